@@ -1,0 +1,1 @@
+export { CliError } from './errors.js';

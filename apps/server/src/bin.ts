@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+console.error('x-server: not implemented yet');
+process.exit(1);

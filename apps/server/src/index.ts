@@ -1,0 +1,1 @@
+export { ServerError } from './errors.js';

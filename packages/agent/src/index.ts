@@ -1,0 +1,1 @@
+export { AgentError } from './errors.js';

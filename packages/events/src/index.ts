@@ -1,0 +1,1 @@
+export { EventsError } from './errors.js';

@@ -1,0 +1,1 @@
+export { StoreError } from './errors.js';
