@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { type SourceType, sourceTypeSchema } from './common.js';
+
+/** The reserved parent id meaning "explicitly a root of the conversation tree". */
+export const ROOT_PARENT_ID = '__root__';
+
+export const eventIdSchema = z
+  .string()
+  .min(1, 'an event id must not be empty')
+  .refine((id) => id !== ROOT_PARENT_ID, { message: `"${ROOT_PARENT_ID}" is reserved and cannot be an event id` });
+
+/**
+ * Builds an event schema with the base fields first and `kind` last, the key order the
+ * reference writes, so our files read like theirs. `source` is required unless a default is given.
+ */
+export function eventSchema<const Kind extends string, const Shape extends z.ZodRawShape>(
+  kind: Kind,
+  options: { source?: SourceType },
+  shape: Shape,
+) {
+  const source = options.source === undefined ? sourceTypeSchema : sourceTypeSchema.default(options.source);
+  return z.object({
+    /** UUID v4 by default; any non-empty string except `__root__`. */
+    id: eventIdSchema,
+    /** Local naive ISO time with microseconds, `YYYY-MM-DDTHH:MM:SS.ffffff`; compared as strings. */
+    timestamp: z.string(),
+    source,
+    /** Parent in the conversation tree; absent means the previous event (or root at index 0). */
+    parent_id: z.string().optional(),
+    ...shape,
+    kind: z.literal(kind),
+  });
+}
