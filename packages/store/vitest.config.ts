@@ -1,3 +1,3 @@
 import { defineXProject } from '@x/vitest-preset';
 
-export default defineXProject();
+export default defineXProject({ test: { globalSetup: ['test/moto-global-setup.ts'] } });

@@ -1,1 +1,172 @@
+export {
+  type AlwaysConfirm,
+  alwaysConfirmSchema,
+  type ConfirmationPolicy,
+  type ConfirmationPolicyInput,
+  type ConfirmRisky,
+  confirmationPolicySchema,
+  confirmRiskySchema,
+  isConfirmationPolicyActive,
+  type NeverConfirm,
+  neverConfirmSchema,
+  parseConfirmationPolicy,
+  shouldConfirm,
+} from './confirmation/confirmation-policy.js';
+export {
+  type ConfirmationPolicyIssue,
+  InvalidConfirmationPolicyError,
+} from './confirmation/invalid-confirmation-policy-error.js';
+export { type RequiresConfirmationOptions, requiresConfirmation } from './confirmation/requires-confirmation.js';
+export { llmRiskAnalyzer, type SecurityAnalyzer } from './confirmation/security-analyzer.js';
+export { compareRisk, isRiskier, type KnownSecurityRisk } from './confirmation/security-risk.js';
+export { UnknownRiskComparisonError } from './confirmation/unknown-risk-comparison-error.js';
 export { AgentError } from './errors.js';
+export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
+export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';
+export { LLMBadRequestError } from './llm/errors/llm-bad-request-error.js';
+export { LLMContextWindowExceededError } from './llm/errors/llm-context-window-exceeded-error.js';
+export { LLMError, type LLMErrorCode, type LLMErrorDetails } from './llm/errors/llm-error.js';
+export { LLMInvalidRecordingError } from './llm/errors/llm-invalid-recording-error.js';
+export { LLMRateLimitError } from './llm/errors/llm-rate-limit-error.js';
+export { LLMScriptExhaustedError } from './llm/errors/llm-script-exhausted-error.js';
+export { LLMServiceError } from './llm/errors/llm-service-error.js';
+export { LLMTimeoutError } from './llm/errors/llm-timeout-error.js';
+export type { LLM, LLMDelta, LLMRequest, LLMResponse } from './llm/llm.js';
+export {
+  addTokenUsage,
+  type ConversationStats,
+  type ConversationStatsSnapshot,
+  type Cost,
+  combineMetrics,
+  conversationStatsSchema,
+  conversationStatsSnapshotSchema,
+  costSchema,
+  emptyMetrics,
+  emptyStats,
+  emptyTokenUsage,
+  type Metrics,
+  type MetricsSnapshot,
+  metricsSchema,
+  metricsSnapshotSchema,
+  type ResponseLatency,
+  type ResponseRecord,
+  recordResponse,
+  recordStatsResponse,
+  responseLatencySchema,
+  statsSnapshot,
+  type TokenUsage,
+  tokenUsageSchema,
+} from './llm/metrics.js';
+export {
+  builtInDemoScript,
+  createOfflineLLM,
+  type OfflineLLMOptions,
+  type OfflineScript,
+  type OfflineTurn,
+} from './llm/offline-llm.js';
+export { createOpenAILLM, type LLMConfig, type Pricing } from './llm/openai-llm.js';
+export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
+export { defaultModel, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
+export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
+export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';
+export { createSecretCipher, type SecretCipher } from './secrets/secret-cipher.js';
+export { SecretDecryptionError } from './secrets/secret-decryption-error.js';
+export {
+  type SecretFunction,
+  type SecretInput,
+  type SecretLogger,
+  SecretRegistry,
+  type SecretRegistryOptions,
+} from './secrets/secret-registry.js';
+export {
+  redactedSecretValue,
+  type SecretRegistryJson,
+  type StaticSecretJson,
+  secretRegistryJsonSchema,
+  staticSecretJsonSchema,
+} from './secrets/secret-registry-json.js';
+export {
+  type ChatTool,
+  type ChatToolOptions,
+  securityRiskParameterDescription,
+  summaryParameterDescription,
+  toolToChatTool,
+  toolToDefinition,
+} from './tools/chat-tool.js';
+export {
+  type BuiltinToolName,
+  builtinToolNames,
+  type DefaultToolsOptions,
+  defaultTools,
+} from './tools/default-tools.js';
+export {
+  createFileEditorTool,
+  type FileEditorAction,
+  type FileEditorToolOptions,
+  fileEditorParameters,
+} from './tools/file-editor-tool.js';
+export { finishParameters, finishTool } from './tools/finish-tool.js';
+export { InvalidToolError } from './tools/invalid-tool-error.js';
+export {
+  type InvalidToolCall,
+  type ParsedToolCall,
+  type ParseToolCallOptions,
+  parseToolCall,
+  type ToolCallParseResult,
+} from './tools/parse-tool-call.js';
+export { maskSecrets, secretEnvFor, secretPlaceholder } from './tools/secrets.js';
+export {
+  createTerminalTool,
+  type TerminalAction,
+  type TerminalToolOptions,
+  terminalParameters,
+} from './tools/terminal-tool.js';
+export { thinkParameters, thinkTool } from './tools/think-tool.js';
+export {
+  defineTool,
+  pascalCase,
+  type Tool,
+  type ToolAnnotations,
+  type ToolContent,
+  type ToolContext,
+  type ToolResult,
+  type ToolSpec,
+  textContent,
+} from './tools/tool.js';
+export { ToolExecutionError } from './tools/tool-execution-error.js';
+export { Agent } from './agent/agent.js';
+export type { AgentOptions } from './agent/agent-options.js';
+export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
+export type { StepContext } from './agent/step-context.js';
+export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
+export { Conversation, type RunHost } from './conversation/conversation.js';
+export type {
+  ConversationListener,
+  ConversationOptions,
+  RunOptions,
+  RunResult,
+} from './conversation/conversation-options.js';
+export { CondenserUnavailableError } from './conversation/errors/condenser-unavailable-error.js';
+export { ConversationAlreadyRunningError } from './conversation/errors/conversation-already-running-error.js';
+export { ConversationClosedError } from './conversation/errors/conversation-closed-error.js';
+export { ConversationExistsError } from './conversation/errors/conversation-exists-error.js';
+export { ConversationNotFoundError } from './conversation/errors/conversation-not-found-error.js';
+export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
+export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
+export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
+export {
+  conversationDirName,
+  defaultPersistenceDir,
+  hyphenateConversationId,
+} from './conversation/persistence-layout.js';
+export { applyEvent } from './state/apply-event.js';
+export {
+  type ConversationState,
+  conversationStateSchema,
+  initialConversationState,
+  type PendingAction,
+  pendingActionSchema,
+} from './state/conversation-state.js';
+export { type ExecutionStatus, executionStatusSchema, isTerminalStatus } from './state/execution-status.js';
+export { stateAt } from './state/state-at.js';

@@ -1,1 +1,29 @@
+export { AppendConflictError } from './errors/append-conflict-error.js';
+export { CorruptEventError } from './errors/corrupt-event-error.js';
+export { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
+export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
+export { FileNotFoundError } from './errors/file-not-found-error.js';
+export { InvalidEventIdError } from './errors/invalid-event-id-error.js';
+export { InvalidPathError } from './errors/invalid-path-error.js';
+export { StoreBackendError } from './errors/store-backend-error.js';
+export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { StoreError } from './errors.js';
+export {
+  type EventFileNameParts,
+  eventFileName,
+  isStorableEventId,
+  parseEventFileName,
+} from './event-log/file-names.js';
+export type { LogEntry, SubscribeOptions } from './event-log/subscription.js';
+export {
+  type AppendOptions,
+  EventLog,
+  type EventLogLogger,
+  type EventLogOptions,
+  type RefreshOptions,
+} from './event-log.js';
+export type { FileStore } from './file-store.js';
+export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';
+export { createMemoryFileStore } from './memory-file-store.js';
+export { createS3FileStore, type S3FileStoreOptions } from './s3-file-store.js';
+export { type ValidateStorePathOptions, validateStorePath } from './store-path.js';

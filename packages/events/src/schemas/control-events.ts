@@ -28,7 +28,8 @@ export const conversationStateUpdateEventSchema = eventSchema(
   { source: 'environment' },
   {
     key: z.string(),
-    value: z.unknown(),
+    /** Any JSON; `{}` when absent (or null, which the reference's writer omits), as the reference reads it. */
+    value: z.unknown().default({}),
   },
 );
 export type ConversationStateUpdateEvent = z.infer<typeof conversationStateUpdateEventSchema>;

@@ -13,12 +13,18 @@ export const eventIdSchema = z
  * Builds an event schema with the base fields first and `kind` last, the key order the
  * reference writes, so our files read like theirs. `source` is required unless a default is given.
  */
-export function eventSchema<const Kind extends string, const Shape extends z.ZodRawShape>(
-  kind: Kind,
-  options: { source?: SourceType },
-  shape: Shape,
-) {
-  const source = options.source === undefined ? sourceTypeSchema : sourceTypeSchema.default(options.source);
+type SourceField<Default extends SourceType | undefined> = Default extends SourceType
+  ? z.ZodDefault<typeof sourceTypeSchema>
+  : typeof sourceTypeSchema;
+
+export function eventSchema<
+  const Kind extends string,
+  const Shape extends z.ZodRawShape,
+  const Default extends SourceType | undefined = undefined,
+>(kind: Kind, options: { source?: Default }, shape: Shape) {
+  const source = (
+    options.source === undefined ? sourceTypeSchema : sourceTypeSchema.default(options.source)
+  ) as SourceField<Default>;
   return z.object({
     /** UUID v4 by default; any non-empty string except `__root__`. */
     id: eventIdSchema,

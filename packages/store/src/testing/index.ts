@@ -1,1 +1,3 @@
-export {};
+export { describeFileStoreContract, type FileStoreContractOptions } from './file-store-contract.js';
+export { type MotoServer, startMotoServer } from './moto-server.js';
+export { createTestBucket, createTestS3Client, type TestBucket } from './test-bucket.js';

@@ -1,0 +1,152 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import {
+  type ActionEvent,
+  createEvent,
+  eventsToMessages,
+  type SystemPromptEvent,
+  toChatCompletionsMessages,
+} from '@x/events';
+import type { Condenser } from '../condenser/condenser.js';
+import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
+import type { LLM, LLMResponse } from '../llm/llm.js';
+import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
+import { finishTool } from '../tools/finish-tool.js';
+import { thinkTool } from '../tools/think-tool.js';
+import type { Tool } from '../tools/tool.js';
+import type { AgentOptions } from './agent-options.js';
+import { executeActions } from './execute-actions.js';
+import { actionsFromResponse } from './response-actions.js';
+import type { StepContext } from './step-context.js';
+import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
+
+/** Sent (as a user-role environment message) after a reply with neither text nor tool calls (reference §9.1). */
+export const EMPTY_REPLY_NUDGE =
+  'Your last response did not include a function call or a message. Please use a tool to proceed with the task.';
+
+/**
+ * The agent: a model, its tools and a system prompt. `step` performs one step of the reference's loop
+ * (§9.1): execute pending actions, or condense, or ask the model once and act on its reply.
+ */
+export class Agent {
+  readonly llm: LLM;
+  readonly tools: readonly Tool[];
+  readonly systemPrompt: string;
+  readonly dynamicContext: string | undefined;
+  readonly condenser: Condenser | undefined;
+  readonly stream: boolean;
+  private chatToolsCache: ChatTool[] | undefined;
+
+  constructor(options: AgentOptions) {
+    this.llm = options.llm;
+    const tools = [...(options.tools ?? [])];
+    for (const builtin of [finishTool, thinkTool]) {
+      if (!tools.some((tool) => tool.name === builtin.name)) tools.push(builtin);
+    }
+    this.tools = Object.freeze(tools);
+    this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+    this.dynamicContext = options.dynamicContext;
+    this.condenser = options.condenser;
+    this.stream = options.stream ?? false;
+  }
+
+  /** The first event of every conversation: the prompt and the tool definitions. */
+  systemPromptEvent(): SystemPromptEvent {
+    return createEvent('SystemPromptEvent', {
+      system_prompt: { type: 'text', text: this.systemPrompt },
+      tools: this.tools.map((tool) => toolToDefinition(tool)),
+      ...(this.dynamicContext === undefined ? {} : { dynamic_context: { type: 'text', text: this.dynamicContext } }),
+    });
+  }
+
+  /** The agent as the reference serializes it in base_state.json (secrets never included). */
+  toJSON(): Record<string, unknown> {
+    return {
+      llm: { model: this.llm.model, api_key: '**********', usage_id: this.llm.usageId },
+      tools: this.tools
+        .filter((tool) => tool.name !== 'finish' && tool.name !== 'think')
+        .map((tool) => ({ name: tool.toolKind, params: {} })),
+      include_default_tools: ['FinishTool', 'ThinkTool'],
+      system_prompt: this.systemPrompt,
+      ...(this.condenser === undefined ? {} : { condenser: this.condenser.toJSON() }),
+      kind: 'Agent',
+    };
+  }
+
+  chatTools(securityAnalyzerEnabled: boolean): ChatTool[] {
+    this.chatToolsCache ??= this.tools.map((tool) => toolToChatTool(tool, { withSecurityRisk: securityAnalyzerEnabled }));
+    return this.chatToolsCache;
+  }
+
+  async step(context: StepContext): Promise<void> {
+    const pending = await context.pendingActions();
+    if (pending.length > 0) {
+      await executeActions(context, this.tools, pending);
+      return;
+    }
+
+    let view = await context.view();
+    if (this.condenser !== undefined) {
+      const condensed = await this.condenser.condense(view, { llm: this.llm });
+      if (!('events' in condensed)) {
+        await context.emit(condensed);
+        return;
+      }
+      view = condensed;
+    }
+
+    const messages = toChatCompletionsMessages(eventsToMessages(view.events), {
+      functionCallingEnabled: true,
+    }) as ChatCompletionMessageParam[];
+    let response: LLMResponse;
+    try {
+      response = await this.llm.complete({
+        messages,
+        tools: this.chatTools(context.securityAnalyzerEnabled),
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...(this.stream
+          ? { onDelta: (delta) => context.publish(createEvent('StreamingDeltaEvent', { ...delta })) }
+          : {}),
+      });
+    } catch (error) {
+      if (error instanceof LLMContextWindowExceededError && this.condenser?.handlesCondensationRequests()) {
+        await context.emit(createEvent('CondensationRequest', {}));
+        return;
+      }
+      throw error;
+    }
+    await context.recordResponse(this.llm, response);
+
+    if ((response.message.tool_calls ?? []).length > 0) {
+      await this.actOnToolCalls(context, response);
+      return;
+    }
+    await context.emit(
+      createEvent('MessageEvent', { source: 'agent', llm_message: response.message, llm_response_id: response.id }),
+    );
+    const hasText = response.message.content.some((part) => part.type === 'text' && part.text.trim() !== '');
+    if (hasText) {
+      await context.setStatus('finished');
+    } else {
+      await context.emit(
+        createEvent('MessageEvent', {
+          source: 'environment',
+          llm_message: { role: 'user', content: [{ type: 'text', text: EMPTY_REPLY_NUDGE }] },
+        }),
+      );
+    }
+  }
+
+  private async actOnToolCalls(context: StepContext, response: LLMResponse): Promise<void> {
+    const actions: ActionEvent[] = [];
+    for (const event of actionsFromResponse(response, this.tools, context.securityAnalyzerEnabled)) {
+      await context.emit(event);
+      if (event.kind === 'ActionEvent' && event.action !== undefined) actions.push(event);
+    }
+    if (actions.length === 0) return;
+    if (context.requiresConfirmation(actions)) {
+      await context.setStatus('waiting_for_confirmation');
+      return;
+    }
+    await executeActions(context, this.tools, actions);
+  }
+}

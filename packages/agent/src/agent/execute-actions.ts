@@ -1,0 +1,67 @@
+import { AGENT_ACTION_CLASSIFICATION, type ActionEvent, createEvent, type Observation } from '@x/events';
+import { ToolExecutionError } from '../tools/tool-execution-error.js';
+import type { Tool } from '../tools/tool.js';
+import type { StepContext } from './step-context.js';
+
+const INTERNAL_CLASSIFICATION = { kind: 'internal', retryable: false, user_action: 'none' } as const;
+
+/**
+ * Executes a batch of actions in order (reference §9.5): the batch stops at the first `finish`
+ * (later actions are not executed), each result becomes an ObservationEvent, a tool failure an
+ * AgentErrorEvent the model can recover from; an executed `finish` finishes the conversation.
+ */
+export async function executeActions(
+  context: StepContext,
+  tools: readonly Tool[],
+  actions: readonly ActionEvent[],
+): Promise<void> {
+  const finishIndex = actions.findIndex((action) => action.tool_name === 'finish');
+  const batch = finishIndex === -1 ? actions : actions.slice(0, finishIndex + 1);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+
+  for (const action of batch) {
+    const tool = byName.get(action.tool_name);
+    if (tool === undefined || action.action === undefined) {
+      await context.emit(
+        createEvent('AgentErrorEvent', {
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          error: `Tool '${action.tool_name}' not found. Available: [${[...byName.keys()].map((name) => `'${name}'`).join(', ')}]`,
+          classification: AGENT_ACTION_CLASSIFICATION,
+        }),
+      );
+      continue;
+    }
+    try {
+      const observation = await tool.execute(action.action, await context.toolContext(action));
+      await context.emit(
+        createEvent('ObservationEvent', {
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          observation: maskObservation(observation, context),
+          action_id: action.id,
+        }),
+      );
+    } catch (error) {
+      const message = context.maskSecrets(error instanceof Error ? error.message : String(error));
+      await context.emit(
+        createEvent('AgentErrorEvent', {
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          error: `Error executing tool '${action.tool_name}': ${message}`,
+          classification: error instanceof ToolExecutionError ? AGENT_ACTION_CLASSIFICATION : INTERNAL_CLASSIFICATION,
+        }),
+      );
+    }
+  }
+  if (finishIndex !== -1) await context.setStatus('finished');
+}
+
+function maskObservation(observation: Observation, context: StepContext): Observation {
+  return {
+    ...observation,
+    content: observation.content.map((part) =>
+      part.type === 'text' ? { ...part, text: context.maskSecrets(part.text) } : part,
+    ),
+  };
+}

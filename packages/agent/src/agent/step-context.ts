@@ -1,0 +1,37 @@
+import type { ActionEvent, AnyEvent, View } from '@x/events';
+import type { LLM, LLMResponse } from '../llm/llm.js';
+import type { ConversationState } from '../state/conversation-state.js';
+import type { ExecutionStatus } from '../state/execution-status.js';
+import type { ToolContext } from '../tools/tool.js';
+
+/**
+ * What the agent sees of its conversation during one step. The conversation implements it; the agent
+ * never touches storage directly, so a step is the same whether the log is on disk, in S3 or in memory.
+ */
+export interface StepContext {
+  /** The derived state as of the last emitted event. */
+  readonly state: ConversationState;
+  /** The LLM-visible view, maintained incrementally as events are emitted. */
+  view(): Promise<View>;
+  /** Appends an event to the log, applies it to the state and notifies listeners, in that order. */
+  emit(event: AnyEvent): Promise<void>;
+  /** Notifies listeners of an event that is not persisted (streaming deltas). */
+  publish(event: AnyEvent): void;
+  /** Records a status change as a ConversationStateUpdateEvent (no event when unchanged). */
+  setStatus(status: ExecutionStatus): Promise<void>;
+  /** Adds an LLM response's usage and cost to the stats (recorded as a state update). */
+  recordResponse(llm: LLM, response: LLMResponse): Promise<void>;
+  /** The executable ActionEvents that have no result yet, oldest first (reference §8.4). */
+  pendingActions(): Promise<ActionEvent[]>;
+  /** Whether the actions of one response must wait for the user's confirmation (reference §8.6). */
+  requiresConfirmation(actions: readonly ActionEvent[]): boolean;
+  /** Where and how a tool runs for one action: workspace, secret environment, abort signal. */
+  toolContext(action: ActionEvent): Promise<ToolContext>;
+  /** Masks secret values in text that leaves a tool. */
+  maskSecrets(text: string): string;
+  /** Whether the LLM's `security_risk` argument is read (a security analyzer is active). */
+  readonly securityAnalyzerEnabled: boolean;
+  readonly signal?: AbortSignal;
+}
+
+

@@ -1,0 +1,72 @@
+import { type SecurityRisk, securityRiskSchema } from '@x/events';
+import { z } from 'zod';
+import { InvalidConfirmationPolicyError } from './invalid-confirmation-policy-error.js';
+import { isRiskier } from './security-risk.js';
+
+/** Every action waits for the user. */
+export const alwaysConfirmSchema = z.object({ kind: z.literal('AlwaysConfirm') });
+export type AlwaysConfirm = z.infer<typeof alwaysConfirmSchema>;
+
+/** No action waits for the user (the default policy). */
+export const neverConfirmSchema = z.object({ kind: z.literal('NeverConfirm') });
+export type NeverConfirm = z.infer<typeof neverConfirmSchema>;
+
+/** Actions at or above `threshold` wait for the user; so do actions of UNKNOWN risk unless `confirm_unknown` is false. */
+export const confirmRiskySchema = z.object({
+  /** Lowest risk that needs confirmation; UNKNOWN is rejected because it has no place in the ordering. Default HIGH. */
+  threshold: securityRiskSchema
+    .exclude(['UNKNOWN'], { error: 'threshold must be LOW, MEDIUM or HIGH (UNKNOWN cannot be ordered)' })
+    .nullish()
+    .transform((threshold) => threshold ?? 'HIGH'),
+  /** Whether an action whose risk is UNKNOWN needs confirmation. Default true. */
+  confirm_unknown: z
+    .boolean()
+    .nullish()
+    .transform((confirm) => confirm ?? true),
+  kind: z.literal('ConfirmRisky'),
+});
+export type ConfirmRisky = z.infer<typeof confirmRiskySchema>;
+
+/** A confirmation policy as the reference writes it in base_state.json (§8.5), discriminated by `kind`. */
+export const confirmationPolicySchema = z.discriminatedUnion('kind', [
+  alwaysConfirmSchema,
+  neverConfirmSchema,
+  confirmRiskySchema,
+]);
+/** A parsed policy: every default filled in. */
+export type ConfirmationPolicy = z.infer<typeof confirmationPolicySchema>;
+/** A policy as written by hand or read from JSON: ConfirmRisky's fields may be left out. */
+export type ConfirmationPolicyInput = z.input<typeof confirmationPolicySchema>;
+
+/**
+ * Validates a policy and fills its defaults. Throws `InvalidConfirmationPolicyError` naming the bad field
+ * (unknown `kind`, threshold UNKNOWN, ...).
+ */
+export function parseConfirmationPolicy(value: unknown): ConfirmationPolicy {
+  const parsed = confirmationPolicySchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new InvalidConfirmationPolicyError(
+    parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+  );
+}
+
+/** Whether the policy can ever ask for confirmation: anything but NeverConfirm (`confirmation_policy_active`). */
+export function isConfirmationPolicyActive(policy: ConfirmationPolicyInput): boolean {
+  return parseConfirmationPolicy(policy).kind !== 'NeverConfirm';
+}
+
+/**
+ * Whether an action of the given risk needs the user's confirmation under the policy (§8.5). For ConfirmRisky an
+ * UNKNOWN risk answers `confirm_unknown`; any other risk confirms when it is at least the threshold (HIGH ≥ HIGH).
+ */
+export function shouldConfirm(policy: ConfirmationPolicyInput, risk: SecurityRisk): boolean {
+  const parsed = parseConfirmationPolicy(policy);
+  switch (parsed.kind) {
+    case 'AlwaysConfirm':
+      return true;
+    case 'NeverConfirm':
+      return false;
+    case 'ConfirmRisky':
+      return risk === 'UNKNOWN' ? parsed.confirm_unknown : isRiskier(risk, parsed.threshold);
+  }
+}

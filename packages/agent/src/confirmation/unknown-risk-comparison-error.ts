@@ -1,0 +1,19 @@
+import type { SecurityRisk } from '@x/events';
+import { AgentError } from '../errors.js';
+
+/** Thrown when a risk ordering is asked of `UNKNOWN`, which has no place in LOW < MEDIUM < HIGH (§4.5). */
+export class UnknownRiskComparisonError extends AgentError {
+  declare readonly code: 'unknown_risk_comparison';
+  /** The two risks that were compared. */
+  readonly risks: readonly [SecurityRisk, SecurityRisk];
+
+  constructor(a: SecurityRisk, b: SecurityRisk) {
+    super('unknown_risk_comparison', `cannot compare security risks ${a} and ${b}: UNKNOWN is not ordered`);
+    this.risks = [a, b];
+  }
+
+  /** True for this error, even one created by another copy of @x/agent. */
+  static override isInstance(value: unknown): value is UnknownRiskComparisonError {
+    return AgentError.isInstance(value) && value.code === 'unknown_risk_comparison';
+  }
+}

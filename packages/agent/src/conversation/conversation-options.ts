@@ -1,0 +1,58 @@
+import type { AnyEvent } from '@x/events';
+import type { FileStore } from '@x/store';
+import type { Agent } from '../agent/agent.js';
+import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
+import type { ExecutionStatus } from '../state/execution-status.js';
+import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
+
+/** Receives every event: persisted ones with their log index, published-only ones (deltas) without. */
+export type ConversationListener = (event: AnyEvent, index: number | undefined) => void;
+
+export interface ConversationOptions {
+  agent: Agent;
+  /** The directory tools work in. Default: the current directory. */
+  workspace?: string;
+  /** The store that holds conversations (any FileStore). Default: a local store at `persistenceDir`. */
+  store?: FileStore;
+  /** Directory of the default local store. Default: `$X_HOME/conversations` or `~/.x/conversations`. */
+  persistenceDir?: string;
+  /** Conversation id (hyphenated UUID). Default: a new UUID v4. */
+  id?: string;
+  /** Iteration limit of one `run`. Default 500. */
+  maxIterationsPerRun?: number;
+  /** Stuck detection: `true` (default) uses the reference thresholds, `false` turns it off. */
+  stuckDetection?: boolean | StuckThresholdsInput;
+  /** Default `{ kind: 'NeverConfirm' }`. */
+  confirmationPolicy?: ConfirmationPolicy;
+  /**
+   * How action risk is assessed for confirmation: `'llm'` (default) trusts the `security_risk` the model
+   * declares; `'none'` makes every risk UNKNOWN (and the model is not asked for one); or a function.
+   */
+  securityAnalyzer?: 'llm' | 'none' | SecurityAnalyzer;
+  /** Secrets given to commands that mention them, masked in observations, never persisted in clear. */
+  secrets?: SecretRegistry | Readonly<Record<string, SecretInput>>;
+  /** With a key, secrets are persisted encrypted (Fernet, as the reference) instead of redacted. */
+  secretKey?: string;
+  /** Called for every event, in order. */
+  onEvent?: ConversationListener;
+  /** Durability of the default local store. Default 'fsync'. */
+  durability?: 'fsync' | 'none';
+}
+
+export interface RunOptions {
+  /** Overrides the per-run iteration limit for this run. */
+  maxIterations?: number;
+  /** Aborting stops the run: the model call and running tools are cancelled. */
+  signal?: AbortSignal;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  status: ExecutionStatus;
+  /** Steps taken by this run. */
+  iterations: number;
+  /** True when the run stopped at the iteration limit. */
+  reachedIterationLimit: boolean;
+}

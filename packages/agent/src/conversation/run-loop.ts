@@ -1,0 +1,101 @@
+import { type ConversationErrorEvent, createEvent } from '@x/events';
+import type { RunHost } from './conversation.js';
+import type { RunOptions, RunResult } from './conversation-options.js';
+import { ConversationRunError } from './errors/conversation-run-error.js';
+
+/**
+ * The run loop of reference §8.3. Each iteration: stop if paused, stuck or finished; nudge or stop on
+ * stuck patterns; implicitly confirm waiting actions; one agent step; stop when waiting for
+ * confirmation or at the iteration limit (status error + ConversationErrorEvent MaxIterationsReached,
+ * without throwing, as the reference). Any other failure becomes a ConversationErrorEvent and the error
+ * status, and is thrown as ConversationRunError. base_state.json is checkpointed after every step.
+ */
+export async function runLoop(host: RunHost, options: RunOptions): Promise<RunResult> {
+  const maxIterations = options.maxIterations ?? host.state().max_iterations;
+  let iterations = 0;
+  let reachedIterationLimit = false;
+  try {
+    const status = host.state().execution_status;
+    if (status === 'idle' || status === 'paused' || status === 'error' || status === 'stuck') {
+      await host.setStatus('running');
+    }
+    while (true) {
+      host.assertOpen();
+      options.signal?.throwIfAborted();
+      await host.settle();
+      const current = host.state().execution_status;
+      if (current === 'paused' || current === 'stuck' || current === 'finished') break;
+
+      const detector = host.stuckDetector;
+      if (detector !== undefined && host.state().stuck_detection) {
+        const recent = host.recentEvents();
+        const nudge = detector.actionErrorNudge(recent);
+        if (nudge !== null) {
+          await host.emit(
+            createEvent('MessageEvent', {
+              source: 'environment',
+              llm_message: { role: 'user', content: [{ type: 'text', text: nudge.text }] },
+            }),
+          );
+        } else if (detector.isStuck(recent) !== null) {
+          await host.setStatus('stuck');
+          continue;
+        }
+      }
+      if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('running');
+
+      await host.conversation.agent.step(host.stepContext(options.signal));
+      iterations += 1;
+      await host.checkpoint();
+
+      if (host.state().execution_status === 'waiting_for_confirmation') break;
+      if (iterations >= maxIterations) {
+        if (host.state().execution_status !== 'finished') {
+          reachedIterationLimit = true;
+          await host.setStatus('error');
+          await host.emit(
+            createEvent('ConversationErrorEvent', {
+              source: 'environment',
+              code: 'MaxIterationsReached',
+              detail: `Agent reached maximum iterations limit (${maxIterations}).`,
+            }),
+          );
+        }
+        break;
+      }
+    }
+  } catch (error) {
+    throw await recordFailure(host, error);
+  } finally {
+    await host.checkpoint().catch(() => undefined);
+  }
+  return { status: host.state().execution_status, iterations, reachedIterationLimit };
+}
+
+async function recordFailure(host: RunHost, error: unknown): Promise<ConversationRunError> {
+  const code = error instanceof Error ? errorCode(error) : 'Error';
+  const detail = error instanceof Error ? error.message : String(error);
+  const errorEvent: ConversationErrorEvent = createEvent('ConversationErrorEvent', {
+    source: 'environment',
+    code,
+    detail,
+  });
+  try {
+    await host.setStatus('error');
+    await host.emit(errorEvent);
+  } catch {
+    // The store itself failed; the error is still reported to the caller below.
+  }
+  return new ConversationRunError({
+    conversationId: host.conversation.id,
+    location: host.conversation.location,
+    errorEvent,
+    cause: error,
+  });
+}
+
+/** The class name, as the reference's codes are exception class names (LLMRateLimitError, ...). */
+function errorCode(error: Error): string {
+  if (error.name === 'AbortError') return 'Aborted';
+  return error.name && error.name !== 'Error' ? error.name : error.constructor.name;
+}

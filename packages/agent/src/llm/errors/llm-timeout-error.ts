@@ -1,0 +1,15 @@
+import { LLMError, type LLMErrorDetails } from './llm-error.js';
+
+/** No answer within the configured timeout, after the client's retries. */
+export class LLMTimeoutError extends LLMError {
+  declare readonly code: 'llm_timeout';
+
+  constructor(message: string, details: LLMErrorDetails = {}) {
+    super('llm_timeout', message, details);
+  }
+
+  /** True for this error, even one created by another copy of @x/agent. */
+  static override isInstance(value: unknown): value is LLMTimeoutError {
+    return LLMError.isInstance(value) && value.code === 'llm_timeout';
+  }
+}

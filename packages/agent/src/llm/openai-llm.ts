@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import { LLMAuthenticationError } from './errors/llm-authentication-error.js';
+import { type AssistantParts, assistantMessage } from './internal/assistant-message.js';
+import { mapOpenAIError } from './internal/map-openai-error.js';
+import { reasoningOf, StreamAssembler } from './internal/stream-assembler.js';
+import { costOf, type Pricing, tokenUsageFromCompletion } from './internal/usage.js';
+import type { LLM, LLMRequest, LLMResponse } from './llm.js';
+
+export type { Pricing } from './internal/usage.js';
+
+/** Configuration of `createOpenAILLM`: any OpenAI-compatible Chat Completions endpoint. */
+export interface LLMConfig {
+  model: string;
+  /** Endpoint root including the version segment, e.g. `http://127.0.0.1:8000/v1`. Default: OpenAI. */
+  baseURL?: string;
+  /** Default: `OPENAI_API_KEY`. Optional with a `baseURL` (local servers often need none). */
+  apiKey?: string;
+  /** Per attempt. Default 120000. */
+  timeoutMs?: number;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Retries of 408/409/429/5xx/timeouts/connection errors, done by the openai client. Default 4. */
+  maxRetries?: number;
+  /** Key of this LLM's metrics in ConversationStats. Default "default". */
+  usageId?: string;
+  pricing?: Pricing;
+  /** Stream every call (also implied by an `onDelta` callback on the request). */
+  stream?: boolean;
+  temperature?: number;
+  /** Sent as `max_completion_tokens`. */
+  maxOutputTokens?: number;
+  /** The model's input limit, reported in TokenUsage.context_window. */
+  contextWindow?: number;
+}
+
+const openAIBaseURL = 'https://api.openai.com/v1';
+// openai's client insists on a key; local OpenAI-compatible servers usually ignore it.
+const placeholderKey = 'not-needed';
+
+function resolveApiKey(config: LLMConfig): string {
+  const key = config.apiKey ?? process.env.OPENAI_API_KEY;
+  if (key) return key;
+  if (config.baseURL) return placeholderKey;
+  throw new LLMAuthenticationError(
+    `No API key for model '${config.model}': pass apiKey, set OPENAI_API_KEY, or give a baseURL of a server that needs none`,
+  );
+}
+
+/** An LLM that talks to an OpenAI-compatible `/chat/completions` endpoint through the `openai` client. */
+export function createOpenAILLM(config: LLMConfig): LLM {
+  const baseURL = config.baseURL ?? openAIBaseURL;
+  const client = new OpenAI({
+    apiKey: resolveApiKey(config),
+    baseURL,
+    timeout: config.timeoutMs ?? 120_000,
+    maxRetries: config.maxRetries ?? 4,
+    ...(config.headers && { defaultHeaders: config.headers }),
+  });
+  const context = { model: config.model, baseURL };
+  const contextWindow = config.contextWindow ?? 0;
+
+  function baseParams(request: LLMRequest) {
+    return {
+      model: config.model,
+      messages: request.messages,
+      ...(request.tools && request.tools.length > 0 && { tools: request.tools }),
+      ...(config.temperature !== undefined && { temperature: config.temperature }),
+      ...(config.maxOutputTokens !== undefined && { max_completion_tokens: config.maxOutputTokens }),
+    };
+  }
+
+  function finish(options: {
+    id: string | undefined;
+    parts: AssistantParts;
+    finishReason: string | null;
+    usage: ChatCompletion['usage'] | null;
+    startedAt: number;
+  }): LLMResponse {
+    // Some servers omit ids; the step loop needs one per response and per tool call.
+    const id = options.id || `chatcmpl-${randomUUID()}`;
+    const toolCalls = options.parts.toolCalls.map((call, index) => ({
+      ...call,
+      id: call.id || `call_${id}_${index}`,
+    }));
+    const usage = tokenUsageFromCompletion(options.usage, { model: config.model, responseId: id, contextWindow });
+    return {
+      id,
+      message: assistantMessage({ ...options.parts, toolCalls }),
+      finishReason: options.finishReason,
+      usage,
+      cost: costOf(usage, config.pricing),
+      latencySeconds: (performance.now() - options.startedAt) / 1000,
+    };
+  }
+
+  async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
+    const params: ChatCompletionCreateParamsNonStreaming = { ...baseParams(request), stream: false };
+    const completion = await client.chat.completions.create(params, { signal: request.signal });
+    const choice = completion.choices[0];
+    const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
+      call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+    );
+    return finish({
+      id: completion.id,
+      parts: { content: choice?.message.content, toolCalls, reasoningContent: reasoningOf(choice?.message) },
+      finishReason: choice?.finish_reason ?? null,
+      usage: completion.usage,
+      startedAt,
+    });
+  }
+
+  async function completeStreaming(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
+    const params: ChatCompletionCreateParamsStreaming = {
+      ...baseParams(request),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    const stream = await client.chat.completions.create(params, { signal: request.signal });
+    const assembler = new StreamAssembler();
+    for await (const chunk of stream) {
+      const delta = assembler.add(chunk);
+      if (delta) request.onDelta?.(delta);
+    }
+    return finish({
+      id: assembler.id,
+      parts: assembler.parts(),
+      finishReason: assembler.finishReason,
+      usage: assembler.usage,
+      startedAt,
+    });
+  }
+
+  return {
+    model: config.model,
+    usageId: config.usageId ?? 'default',
+    offline: false,
+    async complete(request) {
+      const startedAt = performance.now();
+      try {
+        return config.stream || request.onDelta
+          ? await completeStreaming(request, startedAt)
+          : await completeOnce(request, startedAt);
+      } catch (error) {
+        throw mapOpenAIError(error, context);
+      }
+    },
+  };
+}

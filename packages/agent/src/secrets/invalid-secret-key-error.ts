@@ -1,0 +1,15 @@
+import { AgentError } from '../errors.js';
+
+/** Thrown when a cipher key is unusable: an empty secret key, or Fernet key bytes that are not 32 bytes long. */
+export class InvalidSecretKeyError extends AgentError {
+  declare readonly code: 'invalid_secret_key';
+
+  constructor(message: string) {
+    super('invalid_secret_key', message);
+  }
+
+  /** True for this error, even one created by another copy of @x/agent. */
+  static override isInstance(value: unknown): value is InvalidSecretKeyError {
+    return AgentError.isInstance(value) && value.code === 'invalid_secret_key';
+  }
+}

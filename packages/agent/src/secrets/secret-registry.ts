@@ -1,0 +1,216 @@
+import { maskValues } from './internal/mask-values.js';
+import { InvalidSecretsError } from './invalid-secrets-error.js';
+import type { SecretCipher } from './secret-cipher.js';
+import {
+  redactedSecretValue,
+  type SecretRegistryJson,
+  type StaticSecretJson,
+  secretRegistryJsonSchema,
+} from './secret-registry-json.js';
+
+/** The text that replaces a secret value in output (the same text the terminal tool uses). */
+const secretPlaceholder = '<secret-hidden>';
+
+/** Values shorter than this are not masked: hiding every "a" or "1" in output would destroy it and protect nothing. */
+const minimumMaskedLength = 3;
+
+/** A secret computed when a command needs it (e.g. a short-lived token); may be async. */
+export type SecretFunction = () => string | Promise<string>;
+
+/** A secret's value: a string, a function computing it, or a description with an optional value. */
+export type SecretInput =
+  | string
+  | SecretFunction
+  | { value?: string | SecretFunction | null; description?: string | null };
+
+/** Where the registry reports problems it recovers from (undecryptable values, failing secret functions). */
+export interface SecretLogger {
+  warn(message: string): void;
+}
+
+export interface SecretRegistryOptions {
+  logger?: SecretLogger;
+}
+
+interface SecretEntry {
+  value?: string | SecretFunction;
+  description?: string;
+}
+
+const computedDescription = 'Computed by a function when used; the value is not stored';
+
+/**
+ * The conversation's named secrets (§7.8). A command gets as environment variables the secrets whose name appears
+ * in it (case-insensitively); tool output is masked with every value the registry knows.
+ */
+export class SecretRegistry {
+  readonly #entries = new Map<string, SecretEntry>();
+  /** Values produced by secret functions so far; they are masked like static values. */
+  readonly #computedValues = new Set<string>();
+  readonly #logger: SecretLogger | undefined;
+
+  constructor(secrets: Readonly<Record<string, SecretInput>> = {}, options: SecretRegistryOptions = {}) {
+    this.#logger = options.logger;
+    this.update(secrets);
+  }
+
+  /**
+   * Adds or replaces secrets by name. Throws `InvalidSecretsError` (naming the secret, never its value) for an
+   * empty name or a value that is not a string, function or `{ value?, description? }`; nothing is changed then.
+   */
+  update(secrets: Readonly<Record<string, SecretInput>>): void {
+    const entries = Object.entries(secrets).map(([name, input]) => [name, toEntry(name, input)] as const);
+    for (const [name, entry] of entries) this.#entries.set(name, entry);
+  }
+
+  /** Names of all registered secrets, in registration order. */
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** The description of a secret, if any. */
+  describe(name: string): string | undefined {
+    return this.#entries.get(name)?.description;
+  }
+
+  /**
+   * The environment variables for a command: each secret whose name occurs in the command text, compared
+   * case-insensitively (`echo $github_token` gets `GITHUB_TOKEN`). Secret functions run now; one that throws or
+   * returns a non-string is left out with a warning, as the reference does. Secrets without a value are left out.
+   */
+  async envFor(command: string): Promise<Record<string, string>> {
+    const text = command.toLowerCase();
+    const env: Record<string, string> = {};
+    for (const [name, entry] of this.#entries) {
+      if (entry.value === undefined || !text.includes(name.toLowerCase())) continue;
+      const value = await this.#resolve(name, entry.value);
+      if (value !== undefined) env[name] = value;
+    }
+    return env;
+  }
+
+  /** Replaces every known secret value of 3 or more characters with `<secret-hidden>` (overlaps merge into one). */
+  mask(text: string): string {
+    return maskValues(
+      text,
+      this.knownValues().filter((value) => value.length >= minimumMaskedLength),
+      secretPlaceholder,
+    );
+  }
+
+  /** Every value the registry knows: static values plus the values secret functions have returned so far. */
+  knownValues(): string[] {
+    const values = new Set<string>();
+    for (const entry of this.#entries.values()) if (typeof entry.value === 'string') values.add(entry.value);
+    for (const value of this.#computedValues) values.add(value);
+    return [...values];
+  }
+
+  /**
+   * The reference's `secret_registry` JSON. Without a cipher every value is the redacted literal `**********`
+   * (lost on reload); with one, values are Fernet tokens (a value that already is a token for this key is kept).
+   * Function secrets cannot be stored: they become a StaticSecret with a redacted value and a description saying
+   * they are computed, so they must be registered again after a reload.
+   */
+  toJSON(options: { cipher?: SecretCipher } = {}): SecretRegistryJson {
+    const sources: Record<string, StaticSecretJson> = {};
+    for (const [name, entry] of this.#entries) {
+      if (typeof entry.value === 'function') {
+        const description =
+          entry.description === undefined ? computedDescription : `${entry.description} (${computedDescription})`;
+        sources[name] = { description, value: redactedSecretValue, kind: 'StaticSecret' };
+        continue;
+      }
+      sources[name] = {
+        ...(entry.description === undefined ? {} : { description: entry.description }),
+        ...(entry.value === undefined ? {} : { value: storedValue(entry.value, options.cipher) }),
+        kind: 'StaticSecret',
+      };
+    }
+    return { secret_sources: sources };
+  }
+
+  /**
+   * Rebuilds a registry from its JSON (§7.8). null, blank or redacted values give a secret without a value; with a
+   * cipher, a value starting `gAAAAA` is decrypted, and one that cannot be (another key, damaged) also gives no
+   * value plus a warning to `logger`. Other values are taken as plaintext. Throws `InvalidSecretsError` naming the
+   * field when the JSON does not have the `secret_sources` shape.
+   */
+  static fromJSON(json: unknown, options: { cipher?: SecretCipher; logger?: SecretLogger } = {}): SecretRegistry {
+    const parsed = secretRegistryJsonSchema.safeParse(json);
+    if (!parsed.success) {
+      const [issue] = parsed.error.issues;
+      throw new InvalidSecretsError(issue?.path.map(String).join('.') ?? '', issue?.message ?? 'invalid JSON');
+    }
+    const registry = new SecretRegistry({}, { logger: options.logger });
+    for (const [name, source] of Object.entries(parsed.data.secret_sources)) {
+      const value = loadedValue(name, source.value, options);
+      registry.update({ [name]: { value, description: source.description } });
+    }
+    return registry;
+  }
+
+  async #resolve(name: string, value: string | SecretFunction): Promise<string | undefined> {
+    if (typeof value === 'string') return value;
+    try {
+      const computed: unknown = await value();
+      if (typeof computed !== 'string') {
+        this.#logger?.warn(`secret ${name}: its function returned ${typeof computed}, not a string; left out`);
+        return undefined;
+      }
+      this.#computedValues.add(computed);
+      return computed;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#logger?.warn(`secret ${name}: its function failed (${reason}); left out`);
+      return undefined;
+    }
+  }
+}
+
+function toEntry(name: string, input: SecretInput): SecretEntry {
+  if (name === '') throw new InvalidSecretsError('', 'a secret name must not be empty');
+  if (typeof input === 'string' || typeof input === 'function') return { value: input };
+  if (typeof input !== 'object' || input === null) {
+    throw new InvalidSecretsError(
+      name,
+      `expected a string, a function or { value, description }, got ${typeOf(input)}`,
+    );
+  }
+  const { value, description } = input;
+  if (value != null && typeof value !== 'string' && typeof value !== 'function') {
+    throw new InvalidSecretsError(`${name}.value`, `expected a string or a function, got ${typeOf(value)}`);
+  }
+  if (description != null && typeof description !== 'string') {
+    throw new InvalidSecretsError(`${name}.description`, `expected a string, got ${typeOf(description)}`);
+  }
+  return {
+    ...(value == null ? {} : { value }),
+    ...(description == null ? {} : { description }),
+  };
+}
+
+function typeOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+function storedValue(value: string, cipher: SecretCipher | undefined): string {
+  if (cipher === undefined) return redactedSecretValue;
+  return cipher.isToken(value) ? value : cipher.encrypt(value);
+}
+
+function loadedValue(
+  name: string,
+  value: string | null | undefined,
+  options: { cipher?: SecretCipher; logger?: SecretLogger },
+): string | undefined {
+  if (value == null || value.trim() === '' || value === redactedSecretValue) return undefined;
+  if (options.cipher === undefined || !value.startsWith('gAAAAA')) return value;
+  try {
+    return options.cipher.decrypt(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    options.logger?.warn(`secret ${name} could not be decrypted and was loaded without a value: ${reason}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,90 @@
+import type { AnyEvent } from '@x/events';
+import { type ConversationState, conversationStateSchema } from './conversation-state.js';
+import { executionStatusSchema } from './execution-status.js';
+
+/**
+ * The state after one more event: a pure function, so the same events always give the same state and
+ * the state at any index is a fold over the events before it (time travel).
+ *
+ * Our conversations record every status, policy, stats and title change as a
+ * ConversationStateUpdateEvent, which is authoritative. Logs written by the reference's standalone SDK
+ * carry no such events, so the status is also inferred from the events that imply it (a user message
+ * resets finished/stuck to idle, a finish observation or a plain agent reply finishes, a pause pauses,
+ * a conversation error errors).
+ */
+export function applyEvent(state: ConversationState, event: AnyEvent): ConversationState {
+  const next: ConversationState = { ...state, event_count: state.event_count + 1 };
+  switch (event.kind) {
+    case 'MessageEvent':
+      if (event.source === 'user') {
+        next.last_user_message_id = event.id;
+        if (state.execution_status === 'finished' || state.execution_status === 'stuck') next.execution_status = 'idle';
+      } else if (event.source === 'agent' && event.llm_response_id !== undefined) {
+        countResponse(next, event.llm_response_id);
+        const hasText = event.llm_message.content.some((part) => part.type === 'text' && part.text.trim() !== '');
+        if (hasText && (event.llm_message.tool_calls ?? []).length === 0) next.execution_status = 'finished';
+      }
+      break;
+    case 'ActionEvent':
+      countResponse(next, event.llm_response_id);
+      if (event.action !== undefined) {
+        next.pending_actions = [
+          ...state.pending_actions,
+          { action_id: event.id, tool_call_id: event.tool_call_id, tool_name: event.tool_name },
+        ];
+      }
+      if (state.execution_status === 'idle' || state.execution_status === 'paused') next.execution_status = 'running';
+      break;
+    case 'ObservationEvent':
+      next.pending_actions = state.pending_actions.filter((pending) => pending.action_id !== event.action_id);
+      if (event.observation.kind === 'FinishObservation') next.execution_status = 'finished';
+      break;
+    case 'UserRejectObservation':
+      next.pending_actions = state.pending_actions.filter((pending) => pending.action_id !== event.action_id);
+      if (state.execution_status === 'waiting_for_confirmation') next.execution_status = 'idle';
+      break;
+    case 'AgentErrorEvent':
+      // Errors answer a call by tool_call_id (they carry no action id, reference §3.8).
+      next.pending_actions = state.pending_actions.filter((pending) => pending.tool_call_id !== event.tool_call_id);
+      break;
+    case 'PauseEvent':
+      if (state.execution_status === 'idle' || state.execution_status === 'running') next.execution_status = 'paused';
+      break;
+    case 'ConversationErrorEvent':
+      next.execution_status = 'error';
+      break;
+    case 'ConversationStateUpdateEvent':
+      applyStateUpdate(next, event.key, event.value);
+      break;
+    default:
+      break;
+  }
+  return next;
+}
+
+function countResponse(state: ConversationState, responseId: string): void {
+  if (state.last_llm_response_id !== responseId) {
+    state.iteration += 1;
+    state.last_llm_response_id = responseId;
+  }
+}
+
+const updatableKeys = ['execution_status', 'confirmation_policy', 'stats', 'title', 'max_iterations', 'stuck_detection'];
+
+function applyStateUpdate(state: ConversationState, key: string, value: unknown): void {
+  if (key === 'full_state' && value !== null && typeof value === 'object') {
+    for (const field of updatableKeys) {
+      if (field in value) applyStateUpdate(state, field, (value as Record<string, unknown>)[field]);
+    }
+    return;
+  }
+  if (key === 'nudged_error_id' && typeof value === 'string') {
+    state.nudged_error_ids = [...state.nudged_error_ids, value].slice(-20);
+    return;
+  }
+  if (!updatableKeys.includes(key)) return;
+  const shape = conversationStateSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>;
+  const parsed = key === 'execution_status' ? executionStatusSchema.safeParse(value) : shape[key]?.safeParse(value);
+  // A malformed update (e.g. written by a buggy client) is ignored rather than breaking the fold.
+  if (parsed?.success) (state as Record<string, unknown>)[key] = parsed.data;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
+import { executionStatusSchema } from './execution-status.js';
+
+export const pendingActionSchema = z.object({
+  action_id: z.string(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+});
+export type PendingAction = z.infer<typeof pendingActionSchema>;
+
+/**
+ * The state of a conversation that is derived from its events (see `applyEvent`). Field names are the
+ * reference's ConversationState/ConversationInfo keys, plus the derived bookkeeping it keeps elsewhere.
+ */
+export const conversationStateSchema = z.object({
+  /** Conversation id, hyphenated UUID. */
+  id: z.string(),
+  execution_status: executionStatusSchema,
+  /** `{ kind: 'NeverConfirm' }`, `{ kind: 'AlwaysConfirm' }` or `{ kind: 'ConfirmRisky', ... }`. */
+  confirmation_policy: z.looseObject({ kind: z.string() }),
+  /** Per-run iteration limit. */
+  max_iterations: z.number().int().positive(),
+  stuck_detection: z.boolean(),
+  /** Accumulated usage and cost per LLM usage id, in the snapshot form (no per-response lists). */
+  stats: conversationStatsSnapshotSchema,
+  /** Executable ActionEvents that have no observation, rejection or error yet, oldest first (§8.4). */
+  pending_actions: z.array(pendingActionSchema),
+  /** Number of LLM responses the agent has acted on (tool-call batches and replies). */
+  iteration: z.number().int().nonnegative(),
+  /** Number of events applied to this state: the state is the one after event `event_count - 1`. */
+  event_count: z.number().int().nonnegative(),
+  last_user_message_id: z.string().optional(),
+  /** Response id of the last agent LLM response seen (to count iterations once per batch). */
+  last_llm_response_id: z.string().optional(),
+  title: z.string().optional(),
+  /** Error ids the action-error nudge has already answered (stuck detection, reference §10). */
+  nudged_error_ids: z.array(z.string()).default([]),
+});
+export type ConversationState = z.infer<typeof conversationStateSchema>;
+
+export interface InitialStateOptions {
+  id: string;
+  maxIterations?: number;
+  stuckDetection?: boolean;
+  confirmationPolicy?: ConversationState['confirmation_policy'];
+}
+
+export function initialConversationState(options: InitialStateOptions): ConversationState {
+  return {
+    id: options.id,
+    execution_status: 'idle',
+    confirmation_policy: options.confirmationPolicy ?? { kind: 'NeverConfirm' },
+    max_iterations: options.maxIterations ?? 500,
+    stuck_detection: options.stuckDetection ?? true,
+    stats: { usage_to_metrics: {} },
+    pending_actions: [],
+    iteration: 0,
+    event_count: 0,
+    nudged_error_ids: [],
+  };
+}

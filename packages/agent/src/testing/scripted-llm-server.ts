@@ -1,0 +1,178 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  completionBody,
+  completionChunks,
+  contextOverflowError,
+  type ScriptedCompletion,
+} from './internal/completion-payloads.js';
+
+export type { ScriptedCompletion, ScriptedToolCall, ScriptedUsage } from './internal/completion-payloads.js';
+
+/** An HTTP error answer, e.g. `{ error: { status: 429, message: 'slow down' }, headers: { 'retry-after-ms': '5' } }`. */
+export interface ScriptedError {
+  error: { status: number; code?: string; message: string; type?: string };
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** OpenAI's 400 `context_length_exceeded` answer. */
+export interface ScriptedContextOverflow {
+  contextOverflow: true;
+  delayMs?: number;
+}
+
+export type ScriptedReply = ScriptedCompletion | ScriptedError | ScriptedContextOverflow;
+
+/** A request body as received (parsed JSON object; not validated further). */
+export type ScriptedRequestBody = Record<string, unknown>;
+
+export type ScriptedReplyFunction = (body: ScriptedRequestBody, index: number) => ScriptedReply;
+
+export interface ScriptedLLMServer {
+  /** Base URL including `/v1`, ready for `createOpenAILLM({ baseURL })` or `new OpenAI({ baseURL })`. */
+  readonly baseURL: string;
+  /** Bodies of every `POST /v1/chat/completions`, in arrival order (retries included). */
+  readonly requests: ScriptedRequestBody[];
+  /** Headers of the same requests, in the same order. */
+  readonly requestHeaders: IncomingHttpHeaders[];
+  /** Queues more replies; they are served before a function script is consulted. */
+  push(...replies: ScriptedReply[]): void;
+  close(): Promise<void>;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of request) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function parseObject(text: string): ScriptedRequestBody | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as ScriptedRequestBody)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts an OpenAI-compatible server on 127.0.0.1 (a free port) that answers `POST /v1/chat/completions`
+ * from a script: a list of replies (consumed one per request, retries included) or a function of the
+ * request. Streams SSE chunks when the request asks for `stream: true`. A request beyond the script gets
+ * a 500 saying so, with `x-should-retry: false` so clients fail at once.
+ */
+export async function startScriptedLLMServer(
+  script: ScriptedReply[] | ScriptedReplyFunction = [],
+): Promise<ScriptedLLMServer> {
+  const queue: ScriptedReply[] = Array.isArray(script) ? [...script] : [];
+  const fallback = typeof script === 'function' ? script : undefined;
+  const requests: ScriptedRequestBody[] = [];
+  const requestHeaders: IncomingHttpHeaders[] = [];
+  let served = 0;
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    if (request.method !== 'POST' || path !== '/v1/chat/completions') {
+      await readBody(request);
+      sendJson(response, 404, {
+        error: { message: `No route for ${request.method} ${path}`, type: 'invalid_request_error', code: 'not_found' },
+      });
+      return;
+    }
+    const body = parseObject(await readBody(request));
+    if (!body) {
+      sendJson(response, 400, {
+        error: { message: 'The request body must be a JSON object', type: 'invalid_request_error', code: null },
+      });
+      return;
+    }
+    const index = served;
+    served += 1;
+    requests.push(body);
+    requestHeaders.push(request.headers);
+    const reply = queue.shift() ?? fallback?.(body, index);
+    if (!reply) {
+      const message = `Scripted LLM server: the script is exhausted; request ${index + 1} has no scripted reply`;
+      sendJson(
+        response,
+        500,
+        { error: { message, type: 'server_error', code: 'script_exhausted' } },
+        {
+          'x-should-retry': 'false',
+        },
+      );
+      return;
+    }
+    if (reply.delayMs) await sleep(reply.delayMs);
+    // The client may have given up (timeout, abort) while we waited.
+    if (response.destroyed || !response.socket || response.socket.destroyed) return;
+    if ('error' in reply) {
+      const { status, message, code, type } = reply.error;
+      sendJson(
+        response,
+        status,
+        {
+          error: {
+            message,
+            type: type ?? (status >= 500 ? 'server_error' : 'invalid_request_error'),
+            param: null,
+            code: code ?? null,
+          },
+        },
+        reply.headers,
+      );
+      return;
+    }
+    if ('contextOverflow' in reply) {
+      sendJson(response, 400, { error: contextOverflowError });
+      return;
+    }
+    const options = { requestNumber: index + 1, model: typeof body.model === 'string' ? body.model : 'scripted' };
+    if (body.stream === true) {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const chunk of completionChunks(reply, options)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      response.end('data: [DONE]\n\n');
+      return;
+    }
+    sendJson(response, 200, completionBody(reply, options));
+  }
+
+  const server = createServer((request, response) => {
+    answer(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error), type: 'server_error' } });
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    requestHeaders,
+    push(...replies) {
+      queue.push(...replies);
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+export type WorkspacePathResult = { ok: true; path: string } | { ok: false; path: string; message: string };
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/**
+ * Where `target` really lands once symlinks are followed. A path that does not exist yet (for `create`) is resolved
+ * through its nearest existing ancestor; a dangling symlink on the way is returned as unresolvable (`undefined`)
+ * because writing through it would create its target, wherever that is.
+ */
+async function realLocation(target: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  let current = target;
+  for (;;) {
+    try {
+      return join(await realpath(current), ...missing.reverse());
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    try {
+      await lstat(current);
+      return undefined;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    missing.push(basename(current));
+    current = parent;
+  }
+}
+
+/**
+ * Resolves a file-editor path (relative to the workspace, or absolute) and refuses anything that ends up outside
+ * the workspace, lexically (`../x`, `/etc/passwd`) or through a symlink.
+ */
+export async function resolveWorkspacePath(workspace: string, requested: string): Promise<WorkspacePathResult> {
+  const root = resolve(workspace);
+  const realRoot = await realpath(root);
+  const path = isAbsolute(requested) ? resolve(requested) : resolve(root, requested);
+  const refuse = (where: string): WorkspacePathResult => ({
+    ok: false,
+    path,
+    message: `Invalid path '${requested}': it resolves to ${where}, outside the workspace ${root}. Only files inside the workspace can be viewed or edited.`,
+  });
+  if (!isInside(root, path) && !isInside(realRoot, path)) return refuse(path);
+  const real = await realLocation(path);
+  if (real === undefined) {
+    return {
+      ok: false,
+      path,
+      message: `Invalid path '${requested}': it goes through a symlink whose target does not exist.`,
+    };
+  }
+  if (!isInside(realRoot, real)) return refuse(`${real} (through a symlink)`);
+  return { ok: true, path };
+}

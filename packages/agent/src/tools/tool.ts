@@ -1,0 +1,130 @@
+import type { ImageContent, Observation, TextContent } from '@x/events';
+import type { z } from 'zod';
+import { strictSchemaFor } from './internal/tool-json-schema.js';
+import { InvalidToolError } from './invalid-tool-error.js';
+import { ToolExecutionError } from './tool-execution-error.js';
+
+/** MCP-style hints about a tool's behaviour (§4.3). Missing hints take the reference defaults. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a tool run can see of its surroundings. */
+export interface ToolContext {
+  /** Absolute directory the tool works in (terminal cwd, file editor root). */
+  workspace: string;
+  /** Aborts a running tool (the terminal kills its process group). */
+  signal?: AbortSignal;
+  /** Extra environment for processes the tool starts, e.g. secrets picked by `secretEnvFor`. */
+  env?: Record<string, string>;
+  /** Values that must never appear in tool output; the terminal replaces them with `<secret-hidden>`. */
+  secretValues?: readonly string[];
+  conversationId?: string;
+}
+
+export type ToolContent = TextContent | ImageContent;
+
+/** What `execute` returns: the framework turns it into the Observation `{content, is_error, ...extra, kind}`. */
+export interface ToolResult {
+  /** A string becomes a single TextContent. */
+  content: ToolContent[] | string;
+  is_error?: boolean;
+  [field: string]: unknown;
+}
+
+export interface ToolSpec<Schema extends z.ZodObject> {
+  /** Name the LLM calls the tool by: letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  description: string;
+  /** Arguments of the action; becomes the tool's JSON Schema. */
+  parameters: Schema;
+  annotations?: ToolAnnotations;
+  /** Defaults to PascalCase(name) + 'Action'. */
+  actionKind?: string;
+  /** Defaults to PascalCase(name) + 'Observation'. */
+  observationKind?: string;
+  /** Defaults to PascalCase(name) + 'Tool'. */
+  toolKind?: string;
+  execute(args: z.output<Schema>, context: ToolContext): Promise<ToolResult> | ToolResult;
+}
+
+export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodObject;
+  readonly annotations: Readonly<ToolAnnotations> | undefined;
+  readonly actionKind: string;
+  readonly observationKind: string;
+  readonly toolKind: string;
+  /** `annotations.readOnlyHint`: read-only tools get no `security_risk` and always UNKNOWN risk. */
+  readonly readOnly: boolean;
+  /**
+   * Runs the tool on an Action value (from `parseToolCall`, or read back from an event log): `kind` is ignored and
+   * the other fields are validated against `parameters`; invalid fields throw `ToolExecutionError`.
+   */
+  execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation>;
+  /** Runs the tool on arguments that are already typed and validated. */
+  run(args: Args, context: ToolContext): Promise<Observation>;
+}
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** `file_editor` → `FileEditor`. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter((part) => part.length > 0)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** A TextContent part with the defaults of the wire format. */
+export function textContent(text: string): TextContent {
+  return { cache_prompt: false, type: 'text', text };
+}
+
+/** Defines a tool: its LLM-facing schema comes from `parameters`, its Observation from what `execute` returns. */
+export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): Tool<z.output<Schema>> {
+  if (!toolNamePattern.test(spec.name)) {
+    throw new InvalidToolError(
+      spec.name,
+      `Tool name '${spec.name}' is invalid: use 1-64 letters, digits, '_' or '-' (OpenAI function-name rule).`,
+    );
+  }
+  const base = pascalCase(spec.name);
+  const observationKind = spec.observationKind ?? `${base}Observation`;
+  const validator = strictSchemaFor(spec.parameters);
+
+  const run = async (args: z.output<Schema>, context: ToolContext): Promise<Observation> => {
+    const { content, is_error, kind: _kind, ...extra } = await spec.execute(args, context);
+    const parts = typeof content === 'string' ? [textContent(content)] : content;
+    return { content: parts, is_error: is_error ?? false, ...extra, kind: observationKind };
+  };
+
+  return Object.freeze({
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.parameters,
+    annotations: spec.annotations === undefined ? undefined : Object.freeze({ ...spec.annotations }),
+    actionKind: spec.actionKind ?? `${base}Action`,
+    observationKind,
+    toolKind: spec.toolKind ?? `${base}Tool`,
+    readOnly: spec.annotations?.readOnlyHint ?? false,
+    run,
+    async execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation> {
+      const { kind: _kind, ...fields } = action;
+      const parsed = validator.safeParse(fields);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+        throw new ToolExecutionError(spec.name, `Invalid arguments for tool '${spec.name}': ${problems.join('; ')}`, {
+          cause: parsed.error,
+        });
+      }
+      return run(parsed.data as z.output<Schema>, context);
+    },
+  });
+}

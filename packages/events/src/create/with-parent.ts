@@ -1,0 +1,38 @@
+import { deepFreeze } from '../json/deep-freeze.js';
+import { setOwn } from '../json/format-path.js';
+import type { AnyEvent } from '../schemas/events.js';
+
+/**
+ * A copy of `event` with `parent_id` set (events are frozen, so this is how one is "re-parented").
+ * `parent_id` goes right after `source`, where the reference writes it. Opaque events get it in
+ * their JSON too, so it is serialized.
+ */
+export function withParent<E extends AnyEvent>(event: E, parentId: string): E {
+  if (typeof parentId !== 'string' || parentId === '') {
+    throw new TypeError(`withParent: parentId must be a non-empty string, got ${JSON.stringify(parentId)}`);
+  }
+  const copy = insertParent(event as unknown as Record<string, unknown>, parentId);
+  if (event.kind === 'OpaqueEvent') copy.json = insertParent(event.json, parentId);
+  return deepFreeze(copy) as unknown as E;
+}
+
+function insertParent(object: Readonly<Record<string, unknown>>, parentId: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  let placed = false;
+  for (const [key, value] of Object.entries(object)) {
+    if (key === 'parent_id') continue;
+    setOwn(out, key, value);
+    if (key === 'source') {
+      out.parent_id = parentId;
+      placed = true;
+    }
+  }
+  if (placed) return out;
+  // No source (possible on opaque events): put it after timestamp, else first.
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(out)) {
+    setOwn(result, key, value);
+    if (key === 'timestamp') result.parent_id = parentId;
+  }
+  return Object.hasOwn(result, 'parent_id') ? result : { parent_id: parentId, ...result };
+}

@@ -1,0 +1,28 @@
+export {
+  type FinishAction,
+  finishActionSchema,
+  finishObservationSchema,
+  THINK_OBSERVATION_TEXT,
+  type ThinkAction,
+  thinkActionSchema,
+  thinkObservationSchema,
+} from './builtin-kinds.js';
+export {
+  defaultEventRegistry,
+  getActionKindOptions,
+  getEventKindOptions,
+  getObservationKindOptions,
+  registerActionKind,
+  registerEventKind,
+  registerObservationKind,
+} from './default-registry.js';
+export {
+  type ActionKindOptions,
+  type CustomEventOf,
+  createEventRegistry,
+  type EventKindHandle,
+  type EventKindOptions,
+  type EventRegistry,
+  type ObjectSchema,
+  type ObservationKindOptions,
+} from './event-registry.js';

@@ -1,0 +1,70 @@
+import type {
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartText,
+  ChatCompletionMessageFunctionToolCall,
+} from 'openai/resources/chat/completions';
+import type { AnyThinkingBlock } from '../schemas/content.js';
+
+/** Prompt-caching marker understood by Anthropic-compatible Chat Completions gateways (LiteLLM). */
+export interface ChatCacheControl {
+  type: 'ephemeral';
+}
+
+export type ChatTextPart = ChatCompletionContentPartText & { cache_control?: ChatCacheControl };
+export type ChatImagePart = ChatCompletionContentPartImage & { cache_control?: ChatCacheControl };
+export type ChatContentPart = ChatTextPart | ChatImagePart;
+
+interface ChatMessageBase {
+  /** Sent only with `sendReasoningContent` (needed by e.g. kimi-k2-thinking). */
+  reasoning_content?: string;
+}
+
+export interface ChatSystemMessage extends ChatMessageBase {
+  role: 'system';
+  content: string | ChatContentPart[];
+}
+
+export interface ChatUserMessage extends ChatMessageBase {
+  role: 'user';
+  content: string | ChatContentPart[];
+}
+
+export interface ChatAssistantMessage extends ChatMessageBase {
+  role: 'assistant';
+  /** Absent on a tool-call turn whose text is blank. */
+  content?: string | ChatContentPart[];
+  tool_calls?: ChatCompletionMessageFunctionToolCall[];
+  /** Anthropic extended-thinking blocks, passed through by LiteLLM-style gateways (list form only). */
+  thinking_blocks?: AnyThinkingBlock[];
+}
+
+export interface ChatToolMessage extends ChatMessageBase {
+  role: 'tool';
+  content: string | ChatContentPart[];
+  tool_call_id?: string;
+  /** The tool's name (the reference always sends it with `tool_call_id`). */
+  name?: string;
+  /** Message-level cache marker: cache_control on tool-result parts is moved here. */
+  cache_control?: ChatCacheControl;
+}
+
+/**
+ * One Chat Completions message as the reference sends it: the OpenAI SDK's message param shapes plus
+ * the keys OpenAI-compatible gateways accept (`cache_control`, `thinking_blocks`, `reasoning_content`,
+ * `name` on tool messages, images outside user messages). Pass to the OpenAI SDK with
+ * `as ChatCompletionMessageParam[]`.
+ */
+export type ChatCompletionsMessage = ChatSystemMessage | ChatUserMessage | ChatAssistantMessage | ChatToolMessage;
+
+export interface ChatCompletionsOptions {
+  /** Mark parts with `cache_prompt` with `cache_control` (default false). */
+  cacheEnabled?: boolean;
+  /** Send image parts (default false: images are dropped). */
+  visionEnabled?: boolean;
+  /** Native tool calling (default true). Any of cache/vision/function calling selects the list form. */
+  functionCallingEnabled?: boolean;
+  /** Always send content as one string (texts joined with "\n"), for providers without list content. */
+  forceStringSerializer?: boolean;
+  /** Send `reasoning_content` when non-empty (default false). */
+  sendReasoningContent?: boolean;
+}

@@ -1,0 +1,157 @@
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionUserMessageParam,
+} from 'openai/resources/chat/completions';
+import { createEvent } from '../create/create-event.js';
+import { newEventId } from '../create/ids.js';
+import { ChatImportError } from '../errors/chat-import-error.js';
+import type { ContentPart, TextContent } from '../schemas/content.js';
+import type { AnyEvent } from '../schemas/events.js';
+import type { ActionEvent } from '../schemas/llm-convertible-events.js';
+
+/** Observation kind of imported tool results: the tool's output is known only as text. */
+export const IMPORTED_OBSERVATION_KIND = 'ImportedObservation';
+
+/**
+ * Imports an OpenAI Chat Completions history as events, so a conversation started elsewhere can be
+ * continued: system/developer → SystemPromptEvent (no tools); user → user MessageEvent; assistant
+ * with tool calls → one ActionEvent per call sharing a new `llm_response_id` (text and
+ * `reasoning_content` on the first; `action` absent since no tool validated it); other assistant
+ * turns → agent MessageEvent; tool → ObservationEvent of kind `ImportedObservation` answering the
+ * matching ActionEvent. Throws `ChatImportError` naming the message index and field for a tool
+ * result that answers an unknown call, the legacy `function` role, audio/file parts or custom tool calls.
+ */
+export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletionMessageParam[]): AnyEvent[] {
+  const events: AnyEvent[] = [];
+  const actionsByCallId = new Map<string, ActionEvent>();
+  chatMessages.forEach((message, index) => {
+    switch (message.role) {
+      case 'system':
+      case 'developer': {
+        const text = textOf(message.content, index);
+        events.push(createEvent('SystemPromptEvent', { source: 'agent', system_prompt: { type: 'text', text }, tools: [] }));
+        break;
+      }
+      case 'user':
+        events.push(
+          createEvent('MessageEvent', {
+            source: 'user',
+            llm_message: { role: 'user', content: userContent(message.content, index) },
+            ...(message.name === undefined ? {} : { sender: message.name }),
+          }),
+        );
+        break;
+      case 'assistant':
+        for (const event of assistantEvents(message, index)) {
+          events.push(event);
+          if (event.kind === 'ActionEvent') actionsByCallId.set(event.tool_call_id, event);
+        }
+        break;
+      case 'tool': {
+        const action = actionsByCallId.get(message.tool_call_id);
+        if (action === undefined) {
+          throw new ChatImportError({
+            index,
+            path: 'tool_call_id',
+            message: `answers tool call ${message.tool_call_id}, which no earlier assistant message made`,
+          });
+        }
+        events.push(
+          createEvent('ObservationEvent', {
+            source: 'environment',
+            tool_name: action.tool_name,
+            tool_call_id: message.tool_call_id,
+            action_id: action.id,
+            observation: { kind: IMPORTED_OBSERVATION_KIND, content: textParts(message.content, index), is_error: false },
+          }),
+        );
+        break;
+      }
+      default:
+        throw new ChatImportError({ index, path: 'role', message: `role "${message.role}" is not supported` });
+    }
+  });
+  return events;
+}
+
+function assistantEvents(message: ChatCompletionAssistantMessageParam, index: number): AnyEvent[] {
+  const content = assistantText(message, index);
+  const reasoning = (message as { reasoning_content?: unknown }).reasoning_content;
+  const reasoningContent = typeof reasoning === 'string' && reasoning !== '' ? { reasoning_content: reasoning } : {};
+  const calls = message.tool_calls ?? [];
+  if (calls.length === 0) {
+    return [
+      createEvent('MessageEvent', {
+        source: 'agent',
+        llm_message: { role: 'assistant', content, ...reasoningContent },
+        ...(message.name === undefined ? {} : { sender: message.name }),
+      }),
+    ];
+  }
+  const llmResponseId = `imported-${newEventId()}`;
+  return calls.map((call, callIndex) => {
+    if (call.type !== 'function') {
+      throw new ChatImportError({
+        index,
+        path: `tool_calls[${callIndex}].type`,
+        message: `tool call type "${call.type}" is not supported`,
+      });
+    }
+    return createEvent('ActionEvent', {
+      source: 'agent',
+      thought: callIndex === 0 ? content : [],
+      ...(callIndex === 0 ? reasoningContent : {}),
+      tool_name: call.function.name,
+      tool_call_id: call.id,
+      tool_call: { id: call.id, name: call.function.name, arguments: call.function.arguments, origin: 'completion' },
+      llm_response_id: llmResponseId,
+    });
+  });
+}
+
+function assistantText(message: ChatCompletionAssistantMessageParam, index: number): TextContent[] {
+  const content = message.content;
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return content === '' ? [] : [text(content)];
+  return content.map((part, partIndex) => {
+    if (part.type === 'text') return text(part.text);
+    if (part.type === 'refusal') return text(part.refusal);
+    throw unsupportedPart(index, partIndex, (part as { type: string }).type);
+  });
+}
+
+function userContent(content: ChatCompletionUserMessageParam['content'], index: number): ContentPart[] {
+  if (typeof content === 'string') return [text(content)];
+  return content.map((part, partIndex): ContentPart => {
+    if (part.type === 'text') return text(part.text);
+    if (part.type === 'image_url') return { cache_prompt: false, type: 'image', image_urls: [part.image_url.url] };
+    throw unsupportedPart(index, partIndex, part.type);
+  });
+}
+
+function textParts(content: string | readonly { type: string; text?: string }[], index: number): TextContent[] {
+  if (typeof content === 'string') return [text(content)];
+  return content.map((part, partIndex) => {
+    if (part.type !== 'text' || typeof part.text !== 'string') throw unsupportedPart(index, partIndex, part.type);
+    return text(part.text);
+  });
+}
+
+function textOf(content: string | readonly { type: string; text?: string }[], index: number): string {
+  return textParts(content, index)
+    .map((part) => part.text)
+    .join('\n');
+}
+
+function text(value: string): TextContent {
+  return { cache_prompt: false, type: 'text', text: value };
+}
+
+function unsupportedPart(index: number, partIndex: number, type: string): ChatImportError {
+  return new ChatImportError({
+    index,
+    path: `content[${partIndex}].type`,
+    message: `content part type "${type}" cannot be represented in an event`,
+  });
+}

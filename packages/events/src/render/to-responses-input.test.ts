@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../schemas/content.js';
+import { toResponsesInput } from './to-responses-input.js';
+import { truncateToolText } from './truncate-tool-text.js';
+
+const t = (text: string) => ({ cache_prompt: false, type: 'text' as const, text });
+const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ content: [], thinking_blocks: [], ...fields });
+
+describe('toResponsesInput', () => {
+  it('maps every role as the reference does', () => {
+    const long = 'x'.repeat(60_000);
+    const messages: Message[] = [
+      msg({ role: 'system', content: [t('sys'), t(''), t('ctx')] }),
+      msg({ role: 'user', content: [t('hi'), { cache_prompt: false, type: 'image', image_urls: ['http://i'] }] }),
+      msg({ role: 'user' }),
+      msg({
+        role: 'assistant',
+        content: [t('thinking aloud'), t('')],
+        responses_reasoning_item: { id: 'rs_1', summary: ['s1'], content: ['c1'], encrypted_content: 'SECRET', status: 'completed' },
+        tool_calls: [
+          { id: 'call_1', name: 'terminal', arguments: '{}', origin: 'completion' },
+          { id: 'fc_2', name: 'terminal', arguments: '{}', origin: 'responses' },
+          { id: 'call_3', responses_item_id: 'fc_orig', name: 'terminal', arguments: '{}', origin: 'responses' },
+        ],
+      }),
+      msg({ role: 'assistant', responses_reasoning_item: { summary: ['no id'] } }),
+      msg({
+        role: 'tool',
+        tool_call_id: 'call_1',
+        name: 'terminal',
+        content: [t(long), { cache_prompt: false, type: 'image', image_urls: ['http://o'] }],
+      }),
+    ];
+    const { instructions, input } = toResponsesInput(messages, { visionEnabled: true });
+    expect(instructions).toBe('sys\nctx');
+    expect(input).toEqual([
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'hi' },
+          { type: 'input_image', image_url: 'http://i', detail: 'auto' },
+        ],
+      },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '' }] },
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 's1' }],
+        content: [{ type: 'reasoning_text', text: 'c1' }],
+        status: 'completed',
+      },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'thinking aloud' }] },
+      { type: 'function_call', id: 'fc_call_1', call_id: 'call_1', name: 'terminal', arguments: '{}' },
+      { type: 'function_call', id: 'fc_2', call_id: 'fc_2', name: 'terminal', arguments: '{}' },
+      { type: 'function_call', id: 'fc_orig', call_id: 'call_3', name: 'terminal', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: truncateToolText(long) },
+      {
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: [{ type: 'input_image', image_url: 'http://o', detail: 'auto' }],
+      },
+    ]);
+    expect(JSON.stringify(input)).not.toContain('SECRET');
+  });
+
+  it('drops images without vision', () => {
+    const user = msg({ role: 'user', content: [{ cache_prompt: false, type: 'image', image_urls: ['http://i'] }] });
+    expect(toResponsesInput([user]).input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '' }] },
+    ]);
+  });
+});

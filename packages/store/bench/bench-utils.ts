@@ -1,0 +1,26 @@
+import { open } from 'node:fs/promises';
+
+/** What `open-log-child.ts` prints (as JSON) for the parent bench. */
+export interface OpenMeasurement {
+  readonly events: number;
+  readonly openMs: number;
+  readonly lastHundredMs: number;
+  readonly rssBeforeMb: number;
+  readonly rssAfterMb: number;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** fsync of a directory, so a new entry in it survives a power loss (what the local store does with 'fsync'). */
+export async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * EventLog benchmark: `pnpm --filter @x/store bench` (tsx bench/event-log.bench.ts).
+ *
+ * Each figure is printed next to its floor (the same bytes written the plainest way, with the same
+ * durability policy) and next to the Python reference's figure from performance.md. Sizes can be
+ * changed with environment variables (BENCH_APPENDS, BENCH_FSYNC_APPENDS, BENCH_S3_APPENDS,
+ * BENCH_OPEN_EVENTS); the defaults keep a run under about three minutes on 2 cores.
+ *
+ * The 100k-event directory for the open/read figures is created by writing the event files directly
+ * (no slot claims), because 100k appends would take most of the time budget; `open` reads only the
+ * directory listing either way, and a claim directory is one entry in that listing.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { eventFileName } from '../src/event-log/file-names.js';
+import { EventLog } from '../src/event-log.js';
+import type { FileStore } from '../src/file-store.js';
+import { createLocalFileStore } from '../src/local-file-store.js';
+import { createMemoryFileStore } from '../src/memory-file-store.js';
+import { startMotoServer } from '../src/testing/moto-server.js';
+import { createTestBucket } from '../src/testing/test-bucket.js';
+import { median, type OpenMeasurement, syncDirectory } from './bench-utils.js';
+import { scenarioEvents } from './event-shapes.js';
+
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 10_000);
+const FSYNC_APPENDS = Number(process.env.BENCH_FSYNC_APPENDS ?? 1_000);
+const S3_APPENDS = Number(process.env.BENCH_S3_APPENDS ?? 500);
+const OPEN_EVENTS = Number(process.env.BENCH_OPEN_EVENTS ?? 100_000);
+
+const rows: string[][] = [];
+const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const ratio = (ours: number, floor: number): string => `${(ours / floor).toFixed(2)}×`;
+const perSecond = (count: number, elapsed: number): string => `${Math.round((count * 1000) / elapsed)}/s`;
+function row(...cells: string[]): void {
+  rows.push(cells);
+  console.log(`  ${cells.join(' | ')}`);
+}
+
+function machine(): void {
+  const cpu = cpus();
+  console.log('# EventLog benchmark');
+  console.log(
+    `machine: ${cpu[0]?.model ?? 'unknown cpu'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, ` +
+      `node ${process.version}, ${process.platform}/${process.arch}`,
+  );
+  console.log('reference (Python, performance.md): append 10k local 30.7 events/s overall, 63.6 ms per append at 10k;');
+  console.log('  open 10k / 100k: 76 / 823 ms; read+parse 10k: 0.60 s; resume 100k: 8.6 s, 695 MB RSS.');
+  console.log('targets: append constant per event and ≤ 1.25× floor; open ≤ 1.5× bare listing and ≤ 100 ms at 100k;');
+  console.log('  read+parse 10k ≤ 150 ms; resume 100k ≤ 200 ms and ≤ 100 MB RSS.\n');
+}
+
+/** Appends `events` through an EventLog on `store`; returns total ms and ms per append for the first and last 10%. */
+async function timeAppends(store: FileStore, events: readonly AnyEvent[]) {
+  const log = await EventLog.open(store);
+  const tenth = Math.max(1, Math.floor(events.length / 10));
+  const started = performance.now();
+  let firstTenth = 0;
+  let lastTenthStart = 0;
+  for (const [i, event] of events.entries()) {
+    if (i === events.length - tenth) lastTenthStart = performance.now();
+    await log.append(event);
+    if (i === tenth - 1) firstTenth = performance.now() - started;
+  }
+  const total = performance.now() - started;
+  return { total, first: firstTenth / tenth, last: (performance.now() - lastTenthStart) / tenth };
+}
+
+/** The floor: each event's bytes written once to `<dir>/<name>` with the same durability policy. */
+async function timeFloorWrites(dir: string, events: readonly AnyEvent[], durable: boolean): Promise<number> {
+  await mkdir(dir, { recursive: true });
+  const started = performance.now();
+  for (const [i, event] of events.entries()) {
+    const path = join(dir, eventFileName(i, event.id));
+    const json = serializeEvent(event);
+    if (!durable) {
+      await writeFile(path, json);
+      continue;
+    }
+    const handle = await open(path, 'w');
+    await handle.writeFile(json);
+    await handle.sync();
+    await handle.close();
+    await syncDirectory(dir);
+  }
+  return performance.now() - started;
+}
+
+async function benchAppends(scratch: string): Promise<string> {
+  console.log(`## append (events shaped as in performance.md)`);
+  const events = [...scenarioEvents(APPENDS)];
+
+  const memory = await timeAppends(createMemoryFileStore(), events);
+  const memoryFloorStore = createMemoryFileStore();
+  let started = performance.now();
+  for (const [i, event] of events.entries())
+    await memoryFloorStore.write(`f/${eventFileName(i, event.id)}`, serializeEvent(event));
+  const memoryFloor = performance.now() - started;
+  row(
+    `memory, ${APPENDS}`,
+    perSecond(APPENDS, memory.total),
+    `floor store.write ${perSecond(APPENDS, memoryFloor)}`,
+    `ratio ${ratio(memory.total, memoryFloor)}`,
+  );
+
+  const noneRoot = join(scratch, 'append-none');
+  const none = await timeAppends(createLocalFileStore({ root: noneRoot, durability: 'none' }), events);
+  const noneFloor = await timeFloorWrites(join(scratch, 'floor-none'), events, false);
+  row(
+    `local fs, durability none, ${APPENDS}`,
+    perSecond(APPENDS, none.total),
+    `floor fs.writeFile ${perSecond(APPENDS, noneFloor)}`,
+    `ratio ${ratio(none.total, noneFloor)}`,
+    `per append first 10% ${ms(none.first)}, last 10% ${ms(none.last)} (reference 63.6 ms at 10k)`,
+  );
+
+  const fsyncEvents = events.slice(0, FSYNC_APPENDS);
+  const fsync = await timeAppends(
+    createLocalFileStore({ root: join(scratch, 'append-fsync'), durability: 'fsync' }),
+    fsyncEvents,
+  );
+  const fsyncFloor = await timeFloorWrites(join(scratch, 'floor-fsync'), fsyncEvents, true);
+  row(
+    `local fs, durability fsync, ${FSYNC_APPENDS}`,
+    perSecond(FSYNC_APPENDS, fsync.total),
+    `floor writeFile+fsync(file, dir) ${perSecond(FSYNC_APPENDS, fsyncFloor)}`,
+    `ratio ${ratio(fsync.total, fsyncFloor)}`,
+    `per append first 10% ${ms(fsync.first)}, last 10% ${ms(fsync.last)}`,
+  );
+
+  const moto = await startMotoServer();
+  try {
+    const bucket = await createTestBucket(moto.endpoint);
+    const s3Events = events.slice(0, S3_APPENDS);
+    const s3 = await timeAppends(bucket.createStore({ prefix: 'bench/' }), s3Events);
+    started = performance.now();
+    for (const [i, event] of s3Events.entries()) {
+      await bucket.client.send(
+        new PutObjectCommand({
+          Bucket: bucket.bucket,
+          Key: `floor/${eventFileName(i, event.id)}`,
+          Body: serializeEvent(event),
+        }),
+      );
+    }
+    const s3Floor = performance.now() - started;
+    row(
+      `S3 (moto on 127.0.0.1), ${S3_APPENDS}`,
+      perSecond(S3_APPENDS, s3.total),
+      `floor PutObject ${perSecond(S3_APPENDS, s3Floor)}`,
+      `ratio ${ratio(s3.total, s3Floor)}`,
+    );
+  } finally {
+    await moto.stop();
+  }
+  return noneRoot;
+}
+
+/** Writes `count` scenario event files straight into `<root>/events` (see the header comment). */
+async function writeLogDirectly(root: string, count: number): Promise<void> {
+  const dir = join(root, 'events');
+  await mkdir(dir, { recursive: true });
+  const pending = new Set<Promise<void>>();
+  let index = 0;
+  for (const event of scenarioEvents(count)) {
+    const write = writeFile(join(dir, eventFileName(index++, event.id)), serializeEvent(event)).then(() => {
+      pending.delete(write);
+    });
+    pending.add(write);
+    if (pending.size >= 64) await Promise.race(pending);
+  }
+  await Promise.all(pending);
+}
+
+async function benchOpen(scratch: string): Promise<void> {
+  console.log(`\n## open a log of ${OPEN_EVENTS} events (files written directly, see header)`);
+  const root = join(scratch, 'open');
+  let started = performance.now();
+  await writeLogDirectly(root, OPEN_EVENTS);
+  console.log(`  (created in ${ms(performance.now() - started)})`);
+  const store = createLocalFileStore({ root, durability: 'none' });
+  const bare: number[] = [];
+  const opens: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    started = performance.now();
+    await readdir(join(root, 'events'));
+    bare.push(performance.now() - started);
+    started = performance.now();
+    await EventLog.open(store);
+    opens.push(performance.now() - started);
+  }
+  row(
+    'open (median of 5)',
+    ms(median(opens)),
+    `bare fs.readdir ${ms(median(bare))}`,
+    `ratio ${ratio(median(opens), median(bare))}`,
+    'reference 823 ms at 100k',
+  );
+
+  // A fresh process, so its RSS is the log's and Node's alone.
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./open-log-child.ts', import.meta.url)), root],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
+  if (child.status !== 0) throw new Error(`open-log-child failed: ${child.stderr}`);
+  const measured = JSON.parse(child.stdout) as OpenMeasurement;
+  row(
+    'cold process: open + read last 100',
+    `open ${ms(measured.openMs)}, last 100 ${ms(measured.lastHundredMs)}`,
+    `RSS ${measured.rssBeforeMb.toFixed(0)} MB before → ${measured.rssAfterMb.toFixed(0)} MB after`,
+    'reference resume 100k: 8.6 s, 695 MB',
+  );
+
+  const log = await EventLog.open(store);
+  started = performance.now();
+  await log.range(-100);
+  row('read last 100 (warm process, fresh log)', ms(performance.now() - started));
+}
+
+async function benchReadAll(root: string): Promise<void> {
+  console.log(`\n## read and parse all ${APPENDS} events (the log written by the append bench)`);
+  const store = createLocalFileStore({ root, durability: 'none' });
+  const ours: number[] = [];
+  const floor: number[] = [];
+  const dir = join(root, 'events');
+  for (let run = 0; run < 3; run++) {
+    let started = performance.now();
+    const log = await EventLog.open(store);
+    const events = await log.range(0);
+    ours.push(performance.now() - started);
+    if (events.length !== APPENDS) throw new Error(`expected ${APPENDS} events, read ${events.length}`);
+
+    started = performance.now();
+    const names = (await readdir(dir)).filter((name) => name.startsWith('event-'));
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < names.length) JSON.parse(await readFile(join(dir, names[next++]!), 'utf8'));
+    };
+    await Promise.all(Array.from({ length: 32 }, worker));
+    floor.push(performance.now() - started);
+  }
+  const texts = await Promise.all(
+    (await readdir(dir)).filter((name) => name.startsWith('event-')).map((name) => readFile(join(dir, name), 'utf8')),
+  );
+  let started = performance.now();
+  for (const text of texts) parseEventJson(text);
+  const parseOnly = performance.now() - started;
+  started = performance.now();
+  for (const text of texts) JSON.parse(text);
+  const jsonOnly = performance.now() - started;
+  row(
+    'open + range(0) (median of 3)',
+    ms(median(ours)),
+    `floor readdir+readFile+JSON.parse ${ms(median(floor))}`,
+    `ratio ${ratio(median(ours), median(floor))}`,
+    'reference 0.60 s, target ≤ 150 ms',
+  );
+  row('of which parseEventJson alone', ms(parseOnly), `JSON.parse alone ${ms(jsonOnly)}`);
+}
+
+async function main(): Promise<void> {
+  machine();
+  const scratch = await mkdtemp(join(tmpdir(), `x-store-bench-${randomUUID().slice(0, 8)}-`));
+  const started = performance.now();
+  try {
+    const appendRoot = await benchAppends(scratch);
+    await benchReadAll(appendRoot);
+    await benchOpen(scratch);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  console.log(`\ntotal ${(performance.now() - started) / 1000} s`);
+}
+
+await main();

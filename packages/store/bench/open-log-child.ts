@@ -1,0 +1,23 @@
+/**
+ * Run by event-log.bench.ts in a fresh process: opens the log under argv[2] cold, reads its last 100
+ * events, and prints an `OpenMeasurement` as JSON. A process of its own makes the RSS figure the
+ * log's plus Node's baseline, not the parent bench's leftovers.
+ */
+import { EventLog } from '../src/event-log.js';
+import { createLocalFileStore } from '../src/local-file-store.js';
+import type { OpenMeasurement } from './bench-utils.js';
+
+const root = process.argv[2];
+if (root === undefined) throw new Error('usage: open-log-child <root>');
+const mb = (): number => process.memoryUsage().rss / 2 ** 20;
+
+const store = createLocalFileStore({ root, durability: 'none' });
+const rssBeforeMb = mb();
+let started = performance.now();
+const log = await EventLog.open(store);
+const openMs = performance.now() - started;
+started = performance.now();
+await log.range(-100);
+const lastHundredMs = performance.now() - started;
+const measurement: OpenMeasurement = { events: log.length, openMs, lastHundredMs, rssBeforeMb, rssAfterMb: mb() };
+process.stdout.write(JSON.stringify(measurement));

@@ -1,0 +1,395 @@
+import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { AppendConflictError } from './errors/append-conflict-error.js';
+import { CorruptEventError } from './errors/corrupt-event-error.js';
+import { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
+import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
+import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
+import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
+import { EventCache } from './event-log/event-cache.js';
+import { eventFileName, eventIdOfPath, isStorableEventId, slotFileName } from './event-log/file-names.js';
+import { isFileNotFound } from './event-log/is-file-not-found.js';
+import { parseStoredEvent } from './event-log/parse-stored-event.js';
+import { readMany } from './event-log/read-many.js';
+import { describeScanProblems, scanListing } from './event-log/scan.js';
+import { readSlotClaim } from './event-log/slot-claims.js';
+import {
+  type LogEntry,
+  listenToLog,
+  type SubscribeOptions,
+  type SubscriptionSource,
+  subscribeToLog,
+} from './event-log/subscription.js';
+import type { FileStore } from './file-store.js';
+
+/** Where `EventLog` reports things worth knowing that are not errors (gaps, stray files). */
+export interface EventLogLogger {
+  warn(message: string): void;
+}
+
+/** Options for `EventLog.open`. */
+export interface EventLogOptions {
+  /** Directory of the event files inside the store. Default `'events'`. */
+  dir?: string;
+  /** How many parsed events to keep in memory (least recently used are dropped). Default 1024. */
+  cacheSize?: number;
+  /** How often subscriptions look for other writers' appends while caught up, in ms. Default 250. */
+  pollIntervalMs?: number;
+  /** Receives warnings about gaps and names that are not event files. Default: none. */
+  logger?: EventLogLogger;
+}
+
+/** Options for `EventLog.append`. */
+export interface AppendOptions {
+  /** The index the caller expects the event to get; anything else fails with `AppendConflictError`. */
+  expectedIndex?: number;
+}
+
+/** Options for `EventLog.refresh`. */
+export interface RefreshOptions {
+  /**
+   * List the directory instead of only probing slot claims. Needed to see events written by writers
+   * that do not claim slots (the Python reference); costs one listing of the whole directory.
+   */
+  relist?: boolean;
+}
+
+const READ_CONCURRENCY = 32;
+
+/**
+ * An append-only log of events in a `FileStore`, one file per event (`<dir>/event-{index:05d}-{id}.json`,
+ * the reference layout), safe for many writers (instances, processes, machines) without a lock: each
+ * index is first claimed in `<dir>/.slots/{index:05d}.json` with the store's create-if-absent, and the
+ * claim, which holds the whole event, is the commit point. See the package README, "EventLog".
+ */
+export class EventLog {
+  readonly store: FileStore;
+  readonly dir: string;
+  readonly #cache: EventCache<AnyEvent>;
+  readonly #pollIntervalMs: number;
+  readonly #logger: EventLogLogger | undefined;
+  /** Store path of each event file, by index; ids are sliced out of these when needed. */
+  readonly #paths: string[] = [];
+  /** id → first index holding it; built on first use so that opening costs little more than a listing. */
+  #indexById: Map<string, number> | undefined;
+  readonly #waiters = new Set<() => void>();
+  /** Appends and refreshes run one at a time, in call order, so the index state has one writer. */
+  #tail: Promise<unknown> = Promise.resolve();
+  #queuedRefresh: Promise<number> | undefined;
+
+  private constructor(store: FileStore, options: EventLogOptions) {
+    this.store = store;
+    this.dir = options.dir ?? 'events';
+    this.#cache = new EventCache(options.cacheSize ?? 1024);
+    this.#pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.#logger = options.logger;
+  }
+
+  /**
+   * Opens (or starts) the log in `store`: one listing of the directory, no event file read. A slot
+   * claim left at the end by a writer that crashed before writing its event file is rolled forward.
+   */
+  static async open(store: FileStore, options: EventLogOptions = {}): Promise<EventLog> {
+    const log = new EventLog(store, options);
+    await log.#relist(true);
+    return log;
+  }
+
+  /** Number of events: the contiguous run of indices from 0 this instance knows about. */
+  get length(): number {
+    return this.#paths.length;
+  }
+
+  /** Index of the event with `id`, or -1 when this instance does not know it. No I/O. */
+  indexOf(id: string): number {
+    return this.#idIndex().get(id) ?? -1;
+  }
+
+  /** Id of the event at `index` (negative counts from the end), from the index alone: no I/O. */
+  idAt(index: number): string {
+    const resolved = this.#resolve(index);
+    if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
+    return eventIdOfPath(this.#paths[resolved]!);
+  }
+
+  /**
+   * Appends `event` and resolves with its index once its file is written. The event must survive
+   * `parseEventJson(serializeEvent(event))` (the `EventParseError` from @x/events otherwise), its id
+   * must be new (`DuplicateEventIdError`) and storable in a file name (`InvalidEventIdError`).
+   */
+  async append(event: AnyEvent, options: AppendOptions = {}): Promise<number> {
+    const json = serializeEvent(event);
+    const parsed = parseEventJson(json);
+    if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
+    const { expectedIndex } = options;
+    if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
+      throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
+    }
+    return this.#enqueue(() => this.#appendNow(parsed, json, expectedIndex));
+  }
+
+  /** The event at `index` (negative counts from the end). Picks up other writers' appends once before failing. */
+  async get(index: number): Promise<AnyEvent> {
+    let resolved = this.#resolve(index);
+    if (resolved === undefined) {
+      await this.refresh();
+      resolved = this.#resolve(index);
+      if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
+    }
+    return this.#load(resolved);
+  }
+
+  /** The event with `id`; `UnknownEventIdError` when the log (after one refresh) does not hold it. */
+  async getById(id: string): Promise<AnyEvent> {
+    let index = this.#idIndex().get(id);
+    if (index === undefined) {
+      await this.refresh();
+      index = this.#idIndex().get(id);
+      if (index === undefined) throw new UnknownEventIdError(id);
+    }
+    return this.#load(index);
+  }
+
+  /** Events in [start, end), with `Array.prototype.slice` semantics (negative and clamped bounds). */
+  async range(start: number, end: number = this.length): Promise<AnyEvent[]> {
+    const from = clampSliceBound(start, this.length);
+    const to = clampSliceBound(end, this.length);
+    return this.#readRange(from, Math.max(from, to));
+  }
+
+  /** Reads [start, end), already within bounds, in parallel. */
+  #readRange(start: number, end: number): Promise<AnyEvent[]> {
+    return readMany({ start, end, concurrency: READ_CONCURRENCY, read: (index) => this.#load(index) });
+  }
+
+  /** Iterates events from `from` to the end, reading ahead in parallel batches. Includes appends made meanwhile. */
+  async *iterate(from = 0): AsyncGenerator<AnyEvent, void, undefined> {
+    let next = clampSliceBound(from, this.length);
+    while (next < this.length) {
+      const end = Math.min(this.length, next + READ_CONCURRENCY * 2);
+      for (const event of await this.#readRange(next, end)) yield event;
+      next = end;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<AnyEvent, void, undefined> {
+    return this.iterate(0);
+  }
+
+  /**
+   * Picks up events appended by other instances, processes or machines and resolves with how many
+   * were new. By default it probes the slot claims at `length`, `length + 1`, … (one read per event
+   * plus one that misses), which costs nothing that grows with the log; `relist` lists the directory.
+   */
+  refresh(options: RefreshOptions = {}): Promise<number> {
+    if (options.relist) return this.#enqueue(() => this.#relist(false));
+    // A refresh that has not started yet will see everything this one would: share it.
+    if (this.#queuedRefresh) return this.#queuedRefresh;
+    const queued = this.#enqueue(() => {
+      this.#queuedRefresh = undefined;
+      return this.#probeClaims(false);
+    });
+    this.#queuedRefresh = queued;
+    return queued;
+  }
+
+  /**
+   * Every event from `fromIndex` on (negative counts from the end): the stored ones, then live
+   * appends, from this instance at once and from other writers by polling `refresh()`. No gap and no
+   * duplicate, whatever appends race with it. Ends when `options.signal` aborts.
+   */
+  subscribe(fromIndex = 0, options: SubscribeOptions = {}): AsyncIterable<LogEntry> {
+    const log = this;
+    const source: SubscriptionSource = {
+      get length() {
+        return log.length;
+      },
+      readRange: (start, end) => this.#readRange(start, end),
+      waitForGrowth: (known, waitOptions) => this.#waitForGrowth(known, waitOptions),
+    };
+    return subscribeToLog(source, fromIndex, {
+      signal: options.signal,
+      pollIntervalMs: options.pollIntervalMs ?? this.#pollIntervalMs,
+    });
+  }
+
+  /** Callback form of `subscribe`. Returns a function that stops it; errors end it and go to `onError`. */
+  listen(
+    fromIndex: number,
+    listener: (entry: LogEntry) => void | Promise<void>,
+    options: SubscribeOptions & { onError?: (error: unknown) => void } = {},
+  ): () => void {
+    return listenToLog((signal) => this.subscribe(fromIndex, { ...options, signal }), listener, options);
+  }
+
+  /** Waits for `length > known` (an append here wakes it at once), polling `refresh()` meanwhile. */
+  async #waitForGrowth(known: number, options: { signal?: AbortSignal; pollIntervalMs: number }): Promise<void> {
+    const { signal, pollIntervalMs } = options;
+    if (this.length > known || signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(wake);
+        signal?.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, pollIntervalMs);
+      this.#waiters.add(wake);
+      signal?.addEventListener('abort', wake, { once: true });
+    });
+    if (this.length <= known && !signal?.aborted) await this.refresh();
+  }
+
+  async #appendNow(event: AnyEvent, json: string, expectedIndex: number | undefined): Promise<number> {
+    this.#rejectDuplicate(event.id);
+    if (expectedIndex !== undefined && expectedIndex !== this.length) {
+      // The caller may know of appends this instance has not seen yet.
+      if (expectedIndex > this.length) await this.#probeClaims(false);
+      this.#rejectDuplicate(event.id);
+      if (expectedIndex !== this.length) {
+        throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
+      }
+    }
+    for (;;) {
+      const index = this.length;
+      if (await this.store.writeIfAbsent(this.#slotPath(index), json)) {
+        const path = this.#eventPath(index, event.id);
+        // The claim committed the event: record it even if writing its file fails, so a retry of
+        // this append reports a duplicate instead of writing the event twice.
+        this.#push(path, event);
+        await this.store.write(path, json);
+        return index;
+      }
+      const claim = await readSlotClaim(this.store, this.#slotPath(index));
+      if (claim === undefined) {
+        throw new CorruptEventError({
+          location: this.store.describe(this.#slotPath(index)),
+          problem: 'the slot is taken but its claim cannot be read',
+        });
+      }
+      const path = this.#eventPath(index, claim.event.id);
+      // The winner may have crashed between its claim and its event file: finish its append for it.
+      if (!(await this.store.exists(path))) await this.store.write(path, claim.json);
+      this.#push(path, claim.event);
+      if (claim.event.id === event.id) throw new DuplicateEventIdError(event.id, index);
+      if (expectedIndex !== undefined) {
+        throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
+      }
+    }
+  }
+
+  #rejectDuplicate(id: string): void {
+    const existing = this.#idIndex().get(id);
+    if (existing !== undefined) throw new DuplicateEventIdError(id, existing);
+  }
+
+  /** Lists the directory and extends the index with contiguous event files, filling gaps from slot claims. */
+  async #relist(opening: boolean): Promise<number> {
+    const scan = scanListing(await this.store.list(this.dir));
+    const added = await this.#probeClaims(true, scan.byIndex);
+    if (this.#logger) {
+      const warnings = describeScanProblems({
+        scan,
+        length: this.length,
+        describe: (path) => this.store.describe(path),
+        dir: this.dir,
+        includeNames: opening,
+      });
+      for (const warning of warnings) this.#logger.warn(warning);
+    }
+    return added;
+  }
+
+  /**
+   * Reads slot claims at `length`, `length + 1`, … until one is missing, recording each event. With
+   * `rollForward` (open and relist, which know the event file was not listed) it also writes the
+   * event file a crashed writer left unwritten; readers that only probe leave that to `get`.
+   */
+  async #probeClaims(rollForward: boolean, listed?: readonly (string | undefined)[]): Promise<number> {
+    const before = this.length;
+    for (;;) {
+      const index = this.length;
+      const listedPath = listed?.[index];
+      if (listedPath !== undefined) {
+        this.#push(listedPath, undefined);
+        continue;
+      }
+      const claim = await readSlotClaim(this.store, this.#slotPath(index));
+      if (claim === undefined) break;
+      const path = this.#eventPath(index, claim.event.id);
+      if (rollForward) await this.store.write(path, claim.json);
+      this.#push(path, claim.event);
+    }
+    return this.length - before;
+  }
+
+  async #load(index: number): Promise<AnyEvent> {
+    const cached = this.#cache.get(index);
+    if (cached !== undefined) return cached;
+    const path = this.#paths[index]!;
+    const id = eventIdOfPath(path);
+    let event: AnyEvent;
+    try {
+      const text = await this.store.read(path);
+      event = parseStoredEvent({ text, location: this.store.describe(path), expectedId: id });
+    } catch (error) {
+      if (!isFileNotFound(error)) throw error;
+      // Known from a claim whose writer has not written (or never will write) the event file yet.
+      const claim = await readSlotClaim(this.store, this.#slotPath(index));
+      if (claim === undefined || claim.event.id !== id) throw error;
+      await this.store.write(path, claim.json);
+      event = claim.event;
+    }
+    this.#cache.set(index, event);
+    return event;
+  }
+
+  #push(path: string, event: AnyEvent | undefined): void {
+    const index = this.#paths.length;
+    this.#paths.push(path);
+    if (this.#indexById !== undefined) {
+      const id = event?.id ?? eventIdOfPath(path);
+      if (!this.#indexById.has(id)) this.#indexById.set(id, index);
+    }
+    if (event !== undefined) this.#cache.set(index, event);
+    for (const wake of this.#waiters) wake();
+  }
+
+  /** The id → index map; with duplicate ids (possible only in foreign logs) the first index wins, as in the reference. */
+  #idIndex(): Map<string, number> {
+    if (this.#indexById === undefined) {
+      const map = new Map<string, number>();
+      this.#paths.forEach((path, index) => {
+        const id = eventIdOfPath(path);
+        if (!map.has(id)) map.set(id, index);
+      });
+      this.#indexById = map;
+    }
+    return this.#indexById;
+  }
+
+  #resolve(index: number): number | undefined {
+    if (!Number.isInteger(index)) return undefined;
+    const resolved = index < 0 ? this.length + index : index;
+    return resolved >= 0 && resolved < this.length ? resolved : undefined;
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(task);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  #eventPath(index: number, id: string): string {
+    return `${this.dir}/${eventFileName(index, id)}`;
+  }
+
+  #slotPath(index: number): string {
+    return `${this.dir}/.slots/${slotFileName(index)}`;
+  }
+}
+
+function clampSliceBound(bound: number, length: number): number {
+  const integer = Math.trunc(bound);
+  if (integer < 0) return Math.max(0, length + integer);
+  return Math.min(integer, length);
+}

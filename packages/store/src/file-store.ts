@@ -1,0 +1,42 @@
+/**
+ * One async interface for path-addressed blobs. Every backend (memory, local filesystem, S3)
+ * implements it, and the contract suite in `@x/store/testing` holds them all to the same behaviour.
+ *
+ * Paths are relative, `/`-separated, and confined: `..` segments, absolute paths, backslashes and
+ * empty segments are rejected with an `InvalidPathError` on every backend (see `validateStorePath`).
+ * A trailing `/` is allowed only on the prefix given to `list`.
+ */
+export interface FileStore {
+  /** Reads a file as UTF-8 text. Throws `FileNotFoundError` when it does not exist. */
+  read(path: string): Promise<string>;
+
+  /**
+   * Writes a file, replacing any previous content. The write is atomic: a reader sees the old
+   * content or the new, never a mix or a partial file, even if the process dies mid-write.
+   */
+  write(path: string, data: string | Uint8Array): Promise<void>;
+
+  /**
+   * Atomically creates a file only if nothing exists at `path`. Resolves `true` when this call
+   * created it and `false` when a file was already there (whoever wrote it). When several writers
+   * race for one path, on any backend and across processes or machines, exactly one gets `true`.
+   * Like `write`, the created file is visible whole or not at all.
+   */
+  writeIfAbsent(path: string, data: string | Uint8Array): Promise<boolean>;
+
+  /**
+   * Lists the entries directly under `prefix` (a directory path; `''` is the root). Files come back
+   * as `prefix/name`, sub-directories as `prefix/name/` (trailing slash), sorted by code point.
+   * A missing directory lists as `[]`.
+   */
+  list(prefix: string): Promise<string[]>;
+
+  /** Deletes a file, or a directory and everything under it. Deleting nothing is not an error. */
+  delete(path: string): Promise<void>;
+
+  /** True when `path` is a file or a non-empty directory. */
+  exists(path: string): Promise<boolean>;
+
+  /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
+  describe(path: string): string;
+}

@@ -1,0 +1,33 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLocalFileStore } from '../src/local-file-store.js';
+import { startAppendWorker } from './helpers/children.js';
+import { verifyLog } from './helpers/verify-log.js';
+
+const roots: string[] = [];
+afterEach(async () => {
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+});
+
+describe('EventLog with several OS processes on one local directory', () => {
+  it('gives 4 processes × 50 appends 200 distinct contiguous indices with every acknowledged id in place', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'x-event-log-mp-'));
+    roots.push(root);
+    const workers = [0, 1, 2, 3].map((n) => startAppendWorker({ root, label: `p${n}`, count: 50 }));
+    const results = await Promise.all(workers.map((worker) => worker.exited));
+    for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
+
+    const acknowledged = new Map<number, string>();
+    for (const worker of workers) {
+      expect(worker.acks.size).toBe(50);
+      for (const [index, id] of worker.acks) {
+        expect(acknowledged.has(index), `index ${index} acknowledged twice`).toBe(false);
+        acknowledged.set(index, id);
+      }
+    }
+    const log = await verifyLog(createLocalFileStore({ root, durability: 'none' }), acknowledged);
+    expect(log.length).toBe(200);
+  }, 120_000);
+});

@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const workerPath = fileURLToPath(new URL('../children/append-worker.ts', import.meta.url));
+
+export interface AppendWorker {
+  readonly child: ChildProcess;
+  /** `index → id` of every append the child acknowledged so far. */
+  readonly acks: Map<number, string>;
+  /** Resolves once the child has opened the log. */
+  readonly ready: Promise<void>;
+  /** Resolves with the exit code (or signal) when the child ends. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  /** Resolves when the child has acknowledged at least `count` appends. */
+  acked(count: number): Promise<void>;
+}
+
+/** Starts `test/children/append-worker.ts` in its own Node process (through tsx). */
+export function startAppendWorker(options: {
+  root: string;
+  label: string;
+  count: number | 'loop';
+  durability?: 'fsync' | 'none';
+}): AppendWorker {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', workerPath, options.root, options.label, String(options.count), options.durability ?? 'none'],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  const acks = new Map<number, string>();
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let stderr = '';
+  let buffered = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === 'ready') markReady();
+      const match = /^ack (\d+) (\S+)$/.exec(line);
+      if (match) acks.set(Number(match[1]), match[2]!);
+    }
+    for (const waiter of [...waiters]) {
+      if (acks.size >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+    child.on('close', (code, signal) => {
+      markReady();
+      for (const waiter of waiters.splice(0)) waiter.resolve();
+      resolve({ code, signal, stderr });
+    });
+  });
+  const acked = (count: number): Promise<void> =>
+    acks.size >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
+  return { child, acks, ready, exited, acked };
+}
