@@ -1,3 +1,34 @@
+export { Agent } from './agent/agent.js';
+export type { AgentOptions } from './agent/agent-options.js';
+export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
+export type { StepContext } from './agent/step-context.js';
+export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
+export { type Condenser, type CondenserContext, isCondensation } from './condenser/condenser.js';
+export { type CondenserFromJSONOptions, condenserFromJSON } from './condenser/condenser-from-json.js';
+export { InvalidCondenserConfigError } from './condenser/invalid-condenser-config-error.js';
+export {
+  type CondensationReason,
+  defaultCondenser,
+  LLMSummarizingCondenser,
+} from './condenser/llm-summarizing-condenser.js';
+export {
+  type LLMSummarizingCondenserOptions,
+  type LLMSummarizingCondenserSettings,
+  llmSummarizingCondenserSettingsSchema,
+} from './condenser/llm-summarizing-condenser-options.js';
+export { NoCondensationAvailableError } from './condenser/no-condensation-available-error.js';
+export { NoOpCondenser } from './condenser/no-op-condenser.js';
+export { PipelineCondenser } from './condenser/pipeline-condenser.js';
+export { type CondensationRequirement, RollingCondenser } from './condenser/rolling-condenser.js';
+export { renderSummarizingPrompt } from './condenser/summarizing-prompt.js';
+export {
+  approximateTokenCounter,
+  countEventTokens,
+  type PrefixSearchOptions,
+  shortestPrefixAboveTokenCount,
+  suffixLengthForTokenReduction,
+  type TokenCounter,
+} from './condenser/token-counter.js';
 export {
   type AlwaysConfirm,
   alwaysConfirmSchema,
@@ -20,6 +51,26 @@ export { type RequiresConfirmationOptions, requiresConfirmation } from './confir
 export { llmRiskAnalyzer, type SecurityAnalyzer } from './confirmation/security-analyzer.js';
 export { compareRisk, isRiskier, type KnownSecurityRisk } from './confirmation/security-risk.js';
 export { UnknownRiskComparisonError } from './confirmation/unknown-risk-comparison-error.js';
+export { Conversation, type RunHost } from './conversation/conversation.js';
+export type {
+  ConversationListener,
+  ConversationOptions,
+  RunOptions,
+  RunResult,
+} from './conversation/conversation-options.js';
+export { CondenserUnavailableError } from './conversation/errors/condenser-unavailable-error.js';
+export { ConversationAlreadyRunningError } from './conversation/errors/conversation-already-running-error.js';
+export { ConversationClosedError } from './conversation/errors/conversation-closed-error.js';
+export { ConversationExistsError } from './conversation/errors/conversation-exists-error.js';
+export { ConversationNotFoundError } from './conversation/errors/conversation-not-found-error.js';
+export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
+export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
+export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
+export {
+  conversationDirName,
+  defaultPersistenceDir,
+  hyphenateConversationId,
+} from './conversation/persistence-layout.js';
 export { AgentError } from './errors.js';
 export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
 export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';
@@ -86,6 +137,29 @@ export {
   secretRegistryJsonSchema,
   staticSecretJsonSchema,
 } from './secrets/secret-registry-json.js';
+export { applyEvent } from './state/apply-event.js';
+export {
+  type ConversationState,
+  conversationStateSchema,
+  initialConversationState,
+  type PendingAction,
+  pendingActionSchema,
+} from './state/conversation-state.js';
+export { type ExecutionStatus, executionStatusSchema, isTerminalStatus } from './state/execution-status.js';
+export { stateAt } from './state/state-at.js';
+export { type ActionErrorNudge, actionErrorNudge } from './stuck/action-error-nudge.js';
+export { stuckEventsEqual } from './stuck/event-equality.js';
+export { InvalidStuckThresholdsError } from './stuck/invalid-stuck-thresholds-error.js';
+export { isStuck, type StuckPattern } from './stuck/is-stuck.js';
+export { StuckDetector } from './stuck/stuck-detector.js';
+export {
+  DEFAULT_STUCK_THRESHOLDS,
+  resolveStuckThresholds,
+  type StuckThresholds,
+  type StuckThresholdsInput,
+  stuckThresholdsSchema,
+} from './stuck/stuck-thresholds.js';
+export { STUCK_WINDOW_SIZE, stuckWindow } from './stuck/stuck-window.js';
 export {
   type ChatTool,
   type ChatToolOptions,
@@ -135,38 +209,3 @@ export {
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
-export { Agent } from './agent/agent.js';
-export type { AgentOptions } from './agent/agent-options.js';
-export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
-export type { StepContext } from './agent/step-context.js';
-export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
-export { Conversation, type RunHost } from './conversation/conversation.js';
-export type {
-  ConversationListener,
-  ConversationOptions,
-  RunOptions,
-  RunResult,
-} from './conversation/conversation-options.js';
-export { CondenserUnavailableError } from './conversation/errors/condenser-unavailable-error.js';
-export { ConversationAlreadyRunningError } from './conversation/errors/conversation-already-running-error.js';
-export { ConversationClosedError } from './conversation/errors/conversation-closed-error.js';
-export { ConversationExistsError } from './conversation/errors/conversation-exists-error.js';
-export { ConversationNotFoundError } from './conversation/errors/conversation-not-found-error.js';
-export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
-export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
-export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
-export {
-  conversationDirName,
-  defaultPersistenceDir,
-  hyphenateConversationId,
-} from './conversation/persistence-layout.js';
-export { applyEvent } from './state/apply-event.js';
-export {
-  type ConversationState,
-  conversationStateSchema,
-  initialConversationState,
-  type PendingAction,
-  pendingActionSchema,
-} from './state/conversation-state.js';
-export { type ExecutionStatus, executionStatusSchema, isTerminalStatus } from './state/execution-status.js';
-export { stateAt } from './state/state-at.js';

@@ -1,6 +1,119 @@
 export {
-  AGENT_ACTION_CLASSIFICATION,
+  contentText,
+  type EventError,
+  getEventError,
+  getEventText,
+  getEventThinking,
+  getEventToolCalls,
+  isFinalResponse,
+  observationText,
+  toolNameFromToolKind,
+} from './accessors/index.js';
+export { eventToLlmMessage, OBSERVATION_ERROR_HEADER } from './convert/event-to-llm-message.js';
+export { eventsToMessages } from './convert/events-to-messages.js';
+export { getUnmatchedActions } from './convert/get-unmatched-actions.js';
+export { classifyConversationError } from './create/classify-conversation-error.js';
+export {
+  createCondensation,
+  createCondensationRequest,
+  createConversationErrorEvent,
+  createConversationStateUpdateEvent,
+  createHookExecutionEvent,
+  createInterruptEvent,
+  createLLMCompletionLogEvent,
+  createPauseEvent,
+  createServerErrorEvent,
+  createStreamingDeltaEvent,
+  createTokenEvent,
+} from './create/control-events.js';
+export { type CreateEventInput, type CreateEventOptions, createEvent } from './create/create-event.js';
+export { type CreateCustomEventInput, createCustomEvent } from './create/custom-event.js';
+export { eventTimestamp, newEventId } from './create/ids.js';
+export { agentMessage, createMessageEvent, createSystemPromptEvent, userMessage } from './create/message-events.js';
+export { text } from './create/text.js';
+export {
+  createActionEvent,
+  createAgentErrorEvent,
+  createObservationEvent,
+  createUserRejectObservation,
+} from './create/tool-events.js';
+export { withParent } from './create/with-parent.js';
+export { ChatImportError } from './errors/chat-import-error.js';
+export { EventParseError, type EventParseIssue } from './errors/event-parse-error.js';
+export { KindRegistrationError } from './errors/kind-registration-error.js';
+export { MultiActionThoughtError } from './errors/multi-action-thought-error.js';
+export { NoManipulationIndexError } from './errors/no-manipulation-index-error.js';
+export { EventsError } from './errors.js';
+export {
+  type ParseEventOptions,
+  parseEvent,
+  parseEventJson,
+  type SafeParseEventResult,
+  safeParseEvent,
+} from './json/parse-event.js';
+export { pythonJsonDumps } from './json/python-json.js';
+export { eventToJson, serializeEvent } from './json/serialize-event.js';
+export {
+  type ActionKindOptions,
+  type CustomEventOf,
+  createEventRegistry,
+  defaultEventRegistry,
+  type EventKindHandle,
+  type EventKindOptions,
+  type EventRegistry,
+  type FinishAction,
+  finishActionSchema,
+  finishObservationSchema,
+  type ObjectSchema,
+  type ObservationKindOptions,
+  registerActionKind,
+  registerEventKind,
+  registerObservationKind,
+  THINK_OBSERVATION_TEXT,
+  type ThinkAction,
+  thinkActionSchema,
+  thinkObservationSchema,
+} from './registry/index.js';
+export type {
+  AnthropicCacheControl,
+  AnthropicContentBlock,
+  AnthropicImageBlock,
+  AnthropicImageSource,
+  AnthropicMessageParam,
+  AnthropicMessagesInput,
+  AnthropicMessagesOptions,
+  AnthropicRedactedThinkingBlock,
+  AnthropicTextBlock,
+  AnthropicThinkingBlock,
+  AnthropicToolResultBlock,
+  AnthropicToolUseBlock,
+} from './render/anthropic-types.js';
+export type {
+  ChatAssistantMessage,
+  ChatCacheControl,
+  ChatCompletionsMessage,
+  ChatCompletionsOptions,
+  ChatContentPart,
+  ChatImagePart,
+  ChatSystemMessage,
+  ChatTextPart,
+  ChatToolMessage,
+  ChatUserMessage,
+} from './render/chat-completions-types.js';
+export { fromChatCompletionsMessages, IMPORTED_OBSERVATION_KIND } from './render/from-chat-completions-messages.js';
+export { toAnthropicMessages } from './render/to-anthropic-messages.js';
+export { toChatCompletionsMessages } from './render/to-chat-completions-messages.js';
+export {
+  type ResponsesAssistantMessageItem,
+  type ResponsesInput,
+  type ResponsesInputItem,
+  type ResponsesInputOptions,
+  toResponsesInput,
+} from './render/to-responses-input.js';
+export { TOOL_TEXT_LIMIT, TRUNCATE_NOTICE, truncateToolText } from './render/truncate-tool-text.js';
+export {
   type Action,
+  AGENT_ACTION_CLASSIFICATION,
   actionSchema,
   type CriticResult,
   criticResultSchema,
@@ -99,118 +212,5 @@ export {
   userRejectObservationSchema,
 } from './schemas/llm-convertible-events.js';
 export type { OpaqueEvent } from './schemas/opaque-event.js';
-export { EventsError } from './errors.js';
-export { type CreateEventInput, type CreateEventOptions, createEvent } from './create/create-event.js';
-export { eventTimestamp, newEventId } from './create/ids.js';
-export { classifyConversationError } from './create/classify-conversation-error.js';
-export {
-  createCondensation,
-  createCondensationRequest,
-  createConversationErrorEvent,
-  createConversationStateUpdateEvent,
-  createHookExecutionEvent,
-  createInterruptEvent,
-  createLLMCompletionLogEvent,
-  createPauseEvent,
-  createServerErrorEvent,
-  createStreamingDeltaEvent,
-  createTokenEvent,
-} from './create/control-events.js';
-export { type CreateCustomEventInput, createCustomEvent } from './create/custom-event.js';
-export { agentMessage, createMessageEvent, createSystemPromptEvent, userMessage } from './create/message-events.js';
-export { text } from './create/text.js';
-export {
-  createActionEvent,
-  createAgentErrorEvent,
-  createObservationEvent,
-  createUserRejectObservation,
-} from './create/tool-events.js';
-export { withParent } from './create/with-parent.js';
-export {
-  contentText,
-  type EventError,
-  getEventError,
-  getEventText,
-  getEventThinking,
-  getEventToolCalls,
-  isFinalResponse,
-  observationText,
-  toolNameFromToolKind,
-} from './accessors/index.js';
-export {
-  type ActionKindOptions,
-  type CustomEventOf,
-  createEventRegistry,
-  defaultEventRegistry,
-  type EventKindHandle,
-  type EventKindOptions,
-  type EventRegistry,
-  type FinishAction,
-  finishActionSchema,
-  finishObservationSchema,
-  type ObjectSchema,
-  type ObservationKindOptions,
-  registerActionKind,
-  registerEventKind,
-  registerObservationKind,
-  THINK_OBSERVATION_TEXT,
-  type ThinkAction,
-  thinkActionSchema,
-  thinkObservationSchema,
-} from './registry/index.js';
-export { EventParseError, type EventParseIssue } from './errors/event-parse-error.js';
-export { KindRegistrationError } from './errors/kind-registration-error.js';
-export {
-  type ParseEventOptions,
-  parseEvent,
-  parseEventJson,
-  type SafeParseEventResult,
-  safeParseEvent,
-} from './json/parse-event.js';
-export { pythonJsonDumps } from './json/python-json.js';
-export { eventToJson, serializeEvent } from './json/serialize-event.js';
-export { eventToLlmMessage, OBSERVATION_ERROR_HEADER } from './convert/event-to-llm-message.js';
-export { eventsToMessages } from './convert/events-to-messages.js';
-export { getUnmatchedActions } from './convert/get-unmatched-actions.js';
-export { ChatImportError } from './errors/chat-import-error.js';
-export { MultiActionThoughtError } from './errors/multi-action-thought-error.js';
-export { NoManipulationIndexError } from './errors/no-manipulation-index-error.js';
-export type {
-  AnthropicCacheControl,
-  AnthropicContentBlock,
-  AnthropicImageBlock,
-  AnthropicImageSource,
-  AnthropicMessageParam,
-  AnthropicMessagesInput,
-  AnthropicMessagesOptions,
-  AnthropicRedactedThinkingBlock,
-  AnthropicTextBlock,
-  AnthropicThinkingBlock,
-  AnthropicToolResultBlock,
-  AnthropicToolUseBlock,
-} from './render/anthropic-types.js';
-export type {
-  ChatAssistantMessage,
-  ChatCacheControl,
-  ChatCompletionsMessage,
-  ChatCompletionsOptions,
-  ChatContentPart,
-  ChatImagePart,
-  ChatSystemMessage,
-  ChatTextPart,
-  ChatToolMessage,
-  ChatUserMessage,
-} from './render/chat-completions-types.js';
-export { fromChatCompletionsMessages, IMPORTED_OBSERVATION_KIND } from './render/from-chat-completions-messages.js';
-export { toAnthropicMessages } from './render/to-anthropic-messages.js';
-export { toChatCompletionsMessages } from './render/to-chat-completions-messages.js';
-export {
-  type ResponsesAssistantMessageItem,
-  type ResponsesInput,
-  type ResponsesInputItem,
-  type ResponsesInputOptions,
-  toResponsesInput,
-} from './render/to-responses-input.js';
-export { TOOL_TEXT_LIMIT, TRUNCATE_NOTICE, truncateToolText } from './render/truncate-tool-text.js';
 export { applyCondensation, condensationSummaryId } from './view/apply-condensation.js';
 export { View } from './view/view.js';

@@ -9,7 +9,15 @@ import {
   toChatCompletionsMessages,
   View,
 } from '../src/index.js';
-import { action, agentError, agentMessage, condensation, observation, system, userMessage } from './support/event-builders.js';
+import {
+  action,
+  agentError,
+  agentMessage,
+  condensation,
+  observation,
+  system,
+  userMessage,
+} from './support/event-builders.js';
 
 type Step =
   | { type: 'user' }
@@ -57,7 +65,8 @@ function buildLog(steps: Step[]): AnyEvent[] {
       case 'batch': {
         const calls = step.results.map((_, i) => `c${n}_${i}`);
         calls.forEach((callId, i) => {
-          const thinking = step.thinking && i === 0 ? [{ type: 'thinking' as const, thinking: 't', signature: 's' }] : [];
+          const thinking =
+            step.thinking && i === 0 ? [{ type: 'thinking' as const, thinking: 't', signature: 's' }] : [];
           events.push(action(callId, `resp${n}`, { ...(i === 0 ? { thought: `t${n}` } : {}), thinking }));
         });
         if (step.interleaveUser) events.push(userMessage(`mid${n}`));
@@ -151,7 +160,11 @@ describe('conversion properties', () => {
           const [thought, count, output] = item as [string | null, number, string];
           const calls = Array.from({ length: count }, () => {
             const id = `call_${callCounter++}`;
-            return { id, type: 'function' as const, function: { name: 'terminal', arguments: `{"n": ${callCounter}}` } };
+            return {
+              id,
+              type: 'function' as const,
+              function: { name: 'terminal', arguments: `{"n": ${callCounter}}` },
+            };
           });
           chat.push({ role: 'assistant', ...(thought === null ? {} : { content: thought }), tool_calls: calls });
           for (const c of calls) chat.push({ role: 'tool', tool_call_id: c.id, content: `${output} ${c.id}` });

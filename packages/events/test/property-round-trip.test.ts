@@ -12,7 +12,16 @@ import {
 /** Keys whose values are free-form JSON: a null inside them is data, so none is added there. */
 const freeForm = new Set(['value', 'hook_input', 'raw_input', 'raw_output', 'metadata', 'meta', 'mcp_tool']);
 /** Optional model fields the generator may leave out; a REST single-event GET writes them as null. */
-const optionalKeys = ['parent_id', 'summary', 'reasoning_content', 'tool_calls', 'name', 'signature', 'error_id', 'sender'];
+const optionalKeys = [
+  'parent_id',
+  'summary',
+  'reasoning_content',
+  'tool_calls',
+  'name',
+  'signature',
+  'error_id',
+  'sender',
+];
 
 /** Adds explicit nulls for absent optional fields at every model level (not inside free-form values). */
 function withExplicitNulls(value: unknown): unknown {
@@ -58,8 +67,17 @@ describe('null and missing are the same', () => {
       fc.property(arbitraryMessage(), (message) => {
         const json = JSON.parse(JSON.stringify(message));
         expect(messageSchema.parse(json)).toStrictEqual(message);
-        expect(parseEvent({ id: 'm', timestamp: 't', source: 'user', llm_message: withExplicitNulls(json), kind: 'MessageEvent' }))
-          .toStrictEqual(parseEvent({ id: 'm', timestamp: 't', source: 'user', llm_message: json, kind: 'MessageEvent' }));
+        expect(
+          parseEvent({
+            id: 'm',
+            timestamp: 't',
+            source: 'user',
+            llm_message: withExplicitNulls(json),
+            kind: 'MessageEvent',
+          }),
+        ).toStrictEqual(
+          parseEvent({ id: 'm', timestamp: 't', source: 'user', llm_message: json, kind: 'MessageEvent' }),
+        );
       }),
       { numRuns: 100 },
     );

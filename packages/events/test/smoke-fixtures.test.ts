@@ -10,7 +10,9 @@ describe('reference fixtures', () => {
     it(`parses and re-serializes every event of ${name} unchanged`, () => {
       const dir = join(fixtures, name, 'events');
       const expected = JSON.parse(readFileSync(join(fixtures, name, 'expected.json'), 'utf8'));
-      const files = readdirSync(dir).filter((file) => file.endsWith('.json')).sort();
+      const files = readdirSync(dir)
+        .filter((file) => file.endsWith('.json'))
+        .sort();
       const kinds = files.map((file) => {
         const text = readFileSync(join(dir, file), 'utf8');
         const event = parseEventJson(text);

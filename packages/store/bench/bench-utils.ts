@@ -7,6 +7,8 @@ export interface OpenMeasurement {
   readonly lastHundredMs: number;
   readonly rssBeforeMb: number;
   readonly rssAfterMb: number;
+  readonly heapBeforeMb: number;
+  readonly heapAfterGcMb: number;
 }
 
 export function median(values: readonly number[]): number {

@@ -41,7 +41,9 @@ describe('condenserFromJSON', () => {
 
   it('names the JSON path of an unknown kind or a malformed config', () => {
     expect(
-      problemsOf(() => condenserFromJSON({ kind: 'PipelineCondenser', condensers: [{ kind: 'NoOpCondenser' }, { kind: 'Nope' }] })),
+      problemsOf(() =>
+        condenserFromJSON({ kind: 'PipelineCondenser', condensers: [{ kind: 'NoOpCondenser' }, { kind: 'Nope' }] }),
+      ),
     ).toBe('$.condensers[1].kind: unknown condenser kind "Nope"');
     expect(problemsOf(() => condenserFromJSON({ kind: 'PipelineCondenser' }))).toContain('$.condensers');
     expect(problemsOf(() => condenserFromJSON('NoOpCondenser'))).toContain('$: expected a condenser object');

@@ -49,7 +49,9 @@ function fromJSONAt(json: unknown, path: string, options: CondenserFromJSONOptio
       if (!Array.isArray(condensers)) {
         throw new InvalidCondenserConfigError([`${path}.condensers: expected an array`]);
       }
-      return new PipelineCondenser(condensers.map((child, index) => fromJSONAt(child, `${path}.condensers[${index}]`, options)));
+      return new PipelineCondenser(
+        condensers.map((child, index) => fromJSONAt(child, `${path}.condensers[${index}]`, options)),
+      );
     }
     case 'LLMSummarizingCondenser':
       return summarizingFromJSON(json, path, options);

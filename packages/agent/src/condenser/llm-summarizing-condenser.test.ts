@@ -1,13 +1,6 @@
 import type { Condensation, View } from '@x/events';
 import { describe, expect, it } from 'vitest';
-import {
-  eventTextsOf,
-  fakeLLM,
-  messageEvents,
-  promptOf,
-  toolPair,
-  viewOf,
-} from './__fixtures__/condenser-fixtures.js';
+import { eventTextsOf, fakeLLM, messageEvents, promptOf, toolPair, viewOf } from './__fixtures__/condenser-fixtures.js';
 import { isCondensation } from './condenser.js';
 import { InvalidCondenserConfigError } from './invalid-condenser-config-error.js';
 import { defaultCondenser, LLMSummarizingCondenser } from './llm-summarizing-condenser.js';
@@ -176,7 +169,10 @@ describe('LLMSummarizingCondenser: SOFT and HARD requirements', () => {
       if (index === 0) throw new Error('context window exceeded');
       return 'everything so far';
     });
-    const result = await condensation(new LLMSummarizingCondenser({ llm, maxSize: 20 }), viewOf(events, { request: true }));
+    const result = await condensation(
+      new LLMSummarizingCondenser({ llm, maxSize: 20 }),
+      viewOf(events, { request: true }),
+    );
     expect(result.forgotten_event_ids).toEqual(ids(events));
     expect(result.summary_offset).toBe(0);
     expect(result.summary).toBe('everything so far');

@@ -10,7 +10,12 @@ import {
 import { NoCondensationAvailableError } from './no-condensation-available-error.js';
 import { type CondensationRequirement, RollingCondenser } from './rolling-condenser.js';
 import { renderSummarizingPrompt } from './summarizing-prompt.js';
-import { approximateTokenCounter, countEventTokens, suffixLengthForTokenReduction, type TokenCounter } from './token-counter.js';
+import {
+  approximateTokenCounter,
+  countEventTokens,
+  suffixLengthForTokenReduction,
+  type TokenCounter,
+} from './token-counter.js';
 
 /** Why a view needs condensing: an explicit request, too many tokens, too many events. */
 export type CondensationReason = 'request' | 'tokens' | 'events';

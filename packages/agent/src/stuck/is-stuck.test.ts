@@ -39,8 +39,11 @@ describe('isStuck: repeated action error', () => {
   const differentErrors = (index: number) => `no such file (attempt ${index})`;
 
   it('is stuck when the streak exceeds the threshold, not when it equals it', () => {
-    expect(isStuck([...start(), ...repeatedErrors(3, differentErrors)])).toBeNull();
-    expect(isStuck([...start(), ...repeatedErrors(4, differentErrors)])).toBe('repeated_action_error');
+    const three = [...start(), ...repeatedErrors(3, differentErrors)];
+    expect(isStuck(three)).toBeNull();
+    const fourthCall = action('cat missing.txt');
+    expect(isStuck([...three, fourthCall])).toBeNull();
+    expect(isStuck([...three, fourthCall, agentError(fourthCall, differentErrors(3))])).toBe('repeated_action_error');
   });
 
   it('reports identical errors as a repeated action/observation first (reference order)', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseEvent } from '../json/parse-event.js';
 import { z } from 'zod';
+import { parseEvent } from '../json/parse-event.js';
 import { registerEventKind, registerObservationKind } from '../registry/index.js';
 import { eventToLlmMessage } from './event-to-llm-message.js';
 
 const base = { id: 'e1', timestamp: '2026-01-01T00:00:00.000000' };
-const t = (text: string) => ({ cache_prompt: false, type: 'text', text });
+const t = (text: string) => ({ cache_prompt: false, type: 'text' as const, text });
 
 /** Per-kind fixtures: event JSON as written to an event file → the Message the reference builds. */
 const fixtures: { name: string; event: Record<string, unknown>; message: unknown }[] = [
@@ -24,7 +24,11 @@ const fixtures: { name: string; event: Record<string, unknown>; message: unknown
       dynamic_context: t('today is Monday'),
       kind: 'SystemPromptEvent',
     },
-    message: { role: 'system', content: [{ ...t('sys'), cache_prompt: true }, t('today is Monday')], thinking_blocks: [] },
+    message: {
+      role: 'system',
+      content: [{ ...t('sys'), cache_prompt: true }, t('today is Monday')],
+      thinking_blocks: [],
+    },
   },
   {
     name: 'MessageEvent with extended_content',
@@ -96,7 +100,13 @@ const fixtures: { name: string; event: Record<string, unknown>; message: unknown
       extended_content: [t('rule')],
       kind: 'ObservationEvent',
     },
-    message: { role: 'tool', content: [t('file.txt'), t('rule')], tool_call_id: 'call_1', name: 'terminal', thinking_blocks: [] },
+    message: {
+      role: 'tool',
+      content: [t('file.txt'), t('rule')],
+      tool_call_id: 'call_1',
+      name: 'terminal',
+      thinking_blocks: [],
+    },
   },
   {
     name: 'ObservationEvent with is_error',
@@ -138,8 +148,21 @@ const fixtures: { name: string; event: Record<string, unknown>; message: unknown
   },
   {
     name: 'AgentErrorEvent',
-    event: { ...base, source: 'agent', tool_name: 'nope', tool_call_id: 'call_2', error: "Tool 'nope' not found", kind: 'AgentErrorEvent' },
-    message: { role: 'tool', content: [t("Tool 'nope' not found")], tool_call_id: 'call_2', name: 'nope', thinking_blocks: [] },
+    event: {
+      ...base,
+      source: 'agent',
+      tool_name: 'nope',
+      tool_call_id: 'call_2',
+      error: "Tool 'nope' not found",
+      kind: 'AgentErrorEvent',
+    },
+    message: {
+      role: 'tool',
+      content: [t("Tool 'nope' not found")],
+      tool_call_id: 'call_2',
+      name: 'nope',
+      thinking_blocks: [],
+    },
   },
   {
     name: 'CondensationSummaryEvent',
@@ -157,7 +180,13 @@ describe('eventToLlmMessage', () => {
   }
 
   it('defaults the rejection reason', () => {
-    const event = parseEvent({ ...base, tool_name: 'x', tool_call_id: 'c', action_id: 'a', kind: 'UserRejectObservation' });
+    const event = parseEvent({
+      ...base,
+      tool_name: 'x',
+      tool_call_id: 'c',
+      action_id: 'a',
+      kind: 'UserRejectObservation',
+    });
     expect(eventToLlmMessage(event)?.content).toEqual([t('Action rejected: User rejected the action')]);
   });
 

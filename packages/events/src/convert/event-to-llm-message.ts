@@ -7,7 +7,11 @@ import type { ActionEvent, ObservationEvent } from '../schemas/llm-convertible-e
 /** Prefix the reference puts before the content of an observation with `is_error` (§3.6). */
 export const OBSERVATION_ERROR_HEADER = '[An error occurred during execution.]\n';
 
-const errorHeaderPart: TextContent = Object.freeze({ cache_prompt: false, type: 'text', text: OBSERVATION_ERROR_HEADER });
+const errorHeaderPart: TextContent = Object.freeze({
+  cache_prompt: false,
+  type: 'text',
+  text: OBSERVATION_ERROR_HEADER,
+});
 
 /**
  * The LLM message of one event (reference §3): system prompt, message, single action, observation,
@@ -47,7 +51,12 @@ export function eventToLlmMessage(event: AnyEvent): Message | undefined {
 
 /** The assistant message of an action (or of a parallel batch led by `first`), reference §3.5. */
 export function actionMessage(first: ActionEvent, toolCalls: Message['tool_calls']): Message {
-  const message: Message = { role: 'assistant', content: first.thought, tool_calls: toolCalls, thinking_blocks: first.thinking_blocks };
+  const message: Message = {
+    role: 'assistant',
+    content: first.thought,
+    tool_calls: toolCalls,
+    thinking_blocks: first.thinking_blocks,
+  };
   if (first.reasoning_content !== undefined) message.reasoning_content = first.reasoning_content;
   if (first.responses_reasoning_item !== undefined) message.responses_reasoning_item = first.responses_reasoning_item;
   return message;

@@ -10,8 +10,8 @@ import {
   userMessage,
 } from '../../test/support/event-builders.js';
 import { createEvent } from '../create/create-event.js';
-import { EventsError } from '../errors.js';
 import { MultiActionThoughtError } from '../errors/multi-action-thought-error.js';
+import { EventsError } from '../errors.js';
 import { eventsToMessages } from './events-to-messages.js';
 
 describe('eventsToMessages', () => {

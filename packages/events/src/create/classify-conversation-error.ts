@@ -93,7 +93,10 @@ const byDetail: readonly [Category, readonly string[]][] = [
       'error code: 5',
     ],
   ],
-  ['internal', ['on_token callback', 'duplicate tool names', 'list_tools', 'on_tools_changed', 'surrogates not allowed']],
+  [
+    'internal',
+    ['on_token callback', 'duplicate tool names', 'list_tools', 'on_tools_changed', 'surrogates not allowed'],
+  ],
 ];
 
 /** Generic wrapper codes: only when neither the code nor the detail said more (reference §8.9). */

@@ -17,7 +17,10 @@ import { type CreateEventInput, type CreateEventOptions, createEvent } from './c
 type WithOptionalSource<Input extends { source: unknown }> = Omit<Input, 'source'> & { source?: Input['source'] };
 
 /** A Condensation (source `environment`); duplicate forgotten ids are dropped. */
-export function createCondensation(fields: CreateEventInput<'Condensation'>, options?: CreateEventOptions): Condensation {
+export function createCondensation(
+  fields: CreateEventInput<'Condensation'>,
+  options?: CreateEventOptions,
+): Condensation {
   return createEvent('Condensation', fields, options);
 }
 
@@ -50,7 +53,10 @@ export function createConversationErrorEvent(
 }
 
 /** A PauseEvent (source `user`). */
-export function createPauseEvent(fields: CreateEventInput<'PauseEvent'> = {}, options?: CreateEventOptions): PauseEvent {
+export function createPauseEvent(
+  fields: CreateEventInput<'PauseEvent'> = {},
+  options?: CreateEventOptions,
+): PauseEvent {
   return createEvent('PauseEvent', fields, options);
 }
 

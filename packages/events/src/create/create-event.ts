@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { validateEvent } from '../json/validate-event.js';
 import { defaultEventRegistry } from '../registry/default-registry.js';
 import type { EventRegistry } from '../registry/event-registry.js';
-import { type BuiltinEventKind, builtinEventSchemas, type EventOfKind } from '../schemas/events.js';
+import type { BuiltinEventKind, builtinEventSchemas, EventOfKind } from '../schemas/events.js';
 import { eventTimestamp, newEventId } from './ids.js';
 
 /** Fields accepted when creating an event of kind K: the schema's input minus `kind`; id and timestamp optional. */

@@ -24,7 +24,10 @@ export function createSystemPromptEvent(
 }
 
 /** A MessageEvent. `source` is required, as in the reference; `llm_message.content` may be a string. */
-export function createMessageEvent(fields: CreateEventInput<'MessageEvent'>, options?: CreateEventOptions): MessageEvent {
+export function createMessageEvent(
+  fields: CreateEventInput<'MessageEvent'>,
+  options?: CreateEventOptions,
+): MessageEvent {
   return createEvent('MessageEvent', fields, options);
 }
 

@@ -17,7 +17,11 @@ export function dropNulls(value: unknown, cloneFreeForm = false): unknown {
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     if (item === null || item === undefined) continue;
-    const copy = FREE_FORM_KEYS.has(key) ? (cloneFreeForm ? structuredClone(item) : item) : dropNulls(item, cloneFreeForm);
+    const copy = FREE_FORM_KEYS.has(key)
+      ? cloneFreeForm
+        ? structuredClone(item)
+        : item
+      : dropNulls(item, cloneFreeForm);
     Object.defineProperty(result, key, { value: copy, writable: true, enumerable: true, configurable: true });
   }
   return result;

@@ -4,8 +4,8 @@ import type { EventRegistry } from '../registry/event-registry.js';
 import type { AnyEvent } from '../schemas/events.js';
 import { type SafeParseEventResult, validateEvent } from './validate-event.js';
 
-export type { SafeParseEventResult } from './validate-event.js';
 export { formatPath } from './format-path.js';
+export type { SafeParseEventResult } from './validate-event.js';
 
 export interface ParseEventOptions {
   /** Registry of action, observation and custom event kinds; the default registry otherwise. */
@@ -37,7 +37,10 @@ export function parseEventJson(text: string, options: ParseEventOptions = {}): A
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new EventParseError({ issues: [{ path: '', message: `not valid JSON (${(cause as Error).message})` }], cause });
+    throw new EventParseError({
+      issues: [{ path: '', message: `not valid JSON (${(cause as Error).message})` }],
+      cause,
+    });
   }
   const result = validateEvent(value, { registry: options.registry ?? defaultEventRegistry, owned: true });
   if (!result.success) throw result.error;

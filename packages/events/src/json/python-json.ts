@@ -30,5 +30,8 @@ function formatNumber(value: number): string {
 function escapeString(text: string): string {
   // JSON.stringify handles quotes, backslashes and control characters; Python additionally
   // escapes everything outside ASCII (surrogate pairs become two \uXXXX escapes, as in Python).
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

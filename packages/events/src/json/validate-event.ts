@@ -17,7 +17,10 @@ const builtins = builtinEventSchemas as Record<string, z.ZodType>;
  * The one path from a JSON value to a frozen event, shared by parsing and creation. `owned` says
  * the value is ours (fresh from `JSON.parse`), so nothing needs copying before it is frozen.
  */
-export function validateEvent(value: unknown, options: { registry: EventRegistry; owned: boolean }): SafeParseEventResult {
+export function validateEvent(
+  value: unknown,
+  options: { registry: EventRegistry; owned: boolean },
+): SafeParseEventResult {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
     return failure(undefined, undefined, [{ path: '', message: `an event must be a JSON object, got ${got}` }]);
@@ -57,7 +60,11 @@ function refine(event: Record<string, unknown>, registry: EventRegistry): EventP
     case 'ConversationErrorEvent':
       // The reference computes a missing classification on input, so it is always written (§3.13).
       if (event.classification === undefined) {
-        insertBeforeKind(event, 'classification', classifyConversationError(event.code as string, event.detail as string));
+        insertBeforeKind(
+          event,
+          'classification',
+          classifyConversationError(event.code as string, event.detail as string),
+        );
       }
       return [];
     case 'Condensation': {
@@ -76,7 +83,9 @@ function refine(event: Record<string, unknown>, registry: EventRegistry): EventP
  * loss) but not typed. They go before `kind`, where a newer writer would have put a new field.
  */
 function keepUnknownFields(event: Record<string, unknown>, json: Record<string, unknown>, owned: boolean): void {
-  const extra = Object.keys(json).filter((key) => !Object.hasOwn(event, key) && json[key] !== null && json[key] !== undefined);
+  const extra = Object.keys(json).filter(
+    (key) => !Object.hasOwn(event, key) && json[key] !== null && json[key] !== undefined,
+  );
   for (const key of extra) insertBeforeKind(event, key, owned ? json[key] : structuredClone(json[key]));
 }
 
@@ -90,7 +99,8 @@ function insertBeforeKind(event: Record<string, unknown>, key: string, value: un
 
 function parseOpaque(json: Record<string, unknown>, id: string | undefined, owned: boolean): SafeParseEventResult {
   const issues: EventParseIssue[] = [];
-  if (id === undefined || id === '') issues.push({ path: 'id', message: 'an event of an unknown kind still needs a string id' });
+  if (id === undefined || id === '')
+    issues.push({ path: 'id', message: 'an event of an unknown kind still needs a string id' });
   if (typeof json.kind !== 'string') issues.push({ path: 'kind', message: 'missing or not a string' });
   const kind = typeof json.kind === 'string' ? json.kind : undefined;
   if (issues.length > 0) return failure(id, kind, issues);
@@ -106,7 +116,11 @@ function parseOpaque(json: Record<string, unknown>, id: string | undefined, owne
   return { success: true, event: deepFreeze(opaque) };
 }
 
-function failure(eventId: string | undefined, eventKind: string | undefined, issues: EventParseIssue[]): SafeParseEventResult {
+function failure(
+  eventId: string | undefined,
+  eventKind: string | undefined,
+  issues: EventParseIssue[],
+): SafeParseEventResult {
   return {
     success: false,
     error: new EventParseError({

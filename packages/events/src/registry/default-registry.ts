@@ -58,6 +58,9 @@ export function getObservationKindOptions(
 }
 
 /** The registered custom event kind `kind` with its `toLlmMessage` hook, or undefined (built-in kinds too). */
-export function getEventKindOptions(kind: string, registry: EventRegistry = defaultEventRegistry): EventKindOptions | undefined {
+export function getEventKindOptions(
+  kind: string,
+  registry: EventRegistry = defaultEventRegistry,
+): EventKindOptions | undefined {
   return registry.getEventKindOptions(kind);
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { KindRegistrationError } from '../errors/kind-registration-error.js';
-import type { Observation } from '../schemas/common.js';
+import type { Observation, SourceType } from '../schemas/common.js';
+import { sourceTypeSchema } from '../schemas/common.js';
 import type { ContentPart, Message } from '../schemas/content.js';
 import { eventIdSchema } from '../schemas/event-base.js';
-import { sourceTypeSchema } from '../schemas/common.js';
 import { type AnyEvent, builtinEventSchemas } from '../schemas/events.js';
-import type { SourceType } from '../schemas/common.js';
 import {
   finishActionSchema,
   finishObservationSchema,
@@ -157,7 +156,8 @@ export function createEventRegistry(): EventRegistry {
 }
 
 function checkKindName(kind: string): void {
-  if (typeof kind !== 'string' || kind === '') throw new KindRegistrationError(String(kind), 'a kind must be a non-empty string');
+  if (typeof kind !== 'string' || kind === '')
+    throw new KindRegistrationError(String(kind), 'a kind must be a non-empty string');
 }
 
 /** A schema may declare `kind`, but only as the literal it is registered under. */

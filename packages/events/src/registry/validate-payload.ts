@@ -33,7 +33,12 @@ export function validateObservation(observation: Payload, registry: EventRegistr
   return { value: assemble(base, parsed.data, fields, kind) };
 }
 
-function assemble(base: Record<string, unknown>, data: Record<string, unknown>, input: Record<string, unknown>, kind: string): Payload {
+function assemble(
+  base: Record<string, unknown>,
+  data: Record<string, unknown>,
+  input: Record<string, unknown>,
+  kind: string,
+): Payload {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(data)) if (key !== 'kind') setOwn(out, key, value);
   for (const [key, value] of Object.entries(input)) if (!Object.hasOwn(out, key)) setOwn(out, key, value);

@@ -12,9 +12,7 @@ export interface AnthropicTextBlock {
   cache_control?: AnthropicCacheControl;
 }
 
-export type AnthropicImageSource =
-  | { type: 'base64'; media_type: string; data: string }
-  | { type: 'url'; url: string };
+export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 export interface AnthropicImageBlock {
   type: 'image';

@@ -15,7 +15,13 @@ describe('fromChatCompletionsMessages', () => {
   it('imports each role as the matching event kind', () => {
     const chat: ChatCompletionMessageParam[] = [
       { role: 'system', content: 'be brief' },
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'http://i' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'image_url', image_url: { url: 'http://i' } },
+        ],
+      },
       { role: 'assistant', content: 'two calls', tool_calls: [call('c1'), call('c2', 'finish')] },
       { role: 'tool', tool_call_id: 'c1', content: 'out1' },
       { role: 'tool', tool_call_id: 'c2', content: [{ type: 'text', text: 'out2' }] },
@@ -68,7 +74,9 @@ describe('fromChatCompletionsMessages', () => {
       role: 'user',
       content: [{ type: 'input_audio', input_audio: { data: 'AA', format: 'wav' } }],
     };
-    expect(() => fromChatCompletionsMessages([{ role: 'user', content: 'a' }, audio])).toThrow(/message 1 \(content\[0\]\.type\)/);
+    expect(() => fromChatCompletionsMessages([{ role: 'user', content: 'a' }, audio])).toThrow(
+      /message 1 \(content\[0\]\.type\)/,
+    );
     expect(() => fromChatCompletionsMessages([{ role: 'function', name: 'f', content: 'x' }])).toThrow(ChatImportError);
   });
 });

@@ -30,7 +30,9 @@ export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletio
       case 'system':
       case 'developer': {
         const text = textOf(message.content, index);
-        events.push(createEvent('SystemPromptEvent', { source: 'agent', system_prompt: { type: 'text', text }, tools: [] }));
+        events.push(
+          createEvent('SystemPromptEvent', { source: 'agent', system_prompt: { type: 'text', text }, tools: [] }),
+        );
         break;
       }
       case 'user':
@@ -63,7 +65,11 @@ export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletio
             tool_name: action.tool_name,
             tool_call_id: message.tool_call_id,
             action_id: action.id,
-            observation: { kind: IMPORTED_OBSERVATION_KIND, content: textParts(message.content, index), is_error: false },
+            observation: {
+              kind: IMPORTED_OBSERVATION_KIND,
+              content: textParts(message.content, index),
+              is_error: false,
+            },
           }),
         );
         break;

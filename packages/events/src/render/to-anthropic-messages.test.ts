@@ -3,14 +3,29 @@ import type { Message } from '../schemas/content.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 const t = (text: string, cache_prompt = false) => ({ cache_prompt, type: 'text' as const, text });
-const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ content: [], thinking_blocks: [], ...fields });
-const call = (id: string, args = '{"command": "ls"}') => ({ id, name: 'terminal', arguments: args, origin: 'completion' as const });
+const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  content: [],
+  thinking_blocks: [],
+  ...fields,
+});
+const call = (id: string, args = '{"command": "ls"}') => ({
+  id,
+  name: 'terminal',
+  arguments: args,
+  origin: 'completion' as const,
+});
 
 describe('toAnthropicMessages', () => {
   it('renders system, thinking-first assistant turns, tool_use and merged tool_result turns', () => {
     const messages: Message[] = [
       msg({ role: 'system', content: [t('sys', true), t('ctx')] }),
-      msg({ role: 'user', content: [t('go'), { cache_prompt: false, type: 'image', image_urls: ['data:image/png;base64,AAAA', 'https://x/y.png'] }] }),
+      msg({
+        role: 'user',
+        content: [
+          t('go'),
+          { cache_prompt: false, type: 'image', image_urls: ['data:image/png;base64,AAAA', 'https://x/y.png'] },
+        ],
+      }),
       msg({
         role: 'assistant',
         content: [t('two calls'), t('')],
@@ -26,7 +41,10 @@ describe('toAnthropicMessages', () => {
       msg({ role: 'assistant', content: [t('')] }),
     ];
     const out = toAnthropicMessages(messages, { cacheEnabled: true, visionEnabled: true });
-    expect(out.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'ctx' }]);
+    expect(out.system).toEqual([
+      { type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'ctx' },
+    ]);
     expect(out.messages).toEqual([
       {
         role: 'user',

@@ -79,13 +79,18 @@ function thinkingBlocks(message: Message): AnthropicContentBlock[] {
   );
 }
 
-function contentBlocks(content: readonly ContentPart[], settings: Settings): (AnthropicTextBlock | AnthropicImageBlock)[] {
+function contentBlocks(
+  content: readonly ContentPart[],
+  settings: Settings,
+): (AnthropicTextBlock | AnthropicImageBlock)[] {
   const blocks: (AnthropicTextBlock | AnthropicImageBlock)[] = [];
   for (const part of content) {
     const cache = settings.cache && part.cache_prompt;
     if (part.type === 'text') {
       if (part.text === '') continue;
-      blocks.push(cache ? { type: 'text', text: part.text, cache_control: ephemeral } : { type: 'text', text: part.text });
+      blocks.push(
+        cache ? { type: 'text', text: part.text, cache_control: ephemeral } : { type: 'text', text: part.text },
+      );
     } else if (settings.vision) {
       part.image_urls.forEach((url, i) => {
         const block = imageBlock(url);
@@ -101,7 +106,8 @@ const dataUrlPattern = /^data:([^;,]+);base64,(.*)$/s;
 
 function imageBlock(url: string): AnthropicImageBlock {
   const match = dataUrlPattern.exec(url);
-  if (match) return { type: 'image', source: { type: 'base64', media_type: match[1] as string, data: match[2] as string } };
+  if (match)
+    return { type: 'image', source: { type: 'base64', media_type: match[1] as string, data: match[2] as string } };
   return { type: 'image', source: { type: 'url', url } };
 }
 

@@ -6,7 +6,11 @@ import { TOOL_TEXT_LIMIT, TRUNCATE_NOTICE, truncateToolText } from './truncate-t
 const t = (text: string, cache_prompt = false) => ({ cache_prompt, type: 'text' as const, text });
 const img = (urls: string[], cache_prompt = false) => ({ cache_prompt, type: 'image' as const, image_urls: urls });
 const call = { id: 'c1', name: 'terminal', arguments: '{"command": "ls"}', origin: 'completion' as const };
-const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ content: [], thinking_blocks: [], ...fields });
+const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  content: [],
+  thinking_blocks: [],
+  ...fields,
+});
 
 describe('toChatCompletionsMessages', () => {
   it('uses list form by default (function calling on) and drops images unless vision is on', () => {
@@ -29,20 +33,31 @@ describe('toChatCompletionsMessages', () => {
     expect(toChatCompletionsMessages([user], { forceStringSerializer: true, visionEnabled: true })).toEqual([
       { role: 'user', content: 'a\nb' },
     ]);
-    expect(toChatCompletionsMessages([user], { functionCallingEnabled: false })).toEqual([{ role: 'user', content: 'a\nb' }]);
+    expect(toChatCompletionsMessages([user], { functionCallingEnabled: false })).toEqual([
+      { role: 'user', content: 'a\nb' },
+    ]);
   });
 
   it('puts cache_control on parts only when caching is on, and at message level for tool results', () => {
     const system = msg({ role: 'system', content: [t('sys', true), t('ctx')] });
     const tool = msg({ role: 'tool', content: [t('out', true)], tool_call_id: 'c1', name: 'terminal' });
     expect(toChatCompletionsMessages([system, tool])).toEqual([
-      { role: 'system', content: [{ type: 'text', text: 'sys' }, { type: 'text', text: 'ctx' }] },
+      {
+        role: 'system',
+        content: [
+          { type: 'text', text: 'sys' },
+          { type: 'text', text: 'ctx' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'text', text: 'out' }], tool_call_id: 'c1', name: 'terminal' },
     ]);
     expect(toChatCompletionsMessages([system, tool], { cacheEnabled: true })).toEqual([
       {
         role: 'system',
-        content: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'ctx' }],
+        content: [
+          { type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: 'ctx' },
+        ],
       },
       {
         role: 'tool',

@@ -37,7 +37,9 @@ interface RenderSettings {
 function renderMessage(message: Message, settings: RenderSettings): ChatCompletionsMessage {
   const isTool = message.role === 'tool';
   const out = (
-    settings.listForm ? listForm(message, settings) : { role: message.role, content: stringContent(message.content, isTool) }
+    settings.listForm
+      ? listForm(message, settings)
+      : { role: message.role, content: stringContent(message.content, isTool) }
   ) as ChatCompletionsMessage;
 
   if (out.role === 'assistant') {
@@ -98,7 +100,8 @@ function listForm(message: Message, settings: RenderSettings): ChatCompletionsMe
   }
   const out = { role: message.role, content } as ChatCompletionsMessage;
   if (toolCache) (out as ChatToolMessage).cache_control = ephemeral;
-  if (out.role === 'assistant' && message.thinking_blocks.length > 0) out.thinking_blocks = [...message.thinking_blocks];
+  if (out.role === 'assistant' && message.thinking_blocks.length > 0)
+    out.thinking_blocks = [...message.thinking_blocks];
   return out;
 }
 

@@ -4,7 +4,11 @@ import { toResponsesInput } from './to-responses-input.js';
 import { truncateToolText } from './truncate-tool-text.js';
 
 const t = (text: string) => ({ cache_prompt: false, type: 'text' as const, text });
-const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({ content: [], thinking_blocks: [], ...fields });
+const msg = (fields: Partial<Message> & Pick<Message, 'role'>): Message => ({
+  content: [],
+  thinking_blocks: [],
+  ...fields,
+});
 
 describe('toResponsesInput', () => {
   it('maps every role as the reference does', () => {
@@ -16,7 +20,13 @@ describe('toResponsesInput', () => {
       msg({
         role: 'assistant',
         content: [t('thinking aloud'), t('')],
-        responses_reasoning_item: { id: 'rs_1', summary: ['s1'], content: ['c1'], encrypted_content: 'SECRET', status: 'completed' },
+        responses_reasoning_item: {
+          id: 'rs_1',
+          summary: ['s1'],
+          content: ['c1'],
+          encrypted_content: 'SECRET',
+          status: 'completed',
+        },
         tool_calls: [
           { id: 'call_1', name: 'terminal', arguments: '{}', origin: 'completion' },
           { id: 'fc_2', name: 'terminal', arguments: '{}', origin: 'responses' },

@@ -69,7 +69,8 @@ function userItem(message: Message, vision: boolean): ResponseInputItem.Message 
   const content: (ResponseInputText | ResponseInputImage)[] = [];
   for (const part of message.content) {
     if (part.type === 'text') content.push({ type: 'input_text', text: part.text });
-    else if (vision) for (const url of part.image_urls) content.push({ type: 'input_image', image_url: url, detail: 'auto' });
+    else if (vision)
+      for (const url of part.image_urls) content.push({ type: 'input_image', image_url: url, detail: 'auto' });
   }
   if (content.length === 0) content.push({ type: 'input_text', text: '' });
   return { type: 'message', role: 'user', content };
@@ -79,7 +80,8 @@ function pushAssistantItems(input: ResponsesInputItem[], message: Message): void
   const reasoning = reasoningItem(message.responses_reasoning_item);
   if (reasoning !== undefined) input.push(reasoning);
   const content: ResponsesAssistantMessageItem['content'] = [];
-  for (const part of message.content) if (part.type === 'text' && part.text) content.push({ type: 'output_text', text: part.text });
+  for (const part of message.content)
+    if (part.type === 'text' && part.text) content.push({ type: 'output_text', text: part.text });
   if (content.length > 0) input.push({ type: 'message', role: 'assistant', content });
   for (const call of message.tool_calls ?? []) input.push(functionCallItem(call));
 }

@@ -70,8 +70,9 @@ export const toolDefinitionSchema = z.looseObject({
   observation_type: z.string().optional(),
   annotations: toolAnnotationsSchema.optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
-  title: z.string(),
   kind: z.string(),
+  /** Computed by the reference (`annotations.title` or the tool name) and written after `kind`. */
+  title: z.string(),
 });
 export type ToolDefinition = z.infer<typeof toolDefinitionSchema>;
 

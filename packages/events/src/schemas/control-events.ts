@@ -35,13 +35,17 @@ export const conversationStateUpdateEventSchema = eventSchema(
 export type ConversationStateUpdateEvent = z.infer<typeof conversationStateUpdateEventSchema>;
 
 /** A conversation-level failure; not sent to the LLM (reference §3.13). */
-export const conversationErrorEventSchema = eventSchema('ConversationErrorEvent', {}, {
-  /** Usually an error class name, or `MaxIterationsReached` / `MaxBudgetReached`. */
-  code: z.string(),
-  detail: z.string(),
-  /** Computed from `code` and `detail` when absent (reference §8.9). */
-  classification: errorClassificationSchema.optional(),
-});
+export const conversationErrorEventSchema = eventSchema(
+  'ConversationErrorEvent',
+  {},
+  {
+    /** Usually an error class name, or `MaxIterationsReached` / `MaxBudgetReached`. */
+    code: z.string(),
+    detail: z.string(),
+    /** Computed from `code` and `detail` when absent (reference §8.9). */
+    classification: errorClassificationSchema.optional(),
+  },
+);
 export type ConversationErrorEvent = z.infer<typeof conversationErrorEventSchema>;
 
 /** The user paused the conversation between steps (reference §3.14). */
@@ -53,10 +57,14 @@ export const interruptEventSchema = eventSchema('InterruptEvent', { source: 'use
 export type InterruptEvent = z.infer<typeof interruptEventSchema>;
 
 /** Raw token ids of a completion, when the provider returns them (reference §3.15). */
-export const tokenEventSchema = eventSchema('TokenEvent', {}, {
-  prompt_token_ids: z.array(z.number().int()),
-  response_token_ids: z.array(z.number().int()),
-});
+export const tokenEventSchema = eventSchema(
+  'TokenEvent',
+  {},
+  {
+    prompt_token_ids: z.array(z.number().int()),
+    response_token_ids: z.array(z.number().int()),
+  },
+);
 export type TokenEvent = z.infer<typeof tokenEventSchema>;
 
 export const hookEventTypeSchema = z.enum([
@@ -134,8 +142,12 @@ export const acpToolCallEventSchema = eventSchema(
 export type ACPToolCallEvent = z.infer<typeof acpToolCallEventSchema>;
 
 /** A failure processing one client frame, sent on that socket only (reference §3.20). */
-export const serverErrorEventSchema = eventSchema('ServerErrorEvent', {}, {
-  code: z.string(),
-  detail: z.string(),
-});
+export const serverErrorEventSchema = eventSchema(
+  'ServerErrorEvent',
+  {},
+  {
+    code: z.string(),
+    detail: z.string(),
+  },
+);
 export type ServerErrorEvent = z.infer<typeof serverErrorEventSchema>;

@@ -91,7 +91,9 @@ export function isLLMConvertibleEvent(event: AnyEvent): event is LLMConvertibleE
 }
 
 export function isObservationLike(event: AnyEvent): event is ObservationLikeEvent {
-  return event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation' || event.kind === 'AgentErrorEvent';
+  return (
+    event.kind === 'ObservationEvent' || event.kind === 'UserRejectObservation' || event.kind === 'AgentErrorEvent'
+  );
 }
 
 export function isOpaqueEvent(event: AnyEvent): event is OpaqueEvent {

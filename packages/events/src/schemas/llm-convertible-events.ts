@@ -31,16 +31,20 @@ export const systemPromptEventSchema = eventSchema(
 export type SystemPromptEvent = z.infer<typeof systemPromptEventSchema>;
 
 /** A message from the user, an agent reply, or a framework nudge (reference §3.4). */
-export const messageEventSchema = eventSchema('MessageEvent', {}, {
-  llm_message: messageSchema,
-  /** Completion/response id when produced by the agent. */
-  llm_response_id: z.string().optional(),
-  activated_skills: z.array(z.string()).default([]),
-  /** Extra text appended to the message content when sent to the LLM. */
-  extended_content: z.array(textContentSchema).default([]),
-  sender: z.string().optional(),
-  critic_result: criticResultSchema.optional(),
-});
+export const messageEventSchema = eventSchema(
+  'MessageEvent',
+  {},
+  {
+    llm_message: messageSchema,
+    /** Completion/response id when produced by the agent. */
+    llm_response_id: z.string().optional(),
+    activated_skills: z.array(z.string()).default([]),
+    /** Extra text appended to the message content when sent to the LLM. */
+    extended_content: z.array(textContentSchema).default([]),
+    sender: z.string().optional(),
+    critic_result: criticResultSchema.optional(),
+  },
+);
 export type MessageEvent = z.infer<typeof messageEventSchema>;
 
 /** One tool call of an LLM response (reference §3.5). Parallel calls share `llm_response_id`. */
@@ -90,9 +94,10 @@ export const userRejectObservationSchema = eventSchema(
   {
     tool_name: z.string(),
     tool_call_id: z.string(),
-    action_id: z.string(),
     rejection_reason: z.string().default('User rejected the action'),
     rejection_source: z.enum(['user', 'hook']).default('user'),
+    /** Written after the rejection fields by the reference (appendix §12). */
+    action_id: z.string(),
   },
 );
 export type UserRejectObservation = z.infer<typeof userRejectObservationSchema>;

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { eventTimestamp } from '../create/ids.js';
-import { parseEvent } from '../json/parse-event.js';
 import { deepFreeze } from '../json/deep-freeze.js';
+import { parseEvent } from '../json/parse-event.js';
 import { THINK_OBSERVATION_TEXT } from '../registry/builtin-kinds.js';
-import { contentPartSchema, type Message, messageSchema } from '../schemas/content.js';
 import { sourceTypeSchema } from '../schemas/common.js';
+import { contentPartSchema, type Message, messageSchema } from '../schemas/content.js';
 import { type AnyEvent, type BuiltinEventKind, builtinEventSchemas, type EventOfKind } from '../schemas/events.js';
 import { arbitraryFromSchema, arbitraryJsonValue, arbitraryText } from './zod-arbitrary.js';
 
@@ -21,7 +21,12 @@ export const arbitraryEventId = (): fc.Arbitrary<string> =>
 /** Timestamps in the reference format, and (rarely) any string, which the format allows. */
 export const arbitraryTimestamp = (): fc.Arbitrary<string> =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true }).map((date) => eventTimestamp(date)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true })
+        .map((date) => eventTimestamp(date)),
+    },
     { weight: 1, arbitrary: arbitraryText() },
   );
 
@@ -51,7 +56,11 @@ export const arbitraryAction = (): fc.Arbitrary<Record<string, unknown>> =>
 export const arbitraryObservation = (): fc.Arbitrary<Record<string, unknown>> =>
   fc.oneof(
     arbitraryText().map((text) => ({ content: [{ type: 'text', text }], is_error: false, kind: 'FinishObservation' })),
-    fc.constant({ content: [{ type: 'text', text: THINK_OBSERVATION_TEXT }], is_error: false, kind: 'ThinkObservation' }),
+    fc.constant({
+      content: [{ type: 'text', text: THINK_OBSERVATION_TEXT }],
+      is_error: false,
+      kind: 'ThinkObservation',
+    }),
     fc
       .tuple(
         fc.array(arbitraryFromSchema(contentPartSchema), { maxLength: 3 }),

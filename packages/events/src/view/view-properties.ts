@@ -41,7 +41,10 @@ export function countBatches(allEvents: readonly AnyEvent[]): Map<string, number
  * BatchAtomicity: a response whose actions are not all in the view loses the rest. The view's
  * actions are a subset of the log's, so comparing counts compares the id sets.
  */
-export function enforceBatchAtomicity(view: readonly LLMConvertibleEvent[], allBatches: Map<string, number>): Set<string> {
+export function enforceBatchAtomicity(
+  view: readonly LLMConvertibleEvent[],
+  allBatches: Map<string, number>,
+): Set<string> {
   const viewBatches = new Map<string, string[]>();
   for (const event of view) {
     if (event.kind !== 'ActionEvent') continue;
@@ -122,6 +125,35 @@ export function enforceToolLoopAtomicity(view: readonly LLMConvertibleEvent[], l
     if (ids.length < (loops.sizes[loop] as number)) for (const id of ids) remove.add(id);
   }
   return remove;
+}
+
+/**
+ * One pass that tells whether any property would remove something, so the usual, healthy view skips
+ * the four separate rules (their fixpoint ends at once when nothing is to be removed).
+ */
+export function viewNeedsRepair(
+  view: readonly LLMConvertibleEvent[],
+  allBatches: Map<string, number>,
+  loops: ToolLoops,
+): boolean {
+  if (loops.sizes.length > 0) return true;
+  // Per tool_call_id: bit 1 = action seen, bit 2 = result seen.
+  const calls = new Map<string, number>();
+  const viewBatches = new Map<string, number>();
+  for (const event of view) {
+    if (event.kind === 'ActionEvent') {
+      calls.set(event.tool_call_id, (calls.get(event.tool_call_id) ?? 0) | 1);
+      viewBatches.set(event.llm_response_id, (viewBatches.get(event.llm_response_id) ?? 0) + 1);
+    } else if (isObservationLikeKind(event.kind)) {
+      const callId = toolCallIdOf(event) as string;
+      const state = calls.get(callId) ?? 0;
+      if (state & 2) return true;
+      calls.set(callId, state | 2);
+    }
+  }
+  for (const state of calls.values()) if (state !== 3) return true;
+  for (const [responseId, count] of viewBatches) if (count !== allBatches.get(responseId)) return true;
+  return false;
 }
 
 /**

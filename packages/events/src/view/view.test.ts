@@ -20,8 +20,7 @@ const indicesOf = (events: AnyEvent[]) => {
 };
 let counter = 0;
 const M = () => userMessage(`m${counter++}`);
-const A = (call: string, resp: string, withThinking = false) =>
-  action(call, resp, withThinking ? { thinking } : {});
+const A = (call: string, resp: string, withThinking = false) => action(call, resp, withThinking ? { thinking } : {});
 const O = (call: string) => observation(call);
 
 describe('View manipulation indices (reference §6.2 worked examples)', () => {
@@ -48,11 +47,7 @@ describe('View manipulation indices (reference §6.2 worked examples)', () => {
       () => [M(), A('a', 'r1', true), O('a'), A('b', 'r2'), O('b'), A('c', 'r3'), O('c'), M()],
       [0, 1, 7, 8],
     ],
-    [
-      '[A(think),O,M,A(think),O]',
-      () => [A('a', 'r1', true), O('a'), M(), A('b', 'r2', true), O('b')],
-      [0, 2, 3, 5],
-    ],
+    ['[A(think),O,M,A(think),O]', () => [A('a', 'r1', true), O('a'), M(), A('b', 'r2', true), O('b')], [0, 2, 3, 5]],
   ];
   for (const [name, build, expected] of cases) {
     it(`${name} → {${expected.join(',')}}`, () => {

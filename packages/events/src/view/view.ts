@@ -10,6 +10,7 @@ import {
   enforceToolCallMatching,
   enforceToolLoopAtomicity,
   findToolLoops,
+  viewNeedsRepair,
 } from './view-properties.js';
 
 /**
@@ -75,6 +76,7 @@ export class View {
       (view: readonly LLMConvertibleEvent[]) => enforceToolLoopAtomicity(view, loops),
     ];
     const removed = new Set<string>();
+    if (!viewNeedsRepair(this.#events, allBatches, loops)) return removed;
     let changed = true;
     while (changed) {
       changed = false;

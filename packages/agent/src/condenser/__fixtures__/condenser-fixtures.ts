@@ -23,7 +23,11 @@ export function fakeLLM(
       const text = reply(request, requests.length - 1);
       return {
         id: `summary-response-${requests.length}`,
-        message: { role: 'assistant', content: text === null ? [] : [{ type: 'text', text }], thinking_blocks: [] },
+        message: {
+          role: 'assistant',
+          content: text === null ? [] : [{ type: 'text', text, cache_prompt: false }],
+          thinking_blocks: [],
+        },
         finishReason: 'stop',
         usage: null,
         cost: 0,

@@ -1,0 +1,97 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/** S3 (or S3-compatible) storage for conversations instead of the local data directory. */
+export const s3ConfigSchema = z.object({
+  bucket: z.string().min(1),
+  /** Key prefix under which conversation directories live. */
+  prefix: z.string().default('conversations'),
+  region: z.string().optional(),
+  /** For MinIO, moto, R2 and other S3-compatible endpoints. */
+  endpoint: z.string().optional(),
+  forcePathStyle: z.boolean().default(false),
+});
+export type S3Config = z.infer<typeof s3ConfigSchema>;
+
+export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export const serverConfigSchema = z.object({
+  /** Interface to bind. Loopback by default: exposing the server is a deliberate choice. */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** 0 picks a free port. */
+  port: z.number().int().min(0).max(65535).default(8000),
+  /** Root of the local store (`<dataDir>/conversations/<id hex>/`) and of default workspaces. */
+  dataDir: z.string().min(1).default(join(homedir(), '.x', 'server')),
+  /** Store conversations on S3 instead of `dataDir`. */
+  s3: s3ConfigSchema.optional(),
+  /** Session API keys; empty = no authentication. */
+  apiKeys: z.array(z.string().min(1)).default([]),
+  /** Encrypts stored secrets (LLM api keys, conversation secrets) with Fernet, as the reference's OH_SECRET_KEY. */
+  secretKey: z.string().min(1).optional(),
+  /** Used for conversations whose stored api_key was redacted (no secret key) or none was given. */
+  openaiApiKey: z.string().min(1).optional(),
+  /** Largest accepted request body in bytes (413 above). */
+  bodyLimit: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  logLevel: logLevelSchema.default('info'),
+  /** How long shutdown waits for paused runs to reach the end of their current step. */
+  shutdownTimeoutMs: z.number().int().nonnegative().default(30_000),
+});
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+export type ServerConfigInput = z.input<typeof serverConfigSchema>;
+
+/** Session keys from `SESSION_API_KEY` and `OH_SESSION_API_KEYS_0`, `_1`, … (contiguous, as the reference). */
+function keysFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const keys: string[] = [];
+  if (env.SESSION_API_KEY) keys.push(env.SESSION_API_KEY);
+  for (let index = 0; env[`OH_SESSION_API_KEYS_${index}`] !== undefined; index++) {
+    const key = env[`OH_SESSION_API_KEYS_${index}`];
+    if (key) keys.push(key);
+  }
+  return keys;
+}
+
+function s3FromEnv(env: NodeJS.ProcessEnv): ServerConfigInput['s3'] {
+  if (!env.X_SERVER_S3_BUCKET) return undefined;
+  return {
+    bucket: env.X_SERVER_S3_BUCKET,
+    ...(env.X_SERVER_S3_PREFIX === undefined ? {} : { prefix: env.X_SERVER_S3_PREFIX }),
+    ...(env.X_SERVER_S3_REGION === undefined ? {} : { region: env.X_SERVER_S3_REGION }),
+    ...(env.X_SERVER_S3_ENDPOINT === undefined ? {} : { endpoint: env.X_SERVER_S3_ENDPOINT }),
+    ...(env.X_SERVER_S3_FORCE_PATH_STYLE === undefined
+      ? {}
+      : { forcePathStyle: env.X_SERVER_S3_FORCE_PATH_STYLE === 'true' || env.X_SERVER_S3_FORCE_PATH_STYLE === '1' }),
+  };
+}
+
+function portFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  return Number(value);
+}
+
+/**
+ * The effective configuration: `overrides` (CLI flags, programmatic options) win over the environment,
+ * which wins over the defaults. Throws a `ZodError` naming the bad field.
+ */
+export function resolveServerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<ServerConfigInput> = {},
+): ServerConfig {
+  const fromEnv: Partial<ServerConfigInput> = {
+    ...(env.X_SERVER_HOST ? { host: env.X_SERVER_HOST } : {}),
+    ...(portFromEnv(env.X_SERVER_PORT) === undefined ? {} : { port: portFromEnv(env.X_SERVER_PORT) }),
+    ...(env.X_SERVER_DATA_DIR ? { dataDir: env.X_SERVER_DATA_DIR } : {}),
+    ...(s3FromEnv(env) === undefined ? {} : { s3: s3FromEnv(env) }),
+    apiKeys: keysFromEnv(env),
+    ...(env.X_SECRET_KEY || env.OH_SECRET_KEY ? { secretKey: env.X_SECRET_KEY || env.OH_SECRET_KEY } : {}),
+    ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
+    ...(portFromEnv(env.X_SERVER_BODY_LIMIT) === undefined ? {} : { bodyLimit: portFromEnv(env.X_SERVER_BODY_LIMIT) }),
+    ...(env.X_SERVER_LOG_LEVEL ? { logLevel: env.X_SERVER_LOG_LEVEL as ServerConfig['logLevel'] } : {}),
+  };
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+  return serverConfigSchema.parse({ ...fromEnv, ...defined });
+}
