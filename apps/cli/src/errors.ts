@@ -1,14 +1,34 @@
 const marker = Symbol.for('@x/cli.error');
 
-/** Base class of every error thrown by @x/cli. Subclasses narrow `code`. */
+/** Exit codes of the `x` command. */
+export const ExitCode = {
+  ok: 0,
+  /** The run ended in error or stuck (or was left waiting), or an operation failed. */
+  failure: 1,
+  /** The command line was wrong. */
+  usage: 2,
+  /** The conversation (or file) named on the command line does not exist. */
+  notFound: 3,
+  /** Interrupted with Ctrl-C (128 + SIGINT). */
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Base class of every error thrown by @x/cli. Subclasses narrow `code` and pick the exit code. */
 export class CliError extends Error {
   readonly [marker] = true;
   readonly code: string;
+  /** The process exit code this error ends the command with. */
+  readonly exitCode: number;
+  /** What the user can do about it, printed under the message. */
+  readonly hint: string | undefined;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: number; hint?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
+    this.exitCode = options?.exitCode ?? ExitCode.failure;
+    this.hint = options?.hint;
   }
 
   /** True for any CliError, even one created by another copy of @x/cli (duplicate installs). */

@@ -33,7 +33,9 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 describe('confirmation mode', () => {
   const riskyCall: ScriptedReply = {
-    toolCalls: [{ name: 'terminal', arguments: { command: 'echo risky > out.txt', security_risk: 'HIGH', summary: 'write' } }],
+    toolCalls: [
+      { name: 'terminal', arguments: { command: 'echo risky > out.txt', security_risk: 'HIGH', summary: 'write' } },
+    ],
   };
 
   it('holds a risky action, then runs it on the next run (implicit confirmation)', async () => {
@@ -154,7 +156,7 @@ describe('condensation', () => {
       const forgotten = new Set(condensation.forgotten_event_ids);
       const forgottenThoughts = ofKind(events, 'ActionEvent')
         .filter((event) => forgotten.has(event.id))
-        .map((event) => (event.action as { thought: string }).thought);
+        .map((event) => String(event.action?.thought));
       expect(forgottenThoughts.length).toBeGreaterThan(0);
 
       const summaryIndex = server.requests.findIndex(isSummaryRequest);
@@ -226,10 +228,14 @@ describe('secrets', () => {
 
   it('persists secrets encrypted with a key, and restores them on resume', async () => {
     harness = await startHarness([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo "length=${#DB_PASSWORD}"' } }] },
       { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
     ]);
-    const { conversation } = await harness.conversation({ secrets: { DB_PASSWORD: 'pw-51515' }, secretKey: 'server-key' });
+    const { conversation } = await harness.conversation({
+      secrets: { DB_PASSWORD: 'pw-51515' },
+      secretKey: 'server-key',
+    });
     await conversation.close();
     const resumed = await Conversation.resume(conversation.id, {
       agent: harness.agent(),
@@ -243,7 +249,8 @@ describe('secrets', () => {
     const all: AnyEvent[] = [];
     for await (const event of resumed.events()) all.push(event);
     expect(JSON.stringify(ofKind(all, 'ObservationEvent')[0]?.observation.content)).toContain('length=8');
-    for (const file of await filesUnder(harness.persistenceDir)) expect(await readFile(file, 'utf8')).not.toContain('pw-51515');
+    for (const file of await filesUnder(harness.persistenceDir))
+      expect(await readFile(file, 'utf8')).not.toContain('pw-51515');
   });
 });
 

@@ -19,7 +19,10 @@ function ofKind<K extends AnyEvent['kind']>(events: readonly AnyEvent[], kind: K
 describe('Conversation end to end (real openai client over HTTP)', () => {
   it('uses tools over several steps, then finishes', async () => {
     harness = await startHarness([
-      { content: 'Creating the file.', toolCalls: [{ name: 'file_editor', arguments: { command: 'create', path: 'notes.txt', file_text: 'alpha\n' } }] },
+      {
+        content: 'Creating the file.',
+        toolCalls: [{ name: 'file_editor', arguments: { command: 'create', path: 'notes.txt', file_text: 'alpha\n' } }],
+      },
       { toolCalls: [{ name: 'terminal', arguments: { command: 'cat notes.txt && echo done' } }] },
       finish('Wrote and showed notes.txt'),
     ]);
@@ -44,7 +47,10 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
     expect(JSON.stringify(terminal.observation.content)).toContain('alpha');
     // The second request carries the first tool result, answered by its call id.
     const second = harness.server.requests[1]?.messages as { role: string; tool_call_id?: string }[];
-    expect(second.at(-1)).toMatchObject({ role: 'tool', tool_call_id: (ofKind(events, 'ActionEvent')[0] as ActionEvent).tool_call_id });
+    expect(second.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: (ofKind(events, 'ActionEvent')[0] as ActionEvent).tool_call_id,
+    });
     expect(conversation.state.iteration).toBe(3);
     expect(conversation.state.pending_actions).toEqual([]);
   });
@@ -130,7 +136,10 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
     const result = await conversation.run();
     expect(result).toMatchObject({ status: 'error', iterations: 2, reachedIterationLimit: true });
     const error = ofKind(events, 'ConversationErrorEvent').at(-1);
-    expect(error).toMatchObject({ code: 'MaxIterationsReached', detail: 'Agent reached maximum iterations limit (2).' });
+    expect(error).toMatchObject({
+      code: 'MaxIterationsReached',
+      detail: 'Agent reached maximum iterations limit (2).',
+    });
     expect(error?.classification).toMatchObject({ kind: 'agent_action', retryable: false });
   });
 
@@ -181,7 +190,12 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
 
   it('derives the same state from the log as it held live, at every index (time travel)', async () => {
     harness = await startHarness([
-      { toolCalls: [{ name: 'think', arguments: { thought: 'x' } }, { name: 'think', arguments: { thought: 'y' } }] },
+      {
+        toolCalls: [
+          { name: 'think', arguments: { thought: 'x' } },
+          { name: 'think', arguments: { thought: 'y' } },
+        ],
+      },
       finish('ok'),
     ]);
     const { conversation } = await harness.conversation();

@@ -14,7 +14,10 @@ afterEach(async () => {
   await harness?.close();
 });
 
-function startChild(args: string[], env: Record<string, string> = {}): { process: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startChild(
+  args: string[],
+  env: Record<string, string> = {},
+): { process: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let output = '';
   const process_ = spawn(process.execPath, ['--import', 'tsx', childScript, ...args], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),

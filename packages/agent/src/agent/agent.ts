@@ -1,4 +1,3 @@
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import {
   type ActionEvent,
   createEvent,
@@ -6,6 +5,7 @@ import {
   type SystemPromptEvent,
   toChatCompletionsMessages,
 } from '@x/events';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
@@ -73,7 +73,9 @@ export class Agent {
   }
 
   chatTools(securityAnalyzerEnabled: boolean): ChatTool[] {
-    this.chatToolsCache ??= this.tools.map((tool) => toolToChatTool(tool, { withSecurityRisk: securityAnalyzerEnabled }));
+    this.chatToolsCache ??= this.tools.map((tool) =>
+      toolToChatTool(tool, { withSecurityRisk: securityAnalyzerEnabled }),
+    );
     return this.chatToolsCache;
   }
 

@@ -1,6 +1,6 @@
-import { AGENT_ACTION_CLASSIFICATION, type ActionEvent, createEvent, type Observation } from '@x/events';
-import { ToolExecutionError } from '../tools/tool-execution-error.js';
+import { type ActionEvent, AGENT_ACTION_CLASSIFICATION, createEvent, type Observation } from '@x/events';
 import type { Tool } from '../tools/tool.js';
+import { ToolExecutionError } from '../tools/tool-execution-error.js';
 import type { StepContext } from './step-context.js';
 
 const INTERNAL_CLASSIFICATION = { kind: 'internal', retryable: false, user_action: 'none' } as const;

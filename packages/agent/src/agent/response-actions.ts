@@ -1,6 +1,6 @@
 import {
-  AGENT_ACTION_CLASSIFICATION,
   type ActionEvent,
+  AGENT_ACTION_CLASSIFICATION,
   type AgentErrorEvent,
   createEvent,
   type TextContent,

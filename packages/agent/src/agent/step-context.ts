@@ -33,5 +33,3 @@ export interface StepContext {
   readonly securityAnalyzerEnabled: boolean;
   readonly signal?: AbortSignal;
 }
-
-

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
-import { CorruptConversationError } from './errors/corrupt-conversation-error.js';
 import { type ConversationState, conversationStateSchema } from '../state/conversation-state.js';
 import { executionStatusSchema } from '../state/execution-status.js';
+import { CorruptConversationError } from './errors/corrupt-conversation-error.js';
 
 /**
  * base_state.json: the reference's ConversationState minus events (§7.6), so either implementation can
@@ -65,12 +65,17 @@ export function parseBaseState(text: string, where: string): BaseStateFile {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new CorruptConversationError(where, `base_state.json is not valid JSON (${(cause as Error).message})`, { cause });
+    throw new CorruptConversationError(where, `base_state.json is not valid JSON (${(cause as Error).message})`, {
+      cause,
+    });
   }
   const parsed = baseStateFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CorruptConversationError(where, `base_state.json: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`);
+    throw new CorruptConversationError(
+      where,
+      `base_state.json: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
+    );
   }
   return parsed.data;
 }

@@ -1,8 +1,8 @@
 import type { AnyEvent } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
-import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
@@ -25,7 +25,7 @@ export interface ConversationOptions {
   /** Stuck detection: `true` (default) uses the reference thresholds, `false` turns it off. */
   stuckDetection?: boolean | StuckThresholdsInput;
   /** Default `{ kind: 'NeverConfirm' }`. */
-  confirmationPolicy?: ConfirmationPolicy;
+  confirmationPolicy?: ConfirmationPolicyInput;
   /**
    * How action risk is assessed for confirmation: `'llm'` (default) trusts the `security_risk` the model
    * declares; `'none'` makes every risk UNKNOWN (and the model is not asked for one); or a function.

@@ -3,7 +3,11 @@ import { type ActionEvent, type AnyEvent, createEvent, type Message, View } from
 import { createLocalFileStore, EventLog, type FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
-import { type ConfirmationPolicy, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import {
+  type ConfirmationPolicy,
+  type ConfirmationPolicyInput,
+  parseConfirmationPolicy,
+} from '../confirmation/confirmation-policy.js';
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
 import { llmRiskAnalyzer, type SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
@@ -151,7 +155,14 @@ export class Conversation {
     state = { ...state, ...authoritative };
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
 
-    const conversation = new Conversation({ options: { ...options, id: conversationId }, store, log, state, secrets, cipher });
+    const conversation = new Conversation({
+      options: { ...options, id: conversationId },
+      store,
+      log,
+      state,
+      secrets,
+      cipher,
+    });
     conversation.#recent = await log.range(Math.max(0, log.length - RECENT_EVENTS), log.length);
     return conversation;
   }
@@ -234,7 +245,9 @@ export class Conversation {
     // Both events are queued before this method first yields, so a run loop that settles the queue
     // before its next step sees the pause even when pause() is called from inside a step.
     const pauseRecorded = this.#emit(createEvent('PauseEvent', {}));
-    const statusRecorded = this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'paused' }));
+    const statusRecorded = this.#emit(
+      createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'paused' }),
+    );
     await pauseRecorded;
     await statusRecorded;
     if (!this.isRunning) await this.checkpoint();
@@ -258,7 +271,7 @@ export class Conversation {
   }
 
   /** Switches the confirmation policy; recorded in the log and persisted. */
-  async setConfirmationPolicy(policy: ConfirmationPolicy): Promise<void> {
+  async setConfirmationPolicy(policy: ConfirmationPolicyInput): Promise<void> {
     this.#assertOpen();
     const parsed = parseConfirmationPolicy(policy);
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'confirmation_policy', value: parsed }));
@@ -283,7 +296,12 @@ export class Conversation {
   /** Makes (and records) a title from the first user message. */
   async generateTitle(options: { maxLength?: number; llm?: LLM } = {}): Promise<string> {
     this.#assertOpen();
-    const title = await generateTitle({ conversationId: this.id, log: this.log, llm: options.llm ?? this.agent.llm, ...options });
+    const title = await generateTitle({
+      conversationId: this.id,
+      log: this.log,
+      llm: options.llm ?? this.agent.llm,
+      ...options,
+    });
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'title', value: title }));
     if (!this.isRunning) await this.checkpoint();
     return title;
@@ -426,6 +444,8 @@ export class Conversation {
     }
     usage[llm.usageId] = recordResponse(usage[llm.usageId] ?? emptyMetrics(llm.model), response);
     const stats = statsSnapshot({ usage_to_metrics: usage });
+    // A response without usage or cost changes nothing in the snapshot: record no event for it.
+    if (JSON.stringify(stats) === JSON.stringify(this.#state.stats)) return;
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
   }
 }

@@ -8,8 +8,11 @@ import { ConversationRunError } from './errors/conversation-run-error.js';
  * stuck patterns; implicitly confirm waiting actions; one agent step; stop when waiting for
  * confirmation or at the iteration limit (status error + ConversationErrorEvent MaxIterationsReached,
  * without throwing, as the reference). Any other failure becomes a ConversationErrorEvent and the error
- * status, and is thrown as ConversationRunError. base_state.json is checkpointed after every step.
+ * status, and is thrown as ConversationRunError.
  */
+/** Steps between base_state.json checkpoints during a run. */
+export const CHECKPOINT_EVERY_STEPS = 25;
+
 export async function runLoop(host: RunHost, options: RunOptions): Promise<RunResult> {
   const maxIterations = options.maxIterations ?? host.state().max_iterations;
   let iterations = 0;
@@ -46,7 +49,9 @@ export async function runLoop(host: RunHost, options: RunOptions): Promise<RunRe
 
       await host.conversation.agent.step(host.stepContext(options.signal));
       iterations += 1;
-      await host.checkpoint();
+      // The log is the source of truth; base_state.json only saves resuming from folding the whole
+      // log, so it is refreshed every few steps (and when the run ends) rather than after each one.
+      if (iterations % CHECKPOINT_EVERY_STEPS === 0) await host.checkpoint();
 
       if (host.state().execution_status === 'waiting_for_confirmation') break;
       if (iterations >= maxIterations) {

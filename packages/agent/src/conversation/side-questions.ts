@@ -1,4 +1,3 @@
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import {
   type AnyEvent,
   eventsToMessages,
@@ -9,6 +8,7 @@ import {
   type View,
 } from '@x/events';
 import type { EventLog } from '@x/store';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LLM } from '../llm/llm.js';
 import { NoUserMessageError } from './errors/no-user-message-error.js';
 
@@ -65,7 +65,9 @@ export async function generateTitle(options: {
           { role: 'user', content: text },
         ],
       });
-      const title = textOf(response.message).trim().replace(/^["']|["']$/g, '');
+      const title = textOf(response.message)
+        .trim()
+        .replace(/^["']|["']$/g, '');
       if (title !== '') return shorten(title, maxLength);
     } catch {
       // Fall back to the message itself: a title is a convenience, not worth failing over.

@@ -69,7 +69,14 @@ function countResponse(state: ConversationState, responseId: string): void {
   }
 }
 
-const updatableKeys = ['execution_status', 'confirmation_policy', 'stats', 'title', 'max_iterations', 'stuck_detection'];
+const updatableKeys = [
+  'execution_status',
+  'confirmation_policy',
+  'stats',
+  'title',
+  'max_iterations',
+  'stuck_detection',
+];
 
 function applyStateUpdate(state: ConversationState, key: string, value: unknown): void {
   if (key === 'full_state' && value !== null && typeof value === 'object') {
@@ -83,7 +90,10 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
     return;
   }
   if (!updatableKeys.includes(key)) return;
-  const shape = conversationStateSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>;
+  const shape = conversationStateSchema.shape as Record<
+    string,
+    { safeParse(v: unknown): { success: boolean; data?: unknown } }
+  >;
   const parsed = key === 'execution_status' ? executionStatusSchema.safeParse(value) : shape[key]?.safeParse(value);
   // A malformed update (e.g. written by a buggy client) is ignored rather than breaking the fold.
   if (parsed?.success) (state as Record<string, unknown>)[key] = parsed.data;

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyEvent } from '@x/events';
 import { createMemoryFileStore, type FileStore } from '@x/store';
-import { Agent, type AgentOptions, Conversation, type ConversationOptions, createOpenAILLM, defaultTools } from '../../src/index.js';
+import {
+  Agent,
+  type AgentOptions,
+  Conversation,
+  type ConversationOptions,
+  createOpenAILLM,
+  defaultTools,
+} from '../../src/index.js';
 import { type ScriptedLLMServer, type ScriptedReply, startScriptedLLMServer } from '../../src/testing/index.js';
 
 export interface Harness {

@@ -86,7 +86,10 @@ export interface EventKindHandle<E> {
   readonly kind: string;
   /** The full schema: base fields, the kind's fields, `kind`. */
   readonly schema: ObjectSchema;
+  /** Type guard for values typed `unknown` (narrowing an `AnyEvent` with it gives `never`: use `match`). */
   is(event: unknown): event is E;
+  /** The event typed as this kind when it is one, else undefined. */
+  match(event: unknown): E | undefined;
 }
 
 /** Base fields of every event, in the reference's key order; a custom schema may redeclare them. */
@@ -130,12 +133,9 @@ export function createEventRegistry(): EventRegistry {
         userSchema: ObjectSchema;
       };
       events.set(kind, Object.freeze(entry));
-      return Object.freeze({
-        kind,
-        schema: full,
-        is: (event: unknown): event is never =>
-          typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === kind,
-      });
+      const is = (event: unknown): event is never =>
+        typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === kind;
+      return Object.freeze({ kind, schema: full, is, match: (event: unknown) => (is(event) ? event : undefined) });
     },
     getActionKindOptions: (kind) => actions.get(kind),
     getObservationKindOptions: (kind) => observations.get(kind),

@@ -53,28 +53,25 @@ export function parseEventFileName(name: string): EventFileNameParts | undefined
   return index === -1 ? undefined : { index, id: eventIdOfPath(name) };
 }
 
+/**
+ * The reference reader's pattern, widened to every id `isStorableEventId` accepts. Sticky, so it runs
+ * from the start of the base name without slicing; a regex rather than a hand-written loop because
+ * irregexp flattens the concatenated strings a listing returns once, where `charCodeAt` walks them.
+ */
+const EVENT_FILE_NAME = /event-\d{5,}-[0-9A-Za-z_-]{1,200}\.json$/y;
+
 /** The index of a valid event file name (or path), or -1 for any other name. Allocates nothing. */
 export function parseEventFileIndex(name: string): number {
   const start = name.lastIndexOf('/') + 1;
-  if (!name.startsWith(PREFIX, start) || !name.endsWith(SUFFIX)) return -1;
-  const digitsStart = start + PREFIX.length;
-  const end = name.length - SUFFIX.length;
-  let cursor = digitsStart;
+  EVENT_FILE_NAME.lastIndex = start;
+  if (!EVENT_FILE_NAME.test(name)) return -1;
   let index = 0;
-  while (cursor < end) {
+  for (let cursor = start + PREFIX.length; ; cursor++) {
     const code = name.charCodeAt(cursor);
-    if (code < 48 || code > 57) break;
+    if (code === 45 /* - */) break;
     index = index * 10 + (code - 48);
-    cursor++;
   }
-  if (cursor - digitsStart < 5 || cursor >= end || name.charCodeAt(cursor) !== 45 /* - */) return -1;
-  if (!Number.isSafeInteger(index)) return -1;
-  const idStart = cursor + 1;
-  if (end - idStart < 1 || end - idStart > MAX_ID_LENGTH) return -1;
-  for (let i = idStart; i < end; i++) {
-    if (!isIdChar(name.charCodeAt(i))) return -1;
-  }
-  return index;
+  return Number.isSafeInteger(index) ? index : -1;
 }
 
 /** The id part of a path already known to be a valid event file name. */

@@ -5,7 +5,10 @@ export class ConversationNotFoundError extends AgentError {
   readonly conversationId: string;
 
   constructor(conversationId: string, location: string) {
-    super('conversation_not_found', `No conversation ${conversationId} at ${location} (no base_state.json and no events).`);
+    super(
+      'conversation_not_found',
+      `No conversation ${conversationId} at ${location} (no base_state.json and no events).`,
+    );
     this.conversationId = conversationId;
   }
 }

@@ -10,7 +10,12 @@ export class ConversationRunError extends AgentError {
   readonly location: string;
   readonly errorEvent: ConversationErrorEvent;
 
-  constructor(options: { conversationId: string; location: string; errorEvent: ConversationErrorEvent; cause: unknown }) {
+  constructor(options: {
+    conversationId: string;
+    location: string;
+    errorEvent: ConversationErrorEvent;
+    cause: unknown;
+  }) {
     super(
       'conversation_run_failed',
       `Conversation ${options.conversationId} failed: ${options.errorEvent.code}: ${options.errorEvent.detail} (persisted at ${options.location})`,

@@ -1,0 +1,54 @@
+import type { ConversationStatsSnapshot } from '@x/agent';
+import type { Colors } from './colors.js';
+import { formatCount, formatDuration } from './truncate.js';
+
+/** Usage summed over every LLM of a conversation (agent, condenser, ...). */
+export interface UsageTotals {
+  models: string[];
+  promptTokens: number;
+  completionTokens: number;
+  cacheReadTokens: number;
+  reasoningTokens: number;
+  cost: number;
+}
+
+export function usageTotals(stats: ConversationStatsSnapshot): UsageTotals {
+  const totals: UsageTotals = { models: [], promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, reasoningTokens: 0, cost: 0 };
+  for (const metrics of Object.values(stats.usage_to_metrics)) {
+    if (metrics.model_name !== '' && !totals.models.includes(metrics.model_name)) totals.models.push(metrics.model_name);
+    const usage = metrics.accumulated_token_usage;
+    totals.promptTokens += usage.prompt_tokens;
+    totals.completionTokens += usage.completion_tokens;
+    totals.cacheReadTokens += usage.cache_read_tokens;
+    totals.reasoningTokens += usage.reasoning_tokens;
+    totals.cost += metrics.accumulated_cost;
+  }
+  return totals;
+}
+
+export function formatCost(cost: number): string {
+  return `$${cost.toFixed(cost !== 0 && cost < 0.01 ? 4 : 2)}`;
+}
+
+export function tokensText(totals: UsageTotals): string {
+  const all = totals.promptTokens + totals.completionTokens;
+  const parts = [`${formatCount(totals.promptTokens)} in`, `${formatCount(totals.completionTokens)} out`];
+  if (totals.cacheReadTokens > 0) parts.push(`${formatCount(totals.cacheReadTokens)} cached`);
+  if (totals.reasoningTokens > 0) parts.push(`${formatCount(totals.reasoningTokens)} reasoning`);
+  return `${formatCount(all)} tokens (${parts.join(', ')})`;
+}
+
+/** The closing line of a run or replay: iterations, tokens, cost and (for a live run) elapsed time. */
+export function statsLine(
+  input: { stats: ConversationStatsSnapshot; iterations: number; elapsedMs?: number },
+  colors: Colors,
+): string {
+  const totals = usageTotals(input.stats);
+  const parts = [
+    `${input.iterations} iteration${input.iterations === 1 ? '' : 's'}`,
+    tokensText(totals),
+    formatCost(totals.cost),
+  ];
+  if (input.elapsedMs !== undefined) parts.push(formatDuration(input.elapsedMs));
+  return colors.dim(`── ${parts.join(' · ')}`);
+}

@@ -1,0 +1,157 @@
+import { contentPartSchema, messageRoleSchema } from '@x/events';
+import { z } from 'zod';
+
+/** A conversation id in a path: hyphenated UUID or the 32-hex directory form. Anything else never reaches storage. */
+export const conversationIdSchema = z
+  .string()
+  .regex(/^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, {
+    message: 'expected a UUID or 32 hex digits',
+  })
+  .describe('Conversation id: hyphenated UUID or 32 hex digits');
+
+export const conversationParamsSchema = z.object({ conversation_id: conversationIdSchema });
+export const eventParamsSchema = z.object({
+  conversation_id: conversationIdSchema,
+  event_id: z.string().min(1).max(200),
+});
+
+export const llmRequestSchema = z.looseObject({
+  /** Model name; absent or `offline` (without a key) selects the offline model. */
+  model: z.string().min(1).nullish(),
+  /** OpenAI-compatible endpoint root including `/v1`. */
+  base_url: z.string().min(1).nullish(),
+  /** Plain text; stored encrypted with the server's secret key, or redacted without one. */
+  api_key: z.string().nullish(),
+  usage_id: z.string().min(1).nullish(),
+});
+
+export const toolNameSchema = z.enum([
+  'TerminalTool',
+  'FileEditorTool',
+  'FinishTool',
+  'ThinkTool',
+  'terminal',
+  'file_editor',
+  'finish',
+  'think',
+]);
+
+export const offlineTurnSchema = z.object({
+  content: z.string().optional(),
+  toolCalls: z.array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) })).optional(),
+  reasoning: z.string().optional(),
+});
+
+export const agentRequestSchema = z.looseObject({
+  kind: z.literal('Agent').nullish(),
+  llm: llmRequestSchema,
+  tools: z.array(z.looseObject({ name: toolNameSchema })).default([]),
+  /** Reference condenser JSON (NoOpCondenser, PipelineCondenser, LLMSummarizingCondenser). */
+  condenser: z.record(z.string(), z.unknown()).nullish(),
+  system_prompt: z.string().nullish(),
+  /** Extension: a script for the offline model (tests and demos), used when no API key is available. */
+  x_offline_script: z.array(offlineTurnSchema).nullish(),
+});
+export type AgentRequest = z.infer<typeof agentRequestSchema>;
+
+export const confirmationPolicyRequestSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('NeverConfirm') }),
+  z.object({ kind: z.literal('AlwaysConfirm') }),
+  z.object({
+    kind: z.literal('ConfirmRisky'),
+    threshold: z.enum(['LOW', 'MEDIUM', 'HIGH']).default('HIGH'),
+    confirm_unknown: z.boolean().default(true),
+  }),
+]);
+
+export const secretInputSchema = z.union([
+  z.string(),
+  z.looseObject({ value: z.string().nullish(), description: z.string().nullish(), kind: z.literal('StaticSecret').nullish() }),
+]);
+
+export const initialMessageSchema = z.object({
+  role: z.literal('user').default('user'),
+  content: z.union([z.string(), z.array(contentPartSchema)]),
+  /** Ignored: the reference always runs after an initial message. */
+  run: z.boolean().nullish(),
+});
+
+export const startConversationRequestSchema = z.looseObject({
+  agent: agentRequestSchema,
+  workspace: z.looseObject({ working_dir: z.string().min(1) }).nullish(),
+  conversation_id: conversationIdSchema.nullish(),
+  confirmation_policy: confirmationPolicyRequestSchema.nullish(),
+  initial_message: initialMessageSchema.nullish(),
+  max_iterations: z.number().int().min(1).default(500),
+  stuck_detection: z.boolean().default(true),
+  secrets: z.record(z.string().min(1), secretInputSchema).nullish(),
+  tags: z.record(z.string().regex(/^[a-z0-9]+$/), z.string().max(256)).nullish(),
+  title: z.string().trim().min(1).max(200).nullish(),
+});
+export type StartConversationRequest = z.infer<typeof startConversationRequestSchema>;
+
+export const sendMessageRequestSchema = z.object({
+  role: messageRoleSchema.default('user'),
+  content: z.array(contentPartSchema),
+  run: z.boolean().default(false),
+  /** Accepted and ignored (the Python client sends it). */
+  sender: z.string().nullish(),
+});
+
+export const confirmationPolicyBodySchema = z.object({ policy: confirmationPolicyRequestSchema });
+
+export const respondToConfirmationSchema = z.object({
+  accept: z.boolean(),
+  reason: z.string().default('User rejected the action.'),
+});
+
+export const askAgentSchema = z.object({ question: z.string().min(1) });
+
+export const generateTitleSchema = z.object({ max_length: z.number().int().min(5).max(200).default(50) }).nullish();
+
+export const updateConversationSchema = z.object({
+  title: z.string().trim().min(1).max(200).nullish(),
+  tags: z.record(z.string().regex(/^[a-z0-9]+$/), z.string().max(256)).nullish(),
+});
+
+export const conversationSortOrderSchema = z.enum(['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC']);
+export const executionStatusQuerySchema = z.enum([
+  'idle',
+  'running',
+  'paused',
+  'waiting_for_confirmation',
+  'finished',
+  'error',
+  'stuck',
+  'deleting',
+]);
+
+export const conversationSearchQuerySchema = z.object({
+  page_id: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  status: executionStatusQuerySchema.optional(),
+  sort_order: conversationSortOrderSchema.default('CREATED_AT_DESC'),
+  include_skills: z.string().optional(),
+});
+
+export const conversationCountQuerySchema = z.object({ status: executionStatusQuerySchema.optional() });
+
+export const batchGetQuerySchema = z.object({
+  ids: z.union([z.string(), z.array(z.string()).max(99)]).optional(),
+});
+
+export const eventFilterQuerySchema = z.object({
+  kind: z.string().max(200).optional(),
+  source: z.string().max(50).optional(),
+  body: z.string().max(10_000).optional(),
+  timestamp__gte: z.string().max(64).optional(),
+  timestamp__lt: z.string().max(64).optional(),
+});
+
+export const eventSearchQuerySchema = eventFilterQuerySchema.extend({
+  page_id: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(0).max(100).default(100),
+  sort_order: z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']).default('TIMESTAMP'),
+});
+export type EventSearchQuery = z.infer<typeof eventSearchQuerySchema>;
+export type EventFilterQuery = z.infer<typeof eventFilterQuerySchema>;

@@ -1,0 +1,70 @@
+import { combineMetrics, type ConversationState, emptyMetrics, type Metrics } from '@x/agent';
+import type { ConversationMeta } from './conversation-meta.js';
+
+export interface ConversationInfoInput {
+  meta: ConversationMeta;
+  state: ConversationState;
+  /** The agent as base_state.json stores it (secrets redacted). */
+  agent: Record<string, unknown>;
+  persistenceDir: string;
+  secretNames: readonly string[];
+}
+
+/** The combined metrics snapshot (all usage ids), or null before the first LLM call. */
+function metricsOf(state: ConversationState): Record<string, unknown> | null {
+  const entries = Object.entries(state.stats.usage_to_metrics);
+  if (entries.length === 0) return null;
+  const full: Record<string, Metrics> = {};
+  for (const [usageId, snapshot] of entries) full[usageId] = { ...emptyMetrics(snapshot.model_name), ...snapshot };
+  const { costs: _costs, response_latencies: _latencies, token_usages: _usages, ...snapshot } = combineMetrics({
+    usage_to_metrics: full,
+  });
+  return snapshot;
+}
+
+/**
+ * ConversationInfo (reference §11.2): the ConversationState JSON plus server metadata, with every optional
+ * field present as an explicit `null`, as the reference's REST responses are.
+ */
+export function conversationInfo(input: ConversationInfoInput): Record<string, unknown> {
+  const { meta, state } = input;
+  const secretSources: Record<string, unknown> = {};
+  for (const name of input.secretNames) {
+    secretSources[name] = { description: null, value: '**********', kind: 'StaticSecret' };
+  }
+  return {
+    id: state.id,
+    agent: input.agent,
+    workspace: { working_dir: meta.workspace.working_dir, kind: 'LocalWorkspace' },
+    persistence_dir: input.persistenceDir,
+    max_iterations: state.max_iterations,
+    stuck_detection: state.stuck_detection,
+    execution_status: state.execution_status,
+    confirmation_policy: state.confirmation_policy,
+    security_analyzer: null,
+    activated_knowledge_skills: [],
+    invoked_skills: [],
+    blocked_actions: {},
+    blocked_messages: {},
+    last_user_message_id: state.last_user_message_id ?? null,
+    leaf_event_id: null,
+    stats: state.stats,
+    secret_registry: { secret_sources: secretSources },
+    agent_state: {},
+    hook_config: null,
+    tags: meta.tags,
+    title: meta.title ?? state.title ?? null,
+    metrics: metricsOf(state),
+    created_at: meta.created_at,
+    updated_at: meta.updated_at,
+    forked_from_conversation_id: null,
+    forked_from_event_id: null,
+    parent_conversation_id: null,
+    sub_conversation_ids: [],
+    current_model_id: null,
+    available_models: [],
+    supports_runtime_model_switch: false,
+    launched_agent_profile: null,
+    client_tools: [],
+  };
+}

@@ -1,0 +1,49 @@
+import type { FileStore } from '@x/store';
+import { z } from 'zod';
+import { agentRequestSchema } from '../api/request-schemas.js';
+
+/**
+ * meta.json: the server's record of a conversation (the reference's StoredConversation, reduced to what
+ * we use). The agent config is the start request's, with `llm.api_key` encrypted (server secret key) or
+ * redacted, so the conversation can be reopened after a restart without the client.
+ */
+export const conversationMetaSchema = z.looseObject({
+  /** 32 hex digits. */
+  id: z.string().regex(/^[0-9a-f]{32}$/),
+  title: z.string().nullish(),
+  tags: z.record(z.string(), z.string()).default({}),
+  created_at: z.string(),
+  updated_at: z.string(),
+  agent: agentRequestSchema,
+  workspace: z.object({ working_dir: z.string() }),
+  max_iterations: z.number().int().min(1).default(500),
+  stuck_detection: z.boolean().default(true),
+  /** Names of the conversation's secrets (values live encrypted or redacted in base_state.json). */
+  secret_names: z.array(z.string()).default([]),
+  /**
+   * Last execution status seen by the server: lets listings filter by status without opening every
+   * conversation, and flags the conversations a crash left `running` (recovered when opened).
+   */
+  execution_status: z.string().default('idle'),
+});
+export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
+
+export function metaPath(hex: string): string {
+  return `${hex}/meta.json`;
+}
+
+/** Reads and validates meta.json; `undefined` when the directory has none (not a server conversation). */
+export async function readConversationMeta(store: FileStore, hex: string): Promise<ConversationMeta | undefined> {
+  if (!(await store.exists(metaPath(hex)))) return undefined;
+  const text = await store.read(metaPath(hex));
+  return conversationMetaSchema.parse(JSON.parse(text));
+}
+
+export async function writeConversationMeta(store: FileStore, meta: ConversationMeta): Promise<void> {
+  await store.write(metaPath(meta.id), JSON.stringify(meta));
+}
+
+/** The reference's datetime form for API timestamps: ISO 8601 with the offset (UTC). */
+export function nowIso(): string {
+  return new Date().toISOString().replace('Z', '+00:00');
+}

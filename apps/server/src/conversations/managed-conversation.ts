@@ -1,0 +1,283 @@
+import { type Agent, Conversation, type SecretCipher } from '@x/agent';
+import { type AnyEvent, createEvent, type Message } from '@x/events';
+import type { EventLog, FileStore } from '@x/store';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SocketConversation } from '../websocket/event-socket-host.js';
+import { buildAgent, redactedAgentConfig } from './build-agent.js';
+import { conversationInfo } from './conversation-info.js';
+import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
+import { ConversationBusyError } from './errors/conversation-busy-error.js';
+import { InvalidRequestError } from './errors/invalid-request-error.js';
+import { recordInterruptedRun } from './restart-recovery.js';
+
+export interface ManagedConversationDeps {
+  store: FileStore;
+  logger: FastifyBaseLogger;
+  /** Where conversations live, for `persistence_dir` in responses. */
+  persistenceDir: string;
+  secretKey: string | undefined;
+  cipher: SecretCipher | undefined;
+  serverApiKey: string | undefined;
+}
+
+/**
+ * One conversation as the server holds it: its meta.json, the `Conversation` (opened on first use),
+ * the background run, and the listeners of published-only events (deltas, full_state snapshots).
+ */
+export class ManagedConversation implements SocketConversation {
+  readonly id: string;
+  readonly hex: string;
+  meta: ConversationMeta;
+  readonly #deps: ManagedConversationDeps;
+  #conversation: Conversation | undefined;
+  #opening: Promise<Conversation> | undefined;
+  readonly #published = new Set<(event: AnyEvent) => void>();
+  #run: Promise<void> | undefined;
+  #rerunRequested = false;
+  #metaWrite: Promise<void> = Promise.resolve();
+
+  constructor(meta: ConversationMeta, deps: ManagedConversationDeps) {
+    this.meta = meta;
+    this.hex = meta.id;
+    this.id = hyphenate(meta.id);
+    this.#deps = deps;
+  }
+
+  /** Adopts a conversation just created by the manager. */
+  static adopt(meta: ConversationMeta, conversation: Conversation, deps: ManagedConversationDeps): ManagedConversation {
+    const managed = new ManagedConversation(meta, deps);
+    managed.#attach(conversation);
+    return managed;
+  }
+
+  get isOpen(): boolean {
+    return this.#conversation !== undefined;
+  }
+
+  get isRunning(): boolean {
+    return this.#run !== undefined;
+  }
+
+  /** The open conversation's log (SocketConversation); the manager opens before handing this out. */
+  get log(): EventLog {
+    if (this.#conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
+    return this.#conversation.log;
+  }
+
+  /** Opens (resumes) the conversation once; a run the last process left `running` is recovered (§11.5). */
+  open(): Promise<Conversation> {
+    if (this.#conversation !== undefined) return Promise.resolve(this.#conversation);
+    this.#opening ??= this.#resume().finally(() => {
+      this.#opening = undefined;
+    });
+    return this.#opening;
+  }
+
+  async #resume(): Promise<Conversation> {
+    const agent = this.#buildAgent();
+    const options = {
+      agent,
+      workspace: this.meta.workspace.working_dir,
+      store: this.#deps.store,
+      persistenceDir: this.#deps.persistenceDir,
+      maxIterationsPerRun: this.meta.max_iterations,
+      stuckDetection: this.meta.stuck_detection,
+      ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
+    };
+    let conversation = await Conversation.resume(this.hex, options);
+    if (conversation.state.execution_status === 'running') {
+      this.#deps.logger.warn({ conversationId: this.id }, 'conversation was running when the server stopped: recording the interruption');
+      await recordInterruptedRun(conversation);
+      conversation = await Conversation.resume(this.hex, options);
+    }
+    this.#attach(conversation);
+    this.#deps.logger.info({ conversationId: this.id, events: conversation.log.length }, 'conversation opened');
+    this.#recordStatus(conversation.state.execution_status);
+    this.publishFullState();
+    return conversation;
+  }
+
+  #buildAgent(): Agent {
+    try {
+      return buildAgent(this.meta.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
+    } catch (error) {
+      throw new InvalidRequestError(`Conversation ${this.id} cannot be opened: ${(error as Error).message}`, {
+        statusCode: 500,
+        cause: error,
+      });
+    }
+  }
+
+  #attach(conversation: Conversation): void {
+    this.#conversation = conversation;
+    conversation.subscribe((event, index) => {
+      if (index === undefined) {
+        this.#publish(event);
+        return;
+      }
+      if (event.kind === 'ConversationStateUpdateEvent') {
+        if (event.key === 'execution_status' && typeof event.value === 'string') this.#recordStatus(event.value);
+        return;
+      }
+      this.meta = { ...this.meta, updated_at: nowIso() };
+    });
+  }
+
+  /** Keeps meta.json's status hint current; status changes are few per run, so this is cheap. */
+  #recordStatus(status: string): void {
+    if (this.meta.execution_status === status) return;
+    this.meta = { ...this.meta, execution_status: status };
+    void this.saveMeta();
+  }
+
+  /** Writes meta.json; writes are serialized so the last state wins. */
+  saveMeta(): Promise<void> {
+    const write = this.#metaWrite.then(() => writeConversationMeta(this.#deps.store, this.meta));
+    this.#metaWrite = write.catch((error: unknown) => {
+      this.#deps.logger.error({ conversationId: this.id, err: error }, 'could not write meta.json');
+    });
+    return write;
+  }
+
+  /** ConversationInfo of the open conversation. */
+  fullState(): Record<string, unknown> {
+    const conversation = this.#conversation;
+    if (conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
+    const agent = { ...conversation.agent.toJSON(), llm: { ...redactedAgentConfig(this.meta.agent).llm } };
+    return conversationInfo({
+      meta: this.meta,
+      state: conversation.state,
+      agent,
+      persistenceDir: this.#deps.persistenceDir,
+      secretNames: this.meta.secret_names,
+    });
+  }
+
+  onPublished(listener: (event: AnyEvent) => void): () => void {
+    this.#published.add(listener);
+    return () => this.#published.delete(listener);
+  }
+
+  #publish(event: AnyEvent): void {
+    for (const listener of this.#published) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A failing subscriber is isolated from the others and from the conversation (§11.5).
+        this.#deps.logger.warn({ conversationId: this.id, err: error }, 'a published-event listener failed');
+      }
+    }
+  }
+
+  /** Publishes a `full_state` ConversationStateUpdateEvent (never persisted). */
+  publishFullState(): void {
+    if (this.#conversation === undefined || this.#published.size === 0) return;
+    this.#publish(createEvent('ConversationStateUpdateEvent', { key: 'full_state', value: this.fullState() }));
+  }
+
+  async sendUserMessage(message: Message): Promise<void> {
+    await this.sendMessage(message, { run: true });
+  }
+
+  /** Adds a user message; with `run`, starts a run, or schedules one after the run in progress. */
+  async sendMessage(message: Message, options: { run: boolean }): Promise<void> {
+    if (message.role !== 'user') {
+      throw new InvalidRequestError(`Only user messages can be sent to a conversation (role was '${message.role}')`);
+    }
+    const conversation = await this.open();
+    await conversation.sendMessage(message);
+    await this.saveMeta();
+    if (!options.run) return;
+    if (this.isRunning) this.#rerunRequested = true;
+    else await this.startRun();
+  }
+
+  /**
+   * Starts a run in the background. Resolves once the run has begun (status `running`) or already
+   * ended, so a client that reads the conversation next sees it. Throws `ConversationBusyError` (409)
+   * when a run is in progress.
+   */
+  async startRun(): Promise<void> {
+    const conversation = await this.open();
+    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
+    let markStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      markStarted = resolve;
+    });
+    const unsubscribe = conversation.subscribe((event) => {
+      if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
+    });
+    this.#deps.logger.info({ conversationId: this.id }, 'run started');
+    this.#run = conversation
+      .run()
+      .then(
+        (result) => {
+          this.#deps.logger.info({ conversationId: this.id, ...result }, 'run ended');
+        },
+        (error: unknown) => {
+          this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
+        },
+      )
+      .finally(() => {
+        unsubscribe();
+        markStarted();
+        this.#run = undefined;
+        void this.#afterRun();
+      });
+    await started;
+  }
+
+  async #afterRun(): Promise<void> {
+    await this.saveMeta().catch(() => undefined);
+    this.publishFullState();
+    const conversation = this.#conversation;
+    if (this.#rerunRequested && conversation !== undefined) {
+      this.#rerunRequested = false;
+      if (conversation.state.execution_status === 'idle') {
+        await this.startRun().catch((error: unknown) => {
+          this.#deps.logger.warn({ conversationId: this.id, err: error }, 'scheduled re-run could not start');
+        });
+      }
+    }
+  }
+
+  /** Pauses (taking effect between steps) and publishes the state. */
+  async pause(): Promise<void> {
+    const conversation = await this.open();
+    await conversation.pause();
+    this.publishFullState();
+  }
+
+  /** Resolves when the background run (if any) has ended, or after `timeoutMs`; true when it ended. */
+  async waitForRun(timeoutMs: number): Promise<boolean> {
+    const run = this.#run;
+    if (run === undefined) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const ended = await Promise.race([run.then(() => true as const), timeout]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /** Checkpoints and releases the conversation; a run still going (shutdown timeout) is only checkpointed. */
+  async close(): Promise<void> {
+    const conversation = this.#conversation;
+    if (conversation !== undefined) {
+      if (this.#run === undefined) await conversation.close();
+      else await conversation.checkpoint();
+    }
+    await this.saveMeta().catch(() => undefined);
+    this.#published.clear();
+  }
+
+  /** The open conversation (opening it when needed). */
+  conversation(): Promise<Conversation> {
+    return this.open();
+  }
+}
+
+function hyphenate(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

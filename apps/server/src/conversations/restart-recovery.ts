@@ -1,0 +1,47 @@
+import { type Conversation, conversationStateSchema, type ConversationState } from '@x/agent';
+import { createEvent } from '@x/events';
+
+/** The reference's text for an action cut short by a server restart (§11.5). */
+export const RESTART_ERROR_TEXT =
+  'A restart occurred while this tool was in progress. This may indicate a fatal memory error or system crash. The tool execution was interrupted and did not complete.';
+
+/**
+ * §11.5: a conversation persisted as `running` whose run is not in this process was cut off by a crash
+ * or a restart. Its first unanswered action gets an AgentErrorEvent with the reference's restart text
+ * and the status becomes `error`. The events are appended to the closed conversation's log, so the
+ * caller resumes it afterwards and folds them like any other events.
+ */
+export async function recordInterruptedRun(conversation: Conversation): Promise<void> {
+  const [first] = await conversation.pendingActions();
+  await conversation.close();
+  if (first !== undefined) {
+    await conversation.log.append(
+      createEvent('AgentErrorEvent', {
+        parent_id: first.id,
+        tool_name: first.tool_name,
+        tool_call_id: first.tool_call_id,
+        error: RESTART_ERROR_TEXT,
+        classification: { kind: 'internal', retryable: false, user_action: 'none' },
+      }),
+    );
+  }
+  await conversation.log.append(
+    createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'error' }),
+  );
+}
+
+/** Our derived state from a base_state.json we wrote, without opening the conversation; else undefined. */
+export function stateFromBaseState(text: string): { state: ConversationState; agent: Record<string, unknown> } | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof json !== 'object' || json === null) return undefined;
+  const file = json as { agent?: unknown; agent_state?: { x_state?: unknown } };
+  const parsed = conversationStateSchema.safeParse(file.agent_state?.x_state);
+  if (!parsed.success) return undefined;
+  const agent = typeof file.agent === 'object' && file.agent !== null ? (file.agent as Record<string, unknown>) : {};
+  return { state: parsed.data, agent };
+}

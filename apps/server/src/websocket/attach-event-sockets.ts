@@ -1,0 +1,220 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { isAuthFrame } from './client-frame.js';
+import { CloseCode } from './close-codes.js';
+import { closeSocket } from './close-socket.js';
+import type { EventSocketHost } from './event-socket-host.js';
+import { type EventSocketOptions, resolveEventSocketOptions } from './event-socket-options.js';
+import { EventSocketSession } from './event-socket-session.js';
+import { resolveReplayStart } from './replay-start.js';
+import { isValidSessionKey } from './session-keys.js';
+
+/** What `attachEventSockets` returns. */
+export interface EventSockets {
+  /** Stops accepting sockets, closes every open one with 1001 and waits for them to go. */
+  close(): Promise<void>;
+}
+
+const EVENTS_PATH = /^\/sockets\/events\/([^/]+)\/?$/;
+/** Client frames are messages; a bigger frame is refused by `ws` (close 1009) instead of being buffered. */
+const MAX_CLIENT_FRAME_BYTES = 16 * 1024 * 1024;
+const AUTHENTICATION_FAILED = 'Authentication failed';
+
+type AuthState = 'none' | 'valid' | 'invalid' | 'pending';
+
+/**
+ * Serves `GET /sockets/events/{conversation_id}` (reference §11.4, plus resume by `from_index` /
+ * `after_event_id`) on `httpServer`'s upgrade requests; other upgrade paths get a 404. A key given in
+ * the query or the `X-Session-API-Key` header is checked before anything is read: a wrong one is
+ * accepted and closed at once with 4001, so clients see one close code for every auth failure.
+ */
+export function attachEventSockets(
+  httpServer: Server,
+  host: EventSocketHost,
+  options: EventSocketOptions = {},
+): EventSockets {
+  const settings = resolveEventSocketOptions(options);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
+  const subscribers = new Map<string, number>();
+  const alive = new WeakMap<WebSocket, boolean>();
+  let closing = false;
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const conversationId = decodePathSegment(EVENTS_PATH.exec(url.pathname)?.[1]);
+    if (conversationId === undefined || closing) {
+      rejectUpgrade(socket, closing ? '503 Service Unavailable' : '404 Not Found');
+      return;
+    }
+    const auth = authenticateUpgrade(host.apiKeys, url.searchParams, request);
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      alive.set(ws, true);
+      ws.on('pong', () => alive.set(ws, true));
+      void serve(ws, { conversationId, query: url.searchParams, auth });
+    });
+  };
+
+  async function serve(
+    ws: WebSocket,
+    init: { conversationId: string; query: URLSearchParams; auth: AuthState },
+  ): Promise<void> {
+    const { conversationId } = init;
+    const log = host.logger;
+    // Frames are queued from the start so that none is lost while auth and loading are awaited.
+    const early: string[] = [];
+    let session: EventSocketSession | undefined;
+    let onFirstFrame: ((text: string) => void) | undefined;
+    ws.on('message', (data: RawData) => {
+      const text = rawDataText(data);
+      if (onFirstFrame !== undefined) onFirstFrame(text);
+      else if (session !== undefined) session.receive(text);
+      else if (early.length < 100) early.push(text);
+    });
+    ws.on('error', (error) => log.debug({ err: error, conversationId }, 'event socket error'));
+
+    if (init.auth === 'invalid') {
+      closeSocket(ws, CloseCode.authenticationFailed, AUTHENTICATION_FAILED, settings.closeTimeoutMs);
+      return;
+    }
+    if (init.auth === 'pending' && !(await awaitAuthFrame())) {
+      closeSocket(ws, CloseCode.authenticationFailed, AUTHENTICATION_FAILED, settings.closeTimeoutMs);
+      return;
+    }
+
+    let conversation: Awaited<ReturnType<EventSocketHost['open']>>;
+    try {
+      conversation = await host.open(conversationId);
+    } catch (error) {
+      log.error({ err: error, conversationId }, 'event socket: opening the conversation failed');
+      closeSocket(ws, 1011, 'Opening the conversation failed', settings.closeTimeoutMs);
+      return;
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (conversation === undefined) {
+      closeSocket(ws, CloseCode.conversationNotFound, 'Conversation not found', settings.closeTimeoutMs);
+      return;
+    }
+    const count = subscribers.get(conversationId) ?? 0;
+    if (count >= settings.maxSubscribersPerConversation) {
+      closeSocket(ws, CloseCode.tryAgainLater, 'Too many connections for this conversation', settings.closeTimeoutMs);
+      return;
+    }
+    subscribers.set(conversationId, count + 1);
+    const created = new EventSocketSession({ ws, conversation, options: settings, logger: log });
+    ws.once('close', () => {
+      created.stop();
+      const left = (subscribers.get(conversationId) ?? 1) - 1;
+      if (left > 0) subscribers.set(conversationId, left);
+      else subscribers.delete(conversationId);
+    });
+
+    let start: Awaited<ReturnType<typeof resolveReplayStart>>;
+    try {
+      start = await resolveReplayStart(init.query, conversation.log);
+    } catch (error) {
+      log.error({ err: error, conversationId }, 'event socket: finding the replay start failed');
+      closeSocket(ws, 1011, 'Reading the event log failed', settings.closeTimeoutMs);
+      return;
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if ('invalid' in start) {
+      closeSocket(ws, CloseCode.invalidRequest, start.invalid, settings.closeTimeoutMs);
+      return;
+    }
+    session = created;
+    session.start(start.fromIndex);
+    for (const text of early.splice(0)) session.receive(text);
+
+    /** Resolves true once the first frame is a valid auth frame; false on anything else or the timeout. */
+    function awaitAuthFrame(): Promise<boolean> {
+      return new Promise((resolve) => {
+        const finish = (valid: boolean): void => {
+          clearTimeout(timer);
+          onFirstFrame = undefined;
+          ws.off('close', onClose);
+          resolve(valid);
+        };
+        const onClose = (): void => finish(false);
+        const timer = setTimeout(() => finish(false), settings.authTimeoutMs);
+        ws.once('close', onClose);
+        onFirstFrame = (text) => {
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            finish(false);
+            return;
+          }
+          finish(isAuthFrame(value) && isValidSessionKey(host.apiKeys, value.session_api_key));
+        };
+      });
+    }
+  }
+
+  httpServer.on('upgrade', onUpgrade);
+
+  const heartbeat =
+    settings.heartbeatIntervalMs > 0
+      ? setInterval(() => {
+          for (const ws of wss.clients) {
+            if (alive.get(ws) === false) {
+              ws.terminate();
+              continue;
+            }
+            alive.set(ws, false);
+            ws.ping();
+          }
+        }, settings.heartbeatIntervalMs)
+      : undefined;
+  heartbeat?.unref();
+
+  return {
+    async close(): Promise<void> {
+      if (closing) return;
+      closing = true;
+      httpServer.off('upgrade', onUpgrade);
+      clearInterval(heartbeat);
+      const gone = [...wss.clients].map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) resolve();
+            else ws.once('close', () => resolve());
+            closeSocket(ws, CloseCode.goingAway, 'Server shutting down', settings.closeTimeoutMs);
+          }),
+      );
+      await Promise.all(gone);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+/** The reference's precedence: the query key wins over the header; with neither, the first frame must authenticate. */
+function authenticateUpgrade(keys: readonly string[], query: URLSearchParams, request: IncomingMessage): AuthState {
+  if (keys.length === 0) return 'none';
+  const header = request.headers['x-session-api-key'];
+  const presented = query.get('session_api_key') ?? (Array.isArray(header) ? header[0] : header);
+  if (presented === undefined) return 'pending';
+  return isValidSessionKey(keys, presented) ? 'valid' : 'invalid';
+}
+
+function rejectUpgrade(socket: Duplex, status: string): void {
+  // Destroying right after `end` could discard the response: wait until it is written.
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+function decodePathSegment(segment: string | undefined): string | undefined {
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function rawDataText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

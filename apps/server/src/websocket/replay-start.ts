@@ -1,0 +1,81 @@
+import { eventTimestamp } from '@x/events';
+import type { EventLog } from '@x/store';
+
+/** Where a subscription starts in the log, or why the query cannot be served. */
+export type ReplayStart = { readonly fromIndex: number } | { readonly invalid: string };
+
+/**
+ * Resolves the query of `/sockets/events/{id}` to the first log index to send. Our extension
+ * `from_index=N` / `after_event_id=<id>` wins over the reference's `resend_mode` (`all`, `since` with
+ * `after_timestamp`; the deprecated `resend_all=true` means `all`); without any of them the socket gets
+ * live events only, from the log's length now.
+ */
+export async function resolveReplayStart(query: URLSearchParams, log: EventLog): Promise<ReplayStart> {
+  const fromIndex = query.get('from_index');
+  if (fromIndex !== null) {
+    if (!/^\d+$/.test(fromIndex) || !Number.isSafeInteger(Number(fromIndex))) {
+      return { invalid: `from_index must be a non-negative integer, got ${JSON.stringify(fromIndex)}` };
+    }
+    return { fromIndex: Number(fromIndex) };
+  }
+  const afterEventId = query.get('after_event_id');
+  if (afterEventId !== null) {
+    let index = log.indexOf(afterEventId);
+    if (index < 0) {
+      await log.refresh();
+      index = log.indexOf(afterEventId);
+    }
+    if (index < 0) return { invalid: `after_event_id names no event of this conversation: ${afterEventId}` };
+    return { fromIndex: index + 1 };
+  }
+  const mode = query.get('resend_mode') ?? (query.get('resend_all') === 'true' ? 'all' : null);
+  if (mode === 'all') return { fromIndex: 0 };
+  if (mode === 'since') {
+    const after = query.get('after_timestamp');
+    if (after === null) return { fromIndex: log.length };
+    const threshold = naiveLocalTimestamp(after);
+    if (threshold === undefined) return { invalid: `after_timestamp is not an ISO datetime: ${JSON.stringify(after)}` };
+    return { fromIndex: await firstIndexAtOrAfter(log, threshold) };
+  }
+  return { fromIndex: log.length };
+}
+
+/**
+ * The first index whose timestamp is ≥ `threshold`, by binary search: log order is chronological (the
+ * reference assumes the same), so this reads about log2(length) events instead of the whole log.
+ * Timestamps compare as strings, as in the reference.
+ */
+async function firstIndexAtOrAfter(log: EventLog, threshold: string): Promise<number> {
+  let low = 0;
+  let high = log.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const event = await log.get(middle);
+    if (event.timestamp < threshold) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+const ISO_DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * The reference's normalisation: a timezone-aware value is converted to server local time and made
+ * naive; a naive value is taken as local time as it is. The result has the event timestamp format.
+ */
+export function naiveLocalTimestamp(value: string): string | undefined {
+  const match = ISO_DATETIME.exec(value.trim());
+  if (match === null) return undefined;
+  const [, date, time, fraction = '', zone] = match;
+  const seconds = time!.length === 5 ? `${time}:00` : time!;
+  const micros = (fraction.slice(1) + '000000').slice(0, 6);
+  if (zone === undefined) return `${date}T${seconds}.${micros}`;
+  const parsed = new Date(`${date}T${seconds}${zone.toUpperCase() === 'Z' ? 'Z' : normaliseOffset(zone)}`);
+  if (Number.isNaN(parsed.getTime())) return undefined;
+  // Date keeps whole milliseconds only; keep the value's own sub-second digits instead.
+  return `${eventTimestamp(parsed).slice(0, 19)}.${micros}`;
+}
+
+function normaliseOffset(zone: string): string {
+  return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+}

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AnyEvent, Message } from '@x/events';
+import { createMemoryFileStore, EventLog } from '@x/store';
+import type { FastifyBaseLogger } from 'fastify';
+import { attachEventSockets, type EventSocketHost, type EventSocketOptions, type SocketConversation } from '../../src/websocket/index.js';
+
+/** A conversation of the fake host: a real EventLog on a memory store, plus hooks for the tests. */
+export interface FakeConversation extends SocketConversation {
+  readonly log: EventLog;
+  /** Messages received through `sendUserMessage`, in order. */
+  readonly received: Message[];
+  /** Publishes a published-only event to the current subscribers. */
+  publish(event: AnyEvent): void;
+  /** Makes `sendUserMessage` throw this error from now on. */
+  failWith(error: Error | undefined): void;
+}
+
+export interface LogRecord {
+  level: string;
+  args: unknown[];
+}
+
+export interface FakeSocketServer {
+  /** `ws://127.0.0.1:PORT` */
+  readonly wsUrl: string;
+  readonly httpServer: Server;
+  readonly logs: LogRecord[];
+  addConversation(id: string): Promise<FakeConversation>;
+  close(): Promise<void>;
+}
+
+/** A capturing logger with the FastifyBaseLogger shape. */
+export function recordingLogger(records: LogRecord[]): FastifyBaseLogger {
+  const at =
+    (level: string) =>
+    (...args: unknown[]): void => {
+      records.push({ level, args });
+    };
+  const logger: FastifyBaseLogger = {
+    level: 'debug',
+    info: at('info'),
+    error: at('error'),
+    debug: at('debug'),
+    fatal: at('fatal'),
+    warn: at('warn'),
+    trace: at('trace'),
+    silent: () => undefined,
+    child: () => logger,
+  };
+  return logger;
+}
+
+/** A plain `http.createServer()` on 127.0.0.1:0 with the socket layer over a fake `EventSocketHost`. */
+export async function startFakeSocketServer(
+  config: { apiKeys?: string[]; options?: EventSocketOptions } = {},
+): Promise<FakeSocketServer> {
+  const conversations = new Map<string, FakeConversation>();
+  const logs: LogRecord[] = [];
+  const host: EventSocketHost = {
+    apiKeys: config.apiKeys ?? [],
+    open: async (id) => conversations.get(id),
+    logger: recordingLogger(logs),
+  };
+  const httpServer = createServer((_request, response) => {
+    response.writeHead(404).end();
+  });
+  const sockets = attachEventSockets(httpServer, host, config.options);
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  const { port } = httpServer.address() as AddressInfo;
+
+  return {
+    wsUrl: `ws://127.0.0.1:${port}`,
+    httpServer,
+    logs,
+    async addConversation(id) {
+      const log = await EventLog.open(createMemoryFileStore(), { dir: `${id}/events`, pollIntervalMs: 50 });
+      const listeners = new Set<(event: AnyEvent) => void>();
+      const received: Message[] = [];
+      let failure: Error | undefined;
+      const conversation: FakeConversation = {
+        id,
+        log,
+        received,
+        fullState: () => ({ id, execution_status: 'idle', events: log.length }),
+        onPublished(listener) {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+        async sendUserMessage(message) {
+          if (failure !== undefined) throw failure;
+          received.push(message);
+        },
+        publish(event) {
+          for (const listener of listeners) listener(event);
+        },
+        failWith(error) {
+          failure = error;
+        },
+      };
+      conversations.set(id, conversation);
+      return conversation;
+    },
+    async close() {
+      await sockets.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
