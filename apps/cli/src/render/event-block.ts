@@ -29,21 +29,23 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
     }
     case 'MessageEvent': {
       const text = contentText(event.llm_message.content) + contentText(event.extended_content);
+      // Already shown token by token while streaming.
+      if (text === options.streamedText && getEventThinking(event) === '') return undefined;
       const who =
         event.source === 'user'
           ? header(c.cyan('▶'), c.bold(c.cyan(event.sender ?? 'User')))
           : event.source === 'agent'
             ? header(c.green('◀'), c.bold(c.green(event.sender ?? 'Agent')))
             : header(c.dim('•'), c.dim(event.source === 'hook' ? 'Hook' : 'Environment'));
-      const shown = text === options.streamedText ? [] : excerpt(text, c, { head: 40, tail: 10, plain: true });
-      return [who, ...body([...thinking(event, c), ...shown])];
+      return [who, ...body([...thinking(event, c), ...excerpt(text, c, { head: 40, tail: 10, plain: true })])];
     }
     case 'ActionEvent': {
       const thought = contentText(event.thought);
       const lines: string[] = [];
-      if (thought !== '' || getEventThinking(event) !== '') {
+      const alreadyStreamed = thought !== '' && thought === options.streamedText;
+      if (!alreadyStreamed && (thought !== '' || getEventThinking(event) !== '')) {
         lines.push(header(c.green('◀'), c.bold(c.green('Agent'))));
-        lines.push(...body([...thinking(event, c), ...(thought === options.streamedText ? [] : excerpt(thought, c, { head: 20, tail: 5, plain: true }))]));
+        lines.push(...body([...thinking(event, c), ...excerpt(thought, c, { head: 20, tail: 5, plain: true })]));
       }
       const valid = event.action !== undefined;
       const risk = event.security_risk !== 'UNKNOWN' ? ` risk ${event.security_risk}` : '';

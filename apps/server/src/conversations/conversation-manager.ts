@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Conversation, createSecretCipher, type SecretCipher, type SecretInput } from '@x/agent';
-import { createEvent, type Message } from '@x/events';
+import type { Message } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
+import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { buildAgent, storableAgentConfig } from './build-agent.js';
 import { type ConversationMeta, nowIso, readConversationMeta } from './conversation-meta.js';
@@ -13,15 +14,7 @@ import { ConversationNotFoundError } from './errors/conversation-not-found-error
 import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 import { ManagedConversation, type ManagedConversationDeps } from './managed-conversation.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = /^[0-9a-f]{32}$/i;
-
-/** `UUID | 32 hex` → 32 lowercase hex; anything else (`../x`, `%2F`, ...) → undefined, before storage. */
-export function conversationHex(id: string): string | undefined {
-  if (HEX.test(id)) return id.toLowerCase();
-  if (UUID.test(id)) return id.replace(/-/g, '').toLowerCase();
-  return undefined;
-}
 
 export interface ConversationManagerOptions {
   store: FileStore;
@@ -259,13 +252,4 @@ export class ConversationManager implements EventSocketHost {
     );
     this.logger.info({ paused: running.length, closed: open.length }, 'conversations closed');
   }
-}
-
-function hyphenate(hex: string): string {
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** A `full_state` snapshot event for a conversation (exported for the routes that publish one). */
-export function fullStateEvent(conversation: ManagedConversation) {
-  return createEvent('ConversationStateUpdateEvent', { key: 'full_state', value: conversation.fullState() });
 }

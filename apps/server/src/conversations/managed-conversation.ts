@@ -2,6 +2,7 @@ import { type Agent, Conversation, type SecretCipher } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLog, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
+import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
 import { buildAgent, redactedAgentConfig } from './build-agent.js';
 import { conversationInfo } from './conversation-info.js';
@@ -276,8 +277,4 @@ export class ManagedConversation implements SocketConversation {
   conversation(): Promise<Conversation> {
     return this.open();
   }
-}
-
-function hyphenate(hex: string): string {
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
