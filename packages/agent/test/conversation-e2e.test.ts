@@ -188,6 +188,22 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
     expect(kinds.filter((kind) => kind === 'PauseEvent')).toHaveLength(1);
   });
 
+  it('stops before the next step when paused while the model is answering', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'think', arguments: { thought: 'slow' } }], delayMs: 300 },
+      finish('should not be reached in this run'),
+    ]);
+    const { conversation } = await harness.conversation();
+    await conversation.sendMessage('go');
+    const running = conversation.run();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await conversation.pause();
+    const result = await running;
+    expect(result.status).toBe('paused');
+    expect(harness.server.requests).toHaveLength(1);
+    expect(conversation.state.pending_actions).toEqual([]);
+  });
+
   it('derives the same state from the log as it held live, at every index (time travel)', async () => {
     harness = await startHarness([
       {

@@ -256,7 +256,8 @@ export class EventLog {
         // The claim committed the event: record it even if writing its file fails, so a retry of
         // this append reports a duplicate instead of writing the event twice.
         this.#push(path, event);
-        await this.store.write(path, json);
+        // Published from the claim: a hard link or server-side copy, so the data is written once.
+        await this.store.copy(this.#slotPath(index), path);
         return index;
       }
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
@@ -268,7 +269,7 @@ export class EventLog {
       }
       const path = this.#eventPath(index, claim.event.id);
       // The winner may have crashed between its claim and its event file: finish its append for it.
-      if (!(await this.store.exists(path))) await this.store.write(path, claim.json);
+      if (!(await this.store.exists(path))) await this.store.copy(this.#slotPath(index), path);
       this.#push(path, claim.event);
       if (claim.event.id === event.id) throw new DuplicateEventIdError(event.id, index);
       if (expectedIndex !== undefined) {
@@ -316,7 +317,7 @@ export class EventLog {
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined) break;
       const path = this.#eventPath(index, claim.event.id);
-      if (rollForward) await this.store.write(path, claim.json);
+      if (rollForward) await this.store.copy(this.#slotPath(index), path);
       this.#push(path, claim.event);
     }
     return this.length - before;
@@ -336,7 +337,7 @@ export class EventLog {
       // Known from a claim whose writer has not written (or never will write) the event file yet.
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined || claim.event.id !== id) throw error;
-      await this.store.write(path, claim.json);
+      await this.store.copy(this.#slotPath(index), path);
       event = claim.event;
     }
     this.#cache.set(index, event);

@@ -25,6 +25,14 @@ export interface FileStore {
   writeIfAbsent(path: string, data: string | Uint8Array): Promise<boolean>;
 
   /**
+   * Copies the file at `from` to `to`, replacing `to` atomically like `write`. Throws
+   * `FileNotFoundError` when `from` does not exist. Backends avoid moving the data through this
+   * process where they can (a hard link on the filesystem, a server-side CopyObject on S3); the
+   * EventLog publishes each event file this way from its slot claim.
+   */
+  copy(from: string, to: string): Promise<void>;
+
+  /**
    * Lists the entries directly under `prefix` (a directory path; `''` is the root). Files come back
    * as `prefix/name`, sub-directories as `prefix/name/` (trailing slash), sorted by code point.
    * A missing directory lists as `[]`.

@@ -19,7 +19,7 @@ import { basename, dirname, resolve, sep } from 'node:path';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { InvalidPathError } from './errors/invalid-path-error.js';
 import type { FileStore } from './file-store.js';
-import { compareCodePoints } from './internal/compare-code-points.js';
+import { sortByCodePoint } from './internal/compare-code-points.js';
 import {
   errnoCode,
   isMissing,
@@ -223,6 +223,40 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
+    async copy(from, to) {
+      const source = absolute(fileKey(from));
+      const target = absolute(fileKey(to));
+      try {
+        if (!(await existingDirectory(dirname(source), from))) {
+          throw new FileNotFoundError({ path: from, location: source });
+        }
+        await inDirectory(target, to, async (directory) => {
+          // A hard link to a temp name, renamed over the target: atomic like `write`, and no data is
+          // written again (event files are immutable, so sharing the inode is safe).
+          const temp = tempPathFor(target);
+          try {
+            await link(source, temp);
+          } catch (error) {
+            const code = errnoCode(error);
+            if (code === 'ENOENT') throw new FileNotFoundError({ path: from, location: source, cause: error });
+            if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
+            // Filesystems without hard links: copy the bytes instead.
+            await writeTemp(temp, await readFile(source, { flag: readFlags }));
+          }
+          try {
+            await rename(temp, target);
+          } catch (error) {
+            await unlink(temp).catch(() => undefined);
+            throw error;
+          }
+          if (durable) await syncDirectory(directory);
+        });
+      } catch (error) {
+        if (error instanceof FileNotFoundError) throw error;
+        throw fail(error, 'copy', to, target);
+      }
+    },
+
     async list(prefix) {
       const directoryKey = validateStorePath(prefix, { allowTrailingSlash: true });
       const directory = absolute(directoryKey);
@@ -248,7 +282,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
           else if (isFile) result.push(entryPath);
         }
         await Promise.all(temps.map(removeIfStale));
-        return result.sort(compareCodePoints);
+        return sortByCodePoint(result);
       } catch (error) {
         if (isMissing(error)) {
           // The prefix named a file (ENOTDIR) or vanished: it must not stay cached as a directory.

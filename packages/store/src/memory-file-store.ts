@@ -1,6 +1,6 @@
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import type { FileStore } from './file-store.js';
-import { compareCodePoints } from './internal/compare-code-points.js';
+import { sortByCodePoint } from './internal/compare-code-points.js';
 import { toOwnedBytes } from './internal/to-bytes.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
 
@@ -43,6 +43,14 @@ export function createMemoryFileStore(): FileStore {
       return true;
     },
 
+    async copy(from, to) {
+      const source = validateStorePath(from);
+      const target = validateStorePath(to);
+      const bytes = files.get(source);
+      if (bytes === undefined) throw new FileNotFoundError({ path: from, location: `${origin}/${source}` });
+      files.set(target, bytes);
+    },
+
     async list(prefix) {
       const directory = validateStorePath(prefix, { allowTrailingSlash: true });
       const start = directory === '' ? '' : `${directory}/`;
@@ -53,7 +61,7 @@ export function createMemoryFileStore(): FileStore {
         const slash = rest.indexOf('/');
         entries.add(slash === -1 ? key : `${joinStorePath(directory, rest.slice(0, slash))}/`);
       }
-      return [...entries].sort(compareCodePoints);
+      return sortByCodePoint([...entries]);
     },
 
     async delete(path) {

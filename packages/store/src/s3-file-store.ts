@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -12,7 +13,7 @@ import {
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { StoreBackendError } from './errors/store-backend-error.js';
 import type { FileStore } from './file-store.js';
-import { compareCodePoints } from './internal/compare-code-points.js';
+import { sortByCodePoint } from './internal/compare-code-points.js';
 import { s3ErrorName, s3Status, toS3StoreError } from './internal/s3-errors.js';
 import { validateStorePath } from './store-path.js';
 
@@ -147,6 +148,21 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
       }
     },
 
+    async copy(from, to) {
+      const source = keyPrefix + validateStorePath(from);
+      const key = keyPrefix + validateStorePath(to);
+      try {
+        // Server-side copy: the bytes never come back through this process. CopyObject is atomic.
+        const copySource = `${bucket}/${source.split('/').map(encodeURIComponent).join('/')}`;
+        await client.send(new CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: copySource }));
+      } catch (error) {
+        if (s3ErrorName(error) === 'NoSuchKey' || s3Status(error) === 404) {
+          throw new FileNotFoundError({ path: from, location: location(source), cause: error });
+        }
+        throw toS3StoreError(error, { operation: 'copy', path: to, location: location(key) });
+      }
+    },
+
     async list(prefix) {
       const directory = validateStorePath(prefix, { allowTrailingSlash: true });
       const listPrefix = directory === '' ? keyPrefix : `${keyPrefix}${directory}/`;
@@ -166,7 +182,7 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
       } catch (error) {
         throw toS3StoreError(error, { operation: 'list', path: prefix, location: location(listPrefix) });
       }
-      return entries.sort(compareCodePoints);
+      return sortByCodePoint(entries);
     },
 
     async delete(path) {

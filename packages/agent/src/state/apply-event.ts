@@ -33,7 +33,9 @@ export function applyEvent(state: ConversationState, event: AnyEvent): Conversat
           { action_id: event.id, tool_call_id: event.tool_call_id, tool_name: event.tool_name },
         ];
       }
-      if (state.execution_status === 'idle' || state.execution_status === 'paused') next.execution_status = 'running';
+      // Only idle is inferred to run: a pause requested while the model was answering must survive the
+      // actions of that answer, so the run stops before its next step.
+      if (state.execution_status === 'idle') next.execution_status = 'running';
       break;
     case 'ObservationEvent':
       next.pending_actions = state.pending_actions.filter((pending) => pending.action_id !== event.action_id);

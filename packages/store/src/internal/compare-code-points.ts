@@ -19,3 +19,15 @@ function rank(unit: number): number {
   if (unit >= 0xd800) return unit + 0x2000;
   return unit;
 }
+
+const surrogate = /[\uD800-\uDFFF]/;
+
+/**
+ * Sorts in place by code point. Without surrogates (astral characters) code-unit order is code-point
+ * order, so the engine's native sort is used; it is several times faster than a comparator on the
+ * 100,000-name listings of long event logs.
+ */
+export function sortByCodePoint(values: string[]): string[] {
+  for (const value of values) if (surrogate.test(value)) return values.sort(compareCodePoints);
+  return values.sort();
+}

@@ -207,12 +207,41 @@ export function describeFileStoreContract(
       });
     });
 
+    describe('copy', () => {
+      it('copies a file, replacing an existing target, and leaves the source as it was', async () => {
+        await store.write('copy/source.json', '{"n":1}');
+        await store.write('copy/nested/target.json', 'old');
+        await store.copy('copy/source.json', 'copy/nested/target.json');
+        expect(await store.read('copy/nested/target.json')).toBe('{"n":1}');
+        await store.copy('copy/source.json', 'copy/elsewhere/fresh.json');
+        expect(await store.read('copy/elsewhere/fresh.json')).toBe('{"n":1}');
+        expect(await store.read('copy/source.json')).toBe('{"n":1}');
+        expect(await store.list('copy')).toEqual(['copy/elsewhere/', 'copy/nested/', 'copy/source.json']);
+      });
+
+      it('keeps the copy unchanged when the source is overwritten later', async () => {
+        await store.write('copy2/a.txt', 'first');
+        await store.copy('copy2/a.txt', 'copy2/b.txt');
+        await store.write('copy2/a.txt', 'second');
+        expect(await store.read('copy2/b.txt')).toBe('first');
+      });
+
+      it('reports a missing source as file_not_found and creates nothing', async () => {
+        const error = await caughtStoreError(() => store.copy('copy3/missing.txt', 'copy3/target.txt'));
+        expect(error.code).toBe('file_not_found');
+        expect(error.message).toContain('copy3/missing.txt');
+        expect(await store.exists('copy3/target.txt')).toBe(false);
+      });
+    });
+
     describe('path confinement', () => {
       it.each(ESCAPING_PATHS)('rejects %j with invalid_path on every method', async (path) => {
         const calls: Record<string, () => Promise<unknown>> = {
           read: () => store.read(path),
           write: () => store.write(path, 'x'),
           writeIfAbsent: () => store.writeIfAbsent(path, 'x'),
+          copyFrom: () => store.copy(path, 'safe/target.txt'),
+          copyTo: () => store.copy('safe/source.txt', path),
           list: () => store.list(path),
           delete: () => store.delete(path),
           exists: () => store.exists(path),

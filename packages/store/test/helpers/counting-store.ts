@@ -1,6 +1,6 @@
 import type { FileStore } from '../../src/file-store.js';
 
-export type StoreOperation = 'read' | 'write' | 'writeIfAbsent' | 'list' | 'delete' | 'exists';
+export type StoreOperation = 'read' | 'write' | 'writeIfAbsent' | 'copy' | 'list' | 'delete' | 'exists';
 
 export interface CountingStore {
   readonly store: FileStore;
@@ -10,7 +10,15 @@ export interface CountingStore {
 
 /** Wraps a FileStore and counts calls per operation, so tests can assert what an EventLog did. */
 export function countingStore(inner: FileStore): CountingStore {
-  const counts: Record<StoreOperation, number> = { read: 0, write: 0, writeIfAbsent: 0, list: 0, delete: 0, exists: 0 };
+  const counts: Record<StoreOperation, number> = {
+    read: 0,
+    write: 0,
+    writeIfAbsent: 0,
+    copy: 0,
+    list: 0,
+    delete: 0,
+    exists: 0,
+  };
   const count = (operation: StoreOperation): void => {
     counts[operation]++;
   };
@@ -26,6 +34,10 @@ export function countingStore(inner: FileStore): CountingStore {
     writeIfAbsent: (path, data) => {
       count('writeIfAbsent');
       return inner.writeIfAbsent(path, data);
+    },
+    copy: (from, to) => {
+      count('copy');
+      return inner.copy(from, to);
     },
     list: (prefix) => {
       count('list');
