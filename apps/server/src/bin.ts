@@ -1,3 +1,56 @@
 #!/usr/bin/env node
-console.error('x-server: not implemented yet');
-process.exit(1);
+import { Command, InvalidArgumentError } from 'commander';
+import { resolveServerConfig, type ServerConfigInput } from './config/server-config.js';
+import { startServer } from './start-server.js';
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError('expected 0..65535');
+  return parsed;
+}
+
+function bytes(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive number of bytes');
+  return parsed;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+const program = new Command('x-server')
+  .description('The @x agent server: REST + WebSocket API over persistent conversations')
+  .option('--host <host>', 'interface to bind (default 127.0.0.1)')
+  .option('--port <port>', 'port, 0 for any free one (default 8000)', port)
+  .option('--data-dir <dir>', 'where conversations are stored (default ~/.x/server, env X_SERVER_DATA_DIR)')
+  .option('--api-key <key>', 'session API key required on /api (repeatable; env SESSION_API_KEY)', collect)
+  .option('--body-limit <bytes>', 'largest request body (default 1048576)', bytes)
+  .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
+  .action(
+    async (flags: {
+      host?: string;
+      port?: number;
+      dataDir?: string;
+      apiKey?: string[];
+      bodyLimit?: number;
+      logLevel?: string;
+    }) => {
+      const overrides: Partial<ServerConfigInput> = {
+        host: flags.host,
+        port: flags.port,
+        dataDir: flags.dataDir,
+        bodyLimit: flags.bodyLimit,
+        logLevel: flags.logLevel as ServerConfigInput['logLevel'],
+      };
+      const config = resolveServerConfig(process.env, overrides);
+      if (flags.apiKey !== undefined) config.apiKeys = [...config.apiKeys, ...flags.apiKey];
+      const { url } = await startServer(config);
+      process.stdout.write(`x-server listening on ${url}\n`);
+    },
+  );
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`x-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -11,4 +11,14 @@ describe('ServerError', () => {
     expect(error.name).toBe('ServerError');
     expect(error.code).toBe('example');
   });
+
+  it('tells subclasses apart: a subclass matches only its own errors and the base matches all', () => {
+    class FirstProblem extends ServerError {}
+    class SecondProblem extends ServerError {}
+    const first = new FirstProblem('first', 'one');
+    expect(FirstProblem.isInstance(first)).toBe(true);
+    expect(SecondProblem.isInstance(first)).toBe(false);
+    expect(ServerError.isInstance(first)).toBe(true);
+    expect(FirstProblem.isInstance(new Error('plain'))).toBe(false);
+  });
 });

@@ -1,1 +1,38 @@
+export {
+  type AgentRequest,
+  agentRequestSchema,
+  type StartConversationRequest,
+  sendMessageRequestSchema,
+  startConversationRequestSchema,
+} from './api/request-schemas.js';
+export {
+  logLevelSchema,
+  resolveServerConfig,
+  type S3Config,
+  type ServerConfig,
+  type ServerConfigInput,
+  s3ConfigSchema,
+  serverConfigSchema,
+} from './config/server-config.js';
+export { ConversationManager, type ConversationManagerOptions } from './conversations/conversation-manager.js';
+export { ConversationBusyError } from './conversations/errors/conversation-busy-error.js';
+export { ConversationNotFoundError } from './conversations/errors/conversation-not-found-error.js';
+export { EventNotFoundError } from './conversations/errors/event-not-found-error.js';
+export { InvalidConversationIdError } from './conversations/errors/invalid-conversation-id-error.js';
+export { InvalidRequestError } from './conversations/errors/invalid-request-error.js';
+export { MalformedBodyError } from './conversations/errors/malformed-body-error.js';
+export { ManagedConversation } from './conversations/managed-conversation.js';
+export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
 export { ServerError } from './errors.js';
+export { QUALIFIED_EVENT_KINDS } from './events/event-filter.js';
+export { type BuildServerOptions, type BuiltServer, buildServer, type RegisteredRoute } from './server.js';
+export { type StartedServer, type StartServerOptions, startServer } from './start-server.js';
+export {
+  attachEventSockets,
+  CloseCode,
+  type EventSocketHost,
+  type EventSocketOptions,
+  type EventSockets,
+  InvalidClientFrameError,
+  type SocketConversation,
+} from './websocket/index.js';

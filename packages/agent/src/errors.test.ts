@@ -11,4 +11,14 @@ describe('AgentError', () => {
     expect(error.name).toBe('AgentError');
     expect(error.code).toBe('example');
   });
+
+  it('tells subclasses apart: a subclass matches only its own errors and the base matches all', () => {
+    class FirstProblem extends AgentError {}
+    class SecondProblem extends AgentError {}
+    const first = new FirstProblem('first', 'one');
+    expect(FirstProblem.isInstance(first)).toBe(true);
+    expect(SecondProblem.isInstance(first)).toBe(false);
+    expect(AgentError.isInstance(first)).toBe(true);
+    expect(FirstProblem.isInstance(new Error('plain'))).toBe(false);
+  });
 });

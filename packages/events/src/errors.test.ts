@@ -11,4 +11,14 @@ describe('EventsError', () => {
     expect(error.name).toBe('EventsError');
     expect(error.code).toBe('example');
   });
+
+  it('tells subclasses apart: a subclass matches only its own errors and the base matches all', () => {
+    class FirstProblem extends EventsError {}
+    class SecondProblem extends EventsError {}
+    const first = new FirstProblem('first', 'one');
+    expect(FirstProblem.isInstance(first)).toBe(true);
+    expect(SecondProblem.isInstance(first)).toBe(false);
+    expect(EventsError.isInstance(first)).toBe(true);
+    expect(FirstProblem.isInstance(new Error('plain'))).toBe(false);
+  });
 });

@@ -11,4 +11,14 @@ describe('StoreError', () => {
     expect(error.name).toBe('StoreError');
     expect(error.code).toBe('example');
   });
+
+  it('tells subclasses apart: a subclass matches only its own errors and the base matches all', () => {
+    class FirstProblem extends StoreError {}
+    class SecondProblem extends StoreError {}
+    const first = new FirstProblem('first', 'one');
+    expect(FirstProblem.isInstance(first)).toBe(true);
+    expect(SecondProblem.isInstance(first)).toBe(false);
+    expect(StoreError.isInstance(first)).toBe(true);
+    expect(FirstProblem.isInstance(new Error('plain'))).toBe(false);
+  });
 });

@@ -66,7 +66,11 @@ export const confirmationPolicyRequestSchema = z.discriminatedUnion('kind', [
 
 export const secretInputSchema = z.union([
   z.string(),
-  z.looseObject({ value: z.string().nullish(), description: z.string().nullish(), kind: z.literal('StaticSecret').nullish() }),
+  z.looseObject({
+    value: z.string().nullish(),
+    description: z.string().nullish(),
+    kind: z.literal('StaticSecret').nullish(),
+  }),
 ]);
 
 export const initialMessageSchema = z.object({

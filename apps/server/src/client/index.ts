@@ -1,1 +1,20 @@
-export {};
+export { RemoteAuthError } from './errors/remote-auth-error.js';
+export { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
+export { RemoteRequestError } from './errors/remote-request-error.js';
+export { RemoteRunError } from './errors/remote-run-error.js';
+export { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
+export { RemoteTimeoutError } from './errors/remote-timeout-error.js';
+export { RemoteConversation, type RemoteConversationState } from './remote-conversation.js';
+export type {
+  RemoteAttachOptions,
+  RemoteConversationListener,
+  RemoteCreateOptions,
+  RemoteRunResult,
+} from './remote-conversation-options.js';
+export {
+  type ConversationEventStream,
+  isPersistedFrame,
+  type ReconnectOptions,
+  type StreamConversationEventsOptions,
+  streamConversationEvents,
+} from './stream-conversation-events.js';

@@ -22,7 +22,10 @@ export const serverConfigSchema = z.object({
   /** 0 picks a free port. */
   port: z.number().int().min(0).max(65535).default(8000),
   /** Root of the local store (`<dataDir>/conversations/<id hex>/`) and of default workspaces. */
-  dataDir: z.string().min(1).default(join(homedir(), '.x', 'server')),
+  dataDir: z
+    .string()
+    .min(1)
+    .default(join(homedir(), '.x', 'server')),
   /** Store conversations on S3 instead of `dataDir`. */
   s3: s3ConfigSchema.optional(),
   /** Session API keys; empty = no authentication. */

@@ -39,8 +39,9 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   const { llm } = request;
   const apiKey = resolveApiKey(llm.api_key, options);
   const usageId = llm.usage_id ?? undefined;
-  const wantsOffline = llm.model === 'offline' || ((llm.model ?? undefined) === undefined && !llm.base_url);
-  if (wantsOffline && apiKey === undefined) {
+  // `offline` always means the offline model; no model, no endpoint and no key means it too.
+  const unconfigured = (llm.model ?? undefined) === undefined && !llm.base_url && apiKey === undefined;
+  if (llm.model === 'offline' || unconfigured) {
     const script = request.x_offline_script ?? [
       { toolCalls: [{ name: 'finish', arguments: { message: OFFLINE_NOTICE } }] },
     ];

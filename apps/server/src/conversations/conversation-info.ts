@@ -1,4 +1,4 @@
-import { combineMetrics, type ConversationState, emptyMetrics, type Metrics } from '@x/agent';
+import { type ConversationState, combineMetrics, emptyMetrics, type Metrics } from '@x/agent';
 import type { ConversationMeta } from './conversation-meta.js';
 
 export interface ConversationInfoInput {
@@ -16,7 +16,12 @@ function metricsOf(state: ConversationState): Record<string, unknown> | null {
   if (entries.length === 0) return null;
   const full: Record<string, Metrics> = {};
   for (const [usageId, snapshot] of entries) full[usageId] = { ...emptyMetrics(snapshot.model_name), ...snapshot };
-  const { costs: _costs, response_latencies: _latencies, token_usages: _usages, ...snapshot } = combineMetrics({
+  const {
+    costs: _costs,
+    response_latencies: _latencies,
+    token_usages: _usages,
+    ...snapshot
+  } = combineMetrics({
     usage_to_metrics: full,
   });
   return snapshot;

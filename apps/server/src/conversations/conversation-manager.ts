@@ -69,7 +69,10 @@ export class ConversationManager implements EventSocketHost {
       const hex = entry.endsWith('/') ? entry.slice(0, -1) : undefined;
       if (hex !== undefined && HEX.test(hex)) manager.#entries.set(hex.toLowerCase(), undefined);
     }
-    options.logger.info({ conversations: manager.#entries.size, store: options.persistenceDir }, 'conversation store listed');
+    options.logger.info(
+      { conversations: manager.#entries.size, store: options.persistenceDir },
+      'conversation store listed',
+    );
     return manager;
   }
 
@@ -158,7 +161,9 @@ export class ConversationManager implements EventSocketHost {
           ? value
           : {
               ...(value.value === null || value.value === undefined ? {} : { value: value.value }),
-              ...(value.description === null || value.description === undefined ? {} : { description: value.description }),
+              ...(value.description === null || value.description === undefined
+                ? {}
+                : { description: value.description }),
             };
     }
     const conversation = await Conversation.create({

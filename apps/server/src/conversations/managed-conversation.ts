@@ -87,7 +87,10 @@ export class ManagedConversation implements SocketConversation {
     };
     let conversation = await Conversation.resume(this.hex, options);
     if (conversation.state.execution_status === 'running') {
-      this.#deps.logger.warn({ conversationId: this.id }, 'conversation was running when the server stopped: recording the interruption');
+      this.#deps.logger.warn(
+        { conversationId: this.id },
+        'conversation was running when the server stopped: recording the interruption',
+      );
       await recordInterruptedRun(conversation);
       conversation = await Conversation.resume(this.hex, options);
     }

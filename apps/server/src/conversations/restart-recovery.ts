@@ -1,4 +1,4 @@
-import { type Conversation, conversationStateSchema, type ConversationState } from '@x/agent';
+import { type Conversation, type ConversationState, conversationStateSchema } from '@x/agent';
 import { createEvent } from '@x/events';
 
 /** The reference's text for an action cut short by a server restart (§11.5). */
@@ -31,7 +31,9 @@ export async function recordInterruptedRun(conversation: Conversation): Promise<
 }
 
 /** Our derived state from a base_state.json we wrote, without opening the conversation; else undefined. */
-export function stateFromBaseState(text: string): { state: ConversationState; agent: Record<string, unknown> } | undefined {
+export function stateFromBaseState(
+  text: string,
+): { state: ConversationState; agent: Record<string, unknown> } | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -90,7 +90,9 @@ export class EventSocketSession {
 
   async #pump(fromIndex: number): Promise<void> {
     try {
-      for await (const { index, event } of this.#conversation.log.subscribe(fromIndex, { signal: this.#abort.signal })) {
+      for await (const { index, event } of this.#conversation.log.subscribe(fromIndex, {
+        signal: this.#abort.signal,
+      })) {
         if (this.#stopped) return;
         this.#send(serializedFrame(event));
         this.#sent = index + 1;
@@ -154,7 +156,9 @@ export class EventSocketSession {
       this.#overLimitTimer = setTimeout(() => {
         this.#overLimitTimer = undefined;
         if (this.#ws.bufferedAmount >= this.#options.bufferLimitBytes) {
-          this.#closeTooSlow(`over ${this.#options.bufferLimitBytes} bytes queued for ${this.#options.slowClientGraceMs} ms`);
+          this.#closeTooSlow(
+            `over ${this.#options.bufferLimitBytes} bytes queued for ${this.#options.slowClientGraceMs} ms`,
+          );
         }
       }, this.#options.slowClientGraceMs);
     }

@@ -1,4 +1,4 @@
-export { type EventSockets, attachEventSockets } from './attach-event-sockets.js';
+export { attachEventSockets, type EventSockets } from './attach-event-sockets.js';
 export { CloseCode } from './close-codes.js';
 export type { EventSocketHost, SocketConversation } from './event-socket-host.js';
 export type { EventSocketOptions } from './event-socket-options.js';

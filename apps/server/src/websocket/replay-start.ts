@@ -68,7 +68,7 @@ export function naiveLocalTimestamp(value: string): string | undefined {
   if (match === null) return undefined;
   const [, date, time, fraction = '', zone] = match;
   const seconds = time!.length === 5 ? `${time}:00` : time!;
-  const micros = (fraction.slice(1) + '000000').slice(0, 6);
+  const micros = fraction.slice(1).padEnd(6, '0').slice(0, 6);
   if (zone === undefined) return `${date}T${seconds}.${micros}`;
   const parsed = new Date(`${date}T${seconds}${zone.toUpperCase() === 'Z' ? 'Z' : normaliseOffset(zone)}`);
   if (Number.isNaN(parsed.getTime())) return undefined;

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { AnyEvent, Message } from '@x/events';
 import { createMemoryFileStore, EventLog } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
-import { attachEventSockets, type EventSocketHost, type EventSocketOptions, type SocketConversation } from '../../src/websocket/index.js';
+import {
+  attachEventSockets,
+  type EventSocketHost,
+  type EventSocketOptions,
+  type SocketConversation,
+} from '../../src/websocket/index.js';
 
 /** A conversation of the fake host: a real EventLog on a memory store, plus hooks for the tests. */
 export interface FakeConversation extends SocketConversation {

@@ -1,6 +1,10 @@
 import { createEvent, userMessage } from '@x/events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeConversation, type FakeSocketServer, startFakeSocketServer } from '../support/fake-event-socket-host.js';
+import {
+  type FakeConversation,
+  type FakeSocketServer,
+  startFakeSocketServer,
+} from '../support/fake-event-socket-host.js';
 import { connectRecording, persistedFrames } from '../support/socket-client.js';
 
 const isFullState = (frame: Record<string, unknown>) =>
@@ -112,16 +116,22 @@ describe('event sockets: subscribe and replay', () => {
 
   it('sends a published event only after the log events that preceded it', async () => {
     const client = connectRecording(`${server.wsUrl}/sockets/events/c1?resend_mode=all`);
-    // Published before the socket can have replayed the five stored events.
-    await client.opened;
+    await client.waitFor((frames) => frames.some(isFullState));
     conversation.publish(createEvent('ConversationStateUpdateEvent', { key: 'full_state', value: { marker: true } }));
+    // Published as soon as the append resolves: the socket's pull loop has not sent m5 yet.
     await appendMessages(conversation, 5, 6);
     conversation.publish(createEvent('StreamingDeltaEvent', { content: 'after m5' }));
     await client.waitFor((frames) => frames.some((frame) => frame.kind === 'StreamingDeltaEvent'));
     const order = client.frames.map((frame) =>
-      frame.kind === 'MessageEvent' ? texts([frame])[0] : frame.kind === 'StreamingDeltaEvent' ? 'delta' : String(frame.key),
+      frame.kind === 'MessageEvent'
+        ? texts([frame])[0]
+        : frame.kind === 'StreamingDeltaEvent'
+          ? 'delta'
+          : String(frame.key),
     );
-    const marker = client.frames.findIndex((frame) => (frame.value as { marker?: boolean } | undefined)?.marker === true);
+    const marker = client.frames.findIndex(
+      (frame) => (frame.value as { marker?: boolean } | undefined)?.marker === true,
+    );
     expect(marker).toBeGreaterThan(order.indexOf('m4'));
     expect(order.indexOf('delta')).toBeGreaterThan(order.indexOf('m5'));
     client.ws.close();
@@ -179,7 +189,11 @@ describe('event sockets: client frames', () => {
     await client.waitFor((frames) => frames.length === 1);
     client.send({ role: 'user', content: 'hi' });
     await client.waitFor((frames) => frames.length === 2);
-    expect(client.frames[1]).toMatchObject({ kind: 'ServerErrorEvent', code: 'ConversationBusyError', detail: 'busy right now' });
+    expect(client.frames[1]).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'ConversationBusyError',
+      detail: 'busy right now',
+    });
     client.ws.close();
   });
 });

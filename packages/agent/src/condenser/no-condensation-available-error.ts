@@ -11,9 +11,4 @@ export class NoCondensationAvailableError extends AgentError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('no_condensation_available', message, options);
   }
-
-  /** True for a NoCondensationAvailableError, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is NoCondensationAvailableError {
-    return AgentError.isInstance(value) && value.code === 'no_condensation_available';
-  }
 }

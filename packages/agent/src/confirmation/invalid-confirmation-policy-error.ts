@@ -17,9 +17,4 @@ export class InvalidConfirmationPolicyError extends AgentError {
     super('invalid_confirmation_policy', `invalid confirmation policy: ${detail.join('; ')}`);
     this.issues = issues;
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is InvalidConfirmationPolicyError {
-    return AgentError.isInstance(value) && value.code === 'invalid_confirmation_policy';
-  }
 }

@@ -11,9 +11,4 @@ export class UnknownRiskComparisonError extends AgentError {
     super('unknown_risk_comparison', `cannot compare security risks ${a} and ${b}: UNKNOWN is not ordered`);
     this.risks = [a, b];
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is UnknownRiskComparisonError {
-    return AgentError.isInstance(value) && value.code === 'unknown_risk_comparison';
-  }
 }

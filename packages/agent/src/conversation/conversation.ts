@@ -26,6 +26,7 @@ import { ConversationClosedError } from './errors/conversation-closed-error.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
+import { readableEvents } from './readable-events.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
 
@@ -151,7 +152,9 @@ export class Conversation {
         secrets = SecretRegistry.fromJSON(file.secret_registry, cipher === undefined ? {} : { cipher });
       }
     }
-    for await (const event of log.iterate(state.event_count)) state = applyEvent(state, event);
+    for await (const event of readableEvents(log, state.event_count)) {
+      state = event === undefined ? { ...state, event_count: state.event_count + 1 } : applyEvent(state, event);
+    }
     state = { ...state, ...authoritative };
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
 
@@ -163,7 +166,9 @@ export class Conversation {
       secrets,
       cipher,
     });
-    conversation.#recent = await log.range(Math.max(0, log.length - RECENT_EVENTS), log.length);
+    for await (const event of readableEvents(log, Math.max(0, log.length - RECENT_EVENTS))) {
+      if (event !== undefined) conversation.#recent.push(event);
+    }
     return conversation;
   }
 
@@ -317,7 +322,7 @@ export class Conversation {
   async view(): Promise<View> {
     if (this.#view === undefined) {
       const events: AnyEvent[] = [];
-      for await (const event of this.log.iterate()) events.push(event);
+      for await (const event of readableEvents(this.log, 0)) if (event !== undefined) events.push(event);
       this.#view = View.fromEvents(events);
     }
     return this.#view;

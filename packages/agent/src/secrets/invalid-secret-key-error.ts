@@ -7,9 +7,4 @@ export class InvalidSecretKeyError extends AgentError {
   constructor(message: string) {
     super('invalid_secret_key', message);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is InvalidSecretKeyError {
-    return AgentError.isInstance(value) && value.code === 'invalid_secret_key';
-  }
 }

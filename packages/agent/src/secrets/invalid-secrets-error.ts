@@ -13,9 +13,4 @@ export class InvalidSecretsError extends AgentError {
     super('invalid_secrets', path === '' ? `invalid secrets: ${problem}` : `invalid secrets at ${path}: ${problem}`);
     this.path = path;
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is InvalidSecretsError {
-    return AgentError.isInstance(value) && value.code === 'invalid_secrets';
-  }
 }

@@ -10,9 +10,4 @@ export class SecretDecryptionError extends AgentError {
   constructor(reason: string, options?: { cause?: unknown }) {
     super('secret_decryption_failed', `cannot decrypt secret token: ${reason}`, options);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is SecretDecryptionError {
-    return AgentError.isInstance(value) && value.code === 'secret_decryption_failed';
-  }
 }

@@ -7,9 +7,4 @@ export class LLMAbortedError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_aborted', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMAbortedError {
-    return LLMError.isInstance(value) && value.code === 'llm_aborted';
-  }
 }

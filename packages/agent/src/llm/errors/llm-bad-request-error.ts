@@ -7,9 +7,4 @@ export class LLMBadRequestError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_bad_request', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMBadRequestError {
-    return LLMError.isInstance(value) && value.code === 'llm_bad_request';
-  }
 }

@@ -7,9 +7,4 @@ export class LLMContextWindowExceededError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_context_window_exceeded', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMContextWindowExceededError {
-    return LLMError.isInstance(value) && value.code === 'llm_context_window_exceeded';
-  }
 }

@@ -11,8 +11,6 @@ export type LLMErrorCode =
   | 'llm_script_exhausted'
   | 'llm_invalid_recording';
 
-const marker = Symbol.for('@x/agent.llm-error');
-
 export interface LLMErrorDetails {
   /** HTTP status of the provider's answer; absent when there was none (timeout, connection error). */
   statusCode?: number;
@@ -25,7 +23,6 @@ export interface LLMErrorDetails {
 
 /** Base of every error raised by an LLM call. */
 export class LLMError extends AgentError {
-  readonly [marker] = true;
   declare readonly code: LLMErrorCode;
   readonly statusCode: number | undefined;
   readonly providerMessage: string | undefined;
@@ -36,10 +33,5 @@ export class LLMError extends AgentError {
     this.statusCode = details.statusCode;
     this.providerMessage = details.providerMessage;
     this.providerCode = details.providerCode;
-  }
-
-  /** True for any LLMError, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMError {
-    return AgentError.isInstance(value) && (value as unknown as Record<symbol, unknown>)[marker] === true;
   }
 }

@@ -7,9 +7,4 @@ export class LLMInvalidRecordingError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_invalid_recording', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMInvalidRecordingError {
-    return LLMError.isInstance(value) && value.code === 'llm_invalid_recording';
-  }
 }

@@ -7,9 +7,4 @@ export class LLMRateLimitError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_rate_limit', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMRateLimitError {
-    return LLMError.isInstance(value) && value.code === 'llm_rate_limit';
-  }
 }

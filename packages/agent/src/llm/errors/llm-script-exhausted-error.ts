@@ -7,9 +7,4 @@ export class LLMScriptExhaustedError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_script_exhausted', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMScriptExhaustedError {
-    return LLMError.isInstance(value) && value.code === 'llm_script_exhausted';
-  }
 }

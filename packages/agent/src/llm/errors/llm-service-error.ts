@@ -7,9 +7,4 @@ export class LLMServiceError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_service', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMServiceError {
-    return LLMError.isInstance(value) && value.code === 'llm_service';
-  }
 }

@@ -7,9 +7,4 @@ export class LLMTimeoutError extends LLMError {
   constructor(message: string, details: LLMErrorDetails = {}) {
     super('llm_timeout', message, details);
   }
-
-  /** True for this error, even one created by another copy of @x/agent. */
-  static override isInstance(value: unknown): value is LLMTimeoutError {
-    return LLMError.isInstance(value) && value.code === 'llm_timeout';
-  }
 }

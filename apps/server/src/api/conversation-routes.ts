@@ -1,0 +1,312 @@
+import type { ConfirmationPolicy } from '@x/agent';
+import type { Message } from '@x/events';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ConversationManager } from '../conversations/conversation-manager.js';
+import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import type { ManagedConversation } from '../conversations/managed-conversation.js';
+import { agentFinalResponse } from '../events/event-search.js';
+import { conversationHex } from '../internal/conversation-ids.js';
+import {
+  askAgentSchema,
+  batchGetQuerySchema,
+  confirmationPolicyBodySchema,
+  conversationCountQuerySchema,
+  conversationParamsSchema,
+  conversationSearchQuerySchema,
+  generateTitleSchema,
+  respondToConfirmationSchema,
+  sendMessageRequestSchema,
+  startConversationRequestSchema,
+  updateConversationSchema,
+} from './request-schemas.js';
+
+const SUCCESS = { success: true } as const;
+const tags = ['conversations'];
+
+/** The status a listing sees: the live one when open, else meta.json's hint (a stale `running` opens it). */
+async function statusOf(conversation: ManagedConversation): Promise<string> {
+  if (!conversation.isOpen && conversation.meta.execution_status === 'running') await conversation.open();
+  if (conversation.isOpen) return (await conversation.open()).state.execution_status;
+  return conversation.meta.execution_status;
+}
+
+async function info(conversation: ManagedConversation): Promise<Record<string, unknown>> {
+  await conversation.open();
+  return conversation.fullState();
+}
+
+async function filterByStatus(all: ManagedConversation[], status: string | undefined): Promise<ManagedConversation[]> {
+  if (status === undefined) return all;
+  const statuses = await Promise.all(all.map((conversation) => statusOf(conversation)));
+  return all.filter((_, index) => statuses[index] === status);
+}
+
+/** §11.2 conversation routes under `/api/conversations`. */
+export function registerConversationRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'Start a conversation (201), or return the existing one with that id (200)',
+        body: startConversationRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      const { conversation, created } = await manager.create(request.body);
+      return reply.code(created ? 201 : 200).send(await info(conversation));
+    },
+  );
+
+  app.get(
+    '/api/conversations/search',
+    { schema: { tags, summary: 'Search conversations, paginated', querystring: conversationSearchQuerySchema } },
+    async (request) => {
+      const { page_id, limit, status, sort_order } = request.query;
+      const matching = await filterByStatus(await manager.list(), status);
+      const field = sort_order.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
+      const descending = sort_order.endsWith('_DESC');
+      matching.sort((a, b) => {
+        const order = a.meta[field].localeCompare(b.meta[field]) || a.hex.localeCompare(b.hex);
+        return descending ? -order : order;
+      });
+      const pageHex = page_id === undefined ? undefined : conversationHex(page_id);
+      const found = pageHex === undefined ? -1 : matching.findIndex((conversation) => conversation.hex === pageHex);
+      const start = Math.max(0, found);
+      const page = matching.slice(start, start + limit);
+      const next = matching[start + limit];
+      return {
+        items: await Promise.all(page.map((conversation) => info(conversation))),
+        next_page_id: next?.hex ?? null,
+      };
+    },
+  );
+
+  app.get(
+    '/api/conversations/count',
+    { schema: { tags, summary: 'Count conversations', querystring: conversationCountQuerySchema } },
+    async (request) => (await filterByStatus(await manager.list(), request.query.status)).length,
+  );
+
+  app.get(
+    '/api/conversations',
+    { schema: { tags, summary: 'Get conversations by id (null for unknown ones)', querystring: batchGetQuerySchema } },
+    async (request) => {
+      const ids = request.query.ids === undefined ? [] : [request.query.ids].flat();
+      return Promise.all(
+        ids.map(async (id) => {
+          if (conversationHex(id) === undefined) return null;
+          const conversation = await manager.get(id);
+          return conversation === undefined ? null : info(conversation);
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id',
+    { schema: { tags, summary: 'Get a conversation (ConversationInfo)', params: conversationParamsSchema } },
+    async (request) => info(await manager.require(request.params.conversation_id)),
+  );
+
+  app.delete(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a conversation (400 if unknown, as the reference)',
+        params: conversationParamsSchema,
+      },
+    },
+    async (request) => {
+      const id = request.params.conversation_id;
+      if (!(await manager.delete(id))) throw notFound400(id);
+      return SUCCESS;
+    },
+  );
+
+  app.patch(
+    '/api/conversations/:conversation_id',
+    {
+      schema: {
+        tags,
+        summary: 'Update title and/or tags ({"success": false} if unknown)',
+        params: conversationParamsSchema,
+        body: updateConversationSchema,
+      },
+    },
+    async (request) => {
+      const conversation = await manager.get(request.params.conversation_id);
+      if (conversation === undefined) return { success: false };
+      const { title, tags: newTags } = request.body;
+      conversation.meta = {
+        ...conversation.meta,
+        ...(title === undefined || title === null ? {} : { title }),
+        ...(newTags === undefined || newTags === null ? {} : { tags: newTags }),
+      };
+      await conversation.saveMeta();
+      conversation.publishFullState();
+      return SUCCESS;
+    },
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id/agent_final_response',
+    { schema: { tags, summary: "The agent's final answer ('' if none)", params: conversationParamsSchema } },
+    async (request) => {
+      const conversation = await (await manager.require(request.params.conversation_id)).open();
+      return { response: await agentFinalResponse(conversation.log, request.log) };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/events',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Send a message (and optionally run)',
+        params: conversationParamsSchema,
+        body: sendMessageRequestSchema,
+      },
+    },
+    async (request) => {
+      const conversation = await manager.require(request.params.conversation_id);
+      const { role, content, run } = request.body;
+      const message: Message = { role, content, thinking_blocks: [] };
+      await conversation.sendMessage(message, { run });
+      return SUCCESS;
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/run',
+    { schema: { tags, summary: 'Start a background run (409 when running)', params: conversationParamsSchema } },
+    async (request) => {
+      await (await manager.require(request.params.conversation_id)).startRun();
+      return SUCCESS;
+    },
+  );
+
+  for (const action of ['pause', 'interrupt'] as const) {
+    app.post(
+      `/api/conversations/:conversation_id/${action}`,
+      {
+        schema: {
+          tags,
+          summary:
+            action === 'pause' ? 'Pause between steps (400 if unknown)' : 'Same as pause (no mid-step interruption)',
+          params: conversationParamsSchema,
+        },
+      },
+      async (request) => {
+        const id = request.params.conversation_id;
+        const conversation = await manager.get(id);
+        if (conversation === undefined) throw notFound400(id);
+        await conversation.pause();
+        return SUCCESS;
+      },
+    );
+  }
+
+  app.post(
+    '/api/conversations/:conversation_id/confirmation_policy',
+    {
+      schema: {
+        tags,
+        summary: 'Set the confirmation policy',
+        params: conversationParamsSchema,
+        body: confirmationPolicyBodySchema,
+      },
+    },
+    async (request) => {
+      const conversation = await manager.require(request.params.conversation_id);
+      await (await conversation.open()).setConfirmationPolicy(request.body.policy as ConfirmationPolicy);
+      conversation.publishFullState();
+      return SUCCESS;
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/events/respond_to_confirmation',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Accept (run) or reject the pending actions',
+        params: conversationParamsSchema,
+        body: respondToConfirmationSchema,
+      },
+    },
+    async (request) => {
+      const conversation = await manager.require(request.params.conversation_id);
+      if (request.body.accept) {
+        // Already running = nothing to do (the reference's no-op success).
+        if (!conversation.isRunning) await conversation.startRun();
+      } else {
+        await (await conversation.open()).rejectPendingActions(request.body.reason);
+        conversation.publishFullState();
+      }
+      return SUCCESS;
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/condense',
+    { schema: { tags, summary: 'Force a condensation (one agent step)', params: conversationParamsSchema } },
+    async (request) => {
+      const conversation = await manager.require(request.params.conversation_id);
+      if (conversation.isRunning)
+        throw new InvalidRequestError('Conversation is running: pause it or wait before condensing', {
+          statusCode: 409,
+        });
+      await (await conversation.open()).condense();
+      conversation.publishFullState();
+      return SUCCESS;
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/ask_agent',
+    {
+      schema: {
+        tags,
+        summary: 'Ask a side question (nothing is recorded)',
+        params: conversationParamsSchema,
+        body: askAgentSchema,
+      },
+    },
+    async (request) => {
+      const conversation = await (await manager.require(request.params.conversation_id)).open();
+      return { response: await conversation.askAgent(request.body.question) };
+    },
+  );
+
+  app.post(
+    '/api/conversations/:conversation_id/generate_title',
+    {
+      schema: {
+        tags,
+        summary: 'Generate, record and return a title from the first user message (extension)',
+        params: conversationParamsSchema,
+        body: generateTitleSchema,
+        response: { 200: z.object({ title: z.string() }) },
+      },
+    },
+    async (request) => {
+      const managed = await manager.require(request.params.conversation_id);
+      const conversation = await managed.open();
+      const title = await conversation.generateTitle({ maxLength: request.body?.max_length ?? 50 });
+      managed.meta = { ...managed.meta, title };
+      await managed.saveMeta();
+      managed.publishFullState();
+      return { title };
+    },
+  );
+}
+
+function notFound400(id: string): InvalidRequestError {
+  return new InvalidRequestError(`Conversation not found: ${id}`, { statusCode: 400 });
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+
+export interface HealthRoutesOptions {
+  version: string;
+  startedAt: number;
+  /** True once shutdown has begun (readiness turns false). */
+  isShuttingDown(): boolean;
+}
+
+/** Unauthenticated liveness/readiness/info routes (§11.1). */
+export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutesOptions): void {
+  const info = () => ({
+    title: '@x/server',
+    version: options.version,
+    uptime: (Date.now() - options.startedAt) / 1000,
+    docs: '/openapi.json',
+  });
+  app.get('/alive', { schema: { tags: ['health'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
+  app.get('/health', { schema: { tags: ['health'], summary: 'Health' } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { tags: ['health'], summary: 'Readiness' } }, async (_request, reply) => {
+    if (options.isShuttingDown()) return reply.code(503).send({ status: 'shutting_down' });
+    return { status: 'ready' };
+  });
+  app.get('/server_info', { schema: { tags: ['health'], summary: 'Server information' } }, async () => info());
+  app.get('/', { schema: { hide: true } }, async () => info());
+}

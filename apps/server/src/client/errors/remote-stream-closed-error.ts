@@ -1,0 +1,16 @@
+import { ServerError } from '../../errors.js';
+
+/** The event stream closed and reconnecting is off (or gave up after `maxAttempts`). */
+export class RemoteStreamClosedError extends ServerError {
+  readonly closeCode: number;
+  readonly reason: string;
+
+  constructor(init: { url: string; closeCode: number; reason: string; cause?: unknown }) {
+    const why = init.reason === '' ? '' : ` (${init.reason})`;
+    super('remote_stream_closed', `The event stream ${init.url} closed with ${init.closeCode}${why}`, {
+      cause: init.cause,
+    });
+    this.closeCode = init.closeCode;
+    this.reason = init.reason;
+  }
+}

@@ -1,0 +1,11 @@
+import { ServerError } from '../../errors.js';
+
+/** Waiting on the server took longer than allowed (`what` says for what). */
+export class RemoteTimeoutError extends ServerError {
+  readonly timeoutMs: number;
+
+  constructor(what: string, timeoutMs: number) {
+    super('remote_timeout', `Timed out after ${timeoutMs} ms waiting for ${what}`);
+    this.timeoutMs = timeoutMs;
+  }
+}

@@ -1,0 +1,74 @@
+import { RemoteAuthError } from '../errors/remote-auth-error.js';
+import { RemoteConversationNotFoundError } from '../errors/remote-conversation-not-found-error.js';
+import { RemoteRequestError } from '../errors/remote-request-error.js';
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** A 404 becomes `RemoteConversationNotFoundError` for this conversation. */
+  conversationId?: string;
+  /** Statuses that are not errors: the response body is returned as for a 2xx. */
+  allow?: readonly number[];
+}
+
+/** The JSON REST calls of the client: global `fetch`, the session key header, typed errors. */
+export class RestClient {
+  readonly serverUrl: string;
+  readonly #apiKey: string | undefined;
+
+  constructor(serverUrl: string, apiKey: string | undefined) {
+    this.serverUrl = serverUrl.replace(/\/+$/, '');
+    this.#apiKey = apiKey;
+  }
+
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const url = new URL(`${this.serverUrl}${path}`);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#apiKey !== undefined) headers['x-session-api-key'] = this.#apiKey;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      });
+    } catch (error) {
+      throw new RemoteRequestError({
+        method,
+        url: url.href,
+        status: 0,
+        detail: (error as Error).message,
+        cause: error,
+      });
+    }
+    const text = await response.text();
+    const body = parseJson(text);
+    if (response.ok || options.allow?.includes(response.status)) return body as T;
+    if (response.status === 401) throw new RemoteAuthError(url.href);
+    if (response.status === 404 && options.conversationId !== undefined) {
+      throw new RemoteConversationNotFoundError({ conversationId: options.conversationId, serverUrl: this.serverUrl });
+    }
+    throw new RemoteRequestError({ method, url: url.href, status: response.status, detail: detailOf(body, text) });
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function detailOf(body: unknown, text: string): string {
+  if (typeof body === 'object' && body !== null && 'detail' in body) {
+    const { detail } = body as { detail: unknown };
+    return typeof detail === 'string' ? detail : JSON.stringify(detail);
+  }
+  return text.slice(0, 500);
+}

@@ -1,0 +1,48 @@
+import type { AnyEvent } from '@x/events';
+import type { ReconnectOptions } from './stream-conversation-events.js';
+
+/** Receives every event: persisted ones with their log index, published-only ones with `undefined`. */
+export type RemoteConversationListener = (event: AnyEvent, index: number | undefined) => void;
+
+/** Options of `RemoteConversation.attach` (and of `create`, which adds the start request fields). */
+export interface RemoteAttachOptions {
+  /** Session API key (`X-Session-API-Key`). */
+  apiKey?: string;
+  /** Called for every event received on the stream. */
+  onEvent?: RemoteConversationListener;
+  /** Stream reconnection; default 1 s doubling to 30 s. */
+  reconnect?: boolean | ReconnectOptions;
+  /** How long a (re)connection may take to deliver its first full_state snapshot. Default 30,000 ms. */
+  readyTimeoutMs?: number;
+  /** REST polling interval while `run()` waits. Default 2,000 ms. */
+  pollIntervalMs?: number;
+  /** Overall limit of `run()`. Default 3,600,000 ms (the reference's). */
+  runTimeoutMs?: number;
+  /**
+   * How long `run()` trusts a terminal status seen by REST polling without the post-run snapshot
+   * arriving on the stream (e.g. it was dropped for a slow connection). Default 30,000 ms.
+   */
+  snapshotGraceMs?: number;
+  /** With `attach`: the agent to create the conversation with when the server does not know the id. */
+  agent?: Record<string, unknown>;
+}
+
+/** Options of `RemoteConversation.create`: the StartConversationRequest fields in camelCase. */
+export interface RemoteCreateOptions extends RemoteAttachOptions {
+  /** The Agent JSON of the start request (`{"llm": {...}, "tools": [...]}`). */
+  agent?: Record<string, unknown>;
+  /** Working directory on the server (`workspace.working_dir`). */
+  workspace?: string;
+  /** E.g. `{ kind: 'AlwaysConfirm' }`. Default NeverConfirm. */
+  confirmationPolicy?: { kind: string } & Record<string, unknown>;
+  maxIterations?: number;
+  /** Conversation id to use (hyphenated or hex UUID). */
+  id?: string;
+  /** Anything else of the start request, sent as is (snake_case), e.g. `{ tags: {...} }`. */
+  extra?: Record<string, unknown>;
+}
+
+/** How a remote run ended. */
+export interface RemoteRunResult {
+  status: string;
+}

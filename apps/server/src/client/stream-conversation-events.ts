@@ -1,0 +1,239 @@
+import { type AnyEvent, safeParseEvent } from '@x/events';
+import { type RawData, WebSocket } from 'ws';
+import { RemoteAuthError } from './errors/remote-auth-error.js';
+import { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
+import { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
+import { RemoteTimeoutError } from './errors/remote-timeout-error.js';
+import { RestClient } from './internal/rest-client.js';
+
+/** Reconnection after a dropped stream: delays double from `initialDelayMs` up to `maxDelayMs`. */
+export interface ReconnectOptions {
+  /** Default 1,000 ms. */
+  initialDelayMs?: number;
+  /** Default 30,000 ms. */
+  maxDelayMs?: number;
+  /** Consecutive failed attempts before giving up; default unlimited. */
+  maxAttempts?: number;
+}
+
+export interface StreamConversationEventsOptions {
+  /** Session API key, sent as the `X-Session-API-Key` header of the upgrade. */
+  apiKey?: string;
+  /** Index of the first persisted event wanted. Default: the log's length now (live events only). */
+  fromIndex?: number;
+  /**
+   * Every frame, in order: persisted events with their log index; published-only ones (full_state
+   * snapshots, streaming deltas, server errors) with `undefined`.
+   */
+  onEvent: (event: AnyEvent, index: number | undefined) => void;
+  /** Called each time a (re)connection is subscribed, right after its full_state snapshot. */
+  onReady?: (info: { reconnected: boolean }) => void;
+  /** Called when the connection drops and a reconnect is scheduled. */
+  onDisconnect?: (info: { code: number; reason: string; retryInMs: number }) => void;
+  /** Aborting ends the stream (`done` resolves). */
+  signal?: AbortSignal;
+  /** `false` ends the stream with `RemoteStreamClosedError` at the first drop. Default: on, 1 s doubling to 30 s. */
+  reconnect?: boolean | ReconnectOptions;
+  /** How long a connection may take to deliver its full_state snapshot. Default 30,000 ms. */
+  readyTimeoutMs?: number;
+}
+
+/** A running stream of a conversation's events. */
+export interface ConversationEventStream {
+  /** Index the next persisted event will have: the `from_index` of the next reconnect. */
+  readonly nextIndex: number;
+  /** Resolves once the first connection is subscribed; rejects if the stream fails before that. */
+  readonly ready: Promise<void>;
+  /** Resolves when the stream is closed (by `close()` or the signal); rejects on a fatal error. */
+  readonly done: Promise<void>;
+  close(): void;
+}
+
+/** Frames that are not persisted events, so do not advance the index (docs/design.md, "Resuming a stream"). */
+export function isPersistedFrame(event: { kind: string; key?: unknown }): boolean {
+  if (event.kind === 'StreamingDeltaEvent' || event.kind === 'ServerErrorEvent') return false;
+  return !(event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state');
+}
+
+/**
+ * Streams a conversation's events over `/sockets/events/{id}` and keeps doing so across dropped
+ * connections: each reconnect asks for `from_index` = the number of persisted events received so far,
+ * so nothing is lost or repeated. Close codes 4001 (auth) and 4004 (unknown conversation) are fatal.
+ */
+export function streamConversationEvents(
+  serverUrl: string,
+  conversationId: string,
+  options: StreamConversationEventsOptions,
+): ConversationEventStream {
+  const rest = new RestClient(serverUrl, options.apiKey);
+  const reconnect =
+    options.reconnect === false ? undefined : options.reconnect === true ? {} : (options.reconnect ?? {});
+  const initialDelay = reconnect?.initialDelayMs ?? 1_000;
+  const maxDelay = reconnect?.maxDelayMs ?? 30_000;
+  const maxAttempts = reconnect?.maxAttempts ?? Number.POSITIVE_INFINITY;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  const stopper = new AbortController();
+  const stop = (): void => stopper.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted) stop();
+
+  let nextIndex = options.fromIndex ?? -1;
+  let current: WebSocket | undefined;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+
+  const streamUrl = (): string => {
+    const base = rest.serverUrl.replace(/^http/, 'ws');
+    return `${base}/sockets/events/${encodeURIComponent(conversationId)}?from_index=${nextIndex}`;
+  };
+
+  /** One connection: resolves with how it ended and whether it got as far as its snapshot. */
+  const connectOnce = (): Promise<{ code: number; reason: string; wasReady: boolean; cause?: unknown }> =>
+    new Promise((resolve) => {
+      const ws = new WebSocket(streamUrl(), {
+        headers: options.apiKey === undefined ? {} : { 'x-session-api-key': options.apiKey },
+      });
+      current = ws;
+      let wasReady = false;
+      let outcome: { code: number; reason: string; cause?: unknown } | undefined;
+      const readyTimer = setTimeout(() => {
+        outcome = {
+          code: 1006,
+          reason: 'no full_state snapshot in time',
+          cause: new RemoteTimeoutError('the event stream', readyTimeoutMs),
+        };
+        ws.terminate();
+      }, readyTimeoutMs);
+      ws.on('unexpected-response', (_request, response) => {
+        const status = response.statusCode ?? 0;
+        outcome = {
+          code: status === 401 || status === 403 ? 4001 : status === 404 ? 4004 : 1006,
+          reason: `HTTP ${status}`,
+        };
+        response.resume();
+        ws.terminate();
+      });
+      ws.on('error', (error) => {
+        outcome ??= { code: 1006, reason: error.message, cause: error };
+      });
+      ws.on('message', (data: RawData) => {
+        const parsed = parseFrame(rawText(data));
+        if (parsed === undefined) return;
+        if (!parsed.success) {
+          // Unusable here, but it still holds its index in the log: skip it without repeating it on resume.
+          if (parsed.persisted) nextIndex += 1;
+          return;
+        }
+        const event = parsed.event;
+        const persisted = isPersistedFrame(event);
+        const index = persisted ? nextIndex++ : undefined;
+        options.onEvent(event, index);
+        if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
+          wasReady = true;
+          clearTimeout(readyTimer);
+          markReady();
+          options.onReady?.({ reconnected: connections > 1 });
+        }
+      });
+      ws.on('close', (code, reason) => {
+        clearTimeout(readyTimer);
+        current = undefined;
+        resolve({ ...(outcome ?? { code, reason: reason.toString() }), wasReady });
+      });
+    });
+
+  let connections = 0;
+  const run = async (): Promise<void> => {
+    if (nextIndex < 0) {
+      nextIndex = await rest.request<number>(
+        'GET',
+        `/api/conversations/${encodeURIComponent(conversationId)}/events/count`,
+        {
+          conversationId,
+        },
+      );
+    }
+    let attempts = 0;
+    let delay = initialDelay;
+    while (!stopper.signal.aborted) {
+      connections += 1;
+      const ended = await connectOnce();
+      if (stopper.signal.aborted) return;
+      if (ended.code === 4001) throw new RemoteAuthError(streamUrl(), { cause: ended.cause });
+      if (ended.code === 4004) throw new RemoteConversationNotFoundError({ conversationId, serverUrl: rest.serverUrl });
+      if (ended.wasReady) {
+        attempts = 0;
+        delay = initialDelay;
+      }
+      attempts += 1;
+      if (reconnect === undefined || attempts > maxAttempts) {
+        throw new RemoteStreamClosedError({
+          url: streamUrl(),
+          closeCode: ended.code,
+          reason: ended.reason,
+          cause: ended.cause,
+        });
+      }
+      options.onDisconnect?.({ code: ended.code, reason: ended.reason, retryInMs: delay });
+      await sleep(delay, stopper.signal);
+      delay = Math.min(delay * 2, maxDelay);
+    }
+  };
+
+  stopper.signal.addEventListener('abort', () => current?.close(1000, 'Client closed'), { once: true });
+  const done = run().finally(() => {
+    options.signal?.removeEventListener('abort', stop);
+    current?.terminate();
+  });
+  // Whoever awaits only `ready` must still see a failure before the first snapshot.
+  const readyOrFailure = Promise.race([ready, done.then(() => undefined)]);
+  done.catch(() => undefined);
+  readyOrFailure.catch(() => undefined);
+
+  return {
+    get nextIndex() {
+      return nextIndex;
+    },
+    ready: readyOrFailure,
+    done,
+    close: stop,
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+type ParsedFrame = { success: true; event: AnyEvent } | { success: false; persisted: boolean };
+
+function parseFrame(text: string): ParsedFrame | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = safeParseEvent(value);
+  if (parsed.success) return { success: true, event: parsed.event };
+  const record = typeof value === 'object' && value !== null ? (value as { kind?: unknown; key?: unknown }) : {};
+  return {
+    success: false,
+    persisted: typeof record.kind === 'string' && isPersistedFrame({ kind: record.kind, key: record.key }),
+  };
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

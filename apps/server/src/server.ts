@@ -1,0 +1,148 @@
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import fastifySwagger from '@fastify/swagger';
+import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { installSessionAuth } from './api/auth.js';
+import { registerConversationRoutes } from './api/conversation-routes.js';
+import { installErrorHandlers } from './api/error-handler.js';
+import { registerEventRoutes } from './api/event-routes.js';
+import { registerHealthRoutes } from './api/health-routes.js';
+import { installJsonParser } from './api/json-parser.js';
+import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
+import { ConversationManager } from './conversations/conversation-manager.js';
+import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** One registered route, as Fastify's `onRoute` hook reports it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
+export interface BuiltServer {
+  app: FastifyInstance;
+  manager: ConversationManager;
+  config: ServerConfig;
+  /** Every route registered on the app (HEAD routes included), collected with `onRoute`. */
+  routes: readonly RegisteredRoute[];
+  /** Starts listening on `config.host`:`config.port`; resolves with the base URL. */
+  listen(): Promise<{ url: string }>;
+  /** Graceful stop: refuse new requests, pause runs, wait for them (bounded), checkpoint, close sockets and the server. */
+  close(): Promise<void>;
+}
+
+export interface BuildServerOptions {
+  /** Overrides the store built from the config (tests, embedding). */
+  store?: FileStore;
+  sockets?: EventSocketOptions;
+}
+
+function storeFor(config: ServerConfig): { store: FileStore; root: string } {
+  if (config.s3 !== undefined) {
+    const { bucket, prefix, region, endpoint, forcePathStyle } = config.s3;
+    const store = createS3FileStore({
+      bucket,
+      prefix,
+      forcePathStyle,
+      ...(region === undefined ? {} : { region }),
+      ...(endpoint === undefined ? {} : { endpoint }),
+    });
+    return { store, root: store.describe('') };
+  }
+  const root = join(config.dataDir, 'conversations');
+  return { store: createLocalFileStore({ root, durability: 'fsync' }), root };
+}
+
+/**
+ * The agent server: REST routes (§11.2/§11.3) and event WebSockets (§11.4) on one HTTP server, over
+ * conversations stored on any FileStore. Nothing listens until `listen()`.
+ */
+export async function buildServer(
+  input: ServerConfigInput = {},
+  options: BuildServerOptions = {},
+): Promise<BuiltServer> {
+  const config = serverConfigSchema.parse(input);
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    // WebSocket upgrades are not Fastify requests: close() must not wait for idle keep-alive sockets either.
+    forceCloseConnections: 'idle',
+  });
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installJsonParser(app);
+  installErrorHandlers(app);
+
+  let shuttingDown = false;
+  app.addHook('onRequest', async (request, reply) => {
+    if (shuttingDown && request.url.startsWith('/api')) {
+      return reply.code(503).send({ detail: 'Server is shutting down' });
+    }
+  });
+  installSessionAuth(app, config.apiKeys);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: '@x/server', description: 'Agent server: conversations, events and event streams', version },
+      components: {
+        securitySchemes: { sessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } },
+      },
+      ...(config.apiKeys.length > 0 ? { security: [{ sessionApiKey: [] }] } : {}),
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const { store, root } =
+    options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
+  const manager = await ConversationManager.start({
+    store,
+    logger: app.log,
+    apiKeys: config.apiKeys,
+    persistenceDir: root,
+    workspaceRoot: join(config.dataDir, 'workspaces'),
+    secretKey: config.secretKey,
+    serverApiKey: config.openaiApiKey,
+  });
+
+  registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
+  registerConversationRoutes(app, manager);
+  registerEventRoutes(app, manager);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.ready();
+  const sockets = attachEventSockets(app.server, manager, options.sockets);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      shuttingDown = true;
+      app.log.info('shutting down');
+      await manager.close(config.shutdownTimeoutMs);
+      await sockets.close();
+      await app.close();
+    })();
+    return closing;
+  };
+
+  return {
+    app,
+    manager,
+    config,
+    routes,
+    async listen() {
+      await app.listen({ host: config.host, port: config.port });
+      const address = app.server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return { url: `http://${host}:${address.port}` };
+    },
+    close,
+  };
+}

@@ -1,0 +1,41 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CorruptEventError } from '@x/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Conversation, conversationDirName } from '../src/index.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+let harness: Harness;
+afterEach(async () => {
+  await harness?.close();
+});
+
+describe('a damaged event file', () => {
+  it('does not stop the conversation from opening and running; the file is still reported on direct reads', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'think', arguments: { thought: 'first' } }] },
+      { content: 'first run done' },
+      { content: 'second run done' },
+    ]);
+    const { conversation } = await harness.conversation();
+    await conversation.sendMessage('go');
+    await conversation.run();
+    await conversation.close();
+
+    const eventsDir = join(harness.persistenceDir, conversationDirName(conversation.id), 'events');
+    const files = (await readdir(eventsDir)).filter((name) => name.startsWith('event-')).sort();
+    const damaged = files.find((name) => name.startsWith('event-00002-'));
+    expect(damaged).toBeDefined();
+    await writeFile(join(eventsDir, damaged as string), '{"this is": not json');
+
+    const resumed = await Conversation.resume(conversation.id, {
+      agent: harness.agent(),
+      workspace: harness.workspace,
+      persistenceDir: harness.persistenceDir,
+    });
+    await expect(resumed.log.get(2)).rejects.toSatisfy((error) => CorruptEventError.isInstance(error));
+    await resumed.sendMessage('again');
+    expect((await resumed.run()).status).toBe('finished');
+    expect(JSON.stringify(harness.server.requests.at(-1))).toContain('again');
+  });
+});
