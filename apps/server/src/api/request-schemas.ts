@@ -1,3 +1,4 @@
+import { executionStatusSchema } from '@x/agent';
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
 
@@ -119,16 +120,8 @@ export const updateConversationSchema = z.object({
 });
 
 export const conversationSortOrderSchema = z.enum(['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC']);
-export const executionStatusQuerySchema = z.enum([
-  'idle',
-  'running',
-  'paused',
-  'waiting_for_confirmation',
-  'finished',
-  'error',
-  'stuck',
-  'deleting',
-]);
+/** The execution status filter takes exactly the agent's statuses. */
+export const executionStatusQuerySchema = executionStatusSchema;
 
 export const conversationSearchQuerySchema = z.object({
   page_id: z.string().max(100).optional(),
