@@ -1,3 +1,5 @@
 import { defineXProject } from '@x/vitest-preset';
 
-export default defineXProject();
+// The integration tests run the built `x` binary, so the global setup compiles the CLI first (its
+// workspace dependencies resolve through their dist/, built by turbo before tests run).
+export default defineXProject({ test: { globalSetup: ['test/helpers/build-cli.ts'] } });

@@ -11,4 +11,14 @@ describe('CliError', () => {
     expect(error.name).toBe('CliError');
     expect(error.code).toBe('example');
   });
+
+  it('tells subclasses apart: a subclass matches only its own errors and the base matches all', () => {
+    class FirstProblem extends CliError {}
+    class SecondProblem extends CliError {}
+    const first = new FirstProblem('first', 'one');
+    expect(FirstProblem.isInstance(first)).toBe(true);
+    expect(SecondProblem.isInstance(first)).toBe(false);
+    expect(CliError.isInstance(first)).toBe(true);
+    expect(FirstProblem.isInstance(new Error('plain'))).toBe(false);
+  });
 });

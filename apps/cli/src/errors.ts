@@ -31,8 +31,21 @@ export class CliError extends Error {
     this.hint = options?.hint;
   }
 
-  /** True for any CliError, even one created by another copy of @x/cli (duplicate installs). */
-  static isInstance(value: unknown): value is CliError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  /**
+   * True for an error of this class or a subclass, also one created by another copy of the package
+   * (duplicate installs): the base is recognised by a global symbol, a subclass by its class name.
+   * `StoreError.isInstance(e)` matches every store error, `FileNotFoundError.isInstance(e)` only those.
+   */
+  static isInstance<T extends abstract new (...args: never[]) => CliError>(
+    this: T,
+    value: unknown,
+  ): value is InstanceType<T> {
+    if (typeof value !== 'object' || value === null) return false;
+    if ((value as Record<symbol, unknown>)[marker] !== true) return false;
+    if ((this as unknown) === CliError) return true;
+    for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      if ((proto as { constructor?: { name?: string } }).constructor?.name === this.name) return true;
+    }
+    return false;
   }
 }

@@ -1,7 +1,9 @@
 import { type AnyEvent, contentText, getEventThinking, observationText } from '@x/events';
 import type { Colors } from './colors.js';
-import { excerpt, toolArgumentLines } from './tool-arguments.js';
+import { actionSummary, excerpt, toolArgumentLines } from './tool-arguments.js';
 import { oneLine } from './truncate.js';
+
+const QUIET_OBSERVATIONS = new Set(['FinishObservation', 'ThinkObservation']);
 
 export interface BlockOptions {
   colors: Colors;
@@ -25,7 +27,13 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
   switch (event.kind) {
     case 'SystemPromptEvent': {
       const tools = event.tools.map((tool) => String(tool.title ?? tool.kind)).join(', ');
-      return [header(c.dim('⚙'), c.dim('System prompt'), `${event.system_prompt.text.length} chars · tools: ${tools || 'none'}`)];
+      return [
+        header(
+          c.dim('⚙'),
+          c.dim('System prompt'),
+          `${event.system_prompt.text.length} chars · tools: ${tools || 'none'}`,
+        ),
+      ];
     }
     case 'MessageEvent': {
       const text = contentText(event.llm_message.content) + contentText(event.extended_content);
@@ -49,14 +57,25 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
       }
       const valid = event.action !== undefined;
       const risk = event.security_risk !== 'UNKNOWN' ? ` risk ${event.security_risk}` : '';
-      const summary = event.summary === undefined ? '' : `— ${oneLine(event.summary, 80)}`;
-      const title = valid ? c.bold(c.yellow(event.tool_name)) : c.bold(c.red(`${event.tool_name} (invalid call)`));
-      lines.push(`${c.yellow('⚙')} ${title}${summary === '' ? '' : ` ${c.dim(summary)}`}${c.dim(risk)}${lines.length === 0 ? tag : ''}`);
+      const modelSummary = actionSummary(event);
+      const summary = modelSummary === undefined ? '' : `— ${oneLine(modelSummary, 80)}`;
+      const [symbol, paint] =
+        event.tool_name === 'finish'
+          ? [c.green('✔'), c.green]
+          : event.tool_name === 'think'
+            ? [c.magenta('✎'), c.magenta]
+            : [c.yellow('⚙'), c.yellow];
+      const title = valid ? c.bold(paint(event.tool_name)) : c.bold(c.red(`${event.tool_name} (invalid call)`));
+      lines.push(
+        `${valid ? symbol : c.red('✖')} ${title}${summary === '' ? '' : ` ${c.dim(summary)}`}${c.dim(risk)}${lines.length === 0 ? tag : ''}`,
+      );
       lines.push(...body(toolArgumentLines(event, c)));
       return lines;
     }
     case 'ObservationEvent': {
       const failed = event.observation.is_error === true;
+      // finish and think echo their action, which is already shown.
+      if (!failed && QUIET_OBSERVATIONS.has(event.observation.kind)) return undefined;
       const exit = typeof event.observation.exit_code === 'number' ? `exit ${event.observation.exit_code}` : '';
       const head = failed
         ? header(c.red('✖'), c.red(`${event.tool_name} failed`), exit)
@@ -65,20 +84,36 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
     }
     case 'UserRejectObservation':
       return [
-        header(c.yellow('✋'), c.yellow(`Rejected ${event.tool_name}`), event.rejection_source === 'hook' ? 'by a hook' : 'by the user'),
+        header(
+          c.yellow('✋'),
+          c.yellow(`Rejected ${event.tool_name}`),
+          event.rejection_source === 'hook' ? 'by a hook' : 'by the user',
+        ),
         ...body([event.rejection_reason]),
       ];
     case 'AgentErrorEvent':
-      return [header(c.red('✖'), c.bold(c.red(`Error in ${event.tool_name}`))), ...body(excerpt(event.error, c, { plain: true }).map((l) => c.red(l)))];
+      return [
+        header(c.red('✖'), c.bold(c.red(`Error in ${event.tool_name}`))),
+        ...body(excerpt(event.error, c, { plain: true }).map((l) => c.red(l))),
+      ];
     case 'ConversationErrorEvent':
     case 'ServerErrorEvent':
-      return [header(c.red('✖'), c.bold(c.red(event.code))), ...body(excerpt(event.detail, c, { plain: true }).map((l) => c.red(l)))];
+      return [
+        header(c.red('✖'), c.bold(c.red(event.code))),
+        ...body(excerpt(event.detail, c, { plain: true }).map((l) => c.red(l))),
+      ];
     case 'Condensation': {
       const forgot = `forgot ${event.forgotten_event_ids.length} event${event.forgotten_event_ids.length === 1 ? '' : 's'}`;
-      return [header(c.magenta('⧉'), c.magenta('Condensation'), forgot), ...body(excerpt(event.summary ?? '', c, { head: 8, tail: 2, plain: true }).map((l) => c.dim(l)))];
+      return [
+        header(c.magenta('⧉'), c.magenta('Condensation'), forgot),
+        ...body(excerpt(event.summary ?? '', c, { head: 8, tail: 2, plain: true }).map((l) => c.dim(l))),
+      ];
     }
     case 'CondensationSummaryEvent':
-      return [header(c.magenta('⧉'), c.magenta('Summary')), ...body(excerpt(event.summary, c, { head: 8, tail: 2, plain: true }))];
+      return [
+        header(c.magenta('⧉'), c.magenta('Summary')),
+        ...body(excerpt(event.summary, c, { head: 8, tail: 2, plain: true })),
+      ];
     case 'CondensationRequest':
       return [header(c.magenta('⧉'), c.dim('Condensation requested'))];
     case 'ConversationStateUpdateEvent':
@@ -89,7 +124,9 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
       return [header(c.yellow('‖'), c.yellow('Interrupted'))];
     case 'HookExecutionEvent': {
       const outcome = event.blocked ? 'blocked' : event.success ? 'ok' : `failed (exit ${event.exit_code})`;
-      return [header(c.dim('⚑'), c.dim(`Hook ${event.hook_event_type}`), `${oneLine(event.hook_command, 60)} · ${outcome}`)];
+      return [
+        header(c.dim('⚑'), c.dim(`Hook ${event.hook_event_type}`), `${oneLine(event.hook_command, 60)} · ${outcome}`),
+      ];
     }
     case 'ACPToolCallEvent':
       return [header(event.is_error ? c.red('⚙') : c.yellow('⚙'), c.bold(event.title), event.status ?? '')];

@@ -1,5 +1,5 @@
 import { type AnyEvent, contentText, observationText } from '@x/events';
-import { toolArguments } from './tool-arguments.js';
+import { actionSummary, toolArguments } from './tool-arguments.js';
 import { oneLine } from './truncate.js';
 
 /** A one-line description of an event, for listings. */
@@ -12,7 +12,7 @@ export function eventSummary(event: AnyEvent, max = 100): string {
     case 'ActionEvent': {
       const args = toolArguments(event);
       const detail =
-        event.summary ??
+        actionSummary(event) ??
         (typeof args?.command === 'string' && event.tool_name === 'terminal'
           ? `$ ${args.command}`
           : typeof args?.message === 'string'
@@ -21,7 +21,10 @@ export function eventSummary(event: AnyEvent, max = 100): string {
       return oneLine(`${event.tool_name}: ${detail}`, max);
     }
     case 'ObservationEvent':
-      return oneLine(`${event.tool_name}${event.observation.is_error === true ? ' (error)' : ''}: ${observationText(event.observation)}`, max);
+      return oneLine(
+        `${event.tool_name}${event.observation.is_error === true ? ' (error)' : ''}: ${observationText(event.observation)}`,
+        max,
+      );
     case 'UserRejectObservation':
       return oneLine(`${event.tool_name} rejected: ${event.rejection_reason}`, max);
     case 'AgentErrorEvent':
@@ -34,7 +37,10 @@ export function eventSummary(event: AnyEvent, max = 100): string {
     case 'CondensationSummaryEvent':
       return oneLine(event.summary, max);
     case 'ConversationStateUpdateEvent':
-      return oneLine(`${event.key} = ${typeof event.value === 'string' ? event.value : JSON.stringify(event.value)}`, max);
+      return oneLine(
+        `${event.key} = ${typeof event.value === 'string' ? event.value : JSON.stringify(event.value)}`,
+        max,
+      );
     case 'HookExecutionEvent':
       return oneLine(`${event.hook_event_type} ${event.hook_command} → ${event.exit_code}`, max);
     case 'ACPToolCallEvent':
@@ -58,4 +64,3 @@ export function eventSummary(event: AnyEvent, max = 100): string {
 export function displayKind(event: AnyEvent): string {
   return event.kind === 'OpaqueEvent' ? event.opaque_kind : event.kind;
 }
-

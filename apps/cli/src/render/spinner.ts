@@ -30,7 +30,7 @@ export function createSpinner(options: { stream: NodeJS.WriteStream; enabled: bo
   const draw = (): void => {
     const seconds = Math.floor((Date.now() - since) / 1000);
     const elapsed = seconds >= 1 ? colors.dim(` ${seconds}s`) : '';
-    const width = Math.max(20, (stream.columns ?? 80) - 8);
+    const width = Math.max(20, (stream.columns || 80) - 8);
     const text = label.length > width ? `${label.slice(0, width - 1)}…` : label;
     stream.write(`\r\x1b[K${colors.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${colors.dim(text)}${elapsed}`);
     frame += 1;

@@ -13,9 +13,17 @@ export interface UsageTotals {
 }
 
 export function usageTotals(stats: ConversationStatsSnapshot): UsageTotals {
-  const totals: UsageTotals = { models: [], promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, reasoningTokens: 0, cost: 0 };
+  const totals: UsageTotals = {
+    models: [],
+    promptTokens: 0,
+    completionTokens: 0,
+    cacheReadTokens: 0,
+    reasoningTokens: 0,
+    cost: 0,
+  };
   for (const metrics of Object.values(stats.usage_to_metrics)) {
-    if (metrics.model_name !== '' && !totals.models.includes(metrics.model_name)) totals.models.push(metrics.model_name);
+    if (metrics.model_name !== '' && !totals.models.includes(metrics.model_name))
+      totals.models.push(metrics.model_name);
     const usage = metrics.accumulated_token_usage;
     totals.promptTokens += usage.prompt_tokens;
     totals.completionTokens += usage.completion_tokens;

@@ -18,6 +18,13 @@ export function toolArguments(event: ActionEvent): Record<string, unknown> | und
   }
 }
 
+/** The model's own summary of a call; undefined for the `tool: {json}` fallback the parser makes up. */
+export function actionSummary(event: ActionEvent): string | undefined {
+  const summary = event.summary;
+  if (summary === undefined || summary.startsWith(`${event.tool_name}: `)) return undefined;
+  return summary;
+}
+
 /**
  * Readable lines for a tool call's arguments: a shell prompt for the terminal, the file and its text for
  * the file editor, the message for finish, `key: value` for anything else. Long values are truncated.
@@ -30,7 +37,10 @@ export function toolArgumentLines(event: ActionEvent, colors: Colors): string[] 
     case 'terminal': {
       const command = text('command');
       if (command === undefined) break;
-      return [`${colors.dim('$')} ${colors.bold(command.split('\n')[0] ?? '')}`, ...excerpt(command.split('\n').slice(1).join('\n'), colors)];
+      return [
+        `${colors.dim('$')} ${colors.bold(command.split('\n')[0] ?? '')}`,
+        ...excerpt(command.split('\n').slice(1).join('\n'), colors),
+      ];
     }
     case 'file_editor': {
       const command = text('command') ?? '';
@@ -53,7 +63,10 @@ export function toolArgumentLines(event: ActionEvent, colors: Colors): string[] 
   }
   return Object.entries(args)
     .filter(([key]) => key !== 'summary' && key !== 'security_risk')
-    .map(([key, value]) => `${colors.dim(`${key}:`)} ${oneLine(typeof value === 'string' ? value : JSON.stringify(value) ?? '', 200)}`);
+    .map(
+      ([key, value]) =>
+        `${colors.dim(`${key}:`)} ${oneLine(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), 200)}`,
+    );
 }
 
 function rangeText(value: unknown): string {

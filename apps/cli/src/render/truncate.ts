@@ -21,7 +21,11 @@ export function truncateLines(text: string, options: TruncateOptions = {}): Trun
   const head = options.head ?? 12;
   const tail = options.tail ?? 6;
   const max = options.maxLineLength ?? 400;
-  const lines = text.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n').map((line) => cutLine(line, max));
+  const lines = text
+    .replace(/\r\n/g, '\n')
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => cutLine(line, max));
   if (lines.length <= head + tail + 2) return { head: lines, omitted: 0, tail: [] };
   return { head: lines.slice(0, head), omitted: lines.length - head - tail, tail: lines.slice(lines.length - tail) };
 }

@@ -36,7 +36,11 @@ export function createVisualizer(output: Output): Visualizer {
         flush();
         streamed = '';
       }
-      const lines = eventBlock(event, { colors: c, index, streamedText: streamedText.trim() === '' ? undefined : streamedText });
+      const lines = eventBlock(event, {
+        colors: c,
+        index,
+        streamedText: streamedText.trim() === '' ? undefined : streamedText,
+      });
       if (lines === undefined || lines.length === 0) return;
       flush();
       output.line(`${lines.join('\n')}\n`);

@@ -1,0 +1,86 @@
+import type { AnyEvent } from '@x/events';
+import type { CliContext } from '../context.js';
+import { type ConversationRecord, openConversation, readEvents } from '../conversation-reader.js';
+import { deriveState } from '../derive-state.js';
+import { displayKind, eventSummary } from '../render/event-summary.js';
+import { formatCost, tokensText, usageTotals } from '../render/stats.js';
+import { resolveConversation } from '../resolve-conversation.js';
+
+export async function inspectCommand(
+  context: CliContext,
+  input: string,
+  options: { json?: boolean; dataDir?: string },
+): Promise<number> {
+  const record = await openConversation(resolveConversation(input, { dataDir: options.dataDir }));
+  const events = await readEvents(record);
+  const report = await buildReport(record, events);
+  const { output } = context;
+  if (options.json === true) {
+    output.line(JSON.stringify(report, null, 2));
+    return 0;
+  }
+  const c = output.colors;
+  const row = (label: string, value: string): void => output.line(`  ${c.dim(label.padEnd(13))} ${value}`);
+  const statusColor =
+    report.status === 'finished' ? c.green : report.status === 'error' || report.status === 'stuck' ? c.red : c.yellow;
+  output.line(`${c.bold('Conversation')} ${c.cyan(report.id)}${report.title === undefined ? '' : ` ${report.title}`}`);
+  row('status', statusColor(report.status));
+  row('location', report.location);
+  if (report.workspace !== undefined) row('workspace', report.workspace);
+  if (report.model !== undefined) row('model', report.model);
+  row('written by', report.written_by === 'reference' ? 'OpenHands Python SDK' : 'x');
+  row(
+    'events',
+    `${report.event_count}${report.first_event_at === undefined ? '' : c.dim(` · ${report.first_event_at} → ${report.last_event_at}`)}`,
+  );
+  row('iterations', String(report.iterations));
+  const totals = usageTotals(report.stats);
+  row('tokens', tokensText(totals));
+  row('cost', formatCost(totals.cost));
+  row('confirmation', report.confirmation_policy.kind);
+  row(
+    'kinds',
+    Object.entries(report.kinds)
+      .map(([kind, count]) => `${kind} ${count}`)
+      .join(c.dim(' · ')) || 'none',
+  );
+  if (report.pending_actions.length === 0) row('pending', 'none');
+  else {
+    row('pending', c.yellow(`${report.pending_actions.length} action(s) waiting for a result`));
+    for (const pending of report.pending_actions)
+      output.line(`    ${c.yellow('⚙')} #${pending.index} ${pending.summary}`);
+  }
+  return 0;
+}
+
+async function buildReport(record: ConversationRecord, events: readonly AnyEvent[]) {
+  const state = await deriveState(record, events);
+  const kinds: Record<string, number> = {};
+  for (const event of events) kinds[displayKind(event)] = (kinds[displayKind(event)] ?? 0) + 1;
+  const indexById = new Map(events.map((event, index) => [event.id, index]));
+  return {
+    id: state.id,
+    status: state.execution_status,
+    ...(state.title === undefined ? {} : { title: state.title }),
+    location: record.source.location,
+    ...(record.baseState?.workspace?.working_dir === undefined
+      ? {}
+      : { workspace: record.baseState.workspace.working_dir }),
+    ...(record.baseState?.agent?.llm?.model === undefined ? {} : { model: record.baseState.agent.llm.model }),
+    written_by: record.writtenByReference ? ('reference' as const) : ('x' as const),
+    event_count: events.length,
+    ...(events.length === 0
+      ? {}
+      : { first_event_at: events[0]?.timestamp, last_event_at: events[events.length - 1]?.timestamp }),
+    iterations: state.iteration,
+    max_iterations: state.max_iterations,
+    confirmation_policy: state.confirmation_policy,
+    stats: state.stats,
+    kinds,
+    pending_actions: state.pending_actions.map((pending) => {
+      const index = indexById.get(pending.action_id) ?? -1;
+      const event = events[index];
+      return { ...pending, index, summary: event === undefined ? pending.tool_name : eventSummary(event, 120) };
+    }),
+  };
+}

@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CliContext } from '../context.js';
+import { resolveDataDir } from '../data-dir.js';
+import { isConversationDir } from '../resolve-conversation.js';
+
+interface Entry {
+  id: string;
+  status: string;
+  events: number;
+  updated_at: string;
+  workspace?: string;
+  location: string;
+}
+
+/** Lists conversations from their directories alone (base_state.json and the event file names). */
+export async function listCommand(context: CliContext, options: { dataDir?: string; json?: boolean }): Promise<number> {
+  const dataDir = resolveDataDir(options.dataDir, context.env);
+  const { output } = context;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dataDir).filter((name) => isConversationDir(join(dataDir, name)));
+  } catch {
+    names = [];
+  }
+  const entries = names.map((name) => describe(dataDir, name)).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  if (options.json === true) {
+    for (const entry of entries) output.line(JSON.stringify(entry));
+    return 0;
+  }
+  const c = output.colors;
+  if (entries.length === 0) {
+    output.error(output.errorColors.dim(`No conversations in ${dataDir} yet. Start one with \`x run --demo\`.`));
+    return 0;
+  }
+  output.line(c.dim(`${entries.length} conversation${entries.length === 1 ? '' : 's'} in ${dataDir}`));
+  for (const entry of entries) {
+    const status =
+      entry.status === 'finished' ? c.green : entry.status === 'error' || entry.status === 'stuck' ? c.red : c.yellow;
+    output.line(
+      `${c.cyan(entry.id.replace(/-/g, '').slice(0, 8))}  ${status(entry.status.padEnd(24))} ${String(entry.events).padStart(5)} events  ${c.dim(entry.updated_at.slice(0, 16).replace('T', ' '))}  ${c.dim(entry.workspace ?? '')}`,
+    );
+  }
+  return 0;
+}
+
+function describe(dataDir: string, name: string): Entry {
+  const location = join(dataDir, name);
+  let base: { id?: unknown; execution_status?: unknown; workspace?: { working_dir?: unknown } } = {};
+  try {
+    base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as typeof base;
+  } catch {
+    base = {};
+  }
+  let events: string[] = [];
+  try {
+    events = readdirSync(join(location, 'events')).filter((file) => /^event-\d{5,}-.+\.json$/.test(file));
+  } catch {
+    events = [];
+  }
+  const workspace = typeof base.workspace?.working_dir === 'string' ? base.workspace.working_dir : undefined;
+  return {
+    id: typeof base.id === 'string' ? base.id : name,
+    status: typeof base.execution_status === 'string' ? base.execution_status : 'unknown',
+    events: events.length,
+    updated_at: statSync(location).mtime.toISOString(),
+    ...(workspace === undefined ? {} : { workspace }),
+    location,
+  };
+}

@@ -1,0 +1,29 @@
+import type { CliContext } from '../context.js';
+import { openConversation, readEvents } from '../conversation-reader.js';
+import { UsageError } from '../errors/usage-error.js';
+import { resolveConversation } from '../resolve-conversation.js';
+
+export async function messagesCommand(
+  context: CliContext,
+  input: string,
+  options: { format: 'openai' | 'responses' | 'anthropic'; until?: number; dataDir?: string },
+): Promise<number> {
+  const record = await openConversation(resolveConversation(input, { dataDir: options.dataDir }));
+  if (options.until !== undefined && options.until >= record.log.length) {
+    throw new UsageError(`--until ${options.until} is past the end: the conversation has ${record.log.length} events.`);
+  }
+  const events = await readEvents(record, options.until === undefined ? {} : { to: options.until });
+  const { eventsToMessages, toAnthropicMessages, toChatCompletionsMessages, toResponsesInput, View } = await import(
+    '@x/events'
+  );
+  const messages = eventsToMessages(View.fromEvents(events).events);
+  // Images are kept (vision on) so nothing in the conversation is silently left out of the listing.
+  const rendered =
+    options.format === 'responses'
+      ? toResponsesInput(messages, { visionEnabled: true })
+      : options.format === 'anthropic'
+        ? toAnthropicMessages(messages, { visionEnabled: true })
+        : toChatCompletionsMessages(messages, { visionEnabled: true });
+  context.output.line(JSON.stringify(rendered, null, 2));
+  return 0;
+}

@@ -1,0 +1,184 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Conversation, ConversationOptions } from '@x/agent';
+import type { CliContext } from '../context.js';
+import { expandHome, resolveDataDir } from '../data-dir.js';
+import { UsageError } from '../errors/usage-error.js';
+import { resolveConversation } from '../resolve-conversation.js';
+import { chooseModel } from '../run/choose-model.js';
+import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
+import { createLiveView } from '../run/live-view.js';
+import { printRunHeader, printRunOutcome } from '../run/run-report.js';
+
+export interface RunCommandOptions {
+  workspace?: string;
+  dataDir?: string;
+  model?: string;
+  baseUrl?: string;
+  confirm?: 'never' | 'always' | 'risky';
+  maxIterations?: number;
+  condenser?: 'none' | 'summarize';
+  resume?: string;
+  stream?: boolean;
+  demo?: boolean;
+}
+
+/** The task `builtInDemoScript()` of @x/agent answers. */
+export const DEMO_TASK = 'Create hello.txt containing a greeting, then show its contents';
+
+const POLICIES = {
+  never: { kind: 'NeverConfirm' },
+  always: { kind: 'AlwaysConfirm' },
+  risky: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true },
+} as const;
+
+export async function runCommand(
+  context: CliContext,
+  task: string | undefined,
+  options: RunCommandOptions,
+): Promise<number> {
+  const started = Date.now();
+  const demo = options.demo === true;
+  checkOptions(task, options);
+  const { output } = context;
+  const agentModule = await import('@x/agent');
+  const dataDir = resolveDataDir(options.dataDir, context.env);
+  const source = options.resume === undefined ? undefined : resolveConversation(options.resume, { dataDir });
+  const workspace = demo
+    ? mkdtempSync(join(tmpdir(), 'x-demo-'))
+    : workspaceDir(options.workspace ?? (source === undefined ? undefined : recordedWorkspace(source.location)));
+
+  const model = chooseModel(agentModule, { demo, model: options.model, baseUrl: options.baseUrl, env: context.env });
+  if (model.kind !== 'endpoint' && (options.model !== undefined || options.baseUrl !== undefined)) {
+    output.error(
+      output.errorColors.yellow('--model and --base-url only apply with OPENAI_API_KEY set; using the offline model.'),
+    );
+  }
+  const agent = agentModule.createAgent({
+    llm: model.llm,
+    stream: options.stream === true,
+    ...(options.condenser === 'summarize'
+      ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
+      : {}),
+  });
+  const live = createLiveView(output, model.llm.model);
+  const conversationOptions: Omit<ConversationOptions, 'id'> = {
+    agent,
+    workspace,
+    persistenceDir: source?.parentDir ?? dataDir,
+    onEvent: live.onEvent,
+    ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
+  };
+  const policy = options.confirm === undefined ? undefined : POLICIES[options.confirm];
+  const conversation =
+    source === undefined
+      ? await agentModule.Conversation.create({
+          ...conversationOptions,
+          ...(policy === undefined ? {} : { confirmationPolicy: policy }),
+        })
+      : await agentModule.Conversation.resume(source.name, conversationOptions);
+
+  printRunHeader(output, {
+    id: conversation.id,
+    location: conversation.location,
+    workspace,
+    model,
+    resumed: source !== undefined,
+  });
+  live.start();
+  let interrupted = false;
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (interrupted) {
+      output.error(output.errorColors.yellow('Stopping now.'));
+      controller.abort();
+      return;
+    }
+    interrupted = true;
+    output.error(output.errorColors.yellow('Pausing after the current step… (Ctrl-C again to stop at once)'));
+    void conversation.pause().catch(() => undefined);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    if (source !== undefined && policy !== undefined) await conversation.setConfirmationPolicy(policy);
+    const message = demo ? DEMO_TASK : task;
+    if (message !== undefined) await conversation.sendMessage(message);
+    await runWithConfirmation(conversation, context, controller.signal);
+  } catch (error) {
+    // A failed run is recorded in the conversation (its error event was shown above); anything else is not.
+    if (!(agentModule.ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) throw error;
+  } finally {
+    process.off('SIGINT', onSigint);
+    closeAnswers();
+    live.stop();
+    await conversation.close();
+  }
+  return printRunOutcome(output, {
+    state: conversation.state,
+    elapsedMs: Date.now() - started,
+    shortId: conversation.id.replace(/-/g, '').slice(0, 8),
+    dataDirFlag: options.dataDir === undefined ? '' : ` --data-dir ${options.dataDir}`,
+    interrupted,
+  });
+}
+
+/** Runs until the conversation stops; each stop for confirmation asks y/n and runs again. */
+async function runWithConfirmation(
+  conversation: Conversation,
+  context: CliContext,
+  signal: AbortSignal,
+): Promise<void> {
+  let first = true;
+  for (;;) {
+    if (conversation.state.execution_status === 'waiting_for_confirmation') {
+      const approved = await askConfirmation(context.output, await conversation.pendingActions());
+      if (approved === undefined) return;
+      // A rejection is recorded as UserRejectObservations, then the run continues so the model sees it.
+      if (!approved) await conversation.rejectPendingActions();
+    } else if (!first) {
+      return;
+    }
+    first = false;
+    await conversation.run({ signal });
+  }
+}
+
+function checkOptions(task: string | undefined, options: RunCommandOptions): void {
+  if (options.demo === true && (task !== undefined || options.resume !== undefined)) {
+    throw new UsageError('--demo runs its own task in a fresh workspace; leave out the task and --resume.');
+  }
+  if (options.demo !== true && task === undefined && options.resume === undefined) {
+    throw new UsageError('No task given.', {
+      hint: 'Try `x run "Describe this project"`, or `x run --demo` for the offline demo.',
+    });
+  }
+  if (task !== undefined && task.trim() === '') throw new UsageError('The task is empty.');
+}
+
+function workspaceDir(path: string | undefined): string {
+  const dir = resolve(expandHome(path ?? process.cwd()));
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new UsageError(`The workspace ${dir} does not exist.`, {
+      hint: 'Create it first, or pass another --workspace.',
+    });
+  }
+  if (!isDir) throw new UsageError(`The workspace ${dir} is not a directory.`);
+  return dir;
+}
+
+/** A resumed conversation keeps working where it did, when that directory still exists. */
+function recordedWorkspace(location: string): string | undefined {
+  try {
+    const base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as {
+      workspace?: { working_dir?: unknown };
+    };
+    const dir = base.workspace?.working_dir;
+    return typeof dir === 'string' && statSync(dir).isDirectory() ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}

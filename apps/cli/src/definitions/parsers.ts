@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from 'commander';
+
+/** An event index: a whole number ≥ 0. */
+export function parseIndex(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected an event index (0, 1, 2, …), got '${value}'.`);
+  return Number(value);
+}
+
+export function parsePositiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a whole number ≥ 1, got '${value}'.`);
+  return Number(value);
+}
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new InvalidArgumentError(`expected a port number (0–65535), got '${value}'.`);
+  return port;
+}
+
+export function parseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return value.replace(/\/+$/, '');
+  } catch {
+    throw new InvalidArgumentError(`expected an http(s) URL such as http://127.0.0.1:8000, got '${value}'.`);
+  }
+}
+
+/** For repeatable options: `--kind a --kind b` → ['a', 'b']. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').filter((part) => part !== '')];
+}

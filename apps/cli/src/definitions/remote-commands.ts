@@ -1,0 +1,84 @@
+import { type Command, Option } from 'commander';
+import { lazyAction } from '../context.js';
+import { examples } from './help-text.js';
+import { collect, parseIndex, parsePort, parseUrl } from './parsers.js';
+
+const API_KEY = ['--api-key <key>', 'session API key of the server (default: $X_SESSION_API_KEY)'] as const;
+
+/** Commands that start or talk to an @x agent server. */
+export function defineRemoteCommands(program: Command): void {
+  program
+    .command('serve')
+    .summary('start the agent server (REST + WebSocket)')
+    .description(
+      'Starts the @x agent server: a REST API over persistent conversations and a WebSocket stream of their events. Stop it with Ctrl-C (running conversations are paused and saved).',
+    )
+    .option('--host <host>', 'interface to bind (default: 127.0.0.1, env X_SERVER_HOST)')
+    .option('--port <port>', 'port, 0 for any free one (default: 8000, env X_SERVER_PORT)', parsePort)
+    .option('--data-dir <dir>', 'server data: conversations/ and workspaces/ (default: $X_HOME/server or ~/.x/server)')
+    .option('--api-key <key>', 'require this session API key (repeatable; env SESSION_API_KEY)', collect)
+    .option('--s3-bucket <bucket>', 'store conversations in this S3 bucket instead of --data-dir')
+    .option('--s3-prefix <prefix>', 'key prefix in the bucket (default: conversations)')
+    .option('--s3-region <region>', 'bucket region (default: AWS_REGION)')
+    .option('--s3-endpoint <url>', 'S3-compatible endpoint (MinIO, R2, moto)')
+    .option('--s3-force-path-style', 'path-style bucket URLs (MinIO, moto)')
+    .addOption(
+      new Option('--log-level <level>', 'server log level (default: warn)').choices([
+        'fatal',
+        'error',
+        'warn',
+        'info',
+        'debug',
+        'trace',
+        'silent',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        ['x serve', 'on http://127.0.0.1:8000'],
+        ['x serve --port 0 --api-key s3cret', 'any free port, with a session key'],
+        ['x serve --s3-bucket my-bucket --s3-region eu-west-1', 'conversations on S3'],
+      ),
+    )
+    .action(lazyAction(async () => (await import('../commands/serve.js')).serveCommand));
+
+  program
+    .command('tail')
+    .summary('follow a conversation on a server, live')
+    .description(
+      'Shows a server conversation’s events as they happen, with the same view as `x run`. Reconnects by itself after a dropped connection and resumes exactly where it stopped. Stop with Ctrl-C.',
+    )
+    .argument('<url>', 'server URL, e.g. http://127.0.0.1:8000', parseUrl)
+    .argument('<conversation-id>', 'conversation id on the server')
+    .option('--from <index>', 'first event index to show (default: 0, the whole conversation)', parseIndex)
+    .option(...API_KEY)
+    .addHelpText(
+      'after',
+      examples(
+        ['x tail http://127.0.0.1:8000 3f2c1a9e-…', 'the whole conversation, then live'],
+        ['x tail http://127.0.0.1:8000 3f2c1a9e-… --from 40', 'from event #40'],
+      ),
+    )
+    .action(lazyAction(async () => (await import('../commands/tail.js')).tailCommand));
+
+  program
+    .command('send')
+    .summary('send a message to a conversation on a server')
+    .description(
+      'Adds a user message to a server conversation. With --run, also starts a run and shows its events until it ends.',
+    )
+    .argument('<url>', 'server URL, e.g. http://127.0.0.1:8000', parseUrl)
+    .argument('<conversation-id>', 'conversation id on the server')
+    .argument('<message>', 'the message text')
+    .option('--run', 'start a run and follow it until it ends')
+    .option(...API_KEY)
+    .addHelpText(
+      'after',
+      examples(
+        ['x send http://127.0.0.1:8000 3f2c1a9e-… "Also add tests"', 'queue a message'],
+        ['x send http://127.0.0.1:8000 3f2c1a9e-… "Go on" --run', 'and run it, showing events'],
+      ),
+    )
+    .action(lazyAction(async () => (await import('../commands/send.js')).sendCommand));
+}

@@ -1,0 +1,64 @@
+import { CliError, ExitCode } from './errors.js';
+import type { Colors } from './render/colors.js';
+
+/** What to do about the typed errors of the @x packages, by `code`. */
+const HINTS: Record<string, string> = {
+  llm_authentication: 'Check OPENAI_API_KEY (and OPENAI_BASE_URL if you use another endpoint).',
+  llm_service: 'Is the endpoint reachable? Check OPENAI_BASE_URL and your network; retries were used up.',
+  llm_timeout: 'The model did not answer in time; try again, or use a faster model with --model.',
+  llm_rate_limit: 'The provider is limiting requests; wait a little and resume with `x run --resume <id>`.',
+  llm_bad_request: 'The endpoint rejected the request; check the model name (--model).',
+  llm_context_window_exceeded: 'The conversation no longer fits the model; run with --condenser summarize.',
+  corrupt_event: 'That event file is damaged; the other events are still readable with `x events`.',
+  corrupt_base_state: 'base_state.json is damaged; `x events` can still read the events.',
+  backend_error: 'The storage failed; check that the data directory is writable (--data-dir).',
+  conversation_exists: 'Use another id, or resume it with `x run --resume <id>`.',
+  remote_auth_failed: 'Pass the server’s session key with --api-key or X_SESSION_API_KEY.',
+  remote_request_failed: 'Is the server running at that URL? Start one with `x serve`.',
+  remote_stream_closed: 'The server closed the event stream; check that it is still running.',
+};
+
+const NOT_FOUND_CODES = new Set([
+  'conversation_not_found',
+  'file_not_found',
+  'unknown_event_id',
+  'remote_conversation_not_found',
+]);
+
+/**
+ * Prints an error for a person: what went wrong and what to do, without a stack trace unless
+ * X_DEBUG=1. Returns the exit code.
+ */
+export function reportError(error: unknown, colors: Colors, env: NodeJS.ProcessEnv = process.env): number {
+  const debug = env.X_DEBUG === '1' || env.X_DEBUG === 'true';
+  const write = (text: string): void => {
+    process.stderr.write(`${text}\n`);
+  };
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  let exitCode: number = ExitCode.failure;
+  let hint: string | undefined;
+  if (CliError.isInstance(error)) {
+    exitCode = error.exitCode;
+    hint = error.hint;
+    write(`${colors.red(colors.bold('error'))} ${message}`);
+  } else if (typeof code === 'string' && error instanceof Error) {
+    if (NOT_FOUND_CODES.has(code)) exitCode = ExitCode.notFound;
+    hint = HINTS[code];
+    write(`${colors.red(colors.bold('error'))} ${message} ${colors.dim(`(${code})`)}`);
+  } else {
+    write(`${colors.red(colors.bold('unexpected error'))} ${message}`);
+    if (!debug) hint = 'This is probably a bug in x. Run again with X_DEBUG=1 to see the stack trace, and report it.';
+  }
+  if (hint !== undefined) write(colors.dim(hint));
+  if (debug) {
+    let current: unknown = error;
+    while (current instanceof Error) {
+      write(colors.dim(current.stack ?? `${current.name}: ${current.message}`));
+      current = current.cause;
+      if (current !== undefined) write(colors.dim('caused by:'));
+    }
+  }
+  return exitCode;
+}

@@ -1,0 +1,43 @@
+import type { AnyEvent } from '@x/events';
+import type { Output } from '../render/output.js';
+import { createVisualizer } from '../render/visualizer.js';
+
+/**
+ * Shows a live run: events as they are recorded, and a spinner (terminal only) saying what the run is
+ * waiting for. Events that arrive before `start()` (the system prompt, written while the conversation
+ * is created) are held back so the header is printed first.
+ */
+export function createLiveView(output: Output, model: string) {
+  const visualizer = createVisualizer(output);
+  const held: [AnyEvent, number | undefined][] = [];
+  let started = false;
+  let running = false;
+
+  const show = (event: AnyEvent, index: number | undefined): void => {
+    visualizer.render(event, index);
+    if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') {
+      running = event.value === 'running';
+    }
+    if (!running || event.kind === 'StreamingDeltaEvent') {
+      output.spinner.stop();
+      return;
+    }
+    if (event.kind === 'ActionEvent' && event.action !== undefined) output.spinner.start(`Running ${event.tool_name}…`);
+    else output.spinner.start(`Waiting for the model (${model})…`);
+  };
+
+  return {
+    onEvent(event: AnyEvent, index: number | undefined): void {
+      if (started) show(event, index);
+      else held.push([event, index]);
+    },
+    start(): void {
+      started = true;
+      for (const [event, index] of held.splice(0)) show(event, index);
+    },
+    stop(): void {
+      visualizer.flush();
+      output.spinner.stop();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Written to stdin, which is then closed (default: stdin is /dev/null). */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * The environment of the child: this process's, minus everything that would change what `x` does
+ * (API keys, X_*, color settings), so a developer's shell cannot leak into a test.
+ */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(OPENAI_|X_|NO_COLOR$|FORCE_COLOR$|SESSION_API_KEY$)/.test(key)) continue;
+    env[key] = value;
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Runs `node dist/bin.js …args` and collects its output and exit code. */
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? tmpdir(),
+      env: cleanEnv(options.env),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`x ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`),
+      );
+    }, options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A fresh temporary directory, removed by the returned function. */
+export function tempDir(prefix = 'x-cli-test-'): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Whether the text holds an ANSI escape sequence (colors, cursor movement). */
+export function hasEscapes(text: string): boolean {
+  return text.includes(`${String.fromCharCode(27)}[`);
+}
+
+/** Whether the text holds an SGR color or style code (cursor movement does not count). */
+export function hasColorCodes(text: string): boolean {
+  return new RegExp(`${String.fromCharCode(27)}\\[\\d+(;\\d+)*m`).test(text);
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/run-cli.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../packages/events/test/__fixtures__/openhands/', import.meta.url));
+const home = tempDir();
+const env = { X_HOME: home.path };
+const data = join(home.path, 'copied');
+const dir = join(data, '03_parallel_tool_calls');
+const expected = JSON.parse(readFileSync(join(FIXTURES, '03_parallel_tool_calls', 'expected.json'), 'utf8')) as {
+  conversation_id: string;
+  event_count: number;
+  kinds: string[];
+  messages: { role: string; tool_call_id?: string }[];
+};
+
+/** Every file under `root` with its size and content hash: any write shows up as a difference. */
+function snapshot(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (path: string): void => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else files[full.slice(root.length)] = createHash('sha256').update(readFileSync(full)).digest('hex');
+    }
+  };
+  walk(root);
+  return files;
+}
+
+let before: Record<string, string>;
+beforeAll(() => {
+  for (const name of readdirSync(FIXTURES)) {
+    if (statSync(join(FIXTURES, name)).isDirectory())
+      cpSync(join(FIXTURES, name), join(data, name), { recursive: true });
+  }
+  before = snapshot(data);
+});
+afterAll(() => home.remove());
+
+describe('conversation directories written by the Python reference', () => {
+  it('inspects one: the status and stats come from its base_state.json', async () => {
+    const result = await runCli(['inspect', dir, '--json'], { env });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      id: expected.conversation_id,
+      status: 'finished',
+      written_by: 'reference',
+      event_count: expected.event_count,
+      model: 'gpt-4o',
+      workspace: '/workspace/project',
+      kinds: { SystemPromptEvent: 1, MessageEvent: 1, ActionEvent: 4, ObservationEvent: 4 },
+      pending_actions: [],
+    });
+    const stats = report.stats as {
+      usage_to_metrics: { agent: { accumulated_cost: number; accumulated_token_usage: { prompt_tokens: number } } };
+    };
+    expect(stats.usage_to_metrics.agent.accumulated_cost).toBe(0.0102);
+    expect(stats.usage_to_metrics.agent.accumulated_token_usage.prompt_tokens).toBe(3600);
+  });
+
+  it('finds one by its directory name under --data-dir', async () => {
+    const result = await runCli(['events', '03_parallel_tool_calls', '--data-dir', data, '--json'], { env });
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { kind: string }).kind),
+    ).toEqual(expected.kinds);
+  });
+
+  it('replays one', async () => {
+    const result = await runCli(['replay', dir], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('written by the OpenHands Python SDK');
+    expect(result.stdout).toContain('Status: finished');
+    expect(result.stdout.match(/^✎ think — assess /gm)).toHaveLength(3);
+    expect(result.stdout).toContain('✔ finish — recommend DuckDB');
+    expect(result.stdout).toContain('3,720 tokens (3,600 in, 120 out) · $0.01');
+  });
+
+  it('gives the same LLM messages as the reference sent', async () => {
+    const result = await runCli(['messages', dir], { env });
+    const messages = JSON.parse(result.stdout) as { role: string; tool_call_id?: string }[];
+    expect(messages.map((message) => [message.role, message.tool_call_id])).toEqual(
+      expected.messages.map((message) => [message.role, message.tool_call_id]),
+    );
+  });
+
+  it('applies a condensation in the messages of a condensed conversation', async () => {
+    const condensed = join(data, '06_condensation_summary_offset');
+    const reference = JSON.parse(readFileSync(join(condensed, 'expected.json'), 'utf8')) as { messages: unknown[] };
+    const result = await runCli(['messages', condensed], { env });
+    expect((JSON.parse(result.stdout) as unknown[]).length).toBe(reference.messages.length);
+    const replay = await runCli(['replay', condensed], { env });
+    expect(replay.stdout).toMatch(/⧉ Condensation forgot \d+ events?/);
+  });
+
+  it('never writes to the directories it reads', async () => {
+    for (const name of readdirSync(data)) {
+      for (const args of [['inspect'], ['replay'], ['events'], ['messages'], ['replay', '--until', '2']]) {
+        const [command, ...rest] = args as [string, ...string[]];
+        const result = await runCli([command, join(data, name), ...rest], { env });
+        expect(result.code).toBe(0);
+      }
+    }
+    expect(snapshot(data)).toEqual(before);
+  });
+});

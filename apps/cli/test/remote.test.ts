@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Background, startBackground } from './helpers/background.js';
+import { runCli, tempDir } from './helpers/run-cli.js';
+
+const home = tempDir();
+const workspace = tempDir();
+const env = { X_HOME: home.path };
+let server: Background;
+let url: string;
+
+/** Creates a conversation on the server whose offline model runs `echo`, then finishes. */
+async function createConversation(): Promise<string> {
+  const response = await fetch(`${url}/api/conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      agent: {
+        llm: { model: 'offline' },
+        tools: [{ name: 'TerminalTool' }],
+        x_offline_script: [
+          {
+            content: 'Saying hello.',
+            toolCalls: [{ name: 'terminal', arguments: { command: 'echo hello-from-server' } }],
+          },
+          { toolCalls: [{ name: 'finish', arguments: { message: 'Said hello.' } }] },
+        ],
+      },
+      workspace: { working_dir: workspace.path },
+    }),
+  });
+  expect(response.status).toBeLessThan(300);
+  const info = (await response.json()) as { id: string };
+  return info.id;
+}
+
+beforeAll(async () => {
+  server = startBackground(['serve', '--port', '0', '--data-dir', `${home.path}/server`], env);
+  url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
+});
+afterAll(async () => {
+  await server.interrupt();
+  home.remove();
+  workspace.remove();
+});
+
+describe('x serve, send and tail', () => {
+  it('serves on loopback and says where conversations are stored', () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.stdout).toContain(`${home.path}/server/conversations`);
+  });
+
+  it('sends a message and runs it, showing the events; tail follows the same events live', async () => {
+    const id = await createConversation();
+    const tail = startBackground(['tail', url, id], env);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const sent = await runCli(['send', url, id, 'Please say hello', '--run'], { env });
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/▶ User #\d+\n {2}Please say hello/);
+    expect(sent.stdout).toContain('$ echo hello-from-server');
+    expect(sent.stdout).toMatch(/↳ terminal exit 0 #\d+\n {2}│ hello-from-server/);
+    expect(sent.stdout).toContain('✔ Finished.');
+
+    await tail.waitFor(/✔ finish #\d+\n {2}Said hello\./);
+    expect(tail.stdout).toMatch(/^⚙ System prompt .* #0$/m);
+    expect(tail.stdout).toMatch(/▶ User #1\n {2}Please say hello/);
+    expect(tail.stdout.match(/│ hello-from-server\n/g)).toHaveLength(1);
+    const indices = [...tail.stdout.matchAll(/#(\d+)$/gm)].map((match) => Number(match[1]));
+    expect(indices).toEqual([...indices].sort((a, b) => a - b));
+    expect(new Set(indices).size).toBe(indices.length);
+    expect(await tail.interrupt()).toBe(0);
+    expect(tail.stderr).toMatch(/Stopped at event #\d+/);
+
+    const later = startBackground(['tail', url, id, '--from', '3'], env);
+    await later.waitFor(/Said hello\./);
+    expect(later.stdout).not.toContain('#0');
+    expect(later.stdout).not.toContain('Please say hello');
+    expect(await later.interrupt()).toBe(0);
+  });
+
+  it('tail resumes without gaps or repeats after the server restarts', async () => {
+    const data = `${home.path}/restarting`;
+    let first = startBackground(['serve', '--port', '0', '--data-dir', data], env);
+    const restartUrl = (await first.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
+    const port = new URL(restartUrl).port;
+    const saved = url;
+    url = restartUrl;
+    try {
+      const id = await createConversation();
+      const tail = startBackground(['tail', restartUrl, id], env);
+      expect((await runCli(['send', restartUrl, id, 'First', '--run'], { env })).code).toBe(0);
+      await tail.waitFor(/Said hello\./);
+
+      expect(await first.interrupt()).toBe(0);
+      first = startBackground(['serve', '--port', port, '--data-dir', data], env);
+      await first.waitFor(/listening on/);
+      expect((await runCli(['send', restartUrl, id, 'Second', '--run'], { env })).code).toBe(0);
+
+      await tail.waitFor(/Said hello\.[\s\S]*Said hello\./, 30_000);
+      expect(tail.stderr).toMatch(/Connection lost/);
+      expect(tail.stderr).toMatch(/Reconnected; resuming at event #\d+/);
+      const indices = [...tail.stdout.matchAll(/#(\d+)$/gm)].map((match) => Number(match[1]));
+      expect(new Set(indices).size).toBe(indices.length);
+      expect(indices).toEqual([...indices].sort((a, b) => a - b));
+      expect(tail.stdout).toMatch(/▶ User #\d+\n {2}First[\s\S]*▶ User #\d+\n {2}Second/);
+      expect(await tail.interrupt()).toBe(0);
+    } finally {
+      url = saved;
+      await first.interrupt();
+    }
+  });
+
+  it('queues a message without --run', async () => {
+    const id = await createConversation();
+    const sent = await runCli(['send', url, id, 'Just a note'], { env });
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toContain(`Sent to ${id}`);
+    const events = await fetch(`${url}/api/conversations/${id}/events/count`);
+    expect(Number(await events.text())).toBe(2);
+  });
+
+  it('exits 3 for a conversation the server does not know', async () => {
+    const missing = '0123abcd-0000-4000-8000-000000000000';
+    for (const args of [
+      ['tail', url, missing],
+      ['send', url, missing, 'hello'],
+    ]) {
+      const result = await runCli(args, { env });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(`Conversation ${missing} not found on ${url}`);
+    }
+  });
+
+  it('exits 1 with a hint when no server is listening', async () => {
+    const result = await runCli(['send', 'http://127.0.0.1:9', '0123abcd-0000-4000-8000-000000000000', 'hello'], {
+      env,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
