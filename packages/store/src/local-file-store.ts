@@ -1,4 +1,4 @@
-import { constants, mkdirSync, realpathSync } from 'node:fs';
+import { constants, mkdirSync, readFile as readFileWithCallback, realpathSync } from 'node:fs';
 import {
   link,
   lstat,
@@ -42,6 +42,19 @@ export interface LocalFileStoreOptions {
 }
 
 const readFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * The callback `fs.readFile` in a promise: for the small files of an event log it is about twice as
+ * fast as `fs/promises` `readFile`, which reads through a FileHandle in several round trips.
+ */
+function readSmallFile(path: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    // Node accepts numeric open flags here (O_NOFOLLOW); the callback overloads only type strings.
+    readFileWithCallback(path, { encoding: 'utf8', flag: readFlags as unknown as string }, (error, text) =>
+      error ? reject(error) : resolvePromise(text),
+    );
+  });
+}
 
 /**
  * A FileStore in a directory of the local filesystem. `write` is a temp file + rename and
@@ -169,7 +182,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       const target = absolute(fileKey(path));
       try {
         if (!(await existingDirectory(dirname(target), path))) throw new FileNotFoundError({ path, location: target });
-        return await readFile(target, { encoding: 'utf8', flag: readFlags });
+        return await readSmallFile(target);
       } catch (error) {
         const code = errnoCode(error);
         if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') {
