@@ -51,7 +51,7 @@ export { type RequiresConfirmationOptions, requiresConfirmation } from './confir
 export { llmRiskAnalyzer, type SecurityAnalyzer } from './confirmation/security-analyzer.js';
 export { compareRisk, isRiskier, type KnownSecurityRisk } from './confirmation/security-risk.js';
 export { UnknownRiskComparisonError } from './confirmation/unknown-risk-comparison-error.js';
-export { Conversation, type RunHost } from './conversation/conversation.js';
+export { Conversation } from './conversation/conversation.js';
 export type {
   ConversationListener,
   ConversationOptions,
@@ -71,6 +71,7 @@ export {
   defaultPersistenceDir,
   hyphenateConversationId,
 } from './conversation/persistence-layout.js';
+export type { RunHost } from './conversation/run-host.js';
 export { AgentError } from './errors.js';
 export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
 export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';

@@ -1,6 +1,6 @@
 import { createEvent } from '@x/events';
-import type { RunHost } from './conversation.js';
 import { CondenserUnavailableError } from './errors/condenser-unavailable-error.js';
+import type { RunHost } from './run-host.js';
 
 /** `Conversation.condense()`: a CondensationRequest, then exactly one agent step (reference §8.3). */
 export async function condense(host: RunHost): Promise<void> {

@@ -3,32 +3,29 @@ import { type ActionEvent, type AnyEvent, createEvent, type Message, View } from
 import { createLocalFileStore, EventLog, type FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
-import {
-  type ConfirmationPolicy,
-  type ConfirmationPolicyInput,
-  parseConfirmationPolicy,
-} from '../confirmation/confirmation-policy.js';
-import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
+import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { llmRiskAnalyzer, type SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
-import { emptyMetrics, type Metrics, recordResponse, statsSnapshot } from '../llm/metrics.js';
 import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
-import { SecretRegistry } from '../secrets/secret-registry.js';
+import type { SecretRegistry } from '../secrets/secret-registry.js';
+import { accumulateStats } from '../state/accumulate-stats.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
-import type { ToolContext } from '../tools/tool.js';
-import { buildBaseState, checkpointFromBaseState, parseBaseState } from './base-state.js';
+import { buildBaseState } from './base-state.js';
+import { storeFor, toRegistry } from './conversation-defaults.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
-import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
+import { loadPersistedState } from './load-persisted-state.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import { readableEvents } from './readable-events.js';
+import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
+import { createStepContext } from './step-context-factory.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
 const RECENT_EVENTS = 64;
@@ -120,52 +117,23 @@ export class Conversation {
   static async resume(id: string, options: Omit<ConversationOptions, 'id'>): Promise<Conversation> {
     const conversationId = hyphenateConversationId(id);
     const store = storeFor(options);
-    const dir = conversationDirName(conversationId);
-    const log = await EventLog.open(store, { dir: `${dir}/events` });
-    const hasBase = await store.exists(`${dir}/base_state.json`);
-    if (!hasBase && log.length === 0) throw new ConversationNotFoundError(conversationId, store.describe(dir));
-
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-    let state = initialConversationState({ id: conversationId });
-    let secrets = toRegistry(options.secrets);
-    let authoritative: Partial<ConversationState> = {};
-    if (hasBase) {
-      const where = store.describe(`${dir}/base_state.json`);
-      const file = parseBaseState(await store.read(`${dir}/base_state.json`), where);
-      const checkpoint = checkpointFromBaseState(file);
-      if (checkpoint !== undefined && checkpoint.event_count <= log.length) {
-        state = checkpoint;
-      } else {
-        // Written by the reference: its status, policy and stats are current; everything else is derived.
-        authoritative = {
-          ...(file.execution_status === undefined ? {} : { execution_status: file.execution_status }),
-          ...(file.confirmation_policy === undefined ? {} : { confirmation_policy: file.confirmation_policy }),
-          ...(file.stats === undefined ? {} : { stats: file.stats }),
-        };
-        state = {
-          ...state,
-          ...(file.max_iterations === undefined ? {} : { max_iterations: file.max_iterations }),
-          ...(file.stuck_detection === undefined ? {} : { stuck_detection: file.stuck_detection }),
-        };
-      }
-      if (options.secrets === undefined && file.secret_registry !== undefined) {
-        secrets = SecretRegistry.fromJSON(file.secret_registry, cipher === undefined ? {} : { cipher });
-      }
-    }
-    for await (const event of readableEvents(log, state.event_count)) {
-      state = event === undefined ? { ...state, event_count: state.event_count + 1 } : applyEvent(state, event);
-    }
-    state = { ...state, ...authoritative };
+    const persisted = await loadPersistedState({ store, id: conversationId, cipher });
+    let state = persisted.state;
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
-
+    const secrets =
+      options.secrets === undefined && persisted.secrets !== undefined
+        ? persisted.secrets
+        : toRegistry(options.secrets);
     const conversation = new Conversation({
       options: { ...options, id: conversationId },
       store,
-      log,
+      log: persisted.log,
       state,
       secrets,
       cipher,
     });
+    const { log } = persisted;
     for await (const event of readableEvents(log, Math.max(0, log.length - RECENT_EVENTS))) {
       if (event !== undefined) conversation.#recent.push(event);
     }
@@ -407,80 +375,26 @@ export class Conversation {
   }
 
   #stepContext(signal: AbortSignal | undefined): StepContext {
-    const conversation = this;
-    return {
-      get state() {
-        return conversation.#state;
-      },
+    return createStepContext({
+      conversationId: this.id,
+      workspace: this.workspace,
+      state: () => this.#state,
       view: () => this.view(),
       emit: (event) => this.#emit(event),
       publish: (event) => this.#publish(event),
       setStatus: (status) => this.#setStatus(status),
       recordResponse: (llm, response) => this.#recordResponse(llm, response),
       pendingActions: () => this.pendingActions(),
-      requiresConfirmation: (actions) =>
-        requiresConfirmation(actions, this.#state.confirmation_policy as ConfirmationPolicy, {
-          ...(this.#analyzer === undefined ? {} : { securityAnalyzer: this.#analyzer }),
-        }),
-      toolContext: (action) => this.#toolContext(action, signal),
-      maskSecrets: (text) => this.#secrets.mask(text),
-      securityAnalyzerEnabled: this.#analyzer !== undefined,
-      ...(signal === undefined ? {} : { signal }),
-    };
-  }
-
-  async #toolContext(action: ActionEvent, signal: AbortSignal | undefined): Promise<ToolContext> {
-    const env = await this.#secrets.envFor(JSON.stringify(action.action ?? {}));
-    return {
-      workspace: this.workspace,
-      env,
-      secretValues: this.#secrets.knownValues(),
-      conversationId: this.id,
-      ...(signal === undefined ? {} : { signal }),
-    };
+      secrets: this.#secrets,
+      analyzer: this.#analyzer,
+      signal,
+    });
   }
 
   async #recordResponse(llm: LLM, response: LLMResponse): Promise<void> {
-    // The state keeps the snapshot form (no per-response lists), so the lists start empty each time:
-    // only the accumulated figures are kept, which is what makes a step's cost independent of history.
-    const usage: Record<string, Metrics> = {};
-    for (const [usageId, snapshot] of Object.entries(this.#state.stats.usage_to_metrics)) {
-      usage[usageId] = { ...emptyMetrics(snapshot.model_name), ...snapshot };
-    }
-    usage[llm.usageId] = recordResponse(usage[llm.usageId] ?? emptyMetrics(llm.model), response);
-    const stats = statsSnapshot({ usage_to_metrics: usage });
+    const stats = accumulateStats(this.#state.stats, llm, response);
     // A response without usage or cost changes nothing in the snapshot: record no event for it.
     if (JSON.stringify(stats) === JSON.stringify(this.#state.stats)) return;
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
   }
-}
-
-/** What the run loop needs from a conversation. */
-export interface RunHost {
-  conversation: Conversation;
-  state(): ConversationState;
-  /** Resolves once every event queued so far is appended and applied. */
-  settle(): Promise<void>;
-  emit(event: AnyEvent): Promise<void>;
-  setStatus(status: ExecutionStatus): Promise<void>;
-  recentEvents(): readonly AnyEvent[];
-  stuckDetector: StuckDetector | undefined;
-  stepContext(signal: AbortSignal | undefined): StepContext;
-  checkpoint(): Promise<void>;
-  assertOpen(): void;
-}
-
-function storeFor(options: Pick<ConversationOptions, 'store' | 'persistenceDir' | 'durability'>): FileStore {
-  return (
-    options.store ??
-    createLocalFileStore({
-      root: options.persistenceDir ?? defaultPersistenceDir(),
-      durability: options.durability ?? 'fsync',
-    })
-  );
-}
-
-function toRegistry(secrets: ConversationOptions['secrets']): SecretRegistry {
-  if (secrets instanceof SecretRegistry) return secrets;
-  return new SecretRegistry(secrets ?? {});
 }

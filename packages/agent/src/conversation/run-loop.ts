@@ -1,7 +1,7 @@
 import { type ConversationErrorEvent, createEvent } from '@x/events';
-import type { RunHost } from './conversation.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
+import type { RunHost } from './run-host.js';
 
 /**
  * The run loop of reference §8.3. Each iteration: stop if paused, stuck or finished; nudge or stop on

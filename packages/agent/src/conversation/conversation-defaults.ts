@@ -1,0 +1,21 @@
+import { createLocalFileStore, type FileStore } from '@x/store';
+import { SecretRegistry } from '../secrets/secret-registry.js';
+import type { ConversationOptions } from './conversation-options.js';
+import { defaultPersistenceDir } from './persistence-layout.js';
+
+/** The store a conversation lives in: the one given, else a local store at the persistence directory. */
+export function storeFor(options: Pick<ConversationOptions, 'store' | 'persistenceDir' | 'durability'>): FileStore {
+  return (
+    options.store ??
+    createLocalFileStore({
+      root: options.persistenceDir ?? defaultPersistenceDir(),
+      durability: options.durability ?? 'fsync',
+    })
+  );
+}
+
+/** The secrets given as a registry or as a plain record of names to values. */
+export function toRegistry(secrets: ConversationOptions['secrets']): SecretRegistry {
+  if (secrets instanceof SecretRegistry) return secrets;
+  return new SecretRegistry(secrets ?? {});
+}

@@ -1,0 +1,56 @@
+import type { ActionEvent, AnyEvent, View } from '@x/events';
+import type { StepContext } from '../agent/step-context.js';
+import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
+import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import type { LLM, LLMResponse } from '../llm/llm.js';
+import type { SecretRegistry } from '../secrets/secret-registry.js';
+import type { ConversationState } from '../state/conversation-state.js';
+import type { ExecutionStatus } from '../state/execution-status.js';
+import type { ToolContext } from '../tools/tool.js';
+
+/** What a conversation lends the agent for a step (see `StepContext`). */
+export interface StepContextSources {
+  conversationId: string;
+  workspace: string;
+  state(): ConversationState;
+  view(): Promise<View>;
+  emit(event: AnyEvent): Promise<void>;
+  publish(event: AnyEvent): void;
+  setStatus(status: ExecutionStatus): Promise<void>;
+  recordResponse(llm: LLM, response: LLMResponse): Promise<void>;
+  pendingActions(): Promise<ActionEvent[]>;
+  secrets: SecretRegistry;
+  analyzer: SecurityAnalyzer | undefined;
+  signal: AbortSignal | undefined;
+}
+
+export function createStepContext(sources: StepContextSources): StepContext {
+  const { secrets, analyzer, signal } = sources;
+  return {
+    get state() {
+      return sources.state();
+    },
+    view: () => sources.view(),
+    emit: (event) => sources.emit(event),
+    publish: (event) => sources.publish(event),
+    setStatus: (status) => sources.setStatus(status),
+    recordResponse: (llm, response) => sources.recordResponse(llm, response),
+    pendingActions: () => sources.pendingActions(),
+    requiresConfirmation: (actions) =>
+      requiresConfirmation(actions, sources.state().confirmation_policy as ConfirmationPolicy, {
+        ...(analyzer === undefined ? {} : { securityAnalyzer: analyzer }),
+      }),
+    toolContext: async (action): Promise<ToolContext> => ({
+      workspace: sources.workspace,
+      // Secrets go only to the commands that mention them (reference §7.8).
+      env: await secrets.envFor(JSON.stringify(action.action ?? {})),
+      secretValues: secrets.knownValues(),
+      conversationId: sources.conversationId,
+      ...(signal === undefined ? {} : { signal }),
+    }),
+    maskSecrets: (text) => secrets.mask(text),
+    securityAnalyzerEnabled: analyzer !== undefined,
+    ...(signal === undefined ? {} : { signal }),
+  };
+}
