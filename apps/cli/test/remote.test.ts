@@ -44,9 +44,11 @@ afterAll(async () => {
 });
 
 describe('x serve, send and tail', () => {
-  it('serves on loopback and says where conversations are stored', () => {
+  it('serves on loopback and says where conversations are stored', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.stdout).toContain(`${home.path}/server/conversations`);
+    // The location line follows the listening line; it may arrive in a later chunk of output.
+    const escaped = `${home.path}/server/conversations`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await server.waitFor(new RegExp(escaped));
   });
 
   it('sends a message and runs it, showing the events; tail follows the same events live', async () => {
