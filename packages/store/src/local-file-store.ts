@@ -174,6 +174,31 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     }
   };
 
+  /** Copies `source` over `target` through a temp file: a hard link where possible, else the bytes. */
+  const replaceByCopy = async (source: string, target: string, from: string, linkError?: unknown): Promise<void> => {
+    const code = linkError === undefined ? undefined : errnoCode(linkError);
+    if (code === 'ENOENT') throw new FileNotFoundError({ path: from, location: source, cause: linkError });
+    if (code !== undefined && code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw linkError;
+    const temp = tempPathFor(target);
+    if (code === undefined) {
+      try {
+        await link(source, temp);
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') throw new FileNotFoundError({ path: from, location: source, cause: error });
+        throw error;
+      }
+    } else {
+      // Filesystems without hard links: copy the bytes instead.
+      await writeTemp(temp, await readFile(source, { flag: readFlags }));
+    }
+    try {
+      await rename(temp, target);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  };
+
   const fail = (error: unknown, operation: string, path: string, target: string) =>
     toStoreError(error, { operation, path, location: target });
 
@@ -244,23 +269,13 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
           throw new FileNotFoundError({ path: from, location: source });
         }
         await inDirectory(target, to, async (directory) => {
-          // A hard link to a temp name, renamed over the target: atomic like `write`, and no data is
-          // written again (event files are immutable, so sharing the inode is safe).
-          const temp = tempPathFor(target);
+          // Usually the target does not exist yet (an event file published from its claim): one hard
+          // link, atomic, and no data written again (event files are immutable, so sharing the inode is
+          // safe). When it exists, link to a temp name and rename over it, to replace it atomically.
           try {
-            await link(source, temp);
+            await link(source, target);
           } catch (error) {
-            const code = errnoCode(error);
-            if (code === 'ENOENT') throw new FileNotFoundError({ path: from, location: source, cause: error });
-            if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
-            // Filesystems without hard links: copy the bytes instead.
-            await writeTemp(temp, await readFile(source, { flag: readFlags }));
-          }
-          try {
-            await rename(temp, target);
-          } catch (error) {
-            await unlink(temp).catch(() => undefined);
-            throw error;
+            await replaceByCopy(source, target, from, errnoCode(error) === 'EEXIST' ? undefined : error);
           }
           if (durable) await syncDirectory(directory);
         });
