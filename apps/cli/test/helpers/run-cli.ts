@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
+  }
+  // Temporary workspaces (`run --demo`) go inside the test's own X_HOME, which the test removes.
+  if (extra.X_HOME !== undefined && extra.TMPDIR === undefined) {
+    env.TMPDIR = join(extra.X_HOME, 'tmp');
+    mkdirSync(env.TMPDIR, { recursive: true });
   }
   return env;
 }
