@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Observation } from '@x/events';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileEditorTool } from './file-editor-tool.js';
 
 const editor = createFileEditorTool();
@@ -18,7 +18,7 @@ beforeEach(async () => {
   await mkdir(outside);
   await writeFile(join(outside, 'secret.txt'), 'top secret\n');
 });
-afterAll(async () => {
+afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
