@@ -1,15 +1,4 @@
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  type ListObjectsV2CommandOutput,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type { ListObjectsV2CommandOutput, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { StoreBackendError } from './errors/store-backend-error.js';
 import type { FileStore } from './file-store.js';
@@ -35,6 +24,18 @@ export interface S3FileStoreOptions {
   listPageSize?: number;
 }
 
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let sdkLoading: Promise<S3Sdk> | undefined;
+
+/**
+ * The AWS SDK is loaded on first use, not when @x/store is imported: it costs about 100 ms and 16 MB,
+ * which every program not using S3 (a CLI start, a local conversation) would otherwise pay.
+ */
+function loadSdk(): Promise<S3Sdk> {
+  sdkLoading ??= import('@aws-sdk/client-s3');
+  return sdkLoading;
+}
+
 /** DeleteObjects takes at most 1000 keys per request. */
 const DELETE_BATCH = 1000;
 /** Attempts of a conditional put that S3 answers with 409 ConditionalRequestConflict. */
@@ -51,9 +52,13 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   const prefixDirectory = validateStorePath(options.prefix ?? '', { allowTrailingSlash: true });
   const keyPrefix = prefixDirectory === '' ? '' : `${prefixDirectory}/`;
   const pageSize = options.listPageSize ?? 1000;
-  const client =
-    options.client ??
-    new S3Client({
+  let connecting: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
+    connecting ??= loadSdk().then((sdk) => ({ sdk, client: options.client ?? createClient(sdk) }));
+    return connecting;
+  };
+  const createClient = (sdk: S3Sdk): S3Client =>
+    new sdk.S3Client({
       region: options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
@@ -67,10 +72,11 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   const location = (key: string): string => `s3://${bucket}/${key}`;
 
   async function* pages(input: { prefix: string; delimiter?: string }) {
+    const { sdk, client } = await connect();
     let token: string | undefined;
     do {
       const page: ListObjectsV2CommandOutput = await client.send(
-        new ListObjectsV2Command({
+        new sdk.ListObjectsV2Command({
           Bucket: bucket,
           Prefix: input.prefix,
           Delimiter: input.delimiter,
@@ -84,8 +90,9 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   }
 
   const deleteBatch = async (keys: string[], path: string): Promise<void> => {
+    const { sdk, client } = await connect();
     const result = await client.send(
-      new DeleteObjectsCommand({
+      new sdk.DeleteObjectsCommand({
         Bucket: bucket,
         Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
       }),
@@ -103,9 +110,10 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   };
 
   const putIfAbsent = async (key: string, data: string | Uint8Array): Promise<boolean> => {
+    const { sdk, client } = await connect();
     for (let attempt = 1; ; attempt++) {
       try {
-        await client.send(new PutObjectCommand({ ...body(data), Bucket: bucket, Key: key, IfNoneMatch: '*' }));
+        await client.send(new sdk.PutObjectCommand({ ...body(data), Bucket: bucket, Key: key, IfNoneMatch: '*' }));
         return true;
       } catch (error) {
         if (s3Status(error) === 412 || s3ErrorName(error) === 'PreconditionFailed') return false;
@@ -119,9 +127,10 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
 
   return {
     async read(path) {
+      const { sdk, client } = await connect();
       const key = keyPrefix + validateStorePath(path);
       try {
-        const response = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const response = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
         return (await response.Body?.transformToString('utf-8')) ?? '';
       } catch (error) {
         if (s3ErrorName(error) === 'NoSuchKey')
@@ -131,9 +140,10 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
     },
 
     async write(path, data) {
+      const { sdk, client } = await connect();
       const key = keyPrefix + validateStorePath(path);
       try {
-        await client.send(new PutObjectCommand({ ...body(data), Bucket: bucket, Key: key }));
+        await client.send(new sdk.PutObjectCommand({ ...body(data), Bucket: bucket, Key: key }));
       } catch (error) {
         throw toS3StoreError(error, { operation: 'write', path, location: location(key) });
       }
@@ -149,12 +159,13 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
     },
 
     async copy(from, to) {
+      const { sdk, client } = await connect();
       const source = keyPrefix + validateStorePath(from);
       const key = keyPrefix + validateStorePath(to);
       try {
         // Server-side copy: the bytes never come back through this process. CopyObject is atomic.
         const copySource = `${bucket}/${source.split('/').map(encodeURIComponent).join('/')}`;
-        await client.send(new CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: copySource }));
+        await client.send(new sdk.CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: copySource }));
       } catch (error) {
         if (s3ErrorName(error) === 'NoSuchKey' || s3Status(error) === 404) {
           throw new FileNotFoundError({ path: from, location: location(source), cause: error });
@@ -186,9 +197,10 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
     },
 
     async delete(path) {
+      const { sdk, client } = await connect();
       const key = keyPrefix + validateStorePath(path);
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
         let batch: string[] = [];
         for await (const page of pages({ prefix: `${key}/` })) {
           for (const object of page.Contents ?? []) {
@@ -207,16 +219,17 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
     },
 
     async exists(path) {
+      const { sdk, client } = await connect();
       const key = keyPrefix + validateStorePath(path);
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
         return true;
       } catch (error) {
         if (s3Status(error) !== 404)
           throw toS3StoreError(error, { operation: 'exists', path, location: location(key) });
       }
       try {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${key}/`, MaxKeys: 1 }));
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: `${key}/`, MaxKeys: 1 }));
         return (page.KeyCount ?? page.Contents?.length ?? 0) > 0;
       } catch (error) {
         throw toS3StoreError(error, { operation: 'exists', path, location: location(`${key}/`) });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -55,13 +55,23 @@ function resolveApiKey(config: LLMConfig): string {
 /** An LLM that talks to an OpenAI-compatible `/chat/completions` endpoint through the `openai` client. */
 export function createOpenAILLM(config: LLMConfig): LLM {
   const baseURL = config.baseURL ?? openAIBaseURL;
-  const client = new OpenAI({
-    apiKey: resolveApiKey(config),
-    baseURL,
-    timeout: config.timeoutMs ?? 120_000,
-    maxRetries: config.maxRetries ?? 4,
-    ...(config.headers && { defaultHeaders: config.headers }),
-  });
+  const apiKey = resolveApiKey(config);
+  // The openai client is loaded on the first request: importing @x/agent stays cheap (the CLI's
+  // read-only commands and offline runs never need it).
+  let connecting: Promise<OpenAI> | undefined;
+  const client = (): Promise<OpenAI> => {
+    connecting ??= import('openai').then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          apiKey,
+          baseURL,
+          timeout: config.timeoutMs ?? 120_000,
+          maxRetries: config.maxRetries ?? 4,
+          ...(config.headers && { defaultHeaders: config.headers }),
+        }),
+    );
+    return connecting;
+  };
   const context = { model: config.model, baseURL };
   const contextWindow = config.contextWindow ?? 0;
 
@@ -101,7 +111,7 @@ export function createOpenAILLM(config: LLMConfig): LLM {
 
   async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
     const params: ChatCompletionCreateParamsNonStreaming = { ...baseParams(request), stream: false };
-    const completion = await client.chat.completions.create(params, { signal: request.signal });
+    const completion = await (await client()).chat.completions.create(params, { signal: request.signal });
     const choice = completion.choices[0];
     const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
       call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
@@ -121,7 +131,7 @@ export function createOpenAILLM(config: LLMConfig): LLM {
       stream: true,
       stream_options: { include_usage: true },
     };
-    const stream = await client.chat.completions.create(params, { signal: request.signal });
+    const stream = await (await client()).chat.completions.create(params, { signal: request.signal });
     const assembler = new StreamAssembler();
     for await (const chunk of stream) {
       const delta = assembler.add(chunk);

@@ -1,4 +1,5 @@
-import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+// The error classes come from their own light module, so mapping errors does not load the client.
+import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai/error';
 import { LLMAbortedError } from '../errors/llm-aborted-error.js';
 import { LLMAuthenticationError } from '../errors/llm-authentication-error.js';
 import { LLMBadRequestError } from '../errors/llm-bad-request-error.js';
