@@ -107,6 +107,21 @@ describe('stuck detection', () => {
     expect((await conversation.run()).status).toBe('finished');
   });
 
+  it('counts repetitions from before a restart (the recent history is read on the next run)', async () => {
+    harness = await startHarness([sameThink, sameThink, sameThink, sameThink, { content: 'unreachable' }]);
+    const { conversation } = await harness.conversation({ maxIterationsPerRun: 3 });
+    await conversation.sendMessage('loop');
+    await conversation.run();
+    await conversation.close();
+    const resumed = await Conversation.resume(conversation.id, {
+      agent: harness.agent(),
+      workspace: harness.workspace,
+      persistenceDir: harness.persistenceDir,
+    });
+    expect((await resumed.run()).status).toBe('stuck');
+    expect(harness.server.requests).toHaveLength(4);
+  });
+
   it('can be switched off', async () => {
     harness = await startHarness([sameThink, sameThink, sameThink, sameThink, sameThink, { content: 'done' }]);
     const { conversation } = await harness.conversation({ stuckDetection: false });

@@ -48,6 +48,8 @@ export class Conversation {
   #state: ConversationState;
   #view: View | undefined;
   #recent: AnyEvent[] = [];
+  /** Events before this index were written before this process opened the conversation; read on first run. */
+  #unreadHistoryEnd: number | undefined;
   readonly #listeners = new Set<ConversationListener>();
   readonly #secrets: SecretRegistry;
   readonly #cipher: SecretCipher | undefined;
@@ -133,10 +135,9 @@ export class Conversation {
       secrets,
       cipher,
     });
-    const { log } = persisted;
-    for await (const event of readableEvents(log, Math.max(0, log.length - RECENT_EVENTS))) {
-      if (event !== undefined) conversation.#recent.push(event);
-    }
+    // The recent events stuck detection needs are read when a run starts, not here: opening (for
+    // inspection, a message, a state query) reads no event at all.
+    conversation.#unreadHistoryEnd = persisted.log.length;
     return conversation;
   }
 
@@ -203,9 +204,11 @@ export class Conversation {
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
-    const running = runLoop(this.#runHost(), options).finally(() => {
-      this.#running = undefined;
-    });
+    const running = this.#readRecentHistory()
+      .then(() => runLoop(this.#runHost(), options))
+      .finally(() => {
+        this.#running = undefined;
+      });
     this.#running = running;
     return running;
   }
@@ -324,6 +327,18 @@ export class Conversation {
   /** The events of the conversation so far, oldest first (read lazily from the log). */
   events(from = 0): AsyncIterable<AnyEvent> {
     return this.log.iterate(from);
+  }
+
+  /** Puts the last events written before this process opened the conversation in front of `#recent`. */
+  async #readRecentHistory(): Promise<void> {
+    const end = this.#unreadHistoryEnd;
+    if (end === undefined) return;
+    this.#unreadHistoryEnd = undefined;
+    const history: AnyEvent[] = [];
+    for await (const event of readableEvents(this.log, Math.max(0, end - RECENT_EVENTS), end)) {
+      if (event !== undefined) history.push(event);
+    }
+    this.#recent = [...history, ...this.#recent];
   }
 
   #assertOpen(): void {
