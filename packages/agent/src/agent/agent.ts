@@ -34,7 +34,8 @@ export class Agent {
   readonly dynamicContext: string | undefined;
   readonly condenser: Condenser | undefined;
   readonly stream: boolean;
-  private chatToolsCache: ChatTool[] | undefined;
+  /** The tools' LLM schemas, with and without the `security_risk` argument (built once each). */
+  readonly #chatTools = new Map<boolean, ChatTool[]>();
 
   constructor(options: AgentOptions) {
     this.llm = options.llm;
@@ -73,10 +74,12 @@ export class Agent {
   }
 
   chatTools(securityAnalyzerEnabled: boolean): ChatTool[] {
-    this.chatToolsCache ??= this.tools.map((tool) =>
-      toolToChatTool(tool, { withSecurityRisk: securityAnalyzerEnabled }),
-    );
-    return this.chatToolsCache;
+    let tools = this.#chatTools.get(securityAnalyzerEnabled);
+    if (tools === undefined) {
+      tools = this.tools.map((tool) => toolToChatTool(tool, { withSecurityRisk: securityAnalyzerEnabled }));
+      this.#chatTools.set(securityAnalyzerEnabled, tools);
+    }
+    return tools;
   }
 
   async step(context: StepContext): Promise<void> {
