@@ -5,7 +5,6 @@ import fastifySwagger from '@fastify/swagger';
 import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { installSessionAuth } from './api/auth.js';
 import { registerConversationRoutes } from './api/conversation-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
@@ -13,6 +12,13 @@ import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
+import {
+  assertBindAllowed,
+  createHostOriginCheck,
+  installHostOriginCheck,
+  installRouteAuth,
+  redactingLoggerOptions,
+} from './security/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -39,6 +45,8 @@ export interface BuildServerOptions {
   /** Overrides the store built from the config (tests, embedding). */
   store?: FileStore;
   sockets?: EventSocketOptions;
+  /** Where the log goes instead of stdout (tests read it back). */
+  logStream?: { write(message: string): void };
 }
 
 function storeFor(config: ServerConfig): { store: FileStore; root: string } {
@@ -66,8 +74,13 @@ export async function buildServer(
   options: BuildServerOptions = {},
 ): Promise<BuiltServer> {
   const config = serverConfigSchema.parse(input);
+  assertBindAllowed(config);
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      ...redactingLoggerOptions(),
+      ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+    },
     bodyLimit: config.bodyLimit,
     // WebSocket upgrades are not Fastify requests: close() must not wait for idle keep-alive sockets either.
     forceCloseConnections: 'idle',
@@ -79,15 +92,24 @@ export async function buildServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installJsonParser(app);
-  installErrorHandlers(app);
+  let conversationGone: (id: string) => boolean = () => false;
+  installErrorHandlers(app, { conversationGone: (id) => conversationGone(id) });
 
+  const hostOriginCheck = createHostOriginCheck({
+    bindHost: config.host,
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+    port: () => (app.server.address() as AddressInfo | null)?.port,
+  });
+  installHostOriginCheck(app, hostOriginCheck);
   let shuttingDown = false;
   app.addHook('onRequest', async (request, reply) => {
-    if (shuttingDown && request.url.startsWith('/api')) {
+    if (shuttingDown && request.routeOptions.url?.startsWith('/api')) {
       return reply.code(503).send({ detail: 'Server is shutting down' });
     }
   });
-  installSessionAuth(app, config.apiKeys);
+  // Every route registered from here on needs the session key unless it says `config: { public: true }`.
+  installRouteAuth(app, config.apiKeys);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -110,15 +132,20 @@ export async function buildServer(
     workspaceRoot: join(config.dataDir, 'workspaces'),
     secretKey: config.secretKey,
     serverApiKey: config.openaiApiKey,
+    allowScriptedAgents: config.allowScriptedAgents,
   });
+  conversationGone = (id) => manager.wasDeleted(id);
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
   await app.ready();
-  const sockets = attachEventSockets(app.server, manager, options.sockets);
+  const sockets = attachEventSockets(app.server, manager, {
+    ...options.sockets,
+    checkRequest: (request) => hostOriginCheck(request.headers, request.url),
+  });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

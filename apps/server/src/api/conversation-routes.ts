@@ -1,6 +1,6 @@
 import type { ConfirmationPolicy } from '@x/agent';
 import type { Message } from '@x/events';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
@@ -37,10 +37,46 @@ async function info(conversation: ManagedConversation): Promise<Record<string, u
   return conversation.fullState();
 }
 
-async function filterByStatus(all: ManagedConversation[], status: string | undefined): Promise<ManagedConversation[]> {
-  if (status === undefined) return all;
-  const statuses = await Promise.all(all.map((conversation) => statusOf(conversation)));
-  return all.filter((_, index) => statuses[index] === status);
+/**
+ * Listings never fail because of one conversation: a conversation that cannot be opened (damaged files,
+ * deleted meanwhile) is left out of search, count and batch get, with a warning naming it and the reason.
+ */
+function skipped(log: FastifyBaseLogger, conversation: ManagedConversation, error: unknown): undefined {
+  log.warn(
+    { conversationId: conversation.id, reason: error instanceof Error ? error.message : String(error) },
+    'conversation left out of the listing: it cannot be opened',
+  );
+  return undefined;
+}
+
+async function listedInfo(
+  conversation: ManagedConversation,
+  log: FastifyBaseLogger,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await info(conversation);
+  } catch (error) {
+    return skipped(log, conversation, error);
+  }
+}
+
+async function filterByStatus(
+  all: ManagedConversation[],
+  status: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<ManagedConversation[]> {
+  const statuses = await Promise.all(
+    all.map(async (conversation) => {
+      if (conversation.isDamaged) return undefined;
+      if (status === undefined) return null;
+      try {
+        return await statusOf(conversation);
+      } catch (error) {
+        return skipped(log, conversation, error);
+      }
+    }),
+  );
+  return all.filter((_, index) => statuses[index] === null || (status !== undefined && statuses[index] === status));
 }
 
 /** §11.2 conversation routes under `/api/conversations`. */
@@ -67,7 +103,7 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
     { schema: { tags, summary: 'Search conversations, paginated', querystring: conversationSearchQuerySchema } },
     async (request) => {
       const { page_id, limit, status, sort_order } = request.query;
-      const matching = await filterByStatus(await manager.list(), status);
+      const matching = await filterByStatus(await manager.list(), status, request.log);
       const field = sort_order.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
       const descending = sort_order.endsWith('_DESC');
       matching.sort((a, b) => {
@@ -79,17 +115,15 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       const start = Math.max(0, found);
       const page = matching.slice(start, start + limit);
       const next = matching[start + limit];
-      return {
-        items: await Promise.all(page.map((conversation) => info(conversation))),
-        next_page_id: next?.hex ?? null,
-      };
+      const items = await Promise.all(page.map((conversation) => listedInfo(conversation, request.log)));
+      return { items: items.filter((item) => item !== undefined), next_page_id: next?.hex ?? null };
     },
   );
 
   app.get(
     '/api/conversations/count',
     { schema: { tags, summary: 'Count conversations', querystring: conversationCountQuerySchema } },
-    async (request) => (await filterByStatus(await manager.list(), request.query.status)).length,
+    async (request) => (await filterByStatus(await manager.list(), request.query.status, request.log)).length,
   );
 
   app.get(
@@ -101,7 +135,7 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
         ids.map(async (id) => {
           if (conversationHex(id) === undefined) return null;
           const conversation = await manager.get(id);
-          return conversation === undefined ? null : info(conversation);
+          return conversation === undefined ? null : ((await listedInfo(conversation, request.log)) ?? null);
         }),
       );
     },

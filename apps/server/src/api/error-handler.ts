@@ -3,6 +3,7 @@ import { AgentError } from '@x/agent';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServerError } from '../errors.js';
+import { llmErrorStatus } from './llm-error-status.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -11,14 +12,30 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
 }
 
+/** The error itself or the first ServerError in its `cause` chain (a store refusal wrapped by the agent). */
+function serverErrorIn(error: unknown): ServerError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    if (ServerError.isInstance(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /**
  * The reference's error shapes (§11.1): 422 `{detail: [{type, loc, msg}]}` for validation (FastAPI's
  * layout), `{detail: "..."}` for HTTP errors, and 500 `{detail, exception, error_id}` for anything
  * unexpected, which is logged with the same error_id.
  */
-export function installErrorHandlers(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ detail: `Not Found: ${request.method} ${request.url.split('?')[0]}` });
+export interface ErrorHandlerOptions {
+  /** True for a conversation being deleted or deleted: a late request's failure on it is a 409, not a 500. */
+  conversationGone?: (id: string) => boolean;
+}
+
+export function installErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
+  // Unknown routes say nothing about the request or the server (no echo of the path, no route list).
+  app.setNotFoundHandler((_request, reply) => {
+    void reply.code(404).send({ detail: 'Not Found' });
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -37,12 +54,13 @@ export function installErrorHandlers(app: FastifyInstance): void {
       }
       return reply.code(422).send({ detail });
     }
-    if (ServerError.isInstance(error)) {
-      const status = statusOf(error) ?? 500;
+    const serverError = serverErrorIn(error);
+    if (serverError !== undefined) {
+      const status = statusOf(serverError) ?? 500;
       if (status === 422) {
-        return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: error.message }] });
+        return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: serverError.message }] });
       }
-      if (status < 500) return reply.code(status).send({ detail: error.message });
+      if (status < 500) return reply.code(status).send({ detail: serverError.message });
     }
     // Subclass isInstance checks only the package marker, so agent errors are told apart by code.
     if (AgentError.isInstance(error)) {
@@ -55,11 +73,21 @@ export function installErrorHandlers(app: FastifyInstance): void {
         case 'invalid_secrets':
           return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: error.message }] });
       }
+      const llm = llmErrorStatus(error.code);
+      if (llm !== undefined) {
+        request.log.warn({ err: error }, 'LLM call failed');
+        return reply.code(llm.status).send({ detail: llm.detail, code: error.code });
+      }
     }
     const status = AgentError.isInstance(error) ? undefined : statusOf(error);
     if (status !== undefined && status < 500) {
       // Fastify's own: 413 body too large, 415 media type, 400 empty body, ...
       return reply.code(status).send({ detail: error.message });
+    }
+    const conversationId = (request.params as { conversation_id?: unknown } | undefined)?.conversation_id;
+    if (typeof conversationId === 'string' && options.conversationGone?.(conversationId) === true) {
+      request.log.info({ err: error, conversationId }, 'request failed: the conversation was deleted meanwhile');
+      return reply.code(409).send({ detail: `Conversation ${conversationId} was deleted` });
     }
     const errorId = randomBytes(16).toString('hex');
     request.log.error({ err: error, error_id: errorId }, 'unhandled error');

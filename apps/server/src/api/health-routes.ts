@@ -7,6 +7,9 @@ export interface HealthRoutesOptions {
   isShuttingDown(): boolean;
 }
 
+/** The route option that exempts a route from the session key (see security/route-auth.ts). */
+const PUBLIC = { public: true };
+
 /** Unauthenticated liveness/readiness/info routes (§11.1). */
 export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutesOptions): void {
   const info = () => ({
@@ -15,12 +18,18 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutes
     uptime: (Date.now() - options.startedAt) / 1000,
     docs: '/openapi.json',
   });
-  app.get('/alive', { schema: { tags: ['health'], summary: 'Liveness' } }, async () => ({ status: 'ok' }));
-  app.get('/health', { schema: { tags: ['health'], summary: 'Health' } }, async () => ({ status: 'ok' }));
-  app.get('/ready', { schema: { tags: ['health'], summary: 'Readiness' } }, async (_request, reply) => {
+  app.get('/alive', { schema: { tags: ['health'], summary: 'Liveness' }, config: PUBLIC }, async () => ({
+    status: 'ok',
+  }));
+  app.get('/health', { schema: { tags: ['health'], summary: 'Health' }, config: PUBLIC }, async () => ({
+    status: 'ok',
+  }));
+  app.get('/ready', { schema: { tags: ['health'], summary: 'Readiness' }, config: PUBLIC }, async (_request, reply) => {
     if (options.isShuttingDown()) return reply.code(503).send({ status: 'shutting_down' });
     return { status: 'ready' };
   });
-  app.get('/server_info', { schema: { tags: ['health'], summary: 'Server information' } }, async () => info());
-  app.get('/', { schema: { hide: true } }, async () => info());
+  app.get('/server_info', { schema: { tags: ['health'], summary: 'Server information' }, config: PUBLIC }, async () =>
+    info(),
+  );
+  app.get('/', { schema: { hide: true }, config: PUBLIC }, async () => info());
 }

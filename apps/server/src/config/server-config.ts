@@ -43,6 +43,17 @@ export const serverConfigSchema = z.object({
   logLevel: logLevelSchema.default('info'),
   /** How long shutdown waits for paused runs to reach the end of their current step. */
   shutdownTimeoutMs: z.number().int().nonnegative().default(30_000),
+  /**
+   * `Host` values accepted besides the defaults (`localhost`, `127.0.0.1`, `[::1]` and the bind address, with
+   * the server's port): `name` (any port) or `name:port`, e.g. the name of a reverse proxy. `*` accepts any Host.
+   */
+  allowedHosts: z.array(z.string().min(1)).default([]),
+  /** Cross-origin `Origin`s accepted (same-origin requests always are), e.g. `https://app.example`. `*` accepts any. */
+  allowedOrigins: z.array(z.string().min(1)).default([]),
+  /** Accept `agent.x_offline_script` (scripted agents that run any command without a model): test servers only. */
+  allowScriptedAgents: z.boolean().default(false),
+  /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
+  insecureNoKey: z.boolean().default(false),
 });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type ServerConfigInput = z.input<typeof serverConfigSchema>;
@@ -71,6 +82,14 @@ function s3FromEnv(env: NodeJS.ProcessEnv): ServerConfigInput['s3'] {
   };
 }
 
+function listFromEnv(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
 function portFromEnv(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   return Number(value);
@@ -94,6 +113,12 @@ export function resolveServerConfig(
     ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
     ...(portFromEnv(env.X_SERVER_BODY_LIMIT) === undefined ? {} : { bodyLimit: portFromEnv(env.X_SERVER_BODY_LIMIT) }),
     ...(env.X_SERVER_LOG_LEVEL ? { logLevel: env.X_SERVER_LOG_LEVEL as ServerConfig['logLevel'] } : {}),
+    ...(listFromEnv(env.X_SERVER_ALLOWED_HOSTS) === undefined
+      ? {}
+      : { allowedHosts: listFromEnv(env.X_SERVER_ALLOWED_HOSTS) }),
+    ...(listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) === undefined
+      ? {}
+      : { allowedOrigins: listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) }),
   };
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
   return serverConfigSchema.parse({ ...fromEnv, ...defined });

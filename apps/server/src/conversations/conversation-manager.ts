@@ -10,9 +10,13 @@ import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { buildAgent, storableAgentConfig } from './build-agent.js';
 import { type ConversationMeta, nowIso, readConversationMeta } from './conversation-meta.js';
+import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
+import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
+import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { ManagedConversation, type ManagedConversationDeps } from './managed-conversation.js';
+import { finishDeletion, listTombstones, writeTombstone } from './tombstones.js';
 
 const HEX = /^[0-9a-f]{32}$/i;
 
@@ -26,6 +30,10 @@ export interface ConversationManagerOptions {
   workspaceRoot: string;
   secretKey?: string | undefined;
   serverApiKey?: string | undefined;
+  /** Accept `agent.x_offline_script` (scripted offline agents) in create requests: servers started for testing only. */
+  allowScriptedAgents?: boolean;
+  /** How long a delete waits for a running conversation to pause before cutting it off. Default 10,000 ms. */
+  deleteRunTimeoutMs?: number;
 }
 
 /**
@@ -43,6 +51,14 @@ export class ConversationManager implements EventSocketHost {
   readonly #entries = new Map<string, ManagedConversation | undefined>();
   readonly #loading = new Map<string, Promise<ManagedConversation | undefined>>();
   readonly #creating = new Map<string, Promise<{ conversation: ManagedConversation; created: boolean }>>();
+  /** Each conversation's guarded view of the store, revoked when it is deleted. */
+  readonly #guards = new WeakMap<ManagedConversation, GuardedConversationStore>();
+  /** hex → the delete under way. */
+  readonly #deleting = new Map<string, Promise<void>>();
+  /** Deletes that could not be finished (their tombstone stays; the next start finishes them). */
+  readonly #tombstoned = new Set<string>();
+  /** Conversations deleted by this process (until one is created again with that id). */
+  readonly #deleted = new Set<string>();
   #closed = false;
 
   private constructor(options: ConversationManagerOptions) {
@@ -65,9 +81,23 @@ export class ConversationManager implements EventSocketHost {
   /** Lists the conversation directories (nothing inside them is read). */
   static async start(options: ConversationManagerOptions): Promise<ConversationManager> {
     const manager = new ConversationManager(options);
+    // Deletes a crash (or a failing store) cut short are finished first: a deleted conversation never comes back.
+    for (const hex of await listTombstones(options.store)) {
+      manager.#deleted.add(hex);
+      try {
+        await finishDeletion(options.store, hex);
+        options.logger.info({ conversationId: hyphenate(hex) }, 'interrupted delete finished');
+      } catch (error) {
+        manager.#tombstoned.add(hex);
+        options.logger.error(
+          { conversationId: hyphenate(hex), err: error },
+          'interrupted delete could not be finished',
+        );
+      }
+    }
     for (const entry of await options.store.list('')) {
-      const hex = entry.endsWith('/') ? entry.slice(0, -1) : undefined;
-      if (hex !== undefined && HEX.test(hex)) manager.#entries.set(hex.toLowerCase(), undefined);
+      const hex = entry.endsWith('/') ? entry.slice(0, -1).toLowerCase() : undefined;
+      if (hex !== undefined && HEX.test(hex) && !manager.#deleted.has(hex)) manager.#entries.set(hex, undefined);
     }
     options.logger.info(
       { conversations: manager.#entries.size, store: options.persistenceDir },
@@ -100,9 +130,17 @@ export class ConversationManager implements EventSocketHost {
       return undefined;
     }
     if (meta === undefined || !this.#entries.has(hex)) return undefined;
-    const conversation = new ManagedConversation(meta, this.#deps);
+    const guard = guardConversationStore(this.store, hyphenate(hex));
+    const conversation = new ManagedConversation(meta, { ...this.#deps, store: guard.store });
+    this.#guards.set(conversation, guard);
     this.#entries.set(hex, conversation);
     return conversation;
+  }
+
+  /** True while the conversation is being deleted, or once this process deleted it (errors of late requests → 409). */
+  wasDeleted(id: string): boolean {
+    const hex = conversationHex(id);
+    return hex !== undefined && (this.#deleting.has(hex) || this.#deleted.has(hex) || this.#tombstoned.has(hex));
   }
 
   /** Like `get`, with 404 (or `statusCode`) for an unknown id. */
@@ -137,6 +175,17 @@ export class ConversationManager implements EventSocketHost {
   create(request: StartConversationRequest): Promise<{ conversation: ManagedConversation; created: boolean }> {
     const hex = conversationHex(request.conversation_id ?? randomUUID());
     if (hex === undefined) throw new InvalidConversationIdError(String(request.conversation_id));
+    if (request.agent.x_offline_script !== undefined && request.agent.x_offline_script !== null) {
+      if (this.#options.allowScriptedAgents !== true) {
+        throw new InvalidRequestError(
+          'agent.x_offline_script: scripted (offline) agents are accepted only by a server started for testing (allowScriptedAgents / x serve --testing)',
+        );
+      }
+    }
+    // A conversation being deleted cannot be recreated until its delete has finished.
+    if (this.#deleting.has(hex) || this.#tombstoned.has(hex)) {
+      return Promise.reject(new ConversationDeletedError(hyphenate(hex)));
+    }
     const pending = this.#creating.get(hex);
     if (pending !== undefined) return pending.then(({ conversation }) => ({ conversation, created: false }));
     const creating = this.#create(hex, request).finally(() => this.#creating.delete(hex));
@@ -154,6 +203,8 @@ export class ConversationManager implements EventSocketHost {
     const agent = buildAgent(request.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
     const workspace = request.workspace?.working_dir ?? join(this.#options.workspaceRoot, hex);
     await mkdir(workspace, { recursive: true });
+    const guard = guardConversationStore(this.store, hyphenate(hex));
+    const deps: ManagedConversationDeps = { ...this.#deps, store: guard.store };
     const secrets: Record<string, SecretInput> = {};
     for (const [name, value] of Object.entries(request.secrets ?? {})) {
       secrets[name] =
@@ -169,7 +220,7 @@ export class ConversationManager implements EventSocketHost {
     const conversation = await Conversation.create({
       agent,
       workspace,
-      store: this.store,
+      store: guard.store,
       persistenceDir: this.#options.persistenceDir,
       id: hyphenate(hex),
       maxIterationsPerRun: request.max_iterations,
@@ -192,8 +243,10 @@ export class ConversationManager implements EventSocketHost {
       secret_names: Object.keys(secrets),
       execution_status: conversation.state.execution_status,
     };
-    const managed = ManagedConversation.adopt(meta, conversation, this.#deps);
+    const managed = ManagedConversation.adopt(meta, conversation, deps);
+    this.#guards.set(managed, guard);
     await managed.saveMeta();
+    this.#deleted.delete(hex);
     this.#entries.set(hex, managed);
     this.logger.info({ conversationId: managed.id, model: agent.llm.model }, 'conversation created');
     managed.publishFullState();
@@ -210,19 +263,54 @@ export class ConversationManager implements EventSocketHost {
     return { conversation: managed, created: true };
   }
 
-  /** Deletes the conversation's directory (not its workspace). False when unknown. */
+  /**
+   * Deletes the conversation's directory (not its workspace); false when unknown. Final: from the moment it
+   * begins, later requests see an unknown conversation (404) and a second delete gets 409; a tombstone is
+   * written first so that a crash cannot resurrect it; a running conversation is paused (bounded wait); then
+   * its store is revoked, so nothing under way (requests, the run) can write again, and the files are removed.
+   */
   async delete(id: string): Promise<boolean> {
+    const hex = conversationHex(id);
+    if (hex === undefined) throw new InvalidConversationIdError(id);
+    if (this.#deleting.has(hex)) throw new ConversationDeletedError(hyphenate(hex));
     const conversation = await this.get(id);
+    if (this.#deleting.has(hex)) throw new ConversationDeletedError(hyphenate(hex));
     if (conversation === undefined) return false;
-    if (conversation.isRunning) {
-      await conversation.pause();
-      await conversation.waitForRun(30_000);
+    this.#entries.delete(hex);
+    const deletion = this.#delete(conversation);
+    this.#deleting.set(hex, deletion);
+    try {
+      await deletion;
+    } finally {
+      this.#deleting.delete(hex);
     }
-    await conversation.close();
-    this.#entries.delete(conversation.hex);
-    await this.store.delete(conversation.hex);
-    this.logger.info({ conversationId: conversation.id }, 'conversation deleted');
     return true;
+  }
+
+  async #delete(conversation: ManagedConversation): Promise<void> {
+    const { hex } = conversation;
+    try {
+      await writeTombstone(this.store, hex);
+    } catch (error) {
+      // Nothing was removed: the conversation stays as it was.
+      this.#entries.set(hex, conversation);
+      throw error;
+    }
+    this.#deleted.add(hex);
+    conversation.markDeleted();
+    if (conversation.isRunning) {
+      await conversation.pause().catch(() => undefined);
+      const ended = await conversation.waitForRun(this.#options.deleteRunTimeoutMs ?? 10_000);
+      if (!ended) this.logger.warn({ conversationId: conversation.id }, 'delete: run still going; cutting it off');
+    }
+    await this.#guards.get(conversation)?.revoke();
+    try {
+      await finishDeletion(this.store, hex);
+    } catch (error) {
+      this.#tombstoned.add(hex);
+      this.logger.error({ conversationId: conversation.id, err: error }, 'delete: files not removed yet (tombstoned)');
+    }
+    this.logger.info({ conversationId: conversation.id }, 'conversation deleted');
   }
 
   /**

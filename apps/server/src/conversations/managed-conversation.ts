@@ -8,6 +8,8 @@ import { buildAgent, redactedAgentConfig } from './build-agent.js';
 import { conversationInfo } from './conversation-info.js';
 import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
 import { ConversationBusyError } from './errors/conversation-busy-error.js';
+import { ConversationDamagedError } from './errors/conversation-damaged-error.js';
+import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { recordInterruptedRun } from './restart-recovery.js';
 
@@ -36,6 +38,9 @@ export class ManagedConversation implements SocketConversation {
   #run: Promise<void> | undefined;
   #rerunRequested = false;
   #metaWrite: Promise<void> = Promise.resolve();
+  #deleted = false;
+  #damage: string | undefined;
+  readonly #onDeleted = new Set<() => void>();
 
   constructor(meta: ConversationMeta, deps: ManagedConversationDeps) {
     this.meta = meta;
@@ -65,13 +70,67 @@ export class ManagedConversation implements SocketConversation {
     return this.#conversation.log;
   }
 
-  /** Opens (resumes) the conversation once; a run the last process left `running` is recovered (§11.5). */
+  /**
+   * Opens (resumes) the conversation once; a run the last process left `running` is recovered (§11.5).
+   * Files that cannot be read back (truncated base_state.json, missing files, ...) give a
+   * `ConversationDamagedError` (409) naming the reason; a deleted conversation gives `ConversationDeletedError`.
+   */
   open(): Promise<Conversation> {
     if (this.#conversation !== undefined) return Promise.resolve(this.#conversation);
-    this.#opening ??= this.#resume().finally(() => {
-      this.#opening = undefined;
-    });
+    if (this.#deleted) return Promise.reject(new ConversationDeletedError(this.id));
+    this.#opening ??= this.#resume()
+      .catch((error: unknown) => {
+        if (this.#deleted) throw new ConversationDeletedError(this.id);
+        const damaged = ConversationDamagedError.isInstance(error)
+          ? error
+          : new ConversationDamagedError(this.id, error instanceof Error ? error.message : String(error), {
+              cause: error,
+            });
+        this.#damage = damaged.reason;
+        throw damaged;
+      })
+      .finally(() => {
+        this.#opening = undefined;
+      });
     return this.#opening;
+  }
+
+  /** Called by the manager when a delete begins: no new run or message, and the listeners are told. */
+  markDeleted(): void {
+    if (this.#deleted) return;
+    this.#deleted = true;
+    for (const listener of [...this.#onDeleted]) {
+      try {
+        listener();
+      } catch (error) {
+        this.#deps.logger.warn({ conversationId: this.id, err: error }, 'a delete listener failed');
+      }
+    }
+    this.#onDeleted.clear();
+  }
+
+  /** Why the last attempt to open failed (cleared by a successful open); undefined when none failed. */
+  get damage(): string | undefined {
+    return this.#damage;
+  }
+
+  /** True once opening failed: listings leave it out without retrying (a GET of the conversation retries). */
+  get isDamaged(): boolean {
+    return this.#damage !== undefined && this.#conversation === undefined;
+  }
+
+  get isDeleted(): boolean {
+    return this.#deleted;
+  }
+
+  /** Calls `listener` once when the conversation is deleted (event sockets close). */
+  onDeleted(listener: () => void): () => void {
+    if (this.#deleted) {
+      listener();
+      return () => undefined;
+    }
+    this.#onDeleted.add(listener);
+    return () => this.#onDeleted.delete(listener);
   }
 
   async #resume(): Promise<Conversation> {
@@ -105,8 +164,7 @@ export class ManagedConversation implements SocketConversation {
     try {
       return buildAgent(this.meta.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
     } catch (error) {
-      throw new InvalidRequestError(`Conversation ${this.id} cannot be opened: ${(error as Error).message}`, {
-        statusCode: 500,
+      throw new ConversationDamagedError(this.id, `its agent cannot be built: ${(error as Error).message}`, {
         cause: error,
       });
     }
@@ -131,13 +189,15 @@ export class ManagedConversation implements SocketConversation {
   #recordStatus(status: string): void {
     if (this.meta.execution_status === status) return;
     this.meta = { ...this.meta, execution_status: status };
-    void this.saveMeta();
+    // saveMeta logs its own failure (e.g. the conversation was deleted meanwhile).
+    this.saveMeta().catch(() => undefined);
   }
 
   /** Writes meta.json; writes are serialized so the last state wins. */
   saveMeta(): Promise<void> {
     const write = this.#metaWrite.then(() => writeConversationMeta(this.#deps.store, this.meta));
     this.#metaWrite = write.catch((error: unknown) => {
+      if (ConversationDeletedError.isInstance(error)) return;
       this.#deps.logger.error({ conversationId: this.id, err: error }, 'could not write meta.json');
     });
     return write;
@@ -188,6 +248,7 @@ export class ManagedConversation implements SocketConversation {
     if (message.role !== 'user') {
       throw new InvalidRequestError(`Only user messages can be sent to a conversation (role was '${message.role}')`);
     }
+    if (this.#deleted) throw new ConversationDeletedError(this.id);
     const conversation = await this.open();
     await conversation.sendMessage(message);
     await this.saveMeta();
@@ -203,6 +264,7 @@ export class ManagedConversation implements SocketConversation {
    */
   async startRun(): Promise<void> {
     const conversation = await this.open();
+    if (this.#deleted) throw new ConversationDeletedError(this.id);
     if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {

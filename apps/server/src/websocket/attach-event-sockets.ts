@@ -41,7 +41,19 @@ export function attachEventSockets(
   let closing = false;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    // Host/Origin first (DNS rebinding, cross-site pages), for every upgrade whatever its path.
+    const refused = options.checkRequest?.(request);
+    if (refused !== undefined) {
+      rejectUpgrade(socket, `${refused.status} Forbidden`, JSON.stringify({ detail: refused.detail }));
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://localhost');
+    } catch {
+      rejectUpgrade(socket, '400 Bad Request');
+      return;
+    }
     const conversationId = decodePathSegment(EVENTS_PATH.exec(url.pathname)?.[1]);
     if (conversationId === undefined || closing) {
       rejectUpgrade(socket, closing ? '503 Service Unavailable' : '404 Not Found');
@@ -102,7 +114,12 @@ export function attachEventSockets(
     }
     subscribers.set(conversationId, count + 1);
     const created = new EventSocketSession({ ws, conversation, options: settings, logger: log });
+    const stopOnDelete = conversation.onDeleted?.(() => {
+      created.stop();
+      closeSocket(ws, CloseCode.conversationNotFound, 'Conversation deleted', settings.closeTimeoutMs);
+    });
     ws.once('close', () => {
+      stopOnDelete?.();
       created.stop();
       const left = (subscribers.get(conversationId) ?? 1) - 1;
       if (left > 0) subscribers.set(conversationId, left);
@@ -198,10 +215,13 @@ function authenticateUpgrade(keys: readonly string[], query: URLSearchParams, re
   return isValidSessionKey(keys, presented) ? 'valid' : 'invalid';
 }
 
-function rejectUpgrade(socket: Duplex, status: string): void {
+function rejectUpgrade(socket: Duplex, status: string, body = ''): void {
   // Destroying right after `end` could discard the response: wait until it is written.
   socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  const type = body === '' ? '' : 'Content-Type: application/json\r\n';
+  socket.end(
+    `HTTP/1.1 ${status}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 function decodePathSegment(segment: string | undefined): string | undefined {

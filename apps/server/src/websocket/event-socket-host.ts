@@ -25,4 +25,6 @@ export interface SocketConversation {
   onPublished(listener: (event: AnyEvent) => void): () => void;
   /** A client frame: send the message and start a run when none is active. */
   sendUserMessage(message: Message): Promise<void>;
+  /** Calls `listener` once when the conversation is deleted (its sockets are closed with 4004); returns an unsubscribe. */
+  onDeleted?(listener: () => void): () => void;
 }

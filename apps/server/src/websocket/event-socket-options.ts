@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 /** Tuning of `attachEventSockets`; every field has a default suited to production. */
 export interface EventSocketOptions {
   /** How long an accepted socket may take to send its `{"type":"auth"}` frame, in ms. Default 10,000. */
@@ -19,9 +21,14 @@ export interface EventSocketOptions {
   closeTimeoutMs?: number;
   /** Published-only events held per socket while it catches up with the log; more are dropped. Default 1,000. */
   maxPendingPublished?: number;
+  /**
+   * Runs first on every upgrade request (any path): a refusal is answered with its status and
+   * `{"detail": ...}` and the socket closed. The server passes its Host/Origin check here.
+   */
+  checkRequest?: (request: IncomingMessage) => { status: number; detail: string } | undefined;
 }
 
-export type ResolvedEventSocketOptions = Required<EventSocketOptions>;
+export type ResolvedEventSocketOptions = Required<Omit<EventSocketOptions, 'checkRequest'>>;
 
 export function resolveEventSocketOptions(options: EventSocketOptions = {}): ResolvedEventSocketOptions {
   return {

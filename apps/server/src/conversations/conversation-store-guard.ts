@@ -1,0 +1,48 @@
+import type { FileStore } from '@x/store';
+import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
+
+/** A conversation's view of the store, and the switch that cuts it off when the conversation is deleted. */
+export interface GuardedConversationStore {
+  /** Delegates to the real store until `revoke()`; afterwards every call throws `ConversationDeletedError`. */
+  readonly store: FileStore;
+  /** Refuses every later call and resolves once the calls already under way have settled. */
+  revoke(): Promise<void>;
+  readonly revoked: boolean;
+}
+
+/**
+ * Wraps the store one conversation (one ManagedConversation and its Conversation) uses, so that a delete is
+ * final: once revoked, no write from a request or a run still under way can recreate a file of the deleted
+ * conversation, and the delete waits for the writes already started before it removes the directory.
+ * Every method (present or added to FileStore later) is guarded; only `describe` (no I/O) passes through.
+ */
+export function guardConversationStore(base: FileStore, conversationId: string): GuardedConversationStore {
+  let revoked = false;
+  const inFlight = new Set<Promise<unknown>>();
+  const store = new Proxy(base, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function' || property === 'describe') {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (...args: unknown[]) => {
+        if (revoked) return Promise.reject(new ConversationDeletedError(conversationId));
+        const call = Promise.resolve().then(() => (value as (...a: unknown[]) => unknown).apply(target, args));
+        inFlight.add(call);
+        const forget = () => inFlight.delete(call);
+        call.then(forget, forget);
+        return call;
+      };
+    },
+  });
+  return {
+    store,
+    get revoked() {
+      return revoked;
+    },
+    async revoke() {
+      revoked = true;
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}

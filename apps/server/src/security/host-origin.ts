@@ -1,0 +1,154 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { hostname as machineName, networkInterfaces } from 'node:os';
+
+/** What `checkHostAndOrigin` needs to know about the server. */
+export interface HostOriginPolicy {
+  /** The address the server binds (`config.host`). */
+  bindHost: string;
+  /** Extra `Host` values accepted, `name` (any port) or `name:port`; `*` accepts any Host. */
+  allowedHosts: readonly string[];
+  /** Extra `Origin` values accepted besides same-origin ones, e.g. `https://app.example`; `*` accepts any. */
+  allowedOrigins: readonly string[];
+  /** The port the server listens on (known once listening). */
+  port(): number | undefined;
+}
+
+/** Why a request was refused: always 403, with a message that says which header and how to allow it. */
+export interface HostOriginRefusal {
+  status: 403;
+  detail: string;
+}
+
+const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+interface HostPort {
+  /** Lowercase, brackets around IPv6, no trailing dot. */
+  name: string;
+  /** '' when the value had none. */
+  port: string;
+}
+
+/** Parses a `Host`-style authority (`name[:port]`); undefined for anything that is not exactly that. */
+export function parseAuthority(value: string): HostPort | undefined {
+  if (value === '' || /[\s/\\?#@]/.test(value)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    return undefined;
+  }
+  const name = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (name === '') return undefined;
+  const explicitPort = /:(\d+)$/.exec(value)?.[1];
+  return { name, port: explicitPort === undefined ? '' : String(Number(explicitPort)) };
+}
+
+function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** The host names the server answers to by default: loopback names, the bind address or, for a wildcard bind, the machine's. */
+export function defaultHostNames(bindHost: string): string[] {
+  const names = new Set(LOOPBACK_NAMES);
+  if (WILDCARD_BINDS.has(bindHost)) {
+    names.add(machineName().toLowerCase());
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) names.add(bracketed(address.address.toLowerCase().replace(/%.*$/, '')));
+    }
+  } else {
+    const parsed = parseAuthority(bracketed(bindHost));
+    if (parsed !== undefined) names.add(parsed.name);
+  }
+  return [...names];
+}
+
+function refusal(detail: string): HostOriginRefusal {
+  return { status: 403, detail };
+}
+
+function shown(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+}
+
+/**
+ * Builds the check run on every HTTP request and WebSocket upgrade, before routing and before the session
+ * key: a page on another site (directly, or through DNS rebinding, which makes the browser send the
+ * attacker's name as `Host`) must not drive the server.
+ *
+ * - `Host` (and the authority of an absolute-form request target) must be a default name (`localhost`,
+ *   `127.0.0.1`, `[::1]`, the bind address; for a wildcard bind also the machine's names and addresses)
+ *   with the server's port, or match an `allowedHosts` entry.
+ * - `Origin`, when present, must be same-origin (its host equals `Host`) or in `allowedOrigins`;
+ *   `Origin: null` is refused. Without `Origin`, a browser's `Sec-Fetch-Site: cross-site|same-site` is refused.
+ */
+export function createHostOriginCheck(
+  policy: HostOriginPolicy,
+): (headers: IncomingHttpHeaders, target: string | undefined) => HostOriginRefusal | undefined {
+  const anyHost = policy.allowedHosts.includes('*');
+  const anyOrigin = policy.allowedOrigins.includes('*');
+  const defaults = new Set(defaultHostNames(policy.bindHost));
+  const extraHosts = policy.allowedHosts
+    .filter((entry) => entry !== '*')
+    .map((entry) => parseAuthority(entry.trim()))
+    .filter((entry): entry is HostPort => entry !== undefined);
+  const extraOrigins = new Set(
+    policy.allowedOrigins.filter((entry) => entry !== '*').map((entry) => normalizeOrigin(entry.trim()) ?? entry),
+  );
+
+  const hostAllowed = (host: HostPort): boolean => {
+    const port = String(policy.port() ?? '');
+    const effectivePort = host.port === '' ? '80' : host.port;
+    if (defaults.has(host.name) && effectivePort === port) return true;
+    return extraHosts.some((entry) => entry.name === host.name && (entry.port === '' || entry.port === effectivePort));
+  };
+
+  return (headers, target) => {
+    const rawHost = headers.host;
+    const host = rawHost === undefined ? undefined : parseAuthority(rawHost);
+    if (!anyHost) {
+      if (rawHost === undefined || host === undefined) {
+        return refusal('Forbidden: missing or malformed Host header');
+      }
+      if (!hostAllowed(host)) {
+        return refusal(`Forbidden: Host ${shown(rawHost)} is not allowed (allow it with --allowed-host)`);
+      }
+      if (target !== undefined && !target.startsWith('/') && target !== '*') {
+        const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1];
+        const parsed = authority === undefined ? undefined : parseAuthority(authority);
+        if (parsed === undefined || !hostAllowed(parsed)) {
+          return refusal('Forbidden: the request target names a host that is not allowed');
+        }
+      }
+    }
+    const origin = headers.origin;
+    if (origin === undefined) {
+      const site = headers['sec-fetch-site'];
+      if (!anyOrigin && (site === 'cross-site' || site === 'same-site')) {
+        return refusal('Forbidden: cross-origin requests are refused (allow an origin with --allowed-origin)');
+      }
+      return undefined;
+    }
+    if (anyOrigin) return undefined;
+    const normalized = normalizeOrigin(origin);
+    if (normalized !== undefined && extraOrigins.has(normalized)) return undefined;
+    const originHost = normalized === undefined ? undefined : parseAuthority(new URL(normalized).host);
+    // Same-origin: the page's host (default ports omitted by URL) is the one the request was sent to.
+    const sameOrigin =
+      originHost !== undefined && host !== undefined && originHost.name === host.name && originHost.port === host.port;
+    if (sameOrigin) return undefined;
+    return refusal(
+      `Forbidden: cross-origin request from Origin ${shown(origin)} refused (allow it with --allowed-origin)`,
+    );
+  };
+}
+
+/** `scheme://host[:port]` in canonical form, or undefined for `null` and anything that is not an http(s) origin. */
+export function normalizeOrigin(value: string): string | undefined {
+  if (!/^https?:\/\/[^/?#]+\/?$/i.test(value)) return undefined;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+}

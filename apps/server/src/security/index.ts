@@ -1,0 +1,13 @@
+export { assertBindAllowed, isLoopbackHost } from './bind-policy.js';
+export {
+  createHostOriginCheck,
+  defaultHostNames,
+  type HostOriginPolicy,
+  type HostOriginRefusal,
+  normalizeOrigin,
+  parseAuthority,
+} from './host-origin.js';
+export { InsecureBindError } from './insecure-bind-error.js';
+export { installHostOriginCheck } from './install-host-origin-check.js';
+export { REDACTED, redactingLoggerOptions, redactUrl } from './log-redaction.js';
+export { installRouteAuth, isPublicRoute, type PublicRouteConfig } from './route-auth.js';

@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Query parameter names whose values never reach the log (session keys, tokens, passwords, ...). */
+const SECRET_PARAM = /key|token|secret|passw|auth|session|signature|credential/i;
+export const REDACTED = '[REDACTED]';
+
+/**
+ * The URL as it may be logged: values of key-like query parameters (`session_api_key`, `api_key`,
+ * `token`, ...) replaced by `[REDACTED]`, in any spelling of the name (percent-encoded, any case).
+ */
+export function redactUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const rawName = equals < 0 ? pair : pair.slice(0, equals);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // A malformed name is judged as written.
+      }
+      return SECRET_PARAM.test(name) && equals >= 0 ? `${rawName}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, mark)}?${query}`;
+}
+
+/** Header paths pino censors wherever a request, a reply or headers are logged. */
+const SECRET_HEADERS = ['x-session-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
+
+/**
+ * Fastify logger options that keep secrets out of the log: the request serializer logs the URL with
+ * key-like query values redacted (never headers), and pino's `redact` censors key, authorization and
+ * cookie headers in anything that logs them (`req.headers`, `res.headers`, `headers`).
+ */
+export function redactingLoggerOptions(): {
+  redact: { paths: string[]; censor: string };
+  serializers: { req: (request: FastifyRequest) => Record<string, unknown> };
+} {
+  const paths = SECRET_HEADERS.flatMap((name) =>
+    ['req.headers', 'res.headers', 'request.headers', 'headers'].map((base) => `${base}["${name}"]`),
+  );
+  return {
+    redact: { paths, censor: REDACTED },
+    serializers: {
+      req: (request) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import { isValidSessionKey } from '../websocket/session-keys.js';
+
+/** The route option that opts a route out of the session key: `{ config: { public: true } }`. Nothing else does. */
+export interface PublicRouteConfig {
+  public?: boolean;
+}
+
+/** Whether a route was declared public; anything but exactly `config.public === true` is protected. */
+export function isPublicRoute(route: Pick<RouteOptions, 'config'>): boolean {
+  return (route.config as PublicRouteConfig | undefined)?.public === true;
+}
+
+/** The session key a request presents: the `X-Session-API-Key` header (first value when repeated). */
+function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const header = headers['x-session-api-key'];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/**
+ * Secure by construction: an `onRoute` hook puts the session-key check first in the `onRequest` hooks of
+ * every route as it is registered, unless its options say `config: { public: true }`. The check therefore
+ * belongs to the route the router matched, whatever spelling of the path reached it (percent-encoding,
+ * absolute-form targets, ...), and no route can exist without it. With no keys configured every request
+ * passes (§11.1: an empty key list means no authentication).
+ *
+ * Must be installed before any route is registered (plugins registered later inherit the hook).
+ */
+export function installRouteAuth(app: FastifyInstance, keys: readonly string[]): void {
+  const check: onRequestHookHandler = (request, reply, done) => {
+    if (keys.length === 0 || isValidSessionKey(keys, presentedKey(request.headers))) {
+      done();
+      return;
+    }
+    void reply.code(401).send({ detail: 'Unauthorized' });
+  };
+  app.addHook('onRoute', (route) => {
+    if (isPublicRoute(route)) return;
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [check, ...existing];
+  });
+}
