@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConversationManager, RegisteredRoute } from '../../src/index.js';
+import { createConversation, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
+import { rawRequest } from '../support/raw-http.js';
+import { rawUpgrade } from '../support/raw-websocket.js';
+import { connectRecording } from '../support/socket-client.js';
+import { spellings } from './spellings.js';
+
+const KEY = 'route-auth-key';
+let server: TestServer;
+let port: number;
+let conversationId: string;
+/** Every call the handlers make into the conversation manager: each /api handler makes at least one. */
+const reached: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ config: { apiKeys: [KEY] } });
+  port = Number(new URL(server.url).port);
+  conversationId = await createConversation(server, {}).catch(async () => {
+    const { json } = await server.call(
+      'POST',
+      '/api/conversations',
+      { agent: { llm: { model: 'gpt-test', base_url: server.llm.baseURL, api_key: 'sk-test' } } },
+      { 'X-Session-API-Key': KEY },
+    );
+    return (json as { id: string }).id;
+  });
+  const manager = server.built.manager as unknown as Record<string, unknown>;
+  for (const method of ['get', 'require', 'list', 'create', 'delete', 'open'] as const) {
+    const original = (manager[method] as (...args: unknown[]) => unknown).bind(server.built.manager);
+    manager[method] = (...args: unknown[]) => {
+      reached.push(method);
+      return original(...args);
+    };
+  }
+});
+
+afterAll(async () => {
+  await server.stop();
+  await removeDir(server.dataDir);
+});
+
+function concrete(route: RegisteredRoute): string {
+  return route.url.replace(':conversation_id', conversationId).replace(':event_id', 'no-such-event');
+}
+
+/** A body each route accepts, so that with the key the request reaches its handler. */
+function bodyFor(route: RegisteredRoute): string | undefined {
+  if (route.method !== 'POST' && route.method !== 'PATCH') return undefined;
+  const url = route.url;
+  if (url === '/api/conversations') {
+    return JSON.stringify({ agent: { llm: { model: 'gpt-test', base_url: server.llm.baseURL, api_key: 'sk-x' } } });
+  }
+  if (url.endsWith('/events')) return JSON.stringify({ content: [{ type: 'text', text: 'hi' }], run: false });
+  if (url.endsWith('/confirmation_policy')) return JSON.stringify({ policy: { kind: 'NeverConfirm' } });
+  if (url.endsWith('/respond_to_confirmation')) return JSON.stringify({ accept: false, reason: 'no' });
+  if (url.endsWith('/ask_agent')) return JSON.stringify({ question: 'why?' });
+  if (route.method === 'PATCH') return JSON.stringify({ title: 'renamed' });
+  return '{}';
+}
+
+const publicPaths = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+
+describe('session key attached to every route', () => {
+  it('registers the routes the test expects (the enumeration is not empty)', () => {
+    const protectedRoutes = server.built.routes.filter((route) => !publicPaths.has(route.url));
+    expect(protectedRoutes.length).toBeGreaterThan(20);
+    expect(protectedRoutes.some((route) => route.method === 'HEAD')).toBe(true);
+  });
+
+  it('refuses every spelling of every protected route without a valid key, before any handler runs', async () => {
+    const protectedRoutes = server.built.routes.filter((route) => !publicPaths.has(route.url));
+    const unexpected: string[] = [];
+    let sent = 0;
+    for (const route of protectedRoutes) {
+      for (const target of spellings(concrete(route), port)) {
+        for (const headers of [{}, { 'X-Session-API-Key': 'wrong' }]) {
+          const body = bodyFor(route);
+          const response = await rawRequest(port, {
+            method: route.method,
+            target,
+            headers,
+            ...(body === undefined ? {} : { body }),
+          });
+          sent++;
+          if (![400, 401, 403, 404].includes(response.status)) {
+            unexpected.push(`${route.method} ${target} ${JSON.stringify(headers)} → ${response.status}`);
+          }
+        }
+      }
+    }
+    expect(sent).toBeGreaterThan(2000);
+    expect(unexpected).toEqual([]);
+    expect(reached).toEqual([]);
+  });
+
+  it('answers the canonical spelling 401 {"detail":"Unauthorized"} and unknown routes a bare 404', async () => {
+    const plain = await rawRequest(port, { target: `/api/conversations/${conversationId}` });
+    expect(plain.status).toBe(401);
+    expect(JSON.parse(plain.body)).toEqual({ detail: 'Unauthorized' });
+    const unknown = await rawRequest(port, { target: '/api/nothing-here?session_api_key=secret-in-url' });
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toEqual({ detail: 'Not Found' });
+    expect(reached).toEqual([]);
+  });
+
+  it('lets a valid key through on every route (handler reached), whatever the spelling the router accepts', async () => {
+    server.llm.push(...Array.from({ length: 20 }, () => finishReply('ok')));
+    const protectedRoutes = server.built.routes
+      .filter((route) => !publicPaths.has(route.url))
+      .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    const missed: string[] = [];
+    for (const route of protectedRoutes) {
+      // The batch get only consults the manager when given ids.
+      const path = route.url === '/api/conversations' && route.method !== 'POST' ? `/api/conversations?ids=${conversationId}` : concrete(route);
+      for (const target of [path, `/%61pi${path.slice(4)}`, `http://127.0.0.1:${port}${path}`]) {
+        if (route.method === 'DELETE' && target !== path) continue;
+        const before = reached.length;
+        const body = bodyFor(route);
+        const response = await rawRequest(port, {
+          method: route.method,
+          target,
+          headers: { 'X-Session-API-Key': KEY },
+          ...(body === undefined ? {} : { body }),
+        });
+        if (reached.length === before || response.status === 401 || response.status >= 500) {
+          missed.push(`${route.method} ${target} → ${response.status} ${response.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('leaves the public routes open', async () => {
+    for (const path of publicPaths) {
+      const response = await rawRequest(port, { target: path });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    }
+  });
+});
+
+describe('session key on the event WebSocket', () => {
+  it('never serves a conversation to an upgrade without a valid key, in any spelling of the path', async () => {
+    const { built } = server;
+    const id = (await built.manager.list())[0]?.id ?? conversationId;
+    const before = reached.length;
+    const message = JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'injected' }] });
+    const outcomes: string[] = [];
+    for (const target of spellings(`/sockets/events/${id}`, port)) {
+      for (const attempt of [
+        { firstFrame: message },
+        { firstFrame: JSON.stringify({ type: 'auth', session_api_key: 'wrong' }) },
+        { firstFrame: message, headers: { 'X-Session-API-Key': 'wrong' } },
+      ]) {
+        const result = await rawUpgrade(port, target, attempt);
+        const refused = [400, 403, 404].includes(result.status);
+        const closedUnauthenticated = result.status === 101 && result.closeCode === 4001 && result.frames.length === 0;
+        if (!refused && !closedUnauthenticated) {
+          outcomes.push(`${target} → ${result.status} close ${result.closeCode} frames ${result.frames.length}`);
+        }
+      }
+    }
+    expect(outcomes).toEqual([]);
+    expect(reached.slice(before)).toEqual([]);
+  });
+
+  it('serves it with the key in the query, the header or the first frame', async () => {
+    const manager: ConversationManager = server.built.manager;
+    const id = (await manager.list())[0]?.id;
+    expect(id).toBeDefined();
+    const base = `ws://127.0.0.1:${port}/sockets/events/${id}`;
+    for (const socket of [
+      connectRecording(`${base}?session_api_key=${KEY}`),
+      connectRecording(base, { headers: { 'X-Session-API-Key': KEY } }),
+    ]) {
+      await socket.waitFor((frames) => frames.length > 0);
+      socket.ws.close();
+    }
+    const viaFrame = await rawUpgrade(port, `/sockets/events/${id}`, {
+      firstFrame: JSON.stringify({ type: 'auth', session_api_key: KEY }),
+      readFrames: 1,
+    });
+    expect(viaFrame.status).toBe(101);
+    expect(viaFrame.frames.length).toBe(1);
+  });
+});
