@@ -16,6 +16,8 @@ export {
 } from './config/server-config.js';
 export { ConversationManager, type ConversationManagerOptions } from './conversations/conversation-manager.js';
 export { ConversationBusyError } from './conversations/errors/conversation-busy-error.js';
+export { ConversationDamagedError } from './conversations/errors/conversation-damaged-error.js';
+export { ConversationDeletedError } from './conversations/errors/conversation-deleted-error.js';
 export { ConversationNotFoundError } from './conversations/errors/conversation-not-found-error.js';
 export { EventNotFoundError } from './conversations/errors/event-not-found-error.js';
 export { InvalidConversationIdError } from './conversations/errors/invalid-conversation-id-error.js';
@@ -25,6 +27,15 @@ export { ManagedConversation } from './conversations/managed-conversation.js';
 export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
 export { ServerError } from './errors.js';
 export { QUALIFIED_EVENT_KINDS } from './events/event-filter.js';
+export {
+  createHostOriginCheck,
+  type HostOriginPolicy,
+  InsecureBindError,
+  isLoopbackHost,
+  isPublicRoute,
+  type PublicRouteConfig,
+  redactUrl,
+} from './security/index.js';
 export { type BuildServerOptions, type BuiltServer, buildServer, type RegisteredRoute } from './server.js';
 export { type StartedServer, type StartServerOptions, startServer } from './start-server.js';
 export {

@@ -9,5 +9,5 @@ export {
 } from './host-origin.js';
 export { InsecureBindError } from './insecure-bind-error.js';
 export { installHostOriginCheck } from './install-host-origin-check.js';
-export { REDACTED, redactingLoggerOptions, redactUrl } from './log-redaction.js';
+export { REDACTED, redactHeaders, redactingLoggerOptions, redactUrl } from './log-redaction.js';
 export { installRouteAuth, isPublicRoute, type PublicRouteConfig } from './route-auth.js';

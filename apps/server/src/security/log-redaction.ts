@@ -32,6 +32,16 @@ export function redactUrl(url: string): string {
 /** Header paths pino censors wherever a request, a reply or headers are logged. */
 const SECRET_HEADERS = ['x-session-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 
+/** A copy of `headers` with the secret ones censored. */
+export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : value,
+    ]),
+  );
+}
+
 /**
  * Fastify logger options that keep secrets out of the log: the request serializer logs the URL with
  * key-like query values redacted (never headers), and pino's `redact` censors key, authorization and
@@ -47,13 +57,25 @@ export function redactingLoggerOptions(): {
   return {
     redact: { paths, censor: REDACTED },
     serializers: {
-      req: (request) => ({
-        method: request.method,
-        url: redactUrl(request.url),
-        host: request.host,
-        remoteAddress: request.ip,
-        remotePort: request.socket?.remotePort,
-      }),
+      req: (request) => {
+        if (typeof request !== 'object' || request === null) return { value: String(request) };
+        if (!('raw' in request)) {
+          // Something else logged under `req` (a plain object, headers...): copied with secrets censored.
+          const copy: Record<string, unknown> = { ...(request as unknown as Record<string, unknown>) };
+          if (typeof copy.url === 'string') copy.url = redactUrl(copy.url);
+          if (typeof copy.headers === 'object' && copy.headers !== null) {
+            copy.headers = redactHeaders(copy.headers as Record<string, unknown>);
+          }
+          return copy;
+        }
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        };
+      },
     },
   };
 }

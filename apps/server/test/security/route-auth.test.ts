@@ -112,7 +112,10 @@ describe('session key attached to every route', () => {
     const missed: string[] = [];
     for (const route of protectedRoutes) {
       // The batch get only consults the manager when given ids.
-      const path = route.url === '/api/conversations' && route.method !== 'POST' ? `/api/conversations?ids=${conversationId}` : concrete(route);
+      const path =
+        route.url === '/api/conversations' && route.method !== 'POST'
+          ? `/api/conversations?ids=${conversationId}`
+          : concrete(route);
       for (const target of [path, `/%61pi${path.slice(4)}`, `http://127.0.0.1:${port}${path}`]) {
         if (route.method === 'DELETE' && target !== path) continue;
         const before = reached.length;
