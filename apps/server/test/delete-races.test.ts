@@ -66,7 +66,9 @@ describe('DELETE racing other requests', () => {
         const before = others.slice(0, round * 3);
         const after = others.slice(round * 3);
         const calls = [
-          ...before.map(([method, path, body]) => server.call(method, path, body).then((r) => ({ method, path, ...r }))),
+          ...before.map(([method, path, body]) =>
+            server.call(method, path, body).then((r) => ({ method, path, ...r })),
+          ),
           server.call('DELETE', `/api/conversations/${id}`).then((r) => ({ method: 'DELETE', path: id, ...r })),
           server.call('DELETE', `/api/conversations/${id}`).then((r) => ({ method: 'DELETE', path: id, ...r })),
           ...after.map(([method, path, body]) => server.call(method, path, body).then((r) => ({ method, path, ...r }))),

@@ -68,6 +68,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         case 'conversation_running':
           return reply.code(409).send({ detail: 'Conversation already running. Wait for completion or pause first.' });
         case 'no_condenser':
+        case 'no_user_message':
           return reply.code(400).send({ detail: error.message });
         case 'invalid_confirmation_policy':
         case 'invalid_secrets':
