@@ -34,7 +34,7 @@ async function createConversation(): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = startBackground(['serve', '--port', '0', '--data-dir', `${home.path}/server`], env);
+  server = startBackground(['serve', '--testing', '--port', '0', '--data-dir', `${home.path}/server`], env);
   url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
 });
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe('x serve, send and tail', () => {
 
   it('tail resumes without gaps or repeats after the server restarts', async () => {
     const data = `${home.path}/restarting`;
-    let first = startBackground(['serve', '--port', '0', '--data-dir', data], env);
+    let first = startBackground(['serve', '--testing', '--port', '0', '--data-dir', data], env);
     const restartUrl = (await first.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
     const port = new URL(restartUrl).port;
     const saved = url;
@@ -95,7 +95,7 @@ describe('x serve, send and tail', () => {
       await tail.waitFor(/Said hello\./);
 
       expect(await first.interrupt()).toBe(0);
-      first = startBackground(['serve', '--port', port, '--data-dir', data], env);
+      first = startBackground(['serve', '--testing', '--port', port, '--data-dir', data], env);
       await first.waitFor(/listening on/);
       expect((await runCli(['send', restartUrl, id, 'Second', '--run'], { env })).code).toBe(0);
 
@@ -141,5 +141,39 @@ describe('x serve, send and tail', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/error/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('serve refuses to bind beyond loopback without a key, unless --insecure-no-key', async () => {
+    const refused = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--data-dir', `${home.path}/open`], {
+      env,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Refusing to listen on 0.0.0.0 without a session API key');
+    expect(refused.stderr).toContain('--insecure-no-key');
+    const open = startBackground(
+      ['serve', '--host', '0.0.0.0', '--port', '0', '--insecure-no-key', '--data-dir', `${home.path}/open`],
+      env,
+    );
+    try {
+      await open.waitFor(/--insecure-no-key/);
+    } finally {
+      await open.interrupt();
+    }
+  });
+
+  it('serve without --testing refuses scripted agents', async () => {
+    const plain = startBackground(['serve', '--port', '0', '--data-dir', `${home.path}/plain`], env);
+    try {
+      const plainUrl = (await plain.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
+      const response = await fetch(`${plainUrl}/api/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ agent: { llm: { model: 'offline' }, x_offline_script: [{ content: 'hi' }] } }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain('x_offline_script');
+    } finally {
+      await plain.interrupt();
+    }
   });
 });

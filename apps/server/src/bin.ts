@@ -25,6 +25,10 @@ const program = new Command('x-server')
   .option('--port <port>', 'port, 0 for any free one (default 8000)', port)
   .option('--data-dir <dir>', 'where conversations are stored (default ~/.x/server, env X_SERVER_DATA_DIR)')
   .option('--api-key <key>', 'session API key required on /api (repeatable; env SESSION_API_KEY)', collect)
+  .option('--allowed-host <host>', 'also accept this Host header, name or name:port (repeatable)', collect)
+  .option('--allowed-origin <origin>', 'also accept requests from pages of this origin (repeatable)', collect)
+  .option('--insecure-no-key', 'allow binding beyond loopback without a session key')
+  .option('--testing', 'accept scripted offline agents (agent.x_offline_script): tests only')
   .option('--body-limit <bytes>', 'largest request body (default 1048576)', bytes)
   .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
   .action(
@@ -33,6 +37,10 @@ const program = new Command('x-server')
       port?: number;
       dataDir?: string;
       apiKey?: string[];
+      allowedHost?: string[];
+      allowedOrigin?: string[];
+      insecureNoKey?: boolean;
+      testing?: boolean;
       bodyLimit?: number;
       logLevel?: string;
     }) => {
@@ -42,9 +50,13 @@ const program = new Command('x-server')
         dataDir: flags.dataDir,
         bodyLimit: flags.bodyLimit,
         logLevel: flags.logLevel as ServerConfigInput['logLevel'],
+        insecureNoKey: flags.insecureNoKey === true,
+        allowScriptedAgents: flags.testing === true,
       };
       const config = resolveServerConfig(process.env, overrides);
       if (flags.apiKey !== undefined) config.apiKeys = [...config.apiKeys, ...flags.apiKey];
+      if (flags.allowedHost !== undefined) config.allowedHosts = [...config.allowedHosts, ...flags.allowedHost];
+      if (flags.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...flags.allowedOrigin];
       const { url } = await startServer(config);
       process.stdout.write(`x-server listening on ${url}\n`);
     },

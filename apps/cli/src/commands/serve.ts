@@ -9,6 +9,10 @@ export interface ServeOptions {
   port?: number;
   dataDir?: string;
   apiKey?: string[];
+  allowedHost?: string[];
+  allowedOrigin?: string[];
+  insecureNoKey?: boolean;
+  testing?: boolean;
   s3Bucket?: string;
   s3Prefix?: string;
   s3Region?: string;
@@ -19,7 +23,7 @@ export interface ServeOptions {
 
 /** Runs the server until Ctrl-C / SIGTERM, which shut it down gracefully. */
 export async function serveCommand(context: CliContext, options: ServeOptions): Promise<number> {
-  const { resolveServerConfig, startServer } = await import('@x/server');
+  const { InsecureBindError, resolveServerConfig, startServer } = await import('@x/server');
   const { env, output } = context;
   const dataDir =
     options.dataDir ?? (env.X_SERVER_DATA_DIR === undefined && env.X_HOME ? join(env.X_HOME, 'server') : undefined);
@@ -44,26 +48,38 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       dataDir: dataDir === undefined ? undefined : expandHome(dataDir),
       s3,
       logLevel: options.logLevel ?? (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ?? 'warn',
+      insecureNoKey: options.insecureNoKey === true,
+      allowScriptedAgents: options.testing === true,
     });
   } catch (error) {
     throw new UsageError(`Invalid server configuration: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (options.apiKey !== undefined) config.apiKeys = [...config.apiKeys, ...options.apiKey];
+  if (options.allowedHost !== undefined) config.allowedHosts = [...config.allowedHosts, ...options.allowedHost];
+  if (options.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...options.allowedOrigin];
 
   return new Promise<number>((resolve, reject) => {
-    startServer(config, { exit: resolve }).then((server) => {
-      const c = output.colors;
-      output.line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
-      const storage =
-        config.s3 === undefined
-          ? join(config.dataDir, 'conversations')
-          : `s3://${config.s3.bucket}/${config.s3.prefix}`;
-      output.line(`  ${c.dim('conversations'.padEnd(14))}${storage}`);
-      output.line(
-        `  ${c.dim('auth'.padEnd(14))}${config.apiKeys.length === 0 ? 'none (loopback only is safest)' : `${config.apiKeys.length} session key(s)`}`,
-      );
-      output.line(`  ${c.dim('OpenAPI'.padEnd(14))}${server.url}/openapi.json`);
-      output.line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
-    }, reject);
+    startServer(config, { exit: resolve }).then(
+      (server) => {
+        const c = output.colors;
+        output.line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
+        const storage =
+          config.s3 === undefined
+            ? join(config.dataDir, 'conversations')
+            : `s3://${config.s3.bucket}/${config.s3.prefix}`;
+        output.line(`  ${c.dim('conversations'.padEnd(14))}${storage}`);
+        output.line(
+          `  ${c.dim('auth'.padEnd(14))}${config.apiKeys.length === 0 ? (config.insecureNoKey ? c.yellow('none, beyond loopback (--insecure-no-key)') : 'none (loopback only)') : `${config.apiKeys.length} session key(s)`}`,
+        );
+        if (config.allowScriptedAgents) {
+          output.line(`  ${c.dim('testing'.padEnd(14))}${c.yellow('scripted agents accepted (--testing)')}`);
+        }
+        output.line(`  ${c.dim('OpenAPI'.padEnd(14))}${server.url}/openapi.json`);
+        output.line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
+      },
+      (error: unknown) => {
+        reject(InsecureBindError.isInstance(error) ? new UsageError((error as Error).message) : error);
+      },
+    );
   });
 }

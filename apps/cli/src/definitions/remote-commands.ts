@@ -17,6 +17,21 @@ export function defineRemoteCommands(program: Command): void {
     .option('--port <port>', 'port, 0 for any free one (default: 8000, env X_SERVER_PORT)', parsePort)
     .option('--data-dir <dir>', 'server data: conversations/ and workspaces/ (default: $X_HOME/server or ~/.x/server)')
     .option('--api-key <key>', 'require this session API key (repeatable; env SESSION_API_KEY)', collect)
+    .option(
+      '--allowed-host <host>',
+      'also accept this Host header, name or name:port, e.g. a reverse proxy (repeatable; default: loopback names and the bind address)',
+      collect,
+    )
+    .option(
+      '--allowed-origin <origin>',
+      'also accept requests from pages of this origin, e.g. https://app.example (repeatable; default: same-origin only)',
+      collect,
+    )
+    .option(
+      '--insecure-no-key',
+      'allow binding beyond loopback without --api-key (anyone who reaches it runs commands)',
+    )
+    .option('--testing', 'accept scripted offline agents (agent.x_offline_script) from the API: for tests only')
     .option('--s3-bucket <bucket>', 'store conversations in this S3 bucket instead of --data-dir')
     .option('--s3-prefix <prefix>', 'key prefix in the bucket (default: conversations)')
     .option('--s3-region <region>', 'bucket region (default: AWS_REGION)')
@@ -38,6 +53,8 @@ export function defineRemoteCommands(program: Command): void {
       examples(
         ['x serve', 'on http://127.0.0.1:8000'],
         ['x serve --port 0 --api-key s3cret', 'any free port, with a session key'],
+        ['x serve --host 0.0.0.0 --api-key s3cret', 'on every interface (a key is required)'],
+        ['x serve --api-key s3cret --allowed-host agents.example.com', 'behind a reverse proxy'],
         ['x serve --s3-bucket my-bucket --s3-region eu-west-1', 'conversations on S3'],
       ),
     )

@@ -74,7 +74,7 @@ describe('session key attached to every route', () => {
     let sent = 0;
     for (const route of protectedRoutes) {
       for (const target of spellings(concrete(route), port)) {
-        for (const headers of [{}, { 'X-Session-API-Key': 'wrong' }]) {
+        for (const headers of [{}, { 'X-Session-API-Key': 'wrong' }] as Record<string, string>[]) {
           const body = bodyFor(route);
           const response = await rawRequest(port, {
             method: route.method,
