@@ -97,9 +97,10 @@ export function createHostOriginCheck(
   );
 
   const hostAllowed = (host: HostPort): boolean => {
-    const port = String(policy.port() ?? '');
+    // Not listening (e.g. `app.inject`): no port to compare with, the names decide.
+    const listening = policy.port();
     const effectivePort = host.port === '' ? '80' : host.port;
-    if (defaults.has(host.name) && effectivePort === port) return true;
+    if (defaults.has(host.name) && (listening === undefined || effectivePort === String(listening))) return true;
     return extraHosts.some((entry) => entry.name === host.name && (entry.port === '' || entry.port === effectivePort));
   };
 

@@ -139,6 +139,17 @@ describe('createHostOriginCheck', () => {
     expect(closed({ host: '127.0.0.1:1', origin: 'http://x.example' }, '/')?.status).toBe(403);
   });
 
+  it('judges by name alone while the server is not listening (inject)', () => {
+    const check = createHostOriginCheck({
+      bindHost: '127.0.0.1',
+      allowedHosts: [],
+      allowedOrigins: [],
+      port: () => undefined,
+    });
+    expect(check({ host: 'localhost:1234' }, '/')).toBeUndefined();
+    expect(check({ host: 'attacker.example:1234' }, '/')?.status).toBe(403);
+  });
+
   it('adds the bind address to the default names, and the machine’s addresses for a wildcard bind', () => {
     expect(defaultHostNames('10.1.2.3')).toEqual(
       expect.arrayContaining(['localhost', '127.0.0.1', '[::1]', '10.1.2.3']),

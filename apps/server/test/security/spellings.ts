@@ -48,10 +48,9 @@ export function spellings(path: string, port: number): string[] {
     out.add(join([...segments.slice(0, index), 'x', '%2e%2e', ...segments.slice(index)]));
     out.add(join([...segments.slice(0, index), '', ...segments.slice(index)]));
   });
-  for (const variant of [...out]) {
-    out.add(`${variant}/`);
-    out.add(`${variant}?session_api_key=wrong`);
-  }
+  for (const variant of [...out]) out.add(`${variant}/`);
+  out.add(`${path}?session_api_key=wrong`);
+  out.add(`${replaced(0, encodeAll(segments[0] ?? ''))}?session_api_key=wrong`);
   out.add(`${path}/.`);
   out.add(`${path}//`);
   out.add(`${path}#fragment`);
