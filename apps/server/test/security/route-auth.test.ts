@@ -73,10 +73,10 @@ describe('session key attached to every route', () => {
     const unexpected: string[] = [];
     const attempts: { route: RegisteredRoute; target: string; headers: Record<string, string> }[] = [];
     for (const route of protectedRoutes) {
-      for (const target of spellings(concrete(route), port)) {
-        for (const headers of [{}, { 'X-Session-API-Key': 'wrong' }] as Record<string, string>[]) {
-          attempts.push({ route, target, headers });
-        }
+      for (const [index, target] of spellings(concrete(route), port).entries()) {
+        attempts.push({ route, target, headers: {} });
+        // A wrong key must not make a difference: checked on a share of the spellings.
+        if (index % 4 === 0) attempts.push({ route, target, headers: { 'X-Session-API-Key': 'wrong' } });
       }
     }
     // A few connections at a time: the order does not matter, only that none gets through.
@@ -98,7 +98,7 @@ describe('session key attached to every route', () => {
     };
     await Promise.all(Array.from({ length: 8 }, () => worker()));
     const sent = attempts.length;
-    expect(sent).toBeGreaterThan(2000);
+    expect(sent).toBeGreaterThan(5000);
     expect(unexpected).toEqual([]);
     expect(reached).toEqual([]);
   }, 180_000);
