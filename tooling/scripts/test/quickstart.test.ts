@@ -83,7 +83,9 @@ describe('the README quickstart, followed literally on a fresh copy', () => {
     for (const command of suggested) {
       const result = shell(command);
       expect(result.status, `\`${command}\` failed:\n${result.output}`).toBe(0);
-      expect(result.output).toMatch(/hello\.txt/);
+      const id = command.split(/\s+/).at(-1) ?? '';
+      expect(result.output, `\`${command}\` shows the conversation it names`).toContain(id);
+      expect(result.output).toMatch(/finished|Finished/);
     }
   }, 120_000);
 });
