@@ -143,11 +143,11 @@ describe('every package, installed from its tarball', () => {
       .filter(([, entry]) => /^>=\s*2[2-9]/.test(entry.engines?.node ?? ''))
       .map(([path]) => path);
     expect(needsNewerNode).toEqual([]);
-  });
+  }, 300_000);
 
   it('typechecks with skipLibCheck false', () => {
     sh(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], dir);
-  });
+  }, 300_000);
 
   it('loads with import and require on every Node line', () => {
     for (const { line, binary } of nodeBinaries) {
@@ -158,14 +158,14 @@ describe('every package, installed from its tarball', () => {
         'function,function,function,function true',
       );
     }
-  });
+  }, 300_000);
 
   it('gives a working `x` command', () => {
     for (const { line, binary } of nodeBinaries) {
       const version = sh(binary, [join(dir, 'node_modules', '@x', 'cli', 'dist', 'bin.js'), '--version'], dir).trim();
       expect(version, `x --version on Node ${line}`).toMatch(/^\d+\.\d+\.\d+/);
     }
-  });
+  }, 300_000);
 });
 
 describe('only @x/events and @x/store', () => {
@@ -190,18 +190,18 @@ describe('only @x/events and @x/store', () => {
     for (const optional of ['openai', '@aws-sdk/client-s3', 'vitest', 'fast-check']) {
       expect(existsSync(join(dir, 'node_modules', optional)), optional).toBe(false);
     }
-  });
+  }, 300_000);
 
   it('typechecks with skipLibCheck false without the optional peers', () => {
     sh(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], dir);
-  });
+  }, 300_000);
 
   it('loads with import and require on every Node line', () => {
     for (const { line, binary } of nodeBinaries) {
       expect(runNode(binary, dir, 'esm.mjs'), `import on Node ${line}`).toBe('function function');
       expect(runNode(binary, dir, 'cjs.cjs'), `require on Node ${line}`).toBe('function function');
     }
-  });
+  }, 300_000);
 
   it('explains how to get the AWS SDK when the S3 store is used without it', () => {
     writeFileSync(
@@ -209,5 +209,5 @@ describe('only @x/events and @x/store', () => {
       "import { createS3FileStore } from '@x/store';\nconst store = createS3FileStore({ bucket: 'b', endpoint: 'http://127.0.0.1:9' });\nstore.read('x').then(() => console.log('read'), (error) => console.log(error.code, /npm install @aws-sdk\\/client-s3/.test(error.message)));\n",
     );
     expect(runNode(process.execPath, dir, 's3.mjs')).toBe('s3_sdk_missing true');
-  });
+  }, 300_000);
 });
