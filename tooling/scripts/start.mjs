@@ -11,5 +11,7 @@ if (!existsSync(cli)) {
   console.error(`The CLI is not built (${cli} is missing). Run \`pnpm install\` and \`pnpm build\` first.`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, [cli, 'run', '--demo', ...process.argv.slice(2)], { stdio: 'inherit' });
+// The root package's `x` script runs this same CLI from the clone, so the commands it suggests work as printed.
+const env = { ...process.env, X_COMMAND_NAME: process.env.X_COMMAND_NAME ?? 'pnpm x' };
+const result = spawnSync(process.execPath, [cli, 'run', '--demo', ...process.argv.slice(2)], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

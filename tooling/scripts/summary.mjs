@@ -1,35 +1,41 @@
-// Prints one plain "N passed, N failed" line for the whole suite from the per-package
-// results written by @x/vitest-preset's reporter. Exits non-zero when a package that has
-// tests recorded no results (its tests did not run) or when anything failed.
+// Reads the per-package results written by @x/vitest-preset's reporter (`.test-results/summary.json`).
+// Run directly (`node tooling/scripts/summary.mjs`), it prints one plain "N passed, N failed" line for the whole
+// suite and exits non-zero when anything failed or a package that has tests recorded no results.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-const missing = [];
-for (const group of ['packages', 'apps', 'tooling']) {
-  const groupDir = join(root, group);
-  if (!existsSync(groupDir)) continue;
-  for (const name of readdirSync(groupDir)) {
-    const dir = join(groupDir, name);
-    const manifest = join(dir, 'package.json');
-    if (!existsSync(manifest)) continue;
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (!pkg.scripts?.test) continue;
-    const summary = join(dir, '.test-results', 'summary.json');
-    if (!existsSync(summary)) {
-      missing.push(pkg.name);
-      continue;
+/** Per-package counts, their totals, and the packages with a `test` script that recorded nothing. */
+export function collectResults(root) {
+  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], packages: [] };
+  for (const group of ['packages', 'apps', 'tooling']) {
+    const groupDir = join(root, group);
+    if (!existsSync(groupDir)) continue;
+    for (const name of readdirSync(groupDir).sort()) {
+      const dir = join(groupDir, name);
+      const manifest = join(dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+      if (!pkg.scripts?.test) continue;
+      const summary = join(dir, '.test-results', 'summary.json');
+      if (!existsSync(summary)) {
+        totals.missing.push(pkg.name);
+        continue;
+      }
+      const counts = JSON.parse(readFileSync(summary, 'utf8'));
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
+      totals.skipped += counts.skipped;
+      totals.packages.push({ name: pkg.name, ...counts });
     }
-    const counts = JSON.parse(readFileSync(summary, 'utf8'));
-    passed += counts.passed;
-    failed += counts.failed;
-    skipped += counts.skipped;
   }
+  return totals;
 }
-if (missing.length > 0) console.error(`no test results recorded for: ${missing.join(', ')}`);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(failed > 0 || missing.length > 0 ? 1 : 0);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const results = collectResults(fileURLToPath(new URL('../..', import.meta.url)));
+  if (results.missing.length > 0) console.error(`no test results recorded for: ${results.missing.join(', ')}`);
+  const failed = results.failed + results.missing.length;
+  console.log(`${results.passed} passed, ${failed} failed${results.skipped ? `, ${results.skipped} skipped` : ''}`);
+  process.exit(failed > 0 ? 1 : 0);
+}

@@ -25,5 +25,10 @@ export {
 export type { FileStore } from './file-store.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';
 export { createMemoryFileStore } from './memory-file-store.js';
-export { createS3FileStore, type S3FileStoreOptions } from './s3-file-store.js';
+export {
+  createS3FileStore,
+  type S3ClientLike,
+  type S3Credentials,
+  type S3FileStoreOptions,
+} from './s3-file-store.js';
 export { type ValidateStorePathOptions, validateStorePath } from './store-path.js';

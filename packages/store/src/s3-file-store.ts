@@ -1,6 +1,7 @@
-import type { ListObjectsV2CommandOutput, S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import type { ListObjectsV2CommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { StoreBackendError } from './errors/store-backend-error.js';
+import { StoreError } from './errors.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
 import { s3ErrorName, s3Status, toS3StoreError } from './internal/s3-errors.js';
@@ -17,11 +18,27 @@ export interface S3FileStoreOptions {
   /** Address buckets as `endpoint/bucket` instead of `bucket.endpoint`; MinIO and moto need it. */
   forcePathStyle?: boolean;
   /** Defaults to the SDK's credential chain (environment, profile, instance role). */
-  credentials?: S3ClientConfig['credentials'];
-  /** A client to use instead of creating one; the options above are then ignored. */
-  client?: S3Client;
+  credentials?: S3Credentials | (() => Promise<S3Credentials>);
+  /**
+   * An `S3Client` from `@aws-sdk/client-s3` to use instead of creating one; the options above are then ignored.
+   * Typed structurally so that this package's types do not require the SDK (an optional peer) to be installed.
+   */
+  client?: S3ClientLike;
   /** Keys requested per ListObjectsV2 page (1–1000, default 1000). Lower only to exercise paging. */
   listPageSize?: number;
+}
+
+/** Static credentials, as the AWS SDK takes them. */
+export interface S3Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+
+/** The one method of the SDK's `S3Client` this store uses. */
+export interface S3ClientLike {
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's commands are generic over their input and output types.
+  send(command: any): Promise<any>;
 }
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
@@ -32,7 +49,15 @@ let sdkLoading: Promise<S3Sdk> | undefined;
  * which every program not using S3 (a CLI start, a local conversation) would otherwise pay.
  */
 function loadSdk(): Promise<S3Sdk> {
-  sdkLoading ??= import('@aws-sdk/client-s3');
+  sdkLoading ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
+    sdkLoading = undefined;
+    throw new StoreError(
+      's3_sdk_missing',
+      'The S3 store needs the AWS SDK, an optional peer dependency of @x/store: install it with ' +
+        '`npm install @aws-sdk/client-s3` (or pnpm/yarn add).',
+      { cause: error },
+    );
+  });
   return sdkLoading;
 }
 
@@ -54,7 +79,10 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   const pageSize = options.listPageSize ?? 1000;
   let connecting: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
   const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
-    connecting ??= loadSdk().then((sdk) => ({ sdk, client: options.client ?? createClient(sdk) }));
+    connecting ??= loadSdk().then((sdk) => ({
+      sdk,
+      client: (options.client as S3Client | undefined) ?? createClient(sdk),
+    }));
     return connecting;
   };
   const createClient = (sdk: S3Sdk): S3Client =>

@@ -42,8 +42,9 @@ export function printRunOutcome(
   const { state } = info;
   output.line(statsLine({ stats: state.stats, iterations: state.iteration, elapsedMs: info.elapsedMs }, c));
   const id = `${info.shortId}${info.dataDirFlag}`;
+  const x = commandName();
   const next = c.dim(
-    `  replay: x replay ${id}   inspect: x inspect ${id}   continue: x run --resume ${id} "<message>"`,
+    `  replay: ${x} replay ${id}   inspect: ${x} inspect ${id}   continue: ${x} run --resume ${id} "<message>"`,
   );
   const status = state.execution_status;
   const lines: Record<string, [string, number]> = {
@@ -61,4 +62,13 @@ export function printRunOutcome(
   output.line(message);
   output.line(next);
   return info.interrupted && code === ExitCode.failure ? ExitCode.interrupted : code;
+}
+
+/**
+ * How the user invokes this CLI, for the commands we suggest. `pnpm start` runs it from a clone where `x` is not on
+ * the PATH, and sets `X_COMMAND_NAME=pnpm x` (the root package's `x` script) so that what it prints works as printed.
+ */
+function commandName(): string {
+  const name = process.env.X_COMMAND_NAME;
+  return name === undefined || name.trim() === '' ? 'x' : name.trim();
 }

@@ -1,9 +1,9 @@
+import type { AnyThinkingBlock } from '../schemas/content.js';
 import type {
   ChatCompletionContentPartImage,
   ChatCompletionContentPartText,
   ChatCompletionMessageFunctionToolCall,
-} from 'openai/resources/chat/completions';
-import type { AnyThinkingBlock } from '../schemas/content.js';
+} from './openai-wire-types.js';
 
 /** Prompt-caching marker understood by Anthropic-compatible Chat Completions gateways (LiteLLM). */
 export interface ChatCacheControl {

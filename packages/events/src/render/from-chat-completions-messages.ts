@@ -1,14 +1,14 @@
-import type {
-  ChatCompletionAssistantMessageParam,
-  ChatCompletionMessageParam,
-  ChatCompletionUserMessageParam,
-} from 'openai/resources/chat/completions';
 import { createEvent } from '../create/create-event.js';
 import { newEventId } from '../create/ids.js';
 import { ChatImportError } from '../errors/chat-import-error.js';
 import type { ContentPart, TextContent } from '../schemas/content.js';
 import type { AnyEvent } from '../schemas/events.js';
 import type { ActionEvent } from '../schemas/llm-convertible-events.js';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionUserMessageParam,
+} from './openai-wire-types.js';
 
 /** Observation kind of imported tool results: the tool's output is known only as text. */
 export const IMPORTED_OBSERVATION_KIND = 'ImportedObservation';

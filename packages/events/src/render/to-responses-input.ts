@@ -1,11 +1,12 @@
+import type { Message, MessageToolCall, ReasoningItem } from '../schemas/content.js';
 import type {
+  ResponseFunctionCallOutputItem,
   ResponseFunctionToolCall,
   ResponseInputImage,
-  ResponseInputItem,
+  ResponseInputMessageItem,
   ResponseInputText,
   ResponseReasoningItem,
-} from 'openai/resources/responses/responses';
-import type { Message, MessageToolCall, ReasoningItem } from '../schemas/content.js';
+} from './openai-wire-types.js';
 import { truncateToolText } from './truncate-tool-text.js';
 
 /**
@@ -19,10 +20,10 @@ export interface ResponsesAssistantMessageItem {
 }
 
 export type ResponsesInputItem =
-  | ResponseInputItem.Message
+  | ResponseInputMessageItem
   | ResponsesAssistantMessageItem
   | ResponseFunctionToolCall
-  | ResponseInputItem.FunctionCallOutput
+  | ResponseFunctionCallOutputItem
   | ResponseReasoningItem;
 
 export interface ResponsesInputOptions {
@@ -65,7 +66,7 @@ export function toResponsesInput(messages: readonly Message[], options: Response
   return { instructions: instructions.join('\n'), input };
 }
 
-function userItem(message: Message, vision: boolean): ResponseInputItem.Message {
+function userItem(message: Message, vision: boolean): ResponseInputMessageItem {
   const content: (ResponseInputText | ResponseInputImage)[] = [];
   for (const part of message.content) {
     if (part.type === 'text') content.push({ type: 'input_text', text: part.text });
