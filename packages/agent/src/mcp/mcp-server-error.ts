@@ -1,0 +1,11 @@
+import { AgentError } from '../errors.js';
+
+/** An MCP server could not be started, listed or called (missing command, crash, timeout, malformed replies). */
+export class McpServerError extends AgentError {
+  readonly server: string;
+
+  constructor(server: string, message: string, options?: { cause?: unknown; timeout?: boolean }) {
+    super(options?.timeout === true ? 'mcp_timeout' : 'mcp_server_error', message, options);
+    this.server = server;
+  }
+}
