@@ -20,7 +20,7 @@ export const mcpServerConfigSchema = z
     cwd: z.string().optional(),
     description: z.string().optional(),
     icon: z.string().optional(),
-    /** Seconds: the limit of connecting, listing and each tool call (default 30 to connect, 300 per call). */
+    /** Seconds a tool call may take (default 300, the reference's `MCP_TOOL_TIMEOUT_SECONDS`). */
     timeout: z.number().positive().optional(),
     sse_read_timeout: z.number().optional(),
     keep_alive: z.boolean().optional(),

@@ -24,7 +24,7 @@ export function createMcpTool(descriptor: McpToolDescriptor, connection: McpConn
       const result = await connection.callTool(name, args, context.signal);
       return observationFromCallResult(name, result);
     } catch (error) {
-      if (error instanceof McpServerError && error.code === 'mcp_timeout') {
+      if (error instanceof McpServerError && error.code === 'mcp_timeout' && error.during === 'call') {
         return errorObservation(
           name,
           `MCP tool '${name}' timed out after ${connection.server.timeout ?? 300} seconds. The tool server may be unresponsive or the operation is taking too long. Consider retrying or using an alternative approach.`,

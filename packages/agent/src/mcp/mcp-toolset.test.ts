@@ -11,13 +11,13 @@ import {
 import type { McpServerConfigInput } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { MCP_ACTION_KIND, MCP_TOOL_KIND } from './mcp-tool.js';
-import { McpToolset } from './mcp-toolset.js';
+import { McpToolset, type McpToolsetOptions } from './mcp-toolset.js';
 
 const context = { workspace: process.cwd() };
 const open: McpToolset[] = [];
 
-function toolset(servers: Record<string, McpServerConfigInput>): McpToolset {
-  const set = new McpToolset({ mcpServers: servers });
+function toolset(servers: Record<string, McpServerConfigInput>, options: McpToolsetOptions = {}): McpToolset {
+  const set = new McpToolset({ mcpServers: servers }, options);
   open.push(set);
   return set;
 }
@@ -105,11 +105,12 @@ describe.each([
   });
 
   it('turns a call that hangs into a timeout error observation, and the next call still works', async () => {
-    const { tools } = await toolset({ test: { ...server.config, timeout: 1 } }).start();
+    const { tools, errors } = await toolset({ test: { ...server.config, timeout: 3 } }).start();
+    expect(errors).toEqual([]);
     const observation = await call(tools, 'hang');
     expect(observation.is_error).toBe(true);
     expect(texts(observation)[0]).toBe(
-      "MCP tool 'hang' timed out after 1 seconds. The tool server may be unresponsive or the operation is taking too long. Consider retrying or using an alternative approach.",
+      "MCP tool 'hang' timed out after 3 seconds. The tool server may be unresponsive or the operation is taking too long. Consider retrying or using an alternative approach.",
     );
     expect(texts(await call(tools, 'add', { a: 1, b: 1 }))[1]).toBe('2');
   });
@@ -165,9 +166,12 @@ describe('MCP servers that fail', () => {
   });
 
   it('a stdio server that answers garbage times out with a clear error', async () => {
-    const { tools, errors } = await toolset({
-      garbage: { command: process.execPath, args: [garbageServerScript], timeout: 1 },
-    }).start();
+    const { tools, errors } = await toolset(
+      {
+        garbage: { command: process.execPath, args: [garbageServerScript] },
+      },
+      { startTimeout: 1 },
+    ).start();
     expect(tools).toEqual([]);
     expect(errors[0]?.code).toBe('mcp_timeout');
     expect(errors[0]?.message).toMatch(/^MCP server 'garbage' failed to start: no reply within 1 seconds/);
@@ -176,7 +180,7 @@ describe('MCP servers that fail', () => {
   it('an HTTP server that answers garbage is an error', async () => {
     const garbage = await startGarbageHttpServer();
     try {
-      const { tools, errors } = await toolset({ garbage: { url: garbage.url, timeout: 5 } }).start();
+      const { tools, errors } = await toolset({ garbage: { url: garbage.url } }).start();
       expect(tools).toEqual([]);
       expect(errors[0]?.message).toMatch(/^MCP server 'garbage' failed to start: /);
     } finally {
@@ -185,7 +189,7 @@ describe('MCP servers that fail', () => {
   });
 
   it('an HTTP server that is not there is an error', async () => {
-    const { errors } = await toolset({ gone: { url: await closedPortUrl(), timeout: 5 } }).start();
+    const { errors } = await toolset({ gone: { url: await closedPortUrl() } }).start();
     expect(errors[0]?.message).toMatch(/^MCP server 'gone' failed to start: /);
   });
 

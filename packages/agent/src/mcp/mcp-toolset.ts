@@ -7,6 +7,8 @@ import { createMcpTool } from './mcp-tool.js';
 export interface McpToolsetOptions {
   /** Directory stdio servers start in when their config has no `cwd`. */
   workspace?: string;
+  /** Limit of starting each server and listing its tools, in seconds (default 30, as the reference). */
+  startTimeout?: number;
 }
 
 /** What starting the servers gave: their tools, and one error per server that could not be listed. */

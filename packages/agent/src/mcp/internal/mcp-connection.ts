@@ -7,7 +7,7 @@ import { authHeaders } from './auth-headers.js';
 import { loadMcpSdk } from './mcp-sdk.js';
 
 /** Reference defaults: 30 s to connect and list (`create_mcp_tools`), 300 s per call (`MCP_TOOL_TIMEOUT_SECONDS`). */
-const CONNECT_TIMEOUT_SECONDS = 30;
+export const START_TIMEOUT_SECONDS = 30;
 const CALL_TIMEOUT_SECONDS = 300;
 const STDERR_TAIL = 2000;
 /** JSON-RPC code the SDK uses for a request that timed out. */
@@ -18,6 +18,8 @@ export interface McpConnectionOptions {
   server: McpServerConfig;
   /** Directory a stdio server starts in when its config has no `cwd`. */
   workspace?: string;
+  /** Limit of starting the server and listing its tools, in seconds (default 30). */
+  startTimeout?: number;
 }
 
 /**
@@ -28,6 +30,7 @@ export class McpConnection {
   readonly name: string;
   readonly server: McpServerConfig;
   readonly #workspace: string | undefined;
+  readonly #startTimeout: number;
   #client: Promise<Client> | undefined;
   #stderr = '';
   #lastTransportError: string | undefined;
@@ -36,6 +39,7 @@ export class McpConnection {
     this.name = options.name;
     this.server = options.server;
     this.#workspace = options.workspace;
+    this.#startTimeout = options.startTimeout ?? START_TIMEOUT_SECONDS;
   }
 
   get transportName(): 'stdio' | 'http' {
@@ -51,13 +55,13 @@ export class McpConnection {
     try {
       do {
         const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-          timeout: this.#timeoutMs(CONNECT_TIMEOUT_SECONDS),
+          timeout: this.#startTimeout * 1000,
         });
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (error) {
-      throw await this.#fail('list its tools', error, CONNECT_TIMEOUT_SECONDS);
+      throw await this.#fail('list its tools', error, this.#startTimeout);
     }
     return tools;
   }
@@ -66,12 +70,12 @@ export class McpConnection {
     const client = await this.#connected();
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
-        timeout: this.#timeoutMs(CALL_TIMEOUT_SECONDS),
+        timeout: (this.server.timeout ?? CALL_TIMEOUT_SECONDS) * 1000,
         ...(signal === undefined ? {} : { signal }),
       });
       return result as CallToolResult;
     } catch (error) {
-      throw await this.#fail(`run tool '${name}'`, error, CALL_TIMEOUT_SECONDS);
+      throw await this.#fail(`run tool '${name}'`, error, this.server.timeout ?? CALL_TIMEOUT_SECONDS);
     }
   }
 
@@ -81,10 +85,6 @@ export class McpConnection {
     this.#client = undefined;
     if (client === undefined) return;
     await client.then((connected) => connected.close()).catch(() => undefined);
-  }
-
-  #timeoutMs(fallbackSeconds: number): number {
-    return (this.server.timeout ?? fallbackSeconds) * 1000;
   }
 
   #connected(): Promise<Client> {
@@ -110,11 +110,11 @@ export class McpConnection {
       if (this.#client === pending) this.#client = undefined;
     };
     try {
-      await client.connect(transport, { timeout: this.#timeoutMs(CONNECT_TIMEOUT_SECONDS) });
+      await client.connect(transport, { timeout: this.#startTimeout * 1000 });
     } catch (error) {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
-      throw this.#error('start', error, CONNECT_TIMEOUT_SECONDS);
+      throw this.#error('start', error, this.#startTimeout);
     }
     return client;
   }
@@ -147,16 +147,15 @@ export class McpConnection {
   }
 
   /** Turns a failed request into an McpServerError; a timed-out server is stopped so the next call restarts it. */
-  async #fail(what: string, error: unknown, fallbackSeconds: number): Promise<McpServerError> {
-    const failure = this.#error(what, error, fallbackSeconds);
+  async #fail(what: string, error: unknown, seconds: number): Promise<McpServerError> {
+    const failure = this.#error(what, error, seconds);
     if (failure.code === 'mcp_timeout') await this.close();
     return failure;
   }
 
-  #error(what: string, error: unknown, fallbackSeconds: number): McpServerError {
+  #error(what: string, error: unknown, seconds: number): McpServerError {
     if (error instanceof McpServerError) return error;
     const timedOut = (error as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT_CODE;
-    const seconds = this.server.timeout ?? fallbackSeconds;
     const reason = timedOut
       ? `no reply within ${seconds} seconds`
       : error instanceof Error
@@ -169,6 +168,7 @@ export class McpConnection {
     return new McpServerError(this.name, `MCP server '${this.name}' failed to ${what}: ${reason}${details}`, {
       cause: error,
       timeout: timedOut,
+      during: what.startsWith('run tool') ? 'call' : 'start',
     });
   }
 }
