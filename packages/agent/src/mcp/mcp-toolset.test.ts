@@ -61,7 +61,16 @@ describe.each([
   it('lists the tools with their JSON Schemas and annotations', async () => {
     const { tools, errors } = await toolset({ test: server.config }).start();
     expect(errors).toEqual([]);
-    expect(tools.map((tool) => tool.name)).toEqual(['add', 'pixel', 'refuse', 'pid', 'env', 'crash', 'hang']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'add',
+      'pixel',
+      'refuse',
+      'pid',
+      'env',
+      'crash',
+      'garbage',
+      'hang',
+    ]);
     const add = byName(tools, 'add');
     expect(add.toolKind).toBe(MCP_TOOL_KIND);
     expect(add.readOnly).toBe(true);
@@ -102,6 +111,13 @@ describe.each([
     const observation = await call(tools, 'refuse');
     expect(observation.is_error).toBe(true);
     expect(texts(observation)).toEqual(["[Tool 'refuse' executed.]", 'refused on purpose']);
+  });
+
+  it('turns a malformed result into an error observation', async () => {
+    const { tools } = await toolset({ test: server.config }).start();
+    const observation = await call(tools, 'garbage');
+    expect(observation).toMatchObject({ is_error: true, tool_name: 'garbage', kind: 'MCPToolObservation' });
+    expect(texts(observation)[0]).toMatch(/^Error calling MCP tool garbage: /);
   });
 
   it('turns a call that hangs into a timeout error observation, and the next call still works', async () => {
@@ -186,6 +202,16 @@ describe('MCP servers that fail', () => {
     } finally {
       await garbage.close();
     }
+  });
+
+  it('a server that disappears after the start gives error observations', async () => {
+    const http = await startHttpTestServer();
+    const { tools } = await toolset({ remote: { url: http.url } }).start();
+    expect(texts(await call(tools, 'add', { a: 1, b: 2 }))[1]).toBe('3');
+    await http.close();
+    const observation = await call(tools, 'add', { a: 1, b: 2 });
+    expect(observation).toMatchObject({ is_error: true, tool_name: 'add', kind: 'MCPToolObservation' });
+    expect(texts(observation)[0]).toMatch(/^Error calling MCP tool add: MCP server 'remote' failed to run tool 'add'/);
   });
 
   it('an HTTP server that is not there is an error', async () => {

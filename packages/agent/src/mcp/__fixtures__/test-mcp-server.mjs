@@ -41,6 +41,10 @@ function createTestServer() {
     setImmediate(() => process.exit(3));
     return new Promise(() => {});
   });
+  // Breaks the protocol: `content` must be a list.
+  server.registerTool('garbage', { description: 'Returns a malformed result' }, async () => ({
+    content: 'not a list',
+  }));
   server.registerTool('hang', { description: 'Never answers' }, async () => new Promise(() => {}));
   return server;
 }
