@@ -1,4 +1,5 @@
 export { Agent } from './agent/agent.js';
+export { AgentExtensions, type ExtensionsStart } from './agent/agent-extensions.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
 export type { StepContext } from './agent/step-context.js';
@@ -119,6 +120,27 @@ export {
 export { createOpenAILLM, type LLMConfig, type Pricing } from './llm/openai-llm.js';
 export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
 export { defaultModel, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export {
+  createMcpToolset,
+  errorObservation as mcpErrorObservation,
+  InvalidMcpConfigError,
+  MCP_ACTION_KIND,
+  MCP_OBSERVATION_KIND,
+  MCP_TOOL_KIND,
+  type McpConfig,
+  type McpConfigInput,
+  type McpServerConfig,
+  type McpServerConfigInput,
+  McpServerError,
+  type McpStartResult,
+  McpToolset,
+  type McpToolsetOptions,
+  type McpTransport,
+  mcpConfigToJSON,
+  mcpServerConfigSchema,
+  observationFromCallResult,
+  parseMcpConfig,
+} from './mcp/index.js';
 export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
 export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
 export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';
@@ -138,6 +160,33 @@ export {
   secretRegistryJsonSchema,
   staticSecretJsonSchema,
 } from './secrets/secret-registry-json.js';
+export {
+  type AgentContextOptions,
+  activateSkills,
+  agentContextJsonSchema,
+  agentContextToJSON,
+  createSkill,
+  InvalidSkillError,
+  keywordTriggerSchema,
+  type LoadedSkills,
+  loadProjectSkills,
+  loadSkillsFromDir,
+  matchSkillTrigger,
+  PROJECT_SKILL_DIRS,
+  parseAgentContext,
+  parseSkillFile,
+  repoContextPrompt,
+  type Skill,
+  type SkillActivation,
+  type SkillInput,
+  SkillSet,
+  type SkillTrigger,
+  skillKeywords,
+  skillSchema,
+  skillTriggerSchema,
+  THIRD_PARTY_SKILL_FILES,
+  taskTriggerSchema,
+} from './skills/index.js';
 export { applyEvent } from './state/apply-event.js';
 export {
   type ConversationState,

@@ -8,6 +8,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
+import { extensionOptions } from '../run/extension-options.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
 
@@ -22,6 +23,10 @@ export interface RunCommandOptions {
   resume?: string;
   stream?: boolean;
   demo?: boolean;
+  /** A JSON file in the reference's `mcp_config` shape. */
+  mcpConfig?: string;
+  /** `--no-skills` sets false: the workspace's AGENTS.md and skill directories are not loaded. */
+  skills?: boolean;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -58,6 +63,7 @@ export async function runCommand(
   const agent = agentModule.createAgent({
     llm: model.llm,
     stream: options.stream === true,
+    ...extensionOptions(agentModule, options),
     ...(options.condenser === 'summarize'
       ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
       : {}),

@@ -35,6 +35,11 @@ export function defineRun(program: Command): void {
       'continue a saved conversation (id, id prefix or directory); the task, if given, is sent as a new message',
     )
     .option('--stream', 'show the model’s tokens as they arrive')
+    .option(
+      '--mcp-config <file>',
+      'JSON file of MCP servers whose tools the agent gets ({"mcpServers": {name: {command, args, env} or {url}}})',
+    )
+    .option('--no-skills', 'do not load AGENTS.md and the skill directories (.openhands/skills, …) of the workspace')
     .option('--demo', 'run the built-in demo task on the offline model in a fresh temporary workspace')
     .addHelpText(
       'after',
@@ -44,6 +49,7 @@ export function defineRun(program: Command): void {
         ['OPENAI_API_KEY=sk-… x run -m gpt-4o "Fix the failing test"', 'a real model'],
         ['x run --confirm always "Clean up build/"', 'approve each action with y/n'],
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
+        ['x run --mcp-config mcp.json "Fetch the docs"', 'give the agent the tools of MCP servers'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/run.js')).runCommand));

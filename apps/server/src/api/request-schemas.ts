@@ -50,6 +50,10 @@ export const agentRequestSchema = z.looseObject({
   /** Reference condenser JSON (NoOpCondenser, PipelineCondenser, LLMSummarizingCondenser). */
   condenser: z.record(z.string(), z.unknown()).nullish(),
   system_prompt: z.string().nullish(),
+  /** Reference `mcp_config`: MCP servers (name → {command, args, env} or {url, headers}); validated by buildAgent. */
+  mcp_config: z.record(z.string(), z.unknown()).nullish(),
+  /** Reference `agent_context`: `skills`, `system_message_suffix`, `user_message_suffix`, `load_project_skills`. */
+  agent_context: z.looseObject({}).nullish(),
   /** Extension: a script for the offline model (tests and demos), used when no API key is available. */
   x_offline_script: z.array(offlineTurnSchema).nullish(),
 });

@@ -13,6 +13,7 @@ import {
   type Tool,
 } from '@x/agent';
 import type { AgentRequest } from '../api/request-schemas.js';
+import { agentExtensions, redactedMcpConfig, storableMcpConfig } from './agent-extensions.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 
 const REDACTED = '**********';
@@ -90,6 +91,7 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
     tools: buildTools(request),
     ...(request.system_prompt ? { systemPrompt: request.system_prompt } : {}),
     ...(condenser === undefined ? {} : { condenser }),
+    ...agentExtensions(request, options.cipher),
   });
 }
 
@@ -100,11 +102,23 @@ export function storableAgentConfig(request: AgentRequest, cipher: SecretCipher 
   if (key !== null && key !== undefined && key !== '' && key !== REDACTED) {
     stored = cipher === undefined ? REDACTED : cipher.encrypt(key);
   }
-  return { ...request, llm: { ...request.llm, api_key: stored } };
+  return {
+    ...request,
+    llm: { ...request.llm, api_key: stored },
+    ...(request.mcp_config == null
+      ? {}
+      : { mcp_config: storableMcpConfig(request.mcp_config, cipher) as AgentRequest['mcp_config'] }),
+  };
 }
 
 /** The agent config as shown in API responses: never the key. */
 export function redactedAgentConfig(request: AgentRequest): AgentRequest {
   const key = request.llm.api_key;
-  return { ...request, llm: { ...request.llm, api_key: key ? REDACTED : null } };
+  return {
+    ...request,
+    llm: { ...request.llm, api_key: key ? REDACTED : null },
+    ...(request.mcp_config == null
+      ? {}
+      : { mcp_config: redactedMcpConfig(request.mcp_config) as AgentRequest['mcp_config'] }),
+  };
 }

@@ -207,7 +207,12 @@ export class ManagedConversation implements SocketConversation {
   fullState(): Record<string, unknown> {
     const conversation = this.#conversation;
     if (conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
-    const agent = { ...conversation.agent.toJSON(), llm: { ...redactedAgentConfig(this.meta.agent).llm } };
+    const agent: Record<string, unknown> = {
+      ...conversation.agent.toJSON(),
+      llm: { ...redactedAgentConfig(this.meta.agent).llm },
+    };
+    // As the reference: skill contents are left out of responses.
+    if (agent.agent_context !== undefined) agent.agent_context = { ...(agent.agent_context as object), skills: [] };
     return conversationInfo({
       meta: this.meta,
       state: conversation.state,

@@ -9,10 +9,12 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import { MCP_TOOL_KIND } from '../mcp/mcp-tool.js';
 import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
 import { finishTool } from '../tools/finish-tool.js';
 import { thinkTool } from '../tools/think-tool.js';
 import type { Tool } from '../tools/tool.js';
+import { AgentExtensions, type ExtensionsStart } from './agent-extensions.js';
 import type { AgentOptions } from './agent-options.js';
 import { executeActions } from './execute-actions.js';
 import { actionsFromResponse } from './response-actions.js';
@@ -29,7 +31,9 @@ export const EMPTY_REPLY_NUDGE =
  */
 export class Agent {
   readonly llm: LLM;
-  readonly tools: readonly Tool[];
+  #tools: readonly Tool[];
+  /** MCP servers and skills; started by `startExtensions`. */
+  readonly extensions: AgentExtensions;
   readonly systemPrompt: string;
   readonly dynamicContext: string | undefined;
   readonly condenser: Condenser | undefined;
@@ -43,19 +47,40 @@ export class Agent {
     for (const builtin of [finishTool, thinkTool]) {
       if (!tools.some((tool) => tool.name === builtin.name)) tools.push(builtin);
     }
-    this.tools = Object.freeze(tools);
+    this.#tools = Object.freeze(tools);
+    this.extensions = new AgentExtensions(options);
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.dynamicContext = options.dynamicContext;
     this.condenser = options.condenser;
     this.stream = options.stream ?? false;
   }
 
+  /** The tools offered to the model: the given ones, then those of the MCP servers once started. */
+  get tools(): readonly Tool[] {
+    return this.#tools;
+  }
+
+  /**
+   * Starts the MCP servers and loads the workspace's skills (once per agent; later calls return the first result).
+   * Servers or skill files that fail are returned as errors for the conversation to record.
+   */
+  async startExtensions(workspace: string): Promise<ExtensionsStart> {
+    const started = await this.extensions.start(workspace);
+    const missing = started.tools.filter((tool) => !this.#tools.includes(tool));
+    if (missing.length > 0) {
+      this.#tools = Object.freeze([...this.#tools, ...missing]);
+      this.#chatTools.clear();
+    }
+    return started;
+  }
+
   /** The first event of every conversation: the prompt and the tool definitions. */
   systemPromptEvent(): SystemPromptEvent {
+    const dynamic = [this.dynamicContext, this.extensions.systemContext()].filter((part) => part !== undefined);
     return createEvent('SystemPromptEvent', {
       system_prompt: { type: 'text', text: this.systemPrompt },
       tools: this.tools.map((tool) => toolToDefinition(tool)),
-      ...(this.dynamicContext === undefined ? {} : { dynamic_context: { type: 'text', text: this.dynamicContext } }),
+      ...(dynamic.length === 0 ? {} : { dynamic_context: { type: 'text', text: dynamic.join('\n\n') } }),
     });
   }
 
@@ -64,11 +89,12 @@ export class Agent {
     return {
       llm: { model: this.llm.model, api_key: '**********', usage_id: this.llm.usageId },
       tools: this.tools
-        .filter((tool) => tool.name !== 'finish' && tool.name !== 'think')
+        .filter((tool) => tool.name !== 'finish' && tool.name !== 'think' && tool.toolKind !== MCP_TOOL_KIND)
         .map((tool) => ({ name: tool.toolKind, params: {} })),
       include_default_tools: ['FinishTool', 'ThinkTool'],
       system_prompt: this.systemPrompt,
       ...(this.condenser === undefined ? {} : { condenser: this.condenser.toJSON() }),
+      ...this.extensions.toJSON(),
       kind: 'Agent',
     };
   }

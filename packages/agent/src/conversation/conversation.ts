@@ -25,6 +25,7 @@ import { readableEvents } from './readable-events.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
+import { startExtensions, userMessageEvent } from './start-extensions.js';
 import { createStepContext } from './step-context-factory.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
@@ -59,6 +60,9 @@ export class Conversation {
   #emitting: Promise<unknown> = Promise.resolve();
   #running: Promise<RunResult> | undefined;
   #closed = false;
+  #extensionsStarted = false;
+  /** Skills activated by this process's user messages (each activates once, reference §8.2). */
+  readonly #activatedSkills = new Set<string>();
 
   private constructor(init: {
     options: ConversationOptions;
@@ -106,7 +110,9 @@ export class Conversation {
     });
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
     const conversation = new Conversation({ options, store, log, state, secrets: toRegistry(options.secrets), cipher });
+    await options.agent.startExtensions(conversation.workspace);
     await conversation.#emit(options.agent.systemPromptEvent());
+    await conversation.#startExtensions();
     await conversation.checkpoint();
     return conversation;
   }
@@ -182,13 +188,8 @@ export class Conversation {
       typeof message === 'string'
         ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
         : message;
-    await this.#emit(
-      createEvent('MessageEvent', {
-        source: 'user',
-        llm_message: llmMessage,
-        ...(options.sender === undefined ? {} : { sender: options.sender }),
-      }),
-    );
+    await this.#startExtensions();
+    await this.#emit(userMessageEvent(this.agent, llmMessage, { ...options, activated: this.#activatedSkills }));
     if (this.#state.execution_status === 'finished' || this.#state.execution_status === 'stuck') {
       await this.#setStatus('idle');
     }
@@ -205,6 +206,7 @@ export class Conversation {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
     const running = this.#readRecentHistory()
+      .then(() => this.#startExtensions())
       .then(() => runLoop(this.#runHost(), options))
       .finally(() => {
         this.#running = undefined;
@@ -320,6 +322,7 @@ export class Conversation {
     await this.#running?.catch(() => undefined);
     await this.#emitting;
     await this.checkpoint();
+    await this.agent.extensions.close();
     this.#closed = true;
     this.#listeners.clear();
   }
@@ -327,6 +330,13 @@ export class Conversation {
   /** The events of the conversation so far, oldest first (read lazily from the log). */
   events(from = 0): AsyncIterable<AnyEvent> {
     return this.log.iterate(from);
+  }
+
+  /** Starts the agent's MCP servers and skills once per conversation, recording their failures. */
+  async #startExtensions(): Promise<void> {
+    if (this.#extensionsStarted) return;
+    this.#extensionsStarted = true;
+    await startExtensions(this.agent, this.workspace, (event) => this.#emit(event));
   }
 
   /** Puts the last events written before this process opened the conversation in front of `#recent`. */

@@ -1,4 +1,4 @@
-import type { ImageContent, Observation, TextContent } from '@x/events';
+import type { Action, ImageContent, Observation, TextContent } from '@x/events';
 import type { z } from 'zod';
 import { strictSchemaFor } from './internal/tool-json-schema.js';
 import { InvalidToolError } from './invalid-tool-error.js';
@@ -69,6 +69,12 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation>;
   /** Runs the tool on arguments that are already typed and validated. */
   run(args: Args, context: ToolContext): Promise<Observation>;
+  /** The JSON Schema the model sees when it is not derived from `parameters` (MCP tools bring their own). */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  /** Builds the Action from validated arguments; default `{...arguments, kind: actionKind}` (MCP: `{data, kind}`). */
+  toAction?(args: Record<string, unknown>): Action;
+  /** Extra keys of the tool's ToolDefinition JSON in the SystemPromptEvent (MCP: `mcp_tool`). */
+  readonly definitionFields?: Readonly<Record<string, unknown>>;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
