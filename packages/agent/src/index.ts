@@ -73,6 +73,44 @@ export {
 } from './conversation/persistence-layout.js';
 export type { RunHost } from './conversation/run-host.js';
 export { AgentError } from './errors.js';
+export {
+  type CommandHookDefinition,
+  ConversationHooks,
+  commandHookSchema,
+  DEFAULT_HOOK_TIMEOUT_SECONDS,
+  defaultHookConfigPaths,
+  emptyHookConfig,
+  type FunctionHookDefinition,
+  findHookConfigFile,
+  HOOK_INHERITED_ENV,
+  type HookConfig,
+  type HookConfigField,
+  type HookConfigInput,
+  type HookDefinition,
+  type HookDefinitionInput,
+  type HookEventType,
+  type HookFunction,
+  type HookInput,
+  type HookMatcher,
+  type HookMatcherInput,
+  type HookOutput,
+  type HookResult,
+  HookRunner,
+  type HookRunnerOptions,
+  type HookRunOutcome,
+  type HookRunRequest,
+  hookConfigToJSON,
+  hookEnvironment,
+  hookEventTypes,
+  hookMatcherMatches,
+  InvalidHookConfigError,
+  isHookConfigEmpty,
+  loadHookConfigFile,
+  mergeHookConfigs,
+  parseHookConfig,
+  runHook,
+  STOP_HOOK_FEEDBACK_PREFIX,
+} from './hooks/index.js';
 export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
 export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';
 export { LLMBadRequestError } from './llm/errors/llm-bad-request-error.js';

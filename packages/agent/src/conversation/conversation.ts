@@ -5,6 +5,8 @@ import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { llmRiskAnalyzer, type SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import { type ConversationHooks, createConversationHooks } from '../hooks/conversation-hooks.js';
+import { hookConfigToJSON } from '../hooks/hook-config.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
@@ -56,6 +58,7 @@ export class Conversation {
   readonly #analyzer: SecurityAnalyzer | undefined;
   readonly #stuck: StuckDetector | undefined;
   readonly #persistenceDir: string;
+  readonly #hooks: ConversationHooks | undefined;
   #emitting: Promise<unknown> = Promise.resolve();
   #running: Promise<RunResult> | undefined;
   #closed = false;
@@ -86,6 +89,14 @@ export class Conversation {
         ? undefined
         : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {});
     if (options.onEvent !== undefined) this.#listeners.add(options.onEvent);
+    this.#hooks = createConversationHooks({
+      hooks: options.hooks,
+      hookEnv: options.hookEnv,
+      sessionId: this.id,
+      workspace: this.workspace,
+      record: (event) => this.#emit(event),
+      lookup: (id) => this.log.getById(id).catch(() => undefined),
+    });
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -182,7 +193,8 @@ export class Conversation {
       typeof message === 'string'
         ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
         : message;
-    await this.#emit(
+    await this.#hooks?.sessionStart();
+    await this.#emitWithHooks(
       createEvent('MessageEvent', {
         source: 'user',
         llm_message: llmMessage,
@@ -205,6 +217,7 @@ export class Conversation {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
     const running = this.#readRecentHistory()
+      .then(() => this.#hooks?.sessionStart())
       .then(() => runLoop(this.#runHost(), options))
       .finally(() => {
         this.#running = undefined;
@@ -310,6 +323,7 @@ export class Conversation {
         string,
         unknown
       >,
+      hookConfig: this.#hooks === undefined ? null : hookConfigToJSON(this.#hooks.runner.config),
     });
     await this.store.write(`${this.directory}/base_state.json`, JSON.stringify(json));
   }
@@ -318,6 +332,7 @@ export class Conversation {
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#running?.catch(() => undefined);
+    await this.#hooks?.sessionEnd().catch(() => undefined);
     await this.#emitting;
     await this.checkpoint();
     this.#closed = true;
@@ -358,6 +373,11 @@ export class Conversation {
     return next;
   }
 
+  /** Appends an event after the hooks due before it ran (they may add context to a user message). */
+  async #emitWithHooks(event: AnyEvent): Promise<void> {
+    await this.#emit(this.#hooks === undefined ? event : await this.#hooks.beforeAppend(event));
+  }
+
   #apply(event: AnyEvent): void {
     this.#state = applyEvent(this.#state, event);
     this.#view?.append(event);
@@ -386,6 +406,7 @@ export class Conversation {
       stepContext: (signal) => this.#stepContext(signal),
       checkpoint: () => this.checkpoint(),
       assertOpen: () => this.#assertOpen(),
+      ...(this.#hooks === undefined ? {} : { hooks: this.#hooks }),
     };
   }
 
@@ -395,9 +416,10 @@ export class Conversation {
       workspace: this.workspace,
       state: () => this.#state,
       view: () => this.view(),
-      emit: (event) => this.#emit(event),
+      emit: (event) => this.#emitWithHooks(event),
       publish: (event) => this.#publish(event),
       setStatus: (status) => this.#setStatus(status),
+      ...(this.#hooks === undefined ? {} : { takeHookBlock: (id: string) => this.#hooks?.takeBlockedAction(id) }),
       recordResponse: (llm, response) => this.#recordResponse(llm, response),
       pendingActions: () => this.pendingActions(),
       secrets: this.#secrets,

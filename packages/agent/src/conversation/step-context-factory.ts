@@ -23,6 +23,7 @@ export interface StepContextSources {
   secrets: SecretRegistry;
   analyzer: SecurityAnalyzer | undefined;
   signal: AbortSignal | undefined;
+  takeHookBlock?(actionId: string): string | undefined;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -52,5 +53,6 @@ export function createStepContext(sources: StepContextSources): StepContext {
     maskSecrets: (text) => secrets.mask(text),
     securityAnalyzerEnabled: analyzer !== undefined,
     ...(signal === undefined ? {} : { signal }),
+    ...(sources.takeHookBlock === undefined ? {} : { takeHookBlock: sources.takeHookBlock }),
   };
 }
