@@ -72,6 +72,17 @@ export {
   hyphenateConversationId,
 } from './conversation/persistence-layout.js';
 export type { RunHost } from './conversation/run-host.js';
+export {
+  agentFinalResponse,
+  createDelegateTool,
+  type DelegateAction,
+  type DelegateToolOptions,
+  delegateParameters,
+  listSubConversationIds,
+  SUBAGENTS_DIR,
+  type SubAgentType,
+  subConversationsDirectory,
+} from './delegation/index.js';
 export { AgentError } from './errors.js';
 export {
   type CommandHookDefinition,
@@ -243,6 +254,7 @@ export {
   type ToolAnnotations,
   type ToolContent,
   type ToolContext,
+  type ToolConversation,
   type ToolResult,
   type ToolSpec,
   textContent,

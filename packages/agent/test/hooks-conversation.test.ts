@@ -171,7 +171,10 @@ describe('hooks in a conversation', () => {
   it('records SessionStart and SessionEnd, and persists the hook config in base_state.json', async () => {
     harness = await startHarness([finish('done')]);
     const { conversation, events } = await harness.conversation({
-      hooks: { SessionStart: [{ hooks: [{ command: 'echo started' }] }], SessionEnd: [{ hooks: [{ command: 'true' }] }] },
+      hooks: {
+        SessionStart: [{ hooks: [{ command: 'echo started' }] }],
+        SessionEnd: [{ hooks: [{ command: 'true' }] }],
+      },
     });
     await conversation.sendMessage('Hi');
     await conversation.run();

@@ -15,6 +15,7 @@ import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
+import type { ToolConversation } from '../tools/tool.js';
 import { buildBaseState } from './base-state.js';
 import { storeFor, toRegistry } from './conversation-defaults.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
@@ -425,7 +426,23 @@ export class Conversation {
       secrets: this.#secrets,
       analyzer: this.#analyzer,
       signal,
+      toolConversation: this.#toolConversation(),
     });
+  }
+
+  #toolConversation(): ToolConversation {
+    const state = () => this.#state;
+    return {
+      id: this.id,
+      store: this.store,
+      directory: this.directory,
+      persistenceDir: this.#persistenceDir,
+      workspace: this.workspace,
+      llm: this.agent.llm,
+      get confirmationPolicy() {
+        return state().confirmation_policy;
+      },
+    };
   }
 
   async #recordResponse(llm: LLM, response: LLMResponse): Promise<void> {

@@ -30,13 +30,17 @@ describe('parseHookConfig', () => {
   });
 
   it('names what is wrong', () => {
-    expect(() => parseHookConfig({ BeforeTool: [] })).toThrow(/unknown event type 'BeforeTool'. Valid types: PreToolUse/);
+    expect(() => parseHookConfig({ BeforeTool: [] })).toThrow(
+      /unknown event type 'BeforeTool'. Valid types: PreToolUse/,
+    );
     expect(() => parseHookConfig({ PreToolUse: [], pre_tool_use: [] })).toThrow(/given twice/);
     expect(() => parseHookConfig({ Stop: [{ hooks: [{ command: '' }] }] })).toThrow(
       "Invalid hook configuration (hook config: Stop[0].hooks[0]): command: 'command' is required when type is 'command'",
     );
     expect(() => parseHookConfig({ Stop: [{ hooks: [{ type: 'prompt', prompt: 'x' }] }] })).toThrow(/not supported/);
-    expect(() => parseHookConfig({ Stop: [{ hooks: [{ command: 'a', timeout: -1 }] }] })).toThrow(InvalidHookConfigError);
+    expect(() => parseHookConfig({ Stop: [{ hooks: [{ command: 'a', timeout: -1 }] }] })).toThrow(
+      InvalidHookConfigError,
+    );
     expect(() => parseHookConfig('nope')).toThrow(InvalidHookConfigError);
   });
 

@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type HookDefinition, parseHookConfig } from './hook-config.js';
 import type { HookInput } from './hook-input.js';

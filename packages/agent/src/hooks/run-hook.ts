@@ -40,7 +40,11 @@ export async function runHook(hook: HookDefinition, input: HookInput, options: R
     case 'failed':
       return failure(`Hook execution failed: ${spawned.message}`);
     case 'timed_out':
-      return { ...failure(`Hook timed out after ${hook.timeout} seconds`), stdout: spawned.stdout, stderr: spawned.stderr };
+      return {
+        ...failure(`Hook timed out after ${hook.timeout} seconds`),
+        stdout: spawned.stdout,
+        stderr: spawned.stderr,
+      };
     case 'exited': {
       const { exitCode, stdout, stderr } = spawned;
       const output = parseHookStdout(stdout);
@@ -70,7 +74,10 @@ async function runFunctionHook(hook: Extract<HookDefinition, { type: 'function' 
     timer = setTimeout(() => resolve('timeout'), hook.timeout * 1000);
   });
   try {
-    const value = await Promise.race([Promise.resolve().then(() => hook.run(input, { signal: controller.signal })), timeout]);
+    const value = await Promise.race([
+      Promise.resolve().then(() => hook.run(input, { signal: controller.signal })),
+      timeout,
+    ]);
     if (value === 'timeout') {
       controller.abort();
       return failure(`Hook timed out after ${hook.timeout} seconds`);
