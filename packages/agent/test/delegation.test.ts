@@ -159,7 +159,7 @@ describe('the delegate tool', () => {
     expect(result.status).toBe('finished');
     const delegated = observations[1]?.observation;
     expect(delegated?.is_error).toBe(true);
-    const text = (delegated?.content[0] as { text: string }).text;
+    const text = (delegated?.content[0] as { text: string } | undefined)?.text;
     expect(text).toContain('Completed delegation of 2 tasks with 1 errors');
     expect(text).toContain('1. Agent ok: fine');
     expect(text).toMatch(/2\. Agent bad ERROR: Sub-agent bad failed: .*model unavailable/);
