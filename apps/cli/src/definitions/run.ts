@@ -35,6 +35,15 @@ export function defineRun(program: Command): void {
       'continue a saved conversation (id, id prefix or directory); the task, if given, is sent as a new message',
     )
     .option('--stream', 'show the model’s tokens as they arrive')
+    .option(
+      '--hooks <file>',
+      'hook configuration (JSON, the .openhands/hooks.json format); default: .openhands/hooks.json in the workspace, else ~/.openhands/hooks.json',
+    )
+    .option('--no-hooks', 'run no hooks, not even those of the default hook files')
+    .option(
+      '--sub-agents',
+      'give the agent the delegate tool: it can spawn sub-agents and run tasks on them in parallel',
+    )
     .option('--demo', 'run the built-in demo task on the offline model in a fresh temporary workspace')
     .addHelpText(
       'after',
@@ -44,6 +53,7 @@ export function defineRun(program: Command): void {
         ['OPENAI_API_KEY=sk-… x run -m gpt-4o "Fix the failing test"', 'a real model'],
         ['x run --confirm always "Clean up build/"', 'approve each action with y/n'],
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
+        ['x run --hooks hooks.json "Tidy up"', 'run shell hooks before and after tools'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/run.js')).runCommand));
