@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,29 @@ describe('x run --sub-agents', () => {
     expect(child.code).toBe(0);
     expect(child.stdout).toContain(`Conversation ${childId}`);
     expect(child.stdout).toContain('subagents');
+    workspace.remove();
+  });
+
+  it("asks about a sub-agent's actions under --confirm always", async () => {
+    const workspace = tempDir();
+    server.push(
+      { toolCalls: [{ name: 'delegate', arguments: { command: 'spawn', ids: ['worker'] } }] },
+      { toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks: { worker: 'Make a file' } } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'touch made-by-worker.txt' } }] },
+      finish('The user said no.'),
+      finish('The worker was refused.'),
+    );
+    // Parent actions: y (spawn), y (delegate); the worker's terminal action: n.
+    const result = await runCli(['run', 'Delegate', '--sub-agents', '--confirm', 'always'], {
+      env: llmEnv,
+      cwd: workspace.path,
+      input: 'y\ny\nn\ny\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Sub-agent worker:');
+    expect(result.stderr).toContain('touch made-by-worker.txt');
+    expect(result.stdout).toContain('1. Agent worker: The user said no.');
+    expect(existsSync(join(workspace.path, 'made-by-worker.txt'))).toBe(false);
     workspace.remove();
   });
 });

@@ -59,6 +59,7 @@ export async function runCommand(
     );
   }
   const live = createLiveView(output, model.llm.model);
+  let askQueue: Promise<unknown> = Promise.resolve();
   const hookFile = chooseHookFile(agentModule, options.hooks, workspace, demo);
   const hooks = hookFile === undefined ? undefined : await agentModule.loadHookConfigFile(hookFile);
   const agent = agentModule.createAgent({
@@ -68,6 +69,15 @@ export async function runCommand(
           tools: [
             ...agentModule.defaultTools(),
             agentModule.createDelegateTool({
+              // Sub-agents inherit the confirmation policy; their actions are asked about here, one at a time.
+              confirm: (agentId, pending) => {
+                const answer = askQueue.then(async () => {
+                  output.error(output.errorColors.dim(`Sub-agent ${agentId}:`));
+                  return (await askConfirmation(output, pending)) === true;
+                });
+                askQueue = answer.catch(() => false);
+                return answer;
+              },
               onSubConversation: ({ agentId, conversation: child }) => {
                 child.subscribe((event) => live.onSubEvent(agentId, event));
               },
