@@ -121,6 +121,10 @@ describe('the delegate tool', () => {
       ],
     });
 
+    const usage = conversation.state.stats.usage_to_metrics;
+    expect(Object.keys(usage).sort()).toEqual(['default', 'delegate:a', 'delegate:b']);
+    expect(usage['delegate:a']?.accumulated_token_usage.prompt_tokens).toBeGreaterThan(0);
+
     const store = createLocalFileStore({ root: join(dir, 'data') });
     const childIds = await listSubConversationIds(store, conversation.directory);
     expect(childIds).toHaveLength(2);

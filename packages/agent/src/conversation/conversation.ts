@@ -442,6 +442,10 @@ export class Conversation {
       get confirmationPolicy() {
         return state().confirmation_policy;
       },
+      recordUsage: async (usageId, metrics) => {
+        const stats = { usage_to_metrics: { ...this.#state.stats.usage_to_metrics, [usageId]: metrics } };
+        await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
+      },
     };
   }
 

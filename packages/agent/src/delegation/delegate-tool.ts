@@ -7,6 +7,7 @@ import type { LLM } from '../llm/llm.js';
 import { defaultTools } from '../tools/default-tools.js';
 import { defineTool, type Tool, type ToolConversation, type ToolResult } from '../tools/tool.js';
 import { agentFinalResponse } from './final-response.js';
+import { combinedSnapshot } from './internal/combined-snapshot.js';
 import { prefixedStore } from './internal/prefixed-store.js';
 import { subConversationsDirectory } from './sub-conversations.js';
 
@@ -133,6 +134,11 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         }
       }),
     );
+    // Each child's spending, as the reference keeps it: the parent's stats get `delegate:<id>` (replaced, since a
+    // child's metrics are cumulative).
+    for (const [id] of tasks) {
+      await parent.recordUsage?.(`delegate:${id}`, combinedSnapshot(mine.get(id)!.state.stats));
+    }
     const errors = outcomes.filter((outcome) => outcome.error !== undefined).length;
     const lines = outcomes.map((outcome, index) =>
       outcome.error === undefined

@@ -2,6 +2,7 @@ import type { ImageContent, Observation, TextContent } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { z } from 'zod';
 import type { LLM } from '../llm/llm.js';
+import type { MetricsSnapshot } from '../llm/metrics.js';
 import { strictSchemaFor } from './internal/tool-json-schema.js';
 import { InvalidToolError } from './invalid-tool-error.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -43,6 +44,8 @@ export interface ToolConversation {
   readonly llm: LLM;
   /** The conversation's current confirmation policy. */
   readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
+  /** Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). */
+  recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
 }
 
 export type ToolContent = TextContent | ImageContent;
