@@ -27,6 +27,9 @@ export interface RunCommandOptions {
   mcpConfig?: string;
   /** `--no-skills` sets false: the workspace's AGENTS.md and skill directories are not loaded. */
   skills?: boolean;
+  /** A hook file, or `false` for `--no-hooks`. */
+  hooks?: string | false;
+  subAgents?: boolean;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -60,20 +63,45 @@ export async function runCommand(
       output.errorColors.yellow('--model and --base-url only apply with OPENAI_API_KEY set; using the offline model.'),
     );
   }
+  const live = createLiveView(output, model.llm.model);
+  let askQueue: Promise<unknown> = Promise.resolve();
+  const hookFile = chooseHookFile(agentModule, options.hooks, workspace, demo);
+  const hooks = hookFile === undefined ? undefined : await agentModule.loadHookConfigFile(hookFile);
   const agent = agentModule.createAgent({
     llm: model.llm,
+    ...(options.subAgents === true
+      ? {
+          tools: [
+            ...agentModule.defaultTools(),
+            agentModule.createDelegateTool({
+              // Sub-agents inherit the confirmation policy; their actions are asked about here, one at a time.
+              confirm: (agentId, pending) => {
+                const answer = askQueue.then(async () => {
+                  output.error(output.errorColors.dim(`Sub-agent ${agentId}:`));
+                  return (await askConfirmation(output, pending)) === true;
+                });
+                askQueue = answer.catch(() => false);
+                return answer;
+              },
+              onSubConversation: ({ agentId, conversation: child }) => {
+                child.subscribe((event) => live.onSubEvent(agentId, event));
+              },
+            }),
+          ],
+        }
+      : {}),
     stream: options.stream === true,
     ...extensionOptions(agentModule, options),
     ...(options.condenser === 'summarize'
       ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
       : {}),
   });
-  const live = createLiveView(output, model.llm.model);
   const conversationOptions: Omit<ConversationOptions, 'id'> = {
     agent,
     workspace,
     persistenceDir: source?.parentDir ?? dataDir,
     onEvent: live.onEvent,
+    ...(hooks === undefined ? {} : { hooks }),
     ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
   };
   const policy = options.confirm === undefined ? undefined : POLICIES[options.confirm];
@@ -92,6 +120,7 @@ export async function runCommand(
     model,
     resumed: source !== undefined,
   });
+  if (hookFile !== undefined) output.line(output.colors.dim(`  hooks from ${hookFile}`));
   live.start();
   let interrupted = false;
   const controller = new AbortController();
@@ -160,6 +189,18 @@ function checkOptions(task: string | undefined, options: RunCommandOptions): voi
     });
   }
   if (task !== undefined && task.trim() === '') throw new UsageError('The task is empty.');
+}
+
+/** `--hooks <file>`, else the reference's default hook files (not for the demo, nor with `--no-hooks`). */
+function chooseHookFile(
+  agentModule: typeof import('@x/agent'),
+  option: string | false | undefined,
+  workspace: string,
+  demo: boolean,
+): string | undefined {
+  if (option === false || demo) return undefined;
+  if (option !== undefined) return resolve(expandHome(option));
+  return agentModule.findHookConfigFile(workspace);
 }
 
 function workspaceDir(path: string | undefined): string {

@@ -40,6 +40,15 @@ export function defineRun(program: Command): void {
       'JSON file of MCP servers whose tools the agent gets ({"mcpServers": {name: {command, args, env} or {url}}})',
     )
     .option('--no-skills', 'do not load AGENTS.md and the skill directories (.openhands/skills, …) of the workspace')
+    .option(
+      '--hooks <file>',
+      'hook configuration (JSON, the .openhands/hooks.json format); default: .openhands/hooks.json in the workspace, else ~/.openhands/hooks.json',
+    )
+    .option('--no-hooks', 'run no hooks, not even those of the default hook files')
+    .option(
+      '--sub-agents',
+      'give the agent the delegate tool: it can spawn sub-agents and run tasks on them in parallel',
+    )
     .option('--demo', 'run the built-in demo task on the offline model in a fresh temporary workspace')
     .addHelpText(
       'after',
@@ -50,6 +59,7 @@ export function defineRun(program: Command): void {
         ['x run --confirm always "Clean up build/"', 'approve each action with y/n'],
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
         ['x run --mcp-config mcp.json "Fetch the docs"', 'give the agent the tools of MCP servers'],
+        ['x run --hooks hooks.json "Tidy up"', 'run shell hooks before and after tools'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/run.js')).runCommand));

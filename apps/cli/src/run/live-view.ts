@@ -1,6 +1,16 @@
 import type { AnyEvent } from '@x/events';
+import { displayKind, eventSummary } from '../render/event-summary.js';
 import type { Output } from '../render/output.js';
 import { createVisualizer } from '../render/visualizer.js';
+
+const SUB_EVENT_KINDS = new Set([
+  'MessageEvent',
+  'ActionEvent',
+  'AgentErrorEvent',
+  'ConversationErrorEvent',
+  'HookExecutionEvent',
+  'UserRejectObservation',
+]);
 
 /**
  * Shows a live run: events as they are recorded, and a spinner (terminal only) saying what the run is
@@ -34,6 +44,13 @@ export function createLiveView(output: Output, model: string) {
     start(): void {
       started = true;
       for (const [event, index] of held.splice(0)) show(event, index);
+    },
+    /** One dim line per notable event of a sub-agent (the delegate tool's child conversations). */
+    onSubEvent(agentId: string, event: AnyEvent): void {
+      if (!started || !SUB_EVENT_KINDS.has(event.kind)) return;
+      output.spinner.stop();
+      const c = output.colors;
+      output.line(c.dim(`  ↳ ${agentId} · ${displayKind(event)} ${eventSummary(event, 90)}`));
     },
     stop(): void {
       visualizer.flush();

@@ -35,6 +35,8 @@ export const toolNameSchema = z.enum([
   'file_editor',
   'finish',
   'think',
+  'DelegateTool',
+  'delegate',
 ]);
 
 export const offlineTurnSchema = z.object({
@@ -96,6 +98,8 @@ export const startConversationRequestSchema = z.looseObject({
   secrets: z.record(z.string().min(1), secretInputSchema).nullish(),
   tags: z.record(z.string().regex(/^[a-z0-9]+$/), z.string().max(256)).nullish(),
   title: z.string().trim().min(1).max(200).nullish(),
+  /** The reference's HookConfig (PascalCase or snake_case event types); validated by @x/agent. */
+  hook_config: z.record(z.string(), z.unknown()).nullish(),
 });
 export type StartConversationRequest = z.infer<typeof startConversationRequestSchema>;
 

@@ -2,6 +2,7 @@ import {
   Agent,
   AgentError,
   condenserFromJSON,
+  createDelegateTool,
   createFileEditorTool,
   createOfflineLLM,
   createOpenAILLM,
@@ -68,6 +69,9 @@ function buildTools(request: AgentRequest): Tool[] {
     }
     if ((name === 'FileEditorTool' || name === 'file_editor') && !tools.some((tool) => tool.name === 'file_editor')) {
       tools.push(createFileEditorTool());
+    }
+    if ((name === 'DelegateTool' || name === 'delegate') && !tools.some((tool) => tool.name === 'delegate')) {
+      tools.push(createDelegateTool());
     }
     // finish and think are always added by Agent.
   }

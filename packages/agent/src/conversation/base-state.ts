@@ -18,6 +18,8 @@ export interface BaseStateInput {
   workspace: string;
   persistenceDir: string;
   secretRegistry: Record<string, unknown>;
+  /** The reference's serialized HookConfig, when hooks are configured. */
+  hookConfig?: Record<string, unknown> | null;
 }
 
 export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
@@ -42,6 +44,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     secret_registry: input.secretRegistry,
     tags: {},
     agent_state: { x_state: state },
+    ...(input.hookConfig ? { hook_config: input.hookConfig } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import type { HookConfig, HookConfigInput } from '../hooks/hook-config.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
@@ -39,6 +40,13 @@ export interface ConversationOptions {
   onEvent?: ConversationListener;
   /** Durability of the default local store. Default 'fsync'. */
   durability?: 'fsync' | 'none';
+  /**
+   * Hooks run at PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd and Stop, in the
+   * reference's hook configuration shape (`.openhands/hooks.json`); shell commands or functions.
+   */
+  hooks?: HookConfig | HookConfigInput;
+  /** Variables added to the minimal environment of hook processes (never the host's environment). */
+  hookEnv?: Readonly<Record<string, string>>;
 }
 
 export interface RunOptions {

@@ -5,6 +5,8 @@ import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { llmRiskAnalyzer, type SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import { type ConversationHooks, createConversationHooks } from '../hooks/conversation-hooks.js';
+import { hookConfigToJSON } from '../hooks/hook-config.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
@@ -13,6 +15,7 @@ import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
+import type { ToolConversation } from '../tools/tool.js';
 import { buildBaseState } from './base-state.js';
 import { storeFor, toRegistry } from './conversation-defaults.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
@@ -57,6 +60,7 @@ export class Conversation {
   readonly #analyzer: SecurityAnalyzer | undefined;
   readonly #stuck: StuckDetector | undefined;
   readonly #persistenceDir: string;
+  readonly #hooks: ConversationHooks | undefined;
   #emitting: Promise<unknown> = Promise.resolve();
   #running: Promise<RunResult> | undefined;
   #closed = false;
@@ -90,6 +94,14 @@ export class Conversation {
         ? undefined
         : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {});
     if (options.onEvent !== undefined) this.#listeners.add(options.onEvent);
+    this.#hooks = createConversationHooks({
+      hooks: options.hooks,
+      hookEnv: options.hookEnv,
+      sessionId: this.id,
+      workspace: this.workspace,
+      record: (event) => this.#emit(event),
+      lookup: (id) => this.log.getById(id).catch(() => undefined),
+    });
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -189,7 +201,10 @@ export class Conversation {
         ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
         : message;
     await this.#startExtensions();
-    await this.#emit(userMessageEvent(this.agent, llmMessage, { ...options, activated: this.#activatedSkills }));
+    await this.#hooks?.sessionStart();
+    await this.#emitWithHooks(
+      userMessageEvent(this.agent, llmMessage, { ...options, activated: this.#activatedSkills }),
+    );
     if (this.#state.execution_status === 'finished' || this.#state.execution_status === 'stuck') {
       await this.#setStatus('idle');
     }
@@ -207,6 +222,7 @@ export class Conversation {
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
     const running = this.#readRecentHistory()
       .then(() => this.#startExtensions())
+      .then(() => this.#hooks?.sessionStart())
       .then(() => runLoop(this.#runHost(), options))
       .finally(() => {
         this.#running = undefined;
@@ -312,6 +328,7 @@ export class Conversation {
         string,
         unknown
       >,
+      hookConfig: this.#hooks === undefined ? null : hookConfigToJSON(this.#hooks.runner.config),
     });
     await this.store.write(`${this.directory}/base_state.json`, JSON.stringify(json));
   }
@@ -320,6 +337,7 @@ export class Conversation {
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#running?.catch(() => undefined);
+    await this.#hooks?.sessionEnd().catch(() => undefined);
     await this.#emitting;
     await this.checkpoint();
     await this.agent.extensions.close();
@@ -368,6 +386,11 @@ export class Conversation {
     return next;
   }
 
+  /** Appends an event after the hooks due before it ran (they may add context to a user message). */
+  async #emitWithHooks(event: AnyEvent): Promise<void> {
+    await this.#emit(this.#hooks === undefined ? event : await this.#hooks.beforeAppend(event));
+  }
+
   #apply(event: AnyEvent): void {
     this.#state = applyEvent(this.#state, event);
     this.#view?.append(event);
@@ -396,6 +419,7 @@ export class Conversation {
       stepContext: (signal) => this.#stepContext(signal),
       checkpoint: () => this.checkpoint(),
       assertOpen: () => this.#assertOpen(),
+      ...(this.#hooks === undefined ? {} : { hooks: this.#hooks }),
     };
   }
 
@@ -405,15 +429,36 @@ export class Conversation {
       workspace: this.workspace,
       state: () => this.#state,
       view: () => this.view(),
-      emit: (event) => this.#emit(event),
+      emit: (event) => this.#emitWithHooks(event),
       publish: (event) => this.#publish(event),
       setStatus: (status) => this.#setStatus(status),
+      ...(this.#hooks === undefined ? {} : { takeHookBlock: (id: string) => this.#hooks?.takeBlockedAction(id) }),
       recordResponse: (llm, response) => this.#recordResponse(llm, response),
       pendingActions: () => this.pendingActions(),
       secrets: this.#secrets,
       analyzer: this.#analyzer,
       signal,
+      toolConversation: this.#toolConversation(),
     });
+  }
+
+  #toolConversation(): ToolConversation {
+    const state = () => this.#state;
+    return {
+      id: this.id,
+      store: this.store,
+      directory: this.directory,
+      persistenceDir: this.#persistenceDir,
+      workspace: this.workspace,
+      llm: this.agent.llm,
+      get confirmationPolicy() {
+        return state().confirmation_policy;
+      },
+      recordUsage: async (usageId, metrics) => {
+        const stats = { usage_to_metrics: { ...this.#state.stats.usage_to_metrics, [usageId]: metrics } };
+        await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
+      },
+    };
   }
 
   async #recordResponse(llm: LLM, response: LLMResponse): Promise<void> {

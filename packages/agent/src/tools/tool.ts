@@ -1,5 +1,8 @@
 import type { Action, ImageContent, Observation, TextContent } from '@x/events';
+import type { FileStore } from '@x/store';
 import type { z } from 'zod';
+import type { LLM } from '../llm/llm.js';
+import type { MetricsSnapshot } from '../llm/metrics.js';
 import { strictSchemaFor } from './internal/tool-json-schema.js';
 import { InvalidToolError } from './invalid-tool-error.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -24,6 +27,25 @@ export interface ToolContext {
   /** Values that must never appear in tool output; the terminal replaces them with `<secret-hidden>`. */
   secretValues?: readonly string[];
   conversationId?: string;
+  /** The conversation the tool runs in, for tools that start sub-conversations beside it (delegation). */
+  conversation?: ToolConversation;
+}
+
+/** What a tool may know of its conversation: where it is stored and what it runs with. */
+export interface ToolConversation {
+  readonly id: string;
+  readonly store: FileStore;
+  /** The conversation's directory inside `store` (`<id as 32 hex>`). */
+  readonly directory: string;
+  /** The persistence directory recorded in base_state.json. */
+  readonly persistenceDir: string;
+  readonly workspace: string;
+  /** The model of the conversation's agent. */
+  readonly llm: LLM;
+  /** The conversation's current confirmation policy. */
+  readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
+  /** Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). */
+  recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
 }
 
 export type ToolContent = TextContent | ImageContent;
