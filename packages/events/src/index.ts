@@ -52,7 +52,8 @@ export {
   safeParseEvent,
 } from './json/parse-event.js';
 export { pythonJsonDumps } from './json/python-json.js';
-export { eventToJson, serializeEvent } from './json/serialize-event.js';
+export { rawEventText } from './json/raw-text.js';
+export { eventToJson, serializeEvent, serializeEvents } from './json/serialize-event.js';
 export {
   type ActionKindOptions,
   type CustomEventOf,
