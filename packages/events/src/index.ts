@@ -42,6 +42,7 @@ export { ChatImportError } from './errors/chat-import-error.js';
 export { EventParseError, type EventParseIssue } from './errors/event-parse-error.js';
 export { KindRegistrationError } from './errors/kind-registration-error.js';
 export { MultiActionThoughtError } from './errors/multi-action-thought-error.js';
+export { EventTreeError } from './errors/event-tree-error.js';
 export { NoManipulationIndexError } from './errors/no-manipulation-index-error.js';
 export { EventsError } from './errors.js';
 export {
@@ -53,6 +54,7 @@ export {
 } from './json/parse-event.js';
 export { pythonJsonDumps } from './json/python-json.js';
 export { rawEventText } from './json/raw-text.js';
+export { activeBranch, EventTree, isTreeArtifactKind, parentForAppend, type TreeNodeInput } from './tree/index.js';
 export { eventToJson, serializeEvent, serializeEvents } from './json/serialize-event.js';
 export {
   type ActionKindOptions,

@@ -8,10 +8,12 @@ const fixtures = join(import.meta.dirname, '__fixtures__');
 /** Every event file of the reference's conversations and the format appendix. */
 function fixtureFiles(): string[] {
   const files: string[] = [];
-  const openhands = join(fixtures, 'openhands');
-  for (const name of readdirSync(openhands).filter((entry) => !entry.includes('.'))) {
-    const dir = join(openhands, name, 'events');
-    for (const file of readdirSync(dir).filter((entry) => entry.endsWith('.json'))) files.push(join(dir, file));
+  for (const group of ['openhands', 'branched']) {
+    const base = join(fixtures, group);
+    for (const name of readdirSync(base).filter((entry) => !entry.includes('.'))) {
+      const dir = join(base, name, 'events');
+      for (const file of readdirSync(dir).filter((entry) => entry.endsWith('.json'))) files.push(join(dir, file));
+    }
   }
   const appendix = join(fixtures, 'appendix');
   for (const file of readdirSync(appendix).filter((entry) => entry.endsWith('.json'))) files.push(join(appendix, file));
@@ -27,7 +29,7 @@ describe('byte-equal round trip', () => {
     });
   }
 
-  for (const file of fixtureFiles().filter((path) => path.includes('openhands'))) {
+  for (const file of fixtureFiles().filter((path) => path.includes('/openhands/'))) {
     const name = file.slice(fixtures.length + 1);
     it(`${name}: x writes the reference's bytes even from a fresh value (key order, defaults)`, () => {
       const text = readFileSync(file, 'utf8');
