@@ -11,7 +11,9 @@ export class EventTreeError extends EventsError {
   constructor(reason: 'unknown_event' | 'cycle', eventId: string) {
     super(
       'event_tree',
-      reason === 'cycle' ? `Cycle in event tree at ${eventId}` : `Unknown event id in the conversation tree: ${eventId}`,
+      reason === 'cycle'
+        ? `Cycle in event tree at ${eventId}`
+        : `Unknown event id in the conversation tree: ${eventId}`,
     );
     this.eventId = eventId;
     this.reason = reason;

@@ -73,7 +73,14 @@ describe('toResponsesInput', () => {
       },
     ]);
     // The reference replays the encrypted reasoning (stateless requests need it), keys in its order.
-    expect(Object.keys(input[2] as object)).toEqual(['type', 'id', 'summary', 'content', 'encrypted_content', 'status']);
+    expect(Object.keys(input[2] as object)).toEqual([
+      'type',
+      'id',
+      'summary',
+      'content',
+      'encrypted_content',
+      'status',
+    ]);
   });
 
   it('joins several system messages with the reference separator, trimmed', () => {

@@ -1,2 +1,2 @@
-export { EventTree, isTreeArtifactKind, parentForAppend, type TreeNodeInput } from './event-tree.js';
 export { activeBranch } from './active-branch.js';
+export { EventTree, isTreeArtifactKind, parentForAppend, type TreeNodeInput } from './event-tree.js';

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  activeBranch,
   type AnyEvent,
+  activeBranch,
   createEvent,
   EventTree,
   EventTreeError,
@@ -107,6 +107,11 @@ describe('EventTree (reference §7.7)', () => {
     expect(parentForAppend(undefined, 3)).toBe(ROOT_PARENT_ID);
     expect(parentForAppend(undefined, 0)).toBeUndefined();
     const event = withParent(createEvent('PauseEvent', {}), 'p');
-    expect(Object.keys(JSON.parse(serializeEvent(event))).slice(0, 4)).toEqual(['id', 'timestamp', 'source', 'parent_id']);
+    expect(Object.keys(JSON.parse(serializeEvent(event))).slice(0, 4)).toEqual([
+      'id',
+      'timestamp',
+      'source',
+      'parent_id',
+    ]);
   });
 });
