@@ -1,13 +1,16 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, Observation } from '@x/events';
+import { type FieldSets, payloadProblems } from '@x/events/testing';
 import { describe, expect, it } from 'vitest';
-// The field sets and the checker live with @x/events' fixtures (read from the reference's pydantic models).
-import { payloadProblems } from '../../events/test/support/reference-field-sets.js';
 import { createFileEditorTool, createTerminalTool, finishTool, type Tool, thinkTool } from '../src/index.js';
 import { parseToolCall } from '../src/tools/parse-tool-call.js';
 
+// The field sets live with @x/events' fixtures (read from the reference's pydantic models).
+const sets: FieldSets = JSON.parse(
+  readFileSync(new URL('../../events/test/__fixtures__/reference-field-sets.json', import.meta.url), 'utf8'),
+);
 const workspace = mkdtempSync(join(tmpdir(), 'x-field-sets-'));
 
 /**
@@ -57,7 +60,7 @@ describe("built-in tools write the reference's Action and Observation field sets
       if (!parsed.ok) throw new Error(parsed.error);
       const action = JSON.parse(JSON.stringify(parsed.action as Action));
       const observation = JSON.parse(JSON.stringify((await tool.execute(parsed.action, { workspace })) as Observation));
-      expect([...payloadProblems(action), ...payloadProblems(observation)]).toEqual(row.known);
+      expect([...payloadProblems(sets, action), ...payloadProblems(sets, observation)]).toEqual(row.known);
     });
   }
 });

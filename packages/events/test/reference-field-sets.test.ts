@@ -10,7 +10,12 @@ import {
   serializeEvent,
   withParent,
 } from '../src/index.js';
-import { fieldSetProblems, referenceFieldSets } from './support/reference-field-sets.js';
+import { type FieldSets, fieldSetProblems as problemsIn } from '../src/testing/index.js';
+
+const referenceFieldSets: FieldSets = JSON.parse(
+  readFileSync(join(import.meta.dirname, '__fixtures__', 'reference-field-sets.json'), 'utf8'),
+);
+const fieldSetProblems = (json: Record<string, unknown>) => problemsIn(referenceFieldSets, json);
 
 const t = (text: string) => ({ type: 'text' as const, text });
 const call = { id: 'call_1', name: 'finish', arguments: '{"message": "done"}', origin: 'completion' as const };

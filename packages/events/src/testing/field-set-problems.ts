@@ -1,23 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 /**
  * Checks JSON x writes against the reference's pydantic field sets (`__fixtures__/reference-field-sets.json`,
  * read from the reference's models): no key the model does not have (its models forbid extras), and every
  * field it always writes (required, or with a non-null default) present. Nested models are checked where
  * the field set knows them. Returns the problems as `path: message` strings ([] = conforms).
  */
-type Status = 'required' | 'default' | 'optional';
-type FieldSet = Record<string, Status>;
-interface FieldSets {
+export type FieldStatus = 'required' | 'default' | 'optional';
+export type FieldSet = Record<string, FieldStatus>;
+/** The shape of `test/__fixtures__/reference-field-sets.json` in this package. */
+export interface FieldSets {
   events: Record<string, FieldSet>;
   payloads: Record<string, FieldSet>;
   nested: Record<string, FieldSet>;
 }
-
-export const referenceFieldSets: FieldSets = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', '__fixtures__', 'reference-field-sets.json'), 'utf8'),
-);
 
 /** Nested models by the field that holds them (a list field checks each item). */
 const nestedByField: Record<string, string | ((value: Record<string, unknown>) => string | undefined)> = {
@@ -36,22 +30,28 @@ const nestedByField: Record<string, string | ((value: Record<string, unknown>) =
   task_list: 'TaskItem',
 };
 
-export function fieldSetProblems(json: Record<string, unknown>): string[] {
+export function fieldSetProblems(sets: FieldSets, json: Record<string, unknown>): string[] {
   const kind = json.kind as string;
-  const set = referenceFieldSets.events[kind];
+  const set = sets.events[kind];
   if (set === undefined) return [`kind: ${kind} is not an event kind of the reference`];
-  return checkObject(json, set, kind, true);
+  return checkObject(sets, json, set, kind, true);
 }
 
 /** Checks an Action or Observation value (`{..., kind}`). */
-export function payloadProblems(json: Record<string, unknown>, where = ''): string[] {
+export function payloadProblems(sets: FieldSets, json: Record<string, unknown>, where = ''): string[] {
   const kind = json.kind as string;
-  const set = referenceFieldSets.payloads[kind];
+  const set = sets.payloads[kind];
   if (set === undefined) return [`${where}kind: ${kind} has no field set in the fixture`];
-  return checkObject(json, set, where === '' ? kind : where.slice(0, -1), true);
+  return checkObject(sets, json, set, where === '' ? kind : where.slice(0, -1), true);
 }
 
-function checkObject(json: Record<string, unknown>, set: FieldSet, path: string, hasKind: boolean): string[] {
+function checkObject(
+  sets: FieldSets,
+  json: Record<string, unknown>,
+  set: FieldSet,
+  path: string,
+  hasKind: boolean,
+): string[] {
   const problems: string[] = [];
   for (const [key, value] of Object.entries(json)) {
     if (key === 'kind' && hasKind) continue;
@@ -60,7 +60,7 @@ function checkObject(json: Record<string, unknown>, set: FieldSet, path: string,
       continue;
     }
     if (value === null) problems.push(`${path}.${key}: null is written (the reference omits nulls)`);
-    problems.push(...checkNested(key, value, `${path}.${key}`));
+    problems.push(...checkNested(sets, key, value, `${path}.${key}`));
   }
   for (const [key, status] of Object.entries(set)) {
     if (status !== 'optional' && !(key in json)) {
@@ -72,10 +72,10 @@ function checkObject(json: Record<string, unknown>, set: FieldSet, path: string,
   return problems;
 }
 
-function checkNested(key: string, value: unknown, path: string): string[] {
+function checkNested(sets: FieldSets, key: string, value: unknown, path: string): string[] {
   if (key === 'action' || key === 'observation') {
     return value !== null && typeof value === 'object'
-      ? payloadProblems(value as Record<string, unknown>, `${path}.`)
+      ? payloadProblems(sets, value as Record<string, unknown>, `${path}.`)
       : [];
   }
   const model = nestedByField[key];
@@ -85,10 +85,10 @@ function checkNested(key: string, value: unknown, path: string): string[] {
   items.forEach((item, index) => {
     if (item === null || typeof item !== 'object') return;
     const name = typeof model === 'string' ? model : model(item as Record<string, unknown>);
-    const set = name === undefined ? undefined : referenceFieldSets.nested[name];
+    const set = name === undefined ? undefined : sets.nested[name];
     if (set === undefined) return;
     const where = Array.isArray(value) ? `${path}[${index}]` : path;
-    problems.push(...checkObject(item as Record<string, unknown>, set, where, false));
+    problems.push(...checkObject(sets, item as Record<string, unknown>, set, where, false));
   });
   return problems;
 }
