@@ -19,6 +19,8 @@ export interface BaseStateInput {
   workspace: string;
   persistenceDir: string;
   secretRegistry: Record<string, unknown>;
+  /** The security analyzer setting (default `'llm'`), written as the reference's `LLMSecurityAnalyzer`. */
+  securityAnalyzer?: 'llm' | 'none' | 'custom';
 }
 
 export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
@@ -32,7 +34,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     stuck_detection: state.stuck_detection,
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
-    ...(state.security_analyzer === 'llm' ? { security_analyzer: { kind: 'LLMSecurityAnalyzer' } } : {}),
+    ...((input.securityAnalyzer ?? 'llm') === 'llm' ? { security_analyzer: { kind: 'LLMSecurityAnalyzer' } } : {}),
     activated_knowledge_skills: [],
     activated_path_rules: [],
     invoked_skills: [],
@@ -44,7 +46,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     stats: state.stats,
     secret_registry: input.secretRegistry,
     tags: {},
-    agent_state: { x_state: state },
+    agent_state: { x_state: state, x_security_analyzer: input.securityAnalyzer ?? 'llm' },
   };
 }
 

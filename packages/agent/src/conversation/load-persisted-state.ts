@@ -5,6 +5,7 @@ import { SecretRegistry } from '../secrets/secret-registry.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import { foldBranch, treeOf } from '../state/fold-branch.js';
+import { persistedAnalyzer } from './analyzer-setting.js';
 import { checkpointFromBaseState, parseBaseState } from './base-state.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { conversationDirName } from './persistence-layout.js';
@@ -15,8 +16,8 @@ export interface PersistedConversation {
   state: ConversationState;
   /** The secrets from base_state.json (decrypted with the cipher), when it holds any. */
   secrets: SecretRegistry | undefined;
-  /** The security analyzer the reference recorded (`security_analyzer.kind`), null when none; undefined if unsaid. */
-  securityAnalyzerKind: string | null | undefined;
+  /** The security analyzer base_state.json records (see `persistedAnalyzer`); undefined when it says nothing. */
+  securityAnalyzer: 'llm' | 'none' | undefined;
 }
 
 /**
@@ -40,7 +41,7 @@ export async function loadPersistedState(options: {
   let state = initialConversationState({ id });
   let secrets: SecretRegistry | undefined;
   let authoritative: Partial<ConversationState> = {};
-  let securityAnalyzerKind: string | null | undefined;
+  let securityAnalyzer: 'llm' | 'none' | undefined;
   /** HEAD as base_state.json records it, when it says something we must follow (reference dirs, external navigation). */
   let recordedHead: { leaf: string | undefined; empty: boolean } | undefined;
   let fromCheckpoint = false;
@@ -48,6 +49,7 @@ export async function loadPersistedState(options: {
     const where = store.describe(`${dir}/base_state.json`);
     const file = parseBaseState(await store.read(`${dir}/base_state.json`), where);
     const checkpoint = checkpointFromBaseState(file);
+    securityAnalyzer = persistedAnalyzer(file, checkpoint !== undefined);
     const fileHead = { leaf: file.leaf_event_id ?? undefined, empty: file.head_is_empty ?? false };
     if (checkpoint !== undefined && checkpoint.event_count <= log.length) {
       state = checkpoint;
@@ -56,7 +58,6 @@ export async function loadPersistedState(options: {
       const sameHead = fileHead.leaf === checkpoint.leaf_event_id && fileHead.empty === checkpoint.head_is_empty;
       if (file.leaf_event_id !== undefined && !sameHead) recordedHead = fileHead;
     } else {
-      securityAnalyzerKind = file.security_analyzer?.kind ?? null;
       if (file.leaf_event_id !== undefined || file.head_is_empty !== undefined) recordedHead = fileHead;
       const blocked = {
         ...(file.blocked_actions === undefined ? {} : { blocked_actions: file.blocked_actions }),
@@ -96,7 +97,7 @@ export async function loadPersistedState(options: {
     const leaf = head === undefined ? tree.activeLeaf(undefined) : head.empty ? undefined : head.leaf;
     if (leaf === undefined || tree.has(leaf)) state = foldBranch(state, events, tree, leaf, head?.empty ?? false);
   }
-  return { log, state, secrets, securityAnalyzerKind };
+  return { log, state, secrets, securityAnalyzer };
 }
 
 /** Whether appending `event` to a log whose HEAD is `state.leaf_event_id` starts or continues another branch. */

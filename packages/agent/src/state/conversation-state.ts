@@ -47,8 +47,6 @@ export const conversationStateSchema = z.object({
   blocked_actions: z.record(z.string(), z.string()).default({}),
   /** User messages blocked by a UserPromptSubmit hook, message id → reason (reference `blocked_messages`). */
   blocked_messages: z.record(z.string(), z.string()).default({}),
-  /** The security analyzer setting (`setSecurityAnalyzer`); absent in checkpoints written before it existed. */
-  security_analyzer: z.enum(['llm', 'none', 'custom']).optional(),
 });
 export type ConversationState = z.infer<typeof conversationStateSchema>;
 
