@@ -10,7 +10,7 @@ import {
   View,
   withParent,
 } from '@x/events';
-import { createLocalFileStore, EventLog, type FileStore } from '@x/store';
+import { EventLog, type FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -24,12 +24,7 @@ import { type ConversationState, initialConversationState } from '../state/conve
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { foldBranch } from '../state/fold-branch.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
-import {
-  type AnalyzerSetting,
-  persistedAnalyzer,
-  resolveAnalyzer,
-  type SecurityAnalyzerInput,
-} from './analyzer-setting.js';
+import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } from './analyzer-setting.js';
 import { buildBaseState } from './base-state.js';
 import { readBranch, recentBranch } from './branch-history.js';
 import { storeFor, toRegistry } from './conversation-defaults.js';
@@ -41,7 +36,6 @@ import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { loadPersistedState } from './load-persisted-state.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
-import { readableEvents } from './readable-events.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';

@@ -48,7 +48,7 @@ describe('EventTree (reference §7.7)', () => {
     expect(texts2.slice(1)).toEqual(['Actually, what is the capital of Italy?', 'The capital of Italy is Rome.']);
     for (const id of expected.abandoned_ids) expect(view.events.some((event) => event.id === id)).toBe(false);
     // Every file still round-trips byte-equal (event 4 has a Python float).
-    events.forEach((event, index) => expect(serializeEvent(event)).toBe(texts[index]));
+    for (const [index, event] of events.entries()) expect(serializeEvent(event)).toBe(texts[index]);
   });
 
   it('without a leaf, the legacy fallback is the last event that is not a state update or conversation error', () => {
