@@ -130,7 +130,10 @@ describe('conversation tree (reference §7.7)', () => {
 
   it('forks the whole log byte for byte, with the same ids and HEAD, leaving the source unchanged', async () => {
     harness = await startHarness([{ content: 'first answer' }, { content: 'fork answer' }]);
-    const conversation = await answered(harness);
+    const { conversation, events: seenBySource } = await harness.conversation();
+    await conversation.sendMessage('one');
+    await conversation.run();
+    const seenBefore = seenBySource.length;
     const sourceDir = join(harness.persistenceDir, conversation.directory, 'events');
     const before = await eventFiles(sourceDir);
     const fork = await conversation.fork({ title: 'copy' });
@@ -145,6 +148,8 @@ describe('conversation tree (reference §7.7)', () => {
     await fork.run();
     expect(await eventFiles(sourceDir)).toEqual(before);
     expect(conversation.state.execution_status).toBe('finished');
+    // The source's onEvent listener does not hear the fork.
+    expect(seenBySource).toHaveLength(seenBefore);
   });
 
   it('forks from an event: only the branch up to it, which becomes HEAD', async () => {

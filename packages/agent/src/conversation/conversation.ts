@@ -373,6 +373,8 @@ export class Conversation {
     this.#assertOpen();
     await this.#emitting;
     const { fork } = await import('./fork.js');
+    // The fork shares this conversation's store and runtime settings, not its listeners.
+    const { onEvent: _listener, ...inherited } = this.#options;
     return fork({
       source: this,
       sourceState: this.#state,
@@ -380,7 +382,7 @@ export class Conversation {
       open: (init) =>
         new Conversation({
           options: {
-            ...this.#options,
+            ...inherited,
             id: init.state.id,
             agent: options.agent ?? this.agent,
             securityAnalyzer: this.#analyzerInput,
