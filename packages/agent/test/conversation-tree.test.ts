@@ -114,6 +114,43 @@ describe('conversation tree (reference §7.7)', () => {
     expect((await resumed.view()).events.map((event) => event.kind)).toEqual(['SystemPromptEvent', 'MessageEvent']);
   });
 
+  it('resumes from an older checkpoint when the events after it moved to another branch', async () => {
+    harness = await startHarness([{ content: 'first answer' }]);
+    const conversation = await answered(harness);
+    const statePath = join(harness.persistenceDir, conversation.directory, 'base_state.json');
+    const beforeNavigation = await readFile(statePath, 'utf8');
+    const [system] = await allEvents(conversation);
+    await conversation.navigateTo(system?.id ?? '');
+    await conversation.sendMessage('two');
+    await conversation.close();
+    // As if the process died before checkpointing the navigation: the checkpoint's HEAD is the old branch.
+    await writeFile(statePath, beforeNavigation);
+    const resumed = await Conversation.resume(conversation.id, {
+      agent: harness.agent(),
+      persistenceDir: harness.persistenceDir,
+    });
+    const two = (await allEvents(resumed)).filter((event) => event.kind === 'MessageEvent').at(-1);
+    expect(two?.parent_id).toBe(system?.id);
+    expect(resumed.leafEventId).toBe(two?.id);
+    expect(resumed.state.last_user_message_id).toBe(two?.id);
+    expect((await resumed.view()).events.map((event) => event.id)).toEqual([system?.id, two?.id]);
+  });
+
+  it('pending actions follow the branch: navigating above a held action leaves nothing pending', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo hi', security_risk: 'HIGH' } }] },
+    ]);
+    const { conversation } = await harness.conversation({ confirmationPolicy: { kind: 'AlwaysConfirm' } });
+    await conversation.sendMessage('do it');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    expect(await conversation.pendingActions()).toHaveLength(1);
+    const user = (await allEvents(conversation)).find((event) => event.kind === 'MessageEvent');
+    await conversation.navigateTo(user?.id ?? '');
+    expect(conversation.state.pending_actions).toEqual([]);
+    expect(await conversation.pendingActions()).toEqual([]);
+    expect(conversation.state.last_user_message_id).toBe(user?.id);
+  });
+
   it('navigateTo(null) empties HEAD: the next event is a new root; unknown ids are a typed error', async () => {
     harness = await startHarness([{ content: 'first answer' }]);
     const conversation = await answered(harness);
