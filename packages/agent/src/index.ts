@@ -4,6 +4,7 @@ export type { AgentOptions } from './agent/agent-options.js';
 export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
 export type { StepContext } from './agent/step-context.js';
 export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
+export { normalizeToolSpecName } from './agent/tool-spec-name.js';
 export { type Condenser, type CondenserContext, isCondensation } from './condenser/condenser.js';
 export { type CondenserFromJSONOptions, condenserFromJSON } from './condenser/condenser-from-json.js';
 export { InvalidCondenserConfigError } from './condenser/invalid-condenser-config-error.js';
@@ -52,6 +53,7 @@ export { type RequiresConfirmationOptions, requiresConfirmation } from './confir
 export { llmRiskAnalyzer, type SecurityAnalyzer } from './confirmation/security-analyzer.js';
 export { compareRisk, isRiskier, type KnownSecurityRisk } from './confirmation/security-risk.js';
 export { UnknownRiskComparisonError } from './confirmation/unknown-risk-comparison-error.js';
+export type { SecurityAnalyzerInput } from './conversation/analyzer-setting.js';
 export { Conversation } from './conversation/conversation.js';
 export type {
   ConversationListener,
@@ -67,6 +69,8 @@ export { ConversationNotFoundError } from './conversation/errors/conversation-no
 export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
 export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
 export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
+export { UnknownEventError } from './conversation/errors/unknown-event-error.js';
+export type { ForkOptions } from './conversation/fork-options.js';
 export {
   conversationDirName,
   defaultPersistenceDir,

@@ -90,7 +90,7 @@ export class Agent {
       llm: { model: this.llm.model, api_key: '**********', usage_id: this.llm.usageId },
       tools: this.tools
         .filter((tool) => tool.name !== 'finish' && tool.name !== 'think' && tool.toolKind !== MCP_TOOL_KIND)
-        .map((tool) => ({ name: tool.toolKind, params: {} })),
+        .map((tool) => ({ name: tool.name, params: {} })),
       include_default_tools: ['FinishTool', 'ThinkTool'],
       system_prompt: this.systemPrompt,
       ...(this.condenser === undefined ? {} : { condenser: this.condenser.toJSON() }),

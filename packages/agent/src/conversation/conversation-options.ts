@@ -31,7 +31,7 @@ export interface ConversationOptions {
    * How action risk is assessed for confirmation: `'llm'` (default) trusts the `security_risk` the model
    * declares; `'none'` makes every risk UNKNOWN (and the model is not asked for one); or a function.
    */
-  securityAnalyzer?: 'llm' | 'none' | SecurityAnalyzer;
+  securityAnalyzer?: 'llm' | 'none' | SecurityAnalyzer | null;
   /** Secrets given to commands that mention them, masked in observations, never persisted in clear. */
   secrets?: SecretRegistry | Readonly<Record<string, SecretInput>>;
   /** With a key, secrets are persisted encrypted (Fernet, as the reference) instead of redacted. */
