@@ -110,8 +110,8 @@ describe('Conversation with MCP tools and skills', () => {
     ) as { agent: Record<string, unknown> };
     expect(state.agent.mcp_config).toMatchObject({ calc: { command: process.execPath } });
     expect(state.agent.tools).toEqual([
-      { name: 'TerminalTool', params: {} },
-      { name: 'FileEditorTool', params: {} },
+      { name: 'terminal', params: {} },
+      { name: 'file_editor', params: {} },
     ]);
     expect((state.agent.agent_context as { skills: { name: string }[] }).skills.map((skill) => skill.name)).toEqual([
       'agents',
