@@ -58,6 +58,7 @@ describe('toResponsesInput', () => {
         id: 'rs_1',
         summary: [{ type: 'summary_text', text: 's1' }],
         content: [{ type: 'reasoning_text', text: 'c1' }],
+        encrypted_content: 'SECRET',
         status: 'completed',
       },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'thinking aloud' }] },
@@ -71,7 +72,7 @@ describe('toResponsesInput', () => {
         output: [{ type: 'input_image', image_url: 'http://o', detail: 'auto' }],
       },
     ]);
-    expect(JSON.stringify(input)).not.toContain('SECRET');
+    expect(JSON.stringify(input)).toContain('"encrypted_content":"SECRET"');
   });
 
   it('drops images without vision', () => {

@@ -38,8 +38,9 @@ export interface ResponsesInput {
 
 /**
  * Renders messages as OpenAI Responses API `instructions` + `input` (reference §2.3): system → the
- * instructions; user → one input message; assistant → reasoning item (only when it has an id; never
- * `encrypted_content`), output_text message for non-empty texts, one function_call per tool call;
+ * instructions; user → one input message; assistant → reasoning item (only when it has an id; with its
+ * `encrypted_content`, which stateless `store: false` calls need back, as the reference's
+ * `responses_serialization.py` sends it), output_text message for non-empty texts, one function_call per tool call;
  * tool → one function_call_output per text part (truncated) and per image URL when vision is on.
  */
 export function toResponsesInput(messages: readonly Message[], options: ResponsesInputOptions = {}): ResponsesInput {
@@ -102,6 +103,7 @@ function reasoningItem(item: ReasoningItem | undefined): ResponseReasoningItem |
   if (item.content !== undefined && item.content.length > 0) {
     out.content = item.content.map((text) => ({ type: 'reasoning_text', text }));
   }
+  if (item.encrypted_content) out.encrypted_content = item.encrypted_content;
   // The status is echoed as recorded; the reference types it as a free string.
   if (item.status) out.status = item.status as ResponseReasoningItem['status'];
   return out;
