@@ -138,7 +138,7 @@ export class LLMSummarizingCondenser extends RollingCondenser {
     let response: Awaited<ReturnType<LLM['complete']>>;
     try {
       response = await this.llm.complete({
-        messages: [{ role: 'user', content: renderSummarizingPrompt(eventStrings) }],
+        messages: [{ role: 'user', content: renderSummarizingPrompt(eventStrings), thinking_blocks: [] }],
         ...(options.context.signal !== undefined && { signal: options.context.signal }),
       });
     } catch (error) {
@@ -148,6 +148,8 @@ export class LLMSummarizingCondenser extends RollingCondenser {
         cause: error,
       });
     }
+    // The summary's tokens and cost count under the condenser's usage id, like the agent's calls.
+    await options.context.recordResponse?.(this.llm, response);
     const summary = response.message.content.find((part) => part.type === 'text')?.text;
     return createEvent('Condensation', {
       forgotten_event_ids: forgotten.map((event) => event.id),

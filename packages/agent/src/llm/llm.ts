@@ -14,12 +14,20 @@ export interface LLMTool {
   function: { name: string; description: string; parameters: object };
 }
 
+/** A Message, or its short form: `content` may be a plain string and `thinking_blocks` may be left out. */
+export type LLMMessage =
+  | Message
+  | (Omit<Message, 'content' | 'thinking_blocks'> & {
+      content: string | Message['content'];
+      thinking_blocks?: Message['thinking_blocks'];
+    });
+
 export interface LLMRequest {
   /**
    * The conversation as provider-neutral messages (`eventsToMessages` in @x/events); each provider
    * renders them for its own API, thinking blocks and reasoning items included.
    */
-  messages: Message[];
+  messages: LLMMessage[];
   tools?: LLMTool[];
   /** Given a callback, the call streams and reports every content/reasoning delta. */
   onDelta?: (delta: LLMDelta) => void;
@@ -61,4 +69,20 @@ export interface LLM {
   /** Which wire protocol it speaks: `openai`, `openai-responses`, `anthropic`, `gemini`, `offline`... */
   readonly provider?: string;
   complete(request: LLMRequest): Promise<LLMResponse>;
+}
+
+/** The request's messages in full form (string content as one text part, thinking blocks defaulted). */
+export function normalizeMessages(messages: readonly LLMMessage[]): Message[] {
+  return messages.map((message) =>
+    typeof message.content === 'string' || message.thinking_blocks === undefined
+      ? {
+          ...message,
+          content:
+            typeof message.content === 'string'
+              ? [{ cache_prompt: false, type: 'text' as const, text: message.content }]
+              : message.content,
+          thinking_blocks: message.thinking_blocks ?? [],
+        }
+      : (message as Message),
+  );
 }

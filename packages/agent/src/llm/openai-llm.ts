@@ -14,7 +14,7 @@ import { type AssistantParts, assistantMessage } from './internal/assistant-mess
 import { mapOpenAIError } from './internal/map-openai-error.js';
 import { reasoningOf, StreamAssembler } from './internal/stream-assembler.js';
 import { tokenUsageFromCompletion } from './internal/usage.js';
-import type { LLM, LLMFinishReason, LLMRequest, LLMResponse } from './llm.js';
+import { type LLM, type LLMFinishReason, type LLMRequest, type LLMResponse, normalizeMessages } from './llm.js';
 import type { BaseLLMConfig } from './llm-config.js';
 
 export type { Pricing } from './pricing.js';
@@ -43,7 +43,7 @@ function resolveApiKey(config: LLMConfig): string {
 /** An LLM that talks to an OpenAI-compatible `/chat/completions` endpoint through the `openai` client. */
 export function createOpenAILLM(config: LLMConfig): LLM {
   const baseURL = config.baseURL ?? process.env.OPENAI_BASE_URL ?? openAIBaseURL;
-  const apiKey = resolveApiKey({ ...config, baseURL });
+  const apiKey = resolveApiKey(config);
   // The openai client is loaded on the first request: importing @x/agent stays cheap (the CLI's
   // read-only commands and offline runs never need it).
   const client = lazy(async (): Promise<OpenAI> => {
@@ -63,7 +63,7 @@ export function createOpenAILLM(config: LLMConfig): LLM {
   function baseParams(request: LLMRequest) {
     // Our rendering adds provider extensions (cache_control, thinking_blocks) that OpenAI-compatible
     // gateways accept but the openai package's param types do not list.
-    const messages = toChatCompletionsMessages(request.messages, {
+    const messages = toChatCompletionsMessages(normalizeMessages(request.messages), {
       functionCallingEnabled: true,
       visionEnabled: config.vision ?? true,
     }) as ChatCompletionMessageParam[];

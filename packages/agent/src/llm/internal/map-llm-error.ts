@@ -45,7 +45,7 @@ export function toLLMError(failure: ProviderFailure, context: { model: string; b
   if (failure.kind === 'timeout') {
     return new LLMTimeoutError(`The request to ${where} timed out`, { cause: failure.error });
   }
-  if (failure.kind === 'unknown') {
+  if (failure.kind !== 'http') {
     return new LLMServiceError(`The request to ${where} failed: ${failure.message}`, { cause: failure.error });
   }
   const { status, message: providerMessage } = failure;

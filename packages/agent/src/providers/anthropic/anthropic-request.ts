@@ -1,6 +1,6 @@
 import type { AnthropicContentBlock, AnthropicMessageParam, AnthropicTextBlock } from '@x/events';
 import { toAnthropicMessages } from '@x/events';
-import type { LLMRequest } from '../../llm/llm.js';
+import { type LLMRequest, normalizeMessages } from '../../llm/llm.js';
 import type { AnthropicLLMConfig, AnthropicPromptCaching } from './anthropic-config.js';
 
 const ephemeral = { type: 'ephemeral' as const };
@@ -14,7 +14,7 @@ interface AnthropicTool {
 
 /** The body of `POST /v1/messages` (without `stream`) for a request. */
 export function anthropicParams(config: AnthropicLLMConfig, model: string, request: LLMRequest) {
-  const rendered = toAnthropicMessages(request.messages, { visionEnabled: config.vision ?? true });
+  const rendered = toAnthropicMessages(normalizeMessages(request.messages), { visionEnabled: config.vision ?? true });
   const tools: AnthropicTool[] = (request.tools ?? []).map((tool) => ({
     name: tool.function.name,
     description: tool.function.description,
