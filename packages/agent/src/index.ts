@@ -94,6 +94,7 @@ export {
   normalizeMessages,
 } from './llm/llm.js';
 export type { BaseLLMConfig } from './llm/llm-config.js';
+export { withUsageId } from './llm/with-usage-id.js';
 export {
   addTokenUsage,
   type ConversationStats,

@@ -1,5 +1,6 @@
 import { type Condensation, createEvent, type LLMConvertibleEvent, type View } from '@x/events';
 import type { LLM } from '../llm/llm.js';
+import { withUsageId } from '../llm/with-usage-id.js';
 import type { CondenserContext } from './condenser.js';
 import { eventSummaryText, truncateMiddle } from './internal/event-summary-text.js';
 import {
@@ -197,9 +198,12 @@ export class LLMSummarizingCondenser extends RollingCondenser {
   }
 }
 
-/** The condenser the default agent uses (reference `default_condenser`): max 80 events, keep the first 4. */
+/**
+ * The condenser the default agent uses (reference `default_condenser`): max 80 events, keep the first 4,
+ * summarizing with the agent's model under the usage id "condenser" so its calls are counted apart.
+ */
 export function defaultCondenser(llm: LLM): LLMSummarizingCondenser {
-  return new LLMSummarizingCondenser({ llm, maxSize: 80, keepFirst: 4 });
+  return new LLMSummarizingCondenser({ llm: withUsageId(llm, 'condenser'), maxSize: 80, keepFirst: 4 });
 }
 
 function nextIndex(indices: Iterable<number>, threshold: number): number | undefined {
