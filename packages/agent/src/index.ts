@@ -94,7 +94,6 @@ export {
   normalizeMessages,
 } from './llm/llm.js';
 export type { BaseLLMConfig } from './llm/llm-config.js';
-export { withUsageId } from './llm/with-usage-id.js';
 export {
   addTokenUsage,
   type ConversationStats,
@@ -128,9 +127,10 @@ export {
   type OfflineTurn,
 } from './llm/offline-llm.js';
 export { createOpenAILLM, type LLMConfig } from './llm/openai-llm.js';
-export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
 export { type Pricing, pricingFor, pricingTable, registerPricing } from './llm/pricing.js';
+export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
 export { defaultModel, type LLMOverrides, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export { withUsageId } from './llm/with-usage-id.js';
 export {
   type AnthropicLLMConfig,
   type AnthropicPromptCaching,

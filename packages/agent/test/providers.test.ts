@@ -18,7 +18,12 @@ import {
   LLMSummarizingCondenser,
   LLMTimeoutError,
 } from '../src/index.js';
-import { startAnthropicServer, startGeminiServer, startResponsesServer, type WireServer } from '../src/testing/index.js';
+import {
+  startAnthropicServer,
+  startGeminiServer,
+  startResponsesServer,
+  type WireServer,
+} from '../src/testing/index.js';
 import { type ProviderSpec, toolResult, userMessage } from './support/provider-contract.js';
 
 const providers: ProviderSpec[] = [
@@ -27,7 +32,7 @@ const providers: ProviderSpec[] = [
     start: (script, options) => startAnthropicServer(script, options),
     create: (server, options = {}) =>
       createAnthropicLLM({
-        model: 'anthropic/claude-sonnet-4-5',
+        model: 'anthropic/claude-sonnet-4-6',
         baseURL: server.baseURL,
         apiKey: options.apiKey ?? 'sk-ant-test',
         thinking: { budgetTokens: 2048 },
@@ -61,7 +66,10 @@ const providers: ProviderSpec[] = [
         id: expect.stringMatching(/^rs_/),
         encrypted_content: expect.stringMatching(/^enc_/),
       });
-      expect(message.tool_calls?.[0]).toMatchObject({ origin: 'responses', responses_item_id: expect.stringMatching(/^fc_/) });
+      expect(message.tool_calls?.[0]).toMatchObject({
+        origin: 'responses',
+        responses_item_id: expect.stringMatching(/^fc_/),
+      });
     },
     dropReasoning: ({ responses_reasoning_item: _dropped, ...message }) => message,
   },
@@ -165,7 +173,11 @@ describe.each(providers)('provider $name over its wire protocol', (spec) => {
     const first = await llm.complete({ messages: [userMessage('go')] });
     spec.expectReasoningKept(first.message);
     const call = first.message.tool_calls?.[0];
-    const history: Message[] = [userMessage('go'), spec.dropReasoning(first.message), toolResult(call!.id, 'think', 'ok')];
+    const history: Message[] = [
+      userMessage('go'),
+      spec.dropReasoning(first.message),
+      toolResult(call!.id, 'think', 'ok'),
+    ];
     const error = await llm.complete({ messages: history }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(LLMBadRequestError);
     expect(server.requests[1]?.violations.length).toBeGreaterThan(0);
@@ -259,7 +271,8 @@ describe.each(providers)('provider $name over its wire protocol', (spec) => {
       if (text.includes('concise title')) return { text: 'Thinking session' };
       if (text.includes('side question')) return { text: 'Two thoughts.' };
       step += 1;
-      if (step <= 4) return { thinking: `step ${step}`, toolCalls: [{ name: 'think', arguments: { thought: `idea-${step}` } }] };
+      if (step <= 4)
+        return { thinking: `step ${step}`, toolCalls: [{ name: 'think', arguments: { thought: `idea-${step}` } }] };
       if (!overflowed) {
         overflowed = true;
         return { error: 'context_overflow' };

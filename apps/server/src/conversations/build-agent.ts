@@ -1,9 +1,9 @@
 import {
   Agent,
   AgentError,
+  type CreateLLMOptions,
   condenserFromJSON,
   createFileEditorTool,
-  type CreateLLMOptions,
   createLLM,
   createOfflineLLM,
   createTerminalTool,
@@ -53,10 +53,14 @@ function providerOptions(llm: AgentRequest['llm'], provider: ProviderName): Part
     ...(effort || llm.reasoning_summary
       ? { reasoning: { ...(effort && { effort }), ...(llm.reasoning_summary && { summary: llm.reasoning_summary }) } }
       : {}),
-    ...(budget !== undefined && provider === 'anthropic' && budget >= 1024 ? { thinking: { budgetTokens: budget } } : {}),
+    ...(budget !== undefined && provider === 'anthropic' && budget >= 1024
+      ? { thinking: { budgetTokens: budget } }
+      : {}),
     ...(budget !== undefined && provider === 'gemini' ? { thinking: { budgetTokens: budget } } : {}),
     ...(llm.caching_prompt === false ? { promptCaching: false } : {}),
-    ...(typeof llm.enable_encrypted_reasoning === 'boolean' ? { encryptedReasoning: llm.enable_encrypted_reasoning } : {}),
+    ...(typeof llm.enable_encrypted_reasoning === 'boolean'
+      ? { encryptedReasoning: llm.enable_encrypted_reasoning }
+      : {}),
     ...(typeof llm.temperature === 'number' ? { temperature: llm.temperature } : {}),
     ...(typeof llm.max_output_tokens === 'number' ? { maxOutputTokens: llm.max_output_tokens } : {}),
   };

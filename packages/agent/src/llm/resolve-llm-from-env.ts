@@ -7,7 +7,7 @@ export const defaultModel = 'gpt-4o-mini';
 const providerEnv: Record<ProviderName, { keys: string[]; baseURL: string[]; model: string }> = {
   openai: { keys: ['OPENAI_API_KEY'], baseURL: ['OPENAI_BASE_URL'], model: defaultModel },
   'openai-responses': { keys: ['OPENAI_API_KEY'], baseURL: ['OPENAI_BASE_URL'], model: 'gpt-5-mini' },
-  anthropic: { keys: ['ANTHROPIC_API_KEY'], baseURL: ['ANTHROPIC_BASE_URL'], model: 'anthropic/claude-sonnet-4-5' },
+  anthropic: { keys: ['ANTHROPIC_API_KEY'], baseURL: ['ANTHROPIC_BASE_URL'], model: 'anthropic/claude-sonnet-4-6' },
   gemini: {
     keys: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
     baseURL: ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'],

@@ -57,9 +57,10 @@ export function createLLM(options: CreateLLMOptions): LLM {
     case 'anthropic':
       return createAnthropicLLM({
         ...withoutThinking(options),
-        ...(thinking && ('budgetTokens' in thinking || 'type' in thinking) && {
-          thinking: thinking as AnthropicLLMConfig['thinking'],
-        }),
+        ...(thinking &&
+          ('budgetTokens' in thinking || 'type' in thinking) && {
+            thinking: thinking as AnthropicLLMConfig['thinking'],
+          }),
       });
     case 'gemini':
       return createGeminiLLM({

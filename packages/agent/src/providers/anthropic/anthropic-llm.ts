@@ -19,9 +19,7 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
   const baseURL = config.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? anthropicBaseURL;
   const apiKey = config.apiKey ?? process.env.ANTHROPIC_API_KEY ?? (config.baseURL ? placeholderKey : undefined);
   if (!apiKey) {
-    throw new LLMAuthenticationError(
-      `No API key for model '${config.model}': pass apiKey or set ANTHROPIC_API_KEY`,
-    );
+    throw new LLMAuthenticationError(`No API key for model '${config.model}': pass apiKey or set ANTHROPIC_API_KEY`);
   }
   const client = lazy(async (): Promise<Anthropic> => {
     const { default: AnthropicClient } = await import('@anthropic-ai/sdk');

@@ -48,7 +48,12 @@ export function anthropicMessage(reply: AnthropicReply): Message {
     } else if (block.type === 'redacted_thinking' && 'data' in block) {
       thinking.push({ type: 'redacted_thinking', data: block.data });
     } else if (block.type === 'tool_use' && 'input' in block) {
-      calls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}), origin: 'completion' });
+      calls.push({
+        id: block.id,
+        name: block.name,
+        arguments: JSON.stringify(block.input ?? {}),
+        origin: 'completion',
+      });
     }
   }
   const message: Message = { role: 'assistant', content, thinking_blocks: thinking };

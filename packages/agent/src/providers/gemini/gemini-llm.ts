@@ -4,7 +4,13 @@ import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import type { GeminiLLMConfig } from './gemini-config.js';
 import { toGeminiContents } from './gemini-render.js';
-import { type GeminiReply, GeminiStreamAssembler, geminiFinishReason, geminiMessage, geminiUsage } from './gemini-reply.js';
+import {
+  type GeminiReply,
+  GeminiStreamAssembler,
+  geminiFinishReason,
+  geminiMessage,
+  geminiUsage,
+} from './gemini-reply.js';
 import { mapGeminiError } from './map-gemini-error.js';
 
 const geminiBaseURL = 'https://generativelanguage.googleapis.com';
@@ -112,7 +118,10 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
       {
         responseId,
         candidates: [
-          { content: { parts: assembler.parts }, ...(assembler.finishReason && { finishReason: assembler.finishReason }) },
+          {
+            content: { parts: assembler.parts },
+            ...(assembler.finishReason && { finishReason: assembler.finishReason }),
+          },
         ],
         ...(assembler.usage && { usageMetadata: assembler.usage }),
       },

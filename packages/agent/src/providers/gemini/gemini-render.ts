@@ -64,9 +64,7 @@ function contentParts(content: readonly ContentPart[], vision: boolean): GeminiP
 }
 
 function toolOutput(message: Message): Record<string, unknown> {
-  const text = message.content
-    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-    .join('\n');
+  const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   return { output: text };
 }
 
@@ -89,7 +87,8 @@ export function toGeminiContents(messages: readonly Message[], options: { vision
   for (const message of messages) {
     switch (message.role) {
       case 'system':
-        for (const part of message.content) if (part.type === 'text' && part.text !== '') system.push({ text: part.text });
+        for (const part of message.content)
+          if (part.type === 'text' && part.text !== '') system.push({ text: part.text });
         break;
       case 'user':
         push('user', contentParts(message.content, options.vision));

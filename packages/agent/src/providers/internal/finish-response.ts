@@ -1,7 +1,7 @@
 import type { Message } from '@x/events';
 import { costOf } from '../../llm/internal/usage.js';
-import type { BaseLLMConfig } from '../../llm/llm-config.js';
 import type { LLMFinishReason, LLMResponse } from '../../llm/llm.js';
+import type { BaseLLMConfig } from '../../llm/llm-config.js';
 import type { TokenUsage } from '../../llm/metrics.js';
 import { pricingFor } from '../../llm/pricing.js';
 

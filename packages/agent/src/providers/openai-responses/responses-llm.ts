@@ -39,7 +39,9 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
   const store = config.store ?? false;
 
   function params(request: LLMRequest): ResponseCreateParamsNonStreaming {
-    const { instructions, input } = toResponsesInput(normalizeMessages(request.messages), { visionEnabled: config.vision ?? true });
+    const { instructions, input } = toResponsesInput(normalizeMessages(request.messages), {
+      visionEnabled: config.vision ?? true,
+    });
     const tools = (request.tools ?? []).map((tool) => ({
       type: 'function' as const,
       name: tool.function.name,
@@ -99,7 +101,10 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
         const error = event.response.error;
         throw new LLMServiceError(
           `The response of model '${config.model}' at ${baseURL} failed: ${error?.message ?? 'no reason given'}`,
-          { ...(error?.message && { providerMessage: error.message }), ...(error?.code && { providerCode: error.code }) },
+          {
+            ...(error?.message && { providerMessage: error.message }),
+            ...(error?.code && { providerCode: error.code }),
+          },
         );
       }
     }

@@ -14,7 +14,9 @@ export interface ResponsesReply {
 
 function texts(value: unknown, key: string): string[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((part: Record<string, unknown>) => (typeof part?.[key] === 'string' ? [part[key] as string] : []));
+  return value.flatMap((part: Record<string, unknown>) =>
+    typeof part?.[key] === 'string' ? [part[key] as string] : [],
+  );
 }
 
 function reasoningItem(item: Record<string, unknown>): ReasoningItem {

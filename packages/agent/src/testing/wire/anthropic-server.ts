@@ -28,7 +28,11 @@ const checks = [
 ] as const;
 
 const failures: Record<WireFailureKind, { status: number; type: string; message: string }> = {
-  rate_limit: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your rate limit' },
+  rate_limit: {
+    status: 429,
+    type: 'rate_limit_error',
+    message: 'Number of request tokens has exceeded your rate limit',
+  },
   overloaded: { status: 529, type: 'overloaded_error', message: 'Overloaded' },
   server_error: { status: 500, type: 'api_error', message: 'Internal server error' },
   authentication: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' },
@@ -40,7 +44,11 @@ const failures: Record<WireFailureKind, { status: number; type: string; message:
 };
 
 function errorAnswer(status: number, type: string, message: string, headers: Record<string, string> = {}) {
-  return { status, json: { type: 'error', error: { type, message } }, headers: { 'request-id': 'req_local', ...headers } };
+  return {
+    status,
+    json: { type: 'error', error: { type, message } },
+    headers: { 'request-id': 'req_local', ...headers },
+  };
 }
 
 function blocksOf(turn: Turn): Block[] {
@@ -76,7 +84,8 @@ class AnthropicProtocol implements WireProtocol {
     if (typeof body.model !== 'string' || typeof body.max_tokens !== 'number' || body.max_tokens <= 0) {
       violations.push('model and a positive max_tokens are required');
     }
-    if (!Array.isArray(messages) || messages.length === 0) return [...violations, 'messages: at least one message is required'];
+    if (!Array.isArray(messages) || messages.length === 0)
+      return [...violations, 'messages: at least one message is required'];
     messages.forEach((turn, index) => {
       const expected = index % 2 === 0 ? 'user' : 'assistant';
       if (turn.role !== expected) violations.push(`messages.${index}.role: expected ${expected}, got ${turn.role}`);
@@ -108,7 +117,8 @@ class AnthropicProtocol implements WireProtocol {
         }
       }
     });
-    const marks = JSON.stringify([body.system ?? null, body.tools ?? null, messages]).split('"cache_control"').length - 1;
+    const marks =
+      JSON.stringify([body.system ?? null, body.tools ?? null, messages]).split('"cache_control"').length - 1;
     if (marks > 4) violations.push(`A maximum of 4 blocks with cache_control may be provided. Found ${marks}.`);
     const thinking = body.thinking as { type?: string; budget_tokens?: number } | undefined;
     if (thinking?.type === 'enabled') {
@@ -139,7 +149,7 @@ class AnthropicProtocol implements WireProtocol {
     const order: unknown[] = [
       ...((body.tools as unknown[] | undefined) ?? []),
       ...((body.system as unknown[] | undefined) ?? []),
-      ...((body.messages as Turn[]).flatMap((turn) => blocksOf(turn).map((block) => ({ role: turn.role, block })))),
+      ...(body.messages as Turn[]).flatMap((turn) => blocksOf(turn).map((block) => ({ role: turn.role, block }))),
     ];
     const prefixes: { key: string; tokens: number }[] = [];
     order.forEach((item, index) => {
@@ -150,7 +160,10 @@ class AnthropicProtocol implements WireProtocol {
     return this.#cache.use(prefixes);
   }
 
-  answer(turn: WireTurn, context: { body: Record<string, unknown>; requestNumber: number; stream: boolean }): WireAnswer {
+  answer(
+    turn: WireTurn,
+    context: { body: Record<string, unknown>; requestNumber: number; stream: boolean },
+  ): WireAnswer {
     const { body, requestNumber } = context;
     const blocks: Block[] = [];
     if (turn.thinking !== undefined) {

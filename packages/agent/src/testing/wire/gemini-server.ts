@@ -101,7 +101,10 @@ class GeminiProtocol implements WireProtocol {
       if (next === undefined) return;
       const responses = (next.parts ?? []).filter((part) => part.functionResponse);
       const names = (parts: Part[], key: 'functionCall' | 'functionResponse') =>
-        parts.map((part) => part[key]?.name ?? '').sort().join(',');
+        parts
+          .map((part) => part[key]?.name ?? '')
+          .sort()
+          .join(',');
       if (responses.length !== calls.length || names(responses, 'functionResponse') !== names(calls, 'functionCall')) {
         violations.push(
           'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.',
@@ -124,7 +127,10 @@ class GeminiProtocol implements WireProtocol {
     return errorAnswer(404, 'NOT_FOUND', `Requested entity was not found: ${path}`);
   }
 
-  answer(turn: WireTurn, context: { body: Record<string, unknown>; requestNumber: number; stream: boolean }): WireAnswer {
+  answer(
+    turn: WireTurn,
+    context: { body: Record<string, unknown>; requestNumber: number; stream: boolean },
+  ): WireAnswer {
     const { body, requestNumber } = context;
     const config = (body.generationConfig ?? {}) as { thinkingConfig?: { includeThoughts?: boolean } };
     const parts: Part[] = [];
@@ -137,7 +143,9 @@ class GeminiProtocol implements WireProtocol {
       const part: Part = { functionCall };
       // Gemini signs the first function call of a turn when the model thought.
       if (turn.thinking !== undefined && index === 0) {
-        const signature = createHash('sha256').update(`${requestNumber}:${callKey(functionCall)}`).digest('base64');
+        const signature = createHash('sha256')
+          .update(`${requestNumber}:${callKey(functionCall)}`)
+          .digest('base64');
         this.#signatures.set(callKey(functionCall), signature);
         part.thoughtSignature = signature;
       }
@@ -163,9 +171,7 @@ class GeminiProtocol implements WireProtocol {
     const finishReason = turn.truncated ? 'MAX_TOKENS' : 'STOP';
     const base = { modelVersion: 'gemini-local', responseId: `gemini-resp-${requestNumber}` };
     const reply = (chunkParts: Part[], last: boolean) => ({
-      candidates: [
-        { content: { role: 'model', parts: chunkParts }, index: 0, ...(last && { finishReason }) },
-      ],
+      candidates: [{ content: { role: 'model', parts: chunkParts }, index: 0, ...(last && { finishReason }) }],
       ...(last && { usageMetadata }),
       ...base,
     });

@@ -127,7 +127,10 @@ class ResponsesProtocol implements WireProtocol {
     return errorAnswer(404, 'invalid_request_error', 'not_found', `Invalid URL (POST ${path})`);
   }
 
-  answer(turn: WireTurn, context: { body: Record<string, unknown>; requestNumber: number; stream: boolean }): WireAnswer {
+  answer(
+    turn: WireTurn,
+    context: { body: Record<string, unknown>; requestNumber: number; stream: boolean },
+  ): WireAnswer {
     const { body, requestNumber } = context;
     const include = (body.include as string[] | undefined) ?? [];
     const output: Item[] = [];
@@ -205,24 +208,75 @@ class ResponsesProtocol implements WireProtocol {
       const itemId = String(item.id);
       if (item.type === 'reasoning') {
         emit({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, summary: [] } });
-        emit({ type: 'response.reasoning_summary_part.added', item_id: itemId, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+        emit({
+          type: 'response.reasoning_summary_part.added',
+          item_id: itemId,
+          output_index: outputIndex,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        });
         for (const delta of split(turn.thinking ?? '', 2)) {
-          emit({ type: 'response.reasoning_summary_text.delta', item_id: itemId, output_index: outputIndex, summary_index: 0, delta });
+          emit({
+            type: 'response.reasoning_summary_text.delta',
+            item_id: itemId,
+            output_index: outputIndex,
+            summary_index: 0,
+            delta,
+          });
         }
-        emit({ type: 'response.reasoning_summary_text.done', item_id: itemId, output_index: outputIndex, summary_index: 0, text: turn.thinking });
+        emit({
+          type: 'response.reasoning_summary_text.done',
+          item_id: itemId,
+          output_index: outputIndex,
+          summary_index: 0,
+          text: turn.thinking,
+        });
       } else if (item.type === 'message') {
-        emit({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, content: [], status: 'in_progress' } });
-        emit({ type: 'response.content_part.added', item_id: itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+        emit({
+          type: 'response.output_item.added',
+          output_index: outputIndex,
+          item: { ...item, content: [], status: 'in_progress' },
+        });
+        emit({
+          type: 'response.content_part.added',
+          item_id: itemId,
+          output_index: outputIndex,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        });
         for (const delta of split(turn.text ?? '', 3)) {
-          emit({ type: 'response.output_text.delta', item_id: itemId, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
+          emit({
+            type: 'response.output_text.delta',
+            item_id: itemId,
+            output_index: outputIndex,
+            content_index: 0,
+            delta,
+            logprobs: [],
+          });
         }
-        emit({ type: 'response.output_text.done', item_id: itemId, output_index: outputIndex, content_index: 0, text: turn.text, logprobs: [] });
+        emit({
+          type: 'response.output_text.done',
+          item_id: itemId,
+          output_index: outputIndex,
+          content_index: 0,
+          text: turn.text,
+          logprobs: [],
+        });
       } else {
-        emit({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
+        emit({
+          type: 'response.output_item.added',
+          output_index: outputIndex,
+          item: { ...item, arguments: '', status: 'in_progress' },
+        });
         for (const delta of split(String(item.arguments), 3)) {
           emit({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index: outputIndex, delta });
         }
-        emit({ type: 'response.function_call_arguments.done', item_id: itemId, output_index: outputIndex, arguments: item.arguments });
+        emit({
+          type: 'response.function_call_arguments.done',
+          item_id: itemId,
+          output_index: outputIndex,
+          arguments: item.arguments,
+        });
       }
       emit({ type: 'response.output_item.done', output_index: outputIndex, item });
     });

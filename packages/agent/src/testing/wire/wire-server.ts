@@ -27,7 +27,10 @@ export interface WireProtocol {
   invalid(violations: string[]): WireAnswer & { status: number };
   failure(kind: WireFailureKind): WireAnswer & { status: number };
   notFound(path: string): WireAnswer & { status: number };
-  answer(turn: WireTurn, context: { body: Record<string, unknown>; requestNumber: number; stream: boolean }): WireAnswer;
+  answer(
+    turn: WireTurn,
+    context: { body: Record<string, unknown>; requestNumber: number; stream: boolean },
+  ): WireAnswer;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
