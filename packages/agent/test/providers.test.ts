@@ -237,8 +237,10 @@ describe.each(providers)('provider $name over its wire protocol', (spec) => {
     expect(server.requests).toHaveLength(attempts);
   });
 
-  it('rejects a wrong key with the authentication error', async () => {
-    server = await spec.start([{ text: 'unused' }], { apiKey: 'right-key' });
+  it('sends the key the vendor way, and maps a wrong key to the authentication error', async () => {
+    server = await spec.start([{ text: 'accepted' }], { apiKey: 'right-key' });
+    const accepted = await spec.create(server, { apiKey: 'right-key' }).complete({ messages: [userMessage('hi')] });
+    expect(accepted.message.content[0]).toMatchObject({ text: 'accepted' });
     const error = await spec
       .create(server, { apiKey: 'wrong-key' })
       .complete({ messages: [userMessage('hi')] })

@@ -9,7 +9,7 @@ export interface OpenAIResponsesLLMConfig extends BaseLLMConfig {
    * next turn. Default: none (the model's default effort, no encrypted reasoning asked for).
    */
   reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' };
-  /** Ask for `reasoning.encrypted_content` (default: true when `reasoning` is set). */
+  /** Ask for `reasoning.encrypted_content` (default: true for reasoning models — o-series, gpt-5, codex — or when `reasoning` is set). */
   encryptedReasoning?: boolean;
   /** Let OpenAI store responses (default false: every call carries its whole context). */
   store?: boolean;

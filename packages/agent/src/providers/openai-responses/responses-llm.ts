@@ -11,6 +11,7 @@ import { type ResponsesReply, responsesFinishReason, responsesMessage, responses
 
 const openAIBaseURL = 'https://api.openai.com/v1';
 const placeholderKey = 'not-needed';
+const reasoningModels = /^(o\d|gpt-5|codex)/;
 
 /**
  * An LLM that talks to the OpenAI Responses API (`POST /v1/responses`) through the `openai` client
@@ -35,7 +36,9 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
   });
   const model = wireModel(config.model, ['openai', 'openai-responses']);
   const context = { model: config.model, baseURL };
-  const encrypted = config.encryptedReasoning ?? config.reasoning !== undefined;
+  // A stateless call gets its reasoning back only as encrypted content: ask for it with reasoning
+  // models (and whenever reasoning is configured); other models reject the `include`.
+  const encrypted = config.encryptedReasoning ?? (config.reasoning !== undefined || reasoningModels.test(model));
   const store = config.store ?? false;
 
   function params(request: LLMRequest): ResponseCreateParamsNonStreaming {

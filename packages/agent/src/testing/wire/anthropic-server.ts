@@ -73,9 +73,11 @@ class AnthropicProtocol implements WireProtocol {
     return method === 'POST' && path === '/v1/messages' ? {} : undefined;
   }
 
+  /** Anthropic takes the key as `x-api-key`, or (as @anthropic-ai/sdk 1.x sends it) `Authorization: Bearer`. */
   apiKeyOf(request: IncomingMessage) {
     const key = request.headers['x-api-key'];
-    return typeof key === 'string' ? key : undefined;
+    if (typeof key === 'string') return key;
+    return request.headers.authorization?.replace(/^Bearer /, '');
   }
 
   validate(body: Record<string, unknown>): string[] {
