@@ -33,6 +33,7 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
   });
   const model = wireModel(config.model, ['anthropic']);
   const context = { model: config.model, baseURL };
+  const longOutput = anthropicParams(config, model, { messages: [] }).max_tokens > 16_000;
 
   function finish(reply: AnthropicReply, startedAt: number): LLMResponse {
     return finishResponse(config, {
@@ -75,7 +76,8 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
     async complete(request) {
       const startedAt = performance.now();
       try {
-        return config.stream || request.onDelta
+        // The SDK refuses a non-streaming call that may outlast its 10-minute limit (large max_tokens).
+        return config.stream || request.onDelta || longOutput
           ? await completeStreaming(request, startedAt)
           : await completeOnce(request, startedAt);
       } catch (error) {
