@@ -1,0 +1,3 @@
+import { thing } from '@x/server/client';
+
+export const probe = thing;
