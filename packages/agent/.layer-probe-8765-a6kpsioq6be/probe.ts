@@ -1,3 +1,0 @@
-import { thing } from '@x/server/client';
-
-export const probe = thing;
