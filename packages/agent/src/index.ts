@@ -137,7 +137,17 @@ export { LLMRateLimitError } from './llm/errors/llm-rate-limit-error.js';
 export { LLMScriptExhaustedError } from './llm/errors/llm-script-exhausted-error.js';
 export { LLMServiceError } from './llm/errors/llm-service-error.js';
 export { LLMTimeoutError } from './llm/errors/llm-timeout-error.js';
-export type { LLM, LLMDelta, LLMRequest, LLMResponse } from './llm/llm.js';
+export {
+  type LLM,
+  type LLMDelta,
+  type LLMFinishReason,
+  type LLMMessage,
+  type LLMRequest,
+  type LLMResponse,
+  type LLMTool,
+  normalizeMessages,
+} from './llm/llm.js';
+export type { BaseLLMConfig } from './llm/llm-config.js';
 export {
   addTokenUsage,
   type ConversationStats,
@@ -170,9 +180,11 @@ export {
   type OfflineScript,
   type OfflineTurn,
 } from './llm/offline-llm.js';
-export { createOpenAILLM, type LLMConfig, type Pricing } from './llm/openai-llm.js';
+export { createOpenAILLM, type LLMConfig } from './llm/openai-llm.js';
+export { type Pricing, pricingFor, pricingTable, registerPricing } from './llm/pricing.js';
 export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
-export { defaultModel, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export { defaultModel, type LLMOverrides, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export { withUsageId } from './llm/with-usage-id.js';
 export {
   createMcpToolset,
   errorObservation as mcpErrorObservation,
@@ -194,6 +206,24 @@ export {
   observationFromCallResult,
   parseMcpConfig,
 } from './mcp/index.js';
+export {
+  type AnthropicLLMConfig,
+  type AnthropicPromptCaching,
+  type CreateLLMOptions,
+  createAnthropicLLM,
+  createGeminiLLM,
+  createLLM,
+  createOpenAIResponsesLLM,
+  type GeminiContent,
+  type GeminiLLMConfig,
+  type GeminiPart,
+  type GeminiRendered,
+  type OpenAIResponsesLLMConfig,
+  type ProviderName,
+  providerForModel,
+  providerNames,
+  toGeminiContents,
+} from './providers/index.js';
 export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
 export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
 export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';

@@ -17,6 +17,7 @@ export interface RunCommandOptions {
   dataDir?: string;
   model?: string;
   baseUrl?: string;
+  provider?: string;
   confirm?: 'never' | 'always' | 'risky';
   maxIterations?: number;
   condenser?: 'none' | 'summarize';
@@ -57,10 +58,18 @@ export async function runCommand(
     ? mkdtempSync(join(tmpdir(), 'x-demo-'))
     : workspaceDir(options.workspace ?? (source === undefined ? undefined : recordedWorkspace(source.location)));
 
-  const model = chooseModel(agentModule, { demo, model: options.model, baseUrl: options.baseUrl, env: context.env });
+  const model = chooseModel(agentModule, {
+    demo,
+    model: options.model,
+    baseUrl: options.baseUrl,
+    provider: options.provider,
+    env: context.env,
+  });
   if (model.kind !== 'endpoint' && (options.model !== undefined || options.baseUrl !== undefined)) {
     output.error(
-      output.errorColors.yellow('--model and --base-url only apply with OPENAI_API_KEY set; using the offline model.'),
+      output.errorColors.yellow(
+        "--model and --base-url only apply with the provider's API key set (OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY); using the offline model.",
+      ),
     );
   }
   const live = createLiveView(output, model.llm.model);
@@ -93,7 +102,7 @@ export async function runCommand(
     stream: options.stream === true,
     ...extensionOptions(agentModule, options),
     ...(options.condenser === 'summarize'
-      ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
+      ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: agentModule.withUsageId(model.llm, 'condenser') }) }
       : {}),
   });
   const conversationOptions: Omit<ConversationOptions, 'id'> = {

@@ -8,13 +8,24 @@ export function defineRun(program: Command): void {
     .command('run')
     .summary('run an agent on a task in this directory')
     .description(
-      'Runs an agent on a task, with the current directory (or --workspace) as its workspace, and shows its events as they happen. The conversation is saved under the data directory so it can be replayed, inspected or resumed.\n\nWith OPENAI_API_KEY set it uses that OpenAI-compatible endpoint (OPENAI_BASE_URL, --model); without one it runs on the built-in offline model, which needs no network and can only replay scripts (try --demo).',
+      'Runs an agent on a task, with the current directory (or --workspace) as its workspace, and shows its events as they happen. The conversation is saved under the data directory so it can be replayed, inspected or resumed.\n\nWith an API key of a provider set it uses that provider: OPENAI_API_KEY (OpenAI or any OpenAI-compatible endpoint via OPENAI_BASE_URL), ANTHROPIC_API_KEY (Claude), GEMINI_API_KEY (Gemini). The provider follows the model name (anthropic/claude-sonnet-4-6, gemini/gemini-2.5-flash, openai/gpt-4o, openai/o4-mini) or --provider; without a key it runs on the built-in offline model, which needs no network and can only replay scripts (try --demo).',
     )
     .argument('[task]', 'what the agent should do')
     .option('-w, --workspace <dir>', 'directory the agent works in (default: the current directory)')
     .option('--data-dir <dir>', 'where conversations are saved (default: $X_HOME/conversations or ~/.x/conversations)')
-    .option('-m, --model <name>', 'model name for the OpenAI-compatible endpoint (default: $X_MODEL or gpt-4o-mini)')
-    .option('--base-url <url>', 'OpenAI-compatible endpoint, including /v1 (default: $OPENAI_BASE_URL)')
+    .option(
+      '-m, --model <name>',
+      "model, optionally prefixed by its provider: anthropic/…, gemini/…, openai/… (default: $X_MODEL, else the first provider with a key's default)",
+    )
+    .addOption(
+      new Option('--provider <name>', 'wire protocol, when the model name does not say (default: $X_PROVIDER)').choices(
+        ['openai', 'openai-responses', 'anthropic', 'gemini'],
+      ),
+    )
+    .option(
+      '--base-url <url>',
+      "the provider's endpoint (default: $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL or $GEMINI_BASE_URL)",
+    )
     .addOption(
       new Option(
         '--confirm <policy>',

@@ -19,11 +19,23 @@ export const eventParamsSchema = z.object({
 export const llmRequestSchema = z.looseObject({
   /** Model name; absent or `offline` (without a key) selects the offline model. */
   model: z.string().min(1).nullish(),
-  /** OpenAI-compatible endpoint root including `/v1`. */
+  /** The provider's endpoint (OpenAI-compatible ones include `/v1`). */
   base_url: z.string().min(1).nullish(),
   /** Plain text; stored encrypted with the server's secret key, or redacted without one. */
   api_key: z.string().nullish(),
   usage_id: z.string().min(1).nullish(),
+  // The reference LLM's provider options (same names); see build-agent.ts for how each is used.
+  /** `openai`, `openai-responses`, `anthropic`, `gemini` (or `google`); default: from the model name. */
+  custom_llm_provider: z.string().min(1).nullish(),
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high', 'none']).nullish(),
+  reasoning_summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+  /** Anthropic extended thinking / Gemini thinking budget in tokens. */
+  extended_thinking_budget: z.number().int().min(0).nullish(),
+  /** Anthropic prompt caching (default on). */
+  caching_prompt: z.boolean().nullish(),
+  enable_encrypted_reasoning: z.boolean().nullish(),
+  temperature: z.number().nullish(),
+  max_output_tokens: z.number().int().positive().nullish(),
 });
 
 export const toolNameSchema = z.enum([

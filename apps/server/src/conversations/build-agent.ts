@@ -1,17 +1,22 @@
 import {
   Agent,
   AgentError,
+  type CreateLLMOptions,
   condenserFromJSON,
   createDelegateTool,
   createFileEditorTool,
+  createLLM,
   createOfflineLLM,
-  createOpenAILLM,
   createTerminalTool,
   defaultModel,
   type LLM,
   OFFLINE_NOTICE,
+  type ProviderName,
+  providerForModel,
+  providerNames,
   type SecretCipher,
   type Tool,
+  withUsageId,
 } from '@x/agent';
 import type { AgentRequest } from '../api/request-schemas.js';
 import { agentExtensions, redactedMcpConfig, storableMcpConfig } from './agent-extensions.js';
@@ -37,9 +42,41 @@ function resolveApiKey(apiKey: string | null | undefined, options: BuildAgentOpt
   return apiKey;
 }
 
+function providerOf(llm: AgentRequest['llm'], model: string): ProviderName {
+  const named = llm.custom_llm_provider === 'google' ? 'gemini' : llm.custom_llm_provider;
+  return (providerNames as readonly string[]).includes(named ?? '') ? (named as ProviderName) : providerForModel(model);
+}
+
+/** The reference LLM's provider options as `createLLM` options. */
+function providerOptions(llm: AgentRequest['llm'], provider: ProviderName): Partial<CreateLLMOptions> {
+  const effort = llm.reasoning_effort && llm.reasoning_effort !== 'none' ? llm.reasoning_effort : undefined;
+  const budget = llm.extended_thinking_budget ?? undefined;
+  return {
+    ...(effort || llm.reasoning_summary
+      ? { reasoning: { ...(effort && { effort }), ...(llm.reasoning_summary && { summary: llm.reasoning_summary }) } }
+      : {}),
+    ...(budget !== undefined && provider === 'anthropic' && budget >= 1024
+      ? { thinking: { budgetTokens: budget } }
+      : {}),
+    ...(budget !== undefined && provider === 'gemini' ? { thinking: { budgetTokens: budget } } : {}),
+    ...(llm.caching_prompt === false ? { promptCaching: false } : {}),
+    ...(typeof llm.enable_encrypted_reasoning === 'boolean'
+      ? { encryptedReasoning: llm.enable_encrypted_reasoning }
+      : {}),
+    ...(typeof llm.temperature === 'number' ? { temperature: llm.temperature } : {}),
+    ...(typeof llm.max_output_tokens === 'number' ? { maxOutputTokens: llm.max_output_tokens } : {}),
+  };
+}
+
 function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   const { llm } = request;
-  const apiKey = resolveApiKey(llm.api_key, options);
+  const model = llm.model ?? defaultModel;
+  const provider = providerOf(llm, model);
+  // The server's own key is an OpenAI key; other providers read theirs from the environment.
+  const apiKey = resolveApiKey(llm.api_key, {
+    ...options,
+    serverApiKey: provider === 'openai' || provider === 'openai-responses' ? options.serverApiKey : undefined,
+  });
   const usageId = llm.usage_id ?? undefined;
   // `offline` always means the offline model; no model, no endpoint and no key means it too.
   const unconfigured = (llm.model ?? undefined) === undefined && !llm.base_url && apiKey === undefined;
@@ -50,8 +87,10 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
     return createOfflineLLM({ script, ...(usageId === undefined ? {} : { usageId }) });
   }
   try {
-    return createOpenAILLM({
-      model: llm.model ?? defaultModel,
+    return createLLM({
+      model,
+      provider,
+      ...providerOptions(llm, provider),
       ...(llm.base_url ? { baseURL: llm.base_url } : {}),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(usageId === undefined ? {} : { usageId }),
@@ -84,7 +123,8 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
   let condenser: ReturnType<typeof condenserFromJSON> | undefined;
   if (request.condenser !== null && request.condenser !== undefined) {
     try {
-      condenser = condenserFromJSON(request.condenser, { llm });
+      // The reference's condenser copy of the agent's LLM counts under the usage id "condenser".
+      condenser = condenserFromJSON(request.condenser, { llm: withUsageId(llm, 'condenser') });
     } catch (error) {
       if (!AgentError.isInstance(error)) throw error;
       throw new InvalidRequestError(`agent.condenser: ${error.message}`, { statusCode: 422, cause: error });

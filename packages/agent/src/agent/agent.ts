@@ -1,11 +1,4 @@
-import {
-  type ActionEvent,
-  createEvent,
-  eventsToMessages,
-  type SystemPromptEvent,
-  toChatCompletionsMessages,
-} from '@x/events';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { type ActionEvent, createEvent, eventsToMessages, type SystemPromptEvent } from '@x/events';
 import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
@@ -117,7 +110,10 @@ export class Agent {
 
     let view = await context.view();
     if (this.condenser !== undefined) {
-      const condensed = await this.condenser.condense(view, { llm: this.llm });
+      const condensed = await this.condenser.condense(view, {
+        llm: this.llm,
+        recordResponse: (llm, response) => context.recordResponse(llm, response),
+      });
       if (!('events' in condensed)) {
         await context.emit(condensed);
         return;
@@ -125,9 +121,8 @@ export class Agent {
       view = condensed;
     }
 
-    const messages = toChatCompletionsMessages(eventsToMessages(view.events), {
-      functionCallingEnabled: true,
-    }) as ChatCompletionMessageParam[];
+    // Each provider renders the event-level messages for its own API.
+    const messages = eventsToMessages(view.events);
     let response: LLMResponse;
     try {
       response = await this.llm.complete({

@@ -304,10 +304,10 @@ export class Conversation {
     await condense(this.#runHost());
   }
 
-  /** Answers a side question from the conversation's context. Records nothing and changes nothing. */
+  /** Answers a side question from the conversation's context. Records only the call's metrics. */
   async askAgent(question: string): Promise<string> {
     this.#assertOpen();
-    return askAgent({ llm: this.agent.llm, view: await this.view(), question });
+    return askAgent({ llm: this.agent.llm, view: await this.view(), question, recordResponse: this.#recorder });
   }
 
   /** Makes (and records) a title from the first user message. */
@@ -318,6 +318,7 @@ export class Conversation {
       log: this.log,
       llm: options.llm ?? this.agent.llm,
       ...options,
+      recordResponse: this.#recorder,
     });
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'title', value: title }));
     if (!this.isRunning) await this.checkpoint();
@@ -661,6 +662,8 @@ export class Conversation {
       },
     };
   }
+
+  readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> => this.#recordResponse(llm, response);
 
   async #recordResponse(llm: LLM, response: LLMResponse): Promise<void> {
     const stats = accumulateStats(this.#state.stats, llm, response);

@@ -44,7 +44,8 @@ export interface ResponsesInput {
 /**
  * Renders messages as OpenAI Responses API `instructions` + `input` (reference §2.3): system → the
  * instructions; user → one input message; assistant → reasoning item (only when it has an id; with its
- * `encrypted_content` when recorded, which stateless requests need to replay reasoning), output_text message for non-empty texts, one function_call per tool call;
+ * `encrypted_content`, which stateless `store: false` calls need back, as the reference's
+ * `responses_serialization.py` sends it), output_text message for non-empty texts, one function_call per tool call;
  * tool → one function_call_output per text part (truncated) and per image URL when vision is on.
  */
 export function toResponsesInput(messages: readonly Message[], options: ResponsesInputOptions = {}): ResponsesInput {
