@@ -25,6 +25,7 @@ import { readableEvents } from './readable-events.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
+import { conversationFiles } from './conversation-files.js';
 import { createStepContext } from './step-context-factory.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
@@ -322,6 +323,7 @@ export class Conversation {
     await this.checkpoint();
     this.#closed = true;
     this.#listeners.clear();
+    await Promise.all(this.agent.tools.map((tool) => tool.closeConversation?.(this.id)));
   }
 
   /** The events of the conversation so far, oldest first (read lazily from the log). */
@@ -403,6 +405,7 @@ export class Conversation {
       secrets: this.#secrets,
       analyzer: this.#analyzer,
       signal,
+      files: conversationFiles(this.store, this.directory),
     });
   }
 

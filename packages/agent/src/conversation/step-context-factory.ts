@@ -7,7 +7,7 @@ import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { ConversationFiles, ToolContext } from '../tools/tool.js';
 
 /** What a conversation lends the agent for a step (see `StepContext`). */
 export interface StepContextSources {
@@ -23,6 +23,8 @@ export interface StepContextSources {
   secrets: SecretRegistry;
   analyzer: SecurityAnalyzer | undefined;
   signal: AbortSignal | undefined;
+  /** The conversation's own files, lent to tools (the task tracker's TASKS.json). */
+  files?: ConversationFiles;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -47,6 +49,7 @@ export function createStepContext(sources: StepContextSources): StepContext {
       env: await secrets.envFor(JSON.stringify(action.action ?? {})),
       secretValues: secrets.knownValues(),
       conversationId: sources.conversationId,
+      ...(sources.files === undefined ? {} : { conversationFiles: sources.files }),
       ...(signal === undefined ? {} : { signal }),
     }),
     maskSecrets: (text) => secrets.mask(text),

@@ -13,6 +13,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Files stored in the conversation's own directory (on disk, in S3, in memory: wherever its events are). */
+export interface ConversationFiles {
+  /** The file's text, or undefined when it does not exist. */
+  read(name: string): Promise<string | undefined>;
+  write(name: string, text: string): Promise<void>;
+}
+
 /** What a tool run can see of its surroundings. */
 export interface ToolContext {
   /** Absolute directory the tool works in (terminal cwd, file editor root). */
@@ -23,7 +30,10 @@ export interface ToolContext {
   env?: Record<string, string>;
   /** Values that must never appear in tool output; the terminal replaces them with `<secret-hidden>`. */
   secretValues?: readonly string[];
+  /** Keys the terminal's session and the editor's undo history (one per conversation). */
   conversationId?: string;
+  /** Files kept with the conversation (next to its events), e.g. the task tracker's TASKS.json. */
+  conversationFiles?: ConversationFiles;
 }
 
 export type ToolContent = TextContent | ImageContent;
@@ -50,6 +60,8 @@ export interface ToolSpec<Schema extends z.ZodObject> {
   /** Defaults to PascalCase(name) + 'Tool'. */
   toolKind?: string;
   execute(args: z.output<Schema>, context: ToolContext): Promise<ToolResult> | ToolResult;
+  /** Releases what the tool holds for a conversation (the terminal's shell); called when it closes. */
+  closeConversation?(conversationId: string): Promise<void> | void;
 }
 
 export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -69,6 +81,8 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation>;
   /** Runs the tool on arguments that are already typed and validated. */
   run(args: Args, context: ToolContext): Promise<Observation>;
+  /** Releases what the tool holds for a conversation (the terminal kills its shell). Safe to call twice. */
+  closeConversation?(conversationId: string): Promise<void>;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -115,6 +129,9 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): 
     toolKind: spec.toolKind ?? `${base}Tool`,
     readOnly: spec.annotations?.readOnlyHint ?? false,
     run,
+    async closeConversation(conversationId: string): Promise<void> {
+      await spec.closeConversation?.(conversationId);
+    },
     async execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation> {
       const { kind: _kind, ...fields } = action;
       const parsed = validator.safeParse(fields);
