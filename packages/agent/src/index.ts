@@ -181,6 +181,13 @@ export {
   type FileEditorToolOptions,
   fileEditorParameters,
 } from './tools/file-editor-tool.js';
+export {
+  buildToolEnvironment,
+  defaultInheritedVariables,
+  isSensitiveVariableName,
+  type ToolEnvironment,
+  ToolEnvironmentError,
+} from './tools/environment/index.js';
 export { finishParameters, finishTool } from './tools/finish-tool.js';
 export { InvalidToolError } from './tools/invalid-tool-error.js';
 export {
@@ -197,8 +204,18 @@ export {
   type TerminalToolOptions,
   terminalParameters,
 } from './tools/terminal-tool.js';
+export {
+  createTaskTrackerTool,
+  formatTaskList,
+  type TaskItem,
+  type TaskTrackerAction,
+  taskItemSchema,
+  taskTrackerParameters,
+  tasksFileName,
+} from './tools/task-tracker-tool.js';
 export { thinkParameters, thinkTool } from './tools/think-tool.js';
 export {
+  type ConversationFiles,
   defineTool,
   pascalCase,
   type Tool,
@@ -210,3 +227,4 @@ export {
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
+export { WorkspacePathError } from './tools/workspace-path-error.js';

@@ -5,6 +5,7 @@ import {
   createFileEditorTool,
   createOfflineLLM,
   createOpenAILLM,
+  createTaskTrackerTool,
   createTerminalTool,
   defaultModel,
   type LLM,
@@ -59,6 +60,11 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   }
 }
 
+/**
+ * The built-in tools a request names. The terminal's shell gets the minimal default environment
+ * (`defaultInheritedVariables` of @x/agent): the server's own keys never reach the agent; credentials for the
+ * agent are passed as conversation secrets, which are masked in events.
+ */
 function buildTools(request: AgentRequest): Tool[] {
   const tools: Tool[] = [];
   for (const { name } of request.tools) {
@@ -67,6 +73,9 @@ function buildTools(request: AgentRequest): Tool[] {
     }
     if ((name === 'FileEditorTool' || name === 'file_editor') && !tools.some((tool) => tool.name === 'file_editor')) {
       tools.push(createFileEditorTool());
+    }
+    if ((name === 'TaskTrackerTool' || name === 'task_tracker') && !tools.some((tool) => tool.name === 'task_tracker')) {
+      tools.push(createTaskTrackerTool());
     }
     // finish and think are always added by Agent.
   }
