@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Conversation, ConversationOptions } from '@x/agent';
+import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -22,6 +22,8 @@ export interface RunCommandOptions {
   resume?: string;
   stream?: boolean;
   demo?: boolean;
+  /** `--env` values: `NAME` (copied from this process) or `NAME=VALUE`. */
+  env?: string[];
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -57,6 +59,7 @@ export async function runCommand(
   }
   const agent = agentModule.createAgent({
     llm: model.llm,
+    toolEnvironment: toolEnvironment(agentModule, options.env ?? []),
     stream: options.stream === true,
     ...(options.condenser === 'summarize'
       ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
@@ -142,6 +145,29 @@ async function runWithConfirmation(
     first = false;
     await conversation.run({ signal });
   }
+}
+
+/**
+ * What the agent's shell inherits: the library's minimal default plus `--env` names, and `--env NAME=VALUE`
+ * values. The CLI's own environment (OPENAI_API_KEY, cloud credentials, ...) is never passed wholesale.
+ */
+function toolEnvironment(agentModule: typeof import('@x/agent'), entries: readonly string[]): ToolEnvironment {
+  const inherit = [...agentModule.defaultInheritedVariables];
+  const set: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    if (at === -1) {
+      if (agentModule.isSensitiveVariableName(entry)) {
+        throw new UsageError(`--env ${entry}: it looks like a credential, and credentials are never copied.`, {
+          hint: `Pass the value explicitly if the agent needs it: --env ${entry}=…`,
+        });
+      }
+      inherit.push(entry);
+    } else {
+      set[entry.slice(0, at)] = entry.slice(at + 1);
+    }
+  }
+  return { inherit, set };
 }
 
 function checkOptions(task: string | undefined, options: RunCommandOptions): void {
