@@ -40,13 +40,10 @@ describe('x run: the agent’s shell environment', () => {
       { toolCalls: [{ name: 'terminal', arguments: { command: 'env | sort' } }] },
       { toolCalls: [{ name: 'finish', arguments: { message: 'Listed.' } }] },
     );
-    const result = await runCli(
-      ['run', 'Show the environment', '--env', 'EDITOR', '--env', 'GREETING=hello there'],
-      {
-        env: { X_HOME: home.path, OPENAI_BASE_URL: server.baseURL, EDITOR: 'vi', ...secrets },
-        cwd: workspace.path,
-      },
-    );
+    const result = await runCli(['run', 'Show the environment', '--env', 'EDITOR', '--env', 'GREETING=hello there'], {
+      env: { X_HOME: home.path, OPENAI_BASE_URL: server.baseURL, EDITOR: 'vi', ...secrets },
+      cwd: workspace.path,
+    });
     expect(result.code).toBe(0);
     const events = eventTexts(result.stdout);
     expect(events).toContain('PATH=');

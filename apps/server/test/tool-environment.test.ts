@@ -1,7 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConversation, finishReply, removeDir, startTestServer, type TestServer, waitForIdle } from './helpers.js';
+import {
+  createConversation,
+  finishReply,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  waitForIdle,
+} from './helpers.js';
 
 /** Credentials a server process typically holds; the agent's shell must see none of them. */
 const hostSecrets: Record<string, string> = {
@@ -64,9 +71,10 @@ describe('the terminal of a server conversation', () => {
     );
     expect(created.status).toBe(201);
     const id = (created.json as { id: string }).id;
-    expect((await waitForIdle({ ...server, call: (m, p, b, h) => server.call(m, p, b, { ...auth, ...h }) }, id)).execution_status).toBe(
-      'finished',
-    );
+    expect(
+      (await waitForIdle({ ...server, call: (m, p, b, h) => server.call(m, p, b, { ...auth, ...h }) }, id))
+        .execution_status,
+    ).toBe('finished');
 
     const files = await eventFiles(id);
     const events = files.join('\n');
@@ -99,7 +107,10 @@ describe('the terminal of a server conversation', () => {
     expect((await waitForIdle(authed, id)).execution_status).toBe('finished');
     const observations = (await eventFiles(id))
       .filter((file) => JSON.parse(file).observation?.kind === 'TerminalObservation')
-      .map((file) => JSON.parse(file) as { observation: { content: { text: string }[]; metadata: { working_dir: string } } });
+      .map(
+        (file) =>
+          JSON.parse(file) as { observation: { content: { text: string }[]; metadata: { working_dir: string } } },
+      );
     expect(observations).toHaveLength(2);
     expect(observations[1]!.observation.content[0]!.text).toMatch(/\/deeper$/);
     expect(observations[1]!.observation.metadata.working_dir).toMatch(/\/deeper$/);

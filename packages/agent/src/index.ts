@@ -176,18 +176,18 @@ export {
   defaultTools,
 } from './tools/default-tools.js';
 export {
-  createFileEditorTool,
-  type FileEditorAction,
-  type FileEditorToolOptions,
-  fileEditorParameters,
-} from './tools/file-editor-tool.js';
-export {
   buildToolEnvironment,
   defaultInheritedVariables,
   isSensitiveVariableName,
   type ToolEnvironment,
   ToolEnvironmentError,
 } from './tools/environment/index.js';
+export {
+  createFileEditorTool,
+  type FileEditorAction,
+  type FileEditorToolOptions,
+  fileEditorParameters,
+} from './tools/file-editor-tool.js';
 export { finishParameters, finishTool } from './tools/finish-tool.js';
 export { InvalidToolError } from './tools/invalid-tool-error.js';
 export {
@@ -199,20 +199,20 @@ export {
 } from './tools/parse-tool-call.js';
 export { maskSecrets, secretEnvFor, secretPlaceholder } from './tools/secrets.js';
 export {
-  createTerminalTool,
-  type TerminalAction,
-  type TerminalToolOptions,
-  terminalParameters,
-} from './tools/terminal-tool.js';
-export {
   createTaskTrackerTool,
   formatTaskList,
   type TaskItem,
   type TaskTrackerAction,
   taskItemSchema,
-  taskTrackerParameters,
   tasksFileName,
+  taskTrackerParameters,
 } from './tools/task-tracker-tool.js';
+export {
+  createTerminalTool,
+  type TerminalAction,
+  type TerminalToolOptions,
+  terminalParameters,
+} from './tools/terminal-tool.js';
 export { thinkParameters, thinkTool } from './tools/think-tool.js';
 export {
   type ConversationFiles,

@@ -74,7 +74,10 @@ function buildTools(request: AgentRequest): Tool[] {
     if ((name === 'FileEditorTool' || name === 'file_editor') && !tools.some((tool) => tool.name === 'file_editor')) {
       tools.push(createFileEditorTool());
     }
-    if ((name === 'TaskTrackerTool' || name === 'task_tracker') && !tools.some((tool) => tool.name === 'task_tracker')) {
+    if (
+      (name === 'TaskTrackerTool' || name === 'task_tracker') &&
+      !tools.some((tool) => tool.name === 'task_tracker')
+    ) {
       tools.push(createTaskTrackerTool());
     }
     // finish and think are always added by Agent.

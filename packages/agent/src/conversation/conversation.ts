@@ -15,6 +15,7 @@ import type { ExecutionStatus } from '../state/execution-status.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
 import { buildBaseState } from './base-state.js';
 import { storeFor, toRegistry } from './conversation-defaults.js';
+import { conversationFiles } from './conversation-files.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
@@ -25,7 +26,6 @@ import { readableEvents } from './readable-events.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
-import { conversationFiles } from './conversation-files.js';
 import { createStepContext } from './step-context-factory.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */

@@ -219,7 +219,7 @@ describe('file_editor observation fields and undo_edit (reference FileEditorObse
     expect(text(none)).toBe(`No edit history found for ${workspace}/u.txt.`);
   });
 
-  it('keeps each conversation\'s undo history apart', async () => {
+  it("keeps each conversation's undo history apart", async () => {
     await writeFile(join(workspace, 'v.txt'), 'one\n');
     await editor.execute(
       { command: 'str_replace', path: 'v.txt', old_str: 'one', new_str: 'two', kind: 'FileEditorAction' },
@@ -297,7 +297,9 @@ describe('file_editor confinement at use', () => {
       }
     })();
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      await edit({ command: 'str_replace', path: 'race/f.txt', old_str: 'side', new_str: 'SIDE' }).catch(() => undefined);
+      await edit({ command: 'str_replace', path: 'race/f.txt', old_str: 'side', new_str: 'SIDE' }).catch(
+        () => undefined,
+      );
       await edit({ command: 'create', path: `race/new-${attempt}.txt`, file_text: 'planted' }).catch(() => undefined);
     }
     swapping = false;

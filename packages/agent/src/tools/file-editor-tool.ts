@@ -78,7 +78,10 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
   const histories = new Map<string, Map<string, string[]>>();
   const historyOf = (key: string) => {
     let history = histories.get(key);
-    if (history === undefined) histories.set(key, (history = new Map()));
+    if (history === undefined) {
+      history = new Map();
+      histories.set(key, history);
+    }
     return history;
   };
   const remember = (key: string, path: string, content: string) => {
@@ -158,7 +161,12 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
       if (!resolved.ok) {
         outcome = fail(resolved.message);
       } else {
-        const target = { path: resolved.path, real: resolved.real, realRoot: resolved.realRoot, requested: action.path };
+        const target = {
+          path: resolved.path,
+          real: resolved.real,
+          realRoot: resolved.realRoot,
+          requested: action.path,
+        };
         try {
           if (action.command === 'str_replace' || action.command === 'insert') {
             outcome = await runCommand(action, target, key);

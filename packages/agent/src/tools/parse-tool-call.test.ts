@@ -133,7 +133,12 @@ describe('parseToolCall: name normalization', () => {
 
   it('turns bare find/git/ls/pwd without arguments into terminal commands', () => {
     for (const name of ['find', 'ls', 'pwd']) {
-      expect(parseOk(call(name, {})).action).toEqual({ command: name, is_input: false, reset: false, kind: 'TerminalAction' });
+      expect(parseOk(call(name, {})).action).toEqual({
+        command: name,
+        is_input: false,
+        reset: false,
+        kind: 'TerminalAction',
+      });
     }
     expect(parseErr(call('ls', { path: '.' })).error).toBe(
       "Tool 'ls' not found. Available: ['terminal', 'file_editor', 'finish', 'think']",

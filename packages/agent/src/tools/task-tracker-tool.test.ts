@@ -23,7 +23,9 @@ describe('task_tracker', () => {
     const tracker = createTaskTrackerTool();
     const empty = await tracker.execute({ kind: 'TaskTrackerAction' }, context);
     expect(empty).toEqual({
-      content: [{ cache_prompt: false, type: 'text', text: 'No task list found. Use the "plan" command to create one.' }],
+      content: [
+        { cache_prompt: false, type: 'text', text: 'No task list found. Use the "plan" command to create one.' },
+      ],
       is_error: false,
       command: 'view',
       task_list: [],
@@ -66,7 +68,11 @@ describe('task_tracker', () => {
       kind: 'TaskTrackerAction',
     });
     const bad = parseToolCall(
-      { id: 'c', name: 'task_tracker', arguments: '{"command": "plan", "task_list": [{"title": "a", "status": "later"}]}' } as never,
+      {
+        id: 'c',
+        name: 'task_tracker',
+        arguments: '{"command": "plan", "task_list": [{"title": "a", "status": "later"}]}',
+      } as never,
       [tracker],
       { securityAnalyzerEnabled: false },
     );

@@ -20,10 +20,7 @@ export const taskTrackerParameters = z.object({
       'The command to execute. `view` shows the current task list. `plan` creates or updates the task list based ' +
         'on provided requirements and progress. Always `view` the current list before making changes.',
     ),
-  task_list: z
-    .array(taskItemSchema)
-    .default([])
-    .describe('The full task list. Required parameter of `plan` command.'),
+  task_list: z.array(taskItemSchema).default([]).describe('The full task list. Required parameter of `plan` command.'),
 });
 
 export type TaskTrackerAction = z.output<typeof taskTrackerParameters>;

@@ -66,7 +66,15 @@ describe('terminal tool: observation fields (reference TerminalObservation)', ()
   it('returns the output with the exit code and working directory in metadata', async () => {
     newContext();
     const observation = await run('echo hello');
-    expect(Object.keys(observation)).toEqual(['content', 'is_error', 'command', 'exit_code', 'timeout', 'metadata', 'kind']);
+    expect(Object.keys(observation)).toEqual([
+      'content',
+      'is_error',
+      'command',
+      'exit_code',
+      'timeout',
+      'metadata',
+      'kind',
+    ]);
     expect(observation).toMatchObject({
       content: [{ cache_prompt: false, type: 'text', text: 'hello' }],
       is_error: false,
@@ -77,7 +85,15 @@ describe('terminal tool: observation fields (reference TerminalObservation)', ()
     });
     const metadata = observation.metadata as Record<string, unknown>;
     expect(Object.keys(metadata)).toEqual(
-      expect.arrayContaining(['exit_code', 'pid', 'hostname', 'working_dir', 'py_interpreter_path', 'prefix', 'suffix']),
+      expect.arrayContaining([
+        'exit_code',
+        'pid',
+        'hostname',
+        'working_dir',
+        'py_interpreter_path',
+        'prefix',
+        'suffix',
+      ]),
     );
     expect(metadata).toMatchObject({ exit_code: 0, pid: -1, working_dir: workspace, prefix: '' });
     expect(metadata.suffix).toBe('\n[The command completed with exit code 0.]');
@@ -105,7 +121,12 @@ describe('terminal tool: observation fields (reference TerminalObservation)', ()
       [terminal],
       { securityAnalyzerEnabled: false },
     );
-    expect(parsed.ok && parsed.action).toEqual({ command: 'ls', is_input: false, reset: false, kind: 'TerminalAction' });
+    expect(parsed.ok && parsed.action).toEqual({
+      command: 'ls',
+      is_input: false,
+      reset: false,
+      kind: 'TerminalAction',
+    });
   });
 });
 
@@ -162,7 +183,9 @@ describe('terminal tool: soft timeouts and input to a running command', () => {
     expect(first.exit_code).toBe(-1);
     expect(first.timeout).toBe(true);
     expect(text(first)).toBe('started');
-    expect((first.metadata as { suffix: string }).suffix).toMatch(/^\n\[The command timed out after 0\.5 seconds\. You may wait/);
+    expect((first.metadata as { suffix: string }).suffix).toMatch(
+      /^\n\[The command timed out after 0\.5 seconds\. You may wait/,
+    );
     expect(llmText(first)).not.toContain('[Command finished');
 
     const refused = await run('echo other');
@@ -233,7 +256,9 @@ describe('terminal tool: output, secrets and process lifetime', () => {
     newContext();
     const observation = await run('[{"a": 1}]');
     expect(observation.is_error).toBe(true);
-    expect(text(observation)).toContain('[Tool-argument error] The `command` argument looks like a Python/JSON list literal');
+    expect(text(observation)).toContain(
+      '[Tool-argument error] The `command` argument looks like a Python/JSON list literal',
+    );
   });
 
   it('kills the process group on abort', async () => {

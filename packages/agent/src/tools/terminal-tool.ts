@@ -166,7 +166,13 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       const kind = pythonLiteralKind(action.command);
       if (kind !== undefined) {
         const head = action.command.trimStart().slice(0, 60);
-        return { content: literalArgumentHint(kind, head), is_error: true, command: action.command, timeout: false, metadata: defaultMetadata() };
+        return {
+          content: literalArgumentHint(kind, head),
+          is_error: true,
+          command: action.command,
+          timeout: false,
+          metadata: defaultMetadata(),
+        };
       }
     }
     const key = context.conversationId ?? resolve(context.workspace);
@@ -183,9 +189,21 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       states.set(key, state);
     }
     if (reset && action.command.trim() === '') {
-      return { content: resetText, is_error: false, command: '[RESET]', exit_code: 0, timeout: false, metadata: defaultMetadata() };
+      return {
+        content: resetText,
+        is_error: false,
+        command: '[RESET]',
+        exit_code: 0,
+        timeout: false,
+        metadata: defaultMetadata(),
+      };
     }
-    const outcome = await runTerminalAction(state, { ...action, is_input: reset ? false : action.is_input }, context, settings);
+    const outcome = await runTerminalAction(
+      state,
+      { ...action, is_input: reset ? false : action.is_input },
+      context,
+      settings,
+    );
     // A dead shell stays in the map: the next action restarts it and says so (the reference's reset text).
     if (outcome.killed === true) state.session.close();
     const result = toResult(outcome);

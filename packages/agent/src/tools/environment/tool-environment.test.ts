@@ -43,11 +43,9 @@ describe('buildToolEnvironment', () => {
   });
 
   it('adds inherited names and explicit values; secrets of the command come last', () => {
-    const env = buildToolEnvironment(
-      { inherit: [...defaultInheritedVariables, 'EDITOR'], set: { CI: '1' } },
-      host,
-      { GITHUB_TOKEN: 'from-the-secret-registry' },
-    );
+    const env = buildToolEnvironment({ inherit: [...defaultInheritedVariables, 'EDITOR'], set: { CI: '1' } }, host, {
+      GITHUB_TOKEN: 'from-the-secret-registry',
+    });
     expect(env).toMatchObject({ EDITOR: 'vi', CI: '1', GITHUB_TOKEN: 'from-the-secret-registry' });
     expect(env.OPENAI_API_KEY).toBeUndefined();
   });
@@ -108,7 +106,12 @@ describe('the terminal under a process environment full of secrets', () => {
   it('sees a conversation secret only when handed over, masked in the output', async () => {
     const observation = await terminal.execute(
       { command: 'echo "$GITHUB_TOKEN"', kind: 'TerminalAction' },
-      { workspace, conversationId: 'env-test-2', env: { GITHUB_TOKEN: 'ghp-user-given' }, secretValues: ['ghp-user-given'] },
+      {
+        workspace,
+        conversationId: 'env-test-2',
+        env: { GITHUB_TOKEN: 'ghp-user-given' },
+        secretValues: ['ghp-user-given'],
+      },
     );
     expect(JSON.stringify(observation)).not.toContain('ghp-user-given');
     expect(JSON.stringify(observation)).not.toContain(secrets.GITHUB_TOKEN);

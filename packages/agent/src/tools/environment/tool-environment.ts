@@ -56,7 +56,8 @@ const sensitivePrefixes = [
   'OH_',
 ];
 /** A word of a variable name (split at `_`) that marks a credential, e.g. `API_KEY`, `ACCESSTOKEN`, `DB_PASSWORD`. */
-const sensitiveWord = /(KEYS?|TOKENS?|SECRETS?|PASSWORDS?|PASSWD|PASSPHRASE|CREDENTIALS?|COOKIES?)$|SECRET|PASSWORD|TOKEN|^(AUTH|PASS|PRIVATE|PAT)$/;
+const sensitiveWord =
+  /(KEYS?|TOKENS?|SECRETS?|PASSWORDS?|PASSWD|PASSPHRASE|CREDENTIALS?|COOKIES?)$|SECRET|PASSWORD|TOKEN|^(AUTH|PASS|PRIVATE|PAT)$/;
 
 /**
  * True for names that look like credentials: any `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`, ... and the

@@ -56,7 +56,10 @@ function catOutput(text: string, path: string, firstLine = 1): string {
 }
 
 /** Runs `use` with the target's parent directory opened and verified; the root itself is its own parent here. */
-async function inParent<T>(target: EditorTarget, use: (dir: VerifiedDirectory, name: string) => Promise<T>): Promise<T> {
+async function inParent<T>(
+  target: EditorTarget,
+  use: (dir: VerifiedDirectory, name: string) => Promise<T>,
+): Promise<T> {
   if (target.real === target.realRoot) throw new Error('the workspace root has no parent inside the workspace');
   const dir = await openVerifiedDirectory(target.realRoot, dirname(target.real), target.requested);
   try {
@@ -108,7 +111,8 @@ async function listTwoLevels(readBase: string, shownBase: string): Promise<strin
 }
 
 async function viewDirectory(target: EditorTarget, viewRange: readonly number[] | undefined, maxChars: number) {
-  if (viewRange !== undefined) return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
+  if (viewRange !== undefined)
+    return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
   const dir = await openVerifiedDirectory(target.realRoot, target.real, target.requested);
   try {
     const listing = [`${target.path}/`, ...(await listTwoLevels(dir.base, target.path))];
@@ -135,7 +139,9 @@ export async function viewPath(
     if (viewRange !== undefined) {
       const [start, end] = viewRange;
       if (viewRange.length !== 2 || start === undefined || end === undefined) {
-        return fail(`Invalid \`view_range\` parameter: [${viewRange.join(', ')}]. It should be a list of two integers.`);
+        return fail(
+          `Invalid \`view_range\` parameter: [${viewRange.join(', ')}]. It should be a list of two integers.`,
+        );
       }
       if (start < 1 || start > Math.max(lines.length, 1)) {
         return fail(

@@ -125,10 +125,17 @@ export async function writeFileAtomically(
     if (options.exclusive) throw new WorkspacePathError(options.shown, 'the file already exists');
     mode = (await lstat(target)).mode & 0o7777;
   } else if (kind !== 'missing') {
-    throw new WorkspacePathError(options.shown, `it is ${typeof kind === 'string' ? 'a directory' : kind.other}, not a regular file`);
+    throw new WorkspacePathError(
+      options.shown,
+      `it is ${typeof kind === 'string' ? 'a directory' : kind.other}, not a regular file`,
+    );
   }
   const temporary = join(directory.base, `.${basename(name)}.x-edit-${randomBytes(6).toString('hex')}`);
-  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  const handle = await open(
+    temporary,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    mode,
+  );
   try {
     await handle.writeFile(text, 'utf8');
     await handle.chmod(mode);

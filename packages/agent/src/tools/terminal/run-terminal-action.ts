@@ -1,7 +1,7 @@
 import { hostname, userInfo } from 'node:os';
 import { maskSecrets } from '../secrets.js';
 import type { ToolContext } from '../tool.js';
-import { type CommandReport, type CollectedOutput, ansiCQuote, type ShellSession } from './shell-session.js';
+import { ansiCQuote, type CollectedOutput, type CommandReport, type ShellSession } from './shell-session.js';
 import { isControlKey, terminalInput } from './terminal-keys.js';
 import { type CommandMetadata, defaultMetadata, type TerminalObservationFields } from './terminal-observation.js';
 import {
@@ -123,9 +123,7 @@ export async function runTerminalAction(
 
   const timeout = action.timeout ?? undefined;
   const outcome = await session.wait({
-    ...(timeout === undefined
-      ? { noChangeMs: settings.noChangeTimeoutSeconds * 1000 }
-      : { timeoutMs: timeout * 1000 }),
+    ...(timeout === undefined ? { noChangeMs: settings.noChangeTimeoutSeconds * 1000 } : { timeoutMs: timeout * 1000 }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   });
   const continuing = prefix();

@@ -244,7 +244,9 @@ export class ShellSession {
         this.#pending = this.#pending.slice(at);
         break;
       }
-      const [exitCode = '', pid = '', pythonPath = '', ...dir] = this.#pending.slice(at + start.length, close).split('\t');
+      const [exitCode = '', pid = '', pythonPath = '', ...dir] = this.#pending
+        .slice(at + start.length, close)
+        .split('\t');
       this.#report = {
         exitCode: Number.parseInt(exitCode, 10),
         pid: pid === '' ? -1 : Number.parseInt(pid, 10),

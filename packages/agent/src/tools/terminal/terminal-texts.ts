@@ -59,10 +59,6 @@ export function pythonLiteralKind(command: string): string | undefined {
 /** Python's `repr` of a str (enough for a command head: quotes and backslashes). */
 function pythonStrRepr(value: string): string {
   const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-  const escaped = value
-    .replace(/\\/g, '\\\\')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r')
-    .replace(/\t/g, '\\t');
+  const escaped = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
   return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
 }
