@@ -298,3 +298,20 @@ describe('terminal tool: output, secrets and process lifetime', () => {
     expect(llmText(old as Observation)).toBe('hi\n[The command completed with exit code 0.]');
   });
 });
+
+describe('terminal tool: a command that never stops printing', () => {
+  it('returns after maxWaitSeconds with exit code -1 and keeps running until C-c', async () => {
+    const capped = createTerminalTool({ maxWaitSeconds: 0.5, maxOutputChars: 100 });
+    const ctx = newContext();
+    try {
+      const first = await capped.execute({ command: 'yes', kind: 'TerminalAction' }, ctx);
+      expect(first.exit_code).toBe(-1);
+      expect((first.metadata as { suffix: string }).suffix).toMatch(/^\n\[The command timed out after 0\.5 seconds\./);
+      expect(text(first).length).toBe(100);
+      const stopped = await capped.execute({ command: 'C-c', is_input: true, kind: 'TerminalAction' }, ctx);
+      expect(stopped.exit_code).toBe(130);
+    } finally {
+      await capped.closeAll();
+    }
+  });
+});

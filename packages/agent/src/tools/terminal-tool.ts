@@ -14,6 +14,11 @@ export interface TerminalToolOptions {
    * (exit code -1) and keeps running; the model can then wait, send input or `C-c`. Default 30 (the reference's).
    */
   noChangeTimeoutSeconds?: number;
+  /**
+   * Without an action `timeout`, the longest a call waits for a command that keeps printing; it then returns like a
+   * timeout (exit code -1) and the command keeps running. Default 600. (The reference waits indefinitely.)
+   */
+  maxWaitSeconds?: number;
   /** Output longer than this is cut in the middle (the reference's truncation). Default 30000. */
   maxOutputChars?: number;
   /** The shell of the session. Default `/bin/bash` (bash is required: the session uses `$'…'` and `trap`). */
@@ -130,6 +135,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   const settings = {
     noChangeTimeoutSeconds: options.noChangeTimeoutSeconds ?? 30,
     maxOutputChars: options.maxOutputChars ?? 30_000,
+    maxWaitSeconds: options.maxWaitSeconds ?? 600,
   };
   const shell = options.shell ?? '/bin/bash';
   const states = new Map<string, TerminalState>();

@@ -25,6 +25,8 @@ export interface TerminalState {
 export interface TerminalRunSettings {
   noChangeTimeoutSeconds: number;
   maxOutputChars: number;
+  /** Longest wait without an action `timeout`, even while output keeps coming. */
+  maxWaitSeconds: number;
 }
 
 export interface TerminalActionInput {
@@ -121,9 +123,13 @@ export async function runTerminalAction(
     else session.write(input.data);
   }
 
+  // A command that never stops printing would hold the reference's loop forever: without an action `timeout`,
+  // it returns after `maxWaitSeconds` like a hard timeout (the command keeps running).
   const timeout = action.timeout ?? undefined;
+  const waitSeconds = timeout ?? settings.maxWaitSeconds;
   const outcome = await session.wait({
-    ...(timeout === undefined ? { noChangeMs: settings.noChangeTimeoutSeconds * 1000 } : { timeoutMs: timeout * 1000 }),
+    timeoutMs: waitSeconds * 1000,
+    ...(timeout === undefined ? { noChangeMs: settings.noChangeTimeoutSeconds * 1000 } : {}),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   });
   const continuing = prefix();
@@ -145,7 +151,7 @@ export async function runTerminalAction(
       state.shownPartialOutput ||= text !== '';
       const suffix =
         outcome === 'hard_timeout'
-          ? `\n[The command timed out after ${pythonFloat(timeout ?? 0)} seconds. ${timeoutMessage}]`
+          ? `\n[The command timed out after ${pythonFloat(waitSeconds)} seconds. ${timeoutMessage}]`
           : `\n[The command has no new output after ${settings.noChangeTimeoutSeconds} seconds. ${timeoutMessage}]`;
       const metadata = { ...defaultMetadata(), prefix: continuing, suffix };
       return { text, is_error: false, command, exit_code: -1, timeout: true, metadata };
