@@ -323,7 +323,9 @@ export class Conversation {
     await this.checkpoint();
     this.#closed = true;
     this.#listeners.clear();
-    await Promise.all(this.agent.tools.map((tool) => tool.closeConversation?.(this.id)));
+    // Tools release what they hold for this conversation (the terminal kills its shell); a failure there must
+    // not keep the conversation open.
+    await Promise.allSettled(this.agent.tools.map((tool) => tool.closeConversation?.(this.id)));
   }
 
   /** The events of the conversation so far, oldest first (read lazily from the log). */
