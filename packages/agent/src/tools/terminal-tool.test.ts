@@ -315,3 +315,14 @@ describe('terminal tool: a command that never stops printing', () => {
     }
   });
 });
+
+describe('terminal tool: a shell that exits', () => {
+  it('takes the jobs it left running with it', async () => {
+    newContext();
+    const observation = await run('sleep 600 & echo $!; exit 4');
+    expect(observation.exit_code).toBe(4);
+    const pid = Number.parseInt(text(observation), 10);
+    expect(pid).toBeGreaterThan(0);
+    expect(await processEnded(pid)).toBe(true);
+  });
+});

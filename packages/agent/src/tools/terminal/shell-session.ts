@@ -112,7 +112,11 @@ export class ShellSession {
     child.stderr.on('data', (chunk: string) => this.#onData(chunk));
     child.stdin.on('error', () => undefined);
     child.on('exit', (code, signal) => {
-      if (child.pid !== undefined) livePids.delete(child.pid);
+      // Whatever the shell left running (`server &`) goes with it, as when a terminal closes.
+      if (child.pid !== undefined) {
+        livePids.delete(child.pid);
+        killGroup(child.pid, 'SIGKILL');
+      }
       this.#exitCode = code ?? 128 + (signal === null ? 0 : constants.signals[signal]);
       this.#notify();
     });
@@ -217,6 +221,7 @@ export class ShellSession {
   /** Kills the shell and everything it started (its process group). */
   close(): void {
     const pid = this.#child?.pid;
+    // After the shell exited, its exit handler already killed the group (and the id may be reused since).
     if (pid !== undefined && this.#exitCode === undefined) killGroup(pid, 'SIGKILL');
     this.#child?.stdin.destroy();
     this.#child?.stdout.destroy();
