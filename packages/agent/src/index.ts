@@ -308,6 +308,13 @@ export {
   defaultTools,
 } from './tools/default-tools.js';
 export {
+  buildToolEnvironment,
+  defaultInheritedVariables,
+  isSensitiveVariableName,
+  type ToolEnvironment,
+  ToolEnvironmentError,
+} from './tools/environment/index.js';
+export {
   createFileEditorTool,
   type FileEditorAction,
   type FileEditorToolOptions,
@@ -324,6 +331,15 @@ export {
 } from './tools/parse-tool-call.js';
 export { maskSecrets, secretEnvFor, secretPlaceholder } from './tools/secrets.js';
 export {
+  createTaskTrackerTool,
+  formatTaskList,
+  type TaskItem,
+  type TaskTrackerAction,
+  taskItemSchema,
+  tasksFileName,
+  taskTrackerParameters,
+} from './tools/task-tracker-tool.js';
+export {
   createTerminalTool,
   type TerminalAction,
   type TerminalToolOptions,
@@ -331,6 +347,7 @@ export {
 } from './tools/terminal-tool.js';
 export { thinkParameters, thinkTool } from './tools/think-tool.js';
 export {
+  type ConversationFiles,
   defineTool,
   pascalCase,
   type Tool,
@@ -343,3 +360,4 @@ export {
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
+export { WorkspacePathError } from './tools/workspace-path-error.js';

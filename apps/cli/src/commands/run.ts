@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Conversation, ConversationOptions } from '@x/agent';
+import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -31,6 +31,8 @@ export interface RunCommandOptions {
   /** A hook file, or `false` for `--no-hooks`. */
   hooks?: string | false;
   subAgents?: boolean;
+  /** `--env` values: `NAME` (copied from this process) or `NAME=VALUE`. */
+  env?: string[];
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -78,10 +80,11 @@ export async function runCommand(
   const hooks = hookFile === undefined ? undefined : await agentModule.loadHookConfigFile(hookFile);
   const agent = agentModule.createAgent({
     llm: model.llm,
+    toolEnvironment: toolEnvironment(agentModule, options.env ?? []),
     ...(options.subAgents === true
       ? {
           tools: [
-            ...agentModule.defaultTools(),
+            ...agentModule.defaultTools({ toolEnvironment: toolEnvironment(agentModule, options.env ?? []) }),
             agentModule.createDelegateTool({
               // Sub-agents inherit the confirmation policy; their actions are asked about here, one at a time.
               confirm: (agentId, pending) => {
@@ -186,6 +189,29 @@ async function runWithConfirmation(
     first = false;
     await conversation.run({ signal });
   }
+}
+
+/**
+ * What the agent's shell inherits: the library's minimal default plus `--env` names, and `--env NAME=VALUE`
+ * values. The CLI's own environment (OPENAI_API_KEY, cloud credentials, ...) is never passed wholesale.
+ */
+function toolEnvironment(agentModule: typeof import('@x/agent'), entries: readonly string[]): ToolEnvironment {
+  const inherit = [...agentModule.defaultInheritedVariables];
+  const set: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    if (at === -1) {
+      if (agentModule.isSensitiveVariableName(entry)) {
+        throw new UsageError(`--env ${entry}: it looks like a credential, and credentials are never copied.`, {
+          hint: `Pass the value explicitly if the agent needs it: --env ${entry}=…`,
+        });
+      }
+      inherit.push(entry);
+    } else {
+      set[entry.slice(0, at)] = entry.slice(at + 1);
+    }
+  }
+  return { inherit, set };
 }
 
 function checkOptions(task: string | undefined, options: RunCommandOptions): void {

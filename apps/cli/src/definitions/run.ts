@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
-import { parsePositiveInteger } from './parsers.js';
+import { collectEnv, parsePositiveInteger } from './parsers.js';
 
 export function defineRun(program: Command): void {
   program
@@ -44,6 +44,11 @@ export function defineRun(program: Command): void {
     .option(
       '--resume <conversation>',
       'continue a saved conversation (id, id prefix or directory); the task, if given, is sent as a new message',
+    )
+    .option(
+      '--env <name[=value]>',
+      'pass a variable to the agent’s shell: NAME copies it from here, NAME=VALUE sets it (repeatable). The shell otherwise gets only PATH, HOME, USER, SHELL, LANG/LC_*, TERM, TMPDIR, TZ; credentials (*_KEY, *_TOKEN, AWS_*, OPENAI_*, …) are never copied',
+      collectEnv,
     )
     .option('--stream', 'show the model’s tokens as they arrive')
     .option(

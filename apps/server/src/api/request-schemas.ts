@@ -41,10 +41,12 @@ export const llmRequestSchema = z.looseObject({
 export const toolNameSchema = z.enum([
   'TerminalTool',
   'FileEditorTool',
+  'TaskTrackerTool',
   'FinishTool',
   'ThinkTool',
   'terminal',
   'file_editor',
+  'task_tracker',
   'finish',
   'think',
   'DelegateTool',

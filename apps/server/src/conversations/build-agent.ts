@@ -7,6 +7,7 @@ import {
   createFileEditorTool,
   createLLM,
   createOfflineLLM,
+  createTaskTrackerTool,
   createTerminalTool,
   defaultModel,
   type LLM,
@@ -100,6 +101,11 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   }
 }
 
+/**
+ * The built-in tools a request names. The terminal's shell gets the minimal default environment
+ * (`defaultInheritedVariables` of @x/agent): the server's own keys never reach the agent; credentials for the
+ * agent are passed as conversation secrets, which are masked in events.
+ */
 function buildTools(request: AgentRequest): Tool[] {
   const tools: Tool[] = [];
   for (const { name } of request.tools) {
@@ -111,6 +117,12 @@ function buildTools(request: AgentRequest): Tool[] {
     }
     if ((name === 'DelegateTool' || name === 'delegate') && !tools.some((tool) => tool.name === 'delegate')) {
       tools.push(createDelegateTool());
+    }
+    if (
+      (name === 'TaskTrackerTool' || name === 'task_tracker') &&
+      !tools.some((tool) => tool.name === 'task_tracker')
+    ) {
+      tools.push(createTaskTrackerTool());
     }
     // finish and think are always added by Agent.
   }

@@ -31,6 +31,7 @@ import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } fro
 import { buildBaseState } from './base-state.js';
 import { readBranch, recentBranch } from './branch-history.js';
 import { storeFor, toRegistry } from './conversation-defaults.js';
+import { conversationFiles } from './conversation-files.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
@@ -500,6 +501,9 @@ export class Conversation {
     await this.agent.extensions.close();
     this.#closed = true;
     this.#listeners.clear();
+    // Tools release what they hold for this conversation (the terminal kills its shell); a failure there must
+    // not keep the conversation open.
+    await Promise.allSettled(this.agent.tools.map((tool) => tool.closeConversation?.(this.id)));
   }
 
   /** The events of the conversation so far, oldest first (read lazily from the log). */
@@ -641,6 +645,7 @@ export class Conversation {
       analyzer: this.#analyzer,
       signal,
       toolConversation: this.#toolConversation(),
+      files: conversationFiles(this.store, this.directory),
     });
   }
 

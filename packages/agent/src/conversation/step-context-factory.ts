@@ -7,7 +7,7 @@ import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
-import type { ToolContext, ToolConversation } from '../tools/tool.js';
+import type { ConversationFiles, ToolContext, ToolConversation } from '../tools/tool.js';
 
 /** What a conversation lends the agent for a step (see `StepContext`). */
 export interface StepContextSources {
@@ -25,6 +25,8 @@ export interface StepContextSources {
   signal: AbortSignal | undefined;
   takeHookBlock?(actionId: string): string | undefined;
   toolConversation?: ToolConversation;
+  /** The conversation's own files, lent to tools (the task tracker's TASKS.json). */
+  files?: ConversationFiles;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -50,6 +52,7 @@ export function createStepContext(sources: StepContextSources): StepContext {
       secretValues: secrets.knownValues(),
       conversationId: sources.conversationId,
       ...(sources.toolConversation === undefined ? {} : { conversation: sources.toolConversation }),
+      ...(sources.files === undefined ? {} : { conversationFiles: sources.files }),
       ...(signal === undefined ? {} : { signal }),
     }),
     maskSecrets: (text) => secrets.mask(text),

@@ -16,6 +16,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Files stored in the conversation's own directory (on disk, in S3, in memory: wherever its events are). */
+export interface ConversationFiles {
+  /** The file's text, or undefined when it does not exist. */
+  read(name: string): Promise<string | undefined>;
+  write(name: string, text: string): Promise<void>;
+}
+
 /** What a tool run can see of its surroundings. */
 export interface ToolContext {
   /** Absolute directory the tool works in (terminal cwd, file editor root). */
@@ -26,9 +33,12 @@ export interface ToolContext {
   env?: Record<string, string>;
   /** Values that must never appear in tool output; the terminal replaces them with `<secret-hidden>`. */
   secretValues?: readonly string[];
+  /** Keys the terminal's session and the editor's undo history (one per conversation). */
   conversationId?: string;
   /** The conversation the tool runs in, for tools that start sub-conversations beside it (delegation). */
   conversation?: ToolConversation;
+  /** Files kept with the conversation (next to its events), e.g. the task tracker's TASKS.json. */
+  conversationFiles?: ConversationFiles;
 }
 
 /** What a tool may know of its conversation: where it is stored and what it runs with. */
@@ -72,6 +82,8 @@ export interface ToolSpec<Schema extends z.ZodObject> {
   /** Defaults to PascalCase(name) + 'Tool'. */
   toolKind?: string;
   execute(args: z.output<Schema>, context: ToolContext): Promise<ToolResult> | ToolResult;
+  /** Releases what the tool holds for a conversation (the terminal's shell); called when it closes. */
+  closeConversation?(conversationId: string): Promise<void> | void;
 }
 
 export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -97,6 +109,8 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   toAction?(args: Record<string, unknown>): Action;
   /** Extra keys of the tool's ToolDefinition JSON in the SystemPromptEvent (MCP: `mcp_tool`). */
   readonly definitionFields?: Readonly<Record<string, unknown>>;
+  /** Releases what the tool holds for a conversation (the terminal kills its shell). Safe to call twice. */
+  closeConversation?(conversationId: string): Promise<void>;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -143,6 +157,9 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): 
     toolKind: spec.toolKind ?? `${base}Tool`,
     readOnly: spec.annotations?.readOnlyHint ?? false,
     run,
+    async closeConversation(conversationId: string): Promise<void> {
+      await spec.closeConversation?.(conversationId);
+    },
     async execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation> {
       const { kind: _kind, ...fields } = action;
       const parsed = validator.safeParse(fields);
