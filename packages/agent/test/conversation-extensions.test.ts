@@ -112,6 +112,7 @@ describe('Conversation with MCP tools and skills', () => {
     expect(state.agent.tools).toEqual([
       { name: 'terminal', params: {} },
       { name: 'file_editor', params: {} },
+      { name: 'task_tracker', params: {} },
     ]);
     expect((state.agent.agent_context as { skills: { name: string }[] }).skills.map((skill) => skill.name)).toEqual([
       'agents',

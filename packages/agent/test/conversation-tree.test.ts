@@ -323,7 +323,7 @@ describe("the reference's conversation API", () => {
     harness = await startHarness();
     const { conversation } = await harness.conversation();
     const agent = (await baseState(conversation, harness.persistenceDir)).agent as { tools: { name: string }[] };
-    expect(agent.tools.map((tool) => tool.name)).toEqual(['terminal', 'file_editor']);
+    expect(agent.tools.map((tool) => tool.name)).toEqual(['terminal', 'file_editor', 'task_tracker']);
     expect(
       ['TerminalTool', 'FileEditorTool', 'TaskTrackerTool', 'terminal', 'file_editor'].map(normalizeToolSpecName),
     ).toEqual(['terminal', 'file_editor', 'task_tracker', 'terminal', 'file_editor']);
