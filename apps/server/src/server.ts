@@ -13,6 +13,7 @@ import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
+import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -115,6 +116,7 @@ export async function buildServer(
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
+  registerViewerRoutes(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.ready();

@@ -22,5 +22,4 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutes
     return { status: 'ready' };
   });
   app.get('/server_info', { schema: { tags: ['health'], summary: 'Server information' } }, async () => info());
-  app.get('/', { schema: { hide: true } }, async () => info());
 }
