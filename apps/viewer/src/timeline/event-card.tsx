@@ -43,7 +43,16 @@ function Body({ event, context }: { event: EventJson; context: EventCardContext 
         </>
       );
     }
-    case 'ActionEvent':
+    case 'ActionEvent': {
+      const action = obj(event.action);
+      if (action?.kind === 'FinishAction' || action?.kind === 'ThinkAction') {
+        return (
+          <>
+            <Thinking event={event} />
+            <Markdown text={str(action.message) ?? str(action.thought) ?? ''} />
+          </>
+        );
+      }
       return (
         <>
           <Thinking event={event} />
@@ -53,6 +62,7 @@ function Body({ event, context }: { event: EventJson; context: EventCardContext 
           ) : null}
         </>
       );
+    }
     case 'ObservationEvent': {
       const observation = obj(event.observation);
       return observation === undefined ? null : <ObservationBody observation={observation} />;
