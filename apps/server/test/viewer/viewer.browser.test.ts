@@ -255,5 +255,7 @@ describe('web viewer in chromium', () => {
     // No request ever left loopback (the page's own route guard records any attempt).
     expect(problems).toEqual([]);
     await screenshot(page, 'hostile-content');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'hostile-content-dark');
   });
 });

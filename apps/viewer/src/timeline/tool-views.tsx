@@ -74,6 +74,9 @@ export function Diff({ before, after }: { before: string; after: string }) {
 /** An observation: terminal output with its exit code, a file edit as a diff, images, or text (MCP results included). */
 export function ObservationBody({ observation }: { observation: Record<string, unknown> }) {
   const kind = str(observation.kind) ?? '';
+  // Their text repeats the action's (already shown, as Markdown, on the action).
+  if (kind === 'FinishObservation') return <p class="muted">Finished.</p>;
+  if (kind === 'ThinkObservation') return <p class="muted">Thought logged.</p>;
   const text = contentText(observation.content);
   const images = contentImages(observation.content);
   const isError = observation.is_error === true;
