@@ -57,7 +57,9 @@ describe('x view', () => {
       expect(list.items.map((item) => item.id)).toEqual([expected.conversation_id]);
       const count = await get(`${base}/api/conversations/${hex}/events/count`, key);
       expect(Number(count.body)).toBe(expected.event_count);
-      const info = JSON.parse((await get(`${base}/api/conversations/${hex}`, key)).body) as { execution_status: string };
+      const info = JSON.parse((await get(`${base}/api/conversations/${hex}`, key)).body) as {
+        execution_status: string;
+      };
       expect(info.execution_status).toBe('finished');
     } finally {
       expect(await view.interrupt()).toBe(0);

@@ -44,5 +44,9 @@ export function App() {
 
   if (auth === 'checking') return <p class="muted">Loading…</p>;
   if (auth !== 'ok') return <KeyPrompt rejected={auth === 'rejected'} onDone={() => void check()} />;
-  return route.view === 'list' ? <ConversationList /> : <ConversationPage key={route.id} id={route.id} onUnauthorized={unauthorized} />;
+  return route.view === 'list' ? (
+    <ConversationList />
+  ) : (
+    <ConversationPage key={route.id} id={route.id} onUnauthorized={unauthorized} />
+  );
 }

@@ -43,7 +43,11 @@ function openInBrowser(url: string): void {
  * stays in memory. The session key is
  * random unless given, printed here, and asked for by the page: it never goes into the URL.
  */
-export async function viewCommand(context: CliContext, conversation: string | undefined, options: ViewOptions): Promise<number> {
+export async function viewCommand(
+  context: CliContext,
+  conversation: string | undefined,
+  options: ViewOptions,
+): Promise<number> {
   const { buildServer, resolveServerConfig } = await import('@x/server');
   const { createLocalFileStore } = await import('@x/store');
   const { output, env } = context;
@@ -55,7 +59,9 @@ export async function viewCommand(context: CliContext, conversation: string | un
     const source = resolveConversation(conversation, { dataDir: options.dataDir });
     const hex = hexFor(source.name, readBaseState(source.location));
     if (hex === undefined) {
-      throw new UsageError(`${source.location} has no conversation id (base_state.json with an "id", or a 32-hex directory name).`);
+      throw new UsageError(
+        `${source.location} has no conversation id (base_state.json with an "id", or a 32-hex directory name).`,
+      );
     }
     root = source.parentDir;
     only = { hex, name: source.name };
@@ -68,7 +74,10 @@ export async function viewCommand(context: CliContext, conversation: string | un
     dataDir: join(tmpdir(), 'x-view'),
   });
   config.apiKeys = [key];
-  const store = createViewStore(createReadOnlyOverlay(createLocalFileStore({ root })), { only, hasApiKey: Boolean(config.openaiApiKey) });
+  const store = createViewStore(createReadOnlyOverlay(createLocalFileStore({ root })), {
+    only,
+    hasApiKey: Boolean(config.openaiApiKey),
+  });
   const server = await buildServer(config, { store });
   const { url } = await server.listen();
   const pageUrl = only === undefined ? `${url}/` : `${url}/#/c/${only.hex}`;

@@ -49,8 +49,14 @@ export function defineRemoteCommands(program: Command): void {
     .description(
       'Serves the web viewer on 127.0.0.1 for one conversation directory (or id) or for the whole data directory, with an in-process agent server. A random session key is printed; the page asks for it once. Stop with Ctrl-C.',
     )
-    .argument('[conversation]', 'a conversation id (or unique prefix) or a conversation directory; default: all conversations')
-    .option('--data-dir <dir>', 'where conversations are looked up (default: $X_HOME/conversations or ~/.x/conversations)')
+    .argument(
+      '[conversation]',
+      'a conversation id (or unique prefix) or a conversation directory; default: all conversations',
+    )
+    .option(
+      '--data-dir <dir>',
+      'where conversations are looked up (default: $X_HOME/conversations or ~/.x/conversations)',
+    )
     .option('--port <port>', 'port (default: any free one)', parsePort)
     .option('--api-key <key>', 'the session key to require (default: a random one, printed)')
     .option('--open', 'also open the page in the desktop browser')

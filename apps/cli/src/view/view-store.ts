@@ -35,7 +35,9 @@ export function metaFromBaseState(
   const baseUrl = typeof llm.base_url === 'string' && llm.base_url !== '' ? llm.base_url : undefined;
   // Without a key (and no keyless endpoint) the conversation opens on the offline model: viewable, not continuable.
   const model =
-    typeof llm.model === 'string' && llm.model !== '' && (options.hasApiKey || baseUrl !== undefined) ? llm.model : 'offline';
+    typeof llm.model === 'string' && llm.model !== '' && (options.hasApiKey || baseUrl !== undefined)
+      ? llm.model
+      : 'offline';
   const now = new Date().toISOString().replace('Z', '+00:00');
   const workingDir = recordOf(state.workspace).working_dir;
   return {

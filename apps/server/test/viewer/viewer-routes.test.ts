@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerViewerRoutes, VIEWER_CSP } from '../../src/viewer/index.js';
 import { removeDir, startTestServer, type TestServer } from '../helpers.js';
 
@@ -38,7 +38,12 @@ describe('viewer routes', () => {
     expect((await script.text()).length).toBeGreaterThan(1000);
     const style = await fetch(`${server.url}/assets/app.css`);
     expect(style.headers.get('content-type')).toContain('text/css');
-    for (const path of ['/assets/nothing.js', '/assets/manifest.json', '/assets/..%2Fpackage.json', '/assets/index.html']) {
+    for (const path of [
+      '/assets/nothing.js',
+      '/assets/manifest.json',
+      '/assets/..%2Fpackage.json',
+      '/assets/index.html',
+    ]) {
       expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
     }
   });

@@ -81,9 +81,9 @@ describe('web viewer in chromium', () => {
     const { page, problems } = await openViewer(s);
     const rows = page.locator('table.conversations tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    await expect.poll(() => page.locator('table.conversations').innerText()).toContain('Alpha report');
-    expect(await page.locator('table.conversations').innerText()).toMatch(/idle/);
-    expect(await page.locator('table.conversations').innerText()).toContain('$0.0000');
+    await expect.poll(() => page.locator('table.conversations').textContent()).toContain('Alpha report');
+    expect(await page.locator('table.conversations').textContent()).toMatch(/idle/);
+    expect(await page.locator('table.conversations').textContent()).toContain('$0.0000');
     // The key is in this tab's sessionStorage, never in the URL.
     expect(page.url()).not.toContain(KEY);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(KEY);
@@ -91,7 +91,7 @@ describe('web viewer in chromium', () => {
 
     await page.getByLabel('Search conversations').fill('beta');
     await expect.poll(() => rows.count()).toBe(1);
-    expect(await rows.first().innerText()).toContain('Beta notes');
+    expect(await rows.first().textContent()).toContain('Beta notes');
 
     // Live: a new conversation shows up without a reload.
     await page.getByLabel('Search conversations').fill('');
@@ -115,12 +115,12 @@ describe('web viewer in chromium', () => {
     await expect.poll(() => card(page, 'live-42').count()).toBe(1);
     expect(await card(page, 'Please run the check').count()).toBe(1);
     expect(await card(page, 'exit code 0').count()).toBe(1);
-    expect(await page.getByTestId('status').innerText()).toBe('running');
+    expect(await page.getByTestId('status').textContent()).toBe('running');
     expect(await card(page, 'All done').count()).toBe(0);
 
     await expect.poll(() => card(page, 'All done').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await page.locator('.timeline strong', { hasText: 'done' }).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('status').innerText()).toBe('finished');
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('finished');
     await screenshot(page, 'conversation');
     expect(await renderedEventIds(page)).toEqual(await restEventIds(s, id));
     expect(problems).toEqual([]);
@@ -139,7 +139,7 @@ describe('web viewer in chromium', () => {
 
     const approve = page.getByRole('button', { name: 'Approve' });
     await approve.waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('status').innerText()).toBe('waiting_for_confirmation');
+    expect(await page.getByTestId('status').textContent()).toBe('waiting_for_confirmation');
     expect(await card(page, 'echo approved').count()).toBe(1);
     expect(await card(page, 'approved-42').count()).toBe(0);
     await screenshot(page, 'approval');
@@ -159,7 +159,12 @@ describe('web viewer in chromium', () => {
     );
     const id = await create(s);
     const { page } = await openViewer(s, `#/c/${id}`);
-    await s.call('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'go' }], run: true }, AUTH);
+    await s.call(
+      'POST',
+      `/api/conversations/${id}/events`,
+      { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
+      AUTH,
+    );
     await expect.poll(() => card(page, 'first-step').count()).toBeGreaterThan(0);
 
     await page.reload();
@@ -182,7 +187,10 @@ describe('web viewer in chromium', () => {
     for (let index = 0; index < 10_000; index++) {
       const event = createEvent('MessageEvent', {
         source: index % 2 === 0 ? 'user' : 'agent',
-        llm_message: { role: index % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text: `message number ${index}` }] },
+        llm_message: {
+          role: index % 2 === 0 ? 'user' : 'assistant',
+          content: [{ type: 'text', text: `message number ${index}` }],
+        },
       });
       writes.push(writeFile(join(eventsDir, eventFileName(existing + index, event.id)), serializeEvent(event)));
     }
@@ -245,7 +253,11 @@ describe('web viewer in chromium', () => {
     await page.waitForTimeout(300);
 
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
-    expect(await page.locator('.timeline .markdown script, .timeline .markdown img, .timeline [onerror], .timeline [onclick]').count()).toBe(0);
+    expect(
+      await page
+        .locator('.timeline .markdown script, .timeline .markdown img, .timeline [onerror], .timeline [onclick]')
+        .count(),
+    ).toBe(0);
     expect(await page.locator('.timeline a', { hasText: 'bad link' }).getAttribute('href')).toBeNull();
     const good = page.locator('.timeline a', { hasText: 'good link' });
     expect(await good.getAttribute('href')).toBe('https://example.com/page');

@@ -39,7 +39,8 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     let detail = text;
     try {
       const parsed = JSON.parse(text) as { detail?: unknown };
-      if (parsed.detail !== undefined) detail = typeof parsed.detail === 'string' ? parsed.detail : JSON.stringify(parsed.detail);
+      if (parsed.detail !== undefined)
+        detail = typeof parsed.detail === 'string' ? parsed.detail : JSON.stringify(parsed.detail);
     } catch {
       // not JSON: keep the text
     }

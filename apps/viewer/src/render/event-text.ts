@@ -5,7 +5,9 @@ export function str(value: unknown): string | undefined {
 }
 
 export function obj(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 export function arr(value: unknown): unknown[] {

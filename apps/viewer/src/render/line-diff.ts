@@ -37,7 +37,9 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
       table[i * cols + j] =
-        a[i] === b[j] ? table[(i + 1) * cols + j + 1]! + 1 : Math.max(table[(i + 1) * cols + j]!, table[i * cols + j + 1]!);
+        a[i] === b[j]
+          ? table[(i + 1) * cols + j + 1]! + 1
+          : Math.max(table[(i + 1) * cols + j]!, table[i * cols + j + 1]!);
     }
   }
   const out: DiffLine[] = [];

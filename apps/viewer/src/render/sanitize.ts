@@ -30,7 +30,27 @@ export function sanitizeHtml(html: string): string {
   configure();
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
-    FORBID_TAGS: ['img', 'style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'video', 'audio', 'source', 'picture', 'link', 'meta', 'base', 'svg', 'math'],
+    FORBID_TAGS: [
+      'img',
+      'style',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'object',
+      'embed',
+      'video',
+      'audio',
+      'source',
+      'picture',
+      'link',
+      'meta',
+      'base',
+      'svg',
+      'math',
+    ],
     FORBID_ATTR: ['style', 'srcset', 'src', 'action', 'formaction', 'background', 'poster'],
     ALLOW_DATA_ATTR: false,
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { branchNotes } from './branch-notes.js';
 
-const event = (id: string, parent_id?: string) => ({ id, kind: 'MessageEvent', ...(parent_id === undefined ? {} : { parent_id }) });
+const event = (id: string, parent_id?: string) => ({
+  id,
+  kind: 'MessageEvent',
+  ...(parent_id === undefined ? {} : { parent_id }),
+});
 
 describe('branchNotes', () => {
   it('names nothing on a linear chain', () => {

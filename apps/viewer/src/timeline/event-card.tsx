@@ -37,7 +37,14 @@ function Body({ event, context }: { event: EventJson; context: EventCardContext 
       const message = obj(event.llm_message);
       return (
         <>
-          <Thinking event={{ ...event, ...(message === undefined ? {} : { reasoning_content: message.reasoning_content, thinking_blocks: message.thinking_blocks }) }} />
+          <Thinking
+            event={{
+              ...event,
+              ...(message === undefined
+                ? {}
+                : { reasoning_content: message.reasoning_content, thinking_blocks: message.thinking_blocks }),
+            }}
+          />
           <Markdown text={contentText(message?.content)} />
           <EventImages urls={contentImages(message?.content)} />
         </>
@@ -119,7 +126,11 @@ function Body({ event, context }: { event: EventJson; context: EventCardContext 
         </>
       );
     case 'ACPToolCallEvent':
-      return <pre class="args">{JSON.stringify({ title: event.title, status: event.status, raw_input: event.raw_input }, null, 2)}</pre>;
+      return (
+        <pre class="args">
+          {JSON.stringify({ title: event.title, status: event.status, raw_input: event.raw_input }, null, 2)}
+        </pre>
+      );
     default:
       return <pre class="args">{JSON.stringify(event, null, 2).slice(0, 4000)}</pre>;
   }
@@ -153,12 +164,20 @@ export function EventCard({ event, context }: { event: EventJson; context: Event
   const note = context.branchNote(event);
   const isError = event.kind === 'AgentErrorEvent' || event.kind === 'ConversationErrorEvent';
   return (
-    <article class={`event kind-${event.kind} source-${str(event.source) ?? 'unknown'}${isError ? ' is-error' : ''}`} data-event-id={event.id}>
+    <article
+      class={`event kind-${event.kind} source-${str(event.source) ?? 'unknown'}${isError ? ' is-error' : ''}`}
+      data-event-id={event.id}
+    >
       <header>
         <span class="label">{label(event)}</span>
         <time title={str(event.timestamp)}>{shortTime(event.timestamp)}</time>
         {note === undefined ? null : <span class="branch">{note}</span>}
-        <button type="button" class="link fork" onClick={() => context.onFork(event)} title="Fork the conversation from this event">
+        <button
+          type="button"
+          class="link fork"
+          onClick={() => context.onFork(event)}
+          title="Fork the conversation from this event"
+        >
           Fork
         </button>
       </header>

@@ -20,7 +20,7 @@ export interface TimelineProps {
  * (`content-visibility: auto`), so a long conversation stays cheap to render.
  */
 export function Timeline(props: TimelineProps) {
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const lastHeight = useRef(0);
@@ -68,7 +68,8 @@ export function Timeline(props: TimelineProps) {
 
   const { content, reasoning } = props.streaming;
   return (
-    <div class="timeline" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Conversation events">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard to scroll it
+    <section class="timeline" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Conversation events">
       {props.hasOlder ? (
         <div ref={sentinel} class="older">
           <button type="button" onClick={() => void props.loadOlder()} disabled={props.loadingOlder}>
@@ -90,6 +91,6 @@ export function Timeline(props: TimelineProps) {
           {content === '' ? null : <Markdown text={content} />}
         </article>
       )}
-    </div>
+    </section>
   );
 }

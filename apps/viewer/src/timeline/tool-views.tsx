@@ -8,7 +8,7 @@ export function EventImages({ urls }: { urls: string[] }) {
     <div class="images">
       {urls.map((url, index) =>
         /^data:image\/(?:png|jpeg|gif|webp);base64,/i.test(url) ? (
-          <img key={index} src={url} alt={`image ${index + 1} from the event`} class="event-image" />
+          <img key={index} src={url} alt={`attachment ${index + 1} of the event`} class="event-image" />
         ) : (
           <p key={index} class="muted">
             Remote image not loaded: <code>{url.slice(0, 200)}</code>
@@ -59,7 +59,7 @@ function FileEditArguments({ action }: { action: Record<string, unknown> }) {
 export function Diff({ before, after }: { before: string; after: string }) {
   const lines = lineDiff(before, after);
   return (
-    <pre class="diff" aria-label="diff">
+    <pre class="diff">
       {lines.map((line, index) => (
         <span key={index} class={`diff-${line.kind}`}>
           {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}

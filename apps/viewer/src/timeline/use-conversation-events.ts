@@ -105,12 +105,17 @@ export function useConversationEvents(conversationId: string, onUnauthorized: ()
             enqueue(event);
           },
           onLive(event) {
-            if (event.kind === 'ConversationStateUpdateEvent' && typeof event.value === 'object' && event.value !== null) {
+            if (
+              event.kind === 'ConversationStateUpdateEvent' &&
+              typeof event.value === 'object' &&
+              event.value !== null
+            ) {
               setInfo((current) => ({ ...(current ?? {}), ...(event.value as ConversationInfo) }));
             } else if (event.kind === 'StreamingDeltaEvent') {
               setStreaming((current) => ({
                 content: current.content + (typeof event.content === 'string' ? event.content : ''),
-                reasoning: current.reasoning + (typeof event.reasoning_content === 'string' ? event.reasoning_content : ''),
+                reasoning:
+                  current.reasoning + (typeof event.reasoning_content === 'string' ? event.reasoning_content : ''),
               }));
             } else if (event.kind === 'ServerErrorEvent') {
               setError(String(event.detail ?? event.code ?? 'server error'));

@@ -23,7 +23,11 @@ export function ConversationList() {
       let pageId: string | undefined;
       let nextId: string | null = null;
       while (items.length < shown) {
-        const page = await api.searchConversations({ limit: Math.min(100, shown - items.length), status, ...(pageId === undefined ? {} : { pageId }) });
+        const page = await api.searchConversations({
+          limit: Math.min(100, shown - items.length),
+          status,
+          ...(pageId === undefined ? {} : { pageId }),
+        });
         items.push(...page.items);
         nextId = page.next_page_id;
         if (nextId === null) break;
@@ -53,28 +57,60 @@ export function ConversationList() {
   };
 
   const needle = query.trim().toLowerCase();
-  const items = pages.flat().filter((info) => needle === '' || titleOf(info).toLowerCase().includes(needle) || info.id.includes(needle));
+  const items = pages
+    .flat()
+    .filter((info) => needle === '' || titleOf(info).toLowerCase().includes(needle) || info.id.includes(needle));
   return (
     <main class="list-view">
       <header class="toolbar">
         <h1>Conversations</h1>
-        <input type="search" placeholder="Search title or id" aria-label="Search conversations" value={query} onInput={(event) => setQuery((event.target as HTMLInputElement).value)} />
-        <select aria-label="Status" value={status} onChange={(event) => { setPages([]); setStatus((event.target as HTMLSelectElement).value); }}>
+        <input
+          type="search"
+          placeholder="Search title or id"
+          aria-label="Search conversations"
+          value={query}
+          onInput={(event) => setQuery((event.target as HTMLInputElement).value)}
+        />
+        <select
+          aria-label="Status"
+          value={status}
+          onChange={(event) => {
+            setPages([]);
+            setStatus((event.target as HTMLSelectElement).value);
+          }}
+        >
           {STATUSES.map((value) => (
-            <option key={value} value={value}>{value === '' ? 'any status' : value}</option>
+            <option key={value} value={value}>
+              {value === '' ? 'any status' : value}
+            </option>
           ))}
         </select>
       </header>
-      {error === undefined ? null : <p class="error" role="alert">{error}</p>}
+      {error === undefined ? null : (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <table class="conversations">
         <thead>
-          <tr><th>Title</th><th>Status</th><th>Updated</th><th>Cost</th></tr>
+          <tr>
+            <th>Title</th>
+            <th>Status</th>
+            <th>Updated</th>
+            <th>Cost</th>
+          </tr>
         </thead>
         <tbody>
           {items.map((info) => (
             <tr key={info.id} data-conversation-id={info.id}>
-              <td><a href={`#/c/${encodeURIComponent(info.id)}`}>{titleOf(info)}</a></td>
-              <td><span class={`status status-${info.execution_status ?? 'unknown'}`}>{info.execution_status ?? '?'}</span></td>
+              <td>
+                <a href={`#/c/${encodeURIComponent(info.id)}`}>{titleOf(info)}</a>
+              </td>
+              <td>
+                <span class={`status status-${info.execution_status ?? 'unknown'}`}>
+                  {info.execution_status ?? '?'}
+                </span>
+              </td>
               <td>{formatDate(info.updated_at)}</td>
               <td>{formatCost(totalCost(info))}</td>
             </tr>
@@ -82,7 +118,11 @@ export function ConversationList() {
         </tbody>
       </table>
       {items.length === 0 ? <p class="muted">No conversations.</p> : null}
-      {next === null ? null : <button type="button" onClick={() => void loadMore()}>Load more</button>}
+      {next === null ? null : (
+        <button type="button" onClick={() => void loadMore()}>
+          Load more
+        </button>
+      )}
     </main>
   );
 }

@@ -7,17 +7,29 @@ import { formatCost, titleOf, totalCost } from './format.js';
 import { StatsPanel } from './stats-panel.js';
 
 function ConversationLink({ id, label }: { id: string; label: string }) {
-  return <a href={`#/c/${encodeURIComponent(id)}`}>{label} {id.slice(0, 8)}</a>;
+  return (
+    <a href={`#/c/${encodeURIComponent(id)}`}>
+      {label} {id.slice(0, 8)}
+    </a>
+  );
 }
 
 function Relations({ info }: { info: ConversationInfo }) {
   const subs = (info.sub_conversation_ids ?? []).filter((id): id is string => typeof id === 'string');
   const links = [
-    ...(typeof info.parent_conversation_id === 'string' ? [<ConversationLink key="parent" id={info.parent_conversation_id} label="parent" />] : []),
-    ...(typeof info.forked_from_conversation_id === 'string' ? [<ConversationLink key="fork" id={info.forked_from_conversation_id} label="forked from" />] : []),
+    ...(typeof info.parent_conversation_id === 'string'
+      ? [<ConversationLink key="parent" id={info.parent_conversation_id} label="parent" />]
+      : []),
+    ...(typeof info.forked_from_conversation_id === 'string'
+      ? [<ConversationLink key="fork" id={info.forked_from_conversation_id} label="forked from" />]
+      : []),
     ...subs.map((id) => <ConversationLink key={id} id={id} label="sub-conversation" />),
   ];
-  return links.length === 0 ? null : <nav class="relations" aria-label="Related conversations">{links}</nav>;
+  return links.length === 0 ? null : (
+    <nav class="relations" aria-label="Related conversations">
+      {links}
+    </nav>
+  );
 }
 
 /** One conversation: header with status, cost and actions, the live timeline, and the message box. */
@@ -45,18 +57,36 @@ export function ConversationPage({ id, onUnauthorized }: { id: string; onUnautho
   return (
     <main class="conversation-view">
       <header class="toolbar">
-        <a href="#/" class="back">← Conversations</a>
+        <a href="#/" class="back">
+          ← Conversations
+        </a>
         <h1>{info === undefined ? id : titleOf(info)}</h1>
-        <span class={`status status-${status}`} data-testid="status">{status}</span>
+        <span class={`status status-${status}`} data-testid="status">
+          {status}
+        </span>
         {info === undefined ? null : <span class="cost">{formatCost(totalCost(info))}</span>}
-        <span class={`connection connection-${data.connection}`} title="Live connection">{data.connection === 'open' ? 'live' : data.connection}</span>
-        <button type="button" onClick={() => void act('Run', () => api.run(id))} disabled={status === 'running'}>Run</button>
-        <button type="button" onClick={() => void act('Pause', () => api.pause(id))} disabled={status !== 'running'}>Pause</button>
+        <span class={`connection connection-${data.connection}`} title="Live connection">
+          {data.connection === 'open' ? 'live' : data.connection}
+        </span>
+        <button type="button" onClick={() => void act('Run', () => api.run(id))} disabled={status === 'running'}>
+          Run
+        </button>
+        <button type="button" onClick={() => void act('Pause', () => api.pause(id))} disabled={status !== 'running'}>
+          Pause
+        </button>
       </header>
       {info === undefined ? null : <Relations info={info} />}
       {info === undefined ? null : <StatsPanel info={info} />}
-      {data.error === undefined ? null : <p class="error" role="alert">{data.error}</p>}
-      {notice === undefined ? null : <p class="error" role="alert">{notice}</p>}
+      {data.error === undefined ? null : (
+        <p class="error" role="alert">
+          {data.error}
+        </p>
+      )}
+      {notice === undefined ? null : (
+        <p class="error" role="alert">
+          {notice}
+        </p>
+      )}
       <Timeline
         events={data.events}
         byId={data.byId}
@@ -67,11 +97,23 @@ export function ConversationPage({ id, onUnauthorized }: { id: string; onUnautho
         onFork={(event) => void fork(event)}
       />
       {status === 'waiting_for_confirmation' ? (
-        <div class="confirm" role="region" aria-label="Pending actions">
+        <section class="confirm" aria-label="Pending actions">
           <span>The agent is waiting for confirmation of its pending actions.</span>
-          <button type="button" class="approve" onClick={() => void act('Approve', () => api.respondToConfirmation(id, true))}>Approve</button>
-          <button type="button" class="reject" onClick={() => void act('Reject', () => api.respondToConfirmation(id, false))}>Reject</button>
-        </div>
+          <button
+            type="button"
+            class="approve"
+            onClick={() => void act('Approve', () => api.respondToConfirmation(id, true))}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            class="reject"
+            onClick={() => void act('Reject', () => api.respondToConfirmation(id, false))}
+          >
+            Reject
+          </button>
+        </section>
       ) : null}
       <form
         class="composer"
@@ -91,7 +133,8 @@ export function ConversationPage({ id, onUnauthorized }: { id: string; onUnautho
           value={message}
           onInput={(event) => setMessage((event.target as HTMLTextAreaElement).value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) (event.currentTarget.form as HTMLFormElement).requestSubmit();
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+              (event.currentTarget.form as HTMLFormElement).requestSubmit();
           }}
         />
         <button type="submit">Send</button>

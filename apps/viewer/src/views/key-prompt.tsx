@@ -1,9 +1,12 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { storeSessionKey } from '../api/session-key.js';
 
 /** Asks for the session API key once; it is kept in this tab's sessionStorage only. */
 export function KeyPrompt({ onDone, rejected }: { onDone(): void; rejected: boolean }) {
   const [key, setKey] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  // The prompt is the whole page: its only field takes the focus.
+  useEffect(() => input.current?.focus(), []);
   return (
     <main class="key-prompt">
       <form
@@ -22,7 +25,7 @@ export function KeyPrompt({ onDone, rejected }: { onDone(): void; rejected: bool
           autocomplete="off"
           value={key}
           onInput={(event) => setKey((event.target as HTMLInputElement).value)}
-          autoFocus
+          ref={input}
         />
         {rejected ? <p class="error">The server did not accept this key.</p> : null}
         <button type="submit">Open</button>

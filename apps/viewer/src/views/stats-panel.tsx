@@ -10,7 +10,15 @@ export function StatsPanel({ info }: { info: ConversationInfo }) {
       <summary>Usage</summary>
       <table>
         <thead>
-          <tr><th>Usage id</th><th>Model</th><th>Prompt</th><th>Completion</th><th>Cache read</th><th>Reasoning</th><th>Cost</th></tr>
+          <tr>
+            <th>Usage id</th>
+            <th>Model</th>
+            <th>Prompt</th>
+            <th>Completion</th>
+            <th>Cache read</th>
+            <th>Reasoning</th>
+            <th>Cost</th>
+          </tr>
         </thead>
         <tbody>
           {usage.map(([id, metrics]) => {
