@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, onUnauthorized } from './api/api-client.js';
+import { onUnauthorized } from './api/api-client.js';
 import { clearSessionKey, readSessionKey } from './api/session-key.js';
 import { ConversationList } from './views/conversation-list.js';
 import { ConversationPage } from './views/conversation-page.js';
@@ -11,28 +11,20 @@ function currentRoute(): { view: 'list' } | { view: 'conversation'; id: string }
   return { view: 'list' };
 }
 
-type Auth = 'checking' | 'ok' | 'needed' | 'rejected';
+type Auth = 'ok' | 'needed' | 'rejected';
 
 /** Routes by the URL fragment (`#/` list, `#/c/<id>` one conversation); asks for the key when the server wants one. */
 export function App() {
   const [route, setRoute] = useState(currentRoute);
-  const [auth, setAuth] = useState<Auth>('checking');
-
-  const check = useCallback(async () => {
-    try {
-      await api.count();
-      setAuth('ok');
-    } catch {
-      setAuth(readSessionKey() === undefined ? 'needed' : 'rejected');
-    }
-  }, []);
+  // Optimistic: the views load at once (no extra round trip before the first screen); the first 401
+  // from the API or the socket brings up the key prompt.
+  const [auth, setAuth] = useState<Auth>('ok');
   const unauthorized = useCallback(() => {
     clearSessionKey();
     setAuth('rejected');
   }, []);
 
   useEffect(() => {
-    void check();
     const onHash = () => setRoute(currentRoute());
     window.addEventListener('hashchange', onHash);
     const off = onUnauthorized(() => setAuth(readSessionKey() === undefined ? 'needed' : 'rejected'));
@@ -40,10 +32,9 @@ export function App() {
       window.removeEventListener('hashchange', onHash);
       off();
     };
-  }, [check]);
+  }, []);
 
-  if (auth === 'checking') return <p class="muted">Loading…</p>;
-  if (auth !== 'ok') return <KeyPrompt rejected={auth === 'rejected'} onDone={() => void check()} />;
+  if (auth !== 'ok') return <KeyPrompt rejected={auth === 'rejected'} onDone={() => setAuth('ok')} />;
   return route.view === 'list' ? (
     <ConversationList />
   ) : (

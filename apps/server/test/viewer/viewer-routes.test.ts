@@ -51,7 +51,9 @@ describe('viewer routes', () => {
   it('marks its routes public for the route-level auth hook', async () => {
     const app = Fastify();
     const seen: { url: string; isPublic: unknown }[] = [];
-    app.addHook('onRoute', (route) => seen.push({ url: route.url, isPublic: route.config?.public }));
+    app.addHook('onRoute', (route) => {
+      seen.push({ url: route.url, isPublic: route.config?.public });
+    });
     registerViewerRoutes(app);
     await app.ready();
     // GET and the HEAD Fastify adds for each.

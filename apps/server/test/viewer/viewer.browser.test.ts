@@ -68,6 +68,9 @@ async function restEventIds(s: TestServer, id: string): Promise<string[]> {
   return ids;
 }
 
+/** Polls until the assertion holds: generous, because the machine running the suite may be heavily loaded. */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000, interval: 50 });
+
 const card = (page: Page, text: string) => page.locator('.timeline article', { hasText: text });
 
 describe('web viewer in chromium', () => {
@@ -80,23 +83,23 @@ describe('web viewer in chromium', () => {
 
     const { page, problems } = await openViewer(s);
     const rows = page.locator('table.conversations tbody tr');
-    await expect.poll(() => rows.count()).toBe(2);
-    await expect.poll(() => page.locator('table.conversations').textContent()).toContain('Alpha report');
+    await eventually(() => rows.count()).toBe(2);
+    await eventually(() => page.locator('table.conversations').textContent()).toContain('Alpha report');
     expect(await page.locator('table.conversations').textContent()).toMatch(/idle/);
     expect(await page.locator('table.conversations').textContent()).toContain('$0.0000');
     // The key is in this tab's sessionStorage, never in the URL.
     expect(page.url()).not.toContain(KEY);
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(KEY);
+    expect(await page.evaluate('Object.values(sessionStorage)')).toContain(KEY);
     await screenshot(page, 'list');
 
     await page.getByLabel('Search conversations').fill('beta');
-    await expect.poll(() => rows.count()).toBe(1);
+    await eventually(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('Beta notes');
 
     // Live: a new conversation shows up without a reload.
     await page.getByLabel('Search conversations').fill('');
     await create(s);
-    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
+    await eventually(() => rows.count()).toBe(3);
     expect(problems).toEqual([]);
   });
 
@@ -104,7 +107,7 @@ describe('web viewer in chromium', () => {
     const s = await start();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo live-$((40+2))' } }] },
-      { ...finishReply('All **done**.'), delayMs: 2_500 },
+      { ...finishReply('All **done**.'), delayMs: 6_000 },
     );
     const id = await create(s);
     const { page, problems } = await openViewer(s, `#/c/${id}`);
@@ -112,15 +115,15 @@ describe('web viewer in chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
 
     // While the agent's last step is still pending, the earlier events are already on screen.
-    await expect.poll(() => card(page, 'live-42').count()).toBe(1);
+    await eventually(() => card(page, 'live-42').count()).toBe(1);
     expect(await card(page, 'Please run the check').count()).toBe(1);
     expect(await card(page, 'exit code 0').count()).toBe(1);
     expect(await page.getByTestId('status').textContent()).toBe('running');
     expect(await card(page, 'All done').count()).toBe(0);
 
-    await expect.poll(() => card(page, 'All done').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await eventually(() => card(page, 'All done').count()).toBeGreaterThan(0);
     expect(await page.locator('.timeline strong', { hasText: 'done' }).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('finished');
+    await eventually(() => page.getByTestId('status').textContent()).toBe('finished');
     await screenshot(page, 'conversation');
     expect(await renderedEventIds(page)).toEqual(await restEventIds(s, id));
     expect(problems).toEqual([]);
@@ -138,15 +141,15 @@ describe('web viewer in chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
 
     const approve = page.getByRole('button', { name: 'Approve' });
-    await approve.waitFor({ timeout: 15_000 });
+    await approve.waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('status').textContent()).toBe('waiting_for_confirmation');
     expect(await card(page, 'echo approved').count()).toBe(1);
     expect(await card(page, 'approved-42').count()).toBe(0);
     await screenshot(page, 'approval');
     await approve.click();
 
-    await expect.poll(() => card(page, 'approved-42').count(), { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => card(page, 'Approved and ran it.').count(), { timeout: 15_000 }).toBe(1);
+    await eventually(() => card(page, 'approved-42').count()).toBe(1);
+    await eventually(() => card(page, 'Approved and ran it.').count()).toBe(1);
     await waitForIdle(s, id);
   });
 
@@ -165,14 +168,14 @@ describe('web viewer in chromium', () => {
       { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
       AUTH,
     );
-    await expect.poll(() => card(page, 'first-step').count()).toBeGreaterThan(0);
+    await eventually(() => card(page, 'first-step').count()).toBeGreaterThan(0);
 
     await page.reload();
     // The key survives the reload (same tab session): no second prompt.
-    await expect.poll(() => card(page, 'Finished after the reload.').count(), { timeout: 20_000 }).toBe(1);
+    await eventually(() => card(page, 'Finished after the reload.').count()).toBe(1);
     await waitForIdle(s, id);
     const expected = await restEventIds(s, id);
-    await expect.poll(() => renderedEventIds(page)).toEqual(expected);
+    await eventually(() => renderedEventIds(page)).toEqual(expected);
     expect(new Set(await renderedEventIds(page)).size).toBe(expected.length);
   });
 
@@ -205,7 +208,7 @@ describe('web viewer in chromium', () => {
       if (request.url().includes('/events/search')) searches.push(request.url());
     });
     await page.reload();
-    await expect.poll(() => card(page, 'message number 9999').count()).toBe(1);
+    await eventually(() => card(page, 'message number 9999').count()).toBe(1);
     const initial = await renderedEventIds(page);
     expect(initial.length).toBeLessThanOrEqual(50);
     expect(searches).toHaveLength(1);
@@ -215,7 +218,7 @@ describe('web viewer in chromium', () => {
     await page.locator('.timeline').evaluate((element) => {
       element.scrollTop = 0;
     });
-    await expect.poll(() => renderedEventIds(page).then((ids) => ids.length)).toBeGreaterThan(50);
+    await eventually(() => renderedEventIds(page).then((ids) => ids.length)).toBeGreaterThan(50);
     expect(searches.length).toBeGreaterThan(1);
     expect(searches[1]).toContain('page_id=');
     const more = await renderedEventIds(page);
@@ -248,11 +251,11 @@ describe('web viewer in chromium', () => {
       AUTH,
     );
     const { page, problems } = await openViewer(s, `#/c/${id}`);
-    await expect.poll(() => card(page, 'Hello').count()).toBe(1);
+    await eventually(() => card(page, 'Hello').count()).toBe(1);
     await page.getByText('click me').click();
     await page.waitForTimeout(300);
 
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
     expect(
       await page
         .locator('.timeline .markdown script, .timeline .markdown img, .timeline [onerror], .timeline [onclick]')

@@ -53,7 +53,6 @@ const enc = encodeURIComponent;
 
 /** The REST routes the viewer uses: the same ones any client uses (§11.2, §11.3). */
 export const api = {
-  count: () => request<number>('GET', '/api/conversations/count'),
   searchConversations: (query: { pageId?: string; limit: number; status?: string }) => {
     const params = new URLSearchParams({ limit: String(query.limit), sort_order: 'UPDATED_AT_DESC' });
     if (query.pageId !== undefined) params.set('page_id', query.pageId);
