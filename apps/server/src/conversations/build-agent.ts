@@ -90,6 +90,8 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
     tools: buildTools(request),
     ...(request.system_prompt ? { systemPrompt: request.system_prompt } : {}),
     ...(condenser === undefined ? {} : { condenser }),
+    // The reference LLM's `stream` flag: token deltas are published live (StreamingDeltaEvent), never persisted.
+    ...(request.llm.stream === true ? { stream: true } : {}),
   });
 }
 

@@ -129,6 +129,33 @@ describe('web viewer in chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('renders streaming deltas as they arrive, then the final message once', async () => {
+    const s = await start();
+    s.llm.push({ content: 'Streaming **words** arrive one by one.' });
+    const request = createRequest(s.llm);
+    const agent = request.agent as { llm: Record<string, unknown> };
+    agent.llm.stream = true;
+    const { status, json } = await s.call('POST', '/api/conversations', request, AUTH);
+    expect(status).toBe(201);
+    const id = (json as { id: string }).id;
+    const { page } = await openViewer(s, `#/c/${id}`);
+    // Record every streaming card the page draws (page.evaluate runs over the DevTools protocol, outside the CSP).
+    await page.evaluate(`
+      window.__streamed = [];
+      new MutationObserver(() => {
+        for (const card of document.querySelectorAll('article.streaming')) window.__streamed.push(card.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    `);
+    await page.getByLabel('Message').fill('Stream please');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await eventually(() => card(page, 'arrive one by one').count()).toBe(1);
+    const streamed = (await page.evaluate('window.__streamed')) as string[];
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.some((text) => text.includes('Agent (streaming)'))).toBe(true);
+    await eventually(() => page.locator('article.streaming').count()).toBe(0);
+    expect(await page.locator('.timeline strong', { hasText: 'words' }).count()).toBe(1);
+  });
+
   it('runs an action after its approval is clicked in the page (confirmation mode)', async () => {
     const s = await start();
     s.llm.push(
