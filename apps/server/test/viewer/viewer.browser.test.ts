@@ -1,5 +1,6 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { createEvent, serializeEvent } from '@x/events';
 import { eventFileName } from '@x/store';
 import type { Browser, Page } from 'playwright-core';
@@ -204,6 +205,37 @@ describe('web viewer in chromium', () => {
     const expected = await restEventIds(s, id);
     await eventually(() => renderedEventIds(page)).toEqual(expected);
     expect(new Set(await renderedEventIds(page)).size).toBe(expected.length);
+  });
+
+  it('shows every event exactly once after the connection drops in the middle of a run', async () => {
+    const s = await start();
+    // Remember the raw sockets of WebSocket upgrades, so the test can cut them as a network failure would.
+    const upgraded: Duplex[] = [];
+    s.built.app.server.on('upgrade', (_request, socket: Duplex) => upgraded.push(socket));
+    s.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo before-drop' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo after-drop' } }], delayMs: 3_000 },
+      finishReply('Finished after the drop.'),
+    );
+    const id = await create(s);
+    const { page } = await openViewer(s, `#/c/${id}`);
+    await eventually(() => page.locator('.connection').textContent()).toBe('live');
+    await s.call(
+      'POST',
+      `/api/conversations/${id}/events`,
+      { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
+      AUTH,
+    );
+    await eventually(() => card(page, 'before-drop').count()).toBeGreaterThan(0);
+
+    const cut = upgraded.length;
+    for (const socket of upgraded) socket.destroy();
+    await eventually(() => upgraded.length).toBeGreaterThan(cut);
+    await eventually(() => card(page, 'Finished after the drop.').count()).toBe(1);
+    await waitForIdle(s, id);
+    const expected = await restEventIds(s, id);
+    await eventually(() => renderedEventIds(page)).toEqual(expected);
+    expect(await card(page, 'after-drop').count()).toBeGreaterThan(0);
   });
 
   it('opens a 10,000-event conversation with one range request, and loads earlier ranges on scrolling up', async () => {
