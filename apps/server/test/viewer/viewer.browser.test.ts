@@ -74,7 +74,8 @@ const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeou
 
 const card = (page: Page, text: string) => page.locator('.timeline article', { hasText: text });
 
-describe('web viewer in chromium', () => {
+// A real browser on a machine other jobs share: generous limits (the assertions themselves are not timed).
+describe('web viewer in chromium', { timeout: 90_000 }, () => {
   it('asks for the key once and lists conversations, searchable, with status and cost', async () => {
     const s = await start();
     const alpha = await create(s);
@@ -284,7 +285,7 @@ describe('web viewer in chromium', () => {
     // Earlier events were prepended in log order, the newest page kept as it was.
     expect(more.slice(-initial.length)).toEqual(initial);
     expect(new Set(more).size).toBe(more.length);
-  });
+  }, 180_000);
 
   it('runs nothing and loads nothing remote from hostile event content', async () => {
     const s = await start();
