@@ -19,6 +19,7 @@ import {
   installRouteAuth,
   redactingLoggerOptions,
 } from './security/index.js';
+import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -139,6 +140,7 @@ export async function buildServer(
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
+  registerViewerRoutes(app);
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
   await app.ready();

@@ -31,5 +31,4 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutes
   app.get('/server_info', { schema: { tags: ['health'], summary: 'Server information' }, config: PUBLIC }, async () =>
     info(),
   );
-  app.get('/', { schema: { hide: true }, config: PUBLIC }, async () => info());
 }

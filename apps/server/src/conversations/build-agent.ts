@@ -148,6 +148,8 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
     ...(request.system_prompt ? { systemPrompt: request.system_prompt } : {}),
     ...(condenser === undefined ? {} : { condenser }),
     ...agentExtensions(request, options.cipher),
+    // The reference LLM's `stream` flag: token deltas are published live (StreamingDeltaEvent), never persisted.
+    ...(request.llm.stream === true ? { stream: true } : {}),
   });
 }
 
