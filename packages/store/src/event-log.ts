@@ -11,7 +11,7 @@ import { isFileNotFound } from './event-log/is-file-not-found.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
-import { readSlotClaim } from './event-log/slot-claims.js';
+import { probeSlotClaim, readSlotClaim, type SlotClaim } from './event-log/slot-claims.js';
 import {
   type LogEntry,
   listenToLog,
@@ -75,6 +75,8 @@ export class EventLog {
   /** Appends and refreshes run one at a time, in call order, so the index state has one writer. */
   #tail: Promise<unknown> = Promise.resolve();
   #queuedRefresh: Promise<number> | undefined;
+  /** The index of the unreadable claim last warned about, so polling does not repeat the warning. */
+  #warnedClaim = -1;
 
   private constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
@@ -314,13 +316,22 @@ export class EventLog {
         this.#push(listedPath, undefined);
         continue;
       }
-      const claim = await readSlotClaim(this.store, this.#slotPath(index));
+      const claim = await this.#readClaimForProbe(index);
       if (claim === undefined) break;
       const path = this.#eventPath(index, claim.event.id);
       if (rollForward) await this.store.copy(this.#slotPath(index), path);
       this.#push(path, claim.event);
     }
     return this.length - before;
+  }
+
+  /** The claim at `index` while looking for appends (see `probeSlotClaim`); warns once per unreadable claim. */
+  #readClaimForProbe(index: number): Promise<SlotClaim | undefined> {
+    return probeSlotClaim(this.store, this.#slotPath(index), (message) => {
+      if (this.#warnedClaim === index) return;
+      this.#warnedClaim = index;
+      this.#logger?.warn(`${message}; the log is read up to index ${index - 1}`);
+    });
   }
 
   async #load(index: number): Promise<AnyEvent> {
