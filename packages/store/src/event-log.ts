@@ -5,6 +5,7 @@ import { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
 import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
+import { StoreError } from './errors.js';
 import { EventCache } from './event-log/event-cache.js';
 import { eventFileName, eventIdOfPath, isStorableEventId, slotFileName } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
@@ -37,6 +38,11 @@ export interface EventLogOptions {
   /** Receives warnings about gaps and names that are not event files. Default: none. */
   logger?: EventLogLogger;
 }
+
+/** One entry of `EventLog.rangeSettled`: the event at `index`, or why its file could not be read. */
+export type SettledEntry =
+  | { readonly index: number; readonly event: AnyEvent; readonly error?: undefined }
+  | { readonly index: number; readonly event?: undefined; readonly error: StoreError; readonly location: string };
 
 /** Options for `EventLog.append`. */
 export interface AppendOptions {
@@ -156,6 +162,28 @@ export class EventLog {
     const from = clampSliceBound(start, this.length);
     const to = clampSliceBound(end, this.length);
     return this.#readRange(from, Math.max(from, to));
+  }
+
+  /**
+   * Like `range`, but one unreadable event does not fail the rest: each entry holds the event or the
+   * `StoreError` its file gave (corrupt, not a regular file, a link, missing). Other errors reject.
+   */
+  async rangeSettled(start: number, end: number = this.length): Promise<SettledEntry[]> {
+    const from = clampSliceBound(start, this.length);
+    const to = Math.max(from, clampSliceBound(end, this.length));
+    return readMany({
+      start: from,
+      end: to,
+      concurrency: READ_CONCURRENCY,
+      read: (index) =>
+        this.#load(index).then(
+          (event): SettledEntry => ({ index, event }),
+          (error: unknown): SettledEntry => {
+            if (!StoreError.isInstance(error)) throw error;
+            return { index, error, location: this.store.describe(this.#paths[index]!) };
+          },
+        ),
+    });
   }
 
   /** Reads [start, end), already within bounds, in parallel. */
@@ -319,7 +347,7 @@ export class EventLog {
       const claim = await this.#readClaimForProbe(index);
       if (claim === undefined) break;
       const path = this.#eventPath(index, claim.event.id);
-      if (rollForward) await this.store.copy(this.#slotPath(index), path);
+      if (rollForward) await this.#publishFromClaim(index, path);
       this.#push(path, claim.event);
     }
     return this.length - before;
@@ -348,11 +376,25 @@ export class EventLog {
       // Known from a claim whose writer has not written (or never will write) the event file yet.
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined || claim.event.id !== id) throw error;
-      await this.store.copy(this.#slotPath(index), path);
+      await this.#publishFromClaim(index, path);
       event = claim.event;
     }
     this.#cache.set(index, event);
     return event;
+  }
+
+  /**
+   * Writes the event file of a committed claim for a writer that did not. Best effort: the claim is
+   * the commit point and holds the whole event, so a file that cannot be written (a directory in the
+   * way, a read-only directory) is warned about and the event is served from its claim.
+   */
+  async #publishFromClaim(index: number, path: string): Promise<void> {
+    try {
+      await this.store.copy(this.#slotPath(index), path);
+    } catch (error) {
+      if (!StoreError.isInstance(error)) throw error;
+      this.#logger?.warn(`${error.message}; event ${index} is read from its slot claim`);
+    }
   }
 
   #push(path: string, event: AnyEvent | undefined): void {

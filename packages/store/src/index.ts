@@ -22,6 +22,7 @@ export {
   type EventLogLogger,
   type EventLogOptions,
   type RefreshOptions,
+  type SettledEntry,
 } from './event-log.js';
 export type { FileStore } from './file-store.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';

@@ -140,7 +140,7 @@ async function openChild(parent: DirectoryHandle, name: string, create: boolean)
 }
 
 function anchoredHandle(fd: number): DirectoryHandle {
-  return { path: `/proc/self/fd/${fd}`, fd, close: () => closeFd(fd) };
+  return { path: `/proc/self/fd/${fd}`, fd, close: async () => closeSync(fd) };
 }
 
 /** The fallback without `/proc`: the path itself, after `lstat` shows a real directory. */
