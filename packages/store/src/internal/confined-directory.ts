@@ -28,13 +28,17 @@ export interface ConfinedRoot {
 const DIRECTORY_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 const NOTHING_TO_CLOSE = async (): Promise<void> => undefined;
 
-/** Closes a store's root descriptor once nothing can use the store any more. */
-const rootDescriptors = new FinalizationRegistry<number>((fd) => {
+/** Roots opened so far, by real path, shared by the stores on that directory while any is reachable. */
+const openRoots = new Map<string, WeakRef<ConfinedRoot>>();
+
+/** Closes a root's descriptor once no store can use it any more, and forgets it. */
+const rootDescriptors = new FinalizationRegistry<{ fd: number; realPath: string }>(({ fd, realPath }) => {
   try {
     closeSync(fd);
   } catch {
     // Already closed: nothing to release.
   }
+  if (openRoots.get(realPath)?.deref() === undefined) openRoots.delete(realPath);
 });
 
 /**
@@ -44,11 +48,16 @@ const rootDescriptors = new FinalizationRegistry<number>((fd) => {
  */
 export function openConfinedRoot(realPath: string): ConfinedRoot {
   if (process.platform === 'linux') {
+    // Stores on the same directory share one descriptor (many conversations use one persistence
+    // directory), as long as that path still names the directory the descriptor was opened on.
+    const shared = openRoots.get(realPath)?.deref();
+    if (shared?.handle.fd !== undefined && isSameDirectory(realPath, shared.handle.fd)) return shared;
     const fd = openSync(realPath, DIRECTORY_FLAGS);
     const anchored = `/proc/self/fd/${fd}`;
     if (isSameDirectory(anchored, fd)) {
       const root: ConfinedRoot = { handle: { path: anchored, fd, close: NOTHING_TO_CLOSE }, realPath };
-      rootDescriptors.register(root, fd);
+      rootDescriptors.register(root, { fd, realPath });
+      openRoots.set(realPath, new WeakRef(root));
       return root;
     }
     closeSync(fd);
@@ -56,10 +65,10 @@ export function openConfinedRoot(realPath: string): ConfinedRoot {
   return { handle: { path: realPath, fd: undefined, close: NOTHING_TO_CLOSE }, realPath };
 }
 
-/** True when `/proc` is mounted and shows the descriptor as the directory it was opened on. */
-function isSameDirectory(anchored: string, fd: number): boolean {
+/** True when `path` (e.g. `/proc/self/fd/N`) is the directory the descriptor was opened on. */
+function isSameDirectory(path: string, fd: number): boolean {
   try {
-    const viaProc = statSync(anchored);
+    const viaProc = statSync(path);
     const opened = fstatSync(fd);
     return viaProc.isDirectory() && viaProc.ino === opened.ino && viaProc.dev === opened.dev;
   } catch {
