@@ -85,7 +85,8 @@ describe('parsing fuzzed event documents', () => {
     // Both outcomes occur, so the fuzzer neither only breaks documents nor leaves them all valid.
     expect(outcomes.parsed).toBeGreaterThan(DOCUMENTS / 20);
     expect(outcomes.rejected).toBeGreaterThan(DOCUMENTS / 20);
-  });
+    // A few seconds alone; the generous limit is for a full parallel test run on 2 shared cores.
+  }, 300_000);
 
   it('treats every Object.prototype name as a kind of its own (an opaque event), at every level', () => {
     for (const kind of PROTOTYPE_NAMES) {

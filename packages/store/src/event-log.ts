@@ -12,6 +12,7 @@ import { isFileNotFound } from './event-log/is-file-not-found.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
+import { type SettledEntry, settle } from './event-log/settled-entry.js';
 import { probeSlotClaim, readSlotClaim, type SlotClaim } from './event-log/slot-claims.js';
 import {
   type LogEntry,
@@ -38,11 +39,6 @@ export interface EventLogOptions {
   /** Receives warnings about gaps and names that are not event files. Default: none. */
   logger?: EventLogLogger;
 }
-
-/** One entry of `EventLog.rangeSettled`: the event at `index`, or why its file could not be read. */
-export type SettledEntry =
-  | { readonly index: number; readonly event: AnyEvent; readonly error?: undefined }
-  | { readonly index: number; readonly event?: undefined; readonly error: StoreError; readonly location: string };
 
 /** Options for `EventLog.append`. */
 export interface AppendOptions {
@@ -175,14 +171,7 @@ export class EventLog {
       start: from,
       end: to,
       concurrency: READ_CONCURRENCY,
-      read: (index) =>
-        this.#load(index).then(
-          (event): SettledEntry => ({ index, event }),
-          (error: unknown): SettledEntry => {
-            if (!StoreError.isInstance(error)) throw error;
-            return { index, error, location: this.store.describe(this.#paths[index]!) };
-          },
-        ),
+      read: (index) => settle(index, this.#load(index), () => this.store.describe(this.#paths[index]!)),
     });
   }
 

@@ -15,6 +15,7 @@ export {
   isStorableEventId,
   parseEventFileName,
 } from './event-log/file-names.js';
+export type { SettledEntry } from './event-log/settled-entry.js';
 export type { LogEntry, SubscribeOptions } from './event-log/subscription.js';
 export {
   type AppendOptions,
@@ -22,7 +23,6 @@ export {
   type EventLogLogger,
   type EventLogOptions,
   type RefreshOptions,
-  type SettledEntry,
 } from './event-log.js';
 export type { FileStore } from './file-store.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';

@@ -156,5 +156,6 @@ describe('EventLog on a damaged local directory', () => {
         }
       }
     }
-  });
+    // A few seconds alone; the limit is for a full parallel test run on 2 shared cores.
+  }, 120_000);
 });

@@ -205,7 +205,7 @@ describe('local FileStore confinement', () => {
     await exited;
     expect(reads).toBeGreaterThan(0);
     expect(snapshot(outside)).toBe(before);
-  });
+  }, 120_000);
 
   it('keeps working in the original root when the root path is swapped for a link', async () => {
     const { root, outside, store } = await setup();

@@ -85,7 +85,7 @@ function randomValue(random: Random, deepTexts: string[], allowBig = true): unkn
     case 8:
       return withProtoKey({ polluted: true, kind: random.pick(PROTOTYPE_NAMES) });
     case 9:
-      return allowBig && random.chance(0.15) ? 'A'.repeat(100_000 + random.int(900_000)) : 'y'.repeat(random.int(300));
+      return allowBig && random.chance(0.15) ? 'A'.repeat(100_000 + random.int(400_000)) : 'y'.repeat(random.int(300));
     case 10:
       return allowBig ? deepValue(random, deepTexts) : 1;
     default:
@@ -106,7 +106,7 @@ export function withProtoKey(payload: Record<string, unknown>): Record<string, u
  * marker string that `mutateDocument` replaces with the text.
  */
 function deepValue(random: Random, deepTexts: string[]): string {
-  const depth = random.pick([random.int(600), 505 + random.int(15), 505 + random.int(15), 1000 + random.int(3000)]);
+  const depth = random.pick([random.int(600), 505 + random.int(15), 505 + random.int(15), 1000 + random.int(1500)]);
   const open: string[] = [];
   const close: string[] = [];
   for (let level = 0; level < depth; level++) {
