@@ -38,6 +38,8 @@ interface Frame {
   next: number;
   /** Nulls are dropped at this level (false inside free-form values). */
   readonly dropNulls: boolean;
+  /** This level is copied (a free-form value of an owned input is only checked: it is ours already). */
+  readonly copying: boolean;
   readonly key: string | number | undefined;
 }
 
@@ -60,12 +62,12 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
    */
   const seen = options.foreign ? { dropped: new Map<object, unknown>(), kept: new Map<object, unknown>() } : undefined;
 
-  const push = (source: object, key: string | number | undefined, dropNulls: boolean): unknown => {
+  const push = (source: object, key: string | number | undefined, dropNulls: boolean, copying: boolean): unknown => {
     const isArray = Array.isArray(source);
     const keys = isArray ? undefined : Object.keys(source);
     const length = isArray ? source.length : (keys as string[]).length;
-    const target = options.copy ? (isArray ? [] : {}) : undefined;
-    stack.push({ source, target, keys, length, next: 0, dropNulls, key });
+    const target = copying ? (isArray ? [] : {}) : undefined;
+    stack.push({ source, target, keys, length, next: 0, dropNulls, copying, key });
     onStack?.add(source);
     (dropNulls ? seen?.dropped : seen?.kept)?.set(source, target);
     return target;
@@ -75,7 +77,7 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     return { ok: false, issue: { path: shortPath(path), message } };
   };
 
-  const root = push(value, undefined, options.dropNulls);
+  const root = push(value, undefined, options.dropNulls, options.copy);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     if (frame.next === frame.length) {
@@ -92,7 +94,9 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     let copy = item;
     if (item !== null && typeof item === 'object') {
       if (onStack?.has(item)) return fail(key, 'the value contains itself (a cycle), which JSON cannot hold');
-      const dropNulls = frame.dropNulls && !(typeof key === 'string' && FREE_FORM_KEYS.has(key));
+      const freeForm = typeof key === 'string' && FREE_FORM_KEYS.has(key);
+      const dropNulls = frame.dropNulls && !freeForm;
+      const copying = frame.copying && (options.foreign || !freeForm);
       const walked = dropNulls ? seen?.dropped : seen?.kept;
       if (walked?.has(item)) {
         copy = walked.get(item);
@@ -100,7 +104,8 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
         if (stack.length >= MAX_EVENT_DEPTH) {
           return fail(key, `nested more than ${MAX_EVENT_DEPTH} levels deep (the limit for an event)`);
         }
-        copy = push(item, key, dropNulls);
+        const target = push(item, key, dropNulls, copying);
+        if (copying) copy = target;
       }
     }
     if (frame.target === undefined) continue;
