@@ -301,6 +301,8 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       try {
         await link(sourcePath, temp);
         await rename(temp, targetPath);
+        // rename() between two links of one inode (a copy onto itself) leaves both names in place.
+        await unlink(temp).catch(() => undefined);
       } catch (error) {
         await unlink(temp).catch(() => undefined);
         if (errnoCode(error) === 'ENOENT') {

@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { lstat, unlink } from 'node:fs/promises';
 import { FileNotFoundError } from '../errors/file-not-found-error.js';
 import { InvalidPathError } from '../errors/invalid-path-error.js';
 import { NotRegularFileError } from '../errors/not-regular-file-error.js';
@@ -24,10 +24,24 @@ export interface FileContext {
 /**
  * Reads a regular file, refusing anything else with a typed error before reading a byte: a
  * symbolic link (`InvalidPathError`), a FIFO, socket or device (`NotRegularFileError`); a directory
- * or a missing file is a `FileNotFoundError`. The check is `fstat` on the opened descriptor, so an
- * entry swapped between a listing and this read cannot slip through, and cannot make it hang.
+ * or a missing file is a `FileNotFoundError`. The entry is checked with `lstat` before it is opened
+ * and again with `fstat` on the descriptor (opened `O_NONBLOCK | O_NOFOLLOW`), so an entry swapped
+ * in between cannot slip through, and cannot make the read hang.
  */
 export async function readRegularFile(path: string, context: FileContext): Promise<Buffer> {
+  // Checked before opening, so a FIFO is never opened at all (opening one for reading would release a
+  // writer blocked on it); the flags and the fstat below cover an entry swapped in after this check.
+  let entry: Stats;
+  try {
+    entry = await lstat(path);
+  } catch (error) {
+    throw classifyOpenError(error, context);
+  }
+  if (entry.isSymbolicLink()) {
+    throw new InvalidPathError({ path: context.storePath, reason: 'is a symbolic link (not followed)' });
+  }
+  if (entry.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
+  if (!entry.isFile()) throw notRegular(entry, context);
   let fd: number;
   try {
     fd = await openFd(path, READ_FLAGS);
