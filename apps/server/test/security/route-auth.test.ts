@@ -59,7 +59,8 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   return '{}';
 }
 
-const publicPaths = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+// The only routes declared `config: { public: true }`: health/info, the OpenAPI document and the web viewer's files.
+const publicPaths = new Set(['/', '/assets/:file', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
 
 describe('session key attached to every route', () => {
   it('registers the routes the test expects (the enumeration is not empty)', () => {
