@@ -1,15 +1,16 @@
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import fastifySwagger from '@fastify/swagger';
 import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerConversationRoutes } from './api/conversation-routes.js';
+import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
+import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import {
@@ -111,16 +112,7 @@ export async function buildServer(
   // Every route registered from here on needs the session key unless it says `config: { public: true }`.
   installRouteAuth(app, config.apiKeys);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: '@x/server', description: 'Agent server: conversations, events and event streams', version },
-      components: {
-        securitySchemes: { sessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } },
-      },
-      ...(config.apiKeys.length > 0 ? { security: [{ sessionApiKey: [] }] } : {}),
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerOpenApi(app, version);
 
   const { store, root } =
     options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
@@ -139,7 +131,8 @@ export async function buildServer(
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
-  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  registerOpenApiRoute(app);
+  await registerDocsRoutes(app);
 
   await app.ready();
   const sockets = attachEventSockets(app.server, manager, {

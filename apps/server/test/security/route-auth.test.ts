@@ -59,7 +59,9 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   return '{}';
 }
 
-const publicPaths = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+const publicUrls = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+/** The public routes: the health and info routes, the document, and the docs page (its own scope). */
+const publicPaths = { has: (url: string) => publicUrls.has(url) || url === '/docs' || url.startsWith('/docs/') };
 
 describe('session key attached to every route', () => {
   it('registers the routes the test expects (the enumeration is not empty)', () => {
@@ -144,7 +146,7 @@ describe('session key attached to every route', () => {
   });
 
   it('leaves the public routes open', async () => {
-    for (const path of publicPaths) {
+    for (const path of [...publicUrls, '/docs', '/docs/json', '/docs/static/swagger-ui.css']) {
       const response = await rawRequest(port, { target: path });
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
     }
