@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { type ConversationRecord, openConversation, readEvents } from '../conversation-reader.js';
 import { deriveState } from '../derive-state.js';
 import { displayKind, eventSummary } from '../render/event-summary.js';
-import { formatCost, tokensText, usageTotals } from '../render/stats.js';
+import { costText, tokensText, usageTotals } from '../render/stats.js';
 import { resolveConversation } from '../resolve-conversation.js';
 
 export async function inspectCommand(
@@ -36,7 +36,7 @@ export async function inspectCommand(
   row('iterations', String(report.iterations));
   const totals = usageTotals(report.stats);
   row('tokens', tokensText(totals));
-  row('cost', formatCost(totals.cost));
+  row('cost', costText(totals));
   row('confirmation', report.confirmation_policy.kind);
   row(
     'kinds',

@@ -1,13 +1,15 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Conversation, ConversationOptions } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
+import { NoModelError } from '../errors/no-model-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
+import { createDemoWorkspace } from '../run/demo-workspace.js';
+import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
 
@@ -22,6 +24,8 @@ export interface RunCommandOptions {
   resume?: string;
   stream?: boolean;
   demo?: boolean;
+  /** NDJSON: the events on stdout, one JSON object a line; everything for people goes to stderr. */
+  json?: boolean;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -41,12 +45,13 @@ export async function runCommand(
   const started = Date.now();
   const demo = options.demo === true;
   checkOptions(task, options);
-  const { output } = context;
+  const json = options.json === true;
+  const output = json ? stderrOnly(context.output) : context.output;
   const agentModule = await import('@x/agent');
   const dataDir = resolveDataDir(options.dataDir, context.env);
   const source = options.resume === undefined ? undefined : resolveConversation(options.resume, { dataDir });
   const workspace = demo
-    ? mkdtempSync(join(tmpdir(), 'x-demo-'))
+    ? createDemoWorkspace(context.env)
     : workspaceDir(options.workspace ?? (source === undefined ? undefined : recordedWorkspace(source.location)));
 
   const model = chooseModel(agentModule, { demo, model: options.model, baseUrl: options.baseUrl, env: context.env });
@@ -55,6 +60,7 @@ export async function runCommand(
       output.errorColors.yellow('--model and --base-url only apply with OPENAI_API_KEY set; using the offline model.'),
     );
   }
+  if (model.kind === 'offline') throw new NoModelError();
   const agent = agentModule.createAgent({
     llm: model.llm,
     stream: options.stream === true,
@@ -62,7 +68,8 @@ export async function runCommand(
       ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
       : {}),
   });
-  const live = createLiveView(output, model.llm.model);
+  const liveView = json ? undefined : createLiveView(output, model.llm.model);
+  const live = liveView ?? createJsonView((text) => process.stdout.write(text));
   const conversationOptions: Omit<ConversationOptions, 'id'> = {
     agent,
     workspace,
@@ -96,7 +103,14 @@ export async function runCommand(
       return;
     }
     interrupted = true;
-    output.error(output.errorColors.yellow('Pausing after the current step… (Ctrl-C again to stop at once)'));
+    const running = liveView?.runningAction();
+    output.error(
+      output.errorColors.yellow(
+        running === undefined
+          ? 'Pausing after the current step… (Ctrl-C again to stop at once)'
+          : `Stopping: waiting for the running command to finish (${running}), then pausing… (Ctrl-C again to stop at once)`,
+      ),
+    );
     void conversation.pause().catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
@@ -104,7 +118,7 @@ export async function runCommand(
     if (source !== undefined && policy !== undefined) await conversation.setConfirmationPolicy(policy);
     const message = demo ? DEMO_TASK : task;
     if (message !== undefined) await conversation.sendMessage(message);
-    await runWithConfirmation(conversation, context, controller.signal);
+    await runWithConfirmation(conversation, { ...context, output }, controller.signal);
   } catch (error) {
     // A failed run is recorded in the conversation (its error event was shown above); anything else is not.
     if (!(agentModule.ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) throw error;

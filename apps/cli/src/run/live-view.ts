@@ -1,23 +1,43 @@
 import type { AnyEvent } from '@x/events';
 import type { Output } from '../render/output.js';
 import { createVisualizer } from '../render/visualizer.js';
+import { createActionTracker } from './action-tracker.js';
+
+/** A pause recorded while a tool action still executes: the run is not paused until that action ends. */
+function isPause(event: AnyEvent): boolean {
+  if (event.kind === 'PauseEvent') return true;
+  return event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status' && event.value === 'paused';
+}
 
 /**
  * Shows a live run: events as they are recorded, and a spinner (terminal only) saying what the run is
  * waiting for. Events that arrive before `start()` (the system prompt, written while the conversation
- * is created) are held back so the header is printed first.
+ * is created) are held back so the header is printed first. A pause requested while a command runs is
+ * shown once that command has finished (the run only stops then).
  */
 export function createLiveView(output: Output, model: string) {
   const visualizer = createVisualizer(output);
+  const actions = createActionTracker();
   const held: [AnyEvent, number | undefined][] = [];
+  const deferred: [AnyEvent, number | undefined][] = [];
   let started = false;
   let running = false;
 
-  const show = (event: AnyEvent, index: number | undefined): void => {
+  const render = (event: AnyEvent, index: number | undefined): void => {
     visualizer.render(event, index);
     if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') {
       running = event.value === 'running';
     }
+  };
+
+  const show = (event: AnyEvent, index: number | undefined): void => {
+    actions.observe(event);
+    if (isPause(event) && actions.running() !== undefined) {
+      deferred.push([event, index]);
+      return;
+    }
+    render(event, index);
+    if (actions.running() === undefined) for (const [later, at] of deferred.splice(0)) render(later, at);
     if (!running || event.kind === 'StreamingDeltaEvent') {
       output.spinner.stop();
       return;
@@ -35,7 +55,12 @@ export function createLiveView(output: Output, model: string) {
       started = true;
       for (const [event, index] of held.splice(0)) show(event, index);
     },
+    /** The tool actions still executing (`terminal: sleep 5`), or undefined. */
+    runningAction(): string | undefined {
+      return actions.running();
+    },
     stop(): void {
+      for (const [event, index] of deferred.splice(0)) render(event, index);
       visualizer.flush();
       output.spinner.stop();
     },
