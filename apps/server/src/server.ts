@@ -28,6 +28,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 export interface RegisteredRoute {
   method: string;
   url: string;
+  /** `schema.hide`: left out of the OpenAPI document (static pages such as /docs' assets). */
+  hidden?: boolean;
 }
 
 export interface BuiltServer {
@@ -88,7 +90,8 @@ export async function buildServer(
   });
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    const hidden = (route.schema as { hide?: unknown } | undefined)?.hide === true;
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, ...(hidden ? { hidden } : {}) });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

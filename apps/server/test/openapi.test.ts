@@ -104,9 +104,9 @@ describe('OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
-  it('describes every registered route (except the docs page and automatic HEAD routes)', () => {
+  it('describes every registered route but automatic HEAD routes and hidden public pages', () => {
     const missing = built.routes
-      .filter((route) => route.method !== 'HEAD' && !route.url.startsWith(DOCS_PREFIX))
+      .filter((route) => route.method !== 'HEAD' && route.hidden !== true)
       .filter((route) => document.paths[openApiPath(route.url)]?.[route.method.toLowerCase()] === undefined)
       .map((route) => `${route.method} ${route.url}`);
     expect(missing).toEqual([]);
@@ -114,6 +114,18 @@ describe('OpenAPI document', () => {
     const served = new Set(built.routes.map((route) => `${route.method.toLowerCase()} ${openApiPath(route.url)}`));
     const extra = operations().filter(({ path, method }) => !served.has(`${method} ${path}`));
     expect(extra).toEqual([]);
+  });
+
+  it('hides only public pages (the docs page), never an API route', async () => {
+    const hidden = built.routes.filter((route) => route.hidden === true && route.method !== 'HEAD');
+    expect(hidden.map((route) => route.url)).toContain(DOCS_PREFIX);
+    for (const route of hidden) {
+      expect(route.url.startsWith('/api'), route.url).toBe(false);
+      if (route.url.includes('*') || route.url.includes(':')) continue;
+      // Reachable without a key: a hidden route that needed one would be an undocumented API.
+      const response = await fetch(`${url}${route.url}`, { redirect: 'manual' });
+      expect(response.status, route.url).toBeLessThan(400);
+    }
   });
 
   it('serializes responses through the declared schemas (a 201 create and its error responses conform)', async () => {

@@ -7,12 +7,14 @@ export const DOCS_PREFIX = '/docs';
 
 /**
  * The page only loads its own assets (served from the package, no CDN: it works offline) and talks only to
- * this server: no inline script or style, no frames, no plugins, no forms elsewhere.
+ * this server: no inline script, no inline style but Swagger UI's own, no frames, no plugins, no forms elsewhere.
  */
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  // Swagger UI's bundle injects one fixed <style> element; its hash (for the pinned @fastify/swagger-ui 5.2.6)
+  // admits exactly that one and nothing else inline. The browser test fails if a new version changes it.
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
