@@ -68,8 +68,7 @@ export async function runCommand(
       ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
       : {}),
   });
-  const liveView = json ? undefined : createLiveView(output, model.llm.model);
-  const live = liveView ?? createJsonView((text) => process.stdout.write(text));
+  const live = json ? createJsonView((text) => process.stdout.write(text)) : createLiveView(output, model.llm.model);
   const conversationOptions: Omit<ConversationOptions, 'id'> = {
     agent,
     workspace,
@@ -103,7 +102,7 @@ export async function runCommand(
       return;
     }
     interrupted = true;
-    const running = liveView?.runningAction();
+    const running = live.runningAction();
     output.error(
       output.errorColors.yellow(
         running === undefined

@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import { eventToJson } from '@x/events';
 import type { Output } from '../render/output.js';
+import { createActionTracker } from './action-tracker.js';
 
 /**
  * `x run --json`: every event of the run as one JSON object a line (NDJSON) on stdout, in the reference's
@@ -9,8 +10,12 @@ import type { Output } from '../render/output.js';
  */
 export function createJsonView(write: (text: string) => void) {
   const held: AnyEvent[] = [];
+  const actions = createActionTracker();
   let started = false;
-  const emit = (event: AnyEvent): void => write(`${JSON.stringify(eventToJson(event))}\n`);
+  const emit = (event: AnyEvent): void => {
+    actions.observe(event);
+    write(`${JSON.stringify(eventToJson(event))}\n`);
+  };
   return {
     onEvent(event: AnyEvent): void {
       if (started) emit(event);
@@ -19,6 +24,10 @@ export function createJsonView(write: (text: string) => void) {
     start(): void {
       started = true;
       for (const event of held.splice(0)) emit(event);
+    },
+    /** The tool actions still executing, or undefined (for the Ctrl-C message). */
+    runningAction(): string | undefined {
+      return actions.running();
     },
     stop(): void {},
   };
