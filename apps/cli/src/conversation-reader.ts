@@ -14,6 +14,9 @@ const baseStateSchema = z.looseObject({
   agent: z.looseObject({ llm: z.looseObject({ model: z.string().optional() }).optional() }).optional(),
   workspace: z.looseObject({ working_dir: z.string().optional() }).optional(),
   agent_state: z.looseObject({ x_state: z.unknown().optional() }).optional(),
+  /** HEAD of the conversation tree (reference §7.7); readers show the branch that ends there. */
+  leaf_event_id: z.string().nullish(),
+  head_is_empty: z.boolean().optional(),
 });
 export type BaseStateInfo = z.infer<typeof baseStateSchema>;
 

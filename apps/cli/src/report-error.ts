@@ -3,8 +3,9 @@ import type { Colors } from './render/colors.js';
 
 /** What to do about the typed errors of the @x packages, by `code`. */
 const HINTS: Record<string, string> = {
-  llm_authentication: 'Check OPENAI_API_KEY (and OPENAI_BASE_URL if you use another endpoint).',
-  llm_service: 'Is the endpoint reachable? Check OPENAI_BASE_URL and your network; retries were used up.',
+  llm_authentication:
+    "Check the provider's API key (OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY) and its *_BASE_URL if you use another endpoint.",
+  llm_service: "Is the endpoint reachable? Check the provider's *_BASE_URL and your network; retries were used up.",
   llm_timeout: 'The model did not answer in time; try again, or use a faster model with --model.',
   llm_rate_limit: 'The provider is limiting requests; wait a little and resume with `x run --resume <id>`.',
   llm_bad_request: 'The endpoint rejected the request; check the model name (--model).',
@@ -13,6 +14,7 @@ const HINTS: Record<string, string> = {
   corrupt_base_state: 'base_state.json is damaged; `x events` can still read the events.',
   backend_error: 'The storage failed; check that the data directory is writable (--data-dir).',
   conversation_exists: 'Use another id, or resume it with `x run --resume <id>`.',
+  invalid_hook_config: 'Fix the hook file (the .openhands/hooks.json format), or run with --no-hooks.',
   remote_auth_failed: 'Pass the server’s session key with --api-key or X_SESSION_API_KEY.',
   remote_request_failed: 'Is the server running at that URL? Start one with `x serve`.',
   remote_stream_closed: 'The server closed the event stream; check that it is still running.',

@@ -41,11 +41,27 @@ export function resolveConversation(input: string, options: { dataDir?: string |
     if (matches.length > 1) throw new AmbiguousConversationError(input, matches);
     const [only] = matches;
     if (only !== undefined) return source(input, resolve(dataDir, only));
+    const nested = findSubConversation(dataDir, name);
+    if (nested.length > 1) throw new AmbiguousConversationError(input, nested);
+    if (nested[0] !== undefined) return source(input, nested[0]);
   }
   throw new ConversationNotFoundError(input, [
     `${dataDir}${isDirectory(dataDir) ? '' : ' (which does not exist)'}`,
     ...(looksLikePath ? [] : [`${asPath} as a path`]),
   ]);
+}
+
+/** Sub-agents' conversations live in `<parent>/subagents/<id>/`; find them by id or unique prefix. */
+function findSubConversation(dataDir: string, prefix: string): string[] {
+  const found: string[] = [];
+  for (const parent of readdirSync(dataDir)) {
+    const dir = resolve(dataDir, parent, 'subagents');
+    if (!isDirectory(dir)) continue;
+    for (const entry of readdirSync(dir)) {
+      if (entry.startsWith(prefix) && isConversationDir(resolve(dir, entry))) found.push(resolve(dir, entry));
+    }
+  }
+  return found;
 }
 
 function source(input: string, location: string): ConversationSource {

@@ -112,3 +112,22 @@ describe('conversation directories written by the Python reference', () => {
     expect(snapshot(data)).toEqual(before);
   });
 });
+
+describe('a branched conversation written as the reference writes one', () => {
+  const BRANCHED = fileURLToPath(
+    new URL('../../../packages/events/test/__fixtures__/branched/04_navigate_and_branch/', import.meta.url),
+  );
+  const branched = join(home.path, 'branched', '04_navigate_and_branch');
+
+  it('lists the messages of the active branch only (HEAD from base_state.json)', async () => {
+    cpSync(BRANCHED, branched, { recursive: true });
+    const result = await runCli(['messages', branched], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('capital of Italy');
+    expect(result.stdout).not.toContain('capital of France');
+    // With --until, the branch that ends at that index (the first conversation).
+    const early = await runCli(['messages', branched, '--until', '2'], { env });
+    expect(early.stdout).toContain('capital of France');
+    expect(early.stdout).not.toContain('Italy');
+  });
+});

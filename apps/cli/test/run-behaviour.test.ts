@@ -87,13 +87,16 @@ describe('x run stats', () => {
     expect(replay.stdout).not.toContain('1 iterations');
   });
 
-  it('never shows $0.00 for a model that used tokens', async () => {
-    server.push({ content: 'Priced answer.' });
-    const result = await runCli(['run', 'Say something', '--model', 'gpt-4o-mini'], { env: llmEnv, cwd: home.path });
-    expect(result.code).toBe(0);
-    const stats = /── 1 iteration · 15 tokens \(10 in, 5 out\) · (.*) · /.exec(result.stdout)?.[1];
-    expect(stats).toBeDefined();
-    expect(stats).not.toBe('$0.00');
+  it('shows the cost of a priced model, also with a provider prefix, never a rounded $0.00', async () => {
+    for (const model of ['gpt-4o-mini', 'openai/gpt-4o-mini']) {
+      server.push({ content: 'Priced answer.' });
+      const result = await runCli(['run', 'Say something', '--model', model], { env: llmEnv, cwd: home.path });
+      expect(result.code).toBe(0);
+      // 10 prompt tokens at $0.15/M and 5 completion tokens at $0.60/M.
+      expect(result.stdout).toMatch(/── 1 iteration · 15 tokens \(10 in, 5 out\) · \$0\.0000045 · /);
+      const inspect = await runCli(['inspect', idOf(result.stdout)], { env });
+      expect(inspect.stdout).toMatch(/cost\s+\$0\.0000045/);
+    }
   });
 });
 

@@ -123,7 +123,7 @@ describe('reading the demo conversation back', () => {
     expect(range.stdout.trim().split('\n')).toEqual(lines.slice(1, 4));
 
     const table = await runCli(['events', id, '--to', '1'], { env });
-    expect(table.stdout).toMatch(/^0 {2}\d\d:\d\d:\d\d {2}SystemPromptEvent +agent +4 tools/m);
+    expect(table.stdout).toMatch(/^0 {2}\d\d:\d\d:\d\d {2}SystemPromptEvent +agent +5 tools/m);
     expect(table.stdout).toMatch(/^1 .*MessageEvent +user +Create hello\.txt/m);
   });
 

@@ -20,6 +20,7 @@ import {
   installRouteAuth,
   redactingLoggerOptions,
 } from './security/index.js';
+import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -134,6 +135,7 @@ export async function buildServer(
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
+  registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);
 

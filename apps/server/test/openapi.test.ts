@@ -43,7 +43,7 @@ function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-const PUBLIC_OPERATIONS = new Set(['alive', 'health', 'ready', 'serverInfo', 'root', 'openapiDocument']);
+const PUBLIC_OPERATIONS = new Set(['alive', 'health', 'ready', 'serverInfo', 'openapiDocument']);
 
 function operations(): { path: string; method: string; operation: Operation }[] {
   return Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -116,7 +116,7 @@ describe('OpenAPI document', () => {
     expect(extra).toEqual([]);
   });
 
-  it('hides only public pages (the docs page), never an API route', async () => {
+  it('hides only public pages (the viewer, the docs page), never an API route', async () => {
     const hidden = built.routes.filter((route) => route.hidden === true && route.method !== 'HEAD');
     expect(hidden.map((route) => route.url)).toContain(DOCS_PREFIX);
     for (const route of hidden) {

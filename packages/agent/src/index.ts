@@ -1,8 +1,10 @@
 export { Agent } from './agent/agent.js';
+export { AgentExtensions, type ExtensionsStart } from './agent/agent-extensions.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
 export type { StepContext } from './agent/step-context.js';
 export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
+export { normalizeToolSpecName } from './agent/tool-spec-name.js';
 export { type Condenser, type CondenserContext, isCondensation } from './condenser/condenser.js';
 export { type CondenserFromJSONOptions, condenserFromJSON } from './condenser/condenser-from-json.js';
 export { InvalidCondenserConfigError } from './condenser/invalid-condenser-config-error.js';
@@ -51,6 +53,7 @@ export { type RequiresConfirmationOptions, requiresConfirmation } from './confir
 export { llmRiskAnalyzer, type SecurityAnalyzer } from './confirmation/security-analyzer.js';
 export { compareRisk, isRiskier, type KnownSecurityRisk } from './confirmation/security-risk.js';
 export { UnknownRiskComparisonError } from './confirmation/unknown-risk-comparison-error.js';
+export type { SecurityAnalyzerInput } from './conversation/analyzer-setting.js';
 export { Conversation } from './conversation/conversation.js';
 export type {
   ConversationListener,
@@ -66,13 +69,64 @@ export { ConversationNotFoundError } from './conversation/errors/conversation-no
 export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
 export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
 export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
+export { UnknownEventError } from './conversation/errors/unknown-event-error.js';
+export type { ForkOptions } from './conversation/fork-options.js';
 export {
   conversationDirName,
   defaultPersistenceDir,
   hyphenateConversationId,
 } from './conversation/persistence-layout.js';
 export type { RunHost } from './conversation/run-host.js';
+export {
+  agentFinalResponse,
+  createDelegateTool,
+  type DelegateAction,
+  type DelegateToolOptions,
+  delegateParameters,
+  listSubConversationIds,
+  SUBAGENTS_DIR,
+  type SubAgentType,
+  subConversationsDirectory,
+} from './delegation/index.js';
 export { AgentError } from './errors.js';
+export {
+  type CommandHookDefinition,
+  ConversationHooks,
+  commandHookSchema,
+  DEFAULT_HOOK_TIMEOUT_SECONDS,
+  defaultHookConfigPaths,
+  emptyHookConfig,
+  type FunctionHookDefinition,
+  findHookConfigFile,
+  HOOK_INHERITED_ENV,
+  type HookConfig,
+  type HookConfigField,
+  type HookConfigInput,
+  type HookDefinition,
+  type HookDefinitionInput,
+  type HookEventType,
+  type HookFunction,
+  type HookInput,
+  type HookMatcher,
+  type HookMatcherInput,
+  type HookOutput,
+  type HookResult,
+  HookRunner,
+  type HookRunnerOptions,
+  type HookRunOutcome,
+  type HookRunRequest,
+  hookConfigToJSON,
+  hookEnvironment,
+  hookEventTypes,
+  hookMatcherMatches,
+  InvalidHookConfigError,
+  isHookConfigEmpty,
+  loadHookConfigFile,
+  mergeHookConfigs,
+  parseHookConfig,
+  runHook,
+  STOP_HOOK_FEEDBACK_PREFIX,
+} from './hooks/index.js';
 export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
 export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';
 export { LLMBadRequestError } from './llm/errors/llm-bad-request-error.js';
@@ -83,7 +137,17 @@ export { LLMRateLimitError } from './llm/errors/llm-rate-limit-error.js';
 export { LLMScriptExhaustedError } from './llm/errors/llm-script-exhausted-error.js';
 export { LLMServiceError } from './llm/errors/llm-service-error.js';
 export { LLMTimeoutError } from './llm/errors/llm-timeout-error.js';
-export type { LLM, LLMDelta, LLMRequest, LLMResponse } from './llm/llm.js';
+export {
+  type LLM,
+  type LLMDelta,
+  type LLMFinishReason,
+  type LLMMessage,
+  type LLMRequest,
+  type LLMResponse,
+  type LLMTool,
+  normalizeMessages,
+} from './llm/llm.js';
+export type { BaseLLMConfig } from './llm/llm-config.js';
 export {
   addTokenUsage,
   type ConversationStats,
@@ -116,9 +180,50 @@ export {
   type OfflineScript,
   type OfflineTurn,
 } from './llm/offline-llm.js';
-export { createOpenAILLM, type LLMConfig, type Pricing } from './llm/openai-llm.js';
+export { createOpenAILLM, type LLMConfig } from './llm/openai-llm.js';
+export { type Pricing, pricingFor, pricingTable, registerPricing } from './llm/pricing.js';
 export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
-export { defaultModel, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export { defaultModel, type LLMOverrides, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
+export { withUsageId } from './llm/with-usage-id.js';
+export {
+  createMcpToolset,
+  errorObservation as mcpErrorObservation,
+  InvalidMcpConfigError,
+  MCP_ACTION_KIND,
+  MCP_OBSERVATION_KIND,
+  MCP_TOOL_KIND,
+  type McpConfig,
+  type McpConfigInput,
+  type McpServerConfig,
+  type McpServerConfigInput,
+  McpServerError,
+  type McpStartResult,
+  McpToolset,
+  type McpToolsetOptions,
+  type McpTransport,
+  mcpConfigToJSON,
+  mcpServerConfigSchema,
+  observationFromCallResult,
+  parseMcpConfig,
+} from './mcp/index.js';
+export {
+  type AnthropicLLMConfig,
+  type AnthropicPromptCaching,
+  type CreateLLMOptions,
+  createAnthropicLLM,
+  createGeminiLLM,
+  createLLM,
+  createOpenAIResponsesLLM,
+  type GeminiContent,
+  type GeminiLLMConfig,
+  type GeminiPart,
+  type GeminiRendered,
+  type OpenAIResponsesLLMConfig,
+  type ProviderName,
+  providerForModel,
+  providerNames,
+  toGeminiContents,
+} from './providers/index.js';
 export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
 export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
 export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';
@@ -138,6 +243,33 @@ export {
   secretRegistryJsonSchema,
   staticSecretJsonSchema,
 } from './secrets/secret-registry-json.js';
+export {
+  type AgentContextOptions,
+  activateSkills,
+  agentContextJsonSchema,
+  agentContextToJSON,
+  createSkill,
+  InvalidSkillError,
+  keywordTriggerSchema,
+  type LoadedSkills,
+  loadProjectSkills,
+  loadSkillsFromDir,
+  matchSkillTrigger,
+  PROJECT_SKILL_DIRS,
+  parseAgentContext,
+  parseSkillFile,
+  repoContextPrompt,
+  type Skill,
+  type SkillActivation,
+  type SkillInput,
+  SkillSet,
+  type SkillTrigger,
+  skillKeywords,
+  skillSchema,
+  skillTriggerSchema,
+  THIRD_PARTY_SKILL_FILES,
+  taskTriggerSchema,
+} from './skills/index.js';
 export { applyEvent } from './state/apply-event.js';
 export {
   type ConversationState,
@@ -176,6 +308,13 @@ export {
   defaultTools,
 } from './tools/default-tools.js';
 export {
+  buildToolEnvironment,
+  defaultInheritedVariables,
+  isSensitiveVariableName,
+  type ToolEnvironment,
+  ToolEnvironmentError,
+} from './tools/environment/index.js';
+export {
   createFileEditorTool,
   type FileEditorAction,
   type FileEditorToolOptions,
@@ -192,6 +331,15 @@ export {
 } from './tools/parse-tool-call.js';
 export { maskSecrets, secretEnvFor, secretPlaceholder } from './tools/secrets.js';
 export {
+  createTaskTrackerTool,
+  formatTaskList,
+  type TaskItem,
+  type TaskTrackerAction,
+  taskItemSchema,
+  tasksFileName,
+  taskTrackerParameters,
+} from './tools/task-tracker-tool.js';
+export {
   createTerminalTool,
   type TerminalAction,
   type TerminalToolOptions,
@@ -199,14 +347,17 @@ export {
 } from './tools/terminal-tool.js';
 export { thinkParameters, thinkTool } from './tools/think-tool.js';
 export {
+  type ConversationFiles,
   defineTool,
   pascalCase,
   type Tool,
   type ToolAnnotations,
   type ToolContent,
   type ToolContext,
+  type ToolConversation,
   type ToolResult,
   type ToolSpec,
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
+export { WorkspacePathError } from './tools/workspace-path-error.js';

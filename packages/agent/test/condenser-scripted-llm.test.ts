@@ -31,7 +31,8 @@ function promptOf(body: Record<string, unknown>): string {
   const messages = body.messages as { role: string; content: unknown }[];
   expect(messages).toHaveLength(1);
   expect(messages[0]!.role).toBe('user');
-  return String(messages[0]!.content);
+  // The Chat Completions rendering sends list content: one text part.
+  return (messages[0]!.content as { type: string; text: string }[]).map((part) => part.text).join('');
 }
 
 describe('LLMSummarizingCondenser with createOpenAILLM over HTTP', () => {

@@ -35,7 +35,13 @@ function startChild(
   return { process: process_, output: () => output, exited };
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+/**
+ * Each child is a fresh `node --import tsx` that compiles the whole package before it runs: on a loaded machine
+ * that alone can take tens of seconds, so these tests get more than the default 30 s.
+ */
+const childTestTimeoutMs = 120_000;
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -50,56 +56,71 @@ async function allEvents(conversation: Conversation): Promise<AnyEvent[]> {
 }
 
 describe('conversations across processes', () => {
-  it('resumes and continues after the process is killed (SIGKILL) in the middle of a run', async () => {
-    harness = await startHarness([
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
-      // The child is killed while it waits for this reply.
-      { content: 'never delivered', delayMs: 30_000 },
-      { toolCalls: [{ name: 'finish', arguments: { message: 'finished after resume' } }] },
-    ]);
-    const id = randomUUID();
-    const run = startChild([harness.server.baseURL, harness.persistenceDir, harness.workspace, id, 'create', 'do it']);
-    await waitFor(() => harness.server.requests.length >= 2, 'the second LLM request');
-    run.process.kill('SIGKILL');
-    await run.exited;
+  it(
+    'resumes and continues after the process is killed (SIGKILL) in the middle of a run',
+    async () => {
+      harness = await startHarness([
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
+        // The child is killed while it waits for this reply.
+        { content: 'never delivered', delayMs: 30_000 },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'finished after resume' } }] },
+      ]);
+      const id = randomUUID();
+      const run = startChild([
+        harness.server.baseURL,
+        harness.persistenceDir,
+        harness.workspace,
+        id,
+        'create',
+        'do it',
+      ]);
+      await waitFor(() => harness.server.requests.length >= 2, 'the second LLM request');
+      run.process.kill('SIGKILL');
+      await run.exited;
 
-    const resumed = await Conversation.resume(id, {
-      agent: harness.agent(),
-      workspace: harness.workspace,
-      persistenceDir: harness.persistenceDir,
-    });
-    const before = await allEvents(resumed);
-    // Everything acknowledged before the kill is there: the user message, the action and its result.
-    expect(before.map((event) => event.kind)).toEqual(
-      expect.arrayContaining(['SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent']),
-    );
-    expect(resumed.state.execution_status).toBe('running');
-    expect(resumed.state.event_count).toBe(before.length);
+      const resumed = await Conversation.resume(id, {
+        agent: harness.agent(),
+        workspace: harness.workspace,
+        persistenceDir: harness.persistenceDir,
+      });
+      const before = await allEvents(resumed);
+      // Everything acknowledged before the kill is there: the user message, the action and its result.
+      expect(before.map((event) => event.kind)).toEqual(
+        expect.arrayContaining(['SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent']),
+      );
+      expect(resumed.state.execution_status).toBe('running');
+      expect(resumed.state.event_count).toBe(before.length);
 
-    const result = await resumed.run();
-    expect(result.status).toBe('finished');
-    const after = await allEvents(resumed);
-    expect(after.slice(0, before.length).map((event) => event.id)).toEqual(before.map((event) => event.id));
-    const finish = after.find((event) => event.kind === 'ObservationEvent' && event.tool_name === 'finish');
-    expect(finish).toBeDefined();
-  });
+      const result = await resumed.run();
+      expect(result.status).toBe('finished');
+      const after = await allEvents(resumed);
+      expect(after.slice(0, before.length).map((event) => event.id)).toEqual(before.map((event) => event.id));
+      const finish = after.find((event) => event.kind === 'ObservationEvent' && event.tool_name === 'finish');
+      expect(finish).toBeDefined();
+    },
+    childTestTimeoutMs,
+  );
 
-  it('pauses in one process and continues in another', async () => {
-    harness = await startHarness([
-      { toolCalls: [{ name: 'think', arguments: { thought: 'one' } }] },
-      { toolCalls: [{ name: 'finish', arguments: { message: 'done in the second process' } }] },
-    ]);
-    const id = randomUUID();
-    const first = startChild(
-      [harness.server.baseURL, harness.persistenceDir, harness.workspace, id, 'create', 'two steps'],
-      { X_PAUSE_AFTER: 'ObservationEvent' },
-    );
-    expect(await first.exited).toBe(0);
-    expect(first.output()).toContain('RESULT paused');
+  it(
+    'pauses in one process and continues in another',
+    async () => {
+      harness = await startHarness([
+        { toolCalls: [{ name: 'think', arguments: { thought: 'one' } }] },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'done in the second process' } }] },
+      ]);
+      const id = randomUUID();
+      const first = startChild(
+        [harness.server.baseURL, harness.persistenceDir, harness.workspace, id, 'create', 'two steps'],
+        { X_PAUSE_AFTER: 'ObservationEvent' },
+      );
+      expect(await first.exited).toBe(0);
+      expect(first.output()).toContain('RESULT paused');
 
-    const second = startChild([harness.server.baseURL, harness.persistenceDir, harness.workspace, id, 'resume']);
-    expect(await second.exited).toBe(0);
-    expect(second.output()).toContain('RESULT finished');
-    expect(harness.server.requests).toHaveLength(2);
-  });
+      const second = startChild([harness.server.baseURL, harness.persistenceDir, harness.workspace, id, 'resume']);
+      expect(await second.exited).toBe(0);
+      expect(second.output()).toContain('RESULT finished');
+      expect(harness.server.requests).toHaveLength(2);
+    },
+    childTestTimeoutMs,
+  );
 });

@@ -29,7 +29,11 @@ describe('createOpenAILLM against an OpenAI-compatible server', () => {
       thinking_blocks: [],
     });
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ model: 'test-model', messages: userTurn });
+    // The event-level message is rendered in Chat Completions list form.
+    expect(requests[0]).toMatchObject({
+      model: 'test-model',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
     expect(requests[0]).not.toHaveProperty('tools');
     expect(llm).toMatchObject({ model: 'test-model', usageId: 'default', offline: false });
   });

@@ -40,6 +40,7 @@ export {
 export { withParent } from './create/with-parent.js';
 export { ChatImportError } from './errors/chat-import-error.js';
 export { EventParseError, type EventParseIssue } from './errors/event-parse-error.js';
+export { EventTreeError } from './errors/event-tree-error.js';
 export { KindRegistrationError } from './errors/kind-registration-error.js';
 export { MultiActionThoughtError } from './errors/multi-action-thought-error.js';
 export { NoManipulationIndexError } from './errors/no-manipulation-index-error.js';
@@ -52,7 +53,8 @@ export {
   safeParseEvent,
 } from './json/parse-event.js';
 export { pythonJsonDumps } from './json/python-json.js';
-export { eventToJson, serializeEvent } from './json/serialize-event.js';
+export { rawEventText } from './json/raw-text.js';
+export { eventToJson, serializeEvent, serializeEvents } from './json/serialize-event.js';
 export {
   type ActionKindOptions,
   type CustomEventOf,
@@ -212,5 +214,6 @@ export {
   userRejectObservationSchema,
 } from './schemas/llm-convertible-events.js';
 export type { OpaqueEvent } from './schemas/opaque-event.js';
+export { activeBranch, EventTree, isTreeArtifactKind, parentForAppend, type TreeNodeInput } from './tree/index.js';
 export { applyCondensation, condensationSummaryId } from './view/apply-condensation.js';
 export { View } from './view/view.js';

@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   AGENT_ACTION_CLASSIFICATION,
+  activeBranch,
   createActionEvent,
   createAgentErrorEvent,
   createConversationErrorEvent,
   createCustomEvent,
   createObservationEvent,
+  createPauseEvent,
+  EventTree,
   eventToLlmMessage,
+  parentForAppend,
   parseEvent,
   parseEventJson,
+  ROOT_PARENT_ID,
   registerActionKind,
   registerEventKind,
   registerObservationKind,
@@ -82,5 +87,23 @@ describe('README examples', () => {
         action: { kind: 'TerminalAction' },
       }),
     ).toThrow(/action\.command/);
+  });
+
+  it('conversation tree', () => {
+    const root = createPauseEvent({});
+    const first = withParent(createPauseEvent({}), root.id);
+    const second = withParent(createPauseEvent({}), root.id);
+    const events = [root, first, second];
+    const baseState = { leaf_event_id: first.id, head_is_empty: false };
+    const branch = activeBranch(events, { leafEventId: baseState.leaf_event_id, headIsEmpty: baseState.head_is_empty });
+    expect(branch).toEqual([root, first]);
+    const tree = EventTree.from(events);
+    const next = withParent(createPauseEvent({}), second.id);
+    tree.add(next);
+    const head = tree.activeLeaf(undefined, false);
+    expect(head).toBe(next.id);
+    expect(tree.pathToRoot(head)).toEqual([0, 2, 3]);
+    expect(parentForAppend(head, 4)).toBe(next.id);
+    expect(parentForAppend(undefined, 4)).toBe(ROOT_PARENT_ID);
   });
 });

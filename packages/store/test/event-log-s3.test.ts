@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../src/event-log/subscription.js';
 import { EventLog } from '../src/event-log.js';
 import { createS3FileStore } from '../src/s3-file-store.js';
 import { createTestBucket, createTestS3Client, type TestBucket } from '../src/testing/test-bucket.js';
 import { userMessageEvent } from './helpers/events.js';
+import { s3TestEndpoint } from './helpers/s3-test-endpoint.js';
 import { verifyLog } from './helpers/verify-log.js';
 
-const endpoint = inject('s3Endpoint');
+const endpoint = s3TestEndpoint();
 let bucket: TestBucket;
 
 beforeAll(async () => {

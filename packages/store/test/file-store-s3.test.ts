@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../src/errors.js';
 import type { FileStore } from '../src/file-store.js';
 import { createS3FileStore } from '../src/s3-file-store.js';
 import { describeFileStoreContract } from '../src/testing/file-store-contract.js';
 import { createTestBucket, type TestBucket } from '../src/testing/test-bucket.js';
+import { s3TestEndpoint } from './helpers/s3-test-endpoint.js';
 
-const endpoint = inject('s3Endpoint');
+const endpoint = s3TestEndpoint();
 let bucket: TestBucket;
 const prefixes = new WeakMap<FileStore, string>();
 

@@ -42,6 +42,8 @@ const cases: { from: string; allowed: string[]; forbidden: string[] }[] = [
     forbidden: ['@x/server', '@x/cli', '@x/server/client'],
   },
   { from: 'apps/cli', allowed: ['@x/events', '@x/store', '@x/agent', '@x/server'], forbidden: [] },
+  { from: 'apps/server', allowed: ['@x/agent', 'fastify'], forbidden: ['@x/viewer', 'preact', 'marked', 'dompurify'] },
+  { from: 'apps/viewer', allowed: ['preact', 'dompurify'], forbidden: ['@x/server', '@x/events', 'node:fs'] },
 ];
 
 describe('layering lint', () => {

@@ -5,6 +5,7 @@ import { deriveState } from '../derive-state.js';
 import { displayKind, eventSummary } from '../render/event-summary.js';
 import { costText, tokensText, usageTotals } from '../render/stats.js';
 import { resolveConversation } from '../resolve-conversation.js';
+import { subConversations } from '../sub-conversations.js';
 
 export async function inspectCommand(
   context: CliContext,
@@ -44,6 +45,12 @@ export async function inspectCommand(
       .map(([kind, count]) => `${kind} ${count}`)
       .join(c.dim(' · ')) || 'none',
   );
+  if (report.sub_conversations.length > 0) {
+    row('sub-agents', String(report.sub_conversations.length));
+    for (const child of report.sub_conversations) {
+      output.line(`    ${c.cyan(child.id)} ${child.status} ${c.dim(child.location)}`);
+    }
+  }
   if (report.pending_actions.length === 0) row('pending', 'none');
   else {
     row('pending', c.yellow(`${report.pending_actions.length} action(s) waiting for a result`));
@@ -58,6 +65,7 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
   const kinds: Record<string, number> = {};
   for (const event of events) kinds[displayKind(event)] = (kinds[displayKind(event)] ?? 0) + 1;
   const indexById = new Map(events.map((event, index) => [event.id, index]));
+  const children = subConversations(record.source.location);
   return {
     id: state.id,
     status: state.execution_status,
@@ -77,6 +85,8 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
     confirmation_policy: state.confirmation_policy,
     stats: state.stats,
     kinds,
+    sub_conversation_ids: children.map((child) => child.id),
+    sub_conversations: children,
     pending_actions: state.pending_actions.map((pending) => {
       const index = indexById.get(pending.action_id) ?? -1;
       const event = events[index];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CliContext } from '../context.js';
 import { resolveDataDir } from '../data-dir.js';
 import { isConversationDir } from '../resolve-conversation.js';
+import { subConversations } from '../sub-conversations.js';
 
 interface Entry {
   id: string;
@@ -11,6 +12,8 @@ interface Entry {
   updated_at: string;
   workspace?: string;
   location: string;
+  /** Ids of the sub-agents' conversations persisted beside it. */
+  sub_conversation_ids: string[];
 }
 
 /** Lists conversations from their directories alone (base_state.json and the event file names). */
@@ -38,7 +41,7 @@ export async function listCommand(context: CliContext, options: { dataDir?: stri
     const status =
       entry.status === 'finished' ? c.green : entry.status === 'error' || entry.status === 'stuck' ? c.red : c.yellow;
     output.line(
-      `${c.cyan(entry.id.replace(/-/g, '').slice(0, 8))}  ${status(entry.status.padEnd(24))} ${String(entry.events).padStart(5)} events  ${c.dim(entry.updated_at.slice(0, 16).replace('T', ' '))}  ${c.dim(entry.workspace ?? '')}`,
+      `${c.cyan(entry.id.replace(/-/g, '').slice(0, 8))}  ${status(entry.status.padEnd(24))} ${String(entry.events).padStart(5)} events  ${c.dim(entry.updated_at.slice(0, 16).replace('T', ' '))}  ${c.dim(entry.workspace ?? '')}${entry.sub_conversation_ids.length === 0 ? '' : c.dim(` · ${entry.sub_conversation_ids.length} sub-agent(s)`)}`,
     );
   }
   return 0;
@@ -66,5 +69,6 @@ function describe(dataDir: string, name: string): Entry {
     updated_at: statSync(location).mtime.toISOString(),
     ...(workspace === undefined ? {} : { workspace }),
     location,
+    sub_conversation_ids: subConversations(location).map((child) => child.id),
   };
 }

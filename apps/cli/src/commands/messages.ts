@@ -13,10 +13,16 @@ export async function messagesCommand(
     throw new UsageError(`--until ${options.until} is past the end: the conversation has ${record.log.length} events.`);
   }
   const events = await readEvents(record, options.until === undefined ? {} : { to: options.until });
-  const { eventsToMessages, toAnthropicMessages, toChatCompletionsMessages, toResponsesInput, View } = await import(
-    '@x/events'
+  const { activeBranch, eventsToMessages, toAnthropicMessages, toChatCompletionsMessages, toResponsesInput, View } =
+    await import('@x/events');
+  // Only the active branch (reference §7.7): HEAD from base_state.json, or with --until the last event up to it.
+  const branch = activeBranch(
+    events,
+    options.until === undefined
+      ? { leafEventId: record.baseState?.leaf_event_id ?? undefined, headIsEmpty: record.baseState?.head_is_empty }
+      : {},
   );
-  const messages = eventsToMessages(View.fromEvents(events).events);
+  const messages = eventsToMessages(View.fromEvents(branch).events);
   // Images are kept (vision on) so nothing in the conversation is silently left out of the listing.
   const rendered =
     options.format === 'responses'

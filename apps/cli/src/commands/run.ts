@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Conversation, ConversationOptions } from '@x/agent';
+import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
 import { NoModelError } from '../errors/no-model-error.js';
@@ -9,6 +9,7 @@ import { resolveConversation } from '../resolve-conversation.js';
 import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
 import { createDemoWorkspace } from '../run/demo-workspace.js';
+import { extensionOptions } from '../run/extension-options.js';
 import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
@@ -18,6 +19,7 @@ export interface RunCommandOptions {
   dataDir?: string;
   model?: string;
   baseUrl?: string;
+  provider?: string;
   confirm?: 'never' | 'always' | 'risky';
   maxIterations?: number;
   condenser?: 'none' | 'summarize';
@@ -26,6 +28,15 @@ export interface RunCommandOptions {
   demo?: boolean;
   /** NDJSON: the events on stdout, one JSON object a line; everything for people goes to stderr. */
   json?: boolean;
+  /** A JSON file in the reference's `mcp_config` shape. */
+  mcpConfig?: string;
+  /** `--no-skills` sets false: the workspace's AGENTS.md and skill directories are not loaded. */
+  skills?: boolean;
+  /** A hook file, or `false` for `--no-hooks`. */
+  hooks?: string | false;
+  subAgents?: boolean;
+  /** `--env` values: `NAME` (copied from this process) or `NAME=VALUE`. */
+  env?: string[];
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -54,26 +65,59 @@ export async function runCommand(
     ? createDemoWorkspace(context.env)
     : workspaceDir(options.workspace ?? (source === undefined ? undefined : recordedWorkspace(source.location)));
 
-  const model = chooseModel(agentModule, { demo, model: options.model, baseUrl: options.baseUrl, env: context.env });
-  if (model.kind !== 'endpoint' && (options.model !== undefined || options.baseUrl !== undefined)) {
+  const model = chooseModel(agentModule, {
+    demo,
+    model: options.model,
+    baseUrl: options.baseUrl,
+    provider: options.provider,
+    env: context.env,
+  });
+  if (model.kind === 'offline') throw new NoModelError();
+  if (model.kind === 'demo' && (options.model !== undefined || options.baseUrl !== undefined)) {
     output.error(
-      output.errorColors.yellow('--model and --base-url only apply with OPENAI_API_KEY set; using the offline model.'),
+      output.errorColors.yellow('--model and --base-url are ignored with --demo (it uses the offline model).'),
     );
   }
-  if (model.kind === 'offline') throw new NoModelError();
+  const live = json ? createJsonView((text) => process.stdout.write(text)) : createLiveView(output, model.llm.model);
+  let askQueue: Promise<unknown> = Promise.resolve();
+  const hookFile = chooseHookFile(agentModule, options.hooks, workspace, demo);
+  const hooks = hookFile === undefined ? undefined : await agentModule.loadHookConfigFile(hookFile);
   const agent = agentModule.createAgent({
     llm: model.llm,
+    toolEnvironment: toolEnvironment(agentModule, options.env ?? []),
+    ...(options.subAgents === true
+      ? {
+          tools: [
+            ...agentModule.defaultTools({ toolEnvironment: toolEnvironment(agentModule, options.env ?? []) }),
+            agentModule.createDelegateTool({
+              // Sub-agents inherit the confirmation policy; their actions are asked about here, one at a time.
+              confirm: (agentId, pending) => {
+                const answer = askQueue.then(async () => {
+                  output.error(output.errorColors.dim(`Sub-agent ${agentId}:`));
+                  return (await askConfirmation(output, pending)) === true;
+                });
+                askQueue = answer.catch(() => false);
+                return answer;
+              },
+              onSubConversation: ({ agentId, conversation: child }) => {
+                child.subscribe((event) => live.onSubEvent(agentId, event));
+              },
+            }),
+          ],
+        }
+      : {}),
     stream: options.stream === true,
+    ...extensionOptions(agentModule, options),
     ...(options.condenser === 'summarize'
-      ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: model.llm }) }
+      ? { condenser: new agentModule.LLMSummarizingCondenser({ llm: agentModule.withUsageId(model.llm, 'condenser') }) }
       : {}),
   });
-  const live = json ? createJsonView((text) => process.stdout.write(text)) : createLiveView(output, model.llm.model);
   const conversationOptions: Omit<ConversationOptions, 'id'> = {
     agent,
     workspace,
     persistenceDir: source?.parentDir ?? dataDir,
     onEvent: live.onEvent,
+    ...(hooks === undefined ? {} : { hooks }),
     ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
   };
   const policy = options.confirm === undefined ? undefined : POLICIES[options.confirm];
@@ -92,6 +136,7 @@ export async function runCommand(
     model,
     resumed: source !== undefined,
   });
+  if (hookFile !== undefined) output.line(output.colors.dim(`  hooks from ${hookFile}`));
   live.start();
   let interrupted = false;
   const controller = new AbortController();
@@ -157,6 +202,29 @@ async function runWithConfirmation(
   }
 }
 
+/**
+ * What the agent's shell inherits: the library's minimal default plus `--env` names, and `--env NAME=VALUE`
+ * values. The CLI's own environment (OPENAI_API_KEY, cloud credentials, ...) is never passed wholesale.
+ */
+function toolEnvironment(agentModule: typeof import('@x/agent'), entries: readonly string[]): ToolEnvironment {
+  const inherit = [...agentModule.defaultInheritedVariables];
+  const set: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    if (at === -1) {
+      if (agentModule.isSensitiveVariableName(entry)) {
+        throw new UsageError(`--env ${entry}: it looks like a credential, and credentials are never copied.`, {
+          hint: `Pass the value explicitly if the agent needs it: --env ${entry}=…`,
+        });
+      }
+      inherit.push(entry);
+    } else {
+      set[entry.slice(0, at)] = entry.slice(at + 1);
+    }
+  }
+  return { inherit, set };
+}
+
 function checkOptions(task: string | undefined, options: RunCommandOptions): void {
   if (options.demo === true && (task !== undefined || options.resume !== undefined)) {
     throw new UsageError('--demo runs its own task in a fresh workspace; leave out the task and --resume.');
@@ -167,6 +235,18 @@ function checkOptions(task: string | undefined, options: RunCommandOptions): voi
     });
   }
   if (task !== undefined && task.trim() === '') throw new UsageError('The task is empty.');
+}
+
+/** `--hooks <file>`, else the reference's default hook files (not for the demo, nor with `--no-hooks`). */
+function chooseHookFile(
+  agentModule: typeof import('@x/agent'),
+  option: string | false | undefined,
+  workspace: string,
+  demo: boolean,
+): string | undefined {
+  if (option === false || demo) return undefined;
+  if (option !== undefined) return resolve(expandHome(option));
+  return agentModule.findHookConfigFile(workspace);
 }
 
 function workspaceDir(path: string | undefined): string {

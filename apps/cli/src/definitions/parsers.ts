@@ -33,3 +33,11 @@ export function parseUrl(value: string): string {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').filter((part) => part !== '')];
 }
+
+/** `--env NAME` or `--env NAME=VALUE`, repeatable: collected in order. */
+export function collectEnv(value: string, previous: string[] = []): string[] {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(=.*)?$/s.test(value)) {
+    throw new InvalidArgumentError(`expected NAME or NAME=VALUE (a variable name), got '${value}'.`);
+  }
+  return [...previous, value];
+}

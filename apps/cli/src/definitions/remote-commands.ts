@@ -61,6 +61,33 @@ export function defineRemoteCommands(program: Command): void {
     .action(lazyAction(async () => (await import('../commands/serve.js')).serveCommand));
 
   program
+    .command('view')
+    .summary('open the web viewer on local conversations (no server needed)')
+    .description(
+      'Serves the web viewer on 127.0.0.1 for one conversation directory (or id) or for the whole data directory, with an in-process agent server. A random session key is printed; the page asks for it once. Stop with Ctrl-C.',
+    )
+    .argument(
+      '[conversation]',
+      'a conversation id (or unique prefix) or a conversation directory; default: all conversations',
+    )
+    .option(
+      '--data-dir <dir>',
+      'where conversations are looked up (default: $X_HOME/conversations or ~/.x/conversations)',
+    )
+    .option('--port <port>', 'port (default: any free one)', parsePort)
+    .option('--api-key <key>', 'the session key to require (default: a random one, printed)')
+    .option('--open', 'also open the page in the desktop browser')
+    .addHelpText(
+      'after',
+      examples(
+        ['x view', 'every conversation in the data directory'],
+        ['x view 3f2c1a9e --open', 'one conversation, in the browser'],
+        ['x view ./conversations/ef2843ff…', 'a directory, also one written by the Python SDK'],
+      ),
+    )
+    .action(lazyAction(async () => (await import('../commands/view.js')).viewCommand));
+
+  program
     .command('tail')
     .summary('follow a conversation on a server, live')
     .description(

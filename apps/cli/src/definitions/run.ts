@@ -1,20 +1,31 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
-import { parsePositiveInteger } from './parsers.js';
+import { collectEnv, parsePositiveInteger } from './parsers.js';
 
 export function defineRun(program: Command): void {
   program
     .command('run')
     .summary('run an agent on a task in this directory')
     .description(
-      'Runs an agent on a task, with the current directory (or --workspace) as its workspace, and shows its events as they happen. The conversation is saved under the data directory so it can be replayed, inspected or resumed.\n\nWith OPENAI_API_KEY set it uses that OpenAI-compatible endpoint (OPENAI_BASE_URL, --model); without one there is no model to run the task with, so it stops with exit code 1 (try --demo for the built-in offline demo).\n\nWith --json, stdout carries only the run’s events, one JSON object a line (NDJSON, the reference’s event format), for scripts; the header, prompts and the closing summary go to stderr.',
+      'Runs an agent on a task, with the current directory (or --workspace) as its workspace, and shows its events as they happen. The conversation is saved under the data directory so it can be replayed, inspected or resumed.\n\nWith an API key of a provider set it uses that provider: OPENAI_API_KEY (OpenAI or any OpenAI-compatible endpoint via OPENAI_BASE_URL), ANTHROPIC_API_KEY (Claude), GEMINI_API_KEY (Gemini). The provider follows the model name (anthropic/claude-sonnet-4-6, gemini/gemini-2.5-flash, openai/gpt-4o, openai/o4-mini) or --provider; without a key there is no model to run the task with, so it stops with exit code 1 (try --demo for the built-in offline demo).\n\nWith --json, stdout carries only the run’s events, one JSON object a line (NDJSON, the reference’s event format), for scripts; the header, prompts and the closing summary go to stderr.',
     )
     .argument('[task]', 'what the agent should do')
     .option('-w, --workspace <dir>', 'directory the agent works in (default: the current directory)')
     .option('--data-dir <dir>', 'where conversations are saved (default: $X_HOME/conversations or ~/.x/conversations)')
-    .option('-m, --model <name>', 'model name for the OpenAI-compatible endpoint (default: $X_MODEL or gpt-4o-mini)')
-    .option('--base-url <url>', 'OpenAI-compatible endpoint, including /v1 (default: $OPENAI_BASE_URL)')
+    .option(
+      '-m, --model <name>',
+      "model, optionally prefixed by its provider: anthropic/…, gemini/…, openai/… (default: $X_MODEL, else the first provider with a key's default)",
+    )
+    .addOption(
+      new Option('--provider <name>', 'wire protocol, when the model name does not say (default: $X_PROVIDER)').choices(
+        ['openai', 'openai-responses', 'anthropic', 'gemini'],
+      ),
+    )
+    .option(
+      '--base-url <url>',
+      "the provider's endpoint (default: $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL or $GEMINI_BASE_URL)",
+    )
     .addOption(
       new Option(
         '--confirm <policy>',
@@ -34,7 +45,26 @@ export function defineRun(program: Command): void {
       '--resume <conversation>',
       'continue a saved conversation (id, id prefix or directory); the task, if given, is sent as a new message',
     )
+    .option(
+      '--env <name[=value]>',
+      'pass a variable to the agent’s shell: NAME copies it from here, NAME=VALUE sets it (repeatable). The shell otherwise gets only PATH, HOME, USER, SHELL, LANG/LC_*, TERM, TMPDIR, TZ; credentials (*_KEY, *_TOKEN, AWS_*, OPENAI_*, …) are never copied',
+      collectEnv,
+    )
     .option('--stream', 'show the model’s tokens as they arrive')
+    .option(
+      '--mcp-config <file>',
+      'JSON file of MCP servers whose tools the agent gets ({"mcpServers": {name: {command, args, env} or {url}}})',
+    )
+    .option('--no-skills', 'do not load AGENTS.md and the skill directories (.openhands/skills, …) of the workspace')
+    .option(
+      '--hooks <file>',
+      'hook configuration (JSON, the .openhands/hooks.json format); default: .openhands/hooks.json in the workspace, else ~/.openhands/hooks.json',
+    )
+    .option('--no-hooks', 'run no hooks, not even those of the default hook files')
+    .option(
+      '--sub-agents',
+      'give the agent the delegate tool: it can spawn sub-agents and run tasks on them in parallel',
+    )
     .option(
       '--demo',
       'run the built-in demo task on the offline model in a fresh workspace under $X_HOME/demo-workspaces',
@@ -48,6 +78,8 @@ export function defineRun(program: Command): void {
         ['OPENAI_API_KEY=sk-… x run -m gpt-4o "Fix the failing test"', 'a real model'],
         ['x run --confirm always "Clean up build/"', 'approve each action with y/n'],
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
+        ['x run --mcp-config mcp.json "Fetch the docs"', 'give the agent the tools of MCP servers'],
+        ['x run --hooks hooks.json "Tidy up"', 'run shell hooks before and after tools'],
         ['x run --json "Summarize README.md" | jq -c .kind', 'the events as NDJSON, for scripts'],
       ),
     )

@@ -123,7 +123,11 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
     case 'InterruptEvent':
       return [header(c.yellow('‖'), c.yellow('Interrupted'))];
     case 'HookExecutionEvent': {
-      const outcome = event.blocked ? 'blocked' : event.success ? 'ok' : `failed (exit ${event.exit_code})`;
+      const outcome = event.blocked
+        ? `blocked${event.reason || event.stderr.trim() ? `: ${oneLine(event.reason || event.stderr.trim(), 80)}` : ''}`
+        : event.success
+          ? 'ok'
+          : `failed (exit ${event.exit_code})${event.error ? `: ${oneLine(event.error, 80)}` : ''}`;
       return [
         header(c.dim('⚑'), c.dim(`Hook ${event.hook_event_type}`), `${oneLine(event.hook_command, 60)} · ${outcome}`),
       ];

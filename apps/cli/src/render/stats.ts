@@ -42,8 +42,12 @@ export function usageTotals(stats: ConversationStatsSnapshot): UsageTotals {
   return totals;
 }
 
+/** Dollars: cents from $0.01 up; below that, two significant digits (`$0.0000045`), never a rounded `$0.00`. */
 export function formatCost(cost: number): string {
-  return `$${cost.toFixed(cost !== 0 && cost < 0.01 ? 4 : 2)}`;
+  if (cost === 0 || cost >= 0.01) return `$${cost.toFixed(2)}`;
+  if (cost < 1e-10) return '<$0.0000000001';
+  const digits = 1 - Math.floor(Math.log10(cost));
+  return `$${cost.toFixed(digits).replace(/0+$/, '')}`;
 }
 
 /** The cost, or what is unknown about it: `$0.00` only when nothing that has a price was used. */

@@ -10,25 +10,42 @@ export interface ModelChoice {
   endpoint?: string;
 }
 
+const endpoints: Record<string, { env: string[]; fallback: string }> = {
+  openai: { env: ['OPENAI_BASE_URL'], fallback: 'https://api.openai.com/v1' },
+  'openai-responses': { env: ['OPENAI_BASE_URL'], fallback: 'https://api.openai.com/v1' },
+  anthropic: { env: ['ANTHROPIC_BASE_URL'], fallback: 'https://api.anthropic.com' },
+  gemini: { env: ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'], fallback: 'https://generativelanguage.googleapis.com' },
+};
+
 /**
- * `--demo` → the offline model with the built-in demo script; OPENAI_API_KEY → that OpenAI-compatible
- * endpoint; otherwise the offline model, which answers every task by explaining how to use a real one.
+ * `--demo` → the offline model with the built-in demo script; a provider key in the environment
+ * (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY) → that provider, chosen by `--provider`, else from
+ * the model name (`anthropic/claude-…`, `gemini/…`, `openai/…`); otherwise the offline model, which
+ * answers every task by explaining how to use a real one.
  */
 export function chooseModel(
   agent: AgentModule,
-  options: { demo: boolean; model?: string | undefined; baseUrl?: string | undefined; env: NodeJS.ProcessEnv },
+  options: {
+    demo: boolean;
+    model?: string | undefined;
+    baseUrl?: string | undefined;
+    provider?: string | undefined;
+    env: NodeJS.ProcessEnv;
+  },
 ): ModelChoice {
   if (options.demo) return { llm: agent.createOfflineLLM({ script: agent.builtInDemoScript() }), kind: 'demo' };
+  const provider = (agent.providerNames as readonly string[]).includes(options.provider ?? '')
+    ? (options.provider as (typeof agent.providerNames)[number])
+    : undefined;
   const llm = agent.resolveLLMFromEnv(options.env, {
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    ...(provider === undefined ? {} : { provider }),
   });
   if (llm !== undefined) {
-    return {
-      llm,
-      kind: 'endpoint',
-      endpoint: options.baseUrl ?? options.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-    };
+    const endpoint = endpoints[llm.provider ?? 'openai'] ?? endpoints.openai;
+    const fromEnv = endpoint?.env.map((name) => options.env[name]).find(Boolean);
+    return { llm, kind: 'endpoint', endpoint: options.baseUrl ?? fromEnv ?? endpoint?.fallback ?? '' };
   }
   // A function script never runs out, so a resumed offline conversation keeps answering.
   const offline = agent.createOfflineLLM({

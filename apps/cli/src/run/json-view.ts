@@ -25,6 +25,11 @@ export function createJsonView(write: (text: string) => void) {
       started = true;
       for (const event of held.splice(0)) emit(event);
     },
+    /**
+     * Sub-agents' events are not written: stdout holds exactly this conversation's log (each sub-agent's
+     * conversation is saved on its own and can be read with `x events`).
+     */
+    onSubEvent(_agentId: string, _event: AnyEvent): void {},
     /** The tool actions still executing, or undefined (for the Ctrl-C message). */
     runningAction(): string | undefined {
       return actions.running();

@@ -1,4 +1,5 @@
 import type { AnyEvent } from '@x/events';
+import { displayKind, eventSummary } from '../render/event-summary.js';
 import type { Output } from '../render/output.js';
 import { createVisualizer } from '../render/visualizer.js';
 import { createActionTracker } from './action-tracker.js';
@@ -8,6 +9,15 @@ function isPause(event: AnyEvent): boolean {
   if (event.kind === 'PauseEvent') return true;
   return event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status' && event.value === 'paused';
 }
+
+const SUB_EVENT_KINDS = new Set([
+  'MessageEvent',
+  'ActionEvent',
+  'AgentErrorEvent',
+  'ConversationErrorEvent',
+  'HookExecutionEvent',
+  'UserRejectObservation',
+]);
 
 /**
  * Shows a live run: events as they are recorded, and a spinner (terminal only) saying what the run is
@@ -58,6 +68,13 @@ export function createLiveView(output: Output, model: string) {
     /** The tool actions still executing (`terminal: sleep 5`), or undefined. */
     runningAction(): string | undefined {
       return actions.running();
+    },
+    /** One dim line per notable event of a sub-agent (the delegate tool's child conversations). */
+    onSubEvent(agentId: string, event: AnyEvent): void {
+      if (!started || !SUB_EVENT_KINDS.has(event.kind)) return;
+      output.spinner.stop();
+      const c = output.colors;
+      output.line(c.dim(`  ↳ ${agentId} · ${displayKind(event)} ${eventSummary(event, 90)}`));
     },
     stop(): void {
       for (const [event, index] of deferred.splice(0)) render(event, index);

@@ -27,7 +27,7 @@ export function printRunHeader(
       ),
     );
     output.line(
-      c.yellow('  replay scripts. Set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint) to use a real model.'),
+      c.yellow('  replay scripts. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY to use a real model.'),
     );
   }
   output.line();

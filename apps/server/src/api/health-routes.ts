@@ -67,18 +67,4 @@ export function registerHealthRoutes(fastify: FastifyInstance, options: HealthRo
     },
     async () => info(),
   );
-  app.get(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'Server information (as /server_info)',
-        operationId: 'root',
-        security,
-        response: infoResponse,
-      },
-      config: PUBLIC,
-    },
-    async () => info(),
-  );
 }

@@ -19,22 +19,38 @@ export const eventParamsSchema = z.object({
 export const llmRequestSchema = z.looseObject({
   /** Model name; absent or `offline` (without a key) selects the offline model. */
   model: z.string().min(1).nullish(),
-  /** OpenAI-compatible endpoint root including `/v1`. */
+  /** The provider's endpoint (OpenAI-compatible ones include `/v1`). */
   base_url: z.string().min(1).nullish(),
   /** Plain text; stored encrypted with the server's secret key, or redacted without one. */
   api_key: z.string().nullish(),
   usage_id: z.string().min(1).nullish(),
+  // The reference LLM's provider options (same names); see build-agent.ts for how each is used.
+  /** `openai`, `openai-responses`, `anthropic`, `gemini` (or `google`); default: from the model name. */
+  custom_llm_provider: z.string().min(1).nullish(),
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high', 'none']).nullish(),
+  reasoning_summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
+  /** Anthropic extended thinking / Gemini thinking budget in tokens. */
+  extended_thinking_budget: z.number().int().min(0).nullish(),
+  /** Anthropic prompt caching (default on). */
+  caching_prompt: z.boolean().nullish(),
+  enable_encrypted_reasoning: z.boolean().nullish(),
+  temperature: z.number().nullish(),
+  max_output_tokens: z.number().int().positive().nullish(),
 });
 
 export const toolNameSchema = z.enum([
   'TerminalTool',
   'FileEditorTool',
+  'TaskTrackerTool',
   'FinishTool',
   'ThinkTool',
   'terminal',
   'file_editor',
+  'task_tracker',
   'finish',
   'think',
+  'DelegateTool',
+  'delegate',
 ]);
 
 export const offlineTurnSchema = z.object({
@@ -50,6 +66,10 @@ export const agentRequestSchema = z.looseObject({
   /** Reference condenser JSON (NoOpCondenser, PipelineCondenser, LLMSummarizingCondenser). */
   condenser: z.record(z.string(), z.unknown()).nullish(),
   system_prompt: z.string().nullish(),
+  /** Reference `mcp_config`: MCP servers (name → {command, args, env} or {url, headers}); validated by buildAgent. */
+  mcp_config: z.record(z.string(), z.unknown()).nullish(),
+  /** Reference `agent_context`: `skills`, `system_message_suffix`, `user_message_suffix`, `load_project_skills`. */
+  agent_context: z.looseObject({}).nullish(),
   /** Extension: a script for the offline model (tests and demos), used when no API key is available. */
   x_offline_script: z.array(offlineTurnSchema).nullish(),
 });
@@ -92,6 +112,8 @@ export const startConversationRequestSchema = z.looseObject({
   secrets: z.record(z.string().min(1), secretInputSchema).nullish(),
   tags: z.record(z.string().regex(/^[a-z0-9]+$/), z.string().max(256)).nullish(),
   title: z.string().trim().min(1).max(200).nullish(),
+  /** The reference's HookConfig (PascalCase or snake_case event types); validated by @x/agent. */
+  hook_config: z.record(z.string(), z.unknown()).nullish(),
 });
 export type StartConversationRequest = z.infer<typeof startConversationRequestSchema>;
 

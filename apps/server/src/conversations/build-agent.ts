@@ -1,18 +1,26 @@
 import {
   Agent,
   AgentError,
+  type CreateLLMOptions,
   condenserFromJSON,
+  createDelegateTool,
   createFileEditorTool,
+  createLLM,
   createOfflineLLM,
-  createOpenAILLM,
+  createTaskTrackerTool,
   createTerminalTool,
   defaultModel,
   type LLM,
   OFFLINE_NOTICE,
+  type ProviderName,
+  providerForModel,
+  providerNames,
   type SecretCipher,
   type Tool,
+  withUsageId,
 } from '@x/agent';
 import type { AgentRequest } from '../api/request-schemas.js';
+import { agentExtensions, redactedMcpConfig, storableMcpConfig } from './agent-extensions.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 
 const REDACTED = '**********';
@@ -35,9 +43,41 @@ function resolveApiKey(apiKey: string | null | undefined, options: BuildAgentOpt
   return apiKey;
 }
 
+function providerOf(llm: AgentRequest['llm'], model: string): ProviderName {
+  const named = llm.custom_llm_provider === 'google' ? 'gemini' : llm.custom_llm_provider;
+  return (providerNames as readonly string[]).includes(named ?? '') ? (named as ProviderName) : providerForModel(model);
+}
+
+/** The reference LLM's provider options as `createLLM` options. */
+function providerOptions(llm: AgentRequest['llm'], provider: ProviderName): Partial<CreateLLMOptions> {
+  const effort = llm.reasoning_effort && llm.reasoning_effort !== 'none' ? llm.reasoning_effort : undefined;
+  const budget = llm.extended_thinking_budget ?? undefined;
+  return {
+    ...(effort || llm.reasoning_summary
+      ? { reasoning: { ...(effort && { effort }), ...(llm.reasoning_summary && { summary: llm.reasoning_summary }) } }
+      : {}),
+    ...(budget !== undefined && provider === 'anthropic' && budget >= 1024
+      ? { thinking: { budgetTokens: budget } }
+      : {}),
+    ...(budget !== undefined && provider === 'gemini' ? { thinking: { budgetTokens: budget } } : {}),
+    ...(llm.caching_prompt === false ? { promptCaching: false } : {}),
+    ...(typeof llm.enable_encrypted_reasoning === 'boolean'
+      ? { encryptedReasoning: llm.enable_encrypted_reasoning }
+      : {}),
+    ...(typeof llm.temperature === 'number' ? { temperature: llm.temperature } : {}),
+    ...(typeof llm.max_output_tokens === 'number' ? { maxOutputTokens: llm.max_output_tokens } : {}),
+  };
+}
+
 function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   const { llm } = request;
-  const apiKey = resolveApiKey(llm.api_key, options);
+  const model = llm.model ?? defaultModel;
+  const provider = providerOf(llm, model);
+  // The server's own key is an OpenAI key; other providers read theirs from the environment.
+  const apiKey = resolveApiKey(llm.api_key, {
+    ...options,
+    serverApiKey: provider === 'openai' || provider === 'openai-responses' ? options.serverApiKey : undefined,
+  });
   const usageId = llm.usage_id ?? undefined;
   // `offline` always means the offline model; no model, no endpoint and no key means it too.
   const unconfigured = (llm.model ?? undefined) === undefined && !llm.base_url && apiKey === undefined;
@@ -48,8 +88,10 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
     return createOfflineLLM({ script, ...(usageId === undefined ? {} : { usageId }) });
   }
   try {
-    return createOpenAILLM({
-      model: llm.model ?? defaultModel,
+    return createLLM({
+      model,
+      provider,
+      ...providerOptions(llm, provider),
       ...(llm.base_url ? { baseURL: llm.base_url } : {}),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(usageId === undefined ? {} : { usageId }),
@@ -59,6 +101,11 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   }
 }
 
+/**
+ * The built-in tools a request names. The terminal's shell gets the minimal default environment
+ * (`defaultInheritedVariables` of @x/agent): the server's own keys never reach the agent; credentials for the
+ * agent are passed as conversation secrets, which are masked in events.
+ */
 function buildTools(request: AgentRequest): Tool[] {
   const tools: Tool[] = [];
   for (const { name } of request.tools) {
@@ -67,6 +114,15 @@ function buildTools(request: AgentRequest): Tool[] {
     }
     if ((name === 'FileEditorTool' || name === 'file_editor') && !tools.some((tool) => tool.name === 'file_editor')) {
       tools.push(createFileEditorTool());
+    }
+    if ((name === 'DelegateTool' || name === 'delegate') && !tools.some((tool) => tool.name === 'delegate')) {
+      tools.push(createDelegateTool());
+    }
+    if (
+      (name === 'TaskTrackerTool' || name === 'task_tracker') &&
+      !tools.some((tool) => tool.name === 'task_tracker')
+    ) {
+      tools.push(createTaskTrackerTool());
     }
     // finish and think are always added by Agent.
   }
@@ -79,7 +135,8 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
   let condenser: ReturnType<typeof condenserFromJSON> | undefined;
   if (request.condenser !== null && request.condenser !== undefined) {
     try {
-      condenser = condenserFromJSON(request.condenser, { llm });
+      // The reference's condenser copy of the agent's LLM counts under the usage id "condenser".
+      condenser = condenserFromJSON(request.condenser, { llm: withUsageId(llm, 'condenser') });
     } catch (error) {
       if (!AgentError.isInstance(error)) throw error;
       throw new InvalidRequestError(`agent.condenser: ${error.message}`, { statusCode: 422, cause: error });
@@ -90,6 +147,9 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
     tools: buildTools(request),
     ...(request.system_prompt ? { systemPrompt: request.system_prompt } : {}),
     ...(condenser === undefined ? {} : { condenser }),
+    ...agentExtensions(request, options.cipher),
+    // The reference LLM's `stream` flag: token deltas are published live (StreamingDeltaEvent), never persisted.
+    ...(request.llm.stream === true ? { stream: true } : {}),
   });
 }
 
@@ -100,11 +160,23 @@ export function storableAgentConfig(request: AgentRequest, cipher: SecretCipher 
   if (key !== null && key !== undefined && key !== '' && key !== REDACTED) {
     stored = cipher === undefined ? REDACTED : cipher.encrypt(key);
   }
-  return { ...request, llm: { ...request.llm, api_key: stored } };
+  return {
+    ...request,
+    llm: { ...request.llm, api_key: stored },
+    ...(request.mcp_config == null
+      ? {}
+      : { mcp_config: storableMcpConfig(request.mcp_config, cipher) as AgentRequest['mcp_config'] }),
+  };
 }
 
 /** The agent config as shown in API responses: never the key. */
 export function redactedAgentConfig(request: AgentRequest): AgentRequest {
   const key = request.llm.api_key;
-  return { ...request, llm: { ...request.llm, api_key: key ? REDACTED : null } };
+  return {
+    ...request,
+    llm: { ...request.llm, api_key: key ? REDACTED : null },
+    ...(request.mcp_config == null
+      ? {}
+      : { mcp_config: redactedMcpConfig(request.mcp_config) as AgentRequest['mcp_config'] }),
+  };
 }

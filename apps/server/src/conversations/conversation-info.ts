@@ -8,6 +8,10 @@ export interface ConversationInfoInput {
   agent: Record<string, unknown>;
   persistenceDir: string;
   secretNames: readonly string[];
+  /** The reference's serialized HookConfig, or null. */
+  hookConfig?: Record<string, unknown> | null;
+  /** Ids of the sub-agents' conversations persisted beside this one. */
+  subConversationIds?: readonly string[];
 }
 
 /** The combined metrics snapshot (all usage ids), or null before the first LLM call. */
@@ -56,7 +60,7 @@ export function conversationInfo(input: ConversationInfoInput): Record<string, u
     stats: state.stats,
     secret_registry: { secret_sources: secretSources },
     agent_state: {},
-    hook_config: null,
+    hook_config: input.hookConfig ?? null,
     tags: meta.tags,
     title: meta.title ?? state.title ?? null,
     metrics: metricsOf(state),
@@ -65,7 +69,7 @@ export function conversationInfo(input: ConversationInfoInput): Record<string, u
     forked_from_conversation_id: null,
     forked_from_event_id: null,
     parent_conversation_id: null,
-    sub_conversation_ids: [],
+    sub_conversation_ids: [...(input.subConversationIds ?? [])],
     current_model_id: null,
     available_models: [],
     supports_runtime_model_switch: false,

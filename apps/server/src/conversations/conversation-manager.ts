@@ -9,6 +9,7 @@ import type { StartConversationRequest } from '../api/request-schemas.js';
 import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { buildAgent, storableAgentConfig } from './build-agent.js';
+import { hooksOfRequest } from './conversation-hooks.js';
 import { type ConversationMeta, nowIso, readConversationMeta } from './conversation-meta.js';
 import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
@@ -201,6 +202,7 @@ export class ConversationManager implements EventSocketHost {
     if (existing !== undefined) return { conversation: existing, created: false };
     // Everything that can be refused is checked before anything is written.
     const agent = buildAgent(request.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
+    const hooks = hooksOfRequest(request.hook_config);
     const workspace = request.workspace?.working_dir ?? join(this.#options.workspaceRoot, hex);
     await mkdir(workspace, { recursive: true });
     const guard = guardConversationStore(this.store, hyphenate(hex));
@@ -228,6 +230,7 @@ export class ConversationManager implements EventSocketHost {
       ...(request.confirmation_policy ? { confirmationPolicy: request.confirmation_policy } : {}),
       secrets,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
+      ...(hooks === undefined ? {} : { hooks }),
     });
     const now = nowIso();
     const meta: ConversationMeta = {
@@ -242,6 +245,7 @@ export class ConversationManager implements EventSocketHost {
       stuck_detection: request.stuck_detection,
       secret_names: Object.keys(secrets),
       execution_status: conversation.state.execution_status,
+      hook_config: request.hook_config ?? null,
     };
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);

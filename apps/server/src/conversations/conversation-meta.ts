@@ -25,6 +25,8 @@ export const conversationMetaSchema = z.looseObject({
    * conversation, and flags the conversations a crash left `running` (recovered when opened).
    */
   execution_status: z.string().default('idle'),
+  /** The start request's hook_config (the reference's StoredConversation keeps it too). */
+  hook_config: z.record(z.string(), z.unknown()).nullish(),
 });
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 

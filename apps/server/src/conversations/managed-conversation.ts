@@ -1,10 +1,11 @@
-import { type Agent, Conversation, type SecretCipher } from '@x/agent';
+import { type Agent, Conversation, listSubConversationIds, type SecretCipher } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLog, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
 import { buildAgent, redactedAgentConfig } from './build-agent.js';
+import { hookConfigInfo, hooksOfRequest } from './conversation-hooks.js';
 import { conversationInfo } from './conversation-info.js';
 import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
 import { ConversationBusyError } from './errors/conversation-busy-error.js';
@@ -32,6 +33,7 @@ export class ManagedConversation implements SocketConversation {
   readonly hex: string;
   meta: ConversationMeta;
   readonly #deps: ManagedConversationDeps;
+  #subConversationIds: string[] = [];
   #conversation: Conversation | undefined;
   #opening: Promise<Conversation> | undefined;
   readonly #published = new Set<(event: AnyEvent) => void>();
@@ -143,6 +145,7 @@ export class ManagedConversation implements SocketConversation {
       maxIterationsPerRun: this.meta.max_iterations,
       stuckDetection: this.meta.stuck_detection,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
+      ...this.#hooksOption(),
     };
     let conversation = await Conversation.resume(this.hex, options);
     if (conversation.state.execution_status === 'running') {
@@ -160,6 +163,20 @@ export class ManagedConversation implements SocketConversation {
     return conversation;
   }
 
+  #hooksOption(): { hooks?: NonNullable<ReturnType<typeof hooksOfRequest>> } {
+    const hooks = hooksOfRequest(this.meta.hook_config);
+    return hooks === undefined ? {} : { hooks };
+  }
+
+  /** Re-reads the ids of the sub-agents' conversations (`<id>/subagents/`) for ConversationInfo. */
+  async refreshSubConversations(): Promise<void> {
+    try {
+      this.#subConversationIds = await listSubConversationIds(this.#deps.store, this.hex);
+    } catch (error) {
+      this.#deps.logger.warn({ conversationId: this.id, err: error }, 'could not list sub-conversations');
+    }
+  }
+
   #buildAgent(): Agent {
     try {
       return buildAgent(this.meta.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
@@ -172,7 +189,9 @@ export class ManagedConversation implements SocketConversation {
 
   #attach(conversation: Conversation): void {
     this.#conversation = conversation;
+    void this.refreshSubConversations();
     conversation.subscribe((event, index) => {
+      if (event.kind === 'ObservationEvent' && event.tool_name === 'delegate') void this.refreshSubConversations();
       if (index === undefined) {
         this.#publish(event);
         return;
@@ -207,13 +226,20 @@ export class ManagedConversation implements SocketConversation {
   fullState(): Record<string, unknown> {
     const conversation = this.#conversation;
     if (conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
-    const agent = { ...conversation.agent.toJSON(), llm: { ...redactedAgentConfig(this.meta.agent).llm } };
+    const agent: Record<string, unknown> = {
+      ...conversation.agent.toJSON(),
+      llm: { ...redactedAgentConfig(this.meta.agent).llm },
+    };
+    // As the reference: skill contents are left out of responses.
+    if (agent.agent_context !== undefined) agent.agent_context = { ...(agent.agent_context as object), skills: [] };
     return conversationInfo({
       meta: this.meta,
       state: conversation.state,
       agent,
       persistenceDir: this.#deps.persistenceDir,
       secretNames: this.meta.secret_names,
+      hookConfig: hookConfigInfo(hooksOfRequest(this.meta.hook_config)),
+      subConversationIds: this.#subConversationIds,
     });
   }
 

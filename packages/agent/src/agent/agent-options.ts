@@ -1,5 +1,7 @@
 import type { Condenser } from '../condenser/condenser.js';
 import type { LLM } from '../llm/llm.js';
+import type { McpConfigInput } from '../mcp/mcp-config.js';
+import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { Tool } from '../tools/tool.js';
 
 export interface AgentOptions {
@@ -14,4 +16,8 @@ export interface AgentOptions {
   condenser?: Condenser;
   /** Stream the model's tokens to listeners as StreamingDeltaEvents (never persisted). */
   stream?: boolean;
+  /** MCP servers whose tools the model gets (reference `mcp_config`); started by the first conversation. */
+  mcpConfig?: McpConfigInput;
+  /** Skills: given ones and, with `loadProjectSkills`, the workspace's AGENTS.md and skill directories. */
+  agentContext?: AgentContextOptions;
 }

@@ -1,18 +1,13 @@
-import {
-  type ActionEvent,
-  createEvent,
-  eventsToMessages,
-  type SystemPromptEvent,
-  toChatCompletionsMessages,
-} from '@x/events';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { type ActionEvent, createEvent, eventsToMessages, type SystemPromptEvent } from '@x/events';
 import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import { MCP_TOOL_KIND } from '../mcp/mcp-tool.js';
 import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
 import { finishTool } from '../tools/finish-tool.js';
 import { thinkTool } from '../tools/think-tool.js';
 import type { Tool } from '../tools/tool.js';
+import { AgentExtensions, type ExtensionsStart } from './agent-extensions.js';
 import type { AgentOptions } from './agent-options.js';
 import { executeActions } from './execute-actions.js';
 import { actionsFromResponse } from './response-actions.js';
@@ -29,7 +24,9 @@ export const EMPTY_REPLY_NUDGE =
  */
 export class Agent {
   readonly llm: LLM;
-  readonly tools: readonly Tool[];
+  #tools: readonly Tool[];
+  /** MCP servers and skills; started by `startExtensions`. */
+  readonly extensions: AgentExtensions;
   readonly systemPrompt: string;
   readonly dynamicContext: string | undefined;
   readonly condenser: Condenser | undefined;
@@ -43,19 +40,40 @@ export class Agent {
     for (const builtin of [finishTool, thinkTool]) {
       if (!tools.some((tool) => tool.name === builtin.name)) tools.push(builtin);
     }
-    this.tools = Object.freeze(tools);
+    this.#tools = Object.freeze(tools);
+    this.extensions = new AgentExtensions(options);
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.dynamicContext = options.dynamicContext;
     this.condenser = options.condenser;
     this.stream = options.stream ?? false;
   }
 
+  /** The tools offered to the model: the given ones, then those of the MCP servers once started. */
+  get tools(): readonly Tool[] {
+    return this.#tools;
+  }
+
+  /**
+   * Starts the MCP servers and loads the workspace's skills (once per agent; later calls return the first result).
+   * Servers or skill files that fail are returned as errors for the conversation to record.
+   */
+  async startExtensions(workspace: string): Promise<ExtensionsStart> {
+    const started = await this.extensions.start(workspace);
+    const missing = started.tools.filter((tool) => !this.#tools.includes(tool));
+    if (missing.length > 0) {
+      this.#tools = Object.freeze([...this.#tools, ...missing]);
+      this.#chatTools.clear();
+    }
+    return started;
+  }
+
   /** The first event of every conversation: the prompt and the tool definitions. */
   systemPromptEvent(): SystemPromptEvent {
+    const dynamic = [this.dynamicContext, this.extensions.systemContext()].filter((part) => part !== undefined);
     return createEvent('SystemPromptEvent', {
       system_prompt: { type: 'text', text: this.systemPrompt },
       tools: this.tools.map((tool) => toolToDefinition(tool)),
-      ...(this.dynamicContext === undefined ? {} : { dynamic_context: { type: 'text', text: this.dynamicContext } }),
+      ...(dynamic.length === 0 ? {} : { dynamic_context: { type: 'text', text: dynamic.join('\n\n') } }),
     });
   }
 
@@ -64,11 +82,12 @@ export class Agent {
     return {
       llm: { model: this.llm.model, api_key: '**********', usage_id: this.llm.usageId },
       tools: this.tools
-        .filter((tool) => tool.name !== 'finish' && tool.name !== 'think')
-        .map((tool) => ({ name: tool.toolKind, params: {} })),
+        .filter((tool) => tool.name !== 'finish' && tool.name !== 'think' && tool.toolKind !== MCP_TOOL_KIND)
+        .map((tool) => ({ name: tool.name, params: {} })),
       include_default_tools: ['FinishTool', 'ThinkTool'],
       system_prompt: this.systemPrompt,
       ...(this.condenser === undefined ? {} : { condenser: this.condenser.toJSON() }),
+      ...this.extensions.toJSON(),
       kind: 'Agent',
     };
   }
@@ -91,7 +110,10 @@ export class Agent {
 
     let view = await context.view();
     if (this.condenser !== undefined) {
-      const condensed = await this.condenser.condense(view, { llm: this.llm });
+      const condensed = await this.condenser.condense(view, {
+        llm: this.llm,
+        recordResponse: (llm, response) => context.recordResponse(llm, response),
+      });
       if (!('events' in condensed)) {
         await context.emit(condensed);
         return;
@@ -99,9 +121,8 @@ export class Agent {
       view = condensed;
     }
 
-    const messages = toChatCompletionsMessages(eventsToMessages(view.events), {
-      functionCallingEnabled: true,
-    }) as ChatCompletionMessageParam[];
+    // Each provider renders the event-level messages for its own API.
+    const messages = eventsToMessages(view.events);
     let response: LLMResponse;
     try {
       response = await this.llm.complete({

@@ -1,6 +1,7 @@
 import { createOfflineLLM } from '../llm/offline-llm.js';
 import { resolveLLMFromEnv } from '../llm/resolve-llm-from-env.js';
 import { defaultTools } from '../tools/default-tools.js';
+import type { ToolEnvironment } from '../tools/environment/index.js';
 import { Agent } from './agent.js';
 import type { AgentOptions } from './agent-options.js';
 
@@ -10,12 +11,18 @@ export const OFFLINE_NOTICE =
 
 /**
  * An agent with sensible defaults: the model from the environment (OPENAI_API_KEY, OPENAI_BASE_URL,
- * X_MODEL) or else the offline model, and the default tools (terminal, file editor, finish, think).
+ * X_MODEL) or else the offline model, and the default tools (terminal, file editor, task tracker, finish, think).
+ * `toolEnvironment` sets what the tools' processes inherit (default: a minimal environment, no credentials).
  */
-export function createAgent(options: Partial<AgentOptions> & { model?: string } = {}): Agent {
+export function createAgent(
+  options: Partial<AgentOptions> & { model?: string; toolEnvironment?: ToolEnvironment } = {},
+): Agent {
   const llm =
     options.llm ??
     resolveLLMFromEnv(process.env, options.model === undefined ? {} : { model: options.model }) ??
     createOfflineLLM({ script: [{ toolCalls: [{ name: 'finish', arguments: { message: OFFLINE_NOTICE } }] }] });
-  return new Agent({ ...options, llm, tools: options.tools ?? defaultTools() });
+  const { toolEnvironment, model: _model, ...agentOptions } = options;
+  const tools =
+    options.tools ?? defaultTools(toolEnvironment === undefined ? {} : { toolEnvironment: toolEnvironment });
+  return new Agent({ ...agentOptions, llm, tools });
 }

@@ -8,7 +8,8 @@ const INTERNAL_CLASSIFICATION = { kind: 'internal', retryable: false, user_actio
 /**
  * Executes a batch of actions in order (reference §9.5): the batch stops at the first `finish`
  * (later actions are not executed), each result becomes an ObservationEvent, a tool failure an
- * AgentErrorEvent the model can recover from; an executed `finish` finishes the conversation.
+ * AgentErrorEvent the model can recover from, an action a hook blocked a UserRejectObservation
+ * (`rejection_source: "hook"`); an executed `finish` finishes the conversation.
  */
 export async function executeActions(
   context: StepContext,
@@ -19,7 +20,23 @@ export async function executeActions(
   const batch = finishIndex === -1 ? actions : actions.slice(0, finishIndex + 1);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
+  let finishBlocked = false;
   for (const action of batch) {
+    const blockedBy = context.takeHookBlock?.(action.id);
+    if (blockedBy !== undefined) {
+      // A PreToolUse hook said no: the model sees a rejection instead of a result (reference).
+      await context.emit(
+        createEvent('UserRejectObservation', {
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          action_id: action.id,
+          rejection_reason: blockedBy,
+          rejection_source: 'hook',
+        }),
+      );
+      if (action.tool_name === 'finish') finishBlocked = true;
+      continue;
+    }
     const tool = byName.get(action.tool_name);
     if (tool === undefined || action.action === undefined) {
       await context.emit(
@@ -54,7 +71,7 @@ export async function executeActions(
       );
     }
   }
-  if (finishIndex !== -1) await context.setStatus('finished');
+  if (finishIndex !== -1 && !finishBlocked) await context.setStatus('finished');
 }
 
 function maskObservation(observation: Observation, context: StepContext): Observation {

@@ -32,4 +32,6 @@ export interface StepContext {
   /** Whether the LLM's `security_risk` argument is read (a security analyzer is active). */
   readonly securityAnalyzerEnabled: boolean;
   readonly signal?: AbortSignal;
+  /** Why a hook blocked this action, if one did (consumed: asked once per action, when it would run). */
+  takeHookBlock?(actionId: string): string | undefined;
 }

@@ -1,11 +1,13 @@
 import type { Condensation, View } from '@x/events';
-import type { LLM } from '../llm/llm.js';
+import type { LLM, LLMResponse } from '../llm/llm.js';
 
 export interface CondenserContext {
   /** The agent's LLM: its `maxInputTokens`, when it exposes one, bounds the view's token count. */
   llm?: LLM;
   /** Cancels a summarizing call; an aborted call is re-thrown rather than reported as "no condensation". */
   signal?: AbortSignal;
+  /** Records the metrics of a model call the condenser makes (under that LLM's usage id). */
+  recordResponse?: (llm: LLM, response: LLMResponse) => Promise<void>;
 }
 
 /**

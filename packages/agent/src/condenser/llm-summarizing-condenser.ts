@@ -1,5 +1,6 @@
 import { type Condensation, createEvent, type LLMConvertibleEvent, type View } from '@x/events';
 import type { LLM } from '../llm/llm.js';
+import { withUsageId } from '../llm/with-usage-id.js';
 import type { CondenserContext } from './condenser.js';
 import { eventSummaryText, truncateMiddle } from './internal/event-summary-text.js';
 import {
@@ -138,7 +139,7 @@ export class LLMSummarizingCondenser extends RollingCondenser {
     let response: Awaited<ReturnType<LLM['complete']>>;
     try {
       response = await this.llm.complete({
-        messages: [{ role: 'user', content: renderSummarizingPrompt(eventStrings) }],
+        messages: [{ role: 'user', content: renderSummarizingPrompt(eventStrings), thinking_blocks: [] }],
         ...(options.context.signal !== undefined && { signal: options.context.signal }),
       });
     } catch (error) {
@@ -148,6 +149,8 @@ export class LLMSummarizingCondenser extends RollingCondenser {
         cause: error,
       });
     }
+    // The summary's tokens and cost count under the condenser's usage id, like the agent's calls.
+    await options.context.recordResponse?.(this.llm, response);
     const summary = response.message.content.find((part) => part.type === 'text')?.text;
     return createEvent('Condensation', {
       forgotten_event_ids: forgotten.map((event) => event.id),
@@ -195,9 +198,12 @@ export class LLMSummarizingCondenser extends RollingCondenser {
   }
 }
 
-/** The condenser the default agent uses (reference `default_condenser`): max 80 events, keep the first 4. */
+/**
+ * The condenser the default agent uses (reference `default_condenser`): max 80 events, keep the first 4,
+ * summarizing with the agent's model under the usage id "condenser" so its calls are counted apart.
+ */
 export function defaultCondenser(llm: LLM): LLMSummarizingCondenser {
-  return new LLMSummarizingCondenser({ llm, maxSize: 80, keepFirst: 4 });
+  return new LLMSummarizingCondenser({ llm: withUsageId(llm, 'condenser'), maxSize: 80, keepFirst: 4 });
 }
 
 function nextIndex(indices: Iterable<number>, threshold: number): number | undefined {

@@ -10,7 +10,8 @@ import { CorruptConversationError } from './errors/corrupt-conversation-error.js
  * is written in the snapshot form (no per-response lists; the reference fills missing lists with `[]`),
  * and our derived state (with the number of events it covers) rides in `agent_state.x_state`, a
  * free-form field the reference preserves. Resuming reads this file and folds only the events after
- * `x_state.event_count`, instead of reading the whole log.
+ * `x_state.event_count`, instead of reading the whole log. The tree HEAD (`leaf_event_id`,
+ * `head_is_empty`) and the hook-blocked maps are written in the reference's own fields.
  */
 export interface BaseStateInput {
   state: ConversationState;
@@ -18,6 +19,10 @@ export interface BaseStateInput {
   workspace: string;
   persistenceDir: string;
   secretRegistry: Record<string, unknown>;
+  /** The reference's serialized HookConfig, when hooks are configured. */
+  hookConfig?: Record<string, unknown> | null;
+  /** The security analyzer setting (default `'llm'`), written as the reference's `LLMSecurityAnalyzer`. */
+  securityAnalyzer?: 'llm' | 'none' | 'custom';
 }
 
 export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
@@ -31,17 +36,20 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     stuck_detection: state.stuck_detection,
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
+    ...((input.securityAnalyzer ?? 'llm') === 'llm' ? { security_analyzer: { kind: 'LLMSecurityAnalyzer' } } : {}),
     activated_knowledge_skills: [],
     activated_path_rules: [],
     invoked_skills: [],
-    blocked_actions: {},
-    blocked_messages: {},
+    blocked_actions: state.blocked_actions,
+    blocked_messages: state.blocked_messages,
     ...(state.last_user_message_id === undefined ? {} : { last_user_message_id: state.last_user_message_id }),
-    head_is_empty: false,
+    ...(state.leaf_event_id === undefined ? {} : { leaf_event_id: state.leaf_event_id }),
+    head_is_empty: state.head_is_empty,
     stats: state.stats,
     secret_registry: input.secretRegistry,
     tags: {},
-    agent_state: { x_state: state },
+    agent_state: { x_state: state, x_security_analyzer: input.securityAnalyzer ?? 'llm' },
+    ...(input.hookConfig ? { hook_config: input.hookConfig } : {}),
   };
 }
 
@@ -54,6 +62,11 @@ const baseStateFileSchema = z.looseObject({
   execution_status: executionStatusSchema.optional(),
   confirmation_policy: z.looseObject({ kind: z.string() }).optional(),
   last_user_message_id: z.string().nullish(),
+  leaf_event_id: z.string().nullish(),
+  head_is_empty: z.boolean().optional(),
+  blocked_actions: z.record(z.string(), z.string()).optional(),
+  blocked_messages: z.record(z.string(), z.string()).optional(),
+  security_analyzer: z.looseObject({ kind: z.string() }).nullish(),
   stats: conversationStatsSnapshotSchema.optional(),
   secret_registry: z.record(z.string(), z.unknown()).optional(),
   agent_state: z.record(z.string(), z.unknown()).optional(),

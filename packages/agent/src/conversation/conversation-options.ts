@@ -3,6 +3,7 @@ import type { FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import type { HookConfig, HookConfigInput } from '../hooks/hook-config.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
@@ -30,7 +31,7 @@ export interface ConversationOptions {
    * How action risk is assessed for confirmation: `'llm'` (default) trusts the `security_risk` the model
    * declares; `'none'` makes every risk UNKNOWN (and the model is not asked for one); or a function.
    */
-  securityAnalyzer?: 'llm' | 'none' | SecurityAnalyzer;
+  securityAnalyzer?: 'llm' | 'none' | SecurityAnalyzer | null;
   /** Secrets given to commands that mention them, masked in observations, never persisted in clear. */
   secrets?: SecretRegistry | Readonly<Record<string, SecretInput>>;
   /** With a key, secrets are persisted encrypted (Fernet, as the reference) instead of redacted. */
@@ -39,6 +40,13 @@ export interface ConversationOptions {
   onEvent?: ConversationListener;
   /** Durability of the default local store. Default 'fsync'. */
   durability?: 'fsync' | 'none';
+  /**
+   * Hooks run at PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd and Stop, in the
+   * reference's hook configuration shape (`.openhands/hooks.json`); shell commands or functions.
+   */
+  hooks?: HookConfig | HookConfigInput;
+  /** Variables added to the minimal environment of hook processes (never the host's environment). */
+  hookEnv?: Readonly<Record<string, string>>;
 }
 
 export interface RunOptions {

@@ -1,30 +1,49 @@
 import { randomUUID } from 'node:crypto';
-import { type ActionEvent, type AnyEvent, createEvent, type Message, View } from '@x/events';
-import { createLocalFileStore, EventLog, type FileStore } from '@x/store';
+import {
+  type ActionEvent,
+  type AnyEvent,
+  createEvent,
+  type EventTree,
+  type Message,
+  parentForAppend,
+  ROOT_PARENT_ID,
+  View,
+  withParent,
+} from '@x/events';
+import { EventLog, type FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
-import { llmRiskAnalyzer, type SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
+import { type ConversationHooks, createConversationHooks } from '../hooks/conversation-hooks.js';
+import { hookConfigToJSON } from '../hooks/hook-config.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
-import type { SecretRegistry } from '../secrets/secret-registry.js';
+import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import { accumulateStats } from '../state/accumulate-stats.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
+import { foldBranch } from '../state/fold-branch.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
+import type { ToolConversation } from '../tools/tool.js';
+import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } from './analyzer-setting.js';
 import { buildBaseState } from './base-state.js';
+import { readBranch, recentBranch } from './branch-history.js';
 import { storeFor, toRegistry } from './conversation-defaults.js';
+import { conversationFiles } from './conversation-files.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
+import { UnknownEventError } from './errors/unknown-event-error.js';
+import type { ForkOptions } from './fork-options.js';
 import { loadPersistedState } from './load-persisted-state.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
-import { readableEvents } from './readable-events.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
+import { startExtensions, userMessageEvent } from './start-extensions.js';
 import { createStepContext } from './step-context-factory.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
@@ -47,18 +66,27 @@ export class Conversation {
 
   #state: ConversationState;
   #view: View | undefined;
+  /** The tree of the whole log, kept while the view is (so branch switches are seen); built with it. */
+  #tree: EventTree | undefined;
+  readonly #options: ConversationOptions;
   #recent: AnyEvent[] = [];
   /** Events before this index were written before this process opened the conversation; read on first run. */
   #unreadHistoryEnd: number | undefined;
   readonly #listeners = new Set<ConversationListener>();
   readonly #secrets: SecretRegistry;
   readonly #cipher: SecretCipher | undefined;
-  readonly #analyzer: SecurityAnalyzer | undefined;
+  #analyzer: SecurityAnalyzer | undefined;
+  #analyzerInput: SecurityAnalyzerInput;
+  #analyzerSetting: AnalyzerSetting = 'llm';
   readonly #stuck: StuckDetector | undefined;
   readonly #persistenceDir: string;
+  readonly #hooks: ConversationHooks | undefined;
   #emitting: Promise<unknown> = Promise.resolve();
   #running: Promise<RunResult> | undefined;
   #closed = false;
+  #extensionsStarted = false;
+  /** Skills activated by this process's user messages (each activates once, reference §8.2). */
+  readonly #activatedSkills = new Set<string>();
 
   private constructor(init: {
     options: ConversationOptions;
@@ -75,17 +103,28 @@ export class Conversation {
     this.store = init.store;
     this.directory = conversationDirName(this.id);
     this.log = init.log;
+    this.#options = options;
     this.#state = init.state;
     this.#secrets = init.secrets;
     this.#cipher = init.cipher;
     this.#persistenceDir = options.persistenceDir ?? defaultPersistenceDir();
-    const analyzer = options.securityAnalyzer ?? 'llm';
-    this.#analyzer = analyzer === 'none' ? undefined : analyzer === 'llm' ? llmRiskAnalyzer : analyzer;
+    this.#analyzerInput = options.securityAnalyzer ?? 'llm';
+    const { analyzer, setting } = resolveAnalyzer(this.#analyzerInput);
+    this.#analyzer = analyzer;
+    this.#setAnalyzerSetting(setting);
     this.#stuck =
       options.stuckDetection === false
         ? undefined
         : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {});
     if (options.onEvent !== undefined) this.#listeners.add(options.onEvent);
+    this.#hooks = createConversationHooks({
+      hooks: options.hooks,
+      hookEnv: options.hookEnv,
+      sessionId: this.id,
+      workspace: this.workspace,
+      record: (event) => this.#emit(event),
+      lookup: (id) => this.log.getById(id).catch(() => undefined),
+    });
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -106,7 +145,9 @@ export class Conversation {
     });
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
     const conversation = new Conversation({ options, store, log, state, secrets: toRegistry(options.secrets), cipher });
+    await options.agent.startExtensions(conversation.workspace);
     await conversation.#emit(options.agent.systemPromptEvent());
+    await conversation.#startExtensions();
     await conversation.checkpoint();
     return conversation;
   }
@@ -122,13 +163,14 @@ export class Conversation {
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
     const persisted = await loadPersistedState({ store, id: conversationId, cipher });
     let state = persisted.state;
+    const securityAnalyzer = options.securityAnalyzer ?? persisted.securityAnalyzer ?? 'llm';
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
     const secrets =
       options.secrets === undefined && persisted.secrets !== undefined
         ? persisted.secrets
         : toRegistry(options.secrets);
     const conversation = new Conversation({
-      options: { ...options, id: conversationId },
+      options: { ...options, id: conversationId, securityAnalyzer },
       store,
       log: persisted.log,
       state,
@@ -182,12 +224,10 @@ export class Conversation {
       typeof message === 'string'
         ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
         : message;
-    await this.#emit(
-      createEvent('MessageEvent', {
-        source: 'user',
-        llm_message: llmMessage,
-        ...(options.sender === undefined ? {} : { sender: options.sender }),
-      }),
+    await this.#startExtensions();
+    await this.#hooks?.sessionStart();
+    await this.#emitWithHooks(
+      userMessageEvent(this.agent, llmMessage, { ...options, activated: this.#activatedSkills }),
     );
     if (this.#state.execution_status === 'finished' || this.#state.execution_status === 'stuck') {
       await this.#setStatus('idle');
@@ -205,6 +245,8 @@ export class Conversation {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
     const running = this.#readRecentHistory()
+      .then(() => this.#startExtensions())
+      .then(() => this.#hooks?.sessionStart())
       .then(() => runLoop(this.#runHost(), options))
       .finally(() => {
         this.#running = undefined;
@@ -263,10 +305,10 @@ export class Conversation {
     await condense(this.#runHost());
   }
 
-  /** Answers a side question from the conversation's context. Records nothing and changes nothing. */
+  /** Answers a side question from the conversation's context. Records only the call's metrics. */
   async askAgent(question: string): Promise<string> {
     this.#assertOpen();
-    return askAgent({ llm: this.agent.llm, view: await this.view(), question });
+    return askAgent({ llm: this.agent.llm, view: await this.view(), question, recordResponse: this.#recorder });
   }
 
   /** Makes (and records) a title from the first user message. */
@@ -277,6 +319,7 @@ export class Conversation {
       log: this.log,
       llm: options.llm ?? this.agent.llm,
       ...options,
+      recordResponse: this.#recorder,
     });
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'title', value: title }));
     if (!this.isRunning) await this.checkpoint();
@@ -289,14 +332,146 @@ export class Conversation {
     return events.filter((event): event is ActionEvent => event.kind === 'ActionEvent');
   }
 
-  /** The LLM-visible view: built from the log once, then kept up to date as events are emitted. */
+  /**
+   * The LLM-visible view of the active branch (the path from HEAD to the root, reference §7.7): built from
+   * the log once, then kept up to date as events are emitted (O(1) per event); moving HEAD rebuilds it.
+   */
   async view(): Promise<View> {
     if (this.#view === undefined) {
-      const events: AnyEvent[] = [];
-      for await (const event of readableEvents(this.log, 0)) if (event !== undefined) events.push(event);
-      this.#view = View.fromEvents(events);
+      const { tree, branch } = await readBranch(this.log, this.#state.leaf_event_id, this.#state.head_is_empty);
+      this.#view = View.fromEvents(branch);
+      this.#tree = tree;
     }
     return this.#view;
+  }
+
+  /** HEAD of the conversation tree: the event the next one will answer; undefined for an empty HEAD. */
+  get leafEventId(): string | undefined {
+    return this.#state.head_is_empty ? undefined : this.#state.leaf_event_id;
+  }
+
+  /**
+   * The events on the active branch, root first: what the View, the LLM and the state follow. Abandoned
+   * branches stay in the log (`events()`) but not here. Reads the whole log.
+   */
+  async activeBranch(): Promise<AnyEvent[]> {
+    await this.#emitting;
+    return (await readBranch(this.log, this.#state.leaf_event_id, this.#state.head_is_empty)).branch;
+  }
+
+  /**
+   * Moves HEAD to `eventId` (`null`: an empty HEAD, the next event starts a new root), as the reference's
+   * `navigate_to`: the next event is appended as a child of it, so later events form a sibling branch;
+   * the abandoned events stay in the log but leave the view, the messages, pending actions and stuck
+   * detection. Status, policy and stats are unchanged. Persisted in base_state.json (`leaf_event_id`,
+   * `head_is_empty`); records no event. Throws `UnknownEventError` for an id not in the log and
+   * `ConversationAlreadyRunningError` during a run.
+   */
+  async navigateTo(eventId: string | null): Promise<void> {
+    this.#assertOpen();
+    if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
+    await this.#emitting;
+    const leaf = eventId ?? undefined;
+    const { events, tree, branch } = await readBranch(this.log, leaf, eventId === null);
+    if (leaf !== undefined && !tree.has(leaf)) throw new UnknownEventError(this.id, leaf);
+    this.#state = foldBranch(this.#state, events, tree, leaf, eventId === null);
+    this.#view = View.fromEvents(branch);
+    this.#tree = tree;
+    this.#recent = branch.slice(-RECENT_EVENTS);
+    this.#unreadHistoryEnd = undefined;
+    await this.checkpoint();
+  }
+
+  /**
+   * A new conversation with this one's history, as the reference's `fork`: the events are copied
+   * unchanged (same ids, same `parent_id`s, byte for byte) into a new directory of the same store; with
+   * `fromEventId` only the branch from the root to that event is copied and becomes HEAD, otherwise the
+   * whole log with this HEAD. The fork starts idle with the default confirmation policy, fresh stats
+   * (unless `resetMetrics: false`) and no secrets unless given. This conversation is not changed.
+   */
+  async fork(options: ForkOptions = {}): Promise<Conversation> {
+    this.#assertOpen();
+    await this.#emitting;
+    const { fork } = await import('./fork.js');
+    // The fork shares this conversation's store and runtime settings, not its listeners.
+    const { onEvent: _listener, ...inherited } = this.#options;
+    return fork({
+      source: this,
+      sourceState: this.#state,
+      options,
+      open: (init) =>
+        new Conversation({
+          options: {
+            ...inherited,
+            id: init.state.id,
+            agent: options.agent ?? this.agent,
+            securityAnalyzer: this.#analyzerInput,
+            ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+          },
+          store: this.store,
+          log: init.log,
+          state: init.state,
+          secrets: toRegistry(options.secrets),
+          cipher: this.#cipher,
+        }),
+      emit: (conversation, event) => conversation.#emit(event),
+    });
+  }
+
+  /**
+   * Adds or replaces secrets (reference `update_secrets`): a string or `{ value, description }` per
+   * name. They are offered to tools by name and masked in output, never written to events; base_state.json
+   * keeps them encrypted with `secretKey`, redacted otherwise.
+   */
+  async updateSecrets(secrets: Readonly<Record<string, SecretInput>>): Promise<void> {
+    this.#assertOpen();
+    this.#secrets.update(secrets);
+    await this.checkpoint();
+  }
+
+  /**
+   * Sets the security analyzer for the next steps (reference `set_security_analyzer`): `'llm'` trusts the
+   * risk the model declares, a function rates each action, `'none'`/`null` turns analysis off (and the
+   * `security_risk` argument with it). Persisted as base_state.json's `security_analyzer` (a function
+   * cannot be: resuming without one uses `'llm'`).
+   */
+  async setSecurityAnalyzer(analyzer: SecurityAnalyzerInput): Promise<void> {
+    this.#assertOpen();
+    this.#analyzerInput = analyzer;
+    const resolved = resolveAnalyzer(analyzer);
+    this.#analyzer = resolved.analyzer;
+    this.#setAnalyzerSetting(resolved.setting);
+    await this.checkpoint();
+  }
+
+  /** Whether the confirmation policy can ask at all (it is not NeverConfirm). */
+  get confirmationPolicyActive(): boolean {
+    return this.#state.confirmation_policy.kind !== 'NeverConfirm';
+  }
+
+  /** Confirmation mode: a security analyzer is set and the confirmation policy is active (reference). */
+  get isConfirmationModeActive(): boolean {
+    return this.#analyzer !== undefined && this.confirmationPolicyActive;
+  }
+
+  /** Records that a hook blocked the action `actionId` (reference `block_action`); persisted. */
+  async blockAction(actionId: string, reason: string): Promise<void> {
+    await this.#setBlocked('blocked_actions', { ...this.#state.blocked_actions, [actionId]: reason });
+  }
+
+  /** Removes and returns the reason a hook blocked `actionId`, undefined if it was not blocked. */
+  async popBlockedAction(actionId: string): Promise<string | undefined> {
+    return this.#popBlocked('blocked_actions', actionId);
+  }
+
+  /** Records that a hook blocked the user message `messageId` (reference `block_message`); persisted. */
+  async blockMessage(messageId: string, reason: string): Promise<void> {
+    await this.#setBlocked('blocked_messages', { ...this.#state.blocked_messages, [messageId]: reason });
+  }
+
+  /** Removes and returns the reason a hook blocked `messageId`, undefined if it was not blocked. */
+  async popBlockedMessage(messageId: string): Promise<string | undefined> {
+    return this.#popBlocked('blocked_messages', messageId);
   }
 
   /** Writes base_state.json: the constant-size checkpoint of the derived state. */
@@ -306,10 +481,12 @@ export class Conversation {
       agent: this.agent.toJSON(),
       workspace: this.workspace,
       persistenceDir: this.#persistenceDir,
+      securityAnalyzer: this.#analyzerSetting,
       secretRegistry: this.#secrets.toJSON(this.#cipher === undefined ? {} : { cipher: this.#cipher }) as Record<
         string,
         unknown
       >,
+      hookConfig: this.#hooks === undefined ? null : hookConfigToJSON(this.#hooks.runner.config),
     });
     await this.store.write(`${this.directory}/base_state.json`, JSON.stringify(json));
   }
@@ -318,10 +495,15 @@ export class Conversation {
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#running?.catch(() => undefined);
+    await this.#hooks?.sessionEnd().catch(() => undefined);
     await this.#emitting;
     await this.checkpoint();
+    await this.agent.extensions.close();
     this.#closed = true;
     this.#listeners.clear();
+    // Tools release what they hold for this conversation (the terminal kills its shell); a failure there must
+    // not keep the conversation open.
+    await Promise.allSettled(this.agent.tools.map((tool) => tool.closeConversation?.(this.id)));
   }
 
   /** The events of the conversation so far, oldest first (read lazily from the log). */
@@ -329,16 +511,47 @@ export class Conversation {
     return this.log.iterate(from);
   }
 
-  /** Puts the last events written before this process opened the conversation in front of `#recent`. */
+  /** Starts the agent's MCP servers and skills once per conversation, recording their failures. */
+  async #startExtensions(): Promise<void> {
+    if (this.#extensionsStarted) return;
+    this.#extensionsStarted = true;
+    await startExtensions(this.agent, this.workspace, (event) => this.#emit(event));
+  }
+
+  /**
+   * Puts the last events of the active branch written before this process opened the conversation in
+   * front of `#recent`: walked back from HEAD (O(RECENT_EVENTS) reads), so an abandoned branch at the
+   * end of the log is not mistaken for recent history.
+   */
   async #readRecentHistory(): Promise<void> {
     const end = this.#unreadHistoryEnd;
     if (end === undefined) return;
     this.#unreadHistoryEnd = undefined;
-    const history: AnyEvent[] = [];
-    for await (const event of readableEvents(this.log, Math.max(0, end - RECENT_EVENTS), end)) {
-      if (event !== undefined) history.push(event);
-    }
-    this.#recent = [...history, ...this.#recent];
+    // Events emitted since opening are at the front of #recent: history ends where the first attaches.
+    const first = this.#recent[0];
+    const from = first === undefined ? this.leafEventId : first.parent_id;
+    if (from === undefined || from === ROOT_PARENT_ID) return;
+    this.#recent = [...(await recentBranch(this.log, from, RECENT_EVENTS)), ...this.#recent];
+  }
+
+  #setAnalyzerSetting(setting: AnalyzerSetting): void {
+    this.#analyzerSetting = setting;
+  }
+
+  async #setBlocked(key: 'blocked_actions' | 'blocked_messages', value: Record<string, string>): Promise<void> {
+    this.#assertOpen();
+    await this.#emit(createEvent('ConversationStateUpdateEvent', { key, value }));
+    if (!this.isRunning) await this.checkpoint();
+  }
+
+  async #popBlocked(key: 'blocked_actions' | 'blocked_messages', id: string): Promise<string | undefined> {
+    this.#assertOpen();
+    await this.#emitting;
+    const reason = this.#state[key][id];
+    if (reason === undefined) return undefined;
+    const { [id]: _removed, ...rest } = this.#state[key];
+    await this.#setBlocked(key, rest);
+    return reason;
   }
 
   #assertOpen(): void {
@@ -348,19 +561,45 @@ export class Conversation {
   /** Appends, folds, updates the view and notifies, one event at a time in log order. */
   #emit(event: AnyEvent): Promise<void> {
     const next = this.#emitting.then(async () => {
-      const index = await this.log.append(event);
+      const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
+      const index = await this.log.append(stamped);
       // Another writer (process or machine) appended in between: fold its events first.
       for (let missing = this.#state.event_count; missing < index; missing++) this.#apply(await this.log.get(missing));
-      this.#apply(event);
-      for (const listener of this.#listeners) listener(event, index);
+      this.#apply(stamped);
+      for (const listener of this.#listeners) listener(stamped, index);
     });
     this.#emitting = next.catch(() => undefined);
     return next;
   }
 
+  /** Appends an event after the hooks due before it ran (they may add context to a user message). */
+  async #emitWithHooks(event: AnyEvent): Promise<void> {
+    await this.#emit(this.#hooks === undefined ? event : await this.#hooks.beforeAppend(event));
+  }
+
+  /** The event with `parent_id` set to HEAD (reference `_stamp_parent_id`): every event x appends has one. */
+  async #stampParent(event: AnyEvent): Promise<AnyEvent> {
+    let leaf = this.leafEventId;
+    if (leaf === undefined && !this.#state.head_is_empty && this.log.length > 0) {
+      // A checkpoint written before HEAD was tracked: the legacy HEAD is the last tree event of the log.
+      const { tree } = await readBranch(this.log, undefined, false);
+      leaf = tree.activeLeaf(undefined);
+    }
+    const parent = parentForAppend(leaf, this.log.length);
+    return parent === undefined ? event : withParent(event, parent);
+  }
+
   #apply(event: AnyEvent): void {
+    const head = this.leafEventId;
     this.#state = applyEvent(this.#state, event);
-    this.#view?.append(event);
+    this.#tree?.add(event);
+    // The view follows the active branch: an event that does not continue it (written by another process
+    // after moving HEAD) makes the next view() rebuild from the tree.
+    if (this.#view !== undefined && continuesBranch(event, head)) this.#view.append(event);
+    else if (this.#view !== undefined) {
+      this.#view = undefined;
+      this.#tree = undefined;
+    }
     this.#recent.push(event);
     if (this.#recent.length > RECENT_EVENTS * 2) this.#recent = this.#recent.slice(-RECENT_EVENTS);
   }
@@ -386,6 +625,7 @@ export class Conversation {
       stepContext: (signal) => this.#stepContext(signal),
       checkpoint: () => this.checkpoint(),
       assertOpen: () => this.#assertOpen(),
+      ...(this.#hooks === undefined ? {} : { hooks: this.#hooks }),
     };
   }
 
@@ -395,16 +635,40 @@ export class Conversation {
       workspace: this.workspace,
       state: () => this.#state,
       view: () => this.view(),
-      emit: (event) => this.#emit(event),
+      emit: (event) => this.#emitWithHooks(event),
       publish: (event) => this.#publish(event),
       setStatus: (status) => this.#setStatus(status),
+      ...(this.#hooks === undefined ? {} : { takeHookBlock: (id: string) => this.#hooks?.takeBlockedAction(id) }),
       recordResponse: (llm, response) => this.#recordResponse(llm, response),
       pendingActions: () => this.pendingActions(),
       secrets: this.#secrets,
       analyzer: this.#analyzer,
       signal,
+      toolConversation: this.#toolConversation(),
+      files: conversationFiles(this.store, this.directory),
     });
   }
+
+  #toolConversation(): ToolConversation {
+    const state = () => this.#state;
+    return {
+      id: this.id,
+      store: this.store,
+      directory: this.directory,
+      persistenceDir: this.#persistenceDir,
+      workspace: this.workspace,
+      llm: this.agent.llm,
+      get confirmationPolicy() {
+        return state().confirmation_policy;
+      },
+      recordUsage: async (usageId, metrics) => {
+        const stats = { usage_to_metrics: { ...this.#state.stats.usage_to_metrics, [usageId]: metrics } };
+        await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
+      },
+    };
+  }
+
+  readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> => this.#recordResponse(llm, response);
 
   async #recordResponse(llm: LLM, response: LLMResponse): Promise<void> {
     const stats = accumulateStats(this.#state.stats, llm, response);
@@ -412,4 +676,10 @@ export class Conversation {
     if (JSON.stringify(stats) === JSON.stringify(this.#state.stats)) return;
     await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
   }
+}
+
+/** Whether `event`, appended with HEAD at `head`, extends the active branch (state updates never leave it). */
+function continuesBranch(event: AnyEvent, head: string | undefined): boolean {
+  if (event.kind === 'ConversationStateUpdateEvent' || event.parent_id === undefined) return true;
+  return (event.parent_id === ROOT_PARENT_ID ? undefined : event.parent_id) === head;
 }

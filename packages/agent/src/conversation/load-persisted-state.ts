@@ -1,8 +1,11 @@
+import type { AnyEvent } from '@x/events';
 import { EventLog, type FileStore } from '@x/store';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
+import { foldBranch, treeOf } from '../state/fold-branch.js';
+import { persistedAnalyzer } from './analyzer-setting.js';
 import { checkpointFromBaseState, parseBaseState } from './base-state.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { conversationDirName } from './persistence-layout.js';
@@ -13,6 +16,8 @@ export interface PersistedConversation {
   state: ConversationState;
   /** The secrets from base_state.json (decrypted with the cipher), when it holds any. */
   secrets: SecretRegistry | undefined;
+  /** The security analyzer base_state.json records (see `persistedAnalyzer`); undefined when it says nothing. */
+  securityAnalyzer: 'llm' | 'none' | undefined;
 }
 
 /**
@@ -36,17 +41,33 @@ export async function loadPersistedState(options: {
   let state = initialConversationState({ id });
   let secrets: SecretRegistry | undefined;
   let authoritative: Partial<ConversationState> = {};
+  let securityAnalyzer: 'llm' | 'none' | undefined;
+  /** HEAD as base_state.json records it, when it says something we must follow (reference dirs, external navigation). */
+  let recordedHead: { leaf: string | undefined; empty: boolean } | undefined;
+  let fromCheckpoint = false;
   if (hasBase) {
     const where = store.describe(`${dir}/base_state.json`);
     const file = parseBaseState(await store.read(`${dir}/base_state.json`), where);
     const checkpoint = checkpointFromBaseState(file);
+    securityAnalyzer = persistedAnalyzer(file, checkpoint !== undefined);
+    const fileHead = { leaf: file.leaf_event_id ?? undefined, empty: file.head_is_empty ?? false };
     if (checkpoint !== undefined && checkpoint.event_count <= log.length) {
       state = checkpoint;
+      fromCheckpoint = true;
+      // Our checkpoint writes HEAD in the reference's fields too: a difference means the reference moved it since.
+      const sameHead = fileHead.leaf === checkpoint.leaf_event_id && fileHead.empty === checkpoint.head_is_empty;
+      if (file.leaf_event_id !== undefined && !sameHead) recordedHead = fileHead;
     } else {
+      if (file.leaf_event_id !== undefined || file.head_is_empty !== undefined) recordedHead = fileHead;
+      const blocked = {
+        ...(file.blocked_actions === undefined ? {} : { blocked_actions: file.blocked_actions }),
+        ...(file.blocked_messages === undefined ? {} : { blocked_messages: file.blocked_messages }),
+      };
       authoritative = {
         ...(file.execution_status === undefined ? {} : { execution_status: file.execution_status }),
         ...(file.confirmation_policy === undefined ? {} : { confirmation_policy: file.confirmation_policy }),
         ...(file.stats === undefined ? {} : { stats: file.stats }),
+        ...blocked,
       };
       state = {
         ...state,
@@ -58,8 +79,37 @@ export async function loadPersistedState(options: {
       secrets = SecretRegistry.fromJSON(file.secret_registry, cipher === undefined ? {} : { cipher });
     }
   }
+  // Fold the events after the checkpoint (all of them for a reference directory). A tail event whose
+  // parent is not HEAD means HEAD moved in between (another branch): the branch fields are refolded.
+  const all: (AnyEvent | undefined)[] | undefined = fromCheckpoint ? undefined : [];
+  let branchSwitched = false;
   for await (const event of readableEvents(log, state.event_count)) {
+    all?.push(event);
+    if (event !== undefined && switchesBranch(state, event)) branchSwitched = true;
     state = event === undefined ? { ...state, event_count: state.event_count + 1 } : applyEvent(state, event);
   }
-  return { log, state: { ...state, ...authoritative }, secrets };
+  state = { ...state, ...authoritative };
+  if (!fromCheckpoint || branchSwitched || recordedHead !== undefined) {
+    const events = all ?? (await readAll(log));
+    const tree = treeOf(events, (index) => log.idAt(index));
+    const head =
+      recordedHead ?? (fromCheckpoint ? { leaf: state.leaf_event_id, empty: state.head_is_empty } : undefined);
+    const leaf = head === undefined ? tree.activeLeaf(undefined) : head.empty ? undefined : head.leaf;
+    if (leaf === undefined || tree.has(leaf)) state = foldBranch(state, events, tree, leaf, head?.empty ?? false);
+  }
+  return { log, state, secrets, securityAnalyzer };
+}
+
+/** Whether appending `event` to a log whose HEAD is `state.leaf_event_id` starts or continues another branch. */
+function switchesBranch(state: ConversationState, event: AnyEvent): boolean {
+  if (event.kind === 'ConversationStateUpdateEvent' || event.parent_id === undefined) return false;
+  const parent = event.parent_id === '__root__' ? undefined : event.parent_id;
+  const head = state.head_is_empty ? undefined : state.leaf_event_id;
+  return parent !== head;
+}
+
+async function readAll(log: EventLog): Promise<(AnyEvent | undefined)[]> {
+  const events: (AnyEvent | undefined)[] = [];
+  for await (const event of readableEvents(log, 0)) events.push(event);
+  return events;
 }

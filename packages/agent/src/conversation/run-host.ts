@@ -1,5 +1,6 @@
 import type { AnyEvent } from '@x/events';
 import type { StepContext } from '../agent/step-context.js';
+import type { ConversationHooks } from '../hooks/conversation-hooks.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
@@ -18,4 +19,6 @@ export interface RunHost {
   stepContext(signal: AbortSignal | undefined): StepContext;
   checkpoint(): Promise<void>;
   assertOpen(): void;
+  /** The conversation's hooks, when it has any. */
+  hooks?: ConversationHooks;
 }

@@ -27,7 +27,12 @@ export async function runLoop(host: RunHost, options: RunOptions): Promise<RunRe
       options.signal?.throwIfAborted();
       await host.settle();
       const current = host.state().execution_status;
-      if (current === 'paused' || current === 'stuck' || current === 'finished') break;
+      if (current === 'paused' || current === 'stuck') break;
+      if (current === 'finished') {
+        // A blocking Stop hook keeps the agent going, with its feedback as the next message (reference).
+        if (host.hooks !== undefined && (await continuesAfterStopHooks(host))) continue;
+        break;
+      }
 
       const detector = host.stuckDetector;
       if (detector !== undefined && host.state().stuck_detection) {
@@ -47,7 +52,12 @@ export async function runLoop(host: RunHost, options: RunOptions): Promise<RunRe
       }
       if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('running');
 
-      await host.conversation.agent.step(host.stepContext(options.signal));
+      if (host.hooks?.takeBlockedMessage(host.state().last_user_message_id) !== undefined) {
+        // A UserPromptSubmit hook blocked the last message: it never reaches the model (reference).
+        await host.setStatus('finished');
+      } else {
+        await host.conversation.agent.step(host.stepContext(options.signal));
+      }
       iterations += 1;
       // The log is the source of truth; base_state.json only saves resuming from folding the whole
       // log, so it is refreshed every few steps (and when the run ends) rather than after each one.
@@ -75,6 +85,14 @@ export async function runLoop(host: RunHost, options: RunOptions): Promise<RunRe
     await host.checkpoint().catch(() => undefined);
   }
   return { status: host.state().execution_status, iterations, reachedIterationLimit };
+}
+
+async function continuesAfterStopHooks(host: RunHost): Promise<boolean> {
+  const verdict = await host.hooks!.stop('agent_finished');
+  if (verdict.shouldStop) return false;
+  if (verdict.feedback !== undefined) await host.emit(verdict.feedback);
+  await host.setStatus('running');
+  return true;
 }
 
 async function recordFailure(host: RunHost, error: unknown): Promise<ConversationRunError> {

@@ -4,23 +4,30 @@ import {
   isObservationLike,
   type LLMConvertibleEvent,
   type Message,
-  toChatCompletionsMessages,
   type View,
 } from '@x/events';
 import type { EventLog } from '@x/store';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { LLM } from '../llm/llm.js';
+import type { LLM, LLMResponse } from '../llm/llm.js';
 import { NoUserMessageError } from './errors/no-user-message-error.js';
 
 const ASK_PREFIX =
   'Answer this side question from the conversation so far. Do not call tools and do not continue the task.\n\n';
 
+/** Records the metrics of a side call (under the LLM's usage id); the conversation passes its own. */
+export type RecordLLMResponse = (llm: LLM, response: LLMResponse) => Promise<void>;
+
 /**
  * A side question answered from the conversation's context (reference `ask_agent`): the model sees the
- * current view plus the question, no tools are offered, and nothing is recorded. Tool calls still
- * waiting for their results (a run in progress) are left out so the request is well-formed.
+ * current view plus the question, no tools are offered, and no event but the call's metrics is
+ * recorded. Tool calls still waiting for their results (a run in progress) are left out so the
+ * request is well-formed.
  */
-export async function askAgent(options: { llm: LLM; view: View; question: string }): Promise<string> {
+export async function askAgent(options: {
+  llm: LLM;
+  view: View;
+  question: string;
+  recordResponse?: RecordLLMResponse;
+}): Promise<string> {
   const answered = new Set<string>();
   for (const event of options.view.events) if (isObservationLike(event)) answered.add(event.tool_call_id);
   const events = options.view.events.filter(
@@ -31,12 +38,8 @@ export async function askAgent(options: { llm: LLM; view: View; question: string
     content: [{ cache_prompt: false, type: 'text', text: `${ASK_PREFIX}${options.question}` }],
     thinking_blocks: [],
   };
-  // Our rendering adds provider extensions (cache_control, thinking_blocks) that OpenAI-compatible
-  // gateways accept but the openai package's param types do not list.
-  const messages = toChatCompletionsMessages([...eventsToMessages(events), question], {
-    functionCallingEnabled: true,
-  }) as ChatCompletionMessageParam[];
-  const response = await options.llm.complete({ messages });
+  const response = await options.llm.complete({ messages: [...eventsToMessages(events), question] });
+  await options.recordResponse?.(options.llm, response);
   return textOf(response.message);
 }
 
@@ -49,6 +52,7 @@ export async function generateTitle(options: {
   log: EventLog;
   llm: LLM;
   maxLength?: number;
+  recordResponse?: RecordLLMResponse;
 }): Promise<string> {
   const maxLength = options.maxLength ?? 60;
   const first = await firstUserMessage(options.log);
@@ -65,6 +69,7 @@ export async function generateTitle(options: {
           { role: 'user', content: text },
         ],
       });
+      await options.recordResponse?.(options.llm, response);
       const title = textOf(response.message)
         .trim()
         .replace(/^["']|["']$/g, '');

@@ -7,7 +7,7 @@ import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { ConversationFiles, ToolContext, ToolConversation } from '../tools/tool.js';
 
 /** What a conversation lends the agent for a step (see `StepContext`). */
 export interface StepContextSources {
@@ -23,6 +23,10 @@ export interface StepContextSources {
   secrets: SecretRegistry;
   analyzer: SecurityAnalyzer | undefined;
   signal: AbortSignal | undefined;
+  takeHookBlock?(actionId: string): string | undefined;
+  toolConversation?: ToolConversation;
+  /** The conversation's own files, lent to tools (the task tracker's TASKS.json). */
+  files?: ConversationFiles;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -47,10 +51,13 @@ export function createStepContext(sources: StepContextSources): StepContext {
       env: await secrets.envFor(JSON.stringify(action.action ?? {})),
       secretValues: secrets.knownValues(),
       conversationId: sources.conversationId,
+      ...(sources.toolConversation === undefined ? {} : { conversation: sources.toolConversation }),
+      ...(sources.files === undefined ? {} : { conversationFiles: sources.files }),
       ...(signal === undefined ? {} : { signal }),
     }),
     maskSecrets: (text) => secrets.mask(text),
     securityAnalyzerEnabled: analyzer !== undefined,
     ...(signal === undefined ? {} : { signal }),
+    ...(sources.takeHookBlock === undefined ? {} : { takeHookBlock: sources.takeHookBlock }),
   };
 }

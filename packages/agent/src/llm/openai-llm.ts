@@ -1,43 +1,31 @@
 import { randomUUID } from 'node:crypto';
+import { toChatCompletionsMessages } from '@x/events';
 import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { finishResponse, lazy, wireModel } from '../providers/internal/finish-response.js';
 import { LLMAuthenticationError } from './errors/llm-authentication-error.js';
 import { type AssistantParts, assistantMessage } from './internal/assistant-message.js';
 import { mapOpenAIError } from './internal/map-openai-error.js';
 import { reasoningOf, StreamAssembler } from './internal/stream-assembler.js';
-import { costOf, type Pricing, tokenUsageFromCompletion } from './internal/usage.js';
-import type { LLM, LLMRequest, LLMResponse } from './llm.js';
+import { tokenUsageFromCompletion } from './internal/usage.js';
+import { type LLM, type LLMFinishReason, type LLMRequest, type LLMResponse, normalizeMessages } from './llm.js';
+import type { BaseLLMConfig } from './llm-config.js';
 
-export type { Pricing } from './internal/usage.js';
+export type { Pricing } from './pricing.js';
 
-/** Configuration of `createOpenAILLM`: any OpenAI-compatible Chat Completions endpoint. */
-export interface LLMConfig {
-  model: string;
-  /** Endpoint root including the version segment, e.g. `http://127.0.0.1:8000/v1`. Default: OpenAI. */
-  baseURL?: string;
-  /** Default: `OPENAI_API_KEY`. Optional with a `baseURL` (local servers often need none). */
-  apiKey?: string;
-  /** Per attempt. Default 120000. */
-  timeoutMs?: number;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
-  /** Retries of 408/409/429/5xx/timeouts/connection errors, done by the openai client. Default 4. */
-  maxRetries?: number;
-  /** Key of this LLM's metrics in ConversationStats. Default "default". */
-  usageId?: string;
-  pricing?: Pricing;
-  /** Stream every call (also implied by an `onDelta` callback on the request). */
-  stream?: boolean;
-  temperature?: number;
-  /** Sent as `max_completion_tokens`. */
-  maxOutputTokens?: number;
-  /** The model's input limit, reported in TokenUsage.context_window. */
-  contextWindow?: number;
-}
+/**
+ * Configuration of `createOpenAILLM`: any OpenAI-compatible Chat Completions endpoint. `baseURL` is the
+ * endpoint root including the version segment, e.g. `http://127.0.0.1:8000/v1` (default OpenAI, or
+ * `OPENAI_BASE_URL`); the key defaults to `OPENAI_API_KEY` and is optional with a `baseURL`.
+ * `maxOutputTokens` is sent as `max_completion_tokens`.
+ */
+export interface LLMConfig extends BaseLLMConfig {}
 
 const openAIBaseURL = 'https://api.openai.com/v1';
 // openai's client insists on a key; local OpenAI-compatible servers usually ignore it.
@@ -54,32 +42,35 @@ function resolveApiKey(config: LLMConfig): string {
 
 /** An LLM that talks to an OpenAI-compatible `/chat/completions` endpoint through the `openai` client. */
 export function createOpenAILLM(config: LLMConfig): LLM {
-  const baseURL = config.baseURL ?? openAIBaseURL;
+  const baseURL = config.baseURL ?? process.env.OPENAI_BASE_URL ?? openAIBaseURL;
   const apiKey = resolveApiKey(config);
   // The openai client is loaded on the first request: importing @x/agent stays cheap (the CLI's
   // read-only commands and offline runs never need it).
-  let connecting: Promise<OpenAI> | undefined;
-  const client = (): Promise<OpenAI> => {
-    connecting ??= import('openai').then(
-      ({ default: OpenAIClient }) =>
-        new OpenAIClient({
-          apiKey,
-          baseURL,
-          timeout: config.timeoutMs ?? 120_000,
-          maxRetries: config.maxRetries ?? 4,
-          ...(config.headers && { defaultHeaders: config.headers }),
-        }),
-    );
-    return connecting;
-  };
+  const client = lazy(async (): Promise<OpenAI> => {
+    const { default: OpenAIClient } = await import('openai');
+    return new OpenAIClient({
+      apiKey,
+      baseURL,
+      timeout: config.timeoutMs ?? 120_000,
+      maxRetries: config.maxRetries ?? 4,
+      ...(config.headers && { defaultHeaders: config.headers }),
+    });
+  });
   const context = { model: config.model, baseURL };
   const contextWindow = config.contextWindow ?? 0;
+  const model = wireModel(config.model, ['openai']);
 
   function baseParams(request: LLMRequest) {
+    // Our rendering adds provider extensions (cache_control, thinking_blocks) that OpenAI-compatible
+    // gateways accept but the openai package's param types do not list.
+    const messages = toChatCompletionsMessages(normalizeMessages(request.messages), {
+      functionCallingEnabled: true,
+      visionEnabled: config.vision ?? true,
+    }) as ChatCompletionMessageParam[];
     return {
-      model: config.model,
-      messages: request.messages,
-      ...(request.tools && request.tools.length > 0 && { tools: request.tools }),
+      model,
+      messages,
+      ...(request.tools && request.tools.length > 0 && { tools: request.tools as ChatCompletionTool[] }),
       ...(config.temperature !== undefined && { temperature: config.temperature }),
       ...(config.maxOutputTokens !== undefined && { max_completion_tokens: config.maxOutputTokens }),
     };
@@ -99,14 +90,15 @@ export function createOpenAILLM(config: LLMConfig): LLM {
       id: call.id || `call_${id}_${index}`,
     }));
     const usage = tokenUsageFromCompletion(options.usage, { model: config.model, responseId: id, contextWindow });
-    return {
+    return finishResponse(config, {
       id,
       message: assistantMessage({ ...options.parts, toolCalls }),
-      finishReason: options.finishReason,
+      // Chat Completions' vocabulary is the one every provider is mapped to.
+      finishReason: options.finishReason as LLMFinishReason | null,
+      providerFinishReason: options.finishReason,
       usage,
-      cost: costOf(usage, config.pricing),
-      latencySeconds: (performance.now() - options.startedAt) / 1000,
-    };
+      startedAt: options.startedAt,
+    });
   }
 
   async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
@@ -150,6 +142,7 @@ export function createOpenAILLM(config: LLMConfig): LLM {
     model: config.model,
     usageId: config.usageId ?? 'default',
     offline: false,
+    provider: 'openai',
     async complete(request) {
       const startedAt = performance.now();
       try {

@@ -14,6 +14,11 @@ import { executionStatusSchema } from './execution-status.js';
  */
 export function applyEvent(state: ConversationState, event: AnyEvent): ConversationState {
   const next: ConversationState = { ...state, event_count: state.event_count + 1 };
+  // Every event but a state update is a node of the conversation tree and becomes HEAD (reference §7.7).
+  if (event.kind !== 'ConversationStateUpdateEvent' && !isOpaqueStateUpdate(event)) {
+    next.leaf_event_id = event.id;
+    next.head_is_empty = false;
+  }
   switch (event.kind) {
     case 'MessageEvent':
       if (event.source === 'user') {
@@ -64,6 +69,10 @@ export function applyEvent(state: ConversationState, event: AnyEvent): Conversat
   return next;
 }
 
+function isOpaqueStateUpdate(event: AnyEvent): boolean {
+  return event.kind === 'OpaqueEvent' && event.opaque_kind === 'ConversationStateUpdateEvent';
+}
+
 function countResponse(state: ConversationState, responseId: string): void {
   if (state.last_llm_response_id !== responseId) {
     state.iteration += 1;
@@ -78,6 +87,8 @@ const updatableKeys = [
   'title',
   'max_iterations',
   'stuck_detection',
+  'blocked_actions',
+  'blocked_messages',
 ];
 
 function applyStateUpdate(state: ConversationState, key: string, value: unknown): void {

@@ -36,6 +36,17 @@ export const conversationStateSchema = z.object({
   title: z.string().optional(),
   /** Error ids the action-error nudge has already answered (stuck detection, reference §10). */
   nudged_error_ids: z.array(z.string()).default([]),
+  /**
+   * HEAD of the conversation tree (reference §7.7): the parent of the next appended event. Every event
+   * but a ConversationStateUpdateEvent moves it; `navigateTo` moves it back. Absent in an empty log.
+   */
+  leaf_event_id: z.string().optional(),
+  /** A deliberately empty HEAD (`navigateTo(null)`): the next event starts a new root. */
+  head_is_empty: z.boolean().default(false),
+  /** Actions blocked by a PreToolUse hook, action id → reason (reference `blocked_actions`). */
+  blocked_actions: z.record(z.string(), z.string()).default({}),
+  /** User messages blocked by a UserPromptSubmit hook, message id → reason (reference `blocked_messages`). */
+  blocked_messages: z.record(z.string(), z.string()).default({}),
 });
 export type ConversationState = z.infer<typeof conversationStateSchema>;
 
@@ -58,5 +69,8 @@ export function initialConversationState(options: InitialStateOptions): Conversa
     iteration: 0,
     event_count: 0,
     nudged_error_ids: [],
+    head_is_empty: false,
+    blocked_actions: {},
+    blocked_messages: {},
   };
 }

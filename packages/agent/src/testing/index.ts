@@ -10,3 +10,15 @@ export {
   type ScriptedUsage,
   startScriptedLLMServer,
 } from './scripted-llm-server.js';
+export {
+  startAnthropicServer,
+  startGeminiServer,
+  startResponsesServer,
+  type WireFailure,
+  type WireFailureKind,
+  type WireReply,
+  type WireReplyFunction,
+  type WireRequest,
+  type WireServer,
+  type WireTurn,
+} from './wire/index.js';

@@ -16,7 +16,7 @@ describe('toolToChatTool', () => {
     expect(parameters.$schema).toBeUndefined();
     expect(parameters.type).toBe('object');
     const properties = parameters.properties as Record<string, Record<string, unknown>>;
-    expect(Object.keys(properties)).toEqual(['summary', 'security_risk', 'command', 'timeout']);
+    expect(Object.keys(properties)).toEqual(['summary', 'security_risk', 'command', 'is_input', 'timeout', 'reset']);
     expect(properties.summary).toEqual({ type: 'string', description: summaryParameterDescription });
     expect(properties.security_risk?.enum).toEqual(['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH']);
     expect(typeof properties.security_risk?.description).toBe('string');

@@ -25,7 +25,7 @@ export const securityRiskParameterDescription =
  * tools, `security_risk` moved to the front of `properties`. Neither is required; `kind` never appears.
  */
 export function toolToChatTool(tool: Tool, options: ChatToolOptions = {}): ChatTool {
-  const schema = inputJsonSchemaFor(tool.parameters);
+  const schema = (tool.inputSchema as JsonSchema | undefined) ?? inputJsonSchemaFor(tool.parameters);
   const own = (schema.properties ?? {}) as JsonSchema;
   const meta: JsonSchema = {
     summary: own.summary ?? { type: 'string', description: summaryParameterDescription },
@@ -64,6 +64,7 @@ export function toolToDefinition(tool: Tool): ToolDefinition {
       openWorldHint: openWorldHint ?? true,
     };
   }
+  if (tool.definitionFields !== undefined) Object.assign(definition, tool.definitionFields);
   definition.kind = tool.toolKind;
   definition.title = tool.annotations?.title ?? tool.name;
   return definition as ToolDefinition;

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Observation } from '@x/events';
@@ -35,6 +36,8 @@ describe('file_editor create and view', () => {
       is_error: false,
       command: 'create',
       path: `${workspace}/src/a.txt`,
+      prev_exist: false,
+      new_content: 'one\ntwo\nthree\n',
       kind: 'FileEditorObservation',
     });
     expect(await readFile(join(workspace, 'src/a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
@@ -142,7 +145,14 @@ describe('file_editor workspace confinement', () => {
     expect(observation.is_error).toBe(true);
     expect(text(observation)).toContain("Invalid path '../outside/secret.txt'");
     expect(text(observation)).toContain('outside the workspace');
-    expect(observation.path).toBe(join(outside, 'secret.txt'));
+    // As in the reference, an error observation carries no path.
+    expect(observation).toEqual({
+      content: observation.content,
+      is_error: true,
+      command: 'view',
+      prev_exist: true,
+      kind: 'FileEditorObservation',
+    });
   });
 
   it('refuses absolute paths outside the workspace, and creating files there', async () => {
@@ -175,5 +185,127 @@ describe('file_editor workspace confinement', () => {
     await writeFile(join(workspace, 'real.txt'), 'inside\n');
     await symlink(join(workspace, 'real.txt'), join(workspace, 'alias.txt'));
     expect(text(await edit({ command: 'view', path: 'alias.txt' }))).toContain('     1\tinside');
+  });
+});
+
+describe('file_editor observation fields and undo_edit (reference FileEditorObservation)', () => {
+  it('records old and new content of an edit, and undo_edit restores the previous content', async () => {
+    await writeFile(join(workspace, 'u.txt'), 'alpha\nbeta\n');
+    const replaced = await edit({ command: 'str_replace', path: 'u.txt', old_str: 'beta', new_str: 'gamma' });
+    expect(Object.keys(replaced)).toEqual([
+      'content',
+      'is_error',
+      'command',
+      'path',
+      'prev_exist',
+      'old_content',
+      'new_content',
+      'kind',
+    ]);
+    expect(replaced).toMatchObject({ prev_exist: true, old_content: 'alpha\nbeta\n', new_content: 'alpha\ngamma\n' });
+    await edit({ command: 'insert', path: 'u.txt', insert_line: 0, new_str: 'zero' });
+    expect(await readFile(join(workspace, 'u.txt'), 'utf8')).toBe('zero\nalpha\ngamma\n');
+
+    const undone = await edit({ command: 'undo_edit', path: 'u.txt' });
+    expect(undone.is_error).toBe(false);
+    expect(text(undone)).toBe(
+      `Last edit to ${workspace}/u.txt undone successfully. Here's the result of running \`cat -n\` on ${workspace}/u.txt:\n     1\talpha\n     2\tgamma\n`,
+    );
+    expect(undone).toMatchObject({ old_content: 'zero\nalpha\ngamma\n', new_content: 'alpha\ngamma\n' });
+    await edit({ command: 'undo_edit', path: 'u.txt' });
+    expect(await readFile(join(workspace, 'u.txt'), 'utf8')).toBe('alpha\nbeta\n');
+    const none = await edit({ command: 'undo_edit', path: 'u.txt' });
+    expect(none.is_error).toBe(true);
+    expect(text(none)).toBe(`No edit history found for ${workspace}/u.txt.`);
+  });
+
+  it("keeps each conversation's undo history apart", async () => {
+    await writeFile(join(workspace, 'v.txt'), 'one\n');
+    await editor.execute(
+      { command: 'str_replace', path: 'v.txt', old_str: 'one', new_str: 'two', kind: 'FileEditorAction' },
+      { workspace, conversationId: 'a' },
+    );
+    const other = await editor.execute(
+      { command: 'undo_edit', path: 'v.txt', kind: 'FileEditorAction' },
+      { workspace, conversationId: 'b' },
+    );
+    expect(other.is_error).toBe(true);
+    await editor.closeConversation?.('a');
+  });
+});
+
+describe('file_editor confinement at use', () => {
+  it('never writes through a hard link to a file outside: the link is replaced', async () => {
+    const secret = join(outside, 'secret.txt');
+    await link(secret, join(workspace, 'hard.txt'));
+    const observation = await edit({ command: 'str_replace', path: 'hard.txt', old_str: 'top', new_str: 'pwned' });
+    expect(observation.is_error).toBe(false);
+    expect(await readFile(secret, 'utf8')).toBe('top secret\n');
+    expect(await readFile(join(workspace, 'hard.txt'), 'utf8')).toBe('pwned secret\n');
+    expect((await stat(join(workspace, 'hard.txt'))).ino).not.toBe((await stat(secret)).ino);
+  });
+
+  it('keeps the mode of the file it replaces', async () => {
+    await writeFile(join(workspace, 'run.sh'), 'echo a\n', { mode: 0o755 });
+    await edit({ command: 'str_replace', path: 'run.sh', old_str: 'a', new_str: 'b' });
+    expect((await stat(join(workspace, 'run.sh'))).mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses a FIFO with an error instead of hanging, for view and edits', async () => {
+    execFileSync('mkfifo', [join(workspace, 'pipe')]);
+    const viewed = await edit({ command: 'view', path: 'pipe' });
+    expect(viewed.is_error).toBe(true);
+    expect(text(viewed)).toBe("Invalid path 'pipe': it is a FIFO (named pipe), not a regular file.");
+    const replaced = await edit({ command: 'str_replace', path: 'pipe', old_str: 'a', new_str: 'b' });
+    expect(replaced.is_error).toBe(true);
+    expect(text(replaced)).toContain('FIFO');
+  });
+
+  it('does not follow a directory swapped for a symlink to the outside after the path was checked', async () => {
+    const { openVerifiedDirectory } = await import('./internal/safe-files.js');
+    await mkdir(join(workspace, 'dir'));
+    // The check passed for workspace/dir; now it becomes a link to the outside before the editor opens it.
+    await rename(join(workspace, 'dir'), join(workspace, 'dir-moved'));
+    await symlink(outside, join(workspace, 'dir'));
+    await expect(openVerifiedDirectory(workspace, join(workspace, 'dir'), 'dir/x.txt')).rejects.toThrow(
+      /replaced by a link/,
+    );
+    // A link higher up is caught by where the opened descriptor really points.
+    await symlink(outside, join(workspace, 'up'));
+    await expect(openVerifiedDirectory(workspace, `${workspace}/up/.`, 'up/x.txt')).rejects.toThrow(
+      /outside the workspace/,
+    );
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
+
+  it('survives a race: a swap loop never gets a write outside the workspace', async () => {
+    await mkdir(join(workspace, 'race'));
+    await writeFile(join(workspace, 'race', 'f.txt'), 'inside\n');
+    await writeFile(join(outside, 'f.txt'), 'outside\n');
+    let swapping = true;
+    const swapper = (async () => {
+      let flip = false;
+      while (swapping) {
+        flip = !flip;
+        await rm(join(workspace, 'race'), { recursive: true, force: true }).catch(() => undefined);
+        if (flip) await symlink(outside, join(workspace, 'race')).catch(() => undefined);
+        else {
+          await mkdir(join(workspace, 'race')).catch(() => undefined);
+          await writeFile(join(workspace, 'race', 'f.txt'), 'inside\n').catch(() => undefined);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      await edit({ command: 'str_replace', path: 'race/f.txt', old_str: 'side', new_str: 'SIDE' }).catch(
+        () => undefined,
+      );
+      await edit({ command: 'create', path: `race/new-${attempt}.txt`, file_text: 'planted' }).catch(() => undefined);
+    }
+    swapping = false;
+    await swapper;
+    expect(await readFile(join(outside, 'f.txt'), 'utf8')).toBe('outside\n');
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(outside)).sort()).toEqual(['f.txt', 'secret.txt']);
   });
 });

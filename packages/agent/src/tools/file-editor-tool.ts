@@ -2,65 +2,150 @@ import { z } from 'zod';
 import {
   createFile,
   type EditorOutcome,
+  type EditorTarget,
+  fail,
   insertIntoFile,
   replaceInFile,
+  undoEdit,
   viewPath,
 } from './internal/file-editor-commands.js';
 import { resolveWorkspacePath } from './internal/workspace-path.js';
-import { defineTool, type Tool } from './tool.js';
+import { defineTool, type Tool, type ToolResult } from './tool.js';
+import { WorkspacePathError } from './workspace-path-error.js';
 
 export interface FileEditorToolOptions {
   /** `view` output longer than this is cut in the middle. Default 30000. */
   maxOutputChars?: number;
 }
 
+const commands = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const;
+
 export const fileEditorParameters = z.object({
   command: z
-    .enum(['view', 'create', 'str_replace', 'insert'])
-    .describe('The command to run: `view`, `create`, `str_replace` or `insert`.'),
+    .enum(commands)
+    .describe('The commands to run. Allowed options are: `view`, `create`, `str_replace`, `insert`, `undo_edit`.'),
   path: z.string().describe('Path of the file or directory, relative to the workspace or absolute inside it.'),
-  file_text: z.string().optional().describe('Required for `create`: the content of the file to create.'),
+  file_text: z
+    .string()
+    .nullish()
+    .describe('Required parameter of `create` command, with the content of the file to be created.'),
   old_str: z
     .string()
-    .optional()
-    .describe('Required for `str_replace`: the exact text to replace; it must occur exactly once in the file.'),
+    .nullish()
+    .describe('Required parameter of `str_replace` command containing the string in `path` to replace.'),
   new_str: z
     .string()
-    .optional()
-    .describe('For `str_replace`: the replacement text (default: empty). Required for `insert`: the text to insert.'),
+    .nullish()
+    .describe(
+      'Optional parameter of `str_replace` command containing the new string (if not given, no string will be ' +
+        'added). Required parameter of `insert` command containing the string to insert.',
+    ),
   insert_line: z
     .number()
     .int()
     .nonnegative()
-    .optional()
-    .describe('Required for `insert`: the text is inserted after this line (0 inserts at the top).'),
+    .nullish()
+    .describe(
+      'Required parameter of `insert` command. The `new_str` will be inserted AFTER the line `insert_line` of `path`.',
+    ),
   view_range: z
     .array(z.number().int())
-    .optional()
-    .describe('Optional for `view` of a file: [start, end] lines, 1-based and inclusive; end -1 means to the end.'),
+    .nullish()
+    .describe(
+      'Optional parameter of `view` command when `path` points to a file. If none is given, the full file is ' +
+        'shown. If provided, the file will be shown in the indicated line number range, e.g. [11, 12] will show ' +
+        'lines 11 and 12. Indexing at 1 to start. Setting `[start_line, -1]` shows all lines from `start_line` to ' +
+        'the end of the file.',
+    ),
 });
 
 export type FileEditorAction = z.output<typeof fileEditorParameters>;
 
-const missing = (name: string, command: string): EditorOutcome => ({
-  content: `Parameter \`${name}\` is required for command: ${command}.`,
-  is_error: true,
-});
+/** The reference keeps the last 10 contents of each file for `undo_edit`. */
+const maxHistoryPerFile = 10;
 
-/** `file_editor`: view, create and edit files, confined to the workspace. */
+const missing = (name: string, command: string): EditorOutcome =>
+  fail(`Parameter \`${name}\` is required for command: ${command}.`);
+
+/**
+ * `file_editor`: view, create, edit and undo edits of files, confined to the workspace at use: every file is
+ * reached through a directory descriptor verified to lie inside it, never through a link leading out, and
+ * written by renaming a new file over it (a hard link to an outside file is replaced, not written through).
+ */
 export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<FileEditorAction> {
   const maxOutputChars = options.maxOutputChars ?? 30_000;
+  /** Per conversation, per real path: contents before each edit, newest last. */
+  const histories = new Map<string, Map<string, string[]>>();
+  const historyOf = (key: string) => {
+    let history = histories.get(key);
+    if (history === undefined) {
+      history = new Map();
+      histories.set(key, history);
+    }
+    return history;
+  };
+  const remember = (key: string, path: string, content: string) => {
+    const history = historyOf(key);
+    const entries = [...(history.get(path) ?? []), content].slice(-maxHistoryPerFile);
+    history.set(path, entries);
+  };
+
+  const runCommand = (action: FileEditorAction, target: EditorTarget, key: string): Promise<EditorOutcome> => {
+    switch (action.command) {
+      case 'view':
+        return viewPath(target, action.view_range ?? undefined, maxOutputChars);
+      case 'create': {
+        const fileText = action.file_text;
+        if (fileText === undefined || fileText === null) return Promise.resolve(missing('file_text', 'create'));
+        return createFile(target, fileText).then((outcome) => {
+          // As in the reference, `create` records the created text.
+          if (!outcome.is_error) remember(key, target.real, fileText);
+          return outcome;
+        });
+      }
+      case 'str_replace':
+        if (action.old_str === undefined || action.old_str === null) {
+          return Promise.resolve(missing('old_str', 'str_replace'));
+        }
+        return replaceInFile(target, action.old_str, action.new_str ?? '');
+      case 'insert':
+        if (action.insert_line === undefined || action.insert_line === null) {
+          return Promise.resolve(missing('insert_line', 'insert'));
+        }
+        if (action.new_str === undefined || action.new_str === null) {
+          return Promise.resolve(missing('new_str', 'insert'));
+        }
+        return insertIntoFile(target, action.insert_line, action.new_str);
+      case 'undo_edit':
+        return undoEdit(target, historyOf(key).get(target.real)?.pop());
+    }
+  };
+
   return defineTool({
     name: 'file_editor',
     toolKind: 'FileEditorTool',
     description:
-      'View, create and edit plain-text files in the workspace.\n' +
-      '* `view` shows a file with line numbers (`cat -n`), or lists a directory two levels deep.\n' +
-      '* `create` writes a new file; it refuses to overwrite an existing one.\n' +
-      '* `str_replace` replaces `old_str` with `new_str`; `old_str` must match exactly one place, whitespace ' +
-      'included, so include enough surrounding lines to make it unique.\n' +
-      '* `insert` inserts `new_str` after line `insert_line`.\n' +
-      '* Paths are relative to the workspace or absolute inside it; paths outside it are refused.',
+      'Custom editing tool for viewing, creating and editing files in plain-text format\n' +
+      '* State is persistent across command calls and discussions with the user\n' +
+      '* If `path` is a text file, `view` displays the result of applying `cat -n`. If `path` is a directory, ' +
+      '`view` lists non-hidden files and directories up to 2 levels deep\n' +
+      '* The `create` command cannot be used if the specified `path` already exists as a file\n' +
+      '* If a `command` generates a long output, it will be truncated and marked with `<response clipped>`\n' +
+      '* The `undo_edit` command will revert the last edit made to the file at `path`\n' +
+      '* Paths are relative to the workspace or absolute inside it; paths outside it are refused.\n' +
+      '\n' +
+      'CRITICAL REQUIREMENTS FOR USING THIS TOOL:\n' +
+      '\n' +
+      '1. EXACT MATCHING: The `old_str` parameter must match EXACTLY one or more consecutive lines from the file, ' +
+      'including all whitespace and indentation. The tool will fail if `old_str` matches multiple locations or ' +
+      "doesn't match exactly with the file content.\n" +
+      '\n' +
+      '2. UNIQUENESS: The `old_str` must uniquely identify a single instance in the file:\n' +
+      '   - Include sufficient context before and after the change point (3-5 lines recommended)\n' +
+      '   - If not unique, the replacement will not be performed\n' +
+      '\n' +
+      '3. REPLACEMENT: The `new_str` parameter should contain the edited lines that replace the `old_str`. Both ' +
+      'strings must be different.',
     parameters: fileEditorParameters,
     annotations: {
       title: 'file_editor',
@@ -69,29 +154,45 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
       idempotentHint: false,
       openWorldHint: false,
     },
-    async execute(action, context) {
+    async execute(action, context): Promise<ToolResult> {
+      const key = context.conversationId ?? context.workspace;
       const resolved = await resolveWorkspacePath(context.workspace, action.path);
-      const outcome = resolved.ok
-        ? await runCommand(action, resolved.path, maxOutputChars)
-        : { content: resolved.message, is_error: true };
-      return { ...outcome, command: action.command, path: resolved.path };
+      let outcome: EditorOutcome;
+      if (!resolved.ok) {
+        outcome = fail(resolved.message);
+      } else {
+        const target = {
+          path: resolved.path,
+          real: resolved.real,
+          realRoot: resolved.realRoot,
+          requested: action.path,
+        };
+        try {
+          if (action.command === 'str_replace' || action.command === 'insert') {
+            outcome = await runCommand(action, target, key);
+            if (!outcome.is_error && outcome.old_content !== undefined) remember(key, target.real, outcome.old_content);
+          } else {
+            outcome = await runCommand(action, target, key);
+          }
+        } catch (error) {
+          if (!WorkspacePathError.isInstance(error)) throw error;
+          outcome = fail(error.message);
+        }
+      }
+      const { content, is_error, prev_exist, old_content, new_content } = outcome;
+      // The reference's observation: errors carry no path; `prev_exist` is always written.
+      return {
+        content,
+        is_error,
+        command: action.command,
+        ...(is_error ? {} : { path: resolved.path }),
+        prev_exist: prev_exist ?? true,
+        ...(old_content === undefined ? {} : { old_content }),
+        ...(new_content === undefined ? {} : { new_content }),
+      };
+    },
+    closeConversation(conversationId) {
+      histories.delete(conversationId);
     },
   });
-}
-
-function runCommand(action: FileEditorAction, path: string, maxOutputChars: number): Promise<EditorOutcome> {
-  switch (action.command) {
-    case 'view':
-      return viewPath(path, action.view_range, maxOutputChars);
-    case 'create':
-      if (action.file_text === undefined) return Promise.resolve(missing('file_text', 'create'));
-      return createFile(path, action.file_text);
-    case 'str_replace':
-      if (action.old_str === undefined) return Promise.resolve(missing('old_str', 'str_replace'));
-      return replaceInFile(path, action.old_str, action.new_str ?? '');
-    case 'insert':
-      if (action.insert_line === undefined) return Promise.resolve(missing('insert_line', 'insert'));
-      if (action.new_str === undefined) return Promise.resolve(missing('new_str', 'insert'));
-      return insertIntoFile(path, action.insert_line, action.new_str);
-  }
 }

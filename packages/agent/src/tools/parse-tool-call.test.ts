@@ -39,8 +39,8 @@ describe('parseToolCall: valid calls', () => {
   it('builds the action with kind last and keeps meta fields in the normalized call', () => {
     const result = parseOk(call('terminal', { command: 'ls', security_risk: 'LOW', summary: 'list files' }));
     expect(result.tool).toBe(terminal);
-    expect(result.action).toEqual({ command: 'ls', kind: 'TerminalAction' });
-    expect(Object.keys(result.action)).toEqual(['command', 'kind']);
+    expect(result.action).toEqual({ command: 'ls', is_input: false, reset: false, kind: 'TerminalAction' });
+    expect(Object.keys(result.action)).toEqual(['command', 'is_input', 'reset', 'kind']);
     expect(result.normalizedCall).toEqual({
       id: 'call_1',
       name: 'terminal',
@@ -59,7 +59,7 @@ describe('parseToolCall: valid calls', () => {
   it('escapes raw control characters and parses again', () => {
     const raw = '{"command": "echo a\nb\tc"}';
     const result = parseOk(call('terminal', raw));
-    expect(result.action).toEqual({ command: 'echo a\nb\tc', kind: 'TerminalAction' });
+    expect(result.action).toEqual({ command: 'echo a\nb\tc', is_input: false, reset: false, kind: 'TerminalAction' });
     expect(result.normalizedCall.arguments).toBe('{"command": "echo a\\nb\\tc"}');
   });
 
@@ -102,12 +102,14 @@ describe('parseToolCall: name normalization', () => {
     const result = parseOk(call(name, { command: 'ls -la' }));
     expect(result.tool.name).toBe('terminal');
     expect(result.normalizedCall.name).toBe('terminal');
-    expect(result.action).toEqual({ command: 'ls -la', kind: 'TerminalAction' });
+    expect(result.action).toEqual({ command: 'ls -la', is_input: false, reset: false, kind: 'TerminalAction' });
   });
 
   it('prefixes git and reset commands and keeps only meta fields', () => {
     expect(parseOk(call('git', { command: 'status', summary: 's', extra: 1 })).action).toEqual({
       command: 'git status',
+      is_input: false,
+      reset: false,
       kind: 'TerminalAction',
     });
     expect(parseOk(call('git', { command: 'git log' })).action.command).toBe('git log');
@@ -131,7 +133,12 @@ describe('parseToolCall: name normalization', () => {
 
   it('turns bare find/git/ls/pwd without arguments into terminal commands', () => {
     for (const name of ['find', 'ls', 'pwd']) {
-      expect(parseOk(call(name, {})).action).toEqual({ command: name, kind: 'TerminalAction' });
+      expect(parseOk(call(name, {})).action).toEqual({
+        command: name,
+        is_input: false,
+        reset: false,
+        kind: 'TerminalAction',
+      });
     }
     expect(parseErr(call('ls', { path: '.' })).error).toBe(
       "Tool 'ls' not found. Available: ['terminal', 'file_editor', 'finish', 'think']",

@@ -67,14 +67,18 @@ export function parseToolCall(
       return invalid(call, error, normalized.name);
     }
 
-    arguments_ = repairArguments(normalized.arguments, inputJsonSchemaFor(tool.parameters));
+    arguments_ = repairArguments(
+      normalized.arguments,
+      (tool.inputSchema as ReturnType<typeof inputJsonSchemaFor> | undefined) ?? inputJsonSchemaFor(tool.parameters),
+    );
     const normalizedCall: MessageToolCall = { ...call, name: tool.name, arguments: pythonJsonDumps(arguments_) };
     const securityRisk = extractSecurityRisk(arguments_, tool, options);
     const summary = extractSummary(arguments_, tool);
 
     const parsed = strictSchemaFor(tool.parameters).safeParse(arguments_);
     if (!parsed.success) throw new ValidationFailure(formatValidationError(parsed.error, tool.actionKind));
-    const action = { ...(parsed.data as Record<string, unknown>), kind: tool.actionKind } as Action;
+    const data = parsed.data as Record<string, unknown>;
+    const action = tool.toAction?.(data) ?? ({ ...data, kind: tool.actionKind } as Action);
     return { ok: true, tool, action, normalizedCall, securityRisk, summary };
   } catch (failure) {
     if (!(failure instanceof ValidationFailure)) throw failure;

@@ -1,27 +1,52 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventToLlmMessage, type Observation } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTerminalTool } from './terminal-tool.js';
 import type { ToolContext } from './tool.js';
 
 let workspace: string;
 let context: ToolContext;
-const terminal = createTerminalTool();
+let counter = 0;
+const terminal = createTerminalTool({ noChangeTimeoutSeconds: 1 });
 
 beforeAll(async () => {
   workspace = await realpath(await mkdtemp(join(tmpdir(), 'x-terminal-')));
-  context = { workspace };
 });
 afterAll(async () => {
+  await terminal.closeAll();
   await rm(workspace, { recursive: true, force: true });
 });
 
-const run = (command: string, extra: Partial<ToolContext> = {}, tool = terminal) =>
-  tool.execute({ command, kind: 'TerminalAction' }, { ...context, ...extra });
+/** A fresh conversation (its own shell session) per test. */
+function newContext(extra: Partial<ToolContext> = {}): ToolContext {
+  counter += 1;
+  context = { workspace, conversationId: `conversation-${counter}`, ...extra };
+  return context;
+}
+
+const run = (command: string, fields: Record<string, unknown> = {}, ctx: ToolContext = context) =>
+  terminal.execute({ command, ...fields, kind: 'TerminalAction' }, ctx);
 
 const text = (observation: { content: { type: string }[] }) =>
   observation.content.map((part) => ('text' in part ? part.text : '')).join('');
+
+/** What the LLM reads for an observation. */
+function llmText(observation: Observation): string {
+  const message = eventToLlmMessage({
+    id: 'o',
+    timestamp: '2026-01-01T00:00:00',
+    source: 'environment',
+    tool_name: 'terminal',
+    tool_call_id: 'c',
+    observation,
+    action_id: 'a',
+    extended_content: [],
+    kind: 'ObservationEvent',
+  } as never);
+  return (message?.content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
+}
 
 /** True once the process is gone (or only a zombie waiting to be reaped). */
 async function processEnded(pid: number): Promise<boolean> {
@@ -37,103 +62,267 @@ async function processEnded(pid: number): Promise<boolean> {
   return false;
 }
 
-describe('terminal tool', () => {
-  it('returns the output with a final exit-code line', async () => {
+describe('terminal tool: observation fields (reference TerminalObservation)', () => {
+  it('returns the output with the exit code and working directory in metadata', async () => {
+    newContext();
     const observation = await run('echo hello');
-    expect(observation).toEqual({
-      content: [{ cache_prompt: false, type: 'text', text: 'hello\n[The command completed with exit code 0.]' }],
+    expect(Object.keys(observation)).toEqual([
+      'content',
+      'is_error',
+      'command',
+      'exit_code',
+      'timeout',
+      'metadata',
+      'kind',
+    ]);
+    expect(observation).toMatchObject({
+      content: [{ cache_prompt: false, type: 'text', text: 'hello' }],
       is_error: false,
       command: 'echo hello',
       exit_code: 0,
-      timed_out: false,
+      timeout: false,
       kind: 'TerminalObservation',
     });
-  });
-
-  it('interleaves stdout and stderr in the order they were written', async () => {
-    expect(text(await run('echo out; echo err >&2; echo out2'))).toBe(
-      'out\nerr\nout2\n[The command completed with exit code 0.]',
+    const metadata = observation.metadata as Record<string, unknown>;
+    expect(Object.keys(metadata)).toEqual(
+      expect.arrayContaining([
+        'exit_code',
+        'pid',
+        'hostname',
+        'working_dir',
+        'py_interpreter_path',
+        'prefix',
+        'suffix',
+      ]),
     );
+    expect(metadata).toMatchObject({ exit_code: 0, pid: -1, working_dir: workspace, prefix: '' });
+    expect(metadata.suffix).toBe('\n[The command completed with exit code 0.]');
+    expect(observation).not.toHaveProperty('timed_out');
   });
 
-  it('marks a non-zero exit code as an error', async () => {
-    const observation = await run('echo failing; exit 3');
+  it('ends the LLM text with the working-directory and exit-code lines, as the reference does', async () => {
+    newContext();
+    const observation = await run('echo hi; (exit 3)');
+    expect(observation.is_error).toBe(false);
     expect(observation.exit_code).toBe(3);
-    expect(observation.is_error).toBe(true);
-    expect(text(observation)).toBe('failing\n[The command completed with exit code 3.]');
-  });
-
-  it('runs in the workspace, in a fresh shell each time', async () => {
-    expect(text(await run('pwd'))).toBe(`${workspace}\n[The command completed with exit code 0.]`);
-    await run('cd / && export LEFT_BEHIND=1');
-    expect(text(await run('pwd; echo "[$LEFT_BEHIND]"'))).toBe(
-      `${workspace}\n[]\n[The command completed with exit code 0.]`,
+    const escaped = workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(llmText(observation)).toMatch(
+      new RegExp(
+        `^hi\\n\\[The command completed with exit code 3\\.\\]\\n\\[Current working directory: ${escaped}\\]` +
+          '(\\n\\[Python interpreter: [^\\]]+\\])?\\n\\[Command finished with exit code 3\\]$',
+      ),
     );
   });
 
-  it('passes the context environment on top of the process environment', async () => {
-    const observation = await run('echo "$MY_VAR"; test -n "$PATH" && echo has-path', { env: { MY_VAR: 'custom' } });
-    expect(text(observation)).toBe('custom\nhas-path\n[The command completed with exit code 0.]');
-  });
-
-  it('masks secret values in the output', async () => {
-    const observation = await run('echo "token=$TOKEN"', {
-      env: { TOKEN: 's3cr3t-v4lue' },
-      secretValues: ['s3cr3t-v4lue'],
+  it('writes the action defaults the reference writes (is_input, reset)', async () => {
+    const { parseToolCall } = await import('./parse-tool-call.js');
+    const parsed = parseToolCall(
+      { id: 'c1', name: 'terminal', arguments: '{"command": "ls"}', origin: 'completion' } as never,
+      [terminal],
+      { securityAnalyzerEnabled: false },
+    );
+    expect(parsed.ok && parsed.action).toEqual({
+      command: 'ls',
+      is_input: false,
+      reset: false,
+      kind: 'TerminalAction',
     });
-    expect(text(observation)).toBe('token=<secret-hidden>\n[The command completed with exit code 0.]');
+  });
+});
+
+describe('terminal tool: one persistent session per conversation', () => {
+  it('keeps cd, export, functions and shell variables between calls', async () => {
+    newContext();
+    await run('mkdir -p sub && cd sub');
+    await run('export GREETING=hello; shout() { echo "$1!"; }; counter=41');
+    const observation = await run('pwd; echo $GREETING; shout hey; echo $((counter + 1))');
+    expect(text(observation)).toBe(`${workspace}/sub\nhello\nhey!\n42`);
+    expect((observation.metadata as { working_dir: string }).working_dir).toBe(`${workspace}/sub`);
   });
 
-  it('kills the whole process group on timeout', async () => {
-    const observation = await terminal.execute(
-      { command: 'sleep 60 & echo $! > sleeper.pid; echo started; wait', timeout: 1, kind: 'TerminalAction' },
-      context,
+  it('gives each conversation its own session', async () => {
+    const first = newContext();
+    await run('cd / && export ONLY_HERE=1', {}, first);
+    const second = newContext();
+    expect(text(await run('pwd; echo "[$ONLY_HERE]"', {}, second))).toBe(`${workspace}\n[]`);
+    expect(text(await run('pwd; echo "[$ONLY_HERE]"', {}, first))).toBe('/\n[1]');
+  });
+
+  it('interleaves stdout and stderr and runs multi-line commands and heredocs', async () => {
+    newContext();
+    expect(text(await run('echo out; echo err >&2; echo out2'))).toBe('out\nerr\nout2');
+    expect(text(await run("cat <<'EOF'\nline $1\nEOF\necho done"))).toBe('line $1\ndone');
+  });
+
+  it('restarts the shell when it exited, saying so', async () => {
+    newContext();
+    await run('export LOST=1');
+    const exited = await run('exit 7');
+    expect(exited.exit_code).toBe(7);
+    const next = await run('echo "[$LOST]"');
+    expect(text(next)).toBe(
+      'Terminal session has been reset. All previous environment variables and session state have been cleared.\n\n[]',
     );
-    expect(observation.timed_out).toBe(true);
-    expect(observation.exit_code).toBeNull();
-    expect(observation.is_error).toBe(true);
-    expect(text(observation)).toBe('started\n[The command timed out after 1 seconds and was killed.]');
-    const pid = Number(await readFile(join(workspace, 'sleeper.pid'), 'utf8'));
-    expect(await processEnded(pid)).toBe(true);
+    expect(next.command).toBe('[RESET] echo "[$LOST]"');
   });
 
-  it('uses the configured default timeout', async () => {
-    const quick = createTerminalTool({ timeoutSeconds: 1 });
-    const observation = await run('sleep 60', {}, quick);
-    expect(observation.timed_out).toBe(true);
+  it('reset: true starts a fresh session', async () => {
+    newContext();
+    await run('export KEPT=1');
+    const reset = await run('', { reset: true });
+    expect(reset).toMatchObject({ command: '[RESET]', exit_code: 0, is_error: false });
+    expect(text(await run('echo "[$KEPT]"'))).toBe('[]');
+    await expect(run('x', { reset: true, is_input: true })).rejects.toThrow('Cannot use reset=True with is_input=True');
+  });
+});
+
+describe('terminal tool: soft timeouts and input to a running command', () => {
+  it('returns partial output with exit code -1 after the timeout and lets is_input talk to the command', async () => {
+    newContext();
+    const first = await run('echo started; read answer; echo "got $answer"', { timeout: 0.5 });
+    expect(first.exit_code).toBe(-1);
+    expect(first.timeout).toBe(true);
+    expect(text(first)).toBe('started');
+    expect((first.metadata as { suffix: string }).suffix).toMatch(
+      /^\n\[The command timed out after 0\.5 seconds\. You may wait/,
+    );
+    expect(llmText(first)).not.toContain('[Command finished');
+
+    const refused = await run('echo other');
+    expect(refused.is_error).toBe(true);
+    expect(llmText(refused)).toContain('[Your command "echo other" is NOT executed.');
+
+    const answered = await run('forty-two', { is_input: true });
+    expect(answered.exit_code).toBe(0);
+    expect(text(answered)).toBe('got forty-two');
   });
 
-  it('kills the command when the signal aborts', async () => {
-    const controller = new AbortController();
-    const pending = run('echo $$ > shell.pid; sleep 60', { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    const observation = await pending;
-    expect(observation.exit_code).toBeNull();
-    expect(observation.timed_out).toBe(false);
-    expect(observation.is_error).toBe(true);
-    expect(text(observation)).toContain('[The command was interrupted and killed.]');
-    const pid = Number(await readFile(join(workspace, 'shell.pid'), 'utf8'));
-    expect(await processEnded(pid)).toBe(true);
+  it('C-c interrupts the running command and the session survives', async () => {
+    newContext();
+    await run('export SURVIVES=yes');
+    const started = await run('sleep 600');
+    expect(started.exit_code).toBe(-1);
+    expect((started.metadata as { suffix: string }).suffix).toContain('has no new output after 1 seconds');
+    const interrupted = await run('C-c', { is_input: true });
+    expect(interrupted.exit_code).toBe(130);
+    expect((interrupted.metadata as { suffix: string }).suffix).toBe(
+      '\n[The command completed with exit code 130. CTRL+C was sent.]',
+    );
+    expect(text(await run('echo $SURVIVES'))).toBe('yes');
   });
 
-  it('cuts huge output in the middle and says how much was dropped', async () => {
-    const small = createTerminalTool({ maxOutputChars: 1000 });
-    const observation = await run("head -c 100000 /dev/zero | tr '\\0' a; printf END", {}, small);
-    const output = text(observation);
-    expect(output).toContain('<response clipped: 99003 characters omitted from the middle of this output>');
-    expect(output.startsWith('a'.repeat(500))).toBe(true);
-    expect(output).toContain(`${'a'.repeat(497)}END\n[The command completed with exit code 0.]`);
-    expect(output.length).toBeLessThan(1200);
+  it('an empty command reads more output of the running command', async () => {
+    newContext();
+    const started = await run('echo one; read go; echo two', { timeout: 0.3 });
+    expect(text(started)).toBe('one');
+    await run('', { is_input: true, timeout: 0.3 });
+    const ended = await run('go', { is_input: true });
+    expect(text(ended)).toBe('two');
   });
 
-  it('returns when the shell exits even if a background job keeps the output pipe open', async () => {
-    const observation = await run('sleep 60 & echo "pid=$!"');
-    const pid = Number(/pid=(\d+)/.exec(text(observation))?.[1]);
+  it('refuses input and log reads when nothing runs', async () => {
+    newContext();
+    expect(text(await run(''))).toBe('No previous running command to retrieve logs from.');
+    expect(text(await run('y', { is_input: true }))).toBe('No previous running command to interact with.');
+  });
+});
+
+describe('terminal tool: output, secrets and process lifetime', () => {
+  it('truncates long output in the middle with the reference notice', async () => {
+    const small = createTerminalTool({ maxOutputChars: 200 });
+    const ctx = newContext();
     try {
-      expect(observation.exit_code).toBe(0);
-      expect(observation.timed_out).toBe(false);
+      const observation = await small.execute(
+        { command: 'for i in $(seq 1 2000); do echo line-$i; done', kind: 'TerminalAction' },
+        ctx,
+      );
+      const output = text(observation);
+      expect(output.length).toBe(200);
+      expect(output.startsWith('line-1\n')).toBe(true);
+      expect(output).toContain('<response clipped><NOTE>Due to the max output limit');
+      expect(output.endsWith('line-2000')).toBe(true);
     } finally {
-      process.kill(pid, 'SIGKILL');
+      await small.closeAll();
     }
+  });
+
+  it('exports the secrets a command mentions and masks their values', async () => {
+    newContext({ env: { API_TOKEN: 'tok-123456' }, secretValues: ['tok-123456'] });
+    const observation = await run('echo "token=$API_TOKEN"');
+    expect(text(observation)).toBe('token=<secret-hidden>');
+  });
+
+  it('refuses a Python literal as a command with the reference hint', async () => {
+    newContext();
+    const observation = await run('[{"a": 1}]');
+    expect(observation.is_error).toBe(true);
+    expect(text(observation)).toContain(
+      '[Tool-argument error] The `command` argument looks like a Python/JSON list literal',
+    );
+  });
+
+  it('kills the process group on abort', async () => {
+    const controller = new AbortController();
+    newContext({ signal: controller.signal });
+    const pending = run('sleep 600 & echo $! > bg.pid; sleep 600', { timeout: 600 });
+    let pid = 0;
+    for (let attempt = 0; attempt < 200 && pid === 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      pid = Number.parseInt(await readFile(join(workspace, 'bg.pid'), 'utf8').catch(() => '0'), 10) || 0;
+    }
+    controller.abort();
+    const observation = await pending;
+    expect(observation.is_error).toBe(true);
+    expect(await processEnded(pid)).toBe(true);
+    await rm(join(workspace, 'bg.pid'), { force: true });
+  });
+
+  it('kills the session and its background jobs when the conversation closes', async () => {
+    const ctx = newContext();
+    const observation = await run('sleep 600 & echo $!');
+    const pid = Number.parseInt(text(observation), 10);
+    expect(observation.metadata).toMatchObject({ pid });
+    await terminal.closeConversation?.(ctx.conversationId!);
+    expect(await processEnded(pid)).toBe(true);
+  });
+
+  it('reads observations written by older x versions (timed_out, no metadata) unchanged for the LLM', () => {
+    const old = {
+      content: [{ cache_prompt: false, type: 'text' as const, text: 'hi\n[The command completed with exit code 0.]' }],
+      is_error: false,
+      command: 'echo hi',
+      exit_code: 0,
+      timed_out: false,
+      kind: 'TerminalObservation',
+    };
+    expect(llmText(old as Observation)).toBe('hi\n[The command completed with exit code 0.]');
+  });
+});
+
+describe('terminal tool: a command that never stops printing', () => {
+  it('returns after maxWaitSeconds with exit code -1 and keeps running until C-c', async () => {
+    const capped = createTerminalTool({ maxWaitSeconds: 0.5, maxOutputChars: 100 });
+    const ctx = newContext();
+    try {
+      const first = await capped.execute({ command: 'yes', kind: 'TerminalAction' }, ctx);
+      expect(first.exit_code).toBe(-1);
+      expect((first.metadata as { suffix: string }).suffix).toMatch(/^\n\[The command timed out after 0\.5 seconds\./);
+      expect(text(first).length).toBe(100);
+      const stopped = await capped.execute({ command: 'C-c', is_input: true, kind: 'TerminalAction' }, ctx);
+      expect(stopped.exit_code).toBe(130);
+    } finally {
+      await capped.closeAll();
+    }
+  });
+});
+
+describe('terminal tool: a shell that exits', () => {
+  it('takes the jobs it left running with it', async () => {
+    newContext();
+    const observation = await run('sleep 600 & echo $!; exit 4');
+    expect(observation.exit_code).toBe(4);
+    const pid = Number.parseInt(text(observation), 10);
+    expect(pid).toBeGreaterThan(0);
+    expect(await processEnded(pid)).toBe(true);
   });
 });

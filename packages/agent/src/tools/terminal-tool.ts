@@ -1,50 +1,226 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
-import { truncateMiddle } from './internal/output-buffer.js';
-import { runCommand } from './internal/run-command.js';
-import { maskSecrets } from './secrets.js';
-import { defineTool, type Tool } from './tool.js';
+import { buildToolEnvironment, type ToolEnvironment, validateToolEnvironment } from './environment/index.js';
+import { runTerminalAction, type TerminalOutcome, type TerminalState } from './terminal/run-terminal-action.js';
+import { ShellSession } from './terminal/shell-session.js';
+import { defaultMetadata, registerTerminalObservation } from './terminal/terminal-observation.js';
+import { literalArgumentHint, pythonLiteralKind, resetText } from './terminal/terminal-texts.js';
+import { defineTool, type Tool, type ToolContext, type ToolResult } from './tool.js';
 import { ToolExecutionError } from './tool-execution-error.js';
 
 export interface TerminalToolOptions {
-  /** Default limit for one command, in seconds (the action's `timeout` overrides it). Default 120. */
-  timeoutSeconds?: number;
-  /** Output longer than this is cut in the middle, with a notice of how much was dropped. Default 30000. */
+  /**
+   * Without an action `timeout`, a command that prints nothing for this long returns what it printed so far
+   * (exit code -1) and keeps running; the model can then wait, send input or `C-c`. Default 30 (the reference's).
+   */
+  noChangeTimeoutSeconds?: number;
+  /**
+   * Without an action `timeout`, the longest a call waits for a command that keeps printing; it then returns like a
+   * timeout (exit code -1) and the command keeps running. Default 600. (The reference waits indefinitely.)
+   */
+  maxWaitSeconds?: number;
+  /** Output longer than this is cut in the middle (the reference's truncation). Default 30000. */
   maxOutputChars?: number;
-  /** Shell that runs `shell -c <command>`. Default `/bin/bash`. */
+  /** The shell of the session. Default `/bin/bash` (bash is required: the session uses `$'…'` and `trap`). */
   shell?: string;
+  /** What the shell inherits from the host; default: `defaultInheritedVariables`, never credentials. */
+  environment?: ToolEnvironment;
 }
 
 export const terminalParameters = z.object({
   command: z
     .string()
     .describe(
-      'The shell command to execute. It runs in a fresh shell whose working directory is the workspace; ' +
-        'chain commands with && or ; (a `cd` does not carry over to the next call).',
+      'The shell command to execute. Can be empty string to view additional logs when the previous exit code is ' +
+        '`-1`. Can be a special key name when `is_input` is True: `C-c` (Ctrl+C), `C-d` (Ctrl+D/EOF), `C-z` ' +
+        '(Ctrl+Z), or any `C-<letter>` for Ctrl sequences; navigation keys `UP`, `DOWN`, `LEFT`, `RIGHT`, `HOME`, ' +
+        '`END`, `PGUP`, `PGDN`; and `TAB`, `ESC`, `BS` (Backspace), `ENTER`. You can only execute one command at ' +
+        'a time. Use the platform-appropriate shell syntax described in the tool description when chaining commands.',
+    ),
+  is_input: z
+    .boolean()
+    .default(false)
+    .describe(
+      'If True, the command is an input to the running process. If False, the command is executed in the ' +
+        'terminal session. Default is False.',
     ),
   timeout: z
     .number()
-    .positive()
-    .optional()
-    .describe('Optional. Seconds to wait before the command (and everything it started) is killed.'),
+    .min(0)
+    .nullish()
+    .describe(
+      'Optional. Sets a maximum time limit (in seconds) for running the command. If the command takes longer ' +
+        'than this limit, you’ll be asked whether to continue or stop it. If you don’t set a value, the command ' +
+        'will instead pause and ask for confirmation when it produces no new output for 30 seconds. Use a higher ' +
+        'value if the command is expected to take a long time (like installation or testing), or if it has a ' +
+        'known fixed duration (like sleep).',
+    ),
+  reset: z
+    .boolean()
+    .default(false)
+    .describe(
+      'If True, reset the terminal by creating a new session. Use this only when the terminal becomes ' +
+        'unresponsive. Note that all previously set environment variables and session state will be lost after ' +
+        'reset. Cannot be used with is_input=True.',
+    ),
 });
 
 export type TerminalAction = z.output<typeof terminalParameters>;
 
-/** `terminal`: runs one shell command per call in the workspace (see the README for how it differs from tmux). */
-export function createTerminalTool(options: TerminalToolOptions = {}): Tool<TerminalAction> {
-  const defaultTimeoutSeconds = options.timeoutSeconds ?? 120;
-  const maxOutputChars = options.maxOutputChars ?? 30_000;
+/** The reference's `UNIX_TOOL_DESCRIPTION`. */
+const description = [
+  'Execute a shell command in the terminal within a persistent shell session.',
+  '',
+  '',
+  '### Command Execution',
+  '* One command at a time: You can only execute one shell command at a time.',
+  '  If you need to run multiple commands sequentially, use `&&` or `;`.',
+  '* Persistent session: Environment variables, virtual environments, and',
+  '  working directory changes persist across commands.',
+  '* Soft timeout: Commands pause for confirmation after 10 seconds without',
+  '  new output unless you provide a longer `timeout`.',
+  '* Shell options: Do NOT use `set -e`, `set -eu`, or `set -euo pipefail`.',
+  '  The runtime may not support them reliably.',
+  '',
+  '### Long-running Commands',
+  '* For commands that may run indefinitely, run them in the background and',
+  '  redirect output to a file, e.g. `python3 app.py > server.log 2>&1 &`.',
+  '* For long-running commands, set the `timeout` parameter accordingly.',
+  '* If a command returns exit code `-1`, it hit the soft timeout and is',
+  '  still running. With `is_input=true`, you can:',
+  '  - Send empty `command` to retrieve additional logs',
+  '  - Send text to STDIN of the running process',
+  '  - Send control commands like `C-c`, `C-d`, or `C-z`',
+  '  - Send navigation keys like `UP`, `DOWN`, `LEFT`, `RIGHT`, `TAB`,',
+  '    `ESC`, `BS`, `HOME`, `END`, `PGUP`, and `PGDN`',
+  '  - Send any `C-<letter>` Ctrl sequence such as `C-a`, `C-e`, or `C-l`',
+  '',
+  '### Best Practices',
+  '* Verify a parent directory exists before creating files or directories.',
+  '* Prefer absolute paths and avoid excessive use of `cd`.',
+  '',
+  '### Output Handling',
+  '* Large output may be truncated before being returned.',
+  '',
+  '### Terminal Reset',
+  '* Set `reset=true` to create a fresh terminal session if the current one',
+  '  becomes unresponsive.',
+  '* Resetting the terminal clears environment variables, working directory',
+  '  changes, and running processes.',
+].join('\n');
+
+function toResult(outcome: TerminalOutcome): ToolResult {
+  const { text, is_error, command, exit_code, timeout, metadata } = outcome;
+  return {
+    content: text,
+    is_error,
+    command,
+    ...(exit_code === undefined ? {} : { exit_code }),
+    timeout,
+    metadata,
+  };
+}
+
+/**
+ * `terminal`: one persistent bash session per conversation (`cd`, `export` and shell state carry over), with
+ * the reference's soft timeouts, `is_input`, `reset` and observation fields. The shell gets a minimal explicit
+ * environment (see `ToolEnvironment`), never the host's credentials.
+ */
+export function createTerminalTool(options: TerminalToolOptions = {}): Tool<TerminalAction> & {
+  /** Kills every session this tool started. */
+  closeAll(): Promise<void>;
+} {
+  validateToolEnvironment(options.environment);
+  registerTerminalObservation();
+  const settings = {
+    noChangeTimeoutSeconds: options.noChangeTimeoutSeconds ?? 30,
+    maxOutputChars: options.maxOutputChars ?? 30_000,
+    maxWaitSeconds: options.maxWaitSeconds ?? 600,
+  };
   const shell = options.shell ?? '/bin/bash';
-  return defineTool({
+  const states = new Map<string, TerminalState>();
+  /** Actions of one session run one after another. */
+  const queues = new Map<string, Promise<unknown>>();
+
+  const startSession = async (context: ToolContext): Promise<TerminalState> => {
+    const env = buildToolEnvironment(options.environment);
+    env.PAGER ??= 'cat';
+    env.GIT_PAGER ??= 'cat';
+    const session = new ShellSession({
+      shell,
+      cwd: resolve(context.workspace),
+      env,
+      keepChars: settings.maxOutputChars,
+    });
+    try {
+      const report = await session.start();
+      return { session, shownPartialOutput: false, workingDir: report.workingDir };
+    } catch (error) {
+      session.close();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolExecutionError('terminal', `Cannot start '${shell}' in '${context.workspace}': ${reason}`, {
+        cause: error,
+      });
+    }
+  };
+
+  const execute = async (action: TerminalAction, context: ToolContext): Promise<ToolResult> => {
+    if (action.reset && action.is_input) {
+      throw new ToolExecutionError('terminal', 'Cannot use reset=True with is_input=True');
+    }
+    if (!action.is_input) {
+      const kind = pythonLiteralKind(action.command);
+      if (kind !== undefined) {
+        const head = action.command.trimStart().slice(0, 60);
+        return {
+          content: literalArgumentHint(kind, head),
+          is_error: true,
+          command: action.command,
+          timeout: false,
+          metadata: defaultMetadata(),
+        };
+      }
+    }
+    const key = context.conversationId ?? resolve(context.workspace);
+    let state = states.get(key);
+    let reset = false;
+    if (action.reset || (state !== undefined && !state.session.alive)) {
+      state?.session.close();
+      states.delete(key);
+      state = undefined;
+      reset = true;
+    }
+    if (state === undefined) {
+      state = await startSession(context);
+      states.set(key, state);
+    }
+    if (reset && action.command.trim() === '') {
+      return {
+        content: resetText,
+        is_error: false,
+        command: '[RESET]',
+        exit_code: 0,
+        timeout: false,
+        metadata: defaultMetadata(),
+      };
+    }
+    const outcome = await runTerminalAction(
+      state,
+      { ...action, is_input: reset ? false : action.is_input },
+      context,
+      settings,
+    );
+    // A dead shell stays in the map: the next action restarts it and says so (the reference's reset text).
+    if (outcome.killed === true) state.session.close();
+    const result = toResult(outcome);
+    if (reset) return { ...result, content: `${resetText}\n\n${outcome.text}`, command: `[RESET] ${action.command}` };
+    return result;
+  };
+
+  const tool = defineTool({
     name: 'terminal',
     toolKind: 'TerminalTool',
-    description:
-      'Execute a shell command in the workspace and return its combined stdout and stderr with the exit code.\n' +
-      '* Each call starts a fresh shell in the workspace directory: environment changes and `cd` do not persist.\n' +
-      `* Commands are killed after ${defaultTimeoutSeconds} seconds unless \`timeout\` says otherwise; run ` +
-      'long-lived processes in the background with their output redirected to a file.\n' +
-      '* stdin is empty: use non-interactive flags (e.g. `apt-get -y`, `git --no-pager`).\n' +
-      `* Output longer than ${maxOutputChars} characters is cut in the middle.`,
+    description,
     parameters: terminalParameters,
     annotations: {
       title: 'terminal',
@@ -53,44 +229,31 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       idempotentHint: false,
       openWorldHint: true,
     },
-    async execute({ command, timeout }, context) {
-      const timeoutSeconds = timeout ?? defaultTimeoutSeconds;
-      let result: Awaited<ReturnType<typeof runCommand>>;
-      try {
-        result = await runCommand({
-          command,
-          shell,
-          cwd: context.workspace,
-          env: { ...process.env, ...context.env },
-          timeoutMs: timeoutSeconds * 1000,
-          keepChars: maxOutputChars,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-        });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new ToolExecutionError('terminal', `Cannot start '${shell}' in '${context.workspace}': ${reason}`, {
-          cause: error,
-        });
-      }
-      const secrets = context.secretValues ?? [];
-      // Mask before truncating, so a cut never leaves half a secret visible.
-      const text =
-        result.dropped === 0
-          ? maskSecrets(result.head + result.tail, secrets)
-          : maskSecrets(result.head, secrets) + maskSecrets(result.tail, secrets);
-      const output = truncateMiddle(text, maxOutputChars, result.dropped);
-      let status: string;
-      if (result.timedOut) status = `[The command timed out after ${timeoutSeconds} seconds and was killed.]`;
-      else if (result.aborted) status = '[The command was interrupted and killed.]';
-      else status = `[The command completed with exit code ${result.exitCode}.]`;
-      const separator = output === '' || output.endsWith('\n') ? '' : '\n';
-      return {
-        content: `${output}${separator}${status}`,
-        is_error: result.exitCode !== 0,
-        command,
-        exit_code: result.exitCode,
-        timed_out: result.timedOut,
-      };
+    execute(action, context) {
+      const key = context.conversationId ?? resolve(context.workspace);
+      const previous = queues.get(key) ?? Promise.resolve();
+      const next = previous.then(
+        () => execute(action, context),
+        () => execute(action, context),
+      );
+      const settled = next.catch(() => undefined);
+      queues.set(key, settled);
+      void settled.then(() => {
+        if (queues.get(key) === settled) queues.delete(key);
+      });
+      return next;
+    },
+    closeConversation(conversationId) {
+      const state = states.get(conversationId);
+      states.delete(conversationId);
+      state?.session.close();
+    },
+  });
+  return Object.freeze({
+    ...tool,
+    async closeAll() {
+      for (const state of states.values()) state.session.close();
+      states.clear();
     },
   });
 }

@@ -1,5 +1,8 @@
-import type { ImageContent, Observation, TextContent } from '@x/events';
+import type { Action, ImageContent, Observation, TextContent } from '@x/events';
+import type { FileStore } from '@x/store';
 import type { z } from 'zod';
+import type { LLM } from '../llm/llm.js';
+import type { MetricsSnapshot } from '../llm/metrics.js';
 import { strictSchemaFor } from './internal/tool-json-schema.js';
 import { InvalidToolError } from './invalid-tool-error.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -13,6 +16,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** Files stored in the conversation's own directory (on disk, in S3, in memory: wherever its events are). */
+export interface ConversationFiles {
+  /** The file's text, or undefined when it does not exist. */
+  read(name: string): Promise<string | undefined>;
+  write(name: string, text: string): Promise<void>;
+}
+
 /** What a tool run can see of its surroundings. */
 export interface ToolContext {
   /** Absolute directory the tool works in (terminal cwd, file editor root). */
@@ -23,7 +33,29 @@ export interface ToolContext {
   env?: Record<string, string>;
   /** Values that must never appear in tool output; the terminal replaces them with `<secret-hidden>`. */
   secretValues?: readonly string[];
+  /** Keys the terminal's session and the editor's undo history (one per conversation). */
   conversationId?: string;
+  /** The conversation the tool runs in, for tools that start sub-conversations beside it (delegation). */
+  conversation?: ToolConversation;
+  /** Files kept with the conversation (next to its events), e.g. the task tracker's TASKS.json. */
+  conversationFiles?: ConversationFiles;
+}
+
+/** What a tool may know of its conversation: where it is stored and what it runs with. */
+export interface ToolConversation {
+  readonly id: string;
+  readonly store: FileStore;
+  /** The conversation's directory inside `store` (`<id as 32 hex>`). */
+  readonly directory: string;
+  /** The persistence directory recorded in base_state.json. */
+  readonly persistenceDir: string;
+  readonly workspace: string;
+  /** The model of the conversation's agent. */
+  readonly llm: LLM;
+  /** The conversation's current confirmation policy. */
+  readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
+  /** Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). */
+  recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
 }
 
 export type ToolContent = TextContent | ImageContent;
@@ -50,6 +82,8 @@ export interface ToolSpec<Schema extends z.ZodObject> {
   /** Defaults to PascalCase(name) + 'Tool'. */
   toolKind?: string;
   execute(args: z.output<Schema>, context: ToolContext): Promise<ToolResult> | ToolResult;
+  /** Releases what the tool holds for a conversation (the terminal's shell); called when it closes. */
+  closeConversation?(conversationId: string): Promise<void> | void;
 }
 
 export interface Tool<Args extends Record<string, unknown> = Record<string, unknown>> {
@@ -69,6 +103,14 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation>;
   /** Runs the tool on arguments that are already typed and validated. */
   run(args: Args, context: ToolContext): Promise<Observation>;
+  /** The JSON Schema the model sees when it is not derived from `parameters` (MCP tools bring their own). */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  /** Builds the Action from validated arguments; default `{...arguments, kind: actionKind}` (MCP: `{data, kind}`). */
+  toAction?(args: Record<string, unknown>): Action;
+  /** Extra keys of the tool's ToolDefinition JSON in the SystemPromptEvent (MCP: `mcp_tool`). */
+  readonly definitionFields?: Readonly<Record<string, unknown>>;
+  /** Releases what the tool holds for a conversation (the terminal kills its shell). Safe to call twice. */
+  closeConversation?(conversationId: string): Promise<void>;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -115,6 +157,9 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): 
     toolKind: spec.toolKind ?? `${base}Tool`,
     readOnly: spec.annotations?.readOnlyHint ?? false,
     run,
+    async closeConversation(conversationId: string): Promise<void> {
+      await spec.closeConversation?.(conversationId);
+    },
     async execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation> {
       const { kind: _kind, ...fields } = action;
       const parsed = validator.safeParse(fields);

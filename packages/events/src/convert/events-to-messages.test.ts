@@ -32,6 +32,20 @@ describe('eventsToMessages', () => {
     });
   });
 
+  it('never merges consecutive actions of different responses', () => {
+    // Two LLM responses in a row with no observation between them (e.g. a log repaired after a crash):
+    // each response stays its own assistant message, thoughts included; no MultiActionThoughtError.
+    const a1 = action('c1', 'r1', { thought: 'first' });
+    const a2 = action('c2', 'r2', { thought: 'second' });
+    const a3 = action('c3', 'r2');
+    const messages = eventsToMessages([userMessage('go'), a1, a2, a3, observation('c1'), observation('c2')]);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant', 'tool', 'tool']);
+    expect(messages[1]?.tool_calls).toEqual([a1.tool_call]);
+    expect(messages[1]?.content).toEqual([text('first')]);
+    expect(messages[2]?.tool_calls).toEqual([a2.tool_call, a3.tool_call]);
+    expect(messages[2]?.content).toEqual([text('second')]);
+  });
+
   it('throws MultiActionThoughtError when a later batch member has a thought', () => {
     const events = [action('c1', 'r1', { thought: 'a' }), action('c2', 'r1', { thought: 'b' })];
     expect(() => eventsToMessages(events)).toThrow(MultiActionThoughtError);

@@ -2,6 +2,7 @@ import { EventParseError } from '../errors/event-parse-error.js';
 import { defaultEventRegistry } from '../registry/default-registry.js';
 import type { EventRegistry } from '../registry/event-registry.js';
 import type { AnyEvent } from '../schemas/events.js';
+import { rememberRawText } from './raw-text.js';
 import { type SafeParseEventResult, validateEvent } from './validate-event.js';
 
 export { formatPath } from './format-path.js';
@@ -31,7 +32,10 @@ export function safeParseEvent(value: unknown, options: ParseEventOptions = {}):
   return validateEvent(value, { registry: options.registry ?? defaultEventRegistry, owned: false });
 }
 
-/** Parses an event from JSON text. Invalid JSON is an `EventParseError` too. */
+/**
+ * Parses an event from JSON text. Invalid JSON is an `EventParseError` too. The event remembers the
+ * text, so `serializeEvent` writes it back byte-equal (numbers included) while it is unchanged.
+ */
 export function parseEventJson(text: string, options: ParseEventOptions = {}): AnyEvent {
   let value: unknown;
   try {
@@ -44,5 +48,6 @@ export function parseEventJson(text: string, options: ParseEventOptions = {}): A
   }
   const result = validateEvent(value, { registry: options.registry ?? defaultEventRegistry, owned: true });
   if (!result.success) throw result.error;
+  rememberRawText(result.event, text);
   return result.event;
 }

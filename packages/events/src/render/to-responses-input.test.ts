@@ -58,6 +58,7 @@ describe('toResponsesInput', () => {
         id: 'rs_1',
         summary: [{ type: 'summary_text', text: 's1' }],
         content: [{ type: 'reasoning_text', text: 'c1' }],
+        encrypted_content: 'SECRET',
         status: 'completed',
       },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'thinking aloud' }] },
@@ -71,7 +72,26 @@ describe('toResponsesInput', () => {
         output: [{ type: 'input_image', image_url: 'http://o', detail: 'auto' }],
       },
     ]);
-    expect(JSON.stringify(input)).not.toContain('SECRET');
+    // The reference replays the encrypted reasoning (stateless requests need it), keys in its order.
+    expect(Object.keys(input[2] as object)).toEqual([
+      'type',
+      'id',
+      'summary',
+      'content',
+      'encrypted_content',
+      'status',
+    ]);
+  });
+
+  it('joins several system messages with the reference separator, trimmed', () => {
+    const messages = [msg({ role: 'system', content: [t(' a ')] }), msg({ role: 'system', content: [t('b\n')] })];
+    expect(toResponsesInput(messages).instructions).toBe('a\n\n---\n\nb');
+  });
+
+  it('gives null instructions when no system prompt is left (hard context reset)', () => {
+    // A condensation with summary_offset 0 that forgot the system prompt leaves a summary user message first.
+    const messages = [msg({ role: 'user', content: [t('summary')] }), msg({ role: 'system', content: [t('  ')] })];
+    expect(toResponsesInput(messages).instructions).toBeNull();
   });
 
   it('drops images without vision', () => {

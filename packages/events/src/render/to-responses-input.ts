@@ -32,26 +32,33 @@ export interface ResponsesInputOptions {
 }
 
 export interface ResponsesInput {
-  /** System message texts joined with "\n" (empty texts skipped). */
-  instructions: string;
+  /**
+   * The system messages: each one's non-empty texts joined with "\n" and trimmed, the non-empty ones
+   * joined with "\n\n---\n\n" (as the reference does). `null` when there is none, e.g. after a
+   * condensation that forgot the system prompt, where the reference sends `instructions: null`.
+   */
+  instructions: string | null;
   input: ResponsesInputItem[];
 }
 
 /**
  * Renders messages as OpenAI Responses API `instructions` + `input` (reference §2.3): system → the
- * instructions; user → one input message; assistant → reasoning item (only when it has an id; never
- * `encrypted_content`), output_text message for non-empty texts, one function_call per tool call;
+ * instructions; user → one input message; assistant → reasoning item (only when it has an id; with its
+ * `encrypted_content`, which stateless `store: false` calls need back, as the reference's
+ * `responses_serialization.py` sends it), output_text message for non-empty texts, one function_call per tool call;
  * tool → one function_call_output per text part (truncated) and per image URL when vision is on.
  */
 export function toResponsesInput(messages: readonly Message[], options: ResponsesInputOptions = {}): ResponsesInput {
   const vision = options.visionEnabled ?? false;
-  const instructions: string[] = [];
+  let instructions: string | null = null;
   const input: ResponsesInputItem[] = [];
   for (const message of messages) {
     switch (message.role) {
-      case 'system':
-        for (const part of message.content) if (part.type === 'text' && part.text) instructions.push(part.text);
+      case 'system': {
+        const text = systemText(message);
+        if (text) instructions = instructions === null ? text : `${instructions}\n\n---\n\n${text}`;
         break;
+      }
       case 'user':
         input.push(userItem(message, vision));
         break;
@@ -63,7 +70,13 @@ export function toResponsesInput(messages: readonly Message[], options: Response
         break;
     }
   }
-  return { instructions: instructions.join('\n'), input };
+  return { instructions, input };
+}
+
+function systemText(message: Message): string {
+  const parts: string[] = [];
+  for (const part of message.content) if (part.type === 'text' && part.text) parts.push(part.text);
+  return parts.join('\n').trim();
 }
 
 function userItem(message: Message, vision: boolean): ResponseInputMessageItem {
@@ -103,6 +116,7 @@ function reasoningItem(item: ReasoningItem | undefined): ResponseReasoningItem |
   if (item.content !== undefined && item.content.length > 0) {
     out.content = item.content.map((text) => ({ type: 'reasoning_text', text }));
   }
+  if (item.encrypted_content) out.encrypted_content = item.encrypted_content;
   // The status is echoed as recorded; the reference types it as a free string.
   if (item.status) out.status = item.status as ResponseReasoningItem['status'];
   return out;

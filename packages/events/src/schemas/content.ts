@@ -38,7 +38,7 @@ export type RedactedThinkingBlock = z.infer<typeof redactedThinkingBlockSchema>;
 export const anyThinkingBlockSchema = z.discriminatedUnion('type', [thinkingBlockSchema, redactedThinkingBlockSchema]);
 export type AnyThinkingBlock = z.infer<typeof anyThinkingBlockSchema>;
 
-/** OpenAI Responses reasoning item. `encrypted_content` is kept but never rendered. */
+/** OpenAI Responses reasoning item. `encrypted_content` is kept and sent back (never logged). */
 export const reasoningItemSchema = z.object({
   id: z.string().optional(),
   summary: z.array(z.string()).default([]),

@@ -9,4 +9,11 @@ export {
   arbitraryTimestamp,
   builtinEventKinds,
 } from './event-arbitraries.js';
+export {
+  type FieldSet,
+  type FieldSets,
+  type FieldStatus,
+  fieldSetProblems,
+  payloadProblems,
+} from './field-set-problems.js';
 export { arbitraryFromSchema, arbitraryJsonValue, arbitraryText, type FieldOverrides } from './zod-arbitrary.js';

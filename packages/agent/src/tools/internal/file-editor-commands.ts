@@ -1,17 +1,41 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { truncateMiddle } from './output-buffer.js';
+import {
+  entryKind,
+  openVerifiedDirectory,
+  readRegularFile,
+  type VerifiedDirectory,
+  writeFileAtomically,
+} from './safe-files.js';
 
+/** What a command returns: the text and the reference's FileEditorObservation fields. */
 export interface EditorOutcome {
   content: string;
   is_error: boolean;
+  prev_exist?: boolean;
+  old_content?: string;
+  new_content?: string;
+}
+
+/** A path the editor may use: as shown to the model, its real location, and the workspace's real root. */
+export interface EditorTarget {
+  path: string;
+  real: string;
+  realRoot: string;
+  requested: string;
 }
 
 /** Lines shown around an edit. */
 const snippetContext = 4;
 
-const fail = (content: string): EditorOutcome => ({ content, is_error: true });
-const ok = (content: string): EditorOutcome => ({ content, is_error: false });
+export const fail = (content: string): EditorOutcome => ({ content, is_error: true });
+const ok = (content: string, fields: Omit<EditorOutcome, 'content' | 'is_error'> = {}): EditorOutcome => ({
+  content,
+  is_error: false,
+  prev_exist: true,
+  ...fields,
+});
 
 /** `cat -n` formatting: right-aligned line numbers, a tab, the line. */
 function numbered(lines: readonly string[], firstLineNumber: number): string {
@@ -26,20 +50,38 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-async function statOrUndefined(path: string) {
+/** The reference's `_make_output`. */
+function catOutput(text: string, path: string, firstLine = 1): string {
+  return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(splitLines(text), firstLine)}\n`;
+}
+
+/** Runs `use` with the target's parent directory opened and verified; the root itself is its own parent here. */
+async function inParent<T>(
+  target: EditorTarget,
+  use: (dir: VerifiedDirectory, name: string) => Promise<T>,
+): Promise<T> {
+  if (target.real === target.realRoot) throw new Error('the workspace root has no parent inside the workspace');
+  const dir = await openVerifiedDirectory(target.realRoot, dirname(target.real), target.requested);
   try {
-    return await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    return await use(dir, basename(target.real));
+  } finally {
+    await dir.close();
   }
 }
 
-async function readTextFile(path: string, command: string): Promise<string | EditorOutcome> {
-  const info = await statOrUndefined(path);
-  if (info === undefined) return fail(`The path ${path} does not exist. Please provide a valid path.`);
-  if (info.isDirectory()) return fail(`The path ${path} is a directory; \`${command}\` works on files only.`);
-  return readFile(path, 'utf8');
+const missingPath = (path: string) => fail(`The path ${path} does not exist. Please provide a valid path.`);
+
+/** Reads the file for an edit command, or the error outcome that stops it. */
+async function readForEdit(
+  dir: VerifiedDirectory,
+  name: string,
+  target: EditorTarget,
+  command: string,
+): Promise<string | EditorOutcome> {
+  const kind = await entryKind(dir, name);
+  if (kind === 'missing') return missingPath(target.path);
+  if (kind === 'directory') return fail(`The path ${target.path} is a directory; \`${command}\` works on files only.`);
+  return readRegularFile(dir, name, target.requested);
 }
 
 function snippet(path: string, lines: readonly string[], fromLine: number, toLine: number): string {
@@ -52,77 +94,83 @@ function snippet(path: string, lines: readonly string[], fromLine: number, toLin
   );
 }
 
-/** Visible entries up to two levels below `root`, sorted, as absolute paths. */
-async function listTwoLevels(root: string): Promise<string[]> {
+/** Visible entries up to two levels below a directory (read through `readBase`, named under `shownBase`). */
+async function listTwoLevels(readBase: string, shownBase: string): Promise<string[]> {
   const found: string[] = [];
-  const walk = async (dir: string, depth: number) => {
-    const entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith('.'));
+  const walk = async (readDir: string, shownDir: string, depth: number) => {
+    const entries = (await readdir(readDir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith('.'));
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
-      const full = join(dir, entry.name);
-      found.push(entry.isDirectory() ? `${full}/` : full);
-      if (entry.isDirectory() && depth < 2) await walk(full, depth + 1);
+      const shown = join(shownDir, entry.name);
+      found.push(entry.isDirectory() ? `${shown}/` : shown);
+      if (entry.isDirectory() && depth < 2) await walk(join(readDir, entry.name), shown, depth + 1);
     }
   };
-  await walk(root, 1);
+  await walk(readBase, shownBase, 1);
   return found;
 }
 
+async function viewDirectory(target: EditorTarget, viewRange: readonly number[] | undefined, maxChars: number) {
+  if (viewRange !== undefined)
+    return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
+  const dir = await openVerifiedDirectory(target.realRoot, target.real, target.requested);
+  try {
+    const listing = [`${target.path}/`, ...(await listTwoLevels(dir.base, target.path))];
+    const text = `Here's the files and directories up to 2 levels deep in ${target.path}, excluding hidden items:\n${listing.join('\n')}`;
+    return ok(truncateMiddle(text, maxChars));
+  } finally {
+    await dir.close();
+  }
+}
+
 export async function viewPath(
-  path: string,
+  target: EditorTarget,
   viewRange: readonly number[] | undefined,
   maxChars: number,
 ): Promise<EditorOutcome> {
-  const info = await statOrUndefined(path);
-  if (info === undefined) return fail(`The path ${path} does not exist. Please provide a valid path.`);
-  if (info.isDirectory()) {
+  if (target.real === target.realRoot) return viewDirectory(target, viewRange, maxChars);
+  return inParent(target, async (dir, name) => {
+    const kind = await entryKind(dir, name);
+    if (kind === 'missing') return missingPath(target.path);
+    if (kind === 'directory') return viewDirectory(target, viewRange, maxChars);
+    const lines = splitLines(await readRegularFile(dir, name, target.requested));
+    let first = 1;
+    let last = lines.length;
     if (viewRange !== undefined) {
-      return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
+      const [start, end] = viewRange;
+      if (viewRange.length !== 2 || start === undefined || end === undefined) {
+        return fail(
+          `Invalid \`view_range\` parameter: [${viewRange.join(', ')}]. It should be a list of two integers.`,
+        );
+      }
+      if (start < 1 || start > Math.max(lines.length, 1)) {
+        return fail(
+          `Invalid \`view_range\` parameter: [${start}, ${end}]. Its first element \`${start}\` should be within the range of lines of the file: [1, ${lines.length}].`,
+        );
+      }
+      if (end !== -1 && end < start) {
+        return fail(
+          `Invalid \`view_range\` parameter: [${start}, ${end}]. Its second element \`${end}\` should be -1 or not smaller than the first element \`${start}\`.`,
+        );
+      }
+      first = start;
+      last = end === -1 ? lines.length : Math.min(end, lines.length);
     }
-    const entries = await listTwoLevels(path);
-    const listing = [`${path}/`, ...entries];
-    const text = `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${listing.join('\n')}`;
-    return ok(truncateMiddle(text, maxChars));
-  }
-  const lines = splitLines(await readFile(path, 'utf8'));
-  let first = 1;
-  let last = lines.length;
-  if (viewRange !== undefined) {
-    const [start, end] = viewRange;
-    if (viewRange.length !== 2 || start === undefined || end === undefined) {
-      return fail(`Invalid \`view_range\` parameter: [${viewRange.join(', ')}]. It should be a list of two integers.`);
-    }
-    if (start < 1 || start > Math.max(lines.length, 1)) {
-      return fail(
-        `Invalid \`view_range\` parameter: [${start}, ${end}]. Its first element \`${start}\` should be within the range of lines of the file: [1, ${lines.length}].`,
-      );
-    }
-    if (end !== -1 && end < start) {
-      return fail(
-        `Invalid \`view_range\` parameter: [${start}, ${end}]. Its second element \`${end}\` should be -1 or not smaller than the first element \`${start}\`.`,
-      );
-    }
-    first = start;
-    last = end === -1 ? lines.length : Math.min(end, lines.length);
-  }
-  const body = numbered(lines.slice(first - 1, last), first);
-  return ok(truncateMiddle(`Here's the result of running \`cat -n\` on ${path}:\n${body}\n`, maxChars));
+    const body = numbered(lines.slice(first - 1, last), first);
+    return ok(truncateMiddle(`Here's the result of running \`cat -n\` on ${target.path}:\n${body}\n`, maxChars));
+  });
 }
 
-export async function createFile(path: string, fileText: string): Promise<EditorOutcome> {
-  if ((await statOrUndefined(path)) !== undefined) {
-    return fail(`File already exists at: ${path}. Cannot overwrite files using command \`create\`.`);
-  }
-  await mkdir(dirname(path), { recursive: true });
-  try {
-    await writeFile(path, fileText, { encoding: 'utf8', flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      return fail(`File already exists at: ${path}. Cannot overwrite files using command \`create\`.`);
-    }
-    throw error;
-  }
-  return ok(`File created successfully at: ${path}`);
+export async function createFile(target: EditorTarget, fileText: string): Promise<EditorOutcome> {
+  const exists = () => fail(`File already exists at: ${target.path}. Cannot overwrite files using command \`create\`.`);
+  if (target.real === target.realRoot) return exists();
+  // The parent was checked to lie inside the workspace; it is verified again once opened.
+  await mkdir(dirname(target.real), { recursive: true });
+  return inParent(target, async (dir, name) => {
+    if ((await entryKind(dir, name)) !== 'missing') return exists();
+    await writeFileAtomically(dir, name, fileText, { exclusive: true, shown: target.requested });
+    return ok(`File created successfully at: ${target.path}`, { prev_exist: false, new_content: fileText });
+  });
 }
 
 function lineOf(text: string, index: number): number {
@@ -131,44 +179,69 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
-export async function replaceInFile(path: string, oldStr: string, newStr: string): Promise<EditorOutcome> {
-  const text = await readTextFile(path, 'str_replace');
-  if (typeof text !== 'string') return text;
-  if (oldStr === '') return fail('No replacement was performed: `old_str` is empty.');
-  if (oldStr === newStr) return fail('No replacement was performed: `new_str` and `old_str` must be different.');
-  const positions: number[] = [];
-  for (let at = text.indexOf(oldStr); at !== -1; at = text.indexOf(oldStr, at + oldStr.length)) positions.push(at);
-  if (positions.length === 0) {
-    return fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`);
-  }
-  if (positions.length > 1) {
-    const lines = positions.map((at) => lineOf(text, at));
-    return fail(
-      `No replacement was performed. Found ${positions.length} occurrences of old_str \`${oldStr}\` in ${path}, ` +
-        `in lines [${lines.join(', ')}]. Please ensure it is unique, e.g. by including more surrounding lines.`,
-    );
-  }
-  const at = positions[0]!;
-  const updated = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
-  await writeFile(path, updated, 'utf8');
-  const startLine = lineOf(updated, at);
-  const endLine = startLine + newStr.split('\n').length - 1;
-  return ok(snippet(path, splitLines(updated), startLine, endLine));
+export function replaceInFile(target: EditorTarget, oldStr: string, newStr: string): Promise<EditorOutcome> {
+  return inParent(target, async (dir, name) => {
+    const text = await readForEdit(dir, name, target, 'str_replace');
+    if (typeof text !== 'string') return text;
+    if (oldStr === '') return fail('No replacement was performed: `old_str` is empty.');
+    if (oldStr === newStr) return fail('No replacement was performed: `new_str` and `old_str` must be different.');
+    const positions: number[] = [];
+    for (let at = text.indexOf(oldStr); at !== -1; at = text.indexOf(oldStr, at + oldStr.length)) positions.push(at);
+    if (positions.length === 0) {
+      return fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${target.path}.`);
+    }
+    if (positions.length > 1) {
+      const lines = positions.map((at) => lineOf(text, at));
+      return fail(
+        `No replacement was performed. Found ${positions.length} occurrences of old_str \`${oldStr}\` in ${target.path}, ` +
+          `in lines [${lines.join(', ')}]. Please ensure it is unique, e.g. by including more surrounding lines.`,
+      );
+    }
+    const at = positions[0]!;
+    const updated = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
+    await writeFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
+    const startLine = lineOf(updated, at);
+    const endLine = startLine + newStr.split('\n').length - 1;
+    return ok(snippet(target.path, splitLines(updated), startLine, endLine), {
+      old_content: text,
+      new_content: updated,
+    });
+  });
 }
 
-export async function insertIntoFile(path: string, insertLine: number, newStr: string): Promise<EditorOutcome> {
-  const text = await readTextFile(path, 'insert');
-  if (typeof text !== 'string') return text;
-  const lines = splitLines(text);
-  if (insertLine < 0 || insertLine > lines.length) {
-    return fail(
-      `Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of allowed values: [0, ${lines.length}].`,
-    );
-  }
-  const inserted = splitLines(newStr.endsWith('\n') ? newStr : `${newStr}\n`);
-  const updatedLines = [...lines.slice(0, insertLine), ...inserted, ...lines.slice(insertLine)];
-  // Keep the file's trailing-newline convention (an empty file gets one).
-  const trailing = text === '' || text.endsWith('\n') ? '\n' : '';
-  await writeFile(path, updatedLines.join('\n') + trailing, 'utf8');
-  return ok(snippet(path, updatedLines, insertLine + 1, insertLine + inserted.length));
+export function insertIntoFile(target: EditorTarget, insertLine: number, newStr: string): Promise<EditorOutcome> {
+  return inParent(target, async (dir, name) => {
+    const text = await readForEdit(dir, name, target, 'insert');
+    if (typeof text !== 'string') return text;
+    const lines = splitLines(text);
+    if (insertLine < 0 || insertLine > lines.length) {
+      return fail(
+        `Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of allowed values: [0, ${lines.length}].`,
+      );
+    }
+    const inserted = splitLines(newStr.endsWith('\n') ? newStr : `${newStr}\n`);
+    const updatedLines = [...lines.slice(0, insertLine), ...inserted, ...lines.slice(insertLine)];
+    // Keep the file's trailing-newline convention (an empty file gets one).
+    const trailing = text === '' || text.endsWith('\n') ? '\n' : '';
+    const updated = updatedLines.join('\n') + trailing;
+    await writeFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
+    return ok(snippet(target.path, updatedLines, insertLine + 1, insertLine + inserted.length), {
+      old_content: text,
+      new_content: updated,
+    });
+  });
+}
+
+/** `undo_edit`: writes back `previous` (the content before the last edit), as the reference does. */
+export function undoEdit(target: EditorTarget, previous: string | undefined): Promise<EditorOutcome> {
+  return inParent(target, async (dir, name) => {
+    const current = await readForEdit(dir, name, target, 'undo_edit');
+    if (typeof current !== 'string') return current;
+    if (previous === undefined) return fail(`No edit history found for ${target.path}.`);
+    await writeFileAtomically(dir, name, previous, { exclusive: false, shown: target.requested });
+    return ok(`Last edit to ${target.path} undone successfully. ${catOutput(previous, target.path)}`, {
+      old_content: current,
+      new_content: previous,
+    });
+  });
 }

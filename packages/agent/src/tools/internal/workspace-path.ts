@@ -1,12 +1,10 @@
 import { lstat, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isInside } from './safe-files.js';
 
-export type WorkspacePathResult = { ok: true; path: string } | { ok: false; path: string; message: string };
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+export type WorkspacePathResult =
+  | { ok: true; path: string; real: string; realRoot: string }
+  | { ok: false; path: string; message: string };
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
@@ -41,7 +39,9 @@ async function realLocation(target: string): Promise<string | undefined> {
 
 /**
  * Resolves a file-editor path (relative to the workspace, or absolute) and refuses anything that ends up outside
- * the workspace, lexically (`../x`, `/etc/passwd`) or through a symlink.
+ * the workspace, lexically (`../x`, `/etc/passwd`) or through a symlink. This is the first check only: the
+ * editor opens what it uses relative to a verified directory descriptor (see `safe-files.ts`), so a link swapped
+ * in afterwards cannot lead it out.
  */
 export async function resolveWorkspacePath(workspace: string, requested: string): Promise<WorkspacePathResult> {
   const root = resolve(workspace);
@@ -62,5 +62,5 @@ export async function resolveWorkspacePath(workspace: string, requested: string)
     };
   }
   if (!isInside(realRoot, real)) return refuse(`${real} (through a symlink)`);
-  return { ok: true, path };
+  return { ok: true, path, real, realRoot };
 }

@@ -1,0 +1,78 @@
+import {
+  type AgentContextOptions,
+  AgentError,
+  type McpConfig,
+  type McpConfigInput,
+  parseAgentContext,
+  parseMcpConfig,
+  type SecretCipher,
+} from '@x/agent';
+import type { AgentRequest } from '../api/request-schemas.js';
+import { InvalidRequestError } from './errors/invalid-request-error.js';
+
+const REDACTED = '**********';
+
+/** The MCP servers and skills of a start request (`agent.mcp_config`, `agent.agent_context`); 422 when malformed. */
+export function agentExtensions(
+  request: AgentRequest,
+  cipher: SecretCipher | undefined,
+): { mcpConfig?: McpConfig; agentContext?: AgentContextOptions } {
+  const result: { mcpConfig?: McpConfig; agentContext?: AgentContextOptions } = {};
+  try {
+    if (request.mcp_config !== null && request.mcp_config !== undefined) {
+      const config = parseMcpConfig(request.mcp_config, 'agent.mcp_config');
+      result.mcpConfig = mapMcpSecrets(config, (value) =>
+        cipher !== undefined && value.startsWith('gAAAAA') && cipher.isToken(value) ? cipher.decrypt(value) : value,
+      );
+    }
+    if (request.agent_context !== null && request.agent_context !== undefined) {
+      result.agentContext = parseAgentContext(request.agent_context);
+    }
+  } catch (error) {
+    if (!AgentError.isInstance(error)) throw error;
+    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error });
+  }
+  return result;
+}
+
+/** `mcp_config` with its env values and headers encrypted (with the server key) or redacted, for meta.json. */
+export function storableMcpConfig(value: unknown, cipher: SecretCipher | undefined): unknown {
+  return mapRawMcpSecrets(value, (secret) =>
+    secret === REDACTED || (cipher?.isToken(secret) ?? false)
+      ? secret
+      : cipher === undefined
+        ? REDACTED
+        : cipher.encrypt(secret),
+  );
+}
+
+/** `mcp_config` as API responses show it: env values and headers redacted. */
+export function redactedMcpConfig(value: unknown): unknown {
+  return mapRawMcpSecrets(value, () => REDACTED);
+}
+
+function mapMcpSecrets(config: McpConfig, map: (value: string) => string): McpConfig {
+  return mapRawMcpSecrets(config, map) as McpConfig;
+}
+
+/** Applies `map` to every `env` value and header of a raw (unvalidated) config, in either accepted shape. */
+function mapRawMcpSecrets(value: unknown, map: (value: string) => string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  if ('mcpServers' in record) return { ...record, mcpServers: mapRawMcpSecrets(record.mcpServers, map) };
+  const mapValues = (values: unknown): unknown =>
+    typeof values === 'object' && values !== null && !Array.isArray(values)
+      ? Object.fromEntries(
+          Object.entries(values).map(([key, item]) => [key, typeof item === 'string' ? map(item) : item]),
+        )
+      : values;
+  return Object.fromEntries(
+    Object.entries(record).map(([name, server]) => {
+      if (typeof server !== 'object' || server === null || Array.isArray(server)) return [name, server];
+      const entry = { ...(server as Record<string, unknown>) };
+      if ('env' in entry) entry.env = mapValues(entry.env);
+      if ('headers' in entry) entry.headers = mapValues(entry.headers);
+      return [name, entry];
+    }),
+  ) as McpConfigInput;
+}

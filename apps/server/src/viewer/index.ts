@@ -1,0 +1,1 @@
+export { registerViewerRoutes, VIEWER_CSP } from './serve-viewer.js';

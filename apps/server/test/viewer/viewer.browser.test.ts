@@ -1,0 +1,336 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { createEvent, serializeEvent } from '@x/events';
+import { eventFileName } from '@x/store';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createRequest,
+  finishReply,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  tempDir,
+  waitForIdle,
+} from '../helpers.js';
+import { enterKey, launchBrowser, openPage, renderedEventIds, screenshot } from './browser.js';
+
+const KEY = 'viewer-test-key';
+const AUTH = { 'X-Session-API-Key': KEY };
+
+let browser: Browser;
+let server: TestServer | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await server?.stop();
+  if (server !== undefined) await removeDir(server.dataDir);
+  server = undefined;
+});
+
+async function start(): Promise<TestServer> {
+  server = await startTestServer({ config: { apiKeys: [KEY] } });
+  return server;
+}
+
+async function create(s: TestServer, extra: Record<string, unknown> = {}): Promise<string> {
+  const { status, json } = await s.call('POST', '/api/conversations', createRequest(s.llm, extra), AUTH);
+  expect(status).toBe(201);
+  return (json as { id: string }).id;
+}
+
+/** Opens the viewer at `hash` and gives the key once, as a user would. */
+async function openViewer(s: TestServer, hash = '#/'): Promise<{ page: Page; problems: string[] }> {
+  const opened = await openPage(browser);
+  await opened.page.goto(`${s.url}/${hash}`);
+  await enterKey(opened.page, KEY);
+  return opened;
+}
+
+/** Persisted, drawn events of a conversation by REST, in log order. */
+async function restEventIds(s: TestServer, id: string): Promise<string[]> {
+  const ids: string[] = [];
+  let pageId: string | null = null;
+  do {
+    const query: string = pageId === null ? '' : `&page_id=${pageId}`;
+    const { json } = await s.call('GET', `/api/conversations/${id}/events/search?limit=100${query}`, undefined, AUTH);
+    const page = json as { items: { id: string; kind: string }[]; next_page_id: string | null };
+    for (const event of page.items) {
+      if (event.kind !== 'ConversationStateUpdateEvent' && event.kind !== 'TokenEvent') ids.push(event.id);
+    }
+    pageId = page.next_page_id;
+  } while (pageId !== null);
+  return ids;
+}
+
+/** Polls until the assertion holds: generous, because the machine running the suite may be heavily loaded. */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000, interval: 50 });
+
+const card = (page: Page, text: string) => page.locator('.timeline article', { hasText: text });
+
+// A real browser on a machine other jobs share: generous limits (the assertions themselves are not timed).
+describe('web viewer in chromium', { timeout: 90_000 }, () => {
+  it('asks for the key once and lists conversations, searchable, with status and cost', async () => {
+    const s = await start();
+    const alpha = await create(s);
+    const beta = await create(s);
+    await s.call('PATCH', `/api/conversations/${alpha}`, { title: 'Alpha report' }, AUTH);
+    await s.call('PATCH', `/api/conversations/${beta}`, { title: 'Beta notes' }, AUTH);
+
+    const { page, problems } = await openViewer(s);
+    const rows = page.locator('table.conversations tbody tr');
+    await eventually(() => rows.count()).toBe(2);
+    await eventually(() => page.locator('table.conversations').textContent()).toContain('Alpha report');
+    expect(await page.locator('table.conversations').textContent()).toMatch(/idle/);
+    expect(await page.locator('table.conversations').textContent()).toContain('$0.0000');
+    // The key is in this tab's sessionStorage, never in the URL.
+    expect(page.url()).not.toContain(KEY);
+    expect(await page.evaluate('Object.values(sessionStorage)')).toContain(KEY);
+    await screenshot(page, 'list');
+
+    await page.getByLabel('Search conversations').fill('beta');
+    await eventually(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('Beta notes');
+
+    // Live: a new conversation shows up without a reload.
+    await page.getByLabel('Search conversations').fill('');
+    await create(s);
+    await eventually(() => rows.count()).toBe(3);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a run live, event by event, from a message sent in the page', async () => {
+    const s = await start();
+    s.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo live-$((40+2))' } }] },
+      { ...finishReply('All **done**.'), delayMs: 6_000 },
+    );
+    const id = await create(s);
+    const { page, problems } = await openViewer(s, `#/c/${id}`);
+    await page.getByLabel('Message').fill('Please run the check');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    // While the agent's last step is still pending, the earlier events are already on screen.
+    await eventually(() => card(page, 'live-42').count()).toBe(1);
+    expect(await card(page, 'Please run the check').count()).toBe(1);
+    expect(await card(page, 'exit code 0').count()).toBe(1);
+    expect(await page.getByTestId('status').textContent()).toBe('running');
+    expect(await card(page, 'All done').count()).toBe(0);
+
+    await eventually(() => card(page, 'All done').count()).toBeGreaterThan(0);
+    expect(await page.locator('.timeline strong', { hasText: 'done' }).count()).toBeGreaterThan(0);
+    await eventually(() => page.getByTestId('status').textContent()).toBe('finished');
+    await screenshot(page, 'conversation');
+    expect(await renderedEventIds(page)).toEqual(await restEventIds(s, id));
+    expect(problems).toEqual([]);
+  });
+
+  it('renders streaming deltas as they arrive, then the final message once', async () => {
+    const s = await start();
+    s.llm.push({ content: 'Streaming **words** arrive one by one.' });
+    const request = createRequest(s.llm);
+    const agent = request.agent as { llm: Record<string, unknown> };
+    agent.llm.stream = true;
+    const { status, json } = await s.call('POST', '/api/conversations', request, AUTH);
+    expect(status).toBe(201);
+    const id = (json as { id: string }).id;
+    const { page } = await openViewer(s, `#/c/${id}`);
+    // Record every streaming card the page draws (page.evaluate runs over the DevTools protocol, outside the CSP).
+    await page.evaluate(`
+      window.__streamed = [];
+      new MutationObserver(() => {
+        for (const card of document.querySelectorAll('article.streaming')) window.__streamed.push(card.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    `);
+    await page.getByLabel('Message').fill('Stream please');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await eventually(() => card(page, 'arrive one by one').count()).toBe(1);
+    const streamed = (await page.evaluate('window.__streamed')) as string[];
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.some((text) => text.includes('Agent (streaming)'))).toBe(true);
+    await eventually(() => page.locator('article.streaming').count()).toBe(0);
+    expect(await page.locator('.timeline strong', { hasText: 'words' }).count()).toBe(1);
+  });
+
+  it('runs an action after its approval is clicked in the page (confirmation mode)', async () => {
+    const s = await start();
+    s.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo approved-$((6*7))' } }] },
+      finishReply('Approved and ran it.'),
+    );
+    const id = await create(s, { confirmation_policy: { kind: 'AlwaysConfirm' } });
+    const { page } = await openViewer(s, `#/c/${id}`);
+    await page.getByLabel('Message').fill('Run the approved command');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    const approve = page.getByRole('button', { name: 'Approve' });
+    await approve.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('status').textContent()).toBe('waiting_for_confirmation');
+    expect(await card(page, 'echo approved').count()).toBe(1);
+    expect(await card(page, 'approved-42').count()).toBe(0);
+    await screenshot(page, 'approval');
+    await approve.click();
+
+    await eventually(() => card(page, 'approved-42').count()).toBe(1);
+    await eventually(() => card(page, 'Approved and ran it.').count()).toBe(1);
+    await waitForIdle(s, id);
+  });
+
+  it('shows every event exactly once after a reload in the middle of a run', async () => {
+    const s = await start();
+    s.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo second-step' } }], delayMs: 2_500 },
+      finishReply('Finished after the reload.'),
+    );
+    const id = await create(s);
+    const { page } = await openViewer(s, `#/c/${id}`);
+    await s.call(
+      'POST',
+      `/api/conversations/${id}/events`,
+      { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
+      AUTH,
+    );
+    await eventually(() => card(page, 'first-step').count()).toBeGreaterThan(0);
+
+    await page.reload();
+    // The key survives the reload (same tab session): no second prompt.
+    await eventually(() => card(page, 'Finished after the reload.').count()).toBe(1);
+    await waitForIdle(s, id);
+    const expected = await restEventIds(s, id);
+    await eventually(() => renderedEventIds(page)).toEqual(expected);
+    expect(new Set(await renderedEventIds(page)).size).toBe(expected.length);
+  });
+
+  it('shows every event exactly once after the connection drops in the middle of a run', async () => {
+    const s = await start();
+    // Remember the raw sockets of WebSocket upgrades, so the test can cut them as a network failure would.
+    const upgraded: Duplex[] = [];
+    s.built.app.server.on('upgrade', (_request, socket: Duplex) => upgraded.push(socket));
+    s.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo before-drop' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo after-drop' } }], delayMs: 3_000 },
+      finishReply('Finished after the drop.'),
+    );
+    const id = await create(s);
+    const { page } = await openViewer(s, `#/c/${id}`);
+    await eventually(() => page.locator('.connection').textContent()).toBe('live');
+    await s.call(
+      'POST',
+      `/api/conversations/${id}/events`,
+      { role: 'user', content: [{ type: 'text', text: 'go' }], run: true },
+      AUTH,
+    );
+    await eventually(() => card(page, 'before-drop').count()).toBeGreaterThan(0);
+
+    const cut = upgraded.length;
+    for (const socket of upgraded) socket.destroy();
+    await eventually(() => upgraded.length).toBeGreaterThan(cut);
+    await eventually(() => card(page, 'Finished after the drop.').count()).toBe(1);
+    await waitForIdle(s, id);
+    const expected = await restEventIds(s, id);
+    await eventually(() => renderedEventIds(page)).toEqual(expected);
+    expect(await card(page, 'after-drop').count()).toBeGreaterThan(0);
+  });
+
+  it('opens a 10,000-event conversation with one range request, and loads earlier ranges on scrolling up', async () => {
+    const dataDir = await tempDir();
+    const first = await startTestServer({ dataDir, config: { apiKeys: [KEY] } });
+    const id = await create(first);
+    await first.stop();
+    const eventsDir = join(dataDir, 'conversations', id.replace(/-/g, ''), 'events');
+    const existing = (await readdir(eventsDir).catch(() => [])).filter((name) => name.endsWith('.json')).length;
+    const writes: Promise<void>[] = [];
+    for (let index = 0; index < 10_000; index++) {
+      const event = createEvent('MessageEvent', {
+        source: index % 2 === 0 ? 'user' : 'agent',
+        llm_message: {
+          role: index % 2 === 0 ? 'user' : 'assistant',
+          content: [{ type: 'text', text: `message number ${index}` }],
+        },
+      });
+      writes.push(writeFile(join(eventsDir, eventFileName(existing + index, event.id)), serializeEvent(event)));
+    }
+    await Promise.all(writes);
+    server = await startTestServer({ dataDir, config: { apiKeys: [KEY] } });
+    const count = await server.call('GET', `/api/conversations/${id}/events/count`, undefined, AUTH);
+    expect(count.json).toBe(existing + 10_000);
+
+    const { page } = await openViewer(server, `#/c/${id}`);
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/events/search')) searches.push(request.url());
+    });
+    await page.reload();
+    await eventually(() => card(page, 'message number 9999').count()).toBe(1);
+    const initial = await renderedEventIds(page);
+    expect(initial.length).toBeLessThanOrEqual(50);
+    expect(searches).toHaveLength(1);
+    expect(searches[0]).toContain('limit=50');
+    await screenshot(page, 'long-conversation');
+
+    await page.locator('.timeline').evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await eventually(() => renderedEventIds(page).then((ids) => ids.length)).toBeGreaterThan(50);
+    expect(searches.length).toBeGreaterThan(1);
+    expect(searches[1]).toContain('page_id=');
+    const more = await renderedEventIds(page);
+    // Earlier events were prepended in log order, the newest page kept as it was.
+    expect(more.slice(-initial.length)).toEqual(initial);
+    expect(new Set(more).size).toBe(more.length);
+  }, 180_000);
+
+  it('runs nothing and loads nothing remote from hostile event content', async () => {
+    const s = await start();
+    const id = await create(s);
+    const hostile = [
+      'Hello <script>window.__pwned = "script"</script>',
+      '<img src="x" onerror="window.__pwned = \'img\'">',
+      '[bad link](javascript:window.__pwned=1) and [good link](https://example.com/page)',
+      '![tracker](https://example.com/pixel.png)',
+      '<a href="#" onclick="window.__pwned = \'click\'">click me</a>',
+    ].join('\n\n');
+    await s.call(
+      'POST',
+      `/api/conversations/${id}/events`,
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: hostile },
+          { type: 'image', image_urls: ['https://example.com/remote.png'] },
+        ],
+        run: false,
+      },
+      AUTH,
+    );
+    const { page, problems } = await openViewer(s, `#/c/${id}`);
+    await eventually(() => card(page, 'Hello').count()).toBe(1);
+    await page.getByText('click me').click();
+    await page.waitForTimeout(300);
+
+    expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+    expect(
+      await page
+        .locator('.timeline .markdown script, .timeline .markdown img, .timeline [onerror], .timeline [onclick]')
+        .count(),
+    ).toBe(0);
+    expect(await page.locator('.timeline a', { hasText: 'bad link' }).getAttribute('href')).toBeNull();
+    const good = page.locator('.timeline a', { hasText: 'good link' });
+    expect(await good.getAttribute('href')).toBe('https://example.com/page');
+    expect(await good.getAttribute('target')).toBe('_blank');
+    expect(await good.getAttribute('rel')).toContain('noopener');
+    expect(await card(page, 'Remote image not loaded').count()).toBe(1);
+    // No request ever left loopback (the page's own route guard records any attempt).
+    expect(problems).toEqual([]);
+    await screenshot(page, 'hostile-content');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'hostile-content-dark');
+  });
+});

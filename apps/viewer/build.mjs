@@ -1,0 +1,29 @@
+// Bundles the viewer into dist/: index.html, app.js, app.css and manifest.json (the files @x/server
+// copies into its own dist and serves). One minified ES module, no source maps, no external requests.
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dist = `${here}dist`;
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+const result = await build({
+  entryPoints: [`${here}src/main.tsx`],
+  outfile: `${dist}/app.js`,
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: ['chrome110', 'firefox115', 'safari16'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+await copyFile(`${here}src/index.html`, `${dist}/index.html`);
+await copyFile(`${here}src/styles.css`, `${dist}/app.css`);
+const files = ['index.html', 'app.js', 'app.css'];
+await writeFile(`${dist}/manifest.json`, `${JSON.stringify({ files }, null, 2)}\n`);
+const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+process.stdout.write(`viewer: app.js ${(bytes / 1024).toFixed(1)} KiB\n`);

@@ -1,0 +1,144 @@
+import { useState } from 'preact/hooks';
+import { ApiError, api } from '../api/api-client.js';
+import type { ConversationInfo, EventJson } from '../api/types.js';
+import { Timeline } from '../timeline/timeline.js';
+import { useConversationEvents } from '../timeline/use-conversation-events.js';
+import { formatCost, titleOf, totalCost } from './format.js';
+import { StatsPanel } from './stats-panel.js';
+
+function ConversationLink({ id, label }: { id: string; label: string }) {
+  return (
+    <a href={`#/c/${encodeURIComponent(id)}`}>
+      {label} {id.slice(0, 8)}
+    </a>
+  );
+}
+
+function Relations({ info }: { info: ConversationInfo }) {
+  const subs = (info.sub_conversation_ids ?? []).filter((id): id is string => typeof id === 'string');
+  const links = [
+    ...(typeof info.parent_conversation_id === 'string'
+      ? [<ConversationLink key="parent" id={info.parent_conversation_id} label="parent" />]
+      : []),
+    ...(typeof info.forked_from_conversation_id === 'string'
+      ? [<ConversationLink key="fork" id={info.forked_from_conversation_id} label="forked from" />]
+      : []),
+    ...subs.map((id) => <ConversationLink key={id} id={id} label="sub-conversation" />),
+  ];
+  return links.length === 0 ? null : (
+    <nav class="relations" aria-label="Related conversations">
+      {links}
+    </nav>
+  );
+}
+
+/** One conversation: header with status, cost and actions, the live timeline, and the message box. */
+export function ConversationPage({ id, onUnauthorized }: { id: string; onUnauthorized(): void }) {
+  const data = useConversationEvents(id, onUnauthorized);
+  const [message, setMessage] = useState('');
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const info = data.info;
+  const status = info?.execution_status ?? 'unknown';
+
+  const act = async (what: string, action: () => Promise<unknown>) => {
+    setNotice(undefined);
+    try {
+      await action();
+    } catch (caught) {
+      setNotice(`${what} failed: ${caught instanceof ApiError ? caught.detail : (caught as Error).message}`);
+    }
+  };
+  const fork = (event: EventJson) =>
+    act('Fork', async () => {
+      const created = await api.fork(id, event.id);
+      location.hash = `#/c/${encodeURIComponent(created.id)}`;
+    });
+
+  return (
+    <main class="conversation-view">
+      <header class="toolbar">
+        <a href="#/" class="back">
+          ← Conversations
+        </a>
+        <h1>{info === undefined ? id : titleOf(info)}</h1>
+        <span class={`status status-${status}`} data-testid="status">
+          {status}
+        </span>
+        {info === undefined ? null : <span class="cost">{formatCost(totalCost(info))}</span>}
+        <span class={`connection connection-${data.connection}`} title="Live connection">
+          {data.connection === 'open' ? 'live' : data.connection}
+        </span>
+        <button type="button" onClick={() => void act('Run', () => api.run(id))} disabled={status === 'running'}>
+          Run
+        </button>
+        <button type="button" onClick={() => void act('Pause', () => api.pause(id))} disabled={status !== 'running'}>
+          Pause
+        </button>
+      </header>
+      {info === undefined ? null : <Relations info={info} />}
+      {info === undefined ? null : <StatsPanel info={info} />}
+      {data.error === undefined ? null : (
+        <p class="error" role="alert">
+          {data.error}
+        </p>
+      )}
+      {notice === undefined ? null : (
+        <p class="error" role="alert">
+          {notice}
+        </p>
+      )}
+      <Timeline
+        events={data.events}
+        byId={data.byId}
+        hasOlder={data.hasOlder}
+        loadingOlder={data.loadingOlder}
+        loadOlder={data.loadOlder}
+        streaming={data.streaming}
+        onFork={(event) => void fork(event)}
+      />
+      {status === 'waiting_for_confirmation' ? (
+        <section class="confirm" aria-label="Pending actions">
+          <span>The agent is waiting for confirmation of its pending actions.</span>
+          <button
+            type="button"
+            class="approve"
+            onClick={() => void act('Approve', () => api.respondToConfirmation(id, true))}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            class="reject"
+            onClick={() => void act('Reject', () => api.respondToConfirmation(id, false))}
+          >
+            Reject
+          </button>
+        </section>
+      ) : null}
+      <form
+        class="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const text = message.trim();
+          if (text === '') return;
+          void act('Send', async () => {
+            await api.sendMessage(id, text);
+            setMessage('');
+          });
+        }}
+      >
+        <textarea
+          aria-label="Message"
+          placeholder="Message the agent (Ctrl+Enter to send)"
+          value={message}
+          onInput={(event) => setMessage((event.target as HTMLTextAreaElement).value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+              (event.currentTarget.form as HTMLFormElement).requestSubmit();
+          }}
+        />
+        <button type="submit">Send</button>
+      </form>
+    </main>
+  );
+}

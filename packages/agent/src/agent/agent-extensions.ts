@@ -1,0 +1,72 @@
+import type { Message } from '@x/events';
+import type { AgentError } from '../errors.js';
+import { type McpConfig, type McpConfigInput, mcpConfigToJSON, parseMcpConfig } from '../mcp/mcp-config.js';
+import { McpToolset } from '../mcp/mcp-toolset.js';
+import type { AgentContextOptions } from '../skills/agent-context.js';
+import type { SkillActivation } from '../skills/skill-prompts.js';
+import { SkillSet } from '../skills/skill-set.js';
+import type { Tool } from '../tools/tool.js';
+
+/** What starting an agent's extensions gave: the MCP tools, and the errors to record (servers, skill files). */
+export interface ExtensionsStart {
+  tools: Tool[];
+  errors: AgentError[];
+}
+
+/**
+ * An agent's MCP servers and skills. They start once, on the first conversation that uses the agent (never at
+ * construction); a failing server or skill file is reported in `errors` and everything else still starts.
+ */
+export class AgentExtensions {
+  readonly mcpConfig: McpConfig;
+  readonly skills: SkillSet | undefined;
+  #toolset: McpToolset | undefined;
+  #started: Promise<ExtensionsStart> | undefined;
+
+  constructor(options: { mcpConfig?: McpConfigInput | McpConfig; agentContext?: AgentContextOptions }) {
+    this.mcpConfig = parseMcpConfig(options.mcpConfig);
+    this.skills = options.agentContext === undefined ? undefined : new SkillSet(options.agentContext);
+  }
+
+  /** Whether there is anything to start. */
+  get active(): boolean {
+    return Object.keys(this.mcpConfig).length > 0 || this.skills !== undefined;
+  }
+
+  start(workspace: string): Promise<ExtensionsStart> {
+    this.#started ??= (async () => {
+      const errors: AgentError[] = [];
+      let tools: Tool[] = [];
+      if (this.skills !== undefined) errors.push(...(await this.skills.load(workspace)));
+      if (Object.keys(this.mcpConfig).length > 0) {
+        this.#toolset = new McpToolset(this.mcpConfig, { workspace });
+        const started = await this.#toolset.start();
+        tools = started.tools;
+        errors.push(...started.errors);
+      }
+      return { tools, errors };
+    })();
+    return this.#started;
+  }
+
+  systemContext(): string | undefined {
+    return this.skills?.systemContext();
+  }
+
+  activateSkills(message: Message, skip: Iterable<string>): SkillActivation | undefined {
+    return this.skills?.activate(message, skip);
+  }
+
+  /** Stops the MCP servers; a later tool call starts its server again. */
+  async close(): Promise<void> {
+    await this.#toolset?.close();
+  }
+
+  /** The reference's `mcp_config` and `agent_context` keys of the agent JSON (absent when unused). */
+  toJSON(): Record<string, unknown> {
+    return {
+      ...(Object.keys(this.mcpConfig).length === 0 ? {} : { mcp_config: mcpConfigToJSON(this.mcpConfig) }),
+      ...(this.skills === undefined ? {} : { agent_context: this.skills.toJSON() }),
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
+import { CorruptEventError, type EventLog } from '@x/store';
+import { treeOf } from '../state/fold-branch.js';
+import { readableEvents } from './readable-events.js';
+
+/** Every event of the log, `undefined` for a corrupt file. */
+export async function readAllEvents(log: EventLog): Promise<(AnyEvent | undefined)[]> {
+  const events: (AnyEvent | undefined)[] = [];
+  for await (const event of readableEvents(log, 0)) events.push(event);
+  return events;
+}
+
+/** The whole log, its tree, and the events on the branch ending at `leaf` (root first). */
+export async function readBranch(log: EventLog, leaf: string | undefined, headIsEmpty: boolean) {
+  const events = await readAllEvents(log);
+  const tree = treeOf(events, (index) => log.idAt(index));
+  const resolved = tree.activeLeaf(leaf, headIsEmpty);
+  const known = resolved === undefined || tree.has(resolved);
+  const branch = (known ? tree.pathToRoot(resolved) : events.map((_, index) => index))
+    .map((index) => events[index])
+    .filter((event): event is AnyEvent => event !== undefined);
+  return { events, tree, branch };
+}
+
+/**
+ * The last `limit` events of the branch ending at `leaf`, read by walking parents back from it: O(limit)
+ * reads however long the log is (stuck detection needs the recent active branch only). Stops at a
+ * corrupt file.
+ */
+export async function recentBranch(log: EventLog, leaf: string | undefined, limit: number): Promise<AnyEvent[]> {
+  const recent: AnyEvent[] = [];
+  let id = leaf;
+  while (id !== undefined && recent.length < limit) {
+    let index: number;
+    let event: AnyEvent;
+    index = log.indexOf(id);
+    if (index < 0) break;
+    try {
+      event = await log.get(index);
+    } catch (error) {
+      if (CorruptEventError.isInstance(error)) break;
+      throw error;
+    }
+    recent.push(event);
+    if (event.parent_id === ROOT_PARENT_ID) break;
+    id = event.parent_id ?? (index > 0 ? log.idAt(index - 1) : undefined);
+  }
+  return recent.reverse();
+}

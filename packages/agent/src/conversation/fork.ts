@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { type AnyEvent, createEvent, EventTree } from '@x/events';
+import { EventLog } from '@x/store';
+import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import { applyEvent } from '../state/apply-event.js';
+import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
+import { foldBranch } from '../state/fold-branch.js';
+import { readBranch } from './branch-history.js';
+import type { Conversation } from './conversation.js';
+import { ConversationExistsError } from './errors/conversation-exists-error.js';
+import { UnknownEventError } from './errors/unknown-event-error.js';
+import type { ForkOptions } from './fork-options.js';
+import { conversationDirName } from './persistence-layout.js';
+
+interface ForkInput {
+  source: Conversation;
+  sourceState: ConversationState;
+  options: ForkOptions;
+  /** Builds the fork's Conversation on its log and state (the constructor is private to Conversation). */
+  open(init: { log: EventLog; state: ConversationState }): Conversation;
+  /** Appends an event to the fork (Conversation's private emit). */
+  emit(conversation: Conversation, event: AnyEvent): Promise<void>;
+}
+
+/**
+ * `Conversation.fork` (reference `LocalConversation.fork`): copies the events (all, or the branch up to
+ * `fromEventId`) unchanged into a new conversation directory, sets HEAD, then records the fork's own
+ * starting state (idle, default policy, fresh stats, title) as state updates and checkpoints.
+ */
+export async function fork(input: ForkInput): Promise<Conversation> {
+  const { source, sourceState, options } = input;
+  const { events, tree } = await readBranch(source.log, sourceState.leaf_event_id, sourceState.head_is_empty);
+  if (options.fromEventId !== undefined && !tree.has(options.fromEventId)) {
+    throw new UnknownEventError(source.id, options.fromEventId);
+  }
+  const id = options.id ?? randomUUID();
+  const dir = conversationDirName(id);
+  if ((await source.store.exists(`${dir}/base_state.json`)) || (await source.store.exists(`${dir}/events`))) {
+    throw new ConversationExistsError(id, source.store.describe(dir));
+  }
+
+  const indices =
+    options.fromEventId === undefined ? events.map((_, index) => index) : tree.pathToRoot(options.fromEventId);
+  const copied = indices.map((index) => events[index]).filter((event): event is AnyEvent => event !== undefined);
+  const log = await EventLog.open(source.store, { dir: `${dir}/events` });
+  let state = initialConversationState({
+    id,
+    maxIterations: sourceState.max_iterations,
+    stuckDetection: sourceState.stuck_detection,
+  });
+  for (const event of copied) {
+    await log.append(event);
+    state = applyEvent(state, event);
+  }
+  const headIsEmpty = options.fromEventId === undefined ? sourceState.head_is_empty : false;
+  const leaf = options.fromEventId ?? (headIsEmpty ? undefined : sourceState.leaf_event_id);
+  state = foldBranch(state, copied, EventTree.from(copied), leaf, headIsEmpty);
+
+  const conversation = input.open({ log, state });
+  const desired: Record<string, unknown> = {
+    execution_status: 'idle',
+    confirmation_policy: parseConfirmationPolicy(options.confirmationPolicy ?? { kind: 'NeverConfirm' }),
+    stats: options.resetMetrics === false ? sourceState.stats : { usage_to_metrics: {} },
+    blocked_actions: {},
+    blocked_messages: {},
+    ...(options.title === undefined ? {} : { title: options.title }),
+  };
+  for (const [key, value] of Object.entries(desired)) {
+    const current = (conversation.state as Record<string, unknown>)[key];
+    if (JSON.stringify(current) !== JSON.stringify(value)) {
+      await input.emit(conversation, createEvent('ConversationStateUpdateEvent', { key, value }));
+    }
+  }
+  await conversation.checkpoint();
+  return conversation;
+}

@@ -1,0 +1,41 @@
+import { type AnyEvent, createEvent, type Message, type MessageEvent } from '@x/events';
+import type { Agent } from '../agent/agent.js';
+
+/**
+ * Starts the agent's MCP servers and skills for a conversation and records each failure (a server that is missing,
+ * hangs or answers garbage; a skill file with broken frontmatter) as a ConversationErrorEvent: the conversation
+ * goes on without that server or file.
+ */
+export async function startExtensions(
+  agent: Agent,
+  workspace: string,
+  emit: (event: AnyEvent) => Promise<void>,
+): Promise<void> {
+  const { errors } = await agent.startExtensions(workspace);
+  for (const error of errors) {
+    await emit(
+      createEvent('ConversationErrorEvent', { source: 'environment', code: error.name, detail: error.message }),
+    );
+  }
+}
+
+/** A user MessageEvent with the skills its text activates (`extended_content`, `activated_skills`). */
+export function userMessageEvent(
+  agent: Agent,
+  message: Message,
+  options: { sender?: string; activated: Set<string> },
+): MessageEvent {
+  const activation = agent.extensions.activateSkills(message, options.activated);
+  for (const name of activation?.activatedSkills ?? []) options.activated.add(name);
+  return createEvent('MessageEvent', {
+    source: 'user',
+    llm_message: message,
+    ...(activation === undefined || activation.activatedSkills.length === 0
+      ? {}
+      : { activated_skills: activation.activatedSkills }),
+    ...(activation === undefined || activation.extendedContent.length === 0
+      ? {}
+      : { extended_content: activation.extendedContent }),
+    ...(options.sender === undefined ? {} : { sender: options.sender }),
+  });
+}

@@ -1,0 +1,210 @@
+import type { ActionEvent } from '@x/events';
+import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { Conversation } from '../conversation/conversation.js';
+import type { HookConfigInput } from '../hooks/hook-config.js';
+import type { LLM } from '../llm/llm.js';
+import { defaultTools } from '../tools/default-tools.js';
+import { defineTool, type Tool, type ToolConversation, type ToolResult } from '../tools/tool.js';
+import { agentFinalResponse } from './final-response.js';
+import { combinedSnapshot } from './internal/combined-snapshot.js';
+import { prefixedStore } from './internal/prefixed-store.js';
+import { subConversationsDirectory } from './sub-conversations.js';
+
+/** A kind of sub-agent the model may spawn (`agent_types`). */
+export interface SubAgentType {
+  /** Shown to the model in the tool description. */
+  description?: string;
+  /** Builds the child's agent (its own tools and prompt) on the parent's model. */
+  createAgent(llm: LLM): Agent;
+  /** Hooks of the child conversation (children do not inherit the parent's). */
+  hooks?: HookConfigInput;
+  maxIterationsPerRun?: number;
+}
+
+export interface DelegateToolOptions {
+  /** Sub-agent types by name; `default` replaces the general-purpose agent (terminal, file editor). */
+  agentTypes?: Readonly<Record<string, SubAgentType>>;
+  /** Most sub-agents one conversation may hold. Default 5 (reference). */
+  maxChildren?: number;
+  /** Asked when a child waits for confirmation; default approves (the reference's default). */
+  confirm?(agentId: string, pending: readonly ActionEvent[]): boolean | Promise<boolean>;
+  /** Called for each child conversation when it is created (to watch its events, for example). */
+  onSubConversation?(child: { agentId: string; agentType: string; conversation: Conversation; parentId: string }): void;
+}
+
+export const delegateParameters = z.object({
+  command: z.enum(['spawn', 'delegate']).describe('The commands to run. Allowed options are: `spawn`, `delegate`.'),
+  ids: z
+    .array(z.string())
+    .optional()
+    .describe('Required parameter of `spawn` command. List of identifiers to initialize sub-agents with.'),
+  agent_types: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Optional parameter of `spawn` command. List of agent types for each ID. If omitted or blank for an ID, ' +
+        'the default general-purpose agent is used.',
+    ),
+  tasks: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'Required parameter of `delegate` command. Dictionary mapping sub-agent identifiers to task descriptions.',
+    ),
+});
+export type DelegateAction = z.output<typeof delegateParameters>;
+
+const defaultAgentType: SubAgentType = {
+  description: 'General-purpose agent with a terminal and a file editor.',
+  createAgent: (llm) => new Agent({ llm, tools: defaultTools() }),
+};
+
+/**
+ * `delegate` (reference DelegateTool): `spawn` creates named child conversations, each with its own agent
+ * and tools, persisted beside the parent (`<parent>/subagents/<child id>/`); `delegate` sends each a task,
+ * runs them in parallel and returns their final answers as one observation. A child that fails is reported
+ * in that observation (which is then an error) and the parent goes on.
+ */
+export function createDelegateTool(options: DelegateToolOptions = {}): Tool<DelegateAction> {
+  const types: Record<string, SubAgentType> = { default: defaultAgentType, ...options.agentTypes };
+  const maxChildren = options.maxChildren ?? 5;
+  const children = new Map<string, Map<string, Conversation>>();
+
+  const spawn = async (parent: ToolConversation, action: DelegateAction): Promise<ToolResult> => {
+    const ids = action.ids ?? [];
+    if (ids.length === 0) return failure('At least one ID is required for spawn action');
+    const agentTypes = action.agent_types ?? [];
+    if (agentTypes.length > ids.length) {
+      return failure(`agent_types length (${agentTypes.length}) cannot exceed ids length (${ids.length})`);
+    }
+    const resolved = ids.map((_, index) => agentTypes[index]?.trim() || 'default');
+    const unknown = resolved.filter((name) => types[name] === undefined);
+    if (unknown.length > 0) {
+      return failure(`Unknown agent type(s): ${unknown.join(', ')}. Available: ${Object.keys(types).join(', ')}`);
+    }
+    const mine = children.get(parent.id) ?? new Map<string, Conversation>();
+    const added = new Set(ids.filter((id) => !mine.has(id)));
+    if (mine.size + added.size > maxChildren) {
+      return failure(`Cannot spawn ${ids.length} agents. Already have ${mine.size} agents, maximum is ${maxChildren}`);
+    }
+    const directory = subConversationsDirectory(parent.directory);
+    const store = prefixedStore(parent.store, directory);
+    for (const [index, id] of ids.entries()) {
+      const type = types[resolved[index]!]!;
+      const conversation = await Conversation.create({
+        agent: type.createAgent(parent.llm),
+        store,
+        workspace: parent.workspace,
+        persistenceDir: `${parent.persistenceDir}/${directory}`,
+        confirmationPolicy: parent.confirmationPolicy as { kind: 'NeverConfirm' },
+        ...(type.hooks === undefined ? {} : { hooks: type.hooks }),
+        ...(type.maxIterationsPerRun === undefined ? {} : { maxIterationsPerRun: type.maxIterationsPerRun }),
+      });
+      await mine.get(id)?.close();
+      mine.set(id, conversation);
+      options.onSubConversation?.({ agentId: id, agentType: resolved[index]!, conversation, parentId: parent.id });
+    }
+    children.set(parent.id, mine);
+    const labels = ids.map((id, index) => `${id} (${resolved[index]})`);
+    return { content: `Successfully spawned ${ids.length} sub-agents: ${labels.join(', ')}`, command: 'spawn' };
+  };
+
+  const delegate = async (
+    parent: ToolConversation,
+    action: DelegateAction,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> => {
+    const tasks = Object.entries(action.tasks ?? {});
+    if (tasks.length === 0) return failure('at least one task is required for delegate action', 'delegate');
+    const mine = children.get(parent.id) ?? new Map<string, Conversation>();
+    const missing = tasks.map(([id]) => id).filter((id) => !mine.has(id));
+    if (missing.length > 0) {
+      return failure(
+        `sub-agents not found: ${missing.join(', ')}. Available agents: ${[...mine.keys()].join(', ')}`,
+        'delegate',
+      );
+    }
+    const outcomes = await Promise.all(
+      tasks.map(async ([id, task]) => {
+        try {
+          return { id, answer: await runChild(id, mine.get(id)!, task, signal) };
+        } catch (error) {
+          return { id, error: `Sub-agent ${id} failed: ${error instanceof Error ? error.message : String(error)}` };
+        }
+      }),
+    );
+    // Each child's spending, as the reference keeps it: the parent's stats get `delegate:<id>` (replaced, since a
+    // child's metrics are cumulative).
+    for (const [id] of tasks) {
+      await parent.recordUsage?.(`delegate:${id}`, combinedSnapshot(mine.get(id)!.state.stats));
+    }
+    const errors = outcomes.filter((outcome) => outcome.error !== undefined).length;
+    const lines = outcomes.map((outcome, index) =>
+      outcome.error === undefined
+        ? `${index + 1}. Agent ${outcome.id}: ${outcome.answer}`
+        : `${index + 1}. Agent ${outcome.id} ERROR: ${outcome.error}`,
+    );
+    const header = `Completed delegation of ${tasks.length} tasks${errors > 0 ? ` with ${errors} errors` : ''}`;
+    return { content: `${header}\n\nResults:\n${lines.join('\n')}`, is_error: errors > 0, command: 'delegate' };
+  };
+
+  const runChild = async (
+    id: string,
+    child: Conversation,
+    task: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string> => {
+    await child.sendMessage(task);
+    const runOptions = signal === undefined ? {} : { signal };
+    await child.run(runOptions);
+    while (child.state.execution_status === 'waiting_for_confirmation') {
+      const pending = await child.pendingActions();
+      if (pending.length === 0) break;
+      const approved = options.confirm === undefined ? true : await options.confirm(id, pending);
+      if (!approved) await child.rejectPendingActions('User rejected the actions');
+      await child.run(runOptions);
+    }
+    const status = child.state.execution_status;
+    if (status === 'error' || status === 'stuck') {
+      throw new Error(`it stopped with status '${status}'${await lastErrorDetail(child)}`);
+    }
+    return (await agentFinalResponse(child.events())) || 'No response from sub-agent';
+  };
+
+  const typeList = Object.entries(types)
+    .map(([name, type]) => `- ${name}${type.description === undefined ? '' : `: ${type.description}`}`)
+    .join('\n');
+  return defineTool({
+    name: 'delegate',
+    description:
+      'Delegation tool for spawning sub-agents and delegating tasks to them.\n\n' +
+      '**spawn**: initialize sub-agents with meaningful identifiers (e.g. `research`, `run_tests`) and optional ' +
+      'agent types. Each identifier is a separate sub-agent conversation.\n\n' +
+      '**delegate**: send tasks to spawned sub-agents and wait for their results. Tasks run in parallel; the ' +
+      'observation holds every sub-agent’s final answer. Sub-agents work in the same workspace as you.\n\n' +
+      `Available agent types:\n${typeList}`,
+    parameters: delegateParameters,
+    annotations: { title: 'delegate', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    execute: async (action, context) => {
+      if (context.conversation === undefined) {
+        return failure('The delegate tool needs a conversation to spawn sub-agents in.', action.command);
+      }
+      return action.command === 'spawn'
+        ? spawn(context.conversation, action)
+        : delegate(context.conversation, action, context.signal);
+    },
+  });
+}
+
+function failure(text: string, command: 'spawn' | 'delegate' = 'spawn'): ToolResult {
+  return { content: text, is_error: true, command };
+}
+
+async function lastErrorDetail(child: Conversation): Promise<string> {
+  let detail = '';
+  for await (const event of child.events()) {
+    if (event.kind === 'ConversationErrorEvent') detail = `: ${event.code}: ${event.detail}`;
+  }
+  return detail;
+}

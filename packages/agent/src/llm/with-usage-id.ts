@@ -1,0 +1,17 @@
+import type { LLM } from './llm.js';
+
+/**
+ * The same model under another usage id, so its calls are counted separately in
+ * `ConversationStats.usage_to_metrics` (the reference gives the condenser's copy of the agent's LLM
+ * the usage id "condenser").
+ */
+export function withUsageId(llm: LLM, usageId: string): LLM {
+  if (llm.usageId === usageId) return llm;
+  return {
+    model: llm.model,
+    usageId,
+    offline: llm.offline,
+    ...(llm.provider !== undefined && { provider: llm.provider }),
+    complete: (request) => llm.complete(request),
+  };
+}

@@ -1,0 +1,70 @@
+// A real MCP server for the tests, built with the SDK's server classes.
+// `node test-mcp-server.mjs stdio` serves on stdin/stdout; `node test-mcp-server.mjs http` serves streamable HTTP
+// on 127.0.0.1 (port 0) and prints `listening <port>` on stdout.
+import { createServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+// A 1x1 transparent PNG.
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+function createTestServer() {
+  const server = new McpServer({ name: 'x-test-server', version: '1.0.0' });
+  server.registerTool(
+    'add',
+    {
+      description: 'Adds two numbers',
+      inputSchema: { a: z.number().describe('first addend'), b: z.number().describe('second addend') },
+      annotations: { readOnlyHint: true, title: 'Add numbers' },
+    },
+    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  );
+  server.registerTool('pixel', { description: 'Returns a one-pixel PNG' }, async () => ({
+    content: [
+      { type: 'text', text: 'here is the image' },
+      { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
+    ],
+  }));
+  server.registerTool('refuse', { description: 'Always reports a tool error' }, async () => ({
+    content: [{ type: 'text', text: 'refused on purpose' }],
+    isError: true,
+  }));
+  server.registerTool('pid', { description: 'The server process id' }, async () => ({
+    content: [{ type: 'text', text: String(process.pid) }],
+  }));
+  server.registerTool('env', { description: 'Names of the environment variables the server sees' }, async () => ({
+    content: [{ type: 'text', text: JSON.stringify(Object.keys(process.env).sort()) }],
+  }));
+  server.registerTool('crash', { description: 'Exits the server process mid-call' }, async () => {
+    setImmediate(() => process.exit(3));
+    return new Promise(() => {});
+  });
+  // Breaks the protocol: `content` must be a list.
+  server.registerTool('garbage', { description: 'Returns a malformed result' }, async () => ({
+    content: 'not a list',
+  }));
+  server.registerTool('hang', { description: 'Never answers' }, async () => new Promise(() => {}));
+  return server;
+}
+
+const mode = process.argv[2] ?? 'stdio';
+if (mode === 'stdio') {
+  await createTestServer().connect(new StdioServerTransport());
+} else {
+  const http = createServer(async (request, response) => {
+    // Stateless: a fresh server and transport per request, as the SDK's stateless example does.
+    const server = createTestServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response);
+  });
+  http.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening ${http.address().port}\n`);
+  });
+}

@@ -1,0 +1,15 @@
+export { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
+export {
+  type McpConfig,
+  type McpConfigInput,
+  type McpServerConfig,
+  type McpServerConfigInput,
+  type McpTransport,
+  mcpConfigToJSON,
+  mcpServerConfigSchema,
+  parseMcpConfig,
+} from './mcp-config.js';
+export { errorObservation, MCP_OBSERVATION_KIND, observationFromCallResult } from './mcp-observation.js';
+export { McpServerError } from './mcp-server-error.js';
+export { MCP_ACTION_KIND, MCP_TOOL_KIND } from './mcp-tool.js';
+export { createMcpToolset, type McpStartResult, McpToolset, type McpToolsetOptions } from './mcp-toolset.js';

@@ -1,0 +1,174 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool as McpToolDescriptor } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../mcp-config.js';
+import { McpServerError } from '../mcp-server-error.js';
+import { authHeaders } from './auth-headers.js';
+import { loadMcpSdk } from './mcp-sdk.js';
+
+/** Reference defaults: 30 s to connect and list (`create_mcp_tools`), 300 s per call (`MCP_TOOL_TIMEOUT_SECONDS`). */
+export const START_TIMEOUT_SECONDS = 30;
+const CALL_TIMEOUT_SECONDS = 300;
+const STDERR_TAIL = 2000;
+/** JSON-RPC code the SDK uses for a request that timed out. */
+const REQUEST_TIMEOUT_CODE = -32001;
+
+export interface McpConnectionOptions {
+  name: string;
+  server: McpServerConfig;
+  /** Directory a stdio server starts in when its config has no `cwd`. */
+  workspace?: string;
+  /** Limit of starting the server and listing its tools, in seconds (default 30). */
+  startTimeout?: number;
+}
+
+/**
+ * One MCP server: started on first use, kept across calls, started again on the next call after it crashed,
+ * timed out or was closed. Every failure is an `McpServerError` naming the server.
+ */
+export class McpConnection {
+  readonly name: string;
+  readonly server: McpServerConfig;
+  readonly #workspace: string | undefined;
+  readonly #startTimeout: number;
+  #client: Promise<Client> | undefined;
+  #stderr = '';
+  #lastTransportError: string | undefined;
+
+  constructor(options: McpConnectionOptions) {
+    this.name = options.name;
+    this.server = options.server;
+    this.#workspace = options.workspace;
+    this.#startTimeout = options.startTimeout ?? START_TIMEOUT_SECONDS;
+  }
+
+  get transportName(): 'stdio' | 'http' {
+    return (this.server.transport ?? (this.server.command !== undefined ? 'stdio' : 'http')) === 'stdio'
+      ? 'stdio'
+      : 'http';
+  }
+
+  async listTools(): Promise<McpToolDescriptor[]> {
+    const client = await this.#connected();
+    const tools: McpToolDescriptor[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+          timeout: this.#startTimeout * 1000,
+        });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      throw await this.#fail('list its tools', error, this.#startTimeout);
+    }
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = await this.#connected();
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        timeout: (this.server.timeout ?? CALL_TIMEOUT_SECONDS) * 1000,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw await this.#fail(`run tool '${name}'`, error, this.server.timeout ?? CALL_TIMEOUT_SECONDS);
+    }
+  }
+
+  /** Stops the server (kills a stdio child). A later call starts it again. */
+  async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (client === undefined) return;
+    await client.then((connected) => connected.close()).catch(() => undefined);
+  }
+
+  #connected(): Promise<Client> {
+    this.#client ??= this.#connect().catch((error: unknown) => {
+      this.#client = undefined;
+      throw error;
+    });
+    return this.#client;
+  }
+
+  async #connect(): Promise<Client> {
+    const sdk = await loadMcpSdk();
+    this.#stderr = '';
+    this.#lastTransportError = undefined;
+    const transport = this.#transport(sdk);
+    const client = new sdk.Client({ name: 'x-agent', version: '0.0.0' });
+    client.onerror = (error) => {
+      this.#lastTransportError = error.message;
+    };
+    const pending = this.#client;
+    client.onclose = () => {
+      // Only forget the client that closed: a newer one may already be starting.
+      if (this.#client === pending) this.#client = undefined;
+    };
+    try {
+      await client.connect(transport, { timeout: this.#startTimeout * 1000 });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      throw this.#error('start', error, this.#startTimeout);
+    }
+    return client;
+  }
+
+  #transport(sdk: Awaited<ReturnType<typeof loadMcpSdk>>): Transport {
+    const server = this.server;
+    if (this.transportName === 'stdio') {
+      const transport = new sdk.StdioClientTransport({
+        command: server.command as string,
+        args: server.args ?? [],
+        // Only PATH/HOME-like basics and what the config gives: the host's secrets never reach the server.
+        env: { ...sdk.getDefaultEnvironment(), ...(server.env ?? {}) },
+        ...((server.cwd ?? this.#workspace) === undefined ? {} : { cwd: server.cwd ?? this.#workspace }),
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+      return transport;
+    }
+    if (server.transport === 'sse') {
+      throw new McpServerError(
+        this.name,
+        `MCP server '${this.name}': the 'sse' transport is not supported; use 'http'`,
+      );
+    }
+    return new sdk.StreamableHTTPClientTransport(new URL(server.url as string), {
+      requestInit: { headers: authHeaders(server) },
+    }) as Transport;
+  }
+
+  /** Turns a failed request into an McpServerError; a timed-out server is stopped so the next call restarts it. */
+  async #fail(what: string, error: unknown, seconds: number): Promise<McpServerError> {
+    const failure = this.#error(what, error, seconds);
+    if (failure.code === 'mcp_timeout') await this.close();
+    return failure;
+  }
+
+  #error(what: string, error: unknown, seconds: number): McpServerError {
+    if (error instanceof McpServerError) return error;
+    const timedOut = (error as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT_CODE;
+    const reason = timedOut
+      ? `no reply within ${seconds} seconds`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    const details = [
+      this.#lastTransportError === undefined ? '' : ` (transport error: ${this.#lastTransportError})`,
+      this.#stderr.trim() === '' ? '' : `; server stderr: ${this.#stderr.trim().slice(-500)}`,
+    ].join('');
+    return new McpServerError(this.name, `MCP server '${this.name}' failed to ${what}: ${reason}${details}`, {
+      cause: error,
+      timeout: timedOut,
+      during: what.startsWith('run tool') ? 'call' : 'start',
+    });
+  }
+}

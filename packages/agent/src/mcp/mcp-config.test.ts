@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
+import { mcpConfigToJSON, parseMcpConfig } from './mcp-config.js';
+
+describe('parseMcpConfig', () => {
+  it('accepts the bare server map and the mcpServers wrapper, mapping type to transport', () => {
+    const servers = {
+      fetch: { command: 'uvx', args: ['mcp-server-fetch'] },
+      remote: { url: 'http://127.0.0.1:1/mcp', type: 'shttp' },
+    };
+    expect(parseMcpConfig({ mcpServers: servers })).toEqual(parseMcpConfig(servers));
+    expect(parseMcpConfig(servers).remote).toEqual({ url: 'http://127.0.0.1:1/mcp', transport: 'http', enabled: true });
+  });
+
+  it('rejects unknown fields and servers without command or url, naming the server', () => {
+    expect(() => parseMcpConfig({ a: { command: 'x', colour: 'red' } }, 'mcp.json')).toThrow(
+      /Invalid MCP configuration in mcp\.json: server 'a': .*colour/,
+    );
+    expect(() => parseMcpConfig({ b: { transport: 'stdio' } })).toThrow(InvalidMcpConfigError);
+    expect(() => parseMcpConfig({ b: { transport: 'stdio' } })).toThrow(/server 'b': .*require 'command'/);
+    expect(() => parseMcpConfig([1])).toThrow(/expected an object of servers/);
+  });
+
+  it('redacts env values and headers in the persisted JSON', () => {
+    const config = parseMcpConfig({ s: { command: 'x', env: { TOKEN: 'secret' }, headers: { 'X-Key': 'k' } } });
+    expect(JSON.stringify(mcpConfigToJSON(config))).not.toMatch(/secret|"k"/);
+    expect(mcpConfigToJSON(config)).toEqual({
+      s: { command: 'x', env: { TOKEN: '**********' }, headers: { 'X-Key': '**********' } },
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
+
+/** Transports the reference names; `sse` is accepted in configs but x connects with stdio and streamable HTTP only. */
+export const mcpTransportSchema = z.enum(['stdio', 'http', 'streamable-http', 'sse']);
+export type McpTransport = z.infer<typeof mcpTransportSchema>;
+
+/**
+ * One MCP server, as the reference's `MCPServer` model (`agent.mcp_config[name]`): a `command` (stdio) or a `url`
+ * (streamable HTTP). Unknown keys are rejected, as the reference does.
+ */
+export const mcpServerConfigSchema = z
+  .strictObject({
+    url: z.string().min(1).optional(),
+    transport: mcpTransportSchema.optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    /** The child's whole environment besides PATH/HOME-like basics: the host's variables are never inherited. */
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    description: z.string().optional(),
+    icon: z.string().optional(),
+    /** Seconds a tool call may take (default 300, the reference's `MCP_TOOL_TIMEOUT_SECONDS`). */
+    timeout: z.number().positive().optional(),
+    sse_read_timeout: z.number().optional(),
+    keep_alive: z.boolean().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** The reference's auth credential (`strategy`: none, api_key, bearer, basic, header); oauth2 is not supported. */
+    auth: z.looseObject({ strategy: z.string() }).optional(),
+    /** A disabled server stays configured but is not started. */
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((server, context) => {
+    const transport = server.transport ?? (server.command !== undefined ? 'stdio' : 'http');
+    if (transport === 'stdio' && server.command === undefined) {
+      context.addIssue({ code: 'custom', message: "stdio MCP servers require 'command'" });
+    }
+    if (transport !== 'stdio' && server.url === undefined) {
+      context.addIssue({ code: 'custom', message: "remote MCP servers require 'url' (or give a 'command')" });
+    }
+  });
+export type McpServerConfig = z.output<typeof mcpServerConfigSchema>;
+export type McpServerConfigInput = z.input<typeof mcpServerConfigSchema>;
+
+/** Server name → server: the reference's `agent.mcp_config`. */
+export type McpConfig = Record<string, McpServerConfig>;
+
+/** The config as users write it: `{name: server}` or the wider-spread `{"mcpServers": {name: server}}`. */
+export type McpConfigInput =
+  | Record<string, McpServerConfigInput>
+  | { mcpServers: Record<string, McpServerConfigInput> };
+
+const serverNamePattern = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Validates an MCP configuration (reference `coerce_mcp_config`): accepts `{mcpServers: {...}}` or the bare server
+ * map, maps `type` to `transport` (`shttp` → `http`). Throws `InvalidMcpConfigError` naming the server and field.
+ */
+export function parseMcpConfig(value: unknown, source = 'mcp_config'): McpConfig {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidMcpConfigError(source, 'expected an object of servers');
+  }
+  const record = value as Record<string, unknown>;
+  const servers = 'mcpServers' in record ? (record.mcpServers ?? {}) : record;
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    throw new InvalidMcpConfigError(source, "'mcpServers' must be an object of servers");
+  }
+  const config: McpConfig = {};
+  for (const [name, raw] of Object.entries(servers)) {
+    if (!serverNamePattern.test(name)) {
+      throw new InvalidMcpConfigError(source, `server name '${name}' must be 1-64 letters, digits, '_', '.' or '-'`);
+    }
+    const parsed = mcpServerConfigSchema.safeParse(normalizeTransportField(raw));
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(server)'}: ${issue.message}`);
+      throw new InvalidMcpConfigError(source, `server '${name}': ${problems.join('; ')}`, { cause: parsed.error });
+    }
+    config[name] = parsed.data;
+  }
+  return config;
+}
+
+function normalizeTransportField(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const { type, ...rest } = raw as Record<string, unknown>;
+  const transport = rest.transport ?? type;
+  return transport === undefined ? rest : { ...rest, transport: transport === 'shttp' ? 'http' : transport };
+}
+
+const REDACTED = '**********';
+
+/** The config as base_state.json holds it: env values and headers redacted, as the reference's SecretStr fields. */
+export function mcpConfigToJSON(config: McpConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, server] of Object.entries(config)) {
+    const { env, headers, auth, enabled, ...rest } = server;
+    out[name] = {
+      ...rest,
+      ...(env === undefined ? {} : { env: Object.fromEntries(Object.keys(env).map((key) => [key, REDACTED])) }),
+      ...(headers === undefined
+        ? {}
+        : { headers: Object.fromEntries(Object.keys(headers).map((key) => [key, REDACTED])) }),
+      ...(auth === undefined ? {} : { auth: { strategy: auth.strategy } }),
+      ...(enabled ? {} : { enabled: false }),
+    };
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
+import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
+import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
+import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
+import type { AnthropicLLMConfig } from './anthropic-config.js';
+import { anthropicParams } from './anthropic-request.js';
+import { type AnthropicReply, anthropicFinishReason, anthropicMessage, anthropicUsage } from './anthropic-response.js';
+
+const anthropicBaseURL = 'https://api.anthropic.com';
+const placeholderKey = 'not-needed';
+
+/**
+ * An LLM that talks to the Anthropic Messages API through `@anthropic-ai/sdk` (loaded on first use).
+ * Key: `apiKey`, else `ANTHROPIC_API_KEY`; endpoint: `baseURL`, else `ANTHROPIC_BASE_URL`, else Anthropic.
+ * The SDK retries 408/409/429/5xx/529 and connection errors with backoff (honouring `retry-after`).
+ */
+export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
+  const baseURL = config.baseURL ?? process.env.ANTHROPIC_BASE_URL ?? anthropicBaseURL;
+  const apiKey = config.apiKey ?? process.env.ANTHROPIC_API_KEY ?? (config.baseURL ? placeholderKey : undefined);
+  if (!apiKey) {
+    throw new LLMAuthenticationError(`No API key for model '${config.model}': pass apiKey or set ANTHROPIC_API_KEY`);
+  }
+  const client = lazy(async (): Promise<Anthropic> => {
+    const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+    return new AnthropicClient({
+      apiKey,
+      baseURL,
+      timeout: config.timeoutMs ?? 120_000,
+      maxRetries: config.maxRetries ?? 4,
+      ...(config.headers && { defaultHeaders: config.headers }),
+    });
+  });
+  const model = wireModel(config.model, ['anthropic']);
+  const context = { model: config.model, baseURL };
+  const longOutput = anthropicParams(config, model, { messages: [] }).max_tokens > 16_000;
+
+  function finish(reply: AnthropicReply, startedAt: number): LLMResponse {
+    return finishResponse(config, {
+      id: reply.id,
+      message: anthropicMessage(reply),
+      finishReason: anthropicFinishReason(reply.stop_reason),
+      providerFinishReason: reply.stop_reason,
+      usage: anthropicUsage(reply.usage, {
+        model: config.model,
+        responseId: reply.id,
+        contextWindow: config.contextWindow ?? 0,
+      }),
+      startedAt,
+    });
+  }
+
+  async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
+    const params = anthropicParams(config, model, request) as Anthropic.MessageCreateParamsNonStreaming;
+    const reply = await (await client()).messages.create(
+      { ...params, stream: false },
+      { ...(request.signal && { signal: request.signal }) },
+    );
+    return finish(reply as AnthropicReply, startedAt);
+  }
+
+  async function completeStreaming(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
+    const params = anthropicParams(config, model, request) as Anthropic.MessageStreamParams;
+    const stream = (await client()).messages.stream(params, { ...(request.signal && { signal: request.signal }) });
+    stream.on('text', (delta) => request.onDelta?.({ content: delta }));
+    stream.on('thinking', (delta) => request.onDelta?.({ reasoning_content: delta }));
+    const reply = await stream.finalMessage();
+    return finish(reply as AnthropicReply, startedAt);
+  }
+
+  return {
+    model: config.model,
+    usageId: config.usageId ?? 'default',
+    offline: false,
+    provider: 'anthropic',
+    async complete(request) {
+      const startedAt = performance.now();
+      try {
+        // The SDK refuses a non-streaming call that may outlast its 10-minute limit (large max_tokens).
+        return config.stream || request.onDelta || longOutput
+          ? await completeStreaming(request, startedAt)
+          : await completeOnce(request, startedAt);
+      } catch (error) {
+        throw toLLMError(stainlessFailure(error), context);
+      }
+    },
+  };
+}

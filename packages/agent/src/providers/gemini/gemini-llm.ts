@@ -1,0 +1,148 @@
+import type { GoogleGenAI } from '@google/genai';
+import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
+import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
+import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
+import type { GeminiLLMConfig } from './gemini-config.js';
+import { toGeminiContents } from './gemini-render.js';
+import {
+  type GeminiReply,
+  GeminiStreamAssembler,
+  geminiFinishReason,
+  geminiMessage,
+  geminiUsage,
+} from './gemini-reply.js';
+import { mapGeminiError } from './map-gemini-error.js';
+
+const geminiBaseURL = 'https://generativelanguage.googleapis.com';
+
+function envBaseURL(): string | undefined {
+  return process.env.GEMINI_BASE_URL ?? process.env.GOOGLE_GEMINI_BASE_URL;
+}
+
+/**
+ * An LLM that talks to the Gemini API (`generateContent` / `streamGenerateContent`) through
+ * `@google/genai` (loaded on first use). Key: `apiKey`, else `GEMINI_API_KEY`, else `GOOGLE_API_KEY`;
+ * endpoint: `baseURL`, else `GEMINI_BASE_URL` / `GOOGLE_GEMINI_BASE_URL`, else Google. The SDK retries
+ * 408/429/5xx with exponential backoff.
+ */
+export function createGeminiLLM(config: GeminiLLMConfig): LLM {
+  const baseURL = config.baseURL ?? envBaseURL() ?? geminiBaseURL;
+  const apiKey =
+    config.apiKey ??
+    process.env.GEMINI_API_KEY ??
+    process.env.GOOGLE_API_KEY ??
+    (config.baseURL ? 'not-needed' : undefined);
+  if (!apiKey) {
+    throw new LLMAuthenticationError(
+      `No API key for model '${config.model}': pass apiKey or set GEMINI_API_KEY (or GOOGLE_API_KEY)`,
+    );
+  }
+  const client = lazy(async (): Promise<GoogleGenAI> => {
+    const { GoogleGenAI: Client } = await import('@google/genai');
+    return new Client({
+      apiKey,
+      httpOptions: {
+        baseUrl: baseURL,
+        timeout: config.timeoutMs ?? 120_000,
+        ...(config.headers && { headers: config.headers }),
+        retryOptions: {
+          attempts: (config.maxRetries ?? 4) + 1,
+          initialDelay: (config.retryDelayMs ?? 1000) / 1000,
+        },
+      },
+    });
+  });
+  const model = wireModel(config.model, ['gemini', 'google']);
+
+  function params(request: LLMRequest) {
+    const rendered = toGeminiContents(normalizeMessages(request.messages), { vision: config.vision ?? true });
+    const declarations = (request.tools ?? []).map((tool) => ({
+      name: tool.function.name,
+      description: tool.function.description,
+      parametersJsonSchema: tool.function.parameters,
+    }));
+    const thinking = config.thinking;
+    return {
+      model,
+      contents: rendered.contents,
+      config: {
+        ...(rendered.systemInstruction && { systemInstruction: rendered.systemInstruction }),
+        ...(declarations.length > 0 && { tools: [{ functionDeclarations: declarations }] }),
+        ...(thinking && {
+          thinkingConfig: {
+            includeThoughts: thinking.includeThoughts ?? true,
+            ...(thinking.budgetTokens !== undefined && { thinkingBudget: thinking.budgetTokens }),
+            ...(thinking.level !== undefined && { thinkingLevel: thinking.level.toUpperCase() }),
+          },
+        }),
+        ...(config.temperature !== undefined && { temperature: config.temperature }),
+        ...(config.maxOutputTokens !== undefined && { maxOutputTokens: config.maxOutputTokens }),
+        ...(request.signal && { abortSignal: request.signal }),
+      },
+    };
+  }
+
+  function finish(reply: Required<Pick<GeminiReply, 'responseId'>> & GeminiReply, startedAt: number): LLMResponse {
+    const candidate = reply.candidates?.[0];
+    const message = geminiMessage(candidate?.content?.parts ?? [], reply.responseId);
+    return finishResponse(config, {
+      id: reply.responseId,
+      message,
+      finishReason: geminiFinishReason(candidate?.finishReason, (message.tool_calls ?? []).length > 0),
+      providerFinishReason: candidate?.finishReason ?? null,
+      usage: geminiUsage(reply.usageMetadata, {
+        model: config.model,
+        responseId: reply.responseId,
+        contextWindow: config.contextWindow ?? 0,
+      }),
+      startedAt,
+    });
+  }
+
+  async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
+    // biome-ignore lint/suspicious/noExplicitAny: our structural params match the SDK's wide types
+    const reply = (await (await client()).models.generateContent(params(request) as any)) as GeminiReply;
+    return finish({ ...reply, responseId: reply.responseId ?? `gemini-${crypto.randomUUID()}` }, startedAt);
+  }
+
+  async function completeStreaming(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
+    // biome-ignore lint/suspicious/noExplicitAny: our structural params match the SDK's wide types
+    const stream = await (await client()).models.generateContentStream(params(request) as any);
+    const assembler = new GeminiStreamAssembler();
+    for await (const chunk of stream) {
+      const delta = assembler.add(chunk as GeminiReply);
+      if (delta) request.onDelta?.(delta);
+    }
+    const responseId = assembler.responseId ?? `gemini-${crypto.randomUUID()}`;
+    return finish(
+      {
+        responseId,
+        candidates: [
+          {
+            content: { parts: assembler.parts },
+            ...(assembler.finishReason && { finishReason: assembler.finishReason }),
+          },
+        ],
+        ...(assembler.usage && { usageMetadata: assembler.usage }),
+      },
+      startedAt,
+    );
+  }
+
+  return {
+    model: config.model,
+    usageId: config.usageId ?? 'default',
+    offline: false,
+    provider: 'gemini',
+    async complete(request) {
+      const startedAt = performance.now();
+      try {
+        return config.stream || request.onDelta
+          ? await completeStreaming(request, startedAt)
+          : await completeOnce(request, startedAt);
+      } catch (error) {
+        throw mapGeminiError(error, { model: config.model, baseURL, signal: request.signal });
+      }
+    },
+  };
+}

@@ -1,0 +1,23 @@
+export {
+  type AgentContextOptions,
+  agentContextJsonSchema,
+  agentContextToJSON,
+  parseAgentContext,
+} from './agent-context.js';
+export { InvalidSkillError } from './invalid-skill-error.js';
+export { type LoadedSkills, loadProjectSkills, loadSkillsFromDir, PROJECT_SKILL_DIRS } from './load-skills.js';
+export { type ParseSkillFileOptions, parseSkillFile, THIRD_PARTY_SKILL_FILES } from './parse-skill-file.js';
+export {
+  createSkill,
+  keywordTriggerSchema,
+  matchSkillTrigger,
+  type Skill,
+  type SkillInput,
+  type SkillTrigger,
+  skillKeywords,
+  skillSchema,
+  skillTriggerSchema,
+  taskTriggerSchema,
+} from './skill.js';
+export { activateSkills, repoContextPrompt, type SkillActivation } from './skill-prompts.js';
+export { SkillSet } from './skill-set.js';

@@ -1,0 +1,94 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { InvalidSkillError } from './invalid-skill-error.js';
+import { parseSkillFile, THIRD_PARTY_SKILL_FILES } from './parse-skill-file.js';
+import type { Skill } from './skill.js';
+
+/** Skill directories of a workspace, highest priority first (reference `load_project_skills`). */
+export const PROJECT_SKILL_DIRS: readonly string[] = Object.freeze([
+  '.agents/skills',
+  '.openhands/skills',
+  '.openhands/microagents',
+]);
+
+/** Skills read from disk, and one error per file that could not be read as a skill (the others still load). */
+export interface LoadedSkills {
+  skills: Skill[];
+  errors: InvalidSkillError[];
+}
+
+/**
+ * Loads the skills of one directory (reference `load_skills_from_dir`): every `*.md` below it except `README.md`
+ * (named by its path relative to the directory, without `.md`) and every `<name>/SKILL.md` (AgentSkills format).
+ */
+export async function loadSkillsFromDir(directory: string): Promise<LoadedSkills> {
+  const files = await listMarkdown(directory);
+  const skillDirs = new Set(files.filter((file) => basename(file).toLowerCase() === 'skill.md').map(dirname));
+  const result: LoadedSkills = { skills: [], errors: [] };
+  for (const file of files) {
+    const name = basename(file);
+    const isSkillMd = name.toLowerCase() === 'skill.md';
+    if (!isSkillMd && (name === 'README.md' || [...skillDirs].some((dir) => file.startsWith(dir + sep)))) continue;
+    const relativePath = relative(directory, file).split(sep).join('/');
+    const defaultName = isSkillMd ? basename(dirname(file)) : relativePath.replace(/\.md$/i, '');
+    await loadInto(result, file, { defaultName, agentSkillsFormat: isSkillMd });
+  }
+  return result;
+}
+
+/**
+ * Loads a workspace's skills: third-party instruction files at its root (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`,
+ * `.cursorrules`, always on) and the skill directories `.agents/skills`, `.openhands/skills` and
+ * `.openhands/microagents`. The first skill of a name wins.
+ */
+export async function loadProjectSkills(workspace: string): Promise<LoadedSkills> {
+  const result: LoadedSkills = { skills: [], errors: [] };
+  const entries = await readdir(workspace, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (!entry.isFile() || THIRD_PARTY_SKILL_FILES[entry.name.toLowerCase()] === undefined) continue;
+    await loadInto(result, join(workspace, entry.name), { defaultName: entry.name });
+  }
+  for (const dir of PROJECT_SKILL_DIRS) {
+    const loaded = await loadSkillsFromDir(join(workspace, dir));
+    result.skills.push(...loaded.skills);
+    result.errors.push(...loaded.errors);
+  }
+  const seen = new Set<string>();
+  result.skills = result.skills.filter((skill) => !seen.has(skill.name) && seen.add(skill.name));
+  return result;
+}
+
+async function loadInto(
+  result: LoadedSkills,
+  file: string,
+  options: { defaultName: string; agentSkillsFormat?: boolean },
+): Promise<void> {
+  try {
+    const text = await readFile(file, 'utf8');
+    result.skills.push(await parseSkillFile(text, { path: file, ...options }));
+  } catch (error) {
+    result.errors.push(
+      error instanceof InvalidSkillError
+        ? error
+        : new InvalidSkillError(file, `it cannot be read (${error instanceof Error ? error.message : String(error)})`, {
+            cause: error,
+          }),
+    );
+  }
+}
+
+async function listMarkdown(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.toLowerCase().endsWith('.md'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf(sep) + 1);
+}
+
+function dirname(path: string): string {
+  return path.slice(0, path.lastIndexOf(sep));
+}

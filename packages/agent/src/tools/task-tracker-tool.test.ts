@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createTaskTrackerTool, tasksFileName } from './task-tracker-tool.js';
+import type { ConversationFiles, ToolContext } from './tool.js';
+
+function memoryFiles(): ConversationFiles & { files: Map<string, string> } {
+  const files = new Map<string, string>();
+  return {
+    files,
+    read: async (name) => files.get(name),
+    write: async (name, text) => {
+      files.set(name, text);
+    },
+  };
+}
+
+const text = (observation: { content: { type: string }[] }) =>
+  observation.content.map((part) => ('text' in part ? part.text : '')).join('');
+
+describe('task_tracker', () => {
+  it('plans, persists TASKS.json in the conversation directory, and views the list', async () => {
+    const files = memoryFiles();
+    const context: ToolContext = { workspace: '/tmp', conversationId: 'c1', conversationFiles: files };
+    const tracker = createTaskTrackerTool();
+    const empty = await tracker.execute({ kind: 'TaskTrackerAction' }, context);
+    expect(empty).toEqual({
+      content: [
+        { cache_prompt: false, type: 'text', text: 'No task list found. Use the "plan" command to create one.' },
+      ],
+      is_error: false,
+      command: 'view',
+      task_list: [],
+      kind: 'TaskTrackerObservation',
+    });
+
+    const planned = await tracker.execute(
+      {
+        command: 'plan',
+        task_list: [{ title: 'Write tests', status: 'in_progress', notes: 'unit first' }, { title: 'Ship' }],
+        kind: 'TaskTrackerAction',
+      },
+      context,
+    );
+    expect(text(planned)).toBe('Task list has been updated with 2 item(s).');
+    const expectedList = [
+      { title: 'Write tests', notes: 'unit first', status: 'in_progress' },
+      { title: 'Ship', notes: '', status: 'todo' },
+    ];
+    expect(planned.task_list).toEqual(expectedList);
+    expect(JSON.parse(files.files.get(tasksFileName)!)).toEqual(expectedList);
+
+    // A new process (a fresh tool) reads the list back from TASKS.json.
+    const viewed = await createTaskTrackerTool().execute({ command: 'view', kind: 'TaskTrackerAction' }, context);
+    expect(text(viewed)).toBe('# Task List\n\n1. 🔄 Write tests\n   unit first\n\n2. ⏳ Ship');
+    expect(viewed.task_list).toEqual(expectedList);
+  });
+
+  it('writes the action defaults the reference writes and rejects unknown statuses', async () => {
+    const { parseToolCall } = await import('./parse-tool-call.js');
+    const tracker = createTaskTrackerTool();
+    const parsed = parseToolCall(
+      { id: 'c', name: 'task_tracker', arguments: '{"command": "plan", "task_list": [{"title": "a"}]}' } as never,
+      [tracker],
+      { securityAnalyzerEnabled: false },
+    );
+    expect(parsed.ok && parsed.action).toEqual({
+      command: 'plan',
+      task_list: [{ title: 'a', notes: '', status: 'todo' }],
+      kind: 'TaskTrackerAction',
+    });
+    const bad = parseToolCall(
+      {
+        id: 'c',
+        name: 'task_tracker',
+        arguments: '{"command": "plan", "task_list": [{"title": "a", "status": "later"}]}',
+      } as never,
+      [tracker],
+      { securityAnalyzerEnabled: false },
+    );
+    expect(bad.ok).toBe(false);
+  });
+});
