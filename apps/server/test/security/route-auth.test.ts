@@ -60,8 +60,10 @@ function bodyFor(route: RegisteredRoute): string | undefined {
 }
 
 const publicUrls = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
-/** The public routes: the health and info routes, the document, and the docs page (its own scope). */
-const publicPaths = { has: (url: string) => publicUrls.has(url) || url === '/docs' || url.startsWith('/docs/') };
+/** The public routes: health and info, the document, the viewer's assets and the docs page (its own scope). */
+const publicPaths = {
+  has: (url: string) => publicUrls.has(url) || url === '/assets/:file' || url === '/docs' || url.startsWith('/docs/'),
+};
 
 describe('session key attached to every route', () => {
   it('registers the routes the test expects (the enumeration is not empty)', () => {
