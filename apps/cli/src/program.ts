@@ -6,6 +6,7 @@ import { defineRun } from './definitions/run.js';
 import { colorsEnabled, createColors } from './render/colors.js';
 
 const style = createColors(true);
+const USAGE_HINT = '(add --help for usage and examples)';
 
 /** The `x` program. Commands load their implementation only when they run. */
 export function createProgram(version: string): Command {
@@ -18,7 +19,8 @@ export function createProgram(version: string): Command {
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)
-    .showHelpAfterError(style.dim('(add --help for usage and examples)'))
+    // Plain text, dimmed in writeErr only when stderr gets colors (never under NO_COLOR or off a terminal).
+    .showHelpAfterError(USAGE_HINT)
     .exitOverride()
     .configureHelp({
       showGlobalOptions: true,
@@ -31,6 +33,10 @@ export function createProgram(version: string): Command {
     .configureOutput({
       getOutHasColors: () => helpColorsEnabled(false),
       getErrHasColors: () => helpColorsEnabled(true),
+      writeErr: (text) => {
+        const hint = `${USAGE_HINT}\n`;
+        process.stderr.write(text === hint && helpColorsEnabled(true) ? `${style.dim(USAGE_HINT)}\n` : text);
+      },
       outputError: (text, write) => {
         const c = createColors(
           colorsEnabled({ flag: colorFlagFromArgv(), env: process.env, isTTY: process.stderr.isTTY === true }),

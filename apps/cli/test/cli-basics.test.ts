@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasEscapes, runCli, tempDir } from './helpers/run-cli.js';
+import { hasColorCodes, hasEscapes, runCli, tempDir } from './helpers/run-cli.js';
 
 const home = tempDir();
 afterAll(() => home.remove());
@@ -63,6 +63,17 @@ describe('usage errors exit 2 and say what was wrong', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
+  });
+
+  it('prints the usage hint without color codes off a terminal and under NO_COLOR, dimmed with --color', async () => {
+    for (const extra of [{}, { NO_COLOR: '1', FORCE_COLOR: '1' }]) {
+      const result = await runCli(['run', '--bogus'], { env: { ...env, ...extra } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('(add --help for usage and examples)');
+      expect(hasColorCodes(result.stderr)).toBe(false);
+    }
+    const colored = await runCli(['--color', 'run', '--bogus'], { env });
+    expect(colored.stderr).toContain(`${String.fromCharCode(27)}[2m(add --help for usage and examples)`);
   });
 
   it('rejects a workspace that does not exist', async () => {

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Background, startBackground } from './helpers/background.js';
 import { runCli, tempDir } from './helpers/run-cli.js';
@@ -35,7 +37,7 @@ async function createConversation(): Promise<string> {
 
 beforeAll(async () => {
   server = startBackground(['serve', '--testing', '--port', '0', '--data-dir', `${home.path}/server`], env);
-  url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
+  url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
 });
 afterAll(async () => {
   await server.interrupt();
@@ -48,7 +50,49 @@ describe('x serve, send and tail', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // The location line follows the listening line; it may arrive in a later chunk of output.
     const escaped = `${home.path}/server/conversations`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    await server.waitFor(new RegExp(escaped));
+    await server.waitFor(new RegExp(escaped), undefined, 'stderr');
+  });
+
+  it('writes the banner to stderr and only JSON log lines to stdout (not a terminal)', async () => {
+    const logged = startBackground(
+      ['serve', '--port', '0', '--log-level', 'info', '--data-dir', `${home.path}/logged`],
+      env,
+    );
+    try {
+      const loggedUrl = (await logged.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1];
+      await fetch(`${loggedUrl}/alive`);
+      await logged.waitFor(/"msg":"request completed"/);
+      expect(logged.stderr).toContain('/docs');
+    } finally {
+      await logged.interrupt();
+    }
+    const lines = logged.stdout.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines)
+      expect(JSON.parse(line)).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
+    expect(logged.stdout).not.toContain('listening on http');
+  });
+
+  it('tail exits 1 at once when the first connection fails, instead of retrying forever', async () => {
+    const refused = await runCli(['tail', 'http://127.0.0.1:9', '0123abcd-0000-4000-8000-000000000000'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/could not open the event stream of http:\/\/127\.0\.0\.1:9/);
+    expect(refused.stderr).not.toContain('retrying');
+    // A server that accepts the connection and never answers: the connect timeout ends it.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const hung = await runCli(
+        ['tail', `http://127.0.0.1:${port}`, '0123abcd-0000-4000-8000-000000000000', '--connect-timeout', '300'],
+        { env },
+      );
+      expect(hung.code).toBe(1);
+      expect(hung.stderr).toContain('Timed out after 300 ms');
+      expect(hung.stderr).not.toContain('retrying');
+    } finally {
+      silent.close();
+    }
   });
 
   it('sends a message and runs it, showing the events; tail follows the same events live', async () => {
@@ -84,7 +128,7 @@ describe('x serve, send and tail', () => {
   it('tail resumes without gaps or repeats after the server restarts', async () => {
     const data = `${home.path}/restarting`;
     let first = startBackground(['serve', '--testing', '--port', '0', '--data-dir', data], env);
-    const restartUrl = (await first.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
+    const restartUrl = (await first.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
     const port = new URL(restartUrl).port;
     const saved = url;
     url = restartUrl;
@@ -96,7 +140,7 @@ describe('x serve, send and tail', () => {
 
       expect(await first.interrupt()).toBe(0);
       first = startBackground(['serve', '--testing', '--port', port, '--data-dir', data], env);
-      await first.waitFor(/listening on/);
+      await first.waitFor(/listening on/, undefined, 'stderr');
       expect((await runCli(['send', restartUrl, id, 'Second', '--run'], { env })).code).toBe(0);
 
       await tail.waitFor(/Said hello\.[\s\S]*Said hello\./, 30_000);
@@ -155,7 +199,7 @@ describe('x serve, send and tail', () => {
       env,
     );
     try {
-      await open.waitFor(/--insecure-no-key/);
+      await open.waitFor(/--insecure-no-key/, undefined, 'stderr');
     } finally {
       await open.interrupt();
     }
@@ -164,7 +208,7 @@ describe('x serve, send and tail', () => {
   it('serve without --testing refuses scripted agents', async () => {
     const plain = startBackground(['serve', '--port', '0', '--data-dir', `${home.path}/plain`], env);
     try {
-      const plainUrl = (await plain.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
+      const plainUrl = (await plain.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
       const response = await fetch(`${plainUrl}/api/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

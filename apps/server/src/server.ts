@@ -1,15 +1,16 @@
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import fastifySwagger from '@fastify/swagger';
 import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerConversationRoutes } from './api/conversation-routes.js';
+import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
+import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import {
@@ -28,6 +29,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 export interface RegisteredRoute {
   method: string;
   url: string;
+  /** `schema.hide`: left out of the OpenAPI document (static pages such as /docs' assets). */
+  hidden?: boolean;
 }
 
 export interface BuiltServer {
@@ -88,7 +91,8 @@ export async function buildServer(
   });
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    const hidden = (route.schema as { hide?: unknown } | undefined)?.hide === true;
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, ...(hidden ? { hidden } : {}) });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -112,16 +116,7 @@ export async function buildServer(
   // Every route registered from here on needs the session key unless it says `config: { public: true }`.
   installRouteAuth(app, config.apiKeys);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: '@x/server', description: 'Agent server: conversations, events and event streams', version },
-      components: {
-        securitySchemes: { sessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } },
-      },
-      ...(config.apiKeys.length > 0 ? { security: [{ sessionApiKey: [] }] } : {}),
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerOpenApi(app, version);
 
   const { store, root } =
     options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
@@ -141,7 +136,8 @@ export async function buildServer(
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
   registerViewerRoutes(app);
-  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  registerOpenApiRoute(app);
+  await registerDocsRoutes(app);
 
   await app.ready();
   const sockets = attachEventSockets(app.server, manager, {

@@ -9,7 +9,7 @@ import {
 import { reportDamage } from '../damage-report.js';
 import { deriveState } from '../derive-state.js';
 import { displayKind, eventSummary } from '../render/event-summary.js';
-import { formatCost, tokensText, usageTotals } from '../render/stats.js';
+import { costText, tokensText, usageTotals } from '../render/stats.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { subConversations } from '../sub-conversations.js';
 
@@ -44,7 +44,7 @@ export async function inspectCommand(
   row('iterations', String(report.iterations));
   const totals = usageTotals(report.stats);
   row('tokens', tokensText(totals));
-  row('cost', formatCost(totals.cost));
+  row('cost', costText(totals));
   row('confirmation', report.confirmation_policy.kind);
   row(
     'kinds',

@@ -43,7 +43,7 @@ export async function replayCommand(
   output.line(statsLine({ stats: state.stats, iterations: state.iteration }, c));
   const label = options.until === undefined ? 'Status' : `State at #${options.until}`;
   output.line(
-    `${c.bold(label)}: ${state.execution_status} · ${state.iteration} iterations · confirmation ${state.confirmation_policy.kind}`,
+    `${c.bold(label)}: ${state.execution_status} · ${state.iteration} iteration${state.iteration === 1 ? '' : 's'} · confirmation ${state.confirmation_policy.kind}`,
   );
   if (state.pending_actions.length > 0) {
     output.line(c.yellow(`Pending actions (${state.pending_actions.length}):`));

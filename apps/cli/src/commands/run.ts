@@ -1,14 +1,16 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
+import { NoModelError } from '../errors/no-model-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
+import { createDemoWorkspace } from '../run/demo-workspace.js';
 import { extensionOptions } from '../run/extension-options.js';
+import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
 
@@ -24,6 +26,8 @@ export interface RunCommandOptions {
   resume?: string;
   stream?: boolean;
   demo?: boolean;
+  /** NDJSON: the events on stdout, one JSON object a line; everything for people goes to stderr. */
+  json?: boolean;
   /** A JSON file in the reference's `mcp_config` shape. */
   mcpConfig?: string;
   /** `--no-skills` sets false: the workspace's AGENTS.md and skill directories are not loaded. */
@@ -52,12 +56,13 @@ export async function runCommand(
   const started = Date.now();
   const demo = options.demo === true;
   checkOptions(task, options);
-  const { output } = context;
+  const json = options.json === true;
+  const output = json ? stderrOnly(context.output) : context.output;
   const agentModule = await import('@x/agent');
   const dataDir = resolveDataDir(options.dataDir, context.env);
   const source = options.resume === undefined ? undefined : resolveConversation(options.resume, { dataDir });
   const workspace = demo
-    ? mkdtempSync(join(tmpdir(), 'x-demo-'))
+    ? createDemoWorkspace(context.env)
     : workspaceDir(options.workspace ?? (source === undefined ? undefined : recordedWorkspace(source.location)));
 
   const model = chooseModel(agentModule, {
@@ -67,14 +72,13 @@ export async function runCommand(
     provider: options.provider,
     env: context.env,
   });
-  if (model.kind !== 'endpoint' && (options.model !== undefined || options.baseUrl !== undefined)) {
+  if (model.kind === 'offline') throw new NoModelError();
+  if (model.kind === 'demo' && (options.model !== undefined || options.baseUrl !== undefined)) {
     output.error(
-      output.errorColors.yellow(
-        "--model and --base-url only apply with the provider's API key set (OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY); using the offline model.",
-      ),
+      output.errorColors.yellow('--model and --base-url are ignored with --demo (it uses the offline model).'),
     );
   }
-  const live = createLiveView(output, model.llm.model);
+  const live = json ? createJsonView((text) => process.stdout.write(text)) : createLiveView(output, model.llm.model);
   let askQueue: Promise<unknown> = Promise.resolve();
   const hookFile = chooseHookFile(agentModule, options.hooks, workspace, demo);
   const hooks = hookFile === undefined ? undefined : await agentModule.loadHookConfigFile(hookFile);
@@ -143,7 +147,14 @@ export async function runCommand(
       return;
     }
     interrupted = true;
-    output.error(output.errorColors.yellow('Pausing after the current step… (Ctrl-C again to stop at once)'));
+    const running = live.runningAction();
+    output.error(
+      output.errorColors.yellow(
+        running === undefined
+          ? 'Pausing after the current step… (Ctrl-C again to stop at once)'
+          : `Stopping: waiting for the running command to finish (${running}), then pausing… (Ctrl-C again to stop at once)`,
+      ),
+    );
     void conversation.pause().catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
@@ -151,7 +162,7 @@ export async function runCommand(
     if (source !== undefined && policy !== undefined) await conversation.setConfirmationPolicy(policy);
     const message = demo ? DEMO_TASK : task;
     if (message !== undefined) await conversation.sendMessage(message);
-    await runWithConfirmation(conversation, context, controller.signal);
+    await runWithConfirmation(conversation, { ...context, output }, controller.signal);
   } catch (error) {
     // A failed run is recorded in the conversation (its error event was shown above); anything else is not.
     if (!(agentModule.ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) throw error;

@@ -3,6 +3,7 @@ import type { ServerConfigInput } from '@x/server';
 import type { CliContext } from '../context.js';
 import { expandHome } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
+import { createPrettyLogStream } from '../render/pretty-log.js';
 
 export interface ServeOptions {
   host?: string;
@@ -21,7 +22,11 @@ export interface ServeOptions {
   logLevel?: ServerConfigInput['logLevel'];
 }
 
-/** Runs the server until Ctrl-C / SIGTERM, which shut it down gracefully. */
+/**
+ * Runs the server until Ctrl-C / SIGTERM, which shut it down gracefully. The banner goes to stderr; stdout
+ * carries only the server log: JSON lines (one record a line, for log collectors) unless stdout is a
+ * terminal, which gets them as readable lines.
+ */
 export async function serveCommand(context: CliContext, options: ServeOptions): Promise<number> {
   const { InsecureBindError, resolveServerConfig, startServer } = await import('@x/server');
   const { env, output } = context;
@@ -59,23 +64,27 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
   if (options.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...options.allowedOrigin];
 
   return new Promise<number>((resolve, reject) => {
-    startServer(config, { exit: resolve }).then(
+    const pretty = process.stdout.isTTY === true;
+    const logStream = pretty ? createPrettyLogStream((text) => process.stdout.write(text), output.colors) : undefined;
+    startServer(config, { exit: resolve, ...(logStream === undefined ? {} : { logStream }) }).then(
       (server) => {
-        const c = output.colors;
-        output.line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
+        const c = output.errorColors;
+        const line = (text = ''): void => output.error(text);
+        line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
         const storage =
           config.s3 === undefined
             ? join(config.dataDir, 'conversations')
             : `s3://${config.s3.bucket}/${config.s3.prefix}`;
-        output.line(`  ${c.dim('conversations'.padEnd(14))}${storage}`);
-        output.line(
+        line(`  ${c.dim('conversations'.padEnd(14))}${storage}`);
+        line(
           `  ${c.dim('auth'.padEnd(14))}${config.apiKeys.length === 0 ? (config.insecureNoKey ? c.yellow('none, beyond loopback (--insecure-no-key)') : 'none (loopback only)') : `${config.apiKeys.length} session key(s)`}`,
         );
         if (config.allowScriptedAgents) {
-          output.line(`  ${c.dim('testing'.padEnd(14))}${c.yellow('scripted agents accepted (--testing)')}`);
+          line(`  ${c.dim('testing'.padEnd(14))}${c.yellow('scripted agents accepted (--testing)')}`);
         }
-        output.line(`  ${c.dim('OpenAPI'.padEnd(14))}${server.url}/openapi.json`);
-        output.line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
+        line(`  ${c.dim('API docs'.padEnd(14))}${server.url}/docs ${c.dim(`(OpenAPI: ${server.url}/openapi.json)`)}`);
+        line(`  ${c.dim('log'.padEnd(14))}${pretty ? 'below' : 'JSON lines on stdout'} (--log-level)`);
+        line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
       },
       (error: unknown) => {
         reject(InsecureBindError.isInstance(error) ? new UsageError((error as Error).message) : error);

@@ -1,12 +1,15 @@
 import type { CliContext } from '../context.js';
 import { createVisualizer } from '../render/visualizer.js';
 
-/** Follows a server conversation until Ctrl-C; the stream resumes by index after a dropped connection. */
+/**
+ * Follows a server conversation until Ctrl-C; the stream resumes by index after a dropped connection.
+ * The first connection must succeed: otherwise the stream's error (no answer, refused, timed out) is reported.
+ */
 export async function tailCommand(
   context: CliContext,
   url: string,
   id: string,
-  options: { from?: number; apiKey?: string },
+  options: { from?: number; apiKey?: string; connectTimeout?: number },
 ): Promise<number> {
   const { streamConversationEvents } = await import('@x/server/client');
   const { output } = context;
@@ -24,6 +27,9 @@ export async function tailCommand(
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
     fromIndex: options.from ?? 0,
     signal: controller.signal,
+    // A first connection that fails ends the command (exit 1 with the reason); later drops are retried.
+    readyTimeoutMs: options.connectTimeout ?? 10_000,
+    reconnect: { initialDelayMs: 1_000, maxDelayMs: 30_000, retryFirstConnection: false },
     onEvent: (event, index) => {
       // The snapshot sent on every (re)connection is state, not a conversation event.
       if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') return;

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
-import { collect, parseIndex, parsePort, parseUrl } from './parsers.js';
+import { collect, parseIndex, parsePort, parsePositiveInteger, parseUrl } from './parsers.js';
 
 const API_KEY = ['--api-key <key>', 'session API key of the server (default: $X_SESSION_API_KEY)'] as const;
 
@@ -91,11 +91,16 @@ export function defineRemoteCommands(program: Command): void {
     .command('tail')
     .summary('follow a conversation on a server, live')
     .description(
-      'Shows a server conversation’s events as they happen, with the same view as `x run`. Reconnects by itself after a dropped connection and resumes exactly where it stopped. Stop with Ctrl-C.',
+      'Shows a server conversation’s events as they happen, with the same view as `x run`. Reconnects by itself after a dropped connection (with growing, jittered delays) and resumes exactly where it stopped. If the first connection fails (no server, wrong URL, no answer within --connect-timeout) it exits 1 at once. Stop with Ctrl-C.',
     )
     .argument('<url>', 'server URL, e.g. http://127.0.0.1:8000', parseUrl)
     .argument('<conversation-id>', 'conversation id on the server')
     .option('--from <index>', 'first event index to show (default: 0, the whole conversation)', parseIndex)
+    .option(
+      '--connect-timeout <ms>',
+      'how long a connection may take to answer before it counts as failed (default: 10000)',
+      parsePositiveInteger,
+    )
     .option(...API_KEY)
     .addHelpText(
       'after',

@@ -8,7 +8,7 @@ export function defineRun(program: Command): void {
     .command('run')
     .summary('run an agent on a task in this directory')
     .description(
-      'Runs an agent on a task, with the current directory (or --workspace) as its workspace, and shows its events as they happen. The conversation is saved under the data directory so it can be replayed, inspected or resumed.\n\nWith an API key of a provider set it uses that provider: OPENAI_API_KEY (OpenAI or any OpenAI-compatible endpoint via OPENAI_BASE_URL), ANTHROPIC_API_KEY (Claude), GEMINI_API_KEY (Gemini). The provider follows the model name (anthropic/claude-sonnet-4-6, gemini/gemini-2.5-flash, openai/gpt-4o, openai/o4-mini) or --provider; without a key it runs on the built-in offline model, which needs no network and can only replay scripts (try --demo).',
+      'Runs an agent on a task, with the current directory (or --workspace) as its workspace, and shows its events as they happen. The conversation is saved under the data directory so it can be replayed, inspected or resumed.\n\nWith an API key of a provider set it uses that provider: OPENAI_API_KEY (OpenAI or any OpenAI-compatible endpoint via OPENAI_BASE_URL), ANTHROPIC_API_KEY (Claude), GEMINI_API_KEY (Gemini). The provider follows the model name (anthropic/claude-sonnet-4-6, gemini/gemini-2.5-flash, openai/gpt-4o, openai/o4-mini) or --provider; without a key there is no model to run the task with, so it stops with exit code 1 (try --demo for the built-in offline demo).\n\nWith --json, stdout carries only the run’s events, one JSON object a line (NDJSON, the reference’s event format), for scripts; the header, prompts and the closing summary go to stderr.',
     )
     .argument('[task]', 'what the agent should do')
     .option('-w, --workspace <dir>', 'directory the agent works in (default: the current directory)')
@@ -65,7 +65,11 @@ export function defineRun(program: Command): void {
       '--sub-agents',
       'give the agent the delegate tool: it can spawn sub-agents and run tasks on them in parallel',
     )
-    .option('--demo', 'run the built-in demo task on the offline model in a fresh temporary workspace')
+    .option(
+      '--demo',
+      'run the built-in demo task on the offline model in a fresh workspace under $X_HOME/demo-workspaces',
+    )
+    .option('--json', 'print the events as NDJSON on stdout (one JSON event a line) and nothing else there')
     .addHelpText(
       'after',
       examples(
@@ -76,6 +80,7 @@ export function defineRun(program: Command): void {
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
         ['x run --mcp-config mcp.json "Fetch the docs"', 'give the agent the tools of MCP servers'],
         ['x run --hooks hooks.json "Tidy up"', 'run shell hooks before and after tools'],
+        ['x run --json "Summarize README.md" | jq -c .kind', 'the events as NDJSON, for scripts'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/run.js')).runCommand));

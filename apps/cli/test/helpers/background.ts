@@ -6,8 +6,8 @@ export interface Background {
   child: ChildProcess;
   readonly stdout: string;
   readonly stderr: string;
-  /** Resolves once stdout matches, with the match; rejects after the timeout. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves once stdout (or, with `stream`, stderr) matches, with the match; rejects after the timeout. */
+  waitFor(pattern: RegExp, timeoutMs?: number, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
   /** Sends SIGINT and resolves with the exit code. */
   interrupt(): Promise<number | null>;
 }
@@ -31,10 +31,10 @@ export function startBackground(args: string[], env: Record<string, string>): Ba
     get stderr() {
       return stderr;
     },
-    async waitFor(pattern, timeoutMs = 20_000) {
+    async waitFor(pattern, timeoutMs = 20_000, stream = 'stdout') {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const match = stdout.match(pattern);
+        const match = (stream === 'stdout' ? stdout : stderr).match(pattern);
         if (match !== null) return match;
         if (Date.now() > deadline || child.exitCode !== null) {
           throw new Error(`x ${args.join(' ')}: no ${pattern} in output\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);

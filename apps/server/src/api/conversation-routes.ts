@@ -2,7 +2,6 @@ import type { ConfirmationPolicy } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../conversations/managed-conversation.js';
@@ -21,6 +20,20 @@ import {
   startConversationRequestSchema,
   updateConversationSchema,
 } from './request-schemas.js';
+import {
+  API_ERRORS,
+  CONVERSATION_ERRORS,
+  type ConversationInfoJson,
+  conversationBatchSchema,
+  conversationInfoSchema,
+  conversationPageSchema,
+  countSchema,
+  errorResponses,
+  LLM_ERRORS,
+  successSchema,
+  textResponseSchema,
+  titleSchema,
+} from './response-schemas.js';
 
 const SUCCESS = { success: true } as const;
 const tags = ['conversations'];
@@ -32,9 +45,10 @@ async function statusOf(conversation: ManagedConversation): Promise<string> {
   return conversation.meta.execution_status;
 }
 
-async function info(conversation: ManagedConversation): Promise<Record<string, unknown>> {
+async function info(conversation: ManagedConversation): Promise<ConversationInfoJson> {
   await conversation.open();
-  return conversation.fullState();
+  // The shape is checked against conversationInfoSchema when the response is serialized.
+  return conversation.fullState() as ConversationInfoJson;
 }
 
 /**
@@ -52,7 +66,7 @@ function skipped(log: FastifyBaseLogger, conversation: ManagedConversation, erro
 async function listedInfo(
   conversation: ManagedConversation,
   log: FastifyBaseLogger,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<ConversationInfoJson | undefined> {
   try {
     return await info(conversation);
   } catch (error) {
@@ -89,7 +103,13 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags,
         summary: 'Start a conversation (201), or return the existing one with that id (200)',
+        operationId: 'startConversation',
         body: startConversationRequestSchema,
+        response: {
+          200: conversationInfoSchema.describe('The existing conversation with that id'),
+          201: conversationInfoSchema.describe('The new conversation'),
+          ...errorResponses(LLM_ERRORS),
+        },
       },
     },
     async (request, reply) => {
@@ -100,7 +120,15 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
 
   app.get(
     '/api/conversations/search',
-    { schema: { tags, summary: 'Search conversations, paginated', querystring: conversationSearchQuerySchema } },
+    {
+      schema: {
+        tags,
+        summary: 'Search conversations, paginated',
+        operationId: 'searchConversations',
+        querystring: conversationSearchQuerySchema,
+        response: { 200: conversationPageSchema, ...errorResponses(API_ERRORS) },
+      },
+    },
     async (request) => {
       const { page_id, limit, status, sort_order } = request.query;
       const matching = await filterByStatus(await manager.list(), status, request.log);
@@ -122,13 +150,29 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
 
   app.get(
     '/api/conversations/count',
-    { schema: { tags, summary: 'Count conversations', querystring: conversationCountQuerySchema } },
+    {
+      schema: {
+        tags,
+        summary: 'Count conversations',
+        operationId: 'countConversations',
+        querystring: conversationCountQuerySchema,
+        response: { 200: countSchema, ...errorResponses(API_ERRORS) },
+      },
+    },
     async (request) => (await filterByStatus(await manager.list(), request.query.status, request.log)).length,
   );
 
   app.get(
     '/api/conversations',
-    { schema: { tags, summary: 'Get conversations by id (null for unknown ones)', querystring: batchGetQuerySchema } },
+    {
+      schema: {
+        tags,
+        summary: 'Get conversations by id (null for unknown ones)',
+        operationId: 'batchGetConversations',
+        querystring: batchGetQuerySchema,
+        response: { 200: conversationBatchSchema, ...errorResponses(API_ERRORS) },
+      },
+    },
     async (request) => {
       const ids = request.query.ids === undefined ? [] : [request.query.ids].flat();
       return Promise.all(
@@ -143,7 +187,15 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
 
   app.get(
     '/api/conversations/:conversation_id',
-    { schema: { tags, summary: 'Get a conversation (ConversationInfo)', params: conversationParamsSchema } },
+    {
+      schema: {
+        tags,
+        summary: 'Get a conversation (ConversationInfo)',
+        operationId: 'getConversation',
+        params: conversationParamsSchema,
+        response: { 200: conversationInfoSchema, ...errorResponses(CONVERSATION_ERRORS) },
+      },
+    },
     async (request) => info(await manager.require(request.params.conversation_id)),
   );
 
@@ -153,7 +205,9 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags,
         summary: 'Delete a conversation (400 if unknown, as the reference)',
+        operationId: 'deleteConversation',
         params: conversationParamsSchema,
+        response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
@@ -169,8 +223,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags,
         summary: 'Update title and/or tags ({"success": false} if unknown)',
+        operationId: 'updateConversation',
         params: conversationParamsSchema,
         body: updateConversationSchema,
+        response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
@@ -190,7 +246,15 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
 
   app.get(
     '/api/conversations/:conversation_id/agent_final_response',
-    { schema: { tags, summary: "The agent's final answer ('' if none)", params: conversationParamsSchema } },
+    {
+      schema: {
+        tags,
+        summary: "The agent's final answer ('' if none)",
+        operationId: 'getAgentFinalResponse',
+        params: conversationParamsSchema,
+        response: { 200: textResponseSchema, ...errorResponses(CONVERSATION_ERRORS) },
+      },
+    },
     async (request) => {
       const conversation = await (await manager.require(request.params.conversation_id)).open();
       return { response: await agentFinalResponse(conversation.log, request.log) };
@@ -203,8 +267,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags: ['events'],
         summary: 'Send a message (and optionally run)',
+        operationId: 'sendMessage',
         params: conversationParamsSchema,
         body: sendMessageRequestSchema,
+        response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
@@ -218,7 +284,15 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
 
   app.post(
     '/api/conversations/:conversation_id/run',
-    { schema: { tags, summary: 'Start a background run (409 when running)', params: conversationParamsSchema } },
+    {
+      schema: {
+        tags,
+        summary: 'Start a background run (409 when running)',
+        operationId: 'runConversation',
+        params: conversationParamsSchema,
+        response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
+      },
+    },
     async (request) => {
       await (await manager.require(request.params.conversation_id)).startRun();
       return SUCCESS;
@@ -233,7 +307,9 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
           tags,
           summary:
             action === 'pause' ? 'Pause between steps (400 if unknown)' : 'Same as pause (no mid-step interruption)',
+          operationId: action === 'pause' ? 'pauseConversation' : 'interruptConversation',
           params: conversationParamsSchema,
+          response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
         },
       },
       async (request) => {
@@ -252,8 +328,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags,
         summary: 'Set the confirmation policy',
+        operationId: 'setConfirmationPolicy',
         params: conversationParamsSchema,
         body: confirmationPolicyBodySchema,
+        response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
@@ -270,8 +348,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags: ['events'],
         summary: 'Accept (run) or reject the pending actions',
+        operationId: 'respondToConfirmation',
         params: conversationParamsSchema,
         body: respondToConfirmationSchema,
+        response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
@@ -289,7 +369,15 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
 
   app.post(
     '/api/conversations/:conversation_id/condense',
-    { schema: { tags, summary: 'Force a condensation (one agent step)', params: conversationParamsSchema } },
+    {
+      schema: {
+        tags,
+        summary: 'Force a condensation (one agent step)',
+        operationId: 'condenseConversation',
+        params: conversationParamsSchema,
+        response: { 200: successSchema, ...errorResponses(LLM_ERRORS) },
+      },
+    },
     async (request) => {
       const conversation = await manager.require(request.params.conversation_id);
       if (conversation.isRunning)
@@ -308,8 +396,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags,
         summary: 'Ask a side question (nothing is recorded)',
+        operationId: 'askAgent',
         params: conversationParamsSchema,
         body: askAgentSchema,
+        response: { 200: textResponseSchema, ...errorResponses(LLM_ERRORS) },
       },
     },
     async (request) => {
@@ -324,9 +414,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       schema: {
         tags,
         summary: 'Generate, record and return a title from the first user message (extension)',
+        operationId: 'generateTitle',
         params: conversationParamsSchema,
         body: generateTitleSchema,
-        response: { 200: z.object({ title: z.string() }) },
+        response: { 200: titleSchema, ...errorResponses(LLM_ERRORS) },
       },
     },
     async (request) => {

@@ -10,6 +10,14 @@ import {
   eventParamsSchema,
   eventSearchQuerySchema,
 } from './request-schemas.js';
+import {
+  CONVERSATION_ERRORS,
+  countSchema,
+  type EventJson,
+  errorResponses,
+  eventJsonSchema,
+  eventPageSchema,
+} from './response-schemas.js';
 
 const tags = ['events'];
 
@@ -23,13 +31,16 @@ export function registerEventRoutes(fastify: FastifyInstance, manager: Conversat
       schema: {
         tags,
         summary: 'Search events (kind: class path or bare kind; source; body; timestamp bounds), paginated',
+        operationId: 'searchEvents',
         params: conversationParamsSchema,
         querystring: eventSearchQuerySchema,
+        response: { 200: eventPageSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
       const conversation = await (await manager.require(request.params.conversation_id)).open();
-      return searchEvents(conversation.log, request.query, request.log);
+      const page = await searchEvents(conversation.log, request.query, request.log);
+      return { ...page, items: page.items as EventJson[] };
     },
   );
 
@@ -39,8 +50,10 @@ export function registerEventRoutes(fastify: FastifyInstance, manager: Conversat
       schema: {
         tags,
         summary: 'Count events matching the filters',
+        operationId: 'countEvents',
         params: conversationParamsSchema,
         querystring: eventFilterQuerySchema,
+        response: { 200: countSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
@@ -51,7 +64,15 @@ export function registerEventRoutes(fastify: FastifyInstance, manager: Conversat
 
   app.get(
     '/api/conversations/:conversation_id/events/:event_id',
-    { schema: { tags, summary: 'One event (404 if unknown)', params: eventParamsSchema } },
+    {
+      schema: {
+        tags,
+        summary: 'One event (404 if unknown)',
+        operationId: 'getEvent',
+        params: eventParamsSchema,
+        response: { 200: eventJsonSchema, ...errorResponses(CONVERSATION_ERRORS) },
+      },
+    },
     async (request) => {
       const { conversation_id: conversationId, event_id: eventId } = request.params;
       const conversation = await (await manager.require(conversationId)).open();
@@ -59,7 +80,7 @@ export function registerEventRoutes(fastify: FastifyInstance, manager: Conversat
       const index = conversation.log.indexOf(eventId);
       if (index < 0) throw new EventNotFoundError(conversationId, eventId);
       try {
-        return eventToJson(await conversation.log.get(index));
+        return eventToJson(await conversation.log.get(index)) as EventJson;
       } catch (error) {
         request.log.warn({ err: error, eventId }, 'unreadable event');
         throw new EventNotFoundError(conversationId, eventId);

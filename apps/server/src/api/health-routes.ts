@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses, serverInfoSchema, statusSchema } from './response-schemas.js';
 
 export interface HealthRoutesOptions {
   version: string;
@@ -9,26 +11,60 @@ export interface HealthRoutesOptions {
 
 /** The route option that exempts a route from the session key (see security/route-auth.ts). */
 const PUBLIC = { public: true };
+const tags = ['health'];
+/** Public routes need no key: the document says so with an empty security requirement. */
+const security: never[] = [];
+const errors = errorResponses([500]);
 
 /** Unauthenticated liveness/readiness/info routes (§11.1). */
-export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutesOptions): void {
+export function registerHealthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const info = () => ({
     title: '@x/server',
     version: options.version,
     uptime: (Date.now() - options.startedAt) / 1000,
-    docs: '/openapi.json',
+    docs: '/docs',
+    openapi: '/openapi.json',
   });
-  app.get('/alive', { schema: { tags: ['health'], summary: 'Liveness' }, config: PUBLIC }, async () => ({
-    status: 'ok',
-  }));
-  app.get('/health', { schema: { tags: ['health'], summary: 'Health' }, config: PUBLIC }, async () => ({
-    status: 'ok',
-  }));
-  app.get('/ready', { schema: { tags: ['health'], summary: 'Readiness' }, config: PUBLIC }, async (_request, reply) => {
-    if (options.isShuttingDown()) return reply.code(503).send({ status: 'shutting_down' });
-    return { status: 'ready' };
-  });
-  app.get('/server_info', { schema: { tags: ['health'], summary: 'Server information' }, config: PUBLIC }, async () =>
-    info(),
+  const ok = { 200: statusSchema.describe('Always {"status": "ok"} while the process answers'), ...errors };
+  app.get(
+    '/alive',
+    { schema: { tags, summary: 'Liveness', operationId: 'alive', security, response: ok }, config: PUBLIC },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/health',
+    { schema: { tags, summary: 'Health', operationId: 'health', security, response: ok }, config: PUBLIC },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags,
+        summary: 'Readiness',
+        operationId: 'ready',
+        security,
+        response: {
+          200: statusSchema.describe('{"status": "ready"}'),
+          503: statusSchema.describe('{"status": "shutting_down"}'),
+          ...errors,
+        },
+      },
+      config: PUBLIC,
+    },
+    async (_request, reply) => {
+      if (options.isShuttingDown()) return reply.code(503).send({ status: 'shutting_down' });
+      return { status: 'ready' };
+    },
+  );
+  const infoResponse = { 200: serverInfoSchema, ...errors };
+  app.get(
+    '/server_info',
+    {
+      schema: { tags, summary: 'Server information', operationId: 'serverInfo', security, response: infoResponse },
+      config: PUBLIC,
+    },
+    async () => info(),
   );
 }

@@ -2,11 +2,15 @@ import { type AnyEvent, safeParseEvent } from '@x/events';
 import { type RawData, WebSocket } from 'ws';
 import { RemoteAuthError } from './errors/remote-auth-error.js';
 import { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
+import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
 import { RemoteTimeoutError } from './errors/remote-timeout-error.js';
 import { RestClient } from './internal/rest-client.js';
 
-/** Reconnection after a dropped stream: delays double from `initialDelayMs` up to `maxDelayMs`. */
+/**
+ * Reconnection after a dropped stream: delays double from `initialDelayMs` up to `maxDelayMs`, each one
+ * jittered (a random delay between half and all of it), so clients dropped together do not come back together.
+ */
 export interface ReconnectOptions {
   /** Default 1,000 ms. */
   initialDelayMs?: number;
@@ -14,6 +18,11 @@ export interface ReconnectOptions {
   maxDelayMs?: number;
   /** Consecutive failed attempts before giving up; default unlimited. */
   maxAttempts?: number;
+  /**
+   * Whether to keep trying when the very first connection fails (nothing received yet: wrong URL, no
+   * server, a server that never answers). Default false: `done` (and `ready`) reject at once with the reason.
+   */
+  retryFirstConnection?: boolean;
 }
 
 export interface StreamConversationEventsOptions {
@@ -71,6 +80,8 @@ export function streamConversationEvents(
   const initialDelay = reconnect?.initialDelayMs ?? 1_000;
   const maxDelay = reconnect?.maxDelayMs ?? 30_000;
   const maxAttempts = reconnect?.maxAttempts ?? Number.POSITIVE_INFINITY;
+  const retryFirstConnection = reconnect?.retryFirstConnection === true;
+  let everReady = false;
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   const stopper = new AbortController();
   const stop = (): void => stopper.abort();
@@ -132,6 +143,7 @@ export function streamConversationEvents(
         options.onEvent(event, index);
         if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
           wasReady = true;
+          everReady = true;
           clearTimeout(readyTimer);
           markReady();
           options.onReady?.({ reconnected: connections > 1 });
@@ -168,6 +180,7 @@ export function streamConversationEvents(
         delay = initialDelay;
       }
       attempts += 1;
+      if (!everReady && !retryFirstConnection) throw firstConnectionError(rest.serverUrl, streamUrl(), ended);
       if (reconnect === undefined || attempts > maxAttempts) {
         throw new RemoteStreamClosedError({
           url: streamUrl(),
@@ -176,8 +189,9 @@ export function streamConversationEvents(
           cause: ended.cause,
         });
       }
-      options.onDisconnect?.({ code: ended.code, reason: ended.reason, retryInMs: delay });
-      await sleep(delay, stopper.signal);
+      const wait = jittered(delay);
+      options.onDisconnect?.({ code: ended.code, reason: ended.reason, retryInMs: wait });
+      await sleep(wait, stopper.signal);
       delay = Math.min(delay * 2, maxDelay);
     }
   };
@@ -200,6 +214,28 @@ export function streamConversationEvents(
     done,
     close: stop,
   };
+}
+
+/** A random delay between half and all of `delay` ("equal jitter"). */
+function jittered(delay: number): number {
+  return Math.round(delay / 2 + Math.random() * (delay / 2));
+}
+
+/** The first connection never got as far as its snapshot: a request error (status 0 = no answer) or the timeout. */
+function firstConnectionError(
+  serverUrl: string,
+  url: string,
+  ended: { code: number; reason: string; cause?: unknown },
+): Error {
+  if (RemoteTimeoutError.isInstance(ended.cause)) return ended.cause as Error;
+  const status = /^HTTP (\d+)$/.exec(ended.reason)?.[1];
+  return new RemoteRequestError({
+    method: 'GET',
+    url,
+    status: status === undefined ? 0 : Number(status),
+    detail: `could not open the event stream of ${serverUrl}: ${ended.reason === '' ? `closed with ${ended.code}` : ended.reason}`,
+    cause: ended.cause,
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -10,4 +10,4 @@ export {
 export { InsecureBindError } from './insecure-bind-error.js';
 export { installHostOriginCheck } from './install-host-origin-check.js';
 export { REDACTED, redactHeaders, redactingLoggerOptions, redactUrl } from './log-redaction.js';
-export { installRouteAuth, isPublicRoute, type PublicRouteConfig } from './route-auth.js';
+export { installRouteAuth, isPublicRoute, makeScopePublic, type PublicRouteConfig } from './route-auth.js';

@@ -11,6 +11,17 @@ export function isPublicRoute(route: Pick<RouteOptions, 'config'>): boolean {
   return (route.config as PublicRouteConfig | undefined)?.public === true;
 }
 
+/** The decorator that makes every route registered in an encapsulated scope public (see `makeScopePublic`). */
+const PUBLIC_SCOPE = 'xPublicRouteScope';
+
+/**
+ * Makes every route registered from now on in this encapsulated plugin scope (and its children) public: for
+ * third-party plugins whose route options cannot carry `config: { public: true }` (the API docs page).
+ */
+export function makeScopePublic(scope: FastifyInstance): void {
+  scope.decorate(PUBLIC_SCOPE, true);
+}
+
 /** The session key a request presents: the `X-Session-API-Key` header (first value when repeated). */
 function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const header = headers['x-session-api-key'];
@@ -24,6 +35,8 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
  * absolute-form targets, ...), and no route can exist without it. With no keys configured every request
  * passes (§11.1: an empty key list means no authentication).
  *
+ * Routes registered inside a scope given to `makeScopePublic` are public too.
+ *
  * Must be installed before any route is registered (plugins registered later inherit the hook).
  */
 export function installRouteAuth(app: FastifyInstance, keys: readonly string[]): void {
@@ -34,8 +47,8 @@ export function installRouteAuth(app: FastifyInstance, keys: readonly string[]):
     }
     void reply.code(401).send({ detail: 'Unauthorized' });
   };
-  app.addHook('onRoute', (route) => {
-    if (isPublicRoute(route)) return;
+  app.addHook('onRoute', function (this: FastifyInstance, route) {
+    if (isPublicRoute(route) || this.hasDecorator(PUBLIC_SCOPE)) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [check, ...existing];
   });

@@ -59,8 +59,11 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   return '{}';
 }
 
-// The only routes declared `config: { public: true }`: health/info, the OpenAPI document and the web viewer's files.
-const publicPaths = new Set(['/', '/assets/:file', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+const publicUrls = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+/** The public routes: health and info, the document, the viewer's assets and the docs page (its own scope). */
+const publicPaths = {
+  has: (url: string) => publicUrls.has(url) || url === '/assets/:file' || url === '/docs' || url.startsWith('/docs/'),
+};
 
 describe('session key attached to every route', () => {
   it('registers the routes the test expects (the enumeration is not empty)', () => {
@@ -149,8 +152,13 @@ describe('session key attached to every route', () => {
     const page = await rawRequest(port, { target: '/' });
     const asset = /(?:src|href)="(\/assets\/[^"]+)"/.exec(page.body)?.[1];
     expect(asset).toBeDefined();
-    for (const route of publicPaths) {
-      const path = route === '/assets/:file' ? (asset ?? route) : route;
+    for (const path of [
+      ...publicUrls,
+      asset ?? '/assets/missing',
+      '/docs',
+      '/docs/json',
+      '/docs/static/swagger-ui.css',
+    ]) {
       const response = await rawRequest(port, { target: path });
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
     }
