@@ -1,4 +1,5 @@
 import { createEvent, type HookExecutionEvent } from '@x/events';
+import { traceHook } from '../telemetry/index.js';
 import {
   type HookConfig,
   type HookConfigInput,
@@ -96,7 +97,7 @@ export class HookRunner {
     const results: HookResult[] = [];
     const events: HookExecutionEvent[] = [];
     for (const hook of hooks) {
-      const result = await runHook(hook, input, runOptions);
+      const result = await traceHook(type, () => runHook(hook, input, runOptions));
       results.push(result);
       events.push(hookExecutionEvent(type, hook, result, request));
       if (BLOCKING.has(type) && result.blocked) break;
