@@ -97,9 +97,12 @@ export class HookRunner {
     const results: HookResult[] = [];
     const events: HookExecutionEvent[] = [];
     for (const hook of hooks) {
-      const result = await traceHook(type, () => runHook(hook, input, runOptions));
+      const { result, event } = await traceHook(type, async () => {
+        const result = await runHook(hook, input, runOptions);
+        return { result, event: hookExecutionEvent(type, hook, result, request) };
+      });
       results.push(result);
-      events.push(hookExecutionEvent(type, hook, result, request));
+      events.push(event);
       if (BLOCKING.has(type) && result.blocked) break;
     }
     const blocked = results.some((result) => result.blocked);

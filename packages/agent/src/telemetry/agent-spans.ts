@@ -23,7 +23,7 @@ export function traceAgentRun<T>(run: { conversationId: string; llm: LLM }, fn: 
     {
       attributes: {
         [ATTR.operationName]: OPERATION.invokeAgent,
-        [ATTR.providerName]: providerName(run.llm.provider),
+        [ATTR.providerName]: providerName(run.llm),
         [ATTR.agentName]: name,
         [ATTR.conversationId]: run.conversationId,
         [ATTR.requestModel]: run.llm.model,
@@ -42,7 +42,7 @@ export async function traceChat(
   const settings = llmSettings(llm);
   const attributes: Attributes = {
     [ATTR.operationName]: OPERATION.chat,
-    [ATTR.providerName]: providerName(llm.provider),
+    [ATTR.providerName]: providerName(llm),
     [ATTR.requestModel]: llm.model,
     ...serverAttributes(settings.baseURL),
   };
@@ -170,8 +170,8 @@ export function markConfirmationWait(actions: readonly ActionEvent[]): void {
   span.end();
 }
 
-/** The `run_hook {type}` span of one hook command. */
-export function traceHook<T extends { success: boolean; blocked: boolean }>(
+/** The `run_hook {type}` span of one hook command; `x.event.id` is the HookExecutionEvent made of its result. */
+export function traceHook<T extends { result: { success: boolean; blocked: boolean }; event: { id: string } }>(
   eventType: string,
   fn: () => Promise<T>,
 ): Promise<T> {
@@ -179,10 +179,10 @@ export function traceHook<T extends { success: boolean; blocked: boolean }>(
     `${OPERATION.runHook} ${eventType}`,
     { attributes: { [ATTR.operationName]: OPERATION.runHook, [ATTR.hookEventType]: eventType } },
     async (span) => {
-      const result = await fn();
-      span.setAttribute('x.hook.blocked', result.blocked);
-      if (!result.success) recordError(span, new Error(`${eventType} hook failed`), 'HookFailed');
-      return result;
+      const outcome = await fn();
+      span.setAttributes({ 'x.hook.blocked': outcome.result.blocked, [ATTR.eventId]: outcome.event.id });
+      if (!outcome.result.success) recordError(span, new Error(`${eventType} hook failed`), 'HookFailed');
+      return outcome;
     },
   );
 }

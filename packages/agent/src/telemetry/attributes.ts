@@ -67,8 +67,8 @@ export const DURATION_BUCKETS = [
 export const INSTRUMENTATION_SCOPE = '@x/agent';
 
 /** `gen_ai.provider.name` for x's wire protocols (well-known values of the conventions where one exists). */
-export function providerName(provider: string | undefined): string {
-  switch (provider) {
+export function providerName(llm: { provider?: string; offline: boolean }): string {
+  switch (llm.provider ?? (llm.offline ? 'offline' : undefined)) {
     case 'openai':
     case 'openai-responses':
       return 'openai';
@@ -79,6 +79,6 @@ export function providerName(provider: string | undefined): string {
     case undefined:
       return 'unknown';
     default:
-      return provider;
+      return llm.provider ?? 'offline';
   }
 }
