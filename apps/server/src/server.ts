@@ -19,6 +19,7 @@ import {
   installRouteAuth,
   redactingLoggerOptions,
 } from './security/index.js';
+import { installTraceContext, traceChildLoggerFactory, traceLogMixin } from './telemetry/index.js';
 import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
 
@@ -80,8 +81,10 @@ export async function buildServer(
     logger: {
       level: config.logLevel,
       ...redactingLoggerOptions(),
+      mixin: traceLogMixin,
       ...(options.logStream === undefined ? {} : { stream: options.logStream }),
     },
+    childLoggerFactory: traceChildLoggerFactory,
     bodyLimit: config.bodyLimit,
     // WebSocket upgrades are not Fastify requests: close() must not wait for idle keep-alive sockets either.
     forceCloseConnections: 'idle',
@@ -93,6 +96,7 @@ export async function buildServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installJsonParser(app);
+  installTraceContext(app);
   let conversationGone: (id: string) => boolean = () => false;
   installErrorHandlers(app, { conversationGone: (id) => conversationGone(id) });
 
