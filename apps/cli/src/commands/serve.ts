@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ServerConfigInput } from '@x/server';
-import type { CliContext } from '../context.js';
+import { type CliContext, logVerbose } from '../context.js';
 import { expandHome } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
 
@@ -23,7 +23,7 @@ export interface ServeOptions {
 
 /** Runs the server until Ctrl-C / SIGTERM, which shut it down gracefully. */
 export async function serveCommand(context: CliContext, options: ServeOptions): Promise<number> {
-  const { InsecureBindError, resolveServerConfig, startServer } = await import('@x/server');
+  const { InsecureBindError, resolveServerConfig, setupTelemetryFromEnv, startServer } = await import('@x/server');
   const { env, output } = context;
   const dataDir =
     options.dataDir ?? (env.X_SERVER_DATA_DIR === undefined && env.X_HOME ? join(env.X_HOME, 'server') : undefined);
@@ -47,7 +47,10 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       port: options.port,
       dataDir: dataDir === undefined ? undefined : expandHome(dataDir),
       s3,
-      logLevel: options.logLevel ?? (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ?? 'warn',
+      logLevel:
+        options.logLevel ??
+        (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ??
+        (context.verbose === true ? 'info' : 'warn'),
       insecureNoKey: options.insecureNoKey === true,
       allowScriptedAgents: options.testing === true,
     });
@@ -58,8 +61,19 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
   if (options.allowedHost !== undefined) config.allowedHosts = [...config.allowedHosts, ...options.allowedHost];
   if (options.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...options.allowedOrigin];
 
+  // OTLP export when OTEL_EXPORTER_OTLP_* is set (the SDK is loaded only then).
+  const telemetry = await setupTelemetryFromEnv(env);
+  if (telemetry.tracesUrl !== undefined) logVerbose(context, `exporting spans to ${telemetry.tracesUrl}`);
+  if (telemetry.metricsUrl !== undefined) logVerbose(context, `exporting metrics to ${telemetry.metricsUrl}`);
+  const exit = (code: number): Promise<number> =>
+    telemetry.shutdown().then(
+      () => code,
+      () => code,
+    );
+
   return new Promise<number>((resolve, reject) => {
-    startServer(config, { exit: resolve }).then(
+    // The server's JSON log goes to stderr, so stdout keeps only the banner.
+    startServer(config, { exit: (code) => void exit(code).then(resolve), logStream: process.stderr }).then(
       (server) => {
         const c = output.colors;
         output.line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
@@ -75,9 +89,13 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
           output.line(`  ${c.dim('testing'.padEnd(14))}${c.yellow('scripted agents accepted (--testing)')}`);
         }
         output.line(`  ${c.dim('OpenAPI'.padEnd(14))}${server.url}/openapi.json`);
+        if (telemetry.tracesUrl !== undefined || telemetry.metricsUrl !== undefined) {
+          output.line(`  ${c.dim('telemetry'.padEnd(14))}OTLP ${telemetry.tracesUrl ?? telemetry.metricsUrl}`);
+        }
         output.line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
       },
       (error: unknown) => {
+        void telemetry.shutdown();
         reject(InsecureBindError.isInstance(error) ? new UsageError((error as Error).message) : error);
       },
     );
