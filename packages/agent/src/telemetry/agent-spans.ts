@@ -3,10 +3,10 @@ import type { ActionEvent, Observation } from '@x/events';
 import type { LLM, LLMRequest, LLMResponse } from '../llm/llm.js';
 import { ATTR, OPERATION, providerName } from './attributes.js';
 import { genAIMessages } from './genai-messages.js';
-import { recordChatMetrics } from './genai-metrics.js';
+import { metricsOff, recordChatMetrics } from './genai-metrics.js';
 import { llmSettings } from './llm-settings.js';
 import { captureMessageContent } from './telemetry-options.js';
-import { errorTypeOf, recordError, withSpan, xTracer } from './tracer.js';
+import { errorTypeOf, recordError, tracingOff, withSpan, xTracer } from './tracer.js';
 
 const AGENT_NAME = createContextKey('x.agent.name');
 
@@ -39,6 +39,7 @@ export async function traceChat(
   request: LLMRequest,
   complete: (request: LLMRequest) => Promise<LLMResponse>,
 ): Promise<LLMResponse> {
+  if (tracingOff() && metricsOff()) return complete(request);
   const settings = llmSettings(llm);
   const attributes: Attributes = {
     [ATTR.operationName]: OPERATION.chat,
@@ -100,12 +101,15 @@ export interface ToolSpan {
   failed(error: unknown, eventId: string, maskedMessage: string): void;
 }
 
+const NOOP_TOOL_SPAN: ToolSpan = { succeeded: () => undefined, failed: () => undefined };
+
 /** The `execute_tool {tool}` span of one action; arguments and results only with content capture. */
 export function traceTool<T>(
   action: ActionEvent,
   description: string | undefined,
   fn: (span: ToolSpan) => Promise<T>,
 ): Promise<T> {
+  if (tracingOff()) return fn(NOOP_TOOL_SPAN);
   return withSpan(
     `${OPERATION.executeTool} ${action.tool_name}`,
     {
@@ -160,6 +164,7 @@ export function traceCondense<T extends object>(condenser: string, fn: () => Pro
  * once, so no span stays open while a human decides.
  */
 export function markConfirmationWait(actions: readonly ActionEvent[]): void {
+  if (tracingOff()) return;
   const span = xTracer().startSpan(OPERATION.awaitConfirmation, {
     attributes: {
       [ATTR.operationName]: OPERATION.awaitConfirmation,

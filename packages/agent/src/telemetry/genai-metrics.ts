@@ -1,8 +1,12 @@
-import { type Attributes, type Histogram, type MeterProvider, metrics } from '@opentelemetry/api';
+import { type Attributes, createNoopMeter, type Histogram, type MeterProvider, metrics } from '@opentelemetry/api';
 import { DURATION_BUCKETS, INSTRUMENTATION_SCOPE, METRIC, TOKEN_BUCKETS } from './attributes.js';
+
+const NoopMeter = createNoopMeter().constructor;
 
 interface Instruments {
   provider: MeterProvider;
+  /** No MeterProvider is registered: nothing is recorded. */
+  off: boolean;
   tokenUsage: Histogram;
   duration: Histogram;
 }
@@ -16,6 +20,7 @@ function current(): Instruments {
   const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
   instruments = {
     provider,
+    off: meter instanceof NoopMeter,
     tokenUsage: meter.createHistogram(METRIC.tokenUsage, {
       description: 'Number of input and output tokens used.',
       unit: '{token}',
@@ -30,13 +35,19 @@ function current(): Instruments {
   return instruments;
 }
 
+/** True while no MeterProvider is registered. */
+export function metricsOff(): boolean {
+  return current().off;
+}
+
 /** Records one model call: its duration, and its input and output tokens when known. */
 export function recordChatMetrics(
   attributes: Attributes,
   seconds: number,
   tokens: { input: number; output: number } | undefined,
 ): void {
-  const { tokenUsage, duration } = current();
+  const { tokenUsage, duration, off } = current();
+  if (off) return;
   duration.record(seconds, attributes);
   if (tokens === undefined) return;
   tokenUsage.record(tokens.input, { ...attributes, 'gen_ai.token.type': 'input' });

@@ -2,6 +2,8 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -18,6 +20,17 @@ export function xTracer(): Tracer {
   return trace.getTracer(INSTRUMENTATION_SCOPE);
 }
 
+/** The API's no-op provider (what a proxy with no delegate hands out). */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+/** A span that records nothing, for call sites when tracing is off. */
+export const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** True while no TracerProvider is registered: spans are skipped outright, so x costs nothing then. */
+export function tracingOff(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_TRACER_PROVIDER;
+}
+
 export interface SpanOptions {
   kind?: SpanKind;
   attributes?: Attributes;
@@ -29,6 +42,7 @@ export interface SpanOptions {
  * (`error.type`, exception event, error status) and rethrown.
  */
 export function withSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (tracingOff()) return fn(NOOP_SPAN);
   const parent = options.parent ?? context.active();
   return xTracer().startActiveSpan(
     name,
