@@ -5,11 +5,18 @@ import { createOutput, type Output } from './render/output.js';
 export interface CliContext {
   output: Output;
   env: NodeJS.ProcessEnv;
+  /** `--verbose`: diagnostics (and `x serve`'s server log) go to stderr; without it the CLI logs nothing. */
+  verbose?: boolean;
 }
 
 export function contextOf(command: Command): CliContext {
-  const { color } = command.optsWithGlobals<{ color?: boolean }>();
-  return { output: createOutput({ color }), env: process.env };
+  const { color, verbose } = command.optsWithGlobals<{ color?: boolean; verbose?: boolean }>();
+  return { output: createOutput({ color }), env: process.env, verbose: verbose === true };
+}
+
+/** Writes a diagnostic line to stderr, only with `--verbose` (stdout stays for data and transcripts). */
+export function logVerbose(context: CliContext, text: string): void {
+  if (context.verbose === true) context.output.error(context.output.errorColors.dim(`x: ${text}`));
 }
 
 /**

@@ -16,6 +16,7 @@ export function createProgram(version: string): Command {
     .version(version, '-v, --version', 'print the version')
     .option('--color', 'force colored output (default: only on a terminal)')
     .option('--no-color', 'no colors (also NO_COLOR=1)')
+    .option('--verbose', 'log diagnostics to stderr (with serve: the server log at level info)')
     .helpOption('-h, --help', 'show help for a command')
     .helpCommand('help [command]', 'show help for a command')
     .showSuggestionAfterError(true)

@@ -20,6 +20,7 @@ import {
   installRouteAuth,
   redactingLoggerOptions,
 } from './security/index.js';
+import { installTraceContext, traceChildLoggerFactory, traceLogMixin } from './telemetry/index.js';
 import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
 
@@ -83,8 +84,10 @@ export async function buildServer(
     logger: {
       level: config.logLevel,
       ...redactingLoggerOptions(),
+      mixin: traceLogMixin,
       ...(options.logStream === undefined ? {} : { stream: options.logStream }),
     },
+    childLoggerFactory: traceChildLoggerFactory,
     bodyLimit: config.bodyLimit,
     // WebSocket upgrades are not Fastify requests: close() must not wait for idle keep-alive sockets either.
     forceCloseConnections: 'idle',
@@ -97,6 +100,7 @@ export async function buildServer(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installJsonParser(app);
+  installTraceContext(app);
   let conversationGone: (id: string) => boolean = () => false;
   installErrorHandlers(app, { conversationGone: (id) => conversationGone(id) });
 

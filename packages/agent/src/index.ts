@@ -294,6 +294,18 @@ export {
 } from './stuck/stuck-thresholds.js';
 export { STUCK_WINDOW_SIZE, stuckWindow } from './stuck/stuck-window.js';
 export {
+  captureMessageContent,
+  configureTelemetry,
+  describeLLM,
+  GENAI_ATTRIBUTES,
+  GENAI_METRICS,
+  GENAI_OPERATIONS,
+  INSTRUMENTATION_SCOPE,
+  type LLMSettings,
+  type TelemetryOptions,
+  withAgentName,
+} from './telemetry/index.js';
+export {
   type ChatTool,
   type ChatToolOptions,
   securityRiskParameterDescription,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ServerConfigInput } from '@x/server';
-import type { CliContext } from '../context.js';
+import { type CliContext, logVerbose } from '../context.js';
 import { expandHome } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
 import { createPrettyLogStream } from '../render/pretty-log.js';
@@ -28,7 +28,7 @@ export interface ServeOptions {
  * terminal, which gets them as readable lines.
  */
 export async function serveCommand(context: CliContext, options: ServeOptions): Promise<number> {
-  const { InsecureBindError, resolveServerConfig, startServer } = await import('@x/server');
+  const { InsecureBindError, resolveServerConfig, setupTelemetryFromEnv, startServer } = await import('@x/server');
   const { env, output } = context;
   const dataDir =
     options.dataDir ?? (env.X_SERVER_DATA_DIR === undefined && env.X_HOME ? join(env.X_HOME, 'server') : undefined);
@@ -52,7 +52,10 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       port: options.port,
       dataDir: dataDir === undefined ? undefined : expandHome(dataDir),
       s3,
-      logLevel: options.logLevel ?? (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ?? 'warn',
+      logLevel:
+        options.logLevel ??
+        (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ??
+        (context.verbose === true ? 'info' : 'warn'),
       insecureNoKey: options.insecureNoKey === true,
       allowScriptedAgents: options.testing === true,
     });
@@ -63,10 +66,23 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
   if (options.allowedHost !== undefined) config.allowedHosts = [...config.allowedHosts, ...options.allowedHost];
   if (options.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...options.allowedOrigin];
 
+  // OTLP export when OTEL_EXPORTER_OTLP_* is set (the SDK is loaded only then).
+  const telemetry = await setupTelemetryFromEnv(env);
+  if (telemetry.tracesUrl !== undefined) logVerbose(context, `exporting spans to ${telemetry.tracesUrl}`);
+  if (telemetry.metricsUrl !== undefined) logVerbose(context, `exporting metrics to ${telemetry.metricsUrl}`);
+  const exit = (code: number): Promise<number> =>
+    telemetry.shutdown().then(
+      () => code,
+      () => code,
+    );
+
   return new Promise<number>((resolve, reject) => {
     const pretty = process.stdout.isTTY === true;
     const logStream = pretty ? createPrettyLogStream((text) => process.stdout.write(text), output.colors) : undefined;
-    startServer(config, { exit: resolve, ...(logStream === undefined ? {} : { logStream }) }).then(
+    startServer(config, {
+      exit: (code) => void exit(code).then(resolve),
+      ...(logStream === undefined ? {} : { logStream }),
+    }).then(
       (server) => {
         const c = output.errorColors;
         const line = (text = ''): void => output.error(text);
@@ -84,9 +100,13 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
         }
         line(`  ${c.dim('API docs'.padEnd(14))}${server.url}/docs ${c.dim(`(OpenAPI: ${server.url}/openapi.json)`)}`);
         line(`  ${c.dim('log'.padEnd(14))}${pretty ? 'below' : 'JSON lines on stdout'} (--log-level)`);
+        if (telemetry.tracesUrl !== undefined || telemetry.metricsUrl !== undefined) {
+          line(`  ${c.dim('telemetry'.padEnd(14))}OTLP ${telemetry.tracesUrl ?? telemetry.metricsUrl}`);
+        }
         line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
       },
       (error: unknown) => {
+        void telemetry.shutdown();
         reject(InsecureBindError.isInstance(error) ? new UsageError((error as Error).message) : error);
       },
     );

@@ -29,6 +29,9 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, mark)}?${query}`;
 }
 
+/** Field names whose values pino censors in logged objects. */
+const SECRET_FIELDS = ['api_key', 'apiKey', 'session_api_key', 'secret_key', 'secretKey', 'password', 'token'];
+
 /** Header paths pino censors wherever a request, a reply or headers are logged. */
 const SECRET_HEADERS = ['x-session-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 
@@ -51,9 +54,13 @@ export function redactingLoggerOptions(): {
   redact: { paths: string[]; censor: string };
   serializers: { req: (request: FastifyRequest) => Record<string, unknown> };
 } {
-  const paths = SECRET_HEADERS.flatMap((name) =>
-    ['req.headers', 'res.headers', 'request.headers', 'headers'].map((base) => `${base}["${name}"]`),
-  );
+  const paths = [
+    ...SECRET_HEADERS.flatMap((name) =>
+      ['req.headers', 'res.headers', 'request.headers', 'headers'].map((base) => `${base}["${name}"]`),
+    ),
+    // Keys logged as fields of an object (an LLM configuration, a request body), at any of the first two levels.
+    ...SECRET_FIELDS.flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
+  ];
   return {
     redact: { paths, censor: REDACTED },
     serializers: {

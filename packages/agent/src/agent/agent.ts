@@ -3,6 +3,7 @@ import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { MCP_TOOL_KIND } from '../mcp/mcp-tool.js';
+import { markConfirmationWait, traceChat, traceCondense } from '../telemetry/index.js';
 import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
 import { finishTool } from '../tools/finish-tool.js';
 import { thinkTool } from '../tools/think-tool.js';
@@ -110,10 +111,13 @@ export class Agent {
 
     let view = await context.view();
     if (this.condenser !== undefined) {
-      const condensed = await this.condenser.condense(view, {
-        llm: this.llm,
-        recordResponse: (llm, response) => context.recordResponse(llm, response),
-      });
+      const condenser = this.condenser;
+      const condensed = await traceCondense(condenser.constructor.name, () =>
+        condenser.condense(view, {
+          llm: this.llm,
+          recordResponse: (llm, response) => context.recordResponse(llm, response),
+        }),
+      );
       if (!('events' in condensed)) {
         await context.emit(condensed);
         return;
@@ -125,14 +129,18 @@ export class Agent {
     const messages = eventsToMessages(view.events);
     let response: LLMResponse;
     try {
-      response = await this.llm.complete({
-        messages,
-        tools: this.chatTools(context.securityAnalyzerEnabled),
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
-        ...(this.stream
-          ? { onDelta: (delta) => context.publish(createEvent('StreamingDeltaEvent', { ...delta })) }
-          : {}),
-      });
+      response = await traceChat(
+        this.llm,
+        {
+          messages,
+          tools: this.chatTools(context.securityAnalyzerEnabled),
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...(this.stream
+            ? { onDelta: (delta) => context.publish(createEvent('StreamingDeltaEvent', { ...delta })) }
+            : {}),
+        },
+        (request) => this.llm.complete(request),
+      );
     } catch (error) {
       if (error instanceof LLMContextWindowExceededError && this.condenser?.handlesCondensationRequests()) {
         await context.emit(createEvent('CondensationRequest', {}));
@@ -170,6 +178,7 @@ export class Agent {
     }
     if (actions.length === 0) return;
     if (context.requiresConfirmation(actions)) {
+      markConfirmationWait(actions);
       await context.setStatus('waiting_for_confirmation');
       return;
     }

@@ -1,4 +1,5 @@
 import { type ActionEvent, AGENT_ACTION_CLASSIFICATION, createEvent, type Observation } from '@x/events';
+import { traceTool } from '../telemetry/index.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolExecutionError } from '../tools/tool-execution-error.js';
 import type { StepContext } from './step-context.js';
@@ -49,27 +50,32 @@ export async function executeActions(
       );
       continue;
     }
-    try {
-      const observation = await tool.execute(action.action, await context.toolContext(action));
-      await context.emit(
-        createEvent('ObservationEvent', {
+    await traceTool(action, tool.description, async (span) => {
+      try {
+        const observation = maskObservation(
+          await tool.execute(action.action!, await context.toolContext(action)),
+          context,
+        );
+        const event = createEvent('ObservationEvent', {
           tool_name: action.tool_name,
           tool_call_id: action.tool_call_id,
-          observation: maskObservation(observation, context),
+          observation,
           action_id: action.id,
-        }),
-      );
-    } catch (error) {
-      const message = context.maskSecrets(error instanceof Error ? error.message : String(error));
-      await context.emit(
-        createEvent('AgentErrorEvent', {
+        });
+        span.succeeded(observation, event.id);
+        await context.emit(event);
+      } catch (error) {
+        const message = context.maskSecrets(error instanceof Error ? error.message : String(error));
+        const event = createEvent('AgentErrorEvent', {
           tool_name: action.tool_name,
           tool_call_id: action.tool_call_id,
           error: `Error executing tool '${action.tool_name}': ${message}`,
           classification: error instanceof ToolExecutionError ? AGENT_ACTION_CLASSIFICATION : INTERNAL_CLASSIFICATION,
-        }),
-      );
-    }
+        });
+        span.failed(error, event.id, message);
+        await context.emit(event);
+      }
+    });
   }
   if (finishIndex !== -1 && !finishBlocked) await context.setStatus('finished');
 }

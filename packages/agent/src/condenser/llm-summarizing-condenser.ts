@@ -1,6 +1,7 @@
 import { type Condensation, createEvent, type LLMConvertibleEvent, type View } from '@x/events';
 import type { LLM } from '../llm/llm.js';
 import { withUsageId } from '../llm/with-usage-id.js';
+import { traceChat } from '../telemetry/index.js';
 import type { CondenserContext } from './condenser.js';
 import { eventSummaryText, truncateMiddle } from './internal/event-summary-text.js';
 import {
@@ -138,10 +139,11 @@ export class LLMSummarizingCondenser extends RollingCondenser {
     const eventStrings = forgotten.map((event) => truncateMiddle(eventSummaryText(event), options.maxEventStrLength));
     let response: Awaited<ReturnType<LLM['complete']>>;
     try {
-      response = await this.llm.complete({
-        messages: [{ role: 'user', content: renderSummarizingPrompt(eventStrings), thinking_blocks: [] }],
+      const request = {
+        messages: [{ role: 'user' as const, content: renderSummarizingPrompt(eventStrings), thinking_blocks: [] }],
         ...(options.context.signal !== undefined && { signal: options.context.signal }),
-      });
+      };
+      response = await traceChat(this.llm, request, (request) => this.llm.complete(request));
     } catch (error) {
       if (options.context.signal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);

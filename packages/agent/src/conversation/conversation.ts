@@ -26,6 +26,7 @@ import { type ConversationState, initialConversationState } from '../state/conve
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { foldBranch } from '../state/fold-branch.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
+import { linkEvent } from '../telemetry/index.js';
 import type { ToolConversation } from '../tools/tool.js';
 import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } from './analyzer-setting.js';
 import { buildBaseState } from './base-state.js';
@@ -573,6 +574,7 @@ export class Conversation {
 
   /** Appends, folds, updates the view and notifies, one event at a time in log order. */
   #emit(event: AnyEvent): Promise<void> {
+    linkEvent(event);
     const next = this.#emitting.then(async () => {
       const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
       const index = await this.log.append(stamped);

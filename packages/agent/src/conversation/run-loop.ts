@@ -1,4 +1,5 @@
 import { type ConversationErrorEvent, createEvent } from '@x/events';
+import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
 import type { RunHost } from './run-host.js';
@@ -13,7 +14,12 @@ import type { RunHost } from './run-host.js';
 /** Steps between base_state.json checkpoints during a run. */
 export const CHECKPOINT_EVERY_STEPS = 25;
 
-export async function runLoop(host: RunHost, options: RunOptions): Promise<RunResult> {
+export function runLoop(host: RunHost, options: RunOptions): Promise<RunResult> {
+  const run = { conversationId: host.conversation.id, llm: host.conversation.agent.llm };
+  return traceAgentRun(run, () => loop(host, options));
+}
+
+async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
   const maxIterations = options.maxIterations ?? host.state().max_iterations;
   let iterations = 0;
   let reachedIterationLimit = false;

@@ -4,6 +4,7 @@ import { Agent } from '../agent/agent.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { HookConfigInput } from '../hooks/hook-config.js';
 import type { LLM } from '../llm/llm.js';
+import { withAgentName } from '../telemetry/index.js';
 import { defaultTools } from '../tools/default-tools.js';
 import { defineTool, type Tool, type ToolConversation, type ToolResult } from '../tools/tool.js';
 import { agentFinalResponse } from './final-response.js';
@@ -128,7 +129,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     const outcomes = await Promise.all(
       tasks.map(async ([id, task]) => {
         try {
-          return { id, answer: await runChild(id, mine.get(id)!, task, signal) };
+          return { id, answer: await withAgentName(id, () => runChild(id, mine.get(id)!, task, signal)) };
         } catch (error) {
           return { id, error: `Sub-agent ${id} failed: ${error instanceof Error ? error.message : String(error)}` };
         }

@@ -1,4 +1,5 @@
 import { createEvent, type HookExecutionEvent } from '@x/events';
+import { traceHook } from '../telemetry/index.js';
 import {
   type HookConfig,
   type HookConfigInput,
@@ -96,9 +97,12 @@ export class HookRunner {
     const results: HookResult[] = [];
     const events: HookExecutionEvent[] = [];
     for (const hook of hooks) {
-      const result = await runHook(hook, input, runOptions);
+      const { result, event } = await traceHook(type, async () => {
+        const result = await runHook(hook, input, runOptions);
+        return { result, event: hookExecutionEvent(type, hook, result, request) };
+      });
       results.push(result);
-      events.push(hookExecutionEvent(type, hook, result, request));
+      events.push(event);
       if (BLOCKING.has(type) && result.blocked) break;
     }
     const blocked = results.some((result) => result.blocked);

@@ -1,3 +1,4 @@
+import { describeLLM, llmSettings } from '../telemetry/llm-settings.js';
 import type { LLM } from './llm.js';
 
 /**
@@ -7,11 +8,14 @@ import type { LLM } from './llm.js';
  */
 export function withUsageId(llm: LLM, usageId: string): LLM {
   if (llm.usageId === usageId) return llm;
-  return {
-    model: llm.model,
-    usageId,
-    offline: llm.offline,
-    ...(llm.provider !== undefined && { provider: llm.provider }),
-    complete: (request) => llm.complete(request),
-  };
+  return describeLLM(
+    {
+      model: llm.model,
+      usageId,
+      offline: llm.offline,
+      ...(llm.provider !== undefined && { provider: llm.provider }),
+      complete: (request) => llm.complete(request),
+    },
+    llmSettings(llm),
+  );
 }

@@ -1,5 +1,6 @@
 import type { LLM } from '../llm/llm.js';
 import { createOpenAILLM } from '../llm/openai-llm.js';
+import { describeLLM } from '../telemetry/llm-settings.js';
 import type { AnthropicLLMConfig } from './anthropic/anthropic-config.js';
 import { createAnthropicLLM } from './anthropic/anthropic-llm.js';
 import type { GeminiLLMConfig } from './gemini/gemini-config.js';
@@ -51,6 +52,10 @@ function withoutThinking<T extends { thinking?: unknown }>(options: T): Omit<T, 
  * imported on the first call, so creating an LLM costs nothing until it is used.
  */
 export function createLLM(options: CreateLLMOptions): LLM {
+  return describeLLM(createProviderLLM(options), options);
+}
+
+function createProviderLLM(options: CreateLLMOptions): LLM {
   const provider = options.provider ?? providerForModel(options.model);
   const thinking = options.thinking;
   switch (provider) {

@@ -1,0 +1,14 @@
+import { trace } from '@opentelemetry/api';
+import type { AnyEvent } from '@x/events';
+import { ATTR } from './attributes.js';
+
+/**
+ * Records on the active span that it produced `event` (a span event named after the event's kind,
+ * with `x.event.id`), so a trace and the event log can be joined. Nothing happens without a
+ * recording span.
+ */
+export function linkEvent(event: AnyEvent): void {
+  const span = trace.getActiveSpan();
+  if (span === undefined || !span.isRecording()) return;
+  span.addEvent(`x.event ${event.kind}`, { [ATTR.eventId]: event.id, 'x.event.kind': event.kind });
+}
