@@ -26,6 +26,7 @@ export { MalformedBodyError } from './conversations/errors/malformed-body-error.
 export { ManagedConversation } from './conversations/managed-conversation.js';
 export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
 export { ServerError } from './errors.js';
+export { WorkspacePathError } from './workspace/workspace-path-error.js';
 export { QUALIFIED_EVENT_KINDS } from './events/event-filter.js';
 export {
   createHostOriginCheck,

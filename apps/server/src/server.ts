@@ -9,6 +9,8 @@ import { registerConversationRoutes } from './api/conversation-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
+import { registerTreeRoutes } from './api/tree-routes.js';
+import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
@@ -140,6 +142,8 @@ export async function buildServer(
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
+  registerTreeRoutes(app, manager);
+  registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
   registerViewerRoutes(app);
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 

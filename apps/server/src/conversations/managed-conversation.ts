@@ -1,4 +1,4 @@
-import { type Agent, Conversation, listSubConversationIds, type SecretCipher } from '@x/agent';
+import { type Agent, Conversation, listSubConversationIds, type SecretCipher, type SecretInput } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLog, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
@@ -291,6 +291,8 @@ export class ManagedConversation implements SocketConversation {
   async startRun(): Promise<void> {
     const conversation = await this.open();
     if (this.#deleted) throw new ConversationDeletedError(this.id);
+    // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
+    while (this.#run !== undefined && conversation.state.execution_status === 'paused') await this.#run;
     if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
@@ -331,6 +333,42 @@ export class ManagedConversation implements SocketConversation {
         });
       }
     }
+  }
+
+  /** Moves HEAD (reference `navigate_to`); 409 during a run, 404 for an unknown event. */
+  async navigateTo(eventId: string | null): Promise<void> {
+    const conversation = await this.open();
+    if (this.#run !== undefined) throw new ConversationBusyError();
+    await conversation.navigateTo(eventId);
+    this.publishFullState();
+  }
+
+  /** Adds or replaces secrets (values kept in base_state.json, encrypted or redacted; names in meta.json). */
+  async updateSecrets(secrets: Readonly<Record<string, SecretInput>>): Promise<void> {
+    const conversation = await this.open();
+    await conversation.updateSecrets(secrets);
+    const names = [...new Set([...this.meta.secret_names, ...Object.keys(secrets)])];
+    this.meta = { ...this.meta, secret_names: names };
+    await this.saveMeta();
+    this.publishFullState();
+  }
+
+  /**
+   * Sets the security analyzer from the reference's JSON: `{"kind": "LLMSecurityAnalyzer"}` trusts the
+   * risk the model declares, `null` turns analysis off; other kinds are refused (422).
+   */
+  async setSecurityAnalyzer(analyzer: { kind: string } | null): Promise<void> {
+    if (analyzer !== null && analyzer.kind !== 'LLMSecurityAnalyzer') {
+      throw new InvalidRequestError(
+        `security_analyzer.kind '${analyzer.kind}' is not supported (supported: LLMSecurityAnalyzer, or null for none)`,
+        { statusCode: 422 },
+      );
+    }
+    const conversation = await this.open();
+    await conversation.setSecurityAnalyzer(analyzer === null ? 'none' : 'llm');
+    this.meta = { ...this.meta, security_analyzer: analyzer };
+    await this.saveMeta();
+    this.publishFullState();
   }
 
   /** Pauses (taking effect between steps) and publishes the state. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { RESUME_HEADER } from './resume-header.js';
 import { isAuthFrame } from './client-frame.js';
 import { CloseCode } from './close-codes.js';
 import { closeSocket } from './close-socket.js';
@@ -36,6 +37,11 @@ export function attachEventSockets(
 ): EventSockets {
   const settings = resolveEventSocketOptions(options);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
+  // Tells clients this server resumes by index (`from_index`); the reference's server does not, and its
+  // clients fall back to `resend_mode=since` (see client/stream-conversation-events.ts).
+  wss.on('headers', (headers) => {
+    headers.push(`${RESUME_HEADER}: from_index`);
+  });
   const subscribers = new Map<string, number>();
   const alive = new WeakMap<WebSocket, boolean>();
   let closing = false;
