@@ -26,7 +26,6 @@ export { MalformedBodyError } from './conversations/errors/malformed-body-error.
 export { ManagedConversation } from './conversations/managed-conversation.js';
 export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
 export { ServerError } from './errors.js';
-export { WorkspacePathError } from './workspace/workspace-path-error.js';
 export { QUALIFIED_EVENT_KINDS } from './events/event-filter.js';
 export {
   createHostOriginCheck,
@@ -48,3 +47,4 @@ export {
   InvalidClientFrameError,
   type SocketConversation,
 } from './websocket/index.js';
+export { WorkspacePathError } from './workspace/workspace-path-error.js';

@@ -9,9 +9,9 @@ import { registerConversationRoutes } from './api/conversation-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
+import { installJsonParser } from './api/json-parser.js';
 import { registerTreeRoutes } from './api/tree-routes.js';
 import { registerWorkspaceRoutes } from './api/workspace-routes.js';
-import { installJsonParser } from './api/json-parser.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import {

@@ -19,7 +19,9 @@ export const navigateConversationSchema = z.object({ event_id: z.string().min(1)
 export const updateSecretsSchema = z.object({ secrets: z.record(z.string().min(1), secretInputSchema) });
 
 /** Reference `SetSecurityAnalyzerRequest`. */
-export const setSecurityAnalyzerSchema = z.object({ security_analyzer: z.looseObject({ kind: z.string() }).nullable() });
+export const setSecurityAnalyzerSchema = z.object({
+  security_analyzer: z.looseObject({ kind: z.string() }).nullable(),
+});
 
 /** `{"success": true}`. */
 export const successSchema = z.object({ success: z.boolean() });
@@ -28,4 +30,10 @@ export const errorSchema = z.looseObject({ detail: z.unknown() });
 /** ConversationInfo (reference §11.2), documented by its id; every other field passes through. */
 export const conversationInfoSchema = z.looseObject({ id: z.string(), leaf_event_id: z.string().nullable() });
 
-export const errorResponses = { 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema };
+export const errorResponses = {
+  400: errorSchema,
+  401: errorSchema,
+  404: errorSchema,
+  409: errorSchema,
+  422: errorSchema,
+};

@@ -57,7 +57,9 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
 
   fastify.register(async (scope) => {
     // Uploads arrive as multipart/form-data; parsed with the platform's FormData (bodyLimit applies).
-    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
     const app = scope.withTypeProvider<ZodTypeProvider>();
 
     app.post(
@@ -92,7 +94,12 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
         const cwd = await directory(request.body.cwd);
         const { command, done } = bash.start({ command: request.body.command, cwd, timeout: request.body.timeout });
         await done;
-        const { items } = bash.search({ command_id__eq: command.id, kind__eq: 'BashOutput', sort_order: 'TIMESTAMP_DESC', limit: 1 });
+        const { items } = bash.search({
+          command_id__eq: command.id,
+          kind__eq: 'BashOutput',
+          sort_order: 'TIMESTAMP_DESC',
+          limit: 1,
+        });
         return items[0] ?? command;
       },
     );
@@ -105,7 +112,10 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
           operationId: 'searchBashEvents',
           summary: 'Search the commands and their outputs (poll with order__gt)',
           querystring: bashSearchSchema,
-          response: { 200: z.object({ items: z.array(bashEventSchema), next_page_id: z.string().nullable() }), ...errors },
+          response: {
+            200: z.object({ items: z.array(bashEventSchema), next_page_id: z.string().nullable() }),
+            ...errors,
+          },
         },
       },
       async (request) => bash.search(request.query),

@@ -11,8 +11,8 @@ export type {
   RemoteConversationListener,
   RemoteCreateOptions,
   RemoteForkOptions,
-  RemoteSecretInput,
   RemoteRunResult,
+  RemoteSecretInput,
 } from './remote-conversation-options.js';
 export {
   type ConversationEventStream,

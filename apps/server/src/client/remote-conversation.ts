@@ -4,12 +4,12 @@ import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RestClient } from './internal/rest-client.js';
 import { RunWaiter } from './internal/run-waiter.js';
 import type {
-  RemoteForkOptions,
-  RemoteSecretInput,
   RemoteAttachOptions,
   RemoteConversationListener,
   RemoteCreateOptions,
+  RemoteForkOptions,
   RemoteRunResult,
+  RemoteSecretInput,
 } from './remote-conversation-options.js';
 import { type ConversationEventStream, streamConversationEvents } from './stream-conversation-events.js';
 
@@ -217,7 +217,9 @@ export class RemoteConversation {
   }
 
   /** `'llm'` (the reference's LLMSecurityAnalyzer) or `null`/`'none'` (no analysis): `POST .../security_analyzer`. */
-  async setSecurityAnalyzer(analyzer: 'llm' | 'none' | null | ({ kind: string } & Record<string, unknown>)): Promise<void> {
+  async setSecurityAnalyzer(
+    analyzer: 'llm' | 'none' | null | ({ kind: string } & Record<string, unknown>),
+  ): Promise<void> {
     const body = analyzer === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : analyzer === 'none' ? null : analyzer;
     await this.#post('security_analyzer', { security_analyzer: body });
   }

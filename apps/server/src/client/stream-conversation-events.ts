@@ -1,10 +1,10 @@
 import { type AnyEvent, safeParseEvent } from '@x/events';
 import { type RawData, WebSocket } from 'ws';
+import { RESUME_HEADER } from '../websocket/resume-header.js';
 import { RemoteAuthError } from './errors/remote-auth-error.js';
 import { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
 import { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
 import { RemoteTimeoutError } from './errors/remote-timeout-error.js';
-import { RESUME_HEADER } from '../websocket/resume-header.js';
 import { RestClient } from './internal/rest-client.js';
 import { SeenEvents } from './internal/seen-events.js';
 
@@ -174,7 +174,8 @@ export function streamConversationEvents(
           if (seen.has(event.id)) return;
           seen.add(event.id);
           const stamp = (event as { timestamp?: unknown }).timestamp;
-          if (typeof stamp === 'string' && (lastTimestamp === undefined || stamp > lastTimestamp)) lastTimestamp = stamp;
+          if (typeof stamp === 'string' && (lastTimestamp === undefined || stamp > lastTimestamp))
+            lastTimestamp = stamp;
         }
         const index = persisted ? nextIndex++ : undefined;
         options.onEvent(event, index);

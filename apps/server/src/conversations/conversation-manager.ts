@@ -264,7 +264,13 @@ export class ConversationManager implements EventSocketHost {
    */
   async fork(
     id: string,
-    request: { id?: string | null; title?: string | null; tags?: Record<string, string> | null; reset_metrics: boolean; from_event_id?: string | null },
+    request: {
+      id?: string | null;
+      title?: string | null;
+      tags?: Record<string, string> | null;
+      reset_metrics: boolean;
+      from_event_id?: string | null;
+    },
   ): Promise<ManagedConversation> {
     const source = await this.require(id);
     const hex = conversationHex(request.id ?? randomUUID());

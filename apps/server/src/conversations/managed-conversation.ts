@@ -39,6 +39,7 @@ export class ManagedConversation implements SocketConversation {
   readonly #published = new Set<(event: AnyEvent) => void>();
   #run: Promise<void> | undefined;
   #rerunRequested = false;
+  #afterRunDone: Promise<void> = Promise.resolve();
   #metaWrite: Promise<void> = Promise.resolve();
   #deleted = false;
   #damage: string | undefined;
@@ -292,7 +293,11 @@ export class ManagedConversation implements SocketConversation {
     const conversation = await this.open();
     if (this.#deleted) throw new ConversationDeletedError(this.id);
     // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
-    while (this.#run !== undefined && conversation.state.execution_status === 'paused') await this.#run;
+    // Its post-run snapshot is published first, so that a client waiting on the new run does not take it for its end.
+    while (this.#run !== undefined && conversation.state.execution_status === 'paused') {
+      await this.#run;
+      await this.#afterRunDone;
+    }
     if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
@@ -316,7 +321,7 @@ export class ManagedConversation implements SocketConversation {
         unsubscribe();
         markStarted();
         this.#run = undefined;
-        void this.#afterRun();
+        this.#afterRunDone = this.#afterRun();
       });
     await started;
   }

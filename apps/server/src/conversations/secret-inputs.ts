@@ -16,7 +16,9 @@ export function secretInputsOf(
         ? value
         : {
             ...(value.value === null || value.value === undefined ? {} : { value: value.value }),
-            ...(value.description === null || value.description === undefined ? {} : { description: value.description }),
+            ...(value.description === null || value.description === undefined
+              ? {}
+              : { description: value.description }),
           };
   }
   return inputs;

@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { RESUME_HEADER } from './resume-header.js';
 import { isAuthFrame } from './client-frame.js';
 import { CloseCode } from './close-codes.js';
 import { closeSocket } from './close-socket.js';
@@ -9,6 +8,7 @@ import type { EventSocketHost } from './event-socket-host.js';
 import { type EventSocketOptions, resolveEventSocketOptions } from './event-socket-options.js';
 import { EventSocketSession } from './event-socket-session.js';
 import { resolveReplayStart } from './replay-start.js';
+import { RESUME_HEADER } from './resume-header.js';
 import { isValidSessionKey } from './session-keys.js';
 
 /** What `attachEventSockets` returns. */

@@ -52,7 +52,10 @@ function timestamp(): string {
 export class BashCommands {
   readonly #events: BashEvent[] = [];
 
-  start(request: { command: string; cwd: string; timeout: number }): { command: BashCommandEvent; done: Promise<void> } {
+  start(request: { command: string; cwd: string; timeout: number }): {
+    command: BashCommandEvent;
+    done: Promise<void>;
+  } {
     const command: BashCommandEvent = {
       kind: 'BashCommand',
       id: randomUUID(),

@@ -2,7 +2,15 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeParseEvent } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequest, finishReply, removeDir, startTestServer, type TestServer, tempDir, waitFor } from '../helpers.js';
+import {
+  createRequest,
+  finishReply,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  tempDir,
+  waitFor,
+} from '../helpers.js';
 import { connectRecording, type RecordingSocket } from '../support/socket-client.js';
 
 /**
@@ -87,9 +95,9 @@ describe('the reference RemoteConversation against our server', () => {
     );
     expect(created.status).toBe(201);
     const id = (created.json as Info).id as string;
-    expect((created.json as { secret_registry: { secret_sources: Info } }).secret_registry.secret_sources).toHaveProperty(
-      'GH_TOKEN',
-    );
+    expect(
+      (created.json as { secret_registry: { secret_sources: Info } }).secret_registry.secret_sources,
+    ).toHaveProperty('GH_TOKEN');
     expect(JSON.stringify(created.json)).not.toContain('ghp-secret');
 
     const socket = subscribe(id);
@@ -115,7 +123,11 @@ describe('the reference RemoteConversation against our server', () => {
     expect((page.json as Info).next_page_id).toBeNull();
 
     // pause() then run() at once: the paused step finishes, and the run resumes instead of a 409.
-    await api('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'more' }], run: false });
+    await api('POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'more' }],
+      run: false,
+    });
     server.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo step' } }], delayMs: 300 },
       finishReply('resumed'),
@@ -125,15 +137,21 @@ describe('the reference RemoteConversation against our server', () => {
     expect((await api('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
     const resumed = await api('POST', `/api/conversations/${id}/run`);
     expect(resumed.status).toBe(200);
-    await waitFor(async () => ((await api('GET', `/api/conversations/${id}`)).json as Info).execution_status === 'finished');
+    await waitFor(
+      async () => ((await api('GET', `/api/conversations/${id}`)).json as Info).execution_status === 'finished',
+    );
     // Both steps ran: the paused one, then the resumed run's.
     expect(server.llm.requests.length - requestsBefore).toBe(2);
 
     // Confirmation: AlwaysConfirm, then reject the pending action.
-    expect((await api('POST', `/api/conversations/${id}/confirmation_policy`, { policy: { kind: 'AlwaysConfirm' } })).status).toBe(
-      200,
-    );
-    await api('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'ls' }], run: false });
+    expect(
+      (await api('POST', `/api/conversations/${id}/confirmation_policy`, { policy: { kind: 'AlwaysConfirm' } })).status,
+    ).toBe(200);
+    await api('POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'ls' }],
+      run: false,
+    });
     server.llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: 'ls' } }] });
     await api('POST', `/api/conversations/${id}/run`);
     await waitFor(
@@ -178,13 +196,18 @@ describe('the reference RemoteConversation against our server', () => {
     expect(lookup.status).toBe(422);
 
     expect(
-      (await api('POST', `/api/conversations/${id}/security_analyzer`, { security_analyzer: { kind: 'LLMSecurityAnalyzer' } }))
-        .json,
+      (
+        await api('POST', `/api/conversations/${id}/security_analyzer`, {
+          security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+        })
+      ).json,
     ).toEqual({ success: true });
     expect(((await api('GET', `/api/conversations/${id}`)).json as Info).security_analyzer).toEqual({
       kind: 'LLMSecurityAnalyzer',
     });
-    expect((await api('POST', `/api/conversations/${id}/security_analyzer`, { security_analyzer: null })).status).toBe(200);
+    expect((await api('POST', `/api/conversations/${id}/security_analyzer`, { security_analyzer: null })).status).toBe(
+      200,
+    );
     expect(((await api('GET', `/api/conversations/${id}`)).json as Info).security_analyzer).toBeNull();
     const unknown = await api('POST', `/api/conversations/${id}/security_analyzer`, {
       security_analyzer: { kind: 'GraySwanAnalyzer' },
@@ -196,8 +219,14 @@ describe('the reference RemoteConversation against our server', () => {
   it('fork (whole, and from an event) and navigate, with the reference bodies and status codes', async () => {
     const id = ((await api('POST', '/api/conversations', referenceCreateBody())).json as Info).id as string;
     server.llm.push(finishReply('first'));
-    await api('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'one' }], run: true });
-    await waitFor(async () => ((await api('GET', `/api/conversations/${id}`)).json as Info).execution_status === 'finished');
+    await api('POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'one' }],
+      run: true,
+    });
+    await waitFor(
+      async () => ((await api('GET', `/api/conversations/${id}`)).json as Info).execution_status === 'finished',
+    );
     const events = ((await api('GET', `/api/conversations/${id}/events/search?limit=100`)).json as { items: Info[] })
       .items;
     const firstMessage = events.find((event) => event.kind === 'MessageEvent') as Info;
@@ -243,10 +272,16 @@ describe('the reference RemoteConversation against our server', () => {
 
     // A sibling branch: the next message answers the navigated-to event.
     await api('POST', `/api/conversations/${id}/navigate`, { event_id: firstMessage.id });
-    await api('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'two' }], run: false });
-    const after = ((await api('GET', `/api/conversations/${id}/events/search?sort_order=TIMESTAMP_DESC&limit=1`)).json as {
-      items: Info[];
-    }).items[0] as Info;
+    await api('POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'two' }],
+      run: false,
+    });
+    const after = (
+      (await api('GET', `/api/conversations/${id}/events/search?sort_order=TIMESTAMP_DESC&limit=1`)).json as {
+        items: Info[];
+      }
+    ).items[0] as Info;
     expect(after.parent_id).toBe(firstMessage.id);
   });
 });
@@ -314,9 +349,12 @@ describe('the reference RemoteWorkspace against our server', () => {
     expect([...new Uint8Array(await download.arrayBuffer())]).toEqual([0, 1, 2, 255]);
 
     await writeFile(join(outside, 'secret.txt'), 'outside');
-    const escape = await fetch(`${server.url}/api/file/download?path=${encodeURIComponent(join(outside, 'secret.txt'))}`, {
-      headers,
-    });
+    const escape = await fetch(
+      `${server.url}/api/file/download?path=${encodeURIComponent(join(outside, 'secret.txt'))}`,
+      {
+        headers,
+      },
+    );
     expect(escape.status).toBe(403);
     await mkdir(join(workspace, 'links'), { recursive: true });
     await symlink(join(outside, 'secret.txt'), join(workspace, 'links', 'leak'));

@@ -9,7 +9,10 @@ export class RemoteRouteNotFoundError extends ServerError {
   readonly url: string;
 
   constructor(init: { method: string; url: string }) {
-    super('remote_route_not_found', `The server does not support ${init.method} ${init.url} (404 for an existing conversation)`);
+    super(
+      'remote_route_not_found',
+      `The server does not support ${init.method} ${init.url} (404 for an existing conversation)`,
+    );
     this.method = init.method;
     this.url = init.url;
   }
