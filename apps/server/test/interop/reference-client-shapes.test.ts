@@ -349,13 +349,13 @@ describe('the reference RemoteWorkspace against our server', () => {
     expect([...new Uint8Array(await download.arrayBuffer())]).toEqual([0, 1, 2, 255]);
 
     await writeFile(join(outside, 'secret.txt'), 'outside');
-    const escape = await fetch(
+    const outsideRead = await fetch(
       `${server.url}/api/file/download?path=${encodeURIComponent(join(outside, 'secret.txt'))}`,
       {
         headers,
       },
     );
-    expect(escape.status).toBe(403);
+    expect(outsideRead.status).toBe(403);
     await mkdir(join(workspace, 'links'), { recursive: true });
     await symlink(join(outside, 'secret.txt'), join(workspace, 'links', 'leak'));
     const viaLink = await fetch(
