@@ -291,7 +291,7 @@ describe('the reference RemoteWorkspace against our server', () => {
     process.env.X_INTEROP_SECRET_TOKEN = 'host-credential';
     try {
       const started = await api('POST', '/api/bash/start_bash_command', {
-        command: 'echo out; echo err >&2; echo "token=${X_INTEROP_SECRET_TOKEN:-none}"; pwd; exit 3',
+        command: 'echo out; echo err >&2; printenv X_INTEROP_SECRET_TOKEN || echo token=none; pwd; exit 3',
         timeout: 30,
         cwd: workspace,
       });
