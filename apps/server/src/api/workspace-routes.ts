@@ -133,6 +133,8 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
         },
       },
       async (request) => {
+        const allowed = await roots();
+        const target = await confinePath(request.query.path, allowed);
         const contentType = request.headers['content-type'] ?? '';
         if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/form-data')) {
           throw new InvalidRequestError('Expected a multipart/form-data body with a `file` field', { statusCode: 422 });
@@ -151,8 +153,6 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
         if (file === null || typeof file === 'string') {
           throw new InvalidRequestError('The multipart body has no `file` field with a file', { statusCode: 422 });
         }
-        const allowed = await roots();
-        const target = await confinePath(request.query.path, allowed);
         await mkdir(dirname(target), { recursive: true });
         // The parent may have been created just now: check it again, then never write through a link.
         await confinePath(dirname(target), allowed);
