@@ -7,19 +7,24 @@ export default class SummaryReporter {
   onInit(vitest) {
     this.root = vitest.config.root;
   }
-  onTestRunEnd(testModules) {
+  onTestRunEnd(testModules, unhandledErrors = []) {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
     for (const module of testModules) {
+      let moduleFailures = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') moduleFailures++;
         else skipped++;
       }
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+      // A file that failed outside its tests (it did not load, a beforeAll/afterAll hook failed) counts once.
+      if (module.state() === 'failed' && moduleFailures === 0) moduleFailures = 1;
+      failed += moduleFailures;
     }
+    // Errors thrown outside any test (a timer firing after its test ended, ...) fail the run: count them too.
+    failed += unhandledErrors.length;
     const dir = join(this.root, '.test-results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'summary.json'), JSON.stringify({ passed, failed, skipped }));

@@ -9,6 +9,11 @@ export const ExitCode = {
   usage: 2,
   /** The conversation (or file) named on the command line does not exist. */
   notFound: 3,
+  /**
+   * Some files of the conversation could not be read (corrupt, truncated, not a regular file, a link):
+   * everything else was shown, and each unreadable file is named on stderr with its reason.
+   */
+  damaged: 4,
   /** Interrupted with Ctrl-C (128 + SIGINT). */
   interrupted: 130,
 } as const;

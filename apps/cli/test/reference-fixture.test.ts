@@ -110,7 +110,7 @@ describe('conversation directories written by the Python reference', () => {
       }
     }
     expect(snapshot(data)).toEqual(before);
-  });
+  }, 180_000);
 });
 
 describe('a branched conversation written as the reference writes one', () => {

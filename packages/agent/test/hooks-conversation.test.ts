@@ -2,7 +2,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnyEvent, HookExecutionEvent, MessageEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HookInput, STOP_HOOK_FEEDBACK_PREFIX } from '../src/index.js';
+import { Conversation, type HookInput, STOP_HOOK_FEEDBACK_PREFIX } from '../src/index.js';
 import { type Harness, kindsOf, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -67,6 +67,40 @@ describe('hooks in a conversation', () => {
     expect(stdin).toMatchObject({ event_type: 'PreToolUse', tool_name: 'terminal', session_id: conversation.id });
     const second = harness.server.requests[1]?.messages as { role: string; content: unknown }[];
     expect(JSON.stringify(second.at(-1))).toContain('Action rejected: no touching');
+  });
+
+  it('a PreToolUse block is kept in the persisted state and honoured after a restart', async () => {
+    harness = await startHarness([terminal('touch created.txt'), finish('gave up')]);
+    const blocker = await script('block.sh', 'echo "not today" >&2\nexit 2');
+    const { conversation } = await harness.conversation({
+      hooks: { PreToolUse: [{ matcher: 'terminal', hooks: [{ command: blocker }] }] },
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('Create a file');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [pending] = await conversation.pendingActions();
+    expect(conversation.state.blocked_actions).toEqual({ [pending?.id ?? '']: 'not today' });
+    await conversation.close();
+
+    // Another process resumes the conversation without any hook configured and approves the action.
+    const events: AnyEvent[] = [];
+    const resumed = await Conversation.resume(conversation.id, {
+      agent: harness.agent(),
+      workspace: harness.workspace,
+      persistenceDir: harness.persistenceDir,
+      durability: 'none',
+      onEvent: (event) => events.push(event),
+    });
+    expect(resumed.state.blocked_actions).toEqual({ [pending?.id ?? '']: 'not today' });
+    expect((await resumed.run()).status).toBe('finished');
+    expect(events.find((event) => event.kind === 'UserRejectObservation')).toMatchObject({
+      action_id: pending?.id,
+      rejection_reason: 'not today',
+      rejection_source: 'hook',
+    });
+    expect(resumed.state.blocked_actions).toEqual({});
+    await expect(readFile(join(harness.workspace, 'created.txt'))).rejects.toThrow();
+    await resumed.close();
   });
 
   it('a blocking UserPromptSubmit hook keeps the message from the model', async () => {

@@ -45,7 +45,8 @@ describe('serialize → parse is lossless', () => {
         }),
         { numRuns: 60 },
       );
-    });
+      // Seconds alone; the limit is for a full parallel run on 2 shared cores (large generated tool lists).
+    }, 120_000);
   }
 });
 

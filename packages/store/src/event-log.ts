@@ -5,13 +5,15 @@ import { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
 import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
+import { StoreError } from './errors.js';
 import { EventCache } from './event-log/event-cache.js';
 import { eventFileName, eventIdOfPath, isStorableEventId, slotFileName } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
-import { readSlotClaim } from './event-log/slot-claims.js';
+import { type SettledEntry, settle } from './event-log/settled-entry.js';
+import { probeSlotClaim, readSlotClaim, type SlotClaim } from './event-log/slot-claims.js';
 import {
   type LogEntry,
   listenToLog,
@@ -75,6 +77,8 @@ export class EventLog {
   /** Appends and refreshes run one at a time, in call order, so the index state has one writer. */
   #tail: Promise<unknown> = Promise.resolve();
   #queuedRefresh: Promise<number> | undefined;
+  /** The index of the unreadable claim last warned about, so polling does not repeat the warning. */
+  #warnedClaim = -1;
 
   private constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
@@ -154,6 +158,21 @@ export class EventLog {
     const from = clampSliceBound(start, this.length);
     const to = clampSliceBound(end, this.length);
     return this.#readRange(from, Math.max(from, to));
+  }
+
+  /**
+   * Like `range`, but one unreadable event does not fail the rest: each entry holds the event or the
+   * `StoreError` its file gave (corrupt, not a regular file, a link, missing). Other errors reject.
+   */
+  async rangeSettled(start: number, end: number = this.length): Promise<SettledEntry[]> {
+    const from = clampSliceBound(start, this.length);
+    const to = Math.max(from, clampSliceBound(end, this.length));
+    return readMany({
+      start: from,
+      end: to,
+      concurrency: READ_CONCURRENCY,
+      read: (index) => settle(index, this.#load(index), () => this.store.describe(this.#paths[index]!)),
+    });
   }
 
   /** Reads [start, end), already within bounds, in parallel. */
@@ -314,13 +333,22 @@ export class EventLog {
         this.#push(listedPath, undefined);
         continue;
       }
-      const claim = await readSlotClaim(this.store, this.#slotPath(index));
+      const claim = await this.#readClaimForProbe(index);
       if (claim === undefined) break;
       const path = this.#eventPath(index, claim.event.id);
-      if (rollForward) await this.store.copy(this.#slotPath(index), path);
+      if (rollForward) await this.#publishFromClaim(index, path);
       this.#push(path, claim.event);
     }
     return this.length - before;
+  }
+
+  /** The claim at `index` while looking for appends (see `probeSlotClaim`); warns once per unreadable claim. */
+  #readClaimForProbe(index: number): Promise<SlotClaim | undefined> {
+    return probeSlotClaim(this.store, this.#slotPath(index), (message) => {
+      if (this.#warnedClaim === index) return;
+      this.#warnedClaim = index;
+      this.#logger?.warn(`${message}; the log is read up to index ${index - 1}`);
+    });
   }
 
   async #load(index: number): Promise<AnyEvent> {
@@ -337,11 +365,25 @@ export class EventLog {
       // Known from a claim whose writer has not written (or never will write) the event file yet.
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined || claim.event.id !== id) throw error;
-      await this.store.copy(this.#slotPath(index), path);
+      await this.#publishFromClaim(index, path);
       event = claim.event;
     }
     this.#cache.set(index, event);
     return event;
+  }
+
+  /**
+   * Writes the event file of a committed claim for a writer that did not. Best effort: the claim is
+   * the commit point and holds the whole event, so a file that cannot be written (a directory in the
+   * way, a read-only directory) is warned about and the event is served from its claim.
+   */
+  async #publishFromClaim(index: number, path: string): Promise<void> {
+    try {
+      await this.store.copy(this.#slotPath(index), path);
+    } catch (error) {
+      if (!StoreError.isInstance(error)) throw error;
+      this.#logger?.warn(`${error.message}; event ${index} is read from its slot claim`);
+    }
   }
 
   #push(path: string, event: AnyEvent | undefined): void {

@@ -5,6 +5,7 @@ export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 export { FileNotFoundError } from './errors/file-not-found-error.js';
 export { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 export { InvalidPathError } from './errors/invalid-path-error.js';
+export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { StoreError } from './errors.js';
@@ -14,6 +15,7 @@ export {
   isStorableEventId,
   parseEventFileName,
 } from './event-log/file-names.js';
+export type { SettledEntry } from './event-log/settled-entry.js';
 export type { LogEntry, SubscribeOptions } from './event-log/subscription.js';
 export {
   type AppendOptions,

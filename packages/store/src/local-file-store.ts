@@ -1,196 +1,92 @@
-import { constants, mkdirSync, readFile as readFileWithCallback, realpathSync } from 'node:fs';
-import {
-  link,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  realpath,
-  rename,
-  rm,
-  rmdir,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { InvalidPathError } from './errors/invalid-path-error.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
 import {
-  errnoCode,
-  isMissing,
-  STALE_TEMP_AGE_MS,
+  type ConfinedRoot,
+  type DirectoryHandle,
+  openConfinedRoot,
+  openDirectory,
   syncDirectory,
-  TEMP_FILE_PATTERN,
-  tempPathFor,
-  toStoreError,
-} from './internal/local-fs.js';
+} from './internal/confined-directory.js';
+import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
+import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
+import { notRegular, readRegularFile, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
 
 export interface LocalFileStoreOptions {
   /** Directory holding the store; `~` is expanded, relative paths resolve against the cwd. Created if missing. */
   root: string;
   /**
-   * `'fsync'` (default): a write is on disk when its promise resolves (file and directory entry are
-   * fsynced). `'none'`: still atomic, but a power loss may lose recent writes; much faster.
+   * `'fsync'` (default): a write or delete is on disk when its promise resolves (file and directory
+   * entry are fsynced). `'none'`: still atomic, but a power loss may lose recent changes; much faster.
    */
   durability?: 'fsync' | 'none';
-}
-
-const readFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
-
-/**
- * The callback `fs.readFile` in a promise: for the small files of an event log it is about twice as
- * fast as `fs/promises` `readFile`, which reads through a FileHandle in several round trips.
- */
-function readSmallFile(path: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    // Node accepts numeric open flags here (O_NOFOLLOW); the callback overloads only type strings.
-    readFileWithCallback(path, { encoding: 'utf8', flag: readFlags as unknown as string }, (error, text) =>
-      error ? reject(error) : resolvePromise(text),
-    );
-  });
 }
 
 /**
  * A FileStore in a directory of the local filesystem. `write` is a temp file + rename and
  * `writeIfAbsent` a temp file + `link()`, which fails with EEXIST when the target exists: both are
  * atomic across processes on POSIX filesystems (not guaranteed on some network filesystems).
+ *
+ * Confinement is checked at every use, never cached: each call opens the directories of its path
+ * one component at a time from the root with `O_NOFOLLOW` and works inside the directory it opened
+ * (see `openDirectory`), so a symbolic link anywhere, or a directory swapped for one at any moment,
+ * cannot lead a read, write, listing, link or delete out of the root.
  */
 export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
   const durable = (options.durability ?? 'fsync') === 'fsync';
   const rootPath = resolve(expandHome(options.root));
   mkdirSync(rootPath, { recursive: true });
-  // Compared against realpath() results, so it must itself be a real path.
-  const root = realpathSync(rootPath);
-  const rootPrefix = root.endsWith(sep) ? root : `${root}${sep}`;
-  /** Directories known to exist and to resolve inside the root: saves a mkdir/realpath per call. */
-  const verified = new Set<string>([root]);
+  // Referenced by every method below: the root's descriptor lives as long as any of them can run.
+  const root: ConfinedRoot = openConfinedRoot(realpathSync(rootPath));
+  const rootPrefix = root.realPath.endsWith(sep) ? root.realPath : `${root.realPath}${sep}`;
 
-  const absolute = (key: string): string => (key === '' ? root : `${rootPrefix}${key.split('/').join(sep)}`);
+  const absolute = (key: string): string => (key === '' ? root.realPath : `${rootPrefix}${key.split('/').join(sep)}`);
 
-  const fileKey = (path: string): string => {
+  /** A validated file path, split into its directory's segments and its name. */
+  const fileKey = (path: string) => {
     const key = validateStorePath(path);
-    if (TEMP_FILE_PATTERN.test(basename(key))) {
+    const segments = key.split('/');
+    const name = segments.pop()!;
+    if (TEMP_FILE_PATTERN.test(name)) {
       throw new InvalidPathError({ path, reason: 'the name is reserved for the local store’s temporary files' });
     }
-    return key;
+    return { key, segments, name, location: absolute(key) };
   };
 
-  const checkConfined = async (directory: string, path: string): Promise<void> => {
-    const real = await realpath(directory);
-    if (real !== root && !real.startsWith(rootPrefix)) {
-      throw new InvalidPathError({ path, reason: `resolves outside the store root through a symbolic link (${real})` });
-    }
-    verified.add(directory);
-  };
-
-  /** False when the directory does not exist; throws when it escapes the root. */
-  const existingDirectory = async (directory: string, path: string): Promise<boolean> => {
-    if (verified.has(directory)) return true;
-    try {
-      await checkConfined(directory, path);
-      return true;
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw error;
-    }
-  };
-
-  /** Runs `create` inside the target's directory, making it first; retries once if it vanished meanwhile. */
+  /** Runs `work` in the path's directory, creating it; once more if a concurrent delete removed it meanwhile. */
   const inDirectory = async <T>(
-    target: string,
+    segments: readonly string[],
     path: string,
-    create: (directory: string) => Promise<T>,
+    work: (directory: DirectoryHandle) => Promise<T>,
   ): Promise<T> => {
-    const directory = dirname(target);
     for (let attempt = 0; ; attempt++) {
-      if (!verified.has(directory)) {
-        await mkdir(directory, { recursive: true });
-        await checkConfined(directory, path);
-      }
+      const directory = (await openDirectory(root, segments, { create: true, storePath: path }))!;
       try {
-        return await create(directory);
+        return await work(directory);
       } catch (error) {
-        // Another writer (or a delete pruning empty directories) removed the directory after we cached it.
+        // Creating a name in a directory that was removed after we opened it fails with ENOENT.
         if (errnoCode(error) !== 'ENOENT' || attempt > 0) throw error;
-        forget(directory);
+      } finally {
+        await directory.close();
       }
     }
   };
 
-  const forget = (directory: string): void => {
-    const below = `${directory}${sep}`;
-    for (const known of verified) if (known === directory || known.startsWith(below)) verified.delete(known);
-    verified.add(root);
+  /** A fresh temp file in `directory` holding `data`; its path. */
+  const writeTemp = async (directory: DirectoryHandle, name: string, data: string | Uint8Array): Promise<string> => {
+    const temp = `${directory.path}/${tempNameFor(name)}`;
+    await writeNewFile(temp, data, durable);
+    return temp;
   };
 
-  const writeTemp = async (temp: string, data: string | Uint8Array): Promise<void> => {
-    if (!durable) {
-      await writeFile(temp, data, { flag: 'wx' });
-      return;
-    }
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
-  };
-
-  /** Removes now-empty directories from `directory` up to (not including) the root, like S3 would show them. */
-  const pruneEmpty = async (directory: string): Promise<void> => {
-    let current = directory;
-    while (current !== root && current.startsWith(rootPrefix)) {
-      try {
-        await rmdir(current);
-      } catch {
-        return;
-      }
-      verified.delete(current);
-      current = dirname(current);
-    }
-  };
-
-  const isNonEmptyDirectory = async (directory: string): Promise<boolean> => {
-    const names = await readdir(directory);
-    return names.some((name) => !TEMP_FILE_PATTERN.test(name));
-  };
-
-  const removeIfStale = async (file: string): Promise<void> => {
-    try {
-      const info = await lstat(file);
-      if (Date.now() - info.mtimeMs > STALE_TEMP_AGE_MS) await unlink(file);
-    } catch {
-      // Already gone (its writer finished, or another lister removed it): nothing to clean.
-    }
-  };
-
-  /** Copies `source` over `target` through a temp file: a hard link where possible, else the bytes. */
-  const replaceByCopy = async (source: string, target: string, from: string, linkError?: unknown): Promise<void> => {
-    const code = linkError === undefined ? undefined : errnoCode(linkError);
-    if (code === 'ENOENT') throw new FileNotFoundError({ path: from, location: source, cause: linkError });
-    if (code !== undefined && code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw linkError;
-    const temp = tempPathFor(target);
-    if (code === undefined) {
-      try {
-        await link(source, temp);
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') throw new FileNotFoundError({ path: from, location: source, cause: error });
-        throw error;
-      }
-    } else {
-      // Filesystems without hard links: copy the bytes instead.
-      await writeTemp(temp, await readFile(source, { flag: readFlags }));
-    }
+  /** Renames `temp` over `target`: rename() replaces whatever entry is there (a link, a FIFO) without following it. */
+  const replaceWith = async (temp: string, target: string): Promise<void> => {
     try {
       await rename(temp, target);
     } catch (error) {
@@ -199,54 +95,45 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     }
   };
 
-  const fail = (error: unknown, operation: string, path: string, target: string) =>
-    toStoreError(error, { operation, path, location: target });
+  const fail = (error: unknown, operation: string, path: string, location: string) =>
+    toStoreError(error, { operation, path, location });
 
   return {
     async read(path) {
-      const target = absolute(fileKey(path));
+      const { segments, name, location } = fileKey(path);
       try {
-        if (!(await existingDirectory(dirname(target), path))) throw new FileNotFoundError({ path, location: target });
-        return await readSmallFile(target);
+        const directory = await openDirectory(root, segments, { create: false, storePath: path });
+        if (directory === undefined) throw new FileNotFoundError({ path, location });
+        try {
+          const bytes = await readRegularFile(`${directory.path}/${name}`, { storePath: path, location });
+          return bytes.toString('utf8');
+        } finally {
+          await directory.close();
+        }
       } catch (error) {
-        const code = errnoCode(error);
-        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') {
-          throw new FileNotFoundError({ path, location: target, cause: error });
-        }
-        if (code === 'ELOOP') {
-          throw new InvalidPathError({ path, reason: 'is a symbolic link (not followed)', cause: error });
-        }
-        throw fail(error, 'read', path, target);
+        throw fail(error, 'read', path, location);
       }
     },
 
     async write(path, data) {
-      const target = absolute(fileKey(path));
+      const { segments, name, location } = fileKey(path);
       try {
-        await inDirectory(target, path, async (directory) => {
-          const temp = tempPathFor(target);
-          await writeTemp(temp, data);
-          try {
-            await rename(temp, target);
-          } catch (error) {
-            await unlink(temp).catch(() => undefined);
-            throw error;
-          }
+        await inDirectory(segments, path, async (directory) => {
+          await replaceWith(await writeTemp(directory, name, data), `${directory.path}/${name}`);
           if (durable) await syncDirectory(directory);
         });
       } catch (error) {
-        throw fail(error, 'write', path, target);
+        throw fail(error, 'write', path, location);
       }
     },
 
     async writeIfAbsent(path, data) {
-      const target = absolute(fileKey(path));
+      const { segments, name, location } = fileKey(path);
       try {
-        return await inDirectory(target, path, async (directory) => {
-          const temp = tempPathFor(target);
-          await writeTemp(temp, data);
+        return await inDirectory(segments, path, async (directory) => {
+          const temp = await writeTemp(directory, name, data);
           try {
-            await link(temp, target);
+            await link(temp, `${directory.path}/${name}`);
           } catch (error) {
             if (errnoCode(error) === 'EEXIST') return false;
             throw error;
@@ -257,93 +144,103 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
           return true;
         });
       } catch (error) {
-        throw fail(error, 'writeIfAbsent', path, target);
+        throw fail(error, 'writeIfAbsent', path, location);
       }
     },
 
     async copy(from, to) {
-      const source = absolute(fileKey(from));
-      const target = absolute(fileKey(to));
+      const source = fileKey(from);
+      const target = fileKey(to);
       try {
-        if (!(await existingDirectory(dirname(source), from))) {
-          throw new FileNotFoundError({ path: from, location: source });
+        const sourceDirectory = await openDirectory(root, source.segments, { create: false, storePath: from });
+        if (sourceDirectory === undefined) throw new FileNotFoundError({ path: from, location: source.location });
+        try {
+          const sourcePath = `${sourceDirectory.path}/${source.name}`;
+          await checkCopySource(sourcePath, { storePath: from, location: source.location });
+          await inDirectory(target.segments, to, async (directory) => {
+            await copyInto(sourcePath, directory, target.name, { storePath: from, location: source.location });
+            if (durable) await syncDirectory(directory);
+          });
+        } finally {
+          await sourceDirectory.close();
         }
-        await inDirectory(target, to, async (directory) => {
-          // Usually the target does not exist yet (an event file published from its claim): one hard
-          // link, atomic, and no data written again (event files are immutable, so sharing the inode is
-          // safe). When it exists, link to a temp name and rename over it, to replace it atomically.
-          try {
-            await link(source, target);
-          } catch (error) {
-            await replaceByCopy(source, target, from, errnoCode(error) === 'EEXIST' ? undefined : error);
-          }
-          if (durable) await syncDirectory(directory);
-        });
       } catch (error) {
-        if (error instanceof FileNotFoundError) throw error;
-        throw fail(error, 'copy', to, target);
+        if (FileNotFoundError.isInstance(error)) throw error;
+        throw fail(error, 'copy', to, target.location);
       }
     },
 
     async list(prefix) {
-      const directoryKey = validateStorePath(prefix, { allowTrailingSlash: true });
-      const directory = absolute(directoryKey);
+      const key = validateStorePath(prefix, { allowTrailingSlash: true });
+      const location = absolute(key);
       try {
-        if (!(await existingDirectory(directory, prefix))) return [];
-        const entries = await readdir(directory, { withFileTypes: true });
-        const result: string[] = [];
-        const temps: string[] = [];
-        for (const entry of entries) {
-          if (TEMP_FILE_PATTERN.test(entry.name)) {
-            temps.push(`${directory}${sep}${entry.name}`);
-            continue;
+        const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
+          create: false,
+          storePath: prefix,
+        });
+        if (directory === undefined) return [];
+        try {
+          const entries = await readdir(directory.path, { withFileTypes: true });
+          const result: string[] = [];
+          const temps: string[] = [];
+          for (const entry of entries) {
+            if (TEMP_FILE_PATTERN.test(entry.name)) temps.push(`${directory.path}/${entry.name}`);
+            // Only real directories are directories: a link to one is listed as the entry it is (reading it fails).
+            else if (entry.isDirectory()) result.push(`${joinStorePath(key, entry.name)}/`);
+            else result.push(joinStorePath(key, entry.name));
           }
-          const entryPath = joinStorePath(directoryKey, entry.name);
-          let isDirectory = entry.isDirectory();
-          let isFile = entry.isFile();
-          if (entry.isSymbolicLink()) {
-            const info = await stat(`${directory}${sep}${entry.name}`).catch(() => undefined);
-            isDirectory = info?.isDirectory() ?? false;
-            isFile = info?.isFile() ?? false;
-          }
-          if (isDirectory) result.push(`${entryPath}/`);
-          else if (isFile) result.push(entryPath);
+          await Promise.all(temps.map(removeIfStale));
+          return sortByCodePoint(result);
+        } finally {
+          await directory.close();
         }
-        await Promise.all(temps.map(removeIfStale));
-        return sortByCodePoint(result);
       } catch (error) {
-        if (isMissing(error)) {
-          // The prefix named a file (ENOTDIR) or vanished: it must not stay cached as a directory.
-          forget(directory);
-          return [];
-        }
-        throw fail(error, 'list', prefix, directory);
+        throw fail(error, 'list', prefix, location);
       }
     },
 
     async delete(path) {
-      const target = absolute(validateStorePath(path));
+      const key = validateStorePath(path);
+      const segments = key.split('/');
+      const name = segments.pop()!;
+      const location = absolute(key);
       try {
-        // The parent must resolve inside the root, or rm() could follow a symlinked directory out of it.
-        if (!(await existingDirectory(dirname(target), path))) return;
-        await rm(target, { recursive: true, force: true });
-        forget(target);
-        await pruneEmpty(dirname(target));
+        const parent = await openDirectory(root, segments, { create: false, storePath: path });
+        if (parent === undefined) return;
+        try {
+          if (!(await removeEntry(parent, name))) return;
+          if (durable) await syncDirectory(parent);
+        } finally {
+          await parent.close();
+        }
+        await pruneEmptyDirectories(root, segments, { durable, storePath: path });
       } catch (error) {
-        throw fail(error, 'delete', path, target);
+        throw fail(error, 'delete', path, location);
       }
     },
 
     async exists(path) {
-      const target = absolute(validateStorePath(path));
+      const key = validateStorePath(path);
+      const segments = key.split('/');
+      const name = segments.pop()!;
+      const location = absolute(key);
       try {
-        if (!(await existingDirectory(dirname(target), path))) return false;
-        const info = await stat(target);
-        if (info.isFile()) return true;
-        return info.isDirectory() && (await isNonEmptyDirectory(target));
+        const parent = await openDirectory(root, segments, { create: false, storePath: path });
+        if (parent === undefined) return false;
+        try {
+          const info = await lstat(`${parent.path}/${name}`).catch((error: unknown) => {
+            if (errnoCode(error) === 'ENOENT') return undefined;
+            throw error;
+          });
+          if (info === undefined) return false;
+          // Any other entry (a link, a FIFO) is something there; reading it is what fails.
+          if (!info.isDirectory()) return true;
+          return await isNonEmptyDirectory(parent, name);
+        } finally {
+          await parent.close();
+        }
       } catch (error) {
-        if (isMissing(error)) return false;
-        throw fail(error, 'exists', path, target);
+        throw fail(error, 'exists', path, location);
       }
     },
 
@@ -351,6 +248,77 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       return absolute(validateStorePath(path, { allowTrailingSlash: true }));
     },
   };
+
+  /** The source of a copy must be a regular file: checked before linking, so a FIFO or link is never published. */
+  async function checkCopySource(sourcePath: string, context: { storePath: string; location: string }) {
+    const info = await lstat(sourcePath).catch((error: unknown) => {
+      const code = errnoCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new FileNotFoundError({ path: context.storePath, location: context.location, cause: error });
+      }
+      throw error;
+    });
+    if (info.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
+    if (info.isSymbolicLink()) {
+      throw new InvalidPathError({ path: context.storePath, reason: 'is a symbolic link (not followed)' });
+    }
+    if (!info.isFile()) throw notRegular(info, context);
+  }
+
+  /**
+   * Usually the target does not exist yet (an event file published from its claim): one hard link,
+   * atomic, and no data written again (event files are immutable, so sharing the inode is safe).
+   * When it exists, link to a temp name and rename over it, to replace it atomically; where hard
+   * links are unsupported, copy the bytes (read the same confined way as `read`).
+   */
+  async function copyInto(
+    sourcePath: string,
+    directory: DirectoryHandle,
+    name: string,
+    sourceContext: { storePath: string; location: string },
+  ): Promise<void> {
+    const targetPath = `${directory.path}/${name}`;
+    let linkError: unknown;
+    try {
+      // link() does not follow a link in its source: a source swapped for one after the check is
+      // published as that link, which every read refuses.
+      await link(sourcePath, targetPath);
+      return;
+    } catch (error) {
+      if (errnoCode(error) !== 'EEXIST') linkError = error;
+    }
+    const code = linkError === undefined ? undefined : errnoCode(linkError);
+    if (code === 'ENOENT') {
+      throw new FileNotFoundError({
+        path: sourceContext.storePath,
+        location: sourceContext.location,
+        cause: linkError,
+      });
+    }
+    if (code !== undefined && code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw linkError;
+    if (code === undefined) {
+      const temp = `${directory.path}/${tempNameFor(name)}`;
+      try {
+        await link(sourcePath, temp);
+        await rename(temp, targetPath);
+        // rename() between two links of one inode (a copy onto itself) leaves both names in place.
+        await unlink(temp).catch(() => undefined);
+      } catch (error) {
+        await unlink(temp).catch(() => undefined);
+        if (errnoCode(error) === 'ENOENT') {
+          throw new FileNotFoundError({
+            path: sourceContext.storePath,
+            location: sourceContext.location,
+            cause: error,
+          });
+        }
+        throw error;
+      }
+      return;
+    }
+    const bytes = await readRegularFile(sourcePath, sourceContext);
+    await replaceWith(await writeTemp(directory, name, bytes), targetPath);
+  }
 }
 
 function expandHome(path: string): string {

@@ -91,7 +91,8 @@ describe('S3 FileStore', () => {
     expect(await store.list('many')).toEqual([]);
     expect(await store.exists('many')).toBe(false);
     expect(await store.list('')).toEqual(['keep.json']);
-  });
+    // About ten seconds alone against moto; the limit is for a full parallel run on 2 shared cores.
+  }, 120_000);
 
   it('ignores folder-marker objects and keys no store path could name', async () => {
     const prefix = freshPrefix();

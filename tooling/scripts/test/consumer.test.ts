@@ -90,7 +90,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
-});
+}, 300_000);
 
 function runNode(binary: string, dir: string, file: string): string {
   return sh(binary, [file], dir).trim();

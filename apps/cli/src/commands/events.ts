@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import type { CliContext } from '../context.js';
-import { openConversation, readEvents } from '../conversation-reader.js';
+import { openConversation, readEventsSettled } from '../conversation-reader.js';
+import { reportDamage } from '../damage-report.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { Colors } from '../render/colors.js';
 import { displayKind, eventSummary } from '../render/event-summary.js';
@@ -21,10 +22,14 @@ export async function eventsCommand(context: CliContext, input: string, options:
   }
   const record = await openConversation(resolveConversation(input, { dataDir: options.dataDir }));
   const from = options.from ?? 0;
-  const events = await readEvents(record, { from, ...(options.to === undefined ? {} : { to: options.to }) });
+  // One unreadable event file does not hide the others: they are shown, and it is reported on stderr.
+  const { entries, damaged } = await readEventsSettled(record, {
+    from,
+    ...(options.to === undefined ? {} : { to: options.to }),
+  });
+  const events = entries.map(({ event }) => event);
   const kinds = new Set((options.kind ?? []).map((kind) => kind.toLowerCase()));
-  const selected = events
-    .map((event, offset) => ({ event, index: from + offset }))
+  const selected = entries
     .filter(({ event }) => kinds.size === 0 || kinds.has(displayKind(event).toLowerCase()))
     .filter(({ event }) => options.source === undefined || event.source === options.source);
 
@@ -33,12 +38,12 @@ export async function eventsCommand(context: CliContext, input: string, options:
     const { serializeEvent } = await import('@x/events');
     for (const { event } of selected)
       output.line(event.kind === 'OpaqueEvent' ? JSON.stringify(event.json) : serializeEvent(event));
-    return 0;
+    return reportDamage(context, record, damaged);
   }
   if (selected.length === 0) {
     const present = [...new Set(events.map(displayKind))].join(', ');
     output.error(output.errorColors.dim(`No events match${present === '' ? '.' : `; kinds in range: ${present}.`}`));
-    return 0;
+    return reportDamage(context, record, damaged);
   }
   const c = output.colors;
   const width = String(selected[selected.length - 1]?.index ?? 0).length;
@@ -50,7 +55,7 @@ export async function eventsCommand(context: CliContext, input: string, options:
       `${c.dim(String(index).padStart(width))}  ${c.dim(time)}  ${kindColor(event, c)(kind.padEnd(28))} ${c.dim((event.source ?? '').padEnd(11))} ${eventSummary(event, room)}`,
     );
   }
-  return 0;
+  return reportDamage(context, record, damaged);
 }
 
 function kindColor(event: AnyEvent, c: Colors): (text: string) => string {

@@ -1,6 +1,12 @@
 import { type AnyEvent, EventTree } from '@x/events';
 import type { CliContext } from '../context.js';
-import { type ConversationRecord, openConversation, readEvents } from '../conversation-reader.js';
+import {
+  type ConversationRecord,
+  type DamagedEvent,
+  openConversation,
+  readEventsSettled,
+} from '../conversation-reader.js';
+import { reportDamage } from '../damage-report.js';
 import { deriveState } from '../derive-state.js';
 import { displayKind, eventSummary } from '../render/event-summary.js';
 import { formatCost, tokensText, usageTotals } from '../render/stats.js';
@@ -13,12 +19,13 @@ export async function inspectCommand(
   options: { json?: boolean; dataDir?: string },
 ): Promise<number> {
   const record = await openConversation(resolveConversation(input, { dataDir: options.dataDir }));
-  const events = await readEvents(record);
-  const report = await buildReport(record, events);
+  const { entries, damaged } = await readEventsSettled(record);
+  const events = entries.map(({ event }) => event);
+  const report = await buildReport(record, events, damaged);
   const { output } = context;
   if (options.json === true) {
     output.line(JSON.stringify(report, null, 2));
-    return 0;
+    return reportDamage(context, record, damaged);
   }
   const c = output.colors;
   const row = (label: string, value: string): void => output.line(`  ${c.dim(label.padEnd(13))} ${value}`);
@@ -72,10 +79,11 @@ export async function inspectCommand(
     for (const pending of report.pending_actions)
       output.line(`    ${c.yellow('⚙')} #${pending.index} ${pending.summary}`);
   }
-  return 0;
+  if (damaged.length > 0) row('unreadable', c.red(`${damaged.length} event file(s), listed on stderr`));
+  return reportDamage(context, record, damaged);
 }
 
-async function buildReport(record: ConversationRecord, events: readonly AnyEvent[]) {
+async function buildReport(record: ConversationRecord, events: readonly AnyEvent[], damaged: DamagedEvent[]) {
   const state = await deriveState(record, events);
   const kinds: Record<string, number> = {};
   for (const event of events) kinds[displayKind(event)] = (kinds[displayKind(event)] ?? 0) + 1;
@@ -108,6 +116,9 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
     ...(record.baseState?.agent?.llm?.model === undefined ? {} : { model: record.baseState.agent.llm.model }),
     written_by: record.writtenByReference ? ('reference' as const) : ('x' as const),
     event_count: events.length,
+    ...(damaged.length === 0
+      ? {}
+      : { unreadable_events: damaged.map(({ index, location, code }) => ({ index, location, code })) }),
     ...(events.length === 0
       ? {}
       : { first_event_at: events[0]?.timestamp, last_event_at: events[events.length - 1]?.timestamp }),

@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createLocalFileStore, type FileStore, StoreError } from '@x/store';
 import type { CliContext } from '../context.js';
 import { resolveDataDir } from '../data-dir.js';
+import { ExitCode } from '../errors.js';
 import { isConversationDir } from '../resolve-conversation.js';
 import { subConversations } from '../sub-conversations.js';
 
@@ -26,10 +28,20 @@ export async function listCommand(context: CliContext, options: { dataDir?: stri
   } catch {
     names = [];
   }
-  const entries = names.map((name) => describe(dataDir, name)).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  // Files are read through the store, so a FIFO, a link or a damaged file is reported, never followed or waited on.
+  const store = names.length === 0 ? undefined : createLocalFileStore({ root: dataDir, durability: 'none' });
+  const problems: string[] = [];
+  const entries = (await Promise.all(names.map((name) => describe(store!, dataDir, name, problems)))).sort((a, b) =>
+    b.updated_at.localeCompare(a.updated_at),
+  );
+  const ec = output.errorColors;
+  const finish = (): number => {
+    for (const problem of problems) output.error(`${ec.yellow('warning')} ${problem}`);
+    return problems.length > 0 ? ExitCode.damaged : ExitCode.ok;
+  };
   if (options.json === true) {
     for (const entry of entries) output.line(JSON.stringify(entry));
-    return 0;
+    return finish();
   }
   const c = output.colors;
   if (entries.length === 0) {
@@ -44,29 +56,34 @@ export async function listCommand(context: CliContext, options: { dataDir?: stri
       `${c.cyan(entry.id.replace(/-/g, '').slice(0, 8))}  ${status(entry.status.padEnd(24))} ${String(entry.events).padStart(5)} events  ${c.dim(entry.updated_at.slice(0, 16).replace('T', ' '))}  ${c.dim(entry.workspace ?? '')}${entry.sub_conversation_ids.length === 0 ? '' : c.dim(` · ${entry.sub_conversation_ids.length} sub-agent(s)`)}`,
     );
   }
-  return 0;
+  return finish();
 }
 
-function describe(dataDir: string, name: string): Entry {
+async function describe(store: FileStore, dataDir: string, name: string, problems: string[]): Promise<Entry> {
   const location = join(dataDir, name);
   let base: { id?: unknown; execution_status?: unknown; workspace?: { working_dir?: unknown } } = {};
+  const basePath = `${name}/base_state.json`;
   try {
-    base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as typeof base;
-  } catch {
-    base = {};
+    if (await store.exists(basePath)) base = JSON.parse(await store.read(basePath)) as typeof base;
+  } catch (error) {
+    // Listed with what the directory shows; the reason goes to stderr.
+    const reason = StoreError.isInstance(error) ? error.message : `not valid JSON (${(error as Error).message})`;
+    problems.push(`${join(location, 'base_state.json')}: ${reason}`);
   }
+  if (typeof base !== 'object' || base === null) base = {};
   let events: string[] = [];
   try {
-    events = readdirSync(join(location, 'events')).filter((file) => /^event-\d{5,}-.+\.json$/.test(file));
-  } catch {
-    events = [];
+    events = (await store.list(`${name}/events`)).filter((file) => /\/event-\d{5,}-[^/]+\.json$/.test(file));
+  } catch (error) {
+    if (!StoreError.isInstance(error)) throw error;
+    problems.push(`${join(location, 'events')}: ${error.message}`);
   }
   const workspace = typeof base.workspace?.working_dir === 'string' ? base.workspace.working_dir : undefined;
   return {
     id: typeof base.id === 'string' ? base.id : name,
     status: typeof base.execution_status === 'string' ? base.execution_status : 'unknown',
     events: events.length,
-    updated_at: statSync(location).mtime.toISOString(),
+    updated_at: lstatSync(location).mtime.toISOString(),
     ...(workspace === undefined ? {} : { workspace }),
     location,
     sub_conversation_ids: subConversations(location).map((child) => child.id),

@@ -1,5 +1,6 @@
 import type { CliContext } from '../context.js';
 import { openConversation, readEvents } from '../conversation-reader.js';
+import { reportDamage } from '../damage-report.js';
 import { UsageError } from '../errors/usage-error.js';
 import { resolveConversation } from '../resolve-conversation.js';
 
@@ -12,6 +13,8 @@ export async function messagesCommand(
   if (options.until !== undefined && options.until >= record.log.length) {
     throw new UsageError(`--until ${options.until} is past the end: the conversation has ${record.log.length} events.`);
   }
+  // Strict: a message list with an event missing would be silently wrong input for a model, so an
+  // unreadable event file fails the command (exit 1, naming the file).
   const events = await readEvents(record, options.until === undefined ? {} : { to: options.until });
   const { activeBranch, eventsToMessages, toAnthropicMessages, toChatCompletionsMessages, toResponsesInput, View } =
     await import('@x/events');
@@ -31,5 +34,5 @@ export async function messagesCommand(
         ? toAnthropicMessages(messages, { visionEnabled: true })
         : toChatCompletionsMessages(messages, { visionEnabled: true });
   context.output.line(JSON.stringify(rendered, null, 2));
-  return 0;
+  return reportDamage(context, record);
 }

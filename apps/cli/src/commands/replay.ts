@@ -1,5 +1,6 @@
 import type { CliContext } from '../context.js';
-import { openConversation, readEvents } from '../conversation-reader.js';
+import { openConversation, readEventsSettled } from '../conversation-reader.js';
+import { reportDamage } from '../damage-report.js';
 import { deriveState } from '../derive-state.js';
 import { UsageError } from '../errors/usage-error.js';
 import { eventSummary } from '../render/event-summary.js';
@@ -21,7 +22,11 @@ export async function replayCommand(
       `--until ${options.until} is past the end: the conversation has ${total} events (#0–#${total - 1}).`,
     );
   }
-  const events = await readEvents(record, options.until === undefined ? {} : { to: options.until });
+  const { entries, damaged } = await readEventsSettled(
+    record,
+    options.until === undefined ? {} : { to: options.until },
+  );
+  const events = entries.map(({ event }) => event);
 
   output.line(`${c.bold('Conversation')} ${c.cyan(record.id)}`);
   output.line(`  ${c.dim('saved in'.padEnd(10))} ${record.source.location}`);
@@ -31,7 +36,7 @@ export async function replayCommand(
   );
   output.line();
   const visualizer = createVisualizer(output);
-  for (const [index, event] of events.entries()) visualizer.render(event, index);
+  for (const { index, event } of entries) visualizer.render(event, index);
   visualizer.flush();
 
   const state = await deriveState(record, events);
@@ -50,5 +55,5 @@ export async function replayCommand(
   if (options.until !== undefined && options.until < total - 1) {
     output.line(c.dim(`${total - 1 - options.until} later events not shown.`));
   }
-  return 0;
+  return reportDamage(context, record, damaged);
 }

@@ -68,7 +68,8 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   return '{}';
 }
 
-const publicPaths = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+// The only routes declared `config: { public: true }`: health/info, the OpenAPI document and the web viewer's files.
+const publicPaths = new Set(['/', '/assets/:file', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
 
 describe('session key attached to every route', () => {
   it('registers the routes the test expects (the enumeration is not empty)', () => {
@@ -155,7 +156,12 @@ describe('session key attached to every route', () => {
   });
 
   it('leaves the public routes open', async () => {
-    for (const path of publicPaths) {
+    // The viewer's files: a real one, named by the page itself.
+    const page = await rawRequest(port, { target: '/' });
+    const asset = /(?:src|href)="(\/assets\/[^"]+)"/.exec(page.body)?.[1];
+    expect(asset).toBeDefined();
+    for (const route of publicPaths) {
+      const path = route === '/assets/:file' ? (asset ?? route) : route;
       const response = await rawRequest(port, { target: path });
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
     }

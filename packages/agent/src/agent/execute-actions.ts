@@ -22,7 +22,7 @@ export async function executeActions(
 
   let finishBlocked = false;
   for (const action of batch) {
-    const blockedBy = context.takeHookBlock?.(action.id);
+    const blockedBy = await context.takeHookBlock?.(action.id);
     if (blockedBy !== undefined) {
       // A PreToolUse hook said no: the model sees a rejection instead of a result (reference).
       await context.emit(

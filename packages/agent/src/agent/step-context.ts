@@ -33,5 +33,5 @@ export interface StepContext {
   readonly securityAnalyzerEnabled: boolean;
   readonly signal?: AbortSignal;
   /** Why a hook blocked this action, if one did (consumed: asked once per action, when it would run). */
-  takeHookBlock?(actionId: string): string | undefined;
+  takeHookBlock?(actionId: string): Promise<string | undefined>;
 }

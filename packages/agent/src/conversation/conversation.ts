@@ -124,6 +124,8 @@ export class Conversation {
       workspace: this.workspace,
       record: (event) => this.#emit(event),
       lookup: (id) => this.log.getById(id).catch(() => undefined),
+      blockAction: (id, reason) => this.blockAction(id, reason),
+      blockMessage: (id, reason) => this.blockMessage(id, reason),
     });
   }
 
@@ -554,6 +556,17 @@ export class Conversation {
     return reason;
   }
 
+  /** `#popBlocked` without the wait when nothing is blocked: the common case costs no await on the hot path. */
+  async #popBlockedIfAny(
+    key: 'blocked_actions' | 'blocked_messages',
+    id: string | undefined,
+  ): Promise<string | undefined> {
+    if (id === undefined) return undefined;
+    await this.#emitting;
+    if (this.#state[key][id] === undefined) return undefined;
+    return this.#popBlocked(key, id);
+  }
+
   #assertOpen(): void {
     if (this.#closed) throw new ConversationClosedError(this.id);
   }
@@ -625,6 +638,7 @@ export class Conversation {
       stepContext: (signal) => this.#stepContext(signal),
       checkpoint: () => this.checkpoint(),
       assertOpen: () => this.#assertOpen(),
+      popBlockedMessage: (id) => this.#popBlockedIfAny('blocked_messages', id),
       ...(this.#hooks === undefined ? {} : { hooks: this.#hooks }),
     };
   }
@@ -638,7 +652,8 @@ export class Conversation {
       emit: (event) => this.#emitWithHooks(event),
       publish: (event) => this.#publish(event),
       setStatus: (status) => this.#setStatus(status),
-      ...(this.#hooks === undefined ? {} : { takeHookBlock: (id: string) => this.#hooks?.takeBlockedAction(id) }),
+      // Blocks live in the state (set by this process's hooks, or before a restart, or by the reference).
+      takeHookBlock: (id: string) => this.#popBlockedIfAny('blocked_actions', id),
       recordResponse: (llm, response) => this.#recordResponse(llm, response),
       pendingActions: () => this.pendingActions(),
       secrets: this.#secrets,

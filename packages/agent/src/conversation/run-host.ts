@@ -19,6 +19,8 @@ export interface RunHost {
   stepContext(signal: AbortSignal | undefined): StepContext;
   checkpoint(): Promise<void>;
   assertOpen(): void;
+  /** Removes and returns the reason a hook blocked this user message (from the persisted state). */
+  popBlockedMessage(messageId: string | undefined): Promise<string | undefined>;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
 }

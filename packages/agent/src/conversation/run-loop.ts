@@ -52,7 +52,7 @@ export async function runLoop(host: RunHost, options: RunOptions): Promise<RunRe
       }
       if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('running');
 
-      if (host.hooks?.takeBlockedMessage(host.state().last_user_message_id) !== undefined) {
+      if ((await host.popBlockedMessage(host.state().last_user_message_id)) !== undefined) {
         // A UserPromptSubmit hook blocked the last message: it never reaches the model (reference).
         await host.setStatus('finished');
       } else {

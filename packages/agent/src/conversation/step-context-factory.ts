@@ -23,7 +23,7 @@ export interface StepContextSources {
   secrets: SecretRegistry;
   analyzer: SecurityAnalyzer | undefined;
   signal: AbortSignal | undefined;
-  takeHookBlock?(actionId: string): string | undefined;
+  takeHookBlock?(actionId: string): Promise<string | undefined>;
   toolConversation?: ToolConversation;
   /** The conversation's own files, lent to tools (the task tracker's TASKS.json). */
   files?: ConversationFiles;

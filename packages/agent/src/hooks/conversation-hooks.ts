@@ -18,6 +18,10 @@ export interface ConversationHooksDeps {
   record(event: AnyEvent): Promise<void>;
   /** The ActionEvent an observation answers, for PostToolUse's `tool_input`. */
   actionById(id: string): Promise<ActionEvent | undefined>;
+  /** Records in the conversation's state that a hook blocked this action (persisted; the step answers it). */
+  blockAction(actionId: string, reason: string): Promise<void>;
+  /** Records in the conversation's state that a hook blocked this user message (persisted). */
+  blockMessage(messageId: string, reason: string): Promise<void>;
 }
 
 /**
@@ -26,15 +30,14 @@ export interface ConversationHooksDeps {
  * message), when a session starts and ends, and when the agent wants to stop. Every hook run is recorded as
  * a HookExecutionEvent ahead of the event it is about, as the reference's log has it.
  *
- * Blocks are kept here until the step acts on them: a blocked action is answered with a
- * UserRejectObservation (`rejection_source: "hook"`) instead of running, a blocked user message finishes the
- * step without calling the model.
+ * Blocks are recorded in the conversation's state (`blocked_actions` / `blocked_messages`, as the reference's
+ * state has them), so they survive a restart: the step pops them, answering a blocked action with a
+ * UserRejectObservation (`rejection_source: "hook"`) instead of running it, and finishing on a blocked user
+ * message without calling the model.
  */
 export class ConversationHooks {
   readonly runner: HookRunner;
   readonly #deps: ConversationHooksDeps;
-  readonly #blockedActions = new Map<string, string>();
-  readonly #blockedMessages = new Map<string, string>();
   #sessionStarted = false;
 
   constructor(deps: ConversationHooksDeps) {
@@ -54,21 +57,6 @@ export class ConversationHooks {
     }
     if (event.kind === 'MessageEvent' && event.source === 'user') return this.#userPromptSubmit(event);
     return event;
-  }
-
-  /** The reason a PreToolUse hook blocked this action, once (the block is consumed). */
-  takeBlockedAction(actionId: string): string | undefined {
-    const reason = this.#blockedActions.get(actionId);
-    this.#blockedActions.delete(actionId);
-    return reason;
-  }
-
-  /** The reason a UserPromptSubmit hook blocked this message, once (the block is consumed). */
-  takeBlockedMessage(messageId: string | undefined): string | undefined {
-    if (messageId === undefined) return undefined;
-    const reason = this.#blockedMessages.get(messageId);
-    this.#blockedMessages.delete(messageId);
-    return reason;
   }
 
   /** Runs SessionStart hooks the first time it is called. */
@@ -113,7 +101,7 @@ export class ConversationHooks {
       hookInput: { tool_name: event.tool_name, tool_input: toolInput },
     });
     await this.#record(outcome.events);
-    if (outcome.blocked) this.#blockedActions.set(event.id, outcome.reason ?? 'Blocked by hook');
+    if (outcome.blocked) await this.#deps.blockAction(event.id, outcome.reason ?? 'Blocked by hook');
   }
 
   async #postToolUse(event: ObservationEvent): Promise<void> {
@@ -141,7 +129,7 @@ export class ConversationHooks {
       hookInput: { message },
     });
     await this.#record(outcome.events);
-    if (outcome.blocked) this.#blockedMessages.set(event.id, outcome.reason ?? 'Blocked by hook');
+    if (outcome.blocked) await this.#deps.blockMessage(event.id, outcome.reason ?? 'Blocked by hook');
     if (outcome.additionalContext === undefined) return event;
     // Same id, so the HookExecutionEvent's message_id names the message that is appended.
     return createEvent('MessageEvent', {
@@ -163,6 +151,8 @@ export function createConversationHooks(options: {
   workspace: string;
   record(event: AnyEvent): Promise<void>;
   lookup(id: string): Promise<AnyEvent | undefined>;
+  blockAction(actionId: string, reason: string): Promise<void>;
+  blockMessage(messageId: string, reason: string): Promise<void>;
 }): ConversationHooks | undefined {
   if (options.hooks === undefined) return undefined;
   const runner = new HookRunner({
@@ -175,6 +165,8 @@ export function createConversationHooks(options: {
   return new ConversationHooks({
     runner,
     record: options.record,
+    blockAction: options.blockAction,
+    blockMessage: options.blockMessage,
     actionById: async (id) => {
       const event = await options.lookup(id);
       return event?.kind === 'ActionEvent' ? event : undefined;

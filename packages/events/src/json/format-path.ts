@@ -21,5 +21,11 @@ export function toIssues(error: z.ZodError, prefix: readonly PropertyKey[] = [])
  * prototype instead of keeping the field).
  */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  // `__proto__` is the only inherited setter of a plain object; every other key can be assigned,
+  // which is several times faster than defineProperty on this hot path.
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
 }

@@ -6,12 +6,13 @@ import { validateAction, validateObservation } from '../registry/validate-payloa
 import { type AnyEvent, builtinEventSchemas } from '../schemas/events.js';
 import type { OpaqueEvent } from '../schemas/opaque-event.js';
 import { deepFreeze } from './deep-freeze.js';
-import { dropNulls } from './drop-nulls.js';
 import { setOwn, toIssues } from './format-path.js';
+import { walkJson } from './walk-json.js';
 
 export type SafeParseEventResult = { success: true; event: AnyEvent } | { success: false; error: EventParseError };
 
-const builtins = builtinEventSchemas as Record<string, z.ZodType>;
+/** A Map, not the schemas object: a kind such as `toString` or `__proto__` must find nothing. */
+const builtins = new Map<string, z.ZodType>(Object.entries(builtinEventSchemas));
 
 /**
  * The one path from a JSON value to a frozen event, shared by parsing and creation. `owned` says
@@ -21,24 +22,47 @@ export function validateEvent(
   value: unknown,
   options: { registry: EventRegistry; owned: boolean },
 ): SafeParseEventResult {
+  try {
+    return validateEventValue(value, options);
+  } catch (error) {
+    // Only code outside this package can get here (a registered schema's refinement, a getter or a
+    // proxy in a caller's value): reported as a parse failure, so safe parsing never throws.
+    const json = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const message = `could not be validated (${error instanceof Error ? error.message : String(error)})`;
+    return failure(ownString(json, 'id'), ownString(json, 'kind'), [{ path: '', message }], error);
+  }
+}
+
+function validateEventValue(
+  value: unknown,
+  options: { registry: EventRegistry; owned: boolean },
+): SafeParseEventResult {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
     return failure(undefined, undefined, [{ path: '', message: `an event must be a JSON object, got ${got}` }]);
   }
   const json = value as Record<string, unknown>;
-  const id = typeof json.id === 'string' ? json.id : undefined;
-  const kind = json.kind;
+  const id = ownString(json, 'id');
+  const kind = Object.hasOwn(json, 'kind') ? json.kind : undefined;
   if (typeof kind !== 'string') return parseOpaque(json, id, options.owned);
-  const schema = builtins[kind] ?? options.registry.getEventKindOptions(kind)?.schema;
+  const schema = builtins.get(kind) ?? options.registry.getEventKindOptions(kind)?.schema;
   if (schema === undefined) return parseOpaque(json, id, options.owned);
 
-  const parsed = schema.safeParse(dropNulls(json, !options.owned));
+  const input = walkJson(json, { copy: true, dropNulls: true, foreign: !options.owned });
+  if (!input.ok) return failure(id, kind, [input.issue]);
+  const parsed = schema.safeParse(input.value);
   if (!parsed.success) return failure(id, kind, toIssues(parsed.error));
   const event = parsed.data as Record<string, unknown>;
   const issues = refine(event, options.registry);
   if (issues.length > 0) return failure(id, kind, issues);
   keepUnknownFields(event, json, options.owned);
   return { success: true, event: deepFreeze(event) as AnyEvent };
+}
+
+/** The own string field `key` of a JSON object (never one inherited from a prototype). */
+function ownString(json: Record<string, unknown>, key: string): string | undefined {
+  const field = Object.hasOwn(json, key) ? json[key] : undefined;
+  return typeof field === 'string' ? field : undefined;
 }
 
 /** Checks and fills that depend on the kind: registered payloads, classification, the condensation set. */
@@ -86,7 +110,8 @@ function keepUnknownFields(event: Record<string, unknown>, json: Record<string, 
   const extra = Object.keys(json).filter(
     (key) => !Object.hasOwn(event, key) && json[key] !== null && json[key] !== undefined,
   );
-  for (const key of extra) insertBeforeKind(event, key, owned ? json[key] : structuredClone(json[key]));
+  // Already walked whole (depth, cycles, JSON values) before the schema ran, so copying cannot fail.
+  for (const key of extra) insertBeforeKind(event, key, owned ? json[key] : copyJson(json[key]));
 }
 
 /** Adds a field where the reference's writer would put it: after the others, before the computed `kind`. */
@@ -98,20 +123,25 @@ function insertBeforeKind(event: Record<string, unknown>, key: string, value: un
 }
 
 function parseOpaque(json: Record<string, unknown>, id: string | undefined, owned: boolean): SafeParseEventResult {
+  const kind = Object.hasOwn(json, 'kind') && typeof json.kind === 'string' ? json.kind : undefined;
+  // Checked (and, for a caller's value, copied) before it is kept: the same depth limit as known kinds.
+  const walked = walkJson(json, { copy: !owned, dropNulls: false, foreign: !owned });
+  if (!walked.ok) return failure(id, kind, [walked.issue]);
   const issues: EventParseIssue[] = [];
   if (id === undefined || id === '')
     issues.push({ path: 'id', message: 'an event of an unknown kind still needs a string id' });
-  if (typeof json.kind !== 'string') issues.push({ path: 'kind', message: 'missing or not a string' });
-  const kind = typeof json.kind === 'string' ? json.kind : undefined;
+  if (kind === undefined) issues.push({ path: 'kind', message: 'missing or not a string' });
   if (issues.length > 0) return failure(id, kind, issues);
+  const source = ownString(json, 'source');
+  const parentId = ownString(json, 'parent_id');
   const opaque: OpaqueEvent = {
     kind: 'OpaqueEvent',
-    opaque_kind: json.kind as string,
+    opaque_kind: kind as string,
     id: id as string,
-    timestamp: typeof json.timestamp === 'string' ? json.timestamp : '',
-    ...(typeof json.source === 'string' ? { source: json.source as OpaqueEvent['source'] } : {}),
-    ...(typeof json.parent_id === 'string' ? { parent_id: json.parent_id } : {}),
-    json: owned ? json : structuredClone(json),
+    timestamp: ownString(json, 'timestamp') ?? '',
+    ...(source === undefined ? {} : { source: source as OpaqueEvent['source'] }),
+    ...(parentId === undefined ? {} : { parent_id: parentId }),
+    json: walked.value as Record<string, unknown>,
   };
   return { success: true, event: deepFreeze(opaque) };
 }
@@ -120,6 +150,7 @@ function failure(
   eventId: string | undefined,
   eventKind: string | undefined,
   issues: EventParseIssue[],
+  cause?: unknown,
 ): SafeParseEventResult {
   return {
     success: false,
@@ -127,6 +158,13 @@ function failure(
       ...(eventId === undefined ? {} : { eventId }),
       ...(eventKind === undefined ? {} : { eventKind }),
       issues,
+      ...(cause === undefined ? {} : { cause }),
     }),
   };
+}
+
+/** A copy of a JSON value that has already passed `walkJson`, nulls kept. */
+function copyJson(value: unknown): unknown {
+  const result = walkJson(value, { copy: true, dropNulls: false, foreign: true });
+  return result.ok ? result.value : undefined;
 }

@@ -2,7 +2,7 @@ import type { AnyEvent } from '@x/events';
 import { CorruptEventError } from '../errors/corrupt-event-error.js';
 import type { FileStore } from '../file-store.js';
 import { isStorableEventId } from './file-names.js';
-import { isFileNotFound } from './is-file-not-found.js';
+import { isFileNotFound, isUnreadableFile } from './is-file-not-found.js';
 import { parseStoredEvent } from './parse-stored-event.js';
 
 /** A slot claim: the complete JSON of the event that owns the index, written once with `writeIfAbsent`. */
@@ -25,4 +25,24 @@ export async function readSlotClaim(store: FileStore, path: string): Promise<Slo
     throw new CorruptEventError({ location: store.describe(path), problem: `unusable event id '${event.id}'` });
   }
   return { json, event };
+}
+
+/**
+ * The claim at `path` for a reader looking for appends; undefined when the slot is free. A claim
+ * that cannot be read (corrupt, not a regular file, a link) ends the log there for readers: it is
+ * reported to `onUnreadable` and treated as free, so one damaged file never hides the events before
+ * it. An append to that slot still fails with the typed error.
+ */
+export async function probeSlotClaim(
+  store: FileStore,
+  path: string,
+  onUnreadable: (message: string) => void,
+): Promise<SlotClaim | undefined> {
+  try {
+    return await readSlotClaim(store, path);
+  } catch (error) {
+    if (!isUnreadableFile(error)) throw error;
+    onUnreadable((error as Error).message);
+    return undefined;
+  }
 }

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { StoreBackendError } from '../errors/store-backend-error.js';
 import { StoreError } from '../errors.js';
 
@@ -13,21 +11,10 @@ export const TEMP_FILE_PATTERN = /^\..*\.tmp-\d+-[0-9a-f]{12}$/;
 /** How old a temp file must be before `list` treats it as the leftover of an interrupted write. */
 export const STALE_TEMP_AGE_MS = 60_000;
 
-/** A fresh temp path next to `target`, so the final rename or link never crosses a filesystem. */
-export function tempPathFor(target: string): string {
+/** A fresh temp name for a file named `name`, to be made in the same directory (so the final rename or link never crosses a filesystem). */
+export function tempNameFor(name: string): string {
   // Shortened so the temp name stays under the 255-byte file-name limit when the target is near it.
-  const name = basename(target).slice(0, 100);
-  return join(dirname(target), `.${name}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-}
-
-/** Flushes a directory's entries (a new name from rename/link) to disk. */
-export async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  return `.${name.slice(0, 100)}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
 /** The `code` of a Node system error (`ENOENT`, ...), if it is one. */
@@ -35,11 +22,6 @@ export function errnoCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;
-}
-
-export function isMissing(error: unknown): boolean {
-  const code = errnoCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 /** Wraps a filesystem failure; StoreErrors (already typed) pass through unchanged. */

@@ -1,0 +1,132 @@
+import type { EventParseIssue } from '../errors/event-parse-error.js';
+import { formatPath, setOwn } from './format-path.js';
+
+/**
+ * How deeply objects and arrays may nest in an event (the event object itself is level 1). Far beyond
+ * any real event, and below what the Python reference can read (its `json` module stops near 1000),
+ * so every walk over an event stays bounded and no event we accept is one the reference cannot load.
+ */
+export const MAX_EVENT_DEPTH = 512;
+
+/**
+ * Keys whose values are free-form JSON owned by someone else (state values, hook inputs, MCP
+ * schemas, tool metadata): nulls inside them are data and are kept as they are.
+ */
+const FREE_FORM_KEYS = new Set(['value', 'hook_input', 'raw_input', 'raw_output', 'metadata', 'meta', 'mcp_tool']);
+
+export interface WalkJsonOptions {
+  /** Return a copy (sharing nothing with the input); without it the input is only checked. */
+  readonly copy: boolean;
+  /** Drop null/undefined object fields, except inside free-form values (see `FREE_FORM_KEYS`). */
+  readonly dropNulls: boolean;
+  /**
+   * The value may not come from `JSON.parse`: check for cycles and for values JSON cannot hold
+   * (functions, symbols, bigints), and copy shared sub-values once.
+   */
+  readonly foreign: boolean;
+}
+
+export type WalkJsonResult = { ok: true; value: unknown } | { ok: false; issue: EventParseIssue };
+
+interface Frame {
+  readonly source: object;
+  /** The copy being filled, or undefined when only checking. */
+  readonly target: Record<string, unknown> | unknown[] | undefined;
+  /** Own enumerable keys of an object; undefined for an array. */
+  readonly keys: string[] | undefined;
+  readonly length: number;
+  next: number;
+  /** Nulls are dropped at this level (false inside free-form values). */
+  readonly dropNulls: boolean;
+  /** This level is copied (a free-form value of an owned input is only checked: it is ours already). */
+  readonly copying: boolean;
+  readonly key: string | number | undefined;
+}
+
+/**
+ * Walks a JSON-like value without recursion, so no input can overflow the stack: nesting past
+ * `MAX_EVENT_DEPTH`, a cycle or a non-JSON value comes back as an issue naming its path. Object
+ * keys are written as own data properties, so a `__proto__` key stays a field and never reaches a
+ * prototype.
+ */
+export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResult {
+  const leafIssue = checkLeaf(value, options.foreign);
+  if (leafIssue !== undefined) return { ok: false, issue: { path: '', message: leafIssue } };
+  if (value === null || typeof value !== 'object') return { ok: true, value };
+
+  const stack: Frame[] = [];
+  const onStack = options.foreign ? new Set<object>() : undefined;
+  /**
+   * Values already walked (with their copies), by null mode: a value shared within a foreign input is
+   * walked and copied once, so sharing can never make the walk exponential.
+   */
+  const seen = options.foreign ? { dropped: new Map<object, unknown>(), kept: new Map<object, unknown>() } : undefined;
+
+  const push = (source: object, key: string | number | undefined, dropNulls: boolean, copying: boolean): unknown => {
+    const isArray = Array.isArray(source);
+    const keys = isArray ? undefined : Object.keys(source);
+    const length = isArray ? source.length : (keys as string[]).length;
+    const target = copying ? (isArray ? [] : {}) : undefined;
+    stack.push({ source, target, keys, length, next: 0, dropNulls, copying, key });
+    onStack?.add(source);
+    (dropNulls ? seen?.dropped : seen?.kept)?.set(source, target);
+    return target;
+  };
+  const fail = (key: string | number, message: string): WalkJsonResult => {
+    const path = [...stack.slice(1).map((frame) => frame.key as string | number), key];
+    return { ok: false, issue: { path: shortPath(path), message } };
+  };
+
+  const root = push(value, undefined, options.dropNulls, options.copy);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.next === frame.length) {
+      stack.pop();
+      onStack?.delete(frame.source);
+      continue;
+    }
+    const index = frame.next++;
+    const key = frame.keys === undefined ? index : frame.keys[index]!;
+    const item = (frame.source as Record<string | number, unknown>)[key];
+    if (frame.keys !== undefined && frame.dropNulls && (item === null || item === undefined)) continue;
+    const issue = checkLeaf(item, options.foreign);
+    if (issue !== undefined) return fail(key, issue);
+    let copy = item;
+    if (item !== null && typeof item === 'object') {
+      if (onStack?.has(item)) return fail(key, 'the value contains itself (a cycle), which JSON cannot hold');
+      const freeForm = typeof key === 'string' && FREE_FORM_KEYS.has(key);
+      const dropNulls = frame.dropNulls && !freeForm;
+      const copying = frame.copying && (options.foreign || !freeForm);
+      const walked = dropNulls ? seen?.dropped : seen?.kept;
+      if (walked?.has(item)) {
+        copy = walked.get(item);
+      } else {
+        if (stack.length >= MAX_EVENT_DEPTH) {
+          return fail(key, `nested more than ${MAX_EVENT_DEPTH} levels deep (the limit for an event)`);
+        }
+        const target = push(item, key, dropNulls, copying);
+        if (copying) copy = target;
+      }
+    }
+    if (frame.target === undefined) continue;
+    if (frame.keys === undefined) (frame.target as unknown[]).push(copy);
+    else setOwn(frame.target as Record<string, unknown>, key as string, copy);
+  }
+  return { ok: true, value: options.copy ? root : value };
+}
+
+/** The path of a deep value with its middle elided, so a message stays readable: `a.b[0]…(500 levels)…[0].c`. */
+function shortPath(path: readonly (string | number)[]): string {
+  if (path.length <= 16) return formatPath(path);
+  const head = formatPath(path.slice(0, 8));
+  const tail = formatPath(path.slice(-4));
+  return `${head}…(${path.length - 12} levels)…${tail.startsWith('[') ? '' : '.'}${tail}`;
+}
+
+/** Why a value cannot be part of a JSON document, or undefined. Only foreign values are checked. */
+function checkLeaf(value: unknown, foreign: boolean): string | undefined {
+  if (!foreign) return undefined;
+  const type = typeof value;
+  if (type === 'function' || type === 'symbol' || type === 'bigint') return `a ${type} is not a JSON value`;
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, unlink } from 'node:fs/promises';
+import { FileNotFoundError } from '../errors/file-not-found-error.js';
+import { InvalidPathError } from '../errors/invalid-path-error.js';
+import { NotRegularFileError } from '../errors/not-regular-file-error.js';
+import { closeFd, fstatFd, fsyncFd, openFd, readFd, writeFd } from './fs-calls.js';
+import { errnoCode } from './local-fs.js';
+
+/**
+ * `O_NONBLOCK`: opening a FIFO for reading returns at once instead of waiting for a writer (the
+ * `fstat` that follows then refuses it). `O_NOFOLLOW`: a symbolic link in the last component fails.
+ */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const CREATE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+export interface FileContext {
+  /** The store path as given, for errors. */
+  readonly storePath: string;
+  /** The absolute location, for errors. */
+  readonly location: string;
+}
+
+/**
+ * Reads a regular file, refusing anything else with a typed error before reading a byte: a
+ * symbolic link (`InvalidPathError`), a FIFO, socket or device (`NotRegularFileError`); a directory
+ * or a missing file is a `FileNotFoundError`. The entry is checked with `lstat` before it is opened
+ * and again with `fstat` on the descriptor (opened `O_NONBLOCK | O_NOFOLLOW`), so an entry swapped
+ * in between cannot slip through, and cannot make the read hang.
+ */
+export async function readRegularFile(path: string, context: FileContext): Promise<Buffer> {
+  // Checked before opening, so a FIFO is never opened at all (opening one for reading would release a
+  // writer blocked on it); the flags and the fstat below cover an entry swapped in after this check.
+  let entry: Stats;
+  try {
+    entry = await lstat(path);
+  } catch (error) {
+    throw classifyOpenError(error, context);
+  }
+  if (entry.isSymbolicLink()) {
+    throw new InvalidPathError({ path: context.storePath, reason: 'is a symbolic link (not followed)' });
+  }
+  if (entry.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
+  if (!entry.isFile()) throw notRegular(entry, context);
+  let fd: number;
+  try {
+    fd = await openFd(path, READ_FLAGS);
+  } catch (error) {
+    throw classifyOpenError(error, context);
+  }
+  try {
+    const info = await fstatFd(fd);
+    if (info.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
+    if (!info.isFile()) throw notRegular(info, context);
+    return await readAll(fd, info.size);
+  } finally {
+    await closeFd(fd);
+  }
+}
+
+/** The type of a non-regular entry, for messages. */
+export function fileTypeOf(info: Stats): string {
+  if (info.isSymbolicLink()) return 'symbolic link';
+  if (info.isFIFO()) return 'FIFO';
+  if (info.isSocket()) return 'socket';
+  if (info.isCharacterDevice()) return 'character device';
+  if (info.isBlockDevice()) return 'block device';
+  if (info.isDirectory()) return 'directory';
+  return 'special file';
+}
+
+export function notRegular(info: Stats, context: FileContext): NotRegularFileError {
+  return new NotRegularFileError({ path: context.storePath, location: context.location, fileType: fileTypeOf(info) });
+}
+
+function classifyOpenError(error: unknown, context: FileContext): unknown {
+  const code = errnoCode(error);
+  const { storePath: path, location } = context;
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') {
+    return new FileNotFoundError({ path, location, cause: error });
+  }
+  if (code === 'ELOOP')
+    return new InvalidPathError({ path, reason: 'is a symbolic link (not followed)', cause: error });
+  // open(2) of a Unix socket.
+  if (code === 'ENXIO') return new NotRegularFileError({ path, location, fileType: 'socket', cause: error });
+  return error;
+}
+
+async function readAll(fd: number, size: number): Promise<Buffer> {
+  let buffer = Buffer.allocUnsafe(Math.max(size, 1));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      // The file grew since fstat (someone appends to it in place): keep reading to its end.
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+    }
+    const bytesRead = await readFd(fd, buffer, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+    if (length === size && size > 0) break;
+  }
+  return buffer.subarray(0, length);
+}
+
+/**
+ * Creates `path`, which must not exist (`O_EXCL`, and `O_NOFOLLOW` so not even a dangling link is
+ * followed), writes `data` and, when `durable`, fsyncs it. On failure the partial file is removed.
+ */
+export async function writeNewFile(path: string, data: string | Uint8Array, durable: boolean): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const fd = await openFd(path, CREATE_FLAGS, 0o666);
+  try {
+    for (let offset = 0; offset < bytes.length; ) offset += await writeFd(fd, bytes, offset);
+    if (durable) await fsyncFd(fd);
+  } catch (error) {
+    await closeFd(fd).catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw error;
+  }
+  await closeFd(fd);
+}

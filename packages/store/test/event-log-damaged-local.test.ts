@@ -1,0 +1,161 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdir, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventsError, serializeEvent } from '@x/events';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StoreError } from '../src/errors.js';
+import { EventLog } from '../src/event-log.js';
+import { createLocalFileStore } from '../src/local-file-store.js';
+import { messageText, userMessageEvent } from './helpers/events.js';
+
+const base = mkdtempSync(join(tmpdir(), 'x-eventlog-damaged-'));
+let counter = 0;
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+/** A local log of `count` messages m0…m{count-1}; returns its root, store and the event file names by index. */
+async function writtenLog(count: number) {
+  const root = join(base, `log-${++counter}`);
+  const store = createLocalFileStore({ root, durability: 'none' });
+  const log = await EventLog.open(store);
+  for (let i = 0; i < count; i++) await log.append(userMessageEvent(`m${i}`));
+  const names = readdirSync(join(root, 'events'))
+    .filter((name) => name.startsWith('event-'))
+    .sort();
+  return { root, store, names, events: join(root, 'events'), slots: join(root, 'events', '.slots') };
+}
+
+function mkfifo(path: string): void {
+  execFileSync('mkfifo', [path]);
+}
+
+/** A tiny seeded PRNG (mulberry32), so a failing case can be replayed from the printed seed. */
+function createRandom(seed: number) {
+  let state = seed >>> 0;
+  return (max: number): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * max);
+  };
+}
+
+describe('EventLog on a damaged local directory', () => {
+  it('opens without blocking when an event file is a FIFO, and reads every other event', async () => {
+    const { store, names, events } = await writtenLog(5);
+    await unlink(join(events, names[2]!));
+    mkfifo(join(events, names[2]!));
+    const log = await EventLog.open(store);
+    expect(log.length).toBe(5);
+    const entries = await log.rangeSettled(0);
+    expect(entries.map((entry) => (entry.event ? messageText(entry.event) : entry.error.code))).toEqual([
+      'm0',
+      'm1',
+      'not_regular_file',
+      'm3',
+      'm4',
+    ]);
+    const bad = entries[2]!;
+    expect(bad.error?.message).toContain(join(events, names[2]!));
+    await expect(log.get(2)).rejects.toMatchObject({ code: 'not_regular_file' });
+  });
+
+  it('opens without blocking when the next slot claim is a FIFO, warns, and refuses to append over it', async () => {
+    const { store, slots } = await writtenLog(3);
+    mkfifo(join(slots, '00003.json'));
+    const warnings: string[] = [];
+    const log = await EventLog.open(store, { logger: { warn: (message) => warnings.push(message) } });
+    expect(log.length).toBe(3);
+    expect(warnings.join('\n')).toContain('is a FIFO');
+    expect(await log.refresh()).toBe(0);
+    expect(warnings).toHaveLength(1);
+    await expect(log.append(userMessageEvent('next'))).rejects.toMatchObject({ code: 'not_regular_file' });
+  });
+
+  it('treats a corrupt or truncated claim at the end as the end of the log for readers', async () => {
+    const { store, slots } = await writtenLog(3);
+    await writeFile(join(slots, '00003.json'), serializeEvent(userMessageEvent('x')).slice(0, 30));
+    const warnings: string[] = [];
+    const log = await EventLog.open(store, { logger: { warn: (message) => warnings.push(message) } });
+    expect(log.length).toBe(3);
+    expect(warnings.join('\n')).toContain('Corrupt event file');
+    await expect(log.append(userMessageEvent('next'))).rejects.toMatchObject({ code: 'corrupt_event' });
+  });
+
+  it('reports truncated event files, directories and links where event files should be, and reads the rest', async () => {
+    const { root, store, names, events } = await writtenLog(6);
+    await truncate(join(events, names[1]!), 20);
+    await unlink(join(events, names[3]!));
+    await symlink(join(root, 'elsewhere.json'), join(events, names[3]!));
+    await writeFile(join(root, 'elsewhere.json'), serializeEvent(userMessageEvent('outside')));
+    const log = await EventLog.open(store);
+    const codes = (await log.rangeSettled(0)).map((entry) =>
+      entry.event ? messageText(entry.event) : entry.error.code,
+    );
+    expect(codes).toEqual(['m0', 'corrupt_event', 'm2', 'invalid_path', 'm4', 'm5']);
+
+    await unlink(join(events, names[4]!));
+    await mkdir(join(events, names[4]!));
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    // The claim of 4 still holds the event: it is served from there, with a warning that its file cannot be written.
+    const fromClaim = await EventLog.open(store, { logger: { warn } });
+    expect(fromClaim.length).toBe(6);
+    expect(messageText(await fromClaim.get(4))).toBe('m4');
+    expect(warnings.join('\n')).toContain('event 4 is read from its slot claim');
+    // Without its claim, a directory is not an event file: the log has a gap there, and says so.
+    await unlink(join(events, '.slots', '00004.json'));
+    warnings.length = 0;
+    const reopened = await EventLog.open(store, { logger: { warn } });
+    expect(reopened.length).toBe(4);
+    expect(warnings.join('\n')).toContain('index 4 is missing');
+  });
+
+  it('gives only typed errors and never blocks on randomly damaged logs (seeded)', async () => {
+    const seed = Number(process.env.X_FUZZ_SEED ?? 20_261_124);
+    const random = createRandom(seed);
+    const damages = ['truncate', 'empty', 'garbage', 'fifo', 'directory', 'dangling-link', 'link-out', 'other-id'];
+    for (let round = 0; round < 40; round++) {
+      const where = `seed ${seed}, round ${round}`;
+      const { root, store, names, events, slots } = await writtenLog(4);
+      // Damage 1–3 event files or claims, including the claim past the end.
+      for (let n = 1 + random(3); n > 0; n--) {
+        const onClaim = random(3) === 0;
+        const index = random(5);
+        const path = onClaim
+          ? join(slots, `${String(index).padStart(5, '0')}.json`)
+          : join(events, names[Math.min(index, names.length - 1)]!);
+        await rm(path, { recursive: true, force: true });
+        const damage = damages[random(damages.length)]!;
+        if (damage === 'truncate') await writeFile(path, serializeEvent(userMessageEvent('t')).slice(0, random(60)));
+        if (damage === 'empty') await writeFile(path, '');
+        if (damage === 'garbage') await writeFile(path, '\u0000{{{"kind": "toString"');
+        if (damage === 'fifo') mkfifo(path);
+        if (damage === 'directory') await mkdir(path);
+        if (damage === 'dangling-link') await symlink(join(root, 'nowhere'), path);
+        if (damage === 'link-out') await symlink(base, path);
+        if (damage === 'other-id') await writeFile(path, serializeEvent(userMessageEvent('other')));
+      }
+      let log: EventLog;
+      try {
+        log = await EventLog.open(store);
+      } catch (error) {
+        if (!StoreError.isInstance(error)) throw new Error(`${where}: open threw ${String(error)}`, { cause: error });
+        continue;
+      }
+      for (const entry of await log.rangeSettled(0)) {
+        if (entry.error !== undefined) expect(StoreError.isInstance(entry.error), where).toBe(true);
+      }
+      try {
+        await log.append(userMessageEvent('after damage'));
+      } catch (error) {
+        if (!StoreError.isInstance(error) && !EventsError.isInstance(error)) {
+          throw new Error(`${where}: append threw ${String(error)}`, { cause: error });
+        }
+      }
+    }
+    // A few seconds alone; the limit is for a full parallel test run on 2 shared cores.
+  }, 120_000);
+});
