@@ -89,22 +89,8 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
   for (const event of events) kinds[displayKind(event)] = (kinds[displayKind(event)] ?? 0) + 1;
   const indexById = new Map(events.map((event, index) => [event.id, index]));
   const children = subConversations(record.source.location);
-  const tree = EventTree.from(events);
-  const headId = tree.activeLeaf(
-    record.baseState?.leaf_event_id ?? undefined,
-    record.baseState?.head_is_empty === true,
-  );
-  const activePath = new Set(headId === undefined || !tree.has(headId) ? [] : tree.pathToRoot(headId));
-  // Branch tips: tree events nothing answers (state updates are not tree nodes).
-  const answered = new Set<string>();
-  for (const event of events) {
-    if (event.kind === 'ConversationStateUpdateEvent') continue;
-    const parent = tree.parentOf(event.id);
-    if (parent !== undefined) answered.add(parent);
-  }
-  const tips = events
-    .map((event, index) => ({ event, index }))
-    .filter(({ event }) => event.kind !== 'ConversationStateUpdateEvent' && !answered.has(event.id));
+  // The tree of a damaged log may be unreadable (unknown parents, cycles): then no HEAD or branches are shown.
+  const { headId, activePath, tips } = treeOf(record, events);
   return {
     id: state.id,
     status: state.execution_status,
@@ -143,4 +129,28 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
       return { ...pending, index, summary: event === undefined ? pending.tool_name : eventSummary(event, 120) };
     }),
   };
+}
+
+function treeOf(record: ConversationRecord, events: readonly AnyEvent[]) {
+  try {
+    const tree = EventTree.from(events);
+    const headId = tree.activeLeaf(
+      record.baseState?.leaf_event_id ?? undefined,
+      record.baseState?.head_is_empty === true,
+    );
+    const activePath = new Set(headId === undefined || !tree.has(headId) ? [] : tree.pathToRoot(headId));
+    // Branch tips: tree events nothing answers (state updates are not tree nodes).
+    const answered = new Set<string>();
+    for (const event of events) {
+      if (event.kind === 'ConversationStateUpdateEvent') continue;
+      const parent = tree.parentOf(event.id);
+      if (parent !== undefined) answered.add(parent);
+    }
+    const tips = events
+      .map((event, index) => ({ event, index }))
+      .filter(({ event }) => event.kind !== 'ConversationStateUpdateEvent' && !answered.has(event.id));
+    return { headId, activePath, tips };
+  } catch {
+    return { headId: undefined, activePath: new Set<number>(), tips: [] as { event: AnyEvent; index: number }[] };
+  }
 }
