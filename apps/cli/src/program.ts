@@ -3,6 +3,7 @@ import { defineConversationCommands } from './definitions/conversation-commands.
 import { colorFlagFromArgv, helpColorsEnabled } from './definitions/help-text.js';
 import { defineRemoteCommands } from './definitions/remote-commands.js';
 import { defineRun } from './definitions/run.js';
+import { defineTreeCommands } from './definitions/tree-commands.js';
 import { colorsEnabled, createColors } from './render/colors.js';
 
 const style = createColors(true);
@@ -48,6 +49,7 @@ export function createProgram(version: string): Command {
 
   defineRun(program);
   defineConversationCommands(program);
+  defineTreeCommands(program);
   defineRemoteCommands(program);
 
   program.addHelpText(

@@ -17,6 +17,8 @@ const HINTS: Record<string, string> = {
   invalid_hook_config: 'Fix the hook file (the .openhands/hooks.json format), or run with --no-hooks.',
   remote_auth_failed: 'Pass the server’s session key with --api-key or X_SESSION_API_KEY.',
   remote_request_failed: 'Is the server running at that URL? Start one with `x serve`.',
+  unknown_event: 'List the event ids (and indices) with `x events <conversation>`.',
+  remote_route_not_found: 'The server does not have this route: it may be an older or a different agent server.',
   remote_stream_closed: 'The server closed the event stream; check that it is still running.',
 };
 
@@ -24,6 +26,7 @@ const NOT_FOUND_CODES = new Set([
   'conversation_not_found',
   'file_not_found',
   'unknown_event_id',
+  'unknown_event',
   'remote_conversation_not_found',
 ]);
 

@@ -48,3 +48,4 @@ export {
   InvalidClientFrameError,
   type SocketConversation,
 } from './websocket/index.js';
+export { WorkspacePathError } from './workspace/workspace-path-error.js';

@@ -11,6 +11,8 @@ import { registerEventRoutes } from './api/event-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
+import { registerTreeRoutes } from './api/tree-routes.js';
+import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import {
@@ -139,6 +141,8 @@ export async function buildServer(
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
   registerEventRoutes(app, manager);
+  registerTreeRoutes(app, manager);
+  registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
   registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

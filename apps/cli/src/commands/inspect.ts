@@ -1,4 +1,4 @@
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, EventTree } from '@x/events';
 import type { CliContext } from '../context.js';
 import {
   type ConversationRecord,
@@ -52,6 +52,21 @@ export async function inspectCommand(
       .map(([kind, count]) => `${kind} ${count}`)
       .join(c.dim(' · ')) || 'none',
   );
+  row(
+    'head',
+    report.head === null
+      ? 'empty'
+      : `${report.head.id}${report.head.index < 0 ? '' : c.dim(` (#${report.head.index}, ${report.head.branch_length} on the active branch)`)}`,
+  );
+  row(
+    'branches',
+    report.branches.length <= 1 ? String(report.branches.length) : c.yellow(String(report.branches.length)),
+  );
+  if (report.branches.length > 1) {
+    for (const branch of report.branches) {
+      output.line(`    ${branch.active ? c.green('●') : c.dim('○')} #${branch.index} ${branch.summary}`);
+    }
+  }
   if (report.sub_conversations.length > 0) {
     row('sub-agents', String(report.sub_conversations.length));
     for (const child of report.sub_conversations) {
@@ -74,6 +89,8 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
   for (const event of events) kinds[displayKind(event)] = (kinds[displayKind(event)] ?? 0) + 1;
   const indexById = new Map(events.map((event, index) => [event.id, index]));
   const children = subConversations(record.source.location);
+  // The tree of a damaged log may be unreadable (unknown parents, cycles): then no HEAD or branches are shown.
+  const { headId, activePath, tips } = treeOf(record, events);
   return {
     id: state.id,
     status: state.execution_status,
@@ -96,6 +113,14 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
     confirmation_policy: state.confirmation_policy,
     stats: state.stats,
     kinds,
+    head:
+      headId === undefined ? null : { id: headId, index: indexById.get(headId) ?? -1, branch_length: activePath.size },
+    branches: tips.map(({ event, index }) => ({
+      leaf_event_id: event.id,
+      index,
+      active: event.id === headId || activePath.has(index),
+      summary: eventSummary(event, 100),
+    })),
     sub_conversation_ids: children.map((child) => child.id),
     sub_conversations: children,
     pending_actions: state.pending_actions.map((pending) => {
@@ -104,4 +129,28 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
       return { ...pending, index, summary: event === undefined ? pending.tool_name : eventSummary(event, 120) };
     }),
   };
+}
+
+function treeOf(record: ConversationRecord, events: readonly AnyEvent[]) {
+  try {
+    const tree = EventTree.from(events);
+    const headId = tree.activeLeaf(
+      record.baseState?.leaf_event_id ?? undefined,
+      record.baseState?.head_is_empty === true,
+    );
+    const activePath = new Set(headId === undefined || !tree.has(headId) ? [] : tree.pathToRoot(headId));
+    // Branch tips: tree events nothing answers (state updates are not tree nodes).
+    const answered = new Set<string>();
+    for (const event of events) {
+      if (event.kind === 'ConversationStateUpdateEvent') continue;
+      const parent = tree.parentOf(event.id);
+      if (parent !== undefined) answered.add(parent);
+    }
+    const tips = events
+      .map((event, index) => ({ event, index }))
+      .filter(({ event }) => event.kind !== 'ConversationStateUpdateEvent' && !answered.has(event.id));
+    return { headId, activePath, tips };
+  } catch {
+    return { headId: undefined, activePath: new Set<number>(), tips: [] as { event: AnyEvent; index: number }[] };
+  }
 }

@@ -67,6 +67,10 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
       switch (error.code) {
         case 'conversation_running':
           return reply.code(409).send({ detail: 'Conversation already running. Wait for completion or pause first.' });
+        case 'unknown_event':
+          return reply.code(404).send({ detail: error.message });
+        case 'conversation_exists':
+          return reply.code(409).send({ detail: error.message });
         case 'no_condenser':
         case 'no_user_message':
           return reply.code(400).send({ detail: error.message });

@@ -1,6 +1,7 @@
 export { RemoteAuthError } from './errors/remote-auth-error.js';
 export { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
 export { RemoteRequestError } from './errors/remote-request-error.js';
+export { RemoteRouteNotFoundError } from './errors/remote-route-not-found-error.js';
 export { RemoteRunError } from './errors/remote-run-error.js';
 export { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
 export { RemoteTimeoutError } from './errors/remote-timeout-error.js';
@@ -9,7 +10,9 @@ export type {
   RemoteAttachOptions,
   RemoteConversationListener,
   RemoteCreateOptions,
+  RemoteForkOptions,
   RemoteRunResult,
+  RemoteSecretInput,
 } from './remote-conversation-options.js';
 export {
   type ConversationEventStream,

@@ -38,6 +38,8 @@ export interface RemoteCreateOptions extends RemoteAttachOptions {
   maxIterations?: number;
   /** Conversation id to use (hyphenated or hex UUID). */
   id?: string;
+  /** Conversation secrets (start request `secrets`): offered to tools by name, masked in output. */
+  secrets?: Readonly<Record<string, RemoteSecretInput>>;
   /** Anything else of the start request, sent as is (snake_case), e.g. `{ tags: {...} }`. */
   extra?: Record<string, unknown>;
 }
@@ -45,4 +47,21 @@ export interface RemoteCreateOptions extends RemoteAttachOptions {
 /** How a remote run ended. */
 export interface RemoteRunResult {
   status: string;
+}
+
+/** A secret's value for `secrets` / `updateSecrets`. */
+export type RemoteSecretInput = string | { value?: string | null; description?: string | null };
+
+/** Options of `RemoteConversation.fork` (the reference's ForkConversationRequest, camelCase). */
+export interface RemoteForkOptions {
+  /** Id of the fork; the server picks one by default. */
+  id?: string;
+  title?: string;
+  tags?: Record<string, string>;
+  /** Start with empty stats (default true). */
+  resetMetrics?: boolean;
+  /** Copy only the branch from the root to this event, which becomes the fork's HEAD. */
+  fromEventId?: string;
+  /** Options of the fork's RemoteConversation (default: this one's, without its listener). */
+  attach?: RemoteAttachOptions;
 }

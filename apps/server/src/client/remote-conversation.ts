@@ -7,7 +7,9 @@ import type {
   RemoteAttachOptions,
   RemoteConversationListener,
   RemoteCreateOptions,
+  RemoteForkOptions,
   RemoteRunResult,
+  RemoteSecretInput,
 } from './remote-conversation-options.js';
 import { type ConversationEventStream, streamConversationEvents } from './stream-conversation-events.js';
 
@@ -61,6 +63,7 @@ export class RemoteConversation {
       ...(options.id === undefined ? {} : { conversation_id: options.id }),
       ...(options.confirmationPolicy === undefined ? {} : { confirmation_policy: options.confirmationPolicy }),
       ...(options.maxIterations === undefined ? {} : { max_iterations: options.maxIterations }),
+      ...(options.secrets === undefined ? {} : { secrets: secretsBody(options.secrets) }),
     };
     const info = await rest.request<Record<string, unknown>>('POST', '/api/conversations', { body });
     const id = info.id ?? info.conversation_id;
@@ -161,6 +164,64 @@ export class RemoteConversation {
   /** Pauses between steps (`POST .../pause`). */
   async pause(): Promise<void> {
     await this.#post('pause', {});
+  }
+
+  /** Same as pause on our server (`POST .../interrupt`). */
+  async interrupt(): Promise<void> {
+    await this.#post('interrupt', {});
+  }
+
+  /**
+   * Forks the conversation on the server (`POST .../fork`, reference body) and returns the fork, attached
+   * with this conversation's options. `fromEventId`: only the branch up to that event, which becomes HEAD.
+   */
+  async fork(options: RemoteForkOptions = {}): Promise<RemoteConversation> {
+    const body: Record<string, unknown> = { reset_metrics: options.resetMetrics ?? true };
+    if (options.id !== undefined) body.id = options.id;
+    if (options.title !== undefined) body.title = options.title;
+    if (options.tags !== undefined) body.tags = options.tags;
+    if (options.fromEventId !== undefined) body.from_event_id = options.fromEventId;
+    const info = await this.#post<Record<string, unknown>>('fork', body);
+    const id = info.id;
+    if (typeof id !== 'string') {
+      throw new RemoteRequestError({
+        method: 'POST',
+        url: `${this.serverUrl}${this.#path('fork')}`,
+        status: 201,
+        detail: 'the response has no conversation id',
+      });
+    }
+    const { onEvent: _listener, ...inherited } = this.#options;
+    return RemoteConversation.#open(this.#rest, id, info, { ...inherited, ...options.attach });
+  }
+
+  /**
+   * Moves HEAD to `eventId` (`null`: empty HEAD) with `POST .../navigate`, then refreshes `state` (the
+   * reference never broadcasts `leaf_event_id`).
+   */
+  async navigateTo(eventId: string | null): Promise<RemoteConversationState> {
+    const info = await this.#post<Record<string, unknown>>('navigate', { event_id: eventId });
+    this.#state = { ...this.#state, ...info };
+    return this.#state;
+  }
+
+  /** HEAD of the conversation tree as last seen (`leaf_event_id`). */
+  get leafEventId(): string | undefined {
+    const leaf = this.#state.leaf_event_id;
+    return typeof leaf === 'string' ? leaf : undefined;
+  }
+
+  /** Adds or replaces secrets (`POST .../secrets`): a string or `{ value, description }` per name. */
+  async updateSecrets(secrets: Readonly<Record<string, RemoteSecretInput>>): Promise<void> {
+    await this.#post('secrets', { secrets: secretsBody(secrets) });
+  }
+
+  /** `'llm'` (the reference's LLMSecurityAnalyzer) or `null`/`'none'` (no analysis): `POST .../security_analyzer`. */
+  async setSecurityAnalyzer(
+    analyzer: 'llm' | 'none' | null | ({ kind: string } & Record<string, unknown>),
+  ): Promise<void> {
+    const body = analyzer === 'llm' ? { kind: 'LLMSecurityAnalyzer' } : analyzer === 'none' ? null : analyzer;
+    await this.#post('security_analyzer', { security_analyzer: body });
   }
 
   /** Rejects the actions waiting for confirmation (`POST .../events/respond_to_confirmation`). */
@@ -275,4 +336,16 @@ export class RemoteConversation {
   #post<T = unknown>(suffix: string, body: unknown, allow: readonly number[] = []): Promise<T> {
     return this.#rest.request<T>('POST', this.#path(suffix), { body, conversationId: this.id, allow });
   }
+}
+
+/** The reference's `secrets` body: strings as they are, objects as StaticSecrets. */
+function secretsBody(secrets: Readonly<Record<string, RemoteSecretInput>>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(secrets)) {
+    body[name] =
+      typeof value === 'string'
+        ? value
+        : { kind: 'StaticSecret', value: value.value ?? null, description: value.description ?? null };
+  }
+  return body;
 }

@@ -1,11 +1,13 @@
 import { type AnyEvent, safeParseEvent } from '@x/events';
 import { type RawData, WebSocket } from 'ws';
+import { RESUME_HEADER } from '../websocket/resume-header.js';
 import { RemoteAuthError } from './errors/remote-auth-error.js';
 import { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
 import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
 import { RemoteTimeoutError } from './errors/remote-timeout-error.js';
 import { RestClient } from './internal/rest-client.js';
+import { SeenEvents } from './internal/seen-events.js';
 
 /**
  * Reconnection after a dropped stream: delays double from `initialDelayMs` up to `maxDelayMs`, each one
@@ -51,6 +53,11 @@ export interface StreamConversationEventsOptions {
 export interface ConversationEventStream {
   /** Index the next persisted event will have: the `from_index` of the next reconnect. */
   readonly nextIndex: number;
+  /**
+   * How reconnects resume: `index` (our server's `from_index`), or `timestamp` against a server in the
+   * reference's shape (`resend_mode=since`, duplicates dropped by id); undefined before the first connection.
+   */
+  readonly resumeMode: 'index' | 'timestamp' | undefined;
   /** Resolves once the first connection is subscribed; rejects if the stream fails before that. */
   readonly ready: Promise<void>;
   /** Resolves when the stream is closed (by `close()` or the signal); rejects on a fatal error. */
@@ -95,9 +102,38 @@ export function streamConversationEvents(
     markReady = resolve;
   });
 
+  let resumeMode: 'index' | 'timestamp' | undefined;
+  /** Timestamp mode: the newest persisted event known, and the ids of the recent ones (for dropping replays). */
+  let lastTimestamp: string | undefined;
+  const seen = new SeenEvents();
+  const noteBaseline = async (): Promise<void> => {
+    // The reference's server cannot replay by index: remember the newest event so a reconnect asks for
+    // `resend_mode=since` from it; anything already received is dropped by id.
+    try {
+      const page = await rest.request<{ items: Array<{ id?: unknown; timestamp?: unknown }> }>(
+        'GET',
+        `/api/conversations/${encodeURIComponent(conversationId)}/events/search`,
+        { conversationId, query: { sort_order: 'TIMESTAMP_DESC', limit: 1 } },
+      );
+      const newest = page.items[0];
+      if (newest !== undefined && typeof newest.id === 'string' && typeof newest.timestamp === 'string') {
+        seen.add(newest.id);
+        if (lastTimestamp === undefined || newest.timestamp > lastTimestamp) lastTimestamp = newest.timestamp;
+      }
+    } catch {
+      // Without a baseline a reconnect replays from the first event received, or live only.
+    }
+  };
+
   const streamUrl = (): string => {
     const base = rest.serverUrl.replace(/^http/, 'ws');
-    return `${base}/sockets/events/${encodeURIComponent(conversationId)}?from_index=${nextIndex}`;
+    const url = `${base}/sockets/events/${encodeURIComponent(conversationId)}`;
+    if (resumeMode === 'timestamp') {
+      return lastTimestamp === undefined
+        ? url
+        : `${url}?resend_mode=since&after_timestamp=${encodeURIComponent(lastTimestamp)}`;
+    }
+    return `${url}?from_index=${nextIndex}`;
   };
 
   /** One connection: resolves with how it ended and whether it got as far as its snapshot. */
@@ -117,6 +153,11 @@ export function streamConversationEvents(
         };
         ws.terminate();
       }, readyTimeoutMs);
+      ws.on('upgrade', (response) => {
+        if (resumeMode !== undefined) return;
+        resumeMode = response.headers[RESUME_HEADER] === undefined ? 'timestamp' : 'index';
+        if (resumeMode === 'timestamp') void noteBaseline();
+      });
       ws.on('unexpected-response', (_request, response) => {
         const status = response.statusCode ?? 0;
         outcome = {
@@ -139,6 +180,14 @@ export function streamConversationEvents(
         }
         const event = parsed.event;
         const persisted = isPersistedFrame(event);
+        if (persisted && resumeMode === 'timestamp') {
+          // A replayed event already received: dropped, so nothing is repeated.
+          if (seen.has(event.id)) return;
+          seen.add(event.id);
+          const stamp = (event as { timestamp?: unknown }).timestamp;
+          if (typeof stamp === 'string' && (lastTimestamp === undefined || stamp > lastTimestamp))
+            lastTimestamp = stamp;
+        }
         const index = persisted ? nextIndex++ : undefined;
         options.onEvent(event, index);
         if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
@@ -209,6 +258,9 @@ export function streamConversationEvents(
   return {
     get nextIndex() {
       return nextIndex;
+    },
+    get resumeMode() {
+      return resumeMode;
     },
     ready: readyOrFailure,
     done,

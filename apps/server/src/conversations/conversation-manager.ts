@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Conversation, createSecretCipher, type SecretCipher, type SecretInput } from '@x/agent';
+import { Conversation, createSecretCipher, type SecretCipher } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,13 +10,14 @@ import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { buildAgent, storableAgentConfig } from './build-agent.js';
 import { hooksOfRequest } from './conversation-hooks.js';
-import { type ConversationMeta, nowIso, readConversationMeta } from './conversation-meta.js';
+import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
 import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { ManagedConversation, type ManagedConversationDeps } from './managed-conversation.js';
+import { secretInputsOf } from './secret-inputs.js';
 import { finishDeletion, listTombstones, writeTombstone } from './tombstones.js';
 
 const HEX = /^[0-9a-f]{32}$/i;
@@ -207,18 +208,7 @@ export class ConversationManager implements EventSocketHost {
     await mkdir(workspace, { recursive: true });
     const guard = guardConversationStore(this.store, hyphenate(hex));
     const deps: ManagedConversationDeps = { ...this.#deps, store: guard.store };
-    const secrets: Record<string, SecretInput> = {};
-    for (const [name, value] of Object.entries(request.secrets ?? {})) {
-      secrets[name] =
-        typeof value === 'string'
-          ? value
-          : {
-              ...(value.value === null || value.value === undefined ? {} : { value: value.value }),
-              ...(value.description === null || value.description === undefined
-                ? {}
-                : { description: value.description }),
-            };
-    }
+    const secrets = secretInputsOf(request.secrets);
     const conversation = await Conversation.create({
       agent,
       workspace,
@@ -265,6 +255,57 @@ export class ConversationManager implements EventSocketHost {
       await managed.sendMessage(message, { run: true });
     }
     return { conversation: managed, created: true };
+  }
+
+  /**
+   * Forks `id` (reference `POST /{id}/fork`): the library's `fork` copies the events (all, or the branch up to
+   * `fromEventId`) into a new directory; the fork gets its own meta.json (same agent and workspace, fork
+   * provenance, new title/tags) and its own guarded store, so deleting either conversation leaves the other.
+   */
+  async fork(
+    id: string,
+    request: {
+      id?: string | null;
+      title?: string | null;
+      tags?: Record<string, string> | null;
+      reset_metrics: boolean;
+      from_event_id?: string | null;
+    },
+  ): Promise<ManagedConversation> {
+    const source = await this.require(id);
+    const hex = conversationHex(request.id ?? randomUUID());
+    if (hex === undefined) throw new InvalidConversationIdError(String(request.id));
+    if (this.#entries.has(hex) || this.#deleting.has(hex) || this.#tombstoned.has(hex)) {
+      throw new InvalidRequestError(`Conversation ${hyphenate(hex)} already exists`, { statusCode: 409 });
+    }
+    const opened = await source.open();
+    const forked = await opened.fork({
+      id: hyphenate(hex),
+      resetMetrics: request.reset_metrics,
+      ...(request.from_event_id == null ? {} : { fromEventId: request.from_event_id }),
+      ...(request.title == null ? {} : { title: request.title }),
+    });
+    await forked.close();
+    const now = nowIso();
+    const meta: ConversationMeta = {
+      ...source.meta,
+      id: hex,
+      title: request.title ?? null,
+      tags: request.tags ?? source.meta.tags,
+      created_at: now,
+      updated_at: now,
+      secret_names: [],
+      execution_status: 'idle',
+      forked_from_conversation_id: source.id,
+      forked_from_event_id: request.from_event_id ?? null,
+    };
+    await writeConversationMeta(this.store, meta);
+    this.#deleted.delete(hex);
+    this.#entries.set(hex, undefined);
+    const conversation = await this.require(hex);
+    await conversation.open();
+    this.logger.info({ conversationId: conversation.id, source: source.id }, 'conversation forked');
+    return conversation;
   }
 
   /**

@@ -27,6 +27,11 @@ export const conversationMetaSchema = z.looseObject({
   execution_status: z.string().default('idle'),
   /** The start request's hook_config (the reference's StoredConversation keeps it too). */
   hook_config: z.record(z.string(), z.unknown()).nullish(),
+  /** The reference's security analyzer JSON last set with `POST .../security_analyzer` (null: none). */
+  security_analyzer: z.looseObject({ kind: z.string() }).nullish(),
+  /** Fork provenance (reference StoredConversation): hyphenated source id and the `from_event_id`. */
+  forked_from_conversation_id: z.string().nullish(),
+  forked_from_event_id: z.string().nullish(),
 });
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 

@@ -1,4 +1,4 @@
-import { type Agent, Conversation, listSubConversationIds, type SecretCipher } from '@x/agent';
+import { type Agent, Conversation, listSubConversationIds, type SecretCipher, type SecretInput } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLog, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
@@ -39,6 +39,7 @@ export class ManagedConversation implements SocketConversation {
   readonly #published = new Set<(event: AnyEvent) => void>();
   #run: Promise<void> | undefined;
   #rerunRequested = false;
+  #afterRunDone: Promise<void> = Promise.resolve();
   #metaWrite: Promise<void> = Promise.resolve();
   #deleted = false;
   #damage: string | undefined;
@@ -291,6 +292,12 @@ export class ManagedConversation implements SocketConversation {
   async startRun(): Promise<void> {
     const conversation = await this.open();
     if (this.#deleted) throw new ConversationDeletedError(this.id);
+    // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
+    // Its post-run snapshot is published first, so that a client waiting on the new run does not take it for its end.
+    while (this.#run !== undefined && conversation.state.execution_status === 'paused') {
+      await this.#run;
+      await this.#afterRunDone;
+    }
     if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
@@ -314,7 +321,7 @@ export class ManagedConversation implements SocketConversation {
         unsubscribe();
         markStarted();
         this.#run = undefined;
-        void this.#afterRun();
+        this.#afterRunDone = this.#afterRun();
       });
     await started;
   }
@@ -331,6 +338,42 @@ export class ManagedConversation implements SocketConversation {
         });
       }
     }
+  }
+
+  /** Moves HEAD (reference `navigate_to`); 409 during a run, 404 for an unknown event. */
+  async navigateTo(eventId: string | null): Promise<void> {
+    const conversation = await this.open();
+    if (this.#run !== undefined) throw new ConversationBusyError();
+    await conversation.navigateTo(eventId);
+    this.publishFullState();
+  }
+
+  /** Adds or replaces secrets (values kept in base_state.json, encrypted or redacted; names in meta.json). */
+  async updateSecrets(secrets: Readonly<Record<string, SecretInput>>): Promise<void> {
+    const conversation = await this.open();
+    await conversation.updateSecrets(secrets);
+    const names = [...new Set([...this.meta.secret_names, ...Object.keys(secrets)])];
+    this.meta = { ...this.meta, secret_names: names };
+    await this.saveMeta();
+    this.publishFullState();
+  }
+
+  /**
+   * Sets the security analyzer from the reference's JSON: `{"kind": "LLMSecurityAnalyzer"}` trusts the
+   * risk the model declares, `null` turns analysis off; other kinds are refused (422).
+   */
+  async setSecurityAnalyzer(analyzer: { kind: string } | null): Promise<void> {
+    if (analyzer !== null && analyzer.kind !== 'LLMSecurityAnalyzer') {
+      throw new InvalidRequestError(
+        `security_analyzer.kind '${analyzer.kind}' is not supported (supported: LLMSecurityAnalyzer, or null for none)`,
+        { statusCode: 422 },
+      );
+    }
+    const conversation = await this.open();
+    await conversation.setSecurityAnalyzer(analyzer === null ? 'none' : 'llm');
+    this.meta = { ...this.meta, security_analyzer: analyzer };
+    await this.saveMeta();
+    this.publishFullState();
   }
 
   /** Pauses (taking effect between steps) and publishes the state. */

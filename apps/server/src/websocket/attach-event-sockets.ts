@@ -8,6 +8,7 @@ import type { EventSocketHost } from './event-socket-host.js';
 import { type EventSocketOptions, resolveEventSocketOptions } from './event-socket-options.js';
 import { EventSocketSession } from './event-socket-session.js';
 import { resolveReplayStart } from './replay-start.js';
+import { RESUME_HEADER } from './resume-header.js';
 import { isValidSessionKey } from './session-keys.js';
 
 /** What `attachEventSockets` returns. */
@@ -36,6 +37,11 @@ export function attachEventSockets(
 ): EventSockets {
   const settings = resolveEventSocketOptions(options);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
+  // Tells clients this server resumes by index (`from_index`); the reference's server does not, and its
+  // clients fall back to `resend_mode=since` (see client/stream-conversation-events.ts).
+  wss.on('headers', (headers) => {
+    headers.push(`${RESUME_HEADER}: from_index`);
+  });
   const subscribers = new Map<string, number>();
   const alive = new WeakMap<WebSocket, boolean>();
   let closing = false;

@@ -158,6 +158,38 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     expect(await page.locator('.timeline strong', { hasText: 'words' }).count()).toBe(1);
   });
 
+  it('forks from an event with its Fork button and opens the fork, which ends at that event', async () => {
+    const s = await start();
+    s.llm.push(finishReply('First answer'));
+    const id = await create(s);
+    await s.call(
+      'POST',
+      `/api/conversations/${id}/events`,
+      { content: [{ type: 'text', text: 'Fork me here' }], run: true },
+      AUTH,
+    );
+    await waitForIdle(s, id);
+    const { page, problems } = await openViewer(s, `#/c/${id}`);
+    await eventually(() => card(page, 'First answer').count()).toBeGreaterThan(0);
+
+    await card(page, 'Fork me here').getByRole('button', { name: 'Fork' }).click();
+    await eventually(() => page.url()).not.toContain(id);
+    const forkId = decodeURIComponent(page.url().split('#/c/')[1] ?? '');
+    const { status, json } = await s.call('GET', `/api/conversations/${forkId}`, undefined, AUTH);
+    expect(status).toBe(200);
+    const info = json as { forked_from_conversation_id: string; forked_from_event_id: string; leaf_event_id: string };
+    expect(info.forked_from_conversation_id).toBe(id);
+    const messageId = (await card(page, 'Fork me here').getAttribute('data-event-id')) as string;
+    expect(info.forked_from_event_id).toBe(messageId);
+    expect(info.leaf_event_id).toBe(messageId);
+
+    // The fork's page shows its own events: the branch up to the message, without the answer.
+    await eventually(() => card(page, 'Fork me here').count()).toBe(1);
+    expect(await card(page, 'First answer').count()).toBe(0);
+    await eventually(async () => renderedEventIds(page)).toEqual(await restEventIds(s, forkId));
+    expect(problems).toEqual([]);
+  });
+
   it('runs an action after its approval is clicked in the page (confirmation mode)', async () => {
     const s = await start();
     s.llm.push(

@@ -1,6 +1,7 @@
 import { RemoteAuthError } from '../errors/remote-auth-error.js';
 import { RemoteConversationNotFoundError } from '../errors/remote-conversation-not-found-error.js';
 import { RemoteRequestError } from '../errors/remote-request-error.js';
+import { RemoteRouteNotFoundError } from '../errors/remote-route-not-found-error.js';
 
 export interface RequestOptions {
   body?: unknown;
@@ -19,6 +20,10 @@ export class RestClient {
   constructor(serverUrl: string, apiKey: string | undefined) {
     this.serverUrl = serverUrl.replace(/\/+$/, '');
     this.#apiKey = apiKey;
+  }
+
+  #notFound(method: string, url: string, conversationId: string, detail: string): Promise<Error> {
+    return classify404(this, method, url, conversationId, detail);
   }
 
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -50,10 +55,37 @@ export class RestClient {
     if (response.ok || options.allow?.includes(response.status)) return body as T;
     if (response.status === 401) throw new RemoteAuthError(url.href);
     if (response.status === 404 && options.conversationId !== undefined) {
-      throw new RemoteConversationNotFoundError({ conversationId: options.conversationId, serverUrl: this.serverUrl });
+      throw await this.#notFound(method, url.href, options.conversationId, detailOf(body, text));
     }
     throw new RemoteRequestError({ method, url: url.href, status: response.status, detail: detailOf(body, text) });
   }
+}
+
+/**
+ * Which 404 it was. The reference's servers answer a missing route and (on most conversation routes) a
+ * missing conversation alike (`{"detail": "Not Found"}`), so unless the detail says which, the conversation
+ * is looked up: if it exists, the route is what is missing.
+ */
+async function classify404(
+  client: RestClient,
+  method: string,
+  url: string,
+  conversationId: string,
+  detail: string,
+): Promise<Error> {
+  const missing = (): Error => new RemoteConversationNotFoundError({ conversationId, serverUrl: client.serverUrl });
+  if (/conversation not found/i.test(detail)) return missing();
+  if (/event/i.test(detail)) return new RemoteRequestError({ method, url, status: 404, detail });
+  if (method === 'GET' && new URL(url).pathname === `/api/conversations/${encodeURIComponent(conversationId)}`) {
+    return missing();
+  }
+  try {
+    await client.request('GET', `/api/conversations/${encodeURIComponent(conversationId)}`);
+  } catch (error) {
+    if (RemoteRequestError.isInstance(error) && error.status === 404) return missing();
+    return new RemoteRequestError({ method, url, status: 404, detail, cause: error });
+  }
+  return new RemoteRouteNotFoundError({ method, url });
 }
 
 function parseJson(text: string): unknown {

@@ -33,6 +33,8 @@ export class RunWaiter {
   #reject: (error: unknown) => void = () => undefined;
   #settled = false;
   #sawRunning: boolean;
+  #started = false;
+  #runningSinceArmed = false;
   #terminalSince: number | undefined;
   #errorTimer: NodeJS.Timeout | undefined;
   #pollTimer: NodeJS.Timeout | undefined;
@@ -54,20 +56,28 @@ export class RunWaiter {
 
   /** The run request was answered: start the REST fallback. */
   started(): void {
+    this.#started = true;
     this.#schedulePoll();
   }
 
   /** A published full_state snapshot (not the one a connection starts with). */
   onSnapshot(status: unknown): void {
     if (typeof status !== 'string') return;
-    if (status === 'running') this.#sawRunning = true;
-    else this.#finish(status);
+    if (status === 'running') {
+      this.#sawRunning = true;
+      this.#runningSinceArmed = true;
+    } else if (this.#started || this.#runningSinceArmed) {
+      // Before the run request is answered, a terminal snapshot ends the wait only after this run was seen
+      // running: otherwise it is the end of the previous run (e.g. the paused step that just finished).
+      this.#finish(status);
+    }
   }
 
   /** A field-level `execution_status` update. */
   onStatus(status: unknown): void {
     if (status === 'running') {
       this.#sawRunning = true;
+      this.#runningSinceArmed = true;
     } else if (status === 'stuck') {
       this.#finish('stuck');
     } else if (status === 'error' && this.#errorTimer === undefined) {

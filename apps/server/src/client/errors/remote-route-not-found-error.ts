@@ -1,0 +1,19 @@
+import { ServerError } from '../../errors.js';
+
+/**
+ * The server answered 404 for a route it does not have (an older server, or one in the reference's shape
+ * without this extension), while the conversation itself exists: not a "conversation not found".
+ */
+export class RemoteRouteNotFoundError extends ServerError {
+  readonly method: string;
+  readonly url: string;
+
+  constructor(init: { method: string; url: string }) {
+    super(
+      'remote_route_not_found',
+      `The server does not support ${init.method} ${init.url} (404 for an existing conversation)`,
+    );
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
