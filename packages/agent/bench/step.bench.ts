@@ -9,7 +9,7 @@
 // the reference (Python, performance.md) and, for the filesystem, next to its floor: the same event
 // bytes written one file per event with plain `fs.writeFile` under the same fsync policy (file and
 // directory fsync for 'fsync'). Every side gets the same warm-up run; figures are medians of RUNS runs.
-import { open, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeEvent } from '@x/events';

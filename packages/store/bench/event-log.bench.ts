@@ -120,7 +120,9 @@ async function alternate<T extends { total: number }>(
 }
 
 async function benchAppends(scratch: string): Promise<string> {
-  console.log(`## append (events shaped as in performance.md; median of ${ROUNDS} after a warm-up of each side, alternating with the floor)`);
+  console.log(
+    `## append (events shaped as in performance.md; median of ${ROUNDS} after a warm-up of each side, alternating with the floor)`,
+  );
   const events = [...scenarioEvents(APPENDS)];
 
   const memory = await alternate(
