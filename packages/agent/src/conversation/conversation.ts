@@ -45,6 +45,7 @@ import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
 import { startExtensions, userMessageEvent } from './start-extensions.js';
 import { createStepContext } from './step-context-factory.js';
+import { restoreView, writeViewCheckpoint } from './view-checkpoint/index.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
 const RECENT_EVENTS = 64;
@@ -338,6 +339,14 @@ export class Conversation {
    */
   async view(): Promise<View> {
     if (this.#view === undefined) {
+      // A resumed conversation reads only its view's events, when its view checkpoint matches the log.
+      const restored = await restoreView({
+        store: this.store,
+        directory: this.directory,
+        log: this.log,
+        state: this.#state,
+      });
+      if (restored !== undefined) return (this.#view = restored);
       const { tree, branch } = await readBranch(this.log, this.#state.leaf_event_id, this.#state.head_is_empty);
       this.#view = View.fromEvents(branch);
       this.#tree = tree;
@@ -489,6 +498,7 @@ export class Conversation {
       hookConfig: this.#hooks === undefined ? null : hookConfigToJSON(this.#hooks.runner.config),
     });
     await this.store.write(`${this.directory}/base_state.json`, JSON.stringify(json));
+    await writeViewCheckpoint(this.store, this.directory, this.#view, this.#state, this.log);
   }
 
   /** Waits for a run in progress, checkpoints, and refuses further use. */
