@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
 import { attachEventSockets, type SocketConversation } from '../src/websocket/index.js';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 200);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SUBSCRIBERS = [1, 10, 100];
 const OUTPUT = 'x'.repeat(2_048);

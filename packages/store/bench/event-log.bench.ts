@@ -33,7 +33,7 @@ import { dropPageCache, median, type OpenMeasurement, syncDirectory } from './be
 import { scenarioEvents } from './event-shapes.js';
 
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 10_000);
-const FSYNC_APPENDS = Number(process.env.BENCH_FSYNC_APPENDS ?? 1_000);
+const FSYNC_APPENDS = Number(process.env.BENCH_FSYNC_APPENDS ?? 500);
 const S3_APPENDS = Number(process.env.BENCH_S3_APPENDS ?? 500);
 const OPEN_EVENTS = Number(process.env.BENCH_OPEN_EVENTS ?? 100_000);
 
