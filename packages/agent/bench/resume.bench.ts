@@ -160,7 +160,7 @@ try {
   console.log('  the first new step: ≤ 200 ms and ≤ 100 MB RSS');
   const childScript = fileURLToPath(new URL('./resume-child.mjs', import.meta.url));
   for (const durability of ['none', 'fsync'] as const) {
-    const runs = [];
+    const runs: Record<string, number>[] = [];
     let notDropped: string | undefined;
     // Run 0 is a warm-up (not counted): it also writes the first step's events, as every later run does.
     for (let run = 0; run <= RUNS; run++) {
@@ -170,7 +170,7 @@ try {
       if (child.status !== 0) throw new Error(`resume child failed: ${child.stderr}`);
       if (run > 0) runs.push(JSON.parse(child.stdout.trim().split('\n').at(-1) as string));
     }
-    const pick = (key: string) => median(runs.map((run) => run[key] as number));
+    const pick = (key: string) => median(runs.map((run) => run[key]!));
     const elapsed = pick('elapsed');
     const rss = pick('rss') / 2 ** 20;
     console.log(

@@ -339,14 +339,15 @@ export class Conversation {
    */
   async view(): Promise<View> {
     if (this.#view === undefined) {
-      // A resumed conversation reads only its view's events, when its view checkpoint matches the log.
-      const restored = await restoreView({
-        store: this.store,
-        directory: this.directory,
-        log: this.log,
-        state: this.#state,
-      });
-      if (restored !== undefined) return (this.#view = restored);
+      // A resumed conversation reads only its view's events, when its view checkpoint matches the log
+      // (and no event was applied meanwhile, which the restored view would lack).
+      const state = this.#state;
+      const restored = await restoreView({ store: this.store, directory: this.directory, log: this.log, state });
+      if (restored !== undefined && this.#view === undefined && this.#state.event_count === state.event_count) {
+        this.#view = restored;
+        return restored;
+      }
+      if (this.#view !== undefined) return this.#view;
       const { tree, branch } = await readBranch(this.log, this.#state.leaf_event_id, this.#state.head_is_empty);
       this.#view = View.fromEvents(branch);
       this.#tree = tree;
