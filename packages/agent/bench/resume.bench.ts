@@ -174,9 +174,9 @@ try {
     const elapsed = pick('elapsed');
     const rss = pick('rss') / 2 ** 20;
     console.log(
-      `resume ${runs[0].events} events + first step (durability ${durability}): ${elapsed.toFixed(1)} ms ` +
+      `resume ${pick('events')} events + first step (durability ${durability}): ${elapsed.toFixed(1)} ms ` +
         `(resume alone ${pick('resumed').toFixed(1)} ms), RSS ${rss.toFixed(0)} MB for the whole process ` +
-        `(+${(pick('rssDelta') / 2 ** 20).toFixed(1)} MB during it); view ${runs[0].viewEvents} events; ` +
+        `(+${(pick('rssDelta') / 2 ** 20).toFixed(1)} MB during it); view ${pick('viewEvents')} events; ` +
         `median of ${RUNS} ${notDropped === undefined ? 'cold processes (page cache dropped)' : `processes, page cache NOT dropped (${notDropped})`}; ` +
         `${(elapsed / 8600).toFixed(3)}× the reference; time target ${elapsed <= 200 ? 'met' : 'NOT met'}, memory target ${rss <= 100 ? 'met' : 'NOT met'}`,
     );
