@@ -1,19 +1,25 @@
 /**
  * Event streaming benchmark: events/s and append-to-client latency (p50/p99) with 1, 10 and 100
- * subscribers on loopback, through our socket layer (EventLog on a memory store → attachEventSockets →
- * real `ws` clients), next to the floor: a raw `ws` broadcast of the same frames to the same clients.
+ * subscribers on loopback, through our socket layer (EventLog on the durable store the server uses by
+ * default, a local store with `durability: 'fsync'` → attachEventSockets → real `ws` clients), next to
+ * the floor: a raw `ws` broadcast of the same frames to the same clients, and a raw broadcast that first
+ * writes each frame's bytes durably (writeFile + fsync of file and directory), the same fsync policy.
+ * Every side gets the same warm-up run; figures are the median of RUNS runs.
  */
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEvent, serializeEvent } from '@x/events';
-import { createMemoryFileStore, EventLog } from '@x/store';
+import { createLocalFileStore, EventLog } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
 import { attachEventSockets, type SocketConversation } from '../src/websocket/index.js';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SUBSCRIBERS = [1, 10, 100];
 const OUTPUT = 'x'.repeat(2_048);
 
@@ -90,7 +96,8 @@ function summarise(start: number, latencies: number[]): Result {
 }
 
 async function ours(subscribers: number): Promise<Result> {
-  const log = await EventLog.open(createMemoryFileStore(), { dir: 'c/events' });
+  const root = await mkdtemp(join(tmpdir(), 'x-stream-bench-'));
+  const log = await EventLog.open(createLocalFileStore({ root, durability: 'fsync' }), { dir: 'c/events' });
   const conversation: SocketConversation = {
     id: 'c',
     log,
@@ -123,11 +130,13 @@ async function ours(subscribers: number): Promise<Result> {
   await sockets.close();
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
+  await rm(root, { recursive: true, force: true });
   return result;
 }
 
 /** The floor: the same frames sent with `ws` to every client as they are produced, no log, no flow control. */
-async function raw(subscribers: number): Promise<Result> {
+async function raw(subscribers: number, durable = false): Promise<Result> {
+  const root = await mkdtemp(join(tmpdir(), 'x-stream-floor-'));
   const http = createServer();
   const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
   wss.on('connection', (ws) => ws.send('{"kind":"hello"}'));
@@ -140,6 +149,7 @@ async function raw(subscribers: number): Promise<Result> {
   const start = performance.now();
   for (let index = 0; index < EVENTS; index++) {
     sentAt.set(index, performance.now());
+    if (durable) await writeDurably(join(root, `event-${index}.json`), frames[index]!, root);
     for (const ws of wss.clients) ws.send(frames[index]!);
     // One event per turn of the event loop, as in our run.
     await new Promise((resolve) => setImmediate(resolve));
@@ -150,7 +160,28 @@ async function raw(subscribers: number): Promise<Result> {
   await new Promise<void>((resolve) => wss.close(() => resolve()));
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
+  await rm(root, { recursive: true, force: true });
   return result;
+}
+
+/** writeFile + fsync of the file and of its directory: the durable floor of one event. */
+async function writeDurably(path: string, data: string, directory: string): Promise<void> {
+  await writeFile(path, data);
+  const file = await open(path, 'r+');
+  await file.sync();
+  await file.close();
+  const dir = await open(directory, 'r');
+  await dir.sync();
+  await dir.close();
+}
+
+/** Median run by events/s, after one warm-up run (not counted). */
+async function medianOf(run: () => Promise<Result>): Promise<Result> {
+  await run();
+  const results: Result[] = [];
+  for (let index = 0; index < RUNS; index++) results.push(await run());
+  results.sort((a, b) => a.eventsPerSecond - b.eventsPerSecond);
+  return results[Math.floor(results.length / 2)]!;
 }
 
 const fmt = (value: number, digits = 1) => value.toFixed(digits);
@@ -159,17 +190,30 @@ async function main(): Promise<void> {
   console.log(
     `machine: ${cpus().length}× ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  console.log(`${EVENTS} events of ~2.5 KB per run; latency = append call → frame parsed by the client\n`);
-  console.log('subscribers | ours events/s | raw ws events/s | ratio | ours p50 / p99 ms | raw p50 / p99 ms');
+  console.log(
+    `load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' / ')} (a loaded machine: compare ratios)`,
+  );
+  console.log(
+    `${EVENTS} events of ~2.5 KB per run, durable store (local, fsync); median of ${RUNS} runs after a warm-up of every side;`,
+  );
+  console.log('latency = append call → frame parsed by the client\n');
+  console.log(
+    'subscribers | ours events/s | raw ws + fsync events/s | ratio | raw ws events/s | ratio | ours p50 / p99 ms | raw+fsync p50 / p99 ms',
+  );
   for (const subscribers of SUBSCRIBERS) {
-    await ours(subscribers); // warm-up
-    const a = await ours(subscribers);
-    const b = await raw(subscribers);
+    const a = await medianOf(() => ours(subscribers));
+    const d = await medianOf(() => raw(subscribers, true));
+    const b = await medianOf(() => raw(subscribers));
     console.log(
-      `${String(subscribers).padStart(11)} | ${fmt(a.eventsPerSecond, 0).padStart(13)} | ${fmt(b.eventsPerSecond, 0).padStart(15)} | ${fmt(
-        b.eventsPerSecond / a.eventsPerSecond,
+      `${String(subscribers).padStart(11)} | ${fmt(a.eventsPerSecond, 0).padStart(13)} | ${fmt(d.eventsPerSecond, 0).padStart(23)} | ${fmt(
+        d.eventsPerSecond / a.eventsPerSecond,
         2,
-      )}× | ${fmt(a.p50, 2)} / ${fmt(a.p99, 2)} | ${fmt(b.p50, 2)} / ${fmt(b.p99, 2)}`,
+      )}× | ${fmt(b.eventsPerSecond, 0).padStart(15)} | ${fmt(b.eventsPerSecond / a.eventsPerSecond, 2)}× | ${fmt(a.p50, 2)} / ${fmt(
+        a.p99,
+        2,
+      )} | ${fmt(d.p50, 2)} / ${fmt(d.p99, 2)}`,
     );
   }
 }

@@ -1,70 +1,94 @@
-// Framework cost per agent step: everything except the model's time. The model is an in-process
-// LLM that answers instantly with one tool call; the tool returns 2,048 characters of output
-// instantly; persistence is the local filesystem (fsync and not). The time of step n is the interval
-// between the model being asked for step n and for step n + 1, so it covers reading the view, building
-// messages, parsing the tool call, emitting and persisting the action and observation events, state
-// updates and the base_state.json checkpoint.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+// Full-loop benchmark: framework cost per agent step, everything except the model's own time. The
+// model is the offline LLM (createOfflineLLM) answering instantly with one tool call (~210 B of
+// arguments); the tool returns 2,048 characters instantly; 1,000 steps. The time of step n is the
+// interval between the model being asked for step n and for step n + 1, minus the time spent inside the
+// model call, so it covers reading the view, building messages, parsing the tool call, emitting and
+// persisting the action, observation and stats events, state updates and the base_state.json checkpoint.
+//
+// Stores: memory, local filesystem without fsync, local filesystem with fsync. Each is printed next to
+// the reference (Python, performance.md) and, for the filesystem, next to its floor: the same event
+// bytes written one file per event with plain `fs.writeFile` under the same fsync policy (file and
+// directory fsync for 'fsync'). Every side gets the same warm-up run; figures are medians of RUNS runs.
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryFileStore } from '@x/store';
+import { serializeEvent } from '@x/events';
+import { createLocalFileStore, createMemoryFileStore, eventFileName } from '@x/store';
 import { z } from 'zod';
-import { Agent, Conversation, defineTool, type LLM, type LLMResponse } from '../src/index.js';
+import { Agent, Conversation, createOfflineLLM, defineTool, type LLM } from '../src/index.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WARMUP_STEPS = Number(process.env.BENCH_WARMUP_STEPS ?? 200);
 const OUTPUT = 'x'.repeat(2048);
+const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
+const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
+const FSYNC_FLOOR_RATIO_TARGET = 1.25;
+
+type Mode = 'memory' | 'none' | 'fsync';
 
 const outputTool = defineTool({
   name: 'run_command',
   description: 'Runs a command (benchmark stand-in that returns 2 KB instantly).',
-  parameters: z.object({ command: z.string() }),
+  parameters: z.object({ command: z.string(), summary: z.string().optional() }),
   execute: () => ({ content: OUTPUT }),
 });
 
-function instantLLM(askedAt: number[]): LLM {
-  let n = 0;
+/** The offline LLM, timed: records when each call starts and how long the model itself took. */
+function timedOfflineLLM(steps: number, askedAt: number[], modelMs: number[]): LLM {
+  const inner = createOfflineLLM({
+    script: (_request, turn) =>
+      turn >= steps
+        ? { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }
+        : {
+            toolCalls: [
+              {
+                name: 'run_command',
+                arguments: {
+                  command: `ls -la /tmp/dir-${turn} && cat file-${turn}.txt | head -n 40 && echo step-${turn}-done`,
+                  summary: `step ${turn}: list the build directory and show the head of its log file`,
+                },
+              },
+            ],
+          },
+  });
   return {
-    model: 'bench',
-    usageId: 'default',
+    model: inner.model,
+    usageId: inner.usageId,
     offline: true,
-    async complete(): Promise<LLMResponse> {
-      askedAt.push(performance.now());
-      n += 1;
-      const call =
-        n > STEPS
-          ? { id: `call-${n}`, name: 'finish', arguments: '{"message": "done"}', origin: 'completion' as const }
-          : {
-              id: `call-${n}`,
-              name: 'run_command',
-              arguments: JSON.stringify({
-                command: `ls -la /tmp/dir-${n} && cat file-${n}.txt | head -n 40`,
-                summary: `step ${n}`,
-              }),
-              origin: 'completion' as const,
-            };
-      return {
-        id: `resp-${n}`,
-        message: { role: 'assistant', content: [], tool_calls: [call], thinking_blocks: [] },
-        finishReason: 'tool_calls',
-        usage: null,
-        cost: 0,
-        latencySeconds: 0,
-      };
+    async complete(request) {
+      const started = performance.now();
+      askedAt.push(started);
+      const response = await inner.complete(request);
+      modelMs.push(performance.now() - started);
+      return response;
     },
   };
 }
 
-async function measure(durability: 'fsync' | 'none' | 'memory'): Promise<number[]> {
+interface RunResult {
+  /** Framework ms of each step (1-based step n at index n - 1). */
+  stepMs: number[];
+  /** Serialized events in log order, for the floor. */
+  bytes: string[];
+}
+
+async function runLoop(mode: Mode, steps: number): Promise<RunResult> {
   const dir = await mkdtemp(join(tmpdir(), 'x-step-bench-'));
   const askedAt: number[] = [];
+  const modelMs: number[] = [];
+  const bytes: string[] = [];
   try {
-    const agent = new Agent({ llm: instantLLM(askedAt), tools: [outputTool] });
+    const agent = new Agent({ llm: timedOfflineLLM(steps, askedAt, modelMs), tools: [outputTool] });
     const conversation = await Conversation.create({
       agent,
       workspace: dir,
       persistenceDir: dir,
-      ...(durability === 'memory' ? { store: createMemoryFileStore() } : { durability }),
-      maxIterationsPerRun: STEPS + 5,
+      store: mode === 'memory' ? createMemoryFileStore() : createLocalFileStore({ root: dir, durability: mode }),
+      maxIterationsPerRun: steps * 2 + 10,
+      onEvent: (event, index) => {
+        if (index !== undefined) bytes.push(serializeEvent(event));
+      },
     });
     await conversation.sendMessage('Benchmark task');
     const result = await conversation.run();
@@ -73,27 +97,102 @@ async function measure(durability: 'fsync' | 'none' | 'memory'): Promise<number[
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  return askedAt.slice(1).map((time, index) => time - (askedAt[index] ?? time));
+  const stepMs = askedAt.slice(1).map((time, index) => time - askedAt[index]! - modelMs[index]!);
+  return { stepMs, bytes };
 }
 
-function median(values: number[]): number {
+/** The floor: the same bytes, one file per event, plain `fs.writeFile` under the same fsync policy. */
+async function floorWrites(bytes: readonly string[], durable: boolean): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'x-step-floor-'));
+  const events = join(dir, 'events');
+  await mkdir(events);
+  try {
+    const started = performance.now();
+    for (const [index, json] of bytes.entries()) {
+      const path = join(events, eventFileName(index, `e${index}`));
+      if (!durable) {
+        await writeFile(path, json);
+        continue;
+      }
+      const handle = await open(path, 'w');
+      await handle.writeFile(json);
+      await handle.sync();
+      await handle.close();
+      const directory = await open(events, 'r');
+      await directory.sync();
+      await directory.close();
+    }
+    return performance.now() - started;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Median step time over a window around step n (steps are 1-based). */
-function around(stepTimes: number[], n: number): number {
+/** Median step time over the 11 steps around step n (1-based). */
+function around(stepMs: readonly number[], n: number): number {
   const start = Math.max(0, n - 6);
-  return median(stepTimes.slice(start, Math.min(stepTimes.length, n + 5)));
+  return median(stepMs.slice(start, Math.min(stepMs.length, n + 5)));
 }
 
-console.log(`agent step benchmark — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`);
+const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const ratio = (ours: number, other: number): string => `${(ours / other).toFixed(2)}×`;
+
+console.log(`# agent full-loop benchmark — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`);
 console.log(
-  'reference (Python, median): 2.9 / 9.3 / 79.6 ms at step 10 / 100 / 1,000; target ≤ 1 ms at 1,000, no growth',
+  `load average at start ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ')} (a loaded machine makes absolute figures noisy; compare the ratios)`,
 );
-for (const durability of ['memory', 'none', 'fsync'] as const) {
-  const stepTimes = await measure(durability);
-  const points = [10, 100, 1000].filter((n) => n <= STEPS);
-  const figures = points.map((n) => `step ${n}: ${around(stepTimes, n).toFixed(2)} ms`).join('  ');
-  console.log(`${durability === 'memory' ? 'memory store      ' : `fs durability=${durability.padEnd(5)}`} ${figures}`);
+console.log(
+  `offline LLM, 2 KB tool output, ${STEPS} steps; median of ${RUNS} runs after a ${WARMUP_STEPS}-step warm-up of every side`,
+);
+console.log(
+  `reference (Python, median): 2.9 / 9.3 / 79.6 ms at step 10 / 100 / 1,000; targets at step 1,000: memory ≤ ${TARGET_MS.memory} ms,`,
+);
+console.log(`  filesystem without fsync ≤ ${TARGET_MS.none} ms, with fsync ≤ ${FSYNC_FLOOR_RATIO_TARGET}× the floor\n`);
+
+const points = [10, 100, 1000].filter((n) => n <= STEPS);
+for (const mode of ['memory', 'none', 'fsync'] as const) {
+  // The same warm-up for our loop and for the floor.
+  const warm = await runLoop(mode, WARMUP_STEPS);
+  if (mode !== 'memory') await floorWrites(warm.bytes, mode === 'fsync');
+  const perPoint = new Map<number, number[]>(points.map((n) => [n, []]));
+  const floors: number[] = [];
+  const totals: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const result = await runLoop(mode, STEPS);
+    for (const n of points) perPoint.get(n)!.push(around(result.stepMs, n));
+    totals.push(result.stepMs.reduce((sum, value) => sum + value, 0) / result.stepMs.length);
+    // Floor per step: the same bytes written plainly, spread over the same number of steps.
+    if (mode !== 'memory') floors.push((await floorWrites(result.bytes, mode === 'fsync')) / STEPS);
+  }
+  const label = mode === 'memory' ? 'memory store' : `local fs, ${mode === 'none' ? 'no fsync' : 'fsync'}`;
+  const figures = points
+    .map((n) => {
+      const ours = median(perPoint.get(n)!);
+      return `step ${n}: ${ms(ours)} (${ratio(ours, REFERENCE[n]!)} ref)`;
+    })
+    .join('  ');
+  console.log(`${label.padEnd(18)} ${figures}  mean over the run ${ms(median(totals))}`);
+  const at1000 = median(perPoint.get(points.at(-1)!)!);
+  if (mode === 'memory') {
+    console.log(`  target ≤ ${TARGET_MS.memory} ms: ${at1000 <= TARGET_MS.memory ? 'met' : 'NOT met'}`);
+  } else {
+    const floor = median(floors);
+    const floorRatio = at1000 / floor;
+    const verdict =
+      mode === 'none'
+        ? `target ≤ ${TARGET_MS.none} ms: ${at1000 <= TARGET_MS.none ? 'met' : 'NOT met'}`
+        : `target ≤ ${FSYNC_FLOOR_RATIO_TARGET}× floor: ${floorRatio <= FSYNC_FLOOR_RATIO_TARGET ? 'met' : 'NOT met'}`;
+    console.log(
+      `  floor (same bytes, one fs.writeFile per event${mode === 'fsync' ? ' + fsync of file and directory' : ''}): ` +
+        `${ms(floor)} per step; ours ${ratio(at1000, floor)} the floor at step ${points.at(-1)}; ${verdict}`,
+    );
+  }
 }

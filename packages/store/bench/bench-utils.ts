@@ -26,3 +26,19 @@ export async function syncDirectory(directory: string): Promise<void> {
     await handle.close();
   }
 }
+
+/**
+ * Drops the page cache (`echo 1 > /proc/sys/vm/drop_caches`) so the next read is a cold one. Needs
+ * root on Linux; elsewhere (or in a container that forbids it) it reports why it could not.
+ */
+export async function dropPageCache(): Promise<{ dropped: true } | { dropped: false; reason: string }> {
+  try {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('sync');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile('/proc/sys/vm/drop_caches', '1');
+    return { dropped: true };
+  } catch (error) {
+    return { dropped: false, reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+}

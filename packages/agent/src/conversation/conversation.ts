@@ -46,6 +46,7 @@ import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
 import { startExtensions, userMessageEvent } from './start-extensions.js';
 import { createStepContext } from './step-context-factory.js';
+import { restoreView, writeViewCheckpoint } from './view-checkpoint/index.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
 const RECENT_EVENTS = 64;
@@ -341,6 +342,15 @@ export class Conversation {
    */
   async view(): Promise<View> {
     if (this.#view === undefined) {
+      // A resumed conversation reads only its view's events, when its view checkpoint matches the log
+      // (and no event was applied meanwhile, which the restored view would lack).
+      const state = this.#state;
+      const restored = await restoreView({ store: this.store, directory: this.directory, log: this.log, state });
+      if (restored !== undefined && this.#view === undefined && this.#state.event_count === state.event_count) {
+        this.#view = restored;
+        return restored;
+      }
+      if (this.#view !== undefined) return this.#view;
       const { tree, branch } = await readBranch(this.log, this.#state.leaf_event_id, this.#state.head_is_empty);
       this.#view = View.fromEvents(branch);
       this.#tree = tree;
@@ -492,6 +502,7 @@ export class Conversation {
       hookConfig: this.#hooks === undefined ? null : hookConfigToJSON(this.#hooks.runner.config),
     });
     await this.store.write(`${this.directory}/base_state.json`, JSON.stringify(json));
+    await writeViewCheckpoint(this.store, this.directory, this.#view, this.#state, this.log);
   }
 
   /** Waits for a run in progress, checkpoints, and refuses further use. */

@@ -46,6 +46,18 @@ export class View {
   }
 
   /**
+   * A view whose events are already known: `events` in order (as `View.events` held them) and the
+   * pending-request flag. For restoring a view saved by a caller (a checkpoint it validated against the
+   * log); applies nothing and repairs nothing. The array is copied.
+   */
+  static restore(events: readonly LLMConvertibleEvent[], unhandledCondensationRequest: boolean): View {
+    const view = new View();
+    view.#events = [...events];
+    view.#unhandledCondensationRequest = unhandledCondensationRequest;
+    return view;
+  }
+
+  /**
    * Applies one event (§6.1): a Condensation forgets/summarises and clears a pending request; a
    * CondensationRequest sets it; LLM-convertible events (and custom kinds with an LLM message) are
    * appended; everything else is ignored.
