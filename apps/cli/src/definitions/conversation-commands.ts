@@ -111,4 +111,25 @@ export function defineConversationCommands(program: Command): void {
       ),
     )
     .action(lazyAction(async () => (await import('../commands/messages.js')).messagesCommand));
+
+  program
+    .command('verify')
+    .summary('check that a conversation’s events were not tampered with')
+    .description(
+      'Checks the hash chain kept beside the events (in events/.slots/) against the exact bytes of every event file, and names the first altered, removed, reordered or inserted event by index and id. With --public-key, also checks the head signed with --sign. Events written before chaining, or by the Python SDK, are reported as unchained. Exit code 5 when it does not verify.',
+    )
+    .argument('[conversation]', `${CONVERSATION} (default: the current directory)`)
+    .option('--public-key <file>', 'Ed25519 public key (PEM) the signed head must verify against')
+    .option('--sign <file>', 'after verifying, sign the chain head with this Ed25519 private key (PEM)')
+    .option('--json', 'print the report as JSON')
+    .option(...DATA_DIR)
+    .addHelpText(
+      'after',
+      examples(
+        ['x verify 3f2c1a9e', 'check the chain'],
+        ['x verify 3f2c1a9e --sign ~/.x/key.pem', 'check, then sign the head with your key'],
+        ['x verify 3f2c1a9e --public-key ~/.x/key.pub', 'also detect truncation and rewritten chains'],
+      ),
+    )
+    .action(lazyAction(async () => (await import('../commands/verify.js')).verifyCommand));
 }
