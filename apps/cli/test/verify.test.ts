@@ -68,3 +68,36 @@ describe('x verify', () => {
     expect(result.stderr).toContain('is not an Ed25519 public key');
   });
 });
+
+describe('x replay --check', () => {
+  const check = async () => {
+    const home2 = tempDir();
+    const env2 = { X_HOME: home2.path };
+    const demo = await runCli(['run', '--demo'], { env: env2 });
+    expect(demo.code).toBe(0);
+    const conversations = join(home2.path, 'conversations');
+    return { home2, env2, dir: join(conversations, readdirSync(conversations)[0]!) };
+  };
+
+  it('fails with a diff at the first request once the recorded system prompt differs from today’s', async () => {
+    const { home2, env2, dir } = await check();
+    try {
+      // As if the agent's system prompt had changed since the recording: edit the recorded one.
+      const events = join(dir, 'events');
+      const name = readdirSync(events).find((file) => file.startsWith('event-00000-'))!;
+      const text = readFileSync(join(events, name), 'utf8');
+      const recorded = JSON.parse(text) as { system_prompt: { text: string } };
+      const firstLine = recorded.system_prompt.text.split('\n')[0]!;
+      recorded.system_prompt.text = recorded.system_prompt.text.replace(firstLine, 'An older system prompt.');
+      writeFileSync(join(events, name), JSON.stringify(recorded));
+      const failed = await runCli(['replay', dir, '--check'], { env: env2 });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('replay check failed after 0 of 3 matching requests');
+      expect(failed.stdout).toContain('at messages[0].content[0].text');
+      expect(failed.stdout).toContain('  - An older system prompt.');
+      expect(failed.stdout).toContain(`  + ${firstLine}`);
+    } finally {
+      home2.remove();
+    }
+  });
+});

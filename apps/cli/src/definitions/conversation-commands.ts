@@ -30,11 +30,16 @@ export function defineConversationCommands(program: Command): void {
     )
     .argument('<conversation>', CONVERSATION)
     .option('--until <index>', 'stop at this event index and show the state at that point', parseIndex)
+    .option(
+      '--check',
+      'run today’s agent against the recorded responses (offline, in a temporary workspace) and fail with a diff at the first request that differs from the recorded one',
+    )
     .option(...DATA_DIR)
     .addHelpText(
       'after',
       examples(
         ['x replay 3f2c1a9e', 'the whole conversation'],
+        ['x replay 3f2c1a9e --check', 'a regression test: does the agent still ask what it asked then?'],
         ['x replay 3f2c1a9e --until 4', 'as it was at event #4'],
         ['x replay ./conversations/ef2843ff…', 'a directory, also one written by the Python SDK'],
       ),
