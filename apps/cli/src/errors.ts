@@ -14,6 +14,8 @@ export const ExitCode = {
    * everything else was shown, and each unreadable file is named on stderr with its reason.
    */
   damaged: 4,
+  /** `x verify`: the conversation's event chain (or its signed head) does not verify. */
+  tampered: 5,
   /** Interrupted with Ctrl-C (128 + SIGINT). */
   interrupted: 130,
 } as const;

@@ -55,7 +55,7 @@ export function createProgram(version: string): Command {
   program.addHelpText(
     'after',
     () => `
-Exit codes: 0 ok · 1 the run ended in error, got stuck or failed · 2 usage error · 3 not found · 4 partly shown: some files unreadable (named on stderr) · 130 interrupted
+Exit codes: 0 ok · 1 the run ended in error, got stuck or failed · 2 usage error · 3 not found · 4 partly shown: some files unreadable (named on stderr) · 5 verify: tampered · 130 interrupted
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, X_MODEL, X_HOME (data: $X_HOME/conversations), NO_COLOR, X_DEBUG=1
 
 Start with: x run --demo`,

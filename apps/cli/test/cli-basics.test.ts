@@ -6,7 +6,7 @@ const home = tempDir();
 afterAll(() => home.remove());
 const env = { X_HOME: home.path };
 
-const COMMANDS = ['run', 'list', 'replay', 'inspect', 'events', 'messages', 'serve', 'tail', 'send'];
+const COMMANDS = ['run', 'list', 'replay', 'inspect', 'events', 'messages', 'verify', 'serve', 'tail', 'send'];
 
 describe('x', () => {
   it('prints the package version with --version and -v', async () => {

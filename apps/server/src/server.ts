@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { registerChainRoutes } from './api/chain-routes.js';
 import { registerConversationRoutes } from './api/conversation-routes.js';
 import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
@@ -143,6 +144,7 @@ export async function buildServer(
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
+  registerChainRoutes(app, manager);
   registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -4,7 +4,8 @@
  * Each figure is printed next to its floor (the same bytes written the plainest way, with the same
  * durability policy) and next to the Python reference's figure from performance.md. Sizes can be
  * changed with environment variables (BENCH_APPENDS, BENCH_FSYNC_APPENDS, BENCH_S3_APPENDS,
- * BENCH_OPEN_EVENTS); the defaults keep a run under about three minutes on 2 cores.
+ * BENCH_OPEN_EVENTS); the defaults keep a run under about three minutes on 2 cores. BENCH_ONLY=chain
+ * runs only the tamper-evident chain figures.
  *
  * The 100k-event directory for the open/read figures is created without EventLog (100k appends would
  * take most of the time budget) but with the same files a real log has: each event's slot claim in
@@ -22,6 +23,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { createChainLink, formatChainedClaim } from '../src/chain/chain-link.js';
+import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { eventFileName, slotFileName } from '../src/event-log/file-names.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
@@ -364,8 +367,40 @@ async function benchReadAll(root: string): Promise<void> {
   row('of which parseEventJson alone', ms(parseOnly), `JSON.parse alone ${ms(jsonOnly)}`);
 }
 
+/**
+ * The tamper-evident chain's share of an append: the sha256 over the event's bytes and the header line
+ * of its claim, timed alone (the chain adds no store operation: the link rides in the claim), and the
+ * cost of verifying the whole log afterwards.
+ */
+async function benchChain(): Promise<void> {
+  console.log('\n## tamper-evident chain (sha256 link in the slot claim)');
+  const events = [...scenarioEvents(APPENDS)].map((event) => ({ id: event.id, json: serializeEvent(event) }));
+  const bytes = events.reduce((sum, event) => sum + Buffer.byteLength(event.json), 0);
+  let prev: string | null = null;
+  const started = performance.now();
+  for (const [index, event] of events.entries()) {
+    const link = createChainLink(index, event.id, prev, event.json);
+    formatChainedClaim(link, event.json);
+    prev = link.hash;
+  }
+  const chainMs = performance.now() - started;
+  const store = createMemoryFileStore();
+  const appended = await timeAppends(store, [...scenarioEvents(APPENDS)]);
+  row(
+    `chain link per append (${APPENDS} events, ${Math.round(bytes / APPENDS)} B average)`,
+    `${((chainMs * 1000) / APPENDS).toFixed(1)} µs`,
+    `${((chainMs / appended.total) * 100).toFixed(1)}% of a memory-store append (${ms(appended.total / APPENDS)})`,
+    'no extra store operation: one claim (link + event) and one write',
+  );
+  const verifyStarted = performance.now();
+  const report = await verifyEventChain(store);
+  row(`verifyEventChain over ${report.length} events (memory)`, ms(performance.now() - verifyStarted), report.status);
+}
+
 async function main(): Promise<void> {
   machine();
+  await benchChain();
+  if (process.env.BENCH_ONLY === 'chain') return;
   const scratch = await mkdtemp(join(tmpdir(), `x-store-bench-${randomUUID().slice(0, 8)}-`));
   const started = performance.now();
   try {

@@ -1,4 +1,5 @@
 import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
 import { AppendConflictError } from './errors/append-conflict-error.js';
 import { CorruptEventError } from './errors/corrupt-event-error.js';
 import { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
@@ -79,6 +80,8 @@ export class EventLog {
   #queuedRefresh: Promise<number> | undefined;
   /** The index of the unreadable claim last warned about, so polling does not repeat the warning. */
   #warnedClaim = -1;
+  /** The chain link of the event at `length - 1` when known (from its claim), so appends need no extra read. */
+  #lastLink: ChainLink | undefined;
 
   private constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
@@ -270,13 +273,15 @@ export class EventLog {
     }
     for (;;) {
       const index = this.length;
-      if (await this.store.writeIfAbsent(this.#slotPath(index), json)) {
+      // The chain link travels in the claim, so it commits atomically with the event (see src/chain).
+      const link = createChainLink(index, event.id, await this.#previousHash(index), json);
+      if (await this.store.writeIfAbsent(this.#slotPath(index), formatChainedClaim(link, json))) {
         const path = this.#eventPath(index, event.id);
         // The claim committed the event: record it even if writing its file fails, so a retry of
         // this append reports a duplicate instead of writing the event twice.
-        this.#push(path, event);
-        // Published from the claim: a hard link or server-side copy, so the data is written once.
-        await this.store.copy(this.#slotPath(index), path);
+        this.#push(path, event, link);
+        // The event file is the event's bytes alone (the claim also holds its chain link).
+        await this.store.write(path, json);
         return index;
       }
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
@@ -288,13 +293,36 @@ export class EventLog {
       }
       const path = this.#eventPath(index, claim.event.id);
       // The winner may have crashed between its claim and its event file: finish its append for it.
-      if (!(await this.store.exists(path))) await this.store.copy(this.#slotPath(index), path);
-      this.#push(path, claim.event);
+      if (!(await this.store.exists(path))) await this.#writeFromClaim(index, path, claim);
+      this.#push(path, claim.event, claim.link);
       if (claim.event.id === event.id) throw new DuplicateEventIdError(event.id, index);
       if (expectedIndex !== undefined) {
         throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
       }
     }
+  }
+
+  /**
+   * The link hash the event at `index` chains to: known from this instance's last append or claim read,
+   * otherwise read once from the previous claim. Null at 0 and after a claim without a link (the chain
+   * starts there), or an unreadable one.
+   */
+  async #previousHash(index: number): Promise<string | null> {
+    if (index === 0) return null;
+    if (this.#lastLink?.index === index - 1) return this.#lastLink.hash;
+    try {
+      const claim = await readSlotClaim(this.store, this.#slotPath(index - 1));
+      return claim?.link?.index === index - 1 ? claim.link.hash : null;
+    } catch (error) {
+      if (!StoreError.isInstance(error)) throw error;
+      return null;
+    }
+  }
+
+  /** Publishes a committed claim's event file: its bytes for chained claims, a copy of the claim otherwise. */
+  async #writeFromClaim(index: number, path: string, claim: SlotClaim): Promise<void> {
+    if (claim.link === undefined) await this.store.copy(this.#slotPath(index), path);
+    else await this.store.write(path, claim.json);
   }
 
   #rejectDuplicate(id: string): void {
@@ -336,8 +364,8 @@ export class EventLog {
       const claim = await this.#readClaimForProbe(index);
       if (claim === undefined) break;
       const path = this.#eventPath(index, claim.event.id);
-      if (rollForward) await this.#publishFromClaim(index, path);
-      this.#push(path, claim.event);
+      if (rollForward) await this.#publishFromClaim(index, path, claim);
+      this.#push(path, claim.event, claim.link);
     }
     return this.length - before;
   }
@@ -365,7 +393,7 @@ export class EventLog {
       // Known from a claim whose writer has not written (or never will write) the event file yet.
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined || claim.event.id !== id) throw error;
-      await this.#publishFromClaim(index, path);
+      await this.#publishFromClaim(index, path, claim);
       event = claim.event;
     }
     this.#cache.set(index, event);
@@ -377,18 +405,19 @@ export class EventLog {
    * the commit point and holds the whole event, so a file that cannot be written (a directory in the
    * way, a read-only directory) is warned about and the event is served from its claim.
    */
-  async #publishFromClaim(index: number, path: string): Promise<void> {
+  async #publishFromClaim(index: number, path: string, claim: SlotClaim): Promise<void> {
     try {
-      await this.store.copy(this.#slotPath(index), path);
+      await this.#writeFromClaim(index, path, claim);
     } catch (error) {
       if (!StoreError.isInstance(error)) throw error;
       this.#logger?.warn(`${error.message}; event ${index} is read from its slot claim`);
     }
   }
 
-  #push(path: string, event: AnyEvent | undefined): void {
+  #push(path: string, event: AnyEvent | undefined, link?: ChainLink): void {
     const index = this.#paths.length;
     this.#paths.push(path);
+    this.#lastLink = link;
     if (this.#indexById !== undefined) {
       const id = event?.id ?? eventIdOfPath(path);
       if (!this.#indexById.has(id)) this.#indexById.set(id, index);

@@ -1,4 +1,18 @@
+export {
+  type ChainLink,
+  type ChainProblem,
+  type ChainProblemKind,
+  type ChainReport,
+  computeChainHash,
+  type SignatureStatus,
+  type SignChainHeadOptions,
+  type SignedHead,
+  signChainHead,
+  type VerifyChainOptions,
+  verifyEventChain,
+} from './chain/index.js';
 export { AppendConflictError } from './errors/append-conflict-error.js';
+export { ChainTamperedError } from './errors/chain-tampered-error.js';
 export { CorruptEventError } from './errors/corrupt-event-error.js';
 export { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
 export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';

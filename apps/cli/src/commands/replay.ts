@@ -11,8 +11,9 @@ import { resolveConversation } from '../resolve-conversation.js';
 export async function replayCommand(
   context: CliContext,
   input: string,
-  options: { until?: number; dataDir?: string },
+  options: { until?: number; dataDir?: string; check?: boolean },
 ): Promise<number> {
+  if (options.check === true) return (await import('./replay-check.js')).replayCheckCommand(context, input, options);
   const { output } = context;
   const c = output.colors;
   const record = await openConversation(resolveConversation(input, { dataDir: options.dataDir }));

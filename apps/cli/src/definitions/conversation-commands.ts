@@ -30,11 +30,16 @@ export function defineConversationCommands(program: Command): void {
     )
     .argument('<conversation>', CONVERSATION)
     .option('--until <index>', 'stop at this event index and show the state at that point', parseIndex)
+    .option(
+      '--check',
+      'run today’s agent against the recorded responses (offline, in a temporary workspace) and fail with a diff at the first request that differs from the recorded one',
+    )
     .option(...DATA_DIR)
     .addHelpText(
       'after',
       examples(
         ['x replay 3f2c1a9e', 'the whole conversation'],
+        ['x replay 3f2c1a9e --check', 'a regression test: does the agent still ask what it asked then?'],
         ['x replay 3f2c1a9e --until 4', 'as it was at event #4'],
         ['x replay ./conversations/ef2843ff…', 'a directory, also one written by the Python SDK'],
       ),
@@ -111,4 +116,25 @@ export function defineConversationCommands(program: Command): void {
       ),
     )
     .action(lazyAction(async () => (await import('../commands/messages.js')).messagesCommand));
+
+  program
+    .command('verify')
+    .summary('check that a conversation’s events were not tampered with')
+    .description(
+      'Checks the hash chain kept beside the events (in events/.slots/) against the exact bytes of every event file, and names the first altered, removed, reordered or inserted event by index and id. With --public-key, also checks the head signed with --sign. Events written before chaining, or by the Python SDK, are reported as unchained. Exit code 5 when it does not verify.',
+    )
+    .argument('[conversation]', `${CONVERSATION} (default: the current directory)`)
+    .option('--public-key <file>', 'Ed25519 public key (PEM) the signed head must verify against')
+    .option('--sign <file>', 'after verifying, sign the chain head with this Ed25519 private key (PEM)')
+    .option('--json', 'print the report as JSON')
+    .option(...DATA_DIR)
+    .addHelpText(
+      'after',
+      examples(
+        ['x verify 3f2c1a9e', 'check the chain'],
+        ['x verify 3f2c1a9e --sign ~/.x/key.pem', 'check, then sign the head with your key'],
+        ['x verify 3f2c1a9e --public-key ~/.x/key.pub', 'also detect truncation and rewritten chains'],
+      ),
+    )
+    .action(lazyAction(async () => (await import('../commands/verify.js')).verifyCommand));
 }

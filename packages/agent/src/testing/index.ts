@@ -11,6 +11,15 @@ export {
   startScriptedLLMServer,
 } from './scripted-llm-server.js';
 export {
+  createStrictReplay,
+  type RecordedRequest,
+  type ReplayDivergence,
+  ReplayDivergenceError,
+  recordedRequests,
+  type StrictReplay,
+  type StrictReplayOptions,
+} from './strict-replay/index.js';
+export {
   startAnthropicServer,
   startGeminiServer,
   startResponsesServer,

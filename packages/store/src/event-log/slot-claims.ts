@@ -1,30 +1,47 @@
 import type { AnyEvent } from '@x/events';
+import { type ChainLink, parseSlotClaimText } from '../chain/chain-link.js';
 import { CorruptEventError } from '../errors/corrupt-event-error.js';
 import type { FileStore } from '../file-store.js';
 import { isStorableEventId } from './file-names.js';
 import { isFileNotFound, isUnreadableFile } from './is-file-not-found.js';
 import { parseStoredEvent } from './parse-stored-event.js';
 
-/** A slot claim: the complete JSON of the event that owns the index, written once with `writeIfAbsent`. */
+/**
+ * A slot claim, written once with `writeIfAbsent`: the complete JSON of the event that owns the index
+ * (`json`, the event file's exact bytes), preceded in chained claims by a header line holding its `link`.
+ */
 export interface SlotClaim {
   readonly json: string;
   readonly event: AnyEvent;
+  /** The claim's chain link; undefined for claims written before chaining. */
+  readonly link: ChainLink | undefined;
 }
 
 /** Reads the claim at `path`; undefined when the slot is free. A claim that does not parse is corrupt. */
 export async function readSlotClaim(store: FileStore, path: string): Promise<SlotClaim | undefined> {
-  let json: string;
+  let text: string;
   try {
-    json = await store.read(path);
+    text = await store.read(path);
   } catch (error) {
     if (isFileNotFound(error)) return undefined;
     throw error;
   }
+  const parts = parseSlotClaimText(text);
+  if (parts.eventJson === undefined) {
+    throw new CorruptEventError({ location: store.describe(path), problem: parts.problem });
+  }
+  const json = parts.eventJson;
   const event = parseStoredEvent({ text: json, location: store.describe(path) });
   if (!isStorableEventId(event.id)) {
     throw new CorruptEventError({ location: store.describe(path), problem: `unusable event id '${event.id}'` });
   }
-  return { json, event };
+  if (parts.link !== undefined && parts.link.id !== event.id) {
+    throw new CorruptEventError({
+      location: store.describe(path),
+      problem: `its chain link names id '${parts.link.id}' but the event has id '${event.id}'`,
+    });
+  }
+  return { json, event, link: parts.link };
 }
 
 /**

@@ -1,0 +1,103 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/run-cli.js';
+
+const FIXTURE = fileURLToPath(
+  new URL('../../../packages/events/test/__fixtures__/openhands/01_simple_message_reply/', import.meta.url),
+);
+const home = tempDir();
+afterAll(() => home.remove());
+const env = { X_HOME: home.path };
+let location: string;
+
+beforeAll(async () => {
+  const demo = await runCli(['run', '--demo'], { env });
+  expect(demo.code).toBe(0);
+  const conversations = join(home.path, 'conversations');
+  location = join(conversations, readdirSync(conversations)[0]!);
+});
+
+describe('x verify', () => {
+  it('verifies a conversation x wrote, then signs its head and checks the signature', async () => {
+    const plain = await runCli(['verify', location], { env });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/verified: \d+ events, chained from index 0/);
+
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const keyFile = join(home.path, 'key.pem');
+    const pubFile = join(home.path, 'key.pub');
+    writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(pubFile, publicKey.export({ type: 'spki', format: 'pem' }));
+    const signed = await runCli(['verify', location, '--sign', keyFile], { env });
+    expect(signed.code).toBe(0);
+    expect(signed.stdout).toMatch(/signed the head: \d+ events/);
+    const checked = await runCli(['verify', location, '--public-key', pubFile, '--json'], { env });
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ status: 'verified', signature: 'valid' });
+  });
+
+  it('names the altered event by index and id, exit code 5', async () => {
+    const events = join(location, 'events');
+    const name = readdirSync(events).find((file) => file.startsWith('event-00001-'))!;
+    const id = name.slice('event-00001-'.length, -'.json'.length);
+    const text = readFileSync(join(events, name), 'utf8');
+    writeFileSync(join(events, name), text.replace('"source":"', '"source": "'));
+    const result = await runCli(['verify', location], { env });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain(`TAMPERED altered at index 1 (id ${id})`);
+    const json = await runCli(['verify', location, '--json'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'tampered', problem: { kind: 'altered', index: 1, id } });
+  });
+
+  it('reports a conversation the Python reference wrote as unchained (exit 0)', async () => {
+    const copy = join(home.path, 'reference-copy');
+    cpSync(FIXTURE, copy, { recursive: true });
+    const result = await runCli(['verify', copy], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('unchained: 3 events');
+  });
+
+  it('rejects a key file that is not an Ed25519 key as a usage error', async () => {
+    const bad = join(home.path, 'bad.pem');
+    writeFileSync(bad, 'not a key');
+    const result = await runCli(['verify', location, '--public-key', bad], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not an Ed25519 public key');
+  });
+});
+
+describe('x replay --check', () => {
+  const check = async () => {
+    const home2 = tempDir();
+    const env2 = { X_HOME: home2.path };
+    const demo = await runCli(['run', '--demo'], { env: env2 });
+    expect(demo.code).toBe(0);
+    const conversations = join(home2.path, 'conversations');
+    return { home2, env2, dir: join(conversations, readdirSync(conversations)[0]!) };
+  };
+
+  it('fails with a diff at the first request once the recorded system prompt differs from today’s', async () => {
+    const { home2, env2, dir } = await check();
+    try {
+      // As if the agent's system prompt had changed since the recording: edit the recorded one.
+      const events = join(dir, 'events');
+      const name = readdirSync(events).find((file) => file.startsWith('event-00000-'))!;
+      const text = readFileSync(join(events, name), 'utf8');
+      const recorded = JSON.parse(text) as { system_prompt: { text: string } };
+      const firstLine = recorded.system_prompt.text.split('\n')[0]!;
+      recorded.system_prompt.text = recorded.system_prompt.text.replace(firstLine, 'An older system prompt.');
+      writeFileSync(join(events, name), JSON.stringify(recorded));
+      const failed = await runCli(['replay', dir, '--check'], { env: env2 });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('replay check failed after 0 of 3 matching requests');
+      expect(failed.stdout).toContain('at messages[0].content[0].text');
+      expect(failed.stdout).toContain('  - An older system prompt.');
+      expect(failed.stdout).toContain(`  + ${firstLine}`);
+    } finally {
+      home2.remove();
+    }
+  });
+});

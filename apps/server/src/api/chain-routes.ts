@@ -1,0 +1,50 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { verifyEventChain } from '@x/store';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ConversationManager } from '../conversations/conversation-manager.js';
+import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import { conversationParamsSchema } from './request-schemas.js';
+
+const verifyQuerySchema = z.object({
+  /** Ed25519 public key (SPKI PEM) the signed chain head must verify against; optional. */
+  public_key: z.string().min(1).max(4096).optional(),
+});
+
+/**
+ * `GET /api/conversations/{conversation_id}/verify`: checks the conversation's tamper-evident event chain
+ * (x's own route; the reference has none) and reports the first altered, removed, reordered or inserted
+ * event. Always 200 with the report: `status` says `verified`, `unchained` or `tampered`.
+ */
+export function registerChainRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/conversations/:conversation_id/verify',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Verify the tamper-evident event chain (and, with public_key, the signed head)',
+        params: conversationParamsSchema,
+        querystring: verifyQuerySchema,
+      },
+    },
+    async (request) => {
+      const publicKey = parsePublicKey(request.query.public_key);
+      const conversation = await (await manager.require(request.params.conversation_id)).open();
+      const { store, dir } = conversation.log;
+      return verifyEventChain(store, { dir, publicKey });
+    },
+  );
+}
+
+function parsePublicKey(pem: string | undefined): KeyObject | undefined {
+  if (pem === undefined) return undefined;
+  try {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyType === 'ed25519') return key;
+  } catch {
+    // reported below
+  }
+  throw new InvalidRequestError('public_key must be an Ed25519 public key in SPKI PEM form');
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * One link of an event log's hash chain: kept in the event's slot claim (never in the event file, which
+ * stays the reference's format), so it is written by the same atomic create-if-absent that commits the event.
+ */
+export interface ChainLink {
+  /** The index the event was appended at. */
+  readonly index: number;
+  /** The event's id. */
+  readonly id: string;
+  /** The previous event's link hash, or null where the chain starts (index 0, or after unchained events). */
+  readonly prev: string | null;
+  /** sha256 (hex) over the index, `prev` and the exact bytes of the event file. */
+  readonly hash: string;
+}
+
+/** Marks a slot claim that carries a chain link: `{"chain":1,…}\n` followed by the event's exact bytes. */
+const HEADER_START = '{"chain":1,';
+
+/** The link hash of an event: sha256 over `x-chain-v1\n{index}\n{prev}\n` and the event file's UTF-8 bytes. */
+export function computeChainHash(index: number, prev: string | null, eventJson: string): string {
+  return createHash('sha256')
+    .update(`x-chain-v1\n${index}\n${prev ?? ''}\n`)
+    .update(eventJson, 'utf8')
+    .digest('hex');
+}
+
+/** Builds the link of the event stored as `eventJson` at `index` after `prev`. */
+export function createChainLink(index: number, id: string, prev: string | null, eventJson: string): ChainLink {
+  return { index, id, prev, hash: computeChainHash(index, prev, eventJson) };
+}
+
+/** The text of a chained slot claim: one header line holding the link, then the event file's exact bytes. */
+export function formatChainedClaim(link: ChainLink, eventJson: string): string {
+  const header = JSON.stringify({ chain: 1, index: link.index, id: link.id, prev: link.prev, hash: link.hash });
+  return `${header}\n${eventJson}`;
+}
+
+/**
+ * Splits a slot claim into its link (if it has one) and the event file's bytes. Claims written before
+ * chaining (or without it) are the bare event JSON and have no link. A header that is present but unusable
+ * gives `{ problem }` so the caller can report the claim as corrupt.
+ */
+export function parseSlotClaimText(
+  text: string,
+): { link: ChainLink | undefined; eventJson: string } | { problem: string; eventJson?: undefined } {
+  if (!text.startsWith(HEADER_START)) return { link: undefined, eventJson: text };
+  const newline = text.indexOf('\n');
+  if (newline === -1) return { problem: 'the chain header is not followed by an event' };
+  let header: unknown;
+  try {
+    header = JSON.parse(text.slice(0, newline));
+  } catch {
+    return { problem: 'the chain header is not JSON' };
+  }
+  const link = toChainLink(header);
+  if (link === undefined) return { problem: 'the chain header lacks index, id, prev or hash' };
+  return { link, eventJson: text.slice(newline + 1) };
+}
+
+function toChainLink(value: unknown): ChainLink | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { index, id, prev, hash } = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(index) || (index as number) < 0) return undefined;
+  if (typeof id !== 'string' || typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return undefined;
+  if (prev !== null && (typeof prev !== 'string' || !/^[0-9a-f]{64}$/.test(prev))) return undefined;
+  return { index: index as number, id, prev: prev as string | null, hash };
+}

@@ -1,0 +1,38 @@
+/** What `verifyEventChain` found wrong first. */
+export type ChainProblemKind = 'altered' | 'removed' | 'reordered' | 'inserted' | 'signature';
+
+/** The first problem in a log's chain, by index (and id where one is known). */
+export interface ChainProblem {
+  readonly kind: ChainProblemKind;
+  /** Index of the first event concerned (for `signature`: the signed length, or -1 when no head is signed). */
+  readonly index: number;
+  /** The id of the event concerned, where known. */
+  readonly id: string | undefined;
+  /** One readable sentence: what is wrong and where. */
+  readonly message: string;
+}
+
+/** Whether the signed head checked out. */
+export type SignatureStatus = 'valid' | 'invalid' | 'absent' | 'not-checked';
+
+/** The outcome of `verifyEventChain`. */
+export interface ChainReport {
+  /**
+   * `verified`: every event from `chainedFrom` on is chained and intact (events before it are unchained).
+   * `unchained`: no event carries a link (written before chaining, or by the reference).
+   * `tampered`: see `problem`.
+   */
+  readonly status: 'verified' | 'unchained' | 'tampered';
+  /** Events found (event files, plus a committed claim whose file is not written yet). */
+  readonly length: number;
+  /** Index of the first chained event, or null when none is chained. */
+  readonly chainedFrom: number | null;
+  /** The link hash of the last chained event, or null. */
+  readonly headHash: string | null;
+  /** The signed head's status (`not-checked` when no public key was given). */
+  readonly signature: SignatureStatus;
+  /** How many events the signed head covers, when a valid one was found. */
+  readonly signedLength: number | null;
+  /** The first problem, when `status` is `tampered`. */
+  readonly problem: ChainProblem | undefined;
+}
