@@ -6,6 +6,16 @@ import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import { conversationParamsSchema } from './request-schemas.js';
+import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
+
+/** The verification report of `verifyEventChain` (its named fields; the rest passes through). */
+const chainReportSchema = z
+  .looseObject({
+    status: z.enum(['verified', 'unchained', 'tampered']),
+    length: z.number().int(),
+    chainedFrom: z.number().int().nullable(),
+  })
+  .describe('The chain verification report');
 
 const verifyQuerySchema = z.object({
   /** Ed25519 public key (SPKI PEM) the signed chain head must verify against; optional. */
@@ -25,15 +35,18 @@ export function registerChainRoutes(fastify: FastifyInstance, manager: Conversat
       schema: {
         tags: ['events'],
         summary: 'Verify the tamper-evident event chain (and, with public_key, the signed head)',
+        operationId: 'verifyConversationChain',
         params: conversationParamsSchema,
         querystring: verifyQuerySchema,
+        response: { 200: chainReportSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
       const publicKey = parsePublicKey(request.query.public_key);
       const conversation = await (await manager.require(request.params.conversation_id)).open();
       const { store, dir } = conversation.log;
-      return verifyEventChain(store, { dir, publicKey });
+      // The report's named fields are checked against chainReportSchema when the response is serialized.
+      return (await verifyEventChain(store, { dir, publicKey })) as unknown as z.output<typeof chainReportSchema>;
     },
   );
 }

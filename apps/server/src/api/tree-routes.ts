@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { secretInputsOf } from '../conversations/secret-inputs.js';
 import { conversationParamsSchema } from './request-schemas.js';
+import type { ConversationInfoJson } from './response-schemas.js';
 import {
   conversationInfoSchema,
   errorResponses,
@@ -33,7 +34,7 @@ export function registerTreeRoutes(fastify: FastifyInstance, manager: Conversati
     },
     async (request, reply) => {
       const fork = await manager.fork(request.params.conversation_id, request.body);
-      return reply.code(201).send(fork.fullState() as { id: string; leaf_event_id: string | null });
+      return reply.code(201).send(fork.fullState() as ConversationInfoJson);
     },
   );
 
@@ -52,7 +53,7 @@ export function registerTreeRoutes(fastify: FastifyInstance, manager: Conversati
     async (request) => {
       const conversation = await manager.require(request.params.conversation_id);
       await conversation.navigateTo(request.body.event_id);
-      return conversation.fullState() as { id: string; leaf_event_id: string | null };
+      return conversation.fullState() as ConversationInfoJson;
     },
   );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conversationIdSchema, secretInputSchema } from './request-schemas.js';
+import { CONVERSATION_ERRORS, errorResponses as documentedErrors } from './response-schemas.js';
 
 /** Reference `ForkConversationRequest`; the whole body may be omitted. */
 export const forkConversationSchema = z
@@ -23,17 +24,7 @@ export const setSecurityAnalyzerSchema = z.object({
   security_analyzer: z.looseObject({ kind: z.string() }).nullable(),
 });
 
-/** `{"success": true}`. */
-export const successSchema = z.object({ success: z.boolean() });
-/** `{"detail": ...}`: a message, or the validation errors of a 422. */
-export const errorSchema = z.looseObject({ detail: z.unknown() });
-/** ConversationInfo (reference §11.2), documented by its id; every other field passes through. */
-export const conversationInfoSchema = z.looseObject({ id: z.string(), leaf_event_id: z.string().nullable() });
+export { conversationInfoSchema, errorSchema, successSchema } from './response-schemas.js';
 
-export const errorResponses = {
-  400: errorSchema,
-  401: errorSchema,
-  404: errorSchema,
-  409: errorSchema,
-  422: errorSchema,
-};
+/** The documented errors of a route that names a conversation (with the 4xx/5xx catch-alls). */
+export const errorResponses = documentedErrors(CONVERSATION_ERRORS);

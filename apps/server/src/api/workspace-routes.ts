@@ -9,6 +9,7 @@ import { InvalidRequestError } from '../conversations/errors/invalid-request-err
 import { BashCommands } from '../workspace/bash-commands.js';
 import { confinePath } from '../workspace/confine-path.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
+import { errorResponses as documentedErrors, type ErrorStatus } from './response-schemas.js';
 import { errorSchema, successSchema } from './tree-schemas.js';
 
 export interface WorkspaceRoutesOptions {
@@ -32,8 +33,13 @@ const bashSearchSchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
 const pathQuerySchema = z.object({ path: z.string().min(1) });
-const bashEventSchema = z.looseObject({ kind: z.enum(['BashCommand', 'BashOutput']), id: z.string() });
-const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 422: errorSchema };
+const bashEventSchema = z
+  .looseObject({ kind: z.enum(['BashCommand', 'BashOutput']), id: z.string() })
+  .describe('A shell command or a piece of its output');
+const errors = {
+  ...documentedErrors(['400', '401', '404', '422', '500', '503'].map(Number) as ErrorStatus[]),
+  403: errorSchema.describe('The path or working directory lies outside the workspace'),
+};
 
 /**
  * The reference's workspace routes that its `RemoteWorkspace` uses: `/api/bash/start_bash_command`,
@@ -113,7 +119,9 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
           summary: 'Search the commands and their outputs (poll with order__gt)',
           querystring: bashSearchSchema,
           response: {
-            200: z.object({ items: z.array(bashEventSchema), next_page_id: z.string().nullable() }),
+            200: z
+              .object({ items: z.array(bashEventSchema), next_page_id: z.string().nullable() })
+              .describe('A page of shell commands and outputs'),
             ...errors,
           },
         },
