@@ -6,6 +6,7 @@ import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 import { EventCache } from './event-log/event-cache.js';
+import type { EventLogLike } from './event-log/event-log-like.js';
 import { eventFileName, eventIdOfPath, isStorableEventId, slotFileName } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
@@ -61,7 +62,7 @@ const READ_CONCURRENCY = 32;
  * index is first claimed in `<dir>/.slots/{index:05d}.json` with the store's create-if-absent, and the
  * claim, which holds the whole event, is the commit point. See the package README, "EventLog".
  */
-export class EventLog {
+export class EventLog implements EventLogLike {
   readonly store: FileStore;
   readonly dir: string;
   readonly #cache: EventCache<AnyEvent>;

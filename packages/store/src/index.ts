@@ -8,6 +8,7 @@ export { InvalidPathError } from './errors/invalid-path-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { StoreError } from './errors.js';
+export type { EventLogLike } from './event-log/event-log-like.js';
 export {
   type EventFileNameParts,
   eventFileName,
