@@ -62,6 +62,8 @@ export class PostgresEventLog implements EventLogLike {
   readonly #cache = new Map<number, AnyEvent>();
   readonly #waiters = new Set<() => void>();
   #tail: Promise<unknown> = Promise.resolve();
+  /** How many more appends take the log's lock instead of trying an index (set after a conflict). */
+  #lockedAppends = 0;
 
   private constructor(database: PostgresDatabase, options: PostgresEventLogOptions) {
     this.database = database;
@@ -196,14 +198,27 @@ export class PostgresEventLog implements EventLogLike {
       }
     }
     let uncertain = false;
+    let contended = this.#lockedAppends > 0;
     for (;;) {
       const index = this.length;
       try {
+        if (contended && expectedIndex === undefined) {
+          // Other writers are appending too: take the log's lock and the next index, no more retries.
+          const taken = await this.#insertLocked(event.id, json);
+          if (taken === undefined) throw this.#leaseLost();
+          this.#lockedAppends = Math.max(0, this.#lockedAppends - 1);
+          await this.#catchUp(false);
+          this.#remember(taken, event);
+          return taken;
+        }
         const inserted = await this.#insert(index, event.id, json);
-        if (!inserted) throw new LeaseLostError({ leaseKey: this.fence!.key, generation: this.fence!.generation });
+        if (!inserted) throw this.#leaseLost();
         this.#push(event.id, event);
         return index;
       } catch (error) {
+        contended = true;
+        // Appends that met a rival are likely to meet one again soon: queue on the lock for a while.
+        this.#lockedAppends = 32;
         if (isConnectionFailure(error)) {
           // The insert may have committed: the retry below recognises it by the event id.
           uncertain = true;
@@ -246,6 +261,29 @@ export class PostgresEventLog implements EventLogLike {
       [this.logId, index, id, json, this.fence.key, this.fence.generation],
     );
     return rows.length === 1;
+  }
+
+  /**
+   * Appends at the first free index in a transaction holding the log's advisory lock, so contending
+   * writers queue instead of retrying; resolves with the index, or undefined when the fence failed.
+   */
+  #insertLocked(id: string, json: string): Promise<number | undefined> {
+    return this.database.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.#table}:${this.logId}`]);
+      const fenced = this.fence !== undefined;
+      const result = await client.query<{ idx: number }>(
+        `${fenced ? `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $4 AND generation = $5 FOR SHARE) ` : ''}
+         INSERT INTO ${this.#table} (log_id, idx, event_id, body)
+         SELECT $1, (SELECT coalesce(max(idx) + 1, 0) FROM ${this.#table} WHERE log_id = $1), $2, $3
+         ${fenced ? 'FROM fence' : ''} RETURNING idx`,
+        fenced ? [this.logId, id, json, this.fence!.key, this.fence!.generation] : [this.logId, id, json],
+      );
+      return result.rows[0]?.idx;
+    });
+  }
+
+  #leaseLost(): LeaseLostError {
+    return new LeaseLostError({ leaseKey: this.fence!.key, generation: this.fence!.generation });
   }
 
   /** Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. */
