@@ -1,12 +1,7 @@
 import { StoreError } from '@x/store';
 
 /** The codes of `PostgresStoreError` and its subclasses. */
-export type PostgresStoreErrorCode =
-  | 'postgres_unavailable'
-  | 'postgres_query_failed'
-  | 'schema_too_new'
-  | 'lease_held'
-  | 'lease_lost';
+export type PostgresStoreErrorCode = 'postgres_unavailable' | 'postgres_query_failed' | 'schema_too_new';
 
 /**
  * Base class of every error thrown by @x/store-postgres. It extends `StoreError`, so

@@ -1,6 +1,4 @@
 export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase } from './database.js';
-export { LeaseHeldError } from './errors/lease-held-error.js';
-export { LeaseLostError } from './errors/lease-lost-error.js';
 export { SchemaTooNewError } from './errors/schema-too-new-error.js';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './errors.js';
 export type { EventNotifier } from './event-log/event-notifier.js';
@@ -11,7 +9,6 @@ export {
 } from './event-log/postgres-event-log.js';
 export { redactDatabaseUrl } from './internal/redact-url.js';
 export {
-  type AcquireLeaseOptions,
   createPostgresLeases,
   type PostgresLease,
   PostgresLeases,

@@ -1,7 +1,6 @@
+import { LeaseHeldError, LeaseLostError } from '@x/store';
 import { contractMessageEvent } from '@x/store/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { LeaseHeldError } from '../src/errors/lease-held-error.js';
-import { LeaseLostError } from '../src/errors/lease-lost-error.js';
 import { PostgresEventLog } from '../src/event-log/postgres-event-log.js';
 import { PostgresLeases } from '../src/lease/postgres-leases.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';

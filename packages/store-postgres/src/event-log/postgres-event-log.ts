@@ -7,12 +7,12 @@ import {
   type EventLogLike,
   InvalidEventIdError,
   isStorableEventId,
+  LeaseLostError,
   type LogEntry,
   type SubscribeOptions,
   UnknownEventIdError,
 } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
-import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { isConnectionFailure, sqlState, violatedConstraint } from '../internal/pg-errors.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type AcquireLeaseOptions, type Lease, LeaseHeldError, LeaseLostError, type Leases } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
-import { LeaseHeldError } from '../errors/lease-held-error.js';
 import type { LeaseFence } from '../event-log/postgres-event-log.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
 
@@ -14,23 +14,8 @@ export interface PostgresLeasesOptions {
   owner?: string;
 }
 
-/** Options for `PostgresLeases.acquire`. */
-export interface AcquireLeaseOptions {
-  /** Wait (up to this many ms) for a held lease to be released or expire, instead of failing at once. */
-  waitMs?: number;
-  signal?: AbortSignal;
-}
-
-/** A held lease: renewed in the background until released or lost. */
-export interface PostgresLease extends LeaseFence {
-  readonly owner: string;
-  /** Aborts when the lease is lost (another owner took it, or renewals failed for a whole ttl). */
-  readonly signal: AbortSignal;
-  /** Renews now; false when the lease is no longer held. */
-  renew(): Promise<boolean>;
-  /** Gives the lease up at once (it can be taken immediately, with the next generation). */
-  release(): Promise<void>;
-}
+/** A held lease, renewed in the background until released or lost; usable as a `PostgresEventLog` fence. */
+export interface PostgresLease extends Lease, LeaseFence {}
 
 /**
  * Leases with fencing tokens. Taking a lease bumps its generation (monotonically, in the database),
@@ -39,7 +24,7 @@ export interface PostgresLease extends LeaseFence {
  * clocks of different machines; a holder that cannot renew within a ttl, by its own monotonic
  * clock, considers the lease lost.
  */
-export class PostgresLeases {
+export class PostgresLeases implements Leases {
   readonly database: PostgresDatabase;
   readonly ttlMs: number;
   readonly owner: string;
@@ -128,6 +113,17 @@ export class PostgresLeases {
       generation,
       owner: this.owner,
       signal: controller.signal,
+      assertHeld: async () => {
+        const rows = await this.database.query(
+          `SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`,
+          [key, generation],
+        );
+        if (rows.length === 0 || controller.signal.aborted) {
+          const lost = new LeaseLostError({ leaseKey: key, generation });
+          controller.abort(lost);
+          throw lost;
+        }
+      },
       renew,
       release: async () => {
         if (released) return;

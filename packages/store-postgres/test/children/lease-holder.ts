@@ -12,12 +12,13 @@ import { PostgresEventLog } from '../../src/event-log/postgres-event-log.js';
 import { PostgresLeases } from '../../src/lease/postgres-leases.js';
 
 const [url, key, logId, ttl, waitMs] = process.argv.slice(2);
-if (url === undefined || key === undefined || logId === undefined) throw new Error('usage: lease-holder <url> <key> <log> <ttl>');
+if (url === undefined || key === undefined || logId === undefined)
+  throw new Error('usage: lease-holder <url> <key> <log> <ttl>');
 const database = await connectPostgres({ url, maxConnections: 2, migrate: false });
-const lease = await new PostgresLeases(database, { owner: `holder-${process.pid}`, ttlMs: Number(ttl ?? 1000) }).acquire(
-  key,
-  { waitMs: Number(waitMs ?? 0) },
-);
+const lease = await new PostgresLeases(database, {
+  owner: `holder-${process.pid}`,
+  ttlMs: Number(ttl ?? 1000),
+}).acquire(key, { waitMs: Number(waitMs ?? 0) });
 const log = await PostgresEventLog.open(database, { logId, fence: lease });
 process.stdout.write(`ready ${lease.generation}\n`);
 for await (const line of createInterface({ input: process.stdin })) {

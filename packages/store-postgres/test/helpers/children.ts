@@ -51,7 +51,9 @@ export function startChild(name: string, args: string[]): Child {
       return new Promise((resolve, reject) => {
         waiters.push({ pattern, resolve });
         void exited.then((result) =>
-          reject(new Error(`child ${name} exited (${result.code ?? result.signal}) before ${pattern}: ${result.stderr}`)),
+          reject(
+            new Error(`child ${name} exited (${result.code ?? result.signal}) before ${pattern}: ${result.stderr}`),
+          ),
         );
       });
     },

@@ -1,10 +1,10 @@
-import { PostgresStoreError } from '../errors.js';
+import { StoreError } from '../errors.js';
 
 /**
  * A write carried a lease generation (fencing token) that is no longer current: another owner took
  * the lease over. Nothing was written.
  */
-export class LeaseLostError extends PostgresStoreError {
+export class LeaseLostError extends StoreError {
   declare readonly code: 'lease_lost';
   readonly leaseKey: string;
   readonly generation: number;
