@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@x/events';
-import type { FileStore } from '@x/store';
+import type { FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
@@ -39,6 +39,14 @@ export interface ConversationOptions {
   onEvent?: ConversationListener;
   /** Durability of the default local store. Default 'fsync'. */
   durability?: 'fsync' | 'none';
+  /**
+   * One owner per conversation across processes and replicas: each `run` takes the conversation's
+   * lease (e.g. `createFileStoreLeases(store)` or `PostgresLeases` from @x/store-postgres), and every
+   * event the run appends is refused once another owner took the lease over. Default: none.
+   */
+  leases?: Leases;
+  /** How long `run` waits for a lease another owner holds before `ConversationAlreadyRunningError`. Default 0. */
+  leaseWaitMs?: number;
 }
 
 export interface RunOptions {

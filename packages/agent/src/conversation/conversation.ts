@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ActionEvent, type AnyEvent, createEvent, type Message, View } from '@x/events';
-import { createLocalFileStore, EventLog, type FileStore } from '@x/store';
+import { createLocalFileStore, EventLog, type FileStore, type Lease, type Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -20,6 +20,7 @@ import { ConversationAlreadyRunningError } from './errors/conversation-already-r
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { loadPersistedState } from './load-persisted-state.js';
+import { acquireRunLease } from './ownership/run-lease.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import { readableEvents } from './readable-events.js';
 import type { RunHost } from './run-host.js';
@@ -61,6 +62,10 @@ export class Conversation {
   #running: Promise<RunResult> | undefined;
   #closed = false;
   #extensionsStarted = false;
+  readonly #leases: Leases | undefined;
+  readonly #leaseWaitMs: number | undefined;
+  /** The lease of the run in progress: every append is checked against it. */
+  #runLease: Lease | undefined;
   /** Skills activated by this process's user messages (each activates once, reference §8.2). */
   readonly #activatedSkills = new Set<string>();
 
@@ -90,6 +95,8 @@ export class Conversation {
         ? undefined
         : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {});
     if (options.onEvent !== undefined) this.#listeners.add(options.onEvent);
+    this.#leases = options.leases;
+    this.#leaseWaitMs = options.leaseWaitMs;
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -205,11 +212,15 @@ export class Conversation {
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
-    const running = this.#readRecentHistory()
+    const running = this.#takeRunLease(options.signal)
+      .then(() => this.#readRecentHistory())
       .then(() => this.#startExtensions())
       .then(() => runLoop(this.#runHost(), options))
-      .finally(() => {
+      .finally(async () => {
         this.#running = undefined;
+        const lease = this.#runLease;
+        this.#runLease = undefined;
+        await lease?.release().catch(() => undefined);
       });
     this.#running = running;
     return running;
@@ -339,6 +350,22 @@ export class Conversation {
     await startExtensions(this.agent, this.workspace, (event) => this.#emit(event));
   }
 
+  /** With leases: takes the conversation's lease and folds what earlier owners appended meanwhile. */
+  async #takeRunLease(signal: AbortSignal | undefined): Promise<void> {
+    const lease = await acquireRunLease({
+      leases: this.#leases,
+      conversationId: this.id,
+      key: this.directory,
+      waitMs: this.#leaseWaitMs,
+      signal,
+    });
+    if (lease === undefined) return;
+    this.#runLease = lease;
+    await this.log.refresh();
+    await this.#emitting;
+    for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
+  }
+
   /** Puts the last events written before this process opened the conversation in front of `#recent`. */
   async #readRecentHistory(): Promise<void> {
     const end = this.#unreadHistoryEnd;
@@ -358,6 +385,8 @@ export class Conversation {
   /** Appends, folds, updates the view and notifies, one event at a time in log order. */
   #emit(event: AnyEvent): Promise<void> {
     const next = this.#emitting.then(async () => {
+      // A run's appends stop the moment another owner takes the conversation over.
+      await this.#runLease?.assertHeld();
       const index = await this.log.append(event);
       // Another writer (process or machine) appended in between: fold its events first.
       for (let missing = this.#state.event_count; missing < index; missing++) this.#apply(await this.log.get(missing));
