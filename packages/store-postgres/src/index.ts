@@ -7,6 +7,7 @@ export {
   PostgresEventLog,
   type PostgresEventLogOptions,
 } from './event-log/postgres-event-log.js';
+export { createPostgresFileStore } from './file-store/postgres-file-store.js';
 export { redactDatabaseUrl } from './internal/redact-url.js';
 export {
   createPostgresLeases,

@@ -37,5 +37,11 @@ export function migrations(prefix: string): readonly string[] {
      );
      CREATE INDEX ${prefix}conversations_updated ON ${prefix}conversations (updated_at DESC, conversation_id);
      CREATE INDEX ${prefix}conversations_status ON ${prefix}conversations (status, updated_at DESC);`,
+    // 2: files for PostgresFileStore (snapshots, metadata), ordered by code point whatever the database's locale.
+    `CREATE TABLE ${prefix}files (
+       path text COLLATE "C" PRIMARY KEY,
+       data bytea NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now()
+     );`,
   ];
 }
