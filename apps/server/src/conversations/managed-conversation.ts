@@ -1,6 +1,6 @@
 import { type Agent, Conversation, type SecretCipher } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
-import type { EventLog, FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
@@ -65,7 +65,7 @@ export class ManagedConversation implements SocketConversation {
   }
 
   /** The open conversation's log (SocketConversation); the manager opens before handing this out. */
-  get log(): EventLog {
+  get log(): EventLogLike {
     if (this.#conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
     return this.#conversation.log;
   }

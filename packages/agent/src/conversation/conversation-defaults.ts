@@ -1,4 +1,4 @@
-import { createLocalFileStore, type FileStore } from '@x/store';
+import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } from '@x/store';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
 import { defaultPersistenceDir } from './persistence-layout.js';
@@ -12,6 +12,15 @@ export function storeFor(options: Pick<ConversationOptions, 'store' | 'persisten
       durability: options.durability ?? 'fsync',
     })
   );
+}
+
+/** Opens the conversation's event log: `options.openEventLog`, else event files in the store. */
+export function openConversationLog(
+  options: Pick<ConversationOptions, 'openEventLog'>,
+  location: { conversationId: string; store: FileStore; dir: string },
+): Promise<EventLogLike> {
+  if (options.openEventLog !== undefined) return options.openEventLog(location);
+  return EventLog.open(location.store, { dir: location.dir });
 }
 
 /** The secrets given as a registry or as a plain record of names to values. */

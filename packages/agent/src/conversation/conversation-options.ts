@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@x/events';
-import type { FileStore, Leases } from '@x/store';
+import type { EventLogLike, FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
@@ -45,6 +45,11 @@ export interface ConversationOptions {
    * event the run appends is refused once another owner took the lease over. Default: none.
    */
   leases?: Leases;
+  /**
+   * Where the conversation's events live. Default: `EventLog` files in `store` under
+   * `<id>/events` (the reference layout). E.g. `({ conversationId }) => PostgresEventLog.open(db, { logId: conversationId })`.
+   */
+  openEventLog?: (location: { conversationId: string; store: FileStore; dir: string }) => Promise<EventLogLike>;
   /** How long `run` waits for a lease another owner holds before `ConversationAlreadyRunningError`. Default 0. */
   leaseWaitMs?: number;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ActionEvent, type AnyEvent, createEvent, type Message, View } from '@x/events';
-import { createLocalFileStore, EventLog, type FileStore, type Lease, type Leases } from '@x/store';
+import { createLocalFileStore, type EventLogLike, type FileStore, type Lease, type Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -14,7 +14,7 @@ import { type ConversationState, initialConversationState } from '../state/conve
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
 import { buildBaseState } from './base-state.js';
-import { storeFor, toRegistry } from './conversation-defaults.js';
+import { openConversationLog, storeFor, toRegistry } from './conversation-defaults.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
@@ -45,7 +45,7 @@ export class Conversation {
   readonly store: FileStore;
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
   readonly directory: string;
-  readonly log: EventLog;
+  readonly log: EventLogLike;
 
   #state: ConversationState;
   #view: View | undefined;
@@ -72,7 +72,7 @@ export class Conversation {
   private constructor(init: {
     options: ConversationOptions;
     store: FileStore;
-    log: EventLog;
+    log: EventLogLike;
     state: ConversationState;
     secrets: SecretRegistry;
     cipher: SecretCipher | undefined;
@@ -106,7 +106,11 @@ export class Conversation {
     if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
       throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
     }
-    const log = await EventLog.open(store, { dir: `${conversationDirName(id)}/events` });
+    const log = await openConversationLog(options, {
+      conversationId: id,
+      store,
+      dir: `${conversationDirName(id)}/events`,
+    });
     const state = initialConversationState({
       id,
       ...(options.maxIterationsPerRun === undefined ? {} : { maxIterations: options.maxIterationsPerRun }),
@@ -133,7 +137,12 @@ export class Conversation {
     const conversationId = hyphenateConversationId(id);
     const store = storeFor(options);
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-    const persisted = await loadPersistedState({ store, id: conversationId, cipher });
+    const persisted = await loadPersistedState({
+      store,
+      id: conversationId,
+      cipher,
+      openLog: (location) => openConversationLog(options, location),
+    });
     let state = persisted.state;
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
     const secrets =

@@ -1,4 +1,4 @@
-import { EventLog, type FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import { applyEvent } from '../state/apply-event.js';
@@ -9,7 +9,7 @@ import { conversationDirName } from './persistence-layout.js';
 import { readableEvents } from './readable-events.js';
 
 export interface PersistedConversation {
-  log: EventLog;
+  log: EventLogLike;
   state: ConversationState;
   /** The secrets from base_state.json (decrypted with the cipher), when it holds any. */
   secrets: SecretRegistry | undefined;
@@ -26,10 +26,11 @@ export async function loadPersistedState(options: {
   store: FileStore;
   id: string;
   cipher: SecretCipher | undefined;
+  openLog: (location: { conversationId: string; store: FileStore; dir: string }) => Promise<EventLogLike>;
 }): Promise<PersistedConversation> {
   const { store, id, cipher } = options;
   const dir = conversationDirName(id);
-  const log = await EventLog.open(store, { dir: `${dir}/events` });
+  const log = await options.openLog({ conversationId: id, store, dir: `${dir}/events` });
   const hasBase = await store.exists(`${dir}/base_state.json`);
   if (!hasBase && log.length === 0) throw new ConversationNotFoundError(id, store.describe(dir));
 

@@ -7,7 +7,7 @@ import {
   toChatCompletionsMessages,
   type View,
 } from '@x/events';
-import type { EventLog } from '@x/store';
+import type { EventLogLike } from '@x/store';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LLM } from '../llm/llm.js';
 import { NoUserMessageError } from './errors/no-user-message-error.js';
@@ -46,7 +46,7 @@ export async function askAgent(options: { llm: LLM; view: View; question: string
  */
 export async function generateTitle(options: {
   conversationId: string;
-  log: EventLog;
+  log: EventLogLike;
   llm: LLM;
   maxLength?: number;
 }): Promise<string> {
@@ -76,7 +76,7 @@ export async function generateTitle(options: {
   return shorten(text.split('\n')[0] ?? text, maxLength);
 }
 
-async function firstUserMessage(log: EventLog): Promise<Extract<AnyEvent, { kind: 'MessageEvent' }> | undefined> {
+async function firstUserMessage(log: EventLogLike): Promise<Extract<AnyEvent, { kind: 'MessageEvent' }> | undefined> {
   for await (const event of log.iterate()) {
     if (event.kind === 'MessageEvent' && event.source === 'user') return event;
   }
