@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ActionEvent, type AnyEvent, createEvent, type Message, View } from '@x/events';
-import { createLocalFileStore, type EventLogLike, type FileStore, type Lease, type Leases } from '@x/store';
+import type { EventLogLike, FileStore, Lease, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
