@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   connectPostgres,
   createPostgresFileStore,
@@ -14,6 +17,7 @@ import {
   type TestDatabase,
 } from '@x/store-postgres/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { INTERRUPTED_ACTION_TEXT } from '../src/conversation/ownership/interrupted-action.js';
 import { Conversation, ConversationAlreadyRunningError, type ConversationOptions } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
 
@@ -88,4 +92,66 @@ describe('a conversation on PostgreSQL, shared by two replicas', () => {
       await b.close();
     }
   });
+});
+
+const childScript = fileURLToPath(new URL('./support/child-postgres-conversation.ts', import.meta.url));
+
+describe('recovery after the owner dies', () => {
+  it('takes over a SIGKILLed owner’s run once its lease expires: the in-flight action is marked, not run again', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo started >> marker.txt; sleep 20' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'checked' } }] },
+    ]);
+    const id = randomUUID();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', childScript, harness.server.baseURL, testDatabase.url, harness.workspace, id, 'do it'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    // Killed once its terminal command has started (the marker is written before the sleep).
+    await new Promise<void>((resolve, reject) => {
+      const poll = setInterval(() => {
+        readFile(join(harness.workspace, 'marker.txt'), 'utf8').then(
+          () => {
+            clearInterval(poll);
+            resolve();
+          },
+          () => undefined,
+        );
+      }, 25);
+      void exited.then(() => {
+        clearInterval(poll);
+        reject(new Error(`child exited early: ${stderr}`));
+      });
+    });
+    child.kill('SIGKILL');
+    await exited;
+
+    const database = await connectPostgres({ url: testDatabase.url });
+    try {
+      const survivor = await Conversation.resume(id, {
+        agent: harness.agent(),
+        workspace: harness.workspace,
+        ...replicaOptions(database, 'survivor'),
+        leaseWaitMs: 30_000,
+      });
+      expect(survivor.state.execution_status).toBe('running');
+      expect((await survivor.run()).status).toBe('finished');
+      const events = [];
+      for await (const event of survivor.events()) events.push(event);
+      const marked = events.filter((event) => event.kind === 'AgentErrorEvent');
+      expect(marked).toHaveLength(1);
+      expect(marked[0]).toMatchObject({ error: INTERRUPTED_ACTION_TEXT, tool_name: 'terminal' });
+      expect(await readFile(join(harness.workspace, 'marker.txt'), 'utf8')).toBe('started\n');
+      expect(JSON.stringify(harness.server.requests[1])).toContain('whether it had any effect is unknown');
+      expect(harness.server.requests).toHaveLength(2);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
 });

@@ -22,13 +22,13 @@ describe('PostgresLeases', () => {
     const a = new PostgresLeases(database, { owner: 'replica-a' });
     const b = new PostgresLeases(database, { owner: 'replica-b' });
     const first = await a.acquire('conversation:1');
-    expect(first.generation).toBe(1);
+    expect(first).toMatchObject({ generation: 1, previous: 'none' });
     const refused = await b.acquire('conversation:1').catch((caught: unknown) => caught);
     expect(refused).toBeInstanceOf(LeaseHeldError);
     expect((refused as LeaseHeldError).message).toContain("held by 'replica-a'");
     await first.release();
     const second = await b.acquire('conversation:1');
-    expect(second.generation).toBe(2);
+    expect(second).toMatchObject({ generation: 2, previous: 'released' });
     expect(await first.renew()).toBe(false);
     await second.release();
   });

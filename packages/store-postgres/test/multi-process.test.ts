@@ -48,14 +48,14 @@ describe('PostgresEventLog with several OS processes', () => {
     await (await testDatabase.connect()).close();
     const first = startChild('lease-holder', [testDatabase.url, 'conversation:x', 'x', '600']);
     children.push(first);
-    expect(await first.line(/^ready/)).toBe('ready 1');
+    expect(await first.line(/^ready/)).toBe('ready 1 none');
     first.send('append before');
     expect(await first.line(/^(ack|refused)/)).toBe('ack 0');
     // A stopped process (GC pause, frozen VM) renews nothing: the database clock lets the lease expire.
     first.child.kill('SIGSTOP');
     const second = startChild('lease-holder', [testDatabase.url, 'conversation:x', 'x', '600', '60000']);
     children.push(second);
-    expect(await second.line(/^ready/)).toBe('ready 2');
+    expect(await second.line(/^ready/)).toBe('ready 2 expired');
     second.send('append after');
     expect(await second.line(/^(ack|refused)/)).toBe('ack 1');
     first.child.kill('SIGCONT');

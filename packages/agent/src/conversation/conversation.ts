@@ -20,6 +20,7 @@ import { ConversationAlreadyRunningError } from './errors/conversation-already-r
 import { ConversationClosedError } from './errors/conversation-closed-error.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { loadPersistedState } from './load-persisted-state.js';
+import { interruptedActionEvent } from './ownership/interrupted-action.js';
 import { acquireRunLease } from './ownership/run-lease.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import { readableEvents } from './readable-events.js';
@@ -373,6 +374,11 @@ export class Conversation {
     await this.log.refresh();
     await this.#emitting;
     for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
+    // The previous owner died mid-run: the action it was executing may or may not have had its effect.
+    if (lease.previous === 'expired' && this.#state.execution_status === 'running') {
+      const [inFlight] = await this.pendingActions();
+      if (inFlight !== undefined) await this.#emit(interruptedActionEvent(inFlight));
+    }
   }
 
   /** Puts the last events written before this process opened the conversation in front of `#recent`. */

@@ -47,16 +47,20 @@ export class PostgresLeases implements Leases {
     const started = performance.now();
     for (;;) {
       options.signal?.throwIfAborted();
-      const rows = await this.database.query<{ generation: string }>(
-        `INSERT INTO ${this.#table} AS lease (lease_key, generation, owner, expires_at)
+      const rows = await this.database.query<{ generation: string; previous: 'none' | 'released' | 'expired' }>(
+        `WITH old AS (SELECT expires_at FROM ${this.#table} WHERE lease_key = $1)
+         INSERT INTO ${this.#table} AS lease (lease_key, generation, owner, expires_at)
          VALUES ($1, 1, $2, clock_timestamp() + $3 * interval '1 millisecond')
          ON CONFLICT (lease_key) DO UPDATE
            SET generation = lease.generation + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
            WHERE lease.expires_at <= clock_timestamp()
-         RETURNING generation`,
+         RETURNING generation, CASE
+           WHEN NOT EXISTS (SELECT 1 FROM old) THEN 'none'
+           WHEN (SELECT expires_at FROM old) = '-infinity' THEN 'released'
+           ELSE 'expired' END AS previous`,
         [key, this.owner, this.ttlMs],
       );
-      if (rows[0] !== undefined) return this.#held(key, Number(rows[0].generation));
+      if (rows[0] !== undefined) return this.#held(key, Number(rows[0].generation), rows[0].previous);
       const holder = await this.database.query<{ owner: string }>(
         `SELECT owner FROM ${this.#table} WHERE lease_key = $1`,
         [key],
@@ -78,7 +82,7 @@ export class PostgresLeases implements Leases {
     return row === undefined ? undefined : { generation: Number(row.generation), owner: row.owner, live: row.live };
   }
 
-  #held(key: string, generation: number): PostgresLease {
+  #held(key: string, generation: number, previous: PostgresLease['previous']): PostgresLease {
     const controller = new AbortController();
     let lastRenewed = performance.now();
     let released = false;
@@ -112,6 +116,7 @@ export class PostgresLeases implements Leases {
       key,
       generation,
       owner: this.owner,
+      previous,
       signal: controller.signal,
       assertHeld: async () => {
         const rows = await this.database.query(

@@ -20,7 +20,7 @@ const lease = await new PostgresLeases(database, {
   ttlMs: Number(ttl ?? 1000),
 }).acquire(key, { waitMs: Number(waitMs ?? 0) });
 const log = await PostgresEventLog.open(database, { logId, fence: lease });
-process.stdout.write(`ready ${lease.generation}\n`);
+process.stdout.write(`ready ${lease.generation} ${lease.previous}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   const [command, ...rest] = line.split(' ');
   if (command !== 'append') continue;

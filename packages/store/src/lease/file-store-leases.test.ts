@@ -62,7 +62,7 @@ for (const [name, makeStore] of [
       expect(refused).toMatchObject({ leaseKey: 'c1', owner: 'a' });
       await held.release();
       const next = await b.acquire('c1');
-      expect(next.generation).toBe(2);
+      expect(next).toMatchObject({ generation: 2, previous: 'released' });
       await expect(held.assertHeld()).rejects.toBeInstanceOf(LeaseLostError);
       await next.release();
     });
@@ -89,7 +89,7 @@ for (const [name, makeStore] of [
       const taken = await new FileStoreLeases(shared, { owner: 'survivor', ttlMs: 150 }).acquire('c2', {
         waitMs: 10_000,
       });
-      expect(taken.generation).toBe(2);
+      expect(taken).toMatchObject({ generation: 2, previous: 'expired' });
       const newLog = fenceEventLog(await EventLog.open(shared, { dir: 'c2/events' }), taken);
       expect(await newLog.append(userMessageEvent('after'))).toBe(1);
       cut.on = false;

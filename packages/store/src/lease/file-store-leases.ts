@@ -59,7 +59,10 @@ export class FileStoreLeases implements Leases {
       if (free) {
         const next = current + 1;
         const record = JSON.stringify({ owner: this.owner, ttl_ms: this.ttlMs });
-        if (await this.store.writeIfAbsent(`${base}/gen-${pad(next)}.json`, record)) return this.#held(key, base, next);
+        if (await this.store.writeIfAbsent(`${base}/gen-${pad(next)}.json`, record)) {
+          const released = current > 0 && (await this.store.exists(`${base}/released-${pad(current)}.json`));
+          return this.#held(key, base, next, current === 0 ? 'none' : released ? 'released' : 'expired');
+        }
         continue;
       }
       if (performance.now() - started >= waitMs) {
@@ -121,7 +124,7 @@ export class FileStoreLeases implements Leases {
     }
   }
 
-  #held(key: string, base: string, generation: number): Lease {
+  #held(key: string, base: string, generation: number, previous: Lease['previous']): Lease {
     const controller = new AbortController();
     let beats = 0;
     let lastRenewed = performance.now();
@@ -155,6 +158,7 @@ export class FileStoreLeases implements Leases {
       key,
       generation,
       owner: this.owner,
+      previous,
       signal: controller.signal,
       async assertHeld() {
         if (controller.signal.aborted || (await takenOver())) {

@@ -4,6 +4,11 @@ export interface Lease {
   /** Monotonically increasing across owners of `key`: the fencing token every fenced write carries. */
   readonly generation: number;
   readonly owner: string;
+  /**
+   * How the previous owner ended: `none` (first owner), `released`, or `expired`: it stopped
+   * renewing without releasing (killed, machine lost), so work it had in flight may be half done.
+   */
+  readonly previous: 'none' | 'released' | 'expired';
   /** Aborts when the lease is lost (another owner took it over, or renewals failed for a whole ttl). */
   readonly signal: AbortSignal;
   /** Throws `LeaseLostError` when another owner has taken the lease over. */
