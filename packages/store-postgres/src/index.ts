@@ -1,3 +1,9 @@
+export {
+  type ConversationPage,
+  type ConversationRecord,
+  type ConversationSearch,
+  PostgresConversationIndex,
+} from './conversations/postgres-conversation-index.js';
 export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase } from './database.js';
 export { SchemaTooNewError } from './errors/schema-too-new-error.js';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './errors.js';

@@ -18,3 +18,9 @@ export async function freshTables(): Promise<PostgresDatabase> {
 afterAll(async () => {
   await (await shared)?.drop();
 });
+
+/** URL of this test file's database (created on first use). */
+export async function sharedDatabaseUrl(): Promise<string> {
+  shared ??= createTestDatabase(inject('postgresUrl'));
+  return (await shared).url;
+}
