@@ -12,6 +12,7 @@ import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
+import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
@@ -122,9 +123,15 @@ export async function buildServer(
     transform: jsonSchemaTransform,
   });
 
+  const shared: SharedConversationBackend | undefined =
+    options.store === undefined && config.databaseUrl !== undefined
+      ? await openPostgresBackend(config.databaseUrl)
+      : undefined;
   const { store, root } =
-    options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
+    shared ??
+    (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
   const manager = await ConversationManager.start({
+    ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
     store,
     logger: app.log,
     apiKeys: config.apiKeys,
@@ -155,6 +162,7 @@ export async function buildServer(
       await manager.close(config.shutdownTimeoutMs);
       await sockets.close();
       await app.close();
+      await shared?.close();
     })();
     return closing;
   };

@@ -1,4 +1,4 @@
-import { type Agent, Conversation, type SecretCipher } from '@x/agent';
+import { type Agent, Conversation, type ConversationOptions, type SecretCipher } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
@@ -21,6 +21,8 @@ export interface ManagedConversationDeps {
   secretKey: string | undefined;
   cipher: SecretCipher | undefined;
   serverApiKey: string | undefined;
+  /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'> | undefined;
 }
 
 /**
@@ -143,9 +145,11 @@ export class ManagedConversation implements SocketConversation {
       maxIterationsPerRun: this.meta.max_iterations,
       stuckDetection: this.meta.stuck_detection,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
+      ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
-    if (conversation.state.execution_status === 'running') {
+    // With leases, `running` may be another replica's live run; a dead owner's run is recovered by the next run.
+    if (conversation.state.execution_status === 'running' && this.#deps.shared?.leases === undefined) {
       this.#deps.logger.warn(
         { conversationId: this.id },
         'conversation was running when the server stopped: recording the interruption',
