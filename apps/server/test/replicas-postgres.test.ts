@@ -75,6 +75,24 @@ describe('x serve --database-url: replicas on one PostgreSQL', () => {
       expect(ids).toEqual(all.items.map((item) => item.id));
       expect(new Set(ids).size).toBe(ids.length);
       socket.ws.close();
+
+      // Both replicas asked to run it while A runs: B is refused (409), the action runs once.
+      llm.push(
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1; echo once >> ran.txt' } }] },
+        finishReply('third answer'),
+      );
+      await a.call('POST', `/api/conversations/${id}/events`, {
+        content: [{ type: 'text', text: 'third' }],
+        run: true,
+      });
+      const onBRun = await b.call('POST', `/api/conversations/${id}/run`);
+      expect(onBRun.status).toBe(409);
+      await waitFor(
+        async () =>
+          ((await a.call('GET', `/api/conversations/${id}/agent_final_response`)).json as Info).response ===
+          'third answer',
+      );
+      expect(llm.requests).toHaveLength(4);
     } finally {
       // Each replica's stop() also closes the shared LLM server: the first one does, the rest find it closed.
       for (const replica of replicas) await replica.built.close();

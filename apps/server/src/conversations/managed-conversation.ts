@@ -1,4 +1,4 @@
-import { type Agent, Conversation, type ConversationOptions, type SecretCipher } from '@x/agent';
+import { type Agent, AgentError, Conversation, type ConversationOptions, type SecretCipher } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
@@ -283,6 +283,8 @@ export class ManagedConversation implements SocketConversation {
       if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
     });
     this.#deps.logger.info({ conversationId: this.id }, 'run started');
+    let begun = false;
+    let refused: unknown;
     this.#run = conversation
       .run()
       .then(
@@ -290,7 +292,9 @@ export class ManagedConversation implements SocketConversation {
           this.#deps.logger.info({ conversationId: this.id, ...result }, 'run ended');
         },
         (error: unknown) => {
-          this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
+          // Another replica holds the conversation's lease: the caller gets the 409, not a silent no-op.
+          if (!begun && AgentError.isInstance(error) && error.code === 'conversation_running') refused = error;
+          else this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
         },
       )
       .finally(() => {
@@ -300,6 +304,8 @@ export class ManagedConversation implements SocketConversation {
         void this.#afterRun();
       });
     await started;
+    begun = true;
+    if (refused !== undefined) throw refused;
   }
 
   async #afterRun(): Promise<void> {
