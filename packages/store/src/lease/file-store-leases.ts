@@ -144,9 +144,10 @@ export class FileStoreLeases implements Leases {
       lastRenewed = performance.now();
       return true;
     };
+    let renewing: Promise<unknown> = Promise.resolve();
     const timer = setInterval(
       () => {
-        renew().catch((error: unknown) => {
+        renewing = renew().catch((error: unknown) => {
           if (performance.now() - lastRenewed > this.ttlMs) controller.abort(error);
         });
       },
@@ -171,6 +172,8 @@ export class FileStoreLeases implements Leases {
         if (released) return;
         released = true;
         clearInterval(timer);
+        // A renewal under way finishes first, so nothing of this lease is written after release.
+        await renewing;
         await this.store.writeIfAbsent(
           `${base}/released-${pad(generation)}.json`,
           JSON.stringify({ owner: this.owner }),
