@@ -40,7 +40,7 @@ describe('PostgresEventLog with several OS processes', () => {
     );
     expect(rows[0]).toEqual({ count: '4000', max: 3999, ids: '4000' });
     for (const [index, id] of acknowledged) expect(log.idAt(index)).toBe(id);
-  }, 240_000);
+  }, 540_000);
 
   it('refuses the appends of an owner that was paused past its lease once another took over', async () => {
     const testDatabase = await createTestDatabase(inject('postgresUrl'));
