@@ -295,6 +295,8 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     expect(count.json).toBe(existing + 10_000);
 
     const { page } = await openViewer(server, `#/c/${id}`);
+    // The first open's requests must be over before counting: only the reload's are asserted on.
+    await eventually(() => card(page, 'message number 9999').count()).toBe(1);
     const searches: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/events/search')) searches.push(request.url());
