@@ -37,8 +37,8 @@ describe('x serve with OTEL_* variables', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       OTEL_SERVICE_NAME: 'x-serve-test',
     });
-    const url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1] ?? '';
-    await server.waitFor(/telemetry\s+OTLP http:\/\/127\.0\.0\.1:\d+\/v1\/traces/);
+    const url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
+    await server.waitFor(/telemetry\s+OTLP http:\/\/127\.0\.0\.1:\d+\/v1\/traces/, undefined, 'stderr');
     const response = await fetch(`${url}/api/conversations`, {
       method: 'POST',
       headers: {

@@ -72,7 +72,11 @@ export async function runCommand(
     provider: options.provider,
     env: context.env,
   });
-  if (model.kind === 'offline') throw new NoModelError();
+  // Resuming a conversation recorded on the offline model (a demo, a fork of one) continues on it; anything else
+  // without a configured model has nothing to run with.
+  if (model.kind === 'offline' && !(source !== undefined && recordedOnOfflineModel(source.location))) {
+    throw new NoModelError();
+  }
   if (model.kind === 'demo' && (options.model !== undefined || options.baseUrl !== undefined)) {
     output.error(
       output.errorColors.yellow('--model and --base-url are ignored with --demo (it uses the offline model).'),
@@ -264,6 +268,17 @@ function workspaceDir(path: string | undefined): string {
 }
 
 /** A resumed conversation keeps working where it did, when that directory still exists. */
+function recordedOnOfflineModel(location: string): boolean {
+  try {
+    const base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as {
+      agent?: { llm?: { model?: unknown } };
+    };
+    return base.agent?.llm?.model === 'offline';
+  } catch {
+    return false;
+  }
+}
+
 function recordedWorkspace(location: string): string | undefined {
   try {
     const base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as {
