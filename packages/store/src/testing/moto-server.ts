@@ -14,7 +14,26 @@ const INSTALL_HINT =
   'it must support conditional writes, which s3rver does not).';
 
 /**
- * Starts moto's S3 server (`python3 -m moto.server`) on 127.0.0.1 with an OS-chosen port. moto is the
+ * Runs `moto.server`'s own entry point with every request applied under one lock. moto checks
+ * `If-None-Match: *` and then stores the object as two steps, and its server handles requests on parallel
+ * threads, so two racing conditional puts can both see "absent" and both succeed; real S3 (and MinIO) make
+ * the check and the write one atomic step. Serialising requests gives the test server S3's atomicity,
+ * which the conditional-write tests (exactly one of N racing writers wins) depend on.
+ */
+const MOTO_WITH_ATOMIC_REQUESTS = [
+  'import sys, threading',
+  'import moto.server as server',
+  'lock = threading.Lock()',
+  'dispatch = server.DomainDispatcherApplication.__call__',
+  'def atomic(self, environ, start_response):',
+  '    with lock:',
+  '        return list(dispatch(self, environ, start_response))',
+  'server.DomainDispatcherApplication.__call__ = atomic',
+  'server.main(sys.argv[1:])',
+].join('\n');
+
+/**
+ * Starts moto's S3 server (`python3 -m moto.server`, with requests made atomic, see above) on 127.0.0.1 with an OS-chosen port. moto is the
  * test server because it implements `If-None-Match: *` on PutObject, which `writeIfAbsent` relies on.
  * Throws a `StoreError` with code `moto_unavailable` and install instructions when moto is missing.
  */
@@ -28,7 +47,7 @@ export async function startMotoServer(options: { python?: string; startTimeoutMs
       `Cannot start the moto S3 test server: ${python} cannot import moto (${why}). ${INSTALL_HINT}`,
     );
   }
-  const child = spawn(python, ['-m', 'moto.server', '-H', '127.0.0.1', '-p', '0'], {
+  const child = spawn(python, ['-c', MOTO_WITH_ATOMIC_REQUESTS, '-H', '127.0.0.1', '-p', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
