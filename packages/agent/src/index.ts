@@ -224,6 +224,20 @@ export {
   providerNames,
   toGeminiContents,
 } from './providers/index.js';
+export {
+  createRecallTool,
+  DEFAULT_RECALL_LIMITS,
+  InvalidRecallError,
+  MAX_RECALL_RESULTS,
+  RECALL_TOOL_NAME,
+  type RecallLimits,
+  type RecallParameters,
+  type RecallResult,
+  type RecallToolOptions,
+  recallFromHistory,
+  recallParameters,
+  withRecallTool,
+} from './recall/index.js';
 export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
 export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
 export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';

@@ -107,4 +107,31 @@ describe('strict replay (createStrictReplay from @x/agent/testing)', () => {
     expect(replay.divergence?.path).toMatch(/^tools\[\d+\]/);
     expect(replay.divergence?.diff).toContain('terminal');
   });
+
+  it("ignores the terminal's host-dependent Python interpreter line (DEFAULT_VOLATILE_PATTERNS), unless told not to", async () => {
+    const events = await recordConversation();
+    // As if recorded on another machine: its python was elsewhere on PATH.
+    const elsewhere = events.map((event) => {
+      const observation = (event as { observation?: { kind?: string; metadata?: Record<string, unknown> } })
+        .observation;
+      if (observation?.kind !== 'TerminalObservation') return event;
+      return {
+        ...event,
+        observation: {
+          ...observation,
+          metadata: { ...observation.metadata, py_interpreter_path: '/opt/elsewhere/bin/python' },
+        },
+      };
+    });
+    expect(JSON.stringify(elsewhere)).toContain('/opt/elsewhere/bin/python');
+
+    const lenient = createStrictReplay(elsewhere, { normalize });
+    await runWith(lenient.llm, PROMPT, `${harness.persistenceDir}/replay-volatile`);
+    expect(() => lenient.assertMatched()).not.toThrow();
+
+    const strict = createStrictReplay(elsewhere, { normalize, volatilePatterns: [] });
+    await runWith(strict.llm, PROMPT, `${harness.persistenceDir}/replay-strict`);
+    expect(strict.divergence?.requestIndex).toBe(2);
+    expect(strict.divergence?.diff).toContain('  - [Python interpreter: /opt/elsewhere/bin/python]');
+  });
 });

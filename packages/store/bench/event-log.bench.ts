@@ -330,10 +330,16 @@ async function benchReadAll(root: string): Promise<void> {
   const store = createLocalFileStore({ root, durability: 'none' });
   const ours: number[] = [];
   const floor: number[] = [];
+  const verifies: number[] = [];
   const dir = join(root, 'events');
-  // Run 0 is both sides' warm-up; runs 1..3 are counted.
+  // Run 0 is every side's warm-up; runs 1..3 are counted.
   for (let run = 0; run <= 3; run++) {
     let started = performance.now();
+    const report = await verifyEventChain(store);
+    if (run > 0) verifies.push(performance.now() - started);
+    if (report.status !== 'verified' || report.length !== APPENDS) throw new Error(`verify: ${report.status}`);
+
+    started = performance.now();
     const log = await EventLog.open(store);
     const events = await log.range(0);
     if (run > 0) ours.push(performance.now() - started);
@@ -365,6 +371,13 @@ async function benchReadAll(root: string): Promise<void> {
     'reference 0.60 s, target ≤ 150 ms',
   );
   row('of which parseEventJson alone', ms(parseOnly), `JSON.parse alone ${ms(jsonOnly)}`);
+  row(
+    `verifyEventChain over the same ${APPENDS} events (local, median of 3 after a warm-up)`,
+    ms(median(verifies)),
+    `ratio to open + range(0) ${ratio(median(verifies), median(ours))}`,
+    `to the floor ${ratio(median(verifies), median(floor))}`,
+    'reads every event file and its slot claim (2 files per event); target ≤ 150 ms per 10k',
+  );
 }
 
 /**

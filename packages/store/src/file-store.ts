@@ -1,3 +1,5 @@
+import type { StoreError } from './errors.js';
+
 /**
  * One async interface for path-addressed blobs. Every backend (memory, local filesystem, S3)
  * implements it, and the contract suite in `@x/store/testing` holds them all to the same behaviour.
@@ -44,6 +46,14 @@ export interface FileStore {
 
   /** True when `path` is a file or a non-empty directory. */
   exists(path: string): Promise<boolean>;
+
+  /**
+   * Optional: reads many files as bytes, in the order given. Each entry is the file's exact bytes, or the
+   * `StoreError` that `read` would have thrown for it (any other error rejects). Backends implement it where they
+   * can beat one `read` per file (the local store: one directory handle, synchronous calls in short batches);
+   * callers fall back to `read` when it is absent.
+   */
+  readBatch?(paths: readonly string[]): Promise<(Uint8Array | StoreError)[]>;
 
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;

@@ -1,9 +1,10 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { InvalidPathError } from './errors/invalid-path-error.js';
+import { StoreError } from './errors.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
 import {
@@ -15,8 +16,13 @@ import {
 } from './internal/confined-directory.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
-import { notRegular, readRegularFile, writeNewFile } from './internal/regular-file.js';
+import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
+
+/** Files `readBatch` reads before it yields to the event loop (a few milliseconds of synchronous calls). */
+const READ_BATCH = 256;
+/** From this many paths on, `readBatch` lists each directory once instead of an lstat per file. */
+const LIST_THRESHOLD = 64;
 
 export interface LocalFileStoreOptions {
   /** Directory holding the store; `~` is expanded, relative paths resolve against the cwd. Created if missing. */
@@ -113,6 +119,75 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       } catch (error) {
         throw fail(error, 'read', path, location);
       }
+    },
+
+    async readBatch(paths) {
+      const results: (Uint8Array | StoreError)[] = [];
+      let directory: DirectoryHandle | undefined;
+      let directoryKey: string | undefined;
+      // For a large batch, one listing per directory tells which entries are regular files (no lstat each).
+      const listings = new Map<string, ReadonlySet<string>>();
+      const listFiles = (handle: DirectoryHandle, wanted: string): ReadonlySet<string> | undefined => {
+        if (paths.length < LIST_THRESHOLD) return undefined;
+        let files = listings.get(wanted);
+        if (files === undefined) {
+          const entries = readdirSync(handle.path, { withFileTypes: true });
+          files = new Set(entries.filter((entry) => entry.isFile()).map((entry) => entry.name));
+          listings.set(wanted, files);
+        }
+        return files;
+      };
+      const release = async (): Promise<void> => {
+        await directory?.close();
+        directory = undefined;
+        directoryKey = undefined;
+      };
+      const settle = (error: unknown, path: string, location: string): void => {
+        results.push(fail(error, 'read', path, location));
+      };
+      try {
+        for (let index = 0; index < paths.length; index++) {
+          if (index > 0 && index % READ_BATCH === 0) {
+            // Let other work run between batches; the directory is opened (and confined) again after.
+            await release();
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          const path = paths[index]!;
+          let key: ReturnType<typeof fileKey>;
+          try {
+            key = fileKey(path);
+          } catch (error) {
+            if (!StoreError.isInstance(error)) throw error;
+            results.push(error);
+            continue;
+          }
+          const wanted = key.segments.join('/');
+          if (wanted !== directoryKey) {
+            await release();
+            try {
+              directory = await openDirectory(root, key.segments, { create: false, storePath: path });
+              directoryKey = wanted;
+            } catch (error) {
+              settle(error, path, key.location);
+              continue;
+            }
+          }
+          if (directory === undefined) {
+            results.push(new FileNotFoundError({ path, location: key.location }));
+            continue;
+          }
+          try {
+            const listed = listFiles(directory, wanted)?.has(key.name) ?? false;
+            const context = { storePath: path, location: key.location };
+            results.push(readRegularFileSync(`${directory.path}/${key.name}`, context, listed));
+          } catch (error) {
+            settle(error, path, key.location);
+          }
+        }
+      } finally {
+        await release();
+      }
+      return results;
     },
 
     async write(path, data) {

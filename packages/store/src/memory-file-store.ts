@@ -1,4 +1,5 @@
 import { FileNotFoundError } from './errors/file-not-found-error.js';
+import { StoreError } from './errors.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
 import { toOwnedBytes } from './internal/to-bytes.js';
@@ -30,6 +31,20 @@ export function createMemoryFileStore(): FileStore {
       const bytes = files.get(key);
       if (bytes === undefined) throw new FileNotFoundError({ path, location: `${origin}/${key}` });
       return decoder.decode(bytes);
+    },
+
+    async readBatch(paths) {
+      return paths.map((path) => {
+        try {
+          const key = validateStorePath(path);
+          const bytes = files.get(key);
+          // A copy: what the caller does with it never changes the store.
+          return bytes === undefined ? new FileNotFoundError({ path, location: `${origin}/${key}` }) : bytes.slice();
+        } catch (error) {
+          if (StoreError.isInstance(error)) return error;
+          throw error;
+        }
+      });
     },
 
     async write(path, data) {

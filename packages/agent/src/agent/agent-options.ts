@@ -1,6 +1,7 @@
 import type { Condenser } from '../condenser/condenser.js';
 import type { LLM } from '../llm/llm.js';
 import type { McpConfigInput } from '../mcp/mcp-config.js';
+import type { RecallToolOptions } from '../recall/index.js';
 import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { Tool } from '../tools/tool.js';
 
@@ -14,6 +15,8 @@ export interface AgentOptions {
   dynamicContext?: string;
   /** Keeps the context within the model's window; none by default. */
   condenser?: Condenser;
+  /** The `recall` tool (re-reads condensed events): on by default when `condenser` is set; `false` turns it off. */
+  recall?: boolean | RecallToolOptions;
   /** Stream the model's tokens to listeners as StreamingDeltaEvents (never persisted). */
   stream?: boolean;
   /** MCP servers whose tools the model gets (reference `mcp_config`); started by the first conversation. */

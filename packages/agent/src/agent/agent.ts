@@ -3,6 +3,7 @@ import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { MCP_TOOL_KIND } from '../mcp/mcp-tool.js';
+import { withRecallTool } from '../recall/index.js';
 import { markConfirmationWait, traceChat, traceCondense } from '../telemetry/index.js';
 import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
 import { finishTool } from '../tools/finish-tool.js';
@@ -37,7 +38,7 @@ export class Agent {
 
   constructor(options: AgentOptions) {
     this.llm = options.llm;
-    const tools = [...(options.tools ?? [])];
+    const tools = withRecallTool(options.tools ?? [], options);
     for (const builtin of [finishTool, thinkTool]) {
       if (!tools.some((tool) => tool.name === builtin.name)) tools.push(builtin);
     }

@@ -693,6 +693,7 @@ export class Conversation {
         const stats = { usage_to_metrics: { ...this.#state.stats.usage_to_metrics, [usageId]: metrics } };
         await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
       },
+      activeBranch: () => this.activeBranch(),
     };
   }
 

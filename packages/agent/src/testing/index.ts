@@ -12,12 +12,14 @@ export {
 } from './scripted-llm-server.js';
 export {
   createStrictReplay,
+  DEFAULT_VOLATILE_PATTERNS,
   type RecordedRequest,
   type ReplayDivergence,
   ReplayDivergenceError,
   recordedRequests,
   type StrictReplay,
   type StrictReplayOptions,
+  type VolatilePattern,
 } from './strict-replay/index.js';
 export {
   startAnthropicServer,

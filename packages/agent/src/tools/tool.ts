@@ -1,4 +1,4 @@
-import type { Action, ImageContent, Observation, TextContent } from '@x/events';
+import type { Action, AnyEvent, ImageContent, Observation, TextContent } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { z } from 'zod';
 import type { LLM } from '../llm/llm.js';
@@ -56,6 +56,8 @@ export interface ToolConversation {
   readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
   /** Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). */
   recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
+  /** The events of the active branch, root first, forgotten ones included (what `recall` searches). */
+  activeBranch?(): Promise<readonly AnyEvent[]>;
 }
 
 export type ToolContent = TextContent | ImageContent;

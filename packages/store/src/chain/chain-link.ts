@@ -19,11 +19,10 @@ export interface ChainLink {
 const HEADER_START = '{"chain":1,';
 
 /** The link hash of an event: sha256 over `x-chain-v1\n{index}\n{prev}\n` and the event file's UTF-8 bytes. */
-export function computeChainHash(index: number, prev: string | null, eventJson: string): string {
-  return createHash('sha256')
-    .update(`x-chain-v1\n${index}\n${prev ?? ''}\n`)
-    .update(eventJson, 'utf8')
-    .digest('hex');
+export function computeChainHash(index: number, prev: string | null, eventJson: string | Uint8Array): string {
+  const hash = createHash('sha256').update(`x-chain-v1\n${index}\n${prev ?? ''}\n`);
+  // Bytes as stored are hashed as they are: no decoding and re-encoding on the way.
+  return (typeof eventJson === 'string' ? hash.update(eventJson, 'utf8') : hash.update(eventJson)).digest('hex');
 }
 
 /** Builds the link of the event stored as `eventJson` at `index` after `prev`. */
@@ -57,6 +56,29 @@ export function parseSlotClaimText(
   const link = toChainLink(header);
   if (link === undefined) return { problem: 'the chain header lacks index, id, prev or hash' };
   return { link, eventJson: text.slice(newline + 1) };
+}
+
+const HEADER_BYTES = Buffer.from(HEADER_START, 'utf8');
+
+/** `parseSlotClaimText` on the claim's bytes: only the header line is decoded; the event's bytes stay bytes. */
+export function parseSlotClaimBytes(
+  bytes: Uint8Array,
+): { link: ChainLink | undefined; eventBytes: Uint8Array } | { problem: string; eventBytes?: undefined } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length < HEADER_BYTES.length || !buffer.subarray(0, HEADER_BYTES.length).equals(HEADER_BYTES)) {
+    return { link: undefined, eventBytes: buffer };
+  }
+  const newline = buffer.indexOf(0x0a);
+  if (newline === -1) return { problem: 'the chain header is not followed by an event' };
+  let header: unknown;
+  try {
+    header = JSON.parse(buffer.toString('utf8', 0, newline));
+  } catch {
+    return { problem: 'the chain header is not JSON' };
+  }
+  const link = toChainLink(header);
+  if (link === undefined) return { problem: 'the chain header lacks index, id, prev or hash' };
+  return { link, eventBytes: buffer.subarray(newline + 1) };
 }
 
 function toChainLink(value: unknown): ChainLink | undefined {

@@ -1,10 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { StoreError } from '../errors.js';
 import { parseEventFileName } from '../event-log/file-names.js';
-import { isFileNotFound } from '../event-log/is-file-not-found.js';
-import { readMany } from '../event-log/read-many.js';
 import type { FileStore } from '../file-store.js';
-import { type ChainLink, computeChainHash, parseSlotClaimText } from './chain-link.js';
+import { type ChainLink, computeChainHash, parseSlotClaimBytes } from './chain-link.js';
+import { readBytes } from './read-bytes.js';
 import { isHeadSignatureValid, readSignedHead } from './signed-head.js';
 import type { ChainProblem, ChainProblemKind, ChainReport, SignatureStatus } from './verify-report.js';
 
@@ -19,7 +17,7 @@ export interface VerifyChainOptions {
 /** What verification needs of a slot claim: its link (none for claims written before chaining) and event bytes. */
 interface ClaimParts {
   readonly link: ChainLink | undefined;
-  readonly json: string;
+  readonly json: Uint8Array;
 }
 
 /** One index as found in the store: its event file(s) and its slot claim. */
@@ -30,7 +28,6 @@ interface Slot {
 }
 
 const SLOT_NAME = /(?:^|\/)(\d{5,})\.json$/;
-const CONCURRENCY = 32;
 
 /**
  * Checks the hash chain of the event log in `store` (see `ChainLink`) against the exact bytes of every
@@ -55,12 +52,11 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     problem,
   });
   const hashes: (string | undefined)[] = [];
-  const bytes = await readMany({
-    start: 0,
-    end: length,
-    concurrency: CONCURRENCY,
-    read: (index) => readText(store, slots[index]!.files[0]),
-  });
+  // Every event file in one bulk read, hashed as the bytes it holds.
+  const bytes = await readBytes(
+    store,
+    slots.map((slot) => slot.files[0]),
+  );
   for (let index = 0; index < length; index++) {
     const slot = slots[index]!;
     const claim = slot.claim;
@@ -96,9 +92,9 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     }
     const problem = placementProblem(index, link, fileId, ids);
     if (problem) return fail(problem.kind, problem.id, problem.message);
-    const text = bytes[index];
+    const read = bytes[index];
     // A committed claim whose file is not written yet (a writer died mid-append) is checked from the claim.
-    const eventJson = file === undefined ? claim!.json : text;
+    const eventJson = file === undefined ? claim!.json : read instanceof Uint8Array ? read : undefined;
     if (eventJson === undefined) return fail('removed', link.id, 'cannot be read');
     if (computeChainHash(index, link.prev, eventJson) !== link.hash) {
       return fail('altered', fileId ?? link.id, 'does not match its chain link (its bytes were changed)');
@@ -237,34 +233,22 @@ async function collectSlots(store: FileStore, dir: string): Promise<Slot[]> {
     if (match) claims.push({ index: Number(match[1]), path });
   }
   for (const { index } of claims) at(index);
-  await readMany({
-    start: 0,
-    end: claims.length,
-    concurrency: CONCURRENCY,
-    read: async (i) => {
-      const { index, path } = claims[i]!;
-      // Only the header is parsed: the event bytes are checked by hash, which is all verification needs.
-      try {
-        const parts = parseSlotClaimText(await store.read(path));
-        at(index).claim =
-          parts.eventJson === undefined
-            ? { error: `${store.describe(path)}: ${parts.problem}` }
-            : { link: parts.link, json: parts.eventJson };
-      } catch (error) {
-        if (!StoreError.isInstance(error)) throw error;
-        at(index).claim = { error: error.message };
-      }
-    },
+  const read = await readBytes(
+    store,
+    claims.map((claim) => claim.path),
+  );
+  claims.forEach(({ index, path }, position) => {
+    const bytes = read[position];
+    if (!(bytes instanceof Uint8Array)) {
+      at(index).claim = { error: bytes === undefined ? `${store.describe(path)}: not read` : bytes.message };
+      return;
+    }
+    // Only the header is decoded: the event bytes are checked by hash, which is all verification needs.
+    const parts = parseSlotClaimBytes(bytes);
+    at(index).claim =
+      parts.eventBytes === undefined
+        ? { error: `${store.describe(path)}: ${parts.problem}` }
+        : { link: parts.link, json: parts.eventBytes };
   });
   return slots;
-}
-
-async function readText(store: FileStore, path: string | undefined): Promise<string | undefined> {
-  if (path === undefined) return undefined;
-  try {
-    return await store.read(path);
-  } catch (error) {
-    if (isFileNotFound(error) || StoreError.isInstance(error)) return undefined;
-    throw error;
-  }
 }

@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { FileNotFoundError } from '../errors/file-not-found-error.js';
 import { InvalidPathError } from '../errors/invalid-path-error.js';
@@ -55,6 +55,56 @@ export async function readRegularFile(path: string, context: FileContext): Promi
     return await readAll(fd, info.size);
   } finally {
     await closeFd(fd);
+  }
+}
+
+/**
+ * `readRegularFile` with synchronous calls and the same checks (lstat, then open `O_NONBLOCK | O_NOFOLLOW`, then
+ * fstat), for bulk reads of small files: one syscall costs a few microseconds, one trip through libuv's thread pool
+ * far more, and a file read takes five of them. Callers keep each batch short so the event loop is not held long.
+ */
+export function readRegularFileSync(path: string, context: FileContext, listedAsFile = false): Buffer {
+  // A directory listing that just said "regular file" stands in for the lstat (one syscall and one Stats
+  // object less); an entry swapped since is still caught by O_NOFOLLOW and the fstat below.
+  if (!listedAsFile) {
+    let entry: Stats;
+    try {
+      entry = lstatSync(path);
+    } catch (error) {
+      throw classifyOpenError(error, context);
+    }
+    if (entry.isSymbolicLink()) {
+      throw new InvalidPathError({ path: context.storePath, reason: 'is a symbolic link (not followed)' });
+    }
+    if (entry.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
+    if (!entry.isFile()) throw notRegular(entry, context);
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    throw classifyOpenError(error, context);
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
+    if (!info.isFile()) throw notRegular(info, context);
+    let buffer = Buffer.allocUnsafe(Math.max(info.size, 1));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        const larger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(larger, 0, 0, length);
+        buffer = larger;
+      }
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === info.size && info.size > 0) break;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -61,6 +61,29 @@ export function describeFileStoreContract(
         for (const [path, text] of Object.entries(texts)) expect(await store.read(path)).toBe(text);
       });
 
+      it('reads many files at once with readBatch (where the backend has it): exact bytes, or the error read gives', async () => {
+        if (store.readBatch === undefined) return;
+        const bytes = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]); // not UTF-8: must come back untouched
+        await store.write('batch/a.bin', bytes);
+        await store.write('batch/b.txt', 'héllo');
+        await store.write('batch/empty.txt', '');
+        const results = await store.readBatch([
+          'batch/b.txt',
+          'batch/missing.txt',
+          'batch/a.bin',
+          '../x',
+          'batch/empty.txt',
+        ]);
+        expect(results).toHaveLength(5);
+        expect(new TextDecoder().decode(results[0] as Uint8Array)).toBe('héllo');
+        expect(StoreError.isInstance(results[1]) && results[1].code).toBe('file_not_found');
+        expect([...(results[2] as Uint8Array)]).toEqual([...bytes]);
+        expect(StoreError.isInstance(results[3]) && results[3].code).toBe('invalid_path');
+        expect((results[4] as Uint8Array).length).toBe(0);
+        (results[0] as Uint8Array).fill(0);
+        expect(await store.read('batch/b.txt')).toBe('héllo');
+      });
+
       it('stores bytes and reads them back as UTF-8 text', async () => {
         await store.write('bytes.bin', new TextEncoder().encode('bytes: ü 🎉'));
         await store.write('empty.bin', new Uint8Array(0));

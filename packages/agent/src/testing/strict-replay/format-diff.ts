@@ -5,16 +5,21 @@ const MAX_LINE = 200;
 
 /**
  * Renders a difference for a human: the path, then for text the first differing line with a little
- * context (`-` recorded, `+` replayed), for anything else both values as JSON.
+ * context (`-` recorded, `+` replayed), for anything else both values as JSON. Lines are compared after
+ * `normalize` (the one the comparison used), so the line shown is the one that really differs; it is shown as is.
  */
-export function formatDiff(header: string, difference: Difference): string {
+export function formatDiff(
+  header: string,
+  difference: Difference,
+  normalize: (text: string) => string = (text) => text,
+): string {
   const lines = [header, `  at ${difference.path || '(the request)'}`];
   const { recorded, replayed } = difference;
   if (typeof recorded === 'string' && typeof replayed === 'string') {
     const a = recorded.split('\n');
     const b = replayed.split('\n');
     let first = 0;
-    while (first < a.length && first < b.length && a[first] === b[first]) first++;
+    while (first < a.length && first < b.length && normalize(a[first]!) === normalize(b[first]!)) first++;
     const from = Math.max(0, first - CONTEXT_LINES);
     for (let i = from; i < first; i++) lines.push(`    ${clip(a[i]!)}`);
     if (first < a.length) lines.push(`  - ${clip(a[first]!)}`);

@@ -5,6 +5,7 @@ import { firstDifference } from './first-difference.js';
 import { formatDiff } from './format-diff.js';
 import { type RecordedRequest, recordedRequests } from './recorded-requests.js';
 import { type ReplayDivergence, ReplayDivergenceError } from './replay-divergence-error.js';
+import { blankVolatile, DEFAULT_VOLATILE_PATTERNS, type VolatilePattern } from './volatile-text.js';
 
 /** Options for `createStrictReplay`. */
 export interface StrictReplayOptions {
@@ -16,6 +17,11 @@ export interface StrictReplayOptions {
   ignoreFields?: readonly string[];
   /** Applied to every string on both sides before comparing, e.g. to blank out a temp workspace path. */
   normalize?: (text: string) => string;
+  /**
+   * Text that depends on the machine rather than the agent, replaced on both sides after `normalize`. Default
+   * `DEFAULT_VOLATILE_PATTERNS` (the terminal's Python interpreter line); `[]` compares everything.
+   */
+  volatilePatterns?: readonly VolatilePattern[];
   usageId?: string;
 }
 
@@ -43,14 +49,23 @@ export interface StrictReplay {
  * `ReplayDivergenceError` with a readable diff, so recorded conversations become regression tests.
  */
 export function createStrictReplay(events: readonly unknown[], options: StrictReplayOptions = {}): StrictReplay {
-  const requests = recordedRequests(events);
+  // Rendered on first use, not now: the agent's tools register how their observations read to the model (the
+  // terminal's metadata lines) when they are created, which is usually after this call.
+  let rendered: RecordedRequest[] | undefined;
+  const recorded = (): RecordedRequest[] => {
+    rendered ??= recordedRequests(events);
+    return rendered;
+  };
   const offline = createOfflineLLM({ recording: recordingFromEvents(events), usageId: options.usageId });
   const ignore = new Set(options.ignoreFields ?? ['cache_prompt']);
-  const normalize = options.normalize ?? ((text: string) => text);
+  const own = options.normalize ?? ((text: string) => text);
+  const volatile = options.volatilePatterns ?? DEFAULT_VOLATILE_PATTERNS;
+  const normalize = (text: string): string => blankVolatile(own(text), volatile);
   let divergence: ReplayDivergence | undefined;
   let matched = 0;
 
   const check = (request: LLMRequest): void => {
+    const requests = recorded();
     const index = matched;
     const expected: RecordedRequest | undefined = requests[index];
     const replayed = {
@@ -72,7 +87,7 @@ export function createStrictReplay(events: readonly unknown[], options: StrictRe
       requestIndex: index,
       responseId: expected?.responseId,
       ...difference,
-      diff: formatDiff(header, difference),
+      diff: formatDiff(header, difference, normalize),
     };
     throw new ReplayDivergenceError(divergence);
   };
@@ -97,8 +112,11 @@ export function createStrictReplay(events: readonly unknown[], options: StrictRe
     get matched() {
       return matched;
     },
-    recorded: requests.length,
+    get recorded() {
+      return recorded().length;
+    },
     assertMatched() {
+      const requests = recorded();
       if (divergence) throw new ReplayDivergenceError(divergence);
       if (matched < requests.length) {
         const missing = requests[matched]!;
