@@ -1,6 +1,14 @@
-import { type Agent, Conversation, listSubConversationIds, type SecretCipher, type SecretInput } from '@x/agent';
+import {
+  type Agent,
+  AgentError,
+  Conversation,
+  type ConversationOptions,
+  listSubConversationIds,
+  type SecretCipher,
+  type SecretInput,
+} from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
-import type { EventLog, FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
@@ -22,6 +30,8 @@ export interface ManagedConversationDeps {
   secretKey: string | undefined;
   cipher: SecretCipher | undefined;
   serverApiKey: string | undefined;
+  /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'> | undefined;
 }
 
 /**
@@ -68,7 +78,7 @@ export class ManagedConversation implements SocketConversation {
   }
 
   /** The open conversation's log (SocketConversation); the manager opens before handing this out. */
-  get log(): EventLog {
+  get log(): EventLogLike {
     if (this.#conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
     return this.#conversation.log;
   }
@@ -147,9 +157,11 @@ export class ManagedConversation implements SocketConversation {
       stuckDetection: this.meta.stuck_detection,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
       ...this.#hooksOption(),
+      ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
-    if (conversation.state.execution_status === 'running') {
+    // With leases, `running` may be another replica's live run; a dead owner's run is recovered by the next run.
+    if (conversation.state.execution_status === 'running' && this.#deps.shared?.leases === undefined) {
       this.#deps.logger.warn(
         { conversationId: this.id },
         'conversation was running when the server stopped: recording the interruption',
@@ -307,6 +319,8 @@ export class ManagedConversation implements SocketConversation {
       if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
     });
     this.#deps.logger.info({ conversationId: this.id }, 'run started');
+    let begun = false;
+    let refused: unknown;
     this.#run = conversation
       .run()
       .then(
@@ -314,7 +328,9 @@ export class ManagedConversation implements SocketConversation {
           this.#deps.logger.info({ conversationId: this.id, ...result }, 'run ended');
         },
         (error: unknown) => {
-          this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
+          // Another replica holds the conversation's lease: the caller gets the 409, not a silent no-op.
+          if (!begun && AgentError.isInstance(error) && error.code === 'conversation_running') refused = error;
+          else this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
         },
       )
       .finally(() => {
@@ -324,6 +340,8 @@ export class ManagedConversation implements SocketConversation {
         this.#afterRunDone = this.#afterRun();
       });
     await started;
+    begun = true;
+    if (refused !== undefined) throw refused;
   }
 
   async #afterRun(): Promise<void> {

@@ -10,7 +10,7 @@ import {
   View,
   withParent,
 } from '@x/events';
-import { EventLog, type FileStore } from '@x/store';
+import type { EventLogLike, FileStore, Lease, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -31,7 +31,7 @@ import type { ToolConversation } from '../tools/tool.js';
 import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } from './analyzer-setting.js';
 import { buildBaseState } from './base-state.js';
 import { readBranch, recentBranch } from './branch-history.js';
-import { storeFor, toRegistry } from './conversation-defaults.js';
+import { openConversationLog, storeFor, toRegistry } from './conversation-defaults.js';
 import { conversationFiles } from './conversation-files.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
@@ -40,6 +40,8 @@ import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { loadPersistedState } from './load-persisted-state.js';
+import { interruptedActionEvent } from './ownership/interrupted-action.js';
+import { acquireRunLease } from './ownership/run-lease.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
@@ -64,7 +66,7 @@ export class Conversation {
   readonly store: FileStore;
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
   readonly directory: string;
-  readonly log: EventLog;
+  readonly log: EventLogLike;
 
   #state: ConversationState;
   #view: View | undefined;
@@ -87,13 +89,17 @@ export class Conversation {
   #running: Promise<RunResult> | undefined;
   #closed = false;
   #extensionsStarted = false;
+  readonly #leases: Leases | undefined;
+  readonly #leaseWaitMs: number | undefined;
+  /** The lease of the run in progress: every append is checked against it. */
+  #runLease: Lease | undefined;
   /** Skills activated by this process's user messages (each activates once, reference §8.2). */
   readonly #activatedSkills = new Set<string>();
 
   private constructor(init: {
     options: ConversationOptions;
     store: FileStore;
-    log: EventLog;
+    log: EventLogLike;
     state: ConversationState;
     secrets: SecretRegistry;
     cipher: SecretCipher | undefined;
@@ -129,6 +135,8 @@ export class Conversation {
       blockAction: (id, reason) => this.blockAction(id, reason),
       blockMessage: (id, reason) => this.blockMessage(id, reason),
     });
+    this.#leases = options.leases;
+    this.#leaseWaitMs = options.leaseWaitMs;
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -138,7 +146,11 @@ export class Conversation {
     if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
       throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
     }
-    const log = await EventLog.open(store, { dir: `${conversationDirName(id)}/events` });
+    const log = await openConversationLog(options, {
+      conversationId: id,
+      store,
+      dir: `${conversationDirName(id)}/events`,
+    });
     const state = initialConversationState({
       id,
       ...(options.maxIterationsPerRun === undefined ? {} : { maxIterations: options.maxIterationsPerRun }),
@@ -165,7 +177,12 @@ export class Conversation {
     const conversationId = hyphenateConversationId(id);
     const store = storeFor(options);
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-    const persisted = await loadPersistedState({ store, id: conversationId, cipher });
+    const persisted = await loadPersistedState({
+      store,
+      id: conversationId,
+      cipher,
+      openLog: (location) => openConversationLog(options, location),
+    });
     let state = persisted.state;
     const securityAnalyzer = options.securityAnalyzer ?? persisted.securityAnalyzer ?? 'llm';
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
@@ -248,12 +265,16 @@ export class Conversation {
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
-    const running = this.#readRecentHistory()
+    const running = this.#takeRunLease(options.signal)
+      .then(() => this.#readRecentHistory())
       .then(() => this.#startExtensions())
       .then(() => this.#hooks?.sessionStart())
       .then(() => runLoop(this.#runHost(), options))
-      .finally(() => {
+      .finally(async () => {
         this.#running = undefined;
+        const lease = this.#runLease;
+        this.#runLease = undefined;
+        await lease?.release().catch(() => undefined);
       });
     this.#running = running;
     return running;
@@ -428,6 +449,7 @@ export class Conversation {
           cipher: this.#cipher,
         }),
       emit: (conversation, event) => conversation.#emit(event),
+      openLog: (location) => openConversationLog(this.#options, location),
     });
   }
 
@@ -532,6 +554,27 @@ export class Conversation {
     await startExtensions(this.agent, this.workspace, (event) => this.#emit(event));
   }
 
+  /** With leases: takes the conversation's lease and folds what earlier owners appended meanwhile. */
+  async #takeRunLease(signal: AbortSignal | undefined): Promise<void> {
+    const lease = await acquireRunLease({
+      leases: this.#leases,
+      conversationId: this.id,
+      key: this.directory,
+      waitMs: this.#leaseWaitMs,
+      signal,
+    });
+    if (lease === undefined) return;
+    this.#runLease = lease;
+    await this.log.refresh();
+    await this.#emitting;
+    for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
+    // The previous owner died mid-run: the action it was executing may or may not have had its effect.
+    if (lease.previous === 'expired' && this.#state.execution_status === 'running') {
+      const [inFlight] = await this.pendingActions();
+      if (inFlight !== undefined) await this.#emit(interruptedActionEvent(inFlight));
+    }
+  }
+
   /**
    * Puts the last events of the active branch written before this process opened the conversation in
    * front of `#recent`: walked back from HEAD (O(RECENT_EVENTS) reads), so an abandoned branch at the
@@ -587,6 +630,8 @@ export class Conversation {
   #emit(event: AnyEvent): Promise<void> {
     linkEvent(event);
     const next = this.#emitting.then(async () => {
+      // A run's appends stop the moment another owner takes the conversation over.
+      await this.#runLease?.assertHeld();
       const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
       const index = await this.log.append(stamped);
       // Another writer (process or machine) appended in between: fold its events first.
