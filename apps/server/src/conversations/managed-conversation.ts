@@ -89,7 +89,12 @@ export class ManagedConversation implements SocketConversation {
    * `ConversationDamagedError` (409) naming the reason; a deleted conversation gives `ConversationDeletedError`.
    */
   open(): Promise<Conversation> {
-    if (this.#conversation !== undefined) return Promise.resolve(this.#conversation);
+    const open = this.#conversation;
+    if (open !== undefined) {
+      // Shared with other replicas: what they appended (a run, a message) is folded before answering.
+      if (this.#deps.shared === undefined || open.isRunning) return Promise.resolve(open);
+      return open.catchUp().then(() => open);
+    }
     if (this.#deleted) return Promise.reject(new ConversationDeletedError(this.id));
     this.#opening ??= this.#resume()
       .catch((error: unknown) => {
@@ -293,7 +298,25 @@ export class ManagedConversation implements SocketConversation {
     await this.saveMeta();
     if (!options.run) return;
     if (this.isRunning) this.#rerunRequested = true;
-    else await this.startRun();
+    else if (this.#deps.shared === undefined) await this.startRun();
+    else {
+      // Another replica may run it: its run folds the message at its next step, as a run in this process
+      // would. One that is just ending releases the lease in a moment, so wait for it a little.
+      await this.startRun({ leaseWaitMs: SHARED_RUN_WAIT_MS }).catch((error: unknown) => {
+        if (!isHeldElsewhere(error)) throw error;
+      });
+    }
+  }
+
+  /**
+   * Accepts the pending actions (reference `respond_to_confirmation` with accept): runs them, unless a run
+   * is already going here or, on replicas, in another replica (whose run takes them: applied once).
+   */
+  async acceptPendingActions(): Promise<void> {
+    if (this.isRunning) return;
+    await this.startRun().catch((error: unknown) => {
+      if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
+    });
   }
 
   /**
@@ -301,7 +324,7 @@ export class ManagedConversation implements SocketConversation {
    * ended, so a client that reads the conversation next sees it. Throws `ConversationBusyError` (409)
    * when a run is in progress.
    */
-  async startRun(): Promise<void> {
+  async startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
     const conversation = await this.open();
     if (this.#deleted) throw new ConversationDeletedError(this.id);
     // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
@@ -322,7 +345,7 @@ export class ManagedConversation implements SocketConversation {
     let begun = false;
     let refused: unknown;
     this.#run = conversation
-      .run()
+      .run(options.leaseWaitMs === undefined ? {} : { leaseWaitMs: options.leaseWaitMs })
       .then(
         (result) => {
           this.#deps.logger.info({ conversationId: this.id, ...result }, 'run ended');
@@ -429,4 +452,12 @@ export class ManagedConversation implements SocketConversation {
   conversation(): Promise<Conversation> {
     return this.open();
   }
+}
+
+/** How long a message sent with `run` waits for another replica's run that is ending to release the lease. */
+const SHARED_RUN_WAIT_MS = 5_000;
+
+/** Another replica (or process) holds the conversation's lease. */
+function isHeldElsewhere(error: unknown): boolean {
+  return AgentError.isInstance(error) && error.code === 'conversation_running';
 }

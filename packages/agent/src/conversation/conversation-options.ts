@@ -67,6 +67,8 @@ export interface RunOptions {
   maxIterations?: number;
   /** Aborting stops the run: the model call and running tools are cancelled. */
   signal?: AbortSignal;
+  /** With `leases`: how long this run waits for another owner's lease (overrides `leaseWaitMs`). */
+  leaseWaitMs?: number;
 }
 
 /** How a run ended. */

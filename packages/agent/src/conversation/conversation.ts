@@ -10,7 +10,7 @@ import {
   View,
   withParent,
 } from '@x/events';
-import type { EventLogLike, FileStore, Lease, Leases } from '@x/store';
+import { AppendConflictError, type EventLogLike, type FileStore, type Lease, type Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -265,7 +265,7 @@ export class Conversation {
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
-    const running = this.#takeRunLease(options.signal)
+    const running = this.#takeRunLease(options.signal, options.leaseWaitMs)
       .then(() => this.#readRecentHistory())
       .then(() => this.#startExtensions())
       .then(() => this.#hooks?.sessionStart())
@@ -299,6 +299,19 @@ export class Conversation {
   /** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
   async rejectPendingActions(reason = 'User rejected the action'): Promise<void> {
     this.#assertOpen();
+    // Shared by several processes or replicas: decided and recorded under the conversation's lease, on
+    // the state as the log has it, so two concurrent rejections (or a rejection and a run) apply once.
+    if (this.#leases !== undefined && this.#running === undefined && this.#runLease === undefined) {
+      await this.#takeRunLease(undefined);
+      try {
+        return await this.rejectPendingActions(reason);
+      } finally {
+        // Set by #takeRunLease (narrowed to undefined by the check above).
+        const lease = this.#runLease as Lease | undefined;
+        this.#runLease = undefined;
+        await lease?.release().catch(() => undefined);
+      }
+    }
     for (const action of await this.pendingActions()) {
       await this.#emit(
         createEvent('UserRejectObservation', {
@@ -554,20 +567,29 @@ export class Conversation {
     await startExtensions(this.agent, this.workspace, (event) => this.#emit(event));
   }
 
+  /**
+   * Reads the events other processes or replicas appended to the log since this instance last looked and
+   * folds them into the state (one query on a database log). For readers of a shared conversation.
+   */
+  async catchUp(): Promise<void> {
+    this.#assertOpen();
+    await this.#emitting;
+    await this.log.refresh();
+    for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
+  }
+
   /** With leases: takes the conversation's lease and folds what earlier owners appended meanwhile. */
-  async #takeRunLease(signal: AbortSignal | undefined): Promise<void> {
+  async #takeRunLease(signal: AbortSignal | undefined, waitMs = this.#leaseWaitMs): Promise<void> {
     const lease = await acquireRunLease({
       leases: this.#leases,
       conversationId: this.id,
       key: this.directory,
-      waitMs: this.#leaseWaitMs,
+      waitMs,
       signal,
     });
     if (lease === undefined) return;
     this.#runLease = lease;
-    await this.log.refresh();
-    await this.#emitting;
-    for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
+    await this.catchUp();
     // The previous owner died mid-run: the action it was executing may or may not have had its effect.
     if (lease.previous === 'expired' && this.#state.execution_status === 'running') {
       const [inFlight] = await this.pendingActions();
@@ -632,8 +654,8 @@ export class Conversation {
     const next = this.#emitting.then(async () => {
       // A run's appends stop the moment another owner takes the conversation over.
       await this.#runLease?.assertHeld();
-      const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
-      const index = await this.log.append(stamped);
+      const { stamped, index } =
+        this.#leases === undefined ? await this.#appendStamped(event) : await this.#appendAfterOthers(event);
       // Another writer (process or machine) appended in between: fold its events first.
       for (let missing = this.#state.event_count; missing < index; missing++) this.#apply(await this.log.get(missing));
       this.#apply(stamped);
@@ -641,6 +663,31 @@ export class Conversation {
     });
     this.#emitting = next.catch(() => undefined);
     return next;
+  }
+
+  async #appendStamped(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {
+    const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
+    return { stamped, index: await this.log.append(stamped) };
+  }
+
+  /**
+   * Shared with other processes or replicas (`leases`): appends only at the index after every event this
+   * instance has folded, so the event's parent is HEAD as the log has it (a message another replica
+   * appended while this one runs stays on the branch); on a conflict, folds the newcomers and restamps.
+   */
+  async #appendAfterOthers(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {
+    for (;;) {
+      for (let missing = this.#state.event_count; missing < this.log.length; missing++) {
+        this.#apply(await this.log.get(missing));
+      }
+      const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
+      try {
+        return { stamped, index: await this.log.append(stamped, { expectedIndex: this.#state.event_count }) };
+      } catch (error) {
+        if (!AppendConflictError.isInstance(error)) throw error;
+        await this.log.refresh();
+      }
+    }
   }
 
   /** Appends an event after the hooks due before it ran (they may add context to a user message). */

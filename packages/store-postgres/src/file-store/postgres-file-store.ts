@@ -1,5 +1,7 @@
 import { FileNotFoundError, type FileStore, validateStorePath } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
+import { isConnectionFailure } from '../internal/pg-errors.js';
+import { retryOnConnectionFailure } from '../internal/retry.js';
 
 function toBuffer(data: string | Uint8Array): Buffer {
   return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
@@ -20,20 +22,31 @@ function compareCodePoints(a: string, b: string): number {
  * database. Directories are implied by paths, as on S3. For conversation snapshots and metadata
  * beside a `PostgresEventLog`, so a replica needs no disk.
  */
-export function createPostgresFileStore(database: PostgresDatabase): FileStore {
+export function createPostgresFileStore(
+  database: PostgresDatabase,
+  options: {
+    /** How long a call keeps retrying while the database is unreachable (restarting), in ms. Default 30 000. */
+    retryForMs?: number;
+  } = {},
+): FileStore {
   const table = `${database.tablePrefix}files`;
+  const retryForMs = options.retryForMs ?? 30_000;
+  // Every statement below is idempotent (an upsert, a read, a delete), so repeating one after a lost
+  // connection is safe; writeIfAbsent, whose outcome is then unknown, is settled by comparing bytes.
+  const query = <Row extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]> =>
+    retryOnConnectionFailure(() => database.query<Row>(text, values), retryForMs);
   const location = (key: string): string => `${database.location} ${table}/${key}`;
   return {
     async read(path) {
       const key = validateStorePath(path);
-      const rows = await database.query<{ data: Buffer }>(`SELECT data FROM ${table} WHERE path = $1`, [key]);
+      const rows = await query<{ data: Buffer }>(`SELECT data FROM ${table} WHERE path = $1`, [key]);
       if (rows[0] === undefined) throw new FileNotFoundError({ path, location: location(key) });
       return rows[0].data.toString('utf8');
     },
 
     async write(path, data) {
       const key = validateStorePath(path);
-      await database.query(
+      await query(
         `INSERT INTO ${table} (path, data) VALUES ($1, $2)
          ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
         [key, toBuffer(data)],
@@ -42,17 +55,23 @@ export function createPostgresFileStore(database: PostgresDatabase): FileStore {
 
     async writeIfAbsent(path, data) {
       const key = validateStorePath(path);
-      const rows = await database.query(
-        `INSERT INTO ${table} (path, data) VALUES ($1, $2) ON CONFLICT (path) DO NOTHING RETURNING 1`,
-        [key, toBuffer(data)],
-      );
-      return rows.length === 1;
+      const bytes = toBuffer(data);
+      const insert = `INSERT INTO ${table} (path, data) VALUES ($1, $2) ON CONFLICT (path) DO NOTHING RETURNING 1`;
+      try {
+        return (await database.query(insert, [key, bytes])).length === 1;
+      } catch (error) {
+        if (!isConnectionFailure(error)) throw error;
+        // The insert may have committed before the connection was lost: the same bytes there are ours.
+        if ((await query(insert, [key, bytes])).length === 1) return true;
+        const rows = await query<{ data: Buffer }>(`SELECT data FROM ${table} WHERE path = $1`, [key]);
+        return rows[0] !== undefined && Buffer.compare(rows[0].data, bytes) === 0;
+      }
     },
 
     async copy(from, to) {
       const source = validateStorePath(from);
       const target = validateStorePath(to);
-      const rows = await database.query(
+      const rows = await query(
         `INSERT INTO ${table} (path, data) SELECT $2, data FROM ${table} WHERE path = $1
          ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now() RETURNING 1`,
         [source, target],
@@ -64,8 +83,8 @@ export function createPostgresFileStore(database: PostgresDatabase): FileStore {
       const directory = validateStorePath(prefix, { allowTrailingSlash: true }).replace(/\/$/, '');
       const rows =
         directory === ''
-          ? await database.query<{ path: string }>(`SELECT path FROM ${table}`)
-          : await database.query<{ path: string }>(
+          ? await query<{ path: string }>(`SELECT path FROM ${table}`)
+          : await query<{ path: string }>(
               `SELECT path FROM ${table} WHERE path >= $1 AND path < $2`,
               under(directory),
             );
@@ -81,12 +100,12 @@ export function createPostgresFileStore(database: PostgresDatabase): FileStore {
 
     async delete(path) {
       const key = validateStorePath(path);
-      await database.query(`DELETE FROM ${table} WHERE path = $1 OR (path >= $2 AND path < $3)`, [key, ...under(key)]);
+      await query(`DELETE FROM ${table} WHERE path = $1 OR (path >= $2 AND path < $3)`, [key, ...under(key)]);
     },
 
     async exists(path) {
       const key = validateStorePath(path);
-      const rows = await database.query(
+      const rows = await query(
         `SELECT 1 FROM ${table} WHERE path = $1 OR (path >= $2 AND path < $3) LIMIT 1`,
         [key, ...under(key)],
       );

@@ -5,6 +5,7 @@ import { type AcquireLeaseOptions, type Lease, LeaseHeldError, LeaseLostError, t
 import type { PostgresDatabase } from '../database.js';
 import type { LeaseFence } from '../event-log/postgres-event-log.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
+import { retryOnConnectionFailure } from '../internal/retry.js';
 
 /** Options for `createPostgresLeases`. */
 export interface PostgresLeasesOptions {
@@ -119,9 +120,11 @@ export class PostgresLeases implements Leases {
       previous,
       signal: controller.signal,
       assertHeld: async () => {
-        const rows = await this.database.query(
-          `SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`,
-          [key, generation],
+        // The database restarting or unreachable: wait for it while the lease can still be ours (no renewal
+        // for a ttl by this process's monotonic clock means another owner may have it by now).
+        const rows = await retryOnConnectionFailure(
+          () => this.database.query(`SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`, [key, generation]),
+          Math.max(0, this.ttlMs - (performance.now() - lastRenewed)),
         );
         if (rows.length === 0 || controller.signal.aborted) {
           const lost = new LeaseLostError({ leaseKey: key, generation });

@@ -10,6 +10,11 @@ export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication, loopback only). */
   readonly url: string;
   readonly port: number;
+  /**
+   * Stops the server (fast shutdown: every connection is cut), runs `whileDown` and starts it again on the
+   * same port and data: what clients see when the database restarts.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Stops the server (fast shutdown), waits for it to exit and removes its data directory. */
   stop(): Promise<void>;
 }
@@ -90,7 +95,7 @@ export async function startPostgresServer(options: { startTimeoutMs?: number } =
   }
   const port = await freePort();
   const timeoutMs = options.startTimeoutMs ?? 60_000;
-  const child = await launch({ bin, data, socketDir, port, user, timeoutMs });
+  let child = await launch({ bin, data, socketDir, port, user, timeoutMs });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const exited = (process: ChildProcess): Promise<void> =>
     process.exitCode !== null || process.signalCode !== null
@@ -99,6 +104,12 @@ export async function startPostgresServer(options: { startTimeoutMs?: number } =
   return {
     url,
     port,
+    async restart(whileDown) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited(child);
+      await whileDown?.();
+      child = await launch({ bin, data, socketDir, port, user, timeoutMs });
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited(child);
