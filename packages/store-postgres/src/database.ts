@@ -78,6 +78,13 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
     },
     async transaction(work) {
       const client = await pool.connect();
+      // The connection dropping between two statements (a restart) is reported by the next query's
+      // rejection; without a listener the client's 'error' event would crash the process.
+      let broken: Error | undefined;
+      const ignore = (error: Error): void => {
+        broken = error;
+      };
+      client.on('error', ignore);
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -87,7 +94,9 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // A broken connection is destroyed rather than returned to the pool.
+        client.release(broken);
       }
     },
     connect: () => pool.connect(),

@@ -77,6 +77,16 @@ export function describeEventLogContract(
       expect(serializeEvent(await log.get(1))).toBe(serializeEvent(second));
     });
 
+    it('chains every append and verifies the chain, from a reopened instance too', async () => {
+      const location = await fresh();
+      const log = await location.open();
+      expect(await log.verifyChain()).toMatchObject({ status: 'unchained', length: 0, chainedFrom: null });
+      await appendMessages(log, 5);
+      const report = await (await location.open()).verifyChain();
+      expect(report).toMatchObject({ status: 'verified', length: 5, chainedFrom: 0, problem: undefined });
+      expect(report.headHash).toMatch(/^[0-9a-f]{64}$/);
+    });
+
     it('reads ranges with slice semantics and iterates in order', async () => {
       const log = await (await fresh()).open();
       await appendMessages(log, 150);
