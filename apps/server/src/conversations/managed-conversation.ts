@@ -455,7 +455,7 @@ export class ManagedConversation implements SocketConversation {
 }
 
 /** How long a message sent with `run` waits for another replica's run that is ending to release the lease. */
-const SHARED_RUN_WAIT_MS = 5_000;
+const SHARED_RUN_WAIT_MS = 1_000;
 
 /** Another replica (or process) holds the conversation's lease. */
 function isHeldElsewhere(error: unknown): boolean {
