@@ -96,42 +96,47 @@ describe('a conversation on PostgreSQL, shared by two replicas', () => {
 
 const childScript = fileURLToPath(new URL('./support/child-postgres-conversation.ts', import.meta.url));
 
+/** Starts the conversation in a child process and SIGKILLs it while its terminal command runs; returns its id. */
+async function killOwnerMidAction(): Promise<string> {
+  const id = randomUUID();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', childScript, harness.server.baseURL, testDatabase.url, harness.workspace, id, 'do it'],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // Killed once its terminal command has started (the marker is written before the sleep).
+  await new Promise<void>((resolve, reject) => {
+    const poll = setInterval(() => {
+      readFile(join(harness.workspace, 'marker.txt'), 'utf8').then(
+        () => {
+          clearInterval(poll);
+          resolve();
+        },
+        () => undefined,
+      );
+    }, 25);
+    void exited.then(() => {
+      clearInterval(poll);
+      reject(new Error(`child exited early: ${stderr}`));
+    });
+  });
+  child.kill('SIGKILL');
+  await exited;
+  return id;
+}
+
 describe('recovery after the owner dies', () => {
   it('takes over a SIGKILLed owner’s run once its lease expires: the in-flight action is marked, not run again', async () => {
     harness = await startHarness([
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo started >> marker.txt; sleep 20' } }] },
       { toolCalls: [{ name: 'finish', arguments: { message: 'checked' } }] },
     ]);
-    const id = randomUUID();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', childScript, harness.server.baseURL, testDatabase.url, harness.workspace, id, 'do it'],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    // Killed once its terminal command has started (the marker is written before the sleep).
-    await new Promise<void>((resolve, reject) => {
-      const poll = setInterval(() => {
-        readFile(join(harness.workspace, 'marker.txt'), 'utf8').then(
-          () => {
-            clearInterval(poll);
-            resolve();
-          },
-          () => undefined,
-        );
-      }, 25);
-      void exited.then(() => {
-        clearInterval(poll);
-        reject(new Error(`child exited early: ${stderr}`));
-      });
-    });
-    child.kill('SIGKILL');
-    await exited;
-
+    const id = await killOwnerMidAction();
     const database = await connectPostgres({ url: testDatabase.url });
     try {
       const survivor = await Conversation.resume(id, {
@@ -150,6 +155,75 @@ describe('recovery after the owner dies', () => {
       expect(await readFile(join(harness.workspace, 'marker.txt'), 'utf8')).toBe('started\n');
       expect(JSON.stringify(harness.server.requests[1])).toContain('whether it had any effect is unknown');
       expect(harness.server.requests).toHaveLength(2);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it("with interruptedActions: 'confirm', leaves the in-flight action to a human instead of answering it", async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo started >> marker.txt; sleep 20' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'checked' } }] },
+    ]);
+    const id = await killOwnerMidAction();
+    const database = await connectPostgres({ url: testDatabase.url });
+    try {
+      const survivor = await Conversation.resume(id, {
+        agent: harness.agent(),
+        workspace: harness.workspace,
+        ...replicaOptions(database, 'survivor'),
+        leaseWaitMs: 30_000,
+        interruptedActions: 'confirm',
+      });
+      expect((await survivor.run()).status).toBe('waiting_for_confirmation');
+      const [pending] = await survivor.pendingActions();
+      expect(pending).toMatchObject({ tool_name: 'terminal' });
+      expect(await readFile(join(harness.workspace, 'marker.txt'), 'utf8')).toBe('started\n');
+      expect(harness.server.requests).toHaveLength(1);
+      // The human checked the effect by hand and drops the action: it is not run again.
+      await survivor.rejectPendingActions('checked by hand: it had run');
+      expect(survivor.state.execution_status).toBe('idle');
+      const events = [];
+      for await (const event of survivor.events()) events.push(event);
+      expect(events.filter((event) => event.kind === 'AgentErrorEvent')).toHaveLength(0);
+      expect(events.filter((event) => event.kind === 'UserRejectObservation')).toHaveLength(1);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+describe('the database restarting mid-run', () => {
+  it('pauses the run while PostgreSQL is down and finishes it after: nothing lost, nothing written twice', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ran >> restart.txt; sleep 1' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'survived' } }] },
+    ]);
+    const database = await connectPostgres({ url: testDatabase.url });
+    try {
+      const { conversation } = await harness.conversation(replicaOptions(database, 'owner'));
+      await conversation.sendMessage('survive a restart');
+      const running = conversation.run();
+      // The tool is running (its action is appended): every connection is cut now, and back 500 ms later.
+      while (!(await readFile(join(harness.workspace, 'restart.txt'), 'utf8').catch(() => ''))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await server.restart(() => new Promise((resolve) => setTimeout(resolve, 500)));
+      expect((await running).status).toBe('finished');
+
+      const reader = await Conversation.resume(conversation.id, {
+        agent: harness.agent(),
+        workspace: harness.workspace,
+        ...replicaOptions(database, 'reader'),
+      });
+      const events = [];
+      for await (const event of reader.events()) events.push(event);
+      expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+      expect(events.filter((event) => event.kind === 'ObservationEvent')).toHaveLength(2);
+      expect(reader.state.event_count).toBe(conversation.state.event_count);
+      expect(await readFile(join(harness.workspace, 'restart.txt'), 'utf8')).toBe('ran\n');
+      expect(harness.server.requests).toHaveLength(2);
+      expect(await reader.log.verifyChain()).toMatchObject({ status: 'verified', length: events.length });
     } finally {
       await database.close();
     }

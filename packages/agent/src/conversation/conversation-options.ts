@@ -60,6 +60,13 @@ export interface ConversationOptions {
   openEventLog?: (location: { conversationId: string; store: FileStore; dir: string }) => Promise<EventLogLike>;
   /** How long `run` waits for a lease another owner holds before `ConversationAlreadyRunningError`. Default 0. */
   leaseWaitMs?: number;
+  /**
+   * With `leases`: what a run that takes over from an owner that died mid-action does with the action it was
+   * executing (its effect is unknown). `'report'` (default): answers it with an AgentErrorEvent saying so,
+   * shown to the model, not run again. `'rerun'`: runs it again. `'confirm'`: waits for a human, as
+   * confirmation mode does (status `waiting_for_confirmation`; `run` again runs it, `rejectPendingActions` drops it).
+   */
+  interruptedActions?: 'report' | 'rerun' | 'confirm';
 }
 
 export interface RunOptions {

@@ -266,10 +266,16 @@ export class Conversation {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
     const running = this.#takeRunLease(options.signal, options.leaseWaitMs)
-      .then(() => this.#readRecentHistory())
-      .then(() => this.#startExtensions())
-      .then(() => this.#hooks?.sessionStart())
-      .then(() => runLoop(this.#runHost(), options))
+      .then(async (took) => {
+        // A dead owner's action waits for a human (interruptedActions: 'confirm'): nothing runs now.
+        if (took === 'awaiting-human') {
+          return { status: this.#state.execution_status, iterations: 0, reachedIterationLimit: false };
+        }
+        await this.#readRecentHistory();
+        await this.#startExtensions();
+        await this.#hooks?.sessionStart();
+        return runLoop(this.#runHost(), options);
+      })
       .finally(async () => {
         this.#running = undefined;
         const lease = this.#runLease;
@@ -579,7 +585,10 @@ export class Conversation {
   }
 
   /** With leases: takes the conversation's lease and folds what earlier owners appended meanwhile. */
-  async #takeRunLease(signal: AbortSignal | undefined, waitMs = this.#leaseWaitMs): Promise<void> {
+  async #takeRunLease(
+    signal: AbortSignal | undefined,
+    waitMs = this.#leaseWaitMs,
+  ): Promise<'taken' | 'awaiting-human' | undefined> {
     const lease = await acquireRunLease({
       leases: this.#leases,
       conversationId: this.id,
@@ -587,14 +596,21 @@ export class Conversation {
       waitMs,
       signal,
     });
-    if (lease === undefined) return;
+    if (lease === undefined) return undefined;
     this.#runLease = lease;
     await this.catchUp();
     // The previous owner died mid-run: the action it was executing may or may not have had its effect.
-    if (lease.previous === 'expired' && this.#state.execution_status === 'running') {
-      const [inFlight] = await this.pendingActions();
-      if (inFlight !== undefined) await this.#emit(interruptedActionEvent(inFlight));
+    if (lease.previous !== 'expired' || this.#state.execution_status !== 'running') return 'taken';
+    const [inFlight] = await this.pendingActions();
+    const mode = this.#options.interruptedActions ?? 'report';
+    if (inFlight === undefined || mode === 'rerun') return 'taken';
+    if (mode === 'report') {
+      await this.#emit(interruptedActionEvent(inFlight));
+      return 'taken';
     }
+    await this.#setStatus('waiting_for_confirmation');
+    await this.checkpoint();
+    return 'awaiting-human';
   }
 
   /**
