@@ -127,7 +127,10 @@ describe('x verify --database-url', () => {
       await connection.query(`UPDATE x_events SET body = replace(body, 'two', 'TWO') WHERE idx = 1`);
       const bad = await runCli(['verify', id, '--database-url', database.url, '--json'], { env });
       expect(bad.code).toBe(5);
-      expect(JSON.parse(bad.stdout)).toMatchObject({ status: 'tampered', problem: { kind: 'altered', index: 1, id: ids[1] } });
+      expect(JSON.parse(bad.stdout)).toMatchObject({
+        status: 'tampered',
+        problem: { kind: 'altered', index: 1, id: ids[1] },
+      });
       await connection.close();
       await database.drop();
     } finally {

@@ -47,7 +47,9 @@ describe('the tamper-evident chain on PostgreSQL', () => {
 
     const second = await logWith(3);
     const forged = contractMessageEvent('forged');
-    await second.db.query(`ALTER TABLE ${second.db.tablePrefix}events DISABLE TRIGGER ${second.db.tablePrefix}events_chain`);
+    await second.db.query(
+      `ALTER TABLE ${second.db.tablePrefix}events DISABLE TRIGGER ${second.db.tablePrefix}events_chain`,
+    );
     await second.db.query(
       `INSERT INTO ${second.db.tablePrefix}events (log_id, idx, event_id, body) VALUES ('chained', 3, $1, $2)`,
       [forged.id, JSON.stringify(forged)],

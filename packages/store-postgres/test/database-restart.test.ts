@@ -20,7 +20,8 @@ describe('the database restarting under load', () => {
   it('loses no acknowledged append and writes none twice; leases and files wait it out', async () => {
     const writers: PostgresDatabase[] = [];
     try {
-      for (let index = 0; index < 2; index++) writers.push(await connectPostgres({ url: server.url, maxConnections: 3 }));
+      for (let index = 0; index < 2; index++)
+        writers.push(await connectPostgres({ url: server.url, maxConnections: 3 }));
       const [a, b] = writers as [PostgresDatabase, PostgresDatabase];
       const leases = new PostgresLeases(a, { ttlMs: 20_000, owner: 'writer-a' });
       const lease = await leases.acquire('conversation-1');

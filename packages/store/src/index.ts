@@ -21,9 +21,9 @@ export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 export { FileNotFoundError } from './errors/file-not-found-error.js';
 export { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 export { InvalidPathError } from './errors/invalid-path-error.js';
-export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { LeaseHeldError } from './errors/lease-held-error.js';
 export { LeaseLostError } from './errors/lease-lost-error.js';
+export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { StoreError } from './errors.js';

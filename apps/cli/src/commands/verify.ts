@@ -83,7 +83,8 @@ async function verifyInDatabase(
     if (log.length === 0) throw new UsageError(`no conversation ${id} in ${database.location}`);
     const report = await log.verifyChain(publicKey === undefined ? {} : { publicKey });
     let signed: number | undefined;
-    if (privateKey !== undefined && report.status === 'verified') signed = (await log.signChainHead(privateKey))?.length;
+    if (privateKey !== undefined && report.status === 'verified')
+      signed = (await log.signChainHead(privateKey))?.length;
     return { location: `${database.location} (conversation ${id})`, report, signed };
   } finally {
     await database.close();

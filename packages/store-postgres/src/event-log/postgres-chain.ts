@@ -99,7 +99,11 @@ export async function verifyPostgresChain(
   });
   if (head === undefined) return result(signatureProblem(-1, 'no signed chain head was found'), 'absent', null);
   if (!isHeadSignatureValid(head, options.publicKey)) {
-    return result(signatureProblem(head.length, 'the signed chain head does not match the public key'), 'invalid', null);
+    return result(
+      signatureProblem(head.length, 'the signed chain head does not match the public key'),
+      'invalid',
+      null,
+    );
   }
   if (head.length > length) {
     const message = `events ${length}…${head.length - 1} were signed but are gone`;

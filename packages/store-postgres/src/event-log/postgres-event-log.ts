@@ -197,7 +197,10 @@ export class PostgresEventLog implements EventLogLike {
    * the insert) against the exact text of every row and, with `publicKey`, the signed head.
    */
   verifyChain(options: { publicKey?: KeyObject } = {}): Promise<ChainReport> {
-    return verifyPostgresChain(this.database, this.logId, { publicKey: options.publicKey, retryForMs: this.#retryForMs });
+    return verifyPostgresChain(this.database, this.logId, {
+      publicKey: options.publicKey,
+      retryForMs: this.#retryForMs,
+    });
   }
 
   /** Verifies the chain and signs its head with the user's Ed25519 key (see `verifyChain`). */

@@ -84,10 +84,7 @@ export function createPostgresFileStore(
       const rows =
         directory === ''
           ? await query<{ path: string }>(`SELECT path FROM ${table}`)
-          : await query<{ path: string }>(
-              `SELECT path FROM ${table} WHERE path >= $1 AND path < $2`,
-              under(directory),
-            );
+          : await query<{ path: string }>(`SELECT path FROM ${table} WHERE path >= $1 AND path < $2`, under(directory));
       const start = directory === '' ? '' : `${directory}/`;
       const entries = new Set<string>();
       for (const { path } of rows) {
@@ -105,10 +102,10 @@ export function createPostgresFileStore(
 
     async exists(path) {
       const key = validateStorePath(path);
-      const rows = await query(
-        `SELECT 1 FROM ${table} WHERE path = $1 OR (path >= $2 AND path < $3) LIMIT 1`,
-        [key, ...under(key)],
-      );
+      const rows = await query(`SELECT 1 FROM ${table} WHERE path = $1 OR (path >= $2 AND path < $3) LIMIT 1`, [
+        key,
+        ...under(key),
+      ]);
       return rows.length === 1;
     },
 

@@ -123,7 +123,11 @@ export class PostgresLeases implements Leases {
         // The database restarting or unreachable: wait for it while the lease can still be ours (no renewal
         // for a ttl by this process's monotonic clock means another owner may have it by now).
         const rows = await retryOnConnectionFailure(
-          () => this.database.query(`SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`, [key, generation]),
+          () =>
+            this.database.query(`SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`, [
+              key,
+              generation,
+            ]),
           Math.max(0, this.ttlMs - (performance.now() - lastRenewed)),
         );
         if (rows.length === 0 || controller.signal.aborted) {

@@ -10,7 +10,11 @@ const SUMMARY_SUFFIX = '-summary';
  * when an event of the view cannot be named by its log index (then no checkpoint is written and a
  * resume rebuilds the view from the log, as without one).
  */
-export function buildViewCheckpoint(view: View, state: ConversationState, log: EventLogLike): ViewCheckpoint | undefined {
+export function buildViewCheckpoint(
+  view: View,
+  state: ConversationState,
+  log: EventLogLike,
+): ViewCheckpoint | undefined {
   const count = state.event_count;
   if (count > log.length) return undefined;
   const entries: ViewCheckpoint['entries'] = [];
