@@ -702,6 +702,8 @@ export class Conversation {
       } catch (error) {
         if (!AppendConflictError.isInstance(error)) throw error;
         await this.log.refresh();
+        // Someone else appended: it may be a new owner that took the conversation over.
+        await this.#runLease?.assertHeld();
       }
     }
   }
