@@ -11,6 +11,8 @@ const sourceEntries = {
   '@x/events': 'packages/events/src/index.ts',
   '@x/store/testing': 'packages/store/src/testing/index.ts',
   '@x/store': 'packages/store/src/index.ts',
+  '@x/store-postgres/testing': 'packages/store-postgres/src/testing/index.ts',
+  '@x/store-postgres': 'packages/store-postgres/src/index.ts',
   '@x/agent/testing': 'packages/agent/src/testing/index.ts',
   '@x/agent': 'packages/agent/src/index.ts',
   '@x/server/client': 'apps/server/src/client/index.ts',

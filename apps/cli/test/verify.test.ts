@@ -101,3 +101,40 @@ describe('x replay --check', () => {
     }
   });
 });
+
+describe('x verify --database-url', () => {
+  it('verifies a conversation kept in PostgreSQL and names the altered row, exit code 5', async () => {
+    const { startPostgresServer, createTestDatabase } = await import('@x/store-postgres/testing');
+    const { connectPostgres, PostgresEventLog } = await import('@x/store-postgres');
+    const { contractMessageEvent } = await import('@x/store/testing');
+    const server = await startPostgresServer();
+    try {
+      const database = await createTestDatabase(server.url);
+      const connection = await connectPostgres({ url: database.url });
+      const id = '3f2c1a9e-0000-4000-8000-000000000001';
+      const log = await PostgresEventLog.open(connection, { logId: id });
+      const ids: string[] = [];
+      for (const text of ['one', 'two', 'three']) {
+        const event = contractMessageEvent(text);
+        await log.append(event);
+        ids.push(event.id);
+      }
+      const ok = await runCli(['verify', id.replace(/-/g, ''), '--database-url', database.url], { env });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('verified: 3 events, chained from index 0');
+      expect(ok.stdout).toContain(`conversation ${id}`);
+
+      await connection.query(`UPDATE x_events SET body = replace(body, 'two', 'TWO') WHERE idx = 1`);
+      const bad = await runCli(['verify', id, '--database-url', database.url, '--json'], { env });
+      expect(bad.code).toBe(5);
+      expect(JSON.parse(bad.stdout)).toMatchObject({
+        status: 'tampered',
+        problem: { kind: 'altered', index: 1, id: ids[1] },
+      });
+      await connection.close();
+      await database.drop();
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});

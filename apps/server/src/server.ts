@@ -16,6 +16,7 @@ import { registerTreeRoutes } from './api/tree-routes.js';
 import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
+import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
@@ -125,9 +126,15 @@ export async function buildServer(
 
   await registerOpenApi(app, version);
 
+  const shared: SharedConversationBackend | undefined =
+    options.store === undefined && config.databaseUrl !== undefined
+      ? await openPostgresBackend(config.databaseUrl)
+      : undefined;
   const { store, root } =
-    options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
+    shared ??
+    (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
   const manager = await ConversationManager.start({
+    ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
     store,
     logger: app.log,
     apiKeys: config.apiKeys,
@@ -163,6 +170,7 @@ export async function buildServer(
       await manager.close(config.shutdownTimeoutMs);
       await sockets.close();
       await app.close();
+      await shared?.close();
     })();
     return closing;
   };

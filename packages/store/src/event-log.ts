@@ -1,5 +1,8 @@
+import type { KeyObject } from 'node:crypto';
 import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
 import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
+import { verifyEventChain } from './chain/verify-chain.js';
+import type { ChainReport } from './chain/verify-report.js';
 import { AppendConflictError } from './errors/append-conflict-error.js';
 import { CorruptEventError } from './errors/corrupt-event-error.js';
 import { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
@@ -8,6 +11,7 @@ import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 import { StoreError } from './errors.js';
 import { EventCache } from './event-log/event-cache.js';
+import type { EventLogLike } from './event-log/event-log-like.js';
 import { eventFileName, eventIdOfPath, isStorableEventId, slotFileName } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
@@ -64,7 +68,7 @@ const READ_CONCURRENCY = 32;
  * index is first claimed in `<dir>/.slots/{index:05d}.json` with the store's create-if-absent, and the
  * claim, which holds the whole event, is the commit point. See the package README, "EventLog".
  */
-export class EventLog {
+export class EventLog implements EventLogLike {
   readonly store: FileStore;
   readonly dir: string;
   readonly #cache: EventCache<AnyEvent>;
@@ -219,6 +223,11 @@ export class EventLog {
    * appends, from this instance at once and from other writers by polling `refresh()`. No gap and no
    * duplicate, whatever appends race with it. Ends when `options.signal` aborts.
    */
+  /** Checks this log's hash chain: `verifyEventChain` on its directory (see `EventLogLike.verifyChain`). */
+  verifyChain(options: { publicKey?: KeyObject } = {}): Promise<ChainReport> {
+    return verifyEventChain(this.store, { dir: this.dir, publicKey: options.publicKey });
+  }
+
   subscribe(fromIndex = 0, options: SubscribeOptions = {}): AsyncIterable<LogEntry> {
     const log = this;
     const source: SubscriptionSource = {

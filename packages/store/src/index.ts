@@ -4,10 +4,12 @@ export {
   type ChainProblemKind,
   type ChainReport,
   computeChainHash,
+  isHeadSignatureValid,
   type SignatureStatus,
   type SignChainHeadOptions,
   type SignedHead,
   signChainHead,
+  signHead,
   type VerifyChainOptions,
   verifyEventChain,
 } from './chain/index.js';
@@ -19,10 +21,13 @@ export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 export { FileNotFoundError } from './errors/file-not-found-error.js';
 export { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 export { InvalidPathError } from './errors/invalid-path-error.js';
+export { LeaseHeldError } from './errors/lease-held-error.js';
+export { LeaseLostError } from './errors/lease-lost-error.js';
 export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { StoreError } from './errors.js';
+export type { EventLogLike } from './event-log/event-log-like.js';
 export {
   type EventFileNameParts,
   eventFileName,
@@ -39,6 +44,15 @@ export {
   type RefreshOptions,
 } from './event-log.js';
 export type { FileStore } from './file-store.js';
+export {
+  type AcquireLeaseOptions,
+  createFileStoreLeases,
+  FileStoreLeases,
+  type FileStoreLeasesOptions,
+  fenceEventLog,
+  type Lease,
+  type Leases,
+} from './lease/index.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';
 export { createMemoryFileStore } from './memory-file-store.js';
 export {

@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode, extraNodeLines } from '../node-lines.mjs';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const publishable = ['packages/events', 'packages/store', 'packages/agent', 'apps/server', 'apps/cli'];
+const publishable = [
+  'packages/events',
+  'packages/store',
+  'packages/store-postgres',
+  'packages/agent',
+  'apps/server',
+  'apps/cli',
+];
 const npmCli = join(spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim(), 'npm', 'bin', 'npm-cli.js');
 const typescriptVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.typescript;
 const nodeTypesVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies['@types/node'];
@@ -99,7 +106,7 @@ function runNode(binary: string, dir: string, file: string): string {
 describe('every package, installed from its tarball', () => {
   let dir: string;
   beforeAll(() => {
-    dir = createConsumer('all', ['@x/events', '@x/store', '@x/agent', '@x/server', '@x/cli']);
+    dir = createConsumer('all', ['@x/events', '@x/store', '@x/store-postgres', '@x/agent', '@x/server', '@x/cli']);
     writeFileSync(
       join(dir, 'esm.mjs'),
       [

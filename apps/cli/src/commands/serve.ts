@@ -19,6 +19,7 @@ export interface ServeOptions {
   s3Region?: string;
   s3Endpoint?: string;
   s3ForcePathStyle?: boolean;
+  databaseUrl?: string;
   logLevel?: ServerConfigInput['logLevel'];
 }
 
@@ -45,6 +46,9 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
   if (s3 === undefined && (options.s3Prefix ?? options.s3Region ?? options.s3Endpoint) !== undefined) {
     throw new UsageError('The --s3-* options need --s3-bucket.');
   }
+  if (s3 !== undefined && options.databaseUrl !== undefined) {
+    throw new UsageError('Choose one of --s3-bucket and --database-url.');
+  }
   let config: ReturnType<typeof resolveServerConfig>;
   try {
     config = resolveServerConfig(env, {
@@ -52,6 +56,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       port: options.port,
       dataDir: dataDir === undefined ? undefined : expandHome(dataDir),
       s3,
+      ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
       logLevel:
         options.logLevel ??
         (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ??
@@ -88,9 +93,11 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
         const line = (text = ''): void => output.error(text);
         line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
         const storage =
-          config.s3 === undefined
-            ? join(config.dataDir, 'conversations')
-            : `s3://${config.s3.bucket}/${config.s3.prefix}`;
+          config.databaseUrl !== undefined
+            ? server.manager.store.describe('')
+            : config.s3 === undefined
+              ? join(config.dataDir, 'conversations')
+              : `s3://${config.s3.bucket}/${config.s3.prefix}`;
         line(`  ${c.dim('conversations'.padEnd(14))}${storage}`);
         line(
           `  ${c.dim('auth'.padEnd(14))}${config.apiKeys.length === 0 ? (config.insecureNoKey ? c.yellow('none, beyond loopback (--insecure-no-key)') : 'none (loopback only)') : `${config.apiKeys.length} session key(s)`}`,

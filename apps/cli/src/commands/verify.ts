@@ -11,6 +11,7 @@ export interface VerifyOptions {
   dataDir?: string;
   publicKey?: string;
   sign?: string;
+  databaseUrl?: string;
 }
 
 /**
@@ -23,9 +24,37 @@ export async function verifyCommand(
   input: string | undefined,
   options: VerifyOptions,
 ): Promise<number> {
-  const source = resolveConversation(input ?? '.', { dataDir: options.dataDir });
   const publicKey = options.publicKey === undefined ? undefined : loadKey(options.publicKey, 'public');
   const privateKey = options.sign === undefined ? undefined : loadKey(options.sign, 'private');
+  const databaseUrl = options.databaseUrl ?? context.env.X_SERVER_DATABASE_URL;
+  const checked =
+    databaseUrl === undefined || databaseUrl === ''
+      ? await verifyFiles(input, options, publicKey, privateKey)
+      : await verifyInDatabase(databaseUrl, input, publicKey, privateKey);
+  const { location, report, signed } = checked;
+  const { output } = context;
+  if (options.json === true) {
+    output.line(JSON.stringify({ location, ...report, ...(signed === undefined ? {} : { signed }) }));
+  } else {
+    render(context, location, report);
+    if (signed !== undefined) output.line(`signed the head: ${signed} events`);
+  }
+  return report.status === 'tampered' ? ExitCode.tampered : ExitCode.ok;
+}
+
+interface Checked {
+  location: string;
+  report: ChainReport;
+  signed: number | undefined;
+}
+
+async function verifyFiles(
+  input: string | undefined,
+  options: VerifyOptions,
+  publicKey: KeyObject | undefined,
+  privateKey: KeyObject | undefined,
+): Promise<Checked> {
+  const source = resolveConversation(input ?? '.', { dataDir: options.dataDir });
   const store = createLocalFileStore({ root: source.parentDir, durability: 'fsync' });
   const dir = `${source.name}/events`;
   const report = await verifyEventChain(store, { dir, publicKey });
@@ -33,14 +62,39 @@ export async function verifyCommand(
   if (privateKey !== undefined && report.status === 'verified') {
     signed = (await signChainHead(store, { dir, privateKey }))?.length;
   }
-  const { output } = context;
-  if (options.json === true) {
-    output.line(JSON.stringify({ location: source.location, ...report, ...(signed === undefined ? {} : { signed }) }));
-  } else {
-    render(context, source.location, report);
-    if (signed !== undefined) output.line(`signed the head: ${signed} events`);
+  return { location: source.location, report, signed };
+}
+
+/** A conversation kept in PostgreSQL by `x serve --database-url`: its rows carry the chain (migration 3). */
+async function verifyInDatabase(
+  url: string,
+  input: string | undefined,
+  publicKey: KeyObject | undefined,
+  privateKey: KeyObject | undefined,
+): Promise<Checked> {
+  const id = input === undefined ? undefined : hyphenatedId(input);
+  if (id === undefined) {
+    throw new UsageError('with --database-url, give the conversation id (32 hex digits, or the hyphenated UUID)');
   }
-  return report.status === 'tampered' ? ExitCode.tampered : ExitCode.ok;
+  const { connectPostgres, PostgresEventLog } = await import('@x/store-postgres');
+  const database = await connectPostgres({ url, maxConnections: 2 });
+  try {
+    const log = await PostgresEventLog.open(database, { logId: id });
+    if (log.length === 0) throw new UsageError(`no conversation ${id} in ${database.location}`);
+    const report = await log.verifyChain(publicKey === undefined ? {} : { publicKey });
+    let signed: number | undefined;
+    if (privateKey !== undefined && report.status === 'verified')
+      signed = (await log.signChainHead(privateKey))?.length;
+    return { location: `${database.location} (conversation ${id})`, report, signed };
+  } finally {
+    await database.close();
+  }
+}
+
+function hyphenatedId(input: string): string | undefined {
+  const hex = input.replace(/-/g, '').toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) return undefined;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function render(context: CliContext, location: string, report: ChainReport): void {

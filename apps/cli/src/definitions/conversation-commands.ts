@@ -126,6 +126,10 @@ export function defineConversationCommands(program: Command): void {
     .argument('[conversation]', `${CONVERSATION} (default: the current directory)`)
     .option('--public-key <file>', 'Ed25519 public key (PEM) the signed head must verify against')
     .option('--sign <file>', 'after verifying, sign the chain head with this Ed25519 private key (PEM)')
+    .option(
+      '--database-url <url>',
+      'the conversation (an id) is in this PostgreSQL database (x serve --database-url); env X_SERVER_DATABASE_URL',
+    )
     .option('--json', 'print the report as JSON')
     .option(...DATA_DIR)
     .addHelpText(
@@ -134,6 +138,7 @@ export function defineConversationCommands(program: Command): void {
         ['x verify 3f2c1a9e', 'check the chain'],
         ['x verify 3f2c1a9e --sign ~/.x/key.pem', 'check, then sign the head with your key'],
         ['x verify 3f2c1a9e --public-key ~/.x/key.pub', 'also detect truncation and rewritten chains'],
+        ['x verify 3f2c1a9e --database-url postgres://x@db/x', 'a conversation the replicas keep in PostgreSQL'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/verify.js')).verifyCommand));

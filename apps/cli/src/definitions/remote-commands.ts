@@ -37,6 +37,10 @@ export function defineRemoteCommands(program: Command): void {
     .option('--s3-region <region>', 'bucket region (default: AWS_REGION)')
     .option('--s3-endpoint <url>', 'S3-compatible endpoint (MinIO, R2, moto)')
     .option('--s3-force-path-style', 'path-style bucket URLs (MinIO, moto)')
+    .option(
+      '--database-url <url>',
+      'postgres://…: conversations and run ownership in PostgreSQL, shared by any number of replicas (env X_SERVER_DATABASE_URL)',
+    )
     .addOption(
       new Option('--log-level <level>', 'server log level (default: warn)').choices([
         'fatal',
@@ -56,6 +60,7 @@ export function defineRemoteCommands(program: Command): void {
         ['x serve --host 0.0.0.0 --api-key s3cret', 'on every interface (a key is required)'],
         ['x serve --api-key s3cret --allowed-host agents.example.com', 'behind a reverse proxy'],
         ['x serve --s3-bucket my-bucket --s3-region eu-west-1', 'conversations on S3'],
+        ['x serve --database-url postgres://x@db/x --api-key s3cret', 'one of several replicas on PostgreSQL'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/serve.js')).serveCommand));

@@ -1,5 +1,4 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { verifyEventChain } from '@x/store';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,9 +43,10 @@ export function registerChainRoutes(fastify: FastifyInstance, manager: Conversat
     async (request) => {
       const publicKey = parsePublicKey(request.query.public_key);
       const conversation = await (await manager.require(request.params.conversation_id)).open();
-      const { store, dir } = conversation.log;
+      // Any log verifies its own chain (event files and their claims, or PostgreSQL rows and their links).
       // The report's named fields are checked against chainReportSchema when the response is serialized.
-      return (await verifyEventChain(store, { dir, publicKey })) as unknown as z.output<typeof chainReportSchema>;
+      const report = await conversation.log.verifyChain(publicKey === undefined ? {} : { publicKey });
+      return report as unknown as z.output<typeof chainReportSchema>;
     },
   );
 }

@@ -357,8 +357,8 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
     async (request) => {
       const conversation = await manager.require(request.params.conversation_id);
       if (request.body.accept) {
-        // Already running = nothing to do (the reference's no-op success).
-        if (!conversation.isRunning) await conversation.startRun();
+        // Already running (here or in another replica) = nothing to do (the reference's no-op success).
+        await conversation.acceptPendingActions();
       } else {
         await (await conversation.open()).rejectPendingActions(request.body.reason);
         conversation.publishFullState();

@@ -28,6 +28,11 @@ export const serverConfigSchema = z.object({
     .default(join(homedir(), '.x', 'server')),
   /** Store conversations on S3 instead of `dataDir`. */
   s3: s3ConfigSchema.optional(),
+  /**
+   * `postgres://…`: conversations (events, snapshots, meta) and run ownership in PostgreSQL, shared by any
+   * number of replicas. Workspaces stay under `dataDir`.
+   */
+  databaseUrl: z.string().min(1).optional(),
   /** Session API keys; empty = no authentication. */
   apiKeys: z.array(z.string().min(1)).default([]),
   /** Encrypts stored secrets (LLM api keys, conversation secrets) with Fernet, as the reference's OH_SECRET_KEY. */
@@ -108,6 +113,7 @@ export function resolveServerConfig(
     ...(portFromEnv(env.X_SERVER_PORT) === undefined ? {} : { port: portFromEnv(env.X_SERVER_PORT) }),
     ...(env.X_SERVER_DATA_DIR ? { dataDir: env.X_SERVER_DATA_DIR } : {}),
     ...(s3FromEnv(env) === undefined ? {} : { s3: s3FromEnv(env) }),
+    ...(env.X_SERVER_DATABASE_URL ? { databaseUrl: env.X_SERVER_DATABASE_URL } : {}),
     apiKeys: keysFromEnv(env),
     ...(env.X_SECRET_KEY || env.OH_SECRET_KEY ? { secretKey: env.X_SECRET_KEY || env.OH_SECRET_KEY } : {}),
     ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),

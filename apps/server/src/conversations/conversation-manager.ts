@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Conversation, createSecretCipher, type SecretCipher } from '@x/agent';
+import { Conversation, type ConversationOptions, createSecretCipher, type SecretCipher } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
@@ -36,6 +36,11 @@ export interface ConversationManagerOptions {
   allowScriptedAgents?: boolean;
   /** How long a delete waits for a running conversation to pause before cutting it off. Default 10,000 ms. */
   deleteRunTimeoutMs?: number;
+  /**
+   * The store is shared with other replicas (PostgreSQL): conversations they create are found on first
+   * use, and these options (events log, leases) go to every Conversation.
+   */
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'>;
 }
 
 /**
@@ -77,6 +82,7 @@ export class ConversationManager implements EventSocketHost {
       secretKey: options.secretKey,
       cipher,
       serverApiKey: options.serverApiKey,
+      shared: options.shared,
     };
   }
 
@@ -112,6 +118,10 @@ export class ConversationManager implements EventSocketHost {
   async get(id: string): Promise<ManagedConversation | undefined> {
     const hex = conversationHex(id);
     if (hex === undefined) throw new InvalidConversationIdError(id);
+    // Another replica may have created it since this one listed the store.
+    if (!this.#entries.has(hex) && this.#options.shared !== undefined && !this.#deleted.has(hex)) {
+      if (await this.store.exists(`${hex}/meta.json`)) this.#entries.set(hex, undefined);
+    }
     if (!this.#entries.has(hex)) return undefined;
     const known = this.#entries.get(hex);
     if (known !== undefined) return known;
@@ -221,6 +231,7 @@ export class ConversationManager implements EventSocketHost {
       secrets,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
       ...(hooks === undefined ? {} : { hooks }),
+      ...this.#options.shared,
     });
     const now = nowIso();
     const meta: ConversationMeta = {

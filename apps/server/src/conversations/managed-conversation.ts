@@ -1,6 +1,14 @@
-import { type Agent, Conversation, listSubConversationIds, type SecretCipher, type SecretInput } from '@x/agent';
+import {
+  type Agent,
+  AgentError,
+  Conversation,
+  type ConversationOptions,
+  listSubConversationIds,
+  type SecretCipher,
+  type SecretInput,
+} from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
-import type { EventLog, FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
@@ -22,6 +30,8 @@ export interface ManagedConversationDeps {
   secretKey: string | undefined;
   cipher: SecretCipher | undefined;
   serverApiKey: string | undefined;
+  /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'> | undefined;
 }
 
 /**
@@ -68,7 +78,7 @@ export class ManagedConversation implements SocketConversation {
   }
 
   /** The open conversation's log (SocketConversation); the manager opens before handing this out. */
-  get log(): EventLog {
+  get log(): EventLogLike {
     if (this.#conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
     return this.#conversation.log;
   }
@@ -79,7 +89,12 @@ export class ManagedConversation implements SocketConversation {
    * `ConversationDamagedError` (409) naming the reason; a deleted conversation gives `ConversationDeletedError`.
    */
   open(): Promise<Conversation> {
-    if (this.#conversation !== undefined) return Promise.resolve(this.#conversation);
+    const open = this.#conversation;
+    if (open !== undefined) {
+      // Shared with other replicas: what they appended (a run, a message) is folded before answering.
+      if (this.#deps.shared === undefined || open.isRunning) return Promise.resolve(open);
+      return open.catchUp().then(() => open);
+    }
     if (this.#deleted) return Promise.reject(new ConversationDeletedError(this.id));
     this.#opening ??= this.#resume()
       .catch((error: unknown) => {
@@ -147,9 +162,11 @@ export class ManagedConversation implements SocketConversation {
       stuckDetection: this.meta.stuck_detection,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
       ...this.#hooksOption(),
+      ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
-    if (conversation.state.execution_status === 'running') {
+    // With leases, `running` may be another replica's live run; a dead owner's run is recovered by the next run.
+    if (conversation.state.execution_status === 'running' && this.#deps.shared?.leases === undefined) {
       this.#deps.logger.warn(
         { conversationId: this.id },
         'conversation was running when the server stopped: recording the interruption',
@@ -281,7 +298,25 @@ export class ManagedConversation implements SocketConversation {
     await this.saveMeta();
     if (!options.run) return;
     if (this.isRunning) this.#rerunRequested = true;
-    else await this.startRun();
+    else if (this.#deps.shared === undefined) await this.startRun();
+    else {
+      // Another replica may run it: its run folds the message at its next step, as a run in this process
+      // would. One that is just ending releases the lease in a moment, so wait for it a little.
+      await this.startRun({ leaseWaitMs: SHARED_RUN_WAIT_MS }).catch((error: unknown) => {
+        if (!isHeldElsewhere(error)) throw error;
+      });
+    }
+  }
+
+  /**
+   * Accepts the pending actions (reference `respond_to_confirmation` with accept): runs them, unless a run
+   * is already going here or, on replicas, in another replica (whose run takes them: applied once).
+   */
+  async acceptPendingActions(): Promise<void> {
+    if (this.isRunning) return;
+    await this.startRun().catch((error: unknown) => {
+      if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
+    });
   }
 
   /**
@@ -289,7 +324,7 @@ export class ManagedConversation implements SocketConversation {
    * ended, so a client that reads the conversation next sees it. Throws `ConversationBusyError` (409)
    * when a run is in progress.
    */
-  async startRun(): Promise<void> {
+  async startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
     const conversation = await this.open();
     if (this.#deleted) throw new ConversationDeletedError(this.id);
     // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
@@ -307,14 +342,18 @@ export class ManagedConversation implements SocketConversation {
       if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
     });
     this.#deps.logger.info({ conversationId: this.id }, 'run started');
+    let begun = false;
+    let refused: unknown;
     this.#run = conversation
-      .run()
+      .run(options.leaseWaitMs === undefined ? {} : { leaseWaitMs: options.leaseWaitMs })
       .then(
         (result) => {
           this.#deps.logger.info({ conversationId: this.id, ...result }, 'run ended');
         },
         (error: unknown) => {
-          this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
+          // Another replica holds the conversation's lease: the caller gets the 409, not a silent no-op.
+          if (!begun && AgentError.isInstance(error) && error.code === 'conversation_running') refused = error;
+          else this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
         },
       )
       .finally(() => {
@@ -324,6 +363,8 @@ export class ManagedConversation implements SocketConversation {
         this.#afterRunDone = this.#afterRun();
       });
     await started;
+    begun = true;
+    if (refused !== undefined) throw refused;
   }
 
   async #afterRun(): Promise<void> {
@@ -411,4 +452,12 @@ export class ManagedConversation implements SocketConversation {
   conversation(): Promise<Conversation> {
     return this.open();
   }
+}
+
+/** How long a message sent with `run` waits for another replica's run that is ending to release the lease. */
+const SHARED_RUN_WAIT_MS = 1_000;
+
+/** Another replica (or process) holds the conversation's lease. */
+function isHeldElsewhere(error: unknown): boolean {
+  return AgentError.isInstance(error) && error.code === 'conversation_running';
 }

@@ -1,5 +1,5 @@
 import { type AnyEvent, eventToJson } from '@x/events';
-import type { EventLog } from '@x/store';
+import type { EventLogLike } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventFilterQuery, EventSearchQuery } from '../api/request-schemas.js';
 import { eventPredicate } from './event-filter.js';
@@ -11,7 +11,7 @@ export interface EventPage {
 
 /** Reads `indices` in parallel; unreadable events (missing, empty, invalid) come back undefined (§11.3). */
 async function readMany(
-  log: EventLog,
+  log: EventLogLike,
   indices: number[],
   logger: FastifyBaseLogger,
 ): Promise<(AnyEvent | undefined)[]> {
@@ -33,7 +33,7 @@ const SCAN_BATCH = 64;
  * from the log's index); with filters the scan stops once the page is full and one more match is found.
  */
 export async function searchEvents(
-  log: EventLog,
+  log: EventLogLike,
   query: EventSearchQuery,
   logger: FastifyBaseLogger,
 ): Promise<EventPage> {
@@ -63,7 +63,11 @@ export async function searchEvents(
 }
 
 /** §11.3 count: the log length without filters, else a scan that skips unreadable events. */
-export async function countEvents(log: EventLog, query: EventFilterQuery, logger: FastifyBaseLogger): Promise<number> {
+export async function countEvents(
+  log: EventLogLike,
+  query: EventFilterQuery,
+  logger: FastifyBaseLogger,
+): Promise<number> {
   const matches = eventPredicate(query);
   if (matches === undefined) return log.length;
   let count = 0;
@@ -79,7 +83,7 @@ export async function countEvents(log: EventLog, query: EventFilterQuery, logger
  * §11.2 agent_final_response: the message of the last finish action, or the text of the last agent
  * MessageEvent, scanning back from the end; `''` when there is none.
  */
-export async function agentFinalResponse(log: EventLog, logger: FastifyBaseLogger): Promise<string> {
+export async function agentFinalResponse(log: EventLogLike, logger: FastifyBaseLogger): Promise<string> {
   for (let end = log.length; end > 0; end -= SCAN_BATCH) {
     const start = Math.max(0, end - SCAN_BATCH);
     const indices = Array.from({ length: end - start }, (_, offset) => end - 1 - offset);

@@ -1,5 +1,5 @@
 import type { AnyEvent, Message } from '@x/events';
-import type { EventLog } from '@x/store';
+import type { EventLogLike } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -18,7 +18,7 @@ export interface EventSocketHost {
 export interface SocketConversation {
   readonly id: string;
   /** The durable log: replay and live events come from `log.subscribe(fromIndex)`, gap-free. */
-  readonly log: EventLog;
+  readonly log: EventLogLike;
   /** The full-state snapshot (ConversationInfo JSON) sent first as a `full_state` update. */
   fullState(): Record<string, unknown>;
   /** Events that are published but never persisted: StreamingDeltaEvents and full_state snapshots. */

@@ -1,5 +1,5 @@
 import { eventTimestamp } from '@x/events';
-import type { EventLog } from '@x/store';
+import type { EventLogLike } from '@x/store';
 
 /** Where a subscription starts in the log, or why the query cannot be served. */
 export type ReplayStart = { readonly fromIndex: number } | { readonly invalid: string };
@@ -10,7 +10,7 @@ export type ReplayStart = { readonly fromIndex: number } | { readonly invalid: s
  * `after_timestamp`; the deprecated `resend_all=true` means `all`); without any of them the socket gets
  * live events only, from the log's length now.
  */
-export async function resolveReplayStart(query: URLSearchParams, log: EventLog): Promise<ReplayStart> {
+export async function resolveReplayStart(query: URLSearchParams, log: EventLogLike): Promise<ReplayStart> {
   const fromIndex = query.get('from_index');
   if (fromIndex !== null) {
     if (!/^\d+$/.test(fromIndex) || !Number.isSafeInteger(Number(fromIndex))) {
@@ -45,7 +45,7 @@ export async function resolveReplayStart(query: URLSearchParams, log: EventLog):
  * reference assumes the same), so this reads about log2(length) events instead of the whole log.
  * Timestamps compare as strings, as in the reference.
  */
-async function firstIndexAtOrAfter(log: EventLog, threshold: string): Promise<number> {
+async function firstIndexAtOrAfter(log: EventLogLike, threshold: string): Promise<number> {
   let low = 0;
   let high = log.length;
   while (low < high) {

@@ -1,17 +1,17 @@
 import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
-import { CorruptEventError, type EventLog } from '@x/store';
+import { CorruptEventError, type EventLogLike } from '@x/store';
 import { treeOf } from '../state/fold-branch.js';
 import { readableEvents } from './readable-events.js';
 
 /** Every event of the log, `undefined` for a corrupt file. */
-export async function readAllEvents(log: EventLog): Promise<(AnyEvent | undefined)[]> {
+export async function readAllEvents(log: EventLogLike): Promise<(AnyEvent | undefined)[]> {
   const events: (AnyEvent | undefined)[] = [];
   for await (const event of readableEvents(log, 0)) events.push(event);
   return events;
 }
 
 /** The whole log, its tree, and the events on the branch ending at `leaf` (root first). */
-export async function readBranch(log: EventLog, leaf: string | undefined, headIsEmpty: boolean) {
+export async function readBranch(log: EventLogLike, leaf: string | undefined, headIsEmpty: boolean) {
   const events = await readAllEvents(log);
   const tree = treeOf(events, (index) => log.idAt(index));
   const resolved = tree.activeLeaf(leaf, headIsEmpty);
@@ -27,7 +27,7 @@ export async function readBranch(log: EventLog, leaf: string | undefined, headIs
  * reads however long the log is (stuck detection needs the recent active branch only). Stops at a
  * corrupt file.
  */
-export async function recentBranch(log: EventLog, leaf: string | undefined, limit: number): Promise<AnyEvent[]> {
+export async function recentBranch(log: EventLogLike, leaf: string | undefined, limit: number): Promise<AnyEvent[]> {
   const recent: AnyEvent[] = [];
   let id = leaf;
   while (id !== undefined && recent.length < limit) {

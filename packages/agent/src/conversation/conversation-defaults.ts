@@ -1,7 +1,7 @@
-import { createLocalFileStore, type FileStore } from '@x/store';
+import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } from '@x/store';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
-import { defaultPersistenceDir } from './persistence-layout.js';
+import { defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 
 /** The store a conversation lives in: the one given, else a local store at the persistence directory. */
 export function storeFor(options: Pick<ConversationOptions, 'store' | 'persistenceDir' | 'durability'>): FileStore {
@@ -12,6 +12,17 @@ export function storeFor(options: Pick<ConversationOptions, 'store' | 'persisten
       durability: options.durability ?? 'fsync',
     })
   );
+}
+
+/** Opens the conversation's event log: `options.openEventLog`, else event files in the store. */
+export function openConversationLog(
+  options: Pick<ConversationOptions, 'openEventLog'>,
+  location: { conversationId: string; store: FileStore; dir: string },
+): Promise<EventLogLike> {
+  // One log id per conversation whichever spelling (hex or hyphenated) opened it.
+  const normalized = { ...location, conversationId: hyphenateConversationId(location.conversationId) };
+  if (options.openEventLog !== undefined) return options.openEventLog(normalized);
+  return EventLog.open(location.store, { dir: location.dir });
 }
 
 /** The secrets given as a registry or as a plain record of names to values. */

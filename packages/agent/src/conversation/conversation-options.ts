@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@x/events';
-import type { FileStore } from '@x/store';
+import type { EventLogLike, FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
@@ -47,6 +47,26 @@ export interface ConversationOptions {
   hooks?: HookConfig | HookConfigInput;
   /** Variables added to the minimal environment of hook processes (never the host's environment). */
   hookEnv?: Readonly<Record<string, string>>;
+  /**
+   * One owner per conversation across processes and replicas: each `run` takes the conversation's
+   * lease (e.g. `createFileStoreLeases(store)` or `PostgresLeases` from @x/store-postgres), and every
+   * event the run appends is refused once another owner took the lease over. Default: none.
+   */
+  leases?: Leases;
+  /**
+   * Where the conversation's events live. Default: `EventLog` files in `store` under
+   * `<id>/events` (the reference layout). E.g. `({ conversationId }) => PostgresEventLog.open(db, { logId: conversationId })`.
+   */
+  openEventLog?: (location: { conversationId: string; store: FileStore; dir: string }) => Promise<EventLogLike>;
+  /** How long `run` waits for a lease another owner holds before `ConversationAlreadyRunningError`. Default 0. */
+  leaseWaitMs?: number;
+  /**
+   * With `leases`: what a run that takes over from an owner that died mid-action does with the action it was
+   * executing (its effect is unknown). `'report'` (default): answers it with an AgentErrorEvent saying so,
+   * shown to the model, not run again. `'rerun'`: runs it again. `'confirm'`: waits for a human, as
+   * confirmation mode does (status `waiting_for_confirmation`; `run` again runs it, `rejectPendingActions` drops it).
+   */
+  interruptedActions?: 'report' | 'rerun' | 'confirm';
 }
 
 export interface RunOptions {
@@ -54,6 +74,8 @@ export interface RunOptions {
   maxIterations?: number;
   /** Aborting stops the run: the model call and running tools are cancelled. */
   signal?: AbortSignal;
+  /** With `leases`: how long this run waits for another owner's lease (overrides `leaseWaitMs`). */
+  leaseWaitMs?: number;
 }
 
 /** How a run ended. */

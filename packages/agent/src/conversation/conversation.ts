@@ -10,7 +10,7 @@ import {
   View,
   withParent,
 } from '@x/events';
-import { EventLog, type FileStore } from '@x/store';
+import { AppendConflictError, type EventLogLike, type FileStore, type Lease, type Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -31,7 +31,7 @@ import type { ToolConversation } from '../tools/tool.js';
 import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } from './analyzer-setting.js';
 import { buildBaseState } from './base-state.js';
 import { readBranch, recentBranch } from './branch-history.js';
-import { storeFor, toRegistry } from './conversation-defaults.js';
+import { openConversationLog, storeFor, toRegistry } from './conversation-defaults.js';
 import { conversationFiles } from './conversation-files.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
@@ -40,6 +40,8 @@ import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { loadPersistedState } from './load-persisted-state.js';
+import { interruptedActionEvent } from './ownership/interrupted-action.js';
+import { acquireRunLease } from './ownership/run-lease.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
@@ -64,7 +66,7 @@ export class Conversation {
   readonly store: FileStore;
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
   readonly directory: string;
-  readonly log: EventLog;
+  readonly log: EventLogLike;
 
   #state: ConversationState;
   #view: View | undefined;
@@ -87,13 +89,17 @@ export class Conversation {
   #running: Promise<RunResult> | undefined;
   #closed = false;
   #extensionsStarted = false;
+  readonly #leases: Leases | undefined;
+  readonly #leaseWaitMs: number | undefined;
+  /** The lease of the run in progress: every append is checked against it. */
+  #runLease: Lease | undefined;
   /** Skills activated by this process's user messages (each activates once, reference §8.2). */
   readonly #activatedSkills = new Set<string>();
 
   private constructor(init: {
     options: ConversationOptions;
     store: FileStore;
-    log: EventLog;
+    log: EventLogLike;
     state: ConversationState;
     secrets: SecretRegistry;
     cipher: SecretCipher | undefined;
@@ -129,6 +135,8 @@ export class Conversation {
       blockAction: (id, reason) => this.blockAction(id, reason),
       blockMessage: (id, reason) => this.blockMessage(id, reason),
     });
+    this.#leases = options.leases;
+    this.#leaseWaitMs = options.leaseWaitMs;
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -138,7 +146,11 @@ export class Conversation {
     if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
       throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
     }
-    const log = await EventLog.open(store, { dir: `${conversationDirName(id)}/events` });
+    const log = await openConversationLog(options, {
+      conversationId: id,
+      store,
+      dir: `${conversationDirName(id)}/events`,
+    });
     const state = initialConversationState({
       id,
       ...(options.maxIterationsPerRun === undefined ? {} : { maxIterations: options.maxIterationsPerRun }),
@@ -165,7 +177,12 @@ export class Conversation {
     const conversationId = hyphenateConversationId(id);
     const store = storeFor(options);
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-    const persisted = await loadPersistedState({ store, id: conversationId, cipher });
+    const persisted = await loadPersistedState({
+      store,
+      id: conversationId,
+      cipher,
+      openLog: (location) => openConversationLog(options, location),
+    });
     let state = persisted.state;
     const securityAnalyzer = options.securityAnalyzer ?? persisted.securityAnalyzer ?? 'llm';
     if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
@@ -248,12 +265,22 @@ export class Conversation {
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
-    const running = this.#readRecentHistory()
-      .then(() => this.#startExtensions())
-      .then(() => this.#hooks?.sessionStart())
-      .then(() => runLoop(this.#runHost(), options))
-      .finally(() => {
+    const running = this.#takeRunLease(options.signal, options.leaseWaitMs)
+      .then(async (took) => {
+        // A dead owner's action waits for a human (interruptedActions: 'confirm'): nothing runs now.
+        if (took === 'awaiting-human') {
+          return { status: this.#state.execution_status, iterations: 0, reachedIterationLimit: false };
+        }
+        await this.#readRecentHistory();
+        await this.#startExtensions();
+        await this.#hooks?.sessionStart();
+        return runLoop(this.#runHost(), options);
+      })
+      .finally(async () => {
         this.#running = undefined;
+        const lease = this.#runLease;
+        this.#runLease = undefined;
+        await lease?.release().catch(() => undefined);
       });
     this.#running = running;
     return running;
@@ -278,6 +305,19 @@ export class Conversation {
   /** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
   async rejectPendingActions(reason = 'User rejected the action'): Promise<void> {
     this.#assertOpen();
+    // Shared by several processes or replicas: decided and recorded under the conversation's lease, on
+    // the state as the log has it, so two concurrent rejections (or a rejection and a run) apply once.
+    if (this.#leases !== undefined && this.#running === undefined && this.#runLease === undefined) {
+      await this.#takeRunLease(undefined);
+      try {
+        return await this.rejectPendingActions(reason);
+      } finally {
+        // Set by #takeRunLease (narrowed to undefined by the check above).
+        const lease = this.#runLease as Lease | undefined;
+        this.#runLease = undefined;
+        await lease?.release().catch(() => undefined);
+      }
+    }
     for (const action of await this.pendingActions()) {
       await this.#emit(
         createEvent('UserRejectObservation', {
@@ -428,6 +468,7 @@ export class Conversation {
           cipher: this.#cipher,
         }),
       emit: (conversation, event) => conversation.#emit(event),
+      openLog: (location) => openConversationLog(this.#options, location),
     });
   }
 
@@ -533,6 +574,46 @@ export class Conversation {
   }
 
   /**
+   * Reads the events other processes or replicas appended to the log since this instance last looked and
+   * folds them into the state (one query on a database log). For readers of a shared conversation.
+   */
+  async catchUp(): Promise<void> {
+    this.#assertOpen();
+    await this.#emitting;
+    await this.log.refresh();
+    for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
+  }
+
+  /** With leases: takes the conversation's lease and folds what earlier owners appended meanwhile. */
+  async #takeRunLease(
+    signal: AbortSignal | undefined,
+    waitMs = this.#leaseWaitMs,
+  ): Promise<'taken' | 'awaiting-human' | undefined> {
+    const lease = await acquireRunLease({
+      leases: this.#leases,
+      conversationId: this.id,
+      key: this.directory,
+      waitMs,
+      signal,
+    });
+    if (lease === undefined) return undefined;
+    this.#runLease = lease;
+    await this.catchUp();
+    // The previous owner died mid-run: the action it was executing may or may not have had its effect.
+    if (lease.previous !== 'expired' || this.#state.execution_status !== 'running') return 'taken';
+    const [inFlight] = await this.pendingActions();
+    const mode = this.#options.interruptedActions ?? 'report';
+    if (inFlight === undefined || mode === 'rerun') return 'taken';
+    if (mode === 'report') {
+      await this.#emit(interruptedActionEvent(inFlight));
+      return 'taken';
+    }
+    await this.#setStatus('waiting_for_confirmation');
+    await this.checkpoint();
+    return 'awaiting-human';
+  }
+
+  /**
    * Puts the last events of the active branch written before this process opened the conversation in
    * front of `#recent`: walked back from HEAD (O(RECENT_EVENTS) reads), so an abandoned branch at the
    * end of the log is not mistaken for recent history.
@@ -587,8 +668,10 @@ export class Conversation {
   #emit(event: AnyEvent): Promise<void> {
     linkEvent(event);
     const next = this.#emitting.then(async () => {
-      const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
-      const index = await this.log.append(stamped);
+      // A run's appends stop the moment another owner takes the conversation over.
+      await this.#runLease?.assertHeld();
+      const { stamped, index } =
+        this.#leases === undefined ? await this.#appendStamped(event) : await this.#appendAfterOthers(event);
       // Another writer (process or machine) appended in between: fold its events first.
       for (let missing = this.#state.event_count; missing < index; missing++) this.#apply(await this.log.get(missing));
       this.#apply(stamped);
@@ -596,6 +679,33 @@ export class Conversation {
     });
     this.#emitting = next.catch(() => undefined);
     return next;
+  }
+
+  async #appendStamped(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {
+    const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
+    return { stamped, index: await this.log.append(stamped) };
+  }
+
+  /**
+   * Shared with other processes or replicas (`leases`): appends only at the index after every event this
+   * instance has folded, so the event's parent is HEAD as the log has it (a message another replica
+   * appended while this one runs stays on the branch); on a conflict, folds the newcomers and restamps.
+   */
+  async #appendAfterOthers(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {
+    for (;;) {
+      for (let missing = this.#state.event_count; missing < this.log.length; missing++) {
+        this.#apply(await this.log.get(missing));
+      }
+      const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
+      try {
+        return { stamped, index: await this.log.append(stamped, { expectedIndex: this.#state.event_count }) };
+      } catch (error) {
+        if (!AppendConflictError.isInstance(error)) throw error;
+        await this.log.refresh();
+        // Someone else appended: it may be a new owner that took the conversation over.
+        await this.#runLease?.assertHeld();
+      }
+    }
   }
 
   /** Appends an event after the hooks due before it ran (they may add context to a user message). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type AnyEvent, createEvent, EventTree } from '@x/events';
-import { EventLog } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
@@ -17,7 +17,9 @@ interface ForkInput {
   sourceState: ConversationState;
   options: ForkOptions;
   /** Builds the fork's Conversation on its log and state (the constructor is private to Conversation). */
-  open(init: { log: EventLog; state: ConversationState }): Conversation;
+  open(init: { log: EventLogLike; state: ConversationState }): Conversation;
+  /** Opens the fork's event log (the source's `openEventLog`, else event files in the store). */
+  openLog(location: { conversationId: string; store: FileStore; dir: string }): Promise<EventLogLike>;
   /** Appends an event to the fork (Conversation's private emit). */
   emit(conversation: Conversation, event: AnyEvent): Promise<void>;
 }
@@ -42,7 +44,8 @@ export async function fork(input: ForkInput): Promise<Conversation> {
   const indices =
     options.fromEventId === undefined ? events.map((_, index) => index) : tree.pathToRoot(options.fromEventId);
   const copied = indices.map((index) => events[index]).filter((event): event is AnyEvent => event !== undefined);
-  const log = await EventLog.open(source.store, { dir: `${dir}/events` });
+  const log = await input.openLog({ conversationId: id, store: source.store, dir: `${dir}/events` });
+  if (log.length > 0) throw new ConversationExistsError(id, source.store.describe(dir));
   let state = initialConversationState({
     id,
     maxIterations: sourceState.max_iterations,

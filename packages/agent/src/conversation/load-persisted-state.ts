@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@x/events';
-import { EventLog, type FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import { applyEvent } from '../state/apply-event.js';
@@ -12,7 +12,7 @@ import { conversationDirName } from './persistence-layout.js';
 import { readableEvents } from './readable-events.js';
 
 export interface PersistedConversation {
-  log: EventLog;
+  log: EventLogLike;
   state: ConversationState;
   /** The secrets from base_state.json (decrypted with the cipher), when it holds any. */
   secrets: SecretRegistry | undefined;
@@ -31,10 +31,11 @@ export async function loadPersistedState(options: {
   store: FileStore;
   id: string;
   cipher: SecretCipher | undefined;
+  openLog: (location: { conversationId: string; store: FileStore; dir: string }) => Promise<EventLogLike>;
 }): Promise<PersistedConversation> {
   const { store, id, cipher } = options;
   const dir = conversationDirName(id);
-  const log = await EventLog.open(store, { dir: `${dir}/events` });
+  const log = await options.openLog({ conversationId: id, store, dir: `${dir}/events` });
   const hasBase = await store.exists(`${dir}/base_state.json`);
   if (!hasBase && log.length === 0) throw new ConversationNotFoundError(id, store.describe(dir));
 
@@ -108,7 +109,7 @@ function switchesBranch(state: ConversationState, event: AnyEvent): boolean {
   return parent !== head;
 }
 
-async function readAll(log: EventLog): Promise<(AnyEvent | undefined)[]> {
+async function readAll(log: EventLogLike): Promise<(AnyEvent | undefined)[]> {
   const events: (AnyEvent | undefined)[] = [];
   for await (const event of readableEvents(log, 0)) events.push(event);
   return events;

@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@x/events';
-import { CorruptEventError, type EventLog } from '@x/store';
+import { CorruptEventError, type EventLogLike } from '@x/store';
 
 const CHUNK = 256;
 
@@ -10,7 +10,7 @@ const CHUNK = 256;
  * reads that index directly. Reads go in chunks through `range`, which reads files in parallel.
  */
 export async function* readableEvents(
-  log: EventLog,
+  log: EventLogLike,
   from: number,
   to: number = log.length,
 ): AsyncGenerator<AnyEvent | undefined> {

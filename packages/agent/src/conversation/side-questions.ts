@@ -6,7 +6,7 @@ import {
   type Message,
   type View,
 } from '@x/events';
-import type { EventLog } from '@x/store';
+import type { EventLogLike } from '@x/store';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { NoUserMessageError } from './errors/no-user-message-error.js';
 
@@ -49,7 +49,7 @@ export async function askAgent(options: {
  */
 export async function generateTitle(options: {
   conversationId: string;
-  log: EventLog;
+  log: EventLogLike;
   llm: LLM;
   maxLength?: number;
   recordResponse?: RecordLLMResponse;
@@ -81,7 +81,7 @@ export async function generateTitle(options: {
   return shorten(text.split('\n')[0] ?? text, maxLength);
 }
 
-async function firstUserMessage(log: EventLog): Promise<Extract<AnyEvent, { kind: 'MessageEvent' }> | undefined> {
+async function firstUserMessage(log: EventLogLike): Promise<Extract<AnyEvent, { kind: 'MessageEvent' }> | undefined> {
   for await (const event of log.iterate()) {
     if (event.kind === 'MessageEvent' && event.source === 'user') return event;
   }

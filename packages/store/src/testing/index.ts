@@ -1,3 +1,8 @@
+export {
+  contractMessageEvent,
+  describeEventLogContract,
+  type EventLogContractLocation,
+} from './event-log-contract.js';
 export { describeFileStoreContract, type FileStoreContractOptions } from './file-store-contract.js';
 export { type MotoServer, startMotoServer } from './moto-server.js';
 export { createTestBucket, createTestS3Client, type TestBucket } from './test-bucket.js';

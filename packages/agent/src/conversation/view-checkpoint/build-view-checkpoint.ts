@@ -1,5 +1,5 @@
 import type { View } from '@x/events';
-import type { EventLog, FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { ConversationState } from '../../state/conversation-state.js';
 import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint } from './view-checkpoint-file.js';
 
@@ -10,7 +10,11 @@ const SUMMARY_SUFFIX = '-summary';
  * when an event of the view cannot be named by its log index (then no checkpoint is written and a
  * resume rebuilds the view from the log, as without one).
  */
-export function buildViewCheckpoint(view: View, state: ConversationState, log: EventLog): ViewCheckpoint | undefined {
+export function buildViewCheckpoint(
+  view: View,
+  state: ConversationState,
+  log: EventLogLike,
+): ViewCheckpoint | undefined {
   const count = state.event_count;
   if (count > log.length) return undefined;
   const entries: ViewCheckpoint['entries'] = [];
@@ -53,7 +57,7 @@ export async function writeViewCheckpoint(
   directory: string,
   view: View | undefined,
   state: ConversationState,
-  log: EventLog,
+  log: EventLogLike,
 ): Promise<void> {
   if (view === undefined) return;
   const path = `${directory}/${VIEW_CHECKPOINT_FILE}`;

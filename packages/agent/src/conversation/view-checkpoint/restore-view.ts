@@ -6,7 +6,7 @@ import {
   ROOT_PARENT_ID,
   View,
 } from '@x/events';
-import type { EventLog, FileStore } from '@x/store';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { ConversationState } from '../../state/conversation-state.js';
 import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint, viewCheckpointSchema } from './view-checkpoint-file.js';
 
@@ -23,7 +23,7 @@ const MAX_TAIL = 512;
 export async function restoreView(options: {
   store: FileStore;
   directory: string;
-  log: EventLog;
+  log: EventLogLike;
   state: ConversationState;
 }): Promise<View | undefined> {
   const { store, directory, log, state } = options;
@@ -67,7 +67,7 @@ async function readCheckpoint(store: FileStore, path: string): Promise<ViewCheck
 }
 
 /** The view's events in order, or undefined when an entry does not name what it should. */
-async function readEntries(log: EventLog, checkpoint: ViewCheckpoint): Promise<LLMConvertibleEvent[] | undefined> {
+async function readEntries(log: EventLogLike, checkpoint: ViewCheckpoint): Promise<LLMConvertibleEvent[] | undefined> {
   const parts = await Promise.all(
     checkpoint.entries.map(async (entry): Promise<LLMConvertibleEvent[] | undefined> => {
       if (Array.isArray(entry)) {

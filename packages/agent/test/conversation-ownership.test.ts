@@ -1,0 +1,84 @@
+import { createFileStoreLeases, createMemoryFileStore, LeaseLostError } from '@x/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Conversation, ConversationAlreadyRunningError } from '../src/index.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+let harness: Harness;
+afterEach(async () => {
+  await harness?.close();
+});
+
+describe('one owner per conversation with leases', () => {
+  it('lets one of two instances (two processes) run the conversation; the other is told who runs it', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1; echo done >> ran.txt' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'ok' } }] },
+    ]);
+    const store = createMemoryFileStore();
+    const { conversation: a } = await harness.conversation({
+      store,
+      leases: createFileStoreLeases(store, { owner: 'replica-a', ttlMs: 300 }),
+    });
+    await a.sendMessage('run it once');
+    const b = await Conversation.resume(a.id, {
+      agent: harness.agent(),
+      workspace: harness.workspace,
+      store,
+      leases: createFileStoreLeases(store, { owner: 'replica-b', ttlMs: 300 }),
+    });
+    const runA = a.run();
+    // A holds the lease as soon as its run started: wait for its first event of the run.
+    while (a.state.execution_status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = await b.run().catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(ConversationAlreadyRunningError);
+    expect(refused).toMatchObject({ conversationId: a.id, owner: 'replica-a' });
+    expect((await runA).status).toBe('finished');
+    expect(harness.server.requests).toHaveLength(2);
+
+    // Once A's run ended, B takes the lease, folds A's events and has nothing left to do.
+    expect((await b.run()).status).toBe('finished');
+    expect(b.state.event_count).toBe(a.state.event_count);
+    expect(harness.server.requests).toHaveLength(2);
+  });
+
+  it('waits for the other owner with leaseWaitMs instead of failing', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 0.5' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'ok' } }] },
+    ]);
+    const store = createMemoryFileStore();
+    const { conversation: a } = await harness.conversation({
+      store,
+      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: 300 }),
+    });
+    await a.sendMessage('go');
+    const b = await Conversation.resume(a.id, {
+      agent: harness.agent(),
+      workspace: harness.workspace,
+      store,
+      leases: createFileStoreLeases(store, { owner: 'b', ttlMs: 300 }),
+      leaseWaitMs: 30_000,
+    });
+    const runA = a.run();
+    while (a.state.execution_status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
+    const [resultA, resultB] = await Promise.all([runA, b.run()]);
+    expect(resultA.status).toBe('finished');
+    expect(resultB.status).toBe('finished');
+    expect(harness.server.requests).toHaveLength(2);
+  });
+
+  it('stops a run whose lease was taken over before it appends anything more', async () => {
+    harness = await startHarness([{ toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] }]);
+    const store = createMemoryFileStore();
+    const leases = createFileStoreLeases(store, { owner: 'a', ttlMs: 300 });
+    const { conversation } = await harness.conversation({ store, leases });
+    await conversation.sendMessage('go');
+    const run = conversation.run().catch((caught: unknown) => caught);
+    while (conversation.state.execution_status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
+    // Another owner takes generation 2 behind this one's back (as after a lost heartbeat).
+    await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}');
+    const error = await run;
+    expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);
+    expect(harness.server.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,150 @@
+// `pnpm bench` for @x/store-postgres: append latency, per-step framework time and subscription fan-out on
+// PostgreSQL (a throwaway server on 127.0.0.1 started here, fsync off) next to the file EventLog on a local
+// directory (durability 'none', the same durability class). Prints the machine and both figures side by side.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseEvent } from '@x/events';
+import {
+  createFileStoreLeases,
+  createLocalFileStore,
+  EventLog,
+  type EventLogLike,
+  fenceEventLog,
+  type Lease,
+} from '@x/store';
+import { connectPostgres, type PostgresDatabase, PostgresEventLog, PostgresLeases } from '../src/index.js';
+import { createTestDatabase, startPostgresServer } from '../src/testing/index.js';
+
+const APPENDS = 2000;
+const STEPS = 300;
+const FAN_OUT_EVENTS = 2000;
+const SUBSCRIBERS = 8;
+
+function event(text: string) {
+  return parseEvent({
+    id: randomUUID(),
+    timestamp: '2026-11-21T10:00:00.000000',
+    source: 'agent',
+    llm_message: { role: 'assistant', content: [{ type: 'text', text: `${text} ${'x'.repeat(400)}` }] },
+    kind: 'MessageEvent',
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const ms = (value: number): string => `${value.toFixed(3)} ms`;
+
+interface Backend {
+  name: string;
+  open(logId: string): Promise<EventLogLike>;
+  lease(key: string): Promise<Lease>;
+  fence(log: EventLogLike, lease: Lease): Promise<EventLogLike>;
+}
+
+async function appendLatency(backend: Backend): Promise<number[]> {
+  const log = await backend.open(`append-${randomUUID()}`);
+  const times: number[] = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const started = performance.now();
+    await log.append(event(`e${i}`));
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** One step's framework work without the model and tools: action, observation, status update, all fenced. */
+async function stepTime(backend: Backend): Promise<number[]> {
+  const id = `steps-${randomUUID()}`;
+  const lease = await backend.lease(id);
+  const log = await backend.fence(await backend.open(id), lease);
+  const times: number[] = [];
+  for (let i = 0; i < STEPS; i++) {
+    const started = performance.now();
+    for (let k = 0; k < 3; k++) await log.append(event(`s${i}.${k}`));
+    times.push(performance.now() - started);
+  }
+  await lease.release();
+  return times;
+}
+
+/** A writer appends while SUBSCRIBERS other instances stream the log; events delivered per second, in total. */
+async function fanOut(backend: Backend): Promise<number> {
+  const id = `fan-${randomUUID()}`;
+  const writer = await backend.open(id);
+  const readers = await Promise.all(Array.from({ length: SUBSCRIBERS }, () => backend.open(id)));
+  const controller = new AbortController();
+  const started = performance.now();
+  const done = readers.map(async (reader) => {
+    let seen = 0;
+    for await (const _ of reader.subscribe(0, { signal: controller.signal, pollIntervalMs: 25 })) {
+      if (++seen === FAN_OUT_EVENTS) return;
+    }
+  });
+  for (let i = 0; i < FAN_OUT_EVENTS; i++) await writer.append(event(`f${i}`));
+  await Promise.all(done);
+  const seconds = (performance.now() - started) / 1000;
+  controller.abort();
+  return (FAN_OUT_EVENTS * SUBSCRIBERS) / seconds;
+}
+
+async function main(): Promise<void> {
+  const cpu = cpus();
+  console.log('# PostgreSQL EventLog benchmark');
+  console.log(
+    `machine: ${cpu[0]?.model ?? 'unknown cpu'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}`,
+  );
+  console.log('baseline: the file EventLog on a local directory (durability none) on the same machine;');
+  console.log('PostgreSQL: a local server on 127.0.0.1 (fsync off, synchronous_commit off), pooled connections.\n');
+
+  const server = await startPostgresServer();
+  const testDatabase = await createTestDatabase(server.url);
+  const databases: PostgresDatabase[] = [];
+  const root = await mkdtemp(join(tmpdir(), 'x-pg-bench-'));
+  try {
+    const database = await connectPostgres({ url: testDatabase.url, maxConnections: 16 });
+    databases.push(database);
+    const store = createLocalFileStore({ root, durability: 'none' });
+    const postgres: Backend = {
+      name: 'PostgreSQL',
+      open: (logId) => PostgresEventLog.open(database, { logId }),
+      lease: (key) => new PostgresLeases(database).acquire(key),
+      fence: async (log, lease) =>
+        (log as PostgresEventLog).withFence({ key: lease.key, generation: lease.generation }),
+    };
+    const files: Backend = {
+      name: 'local files',
+      open: (logId) => EventLog.open(store, { dir: `${logId}/events`, pollIntervalMs: 25 }),
+      lease: (key) => createFileStoreLeases(store).acquire(key),
+      fence: async (log, lease) => fenceEventLog(log, lease),
+    };
+    const row = (cells: string[]): void => console.log(`  ${cells.map((cell) => cell.padEnd(16)).join(' | ')}`);
+
+    console.log(`## append (${APPENDS} sequential appends, one writer)`);
+    row(['backend', 'p50', 'p99']);
+    for (const backend of [postgres, files]) {
+      const times = await appendLatency(backend);
+      row([backend.name, ms(percentile(times, 50)), ms(percentile(times, 99))]);
+    }
+    console.log(`\n## per-step framework time (${STEPS} steps of 3 fenced appends, without model or tools)`);
+    row(['backend', 'p50', 'p99']);
+    for (const backend of [postgres, files]) {
+      const times = await stepTime(backend);
+      row([backend.name, ms(percentile(times, 50)), ms(percentile(times, 99))]);
+    }
+    console.log(`\n## fan-out (${FAN_OUT_EVENTS} events to ${SUBSCRIBERS} subscribing instances, events delivered/s)`);
+    row(['backend', 'events/s']);
+    for (const backend of [postgres, files]) row([backend.name, (await fanOut(backend)).toFixed(0)]);
+  } finally {
+    for (const database of databases) await database.close();
+    await testDatabase.drop();
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,188 @@
+import type { PostgresDatabase } from '../database.js';
+
+/** One conversation as the index knows it. */
+export interface ConversationRecord {
+  conversationId: string;
+  status: string;
+  title: string | null;
+  /** ISO 8601, UTC, microseconds (the database's precision). */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Filters and paging for `PostgresConversationIndex.search`. */
+export interface ConversationSearch {
+  /** One status or any of several. */
+  status?: string | readonly string[];
+  /** Case-insensitive substring of the title. */
+  titleContains?: string;
+  /** Only conversations updated at or after / before these ISO times. */
+  updatedAfter?: string;
+  updatedBefore?: string;
+  /** Page size, 1–1000. Default 50. */
+  limit?: number;
+  /** `nextPageToken` of the previous page. */
+  pageToken?: string;
+}
+
+/** A page of `search`: newest update first; `nextPageToken` is absent on the last page. */
+export interface ConversationPage {
+  items: ConversationRecord[];
+  nextPageToken?: string;
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+const COLUMNS = `conversation_id, status, title,
+  to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_at`;
+
+interface Row {
+  conversation_id: string;
+  status: string;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRecord(row: Row): ConversationRecord {
+  return {
+    conversationId: row.conversation_id,
+    status: row.status,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
+}
+
+function encodeToken(row: Row): string {
+  return Buffer.from(JSON.stringify([row.updated_at, row.conversation_id])).toString('base64url');
+}
+
+function decodeToken(token: string): [string, string] {
+  try {
+    const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'string')) {
+      return value as [string, string];
+    }
+  } catch {
+    // Reported below.
+  }
+  throw new RangeError(`pageToken is not one this index issued: '${token}'`);
+}
+
+/**
+ * The conversations of a deployment in one table (`<prefix>conversations`): status, title, times
+ * and the latest snapshot, so a server lists, filters and pages them with one indexed query instead
+ * of reading every conversation. Keyset paging (newest update first) stays exact while rows change.
+ */
+export class PostgresConversationIndex {
+  readonly database: PostgresDatabase;
+  readonly #table: string;
+
+  constructor(database: PostgresDatabase) {
+    this.database = database;
+    this.#table = `${database.tablePrefix}conversations`;
+  }
+
+  /** Creates or updates a conversation's row; fields left out keep their value. Bumps `updatedAt`. */
+  async upsert(record: {
+    conversationId: string;
+    status?: string;
+    title?: string | null;
+    snapshot?: string;
+  }): Promise<void> {
+    await this.database.query(
+      `INSERT INTO ${this.#table} (conversation_id, status, title, snapshot)
+       VALUES ($1, coalesce($2, 'idle'), $3, $4)
+       ON CONFLICT (conversation_id) DO UPDATE SET
+         status = coalesce($2, ${this.#table}.status),
+         title = CASE WHEN $5 THEN $3 ELSE ${this.#table}.title END,
+         snapshot = coalesce($4, ${this.#table}.snapshot),
+         updated_at = clock_timestamp()`,
+      [record.conversationId, record.status ?? null, record.title ?? null, record.snapshot ?? null, 'title' in record],
+    );
+  }
+
+  async get(conversationId: string): Promise<ConversationRecord | undefined> {
+    const rows = await this.database.query<Row>(`SELECT ${COLUMNS} FROM ${this.#table} WHERE conversation_id = $1`, [
+      conversationId,
+    ]);
+    return rows[0] === undefined ? undefined : toRecord(rows[0]);
+  }
+
+  /** The last snapshot stored with `upsert`. */
+  async snapshot(conversationId: string): Promise<string | undefined> {
+    const rows = await this.database.query<{ snapshot: string | null }>(
+      `SELECT snapshot FROM ${this.#table} WHERE conversation_id = $1`,
+      [conversationId],
+    );
+    return rows[0]?.snapshot ?? undefined;
+  }
+
+  async delete(conversationId: string): Promise<boolean> {
+    return (
+      (await this.database.query(`DELETE FROM ${this.#table} WHERE conversation_id = $1 RETURNING 1`, [conversationId]))
+        .length === 1
+    );
+  }
+
+  /** One page of the conversations matching `search`, newest update first. */
+  async search(search: ConversationSearch = {}): Promise<ConversationPage> {
+    const limit = search.limit ?? 50;
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
+      throw new RangeError(`limit must be 1–1000, got ${limit}`);
+    const { where, values } = this.#filters(search);
+    if (search.pageToken !== undefined) {
+      const [updatedAt, id] = decodeToken(search.pageToken);
+      values.push(updatedAt, id);
+      where.push(`(updated_at, conversation_id) < ($${values.length - 1}::timestamptz, $${values.length})`);
+    }
+    const rows = await this.database.query<Row>(
+      `SELECT ${COLUMNS} FROM ${this.#table} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY updated_at DESC, conversation_id DESC LIMIT ${limit + 1}`,
+      values,
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(toRecord),
+      ...(rows.length > limit && last !== undefined ? { nextPageToken: encodeToken(last) } : {}),
+    };
+  }
+
+  /** How many conversations match the filters of `search` (paging ignored). */
+  async count(search: Omit<ConversationSearch, 'limit' | 'pageToken'> = {}): Promise<number> {
+    const { where, values } = this.#filters(search);
+    const rows = await this.database.query<{ count: string }>(
+      `SELECT count(*) AS count FROM ${this.#table} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`,
+      values,
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  #filters(search: ConversationSearch): { where: string[]; values: unknown[] } {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (search.status !== undefined) {
+      values.push(typeof search.status === 'string' ? [search.status] : [...search.status]);
+      where.push(`status = ANY($${values.length}::text[])`);
+    }
+    if (search.titleContains !== undefined && search.titleContains !== '') {
+      values.push(`%${escapeLike(search.titleContains)}%`);
+      where.push(`title ILIKE $${values.length}`);
+    }
+    if (search.updatedAfter !== undefined) {
+      values.push(search.updatedAfter);
+      where.push(`updated_at >= $${values.length}::timestamptz`);
+    }
+    if (search.updatedBefore !== undefined) {
+      values.push(search.updatedBefore);
+      where.push(`updated_at < $${values.length}::timestamptz`);
+    }
+    return { where, values };
+  }
+}

@@ -1,0 +1,442 @@
+import type { KeyObject } from 'node:crypto';
+import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import {
+  AppendConflictError,
+  type ChainReport,
+  CorruptEventError,
+  DuplicateEventIdError,
+  EventIndexOutOfRangeError,
+  type EventLogLike,
+  InvalidEventIdError,
+  isStorableEventId,
+  LeaseLostError,
+  type LogEntry,
+  type SignedHead,
+  type SubscribeOptions,
+  UnknownEventIdError,
+} from '@x/store';
+import type { PostgresDatabase } from '../database.js';
+import { isConnectionFailure, sqlState, violatedConstraint } from '../internal/pg-errors.js';
+import { retryOnConnectionFailure } from '../internal/retry.js';
+import { signPostgresChainHead, verifyPostgresChain } from './postgres-chain.js';
+import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';
+
+/** A lease generation every append must still hold (see `PostgresLeases`). */
+export interface LeaseFence {
+  readonly key: string;
+  readonly generation: number;
+}
+
+/** Options for `PostgresEventLog.open`. */
+export interface PostgresEventLogOptions {
+  /** The log's key in the events table; for a conversation, its id. */
+  logId: string;
+  /**
+   * Refuse every append (with `LeaseLostError`) once this lease generation is no longer current:
+   * the check and the insert are one statement holding a share lock on the lease row.
+   */
+  fence?: LeaseFence;
+  /** How often subscriptions re-read the table when no notification arrives, in ms. Default 1000. */
+  pollIntervalMs?: number;
+  /** How long an append or read keeps retrying while the database is unreachable, in ms. Default 30 000. */
+  retryForMs?: number;
+  /** Parsed events kept in memory (least recently used dropped). Default 1024. */
+  cacheSize?: number;
+}
+
+const PAGE = 500;
+
+/**
+ * An append-only event log in PostgreSQL: one row per event, keyed by (log, index). An append
+ * inserts at the index it believes is next; the primary key makes that a compare-and-swap, so any
+ * number of instances, processes and replicas append without a lock and never share an index.
+ * The event JSON is stored as text, byte for byte what the reference would write to its event file.
+ */
+export class PostgresEventLog implements EventLogLike {
+  readonly database: PostgresDatabase;
+  readonly logId: string;
+  readonly fence: LeaseFence | undefined;
+  readonly #table: string;
+  readonly #leases: string;
+  readonly #pollIntervalMs: number;
+  readonly #retryForMs: number;
+  readonly #cacheSize: number;
+  readonly #ids: string[] = [];
+  readonly #indexById = new Map<string, number>();
+  readonly #cache = new Map<number, AnyEvent>();
+  readonly #waiters = new Set<() => void>();
+  #tail: Promise<unknown> = Promise.resolve();
+  /** How many more appends take the log's lock instead of trying an index (set after a conflict). */
+  #lockedAppends = 0;
+
+  private constructor(database: PostgresDatabase, options: PostgresEventLogOptions) {
+    this.database = database;
+    this.logId = options.logId;
+    this.fence = options.fence;
+    this.#table = `${database.tablePrefix}events`;
+    this.#leases = `${database.tablePrefix}leases`;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.#retryForMs = options.retryForMs ?? 30_000;
+    this.#cacheSize = options.cacheSize ?? 1024;
+  }
+
+  /** Opens (or starts) the log `options.logId`: one query for the ids of its events. */
+  static async open(database: PostgresDatabase, options: PostgresEventLogOptions): Promise<PostgresEventLog> {
+    const log = new PostgresEventLog(database, options);
+    await log.#catchUp(false);
+    return log;
+  }
+
+  /** The same log, with every append fenced by `fence`. Shares nothing mutable with this instance. */
+  withFence(fence: LeaseFence): Promise<PostgresEventLog> {
+    return PostgresEventLog.open(this.database, {
+      logId: this.logId,
+      fence,
+      pollIntervalMs: this.#pollIntervalMs,
+      retryForMs: this.#retryForMs,
+      cacheSize: this.#cacheSize,
+    });
+  }
+
+  get length(): number {
+    return this.#ids.length;
+  }
+
+  indexOf(id: string): number {
+    return this.#indexById.get(id) ?? -1;
+  }
+
+  idAt(index: number): string {
+    const resolved = this.#resolve(index);
+    if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
+    return this.#ids[resolved]!;
+  }
+
+  /**
+   * Appends `event` and resolves with its index once committed. A connection failure mid-append is
+   * retried: the event id is unique in the log, so a retry of a commit that did land is recognised
+   * and answered with the index it got, never written twice.
+   */
+  async append(event: AnyEvent, options: { expectedIndex?: number } = {}): Promise<number> {
+    const json = serializeEvent(event);
+    const parsed = parseEventJson(json);
+    if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
+    const { expectedIndex } = options;
+    if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
+      throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
+    }
+    return this.#enqueue(() => this.#appendNow(parsed, json, expectedIndex));
+  }
+
+  async get(index: number): Promise<AnyEvent> {
+    let resolved = this.#resolve(index);
+    if (resolved === undefined) {
+      await this.refresh();
+      resolved = this.#resolve(index);
+      if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
+    }
+    return (await this.#readRange(resolved, resolved + 1))[0]!;
+  }
+
+  async getById(id: string): Promise<AnyEvent> {
+    let index = this.#indexById.get(id);
+    if (index === undefined) {
+      await this.refresh();
+      index = this.#indexById.get(id);
+      if (index === undefined) throw new UnknownEventIdError(id);
+    }
+    return this.get(index);
+  }
+
+  async range(start: number, end: number = this.length): Promise<AnyEvent[]> {
+    const from = clampSliceBound(start, this.length);
+    const to = clampSliceBound(end, this.length);
+    return this.#readRange(from, Math.max(from, to));
+  }
+
+  async *iterate(from = 0): AsyncGenerator<AnyEvent, void, undefined> {
+    let next = clampSliceBound(from, this.length);
+    while (next < this.length) {
+      const end = Math.min(this.length, next + PAGE);
+      for (const event of await this.#readRange(next, end)) yield event;
+      next = end;
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<AnyEvent, void, undefined> {
+    return this.iterate(0);
+  }
+
+  /** Reads the events other writers appended after `length`; resolves with how many were new. */
+  refresh(): Promise<number> {
+    return this.#enqueue(() => this.#catchUp(true));
+  }
+
+  subscribe(fromIndex = 0, options: SubscribeOptions = {}): AsyncIterable<LogEntry> {
+    return subscribeToEntries(
+      {
+        length: () => this.length,
+        readRange: (start, end) => this.#readRange(start, end),
+        waitForGrowth: (known, signal, pollIntervalMs) => this.#waitForGrowth(known, signal, pollIntervalMs),
+      },
+      fromIndex,
+      { signal: options.signal, pollIntervalMs: options.pollIntervalMs ?? this.#pollIntervalMs },
+    );
+  }
+
+  listen(
+    fromIndex: number,
+    listener: (entry: LogEntry) => void | Promise<void>,
+    options: SubscribeOptions & { onError?: (error: unknown) => void } = {},
+  ): () => void {
+    return listenToEntries((signal) => this.subscribe(fromIndex, { ...options, signal }), listener, options);
+  }
+
+  /**
+   * Checks the log's hash chain (every row links to the one before it; the database sets the links in
+   * the insert) against the exact text of every row and, with `publicKey`, the signed head.
+   */
+  verifyChain(options: { publicKey?: KeyObject } = {}): Promise<ChainReport> {
+    return verifyPostgresChain(this.database, this.logId, {
+      publicKey: options.publicKey,
+      retryForMs: this.#retryForMs,
+    });
+  }
+
+  /** Verifies the chain and signs its head with the user's Ed25519 key (see `verifyChain`). */
+  signChainHead(privateKey: KeyObject): Promise<SignedHead | undefined> {
+    return signPostgresChainHead(this.database, this.logId, { privateKey, retryForMs: this.#retryForMs });
+  }
+
+  async #appendNow(event: AnyEvent, json: string, expectedIndex: number | undefined): Promise<number> {
+    this.#rejectDuplicate(event.id);
+    if (expectedIndex !== undefined && expectedIndex !== this.length) {
+      if (expectedIndex > this.length) await this.#catchUp(true);
+      this.#rejectDuplicate(event.id);
+      if (expectedIndex !== this.length) {
+        throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
+      }
+    }
+    let uncertain = false;
+    let contended = this.#lockedAppends > 0;
+    for (;;) {
+      const index = this.length;
+      try {
+        if (contended && expectedIndex === undefined) {
+          // Other writers are appending too: take the log's lock and the next index, no more retries.
+          const taken = await this.#insertLocked(event.id, json);
+          if (taken === undefined) throw this.#leaseLost();
+          this.#lockedAppends = Math.max(0, this.#lockedAppends - 1);
+          await this.#catchUp(false);
+          this.#remember(taken, event);
+          return taken;
+        }
+        const inserted = await this.#insert(index, event.id, json);
+        if (!inserted) throw this.#leaseLost();
+        this.#push(event.id, event);
+        return index;
+      } catch (error) {
+        contended = true;
+        // Appends that met a rival are likely to meet one again soon: queue on the lock for a while.
+        this.#lockedAppends = 32;
+        if (isConnectionFailure(error)) {
+          // The insert may have committed: the retry below recognises it by the event id.
+          uncertain = true;
+          await retryOnConnectionFailure(() => this.#catchUp(true), this.#retryForMs);
+        } else if (sqlState(error) === '23505') {
+          await this.#catchUp(true);
+        } else {
+          throw error;
+        }
+        const existing = this.#indexById.get(event.id);
+        if (existing !== undefined) {
+          if (uncertain) return existing;
+          throw new DuplicateEventIdError(event.id, existing);
+        }
+        if (violatedConstraint(error)?.endsWith('event_id_key') === true) {
+          throw new DuplicateEventIdError(event.id, this.indexOf(event.id));
+        }
+        if (expectedIndex !== undefined && this.length !== expectedIndex) {
+          throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
+        }
+      }
+    }
+  }
+
+  /** One INSERT; with a fence, only while the lease row still carries its generation (false otherwise). */
+  async #insert(index: number, id: string, json: string): Promise<boolean> {
+    if (this.fence === undefined) {
+      await this.database.query(`INSERT INTO ${this.#table} (log_id, idx, event_id, body) VALUES ($1, $2, $3, $4)`, [
+        this.logId,
+        index,
+        id,
+        json,
+      ]);
+      return true;
+    }
+    const rows = await this.database.query(
+      `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $5 AND generation = $6 FOR SHARE)
+       INSERT INTO ${this.#table} (log_id, idx, event_id, body)
+       SELECT $1, $2, $3, $4 FROM fence RETURNING idx`,
+      [this.logId, index, id, json, this.fence.key, this.fence.generation],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Appends at the first free index in a transaction holding the log's advisory lock, so contending
+   * writers queue instead of retrying; resolves with the index, or undefined when the fence failed.
+   */
+  #insertLocked(id: string, json: string): Promise<number | undefined> {
+    return this.database.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.#table}:${this.logId}`]);
+      const fenced = this.fence !== undefined;
+      const result = await client.query<{ idx: number }>(
+        `${fenced ? `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $4 AND generation = $5 FOR SHARE) ` : ''}
+         INSERT INTO ${this.#table} (log_id, idx, event_id, body)
+         SELECT $1, (SELECT coalesce(max(idx) + 1, 0) FROM ${this.#table} WHERE log_id = $1), $2, $3
+         ${fenced ? 'FROM fence' : ''} RETURNING idx`,
+        fenced ? [this.logId, id, json, this.fence!.key, this.fence!.generation] : [this.logId, id, json],
+      );
+      return result.rows[0]?.idx;
+    });
+  }
+
+  #leaseLost(): LeaseLostError {
+    return new LeaseLostError({ leaseKey: this.fence!.key, generation: this.fence!.generation });
+  }
+
+  /** Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. */
+  async #catchUp(withBodies: boolean): Promise<number> {
+    const before = this.length;
+    for (;;) {
+      const from = this.length;
+      const rows = await retryOnConnectionFailure(
+        () =>
+          this.database.query<{ idx: number; event_id: string; body?: string }>(
+            `SELECT idx, event_id${withBodies ? ', body' : ''} FROM ${this.#table}
+             WHERE log_id = $1 AND idx >= $2 ORDER BY idx LIMIT ${withBodies ? PAGE : PAGE * 20}`,
+            [this.logId, from],
+          ),
+        this.#retryForMs,
+      );
+      for (const row of rows) {
+        // Appends only ever insert at the first free index, so the rows are contiguous.
+        if (row.idx !== this.length) break;
+        this.#push(row.event_id, row.body === undefined ? undefined : this.#parse(row.idx, row.event_id, row.body));
+      }
+      if (rows.length < (withBodies ? PAGE : PAGE * 20)) break;
+    }
+    return this.length - before;
+  }
+
+  async #readRange(start: number, end: number): Promise<AnyEvent[]> {
+    const events: (AnyEvent | undefined)[] = [];
+    let missing = false;
+    for (let index = start; index < end; index++) {
+      const cached = this.#cache.get(index);
+      events.push(cached);
+      if (cached === undefined) missing = true;
+    }
+    if (!missing) return events as AnyEvent[];
+    const rows = await retryOnConnectionFailure(
+      () =>
+        this.database.query<{ idx: number; event_id: string; body: string }>(
+          `SELECT idx, event_id, body FROM ${this.#table} WHERE log_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx`,
+          [this.logId, start, end],
+        ),
+      this.#retryForMs,
+    );
+    for (const row of rows) {
+      const event = this.#parse(row.idx, row.event_id, row.body);
+      this.#remember(row.idx, event);
+      events[row.idx - start] = event;
+    }
+    return events.map((event, offset) => {
+      if (event === undefined) {
+        throw new CorruptEventError({ location: this.#describe(start + offset), problem: 'the row is missing' });
+      }
+      return event;
+    });
+  }
+
+  #parse(index: number, id: string, body: string): AnyEvent {
+    let event: AnyEvent;
+    try {
+      event = parseEventJson(body);
+    } catch (error) {
+      throw new CorruptEventError({
+        location: this.#describe(index),
+        problem: error instanceof Error ? error.message : String(error),
+      });
+    }
+    if (event.id !== id) {
+      throw new CorruptEventError({
+        location: this.#describe(index),
+        problem: `its row says id '${id}' but the event's id is '${event.id}'`,
+      });
+    }
+    return event;
+  }
+
+  #describe(index: number): string {
+    return `${this.database.location} ${this.#table} (log_id '${this.logId}', idx ${index})`;
+  }
+
+  #push(id: string, event: AnyEvent | undefined): void {
+    const index = this.#ids.length;
+    this.#ids.push(id);
+    if (!this.#indexById.has(id)) this.#indexById.set(id, index);
+    if (event !== undefined) this.#remember(index, event);
+    for (const wake of [...this.#waiters]) wake();
+  }
+
+  #remember(index: number, event: AnyEvent): void {
+    if (this.#cacheSize <= 0) return;
+    this.#cache.delete(index);
+    this.#cache.set(index, event);
+    if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+
+  #rejectDuplicate(id: string): void {
+    const existing = this.#indexById.get(id);
+    if (existing !== undefined) throw new DuplicateEventIdError(id, existing);
+  }
+
+  #resolve(index: number): number | undefined {
+    if (!Number.isInteger(index)) return undefined;
+    const resolved = index < 0 ? this.length + index : index;
+    return resolved >= 0 && resolved < this.length ? resolved : undefined;
+  }
+
+  /** Waits for `length > known`: a local append, a notification from the database, or a poll. */
+  async #waitForGrowth(known: number, signal: AbortSignal | undefined, pollIntervalMs: number): Promise<void> {
+    if (this.length > known || signal?.aborted) return;
+    let notified = false;
+    await new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(wake);
+        unwatch();
+        signal?.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, pollIntervalMs);
+      const unwatch = this.database.notifier.watch(this.logId, (index) => {
+        if (index >= known) {
+          notified = true;
+          wake();
+        }
+      });
+      this.#waiters.add(wake);
+      signal?.addEventListener('abort', wake, { once: true });
+    });
+    if ((notified || this.length <= known) && !signal?.aborted) await this.refresh();
+  }
+
+  #enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(work);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type AcquireLeaseOptions, type Lease, LeaseHeldError, LeaseLostError, type Leases } from '@x/store';
+import type { PostgresDatabase } from '../database.js';
+import type { LeaseFence } from '../event-log/postgres-event-log.js';
+import { isConnectionFailure } from '../internal/pg-errors.js';
+import { retryOnConnectionFailure } from '../internal/retry.js';
+
+/** Options for `createPostgresLeases`. */
+export interface PostgresLeasesOptions {
+  /** How long a lease outlives its last renewal, by the database's clock, in ms. Default 15 000. */
+  ttlMs?: number;
+  /** This process's name in the lease rows (for messages). Default `<hostname>:<pid>:<random>`. */
+  owner?: string;
+}
+
+/** A held lease, renewed in the background until released or lost; usable as a `PostgresEventLog` fence. */
+export interface PostgresLease extends Lease, LeaseFence {}
+
+/**
+ * Leases with fencing tokens. Taking a lease bumps its generation (monotonically, in the database),
+ * and a `PostgresEventLog` opened with the lease as its `fence` refuses every append once the
+ * generation moved on. Expiry is judged only by the database server's clock, never by comparing
+ * clocks of different machines; a holder that cannot renew within a ttl, by its own monotonic
+ * clock, considers the lease lost.
+ */
+export class PostgresLeases implements Leases {
+  readonly database: PostgresDatabase;
+  readonly ttlMs: number;
+  readonly owner: string;
+  readonly #table: string;
+
+  constructor(database: PostgresDatabase, options: PostgresLeasesOptions = {}) {
+    this.database = database;
+    this.ttlMs = options.ttlMs ?? 15_000;
+    if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 100))
+      throw new RangeError(`ttlMs must be an integer ≥ 100, got ${this.ttlMs}`);
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.#table = `${database.tablePrefix}leases`;
+  }
+
+  /**
+   * Takes the lease `key`: free, released or expired → held with the next generation. Held by a
+   * live owner → `LeaseHeldError`, or, with `waitMs`, polls until it can take it.
+   */
+  async acquire(key: string, options: AcquireLeaseOptions = {}): Promise<PostgresLease> {
+    const started = performance.now();
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const rows = await this.database.query<{ generation: string; previous: 'none' | 'released' | 'expired' }>(
+        `WITH old AS (SELECT expires_at FROM ${this.#table} WHERE lease_key = $1)
+         INSERT INTO ${this.#table} AS lease (lease_key, generation, owner, expires_at)
+         VALUES ($1, 1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+         ON CONFLICT (lease_key) DO UPDATE
+           SET generation = lease.generation + 1, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+           WHERE lease.expires_at <= clock_timestamp()
+         RETURNING generation, CASE
+           WHEN NOT EXISTS (SELECT 1 FROM old) THEN 'none'
+           WHEN (SELECT expires_at FROM old) = '-infinity' THEN 'released'
+           ELSE 'expired' END AS previous`,
+        [key, this.owner, this.ttlMs],
+      );
+      if (rows[0] !== undefined) return this.#held(key, Number(rows[0].generation), rows[0].previous);
+      const holder = await this.database.query<{ owner: string }>(
+        `SELECT owner FROM ${this.#table} WHERE lease_key = $1`,
+        [key],
+      );
+      const waitMs = options.waitMs ?? 0;
+      if (performance.now() - started >= waitMs)
+        throw new LeaseHeldError({ leaseKey: key, owner: holder[0]?.owner ?? '?' });
+      await sleep(Math.min(250, Math.max(10, this.ttlMs / 10)), undefined, { signal: options.signal });
+    }
+  }
+
+  /** The current generation and owner of `key`, whether or not it is live. */
+  async inspect(key: string): Promise<{ generation: number; owner: string; live: boolean } | undefined> {
+    const rows = await this.database.query<{ generation: string; owner: string; live: boolean }>(
+      `SELECT generation, owner, expires_at > clock_timestamp() AS live FROM ${this.#table} WHERE lease_key = $1`,
+      [key],
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : { generation: Number(row.generation), owner: row.owner, live: row.live };
+  }
+
+  #held(key: string, generation: number, previous: PostgresLease['previous']): PostgresLease {
+    const controller = new AbortController();
+    let lastRenewed = performance.now();
+    let released = false;
+    const renew = async (): Promise<boolean> => {
+      if (released || controller.signal.aborted) return false;
+      const rows = await this.database.query(
+        `UPDATE ${this.#table} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+         WHERE lease_key = $1 AND generation = $2 RETURNING 1`,
+        [key, generation, this.ttlMs],
+      );
+      if (rows.length === 0) {
+        controller.abort(new Error(`lease '${key}' generation ${generation} was taken over`));
+        return false;
+      }
+      lastRenewed = performance.now();
+      return true;
+    };
+    const timer = setInterval(
+      () => {
+        renew().catch((error: unknown) => {
+          if (!isConnectionFailure(error) || performance.now() - lastRenewed > this.ttlMs) {
+            controller.abort(error);
+          }
+        });
+      },
+      Math.max(50, Math.floor(this.ttlMs / 3)),
+    );
+    timer.unref();
+    controller.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    return {
+      key,
+      generation,
+      owner: this.owner,
+      previous,
+      signal: controller.signal,
+      assertHeld: async () => {
+        // The database restarting or unreachable: wait for it while the lease can still be ours (no renewal
+        // for a ttl by this process's monotonic clock means another owner may have it by now).
+        const rows = await retryOnConnectionFailure(
+          () =>
+            this.database.query(`SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`, [
+              key,
+              generation,
+            ]),
+          Math.max(0, this.ttlMs - (performance.now() - lastRenewed)),
+        );
+        if (rows.length === 0 || controller.signal.aborted) {
+          const lost = new LeaseLostError({ leaseKey: key, generation });
+          controller.abort(lost);
+          throw lost;
+        }
+      },
+      renew,
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        await this.database.query(
+          `UPDATE ${this.#table} SET expires_at = '-infinity' WHERE lease_key = $1 AND generation = $2`,
+          [key, generation],
+        );
+      },
+    };
+  }
+}
+
+/** `new PostgresLeases(database, options)`. */
+export function createPostgresLeases(database: PostgresDatabase, options?: PostgresLeasesOptions): PostgresLeases {
+  return new PostgresLeases(database, options);
+}

@@ -1,0 +1,2 @@
+export { findPostgresBin, type PostgresServer, startPostgresServer } from './postgres-server.js';
+export { createTestDatabase, type TestDatabase } from './test-database.js';

@@ -1,0 +1,75 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { contractMessageEvent } from '@x/store/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PostgresDatabase } from '../src/database.js';
+import { PostgresEventLog } from '../src/event-log/postgres-event-log.js';
+import { freshTables } from './helpers/shared-database.js';
+
+let database: PostgresDatabase | undefined;
+afterEach(async () => {
+  await database?.close();
+  database = undefined;
+});
+
+async function logWith(count: number): Promise<{ log: PostgresEventLog; ids: string[]; db: PostgresDatabase }> {
+  database = await freshTables();
+  const log = await PostgresEventLog.open(database, { logId: 'chained' });
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const event = contractMessageEvent(`m${index}`);
+    await log.append(event);
+    ids.push(event.id);
+  }
+  return { log, ids, db: database };
+}
+
+describe('the tamper-evident chain on PostgreSQL', () => {
+  it('links every row to the one before it, whichever path appended it', async () => {
+    const { log, db } = await logWith(3);
+    // A second instance appends too (its first append meets a conflict and takes the locked path).
+    const other = await PostgresEventLog.open(db, { logId: 'chained' });
+    const stale = await PostgresEventLog.open(db, { logId: 'chained' });
+    await other.append(contractMessageEvent('m3'));
+    await stale.append(contractMessageEvent('m4'));
+    expect(await log.verifyChain()).toMatchObject({ status: 'verified', length: 5, chainedFrom: 0 });
+  });
+
+  it('names the row whose text was changed', async () => {
+    const { log, ids, db } = await logWith(4);
+    await db.query(`UPDATE ${db.tablePrefix}events SET body = replace(body, 'm2', 'mX') WHERE idx = 2`);
+    expect((await log.verifyChain()).problem).toMatchObject({ kind: 'altered', index: 2, id: ids[2] });
+  });
+
+  it('names a removed row, and a row inserted without a link', async () => {
+    const { log, db } = await logWith(4);
+    await db.query(`DELETE FROM ${db.tablePrefix}events WHERE idx = 1`);
+    expect((await log.verifyChain()).problem).toMatchObject({ kind: 'removed', index: 1 });
+
+    const second = await logWith(3);
+    const forged = contractMessageEvent('forged');
+    await second.db.query(
+      `ALTER TABLE ${second.db.tablePrefix}events DISABLE TRIGGER ${second.db.tablePrefix}events_chain`,
+    );
+    await second.db.query(
+      `INSERT INTO ${second.db.tablePrefix}events (log_id, idx, event_id, body) VALUES ('chained', 3, $1, $2)`,
+      [forged.id, JSON.stringify(forged)],
+    );
+    expect((await second.log.verifyChain()).problem).toMatchObject({ kind: 'inserted', index: 3, id: forged.id });
+  });
+
+  it('signs the head: truncation after signing and a wrong key are reported', async () => {
+    const { log, db } = await logWith(3);
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    expect(await log.signChainHead(privateKey)).toMatchObject({ length: 3 });
+    await log.append(contractMessageEvent('after signing'));
+    expect(await log.verifyChain({ publicKey })).toMatchObject({
+      status: 'verified',
+      signature: 'valid',
+      signedLength: 3,
+    });
+    const other = generateKeyPairSync('ed25519').publicKey;
+    expect((await log.verifyChain({ publicKey: other })).signature).toBe('invalid');
+    await db.query(`DELETE FROM ${db.tablePrefix}events WHERE idx >= 1`);
+    expect((await log.verifyChain({ publicKey })).problem).toMatchObject({ kind: 'removed', index: 1 });
+  });
+});

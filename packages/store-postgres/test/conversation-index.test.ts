@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresConversationIndex } from '../src/conversations/postgres-conversation-index.js';
+import type { PostgresDatabase } from '../src/database.js';
+import { freshTables } from './helpers/shared-database.js';
+
+const open: PostgresDatabase[] = [];
+afterEach(async () => {
+  for (const database of open.splice(0)) await database.close();
+});
+
+async function index(): Promise<PostgresConversationIndex> {
+  const database = await freshTables();
+  open.push(database);
+  return new PostgresConversationIndex(database);
+}
+
+describe('PostgresConversationIndex', () => {
+  it('creates, updates (keeping what is left out) and reads a conversation and its snapshot', async () => {
+    const conversations = await index();
+    await conversations.upsert({ conversationId: 'c1', title: 'Fix the build', snapshot: '{"v":1}' });
+    const created = await conversations.get('c1');
+    expect(created).toMatchObject({ conversationId: 'c1', status: 'idle', title: 'Fix the build' });
+    expect(created?.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    await conversations.upsert({ conversationId: 'c1', status: 'running' });
+    expect(await conversations.get('c1')).toMatchObject({ status: 'running', title: 'Fix the build' });
+    expect(await conversations.snapshot('c1')).toBe('{"v":1}');
+    await conversations.upsert({ conversationId: 'c1', title: null });
+    expect((await conversations.get('c1'))?.title).toBeNull();
+    expect(await conversations.delete('c1')).toBe(true);
+    expect(await conversations.get('c1')).toBeUndefined();
+  });
+
+  it('filters by status and title (wildcards taken literally) and pages newest first without gap or repeat', async () => {
+    const conversations = await index();
+    for (let i = 0; i < 25; i++) {
+      await conversations.upsert({
+        conversationId: `c${String(i).padStart(2, '0')}`,
+        status: i % 3 === 0 ? 'finished' : 'idle',
+        title: i === 7 ? 'Deploy 100% of it' : `Task ${i}`,
+      });
+    }
+    expect(await conversations.count({ status: 'finished' })).toBe(9);
+    expect(await conversations.count({ status: ['finished', 'idle'] })).toBe(25);
+    expect((await conversations.search({ titleContains: '100%' })).items.map((item) => item.conversationId)).toEqual([
+      'c07',
+    ]);
+    expect(await conversations.count({ titleContains: '%' })).toBe(1);
+
+    const seen: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await conversations.search({ limit: 7, ...(pageToken === undefined ? {} : { pageToken }) });
+      seen.push(...page.items.map((item) => item.conversationId));
+      pageToken = page.nextPageToken;
+    } while (pageToken !== undefined);
+    expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `c${String(24 - i).padStart(2, '0')}`));
+    await expect(conversations.search({ pageToken: 'garbage' })).rejects.toThrow('pageToken');
+  });
+});

@@ -1,0 +1,75 @@
+import { LeaseHeldError, LeaseLostError } from '@x/store';
+import { contractMessageEvent } from '@x/store/testing';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { PostgresEventLog } from '../src/event-log/postgres-event-log.js';
+import { PostgresLeases } from '../src/lease/postgres-leases.js';
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
+
+const databases: TestDatabase[] = [];
+afterEach(async () => {
+  for (const database of databases.splice(0)) await database.drop();
+});
+
+async function fresh(): Promise<TestDatabase> {
+  const database = await createTestDatabase(inject('postgresUrl'));
+  databases.push(database);
+  return database;
+}
+
+describe('PostgresLeases', () => {
+  it('gives a lease to one owner at a time, with a new generation after each release', async () => {
+    const database = await (await fresh()).connect();
+    const a = new PostgresLeases(database, { owner: 'replica-a' });
+    const b = new PostgresLeases(database, { owner: 'replica-b' });
+    const first = await a.acquire('conversation:1');
+    expect(first).toMatchObject({ generation: 1, previous: 'none' });
+    const refused = await b.acquire('conversation:1').catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(LeaseHeldError);
+    expect((refused as LeaseHeldError).message).toContain("held by 'replica-a'");
+    await first.release();
+    const second = await b.acquire('conversation:1');
+    expect(second).toMatchObject({ generation: 2, previous: 'released' });
+    expect(await first.renew()).toBe(false);
+    await second.release();
+  });
+
+  it('lets exactly one of many racing owners take a free lease', async () => {
+    const database = await (await fresh()).connect({ maxConnections: 8 });
+    const owners = Array.from({ length: 8 }, (_, i) => new PostgresLeases(database, { owner: `o${i}` }));
+    const results = await Promise.allSettled(owners.map((owner) => owner.acquire('conversation:race')));
+    const won = results.filter((result) => result.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(LeaseHeldError);
+    }
+  });
+
+  it('refuses fenced appends once the lease was taken over, and lets the new holder append', async () => {
+    const database = await (await fresh()).connect();
+    const a = new PostgresLeases(database, { owner: 'a' });
+    const lease = await a.acquire('conversation:2');
+    const oldLog = await PostgresEventLog.open(database, { logId: '2', fence: lease });
+    expect(await oldLog.append(contractMessageEvent('before'))).toBe(0);
+    // Released here so the test need not wait for an expiry (multi-process.test.ts waits for a real one).
+    await lease.release();
+    const taken = await new PostgresLeases(database, { owner: 'b' }).acquire('conversation:2');
+    expect(taken.generation).toBe(2);
+    const newLog = await oldLog.withFence(taken);
+    expect(await newLog.append(contractMessageEvent('after takeover'))).toBe(1);
+    const refused = await oldLog.append(contractMessageEvent('zombie')).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(LeaseLostError);
+    expect(refused).toMatchObject({ leaseKey: 'conversation:2', generation: 1 });
+    expect((await PostgresEventLog.open(database, { logId: '2' })).length).toBe(2);
+    expect(await a.inspect('conversation:2')).toEqual({ generation: 2, owner: 'b', live: true });
+  });
+
+  it('waits for a held lease with waitMs and takes it once released', async () => {
+    const database = await (await fresh()).connect();
+    const a = new PostgresLeases(database, { owner: 'a' });
+    const b = new PostgresLeases(database, { owner: 'b' });
+    const held = await a.acquire('k');
+    const waiting = b.acquire('k', { waitMs: 20_000 });
+    await held.release();
+    expect((await waiting).generation).toBe(2);
+  });
+});

@@ -1,0 +1,44 @@
+import type { KeyObject } from 'node:crypto';
+import type { AnyEvent } from '@x/events';
+import type { ChainReport } from '../chain/verify-report.js';
+import type { LogEntry, SubscribeOptions } from './subscription.js';
+
+/**
+ * What every event log offers, whatever holds the events: `EventLog` (one file per event in a
+ * `FileStore`) and database-backed logs such as `PostgresEventLog` from `@x/store-postgres`. The
+ * contract suite in `@x/store/testing` (`describeEventLogContract`) holds every implementation to it.
+ */
+export interface EventLogLike {
+  /** Number of events this instance knows about: the contiguous run of indices from 0. */
+  readonly length: number;
+  /** Index of the event with `id`, or -1 when this instance does not know it. No I/O. */
+  indexOf(id: string): number;
+  /** Id of the event at `index` (negative counts from the end). No I/O. */
+  idAt(index: number): string;
+  /** Appends `event` and resolves with its index once it is durable. */
+  append(event: AnyEvent, options?: { expectedIndex?: number }): Promise<number>;
+  /** The event at `index` (negative counts from the end). */
+  get(index: number): Promise<AnyEvent>;
+  /** The event with `id`. */
+  getById(id: string): Promise<AnyEvent>;
+  /** Events in [start, end), with `Array.prototype.slice` semantics. */
+  range(start: number, end?: number): Promise<AnyEvent[]>;
+  /** Events from `from` to the end, appends made meanwhile included. */
+  iterate(from?: number): AsyncGenerator<AnyEvent, void, undefined>;
+  [Symbol.asyncIterator](): AsyncGenerator<AnyEvent, void, undefined>;
+  /** Picks up other writers' appends; resolves with how many were new. */
+  refresh(): Promise<number>;
+  /** Every event from `fromIndex` on, stored then live, without gap or duplicate. */
+  subscribe(fromIndex?: number, options?: SubscribeOptions): AsyncIterable<LogEntry>;
+  /** Callback form of `subscribe`; returns the function that stops it. */
+  listen(
+    fromIndex: number,
+    listener: (entry: LogEntry) => void | Promise<void>,
+    options?: SubscribeOptions & { onError?: (error: unknown) => void },
+  ): () => void;
+  /**
+   * Checks the log's tamper-evident hash chain (see `verifyEventChain`) and, with `publicKey`, its signed
+   * head; reports the first altered, removed, reordered or inserted event. Reads every event once.
+   */
+  verifyChain(options?: { publicKey?: KeyObject }): Promise<ChainReport>;
+}

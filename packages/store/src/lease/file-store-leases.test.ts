@@ -1,0 +1,115 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { userMessageEvent } from '../../test/helpers/events.js';
+import { LeaseHeldError } from '../errors/lease-held-error.js';
+import { LeaseLostError } from '../errors/lease-lost-error.js';
+import { EventLog } from '../event-log.js';
+import type { FileStore } from '../file-store.js';
+import { createLocalFileStore } from '../local-file-store.js';
+import { createMemoryFileStore } from '../memory-file-store.js';
+import { fenceEventLog } from './fenced-event-log.js';
+import { FileStoreLeases } from './file-store-leases.js';
+
+/** `store`, cut off while `cut.on` (a paused or partitioned process): every call fails. */
+function partitionable(store: FileStore): { store: FileStore; cut: { on: boolean } } {
+  const cut = { on: false };
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      cut.on ? Promise.reject(new Error('partitioned')) : call(...args);
+  return {
+    cut,
+    store: {
+      read: guard((path: string) => store.read(path)),
+      write: guard((path: string, data: string | Uint8Array) => store.write(path, data)),
+      writeIfAbsent: guard((path: string, data: string | Uint8Array) => store.writeIfAbsent(path, data)),
+      copy: guard((from: string, to: string) => store.copy(from, to)),
+      list: guard((prefix: string) => store.list(prefix)),
+      delete: guard((path: string) => store.delete(path)),
+      exists: guard((path: string) => store.exists(path)),
+      describe: (path: string) => store.describe(path),
+    },
+  };
+}
+
+const roots: string[] = [];
+afterAll(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+for (const [name, makeStore] of [
+  ['memory', async () => createMemoryFileStore()],
+  [
+    'local',
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), 'x-leases-'));
+      roots.push(root);
+      return createLocalFileStore({ root, durability: 'none' });
+    },
+  ],
+] as const) {
+  describe(`FileStoreLeases on the ${name} store`, () => {
+    it('gives a lease to one owner at a time; a release lets the next take the next generation', async () => {
+      const store = await makeStore();
+      const a = new FileStoreLeases(store, { owner: 'a', ttlMs: 200 });
+      const b = new FileStoreLeases(store, { owner: 'b', ttlMs: 200 });
+      const held = await a.acquire('c1');
+      expect(held.generation).toBe(1);
+      const refused = await b.acquire('c1').catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(LeaseHeldError);
+      expect(refused).toMatchObject({ leaseKey: 'c1', owner: 'a' });
+      await held.release();
+      const next = await b.acquire('c1');
+      expect(next).toMatchObject({ generation: 2, previous: 'released' });
+      await expect(held.assertHeld()).rejects.toBeInstanceOf(LeaseLostError);
+      await next.release();
+    });
+
+    it('lets exactly one of several racing owners take a free lease', async () => {
+      const store = await makeStore();
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) => new FileStoreLeases(store, { owner: `o${i}`, ttlMs: 200 }).acquire('race')),
+      );
+      const won = results.filter((result) => result.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      for (const result of results)
+        if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(LeaseHeldError);
+      if (won[0]?.status === 'fulfilled') await won[0].value.release();
+    });
+
+    it('takes over from a holder that stopped renewing and refuses that holder’s fenced appends', async () => {
+      const shared = await makeStore();
+      const { store: holderStore, cut } = partitionable(shared);
+      const lease = await new FileStoreLeases(holderStore, { owner: 'paused', ttlMs: 150 }).acquire('c2');
+      const oldLog = fenceEventLog(await EventLog.open(holderStore, { dir: 'c2/events' }), lease);
+      expect(await oldLog.append(userMessageEvent('before'))).toBe(0);
+      cut.on = true;
+      const taken = await new FileStoreLeases(shared, { owner: 'survivor', ttlMs: 150 }).acquire('c2', {
+        waitMs: 10_000,
+      });
+      expect(taken).toMatchObject({ generation: 2, previous: 'expired' });
+      const newLog = fenceEventLog(await EventLog.open(shared, { dir: 'c2/events' }), taken);
+      expect(await newLog.append(userMessageEvent('after'))).toBe(1);
+      cut.on = false;
+      await expect(oldLog.append(userMessageEvent('zombie'))).rejects.toBeInstanceOf(LeaseLostError);
+      expect(lease.signal.aborted).toBe(true);
+      expect((await EventLog.open(shared, { dir: 'c2/events' })).length).toBe(2);
+      await taken.release();
+    });
+
+    it('waits for a live holder with waitMs, and fails after it while the holder keeps renewing', async () => {
+      const store = await makeStore();
+      const held = await new FileStoreLeases(store, { owner: 'live', ttlMs: 150 }).acquire('c3');
+      const contender = new FileStoreLeases(store, { owner: 'contender', ttlMs: 150 });
+      await expect(contender.acquire('c3', { waitMs: 400 })).rejects.toBeInstanceOf(LeaseHeldError);
+      const waiting = contender.acquire('c3', { waitMs: 10_000 });
+      await held.release();
+      const next = await waiting;
+      expect(next.generation).toBe(2);
+      // Released, so its heartbeat stops writing before the directory is removed.
+      await next.release();
+    });
+  });
+}

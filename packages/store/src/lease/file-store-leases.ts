@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LeaseHeldError } from '../errors/lease-held-error.js';
+import { LeaseLostError } from '../errors/lease-lost-error.js';
+import { isFileNotFound } from '../event-log/is-file-not-found.js';
+import type { FileStore } from '../file-store.js';
+import { validateStorePath } from '../store-path.js';
+import type { AcquireLeaseOptions, Lease, Leases } from './lease.js';
+
+/** Options for `createFileStoreLeases`. */
+export interface FileStoreLeasesOptions {
+  /** Directory of the lease files inside the store. Default `.leases`. */
+  dir?: string;
+  /** How long a holder may go without renewing before another may take over, in ms. Default 15 000. */
+  ttlMs?: number;
+  /** This process's name in the lease files (for messages). Default `<hostname>:<pid>:<random>`. */
+  owner?: string;
+}
+
+const GENERATION = /\/gen-(\d{10})\.json$/;
+
+function pad(generation: number): string {
+  return String(generation).padStart(10, '0');
+}
+
+/**
+ * Leases on any `FileStore` (memory, local, S3), built on its create-if-absent: generation N is the
+ * file `<dir>/<key>/gen-N.json`, and only one writer can create it. The holder rewrites
+ * `beat-N.json` every ttl/3; a contender takes generation N+1 only after watching that heartbeat
+ * stand still for a whole ttl on its own monotonic clock, so no two machines' clocks are compared.
+ * A holder checks for generation N+1 before each fenced write (`assertHeld`) and on every renewal.
+ */
+export class FileStoreLeases implements Leases {
+  readonly store: FileStore;
+  readonly dir: string;
+  readonly ttlMs: number;
+  readonly owner: string;
+
+  constructor(store: FileStore, options: FileStoreLeasesOptions = {}) {
+    this.store = store;
+    this.dir = options.dir ?? '.leases';
+    this.ttlMs = options.ttlMs ?? 15_000;
+    if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 50))
+      throw new RangeError(`ttlMs must be an integer ≥ 50, got ${this.ttlMs}`);
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  }
+
+  async acquire(key: string, options: AcquireLeaseOptions = {}): Promise<Lease> {
+    const base = `${this.dir}/${key}`;
+    validateStorePath(base);
+    const started = performance.now();
+    const waitMs = options.waitMs ?? 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const current = await this.#currentGeneration(base);
+      let free = current === 0 || (await this.store.exists(`${base}/released-${pad(current)}.json`));
+      if (!free) free = await this.#heartbeatStopped(base, current, started, waitMs, options.signal);
+      if (free) {
+        const next = current + 1;
+        const record = JSON.stringify({ owner: this.owner, ttl_ms: this.ttlMs });
+        if (await this.store.writeIfAbsent(`${base}/gen-${pad(next)}.json`, record)) {
+          const released = current > 0 && (await this.store.exists(`${base}/released-${pad(current)}.json`));
+          return this.#held(key, base, next, current === 0 ? 'none' : released ? 'released' : 'expired');
+        }
+        continue;
+      }
+      if (performance.now() - started >= waitMs) {
+        throw new LeaseHeldError({ leaseKey: key, owner: await this.#ownerOf(base, current) });
+      }
+    }
+  }
+
+  async #currentGeneration(base: string): Promise<number> {
+    let highest = 0;
+    for (const path of await this.store.list(base)) {
+      const match = GENERATION.exec(path);
+      if (match?.[1] !== undefined) highest = Math.max(highest, Number(match[1]));
+    }
+    // A listing may lag a creation on eventually consistent stores; probing the next names is exact.
+    while (await this.store.exists(`${base}/gen-${pad(highest + 1)}.json`)) highest++;
+    return highest;
+  }
+
+  /**
+   * Watches generation `current`'s heartbeat: true once it stood still for a whole ttl (the holder is
+   * gone), false as soon as it moves, or when the caller's wait is over before a ttl passed.
+   */
+  async #heartbeatStopped(
+    base: string,
+    current: number,
+    started: number,
+    waitMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
+    const first = await this.#beat(base, current);
+    const watchedSince = performance.now();
+    for (;;) {
+      await sleep(Math.max(10, Math.floor(this.ttlMs / 5)), undefined, { signal });
+      if ((await this.#beat(base, current)) !== first) return false;
+      if (await this.store.exists(`${base}/released-${pad(current)}.json`)) return true;
+      if (await this.store.exists(`${base}/gen-${pad(current + 1)}.json`)) return false;
+      if (performance.now() - watchedSince >= this.ttlMs) return true;
+      // Without waiting, a contender still watches one ttl: that is what telling a live holder from a dead one costs.
+      if (waitMs > 0 && performance.now() - started >= waitMs) return false;
+    }
+  }
+
+  async #beat(base: string, generation: number): Promise<string> {
+    try {
+      return await this.store.read(`${base}/beat-${pad(generation)}.json`);
+    } catch (error) {
+      if (isFileNotFound(error)) return '';
+      throw error;
+    }
+  }
+
+  async #ownerOf(base: string, generation: number): Promise<string> {
+    try {
+      const record = JSON.parse(await this.store.read(`${base}/gen-${pad(generation)}.json`)) as { owner?: unknown };
+      return typeof record.owner === 'string' ? record.owner : '?';
+    } catch {
+      return '?';
+    }
+  }
+
+  #held(key: string, base: string, generation: number, previous: Lease['previous']): Lease {
+    const controller = new AbortController();
+    let beats = 0;
+    let lastRenewed = performance.now();
+    let released = false;
+    const takenOver = (): Promise<boolean> => this.store.exists(`${base}/gen-${pad(generation + 1)}.json`);
+    const renew = async (): Promise<boolean> => {
+      if (released || controller.signal.aborted) return false;
+      if (await takenOver()) {
+        controller.abort(new LeaseLostError({ leaseKey: key, generation }));
+        return false;
+      }
+      beats++;
+      await this.store.write(
+        `${base}/beat-${pad(generation)}.json`,
+        JSON.stringify({ owner: this.owner, beat: beats }),
+      );
+      lastRenewed = performance.now();
+      return true;
+    };
+    let renewing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        renewing = renew().catch((error: unknown) => {
+          if (performance.now() - lastRenewed > this.ttlMs) controller.abort(error);
+        });
+      },
+      Math.max(10, Math.floor(this.ttlMs / 3)),
+    );
+    timer.unref();
+    controller.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    return {
+      key,
+      generation,
+      owner: this.owner,
+      previous,
+      signal: controller.signal,
+      async assertHeld() {
+        if (controller.signal.aborted || (await takenOver())) {
+          controller.abort(new LeaseLostError({ leaseKey: key, generation }));
+          throw new LeaseLostError({ leaseKey: key, generation });
+        }
+      },
+      renew,
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        // A renewal under way finishes first, so nothing of this lease is written after release.
+        await renewing;
+        await this.store.writeIfAbsent(
+          `${base}/released-${pad(generation)}.json`,
+          JSON.stringify({ owner: this.owner }),
+        );
+      },
+    };
+  }
+}
+
+/** `new FileStoreLeases(store, options)`. */
+export function createFileStoreLeases(store: FileStore, options?: FileStoreLeasesOptions): FileStoreLeases {
+  return new FileStoreLeases(store, options);
+}

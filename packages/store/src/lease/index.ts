@@ -1,0 +1,3 @@
+export { fenceEventLog } from './fenced-event-log.js';
+export { createFileStoreLeases, FileStoreLeases, type FileStoreLeasesOptions } from './file-store-leases.js';
+export type { AcquireLeaseOptions, Lease, Leases } from './lease.js';

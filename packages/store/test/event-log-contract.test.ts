@@ -1,0 +1,18 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventLog } from '../src/event-log.js';
+import { createLocalFileStore } from '../src/local-file-store.js';
+import { createMemoryFileStore } from '../src/memory-file-store.js';
+import { describeEventLogContract } from '../src/testing/event-log-contract.js';
+
+describeEventLogContract('files in a memory store', () => {
+  const store = createMemoryFileStore();
+  return { open: () => EventLog.open(store) };
+});
+
+describeEventLogContract('files in a local directory', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'x-event-log-contract-'));
+  const store = createLocalFileStore({ root, durability: 'none' });
+  return { open: () => EventLog.open(store), cleanup: () => rm(root, { recursive: true, force: true }) };
+});
