@@ -13,6 +13,7 @@ import { extensionOptions } from '../run/extension-options.js';
 import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
+import { terminateOnSignal } from '../run/terminate-on-signal.js';
 
 export interface RunCommandOptions {
   workspace?: string;
@@ -162,6 +163,7 @@ export async function runCommand(
     void conversation.pause().catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
+  const stopTerminating = terminateOnSignal(conversation);
   try {
     if (source !== undefined && policy !== undefined) await conversation.setConfirmationPolicy(policy);
     const message = demo ? DEMO_TASK : task;
@@ -172,6 +174,7 @@ export async function runCommand(
     if (!(agentModule.ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) throw error;
   } finally {
     process.off('SIGINT', onSigint);
+    stopTerminating();
     closeAnswers();
     live.stop();
     await conversation.close();
