@@ -98,6 +98,22 @@ describe('terminal processes end with their conversation', () => {
     }
   });
 
+  it('closing the server kills the commands of /api/bash/start_bash_command with all they started', async () => {
+    const { server, pidFile } = await setUp([]);
+    try {
+      const command = (spawnCall(pidFile, 'sleep 1004') as { toolCalls: { arguments: { command: string } }[] })
+        .toolCalls[0]?.arguments.command;
+      const started = await server.call('POST', '/api/bash/start_bash_command', { command, timeout: 3000 });
+      expect(started.status).toBe(200);
+      const pids = await readPids(pidFile);
+      for (const pid of pids) expect(await processGone(pid)).toBe(false);
+      await server.built.close();
+      expect(await waitUntilGone(pids)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('closing the server while a command still runs (shutdown timeout) kills them', async () => {
     const { server, pidFile } = await setUp([], { shutdownTimeoutMs: 0 });
     try {

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
-import { killProcessTree } from '../../internal/kill-process-tree.js';
+import { killProcessTree } from '../../processes/index.js';
 import { HeadTailBuffer } from '../internal/output-buffer.js';
 
 /** What the shell reports after each command: the reference's PS1 metadata. */
