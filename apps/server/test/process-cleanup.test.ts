@@ -29,11 +29,11 @@ afterAll(async () => {
 });
 
 /**
- * A terminal call that starts long-running processes and writes their pids (with the shell's) to `pidFile`;
- * `then` runs in the foreground afterwards.
+ * A command that starts long-running processes and writes their pids (with the shell's) to `pidFile`; `then`
+ * runs in the foreground afterwards.
  */
-function spawnCall(pidFile: string, then = 'true', timeout?: number): ScriptedReply {
-  const command = [
+function spawnCommand(pidFile: string, then = 'true'): string {
+  return [
     'sleep 1001 & a=$!',
     'setsid sleep 1002 & b=$!',
     "bash -c 'sleep 1003 & echo $! > nested.pid; wait' & c=$!",
@@ -41,6 +41,11 @@ function spawnCall(pidFile: string, then = 'true', timeout?: number): ScriptedRe
     `echo "[$$,$a,$b,$c,$(cat nested.pid)]" > ${pidFile}.part; mv ${pidFile}.part ${pidFile}; rm nested.pid`,
     then,
   ].join('; ');
+}
+
+/** The terminal call of `spawnCommand`. */
+function spawnCall(pidFile: string, then = 'true', timeout?: number): ScriptedReply {
+  const command = spawnCommand(pidFile, then);
   return {
     toolCalls: [{ name: 'terminal', arguments: { command, ...(timeout === undefined ? {} : { timeout }) } }],
   };
@@ -101,8 +106,7 @@ describe('terminal processes end with their conversation', () => {
   it('closing the server kills the commands of /api/bash/start_bash_command with all they started', async () => {
     const { server, pidFile } = await setUp([]);
     try {
-      const command = (spawnCall(pidFile, 'sleep 1004') as { toolCalls: { arguments: { command: string } }[] })
-        .toolCalls[0]?.arguments.command;
+      const command = spawnCommand(pidFile, 'sleep 1004');
       const started = await server.call('POST', '/api/bash/start_bash_command', { command, timeout: 3000 });
       expect(started.status).toBe(200);
       const pids = await readPids(pidFile);
