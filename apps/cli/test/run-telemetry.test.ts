@@ -1,34 +1,24 @@
 // `x run` exports its spans and metrics over OTLP/HTTP from the same OTEL_* variables as `x serve`, to a local
 // receiver on 127.0.0.1, and flushes them before it exits.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type OtlpReceiver, type ReceivedExport, startOtlpReceiver } from './helpers/otlp-receiver.js';
 import { runCli, tempDir } from './helpers/run-cli.js';
 
 const home = tempDir();
-const received: { path: string; body: string; headers: Record<string, unknown> }[] = [];
-const receiver = createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk: Buffer) => {
-    body += chunk.toString('utf8');
-  });
-  request.on('end', () => {
-    received.push({ path: request.url ?? '', body, headers: request.headers });
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end('{}');
-  });
-});
+let receiver: OtlpReceiver;
+let received: ReceivedExport[];
 let endpoint = '';
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startOtlpReceiver();
+  endpoint = receiver.endpoint;
+  received = receiver.received;
 });
 beforeEach(() => {
   received.length = 0;
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   home.remove();
 });
 

@@ -10,6 +10,7 @@ import {
   finishReply,
   removeDir,
   startTestServer,
+  type TestServer,
   tempDir,
   waitFor,
   waitForIdle,
@@ -74,7 +75,13 @@ async function setUp(replies: ScriptedReply[], config: Record<string, unknown> =
 }
 
 describe('terminal processes end with their conversation', () => {
-  it('DELETE of the conversation kills them', async () => {
+  it.each([
+    [
+      'DELETE of the conversation',
+      (server: TestServer, id: string) => server.call('DELETE', `/api/conversations/${id}`),
+    ],
+    ['closing the server', (server: TestServer) => server.built.close()],
+  ] as const)('%s kills them', async (_, end) => {
     const { server, pidFile } = await setUp([]);
     try {
       server.llm.push(spawnCall(pidFile), finishReply('done'));
@@ -82,21 +89,7 @@ describe('terminal processes end with their conversation', () => {
       const pids = await readPids(pidFile);
       await waitForIdle(server, id);
       for (const pid of pids) expect(await processGone(pid)).toBe(false);
-      expect((await server.call('DELETE', `/api/conversations/${id}`)).status).toBe(200);
-      expect(await waitUntilGone(pids)).toEqual([]);
-    } finally {
-      await server.stop();
-    }
-  });
-
-  it('closing the server kills them', async () => {
-    const { server, pidFile } = await setUp([]);
-    try {
-      server.llm.push(spawnCall(pidFile), finishReply('done'));
-      const id = await createConversation(server, { initial_message: { content: 'start things' } });
-      const pids = await readPids(pidFile);
-      await waitForIdle(server, id);
-      await server.built.close();
+      await end(server, id);
       expect(await waitUntilGone(pids)).toEqual([]);
     } finally {
       await server.stop();
