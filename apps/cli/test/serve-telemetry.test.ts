@@ -1,31 +1,19 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground } from './helpers/background.js';
+import { type OtlpReceiver, startOtlpReceiver } from './helpers/otlp-receiver.js';
 import { tempDir } from './helpers/run-cli.js';
 
 const home = tempDir();
 const workspace = tempDir();
-const received: { path: string; body: string }[] = [];
-const receiver = createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk: Buffer) => {
-    body += chunk.toString('utf8');
-  });
-  request.on('end', () => {
-    received.push({ path: request.url ?? '', body });
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end('{}');
-  });
-});
+let receiver: OtlpReceiver;
 let endpoint = '';
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startOtlpReceiver();
+  endpoint = receiver.endpoint;
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
   home.remove();
   workspace.remove();
 });
@@ -63,7 +51,7 @@ describe('x serve with OTEL_* variables', () => {
     }
     expect(await server.interrupt()).toBe(0);
 
-    const traces = received.filter((request) => request.path === '/v1/traces').map((request) => request.body);
+    const traces = receiver.received.filter((request) => request.path === '/v1/traces').map((request) => request.body);
     const all = traces.join('\n');
     expect(all).toContain('"invoke_agent Agent"');
     expect(all).toContain('"execute_tool finish"');

@@ -206,6 +206,8 @@ export {
   observationFromCallResult,
   parseMcpConfig,
 } from './mcp/index.js';
+export { type ConfinedPath, confineToRoots, isPathInside, resolveRealLocation } from './paths/index.js';
+export { descendantPids, killProcessTree } from './processes/index.js';
 export {
   type AnthropicLLMConfig,
   type AnthropicPromptCaching,

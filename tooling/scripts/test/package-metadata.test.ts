@@ -1,8 +1,8 @@
 // Package metadata as published: the source maps of each packed tarball resolve to files inside that tarball
 // (so a debugger or a stack-trace mapper on a consumer's machine finds the TypeScript source), and every
-// package's `repository` is the root's (one place to change).
+// package's `repository` is the root's (one place to change), and no build leaves a stale output behind.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,33 @@ describe.each(publishable)('%s, as packed', (dir) => {
     }
     expect(linked).toBeGreaterThan(0);
     expect(problems).toEqual([]);
+  });
+
+  it('ships no compiled output whose source is gone (a stale file left in dist by an earlier build)', () => {
+    const pkg = extracted.get(dir) as string;
+    const compiled = filesUnder(join(pkg, 'dist'))
+      .map((file) => relative(join(pkg, 'dist'), file))
+      .filter((file) => !file.startsWith('viewer-assets/') && file.endsWith('.js'));
+    expect(compiled.length).toBeGreaterThan(0);
+    const orphans = compiled.filter((file) => {
+      const stem = join(root, dir, 'src', file.replace(/\.js$/, ''));
+      return !existsSync(`${stem}.ts`) && !existsSync(`${stem}.tsx`);
+    });
+    expect(orphans).toEqual([]);
+  });
+
+  it('empties dist before it compiles (its build script starts by removing dist)', () => {
+    const build = (readJson(join(root, dir, 'package.json')).scripts as Record<string, string>).build as string;
+    const clean = build.split(' && ')[0] as string;
+    const scratch = mkdtempSync(join(work, 'clean-'));
+    mkdirSync(join(scratch, 'dist', 'removed'), { recursive: true });
+    writeFileSync(join(scratch, 'dist', 'removed', 'gone.js'), 'export {};\n');
+    writeFileSync(join(scratch, 'keep.txt'), 'not in dist\n');
+    const result = spawnSync(clean, { cwd: scratch, shell: true, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(existsSync(join(scratch, 'dist'))).toBe(false);
+    expect(existsSync(join(scratch, 'keep.txt'))).toBe(true);
   });
 
   it("names the root's repository, with its own directory", () => {

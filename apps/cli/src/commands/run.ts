@@ -13,6 +13,8 @@ import { extensionOptions } from '../run/extension-options.js';
 import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
+import { startRunTelemetry } from '../run/run-telemetry.js';
+import { terminateOnSignal } from '../run/terminate-on-signal.js';
 
 export interface RunCommandOptions {
   workspace?: string;
@@ -82,6 +84,8 @@ export async function runCommand(
       output.errorColors.yellow('--model and --base-url are ignored with --demo (it uses the offline model).'),
     );
   }
+  // OTLP export when OTEL_EXPORTER_OTLP_* is set, as for `x serve` (the SDK is loaded only then).
+  const telemetry = await startRunTelemetry({ ...context, output });
   const live = json ? createJsonView((text) => process.stdout.write(text)) : createLiveView(output, model.llm.model);
   let askQueue: Promise<unknown> = Promise.resolve();
   const hookFile = chooseHookFile(agentModule, options.hooks, workspace, demo);
@@ -141,6 +145,9 @@ export async function runCommand(
     resumed: source !== undefined,
   });
   if (hookFile !== undefined) output.line(output.colors.dim(`  hooks from ${hookFile}`));
+  if (telemetry !== undefined) {
+    output.line(output.colors.dim(`  telemetry OTLP ${telemetry.tracesUrl ?? telemetry.metricsUrl}`));
+  }
   live.start();
   let interrupted = false;
   const controller = new AbortController();
@@ -162,6 +169,7 @@ export async function runCommand(
     void conversation.pause().catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
+  const stopTerminating = terminateOnSignal(conversation);
   try {
     if (source !== undefined && policy !== undefined) await conversation.setConfirmationPolicy(policy);
     const message = demo ? DEMO_TASK : task;
@@ -172,9 +180,11 @@ export async function runCommand(
     if (!(agentModule.ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) throw error;
   } finally {
     process.off('SIGINT', onSigint);
+    stopTerminating();
     closeAnswers();
     live.stop();
     await conversation.close();
+    await telemetry?.shutdown().catch(() => undefined);
   }
   return printRunOutcome(output, {
     state: conversation.state,

@@ -27,7 +27,7 @@ export interface RunCliOptions {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(OPENAI_|X_|NO_COLOR$|FORCE_COLOR$|SESSION_API_KEY$)/.test(key)) continue;
+    if (/^(OPENAI_|OTEL_|X_|NO_COLOR$|FORCE_COLOR$|SESSION_API_KEY$)/.test(key)) continue;
     env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) {

@@ -7,6 +7,7 @@ import { InvalidRequestError } from '../conversations/errors/invalid-request-err
 import type { ManagedConversation } from '../conversations/managed-conversation.js';
 import { agentFinalResponse } from '../events/event-search.js';
 import { conversationHex } from '../internal/conversation-ids.js';
+import { filterByQuery } from './conversation-query.js';
 import {
   askAgentSchema,
   batchGetQuerySchema,
@@ -130,8 +131,9 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       },
     },
     async (request) => {
-      const { page_id, limit, status, sort_order } = request.query;
-      const matching = await filterByStatus(await manager.list(), status, request.log);
+      const { page_id, limit, status, sort_order, q } = request.query;
+      const skip = (conversation: ManagedConversation, error: unknown) => skipped(request.log, conversation, error);
+      const matching = await filterByQuery(await filterByStatus(await manager.list(), status, request.log), q, skip);
       const field = sort_order.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
       const descending = sort_order.endsWith('_DESC');
       matching.sort((a, b) => {
@@ -159,7 +161,11 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
         response: { 200: countSchema, ...errorResponses(API_ERRORS) },
       },
     },
-    async (request) => (await filterByStatus(await manager.list(), request.query.status, request.log)).length,
+    async (request) => {
+      const skip = (conversation: ManagedConversation, error: unknown) => skipped(request.log, conversation, error);
+      const byStatus = await filterByStatus(await manager.list(), request.query.status, request.log);
+      return (await filterByQuery(byStatus, request.query.q, skip)).length;
+    },
   );
 
   app.get(

@@ -145,15 +145,28 @@ export const conversationSortOrderSchema = z.enum(['CREATED_AT', 'UPDATED_AT', '
 /** The execution status filter takes exactly the agent's statuses. */
 export const executionStatusQuerySchema = executionStatusSchema;
 
+/** x's text filter of conversation search and count (not in the reference). */
+const conversationTextQuerySchema = z
+  .string()
+  .max(200)
+  .optional()
+  .describe(
+    'x extension: only conversations whose title or id (hyphenated or 32 hex) contains this text, ignoring case',
+  );
+
 export const conversationSearchQuerySchema = z.object({
   page_id: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(100),
   status: executionStatusQuerySchema.optional(),
   sort_order: conversationSortOrderSchema.default('CREATED_AT_DESC'),
   include_skills: z.string().optional(),
+  q: conversationTextQuerySchema,
 });
 
-export const conversationCountQuerySchema = z.object({ status: executionStatusQuerySchema.optional() });
+export const conversationCountQuerySchema = z.object({
+  status: executionStatusQuerySchema.optional(),
+  q: conversationTextQuerySchema,
+});
 
 export const batchGetQuerySchema = z.object({
   ids: z.union([z.string(), z.array(z.string()).max(99)]).optional(),

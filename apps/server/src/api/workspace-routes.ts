@@ -49,6 +49,8 @@ const errors = {
  */
 export function registerWorkspaceRoutes(fastify: FastifyInstance, options: WorkspaceRoutesOptions): void {
   const bash = new BashCommands();
+  // Shutdown (`close()`, SIGTERM/SIGINT) ends every command started here, with all it started.
+  fastify.addHook('onClose', async () => bash.closeAll());
   const roots = async (): Promise<string[]> => {
     await mkdir(options.workspaceRoot, { recursive: true });
     const conversations = await options.manager.list();

@@ -359,6 +359,7 @@ export class ConversationManager implements EventSocketHost {
       const ended = await conversation.waitForRun(this.#options.deleteRunTimeoutMs ?? 10_000);
       if (!ended) this.logger.warn({ conversationId: conversation.id }, 'delete: run still going; cutting it off');
     }
+    await conversation.releaseProcesses();
     await this.#guards.get(conversation)?.revoke();
     try {
       await finishDeletion(this.store, hex);

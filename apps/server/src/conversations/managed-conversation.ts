@@ -437,15 +437,35 @@ export class ManagedConversation implements SocketConversation {
     return ended;
   }
 
-  /** Checkpoints and releases the conversation; a run still going (shutdown timeout) is only checkpointed. */
+  /**
+   * Checkpoints and releases the conversation; a run still going (shutdown timeout) is only checkpointed, and the
+   * processes its tools started are ended all the same.
+   */
   async close(): Promise<void> {
     const conversation = this.#conversation;
     if (conversation !== undefined) {
       if (this.#run === undefined) await conversation.close();
-      else await conversation.checkpoint();
+      else {
+        await conversation.checkpoint();
+        await this.releaseProcesses();
+      }
     }
     await this.saveMeta().catch(() => undefined);
     this.#published.clear();
+  }
+
+  /**
+   * Ends every process the conversation's agent started: the terminal's shell with all its commands' processes,
+   * and the MCP servers. Writes nothing (a deleted conversation's store is already revoked).
+   */
+  async releaseProcesses(): Promise<void> {
+    const conversation = this.#conversation;
+    if (conversation === undefined) return;
+    const { agent } = conversation;
+    await Promise.allSettled([
+      ...agent.tools.map((tool) => tool.closeConversation?.(conversation.id)),
+      agent.extensions.close(),
+    ]);
   }
 
   /** The open conversation (opening it when needed). */

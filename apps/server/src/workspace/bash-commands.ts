@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { buildToolEnvironment } from '@x/agent';
+import { buildToolEnvironment, killProcessTree } from '@x/agent';
 
 /** Reference `BashCommand` (an ExecuteBashRequest with an id and timestamp). */
 export type BashCommandEvent = {
@@ -51,6 +51,12 @@ function timestamp(): string {
  */
 export class BashCommands {
   readonly #events: BashEvent[] = [];
+  /**
+   * Commands whose output is not closed yet, by the pid of their shell (the leader of its own process group), and
+   * whether that shell has exited (background jobs may still hold the output open).
+   */
+  readonly #live = new Map<number, { exited: boolean }>();
+  #closed = false;
 
   start(request: { command: string; cwd: string; timeout: number }): {
     command: BashCommandEvent;
@@ -79,36 +85,68 @@ export class BashCommands {
       });
     };
     const done = new Promise<void>((resolve) => {
+      if (this.#closed) {
+        output({ stderr: 'Could not start the command: the server is shutting down', exit_code: -1 });
+        resolve();
+        return;
+      }
       const child = spawn('bash', ['-c', request.command], {
         cwd: request.cwd,
         env: buildToolEnvironment(undefined),
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
+      const pid = child.pid;
+      const state = { exited: false };
+      if (pid !== undefined) this.#live.set(pid, state);
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
+        if (pid !== undefined) this.#kill(pid, state);
       }, request.timeout * 1000);
+      child.on('exit', () => {
+        state.exited = true;
+      });
       child.stdout.setEncoding('utf8').on('data', (text: string) => output({ stdout: text }));
       child.stderr.setEncoding('utf8').on('data', (text: string) => output({ stderr: text }));
       child.on('error', (error) => {
         clearTimeout(timer);
+        if (pid !== undefined) this.#live.delete(pid);
         output({ stderr: `Could not start the command: ${error.message}`, exit_code: -1 });
         resolve();
       });
       child.on('close', (code) => {
         clearTimeout(timer);
+        if (pid !== undefined) this.#live.delete(pid);
         if (timedOut) output({ stderr: `Command timed out after ${request.timeout} seconds`, exit_code: -1 });
         else output({ exit_code: code ?? -1 });
         resolve();
       });
     });
     return { command, done };
+  }
+
+  /**
+   * Kills every command still running with all it started (its process group and descendants, `setsid` jobs
+   * included) and refuses new ones: the server is shutting down.
+   */
+  closeAll(): void {
+    this.#closed = true;
+    for (const [pid, state] of this.#live) this.#kill(pid, state);
+  }
+
+  #kill(pid: number, state: { exited: boolean }): void {
+    if (!state.exited) {
+      killProcessTree(pid);
+      return;
+    }
+    // The shell has exited (its pid is no longer ours to follow), but a group outlives it while a background job
+    // of it runs, and its id cannot be reused until then.
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // The group is gone too.
+    }
   }
 
   get(id: string): BashEvent | undefined {

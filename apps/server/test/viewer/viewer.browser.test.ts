@@ -105,6 +105,33 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     expect(problems).toEqual([]);
   });
 
+  it('searches every conversation on the server, not only the loaded page', async () => {
+    const s = await start();
+    const oldest = await create(s);
+    await s.call('PATCH', `/api/conversations/${oldest}`, { title: 'Needle in the haystack' }, AUTH);
+    // More newer conversations than one page of the list (25) holds: the oldest is not loaded.
+    for (let index = 0; index < 26; index += 1) await create(s);
+
+    const { page, problems } = await openViewer(s);
+    const rows = page.locator('table.conversations tbody tr');
+    await eventually(() => rows.count()).toBe(25);
+    expect(await page.locator('table.conversations').textContent()).not.toContain('Needle in the haystack');
+
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/conversations/search')) searches.push(request.url());
+    });
+    await page.getByLabel('Search conversations').fill('NEEDLE');
+    await eventually(() => rows.count()).toBe(1);
+    expect(await rows.first().getAttribute('data-conversation-id')).toBe(oldest);
+    expect(await rows.first().textContent()).toContain('Needle in the haystack');
+    expect(searches.some((url) => new URL(url).searchParams.get('q') === 'NEEDLE')).toBe(true);
+
+    await page.getByLabel('Search conversations').fill('');
+    await eventually(() => rows.count()).toBe(25);
+    expect(problems).toEqual([]);
+  });
+
   it('shows a run live, event by event, from a message sent in the page', async () => {
     const s = await start();
     s.llm.push(

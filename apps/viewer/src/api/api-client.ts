@@ -53,10 +53,12 @@ const enc = encodeURIComponent;
 
 /** The REST routes the viewer uses: the same ones any client uses (§11.2, §11.3). */
 export const api = {
-  searchConversations: (query: { pageId?: string; limit: number; status?: string }) => {
+  /** `text`: the server's `q` filter (title or id contains it), so the search covers every conversation. */
+  searchConversations: (query: { pageId?: string; limit: number; status?: string; text?: string }) => {
     const params = new URLSearchParams({ limit: String(query.limit), sort_order: 'UPDATED_AT_DESC' });
     if (query.pageId !== undefined) params.set('page_id', query.pageId);
     if (query.status !== undefined && query.status !== '') params.set('status', query.status);
+    if (query.text !== undefined && query.text.trim() !== '') params.set('q', query.text.trim());
     return request<Page<ConversationInfo>>('GET', `/api/conversations/search?${params}`);
   },
   conversation: (id: string) => request<ConversationInfo>('GET', `/api/conversations/${enc(id)}`),

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api/api-client.js';
 import type { ConversationInfo } from '../api/types.js';
 import { formatCost, formatDate, titleOf, totalCost } from './format.js';
@@ -7,13 +7,34 @@ const LIMIT = 25;
 const POLL_MS = 3_000;
 const STATUSES = ['', 'idle', 'running', 'paused', 'waiting_for_confirmation', 'finished', 'error', 'stuck'];
 
-/** The conversation list: newest update first, paged, filtered by status (server) and text (title or id), refreshed live. */
+/** How long typing must pause before the list asks the server for the new text. */
+const TYPING_PAUSE_MS = 250;
+
+/**
+ * The conversation list: newest update first, paged, filtered by status and text (title or id) on the server, so
+ * a search covers every conversation, not only the loaded pages; refreshed live.
+ */
 export function ConversationList() {
   const [pages, setPages] = useState<ConversationInfo[][]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [query, setQuery] = useState('');
+  /** The text the shown list was asked for (`query` once typing pauses). */
+  const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
+  /** The filters now in force: an answer asked for with others (typing went on meanwhile) is dropped. */
+  const current = useRef({ status, text });
+  current.current = { status, text };
+  const stale = () => current.current.status !== status || current.current.text !== text;
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (query.trim() === text) return;
+      setPages([]);
+      setText(query.trim());
+    }, TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [query, text]);
 
   const refresh = useCallback(async () => {
     try {
@@ -26,6 +47,7 @@ export function ConversationList() {
         const page = await api.searchConversations({
           limit: Math.min(100, shown - items.length),
           status,
+          text,
           ...(pageId === undefined ? {} : { pageId }),
         });
         items.push(...page.items);
@@ -33,13 +55,14 @@ export function ConversationList() {
         if (nextId === null) break;
         pageId = nextId;
       }
+      if (stale()) return;
       setPages([items]);
       setNext(nextId);
       setError(undefined);
     } catch (caught) {
       setError((caught as Error).message);
     }
-  }, [status, pages]);
+  }, [status, text, pages]);
 
   useEffect(() => {
     void refresh();
@@ -47,19 +70,17 @@ export function ConversationList() {
       if (document.visibilityState === 'visible') void refresh();
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [status, pages.flat().length]);
+  }, [status, text, pages.flat().length]);
 
   const loadMore = async () => {
     if (next === null) return;
-    const page = await api.searchConversations({ limit: LIMIT, status, pageId: next });
+    const page = await api.searchConversations({ limit: LIMIT, status, text, pageId: next });
+    if (stale()) return;
     setPages((current) => [...current, page.items]);
     setNext(page.next_page_id);
   };
 
-  const needle = query.trim().toLowerCase();
-  const items = pages
-    .flat()
-    .filter((info) => needle === '' || titleOf(info).toLowerCase().includes(needle) || info.id.includes(needle));
+  const items = pages.flat();
   return (
     <main class="list-view">
       <header class="toolbar">

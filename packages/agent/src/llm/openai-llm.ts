@@ -9,6 +9,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { finishResponse, lazy, wireModel } from '../providers/internal/finish-response.js';
+import { createProviderLLM, sdkClientOptions } from '../providers/internal/provider-llm.js';
 import { LLMAuthenticationError } from './errors/llm-authentication-error.js';
 import { type AssistantParts, assistantMessage } from './internal/assistant-message.js';
 import { mapOpenAIError } from './internal/map-openai-error.js';
@@ -48,13 +49,7 @@ export function createOpenAILLM(config: LLMConfig): LLM {
   // read-only commands and offline runs never need it).
   const client = lazy(async (): Promise<OpenAI> => {
     const { default: OpenAIClient } = await import('openai');
-    return new OpenAIClient({
-      apiKey,
-      baseURL,
-      timeout: config.timeoutMs ?? 120_000,
-      maxRetries: config.maxRetries ?? 4,
-      ...(config.headers && { defaultHeaders: config.headers }),
-    });
+    return new OpenAIClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const context = { model: config.model, baseURL };
   const contextWindow = config.contextWindow ?? 0;
@@ -138,20 +133,10 @@ export function createOpenAILLM(config: LLMConfig): LLM {
     });
   }
 
-  return {
-    model: config.model,
-    usageId: config.usageId ?? 'default',
-    offline: false,
+  return createProviderLLM(config, {
     provider: 'openai',
-    async complete(request) {
-      const startedAt = performance.now();
-      try {
-        return config.stream || request.onDelta
-          ? await completeStreaming(request, startedAt)
-          : await completeOnce(request, startedAt);
-      } catch (error) {
-        throw mapOpenAIError(error, context);
-      }
-    },
-  };
+    completeOnce,
+    completeStreaming,
+    mapError: (error) => mapOpenAIError(error, context),
+  });
 }

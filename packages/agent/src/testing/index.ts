@@ -1,3 +1,4 @@
+export { processGone, waitUntilGone } from './process-gone.js';
 export {
   type ScriptedCompletion,
   type ScriptedContextOverflow,

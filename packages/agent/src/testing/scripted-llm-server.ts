@@ -1,11 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import {
   completionBody,
   completionChunks,
   contextOverflowError,
   type ScriptedCompletion,
 } from './internal/completion-payloads.js';
+import { listenOnLoopback } from './internal/loopback-server.js';
 
 export type { ScriptedCompletion, ScriptedToolCall, ScriptedUsage } from './internal/completion-payloads.js';
 
@@ -149,30 +149,17 @@ export async function startScriptedLLMServer(
     sendJson(response, 200, completionBody(reply, options));
   }
 
-  const server = createServer((request, response) => {
-    answer(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error), type: 'server_error' } });
-      else response.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(answer, (response, error) =>
+    sendJson(response, 500, { error: { message: String(error), type: 'server_error' } }),
+  );
 
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `http://127.0.0.1:${server.port}/v1`,
     requests,
     requestHeaders,
     push(...replies) {
       queue.push(...replies);
     },
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-    },
+    close: () => server.close(),
   };
 }

@@ -3,6 +3,7 @@ import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-erro
 import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
+import { createProviderLLM, sdkClientOptions } from '../internal/provider-llm.js';
 import type { AnthropicLLMConfig } from './anthropic-config.js';
 import { anthropicParams } from './anthropic-request.js';
 import { type AnthropicReply, anthropicFinishReason, anthropicMessage, anthropicUsage } from './anthropic-response.js';
@@ -23,13 +24,7 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
   }
   const client = lazy(async (): Promise<Anthropic> => {
     const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
-    return new AnthropicClient({
-      apiKey,
-      baseURL,
-      timeout: config.timeoutMs ?? 120_000,
-      maxRetries: config.maxRetries ?? 4,
-      ...(config.headers && { defaultHeaders: config.headers }),
-    });
+    return new AnthropicClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const model = wireModel(config.model, ['anthropic']);
   const context = { model: config.model, baseURL };
@@ -68,21 +63,12 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
     return finish(reply as AnthropicReply, startedAt);
   }
 
-  return {
-    model: config.model,
-    usageId: config.usageId ?? 'default',
-    offline: false,
+  return createProviderLLM(config, {
     provider: 'anthropic',
-    async complete(request) {
-      const startedAt = performance.now();
-      try {
-        // The SDK refuses a non-streaming call that may outlast its 10-minute limit (large max_tokens).
-        return config.stream || request.onDelta || longOutput
-          ? await completeStreaming(request, startedAt)
-          : await completeOnce(request, startedAt);
-      } catch (error) {
-        throw toLLMError(stainlessFailure(error), context);
-      }
-    },
-  };
+    completeOnce,
+    completeStreaming,
+    // The SDK refuses a non-streaming call that may outlast its 10-minute limit (large max_tokens).
+    alwaysStream: longOutput,
+    mapError: (error) => toLLMError(stainlessFailure(error), context),
+  });
 }

@@ -2,6 +2,7 @@ import type { GoogleGenAI } from '@google/genai';
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
 import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
+import { createProviderLLM } from '../internal/provider-llm.js';
 import type { GeminiLLMConfig } from './gemini-config.js';
 import { toGeminiContents } from './gemini-render.js';
 import {
@@ -129,20 +130,10 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
     );
   }
 
-  return {
-    model: config.model,
-    usageId: config.usageId ?? 'default',
-    offline: false,
+  return createProviderLLM(config, {
     provider: 'gemini',
-    async complete(request) {
-      const startedAt = performance.now();
-      try {
-        return config.stream || request.onDelta
-          ? await completeStreaming(request, startedAt)
-          : await completeOnce(request, startedAt);
-      } catch (error) {
-        throw mapGeminiError(error, { model: config.model, baseURL, signal: request.signal });
-      }
-    },
-  };
+    completeOnce,
+    completeStreaming,
+    mapError: (error, request) => mapGeminiError(error, { model: config.model, baseURL, signal: request.signal }),
+  });
 }

@@ -6,6 +6,7 @@ import { LLMServiceError } from '../../llm/errors/llm-service-error.js';
 import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
 import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
+import { createProviderLLM, sdkClientOptions } from '../internal/provider-llm.js';
 import type { OpenAIResponsesLLMConfig } from './responses-config.js';
 import { type ResponsesReply, responsesFinishReason, responsesMessage, responsesUsage } from './responses-reply.js';
 
@@ -26,13 +27,7 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
   }
   const client = lazy(async (): Promise<OpenAI> => {
     const { default: OpenAIClient } = await import('openai');
-    return new OpenAIClient({
-      apiKey,
-      baseURL,
-      timeout: config.timeoutMs ?? 120_000,
-      maxRetries: config.maxRetries ?? 4,
-      ...(config.headers && { defaultHeaders: config.headers }),
-    });
+    return new OpenAIClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const model = wireModel(config.model, ['openai', 'openai-responses']);
   const context = { model: config.model, baseURL };
@@ -117,20 +112,10 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
     return finish(final, startedAt);
   }
 
-  return {
-    model: config.model,
-    usageId: config.usageId ?? 'default',
-    offline: false,
+  return createProviderLLM(config, {
     provider: 'openai-responses',
-    async complete(request) {
-      const startedAt = performance.now();
-      try {
-        return config.stream || request.onDelta
-          ? await completeStreaming(request, startedAt)
-          : await completeOnce(request, startedAt);
-      } catch (error) {
-        throw toLLMError(stainlessFailure(error), context);
-      }
-    },
-  };
+    completeOnce,
+    completeStreaming,
+    mapError: (error) => toLLMError(stainlessFailure(error), context),
+  });
 }

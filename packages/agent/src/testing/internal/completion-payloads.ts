@@ -1,4 +1,5 @@
 // Chat Completions payloads in OpenAI's wire shape, built from scripted replies.
+import { splitText } from './split-text.js';
 
 /** Token counts a scripted reply reports; the other usage fields are derived. */
 export interface ScriptedUsage {
@@ -79,15 +80,6 @@ export function completionBody(reply: ScriptedCompletion, options: { requestNumb
   };
 }
 
-/** Splits text into pieces of at most `parts` roughly equal sizes (at least one, possibly empty). */
-function split(text: string, parts: number): string[] {
-  if (text.length === 0) return [''];
-  const size = Math.ceil(text.length / parts);
-  const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
-  return pieces;
-}
-
 /**
  * The reply as streamed chunks: role, reasoning and content deltas, each tool call as a head fragment
  * (id + name) followed by its arguments in pieces, a finish chunk, then a usage chunk with no choices.
@@ -106,16 +98,16 @@ export function completionChunks(reply: ScriptedCompletion, options: { requestNu
   });
   const chunks: object[] = [chunk({ role: 'assistant', content: '' })];
   if (reply.reasoning !== undefined) {
-    for (const piece of split(reply.reasoning, 2)) chunks.push(chunk({ reasoning_content: piece }));
+    for (const piece of splitText(reply.reasoning, 2)) chunks.push(chunk({ reasoning_content: piece }));
   }
   if (reply.content !== undefined) {
-    for (const piece of split(reply.content, 3)) chunks.push(chunk({ content: piece }));
+    for (const piece of splitText(reply.content, 3)) chunks.push(chunk({ content: piece }));
   }
   calls.forEach((call, index) => {
     chunks.push(
       chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
     );
-    for (const piece of split(call.arguments, 3)) {
+    for (const piece of splitText(call.arguments, 3)) {
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { PrefixCache, startWireServer, type WireAnswer, type WireProtocol } from './wire-server.js';
+import { splitText } from '../internal/split-text.js';
+import { cachePrefix, PrefixCache, startWireServer, type WireAnswer, type WireProtocol } from './wire-server.js';
 import {
   roughTokens,
   type WireFailureKind,
@@ -53,14 +54,6 @@ function errorAnswer(status: number, type: string, message: string, headers: Rec
 
 function blocksOf(turn: Turn): Block[] {
   return typeof turn.content === 'string' ? [{ type: 'text', text: turn.content }] : turn.content;
-}
-
-function split(text: string, parts: number): string[] {
-  if (text === '') return [''];
-  const size = Math.ceil(text.length / parts);
-  const pieces: string[] = [];
-  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
-  return pieces;
 }
 
 class AnthropicProtocol implements WireProtocol {
@@ -157,7 +150,7 @@ class AnthropicProtocol implements WireProtocol {
     order.forEach((item, index) => {
       if (!JSON.stringify(item).includes('"cache_control"')) return;
       const prefix = JSON.stringify(order.slice(0, index + 1)).replaceAll(/,?"cache_control":\{[^}]*\}/g, '');
-      prefixes.push({ key: createHash('sha256').update(prefix).digest('hex'), tokens: roughTokens(prefix) });
+      prefixes.push(cachePrefix(prefix));
     });
     return this.#cache.use(prefixes);
   }
@@ -208,18 +201,18 @@ class AnthropicProtocol implements WireProtocol {
     blocks.forEach((block, index) => {
       if (block.type === 'thinking') {
         emit({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-        for (const piece of split(String(block.thinking), 2)) {
+        for (const piece of splitText(String(block.thinking), 2)) {
           emit({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
         }
         emit({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
       } else if (block.type === 'text') {
         emit({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-        for (const piece of split(String(block.text), 3)) {
+        for (const piece of splitText(String(block.text), 3)) {
           emit({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
         }
       } else if (block.type === 'tool_use') {
         emit({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
-        for (const piece of split(JSON.stringify(block.input), 3)) {
+        for (const piece of splitText(JSON.stringify(block.input), 3)) {
           emit({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
         }
       } else {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { PrefixCache, startWireServer, type WireAnswer, type WireProtocol } from './wire-server.js';
+import { splitText } from '../internal/split-text.js';
+import { cachePrefixes, PrefixCache, startWireServer, type WireAnswer, type WireProtocol } from './wire-server.js';
 import {
   roughTokens,
   type WireFailureKind,
@@ -51,14 +52,6 @@ function errorAnswer(code: number, status: string, message: string, reason?: str
 
 function callKey(call: { name?: string; args?: unknown }): string {
   return `${call.name ?? ''}:${JSON.stringify(call.args ?? {})}`;
-}
-
-function split(text: string, parts: number): string[] {
-  if (text === '') return [''];
-  const size = Math.ceil(text.length / parts);
-  const pieces: string[] = [];
-  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
-  return pieces;
 }
 
 class GeminiProtocol implements WireProtocol {
@@ -152,10 +145,7 @@ class GeminiProtocol implements WireProtocol {
       parts.push(part);
     });
     const contents = [body.systemInstruction ?? null, body.tools ?? null, ...(body.contents as Content[])];
-    const prefixes = contents.map((_, index) => {
-      const prefix = JSON.stringify(contents.slice(0, index + 1));
-      return { key: createHash('sha256').update(prefix).digest('hex'), tokens: roughTokens(prefix) };
-    });
+    const prefixes = cachePrefixes(contents);
     // Implicit caching: the longest prefix an earlier request sent is served from the cache.
     const cached = this.#cache.use(prefixes.slice(0, -1)).read;
     const prompt = turn.usage?.input ?? roughTokens(contents);
@@ -179,7 +169,7 @@ class GeminiProtocol implements WireProtocol {
     const chunks: Part[][] = [];
     for (const part of parts) {
       if (part.functionCall) chunks.push([part]);
-      else for (const piece of split(part.text ?? '', 2)) chunks.push([{ ...part, text: piece }]);
+      else for (const piece of splitText(part.text ?? '', 2)) chunks.push([{ ...part, text: piece }]);
     }
     if (chunks.length === 0) chunks.push([]);
     return { status: 200, events: chunks.map((chunk, index) => ({ data: reply(chunk, index === chunks.length - 1) })) };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { PrefixCache, startWireServer, type WireAnswer, type WireProtocol } from './wire-server.js';
+import { splitText } from '../internal/split-text.js';
+import { cachePrefixes, PrefixCache, startWireServer, type WireAnswer, type WireProtocol } from './wire-server.js';
 import {
   roughTokens,
   type WireFailureKind,
@@ -49,14 +50,6 @@ const failures: Record<WireFailureKind, { status: number; type: string; code: st
 
 function errorAnswer(status: number, type: string, code: string | null, message: string, headers = {}) {
   return { status, json: { error: { message, type, param: null, code } }, headers };
-}
-
-function split(text: string, parts: number): string[] {
-  if (text === '') return [''];
-  const size = Math.ceil(text.length / parts);
-  const pieces: string[] = [];
-  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
-  return pieces;
 }
 
 class ResponsesProtocol implements WireProtocol {
@@ -171,10 +164,7 @@ class ResponsesProtocol implements WireProtocol {
       });
     });
     const input = [body.instructions ?? null, body.tools ?? null, ...(body.input as Item[])];
-    const prefixes = input.map((_, index) => {
-      const prefix = JSON.stringify(input.slice(0, index + 1));
-      return { key: createHash('sha256').update(prefix).digest('hex'), tokens: roughTokens(prefix) };
-    });
+    const prefixes = cachePrefixes(input);
     // OpenAI caches automatically; a request reads the longest prefix an earlier one sent.
     const cached = this.#cache.use(prefixes.slice(0, -1)).read;
     const inputTokens = turn.usage?.input ?? roughTokens(input);
@@ -215,7 +205,7 @@ class ResponsesProtocol implements WireProtocol {
           summary_index: 0,
           part: { type: 'summary_text', text: '' },
         });
-        for (const delta of split(turn.thinking ?? '', 2)) {
+        for (const delta of splitText(turn.thinking ?? '', 2)) {
           emit({
             type: 'response.reasoning_summary_text.delta',
             item_id: itemId,
@@ -244,7 +234,7 @@ class ResponsesProtocol implements WireProtocol {
           content_index: 0,
           part: { type: 'output_text', text: '', annotations: [] },
         });
-        for (const delta of split(turn.text ?? '', 3)) {
+        for (const delta of splitText(turn.text ?? '', 3)) {
           emit({
             type: 'response.output_text.delta',
             item_id: itemId,
@@ -268,7 +258,7 @@ class ResponsesProtocol implements WireProtocol {
           output_index: outputIndex,
           item: { ...item, arguments: '', status: 'in_progress' },
         });
-        for (const delta of split(String(item.arguments), 3)) {
+        for (const delta of splitText(String(item.arguments), 3)) {
           emit({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index: outputIndex, delta });
         }
         emit({

@@ -1,7 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenOnLoopback } from '../internal/loopback-server.js';
 import {
   isFailure,
+  roughTokens,
   type WireFailureKind,
   type WireReply,
   type WireReplyFunction,
@@ -93,31 +95,28 @@ export async function startWireServer(
     send(response, protocol.answer(reply, { body, requestNumber: requests.length, stream }));
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, { status: 500, json: { error: { message: String(error) } } });
-      else response.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle, (response, error) =>
+    send(response, { status: 500, json: { error: { message: String(error) } } }),
+  );
   return {
-    baseURL: `http://127.0.0.1:${port}${options.basePath ?? ''}`,
+    baseURL: `http://127.0.0.1:${server.port}${options.basePath ?? ''}`,
     requests,
     checks: protocol.checks,
     push(...replies) {
       queue.push(...replies);
     },
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-    },
+    close: () => server.close(),
   };
+}
+
+/** A cacheable prompt prefix (its serialized text) as `PrefixCache` keys it. */
+export function cachePrefix(text: string): { key: string; tokens: number } {
+  return { key: createHash('sha256').update(text).digest('hex'), tokens: roughTokens(text) };
+}
+
+/** Every prefix of `items` (the first item, the first two, ...) for implicit caching of repeated prefixes. */
+export function cachePrefixes(items: readonly unknown[]): { key: string; tokens: number }[] {
+  return items.map((_, index) => cachePrefix(JSON.stringify(items.slice(0, index + 1))));
 }
 
 /**

@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import { type FileHandle, lstat, open, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, join } from 'node:path';
+import { isPathInside } from '../../paths/index.js';
 import { WorkspacePathError } from '../workspace-path-error.js';
 
 /** Linux names every open file descriptor under /proc/self/fd: a path that follows the descriptor, not a name. */
 const procFd = existsSync('/proc/self/fd');
-
-export function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
 
 /** A directory verified to lie inside the workspace, pinned by an open descriptor where the OS allows. */
 export interface VerifiedDirectory {
@@ -49,7 +45,7 @@ export async function openVerifiedDirectory(realRoot: string, dir: string, shown
   }
   try {
     const real = procFd ? await readlink(`/proc/self/fd/${handle.fd}`) : await realpath(dir);
-    if (!isInside(realRoot, real)) {
+    if (!isPathInside(realRoot, real)) {
       throw new WorkspacePathError(shown, `it resolves to ${real}, outside the workspace ${realRoot}`);
     }
     if (!procFd) {

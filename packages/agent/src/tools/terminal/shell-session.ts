@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
+import { killProcessTree } from '../../processes/index.js';
 import { HeadTailBuffer } from '../internal/output-buffer.js';
 
 /** What the shell reports after each command: the reference's PS1 metadata. */
@@ -41,7 +42,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const pid of livePids) killGroup(pid, 'SIGKILL');
+    for (const pid of livePids) killProcessTree(pid);
   });
 }
 
@@ -218,11 +219,11 @@ export class ShellSession {
     return this.#exitCode;
   }
 
-  /** Kills the shell and everything it started (its process group). */
+  /** Kills the shell and everything it started (its process group and its descendants). */
   close(): void {
     const pid = this.#child?.pid;
     // After the shell exited, its exit handler already killed the group (and the id may be reused since).
-    if (pid !== undefined && this.#exitCode === undefined) killGroup(pid, 'SIGKILL');
+    if (pid !== undefined && this.#exitCode === undefined) killProcessTree(pid);
     this.#child?.stdin.destroy();
     this.#child?.stdout.destroy();
     this.#child?.stderr.destroy();

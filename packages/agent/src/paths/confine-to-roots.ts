@@ -1,0 +1,72 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+
+/** True when `candidate` is `root` or lies below it, lexically (both absolute and normalised). */
+export function isPathInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/**
+ * Where `target` really lands once symlinks are followed. A path that does not exist yet is resolved through its
+ * nearest existing ancestor; a dangling symlink on the way makes it unresolvable (`undefined`), because writing
+ * through it would create its target, wherever that is.
+ */
+export async function resolveRealLocation(target: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  let current = target;
+  for (;;) {
+    try {
+      return join(await realpath(current), ...missing.reverse());
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    try {
+      // It exists but cannot be resolved: a dangling link.
+      await lstat(current);
+      return undefined;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    missing.push(basename(current));
+    current = parent;
+  }
+}
+
+/** Where a path confined by `confineToRoots` lands, or why it was refused. */
+export type ConfinedPath =
+  | {
+      ok: true /** The path with every symlink followed. */;
+      real: string /** The real root it lies in. */;
+      realRoot: string;
+    }
+  | { ok: false; reason: 'outside'; real: string }
+  | { ok: false; reason: 'dangling_symlink' };
+
+/**
+ * Follows every symlink of the absolute `path` and says in which of `roots` (each resolved through its own
+ * symlinks; a root that does not exist is skipped) it really lands, or why it is refused: outside every root, or
+ * through a symlink whose target does not exist. A check before use only: the caller still opens what it uses
+ * without following a last link (O_NOFOLLOW, a verified directory descriptor), so that a link swapped in
+ * afterwards cannot lead it out.
+ */
+export async function confineToRoots(path: string, roots: readonly string[]): Promise<ConfinedPath> {
+  const real = await resolveRealLocation(path);
+  if (real === undefined) return { ok: false, reason: 'dangling_symlink' };
+  for (const root of roots) {
+    let realRoot: string;
+    try {
+      realRoot = await realpath(root);
+    } catch {
+      continue;
+    }
+    if (isPathInside(realRoot, real)) return { ok: true, real, realRoot };
+  }
+  return { ok: false, reason: 'outside', real };
+}

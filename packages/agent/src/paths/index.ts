@@ -1,0 +1,1 @@
+export { type ConfinedPath, confineToRoots, isPathInside, resolveRealLocation } from './confine-to-roots.js';

@@ -1,0 +1,1 @@
+export { descendantPids, killProcessTree } from './kill-process-tree.js';

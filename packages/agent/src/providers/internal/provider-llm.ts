@@ -1,0 +1,50 @@
+import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
+import type { BaseLLMConfig } from '../../llm/llm-config.js';
+
+/** What differs between the providers' `LLM`s: how one call is made each way, and how their errors are mapped. */
+export interface ProviderCalls {
+  /** Which wire protocol it speaks (`LLM.provider`). */
+  provider: string;
+  /** One request, the whole reply at once. */
+  completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse>;
+  /** One request, the reply streamed (deltas go to `request.onDelta`). */
+  completeStreaming(request: LLMRequest, startedAt: number): Promise<LLMResponse>;
+  /** Streams even when neither the config nor the request asks for it (Anthropic's long outputs). */
+  alwaysStream?: boolean;
+  /** The SDK's failure as a typed `LLMError`. */
+  mapError(error: unknown, request: LLMRequest): Error;
+}
+
+/**
+ * The `LLM` of a provider: streams when `config.stream` is set or the request wants deltas (`onDelta`), measures
+ * latency from the start of the call, and raises every failure as the provider maps it.
+ */
+export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): LLM {
+  return {
+    model: config.model,
+    usageId: config.usageId ?? 'default',
+    offline: false,
+    provider: calls.provider,
+    async complete(request) {
+      const startedAt = performance.now();
+      try {
+        return config.stream || request.onDelta || calls.alwaysStream
+          ? await calls.completeStreaming(request, startedAt)
+          : await calls.completeOnce(request, startedAt);
+      } catch (error) {
+        throw calls.mapError(error, request);
+      }
+    },
+  };
+}
+
+/** The options of a Stainless-generated SDK client (openai, @anthropic-ai/sdk): timeout, retries and headers. */
+export function sdkClientOptions(config: BaseLLMConfig, connection: { apiKey: string; baseURL: string }) {
+  return {
+    apiKey: connection.apiKey,
+    baseURL: connection.baseURL,
+    timeout: config.timeoutMs ?? 120_000,
+    maxRetries: config.maxRetries ?? 4,
+    ...(config.headers && { defaultHeaders: config.headers }),
+  };
+}
