@@ -10,16 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode, extraNodeLines } from '../node-lines.mjs';
+import { publishable } from '../publishable.mjs';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const publishable = [
-  'packages/events',
-  'packages/store',
-  'packages/store-postgres',
-  'packages/agent',
-  'apps/server',
-  'apps/cli',
-];
 const npmCli = join(spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim(), 'npm', 'bin', 'npm-cli.js');
 const typescriptVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.typescript;
 const nodeTypesVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies['@types/node'];

@@ -115,6 +115,21 @@ describe.each(publishable)('%s, as packed', (dir) => {
 });
 
 describe('release tooling', () => {
+  it('lists every non-private workspace package as publishable, and builds each before these tests run', () => {
+    const workspacePackages = ['packages', 'apps'].flatMap((parent) =>
+      readdirSync(join(root, parent), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(root, parent, entry.name, 'package.json')))
+        .map((entry) => `${parent}/${entry.name}`),
+    );
+    const published = workspacePackages.filter((dir) => readJson(join(root, dir, 'package.json')).private !== true);
+    expect([...published].sort()).toEqual([...publishable].sort());
+    const turbo = readJson(join(root, 'turbo.json')) as { tasks: Record<string, { dependsOn?: string[] }> };
+    const waitsFor = turbo.tasks['@x/scripts#test']?.dependsOn ?? [];
+    for (const dir of publishable) {
+      expect(waitsFor).toContain(`${readJson(join(root, dir, 'package.json')).name as string}#build`);
+    }
+  });
+
   it('checks that every package names the root repository (sync-repository --check)', () => {
     const result = spawnSync(process.execPath, [join(root, 'tooling/scripts/sync-repository.mjs'), '--check'], {
       encoding: 'utf8',
