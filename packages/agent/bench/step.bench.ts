@@ -20,6 +20,7 @@ import { Agent, Conversation, createOfflineLLM, defineTool, type LLM } from '../
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WARMUP_STEPS = Number(process.env.BENCH_WARMUP_STEPS ?? 200);
+// BENCH_MODES=memory,none,fsync (the default) selects the stores, e.g. for a `--cpu-prof` of one.
 const OUTPUT = 'x'.repeat(2048);
 const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
 const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
@@ -158,7 +159,8 @@ console.log(
 console.log(`  filesystem without fsync ≤ ${TARGET_MS.none} ms, with fsync ≤ ${FSYNC_FLOOR_RATIO_TARGET}× the floor\n`);
 
 const points = [10, 100, 1000].filter((n) => n <= STEPS);
-for (const mode of ['memory', 'none', 'fsync'] as const) {
+const MODES = (process.env.BENCH_MODES ?? 'memory,none,fsync').split(',') as Mode[];
+for (const mode of MODES) {
   // The same warm-up for our loop and for the floor.
   const warm = await runLoop(mode, WARMUP_STEPS);
   if (mode !== 'memory') await floorWrites(warm.bytes, mode === 'fsync');

@@ -1,4 +1,4 @@
-import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
 import { AppendConflictError } from './errors/append-conflict-error.js';
 import { CorruptEventError } from './errors/corrupt-event-error.js';
@@ -125,7 +125,9 @@ export class EventLog {
    */
   async append(event: AnyEvent, options: AppendOptions = {}): Promise<number> {
     const json = serializeEvent(event);
-    const parsed = parseEventJson(json);
+    // An event this process validated from a lossless value (createEvent, parseEvent*) parses back
+    // equal: parsing its text again would only repeat that work (see isRoundTripSafe in @x/events).
+    const parsed = isRoundTripSafe(event) ? event : parseEventJson(json);
     if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
     const { expectedIndex } = options;
     if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
