@@ -9,6 +9,8 @@
 // the reference (Python, performance.md) and, for the filesystem, next to its floor: the same event
 // bytes written one file per event with plain `fs.writeFile` under the same fsync policy (file and
 // directory fsync for 'fsync'). Every side gets the same warm-up run; figures are medians of RUNS runs.
+
+import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +172,8 @@ for (const mode of MODES) {
   for (let run = 0; run < RUNS; run++) {
     const result = await runLoop(mode, STEPS);
     for (const n of points) perPoint.get(n)!.push(around(result.stepMs, n));
+    if (process.env.BENCH_DUMP)
+      writeFileSync(`${process.env.BENCH_DUMP}-${mode}-${run}.json`, JSON.stringify(result.stepMs));
     totals.push(result.stepMs.reduce((sum, value) => sum + value, 0) / result.stepMs.length);
     // Floor per step: the same bytes written plainly, spread over the same number of steps.
     if (mode !== 'memory') floors.push((await floorWrites(result.bytes, mode === 'fsync')) / STEPS);

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync } from 'node:fs';
+import { linkSync, mkdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
@@ -66,7 +66,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     work: (directory: DirectoryHandle) => Promise<T>,
   ): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
-      const directory = (await openDirectory(root, segments, { create: true, storePath: path }))!;
+      const directory = (await openDirectory(root, segments, { create: true, storePath: path, sync: !durable }))!;
       try {
         return await work(directory);
       } catch (error) {
@@ -88,10 +88,32 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
   /** Renames `temp` over `target`: rename() replaces whatever entry is there (a link, a FIFO) without following it. */
   const replaceWith = async (temp: string, target: string): Promise<void> => {
     try {
-      await rename(temp, target);
+      if (durable) await rename(temp, target);
+      else renameSync(temp, target);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       throw error;
+    }
+  };
+
+  /** Hard-links `temp` at `target` (EEXIST when taken) and removes `temp`, whatever happened. */
+  const linkThenRemove = async (temp: string, target: string): Promise<void> => {
+    if (durable) {
+      try {
+        await link(temp, target);
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+      return;
+    }
+    try {
+      linkSync(temp, target);
+    } finally {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Already gone: nothing to clean up.
+      }
     }
   };
 
@@ -133,12 +155,10 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         return await inDirectory(segments, path, async (directory) => {
           const temp = await writeTemp(directory, name, data);
           try {
-            await link(temp, `${directory.path}/${name}`);
+            await linkThenRemove(temp, `${directory.path}/${name}`);
           } catch (error) {
             if (errnoCode(error) === 'EEXIST') return false;
             throw error;
-          } finally {
-            await unlink(temp).catch(() => undefined);
           }
           if (durable) await syncDirectory(directory);
           return true;

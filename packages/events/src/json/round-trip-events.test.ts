@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { action, observation, userMessage } from '../../test/support/event-builders.js';
 import { createEvent } from '../create/create-event.js';
+import { withParent } from '../create/with-parent.js';
 import { createEventRegistry } from '../registry/event-registry.js';
 import { parseEvent, parseEventJson } from './parse-event.js';
 import { isRoundTripSafe } from './round-trip-events.js';
@@ -37,5 +38,13 @@ describe('isRoundTripSafe', () => {
     const extra = parseEvent({ ...JSON.parse(serializeEvent(userMessage('x'))), future_field: { a: null } });
     expect(isRoundTripSafe(extra)).toBe(false);
     expect(isRoundTripSafe({ kind: 'PauseEvent' })).toBe(false);
+  });
+});
+
+describe('isRoundTripSafe after withParent', () => {
+  it('carries over to the re-parented copy, which parses back equal', () => {
+    const copy = withParent(userMessage('x'), 'parent-1');
+    expect(isRoundTripSafe(copy)).toBe(true);
+    expect(parseEventJson(serializeEvent(copy))).toEqual(copy);
   });
 });
