@@ -404,9 +404,19 @@ async function main(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), `x-store-bench-${randomUUID().slice(0, 8)}-`));
   const started = performance.now();
   try {
-    const appendRoot = await benchAppends(scratch);
-    await benchReadAll(appendRoot);
-    await benchOpen(scratch);
+    // BENCH_ONLY=read | open runs one part (for profiling); the read part then writes its log by appends.
+    const only = process.env.BENCH_ONLY;
+    if (only === 'read') {
+      const root = join(scratch, 'read');
+      await timeAppends(createLocalFileStore({ root, durability: 'none' }), [...scenarioEvents(APPENDS)]);
+      await benchReadAll(root);
+    } else if (only === 'open') {
+      await benchOpen(scratch);
+    } else {
+      const appendRoot = await benchAppends(scratch);
+      await benchReadAll(appendRoot);
+      await benchOpen(scratch);
+    }
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

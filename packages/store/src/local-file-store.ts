@@ -15,7 +15,7 @@ import {
 } from './internal/confined-directory.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
-import { notRegular, readRegularFile, writeNewFile } from './internal/regular-file.js';
+import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
 
 export interface LocalFileStoreOptions {
@@ -120,14 +120,47 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
   const fail = (error: unknown, operation: string, path: string, location: string) =>
     toStoreError(error, { operation, path, location });
 
+  /** `list` (sorted by code point) or `listUnordered`. */
+  const listDirectory = async (prefix: string, sorted: boolean): Promise<string[]> => {
+    const key = validateStorePath(prefix, { allowTrailingSlash: true });
+    const location = absolute(key);
+    try {
+      const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
+        create: false,
+        storePath: prefix,
+      });
+      if (directory === undefined) return [];
+      try {
+        const entries = await readdir(directory.path, { withFileTypes: true });
+        const result: string[] = [];
+        const temps: string[] = [];
+        for (const entry of entries) {
+          if (TEMP_FILE_PATTERN.test(entry.name)) temps.push(`${directory.path}/${entry.name}`);
+          // Only real directories are directories: a link to one is listed as the entry it is (reading it fails).
+          else if (entry.isDirectory()) result.push(`${joinStorePath(key, entry.name)}/`);
+          else result.push(joinStorePath(key, entry.name));
+        }
+        await Promise.all(temps.map(removeIfStale));
+        return sorted ? sortByCodePoint(result) : result;
+      } finally {
+        await directory.close();
+      }
+    } catch (error) {
+      throw fail(error, 'list', prefix, location);
+    }
+  };
+
   return {
     async read(path) {
       const { segments, name, location } = fileKey(path);
       try {
-        const directory = await openDirectory(root, segments, { create: false, storePath: path });
+        const directory = await openDirectory(root, segments, { create: false, storePath: path, sync: !durable });
         if (directory === undefined) throw new FileNotFoundError({ path, location });
         try {
-          const bytes = await readRegularFile(`${directory.path}/${name}`, { storePath: path, location });
+          const file = `${directory.path}/${name}`;
+          const bytes = durable
+            ? await readRegularFile(file, { storePath: path, location })
+            : readRegularFileSync(file, { storePath: path, location });
           return bytes.toString('utf8');
         } finally {
           await directory.close();
@@ -190,34 +223,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
-    async list(prefix) {
-      const key = validateStorePath(prefix, { allowTrailingSlash: true });
-      const location = absolute(key);
-      try {
-        const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
-          create: false,
-          storePath: prefix,
-        });
-        if (directory === undefined) return [];
-        try {
-          const entries = await readdir(directory.path, { withFileTypes: true });
-          const result: string[] = [];
-          const temps: string[] = [];
-          for (const entry of entries) {
-            if (TEMP_FILE_PATTERN.test(entry.name)) temps.push(`${directory.path}/${entry.name}`);
-            // Only real directories are directories: a link to one is listed as the entry it is (reading it fails).
-            else if (entry.isDirectory()) result.push(`${joinStorePath(key, entry.name)}/`);
-            else result.push(joinStorePath(key, entry.name));
-          }
-          await Promise.all(temps.map(removeIfStale));
-          return sortByCodePoint(result);
-        } finally {
-          await directory.close();
-        }
-      } catch (error) {
-        throw fail(error, 'list', prefix, location);
-      }
-    },
+    list: (prefix) => listDirectory(prefix, true),
+
+    listUnordered: (prefix) => listDirectory(prefix, false),
 
     async delete(path) {
       const key = validateStorePath(path);
