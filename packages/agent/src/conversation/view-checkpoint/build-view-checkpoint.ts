@@ -22,7 +22,10 @@ export function buildViewCheckpoint(view: View, state: ConversationState, log: E
   let last = -1;
   const indexOf = (id: string): number => {
     for (let index = last + 1; index < log.length && index <= last + NEAR; index++) {
-      if (log.idAt(index) === id) return (last = index);
+      if (log.idAt(index) === id) {
+        last = index;
+        return index;
+      }
     }
     const index = log.indexOf(id);
     if (index >= 0) last = index;
