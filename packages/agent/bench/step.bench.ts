@@ -104,8 +104,12 @@ async function runLoop(mode: Mode, steps: number): Promise<RunResult> {
   return { stepMs, bytes };
 }
 
-/** The floor: the same bytes, one file per event, plain `fs.writeFile` under the same fsync policy. */
-async function floorWrites(bytes: readonly string[], durable: boolean): Promise<number> {
+/**
+ * The floor: the same bytes, one file per event, plain `fs.writeFile` under the same fsync policy. With
+ * `sync` (no fsync only), `fs.writeFileSync`: the store's 'none' writes are synchronous system calls, so
+ * this is the floor for the same kind of call.
+ */
+async function floorWrites(bytes: readonly string[], durable: boolean, sync = false): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'x-step-floor-'));
   const events = join(dir, 'events');
   await mkdir(events);
@@ -114,7 +118,8 @@ async function floorWrites(bytes: readonly string[], durable: boolean): Promise<
     for (const [index, json] of bytes.entries()) {
       const path = join(events, eventFileName(index, `e${index}`));
       if (!durable) {
-        await writeFile(path, json);
+        if (sync) writeFileSync(path, json);
+        else await writeFile(path, json);
         continue;
       }
       const handle = await open(path, 'w');
@@ -166,8 +171,10 @@ for (const mode of MODES) {
   // The same warm-up for our loop and for the floor.
   const warm = await runLoop(mode, WARMUP_STEPS);
   if (mode !== 'memory') await floorWrites(warm.bytes, mode === 'fsync');
+  if (mode === 'none') await floorWrites(warm.bytes, false, true);
   const perPoint = new Map<number, number[]>(points.map((n) => [n, []]));
   const floors: number[] = [];
+  const syncFloors: number[] = [];
   const totals: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const result = await runLoop(mode, STEPS);
@@ -177,6 +184,7 @@ for (const mode of MODES) {
     totals.push(result.stepMs.reduce((sum, value) => sum + value, 0) / result.stepMs.length);
     // Floor per step: the same bytes written plainly, spread over the same number of steps.
     if (mode !== 'memory') floors.push((await floorWrites(result.bytes, mode === 'fsync')) / STEPS);
+    if (mode === 'none') syncFloors.push((await floorWrites(result.bytes, false, true)) / STEPS);
   }
   const label = mode === 'memory' ? 'memory store' : `local fs, ${mode === 'none' ? 'no fsync' : 'fsync'}`;
   const figures = points
@@ -200,5 +208,11 @@ for (const mode of MODES) {
       `  floor (same bytes, one fs.writeFile per event${mode === 'fsync' ? ' + fsync of file and directory' : ''}): ` +
         `${ms(floor)} per step; ours ${ratio(at1000, floor)} the floor at step ${points.at(-1)}; ${verdict}`,
     );
+    if (mode === 'none') {
+      const syncFloor = median(syncFloors);
+      console.log(
+        `  floor with fs.writeFileSync (synchronous, as the store's 'none' calls are): ${ms(syncFloor)} per step; ours ${ratio(at1000, syncFloor)}`,
+      );
+    }
   }
 }
