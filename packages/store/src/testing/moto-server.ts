@@ -28,7 +28,7 @@ export async function startMotoServer(options: { python?: string; startTimeoutMs
       `Cannot start the moto S3 test server: ${python} cannot import moto (${why}). ${INSTALL_HINT}`,
     );
   }
-  const child = spawn(python, ['-m', 'moto.server', '-H', '127.0.0.1', '-p', '0'], {
+  const child = spawn(python, ['-c', ATOMIC_PUT_LAUNCHER, '-H', '127.0.0.1', '-p', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -42,6 +42,26 @@ export async function startMotoServer(options: { python?: string; startTimeoutMs
     },
   };
 }
+
+/**
+ * `python3 -m moto.server`, with PutObject made atomic. moto checks `If-None-Match: *` and then stores the
+ * object without a lock (moto/s3/responses.py, `put_object`), and its server is threaded, so two racing
+ * conditional writes can both succeed there, which S3 (and MinIO, R2) never allow: under load, the
+ * multi-writer tests then failed on moto's race, not on the code under test. One lock around `put_object`
+ * gives moto S3's semantics.
+ */
+const ATOMIC_PUT_LAUNCHER = `
+import sys, threading
+import moto.s3.responses as responses
+lock = threading.Lock()
+original = responses.S3Response.put_object
+def put_object(self):
+    with lock:
+        return original(self)
+responses.S3Response.put_object = put_object
+from moto.server import main
+main(sys.argv[1:])
+`;
 
 function waitForEndpoint(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
