@@ -9,6 +9,8 @@
 // the reference (Python, performance.md) and, for the filesystem, next to its floor: the same event
 // bytes written one file per event with plain `fs.writeFile` under the same fsync policy (file and
 // directory fsync for 'fsync'). Every side gets the same warm-up run; figures are medians of RUNS runs.
+
+import { writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,7 @@ import { Agent, Conversation, createOfflineLLM, defineTool, type LLM } from '../
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WARMUP_STEPS = Number(process.env.BENCH_WARMUP_STEPS ?? 200);
+// BENCH_MODES=memory,none,fsync (the default) selects the stores, e.g. for a `--cpu-prof` of one.
 const OUTPUT = 'x'.repeat(2048);
 const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
 const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
@@ -101,8 +104,12 @@ async function runLoop(mode: Mode, steps: number): Promise<RunResult> {
   return { stepMs, bytes };
 }
 
-/** The floor: the same bytes, one file per event, plain `fs.writeFile` under the same fsync policy. */
-async function floorWrites(bytes: readonly string[], durable: boolean): Promise<number> {
+/**
+ * The floor: the same bytes, one file per event, plain `fs.writeFile` under the same fsync policy. With
+ * `sync` (no fsync only), `fs.writeFileSync`: the store's 'none' writes are synchronous system calls, so
+ * this is the floor for the same kind of call.
+ */
+async function floorWrites(bytes: readonly string[], durable: boolean, sync = false): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'x-step-floor-'));
   const events = join(dir, 'events');
   await mkdir(events);
@@ -111,7 +118,8 @@ async function floorWrites(bytes: readonly string[], durable: boolean): Promise<
     for (const [index, json] of bytes.entries()) {
       const path = join(events, eventFileName(index, `e${index}`));
       if (!durable) {
-        await writeFile(path, json);
+        if (sync) writeFileSync(path, json);
+        else await writeFile(path, json);
         continue;
       }
       const handle = await open(path, 'w');
@@ -158,19 +166,25 @@ console.log(
 console.log(`  filesystem without fsync ≤ ${TARGET_MS.none} ms, with fsync ≤ ${FSYNC_FLOOR_RATIO_TARGET}× the floor\n`);
 
 const points = [10, 100, 1000].filter((n) => n <= STEPS);
-for (const mode of ['memory', 'none', 'fsync'] as const) {
+const MODES = (process.env.BENCH_MODES ?? 'memory,none,fsync').split(',') as Mode[];
+for (const mode of MODES) {
   // The same warm-up for our loop and for the floor.
   const warm = await runLoop(mode, WARMUP_STEPS);
   if (mode !== 'memory') await floorWrites(warm.bytes, mode === 'fsync');
+  if (mode === 'none') await floorWrites(warm.bytes, false, true);
   const perPoint = new Map<number, number[]>(points.map((n) => [n, []]));
   const floors: number[] = [];
+  const syncFloors: number[] = [];
   const totals: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const result = await runLoop(mode, STEPS);
     for (const n of points) perPoint.get(n)!.push(around(result.stepMs, n));
+    if (process.env.BENCH_DUMP)
+      writeFileSync(`${process.env.BENCH_DUMP}-${mode}-${run}.json`, JSON.stringify(result.stepMs));
     totals.push(result.stepMs.reduce((sum, value) => sum + value, 0) / result.stepMs.length);
     // Floor per step: the same bytes written plainly, spread over the same number of steps.
     if (mode !== 'memory') floors.push((await floorWrites(result.bytes, mode === 'fsync')) / STEPS);
+    if (mode === 'none') syncFloors.push((await floorWrites(result.bytes, false, true)) / STEPS);
   }
   const label = mode === 'memory' ? 'memory store' : `local fs, ${mode === 'none' ? 'no fsync' : 'fsync'}`;
   const figures = points
@@ -194,5 +208,11 @@ for (const mode of ['memory', 'none', 'fsync'] as const) {
       `  floor (same bytes, one fs.writeFile per event${mode === 'fsync' ? ' + fsync of file and directory' : ''}): ` +
         `${ms(floor)} per step; ours ${ratio(at1000, floor)} the floor at step ${points.at(-1)}; ${verdict}`,
     );
+    if (mode === 'none') {
+      const syncFloor = median(syncFloors);
+      console.log(
+        `  floor with fs.writeFileSync (synchronous, as the store's 'none' calls are): ${ms(syncFloor)} per step; ours ${ratio(at1000, syncFloor)}`,
+      );
+    }
   }
 }

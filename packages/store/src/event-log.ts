@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
 import { verifyEventChain } from './chain/verify-chain.js';
 import type { ChainReport } from './chain/verify-report.js';
@@ -12,7 +12,13 @@ import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 import { StoreError } from './errors.js';
 import { EventCache } from './event-log/event-cache.js';
 import type { EventLogLike } from './event-log/event-log-like.js';
-import { eventFileName, eventIdOfPath, isStorableEventId, slotFileName } from './event-log/file-names.js';
+import {
+  eventFileName,
+  eventIdOfPath,
+  isStorableEventId,
+  pathHasEventId,
+  slotFileName,
+} from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
 import { readMany } from './event-log/read-many.js';
@@ -61,6 +67,10 @@ export interface RefreshOptions {
 }
 
 const READ_CONCURRENCY = 32;
+/** Below this many paths not in the id map, a lookup indexes them rather than scanning. */
+const ID_SCAN_LIMIT = 4096;
+/** Lookups by scanning may read this many times the log's paths before the id map is built. */
+const ID_SCAN_BUDGET = 16;
 
 /**
  * An append-only log of events in a `FileStore`, one file per event (`<dir>/event-{index:05d}-{id}.json`,
@@ -76,8 +86,14 @@ export class EventLog implements EventLogLike {
   readonly #logger: EventLogLogger | undefined;
   /** Store path of each event file, by index; ids are sliced out of these when needed. */
   readonly #paths: string[] = [];
-  /** id → first index holding it; built on first use so that opening costs little more than a listing. */
-  #indexById: Map<string, number> | undefined;
+  /**
+   * id → the first index holding it, for the indices below `#indexedUpTo`; extended on use, so
+   * opening costs a listing and nothing per name (see `#findId`).
+   */
+  readonly #indexById = new Map<string, number>();
+  #indexedUpTo = 0;
+  /** Paths scanned by lookups made before the map was built (see `#findId`). */
+  #scanned = 0;
   readonly #waiters = new Set<() => void>();
   /** Appends and refreshes run one at a time, in call order, so the index state has one writer. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -112,7 +128,7 @@ export class EventLog implements EventLogLike {
 
   /** Index of the event with `id`, or -1 when this instance does not know it. No I/O. */
   indexOf(id: string): number {
-    return this.#idIndex().get(id) ?? -1;
+    return this.#findId(id) ?? -1;
   }
 
   /** Id of the event at `index` (negative counts from the end), from the index alone: no I/O. */
@@ -129,7 +145,9 @@ export class EventLog implements EventLogLike {
    */
   async append(event: AnyEvent, options: AppendOptions = {}): Promise<number> {
     const json = serializeEvent(event);
-    const parsed = parseEventJson(json);
+    // An event this process validated from a lossless value (createEvent, parseEvent*) parses back
+    // equal: parsing its text again would only repeat that work (see isRoundTripSafe in @x/events).
+    const parsed = isRoundTripSafe(event) ? event : parseEventJson(json);
     if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
     const { expectedIndex } = options;
     if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
@@ -151,10 +169,10 @@ export class EventLog implements EventLogLike {
 
   /** The event with `id`; `UnknownEventIdError` when the log (after one refresh) does not hold it. */
   async getById(id: string): Promise<AnyEvent> {
-    let index = this.#idIndex().get(id);
+    let index = this.#findId(id);
     if (index === undefined) {
       await this.refresh();
-      index = this.#idIndex().get(id);
+      index = this.#findId(id);
       if (index === undefined) throw new UnknownEventIdError(id);
     }
     return this.#load(index);
@@ -335,13 +353,17 @@ export class EventLog implements EventLogLike {
   }
 
   #rejectDuplicate(id: string): void {
-    const existing = this.#idIndex().get(id);
+    const existing = this.#findId(id);
     if (existing !== undefined) throw new DuplicateEventIdError(id, existing);
   }
 
   /** Lists the directory and extends the index with contiguous event files, filling gaps from slot claims. */
   async #relist(opening: boolean): Promise<number> {
-    const scan = scanListing(await this.store.list(this.dir));
+    // Unordered where the store offers it: the scan places names by index, so a sort would be wasted.
+    const listing = this.store.listUnordered
+      ? await this.store.listUnordered(this.dir)
+      : await this.store.list(this.dir);
+    const scan = scanListing(listing);
     const added = await this.#probeClaims(true, scan.byIndex);
     if (this.#logger) {
       const warnings = describeScanProblems({
@@ -427,25 +449,32 @@ export class EventLog implements EventLogLike {
     const index = this.#paths.length;
     this.#paths.push(path);
     this.#lastLink = link;
-    if (this.#indexById !== undefined) {
-      const id = event?.id ?? eventIdOfPath(path);
-      if (!this.#indexById.has(id)) this.#indexById.set(id, index);
-    }
     if (event !== undefined) this.#cache.set(index, event);
     for (const wake of this.#waiters) wake();
   }
 
-  /** The id → index map; with duplicate ids (possible only in foreign logs) the first index wins, as in the reference. */
-  #idIndex(): Map<string, number> {
-    if (this.#indexById === undefined) {
-      const map = new Map<string, number>();
-      this.#paths.forEach((path, index) => {
-        const id = eventIdOfPath(path);
-        if (!map.has(id)) map.set(id, index);
-      });
-      this.#indexById = map;
+  /**
+   * The first index holding `id` (duplicate ids are possible only in foreign logs; the first wins, as in
+   * the reference), or undefined. Indexes the paths pushed since the last lookup first, except on a
+   * freshly opened long log, where the first lookups scan instead (building the map of 100k ids costs
+   * what dozens of scans cost; a resume and its first step make a handful of lookups).
+   */
+  #findId(id: string): number | undefined {
+    const paths = this.#paths;
+    const unindexed = paths.length - this.#indexedUpTo;
+    if (unindexed > ID_SCAN_LIMIT && this.#scanned + unindexed <= ID_SCAN_BUDGET * paths.length) {
+      // A freshly opened long log: a few lookups (a resume, its first appends) scan the paths, which
+      // allocates nothing; the map is built once they would have cost a few builds.
+      this.#scanned += paths.length;
+      for (let index = 0; index < paths.length; index++) if (pathHasEventId(paths[index]!, id)) return index;
+      return undefined;
     }
-    return this.#indexById;
+    for (let index = this.#indexedUpTo; index < paths.length; index++) {
+      const key = eventIdOfPath(paths[index]!);
+      if (!this.#indexById.has(key)) this.#indexById.set(key, index);
+    }
+    this.#indexedUpTo = paths.length;
+    return this.#indexById.get(id);
   }
 
   #resolve(index: number): number | undefined {

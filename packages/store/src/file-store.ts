@@ -41,6 +41,13 @@ export interface FileStore {
    */
   list(prefix: string): Promise<string[]>;
 
+  /**
+   * Optional: `list` in no particular order (the same entries), for callers that order entries
+   * themselves: `EventLog.open` places event files by the index in their names, so sorting a
+   * 100,000-name listing first would be wasted. Stores that list in order anyway need not have it.
+   */
+  listUnordered?(prefix: string): Promise<string[]>;
+
   /** Deletes a file, or a directory and everything under it. Deleting nothing is not an error. */
   delete(path: string): Promise<void>;
 

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
@@ -72,7 +72,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     work: (directory: DirectoryHandle) => Promise<T>,
   ): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
-      const directory = (await openDirectory(root, segments, { create: true, storePath: path }))!;
+      const directory = (await openDirectory(root, segments, { create: true, storePath: path, sync: !durable }))!;
       try {
         return await work(directory);
       } catch (error) {
@@ -94,24 +94,79 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
   /** Renames `temp` over `target`: rename() replaces whatever entry is there (a link, a FIFO) without following it. */
   const replaceWith = async (temp: string, target: string): Promise<void> => {
     try {
-      await rename(temp, target);
+      if (durable) await rename(temp, target);
+      else renameSync(temp, target);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       throw error;
     }
   };
 
+  /** Hard-links `temp` at `target` (EEXIST when taken) and removes `temp`, whatever happened. */
+  const linkThenRemove = async (temp: string, target: string): Promise<void> => {
+    if (durable) {
+      try {
+        await link(temp, target);
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+      return;
+    }
+    try {
+      linkSync(temp, target);
+    } finally {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Already gone: nothing to clean up.
+      }
+    }
+  };
+
   const fail = (error: unknown, operation: string, path: string, location: string) =>
     toStoreError(error, { operation, path, location });
+
+  /** `list` (sorted by code point) or `listUnordered`. */
+  const listDirectory = async (prefix: string, sorted: boolean): Promise<string[]> => {
+    const key = validateStorePath(prefix, { allowTrailingSlash: true });
+    const location = absolute(key);
+    try {
+      const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
+        create: false,
+        storePath: prefix,
+      });
+      if (directory === undefined) return [];
+      try {
+        const entries = await readdir(directory.path, { withFileTypes: true });
+        const result: string[] = [];
+        const temps: string[] = [];
+        for (const entry of entries) {
+          if (TEMP_FILE_PATTERN.test(entry.name)) temps.push(`${directory.path}/${entry.name}`);
+          // Only real directories are directories: a link to one is listed as the entry it is (reading it fails).
+          else if (entry.isDirectory()) result.push(`${joinStorePath(key, entry.name)}/`);
+          else result.push(joinStorePath(key, entry.name));
+        }
+        await Promise.all(temps.map(removeIfStale));
+        return sorted ? sortByCodePoint(result) : result;
+      } finally {
+        await directory.close();
+      }
+    } catch (error) {
+      throw fail(error, 'list', prefix, location);
+    }
+  };
 
   return {
     async read(path) {
       const { segments, name, location } = fileKey(path);
       try {
-        const directory = await openDirectory(root, segments, { create: false, storePath: path });
+        const directory = await openDirectory(root, segments, { create: false, storePath: path, sync: !durable });
         if (directory === undefined) throw new FileNotFoundError({ path, location });
         try {
-          const bytes = await readRegularFile(`${directory.path}/${name}`, { storePath: path, location });
+          const file = `${directory.path}/${name}`;
+          const bytes = durable
+            ? await readRegularFile(file, { storePath: path, location })
+            : readRegularFileSync(file, { storePath: path, location });
           return bytes.toString('utf8');
         } finally {
           await directory.close();
@@ -208,12 +263,10 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         return await inDirectory(segments, path, async (directory) => {
           const temp = await writeTemp(directory, name, data);
           try {
-            await link(temp, `${directory.path}/${name}`);
+            await linkThenRemove(temp, `${directory.path}/${name}`);
           } catch (error) {
             if (errnoCode(error) === 'EEXIST') return false;
             throw error;
-          } finally {
-            await unlink(temp).catch(() => undefined);
           }
           if (durable) await syncDirectory(directory);
           return true;
@@ -245,34 +298,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
-    async list(prefix) {
-      const key = validateStorePath(prefix, { allowTrailingSlash: true });
-      const location = absolute(key);
-      try {
-        const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
-          create: false,
-          storePath: prefix,
-        });
-        if (directory === undefined) return [];
-        try {
-          const entries = await readdir(directory.path, { withFileTypes: true });
-          const result: string[] = [];
-          const temps: string[] = [];
-          for (const entry of entries) {
-            if (TEMP_FILE_PATTERN.test(entry.name)) temps.push(`${directory.path}/${entry.name}`);
-            // Only real directories are directories: a link to one is listed as the entry it is (reading it fails).
-            else if (entry.isDirectory()) result.push(`${joinStorePath(key, entry.name)}/`);
-            else result.push(joinStorePath(key, entry.name));
-          }
-          await Promise.all(temps.map(removeIfStale));
-          return sortByCodePoint(result);
-        } finally {
-          await directory.close();
-        }
-      } catch (error) {
-        throw fail(error, 'list', prefix, location);
-      }
-    },
+    list: (prefix) => listDirectory(prefix, true),
+
+    listUnordered: (prefix) => listDirectory(prefix, false),
 
     async delete(path) {
       const key = validateStorePath(path);

@@ -30,10 +30,13 @@ export async function readBranch(log: EventLogLike, leaf: string | undefined, he
 export async function recentBranch(log: EventLogLike, leaf: string | undefined, limit: number): Promise<AnyEvent[]> {
   const recent: AnyEvent[] = [];
   let id = leaf;
+  // Where the next event is expected: its parent is almost always the event just before it (and the
+  // first one is near the end), which `idAt` confirms without a lookup by id (see `findNear`).
+  let guess = log.length - 1;
   while (id !== undefined && recent.length < limit) {
     let index: number;
     let event: AnyEvent;
-    index = log.indexOf(id);
+    index = findNear(log, id, guess);
     if (index < 0) break;
     try {
       event = await log.get(index);
@@ -44,6 +47,20 @@ export async function recentBranch(log: EventLogLike, leaf: string | undefined, 
     recent.push(event);
     if (event.parent_id === ROOT_PARENT_ID) break;
     id = event.parent_id ?? (index > 0 ? log.idAt(index - 1) : undefined);
+    guess = index - 1;
   }
   return recent.reverse();
 }
+
+/**
+ * The index of `id`, looked for first at `guess` and the few indices below it (`idAt`, no I/O), then by
+ * `indexOf`, which on a freshly opened long log scans every name.
+ */
+function findNear(log: EventLogLike, id: string, guess: number): number {
+  for (let index = Math.min(guess, log.length - 1); index >= 0 && index > guess - NEAR; index--) {
+    if (log.idAt(index) === id) return index;
+  }
+  return log.indexOf(id);
+}
+
+const NEAR = 64;

@@ -2,7 +2,7 @@ import type { Message } from '@x/events';
 import { LLMAbortedError } from './errors/llm-aborted-error.js';
 import { LLMScriptExhaustedError } from './errors/llm-script-exhausted-error.js';
 import { assistantMessage } from './internal/assistant-message.js';
-import type { LLM, LLMRequest, LLMResponse } from './llm.js';
+import type { LLM, LLMMessage, LLMRequest, LLMResponse } from './llm.js';
 import type { TokenUsage } from './metrics.js';
 import type { RecordedResponse } from './recording.js';
 
@@ -24,8 +24,27 @@ function roughTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
+/** JSON length of each frozen message seen (eventsToMessages' are), so a long conversation is not re-serialised per call. */
+const jsonLengths = new WeakMap<LLMMessage, number>();
+
+function messageJsonLength(message: LLMMessage): number {
+  let length = jsonLengths.get(message);
+  if (length === undefined) {
+    length = JSON.stringify(message).length;
+    if (Object.isFrozen(message)) jsonLengths.set(message, length);
+  }
+  return length;
+}
+
+/** `JSON.stringify(messages).length`, without building the string: brackets, commas and each message. */
+function messagesJsonLength(messages: readonly LLMMessage[]): number {
+  let length = 2 + Math.max(0, messages.length - 1);
+  for (const message of messages) length += messageJsonLength(message);
+  return length;
+}
+
 function syntheticUsage(request: LLMRequest, message: Message, responseId: string): TokenUsage {
-  const prompt = roughTokens(JSON.stringify(request.messages));
+  const prompt = Math.max(1, Math.ceil(messagesJsonLength(request.messages) / 4));
   const completion = roughTokens(
     message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') +
       (message.tool_calls ?? []).map((call) => call.name + call.arguments).join(''),

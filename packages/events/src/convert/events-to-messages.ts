@@ -4,28 +4,73 @@ import type { AnyEvent } from '../schemas/events.js';
 import { actionMessage, eventToLlmMessage, hasLlmMessage } from './event-to-llm-message.js';
 
 /**
+ * What the last conversion of an event array produced, so the next conversion of the same array (a
+ * View's live `events`, which grows by appends) converts only what changed: `events` are the
+ * elements converted (references, compared on reuse), `starts[i]` the index in `events` of the first
+ * event of `messages[i]`.
+ */
+interface Memo {
+  events: AnyEvent[];
+  messages: Message[];
+  starts: number[];
+}
+
+/** Keyed by the caller's array object: a View's live events array is converted incrementally. */
+const memos = new WeakMap<readonly AnyEvent[], Memo>();
+
+/**
  * The LLM messages of an event list, normally `view.events` (reference §5), in log order:
  * consecutive ActionEvents sharing `llm_response_id` become one assistant message (thought,
  * reasoning and thinking from the first; a later member with a thought throws
  * `MultiActionThoughtError`), and consecutive plain user messages are merged into one.
  * Events without an LLM message (control and opaque events) are skipped and do not split a batch.
  * Tool results are not reordered and missing results are not repaired: that is the View's job.
- * Never changes its input.
+ * Never changes its input. The messages are frozen.
+ *
+ * Incremental: converting the same array object again (a View's live `events`) reuses the messages
+ * of its unchanged prefix (checked element by element, by reference) and converts only the rest, so a
+ * step of a long conversation costs what its new events cost plus one pointer comparison per event.
+ * Conversions must be pure (registered `toLlmMessage` / `toLlmContent` hooks included).
  */
 export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
-  const input = events.every(hasLlmMessage) ? events : events.filter(hasLlmMessage);
-  const out: Message[] = [];
+  const memo = memos.get(events);
+  let keep = 0;
+  if (memo !== undefined) {
+    const max = Math.min(memo.events.length, events.length);
+    let same = 0;
+    while (same < max && events[same] === memo.events[same]) same++;
+    // Message i is final once message i + 1 starts inside the unchanged prefix: nothing after can
+    // extend it (a batch or a merge ends at the first event that does not join it).
+    while (keep + 1 < memo.messages.length && memo.starts[keep + 1]! < same) keep++;
+  }
+  const from = memo === undefined || keep === 0 ? 0 : memo.starts[keep]!;
+  const messages = memo === undefined ? [] : memo.messages.slice(0, keep);
+  const starts = memo === undefined ? [] : memo.starts.slice(0, keep);
+  convertFrom(events, from, messages, starts);
+  memos.set(events, { events: events.slice(), messages, starts });
+  return messages.slice();
+}
+
+/** Converts `events[from..]`, appending to `out` (whose messages are final) and `starts`. */
+function convertFrom(events: readonly AnyEvent[], from: number, out: Message[], starts: number[]): void {
+  const firstNew = out.length;
   // True when out's last message was built here by merging, so its content array is ours to extend.
   let lastIsOwnedMerge = false;
-  let i = 0;
-  while (i < input.length) {
-    const event = input[i] as AnyEvent;
+  let i = from;
+  while (i < events.length) {
+    const event = events[i] as AnyEvent;
+    const start = i;
+    if (!hasLlmMessage(event)) {
+      i += 1;
+      continue;
+    }
     let message: Message | undefined;
     if (event.kind === 'ActionEvent') {
       const toolCalls: MessageToolCall[] = [event.tool_call];
       let j = i + 1;
-      for (; j < input.length; j++) {
-        const next = input[j] as AnyEvent;
+      for (; j < events.length; j++) {
+        const next = events[j] as AnyEvent;
+        if (!hasLlmMessage(next)) continue;
         if (next.kind !== 'ActionEvent' || next.llm_response_id !== event.llm_response_id) break;
         if (next.thought.length > 0) {
           throw new MultiActionThoughtError({ eventId: next.id, llmResponseId: next.llm_response_id });
@@ -51,9 +96,19 @@ export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
       continue;
     }
     out.push(message);
+    starts.push(start);
     lastIsOwnedMerge = false;
   }
-  return out;
+  // Reused by later conversions and shared between callers: nobody may change them.
+  for (let k = Math.max(0, firstNew - 1); k < out.length; k++) freezeMessage(out[k]!);
+}
+
+function freezeMessage(message: Message): void {
+  if (Object.isFrozen(message)) return;
+  Object.freeze(message.content);
+  if (message.tool_calls !== undefined) Object.freeze(message.tool_calls);
+  if (message.thinking_blocks !== undefined) Object.freeze(message.thinking_blocks);
+  Object.freeze(message);
 }
 
 /** Role user with no tool calls, tool_call_id or name: the only messages the reference merges. */

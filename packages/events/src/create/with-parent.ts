@@ -1,5 +1,6 @@
 import { deepFreeze } from '../json/deep-freeze.js';
 import { setOwn } from '../json/format-path.js';
+import { isRoundTripSafe, markRoundTripSafe } from '../json/round-trip-events.js';
 import type { AnyEvent } from '../schemas/events.js';
 
 /**
@@ -13,7 +14,10 @@ export function withParent<E extends AnyEvent>(event: E, parentId: string): E {
   }
   const copy = insertParent(event as unknown as Record<string, unknown>, parentId);
   if (event.kind === 'OpaqueEvent') copy.json = insertParent(event.json, parentId);
-  return deepFreeze(copy) as unknown as E;
+  deepFreeze(copy);
+  // A string parent_id cannot change whether the event's JSON text parses back equal.
+  if (event.kind !== 'OpaqueEvent' && isRoundTripSafe(event)) markRoundTripSafe(copy);
+  return copy as unknown as E;
 }
 
 function insertParent(object: Readonly<Record<string, unknown>>, parentId: string): Record<string, unknown> {

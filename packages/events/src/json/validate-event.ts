@@ -1,12 +1,14 @@
 import type { z } from 'zod';
 import { classifyConversationError } from '../create/classify-conversation-error.js';
 import { EventParseError, type EventParseIssue } from '../errors/event-parse-error.js';
+import { defaultEventRegistry } from '../registry/default-registry.js';
 import type { EventRegistry } from '../registry/event-registry.js';
 import { validateAction, validateObservation } from '../registry/validate-payload.js';
 import { type AnyEvent, builtinEventSchemas } from '../schemas/events.js';
 import type { OpaqueEvent } from '../schemas/opaque-event.js';
 import { deepFreeze } from './deep-freeze.js';
 import { setOwn, toIssues } from './format-path.js';
+import { markRoundTripSafe } from './round-trip-events.js';
 import { walkJson } from './walk-json.js';
 
 export type SafeParseEventResult = { success: true; event: AnyEvent } | { success: false; error: EventParseError };
@@ -55,8 +57,13 @@ function validateEventValue(
   const event = parsed.data as Record<string, unknown>;
   const issues = refine(event, options.registry);
   if (issues.length > 0) return failure(id, kind, issues);
-  keepUnknownFields(event, json, options.owned);
-  return { success: true, event: deepFreeze(event) as AnyEvent };
+  const extraFields = keepUnknownFields(event, json, options.owned);
+  deepFreeze(event);
+  // Unknown fields of a caller's value are copied with their nulls, outside the walk that checked losslessness.
+  if (options.registry === defaultEventRegistry && input.lossless && (options.owned || extraFields === 0)) {
+    markRoundTripSafe(event);
+  }
+  return { success: true, event: event as AnyEvent };
 }
 
 /** The own string field `key` of a JSON object (never one inherited from a prototype). */
@@ -106,12 +113,13 @@ function refine(event: Record<string, unknown>, registry: EventRegistry): EventP
  * Unknown top-level fields of a known kind are kept (written by a newer version, relayed without
  * loss) but not typed. They go before `kind`, where a newer writer would have put a new field.
  */
-function keepUnknownFields(event: Record<string, unknown>, json: Record<string, unknown>, owned: boolean): void {
+function keepUnknownFields(event: Record<string, unknown>, json: Record<string, unknown>, owned: boolean): number {
   const extra = Object.keys(json).filter(
     (key) => !Object.hasOwn(event, key) && json[key] !== null && json[key] !== undefined,
   );
   // Already walked whole (depth, cycles, JSON values) before the schema ran, so copying cannot fail.
   for (const key of extra) insertBeforeKind(event, key, owned ? json[key] : copyJson(json[key]));
+  return extra.length;
 }
 
 /** Adds a field where the reference's writer would put it: after the others, before the computed `kind`. */

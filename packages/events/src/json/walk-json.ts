@@ -26,7 +26,11 @@ export interface WalkJsonOptions {
   readonly foreign: boolean;
 }
 
-export type WalkJsonResult = { ok: true; value: unknown } | { ok: false; issue: EventParseIssue };
+/**
+ * `lossless` is false when a foreign value holds what JSON text cannot carry back (a non-finite number,
+ * -0, an undefined array element or kept field): its JSON text parses to something slightly different.
+ */
+export type WalkJsonResult = { ok: true; value: unknown; lossless: boolean } | { ok: false; issue: EventParseIssue };
 
 interface Frame {
   readonly source: object;
@@ -52,7 +56,7 @@ interface Frame {
 export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResult {
   const leafIssue = checkLeaf(value, options.foreign);
   if (leafIssue !== undefined) return { ok: false, issue: { path: '', message: leafIssue } };
-  if (value === null || typeof value !== 'object') return { ok: true, value };
+  if (value === null || typeof value !== 'object') return { ok: true, value, lossless: isLosslessLeaf(value) };
 
   const stack: Frame[] = [];
   const onStack = options.foreign ? new Set<object>() : undefined;
@@ -78,6 +82,7 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
   };
 
   const root = push(value, undefined, options.dropNulls, options.copy);
+  let lossless = true;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     if (frame.next === frame.length) {
@@ -91,6 +96,7 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     if (frame.keys !== undefined && frame.dropNulls && (item === null || item === undefined)) continue;
     const issue = checkLeaf(item, options.foreign);
     if (issue !== undefined) return fail(key, issue);
+    if (options.foreign && lossless && !isLosslessLeaf(item)) lossless = false;
     let copy = item;
     if (item !== null && typeof item === 'object') {
       if (onStack?.has(item)) return fail(key, 'the value contains itself (a cycle), which JSON cannot hold');
@@ -112,7 +118,13 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     if (frame.keys === undefined) (frame.target as unknown[]).push(copy);
     else setOwn(frame.target as Record<string, unknown>, key as string, copy);
   }
-  return { ok: true, value: options.copy ? root : value };
+  return { ok: true, value: options.copy ? root : value, lossless };
+}
+
+/** Whether a leaf's JSON text parses back to the same value (objects are walked, so they count as such). */
+function isLosslessLeaf(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  return value !== undefined;
 }
 
 /** The path of a deep value with its middle elided, so a message stays readable: `a.b[0]…(500 levels)…[0].c`. */

@@ -80,6 +80,17 @@ export function eventIdOfPath(path: string): string {
   return path.slice(path.indexOf('-', digitsStart) + 1, path.length - SUFFIX.length);
 }
 
+/**
+ * `eventIdOfPath(path) === id`, without slicing a string out of `path`: the duplicate check scans the
+ * paths of a long log this way before its id map is built.
+ */
+export function pathHasEventId(path: string, id: string): boolean {
+  const start = path.length - SUFFIX.length - id.length;
+  if (start < 1 || path.charCodeAt(start - 1) !== 45 || !path.startsWith(id, start)) return false;
+  const digitsStart = path.lastIndexOf('/') + 1 + PREFIX.length;
+  return path.indexOf('-', digitsStart) + 1 === start && path.endsWith(SUFFIX);
+}
+
 function isIdChar(code: number): boolean {
   return (
     (code >= 48 && code <= 57) || // 0-9

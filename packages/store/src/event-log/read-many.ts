@@ -1,3 +1,5 @@
+const YIELD_EVERY = 256;
+
 /**
  * Runs `read` for every index in [start, end) with at most `concurrency` reads in flight, and returns
  * the results in index order. Parallel reads are what make a range cheap on S3 (latency-bound) and on
@@ -16,6 +18,10 @@ export async function readMany<Value>(options: {
     while (next < end) {
       const index = next++;
       results[index - start] = await read(index);
+      // A store whose reads complete synchronously (the local store with durability 'none') would
+      // otherwise hold the event loop for a whole long range: let other work in now and then.
+      if ((index - start) % YIELD_EVERY === YIELD_EVERY - 1)
+        await new Promise<void>((resolve) => setImmediate(resolve));
     }
   };
   const workers: Promise<void>[] = [];

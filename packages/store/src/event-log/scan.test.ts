@@ -13,6 +13,25 @@ describe('scanListing', () => {
     expect(beyond).toBe(0);
   });
 
+  it('gives the same result for an unordered listing (listUnordered) as for a sorted one', () => {
+    const sorted = [
+      'events/event-00000-aaaaaaaa.json',
+      'events/event-00000-bbbbbbbb.json',
+      'events/event-00000-cccccccc.json',
+      'events/event-00001-dddddddd.json',
+      'events/x.txt',
+      'events/y.txt',
+    ];
+    const expected = scanListing(sorted);
+    for (const listing of [
+      [...sorted].reverse(),
+      [sorted[2]!, sorted[5]!, sorted[0]!, sorted[3]!, sorted[1]!, sorted[4]!],
+    ]) {
+      expect(scanListing(listing)).toEqual(expected);
+    }
+    expect(expected.byIndex[0]).toBe('events/event-00000-aaaaaaaa.json');
+  });
+
   it('keeps the first of two files for one index and sets aside the rest', () => {
     const listing = [
       'events/.eventlog.lock',

@@ -1,3 +1,4 @@
+import { compareCodePoints, sortByCodePoint } from '../internal/compare-code-points.js';
 import { parseEventFileIndex } from './file-names.js';
 
 /** Event file paths by index, for indices below the number of listed names; see `scanListing`. */
@@ -6,7 +7,7 @@ export interface ScanResult {
   readonly byIndex: (string | undefined)[];
   /** Names that were not event files (besides sub-directories and the reference's lock file). */
   readonly ignored: string[];
-  /** Files whose index repeats an earlier file's; the first one listed keeps the index. */
+  /** Files whose index repeats another file's; the first in code-point order keeps the index. */
   readonly duplicates: string[];
   /** How many event files have an index at or past the listing's size (so certainly past a gap). */
   readonly beyond: number;
@@ -31,11 +32,15 @@ export function scanListing(listing: readonly string[]): ScanResult {
       beyond++;
     } else if (byIndex[index] === undefined) {
       byIndex[index] = path;
+    } else if (compareCodePoints(path, byIndex[index]!) < 0) {
+      // The listing may come unordered (`listUnordered`): the name first in code-point order wins, as in a sorted one.
+      duplicates.push(byIndex[index]!);
+      byIndex[index] = path;
     } else {
       duplicates.push(path);
     }
   }
-  return { byIndex, ignored, duplicates, beyond };
+  return { byIndex, ignored: sortByCodePoint(ignored), duplicates: sortByCodePoint(duplicates), beyond };
 }
 
 /** Warnings worth logging about a scan once the contiguous `length` is known: the gap, and on open, odd names. */

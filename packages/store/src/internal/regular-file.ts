@@ -1,4 +1,14 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  type Stats,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import { FileNotFoundError } from '../errors/file-not-found-error.js';
 import { InvalidPathError } from '../errors/invalid-path-error.js';
@@ -93,6 +103,7 @@ export function readRegularFileSync(path: string, context: FileContext, listedAs
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
+        // The file grew since fstat (someone appends to it in place): keep reading to its end.
         const larger = Buffer.allocUnsafe(buffer.length * 2);
         buffer.copy(larger, 0, 0, length);
         buffer = larger;
@@ -136,6 +147,26 @@ function classifyOpenError(error: unknown, context: FileContext): unknown {
   return error;
 }
 
+/**
+ * `writeNewFile` without fsync, in synchronous system calls: open, write and close of a small file take
+ * microseconds each, less than the thread-pool round trip of each asynchronous call.
+ */
+function writeNewFileSync(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, CREATE_FLAGS, 0o666);
+  try {
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+  } catch (error) {
+    closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone: nothing to clean up.
+    }
+    throw error;
+  }
+  closeSync(fd);
+}
+
 async function readAll(fd: number, size: number): Promise<Buffer> {
   let buffer = Buffer.allocUnsafe(Math.max(size, 1));
   let length = 0;
@@ -160,6 +191,10 @@ async function readAll(fd: number, size: number): Promise<Buffer> {
  */
 export async function writeNewFile(path: string, data: string | Uint8Array, durable: boolean): Promise<void> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  if (!durable) {
+    writeNewFileSync(path, bytes);
+    return;
+  }
   const fd = await openFd(path, CREATE_FLAGS, 0o666);
   try {
     for (let offset = 0; offset < bytes.length; ) offset += await writeFd(fd, bytes, offset);

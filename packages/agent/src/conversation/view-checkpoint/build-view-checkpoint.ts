@@ -4,6 +4,8 @@ import type { ConversationState } from '../../state/conversation-state.js';
 import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint } from './view-checkpoint-file.js';
 
 const SUMMARY_SUFFIX = '-summary';
+/** How far past the previous view event the next one is looked for by position. */
+const NEAR = 16;
 
 /**
  * The checkpoint of `view`, which must be the view of `state` (the same events applied). Undefined
@@ -19,6 +21,20 @@ export function buildViewCheckpoint(
   if (count > log.length) return undefined;
   const entries: ViewCheckpoint['entries'] = [];
   let run: [number, number] | undefined;
+  // View events sit a few log indices apart (control events between them): `idAt` finds the next one
+  // near the last without a lookup by id (which, on a freshly opened long log, scans every name).
+  let last = -1;
+  const indexOf = (id: string): number => {
+    for (let index = last + 1; index < log.length && index <= last + NEAR; index++) {
+      if (log.idAt(index) === id) {
+        last = index;
+        return index;
+      }
+    }
+    const index = log.indexOf(id);
+    if (index >= 0) last = index;
+    return index;
+  };
   for (const event of view.events) {
     if (event.kind === 'CondensationSummaryEvent') {
       if (!event.id.endsWith(SUMMARY_SUFFIX)) return undefined;
@@ -28,7 +44,7 @@ export function buildViewCheckpoint(
       entries.push({ summary_of: index });
       continue;
     }
-    const index = log.indexOf(event.id);
+    const index = indexOf(event.id);
     if (index < 0 || index >= count) return undefined;
     if (run !== undefined && run[1] === index) run[1] = index + 1;
     else {

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { action, agentMessage, observation, system, userMessage } from '../../test/support/event-builders.js';
+import { createEvent } from '../create/create-event.js';
+import type { AnyEvent } from '../schemas/events.js';
+import { eventsToMessages } from './events-to-messages.js';
+
+/** The messages of a fresh copy of `events`: the conversion with no memo to reuse. */
+const fresh = (events: readonly AnyEvent[]) => eventsToMessages([...events]);
+
+describe('eventsToMessages on a growing array (incremental)', () => {
+  it('gives what a fresh conversion gives after every append, batch and merge boundaries included', () => {
+    const pause = createEvent('PauseEvent', { source: 'user' });
+    const appended: AnyEvent[] = [
+      system(),
+      userMessage('a'),
+      userMessage('b'), // merges into the previous message across a call boundary
+      action('c1', 'r1', { thought: 'two calls' }),
+      pause, // skipped, does not split the batch
+      action('c2', 'r1'), // joins the batch across a call boundary
+      observation('c1'),
+      observation('c2'),
+      agentMessage('x'),
+      userMessage('c'),
+      userMessage('d'),
+      action('c3', 'r2'),
+    ];
+    const live: AnyEvent[] = [];
+    for (const event of appended) {
+      live.push(event);
+      expect(eventsToMessages(live)).toEqual(fresh(live));
+    }
+    expect(eventsToMessages(live).map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+  });
+
+  it('reuses the unchanged messages and sees elements replaced or removed in place', () => {
+    const live: AnyEvent[] = [system(), userMessage('a'), action('c1', 'r1'), observation('c1')];
+    const first = eventsToMessages(live);
+    live.push(agentMessage('x'));
+    const second = eventsToMessages(live);
+    expect(second[0]).toBe(first[0]);
+    expect(second[2]).toBe(first[2]);
+
+    live[1] = userMessage('changed');
+    expect(eventsToMessages(live)).toEqual(fresh(live));
+    live.splice(2, 2);
+    expect(eventsToMessages(live)).toEqual(fresh(live));
+    live.length = 0;
+    expect(eventsToMessages(live)).toEqual([]);
+  });
+
+  it('returns frozen messages that the next call does not change', () => {
+    const live: AnyEvent[] = [userMessage('a'), userMessage('b')];
+    const first = eventsToMessages(live);
+    expect(Object.isFrozen(first[0])).toBe(true);
+    expect(Object.isFrozen(first[0]?.content)).toBe(true);
+    const snapshot = JSON.stringify(first);
+    live.push(userMessage('c'));
+    expect(eventsToMessages(live)[0]?.content).toHaveLength(3);
+    expect(JSON.stringify(first)).toBe(snapshot);
+  });
+});
