@@ -17,6 +17,7 @@ import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
+import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
@@ -128,7 +129,10 @@ export async function buildServer(
 
   const shared: SharedConversationBackend | undefined =
     options.store === undefined && config.databaseUrl !== undefined
-      ? await openPostgresBackend(config.databaseUrl)
+      ? await openPostgresBackend(config.databaseUrl, {
+          leaseTtlMs: config.leaseTtlMs,
+          ...(config.interruptedActions === undefined ? {} : { interruptedActions: config.interruptedActions }),
+        })
       : undefined;
   const { store, root } =
     shared ??
@@ -145,6 +149,17 @@ export async function buildServer(
     allowScriptedAgents: config.allowScriptedAgents,
   });
   conversationGone = (id) => manager.wasDeleted(id);
+  // Replicas: runs whose owner died are resumed by whichever replica sweeps first, without waiting for a request.
+  const recovery =
+    shared !== undefined && config.recoveryIntervalMs > 0
+      ? startRecoverySweep({
+          manager,
+          expiredLeases: () => shared.expiredLeases(),
+          leases: shared.leases,
+          intervalMs: config.recoveryIntervalMs,
+          logger: app.log,
+        })
+      : undefined;
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager);
@@ -167,6 +182,7 @@ export async function buildServer(
     closing ??= (async () => {
       shuttingDown = true;
       app.log.info('shutting down');
+      await recovery?.stop();
       await manager.close(config.shutdownTimeoutMs);
       await sockets.close();
       await app.close();

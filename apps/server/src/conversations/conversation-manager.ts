@@ -40,7 +40,7 @@ export interface ConversationManagerOptions {
    * The store is shared with other replicas (PostgreSQL): conversations they create are found on first
    * use, and these options (events log, leases) go to every Conversation.
    */
-  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'>;
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
 }
 
 /**

@@ -31,7 +31,7 @@ export interface ManagedConversationDeps {
   cipher: SecretCipher | undefined;
   serverApiKey: string | undefined;
   /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
-  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'> | undefined;
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'> | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ConversationOptions } from '@x/agent';
-import type { FileStore } from '@x/store';
+import type { FileStore, Leases } from '@x/store';
 
 /** What a server shares with other replicas through PostgreSQL. */
 export interface SharedConversationBackend {
@@ -7,7 +7,11 @@ export interface SharedConversationBackend {
   /** Reported as `persistence_dir`: the database URL without its password. */
   root: string;
   /** Given to every Conversation: events in the events table, one fenced owner per run. */
-  conversationOptions: Pick<ConversationOptions, 'openEventLog' | 'leases'>;
+  conversationOptions: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
+  /** The run leases every conversation takes (also given in `conversationOptions`). */
+  leases: Leases;
+  /** Keys of the run leases whose owner died (expired without being released): runs to recover. */
+  expiredLeases(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -16,19 +20,25 @@ export interface SharedConversationBackend {
  * uses: snapshots and meta.json in the files table, events in the events table, leases. The driver is
  * imported only here, so servers without `databaseUrl` never load it.
  */
-export async function openPostgresBackend(url: string): Promise<SharedConversationBackend> {
+export async function openPostgresBackend(
+  url: string,
+  options: { leaseTtlMs?: number; interruptedActions?: ConversationOptions['interruptedActions'] } = {},
+): Promise<SharedConversationBackend> {
   const { connectPostgres, createPostgresFileStore, PostgresEventLog, PostgresLeases } = await import(
     '@x/store-postgres'
   );
   const database = await connectPostgres({ url });
-  const leases = new PostgresLeases(database);
+  const leases = new PostgresLeases(database, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs });
   return {
     store: createPostgresFileStore(database),
     root: database.location,
     conversationOptions: {
       openEventLog: ({ conversationId }) => PostgresEventLog.open(database, { logId: conversationId }),
       leases,
+      interruptedActions: options.interruptedActions ?? 'report',
     },
+    leases,
+    expiredLeases: () => leases.expired(),
     close: () => database.close(),
   };
 }

@@ -3,11 +3,11 @@ import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
 import {
   AppendConflictError,
   type AppendFence,
-  type AppendOptions,
   type ChainReport,
   CorruptEventError,
   DuplicateEventIdError,
   EventIndexOutOfRangeError,
+  type EventLogAppendOptions,
   type EventLogLike,
   InvalidEventIdError,
   isStorableEventId,
@@ -122,7 +122,7 @@ export class PostgresEventLog implements EventLogLike {
    * retried: the event id is unique in the log, so a retry of a commit that did land is recognised
    * and answered with the index it got, never written twice.
    */
-  async append(event: AnyEvent, options: AppendOptions = {}): Promise<number> {
+  async append(event: AnyEvent, options: EventLogAppendOptions = {}): Promise<number> {
     const json = serializeEvent(event);
     const parsed = parseEventJson(json);
     if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);

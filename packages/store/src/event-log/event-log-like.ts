@@ -10,7 +10,7 @@ export interface AppendFence {
 }
 
 /** Options of `EventLogLike.append`. */
-export interface AppendOptions {
+export interface EventLogAppendOptions {
   /** Append only at this index (`AppendConflictError` otherwise). */
   expectedIndex?: number;
   /** Refuse the append once this lease generation is no longer current (see `fencesAppends`). */
@@ -35,7 +35,7 @@ export interface EventLogLike {
    * once the lease's generation is no longer current; other logs ignore `fence` (their caller checks the
    * lease before appending).
    */
-  append(event: AnyEvent, options?: AppendOptions): Promise<number>;
+  append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number>;
   /** True when `append` checks `options.fence` in the same atomic write as the event (database logs). */
   readonly fencesAppends?: boolean;
   /** The event at `index` (negative counts from the end). */

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
-import type { AppendOptions, EventLogLike } from '../event-log/event-log-like.js';
+import type { EventLogAppendOptions, EventLogLike } from '../event-log/event-log-like.js';
 import type { LogEntry, SubscribeOptions } from '../event-log/subscription.js';
 import type { Lease } from './lease.js';
 
@@ -21,7 +21,7 @@ export function fenceEventLog(log: EventLogLike, lease: Lease): EventLogLike {
     get fencesAppends() {
       return log.fencesAppends;
     },
-    async append(event: AnyEvent, options?: AppendOptions) {
+    async append(event: AnyEvent, options?: EventLogAppendOptions) {
       // A log that checks the fence inside its write needs no separate (racy) check first.
       if (log.fencesAppends === true) return log.append(event, { ...options, fence: lease });
       await lease.assertHeld();
