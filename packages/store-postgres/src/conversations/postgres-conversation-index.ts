@@ -23,9 +23,16 @@ export interface ConversationSearch {
   limit?: number;
   /** `nextPageToken` of the previous page. */
   pageToken?: string;
+  /** The order of the page: by update (default) or creation time, newest (default) or oldest first; ties by id. */
+  order?: ConversationOrder;
+  /** Start the page at this conversation (inclusive), in `order`: paging by id, as the reference's `page_id`. */
+  startAt?: string;
 }
 
-/** A page of `search`: newest update first; `nextPageToken` is absent on the last page. */
+/** `updated_desc` (default), `updated_asc`, `created_desc`, `created_asc`. */
+export type ConversationOrder = 'updated_desc' | 'updated_asc' | 'created_desc' | 'created_asc';
+
+/** A page of `search`, in its `order`; `nextPageToken` is absent on the last page. */
 export interface ConversationPage {
   items: ConversationRecord[];
   nextPageToken?: string;
@@ -58,8 +65,8 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
-function encodeToken(row: Row): string {
-  return Buffer.from(JSON.stringify([row.updated_at, row.conversation_id])).toString('base64url');
+function encodeToken(row: Row, column: 'updated_at' | 'created_at'): string {
+  return Buffer.from(JSON.stringify([row[column], row.conversation_id])).toString('base64url');
 }
 
 function decodeToken(token: string): [string, string] {
@@ -135,22 +142,35 @@ export class PostgresConversationIndex {
     const limit = search.limit ?? 50;
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
       throw new RangeError(`limit must be 1–1000, got ${limit}`);
+    const order = search.order ?? 'updated_desc';
+    if (!['updated_desc', 'updated_asc', 'created_desc', 'created_asc'].includes(order))
+      throw new RangeError(`order must be updated_desc, updated_asc, created_desc or created_asc, got '${order}'`);
+    const column = order.startsWith('updated') ? 'updated_at' : 'created_at';
+    const descending = order.endsWith('_desc');
+    const after = descending ? '<' : '>';
     const { where, values } = this.#filters(search);
     if (search.pageToken !== undefined) {
-      const [updatedAt, id] = decodeToken(search.pageToken);
-      values.push(updatedAt, id);
-      where.push(`(updated_at, conversation_id) < ($${values.length - 1}::timestamptz, $${values.length})`);
+      const [time, id] = decodeToken(search.pageToken);
+      values.push(time, id);
+      where.push(`(${column}, conversation_id) ${after} ($${values.length - 1}::timestamptz, $${values.length})`);
     }
+    if (search.startAt !== undefined) {
+      values.push(search.startAt);
+      where.push(
+        `(${column}, conversation_id) ${after}= (SELECT ${column}, conversation_id FROM ${this.#table} WHERE conversation_id = $${values.length})`,
+      );
+    }
+    const direction = descending ? 'DESC' : 'ASC';
     const rows = await this.database.query<Row>(
       `SELECT ${COLUMNS} FROM ${this.#table} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY updated_at DESC, conversation_id DESC LIMIT ${limit + 1}`,
+       ORDER BY ${column} ${direction}, conversation_id ${direction} LIMIT ${limit + 1}`,
       values,
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
       items: page.map(toRecord),
-      ...(rows.length > limit && last !== undefined ? { nextPageToken: encodeToken(last) } : {}),
+      ...(rows.length > limit && last !== undefined ? { nextPageToken: encodeToken(last, column) } : {}),
     };
   }
 
