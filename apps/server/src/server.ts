@@ -162,7 +162,7 @@ export async function buildServer(
       : undefined;
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
-  registerConversationRoutes(app, manager);
+  registerConversationRoutes(app, manager, shared?.listing);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });

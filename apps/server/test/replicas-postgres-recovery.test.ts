@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
-import { connectPostgres, type PostgresDatabase } from '@x/store-postgres';
+import type { PostgresDatabase } from '@x/store-postgres';
 import {
   createTestDatabase,
   type PostgresServer,
@@ -12,6 +12,7 @@ import {
 } from '@x/store-postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createConversation,
   createRequest,
   finishReply,
   removeDir,
@@ -22,6 +23,11 @@ import {
 } from './helpers.js';
 
 type Info = Record<string, unknown>;
+type Page = { items: Info[]; next_page_id: string | null };
+
+async function info(server: TestServer, id: string): Promise<Info> {
+  return (await server.call('GET', `/api/conversations/${id}`)).json as Info;
+}
 
 const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -133,6 +139,82 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await survivor?.built.close();
+    }
+  }, 120_000);
+});
+
+describe('listing on replicas: the SQL index', () => {
+  it('searches, filters, pages and counts with the conversations table, opening only the page it returns', async () => {
+    const own = await createTestDatabase(postgres.url);
+    const servers: TestServer[] = [];
+    try {
+      const writer = await startTestServer({ dataDir: await dir(), llm, config: { databaseUrl: own.url } });
+      servers.push(writer);
+      llm.push(finishReply('done'));
+      const ids: string[] = [];
+      ids.push(await createConversation(writer, { title: 'first, finished', initial_message: { content: 'go' } }));
+      await waitFor(async () => (await info(writer, ids[0]!)).execution_status === 'finished');
+      for (const title of ['second', 'third', 'fourth', 'fifth']) ids.push(await createConversation(writer, { title }));
+      // The third is updated last.
+      const sent = await writer.call('POST', `/api/conversations/${ids[2]}/events`, {
+        content: [{ type: 'text', text: 'a note' }],
+        run: false,
+      });
+      expect(sent.status).toBeLessThan(300);
+
+      // A replica started afterwards has opened nothing.
+      const reader = await startTestServer({ dataDir: await dir(), llm, config: { databaseUrl: own.url } });
+      servers.push(reader);
+      // Every read of the reader's store is recorded: which conversations did the listing look into?
+      const store = reader.built.manager.store;
+      const touched = new Set<string>();
+      for (const method of ['read', 'exists', 'list'] as const) {
+        const original = store[method].bind(store) as (path: string) => Promise<never>;
+        (store as unknown as Record<string, unknown>)[method] = (path: string) => {
+          const hex = /^([0-9a-f]{32})\//.exec(path)?.[1];
+          if (hex !== undefined) touched.add(hex);
+          return original(path);
+        };
+      }
+      const hexOf = (id: string) => id.replace(/-/g, '');
+      const first = (await reader.call('GET', '/api/conversations/search?limit=2&sort_order=CREATED_AT')).json as Page;
+      expect(first.items.map((item) => item.id)).toEqual(ids.slice(0, 2));
+      expect(first.next_page_id).toBe(hexOf(ids[2]!));
+      expect([...touched].sort()).toEqual(ids.slice(0, 2).map(hexOf).sort());
+      touched.clear();
+      expect((await reader.call('GET', '/api/conversations/count?status=idle')).json).toBe(4);
+      expect([...touched]).toEqual([]);
+
+      const paged: unknown[] = [];
+      let pageId: string | null = null;
+      do {
+        const page: Page = (
+          await reader.call(
+            'GET',
+            `/api/conversations/search?limit=2&sort_order=CREATED_AT_DESC${pageId === null ? '' : `&page_id=${pageId}`}`,
+          )
+        ).json as Page;
+        paged.push(...page.items.map((item) => item.id));
+        pageId = page.next_page_id;
+      } while (pageId !== null);
+      expect(paged).toEqual([...ids].reverse());
+
+      const finished = (await reader.call('GET', '/api/conversations/search?status=finished')).json as Page;
+      expect(finished.items.map((item) => [item.id, item.title, item.execution_status])).toEqual([
+        [ids[0], 'first, finished', 'finished'],
+      ]);
+      const updated = (await reader.call('GET', '/api/conversations/search?limit=1&sort_order=UPDATED_AT_DESC'))
+        .json as Page;
+      expect(updated.items.map((item) => item.id)).toEqual([ids[2]]);
+      expect((await reader.call('GET', '/api/conversations/count')).json).toBe(5);
+      expect((await reader.call('GET', '/api/conversations/count?status=idle')).json).toBe(4);
+
+      // A deleted conversation leaves the index with its files.
+      expect((await writer.call('DELETE', `/api/conversations/${ids[4]}`)).status).toBe(200);
+      expect((await reader.call('GET', '/api/conversations/count')).json).toBe(4);
+    } finally {
+      for (const server of servers) await server.built.close();
+      await own.drop();
     }
   }, 120_000);
 });

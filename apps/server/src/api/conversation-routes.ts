@@ -2,6 +2,7 @@ import type { ConfirmationPolicy } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ConversationListing } from '../conversations/conversation-listing.js';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../conversations/managed-conversation.js';
@@ -94,7 +95,12 @@ async function filterByStatus(
 }
 
 /** §11.2 conversation routes under `/api/conversations`. */
-export function registerConversationRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
+export function registerConversationRoutes(
+  fastify: FastifyInstance,
+  manager: ConversationManager,
+  /** Replicas: search and count with SQL; only the conversations of the page are opened. */
+  listing?: ConversationListing,
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -131,6 +137,21 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
     },
     async (request) => {
       const { page_id, limit, status, sort_order } = request.query;
+      if (listing !== undefined) {
+        const page = await listing.page({
+          status,
+          sortOrder: sort_order,
+          startAt: page_id === undefined ? undefined : conversationHex(page_id),
+          limit,
+        });
+        const conversations = await Promise.all(page.ids.map((hex) => manager.get(hex)));
+        const items = await Promise.all(
+          conversations.map((conversation) =>
+            conversation === undefined || conversation.isDamaged ? undefined : listedInfo(conversation, request.log),
+          ),
+        );
+        return { items: items.filter((item) => item !== undefined), next_page_id: page.next ?? null };
+      }
       const matching = await filterByStatus(await manager.list(), status, request.log);
       const field = sort_order.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
       const descending = sort_order.endsWith('_DESC');
@@ -159,7 +180,10 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
         response: { 200: countSchema, ...errorResponses(API_ERRORS) },
       },
     },
-    async (request) => (await filterByStatus(await manager.list(), request.query.status, request.log)).length,
+    async (request) =>
+      listing !== undefined
+        ? listing.count(request.query.status)
+        : (await filterByStatus(await manager.list(), request.query.status, request.log)).length,
   );
 
   app.get(

@@ -95,22 +95,35 @@ export class PostgresConversationIndex {
     this.#table = `${database.tablePrefix}conversations`;
   }
 
-  /** Creates or updates a conversation's row; fields left out keep their value. Bumps `updatedAt`. */
+  /**
+   * Creates or updates a conversation's row; fields left out keep their value. `updatedAt` (ISO) sets the
+   * update time, else it is the database's clock now; `createdAt` is used only when the row is created.
+   */
   async upsert(record: {
     conversationId: string;
     status?: string;
     title?: string | null;
     snapshot?: string;
+    createdAt?: string;
+    updatedAt?: string;
   }): Promise<void> {
     await this.database.query(
-      `INSERT INTO ${this.#table} (conversation_id, status, title, snapshot)
-       VALUES ($1, coalesce($2, 'idle'), $3, $4)
+      `INSERT INTO ${this.#table} (conversation_id, status, title, snapshot, created_at, updated_at)
+       VALUES ($1, coalesce($2, 'idle'), $3, $4, coalesce($6::timestamptz, now()), coalesce($7::timestamptz, now()))
        ON CONFLICT (conversation_id) DO UPDATE SET
          status = coalesce($2, ${this.#table}.status),
          title = CASE WHEN $5 THEN $3 ELSE ${this.#table}.title END,
          snapshot = coalesce($4, ${this.#table}.snapshot),
-         updated_at = clock_timestamp()`,
-      [record.conversationId, record.status ?? null, record.title ?? null, record.snapshot ?? null, 'title' in record],
+         updated_at = coalesce($7::timestamptz, clock_timestamp())`,
+      [
+        record.conversationId,
+        record.status ?? null,
+        record.title ?? null,
+        record.snapshot ?? null,
+        'title' in record,
+        record.createdAt ?? null,
+        record.updatedAt ?? null,
+      ],
     );
   }
 
