@@ -149,6 +149,11 @@ export async function buildServer(
     allowScriptedAgents: config.allowScriptedAgents,
   });
   conversationGone = (id) => manager.wasDeleted(id);
+  if (shared === undefined && config.interruptedActions !== undefined) {
+    app.log.warn(
+      'interruptedActions applies to replicas (databaseUrl); a single server records interrupted runs (§11.5)',
+    );
+  }
   // Replicas: runs whose owner died are resumed by whichever replica sweeps first, without waiting for a request.
   const recovery =
     shared !== undefined && config.recoveryIntervalMs > 0
