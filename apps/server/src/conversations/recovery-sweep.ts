@@ -15,7 +15,7 @@ export interface RecoverySweepOptions {
 }
 
 export interface RecoverySweep {
-  /** Looks once; resolves with the number of runs this replica resumed. */
+  /** Looks once; resolves with the number of runs this replica started resuming (another replica may win one). */
   sweep(): Promise<number>;
   /** Stops the timer and waits for a sweep under way. */
   stop(): Promise<void>;
@@ -47,14 +47,14 @@ export function startRecoverySweep(options: RecoverySweepOptions): RecoverySweep
       return false;
     }
     logger.warn({ conversationId: managed.id }, 'recovering a run whose owner stopped renewing its lease');
-    try {
-      await managed.startRun();
-      return true;
-    } catch (error) {
-      // Another replica's sweep (or a request) took it first: it resumes the run.
-      if ((error as { code?: unknown }).code === 'conversation_running' || managed.isRunning) return false;
-      throw error;
-    }
+    // Not awaited: a resumed run records no new `running` status, so startRun would settle only when the run
+    // ends, and one long run must not hold up the recovery of the others.
+    managed.startRun().catch((error: unknown) => {
+      // Another replica's sweep (or a request) took it first: that one resumes the run.
+      if ((error as { code?: unknown }).code === 'conversation_running' || managed.isRunning) return;
+      logger.error({ conversationId: managed.id, err: error }, 'recovery of an expired run failed');
+    });
+    return true;
   };
 
   const sweep = async (): Promise<number> => {
