@@ -18,6 +18,7 @@ import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from '.
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
+import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
@@ -139,6 +140,9 @@ export async function buildServer(
     (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
   const manager = await ConversationManager.start({
     ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
+    ...(shared === undefined && config.interruptedActions !== undefined
+      ? { interruptedActions: config.interruptedActions }
+      : {}),
     store,
     logger: app.log,
     apiKeys: config.apiKeys,
@@ -149,11 +153,8 @@ export async function buildServer(
     allowScriptedAgents: config.allowScriptedAgents,
   });
   conversationGone = (id) => manager.wasDeleted(id);
-  if (shared === undefined && config.interruptedActions !== undefined) {
-    app.log.warn(
-      'interruptedActions applies to replicas (databaseUrl); a single server records interrupted runs (§11.5)',
-    );
-  }
+  // One server told what to do with interrupted actions resumes, at start-up, the runs a crash cut off.
+  if (shared === undefined && config.interruptedActions !== undefined) await resumeInterruptedRuns(manager, app.log);
   // Replicas: runs whose owner died are resumed by whichever replica sweeps first, without waiting for a request.
   const recovery =
     shared !== undefined && config.recoveryIntervalMs > 0

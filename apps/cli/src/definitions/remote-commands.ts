@@ -44,7 +44,7 @@ export function defineRemoteCommands(program: Command): void {
     .addOption(
       new Option(
         '--interrupted-actions <mode>',
-        'with --database-url, a tool call in flight when its replica died: report it as interrupted (default), rerun it, or confirm (wait for a human) (env X_SERVER_INTERRUPTED_ACTIONS)',
+        "a tool call in flight when its run's process died: report it as interrupted (default with --database-url), rerun it, or confirm (wait for a human); without --database-url, set = resume such runs at start-up instead of marking them error (env X_SERVER_INTERRUPTED_ACTIONS)",
       ).choices(['report', 'rerun', 'confirm']),
     )
     .addOption(

@@ -36,9 +36,10 @@ export const serverConfigSchema = z.object({
   /**
    * What a run that takes over from an owner that died mid-action does with the action it was executing
    * (`ConversationOptions.interruptedActions`): `report` (answer it as interrupted, effect unknown, not run
-   * again), `rerun`, or `confirm` (wait for a human). Default `report`. Applies with `databaseUrl` (runs are
-   * leased there); a single server on local files or S3 keeps the reference's restart behaviour (§11.5: a run
-   * found `running` on restart is recorded as interrupted and the conversation set to `error`).
+   * again), `rerun`, or `confirm` (wait for a human). With `databaseUrl` the default is `report`. A single server
+   * (local files or S3) without it keeps the reference's restart behaviour (§11.5: a run found `running` on
+   * restart is recorded as interrupted and the conversation set to `error`); with it, that server resumes such
+   * runs at start-up and handles their in-flight action this way.
    */
   interruptedActions: z.enum(['report', 'rerun', 'confirm']).optional(),
   /** With `databaseUrl`: how long a run's lease outlives its owner's last renewal (the takeover delay), in ms. */
