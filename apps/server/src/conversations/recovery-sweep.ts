@@ -37,15 +37,19 @@ export function startRecoverySweep(options: RecoverySweepOptions): RecoverySweep
   const recover = async (key: string): Promise<boolean> => {
     const hex = conversationHex(key);
     if (hex === undefined) return false;
-    const managed = await options.manager.get(hex);
-    if (managed === undefined || managed.isRunning) return false;
-    const conversation = await managed.open();
-    if (conversation.isRunning) return false;
-    if (conversation.state.execution_status !== 'running') {
+    // Settled: taken and released, so the lease is not listed again (a conversation deleted meanwhile, or
+    // one whose owner died between runs: nothing to resume).
+    const settle = async (): Promise<false> => {
       const lease = await options.leases.acquire(key).catch(() => undefined);
       await lease?.release();
       return false;
-    }
+    };
+    const managed = await options.manager.get(hex);
+    if (managed === undefined) return settle();
+    if (managed.isRunning) return false;
+    const conversation = await managed.open();
+    if (conversation.isRunning) return false;
+    if (conversation.state.execution_status !== 'running') return settle();
     logger.warn({ conversationId: managed.id }, 'recovering a run whose owner stopped renewing its lease');
     // Not awaited: a resumed run records no new `running` status, so startRun would settle only when the run
     // ends, and one long run must not hold up the recovery of the others.
