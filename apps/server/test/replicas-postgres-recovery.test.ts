@@ -154,6 +154,8 @@ describe('listing on replicas: the SQL index', () => {
       const ids: string[] = [];
       ids.push(await createConversation(writer, { title: 'first, finished', initial_message: { content: 'go' } }));
       await waitFor(async () => (await info(writer, ids[0]!)).execution_status === 'finished');
+      // The run's end is recorded in meta.json, and so in the index, just after the run ends.
+      await waitFor(async () => (await writer.call('GET', '/api/conversations/count?status=finished')).json === 1);
       for (const title of ['second', 'third', 'fourth', 'fifth']) ids.push(await createConversation(writer, { title }));
       // The third is updated last.
       const sent = await writer.call('POST', `/api/conversations/${ids[2]}/events`, {

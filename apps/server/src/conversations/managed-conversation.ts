@@ -238,6 +238,10 @@ export class ManagedConversation implements SocketConversation {
 
   /** Writes meta.json; writes are serialized so the last state wins. */
   saveMeta(): Promise<void> {
+    // The status hint follows the live state: a status folded from an event (a FinishObservation sets
+    // `finished`) records no status update event of its own.
+    const live = this.#conversation?.state.execution_status;
+    if (live !== undefined && live !== this.meta.execution_status) this.meta = { ...this.meta, execution_status: live };
     const write = this.#metaWrite.then(() => writeConversationMeta(this.#deps.store, this.meta));
     this.#metaWrite = write.catch((error: unknown) => {
       if (ConversationDeletedError.isInstance(error)) return;
