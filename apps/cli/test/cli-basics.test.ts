@@ -103,4 +103,13 @@ describe('unknown conversations exit 3 and say where x looked', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`${home.path}/elsewhere (which does not exist)`);
   });
+
+  it('takes --interrupted-actions report|rerun|confirm on serve, and refuses another mode', async () => {
+    const help = await runCli(['serve', '--help'], { env });
+    expect(help.stdout).toContain('--interrupted-actions <mode>');
+    expect(help.stdout).toContain('"report", "rerun", "confirm"');
+    const refused = await runCli(['serve', '--interrupted-actions', 'retry'], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("'retry' is invalid");
+  });
 });

@@ -31,6 +31,11 @@ const program = new Command('x-server')
   .option('--testing', 'accept scripted offline agents (agent.x_offline_script): tests only')
   .option('--body-limit <bytes>', 'largest request body (default 1048576)', bytes)
   .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
+  .option('--database-url <url>', 'postgres://…: share conversations with other replicas (env X_SERVER_DATABASE_URL)')
+  .option(
+    '--interrupted-actions <mode>',
+    'report | rerun | confirm: a tool call whose run owner died (env X_SERVER_INTERRUPTED_ACTIONS)',
+  )
   .action(
     async (flags: {
       host?: string;
@@ -43,6 +48,8 @@ const program = new Command('x-server')
       testing?: boolean;
       bodyLimit?: number;
       logLevel?: string;
+      databaseUrl?: string;
+      interruptedActions?: string;
     }) => {
       const overrides: Partial<ServerConfigInput> = {
         host: flags.host,
@@ -52,6 +59,8 @@ const program = new Command('x-server')
         logLevel: flags.logLevel as ServerConfigInput['logLevel'],
         insecureNoKey: flags.insecureNoKey === true,
         allowScriptedAgents: flags.testing === true,
+        databaseUrl: flags.databaseUrl,
+        interruptedActions: flags.interruptedActions as ServerConfigInput['interruptedActions'],
       };
       const config = resolveServerConfig(process.env, overrides);
       if (flags.apiKey !== undefined) config.apiKeys = [...config.apiKeys, ...flags.apiKey];

@@ -17,6 +17,8 @@ import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
+import { startRecoverySweep } from './conversations/recovery-sweep.js';
+import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
@@ -128,13 +130,19 @@ export async function buildServer(
 
   const shared: SharedConversationBackend | undefined =
     options.store === undefined && config.databaseUrl !== undefined
-      ? await openPostgresBackend(config.databaseUrl)
+      ? await openPostgresBackend(config.databaseUrl, {
+          leaseTtlMs: config.leaseTtlMs,
+          ...(config.interruptedActions === undefined ? {} : { interruptedActions: config.interruptedActions }),
+        })
       : undefined;
   const { store, root } =
     shared ??
     (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
   const manager = await ConversationManager.start({
     ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
+    ...(shared === undefined && config.interruptedActions !== undefined
+      ? { interruptedActions: config.interruptedActions }
+      : {}),
     store,
     logger: app.log,
     apiKeys: config.apiKeys,
@@ -145,9 +153,22 @@ export async function buildServer(
     allowScriptedAgents: config.allowScriptedAgents,
   });
   conversationGone = (id) => manager.wasDeleted(id);
+  // One server told what to do with interrupted actions resumes, at start-up, the runs a crash cut off.
+  if (shared === undefined && config.interruptedActions !== undefined) await resumeInterruptedRuns(manager, app.log);
+  // Replicas: runs whose owner died are resumed by whichever replica sweeps first, without waiting for a request.
+  const recovery =
+    shared !== undefined && config.recoveryIntervalMs > 0
+      ? startRecoverySweep({
+          manager,
+          expiredLeases: () => shared.expiredLeases(),
+          leases: shared.leases,
+          intervalMs: config.recoveryIntervalMs,
+          logger: app.log,
+        })
+      : undefined;
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
-  registerConversationRoutes(app, manager);
+  registerConversationRoutes(app, manager, shared?.listing);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
@@ -167,6 +188,7 @@ export async function buildServer(
     closing ??= (async () => {
       shuttingDown = true;
       app.log.info('shutting down');
+      await recovery?.stop();
       await manager.close(config.shutdownTimeoutMs);
       await sockets.close();
       await app.close();

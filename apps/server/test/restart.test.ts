@@ -1,11 +1,20 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { INTERRUPTED_ACTION_TEXT } from '@x/agent';
 import { startScriptedLLMServer } from '@x/agent/testing';
 import { createEvent } from '@x/events';
 import { createLocalFileStore, EventLog } from '@x/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESTART_ERROR_TEXT } from '../src/index.js';
-import { createConversation, finishReply, removeDir, startTestServer, tempDir, waitForIdle } from './helpers.js';
+import {
+  createConversation,
+  finishReply,
+  removeDir,
+  startTestServer,
+  tempDir,
+  waitFor,
+  waitForIdle,
+} from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -100,6 +109,99 @@ describe('restart', () => {
       });
     } finally {
       await second.stop();
+    }
+  });
+
+  /** A conversation on `dataDir` left as a crash in the middle of a terminal command leaves it; its action. */
+  async function crashMidAction(dataDir: string, id: string) {
+    const hex = id.replace(/-/g, '');
+    const store = createLocalFileStore({ root: join(dataDir, 'conversations') });
+    const log = await EventLog.open(store, { dir: `${hex}/events` });
+    await log.append(createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'running' }));
+    const action = createEvent('ActionEvent', {
+      thought: [],
+      action: { kind: 'TerminalAction', command: 'echo ran >> ran.txt' },
+      tool_name: 'terminal',
+      tool_call_id: 'call_crash',
+      tool_call: {
+        id: 'call_crash',
+        name: 'terminal',
+        arguments: '{"command":"echo ran >> ran.txt"}',
+        origin: 'completion',
+      },
+      llm_response_id: 'resp_crash',
+    });
+    await log.append(action);
+    const metaPath = join(dataDir, 'conversations', hex, 'meta.json');
+    const meta = JSON.parse(await readFile(metaPath, 'utf8'));
+    await writeFile(metaPath, JSON.stringify({ ...meta, execution_status: 'running' }));
+    return action;
+  }
+
+  it('with interruptedActions, resumes at start-up the run a crash cut off: its action reported, not re-run', async () => {
+    const dataDir = await tempDir();
+    dirs.push(dataDir);
+    const llm = await startScriptedLLMServer();
+    try {
+      const first = await startTestServer({ dataDir, llm });
+      const id = await createConversation(first);
+      await first.built.close();
+      const action = await crashMidAction(dataDir, id);
+
+      llm.push(finishReply('checked'));
+      const second = await startTestServer({ dataDir, llm, config: { interruptedActions: 'report' } });
+      try {
+        // No request asks for it: the start-up resumed the run, which finishes.
+        await waitFor(
+          async () => (await second.built.manager.get(id))?.isRunning === false && llm.requests.length === 1,
+        );
+        const info = await waitForIdle(second, id);
+        expect(info.execution_status).toBe('finished');
+        const events = (
+          (await second.call('GET', `/api/conversations/${id}/events/search?limit=100`)).json as {
+            items: Info[];
+          }
+        ).items;
+        const errors = events.filter((event) => event.kind === 'AgentErrorEvent');
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({
+          parent_id: action.id,
+          tool_call_id: 'call_crash',
+          error: INTERRUPTED_ACTION_TEXT,
+        });
+        expect(JSON.stringify(llm.requests[0])).toContain('whether it had any effect is unknown');
+        const workspace = (info.workspace as { working_dir: string }).working_dir;
+        await expect(readFile(join(workspace, 'ran.txt'), 'utf8')).rejects.toThrow();
+      } finally {
+        await second.built.close();
+      }
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it("with interruptedActions 'confirm', leaves the cut-off action to a human at start-up", async () => {
+    const dataDir = await tempDir();
+    dirs.push(dataDir);
+    const llm = await startScriptedLLMServer();
+    try {
+      const first = await startTestServer({ dataDir, llm });
+      const id = await createConversation(first);
+      await first.built.close();
+      await crashMidAction(dataDir, id);
+      const second = await startTestServer({ dataDir, llm, config: { interruptedActions: 'confirm' } });
+      try {
+        const info = (await second.call('GET', `/api/conversations/${id}`)).json as Info;
+        expect(info.execution_status).toBe('waiting_for_confirmation');
+        expect(llm.requests).toHaveLength(0);
+        const pending = (await second.call('GET', `/api/conversations/${id}/events/search?kind=AgentErrorEvent`))
+          .json as { items: Info[] };
+        expect(pending.items).toHaveLength(0);
+      } finally {
+        await second.built.close();
+      }
+    } finally {
+      await llm.close();
     }
   });
 });

@@ -71,6 +71,7 @@ export { CorruptConversationError } from './conversation/errors/corrupt-conversa
 export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
 export { UnknownEventError } from './conversation/errors/unknown-event-error.js';
 export type { ForkOptions } from './conversation/fork-options.js';
+export { INTERRUPTED_ACTION_TEXT, interruptedActionEvent } from './conversation/ownership/interrupted-action.js';
 export {
   conversationDirName,
   defaultPersistenceDir,

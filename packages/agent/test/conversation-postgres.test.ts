@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AnyEvent, createEvent } from '@x/events';
+import { LeaseLostError } from '@x/store';
 import {
   connectPostgres,
   createPostgresFileStore,
@@ -226,6 +228,133 @@ describe('the database restarting mid-run', () => {
       expect(await reader.log.verifyChain()).toMatchObject({ status: 'verified', length: events.length });
     } finally {
       await database.close();
+    }
+  }, 120_000);
+});
+
+/**
+ * `database` with a pause switch: while paused, every query waits (the whole process stalled: a GC pause,
+ * SIGSTOP), so the lease stops being renewed too; a query already decided on is sent when it resumes.
+ */
+function pausable(database: PostgresDatabase) {
+  let paused: Promise<void> | undefined;
+  let release: () => void = () => undefined;
+  const wait = (): Promise<void> => paused ?? Promise.resolve();
+  return {
+    database: {
+      ...database,
+      query: (async (text: string, values?: unknown[]) => {
+        await wait();
+        return database.query(text, values);
+      }) as PostgresDatabase['query'],
+      transaction: (async (work) => {
+        await wait();
+        return database.transaction(work);
+      }) as PostgresDatabase['transaction'],
+    } satisfies PostgresDatabase,
+    pause: () => {
+      paused = new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    resume: () => {
+      paused = undefined;
+      release();
+    },
+  };
+}
+
+describe('fencing at the database', () => {
+  it('refuses the append of an owner paused between its lease check and its insert, after another took over', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ran >> fenced.txt' } }] },
+    ]);
+    const a = await connectPostgres({ url: testDatabase.url });
+    const b = await connectPostgres({ url: testDatabase.url });
+    const stall = pausable(a);
+    let stalled: (event: AnyEvent) => void = () => undefined;
+    const paused = new Promise<AnyEvent>((resolve) => {
+      stalled = resolve;
+    });
+    /** Ids and indices of A's appends that committed. */
+    const committedByA: { id: string; index: number }[] = [];
+    try {
+      const { conversation: onA } = await harness.conversation({
+        store: createPostgresFileStore(a),
+        leases: new PostgresLeases(stall.database, { owner: 'a', ttlMs: 1000 }),
+        openEventLog: async ({ conversationId }) => {
+          const log = await PostgresEventLog.open(stall.database, { logId: conversationId, pollIntervalMs: 50 });
+          // A's process stalls right before it sends the insert of its tool's observation: whatever it
+          // checked before (its lease, its index) it checked before the pause.
+          return new Proxy(log, {
+            get(target, property) {
+              if (property === 'append') {
+                return async (event: AnyEvent, options?: Parameters<PostgresEventLog['append']>[1]) => {
+                  if (event.kind === 'ObservationEvent') {
+                    stall.pause();
+                    stalled(event);
+                  }
+                  const index = await target.append(event, options);
+                  committedByA.push({ id: event.id, index });
+                  return index;
+                };
+              }
+              const value = Reflect.get(target, property, target) as unknown;
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          });
+        },
+      });
+      await onA.sendMessage('run it');
+      const runOnA = onA.run().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const pausedEvent = await paused;
+
+      // B takes the conversation's lease once A's (A renews nothing while paused) expired: B owns the run now.
+      const takenByB = await new PostgresLeases(b, { owner: 'b', ttlMs: 5000 }).acquire(onA.directory, {
+        waitMs: 30_000,
+      });
+      expect(takenByB).toMatchObject({ generation: 2, previous: 'expired' });
+
+      // A wakes up and sends the insert it had decided on (after its checks, at the free next index): the
+      // database refuses it, because its transaction finds the lease at another generation.
+      stall.resume();
+      const failure = await runOnA;
+      expect(failure).toBeDefined();
+      const causes: unknown[] = [];
+      for (let cause: unknown = failure; cause !== undefined; cause = (cause as { cause?: unknown }).cause) {
+        causes.push(cause);
+      }
+      expect(causes.some((cause) => cause instanceof LeaseLostError)).toBe(true);
+
+      // B appends under its lease (through the same fenced insert).
+      const logOfB = await PostgresEventLog.open(b, { logId: onA.id });
+      const takeoverAt = logOfB.length;
+      const byB = createEvent('MessageEvent', {
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'B took over' }] },
+      });
+      expect(await logOfB.append(byB, { expectedIndex: takeoverAt, fence: takenByB })).toBe(takeoverAt);
+      await takenByB.release();
+
+      const rows = await b.query<{ idx: number; event_id: string }>(
+        'SELECT idx, event_id FROM x_events WHERE log_id = $1 ORDER BY idx',
+        [onA.id],
+      );
+      const ids = rows.map((row) => row.event_id);
+      expect(ids).not.toContain(pausedEvent.id);
+      // Nothing of A's after the takeover: A's committed appends, then B's event, then nothing.
+      expect(ids.slice(takeoverAt)).toEqual([byB.id]);
+      expect(committedByA.map(({ id }) => id)).toEqual(ids.slice(0, takeoverAt));
+      expect(rows.map((row) => row.idx)).toEqual(rows.map((_, index) => index));
+      expect(await readFile(join(harness.workspace, 'fenced.txt'), 'utf8')).toBe('ran\n');
+      expect(harness.server.requests).toHaveLength(1);
+    } finally {
+      stall.resume();
+      await a.close();
+      await b.close();
     }
   }, 120_000);
 });

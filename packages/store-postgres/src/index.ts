@@ -1,4 +1,5 @@
 export {
+  type ConversationOrder,
   type ConversationPage,
   type ConversationRecord,
   type ConversationSearch,

@@ -56,4 +56,22 @@ describe('PostgresConversationIndex', () => {
     expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `c${String(24 - i).padStart(2, '0')}`));
     await expect(conversations.search({ pageToken: 'garbage' })).rejects.toThrow('pageToken');
   });
+
+  it('orders by creation or update time either way, and starts a page at a given conversation', async () => {
+    const conversations = await index();
+    for (const id of ['k1', 'k2', 'k3', 'k4']) await conversations.upsert({ conversationId: id, status: 'idle' });
+    // k2 updated last: first by update, still second by creation.
+    await conversations.upsert({ conversationId: 'k2', status: 'finished' });
+    const ids = async (search: Parameters<typeof conversations.search>[0]) =>
+      (await conversations.search(search)).items.map((item) => item.conversationId);
+    expect(await ids({ order: 'created_asc' })).toEqual(['k1', 'k2', 'k3', 'k4']);
+    expect(await ids({ order: 'created_desc' })).toEqual(['k4', 'k3', 'k2', 'k1']);
+    expect(await ids({ order: 'updated_desc' })).toEqual(['k2', 'k4', 'k3', 'k1']);
+    expect(await ids({ order: 'updated_asc', limit: 2 })).toEqual(['k1', 'k3']);
+    const first = await conversations.search({ order: 'created_asc', limit: 2 });
+    expect(first.items.map((item) => item.conversationId)).toEqual(['k1', 'k2']);
+    expect(await ids({ order: 'created_asc', pageToken: first.nextPageToken! })).toEqual(['k3', 'k4']);
+    expect(await ids({ order: 'created_asc', startAt: 'k3' })).toEqual(['k3', 'k4']);
+    expect(await ids({ order: 'created_desc', startAt: 'k3', status: 'idle' })).toEqual(['k3', 'k1']);
+  });
 });

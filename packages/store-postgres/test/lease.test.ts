@@ -72,4 +72,40 @@ describe('PostgresLeases', () => {
     await held.release();
     expect((await waiting).generation).toBe(2);
   });
+
+  it('fences a single append by the lease it is given, on a log opened without a fence', async () => {
+    const database = await (await fresh()).connect();
+    const log = await PostgresEventLog.open(database, { logId: '3' });
+    expect(log.fencesAppends).toBe(true);
+    const first = await new PostgresLeases(database, { owner: 'a' }).acquire('conversation:3');
+    expect(await log.append(contractMessageEvent('by a'), { fence: first })).toBe(0);
+    await first.release();
+    const second = await new PostgresLeases(database, { owner: 'b' }).acquire('conversation:3');
+    const refused = await log
+      .append(contractMessageEvent('stale'), { fence: first })
+      .catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ leaseKey: 'conversation:3', generation: 1 });
+    expect(refused).toBeInstanceOf(LeaseLostError);
+    expect(await log.append(contractMessageEvent('by b'), { expectedIndex: 1, fence: second })).toBe(1);
+    expect(log.length).toBe(2);
+  });
+
+  it('lists the leases whose holder stopped renewing without releasing them (expired), not released or live ones', async () => {
+    const test = await fresh();
+    const live = await test.connect();
+    const dying = await test.connect();
+    await (await new PostgresLeases(live, { owner: 'released' }).acquire('released')).release();
+    const held = await new PostgresLeases(live, { owner: 'live', ttlMs: 200 }).acquire('live');
+    await new PostgresLeases(dying, { owner: 'dead', ttlMs: 200 }).acquire('dead');
+    const leases = new PostgresLeases(live);
+    expect(await leases.expired()).toEqual([]);
+    // The dying process loses its connections: its lease is no longer renewed and expires.
+    await dying.close();
+    const deadline = performance.now() + 10_000;
+    while ((await leases.expired()).length === 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await leases.expired()).toEqual(['dead']);
+    await held.release();
+  });
 });

@@ -27,7 +27,7 @@ export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { StoreError } from './errors.js';
-export type { EventLogLike } from './event-log/event-log-like.js';
+export type { AppendFence, EventLogAppendOptions, EventLogLike } from './event-log/event-log-like.js';
 export {
   type EventFileNameParts,
   eventFileName,

@@ -20,6 +20,7 @@ export interface ServeOptions {
   s3Endpoint?: string;
   s3ForcePathStyle?: boolean;
   databaseUrl?: string;
+  interruptedActions?: ServerConfigInput['interruptedActions'];
   logLevel?: ServerConfigInput['logLevel'];
 }
 
@@ -57,6 +58,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       dataDir: dataDir === undefined ? undefined : expandHome(dataDir),
       s3,
       ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+      ...(options.interruptedActions === undefined ? {} : { interruptedActions: options.interruptedActions }),
       logLevel:
         options.logLevel ??
         (env.X_SERVER_LOG_LEVEL as ServerConfigInput['logLevel']) ??

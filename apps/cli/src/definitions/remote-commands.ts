@@ -42,6 +42,12 @@ export function defineRemoteCommands(program: Command): void {
       'postgres://…: conversations and run ownership in PostgreSQL, shared by any number of replicas (env X_SERVER_DATABASE_URL)',
     )
     .addOption(
+      new Option(
+        '--interrupted-actions <mode>',
+        "a tool call in flight when its run's process died: report it as interrupted (default with --database-url), rerun it, or confirm (wait for a human); without --database-url, set = resume such runs at start-up instead of marking them error (env X_SERVER_INTERRUPTED_ACTIONS)",
+      ).choices(['report', 'rerun', 'confirm']),
+    )
+    .addOption(
       new Option('--log-level <level>', 'server log level (default: warn)').choices([
         'fatal',
         'error',
@@ -61,6 +67,10 @@ export function defineRemoteCommands(program: Command): void {
         ['x serve --api-key s3cret --allowed-host agents.example.com', 'behind a reverse proxy'],
         ['x serve --s3-bucket my-bucket --s3-region eu-west-1', 'conversations on S3'],
         ['x serve --database-url postgres://x@db/x --api-key s3cret', 'one of several replicas on PostgreSQL'],
+        [
+          'x serve --database-url postgres://x@db/x --interrupted-actions confirm',
+          'a human decides about tool calls cut off by a dead replica',
+        ],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/serve.js')).serveCommand));

@@ -2,6 +2,7 @@ import type { ConfirmationPolicy } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ConversationListing } from '../conversations/conversation-listing.js';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../conversations/managed-conversation.js';
@@ -95,7 +96,12 @@ async function filterByStatus(
 }
 
 /** §11.2 conversation routes under `/api/conversations`. */
-export function registerConversationRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
+export function registerConversationRoutes(
+  fastify: FastifyInstance,
+  manager: ConversationManager,
+  /** Replicas: search and count with SQL; only the conversations of the page are opened. */
+  listing?: ConversationListing,
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -132,6 +138,22 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
     },
     async (request) => {
       const { page_id, limit, status, sort_order, q } = request.query;
+      if (listing !== undefined) {
+        const page = await listing.page({
+          status,
+          query: q,
+          sortOrder: sort_order,
+          startAt: page_id === undefined ? undefined : conversationHex(page_id),
+          limit,
+        });
+        const conversations = await Promise.all(page.ids.map((hex) => manager.get(hex)));
+        const items = await Promise.all(
+          conversations.map((conversation) =>
+            conversation === undefined || conversation.isDamaged ? undefined : listedInfo(conversation, request.log),
+          ),
+        );
+        return { items: items.filter((item) => item !== undefined), next_page_id: page.next ?? null };
+      }
       const skip = (conversation: ManagedConversation, error: unknown) => skipped(request.log, conversation, error);
       const matching = await filterByQuery(await filterByStatus(await manager.list(), status, request.log), q, skip);
       const field = sort_order.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
@@ -162,6 +184,7 @@ export function registerConversationRoutes(fastify: FastifyInstance, manager: Co
       },
     },
     async (request) => {
+      if (listing !== undefined) return listing.count(request.query.status, request.query.q);
       const skip = (conversation: ManagedConversation, error: unknown) => skipped(request.log, conversation, error);
       const byStatus = await filterByStatus(await manager.list(), request.query.status, request.log);
       return (await filterByQuery(byStatus, request.query.q, skip)).length;

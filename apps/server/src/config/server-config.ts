@@ -33,6 +33,22 @@ export const serverConfigSchema = z.object({
    * number of replicas. Workspaces stay under `dataDir`.
    */
   databaseUrl: z.string().min(1).optional(),
+  /**
+   * What a run that takes over from an owner that died mid-action does with the action it was executing
+   * (`ConversationOptions.interruptedActions`): `report` (answer it as interrupted, effect unknown, not run
+   * again), `rerun`, or `confirm` (wait for a human). With `databaseUrl` the default is `report`. A single server
+   * (local files or S3) without it keeps the reference's restart behaviour (§11.5: a run found `running` on
+   * restart is recorded as interrupted and the conversation set to `error`); with it, that server resumes such
+   * runs at start-up and handles their in-flight action this way.
+   */
+  interruptedActions: z.enum(['report', 'rerun', 'confirm']).optional(),
+  /** With `databaseUrl`: how long a run's lease outlives its owner's last renewal (the takeover delay), in ms. */
+  leaseTtlMs: z.number().int().min(100).default(15_000),
+  /**
+   * With `databaseUrl`: how often this replica looks for runs whose owner died (lease expired, not released)
+   * and resumes them, in ms (each wait jittered ±25%). 0 turns the sweep off.
+   */
+  recoveryIntervalMs: z.number().int().nonnegative().default(5_000),
   /** Session API keys; empty = no authentication. */
   apiKeys: z.array(z.string().min(1)).default([]),
   /** Encrypts stored secrets (LLM api keys, conversation secrets) with Fernet, as the reference's OH_SECRET_KEY. */
@@ -114,6 +130,15 @@ export function resolveServerConfig(
     ...(env.X_SERVER_DATA_DIR ? { dataDir: env.X_SERVER_DATA_DIR } : {}),
     ...(s3FromEnv(env) === undefined ? {} : { s3: s3FromEnv(env) }),
     ...(env.X_SERVER_DATABASE_URL ? { databaseUrl: env.X_SERVER_DATABASE_URL } : {}),
+    ...(env.X_SERVER_INTERRUPTED_ACTIONS
+      ? { interruptedActions: env.X_SERVER_INTERRUPTED_ACTIONS as ServerConfig['interruptedActions'] }
+      : {}),
+    ...(portFromEnv(env.X_SERVER_LEASE_TTL_MS) === undefined
+      ? {}
+      : { leaseTtlMs: portFromEnv(env.X_SERVER_LEASE_TTL_MS) }),
+    ...(portFromEnv(env.X_SERVER_RECOVERY_INTERVAL_MS) === undefined
+      ? {}
+      : { recoveryIntervalMs: portFromEnv(env.X_SERVER_RECOVERY_INTERVAL_MS) }),
     apiKeys: keysFromEnv(env),
     ...(env.X_SECRET_KEY || env.OH_SECRET_KEY ? { secretKey: env.X_SECRET_KEY || env.OH_SECRET_KEY } : {}),
     ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),

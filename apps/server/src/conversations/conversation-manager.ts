@@ -40,7 +40,9 @@ export interface ConversationManagerOptions {
    * The store is shared with other replicas (PostgreSQL): conversations they create are found on first
    * use, and these options (events log, leases) go to every Conversation.
    */
-  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'>;
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
+  /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
+  interruptedActions?: ConversationOptions['interruptedActions'];
 }
 
 /**
@@ -83,6 +85,7 @@ export class ConversationManager implements EventSocketHost {
       cipher,
       serverApiKey: options.serverApiKey,
       shared: options.shared,
+      interruptedActions: options.interruptedActions,
     };
   }
 

@@ -20,7 +20,7 @@ import { ConversationBusyError } from './errors/conversation-busy-error.js';
 import { ConversationDamagedError } from './errors/conversation-damaged-error.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
-import { recordInterruptedRun } from './restart-recovery.js';
+import { recordInterruptedAction, recordInterruptedRun } from './restart-recovery.js';
 
 export interface ManagedConversationDeps {
   store: FileStore;
@@ -31,7 +31,9 @@ export interface ManagedConversationDeps {
   cipher: SecretCipher | undefined;
   serverApiKey: string | undefined;
   /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
-  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases'> | undefined;
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'> | undefined;
+  /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
+  interruptedActions?: ConversationOptions['interruptedActions'];
 }
 
 /**
@@ -49,6 +51,8 @@ export class ManagedConversation implements SocketConversation {
   readonly #published = new Set<(event: AnyEvent) => void>();
   #run: Promise<void> | undefined;
   #rerunRequested = false;
+  /** Set when opening found a run a restart cut off that should be resumed (`interruptedActions`, one server). */
+  resumeAfterRestart = false;
   #afterRunDone: Promise<void> = Promise.resolve();
   #metaWrite: Promise<void> = Promise.resolve();
   #deleted = false;
@@ -171,7 +175,9 @@ export class ManagedConversation implements SocketConversation {
         { conversationId: this.id },
         'conversation was running when the server stopped: recording the interruption',
       );
-      await recordInterruptedRun(conversation);
+      const mode = this.#deps.interruptedActions;
+      if (mode === undefined) await recordInterruptedRun(conversation);
+      else this.resumeAfterRestart = await recordInterruptedAction(conversation, mode);
       conversation = await Conversation.resume(this.hex, options);
     }
     this.#attach(conversation);
@@ -232,6 +238,10 @@ export class ManagedConversation implements SocketConversation {
 
   /** Writes meta.json; writes are serialized so the last state wins. */
   saveMeta(): Promise<void> {
+    // The status hint follows the live state: a status folded from an event (a FinishObservation sets
+    // `finished`) records no status update event of its own.
+    const live = this.#conversation?.state.execution_status;
+    if (live !== undefined && live !== this.meta.execution_status) this.meta = { ...this.meta, execution_status: live };
     const write = this.#metaWrite.then(() => writeConversationMeta(this.#deps.store, this.meta));
     this.#metaWrite = write.catch((error: unknown) => {
       if (ConversationDeletedError.isInstance(error)) return;

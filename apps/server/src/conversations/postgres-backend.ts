@@ -1,5 +1,41 @@
 import type { ConversationOptions } from '@x/agent';
-import type { FileStore } from '@x/store';
+import type { FileStore, Leases } from '@x/store';
+import type { PostgresConversationIndex } from '@x/store-postgres';
+import type { ConversationListing, ConversationSortOrder } from './conversation-listing.js';
+import { readConversationMeta } from './conversation-meta.js';
+import { indexedConversationStore } from './indexed-store.js';
+
+const ORDERS = {
+  CREATED_AT: 'created_asc',
+  CREATED_AT_DESC: 'created_desc',
+  UPDATED_AT: 'updated_asc',
+  UPDATED_AT_DESC: 'updated_desc',
+} as const satisfies Record<ConversationSortOrder, string>;
+
+/**
+ * Conversations written before the index existed (or by a version without it) get their row: one listing
+ * and one query when every conversation has one already.
+ */
+async function indexMissingConversations(store: FileStore, index: PostgresConversationIndex): Promise<void> {
+  const rows = await index.database.query<{ conversation_id: string }>(
+    `SELECT conversation_id FROM ${index.database.tablePrefix}conversations`,
+  );
+  const indexed = new Set(rows.map((row) => row.conversation_id));
+  for (const entry of await store.list('')) {
+    const hex = /^([0-9a-f]{32})\/$/.exec(entry)?.[1];
+    if (hex === undefined || indexed.has(hex)) continue;
+    const meta = await readConversationMeta(store, hex).catch(() => undefined);
+    if (meta !== undefined) {
+      await index.upsert({
+        conversationId: hex,
+        status: meta.execution_status,
+        title: meta.title ?? null,
+        createdAt: meta.created_at,
+        updatedAt: meta.updated_at,
+      });
+    }
+  }
+}
 
 /** What a server shares with other replicas through PostgreSQL. */
 export interface SharedConversationBackend {
@@ -7,7 +43,13 @@ export interface SharedConversationBackend {
   /** Reported as `persistence_dir`: the database URL without its password. */
   root: string;
   /** Given to every Conversation: events in the events table, one fenced owner per run. */
-  conversationOptions: Pick<ConversationOptions, 'openEventLog' | 'leases'>;
+  conversationOptions: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
+  /** Lists and counts the conversations with SQL (the conversations table), never reading them all. */
+  listing: ConversationListing;
+  /** The run leases every conversation takes (also given in `conversationOptions`). */
+  leases: Leases;
+  /** Keys of the run leases whose owner died (expired without being released): runs to recover. */
+  expiredLeases(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -16,19 +58,46 @@ export interface SharedConversationBackend {
  * uses: snapshots and meta.json in the files table, events in the events table, leases. The driver is
  * imported only here, so servers without `databaseUrl` never load it.
  */
-export async function openPostgresBackend(url: string): Promise<SharedConversationBackend> {
-  const { connectPostgres, createPostgresFileStore, PostgresEventLog, PostgresLeases } = await import(
-    '@x/store-postgres'
-  );
+export async function openPostgresBackend(
+  url: string,
+  options: { leaseTtlMs?: number; interruptedActions?: ConversationOptions['interruptedActions'] } = {},
+): Promise<SharedConversationBackend> {
+  const { connectPostgres, createPostgresFileStore, PostgresConversationIndex, PostgresEventLog, PostgresLeases } =
+    await import('@x/store-postgres');
   const database = await connectPostgres({ url });
-  const leases = new PostgresLeases(database);
+  const index = new PostgresConversationIndex(database);
+  const store = indexedConversationStore(createPostgresFileStore(database), index);
+  await indexMissingConversations(store, index);
+  const leases = new PostgresLeases(database, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs });
   return {
-    store: createPostgresFileStore(database),
+    store,
+    listing: {
+      async page({ status, query, sortOrder, startAt, limit }) {
+        const known = startAt !== undefined && (await index.get(startAt)) !== undefined;
+        const page = await index.search({
+          ...(status === undefined ? {} : { status }),
+          ...(query === undefined ? {} : { textContains: query.trim() }),
+          order: ORDERS[sortOrder],
+          ...(known ? { startAt } : {}),
+          limit: limit + 1,
+        });
+        const ids = page.items.map((item) => item.conversationId);
+        return { ids: ids.slice(0, limit), ...(ids.length > limit ? { next: ids[limit] } : {}) };
+      },
+      count: (status, query) =>
+        index.count({
+          ...(status === undefined ? {} : { status }),
+          ...(query === undefined ? {} : { textContains: query.trim() }),
+        }),
+    },
     root: database.location,
     conversationOptions: {
       openEventLog: ({ conversationId }) => PostgresEventLog.open(database, { logId: conversationId }),
       leases,
+      interruptedActions: options.interruptedActions ?? 'report',
     },
+    leases,
+    expiredLeases: () => leases.expired(),
     close: () => database.close(),
   };
 }

@@ -1,4 +1,10 @@
-import { type Conversation, type ConversationState, conversationStateSchema } from '@x/agent';
+import {
+  type Conversation,
+  type ConversationOptions,
+  type ConversationState,
+  conversationStateSchema,
+  interruptedActionEvent,
+} from '@x/agent';
 import { createEvent } from '@x/events';
 
 /** The reference's text for an action cut short by a server restart (§11.5). */
@@ -28,6 +34,30 @@ export async function recordInterruptedRun(conversation: Conversation): Promise<
   await conversation.log.append(
     createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'error' }),
   );
+}
+
+/**
+ * A single server started with `interruptedActions`: instead of §11.5's `error`, the run a restart cut off is
+ * resumed. Its in-flight action (the first unanswered one) is answered as interrupted, effect unknown
+ * (`report`), left to run again (`rerun`), or left to a human (`confirm`: status `waiting_for_confirmation`).
+ * Like `recordInterruptedRun`, appends to the closed conversation's log; resolves true when the caller
+ * should resume the run (the status stays `running`).
+ */
+export async function recordInterruptedAction(
+  conversation: Conversation,
+  mode: NonNullable<ConversationOptions['interruptedActions']>,
+): Promise<boolean> {
+  const [first] = await conversation.pendingActions();
+  await conversation.close();
+  if (first === undefined || mode === 'rerun') return true;
+  if (mode === 'report') {
+    await conversation.log.append({ ...interruptedActionEvent(first), parent_id: first.id });
+    return true;
+  }
+  await conversation.log.append(
+    createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'waiting_for_confirmation' }),
+  );
+  return false;
 }
 
 /** Our derived state from a base_state.json we wrote, without opening the conversation; else undefined. */

@@ -668,8 +668,9 @@ export class Conversation {
   #emit(event: AnyEvent): Promise<void> {
     linkEvent(event);
     const next = this.#emitting.then(async () => {
-      // A run's appends stop the moment another owner takes the conversation over.
-      await this.#runLease?.assertHeld();
+      // A run's appends stop the moment another owner takes the conversation over: checked inside the
+      // write by logs that can (PostgreSQL: the insert's transaction), just before it by the others.
+      if (this.log.fencesAppends !== true) await this.#runLease?.assertHeld();
       const { stamped, index } =
         this.#leases === undefined ? await this.#appendStamped(event) : await this.#appendAfterOthers(event);
       // Another writer (process or machine) appended in between: fold its events first.
@@ -698,7 +699,9 @@ export class Conversation {
       }
       const stamped = event.parent_id === undefined ? await this.#stampParent(event) : event;
       try {
-        return { stamped, index: await this.log.append(stamped, { expectedIndex: this.#state.event_count }) };
+        const fence = this.#runLease;
+        const expectedIndex = this.#state.event_count;
+        return { stamped, index: await this.log.append(stamped, fence ? { expectedIndex, fence } : { expectedIndex }) };
       } catch (error) {
         if (!AppendConflictError.isInstance(error)) throw error;
         await this.log.refresh();

@@ -16,6 +16,11 @@ export interface ConversationSearch {
   status?: string | readonly string[];
   /** Case-insensitive substring of the title. */
   titleContains?: string;
+  /**
+   * Case-insensitive substring of the title or of the id, the id matched both as stored and in the hyphenated
+   * UUID form when it is 32 hex digits (what the server's `q` filter searches).
+   */
+  textContains?: string;
   /** Only conversations updated at or after / before these ISO times. */
   updatedAfter?: string;
   updatedBefore?: string;
@@ -23,9 +28,16 @@ export interface ConversationSearch {
   limit?: number;
   /** `nextPageToken` of the previous page. */
   pageToken?: string;
+  /** The order of the page: by update (default) or creation time, newest (default) or oldest first; ties by id. */
+  order?: ConversationOrder;
+  /** Start the page at this conversation (inclusive), in `order`: paging by id, as the reference's `page_id`. */
+  startAt?: string;
 }
 
-/** A page of `search`: newest update first; `nextPageToken` is absent on the last page. */
+/** `updated_desc` (default), `updated_asc`, `created_desc`, `created_asc`. */
+export type ConversationOrder = 'updated_desc' | 'updated_asc' | 'created_desc' | 'created_asc';
+
+/** A page of `search`, in its `order`; `nextPageToken` is absent on the last page. */
 export interface ConversationPage {
   items: ConversationRecord[];
   nextPageToken?: string;
@@ -58,8 +70,8 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
-function encodeToken(row: Row): string {
-  return Buffer.from(JSON.stringify([row.updated_at, row.conversation_id])).toString('base64url');
+function encodeToken(row: Row, column: 'updated_at' | 'created_at'): string {
+  return Buffer.from(JSON.stringify([row[column], row.conversation_id])).toString('base64url');
 }
 
 function decodeToken(token: string): [string, string] {
@@ -88,22 +100,35 @@ export class PostgresConversationIndex {
     this.#table = `${database.tablePrefix}conversations`;
   }
 
-  /** Creates or updates a conversation's row; fields left out keep their value. Bumps `updatedAt`. */
+  /**
+   * Creates or updates a conversation's row; fields left out keep their value. `updatedAt` (ISO) sets the
+   * update time, else it is the database's clock now; `createdAt` is used only when the row is created.
+   */
   async upsert(record: {
     conversationId: string;
     status?: string;
     title?: string | null;
     snapshot?: string;
+    createdAt?: string;
+    updatedAt?: string;
   }): Promise<void> {
     await this.database.query(
-      `INSERT INTO ${this.#table} (conversation_id, status, title, snapshot)
-       VALUES ($1, coalesce($2, 'idle'), $3, $4)
+      `INSERT INTO ${this.#table} (conversation_id, status, title, snapshot, created_at, updated_at)
+       VALUES ($1, coalesce($2, 'idle'), $3, $4, coalesce($6::timestamptz, now()), coalesce($7::timestamptz, now()))
        ON CONFLICT (conversation_id) DO UPDATE SET
          status = coalesce($2, ${this.#table}.status),
          title = CASE WHEN $5 THEN $3 ELSE ${this.#table}.title END,
          snapshot = coalesce($4, ${this.#table}.snapshot),
-         updated_at = clock_timestamp()`,
-      [record.conversationId, record.status ?? null, record.title ?? null, record.snapshot ?? null, 'title' in record],
+         updated_at = coalesce($7::timestamptz, clock_timestamp())`,
+      [
+        record.conversationId,
+        record.status ?? null,
+        record.title ?? null,
+        record.snapshot ?? null,
+        'title' in record,
+        record.createdAt ?? null,
+        record.updatedAt ?? null,
+      ],
     );
   }
 
@@ -135,22 +160,35 @@ export class PostgresConversationIndex {
     const limit = search.limit ?? 50;
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
       throw new RangeError(`limit must be 1–1000, got ${limit}`);
+    const order = search.order ?? 'updated_desc';
+    if (!['updated_desc', 'updated_asc', 'created_desc', 'created_asc'].includes(order))
+      throw new RangeError(`order must be updated_desc, updated_asc, created_desc or created_asc, got '${order}'`);
+    const column = order.startsWith('updated') ? 'updated_at' : 'created_at';
+    const descending = order.endsWith('_desc');
+    const after = descending ? '<' : '>';
     const { where, values } = this.#filters(search);
     if (search.pageToken !== undefined) {
-      const [updatedAt, id] = decodeToken(search.pageToken);
-      values.push(updatedAt, id);
-      where.push(`(updated_at, conversation_id) < ($${values.length - 1}::timestamptz, $${values.length})`);
+      const [time, id] = decodeToken(search.pageToken);
+      values.push(time, id);
+      where.push(`(${column}, conversation_id) ${after} ($${values.length - 1}::timestamptz, $${values.length})`);
     }
+    if (search.startAt !== undefined) {
+      values.push(search.startAt);
+      where.push(
+        `(${column}, conversation_id) ${after}= (SELECT ${column}, conversation_id FROM ${this.#table} WHERE conversation_id = $${values.length})`,
+      );
+    }
+    const direction = descending ? 'DESC' : 'ASC';
     const rows = await this.database.query<Row>(
       `SELECT ${COLUMNS} FROM ${this.#table} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY updated_at DESC, conversation_id DESC LIMIT ${limit + 1}`,
+       ORDER BY ${column} ${direction}, conversation_id ${direction} LIMIT ${limit + 1}`,
       values,
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
       items: page.map(toRecord),
-      ...(rows.length > limit && last !== undefined ? { nextPageToken: encodeToken(last) } : {}),
+      ...(rows.length > limit && last !== undefined ? { nextPageToken: encodeToken(last, column) } : {}),
     };
   }
 
@@ -174,6 +212,13 @@ export class PostgresConversationIndex {
     if (search.titleContains !== undefined && search.titleContains !== '') {
       values.push(`%${escapeLike(search.titleContains)}%`);
       where.push(`title ILIKE $${values.length}`);
+    }
+    if (search.textContains !== undefined && search.textContains !== '') {
+      values.push(`%${escapeLike(search.textContains)}%`);
+      const hyphenated = `CASE WHEN conversation_id ~ '^[0-9a-f]{32}$' THEN concat_ws('-', substr(conversation_id, 1, 8), substr(conversation_id, 9, 4), substr(conversation_id, 13, 4), substr(conversation_id, 17, 4), substr(conversation_id, 21, 12)) ELSE conversation_id END`;
+      where.push(
+        `(title ILIKE $${values.length} OR conversation_id ILIKE $${values.length} OR ${hyphenated} ILIKE $${values.length})`,
+      );
     }
     if (search.updatedAfter !== undefined) {
       values.push(search.updatedAfter);

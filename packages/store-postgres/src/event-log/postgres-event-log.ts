@@ -2,10 +2,12 @@ import type { KeyObject } from 'node:crypto';
 import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
 import {
   AppendConflictError,
+  type AppendFence,
   type ChainReport,
   CorruptEventError,
   DuplicateEventIdError,
   EventIndexOutOfRangeError,
+  type EventLogAppendOptions,
   type EventLogLike,
   InvalidEventIdError,
   isStorableEventId,
@@ -22,9 +24,10 @@ import { signPostgresChainHead, verifyPostgresChain } from './postgres-chain.js'
 import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';
 
 /** A lease generation every append must still hold (see `PostgresLeases`). */
-export interface LeaseFence {
-  readonly key: string;
-  readonly generation: number;
+export type LeaseFence = AppendFence;
+
+function leaseLost(fence: LeaseFence): LeaseLostError {
+  return new LeaseLostError({ leaseKey: fence.key, generation: fence.generation });
 }
 
 /** Options for `PostgresEventLog.open`. */
@@ -56,6 +59,8 @@ export class PostgresEventLog implements EventLogLike {
   readonly database: PostgresDatabase;
   readonly logId: string;
   readonly fence: LeaseFence | undefined;
+  /** Every append given a `fence` checks it in the insert itself (`EventLogLike.fencesAppends`). */
+  readonly fencesAppends = true;
   readonly #table: string;
   readonly #leases: string;
   readonly #pollIntervalMs: number;
@@ -117,7 +122,7 @@ export class PostgresEventLog implements EventLogLike {
    * retried: the event id is unique in the log, so a retry of a commit that did land is recognised
    * and answered with the index it got, never written twice.
    */
-  async append(event: AnyEvent, options: { expectedIndex?: number } = {}): Promise<number> {
+  async append(event: AnyEvent, options: EventLogAppendOptions = {}): Promise<number> {
     const json = serializeEvent(event);
     const parsed = parseEventJson(json);
     if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
@@ -125,7 +130,9 @@ export class PostgresEventLog implements EventLogLike {
     if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
       throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
     }
-    return this.#enqueue(() => this.#appendNow(parsed, json, expectedIndex));
+    // The append's own fence (a run's lease) wins over the log's.
+    const fence = options.fence ?? this.fence;
+    return this.#enqueue(() => this.#appendNow(parsed, json, expectedIndex, fence));
   }
 
   async get(index: number): Promise<AnyEvent> {
@@ -208,7 +215,12 @@ export class PostgresEventLog implements EventLogLike {
     return signPostgresChainHead(this.database, this.logId, { privateKey, retryForMs: this.#retryForMs });
   }
 
-  async #appendNow(event: AnyEvent, json: string, expectedIndex: number | undefined): Promise<number> {
+  async #appendNow(
+    event: AnyEvent,
+    json: string,
+    expectedIndex: number | undefined,
+    fence: LeaseFence | undefined,
+  ): Promise<number> {
     this.#rejectDuplicate(event.id);
     if (expectedIndex !== undefined && expectedIndex !== this.length) {
       if (expectedIndex > this.length) await this.#catchUp(true);
@@ -224,15 +236,15 @@ export class PostgresEventLog implements EventLogLike {
       try {
         if (contended && expectedIndex === undefined) {
           // Other writers are appending too: take the log's lock and the next index, no more retries.
-          const taken = await this.#insertLocked(event.id, json);
-          if (taken === undefined) throw this.#leaseLost();
+          const taken = await this.#insertLocked(event.id, json, fence);
+          if (taken === undefined) throw leaseLost(fence!);
           this.#lockedAppends = Math.max(0, this.#lockedAppends - 1);
           await this.#catchUp(false);
           this.#remember(taken, event);
           return taken;
         }
-        const inserted = await this.#insert(index, event.id, json);
-        if (!inserted) throw this.#leaseLost();
+        const inserted = await this.#insert(index, event.id, json, fence);
+        if (!inserted) throw leaseLost(fence!);
         this.#push(event.id, event);
         return index;
       } catch (error) {
@@ -264,8 +276,8 @@ export class PostgresEventLog implements EventLogLike {
   }
 
   /** One INSERT; with a fence, only while the lease row still carries its generation (false otherwise). */
-  async #insert(index: number, id: string, json: string): Promise<boolean> {
-    if (this.fence === undefined) {
+  async #insert(index: number, id: string, json: string, fence: LeaseFence | undefined): Promise<boolean> {
+    if (fence === undefined) {
       await this.database.query(`INSERT INTO ${this.#table} (log_id, idx, event_id, body) VALUES ($1, $2, $3, $4)`, [
         this.logId,
         index,
@@ -278,7 +290,7 @@ export class PostgresEventLog implements EventLogLike {
       `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $5 AND generation = $6 FOR SHARE)
        INSERT INTO ${this.#table} (log_id, idx, event_id, body)
        SELECT $1, $2, $3, $4 FROM fence RETURNING idx`,
-      [this.logId, index, id, json, this.fence.key, this.fence.generation],
+      [this.logId, index, id, json, fence.key, fence.generation],
     );
     return rows.length === 1;
   }
@@ -287,23 +299,19 @@ export class PostgresEventLog implements EventLogLike {
    * Appends at the first free index in a transaction holding the log's advisory lock, so contending
    * writers queue instead of retrying; resolves with the index, or undefined when the fence failed.
    */
-  #insertLocked(id: string, json: string): Promise<number | undefined> {
+  #insertLocked(id: string, json: string, fence: LeaseFence | undefined): Promise<number | undefined> {
     return this.database.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.#table}:${this.logId}`]);
-      const fenced = this.fence !== undefined;
+      const fenced = fence !== undefined;
       const result = await client.query<{ idx: number }>(
         `${fenced ? `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $4 AND generation = $5 FOR SHARE) ` : ''}
          INSERT INTO ${this.#table} (log_id, idx, event_id, body)
          SELECT $1, (SELECT coalesce(max(idx) + 1, 0) FROM ${this.#table} WHERE log_id = $1), $2, $3
          ${fenced ? 'FROM fence' : ''} RETURNING idx`,
-        fenced ? [this.logId, id, json, this.fence!.key, this.fence!.generation] : [this.logId, id, json],
+        fenced ? [this.logId, id, json, fence.key, fence.generation] : [this.logId, id, json],
       );
       return result.rows[0]?.idx;
     });
-  }
-
-  #leaseLost(): LeaseLostError {
-    return new LeaseLostError({ leaseKey: this.fence!.key, generation: this.fence!.generation });
   }
 
   /** Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. */

@@ -83,6 +83,22 @@ export class PostgresLeases implements Leases {
     return row === undefined ? undefined : { generation: Number(row.generation), owner: row.owner, live: row.live };
   }
 
+  /**
+   * Keys of the leases whose holder stopped renewing without releasing them (killed, machine lost, cut
+   * off): expired by the database's clock, not released. What a recovery sweep takes over. Oldest first.
+   */
+  async expired(options: { limit?: number } = {}): Promise<string[]> {
+    const limit = options.limit ?? 100;
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 10_000))
+      throw new RangeError(`limit must be 1–10000, got ${limit}`);
+    const rows = await this.database.query<{ lease_key: string }>(
+      `SELECT lease_key FROM ${this.#table}
+       WHERE expires_at <= clock_timestamp() AND expires_at <> '-infinity'
+       ORDER BY expires_at LIMIT ${limit}`,
+    );
+    return rows.map((row) => row.lease_key);
+  }
+
   #held(key: string, generation: number, previous: PostgresLease['previous']): PostgresLease {
     const controller = new AbortController();
     let lastRenewed = performance.now();

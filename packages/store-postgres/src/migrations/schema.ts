@@ -67,5 +67,7 @@ export function migrations(prefix: string): readonly string[] {
        signature text NOT NULL,
        public_key text NOT NULL
      );`,
+    // 4: listings by creation time (the server's CREATED_AT sort orders) use an index too.
+    `CREATE INDEX ${prefix}conversations_created ON ${prefix}conversations (created_at, conversation_id);`,
   ];
 }

@@ -3,6 +3,20 @@ import type { AnyEvent } from '@x/events';
 import type { ChainReport } from '../chain/verify-report.js';
 import type { LogEntry, SubscribeOptions } from './subscription.js';
 
+/** A lease generation an append must still hold: a `Lease`, or any `{ key, generation }`. */
+export interface AppendFence {
+  readonly key: string;
+  readonly generation: number;
+}
+
+/** Options of `EventLogLike.append`. */
+export interface EventLogAppendOptions {
+  /** Append only at this index (`AppendConflictError` otherwise). */
+  expectedIndex?: number;
+  /** Refuse the append once this lease generation is no longer current (see `fencesAppends`). */
+  fence?: AppendFence;
+}
+
 /**
  * What every event log offers, whatever holds the events: `EventLog` (one file per event in a
  * `FileStore`) and database-backed logs such as `PostgresEventLog` from `@x/store-postgres`. The
@@ -15,8 +29,15 @@ export interface EventLogLike {
   indexOf(id: string): number;
   /** Id of the event at `index` (negative counts from the end). No I/O. */
   idAt(index: number): string;
-  /** Appends `event` and resolves with its index once it is durable. */
-  append(event: AnyEvent, options?: { expectedIndex?: number }): Promise<number>;
+  /**
+   * Appends `event` and resolves with its index once it is durable. With `fence` (a held lease), a log
+   * whose `fencesAppends` is true refuses the append with `LeaseLostError`, atomically with the write,
+   * once the lease's generation is no longer current; other logs ignore `fence` (their caller checks the
+   * lease before appending).
+   */
+  append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number>;
+  /** True when `append` checks `options.fence` in the same atomic write as the event (database logs). */
+  readonly fencesAppends?: boolean;
   /** The event at `index` (negative counts from the end). */
   get(index: number): Promise<AnyEvent>;
   /** The event with `id`. */

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
-import type { EventLogLike } from '../event-log/event-log-like.js';
+import type { EventLogAppendOptions, EventLogLike } from '../event-log/event-log-like.js';
 import type { LogEntry, SubscribeOptions } from '../event-log/subscription.js';
 import type { Lease } from './lease.js';
 
@@ -8,7 +8,8 @@ import type { Lease } from './lease.js';
  * `log`, with every append refused (`LeaseLostError`) once `lease` has been taken over. On file
  * stores the check is a read before the write, so an append already past it when a takeover lands
  * still commits; the new owner starts only after a whole ttl without heartbeats, which a live
- * holder never lets pass. Database logs fence inside the write itself (see @x/store-postgres).
+ * holder never lets pass. Logs with `fencesAppends` (PostgreSQL) get the lease as the append's `fence`
+ * instead and check it in the same transaction as the insert, so no stale append can commit.
  */
 export function fenceEventLog(log: EventLogLike, lease: Lease): EventLogLike {
   return {
@@ -17,7 +18,12 @@ export function fenceEventLog(log: EventLogLike, lease: Lease): EventLogLike {
     },
     indexOf: (id: string) => log.indexOf(id),
     idAt: (index: number) => log.idAt(index),
-    async append(event: AnyEvent, options?: { expectedIndex?: number }) {
+    get fencesAppends() {
+      return log.fencesAppends;
+    },
+    async append(event: AnyEvent, options?: EventLogAppendOptions) {
+      // A log that checks the fence inside its write needs no separate (racy) check first.
+      if (log.fencesAppends === true) return log.append(event, { ...options, fence: lease });
       await lease.assertHeld();
       return log.append(event, options);
     },

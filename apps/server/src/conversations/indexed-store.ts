@@ -1,0 +1,61 @@
+import type { FileStore } from '@x/store';
+
+const META = /^([0-9a-f]{32})\/meta\.json$/;
+const DIRECTORY = /^([0-9a-f]{32})\/?$/;
+
+/** What the store tells the index: a conversation's meta.json was written, or its directory removed. */
+export interface ConversationIndexSink {
+  upsert(record: {
+    conversationId: string;
+    status: string;
+    title: string | null;
+    createdAt?: string;
+    updatedAt?: string;
+  }): Promise<void>;
+  delete(conversationId: string): Promise<unknown>;
+}
+
+/**
+ * `store`, keeping `index` current: every write of `<hex>/meta.json` (the server's record of a conversation:
+ * status, title) updates the conversation's row, and removing `<hex>` (a delete) removes it. The write
+ * itself comes first, so the files stay the truth and a failed index update only leaves the row stale.
+ */
+export function indexedConversationStore(store: FileStore, index: ConversationIndexSink): FileStore {
+  const indexed: FileStore = {
+    read: (path) => store.read(path),
+    async write(path, data) {
+      await store.write(path, data);
+      const hex = META.exec(path)?.[1];
+      if (hex === undefined) return;
+      const meta = JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString('utf8')) as {
+        execution_status?: unknown;
+        title?: unknown;
+        created_at?: unknown;
+        updated_at?: unknown;
+      };
+      await index.upsert({
+        conversationId: hex,
+        status: typeof meta.execution_status === 'string' ? meta.execution_status : 'idle',
+        title: typeof meta.title === 'string' ? meta.title : null,
+        // meta.json's times (what listings without the index sort by), not the time of this write.
+        ...(typeof meta.created_at === 'string' ? { createdAt: meta.created_at } : {}),
+        ...(typeof meta.updated_at === 'string' ? { updatedAt: meta.updated_at } : {}),
+      });
+    },
+    writeIfAbsent: (path, data) => store.writeIfAbsent(path, data),
+    copy: (from, to) => store.copy(from, to),
+    list: (prefix) => store.list(prefix),
+    async delete(path) {
+      await store.delete(path);
+      const hex = DIRECTORY.exec(path)?.[1];
+      if (hex !== undefined) await index.delete(hex);
+    },
+    exists: (path) => store.exists(path),
+    describe: (path) => store.describe(path),
+  };
+  if (store.readBatch !== undefined) {
+    const readBatch = store.readBatch.bind(store);
+    indexed.readBatch = (paths) => readBatch(paths);
+  }
+  return indexed;
+}
