@@ -1,6 +1,10 @@
 // `x run` exports its spans and metrics over OTLP/HTTP from the same OTEL_* variables as `x serve`, to a local
 // receiver on 127.0.0.1, and flushes them before it exits.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startBackground } from './helpers/background.js';
 import { type OtlpReceiver, type ReceivedExport, startOtlpReceiver } from './helpers/otlp-receiver.js';
 import { runCli, tempDir } from './helpers/run-cli.js';
 
@@ -68,4 +72,40 @@ describe('x run with OTEL_* variables', () => {
     expect(result.stderr).not.toContain('exporting spans');
     expect(received).toEqual([]);
   });
+});
+
+describe('x run ended by a signal', () => {
+  it('still exports the spans finished before SIGTERM', async () => {
+    const llm = await startScriptedLLMServer();
+    const workspace = tempDir();
+    try {
+      const marker = join(workspace.path, 'started');
+      llm.push({
+        toolCalls: [{ name: 'terminal', arguments: { command: 'touch started; sleep 1000', timeout: 3000 } }],
+      });
+      const run = startBackground(['run', 'Wait', '--model', 'my-local-model', '--workspace', workspace.path], {
+        X_HOME: home.path,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: llm.baseURL,
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_METRICS_EXPORTER: 'none',
+      });
+      while (!existsSync(marker)) {
+        if (run.child.exitCode !== null) throw new Error(`x run exited early:\n${run.stdout}\n${run.stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const closed = new Promise<NodeJS.Signals | null>((resolve) => run.child.once('close', (_, by) => resolve(by)));
+      run.child.kill('SIGTERM');
+      expect(await closed).toBe('SIGTERM');
+      const all = received
+        .filter((request) => request.path === '/v1/traces')
+        .map((request) => request.body)
+        .join('\n');
+      // The model call ended before the signal; the tool call it started was still running.
+      expect(all).toContain('"chat my-local-model"');
+    } finally {
+      await llm.close();
+      workspace.remove();
+    }
+  }, 120_000);
 });

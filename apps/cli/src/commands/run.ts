@@ -169,7 +169,10 @@ export async function runCommand(
     void conversation.pause().catch(() => undefined);
   };
   process.on('SIGINT', onSigint);
-  const stopTerminating = terminateOnSignal(conversation);
+  // A signal still exports the spans and metrics finished so far.
+  const stopTerminating = terminateOnSignal(conversation, {
+    beforeExit: () => telemetry?.shutdown() ?? Promise.resolve(),
+  });
   try {
     if (source !== undefined && policy !== undefined) await conversation.setConfirmationPolicy(policy);
     const message = demo ? DEMO_TASK : task;
