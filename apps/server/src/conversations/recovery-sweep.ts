@@ -61,14 +61,22 @@ export function startRecoverySweep(options: RecoverySweepOptions): RecoverySweep
     return true;
   };
 
+  // A conversation that cannot be recovered (damaged files) stays expired and is met on every sweep: its
+  // failure is logged as an error once per distinct message, then at debug level, so logs do not fill up.
+  const reported = new Map<string, string>();
   const sweep = async (): Promise<number> => {
     let resumed = 0;
     for (const key of await options.expiredLeases()) {
       if (stopped) break;
       try {
         if (await recover(key)) resumed++;
+        reported.delete(key);
       } catch (error) {
-        logger.error({ leaseKey: key, err: error }, 'recovery of an expired run failed');
+        const message = error instanceof Error ? error.message : String(error);
+        const repeated = reported.get(key) === message;
+        reported.set(key, message);
+        if (repeated) logger.debug({ leaseKey: key, err: error }, 'recovery of an expired run failed again');
+        else logger.error({ leaseKey: key, err: error }, 'recovery of an expired run failed');
       }
     }
     return resumed;
