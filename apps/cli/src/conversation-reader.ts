@@ -10,7 +10,9 @@ const baseStateSchema = z.looseObject({
   confirmation_policy: z.looseObject({ kind: z.string() }).optional(),
   max_iterations: z.number().optional(),
   stats: z.unknown().optional(),
-  agent: z.looseObject({ llm: z.looseObject({ model: z.string().optional() }).optional() }).optional(),
+  agent: z
+    .looseObject({ llm: z.looseObject({ model: z.string().optional() }).optional(), condenser: z.unknown().optional() })
+    .optional(),
   workspace: z.looseObject({ working_dir: z.string().optional() }).optional(),
   agent_state: z.looseObject({ x_state: z.unknown().optional() }).optional(),
   /** HEAD of the conversation tree (reference §7.7); readers show the branch that ends there. */

@@ -60,3 +60,50 @@ describe('x replay --check on a recording made with the terminal tool', () => {
     expect(failed.stdout).toContain(`  + ${firstLine}`);
   });
 });
+
+describe('x replay --check on a recording made with a summarizing condenser', () => {
+  it('condenses where the recording did, answering with the recorded summaries, and passes', async () => {
+    const agentModule = await import('@x/agent');
+    const dataDir = tempDir();
+    const workspace = tempDir();
+    try {
+      const steps = 9;
+      const script = [
+        ...Array.from({ length: steps }, (_, n) => ({
+          toolCalls: [{ name: 'terminal', arguments: { command: `echo step-${n}` } }],
+        })),
+        { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
+      ];
+      const agent = agentModule.createAgent({
+        llm: agentModule.createOfflineLLM({ script }),
+        toolEnvironment: { inherit: [...agentModule.defaultInheritedVariables], set: {} },
+        condenser: new agentModule.LLMSummarizingCondenser({
+          llm: agentModule.createOfflineLLM({ script: (_request, turn) => ({ content: `Summary ${turn}: echoed.` }) }),
+          maxSize: 8,
+          keepFirst: 1,
+        }),
+      });
+      const conversation = await agentModule.Conversation.create({
+        agent,
+        workspace: workspace.path,
+        persistenceDir: dataDir.path,
+        durability: 'none',
+      });
+      await conversation.sendMessage('Echo a few steps.');
+      await conversation.run();
+      const condensations = [];
+      for await (const event of conversation.events()) if (event.kind === 'Condensation') condensations.push(event);
+      const location = conversation.location;
+      await conversation.close();
+      expect(condensations.length).toBeGreaterThan(1);
+
+      const passed = await runCli(['replay', location, '--check'], { env });
+      expect(passed.stderr).toBe('');
+      expect(passed.stdout).toContain(`replay check passed: ${steps + 1} of ${steps + 1} requests match`);
+      expect(passed.code).toBe(0);
+    } finally {
+      workspace.remove();
+      dataDir.remove();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AnyEvent } from '@x/events';
 import { eventToJson } from '@x/events';
 import type { CliContext } from '../context.js';
 import { openConversation, readEventsSettled } from '../conversation-reader.js';
@@ -9,9 +10,28 @@ import { ExitCode } from '../errors.js';
 import { resolveConversation } from '../resolve-conversation.js';
 
 /**
- * `x replay --check <conversation>`: runs today's default agent (the one `x run` builds) against the
- * offline model answering with the recorded responses, in a fresh temporary workspace, sending the recorded
- * user messages in order, and compares every request with the recorded one. Exit 0 when all match; 1 with
+ * The condenser the recording was made with (its `base_state.json` agent config), answering its summary
+ * requests with the recorded Condensations' summaries, in order: a
+ * replay condenses where the recording did, so its later requests match. Nothing when none was recorded.
+ */
+function recordedCondenser(
+  agentModule: typeof import('@x/agent'),
+  config: unknown,
+  events: readonly AnyEvent[],
+): { condenser?: import('@x/agent').Condenser } {
+  if (config === undefined || config === null) return {};
+  const summaries = events.flatMap((event) =>
+    event.kind === 'Condensation' && typeof event.summary === 'string' ? [{ content: event.summary }] : [],
+  );
+  const llm = agentModule.withUsageId(agentModule.createOfflineLLM({ script: summaries }), 'condenser');
+  return { condenser: agentModule.condenserFromJSON(config, { llm }) };
+}
+
+/**
+ * `x replay --check <conversation>`: runs today's default agent (the one `x run` builds, with the condenser
+ * the recording's agent config names) against the offline model answering with the recorded responses, in a
+ * fresh temporary workspace, sending the recorded user messages in order, and compares every request with the
+ * recorded one. Exit 0 when all match; 1 with
  * the diff of the first divergence otherwise. The recorded conversation is only read.
  */
 export async function replayCheckCommand(
@@ -48,6 +68,7 @@ export async function replayCheckCommand(
       agent: agentModule.createAgent({
         llm: replay.llm,
         toolEnvironment: { inherit: [...agentModule.defaultInheritedVariables], set: {} },
+        ...recordedCondenser(agentModule, record.baseState?.agent?.condenser, events),
       }),
       workspace,
       persistenceDir,
