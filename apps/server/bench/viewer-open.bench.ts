@@ -17,12 +17,17 @@ const RUNS = 5;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'x-viewer-bench-'));
 const setup = await buildServer({ port: 0, dataDir, logLevel: 'silent' });
-await setup.listen();
+const { url: setupUrl } = await setup.listen();
+// The Host header the server allows (its own address): the default `localhost:80` is refused.
 const created = await setup.app.inject({
   method: 'POST',
   url: '/api/conversations',
+  headers: { host: new URL(setupUrl).host },
   payload: { agent: { llm: { model: 'offline' } } },
 });
+if (created.statusCode !== 201 && created.statusCode !== 200) {
+  throw new Error(`creating the conversation failed: ${created.statusCode} ${created.body}`);
+}
 const id = (created.json() as { id: string }).id;
 await setup.close();
 
@@ -51,10 +56,10 @@ try {
     const page = await browser.newPage();
     await page.goto(`${url}/#/c/${id}`, { waitUntil: 'commit' });
     // Measured in the page, from the navigation's start to the frame where the newest event is drawn.
-    const newest = JSON.stringify(`message number ${EVENTS - 1}:`);
+    // Functions, not strings: the viewer's Content-Security-Policy forbids evaluating strings.
     await page.waitForFunction(
-      `[...document.querySelectorAll('article')].some((card) => card.textContent.includes(${newest}))`,
-      undefined,
+      (newest) => [...document.querySelectorAll('article')].some((card) => card.textContent?.includes(newest)),
+      `message number ${EVENTS - 1}:`,
       { polling: 'raf' },
     );
     firstScreen.push(await page.evaluate(() => performance.now()));
@@ -63,7 +68,7 @@ try {
     await page.locator('.timeline').evaluate((element) => {
       element.scrollTop = 0;
     });
-    await page.waitForFunction(`document.querySelectorAll('article').length > ${before}`);
+    await page.waitForFunction((count) => document.querySelectorAll('article').length > count, before);
     olderRange.push(performance.now() - scrolled);
     await page.close();
   }
