@@ -1,4 +1,4 @@
-import { unlink } from 'node:fs/promises';
+import { link, unlink } from 'node:fs/promises';
 import type { StoreWrite } from '../file-store.js';
 import { type ConfinedRoot, type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
 import { errnoCode } from './local-fs.js';
@@ -91,13 +91,17 @@ export async function writeIfAbsentThenWriteLocal(
         } else {
           claimTemp = await deps.writeTemp(claimDirectory, claim.name, first.data);
         }
-        try {
-          await deps.linkThenRemove(claimTemp, `${claimDirectory.path}/${claim.name}`);
-          created = true;
-        } catch (error) {
-          if (errnoCode(error) !== 'EEXIST') throw error;
+        const target = `${claimDirectory.path}/${claim.name}`;
+        if (deps.durable) {
+          created = await linkDurably(claimTemp, target, claimDirectory);
+        } else {
+          try {
+            await deps.linkThenRemove(claimTemp, target);
+            created = true;
+          } catch (error) {
+            if (errnoCode(error) !== 'EEXIST') throw error;
+          }
         }
-        if (created && deps.durable) await syncDirectory(claimDirectory);
       } finally {
         await claimDirectory.close();
       }
@@ -120,6 +124,27 @@ export async function writeIfAbsentThenWriteLocal(
     onCreated();
     return publish(deps, directory, eventTemp, file, then);
   }
+}
+
+/**
+ * `link(temp, target)`, then the temp's removal alongside the directory's fsync (a temp name left by a
+ * crash is only a leftover `list` clears; the link is what must be on disk). False when `target` exists.
+ */
+async function linkDurably(temp: string, target: string, directory: DirectoryHandle): Promise<boolean> {
+  let linkError: unknown;
+  try {
+    await link(temp, target);
+  } catch (error) {
+    linkError = error;
+  }
+  const removed = unlink(temp).catch(() => undefined);
+  if (linkError !== undefined) {
+    await removed;
+    if (errnoCode(linkError) === 'EEXIST') return false;
+    throw linkError;
+  }
+  await Promise.all([syncDirectory(directory), removed]);
+  return true;
 }
 
 /** Writes the second file in the directory already open (then closes it); once more through `write` if it was removed. */
