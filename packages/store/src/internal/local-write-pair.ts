@@ -71,6 +71,7 @@ export async function writeIfAbsentThenWriteLocal(
         create: true,
         storePath: first.path,
         sync: !deps.durable,
+        above: file.segments,
       }))!;
       try {
         let claimTemp: string;
