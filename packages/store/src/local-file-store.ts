@@ -277,6 +277,8 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
+    writeIfAbsentThenWrite: (first, then, onCreated) => writeIfAbsentThenWriteLocal(pair, first, then, onCreated),
+
     async copy(from, to) {
       const source = fileKey(from);
       const target = fileKey(to);
@@ -351,8 +353,6 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     describe(path) {
       return absolute(validateStorePath(path, { allowTrailingSlash: true }));
     },
-
-    writeIfAbsentThenWrite: (first, then, onCreated) => writeIfAbsentThenWriteLocal(pair, first, then, onCreated),
   };
   // What the claim-then-event-file call borrows from this store (see `internal/local-write-pair.ts`).
   const pair: LocalWritePairDeps = { root, durable, fileKey, fail, writeTemp, linkThenRemove, replaceWith, ...store };

@@ -122,7 +122,13 @@ export async function writeIfAbsentThenWriteLocal(
       await directory.close();
       return false;
     }
-    onCreated();
+    try {
+      onCreated();
+    } catch (error) {
+      if (eventTemp !== undefined) await unlink(eventTemp).catch(() => undefined);
+      await directory.close();
+      throw error;
+    }
     return publish(deps, directory, eventTemp, file, then);
   }
 }
