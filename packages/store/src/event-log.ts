@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
-import type { ChainLink } from './chain/chain-link.js';
+import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
 import { verifyEventChain } from './chain/verify-chain.js';
 import type { ChainReport } from './chain/verify-report.js';
 import { AppendConflictError } from './errors/append-conflict-error.js';
@@ -10,7 +10,6 @@ import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 import { StoreError } from './errors.js';
-import { chainedClaimBytes } from './event-log/chained-claim-bytes.js';
 import { claimThenPublish } from './event-log/claim-then-publish.js';
 import { EventCache } from './event-log/event-cache.js';
 import type { EventLogLike } from './event-log/event-log-like.js';
@@ -300,18 +299,17 @@ export class EventLog implements EventLogLike {
         throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
       }
     }
-    const bytes = Buffer.from(json, 'utf8');
     for (;;) {
       const index = this.length;
       // The chain link travels in the claim, so it commits atomically with the event (see src/chain).
-      const { link, claim: claimBytes } = chainedClaimBytes(index, event.id, await this.#previousHash(index), bytes);
+      const link = createChainLink(index, event.id, await this.#previousHash(index), json);
       const ownPath = this.#eventPath(index, event.id);
       // The event file is the event's bytes alone (the claim also holds its chain link). Once the claim
       // commits the event, it is recorded even if writing its file fails, so a retry of this append
       // reports a duplicate instead of writing the event twice.
-      const ownClaim = { path: this.#slotPath(index), data: claimBytes };
+      const ownClaim = { path: this.#slotPath(index), data: formatChainedClaim(link, json) };
       const onClaimed = () => this.#push(ownPath, event, link);
-      if (await claimThenPublish(this.store, ownClaim, { path: ownPath, data: bytes }, onClaimed)) return index;
+      if (await claimThenPublish(this.store, ownClaim, { path: ownPath, data: json }, onClaimed)) return index;
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined) {
         throw new CorruptEventError({
