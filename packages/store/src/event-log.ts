@@ -10,6 +10,7 @@ import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 import { StoreError } from './errors.js';
+import { claimThenPublish } from './event-log/claim-then-publish.js';
 import { EventCache } from './event-log/event-cache.js';
 import type { EventLogLike } from './event-log/event-log-like.js';
 import {
@@ -302,15 +303,13 @@ export class EventLog implements EventLogLike {
       const index = this.length;
       // The chain link travels in the claim, so it commits atomically with the event (see src/chain).
       const link = createChainLink(index, event.id, await this.#previousHash(index), json);
-      if (await this.store.writeIfAbsent(this.#slotPath(index), formatChainedClaim(link, json))) {
-        const path = this.#eventPath(index, event.id);
-        // The claim committed the event: record it even if writing its file fails, so a retry of
-        // this append reports a duplicate instead of writing the event twice.
-        this.#push(path, event, link);
-        // The event file is the event's bytes alone (the claim also holds its chain link).
-        await this.store.write(path, json);
-        return index;
-      }
+      const ownPath = this.#eventPath(index, event.id);
+      // The event file is the event's bytes alone (the claim also holds its chain link). Once the claim
+      // commits the event, it is recorded even if writing its file fails, so a retry of this append
+      // reports a duplicate instead of writing the event twice.
+      const ownClaim = { path: this.#slotPath(index), data: formatChainedClaim(link, json) };
+      const onClaimed = () => this.#push(ownPath, event, link);
+      if (await claimThenPublish(this.store, ownClaim, { path: ownPath, data: json }, onClaimed)) return index;
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
       if (claim === undefined) {
         throw new CorruptEventError({

@@ -62,6 +62,22 @@ export interface FileStore {
    */
   readBatch?(paths: readonly string[]): Promise<(Uint8Array | StoreError)[]>;
 
+  /**
+   * Optional: `writeIfAbsent(first.path, first.data)` and, only when that call created the file,
+   * `write(then.path, then.data)`, with the guarantees of those two calls. `onCreated` runs once the
+   * first file exists and before the second is written, so the caller learns of the creation even when
+   * the second write fails (which rejects as `write` would). Resolves like `writeIfAbsent`. The
+   * `EventLog` appends with it (a slot claim, then its event file): the local store walks to the two
+   * directories once, and with `'fsync'` overlaps the two files' fsyncs. Callers fall back to the two calls.
+   */
+  writeIfAbsentThenWrite?(first: StoreWrite, then: StoreWrite, onCreated: () => void): Promise<boolean>;
+
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;
+}
+
+/** One file to write: its store path and its content. */
+export interface StoreWrite {
+  readonly path: string;
+  readonly data: string | Uint8Array;
 }

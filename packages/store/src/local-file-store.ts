@@ -16,6 +16,7 @@ import {
 } from './internal/confined-directory.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
+import { type LocalWritePairDeps, writeIfAbsentThenWriteLocal } from './internal/local-write-pair.js';
 import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
 
@@ -156,7 +157,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     }
   };
 
-  return {
+  const store: FileStore = {
     async read(path) {
       const { segments, name, location } = fileKey(path);
       try {
@@ -276,6 +277,8 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
+    writeIfAbsentThenWrite: (first, then, onCreated) => writeIfAbsentThenWriteLocal(pair, first, then, onCreated),
+
     async copy(from, to) {
       const source = fileKey(from);
       const target = fileKey(to);
@@ -351,6 +354,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       return absolute(validateStorePath(path, { allowTrailingSlash: true }));
     },
   };
+  // What the claim-then-event-file call borrows from this store (see `internal/local-write-pair.ts`).
+  const pair: LocalWritePairDeps = { root, durable, fileKey, fail, writeTemp, linkThenRemove, replaceWith, ...store };
+  return store;
 
   /** The source of a copy must be a regular file: checked before linking, so a FIFO or link is never published. */
   async function checkCopySource(sourcePath: string, context: { storePath: string; location: string }) {

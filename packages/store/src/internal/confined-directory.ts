@@ -86,6 +86,8 @@ export interface OpenDirectoryOptions {
    * directory costs microseconds, less than the thread-pool round trip of the asynchronous call.
    */
   readonly sync?: boolean;
+  /** The segments from the root to where the walk starts, when it starts below the root (for messages). */
+  readonly above?: readonly string[];
 }
 
 /**
@@ -110,7 +112,7 @@ export async function openDirectory(
       if (kind === 'link') {
         throw new InvalidPathError({
           path: options.storePath,
-          reason: `${JSON.stringify(segments.slice(0, depth + 1).join('/'))} is a symbolic link (not followed)`,
+          reason: `${JSON.stringify([...(options.above ?? []), ...segments.slice(0, depth + 1)].join('/'))} is a symbolic link (not followed)`,
           cause: error,
         });
       }

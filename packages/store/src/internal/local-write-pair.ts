@@ -1,0 +1,192 @@
+import { link, unlink } from 'node:fs/promises';
+import type { StoreWrite } from '../file-store.js';
+import { type ConfinedRoot, type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
+import { errnoCode } from './local-fs.js';
+
+/** A validated file path, split as the local store splits it. */
+export interface LocalFileKey {
+  readonly segments: readonly string[];
+  readonly name: string;
+  readonly location: string;
+}
+
+/** What the local store lends `writeIfAbsentThenWrite`: its root, its policy and its own primitives. */
+export interface LocalWritePairDeps {
+  readonly root: ConfinedRoot;
+  readonly durable: boolean;
+  fileKey(path: string): LocalFileKey;
+  fail(error: unknown, operation: string, path: string, location: string): Error;
+  /** A fresh temp file in `directory` holding `data` (fsynced when durable); its path. */
+  writeTemp(directory: DirectoryHandle, name: string, data: string | Uint8Array): Promise<string>;
+  /** Hard-links `temp` at `target` (EEXIST when taken) and removes `temp`, whatever happened. */
+  linkThenRemove(temp: string, target: string): Promise<void>;
+  /** Renames `temp` over `target` (removing `temp` on failure). */
+  replaceWith(temp: string, target: string): Promise<void>;
+  writeIfAbsent(path: string, data: string | Uint8Array): Promise<boolean>;
+  write(path: string, data: string | Uint8Array): Promise<void>;
+}
+
+/**
+ * The local store's `writeIfAbsentThenWrite`: the EventLog's append (the claim `<dir>/.slots/n.json`,
+ * then the event file `<dir>/event-….json`) under one walk from the root. The same steps as the two
+ * calls, with the same confinement (every directory opened from the root, one component at a time,
+ * `O_NOFOLLOW`, at this call) and the same atomicity: the claim is a temp file hard-linked at its name,
+ * the event file a temp file renamed over its name, and the event file is published only after the
+ * claim exists. Saved: the second walk from the root (an `open` and a `close` per directory level).
+ *
+ * With `'fsync'` both temp files are written and fsynced at the same time, before the claim is linked;
+ * then, in order, the claim directory's fsync, the rename, the event directory's fsync. Every fsync of
+ * the two calls is kept, and a crash never leaves the event file on disk without its claim; only the
+ * two file fsyncs overlap (the second temp file is written before the claim is known to be won, and
+ * removed when it is not).
+ */
+export async function writeIfAbsentThenWriteLocal(
+  deps: LocalWritePairDeps,
+  first: StoreWrite,
+  then: StoreWrite,
+  onCreated: () => void,
+): Promise<boolean> {
+  const claim = deps.fileKey(first.path);
+  const file = deps.fileKey(then.path);
+  const below = claimSegmentsBelow(file.segments, claim.segments);
+  if (below === undefined) {
+    // Not the EventLog's layout (the claim is not at or below the file's directory): the two calls.
+    if (!(await deps.writeIfAbsent(first.path, first.data))) return false;
+    onCreated();
+    await deps.write(then.path, then.data);
+    return true;
+  }
+  for (let attempt = 0; ; attempt++) {
+    let directory: DirectoryHandle | undefined;
+    let eventTemp: string | undefined;
+    let created = false;
+    let operation = 'writeIfAbsent';
+    try {
+      directory = (await openDirectory(deps.root, file.segments, {
+        create: true,
+        storePath: then.path,
+        sync: !deps.durable,
+      }))!;
+      const claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
+        create: true,
+        storePath: first.path,
+        sync: !deps.durable,
+        above: file.segments,
+      }))!;
+      try {
+        let claimTemp: string;
+        if (deps.durable) {
+          // Both files written and fsynced at once (two thread-pool calls in flight): one fsync's wait, not two.
+          const [claimWrite, eventWrite] = await Promise.allSettled([
+            deps.writeTemp(claimDirectory, claim.name, first.data),
+            deps.writeTemp(directory, file.name, then.data),
+          ]);
+          if (eventWrite.status === 'fulfilled') eventTemp = eventWrite.value;
+          if (claimWrite.status === 'rejected') throw claimWrite.reason;
+          claimTemp = claimWrite.value;
+          if (eventWrite.status === 'rejected') {
+            await unlink(claimTemp).catch(() => undefined);
+            operation = 'write';
+            throw eventWrite.reason;
+          }
+        } else {
+          claimTemp = await deps.writeTemp(claimDirectory, claim.name, first.data);
+        }
+        const target = `${claimDirectory.path}/${claim.name}`;
+        if (deps.durable) {
+          created = await linkDurably(claimTemp, target, claimDirectory);
+        } else {
+          try {
+            await deps.linkThenRemove(claimTemp, target);
+            created = true;
+          } catch (error) {
+            if (errnoCode(error) !== 'EEXIST') throw error;
+          }
+        }
+      } finally {
+        await claimDirectory.close();
+      }
+    } catch (error) {
+      if (eventTemp !== undefined) await unlink(eventTemp).catch(() => undefined);
+      await directory?.close();
+      // Creating a name in a directory removed after we opened it fails with ENOENT: once more.
+      if (created || errnoCode(error) !== 'ENOENT' || attempt > 0) {
+        const [path, location] = operation === 'write' ? [then.path, file.location] : [first.path, claim.location];
+        throw deps.fail(error, operation, path, location);
+      }
+      continue;
+    }
+    if (!created) {
+      // The claim was taken: nothing of this call is left behind.
+      if (eventTemp !== undefined) await unlink(eventTemp).catch(() => undefined);
+      await directory.close();
+      return false;
+    }
+    try {
+      onCreated();
+    } catch (error) {
+      if (eventTemp !== undefined) await unlink(eventTemp).catch(() => undefined);
+      await directory.close();
+      throw error;
+    }
+    return publish(deps, directory, eventTemp, file, then);
+  }
+}
+
+/**
+ * `link(temp, target)`, then the temp's removal alongside the directory's fsync (a temp name left by a
+ * crash is only a leftover `list` clears; the link is what must be on disk). False when `target` exists.
+ */
+async function linkDurably(temp: string, target: string, directory: DirectoryHandle): Promise<boolean> {
+  let linkError: unknown;
+  try {
+    await link(temp, target);
+  } catch (error) {
+    linkError = error;
+  }
+  const removed = unlink(temp).catch(() => undefined);
+  if (linkError !== undefined) {
+    await removed;
+    if (errnoCode(linkError) === 'EEXIST') return false;
+    throw linkError;
+  }
+  await Promise.all([syncDirectory(directory), removed]);
+  return true;
+}
+
+/** Writes the second file in the directory already open (then closes it); once more through `write` if it was removed. */
+async function publish(
+  deps: LocalWritePairDeps,
+  directory: DirectoryHandle,
+  eventTemp: string | undefined,
+  file: LocalFileKey,
+  then: StoreWrite,
+): Promise<boolean> {
+  try {
+    const temp = eventTemp ?? (await deps.writeTemp(directory, file.name, then.data));
+    await deps.replaceWith(temp, `${directory.path}/${file.name}`);
+    if (deps.durable) await syncDirectory(directory);
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw deps.fail(error, 'write', then.path, file.location);
+    // The directory was removed (and maybe made again) since it was opened: `write` walks afresh.
+    await deps.write(then.path, then.data);
+  } finally {
+    await directory.close();
+  }
+  return true;
+}
+
+/** The claim's directory segments below the file's directory, or undefined when it is not there. */
+function claimSegmentsBelow(fileSegments: readonly string[], claimSegments: readonly string[]): string[] | undefined {
+  if (claimSegments.length < fileSegments.length) return undefined;
+  for (let i = 0; i < fileSegments.length; i++) if (claimSegments[i] !== fileSegments[i]) return undefined;
+  return claimSegments.slice(fileSegments.length);
+}
+
+/** `directory` as the starting point of `openDirectory`, which must not close it (the caller still uses it). */
+function borrowedRoot(root: ConfinedRoot, directory: DirectoryHandle): ConfinedRoot {
+  return {
+    realPath: root.realPath,
+    handle: { path: directory.path, fd: directory.fd, close: async () => undefined },
+  };
+}
