@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module';
+import type { AnyEvent } from '../schemas/events.js';
+import { deepFreeze } from './deep-freeze.js';
+import { markRoundTripSafe } from './round-trip-events.js';
+
+/**
+ * For caches of events this package already validated (the packed read cache of `@x/store`): turns
+ * `JSON.parse(text)` back into the event `parseEventJson(text)` returned, without validating it again,
+ * when `text` is a canonical event text, i.e. `JSON.stringify(parseEventJson(text)) === text` (what
+ * `createEvent` output serializes to, and what files our writers wrote hold). The result is frozen and
+ * round-trip safe like a parsed event. Never call it on text that was not validated that way (by the same
+ * `eventParserVersion()`): anything else must go through `parseEventJson`.
+ */
+export function reviveValidatedEvent(value: Record<string, unknown>): AnyEvent {
+  deepFreeze(value);
+  markRoundTripSafe(value);
+  return value as unknown as AnyEvent;
+}
+
+let version: string | undefined;
+
+/**
+ * Names the parser (this package's version): a cache of validated events written by another version
+ * may hold what that version's schemas made of a text, so it is ignored. Reads package.json once.
+ */
+export function eventParserVersion(): string {
+  if (version === undefined) {
+    const manifest = createRequire(import.meta.url)('../../package.json') as { version?: unknown };
+    version = `@x/events@${typeof manifest.version === 'string' ? manifest.version : 'unknown'}`;
+  }
+  return version;
+}
