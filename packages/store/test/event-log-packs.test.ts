@@ -135,7 +135,9 @@ describe('EventLog packed read cache', () => {
     const events = await log.range(0);
     expect(events[5]!.id).toBe(foreign.id);
     expect(events).toEqual(await fileRead(local));
-    expect(messages).toEqual([expect.stringMatching(/00000\.pack: packed read cache ignored, its names disagree .* index 5/)]);
+    expect(messages).toEqual([
+      expect.stringMatching(/00000\.pack: packed read cache ignored, its names disagree .* index 5/),
+    ]);
     await log.packsSettled();
     const header = JSON.parse((await readFile(join(root, 'events/.slots/packs/00000.pack'), 'utf8')).split('\n')[0]!);
     expect(header.names[5]).toBe(eventFileName(5, foreign.id));
