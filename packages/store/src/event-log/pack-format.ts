@@ -1,5 +1,5 @@
 import * as zlib from 'node:zlib';
-import { type AnyEvent, eventParserVersion, reviveValidatedEvent, serializeEvent } from '@x/events';
+import { type AnyEvent, eventParserVersion, rawEventText, reviveValidatedEvent, serializeEvent } from '@x/events';
 import { eventIdOfPath } from './file-names.js';
 import { parseStoredEvent } from './parse-stored-event.js';
 
@@ -62,9 +62,11 @@ export function encodePack(options: { start: number; names: readonly string[]; e
 
 /** The event's canonical JSON, or its stored text as a JSON string when that text is not canonical. */
 function packElement(event: AnyEvent): string {
-  const text = serializeEvent(event);
-  if (event.kind !== 'OpaqueEvent' && text === JSON.stringify(event)) return text;
-  return JSON.stringify(text);
+  if (event.kind === 'OpaqueEvent') return JSON.stringify(serializeEvent(event));
+  // serializeEvent gives the text the event was parsed from, or else exactly this (one stringify, not two).
+  const canonical = JSON.stringify(event);
+  const raw = rawEventText(event);
+  return raw === undefined || raw === canonical ? canonical : JSON.stringify(raw);
 }
 
 /** What a pack must agree with to be used: its place in the log and the log's own file names there. */
