@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { type AnyEvent, isRoundTripSafe, serializeEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { CorruptEventError } from '../src/errors/corrupt-event-error.js';
 import { eventFileName } from '../src/event-log/file-names.js';
 import { EventLog, type EventLogOptions } from '../src/event-log.js';
@@ -12,7 +14,7 @@ import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { createTestBucket } from '../src/testing/test-bucket.js';
 import { countingStore } from './helpers/counting-store.js';
-import { userMessageEvent } from './helpers/events.js';
+import { messageText, userMessageEvent } from './helpers/events.js';
 import { s3TestEndpoint } from './helpers/s3-test-endpoint.js';
 
 const roots: string[] = [];
@@ -188,6 +190,48 @@ describe('EventLog packed read cache', () => {
     // range is served from the pack: the content as it was validated (see the README).
     const fresh = await EventLog.open(store, { packs });
     expect((await fresh.range(0))[2]!.id).toBe(written[2]!.id);
+  });
+
+  it('verifyChain checks that every pack readers would use holds the event files bytes', async () => {
+    const store = createMemoryFileStore();
+    const packs = { chunkSize: 4 };
+    const written = await appendMessages(await EventLog.open(store, { packs }), 8);
+    expect((await verifyEventChain(store)).status).toBe('verified');
+    // A pack forged with a valid checksum and the right names: readers would serve it, so verify must not pass.
+    const path = 'events/.slots/packs/00000.pack';
+    const [headerLine, body] = (await store.read(path)).split('\n') as [string, string];
+    const forgedBody = body.replace('message 2', 'forged 2');
+    const header = { ...JSON.parse(headerLine), crc32: crc32(Buffer.from(forgedBody)) };
+    await store.write(path, `${JSON.stringify(header)}\n${forgedBody}`);
+    const served = await (await EventLog.open(store, { packs })).range(0);
+    expect(messageText(served[2]!)).toBe('forged 2');
+    const report = await verifyEventChain(store);
+    expect(report.status).toBe('tampered');
+    expect(report.problem).toMatchObject({ kind: 'altered', index: 2, id: written[2]!.id });
+    expect(report.problem?.message).toMatch(/packed read cache .*00000\.pack/);
+    // A pack readers ignore (names of another log) is not a problem.
+    await store.write(
+      path,
+      `${JSON.stringify({ ...header, names: header.names.map(() => 'event-00000-x.json') })}\n${forgedBody}`,
+    );
+    expect((await verifyEventChain(store)).status).toBe('verified');
+  });
+
+  it('verifyChain accepts packs of events whose stored text is kept as a string (written by a foreign writer)', async () => {
+    const store = createMemoryFileStore();
+    const events = [userMessageEvent('a'), userMessageEvent('b')];
+    for (const [index, event] of events.entries()) {
+      await store.write(
+        `events/${eventFileName(index, event.id)}`,
+        JSON.stringify(JSON.parse(serializeEvent(event)), null, 1),
+      );
+    }
+    const log = await EventLog.open(store, { packs: { chunkSize: 2 } });
+    await log.range(0);
+    await log.packsSettled();
+    const body = (await store.read('events/.slots/packs/00000.pack')).split('\n').slice(1).join('\n');
+    expect(body.startsWith('["{')).toBe(true);
+    expect((await verifyEventChain(store)).status).toBe('unchained');
   });
 
   it('does not write packs with packs: false', async () => {

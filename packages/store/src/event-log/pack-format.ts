@@ -85,21 +85,16 @@ export type DecodedPack = { readonly events: AnyEvent[] } | { readonly problem: 
  * or an element that does not parse. Never throws.
  */
 export function decodePack(data: Uint8Array | string, expected: PackExpectation): DecodedPack {
-  if (crc32 === undefined) return { problem: 'zlib.crc32 is not available' };
-  const bytes =
-    typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const newline = bytes.indexOf(10);
-  if (newline === -1) return { problem: 'no header line (truncated?)' };
-  let header: Partial<PackHeader>;
-  try {
-    header = JSON.parse(bytes.toString('utf8', 0, newline)) as Partial<PackHeader>;
-  } catch {
-    return { problem: 'its header is not JSON' };
+  const parts = splitPack(data);
+  if ('problem' in parts) return parts;
+  const { header, body } = parts;
+  if (header.start !== expected.start || header.names.length !== expected.names.length)
+    return { problem: 'another chunk' };
+  for (let k = 0; k < header.names.length; k++) {
+    if (header.names[k] !== expected.names[k]) {
+      return { problem: `its names disagree with the log at index ${expected.start + k}` };
+    }
   }
-  const problem = headerProblem(header, expected);
-  if (problem !== undefined) return { problem };
-  const body = bytes.subarray(newline + 1);
-  if (crc32(body) !== header.crc32) return { problem: 'its checksum does not match (corrupt or truncated)' };
   let values: unknown;
   try {
     values = JSON.parse(body.toString('utf8'));
@@ -119,18 +114,42 @@ export function decodePack(data: Uint8Array | string, expected: PackExpectation)
   return { events };
 }
 
-function headerProblem(header: Partial<PackHeader>, expected: PackExpectation): string | undefined {
-  if (header === null || typeof header !== 'object') return 'its header is not an object';
-  if (header.format !== PACK_FORMAT || header.v !== PACK_VERSION) return 'another format or version';
-  if (header.parser !== eventParserVersion()) return `written by another parser (${String(header.parser)})`;
-  if (header.start !== expected.start || header.count !== expected.names.length) return 'another chunk';
-  if (typeof header.crc32 !== 'number') return 'no checksum';
-  const names = header.names;
-  if (!Array.isArray(names) || names.length !== expected.names.length) return 'its names disagree with the log';
-  for (let k = 0; k < names.length; k++) {
-    if (names[k] !== expected.names[k]) return `its names disagree with the log at index ${expected.start + k}`;
+/** A pack's header and body when it is one this version reads and its checksum matches, else undefined. */
+export function packHeaderOf(data: Uint8Array): { start: number; names: string[]; body: Buffer } | undefined {
+  const parts = splitPack(data);
+  return 'problem' in parts ? undefined : { start: parts.header.start, names: parts.header.names, body: parts.body };
+}
+
+/** Header and body of a pack of this format, version and parser whose checksum matches, or the problem. */
+function splitPack(data: Uint8Array | string): { header: PackHeader; body: Buffer } | { problem: string } {
+  if (crc32 === undefined) return { problem: 'zlib.crc32 is not available' };
+  const bytes =
+    typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const newline = bytes.indexOf(10);
+  if (newline === -1) return { problem: 'no header line (truncated?)' };
+  let header: Partial<PackHeader>;
+  try {
+    header = JSON.parse(bytes.toString('utf8', 0, newline)) as Partial<PackHeader>;
+  } catch {
+    return { problem: 'its header is not JSON' };
   }
-  return undefined;
+  if (header === null || typeof header !== 'object') return { problem: 'its header is not an object' };
+  if (header.format !== PACK_FORMAT || header.v !== PACK_VERSION) return { problem: 'another format or version' };
+  if (header.parser !== eventParserVersion())
+    return { problem: `written by another parser (${String(header.parser)})` };
+  const { start, count, names } = header;
+  if (
+    !Number.isSafeInteger(start) ||
+    !Array.isArray(names) ||
+    names.length !== count ||
+    typeof header.crc32 !== 'number'
+  ) {
+    return { problem: 'its header is incomplete' };
+  }
+  if (!names.every((name) => typeof name === 'string')) return { problem: 'its header is incomplete' };
+  const body = bytes.subarray(newline + 1);
+  if (crc32(body) !== header.crc32) return { problem: 'its checksum does not match (corrupt or truncated)' };
+  return { header: header as PackHeader, body };
 }
 
 /** One body element as an event, or a problem. */
