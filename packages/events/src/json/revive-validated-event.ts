@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { AnyEvent } from '../schemas/events.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -21,12 +22,18 @@ let version: string | undefined;
 
 /**
  * Names the parser (this package's version): a cache of validated events written by another version
- * may hold what that version's schemas made of a text, so it is ignored. Reads package.json once.
+ * may hold what that version's schemas made of a text, so it is ignored. Reads package.json once; where it
+ * cannot (a bundle), the name is unique to the process.
  */
 export function eventParserVersion(): string {
   if (version === undefined) {
-    const manifest = createRequire(import.meta.url)('../../package.json') as { version?: unknown };
-    version = `@x/events@${typeof manifest.version === 'string' ? manifest.version : 'unknown'}`;
+    let found: unknown;
+    try {
+      found = (createRequire(import.meta.url)('../../package.json') as { version?: unknown }).version;
+    } catch {
+      // Bundled without its package.json: a name no other process shares, so no cache is trusted.
+    }
+    version = `@x/events@${typeof found === 'string' ? found : `unknown-${randomUUID()}`}`;
   }
   return version;
 }
