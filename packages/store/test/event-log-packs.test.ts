@@ -82,21 +82,50 @@ describe('EventLog packed read cache', () => {
     const firstLog = await EventLog.open(first.store, { packs });
     first.reset();
     const fromFiles = await firstLog.range(0);
-    // One pack read per complete chunk (missing), then one read per event file.
-    expect(first.counts.read).toBe(3 + 3 * 16 + 5);
+    // One pack read per chunk (missing; the last chunk's 5 events are enough to look), then every event file.
+    expect(first.counts.read).toBe(4 + 3 * 16 + 5);
     await firstLog.packsSettled();
-    expect(await packNames(local)).toHaveLength(3);
+    // The 3 complete chunks, and the last one's 5 events (enough for chunks of 16, see packThresholds).
+    expect(await packNames(local)).toHaveLength(4);
 
     const second = countingStore(local);
     const log = await EventLog.open(second.store, { packs });
     second.reset();
     const events = await log.range(0);
-    expect(second.counts.read).toBe(3 + 5); // the last 5 events are not a complete chunk: their files
+    expect(second.counts.read).toBe(4);
     expect(events).toEqual(fromFiles);
     expect(events).toEqual(await fileRead(local));
     const header = JSON.parse((await readFile(join(root, 'events/.slots/packs/00016.pack'), 'utf8')).split('\n')[0]!);
     expect(header).toMatchObject({ format: 'x-event-pack', v: 1, start: 16, count: 16 });
     expect(header.names[0]).toBe(eventFileName(16, events[16]!.id));
+  });
+
+  it("packs the log's last, incomplete chunk for readers, and rewrites it as it grows", async () => {
+    const store = createMemoryFileStore();
+    const packs = { chunkSize: 16 };
+    const header = async () => JSON.parse((await store.read('events/.slots/packs/00000.pack')).split('\n')[0]!);
+    const writer = await EventLog.open(store, { packs });
+    const reader = async () => {
+      const counting = countingStore(store);
+      const log = await EventLog.open(counting.store, { packs });
+      counting.reset();
+      const events = await log.range(0);
+      await log.packsSettled();
+      expect(events).toEqual(await fileRead(store));
+      return counting.counts.read;
+    };
+    await appendMessages(writer, 5);
+    expect(await reader()).toBe(1 + 5); // no pack yet: one read finds none, then the files
+    expect((await header()).count).toBe(5);
+    await appendMessages(writer, 2);
+    expect(await reader()).toBe(1 + 2); // the pack's 5, then 2 files; grown by 2 < 4: not rewritten
+    expect((await header()).count).toBe(5);
+    await appendMessages(writer, 3);
+    expect(await reader()).toBe(1 + 5);
+    expect((await header()).count).toBe(10);
+    await appendMessages(writer, 6); // completes the chunk: the appender packs it whole
+    expect((await header()).count).toBe(16);
+    expect(await reader()).toBe(1);
   });
 
   it('iterate and subscribe catch up from packs, one read per pack even with no LRU cache', async () => {

@@ -72,7 +72,10 @@ function packElement(event: AnyEvent): string {
 /** What a pack must agree with to be used: its place in the log and the log's own file names there. */
 export interface PackExpectation {
   readonly start: number;
-  readonly names: readonly string[];
+  /** The most events it may hold: the chunk's, or fewer in the log's last, incomplete chunk. */
+  readonly maxCount: number;
+  /** The log's event file name (no directory) at `index`. */
+  nameAt(index: number): string;
   /** For messages about a damaged element. */
   readonly location: string;
 }
@@ -88,10 +91,13 @@ export function decodePack(data: Uint8Array | string, expected: PackExpectation)
   const parts = splitPack(data);
   if ('problem' in parts) return parts;
   const { header, body } = parts;
-  if (header.start !== expected.start || header.names.length !== expected.names.length)
-    return { problem: 'another chunk' };
-  for (let k = 0; k < header.names.length; k++) {
-    if (header.names[k] !== expected.names[k]) {
+  const count = header.names.length;
+  if (header.start !== expected.start) return { problem: 'another chunk' };
+  if (count === 0 || count > expected.maxCount) return { problem: `it holds ${count} events, more than the log has` };
+  const names = new Array<string>(count);
+  for (let k = 0; k < count; k++) {
+    names[k] = expected.nameAt(expected.start + k);
+    if (header.names[k] !== names[k]) {
       return { problem: `its names disagree with the log at index ${expected.start + k}` };
     }
   }
@@ -101,12 +107,12 @@ export function decodePack(data: Uint8Array | string, expected: PackExpectation)
   } catch {
     return { problem: 'its body is not JSON' };
   }
-  if (!Array.isArray(values) || values.length !== expected.names.length) {
+  if (!Array.isArray(values) || values.length !== count) {
     return { problem: 'its body does not hold one event per name' };
   }
-  const events = new Array<AnyEvent>(values.length);
-  for (let k = 0; k < values.length; k++) {
-    const name = expected.names[k]!;
+  const events = new Array<AnyEvent>(count);
+  for (let k = 0; k < count; k++) {
+    const name = names[k]!;
     const event = decodeElement(values[k], eventIdOfPath(name), `${expected.location} (${name})`);
     if (typeof event === 'string') return { problem: `element ${k}: ${event}` };
     events[k] = event;

@@ -4,10 +4,17 @@ import { padIndex } from './file-names.js';
 import { isFileNotFound } from './is-file-not-found.js';
 import { decodePack, encodePack, packsAvailable } from './pack-format.js';
 
-/** Events per pack: each pack holds the aligned chunk [start, start + CHUNK). */
+/** Events per pack: each pack holds (a prefix of) the aligned chunk [start, start + CHUNK). */
 export const PACK_CHUNK = 1024;
-/** A complete chunk is read from its pack when at least this many of the wanted events are not cached. */
-const MIN_PACK_READ = 32;
+
+/**
+ * For a chunk size: how many wanted, uncached events make reading a pack worth it (32 for 1024), and how
+ * many events the log's last, incomplete chunk must have grown by before a reader rewrites its pack (64).
+ */
+export function packThresholds(chunkSize: number): { minRead: number; tailStep: number } {
+  const minRead = Math.max(1, Math.min(32, Math.floor(chunkSize / 8)));
+  return { minRead, tailStep: 2 * minRead };
+}
 
 /** What the packed reads need from the log (`EventLog` provides it). */
 export interface PackHost {
@@ -27,17 +34,23 @@ export interface PackHost {
 
 /**
  * The packed read cache of one `EventLog` (see the package README, "Packed read cache"): packs in
- * `<dir>/.slots/packs/{start:05d}.pack`, each the events of one aligned chunk of `chunkSize` indices,
- * read with one `store` read and one `JSON.parse`. A pack is used only when its header's file names
- * equal the log's names for its indices and its checksum matches; a missing, unreadable or disagreeing
- * pack means reading the event files, and the pack is (re)written once the whole chunk has been read.
+ * `<dir>/.slots/packs/{start:05d}.pack`, each the events of one aligned chunk of `chunkSize` indices (or,
+ * for the log's last, incomplete chunk, of its first events), read with one `store` read and one
+ * `JSON.parse`. A pack is used only when its header's file names equal the log's names for its indices
+ * and its checksum matches; a missing, unreadable or disagreeing pack means reading the event files, and
+ * the pack is (re)written once the chunk has been read.
  */
 export class PackedReads {
   readonly #host: PackHost;
   readonly #chunk: number;
-  /** Chunks whose pack was missing or unusable here: read from files until this instance rewrites it. */
-  readonly #absent = new Set<number>();
-  /** Chunks whose pack this instance is writing or could not write (never retried). */
+  readonly #minRead: number;
+  readonly #tailStep: number;
+  /**
+   * Per chunk, how many events its pack holds as this instance last read or wrote it (0: missing or
+   * unusable, so read files until this instance rewrites it, and warn only once). No entry: not known yet.
+   */
+  readonly #packed = new Map<number, number>();
+  /** Chunks whose pack this instance is writing, or could not write (not retried). */
   readonly #writing = new Set<number>();
   readonly #pending = new Set<Promise<void>>();
   /** The chunk a sequential reader stopped inside of, so its next batch needs no second pack read. */
@@ -49,6 +62,7 @@ export class PackedReads {
     }
     this.#host = host;
     this.#chunk = chunkSize;
+    ({ minRead: this.#minRead, tailStep: this.#tailStep } = packThresholds(chunkSize));
   }
 
   /** Packs need `zlib.crc32` (Node ≥ 20.15); without it the log reads files only. */
@@ -56,34 +70,30 @@ export class PackedReads {
     return packsAvailable();
   }
 
-  /** Events in [start, end) (within the log's length): complete chunks from packs, the rest from files. */
+  /** Events in [start, end) (within the log's length): what packs hold from them, the rest from files. */
   async readRange(start: number, end: number): Promise<AnyEvent[]> {
     const host = this.#host;
     const chunk = this.#chunk;
     const results = new Array<AnyEvent>(end - start);
     const fromFiles: number[] = [];
-    const unpacked: number[] = [];
     let packsRead = 0;
     for (let first = start - (start % chunk); first < end; first += chunk) {
       const from = Math.max(start, first);
       const to = Math.min(end, first + chunk);
-      const complete = first + chunk <= host.length;
       // Let other work in between packs (a local store without fsync reads synchronously).
       if (packsRead > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      const events = complete ? await this.#packedEvents(first, from, to) : undefined;
-      if (events === undefined) {
-        for (let index = from; index < to; index++) fromFiles.push(index);
-        if (complete && this.#absent.has(first)) unpacked.push(first);
-        continue;
-      }
-      for (let index = from; index < to; index++) {
-        const event = host.peek(index) ?? events[index - first]!;
+      const events = await this.#packedEvents(first, from, to);
+      const packedTo = Math.min(to, first + (events?.length ?? 0));
+      for (let index = from; index < packedTo; index++) {
+        const event = host.peek(index) ?? events![index - first]!;
         host.remember(index, event);
         results[index - start] = event;
       }
-      // A reader that stopped inside the chunk will likely read on: keep it until it moves elsewhere.
-      this.#recent = to < first + chunk ? { start: first, events } : undefined;
+      for (let index = Math.max(from, packedTo); index < to; index++) fromFiles.push(index);
+      if (events === undefined) continue;
       packsRead++;
+      // A reader that stopped inside the pack will likely read on: keep it until it moves elsewhere.
+      this.#recent = to < first + events.length ? { start: first, events } : undefined;
     }
     if (fromFiles.length > 0) {
       const read = await host.loadFiles(fromFiles);
@@ -91,8 +101,8 @@ export class PackedReads {
         results[index - start] = read[position]!;
       });
     }
-    for (const first of unpacked)
-      this.#writeWhenComplete(first, (index) => (index >= start && index < end ? results[index - start] : undefined));
+    const known = (index: number) => (index >= start && index < end ? results[index - start] : undefined);
+    for (let first = start - (start % chunk); first < end; first += chunk) this.#packIfWorthIt(first, known);
     return results;
   }
 
@@ -100,7 +110,7 @@ export class PackedReads {
   appended(index: number): void {
     const first = index + 1 - this.#chunk;
     if ((index + 1) % this.#chunk !== 0 || first < 0) return;
-    this.#writeWhenComplete(first, () => undefined);
+    this.#write(first, this.#chunk, () => undefined);
   }
 
   /** Resolves once every pack write started so far has finished (failures are warned about, never thrown). */
@@ -111,13 +121,25 @@ export class PackedReads {
   /** The pack's events when the chunk should be read from it and it is usable, else undefined. */
   async #packedEvents(first: number, from: number, to: number): Promise<AnyEvent[] | undefined> {
     if (this.#recent?.start === first) return this.#recent.events;
-    if (this.#absent.has(first)) return undefined;
+    if (this.#packed.get(first) === 0) return undefined;
     let uncached = 0;
     for (let index = from; index < to; index++) if (this.#host.peek(index) === undefined) uncached++;
-    if (uncached < Math.min(MIN_PACK_READ, this.#chunk)) return undefined;
+    if (uncached < this.#minRead) return undefined;
     const events = await this.#readPack(first);
-    if (events === undefined) this.#absent.add(first);
+    this.#packed.set(first, events?.length ?? 0);
     return events;
+  }
+
+  /**
+   * After a read touching chunk `first`: (re)writes its pack when it holds fewer events than the log has
+   * there (a complete chunk, or a last chunk grown by `tailStep`), if every event is at hand.
+   */
+  #packIfWorthIt(first: number, known: (index: number) => AnyEvent | undefined): void {
+    const available = Math.min(this.#chunk, this.#host.length - first);
+    const packed = this.#packed.get(first);
+    if (packed === undefined || packed >= available) return;
+    if (available < this.#chunk && available - packed < this.#tailStep) return;
+    this.#write(first, available, known);
   }
 
   async #readPack(first: number): Promise<AnyEvent[] | undefined> {
@@ -137,9 +159,12 @@ export class PackedReads {
         this.#warn(`${store.describe(path)}: packed read cache not readable (${message(error)})`);
       return undefined;
     }
-    const names = new Array<string>(this.#chunk);
-    for (let k = 0; k < this.#chunk; k++) names[k] = this.#host.nameAt(first + k);
-    const decoded = decodePack(data, { start: first, names, location: store.describe(path) });
+    const decoded = decodePack(data, {
+      start: first,
+      maxCount: Math.min(this.#chunk, this.#host.length - first),
+      nameAt: (index) => this.#host.nameAt(index),
+      location: store.describe(path),
+    });
     if ('problem' in decoded) {
       this.#warn(
         `${store.describe(path)}: packed read cache ignored, ${decoded.problem}; it is rewritten from the event files`,
@@ -150,32 +175,31 @@ export class PackedReads {
   }
 
   /**
-   * Writes the pack of chunk `first` when every one of its events is at hand (from `known` or the cache),
-   * after the current call returns (never on a read's or an append's latency path). Best effort.
+   * Writes the pack of the first `count` events of chunk `first` when every one of them is at hand (from
+   * `known` or the cache), after the current call returns (never on a read's or an append's latency path).
+   * Best effort: a failure is warned about and not retried by this instance.
    */
-  #writeWhenComplete(first: number, known: (index: number) => AnyEvent | undefined): void {
-    if (this.#writing.has(first) || first + this.#chunk > this.#host.length) return;
-    const events = new Array<AnyEvent>(this.#chunk);
-    const names = new Array<string>(this.#chunk);
-    for (let k = 0; k < this.#chunk; k++) {
+  #write(first: number, count: number, known: (index: number) => AnyEvent | undefined): void {
+    if (this.#writing.has(first) || first + count > this.#host.length) return;
+    const events = new Array<AnyEvent>(count);
+    const names = new Array<string>(count);
+    for (let k = 0; k < count; k++) {
       const event = known(first + k) ?? this.#host.peek(first + k);
       if (event === undefined) return;
       events[k] = event;
       names[k] = this.#host.nameAt(first + k);
     }
     this.#writing.add(first);
+    const path = this.#packPath(first);
     const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.#host.store.write(this.#packPath(first), encodePack({ start: first, names, events })))
+      .then(() => this.#host.store.write(path, encodePack({ start: first, names, events })))
       .then(
         () => {
-          this.#absent.delete(first);
+          this.#packed.set(first, count);
           this.#writing.delete(first);
         },
         (error: unknown) => {
-          // Left in #writing: an instance does not retry a pack it could not write.
-          this.#warn(
-            `${this.#host.store.describe(this.#packPath(first))}: packed read cache not written (${message(error)})`,
-          );
+          this.#warn(`${this.#host.store.describe(path)}: packed read cache not written (${message(error)})`);
         },
       )
       .finally(() => this.#pending.delete(write));
