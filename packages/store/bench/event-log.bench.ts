@@ -408,10 +408,10 @@ async function benchReadAll(root: string): Promise<void> {
     ms(median(fromFiles)),
     `floor readdir+readFile+JSON.parse per file ${ms(median(floor))}`,
     `ratio ${ratio(median(fromFiles), median(floor))}`,
-    `then writing its ${Math.floor(APPENDS / 1024)} packs, off the read's path: ${ms(median(packWrites))}`,
+    `then writing its ${Math.ceil(APPENDS / 1024)} packs, off the read's path: ${ms(median(packWrites))}`,
   );
   row(
-    `open + range(0) with packs (${Math.floor(APPENDS / 1024)} of 1024 events + ${APPENDS % 1024} event files)`,
+    `open + range(0) with packs (${Math.floor(APPENDS / 1024)} of 1024 events${APPENDS % 1024 ? ` + one of the last ${APPENDS % 1024}` : ''})`,
     ms(median(fromPacks)),
     `floor one readFile + JSON.parse of all events as one array ${ms(median(onePack))}`,
     `ratio ${ratio(median(fromPacks), median(onePack))}`,
