@@ -52,10 +52,11 @@ export interface EventLogOptions {
   logger?: EventLogLogger;
   /**
    * The packed read cache in `<dir>/.slots/packs/` (see the README, "Packed read cache"): `false` reads
-   * event files only. `chunkSize` (events per pack, default 1024) is for tests. Default: on where Node
-   * has `zlib.crc32` (≥ 20.15).
+   * event files only; `{ write: false }` uses packs but never writes one (readers that must not write to
+   * the directory). `chunkSize` (events per pack, default 1024) is for tests. Default: on where Node has
+   * `zlib.crc32` (≥ 20.15).
    */
-  packs?: boolean | { chunkSize?: number };
+  packs?: boolean | { write?: boolean; chunkSize?: number };
 }
 
 /** Options for `EventLog.append`. */
@@ -119,7 +120,7 @@ export class EventLog implements EventLogLike {
     this.#logger = options.logger;
     const packs = options.packs ?? true;
     if (packs !== false && PackedReads.available()) {
-      this.#packs = new PackedReads(this.#packHost(), packs === true ? undefined : packs.chunkSize);
+      this.#packs = new PackedReads(this.#packHost(), packs === true ? {} : packs);
     }
   }
 

@@ -263,6 +263,22 @@ describe('EventLog packed read cache', () => {
     expect((await verifyEventChain(store)).status).toBe('unchained');
   });
 
+  it('uses packs but never writes one with packs: { write: false }', async () => {
+    const store = createMemoryFileStore();
+    const packs = { chunkSize: 8 };
+    await appendMessages(await EventLog.open(store, { packs }), 2 * 8 + 6);
+    await store.delete('events/.slots/packs/00008.pack');
+    const counting = countingStore(store);
+    const log = await EventLog.open(counting.store, { packs: { ...packs, write: false } });
+    counting.reset();
+    const events = await log.range(0);
+    await log.packsSettled();
+    expect(counting.counts.write).toBe(0);
+    expect(counting.counts.read).toBe(1 + 1 + 8 + 1 + 6); // pack 0, no pack 8 and its files, no tail pack and its files
+    expect(events).toEqual(await fileRead(store));
+    expect(await packNames(store)).toEqual(['events/.slots/packs/00000.pack']);
+  });
+
   it('does not write packs with packs: false', async () => {
     const store = createMemoryFileStore();
     const log = await EventLog.open(store, { packs: false });

@@ -56,12 +56,16 @@ export class PackedReads {
   /** The chunk a sequential reader stopped inside of, so its next batch needs no second pack read. */
   #recent: { start: number; events: AnyEvent[] } | undefined;
 
-  constructor(host: PackHost, chunkSize: number = PACK_CHUNK) {
+  readonly #canWrite: boolean;
+
+  constructor(host: PackHost, options: { chunkSize?: number; write?: boolean } = {}) {
+    const { chunkSize = PACK_CHUNK, write = true } = options;
     if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
       throw new RangeError(`packs.chunkSize must be a positive integer, got ${chunkSize}`);
     }
     this.#host = host;
     this.#chunk = chunkSize;
+    this.#canWrite = write;
     ({ minRead: this.#minRead, tailStep: this.#tailStep } = packThresholds(chunkSize));
   }
 
@@ -180,7 +184,7 @@ export class PackedReads {
    * Best effort: a failure is warned about and not retried by this instance.
    */
   #write(first: number, count: number, known: (index: number) => AnyEvent | undefined): void {
-    if (this.#writing.has(first) || first + count > this.#host.length) return;
+    if (!this.#canWrite || this.#writing.has(first) || first + count > this.#host.length) return;
     const events = new Array<AnyEvent>(count);
     const names = new Array<string>(count);
     for (let k = 0; k < count; k++) {
