@@ -49,7 +49,12 @@ export interface DamagedEvent {
 export async function openConversation(source: ConversationSource): Promise<ConversationRecord> {
   const store = createLocalFileStore({ root: source.parentDir, durability: 'none' });
   const problems: string[] = [];
-  const log = await EventLog.open(store, { dir: `${source.name}/events`, logger: { warn: (m) => problems.push(m) } });
+  // Read-only commands never write to the directory: existing packs are used, none is written.
+  const log = await EventLog.open(store, {
+    dir: `${source.name}/events`,
+    logger: { warn: (m) => problems.push(m) },
+    packs: { write: false },
+  });
   const { baseState, problem } = await readBaseState(store, `${source.name}/base_state.json`);
   if (problem !== undefined) problems.push(problem);
   return {

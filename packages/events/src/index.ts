@@ -54,6 +54,7 @@ export {
 } from './json/parse-event.js';
 export { pythonJsonDumps } from './json/python-json.js';
 export { rawEventText } from './json/raw-text.js';
+export { eventParserVersion, reviveValidatedEvent } from './json/revive-validated-event.js';
 export { isRoundTripSafe } from './json/round-trip-events.js';
 export { eventToJson, serializeEvent, serializeEvents } from './json/serialize-event.js';
 export {

@@ -4,6 +4,7 @@ import type { FileStore } from '../file-store.js';
 import { type ChainLink, computeChainHash, parseSlotClaimBytes } from './chain-link.js';
 import { readBytes } from './read-bytes.js';
 import { isHeadSignatureValid, readSignedHead } from './signed-head.js';
+import { findPackMismatch } from './verify-packs.js';
 import type { ChainProblem, ChainProblemKind, ChainReport, SignatureStatus } from './verify-report.js';
 
 /** Options for `verifyEventChain`. */
@@ -114,6 +115,17 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     prevHash = link.hash;
     hashes[index] = link.hash;
   }
+  // What readers serve from the packed read cache must be these bytes too.
+  const mismatch = await findPackMismatch(
+    store,
+    dir,
+    slots.map((slot) => slot.files[0]),
+    (index) => {
+      const read = bytes[index];
+      return read instanceof Uint8Array ? read : undefined;
+    },
+  );
+  if (mismatch) return result({ kind: 'altered', ...mismatch }, 'not-checked', null);
   if (!options.publicKey) return result(undefined, 'not-checked', null);
   return checkSignature(store, dir, options.publicKey, hashes, length, result);
 }

@@ -26,6 +26,11 @@ export class EventCache<Value> {
     return value;
   }
 
+  /** The value at `index` without marking it as used. */
+  peek(index: number): Value | undefined {
+    return this.#entries.get(index);
+  }
+
   set(index: number, value: Value): void {
     if (this.#capacity === 0) return;
     this.#entries.delete(index);

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { AnyEvent } from '../schemas/events.js';
+import { deepFreeze } from './deep-freeze.js';
+import { markRoundTripSafe } from './round-trip-events.js';
+
+/**
+ * For caches of events this package already validated (the packed read cache of `@x/store`): turns
+ * `JSON.parse(text)` back into the event `parseEventJson(text)` returned, without validating it again,
+ * when `text` is a canonical event text, i.e. `JSON.stringify(parseEventJson(text)) === text` (what
+ * `createEvent` output serializes to, and what files our writers wrote hold). The result is frozen and
+ * round-trip safe like a parsed event. Never call it on text that was not validated that way (by the same
+ * `eventParserVersion()`): anything else must go through `parseEventJson`.
+ */
+export function reviveValidatedEvent(value: Record<string, unknown>): AnyEvent {
+  deepFreeze(value);
+  markRoundTripSafe(value);
+  return value as unknown as AnyEvent;
+}
+
+let version: string | undefined;
+
+/**
+ * Names the parser (this package's version): a cache of validated events written by another version
+ * may hold what that version's schemas made of a text, so it is ignored. Reads package.json once; where it
+ * cannot (a bundle), the name is unique to the process.
+ */
+export function eventParserVersion(): string {
+  if (version === undefined) {
+    let found: unknown;
+    try {
+      found = (createRequire(import.meta.url)('../../package.json') as { version?: unknown }).version;
+    } catch {
+      // Bundled without its package.json: a name no other process shares, so no cache is trusted.
+    }
+    version = `@x/events@${typeof found === 'string' ? found : `unknown-${randomUUID()}`}`;
+  }
+  return version;
+}

@@ -1,0 +1,224 @@
+import type { AnyEvent } from '@x/events';
+import type { FileStore } from '../file-store.js';
+import { padIndex } from './file-names.js';
+import { isFileNotFound } from './is-file-not-found.js';
+import { decodePack, encodePack, packsAvailable } from './pack-format.js';
+
+/** Events per pack: each pack holds (a prefix of) the aligned chunk [start, start + CHUNK). */
+export const PACK_CHUNK = 1024;
+
+/**
+ * For a chunk size: how many wanted, uncached events make reading a pack worth it (32 for 1024), and how
+ * many events the log's last, incomplete chunk must have grown by before a reader rewrites its pack (64).
+ */
+export function packThresholds(chunkSize: number): { minRead: number; tailStep: number } {
+  const minRead = Math.max(1, Math.min(32, Math.floor(chunkSize / 8)));
+  return { minRead, tailStep: 2 * minRead };
+}
+
+/** What the packed reads need from the log (`EventLog` provides it). */
+export interface PackHost {
+  readonly store: FileStore;
+  readonly dir: string;
+  readonly warn: ((message: string) => void) | undefined;
+  readonly length: number;
+  /** The event file's name (no directory) at `index`, from the log's index. */
+  nameAt(index: number): string;
+  /** The cached event at `index`, without touching the LRU order. */
+  peek(index: number): AnyEvent | undefined;
+  /** Puts an event read from a pack into the log's cache (as a file read does). */
+  remember(index: number, event: AnyEvent): void;
+  /** Reads events from their files, as without packs; results in the order of `indices`. */
+  loadFiles(indices: readonly number[]): Promise<AnyEvent[]>;
+}
+
+/**
+ * The packed read cache of one `EventLog` (see the package README, "Packed read cache"): packs in
+ * `<dir>/.slots/packs/{start:05d}.pack`, each the events of one aligned chunk of `chunkSize` indices (or,
+ * for the log's last, incomplete chunk, of its first events), read with one `store` read and one
+ * `JSON.parse`. A pack is used only when its header's file names equal the log's names for its indices
+ * and its checksum matches; a missing, unreadable or disagreeing pack means reading the event files, and
+ * the pack is (re)written once the chunk has been read.
+ */
+export class PackedReads {
+  readonly #host: PackHost;
+  readonly #chunk: number;
+  readonly #minRead: number;
+  readonly #tailStep: number;
+  /**
+   * Per chunk, how many events its pack holds as this instance last read or wrote it (0: missing or
+   * unusable, so read files until this instance rewrites it, and warn only once). No entry: not known yet.
+   */
+  readonly #packed = new Map<number, number>();
+  /** Chunks whose pack this instance is writing, or could not write (not retried). */
+  readonly #writing = new Set<number>();
+  readonly #pending = new Set<Promise<void>>();
+  /** The chunk a sequential reader stopped inside of, so its next batch needs no second pack read. */
+  #recent: { start: number; events: AnyEvent[] } | undefined;
+
+  readonly #canWrite: boolean;
+
+  constructor(host: PackHost, options: { chunkSize?: number; write?: boolean } = {}) {
+    const { chunkSize = PACK_CHUNK, write = true } = options;
+    if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+      throw new RangeError(`packs.chunkSize must be a positive integer, got ${chunkSize}`);
+    }
+    this.#host = host;
+    this.#chunk = chunkSize;
+    this.#canWrite = write;
+    ({ minRead: this.#minRead, tailStep: this.#tailStep } = packThresholds(chunkSize));
+  }
+
+  /** Packs need `zlib.crc32` (Node ≥ 20.15); without it the log reads files only. */
+  static available(): boolean {
+    return packsAvailable();
+  }
+
+  /** Events in [start, end) (within the log's length): what packs hold from them, the rest from files. */
+  async readRange(start: number, end: number): Promise<AnyEvent[]> {
+    const host = this.#host;
+    const chunk = this.#chunk;
+    const results = new Array<AnyEvent>(end - start);
+    const fromFiles: number[] = [];
+    let packsRead = 0;
+    for (let first = start - (start % chunk); first < end; first += chunk) {
+      const from = Math.max(start, first);
+      const to = Math.min(end, first + chunk);
+      // Let other work in between packs (a local store without fsync reads synchronously).
+      if (packsRead > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const events = await this.#packedEvents(first, from, to);
+      const packedTo = Math.min(to, first + (events?.length ?? 0));
+      for (let index = from; index < packedTo; index++) {
+        const event = host.peek(index) ?? events![index - first]!;
+        host.remember(index, event);
+        results[index - start] = event;
+      }
+      for (let index = Math.max(from, packedTo); index < to; index++) fromFiles.push(index);
+      if (events === undefined) continue;
+      packsRead++;
+      // A reader that stopped inside the pack will likely read on: keep it until it moves elsewhere.
+      this.#recent = to < first + events.length ? { start: first, events } : undefined;
+    }
+    if (fromFiles.length > 0) {
+      const read = await host.loadFiles(fromFiles);
+      fromFiles.forEach((index, position) => {
+        results[index - start] = read[position]!;
+      });
+    }
+    const known = (index: number) => (index >= start && index < end ? results[index - start] : undefined);
+    for (let first = start - (start % chunk); first < end; first += chunk) this.#packIfWorthIt(first, known);
+    return results;
+  }
+
+  /** Called once the append at `index` resolved: a chunk it completed is packed from the cache, if all there. */
+  appended(index: number): void {
+    const first = index + 1 - this.#chunk;
+    if ((index + 1) % this.#chunk !== 0 || first < 0) return;
+    this.#write(first, this.#chunk, () => undefined);
+  }
+
+  /** Resolves once every pack write started so far has finished (failures are warned about, never thrown). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all(this.#pending);
+  }
+
+  /** The pack's events when the chunk should be read from it and it is usable, else undefined. */
+  async #packedEvents(first: number, from: number, to: number): Promise<AnyEvent[] | undefined> {
+    if (this.#recent?.start === first) return this.#recent.events;
+    if (this.#packed.get(first) === 0) return undefined;
+    let uncached = 0;
+    for (let index = from; index < to; index++) if (this.#host.peek(index) === undefined) uncached++;
+    if (uncached < this.#minRead) return undefined;
+    const events = await this.#readPack(first);
+    this.#packed.set(first, events?.length ?? 0);
+    return events;
+  }
+
+  /**
+   * After a read touching chunk `first`: (re)writes its pack when it holds fewer events than the log has
+   * there (a complete chunk, or a last chunk grown by `tailStep`), if every event is at hand.
+   */
+  #packIfWorthIt(first: number, known: (index: number) => AnyEvent | undefined): void {
+    const available = Math.min(this.#chunk, this.#host.length - first);
+    const packed = this.#packed.get(first);
+    if (packed === undefined || packed >= available) return;
+    if (available < this.#chunk && available - packed < this.#tailStep) return;
+    this.#write(first, available, known);
+  }
+
+  async #readPack(first: number): Promise<AnyEvent[] | undefined> {
+    const { store } = this.#host;
+    const path = this.#packPath(first);
+    let data: Uint8Array | string;
+    try {
+      if (store.readBatch) {
+        const [read] = await store.readBatch([path]);
+        if (!(read instanceof Uint8Array)) throw read;
+        data = read;
+      } else {
+        data = await store.read(path);
+      }
+    } catch (error) {
+      if (!isFileNotFound(error))
+        this.#warn(`${store.describe(path)}: packed read cache not readable (${message(error)})`);
+      return undefined;
+    }
+    const decoded = decodePack(data, {
+      start: first,
+      maxCount: Math.min(this.#chunk, this.#host.length - first),
+      nameAt: (index) => this.#host.nameAt(index),
+      location: store.describe(path),
+    });
+    if ('problem' in decoded) {
+      this.#warn(
+        `${store.describe(path)}: packed read cache ignored, ${decoded.problem}; it is rewritten from the event files`,
+      );
+      return undefined;
+    }
+    return decoded.events;
+  }
+
+  /**
+   * Writes the pack of the first `count` events of chunk `first` when every one of them is at hand (from
+   * `known` or the cache), after the current call returns (never on a read's or an append's latency path).
+   * Best effort: a failure is warned about and not retried by this instance.
+   */
+  #write(first: number, count: number, known: (index: number) => AnyEvent | undefined): void {
+    if (!this.#canWrite || this.#writing.has(first) || first + count > this.#host.length) return;
+    const events = new Array<AnyEvent>(count);
+    const names = new Array<string>(count);
+    for (let k = 0; k < count; k++) {
+      const event = known(first + k) ?? this.#host.peek(first + k);
+      if (event === undefined) return;
+      events[k] = event;
+      names[k] = this.#host.nameAt(first + k);
+    }
+    this.#writing.add(first);
+    const path = this.#packPath(first);
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#host.store.write(path, encodePack({ start: first, names, events })))
+      .then(
+        () => {
+          this.#packed.set(first, count);
+          this.#writing.delete(first);
+        },
+        (error: unknown) => {
+          this.#warn(`${this.#host.store.describe(path)}: packed read cache not written (${message(error)})`);
+        },
+      )
+      .finally(() => this.#pending.delete(write));
+    this.#pending.add(write);
+  }
+
+  #warn(text: string): void {
+    this.#host.warn?.(text);
+  }
+
+  #packPath(first: number): string {
+    return `${this.#host.dir}/.slots/packs/${padIndex(first)}.pack`;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
