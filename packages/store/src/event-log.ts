@@ -20,6 +20,14 @@ import {
   slotFileName,
 } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
+import {
+  listedRun,
+  NAME_INDEX_MIN_COUNT,
+  nameIndexPath,
+  readNameIndex,
+  type VerifiedListing,
+  writeNameIndex,
+} from './event-log/name-index.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
@@ -102,6 +110,13 @@ export class EventLog implements EventLogLike {
   #warnedClaim = -1;
   /** The chain link of the event at `length - 1` when known (from its claim), so appends need no extra read. */
   #lastLink: ChainLink | undefined;
+  /**
+   * The event files in `dir` are exactly `#paths[0..count)` while the directory's listing version is
+   * `listing` (stores with `listingVersion` only); what the name index records (see name-index.ts).
+   */
+  #verified: VerifiedListing | undefined;
+  /** What the name index on disk records, when this instance read or wrote it. */
+  #indexOnDisk: VerifiedListing | undefined;
 
   private constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
@@ -112,13 +127,28 @@ export class EventLog implements EventLogLike {
   }
 
   /**
-   * Opens (or starts) the log in `store`: one listing of the directory, no event file read. A slot
-   * claim left at the end by a writer that crashed before writing its event file is rolled forward.
+   * Opens (or starts) the log in `store`: one listing of the directory, no event file read, or none at
+   * all when the directory is unchanged since its name index was written (see `close`). A slot claim
+   * left at the end by a writer that crashed before writing its event file is rolled forward.
    */
   static async open(store: FileStore, options: EventLogOptions = {}): Promise<EventLog> {
     const log = new EventLog(store, options);
     await log.#relist(true);
+    // A long log that had to be listed gets its name index, so the next open need not list (not awaited).
+    if (log.#verified !== undefined && log.#verified.count >= NAME_INDEX_MIN_COUNT) {
+      void log.#enqueue(() => log.#writeNameIndex());
+    }
     return log;
+  }
+
+  /**
+   * Writes the log's name index (`<dir>/.slots/name-index`) when it is long (1024 events or more), this
+   * instance knows its directory's exact contents and the index on disk is not already current, so the
+   * next `open` needs no listing. Waits for appends in progress. Never throws: a failure is warned
+   * about. Idempotent, and the log stays usable (a later `close` writes the index again if needed).
+   */
+  close(): Promise<void> {
+    return this.#enqueue(() => this.#writeNameIndex());
   }
 
   /** Number of events: the contiguous run of indices from 0 this instance knows about. */
@@ -308,7 +338,7 @@ export class EventLog implements EventLogLike {
         // this append reports a duplicate instead of writing the event twice.
         this.#push(path, event, link);
         // The event file is the event's bytes alone (the claim also holds its chain link).
-        await this.store.write(path, json);
+        await this.#writeEventFile(index, () => this.store.write(path, json));
         return index;
       }
       const claim = await readSlotClaim(this.store, this.#slotPath(index));
@@ -348,8 +378,59 @@ export class EventLog implements EventLogLike {
 
   /** Publishes a committed claim's event file: its bytes for chained claims, a copy of the claim otherwise. */
   async #writeFromClaim(index: number, path: string, claim: SlotClaim): Promise<void> {
-    if (claim.link === undefined) await this.store.copy(this.#slotPath(index), path);
-    else await this.store.write(path, claim.json);
+    await this.#writeEventFile(index, () =>
+      claim.link === undefined ? this.store.copy(this.#slotPath(index), path) : this.store.write(path, claim.json),
+    );
+  }
+
+  /**
+   * Writes the event file at `index` with `write`, keeping `#verified` true: it still holds after the
+   * write when it held just before (the directory's version unchanged since) and covered `[0, index)`.
+   * Otherwise someone else changed the directory, or the file is not the next one: it is dropped.
+   */
+  async #writeEventFile(index: number, write: () => Promise<void>): Promise<void> {
+    const verified = this.#verified;
+    const tracked =
+      verified !== undefined && verified.count === index && (await this.#listingVersion()) === verified.listing;
+    if (!tracked) this.#verified = undefined;
+    await write();
+    if (tracked && this.#verified === verified) {
+      const listing = await this.#listingVersion();
+      this.#verified = listing === undefined ? undefined : { listing, count: index + 1 };
+    }
+  }
+
+  /** The directory's listing version, or undefined when the store has none (or it fails: then nothing is trusted). */
+  async #listingVersion(options?: { settled: boolean }): Promise<string | undefined> {
+    if (this.store.listingVersion === undefined) return undefined;
+    try {
+      return await this.store.listingVersion(this.dir, options);
+    } catch (error) {
+      if (!StoreError.isInstance(error)) throw error;
+      return undefined;
+    }
+  }
+
+  /** Writes the name index when `#verified` is long and not on disk yet (see `close`); warns on failure. */
+  async #writeNameIndex(): Promise<void> {
+    const verified = this.#verified;
+    if (verified === undefined || verified.count < NAME_INDEX_MIN_COUNT) return;
+    const onDisk = this.#indexOnDisk;
+    if (onDisk?.listing === verified.listing && onDisk.count === verified.count) return;
+    try {
+      // Settled: no later change to the directory can get the version the index names (see FileStore).
+      const listing = await this.#listingVersion({ settled: true });
+      if (listing !== verified.listing || this.#verified !== verified) {
+        if (this.#verified === verified) this.#verified = undefined;
+        return;
+      }
+      await writeNameIndex(this.store, this.dir, verified, this.#paths);
+      this.#indexOnDisk = verified;
+    } catch (error) {
+      this.#logger?.warn(
+        `${this.store.describe(nameIndexPath(this.dir))}: the name index was not written (${(error as Error).message})`,
+      );
+    }
   }
 
   #rejectDuplicate(id: string): void {
@@ -357,13 +438,23 @@ export class EventLog implements EventLogLike {
     if (existing !== undefined) throw new DuplicateEventIdError(id, existing);
   }
 
-  /** Lists the directory and extends the index with contiguous event files, filling gaps from slot claims. */
+  /**
+   * Lists the directory and extends the index with contiguous event files, filling gaps from slot claims.
+   * Opening, it takes the names from the name index instead when the directory is unchanged since it was written.
+   */
   async #relist(opening: boolean): Promise<number> {
+    const before = opening ? await this.#listingVersion() : undefined;
+    if (before !== undefined && (await this.#openFromNameIndex(before))) return this.length;
     // Unordered where the store offers it: the scan places names by index, so a sort would be wasted.
     const listing = this.store.listUnordered
       ? await this.store.listUnordered(this.dir)
       : await this.store.list(this.dir);
     const scan = scanListing(listing);
+    if (before !== undefined && (await this.#listingVersion()) === before) {
+      // Nothing changed in the directory while it was listed: the listing is its exact contents.
+      const count = listedRun(scan);
+      if (count !== undefined) this.#verified = { listing: before, count };
+    }
     const added = await this.#probeClaims(true, scan.byIndex);
     if (this.#logger) {
       const warnings = describeScanProblems({
@@ -376,6 +467,24 @@ export class EventLog implements EventLogLike {
       for (const warning of warnings) this.#logger.warn(warning);
     }
     return added;
+  }
+
+  /** Opens from the name index when it was written for the directory's listing version `listing`; false otherwise. */
+  async #openFromNameIndex(listing: string): Promise<boolean> {
+    const read = await readNameIndex(this.store, this.dir, listing);
+    if (read.kind === 'invalid') {
+      this.#logger?.warn(
+        `${this.store.describe(nameIndexPath(this.dir))}: ${read.problem}; the name index is ignored and the directory listed`,
+      );
+    }
+    if (read.kind !== 'current') return false;
+    const prefix = `${this.dir}/`;
+    for (const name of read.names) this.#push(prefix + name, undefined);
+    this.#verified = { listing, count: read.names.length };
+    this.#indexOnDisk = this.#verified;
+    // Appends by other instances since the index was written, found through their claims as always.
+    await this.#probeClaims(true);
+    return true;
   }
 
   /**

@@ -48,6 +48,19 @@ export interface FileStore {
    */
   listUnordered?(prefix: string): Promise<string[]>;
 
+  /**
+   * Optional: an opaque token for the set of entries directly in the directory `dir`, or `undefined` when
+   * `dir` does not exist. It changes whenever an entry directly in `dir` is created, removed or renamed
+   * (a file written into a sub-directory does not change it), so two equal tokens mean nothing was added
+   * to or removed from `dir` between the two calls and a listing taken between them still holds.
+   * `EventLog` uses it to trust its persisted name index instead of listing a long log's directory.
+   * The local store returns `dev:ino:ctime` of the directory (its ctime, which no user call can set,
+   * unlike its mtime); with `settled`, it first waits until that ctime is older than the kernel's
+   * timestamp granularity, so that any later change is sure to get a different ctime. The memory store
+   * counts changes per directory. S3 has none (a prefix has no version): callers list.
+   */
+  listingVersion?(dir: string, options?: { settled?: boolean }): Promise<string | undefined>;
+
   /** Deletes a file, or a directory and everything under it. Deleting nothing is not an error. */
   delete(path: string): Promise<void>;
 

@@ -14,6 +14,7 @@ import {
   openDirectory,
   syncDirectory,
 } from './internal/confined-directory.js';
+import { directoryVersion } from './internal/directory-version.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
 import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
@@ -344,6 +345,25 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         }
       } catch (error) {
         throw fail(error, 'exists', path, location);
+      }
+    },
+
+    async listingVersion(dir, options) {
+      const key = validateStorePath(dir, { allowTrailingSlash: true });
+      try {
+        const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
+          create: false,
+          storePath: dir,
+          sync: !durable,
+        });
+        if (directory === undefined) return undefined;
+        try {
+          return await directoryVersion(directory, { sync: !durable, settled: options?.settled === true });
+        } finally {
+          await directory.close();
+        }
+      } catch (error) {
+        throw fail(error, 'listingVersion', dir, absolute(key));
       }
     },
 
