@@ -33,6 +33,7 @@ for (const durability of ['fsync', 'none'] as const) {
   describeFileStoreContract(`local (durability: ${durability})`, () => makeStore(durability), {
     cleanup: (store) => rm(rootOf(store), { recursive: true, force: true }),
     reopen: (store) => createLocalFileStore({ root: rootOf(store), durability }),
+    listingVersion: true,
   });
 }
 
