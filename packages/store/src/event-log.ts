@@ -16,6 +16,7 @@ import {
   eventFileName,
   eventIdOfPath,
   isStorableEventId,
+  parseEventFileIndex,
   pathHasEventId,
   slotFileName,
 } from './event-log/file-names.js';
@@ -389,15 +390,30 @@ export class EventLog implements EventLogLike {
    * Otherwise someone else changed the directory, or the file is not the next one: it is dropped.
    */
   async #writeEventFile(index: number, write: () => Promise<void>): Promise<void> {
-    const verified = this.#verified;
-    const tracked =
+    let verified = this.#verified;
+    let tracked =
       verified !== undefined && verified.count === index && (await this.#listingVersion()) === verified.listing;
-    if (!tracked) this.#verified = undefined;
+    // A new log: its first claim created the directory (or `.slots` in it), so the version moved; a
+    // listing of a directory that small costs nothing and says whether it holds any event file.
+    if (!tracked && index === 0 && verified?.count === 0) {
+      verified = await this.#verifyEmpty();
+      tracked = verified !== undefined;
+    }
+    this.#verified = tracked ? verified : undefined;
     await write();
     if (tracked && this.#verified === verified) {
       const listing = await this.#listingVersion();
       this.#verified = listing === undefined ? undefined : { listing, count: index + 1 };
     }
+  }
+
+  /** `{ listing, count: 0 }` when the directory holds no event file (checked by a bracketed listing), else undefined. */
+  async #verifyEmpty(): Promise<VerifiedListing | undefined> {
+    const listing = await this.#listingVersion();
+    if (listing === undefined) return undefined;
+    const names = await this.store.list(this.dir);
+    if (names.some((name) => parseEventFileIndex(name) !== -1)) return undefined;
+    return (await this.#listingVersion()) === listing ? { listing, count: 0 } : undefined;
   }
 
   /** The directory's listing version, or undefined when the store has none (or it fails: then nothing is trusted). */
@@ -445,6 +461,10 @@ export class EventLog implements EventLogLike {
   async #relist(opening: boolean): Promise<number> {
     const before = opening ? await this.#listingVersion() : undefined;
     if (before !== undefined && (await this.#openFromNameIndex(before))) return this.length;
+    // A new log (no directory yet): it is exactly its appends from the first one on (see `#writeEventFile`).
+    if (opening && before === undefined && this.store.listingVersion !== undefined) {
+      this.#verified = { listing: '', count: 0 };
+    }
     // Unordered where the store offers it: the scan places names by index, so a sort would be wasted.
     const listing = this.store.listUnordered
       ? await this.store.listUnordered(this.dir)
