@@ -39,13 +39,17 @@ function warnings(): { logger: { warn(message: string): void }; messages: string
   return { logger: { warn: (message) => messages.push(message) }, messages };
 }
 
+/** The events of every seeded log (parsing them is most of a seed's cost): made once. */
+let seedEvents: AnyEvent[] | undefined;
+
 /** A log of `count` events whose name index is written (by appends, or by its files then an open and close). */
 async function seed(
   store: FileStore,
   count = SEED,
   writeLog?: (dir: string, events: readonly AnyEvent[]) => Promise<void>,
 ): Promise<void> {
-  const events = Array.from({ length: count }, (_, index) => userMessageEvent(`event ${index}`));
+  seedEvents ??= Array.from({ length: SEED }, (_, index) => userMessageEvent(`event ${index}`));
+  const events = seedEvents.slice(0, count);
   if (writeLog !== undefined) await writeLog(DIR, events);
   const log = await EventLog.open(store, { dir: DIR });
   if (writeLog === undefined) for (const event of events) await log.append(event);
