@@ -17,7 +17,6 @@ import {
   eventIdOfPath,
   isStorableEventId,
   parseEventFileIndex,
-  pathHasEventId,
   slotFileName,
 } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
@@ -30,6 +29,7 @@ import {
   writeNameIndex,
 } from './event-log/name-index.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
+import { PathIdTable } from './event-log/path-id-table.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
@@ -76,10 +76,6 @@ export interface RefreshOptions {
 }
 
 const READ_CONCURRENCY = 32;
-/** Below this many paths not in the id map, a lookup indexes them rather than scanning. */
-const ID_SCAN_LIMIT = 4096;
-/** Lookups by scanning may read this many times the log's paths before the id map is built. */
-const ID_SCAN_BUDGET = 16;
 
 /**
  * An append-only log of events in a `FileStore`, one file per event (`<dir>/event-{index:05d}-{id}.json`,
@@ -95,14 +91,8 @@ export class EventLog implements EventLogLike {
   readonly #logger: EventLogLogger | undefined;
   /** Store path of each event file, by index; ids are sliced out of these when needed. */
   readonly #paths: string[] = [];
-  /**
-   * id → the first index holding it, for the indices below `#indexedUpTo`; extended on use, so
-   * opening costs a listing and nothing per name (see `#findId`).
-   */
-  readonly #indexById = new Map<string, number>();
-  #indexedUpTo = 0;
-  /** Paths scanned by lookups made before the map was built (see `#findId`). */
-  #scanned = 0;
+  /** id → the first index holding it, built from `#paths` on the first lookup and extended on use (see `#findId`). */
+  readonly #ids = new PathIdTable();
   readonly #waiters = new Set<() => void>();
   /** Appends and refreshes run one at a time, in call order, so the index state has one writer. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -584,26 +574,11 @@ export class EventLog implements EventLogLike {
 
   /**
    * The first index holding `id` (duplicate ids are possible only in foreign logs; the first wins, as in
-   * the reference), or undefined. Indexes the paths pushed since the last lookup first, except on a
-   * freshly opened long log, where the first lookups scan instead (building the map of 100k ids costs
-   * what dozens of scans cost; a resume and its first step make a handful of lookups).
+   * the reference), or undefined. The table hashes the ids where they sit in the paths (no string per id),
+   * so the first lookup on a 100k-event log costs about two scans of the paths and later ones nothing.
    */
   #findId(id: string): number | undefined {
-    const paths = this.#paths;
-    const unindexed = paths.length - this.#indexedUpTo;
-    if (unindexed > ID_SCAN_LIMIT && this.#scanned + unindexed <= ID_SCAN_BUDGET * paths.length) {
-      // A freshly opened long log: a few lookups (a resume, its first appends) scan the paths, which
-      // allocates nothing; the map is built once they would have cost a few builds.
-      this.#scanned += paths.length;
-      for (let index = 0; index < paths.length; index++) if (pathHasEventId(paths[index]!, id)) return index;
-      return undefined;
-    }
-    for (let index = this.#indexedUpTo; index < paths.length; index++) {
-      const key = eventIdOfPath(paths[index]!);
-      if (!this.#indexById.has(key)) this.#indexById.set(key, index);
-    }
-    this.#indexedUpTo = paths.length;
-    return this.#indexById.get(id);
+    return this.#ids.find(this.#paths, id);
   }
 
   #resolve(index: number): number | undefined {
