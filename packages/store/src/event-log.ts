@@ -488,9 +488,8 @@ export class EventLog implements EventLogLike {
       );
     }
     if (read.kind !== 'current') return false;
-    const prefix = `${this.dir}/`;
-    for (const name of read.names) this.#push(prefix + name, undefined);
-    this.#verified = { listing, count: read.names.length };
+    for (const path of read.paths) this.#push(path, undefined);
+    this.#verified = { listing, count: read.paths.length };
     this.#indexOnDisk = this.#verified;
     // Appends by other instances since the index was written, found through their claims as always.
     await this.#probeClaims(true);

@@ -1,78 +1,55 @@
 import { pathHasEventId } from './file-names.js';
 
-const PREFIX_LENGTH = 'event-'.length;
 const SUFFIX_LENGTH = '.json'.length;
-/** Paths the table holds before it first grows (then it doubles). */
-const INITIAL_CAPACITY = 1024;
+/** Ids at least this long are found through their fingerprint; shorter ones by comparing every path. */
+const FINGERPRINT_CHARS = 4;
 
 /**
- * id → the first index holding it, over a log's event file paths, without a string per id: an
- * open-addressing table of (hash of the id in the path, index + 1) in two typed arrays, filled from the
- * paths as they are (the id is hashed where it sits in the path, never sliced out). 100k events take
- * 2 MB and about as long to index as two scans of the paths; a `Map` of sliced ids took several times
- * both. A hit is confirmed against the path itself, so hash collisions cost a comparison, never a wrong
- * answer. Linear probing with no deletion keeps the earliest index of a repeated id first on its probe
- * sequence, so the first index wins, as in the reference.
+ * id → the first index holding it, over a log's event file paths, with no string per id: one 32-bit
+ * fingerprint per path (the last four characters of its id, read where they sit in the path), kept in a
+ * typed array. A lookup compares fingerprints, 4 bytes per event, and confirms each hit against the path
+ * itself, so an equal fingerprint costs one comparison, never a wrong answer; the first hit in index order
+ * is the first index, as in the reference. For 100k events: 0.4 MB, built in one pass of 100k reads of four
+ * characters, and a lookup reads 400 KB of fingerprints. (A `Map` of sliced ids took ~10 MB and a string
+ * per id; scanning the paths reads 100k strings per lookup.)
  */
 export class PathIdTable {
-  /** The hash of the id of the path at each index, for the indices below `#indexedUpTo`. */
-  #hashes = new Int32Array(INITIAL_CAPACITY);
-  /** Open addressing: index + 1 of a path in each slot; 0 is an empty slot. Kept at most half full. */
-  #slots = new Int32Array(INITIAL_CAPACITY * 2);
-  /** Paths below this index are in the table. */
+  #fingerprints = new Int32Array(1024);
+  /** Paths below this index have their fingerprint. */
   #indexedUpTo = 0;
 
-  /** Indexes `paths[indexedUpTo..]`, then finds `id`: the first index whose path holds it, or undefined. */
+  /** Fingerprints `paths[indexedUpTo..]`, then finds `id`: the first index whose path holds it, or undefined. */
   find(paths: readonly string[], id: string): number | undefined {
-    for (let index = this.#indexedUpTo; index < paths.length; index++) this.#add(index, hashOfPathId(paths[index]!));
-    this.#indexedUpTo = paths.length;
-    const hash = hashOfId(id);
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const stored = slots[slot]!;
-      if (stored === 0) return undefined;
-      if (this.#hashes[stored - 1] === hash && pathHasEventId(paths[stored - 1]!, id)) return stored - 1;
+    const length = paths.length;
+    if (length > this.#fingerprints.length) {
+      const grown = new Int32Array(Math.max(length, this.#fingerprints.length * 2));
+      grown.set(this.#fingerprints.subarray(0, this.#indexedUpTo));
+      this.#fingerprints = grown;
     }
-  }
-
-  #add(index: number, hash: number): void {
-    if (index >= this.#hashes.length) {
-      const hashes = new Int32Array(this.#hashes.length * 2);
-      hashes.set(this.#hashes);
-      this.#hashes = hashes;
-      // Twice as many slots, filled again in index order: the earliest of a repeated id stays first.
-      this.#slots = new Int32Array(hashes.length * 2);
-      for (let earlier = 0; earlier < index; earlier++) this.#place(earlier, hashes[earlier]!);
+    const fingerprints = this.#fingerprints;
+    for (let index = this.#indexedUpTo; index < length; index++) {
+      const path = paths[index]!;
+      fingerprints[index] = fingerprintAt(path, path.length - SUFFIX_LENGTH);
     }
-    this.#hashes[index] = hash;
-    this.#place(index, hash);
+    this.#indexedUpTo = length;
+    if (id.length < FINGERPRINT_CHARS) {
+      for (let index = 0; index < length; index++) if (pathHasEventId(paths[index]!, id)) return index;
+      return undefined;
+    }
+    const wanted = fingerprintAt(id, id.length);
+    for (let index = 0; index < length; index++) {
+      if (fingerprints[index] === wanted && pathHasEventId(paths[index]!, id)) return index;
+    }
+    return undefined;
   }
-
-  #place(index: number, hash: number): void {
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    let slot = hash & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = index + 1;
-  }
 }
 
-/** FNV-1a over the id's UTF-16 code units, mixed so that the low bits (the slot) depend on all of them. */
-function hashOfId(id: string): number {
-  return hashRange(id, 0, id.length);
-}
-
-/** The same hash for the id inside a valid event file path (`…/event-{index}-{id}.json`). */
-function hashOfPathId(path: string): number {
-  const digitsStart = path.lastIndexOf('/') + 1 + PREFIX_LENGTH;
-  return hashRange(path, path.indexOf('-', digitsStart) + 1, path.length - SUFFIX_LENGTH);
-}
-
-function hashRange(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let cursor = start; cursor < end; cursor++) hash = Math.imul(hash ^ text.charCodeAt(cursor), 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  return hash ^ (hash >>> 13);
+/** The four UTF-16 code units before `end`, folded into 32 bits (exact for ASCII, which ids are). */
+function fingerprintAt(text: string, end: number): number {
+  return (
+    (text.charCodeAt(end - 4) << 24) ^
+    (text.charCodeAt(end - 3) << 16) ^
+    (text.charCodeAt(end - 2) << 8) ^
+    text.charCodeAt(end - 1)
+  );
 }
