@@ -488,8 +488,11 @@ export class EventLog implements EventLogLike {
       );
     }
     if (read.kind !== 'current') return false;
-    for (const path of read.paths) this.#push(path, undefined);
-    this.#verified = { listing, count: read.paths.length };
+    const names = read.paths;
+    this.#ids.seed(this.length, names);
+    const prefix = `${this.dir}/`;
+    for (const name of names) this.#push(prefix + name, undefined);
+    this.#verified = { listing, count: names.length };
     this.#indexOnDisk = this.#verified;
     // Appends by other instances since the index was written, found through their claims as always.
     await this.#probeClaims(true);

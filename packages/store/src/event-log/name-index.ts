@@ -103,15 +103,13 @@ export function parseNameIndex(text: string, listing: string, dir: string): Name
   if (!isHeader(header)) return { kind: 'invalid', problem: `not an ${FORMAT} v${VERSION} header` };
   if (header.listing !== listing) return { kind: 'stale' };
   if (!text.endsWith('\n')) return { kind: 'invalid', problem: 'truncated (no final newline)' };
-  // Each name follows a newline (the header's, then each name's but the last one's). Prefixing the directory
-  // in one replace makes every path a slice of one flat string: no string per path to concatenate, and
-  // none to flatten when the id lookup reads the paths' characters.
-  const paths = text.slice(headerEnd, -1).replaceAll('\n', `\n${dir}/`).split('\n');
-  paths.shift();
+  // Each name ends with a newline. The names are slices of the file's text: paths are made from them by
+  // the caller (the directory + the name) without copying characters.
+  const paths = text.length === headerEnd + 1 ? [] : text.slice(headerEnd + 1, -1).split('\n');
   if (paths.length !== header.count) {
     return { kind: 'invalid', problem: `the header says ${header.count} names, the file has ${paths.length}` };
   }
-  const problem = checkSample(paths, `${dir}/`);
+  const problem = checkSample(paths, '');
   return problem === undefined ? { kind: 'current', paths } : { kind: 'invalid', problem };
 }
 

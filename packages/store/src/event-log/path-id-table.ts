@@ -18,14 +18,33 @@ export class PathIdTable {
   /** Paths below this index have their fingerprint. */
   #indexedUpTo = 0;
 
+  /**
+   * Fingerprints the paths about to be pushed at `from` (which must be where the table stands) from their
+   * event file names, so that paths made by concatenation are never read (reading one flattens it).
+   */
+  seed(from: number, names: readonly string[]): void {
+    if (from !== this.#indexedUpTo) return;
+    const end = from + names.length;
+    this.#reserve(end);
+    const fingerprints = this.#fingerprints;
+    for (let index = from; index < end; index++) {
+      const name = names[index - from]!;
+      fingerprints[index] = fingerprintAt(name, name.length - SUFFIX_LENGTH);
+    }
+    this.#indexedUpTo = end;
+  }
+
+  #reserve(length: number): void {
+    if (length <= this.#fingerprints.length) return;
+    const grown = new Int32Array(Math.max(length, this.#fingerprints.length * 2));
+    grown.set(this.#fingerprints.subarray(0, this.#indexedUpTo));
+    this.#fingerprints = grown;
+  }
+
   /** Fingerprints `paths[indexedUpTo..]`, then finds `id`: the first index whose path holds it, or undefined. */
   find(paths: readonly string[], id: string): number | undefined {
     const length = paths.length;
-    if (length > this.#fingerprints.length) {
-      const grown = new Int32Array(Math.max(length, this.#fingerprints.length * 2));
-      grown.set(this.#fingerprints.subarray(0, this.#indexedUpTo));
-      this.#fingerprints = grown;
-    }
+    this.#reserve(length);
     const fingerprints = this.#fingerprints;
     for (let index = this.#indexedUpTo; index < length; index++) {
       const path = paths[index]!;

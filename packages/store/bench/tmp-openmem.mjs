@@ -1,0 +1,11 @@
+import { EventLog } from '../dist/event-log.js';
+import { createLocalFileStore } from '../dist/local-file-store.js';
+const [root, dir] = process.argv.slice(2);
+const mb = (n) => (n / 2 ** 20).toFixed(1);
+const store = createLocalFileStore({ root, durability: 'none' });
+globalThis.gc(); const m0 = process.memoryUsage(); const c0 = process.cpuUsage();
+const log = await EventLog.open(store, { dir });
+log.indexOf('nope-nope'); log.indexOf(log.idAt(-3));
+const c1 = process.cpuUsage(c0); const m1 = process.memoryUsage();
+globalThis.gc(); const m2 = process.memoryUsage();
+console.log('events', log.length, 'cpu', ((c1.user + c1.system) / 1000).toFixed(1), 'ms; rss', mb(m0.rss), '->', mb(m1.rss), 'after gc', mb(m2.rss), '; heapUsed', mb(m0.heapUsed), '->', mb(m1.heapUsed), 'after gc', mb(m2.heapUsed), 'heapTotal', mb(m2.heapTotal));
