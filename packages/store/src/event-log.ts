@@ -488,7 +488,8 @@ export class EventLog implements EventLogLike {
       );
     }
     if (read.kind !== 'current') return false;
-    const names = read.paths;
+    const { names } = read;
+    // The id lookup's fingerprints come from the names, so the concatenated paths are never flattened.
     this.#ids.seed(this.length, names);
     const prefix = `${this.dir}/`;
     for (const name of names) this.#push(prefix + name, undefined);

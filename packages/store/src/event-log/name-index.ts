@@ -69,13 +69,13 @@ export function listedRun(scan: ScanResult): number | undefined {
 
 /** What reading the index found: its names when it is current, or why it is not used. */
 export type NameIndexRead =
-  | { readonly kind: 'current'; readonly paths: string[] }
+  | { readonly kind: 'current'; readonly names: string[] }
   | { readonly kind: 'absent' | 'stale' }
   | { readonly kind: 'invalid'; readonly problem: string };
 
 /**
- * Reads the index of `dir` with one `store.read` and returns its event file paths (`${dir}/<name>`) if it
- * was written for the listing version `listing`. A missing file is `absent`, another version `stale` (both normal); anything malformed
+ * Reads the index of `dir` with one `store.read` and returns its event file names if it was written for
+ * the listing version `listing`. A missing file is `absent`, another version `stale` (both normal); anything malformed
  * is `invalid` with the problem, for the caller to warn about before listing as usual.
  */
 export async function readNameIndex(store: FileStore, dir: string, listing: string): Promise<NameIndexRead> {
@@ -87,11 +87,11 @@ export async function readNameIndex(store: FileStore, dir: string, listing: stri
     if (StoreError.isInstance(error)) return { kind: 'invalid', problem: error.message };
     throw error;
   }
-  return parseNameIndex(text, listing, dir);
+  return parseNameIndex(text, listing);
 }
 
-/** Parses and checks an index's text (see `readNameIndex`); the paths are `${dir}/<name>`. */
-export function parseNameIndex(text: string, listing: string, dir: string): NameIndexRead {
+/** Parses and checks an index's text (see `readNameIndex`). */
+export function parseNameIndex(text: string, listing: string): NameIndexRead {
   const headerEnd = text.indexOf('\n');
   if (headerEnd === -1) return { kind: 'invalid', problem: 'no header line' };
   let header: unknown;
@@ -103,32 +103,31 @@ export function parseNameIndex(text: string, listing: string, dir: string): Name
   if (!isHeader(header)) return { kind: 'invalid', problem: `not an ${FORMAT} v${VERSION} header` };
   if (header.listing !== listing) return { kind: 'stale' };
   if (!text.endsWith('\n')) return { kind: 'invalid', problem: 'truncated (no final newline)' };
-  // Each name ends with a newline. The names are slices of the file's text: paths are made from them by
-  // the caller (the directory + the name) without copying characters.
-  const paths = text.length === headerEnd + 1 ? [] : text.slice(headerEnd + 1, -1).split('\n');
-  if (paths.length !== header.count) {
-    return { kind: 'invalid', problem: `the header says ${header.count} names, the file has ${paths.length}` };
+  // Each name ends with a newline. The names are slices of the file's text, and the caller's paths
+  // (the directory + a name) concatenations of them: no characters are copied.
+  const names = text.length === headerEnd + 1 ? [] : text.slice(headerEnd + 1, -1).split('\n');
+  if (names.length !== header.count) {
+    return { kind: 'invalid', problem: `the header says ${header.count} names, the file has ${names.length}` };
   }
-  const problem = checkSample(paths, '');
-  return problem === undefined ? { kind: 'current', paths } : { kind: 'invalid', problem };
+  const problem = checkSample(names);
+  return problem === undefined ? { kind: 'current', names } : { kind: 'invalid', problem };
 }
 
-/** The first, the last and a few paths between must be `prefix` + the event file name of their own index. */
-function checkSample(paths: readonly string[], prefix: string): string | undefined {
-  if (paths.length === 0) return undefined;
-  const step = Math.max(1, Math.floor(paths.length / (SAMPLES + 1)));
-  for (let index = 0; index < paths.length; index += step) {
-    const problem = checkPath(paths, index, prefix);
+/** The first, the last and a few names between must be event file names of their own index. */
+function checkSample(names: readonly string[]): string | undefined {
+  if (names.length === 0) return undefined;
+  const step = Math.max(1, Math.floor(names.length / (SAMPLES + 1)));
+  for (let index = 0; index < names.length; index += step) {
+    const problem = checkName(names, index);
     if (problem !== undefined) return problem;
   }
-  return checkPath(paths, paths.length - 1, prefix);
+  return checkName(names, names.length - 1);
 }
 
-function checkPath(paths: readonly string[], index: number, prefix: string): string | undefined {
-  const path = paths[index]!;
-  if (path.lastIndexOf('/') !== prefix.length - 1 || parseEventFileIndex(path) !== index) {
-    const name = path.slice(prefix.length, prefix.length + 80);
-    return `line ${index + 2} (${JSON.stringify(name)}) is not the event file name of index ${index}`;
+function checkName(names: readonly string[], index: number): string | undefined {
+  const name = names[index]!;
+  if (name.includes('/') || parseEventFileIndex(name) !== index) {
+    return `line ${index + 2} (${JSON.stringify(name.slice(0, 80))}) is not the event file name of index ${index}`;
   }
   return undefined;
 }

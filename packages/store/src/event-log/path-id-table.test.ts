@@ -39,4 +39,16 @@ describe('PathIdTable', () => {
     expect(table.find(paths, '1-a')).toBe(0);
     expect(table.find(paths, 'b')).toBe(2);
   });
+
+  it('takes fingerprints seeded from names, then extends from the paths', () => {
+    const names = Array.from({ length: 3000 }, (_, index) => eventFileName(index, `seeded-${index}`));
+    const table = new PathIdTable();
+    table.seed(0, names);
+    const paths = names.map((name) => `conv/events/${name}`);
+    paths.push(path(3000, 'later-one'));
+    expect(table.find(paths, 'seeded-2999')).toBe(2999);
+    expect(table.find(paths, 'seeded-0')).toBe(0);
+    expect(table.find(paths, 'later-one')).toBe(3000);
+    expect(table.find(paths, 'seeded-3000')).toBeUndefined();
+  });
 });
