@@ -72,14 +72,16 @@ async function listed(store: FileStore): Promise<string[]> {
 export function describeNameIndex(name: string, backend: NameIndexBackend): void {
   describe(`EventLog name index: ${name}`, () => {
     type Seed = (count?: number) => Promise<void>;
-    const withStore = (test: (store: FileStore, seedLog: Seed) => Promise<void>, byAppends = false) => async () => {
-      const { store, cleanup, writeLog } = await backend.make();
-      try {
-        await test(store, (count = SEED) => seed(store, count, byAppends ? undefined : writeLog));
-      } finally {
-        await cleanup?.();
-      }
-    };
+    const withStore =
+      (test: (store: FileStore, seedLog: Seed) => Promise<void>, byAppends = false) =>
+      async () => {
+        const { store, cleanup, writeLog } = await backend.make();
+        try {
+          await test(store, (count = SEED) => seed(store, count, byAppends ? undefined : writeLog));
+        } finally {
+          await cleanup?.();
+        }
+      };
 
     it(
       'opens an unchanged log from its index without listing, to the same paths, ids and events',
