@@ -30,6 +30,7 @@ import {
 } from './event-log/name-index.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
 import { PathIdTable } from './event-log/path-id-table.js';
+import { PathList } from './event-log/path-list.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
@@ -90,7 +91,7 @@ export class EventLog implements EventLogLike {
   readonly #pollIntervalMs: number;
   readonly #logger: EventLogLogger | undefined;
   /** Store path of each event file, by index; ids are sliced out of these when needed. */
-  readonly #paths: string[] = [];
+  readonly #paths = new PathList();
   /** id → the first index holding it, built from `#paths` on the first lookup and extended on use (see `#findId`). */
   readonly #ids = new PathIdTable();
   readonly #waiters = new Set<() => void>();
@@ -156,7 +157,7 @@ export class EventLog implements EventLogLike {
   idAt(index: number): string {
     const resolved = this.#resolve(index);
     if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
-    return eventIdOfPath(this.#paths[resolved]!);
+    return eventIdOfPath(this.#paths.at(resolved)!);
   }
 
   /**
@@ -217,7 +218,7 @@ export class EventLog implements EventLogLike {
       start: from,
       end: to,
       concurrency: READ_CONCURRENCY,
-      read: (index) => settle(index, this.#load(index), () => this.store.describe(this.#paths[index]!)),
+      read: (index) => settle(index, this.#load(index), () => this.store.describe(this.#paths.at(index)!)),
     });
   }
 
@@ -488,12 +489,10 @@ export class EventLog implements EventLogLike {
       );
     }
     if (read.kind !== 'current') return false;
-    const { names } = read;
-    // The id lookup's fingerprints come from the names, so the concatenated paths are never flattened.
-    this.#ids.seed(this.length, names);
-    const prefix = `${this.dir}/`;
-    for (const name of names) this.#push(prefix + name, undefined);
-    this.#verified = { listing, count: names.length };
+    // No string per event: the paths and the id fingerprints are read from the index's text on use.
+    this.#ids.seed(0, read.text, read.starts, read.count);
+    this.#paths.adopt(`${this.dir}/`, read.text, read.starts, read.count);
+    this.#verified = { listing, count: read.count };
     this.#indexOnDisk = this.#verified;
     // Appends by other instances since the index was written, found through their claims as always.
     await this.#probeClaims(true);
@@ -535,7 +534,7 @@ export class EventLog implements EventLogLike {
   async #load(index: number): Promise<AnyEvent> {
     const cached = this.#cache.get(index);
     if (cached !== undefined) return cached;
-    const path = this.#paths[index]!;
+    const path = this.#paths.at(index)!;
     const id = eventIdOfPath(path);
     let event: AnyEvent;
     try {

@@ -2,6 +2,7 @@ import { StoreError } from '../errors.js';
 import type { FileStore } from '../file-store.js';
 import { parseEventFileIndex } from './file-names.js';
 import { isFileNotFound } from './is-file-not-found.js';
+import type { PathList } from './path-list.js';
 import type { ScanResult } from './scan.js';
 
 /**
@@ -37,8 +38,8 @@ export function nameIndexPath(dir: string): string {
 
 /** The index file's text for `names` (file names without directory). */
 export function formatNameIndex(listing: string, names: readonly string[]): string {
-  const header = JSON.stringify({ format: FORMAT, v: VERSION, listing, count: names.length });
-  return names.length === 0 ? `${header}\n` : `${header}\n${names.join('\n')}\n`;
+  const body = names.length === 0 ? '' : `${names.join('\n')}\n`;
+  return `${JSON.stringify({ format: FORMAT, v: VERSION, listing, count: names.length })}\n${body}`;
 }
 
 /** Writes the index of `dir` for `verified`: the names of `paths[0..count)`, which are all `${dir}/<name>`. */
@@ -46,12 +47,10 @@ export async function writeNameIndex(
   store: FileStore,
   dir: string,
   verified: VerifiedListing,
-  paths: readonly string[],
+  paths: PathList,
 ): Promise<void> {
-  const start = dir.length + 1;
-  const names = new Array<string>(verified.count);
-  for (let index = 0; index < verified.count; index++) names[index] = paths[index]!.slice(start);
-  await store.write(nameIndexPath(dir), formatNameIndex(verified.listing, names));
+  const header = JSON.stringify({ format: FORMAT, v: VERSION, listing: verified.listing, count: verified.count });
+  await store.write(nameIndexPath(dir), `${header}\n${paths.namesText(`${dir}/`, verified.count)}`);
 }
 
 /**
@@ -69,7 +68,13 @@ export function listedRun(scan: ScanResult): number | undefined {
 
 /** What reading the index found: its names when it is current, or why it is not used. */
 export type NameIndexRead =
-  | { readonly kind: 'current'; readonly names: string[] }
+  | {
+      readonly kind: 'current';
+      /** The file's text; name i is `text[starts[i], starts[i + 1] - 1)`. */
+      readonly text: string;
+      readonly starts: Int32Array;
+      readonly count: number;
+    }
   | { readonly kind: 'absent' | 'stale' }
   | { readonly kind: 'invalid'; readonly problem: string };
 
@@ -103,29 +108,36 @@ export function parseNameIndex(text: string, listing: string): NameIndexRead {
   if (!isHeader(header)) return { kind: 'invalid', problem: `not an ${FORMAT} v${VERSION} header` };
   if (header.listing !== listing) return { kind: 'stale' };
   if (!text.endsWith('\n')) return { kind: 'invalid', problem: 'truncated (no final newline)' };
-  // Each name ends with a newline. The names are slices of the file's text, and the caller's paths
-  // (the directory + a name) concatenations of them: no characters are copied.
-  const names = text.length === headerEnd + 1 ? [] : text.slice(headerEnd + 1, -1).split('\n');
-  if (names.length !== header.count) {
-    return { kind: 'invalid', problem: `the header says ${header.count} names, the file has ${names.length}` };
+  // Each name ends with a newline: only their offsets are collected (no string per name; see PathList).
+  const count = header.count;
+  if (count > text.length) return { kind: 'invalid', problem: `the header says ${count} names, the file is shorter` };
+  const starts = new Int32Array(count + 1);
+  let start = headerEnd + 1;
+  for (let index = 0; index < count; index++) {
+    starts[index] = start;
+    const end = text.indexOf('\n', start);
+    if (end === -1) return { kind: 'invalid', problem: `the header says ${count} names, the file has ${index}` };
+    start = end + 1;
   }
-  const problem = checkSample(names);
-  return problem === undefined ? { kind: 'current', names } : { kind: 'invalid', problem };
+  starts[count] = start;
+  if (start !== text.length) return { kind: 'invalid', problem: `the file has more than the ${count} names it says` };
+  const problem = checkSample(text, starts, count);
+  return problem === undefined ? { kind: 'current', text, starts, count } : { kind: 'invalid', problem };
 }
 
 /** The first, the last and a few names between must be event file names of their own index. */
-function checkSample(names: readonly string[]): string | undefined {
-  if (names.length === 0) return undefined;
-  const step = Math.max(1, Math.floor(names.length / (SAMPLES + 1)));
-  for (let index = 0; index < names.length; index += step) {
-    const problem = checkName(names, index);
+function checkSample(text: string, starts: Int32Array, count: number): string | undefined {
+  if (count === 0) return undefined;
+  const step = Math.max(1, Math.floor(count / (SAMPLES + 1)));
+  for (let index = 0; index < count; index += step) {
+    const problem = checkName(text, starts, index);
     if (problem !== undefined) return problem;
   }
-  return checkName(names, names.length - 1);
+  return checkName(text, starts, count - 1);
 }
 
-function checkName(names: readonly string[], index: number): string | undefined {
-  const name = names[index]!;
+function checkName(text: string, starts: Int32Array, index: number): string | undefined {
+  const name = text.slice(starts[index]!, starts[index + 1]! - 1);
   if (name.includes('/') || parseEventFileIndex(name) !== index) {
     return `line ${index + 2} (${JSON.stringify(name.slice(0, 80))}) is not the event file name of index ${index}`;
   }

@@ -40,10 +40,18 @@ describe('PathIdTable', () => {
     expect(table.find(paths, 'b')).toBe(2);
   });
 
-  it('takes fingerprints seeded from names, then extends from the paths', () => {
+  it('takes fingerprints seeded from a name index text, then extends from the paths', () => {
     const names = Array.from({ length: 3000 }, (_, index) => eventFileName(index, `seeded-${index}`));
+    const text = `header\n${names.join('\n')}\n`;
+    const starts = new Int32Array(names.length + 1);
+    let start = text.indexOf('\n') + 1;
+    names.forEach((name, index) => {
+      starts[index] = start;
+      start += name.length + 1;
+    });
+    starts[names.length] = start;
     const table = new PathIdTable();
-    table.seed(0, names);
+    table.seed(0, text, starts, names.length);
     const paths = names.map((name) => `conv/events/${name}`);
     paths.push(path(3000, 'later-one'));
     expect(table.find(paths, 'seeded-2999')).toBe(2999);

@@ -13,25 +13,29 @@ const FINGERPRINT_CHARS = 4;
  * characters, and a lookup reads 400 KB of fingerprints. (A `Map` of sliced ids took ~10 MB and a string
  * per id; scanning the paths reads 100k strings per lookup.)
  */
+/** Paths by index: an array, or a `PathList`. */
+export interface PathSource {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
 export class PathIdTable {
   #fingerprints = new Int32Array(1024);
   /** Paths below this index have their fingerprint. */
   #indexedUpTo = 0;
 
   /**
-   * Fingerprints the paths about to be pushed at `from` (which must be where the table stands) from their
-   * event file names, so that paths made by concatenation are never read (reading one flattens it).
+   * Fingerprints the `count` paths adopted at `from` (where the table stands) from a name index's text,
+   * where name i ends just before `starts[i + 1] - 1` (see `PathList`): no path string is made.
    */
-  seed(from: number, names: readonly string[]): void {
+  seed(from: number, text: string, starts: Int32Array, count: number): void {
     if (from !== this.#indexedUpTo) return;
-    const end = from + names.length;
-    this.#reserve(end);
+    this.#reserve(from + count);
     const fingerprints = this.#fingerprints;
-    for (let index = from; index < end; index++) {
-      const name = names[index - from]!;
-      fingerprints[index] = fingerprintAt(name, name.length - SUFFIX_LENGTH);
+    for (let index = 0; index < count; index++) {
+      fingerprints[from + index] = fingerprintAt(text, starts[index + 1]! - 1 - SUFFIX_LENGTH);
     }
-    this.#indexedUpTo = end;
+    this.#indexedUpTo = from + count;
   }
 
   #reserve(length: number): void {
@@ -42,22 +46,22 @@ export class PathIdTable {
   }
 
   /** Fingerprints `paths[indexedUpTo..]`, then finds `id`: the first index whose path holds it, or undefined. */
-  find(paths: readonly string[], id: string): number | undefined {
+  find(paths: PathSource, id: string): number | undefined {
     const length = paths.length;
     this.#reserve(length);
     const fingerprints = this.#fingerprints;
     for (let index = this.#indexedUpTo; index < length; index++) {
-      const path = paths[index]!;
+      const path = paths.at(index)!;
       fingerprints[index] = fingerprintAt(path, path.length - SUFFIX_LENGTH);
     }
     this.#indexedUpTo = length;
     if (id.length < FINGERPRINT_CHARS) {
-      for (let index = 0; index < length; index++) if (pathHasEventId(paths[index]!, id)) return index;
+      for (let index = 0; index < length; index++) if (pathHasEventId(paths.at(index)!, id)) return index;
       return undefined;
     }
     const wanted = fingerprintAt(id, id.length);
     for (let index = 0; index < length; index++) {
-      if (fingerprints[index] === wanted && pathHasEventId(paths[index]!, id)) return index;
+      if (fingerprints[index] === wanted && pathHasEventId(paths.at(index)!, id)) return index;
     }
     return undefined;
   }
