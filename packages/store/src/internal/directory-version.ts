@@ -20,7 +20,9 @@ export async function directoryVersion(
   handle: DirectoryHandle,
   options: { sync: boolean; settled: boolean },
 ): Promise<string> {
-  for (;;) {
+  // A few rounds at most: a ctime ahead of this clock (a clock stepped back, a network filesystem's server
+  // time) is never "old", and the token is returned as it is after them.
+  for (let round = 0; ; round++) {
     const info =
       handle.fd === undefined
         ? options.sync
@@ -32,8 +34,9 @@ export async function directoryVersion(
     const token = `${info.dev}:${info.ino}:${info.ctimeNs}`;
     if (!options.settled) return token;
     const age = BigInt(Date.now()) * 1_000_000n - info.ctimeNs;
-    if (age >= SETTLE_NS) return token;
-    await new Promise((resolve) => setTimeout(resolve, Number((SETTLE_NS - age) / 1_000_000n) + 1));
+    if (age >= SETTLE_NS || round === 2) return token;
+    const wait = age < 0n ? SETTLE_NS : SETTLE_NS - age;
+    await new Promise((resolve) => setTimeout(resolve, Number(wait / 1_000_000n) + 1));
   }
 }
 
