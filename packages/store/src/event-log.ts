@@ -90,7 +90,7 @@ export class EventLog implements EventLogLike {
   readonly #cache: EventCache<AnyEvent>;
   readonly #pollIntervalMs: number;
   readonly #logger: EventLogLogger | undefined;
-  /** Store path of each event file, by index; ids are sliced out of these when needed. */
+  /** Store path of each event file, by index (made on use for those read from a name index); ids are sliced out of these. */
   readonly #paths = new PathList();
   /** id → the first index holding it, built from `#paths` on the first lookup and extended on use (see `#findId`). */
   readonly #ids = new PathIdTable();
@@ -576,8 +576,8 @@ export class EventLog implements EventLogLike {
 
   /**
    * The first index holding `id` (duplicate ids are possible only in foreign logs; the first wins, as in
-   * the reference), or undefined. The table hashes the ids where they sit in the paths (no string per id),
-   * so the first lookup on a 100k-event log costs about two scans of the paths and later ones nothing.
+   * the reference), or undefined. The table keeps a fingerprint per path (read where the id sits, or from
+   * the name index's text), no string per id: O(1) per lookup, 1.2 MB at 100k events (see PathIdTable).
    */
   #findId(id: string): number | undefined {
     return this.#ids.find(this.#paths, id);
