@@ -147,6 +147,9 @@ try {
   const checkpoint = buildViewCheckpoint(view, state, log);
   if (checkpoint === undefined) throw new Error('the generated view cannot be checkpointed');
   await writeFile(join(dir, VIEW_CHECKPOINT_FILE), JSON.stringify(checkpoint));
+  // As a real conversation's last process leaves it: closing the log writes its name index
+  // (events/.slots/name-index), so the resume's open need not list 100k names.
+  await log.close();
 
   console.log(`# resume benchmark — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`);
   console.log(

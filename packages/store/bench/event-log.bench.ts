@@ -275,7 +275,9 @@ async function benchOpen(scratch: string): Promise<void> {
   let started = performance.now();
   await writeLogDirectly(root, OPEN_EVENTS);
   console.log(`  (created in ${ms(performance.now() - started)})`);
-  const store = createLocalFileStore({ root, durability: 'none' });
+  const indexed = createLocalFileStore({ root, durability: 'none' });
+  // Without listingVersion: every open lists, as an open without a (current) name index does.
+  const store: FileStore = { ...indexed, listingVersion: undefined };
   const bare: number[] = [];
   const lists: number[] = [];
   const opens: number[] = [];
@@ -305,24 +307,48 @@ async function benchOpen(scratch: string): Promise<void> {
   );
 
   // A fresh process, so its RSS is the log's and Node's alone; cold = page cache dropped first.
-  const cold = await dropPageCache();
-  const child = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./open-log-child.ts', import.meta.url)), root],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, NODE_OPTIONS: '' },
-    },
-  );
-  if (child.status !== 0) throw new Error(`open-log-child failed: ${child.stderr}`);
-  const measured = JSON.parse(child.stdout) as OpenMeasurement;
+  const coldOpen = async (mode: 'list' | 'index') => {
+    const cold = await dropPageCache();
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./open-log-child.ts', import.meta.url)), root, mode],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    if (child.status !== 0) throw new Error(`open-log-child failed: ${child.stderr}`);
+    return { cold, measured: JSON.parse(child.stdout) as OpenMeasurement };
+  };
+  const coldRow = (label: string, { cold, measured }: Awaited<ReturnType<typeof coldOpen>>) =>
+    row(
+      `${cold.dropped ? 'cold (page cache dropped)' : `cold process, page cache NOT dropped (${cold.reason})`}: ${label}`,
+      `open ${ms(measured.openMs)}, last 100 ${ms(measured.lastHundredMs)}`,
+      `RSS ${measured.rssBeforeMb.toFixed(0)} MB before → ${measured.rssAfterMb.toFixed(0)} MB after (tsx loader included)`,
+      `heap held after GC ${measured.heapAfterGcMb.toFixed(1)} MB (${measured.heapBeforeMb.toFixed(1)} MB before)`,
+      'reference resume 100k: 8.6 s, 695 MB',
+    );
+  coldRow('open (listing) + read last 100', await coldOpen('list'));
+
+  // With its name index: what a log closed by its last process (EventLog.close) opens to.
+  const closing = await EventLog.open(indexed);
+  await closing.close();
+  const indexOpens: number[] = [];
+  for (let run = 0; run <= 5; run++) {
+    started = performance.now();
+    const opened = await EventLog.open(indexed);
+    const openTime = performance.now() - started;
+    if (opened.length !== OPEN_EVENTS) throw new Error(`the index open found ${opened.length} events`);
+    if (run > 0) indexOpens.push(openTime);
+  }
   row(
-    `${cold.dropped ? 'cold (page cache dropped)' : `cold process, page cache NOT dropped (${cold.reason})`}: open + read last 100`,
-    `open ${ms(measured.openMs)}, last 100 ${ms(measured.lastHundredMs)}`,
-    `RSS ${measured.rssBeforeMb.toFixed(0)} MB before → ${measured.rssAfterMb.toFixed(0)} MB after (tsx loader included)`,
-    `heap held after GC ${measured.heapAfterGcMb.toFixed(1)} MB (${measured.heapBeforeMb.toFixed(1)} MB before)`,
-    'reference resume 100k: 8.6 s, 695 MB',
+    'open with its name index, warm cache (median of 5 after a warm-up)',
+    ms(median(indexOpens)),
+    `ratio to bare fs.readdir ${ratio(median(indexOpens), median(bare))}`,
+    `${ratio(median(indexOpens), median(opens))} the listing open`,
+    'no listing: one stat of the directory, one read of events/.slots/name-index, one claim probe',
   );
+  coldRow('open with its name index + read last 100', await coldOpen('index'));
 
   const log = await EventLog.open(store);
   started = performance.now();

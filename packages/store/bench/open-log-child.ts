@@ -1,5 +1,6 @@
 /**
- * Run by event-log.bench.ts in a fresh process: opens the log under argv[2] cold, reads its last 100
+ * Run by event-log.bench.ts in a fresh process: opens the log under argv[2] cold (by listing, or from
+ * its name index with argv[3] = 'index'), reads its last 100
  * events, and prints an `OpenMeasurement` as JSON. A process of its own makes the RSS figure the
  * log's plus Node's baseline, not the parent bench's leftovers.
  */
@@ -16,7 +17,10 @@ const heapMb = (): number => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
-const store = createLocalFileStore({ root, durability: 'none' });
+// argv[3] 'list' (default): the open lists the directory, as without a name index; 'index': the store
+// keeps its listingVersion, so the open uses events/.slots/name-index when it is current.
+const local = createLocalFileStore({ root, durability: 'none' });
+const store = process.argv[3] === 'index' ? local : { ...local, listingVersion: undefined };
 const heapBeforeMb = heapMb();
 const rssBeforeMb = mb();
 let started = performance.now();

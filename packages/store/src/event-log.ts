@@ -17,12 +17,22 @@ import {
   eventFileName,
   eventIdOfPath,
   isStorableEventId,
-  pathHasEventId,
+  parseEventFileIndex,
   slotFileName,
 } from './event-log/file-names.js';
 import { isFileNotFound } from './event-log/is-file-not-found.js';
+import {
+  listedRun,
+  NAME_INDEX_MIN_COUNT,
+  nameIndexPath,
+  readNameIndex,
+  type VerifiedListing,
+  writeNameIndex,
+} from './event-log/name-index.js';
 import { PackedReads, type PackHost } from './event-log/packs.js';
 import { parseStoredEvent } from './event-log/parse-stored-event.js';
+import { PathIdTable } from './event-log/path-id-table.js';
+import { PathList } from './event-log/path-list.js';
 import { readMany } from './event-log/read-many.js';
 import { describeScanProblems, scanListing } from './event-log/scan.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
@@ -34,7 +44,7 @@ import {
   type SubscriptionSource,
   subscribeToLog,
 } from './event-log/subscription.js';
-import type { FileStore } from './file-store.js';
+import type { FileStore, StoreWrite } from './file-store.js';
 
 /** Where `EventLog` reports things worth knowing that are not errors (gaps, stray files). */
 export interface EventLogLogger {
@@ -76,10 +86,6 @@ export interface RefreshOptions {
 }
 
 const READ_CONCURRENCY = 32;
-/** Below this many paths not in the id map, a lookup indexes them rather than scanning. */
-const ID_SCAN_LIMIT = 4096;
-/** Lookups by scanning may read this many times the log's paths before the id map is built. */
-const ID_SCAN_BUDGET = 16;
 
 /**
  * An append-only log of events in a `FileStore`, one file per event (`<dir>/event-{index:05d}-{id}.json`,
@@ -93,16 +99,10 @@ export class EventLog implements EventLogLike {
   readonly #cache: EventCache<AnyEvent>;
   readonly #pollIntervalMs: number;
   readonly #logger: EventLogLogger | undefined;
-  /** Store path of each event file, by index; ids are sliced out of these when needed. */
-  readonly #paths: string[] = [];
-  /**
-   * id → the first index holding it, for the indices below `#indexedUpTo`; extended on use, so
-   * opening costs a listing and nothing per name (see `#findId`).
-   */
-  readonly #indexById = new Map<string, number>();
-  #indexedUpTo = 0;
-  /** Paths scanned by lookups made before the map was built (see `#findId`). */
-  #scanned = 0;
+  /** Store path of each event file, by index (made on use for those read from a name index); ids are sliced out of these. */
+  readonly #paths = new PathList();
+  /** id → the first index holding it, built from `#paths` on the first lookup and extended on use (see `#findId`). */
+  readonly #ids = new PathIdTable();
   readonly #waiters = new Set<() => void>();
   /** Appends and refreshes run one at a time, in call order, so the index state has one writer. */
   #tail: Promise<unknown> = Promise.resolve();
@@ -112,6 +112,13 @@ export class EventLog implements EventLogLike {
   /** The chain link of the event at `length - 1` when known (from its claim), so appends need no extra read. */
   #lastLink: ChainLink | undefined;
   readonly #packs: PackedReads | undefined;
+  /**
+   * The event files in `dir` are exactly `#paths[0..count)` while the directory's listing version is
+   * `listing` (stores with `listingVersion` only); what the name index records (see name-index.ts).
+   */
+  #verified: VerifiedListing | undefined;
+  /** What the name index on disk records, when this instance read or wrote it. */
+  #indexOnDisk: VerifiedListing | undefined;
 
   private constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
@@ -126,13 +133,28 @@ export class EventLog implements EventLogLike {
   }
 
   /**
-   * Opens (or starts) the log in `store`: one listing of the directory, no event file read. A slot
-   * claim left at the end by a writer that crashed before writing its event file is rolled forward.
+   * Opens (or starts) the log in `store`: one listing of the directory, no event file read, or none at
+   * all when the directory is unchanged since its name index was written (see `close`). A slot claim
+   * left at the end by a writer that crashed before writing its event file is rolled forward.
    */
   static async open(store: FileStore, options: EventLogOptions = {}): Promise<EventLog> {
     const log = new EventLog(store, options);
     await log.#relist(true);
+    // A long log that had to be listed gets its name index, so the next open need not list (not awaited).
+    if (log.#verified !== undefined && log.#verified.count >= NAME_INDEX_MIN_COUNT) {
+      void log.#enqueue(() => log.#writeNameIndex());
+    }
     return log;
+  }
+
+  /**
+   * Writes the log's name index (`<dir>/.slots/name-index`) when it is long (1024 events or more), this
+   * instance knows its directory's exact contents and the index on disk is not already current, so the
+   * next `open` needs no listing. Waits for appends in progress. Never throws: a failure is warned
+   * about. Idempotent, and the log stays usable (a later `close` writes the index again if needed).
+   */
+  close(): Promise<void> {
+    return this.#enqueue(() => this.#writeNameIndex());
   }
 
   /** Number of events: the contiguous run of indices from 0 this instance knows about. */
@@ -149,7 +171,7 @@ export class EventLog implements EventLogLike {
   idAt(index: number): string {
     const resolved = this.#resolve(index);
     if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
-    return eventIdOfPath(this.#paths[resolved]!);
+    return eventIdOfPath(this.#paths.at(resolved)!);
   }
 
   /**
@@ -210,7 +232,7 @@ export class EventLog implements EventLogLike {
       start: from,
       end: to,
       concurrency: READ_CONCURRENCY,
-      read: (index) => settle(index, this.#load(index), () => this.store.describe(this.#paths[index]!)),
+      read: (index) => settle(index, this.#load(index), () => this.store.describe(this.#paths.at(index)!)),
     });
   }
 
@@ -235,7 +257,10 @@ export class EventLog implements EventLogLike {
       get length() {
         return log.length;
       },
-      nameAt: (index) => this.#paths[index]!.slice(this.#paths[index]!.lastIndexOf('/') + 1),
+      nameAt: (index) => {
+        const path = this.#paths.at(index)!;
+        return path.slice(path.lastIndexOf('/') + 1);
+      },
       peek: (index) => this.#cache.peek(index),
       remember: (index, event) => this.#cache.set(index, event),
       loadFiles: (indices) =>
@@ -351,7 +376,7 @@ export class EventLog implements EventLogLike {
       // reports a duplicate instead of writing the event twice.
       const ownClaim = { path: this.#slotPath(index), data: formatChainedClaim(link, json) };
       const onClaimed = () => this.#push(ownPath, event, link);
-      if (await claimThenPublish(this.store, ownClaim, { path: ownPath, data: json }, onClaimed)) {
+      if (await this.#claimAndPublish(index, ownClaim, { path: ownPath, data: json }, onClaimed)) {
         this.#packs?.appended(index);
         return index;
       }
@@ -392,8 +417,114 @@ export class EventLog implements EventLogLike {
 
   /** Publishes a committed claim's event file: its bytes for chained claims, a copy of the claim otherwise. */
   async #writeFromClaim(index: number, path: string, claim: SlotClaim): Promise<void> {
-    if (claim.link === undefined) await this.store.copy(this.#slotPath(index), path);
-    else await this.store.write(path, claim.json);
+    await this.#writeEventFile(index, () =>
+      claim.link === undefined ? this.store.copy(this.#slotPath(index), path) : this.store.write(path, claim.json),
+    );
+  }
+
+  /**
+   * Step 1 and 2 of an own append (see `claimThenPublish`), keeping `#verified`: the directory's listing
+   * version is read just before the claim and just after the event file, within the same store call where
+   * the store can (the local store: on the directory handle its walk opened, two `fstat`s), and the log
+   * stays verified only when the version before is the one it knew, so nothing else changed the directory.
+   */
+  async #claimAndPublish(
+    index: number,
+    claim: StoreWrite,
+    eventFile: StoreWrite,
+    onClaimed: () => void,
+  ): Promise<boolean> {
+    const verified = this.#verified;
+    if (index === 0 && verified?.count === 0) {
+      // A new log: its first claim may create the directory (or `.slots` in it), so the version moves
+      // before the event file exists; #writeEventFile settles that with a listing of the tiny directory.
+      if (!(await this.store.writeIfAbsent(claim.path, claim.data))) return false;
+      onClaimed();
+      await this.#writeEventFile(index, () => this.store.write(eventFile.path, eventFile.data));
+      return true;
+    }
+    const track = verified !== undefined && verified.count === index && this.store.listingVersion !== undefined;
+    // Unverified until the versions say otherwise (a failed or lost write leaves it so: the next open lists).
+    this.#verified = undefined;
+    let versions: { before: string | undefined; after: string } | undefined;
+    const observe = track
+      ? {
+          dir: this.dir,
+          observe: (before: string | undefined, after: string) => {
+            versions = { before, after };
+          },
+        }
+      : undefined;
+    const written = await claimThenPublish(this.store, claim, eventFile, onClaimed, observe);
+    if (written && verified !== undefined && versions !== undefined && versions.before === verified.listing) {
+      this.#verified = { listing: versions.after, count: index + 1 };
+    }
+    return written;
+  }
+
+  /**
+   * Writes the event file at `index` with `write`, keeping `#verified` true: it still holds after the
+   * write when it held just before (the directory's version unchanged since) and covered `[0, index)`.
+   * Otherwise someone else changed the directory, or the file is not the next one: it is dropped.
+   */
+  async #writeEventFile(index: number, write: () => Promise<void>): Promise<void> {
+    let verified = this.#verified;
+    let tracked =
+      verified !== undefined && verified.count === index && (await this.#listingVersion()) === verified.listing;
+    // A new log: its first claim created the directory (or `.slots` in it), so the version moved; a
+    // listing of a directory that small costs nothing and says whether it holds any event file.
+    if (!tracked && index === 0 && verified?.count === 0) {
+      verified = await this.#verifyEmpty();
+      tracked = verified !== undefined;
+    }
+    this.#verified = tracked ? verified : undefined;
+    await write();
+    if (tracked && this.#verified === verified) {
+      const listing = await this.#listingVersion();
+      this.#verified = listing === undefined ? undefined : { listing, count: index + 1 };
+    }
+  }
+
+  /** `{ listing, count: 0 }` when the directory holds no event file (checked by a bracketed listing), else undefined. */
+  async #verifyEmpty(): Promise<VerifiedListing | undefined> {
+    const listing = await this.#listingVersion();
+    if (listing === undefined) return undefined;
+    const names = await this.store.list(this.dir);
+    if (names.some((name) => parseEventFileIndex(name) !== -1)) return undefined;
+    return (await this.#listingVersion()) === listing ? { listing, count: 0 } : undefined;
+  }
+
+  /** The directory's listing version, or undefined when the store has none (or it fails: then nothing is trusted). */
+  async #listingVersion(options?: { settled: boolean }): Promise<string | undefined> {
+    if (this.store.listingVersion === undefined) return undefined;
+    try {
+      return await this.store.listingVersion(this.dir, options);
+    } catch (error) {
+      if (!StoreError.isInstance(error)) throw error;
+      return undefined;
+    }
+  }
+
+  /** Writes the name index when `#verified` is long and not on disk yet (see `close`); warns on failure. */
+  async #writeNameIndex(): Promise<void> {
+    const verified = this.#verified;
+    if (verified === undefined || verified.count < NAME_INDEX_MIN_COUNT) return;
+    const onDisk = this.#indexOnDisk;
+    if (onDisk?.listing === verified.listing && onDisk.count === verified.count) return;
+    try {
+      // Settled: no later change to the directory can get the version the index names (see FileStore).
+      const listing = await this.#listingVersion({ settled: true });
+      if (listing !== verified.listing || this.#verified !== verified) {
+        if (this.#verified === verified) this.#verified = undefined;
+        return;
+      }
+      await writeNameIndex(this.store, this.dir, verified, this.#paths);
+      this.#indexOnDisk = verified;
+    } catch (error) {
+      this.#logger?.warn(
+        `${this.store.describe(nameIndexPath(this.dir))}: the name index was not written (${(error as Error).message})`,
+      );
+    }
   }
 
   #rejectDuplicate(id: string): void {
@@ -401,13 +532,27 @@ export class EventLog implements EventLogLike {
     if (existing !== undefined) throw new DuplicateEventIdError(id, existing);
   }
 
-  /** Lists the directory and extends the index with contiguous event files, filling gaps from slot claims. */
+  /**
+   * Lists the directory and extends the index with contiguous event files, filling gaps from slot claims.
+   * Opening, it takes the names from the name index instead when the directory is unchanged since it was written.
+   */
   async #relist(opening: boolean): Promise<number> {
+    const before = opening ? await this.#listingVersion() : undefined;
+    if (before !== undefined && (await this.#openFromNameIndex(before))) return this.length;
+    // A new log (no directory yet): it is exactly its appends from the first one on (see `#writeEventFile`).
+    if (opening && before === undefined && this.store.listingVersion !== undefined) {
+      this.#verified = { listing: '', count: 0 };
+    }
     // Unordered where the store offers it: the scan places names by index, so a sort would be wasted.
     const listing = this.store.listUnordered
       ? await this.store.listUnordered(this.dir)
       : await this.store.list(this.dir);
     const scan = scanListing(listing);
+    if (before !== undefined && (await this.#listingVersion()) === before) {
+      // Nothing changed in the directory while it was listed: the listing is its exact contents.
+      const count = listedRun(scan);
+      if (count !== undefined) this.#verified = { listing: before, count };
+    }
     const added = await this.#probeClaims(true, scan.byIndex);
     if (this.#logger) {
       const warnings = describeScanProblems({
@@ -420,6 +565,25 @@ export class EventLog implements EventLogLike {
       for (const warning of warnings) this.#logger.warn(warning);
     }
     return added;
+  }
+
+  /** Opens from the name index when it was written for the directory's listing version `listing`; false otherwise. */
+  async #openFromNameIndex(listing: string): Promise<boolean> {
+    const read = await readNameIndex(this.store, this.dir, listing);
+    if (read.kind === 'invalid') {
+      this.#logger?.warn(
+        `${this.store.describe(nameIndexPath(this.dir))}: ${read.problem}; the name index is ignored and the directory listed`,
+      );
+    }
+    if (read.kind !== 'current') return false;
+    // No string per event: the paths and the id fingerprints are read from the index's text on use.
+    this.#ids.seed(0, read.text, read.starts, read.count);
+    this.#paths.adopt(`${this.dir}/`, read.text, read.starts, read.count);
+    this.#verified = { listing, count: read.count };
+    this.#indexOnDisk = this.#verified;
+    // Appends by other instances since the index was written, found through their claims as always.
+    await this.#probeClaims(true);
+    return true;
   }
 
   /**
@@ -457,7 +621,7 @@ export class EventLog implements EventLogLike {
   async #load(index: number): Promise<AnyEvent> {
     const cached = this.#cache.get(index);
     if (cached !== undefined) return cached;
-    const path = this.#paths[index]!;
+    const path = this.#paths.at(index)!;
     const id = eventIdOfPath(path);
     let event: AnyEvent;
     try {
@@ -499,26 +663,11 @@ export class EventLog implements EventLogLike {
 
   /**
    * The first index holding `id` (duplicate ids are possible only in foreign logs; the first wins, as in
-   * the reference), or undefined. Indexes the paths pushed since the last lookup first, except on a
-   * freshly opened long log, where the first lookups scan instead (building the map of 100k ids costs
-   * what dozens of scans cost; a resume and its first step make a handful of lookups).
+   * the reference), or undefined. The table keeps a fingerprint per path (read where the id sits, or from
+   * the name index's text), no string per id: O(1) per lookup, 1.2 MB at 100k events (see PathIdTable).
    */
   #findId(id: string): number | undefined {
-    const paths = this.#paths;
-    const unindexed = paths.length - this.#indexedUpTo;
-    if (unindexed > ID_SCAN_LIMIT && this.#scanned + unindexed <= ID_SCAN_BUDGET * paths.length) {
-      // A freshly opened long log: a few lookups (a resume, its first appends) scan the paths, which
-      // allocates nothing; the map is built once they would have cost a few builds.
-      this.#scanned += paths.length;
-      for (let index = 0; index < paths.length; index++) if (pathHasEventId(paths[index]!, id)) return index;
-      return undefined;
-    }
-    for (let index = this.#indexedUpTo; index < paths.length; index++) {
-      const key = eventIdOfPath(paths[index]!);
-      if (!this.#indexById.has(key)) this.#indexById.set(key, index);
-    }
-    this.#indexedUpTo = paths.length;
-    return this.#indexById.get(id);
+    return this.#ids.find(this.#paths, id);
   }
 
   #resolve(index: number): number | undefined {

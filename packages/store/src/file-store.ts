@@ -48,6 +48,19 @@ export interface FileStore {
    */
   listUnordered?(prefix: string): Promise<string[]>;
 
+  /**
+   * Optional: an opaque token for the set of entries directly in the directory `dir`, or `undefined` when
+   * `dir` does not exist. It changes whenever an entry directly in `dir` is created, removed or renamed
+   * (a file written into a sub-directory does not change it), so two equal tokens mean nothing was added
+   * to or removed from `dir` between the two calls and a listing taken between them still holds.
+   * `EventLog` uses it to trust its persisted name index instead of listing a long log's directory.
+   * The local store returns `dev:ino:ctime` of the directory (its ctime, which no user call can set,
+   * unlike its mtime); with `settled`, it first waits until that ctime is older than the kernel's
+   * timestamp granularity, so that any later change is sure to get a different ctime. The memory store
+   * counts changes per directory. S3 has none (a prefix has no version): callers list.
+   */
+  listingVersion?(dir: string, options?: { settled?: boolean }): Promise<string | undefined>;
+
   /** Deletes a file, or a directory and everything under it. Deleting nothing is not an error. */
   delete(path: string): Promise<void>;
 
@@ -69,8 +82,16 @@ export interface FileStore {
    * the second write fails (which rejects as `write` would). Resolves like `writeIfAbsent`. The
    * `EventLog` appends with it (a slot claim, then its event file): the local store walks to the two
    * directories once, and with `'fsync'` overlaps the two files' fsyncs. Callers fall back to the two calls.
+   * `options.onVersions`, when the store can, receives the listing versions (see `listingVersion`) of
+   * `then`'s directory just before the first file is created and just after the second is published, read
+   * on the directory this call opened; it is not called when they cannot be read that way.
    */
-  writeIfAbsentThenWrite?(first: StoreWrite, then: StoreWrite, onCreated: () => void): Promise<boolean>;
+  writeIfAbsentThenWrite?(
+    first: StoreWrite,
+    then: StoreWrite,
+    onCreated: () => void,
+    options?: { onVersions?(before: string, after: string): void },
+  ): Promise<boolean>;
 
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;

@@ -14,6 +14,7 @@ import {
   openDirectory,
   syncDirectory,
 } from './internal/confined-directory.js';
+import { directoryVersion } from './internal/directory-version.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
 import { type LocalWritePairDeps, writeIfAbsentThenWriteLocal } from './internal/local-write-pair.js';
@@ -277,7 +278,8 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
-    writeIfAbsentThenWrite: (first, then, onCreated) => writeIfAbsentThenWriteLocal(pair, first, then, onCreated),
+    writeIfAbsentThenWrite: (first, then, onCreated, options) =>
+      writeIfAbsentThenWriteLocal(pair, first, then, onCreated, options?.onVersions),
 
     async copy(from, to) {
       const source = fileKey(from);
@@ -347,6 +349,25 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         }
       } catch (error) {
         throw fail(error, 'exists', path, location);
+      }
+    },
+
+    async listingVersion(dir, options) {
+      const key = validateStorePath(dir, { allowTrailingSlash: true });
+      try {
+        const directory = await openDirectory(root, key === '' ? [] : key.split('/'), {
+          create: false,
+          storePath: dir,
+          sync: !durable,
+        });
+        if (directory === undefined) return undefined;
+        try {
+          return await directoryVersion(directory, { sync: !durable, settled: options?.settled === true });
+        } finally {
+          await directory.close();
+        }
+      } catch (error) {
+        throw fail(error, 'listingVersion', dir, absolute(key));
       }
     },
 

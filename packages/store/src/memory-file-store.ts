@@ -19,6 +19,37 @@ export function createMemoryFileStore(): FileStore {
   const files = new Map<string, Uint8Array>();
   const origin = `memory://store-${++instances}`;
 
+  // listingVersion: a stamp per existing directory, from one clock, so a directory removed and created
+  // again never repeats a token; `entries` counts the files below each directory (to see it appear and go).
+  let clock = 0;
+  const stamps = new Map<string, number>();
+  const entries = new Map<string, number>();
+  const parentOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf('/')));
+  /** `key` becomes a file (`created`) or stops being one: stamps its parent, and every directory that appears or goes. */
+  const changed = (key: string, created: boolean): void => {
+    let directory = parentOf(key);
+    stamps.set(directory, ++clock);
+    while (directory !== '') {
+      const count = (entries.get(directory) ?? 0) + (created ? 1 : -1);
+      if (count > 0) entries.set(directory, count);
+      else {
+        entries.delete(directory);
+        stamps.delete(directory);
+      }
+      // The directory appeared or went: an entry of its parent changed.
+      if (count === (created ? 1 : 0)) stamps.set(parentOf(directory), ++clock);
+      directory = parentOf(directory);
+    }
+  };
+  /** Stores `bytes` at `key` and stamps its directory (and any directory that appears). */
+  const put = (key: string, bytes: Uint8Array): void => {
+    const created = !files.has(key);
+    files.set(key, bytes);
+    if (created) changed(key, true);
+    // A write replaces the file by renaming a new one over it, as on the filesystem: the directory changes.
+    else stamps.set(parentOf(key), ++clock);
+  };
+
   const hasDirectory = (directory: string): boolean => {
     const start = `${directory}/`;
     for (const key of files.keys()) if (key.startsWith(start)) return true;
@@ -48,13 +79,13 @@ export function createMemoryFileStore(): FileStore {
     },
 
     async write(path, data) {
-      files.set(validateStorePath(path), toOwnedBytes(data));
+      put(validateStorePath(path), toOwnedBytes(data));
     },
 
     async writeIfAbsent(path, data) {
       const key = validateStorePath(path);
       if (files.has(key)) return false;
-      files.set(key, toOwnedBytes(data));
+      put(key, toOwnedBytes(data));
       return true;
     },
 
@@ -63,7 +94,7 @@ export function createMemoryFileStore(): FileStore {
       const target = validateStorePath(to);
       const bytes = files.get(source);
       if (bytes === undefined) throw new FileNotFoundError({ path: from, location: `${origin}/${source}` });
-      files.set(target, bytes);
+      put(target, bytes);
     },
 
     async list(prefix) {
@@ -81,9 +112,17 @@ export function createMemoryFileStore(): FileStore {
 
     async delete(path) {
       const key = validateStorePath(path);
-      files.delete(key);
+      if (files.delete(key)) changed(key, false);
       const start = `${key}/`;
-      for (const other of [...files.keys()]) if (other.startsWith(start)) files.delete(other);
+      for (const other of [...files.keys()]) {
+        if (other.startsWith(start) && files.delete(other)) changed(other, false);
+      }
+    },
+
+    async listingVersion(dir) {
+      const key = validateStorePath(dir, { allowTrailingSlash: true });
+      if (key !== '' && !entries.has(key)) return undefined;
+      return `${origin}#${stamps.get(key) ?? 0}`;
     },
 
     async exists(path) {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ for (const durability of ['fsync', 'none'] as const) {
   describeFileStoreContract(`local (durability: ${durability})`, () => makeStore(durability), {
     cleanup: (store) => rm(rootOf(store), { recursive: true, force: true }),
     reopen: (store) => createLocalFileStore({ root: rootOf(store), durability }),
+    listingVersion: true,
   });
 }
 
@@ -52,6 +53,20 @@ describe('local FileStore', () => {
     await store.write('conversations/abc/base_state.json', '{}');
     expect(await readFile(join(root, 'conversations', 'abc', 'base_state.json'), 'utf8')).toBe('{}');
     expect(store.describe('conversations/abc')).toBe(join(root, 'conversations', 'abc'));
+  });
+
+  it('gives the listing version as dev:ino:ctime of the directory, the same when settled', async () => {
+    for (const durability of ['fsync', 'none'] as const) {
+      const store = makeStore(durability);
+      await store.write('versions/a.json', '1');
+      const info = statSync(join(rootOf(store), 'versions'), { bigint: true });
+      const settled = await store.listingVersion!('versions', { settled: true });
+      expect(settled).toBe(`${info.dev}:${info.ino}:${info.ctimeNs}`);
+      expect(await store.listingVersion!('versions')).toBe(settled);
+      await utimes(join(rootOf(store), 'versions'), new Date(0), new Date(0));
+      // Setting the times (mtime) changes ctime too: the version moves, to the safe side.
+      expect(await store.listingVersion!('versions')).not.toBe(settled);
+    }
   });
 
   it('leaves no temporary files behind after writes and lost create-if-absent races', async () => {

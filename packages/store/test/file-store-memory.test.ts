@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { describeFileStoreContract } from '../src/testing/file-store-contract.js';
 
-describeFileStoreContract('memory', () => createMemoryFileStore());
+describeFileStoreContract('memory', () => createMemoryFileStore(), { listingVersion: true });
 
 describe('memory FileStore', () => {
   it('never evicts, past the reference’s 100,000-entry and 20 MiB limits', async () => {

@@ -79,6 +79,8 @@ function everyOperation(store: FileStore, level: string): [string, () => Promise
     [`list ${level}/c`, () => store.list(`${level}/c`)],
     [`delete ${level}`, () => store.delete(level)],
     [`exists ${level}`, () => store.exists(level)],
+    [`listingVersion ${level}`, () => store.listingVersion!(level)],
+    [`listingVersion ${level}/c`, () => store.listingVersion!(`${level}/c`)],
   );
   return operations;
 }
@@ -255,6 +257,14 @@ describe('local FileStore confinement', () => {
     }
     expect(await store.list('a/file.json')).toEqual([]);
     expect(await store.exists('a/file.json/x')).toBe(false);
+  });
+
+  it('refuses the listing version of a directory reached through a link', async () => {
+    const { root, outside, store } = await setup();
+    await symlink(outside, join(root, 'linked'));
+    const error = await attempt(() => store.listingVersion!('linked'));
+    expect(StoreError.isInstance(error) && error.code).toBe('invalid_path');
+    expect(await store.listingVersion!('a')).toMatch(/^\d+:\d+:\d+$/);
   });
 
   it('deletes a tree without following the links inside it', async () => {

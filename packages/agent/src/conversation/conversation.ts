@@ -553,6 +553,7 @@ export class Conversation {
     await this.#hooks?.sessionEnd().catch(() => undefined);
     await this.#emitting;
     await this.checkpoint();
+    await this.log.close?.();
     await this.agent.extensions.close();
     this.#closed = true;
     this.#listeners.clear();

@@ -62,4 +62,9 @@ export interface EventLogLike {
    * head; reports the first altered, removed, reordered or inserted event. Reads every event once.
    */
   verifyChain(options?: { publicKey?: KeyObject }): Promise<ChainReport>;
+  /**
+   * Optional: persists what makes the next open fast (`EventLog` writes its name index) once appends in
+   * progress are done. Never throws; idempotent. Call it when the log is no longer needed.
+   */
+  close?(): Promise<void>;
 }

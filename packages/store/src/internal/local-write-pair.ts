@@ -1,6 +1,7 @@
 import { link, unlink } from 'node:fs/promises';
 import type { StoreWrite } from '../file-store.js';
 import { type ConfinedRoot, type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
+import { directoryVersion } from './directory-version.js';
 import { errnoCode } from './local-fs.js';
 
 /** A validated file path, split as the local store splits it. */
@@ -45,6 +46,7 @@ export async function writeIfAbsentThenWriteLocal(
   first: StoreWrite,
   then: StoreWrite,
   onCreated: () => void,
+  onVersions?: (before: string, after: string) => void,
 ): Promise<boolean> {
   const claim = deps.fileKey(first.path);
   const file = deps.fileKey(then.path);
@@ -61,12 +63,15 @@ export async function writeIfAbsentThenWriteLocal(
     let eventTemp: string | undefined;
     let created = false;
     let operation = 'writeIfAbsent';
+    let versionBefore: string | undefined;
     try {
       directory = (await openDirectory(deps.root, file.segments, {
         create: true,
         storePath: then.path,
         sync: !deps.durable,
       }))!;
+      // Before the claim's directory is opened (it may be created): the event directory as the caller knew it.
+      if (onVersions !== undefined) versionBefore = await versionOf(directory, deps.durable);
       const claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
         create: true,
         storePath: first.path,
@@ -129,7 +134,11 @@ export async function writeIfAbsentThenWriteLocal(
       await directory.close();
       throw error;
     }
-    return publish(deps, directory, eventTemp, file, then);
+    const reportAfter =
+      onVersions === undefined || versionBefore === undefined
+        ? undefined
+        : (after: string) => onVersions(versionBefore as string, after);
+    return publish(deps, directory, eventTemp, file, then, reportAfter);
   }
 }
 
@@ -161,11 +170,14 @@ async function publish(
   eventTemp: string | undefined,
   file: LocalFileKey,
   then: StoreWrite,
+  reportAfter?: (after: string) => void,
 ): Promise<boolean> {
   try {
     const temp = eventTemp ?? (await deps.writeTemp(directory, file.name, then.data));
     await deps.replaceWith(temp, `${directory.path}/${file.name}`);
     if (deps.durable) await syncDirectory(directory);
+    const after = reportAfter === undefined ? undefined : await versionOf(directory, deps.durable);
+    if (after !== undefined) reportAfter?.(after);
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw deps.fail(error, 'write', then.path, file.location);
     // The directory was removed (and maybe made again) since it was opened: `write` walks afresh.
@@ -174,6 +186,15 @@ async function publish(
     await directory.close();
   }
   return true;
+}
+
+/** The listing version of an open directory, or undefined when it cannot be read (then nothing is reported). */
+async function versionOf(directory: DirectoryHandle, durable: boolean): Promise<string | undefined> {
+  try {
+    return await directoryVersion(directory, { sync: !durable, settled: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The claim's directory segments below the file's directory, or undefined when it is not there. */

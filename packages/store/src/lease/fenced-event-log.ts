@@ -40,5 +40,6 @@ export function fenceEventLog(log: EventLogLike, lease: Lease): EventLogLike {
       options?: SubscribeOptions & { onError?: (error: unknown) => void },
     ) => log.listen(fromIndex, listener, options),
     verifyChain: (options?: { publicKey?: KeyObject }) => log.verifyChain(options),
+    close: async () => log.close?.(),
   };
 }

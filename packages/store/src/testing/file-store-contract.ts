@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readBytes } from '../chain/read-bytes.js';
 import { StoreError } from '../errors.js';
 import type { FileStore } from '../file-store.js';
+import { describeListingVersionContract } from './listing-version-contract.js';
 
 export interface FileStoreContractOptions {
   /** Called after each test with the store it used (remove a temp directory, a bucket prefix, ...). */
@@ -11,6 +12,8 @@ export interface FileStoreContractOptions {
    * suite checks that what one instance wrote, a fresh one reads.
    */
   reopen?: (store: FileStore) => Promise<FileStore> | FileStore;
+  /** The store implements the optional `listingVersion`: the suite checks it. */
+  listingVersion?: boolean;
 }
 
 /** Paths every method must reject with `InvalidPathError` (code `invalid_path`). */
@@ -298,6 +301,8 @@ export function describeFileStoreContract(
         expect(store.describe('conversations/abc/base_state.json')).toContain('conversations/abc/base_state.json');
       });
     });
+
+    if (options.listingVersion === true) describeListingVersionContract(() => store);
 
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
