@@ -12,6 +12,11 @@ import { eventFileName } from '@x/store';
 import { buildServer } from '../src/index.js';
 import { launchBrowser } from '../test/viewer/browser.js';
 
+/** The page's document, as the functions evaluated in the browser see it (this file is typed for Node). */
+declare const document: {
+  querySelectorAll(selector: string): { length: number } & Iterable<{ textContent: string | null }>;
+};
+
 const EVENTS = Number(process.env.BENCH_VIEWER_EVENTS ?? 10_000);
 const RUNS = 5;
 

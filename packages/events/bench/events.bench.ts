@@ -16,8 +16,8 @@ import {
   View,
 } from '../src/index.js';
 
-const EVENT_COUNT = 10_000;
-const RUNS = 21;
+const EVENT_COUNT = Number(process.env.BENCH_EVENTS ?? 10_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const REFERENCE_VIEW_AND_MESSAGES_MS = 96;
 const TARGET_VIEW_AND_MESSAGES_MS = 10;
 

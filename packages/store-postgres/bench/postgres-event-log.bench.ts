@@ -17,9 +17,9 @@ import {
 import { connectPostgres, type PostgresDatabase, PostgresEventLog, PostgresLeases } from '../src/index.js';
 import { createTestDatabase, startPostgresServer } from '../src/testing/index.js';
 
-const APPENDS = 2000;
-const STEPS = 300;
-const FAN_OUT_EVENTS = 2000;
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 2000);
+const STEPS = Number(process.env.BENCH_STEPS ?? 300);
+const FAN_OUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const SUBSCRIBERS = 8;
 
 function event(text: string) {
