@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,4 +130,30 @@ describe('a branched conversation written as the reference writes one', () => {
     expect(early.stdout).toContain('capital of France');
     expect(early.stdout).not.toContain('Italy');
   });
+});
+
+describe('a long conversation written as the reference writes one (no slot claims)', () => {
+  it('is read without writing anything to its directory (no name index, no packs)', async () => {
+    const { createEvent, serializeEvent } = await import('@x/events');
+    const { eventFileName } = await import('@x/store');
+    const long = join(home.path, 'long-reference');
+    const events = join(long, 'events');
+    mkdirSync(events, { recursive: true });
+    for (let index = 0; index < 1100; index++) {
+      const source = index % 2 === 0 ? 'user' : 'agent';
+      const event = createEvent('MessageEvent', {
+        source,
+        llm_message: { role: source === 'user' ? 'user' : 'assistant', content: [{ type: 'text', text: `m${index}` }] },
+      });
+      writeFileSync(join(events, eventFileName(index, event.id)), serializeEvent(event));
+    }
+    const untouched = snapshot(long);
+    for (const args of [['inspect'], ['events'], ['messages'], ['replay']]) {
+      const [command, ...rest] = args as [string, ...string[]];
+      const result = await runCli([command, long, ...rest], { env });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(snapshot(long)).toEqual(untouched);
+    expect(existsSync(join(events, '.slots'))).toBe(false);
+  }, 180_000);
 });

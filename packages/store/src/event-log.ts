@@ -68,6 +68,12 @@ export interface EventLogOptions {
    * `zlib.crc32` (≥ 20.15).
    */
   packs?: boolean | { write?: boolean; chunkSize?: number };
+  /**
+   * The name index in `<dir>/.slots/name-index` (see the README, "Name index"): `{ write: false }` opens from
+   * a current index but never writes one, neither after an open that listed nor at `close` (readers that
+   * must not write to the directory). Default: written.
+   */
+  nameIndex?: { write?: boolean };
 }
 
 /** Options for `EventLog.append`. */
@@ -112,6 +118,8 @@ export class EventLog implements EventLogLike {
   /** The chain link of the event at `length - 1` when known (from its claim), so appends need no extra read. */
   #lastLink: ChainLink | undefined;
   readonly #packs: PackedReads | undefined;
+  /** False for readers that must not write to the directory (`nameIndex: { write: false }`). */
+  readonly #writesNameIndex: boolean;
   /**
    * The event files in `dir` are exactly `#paths[0..count)` while the directory's listing version is
    * `listing` (stores with `listingVersion` only); what the name index records (see name-index.ts).
@@ -126,6 +134,7 @@ export class EventLog implements EventLogLike {
     this.#cache = new EventCache(options.cacheSize ?? 1024);
     this.#pollIntervalMs = options.pollIntervalMs ?? 250;
     this.#logger = options.logger;
+    this.#writesNameIndex = options.nameIndex?.write !== false;
     const packs = options.packs ?? true;
     if (packs !== false && PackedReads.available()) {
       this.#packs = new PackedReads(this.#packHost(), packs === true ? {} : packs);
@@ -507,6 +516,7 @@ export class EventLog implements EventLogLike {
 
   /** Writes the name index when `#verified` is long and not on disk yet (see `close`); warns on failure. */
   async #writeNameIndex(): Promise<void> {
+    if (!this.#writesNameIndex) return;
     const verified = this.#verified;
     if (verified === undefined || verified.count < NAME_INDEX_MIN_COUNT) return;
     const onDisk = this.#indexOnDisk;

@@ -3,9 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeEvent } from '@x/events';
+import { describe, expect, it } from 'vitest';
 import { eventFileName, slotFileName } from '../src/event-log/file-names.js';
+import { nameIndexPath } from '../src/event-log/name-index.js';
+import { EventLog } from '../src/event-log.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
+import { userMessageEvent } from './helpers/events.js';
 import { describeNameIndex } from './helpers/name-index-suite.js';
 
 describeNameIndex('memory store', { make: async () => ({ store: createMemoryFileStore() }) });
@@ -28,4 +32,30 @@ describeNameIndex('local filesystem', {
       },
     };
   },
+});
+
+describe('a reader that must not write (nameIndex: { write: false })', () => {
+  it('opens a long log written without claims, closes it and leaves the directory as it found it', async () => {
+    const store = createMemoryFileStore();
+    const dir = 'c/events';
+    // As the Python reference leaves a long log: event files only, no .slots.
+    for (let index = 0; index < 1100; index++) {
+      const event = userMessageEvent(`reference event ${index}`);
+      await store.write(`${dir}/${eventFileName(index, event.id)}`, serializeEvent(event));
+    }
+    const before = await store.list(dir);
+    const reader = await EventLog.open(store, { dir, nameIndex: { write: false }, packs: { write: false } });
+    expect(reader.length).toBe(1100);
+    expect((await reader.range(0)).length).toBe(1100);
+    await reader.close();
+    expect(await store.list(dir)).toEqual(before);
+    expect(await store.exists(nameIndexPath(dir))).toBe(false);
+
+    // A writer's open does write it (the default), and a reader then opens from it.
+    const writer = await EventLog.open(store, { dir });
+    await writer.close();
+    expect(await store.exists(nameIndexPath(dir))).toBe(true);
+    const fromIndex = await EventLog.open(store, { dir, nameIndex: { write: false } });
+    expect(fromIndex.length).toBe(1100);
+  });
 });
