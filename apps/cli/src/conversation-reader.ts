@@ -49,12 +49,14 @@ export interface DamagedEvent {
 export async function openConversation(source: ConversationSource): Promise<ConversationRecord> {
   const store = createLocalFileStore({ root: source.parentDir, durability: 'none' });
   const problems: string[] = [];
-  // Read-only commands never write to the directory: an existing name index and packs are used, none is written.
+  // Read-only commands never write to the directory: an existing name index and packs are used, none is
+  // written, and an event a crashed writer committed only in its slot claim is read from the claim.
   const log = await EventLog.open(store, {
     dir: `${source.name}/events`,
     logger: { warn: (m) => problems.push(m) },
     packs: { write: false },
     nameIndex: { write: false },
+    rollForward: false,
   });
   const { baseState, problem } = await readBaseState(store, `${source.name}/base_state.json`);
   if (problem !== undefined) problems.push(problem);

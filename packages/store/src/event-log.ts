@@ -74,6 +74,12 @@ export interface EventLogOptions {
    * must not write to the directory). Default: written.
    */
   nameIndex?: { write?: boolean };
+  /**
+   * Whether an event committed by its slot claim but whose writer crashed before its event file is
+   * published by this instance (default true). `false`: it is served from its claim and nothing is
+   * written (readers that must not write to the directory).
+   */
+  rollForward?: boolean;
 }
 
 /** Options for `EventLog.append`. */
@@ -120,6 +126,8 @@ export class EventLog implements EventLogLike {
   readonly #packs: PackedReads | undefined;
   /** False for readers that must not write to the directory (`nameIndex: { write: false }`). */
   readonly #writesNameIndex: boolean;
+  /** False for readers that must not write: claimed events without a file are served from the claim. */
+  readonly #rollsForward: boolean;
   /**
    * The event files in `dir` are exactly `#paths[0..count)` while the directory's listing version is
    * `listing` (stores with `listingVersion` only); what the name index records (see name-index.ts).
@@ -135,6 +143,7 @@ export class EventLog implements EventLogLike {
     this.#pollIntervalMs = options.pollIntervalMs ?? 250;
     this.#logger = options.logger;
     this.#writesNameIndex = options.nameIndex?.write !== false;
+    this.#rollsForward = options.rollForward !== false;
     const packs = options.packs ?? true;
     if (packs !== false && PackedReads.available()) {
       this.#packs = new PackedReads(this.#packHost(), packs === true ? {} : packs);
@@ -655,6 +664,7 @@ export class EventLog implements EventLogLike {
    * way, a read-only directory) is warned about and the event is served from its claim.
    */
   async #publishFromClaim(index: number, path: string, claim: SlotClaim): Promise<void> {
+    if (!this.#rollsForward) return;
     try {
       await this.#writeFromClaim(index, path, claim);
     } catch (error) {

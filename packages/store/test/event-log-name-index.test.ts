@@ -59,3 +59,25 @@ describe('a reader that must not write (nameIndex: { write: false })', () => {
     expect(fromIndex.length).toBe(1100);
   });
 });
+
+describe('a reader that must not write (rollForward: false)', () => {
+  it('serves an event committed only in its claim from the claim, and writes no event file', async () => {
+    const store = createMemoryFileStore();
+    const dir = 'c/events';
+    const writer = await EventLog.open(store, { dir });
+    const first = userMessageEvent('published');
+    const second = userMessageEvent('claimed only');
+    await writer.append(first);
+    await writer.append(second);
+    // As if the writer had crashed between the claim and the event file.
+    const missing = `${dir}/${eventFileName(1, second.id)}`;
+    await store.delete(missing);
+    const reader = await EventLog.open(store, { dir, rollForward: false });
+    expect(reader.length).toBe(2);
+    expect(await reader.get(1)).toEqual(second);
+    expect(await store.exists(missing)).toBe(false);
+    // The default rolls it forward.
+    await EventLog.open(store, { dir });
+    expect(await store.exists(missing)).toBe(true);
+  });
+});
