@@ -130,7 +130,7 @@ async function ours(subscribers: number): Promise<Result> {
   await sockets.close();
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
   return result;
 }
 
@@ -160,7 +160,7 @@ async function raw(subscribers: number, durable = false): Promise<Result> {
   await new Promise<void>((resolve) => wss.close(() => resolve()));
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
   return result;
 }
 

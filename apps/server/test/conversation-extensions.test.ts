@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
   await removeDir(server.dataDir);
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 type Event = Record<string, unknown> & { kind: string };

@@ -25,7 +25,7 @@ export async function tempDir(): Promise<string> {
 }
 
 export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 }
 
 export async function startTestServer(

@@ -187,5 +187,5 @@ try {
 } finally {
   // BENCH_KEEP=1 keeps the conversation (for profiling the child with --cpu-prof).
   if (process.env.BENCH_KEEP === '1') console.log(`kept ${root}`);
-  else await rm(root, { recursive: true, force: true });
+  else await rm(root, { recursive: true, force: true, maxRetries: 5 });
 }

@@ -98,7 +98,7 @@ async function runLoop(mode: Mode, steps: number): Promise<RunResult> {
     if (result.status !== 'finished') throw new Error(`benchmark run ended ${result.status}`);
     await conversation.close();
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
   const stepMs = askedAt.slice(1).map((time, index) => time - askedAt[index]! - modelMs[index]!);
   return { stepMs, bytes };
@@ -132,7 +132,7 @@ async function floorWrites(bytes: readonly string[], durable: boolean, sync = fa
     }
     return performance.now() - started;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

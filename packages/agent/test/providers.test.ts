@@ -109,7 +109,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function conversationWith(llm: LLM, options: { condenser?: LLMSummarizingCondenser } = {}) {

@@ -53,7 +53,7 @@ const directories: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
+  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('recall in a condensed conversation', () => {

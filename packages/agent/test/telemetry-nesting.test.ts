@@ -26,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await sdk.shutdown();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const finish = (message: string): OfflineTurn => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });

@@ -24,7 +24,7 @@ afterAll(async () => {
       // Gone, as it should be.
     }
   }
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function startAll(terminal: ReturnType<typeof createTerminalTool>, conversationId: string): Promise<number[]> {

@@ -53,12 +53,25 @@ function countingStore(inner: FileStore): { store: FileStore; eventReads: () => 
 }
 
 let root: string;
+/** Conversations resumed by a test: closed before its directory is removed, so no background write races the removal. */
+let opened: Conversation[] = [];
+async function closeOpened(): Promise<void> {
+  await Promise.all(opened.map((conversation) => conversation.close()));
+  opened = [];
+}
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'x-view-checkpoint-'));
 });
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  await closeOpened();
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
+
+async function resume(...args: Parameters<typeof Conversation.resume>): Promise<Conversation> {
+  const conversation = await Conversation.resume(...args);
+  opened.push(conversation);
+  return conversation;
+}
 
 const ids = (events: readonly AnyEvent[]) => events.map((event) => event.id);
 
@@ -77,7 +90,7 @@ async function longConversation(steps = 30): Promise<{ id: string; length: numbe
 
 /** The view a full rebuild gives: View.fromEvents over the active branch. */
 async function rebuiltView(id: string): Promise<View> {
-  const conversation = await Conversation.resume(id, { agent: agentFor(0), persistenceDir: root });
+  const conversation = await resume(id, { agent: agentFor(0), persistenceDir: root });
   return View.fromEvents(await conversation.activeBranch());
 }
 
@@ -85,7 +98,7 @@ describe('view checkpoint', () => {
   it('resumes with the same view as a full rebuild, reading only the view’s events', async () => {
     const { id, length } = await longConversation();
     const counting = countingStore(createLocalFileStore({ root, durability: 'none' }));
-    const resumed = await Conversation.resume(id, { agent: agentFor(0), store: counting.store, persistenceDir: root });
+    const resumed = await resume(id, { agent: agentFor(0), store: counting.store, persistenceDir: root });
     const view = await resumed.view();
     const expected = await rebuiltView(id);
     expect(ids(view.events)).toEqual(ids(expected.events));
@@ -103,47 +116,48 @@ describe('view checkpoint', () => {
       await cp(root, copy, { recursive: true });
       const resumeAndContinue = async (persistenceDir: string): Promise<string[]> => {
         const requests: LLMRequest[] = [];
-        const resumed = await Conversation.resume(id, { agent: agentFor(1, requests), persistenceDir });
+        const resumed = await resume(id, { agent: agentFor(1, requests), persistenceDir });
         await resumed.sendMessage('once more');
         await resumed.run();
         await resumed.close();
         return requests.map((request) => JSON.stringify(request.messages));
       };
-      const copyDirectory = (await Conversation.resume(id, { agent: agentFor(0), persistenceDir: copy })).directory;
+      const copyDirectory = (await resume(id, { agent: agentFor(0), persistenceDir: copy })).directory;
       await rm(join(copy, copyDirectory, VIEW_CHECKPOINT_FILE));
       const withCheckpoint = await resumeAndContinue(root);
       const rebuilt = await resumeAndContinue(copy);
       expect(withCheckpoint).toEqual(rebuilt);
       expect(withCheckpoint[0]).toContain('once more');
     } finally {
-      await rm(copy, { recursive: true, force: true });
+      await closeOpened();
+      await rm(copy, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 
   it('is ignored when corrupt, and the view is rebuilt from the log', async () => {
     const { id } = await longConversation(12);
-    const resumedOnce = await Conversation.resume(id, { agent: agentFor(0), persistenceDir: root });
+    const resumedOnce = await resume(id, { agent: agentFor(0), persistenceDir: root });
     const path = join(root, resumedOnce.directory, VIEW_CHECKPOINT_FILE);
     await writeFile(path, '{"version": 1, "entries": [[0, 99999]]');
-    const view = await (await Conversation.resume(id, { agent: agentFor(0), persistenceDir: root })).view();
+    const view = await (await resume(id, { agent: agentFor(0), persistenceDir: root })).view();
     expect(ids(view.events)).toEqual(ids((await rebuiltView(id)).events));
   });
 
   it('is ignored when it names another log, and the view is rebuilt from the log', async () => {
     const { id } = await longConversation(12);
-    const resumedOnce = await Conversation.resume(id, { agent: agentFor(0), persistenceDir: root });
+    const resumedOnce = await resume(id, { agent: agentFor(0), persistenceDir: root });
     const path = join(root, resumedOnce.directory, VIEW_CHECKPOINT_FILE);
     const checkpoint = JSON.parse(await readFile(path, 'utf8'));
     // Same shape, but it claims the view is only the first event: its last_event_id gives it away.
     await writeFile(path, JSON.stringify({ ...checkpoint, entries: [[0, 1]], last_event_id: 'another-log' }));
-    const view = await (await Conversation.resume(id, { agent: agentFor(0), persistenceDir: root })).view();
+    const view = await (await resume(id, { agent: agentFor(0), persistenceDir: root })).view();
     expect(ids(view.events)).toEqual(ids((await rebuiltView(id)).events));
     expect(view.events.length).toBeGreaterThan(1);
   });
 
   it('is rebuilt when deleted, and written again at the next checkpoint', async () => {
     const { id } = await longConversation(12);
-    const first = await Conversation.resume(id, { agent: agentFor(0), persistenceDir: root });
+    const first = await resume(id, { agent: agentFor(0), persistenceDir: root });
     const path = join(root, first.directory, VIEW_CHECKPOINT_FILE);
     await rm(path);
     await first.view();

@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     for (const database of databases) await database.close();
     await testDatabase.drop();
     await server.stop();
-    await rm(root, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

@@ -394,7 +394,7 @@ async function benchReadAll(root: string): Promise<void> {
     if (report.status !== 'verified' || report.length !== APPENDS) throw new Error(`verify: ${report.status}`);
 
     // First read: no packs (deleting them is always safe), so every event comes from its file.
-    await rm(join(dir, '.slots', 'packs'), { recursive: true, force: true });
+    await rm(join(dir, '.slots', 'packs'), { recursive: true, force: true, maxRetries: 5 });
     started = performance.now();
     const log = await EventLog.open(store);
     const events = await log.range(0);
@@ -506,7 +506,7 @@ async function main(): Promise<void> {
       await benchOpen(scratch);
     }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true, maxRetries: 5 });
   }
   console.log(`\ntotal ${(performance.now() - started) / 1000} s`);
 }

@@ -170,9 +170,12 @@ export class EventLog implements EventLogLike {
    * instance knows its directory's exact contents and the index on disk is not already current, so the
    * next `open` needs no listing. Waits for appends in progress. Never throws: a failure is warned
    * about. Idempotent, and the log stays usable (a later `close` writes the index again if needed).
+   * Also waits for the packed read cache's writes in progress: once `close` resolves, this instance writes
+   * nothing more on its own, so the caller may remove or copy the directory.
    */
-  close(): Promise<void> {
-    return this.#enqueue(() => this.#writeNameIndex());
+  async close(): Promise<void> {
+    await this.#enqueue(() => this.#writeNameIndex());
+    await this.packsSettled();
   }
 
   /** Number of events: the contiguous run of indices from 0 this instance knows about. */

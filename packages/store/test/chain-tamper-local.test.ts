@@ -11,7 +11,7 @@ import { userMessageEvent } from './helpers/events.js';
 
 const roots: string[] = [];
 afterEach(async () => {
-  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function tempRoot(): Promise<string> {

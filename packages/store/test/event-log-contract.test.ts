@@ -14,5 +14,5 @@ describeEventLogContract('files in a memory store', () => {
 describeEventLogContract('files in a local directory', async () => {
   const root = await mkdtemp(join(tmpdir(), 'x-event-log-contract-'));
   const store = createLocalFileStore({ root, durability: 'none' });
-  return { open: () => EventLog.open(store), cleanup: () => rm(root, { recursive: true, force: true }) };
+  return { open: () => EventLog.open(store), cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }) };
 });

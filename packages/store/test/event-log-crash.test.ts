@@ -9,7 +9,7 @@ import { verifyLog } from './helpers/verify-log.js';
 
 const roots: string[] = [];
 afterAll(async () => {
-  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('EventLog when its writer is SIGKILLed mid-append', () => {

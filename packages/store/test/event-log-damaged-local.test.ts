@@ -12,7 +12,7 @@ import { messageText, userMessageEvent } from './helpers/events.js';
 
 const base = mkdtempSync(join(tmpdir(), 'x-eventlog-damaged-'));
 let counter = 0;
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => rm(base, { recursive: true, force: true, maxRetries: 5 }));
 
 /** A local log of `count` messages m0…m{count-1}; returns its root, store and the event file names by index. */
 async function writtenLog(count: number) {
@@ -127,7 +127,7 @@ describe('EventLog on a damaged local directory', () => {
         const path = onClaim
           ? join(slots, `${String(index).padStart(5, '0')}.json`)
           : join(events, names[Math.min(index, names.length - 1)]!);
-        await rm(path, { recursive: true, force: true });
+        await rm(path, { recursive: true, force: true, maxRetries: 5 });
         const damage = damages[random(damages.length)]!;
         if (damage === 'truncate') await writeFile(path, serializeEvent(userMessageEvent('t')).slice(0, random(60)));
         if (damage === 'empty') await writeFile(path, '');

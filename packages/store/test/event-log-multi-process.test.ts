@@ -8,7 +8,7 @@ import { verifyLog } from './helpers/verify-log.js';
 
 const roots: string[] = [];
 afterEach(async () => {
-  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('EventLog with several OS processes on one local directory', () => {

@@ -19,7 +19,7 @@ describeNameIndex('local filesystem', {
     const root = await mkdtemp(join(tmpdir(), 'x-name-index-'));
     return {
       store: createLocalFileStore({ root, durability: 'none' }),
-      cleanup: () => rm(root, { recursive: true, force: true }),
+      cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
       // As the local store's appends leave them: each claim, and the event file linked from it.
       writeLog: async (dir, events) => {
         const slots = join(root, dir, '.slots');

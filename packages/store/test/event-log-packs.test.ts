@@ -19,7 +19,7 @@ import { s3TestEndpoint } from './helpers/s3-test-endpoint.js';
 
 const roots: string[] = [];
 afterEach(async () => {
-  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function tempRoot(): Promise<string> {
@@ -98,6 +98,34 @@ describe('EventLog packed read cache', () => {
     const header = JSON.parse((await readFile(join(root, 'events/.slots/packs/00016.pack'), 'utf8')).split('\n')[0]!);
     expect(header).toMatchObject({ format: 'x-event-pack', v: 1, start: 16, count: 16 });
     expect(header.names[0]).toBe(eventFileName(16, events[16]!.id));
+  });
+
+  it('close waits for the pack writes in progress: nothing is written after it resolves', async () => {
+    const inner = createMemoryFileStore();
+    await appendMessages(await EventLog.open(inner, { packs: false }), 40);
+    let releaseWrites!: () => void;
+    const held = new Promise<void>((resolve) => {
+      releaseWrites = resolve;
+    });
+    const finished: string[] = [];
+    const store = Object.create(inner) as FileStore;
+    store.write = async (path, data) => {
+      await held;
+      await inner.write(path, data);
+      finished.push(path);
+    };
+    const log = await EventLog.open(store, { packs: { chunkSize: 16 } });
+    await log.range(0);
+    let closed = false;
+    const closing = log.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(false);
+    releaseWrites();
+    await closing;
+    expect(finished.filter((path) => path.includes('/.slots/packs/'))).toHaveLength(3);
+    expect(await packNames(inner)).toHaveLength(3);
   });
 
   it("packs the log's last, incomplete chunk for readers, and rewrites it as it grows", async () => {

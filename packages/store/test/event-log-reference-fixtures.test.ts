@@ -21,7 +21,7 @@ interface Expected {
 
 const roots: string[] = [];
 afterEach(async () => {
-  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A copy of a fixture conversation directory in a temp dir, so tests never touch the fixtures. */

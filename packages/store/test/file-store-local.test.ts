@@ -13,7 +13,7 @@ let counter = 0;
 const roots = new WeakMap<FileStore, string>();
 
 afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
+  await rm(base, { recursive: true, force: true, maxRetries: 5 });
 });
 
 function makeStore(durability: 'fsync' | 'none'): FileStore {
@@ -31,7 +31,7 @@ function rootOf(store: FileStore): string {
 
 for (const durability of ['fsync', 'none'] as const) {
   describeFileStoreContract(`local (durability: ${durability})`, () => makeStore(durability), {
-    cleanup: (store) => rm(rootOf(store), { recursive: true, force: true }),
+    cleanup: (store) => rm(rootOf(store), { recursive: true, force: true, maxRetries: 5 }),
     reopen: (store) => createLocalFileStore({ root: rootOf(store), durability }),
     listingVersion: true,
   });

@@ -11,7 +11,7 @@ import { createLocalFileStore } from '../src/local-file-store.js';
 
 const base = mkdtempSync(join(tmpdir(), 'x-store-confine-'));
 let counter = 0;
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => rm(base, { recursive: true, force: true, maxRetries: 5 }));
 
 const SECRET = 'SECRET-OUTSIDE-THE-ROOT';
 

@@ -8,7 +8,7 @@ import { StoreError } from '../src/errors.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 
 const base = mkdtempSync(join(tmpdir(), 'x-store-batch-'));
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => rm(base, { recursive: true, force: true, maxRetries: 5 }));
 let counter = 0;
 
 /** A root with `d/` holding `count` files, a link to a file outside, a FIFO, a sub-directory. */

@@ -13,7 +13,7 @@ import { createLocalFileStore } from '../src/local-file-store.js';
 // the tests that delete, rename or swap a directory between two calls hold that in place.
 
 const base = mkdtempSync(join(tmpdir(), 'x-store-pair-'));
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => rm(base, { recursive: true, force: true, maxRetries: 5 }));
 let counter = 0;
 
 const CLAIM = 'c/events/.slots/00000.json';

@@ -89,7 +89,7 @@ beforeAll(() => {
 }, 600_000);
 
 afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  if (work !== undefined) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 }, 300_000);
 
 function runNode(binary: string, dir: string, file: string): string {

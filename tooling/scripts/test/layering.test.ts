@@ -21,7 +21,7 @@ function lintProbe(packageDir: string, specifier: string): { ok: boolean; output
     const run = spawnSync(biome, ['lint', '--colors=off', file], { cwd: root, encoding: 'utf8' });
     return { ok: run.status === 0, output: `${run.stdout}${run.stderr}` };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

@@ -43,7 +43,7 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  if (work !== undefined) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe.each(publishable)('%s, as packed', (dir) => {

@@ -57,7 +57,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  if (work !== undefined) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('the README quickstart, followed literally on a fresh copy', () => {

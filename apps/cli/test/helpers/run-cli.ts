@@ -76,7 +76,7 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
 /** A fresh temporary directory, removed by the returned function. */
 export function tempDir(prefix = 'x-cli-test-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+  return { path, remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 /** Whether the text holds an ANSI escape sequence (colors, cursor movement). */

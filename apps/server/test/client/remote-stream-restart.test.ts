@@ -38,7 +38,7 @@ describe('RemoteConversation and event streams against a real server', () => {
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.close();
     await llm.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('resumes by index across a server restart on the same data dir: exactly the missed events', async () => {

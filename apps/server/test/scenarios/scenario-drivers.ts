@@ -29,7 +29,7 @@ export function localDriver(): ScenarioDriver {
       const llm = await startScriptedLLMServer(script);
       const workspace = await mkdtemp(join(tmpdir(), 'x-scenario-'));
       cleanup.add(() => llm.close());
-      cleanup.add(() => rm(workspace, { recursive: true, force: true }));
+      cleanup.add(() => rm(workspace, { recursive: true, force: true, maxRetries: 5 }));
       const agent = new Agent({
         llm: createOpenAILLM({ model: 'gpt-test', baseURL: llm.baseURL, apiKey: 'sk-test', maxRetries: 0 }),
         tools: [createTerminalTool()],
@@ -63,7 +63,7 @@ export function remoteDriver(): ScenarioDriver {
       const llm: ScriptedLLMServer = await startScriptedLLMServer(script);
       const dataDir = await mkdtemp(join(tmpdir(), 'x-scenario-server-'));
       cleanup.add(() => llm.close());
-      cleanup.add(() => rm(dataDir, { recursive: true, force: true }));
+      cleanup.add(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5 }));
       const server: BuiltServer = await buildServer({ port: 0, dataDir, logLevel: 'silent' });
       const { url } = await server.listen();
       cleanup.add(() => server.close());

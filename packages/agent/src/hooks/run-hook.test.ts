@@ -12,7 +12,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'x-hooks-'));
 });
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function script(name: string, body: string): Promise<string> {

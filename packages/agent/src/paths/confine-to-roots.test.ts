@@ -18,7 +18,7 @@ beforeAll(async () => {
   await symlink(join(base, 'nowhere'), join(root, 'dangling'));
 });
 afterAll(async () => {
-  await rm(base, { recursive: true, force: true });
+  await rm(base, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('isPathInside', () => {

@@ -16,7 +16,7 @@ beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'x-skills-'));
 });
 afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('loadProjectSkills', () => {

@@ -20,7 +20,7 @@ beforeEach(async () => {
   await writeFile(join(outside, 'secret.txt'), 'top secret\n');
 });
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const edit = (args: Record<string, unknown>) => editor.execute({ ...args, kind: 'FileEditorAction' }, { workspace });
@@ -287,7 +287,7 @@ describe('file_editor confinement at use', () => {
       let flip = false;
       while (swapping) {
         flip = !flip;
-        await rm(join(workspace, 'race'), { recursive: true, force: true }).catch(() => undefined);
+        await rm(join(workspace, 'race'), { recursive: true, force: true, maxRetries: 5 }).catch(() => undefined);
         if (flip) await symlink(outside, join(workspace, 'race')).catch(() => undefined);
         else {
           await mkdir(join(workspace, 'race')).catch(() => undefined);

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await terminal.closeAll();
-  await rm(workspace, { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A fresh conversation (its own shell session) per test. */

@@ -53,8 +53,8 @@ export async function startHarness(script: ScriptedReply[] = []): Promise<Harnes
     memoryStore: () => createMemoryFileStore(),
     close: async () => {
       await server.close();
-      await rm(workspace, { recursive: true, force: true });
-      await rm(persistenceDir, { recursive: true, force: true });
+      await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
+      await rm(persistenceDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   return harness;

@@ -87,7 +87,7 @@ export async function startPostgresServer(options: { startTimeoutMs?: number } =
     { encoding: 'utf8', ...(user ?? {}) },
   );
   if (init.status !== 0) {
-    await rm(root, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
     throw new PostgresStoreError(
       'postgres_unavailable',
       `initdb failed (${init.error?.message ?? `exit ${init.status}`}): ${init.stderr}. ${INSTALL_HINT}`,
@@ -113,7 +113,7 @@ export async function startPostgresServer(options: { startTimeoutMs?: number } =
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited(child);
-      await rm(root, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

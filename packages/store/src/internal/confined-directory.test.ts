@@ -7,7 +7,7 @@ import { InvalidPathError } from '../errors/invalid-path-error.js';
 import { type ConfinedRoot, openConfinedRoot, openDirectory } from './confined-directory.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'x-confined-dir-')));
-afterAll(() => rm(base, { recursive: true, force: true }));
+afterAll(() => rm(base, { recursive: true, force: true, maxRetries: 5 }));
 
 /** The same walk without `/proc` (macOS, BSD, Windows): the path itself, checked with lstat per component. */
 function fallbackRoot(realPath: string): ConfinedRoot {

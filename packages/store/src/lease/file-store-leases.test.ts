@@ -36,7 +36,7 @@ function partitionable(store: FileStore): { store: FileStore; cut: { on: boolean
 
 const roots: string[] = [];
 afterAll(async () => {
-  for (const root of roots) await rm(root, { recursive: true, force: true });
+  for (const root of roots) await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 for (const [name, makeStore] of [

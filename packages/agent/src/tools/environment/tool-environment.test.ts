@@ -88,7 +88,7 @@ describe('the terminal under a process environment full of secrets', () => {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    await rm(workspace, { recursive: true, force: true });
+    await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('sees none of them: `env` prints only the minimal environment', async () => {
