@@ -98,6 +98,8 @@ export interface RefreshOptions {
 }
 
 const READ_CONCURRENCY = 32;
+/** Event-file writes left running after their appends (see `claimThenPublish`) before an append waits for them. */
+const MAX_UNFINISHED_PUBLISHES = 4;
 
 /**
  * An append-only log of events in a `FileStore`, one file per event (`<dir>/event-{index:05d}-{id}.json`,
@@ -133,6 +135,22 @@ export class EventLog implements EventLogLike {
    * `listing` (stores with `listingVersion` only); what the name index records (see name-index.ts).
    */
   #verified: VerifiedListing | undefined;
+  /**
+   * The rest of event-file writes still running after their appends resolved (see `claimThenPublish`: the
+   * local store's fsync of the event directory, S3's PutObject of the event); `close` waits for them.
+   */
+  readonly #unfinishedPublishes = new Set<Promise<void>>();
+  readonly #deferPublish = (rest: Promise<void>): void => {
+    const tracked: Promise<void> = rest
+      .catch((error: unknown) => {
+        // The event is durable in its claim: its file is rebuilt from it by the next open or read.
+        this.#logger?.warn(
+          `${this.store.describe(this.dir)}: an event file was not finished (${error instanceof Error ? error.message : String(error)}); the event is kept in its slot claim and its file is rebuilt from it`,
+        );
+      })
+      .finally(() => this.#unfinishedPublishes.delete(tracked));
+    this.#unfinishedPublishes.add(tracked);
+  };
   /** What the name index on disk records, when this instance read or wrote it. */
   #indexOnDisk: VerifiedListing | undefined;
 
@@ -170,12 +188,18 @@ export class EventLog implements EventLogLike {
    * instance knows its directory's exact contents and the index on disk is not already current, so the
    * next `open` needs no listing. Waits for appends in progress. Never throws: a failure is warned
    * about. Idempotent, and the log stays usable (a later `close` writes the index again if needed).
-   * Also waits for the packed read cache's writes in progress: once `close` resolves, this instance writes
-   * nothing more on its own, so the caller may remove or copy the directory.
+   * Also waits for the event-file writes still running after their appends (see `claimThenPublish`) and for the
+   * packed read cache's writes in progress: once `close` resolves, this instance writes nothing more on its
+   * own, so the caller may remove or copy the directory.
    */
   async close(): Promise<void> {
     await this.#enqueue(() => this.#writeNameIndex());
     await this.packsSettled();
+  }
+
+  /** Resolves once the deferred event-file writes started so far have finished (failures were warned about). */
+  async #publishesFinished(): Promise<void> {
+    while (this.#unfinishedPublishes.size > 0) await Promise.all(this.#unfinishedPublishes);
   }
 
   /** Number of events: the contiguous run of indices from 0 this instance knows about. */
@@ -476,7 +500,9 @@ export class EventLog implements EventLogLike {
           },
         }
       : undefined;
-    const written = await claimThenPublish(this.store, claim, eventFile, onClaimed, observe);
+    // Bounded: a slow disk must not accumulate open directory handles behind a fast loop.
+    if (this.#unfinishedPublishes.size >= MAX_UNFINISHED_PUBLISHES) await this.#publishesFinished();
+    const written = await claimThenPublish(this.store, claim, eventFile, onClaimed, observe, this.#deferPublish);
     if (written && verified !== undefined && versions !== undefined && versions.before === verified.listing) {
       this.#verified = { listing: versions.after, count: index + 1 };
     }
@@ -528,6 +554,8 @@ export class EventLog implements EventLogLike {
 
   /** Writes the name index when `#verified` is long and not on disk yet (see `close`); warns on failure. */
   async #writeNameIndex(): Promise<void> {
+    // First every event file finished: the index must not name a file a power loss could still drop.
+    await this.#publishesFinished();
     if (!this.#writesNameIndex) return;
     const verified = this.#verified;
     if (verified === undefined || verified.count < NAME_INDEX_MIN_COUNT) return;

@@ -43,7 +43,7 @@ export {
   type EventLogOptions,
   type RefreshOptions,
 } from './event-log.js';
-export type { FileStore, StoreWrite } from './file-store.js';
+export type { FileStore, StoreWrite, WritePairOptions } from './file-store.js';
 export {
   type AcquireLeaseOptions,
   createFileStoreLeases,

@@ -71,3 +71,39 @@ describe('EventLog on S3 with concurrent writers', () => {
     expect((await verifyLog(separateStore(prefix))).length).toBe(1);
   }, 60_000);
 });
+
+describe('EventLog on S3: an append waits for its claim, not for its event object', () => {
+  it('resolves once the claim is stored; readers get the event from the claim until the object lands; close waits for it', async () => {
+    const prefix = `event-log-${randomBytes(4).toString('hex')}/`;
+    const inner = separateStore(prefix);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Event objects are held back until released; claims are not.
+    const store = Object.create(inner) as typeof inner;
+    store.write = async (path, data) => {
+      if (/\/event-\d+-/.test(path)) await gate;
+      return inner.write(path, data);
+    };
+    const log = await EventLog.open(store);
+    const events = [0, 1, 2].map((i) => userMessageEvent(`held ${i}`));
+    for (const [index, event] of events.entries()) expect(await log.append(event)).toBe(index);
+    const eventObjects = async () => (await inner.list('events')).filter((path) => path.includes('/event-'));
+    expect(await eventObjects()).toEqual([]);
+
+    const reader = await EventLog.open(separateStore(prefix), { rollForward: false });
+    expect((await reader.range(0)).map((event) => event.id)).toEqual(events.map((event) => event.id));
+
+    let closed = false;
+    const closing = log.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(await eventObjects()).toHaveLength(3);
+    await verifyLog(inner, new Map(events.map((event, index) => [index, event.id])));
+  });
+});

@@ -1,4 +1,4 @@
-import type { FileStore } from '@x/store';
+import type { FileStore, WritePairOptions as FileStoreWritePairOptions } from '@x/store';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 
 /** A conversation's view of the store, and the switch that cuts it off when the conversation is deleted. */
@@ -25,12 +25,16 @@ export function guardConversationStore(base: FileStore, conversationId: string):
       if (typeof value !== 'function' || property === 'describe') {
         return typeof value === 'function' ? value.bind(target) : value;
       }
+      const track = (work: Promise<unknown>) => {
+        inFlight.add(work);
+        const forget = () => inFlight.delete(work);
+        work.then(forget, forget);
+      };
       return (...args: unknown[]) => {
         if (revoked) return Promise.reject(new ConversationDeletedError(conversationId));
+        if (property === 'writeIfAbsentThenWrite') args = withDeferredWorkTracked(args, track);
         const call = Promise.resolve().then(() => (value as (...a: unknown[]) => unknown).apply(target, args));
-        inFlight.add(call);
-        const forget = () => inFlight.delete(call);
-        call.then(forget, forget);
+        track(call);
         return call;
       };
     },
@@ -45,4 +49,23 @@ export function guardConversationStore(base: FileStore, conversationId: string):
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/**
+ * `writeIfAbsentThenWrite`'s arguments with `options.deferThen` wrapped so that the write it hands over (the
+ * rest of the event file, which runs on after the call resolves: S3's PutObject) is in flight too, and a
+ * delete waits for it instead of letting it recreate a file of the deleted conversation.
+ */
+function withDeferredWorkTracked(args: unknown[], track: (work: Promise<unknown>) => void): unknown[] {
+  const options = args[3] as FileStoreWritePairOptions | undefined;
+  const deferThen = options?.deferThen;
+  if (deferThen === undefined) return args;
+  const wrapped: FileStoreWritePairOptions = {
+    ...options,
+    deferThen: (rest) => {
+      track(rest);
+      deferThen(rest);
+    },
+  };
+  return [...args.slice(0, 3), wrapped, ...args.slice(4)];
 }

@@ -53,9 +53,31 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
     exists: (path) => store.exists(path),
     describe: (path) => store.describe(path),
   };
+  // The optional fast paths pass through (none of them writes meta.json, which the EventLog never touches):
+  // without them the server's logs would list sorted, never trust their name index and walk twice per append.
   if (store.readBatch !== undefined) {
     const readBatch = store.readBatch.bind(store);
     indexed.readBatch = (paths) => readBatch(paths);
+  }
+  if (store.listUnordered !== undefined) {
+    const listUnordered = store.listUnordered.bind(store);
+    indexed.listUnordered = (prefix) => listUnordered(prefix);
+  }
+  if (store.listingVersion !== undefined) {
+    const listingVersion = store.listingVersion.bind(store);
+    indexed.listingVersion = (dir, options) => listingVersion(dir, options);
+  }
+  if (store.writeIfAbsentThenWrite !== undefined) {
+    const writePair = store.writeIfAbsentThenWrite.bind(store);
+    indexed.writeIfAbsentThenWrite = async (first, then, onCreated, options) => {
+      if (META.test(first.path) || META.test(then.path)) {
+        if (!(await indexed.writeIfAbsent(first.path, first.data))) return false;
+        onCreated();
+        await indexed.write(then.path, then.data);
+        return true;
+      }
+      return writePair(first, then, onCreated, options);
+    };
   }
   return indexed;
 }

@@ -180,8 +180,10 @@ function placementProblem(
   ids: ReturnType<typeof indexIds>,
 ): { kind: ChainProblemKind; id: string | undefined; message: string } | undefined {
   if (fileId === undefined) {
-    // The claim is intact but its event file is gone; only the last index may be pending publication.
-    if (index === ids.length - 1) return undefined;
+    // The claim is intact but its event file is not there. The log's last events may be pending publication
+    // (a writer died between claim and file, or a power loss dropped the names of the newest files, whose
+    // directory fsync an append does not wait for): a run of them at the end is checked from the claims.
+    if (index >= ids.publishedLength) return undefined;
     return { kind: 'removed', id: link.id, message: 'was removed (its event file is gone; its claim remains)' };
   }
   if (link.index === index && link.id === fileId) return undefined;
@@ -216,8 +218,12 @@ function indexIds(slots: Slot[]) {
       if (!byFileId.has(id)) byFileId.set(id, index);
     }
   });
+  let publishedLength = slots.length;
+  while (publishedLength > 0 && slots[publishedLength - 1]!.files.length === 0) publishedLength--;
   return {
     length: slots.length,
+    /** The end of the log without its trailing run of claims whose files are not written yet. */
+    publishedLength,
     linkIndexOf: (id: string) => byLinkId.get(id),
     fileIndexOf: (id: string) => byFileId.get(id),
     fileAt: (index: number) => {

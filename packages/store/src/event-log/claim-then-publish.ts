@@ -14,7 +14,11 @@ export interface ListingVersionsWanted {
  * `onClaimed` runs as soon as the claim exists (the event is committed from then on, even if the event
  * file's write fails). Resolves false when another writer holds the slot (nothing written). One store
  * call where the store offers `writeIfAbsentThenWrite` (the local store: one directory walk), else two.
- * With `versions`, also reports the directory's listing versions around the two writes.
+ * With `versions`, also reports the directory's listing versions around the two writes. With `deferRest`,
+ * a store that can resolves once the claim is durable and hands over the rest of the event file's write
+ * (the local store with `'fsync'`: the fsync of its directory; S3: its PutObject). That is safe because the
+ * claim is the commit point and holds the whole event: a file a crash or power loss leaves missing is
+ * rebuilt from its claim by the next open or read (see `FileStore.writeIfAbsentThenWrite`).
  */
 export async function claimThenPublish(
   store: FileStore,
@@ -22,9 +26,13 @@ export async function claimThenPublish(
   eventFile: StoreWrite,
   onClaimed: () => void,
   versions?: ListingVersionsWanted,
+  deferRest?: (synced: Promise<void>) => void,
 ): Promise<boolean> {
   if (store.writeIfAbsentThenWrite) {
-    return store.writeIfAbsentThenWrite(claim, eventFile, onClaimed, versions && { onVersions: versions.observe });
+    return store.writeIfAbsentThenWrite(claim, eventFile, onClaimed, {
+      ...(versions && { onVersions: versions.observe }),
+      ...(deferRest && { deferThen: deferRest }),
+    });
   }
   const before = versions === undefined ? undefined : await listingVersionOf(store, versions.dir);
   if (!(await store.writeIfAbsent(claim.path, claim.data))) return false;

@@ -27,6 +27,8 @@ async function chainedLog(makeStore: () => Promise<FileStore>, count = 6) {
     await log.append(event);
     ids.push(event.id);
   }
+  // Every event file finished (S3 finishes them after the appends resolve), so tampering finds them all.
+  await log.close();
   return { store, ids, log };
 }
 
