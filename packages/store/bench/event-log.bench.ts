@@ -86,6 +86,16 @@ async function timeAppends(store: FileStore, events: readonly AnyEvent[]) {
   return { total, first: firstTenth / tenth, last };
 }
 
+/** `appendMany` of `size` events at a time (after one single append, as a conversation's log has); total ms. */
+async function timeBatchedAppends(store: FileStore, events: readonly AnyEvent[], size: number): Promise<number> {
+  const log = await EventLog.open(store);
+  const started = performance.now();
+  await log.append(events[0]!);
+  for (let i = 1; i < events.length; i += size) await log.appendMany(events.slice(i, i + size));
+  await log.close();
+  return performance.now() - started;
+}
+
 /** The floor: each event's bytes written once to `<dir>/<name>` with the same durability policy. */
 async function timeFloorWrites(
   dir: string,
@@ -209,6 +219,23 @@ async function benchAppends(scratch: string): Promise<string> {
     `floor writeFile+fsync(file, dir) ${perSecond(FSYNC_APPENDS, fsync.floor)}`,
     `ratio ${ratio(fsync.ours.total, fsync.floor)}`,
     `per append: first 10% ${ms(fsync.ours.first)}, last 10% ${ms(fsync.ours.last)}`,
+  );
+  // The same events two at a time (a step's stats update and its action, as Conversation writes them).
+  const batched = await alternate(
+    (round) =>
+      timeBatchedAppends(
+        createLocalFileStore({ root: join(scratch, `append-many-fsync-${round}`), durability: 'fsync' }),
+        fsyncEvents,
+        2,
+      ).then((total) => ({ total })),
+    (round) => timeFloorWrites(join(scratch, `floor-many-fsync-${round}`), fsyncEvents, true),
+  );
+  row(
+    `local fs, durability fsync, appendMany of 2, ${FSYNC_APPENDS}`,
+    perSecond(FSYNC_APPENDS, batched.ours.total),
+    `floor writeFile+fsync(file, dir) ${perSecond(FSYNC_APPENDS, batched.floor)}`,
+    `ratio ${ratio(batched.ours.total, batched.floor)}`,
+    '(one walk and one round of fsyncs per pair of events)',
   );
 
   const moto = await startMotoServer();

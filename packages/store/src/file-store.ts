@@ -100,6 +100,19 @@ export interface FileStore {
     options?: WritePairOptions,
   ): Promise<boolean>;
 
+  /**
+   * Optional: `writeIfAbsentThenWrite(first, second)` for each pair in order, stopping at the first whose
+   * `first` exists; resolves with how many pairs were written (a prefix). `onCreated(i)` runs for each created
+   * pair before its `second` is written. The local store does the whole batch under one walk with shared fsyncs (every temp
+   * file fsynced at once, one fsync of the claims' directory after the links, one of the files' directory after
+   * the renames), so a batch waits for as many fsyncs as one pair. `EventLog.appendMany` uses it.
+   */
+  writeIfAbsentThenWriteMany?(
+    pairs: readonly { readonly first: StoreWrite; readonly second: StoreWrite }[],
+    onCreated: (index: number) => void,
+    options?: Pick<WritePairOptions, 'onVersions'>,
+  ): Promise<number>;
+
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;
 }

@@ -18,6 +18,7 @@ import { directoryVersion } from './internal/directory-version.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
 import { type LocalWritePairDeps, writeIfAbsentThenWriteLocal } from './internal/local-write-pair.js';
+import { writeIfAbsentThenWriteManyLocal } from './internal/local-write-pairs.js';
 import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
 
@@ -280,6 +281,9 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
 
     writeIfAbsentThenWrite: (first, then, onCreated, options) =>
       writeIfAbsentThenWriteLocal(pair, first, then, onCreated, options?.onVersions),
+
+    writeIfAbsentThenWriteMany: (pairs, onCreated, options) =>
+      writeIfAbsentThenWriteManyLocal(pair, pairs, onCreated, options),
 
     async copy(from, to) {
       const source = fileKey(from);

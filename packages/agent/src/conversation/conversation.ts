@@ -86,6 +86,12 @@ export class Conversation {
   readonly #persistenceDir: string;
   readonly #hooks: ConversationHooks | undefined;
   #emitting: Promise<unknown> = Promise.resolve();
+  /**
+   * Stats updates of a step's LLM responses, held until the step's next event so that both are written in
+   * one round (`EventLogLike.appendMany`: with fsync, the shared fsyncs make the pair cost one append); a
+   * checkpoint (every few steps, at the end of a run, at close) writes what is left on its own.
+   */
+  #heldUpdates: AnyEvent[] = [];
   #running: Promise<RunResult> | undefined;
   #closed = false;
   #extensionsStarted = false;
@@ -530,6 +536,7 @@ export class Conversation {
 
   /** Writes base_state.json: the constant-size checkpoint of the derived state. */
   async checkpoint(): Promise<void> {
+    if (this.#heldUpdates.length > 0) await this.#emitHeld();
     const json = buildBaseState({
       state: this.#state,
       agent: this.agent.toJSON(),
@@ -667,6 +674,7 @@ export class Conversation {
 
   /** Appends, folds, updates the view and notifies, one event at a time in log order. */
   #emit(event: AnyEvent): Promise<void> {
+    if (this.#heldUpdates.length > 0) return this.#emitBatch([...this.#heldUpdates.splice(0), event]);
     linkEvent(event);
     const next = this.#emitting.then(async () => {
       // A run's appends stop the moment another owner takes the conversation over: checked inside the
@@ -678,6 +686,42 @@ export class Conversation {
       for (let missing = this.#state.event_count; missing < index; missing++) this.#apply(await this.log.get(missing));
       this.#apply(stamped);
       for (const listener of this.#listeners) listener(stamped, index);
+    });
+    this.#emitting = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Writes the held updates that no event of their step took along (see `#heldUpdates`). */
+  #emitHeld(): Promise<void> {
+    const held = this.#heldUpdates.splice(0);
+    return held.length === 1 ? this.#emit(held[0]!) : this.#emitBatch(held);
+  }
+
+  /**
+   * Appends held state updates and the event after them in one round (`appendMany`), then folds and
+   * announces each as `#emit` would. Only state updates precede the last event, and they never move HEAD,
+   * so every event gets the parent one append at a time would give it.
+   */
+  #emitBatch(events: AnyEvent[]): Promise<void> {
+    for (const event of events) linkEvent(event);
+    const next = this.#emitting.then(async () => {
+      if (this.log.fencesAppends !== true) await this.#runLease?.assertHeld();
+      const base = this.log.length;
+      const leaf = await this.#headForAppend();
+      const stamped = events.map((event, offset) => {
+        if (event.parent_id !== undefined) return event;
+        const parent = parentForAppend(leaf, base + offset);
+        return parent === undefined ? event : withParent(event, parent);
+      });
+      const indices = await this.log.appendMany!(stamped);
+      for (const [offset, event] of stamped.entries()) {
+        const index = indices[offset]!;
+        // Another writer appended in between: fold its events first.
+        for (let missing = this.#state.event_count; missing < index; missing++)
+          this.#apply(await this.log.get(missing));
+        this.#apply(event);
+        for (const listener of this.#listeners) listener(event, index);
+      }
     });
     this.#emitting = next.catch(() => undefined);
     return next;
@@ -719,14 +763,17 @@ export class Conversation {
 
   /** The event with `parent_id` set to HEAD (reference `_stamp_parent_id`): every event x appends has one. */
   async #stampParent(event: AnyEvent): Promise<AnyEvent> {
-    let leaf = this.leafEventId;
-    if (leaf === undefined && !this.#state.head_is_empty && this.log.length > 0) {
-      // A checkpoint written before HEAD was tracked: the legacy HEAD is the last tree event of the log.
-      const { tree } = await readBranch(this.log, undefined, false);
-      leaf = tree.activeLeaf(undefined);
-    }
-    const parent = parentForAppend(leaf, this.log.length);
+    const parent = parentForAppend(await this.#headForAppend(), this.log.length);
     return parent === undefined ? event : withParent(event, parent);
+  }
+
+  /** HEAD, the parent of the next tree event (undefined when the branch is empty). */
+  async #headForAppend(): Promise<string | undefined> {
+    const leaf = this.leafEventId;
+    if (leaf !== undefined || this.#state.head_is_empty || this.log.length === 0) return leaf;
+    // A checkpoint written before HEAD was tracked: the legacy HEAD is the last tree event of the log.
+    const { tree } = await readBranch(this.log, undefined, false);
+    return tree.activeLeaf(undefined);
   }
 
   #apply(event: AnyEvent): void {
@@ -781,7 +828,7 @@ export class Conversation {
       setStatus: (status) => this.#setStatus(status),
       // Blocks live in the state (set by this process's hooks, or before a restart, or by the reference).
       takeHookBlock: (id: string) => this.#popBlockedIfAny('blocked_actions', id),
-      recordResponse: (llm, response) => this.#recordResponse(llm, response),
+      recordResponse: (llm, response) => this.#recordResponse(llm, response, { hold: true }),
       pendingActions: () => this.pendingActions(),
       secrets: this.#secrets,
       analyzer: this.#analyzer,
@@ -804,7 +851,7 @@ export class Conversation {
         return state().confirmation_policy;
       },
       recordUsage: async (usageId, metrics) => {
-        const stats = { usage_to_metrics: { ...this.#state.stats.usage_to_metrics, [usageId]: metrics } };
+        const stats = { usage_to_metrics: { ...this.#latestStats().usage_to_metrics, [usageId]: metrics } };
         await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
       },
       activeBranch: () => this.activeBranch(),
@@ -813,11 +860,27 @@ export class Conversation {
 
   readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> => this.#recordResponse(llm, response);
 
-  async #recordResponse(llm: LLM, response: LLMResponse): Promise<void> {
-    const stats = accumulateStats(this.#state.stats, llm, response);
+  async #recordResponse(llm: LLM, response: LLMResponse, options: { hold?: boolean } = {}): Promise<void> {
+    const latest = this.#latestStats();
+    const stats = accumulateStats(latest, llm, response);
     // A response without usage or cost changes nothing in the snapshot: record no event for it.
-    if (JSON.stringify(stats) === JSON.stringify(this.#state.stats)) return;
-    await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
+    if (JSON.stringify(stats) === JSON.stringify(latest)) return;
+    const update = createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats });
+    // Held for the step's next event only where the log can write both in one round and no other writer
+    // interleaves (with leases every append must land at the index this instance expects).
+    if (options.hold === true && this.#leases === undefined && this.log.appendMany !== undefined) {
+      this.#heldUpdates.push(update);
+      return;
+    }
+    await this.#emit(update);
+  }
+
+  /** The stats snapshot with the held updates applied (what the next stats update must build on). */
+  #latestStats(): ConversationState['stats'] {
+    const held = this.#heldUpdates.at(-1);
+    return held?.kind === 'ConversationStateUpdateEvent'
+      ? (held.value as ConversationState['stats'])
+      : this.#state.stats;
   }
 }
 

@@ -36,6 +36,11 @@ export interface EventLogLike {
    * lease before appending).
    */
   append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number>;
+  /**
+   * Optional: appends `events` in order, as `append` for each (no expected index, no fence), in one round of
+   * writes where the backend can (`EventLog` on the local store: shared fsyncs); their indices.
+   */
+  appendMany?(events: readonly AnyEvent[]): Promise<number[]>;
   /** True when `append` checks `options.fence` in the same atomic write as the event (database logs). */
   readonly fencesAppends?: boolean;
   /** The event at `index` (negative counts from the end). */

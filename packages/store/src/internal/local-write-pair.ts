@@ -189,7 +189,7 @@ async function publish(
 }
 
 /** The listing version of an open directory, or undefined when it cannot be read (then nothing is reported). */
-async function versionOf(directory: DirectoryHandle, durable: boolean): Promise<string | undefined> {
+export async function versionOf(directory: DirectoryHandle, durable: boolean): Promise<string | undefined> {
   try {
     return await directoryVersion(directory, { sync: !durable, settled: false });
   } catch {
@@ -198,14 +198,17 @@ async function versionOf(directory: DirectoryHandle, durable: boolean): Promise<
 }
 
 /** The claim's directory segments below the file's directory, or undefined when it is not there. */
-function claimSegmentsBelow(fileSegments: readonly string[], claimSegments: readonly string[]): string[] | undefined {
+export function claimSegmentsBelow(
+  fileSegments: readonly string[],
+  claimSegments: readonly string[],
+): string[] | undefined {
   if (claimSegments.length < fileSegments.length) return undefined;
   for (let i = 0; i < fileSegments.length; i++) if (claimSegments[i] !== fileSegments[i]) return undefined;
   return claimSegments.slice(fileSegments.length);
 }
 
 /** `directory` as the starting point of `openDirectory`, which must not close it (the caller still uses it). */
-function borrowedRoot(root: ConfinedRoot, directory: DirectoryHandle): ConfinedRoot {
+export function borrowedRoot(root: ConfinedRoot, directory: DirectoryHandle): ConfinedRoot {
   return {
     realPath: root.realPath,
     handle: { path: directory.path, fd: directory.fd, close: async () => undefined },

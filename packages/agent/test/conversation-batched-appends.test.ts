@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalFileStore, type FileStore } from '@x/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+
+// A step's stats update (from the model's response) is written with the step's next event in one round of
+// the store (EventLog.appendMany → writeIfAbsentThenWriteMany on the local store).
+
+const roots: string[] = [];
+afterEach(async () => {
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true, maxRetries: 5 });
+});
+
+const tool = defineTool({
+  name: 'run_command',
+  description: 'Returns a fixed output.',
+  parameters: z.object({ command: z.string() }),
+  execute: () => ({ content: 'output' }),
+});
+
+function agentFor(steps: number): Agent {
+  return new Agent({
+    llm: createOfflineLLM({
+      script: (_request, turn) =>
+        turn >= steps
+          ? { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }
+          : { toolCalls: [{ name: 'run_command', arguments: { command: `step ${turn}` } }] },
+    }),
+    tools: [tool],
+  });
+}
+
+/** The store, recording the name of every write call. */
+function recordingStore(inner: FileStore): { store: FileStore; writes: string[] } {
+  const writes: string[] = [];
+  const store = new Proxy(inner, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (String(property).startsWith('write')) writes.push(String(property));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store, writes };
+}
+
+describe('a conversation on the local store', () => {
+  it('writes each step’s stats update with its action in one round, and the log reads as before', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'x-batched-'));
+    roots.push(root);
+    const { store, writes } = recordingStore(createLocalFileStore({ root, durability: 'fsync' }));
+    const steps = 4;
+    const conversation = await Conversation.create({
+      agent: agentFor(steps),
+      workspace: root,
+      persistenceDir: root,
+      store,
+    });
+    await conversation.sendMessage('go');
+    writes.length = 0;
+    await conversation.run();
+    const live = conversation.state;
+    await conversation.close();
+    // One batch per model response (the tool steps and the finish), never a stats update on its own.
+    expect(writes.filter((name) => name === 'writeIfAbsentThenWriteMany')).toHaveLength(steps + 1);
+
+    const resumed = await Conversation.resume(conversation.id, { agent: agentFor(0), persistenceDir: root });
+    const kinds: string[] = [];
+    for await (const event of resumed.events()) kinds.push(event.kind);
+    // The same events in the same order as one append per event: a status update, then per model response
+    // its stats update, the action and the observation.
+    const perResponse = ['ConversationStateUpdateEvent', 'ActionEvent', 'ObservationEvent'];
+    expect(kinds).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent',
+      'ConversationStateUpdateEvent',
+      ...Array.from({ length: steps + 1 }, () => perResponse).flat(),
+    ]);
+    // The state folded from the log has every response's stats, as the live conversation had.
+    expect(resumed.state.stats).toEqual(live.stats);
+    const responses = Object.values(live.stats.usage_to_metrics)[0];
+    expect(responses?.accumulated_token_usage).toBeDefined();
+    await resumed.close();
+  });
+});
