@@ -135,6 +135,32 @@ export class PostgresEventLog implements EventLogLike {
     return this.#enqueue(() => this.#appendNow(parsed, json, expectedIndex, fence));
   }
 
+  /**
+   * `append` for each event in order (see `EventLogLike.appendMany`), with the log's fence. Every event is
+   * validated and checked for duplicate ids (in the log and in the batch) before any is written. One
+   * insert per event: the rows are written as separate appends would write them.
+   */
+  async appendMany(events: readonly AnyEvent[]): Promise<number[]> {
+    const prepared = events.map((event) => {
+      const json = serializeEvent(event);
+      const parsed = parseEventJson(json);
+      if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
+      return { parsed, json };
+    });
+    const seen = new Map<string, number>();
+    prepared.forEach(({ parsed }, position) => {
+      const earlier = seen.get(parsed.id);
+      if (earlier !== undefined) throw new DuplicateEventIdError(parsed.id, earlier);
+      seen.set(parsed.id, position);
+    });
+    return this.#enqueue(async () => {
+      for (const { parsed } of prepared) this.#rejectDuplicate(parsed.id);
+      const indices: number[] = [];
+      for (const { parsed, json } of prepared) indices.push(await this.#appendNow(parsed, json, undefined, this.fence));
+      return indices;
+    });
+  }
+
   async get(index: number): Promise<AnyEvent> {
     let resolved = this.#resolve(index);
     if (resolved === undefined) {

@@ -134,6 +134,21 @@ export function describeEventLogContract(
       expect(await log.append(contractMessageEvent('short', 'event-1'))).toBe(1);
     });
 
+    it('appends a batch in order with appendMany, and rejects a batch with a duplicate before writing any of it', async () => {
+      const location = await fresh();
+      const log = await location.open();
+      if (log.appendMany === undefined) throw new Error(`${name} has no appendMany`);
+      await log.append(contractMessageEvent('first'));
+      const batch = ['a', 'b', 'c'].map((text) => contractMessageEvent(text));
+      expect(await log.appendMany(batch)).toEqual([1, 2, 3]);
+      const again = contractMessageEvent('again');
+      await expect(log.appendMany([again, batch[1]!])).rejects.toBeInstanceOf(DuplicateEventIdError);
+      await expect(log.appendMany([again, again])).rejects.toBeInstanceOf(DuplicateEventIdError);
+      const reopened = await location.open();
+      expect(reopened.length).toBe(4);
+      expect((await reopened.range(1)).map(textOf)).toEqual(['a', 'b', 'c']);
+    });
+
     it('gives interleaved appends from two instances distinct, contiguous indices', async () => {
       const location = await fresh();
       const a = await location.open();
