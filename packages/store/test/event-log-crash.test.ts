@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { startAppendWorker } from './helpers/children.js';
 import { userMessageEvent } from './helpers/events.js';
@@ -40,6 +41,37 @@ describe('EventLog when its writer is SIGKILLed mid-append', () => {
       expect(await log.append(event)).toBe(before);
       acknowledged.set(before, event.id);
       expect((await verifyLog(store, acknowledged)).length).toBe(before + 1);
+    }
+  }, 180_000);
+
+  it('loses nothing acknowledged and keeps the chain intact when killed in the middle of appendMany batches', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'x-event-log-crash-many-'));
+    roots.push(root);
+    const acknowledged = new Map<number, string>();
+    for (let round = 0; round < 6; round++) {
+      const worker = startAppendWorker({
+        root,
+        label: `b${round}`,
+        count: 'loop',
+        durability: round % 2 === 0 ? 'none' : 'fsync',
+        batch: 3,
+      });
+      await worker.ready;
+      await worker.acked(3);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
+      worker.child.kill('SIGKILL');
+      const exit = await worker.exited;
+      expect(exit.signal, exit.stderr).toBe('SIGKILL');
+      for (const [index, id] of worker.acks) acknowledged.set(index, id);
+
+      const store = createLocalFileStore({ root, durability: 'none' });
+      const log = await verifyLog(store, acknowledged);
+      expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: log.length });
+      const events = [userMessageEvent(`after kill ${round} a`), userMessageEvent(`after kill ${round} b`)];
+      const before = log.length;
+      expect(await log.appendMany(events)).toEqual([before, before + 1]);
+      for (const [k, event] of events.entries()) acknowledged.set(before + k, event.id);
+      expect((await verifyLog(store, acknowledged)).length).toBe(before + 2);
     }
   }, 180_000);
 });

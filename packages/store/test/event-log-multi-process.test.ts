@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { startAppendWorker } from './helpers/children.js';
 import { verifyLog } from './helpers/verify-log.js';
@@ -12,22 +13,31 @@ afterEach(async () => {
 });
 
 describe('EventLog with several OS processes on one local directory', () => {
-  it('gives 4 processes × 50 appends 200 distinct contiguous indices with every acknowledged id in place', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'x-event-log-mp-'));
-    roots.push(root);
-    const workers = [0, 1, 2, 3].map((n) => startAppendWorker({ root, label: `p${n}`, count: 50 }));
-    const results = await Promise.all(workers.map((worker) => worker.exited));
-    for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
+  it.each([
+    ['appends', 1],
+    ['appendMany batches of 5', 5],
+  ])(
+    'gives 4 processes × 50 %s 200 distinct contiguous indices with every acknowledged id in place',
+    async (_how, batch) => {
+      const root = await mkdtemp(join(tmpdir(), 'x-event-log-mp-'));
+      roots.push(root);
+      const workers = [0, 1, 2, 3].map((n) => startAppendWorker({ root, label: `p${n}`, count: 50, batch }));
+      const results = await Promise.all(workers.map((worker) => worker.exited));
+      for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
 
-    const acknowledged = new Map<number, string>();
-    for (const worker of workers) {
-      expect(worker.acks.size).toBe(50);
-      for (const [index, id] of worker.acks) {
-        expect(acknowledged.has(index), `index ${index} acknowledged twice`).toBe(false);
-        acknowledged.set(index, id);
+      const acknowledged = new Map<number, string>();
+      for (const worker of workers) {
+        expect(worker.acks.size).toBe(50);
+        for (const [index, id] of worker.acks) {
+          expect(acknowledged.has(index), `index ${index} acknowledged twice`).toBe(false);
+          acknowledged.set(index, id);
+        }
       }
-    }
-    const log = await verifyLog(createLocalFileStore({ root, durability: 'none' }), acknowledged);
-    expect(log.length).toBe(200);
-  }, 120_000);
+      const store = createLocalFileStore({ root, durability: 'none' });
+      const log = await verifyLog(store, acknowledged);
+      expect(log.length).toBe(200);
+      expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 200 });
+    },
+    120_000,
+  );
 });

@@ -21,10 +21,21 @@ export function startAppendWorker(options: {
   label: string;
   count: number | 'loop';
   durability?: 'fsync' | 'none';
+  /** Events per `appendMany` call (default 1: one `append` per event). */
+  batch?: number;
 }): AppendWorker {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', workerPath, options.root, options.label, String(options.count), options.durability ?? 'none'],
+    [
+      '--import',
+      'tsx',
+      workerPath,
+      options.root,
+      options.label,
+      String(options.count),
+      options.durability ?? 'none',
+      String(options.batch ?? 1),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );
   const acks = new Map<number, string>();
