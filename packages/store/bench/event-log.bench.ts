@@ -32,7 +32,7 @@ import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { startMotoServer } from '../src/testing/moto-server.js';
-import { createTestBucket } from '../src/testing/test-bucket.js';
+import { createTestBucket, type TestBucket } from '../src/testing/test-bucket.js';
 import { dropPageCache, median, type OpenMeasurement, syncDirectory } from './bench-utils.js';
 import { scenarioEvents } from './event-shapes.js';
 import { startLatencyProxy } from './latency-proxy.js';
@@ -244,19 +244,7 @@ async function benchAppends(scratch: string): Promise<string> {
     const s3Events = events.slice(0, S3_APPENDS);
     const s3 = await alternate(
       (round) => timeAppends(bucket.createStore({ prefix: `bench-${round}/` }), s3Events),
-      async (round) => {
-        const started = performance.now();
-        for (const [i, event] of s3Events.entries()) {
-          await bucket.client.send(
-            new PutObjectCommand({
-              Bucket: bucket.bucket,
-              Key: `floor-${round}/${eventFileName(i, event.id)}`,
-              Body: serializeEvent(event),
-            }),
-          );
-        }
-        return performance.now() - started;
-      },
+      (round) => timePutObjects(bucket, `floor-${round}/`, s3Events),
     );
     row(
       `S3 (moto on 127.0.0.1), ${S3_APPENDS}`,
@@ -272,6 +260,21 @@ async function benchAppends(scratch: string): Promise<string> {
   return noneRoot(1);
 }
 
+/** The S3 floor: one PutObject per event, in turn, under `prefix`; total ms. */
+async function timePutObjects(bucket: TestBucket, prefix: string, events: readonly AnyEvent[]): Promise<number> {
+  const started = performance.now();
+  for (const [i, event] of events.entries()) {
+    await bucket.client.send(
+      new PutObjectCommand({
+        Bucket: bucket.bucket,
+        Key: `${prefix}${eventFileName(i, event.id)}`,
+        Body: serializeEvent(event),
+      }),
+    );
+  }
+  return performance.now() - started;
+}
+
 /**
  * S3 as it is used for real: every request pays a network round trip. The same moto, behind a loopback proxy
  * that delays each direction by half the round trip; ours (close included, so the event objects an append
@@ -283,19 +286,7 @@ async function timeS3WithRoundTrip(motoEndpoint: string, s3Events: readonly AnyE
     const bucket = await createTestBucket(proxy.endpoint);
     const result = await alternate(
       (round) => timeAppends(bucket.createStore({ prefix: `rtt-bench-${round}/` }), s3Events),
-      async (round) => {
-        const started = performance.now();
-        for (const [i, event] of s3Events.entries()) {
-          await bucket.client.send(
-            new PutObjectCommand({
-              Bucket: bucket.bucket,
-              Key: `rtt-floor-${round}/${eventFileName(i, event.id)}`,
-              Body: serializeEvent(event),
-            }),
-          );
-        }
-        return performance.now() - started;
-      },
+      (round) => timePutObjects(bucket, `rtt-floor-${round}/`, s3Events),
     );
     row(
       `S3 with a ${S3_ROUND_TRIP_MS} ms round trip (moto behind a loopback delay proxy), ${s3Events.length}`,
