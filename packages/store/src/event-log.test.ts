@@ -285,14 +285,40 @@ describe('EventLog reading damaged or foreign directories', () => {
     expect((await log.range(3)).map(messageText)).toEqual(['m3', 'm4']);
   });
 
-  it('treats an empty file and an id that disagrees with the name as corrupt', async () => {
+  it('treats an empty file and an id that disagrees with the name as corrupt when no claim holds the event', async () => {
     const store = createMemoryFileStore();
-    const ids = await appendMessages(await EventLog.open(store), 2);
-    await store.write(`events/event-00000-${ids[0]}.json`, '');
-    await store.write(`events/event-00001-${ids[1]}.json`, serializeEvent(userMessageEvent('other')));
+    const events = [userMessageEvent('a'), userMessageEvent('b')];
+    // Written as the reference writes them: event files only, no slot claims.
+    for (const [index, event] of events.entries()) {
+      await store.write(`events/${eventFileName(index, event.id)}`, serializeEvent(event));
+    }
+    await store.write(`events/${eventFileName(0, events[0]!.id)}`, '');
+    await store.write(`events/${eventFileName(1, events[1]!.id)}`, serializeEvent(userMessageEvent('other')));
     const log = await EventLog.open(store);
     await expect(log.get(0)).rejects.toThrow('the file is empty');
-    await expect(log.get(1)).rejects.toThrow(`its name says id '${ids[1]}'`);
+    await expect(log.get(1)).rejects.toThrow(`its name says id '${events[1]!.id}'`);
+  });
+
+  it('reads an empty or cut-short event file from its slot claim, rewrites it and warns; other content stays corrupt', async () => {
+    const store = createMemoryFileStore();
+    const ids = await appendMessages(await EventLog.open(store), 3);
+    const path = (index: number) => `events/event-0000${index}-${ids[index]}.json`;
+    const original = await Promise.all([0, 1, 2].map((index) => store.read(path(index))));
+    await store.write(path(0), '');
+    await store.write(path(1), `${original[1]!.slice(0, 25)}\u0000\u0000\u0000`);
+    await store.write(path(2), `${original[2]!.slice(0, 25)}}`);
+    const warnings: string[] = [];
+    const log = await EventLog.open(store, { logger: { warn: (message) => warnings.push(message) } });
+    expect((await log.get(0)).id).toBe(ids[0]);
+    expect((await log.get(1)).id).toBe(ids[1]);
+    expect(await store.read(path(0))).toBe(original[0]);
+    expect(await store.read(path(1))).toBe(original[1]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('was left unfinished (empty');
+    expect(warnings[1]).toContain('was left unfinished (cut short');
+    // Not a prefix of what the claim holds: a changed file, reported and left as it is.
+    await expect(log.get(2)).rejects.toMatchObject({ code: 'corrupt_event' });
+    expect(await store.read(path(2))).toBe(`${original[2]!.slice(0, 25)}}`);
   });
 
   it('stops at the first gap and warns about the files after it', async () => {

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
+import { readBytes } from './chain/read-bytes.js';
 import { verifyEventChain } from './chain/verify-chain.js';
 import type { ChainReport } from './chain/verify-report.js';
 import { AppendConflictError } from './errors/append-conflict-error.js';
@@ -44,6 +45,7 @@ import {
   type SubscriptionSource,
   subscribeToLog,
 } from './event-log/subscription.js';
+import { isUnfinishedCopy } from './event-log/unfinished-file.js';
 import type { FileStore, StoreWrite } from './file-store.js';
 
 /** Where `EventLog` reports things worth knowing that are not errors (gaps, stray files). */
@@ -80,6 +82,16 @@ export interface EventLogOptions {
    * written (readers that must not write to the directory).
    */
   rollForward?: boolean;
+  /**
+   * `true`: an append resolves only once its event file (the reference's copy of the event) is durable too:
+   * the local store with `'fsync'` fsyncs it and its directory, S3 waits for its PutObject. Default `false`:
+   * an append waits for its slot claim, which holds the whole event and is the commit point; the event file
+   * is written right after (locally before `append` resolves, not fsynced; on S3 in the background), and
+   * one a crash or power loss leaves missing, empty or cut short is rebuilt from its claim when this package
+   * next reads it. Set it when a reader that only knows event files (the Python reference) must find every
+   * acknowledged event right after a power loss, before this package has opened the log again.
+   */
+  awaitEventFiles?: boolean;
 }
 
 /** Options for `EventLog.append`. */
@@ -140,7 +152,9 @@ export class EventLog implements EventLogLike {
    * local store's fsync of the event directory, S3's PutObject of the event); `close` waits for them.
    */
   readonly #unfinishedPublishes = new Set<Promise<void>>();
-  readonly #deferPublish = (rest: Promise<void>): void => {
+  /** What appends hand `claimThenPublish` to defer event files with; undefined with `awaitEventFiles`. */
+  readonly #deferPublish: ((rest: Promise<void>) => void) | undefined;
+  readonly #trackPublish = (rest: Promise<void>): void => {
     const tracked: Promise<void> = rest
       .catch((error: unknown) => {
         // The event is durable in its claim: its file is rebuilt from it by the next open or read.
@@ -162,6 +176,7 @@ export class EventLog implements EventLogLike {
     this.#logger = options.logger;
     this.#writesNameIndex = options.nameIndex?.write !== false;
     this.#rollsForward = options.rollForward !== false;
+    this.#deferPublish = options.awaitEventFiles === true ? undefined : this.#trackPublish;
     const packs = options.packs ?? true;
     if (packs !== false && PackedReads.available()) {
       this.#packs = new PackedReads(this.#packHost(), packs === true ? {} : packs);
@@ -574,11 +589,10 @@ export class EventLog implements EventLogLike {
     const track = verified !== undefined && verified.count === start && this.store.listingVersion !== undefined;
     this.#verified = undefined;
     let versions: { before: string; after: string } | undefined;
-    const created = await this.store.writeIfAbsentThenWriteMany!(
-      pairs,
-      onClaimed,
-      track ? { onVersions: (before, after) => (versions = { before, after }) } : undefined,
-    );
+    const created = await this.store.writeIfAbsentThenWriteMany!(pairs, onClaimed, {
+      ...(track && { onVersions: (before: string, after: string) => (versions = { before, after }) }),
+      ...(this.#deferPublish && { deferThen: this.#deferPublish }),
+    });
     // Verified again only when the whole batch went in and nothing else changed the directory meanwhile.
     if (created === pairs.length && versions !== undefined && versions.before === verified?.listing) {
       this.#verified = { listing: versions.after, count: start + created };
@@ -755,15 +769,39 @@ export class EventLog implements EventLogLike {
       const text = await this.store.read(path);
       event = parseStoredEvent({ text, location: this.store.describe(path), expectedId: id });
     } catch (error) {
-      if (!isFileNotFound(error)) throw error;
-      // Known from a claim whose writer has not written (or never will write) the event file yet.
-      const claim = await readSlotClaim(this.store, this.#slotPath(index));
-      if (claim === undefined || claim.event.id !== id) throw error;
+      const claim = await this.#claimForDamagedFile(index, path, id, error);
+      if (claim === undefined) throw error;
       await this.#publishFromClaim(index, path, claim);
       event = claim.event;
     }
     this.#cache.set(index, event);
     return event;
+  }
+
+  /**
+   * The claim to serve event `index` from when reading its file failed with `error`, or undefined (the error
+   * stands): a missing file whose claim names it (its writer has not written it yet, or never will), or an
+   * unfinished one (empty or cut short, as a power loss leaves a file written without fsync) whose claim holds
+   * the bytes it was meant to hold. A file with other content is not repaired: it stays a `CorruptEventError`.
+   */
+  async #claimForDamagedFile(index: number, path: string, id: string, error: unknown): Promise<SlotClaim | undefined> {
+    const missing = isFileNotFound(error);
+    if (!missing && !CorruptEventError.isInstance(error)) return undefined;
+    let claim: SlotClaim | undefined;
+    try {
+      claim = await readSlotClaim(this.store, this.#slotPath(index));
+    } catch (claimError) {
+      if (StoreError.isInstance(claimError)) return undefined;
+      throw claimError;
+    }
+    if (claim === undefined || claim.event.id !== id) return undefined;
+    if (missing) return claim;
+    const [bytes] = await readBytes(this.store, [path]);
+    if (!(bytes instanceof Uint8Array) || !isUnfinishedCopy(bytes, Buffer.from(claim.json, 'utf8'))) return undefined;
+    this.#logger?.warn(
+      `${this.store.describe(path)} was left unfinished (${bytes.length === 0 ? 'empty' : 'cut short'}, as a crash or power loss leaves a file whose data had not reached the disk); event ${index} is read from its slot claim and the file is rewritten`,
+    );
+    return claim;
   }
 
   /**

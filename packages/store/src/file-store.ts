@@ -86,12 +86,13 @@ export interface FileStore {
    * `then`'s directory just before the first file is created and just after the second is published, read
    * on the directory this call opened; it is not called when they cannot be read that way.
    * `options.deferThen`, for callers that can rebuild `then` from `first` (the EventLog rolls an event file
-   * forward from its claim): the store may resolve once `first` is durable, hand the promise of the rest of
-   * `then`'s write to this callback, and let it run on (await it before relying on `then` being durable or
-   * readable). S3 defers the PutObject of `then`, so an append costs one request's latency instead of two.
-   * The local store defers nothing (measured: on ext4 the event directory's fsync runs right after the claim
-   * directory's, and deferring it only made it compete with the next append's). A store that defers nothing
-   * never calls the callback.
+   * forward from its claim, and rebuilds one a power loss left empty or cut short): the store may resolve
+   * once `first` is durable, leaving `then`'s durability to later. S3 hands the promise of `then`'s PutObject
+   * to this callback and lets it run on (await it before relying on `then` being stored), so an append costs
+   * one request's latency instead of two. The local store with `'fsync'` writes and renames `then` before
+   * resolving but fsyncs neither it nor its directory (the kernel writes them back within seconds), so an
+   * append waits for two fsyncs, a file and its directory, as one durable file does; it never calls the
+   * callback. Without the option every store waits until `then` is durable too.
    */
   writeIfAbsentThenWrite?(
     first: StoreWrite,
@@ -105,12 +106,13 @@ export interface FileStore {
    * `first` exists; resolves with how many pairs were written (a prefix). `onCreated(i)` runs for each created
    * pair before its `second` is written. The local store does the whole batch under one walk with shared fsyncs (every temp
    * file fsynced at once, one fsync of the claims' directory after the links, one of the files' directory after
-   * the renames), so a batch waits for as many fsyncs as one pair. `EventLog.appendMany` uses it.
+   * the renames), so a batch waits for as many fsyncs as one pair. `options.deferThen` as for one pair (the
+   * local store then fsyncs neither the `second`s nor their directory). `EventLog.appendMany` uses it.
    */
   writeIfAbsentThenWriteMany?(
     pairs: readonly { readonly first: StoreWrite; readonly second: StoreWrite }[],
     onCreated: (index: number) => void,
-    options?: Pick<WritePairOptions, 'onVersions'>,
+    options?: WritePairOptions,
   ): Promise<number>;
 
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */

@@ -87,17 +87,28 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     }
   };
 
-  /** A fresh temp file in `directory` holding `data`; its path. */
-  const writeTemp = async (directory: DirectoryHandle, name: string, data: string | Uint8Array): Promise<string> => {
+  /**
+   * A fresh temp file in `directory` holding `data`; its path. Fsynced when `synced` (the store's policy by
+   * default); unsynced it is written with synchronous calls, before this returns its promise.
+   */
+  const writeTemp = async (
+    directory: DirectoryHandle,
+    name: string,
+    data: string | Uint8Array,
+    synced = durable,
+  ): Promise<string> => {
     const temp = `${directory.path}/${tempNameFor(name)}`;
-    await writeNewFile(temp, data, durable);
+    await writeNewFile(temp, data, synced);
     return temp;
   };
 
-  /** Renames `temp` over `target`: rename() replaces whatever entry is there (a link, a FIFO) without following it. */
-  const replaceWith = async (temp: string, target: string): Promise<void> => {
+  /**
+   * Renames `temp` over `target`: rename() replaces whatever entry is there (a link, a FIFO) without following
+   * it. Through the thread pool when the store fsyncs (its other calls are asynchronous too), unless `quick`.
+   */
+  const replaceWith = async (temp: string, target: string, quick = !durable): Promise<void> => {
     try {
-      if (durable) await rename(temp, target);
+      if (!quick) await rename(temp, target);
       else renameSync(temp, target);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
@@ -280,10 +291,16 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     },
 
     writeIfAbsentThenWrite: (first, then, onCreated, options) =>
-      writeIfAbsentThenWriteLocal(pair, first, then, onCreated, options?.onVersions),
+      writeIfAbsentThenWriteLocal(pair, first, then, onCreated, {
+        onVersions: options?.onVersions,
+        rebuildable: options?.deferThen !== undefined,
+      }),
 
     writeIfAbsentThenWriteMany: (pairs, onCreated, options) =>
-      writeIfAbsentThenWriteManyLocal(pair, pairs, onCreated, options),
+      writeIfAbsentThenWriteManyLocal(pair, pairs, onCreated, {
+        onVersions: options?.onVersions,
+        rebuildable: options?.deferThen !== undefined,
+      }),
 
     async copy(from, to) {
       const source = fileKey(from);

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
-import { mkdir, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventsError, serializeEvent } from '@x/events';
 import { afterAll, describe, expect, it } from 'vitest';
+import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { StoreError } from '../src/errors.js';
 import { EventLog } from '../src/event-log.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
@@ -84,9 +85,36 @@ describe('EventLog on a damaged local directory', () => {
     await expect(log.append(userMessageEvent('next'))).rejects.toMatchObject({ code: 'corrupt_event' });
   });
 
-  it('reports truncated event files, directories and links where event files should be, and reads the rest', async () => {
-    const { root, store, names, events } = await writtenLog(6);
+  it('reads event files a power loss left empty, cut short or zero-filled from their claims, and verifies the chain', async () => {
+    const { store, names, events } = await writtenLog(4);
+    const original = readdirSync(events).length;
+    await truncate(join(events, names[0]!), 0);
     await truncate(join(events, names[1]!), 20);
+    // The size reached the disk, the data did not: the tail reads as NUL bytes.
+    const whole = (await readFile(join(events, names[2]!))).length;
+    await truncate(join(events, names[2]!), 30);
+    await truncate(join(events, names[2]!), whole);
+    expect((await verifyEventChain(store)).status).toBe('verified');
+    const warnings: string[] = [];
+    const log = await EventLog.open(store, { logger: { warn: (message) => warnings.push(message) } });
+    expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    expect(warnings).toHaveLength(3);
+    // Rewritten from the claims: the reference reads them again, and nothing else was left behind.
+    for (const name of names.slice(0, 3))
+      expect(JSON.parse(await readFile(join(events, name), 'utf8')).id).toBeTypeOf('string');
+    expect(readdirSync(events)).toHaveLength(original);
+    const reopened = await EventLog.open(store, { logger: { warn: (message) => warnings.push(message) } });
+    expect((await reopened.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    expect(warnings).toHaveLength(3);
+    // A changed file is still reported: only what an unfinished write leaves is taken from the claim.
+    await writeFile(join(events, names[3]!), (await readFile(join(events, names[3]!), 'utf8')).replace('m3', 'm9'));
+    expect(await verifyEventChain(store)).toMatchObject({ status: 'tampered', problem: { kind: 'altered', index: 3 } });
+  });
+
+  it('reports changed event files, directories and links where event files should be, and reads the rest', async () => {
+    const { root, store, names, events } = await writtenLog(6);
+    // Not what a power loss leaves (a prefix of the event): a changed file, reported, never overwritten.
+    await writeFile(join(events, names[1]!), '{"kind": "MessageEvent", "id": ');
     await unlink(join(events, names[3]!));
     await symlink(join(root, 'elsewhere.json'), join(events, names[3]!));
     await writeFile(join(root, 'elsewhere.json'), serializeEvent(userMessageEvent('outside')));

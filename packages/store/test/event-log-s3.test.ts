@@ -106,4 +106,34 @@ describe('EventLog on S3: an append waits for its claim, not for its event objec
     expect(await eventObjects()).toHaveLength(3);
     await verifyLog(inner, new Map(events.map((event, index) => [index, event.id])));
   });
+
+  it('with awaitEventFiles, an append resolves only once its event object is stored', async () => {
+    const prefix = `event-log-${randomBytes(4).toString('hex')}/`;
+    const inner = separateStore(prefix);
+    let hold = false;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const store = Object.create(inner) as typeof inner;
+    store.write = async (path, data) => {
+      if (hold && /\/event-\d+-/.test(path)) await gate;
+      return inner.write(path, data);
+    };
+    const log = await EventLog.open(store, { awaitEventFiles: true });
+    await log.append(userMessageEvent('first'));
+    hold = true;
+    let resolved = false;
+    const appending = log.append(userMessageEvent('second')).then(() => {
+      resolved = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(resolved).toBe(false);
+    const eventObjects = async () => (await inner.list('events')).filter((path) => path.includes('/event-'));
+    expect(await eventObjects()).toHaveLength(1);
+    release();
+    await appending;
+    expect(await eventObjects()).toHaveLength(2);
+    await log.close();
+  });
 });

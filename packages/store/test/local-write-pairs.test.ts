@@ -94,4 +94,32 @@ describe.each(['none', 'fsync'] as const)('local writeIfAbsentThenWriteMany (dur
     expect(reported?.before).toBe(before);
     expect(reported?.after).toBe(await store.listingVersion!('c/events'));
   });
+
+  it('with deferThen (files the caller rebuilds from their claims) writes every file before resolving and defers nothing', async () => {
+    const { root, store } = fresh(durability);
+    const handedOver: Promise<void>[] = [];
+    const deferThen = (rest: Promise<void>) => handedOver.push(rest);
+    expect(await many(store)(pairs(0, 2), () => undefined, { deferThen })).toBe(2);
+    expect(
+      await store.writeIfAbsentThenWrite!(pairs(2, 3)[0]!.first, pairs(2, 3)[0]!.second, () => undefined, {
+        deferThen,
+      }),
+    ).toBe(true);
+    // A taken claim: nothing written, as without the option.
+    expect(
+      await store.writeIfAbsentThenWrite!(pairs(2, 3)[0]!.first, { path: file(9), data: 'x' }, () => undefined, {
+        deferThen,
+      }),
+    ).toBe(false);
+    expect(handedOver).toEqual([]);
+    expect(names(join(root, 'c/events'))).toEqual([
+      '.slots',
+      'event-00000-e0.json',
+      'event-00001-e1.json',
+      'event-00002-e2.json',
+    ]);
+    expect(names(join(root, 'c/events/.slots'))).toEqual(['00000.json', '00001.json', '00002.json']);
+    expect(readFileSync(join(root, file(2)), 'utf8')).toBe('event 2');
+    expect(readFileSync(join(root, claim(1)), 'utf8')).toBe('claim 1');
+  });
 });

@@ -32,7 +32,8 @@ export function guardConversationStore(base: FileStore, conversationId: string):
       };
       return (...args: unknown[]) => {
         if (revoked) return Promise.reject(new ConversationDeletedError(conversationId));
-        if (property === 'writeIfAbsentThenWrite') args = withDeferredWorkTracked(args, track);
+        const optionsAt = WRITE_PAIR_OPTIONS_AT.get(property);
+        if (optionsAt !== undefined) args = withDeferredWorkTracked(args, optionsAt, track);
         const call = Promise.resolve().then(() => (value as (...a: unknown[]) => unknown).apply(target, args));
         track(call);
         return call;
@@ -51,13 +52,23 @@ export function guardConversationStore(base: FileStore, conversationId: string):
   };
 }
 
+/** Where the store calls that take `WritePairOptions` have them in their arguments. */
+const WRITE_PAIR_OPTIONS_AT: ReadonlyMap<string | symbol, number> = new Map([
+  ['writeIfAbsentThenWrite', 3],
+  ['writeIfAbsentThenWriteMany', 2],
+]);
+
 /**
- * `writeIfAbsentThenWrite`'s arguments with `options.deferThen` wrapped so that the write it hands over (the
- * rest of the event file, which runs on after the call resolves: S3's PutObject) is in flight too, and a
- * delete waits for it instead of letting it recreate a file of the deleted conversation.
+ * A write-pair call's arguments with `options.deferThen` wrapped so that the write it hands over (the rest
+ * of the event file, which runs on after the call resolves: S3's PutObject) is in flight too, and a delete
+ * waits for it instead of letting it recreate a file of the deleted conversation.
  */
-function withDeferredWorkTracked(args: unknown[], track: (work: Promise<unknown>) => void): unknown[] {
-  const options = args[3] as FileStoreWritePairOptions | undefined;
+function withDeferredWorkTracked(
+  args: unknown[],
+  optionsAt: number,
+  track: (work: Promise<unknown>) => void,
+): unknown[] {
+  const options = args[optionsAt] as FileStoreWritePairOptions | undefined;
   const deferThen = options?.deferThen;
   if (deferThen === undefined) return args;
   const wrapped: FileStoreWritePairOptions = {
@@ -67,5 +78,5 @@ function withDeferredWorkTracked(args: unknown[], track: (work: Promise<unknown>
       deferThen(rest);
     },
   };
-  return [...args.slice(0, 3), wrapped, ...args.slice(4)];
+  return [...args.slice(0, optionsAt), wrapped, ...args.slice(optionsAt + 1)];
 }

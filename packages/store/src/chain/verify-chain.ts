@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { parseEventFileName } from '../event-log/file-names.js';
+import { isUnfinishedCopy } from '../event-log/unfinished-file.js';
 import type { FileStore } from '../file-store.js';
 import { type ChainLink, computeChainHash, parseSlotClaimBytes } from './chain-link.js';
 import { readBytes } from './read-bytes.js';
@@ -95,10 +96,21 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     if (problem) return fail(problem.kind, problem.id, problem.message);
     const read = bytes[index];
     // A committed claim whose file is not written yet (a writer died mid-append) is checked from the claim.
-    const eventJson = file === undefined ? claim!.json : read instanceof Uint8Array ? read : undefined;
+    let eventJson = file === undefined ? claim!.json : read instanceof Uint8Array ? read : undefined;
     if (eventJson === undefined) return fail('removed', link.id, 'cannot be read');
     if (computeChainHash(index, link.prev, eventJson) !== link.hash) {
-      return fail('altered', fileId ?? link.id, 'does not match its chain link (its bytes were changed)');
+      // A file a power loss left unfinished (empty or cut short: it is written without fsync once its claim
+      // is durable) is checked from its claim, as readers serve it, and rewritten by the next read.
+      const intended = claim?.json;
+      const unfinished =
+        intended !== undefined &&
+        isUnfinishedCopy(eventJson, intended) &&
+        computeChainHash(index, link.prev, intended) === link.hash;
+      if (!unfinished) {
+        return fail('altered', fileId ?? link.id, 'does not match its chain link (its bytes were changed)');
+      }
+      eventJson = intended;
+      bytes[index] = intended;
     }
     if (link.prev !== prevHash && index > chainedFrom) {
       return result(

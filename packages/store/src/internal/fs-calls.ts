@@ -5,7 +5,6 @@ import {
   open as openWithCallback,
   read as readWithCallback,
   type Stats,
-  write as writeWithCallback,
 } from 'node:fs';
 
 /**
@@ -41,14 +40,6 @@ export function readFd(fd: number, buffer: Uint8Array, offset: number): Promise<
   return new Promise((resolve, reject) => {
     readWithCallback(fd, buffer, offset, buffer.length - offset, null, (error, bytesRead) =>
       error ? reject(error) : resolve(bytesRead),
-    );
-  });
-}
-
-export function writeFd(fd: number, data: Uint8Array, offset: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    writeWithCallback(fd, data, offset, data.length - offset, null, (error, written) =>
-      error ? reject(error) : resolve(written),
     );
   });
 }

@@ -1,4 +1,5 @@
-import { link, unlink } from 'node:fs/promises';
+import { linkSync, unlinkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import type { StoreWrite } from '../file-store.js';
 import { type ConfinedRoot, type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
 import { directoryVersion } from './directory-version.js';
@@ -17,14 +18,25 @@ export interface LocalWritePairDeps {
   readonly durable: boolean;
   fileKey(path: string): LocalFileKey;
   fail(error: unknown, operation: string, path: string, location: string): Error;
-  /** A fresh temp file in `directory` holding `data` (fsynced when durable); its path. */
-  writeTemp(directory: DirectoryHandle, name: string, data: string | Uint8Array): Promise<string>;
+  /** A fresh temp file in `directory` holding `data` (fsynced when `synced`, by default when durable); its path. */
+  writeTemp(directory: DirectoryHandle, name: string, data: string | Uint8Array, synced?: boolean): Promise<string>;
   /** Hard-links `temp` at `target` (EEXIST when taken) and removes `temp`, whatever happened. */
   linkThenRemove(temp: string, target: string): Promise<void>;
-  /** Renames `temp` over `target` (removing `temp` on failure). */
-  replaceWith(temp: string, target: string): Promise<void>;
+  /** Renames `temp` over `target` (removing `temp` on failure); with `quick`, a synchronous call. */
+  replaceWith(temp: string, target: string, quick?: boolean): Promise<void>;
   writeIfAbsent(path: string, data: string | Uint8Array): Promise<boolean>;
   write(path: string, data: string | Uint8Array): Promise<void>;
+}
+
+/** Options of the local `writeIfAbsentThenWrite` (see `WritePairOptions`). */
+export interface LocalWritePairOptions {
+  readonly onVersions?: ((before: string, after: string) => void) | undefined;
+  /**
+   * The caller can rebuild the second file from the first (the EventLog: an event file from its claim), so
+   * with `'fsync'` the second file is written and renamed but not fsynced, nor is its directory: the call
+   * waits for the first file's two fsyncs only (see `FileStore.writeIfAbsentThenWrite`'s `deferThen`).
+   */
+  readonly rebuildable?: boolean;
 }
 
 /**
@@ -35,19 +47,22 @@ export interface LocalWritePairDeps {
  * the event file a temp file renamed over its name, and the event file is published only after the
  * claim exists. Saved: the second walk from the root (an `open` and a `close` per directory level).
  *
- * With `'fsync'` both temp files are written and fsynced at the same time, before the claim is linked;
- * then, in order, the claim directory's fsync, the rename, the event directory's fsync. Every fsync of
- * the two calls is kept, and a crash never leaves the event file on disk without its claim; only the
- * two file fsyncs overlap (the second temp file is written before the claim is known to be won, and
- * removed when it is not).
+ * With `'fsync'` the claim's temp file is fsynced before it is linked (so no power loss can leave the
+ * claim's name without its content), and the claim directory is fsynced after the link; only then is the
+ * event file renamed into place, so a crash never leaves the event file on disk without its claim. The
+ * event file's temp is written meanwhile (removed when the claim is not won). Without `rebuildable` it is
+ * fsynced at the same time as the claim's, and the event directory after the rename: every fsync of the
+ * two calls, two of them overlapping. With `rebuildable`, neither: the append waits for the floor's two
+ * fsyncs (a file, then its directory), and the event file reaches the disk with the kernel's writeback.
  */
 export async function writeIfAbsentThenWriteLocal(
   deps: LocalWritePairDeps,
   first: StoreWrite,
   then: StoreWrite,
   onCreated: () => void,
-  onVersions?: (before: string, after: string) => void,
+  options: LocalWritePairOptions = {},
 ): Promise<boolean> {
+  const { onVersions, rebuildable = false } = options;
   const claim = deps.fileKey(first.path);
   const file = deps.fileKey(then.path);
   const below = claimSegmentsBelow(file.segments, claim.segments);
@@ -68,23 +83,24 @@ export async function writeIfAbsentThenWriteLocal(
       directory = (await openDirectory(deps.root, file.segments, {
         create: true,
         storePath: then.path,
-        sync: !deps.durable,
+        sync: true,
       }))!;
       // Before the claim's directory is opened (it may be created): the event directory as the caller knew it.
-      if (onVersions !== undefined) versionBefore = await versionOf(directory, deps.durable);
+      if (onVersions !== undefined) versionBefore = await versionOf(directory);
       const claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
         create: true,
         storePath: first.path,
-        sync: !deps.durable,
+        sync: true,
         above: file.segments,
       }))!;
       try {
         let claimTemp: string;
         if (deps.durable) {
-          // Both files written and fsynced at once (two thread-pool calls in flight): one fsync's wait, not two.
+          // Both files written at once: the claim's through the thread pool (then fsynced), the event file's
+          // alongside it, fsynced too (one fsync's wait, not two) or, when rebuildable, with synchronous calls.
           const [claimWrite, eventWrite] = await Promise.allSettled([
             deps.writeTemp(claimDirectory, claim.name, first.data),
-            deps.writeTemp(directory, file.name, then.data),
+            deps.writeTemp(directory, file.name, then.data, !rebuildable),
           ]);
           if (eventWrite.status === 'fulfilled') eventTemp = eventWrite.value;
           if (claimWrite.status === 'rejected') throw claimWrite.reason;
@@ -138,7 +154,7 @@ export async function writeIfAbsentThenWriteLocal(
       onVersions === undefined || versionBefore === undefined
         ? undefined
         : (after: string) => onVersions(versionBefore as string, after);
-    return publish(deps, directory, eventTemp, file, then, reportAfter);
+    return publish(deps, directory, eventTemp, file, then, { reportAfter, synced: deps.durable && !rebuildable });
   }
 }
 
@@ -149,34 +165,48 @@ export async function writeIfAbsentThenWriteLocal(
 async function linkDurably(temp: string, target: string, directory: DirectoryHandle): Promise<boolean> {
   let linkError: unknown;
   try {
-    await link(temp, target);
+    linkSync(temp, target);
   } catch (error) {
     linkError = error;
   }
-  const removed = unlink(temp).catch(() => undefined);
   if (linkError !== undefined) {
-    await removed;
+    removeQuietly(temp);
     if (errnoCode(linkError) === 'EEXIST') return false;
     throw linkError;
   }
-  await Promise.all([syncDirectory(directory), removed]);
+  const synced = syncDirectory(directory);
+  removeQuietly(temp);
+  await synced;
   return true;
 }
 
-/** Writes the second file in the directory already open (then closes it); once more through `write` if it was removed. */
+/** Removes a temp file with a synchronous call, ignoring failure (a leftover temp name is cleared by `list`). */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone, or left for `list` to clear.
+  }
+}
+
+/**
+ * Writes the second file in the directory already open (then closes it); once more through `write` if it was
+ * removed. `synced`: its directory is fsynced after the rename (else the rename is a synchronous call).
+ */
 async function publish(
   deps: LocalWritePairDeps,
   directory: DirectoryHandle,
   eventTemp: string | undefined,
   file: LocalFileKey,
   then: StoreWrite,
-  reportAfter?: (after: string) => void,
+  options: { reportAfter?: ((after: string) => void) | undefined; synced: boolean },
 ): Promise<boolean> {
+  const { reportAfter, synced } = options;
   try {
-    const temp = eventTemp ?? (await deps.writeTemp(directory, file.name, then.data));
-    await deps.replaceWith(temp, `${directory.path}/${file.name}`);
-    if (deps.durable) await syncDirectory(directory);
-    const after = reportAfter === undefined ? undefined : await versionOf(directory, deps.durable);
+    const temp = eventTemp ?? (await deps.writeTemp(directory, file.name, then.data, synced));
+    await deps.replaceWith(temp, `${directory.path}/${file.name}`, !synced);
+    if (synced) await syncDirectory(directory);
+    const after = reportAfter === undefined ? undefined : await versionOf(directory);
     if (after !== undefined) reportAfter?.(after);
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw deps.fail(error, 'write', then.path, file.location);
@@ -188,10 +218,13 @@ async function publish(
   return true;
 }
 
-/** The listing version of an open directory, or undefined when it cannot be read (then nothing is reported). */
-export async function versionOf(directory: DirectoryHandle, durable: boolean): Promise<string | undefined> {
+/**
+ * The listing version of an open directory, or undefined when it cannot be read (then nothing is reported).
+ * An `fstat`: a synchronous call, as for the directories' opens (microseconds, less than a thread-pool trip).
+ */
+export async function versionOf(directory: DirectoryHandle): Promise<string | undefined> {
   try {
-    return await directoryVersion(directory, { sync: !durable, settled: false });
+    return await directoryVersion(directory, { sync: true, settled: false });
   } catch {
     return undefined;
   }

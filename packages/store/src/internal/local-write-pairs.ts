@@ -1,4 +1,5 @@
-import { link, unlink } from 'node:fs/promises';
+import { linkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { StoreError } from '../errors.js';
 import type { StoreWrite } from '../file-store.js';
 import { type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
@@ -7,6 +8,7 @@ import {
   borrowedRoot,
   claimSegmentsBelow,
   type LocalWritePairDeps,
+  type LocalWritePairOptions,
   versionOf,
   writeIfAbsentThenWriteLocal,
 } from './local-write-pair.js';
@@ -21,18 +23,21 @@ export interface WritePair {
  * The local store's `writeIfAbsentThenWriteMany`: `writeIfAbsentThenWrite` for each pair in order, stopping
  * at the first claim that exists, under one walk from the root and with the fsyncs shared. With `'fsync'`:
  * every temp file written and fsynced at once; the claims linked in order; one fsync of the claim directory;
- * the event files renamed in order; one fsync of the event directory. So a batch waits for three fsyncs in
- * turn, as one pair does, and a crash still never leaves an event file on disk without its claim (every
- * claim's directory fsync precedes every rename). Pairs whose files are not in one claim directory and one
- * event directory (not the EventLog's layout) are written one call at a time.
+ * the event files renamed in order; one fsync of the event directory. So a batch waits for the fsyncs one
+ * pair waits for, and a crash still never leaves an event file on disk without its claim (every claim's
+ * directory fsync precedes every rename). With `rebuildable` (see `writeIfAbsentThenWriteLocal`) the event
+ * files and their directory are not fsynced. Pairs whose files are not in one claim directory and one event
+ * directory (not the EventLog's layout) are written one call at a time.
  */
 export async function writeIfAbsentThenWriteManyLocal(
   deps: LocalWritePairDeps,
   pairs: readonly WritePair[],
   onCreated: (index: number) => void,
-  options: { onVersions?(before: string, after: string): void } = {},
+  options: LocalWritePairOptions = {},
 ): Promise<number> {
   if (pairs.length === 0) return 0;
+  // With 'fsync', whether the event files are fsynced (they are not when the caller can rebuild them).
+  const syncFiles = deps.durable && options.rebuildable !== true;
   const claims = pairs.map((pair) => deps.fileKey(pair.first.path));
   const files = pairs.map((pair) => deps.fileKey(pair.second.path));
   const below = claimSegmentsBelow(files[0]!.segments, claims[0]!.segments);
@@ -40,7 +45,7 @@ export async function writeIfAbsentThenWriteManyLocal(
     below !== undefined &&
     claims.every((claim) => sameSegments(claim.segments, claims[0]!.segments)) &&
     files.every((file) => sameSegments(file.segments, files[0]!.segments));
-  if (!sameDirectories) return oneAtATime(deps, pairs, onCreated);
+  if (!sameDirectories) return oneAtATime(deps, pairs, onCreated, options);
 
   let directory: DirectoryHandle | undefined;
   let claimDirectory: DirectoryHandle | undefined;
@@ -56,19 +61,24 @@ export async function writeIfAbsentThenWriteManyLocal(
     directory = (await openDirectory(deps.root, files[0]!.segments, {
       create: true,
       storePath: pairs[0]!.second.path,
-      sync: !deps.durable,
+      sync: true,
     }))!;
-    if (options.onVersions !== undefined) versionBefore = await versionOf(directory, deps.durable);
+    if (options.onVersions !== undefined) versionBefore = await versionOf(directory);
     claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
       create: true,
       storePath: pairs[0]!.first.path,
-      sync: !deps.durable,
+      sync: true,
       above: files[0]!.segments,
     }))!;
-    // Every temp file first (with 'fsync', all written and fsynced at once: one fsync's wait).
+    // Every temp file first (with 'fsync', all written and fsynced at once: one fsync's wait; event files
+    // that are not fsynced are written with synchronous calls while the claims' go through the thread pool).
     const writes = pairs.flatMap((pair, i) => [
       { kind: 'claim' as const, i, run: () => deps.writeTemp(claimDirectory!, claims[i]!.name, pair.first.data) },
-      { kind: 'file' as const, i, run: () => deps.writeTemp(directory!, files[i]!.name, pair.second.data) },
+      {
+        kind: 'file' as const,
+        i,
+        run: () => deps.writeTemp(directory!, files[i]!.name, pair.second.data, syncFiles),
+      },
     ]);
     const results = deps.durable
       ? await Promise.allSettled(writes.map((write) => write.run()))
@@ -89,7 +99,7 @@ export async function writeIfAbsentThenWriteManyLocal(
       const target = `${claimDirectory.path}/${claims[i]!.name}`;
       try {
         if (deps.durable) {
-          await link(claimTemps[i]!, target);
+          linkSync(claimTemps[i]!, target);
         } else {
           const temp = claimTemps[i]!;
           claimTemps[i] = undefined;
@@ -109,7 +119,7 @@ export async function writeIfAbsentThenWriteManyLocal(
     await claimDirectory?.close();
     await directory?.close();
     // A directory removed since it was opened (ENOENT) before anything was created: one at a time, afresh.
-    if (created === 0 && errnoCode(error) === 'ENOENT') return oneAtATime(deps, pairs, onCreated);
+    if (created === 0 && errnoCode(error) === 'ENOENT') return oneAtATime(deps, pairs, onCreated, options);
     if (StoreError.isInstance(error)) throw error;
     const { operation, i } = failing;
     const [path, location] =
@@ -126,12 +136,12 @@ export async function writeIfAbsentThenWriteManyLocal(
   // The event files, only now that every claim they need is on disk.
   try {
     for (let i = 0; i < created; i++) {
-      await deps.replaceWith(fileTemps[i]!, `${directory.path}/${files[i]!.name}`);
+      await deps.replaceWith(fileTemps[i]!, `${directory.path}/${files[i]!.name}`, !syncFiles);
       fileTemps[i] = undefined;
     }
-    if (deps.durable) await syncDirectory(directory);
+    if (syncFiles) await syncDirectory(directory);
     if (options.onVersions !== undefined && versionBefore !== undefined) {
-      const after = await versionOf(directory, deps.durable);
+      const after = await versionOf(directory);
       if (after !== undefined) options.onVersions(versionBefore, after);
     }
   } catch (error) {
@@ -154,10 +164,12 @@ async function oneAtATime(
   deps: LocalWritePairDeps,
   pairs: readonly WritePair[],
   onCreated: (index: number) => void,
+  options: LocalWritePairOptions,
 ): Promise<number> {
+  const { rebuildable } = options;
   for (let i = 0; i < pairs.length; i++) {
     const { first, second } = pairs[i]!;
-    if (!(await writeIfAbsentThenWriteLocal(deps, first, second, () => onCreated(i)))) return i;
+    if (!(await writeIfAbsentThenWriteLocal(deps, first, second, () => onCreated(i), { rebuildable }))) return i;
   }
   return pairs.length;
 }
