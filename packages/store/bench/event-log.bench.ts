@@ -17,7 +17,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { closeSync, fsync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { link, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
 import { createChainLink, formatChainedClaim } from '../src/chain/chain-link.js';
 import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { eventFileName, slotFileName } from '../src/event-log/file-names.js';
-import { EventLog } from '../src/event-log.js';
+import { EventLog, type EventLogOptions } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
@@ -68,8 +68,8 @@ function machine(): void {
 }
 
 /** Appends `events` through an EventLog on `store`; returns total ms and ms per append for the first and last 10%. */
-async function timeAppends(store: FileStore, events: readonly AnyEvent[]) {
-  const log = await EventLog.open(store);
+async function timeAppends(store: FileStore, events: readonly AnyEvent[], options: EventLogOptions = {}) {
+  const log = await EventLog.open(store, options);
   const tenth = Math.max(1, Math.floor(events.length / 10));
   const started = performance.now();
   let firstTenth = 0;
@@ -96,7 +96,15 @@ async function timeBatchedAppends(store: FileStore, events: readonly AnyEvent[],
   return performance.now() - started;
 }
 
-/** The floor: each event's bytes written once to `<dir>/<name>` with the same durability policy. */
+/** `fsync` of a descriptor through the thread pool. */
+function fsyncFile(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * The floor: each event's bytes written once to `<dir>/<name>` with the same durability policy. With `sync`,
+ * in synchronous calls (with `durable`, all but the two fsyncs, which go through the thread pool).
+ */
 async function timeFloorWrites(
   dir: string,
   events: readonly AnyEvent[],
@@ -111,6 +119,16 @@ async function timeFloorWrites(
     if (!durable) {
       if (sync) writeFileSync(path, json);
       else await writeFile(path, json);
+      continue;
+    }
+    if (sync) {
+      const fd = openSync(path, 'w');
+      writeSync(fd, json);
+      await fsyncFile(fd);
+      closeSync(fd);
+      const directory = openSync(dir, 'r');
+      await fsyncFile(directory);
+      closeSync(directory);
       continue;
     }
     const handle = await open(path, 'w');
@@ -219,6 +237,38 @@ async function benchAppends(scratch: string): Promise<string> {
     `floor writeFile+fsync(file, dir) ${perSecond(FSYNC_APPENDS, fsync.floor)}`,
     `ratio ${ratio(fsync.ours.total, fsync.floor)}`,
     `per append: first 10% ${ms(fsync.ours.first)}, last 10% ${ms(fsync.ours.last)}`,
+    '(an append waits for its claim: a file and a directory fsync; its event file is written unsynced)',
+  );
+  // The local store's small calls are synchronous, its fsyncs not: the floor for that kind of call.
+  const syncFsync = await alternate(
+    (round) =>
+      timeAppends(
+        createLocalFileStore({ root: join(scratch, `append-fsync-b-${round}`), durability: 'fsync' }),
+        fsyncEvents,
+      ),
+    (round) => timeFloorWrites(join(scratch, `floor-fsync-sync-${round}`), fsyncEvents, true, true),
+  );
+  row(
+    "  floor with synchronous open/write/close, fsyncs through the pool (as the local store's calls are)",
+    perSecond(FSYNC_APPENDS, syncFsync.floor),
+    `ours ${perSecond(FSYNC_APPENDS, syncFsync.ours.total)}, ratio ${ratio(syncFsync.ours.total, syncFsync.floor)}`,
+  );
+  // With awaitEventFiles the event file and its directory are fsynced too: what that guarantee costs.
+  const strict = await alternate(
+    (round) =>
+      timeAppends(
+        createLocalFileStore({ root: join(scratch, `append-fsync-strict-${round}`), durability: 'fsync' }),
+        fsyncEvents,
+        { awaitEventFiles: true },
+      ),
+    (round) => timeFloorWrites(join(scratch, `floor-fsync-strict-${round}`), fsyncEvents, true),
+  );
+  row(
+    `local fs, durability fsync, awaitEventFiles, ${FSYNC_APPENDS}`,
+    perSecond(FSYNC_APPENDS, strict.ours.total),
+    `floor writeFile+fsync(file, dir) ${perSecond(FSYNC_APPENDS, strict.floor)}`,
+    `ratio ${ratio(strict.ours.total, strict.floor)}`,
+    '(the event file and events/ fsynced too: two files and two directories per append)',
   );
   // The same events two at a time (a step's stats update and its action, as Conversation writes them).
   const batched = await alternate(

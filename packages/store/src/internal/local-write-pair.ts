@@ -96,8 +96,8 @@ export async function writeIfAbsentThenWriteLocal(
       try {
         let claimTemp: string;
         if (deps.durable) {
-          // Both files written at once: the claim's through the thread pool (then fsynced), the event file's
-          // alongside it, fsynced too (one fsync's wait, not two) or, when rebuildable, with synchronous calls.
+          // The claim's temp is written, and its fsync sent to the thread pool; the event file's is written
+          // meanwhile and fsynced at the same time (one fsync's wait, not two) or, when rebuildable, not at all.
           const [claimWrite, eventWrite] = await Promise.allSettled([
             deps.writeTemp(claimDirectory, claim.name, first.data),
             deps.writeTemp(directory, file.name, then.data, !rebuildable),
