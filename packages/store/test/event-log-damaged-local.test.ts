@@ -186,4 +186,60 @@ describe('EventLog on a damaged local directory', () => {
     }
     // A few seconds alone; the limit is for a full parallel test run on 2 shared cores.
   }, 120_000);
+
+  it('repairs every unfinished event file from its claim and never rewrites a changed one (seeded)', async () => {
+    const seed = Number(process.env.X_FUZZ_SEED ?? 20_261_124);
+    const random = createRandom(seed ^ 0x5eed);
+    for (let round = 0; round < 25; round++) {
+      const where = `seed ${seed}, round ${round}`;
+      const { store, names, events } = await writtenLog(6);
+      const original = await Promise.all(names.map((name) => readFile(join(events, name))));
+      const unfinished = new Set<number>();
+      const changed = new Map<number, Buffer>();
+      for (const index of names.keys()) {
+        const bytes = original[index]!;
+        const cut = random(bytes.length);
+        switch (random(6)) {
+          case 0: // what a power loss leaves: empty, cut short, or cut short and zero-filled to some length
+            unfinished.add(index);
+            changed.set(index, Buffer.alloc(0));
+            break;
+          case 1:
+            unfinished.add(index);
+            changed.set(index, bytes.subarray(0, cut));
+            break;
+          case 2:
+            unfinished.add(index);
+            changed.set(index, Buffer.concat([bytes.subarray(0, cut), Buffer.alloc(1 + random(bytes.length))]));
+            break;
+          case 3: {
+            // Changed, not unfinished: one byte altered (kept unequal), or bytes added at the end.
+            const altered = Buffer.from(bytes);
+            altered[cut] = altered[cut] === 0x20 ? 0x21 : 0x20;
+            changed.set(index, random(2) === 0 ? altered : Buffer.concat([bytes, Buffer.from(' ')]));
+            break;
+          }
+          default:
+            break;
+        }
+      }
+      for (const [index, bytes] of changed) await writeFile(join(events, names[index]!), bytes);
+      const log = await EventLog.open(store);
+      const entries = await log.rangeSettled(0);
+      for (const [index, entry] of entries.entries()) {
+        const now = await readFile(join(events, names[index]!));
+        if (unfinished.has(index) || !changed.has(index)) {
+          expect(entry.event && messageText(entry.event), `${where}, event ${index}`).toBe(`m${index}`);
+          expect(now.equals(original[index]!), `${where}, file ${index} restored`).toBe(true);
+        } else {
+          // Left exactly as found (a changed file is evidence): an error, or an event if it still parses.
+          expect(now.equals(changed.get(index)!), `${where}, file ${index} untouched`).toBe(true);
+        }
+      }
+      const report = await verifyEventChain(store);
+      const changedOnly = [...changed.keys()].filter((index) => !unfinished.has(index));
+      if (changedOnly.length === 0) expect(report.status, where).toBe('verified');
+      else expect(report.problem?.index, where).toBe(Math.min(...changedOnly));
+    }
+  }, 120_000);
 });
