@@ -5,7 +5,8 @@
 // model call, so it covers reading the view, building messages, parsing the tool call, emitting and
 // persisting the action, observation and stats events, state updates and the base_state.json checkpoint.
 //
-// Stores: memory, local filesystem without fsync, local filesystem with fsync. Each is printed next to
+// Stores: memory, local filesystem without fsync, local filesystem with fsync, and the events in PostgreSQL
+// (a throwaway local server with fsync off, the other conversation files in memory). Each is printed next to
 // the reference (Python, performance.md) and, for the filesystem, next to its floor: the same event
 // bytes written one file per event with plain `fs.writeFile` under the same fsync policy (file and
 // directory fsync for 'fsync'). Every side gets the same warm-up run; figures are medians of RUNS runs.
@@ -18,17 +19,18 @@ import { serializeEvent } from '@x/events';
 import { createLocalFileStore, createMemoryFileStore, eventFileName } from '@x/store';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool, type LLM } from '../src/index.js';
+import { type BenchPostgres, startBenchPostgres } from './postgres-event-logs.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WARMUP_STEPS = Number(process.env.BENCH_WARMUP_STEPS ?? 200);
-// BENCH_MODES=memory,none,fsync (the default) selects the stores, e.g. for a `--cpu-prof` of one.
+// BENCH_MODES=memory,none,fsync,postgres (the default) selects the stores, e.g. for a `--cpu-prof` of one.
 const OUTPUT = 'x'.repeat(2048);
 const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
 const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
 const FSYNC_FLOOR_RATIO_TARGET = 1.25;
 
-type Mode = 'memory' | 'none' | 'fsync';
+type Mode = 'memory' | 'none' | 'fsync' | 'postgres';
 
 const outputTool = defineTool({
   name: 'run_command',
@@ -76,7 +78,7 @@ interface RunResult {
   bytes: string[];
 }
 
-async function runLoop(mode: Mode, steps: number): Promise<RunResult> {
+async function runLoop(mode: Mode, steps: number, postgres: BenchPostgres | undefined): Promise<RunResult> {
   const dir = await mkdtemp(join(tmpdir(), 'x-step-bench-'));
   const askedAt: number[] = [];
   const modelMs: number[] = [];
@@ -87,7 +89,13 @@ async function runLoop(mode: Mode, steps: number): Promise<RunResult> {
       agent,
       workspace: dir,
       persistenceDir: dir,
-      store: mode === 'memory' ? createMemoryFileStore() : createLocalFileStore({ root: dir, durability: mode }),
+      // With PostgreSQL only the events go to the database: base_state.json and the other files stay in memory,
+      // so the row measures the database log.
+      store:
+        mode === 'memory' || mode === 'postgres'
+          ? createMemoryFileStore()
+          : createLocalFileStore({ root: dir, durability: mode }),
+      ...(mode === 'postgres' ? { openEventLog: postgres!.openEventLog } : {}),
       maxIterationsPerRun: steps * 2 + 10,
       onEvent: (event, index) => {
         if (index !== undefined) bytes.push(serializeEvent(event));
@@ -163,40 +171,75 @@ console.log(
 console.log(
   `reference (Python, median): 2.9 / 9.3 / 79.6 ms at step 10 / 100 / 1,000; targets at step 1,000: memory ≤ ${TARGET_MS.memory} ms,`,
 );
-console.log(`  filesystem without fsync ≤ ${TARGET_MS.none} ms, with fsync ≤ ${FSYNC_FLOOR_RATIO_TARGET}× the floor\n`);
+console.log(
+  `  filesystem without fsync ≤ ${TARGET_MS.none} ms, with fsync ≤ ${FSYNC_FLOOR_RATIO_TARGET}× the floor, PostgreSQL log ≤ ${TARGET_MS.none} ms\n`,
+);
 
 const points = [10, 100, 1000].filter((n) => n <= STEPS);
-const MODES = (process.env.BENCH_MODES ?? 'memory,none,fsync').split(',') as Mode[];
-for (const mode of MODES) {
+const LABELS: Record<Mode, string> = {
+  memory: 'memory store',
+  none: 'local fs, no fsync',
+  fsync: 'local fs, fsync',
+  postgres: 'PostgreSQL log',
+};
+const selected = (process.env.BENCH_MODES ?? 'memory,none,fsync,postgres').split(',');
+for (const mode of selected) {
+  if (!Object.hasOwn(LABELS, mode))
+    throw new Error(`BENCH_MODES: unknown mode '${mode}' (${Object.keys(LABELS).join(', ')})`);
+}
+// Always in this order, so that the PostgreSQL row can be compared with the filesystem's when both run.
+const MODES = (Object.keys(LABELS) as Mode[]).filter((mode) => selected.includes(mode));
+/** Each mode's step time at the last point, for the comparisons between rows. */
+const lastPoint = new Map<Mode, number>();
+const postgres = MODES.includes('postgres') ? await startBenchPostgres() : undefined;
+try {
+  for (const mode of MODES) await benchMode(mode);
+} finally {
+  await postgres?.stop();
+}
+
+async function benchMode(mode: Mode): Promise<void> {
   // The same warm-up for our loop and for the floor.
-  const warm = await runLoop(mode, WARMUP_STEPS);
-  if (mode !== 'memory') await floorWrites(warm.bytes, mode === 'fsync');
+  const warm = await runLoop(mode, WARMUP_STEPS, postgres);
+  const onFiles = mode === 'none' || mode === 'fsync';
+  if (onFiles) await floorWrites(warm.bytes, mode === 'fsync');
   if (mode === 'none') await floorWrites(warm.bytes, false, true);
   const perPoint = new Map<number, number[]>(points.map((n) => [n, []]));
   const floors: number[] = [];
   const syncFloors: number[] = [];
   const totals: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const result = await runLoop(mode, STEPS);
+    const result = await runLoop(mode, STEPS, postgres);
     for (const n of points) perPoint.get(n)!.push(around(result.stepMs, n));
     if (process.env.BENCH_DUMP)
       writeFileSync(`${process.env.BENCH_DUMP}-${mode}-${run}.json`, JSON.stringify(result.stepMs));
     totals.push(result.stepMs.reduce((sum, value) => sum + value, 0) / result.stepMs.length);
     // Floor per step: the same bytes written plainly, spread over the same number of steps.
-    if (mode !== 'memory') floors.push((await floorWrites(result.bytes, mode === 'fsync')) / STEPS);
+    if (onFiles) floors.push((await floorWrites(result.bytes, mode === 'fsync')) / STEPS);
     if (mode === 'none') syncFloors.push((await floorWrites(result.bytes, false, true)) / STEPS);
   }
-  const label = mode === 'memory' ? 'memory store' : `local fs, ${mode === 'none' ? 'no fsync' : 'fsync'}`;
   const figures = points
     .map((n) => {
       const ours = median(perPoint.get(n)!);
       return `step ${n}: ${ms(ours)} (${ratio(ours, REFERENCE[n]!)} ref)`;
     })
     .join('  ');
-  console.log(`${label.padEnd(18)} ${figures}  mean over the run ${ms(median(totals))}`);
+  console.log(`${LABELS[mode].padEnd(18)} ${figures}  mean over the run ${ms(median(totals))}`);
   const at1000 = median(perPoint.get(points.at(-1)!)!);
+  lastPoint.set(mode, at1000);
   if (mode === 'memory') {
     console.log(`  target ≤ ${TARGET_MS.memory} ms: ${at1000 <= TARGET_MS.memory ? 'met' : 'NOT met'}`);
+  } else if (mode === 'postgres') {
+    console.log(
+      "  events in a PostgresEventLog on a local server (127.0.0.1, fsync off: the durability class of the fs's 'none');\n" +
+        '  base_state.json and the other conversation files in a memory store, so the row measures the database log',
+    );
+    const verdict = at1000 <= TARGET_MS.none ? 'met' : 'NOT met';
+    const againstFiles = lastPoint.get('none');
+    console.log(
+      `  target ≤ ${TARGET_MS.none} ms (a persisted loop faster than the fastest loop that persists nothing): ${verdict}` +
+        (againstFiles === undefined ? '' : `; ${ratio(at1000, againstFiles)} the local-fs-no-fsync row`),
+    );
   } else {
     const floor = median(floors);
     const floorRatio = at1000 / floor;

@@ -41,6 +41,17 @@ describe('the database restarting under load', () => {
           acknowledged++;
         }
       });
+      // A third writer appends in batches: a batch whose commit the restart hid is found whole, or written again.
+      const batcher = await PostgresEventLog.open(b, { logId: 'conversation-1' });
+      const batches: { ids: string[]; indices: number[] }[] = [];
+      writing.push(
+        (async () => {
+          for (let round = 0; round < perWriter / 3; round++) {
+            const batch = [0, 1, 2].map((k) => contractMessageEvent(`batch ${round}.${k}`));
+            batches.push({ ids: batch.map((event) => event.id), indices: await batcher.appendMany(batch) });
+          }
+        })(),
+      );
       while (acknowledged < 60) await sleep(5);
       // Cut every connection mid-stream; the server is back after a pause.
       await server.restart(() => sleep(300));
@@ -51,7 +62,7 @@ describe('the database restarting under load', () => {
       await lease.release();
 
       const reader = await PostgresEventLog.open(a, { logId: 'conversation-1' });
-      expect(reader.length).toBe(2 * perWriter);
+      expect(reader.length).toBe(3 * perWriter);
       const ids = (await reader.range(0)).map((event) => event.id);
       expect(new Set(ids).size).toBe(ids.length);
       for (const id of [...appended[0]!, ...appended[1]!]) expect(reader.indexOf(id)).toBeGreaterThanOrEqual(0);
@@ -60,7 +71,11 @@ describe('the database restarting under load', () => {
         const positions = mine.map((id) => reader.indexOf(id));
         expect(positions).toEqual([...positions].sort((x, y) => x - y));
       }
-      expect(await reader.verifyChain()).toMatchObject({ status: 'verified', length: 2 * perWriter });
+      for (const { ids, indices } of batches) {
+        expect(indices).toEqual([indices[0], indices[0]! + 1, indices[0]! + 2]);
+        expect(indices.map((index) => reader.idAt(index))).toEqual(ids);
+      }
+      expect(await reader.verifyChain()).toMatchObject({ status: 'verified', length: 3 * perWriter });
     } finally {
       for (const database of writers) await database.close();
     }

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { type AnyEvent, parseEventJson } from '@x/events';
 import {
   AppendConflictError,
   type AppendFence,
@@ -9,8 +9,6 @@ import {
   EventIndexOutOfRangeError,
   type EventLogAppendOptions,
   type EventLogLike,
-  InvalidEventIdError,
-  isStorableEventId,
   LeaseLostError,
   type LogEntry,
   type SignedHead,
@@ -20,6 +18,14 @@ import {
 import type { PostgresDatabase } from '../database.js';
 import { isConnectionFailure, sqlState, violatedConstraint } from '../internal/pg-errors.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
+import {
+  conflictingRow,
+  type EventRow,
+  type EventTables,
+  insertEventsAt,
+  insertEventsLocked,
+  toEventRow,
+} from './insert-events.js';
 import { signPostgresChainHead, verifyPostgresChain } from './postgres-chain.js';
 import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';
 
@@ -62,7 +68,7 @@ export class PostgresEventLog implements EventLogLike {
   /** Every append given a `fence` checks it in the insert itself (`EventLogLike.fencesAppends`). */
   readonly fencesAppends = true;
   readonly #table: string;
-  readonly #leases: string;
+  readonly #tables: EventTables;
   readonly #pollIntervalMs: number;
   readonly #retryForMs: number;
   readonly #cacheSize: number;
@@ -79,7 +85,7 @@ export class PostgresEventLog implements EventLogLike {
     this.logId = options.logId;
     this.fence = options.fence;
     this.#table = `${database.tablePrefix}events`;
-    this.#leases = `${database.tablePrefix}leases`;
+    this.#tables = { events: this.#table, leases: `${database.tablePrefix}leases`, logId: this.logId };
     this.#pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.#retryForMs = options.retryForMs ?? 30_000;
     this.#cacheSize = options.cacheSize ?? 1024;
@@ -123,42 +129,31 @@ export class PostgresEventLog implements EventLogLike {
    * and answered with the index it got, never written twice.
    */
   async append(event: AnyEvent, options: EventLogAppendOptions = {}): Promise<number> {
-    const json = serializeEvent(event);
-    const parsed = parseEventJson(json);
-    if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
+    const row = toEventRow(event);
     const { expectedIndex } = options;
     if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
       throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
     }
     // The append's own fence (a run's lease) wins over the log's.
     const fence = options.fence ?? this.fence;
-    return this.#enqueue(() => this.#appendNow(parsed, json, expectedIndex, fence));
+    return this.#enqueue(async () => (await this.#write([row], expectedIndex, fence))[0]!);
   }
 
   /**
-   * `append` for each event in order (see `EventLogLike.appendMany`), with the log's fence. Every event is
-   * validated and checked for duplicate ids (in the log and in the batch) before any is written. One
-   * insert per event: the rows are written as separate appends would write them.
+   * `append` for each event in order (see `EventLogLike.appendMany`), with the log's fence, in one INSERT:
+   * one round trip, and all of the batch is written or none of it, at consecutive indices. Every event is
+   * validated and checked for duplicate ids (in the log and in the batch) before any is written.
    */
   async appendMany(events: readonly AnyEvent[]): Promise<number[]> {
-    const prepared = events.map((event) => {
-      const json = serializeEvent(event);
-      const parsed = parseEventJson(json);
-      if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
-      return { parsed, json };
-    });
+    const rows = events.map(toEventRow);
     const seen = new Map<string, number>();
-    prepared.forEach(({ parsed }, position) => {
-      const earlier = seen.get(parsed.id);
-      if (earlier !== undefined) throw new DuplicateEventIdError(parsed.id, earlier);
-      seen.set(parsed.id, position);
+    rows.forEach(({ id }, position) => {
+      const earlier = seen.get(id);
+      if (earlier !== undefined) throw new DuplicateEventIdError(id, earlier);
+      seen.set(id, position);
     });
-    return this.#enqueue(async () => {
-      for (const { parsed } of prepared) this.#rejectDuplicate(parsed.id);
-      const indices: number[] = [];
-      for (const { parsed, json } of prepared) indices.push(await this.#appendNow(parsed, json, undefined, this.fence));
-      return indices;
-    });
+    if (rows.length === 0) return [];
+    return this.#enqueue(() => this.#write(rows, undefined, this.fence));
   }
 
   async get(index: number): Promise<AnyEvent> {
@@ -241,44 +236,43 @@ export class PostgresEventLog implements EventLogLike {
     return signPostgresChainHead(this.database, this.logId, { privateKey, retryForMs: this.#retryForMs });
   }
 
-  async #appendNow(
-    event: AnyEvent,
-    json: string,
+  /**
+   * Writes `rows` in one statement at the next indices and resolves with them. After a rival took one of
+   * those indices: catch up, check the ids again, and from then on queue on the log's lock for a while.
+   * After a connection failure the statement may have committed: a commit that landed is recognised by
+   * the ids (all of them, in order, at consecutive indices: the statement is atomic, so never some).
+   */
+  async #write(
+    rows: readonly EventRow[],
     expectedIndex: number | undefined,
     fence: LeaseFence | undefined,
-  ): Promise<number> {
-    this.#rejectDuplicate(event.id);
+  ): Promise<number[]> {
+    const conflict = (): AppendConflictError =>
+      new AppendConflictError({ eventId: rows[0]!.id, expectedIndex: expectedIndex!, actualIndex: this.length });
+    for (const { id } of rows) this.#rejectDuplicate(id);
     if (expectedIndex !== undefined && expectedIndex !== this.length) {
       if (expectedIndex > this.length) await this.#catchUp(true);
-      this.#rejectDuplicate(event.id);
-      if (expectedIndex !== this.length) {
-        throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
-      }
+      for (const { id } of rows) this.#rejectDuplicate(id);
+      if (expectedIndex !== this.length) throw conflict();
     }
     let uncertain = false;
     let contended = this.#lockedAppends > 0;
     for (;;) {
-      const index = this.length;
+      const start = this.length;
+      // Other writers are appending too: take the log's lock and the next indices, no more retries.
+      const locked = contended && expectedIndex === undefined;
+      let first: number | undefined;
       try {
-        if (contended && expectedIndex === undefined) {
-          // Other writers are appending too: take the log's lock and the next index, no more retries.
-          const taken = await this.#insertLocked(event.id, json, fence);
-          if (taken === undefined) throw leaseLost(fence!);
-          this.#lockedAppends = Math.max(0, this.#lockedAppends - 1);
-          await this.#catchUp(false);
-          this.#remember(taken, event);
-          return taken;
-        }
-        const inserted = await this.#insert(index, event.id, json, fence);
-        if (!inserted) throw leaseLost(fence!);
-        this.#push(event.id, event);
-        return index;
+        first = locked
+          ? await insertEventsLocked(this.database, this.#tables, { rows, fence })
+          : (await insertEventsAt(this.database, this.#tables, { start, rows, fence }))
+            ? start
+            : undefined;
       } catch (error) {
         contended = true;
         // Appends that met a rival are likely to meet one again soon: queue on the lock for a while.
         this.#lockedAppends = 32;
         if (isConnectionFailure(error)) {
-          // The insert may have committed: the retry below recognises it by the event id.
           uncertain = true;
           await retryOnConnectionFailure(() => this.#catchUp(true), this.#retryForMs);
         } else if (sqlState(error) === '23505') {
@@ -286,58 +280,39 @@ export class PostgresEventLog implements EventLogLike {
         } else {
           throw error;
         }
-        const existing = this.#indexById.get(event.id);
-        if (existing !== undefined) {
-          if (uncertain) return existing;
-          throw new DuplicateEventIdError(event.id, existing);
-        }
+        const landed = this.#landed(rows, uncertain);
+        if (landed !== undefined) return landed;
         if (violatedConstraint(error)?.endsWith('event_id_key') === true) {
-          throw new DuplicateEventIdError(event.id, this.indexOf(event.id));
+          throw new DuplicateEventIdError(conflictingRow(error, rows).id, -1);
         }
-        if (expectedIndex !== undefined && this.length !== expectedIndex) {
-          throw new AppendConflictError({ eventId: event.id, expectedIndex, actualIndex: this.length });
-        }
+        if (expectedIndex !== undefined && this.length !== expectedIndex) throw conflict();
+        continue;
       }
+      if (first === undefined) throw leaseLost(fence!);
+      if (locked) {
+        this.#lockedAppends = Math.max(0, this.#lockedAppends - 1);
+        // Rivals may have appended before the lock was ours: read their ids (and ours) up to the end.
+        await this.#catchUp(false);
+        for (const [offset, { event }] of rows.entries()) this.#remember(first + offset, event);
+      } else {
+        for (const { id, event } of rows) this.#push(id, event);
+      }
+      return rows.map((_, offset) => first + offset);
     }
-  }
-
-  /** One INSERT; with a fence, only while the lease row still carries its generation (false otherwise). */
-  async #insert(index: number, id: string, json: string, fence: LeaseFence | undefined): Promise<boolean> {
-    if (fence === undefined) {
-      await this.database.query(`INSERT INTO ${this.#table} (log_id, idx, event_id, body) VALUES ($1, $2, $3, $4)`, [
-        this.logId,
-        index,
-        id,
-        json,
-      ]);
-      return true;
-    }
-    const rows = await this.database.query(
-      `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $5 AND generation = $6 FOR SHARE)
-       INSERT INTO ${this.#table} (log_id, idx, event_id, body)
-       SELECT $1, $2, $3, $4 FROM fence RETURNING idx`,
-      [this.logId, index, id, json, fence.key, fence.generation],
-    );
-    return rows.length === 1;
   }
 
   /**
-   * Appends at the first free index in a transaction holding the log's advisory lock, so contending
-   * writers queue instead of retrying; resolves with the index, or undefined when the fence failed.
+   * After a failed insert and a catch-up: undefined when no event of `rows` is in the log (write them again);
+   * their indices when the failure may have hidden a commit (`uncertain`) and all of them are there in order
+   * at consecutive indices; otherwise `DuplicateEventIdError` for the first that another writer appended.
    */
-  #insertLocked(id: string, json: string, fence: LeaseFence | undefined): Promise<number | undefined> {
-    return this.database.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.#table}:${this.logId}`]);
-      const fenced = fence !== undefined;
-      const result = await client.query<{ idx: number }>(
-        `${fenced ? `WITH fence AS (SELECT 1 FROM ${this.#leases} WHERE lease_key = $4 AND generation = $5 FOR SHARE) ` : ''}
-         INSERT INTO ${this.#table} (log_id, idx, event_id, body)
-         SELECT $1, (SELECT coalesce(max(idx) + 1, 0) FROM ${this.#table} WHERE log_id = $1), $2, $3
-         ${fenced ? 'FROM fence' : ''} RETURNING idx`,
-        fenced ? [this.logId, id, json, fence.key, fence.generation] : [this.logId, id, json],
-      );
-      return result.rows[0]?.idx;
-    });
+  #landed(rows: readonly EventRow[], uncertain: boolean): number[] | undefined {
+    const indices = rows.map(({ id }) => this.indexOf(id));
+    const present = indices.findIndex((index) => index >= 0);
+    if (present < 0) return undefined;
+    const first = indices[0]!;
+    if (uncertain && first >= 0 && indices.every((index, offset) => index === first + offset)) return indices;
+    throw new DuplicateEventIdError(rows[present]!.id, indices[present]!);
   }
 
   /** Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. */
