@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { PostgresStoreError } from './errors.js';
 import { EventNotifier } from './event-log/event-notifier.js';
@@ -19,13 +20,26 @@ export interface ConnectPostgresOptions {
   connectTimeoutMs?: number;
 }
 
+/** Options of `PostgresDatabase.query`. */
+export interface QueryOptions {
+  /**
+   * Send it as a named prepared statement: each connection parses and plans `text` once, then only binds
+   * values (for the few statements run on every append; a name per distinct text, so keep those few).
+   */
+  readonly prepared?: boolean;
+}
+
 /** A pooled connection to the database, shared by every log, lease and index made from it. */
 export interface PostgresDatabase {
   /** The URL with the password replaced by `***`. */
   readonly location: string;
   readonly tablePrefix: string;
   /** Runs one statement on a pooled connection. */
-  query<Row extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<Row[]>;
+  query<Row extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values?: unknown[],
+    options?: QueryOptions,
+  ): Promise<Row[]>;
   /** Runs `work` in a transaction on one connection (BEGIN … COMMIT, ROLLBACK on error). */
   transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
   /** A dedicated connection (for LISTEN); release it with `client.release()`. */
@@ -72,8 +86,10 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
     notifier,
     location,
     tablePrefix,
-    async query<Row extends QueryResultRow>(text: string, values?: unknown[]) {
-      const result = await pool.query<Row>(text, values);
+    async query<Row extends QueryResultRow>(text: string, values?: unknown[], options?: QueryOptions) {
+      const result = options?.prepared
+        ? await pool.query<Row>({ name: statementName(text), text, values })
+        : await pool.query<Row>(text, values);
       return result.rows;
     },
     async transaction(work) {
@@ -108,4 +124,9 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
   };
   if (options.migrate !== false) await database.migrate();
   return database;
+}
+
+/** A prepared statement's name, the same for the same text on every connection (a short hash of it). */
+function statementName(text: string): string {
+  return `x_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 }

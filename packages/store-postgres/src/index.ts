@@ -5,7 +5,7 @@ export {
   type ConversationSearch,
   PostgresConversationIndex,
 } from './conversations/postgres-conversation-index.js';
-export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase } from './database.js';
+export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase, type QueryOptions } from './database.js';
 export { SchemaTooNewError } from './errors/schema-too-new-error.js';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './errors.js';
 export type { EventNotifier } from './event-log/event-notifier.js';

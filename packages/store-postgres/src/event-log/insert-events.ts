@@ -1,4 +1,4 @@
-import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import { type AppendFence, InvalidEventIdError, isStorableEventId } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
 
@@ -21,7 +21,9 @@ export interface EventRow {
 /** Serialises `event` as the reference writes it and checks that it reads back with a storable id. */
 export function toEventRow(event: AnyEvent): EventRow {
   const json = serializeEvent(event);
-  const parsed = parseEventJson(json);
+  // An event this process validated from a lossless value (createEvent, parseEvent*) parses back equal:
+  // parsing its text again would only repeat that work (see isRoundTripSafe in @x/events).
+  const parsed = isRoundTripSafe(event) ? event : parseEventJson(json);
   if (!isStorableEventId(parsed.id)) throw new InvalidEventIdError(parsed.id);
   return { id: parsed.id, json, event: parsed };
 }
@@ -48,6 +50,9 @@ const COLUMNS = '(log_id, idx, event_id, body)';
  * ones as two arrays, so that no batch meets the protocol's limit of 65 535 parameters per statement.
  */
 export const MAX_BOUND_ROWS = 1000;
+
+/** Plain inserts of up to this many rows are prepared statements (one per size, per connection). */
+const MAX_PREPARED_ROWS = 4;
 
 /** The share lock on the lease row at `generation`: no rows (so nothing inserted) once another owner took it. */
 function fenceClause(leases: string, key: number): string {
@@ -84,11 +89,12 @@ export async function insertEventsAt(
   if (fence === undefined && rows.length <= MAX_BOUND_ROWS) {
     // The common case, as plain as an INSERT gets: measurably cheaper for the server than a SELECT over the rows.
     const list = rows.map((_, k) => `($1, $2::integer + ${k}, $${3 + 2 * k}, $${4 + 2 * k})`);
-    await database.query(`INSERT INTO ${tables.events} ${COLUMNS} VALUES ${list.join(', ')}`, [
-      tables.logId,
-      start,
-      ...rows.flatMap((row) => [row.id, row.json]),
-    ]);
+    await database.query(
+      `INSERT INTO ${tables.events} ${COLUMNS} VALUES ${list.join(', ')}`,
+      [tables.logId, start, ...rows.flatMap((row) => [row.id, row.json])],
+      // An agent step's appends are one or two rows: those texts are parsed and planned once per connection.
+      { prepared: rows.length <= MAX_PREPARED_ROWS },
+    );
     return true;
   }
   const parameters: unknown[] = [tables.logId, start];

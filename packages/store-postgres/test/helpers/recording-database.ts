@@ -1,5 +1,5 @@
 import type { QueryResultRow } from 'pg';
-import type { PostgresDatabase } from '../../src/database.js';
+import type { PostgresDatabase, QueryOptions } from '../../src/database.js';
 import { sqlState, violatedConstraint } from '../../src/internal/pg-errors.js';
 
 /** What a log did with its database: each statement it ran alone, its transactions, and what the server refused. */
@@ -34,9 +34,9 @@ export function recordingDatabase(database: PostgresDatabase): { database: Postg
     recording,
     database: {
       ...database,
-      query<Row extends QueryResultRow>(text: string, values?: unknown[]) {
+      query<Row extends QueryResultRow>(text: string, values?: unknown[], options?: QueryOptions) {
         recording.statements.push(text.replace(/\s+/g, ' ').trim());
-        return database.query<Row>(text, values).catch(noted);
+        return database.query<Row>(text, values, options).catch(noted);
       },
       transaction(work) {
         recording.transactions++;
