@@ -37,8 +37,9 @@ export interface EventLogLike {
    */
   append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number>;
   /**
-   * Optional: appends `events` in order, as `append` for each (no expected index, no fence), in one round of
-   * writes where the backend can (`EventLog` on the local store: shared fsyncs); their indices.
+   * Optional: appends `events` in order, as `append` for each (no expected index, no per-call fence; a log
+   * made fenced as a whole, such as `PostgresEventLog.withFence`, applies its fence), in one round of writes
+   * where the backend can (`EventLog` on the local store: shared fsyncs; PostgreSQL: one INSERT); their indices.
    */
   appendMany?(events: readonly AnyEvent[]): Promise<number[]>;
   /** True when `append` checks `options.fence` in the same atomic write as the event (database logs). */
