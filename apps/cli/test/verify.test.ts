@@ -39,6 +39,19 @@ describe('x verify', () => {
     expect(JSON.parse(checked.stdout)).toMatchObject({ status: 'verified', signature: 'valid' });
   });
 
+  it('counts event files a power loss left unfinished, checked from their claims (exit 0)', async () => {
+    const copy = join(home.path, 'unfinished-copy');
+    cpSync(location, copy, { recursive: true });
+    const events = join(copy, 'events');
+    const name = readdirSync(events).find((file) => file.startsWith('event-00002-'))!;
+    writeFileSync(join(events, name), readFileSync(join(events, name)).subarray(0, 10));
+    const result = await runCli(['verify', copy], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1 event file(s) not written yet or left unfinished (index 2)');
+    const json = await runCli(['verify', copy, '--json'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'verified', fromClaims: [2] });
+  });
+
   it('names the altered event by index and id, exit code 5', async () => {
     const events = join(location, 'events');
     const name = readdirSync(events).find((file) => file.startsWith('event-00001-'))!;

@@ -119,6 +119,13 @@ function render(context: CliContext, location: string, report: ChainReport): voi
   );
   if (report.signature === 'valid')
     output.line(`signature valid: the signed head covers ${report.signedLength} events`);
+  const fromClaims = report.fromClaims ?? [];
+  if (fromClaims.length > 0) {
+    output.line(
+      `${fromClaims.length} event file(s) not written yet or left unfinished (index ${fromClaims.join(', ')}): ` +
+        'checked from their slot claims; the next open or read of the log writes them',
+    );
+  }
 }
 
 function loadKey(path: string, type: 'public' | 'private'): KeyObject {

@@ -44,6 +44,8 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
   const ids = indexIds(slots);
   let chainedFrom: number | null = null;
   let prevHash: string | null = null;
+  // Events checked from their claims: files not written yet at the log's end, or left unfinished by a power loss.
+  const fromClaims: number[] = [];
   const result = (problem: ChainProblem | undefined, signature: SignatureStatus, signedLength: number | null) => ({
     status: problem ? ('tampered' as const) : chainedFrom === null ? ('unchained' as const) : ('verified' as const),
     length,
@@ -52,6 +54,7 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     signature,
     signedLength,
     problem,
+    fromClaims,
   });
   const hashes: (string | undefined)[] = [];
   // Every event file in one bulk read, hashed as the bytes it holds.
@@ -97,6 +100,7 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     const read = bytes[index];
     // A committed claim whose file is not written yet (a writer died mid-append) is checked from the claim.
     let eventJson = file === undefined ? claim!.json : read instanceof Uint8Array ? read : undefined;
+    if (file === undefined) fromClaims.push(index);
     if (eventJson === undefined) return fail('removed', link.id, 'cannot be read');
     if (computeChainHash(index, link.prev, eventJson) !== link.hash) {
       // A file a power loss left unfinished (empty or cut short: it is written without fsync once its claim
@@ -111,6 +115,7 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
       }
       eventJson = intended;
       bytes[index] = intended;
+      fromClaims.push(index);
     }
     if (link.prev !== prevHash && index > chainedFrom) {
       return result(

@@ -35,4 +35,10 @@ export interface ChainReport {
   readonly signedLength: number | null;
   /** The first problem, when `status` is `tampered`. */
   readonly problem: ChainProblem | undefined;
+  /**
+   * Indices of events checked from their slot claims because their event files are not written yet (the
+   * log's last ones) or were left unfinished (empty or cut short by a power loss); the next `open` or read of
+   * the log writes those files from the claims. Only the file log has claims; other logs leave it absent.
+   */
+  readonly fromClaims?: readonly number[];
 }
