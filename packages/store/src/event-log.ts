@@ -149,7 +149,8 @@ export class EventLog implements EventLogLike {
   #verified: VerifiedListing | undefined;
   /**
    * The rest of event-file writes still running after their appends resolved (see `claimThenPublish`: the
-   * local store's fsync of the event directory, S3's PutObject of the event); `close` waits for them.
+   * PutObject of S3's event objects; the local store writes its event files before an append resolves); `close`
+   * waits for them.
    */
   readonly #unfinishedPublishes = new Set<Promise<void>>();
   /** What appends hand `claimThenPublish` to defer event files with; undefined with `awaitEventFiles`. */
@@ -799,7 +800,7 @@ export class EventLog implements EventLogLike {
     const [bytes] = await readBytes(this.store, [path]);
     if (!(bytes instanceof Uint8Array) || !isUnfinishedCopy(bytes, Buffer.from(claim.json, 'utf8'))) return undefined;
     this.#logger?.warn(
-      `${this.store.describe(path)} was left unfinished (${bytes.length === 0 ? 'empty' : 'cut short'}, as a crash or power loss leaves a file whose data had not reached the disk); event ${index} is read from its slot claim and the file is rewritten`,
+      `${this.store.describe(path)} was left unfinished (${bytes.length === 0 ? 'empty' : 'cut short'}, as a crash or power loss leaves a file whose data had not reached the disk); event ${index} is read from its slot claim${this.#rollsForward ? ' and the file is rewritten' : ''}`,
     );
     return claim;
   }

@@ -15,10 +15,10 @@ export interface ListingVersionsWanted {
  * file's write fails). Resolves false when another writer holds the slot (nothing written). One store
  * call where the store offers `writeIfAbsentThenWrite` (the local store: one directory walk), else two.
  * With `versions`, also reports the directory's listing versions around the two writes. With `deferRest`,
- * a store that can resolves once the claim is durable and hands over the rest of the event file's write
- * (the local store with `'fsync'`: the fsync of its directory; S3: its PutObject). That is safe because the
- * claim is the commit point and holds the whole event: a file a crash or power loss leaves missing is
- * rebuilt from its claim by the next open or read (see `FileStore.writeIfAbsentThenWrite`).
+ * a store that can resolves once the claim is durable and leaves the event file's durability to later (the
+ * local store with `'fsync'` writes it unsynced; S3 hands over its PutObject). That is safe because the claim
+ * is the commit point and holds the whole event: a file a crash or power loss leaves missing, empty or cut
+ * short is rebuilt from its claim by the next open or read (see `FileStore.writeIfAbsentThenWrite`).
  */
 export async function claimThenPublish(
   store: FileStore,
