@@ -126,7 +126,15 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
   return database;
 }
 
+/** Names of the prepared statements made so far, by text: hashed once, not on every append. */
+const statementNames = new Map<string, string>();
+
 /** A prepared statement's name, the same for the same text on every connection (a short hash of it). */
 function statementName(text: string): string {
-  return `x_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `x_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }

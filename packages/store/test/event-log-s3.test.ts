@@ -72,24 +72,33 @@ describe('EventLog on S3 with concurrent writers', () => {
   }, 60_000);
 });
 
+/**
+ * A store on a fresh prefix whose event objects' PutObjects wait, while `held` is true, until `release()`; claims
+ * never wait. `eventObjects()` lists the event objects stored so far.
+ */
+function holdingEventObjects(options: { held: boolean }) {
+  const prefix = `event-log-${randomBytes(4).toString('hex')}/`;
+  const inner = separateStore(prefix);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const store = Object.create(inner) as typeof inner;
+  store.write = async (path, data) => {
+    if (options.held && /\/event-\d+-/.test(path)) await gate;
+    return inner.write(path, data);
+  };
+  const eventObjects = async () => (await inner.list('events')).filter((path) => path.includes('/event-'));
+  return { prefix, inner, store, release, eventObjects };
+}
+
 describe('EventLog on S3: an append waits for its claim, not for its event object', () => {
   it('resolves once the claim is stored; readers get the event from the claim until the object lands; close waits for it', async () => {
-    const prefix = `event-log-${randomBytes(4).toString('hex')}/`;
-    const inner = separateStore(prefix);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // Event objects are held back until released; claims are not.
-    const store = Object.create(inner) as typeof inner;
-    store.write = async (path, data) => {
-      if (/\/event-\d+-/.test(path)) await gate;
-      return inner.write(path, data);
-    };
+    const { prefix, inner, store, release, eventObjects } = holdingEventObjects({ held: true });
     const log = await EventLog.open(store);
     const events = [0, 1, 2].map((i) => userMessageEvent(`held ${i}`));
     for (const [index, event] of events.entries()) expect(await log.append(event)).toBe(index);
-    const eventObjects = async () => (await inner.list('events')).filter((path) => path.includes('/event-'));
     expect(await eventObjects()).toEqual([]);
 
     const reader = await EventLog.open(separateStore(prefix), { rollForward: false });
@@ -108,28 +117,17 @@ describe('EventLog on S3: an append waits for its claim, not for its event objec
   });
 
   it('with awaitEventFiles, an append resolves only once its event object is stored', async () => {
-    const prefix = `event-log-${randomBytes(4).toString('hex')}/`;
-    const inner = separateStore(prefix);
-    let hold = false;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const store = Object.create(inner) as typeof inner;
-    store.write = async (path, data) => {
-      if (hold && /\/event-\d+-/.test(path)) await gate;
-      return inner.write(path, data);
-    };
+    const holding = { held: false };
+    const { store, release, eventObjects } = holdingEventObjects(holding);
     const log = await EventLog.open(store, { awaitEventFiles: true });
     await log.append(userMessageEvent('first'));
-    hold = true;
+    holding.held = true;
     let resolved = false;
     const appending = log.append(userMessageEvent('second')).then(() => {
       resolved = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(resolved).toBe(false);
-    const eventObjects = async () => (await inner.list('events')).filter((path) => path.includes('/event-'));
     expect(await eventObjects()).toHaveLength(1);
     release();
     await appending;
