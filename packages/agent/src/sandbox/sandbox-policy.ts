@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * Where the sandbox's processes may connect. `none` (the default): a network namespace with only its own
+ * loopback, so neither the host's loopback listeners nor anything outside is reachable. `all`: the host's
+ * network. `allowlist`: only through a filtering proxy on the host that admits the listed hosts
+ * (`example.com`, `*.example.com`, `127.0.0.1:8080`; a host without a port admits every port).
+ */
+export const sandboxNetworkSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('none') }).strict(),
+  z.object({ mode: z.literal('all') }).strict(),
+  z.object({ mode: z.literal('allowlist'), hosts: z.array(z.string().min(1)).min(1) }).strict(),
+]);
+export type SandboxNetwork = z.infer<typeof sandboxNetworkSchema>;
+
+/** Resource limits of one sandboxed command (or one persistent shell and everything it starts). */
+export const sandboxLimitsSchema = z
+  .object({
+    /** Wall time of a one-shot command, in milliseconds; the whole process tree is killed at it. */
+    wallTimeMs: z.number().int().positive().optional(),
+    /** CPU time per process, in seconds (RLIMIT_CPU). */
+    cpuTimeSeconds: z.number().int().positive().optional(),
+    /** Address space per process, in bytes (RLIMIT_AS); also the cgroup memory limit where one is available. */
+    memoryBytes: z.number().int().positive().optional(),
+    /** Largest file a process may write, in bytes (RLIMIT_FSIZE). */
+    fileSizeBytes: z.number().int().positive().optional(),
+    /** Most processes alive at once in the sandbox (RLIMIT_NPROC, and a cgroup's pids.max where available). */
+    processes: z.number().int().positive().optional(),
+    /** Output bytes kept from stdout + stderr of a one-shot command; past it the command is killed. */
+    outputBytes: z.number().int().positive().optional(),
+  })
+  .strict();
+export type SandboxLimits = z.infer<typeof sandboxLimitsSchema>;
+
+/**
+ * What a sandboxed process may see and do. Recorded with the conversation, so an audit shows what ran under
+ * which policy. `mode: 'unsandboxed'` is the explicit, loud choice to run with the host's authority.
+ */
+export const sandboxPolicySchema = z
+  .object({
+    mode: z.enum(['sandboxed', 'unsandboxed']).default('sandboxed'),
+    network: sandboxNetworkSchema.default({ mode: 'none' }),
+    /** Host paths mounted writable besides the workspace (absolute). */
+    writablePaths: z.array(z.string()).default([]),
+    /** Host paths mounted read-only besides the system directories (absolute). */
+    readablePaths: z.array(z.string()).default([]),
+    limits: sandboxLimitsSchema.default({}),
+  })
+  .strict();
+export type SandboxPolicy = z.infer<typeof sandboxPolicySchema>;
+export type SandboxPolicyInput = z.input<typeof sandboxPolicySchema>;
