@@ -1,37 +1,35 @@
 // The PostgreSQL side of the full-loop benchmark: a throwaway server on 127.0.0.1, each conversation's events in
 // a `PostgresEventLog` keyed by its id.
-import type { EventLogLike } from '@x/store';
-import { connectPostgres, PostgresEventLog } from '@x/store-postgres';
-import { startPostgresServer } from '@x/store-postgres/testing';
+import type { EventLogLike, FileStore, Leases } from '@x/store';
+import { connectPostgres, createPostgresFileStore, PostgresEventLog, PostgresLeases } from '@x/store-postgres';
+import { type PostgresServer, startPostgresServer } from '@x/store-postgres/testing';
+
+/**
+ * Starts a throwaway server. `durable`: PostgreSQL's own defaults (fsync, synchronous_commit and
+ * full_page_writes on), as a deployment runs it; otherwise all three off, where a PostgreSQL crash alone can lose
+ * acknowledged events (a class below the file store's 'none', which survives a process crash).
+ */
+export function startBenchServer(durable: boolean): Promise<PostgresServer> {
+  return startPostgresServer({ durable });
+}
 
 export interface BenchPostgres {
   /** The Conversation option `openEventLog`: the conversation's events as rows of this database. */
   openEventLog(location: { conversationId: string }): Promise<EventLogLike>;
-  /** Closes the connections and stops the server, even if closing failed. */
-  stop(): Promise<void>;
+  /** base_state.json and the other conversation files, in the `files` table (as the store-postgres README deploys). */
+  store: FileStore;
+  /** One owner per run, fenced (as the README deploys). */
+  leases: Leases;
+  close(): Promise<void>;
 }
 
-/**
- * Starts the server (fsync, synchronous_commit and full_page_writes off: nothing waits for the disk, the
- * durability class of the filesystem's 'none') and connects to it. The tables go into the server's `postgres`
- * database, which `stop` deletes with the rest of the server's data directory.
- */
-export async function startBenchPostgres(): Promise<BenchPostgres> {
-  const server = await startPostgresServer();
-  try {
-    const database = await connectPostgres({ url: server.url, maxConnections: 4 });
-    return {
-      openEventLog: ({ conversationId }) => PostgresEventLog.open(database, { logId: conversationId }),
-      async stop() {
-        try {
-          await database.close();
-        } finally {
-          await server.stop();
-        }
-      },
-    };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+/** Connects to a bench server the way the store-postgres README deploys a conversation: log, files and leases. */
+export async function connectBenchPostgres(url: string): Promise<BenchPostgres> {
+  const database = await connectPostgres({ url, maxConnections: 4 });
+  return {
+    openEventLog: ({ conversationId }) => PostgresEventLog.open(database, { logId: conversationId }),
+    store: createPostgresFileStore(database),
+    leases: new PostgresLeases(database),
+    close: () => database.close(),
+  };
 }

@@ -67,10 +67,13 @@ function serverUser(): { uid: number; gid: number } | undefined {
 
 /**
  * Starts a throwaway PostgreSQL server for tests: `initdb` into a temp directory, then `postgres` on
- * 127.0.0.1 with a free port, its unix socket in the temp directory, fsync off. As root it runs as the
- * `postgres` user. Fails (never skips) with install instructions when PostgreSQL is missing.
+ * 127.0.0.1 with a free port, its unix socket in the temp directory, fsync off (or, with `durable`, PostgreSQL's
+ * own durable defaults: fsync, synchronous_commit and full_page_writes on, as a deployment runs it). As root it
+ * runs as the `postgres` user. Fails (never skips) with install instructions when PostgreSQL is missing.
  */
-export async function startPostgresServer(options: { startTimeoutMs?: number } = {}): Promise<PostgresServer> {
+export async function startPostgresServer(
+  options: { startTimeoutMs?: number; durable?: boolean } = {},
+): Promise<PostgresServer> {
   const bin = findPostgresBin();
   const user = serverUser();
   const root = await mkdtemp(join(tmpdir(), 'x-postgres-'));
@@ -95,7 +98,8 @@ export async function startPostgresServer(options: { startTimeoutMs?: number } =
   }
   const port = await freePort();
   const timeoutMs = options.startTimeoutMs ?? 60_000;
-  let child = await launch({ bin, data, socketDir, port, user, timeoutMs });
+  const durable = options.durable ?? false;
+  let child = await launch({ bin, data, socketDir, port, user, timeoutMs, durable });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const exited = (process: ChildProcess): Promise<void> =>
     process.exitCode !== null || process.signalCode !== null
@@ -108,7 +112,7 @@ export async function startPostgresServer(options: { startTimeoutMs?: number } =
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited(child);
       await whileDown?.();
-      child = await launch({ bin, data, socketDir, port, user, timeoutMs });
+      child = await launch({ bin, data, socketDir, port, user, timeoutMs, durable });
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
@@ -125,15 +129,11 @@ function launch(options: {
   port: number;
   user: { uid: number; gid: number } | undefined;
   timeoutMs: number;
+  durable: boolean;
 }): Promise<ChildProcess> {
   const args = ['-D', options.data, '-p', String(options.port), '-k', options.socketDir];
-  for (const setting of [
-    'listen_addresses=127.0.0.1',
-    'fsync=off',
-    'synchronous_commit=off',
-    'full_page_writes=off',
-    'max_connections=200',
-  ]) {
+  const unsafe = options.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'];
+  for (const setting of ['listen_addresses=127.0.0.1', ...unsafe, 'max_connections=200']) {
     args.push('-c', setting);
   }
   const child = spawn(join(options.bin, 'postgres'), args, {

@@ -1,0 +1,103 @@
+// The floors the full-loop benchmark compares with: the same event bytes a run persisted, written by plain Node
+// calls under the same durability, in the same kind of fresh process as the loop.
+import { closeSync, fdatasyncSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventFileName } from '@x/store';
+
+/**
+ * - `writeFile` / `writeFileSync`: one file per event, no fsync (the floor of the store's 'none').
+ * - `file-per-event`: one durable file per event (file fsync + directory fsync each): three commits a step.
+ * - `file-per-commit`: one durable file per commit x makes (the step's stats update and action together, then
+ *   the observation): as many commits as x, each a file fsync + directory fsync.
+ * - `physical`: the physical floor of a durable step: its commits appended to one open file, `fdatasync` after each.
+ */
+export type FloorKind = 'writeFile' | 'writeFileSync' | 'file-per-event' | 'file-per-commit' | 'physical';
+
+export const FLOOR_LABELS: Record<FloorKind, string> = {
+  writeFile: 'one fs.writeFile per event',
+  writeFileSync: 'one fs.writeFileSync per event',
+  'file-per-event': 'one durable file per event (file + directory fsync): 3 commits a step',
+  'file-per-commit': 'one durable file per commit, as many commits as x makes',
+  physical: 'physical: each commit appended to one file + fdatasync',
+};
+
+/** The kinds that end a commit of the loop: x appends a step's stats update with its action, then the observation. */
+const COMMIT_ENDS = new Set([
+  'ActionEvent',
+  'ObservationEvent',
+  'AgentErrorEvent',
+  'MessageEvent',
+  'SystemPromptEvent',
+]);
+
+/** Groups a run's events into the commits the loop made. */
+export function commitsOf(events: readonly string[]): string[][] {
+  const commits: string[][] = [];
+  let current: string[] = [];
+  for (const json of events) {
+    current.push(json);
+    const kind = (JSON.parse(json) as { kind?: string }).kind ?? '';
+    if (COMMIT_ENDS.has(kind)) {
+      commits.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) commits.push(current);
+  return commits;
+}
+
+async function durableFile(path: string, directory: string, data: string): Promise<void> {
+  const handle = await open(path, 'w');
+  await handle.writeFile(data);
+  await handle.sync();
+  await handle.close();
+  const dir = await open(directory, 'r');
+  await dir.sync();
+  await dir.close();
+}
+
+/** Writes `events` as the floor `kind` does and returns the milliseconds it took. */
+export async function runFloor(kind: FloorKind, events: readonly string[]): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'x-step-floor-'));
+  const eventsDir = join(dir, 'events');
+  await mkdir(eventsDir);
+  const commits = commitsOf(events);
+  try {
+    const started = performance.now();
+    switch (kind) {
+      case 'writeFile':
+        for (const [index, json] of events.entries())
+          await writeFile(join(eventsDir, eventFileName(index, `e${index}`)), json);
+        break;
+      case 'writeFileSync':
+        for (const [index, json] of events.entries())
+          writeFileSync(join(eventsDir, eventFileName(index, `e${index}`)), json);
+        break;
+      case 'file-per-event':
+        for (const [index, json] of events.entries())
+          await durableFile(join(eventsDir, eventFileName(index, `e${index}`)), eventsDir, json);
+        break;
+      case 'file-per-commit':
+        for (const [index, commit] of commits.entries())
+          await durableFile(join(eventsDir, `commit-${index}.json`), eventsDir, commit.join('\n'));
+        break;
+      case 'physical': {
+        const fd = openSync(join(eventsDir, 'segment'), 'a');
+        try {
+          for (const commit of commits) {
+            writeSync(fd, `${commit.join('\n')}\n`);
+            fdatasyncSync(fd);
+          }
+        } finally {
+          closeSync(fd);
+        }
+        break;
+      }
+    }
+    return performance.now() - started;
+  } finally {
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
