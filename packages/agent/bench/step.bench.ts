@@ -122,6 +122,9 @@ type ChildJob =
   | { job: 'loop'; mode: Mode; steps: number; postgresUrl?: string; out: string }
   | { job: 'floor'; kind: FloorKind; eventsFile: string; out: string };
 
+/** A job without its output file, which `inFreshProcess` picks. */
+type ChildJobInput = ChildJob extends infer Job ? (Job extends ChildJob ? Omit<Job, 'out'> : never) : never;
+
 async function runChild(job: ChildJob): Promise<void> {
   if (job.job === 'loop') {
     const result = await runLoop(job.mode, job.steps, job.postgresUrl);
@@ -133,7 +136,7 @@ async function runChild(job: ChildJob): Promise<void> {
 }
 
 /** Runs `job` in a fresh Node process (with this process's loader flags, so tsx works) and returns its output. */
-async function inFreshProcess<T>(job: Omit<ChildJob, 'out'>, scratch: string): Promise<T> {
+async function inFreshProcess<T>(job: ChildJobInput, scratch: string): Promise<T> {
   const out = join(scratch, `out-${Math.random().toString(36).slice(2)}.json`);
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
