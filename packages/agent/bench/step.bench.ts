@@ -194,6 +194,8 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
       { job: 'loop', mode, steps: STEPS, ...(postgresUrl === undefined ? {} : { postgresUrl }) },
       scratch,
     );
+    if (process.env.BENCH_DUMP !== undefined)
+      await writeFile(`${process.env.BENCH_DUMP}-${mode}-${run}.json`, JSON.stringify(result.stepMs));
     means.push(mean(result.stepMs));
     medians.push(median(result.stepMs));
     for (const n of points) perPoint.get(n)!.push(around(result.stepMs, n));
