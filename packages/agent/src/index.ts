@@ -241,6 +241,38 @@ export {
   recallParameters,
   withRecallTool,
 } from './recall/index.js';
+export {
+  type BwrapArgsOptions,
+  buildBwrapArgs,
+  type CreateSandboxOptions,
+  createSandbox,
+  type DeniedConnection,
+  detectSandboxSupport,
+  type HostPattern,
+  InvalidSandboxPolicyError,
+  isHostAllowed,
+  type PreparedCommand,
+  parseHostPattern,
+  type RunSandboxedOptions,
+  runSandboxed,
+  type Sandbox,
+  type SandboxCommand,
+  SandboxCommandError,
+  SandboxLimitError,
+  type SandboxLimitKind,
+  type SandboxLimits,
+  type SandboxNetwork,
+  type SandboxPolicy,
+  type SandboxPolicyInput,
+  type SandboxRunResult,
+  type SandboxSpawnOptions,
+  type SandboxSupport,
+  SandboxUnavailableError,
+  type SystemEntry,
+  sandboxLimitsSchema,
+  sandboxNetworkSchema,
+  sandboxPolicySchema,
+} from './sandbox/index.js';
 export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
 export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
 export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseHostPattern } from './host-allowlist.js';
 
 /**
  * Where the sandbox's processes may connect. `none` (the default): a network namespace with only its own
@@ -9,7 +10,18 @@ import { z } from 'zod';
 export const sandboxNetworkSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }).strict(),
   z.object({ mode: z.literal('all') }).strict(),
-  z.object({ mode: z.literal('allowlist'), hosts: z.array(z.string().min(1)).min(1) }).strict(),
+  z
+    .object({
+      mode: z.literal('allowlist'),
+      hosts: z
+        .array(
+          z.string().refine((host) => parseHostPattern(host) !== undefined, {
+            message: 'expected a host: `example.com`, `*.example.com`, `host:port` or `[::1]:port`',
+          }),
+        )
+        .min(1),
+    })
+    .strict(),
 ]);
 export type SandboxNetwork = z.infer<typeof sandboxNetworkSchema>;
 
@@ -24,7 +36,10 @@ export const sandboxLimitsSchema = z
     memoryBytes: z.number().int().positive().optional(),
     /** Largest file a process may write, in bytes (RLIMIT_FSIZE). */
     fileSizeBytes: z.number().int().positive().optional(),
-    /** Most processes alive at once in the sandbox (RLIMIT_NPROC, and a cgroup's pids.max where available). */
+    /**
+     * Most processes (threads count) alive at once in the sandbox, besides its own supervisors: a cgroup's
+     * pids.max where one is writable, and RLIMIT_NPROC (which the kernel does not apply to a root server).
+     */
     processes: z.number().int().positive().optional(),
     /** Output bytes kept from stdout + stderr of a one-shot command; past it the command is killed. */
     outputBytes: z.number().int().positive().optional(),
@@ -40,10 +55,10 @@ export const sandboxPolicySchema = z
   .object({
     mode: z.enum(['sandboxed', 'unsandboxed']).default('sandboxed'),
     network: sandboxNetworkSchema.default({ mode: 'none' }),
-    /** Host paths mounted writable besides the workspace (absolute). */
-    writablePaths: z.array(z.string()).default([]),
-    /** Host paths mounted read-only besides the system directories (absolute). */
-    readablePaths: z.array(z.string()).default([]),
+    /** Host paths mounted writable besides the workspace (absolute), at the same path. */
+    writablePaths: z.array(z.string().startsWith('/', 'expected an absolute path')).default([]),
+    /** Host paths mounted read-only besides the system directories (absolute), at the same path. */
+    readablePaths: z.array(z.string().startsWith('/', 'expected an absolute path')).default([]),
     limits: sandboxLimitsSchema.default({}),
   })
   .strict();

@@ -22,6 +22,11 @@ export interface PreparedCommand {
   cwd: string;
   env: Record<string, string>;
   release(): Promise<void>;
+  /**
+   * Which of the limits enforced by the kernel's accounting were hit (a fork refused at the process limit, a
+   * process killed at the memory limit); read it before `release()`. Absent where nothing is accounted.
+   */
+  limitsHit?(): Promise<{ processes: boolean; memory: boolean }>;
 }
 
 export interface SandboxSpawnOptions extends SandboxCommand {
@@ -41,5 +46,12 @@ export interface Sandbox {
   prepare(command: SandboxCommand): Promise<PreparedCommand>;
   /** Spawns a prepared command; the child leads its own process group. */
   spawn(options: SandboxSpawnOptions): Promise<ChildProcess>;
+  /**
+   * Sends `signal` to what a spawned command runs (its pid as `spawn` or the caller's own spawn of a prepared
+   * command gave it), as `process.kill(-pid, signal)` does for an unsandboxed process group. Needed because
+   * the sandbox's supervisor (bubblewrap outside, which would die of a SIGINT and take the sandbox with it)
+   * must not receive it, and the processes inside run in their own session.
+   */
+  signal(pid: number, signal: NodeJS.Signals): void;
   dispose(): Promise<void>;
 }

@@ -1,0 +1,220 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildBwrapArgs } from './bwrap-args.js';
+import { parseHostPattern } from './host-allowlist.js';
+import { type AllowlistProxy, type DeniedConnection, startAllowlistProxy } from './internal/allowlist-proxy.js';
+import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
+import type { HostLayout } from './internal/host-layout.js';
+import { PROXY_BRIDGE_SOURCE } from './internal/proxy-bridge-source.js';
+import { signalSandboxedProcesses } from './internal/signal-sandboxed.js';
+import type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
+import { SandboxCommandError } from './sandbox-command-error.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+
+/** Where the allowlist's private directory (proxy socket, bridge script) appears inside the sandbox. */
+const CONTROL_DIRECTORY = '/run/x-sandbox';
+/** Threads of the bridge's `node` (V8 and libuv workers) counted against the cgroup's pids.max. */
+const BRIDGE_TASKS = 16;
+/** The two bubblewrap processes (the outer monitor and the namespace's init). */
+const SUPERVISOR_TASKS = 2;
+
+let warnedNoProcessLimit = false;
+
+export interface BubblewrapSandboxOptions {
+  policy: SandboxPolicy;
+  workspace: string;
+  bwrap: string;
+  layout: HostLayout;
+  cgroups: CgroupHierarchies;
+  onNetworkDenied?: (denied: DeniedConnection) => void;
+}
+
+function isInside(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => root === '/' || path === root || path.startsWith(`${root}/`));
+}
+
+/** Every command runs in its own bubblewrap sandbox: see the package README, section "Sandbox". */
+export class BubblewrapSandbox implements Sandbox {
+  readonly kind = 'bubblewrap' as const;
+  readonly policy: SandboxPolicy;
+  readonly workspace: string;
+  readonly #options: BubblewrapSandboxOptions;
+  readonly #live = new Set<{ child?: ChildProcess; release: () => Promise<void> }>();
+  #control: Promise<{ directory: string; proxy: AllowlistProxy }> | undefined;
+  #disposed = false;
+
+  constructor(options: BubblewrapSandboxOptions) {
+    this.#options = options;
+    this.policy = options.policy;
+    this.workspace = options.workspace;
+  }
+
+  /** The proxy starts with the first command that needs it, so a sandbox that runs nothing costs nothing. */
+  #startControl(): Promise<{ directory: string; proxy: AllowlistProxy }> {
+    const network = this.policy.network;
+    if (network.mode !== 'allowlist') throw new Error('unreachable: no allowlist');
+    this.#control ??= (async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'x-sandbox-'));
+      await chmod(directory, 0o700);
+      await writeFile(join(directory, 'bridge.cjs'), PROXY_BRIDGE_SOURCE, { mode: 0o444 });
+      const hosts = network.hosts.flatMap((host) => {
+        const pattern = parseHostPattern(host);
+        return pattern === undefined ? [] : [pattern];
+      });
+      const proxy = await startAllowlistProxy({
+        socketPath: join(directory, 'proxy.sock'),
+        hosts,
+        onDenied: (denied) => this.#options.onNetworkDenied?.(denied),
+      });
+      return { directory, proxy };
+    })();
+    return this.#control;
+  }
+
+  #checkCwd(cwd: string): string {
+    let real: string;
+    try {
+      real = realpathSync(cwd);
+    } catch {
+      throw new SandboxCommandError(`The command's directory ${cwd} does not exist on the host`);
+    }
+    const roots = [this.workspace, ...this.policy.writablePaths, ...this.policy.readablePaths];
+    if (!isInside(real, roots))
+      throw new SandboxCommandError(
+        `The command's directory ${cwd} is outside the sandbox (workspace ${this.workspace}; writable ${JSON.stringify(this.policy.writablePaths)}; readable ${JSON.stringify(this.policy.readablePaths)})`,
+      );
+    return real;
+  }
+
+  #limitArgs(): string[] {
+    const { cpuTimeSeconds, memoryBytes, fileSizeBytes, processes } = this.policy.limits;
+    const args: string[] = [];
+    // SIGXCPU at the soft limit (reported as `cpu_time`), SIGKILL a second later for a process that ignores it.
+    if (cpuTimeSeconds !== undefined) args.push(`--cpu=${cpuTimeSeconds}:${cpuTimeSeconds + 1}`);
+    if (memoryBytes !== undefined) args.push(`--as=${memoryBytes}`);
+    if (fileSizeBytes !== undefined) args.push(`--fsize=${fileSizeBytes}`);
+    if (processes !== undefined) args.push(`--nproc=${processes}`);
+    return args.length === 0 ? [] : ['/usr/bin/prlimit', ...args, '--'];
+  }
+
+  async prepare(command: SandboxCommand): Promise<PreparedCommand> {
+    if (this.#disposed) throw new SandboxCommandError('The sandbox was disposed; it runs nothing more');
+    const cwd = this.#checkCwd(command.cwd);
+    const { layout } = this.#options;
+    const network = this.policy.network.mode;
+    const control = network === 'allowlist' ? await this.#startControl() : undefined;
+    const bridge =
+      control === undefined ? [] : [layout.node, `${CONTROL_DIRECTORY}/bridge.cjs`, `${CONTROL_DIRECTORY}/proxy.sock`];
+    const argv = [...bridge, ...this.#limitArgs(), command.command, ...command.args];
+    const bwrapArgs = buildBwrapArgs({
+      workspace: this.workspace,
+      cwd,
+      network,
+      writablePaths: this.policy.writablePaths,
+      readablePaths: this.policy.readablePaths,
+      ...layout,
+      ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
+      argv,
+    });
+    const { processes, memoryBytes } = this.policy.limits;
+    const cgroups: SandboxCgroups = await createSandboxCgroups(
+      this.#options.cgroups,
+      `x-sandbox-${process.pid}-${randomBytes(6).toString('hex')}`,
+      {
+        ...(processes === undefined
+          ? {}
+          : { processes: processes + SUPERVISOR_TASKS + (control === undefined ? 0 : BRIDGE_TASKS) }),
+        ...(memoryBytes === undefined ? {} : { memoryBytes }),
+      },
+    );
+    if (processes !== undefined && !cgroups.enforcesProcesses) warnNoProcessLimit();
+    let released = false;
+    const entry = {
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.#live.delete(entry);
+        await cgroups.release();
+      },
+    };
+    this.#live.add(entry);
+    // The environment is the command's alone: bubblewrap passes it on, and it is readable inside as
+    // /proc/1/environ, so the host's own must never reach the spawn. PWD keeps `sh` from resetting it.
+    const env = { ...command.env, PWD: cwd };
+    const prepared: PreparedCommand = {
+      command: this.#options.bwrap,
+      args: bwrapArgs,
+      cwd,
+      env,
+      release: entry.release,
+      limitsHit: () => cgroups.limitsHit(),
+    };
+    if (cgroups.procsFiles.length === 0) return prepared;
+    // Joins the cgroups before becoming bubblewrap, so nothing the sandbox forks can start outside them.
+    const join = cgroups.procsFiles.map((file) => `echo $$ > '${file}'`).join(' && ');
+    return {
+      ...prepared,
+      command: '/bin/sh',
+      args: ['-c', `{ ${join}; } || exit 125; exec "$@"`, 'x-sandbox', this.#options.bwrap, ...bwrapArgs],
+    };
+  }
+
+  async spawn(options: SandboxSpawnOptions): Promise<ChildProcess> {
+    const prepared = await this.prepare(options);
+    const child = spawn(prepared.command, prepared.args, {
+      cwd: prepared.cwd,
+      env: prepared.env,
+      detached: true,
+      stdio: options.stdio ?? 'pipe',
+    });
+    const entry = { child, release: prepared.release };
+    this.#live.add(entry);
+    const done = (): void => {
+      this.#live.delete(entry);
+      void prepared.release();
+    };
+    child.once('exit', done);
+    child.once('error', done);
+    return child;
+  }
+
+  signal(pid: number, signal: NodeJS.Signals): void {
+    signalSandboxedProcesses(pid, signal);
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    const entries = [...this.#live];
+    for (const { child } of entries) {
+      if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
+      try {
+        // The outer bubblewrap leads its group; its death kills the namespace's init, and with it every process.
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await Promise.all(entries.map((entry) => entry.release()));
+    if (this.#control !== undefined) {
+      const { directory, proxy } = await this.#control;
+      await proxy.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+}
+
+function warnNoProcessLimit(): void {
+  if (warnedNoProcessLimit) return;
+  warnedNoProcessLimit = true;
+  const root = process.getuid?.() === 0;
+  process.emitWarning(
+    `The sandbox's process limit is not enforced by a cgroup here (no writable pids controller under /sys/fs/cgroup)${
+      root ? ', and the kernel exempts processes of root from RLIMIT_NPROC' : '; RLIMIT_NPROC still applies'
+    }: a fork bomb is bounded only by the wall-time limit.`,
+    { code: 'X_SANDBOX_NO_PROCESS_LIMIT' },
+  );
+}

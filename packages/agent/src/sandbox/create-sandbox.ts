@@ -1,0 +1,73 @@
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { BubblewrapSandbox } from './bubblewrap-sandbox.js';
+import { detectSandboxSupport } from './detect-sandbox-support.js';
+import type { DeniedConnection } from './internal/allowlist-proxy.js';
+import { discoverCgroupHierarchies } from './internal/cgroups.js';
+import { readHostLayout } from './internal/host-layout.js';
+import { InvalidSandboxPolicyError } from './invalid-sandbox-policy-error.js';
+import type { Sandbox } from './sandbox.js';
+import { type SandboxPolicyInput, sandboxPolicySchema } from './sandbox-policy.js';
+import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
+
+export interface CreateSandboxOptions {
+  policy: SandboxPolicyInput;
+  /** The directory mounted read-write (at the same absolute path); it must exist. */
+  workspace: string;
+  /** Told of every connection the network allowlist refused (each also gets a 403 inside the sandbox). */
+  onNetworkDenied?: (denied: DeniedConnection) => void;
+}
+
+function realDirectory(path: string, what: string): string {
+  if (!isAbsolute(path)) throw new InvalidSandboxPolicyError(`The ${what} ${path} is not an absolute path`);
+  try {
+    const real = realpathSync(path);
+    if (!statSync(real).isDirectory()) throw new InvalidSandboxPolicyError(`The ${what} ${path} is not a directory`);
+    return real;
+  } catch (error) {
+    if (InvalidSandboxPolicyError.isInstance(error)) throw error;
+    throw new InvalidSandboxPolicyError(`The ${what} ${path} does not exist`, { cause: error });
+  }
+}
+
+function realPath(path: string, what: string): string {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    throw new InvalidSandboxPolicyError(`The ${what} ${path} does not exist`, { cause: error });
+  }
+}
+
+/**
+ * A bubblewrap sandbox for one conversation's workspace. Throws `SandboxUnavailableError` when this host
+ * cannot sandbox (never falls back to running unsandboxed) and `InvalidSandboxPolicyError` for a policy that
+ * does not parse, a missing workspace, or `mode: 'unsandboxed'` (that opt-out has its own implementation).
+ */
+export async function createSandbox(options: CreateSandboxOptions): Promise<Sandbox> {
+  const parsed = sandboxPolicySchema.safeParse(options.policy);
+  if (!parsed.success)
+    throw new InvalidSandboxPolicyError(
+      `Invalid sandbox policy: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`,
+      { cause: parsed.error },
+    );
+  const policy = parsed.data;
+  if (policy.mode === 'unsandboxed')
+    throw new InvalidSandboxPolicyError(
+      "createSandbox builds sandboxes; a policy of mode 'unsandboxed' is run by the explicit unsandboxed implementation",
+    );
+  const workspace = realDirectory(options.workspace, 'workspace');
+  const support = await detectSandboxSupport();
+  if (!support.available) throw new SandboxUnavailableError(support.reason);
+  return new BubblewrapSandbox({
+    policy: {
+      ...policy,
+      writablePaths: policy.writablePaths.map((path) => realPath(path, 'writable path')),
+      readablePaths: policy.readablePaths.map((path) => realPath(path, 'readable path')),
+    },
+    workspace,
+    bwrap: support.bwrap,
+    layout: readHostLayout(),
+    cgroups: discoverCgroupHierarchies(),
+    ...(options.onNetworkDenied === undefined ? {} : { onNetworkDenied: options.onNetworkDenied }),
+  });
+}

@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { buildBwrapArgs } from './bwrap-args.js';
+import { readHostLayout } from './internal/host-layout.js';
+
+/** Whether this host can run the bubblewrap sandbox, and if not, why. */
+export type SandboxSupport = { available: true; bwrap: string; version: string } | { available: false; reason: string };
+
+let cached: Promise<SandboxSupport> | undefined;
+
+function findOnPath(name: string): string | undefined {
+  const directories = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/local/bin'];
+  for (const directory of directories) {
+    if (directory === '') continue;
+    const candidate = join(directory, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ ok: error === null, output: `${stdout}${stderr}`.trim() || (error?.message ?? '') });
+    });
+  });
+}
+
+async function probe(): Promise<SandboxSupport> {
+  if (process.platform !== 'linux')
+    return { available: false, reason: `bubblewrap needs Linux, and this is ${process.platform}` };
+  const bwrap = findOnPath('bwrap');
+  if (bwrap === undefined) return { available: false, reason: '`bwrap` (bubblewrap) is not installed' };
+  const version = await run(bwrap, ['--version']);
+  if (!version.ok) return { available: false, reason: `\`${bwrap} --version\` failed: ${version.output}` };
+  // The real thing, with every namespace and mount a command gets: anything less could pass here and fail later.
+  const layout = readHostLayout();
+  const args = buildBwrapArgs({
+    workspace: '/tmp',
+    cwd: '/',
+    network: 'none',
+    writablePaths: [],
+    readablePaths: [],
+    ...layout,
+    argv: ['true'],
+  });
+  const result = await run(bwrap, args);
+  if (!result.ok)
+    return {
+      available: false,
+      reason: `bubblewrap cannot create its namespaces here (user namespaces disabled?): ${result.output}`,
+    };
+  return { available: true, bwrap, version: version.output.replace(/^bubblewrap\s+/, '') };
+}
+
+/** Probes once per process by running `bwrap … true` with the sandbox's real namespaces and mounts. */
+export function detectSandboxSupport(): Promise<SandboxSupport> {
+  cached ??= probe();
+  return cached;
+}

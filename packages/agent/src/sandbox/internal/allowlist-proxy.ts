@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { type HostPattern, isHostAllowed } from '../host-allowlist.js';
+
+/** A connection the allowlist refused. */
+export interface DeniedConnection {
+  host: string;
+  port: number;
+  /** `CONNECT` for a tunnel (HTTPS), else the HTTP method of a plain request. */
+  method: string;
+}
+
+export interface AllowlistProxy {
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
+
+function splitAuthority(authority: string): { host: string; port: number } | undefined {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(authority);
+  if (match === null) return undefined;
+  return { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port: Number.parseInt(match[2] ?? '', 10) };
+}
+
+function deny(response: ServerResponse, denied: DeniedConnection): void {
+  response.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
+  response.end(`The sandbox's network allowlist does not admit ${denied.host}:${denied.port}\n`);
+}
+
+/**
+ * An HTTP proxy (CONNECT tunnels and plain absolute-URL requests) on a unix socket, admitting only the hosts
+ * of an allowlist. Only node:http and node:net: the request line's host is what is checked, and the proxy
+ * itself resolves and connects, so nothing inside the sandbox ever holds a socket to the outside.
+ */
+export async function startAllowlistProxy(options: {
+  socketPath: string;
+  hosts: readonly HostPattern[];
+  onDenied: (denied: DeniedConnection) => void;
+}): Promise<AllowlistProxy> {
+  const sockets = new Set<Socket>();
+  const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
+    let target: URL;
+    try {
+      target = new URL(incoming.url ?? '');
+    } catch {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('A proxy request needs an absolute URL\n');
+      return;
+    }
+    if (target.protocol !== 'http:') {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('Only http: is proxied; use CONNECT for TLS\n');
+      return;
+    }
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    const port = target.port === '' ? 80 : Number.parseInt(target.port, 10);
+    if (!isHostAllowed(options.hosts, host, port)) {
+      const denied = { host, port, method: incoming.method ?? 'GET' };
+      options.onDenied(denied);
+      deny(response, denied);
+      return;
+    }
+    const headers = { ...incoming.headers };
+    for (const name of HOP_BY_HOP) delete headers[name];
+    const upstream = request(
+      { host, port, method: incoming.method, path: `${target.pathname}${target.search}`, headers },
+      (reply) => {
+        response.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(response);
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(`The proxy could not reach ${host}:${port}: ${error.message}\n`);
+    });
+    incoming.pipe(upstream);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('connect', (incoming: IncomingMessage, client: Socket, head: Buffer) => {
+    client.on('error', () => undefined);
+    const authority = splitAuthority(incoming.url ?? '');
+    if (authority === undefined) {
+      client.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    if (!isHostAllowed(options.hosts, authority.host, authority.port)) {
+      options.onDenied({ ...authority, method: 'CONNECT' });
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nThe sandbox's network allowlist does not admit ${authority.host}:${authority.port}\n`,
+      );
+      return;
+    }
+    const upstream = connect(authority.port, authority.host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => {
+      if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
+      client.destroy();
+    });
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.socketPath, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
