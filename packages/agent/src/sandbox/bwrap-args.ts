@@ -28,7 +28,8 @@ export interface BwrapArgsOptions {
  * The bubblewrap command line for one command. Pure: every host fact it needs comes in `options`, so the
  * exact mount table is testable and documented (README, "The bwrap command line"). Mounts are applied in
  * order, later ones on top of earlier ones: system directories, then hidden files over them, then the
- * sandbox's own /proc, /dev and /tmp, then the writable paths (so a workspace under /tmp survives /tmp's tmpfs).
+ * sandbox's own /proc, /dev and /tmp, then the readable and writable paths (so a path under /tmp survives
+ * /tmp's tmpfs), the writable ones last (a workspace inside a readable path stays writable).
  */
 export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   const args: string[] = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
@@ -40,9 +41,9 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   }
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const directory of options.hiddenDirectories) args.push('--tmpfs', directory, '--remount-ro', directory);
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
   for (const path of options.readablePaths) args.push('--ro-bind', path, path);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   args.push('--bind', options.workspace, options.workspace);
   for (const path of options.writablePaths) args.push('--bind', path, path);
   if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { type BwrapArgsOptions, buildBwrapArgs } from './bwrap-args.js';
+
+const base: BwrapArgsOptions = {
+  workspace: '/srv/data/conversations/c1/workspace',
+  cwd: '/srv/data/conversations/c1/workspace/src',
+  network: 'none',
+  writablePaths: [],
+  readablePaths: [],
+  systemEntries: [
+    { path: '/usr', kind: 'directory' },
+    { path: '/bin', kind: 'symlink', target: 'usr/bin' },
+    { path: '/etc', kind: 'directory' },
+  ],
+  runtimeDirectories: [],
+  hiddenFiles: ['/etc/shadow'],
+  hiddenDirectories: ['/etc/ssl/private'],
+  argv: ['/bin/sh', '-c', 'echo hi'],
+};
+
+/** The argument pairs (`--flag value`) of the command line, in order, for asserting on mounts. */
+function pairs(args: string[], flag: string): string[][] {
+  const found: string[][] = [];
+  args.forEach((arg, index) => {
+    if (arg === flag) found.push(args.slice(index + 1, index + (flag === '--chdir' || flag === '--tmpfs' ? 2 : 3)));
+  });
+  return found;
+}
+
+describe('buildBwrapArgs', () => {
+  it('creates every namespace, drops capabilities and dies with its parent', () => {
+    const args = buildBwrapArgs(base);
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-net',
+      '--unshare-cgroup-try',
+      '--die-with-parent',
+      '--new-session',
+      '--disable-userns',
+    ])
+      expect(args).toContain(flag);
+    expect(args.join(' ')).toContain('--cap-drop ALL');
+  });
+
+  it('shares the host network only for `all`', () => {
+    expect(buildBwrapArgs({ ...base, network: 'all' })).not.toContain('--unshare-net');
+    expect(buildBwrapArgs({ ...base, network: 'allowlist' })).toContain('--unshare-net');
+  });
+
+  it('mounts the system read-only, hides secrets over it, and gives a fresh /proc, /dev and private /tmp', () => {
+    const args = buildBwrapArgs(base);
+    expect(pairs(args, '--ro-bind')).toEqual([
+      ['/usr', '/usr'],
+      ['/etc', '/etc'],
+      ['/dev/null', '/etc/shadow'],
+    ]);
+    expect(pairs(args, '--symlink')).toEqual([['usr/bin', '/bin']]);
+    expect(pairs(args, '--tmpfs')).toEqual([['/etc/ssl/private'], ['/tmp']]);
+    expect(pairs(args, '--proc')).toEqual([['/proc', '--dev']]);
+    expect(args.indexOf('/dev/null')).toBeGreaterThan(args.indexOf('/etc'));
+  });
+
+  it('binds the policy paths after /tmp, so a path under /tmp is not hidden by its tmpfs', () => {
+    const args = buildBwrapArgs({ ...base, workspace: '/tmp/w', cwd: '/tmp/w', readablePaths: ['/tmp/r'] });
+    expect(pairs(args, '--bind')).toEqual([['/tmp/w', '/tmp/w']]);
+    const tmpfs = args.indexOf('/tmp');
+    expect(args.indexOf('/tmp/w')).toBeGreaterThan(tmpfs);
+    expect(args.indexOf('/tmp/r')).toBeGreaterThan(tmpfs);
+  });
+
+  it('never mounts the root, the home directory or /sys', () => {
+    const args = buildBwrapArgs(base);
+    const targets = [...pairs(args, '--bind'), ...pairs(args, '--ro-bind')].map((pair) => pair[1]);
+    for (const forbidden of ['/', '/root', '/home', '/sys', '/srv/data', '/srv/data/conversations'])
+      expect(targets).not.toContain(forbidden);
+  });
+
+  it('adds the policy paths, the runtime and the control directory, then the directory and the command', () => {
+    const args = buildBwrapArgs({
+      ...base,
+      writablePaths: ['/cache'],
+      readablePaths: ['/opt/tools'],
+      runtimeDirectories: ['/opt/node/bin'],
+      control: { host: '/tmp/x-sandbox-abc', sandbox: '/run/x-sandbox' },
+    });
+    expect(pairs(args, '--bind')).toEqual([
+      [base.workspace, base.workspace],
+      ['/cache', '/cache'],
+    ]);
+    expect(pairs(args, '--ro-bind')).toContainEqual(['/opt/tools', '/opt/tools']);
+    expect(pairs(args, '--ro-bind')).toContainEqual(['/opt/node/bin', '/opt/node/bin']);
+    expect(pairs(args, '--ro-bind')).toContainEqual(['/tmp/x-sandbox-abc', '/run/x-sandbox']);
+    expect(args.slice(-6)).toEqual(['--chdir', base.cwd, '--', '/bin/sh', '-c', 'echo hi']);
+  });
+});
