@@ -90,12 +90,13 @@ export class BubblewrapSandbox implements Sandbox {
     return real;
   }
 
-  #limitArgs(): string[] {
+  /** `addressSpace`: RLIMIT_AS stands in for the memory limit only where no memory cgroup enforces it. */
+  #limitArgs(addressSpace: boolean): string[] {
     const { cpuTimeSeconds, memoryBytes, fileSizeBytes, processes } = this.policy.limits;
     const args: string[] = [];
     // SIGXCPU at the soft limit (reported as `cpu_time`), SIGKILL a second later for a process that ignores it.
     if (cpuTimeSeconds !== undefined) args.push(`--cpu=${cpuTimeSeconds}:${cpuTimeSeconds + 1}`);
-    if (memoryBytes !== undefined) args.push(`--as=${memoryBytes}`);
+    if (memoryBytes !== undefined && addressSpace) args.push(`--as=${memoryBytes}`);
     if (fileSizeBytes !== undefined) args.push(`--fsize=${fileSizeBytes}`);
     if (processes !== undefined) args.push(`--nproc=${processes}`);
     return args.length === 0 ? [] : ['/usr/bin/prlimit', ...args, '--'];
@@ -109,17 +110,6 @@ export class BubblewrapSandbox implements Sandbox {
     const control = network === 'allowlist' ? await this.#startControl() : undefined;
     const bridge =
       control === undefined ? [] : [layout.node, `${CONTROL_DIRECTORY}/bridge.cjs`, `${CONTROL_DIRECTORY}/proxy.sock`];
-    const argv = [...bridge, ...this.#limitArgs(), command.command, ...command.args];
-    const bwrapArgs = buildBwrapArgs({
-      workspace: this.workspace,
-      cwd,
-      network,
-      writablePaths: this.policy.writablePaths,
-      readablePaths: this.policy.readablePaths,
-      ...layout,
-      ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
-      argv,
-    });
     const { processes, memoryBytes } = this.policy.limits;
     const cgroups: SandboxCgroups = await createSandboxCgroups(
       this.#options.cgroups,
@@ -132,6 +122,17 @@ export class BubblewrapSandbox implements Sandbox {
       },
     );
     if (processes !== undefined && !cgroups.enforcesProcesses) warnNoProcessLimit();
+    const argv = [...bridge, ...this.#limitArgs(!cgroups.enforcesMemory), command.command, ...command.args];
+    const bwrapArgs = buildBwrapArgs({
+      workspace: this.workspace,
+      cwd,
+      network,
+      writablePaths: this.policy.writablePaths,
+      readablePaths: this.policy.readablePaths,
+      ...layout,
+      ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
+      argv,
+    });
     let released = false;
     const entry = {
       release: async () => {

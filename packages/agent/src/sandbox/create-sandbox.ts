@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { BubblewrapSandbox } from './bubblewrap-sandbox.js';
 import { detectSandboxSupport } from './detect-sandbox-support.js';
 import type { DeniedConnection } from './internal/allowlist-proxy.js';
-import { discoverCgroupHierarchies } from './internal/cgroups.js';
+import { discoverCgroupHierarchies, removeStaleCgroups } from './internal/cgroups.js';
 import { readHostLayout } from './internal/host-layout.js';
 import { InvalidSandboxPolicyError } from './invalid-sandbox-policy-error.js';
 import type { Sandbox } from './sandbox.js';
@@ -58,6 +58,8 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const workspace = realDirectory(options.workspace, 'workspace');
   const support = await detectSandboxSupport();
   if (!support.available) throw new SandboxUnavailableError(support.reason);
+  const cgroups = discoverCgroupHierarchies();
+  await removeStaleCgroups(cgroups);
   return new BubblewrapSandbox({
     policy: {
       ...policy,
@@ -67,7 +69,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     workspace,
     bwrap: support.bwrap,
     layout: readHostLayout(),
-    cgroups: discoverCgroupHierarchies(),
+    cgroups,
     ...(options.onNetworkDenied === undefined ? {} : { onNetworkDenied: options.onNetworkDenied }),
   });
 }

@@ -32,10 +32,16 @@ function run(file: string, args: string[]): Promise<{ ok: boolean; output: strin
   });
 }
 
-async function probe(): Promise<SandboxSupport> {
-  if (process.platform !== 'linux')
-    return { available: false, reason: `bubblewrap needs Linux, and this is ${process.platform}` };
-  const bwrap = findOnPath('bwrap');
+/**
+ * The probe itself, uncached; `bwrap` names the binary to try (a test points it at a missing or broken one).
+ * Not exported from the package: `detectSandboxSupport` is the face.
+ */
+export async function probeSandboxSupport(
+  options: { bwrap?: string | undefined; platform?: NodeJS.Platform } = {},
+): Promise<SandboxSupport> {
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux') return { available: false, reason: `bubblewrap needs Linux, and this is ${platform}` };
+  const bwrap = 'bwrap' in options ? options.bwrap : findOnPath('bwrap');
   if (bwrap === undefined) return { available: false, reason: '`bwrap` (bubblewrap) is not installed' };
   const version = await run(bwrap, ['--version']);
   if (!version.ok) return { available: false, reason: `\`${bwrap} --version\` failed: ${version.output}` };
@@ -61,6 +67,6 @@ async function probe(): Promise<SandboxSupport> {
 
 /** Probes once per process by running `bwrap … true` with the sandbox's real namespaces and mounts. */
 export function detectSandboxSupport(): Promise<SandboxSupport> {
-  cached ??= probe();
+  cached ??= probeSandboxSupport();
   return cached;
 }

@@ -32,7 +32,7 @@ export const sandboxLimitsSchema = z
     wallTimeMs: z.number().int().positive().optional(),
     /** CPU time per process, in seconds (RLIMIT_CPU). */
     cpuTimeSeconds: z.number().int().positive().optional(),
-    /** Address space per process, in bytes (RLIMIT_AS); also the cgroup memory limit where one is available. */
+    /** Memory of the whole sandbox, in bytes, by a memory cgroup where one is writable; else RLIMIT_AS per process. */
     memoryBytes: z.number().int().positive().optional(),
     /** Largest file a process may write, in bytes (RLIMIT_FSIZE). */
     fileSizeBytes: z.number().int().positive().optional(),

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /** The cgroup directories this process may create children under, found from its own mounts. */
@@ -215,4 +215,35 @@ export async function createSandboxCgroups(
       await Promise.all(dirs.map((dir) => removeWhenEmpty(dir)));
     },
   };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the empty cgroups left by a server that died before releasing them (named after its pid). A cgroup
+ * still holding processes is left alone (rmdir refuses it).
+ */
+export async function removeStaleCgroups(hierarchies: CgroupHierarchies): Promise<void> {
+  const parents = [hierarchies.pidsV1, hierarchies.memoryV1, hierarchies.v2?.dir];
+  for (const parent of parents) {
+    if (parent === undefined) continue;
+    let names: string[];
+    try {
+      names = await readdir(parent);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const owner = /^x-sandbox-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
+      if (owner === undefined || isAlive(Number.parseInt(owner, 10))) continue;
+      await rmdir(join(parent, name)).catch(() => undefined);
+    }
+  }
 }
