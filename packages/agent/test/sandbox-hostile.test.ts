@@ -206,6 +206,16 @@ describe('limits', () => {
     SLOW,
   );
 
+  it(
+    'a busy loop stops at the CPU time limit',
+    async () => {
+      const sandbox = await sandboxFor({ limits: { cpuTimeSeconds: 1 } });
+      const result = await sh(sandbox, 'while :; do :; done');
+      expect(result.limit).toBe('cpu_time');
+    },
+    SLOW,
+  );
+
   it('output past the limit is cut and the command killed', async () => {
     const result = await runSandboxed(await sandboxFor(), {
       command: '/bin/sh',
