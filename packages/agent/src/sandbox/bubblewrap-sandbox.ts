@@ -155,12 +155,15 @@ export class BubblewrapSandbox implements Sandbox {
       limitsHit: () => cgroups.limitsHit(),
     };
     if (cgroups.procsFiles.length === 0) return prepared;
-    // Joins the cgroups before becoming bubblewrap, so nothing the sandbox forks can start outside them.
-    const join = cgroups.procsFiles.map((file) => `echo $$ > '${file}'`).join(' && ');
+    // Joins the cgroups before becoming bubblewrap, so nothing the sandbox forks can start outside them. A
+    // cgroup that enforces a limit must be joined (else exit 125); the one kept only for `cgroup.kill` may not be.
+    const joins = cgroups.procsFiles.map(({ file, required }) =>
+      required ? `{ echo $$ > '${file}' || exit 125; }` : `{ echo $$ > '${file}'; } 2>/dev/null`,
+    );
     return {
       ...prepared,
       command: '/bin/sh',
-      args: ['-c', `{ ${join}; } || exit 125; exec "$@"`, 'x-sandbox', this.#options.bwrap, ...bwrapArgs],
+      args: ['-c', `${joins.join('; ')}; exec "$@"`, 'x-sandbox', this.#options.bwrap, ...bwrapArgs],
     };
   }
 

@@ -14,8 +14,11 @@ export interface CgroupHierarchies {
 
 /** What one sandboxed command's cgroups enforce and report. */
 export interface SandboxCgroups {
-  /** `cgroup.procs` files the wrapper writes its pid to before it becomes bubblewrap. */
-  readonly procsFiles: readonly string[];
+  /**
+   * `cgroup.procs` files the wrapper writes its pid to before it becomes bubblewrap. `required`: the cgroup
+   * enforces a limit, so failing to join it must fail the command rather than run it unlimited.
+   */
+  readonly procsFiles: readonly { file: string; required: boolean }[];
   readonly enforcesProcesses: boolean;
   readonly enforcesMemory: boolean;
   /** Whether a limit was hit (a fork refused at pids.max; a process OOM-killed at the memory limit). */
@@ -145,6 +148,7 @@ export async function createSandboxCgroups(
   limits: { processes?: number; memoryBytes?: number },
 ): Promise<SandboxCgroups> {
   const dirs: string[] = [];
+  const enforcing = new Set<string>();
   let enforcesProcesses = false;
   let enforcesMemory = false;
   const events: { file: string; key: string }[] = [];
@@ -162,6 +166,7 @@ export async function createSandboxCgroups(
     const dir = await make(hierarchies.pidsV1);
     if (dir !== undefined && (await tryWrite(join(dir, 'pids.max'), String(limits.processes)))) {
       enforcesProcesses = true;
+      enforcing.add(dir);
       events.push({ file: join(dir, 'pids.events'), key: 'max' });
     }
   }
@@ -171,6 +176,7 @@ export async function createSandboxCgroups(
       // Without swap accounting the limit holds anyway; with it, swap must not extend it.
       await tryWrite(join(dir, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
       enforcesMemory = true;
+      enforcing.add(dir);
       events.push({ file: join(dir, 'memory.oom_control'), key: 'oom_kill' });
     }
   }
@@ -181,6 +187,7 @@ export async function createSandboxCgroups(
     if (v2Dir !== undefined && !enforcesProcesses && limits.processes !== undefined && controllers.has('pids')) {
       if (await tryWrite(join(v2Dir, 'pids.max'), String(limits.processes))) {
         enforcesProcesses = true;
+        enforcing.add(v2Dir);
         events.push({ file: join(v2Dir, 'pids.events'), key: 'max' });
       }
     }
@@ -188,13 +195,14 @@ export async function createSandboxCgroups(
       if (await tryWrite(join(v2Dir, 'memory.max'), String(limits.memoryBytes))) {
         await tryWrite(join(v2Dir, 'memory.swap.max'), '0');
         enforcesMemory = true;
+        enforcing.add(v2Dir);
         events.push({ file: join(v2Dir, 'memory.events'), key: 'oom_kill' });
       }
     }
   }
   let released = false;
   return {
-    procsFiles: dirs.map((dir) => join(dir, 'cgroup.procs')),
+    procsFiles: dirs.map((dir) => ({ file: join(dir, 'cgroup.procs'), required: enforcing.has(dir) })),
     enforcesProcesses,
     enforcesMemory,
     async limitsHit() {
