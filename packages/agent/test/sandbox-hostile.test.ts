@@ -13,7 +13,7 @@ import { runSandboxed } from '../src/sandbox/run-sandboxed.js';
 import type { Sandbox } from '../src/sandbox/sandbox.js';
 import type { SandboxPolicyInput } from '../src/sandbox/sandbox-policy.js';
 import {
-  hostProcessesMatching,
+  hostSleeps,
   makeServerLayout,
   requireBubblewrap,
   type ServerLayout,
@@ -238,13 +238,12 @@ describe('leftover processes', () => {
       const tag = 700_000 + Math.floor(Math.random() * 100_000);
       const result = await sh(
         await sandboxFor(),
-        `setsid sleep ${tag} & nohup sleep ${tag + 1} >/dev/null 2>&1 & (sh -c 'sleep ${tag + 2} &' &); sleep 0.2; echo started`,
+        `setsid sleep ${tag} & nohup sleep ${tag + 1} >/dev/null 2>&1 & (sh -c 'sleep ${tag + 2} &' &); ` +
+          // The command ends only once all three daemons run.
+          `until [ "$(ps -eo args | grep -cE '^sleep (${tag}|${tag + 1}|${tag + 2})$')" = 3 ]; do sleep 0.1; done; echo started`,
       );
       expect(result.stdout).toBe('started\n');
-      await waitFor(
-        () => [tag, tag + 1, tag + 2].every((n) => hostProcessesMatching(`sleep ${n}`).length === 0),
-        'the daemons to be gone',
-      );
+      await waitFor(() => [tag, tag + 1, tag + 2].every((n) => hostSleeps(n).length === 0), 'the daemons to be gone');
     },
     SLOW,
   );
@@ -261,12 +260,9 @@ describe('leftover processes', () => {
         env: commandEnv(),
         stdio: 'ignore',
       });
-      await waitFor(() => hostProcessesMatching(`sleep ${tag}`).length > 0, 'the daemon to start');
+      await waitFor(() => hostSleeps(tag).length > 0, 'the daemon to start');
       await sandbox.dispose();
-      await waitFor(
-        () => hostProcessesMatching(`sleep ${tag}`).length + hostProcessesMatching(`sleep ${tag + 1}`).length === 0,
-        'the processes to be gone',
-      );
+      await waitFor(() => hostSleeps(tag).length + hostSleeps(tag + 1).length === 0, 'the processes to be gone');
       await waitFor(() => child.exitCode !== null || child.signalCode !== null, 'the sandbox to exit');
     },
     SLOW,
@@ -293,10 +289,10 @@ describe('leftover processes', () => {
         ],
         { stdio: 'ignore' },
       );
-      await waitFor(() => hostProcessesMatching(`sleep ${tag}`).length > 0, 'the daemon to start');
+      await waitFor(() => hostSleeps(tag).length > 0, 'the daemon to start');
       host.kill('SIGKILL');
       await waitFor(
-        () => hostProcessesMatching(`sleep ${tag}`).length + hostProcessesMatching(`sleep ${tag + 1}`).length === 0,
+        () => hostSleeps(tag).length + hostSleeps(tag + 1).length === 0,
         'the sandbox to die with its host',
       );
       await prepared.release();

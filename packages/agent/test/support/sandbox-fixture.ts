@@ -42,16 +42,17 @@ export function makeServerLayout(): ServerLayout {
   return { root, dataDir, workspace, siblingWorkspace, home, fileSecret };
 }
 
-/** Host processes whose command line contains `marker` (to find what a sandboxed command left behind). */
-export function hostProcessesMatching(marker: string): number[] {
+/** Live host processes running exactly `sleep <seconds>` (to find what a sandboxed command left behind). */
+export function hostSleeps(seconds: number): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       // A zombie is already dead; it only waits for its parent to reap it.
-      if (cmdline.includes(marker) && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z')
+      const zombie = stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+      if (!zombie && /(^|\/)sleep$/.test(argv[0] ?? '') && argv[1] === String(seconds) && argv.length <= 3)
         found.push(Number.parseInt(name, 10));
     } catch {
       // Exited while scanned.
