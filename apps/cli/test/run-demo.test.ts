@@ -157,6 +157,16 @@ describe('reading the demo conversation back', () => {
     expect(roles(output)).toEqual(expected);
   });
 
+  it("prints the terminal observation as the model saw it: output, then the reference's metadata lines", async () => {
+    const result = await runCli(['messages', id], { env });
+    const messages = JSON.parse(result.stdout) as { role: string; name?: string; content: { text?: string }[] }[];
+    const terminal = messages.find((message) => message.role === 'tool' && message.name === 'terminal');
+    const text = terminal?.content.map((part) => part.text ?? '').join('');
+    expect(text).toContain('Hello from the offline model!');
+    expect(text).toMatch(/\[Current working directory: .+\]/);
+    expect(text).toContain('[Command finished with exit code 0]');
+  });
+
   it('prints the messages up to an index', async () => {
     const result = await runCli(['messages', id, '--until', '1'], { env });
     expect((JSON.parse(result.stdout) as { role: string }[]).map((message) => message.role)).toEqual([

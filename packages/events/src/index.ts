@@ -68,6 +68,8 @@ export {
   type FinishAction,
   finishActionSchema,
   finishObservationSchema,
+  maxCommandOutputSize,
+  maybeTruncate,
   type ObjectSchema,
   type ObservationKindOptions,
   registerActionKind,
@@ -75,8 +77,11 @@ export {
   registerObservationKind,
   THINK_OBSERVATION_TEXT,
   type ThinkAction,
+  terminalLlmContent,
+  terminalObservationReadSchema,
   thinkActionSchema,
   thinkObservationSchema,
+  truncateNotice,
 } from './registry/index.js';
 export type {
   AnthropicCacheControl,

@@ -65,8 +65,8 @@ describe('README examples', () => {
   });
 
   it('registering kinds', () => {
-    registerActionKind('TerminalAction', z.object({ command: z.string(), timeout: z.number().optional() }));
-    registerObservationKind('TerminalObservation', z.object({ exit_code: z.number().int() }), {
+    registerActionKind('BuildAction', z.object({ target: z.string(), timeout: z.number().optional() }));
+    registerObservationKind('BuildObservation', z.object({ exit_code: z.number().int() }), {
       toLlmContent: (observation) => [...observation.content, text(`exit code ${observation.exit_code}`)],
     });
     const note = registerEventKind(
@@ -84,9 +84,9 @@ describe('README examples', () => {
       createActionEvent({
         tool_call: { id: 'c', name: 'terminal', arguments: '{}', origin: 'completion' },
         llm_response_id: 'r',
-        action: { kind: 'TerminalAction' },
+        action: { kind: 'BuildAction' },
       }),
-    ).toThrow(/action\.command/);
+    ).toThrow(/action\.target/);
   });
 
   it('conversation tree', () => {

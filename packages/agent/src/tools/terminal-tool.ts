@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { buildToolEnvironment, type ToolEnvironment, validateToolEnvironment } from './environment/index.js';
 import { runTerminalAction, type TerminalOutcome, type TerminalState } from './terminal/run-terminal-action.js';
 import { ShellSession } from './terminal/shell-session.js';
-import { defaultMetadata, registerTerminalObservation } from './terminal/terminal-observation.js';
+import { defaultMetadata } from './terminal/terminal-observation.js';
 import { literalArgumentHint, pythonLiteralKind, resetText } from './terminal/terminal-texts.js';
 import { defineTool, type Tool, type ToolContext, type ToolResult } from './tool.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -131,7 +131,6 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   closeAll(): Promise<void>;
 } {
   validateToolEnvironment(options.environment);
-  registerTerminalObservation();
   const settings = {
     noChangeTimeoutSeconds: options.noChangeTimeoutSeconds ?? 30,
     maxOutputChars: options.maxOutputChars ?? 30_000,

@@ -165,6 +165,78 @@ const fixtures: { name: string; event: Record<string, unknown>; message: unknown
     },
   },
   {
+    // Rendered by every reader, with no terminal tool created in the process (`x messages`, the server).
+    name: 'TerminalObservation with its metadata lines',
+    event: {
+      ...base,
+      source: 'environment',
+      tool_name: 'terminal',
+      tool_call_id: 'call_3',
+      action_id: 'a3',
+      observation: {
+        content: [t('hello')],
+        is_error: false,
+        command: 'echo hello',
+        exit_code: 0,
+        timeout: false,
+        metadata: {
+          exit_code: 0,
+          pid: -1,
+          username: null,
+          hostname: null,
+          working_dir: '/workspace/project',
+          py_interpreter_path: '/usr/bin/python3',
+          prefix: '',
+          suffix: '',
+        },
+        full_output_save_dir: null,
+        kind: 'TerminalObservation',
+      },
+      kind: 'ObservationEvent',
+    },
+    message: {
+      role: 'tool',
+      content: [
+        t(
+          'hello\n[Current working directory: /workspace/project]\n[Python interpreter: /usr/bin/python3]\n[Command finished with exit code 0]',
+        ),
+      ],
+      tool_call_id: 'call_3',
+      name: 'terminal',
+      thinking_blocks: [],
+    },
+  },
+  {
+    name: 'TerminalObservation of an error: the error header, then the output',
+    event: {
+      ...base,
+      source: 'environment',
+      tool_name: 'terminal',
+      tool_call_id: 'call_4',
+      action_id: 'a4',
+      observation: {
+        content: [t('boom')],
+        is_error: true,
+        command: 'false',
+        exit_code: 1,
+        timeout: false,
+        metadata: { exit_code: 1, pid: -1, prefix: '', suffix: '\n[The command has no new output]' },
+        kind: 'TerminalObservation',
+      },
+      kind: 'ObservationEvent',
+    },
+    message: {
+      role: 'tool',
+      content: [
+        t('[An error occurred during execution.]\n'),
+        t('boom\n[The command has no new output]\n[Command finished with exit code 1]'),
+      ],
+      tool_call_id: 'call_4',
+      name: 'terminal',
+      thinking_blocks: [],
+    },
+  },
+  {
     name: 'CondensationSummaryEvent',
     event: { ...base, source: 'environment', summary: 'earlier: stuff', kind: 'CondensationSummaryEvent' },
     message: { role: 'user', content: [t('earlier: stuff')], thinking_blocks: [] },

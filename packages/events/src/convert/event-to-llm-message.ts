@@ -3,9 +3,9 @@ import type { Observation } from '../schemas/common.js';
 import type { ContentPart, Message, TextContent } from '../schemas/content.js';
 import type { AnyEvent } from '../schemas/events.js';
 import type { ActionEvent, ObservationEvent } from '../schemas/llm-convertible-events.js';
+import { OBSERVATION_ERROR_HEADER } from './observation-error-header.js';
 
-/** Prefix the reference puts before the content of an observation with `is_error` (§3.6). */
-export const OBSERVATION_ERROR_HEADER = '[An error occurred during execution.]\n';
+export { OBSERVATION_ERROR_HEADER };
 
 const errorHeaderPart: TextContent = Object.freeze({
   cache_prompt: false,

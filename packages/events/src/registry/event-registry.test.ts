@@ -75,18 +75,18 @@ describe('observation kinds', () => {
   it('validates registered observations, keeps content/is_error first and exposes toLlmContent', () => {
     const registry = createEventRegistry();
     const toLlmContent = () => [];
-    registry.registerObservationKind('TerminalObservation', z.object({ exit_code: z.number().int() }), {
+    registry.registerObservationKind('ExitCodeObservation', z.object({ exit_code: z.number().int() }), {
       toLlmContent,
     });
-    const event = parseEvent(observationEvent({ exit_code: 0, kind: 'TerminalObservation' }), { registry });
+    const event = parseEvent(observationEvent({ exit_code: 0, kind: 'ExitCodeObservation' }), { registry });
     expect(event.kind === 'ObservationEvent' && JSON.stringify(event.observation)).toBe(
-      '{"content":[],"is_error":false,"exit_code":0,"kind":"TerminalObservation"}',
+      '{"content":[],"is_error":false,"exit_code":0,"kind":"ExitCodeObservation"}',
     );
     expect(() =>
-      parseEvent(observationEvent({ exit_code: 'zero', kind: 'TerminalObservation' }), { registry }),
+      parseEvent(observationEvent({ exit_code: 'zero', kind: 'ExitCodeObservation' }), { registry }),
     ).toThrow(/observation\.exit_code/);
-    expect(getObservationKindOptions('TerminalObservation', registry)?.toLlmContent).toBe(toLlmContent);
-    expect(getObservationKindOptions('TerminalObservation')).toBeUndefined();
+    expect(getObservationKindOptions('ExitCodeObservation', registry)?.toLlmContent).toBe(toLlmContent);
+    expect(getObservationKindOptions('ExitCodeObservation')).toBeUndefined();
     expect(getObservationKindOptions('FinishObservation')?.kind).toBe('FinishObservation');
   });
 });

@@ -11,6 +11,7 @@ import {
   thinkActionSchema,
   thinkObservationSchema,
 } from './builtin-kinds.js';
+import { terminalLlmContent, terminalObservationReadSchema } from './reference-kinds/terminal-observation-kind.js';
 
 /** Any zod object schema (plain, strict or loose). */
 export type ObjectSchema = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
@@ -152,6 +153,11 @@ export function createEventRegistry(): EventRegistry {
   registry.registerActionKind('ThinkAction', thinkActionSchema);
   registry.registerObservationKind('FinishObservation', finishObservationSchema);
   registry.registerObservationKind('ThinkObservation', thinkObservationSchema);
+  // The reference renders a terminal observation with its metadata lines: every reader must, not only a
+  // process that created a terminal tool.
+  registry.registerObservationKind('TerminalObservation', terminalObservationReadSchema, {
+    toLlmContent: terminalLlmContent,
+  });
   return registry;
 }
 

@@ -26,3 +26,9 @@ export {
   type ObjectSchema,
   type ObservationKindOptions,
 } from './event-registry.js';
+export { maybeTruncate, truncateNotice } from './reference-kinds/maybe-truncate.js';
+export {
+  maxCommandOutputSize,
+  terminalLlmContent,
+  terminalObservationReadSchema,
+} from './reference-kinds/terminal-observation-kind.js';

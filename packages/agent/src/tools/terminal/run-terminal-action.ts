@@ -1,4 +1,5 @@
 import { hostname, userInfo } from 'node:os';
+import { maybeTruncate } from '@x/events';
 import { maskSecrets } from '../secrets.js';
 import type { ToolContext } from '../tool.js';
 import { ansiCQuote, type CollectedOutput, type CommandReport, type ShellSession } from './shell-session.js';
@@ -12,7 +13,6 @@ import {
   pythonFloat,
   timeoutMessage,
 } from './terminal-texts.js';
-import { maybeTruncate } from './truncate.js';
 
 /** The state of one conversation's terminal: its shell and what the last observation already showed. */
 export interface TerminalState {
