@@ -54,6 +54,16 @@ describe('accessors', () => {
 
   it('getEventThinking joins reasoning content and thinking blocks', () => {
     expect(getEventThinking(think)).toBe('because\ndeep');
+    // An Anthropic response stores its thinking both ways: returned once.
+    const anthropic = {
+      ...think,
+      reasoning_content: 'First, the schema.\nThen the index.',
+      thinking_blocks: [
+        { type: 'thinking' as const, thinking: 'First, the schema.', signature: 's1' },
+        { type: 'thinking' as const, thinking: 'Then the index.', signature: 's2' },
+      ],
+    };
+    expect(getEventThinking(anthropic)).toBe('First, the schema.\nThen the index.');
     expect(getEventThinking(userMessage('hi'))).toBe('');
   });
 

@@ -37,7 +37,9 @@ export function getEventText(event: AnyEvent): string {
 
 /**
  * The model's reasoning in an event: `reasoning_content` followed by the text of its thinking blocks
- * (redacted blocks have none), joined by newlines; `''` when there is none.
+ * (redacted blocks have none), joined by newlines; `''` when there is none. Anthropic responses carry the same
+ * thinking twice (as `reasoning_content` and as thinking blocks, as LiteLLM and our client store them): a block
+ * whose text `reasoning_content` already holds is not repeated.
  */
 export function getEventThinking(event: AnyEvent): string {
   let reasoning: string | undefined;
@@ -51,6 +53,7 @@ export function getEventThinking(event: AnyEvent): string {
   } else if (event.kind === 'StreamingDeltaEvent') {
     reasoning = event.reasoning_content;
   }
-  const parts = [reasoning ?? '', ...blocks.map((block) => block.thinking ?? '')].filter((part) => part !== '');
-  return parts.join('\n');
+  const said = reasoning ?? '';
+  const fresh = blocks.map((block) => block.thinking ?? '').filter((text) => text !== '' && !said.includes(text));
+  return [said, ...fresh].filter((part) => part !== '').join('\n');
 }
