@@ -17,6 +17,7 @@ import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
+import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import {
@@ -173,6 +174,7 @@ export async function buildServer(
   registerTreeRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
   registerChainRoutes(app, manager);
+  registerAgUiRoutes(app, manager);
   registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

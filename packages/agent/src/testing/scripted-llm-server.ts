@@ -22,7 +22,11 @@ export interface ScriptedContextOverflow {
   delayMs?: number;
 }
 
-export type ScriptedReply = ScriptedCompletion | ScriptedError | ScriptedContextOverflow;
+/**
+ * A reply, optionally held back until `gate` resolves: a test that must act while the model "thinks" opens the
+ * gate when it is ready, instead of guessing a delay.
+ */
+export type ScriptedReply = (ScriptedCompletion | ScriptedError | ScriptedContextOverflow) & { gate?: Promise<void> };
 
 /** A request body as received (parsed JSON object; not validated further). */
 export type ScriptedRequestBody = Record<string, unknown>;
@@ -116,6 +120,7 @@ export async function startScriptedLLMServer(
       return;
     }
     if (reply.delayMs) await sleep(reply.delayMs);
+    if (reply.gate !== undefined) await reply.gate;
     // The client may have given up (timeout, abort) while we waited.
     if (response.destroyed || !response.socket || response.socket.destroyed) return;
     if ('error' in reply) {
