@@ -17,9 +17,9 @@ import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
-import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
+import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
