@@ -141,4 +141,17 @@ describe('examples, each run as a process', () => {
     expect(run.stdout).toMatch(/^children: 2 [0-9a-f-]{36} [0-9a-f-]{36}$/m);
     expect(requests).toHaveLength(5); // parent: spawn, delegate, finish; one per child
   });
+
+  it('persistence: a closed conversation is resumed from its store and the model sees its history', async () => {
+    const { run, requests } = await runWithOpenAI('persistence', [
+      { content: 'I will remember 7.' },
+      { content: 'You asked me to remember 7.' },
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).toMatch(/^persisted at: .*x-persistence-example-.*\/[0-9a-f]{32}$/m);
+    expect(run.stdout).toMatch(/^events after resume: \d+ status: finished$/m);
+    expect(run.lines).toContain('answer: You asked me to remember 7.');
+    // The resumed conversation sent the first turn again: it was read back from the files.
+    expect(JSON.stringify(requests[1]?.messages)).toContain('I will remember 7.');
+  });
 });
