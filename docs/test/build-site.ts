@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const docsDir = fileURLToPath(new URL('..', import.meta.url));
@@ -15,21 +15,27 @@ export interface SiteBuild {
 
 /**
  * Builds the site as `pnpm docs` does (docs/typedoc.json: warnings are errors) into `out`, with `extraDocuments`
- * (absolute paths) added to the guides. The extra documents go through a config that extends the real one, so
+ * (absolute paths inside docs/: TypeDoc 0.28 globs documents from the folder they all share, and fails when
+ * that is `/`) added to the guides. The extra documents go through a config that extends the real one, so
  * the test exercises exactly the site's settings.
  */
 export async function buildSite(out: string, extraDocuments: string[] = []): Promise<SiteBuild> {
-  const base = JSON.parse(await readFile(join(docsDir, 'typedoc.json'), 'utf8')) as { projectDocuments: string[] };
-  const config = join(out, '..', `typedoc-${Date.now()}.json`);
-  await writeFile(
-    config,
-    JSON.stringify({
-      extends: [join(docsDir, 'typedoc.json')],
-      projectDocuments: [...base.projectDocuments.map((path) => join(docsDir, path)), ...extraDocuments],
-      out,
-    }),
-  );
-  const child = spawn(process.execPath, [typedocBin, '--options', config], {
+  let options = join(docsDir, 'typedoc.json');
+  if (extraDocuments.length > 0) {
+    // TypeDoc resolves a config's paths against that config's folder (and its globbing fails on absolute ones).
+    const base = JSON.parse(await readFile(options, 'utf8')) as { projectDocuments: string[] };
+    const folder = dirname(extraDocuments[0] as string);
+    options = join(folder, `typedoc-${basename(out)}.json`);
+    const documents = [...base.projectDocuments.map((path) => join(docsDir, path)), ...extraDocuments];
+    await writeFile(
+      options,
+      JSON.stringify({
+        extends: [relative(folder, join(docsDir, 'typedoc.json'))],
+        projectDocuments: documents.map((path) => relative(folder, path)),
+      }),
+    );
+  }
+  const child = spawn(process.execPath, [typedocBin, '--options', options, '--out', out], {
     cwd: docsDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
