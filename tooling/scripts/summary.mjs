@@ -5,29 +5,39 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Per-package counts, their totals, and the packages with a `test` script that recorded nothing. */
-export function collectResults(root) {
-  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], packages: [] };
+/**
+ * The workspace's package directories, as pnpm-workspace.yaml lists them: every folder of packages/, apps/ and
+ * tooling/, and the single packages examples/ and docs/.
+ */
+export function packageDirs(root) {
+  const dirs = [];
   for (const group of ['packages', 'apps', 'tooling']) {
     const groupDir = join(root, group);
     if (!existsSync(groupDir)) continue;
-    for (const name of readdirSync(groupDir).sort()) {
-      const dir = join(groupDir, name);
-      const manifest = join(dir, 'package.json');
-      if (!existsSync(manifest)) continue;
-      const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-      if (!pkg.scripts?.test) continue;
-      const summary = join(dir, '.test-results', 'summary.json');
-      if (!existsSync(summary)) {
-        totals.missing.push(pkg.name);
-        continue;
-      }
-      const counts = JSON.parse(readFileSync(summary, 'utf8'));
-      totals.passed += counts.passed;
-      totals.failed += counts.failed;
-      totals.skipped += counts.skipped;
-      totals.packages.push({ name: pkg.name, ...counts });
+    for (const name of readdirSync(groupDir).sort()) dirs.push(join(groupDir, name));
+  }
+  for (const single of ['examples', 'docs']) dirs.push(join(root, single));
+  return dirs;
+}
+
+/** Per-package counts, their totals, and the packages with a `test` script that recorded nothing. */
+export function collectResults(root) {
+  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], packages: [] };
+  for (const dir of packageDirs(root)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+    if (!pkg.scripts?.test) continue;
+    const summary = join(dir, '.test-results', 'summary.json');
+    if (!existsSync(summary)) {
+      totals.missing.push(pkg.name);
+      continue;
     }
+    const counts = JSON.parse(readFileSync(summary, 'utf8'));
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
+    totals.packages.push({ name: pkg.name, ...counts });
   }
   return totals;
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectResults } from './summary.mjs';
+import { collectResults, packageDirs } from './summary.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
@@ -17,7 +17,7 @@ function run(command, args) {
 }
 
 // Results of an earlier run must not be mistaken for this one's.
-for (const dir of packageDirs()) rmSync(join(dir, '.test-results'), { recursive: true, force: true });
+for (const dir of packageDirs(root)) rmSync(join(dir, '.test-results'), { recursive: true, force: true });
 
 const biome = run('pnpm', ['exec', 'biome', 'ci', '--colors=off', '.']);
 const summaryDir = join(root, '.turbo', 'runs');
@@ -65,13 +65,3 @@ if (problems.length > 0) {
 }
 console.log(`\n${results.passed} passed, ${failed} failed${results.skipped ? `, ${results.skipped} skipped` : ''}`);
 process.exit(failed > 0 || biome !== 0 || turbo !== 0 ? 1 : 0);
-
-function packageDirs() {
-  const dirs = [];
-  for (const group of ['packages', 'apps', 'tooling']) {
-    const groupDir = join(root, group);
-    if (!existsSync(groupDir)) continue;
-    for (const name of readdirSync(groupDir)) dirs.push(join(groupDir, name));
-  }
-  return dirs;
-}

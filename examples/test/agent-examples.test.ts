@@ -1,0 +1,157 @@
+// Each example runs as its own process against a local server speaking the model vendor's wire protocol,
+// configured the way a user configures a real provider: OPENAI_BASE_URL / ANTHROPIC_BASE_URL and a key.
+import {
+  type ScriptedReply,
+  type ScriptedReplyFunction,
+  startAnthropicServer,
+  startScriptedLLMServer,
+} from '@x/agent/testing';
+import { describe, expect, it } from 'vitest';
+import { describeRun, runExample } from './support/run-example.js';
+
+const finish = (message: string): ScriptedReply => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
+
+/** Runs an example against a scripted OpenAI-compatible server; the server's requests are returned too. */
+async function runWithOpenAI(name: string, script: ScriptedReply[] | ScriptedReplyFunction) {
+  const server = await startScriptedLLMServer(script);
+  try {
+    const run = await runExample(name, { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: server.baseURL });
+    return { run, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The `role: tool` messages of a Chat Completions request. */
+function toolResults(request: Record<string, unknown> | undefined): string {
+  const messages = (request?.messages ?? []) as { role: string; content: unknown }[];
+  return JSON.stringify(messages.filter((message) => message.role === 'tool'));
+}
+
+describe('examples, each run as a process', () => {
+  it('custom-tool: the model sees the zod schema as JSON Schema and the tool runs', async () => {
+    const { run, requests } = await runWithOpenAI('custom-tool', [
+      { toolCalls: [{ name: 'word_count', arguments: { text: 'the quick brown fox' } }] },
+      finish('There are 4 words.'),
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.lines).toContain('observation: 4 words');
+    expect(run.lines).toContain('status: finished');
+    const tools = requests[0]?.tools as { function: { name: string; parameters: { properties: object } } }[];
+    const wordCount = tools.find((tool) => tool.function.name === 'word_count');
+    expect(wordCount?.function.parameters.properties).toHaveProperty('text', {
+      type: 'string',
+      description: 'The text to count',
+    });
+    expect(toolResults(requests[1])).toContain('4 words');
+  });
+
+  it('anthropic-thinking: thinking blocks are shown and sent back, signed, on the next turn', async () => {
+    const server = await startAnthropicServer([
+      {
+        thinking: 'The user wants a capital; the tool knows it.',
+        toolCalls: [{ name: 'lookup_capital', arguments: { country: 'France' } }],
+      },
+      { thinking: 'The tool said Paris.', text: 'The capital of France is Paris.' },
+    ]);
+    try {
+      const run = await runExample('anthropic-thinking', {
+        ANTHROPIC_API_KEY: 'sk-ant-local',
+        ANTHROPIC_BASE_URL: server.baseURL,
+      });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.lines).toContain('thinking: The user wants a capital; the tool knows it.');
+      expect(run.lines).toContain('thinking: The tool said Paris.');
+      expect(run.lines).toContain('answer: The capital of France is Paris.');
+      expect(run.stdout).toContain('status: finished');
+      expect(server.requests).toHaveLength(2);
+      // The server checks that the signed thinking block of turn 1 came back unchanged in turn 2.
+      expect(server.requests.map((request) => request.violations)).toEqual([[], []]);
+      expect(JSON.stringify(server.requests[1]?.body)).toContain('The user wants a capital; the tool knows it.');
+      expect(server.requests[0]?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('mcp-stdio: the MCP server started over stdio gives the model its tool, and the call reaches it', async () => {
+    const { run, requests } = await runWithOpenAI('mcp-stdio', [
+      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+      finish('2 + 3 = 5'),
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).not.toContain('error:');
+    const tools = requests[0]?.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toContain('add');
+    expect(toolResults(requests[1])).toContain('5');
+    expect(run.lines).toContain('status: finished');
+  });
+
+  it('blocking-hook: the PreToolUse hook blocks rm -rf and the directory survives', async () => {
+    const { run, requests } = await runWithOpenAI('blocking-hook', [
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf build' } }] },
+      finish('The hook refused to delete build.'),
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.lines).toContain('hook: PreToolUse blocked');
+    expect(run.stdout).toMatch(/rejected by hook .*rm -rf is not allowed here/);
+    expect(run.lines).toContain('build directory still there: true');
+    expect(toolResults(requests[1])).toContain('rm -rf is not allowed here');
+  });
+
+  it('skills: AGENTS.md goes with the system prompt, the triggered skill with the user message', async () => {
+    const { run, requests } = await runWithOpenAI('skills', [{ content: 'Use the blue pipeline, not on a Friday.' }]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).not.toContain('error:');
+    expect(run.lines).toContain("activated skills: [ 'deploy' ]");
+    const sent = JSON.stringify(requests[0]?.messages);
+    expect(sent).toContain('This repository is a ticket tracker written in Go.');
+    expect(sent).toContain('Deploy with the blue pipeline; never on Fridays.');
+    // The `tests` skill was not triggered: its text is not sent.
+    expect(sent).not.toContain('go test ./...');
+    expect(run.lines).toContain('status: finished');
+  });
+
+  it('sub-agents: the parent spawns two children, delegates, and gets both answers', async () => {
+    // One server answers the parent and both children (they run on the parent's model, in parallel), so each
+    // reply is chosen from the request: a child by its task, the parent by how far it has got.
+    const { run, requests } = await runWithOpenAI('sub-agents', (body) => {
+      const messages = body.messages as { role: string; content: unknown }[];
+      const last = messages.at(-1);
+      const lastText = JSON.stringify(last?.content ?? '');
+      if (last?.role === 'user' && lastText.includes('Compute 6*7.')) return finish('42');
+      if (last?.role === 'user' && lastText.includes('Name the capital of Peru.')) return finish('Lima');
+      const answered = messages.filter((message) => message.role === 'tool').length;
+      if (answered === 0) {
+        return { toolCalls: [{ name: 'delegate', arguments: { command: 'spawn', ids: ['math', 'trivia'] } }] };
+      }
+      if (answered === 1) {
+        const tasks = { math: 'Compute 6*7.', trivia: 'Name the capital of Peru.' };
+        return { toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks } }] };
+      }
+      return finish('math says 42, trivia says Lima');
+    });
+    expect(run.code, describeRun(run)).toBe(0);
+    const observations = run.lines.filter((line) => line.startsWith('delegate observation:'));
+    expect(observations).toHaveLength(2);
+    expect(observations[1]).toContain('Completed delegation of 2 tasks');
+    expect(run.stdout).toContain('Agent math: 42');
+    expect(run.stdout).toContain('Agent trivia: Lima');
+    expect(run.lines).toContain('status: finished');
+    expect(run.stdout).toMatch(/^children: 2 [0-9a-f-]{36} [0-9a-f-]{36}$/m);
+    expect(requests).toHaveLength(5); // parent: spawn, delegate, finish; one per child
+  });
+
+  it('persistence: a closed conversation is resumed from its store and the model sees its history', async () => {
+    const { run, requests } = await runWithOpenAI('persistence', [
+      { content: 'I will remember 7.' },
+      { content: 'You asked me to remember 7.' },
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).toMatch(/^persisted at: .*x-persistence-example-.*\/[0-9a-f]{32}$/m);
+    expect(run.stdout).toMatch(/^events after resume: \d+ status: finished$/m);
+    expect(run.lines).toContain('answer: You asked me to remember 7.');
+    // The resumed conversation sent the first turn again: it was read back from the files.
+    expect(JSON.stringify(requests[1]?.messages)).toContain('I will remember 7.');
+  });
+});

@@ -1,0 +1,74 @@
+// The server examples run as their own processes: the server (what `x serve` runs) inside the example, the
+// model a scripted OpenAI-compatible server here, and for the replicas a real PostgreSQL started by the test.
+import { type ScriptedReply, startScriptedLLMServer } from '@x/agent/testing';
+import {
+  createTestDatabase,
+  type PostgresServer,
+  startPostgresServer,
+  type TestDatabase,
+} from '@x/store-postgres/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeRun, runExample } from './support/run-example.js';
+
+const finish = (message: string): ScriptedReply => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
+
+describe('server examples, each run as a process', () => {
+  it('server-remote-client: a RemoteConversation runs an agent on the in-process server', async () => {
+    const llm = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo hello > greeting.txt && cat greeting.txt' } }] },
+      finish('greeting.txt says hello'),
+    ]);
+    try {
+      const run = await runExample('server-remote-client', {
+        OPENAI_API_KEY: 'sk-local',
+        OPENAI_BASE_URL: llm.baseURL,
+      });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.stdout).toMatch(/^server listening on http:\/\/127\.0\.0\.1:\d+$/m);
+      // The client's stream saw the run's events with their indexes, in order.
+      expect(run.stdout).toMatch(/^event \d+ MessageEvent$/m);
+      expect(run.stdout).toMatch(/^event \d+ ObservationEvent$/m);
+      expect(run.lines).toContain('status: finished');
+      // The server used its own key (OPENAI_API_KEY) for the model; the client never sent one.
+      expect(llm.requestHeaders[0]?.authorization).toBe('Bearer sk-local');
+      const messages = JSON.stringify(llm.requests[1]?.messages);
+      expect(messages).toContain('hello');
+    } finally {
+      await llm.close();
+    }
+  });
+
+  describe('on PostgreSQL', () => {
+    let postgres: PostgresServer | undefined;
+    let database: TestDatabase | undefined;
+    beforeAll(async () => {
+      postgres = await startPostgresServer();
+      database = await createTestDatabase(postgres.url);
+    });
+    afterAll(async () => {
+      await database?.drop();
+      await postgres?.stop();
+    });
+
+    it('replicas-postgres: created on A, read on B, run on C, streamed live to A', async () => {
+      const llm = await startScriptedLLMServer([{ content: 'first answer' }, { content: 'second answer' }]);
+      try {
+        const run = await runExample('replicas-postgres', {
+          OPENAI_API_KEY: 'sk-local',
+          OPENAI_BASE_URL: llm.baseURL,
+          X_SERVER_DATABASE_URL: (database as TestDatabase).url,
+        });
+        expect(run.code, describeRun(run)).toBe(0);
+        expect(run.lines).toContain('run on A: finished');
+        const onB = run.lines.find((line) => line.startsWith('events on B:'));
+        // System prompt, the user's message, the agent's answer and the state updates around them.
+        expect(Number(onB?.split(': ')[1])).toBeGreaterThanOrEqual(3);
+        expect(run.lines).toContain('run on C: finished');
+        expect(run.lines).toContain('A streamed the answer from C: second answer');
+        expect(llm.requests).toHaveLength(2);
+      } finally {
+        await llm.close();
+      }
+    }, 120_000);
+  });
+});
