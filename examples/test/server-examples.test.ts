@@ -38,6 +38,27 @@ describe('server examples, each run as a process', () => {
     }
   });
 
+  it('ag-ui-client: the official AG-UI client runs a thread on the server and sees the tool call and its result', async () => {
+    const llm = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ag-ui-date' } }] },
+      finish('printed it'),
+    ]);
+    try {
+      const run = await runExample('ag-ui-client', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: llm.baseURL });
+      expect(run.code, describeRun(run)).toBe(0);
+      const types = run.lines.filter((line) => line.startsWith('ag-ui ')).map((line) => line.slice(6));
+      expect(types[0]).toBe('RUN_STARTED');
+      expect(types).toEqual(
+        expect.arrayContaining(['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']),
+      );
+      expect(types.at(-1)).toBe('RUN_FINISHED');
+      expect(run.lines).toContain('message tool');
+      expect(JSON.stringify(llm.requests[1]?.messages)).toContain('ag-ui-date');
+    } finally {
+      await llm.close();
+    }
+  });
+
   describe('on PostgreSQL', () => {
     let postgres: PostgresServer | undefined;
     let database: TestDatabase | undefined;
