@@ -3,7 +3,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../mcp-config.js';
 import { McpServerError } from '../mcp-server-error.js';
 import { authHeaders } from './auth-headers.js';
-import { loadMcpSdk, type McpToolDescriptor } from './mcp-sdk.js';
+import { loadMcpSdk } from './mcp-sdk.js';
+import type { McpToolDescriptor } from './mcp-tool-descriptor.js';
 
 /** Reference defaults: 30 s to connect and list (`create_mcp_tools`), 300 s per call (`MCP_TOOL_TIMEOUT_SECONDS`). */
 export const START_TIMEOUT_SECONDS = 30;
