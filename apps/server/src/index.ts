@@ -25,6 +25,7 @@ export { InvalidRequestError } from './conversations/errors/invalid-request-erro
 export { MalformedBodyError } from './conversations/errors/malformed-body-error.js';
 export { ManagedConversation } from './conversations/managed-conversation.js';
 export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
+export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
 export { ServerError } from './errors.js';
 export { QUALIFIED_EVENT_KINDS } from './events/event-filter.js';
 export {

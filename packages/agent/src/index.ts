@@ -89,6 +89,7 @@ export {
   type SubAgentType,
   subConversationsDirectory,
 } from './delegation/index.js';
+export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
 export { AgentError } from './errors.js';
 export {
   type CommandHookDefinition,

@@ -1,7 +1,11 @@
 import { StoreError } from '@x/store';
 
 /** The codes of `PostgresStoreError` and its subclasses. */
-export type PostgresStoreErrorCode = 'postgres_unavailable' | 'postgres_query_failed' | 'schema_too_new';
+export type PostgresStoreErrorCode =
+  | 'postgres_unavailable'
+  | 'postgres_query_failed'
+  | 'schema_too_new'
+  | 'missing_dependency';
 
 /**
  * Base class of every error thrown by @x/store-postgres. It extends `StoreError`, so

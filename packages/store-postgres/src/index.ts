@@ -6,6 +6,7 @@ export {
   PostgresConversationIndex,
 } from './conversations/postgres-conversation-index.js';
 export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase, type QueryOptions } from './database.js';
+export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { SchemaTooNewError } from './errors/schema-too-new-error.js';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './errors.js';
 export type { EventNotifier } from './event-log/event-notifier.js';

@@ -1,9 +1,9 @@
 import type { ListObjectsV2CommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { StoreBackendError } from './errors/store-backend-error.js';
-import { StoreError } from './errors.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
+import { loadOptionalDependency } from './internal/load-optional-dependency.js';
 import { s3ErrorName, s3Status, toS3StoreError } from './internal/s3-errors.js';
 import { validateStorePath } from './store-path.js';
 
@@ -42,23 +42,14 @@ export interface S3ClientLike {
 }
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
-let sdkLoading: Promise<S3Sdk> | undefined;
 
 /**
  * The AWS SDK is loaded on first use, not when @x/store is imported: it costs about 100 ms and 16 MB,
- * which every program not using S3 (a CLI start, a local conversation) would otherwise pay.
+ * which every program not using S3 (a CLI start, a local conversation) would otherwise pay. It is an optional
+ * peer dependency; without it the first operation throws `MissingDependencyError`.
  */
 function loadSdk(): Promise<S3Sdk> {
-  sdkLoading ??= import('@aws-sdk/client-s3').catch((error: unknown) => {
-    sdkLoading = undefined;
-    throw new StoreError(
-      's3_sdk_missing',
-      'The S3 store needs the AWS SDK, an optional peer dependency of @x/store: install it with ' +
-        '`npm install @aws-sdk/client-s3` (or pnpm/yarn add).',
-      { cause: error },
-    );
-  });
-  return sdkLoading;
+  return loadOptionalDependency('The S3 store', '@aws-sdk/client-s3', () => import('@aws-sdk/client-s3'));
 }
 
 /** DeleteObjects takes at most 1000 keys per request. */
@@ -79,10 +70,14 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   const pageSize = options.listPageSize ?? 1000;
   let connecting: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
   const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
-    connecting ??= loadSdk().then((sdk) => ({
-      sdk,
-      client: (options.client as S3Client | undefined) ?? createClient(sdk),
-    }));
+    connecting ??= loadSdk().then(
+      (sdk) => ({ sdk, client: (options.client as S3Client | undefined) ?? createClient(sdk) }),
+      (error: unknown) => {
+        // Not kept: once the SDK is installed, the same store works without a restart.
+        connecting = undefined;
+        throw error;
+      },
+    );
     return connecting;
   };
   const createClient = (sdk: S3Sdk): S3Client =>

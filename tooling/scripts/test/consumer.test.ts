@@ -1,89 +1,41 @@
 // What an npm consumer gets: the packed tarballs (exactly what `pnpm publish` would upload) installed with
 // `npm install --engine-strict` into empty projects, then loaded with `import` and `require` on Node 20 and the
-// current LTS lines, and typechecked by `tsc` with `skipLibCheck: false`. Two projects: everything (the CLI and
-// the server pull the rest), and only @x/events + @x/store, which must not need any optional peer (openai, the AWS
-// SDK, vitest) to install, load or typecheck.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// current LTS lines, and typechecked by `tsc` with `skipLibCheck: false`. Two projects: everything (every package
+// and every optional peer dependency, at the ranges the packages declare), and only @x/events + @x/store, which
+// must not need any optional peer (openai, the AWS SDK, vitest) to install, load or typecheck. What a project
+// with fewer optional peers installs, and the errors naming a missing one, are in install-footprint.test.ts.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode, extraNodeLines } from '../node-lines.mjs';
-import { publishable } from '../publishable.mjs';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const npmCli = join(spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim(), 'npm', 'bin', 'npm-cli.js');
-const typescriptVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.typescript;
-const nodeTypesVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies['@types/node'];
+import { createConsumer, packTarballs, sh, typecheck } from './support/consumer-project.js';
 
 let work: string;
-const tarballs = new Map<string, string>();
+let tarballs: Map<string, string>;
 
-function sh(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_yes: 'true' } });
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
-  }
-  return result.stdout;
-}
-
-function createConsumer(name: string, packages: string[]): string {
-  const dir = join(work, name);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
-  const specs = packages.map((pkg) => {
-    const tarball = tarballs.get(pkg);
-    if (tarball === undefined) throw new Error(`no tarball for ${pkg}`);
-    return tarball;
-  });
-  sh(
-    process.execPath,
-    [
-      npmCli,
-      'install',
-      '--engine-strict',
-      '--no-audit',
-      '--no-fund',
-      ...specs,
-      'zod@^4',
-      `typescript@${typescriptVersion}`,
-      `@types/node@${nodeTypesVersion}`,
-    ],
-    dir,
-  );
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        skipLibCheck: false,
-        noEmit: true,
-        types: ['node'],
-      },
-      files: ['check.ts'],
-    }),
-  );
-  return dir;
-}
+/** Every optional peer dependency, at the ranges the packages declare: the "everything" project installs them all. */
+const optionalPeers = [
+  'openai@^6.49.0',
+  '@anthropic-ai/sdk@^1.12.0',
+  '@google/genai@^2.32.0',
+  '@modelcontextprotocol/sdk@^1.32.0',
+  'pg@^8.23.0',
+  '@aws-sdk/client-s3@^3.1000.0',
+  '@opentelemetry/context-async-hooks@^2.12.0',
+  '@opentelemetry/core@^2.12.0',
+  '@opentelemetry/resources@^2.12.0',
+  '@opentelemetry/sdk-trace-base@^2.12.0',
+  '@opentelemetry/sdk-metrics@^2.12.0',
+  '@opentelemetry/exporter-trace-otlp-http@^0.223.0',
+  '@opentelemetry/exporter-metrics-otlp-http@^0.223.0',
+];
 
 const nodeBinaries: { line: string; binary: string }[] = [];
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'x-consumer-'));
-  const packs = join(work, 'packs');
-  mkdirSync(packs);
-  for (const dir of publishable) {
-    expect(existsSync(join(root, dir, 'dist')), `${dir} is built`).toBe(true);
-    sh('pnpm', ['pack', '--pack-destination', packs], join(root, dir));
-  }
-  for (const file of readdirSync(packs)) {
-    const manifest = spawnSync('tar', ['-xzOf', join(packs, file), 'package/package.json'], { encoding: 'utf8' });
-    tarballs.set(JSON.parse(manifest.stdout).name, join(packs, file));
-  }
+  tarballs = packTarballs(work);
   nodeBinaries.push({ line: process.versions.node.split('.')[0] ?? '20', binary: process.execPath });
   for (const line of extraNodeLines) nodeBinaries.push({ line, binary: ensureNode(line) });
 }, 600_000);
@@ -99,7 +51,11 @@ function runNode(binary: string, dir: string, file: string): string {
 describe('every package, installed from its tarball', () => {
   let dir: string;
   beforeAll(() => {
-    dir = createConsumer('all', ['@x/events', '@x/store', '@x/store-postgres', '@x/agent', '@x/server', '@x/cli']);
+    dir = createConsumer(work, tarballs, {
+      name: 'all',
+      packages: ['@x/events', '@x/store', '@x/store-postgres', '@x/agent', '@x/server', '@x/cli'],
+      extra: optionalPeers,
+    }).dir;
     writeFileSync(
       join(dir, 'esm.mjs'),
       [
@@ -146,7 +102,7 @@ describe('every package, installed from its tarball', () => {
   }, 300_000);
 
   it('typechecks with skipLibCheck false', () => {
-    sh(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], dir);
+    typecheck(dir);
   }, 300_000);
 
   it('loads with import and require on every Node line', () => {
@@ -171,7 +127,7 @@ describe('every package, installed from its tarball', () => {
 describe('only @x/events and @x/store', () => {
   let dir: string;
   beforeAll(() => {
-    dir = createConsumer('core', ['@x/events', '@x/store']);
+    dir = createConsumer(work, tarballs, { name: 'core', packages: ['@x/events', '@x/store'] }).dir;
     writeFileSync(
       join(dir, 'esm.mjs'),
       "import { createEvent } from '@x/events';\nimport { createMemoryFileStore } from '@x/store';\nconsole.log(typeof createEvent, typeof createMemoryFileStore);\n",
@@ -193,7 +149,7 @@ describe('only @x/events and @x/store', () => {
   }, 300_000);
 
   it('typechecks with skipLibCheck false without the optional peers', () => {
-    sh(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], dir);
+    typecheck(dir);
   }, 300_000);
 
   it('loads with import and require on every Node line', () => {
@@ -206,8 +162,8 @@ describe('only @x/events and @x/store', () => {
   it('explains how to get the AWS SDK when the S3 store is used without it', () => {
     writeFileSync(
       join(dir, 's3.mjs'),
-      "import { createS3FileStore } from '@x/store';\nconst store = createS3FileStore({ bucket: 'b', endpoint: 'http://127.0.0.1:9' });\nstore.read('x').then(() => console.log('read'), (error) => console.log(error.code, /npm install @aws-sdk\\/client-s3/.test(error.message)));\n",
+      "import { createS3FileStore } from '@x/store';\nconst store = createS3FileStore({ bucket: 'b', endpoint: 'http://127.0.0.1:9' });\nstore.read('x').then(() => console.log('read'), (error) => console.log(error.name, error.code, /npm install @aws-sdk\\/client-s3@/.test(error.message)));\n",
     );
-    expect(runNode(process.execPath, dir, 's3.mjs')).toBe('s3_sdk_missing true');
+    expect(runNode(process.execPath, dir, 's3.mjs')).toBe('MissingDependencyError missing_dependency true');
   }, 300_000);
 });

@@ -1,3 +1,5 @@
+import * as api from '@opentelemetry/api';
+import { loadOptionalDependencies } from '../dependencies/internal/load-optional-dependencies.js';
 /** What `setupTelemetryFromEnv` registered; `shutdown` flushes and stops the exporters. */
 export interface EnvTelemetry {
   /** Where spans are exported (`undefined` when telemetry stayed off). */
@@ -44,7 +46,8 @@ function exporterOff(value: string | undefined): boolean {
  * `OTEL_EXPORTER_OTLP_ENDPOINT`, or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` /
  * `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`; `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`,
  * `OTEL_TRACES_EXPORTER=none`, `OTEL_METRICS_EXPORTER=none` and `OTEL_SDK_DISABLED=true` are honoured.
- * The SDK packages are imported only then, so a server without these variables loads none of them.
+ * The SDK packages are imported only then, so a server without these variables loads none of them; they are
+ * optional peer dependencies, and a missing one is a `MissingDependencyError` naming all that are missing.
  */
 export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<EnvTelemetry> {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return OFF;
@@ -52,14 +55,29 @@ export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env
   const metricsUrl = exporterOff(env.OTEL_METRICS_EXPORTER) ? undefined : endpoint(env, 'metrics');
   if (tracesUrl === undefined && metricsUrl === undefined) return OFF;
 
-  const [api, core, resources, asyncHooks] = await Promise.all([
-    import('@opentelemetry/api'),
-    import('@opentelemetry/core'),
-    import('@opentelemetry/resources'),
-    import('@opentelemetry/context-async-hooks'),
-  ]);
-  const resource = resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'x-server' });
-  api.context.setGlobalContextManager(new asyncHooks.AsyncLocalStorageContextManager().enable());
+  // The SDK packages are optional peers: all that this configuration needs are loaded at once, so that a
+  // missing set is reported in one MissingDependencyError with one install command.
+  const feature = `OTLP export (${[tracesUrl && 'traces', metricsUrl && 'metrics'].filter(Boolean).join(' and ')})`;
+  const sdk = await loadOptionalDependencies(feature, {
+    '@opentelemetry/core': () => import('@opentelemetry/core'),
+    '@opentelemetry/resources': () => import('@opentelemetry/resources'),
+    '@opentelemetry/context-async-hooks': () => import('@opentelemetry/context-async-hooks'),
+    '@opentelemetry/sdk-trace-base': () =>
+      tracesUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/sdk-trace-base'),
+    '@opentelemetry/exporter-trace-otlp-http': () =>
+      tracesUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/exporter-trace-otlp-http'),
+    '@opentelemetry/sdk-metrics': () =>
+      metricsUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/sdk-metrics'),
+    '@opentelemetry/exporter-metrics-otlp-http': () =>
+      metricsUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/exporter-metrics-otlp-http'),
+  });
+  const core = sdk['@opentelemetry/core'];
+  const resource = sdk['@opentelemetry/resources'].resourceFromAttributes({
+    'service.name': env.OTEL_SERVICE_NAME?.trim() || 'x-server',
+  });
+  api.context.setGlobalContextManager(
+    new sdk['@opentelemetry/context-async-hooks'].AsyncLocalStorageContextManager().enable(),
+  );
   api.propagation.setGlobalPropagator(
     new core.CompositePropagator({
       propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
@@ -67,26 +85,25 @@ export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env
   );
   const stops: (() => Promise<void>)[] = [];
 
-  if (tracesUrl !== undefined) {
-    const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-    ]);
-    const exporter = new OTLPTraceExporter({ url: tracesUrl, headers: headers(env, 'traces') });
-    const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const tracesSdk = sdk['@opentelemetry/sdk-trace-base'];
+  const traceExport = sdk['@opentelemetry/exporter-trace-otlp-http'];
+  if (tracesUrl !== undefined && tracesSdk !== undefined && traceExport !== undefined) {
+    const exporter = new traceExport.OTLPTraceExporter({ url: tracesUrl, headers: headers(env, 'traces') });
+    const provider = new tracesSdk.BasicTracerProvider({
+      resource,
+      spanProcessors: [new tracesSdk.BatchSpanProcessor(exporter)],
+    });
     api.trace.setGlobalTracerProvider(provider);
     stops.push(() => provider.shutdown());
   }
-  if (metricsUrl !== undefined) {
-    const [{ MeterProvider, PeriodicExportingMetricReader }, { OTLPMetricExporter }] = await Promise.all([
-      import('@opentelemetry/sdk-metrics'),
-      import('@opentelemetry/exporter-metrics-otlp-http'),
-    ]);
-    const exporter = new OTLPMetricExporter({ url: metricsUrl, headers: headers(env, 'metrics') });
+  const metricsSdk = sdk['@opentelemetry/sdk-metrics'];
+  const metricExport = sdk['@opentelemetry/exporter-metrics-otlp-http'];
+  if (metricsUrl !== undefined && metricsSdk !== undefined && metricExport !== undefined) {
+    const exporter = new metricExport.OTLPMetricExporter({ url: metricsUrl, headers: headers(env, 'metrics') });
     const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL) > 0 ? Number(env.OTEL_METRIC_EXPORT_INTERVAL) : 60_000;
-    const provider = new MeterProvider({
+    const provider = new metricsSdk.MeterProvider({
       resource,
-      readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: interval })],
+      readers: [new metricsSdk.PeriodicExportingMetricReader({ exporter, exportIntervalMillis: interval })],
     });
     api.metrics.setGlobalMeterProvider(provider);
     stops.push(() => provider.shutdown());

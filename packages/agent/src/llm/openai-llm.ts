@@ -8,6 +8,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
+import { loadOptionalDependency } from '../dependencies/internal/load-optional-dependency.js';
 import { finishResponse, lazy, wireModel } from '../providers/internal/finish-response.js';
 import { createProviderLLM, sdkClientOptions } from '../providers/internal/provider-llm.js';
 import { LLMAuthenticationError } from './errors/llm-authentication-error.js';
@@ -45,10 +46,14 @@ function resolveApiKey(config: LLMConfig): string {
 export function createOpenAILLM(config: LLMConfig): LLM {
   const baseURL = config.baseURL ?? process.env.OPENAI_BASE_URL ?? openAIBaseURL;
   const apiKey = resolveApiKey(config);
-  // The openai client is loaded on the first request: importing @x/agent stays cheap (the CLI's
-  // read-only commands and offline runs never need it).
+  // The openai client (an optional peer dependency) is loaded on the first request: importing @x/agent stays
+  // cheap, and an install that uses another provider needs no openai at all.
   const client = lazy(async (): Promise<OpenAI> => {
-    const { default: OpenAIClient } = await import('openai');
+    const { default: OpenAIClient } = await loadOptionalDependency(
+      'The OpenAI-compatible client',
+      'openai',
+      () => import('openai'),
+    );
     return new OpenAIClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const context = { model: config.model, baseURL };

@@ -1,8 +1,8 @@
-import type { Tool as McpToolDescriptor } from '@modelcontextprotocol/sdk/types.js';
 import type { Action, Observation } from '@x/events';
 import { z } from 'zod';
 import type { Tool, ToolAnnotations, ToolContext } from '../tools/tool.js';
 import type { McpConnection } from './internal/mcp-connection.js';
+import type { McpToolDescriptor } from './internal/mcp-tool-descriptor.js';
 import { errorObservation, MCP_OBSERVATION_KIND, observationFromCallResult } from './mcp-observation.js';
 import { McpServerError } from './mcp-server-error.js';
 

@@ -1,5 +1,6 @@
 import type { Tool } from '../tools/tool.js';
 import { McpConnection } from './internal/mcp-connection.js';
+import { loadMcpSdk } from './internal/mcp-sdk.js';
 import { type McpConfig, type McpConfigInput, parseMcpConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { createMcpTool } from './mcp-tool.js';
@@ -38,7 +39,10 @@ export class McpToolset {
     return this.#connections.map((connection) => connection.name);
   }
 
+  /** Throws `MissingDependencyError` when `@modelcontextprotocol/sdk` is not installed. */
   async start(): Promise<McpStartResult> {
+    // Without the SDK no server can start: one MissingDependencyError naming it, not one failure per server.
+    if (this.#connections.length > 0) await loadMcpSdk();
     const listed = await Promise.all(
       this.#connections.map(async (connection) => {
         try {

@@ -1,10 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as McpToolDescriptor } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../mcp-config.js';
 import { McpServerError } from '../mcp-server-error.js';
 import { authHeaders } from './auth-headers.js';
 import { loadMcpSdk } from './mcp-sdk.js';
+import type { McpToolDescriptor } from './mcp-tool-descriptor.js';
 
 /** Reference defaults: 30 s to connect and list (`create_mcp_tools`), 300 s per call (`MCP_TOOL_TIMEOUT_SECONDS`). */
 export const START_TIMEOUT_SECONDS = 30;
@@ -66,14 +66,15 @@ export class McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /** The server's `CallToolResult`, left `unknown` for `observationFromCallResult` to read defensively. */
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const client = await this.#connected();
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         timeout: (this.server.timeout ?? CALL_TIMEOUT_SECONDS) * 1000,
         ...(signal === undefined ? {} : { signal }),
       });
-      return result as CallToolResult;
+      return result;
     } catch (error) {
       throw await this.#fail(`run tool '${name}'`, error, this.server.timeout ?? CALL_TIMEOUT_SECONDS);
     }

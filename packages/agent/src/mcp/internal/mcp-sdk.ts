@@ -1,3 +1,5 @@
+import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
+
 /** The MCP SDK's client classes, imported on first use so that importing @x/agent stays cheap. */
 export interface McpSdk {
   Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
@@ -9,15 +11,24 @@ export interface McpSdk {
 let loading: Promise<McpSdk> | undefined;
 
 export function loadMcpSdk(): Promise<McpSdk> {
-  loading ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]).then(([client, stdio, http]) => ({
-    Client: client.Client,
-    StdioClientTransport: stdio.StdioClientTransport,
-    getDefaultEnvironment: stdio.getDefaultEnvironment,
-    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-  }));
+  loading ??= loadOptionalDependency('MCP servers (mcpConfig)', '@modelcontextprotocol/sdk', () =>
+    Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]),
+  ).then(
+    ([client, stdio, http]) => ({
+      Client: client.Client,
+      StdioClientTransport: stdio.StdioClientTransport,
+      getDefaultEnvironment: stdio.getDefaultEnvironment,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    }),
+    (error: unknown) => {
+      // Not cached: installing the SDK and trying again works without a restart.
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
 import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
@@ -23,7 +24,11 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
     throw new LLMAuthenticationError(`No API key for model '${config.model}': pass apiKey or set ANTHROPIC_API_KEY`);
   }
   const client = lazy(async (): Promise<Anthropic> => {
-    const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+    const { default: AnthropicClient } = await loadOptionalDependency(
+      'The anthropic provider',
+      '@anthropic-ai/sdk',
+      () => import('@anthropic-ai/sdk'),
+    );
     return new AnthropicClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const model = wireModel(config.model, ['anthropic']);

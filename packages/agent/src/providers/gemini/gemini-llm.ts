@@ -1,4 +1,5 @@
 import type { GoogleGenAI } from '@google/genai';
+import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
 import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
@@ -39,7 +40,11 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
     );
   }
   const client = lazy(async (): Promise<GoogleGenAI> => {
-    const { GoogleGenAI: Client } = await import('@google/genai');
+    const { GoogleGenAI: Client } = await loadOptionalDependency(
+      'The gemini provider',
+      '@google/genai',
+      () => import('@google/genai'),
+    );
     return new Client({
       apiKey,
       httpOptions: {

@@ -1,3 +1,4 @@
+import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import type { BaseLLMConfig } from '../../llm/llm-config.js';
 
@@ -32,6 +33,8 @@ export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): 
           ? await calls.completeStreaming(request, startedAt)
           : await calls.completeOnce(request, startedAt);
       } catch (error) {
+        // A missing SDK is not the provider's failure: it keeps its own type and install hint.
+        if (MissingDependencyError.isInstance(error)) throw error;
         throw calls.mapError(error, request);
       }
     },

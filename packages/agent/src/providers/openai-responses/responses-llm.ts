@@ -1,6 +1,7 @@
 import { toResponsesInput } from '@x/events';
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
+import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
 import { LLMServiceError } from '../../llm/errors/llm-service-error.js';
 import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
@@ -26,7 +27,11 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
     throw new LLMAuthenticationError(`No API key for model '${config.model}': pass apiKey or set OPENAI_API_KEY`);
   }
   const client = lazy(async (): Promise<OpenAI> => {
-    const { default: OpenAIClient } = await import('openai');
+    const { default: OpenAIClient } = await loadOptionalDependency(
+      'The openai-responses provider',
+      'openai',
+      () => import('openai'),
+    );
     return new OpenAIClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const model = wireModel(config.model, ['openai', 'openai-responses']);
