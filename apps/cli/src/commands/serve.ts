@@ -75,7 +75,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
   if (options.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...options.allowedOrigin];
 
   // OTLP export when OTEL_EXPORTER_OTLP_* is set (the SDK is loaded only then).
-  const telemetry = await setupTelemetryFromEnv(env);
+  const telemetry = await setupTelemetryFromEnv();
   if (telemetry.tracesUrl !== undefined) logVerbose(context, `exporting spans to ${telemetry.tracesUrl}`);
   if (telemetry.metricsUrl !== undefined) logVerbose(context, `exporting metrics to ${telemetry.metricsUrl}`);
   const exit = (code: number): Promise<number> =>

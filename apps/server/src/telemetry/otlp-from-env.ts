@@ -1,56 +1,88 @@
+import { UnsupportedOtlpProtocolError } from './unsupported-otlp-protocol-error.js';
+
 /** What `setupTelemetryFromEnv` registered; `shutdown` flushes and stops the exporters. */
 export interface EnvTelemetry {
-  /** Where spans are exported (`undefined` when telemetry stayed off). */
+  /** Where spans are exported, for display (`undefined` when telemetry stayed off). */
   readonly tracesUrl: string | undefined;
   readonly metricsUrl: string | undefined;
   shutdown(): Promise<void>;
 }
 
+export interface TelemetryOptions {
+  /** `service.name` when `OTEL_SERVICE_NAME` sets none. Default `x-server`. */
+  defaultServiceName?: string;
+}
+
+type Signal = 'traces' | 'metrics';
+type Protocol = 'http/protobuf' | 'http/json';
+
 const OFF: EnvTelemetry = { tracesUrl: undefined, metricsUrl: undefined, shutdown: async () => undefined };
 
-function endpoint(env: NodeJS.ProcessEnv, signal: 'traces' | 'metrics'): string | undefined {
-  const specific = env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`]?.trim();
-  if (specific) return specific;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!base) return undefined;
-  return `${base.replace(/\/+$/, '')}/v1/${signal}`;
-}
+const value = (name: string): string | undefined => {
+  const text = process.env[name]?.trim();
+  return text === undefined || text === '' ? undefined : text;
+};
 
-/** `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,key2=value2`, values percent-encoded). */
-function headers(env: NodeJS.ProcessEnv, signal: 'traces' | 'metrics'): Record<string, string> {
-  const text = [env.OTEL_EXPORTER_OTLP_HEADERS, env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_HEADERS`]]
-    .filter((part) => part !== undefined && part.trim() !== '')
-    .join(',');
-  const result: Record<string, string> = {};
-  for (const pair of text.split(',')) {
-    const equals = pair.indexOf('=');
-    if (equals <= 0) continue;
-    try {
-      result[decodeURIComponent(pair.slice(0, equals).trim())] = decodeURIComponent(pair.slice(equals + 1).trim());
-    } catch {
-      // A malformed pair is skipped.
-    }
-  }
-  return result;
-}
-
-function exporterOff(value: string | undefined): boolean {
-  return value?.split(',').some((name) => name.trim().toLowerCase() === 'none') ?? false;
+/** Where the exporter will send `signal` (it reads the same variables itself; this is only for display). */
+function endpointOf(signal: Signal): string | undefined {
+  const specific = value(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`);
+  if (specific !== undefined) return specific;
+  const base = value('OTEL_EXPORTER_OTLP_ENDPOINT');
+  return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/${signal}`;
 }
 
 /**
- * Registers the OpenTelemetry SDK (W3C propagation, async context, an OTLP/HTTP JSON exporter for
- * spans and one for metrics) when the standard `OTEL_*` variables name an endpoint:
- * `OTEL_EXPORTER_OTLP_ENDPOINT`, or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` /
- * `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`; `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`,
- * `OTEL_TRACES_EXPORTER=none`, `OTEL_METRICS_EXPORTER=none` and `OTEL_SDK_DISABLED=true` are honoured.
- * The SDK packages are imported only then, so a server without these variables loads none of them.
+ * The protocol of `signal`: `OTEL_EXPORTER_OTLP_<SIGNAL>_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else
+ * `http/json` (the specification's default is `http/protobuf`; JSON stays the default here because earlier
+ * versions exported JSON and collectors set up for them keep working).
  */
-export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<EnvTelemetry> {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return OFF;
-  const tracesUrl = exporterOff(env.OTEL_TRACES_EXPORTER) ? undefined : endpoint(env, 'traces');
-  const metricsUrl = exporterOff(env.OTEL_METRICS_EXPORTER) ? undefined : endpoint(env, 'metrics');
+function protocolOf(signal: Signal): Protocol {
+  for (const variable of [`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`, 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const protocol = value(variable);
+    if (protocol === undefined) continue;
+    if (protocol === 'http/protobuf' || protocol === 'http/json') return protocol;
+    throw new UnsupportedOtlpProtocolError(variable, protocol);
+  }
+  return 'http/json';
+}
+
+function exporterOff(text: string | undefined): boolean {
+  return text?.split(',').some((name) => name.trim().toLowerCase() === 'none') ?? false;
+}
+
+async function traceExporter(protocol: Protocol) {
+  if (protocol === 'http/protobuf')
+    return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+}
+
+async function metricExporter(protocol: Protocol) {
+  if (protocol === 'http/protobuf') {
+    return new (await import('@opentelemetry/exporter-metrics-otlp-proto')).OTLPMetricExporter();
+  }
+  return new (await import('@opentelemetry/exporter-metrics-otlp-http')).OTLPMetricExporter();
+}
+
+/**
+ * Registers the OpenTelemetry SDK (W3C propagation, async context, an OTLP exporter for spans and one for
+ * metrics) when the standard `OTEL_*` variables of the process name an endpoint. The exporters read their
+ * variables themselves, as OpenTelemetry defines them (`OTEL_EXPORTER_OTLP_ENDPOINT` and the per-signal
+ * `…_TRACES_ENDPOINT` / `…_METRICS_ENDPOINT`, `…_HEADERS`, `…_TIMEOUT`, `…_COMPRESSION`, certificates);
+ * this function chooses the exporter by `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf` or `http/json`; grpc
+ * is refused with `UnsupportedOtlpProtocolError`) and honours `OTEL_SERVICE_NAME`, `OTEL_TRACES_EXPORTER=none`,
+ * `OTEL_METRICS_EXPORTER=none`, `OTEL_METRIC_EXPORT_INTERVAL` and `OTEL_SDK_DISABLED=true`. The SDK packages
+ * are imported only then, so a server without these variables loads none of them.
+ */
+export async function setupTelemetryFromEnv(options: TelemetryOptions = {}): Promise<EnvTelemetry> {
+  if (value('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return OFF;
+  const tracesUrl = exporterOff(value('OTEL_TRACES_EXPORTER')) ? undefined : endpointOf('traces');
+  const metricsUrl = exporterOff(value('OTEL_METRICS_EXPORTER')) ? undefined : endpointOf('metrics');
   if (tracesUrl === undefined && metricsUrl === undefined) return OFF;
+  // Refused before anything is registered.
+  const protocols = {
+    traces: tracesUrl === undefined ? undefined : protocolOf('traces'),
+    metrics: metricsUrl === undefined ? undefined : protocolOf('metrics'),
+  };
 
   const [api, core, resources, asyncHooks] = await Promise.all([
     import('@opentelemetry/api'),
@@ -58,7 +90,8 @@ export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env
     import('@opentelemetry/resources'),
     import('@opentelemetry/context-async-hooks'),
   ]);
-  const resource = resources.resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME?.trim() || 'x-server' });
+  const serviceName = value('OTEL_SERVICE_NAME') ?? options.defaultServiceName ?? 'x-server';
+  const resource = resources.resourceFromAttributes({ 'service.name': serviceName });
   api.context.setGlobalContextManager(new asyncHooks.AsyncLocalStorageContextManager().enable());
   api.propagation.setGlobalPropagator(
     new core.CompositePropagator({
@@ -67,23 +100,18 @@ export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env
   );
   const stops: (() => Promise<void>)[] = [];
 
-  if (tracesUrl !== undefined) {
-    const [{ BasicTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }] = await Promise.all([
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-    ]);
-    const exporter = new OTLPTraceExporter({ url: tracesUrl, headers: headers(env, 'traces') });
+  if (protocols.traces !== undefined) {
+    const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+    const exporter = await traceExporter(protocols.traces);
     const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
     api.trace.setGlobalTracerProvider(provider);
     stops.push(() => provider.shutdown());
   }
-  if (metricsUrl !== undefined) {
-    const [{ MeterProvider, PeriodicExportingMetricReader }, { OTLPMetricExporter }] = await Promise.all([
-      import('@opentelemetry/sdk-metrics'),
-      import('@opentelemetry/exporter-metrics-otlp-http'),
-    ]);
-    const exporter = new OTLPMetricExporter({ url: metricsUrl, headers: headers(env, 'metrics') });
-    const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL) > 0 ? Number(env.OTEL_METRIC_EXPORT_INTERVAL) : 60_000;
+  if (protocols.metrics !== undefined) {
+    const { MeterProvider, PeriodicExportingMetricReader } = await import('@opentelemetry/sdk-metrics');
+    const exporter = await metricExporter(protocols.metrics);
+    const interval =
+      Number(value('OTEL_METRIC_EXPORT_INTERVAL')) > 0 ? Number(value('OTEL_METRIC_EXPORT_INTERVAL')) : 60_000;
     const provider = new MeterProvider({
       resource,
       readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: interval })],
