@@ -33,7 +33,12 @@ describe('create body fields', () => {
   });
 
   it("accepts the reference's own fields, as its Python client sends them", async () => {
-    const request = createRequest(server.llm, { plugins: null, autotitle: true, worktree: false, agent_settings: null });
+    const request = createRequest(server.llm, {
+      plugins: null,
+      autotitle: true,
+      worktree: false,
+      agent_settings: null,
+    });
     Object.assign(request.agent as Record<string, unknown>, { filter_tools_regex: null, critic: null, kind: 'Agent' });
     const { status } = await server.call('POST', '/api/conversations', request);
     expect(status).toBe(201);

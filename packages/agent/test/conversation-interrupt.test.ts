@@ -118,7 +118,8 @@ describe('interrupt', () => {
     // The next run sends both tool results (no tool call without its answer).
     harness.server.push({ content: 'stopped' });
     expect((await conversation.run()).status).toBe('finished');
-    const toolMessages = (harness.server.requests[1]?.messages as { role: string }[]).filter((m) => m.role === 'tool');
+    const messages = (harness.server.requests[1]?.messages ?? []) as { role: string }[];
+    const toolMessages = messages.filter((message) => message.role === 'tool');
     expect(toolMessages).toHaveLength(2);
   });
 
