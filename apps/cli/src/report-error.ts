@@ -1,3 +1,4 @@
+import { withCommandName } from './command-name.js';
 import { CliError, ExitCode } from './errors.js';
 import type { Colors } from './render/colors.js';
 
@@ -56,7 +57,7 @@ export function reportError(error: unknown, colors: Colors, env: NodeJS.ProcessE
     write(`${colors.red(colors.bold('unexpected error'))} ${message}`);
     if (!debug) hint = 'This is probably a bug in x. Run again with X_DEBUG=1 to see the stack trace, and report it.';
   }
-  if (hint !== undefined) write(colors.dim(hint));
+  if (hint !== undefined) write(colors.dim(withCommandName(hint, env)));
   if (debug) {
     let current: unknown = error;
     while (current instanceof Error) {

@@ -1,12 +1,27 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasColorCodes, hasEscapes, runCli, tempDir } from './helpers/run-cli.js';
 
+const execFileAsync = promisify(execFile);
 const home = tempDir();
 afterAll(() => home.remove());
 const env = { X_HOME: home.path };
 
 const COMMANDS = ['run', 'list', 'replay', 'inspect', 'events', 'messages', 'verify', 'serve', 'tail', 'send'];
+
+describe('@x/cli as a package', () => {
+  it('imports from its root, as its README documents (the error types)', async () => {
+    const script =
+      "const cli = await import('@x/cli'); console.log(typeof cli.CliError, typeof cli.UsageError, cli.ExitCode.ok);";
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+    });
+    expect(stdout.trim()).toBe('function function 0');
+  });
+});
 
 describe('x', () => {
   it('prints the package version with --version and -v', async () => {

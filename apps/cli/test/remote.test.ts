@@ -51,6 +51,8 @@ describe('x serve, send and tail', () => {
     // The location line follows the listening line; it may arrive in a later chunk of output.
     const escaped = `${home.path}/server/conversations`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     await server.waitFor(new RegExp(escaped), undefined, 'stderr');
+    // The web viewer is served at the root: the banner says where.
+    await server.waitFor(/viewer\s+http:\/\/127\.0\.0\.1:\d+\//, undefined, 'stderr');
   });
 
   it('writes the banner to stderr and only JSON log lines to stdout (not a terminal)', async () => {

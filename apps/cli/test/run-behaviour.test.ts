@@ -132,4 +132,32 @@ describe('Ctrl-C during a command', () => {
     expect(run.stdout.trimEnd()).toMatch(/‖ Paused\.\n.*replay: /);
     expect(run.stdout).not.toContain('Should not be reached.');
   });
+
+  it('a second Ctrl-C interrupts a model call at once: the conversation is paused, not failed', async () => {
+    const workspace = tempDir();
+    // Its own model, which never answers (the shared one may hold replies other tests left).
+    const silent = await startScriptedLLMServer([{ hang: true }]);
+    const run = startBackground(['run', 'Think hard', '--model', 'my-local-model', '--workspace', workspace.path], {
+      ...llmEnv,
+      OPENAI_BASE_URL: silent.baseURL,
+    });
+    try {
+      await silent.waitForRequests(1);
+      const closed = new Promise<number | null>((resolve) => run.child.once('close', resolve));
+      run.child.kill('SIGINT');
+      await run.waitFor(/Pausing after the current step/, undefined, 'stderr');
+      run.child.kill('SIGINT');
+      // The model's request is closed by the client: the run did not wait for an answer that never comes.
+      await silent.waitForClientClose(0);
+      expect(await closed).toBe(130);
+    } finally {
+      workspace.remove();
+      await silent.close();
+    }
+    expect(run.stdout.trimEnd()).toMatch(/‖ Paused\.\n.*replay: /);
+    const inspect = await runCli(['inspect', idOf(run.stdout), '--json'], { env });
+    expect(JSON.parse(inspect.stdout)).toMatchObject({ status: 'paused' });
+    const events = await runCli(['events', idOf(run.stdout), '-k', 'InterruptEvent'], { env });
+    expect(events.stdout).toContain('InterruptEvent');
+  });
 });

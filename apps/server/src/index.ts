@@ -39,7 +39,13 @@ export {
 } from './security/index.js';
 export { type BuildServerOptions, type BuiltServer, buildServer, type RegisteredRoute } from './server.js';
 export { type StartedServer, type StartServerOptions, startServer } from './start-server.js';
-export { type EnvTelemetry, setupTelemetryFromEnv, traceIdOf } from './telemetry/index.js';
+export {
+  type EnvTelemetry,
+  setupTelemetryFromEnv,
+  type TelemetryOptions,
+  traceIdOf,
+  UnsupportedOtlpProtocolError,
+} from './telemetry/index.js';
 export {
   attachEventSockets,
   CloseCode,

@@ -47,6 +47,8 @@ export interface BuiltServer {
   config: ServerConfig;
   /** Every route registered on the app (HEAD routes included), collected with `onRoute`. */
   routes: readonly RegisteredRoute[];
+  /** Whether the web viewer is served at `/` (its assets were built with the package). */
+  viewer: boolean;
   /** Starts listening on `config.host`:`config.port`; resolves with the base URL. */
   listen(): Promise<{ url: string }>;
   /** Graceful stop: refuse new requests, pause runs, wait for them (bounded), checkpoint, close sockets and the server. */
@@ -175,7 +177,7 @@ export async function buildServer(
   registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
   registerChainRoutes(app, manager);
   registerAgUiRoutes(app, manager);
-  registerViewerRoutes(app);
+  const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);
 
@@ -204,6 +206,7 @@ export async function buildServer(
     manager,
     config,
     routes,
+    viewer,
     async listen() {
       await app.listen({ host: config.host, port: config.port });
       const address = app.server.address() as AddressInfo;

@@ -145,6 +145,34 @@ describe('messages, runs, pause and confirmation', () => {
     }
   });
 
+  it('interrupts a model call in flight: the request is closed, an InterruptEvent recorded, status paused', async () => {
+    const slow = await startScriptedLLMServer([{ hang: true }, finishReply('resumed')]);
+    try {
+      const { json } = await server.call('POST', '/api/conversations', createRequest(slow));
+      const id = (json as Info).id as string;
+      await server.call('POST', `/api/conversations/${id}/events`, {
+        content: [{ type: 'text', text: 'go' }],
+        run: true,
+      });
+      await slow.waitForRequests(1);
+      const interrupted = await server.call('POST', `/api/conversations/${id}/interrupt`);
+      expect(interrupted).toEqual({ status: 200, json: { success: true } });
+      // Recorded by the time the route answers.
+      expect((await server.call('GET', `/api/conversations/${id}/events/count?kind=InterruptEvent`)).json).toBe(1);
+      await slow.waitForClientClose(0);
+      const info = await waitForIdle(server, id);
+      expect(info.execution_status).toBe('paused');
+      expect((await server.call('GET', `/api/conversations/${id}/events/count?kind=ConversationErrorEvent`)).json).toBe(
+        0,
+      );
+      // Resumable.
+      await server.call('POST', `/api/conversations/${id}/run`);
+      expect((await waitForIdle(server, id)).execution_status).toBe('finished');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('waits for confirmation, rejects with a reason, and accepting runs', async () => {
     const id = await createConversation(server, { confirmation_policy: { kind: 'AlwaysConfirm' } });
     const policy = await server.call('POST', `/api/conversations/${id}/confirmation_policy`, {

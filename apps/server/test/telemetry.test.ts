@@ -5,8 +5,14 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type BuiltServer, buildServer, setupTelemetryFromEnv, traceIdOf } from '../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  type BuiltServer,
+  buildServer,
+  setupTelemetryFromEnv,
+  traceIdOf,
+  UnsupportedOtlpProtocolError,
+} from '../src/index.js';
 import { createRequest, finishReply, removeDir, tempDir } from './helpers.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -16,6 +22,7 @@ const TRACEPARENT = `00-${TRACE_ID}-${PARENT_SPAN_ID}-01`;
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  vi.unstubAllEnvs();
 });
 
 interface Running {
@@ -130,40 +137,49 @@ describe('trace context and logs', () => {
   });
 });
 
+/** The process's OTEL_* variables, as the exporters read them (only these; the others unset). */
+function otelEnvironment(variables: Record<string, string>): void {
+  for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) vi.stubEnv(name, undefined);
+  for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value);
+}
+
+type Received = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+
+async function startReceiver(): Promise<{ endpoint: string; received: Received[] }> {
+  const received: Received[] = [];
+  const receiver = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(parts) });
+      const json = (request.headers['content-type'] ?? '').includes('json');
+      response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
+      response.end(json ? '{}' : '');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => receiver.close(resolve)));
+  return { endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`, received };
+}
+
 describe('OTLP export from OTEL_* variables', () => {
   it('stays off without an endpoint', async () => {
-    const telemetry = await setupTelemetryFromEnv({});
+    otelEnvironment({});
+    const telemetry = await setupTelemetryFromEnv();
     expect(telemetry.tracesUrl).toBeUndefined();
     expect(telemetry.metricsUrl).toBeUndefined();
-    expect(
-      await setupTelemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_SDK_DISABLED: 'true' }),
-    ).toMatchObject({ tracesUrl: undefined });
+    otelEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_SDK_DISABLED: 'true' });
+    expect(await setupTelemetryFromEnv()).toMatchObject({ tracesUrl: undefined });
   });
 
   it('exports the run’s spans and the GenAI metrics to an OTLP/HTTP receiver on loopback', async () => {
-    const received: { path: string; headers: IncomingHttpHeaders; body: unknown }[] = [];
-    const receiver = createServer((request, response) => {
-      const parts: Buffer[] = [];
-      request.on('data', (part: Buffer) => parts.push(part));
-      request.on('end', () => {
-        received.push({
-          path: request.url ?? '',
-          headers: request.headers,
-          body: JSON.parse(Buffer.concat(parts).toString('utf8')),
-        });
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => receiver.close(resolve)));
-    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-
-    const telemetry = await setupTelemetryFromEnv({
+    const { endpoint, received } = await startReceiver();
+    otelEnvironment({
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=team%20a',
       OTEL_SERVICE_NAME: 'x-under-test',
     });
+    const telemetry = await setupTelemetryFromEnv();
     cleanups.push(() => telemetry.shutdown());
     expect(telemetry.tracesUrl).toBe(`${endpoint}/v1/traces`);
     const server = await start();
@@ -177,7 +193,11 @@ describe('OTLP export from OTEL_* variables', () => {
     type OtlpSpan = { name: string; traceId: string; attributes: { key: string; value: { stringValue?: string } }[] };
     const resourceSpans = traces.flatMap(
       (request) =>
-        (request.body as { resourceSpans: { resource: unknown; scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans,
+        (
+          JSON.parse(request.body.toString('utf8')) as {
+            resourceSpans: { resource: unknown; scopeSpans: { spans: OtlpSpan[] }[] }[];
+          }
+        ).resourceSpans,
     );
     expect(JSON.stringify(resourceSpans[0]!.resource)).toContain('x-under-test');
     const spans = resourceSpans.flatMap((entry) => entry.scopeSpans.flatMap((scope) => scope.spans));
@@ -186,8 +206,43 @@ describe('OTLP export from OTEL_* variables', () => {
     expect(run!.attributes).toContainEqual({ key: 'gen_ai.conversation.id', value: { stringValue: id } });
     expect(spans.map((span) => span.name)).toContain('chat gpt-test');
 
-    const metrics = JSON.stringify(received.filter((request) => request.path === '/v1/metrics').map((r) => r.body));
+    const metrics = received
+      .filter((request) => request.path === '/v1/metrics')
+      .map((request) => request.body.toString('utf8'))
+      .join('\n');
     expect(metrics).toContain('gen_ai.client.operation.duration');
     expect(metrics).toContain('gen_ai.client.token.usage');
+  });
+
+  it('honours OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf and the per-signal endpoint, read by the exporters', async () => {
+    const { endpoint, received } = await startReceiver();
+    otelEnvironment({
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${endpoint}/custom/traces`,
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x-signal=traces',
+    });
+    const telemetry = await setupTelemetryFromEnv();
+    cleanups.push(() => telemetry.shutdown());
+    expect(telemetry).toMatchObject({ tracesUrl: `${endpoint}/custom/traces`, metricsUrl: undefined });
+    const server = await start();
+    await tracedRun(server);
+    await telemetry.shutdown();
+
+    const traces = received.filter((request) => request.path === '/custom/traces');
+    expect(traces.length).toBeGreaterThan(0);
+    expect(traces[0]!.headers['content-type']).toBe('application/x-protobuf');
+    expect(traces[0]!.headers['x-signal']).toBe('traces');
+    // Protobuf, not JSON: the span names travel as raw strings inside the binary message.
+    expect(traces[0]!.body[0]).not.toBe('{'.charCodeAt(0));
+    expect(Buffer.concat(traces.map((request) => request.body)).includes('invoke_agent Agent')).toBe(true);
+    expect(received.some((request) => request.path.includes('metrics'))).toBe(false);
+  });
+
+  it('refuses a protocol it cannot export with, naming the variable', async () => {
+    otelEnvironment({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+    const error = await setupTelemetryFromEnv().catch((caught: unknown) => caught);
+    expect(UnsupportedOtlpProtocolError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported');
   });
 });

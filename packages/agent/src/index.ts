@@ -2,6 +2,8 @@ export { Agent } from './agent/agent.js';
 export { AgentExtensions, type ExtensionsStart } from './agent/agent-extensions.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
+export type { CreateAgentOptions } from './agent/create-agent-options.js';
+export { MODEL_ENVIRONMENT_VARIABLES, NoModelError } from './agent/errors/no-model-error.js';
 export type { StepContext } from './agent/step-context.js';
 export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
 export { normalizeToolSpecName } from './agent/tool-spec-name.js';

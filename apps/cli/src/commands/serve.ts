@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ServerConfigInput } from '@x/server';
+import { commandName } from '../command-name.js';
 import { type CliContext, logVerbose } from '../context.js';
 import { expandHome } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
@@ -74,7 +75,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
   if (options.allowedOrigin !== undefined) config.allowedOrigins = [...config.allowedOrigins, ...options.allowedOrigin];
 
   // OTLP export when OTEL_EXPORTER_OTLP_* is set (the SDK is loaded only then).
-  const telemetry = await setupTelemetryFromEnv(env);
+  const telemetry = await setupTelemetryFromEnv();
   if (telemetry.tracesUrl !== undefined) logVerbose(context, `exporting spans to ${telemetry.tracesUrl}`);
   if (telemetry.metricsUrl !== undefined) logVerbose(context, `exporting metrics to ${telemetry.metricsUrl}`);
   const exit = (code: number): Promise<number> =>
@@ -94,6 +95,10 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
         const c = output.errorColors;
         const line = (text = ''): void => output.error(text);
         line(`${c.green('●')} ${c.bold('x server')} listening on ${c.cyan(server.url)}`);
+        if (server.viewer) {
+          const key = config.apiKeys.length === 0 ? '' : c.dim(' (it asks for the session key)');
+          line(`  ${c.dim('viewer'.padEnd(14))}${c.cyan(`${server.url}/`)}${key}`);
+        }
         const storage =
           config.databaseUrl !== undefined
             ? server.manager.store.describe('')
@@ -112,7 +117,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
         if (telemetry.tracesUrl !== undefined || telemetry.metricsUrl !== undefined) {
           line(`  ${c.dim('telemetry'.padEnd(14))}OTLP ${telemetry.tracesUrl ?? telemetry.metricsUrl}`);
         }
-        line(c.dim('  Follow a conversation with `x tail <url> <id>`. Stop with Ctrl-C.'));
+        line(c.dim(`  Follow a conversation with \`${commandName()} tail <url> <id>\`. Stop with Ctrl-C.`));
       },
       (error: unknown) => {
         void telemetry.shutdown();

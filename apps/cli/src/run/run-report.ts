@@ -1,4 +1,5 @@
 import type { ConversationState } from '@x/agent';
+import { commandName } from '../command-name.js';
 import { ExitCode } from '../errors.js';
 import type { Output } from '../render/output.js';
 import { statsLine } from '../render/stats.js';
@@ -54,7 +55,7 @@ export function printRunOutcome(
     stuck: [c.red('✖ The agent got stuck repeating itself and was stopped.'), ExitCode.failure],
     paused: [c.yellow('‖ Paused.'), info.interrupted ? ExitCode.interrupted : ExitCode.ok],
     waiting_for_confirmation: [
-      c.yellow('‖ Waiting for confirmation: no answer was given. Continue with `x run --resume` on a terminal.'),
+      c.yellow(`‖ Waiting for confirmation: no answer was given. Continue with \`${x} run --resume\` on a terminal.`),
       ExitCode.failure,
     ],
   };
@@ -62,13 +63,4 @@ export function printRunOutcome(
   output.line(message);
   output.line(next);
   return info.interrupted && code === ExitCode.failure ? ExitCode.interrupted : code;
-}
-
-/**
- * How the user invokes this CLI, for the commands we suggest. `pnpm start` runs it from a clone where `x` is not on
- * the PATH, and sets `X_COMMAND_NAME=pnpm x` (the root package's `x` script) so that what it prints works as printed.
- */
-function commandName(): string {
-  const name = process.env.X_COMMAND_NAME;
-  return name === undefined || name.trim() === '' ? 'x' : name.trim();
 }

@@ -22,10 +22,8 @@ export async function startRunTelemetry(context: CliContext): Promise<EnvTelemet
   const { env } = context;
   if (!endpointConfigured(env)) return undefined;
   const { setupTelemetryFromEnv } = await import('@x/server');
-  const telemetry = await setupTelemetryFromEnv({
-    ...env,
-    OTEL_SERVICE_NAME: env.OTEL_SERVICE_NAME?.trim() || RUN_SERVICE_NAME,
-  });
+  // The exporters read the process's OTEL_* variables themselves (endpoint, headers, protocol, timeout).
+  const telemetry = await setupTelemetryFromEnv({ defaultServiceName: RUN_SERVICE_NAME });
   if (telemetry.tracesUrl === undefined && telemetry.metricsUrl === undefined) return undefined;
   if (telemetry.tracesUrl !== undefined) logVerbose(context, `exporting spans to ${telemetry.tracesUrl}`);
   if (telemetry.metricsUrl !== undefined) logVerbose(context, `exporting metrics to ${telemetry.metricsUrl}`);

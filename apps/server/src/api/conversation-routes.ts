@@ -328,15 +328,21 @@ export function registerConversationRoutes(
     },
   );
 
+  const controls = {
+    pause: { summary: 'Pause between steps, after the model call in flight (400 if unknown)', id: 'pauseConversation' },
+    interrupt: {
+      summary: 'Interrupt now: abort the model call and tools, record an InterruptEvent, pause (400 if unknown)',
+      id: 'interruptConversation',
+    },
+  } as const;
   for (const action of ['pause', 'interrupt'] as const) {
     app.post(
       `/api/conversations/:conversation_id/${action}`,
       {
         schema: {
           tags,
-          summary:
-            action === 'pause' ? 'Pause between steps (400 if unknown)' : 'Same as pause (no mid-step interruption)',
-          operationId: action === 'pause' ? 'pauseConversation' : 'interruptConversation',
+          summary: controls[action].summary,
+          operationId: controls[action].id,
           params: conversationParamsSchema,
           response: { 200: successSchema, ...errorResponses(CONVERSATION_ERRORS) },
         },
@@ -345,7 +351,7 @@ export function registerConversationRoutes(
         const id = request.params.conversation_id;
         const conversation = await manager.get(id);
         if (conversation === undefined) throw notFound400(id);
-        await conversation.pause();
+        await (action === 'pause' ? conversation.pause() : conversation.interrupt());
         return SUCCESS;
       },
     );

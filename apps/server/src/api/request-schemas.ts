@@ -1,6 +1,7 @@
 import { executionStatusSchema } from '@x/agent';
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
+import { REFERENCE_AGENT_FIELDS, REFERENCE_START_FIELDS, refuseUnknownFields } from './unknown-fields.js';
 
 /** A conversation id in a path: hyphenated UUID or the 32-hex directory form. Anything else never reaches storage. */
 export const conversationIdSchema = z
@@ -59,7 +60,8 @@ export const offlineTurnSchema = z.object({
   reasoning: z.string().optional(),
 });
 
-export const agentRequestSchema = z.looseObject({
+/** The agent of a create request as stored in meta.json (read back as it was accepted, unknown fields and all). */
+export const storedAgentRequestSchema = z.looseObject({
   kind: z.literal('Agent').nullish(),
   llm: llmRequestSchema,
   tools: z.array(z.looseObject({ name: toolNameSchema })).default([]),
@@ -73,6 +75,11 @@ export const agentRequestSchema = z.looseObject({
   /** Extension: a script for the offline model (tests and demos), used when no API key is available. */
   x_offline_script: z.array(offlineTurnSchema).nullish(),
 });
+
+/** The agent of a create request: unknown fields are refused (422 naming them), the reference's accepted. */
+export const agentRequestSchema = storedAgentRequestSchema.superRefine(
+  refuseUnknownFields('agent', [...Object.keys(storedAgentRequestSchema.shape), ...REFERENCE_AGENT_FIELDS]),
+);
 export type AgentRequest = z.infer<typeof agentRequestSchema>;
 
 export const confirmationPolicyRequestSchema = z.discriminatedUnion('kind', [
@@ -101,7 +108,7 @@ export const initialMessageSchema = z.object({
   run: z.boolean().nullish(),
 });
 
-export const startConversationRequestSchema = z.looseObject({
+const startConversationRequestShape = z.looseObject({
   agent: agentRequestSchema,
   workspace: z.looseObject({ working_dir: z.string().min(1) }).nullish(),
   conversation_id: conversationIdSchema.nullish(),
@@ -115,6 +122,11 @@ export const startConversationRequestSchema = z.looseObject({
   /** The reference's HookConfig (PascalCase or snake_case event types); validated by @x/agent. */
   hook_config: z.record(z.string(), z.unknown()).nullish(),
 });
+
+/** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */
+export const startConversationRequestSchema = startConversationRequestShape.superRefine(
+  refuseUnknownFields('', [...Object.keys(startConversationRequestShape.shape), ...REFERENCE_START_FIELDS]),
+);
 export type StartConversationRequest = z.infer<typeof startConversationRequestSchema>;
 
 export const sendMessageRequestSchema = z.object({

@@ -166,7 +166,10 @@ export class RemoteConversation {
     await this.#post('pause', {});
   }
 
-  /** Same as pause on our server (`POST .../interrupt`). */
+  /**
+   * Interrupts now (`POST .../interrupt`): the server aborts the model call and running tools, records an
+   * InterruptEvent and pauses; a `run()` in progress here resolves with status `paused`.
+   */
   async interrupt(): Promise<void> {
     await this.#post('interrupt', {});
   }

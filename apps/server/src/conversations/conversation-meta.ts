@@ -1,6 +1,6 @@
 import type { FileStore } from '@x/store';
 import { z } from 'zod';
-import { agentRequestSchema } from '../api/request-schemas.js';
+import { storedAgentRequestSchema } from '../api/request-schemas.js';
 
 /**
  * meta.json: the server's record of a conversation (the reference's StoredConversation, reduced to what
@@ -14,7 +14,7 @@ export const conversationMetaSchema = z.looseObject({
   tags: z.record(z.string(), z.string()).default({}),
   created_at: z.string(),
   updated_at: z.string(),
-  agent: agentRequestSchema,
+  agent: storedAgentRequestSchema,
   workspace: z.object({ working_dir: z.string() }),
   max_iterations: z.number().int().min(1).default(500),
   stuck_detection: z.boolean().default(true),

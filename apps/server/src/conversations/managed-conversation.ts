@@ -434,6 +434,16 @@ export class ManagedConversation implements SocketConversation {
     this.publishFullState();
   }
 
+  /**
+   * Interrupts the run in progress now (the model call and running tools are aborted, an InterruptEvent is
+   * recorded, status `paused`), or pauses when none runs here; then publishes the state.
+   */
+  async interrupt(): Promise<void> {
+    const conversation = await this.open();
+    await conversation.interrupt();
+    this.publishFullState();
+  }
+
   /** Resolves when the background run (if any) has ended, or after `timeoutMs`; true when it ended. */
   async waitForRun(timeoutMs: number): Promise<boolean> {
     const run = this.#run;

@@ -1,80 +1,102 @@
 import * as api from '@opentelemetry/api';
 import { loadOptionalDependencies } from '../dependencies/internal/load-optional-dependencies.js';
+import { UnsupportedOtlpProtocolError } from './unsupported-otlp-protocol-error.js';
+
 /** What `setupTelemetryFromEnv` registered; `shutdown` flushes and stops the exporters. */
 export interface EnvTelemetry {
-  /** Where spans are exported (`undefined` when telemetry stayed off). */
+  /** Where spans are exported, for display (`undefined` when telemetry stayed off). */
   readonly tracesUrl: string | undefined;
   readonly metricsUrl: string | undefined;
   shutdown(): Promise<void>;
 }
 
+export interface TelemetryOptions {
+  /** `service.name` when `OTEL_SERVICE_NAME` sets none. Default `x-server`. */
+  defaultServiceName?: string;
+}
+
+type Signal = 'traces' | 'metrics';
+type Protocol = 'http/protobuf' | 'http/json';
+
 const OFF: EnvTelemetry = { tracesUrl: undefined, metricsUrl: undefined, shutdown: async () => undefined };
 
-function endpoint(env: NodeJS.ProcessEnv, signal: 'traces' | 'metrics'): string | undefined {
-  const specific = env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`]?.trim();
-  if (specific) return specific;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!base) return undefined;
-  return `${base.replace(/\/+$/, '')}/v1/${signal}`;
-}
+const value = (name: string): string | undefined => {
+  const text = process.env[name]?.trim();
+  return text === undefined || text === '' ? undefined : text;
+};
 
-/** `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,key2=value2`, values percent-encoded). */
-function headers(env: NodeJS.ProcessEnv, signal: 'traces' | 'metrics'): Record<string, string> {
-  const text = [env.OTEL_EXPORTER_OTLP_HEADERS, env[`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_HEADERS`]]
-    .filter((part) => part !== undefined && part.trim() !== '')
-    .join(',');
-  const result: Record<string, string> = {};
-  for (const pair of text.split(',')) {
-    const equals = pair.indexOf('=');
-    if (equals <= 0) continue;
-    try {
-      result[decodeURIComponent(pair.slice(0, equals).trim())] = decodeURIComponent(pair.slice(equals + 1).trim());
-    } catch {
-      // A malformed pair is skipped.
-    }
-  }
-  return result;
-}
-
-function exporterOff(value: string | undefined): boolean {
-  return value?.split(',').some((name) => name.trim().toLowerCase() === 'none') ?? false;
+/** Where the exporter will send `signal` (it reads the same variables itself; this is only for display). */
+function endpointOf(signal: Signal): string | undefined {
+  const specific = value(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_ENDPOINT`);
+  if (specific !== undefined) return specific;
+  const base = value('OTEL_EXPORTER_OTLP_ENDPOINT');
+  return base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/${signal}`;
 }
 
 /**
- * Registers the OpenTelemetry SDK (W3C propagation, async context, an OTLP/HTTP JSON exporter for
- * spans and one for metrics) when the standard `OTEL_*` variables name an endpoint:
- * `OTEL_EXPORTER_OTLP_ENDPOINT`, or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` /
- * `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`; `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`,
- * `OTEL_TRACES_EXPORTER=none`, `OTEL_METRICS_EXPORTER=none` and `OTEL_SDK_DISABLED=true` are honoured.
- * The SDK packages are imported only then, so a server without these variables loads none of them; they are
- * optional peer dependencies, and a missing one is a `MissingDependencyError` naming all that are missing.
+ * The protocol of `signal`: `OTEL_EXPORTER_OTLP_<SIGNAL>_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`, else
+ * `http/json` (the specification's default is `http/protobuf`; JSON stays the default here because earlier
+ * versions exported JSON and collectors set up for them keep working).
  */
-export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<EnvTelemetry> {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return OFF;
-  const tracesUrl = exporterOff(env.OTEL_TRACES_EXPORTER) ? undefined : endpoint(env, 'traces');
-  const metricsUrl = exporterOff(env.OTEL_METRICS_EXPORTER) ? undefined : endpoint(env, 'metrics');
+function protocolOf(signal: Signal): Protocol {
+  for (const variable of [`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_PROTOCOL`, 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const protocol = value(variable);
+    if (protocol === undefined) continue;
+    if (protocol === 'http/protobuf' || protocol === 'http/json') return protocol;
+    throw new UnsupportedOtlpProtocolError(variable, protocol);
+  }
+  return 'http/json';
+}
+
+function exporterOff(text: string | undefined): boolean {
+  return text?.split(',').some((name) => name.trim().toLowerCase() === 'none') ?? false;
+}
+
+/**
+ * Registers the OpenTelemetry SDK (W3C propagation, async context, an OTLP exporter for spans and one for
+ * metrics) when the standard `OTEL_*` variables of the process name an endpoint. The exporters read their
+ * variables themselves, as OpenTelemetry defines them (`OTEL_EXPORTER_OTLP_ENDPOINT` and the per-signal
+ * `…_TRACES_ENDPOINT` / `…_METRICS_ENDPOINT`, `…_HEADERS`, `…_TIMEOUT`, `…_COMPRESSION`, certificates);
+ * this function chooses the exporter by `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf` or `http/json`; grpc
+ * is refused with `UnsupportedOtlpProtocolError`) and honours `OTEL_SERVICE_NAME`, `OTEL_TRACES_EXPORTER=none`,
+ * `OTEL_METRICS_EXPORTER=none`, `OTEL_METRIC_EXPORT_INTERVAL` and `OTEL_SDK_DISABLED=true`. The SDK packages
+ * are imported only then, so a server without these variables loads none of them; they are optional peer
+ * dependencies, and the missing ones are reported together in one `MissingDependencyError`.
+ */
+export async function setupTelemetryFromEnv(options: TelemetryOptions = {}): Promise<EnvTelemetry> {
+  if (value('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return OFF;
+  const tracesUrl = exporterOff(value('OTEL_TRACES_EXPORTER')) ? undefined : endpointOf('traces');
+  const metricsUrl = exporterOff(value('OTEL_METRICS_EXPORTER')) ? undefined : endpointOf('metrics');
   if (tracesUrl === undefined && metricsUrl === undefined) return OFF;
+  // Refused before anything is registered.
+  const protocols = {
+    traces: tracesUrl === undefined ? undefined : protocolOf('traces'),
+    metrics: metricsUrl === undefined ? undefined : protocolOf('metrics'),
+  };
 
   // The SDK packages are optional peers: all that this configuration needs are loaded at once, so that a
   // missing set is reported in one MissingDependencyError with one install command.
   const feature = `OTLP export (${[tracesUrl && 'traces', metricsUrl && 'metrics'].filter(Boolean).join(' and ')})`;
+  const none = () => Promise.resolve(undefined);
   const sdk = await loadOptionalDependencies(feature, {
     '@opentelemetry/core': () => import('@opentelemetry/core'),
     '@opentelemetry/resources': () => import('@opentelemetry/resources'),
     '@opentelemetry/context-async-hooks': () => import('@opentelemetry/context-async-hooks'),
     '@opentelemetry/sdk-trace-base': () =>
-      tracesUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/sdk-trace-base'),
+      protocols.traces === undefined ? none() : import('@opentelemetry/sdk-trace-base'),
     '@opentelemetry/exporter-trace-otlp-http': () =>
-      tracesUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/exporter-trace-otlp-http'),
-    '@opentelemetry/sdk-metrics': () =>
-      metricsUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/sdk-metrics'),
+      protocols.traces === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : none(),
+    '@opentelemetry/exporter-trace-otlp-proto': () =>
+      protocols.traces === 'http/protobuf' ? import('@opentelemetry/exporter-trace-otlp-proto') : none(),
+    '@opentelemetry/sdk-metrics': () => (protocols.metrics === undefined ? none() : import('@opentelemetry/sdk-metrics')),
     '@opentelemetry/exporter-metrics-otlp-http': () =>
-      metricsUrl === undefined ? Promise.resolve(undefined) : import('@opentelemetry/exporter-metrics-otlp-http'),
+      protocols.metrics === 'http/json' ? import('@opentelemetry/exporter-metrics-otlp-http') : none(),
+    '@opentelemetry/exporter-metrics-otlp-proto': () =>
+      protocols.metrics === 'http/protobuf' ? import('@opentelemetry/exporter-metrics-otlp-proto') : none(),
   });
   const core = sdk['@opentelemetry/core'];
-  const resource = sdk['@opentelemetry/resources'].resourceFromAttributes({
-    'service.name': env.OTEL_SERVICE_NAME?.trim() || 'x-server',
-  });
+  const serviceName = value('OTEL_SERVICE_NAME') ?? options.defaultServiceName ?? 'x-server';
+  const resource = sdk['@opentelemetry/resources'].resourceFromAttributes({ 'service.name': serviceName });
   api.context.setGlobalContextManager(
     new sdk['@opentelemetry/context-async-hooks'].AsyncLocalStorageContextManager().enable(),
   );
@@ -86,24 +108,29 @@ export async function setupTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env
   const stops: (() => Promise<void>)[] = [];
 
   const tracesSdk = sdk['@opentelemetry/sdk-trace-base'];
-  const traceExport = sdk['@opentelemetry/exporter-trace-otlp-http'];
-  if (tracesUrl !== undefined && tracesSdk !== undefined && traceExport !== undefined) {
-    const exporter = new traceExport.OTLPTraceExporter({ url: tracesUrl, headers: headers(env, 'traces') });
+  const traceExport = sdk['@opentelemetry/exporter-trace-otlp-proto'] ?? sdk['@opentelemetry/exporter-trace-otlp-http'];
+  if (tracesSdk !== undefined && traceExport !== undefined) {
     const provider = new tracesSdk.BasicTracerProvider({
       resource,
-      spanProcessors: [new tracesSdk.BatchSpanProcessor(exporter)],
+      spanProcessors: [new tracesSdk.BatchSpanProcessor(new traceExport.OTLPTraceExporter())],
     });
     api.trace.setGlobalTracerProvider(provider);
     stops.push(() => provider.shutdown());
   }
   const metricsSdk = sdk['@opentelemetry/sdk-metrics'];
-  const metricExport = sdk['@opentelemetry/exporter-metrics-otlp-http'];
-  if (metricsUrl !== undefined && metricsSdk !== undefined && metricExport !== undefined) {
-    const exporter = new metricExport.OTLPMetricExporter({ url: metricsUrl, headers: headers(env, 'metrics') });
-    const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL) > 0 ? Number(env.OTEL_METRIC_EXPORT_INTERVAL) : 60_000;
+  const metricExport =
+    sdk['@opentelemetry/exporter-metrics-otlp-proto'] ?? sdk['@opentelemetry/exporter-metrics-otlp-http'];
+  if (metricsSdk !== undefined && metricExport !== undefined) {
+    const interval =
+      Number(value('OTEL_METRIC_EXPORT_INTERVAL')) > 0 ? Number(value('OTEL_METRIC_EXPORT_INTERVAL')) : 60_000;
     const provider = new metricsSdk.MeterProvider({
       resource,
-      readers: [new metricsSdk.PeriodicExportingMetricReader({ exporter, exportIntervalMillis: interval })],
+      readers: [
+        new metricsSdk.PeriodicExportingMetricReader({
+          exporter: new metricExport.OTLPMetricExporter(),
+          exportIntervalMillis: interval,
+        }),
+      ],
     });
     api.metrics.setGlobalMeterProvider(provider);
     stops.push(() => provider.shutdown());

@@ -65,9 +65,10 @@ function loadAssets(dir: string): Map<string, Asset> {
 /**
  * Serves the web viewer: `GET /` (the page) and `GET /assets/<file>`, public routes (the page asks for
  * the session key itself; every API route it calls stays protected). The files are read once, at
- * start-up, from the assets built with the package; without them `/` redirects to `/server_info`.
+ * start-up, from the assets built with the package; without them `/` redirects to `/server_info`. Returns
+ * whether the viewer is served.
  */
-export function registerViewerRoutes(app: FastifyInstance): void {
+export function registerViewerRoutes(app: FastifyInstance): boolean {
   const dir = assetsDir();
   const assets = dir === undefined ? new Map<string, Asset>() : loadAssets(dir);
   const page = assets.get('index.html');
@@ -93,4 +94,5 @@ export function registerViewerRoutes(app: FastifyInstance): void {
       return reply.headers(headers).header('cache-control', 'no-cache').type(asset.type).send(asset.body);
     },
   );
+  return page !== undefined;
 }

@@ -134,4 +134,19 @@ describe('our TypeScript client against our server', () => {
     expect((await conversation.run()).status).toBe('finished');
     await conversation.close();
   });
+
+  it('interrupt() stops a model call in flight: run() resolves paused, and a later run() continues', async () => {
+    const { agent } = createRequest(server.llm) as { agent: Record<string, unknown> };
+    const conversation = await RemoteConversation.create(server.url, { agent, reconnect: false });
+    await conversation.sendMessage('start');
+    const before = server.llm.requests.length;
+    server.llm.push({ hang: true }, finishReply('finished after interrupt'));
+    const first = conversation.run();
+    await server.llm.waitForRequests(before + 1);
+    await conversation.interrupt();
+    await server.llm.waitForClientClose(before);
+    expect((await first).status).toBe('paused');
+    expect((await conversation.run()).status).toBe('finished');
+    await conversation.close();
+  });
 });

@@ -158,6 +158,30 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     expect(problems).toEqual([]);
   });
 
+  it('starts a conversation from the form on the list, runs its task and opens it', async () => {
+    const s = await start();
+    s.llm.push(finishReply('Started from the **form**.'));
+    const { page, problems } = await openViewer(s);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    const form = page.getByRole('form', { name: 'New conversation' });
+    await form.getByLabel('Task').fill('Say hello from the form');
+    await form.getByLabel('Model').fill('gpt-test');
+    await form.getByLabel('Base URL').fill(s.llm.baseURL);
+    await form.getByLabel('API key').fill('sk-test');
+    await screenshot(page, 'new-conversation-form');
+    await form.getByRole('button', { name: 'Start' }).click();
+
+    await eventually(() => new URL(page.url()).hash).toMatch(/^#\/c\//);
+    const id = decodeURIComponent(new URL(page.url()).hash.slice('#/c/'.length));
+    await eventually(() => card(page, 'Started from the form').count()).toBeGreaterThan(0);
+    expect(await card(page, 'Say hello from the form').count()).toBe(1);
+    await eventually(() => page.getByTestId('status').textContent()).toBe('finished');
+    // The conversation the server holds is the one the form described.
+    const { json } = await s.call('GET', `/api/conversations/${id}`, undefined, AUTH);
+    expect(json).toMatchObject({ execution_status: 'finished', agent: { llm: { model: 'gpt-test' } } });
+    expect(problems).toEqual([]);
+  });
+
   it('renders streaming deltas as they arrive, then the final message once', async () => {
     const s = await start();
     s.llm.push({ content: 'Streaming **words** arrive one by one.' });

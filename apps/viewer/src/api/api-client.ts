@@ -62,6 +62,8 @@ export const api = {
     return request<Page<ConversationInfo>>('GET', `/api/conversations/search?${params}`);
   },
   conversation: (id: string) => request<ConversationInfo>('GET', `/api/conversations/${enc(id)}`),
+  /** `POST /api/conversations`: a StartConversationRequest (an initial message runs at once). */
+  startConversation: (body: Record<string, unknown>) => request<ConversationInfo>('POST', '/api/conversations', body),
   /** Newest first, starting at `pageId` (inclusive) or at the last event. */
   eventsBackward: (id: string, limit: number, pageId?: string) => {
     const params = new URLSearchParams({ limit: String(limit), sort_order: 'TIMESTAMP_DESC' });
@@ -76,6 +78,7 @@ export const api = {
     }),
   run: (id: string) => request('POST', `/api/conversations/${enc(id)}/run`),
   pause: (id: string) => request('POST', `/api/conversations/${enc(id)}/pause`),
+  interrupt: (id: string) => request('POST', `/api/conversations/${enc(id)}/interrupt`),
   respondToConfirmation: (id: string, accept: boolean) =>
     request('POST', `/api/conversations/${enc(id)}/events/respond_to_confirmation`, {
       accept,

@@ -25,12 +25,26 @@ describe('lineDiff', () => {
     ]);
   });
 
-  it('falls back to remove-all/add-all past the LCS limit', () => {
+  it('shows a one-line edit of a 500-line file as that line, not a rewrite', () => {
+    const lines = Array.from({ length: 500 }, (_, index) => `line ${index}`);
+    // Changes near both ends: the lines between them (490) are no reason to give up on the diff.
+    const edited = lines.map((line, index) => (index === 5 ? 'line 5, edited' : line));
+    edited.splice(495, 0, 'inserted');
+    const diff = lineDiff(lines.join('\n'), edited.join('\n'));
+    expect(diff.filter((line) => line.kind !== 'same')).toEqual([
+      { kind: 'removed', text: 'line 5' },
+      { kind: 'added', text: 'line 5, edited' },
+      { kind: 'added', text: 'inserted' },
+    ]);
+    expect(diff.filter((line) => line.kind === 'same')).toHaveLength(499);
+  });
+
+  it('shows a file rewritten completely as removed then added', () => {
     const before = Array.from({ length: 500 }, (_, index) => `a${index}`).join('\n');
     const after = Array.from({ length: 500 }, (_, index) => `b${index}`).join('\n');
     const diff = lineDiff(before, after);
     expect(diff).toHaveLength(1000);
-    expect(diff[0]).toEqual({ kind: 'removed', text: 'a0' });
-    expect(diff[500]).toEqual({ kind: 'added', text: 'b0' });
+    expect(diff.filter((line) => line.kind === 'removed')).toHaveLength(500);
+    expect(diff.filter((line) => line.kind === 'added')).toHaveLength(500);
   });
 });

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api/api-client.js';
 import type { ConversationInfo } from '../api/types.js';
 import { formatCost, formatDate, titleOf, totalCost } from './format.js';
+import { NewConversationForm } from './new-conversation-form.js';
 
 const LIMIT = 25;
 const POLL_MS = 3_000;
@@ -107,6 +108,7 @@ export function ConversationList() {
           ))}
         </select>
       </header>
+      <NewConversationForm />
       {error === undefined ? null : (
         <p class="error" role="alert">
           {error}

@@ -74,6 +74,14 @@ export function ConversationPage({ id, onUnauthorized }: { id: string; onUnautho
         <button type="button" onClick={() => void act('Pause', () => api.pause(id))} disabled={status !== 'running'}>
           Pause
         </button>
+        <button
+          type="button"
+          title="Stop now: abort the model call and the running command; the conversation stays paused, resumable"
+          onClick={() => void act('Interrupt', () => api.interrupt(id))}
+          disabled={status !== 'running'}
+        >
+          Interrupt
+        </button>
       </header>
       {info === undefined ? null : <Relations info={info} />}
       {info === undefined ? null : <StatsPanel info={info} />}

@@ -6,7 +6,7 @@ import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { Tool } from '../tools/tool.js';
 
 export interface AgentOptions {
-  /** The model. `createAgent` defaults to the environment's endpoint, or the offline model without a key. */
+  /** The model. `createAgent` defaults to the environment's endpoint, and refuses (NoModelError) without one. */
   llm: LLM;
   /** Tools offered to the model. `finish` and `think` are always added when missing (reference default tools). */
   tools?: readonly Tool[];

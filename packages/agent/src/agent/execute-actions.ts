@@ -10,7 +10,8 @@ const INTERNAL_CLASSIFICATION = { kind: 'internal', retryable: false, user_actio
  * Executes a batch of actions in order (reference §9.5): the batch stops at the first `finish`
  * (later actions are not executed), each result becomes an ObservationEvent, a tool failure an
  * AgentErrorEvent the model can recover from, an action a hook blocked a UserRejectObservation
- * (`rejection_source: "hook"`); an executed `finish` finishes the conversation.
+ * (`rejection_source: "hook"`); an executed `finish` finishes the conversation. After an abort (interrupt) no
+ * further action starts.
  */
 export async function executeActions(
   context: StepContext,
@@ -23,6 +24,8 @@ export async function executeActions(
 
   let finishBlocked = false;
   for (const action of batch) {
+    // Interrupted: the actions not started stay without a result; the run answers them (reference).
+    if (context.signal?.aborted) break;
     const blockedBy = await context.takeHookBlock?.(action.id);
     if (blockedBy !== undefined) {
       // A PreToolUse hook said no: the model sees a rejection instead of a result (reference).
@@ -77,7 +80,7 @@ export async function executeActions(
       }
     });
   }
-  if (finishIndex !== -1 && !finishBlocked) await context.setStatus('finished');
+  if (finishIndex !== -1 && !finishBlocked && !context.signal?.aborted) await context.setStatus('finished');
 }
 
 function maskObservation(observation: Observation, context: StepContext): Observation {

@@ -64,3 +64,9 @@ function findNear(log: EventLogLike, id: string, guess: number): number {
 }
 
 const NEAR = 64;
+
+/** Whether `event`, appended with HEAD at `head`, extends the active branch (state updates never leave it). */
+export function continuesBranch(event: AnyEvent, head: string | undefined): boolean {
+  if (event.kind === 'ConversationStateUpdateEvent' || event.parent_id === undefined) return true;
+  return (event.parent_id === ROOT_PARENT_ID ? undefined : event.parent_id) === head;
+}

@@ -72,7 +72,11 @@ export interface ConversationOptions {
 export interface RunOptions {
   /** Overrides the per-run iteration limit for this run. */
   maxIterations?: number;
-  /** Aborting stops the run: the model call and running tools are cancelled. */
+  /**
+   * Aborting interrupts the run, as `Conversation.interrupt()` does: the model call and running tools are
+   * cancelled at once, an InterruptEvent is recorded, the status becomes `paused`, and `run` resolves (it
+   * does not throw). A later `run()` continues.
+   */
   signal?: AbortSignal;
   /** With `leases`: how long this run waits for another owner's lease (overrides `leaseWaitMs`). */
   leaseWaitMs?: number;
@@ -85,4 +89,6 @@ export interface RunResult {
   iterations: number;
   /** True when the run stopped at the iteration limit. */
   reachedIterationLimit: boolean;
+  /** True when the run was interrupted (`interrupt()` or its `signal`); the status is then `paused`. */
+  interrupted?: true;
 }

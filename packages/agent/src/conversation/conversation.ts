@@ -30,7 +30,7 @@ import { linkEvent } from '../telemetry/index.js';
 import type { ToolConversation } from '../tools/tool.js';
 import { type AnalyzerSetting, resolveAnalyzer, type SecurityAnalyzerInput } from './analyzer-setting.js';
 import { buildBaseState } from './base-state.js';
-import { readBranch, recentBranch } from './branch-history.js';
+import { continuesBranch, readBranch, recentBranch } from './branch-history.js';
 import { openConversationLog, storeFor, toRegistry } from './conversation-defaults.js';
 import { conversationFiles } from './conversation-files.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
@@ -40,9 +40,10 @@ import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { loadPersistedState } from './load-persisted-state.js';
-import { interruptedActionEvent } from './ownership/interrupted-action.js';
+import { answerInFlightAction } from './ownership/interrupted-action.js';
 import { acquireRunLease } from './ownership/run-lease.js';
 import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
+import { RunAbort } from './run-abort.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
 import { askAgent, generateTitle } from './side-questions.js';
@@ -93,6 +94,7 @@ export class Conversation {
    */
   #heldUpdates: AnyEvent[] = [];
   #running: Promise<RunResult> | undefined;
+  readonly #abort = new RunAbort();
   #closed = false;
   #extensionsStarted = false;
   readonly #leases: Leases | undefined;
@@ -125,7 +127,7 @@ export class Conversation {
     this.#analyzerInput = options.securityAnalyzer ?? 'llm';
     const { analyzer, setting } = resolveAnalyzer(this.#analyzerInput);
     this.#analyzer = analyzer;
-    this.#setAnalyzerSetting(setting);
+    this.#analyzerSetting = setting;
     this.#stuck =
       options.stuckDetection === false
         ? undefined
@@ -263,15 +265,17 @@ export class Conversation {
   }
 
   /**
-   * Runs the agent until the conversation finishes, pauses, waits for confirmation, gets stuck, fails
-   * or reaches the iteration limit. A failure is recorded (ConversationErrorEvent, status `error`) and
-   * thrown as `ConversationRunError`. Only one run at a time: a second concurrent call throws
+   * Runs the agent until the conversation finishes, pauses, is interrupted, waits for confirmation, gets
+   * stuck, fails or reaches the iteration limit. A failure is recorded (ConversationErrorEvent, status
+   * `error`) and thrown as `ConversationRunError`; an interrupt (`interrupt()` or `options.signal`) is not a
+   * failure (see `interrupt`). Only one run at a time: a second concurrent call throws
    * `ConversationAlreadyRunningError`.
    */
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(this.id);
-    const running = this.#takeRunLease(options.signal, options.leaseWaitMs)
+    const signal = this.#abort.begin(options.signal);
+    const running = this.#takeRunLease(signal, options.leaseWaitMs)
       .then(async (took) => {
         // A dead owner's action waits for a human (interruptedActions: 'confirm'): nothing runs now.
         if (took === 'awaiting-human') {
@@ -280,9 +284,10 @@ export class Conversation {
         await this.#readRecentHistory();
         await this.#startExtensions();
         await this.#hooks?.sessionStart();
-        return runLoop(this.#runHost(), options);
+        return runLoop(this.#runHost(), { ...options, signal });
       })
       .finally(async () => {
+        this.#abort.end();
         this.#running = undefined;
         const lease = this.#runLease;
         this.#runLease = undefined;
@@ -290,6 +295,18 @@ export class Conversation {
       });
     this.#running = running;
     return running;
+  }
+
+  /**
+   * Interrupts the run in progress now (reference `interrupt`): aborts the model call and the running tools
+   * (the terminal kills its command), answers the actions left without a result with AgentErrorEvents, sets
+   * the status `paused` and records an InterruptEvent; resolves once that is recorded. The run resolves with
+   * `interrupted: true`; a later `run()` continues. Without a run in progress it pauses (`pause()`).
+   */
+  async interrupt(): Promise<void> {
+    this.#assertOpen();
+    if (!this.#abort.abort()) return this.pause();
+    await this.#running?.catch(() => undefined);
   }
 
   /** Pauses between steps: records a PauseEvent once; no effect when waiting, finished, errored or stuck. */
@@ -500,7 +517,7 @@ export class Conversation {
     this.#analyzerInput = analyzer;
     const resolved = resolveAnalyzer(analyzer);
     this.#analyzer = resolved.analyzer;
-    this.#setAnalyzerSetting(resolved.setting);
+    this.#analyzerSetting = resolved.setting;
     await this.checkpoint();
   }
 
@@ -607,18 +624,8 @@ export class Conversation {
     if (lease === undefined) return undefined;
     this.#runLease = lease;
     await this.catchUp();
-    // The previous owner died mid-run: the action it was executing may or may not have had its effect.
-    if (lease.previous !== 'expired' || this.#state.execution_status !== 'running') return 'taken';
-    const [inFlight] = await this.pendingActions();
-    const mode = this.#options.interruptedActions ?? 'report';
-    if (inFlight === undefined || mode === 'rerun') return 'taken';
-    if (mode === 'report') {
-      await this.#emit(interruptedActionEvent(inFlight));
-      return 'taken';
-    }
-    await this.#setStatus('waiting_for_confirmation');
-    await this.checkpoint();
-    return 'awaiting-human';
+    if (lease.previous !== 'expired') return 'taken';
+    return answerInFlightAction(this.#runHost(), this.#options.interruptedActions ?? 'report');
   }
 
   /**
@@ -635,10 +642,6 @@ export class Conversation {
     const from = first === undefined ? this.leafEventId : first.parent_id;
     if (from === undefined || from === ROOT_PARENT_ID) return;
     this.#recent = [...(await recentBranch(this.log, from, RECENT_EVENTS)), ...this.#recent];
-  }
-
-  #setAnalyzerSetting(setting: AnalyzerSetting): void {
-    this.#analyzerSetting = setting;
   }
 
   async #setBlocked(key: 'blocked_actions' | 'blocked_messages', value: Record<string, string>): Promise<void> {
@@ -882,10 +885,4 @@ export class Conversation {
       ? (held.value as ConversationState['stats'])
       : this.#state.stats;
   }
-}
-
-/** Whether `event`, appended with HEAD at `head`, extends the active branch (state updates never leave it). */
-function continuesBranch(event: AnyEvent, head: string | undefined): boolean {
-  if (event.kind === 'ConversationStateUpdateEvent' || event.parent_id === undefined) return true;
-  return (event.parent_id === ROOT_PARENT_ID ? undefined : event.parent_id) === head;
 }

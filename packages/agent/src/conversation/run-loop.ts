@@ -2,14 +2,17 @@ import { type ConversationErrorEvent, createEvent } from '@x/events';
 import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
+import { recordInterrupt } from './record-interrupt.js';
 import type { RunHost } from './run-host.js';
 
 /**
  * The run loop of reference §8.3. Each iteration: stop if paused, stuck or finished; nudge or stop on
  * stuck patterns; implicitly confirm waiting actions; one agent step; stop when waiting for
  * confirmation or at the iteration limit (status error + ConversationErrorEvent MaxIterationsReached,
- * without throwing, as the reference). Any other failure becomes a ConversationErrorEvent and the error
- * status, and is thrown as ConversationRunError.
+ * without throwing, as the reference). An abort of `options.signal` (an interrupt) stops the model call and
+ * the tools, and is recorded as the reference records a cancelled run (status paused, InterruptEvent), not
+ * thrown. Any other failure becomes a ConversationErrorEvent and the error status, and is thrown as
+ * ConversationRunError.
  */
 /** Steps between base_state.json checkpoints during a run. */
 export const CHECKPOINT_EVERY_STEPS = 25;
@@ -23,6 +26,8 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
   const maxIterations = options.maxIterations ?? host.state().max_iterations;
   let iterations = 0;
   let reachedIterationLimit = false;
+  const { signal } = options;
+  let interrupted = false;
   try {
     const status = host.state().execution_status;
     if (status === 'idle' || status === 'paused' || status === 'error' || status === 'stuck') {
@@ -30,7 +35,10 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
     }
     while (true) {
       host.assertOpen();
-      options.signal?.throwIfAborted();
+      if (signal?.aborted) {
+        interrupted = true;
+        break;
+      }
       await host.settle();
       const current = host.state().execution_status;
       if (current === 'paused' || current === 'stuck') break;
@@ -65,6 +73,11 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
         await host.conversation.agent.step(host.stepContext(options.signal));
       }
       iterations += 1;
+      // A tool the abort cut short has answered (the terminal reports the kill): stop before anything else.
+      if (signal?.aborted) {
+        interrupted = true;
+        break;
+      }
       // The log is the source of truth; base_state.json only saves resuming from folding the whole
       // log, so it is refreshed every few steps (and when the run ends) rather than after each one.
       if (iterations % CHECKPOINT_EVERY_STEPS === 0) await host.checkpoint();
@@ -85,12 +98,17 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
         break;
       }
     }
+    if (interrupted) await recordInterrupt(host);
   } catch (error) {
-    throw await recordFailure(host, error);
+    // Whatever the abort made fail (the model call, a tool) is the interrupt, not a crash.
+    if (!signal?.aborted) throw await recordFailure(host, error);
+    interrupted = true;
+    await recordInterrupt(host);
   } finally {
     await host.checkpoint().catch(() => undefined);
   }
-  return { status: host.state().execution_status, iterations, reachedIterationLimit };
+  const result = { status: host.state().execution_status, iterations, reachedIterationLimit };
+  return interrupted ? { ...result, interrupted: true } : result;
 }
 
 async function continuesAfterStopHooks(host: RunHost): Promise<boolean> {

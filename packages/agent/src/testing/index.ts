@@ -3,6 +3,7 @@ export {
   type ScriptedCompletion,
   type ScriptedContextOverflow,
   type ScriptedError,
+  type ScriptedHang,
   type ScriptedLLMServer,
   type ScriptedReply,
   type ScriptedReplyFunction,

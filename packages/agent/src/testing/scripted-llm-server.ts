@@ -22,11 +22,18 @@ export interface ScriptedContextOverflow {
   delayMs?: number;
 }
 
+/** No answer: the request is held open until the client closes it (cancellation tests). */
+export interface ScriptedHang {
+  hang: true;
+}
+
 /**
  * A reply, optionally held back until `gate` resolves: a test that must act while the model "thinks" opens the
  * gate when it is ready, instead of guessing a delay.
  */
-export type ScriptedReply = (ScriptedCompletion | ScriptedError | ScriptedContextOverflow) & { gate?: Promise<void> };
+export type ScriptedReply =
+  | ((ScriptedCompletion | ScriptedError | ScriptedContextOverflow) & { gate?: Promise<void> })
+  | ScriptedHang;
 
 /** A request body as received (parsed JSON object; not validated further). */
 export type ScriptedRequestBody = Record<string, unknown>;
@@ -40,6 +47,12 @@ export interface ScriptedLLMServer {
   readonly requests: ScriptedRequestBody[];
   /** Headers of the same requests, in the same order. */
   readonly requestHeaders: IncomingHttpHeaders[];
+  /** Indices (into `requests`) of the requests the client closed before they were answered. */
+  readonly closedByClient: readonly number[];
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number): Promise<void>;
+  /** Resolves once the client has closed request `index` before its answer (e.g. on abort). */
+  waitForClientClose(index: number): Promise<void>;
   /** Queues more replies; they are served before a function script is consulted. */
   push(...replies: ScriptedReply[]): void;
   close(): Promise<void>;
@@ -84,6 +97,21 @@ export async function startScriptedLLMServer(
   const fallback = typeof script === 'function' ? script : undefined;
   const requests: ScriptedRequestBody[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
+  const closedByClient: number[] = [];
+  const waiters = new Set<() => void>();
+  const changed = () => {
+    for (const waiter of waiters) waiter();
+  };
+  const until = (condition: () => boolean) =>
+    new Promise<void>((resolve) => {
+      if (condition()) return resolve();
+      const waiter = () => {
+        if (!condition()) return;
+        waiters.delete(waiter);
+        resolve();
+      };
+      waiters.add(waiter);
+    });
   let served = 0;
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -106,6 +134,13 @@ export async function startScriptedLLMServer(
     served += 1;
     requests.push(body);
     requestHeaders.push(request.headers);
+    // 'close' on the response before it ended: the client went away (abort, timeout) without an answer.
+    response.once('close', () => {
+      if (response.writableEnded) return;
+      closedByClient.push(index);
+      changed();
+    });
+    changed();
     const reply = queue.shift() ?? fallback?.(body, index);
     if (!reply) {
       const message = `Scripted LLM server: the script is exhausted; request ${index + 1} has no scripted reply`;
@@ -119,6 +154,7 @@ export async function startScriptedLLMServer(
       );
       return;
     }
+    if ('hang' in reply) return;
     if (reply.delayMs) await sleep(reply.delayMs);
     if (reply.gate !== undefined) await reply.gate;
     // The client may have given up (timeout, abort) while we waited.
@@ -162,6 +198,9 @@ export async function startScriptedLLMServer(
     baseURL: `http://127.0.0.1:${server.port}/v1`,
     requests,
     requestHeaders,
+    closedByClient,
+    waitForRequests: (count) => until(() => requests.length >= count),
+    waitForClientClose: (index) => until(() => closedByClient.includes(index)),
     push(...replies) {
       queue.push(...replies);
     },

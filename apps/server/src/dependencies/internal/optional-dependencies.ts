@@ -12,6 +12,8 @@ export const optionalDependencies = {
   '@opentelemetry/sdk-metrics': '^2.12.0',
   '@opentelemetry/exporter-trace-otlp-http': '^0.223.0',
   '@opentelemetry/exporter-metrics-otlp-http': '^0.223.0',
+  '@opentelemetry/exporter-trace-otlp-proto': '^0.223.0',
+  '@opentelemetry/exporter-metrics-otlp-proto': '^0.223.0',
 } as const;
 
 export type OptionalDependency = keyof typeof optionalDependencies;

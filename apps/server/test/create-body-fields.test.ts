@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequest, removeDir, startTestServer, type TestServer } from './helpers.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+  await removeDir(server.dataDir);
+});
+
+type Detail = { detail: { loc: unknown[]; msg: string }[] };
+
+describe('create body fields', () => {
+  it('refuses hook_config inside agent (it would be ignored and the blocked command would run)', async () => {
+    const request = createRequest(server.llm);
+    const hooks = { PreToolUse: [{ matcher: 'terminal', hooks: [{ command: 'exit 2' }] }] };
+    (request.agent as Record<string, unknown>).hook_config = hooks;
+    const { status, json } = await server.call('POST', '/api/conversations', request);
+    expect(status).toBe(422);
+    const messages = (json as Detail).detail.map((entry) => entry.msg).join('\n');
+    expect(messages).toContain("Unknown field 'agent.hook_config': hook_config belongs at the top level");
+  });
+
+  it('refuses an unknown top-level field, naming it', async () => {
+    const { status, json } = await server.call('POST', '/api/conversations', {
+      ...createRequest(server.llm),
+      hooks: {},
+    });
+    expect(status).toBe(422);
+    expect(JSON.stringify(json)).toContain("Unknown field 'hooks': did you mean hook_config?");
+  });
+
+  it("accepts the reference's own fields, as its Python client sends them", async () => {
+    const request = createRequest(server.llm, {
+      plugins: null,
+      autotitle: true,
+      worktree: false,
+      agent_settings: null,
+    });
+    Object.assign(request.agent as Record<string, unknown>, { filter_tools_regex: null, critic: null, kind: 'Agent' });
+    const { status } = await server.call('POST', '/api/conversations', request);
+    expect(status).toBe(201);
+  });
+});
