@@ -64,6 +64,7 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   if (url.endsWith('/secrets')) return JSON.stringify({ secrets: { NAME: 'value' } });
   if (url.endsWith('/security_analyzer')) return JSON.stringify({ security_analyzer: null });
   if (url.endsWith('/navigate')) return JSON.stringify({ event_id: null });
+  if (url === '/api/ag-ui') return JSON.stringify({ threadId: conversationId, runId: 'r', messages: [] });
   if (route.method === 'PATCH') return JSON.stringify({ title: 'renamed' });
   return '{}';
 }

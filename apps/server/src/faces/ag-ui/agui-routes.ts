@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CONVERSATION_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
@@ -89,6 +91,10 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
         summary: 'Run the agent (AG-UI RunAgentInput in, AG-UI events out as server-sent events)',
         operationId: 'agUiRun',
         body: agUiRunInputSchema,
+        response: {
+          200: z.string().describe('A text/event-stream of AG-UI events (JSON in each `data:` line)'),
+          ...errorResponses(CONVERSATION_ERRORS),
+        },
       },
     },
     async (request, reply) => {
@@ -102,7 +108,6 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       response.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
       const gone = new AbortController();
