@@ -207,7 +207,23 @@ export {
   observationFromCallResult,
   parseMcpConfig,
 } from './mcp/index.js';
-export { type ConfinedPath, confineToRoots, isPathInside, resolveRealLocation } from './paths/index.js';
+export {
+  type ConfinedPath,
+  checkPathText,
+  confineToRoots,
+  type FileContent,
+  isPathInside,
+  type OpenedRegularFile,
+  openRegularFile,
+  openWorkspaceEntry,
+  readRegularFile,
+  replaceFileAtomically,
+  resolveRealLocation,
+  type VerifiedDirectory,
+  type WorkspaceEntry,
+  WorkspacePathError,
+  type WorkspacePathProblem,
+} from './paths/index.js';
 export { descendantPids, killProcessTree } from './processes/index.js';
 export {
   type AnthropicLLMConfig,
@@ -421,4 +437,3 @@ export {
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
-export { WorkspacePathError } from './tools/workspace-path-error.js';
