@@ -198,7 +198,9 @@ export {
   type McpServerConfig,
   type McpServerConfigInput,
   McpServerError,
+  type McpStartOptions,
   type McpStartResult,
+  McpToolNameError,
   McpToolset,
   type McpToolsetOptions,
   type McpTransport,
@@ -206,6 +208,7 @@ export {
   mcpServerConfigSchema,
   observationFromCallResult,
   parseMcpConfig,
+  type RefusedMcpTool,
 } from './mcp/index.js';
 export {
   type ConfinedPath,
@@ -437,3 +440,5 @@ export {
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
+export { ToolNameCollisionError } from './tools/tool-name-collision-error.js';
+export { assertUniqueToolNames, claimedToolNames, toolNameKey } from './tools/tool-names.js';

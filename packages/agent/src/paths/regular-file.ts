@@ -33,7 +33,8 @@ export async function entryKind(
 
 /** Refuses anything but a regular file with one name (and at most `maxBytes` long). */
 function checkRegular(info: Stats, shown: string, maxBytes: number | undefined): void {
-  if (info.isDirectory()) throw new WorkspacePathError(shown, 'it is a directory, not a file', { problem: 'directory' });
+  if (info.isDirectory())
+    throw new WorkspacePathError(shown, 'it is a directory, not a file', { problem: 'directory' });
   if (info.isSymbolicLink()) {
     throw new WorkspacePathError(shown, 'it is a symbolic link, which is not followed here', { problem: 'link' });
   }
@@ -88,7 +89,10 @@ export async function openRegularFile(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') {
-      throw new WorkspacePathError(options.shown, 'it was replaced by a symbolic link', { cause: error, problem: 'link' });
+      throw new WorkspacePathError(options.shown, 'it was replaced by a symbolic link', {
+        cause: error,
+        problem: 'link',
+      });
     }
     if (code === 'ENXIO' || code === 'ENODEV') {
       throw new WorkspacePathError(options.shown, 'it was replaced by something that is not a regular file', {

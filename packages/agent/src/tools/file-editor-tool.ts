@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkspacePathError } from '../paths/index.js';
 import {
   createFile,
   type EditorOutcome,
@@ -9,7 +10,6 @@ import {
   undoEdit,
   viewPath,
 } from './internal/file-editor-commands.js';
-import { WorkspacePathError } from '../paths/index.js';
 import { resolveWorkspacePath } from './internal/workspace-path.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { truncateMiddle } from './output-buffer.js';
 import {
   entryKind,
   openOrCreateDirectory,
@@ -10,6 +9,7 @@ import {
   type VerifiedDirectory,
   WorkspacePathError,
 } from '../../paths/index.js';
+import { truncateMiddle } from './output-buffer.js';
 
 /** What a command returns: the text and the reference's FileEditorObservation fields. */
 export interface EditorOutcome {
@@ -147,7 +147,9 @@ export async function viewPath(
     const kind = await entryKind(dir, name);
     if (kind === 'missing') return missingPath(target.path);
     if (kind === 'directory') return viewDirectory(target, viewRange, maxChars);
-    const lines = splitLines(await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes }));
+    const lines = splitLines(
+      await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes }),
+    );
     let first = 1;
     let last = lines.length;
     if (viewRange !== undefined) {
