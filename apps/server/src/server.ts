@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,12 +10,18 @@ import { registerConversationRoutes } from './api/conversation-routes.js';
 import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
+import { registerFileRoutes } from './api/file-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
 import { registerTreeRoutes } from './api/tree-routes.js';
 import { registerWorkspaceRoutes } from './api/workspace-routes.js';
-import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
+import {
+  type ServerConfig,
+  type ServerConfigInput,
+  serverConfigSchema,
+  workspaceRootOf,
+} from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
@@ -139,6 +146,8 @@ export async function buildServer(
   const { store, root } =
     shared ??
     (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
+  const workspaceRoot = workspaceRootOf(config);
+  await mkdir(workspaceRoot, { recursive: true });
   const manager = await ConversationManager.start({
     ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
     ...(shared === undefined && config.interruptedActions !== undefined
@@ -148,7 +157,7 @@ export async function buildServer(
     logger: app.log,
     apiKeys: config.apiKeys,
     persistenceDir: root,
-    workspaceRoot: join(config.dataDir, 'workspaces'),
+    workspaceRoot,
     secretKey: config.secretKey,
     serverApiKey: config.openaiApiKey,
     allowScriptedAgents: config.allowScriptedAgents,
@@ -172,7 +181,8 @@ export async function buildServer(
   registerConversationRoutes(app, manager, shared?.listing);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
-  registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
+  registerWorkspaceRoutes(app, { workspaceRoot });
+  registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
   registerAgUiRoutes(app, manager);
   registerViewerRoutes(app);
