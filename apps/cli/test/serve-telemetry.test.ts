@@ -20,7 +20,17 @@ afterAll(async () => {
 
 describe('x serve with OTEL_* variables', () => {
   it('exports the runs’ spans over OTLP/HTTP and, with --verbose, logs JSON lines on stdout with trace ids', async () => {
-    const server = startBackground(['serve', '--verbose', '--testing', '--port', '0', '--data-dir', `${home.path}/s`], {
+    const server = startBackground([
+        'serve',
+        '--verbose',
+        '--testing',
+        '--port',
+        '0',
+        '--data-dir',
+        `${home.path}/s`,
+        '--workspace-root',
+        workspace.path,
+      ], {
       X_HOME: home.path,
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       OTEL_SERVICE_NAME: 'x-serve-test',

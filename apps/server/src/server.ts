@@ -52,6 +52,8 @@ export interface BuiltServer {
   app: FastifyInstance;
   manager: ConversationManager;
   config: ServerConfig;
+  /** The absolute workspace root (`config.workspaceRoot` or `<dataDir>/workspaces`). */
+  workspaceRoot: string;
   /** Every route registered on the app (HEAD routes included), collected with `onRoute`. */
   routes: readonly RegisteredRoute[];
   /** Starts listening on `config.host`:`config.port`; resolves with the base URL. */
@@ -213,6 +215,7 @@ export async function buildServer(
     app,
     manager,
     config,
+    workspaceRoot,
     routes,
     async listen() {
       await app.listen({ host: config.host, port: config.port });
