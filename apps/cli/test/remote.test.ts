@@ -36,16 +36,10 @@ async function createConversation(): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = startBackground([
-      'serve',
-      '--testing',
-      '--port',
-      '0',
-      '--data-dir',
-      `${home.path}/server`,
-      '--workspace-root',
-      workspace.path,
-    ], env);
+  server = startBackground(
+    ['serve', '--testing', '--port', '0', '--data-dir', `${home.path}/server`, '--workspace-root', workspace.path],
+    env,
+  );
   url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
 });
 afterAll(async () => {

@@ -20,7 +20,8 @@ afterAll(async () => {
 
 describe('x serve with OTEL_* variables', () => {
   it('exports the runs’ spans over OTLP/HTTP and, with --verbose, logs JSON lines on stdout with trace ids', async () => {
-    const server = startBackground([
+    const server = startBackground(
+      [
         'serve',
         '--verbose',
         '--testing',
@@ -30,11 +31,13 @@ describe('x serve with OTEL_* variables', () => {
         `${home.path}/s`,
         '--workspace-root',
         workspace.path,
-      ], {
-      X_HOME: home.path,
-      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-      OTEL_SERVICE_NAME: 'x-serve-test',
-    });
+      ],
+      {
+        X_HOME: home.path,
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_SERVICE_NAME: 'x-serve-test',
+      },
+    );
     const url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
     await server.waitFor(/telemetry\s+OTLP http:\/\/127\.0\.0\.1:\d+\/v1\/traces/, undefined, 'stderr');
     const response = await fetch(`${url}/api/conversations`, {

@@ -87,7 +87,12 @@ describe('confinement to the workspace root', () => {
   it('follows no symlink out, at any depth, and reaches nothing outside the root', async () => {
     await symlink(join(outside, 'secret.txt'), join(root, 'leak'));
     await symlink(outside, join(root, 'out'));
-    for (const path of [join(root, 'leak'), join(root, 'out', 'secret.txt'), join(outside, 'secret.txt'), '/etc/passwd']) {
+    for (const path of [
+      join(root, 'leak'),
+      join(root, 'out', 'secret.txt'),
+      join(outside, 'secret.txt'),
+      '/etc/passwd',
+    ]) {
       expect((await download(path)).status, path).toBe(403);
       expect((await upload(path, 'pwned')).status, path).toBe(403);
     }

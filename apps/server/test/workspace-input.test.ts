@@ -164,7 +164,16 @@ describe('working directories', () => {
 
   it('refuses any working_dir outside the workspace root, however it is spelled, naming the field', async () => {
     await symlink(outside, join(root, 'link-out'));
-    for (const dir of ['/', '/tmp', outside, `${root}/..`, `${root}/../workspaces-evil`, '../..', `${root}/link-out`, `${root}/link-out/sub`]) {
+    for (const dir of [
+      '/',
+      '/tmp',
+      outside,
+      `${root}/..`,
+      `${root}/../workspaces-evil`,
+      '../..',
+      `${root}/link-out`,
+      `${root}/link-out/sub`,
+    ]) {
       const { status, json } = await create(dir);
       expect(status, dir).toBe(422);
       expect(JSON.stringify(json), dir).toContain('working_dir');
@@ -175,7 +184,9 @@ describe('working directories', () => {
   it('accepts one inside the root (absolute, or relative to the conversation) and creates it', async () => {
     const inside = await create(join(root, 'projects', 'one'));
     expect(inside.status).toBe(201);
-    expect((inside.json as { workspace: { working_dir: string } }).workspace.working_dir).toBe(join(root, 'projects', 'one'));
+    expect((inside.json as { workspace: { working_dir: string } }).workspace.working_dir).toBe(
+      join(root, 'projects', 'one'),
+    );
     const relative = await create('.');
     expect(relative.status).toBe(201);
     const { id, workspace } = relative.json as { id: string; workspace: { working_dir: string } };

@@ -126,10 +126,15 @@ export function registerFileRoutes(fastify: FastifyInstance, options: FileRoutes
         },
       },
       async (request, reply) => {
-        const { handle, size, name } = await withEntry(options.workspaceRoot, request.query.path, false, async (entry) => ({
-          ...(await openRegularFile(entry.directory, entry.name, { shown: request.query.path })),
-          name: entry.name,
-        }));
+        const { handle, size, name } = await withEntry(
+          options.workspaceRoot,
+          request.query.path,
+          false,
+          async (entry) => ({
+            ...(await openRegularFile(entry.directory, entry.name, { shown: request.query.path })),
+            name: entry.name,
+          }),
+        );
         reply
           .type('application/octet-stream')
           .header('content-length', size)

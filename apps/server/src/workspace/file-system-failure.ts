@@ -1,4 +1,4 @@
-import { AgentError, WorkspacePathError as AgentWorkspacePathError, type WorkspacePathProblem } from '@x/agent';
+import { AgentError, type WorkspacePathError as AgentWorkspacePathError, type WorkspacePathProblem } from '@x/agent';
 import { ServerError } from '../errors.js';
 import { WorkspacePathError } from './workspace-path-error.js';
 

@@ -104,7 +104,8 @@ export async function receiveMultipartFile(
       case 'headers': {
         const end = pending.indexOf('\r\n\r\n');
         if (end === -1) {
-          if (pending.length > maxHeaderBytes) throw new UploadError('Malformed multipart body: part headers too long', 400);
+          if (pending.length > maxHeaderBytes)
+            throw new UploadError('Malformed multipart body: part headers too long', 400);
           return false;
         }
         const field = partField(pending.subarray(0, end).toString('utf8'));
