@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, realpath, symlink } from 'node:fs/promises';
+import { mkdir, open, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,17 @@ describe('working directories', () => {
       expect(JSON.stringify(json), dir).toContain('working_dir');
     }
     expect(await readdir(outside)).toEqual([]);
+    await writeFile(join(root, 'a-file'), 'x');
+    for (const dir of [join(root, 'a-file', 'sub'), join(root, 'a-file'), join(root, 'n'.repeat(300))]) {
+      const { status, json } = await create(dir);
+      expect(status, dir).toBe(422);
+      expect(JSON.stringify(json), dir).toContain('working_dir');
+    }
+    const cwd = await server.call('POST', '/api/bash/execute_bash_command', {
+      command: 'true',
+      cwd: join(root, 'n'.repeat(300)),
+    });
+    expect(cwd.status).toBe(400);
   });
 
   it('accepts one inside the root (absolute, or relative to the conversation) and creates it', async () => {

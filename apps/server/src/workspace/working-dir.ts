@@ -21,7 +21,13 @@ function refuse(message: string, cause?: unknown): InvalidRequestError {
 export async function resolveWorkingDir(root: string, hex: string, requested: string | undefined): Promise<string> {
   const own = join(root, hex);
   const wanted = requested === undefined ? own : isAbsolute(requested) ? resolve(requested) : resolve(own, requested);
-  const confined = await confineToRoots(wanted, [root]);
+  const confined = await confineToRoots(wanted, [root]).catch((error: NodeJS.ErrnoException) => {
+    // ENOTDIR (a file on the way), ENAMETOOLONG, EACCES, ELOOP: the request's path is unusable.
+    if (typeof error.code === 'string' && error.code.startsWith('E')) {
+      throw refuse(`'${requested}' cannot be resolved (${error.code})`, error);
+    }
+    throw error;
+  });
   if (!confined.ok) {
     throw refuse(
       confined.reason === 'dangling_symlink'
@@ -35,7 +41,7 @@ export async function resolveWorkingDir(root: string, hex: string, requested: st
   } catch (error) {
     if (AgentError.isInstance(error) && error.code === 'workspace_path') throw refuse(error.message, error);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'EACCES' || code === 'EEXIST') {
+    if (typeof code === 'string' && code.startsWith('E')) {
       throw refuse(`'${requested}' cannot be used as a directory (${code})`, error);
     }
     throw error;
