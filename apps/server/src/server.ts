@@ -205,6 +205,9 @@ export async function buildServer(
       await recovery?.stop();
       await manager.close(config.shutdownTimeoutMs);
       await sockets.close();
+      // Runs are paused and sockets closed: a connection still busy now is a client that stopped reading a
+      // download or sending an upload, which would hold shutdown (and SIGTERM) forever.
+      app.server.closeAllConnections();
       await app.close();
       await shared?.close();
     })();

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { link, lstat, mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, readlink, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createServer as createSocketServer, type Server as SocketServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConversation, removeDir, startTestServer, type TestServer, tempDir } from './helpers.js';
+import { createConversation, removeDir, startTestServer, type TestServer, tempDir, waitFor } from './helpers.js';
 
 /**
  * The workspace file routes against real files: FIFOs made with mkfifo, a listening Unix socket, hard and symbolic
@@ -119,5 +119,28 @@ describe('confinement to the workspace root', () => {
     expect(result.length).toBe(size);
     expect(new Set(result).size).toBe(1);
     expect(await readdir(join(root, 'race'))).toEqual(['target.bin']);
+  });
+
+  // Aborted downloads whose connections the client keeps also must not hold shutdown: afterAll's stop() waits.
+  it('closes every file it opens: HEAD requests and aborted downloads leave no descriptor open', async () => {
+    const path = join(root, 'fd-check.bin');
+    await writeFile(path, Buffer.alloc(4 * 1024 * 1024, 7));
+    const openFiles = async () => {
+      let count = 0;
+      for (const fd of await readdir('/proc/self/fd')) {
+        const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+        if (target === path) count += 1;
+      }
+      return count;
+    };
+    for (let index = 0; index < 20; index += 1) {
+      const head = await fetch(`${server.url}/api/file/download${q(path)}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      const controller = new AbortController();
+      const partial = await fetch(`${server.url}/api/file/download${q(path)}`, { signal: controller.signal });
+      await (partial.body as ReadableStream<Uint8Array>).getReader().read();
+      controller.abort();
+    }
+    await waitFor(async () => (await openFiles()) === 0);
   });
 });
