@@ -11,7 +11,8 @@ let outside: string;
 const uploadLimit = 64 * 1024;
 
 beforeAll(async () => {
-  server = await startTestServer({ config: { uploadLimit } });
+  // bodyLimit (JSON bodies) below uploadLimit: uploads stream and are held to uploadLimit only.
+  server = await startTestServer({ config: { uploadLimit, bodyLimit: 16 * 1024 } });
   root = await realpath(join(server.dataDir, 'workspaces'));
   outside = await tempDir();
 });
