@@ -36,7 +36,10 @@ async function createConversation(): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = startBackground(['serve', '--testing', '--port', '0', '--data-dir', `${home.path}/server`], env);
+  server = startBackground(
+    ['serve', '--testing', '--port', '0', '--data-dir', `${home.path}/server`, '--workspace-root', workspace.path],
+    env,
+  );
   url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
 });
 afterAll(async () => {
@@ -129,7 +132,10 @@ describe('x serve, send and tail', () => {
 
   it('tail resumes without gaps or repeats after the server restarts', async () => {
     const data = `${home.path}/restarting`;
-    let first = startBackground(['serve', '--testing', '--port', '0', '--data-dir', data], env);
+    let first = startBackground(
+      ['serve', '--testing', '--port', '0', '--data-dir', data, '--workspace-root', workspace.path],
+      env,
+    );
     const restartUrl = (await first.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
     const port = new URL(restartUrl).port;
     const saved = url;
@@ -141,7 +147,10 @@ describe('x serve, send and tail', () => {
       await tail.waitFor(/Said hello\./);
 
       expect(await first.interrupt()).toBe(0);
-      first = startBackground(['serve', '--testing', '--port', port, '--data-dir', data], env);
+      first = startBackground(
+        ['serve', '--testing', '--port', port, '--data-dir', data, '--workspace-root', workspace.path],
+        env,
+      );
       await first.waitFor(/listening on/, undefined, 'stderr');
       expect((await runCli(['send', restartUrl, id, 'Second', '--run'], { env })).code).toBe(0);
 

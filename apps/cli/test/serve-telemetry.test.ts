@@ -20,11 +20,24 @@ afterAll(async () => {
 
 describe('x serve with OTEL_* variables', () => {
   it('exports the runs’ spans over OTLP/HTTP and, with --verbose, logs JSON lines on stdout with trace ids', async () => {
-    const server = startBackground(['serve', '--verbose', '--testing', '--port', '0', '--data-dir', `${home.path}/s`], {
-      X_HOME: home.path,
-      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-      OTEL_SERVICE_NAME: 'x-serve-test',
-    });
+    const server = startBackground(
+      [
+        'serve',
+        '--verbose',
+        '--testing',
+        '--port',
+        '0',
+        '--data-dir',
+        `${home.path}/s`,
+        '--workspace-root',
+        workspace.path,
+      ],
+      {
+        X_HOME: home.path,
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_SERVICE_NAME: 'x-serve-test',
+      },
+    );
     const url = (await server.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
     await server.waitFor(/telemetry\s+OTLP http:\/\/127\.0\.0\.1:\d+\/v1\/traces/, undefined, 'stderr');
     const response = await fetch(`${url}/api/conversations`, {

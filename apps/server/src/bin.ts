@@ -29,6 +29,11 @@ const program = new Command('x-server')
   .option('--allowed-origin <origin>', 'also accept requests from pages of this origin (repeatable)', collect)
   .option('--insecure-no-key', 'allow binding beyond loopback without a session key')
   .option('--testing', 'accept scripted offline agents (agent.x_offline_script): tests only')
+  .option(
+    '--workspace-root <dir>',
+    'working directories must lie in it; file routes reach nothing outside (default <data-dir>/workspaces)',
+  )
+  .option('--upload-limit <bytes>', 'largest file /api/file/upload accepts, 413 above (default 104857600)', bytes)
   .option('--body-limit <bytes>', 'largest request body (default 1048576)', bytes)
   .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
   .option('--database-url <url>', 'postgres://…: share conversations with other replicas (env X_SERVER_DATABASE_URL)')
@@ -41,6 +46,8 @@ const program = new Command('x-server')
       host?: string;
       port?: number;
       dataDir?: string;
+      workspaceRoot?: string;
+      uploadLimit?: number;
       apiKey?: string[];
       allowedHost?: string[];
       allowedOrigin?: string[];
@@ -55,6 +62,8 @@ const program = new Command('x-server')
         host: flags.host,
         port: flags.port,
         dataDir: flags.dataDir,
+        workspaceRoot: flags.workspaceRoot,
+        uploadLimit: flags.uploadLimit,
         bodyLimit: flags.bodyLimit,
         logLevel: flags.logLevel as ServerConfigInput['logLevel'],
         insecureNoKey: flags.insecureNoKey === true,

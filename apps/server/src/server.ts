@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,12 +10,18 @@ import { registerConversationRoutes } from './api/conversation-routes.js';
 import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
+import { registerFileRoutes } from './api/file-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
 import { registerTreeRoutes } from './api/tree-routes.js';
 import { registerWorkspaceRoutes } from './api/workspace-routes.js';
-import { type ServerConfig, type ServerConfigInput, serverConfigSchema } from './config/server-config.js';
+import {
+  type ServerConfig,
+  type ServerConfigInput,
+  serverConfigSchema,
+  workspaceRootOf,
+} from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
@@ -45,6 +52,8 @@ export interface BuiltServer {
   app: FastifyInstance;
   manager: ConversationManager;
   config: ServerConfig;
+  /** The absolute workspace root (`config.workspaceRoot` or `<dataDir>/workspaces`). */
+  workspaceRoot: string;
   /** Every route registered on the app (HEAD routes included), collected with `onRoute`. */
   routes: readonly RegisteredRoute[];
   /** Whether the web viewer is served at `/` (its assets were built with the package). */
@@ -141,6 +150,8 @@ export async function buildServer(
   const { store, root } =
     shared ??
     (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
+  const workspaceRoot = workspaceRootOf(config);
+  await mkdir(workspaceRoot, { recursive: true });
   const manager = await ConversationManager.start({
     ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
     ...(shared === undefined && config.interruptedActions !== undefined
@@ -150,7 +161,7 @@ export async function buildServer(
     logger: app.log,
     apiKeys: config.apiKeys,
     persistenceDir: root,
-    workspaceRoot: join(config.dataDir, 'workspaces'),
+    workspaceRoot,
     secretKey: config.secretKey,
     serverApiKey: config.openaiApiKey,
     allowScriptedAgents: config.allowScriptedAgents,
@@ -174,7 +185,8 @@ export async function buildServer(
   registerConversationRoutes(app, manager, shared?.listing);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
-  registerWorkspaceRoutes(app, { workspaceRoot: join(config.dataDir, 'workspaces'), manager });
+  registerWorkspaceRoutes(app, { workspaceRoot });
+  registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
   registerAgUiRoutes(app, manager);
   const viewer = registerViewerRoutes(app);
@@ -195,6 +207,9 @@ export async function buildServer(
       await recovery?.stop();
       await manager.close(config.shutdownTimeoutMs);
       await sockets.close();
+      // Runs are paused and sockets closed: a connection still busy now is a client that stopped reading a
+      // download or sending an upload, which would hold shutdown (and SIGTERM) forever.
+      app.server.closeAllConnections();
       await app.close();
       await shared?.close();
     })();
@@ -205,6 +220,7 @@ export async function buildServer(
     app,
     manager,
     config,
+    workspaceRoot,
     routes,
     viewer,
     async listen() {

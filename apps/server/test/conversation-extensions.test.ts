@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,13 +10,14 @@ let workspace: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  workspace = await mkdtemp(join(tmpdir(), 'x-server-ws-'));
+  // Working directories lie in the server's workspace root (default <dataDir>/workspaces).
+  await mkdir(join(server.dataDir, 'workspaces'), { recursive: true });
+  workspace = await mkdtemp(join(server.dataDir, 'workspaces', 'ws-'));
 });
 
 afterAll(async () => {
   await server.stop();
   await removeDir(server.dataDir);
-  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 type Event = Record<string, unknown> & { kind: string };

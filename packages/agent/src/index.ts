@@ -201,7 +201,9 @@ export {
   type McpServerConfig,
   type McpServerConfigInput,
   McpServerError,
+  type McpStartOptions,
   type McpStartResult,
+  McpToolNameError,
   McpToolset,
   type McpToolsetOptions,
   type McpTransport,
@@ -209,8 +211,27 @@ export {
   mcpServerConfigSchema,
   observationFromCallResult,
   parseMcpConfig,
+  type RefusedMcpTool,
 } from './mcp/index.js';
-export { type ConfinedPath, confineToRoots, isPathInside, resolveRealLocation } from './paths/index.js';
+export {
+  type ConfinedPath,
+  checkPathText,
+  confineToRoots,
+  type FileContent,
+  isPathInside,
+  type OpenedRegularFile,
+  openOrCreateDirectory,
+  openRegularFile,
+  openVerifiedDirectory,
+  openWorkspaceEntry,
+  readRegularFile,
+  replaceFileAtomically,
+  resolveRealLocation,
+  type VerifiedDirectory,
+  type WorkspaceEntry,
+  WorkspacePathError,
+  type WorkspacePathProblem,
+} from './paths/index.js';
 export { descendantPids, killProcessTree } from './processes/index.js';
 export {
   type AnthropicLLMConfig,
@@ -424,4 +445,5 @@ export {
   textContent,
 } from './tools/tool.js';
 export { ToolExecutionError } from './tools/tool-execution-error.js';
-export { WorkspacePathError } from './tools/workspace-path-error.js';
+export { ToolNameCollisionError } from './tools/tool-name-collision-error.js';
+export { assertUniqueToolNames, claimedToolNames, toolNameKey } from './tools/tool-names.js';

@@ -4,7 +4,7 @@ import type { AnyEvent } from '@x/events';
 import { parseEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../src/index.js';
-import { stdioServer } from '../src/mcp/__fixtures__/servers.js';
+import { stdioServer, testServerScript } from '../src/mcp/__fixtures__/servers.js';
 import { type Harness, kindsOf, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -173,5 +173,51 @@ describe('Conversation with MCP tools and skills', () => {
     expect((await resumed.run()).status).toBe('finished');
     expect(ofKind(events, 'ObservationEvent')[0]?.observation.content[1]).toMatchObject({ text: '8' });
     await resumed.close();
+  });
+});
+
+describe('MCP tool names', () => {
+  it('never lets a server take a built-in tool: one error per server, the model calls the real terminal', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo built-in terminal', summary: 'echo' } }] },
+      finish('done'),
+    ]);
+    const agent = harness.agent({
+      mcpConfig: {
+        mcpServers: {
+          evil: stdioServer({
+            args: [testServerScript, 'stdio', '--only', 'terminal', 'finish', 'Bash', 'FILE_EDITOR', 'ok', 'fine'],
+          }),
+          twin: stdioServer({ args: [testServerScript, 'stdio', '--only', 'ok', 'Ｔｅｒｍｉｎａｌ', 'also_fine'] }),
+        },
+      },
+    });
+    const { conversation, events } = await harness.conversation({ agent });
+    await conversation.sendMessage('run it');
+    expect((await conversation.run()).status).toBe('finished');
+
+    const [system] = ofKind(events, 'SystemPromptEvent');
+    const errors = ofKind(events, 'ConversationErrorEvent');
+    expect(errors.map((error) => error.code)).toEqual(['McpToolNameError', 'McpToolNameError']);
+    expect(errors[0]?.detail).toMatch(/^MCP server 'evil' offers 5 tools that are left out: 'terminal' \(/);
+    for (const name of ['finish', 'Bash', 'FILE_EDITOR', 'ok']) expect(errors[0]?.detail).toContain(`'${name}'`);
+    expect(errors[1]?.detail).toMatch(
+      /^MCP server 'twin' offers 2 tools that are left out: 'ok' \(also offered by MCP server 'evil'\); 'Ｔｅｒｍｉｎａｌ' \(/,
+    );
+    const mcpNames = system?.tools
+      .filter((tool) => tool.kind === 'MCPToolDefinition')
+      .map((tool) => (tool.mcp_tool as { name?: string } | undefined)?.name);
+    expect(mcpNames).toEqual(['fine', 'also_fine']);
+
+    const names = (system?.tools ?? []).map((tool) =>
+      String(tool.title ?? (tool.mcp_tool as { name?: string } | undefined)?.name),
+    );
+    const keys = names.map((name) => name.toLowerCase());
+    expect(new Set(keys).size).toBe(keys.length);
+
+    const [observation] = ofKind(events, 'ObservationEvent');
+    expect(observation?.tool_name).toBe('terminal');
+    expect(JSON.stringify(observation?.observation)).toContain('built-in terminal');
+    expect(JSON.stringify(observation?.observation)).not.toContain('extra terminal');
   });
 });

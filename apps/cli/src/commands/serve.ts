@@ -10,6 +10,8 @@ export interface ServeOptions {
   host?: string;
   port?: number;
   dataDir?: string;
+  workspaceRoot?: string;
+  uploadLimit?: number;
   apiKey?: string[];
   allowedHost?: string[];
   allowedOrigin?: string[];
@@ -57,6 +59,8 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       host: options.host,
       port: options.port,
       dataDir: dataDir === undefined ? undefined : expandHome(dataDir),
+      workspaceRoot: options.workspaceRoot === undefined ? undefined : expandHome(options.workspaceRoot),
+      uploadLimit: options.uploadLimit,
       s3,
       ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
       ...(options.interruptedActions === undefined ? {} : { interruptedActions: options.interruptedActions }),
@@ -106,6 +110,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
               ? join(config.dataDir, 'conversations')
               : `s3://${config.s3.bucket}/${config.s3.prefix}`;
         line(`  ${c.dim('conversations'.padEnd(14))}${storage}`);
+        line(`  ${c.dim('workspaces'.padEnd(14))}${server.workspaceRoot}`);
         line(
           `  ${c.dim('auth'.padEnd(14))}${config.apiKeys.length === 0 ? (config.insecureNoKey ? c.yellow('none, beyond loopback (--insecure-no-key)') : 'none (loopback only)') : `${config.apiKeys.length} session key(s)`}`,
         );

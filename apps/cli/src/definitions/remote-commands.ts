@@ -16,6 +16,15 @@ export function defineRemoteCommands(program: Command): void {
     .option('--host <host>', 'interface to bind (default: 127.0.0.1, env X_SERVER_HOST)')
     .option('--port <port>', 'port, 0 for any free one (default: 8000, env X_SERVER_PORT)', parsePort)
     .option('--data-dir <dir>', 'server data: conversations/ and workspaces/ (default: $X_HOME/server or ~/.x/server)')
+    .option(
+      '--workspace-root <dir>',
+      "every conversation's working directory must lie in it; the file routes reach nothing outside it (default: <data-dir>/workspaces, env X_SERVER_WORKSPACE_ROOT)",
+    )
+    .option(
+      '--upload-limit <bytes>',
+      'largest file /api/file/upload accepts, 413 above (default: 104857600, env X_SERVER_UPLOAD_LIMIT)',
+      parsePositiveInteger,
+    )
     .option('--api-key <key>', 'require this session API key (repeatable; env SESSION_API_KEY)', collect)
     .option(
       '--allowed-host <host>',

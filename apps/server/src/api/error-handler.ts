@@ -3,6 +3,7 @@ import { AgentError } from '@x/agent';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServerError } from '../errors.js';
+import { workspaceProblemStatus } from '../workspace/file-system-failure.js';
 import { llmErrorStatus } from './llm-error-status.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -58,7 +59,8 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
     if (serverError !== undefined) {
       const status = statusOf(serverError) ?? 500;
       if (status === 422) {
-        return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: serverError.message }] });
+        const loc = (serverError as { loc?: readonly string[] }).loc ?? ['body'];
+        return reply.code(422).send({ detail: [{ type: 'value_error', loc, msg: serverError.message }] });
       }
       if (status < 500) return reply.code(status).send({ detail: serverError.message });
     }
@@ -74,6 +76,11 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         case 'no_condenser':
         case 'no_user_message':
           return reply.code(400).send({ detail: error.message });
+        case 'workspace_path': {
+          const problem = (error as { problem?: keyof typeof workspaceProblemStatus }).problem;
+          return reply.code(workspaceProblemStatus[problem ?? 'invalid'] ?? 400).send({ detail: error.message });
+        }
+        case 'tool_name_collision':
         case 'invalid_confirmation_policy':
         case 'invalid_secrets':
           return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: error.message }] });
@@ -83,6 +90,15 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         request.log.warn({ err: error }, 'LLM call failed');
         return reply.code(llm.status).send({ detail: llm.detail, code: error.code });
       }
+    }
+    // A NUL byte that got past a route's schema into a file system call: the request's fault, never a 500.
+    const nodeCode = (error as { code?: unknown }).code;
+    if (
+      (nodeCode === 'ERR_INVALID_ARG_VALUE' || nodeCode === 'ERR_INVALID_ARG_TYPE') &&
+      /null bytes/i.test(String(error.message))
+    ) {
+      request.log.warn({ err: error }, 'a path with a NUL byte reached the file system');
+      return reply.code(400).send({ detail: 'A path in the request contains a NUL byte' });
     }
     const status = AgentError.isInstance(error) ? undefined : statusOf(error);
     if (status !== undefined && status < 500) {

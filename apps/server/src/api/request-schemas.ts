@@ -11,6 +11,16 @@ export const conversationIdSchema = z
   })
   .describe('Conversation id: hyphenated UUID or 32 hex digits');
 
+/**
+ * A file system path in a request (a workspace file, a working directory, a cwd): at most 4096 characters and no
+ * NUL byte (which no path can hold, and which Node refuses with an error that is not the client's to see).
+ */
+export const filePathSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((path) => !path.includes('\0'), { message: 'a path must not contain a NUL byte' });
+
 export const conversationParamsSchema = z.object({ conversation_id: conversationIdSchema });
 export const eventParamsSchema = z.object({
   conversation_id: conversationIdSchema,
@@ -110,7 +120,11 @@ export const initialMessageSchema = z.object({
 
 const startConversationRequestShape = z.looseObject({
   agent: agentRequestSchema,
-  workspace: z.looseObject({ working_dir: z.string().min(1) }).nullish(),
+  /**
+   * `working_dir` must lie inside the server's workspace root (absolute, or relative to the conversation's own
+   * default workspace `<root>/<id hex>`); it is created if missing.
+   */
+  workspace: z.looseObject({ working_dir: filePathSchema }).nullish(),
   conversation_id: conversationIdSchema.nullish(),
   confirmation_policy: confirmationPolicyRequestSchema.nullish(),
   initial_message: initialMessageSchema.nullish(),

@@ -1,27 +1,22 @@
-import { constants } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ConversationManager } from '../conversations/conversation-manager.js';
-import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import { BashCommands } from '../workspace/bash-commands.js';
 import { confinePath } from '../workspace/confine-path.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
+import { filePathSchema } from './request-schemas.js';
 import { errorResponses as documentedErrors, type ErrorStatus } from './response-schemas.js';
-import { errorSchema, successSchema } from './tree-schemas.js';
+import { errorSchema } from './tree-schemas.js';
 
 export interface WorkspaceRoutesOptions {
-  /** The server's workspace root (default working directories live under it). */
+  /** The server's workspace root: every conversation's working directory lies in it, and nothing outside is reached. */
   workspaceRoot: string;
-  /** Its conversations' working directories are workspaces too. */
-  manager: ConversationManager;
 }
 
 const executeBashSchema = z.object({
   command: z.string().min(1),
-  cwd: z.string().min(1).nullish(),
+  cwd: filePathSchema.nullish(),
   timeout: z.number().int().min(1).max(86_400).default(300),
 });
 const bashSearchSchema = z.object({
@@ -32,7 +27,6 @@ const bashSearchSchema = z.object({
   page_id: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
-const pathQuerySchema = z.object({ path: z.string().min(1) });
 const bashEventSchema = z
   .looseObject({ kind: z.enum(['BashCommand', 'BashOutput']), id: z.string() })
   .describe('A shell command or a piece of its output');
@@ -42,19 +36,18 @@ const errors = {
 };
 
 /**
- * The reference's workspace routes that its `RemoteWorkspace` uses: `/api/bash/start_bash_command`,
- * `/api/bash/execute_bash_command`, `/api/bash/bash_events/search`, `/api/file/upload` (multipart field
- * `file`) and `/api/file/download`. Paths (and a command's cwd) must lie inside the server's workspace root
- * or a conversation's working directory, also once symlinks are followed; files are opened with O_NOFOLLOW.
+ * The reference's shell routes that its `RemoteWorkspace` uses: `/api/bash/start_bash_command`,
+ * `/api/bash/execute_bash_command` and `/api/bash/bash_events/search` (the file routes are in file-routes.ts). A
+ * command's cwd must lie inside the server's workspace root, also once symlinks are followed.
  */
 export function registerWorkspaceRoutes(fastify: FastifyInstance, options: WorkspaceRoutesOptions): void {
   const bash = new BashCommands();
   // Shutdown (`close()`, SIGTERM/SIGINT) ends every command started here, with all it started.
   fastify.addHook('onClose', async () => bash.closeAll());
+  // Conversations' working directories all lie in the root (checked when they are created).
   const roots = async (): Promise<string[]> => {
     await mkdir(options.workspaceRoot, { recursive: true });
-    const conversations = await options.manager.list();
-    return [options.workspaceRoot, ...conversations.map((conversation) => conversation.meta.workspace.working_dir)];
+    return [options.workspaceRoot];
   };
   const directory = async (requested: string | null | undefined): Promise<string> => {
     const path = await confinePath(requested ?? options.workspaceRoot, await roots());
@@ -64,10 +57,6 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
   };
 
   fastify.register(async (scope) => {
-    // Uploads arrive as multipart/form-data; parsed with the platform's FormData (bodyLimit applies).
-    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) =>
-      done(null, body),
-    );
     const app = scope.withTypeProvider<ZodTypeProvider>();
 
     app.post(
@@ -129,93 +118,6 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
         },
       },
       async (request) => bash.search(request.query),
-    );
-
-    app.post(
-      '/api/file/upload',
-      {
-        schema: {
-          tags: ['workspace'],
-          operationId: 'uploadFile',
-          summary: 'Upload a file (multipart field `file`) to an absolute path inside a workspace',
-          querystring: pathQuerySchema,
-          response: { 200: successSchema, ...errors },
-        },
-      },
-      async (request) => {
-        const allowed = await roots();
-        const target = await confinePath(request.query.path, allowed);
-        const contentType = request.headers['content-type'] ?? '';
-        if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/form-data')) {
-          throw new InvalidRequestError('Expected a multipart/form-data body with a `file` field', { statusCode: 422 });
-        }
-        let file: ReturnType<FormData['get']>;
-        try {
-          const form = await new Request('http://upload.invalid/', {
-            method: 'POST',
-            headers: { 'content-type': contentType },
-            body: request.body,
-          }).formData();
-          file = form.get('file');
-        } catch (error) {
-          throw new InvalidRequestError(`Malformed multipart body: ${(error as Error).message}`, { statusCode: 400 });
-        }
-        if (file === null || typeof file === 'string') {
-          throw new InvalidRequestError('The multipart body has no `file` field with a file', { statusCode: 422 });
-        }
-        await mkdir(dirname(target), { recursive: true });
-        // The parent may have been created just now: check it again, then never write through a link.
-        await confinePath(dirname(target), allowed);
-        const handle = await open(
-          target,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-          0o644,
-        ).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ELOOP') throw new WorkspacePathError(`Path '${request.query.path}' is a symlink`, 403);
-          if (error.code === 'EISDIR') throw new WorkspacePathError(`Path '${request.query.path}' is a directory`, 400);
-          throw error;
-        });
-        try {
-          await handle.writeFile(Buffer.from(await file.arrayBuffer()));
-        } finally {
-          await handle.close();
-        }
-        request.log.info({ path: target, bytes: file.size }, 'file uploaded');
-        return { success: true };
-      },
-    );
-
-    app.get(
-      '/api/file/download',
-      {
-        schema: {
-          tags: ['workspace'],
-          operationId: 'downloadFile',
-          summary: 'Download a file (application/octet-stream) from an absolute path inside a workspace',
-          querystring: pathQuerySchema,
-          response: { 200: z.unknown().describe('The file bytes'), ...errors },
-        },
-      },
-      async (request, reply) => {
-        const target = await confinePath(request.query.path, await roots());
-        const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
-          (error: NodeJS.ErrnoException) => {
-            if (error.code === 'ENOENT') throw new WorkspacePathError('File not found', 404);
-            if (error.code === 'ELOOP') throw new WorkspacePathError(`Path '${request.query.path}' is a symlink`, 403);
-            throw error;
-          },
-        );
-        try {
-          if (!(await handle.stat()).isFile()) throw new WorkspacePathError('Path is not a file', 400);
-          const bytes = await handle.readFile();
-          return reply
-            .type('application/octet-stream')
-            .header('content-disposition', `attachment; filename="${encodeURIComponent(basename(target))}"`)
-            .send(bytes);
-        } finally {
-          await handle.close();
-        }
-      },
     );
   });
 }

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** S3 (or S3-compatible) storage for conversations instead of the local data directory. */
@@ -26,6 +26,17 @@ export const serverConfigSchema = z.object({
     .string()
     .min(1)
     .default(join(homedir(), '.x', 'server')),
+  /**
+   * The directory every conversation's workspace lies in (default `<dataDir>/workspaces`). A create request's
+   * `workspace.working_dir` outside it is refused; the file routes reach nothing outside it.
+   */
+  workspaceRoot: z.string().min(1).optional(),
+  /** Largest file `/api/file/upload` accepts, in bytes (413 above); the upload streams to disk. Default 100 MiB. */
+  uploadLimit: z
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
   /** Store conversations on S3 instead of `dataDir`. */
   s3: s3ConfigSchema.optional(),
   /**
@@ -77,6 +88,11 @@ export const serverConfigSchema = z.object({
   insecureNoKey: z.boolean().default(false),
 });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+/** The workspace root a configuration names: `workspaceRoot`, or `<dataDir>/workspaces`, made absolute. */
+export function workspaceRootOf(config: Pick<ServerConfig, 'dataDir' | 'workspaceRoot'>): string {
+  return resolve(config.workspaceRoot ?? join(config.dataDir, 'workspaces'));
+}
 export type ServerConfigInput = z.input<typeof serverConfigSchema>;
 
 /** Session keys from `SESSION_API_KEY` and `OH_SESSION_API_KEYS_0`, `_1`, … (contiguous, as the reference). */
@@ -128,6 +144,10 @@ export function resolveServerConfig(
     ...(env.X_SERVER_HOST ? { host: env.X_SERVER_HOST } : {}),
     ...(portFromEnv(env.X_SERVER_PORT) === undefined ? {} : { port: portFromEnv(env.X_SERVER_PORT) }),
     ...(env.X_SERVER_DATA_DIR ? { dataDir: env.X_SERVER_DATA_DIR } : {}),
+    ...(env.X_SERVER_WORKSPACE_ROOT ? { workspaceRoot: env.X_SERVER_WORKSPACE_ROOT } : {}),
+    ...(portFromEnv(env.X_SERVER_UPLOAD_LIMIT) === undefined
+      ? {}
+      : { uploadLimit: portFromEnv(env.X_SERVER_UPLOAD_LIMIT) }),
     ...(s3FromEnv(env) === undefined ? {} : { s3: s3FromEnv(env) }),
     ...(env.X_SERVER_DATABASE_URL ? { databaseUrl: env.X_SERVER_DATABASE_URL } : {}),
     ...(env.X_SERVER_INTERRUPTED_ACTIONS

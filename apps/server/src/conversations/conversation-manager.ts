@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Conversation, type ConversationOptions, createSecretCipher, type SecretCipher } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FileStore } from '@x/store';
@@ -8,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
 import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
+import { resolveWorkingDir } from '../workspace/working-dir.js';
 import { buildAgent, storableAgentConfig } from './build-agent.js';
 import { hooksOfRequest } from './conversation-hooks.js';
 import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
@@ -217,8 +216,7 @@ export class ConversationManager implements EventSocketHost {
     // Everything that can be refused is checked before anything is written.
     const agent = buildAgent(request.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
     const hooks = hooksOfRequest(request.hook_config);
-    const workspace = request.workspace?.working_dir ?? join(this.#options.workspaceRoot, hex);
-    await mkdir(workspace, { recursive: true });
+    const workspace = await resolveWorkingDir(this.#options.workspaceRoot, hex, request.workspace?.working_dir);
     const guard = guardConversationStore(this.store, hyphenate(hex));
     const deps: ManagedConversationDeps = { ...this.#deps, store: guard.store };
     const secrets = secretInputsOf(request.secrets);

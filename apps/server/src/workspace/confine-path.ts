@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { confineToRoots } from '@x/agent';
+import { fileSystemFailure } from './file-system-failure.js';
 import { WorkspacePathError } from './workspace-path-error.js';
 
 /**
@@ -10,7 +11,9 @@ import { WorkspacePathError } from './workspace-path-error.js';
  */
 export async function confinePath(requested: string, roots: readonly string[]): Promise<string> {
   if (!isAbsolute(requested)) throw new WorkspacePathError('Path must be absolute', 400);
-  const confined = await confineToRoots(resolve(requested), roots);
+  const confined = await confineToRoots(resolve(requested), roots).catch((error: unknown) => {
+    throw fileSystemFailure(error, requested);
+  });
   if (confined.ok) return confined.real;
   if (confined.reason === 'dangling_symlink') {
     throw new WorkspacePathError(`Path '${requested}' goes through a symlink whose target does not exist`, 403);

@@ -45,7 +45,7 @@ describe('RemoteConversation and event streams against a real server', () => {
     const first = await start();
     const conversation = await RemoteConversation.create(first.url, {
       agent: agent(),
-      workspace: dataDir,
+      workspace: join(dataDir, 'workspaces'),
       pollIntervalMs: 100,
     });
     await conversation.sendMessage('first');
@@ -96,7 +96,7 @@ describe('RemoteConversation and event streams against a real server', () => {
     const port = Number(new URL(first.url).port);
     const conversation = await RemoteConversation.create(first.url, {
       agent: agent(),
-      workspace: dataDir,
+      workspace: join(dataDir, 'workspaces'),
       pollIntervalMs: 100,
       reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
     });
@@ -148,7 +148,7 @@ describe('RemoteConversation and event streams against a real server', () => {
     const { url } = await start();
     const conversation = await RemoteConversation.create(url, {
       agent: agent(),
-      workspace: dataDir,
+      workspace: join(dataDir, 'workspaces'),
       pollIntervalMs: 100,
     });
     expect(conversation.state.id).toBe(conversation.id);

@@ -28,14 +28,15 @@ type Info = Record<string, unknown>;
 
 beforeAll(async () => {
   server = await startTestServer({ config: { apiKeys: [KEY] } });
-  workspace = await tempDir();
+  // Working directories lie in the server's workspace root (default <dataDir>/workspaces).
+  workspace = join(server.dataDir, 'workspaces', 'project');
+  await mkdir(workspace, { recursive: true });
   outside = await tempDir();
 });
 
 afterAll(async () => {
   await server.stop();
   await removeDir(server.dataDir);
-  await removeDir(workspace);
   await removeDir(outside);
 });
 

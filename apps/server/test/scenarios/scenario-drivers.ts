@@ -72,7 +72,7 @@ export function remoteDriver(): ScenarioDriver {
           llm: { model: 'gpt-test', base_url: llm.baseURL, api_key: 'sk-test' },
           tools: [{ name: 'TerminalTool' }],
         },
-        workspace: dataDir,
+        workspace: join(dataDir, 'workspaces'),
         pollIntervalMs: 200,
         ...(confirmationPolicy === undefined ? {} : { confirmationPolicy }),
       });

@@ -33,14 +33,18 @@ export class AgentExtensions {
     return Object.keys(this.mcpConfig).length > 0 || this.skills !== undefined;
   }
 
-  start(workspace: string): Promise<ExtensionsStart> {
+  /**
+   * Starts the servers and loads the skills (once; later calls return the first result). `reserved`: the names the
+   * agent's own tools claim (`claimedToolNames`), which no MCP tool may take.
+   */
+  start(workspace: string, reserved: ReadonlyMap<string, string> = new Map()): Promise<ExtensionsStart> {
     this.#started ??= (async () => {
       const errors: AgentError[] = [];
       let tools: Tool[] = [];
       if (this.skills !== undefined) errors.push(...(await this.skills.load(workspace)));
       if (Object.keys(this.mcpConfig).length > 0) {
         this.#toolset = new McpToolset(this.mcpConfig, { workspace });
-        const started = await this.#toolset.start();
+        const started = await this.#toolset.start({ reserved });
         tools = started.tools;
         errors.push(...started.errors);
       }

@@ -9,6 +9,7 @@ import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-t
 import { finishTool } from '../tools/finish-tool.js';
 import { thinkTool } from '../tools/think-tool.js';
 import type { Tool } from '../tools/tool.js';
+import { assertUniqueToolNames, claimedToolNames } from '../tools/tool-names.js';
 import { AgentExtensions, type ExtensionsStart } from './agent-extensions.js';
 import type { AgentOptions } from './agent-options.js';
 import { executeActions } from './execute-actions.js';
@@ -42,6 +43,8 @@ export class Agent {
     for (const builtin of [finishTool, thinkTool]) {
       if (!tools.some((tool) => tool.name === builtin.name)) tools.push(builtin);
     }
+    // The model must never be offered two tools of one name: the last one would silently take the calls.
+    assertUniqueToolNames(tools);
     this.#tools = Object.freeze(tools);
     this.extensions = new AgentExtensions(options);
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
@@ -60,7 +63,7 @@ export class Agent {
    * Servers or skill files that fail are returned as errors for the conversation to record.
    */
   async startExtensions(workspace: string): Promise<ExtensionsStart> {
-    const started = await this.extensions.start(workspace);
+    const started = await this.extensions.start(workspace, claimedToolNames(this.#tools));
     const missing = started.tools.filter((tool) => !this.#tools.includes(tool));
     if (missing.length > 0) {
       this.#tools = Object.freeze([...this.#tools, ...missing]);

@@ -12,4 +12,11 @@ export {
 export { errorObservation, MCP_OBSERVATION_KIND, observationFromCallResult } from './mcp-observation.js';
 export { McpServerError } from './mcp-server-error.js';
 export { MCP_ACTION_KIND, MCP_TOOL_KIND } from './mcp-tool.js';
-export { createMcpToolset, type McpStartResult, McpToolset, type McpToolsetOptions } from './mcp-toolset.js';
+export { McpToolNameError, type RefusedMcpTool } from './mcp-tool-name-error.js';
+export {
+  createMcpToolset,
+  type McpStartOptions,
+  type McpStartResult,
+  McpToolset,
+  type McpToolsetOptions,
+} from './mcp-toolset.js';

@@ -1,9 +1,12 @@
-import type { Tool } from '../tools/tool.js';
+import { type Tool, toolNamePattern } from '../tools/tool.js';
+import { toolNameKey } from '../tools/tool-names.js';
 import { McpConnection } from './internal/mcp-connection.js';
 import { loadMcpSdk } from './internal/mcp-sdk.js';
+import type { McpToolDescriptor } from './internal/mcp-tool-descriptor.js';
 import { type McpConfig, type McpConfigInput, parseMcpConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { createMcpTool } from './mcp-tool.js';
+import { McpToolNameError, type RefusedMcpTool } from './mcp-tool-name-error.js';
 
 export interface McpToolsetOptions {
   /** Directory stdio servers start in when their config has no `cwd`. */
@@ -12,10 +15,40 @@ export interface McpToolsetOptions {
   startTimeout?: number;
 }
 
-/** What starting the servers gave: their tools, and one error per server that could not be listed. */
+/** What starting the servers gave: their tools, and one error per server that failed or had tools left out. */
 export interface McpStartResult {
   tools: Tool[];
-  errors: McpServerError[];
+  errors: (McpServerError | McpToolNameError)[];
+}
+
+export interface McpStartOptions {
+  /**
+   * Names already taken (by `toolNameKey`, as `claimedToolNames` gives them: the agent's own tools and their
+   * aliases), with the tool taking each. A server's tool of such a name is left out.
+   */
+  reserved?: ReadonlyMap<string, string>;
+}
+
+/** Why a server's tool cannot be offered, or undefined when it can. */
+function refusal(
+  name: string,
+  server: string,
+  offeredBy: ReadonlyMap<string, readonly string[]>,
+  reserved: ReadonlyMap<string, string>,
+): string | undefined {
+  if (!toolNamePattern.test(name)) return 'not a valid tool name: use 1-64 letters, digits, _ or -';
+  const key = toolNameKey(name);
+  const owner = reserved.get(key);
+  if (owner !== undefined) {
+    return owner === name
+      ? `the built-in tool '${owner}' has that name`
+      : `it would shadow the built-in tool '${owner}'`;
+  }
+  const servers = offeredBy.get(key) ?? [];
+  const others = [...new Set(servers.filter((other) => other !== server))];
+  if (others.length > 0) return `also offered by MCP server ${others.map((other) => `'${other}'`).join(', ')}`;
+  if (servers.length > 1) return 'offered more than once by this server';
+  return undefined;
 }
 
 /**
@@ -39,10 +72,17 @@ export class McpToolset {
     return this.#connections.map((connection) => connection.name);
   }
 
-  /** Throws `MissingDependencyError` when `@modelcontextprotocol/sdk` is not installed. */
-  async start(): Promise<McpStartResult> {
+  /**
+   * Starts the servers and lists their tools. A tool whose name is reserved (see `McpStartOptions.reserved`),
+   * offered by more than one server (by none of them: no server can take another's calls), offered twice by one
+   * server, or not a valid name is left out; each server with tools left out gets one `McpToolNameError` naming
+   * them. The model is never offered two tools of one name. Throws `MissingDependencyError` when
+   * `@modelcontextprotocol/sdk` is not installed.
+   */
+  async start(options: McpStartOptions = {}): Promise<McpStartResult> {
     // Without the SDK no server can start: one MissingDependencyError naming it, not one failure per server.
     if (this.#connections.length > 0) await loadMcpSdk();
+    const reserved = options.reserved ?? new Map<string, string>();
     const listed = await Promise.all(
       this.#connections.map(async (connection) => {
         try {
@@ -58,27 +98,29 @@ export class McpToolset {
         }
       }),
     );
+    const offeredBy = new Map<string, string[]>();
+    for (const entry of listed) {
+      for (const descriptor of entry.descriptors ?? []) {
+        const key = toolNameKey(descriptor.name);
+        offeredBy.set(key, [...(offeredBy.get(key) ?? []), entry.connection.name]);
+      }
+    }
     const tools: Tool[] = [];
-    const errors: McpServerError[] = [];
-    const seen = new Set<string>();
+    const errors: (McpServerError | McpToolNameError)[] = [];
     for (const entry of listed) {
       if (entry.error !== undefined) {
         errors.push(entry.error);
         continue;
       }
-      for (const descriptor of entry.descriptors ?? []) {
-        if (seen.has(descriptor.name)) {
-          errors.push(
-            new McpServerError(
-              entry.connection.name,
-              `MCP server '${entry.connection.name}' offers tool '${descriptor.name}', which another tool already uses; it is left out`,
-            ),
-          );
-          continue;
-        }
-        seen.add(descriptor.name);
-        tools.push(createMcpTool(descriptor, entry.connection));
+      const refused: RefusedMcpTool[] = [];
+      const descriptors: McpToolDescriptor[] = entry.descriptors ?? [];
+      for (const descriptor of descriptors) {
+        const reason = refusal(descriptor.name, entry.connection.name, offeredBy, reserved);
+        if (reason === undefined) tools.push(createMcpTool(descriptor, entry.connection));
+        else if (!refused.some((tool) => tool.name === descriptor.name))
+          refused.push({ name: descriptor.name, reason });
       }
+      if (refused.length > 0) errors.push(new McpToolNameError(entry.connection.name, refused));
     }
     return { tools, errors };
   }

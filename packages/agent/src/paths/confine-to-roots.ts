@@ -19,6 +19,8 @@ function isMissing(error: unknown): boolean {
 export async function resolveRealLocation(target: string): Promise<string | undefined> {
   const missing: string[] = [];
   let current = target;
+  // A component created by someone else between the two calls below is resolved again (a bounded number of times).
+  let retries = 8;
   for (;;) {
     try {
       return join(await realpath(current), ...missing.reverse());
@@ -26,9 +28,11 @@ export async function resolveRealLocation(target: string): Promise<string | unde
       if (!isMissing(error)) throw error;
     }
     try {
-      // It exists but cannot be resolved: a dangling link.
-      await lstat(current);
-      return undefined;
+      // It exists but cannot be resolved: a dangling link (or it appeared just now: look again).
+      const info = await lstat(current);
+      if (info.isSymbolicLink() || retries === 0) return undefined;
+      retries -= 1;
+      continue;
     } catch (error) {
       if (!isMissing(error)) throw error;
     }

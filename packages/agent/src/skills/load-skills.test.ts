@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -91,5 +92,27 @@ describe('loadProjectSkills', () => {
 
   it('finds nothing in an empty or missing workspace', async () => {
     expect(await loadProjectSkills(join(workspace, 'missing'))).toEqual({ skills: [], errors: [] });
+  });
+});
+
+describe('loadProjectSkills confinement', () => {
+  it('reads no skill file that leaves the workspace (a linked skill directory, a hard link) and no FIFO', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'x-skills-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.md'), 'outside secret');
+      await writeFile(join(outside, 'AGENTS.md'), 'outside agents');
+      await mkdir(join(workspace, '.agents'));
+      await symlink(outside, join(workspace, '.agents', 'skills'));
+      await link(join(outside, 'AGENTS.md'), join(workspace, 'AGENTS.md'));
+      await mkdir(join(workspace, '.openhands', 'skills'), { recursive: true });
+      execFileSync('mkfifo', [join(workspace, '.openhands', 'skills', 'pipe.md')]);
+      await write('.openhands/skills/fine.md', 'inside skill');
+      const { skills, errors } = await loadProjectSkills(workspace);
+      expect(skills.map((skill) => skill.content)).toEqual(['inside skill']);
+      expect(errors.map((error) => error.message).join('\n')).toMatch(/outside the workspace/);
+      expect(errors.map((error) => error.message).join('\n')).toMatch(/hard links/);
+    } finally {
+      await rm(outside, { recursive: true, force: true, maxRetries: 5 });
+    }
   });
 });

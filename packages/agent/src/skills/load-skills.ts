@@ -1,5 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { openVerifiedDirectory, readRegularFile } from '../paths/index.js';
 import { InvalidSkillError } from './invalid-skill-error.js';
 import { parseSkillFile, THIRD_PARTY_SKILL_FILES } from './parse-skill-file.js';
 import type { Skill } from './skill.js';
@@ -11,6 +12,9 @@ export const PROJECT_SKILL_DIRS: readonly string[] = Object.freeze([
   '.openhands/microagents',
 ]);
 
+/** A skill file longer than this is refused (it would be sent to the model on every turn). */
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+
 /** Skills read from disk, and one error per file that could not be read as a skill (the others still load). */
 export interface LoadedSkills {
   skills: Skill[];
@@ -20,8 +24,12 @@ export interface LoadedSkills {
 /**
  * Loads the skills of one directory (reference `load_skills_from_dir`): every `*.md` below it except `README.md`
  * (named by its path relative to the directory, without `.md`) and every `<name>/SKILL.md` (AgentSkills format).
+ * Files are read only when they really lie inside `root` (default: the directory itself), are regular files with
+ * one name and at most `MAX_SKILL_FILE_BYTES` long; anything else (a link out, a FIFO, a device) is an error.
  */
-export async function loadSkillsFromDir(directory: string): Promise<LoadedSkills> {
+export async function loadSkillsFromDir(directory: string, root: string = directory): Promise<LoadedSkills> {
+  const realRoot = await realpath(root).catch(() => undefined);
+  if (realRoot === undefined) return { skills: [], errors: [] };
   const files = await listMarkdown(directory);
   const skillDirs = new Set(files.filter((file) => basename(file).toLowerCase() === 'skill.md').map(dirname));
   const result: LoadedSkills = { skills: [], errors: [] };
@@ -31,7 +39,7 @@ export async function loadSkillsFromDir(directory: string): Promise<LoadedSkills
     if (!isSkillMd && (name === 'README.md' || [...skillDirs].some((dir) => file.startsWith(dir + sep)))) continue;
     const relativePath = relative(directory, file).split(sep).join('/');
     const defaultName = isSkillMd ? basename(dirname(file)) : relativePath.replace(/\.md$/i, '');
-    await loadInto(result, file, { defaultName, agentSkillsFormat: isSkillMd });
+    await loadInto(result, realRoot, file, { defaultName, agentSkillsFormat: isSkillMd });
   }
   return result;
 }
@@ -43,13 +51,15 @@ export async function loadSkillsFromDir(directory: string): Promise<LoadedSkills
  */
 export async function loadProjectSkills(workspace: string): Promise<LoadedSkills> {
   const result: LoadedSkills = { skills: [], errors: [] };
+  const realRoot = await realpath(workspace).catch(() => undefined);
+  if (realRoot === undefined) return result;
   const entries = await readdir(workspace, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (!entry.isFile() || THIRD_PARTY_SKILL_FILES[entry.name.toLowerCase()] === undefined) continue;
-    await loadInto(result, join(workspace, entry.name), { defaultName: entry.name });
+    await loadInto(result, realRoot, join(workspace, entry.name), { defaultName: entry.name });
   }
   for (const dir of PROJECT_SKILL_DIRS) {
-    const loaded = await loadSkillsFromDir(join(workspace, dir));
+    const loaded = await loadSkillsFromDir(join(workspace, dir), workspace);
     result.skills.push(...loaded.skills);
     result.errors.push(...loaded.errors);
   }
@@ -58,13 +68,24 @@ export async function loadProjectSkills(workspace: string): Promise<LoadedSkills
   return result;
 }
 
+/** Reads a skill file through its verified parent directory (see `openRegularFile` for what is refused). */
+async function readSkillFile(realRoot: string, file: string): Promise<string> {
+  const directory = await openVerifiedDirectory(realRoot, dirname(file), file);
+  try {
+    return await readRegularFile(directory, basename(file), { shown: file, maxBytes: MAX_SKILL_FILE_BYTES });
+  } finally {
+    await directory.close();
+  }
+}
+
 async function loadInto(
   result: LoadedSkills,
+  realRoot: string,
   file: string,
   options: { defaultName: string; agentSkillsFormat?: boolean },
 ): Promise<void> {
   try {
-    const text = await readFile(file, 'utf8');
+    const text = await readSkillFile(realRoot, file);
     result.skills.push(await parseSkillFile(text, { path: file, ...options }));
   } catch (error) {
     result.errors.push(

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { link, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, open, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Observation } from '@x/events';
@@ -235,14 +235,47 @@ describe('file_editor observation fields and undo_edit (reference FileEditorObse
 });
 
 describe('file_editor confinement at use', () => {
-  it('never writes through a hard link to a file outside: the link is replaced', async () => {
+  it('neither reads nor writes through a hard link to a file outside', async () => {
     const secret = join(outside, 'secret.txt');
     await link(secret, join(workspace, 'hard.txt'));
-    const observation = await edit({ command: 'str_replace', path: 'hard.txt', old_str: 'top', new_str: 'pwned' });
-    expect(observation.is_error).toBe(false);
+    const viewed = await edit({ command: 'view', path: 'hard.txt' });
+    expect(viewed.is_error).toBe(true);
+    expect(text(viewed)).toContain('hard links');
+    expect(text(viewed)).not.toContain('top secret');
+    for (const args of [
+      { command: 'str_replace', path: 'hard.txt', old_str: 'top', new_str: 'pwned' },
+      { command: 'insert', path: 'hard.txt', insert_line: 0, new_str: 'pwned' },
+      { command: 'create', path: 'hard.txt', file_text: 'pwned' },
+    ]) {
+      const observation = await edit(args);
+      expect(observation.is_error).toBe(true);
+    }
     expect(await readFile(secret, 'utf8')).toBe('top secret\n');
-    expect(await readFile(join(workspace, 'hard.txt'), 'utf8')).toBe('pwned secret\n');
-    expect((await stat(join(workspace, 'hard.txt'))).ino).not.toBe((await stat(secret)).ino);
+    expect((await stat(join(workspace, 'hard.txt'))).ino).toBe((await stat(secret)).ino);
+  });
+
+  it('refuses a file over the size limit instead of holding it in memory (sparse 3 GiB file)', async () => {
+    const big = join(workspace, 'big.bin');
+    const handle = await open(big, 'w');
+    await handle.truncate(3 * 1024 * 1024 * 1024);
+    await handle.close();
+    const viewed = await edit({ command: 'view', path: 'big.bin' });
+    expect(viewed.is_error).toBe(true);
+    expect(text(viewed)).toMatch(/over the limit of 10485760 bytes/);
+  });
+
+  it('refuses a NUL byte in a path with an error observation', async () => {
+    const viewed = await edit({ command: 'view', path: 'a\0b' });
+    expect(viewed.is_error).toBe(true);
+    expect(text(viewed)).toContain('NUL');
+  });
+
+  it('refuses a FIFO promptly even when many are viewed at once (Node file threads stay free)', async () => {
+    execFileSync('mkfifo', [join(workspace, 'many')]);
+    const views = await Promise.all(Array.from({ length: 8 }, () => edit({ command: 'view', path: 'many' })));
+    for (const viewed of views) expect(text(viewed)).toContain('FIFO');
+    await writeFile(join(workspace, 'after.txt'), 'still works\n');
+    expect(text(await edit({ command: 'view', path: 'after.txt' }))).toContain('still works');
   });
 
   it('keeps the mode of the file it replaces', async () => {
@@ -262,7 +295,7 @@ describe('file_editor confinement at use', () => {
   });
 
   it('does not follow a directory swapped for a symlink to the outside after the path was checked', async () => {
-    const { openVerifiedDirectory } = await import('./internal/safe-files.js');
+    const { openVerifiedDirectory } = await import('../paths/index.js');
     await mkdir(join(workspace, 'dir'));
     // The check passed for workspace/dir; now it becomes a link to the outside before the editor opens it.
     await rename(join(workspace, 'dir'), join(workspace, 'dir-moved'));

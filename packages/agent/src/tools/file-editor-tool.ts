@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WorkspacePathError } from '../paths/index.js';
 import {
   createFile,
   type EditorOutcome,
@@ -11,11 +12,12 @@ import {
 } from './internal/file-editor-commands.js';
 import { resolveWorkspacePath } from './internal/workspace-path.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
-import { WorkspacePathError } from './workspace-path-error.js';
 
 export interface FileEditorToolOptions {
   /** `view` output longer than this is cut in the middle. Default 30000. */
   maxOutputChars?: number;
+  /** Files longer than this many bytes are refused (they would be held in memory whole). Default 10 MiB. */
+  maxFileBytes?: number;
 }
 
 const commands = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const;
@@ -74,6 +76,7 @@ const missing = (name: string, command: string): EditorOutcome =>
  */
 export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<FileEditorAction> {
   const maxOutputChars = options.maxOutputChars ?? 30_000;
+  const maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
   /** Per conversation, per real path: contents before each edit, newest last. */
   const histories = new Map<string, Map<string, string[]>>();
   const historyOf = (key: string) => {
@@ -166,6 +169,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
           real: resolved.real,
           realRoot: resolved.realRoot,
           requested: action.path,
+          maxFileBytes,
         };
         try {
           if (action.command === 'str_replace' || action.command === 'insert') {

@@ -115,7 +115,8 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   closeConversation?(conversationId: string): Promise<void>;
 }
 
-const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Names every provider accepts for a function (OpenAI's rule, the strictest). */
+export const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** `file_editor` → `FileEditor`. */
 export function pascalCase(name: string): string {

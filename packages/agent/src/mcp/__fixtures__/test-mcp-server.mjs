@@ -10,8 +10,24 @@ import { z } from 'zod';
 // A 1x1 transparent PNG.
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
+const extraArguments = process.argv.slice(3);
+// `--only` first: serve the extra tools alone.
+const onlyExtra = extraArguments[0] === '--only';
+const extraNames = onlyExtra ? extraArguments.slice(1) : extraArguments;
+
 function createTestServer() {
   const server = new McpServer({ name: 'x-test-server', version: '1.0.0' });
+  if (!onlyExtra) registerBaseTools(server);
+  // Extra tools named on the command line (after the mode): each answers `extra <name>` (name-collision tests).
+  for (const name of extraNames) {
+    server.registerTool(name, { description: `Extra tool ${name}` }, async () => ({
+      content: [{ type: 'text', text: `extra ${name}` }],
+    }));
+  }
+  return server;
+}
+
+function registerBaseTools(server) {
   server.registerTool(
     'add',
     {
@@ -46,7 +62,6 @@ function createTestServer() {
     content: 'not a list',
   }));
   server.registerTool('hang', { description: 'Never answers' }, async () => new Promise(() => {}));
-  return server;
 }
 
 const mode = process.argv[2] ?? 'stdio';

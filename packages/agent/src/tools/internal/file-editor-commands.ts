@@ -1,13 +1,15 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { truncateMiddle } from './output-buffer.js';
 import {
   entryKind,
+  openOrCreateDirectory,
   openVerifiedDirectory,
   readRegularFile,
+  replaceFileAtomically,
   type VerifiedDirectory,
-  writeFileAtomically,
-} from './safe-files.js';
+  WorkspacePathError,
+} from '../../paths/index.js';
+import { truncateMiddle } from './output-buffer.js';
 
 /** What a command returns: the text and the reference's FileEditorObservation fields. */
 export interface EditorOutcome {
@@ -24,6 +26,8 @@ export interface EditorTarget {
   real: string;
   realRoot: string;
   requested: string;
+  /** Files longer than this are refused (the editor holds a file in memory). */
+  maxFileBytes: number;
 }
 
 /** Lines shown around an edit. */
@@ -55,13 +59,23 @@ function catOutput(text: string, path: string, firstLine = 1): string {
   return `Here's the result of running \`cat -n\` on ${path}:\n${numbered(splitLines(text), firstLine)}\n`;
 }
 
-/** Runs `use` with the target's parent directory opened and verified; the root itself is its own parent here. */
+/**
+ * Runs `use` with the target's parent directory opened and verified (created first with `create`, one component
+ * at a time without following links).
+ */
 async function inParent<T>(
   target: EditorTarget,
   use: (dir: VerifiedDirectory, name: string) => Promise<T>,
+  create = false,
 ): Promise<T> {
-  if (target.real === target.realRoot) throw new Error('the workspace root has no parent inside the workspace');
-  const dir = await openVerifiedDirectory(target.realRoot, dirname(target.real), target.requested);
+  if (target.real === target.realRoot) {
+    throw new WorkspacePathError(target.requested, 'it is the workspace directory, not a file', {
+      problem: 'directory',
+    });
+  }
+  const dir = create
+    ? await openOrCreateDirectory(target.realRoot, dirname(target.real), target.requested)
+    : await openVerifiedDirectory(target.realRoot, dirname(target.real), target.requested);
   try {
     return await use(dir, basename(target.real));
   } finally {
@@ -81,7 +95,7 @@ async function readForEdit(
   const kind = await entryKind(dir, name);
   if (kind === 'missing') return missingPath(target.path);
   if (kind === 'directory') return fail(`The path ${target.path} is a directory; \`${command}\` works on files only.`);
-  return readRegularFile(dir, name, target.requested);
+  return readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
 }
 
 function snippet(path: string, lines: readonly string[], fromLine: number, toLine: number): string {
@@ -133,7 +147,9 @@ export async function viewPath(
     const kind = await entryKind(dir, name);
     if (kind === 'missing') return missingPath(target.path);
     if (kind === 'directory') return viewDirectory(target, viewRange, maxChars);
-    const lines = splitLines(await readRegularFile(dir, name, target.requested));
+    const lines = splitLines(
+      await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes }),
+    );
     let first = 1;
     let last = lines.length;
     if (viewRange !== undefined) {
@@ -164,13 +180,15 @@ export async function viewPath(
 export async function createFile(target: EditorTarget, fileText: string): Promise<EditorOutcome> {
   const exists = () => fail(`File already exists at: ${target.path}. Cannot overwrite files using command \`create\`.`);
   if (target.real === target.realRoot) return exists();
-  // The parent was checked to lie inside the workspace; it is verified again once opened.
-  await mkdir(dirname(target.real), { recursive: true });
-  return inParent(target, async (dir, name) => {
-    if ((await entryKind(dir, name)) !== 'missing') return exists();
-    await writeFileAtomically(dir, name, fileText, { exclusive: true, shown: target.requested });
-    return ok(`File created successfully at: ${target.path}`, { prev_exist: false, new_content: fileText });
-  });
+  return inParent(
+    target,
+    async (dir, name) => {
+      if ((await entryKind(dir, name)) !== 'missing') return exists();
+      await replaceFileAtomically(dir, name, fileText, { exclusive: true, shown: target.requested });
+      return ok(`File created successfully at: ${target.path}`, { prev_exist: false, new_content: fileText });
+    },
+    true,
+  );
 }
 
 function lineOf(text: string, index: number): number {
@@ -199,7 +217,7 @@ export function replaceInFile(target: EditorTarget, oldStr: string, newStr: stri
     }
     const at = positions[0]!;
     const updated = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
-    await writeFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
+    await replaceFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
     const startLine = lineOf(updated, at);
     const endLine = startLine + newStr.split('\n').length - 1;
     return ok(snippet(target.path, splitLines(updated), startLine, endLine), {
@@ -224,7 +242,7 @@ export function insertIntoFile(target: EditorTarget, insertLine: number, newStr:
     // Keep the file's trailing-newline convention (an empty file gets one).
     const trailing = text === '' || text.endsWith('\n') ? '\n' : '';
     const updated = updatedLines.join('\n') + trailing;
-    await writeFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
+    await replaceFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
     return ok(snippet(target.path, updatedLines, insertLine + 1, insertLine + inserted.length), {
       old_content: text,
       new_content: updated,
@@ -238,7 +256,7 @@ export function undoEdit(target: EditorTarget, previous: string | undefined): Pr
     const current = await readForEdit(dir, name, target, 'undo_edit');
     if (typeof current !== 'string') return current;
     if (previous === undefined) return fail(`No edit history found for ${target.path}.`);
-    await writeFileAtomically(dir, name, previous, { exclusive: false, shown: target.requested });
+    await replaceFileAtomically(dir, name, previous, { exclusive: false, shown: target.requested });
     return ok(`Last edit to ${target.path} undone successfully. ${catOutput(previous, target.path)}`, {
       old_content: current,
       new_content: previous,

@@ -13,6 +13,9 @@ export type WorkspacePathResult =
  * in afterwards cannot lead it out.
  */
 export async function resolveWorkspacePath(workspace: string, requested: string): Promise<WorkspacePathResult> {
+  if (requested === '' || requested.includes('\0')) {
+    return { ok: false, path: requested, message: `Invalid path '${requested}': it is empty or contains a NUL byte.` };
+  }
   const root = resolve(workspace);
   const realRoot = await realpath(root);
   const path = isAbsolute(requested) ? resolve(requested) : resolve(root, requested);
