@@ -26,6 +26,7 @@ import { ConversationManager } from './conversations/conversation-manager.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
+import { registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import {
   assertBindAllowed,
@@ -189,6 +190,7 @@ export async function buildServer(
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
   registerAgUiRoutes(app, manager);
+  registerA2aRoutes(app, manager, { version, requiresKey: config.apiKeys.length > 0 });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -1,0 +1,36 @@
+import { ServerError } from '../../errors.js';
+
+/** The JSON-RPC error codes this face answers with (JSON-RPC 2.0 and the A2A specification, §5.4). */
+export const A2A_ERROR_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  taskNotFound: -32001,
+  taskNotCancelable: -32002,
+  pushNotificationNotSupported: -32003,
+  unsupportedOperation: -32004,
+} as const;
+export type A2aErrorName = keyof typeof A2A_ERROR_CODES;
+
+/** An A2A request that cannot be carried out, answered as a JSON-RPC error with the spec's code. */
+export class A2aRpcError extends ServerError {
+  readonly rpcCode: number;
+
+  constructor(name: A2aErrorName, message: string, options: { cause?: unknown } = {}) {
+    super(`a2a_${name}`, message, options);
+    this.rpcCode = A2A_ERROR_CODES[name];
+  }
+}
+
+/** A JSON-RPC error response for any error: ours keep their code, a request error is invalid params, others internal. */
+export function rpcErrorResponse(id: string | number | null, error: unknown): Record<string, unknown> {
+  let code: number = A2A_ERROR_CODES.internalError;
+  if (A2aRpcError.isInstance(error)) code = error.rpcCode;
+  else if (ServerError.isInstance(error) && (error as { statusCode?: number }).statusCode === 404) {
+    code = A2A_ERROR_CODES.taskNotFound;
+  } else if (ServerError.isInstance(error)) code = A2A_ERROR_CODES.invalidParams;
+  const message = error instanceof Error ? error.message : String(error);
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}

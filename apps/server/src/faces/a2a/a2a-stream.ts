@@ -1,0 +1,55 @@
+import type { ServerResponse } from 'node:http';
+import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { RUN_WAIT_MS } from './a2a-tasks.js';
+import type { A2aStreamResponse } from './a2a-types.js';
+import { projectTask } from './task-projection.js';
+
+export interface StreamTaskOptions {
+  conversation: ManagedConversation;
+  /** The JSON-RPC request id every streamed response carries. */
+  requestId: string | number | null;
+  /** The first log index whose events are streamed; the task snapshot sent first covers the ones before. */
+  fromIndex: number;
+  response: ServerResponse;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** One server-sent event: a JSON-RPC response whose result is a `StreamResponse`; its SSE id is the log index. */
+export function sseFrame(requestId: string | number | null, result: A2aStreamResponse, id?: number): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify({ jsonrpc: '2.0', id: requestId, result })}\n\n`;
+}
+
+/**
+ * Streams a task from the conversation's log: first the `Task` as the log has it up to `fromIndex`, then the
+ * stream items of every event from `fromIndex` on (`TaskProjection.apply`), until the run is over and every event
+ * it appended was sent. The snapshot and the stream meet at one log index, so nothing is sent twice or skipped.
+ */
+export async function streamTask(options: StreamTaskOptions): Promise<void> {
+  const { conversation, requestId, response, signal } = options;
+  const log = conversation.log;
+  const snapshot = projectTask(conversation.id, await log.range(0, options.fromIndex));
+  const write = (result: A2aStreamResponse, id?: number): void => {
+    if (!response.writableEnded) response.write(sseFrame(requestId, result, id));
+  };
+  write({ task: snapshot.task() });
+
+  const stop = new AbortController();
+  signal.addEventListener('abort', () => stop.abort(), { once: true });
+  let sent = options.fromIndex;
+  let endAt: number | undefined;
+  const watchRun = (async () => {
+    while (conversation.isRunning && !stop.signal.aborted) await conversation.waitForRun(RUN_WAIT_MS);
+    endAt = log.length;
+    if (sent >= endAt) stop.abort();
+  })();
+  if (options.fromIndex < log.length || conversation.isRunning) {
+    for await (const { index, event } of log.subscribe(options.fromIndex, { signal: stop.signal })) {
+      for (const item of snapshot.apply(event, index)) write(item, index);
+      sent = index + 1;
+      if (endAt !== undefined && sent >= endAt) break;
+    }
+  }
+  stop.abort();
+  await watchRun;
+}

@@ -1,0 +1,89 @@
+import type { StartConversationRequest } from '../../api/request-schemas.js';
+import { A2A_PROTOCOL_VERSION } from './a2a-types.js';
+
+/** Where the agent card is served (the SDK's `AGENT_CARD_PATH`, RFC 8615 well-known URI). */
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
+/** The A2A JSON-RPC endpoint. */
+export const A2A_PATH = '/api/a2a';
+
+/** What the built-in tools let a task do, as the card's skills. */
+const TOOL_SKILLS: Record<string, { name: string; description: string; tags: string[] }> = {
+  terminal: {
+    name: 'Terminal',
+    description: 'Runs shell commands in the conversation workspace and reads their output',
+    tags: ['shell', 'commands'],
+  },
+  file_editor: {
+    name: 'File editor',
+    description: 'Views, creates and edits files in the conversation workspace',
+    tags: ['files', 'editing'],
+  },
+  task_tracker: { name: 'Task tracker', description: 'Plans and tracks the steps of a task', tags: ['planning'] },
+  delegate: { name: 'Delegation', description: 'Hands sub-tasks to sub-agents', tags: ['sub-agents'] },
+};
+
+const TOOL_ALIASES: Record<string, string> = {
+  TerminalTool: 'terminal',
+  FileEditorTool: 'file_editor',
+  TaskTrackerTool: 'task_tracker',
+  DelegateTool: 'delegate',
+};
+
+export interface AgentCardOptions {
+  /** The server's base URL as the client reached it (`http://host:port`). */
+  baseUrl: string;
+  version: string;
+  /** The create body of tasks that do not bring one: its tools are the card's skills. */
+  defaultConversation?: StartConversationRequest | undefined;
+  /** Whether the JSON-RPC endpoint wants the session key. */
+  requiresKey: boolean;
+}
+
+/**
+ * The agent card (A2A v1.0, protobuf JSON): one JSON-RPC interface, streaming, no push notifications, no
+ * extended card, unsigned. Skills are the tools of the default conversation, or every built-in tool when tasks
+ * bring their own agent.
+ */
+export function agentCard(options: AgentCardOptions): Record<string, unknown> {
+  const configured = options.defaultConversation?.agent.tools?.map((tool) => {
+    const name = (tool as { name: string }).name;
+    return TOOL_ALIASES[name] ?? name;
+  });
+  const tools = configured ?? Object.keys(TOOL_SKILLS);
+  const skills = tools.map((tool) => {
+    const known = TOOL_SKILLS[tool];
+    return {
+      id: tool,
+      name: known?.name ?? tool,
+      description: known?.description ?? `The ${tool} tool`,
+      tags: known?.tags ?? ['tool'],
+    };
+  });
+  return {
+    name: 'x agent server',
+    description:
+      'An @x agent: each task is a conversation with an LLM agent that uses tools in its workspace, recorded as an event log',
+    version: options.version,
+    supportedInterfaces: [
+      { url: `${options.baseUrl}${A2A_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
+    ],
+    capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills,
+    ...(options.requiresKey
+      ? {
+          securitySchemes: {
+            sessionKey: {
+              apiKeySecurityScheme: {
+                location: 'header',
+                name: 'X-Session-API-Key',
+                description: "The server's session key",
+              },
+            },
+          },
+          securityRequirements: [{ schemes: { sessionKey: { list: [] } } }],
+        }
+      : {}),
+  };
+}
