@@ -13,6 +13,7 @@ const agentMessage = (id: string, text: string): AnyEvent =>
     id,
     source: 'agent',
     llm_message: { role: 'assistant', content: [t(text)] },
+    llm_response_id: `r-${id}`,
     kind: 'MessageEvent',
   });
 const status = (id: string, value: string): AnyEvent =>
@@ -37,7 +38,7 @@ const action = (id: string, tool: string, args: string): AnyEvent =>
     llm_response_id: 'r1',
     kind: 'ActionEvent',
   });
-const observation = (id: string, actionId: string, text: string): AnyEvent =>
+const observation = (id: string, actionId: string, text: string, kind = 'ThinkObservation'): AnyEvent =>
   parseEvent({
     ...base,
     id,
@@ -45,7 +46,7 @@ const observation = (id: string, actionId: string, text: string): AnyEvent =>
     tool_name: 'terminal',
     tool_call_id: `call_${actionId}`,
     action_id: actionId,
-    observation: { content: [t(text)], is_error: false, kind: 'ThinkObservation' },
+    observation: { content: [t(text)], is_error: false, kind },
     kind: 'ObservationEvent',
   });
 
@@ -68,8 +69,7 @@ describe('TaskProjection', () => {
     action('a1', 'terminal', '{"command":"ls"}'),
     observation('o1', 'a1', 'a.txt'),
     action('a2', 'finish', '{"message":"One file: a.txt"}'),
-    observation('o2', 'a2', 'One file: a.txt'),
-    status('s2', 'finished'),
+    observation('o2', 'a2', 'One file: a.txt', 'FinishObservation'),
   ];
 
   it('streams tool calls and results as working updates, then the response artifact, then completed', () => {
@@ -170,6 +170,12 @@ describe('TaskProjection', () => {
     const projection = new TaskProjection('t');
     expect(projection.apply(status('s1', 'running'), 0)).toHaveLength(1);
     expect(projection.apply(status('s2', 'running'), 1)).toEqual([]);
-    expect(projection.apply(parseEvent({ ...base, id: 'p1', kind: 'PauseEvent' }), 2)).toEqual([]);
+    expect(projection.apply(action('a1', 'terminal', '{}'), 2)).toHaveLength(1);
+    const paused = projection.apply(parseEvent({ ...base, id: 'p1', source: 'user', kind: 'PauseEvent' }), 3);
+    expect(paused).toEqual([
+      {
+        statusUpdate: expect.objectContaining({ status: { state: 'TASK_STATE_CANCELED' }, metadata: { logIndex: 3 } }),
+      },
+    ]);
   });
 });

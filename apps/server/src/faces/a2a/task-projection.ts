@@ -1,3 +1,4 @@
+import { applyEvent, type ConversationState, initialConversationState } from '@x/agent';
 import { type AnyEvent, getEventError, getEventText, observationText } from '@x/events';
 import type {
   A2aArtifact,
@@ -65,7 +66,7 @@ interface PendingCall {
  */
 export class TaskProjection {
   readonly taskId: string;
-  #status = 'idle';
+  #state: ConversationState;
   #history: A2aMessage[] = [];
   #finalText: string | undefined;
   #lastAgentText: string | undefined;
@@ -75,6 +76,11 @@ export class TaskProjection {
 
   constructor(taskId: string) {
     this.taskId = taskId;
+    this.#state = initialConversationState({ id: taskId });
+  }
+
+  get #status(): string {
+    return this.#state.execution_status;
   }
 
   /** How many log events were applied (the log index the task's snapshot is up to). */
@@ -91,8 +97,36 @@ export class TaskProjection {
     return this.#finalText ?? this.#lastAgentText;
   }
 
+  /**
+   * Folds one log event in and returns what it stands for in a stream: its own update (with the state before
+   * it), then, when it changes the task's state (the agent's own status reducer decides), the new status,
+   * preceded by the response artifact when the task completes.
+   */
   apply(event: AnyEvent, index: number): A2aStreamResponse[] {
     this.#length = index + 1;
+    const before = this.state;
+    const items = this.#itemsOf(event, index);
+    this.#state = applyEvent(this.#state, event);
+    const state = this.state;
+    if (state === before) return items;
+    const artifact = state === 'TASK_STATE_COMPLETED' ? this.#artifact() : undefined;
+    if (artifact !== undefined) {
+      items.push({
+        artifactUpdate: { taskId: this.taskId, contextId: this.taskId, artifact, append: false, lastChunk: true },
+      });
+    }
+    items.push({
+      statusUpdate: {
+        taskId: this.taskId,
+        contextId: this.taskId,
+        status: this.#status_(),
+        metadata: { logIndex: index },
+      },
+    });
+    return items;
+  }
+
+  #itemsOf(event: AnyEvent, index: number): A2aStreamResponse[] {
     switch (event.kind) {
       case 'MessageEvent': {
         const text = getEventText(event);
@@ -130,37 +164,6 @@ export class TaskProjection {
       case 'ServerErrorEvent':
         this.#lastError = getEventError(event)?.message ?? this.#lastError;
         return [];
-      case 'ConversationStateUpdateEvent': {
-        if (event.key !== 'execution_status' || typeof event.value !== 'string') return [];
-        const before = this.state;
-        this.#status = event.value;
-        const state = this.state;
-        if (state === before) return [];
-        const artifact = state === 'TASK_STATE_COMPLETED' ? this.#artifact() : undefined;
-        return [
-          ...(artifact === undefined
-            ? []
-            : [
-                {
-                  artifactUpdate: {
-                    taskId: this.taskId,
-                    contextId: this.taskId,
-                    artifact,
-                    append: false,
-                    lastChunk: true,
-                  },
-                },
-              ]),
-          {
-            statusUpdate: {
-              taskId: this.taskId,
-              contextId: this.taskId,
-              status: this.#status_(),
-              metadata: { logIndex: index },
-            },
-          },
-        ];
-      }
       default:
         return [];
     }
