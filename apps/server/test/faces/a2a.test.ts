@@ -156,7 +156,10 @@ describe('A2A face, driven by @a2a-js/sdk', () => {
   it('cancels a task held at a gate: CancelTask answers canceled, and the stream ends canceled', async () => {
     const held = gate();
     // The run stops before its next step once paused: no later reply is asked for.
-    server.llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo last-step' } }], gate: held.promise });
+    server.llm.push({
+      toolCalls: [{ name: 'terminal', arguments: { command: 'echo last-step' } }],
+      gate: held.promise,
+    });
     const stream = client.sendMessageStream(send(userMessage('Take your time')));
     const first = await stream.next();
     const task = (first.value as StreamResponse).payload as { $case: 'task'; value: Task };
@@ -210,6 +213,67 @@ describe('A2A face, driven by @a2a-js/sdk', () => {
     expect(keyOf(resumed.at(-1))).toContain(`status:${TaskState.TASK_STATE_COMPLETED}`);
     const ids = resumed.map(keyOf);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('asks for input when an action needs confirmation, and runs it once approved in message metadata', async () => {
+    server.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo risky-step' } }] },
+      finishReply('ok'),
+    );
+    const conversation = createRequest(server.llm, { confirmation_policy: { kind: 'AlwaysConfirm' } });
+    const waiting = (await client.sendMessage(
+      send(userMessage('Do the risky thing', { metadata: { conversation } })),
+    )) as Task;
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(waiting.status?.message?.parts[0]?.content?.value).toContain('risky-step');
+
+    const approve = userMessage('', { taskId: waiting.id, metadata: { confirmation: { approved: true } } });
+    approve.parts = [];
+    const done = (await client.sendMessage(send(approve))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(done)).toBe('ok');
+    const managed = await server.built.manager.require(done.id);
+    const events = await managed.log.range(0, managed.log.length);
+    expect(JSON.stringify(events.filter((event) => event.kind === 'ObservationEvent'))).toContain('risky-step');
+  });
+
+  it('records a plain-text answer to a confirmation as the refusal, with that reason', async () => {
+    server.llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf build' } }] }, finishReply('fine'));
+    const conversation = createRequest(server.llm, { confirmation_policy: { kind: 'AlwaysConfirm' } });
+    const waiting = (await client.sendMessage(send(userMessage('Clean up', { metadata: { conversation } })))) as Task;
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const done = (await client.sendMessage(send(userMessage('not today', { taskId: waiting.id })))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const managed = await server.built.manager.require(done.id);
+    const events = await managed.log.range(0, managed.log.length);
+    expect(events).toContainEqual(
+      expect.objectContaining({ kind: 'UserRejectObservation', rejection_reason: 'not today' }),
+    );
+  });
+
+  it('keeps the card public and the endpoint behind the session key when the server has keys', async () => {
+    const keyed = await startTestServer({ llm: server.llm, config: { apiKeys: ['a2a-key'] } });
+    try {
+      const card = (await (await fetch(`${keyed.url}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+      expect(card.securitySchemes).toEqual({
+        sessionKey: {
+          apiKeySecurityScheme: expect.objectContaining({ location: 'header', name: 'X-Session-API-Key' }),
+        },
+      });
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: randomUUID() } });
+      const headers = { 'content-type': 'application/json' };
+      expect((await fetch(`${keyed.url}/api/a2a`, { method: 'POST', headers, body })).status).toBe(401);
+      const keyedClient = await new ClientFactory().createFromUrl(keyed.url);
+      await expect(
+        keyedClient.getTask(
+          { tenant: '', id: randomUUID(), historyLength: undefined },
+          { serviceParameters: { 'X-Session-API-Key': 'a2a-key' } },
+        ),
+      ).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+    } finally {
+      await keyed.built.close();
+      await removeDir(keyed.dataDir);
+    }
   });
 
   it('answers errors as JSON-RPC errors with the spec codes', async () => {

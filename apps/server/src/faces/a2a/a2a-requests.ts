@@ -26,7 +26,7 @@ export const a2aMessageSchema = z.looseObject({
   role: z.enum(['ROLE_USER', 'ROLE_AGENT', 'ROLE_UNSPECIFIED']).optional(),
   taskId: z.string().optional(),
   contextId: z.string().optional(),
-  parts: z.array(partSchema),
+  parts: z.array(partSchema).default([]),
   metadata: z
     .looseObject({
       /** The create body (`StartConversationRequest`) of the conversation a message without `taskId` starts. */
