@@ -43,7 +43,7 @@ function openApiPath(url: string): string {
   return url.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-const PUBLIC_OPERATIONS = new Set(['alive', 'health', 'ready', 'serverInfo', 'openapiDocument']);
+const PUBLIC_OPERATIONS = new Set(['alive', 'health', 'ready', 'serverInfo', 'openapiDocument', 'a2aAgentCard']);
 
 function operations(): { path: string; method: string; operation: Operation }[] {
   return Object.entries(document.paths).flatMap(([path, methods]) =>

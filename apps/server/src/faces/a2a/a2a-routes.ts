@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
+import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import {
@@ -26,6 +27,30 @@ export interface A2aRoutesOptions {
 }
 
 type RequestId = string | number | null;
+
+const rpcResponseSchema = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number(), z.null()]),
+    result: z.unknown().optional(),
+    error: z.looseObject({ code: z.number().int(), message: z.string() }).optional(),
+  })
+  .describe(
+    'A JSON-RPC 2.0 response: `result` (a Task, or ListTasks page) or `error` (A2A codes: -32001 task not found, -32002 not cancelable, -32003 no push notifications, -32004 unsupported, -326xx JSON-RPC). SendStreamingMessage and SubscribeToTask answer text/event-stream instead, one such response per event.',
+  );
+
+const agentCardSchema = z
+  .looseObject({
+    name: z.string(),
+    description: z.string(),
+    version: z.string(),
+    supportedInterfaces: z.array(
+      z.looseObject({ url: z.string(), protocolBinding: z.string(), protocolVersion: z.string() }),
+    ),
+    capabilities: z.looseObject({ streaming: z.boolean() }),
+    skills: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+  })
+  .describe('The A2A agent card (protocol 1.0)');
 
 function paramsOf<T extends z.ZodType>(schema: T, request: RpcRequest): z.infer<T> {
   const parsed = schema.safeParse(request.params ?? {});
@@ -75,7 +100,13 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
     AGENT_CARD_PATH,
     {
       config: { public: true },
-      schema: { tags: ['a2a'], summary: 'The A2A agent card', operationId: 'a2aAgentCard' },
+      schema: {
+        tags: ['a2a'],
+        summary: 'The A2A agent card',
+        operationId: 'a2aAgentCard',
+        security: [],
+        response: { 200: agentCardSchema, ...errorResponses([500]) },
+      },
     },
     async (request) =>
       agentCard({
@@ -94,6 +125,7 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
         summary:
           'A2A JSON-RPC 2.0 endpoint (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask)',
         operationId: 'a2aRpc',
+        response: { 200: rpcResponseSchema, ...errorResponses(API_ERRORS) },
       },
       // A body that is not JSON is a JSON-RPC parse error, answered as one.
       errorHandler: (error, _request, reply) => {
