@@ -190,7 +190,11 @@ export async function buildServer(
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
   registerAgUiRoutes(app, manager);
-  registerA2aRoutes(app, manager, { version, requiresKey: config.apiKeys.length > 0 });
+  registerA2aRoutes(app, manager, {
+    version,
+    requiresKey: config.apiKeys.length > 0,
+    defaultConversation: config.a2aConversation,
+  });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { startConversationRequestSchema } from '../api/request-schemas.js';
 
 /** S3 (or S3-compatible) storage for conversations instead of the local data directory. */
 export const s3ConfigSchema = z.object({
@@ -84,6 +85,11 @@ export const serverConfigSchema = z.object({
   allowedOrigins: z.array(z.string().min(1)).default([]),
   /** Accept `agent.x_offline_script` (scripted agents that run any command without a model): test servers only. */
   allowScriptedAgents: z.boolean().default(false),
+  /**
+   * The create body (`StartConversationRequest`) of A2A tasks whose first message brings none in
+   * `metadata.conversation`; its tools are the agent card's skills.
+   */
+  a2aConversation: startConversationRequestSchema.optional(),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
 });

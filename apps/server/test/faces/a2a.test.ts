@@ -6,6 +6,7 @@ import { type Message, type StreamResponse, type Task, TaskState } from '@a2a-js
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectTask } from '../../src/faces/a2a/index.js';
+import type { ServerConfigInput } from '../../src/index.js';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
 
 let server: TestServer;
@@ -273,6 +274,25 @@ describe('A2A face, driven by @a2a-js/sdk', () => {
     } finally {
       await keyed.built.close();
       await removeDir(keyed.dataDir);
+    }
+  });
+
+  it('runs tasks that bring no agent on the server default, whose tools are the card skills', async () => {
+    const withDefault = await startTestServer({
+      llm: server.llm,
+      config: { a2aConversation: createRequest(server.llm) as ServerConfigInput['a2aConversation'] },
+    });
+    try {
+      const defaultClient = await new ClientFactory().createFromUrl(withDefault.url);
+      const card = await defaultClient.getAgentCard();
+      expect(card.skills.map((skill) => skill.id)).toEqual(['terminal']);
+      server.llm.push(finishReply('from the default'));
+      const task = (await defaultClient.sendMessage(send(userMessage('Hi', { metadata: {} })))) as Task;
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(textOf(task)).toBe('from the default');
+    } finally {
+      await withDefault.built.close();
+      await removeDir(withDefault.dataDir);
     }
   });
 
