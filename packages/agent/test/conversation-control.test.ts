@@ -241,6 +241,41 @@ describe('secrets', () => {
     for (const file of files) expect(await readFile(file, 'utf8')).not.toContain(secret);
   });
 
+  it('masks the encoded forms of a secret in every tool observation, terminal and file editor alike', async () => {
+    const secret = 'sekrit/value+8731 ok';
+    const encodings = [
+      Buffer.from(`user:${secret}`).toString('base64'),
+      Buffer.from(secret).toString('base64url'),
+      Buffer.from(secret).toString('hex'),
+      Buffer.from(secret).toString('hex').toUpperCase(),
+      encodeURIComponent(secret),
+      new URLSearchParams({ q: secret }).toString().slice(2),
+    ];
+    const print = [
+      'printf %s "user:$API_TOKEN" | base64 -w0 > enc.txt',
+      `node -e 'const v = process.env.API_TOKEN; const b = Buffer.from(v); console.log([b.toString("base64url"), b.toString("hex"), b.toString("hex").toUpperCase(), encodeURIComponent(v), new URLSearchParams({ q: v }).toString()].join(" "))'`,
+    ].join(' && ');
+    const view = { command: 'view', path: '' };
+    harness = await startHarness([
+      { toolCalls: [{ name: 'terminal', arguments: { command: print } }] },
+      { toolCalls: [{ name: 'file_editor', arguments: view }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
+    ]);
+    // The script is read when the model is called, after the workspace exists.
+    view.path = join(harness.workspace, 'enc.txt');
+    const { conversation, events } = await harness.conversation({ secrets: { API_TOKEN: secret } });
+    await conversation.sendMessage('print the token encoded');
+    await conversation.run();
+    await conversation.close();
+    const observations = ofKind(events, 'ObservationEvent').filter((event) => event.tool_name !== 'finish');
+    expect(observations.map((event) => event.tool_name)).toEqual(['terminal', 'file_editor']);
+    for (const event of observations) expect(JSON.stringify(event.observation)).toContain('<secret-hidden>');
+    const stored = await Promise.all((await filesUnder(harness.persistenceDir)).map((file) => readFile(file, 'utf8')));
+    for (const encoded of encodings) {
+      for (const text of stored) expect(text).not.toContain(encoded.slice(4, -4));
+    }
+  });
+
   it('persists secrets encrypted with a key, and restores them on resume', async () => {
     harness = await startHarness([
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a JS template

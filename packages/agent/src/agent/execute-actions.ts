@@ -1,4 +1,5 @@
 import { type ActionEvent, AGENT_ACTION_CLASSIFICATION, createEvent, type Observation } from '@x/events';
+import { maskStrings } from '../secrets/internal/mask-strings.js';
 import { traceTool } from '../telemetry/index.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolExecutionError } from '../tools/tool-execution-error.js';
@@ -83,11 +84,7 @@ export async function executeActions(
   if (finishIndex !== -1 && !finishBlocked && !context.signal?.aborted) await context.setStatus('finished');
 }
 
+/** Every string of the observation, not only its text content: any field a tool fills is stored in the event. */
 function maskObservation(observation: Observation, context: StepContext): Observation {
-  return {
-    ...observation,
-    content: observation.content.map((part) =>
-      part.type === 'text' ? { ...part, text: context.maskSecrets(part.text) } : part,
-    ),
-  };
+  return maskStrings(observation, (text) => context.maskSecrets(text));
 }

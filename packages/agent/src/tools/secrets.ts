@@ -1,3 +1,5 @@
+import { maskValues } from '../secrets/internal/mask-values.js';
+
 /** The text that replaces a secret value in tool output. */
 export const secretPlaceholder = '<secret-hidden>';
 
@@ -14,10 +16,11 @@ export function secretEnvFor(command: string, secrets: Readonly<Record<string, s
   return env;
 }
 
-/** Replaces every occurrence of each secret value with `<secret-hidden>`; longer values first, so a secret that contains another is hidden whole. */
+/**
+ * Replaces every occurrence of each secret value, and of its base64, percent, hex and JSON-escaped forms, with
+ * `<secret-hidden>`; overlapping or touching matches merge, so a secret that contains another is hidden whole
+ * (what this can and cannot catch: README, "What masking promises").
+ */
 export function maskSecrets(text: string, values: readonly string[]): string {
-  const sorted = [...new Set(values)].filter((value) => value !== '').sort((a, b) => b.length - a.length);
-  let masked = text;
-  for (const value of sorted) masked = masked.replaceAll(value, secretPlaceholder);
-  return masked;
+  return maskValues(text, new Set(values), secretPlaceholder);
 }
