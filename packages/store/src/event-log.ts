@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import { type ChainLink, createChainLink, formatChainedClaim } from './chain/chain-link.js';
+import { writeChainAnchor, writeHeadRecord } from './chain/chain-records.js';
 import { readBytes } from './chain/read-bytes.js';
 import { verifyEventChain } from './chain/verify-chain.js';
 import type { ChainReport } from './chain/verify-report.js';
@@ -137,6 +138,10 @@ export class EventLog implements EventLogLike {
   #warnedClaim = -1;
   /** The chain link of the event at `length - 1` when known (from its claim), so appends need no extra read. */
   #lastLink: ChainLink | undefined;
+  /** This instance appended: `close` records the head it reached (see chain/chain-records.ts). */
+  #appended = false;
+  /** This instance wrote (or found) the chain's anchor; an append that starts the chain writes it first. */
+  #anchored = false;
   readonly #packs: PackedReads | undefined;
   /** False for readers that must not write to the directory (`nameIndex: { write: false }`). */
   readonly #writesNameIndex: boolean;
@@ -211,6 +216,42 @@ export class EventLog implements EventLogLike {
   async close(): Promise<void> {
     await this.#enqueue(() => this.#writeNameIndex());
     await this.packsSettled();
+    await this.#enqueue(() => this.#recordHead());
+  }
+
+  /**
+   * Records the head this instance reached (`<dir>/.chain/head-{length}.json`) when it appended, so a log cut
+   * short or rewritten at its end after this close is caught unsigned. Written once at close, not per append:
+   * no extra write or fsync on the append path; the price is that events appended after the last close of a
+   * process that then died are covered only by their claims (see the README, "Head records"). Warns, never
+   * throws: the events are durable in their claims whatever happens here.
+   */
+  async #recordHead(): Promise<void> {
+    if (!this.#appended || this.length === 0) return;
+    try {
+      await this.#publishesFinished();
+      const index = this.length - 1;
+      const hash = await this.#previousHash(this.length);
+      if (hash === null) return;
+      await writeHeadRecord(this.store, this.dir, { length: this.length, id: this.idAt(index), hash });
+      this.#appended = false;
+    } catch (error) {
+      this.#logger?.warn(
+        `${this.store.describe(this.dir)}: the chain's head record was not written (${error instanceof Error ? error.message : String(error)}); verification cannot tell a truncation of the last events`,
+      );
+    }
+  }
+
+  /**
+   * Writes the chain's anchor before the claim of an append that starts the chain (its link has no `prev`), once
+   * per instance: from then on a missing slot claim at or after that index is reported, not taken for an
+   * unchained log. Before the claim, so no chained event exists without it; a writer that dies in between
+   * leaves an anchor over no event, which verification accepts.
+   */
+  async #anchorChain(index: number): Promise<void> {
+    if (this.#anchored) return;
+    await writeChainAnchor(this.store, this.dir, index);
+    this.#anchored = true;
   }
 
   /** Resolves once the deferred event-file writes started so far have finished (failures were warned about). */
@@ -285,6 +326,7 @@ export class EventLog implements EventLogLike {
     if (this.store.writeIfAbsentThenWriteMany !== undefined && rest.length > 1 && this.length > 0) {
       const start = this.length;
       let previous = await this.#previousHash(start);
+      if (previous === null) await this.#anchorChain(start);
       const links = rest.map(({ event, json }, offset) => {
         const link = createChainLink(start + offset, event.id, previous, json);
         previous = link.hash;
@@ -301,6 +343,7 @@ export class EventLog implements EventLogLike {
         this.#packs?.appended(start + offset);
         indices.push(start + offset);
       }
+      if (created > 0) this.#appended = true;
       rest = rest.slice(created);
     }
     // What is left (another writer took a slot, or the store writes one pair at a time): one by one.
@@ -427,7 +470,10 @@ export class EventLog implements EventLogLike {
    */
   /** Checks this log's hash chain: `verifyEventChain` on its directory (see `EventLogLike.verifyChain`). */
   verifyChain(options: { publicKey?: KeyObject } = {}): Promise<ChainReport> {
-    return verifyEventChain(this.store, { dir: this.dir, publicKey: options.publicKey });
+    // What this instance knows is evidence too: a log cut short under it is caught before any head record.
+    const last = this.#lastLink;
+    const knownHead = { length: this.length, hash: last?.index === this.length - 1 ? last.hash : undefined };
+    return verifyEventChain(this.store, { dir: this.dir, publicKey: options.publicKey, knownHead });
   }
 
   subscribe(fromIndex = 0, options: SubscribeOptions = {}): AsyncIterable<LogEntry> {
@@ -486,6 +532,7 @@ export class EventLog implements EventLogLike {
       const index = this.length;
       // The chain link travels in the claim, so it commits atomically with the event (see src/chain).
       const link = createChainLink(index, event.id, await this.#previousHash(index), json);
+      if (link.prev === null) await this.#anchorChain(index);
       const ownPath = this.#eventPath(index, event.id);
       // The event file is the event's bytes alone (the claim also holds its chain link). Once the claim
       // commits the event, it is recorded even if writing its file fails, so a retry of this append
@@ -494,6 +541,7 @@ export class EventLog implements EventLogLike {
       const onClaimed = () => this.#push(ownPath, event, link);
       if (await this.#claimAndPublish(index, ownClaim, { path: ownPath, data: json }, onClaimed)) {
         this.#packs?.appended(index);
+        this.#appended = true;
         return index;
       }
       const claim = await readSlotClaim(this.store, this.#slotPath(index));

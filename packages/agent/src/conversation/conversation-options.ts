@@ -48,11 +48,21 @@ export interface ConversationOptions {
   /** Variables added to the minimal environment of hook processes (never the host's environment). */
   hookEnv?: Readonly<Record<string, string>>;
   /**
-   * One owner per conversation across processes and replicas: each `run` takes the conversation's
-   * lease (e.g. `createFileStoreLeases(store)` or `PostgresLeases` from @x/store-postgres), and every
-   * event the run appends is refused once another owner took the lease over. Default: none.
+   * One owner per conversation across processes and replicas: each `run` takes the conversation's lease, and
+   * a second process's `run` gets `ConversationAlreadyRunningError` naming the conversation and the holder (or
+   * waits, with `leaseWaitMs`). Default: leases in the conversation's own store
+   * (`createFileStoreLeases(store, { ttlMs: leaseTtlMs })`, files under `.leases/` at the store's root), whatever
+   * the store (memory, local, S3). Pass leases (e.g. `PostgresLeases` from @x/store-postgres) to share the
+   * conversation between replicas: then every append also lands only at the index after the events this
+   * instance folded, and is refused once another owner took the lease over. `false`: no ownership at all (the
+   * caller promises that one process runs the conversation at a time).
    */
-  leases?: Leases;
+  leases?: Leases | false;
+  /**
+   * How long the default leases' holder may go without renewing (it renews every third of it) before another
+   * process takes the conversation over: a process killed mid-run blocks others for this long. Default 15 000.
+   */
+  leaseTtlMs?: number;
   /**
    * Where the conversation's events live. Default: `EventLog` files in `store` under
    * `<id>/events` (the reference layout). E.g. `({ conversationId }) => PostgresEventLog.open(db, { logId: conversationId })`.

@@ -10,7 +10,14 @@ import {
   View,
   withParent,
 } from '@x/events';
-import { AppendConflictError, type EventLogLike, type FileStore, type Lease, type Leases } from '@x/store';
+import {
+  AppendConflictError,
+  createFileStoreLeases,
+  type EventLogLike,
+  type FileStore,
+  type Lease,
+  type Leases,
+} from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -97,7 +104,10 @@ export class Conversation {
   readonly #abort = new RunAbort();
   #closed = false;
   #extensionsStarted = false;
+  /** Leases the caller passed: the conversation is shared between replicas (appends at expected indices). */
   readonly #leases: Leases | undefined;
+  /** Who hands out the run lease: the caller's leases, else the default ones in the store (one owner per run). */
+  readonly #owners: Leases | undefined;
   readonly #leaseWaitMs: number | undefined;
   /** The lease of the run in progress: every append is checked against it. */
   #runLease: Lease | undefined;
@@ -143,7 +153,12 @@ export class Conversation {
       blockAction: (id, reason) => this.blockAction(id, reason),
       blockMessage: (id, reason) => this.blockMessage(id, reason),
     });
-    this.#leases = options.leases;
+    this.#leases = options.leases === false ? undefined : options.leases;
+    this.#owners =
+      options.leases === false
+        ? undefined
+        : (options.leases ??
+          createFileStoreLeases(init.store, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }));
     this.#leaseWaitMs = options.leaseWaitMs;
   }
 
@@ -609,13 +624,29 @@ export class Conversation {
     for (let index = this.#state.event_count; index < this.log.length; index++) this.#apply(await this.log.get(index));
   }
 
-  /** With leases: takes the conversation's lease and folds what earlier owners appended meanwhile. */
+  /**
+   * A run's appends stop the moment another owner takes the conversation over. Shared (caller's leases): checked
+   * inside the write by logs that can (PostgreSQL: the insert's transaction), just before it by the others. Default
+   * ownership: the lease's own renewals notice a takeover (every third of its ttl), so an append costs no store
+   * round trip; only a process stalled for a whole ttl can be taken over, and it stops at its next renewal.
+   */
+  async #assertOwner(): Promise<void> {
+    const lease = this.#runLease;
+    if (lease === undefined) return;
+    if (this.#leases === undefined) {
+      if (lease.signal.aborted) throw lease.signal.reason;
+      return;
+    }
+    if (this.log.fencesAppends !== true) await lease.assertHeld();
+  }
+
+  /** Takes the conversation's run lease and folds what earlier owners appended meanwhile. */
   async #takeRunLease(
     signal: AbortSignal | undefined,
     waitMs = this.#leaseWaitMs,
   ): Promise<'taken' | 'awaiting-human' | undefined> {
     const lease = await acquireRunLease({
-      leases: this.#leases,
+      leases: this.#owners,
       conversationId: this.id,
       key: this.directory,
       waitMs,
@@ -680,9 +711,7 @@ export class Conversation {
     if (this.#heldUpdates.length > 0) return this.#emitBatch([...this.#heldUpdates.splice(0), event]);
     linkEvent(event);
     const next = this.#emitting.then(async () => {
-      // A run's appends stop the moment another owner takes the conversation over: checked inside the
-      // write by logs that can (PostgreSQL: the insert's transaction), just before it by the others.
-      if (this.log.fencesAppends !== true) await this.#runLease?.assertHeld();
+      await this.#assertOwner();
       const { stamped, index } =
         this.#leases === undefined ? await this.#appendStamped(event) : await this.#appendAfterOthers(event);
       // Another writer (process or machine) appended in between: fold its events first.
@@ -708,7 +737,7 @@ export class Conversation {
   #emitBatch(events: AnyEvent[]): Promise<void> {
     for (const event of events) linkEvent(event);
     const next = this.#emitting.then(async () => {
-      if (this.log.fencesAppends !== true) await this.#runLease?.assertHeld();
+      await this.#assertOwner();
       const base = this.log.length;
       const leaf = await this.#headForAppend();
       const stamped = events.map((event, offset) => {

@@ -3,6 +3,7 @@ import { parseEventFileName } from '../event-log/file-names.js';
 import { isUnfinishedCopy } from '../event-log/unfinished-file.js';
 import type { FileStore } from '../file-store.js';
 import { type ChainLink, computeChainHash, parseSlotClaimBytes } from './chain-link.js';
+import { type ChainAnchor, chainAnchorPath, headRecordPath, readChainRecords } from './chain-records.js';
 import { readBytes } from './read-bytes.js';
 import { isHeadSignatureValid, readSignedHead } from './signed-head.js';
 import { findPackMismatch } from './verify-packs.js';
@@ -14,6 +15,12 @@ export interface VerifyChainOptions {
   dir?: string;
   /** The Ed25519 public key the signed head must verify against. Without it the signature is not checked. */
   publicKey?: KeyObject;
+  /**
+   * The head a live writer knows (its length, and its last link hash when it holds it), checked like a head
+   * record: `EventLog.verifyChain` passes its own, so a log cut short under a running process is caught before
+   * any head record is written.
+   */
+  knownHead?: { readonly length: number; readonly hash: string | undefined };
 }
 
 /** What verification needs of a slot claim: its link (none for claims written before chaining) and event bytes. */
@@ -39,13 +46,15 @@ const SLOT_NAME = /(?:^|\/)(\d{5,})\.json$/;
  */
 export async function verifyEventChain(store: FileStore, options: VerifyChainOptions = {}): Promise<ChainReport> {
   const dir = options.dir ?? 'events';
-  const slots = await collectSlots(store, dir);
+  const [slots, records] = await Promise.all([collectSlots(store, dir), readChainRecords(store, dir)]);
+  const { anchor } = records;
   const length = slots.length;
   const ids = indexIds(slots);
   let chainedFrom: number | null = null;
   let prevHash: string | null = null;
   // Events checked from their claims: files not written yet at the log's end, or left unfinished by a power loss.
   const fromClaims: number[] = [];
+  let recordedLength: number | null = null;
   const result = (problem: ChainProblem | undefined, signature: SignatureStatus, signedLength: number | null) => ({
     status: problem ? ('tampered' as const) : chainedFrom === null ? ('unchained' as const) : ('verified' as const),
     length,
@@ -53,9 +62,13 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     headHash: prevHash,
     signature,
     signedLength,
+    recordedLength,
     problem,
     fromClaims,
   });
+  if (records.problem !== undefined) {
+    return result({ kind: 'altered', index: -1, id: undefined, message: records.problem }, 'not-checked', null);
+  }
   const hashes: (string | undefined)[] = [];
   // Every event file in one bulk read, hashed as the bytes it holds.
   const bytes = await readBytes(
@@ -76,7 +89,15 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
       return fail('inserted', parseEventFileName(slot.files[1]!)!.id, `has a second event file, ${slot.files[1]}`);
     }
     if (link === undefined) {
-      if (chainedFrom === null) continue;
+      if (chainedFrom === null && !isAnchoredAt(anchor, index)) continue;
+      if (chainedFrom === null) {
+        const missing = file === undefined ? 'is missing (no event file and no claim)' : 'has no chain link';
+        return fail(
+          'removed',
+          fileId,
+          `${missing}, but the log is chained from index ${anchor!.chainedFrom} (${store.describe(chainAnchorPath(dir))}): its slot claim was removed`,
+        );
+      }
       if (file === undefined) return fail('removed', undefined, 'is missing (no event file and no claim)');
       return fail('inserted', fileId, 'is not in the chain (it has no chain link)');
     }
@@ -143,6 +164,9 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     },
   );
   if (mismatch) return result({ kind: 'altered', ...mismatch }, 'not-checked', null);
+  const headProblem = checkHeads(records.head, options.knownHead, hashes, length, (path) => store.describe(path), dir);
+  recordedLength = headProblem.recordedLength;
+  if (headProblem.problem) return result(headProblem.problem, 'not-checked', null);
   if (!options.publicKey) return result(undefined, 'not-checked', null);
   return checkSignature(store, dir, options.publicKey, hashes, length, result);
 }
@@ -189,6 +213,60 @@ async function checkSignature(
   return result(undefined, 'valid', head.length);
 }
 
+/** Whether the anchor says the chain covers `index` (so an event there without a link lost its claim). */
+function isAnchoredAt(anchor: ChainAnchor | undefined, index: number): boolean {
+  return anchor !== undefined && index >= anchor.chainedFrom;
+}
+
+/**
+ * Checks the chain against the longest head record and the head a live writer knows: fewer events than a head
+ * says means the log was cut short (first missing index: the log's length); a head whose last link hash differs
+ * from the chain's at that index means the chain was rewritten up to there (the first rewritten event cannot be
+ * told without the original links, so the head's last index is named).
+ */
+function checkHeads(
+  recorded: { length: number; hash: string; id: string } | undefined,
+  known: VerifyChainOptions['knownHead'],
+  hashes: readonly (string | undefined)[],
+  length: number,
+  describe: (path: string) => string,
+  dir: string,
+): { recordedLength: number | null; problem: ChainProblem | undefined } {
+  const recordedLength = recorded?.length ?? null;
+  const heads = [
+    ...(recorded === undefined ? [] : [{ ...recorded, source: describe(headRecordPath(dir, recorded.length)) }]),
+    ...(known === undefined || known.length === 0 ? [] : [{ ...known, id: undefined, source: 'the open log' }]),
+  ];
+  for (const head of heads) {
+    if (head.length > length) {
+      const gone = head.length - 1 === length ? `event ${length} is` : `events ${length}…${head.length - 1} are`;
+      return {
+        recordedLength,
+        problem: {
+          kind: 'removed',
+          index: length,
+          id: undefined,
+          message: `${gone} gone: the log had ${head.length} events (${head.source}) and was cut short`,
+        },
+      };
+    }
+  }
+  for (const head of heads) {
+    if (head.hash === undefined || hashes[head.length - 1] === head.hash) continue;
+    const index = head.length - 1;
+    return {
+      recordedLength,
+      problem: {
+        kind: 'altered',
+        index,
+        id: head.id,
+        message: `event ${index}${head.id ? ` (${head.id})` : ''} was rewritten with a new chain link: it differs from the head ${head.source} recorded`,
+      },
+    };
+  }
+  return { recordedLength, problem: undefined };
+}
+
 /** Where the event in a slot belongs, judged by ids: reordered, removed or inserted, or undefined when in place. */
 function placementProblem(
   index: number,
@@ -204,6 +282,14 @@ function placementProblem(
     return { kind: 'removed', id: link.id, message: 'was removed (its event file is gone; its claim remains)' };
   }
   if (link.index === index && link.id === fileId) return undefined;
+  // The claim here was made for another index: when the claim made for this index sits elsewhere, the two
+  // traded places (claims moved with their events, or claims alone).
+  if (link.index !== index) {
+    const belongingAt = ids.slotOfLinkIndex(index);
+    if (belongingAt !== undefined && belongingAt !== index) {
+      return { kind: 'reordered', id: fileId, message: `was chained at index ${link.index}` };
+    }
+  }
   const chainedAt = ids.linkIndexOf(fileId);
   if (chainedAt === undefined) return { kind: 'inserted', id: fileId, message: 'is not in the chain' };
   const expectedId = link.index === index ? link.id : undefined;
@@ -224,10 +310,14 @@ function placementProblem(
 function indexIds(slots: Slot[]) {
   const byLinkId = new Map<string, number>();
   const byFileId = new Map<string, number>();
+  const byLinkIndex = new Map<number, number>();
   slots.forEach((slot, index) => {
     const claim = slot.claim;
     if (claim && !('error' in claim) && claim.link && !byLinkId.has(claim.link.id)) {
       byLinkId.set(claim.link.id, claim.link.index);
+    }
+    if (claim && !('error' in claim) && claim.link && !byLinkIndex.has(claim.link.index)) {
+      byLinkIndex.set(claim.link.index, index);
     }
     const file = slot.files[0];
     if (file) {
@@ -242,6 +332,8 @@ function indexIds(slots: Slot[]) {
     /** The end of the log without its trailing run of claims whose files are not written yet. */
     publishedLength,
     linkIndexOf: (id: string) => byLinkId.get(id),
+    /** The slot holding the claim that was made for `index`. */
+    slotOfLinkIndex: (index: number) => byLinkIndex.get(index),
     fileIndexOf: (id: string) => byFileId.get(id),
     fileAt: (index: number) => {
       const file = slots[index]?.files[0];

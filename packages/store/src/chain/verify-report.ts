@@ -4,7 +4,10 @@ export type ChainProblemKind = 'altered' | 'removed' | 'reordered' | 'inserted' 
 /** The first problem in a log's chain, by index (and id where one is known). */
 export interface ChainProblem {
   readonly kind: ChainProblemKind;
-  /** Index of the first event concerned (for `signature`: the signed length, or -1 when no head is signed). */
+  /**
+   * Index of the first event concerned (for `signature`: the signed length, or -1 when no head is signed; -1
+   * also for a chain record in `<dir>/.chain/` that cannot be read).
+   */
   readonly index: number;
   /** The id of the event concerned, where known. */
   readonly id: string | undefined;
@@ -33,6 +36,11 @@ export interface ChainReport {
   readonly signature: SignatureStatus;
   /** How many events the signed head covers, when a valid one was found. */
   readonly signedLength: number | null;
+  /**
+   * How many events the longest unsigned head record covers (`<dir>/.chain/head-*.json`, written when a log that
+   * appended closes), or null when there is none. Only the file log writes them.
+   */
+  readonly recordedLength?: number | null;
   /** The first problem, when `status` is `tampered`. */
   readonly problem: ChainProblem | undefined;
   /**

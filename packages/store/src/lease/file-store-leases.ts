@@ -95,12 +95,14 @@ export class FileStoreLeases implements Leases {
   ): Promise<boolean> {
     const first = await this.#beat(base, current);
     const watchedSince = performance.now();
+    // The holder renews on its own ttl: a contender configured shorter must not take a live holder for dead.
+    const ttlMs = Math.max(this.ttlMs, await this.#ttlOf(base, current));
     for (;;) {
-      await sleep(Math.max(10, Math.floor(this.ttlMs / 5)), undefined, { signal });
+      await sleep(Math.max(10, Math.floor(ttlMs / 5)), undefined, { signal });
       if ((await this.#beat(base, current)) !== first) return false;
       if (await this.store.exists(`${base}/released-${pad(current)}.json`)) return true;
       if (await this.store.exists(`${base}/gen-${pad(current + 1)}.json`)) return false;
-      if (performance.now() - watchedSince >= this.ttlMs) return true;
+      if (performance.now() - watchedSince >= ttlMs) return true;
       // Without waiting, a contender still watches one ttl: that is what telling a live holder from a dead one costs.
       if (waitMs > 0 && performance.now() - started >= waitMs) return false;
     }
@@ -112,6 +114,16 @@ export class FileStoreLeases implements Leases {
     } catch (error) {
       if (isFileNotFound(error)) return '';
       throw error;
+    }
+  }
+
+  /** The ttl generation `generation`'s holder renews on (0 when its record does not say). */
+  async #ttlOf(base: string, generation: number): Promise<number> {
+    try {
+      const record = JSON.parse(await this.store.read(`${base}/gen-${pad(generation)}.json`)) as { ttl_ms?: unknown };
+      return Number.isSafeInteger(record.ttl_ms) && (record.ttl_ms as number) > 0 ? (record.ttl_ms as number) : 0;
+    } catch {
+      return 0;
     }
   }
 

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { computeChainHash } from '../../src/chain/chain-link.js';
+import { writeHeadRecord } from '../../src/chain/chain-records.js';
 import { signChainHead } from '../../src/chain/sign-chain-head.js';
 import { verifyEventChain } from '../../src/chain/verify-chain.js';
 import { ChainTamperedError } from '../../src/errors/chain-tampered-error.js';
@@ -15,6 +16,16 @@ const slotPath = (index: number) => `events/.slots/${slotFileName(index)}`;
 async function move(store: FileStore, from: string, to: string): Promise<void> {
   await store.write(to, await store.read(from));
   await store.delete(from);
+}
+
+/** What an attacker who can write the store does to the unsigned head: records the log as it is now. */
+async function forgeHeadRecord(store: FileStore): Promise<void> {
+  for (const path of await store.list('events/.chain')) if (path.includes('/head-')) await store.delete(path);
+  const report = await verifyEventChain(store);
+  const last = report.length - 1;
+  const name = (await store.list('events')).find((path) => path.includes(`event-${String(last).padStart(5, '0')}-`))!;
+  const id = name.slice(name.lastIndexOf('/') + 'event-00000-'.length + 1, -'.json'.length);
+  await writeHeadRecord(store, 'events', { length: report.length, id, hash: report.headHash! });
 }
 
 /** A chained log of `count` events; returns the store and the ids in order. */
@@ -149,9 +160,12 @@ export function describeChainTamperSuite(name: string, makeStore: () => Promise<
       // Another key does not verify it.
       const other = generateKeyPairSync('ed25519').publicKey;
       expect((await verifyEventChain(store, { publicKey: other })).problem).toMatchObject({ kind: 'signature' });
-      // Truncation: the last event and its claim deleted. Unsigned, that looks like a shorter log.
+      // Truncation: the last event and its claim deleted. The head record written at close catches it.
       await store.delete(eventPath(5, ids[5]!));
       await store.delete(slotPath(5));
+      expect((await verifyEventChain(store)).problem).toMatchObject({ kind: 'removed', index: 5 });
+      // With the head record rewritten as well, only the signed head does.
+      await forgeHeadRecord(store);
       expect((await verifyEventChain(store)).status).toBe('verified');
       expect((await verifyEventChain(store, { publicKey })).problem).toMatchObject({ kind: 'removed', index: 5 });
     });
@@ -168,6 +182,10 @@ export function describeChainTamperSuite(name: string, makeStore: () => Promise<
       header.hash = computeChainHash(3, header.prev, forgedJson);
       await store.write(path, forgedJson);
       await store.write(slotPath(3), `${JSON.stringify(header)}\n${forgedJson}`);
+      // The head record written at close still has the old link: caught unsigned.
+      expect((await verifyEventChain(store)).problem).toMatchObject({ kind: 'altered', index: 3, id: ids[3] });
+      // An attacker who rewrites the head record too is caught by the signed head only.
+      await forgeHeadRecord(store);
       expect((await verifyEventChain(store)).status).toBe('verified');
       expect(await verifyEventChain(store, { publicKey })).toMatchObject({
         status: 'tampered',
