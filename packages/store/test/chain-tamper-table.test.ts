@@ -18,7 +18,7 @@ const eventPath = (index: number, id: string) => `events/${eventFileName(index, 
 const slotPath = (index: number) => `events/.slots/${slotFileName(index)}`;
 
 interface Expected {
-  status: 'verified' | 'tampered';
+  status: 'verified' | 'tampered' | 'unchained';
   /** The first bad index (tampered only). */
   index?: number;
   kind?: string;
@@ -127,6 +127,52 @@ const tamperings: Tampering[] = [
       await store.write(path, forged);
     },
     expected: (index) => ({ status: 'tampered', kind: 'altered', index }),
+  },
+  {
+    name: 'delete the slot claims from the start up to an index (event files kept)',
+    at: all,
+    apply: async (store, _ids, index) => {
+      for (let i = 0; i <= index; i++) await store.delete(slotPath(i));
+    },
+    expected: () => ({ status: 'tampered', kind: 'removed', index: 0 }),
+  },
+  {
+    name: 'a log written before anchors and head records: delete its first slot claims up to an index',
+    at: all,
+    apply: async (store, _ids, index) => {
+      await deleteTree(store, 'events/.chain');
+      for (let i = 0; i <= index; i++) await store.delete(slotPath(i));
+    },
+    // Without the anchor, stripping every claim leaves a log indistinguishable from an unchained one.
+    expected: (index, count) =>
+      index === count - 1 ? { status: 'unchained' } : { status: 'tampered', kind: 'removed', index: 0 },
+  },
+  {
+    name: 'delete one slot claim (its event file kept)',
+    at: all,
+    apply: (store, _ids, index) => store.delete(slotPath(index)),
+    // Where the chain starts, the anchor (events/.chain/anchor.json) says a link was there: removed.
+    expected: (index) => ({ status: 'tampered', kind: index === 0 ? 'removed' : 'inserted', index }),
+  },
+  {
+    name: 'insert a forged event with a forged claim, successors renumbered with their claims',
+    at: all,
+    apply: async (store, ids, index) => {
+      for (let i = ids.length - 1; i >= index; i--) {
+        await move(store, eventPath(i, ids[i]!), eventPath(i + 1, ids[i]!));
+        await move(store, slotPath(i), slotPath(i + 1));
+      }
+      const forged = JSON.stringify(userMessageEvent('forged'));
+      const id = (JSON.parse(forged) as { id: string }).id;
+      const prev =
+        index === 0
+          ? null
+          : (JSON.parse((await store.read(slotPath(index - 1))).split('\n', 1)[0]!) as { hash: string }).hash;
+      const link = { chain: 1, index, id, prev, hash: computeChainHash(index, prev, forged) };
+      await store.write(slotPath(index), `${JSON.stringify(link)}\n${forged}`);
+      await store.write(eventPath(index, id), forged);
+    },
+    expected: (index) => ({ status: 'tampered', kind: 'inserted', index }),
   },
   {
     name: 'delete events/.slots, then edit an event',

@@ -2,8 +2,11 @@ import type { KeyObject } from 'node:crypto';
 import { parseEventFileName } from '../event-log/file-names.js';
 import { isUnfinishedCopy } from '../event-log/unfinished-file.js';
 import type { FileStore } from '../file-store.js';
-import { type ChainLink, computeChainHash, parseSlotClaimBytes } from './chain-link.js';
-import { type ChainAnchor, chainAnchorPath, headRecordPath, readChainRecords } from './chain-records.js';
+import { computeChainHash } from './chain-link.js';
+import { type ChainAnchor, chainAnchorPath, readChainRecords } from './chain-records.js';
+import { collectSlots, indexIds } from './chain-slots.js';
+import { checkHeads, type KnownHead, strippedChainStart } from './head-checks.js';
+import { placementProblem } from './placement.js';
 import { readBytes } from './read-bytes.js';
 import { isHeadSignatureValid, readSignedHead } from './signed-head.js';
 import { findPackMismatch } from './verify-packs.js';
@@ -20,23 +23,8 @@ export interface VerifyChainOptions {
    * record: `EventLog.verifyChain` passes its own, so a log cut short under a running process is caught before
    * any head record is written.
    */
-  knownHead?: { readonly length: number; readonly hash: string | undefined };
+  knownHead?: KnownHead;
 }
-
-/** What verification needs of a slot claim: its link (none for claims written before chaining) and event bytes. */
-interface ClaimParts {
-  readonly link: ChainLink | undefined;
-  readonly json: Uint8Array;
-}
-
-/** One index as found in the store: its event file(s) and its slot claim. */
-interface Slot {
-  readonly files: string[];
-  /** The claim, `undefined` when absent, or the error that reading it gave. */
-  claim?: ClaimParts | { error: string };
-}
-
-const SLOT_NAME = /(?:^|\/)(\d{5,})\.json$/;
 
 /**
  * Checks the hash chain of the event log in `store` (see `ChainLink`) against the exact bytes of every
@@ -49,7 +37,8 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
   const [slots, records] = await Promise.all([collectSlots(store, dir), readChainRecords(store, dir)]);
   const { anchor } = records;
   const length = slots.length;
-  const ids = indexIds(slots);
+  // The hashes the heads name count as successors too: the last authentic event is referenced by them.
+  const ids = indexIds(slots, [records.head?.hash, options.knownHead?.hash]);
   let chainedFrom: number | null = null;
   let prevHash: string | null = null;
   // Events checked from their claims: files not written yet at the log's end, or left unfinished by a power loss.
@@ -104,12 +93,18 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     if (chainedFrom === null) {
       chainedFrom = index;
       if (link.prev !== null && index > 0) {
+        // The links before this one were stripped (a log without an anchor: written before anchors). Where the
+        // chain really started is where a chain recomputed from the event files reproduces this link's prev.
+        const start = strippedChainStart(index, link.prev, (at) => bytes[at]);
         return result(
           {
             kind: 'removed',
-            index: index - 1,
-            id: ids.fileAt(index - 1),
-            message: `event ${index - 1}'s chain link is missing: event ${index} chains to it`,
+            index: start,
+            id: ids.fileAt(start),
+            message:
+              start === index - 1
+                ? `event ${start}'s chain link is missing: event ${index} chains to it`
+                : `the chain links of events ${start}…${index - 1} are missing: event ${index} chains to a chain that starts at ${start}`,
           },
           'not-checked',
           null,
@@ -216,166 +211,4 @@ async function checkSignature(
 /** Whether the anchor says the chain covers `index` (so an event there without a link lost its claim). */
 function isAnchoredAt(anchor: ChainAnchor | undefined, index: number): boolean {
   return anchor !== undefined && index >= anchor.chainedFrom;
-}
-
-/**
- * Checks the chain against the longest head record and the head a live writer knows: fewer events than a head
- * says means the log was cut short (first missing index: the log's length); a head whose last link hash differs
- * from the chain's at that index means the chain was rewritten up to there (the first rewritten event cannot be
- * told without the original links, so the head's last index is named).
- */
-function checkHeads(
-  recorded: { length: number; hash: string; id: string } | undefined,
-  known: VerifyChainOptions['knownHead'],
-  hashes: readonly (string | undefined)[],
-  length: number,
-  describe: (path: string) => string,
-  dir: string,
-): { recordedLength: number | null; problem: ChainProblem | undefined } {
-  const recordedLength = recorded?.length ?? null;
-  const heads = [
-    ...(recorded === undefined ? [] : [{ ...recorded, source: describe(headRecordPath(dir, recorded.length)) }]),
-    ...(known === undefined || known.length === 0 ? [] : [{ ...known, id: undefined, source: 'the open log' }]),
-  ];
-  for (const head of heads) {
-    if (head.length > length) {
-      const gone = head.length - 1 === length ? `event ${length} is` : `events ${length}…${head.length - 1} are`;
-      return {
-        recordedLength,
-        problem: {
-          kind: 'removed',
-          index: length,
-          id: undefined,
-          message: `${gone} gone: the log had ${head.length} events (${head.source}) and was cut short`,
-        },
-      };
-    }
-  }
-  for (const head of heads) {
-    if (head.hash === undefined || hashes[head.length - 1] === head.hash) continue;
-    const index = head.length - 1;
-    return {
-      recordedLength,
-      problem: {
-        kind: 'altered',
-        index,
-        id: head.id,
-        message: `event ${index}${head.id ? ` (${head.id})` : ''} was rewritten with a new chain link: it differs from the head ${head.source} recorded`,
-      },
-    };
-  }
-  return { recordedLength, problem: undefined };
-}
-
-/** Where the event in a slot belongs, judged by ids: reordered, removed or inserted, or undefined when in place. */
-function placementProblem(
-  index: number,
-  link: ChainLink,
-  fileId: string | undefined,
-  ids: ReturnType<typeof indexIds>,
-): { kind: ChainProblemKind; id: string | undefined; message: string } | undefined {
-  if (fileId === undefined) {
-    // The claim is intact but its event file is not there. The log's last events may be pending publication
-    // (a writer died between claim and file, or a power loss dropped the names of the newest files, whose
-    // directory fsync an append does not wait for): a run of them at the end is checked from the claims.
-    if (index >= ids.publishedLength) return undefined;
-    return { kind: 'removed', id: link.id, message: 'was removed (its event file is gone; its claim remains)' };
-  }
-  if (link.index === index && link.id === fileId) return undefined;
-  // The claim here was made for another index: when the claim made for this index sits elsewhere, the two
-  // traded places (claims moved with their events, or claims alone).
-  if (link.index !== index) {
-    const belongingAt = ids.slotOfLinkIndex(index);
-    if (belongingAt !== undefined && belongingAt !== index) {
-      return { kind: 'reordered', id: fileId, message: `was chained at index ${link.index}` };
-    }
-  }
-  const chainedAt = ids.linkIndexOf(fileId);
-  if (chainedAt === undefined) return { kind: 'inserted', id: fileId, message: 'is not in the chain' };
-  const expectedId = link.index === index ? link.id : undefined;
-  const movedTo = expectedId === undefined ? undefined : ids.fileIndexOf(expectedId);
-  if (chainedAt !== index && movedTo !== undefined && movedTo !== index) {
-    return { kind: 'reordered', id: fileId, message: `was chained at index ${chainedAt}` };
-  }
-  if (chainedAt > index) {
-    return {
-      kind: 'removed',
-      id: expectedId,
-      message: `was removed (event ${fileId}, chained at ${chainedAt}, is here)`,
-    };
-  }
-  return { kind: 'inserted', id: fileId, message: `is a copy or move of event ${chainedAt}` };
-}
-
-function indexIds(slots: Slot[]) {
-  const byLinkId = new Map<string, number>();
-  const byFileId = new Map<string, number>();
-  const byLinkIndex = new Map<number, number>();
-  slots.forEach((slot, index) => {
-    const claim = slot.claim;
-    if (claim && !('error' in claim) && claim.link && !byLinkId.has(claim.link.id)) {
-      byLinkId.set(claim.link.id, claim.link.index);
-    }
-    if (claim && !('error' in claim) && claim.link && !byLinkIndex.has(claim.link.index)) {
-      byLinkIndex.set(claim.link.index, index);
-    }
-    const file = slot.files[0];
-    if (file) {
-      const id = parseEventFileName(file)!.id;
-      if (!byFileId.has(id)) byFileId.set(id, index);
-    }
-  });
-  let publishedLength = slots.length;
-  while (publishedLength > 0 && slots[publishedLength - 1]!.files.length === 0) publishedLength--;
-  return {
-    length: slots.length,
-    /** The end of the log without its trailing run of claims whose files are not written yet. */
-    publishedLength,
-    linkIndexOf: (id: string) => byLinkId.get(id),
-    /** The slot holding the claim that was made for `index`. */
-    slotOfLinkIndex: (index: number) => byLinkIndex.get(index),
-    fileIndexOf: (id: string) => byFileId.get(id),
-    fileAt: (index: number) => {
-      const file = slots[index]?.files[0];
-      return file ? parseEventFileName(file)!.id : undefined;
-    },
-  };
-}
-
-/** Event files and claims by index, up to the highest index either has. */
-async function collectSlots(store: FileStore, dir: string): Promise<Slot[]> {
-  const [listing, claimListing] = await Promise.all([store.list(dir), store.list(`${dir}/.slots`)]);
-  const slots: Slot[] = [];
-  const at = (index: number): Slot => {
-    for (let i = slots.length; i <= index; i++) slots.push({ files: [] });
-    return slots[index]!;
-  };
-  for (const path of listing) {
-    const parts = parseEventFileName(path);
-    if (parts) at(parts.index).files.push(path);
-  }
-  const claims: { index: number; path: string }[] = [];
-  for (const path of claimListing) {
-    const match = SLOT_NAME.exec(path);
-    if (match) claims.push({ index: Number(match[1]), path });
-  }
-  for (const { index } of claims) at(index);
-  const read = await readBytes(
-    store,
-    claims.map((claim) => claim.path),
-  );
-  claims.forEach(({ index, path }, position) => {
-    const bytes = read[position];
-    if (!(bytes instanceof Uint8Array)) {
-      at(index).claim = { error: bytes === undefined ? `${store.describe(path)}: not read` : bytes.message };
-      return;
-    }
-    // Only the header is decoded: the event bytes are checked by hash, which is all verification needs.
-    const parts = parseSlotClaimBytes(bytes);
-    at(index).claim =
-      parts.eventBytes === undefined
-        ? { error: `${store.describe(path)}: ${parts.problem}` }
-        : { link: parts.link, json: parts.eventBytes };
-  });
-  return slots;
 }
