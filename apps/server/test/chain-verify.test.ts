@@ -1,5 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLocalFileStore, signChainHead } from '@x/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,5 +55,47 @@ describe('GET /api/conversations/{id}/verify', () => {
       status: 'tampered',
       problem: { kind: 'altered', index: 2, id: name.slice('event-00002-'.length, -'.json'.length) },
     });
+  });
+});
+
+describe('GET /api/conversations/{id}/verify on a live conversation cut short or rewritten at its end', () => {
+  const lastFiles = async (dir: string) => {
+    const names = (await readdir(join(dir, 'events'))).filter((name) => name.startsWith('event-')).sort();
+    const index = names.length - 1;
+    return {
+      index,
+      file: join(dir, 'events', names[index]!),
+      claim: join(dir, 'events', '.slots', `${String(index).padStart(5, '0')}.json`),
+    };
+  };
+
+  it('names the first missing index when the last event and its claim are deleted', async () => {
+    const live = await createConversation(server);
+    await server.call('POST', `/api/conversations/${live}/events`, { content: [{ type: 'text', text: 'one' }] });
+    const dir = join(server.dataDir, 'conversations', live.replace(/-/g, ''));
+    const { index, file, claim } = await lastFiles(dir);
+    await rm(file);
+    await rm(claim);
+    const { status, json } = await server.call('GET', `/api/conversations/${live}/verify`);
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'tampered', problem: { kind: 'removed', index } });
+  });
+
+  it('names the last event when it is rewritten with a recomputed claim', async () => {
+    const live = await createConversation(server);
+    await server.call('POST', `/api/conversations/${live}/events`, { content: [{ type: 'text', text: 'two' }] });
+    const dir = join(server.dataDir, 'conversations', live.replace(/-/g, ''));
+    const { index, file, claim } = await lastFiles(dir);
+    const forged = (await readFile(file, 'utf8')).replace('two', 'TWO');
+    const text = await readFile(claim, 'utf8');
+    const header = JSON.parse(text.slice(0, text.indexOf('\n'))) as { prev: string | null; hash: string };
+    header.hash = createHash('sha256')
+      .update(`x-chain-v1\n${index}\n${header.prev ?? ''}\n`)
+      .update(forged)
+      .digest('hex');
+    await writeFile(claim, `${JSON.stringify(header)}\n${forged}`);
+    await writeFile(file, forged);
+    const { json } = await server.call('GET', `/api/conversations/${live}/verify`);
+    expect(json).toMatchObject({ status: 'tampered', problem: { kind: 'altered', index } });
   });
 });

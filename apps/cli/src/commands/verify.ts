@@ -117,6 +117,9 @@ function render(context: CliContext, location: string, report: ChainReport): voi
     `${c.green('verified')}: ${report.length} events, chained from index ${unchained}` +
       (unchained > 0 ? ` (events 0–${unchained - 1} unchained)` : ''),
   );
+  if (report.recordedLength !== undefined && report.recordedLength !== null) {
+    output.line(`head recorded at the last close: ${report.recordedLength} events (unsigned)`);
+  }
   if (report.signature === 'valid')
     output.line(`signature valid: the signed head covers ${report.signedLength} events`);
   const fromClaims = report.fromClaims ?? [];

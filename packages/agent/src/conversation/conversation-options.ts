@@ -51,7 +51,7 @@ export interface ConversationOptions {
    * One owner per conversation across processes and replicas: each `run` takes the conversation's lease, and
    * a second process's `run` gets `ConversationAlreadyRunningError` naming the conversation and the holder (or
    * waits, with `leaseWaitMs`). Default: leases in the conversation's own store
-   * (`createFileStoreLeases(store, { ttlMs: leaseTtlMs })`, files under `.leases/` at the store's root), whatever
+   * (`createFileStoreLeases(store, { ttlMs: leaseTtlMs })`, files under `<conversation dir>/.lease/`), whatever
    * the store (memory, local, S3). Pass leases (e.g. `PostgresLeases` from @x/store-postgres) to share the
    * conversation between replicas: then every append also lands only at the index after the events this
    * instance folded, and is refused once another owner took the lease over. `false`: no ownership at all (the

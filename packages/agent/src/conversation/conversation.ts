@@ -106,8 +106,12 @@ export class Conversation {
   #extensionsStarted = false;
   /** Leases the caller passed: the conversation is shared between replicas (appends at expected indices). */
   readonly #leases: Leases | undefined;
-  /** Who hands out the run lease: the caller's leases, else the default ones in the store (one owner per run). */
-  readonly #owners: Leases | undefined;
+  /**
+   * Who hands out the run lease, and its key: the caller's leases (keyed by the conversation's directory), else
+   * the default ones, kept in the conversation's own directory (`<dir>/.lease/`, as the reference server keeps
+   * its lease file there), so the persistence directory holds conversation directories only.
+   */
+  readonly #owners: { leases: Leases; key: string } | undefined;
   readonly #leaseWaitMs: number | undefined;
   /** The lease of the run in progress: every append is checked against it. */
   #runLease: Lease | undefined;
@@ -157,8 +161,15 @@ export class Conversation {
     this.#owners =
       options.leases === false
         ? undefined
-        : (options.leases ??
-          createFileStoreLeases(init.store, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }));
+        : options.leases !== undefined
+          ? { leases: options.leases, key: this.directory }
+          : {
+              leases: createFileStoreLeases(init.store, {
+                dir: this.directory,
+                ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+              }),
+              key: '.lease',
+            };
     this.#leaseWaitMs = options.leaseWaitMs;
   }
 
@@ -646,9 +657,9 @@ export class Conversation {
     waitMs = this.#leaseWaitMs,
   ): Promise<'taken' | 'awaiting-human' | undefined> {
     const lease = await acquireRunLease({
-      leases: this.#owners,
+      leases: this.#owners?.leases,
       conversationId: this.id,
-      key: this.directory,
+      key: this.#owners?.key ?? this.directory,
       waitMs,
       signal,
     });
