@@ -57,6 +57,21 @@ describe('the tamper-evident chain on PostgreSQL', () => {
     expect((await second.log.verifyChain()).problem).toMatchObject({ kind: 'inserted', index: 3, id: forged.id });
   });
 
+  it('names the first row whose link was cleared, not the last, when the chain start was stripped', async () => {
+    for (const stripped of [1, 2, 3]) {
+      const { log, db } = await logWith(5);
+      const table = `${db.tablePrefix}events`;
+      await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+      await db.query(`UPDATE ${table} SET hash = NULL, prev_hash = NULL WHERE idx < $1`, [stripped]);
+      expect((await log.verifyChain()).problem, `links 0…${stripped - 1} cleared`).toMatchObject({
+        kind: 'removed',
+        index: 0,
+      });
+      await database?.close();
+      database = undefined;
+    }
+  });
+
   it('signs the head: truncation after signing and a wrong key are reported', async () => {
     const { log, db } = await logWith(3);
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -39,6 +39,8 @@ export async function verifyPostgresChain(
   let chainedFrom: number | null = null;
   let prevHash: string | null = null;
   const hashes = new Map<number, string>();
+  // The bodies before the first chained row: where a chain whose first links were stripped really started.
+  const unchainedBodies: string[] = [];
   const result = (problem: ChainProblem | undefined, signature: SignatureStatus, signedLength: number | null) =>
     ({
       status: problem ? 'tampered' : chainedFrom === null ? 'unchained' : 'verified',
@@ -69,13 +71,24 @@ export async function verifyPostgresChain(
         return fail('altered', index, row.event_id, `holds an event whose id is '${bodyId ?? '?'}'`);
       }
       if (row.hash === null) {
-        if (chainedFrom === null) continue;
+        if (chainedFrom === null) {
+          unchainedBodies.push(row.body);
+          continue;
+        }
         return fail('inserted', index, row.event_id, 'is not in the chain (it has no chain link)');
       }
       if (chainedFrom === null) {
         chainedFrom = index;
         if (row.prev_hash !== null && index > 0) {
-          return fail('removed', index - 1, undefined, `is missing from the chain: event ${index} chains to it`);
+          const start = strippedChainStart(unchainedBodies, row.prev_hash);
+          return fail(
+            'removed',
+            start,
+            undefined,
+            start === index - 1
+              ? `is missing from the chain: event ${index} chains to it`
+              : `is where the chain starts, but the links of events ${start}…${index - 1} are missing: event ${index} chains to them`,
+          );
         }
       }
       if (computeChainHash(index, row.prev_hash, row.body) !== row.hash) {
@@ -114,6 +127,27 @@ export async function verifyPostgresChain(
     return result(signatureProblem(head.length, message), 'invalid', null);
   }
   return result(undefined, 'valid', head.length);
+}
+
+/** How many hashes `strippedChainStart` may compute: the search is quadratic in the stripped run's length. */
+const STRIPPED_SEARCH_BUDGET = 200_000;
+
+/**
+ * Where a chain whose first links were cleared started (as `verifyEventChain` finds it for event files): the first
+ * index from which links recomputed over the rows' bodies reproduce `prev`, the hash the first linked row chains
+ * to; the last unlinked index when none does or the search is too long.
+ */
+function strippedChainStart(bodies: readonly string[], prev: string): number {
+  const index = bodies.length;
+  let budget = STRIPPED_SEARCH_BUDGET;
+  for (let start = 0; start < index - 1; start++) {
+    budget -= index - start;
+    if (budget < 0) break;
+    let hash: string | null = null;
+    for (let at = start; at < index; at++) hash = computeChainHash(at, hash, bodies[at]!);
+    if (hash === prev) return start;
+  }
+  return index - 1;
 }
 
 /**
