@@ -25,6 +25,28 @@ async function script(name: string, body: string): Promise<string> {
 }
 
 describe('hooks in a conversation', () => {
+  it('masks the secrets a hook prints, literal or encoded, in its HookExecutionEvent', async () => {
+    const secret = 'hook-secret-value-4242';
+    harness = await startHarness([terminal('echo hi'), finish('done')]);
+    const encoded = Buffer.from(secret).toString('base64');
+    const printer = await script(
+      'print.sh',
+      `cat > /dev/null\necho "plain ${secret} b64 ${encoded}"\necho "${secret}" >&2`,
+    );
+    const { conversation, events } = await harness.conversation({
+      secrets: { HOOK_TOKEN: secret },
+      hooks: { PostToolUse: [{ matcher: 'terminal', hooks: [{ command: printer }] }] },
+    });
+    await conversation.sendMessage('say hi');
+    await conversation.run();
+    await conversation.close();
+    const [hook] = hookEvents(events);
+    expect(hook?.stdout).toContain('plain <secret-hidden> b64 <secret-hidden>');
+    expect(hook?.stderr).toContain('<secret-hidden>');
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(JSON.stringify(events)).not.toContain(encoded.slice(2, -2));
+  });
+
   it('a PreToolUse command exiting 2 turns the action into a hook rejection', async () => {
     harness = await startHarness([terminal('touch created.txt'), finish('gave up')]);
     const blocker = await script('block.sh', 'cat > stdin.json\necho "no touching" >&2\nexit 2');

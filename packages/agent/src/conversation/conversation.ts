@@ -25,6 +25,7 @@ import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import { type ConversationHooks, createConversationHooks } from '../hooks/conversation-hooks.js';
 import { hookConfigToJSON } from '../hooks/hook-config.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import { maskStrings } from '../secrets/internal/mask-strings.js';
 import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import { accumulateStats } from '../state/accumulate-stats.js';
@@ -152,7 +153,11 @@ export class Conversation {
       hookEnv: options.hookEnv,
       sessionId: this.id,
       workspace: this.workspace,
-      record: (event) => this.#emit(event),
+      // A hook's output is stored like a tool's, so it is masked like one (stdout, stderr, reason, its input…).
+      record: (event) =>
+        this.#emit(
+          event.kind === 'HookExecutionEvent' ? maskStrings(event, (text) => this.#secrets.mask(text)) : event,
+        ),
       lookup: (id) => this.log.getById(id).catch(() => undefined),
       blockAction: (id, reason) => this.blockAction(id, reason),
       blockMessage: (id, reason) => this.blockMessage(id, reason),
