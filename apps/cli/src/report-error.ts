@@ -15,6 +15,8 @@ const HINTS: Record<string, string> = {
   corrupt_base_state: 'base_state.json is damaged; `x events` can still read the events.',
   backend_error: 'The storage failed; check that the data directory is writable (--data-dir).',
   conversation_exists: 'Use another id, or resume it with `x run --resume <id>`.',
+  conversation_running:
+    'Another process runs this conversation. Wait for it (`x run --resume <id> --wait`), or stop it; a killed one is taken over once its lease expires (15 s).',
   invalid_hook_config: 'Fix the hook file (the .openhands/hooks.json format), or run with --no-hooks.',
   remote_auth_failed: 'Pass the server’s session key with --api-key or X_SESSION_API_KEY.',
   remote_request_failed: 'Is the server running at that URL? Start one with `x serve`.',

@@ -27,6 +27,8 @@ export interface RunCommandOptions {
   condenser?: 'none' | 'summarize';
   resume?: string;
   stream?: boolean;
+  /** Wait for another process running the conversation instead of failing with `conversation_running`. */
+  wait?: boolean;
   demo?: boolean;
   /** NDJSON: the events on stdout, one JSON object a line; everything for people goes to stderr. */
   json?: boolean;
@@ -127,6 +129,8 @@ export async function runCommand(
     onEvent: live.onEvent,
     ...(hooks === undefined ? {} : { hooks }),
     ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
+    // One owner per conversation (the default leases): a second `x run --resume` fails naming the owner, or waits.
+    ...(options.wait === true ? { leaseWaitMs: WAIT_FOR_OWNER_MS } : {}),
   };
   const policy = options.confirm === undefined ? undefined : POLICIES[options.confirm];
   const conversation =
@@ -197,6 +201,9 @@ export async function runCommand(
     interrupted,
   });
 }
+
+/** `--wait`: as long as another process may reasonably run a conversation (a day), never a busy loop. */
+const WAIT_FOR_OWNER_MS = 24 * 60 * 60 * 1000;
 
 /** Runs until the conversation stops; each stop for confirmation asks y/n and runs again. */
 async function runWithConfirmation(

@@ -46,6 +46,10 @@ export function defineRun(program: Command): void {
       'continue a saved conversation (id, id prefix or directory); the task, if given, is sent as a new message',
     )
     .option(
+      '--wait',
+      'when another process is running the conversation, wait for it to finish (then go on from where it left off) instead of failing',
+    )
+    .option(
       '--env <name[=value]>',
       'pass a variable to the agent’s shell: NAME copies it from here, NAME=VALUE sets it (repeatable). The shell otherwise gets only PATH, HOME, USER, SHELL, LANG/LC_*, TERM, TMPDIR, TZ; credentials (*_KEY, *_TOKEN, AWS_*, OPENAI_*, …) are never copied',
       collectEnv,
