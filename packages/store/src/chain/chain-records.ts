@@ -49,13 +49,18 @@ export async function writeChainAnchor(store: FileStore, dir: string, chainedFro
   await store.writeIfAbsent(chainAnchorPath(dir), `${JSON.stringify({ chainedFrom })}\n`);
 }
 
-/** Writes the head record for `head.length` (kept if there already is one), then drops shorter records. */
+/**
+ * Writes the head record for `head.length` unless a record as long or longer exists (another writer closed after
+ * more appends), then drops shorter records. Two writers racing may each leave theirs; the longest still wins.
+ */
 export async function writeHeadRecord(store: FileStore, dir: string, head: HeadRecord): Promise<void> {
+  const lengths = (await store.list(`${dir}/.chain`))
+    .map((path) => ({ path, match: HEAD_NAME.exec(path) }))
+    .filter((entry): entry is { path: string; match: RegExpExecArray } => entry.match !== null)
+    .map(({ path, match }) => ({ path, length: Number(match[1]) }));
+  if (lengths.some(({ length }) => length >= head.length)) return;
   await store.writeIfAbsent(headRecordPath(dir, head.length), `${JSON.stringify(head)}\n`);
-  for (const path of await store.list(`${dir}/.chain`)) {
-    const match = HEAD_NAME.exec(path);
-    if (match && Number(match[1]) < head.length) await store.delete(path);
-  }
+  for (const { path, length } of lengths) if (length < head.length) await store.delete(path);
 }
 
 /** What `<dir>/.chain/` holds: the anchor and the longest head record, or what cannot be read there. */

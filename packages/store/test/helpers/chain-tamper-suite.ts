@@ -71,6 +71,23 @@ export function describeChainTamperSuite(name: string, makeStore: () => Promise<
       expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 9, chainedFrom: 0 });
     });
 
+    it('keeps the longest head when concurrent writers close in any order, and then catches a truncation', async () => {
+      const store = await makeStore();
+      const [a, b] = [await EventLog.open(store), await EventLog.open(store)];
+      await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).append(userMessageEvent(`racing ${i}`))));
+      // `a` may not know `b`'s last appends: its head can be shorter. Close the longer one first, then the other.
+      const [first, second] = a.length >= b.length ? [a, b] : [b, a];
+      await first.close();
+      await second.close();
+      const heads = (await store.list('events/.chain')).filter((path) => path.includes('/head-'));
+      expect(heads).toEqual(['events/.chain/head-00008.json']);
+      expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 8, recordedLength: 8 });
+      const last = await EventLog.open(store);
+      await store.delete(eventPath(7, last.idAt(7)));
+      await store.delete(slotPath(7));
+      expect((await verifyEventChain(store)).problem).toMatchObject({ kind: 'removed', index: 7 });
+    });
+
     it('reports an altered event at its index', async () => {
       const { store, ids } = await chainedLog(makeStore);
       const path = eventPath(3, ids[3]!);
