@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +174,23 @@ const tamperings: Tampering[] = [
       await store.write(eventPath(index, id), forged);
     },
     expected: (index) => ({ status: 'tampered', kind: 'inserted', index }),
+  },
+  {
+    name: "rewrite an event with a claim recomputed on a wrong prev (the previous file's hash, not its link)",
+    at: (count) => all(count).slice(1),
+    apply: async (store, ids, index) => {
+      const path = eventPath(index, ids[index]!);
+      const forged = (await store.read(path)).replace(`message ${index}"`, `message X${index}"`);
+      const claim = await store.read(slotPath(index));
+      const header = JSON.parse(claim.slice(0, claim.indexOf('\n'))) as { prev: string | null; hash: string };
+      header.prev = createHash('sha256')
+        .update(await store.read(eventPath(index - 1, ids[index - 1]!)))
+        .digest('hex');
+      header.hash = computeChainHash(index, header.prev, forged);
+      await store.write(slotPath(index), `${JSON.stringify(header)}\n${forged}`);
+      await store.write(path, forged);
+    },
+    expected: (index) => ({ status: 'tampered', kind: 'altered', index }),
   },
   {
     name: 'delete events/.slots, then edit an event',

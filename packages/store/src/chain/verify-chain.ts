@@ -134,6 +134,22 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
       fromClaims.push(index);
     }
     if (link.prev !== prevHash && index > chainedFrom) {
+      // Either the event before was replaced (its new link is consistent, this one still names its old hash), or
+      // this event's own link was forged with another `prev`: then what follows it (the next link, else a head)
+      // no longer chains to this link either, while after a replaced predecessor it still does.
+      const follower = slots[index + 1]?.claim;
+      const next =
+        follower !== undefined && !('error' in follower) && follower.link?.index === index + 1
+          ? follower.link.prev
+          : ((records.head?.length === index + 1 ? records.head.hash : undefined) ??
+            (options.knownHead?.length === index + 1 ? options.knownHead.hash : undefined));
+      if (next !== undefined && next !== link.hash) {
+        return fail(
+          'altered',
+          fileId ?? link.id,
+          `has a forged chain link: it chains to a hash event ${index - 1} does not have`,
+        );
+      }
       return result(
         {
           kind: 'altered',
