@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { computeChainHash } from '@x/store';
 import { contractMessageEvent } from '@x/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PostgresDatabase } from '../src/database.js';
@@ -70,6 +71,19 @@ describe('the tamper-evident chain on PostgreSQL', () => {
       await database?.close();
       database = undefined;
     }
+  });
+
+  it('names the row whose own link was forged with another prev, not the row before it', async () => {
+    const { log, ids, db } = await logWith(5);
+    const table = `${db.tablePrefix}events`;
+    const [row] = await db.query<{ body: string }>(`SELECT body FROM ${table} WHERE idx = 2`);
+    const prev = 'f'.repeat(64);
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+    await db.query(`UPDATE ${table} SET prev_hash = $1, hash = $2 WHERE idx = 2`, [
+      prev,
+      computeChainHash(2, prev, row!.body),
+    ]);
+    expect((await log.verifyChain()).problem).toMatchObject({ kind: 'altered', index: 2, id: ids[2] });
   });
 
   it('signs the head: truncation after signing and a wrong key are reported', async () => {

@@ -62,7 +62,7 @@ export async function verifyPostgresChain(
         ),
       options.retryForMs,
     );
-    for (const row of rows) {
+    for (const [position, row] of rows.entries()) {
       const index = length;
       if (row.idx !== index) return fail('removed', index, undefined, 'is missing (no row at this index)');
       length = index + 1;
@@ -95,6 +95,17 @@ export async function verifyPostgresChain(
         return fail('altered', index, row.event_id, 'does not match its chain link (its text was changed)');
       }
       if (row.prev_hash !== prevHash && index > chainedFrom) {
+        // The row before was replaced, or this row's own link was forged with another prev: then the next row no
+        // longer chains to this one either (as `verifyEventChain` tells them apart for event files).
+        const next = rows[position + 1];
+        if (next !== undefined && next.idx === index + 1 && next.prev_hash !== row.hash) {
+          return fail(
+            'altered',
+            index,
+            row.event_id,
+            `has a forged chain link: it chains to a hash event ${index - 1} does not have`,
+          );
+        }
         return fail('altered', index - 1, undefined, `was replaced: event ${index} chains to a different hash`);
       }
       prevHash = row.hash;
