@@ -88,7 +88,8 @@ export async function setupTelemetryFromEnv(options: TelemetryOptions = {}): Pro
       protocols.traces === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : none(),
     '@opentelemetry/exporter-trace-otlp-proto': () =>
       protocols.traces === 'http/protobuf' ? import('@opentelemetry/exporter-trace-otlp-proto') : none(),
-    '@opentelemetry/sdk-metrics': () => (protocols.metrics === undefined ? none() : import('@opentelemetry/sdk-metrics')),
+    '@opentelemetry/sdk-metrics': () =>
+      protocols.metrics === undefined ? none() : import('@opentelemetry/sdk-metrics'),
     '@opentelemetry/exporter-metrics-otlp-http': () =>
       protocols.metrics === 'http/json' ? import('@opentelemetry/exporter-metrics-otlp-http') : none(),
     '@opentelemetry/exporter-metrics-otlp-proto': () =>
