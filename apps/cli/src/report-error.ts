@@ -22,6 +22,9 @@ const HINTS: Record<string, string> = {
   remote_request_failed: 'Is the server running at that URL? Start one with `x serve`.',
   unknown_event: 'List the event ids (and indices) with `x events <conversation>`.',
   remote_route_not_found: 'The server does not have this route: it may be an older or a different agent server.',
+  sandbox_unavailable:
+    'Install bubblewrap (apt-get install bubblewrap) on a Linux host with user namespaces, or run with --unsandboxed to run the agent’s commands WITHOUT a sandbox, with your authority.',
+  sandbox_policy_invalid: 'Check the --allow-network, --allow-read and --allow-write values.',
   remote_stream_closed: 'The server closed the event stream; check that it is still running.',
 };
 

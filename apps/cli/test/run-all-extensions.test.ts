@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/run-cli.js';
+import { fixtureReadablePaths, runCli, tempDir } from './helpers/run-cli.js';
 
 const mcpServerScript = fileURLToPath(new URL('./fixtures/echo-mcp-server.mjs', import.meta.url));
 const home = tempDir();
@@ -38,7 +38,15 @@ describe('x run with an MCP server, a blocking hook and a skill in one run', () 
     const mcpConfig = join(workspace.path, 'mcp.json');
     writeFileSync(
       mcpConfig,
-      JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [mcpServerScript] } } }),
+      JSON.stringify({
+        mcpServers: {
+          echo: {
+            command: process.execPath,
+            args: [mcpServerScript],
+            sandbox: { readablePaths: fixtureReadablePaths },
+          },
+        },
+      }),
     );
     mkdirSync(join(workspace.path, '.openhands', 'skills'), { recursive: true });
     writeFileSync(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/run-cli.js';
+import { fixtureReadablePaths, runCli, tempDir } from './helpers/run-cli.js';
 
 const serverScript = fileURLToPath(new URL('./fixtures/echo-mcp-server.mjs', import.meta.url));
 const home = tempDir();
@@ -31,7 +31,11 @@ describe('x run with MCP servers and skills', () => {
     const config = join(workspace.path, 'mcp.json');
     writeFileSync(
       config,
-      JSON.stringify({ mcpServers: { echo: { command: process.execPath, args: [serverScript] } } }),
+      JSON.stringify({
+        mcpServers: {
+          echo: { command: process.execPath, args: [serverScript], sandbox: { readablePaths: fixtureReadablePaths } },
+        },
+      }),
     );
     server.push(
       { toolCalls: [{ name: 'shout', arguments: { text: 'hello' } }] },

@@ -2,7 +2,13 @@
 // its own process group), background jobs, jobs that left the group (`setsid`) and grandchildren.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ScriptedLLMServer, startScriptedLLMServer, waitUntilGone } from '@x/agent/testing';
+import {
+  hostPids,
+  PRINT_PID_NAMESPACE,
+  type ScriptedLLMServer,
+  startScriptedLLMServer,
+  waitUntilGone,
+} from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground } from './helpers/background.js';
 import { tempDir } from './helpers/run-cli.js';
@@ -35,7 +41,7 @@ describe.each(['SIGTERM', 'SIGHUP'] as const)('x run receiving %s', (signal) => 
       'setsid sleep 1002 & b=$!',
       "bash -c 'sleep 1003 & echo $! > nested.pid; wait' & c=$!",
       'while [ ! -s nested.pid ]; do sleep 0.02; done',
-      'echo "[$$,$a,$b,$c,$(cat nested.pid)]" > pids.part; mv pids.part pids.json',
+      `echo "[$$,$a,$b,$c,$(cat nested.pid)] $(${PRINT_PID_NAMESPACE})" > pids.part; mv pids.part pids.json`,
       'sleep 1004',
     ].join('; ');
     // Only the terminal call: the run never gets further.
@@ -51,7 +57,9 @@ describe.each(['SIGTERM', 'SIGHUP'] as const)('x run receiving %s', (signal) => 
         if (run.child.exitCode !== null) throw new Error(`x run exited early:\n${run.stdout}\n${run.stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as number[];
+      // Pids of the sandbox's PID namespace, mapped to the host's while they run.
+      const [list, namespace] = readFileSync(pidFile, 'utf8').trim().split(' ');
+      const pids = await hostPids(namespace as string, JSON.parse(list as string) as number[]);
       started.push(...pids);
       expect(pids).toHaveLength(5);
       const closed = new Promise<NodeJS.Signals | null>((resolve) => run.child.once('close', (_, by) => resolve(by)));

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { SandboxOpener, SandboxSupport } from '@x/agent';
 import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -28,6 +29,7 @@ import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import { registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
+import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
   assertBindAllowed,
   createHostOriginCheck,
@@ -53,6 +55,8 @@ export interface BuiltServer {
   app: FastifyInstance;
   manager: ConversationManager;
   config: ServerConfig;
+  /** How processes are sandboxed here (probed at start-up). */
+  sandboxing: ServerSandboxing;
   /** The absolute workspace root (`config.workspaceRoot` or `<dataDir>/workspaces`). */
   workspaceRoot: string;
   /** Every route registered on the app (HEAD routes included), collected with `onRoute`. */
@@ -71,6 +75,10 @@ export interface BuildServerOptions {
   sockets?: EventSocketOptions;
   /** Where the log goes instead of stdout (tests read it back). */
   logStream?: { write(message: string): void };
+  /** Whether this host can sandbox (default `detectSandboxSupport`, probed once at start-up). */
+  sandboxProbe?: () => Promise<SandboxSupport>;
+  /** Opens the sandboxes of conversations and of the shell route (default `openDefaultSandbox`). */
+  openSandbox?: SandboxOpener;
 }
 
 function storeFor(config: ServerConfig): { store: FileStore; root: string } {
@@ -151,9 +159,17 @@ export async function buildServer(
   const { store, root } =
     shared ??
     (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
+  const sandboxing = await resolveServerSandboxing({
+    unsandboxed: config.unsandboxed,
+    dataDir: config.dataDir,
+    warn: (message) => app.log.warn(message),
+    ...(options.sandboxProbe === undefined ? {} : { probe: options.sandboxProbe }),
+    ...(options.openSandbox === undefined ? {} : { open: options.openSandbox }),
+  });
   const workspaceRoot = workspaceRootOf(config);
   await mkdir(workspaceRoot, { recursive: true });
   const manager = await ConversationManager.start({
+    sandboxing,
     ...(shared === undefined ? {} : { shared: shared.conversationOptions }),
     ...(shared === undefined && config.interruptedActions !== undefined
       ? { interruptedActions: config.interruptedActions }
@@ -186,7 +202,7 @@ export async function buildServer(
   registerConversationRoutes(app, manager, shared?.listing);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
-  registerWorkspaceRoutes(app, { workspaceRoot });
+  registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
   registerAgUiRoutes(app, manager);
@@ -226,6 +242,7 @@ export async function buildServer(
     app,
     manager,
     config,
+    sandboxing,
     workspaceRoot,
     routes,
     viewer,

@@ -2,7 +2,14 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishReply, removeDir, startTestServer, type TestServer, waitForIdle } from './helpers.js';
+import {
+  finishReply,
+  fixtureReadablePaths,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  waitForIdle,
+} from './helpers.js';
 
 const serverScript = fileURLToPath(new URL('./fixtures/echo-mcp-server.mjs', import.meta.url));
 let server: TestServer;
@@ -36,7 +43,12 @@ describe('create-conversation body: agent.mcp_config and agent.agent_context', (
         llm: { model: 'gpt-test', base_url: server.llm.baseURL, api_key: 'sk-test-secret' },
         tools: [],
         mcp_config: {
-          echo: { command: process.execPath, args: [serverScript], env: { ECHO_TOKEN: 'mcp-secret-value' } },
+          echo: {
+            command: process.execPath,
+            args: [serverScript],
+            env: { ECHO_TOKEN: 'mcp-secret-value' },
+            sandbox: { readablePaths: fixtureReadablePaths },
+          },
         },
         agent_context: {
           skills: [

@@ -1,8 +1,10 @@
+import { realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type ScriptedLLMServer, type ScriptedReply, startScriptedLLMServer } from '@x/agent/testing';
-import { type BuiltServer, buildServer, type ServerConfigInput } from '../src/index.js';
+import { type BuildServerOptions, type BuiltServer, buildServer, type ServerConfigInput } from '../src/index.js';
 
 export interface TestServer {
   built: BuiltServer;
@@ -20,6 +22,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/**
+ * What the fixture MCP servers read outside a conversation's workspace, inside its sandbox: their scripts and the
+ * packages they import (where pnpm keeps them). Given as the server config's own allowance (`sandbox`).
+ */
+export const fixtureReadablePaths: string[] = ['./fixtures', '../node_modules', '../../../node_modules'].map((path) =>
+  realpathSync(fileURLToPath(new URL(path, import.meta.url))),
+);
+
 export async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'x-server-test-'));
 }
@@ -29,11 +39,16 @@ export async function removeDir(dir: string): Promise<void> {
 }
 
 export async function startTestServer(
-  options: { dataDir?: string; llm?: ScriptedLLMServer; config?: Partial<ServerConfigInput> } = {},
+  options: {
+    dataDir?: string;
+    llm?: ScriptedLLMServer;
+    config?: Partial<ServerConfigInput>;
+    build?: BuildServerOptions;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await tempDir());
   const llm = options.llm ?? (await startScriptedLLMServer());
-  const built = await buildServer({ port: 0, dataDir, logLevel: 'silent', ...options.config });
+  const built = await buildServer({ port: 0, dataDir, logLevel: 'silent', ...options.config }, options.build);
   const { url } = await built.listen();
   const call: TestServer['call'] = async (method, path, body, headers = {}) => {
     const response = await fetch(`${url}${path}`, {

@@ -3,7 +3,14 @@
 // while a command is still running (shutdown timeout).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processGone, type ScriptedReply, startScriptedLLMServer, waitUntilGone } from '@x/agent/testing';
+import {
+  hostPids,
+  PRINT_PID_NAMESPACE,
+  processGone,
+  type ScriptedReply,
+  startScriptedLLMServer,
+  waitUntilGone,
+} from '@x/agent/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createConversation,
@@ -11,7 +18,6 @@ import {
   removeDir,
   startTestServer,
   type TestServer,
-  tempDir,
   waitFor,
   waitForIdle,
 } from './helpers.js';
@@ -30,8 +36,9 @@ afterAll(async () => {
 });
 
 /**
- * A command that starts long-running processes and writes their pids (with the shell's) to `pidFile`; `then`
- * runs in the foreground afterwards.
+ * A command that starts long-running processes and writes their pids (with the shell's) to `pidFile` (in the
+ * sandbox's workspace: nothing else is writable), with the PID namespace they are pids of; `then` runs in the
+ * foreground afterwards.
  */
 function spawnCommand(pidFile: string, then = 'true'): string {
   return [
@@ -39,7 +46,7 @@ function spawnCommand(pidFile: string, then = 'true'): string {
     'setsid sleep 1002 & b=$!',
     "bash -c 'sleep 1003 & echo $! > nested.pid; wait' & c=$!",
     'while [ ! -s nested.pid ]; do sleep 0.02; done',
-    `echo "[$$,$a,$b,$c,$(cat nested.pid)]" > ${pidFile}.part; mv ${pidFile}.part ${pidFile}; rm nested.pid`,
+    `echo "[$$,$a,$b,$c,$(cat nested.pid)] $(${PRINT_PID_NAMESPACE})" > ${pidFile}.part; mv ${pidFile}.part ${pidFile}; rm nested.pid`,
     then,
   ].join('; ');
 }
@@ -58,20 +65,26 @@ async function readPids(pidFile: string): Promise<number[]> {
     text = await readFile(pidFile, 'utf8').catch(() => undefined);
     return text !== undefined;
   }, 60_000);
-  const pids = JSON.parse(text as string) as number[];
+  const [list, namespace] = (text as string).trim().split(' ');
+  // Mapped while they run: inside the sandbox they are pids of its own PID namespace.
+  const pids = await hostPids(namespace as string, JSON.parse(list as string) as number[]);
   started.push(...pids);
   expect(pids).toHaveLength(5);
   return pids;
 }
 
 async function setUp(replies: ScriptedReply[], config: Record<string, unknown> = {}) {
-  const dir = await tempDir();
-  dirs.push(dir);
   const llm = await startScriptedLLMServer();
   llm.push(...replies);
   const server = await startTestServer({ llm, config });
   dirs.push(server.dataDir);
-  return { server, pidFile: join(dir, 'pids.json') };
+  return { server, pidFile: 'pids.json' };
+}
+
+/** Where a conversation's (or, without an id, the shell route's) command wrote `pidFile`. */
+function written(server: TestServer, pidFile: string, id?: string): string {
+  const workspaces = join(server.dataDir, 'workspaces');
+  return id === undefined ? join(workspaces, pidFile) : join(workspaces, id.replace(/-/g, ''), pidFile);
 }
 
 describe('terminal processes end with their conversation', () => {
@@ -86,7 +99,7 @@ describe('terminal processes end with their conversation', () => {
     try {
       server.llm.push(spawnCall(pidFile), finishReply('done'));
       const id = await createConversation(server, { initial_message: { content: 'start things' } });
-      const pids = await readPids(pidFile);
+      const pids = await readPids(written(server, pidFile, id));
       await waitForIdle(server, id);
       for (const pid of pids) expect(await processGone(pid)).toBe(false);
       await end(server, id);
@@ -102,7 +115,7 @@ describe('terminal processes end with their conversation', () => {
       const command = spawnCommand(pidFile, 'sleep 1004');
       const started = await server.call('POST', '/api/bash/start_bash_command', { command, timeout: 3000 });
       expect(started.status).toBe(200);
-      const pids = await readPids(pidFile);
+      const pids = await readPids(written(server, pidFile));
       for (const pid of pids) expect(await processGone(pid)).toBe(false);
       await server.built.close();
       expect(await waitUntilGone(pids)).toEqual([]);
@@ -115,8 +128,8 @@ describe('terminal processes end with their conversation', () => {
     const { server, pidFile } = await setUp([], { shutdownTimeoutMs: 0 });
     try {
       server.llm.push(spawnCall(pidFile, 'sleep 1004', 3000), finishReply('done'));
-      await createConversation(server, { initial_message: { content: 'start things' } });
-      const pids = await readPids(pidFile);
+      const id = await createConversation(server, { initial_message: { content: 'start things' } });
+      const pids = await readPids(written(server, pidFile, id));
       await server.built.close();
       expect(await waitUntilGone(pids)).toEqual([]);
     } finally {

@@ -97,7 +97,12 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       { toolCalls: [{ name: 'terminal', arguments: { command: `echo started >> ${marker}; sleep 20` } }] },
       finishReply('recovered'),
     );
-    const settings = { X_SERVER_DATABASE_URL: database.url, X_SERVER_LEASE_TTL_MS: '1000' };
+    // One workspace root for both replicas, holding the conversation's working directory (and the marker).
+    const settings = {
+      X_SERVER_DATABASE_URL: database.url,
+      X_SERVER_LEASE_TTL_MS: '1000',
+      X_SERVER_WORKSPACE_ROOT: shared,
+    };
     const { child, url } = await startReplicaProcess(await dir(), settings);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     let survivor: TestServer | undefined;
@@ -106,12 +111,15 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       survivor = await startTestServer({
         dataDir: await dir(),
         llm,
-        config: { databaseUrl: database.url, leaseTtlMs: 1000, recoveryIntervalMs: 200 },
+        config: { databaseUrl: database.url, leaseTtlMs: 1000, recoveryIntervalMs: 200, workspaceRoot: shared },
       });
       const created = await fetch(`${url}/api/conversations`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(createRequest(llm, { initial_message: { content: 'do it' } })),
+        // The marker is written in the conversation's workspace: its sandbox lets nothing else be written.
+        body: JSON.stringify(
+          createRequest(llm, { workspace: { working_dir: shared }, initial_message: { content: 'do it' } }),
+        ),
       });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };

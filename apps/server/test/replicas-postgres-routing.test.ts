@@ -37,7 +37,10 @@ beforeAll(async () => {
   for (let index = 0; index < 3; index++) {
     const dataDir = await tempDir();
     dirs.push(dataDir);
-    replicas.push(await startTestServer({ dataDir, llm, config: { databaseUrl: database.url } }));
+    // One workspace root for all: a conversation's working directory is the same on every replica.
+    replicas.push(
+      await startTestServer({ dataDir, llm, config: { databaseUrl: database.url, workspaceRoot: shared } }),
+    );
   }
 }, 120_000);
 afterAll(async () => {
@@ -82,7 +85,11 @@ describe('three replicas on one PostgreSQL', () => {
       { toolCalls: [{ name: 'terminal', arguments: { command: `sleep 2; echo step >> ${marker}` } }] },
       finishReply('answered both'),
     );
-    const id = await createConversation(a, { initial_message: { content: [{ type: 'text', text: 'first task' }] } });
+    // The marker is written in the conversation's workspace: its sandbox lets nothing else be written.
+    const id = await createConversation(a, {
+      workspace: { working_dir: shared },
+      initial_message: { content: [{ type: 'text', text: 'first task' }] },
+    });
     await waitFor(async () => (await events(a, id)).some((event) => event.kind === 'ActionEvent'));
 
     const sent = await b.call('POST', `/api/conversations/${id}/events`, {
@@ -110,6 +117,7 @@ describe('three replicas on one PostgreSQL', () => {
     const before = llm.requests.length;
     llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: `echo once >> ${marker}` } }] });
     const id = await createConversation(a, {
+      workspace: { working_dir: shared },
       confirmation_policy: { kind: 'AlwaysConfirm' },
       initial_message: { content: [{ type: 'text', text: 'do it once' }] },
     });
@@ -132,6 +140,7 @@ describe('three replicas on one PostgreSQL', () => {
     // Rejections: both answer 200 or one is told the conversation is busy; the action is rejected once.
     llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: `echo never >> ${marker}` } }] });
     const second = await createConversation(a, {
+      workspace: { working_dir: shared },
       confirmation_policy: { kind: 'AlwaysConfirm' },
       initial_message: { content: [{ type: 'text', text: 'ask first' }] },
     });

@@ -297,6 +297,22 @@ export {
   sandboxNetworkSchema,
   sandboxPolicySchema,
 } from './sandbox/index.js';
+export { createUnsandboxedSandbox, type UnsandboxedOptions, warnUnsandboxedOnce } from './sandbox/unsandboxed.js';
+export type { SandboxAccess } from './sandboxing/sandbox-access.js';
+export {
+  lendSandbox,
+  openDefaultSandbox,
+  type SandboxOpener,
+  type SandboxRequest,
+} from './sandboxing/sandbox-opener.js';
+export {
+  currentSandboxPolicy,
+  readSandboxPolicyRecord,
+  SANDBOX_POLICY_FILE,
+  type SandboxPolicyEntry,
+  type SandboxPolicyRecord,
+  sandboxPolicyRecordSchema,
+} from './sandboxing/sandbox-policy-record.js';
 export { type FernetEncryptOptions, fernetDecrypt, fernetEncrypt } from './secrets/fernet.js';
 export { InvalidSecretKeyError } from './secrets/invalid-secret-key-error.js';
 export { InvalidSecretsError } from './secrets/invalid-secrets-error.js';

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnyEvent, ObservationEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hostPids, PRINT_PID_NAMESPACE } from '../src/testing/index.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -32,7 +33,14 @@ async function processEnded(pid: number): Promise<boolean> {
 describe('built-in tools inside a conversation', () => {
   it('keeps the shell between steps, tracks tasks in TASKS.json, and kills the shell on close', async () => {
     harness = await startHarness([
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'export STEP=one; sleep 600 & echo $!' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'terminal',
+            arguments: { command: `export STEP=one; sleep 600 & echo "$! $(${PRINT_PID_NAMESPACE})"` },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo "$STEP"' } }] },
       {
         toolCalls: [
@@ -49,7 +57,9 @@ describe('built-in tools inside a conversation', () => {
     expect((await conversation.run()).status).toBe('finished');
 
     const [background, echoed, planned] = observations(events);
-    const pid = Number.parseInt(String((background!.observation.content[0] as { text: string }).text), 10);
+    // `$!` is a pid of the sandbox's PID namespace: mapped to the host's while the job runs.
+    const [inside, namespace] = String((background!.observation.content[0] as { text: string }).text).split(' ');
+    const [pid] = (await hostPids(namespace as string, [Number(inside)])) as [number];
     expect(pid).toBeGreaterThan(0);
     expect((echoed!.observation.content[0] as { text: string }).text).toBe('one');
     expect(planned!.observation).toMatchObject({

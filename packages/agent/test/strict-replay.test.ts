@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventToJson } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,11 +24,29 @@ async function freshWorkspace(): Promise<string> {
 /** The workspace paths differ between runs: blank them out on both sides. */
 const normalize = (text: string) => text.replaceAll(/\/[^\s"']*\/ws-[A-Za-z0-9]+/g, '<workspace>');
 
+/**
+ * A `python` on the terminal's PATH, so that its observations carry the interpreter line. The host's (a pyenv
+ * shim under the home directory, say) may not be visible in the sandbox: this one is, in the workspace.
+ */
+async function pythonDirectory(workspace: string): Promise<string> {
+  const directory = join(workspace, 'bin');
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, 'python'), '#!/bin/sh\nexit 0\n');
+  await chmod(join(directory, 'python'), 0o755);
+  return directory;
+}
+
 /** Runs `llm` with a fresh agent in a fresh workspace and returns the stored events as JSON. */
 async function runWith(llm: Agent['llm'], systemPrompt: string, persistenceDir: string) {
+  const workspace = await freshWorkspace();
+  const python = await pythonDirectory(workspace);
   const conversation = await Conversation.create({
-    agent: new Agent({ llm, tools: defaultTools(), systemPrompt }),
-    workspace: await freshWorkspace(),
+    agent: new Agent({
+      llm,
+      tools: defaultTools({ toolEnvironment: { set: { PATH: `${python}:/usr/bin:/bin` } } }),
+      systemPrompt,
+    }),
+    workspace,
     persistenceDir,
     durability: 'none',
   });

@@ -11,6 +11,8 @@ import { deriveState } from '../derive-state.js';
 import { displayKind, eventSummary } from '../render/event-summary.js';
 import { costText, tokensText, usageTotals } from '../render/stats.js';
 import { resolveConversation } from '../resolve-conversation.js';
+import { describeSandboxPolicy } from '../run/sandbox-options.js';
+import { readSandboxPolicies } from '../sandbox-policies.js';
 import { subConversations } from '../sub-conversations.js';
 
 export async function inspectCommand(
@@ -46,6 +48,14 @@ export async function inspectCommand(
   row('tokens', tokensText(totals));
   row('cost', costText(totals));
   row('confirmation', report.confirmation_policy.kind);
+  const policy = report.sandbox_policies.at(-1)?.policy;
+  if (policy !== undefined) {
+    const earlier = report.sandbox_policies.length - 1;
+    row(
+      'sandbox',
+      `${describeSandboxPolicy(policy)}${earlier === 0 ? '' : c.dim(` (since event #${report.sandbox_policies.at(-1)?.since_event}; ${earlier} earlier, see --json)`)}`,
+    );
+  }
   row(
     'kinds',
     Object.entries(report.kinds)
@@ -111,6 +121,8 @@ async function buildReport(record: ConversationRecord, events: readonly AnyEvent
     iterations: state.iteration,
     max_iterations: state.max_iterations,
     confirmation_policy: state.confirmation_policy,
+    /** The sandbox policies its processes ran under (x_sandbox_policy.json), oldest first. */
+    sandbox_policies: readSandboxPolicies(record.source.location),
     stats: state.stats,
     kinds,
     head:

@@ -14,6 +14,7 @@ import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
 import { startRunTelemetry } from '../run/run-telemetry.js';
+import { describeSandboxPolicy, sandboxPolicyOfFlags } from '../run/sandbox-options.js';
 import { terminateOnSignal } from '../run/terminate-on-signal.js';
 
 export interface RunCommandOptions {
@@ -41,6 +42,11 @@ export interface RunCommandOptions {
   subAgents?: boolean;
   /** `--env` values: `NAME` (copied from this process) or `NAME=VALUE`. */
   env?: string[];
+  sandbox?: boolean;
+  allowNetwork?: boolean | string;
+  allowRead?: string[];
+  allowWrite?: string[];
+  unsandboxed?: boolean;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -60,6 +66,7 @@ export async function runCommand(
   const started = Date.now();
   const demo = options.demo === true;
   checkOptions(task, options);
+  const sandbox = sandboxPolicyOfFlags(options);
   const json = options.json === true;
   const output = json ? stderrOnly(context.output) : context.output;
   const agentModule = await import('@x/agent');
@@ -128,6 +135,9 @@ export async function runCommand(
     persistenceDir: source?.parentDir ?? dataDir,
     onEvent: live.onEvent,
     ...(hooks === undefined ? {} : { hooks }),
+    ...(sandbox === undefined ? {} : { sandbox }),
+    // The opt-out's warning goes where a person reads it, above the run (stderr).
+    ...(sandbox?.mode === 'unsandboxed' ? { openSandbox: warnedOpener(agentModule, output) } : {}),
     ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
     // One owner per conversation (the default leases): a second `x run --resume` fails naming the owner, or waits.
     ...(options.wait === true ? { leaseWaitMs: WAIT_FOR_OWNER_MS } : {}),
@@ -147,6 +157,8 @@ export async function runCommand(
     workspace,
     model,
     resumed: source !== undefined,
+    sandbox: describeSandboxPolicy(conversation.sandboxPolicy),
+    unsandboxed: conversation.sandboxPolicy.mode === 'unsandboxed',
   });
   if (hookFile !== undefined) output.line(output.colors.dim(`  hooks from ${hookFile}`));
   if (telemetry !== undefined) {
@@ -204,6 +216,19 @@ export async function runCommand(
 
 /** `--wait`: as long as another process may reasonably run a conversation (a day), never a busy loop. */
 const WAIT_FOR_OWNER_MS = 24 * 60 * 60 * 1000;
+
+/** Opens the explicit opt-out, its once-per-process warning printed in yellow on stderr. */
+function warnedOpener(
+  agentModule: typeof import('@x/agent'),
+  output: CliContext['output'],
+): NonNullable<ConversationOptions['openSandbox']> {
+  return async (request) =>
+    agentModule.createUnsandboxedSandbox({
+      policy: request.policy,
+      workspace: request.workspace,
+      warn: (message) => output.error(output.errorColors.yellow(`Warning: ${message}`)),
+    });
+}
 
 /** Runs until the conversation stops; each stop for confirmation asks y/n and runs again. */
 async function runWithConfirmation(

@@ -25,6 +25,7 @@ export interface ServeOptions {
   databaseUrl?: string;
   interruptedActions?: ServerConfigInput['interruptedActions'];
   logLevel?: ServerConfigInput['logLevel'];
+  unsandboxed?: boolean;
 }
 
 /**
@@ -70,6 +71,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
         (context.verbose === true ? 'info' : 'warn'),
       insecureNoKey: options.insecureNoKey === true,
       allowScriptedAgents: options.testing === true,
+      ...(options.unsandboxed === true ? { unsandboxed: true } : {}),
     });
   } catch (error) {
     throw new UsageError(`Invalid server configuration: ${error instanceof Error ? error.message : String(error)}`);
@@ -114,6 +116,13 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
         line(
           `  ${c.dim('auth'.padEnd(14))}${config.apiKeys.length === 0 ? (config.insecureNoKey ? c.yellow('none, beyond loopback (--insecure-no-key)') : 'none (loopback only)') : `${config.apiKeys.length} session key(s)`}`,
         );
+        const sandbox =
+          server.sandboxing.mode === 'sandboxed'
+            ? 'bubblewrap (per conversation; request field `sandbox`)'
+            : server.sandboxing.mode === 'unsandboxed'
+              ? c.yellow('NONE: tools run with the server’s authority (--unsandboxed)')
+              : c.red(`unavailable (${server.sandboxing.reason}): tools are refused; see --unsandboxed`);
+        line(`  ${c.dim('sandbox'.padEnd(14))}${sandbox}`);
         if (config.allowScriptedAgents) {
           line(`  ${c.dim('testing'.padEnd(14))}${c.yellow('scripted agents accepted (--testing)')}`);
         }

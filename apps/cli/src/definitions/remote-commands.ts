@@ -41,6 +41,10 @@ export function defineRemoteCommands(program: Command): void {
       'allow binding beyond loopback without --api-key (anyone who reaches it runs commands)',
     )
     .option('--testing', 'accept scripted offline agents (agent.x_offline_script) from the API: for tests only')
+    .option(
+      '--unsandboxed',
+      'run every conversation’s processes and shell commands WITHOUT a sandbox, with the server’s authority (env X_SERVER_UNSANDBOXED=1); without it, a host without bubblewrap runs no tools',
+    )
     .option('--s3-bucket <bucket>', 'store conversations in this S3 bucket instead of --data-dir')
     .option('--s3-prefix <prefix>', 'key prefix in the bucket (default: conversations)')
     .option('--s3-region <region>', 'bucket region (default: AWS_REGION)')

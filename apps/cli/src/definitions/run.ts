@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
-import { collectEnv, parsePositiveInteger } from './parsers.js';
+import { collect, collectEnv, parsePositiveInteger } from './parsers.js';
 
 export function defineRun(program: Command): void {
   program
@@ -54,6 +54,20 @@ export function defineRun(program: Command): void {
       'pass a variable to the agent’s shell: NAME copies it from here, NAME=VALUE sets it (repeatable). The shell otherwise gets only PATH, HOME, USER, SHELL, LANG/LC_*, TERM, TMPDIR, TZ; credentials (*_KEY, *_TOKEN, AWS_*, OPENAI_*, …) are never copied',
       collectEnv,
     )
+    .option(
+      '--sandbox',
+      'run the agent’s processes (terminal, hooks, MCP stdio servers) in a bubblewrap sandbox: the workspace writable, the rest of the system read-only, no network, no host secrets (the default)',
+    )
+    .option(
+      '--allow-network [hosts]',
+      'let sandboxed processes reach the network: all of it, or only these hosts (comma-separated: example.com,*.example.com,127.0.0.1:8080)',
+    )
+    .option('--allow-read <path>', 'also mount this host path read-only in the sandbox (repeatable)', collect)
+    .option('--allow-write <path>', 'also mount this host path writable in the sandbox (repeatable)', collect)
+    .option(
+      '--unsandboxed',
+      'run the agent’s processes WITHOUT a sandbox, with your authority (your files, credentials, network): an explicit opt-out',
+    )
     .option('--stream', 'show the model’s tokens as they arrive')
     .option(
       '--mcp-config <file>',
@@ -84,6 +98,8 @@ export function defineRun(program: Command): void {
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
         ['x run --mcp-config mcp.json "Fetch the docs"', 'give the agent the tools of MCP servers'],
         ['x run --hooks hooks.json "Tidy up"', 'run shell hooks before and after tools'],
+        ['x run --allow-network pypi.org,files.pythonhosted.org "Add requests"', 'sandboxed, with those hosts only'],
+        ['x run --unsandboxed "Fix my dotfiles"', 'no sandbox: commands run with your authority'],
         ['x run --json "Summarize README.md" | jq -c .kind', 'the events as NDJSON, for scripts'],
       ),
     )

@@ -7,13 +7,23 @@ import type { ModelChoice } from './choose-model.js';
 
 export function printRunHeader(
   output: Output,
-  info: { id: string; location: string; workspace: string; model: ModelChoice; resumed: boolean },
+  info: {
+    id: string;
+    location: string;
+    workspace: string;
+    model: ModelChoice;
+    resumed: boolean;
+    /** What the agent's processes run under (`describeSandboxPolicy`). */
+    sandbox?: string;
+    unsandboxed?: boolean;
+  },
 ): void {
   const c = output.colors;
   const row = (label: string, value: string): void => output.line(`  ${c.dim(label.padEnd(10))} ${value}`);
   output.line(`${c.bold(info.resumed ? 'Resuming conversation' : 'Conversation')} ${c.cyan(info.id)}`);
   row('saved in', info.location);
   row('workspace', info.workspace);
+  if (info.sandbox !== undefined) row('sandbox', info.unsandboxed === true ? c.yellow(info.sandbox) : info.sandbox);
   const { model } = info;
   row(
     'model',

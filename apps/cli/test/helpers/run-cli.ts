@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,3 +88,11 @@ export function hasEscapes(text: string): boolean {
 export function hasColorCodes(text: string): boolean {
   return new RegExp(`${String.fromCharCode(27)}\\[\\d+(;\\d+)*m`).test(text);
 }
+
+/**
+ * What the fixture MCP servers read outside a run's workspace, inside its sandbox: their scripts and the packages
+ * they import (where pnpm keeps them). Given in the server's own config entry (`sandbox`), as a user would.
+ */
+export const fixtureReadablePaths: string[] = ['../fixtures', '../../node_modules', '../../../../node_modules'].map(
+  (path) => realpathSync(fileURLToPath(new URL(path, import.meta.url))),
+);

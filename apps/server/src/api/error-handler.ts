@@ -63,6 +63,10 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         return reply.code(422).send({ detail: [{ type: 'value_error', loc, msg: serverError.message }] });
       }
       if (status < 500) return reply.code(status).send({ detail: serverError.message });
+      // No sandbox and no --unsandboxed: the operator must act; the message names the flag.
+      if (serverError.code === 'sandbox_required') {
+        return reply.code(503).send({ detail: serverError.message, code: serverError.code });
+      }
     }
     // Subclass isInstance checks only the package marker, so agent errors are told apart by code.
     if (AgentError.isInstance(error)) {
@@ -76,6 +80,12 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         case 'no_condenser':
         case 'no_user_message':
           return reply.code(400).send({ detail: error.message });
+        case 'sandbox_unavailable':
+          return reply.code(503).send({ detail: error.message, code: error.code });
+        case 'sandbox_policy_invalid':
+          return reply
+            .code(422)
+            .send({ detail: [{ type: 'value_error', loc: ['body', 'sandbox'], msg: error.message }] });
         case 'workspace_path': {
           const problem = (error as { problem?: keyof typeof workspaceProblemStatus }).problem;
           return reply.code(workspaceProblemStatus[problem ?? 'invalid'] ?? 400).send({ detail: error.message });

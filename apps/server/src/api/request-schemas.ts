@@ -1,4 +1,4 @@
-import { executionStatusSchema } from '@x/agent';
+import { executionStatusSchema, sandboxPolicySchema } from '@x/agent';
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
 import { REFERENCE_AGENT_FIELDS, REFERENCE_START_FIELDS, refuseUnknownFields } from './unknown-fields.js';
@@ -135,6 +135,12 @@ const startConversationRequestShape = z.looseObject({
   title: z.string().trim().min(1).max(200).nullish(),
   /** The reference's HookConfig (PascalCase or snake_case event types); validated by @x/agent. */
   hook_config: z.record(z.string(), z.unknown()).nullish(),
+  /**
+   * x only: the sandbox policy of the conversation's processes (terminal, hooks, MCP stdio servers). Default:
+   * sandboxed, no network, the workspace writable. `mode: 'unsandboxed'` is accepted only by a server started
+   * with `--unsandboxed` (which runs every conversation so).
+   */
+  sandbox: sandboxPolicySchema.nullish(),
 });
 
 /** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */

@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { BashCommands } from '../workspace/bash-commands.js';
 import { confinePath } from '../workspace/confine-path.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
@@ -12,6 +13,8 @@ import { errorSchema } from './tree-schemas.js';
 export interface WorkspaceRoutesOptions {
   /** The server's workspace root: every conversation's working directory lies in it, and nothing outside is reached. */
   workspaceRoot: string;
+  /** Where shell commands run (refused without a sandbox unless the server runs `--unsandboxed`). */
+  sandboxing: ServerSandboxing;
 }
 
 const executeBashSchema = z.object({
@@ -41,7 +44,7 @@ const errors = {
  * command's cwd must lie inside the server's workspace root, also once symlinks are followed.
  */
 export function registerWorkspaceRoutes(fastify: FastifyInstance, options: WorkspaceRoutesOptions): void {
-  const bash = new BashCommands();
+  const bash = new BashCommands(options.sandboxing);
   // Shutdown (`close()`, SIGTERM/SIGINT) ends every command started here, with all it started.
   fastify.addHook('onClose', async () => bash.closeAll());
   // Conversations' working directories all lie in the root (checked when they are created).
@@ -72,7 +75,13 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
       },
       async (request) => {
         const cwd = await directory(request.body.cwd);
-        return bash.start({ command: request.body.command, cwd, timeout: request.body.timeout }).command;
+        const { command } = bash.start({
+          command: request.body.command,
+          timeout: request.body.timeout,
+          cwd,
+          roots: await roots(),
+        });
+        return command;
       },
     );
 
@@ -89,15 +98,21 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
       },
       async (request) => {
         const cwd = await directory(request.body.cwd);
-        const { command, done } = bash.start({ command: request.body.command, cwd, timeout: request.body.timeout });
-        await done;
+        const { command, done } = bash.start({
+          command: request.body.command,
+          timeout: request.body.timeout,
+          cwd,
+          roots: await roots(),
+        });
+        const result = await done;
         const { items } = bash.search({
           command_id__eq: command.id,
           kind__eq: 'BashOutput',
           sort_order: 'TIMESTAMP_DESC',
           limit: 1,
         });
-        return items[0] ?? command;
+        // The last BashOutput, with the whole (capped) output of the command rather than its last piece.
+        return items[0] === undefined ? command : { ...items[0], stdout: result.stdout, stderr: result.stderr };
       },
     );
 

@@ -92,6 +92,12 @@ export const serverConfigSchema = z.object({
   a2aConversation: startConversationRequestSchema.optional(),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
+  /**
+   * Run the processes of every conversation and of the shell route WITHOUT a sandbox, with the server's authority
+   * (`x serve --unsandboxed`, env X_SERVER_UNSANDBOXED=1). Without it, a server on a host where bubblewrap cannot
+   * run refuses to run tools (`SandboxRequiredError`, 503).
+   */
+  unsandboxed: z.boolean().default(false),
 });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 
@@ -173,6 +179,7 @@ export function resolveServerConfig(
     ...(listFromEnv(env.X_SERVER_ALLOWED_HOSTS) === undefined
       ? {}
       : { allowedHosts: listFromEnv(env.X_SERVER_ALLOWED_HOSTS) }),
+    ...(env.X_SERVER_UNSANDBOXED === '1' || env.X_SERVER_UNSANDBOXED === 'true' ? { unsandboxed: true } : {}),
     ...(listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) === undefined
       ? {}
       : { allowedOrigins: listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) }),

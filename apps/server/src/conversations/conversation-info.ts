@@ -1,4 +1,4 @@
-import { type ConversationState, combineMetrics, emptyMetrics, type Metrics } from '@x/agent';
+import { type ConversationState, combineMetrics, emptyMetrics, type Metrics, type SandboxPolicy } from '@x/agent';
 import type { ConversationMeta } from './conversation-meta.js';
 
 export interface ConversationInfoInput {
@@ -12,6 +12,8 @@ export interface ConversationInfoInput {
   hookConfig?: Record<string, unknown> | null;
   /** Ids of the sub-agents' conversations persisted beside this one. */
   subConversationIds?: readonly string[];
+  /** The sandbox policy its processes run under (x only). */
+  sandboxPolicy?: SandboxPolicy;
 }
 
 /** The combined metrics snapshot (all usage ids), or null before the first LLM call. */
@@ -75,5 +77,7 @@ export function conversationInfo(input: ConversationInfoInput): Record<string, u
     supports_runtime_model_switch: false,
     launched_agent_profile: null,
     client_tools: [],
+    // x only: what the conversation's processes run under (its history: x_sandbox_policy.json).
+    sandbox: input.sandboxPolicy ?? null,
   };
 }

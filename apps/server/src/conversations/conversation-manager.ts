@@ -5,6 +5,7 @@ import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
 import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
+import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { resolveWorkingDir } from '../workspace/working-dir.js';
 import { buildAgent, storableAgentConfig } from './build-agent.js';
@@ -42,6 +43,8 @@ export interface ConversationManagerOptions {
   shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
   /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
   interruptedActions?: ConversationOptions['interruptedActions'];
+  /** How conversations' processes are sandboxed (and whether tools may run at all). */
+  sandboxing: ServerSandboxing;
 }
 
 /**
@@ -85,6 +88,7 @@ export class ConversationManager implements EventSocketHost {
       serverApiKey: options.serverApiKey,
       shared: options.shared,
       interruptedActions: options.interruptedActions,
+      sandboxing: options.sandboxing,
     };
   }
 
@@ -214,6 +218,8 @@ export class ConversationManager implements EventSocketHost {
     const existing = await this.get(hex);
     if (existing !== undefined) return { conversation: existing, created: false };
     // Everything that can be refused is checked before anything is written.
+    this.#options.sandboxing.assertCanRun();
+    const sandbox = this.#options.sandboxing.policyFor(request.sandbox);
     const agent = buildAgent(request.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
     const hooks = hooksOfRequest(request.hook_config);
     const workspace = await resolveWorkingDir(this.#options.workspaceRoot, hex, request.workspace?.working_dir);
@@ -232,6 +238,8 @@ export class ConversationManager implements EventSocketHost {
       secrets,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
       ...(hooks === undefined ? {} : { hooks }),
+      sandbox,
+      openSandbox: this.#options.sandboxing.open,
       ...this.#options.shared,
     });
     const now = nowIso();
@@ -248,6 +256,7 @@ export class ConversationManager implements EventSocketHost {
       secret_names: Object.keys(secrets),
       execution_status: conversation.state.execution_status,
       hook_config: request.hook_config ?? null,
+      sandbox,
     };
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);

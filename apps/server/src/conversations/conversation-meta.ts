@@ -32,6 +32,8 @@ export const conversationMetaSchema = z.looseObject({
   /** Fork provenance (reference StoredConversation): hyphenated source id and the `from_event_id`. */
   forked_from_conversation_id: z.string().nullish(),
   forked_from_event_id: z.string().nullish(),
+  /** The start request's sandbox policy (x only); the policy actually used is recorded in x_sandbox_policy.json. */
+  sandbox: z.record(z.string(), z.unknown()).nullish(),
 });
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 

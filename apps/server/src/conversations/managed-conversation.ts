@@ -11,6 +11,7 @@ import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { hyphenate } from '../internal/conversation-ids.js';
+import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
 import { buildAgent, redactedAgentConfig } from './build-agent.js';
 import { hookConfigInfo, hooksOfRequest } from './conversation-hooks.js';
@@ -34,6 +35,8 @@ export interface ManagedConversationDeps {
   shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'> | undefined;
   /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
   interruptedActions?: ConversationOptions['interruptedActions'];
+  /** How the conversation's processes are sandboxed. */
+  sandboxing: ServerSandboxing;
 }
 
 /**
@@ -166,6 +169,9 @@ export class ManagedConversation implements SocketConversation {
       stuckDetection: this.meta.stuck_detection,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
       ...this.#hooksOption(),
+      // The policy it was created with (meta.json), under what the server allows now (--unsandboxed).
+      sandbox: this.#deps.sandboxing.storedPolicy(this.meta.sandbox),
+      openSandbox: this.#deps.sandboxing.open,
       ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
@@ -268,6 +274,7 @@ export class ManagedConversation implements SocketConversation {
       secretNames: this.meta.secret_names,
       hookConfig: hookConfigInfo(hooksOfRequest(this.meta.hook_config)),
       subConversationIds: this.#subConversationIds,
+      sandboxPolicy: conversation.sandboxPolicy,
     });
   }
 
@@ -337,6 +344,7 @@ export class ManagedConversation implements SocketConversation {
   async startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
     const conversation = await this.open();
     if (this.#deleted) throw new ConversationDeletedError(this.id);
+    this.#deps.sandboxing.assertCanRun();
     // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
     // Its post-run snapshot is published first, so that a client waiting on the new run does not take it for its end.
     while (this.#run !== undefined && conversation.state.execution_status === 'paused') {
@@ -481,11 +489,7 @@ export class ManagedConversation implements SocketConversation {
   async releaseProcesses(): Promise<void> {
     const conversation = this.#conversation;
     if (conversation === undefined) return;
-    const { agent } = conversation;
-    await Promise.allSettled([
-      ...agent.tools.map((tool) => tool.closeConversation?.(conversation.id)),
-      agent.extensions.close(),
-    ]);
+    await conversation.endProcesses();
   }
 
   /** The open conversation (opening it when needed). */

@@ -2,6 +2,7 @@ import type { Message } from '@x/events';
 import type { AgentError } from '../errors.js';
 import { type McpConfig, type McpConfigInput, mcpConfigToJSON, parseMcpConfig } from '../mcp/mcp-config.js';
 import { McpToolset } from '../mcp/mcp-toolset.js';
+import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { SkillActivation } from '../skills/skill-prompts.js';
 import { SkillSet } from '../skills/skill-set.js';
@@ -22,6 +23,8 @@ export class AgentExtensions {
   readonly skills: SkillSet | undefined;
   #toolset: McpToolset | undefined;
   #started: Promise<ExtensionsStart> | undefined;
+  /** The sandbox of the conversation that started the extensions last: stdio servers (re)start in it. */
+  #sandbox: SandboxAccess | undefined;
 
   constructor(options: { mcpConfig?: McpConfigInput | McpConfig; agentContext?: AgentContextOptions }) {
     this.mcpConfig = parseMcpConfig(options.mcpConfig);
@@ -35,15 +38,25 @@ export class AgentExtensions {
 
   /**
    * Starts the servers and loads the skills (once; later calls return the first result). `reserved`: the names the
-   * agent's own tools claim (`claimedToolNames`), which no MCP tool may take.
+   * agent's own tools claim (`claimedToolNames`), which no MCP tool may take. `sandbox` is the conversation's: stdio
+   * servers run in it, and a server started again later (after a crash, or after `close`) runs in the sandbox of the
+   * conversation that called `start` last.
    */
-  start(workspace: string, reserved: ReadonlyMap<string, string> = new Map()): Promise<ExtensionsStart> {
+  start(
+    workspace: string,
+    reserved: ReadonlyMap<string, string> = new Map(),
+    sandbox?: SandboxAccess,
+  ): Promise<ExtensionsStart> {
+    if (sandbox !== undefined) this.#sandbox = sandbox;
     this.#started ??= (async () => {
       const errors: AgentError[] = [];
       let tools: Tool[] = [];
       if (this.skills !== undefined) errors.push(...(await this.skills.load(workspace)));
       if (Object.keys(this.mcpConfig).length > 0) {
-        this.#toolset = new McpToolset(this.mcpConfig, { workspace });
+        this.#toolset = new McpToolset(this.mcpConfig, {
+          workspace,
+          ...(this.#sandbox === undefined ? {} : { sandbox: this.#currentSandbox() }),
+        });
         const started = await this.#toolset.start({ reserved });
         tools = started.tools;
         errors.push(...started.errors);
@@ -51,6 +64,18 @@ export class AgentExtensions {
       return { tools, errors };
     })();
     return this.#started;
+  }
+
+  /** Follows `#sandbox`, which a later conversation replaces. */
+  #currentSandbox(): SandboxAccess {
+    const current = (): SandboxAccess => this.#sandbox as SandboxAccess;
+    return {
+      get policy() {
+        return current().policy;
+      },
+      get: () => current().get(),
+      openWith: (policy) => current().openWith(policy),
+    };
   }
 
   systemContext(): string | undefined {

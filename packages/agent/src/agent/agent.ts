@@ -4,6 +4,7 @@ import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { MCP_TOOL_KIND } from '../mcp/mcp-tool.js';
 import { withRecallTool } from '../recall/index.js';
+import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import { markConfirmationWait, traceChat, traceCondense } from '../telemetry/index.js';
 import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
 import { finishTool } from '../tools/finish-tool.js';
@@ -62,8 +63,8 @@ export class Agent {
    * Starts the MCP servers and loads the workspace's skills (once per agent; later calls return the first result).
    * Servers or skill files that fail are returned as errors for the conversation to record.
    */
-  async startExtensions(workspace: string): Promise<ExtensionsStart> {
-    const started = await this.extensions.start(workspace, claimedToolNames(this.#tools));
+  async startExtensions(workspace: string, sandbox?: SandboxAccess): Promise<ExtensionsStart> {
+    const started = await this.extensions.start(workspace, claimedToolNames(this.#tools), sandbox);
     const missing = started.tools.filter((tool) => !this.#tools.includes(tool));
     if (missing.length > 0) {
       this.#tools = Object.freeze([...this.#tools, ...missing]);

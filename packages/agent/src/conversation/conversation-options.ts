@@ -4,6 +4,8 @@ import type { Agent } from '../agent/agent.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import type { HookConfig, HookConfigInput } from '../hooks/hook-config.js';
+import type { SandboxPolicyInput } from '../sandbox/sandbox-policy.js';
+import type { SandboxOpener } from '../sandboxing/sandbox-opener.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
@@ -77,6 +79,15 @@ export interface ConversationOptions {
    * confirmation mode does (status `waiting_for_confirmation`; `run` again runs it, `rejectPendingActions` drops it).
    */
   interruptedActions?: 'report' | 'rerun' | 'confirm';
+  /**
+   * The sandbox policy every process started for the conversation runs under: the terminal's shell, command
+   * hooks, MCP stdio servers, sub-agents' processes. Default: sandboxed (bubblewrap), no network, the workspace
+   * writable. `{ mode: 'unsandboxed' }` is the explicit opt-out (warned about once per process). Recorded in
+   * `x_sandbox_policy.json`; a resumed conversation keeps its recorded policy unless given one.
+   */
+  sandbox?: SandboxPolicyInput;
+  /** Opens the sandbox (default `openDefaultSandbox`: bubblewrap, or the opt-out for `mode: 'unsandboxed'`). */
+  openSandbox?: SandboxOpener;
 }
 
 export interface RunOptions {

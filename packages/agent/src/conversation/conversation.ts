@@ -25,6 +25,10 @@ import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import { type ConversationHooks, createConversationHooks } from '../hooks/conversation-hooks.js';
 import { hookConfigToJSON } from '../hooks/hook-config.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import { type SandboxPolicy, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { type ConversationSandbox, createConversationSandbox } from '../sandboxing/conversation-sandbox.js';
+import { openDefaultSandbox } from '../sandboxing/sandbox-opener.js';
+import { currentSandboxPolicy, readSandboxPolicyRecord } from '../sandboxing/sandbox-policy-record.js';
 import { maskStrings } from '../secrets/internal/mask-strings.js';
 import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
@@ -94,6 +98,8 @@ export class Conversation {
   readonly #stuck: StuckDetector | undefined;
   readonly #persistenceDir: string;
   readonly #hooks: ConversationHooks | undefined;
+  /** Where every process started for this conversation runs (terminal, hooks, MCP stdio servers). */
+  readonly #sandbox: ConversationSandbox;
   #emitting: Promise<unknown> = Promise.resolve();
   /**
    * Stats updates of a step's LLM responses, held until the step's next event so that both are written in
@@ -126,11 +132,13 @@ export class Conversation {
     state: ConversationState;
     secrets: SecretRegistry;
     cipher: SecretCipher | undefined;
+    sandbox: ConversationSandbox;
   }) {
     const { options } = init;
     this.id = init.state.id;
     this.agent = options.agent;
-    this.workspace = options.workspace ?? process.cwd();
+    this.workspace = init.sandbox.workspace;
+    this.#sandbox = init.sandbox;
     this.store = init.store;
     this.directory = conversationDirName(this.id);
     this.log = init.log;
@@ -153,6 +161,7 @@ export class Conversation {
       hookEnv: options.hookEnv,
       sessionId: this.id,
       workspace: this.workspace,
+      sandbox: () => this.#sandbox.get(),
       // A hook's output is stored like a tool's, so it is masked like one (stdout, stderr, reason, its input…).
       record: (event) =>
         this.#emit(
@@ -185,10 +194,20 @@ export class Conversation {
     if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
       throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
     }
+    // No sandbox, no conversation: refused before anything is written (SandboxUnavailableError).
+    const sandbox = conversationSandbox(options, sandboxPolicySchema.parse(options.sandbox ?? {}), {
+      store,
+      directory: conversationDirName(id),
+      sinceEvent: () => 0,
+    });
+    await sandbox.get();
     const log = await openConversationLog(options, {
       conversationId: id,
       store,
       dir: `${conversationDirName(id)}/events`,
+    }).catch(async (error: unknown) => {
+      await sandbox.dispose();
+      throw error;
     });
     const state = initialConversationState({
       id,
@@ -199,8 +218,16 @@ export class Conversation {
         : { confirmationPolicy: parseConfirmationPolicy(options.confirmationPolicy) }),
     });
     const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-    const conversation = new Conversation({ options, store, log, state, secrets: toRegistry(options.secrets), cipher });
-    await options.agent.startExtensions(conversation.workspace);
+    const conversation = new Conversation({
+      options,
+      store,
+      log,
+      state,
+      secrets: toRegistry(options.secrets),
+      cipher,
+      sandbox,
+    });
+    await options.agent.startExtensions(conversation.workspace, sandbox);
     await conversation.#emit(options.agent.systemPromptEvent());
     await conversation.#startExtensions();
     await conversation.checkpoint();
@@ -229,6 +256,18 @@ export class Conversation {
       options.secrets === undefined && persisted.secrets !== undefined
         ? persisted.secrets
         : toRegistry(options.secrets);
+    // The policy given now, else the one recorded, else the default; recorded when the sandbox is first opened.
+    const recorded = currentSandboxPolicy(await readSandboxPolicyRecord(store, conversationDirName(conversationId)));
+    const policy =
+      options.sandbox === undefined
+        ? (recorded ?? sandboxPolicySchema.parse({}))
+        : sandboxPolicySchema.parse(options.sandbox);
+    const holder: { conversation?: Conversation } = {};
+    const sandbox = conversationSandbox(options, policy, {
+      store,
+      directory: conversationDirName(conversationId),
+      sinceEvent: () => holder.conversation?.state.event_count ?? persisted.log.length,
+    });
     const conversation = new Conversation({
       options: { ...options, id: conversationId, securityAnalyzer },
       store,
@@ -236,7 +275,9 @@ export class Conversation {
       state,
       secrets,
       cipher,
+      sandbox,
     });
+    holder.conversation = conversation;
     // The recent events stuck detection needs are read when a run starts, not here: opening (for
     // inspection, a message, a state query) reads no event at all.
     conversation.#unreadHistoryEnd = persisted.log.length;
@@ -259,6 +300,11 @@ export class Conversation {
   /** The derived state after the last event. */
   get state(): ConversationState {
     return this.#state;
+  }
+
+  /** The sandbox policy its tools, hooks and MCP stdio servers run under (recorded in x_sandbox_policy.json). */
+  get sandboxPolicy(): SandboxPolicy {
+    return this.#sandbox.policy;
   }
 
   /** Human-readable location of the conversation's files. */
@@ -312,6 +358,8 @@ export class Conversation {
         if (took === 'awaiting-human') {
           return { status: this.#state.execution_status, iterations: 0, reachedIterationLimit: false };
         }
+        // Without its sandbox the run fails here, before any step (SandboxUnavailableError).
+        await this.#sandbox.get();
         await this.#readRecentHistory();
         await this.#startExtensions();
         await this.#hooks?.sessionStart();
@@ -520,6 +568,12 @@ export class Conversation {
           state: init.state,
           secrets: toRegistry(options.secrets),
           cipher: this.#cipher,
+          // The fork runs under this conversation's policy, in a sandbox of its own.
+          sandbox: conversationSandbox(this.#options, this.#sandbox.policy, {
+            store: this.store,
+            directory: conversationDirName(init.state.id),
+            sinceEvent: () => 0,
+          }),
         }),
       emit: (conversation, event) => conversation.#emit(event),
       openLog: (location) => openConversationLog(this.#options, location),
@@ -615,6 +669,20 @@ export class Conversation {
     // Tools release what they hold for this conversation (the terminal kills its shell); a failure there must
     // not keep the conversation open.
     await Promise.allSettled(this.agent.tools.map((tool) => tool.closeConversation?.(this.id)));
+    // Everything started for the conversation dies with its sandbox (background jobs, daemons, MCP servers).
+    await this.#sandbox.dispose();
+  }
+
+  /**
+   * Ends every process started for the conversation (the terminal's shell and all it started, the MCP servers,
+   * everything in its sandbox) without writing anything; a later run starts them again.
+   */
+  async endProcesses(): Promise<void> {
+    await Promise.allSettled([
+      ...this.agent.tools.map((tool) => tool.closeConversation?.(this.id)),
+      this.agent.extensions.close(),
+    ]);
+    await this.#sandbox.dispose();
   }
 
   /** The events of the conversation so far, oldest first (read lazily from the log). */
@@ -626,7 +694,7 @@ export class Conversation {
   async #startExtensions(): Promise<void> {
     if (this.#extensionsStarted) return;
     this.#extensionsStarted = true;
-    await startExtensions(this.agent, this.workspace, (event) => this.#emit(event));
+    await startExtensions(this.agent, this.workspace, (event) => this.#emit(event), this.#sandbox);
   }
 
   /**
@@ -881,6 +949,7 @@ export class Conversation {
       secrets: this.#secrets,
       analyzer: this.#analyzer,
       signal,
+      sandbox: () => this.#sandbox.get(),
       toolConversation: this.#toolConversation(),
       files: conversationFiles(this.store, this.directory),
     });
@@ -903,6 +972,8 @@ export class Conversation {
         await this.#emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
       },
       activeBranch: () => this.activeBranch(),
+      sandboxPolicy: this.#sandbox.policy,
+      sandbox: () => this.#sandbox.get(),
     };
   }
 
@@ -930,4 +1001,18 @@ export class Conversation {
       ? (held.value as ConversationState['stats'])
       : this.#state.stats;
   }
+}
+
+/** A conversation's sandbox, recording its policy in the conversation's directory each time it is opened. */
+function conversationSandbox(
+  options: Pick<ConversationOptions, 'workspace' | 'openSandbox'>,
+  policy: SandboxPolicy,
+  record: { store: FileStore; directory: string; sinceEvent: () => number },
+): ConversationSandbox {
+  return createConversationSandbox({
+    policy,
+    workspace: options.workspace ?? process.cwd(),
+    open: options.openSandbox ?? openDefaultSandbox,
+    record,
+  });
 }

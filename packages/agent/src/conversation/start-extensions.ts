@@ -1,5 +1,6 @@
 import { type AnyEvent, createEvent, type Message, type MessageEvent } from '@x/events';
 import type { Agent } from '../agent/agent.js';
+import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 
 /**
  * Starts the agent's MCP servers and skills for a conversation and records each failure (a server that is missing,
@@ -10,8 +11,9 @@ export async function startExtensions(
   agent: Agent,
   workspace: string,
   emit: (event: AnyEvent) => Promise<void>,
+  sandbox?: SandboxAccess,
 ): Promise<void> {
-  const { errors } = await agent.startExtensions(workspace);
+  const { errors } = await agent.startExtensions(workspace, sandbox);
   for (const error of errors) {
     await emit(
       createEvent('ConversationErrorEvent', { source: 'environment', code: error.name, detail: error.message }),

@@ -4,6 +4,7 @@ import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js'
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
@@ -27,6 +28,8 @@ export interface StepContextSources {
   toolConversation?: ToolConversation;
   /** The conversation's own files, lent to tools (the task tracker's TASKS.json). */
   files?: ConversationFiles;
+  /** The conversation's sandbox, lent to tools (opened on first call). */
+  sandbox?: () => Promise<Sandbox>;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -53,6 +56,7 @@ export function createStepContext(sources: StepContextSources): StepContext {
       conversationId: sources.conversationId,
       ...(sources.toolConversation === undefined ? {} : { conversation: sources.toolConversation }),
       ...(sources.files === undefined ? {} : { conversationFiles: sources.files }),
+      ...(sources.sandbox === undefined ? {} : { sandbox: sources.sandbox }),
       ...(signal === undefined ? {} : { signal }),
     }),
     maskSecrets: (text) => secrets.mask(text),

@@ -4,6 +4,8 @@ import { Agent } from '../agent/agent.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { HookConfigInput } from '../hooks/hook-config.js';
 import type { LLM } from '../llm/llm.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { lendSandbox, type SandboxOpener } from '../sandboxing/sandbox-opener.js';
 import { withAgentName } from '../telemetry/index.js';
 import { defaultTools } from '../tools/default-tools.js';
 import { defineTool, type Tool, type ToolConversation, type ToolResult } from '../tools/tool.js';
@@ -99,6 +101,9 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         workspace: parent.workspace,
         persistenceDir: `${parent.persistenceDir}/${directory}`,
         confirmationPolicy: parent.confirmationPolicy as { kind: 'NeverConfirm' },
+        // Children run under the parent's policy, in the parent's sandbox (lent: it ends with the parent).
+        ...(parent.sandboxPolicy === undefined ? {} : { sandbox: parent.sandboxPolicy }),
+        ...(parent.sandbox === undefined ? {} : { openSandbox: lentSandbox(parent) }),
         ...(type.hooks === undefined ? {} : { hooks: type.hooks }),
         ...(type.maxIterationsPerRun === undefined ? {} : { maxIterationsPerRun: type.maxIterationsPerRun }),
       });
@@ -208,4 +213,9 @@ async function lastErrorDetail(child: Conversation): Promise<string> {
     if (event.kind === 'ConversationErrorEvent') detail = `: ${event.code}: ${event.detail}`;
   }
   return detail;
+}
+
+/** The parent's sandbox, lent to a child conversation (its close must not end the parent's processes). */
+function lentSandbox(parent: ToolConversation): SandboxOpener {
+  return async () => lendSandbox(await (parent.sandbox as () => Promise<Sandbox>)());
 }

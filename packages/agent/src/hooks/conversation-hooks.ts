@@ -6,6 +6,7 @@ import {
   type MessageEvent,
   type ObservationEvent,
 } from '@x/events';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { HookConfig, HookConfigInput } from './hook-config.js';
 import { HookRunner } from './hook-runner.js';
 
@@ -149,6 +150,8 @@ export function createConversationHooks(options: {
   hookEnv: Readonly<Record<string, string>> | undefined;
   sessionId: string;
   workspace: string;
+  /** The conversation's sandbox, where command hooks run. */
+  sandbox?: () => Promise<Sandbox>;
   record(event: AnyEvent): Promise<void>;
   lookup(id: string): Promise<AnyEvent | undefined>;
   blockAction(actionId: string, reason: string): Promise<void>;
@@ -160,6 +163,7 @@ export function createConversationHooks(options: {
     workspace: options.workspace,
     sessionId: options.sessionId,
     ...(options.hookEnv === undefined ? {} : { env: options.hookEnv }),
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
   if (runner.isEmpty) return undefined;
   return new ConversationHooks({

@@ -1,4 +1,5 @@
 import { createEvent, type HookExecutionEvent } from '@x/events';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { traceHook } from '../telemetry/index.js';
 import {
   type HookConfig,
@@ -23,6 +24,8 @@ export interface HookRunnerOptions {
   sessionId: string;
   /** Variables added to every hook process's minimal environment. */
   env?: Readonly<Record<string, string>>;
+  /** Where command hooks run (see `RunHookOptions.sandbox`). */
+  sandbox?: () => Promise<Sandbox>;
 }
 
 /** What a hook point is about. */
@@ -93,6 +96,7 @@ export class HookRunner {
     const runOptions = {
       workspace: this.#options.workspace,
       ...(this.#options.env === undefined ? {} : { env: this.#options.env }),
+      ...(this.#options.sandbox === undefined ? {} : { sandbox: this.#options.sandbox }),
     };
     const results: HookResult[] = [];
     const events: HookExecutionEvent[] = [];

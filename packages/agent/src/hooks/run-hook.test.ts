@@ -3,6 +3,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { hostPids, PRINT_PID_NAMESPACE } from '../testing/sandbox-pids.js';
 import { type HookDefinition, parseHookConfig } from './hook-config.js';
 import type { HookInput } from './hook-input.js';
 import { runHook } from './run-hook.js';
@@ -90,12 +91,20 @@ describe('runHook with shell commands', () => {
   });
 
   it('kills a hook that hangs at its timeout, with its children, and does not block', async () => {
-    const path = await script('hang.sh', `sleep 30 &\necho $! > "${dir}/child.pid"\nwait`);
-    const result = await runHook(command(path, 1), input, { workspace: dir });
+    // The hook runs in a sandbox: `$!` is a pid of its PID namespace, mapped to the host's while it runs.
+    const path = await script(
+      'hang.sh',
+      `sleep 30 &\necho "$! $(${PRINT_PID_NAMESPACE})" > "${dir}/child.tmp"\nmv "${dir}/child.tmp" "${dir}/child.pid"\nwait`,
+    );
+    const running = runHook(command(path, 3), input, { workspace: dir });
+    const written = await vi.waitFor(() => readFile(join(dir, 'child.pid'), 'utf8'), { timeout: 10_000, interval: 20 });
+    const [inside, namespace] = written.trim().split(' ');
+    const [childPid] = await hostPids(namespace as string, [Number(inside)]);
+    expect(isAlive(childPid as number)).toBe(true);
+    const result = await running;
     expect(result).toMatchObject({ success: false, blocked: false, exit_code: -1 });
-    expect(result.error).toBe('Hook timed out after 1 seconds');
-    const childPid = Number(await readFile(join(dir, 'child.pid'), 'utf8'));
-    await vi.waitFor(() => expect(isAlive(childPid)).toBe(false));
+    expect(result.error).toBe('Hook timed out after 3 seconds');
+    await vi.waitFor(() => expect(isAlive(childPid as number)).toBe(false));
   });
 
   it('records a crash (non-zero exit other than 2) as an error that does not block', async () => {

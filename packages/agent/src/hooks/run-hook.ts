@@ -1,3 +1,6 @@
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { openDefaultSandbox } from '../sandboxing/sandbox-opener.js';
 import type { HookDefinition } from './hook-config.js';
 import { hookEnvironment } from './hook-environment.js';
 import type { HookInput, HookOutput } from './hook-input.js';
@@ -8,6 +11,11 @@ import { spawnHook } from './internal/spawn-hook.js';
 export interface RunHookOptions {
   /** Working directory of command hooks. */
   workspace: string;
+  /**
+   * Where command hooks run (a conversation's sandbox, opened on first call). Without one, each command hook
+   * runs in a sandbox of the default policy opened for it and ended with it.
+   */
+  sandbox?: () => Promise<Sandbox>;
   /** Variables added to the hook's minimal environment (see `hookEnvironment`). */
   env?: Readonly<Record<string, string>>;
 }
@@ -20,7 +28,21 @@ export interface RunHookOptions {
  */
 export async function runHook(hook: HookDefinition, input: HookInput, options: RunHookOptions): Promise<HookResult> {
   if (hook.type === 'function') return runFunctionHook(hook, input);
+  let sandbox: Sandbox;
+  let own = false;
+  try {
+    if (options.sandbox === undefined) {
+      own = true;
+      sandbox = await openDefaultSandbox({ policy: sandboxPolicySchema.parse({}), workspace: options.workspace });
+    } else {
+      sandbox = await options.sandbox();
+    }
+  } catch (error) {
+    return failure(`Hook execution failed: no sandbox to run it in: ${(error as Error).message}`);
+  }
   const spawned = await spawnHook({
+    sandbox,
+    ...(own ? { onSettled: () => void sandbox.dispose() } : {}),
     command: hook.command,
     cwd: options.workspace,
     env: hookEnvironment({

@@ -1,9 +1,22 @@
 import { z } from 'zod';
+import { sandboxNetworkSchema } from '../sandbox/sandbox-policy.js';
 import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
 
 /** Transports the reference names; `sse` is accepted in configs but x connects with stdio and streamable HTTP only. */
 export const mcpTransportSchema = z.enum(['stdio', 'http', 'streamable-http', 'sse']);
 export type McpTransport = z.infer<typeof mcpTransportSchema>;
+
+/**
+ * x only (never written to base_state.json, which the reference reads): what a stdio server may do beyond the
+ * conversation's sandbox policy. A server that calls an API needs `network`; one run from a script outside the
+ * workspace needs that script's directory in `readablePaths`. The server then runs in a sandbox of its own.
+ */
+export const mcpServerSandboxSchema = z.strictObject({
+  network: sandboxNetworkSchema.optional(),
+  readablePaths: z.array(z.string()).optional(),
+  writablePaths: z.array(z.string()).optional(),
+});
+export type McpServerSandbox = z.infer<typeof mcpServerSandboxSchema>;
 
 /**
  * One MCP server, as the reference's `MCPServer` model (`agent.mcp_config[name]`): a `command` (stdio) or a `url`
@@ -29,6 +42,8 @@ export const mcpServerConfigSchema = z
     auth: z.looseObject({ strategy: z.string() }).optional(),
     /** A disabled server stays configured but is not started. */
     enabled: z.boolean().default(true),
+    /** x only: what a stdio server may do beyond the conversation's sandbox policy (see `mcpServerSandboxSchema`). */
+    sandbox: mcpServerSandboxSchema.optional(),
   })
   .superRefine((server, context) => {
     const transport = server.transport ?? (server.command !== undefined ? 'stdio' : 'http');
@@ -94,7 +109,8 @@ const REDACTED = '**********';
 export function mcpConfigToJSON(config: McpConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(config)) {
-    const { env, headers, auth, enabled, ...rest } = server;
+    // `sandbox` is x's: the reference's MCPServer rejects unknown fields.
+    const { env, headers, auth, enabled, sandbox: _sandbox, ...rest } = server;
     out[name] = {
       ...rest,
       ...(env === undefined ? {} : { env: Object.fromEntries(Object.keys(env).map((key) => [key, REDACTED])) }),

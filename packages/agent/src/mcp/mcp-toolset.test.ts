@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../tools/tool.js';
 import {
   closedPortUrl,
+  fixtureReadablePaths,
   garbageServerScript,
   startGarbageHttpServer,
   startHttpTestServer,
@@ -70,6 +71,7 @@ describe.each([
       'crash',
       'garbage',
       'hang',
+      'read_path',
     ]);
     const add = byName(tools, 'add');
     expect(add.toolKind).toBe(MCP_TOOL_KIND);
@@ -154,7 +156,7 @@ describe('MCP stdio servers', () => {
     expect(crashed.is_error).toBe(true);
     expect(texts(crashed)[0]).toMatch(/^Error calling MCP tool crash: MCP server 'test' failed to run tool 'crash'/);
     const second = texts(await call(tools, 'pid'))[1];
-    expect(second).toMatch(/^\d+$/);
+    expect(second).toMatch(/^\d+@[\d-]+$/);
     expect(second).not.toBe(first);
   });
 
@@ -178,13 +180,18 @@ describe('MCP servers that fail', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(McpServerError);
     expect(errors[0]?.server).toBe('missing');
-    expect(errors[0]?.message).toMatch(/^MCP server 'missing' failed to start: .*ENOENT/);
+    // Inside the sandbox bubblewrap is what fails to exec it.
+    expect(errors[0]?.message).toMatch(/^MCP server 'missing' failed to start: .*(ENOENT|No such file or directory)/);
   });
 
   it('a stdio server that answers garbage times out with a clear error', async () => {
     const { tools, errors } = await toolset(
       {
-        garbage: { command: process.execPath, args: [garbageServerScript] },
+        garbage: {
+          command: process.execPath,
+          args: [garbageServerScript],
+          sandbox: { readablePaths: fixtureReadablePaths },
+        },
       },
       { startTimeout: 1 },
     ).start();

@@ -1,3 +1,4 @@
+import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import { type Tool, toolNamePattern } from '../tools/tool.js';
 import { toolNameKey } from '../tools/tool-names.js';
 import { McpConnection } from './internal/mcp-connection.js';
@@ -13,6 +14,8 @@ export interface McpToolsetOptions {
   workspace?: string;
   /** Limit of starting each server and listing its tools, in seconds (default 30, as the reference). */
   startTimeout?: number;
+  /** Where stdio servers run: the conversation's sandbox (default: each server opens one of the default policy). */
+  sandbox?: SandboxAccess;
 }
 
 /** What starting the servers gave: their tools, and one error per server that failed or had tools left out. */

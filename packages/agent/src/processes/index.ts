@@ -1,1 +1,2 @@
 export { descendantPids, killProcessTree } from './kill-process-tree.js';
+export { whenSpawned } from './when-spawned.js';

@@ -1,4 +1,5 @@
 export { processGone, waitUntilGone } from './process-gone.js';
+export { hostPids, PRINT_PID_NAMESPACE } from './sandbox-pids.js';
 export {
   type ScriptedCompletion,
   type ScriptedContextOverflow,

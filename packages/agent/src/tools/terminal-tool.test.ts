@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventToLlmMessage, type Observation } from '@x/events';
@@ -48,15 +48,31 @@ function llmText(observation: Observation): string {
   return (message?.content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
 }
 
-/** True once the process is gone (or only a zombie waiting to be reaped). */
-async function processEnded(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+/**
+ * Host pids of the live `sleep <seconds>` processes (each test sleeps its own number of seconds). `$!` cannot say:
+ * inside the sandbox it is a pid of the sandbox's own PID namespace.
+ */
+async function sleepers(seconds: number): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
     try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return true;
+      const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8');
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      if (cmdline === `sleep\0${seconds}\0` && !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) {
+        found.push(Number(name));
+      }
     } catch {
-      return true;
+      // Gone meanwhile.
     }
+  }
+  return found;
+}
+
+/** True once every `sleep <seconds>` process is gone (polled: killing is asynchronous). */
+async function sleepersEnded(seconds: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if ((await sleepers(seconds)).length === 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
@@ -264,26 +280,28 @@ describe('terminal tool: output, secrets and process lifetime', () => {
   it('kills the process group on abort', async () => {
     const controller = new AbortController();
     newContext({ signal: controller.signal });
-    const pending = run('sleep 600 & echo $! > bg.pid; sleep 600', { timeout: 600 });
+    const pending = run('sleep 60101 & echo $! > bg.pid; sleep 60101', { timeout: 600 });
     let pid = 0;
     for (let attempt = 0; attempt < 200 && pid === 0; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       pid = Number.parseInt(await readFile(join(workspace, 'bg.pid'), 'utf8').catch(() => '0'), 10) || 0;
     }
+    expect((await sleepers(60101)).length).toBeGreaterThan(0);
     controller.abort();
     const observation = await pending;
     expect(observation.is_error).toBe(true);
-    expect(await processEnded(pid)).toBe(true);
+    expect(await sleepersEnded(60101)).toBe(true);
     await rm(join(workspace, 'bg.pid'), { force: true });
   });
 
   it('kills the session and its background jobs when the conversation closes', async () => {
     const ctx = newContext();
-    const observation = await run('sleep 600 & echo $!');
+    const observation = await run('sleep 60102 & echo $!');
     const pid = Number.parseInt(text(observation), 10);
     expect(observation.metadata).toMatchObject({ pid });
+    expect(await sleepers(60102)).toHaveLength(1);
     await terminal.closeConversation?.(ctx.conversationId!);
-    expect(await processEnded(pid)).toBe(true);
+    expect(await sleepersEnded(60102)).toBe(true);
   });
 
   it('reads observations written by older x versions (timed_out, no metadata) unchanged for the LLM', () => {
@@ -319,10 +337,10 @@ describe('terminal tool: a command that never stops printing', () => {
 describe('terminal tool: a shell that exits', () => {
   it('takes the jobs it left running with it', async () => {
     newContext();
-    const observation = await run('sleep 600 & echo $!; exit 4');
+    const observation = await run('sleep 60103 & echo $!; exit 4');
     expect(observation.exit_code).toBe(4);
     const pid = Number.parseInt(text(observation), 10);
     expect(pid).toBeGreaterThan(0);
-    expect(await processEnded(pid)).toBe(true);
+    expect(await sleepersEnded(60103)).toBe(true);
   });
 });

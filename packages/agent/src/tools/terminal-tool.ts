@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { type SandboxPolicyInput, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { openDefaultSandbox, type SandboxOpener } from '../sandboxing/sandbox-opener.js';
 import { buildToolEnvironment, type ToolEnvironment, validateToolEnvironment } from './environment/index.js';
 import { runTerminalAction, type TerminalOutcome, type TerminalState } from './terminal/run-terminal-action.js';
 import { ShellSession } from './terminal/shell-session.js';
@@ -25,6 +28,13 @@ export interface TerminalToolOptions {
   shell?: string;
   /** What the shell inherits from the host; default: `defaultInheritedVariables`, never credentials. */
   environment?: ToolEnvironment;
+  /**
+   * Used only when the tool runs without a conversation's sandbox (`ToolContext.sandbox`): the policy of the
+   * sandbox the tool then opens per session itself. Default: the default policy (sandboxed, no network).
+   */
+  sandboxPolicy?: SandboxPolicyInput;
+  /** How such a sandbox is opened (default `openDefaultSandbox`). */
+  openSandbox?: SandboxOpener;
 }
 
 export const terminalParameters = z.object({
@@ -140,16 +150,47 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   const states = new Map<string, TerminalState>();
   /** Actions of one session run one after another. */
   const queues = new Map<string, Promise<unknown>>();
+  /** Sandboxes the tool opened itself, for sessions run without a conversation's, by session key. */
+  const ownSandboxes = new Map<string, Promise<Sandbox>>();
 
-  const startSession = async (context: ToolContext): Promise<TerminalState> => {
+  const sandboxFor = (key: string, context: ToolContext): Promise<Sandbox> => {
+    if (context.sandbox !== undefined) return context.sandbox();
+    let own = ownSandboxes.get(key);
+    if (own === undefined) {
+      const open = options.openSandbox ?? openDefaultSandbox;
+      own = open({
+        policy: sandboxPolicySchema.parse(options.sandboxPolicy ?? {}),
+        workspace: resolve(context.workspace),
+      });
+      ownSandboxes.set(key, own);
+      own.catch(() => ownSandboxes.delete(key));
+    }
+    return own;
+  };
+
+  const disposeOwn = async (key: string): Promise<void> => {
+    const own = ownSandboxes.get(key);
+    ownSandboxes.delete(key);
+    await (await own?.catch(() => undefined))?.dispose();
+  };
+
+  const startSession = async (key: string, context: ToolContext): Promise<TerminalState> => {
     const env = buildToolEnvironment(options.environment);
     env.PAGER ??= 'cat';
     env.GIT_PAGER ??= 'cat';
+    let sandbox: Sandbox;
+    try {
+      sandbox = await sandboxFor(key, context);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ToolExecutionError('terminal', `Cannot start the terminal's sandbox: ${reason}`, { cause: error });
+    }
     const session = new ShellSession({
       shell,
       cwd: resolve(context.workspace),
       env,
       keepChars: settings.maxOutputChars,
+      sandbox,
     });
     try {
       const report = await session.start();
@@ -190,7 +231,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       reset = true;
     }
     if (state === undefined) {
-      state = await startSession(context);
+      state = await startSession(key, context);
       states.set(key, state);
     }
     if (reset && action.command.trim() === '') {
@@ -242,10 +283,11 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
       });
       return next;
     },
-    closeConversation(conversationId) {
+    async closeConversation(conversationId) {
       const state = states.get(conversationId);
       states.delete(conversationId);
       state?.session.close();
+      await disposeOwn(conversationId);
     },
   });
   return Object.freeze({
@@ -253,6 +295,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
     async closeAll() {
       for (const state of states.values()) state.session.close();
       states.clear();
+      await Promise.all([...ownSandboxes.keys()].map((key) => disposeOwn(key)));
     },
   });
 }

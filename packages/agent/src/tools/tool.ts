@@ -3,6 +3,8 @@ import type { FileStore } from '@x/store';
 import type { z } from 'zod';
 import type { LLM } from '../llm/llm.js';
 import type { MetricsSnapshot } from '../llm/metrics.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { strictSchemaFor } from './internal/tool-json-schema.js';
 import { InvalidToolError } from './invalid-tool-error.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -39,6 +41,11 @@ export interface ToolContext {
   conversation?: ToolConversation;
   /** Files kept with the conversation (next to its events), e.g. the task tracker's TASKS.json. */
   conversationFiles?: ConversationFiles;
+  /**
+   * The conversation's sandbox, opened on the first call: every process a tool starts runs in it. Without one
+   * (a tool run on its own), process tools open a sandbox of the default policy themselves.
+   */
+  sandbox?: () => Promise<Sandbox>;
 }
 
 /** What a tool may know of its conversation: where it is stored and what it runs with. */
@@ -58,6 +65,10 @@ export interface ToolConversation {
   recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
   /** The events of the active branch, root first, forgotten ones included (what `recall` searches). */
   activeBranch?(): Promise<readonly AnyEvent[]>;
+  /** The conversation's sandbox policy (sub-agents inherit it). */
+  readonly sandboxPolicy?: SandboxPolicy;
+  /** The conversation's sandbox, opened on the first call (sub-agents run in it). */
+  sandbox?(): Promise<Sandbox>;
 }
 
 export type ToolContent = TextContent | ImageContent;

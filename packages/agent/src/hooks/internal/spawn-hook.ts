@@ -1,6 +1,10 @@
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { killProcessTree, whenSpawned } from '../../processes/index.js';
+import type { Sandbox } from '../../sandbox/sandbox.js';
 
 export interface SpawnHookOptions {
+  /** Where the hook runs. */
+  sandbox: Sandbox;
   command: string;
   cwd: string;
   env: Record<string, string>;
@@ -8,6 +12,8 @@ export interface SpawnHookOptions {
   timeoutMs: number;
   /** Start it and return at once; it is still killed at the timeout. */
   background?: boolean;
+  /** Called once the hook has exited or was killed (for a background hook, after `started` was returned). */
+  onSettled?: () => void;
 }
 
 export type SpawnHookResult =
@@ -22,25 +28,51 @@ const MAX_CAPTURE_CHARS = 1_000_000;
 const DRAIN_GRACE_MS = 200;
 
 /**
- * Runs a hook command with `/bin/sh -c` in its own process group, the hook input on stdin. A timeout kills
- * the whole group (so `sleep` children die too). Never rejects: failures come back as `failed`.
+ * Runs a hook command with `/bin/sh -c` in the sandbox, the hook input on stdin. A timeout kills the whole
+ * tree the hook started (so `sleep` children, and those that left its process group, die too). Never rejects:
+ * failures come back as `failed`.
  */
-export function spawnHook(options: SpawnHookOptions): Promise<SpawnHookResult> {
+export async function spawnHook(given: SpawnHookOptions): Promise<SpawnHookResult> {
+  let settled = false;
+  const options: SpawnHookOptions = {
+    ...given,
+    onSettled: () => {
+      if (settled) return;
+      settled = true;
+      given.onSettled?.();
+    },
+  };
+  let child: ChildProcess;
+  try {
+    child = await options.sandbox.spawn({
+      command: '/bin/sh',
+      args: ['-c', options.command],
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['pipe', options.background ? 'ignore' : 'pipe', options.background ? 'ignore' : 'pipe'],
+    });
+    await whenSpawned(child);
+  } catch (error) {
+    options.onSettled?.();
+    return { kind: 'failed', message: (error as Error).message };
+  }
+  return watchHook(child, options);
+}
+
+function watchHook(child: ChildProcess, options: SpawnHookOptions): Promise<SpawnHookResult> {
   return new Promise((resolve) => {
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn('/bin/sh', ['-c', options.command], {
-        cwd: options.cwd,
-        env: options.env,
-        detached: true,
-        stdio: ['pipe', options.background ? 'ignore' : 'pipe', options.background ? 'ignore' : 'pipe'],
-      });
-    } catch (error) {
-      resolve({ kind: 'failed', message: (error as Error).message });
-      return;
-    }
+    let exited = false;
+    child.once('exit', () => {
+      exited = true;
+    });
     const killGroup = (): void => {
       if (child.pid === undefined) return;
+      // Before it exited the pid is ours: the whole tree goes. After, only its group can be left (the pid
+      // may be reused), and the group id is not reused while the group lives.
+      if (!exited) {
+        killProcessTree(child.pid);
+        return;
+      }
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -52,10 +84,17 @@ export function spawnHook(options: SpawnHookOptions): Promise<SpawnHookResult> {
     child.stdin?.end(options.stdin);
 
     if (options.background) {
-      const timer = setTimeout(killGroup, options.timeoutMs);
+      const settle = (): void => {
+        clearTimeout(timer);
+        options.onSettled?.();
+      };
+      const timer = setTimeout(() => {
+        killGroup();
+        options.onSettled?.();
+      }, options.timeoutMs);
       timer.unref();
-      child.on('error', () => clearTimeout(timer));
-      child.on('exit', () => clearTimeout(timer));
+      child.once('error', settle);
+      child.once('exit', settle);
       child.unref();
       resolve({ kind: 'started' });
       return;
@@ -75,6 +114,7 @@ export function spawnHook(options: SpawnHookOptions): Promise<SpawnHookResult> {
       clearTimeout(drainTimer);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      options.onSettled?.();
       if (timedOut) resolve({ kind: 'timed_out', stdout, stderr });
       else resolve({ kind: 'exited', exitCode: exitCode ?? -1, stdout, stderr });
     };
@@ -100,6 +140,7 @@ export function spawnHook(options: SpawnHookOptions): Promise<SpawnHookResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.onSettled?.();
       resolve({ kind: 'failed', message: error.message });
     });
     child.on('exit', (code, signal) => {

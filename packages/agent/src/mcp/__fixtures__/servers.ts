@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -7,9 +8,25 @@ import type { McpServerConfigInput } from '../mcp-config.js';
 export const testServerScript = fileURLToPath(new URL('./test-mcp-server.mjs', import.meta.url));
 export const garbageServerScript = fileURLToPath(new URL('./garbage-server.mjs', import.meta.url));
 
+/**
+ * What the fixture servers read outside a test's workspace: their scripts, and the packages they import (the
+ * repository's node_modules, where pnpm keeps them). Given as the server config's own `sandbox` allowance,
+ * which is what a user does for a server run from a script of theirs.
+ */
+export const fixtureReadablePaths: string[] = [
+  realpathSync(fileURLToPath(new URL('.', import.meta.url))),
+  realpathSync(fileURLToPath(new URL('../../../../../node_modules', import.meta.url))),
+  realpathSync(fileURLToPath(new URL('../../../node_modules', import.meta.url))),
+];
+
 /** The stdio test server, as an `mcp_config` entry. */
 export function stdioServer(extra: Partial<McpServerConfigInput> = {}): McpServerConfigInput {
-  return { command: process.execPath, args: [testServerScript, 'stdio'], ...extra };
+  return {
+    command: process.execPath,
+    args: [testServerScript, 'stdio'],
+    sandbox: { readablePaths: fixtureReadablePaths },
+    ...extra,
+  };
 }
 
 /** Starts the test server over streamable HTTP in its own process on 127.0.0.1, port 0. */

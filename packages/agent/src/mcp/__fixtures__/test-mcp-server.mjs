@@ -1,11 +1,15 @@
 // A real MCP server for the tests, built with the SDK's server classes.
 // `node test-mcp-server.mjs stdio` serves on stdin/stdout; `node test-mcp-server.mjs http` serves streamable HTTP
 // on 127.0.0.1 (port 0) and prints `listening <port>` on stdout.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+
+/** When this process started (with its pid: which server process answered). */
+const STARTED = `${Date.now()}-${process.hrtime.bigint()}`;
 
 // A 1x1 transparent PNG.
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -47,8 +51,9 @@ function registerBaseTools(server) {
     content: [{ type: 'text', text: 'refused on purpose' }],
     isError: true,
   }));
-  server.registerTool('pid', { description: 'The server process id' }, async () => ({
-    content: [{ type: 'text', text: String(process.pid) }],
+  // Inside a sandbox every server is pid 2 of its own PID namespace: the start time tells two processes apart.
+  server.registerTool('pid', { description: 'The server process id and start time' }, async () => ({
+    content: [{ type: 'text', text: `${process.pid}@${STARTED}` }],
   }));
   server.registerTool('env', { description: 'Names of the environment variables the server sees' }, async () => ({
     content: [{ type: 'text', text: JSON.stringify(Object.keys(process.env).sort()) }],
@@ -62,6 +67,17 @@ function registerBaseTools(server) {
     content: 'not a list',
   }));
   server.registerTool('hang', { description: 'Never answers' }, async () => new Promise(() => {}));
+  server.registerTool(
+    'read_path',
+    { description: 'Reads a file as the server sees it (sandbox tests)', inputSchema: { path: z.string() } },
+    async ({ path }) => {
+      try {
+        return { content: [{ type: 'text', text: readFileSync(path, 'utf8') }] };
+      } catch (error) {
+        return { content: [{ type: 'text', text: `ERROR ${error.code ?? error.message}` }] };
+      }
+    },
+  );
 }
 
 const mode = process.argv[2] ?? 'stdio';

@@ -1,9 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SandboxAccess } from '../../sandboxing/sandbox-access.js';
 import type { McpServerConfig } from '../mcp-config.js';
 import { McpServerError } from '../mcp-server-error.js';
 import { authHeaders } from './auth-headers.js';
 import { loadMcpSdk } from './mcp-sdk.js';
+import { type McpSpawn, prepareMcpSpawn } from './mcp-spawn.js';
 import type { McpToolDescriptor } from './mcp-tool-descriptor.js';
 
 /** Reference defaults: 30 s to connect and list (`create_mcp_tools`), 300 s per call (`MCP_TOOL_TIMEOUT_SECONDS`). */
@@ -20,6 +22,8 @@ export interface McpConnectionOptions {
   workspace?: string;
   /** Limit of starting the server and listing its tools, in seconds (default 30). */
   startTimeout?: number;
+  /** The conversation's sandbox, where a stdio server runs (default: a sandbox of the default policy of its own). */
+  sandbox?: SandboxAccess;
 }
 
 /**
@@ -31,7 +35,10 @@ export class McpConnection {
   readonly server: McpServerConfig;
   readonly #workspace: string | undefined;
   readonly #startTimeout: number;
+  readonly #sandbox: SandboxAccess | undefined;
   #client: Promise<Client> | undefined;
+  /** What the running stdio server holds in its sandbox, freed when it is closed. */
+  #spawned: McpSpawn | undefined;
   #stderr = '';
   #lastTransportError: string | undefined;
 
@@ -40,6 +47,7 @@ export class McpConnection {
     this.server = options.server;
     this.#workspace = options.workspace;
     this.#startTimeout = options.startTimeout ?? START_TIMEOUT_SECONDS;
+    this.#sandbox = options.sandbox;
   }
 
   get transportName(): 'stdio' | 'http' {
@@ -86,6 +94,13 @@ export class McpConnection {
     this.#client = undefined;
     if (client === undefined) return;
     await client.then((connected) => connected.close()).catch(() => undefined);
+    await this.#releaseSpawn();
+  }
+
+  async #releaseSpawn(): Promise<void> {
+    const spawned = this.#spawned;
+    this.#spawned = undefined;
+    await spawned?.release().catch(() => undefined);
   }
 
   #connected(): Promise<Client> {
@@ -100,7 +115,13 @@ export class McpConnection {
     const sdk = await loadMcpSdk();
     this.#stderr = '';
     this.#lastTransportError = undefined;
-    const transport = this.#transport(sdk);
+    let transport: Transport;
+    try {
+      transport = await this.#transport(sdk);
+    } catch (error) {
+      await this.#releaseSpawn();
+      throw this.#error('start', error, this.#startTimeout);
+    }
     const client = new sdk.Client({ name: 'x-agent', version: '0.0.0' });
     client.onerror = (error) => {
       this.#lastTransportError = error.message;
@@ -115,22 +136,26 @@ export class McpConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
+      await this.#releaseSpawn();
       throw this.#error('start', error, this.#startTimeout);
     }
     return client;
   }
 
-  #transport(sdk: Awaited<ReturnType<typeof loadMcpSdk>>): Transport {
+  async #transport(sdk: Awaited<ReturnType<typeof loadMcpSdk>>): Promise<Transport> {
     const server = this.server;
     if (this.transportName === 'stdio') {
-      const transport = new sdk.StdioClientTransport({
-        command: server.command as string,
-        args: server.args ?? [],
+      // The SDK spawns the process itself: it gets the command rewritten to start inside the sandbox.
+      await this.#releaseSpawn();
+      this.#spawned = await prepareMcpSpawn({
+        server,
+        sandbox: this.#sandbox,
+        workspace: this.#workspace ?? process.cwd(),
         // Only PATH/HOME-like basics and what the config gives: the host's secrets never reach the server.
         env: { ...sdk.getDefaultEnvironment(), ...(server.env ?? {}) },
-        ...((server.cwd ?? this.#workspace) === undefined ? {} : { cwd: server.cwd ?? this.#workspace }),
-        stderr: 'pipe',
       });
+      const { command, args, env, cwd } = this.#spawned.prepared;
+      const transport = new sdk.StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
       });

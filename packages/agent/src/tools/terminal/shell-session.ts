@@ -1,7 +1,8 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
-import { killProcessTree } from '../../processes/index.js';
+import { killProcessTree, whenSpawned } from '../../processes/index.js';
+import type { Sandbox } from '../../sandbox/sandbox.js';
 import { HeadTailBuffer } from '../internal/output-buffer.js';
 
 /** What the shell reports after each command: the reference's PS1 metadata. */
@@ -27,6 +28,8 @@ export interface ShellSessionOptions {
   cwd: string;
   env: Record<string, string>;
   keepChars: number;
+  /** Where the shell runs: it is started once inside it, and everything it starts stays inside. */
+  sandbox: Sandbox;
 }
 
 /** `$'…'` quoting: any byte sequence survives, newlines included. */
@@ -92,18 +95,16 @@ export class ShellSession {
 
   /** Starts bash and waits for its first report (so the session is ready and its directory known). */
   async start(): Promise<CommandReport> {
-    const { shell, cwd, env } = this.#options;
-    const child = spawn(shell, ['--norc', '--noprofile'], {
+    const { shell, cwd, env, sandbox } = this.#options;
+    const child = (await sandbox.spawn({
+      command: shell,
+      args: ['--norc', '--noprofile'],
       cwd,
       env,
-      detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    })) as ChildProcessWithoutNullStreams;
     this.#child = child;
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
+    await whenSpawned(child);
     if (child.pid !== undefined) livePids.add(child.pid);
     installExitHook();
     child.stdout.setEncoding('utf8');
@@ -155,7 +156,9 @@ export class ShellSession {
 
   /** Sends a signal to the command (the whole process group; the shell survives SIGINT). */
   signal(signal: NodeJS.Signals): void {
-    if (this.#child?.pid !== undefined) killGroup(this.#child.pid, signal);
+    const pid = this.#child?.pid;
+    // Through the sandbox: inside bubblewrap the shell is not in the group of the process we started.
+    if (pid !== undefined) this.#options.sandbox.signal(pid, signal);
   }
 
   /**

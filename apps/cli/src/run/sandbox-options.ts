@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+import type { SandboxPolicyInput } from '@x/agent';
+import { expandHome } from '../data-dir.js';
+import { UsageError } from '../errors/usage-error.js';
+
+/** The sandbox flags of `x run`. */
+export interface SandboxFlags {
+  sandbox?: boolean;
+  /** `--allow-network` alone: true (all); with hosts: the comma-separated list. */
+  allowNetwork?: boolean | string;
+  allowRead?: string[];
+  allowWrite?: string[];
+  unsandboxed?: boolean;
+}
+
+/**
+ * The policy the flags ask for; undefined when none was given (a new conversation is then sandboxed with no
+ * network, a resumed one keeps the policy it recorded). `--unsandboxed` cannot be combined with the others.
+ */
+export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | undefined {
+  const widening =
+    flags.allowNetwork !== undefined || (flags.allowRead?.length ?? 0) > 0 || (flags.allowWrite?.length ?? 0) > 0;
+  if (flags.unsandboxed === true) {
+    if (flags.sandbox === true || widening) {
+      throw new UsageError('--unsandboxed runs without a sandbox: leave out --sandbox and the --allow-* options.');
+    }
+    return { mode: 'unsandboxed' };
+  }
+  if (flags.sandbox !== true && !widening) return undefined;
+  const hosts =
+    typeof flags.allowNetwork === 'string'
+      ? flags.allowNetwork
+          .split(',')
+          .map((host) => host.trim())
+          .filter((host) => host !== '')
+      : [];
+  if (typeof flags.allowNetwork === 'string' && hosts.length === 0) {
+    throw new UsageError('--allow-network was given an empty host list.', {
+      hint: 'Use --allow-network alone for the whole network, or --allow-network example.com,api.example.com.',
+    });
+  }
+  const absolute = (path: string): string => resolve(expandHome(path));
+  return {
+    mode: 'sandboxed',
+    network:
+      flags.allowNetwork === undefined
+        ? { mode: 'none' }
+        : hosts.length === 0
+          ? { mode: 'all' }
+          : { mode: 'allowlist', hosts },
+    readablePaths: (flags.allowRead ?? []).map(absolute),
+    writablePaths: (flags.allowWrite ?? []).map(absolute),
+  };
+}
+
+/** One line for the run header: what the agent's processes run under. */
+export function describeSandboxPolicy(policy: {
+  mode: string;
+  network: { mode: string; hosts?: string[] };
+  readablePaths: string[];
+  writablePaths: string[];
+}): string {
+  if (policy.mode === 'unsandboxed') return 'NONE: commands run with your authority (--unsandboxed)';
+  const network =
+    policy.network.mode === 'allowlist'
+      ? `network ${policy.network.hosts?.join(', ')}`
+      : `network ${policy.network.mode}`;
+  const extra = [
+    ...(policy.readablePaths.length === 0 ? [] : [`+read ${policy.readablePaths.join(', ')}`]),
+    ...(policy.writablePaths.length === 0 ? [] : [`+write ${policy.writablePaths.join(', ')}`]),
+  ];
+  return ['bubblewrap', network, ...extra].join(', ');
+}

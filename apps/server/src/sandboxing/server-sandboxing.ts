@@ -1,0 +1,108 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import {
+  detectSandboxSupport,
+  openDefaultSandbox,
+  type SandboxOpener,
+  type SandboxPolicy,
+  type SandboxPolicyInput,
+  type SandboxSupport,
+  sandboxPolicySchema,
+  warnUnsandboxedOnce,
+} from '@x/agent';
+import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import { SandboxRequiredError } from './sandbox-required-error.js';
+
+/** How the server runs the processes of conversations and of the shell route. */
+export interface ServerSandboxing {
+  /** `sandboxed`: bubblewrap; `unsandboxed`: the operator's explicit opt-out; `unavailable`: tools are refused. */
+  readonly mode: 'sandboxed' | 'unsandboxed' | 'unavailable';
+  /** Why no sandbox is available (with `unavailable`, and `unsandboxed` on a host without one). */
+  readonly reason: string | undefined;
+  readonly open: SandboxOpener;
+  /** Throws `SandboxRequiredError` when tools may not run. */
+  assertCanRun(): void;
+  /**
+   * The policy of a conversation from its create request (or meta.json): the server's opt-out forces
+   * `unsandboxed`; a request cannot opt out itself, nor expose the server's data directory.
+   */
+  policyFor(requested: SandboxPolicyInput | null | undefined): SandboxPolicy;
+  /**
+   * The policy of a stored conversation (meta.json), under what the server allows now: never throws, so a
+   * conversation created under another configuration still opens (a stored opt-out is sandboxed again here).
+   */
+  storedPolicy(stored: unknown): SandboxPolicy;
+}
+
+export interface ServerSandboxingOptions {
+  /** `x serve --unsandboxed`: run tools without a sandbox (warned about loudly). */
+  unsandboxed: boolean;
+  /** The server's data directory: never mounted into a sandbox. */
+  dataDir: string;
+  /** Whether this host can sandbox (default `detectSandboxSupport`); tests inject a failing probe. */
+  probe?: () => Promise<SandboxSupport>;
+  /** Opens a sandbox (default `openDefaultSandbox`). */
+  open?: SandboxOpener;
+  warn: (message: string) => void;
+}
+
+function overlaps(path: string, directory: string): boolean {
+  const inside = (child: string, parent: string): boolean => {
+    const rel = relative(parent, child);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  return inside(resolve(path), resolve(directory)) || inside(resolve(directory), resolve(path));
+}
+
+/** Probes the host once, at start-up, and says loudly when tools will be refused or run unsandboxed. */
+export async function resolveServerSandboxing(options: ServerSandboxingOptions): Promise<ServerSandboxing> {
+  const open = options.open ?? openDefaultSandbox;
+  let mode: ServerSandboxing['mode'];
+  let reason: string | undefined;
+  if (options.unsandboxed) {
+    mode = 'unsandboxed';
+    warnUnsandboxedOnce('the server was started with --unsandboxed', options.warn);
+  } else {
+    const support = await (options.probe ?? detectSandboxSupport)();
+    mode = support.available ? 'sandboxed' : 'unavailable';
+    if (!support.available) {
+      reason = support.reason;
+      options.warn(new SandboxRequiredError(support.reason).message);
+    }
+  }
+  return {
+    mode,
+    reason,
+    open,
+    assertCanRun() {
+      if (mode === 'unavailable') throw new SandboxRequiredError(reason ?? 'unknown reason');
+    },
+    policyFor(requested) {
+      const parsed = sandboxPolicySchema.safeParse(requested ?? {});
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map(
+          (issue) => `${['sandbox', ...issue.path].join('.')}: ${issue.message}`,
+        );
+        throw new InvalidRequestError(`Invalid sandbox policy: ${problems.join('; ')}`, { statusCode: 422 });
+      }
+      const policy = parsed.data;
+      if (policy.mode === 'unsandboxed' && mode !== 'unsandboxed') {
+        throw new InvalidRequestError(
+          "sandbox.mode 'unsandboxed': only the server's operator can run tools without a sandbox (x serve --unsandboxed)",
+        );
+      }
+      for (const path of [...policy.writablePaths, ...policy.readablePaths]) {
+        if (overlaps(path, options.dataDir)) {
+          throw new InvalidRequestError(
+            `sandbox path '${path}' overlaps the server's data directory, which no sandbox may see`,
+          );
+        }
+      }
+      return mode === 'unsandboxed' ? { ...policy, mode: 'unsandboxed' } : policy;
+    },
+    storedPolicy(stored) {
+      const parsed = sandboxPolicySchema.safeParse(stored ?? {});
+      const policy = parsed.success ? parsed.data : sandboxPolicySchema.parse({});
+      return { ...policy, mode: mode === 'unsandboxed' ? 'unsandboxed' : 'sandboxed' };
+    },
+  };
+}
