@@ -363,7 +363,9 @@ export class Conversation {
         await this.#readRecentHistory();
         await this.#startExtensions();
         await this.#hooks?.sessionStart();
-        return runLoop(this.#runHost(), { ...options, signal });
+        // A lease taken over (noticed at the holder's next heartbeat) stops the run at once: the model call and
+        // the tool in flight are aborted, rather than going on until the next append is refused by the fence.
+        return runLoop(this.#runHost(), { ...options, signal }, this.#runLease?.signal);
       })
       .finally(async () => {
         this.#abort.end();

@@ -17,16 +17,25 @@ import type { RunHost } from './run-host.js';
 /** Steps between base_state.json checkpoints during a run. */
 export const CHECKPOINT_EVERY_STEPS = 25;
 
-export function runLoop(host: RunHost, options: RunOptions): Promise<RunResult> {
+export function runLoop(host: RunHost, options: RunOptions, leaseSignal?: AbortSignal): Promise<RunResult> {
   const run = { conversationId: host.conversation.id, llm: host.conversation.agent.llm };
-  return traceAgentRun(run, () => loop(host, options));
+  return traceAgentRun(run, () => loop(host, options, leaseSignal));
 }
 
-async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
+/**
+ * `leaseSignal` aborts when the run's lease is lost (taken over): the model call and the tools see it with the
+ * interrupt, and the run ends with the lease's `LeaseLostError`, recording nothing (another owner has the log).
+ */
+async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal | undefined): Promise<RunResult> {
   const maxIterations = options.maxIterations ?? host.state().max_iterations;
   let iterations = 0;
   let reachedIterationLimit = false;
   const { signal } = options;
+  const stepSignal =
+    leaseSignal === undefined ? signal : signal === undefined ? leaseSignal : AbortSignal.any([signal, leaseSignal]);
+  const assertLeaseHeld = (): void => {
+    if (leaseSignal?.aborted) throw leaseSignal.reason;
+  };
   let interrupted = false;
   try {
     const status = host.state().execution_status;
@@ -35,6 +44,7 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
     }
     while (true) {
       host.assertOpen();
+      assertLeaseHeld();
       if (signal?.aborted) {
         interrupted = true;
         break;
@@ -70,9 +80,10 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
         // A UserPromptSubmit hook blocked the last message: it never reaches the model (reference).
         await host.setStatus('finished');
       } else {
-        await host.conversation.agent.step(host.stepContext(options.signal));
+        await host.conversation.agent.step(host.stepContext(stepSignal));
       }
       iterations += 1;
+      assertLeaseHeld();
       // A tool the abort cut short has answered (the terminal reports the kill): stop before anything else.
       if (signal?.aborted) {
         interrupted = true;
@@ -100,6 +111,7 @@ async function loop(host: RunHost, options: RunOptions): Promise<RunResult> {
     }
     if (interrupted) await recordInterrupt(host);
   } catch (error) {
+    assertLeaseHeld();
     // Whatever the abort made fail (the model call, a tool) is the interrupt, not a crash.
     if (!signal?.aborted) throw await recordFailure(host, error);
     interrupted = true;

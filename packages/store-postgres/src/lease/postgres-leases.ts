@@ -111,7 +111,7 @@ export class PostgresLeases implements Leases {
         [key, generation, this.ttlMs],
       );
       if (rows.length === 0) {
-        controller.abort(new Error(`lease '${key}' generation ${generation} was taken over`));
+        controller.abort(new LeaseLostError({ leaseKey: key, generation }));
         return false;
       }
       lastRenewed = performance.now();

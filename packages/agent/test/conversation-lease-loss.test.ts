@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFileStoreLeases, createMemoryFileStore, LeaseLostError } from '@x/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+
+// A run whose lease another owner took over stops at the holder's next heartbeat: the tool in flight is aborted
+// and the model is not called again, instead of the run going on until its next append meets the fence.
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'x-lease-loss-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe('a run whose lease was taken over', () => {
+  it('aborts the tool in flight at the next heartbeat and calls the model no more', async () => {
+    const store = createMemoryFileStore();
+    let started: () => void = () => undefined;
+    const toolStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const toolSaw: string[] = [];
+    // Waits for its abort signal; a run that never aborts it is caught by the bound below, long past a heartbeat.
+    const waitForAbort = defineTool({
+      name: 'wait',
+      description: 'Works until it is told to stop.',
+      parameters: z.object({}),
+      execute: async (_args, context) => {
+        started();
+        const outcome = await new Promise<string>((resolve) => {
+          const bound = setTimeout(() => resolve('never aborted'), 30_000);
+          context.signal?.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(bound);
+              resolve(LeaseLostError.isInstance(context.signal?.reason) ? 'lease lost' : 'aborted');
+            },
+            { once: true },
+          );
+        });
+        toolSaw.push(outcome);
+        return { content: outcome };
+      },
+    });
+    let modelCalls = 0;
+    const conversation = await Conversation.create({
+      agent: new Agent({
+        llm: createOfflineLLM({
+          script: () => {
+            modelCalls += 1;
+            return { toolCalls: [{ name: 'wait', arguments: {} }] };
+          },
+        }),
+        tools: [waitForAbort],
+      }),
+      workspace: dir,
+      persistenceDir: dir,
+      durability: 'none',
+      store,
+      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: 150 }),
+    });
+    await conversation.sendMessage('go');
+    const run = conversation.run().catch((caught: unknown) => caught);
+    await toolStarted;
+    // Another owner takes generation 2 (as after a heartbeat it saw standing still).
+    expect(
+      await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}'),
+    ).toBe(true);
+    const error = await run;
+    expect(toolSaw).toEqual(['lease lost']);
+    expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);
+    expect(modelCalls).toBe(1);
+    await conversation.close().catch(() => undefined);
+  });
+});
