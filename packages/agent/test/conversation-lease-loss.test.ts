@@ -68,9 +68,9 @@ describe('a run whose lease was taken over', () => {
     const run = conversation.run().catch((caught: unknown) => caught);
     await toolStarted;
     // Another owner takes generation 2 (as after a heartbeat it saw standing still).
-    expect(
-      await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}'),
-    ).toBe(true);
+    expect(await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}')).toBe(
+      true,
+    );
     const error = await run;
     expect(toolSaw).toEqual(['lease lost']);
     expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);

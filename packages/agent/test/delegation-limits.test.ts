@@ -67,7 +67,12 @@ describe('the cap on sub-agents', () => {
   });
 
   it('allows exactly the cap in one spawn, and respawning a known id takes no new place', async () => {
-    const { texts } = await runParent({ maxChildren: 2 }, [spawn('a', 'b'), spawn('a'), spawn('a', 'c'), finish('done')]);
+    const { texts } = await runParent({ maxChildren: 2 }, [
+      spawn('a', 'b'),
+      spawn('a'),
+      spawn('a', 'c'),
+      finish('done'),
+    ]);
     expect(texts).toEqual([
       [false, 'Successfully spawned 2 sub-agents: a (default), b (default)'],
       [false, 'Successfully spawned 1 sub-agents: a (default)'],
@@ -98,7 +103,11 @@ describe('a child that does not finish', () => {
           },
         },
       },
-      [spawn('loop'), { toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks: { loop: 'go' } } }] }, finish('done')],
+      [
+        spawn('loop'),
+        { toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks: { loop: 'go' } } }] },
+        finish('done'),
+      ],
     );
     expect(result.status).toBe('finished');
     expect(texts[1]?.[0]).toBe(true);
@@ -127,7 +136,9 @@ describe('a child under the parent’s confirmation policy', () => {
             script: (request, turn) =>
               turn === 0
                 ? { toolCalls: [{ name: 'touch', arguments: { file: 'made.txt' } }] }
-                : finish(JSON.stringify(request.messages.at(-1)?.content ?? '').includes('rejected') ? 'refused' : 'made'),
+                : finish(
+                    JSON.stringify(request.messages.at(-1)?.content ?? '').includes('rejected') ? 'refused' : 'made',
+                  ),
           }),
         }),
     },
@@ -160,11 +171,9 @@ describe('a child under the parent’s confirmation policy', () => {
 
   it('runs the child’s action once approved', async () => {
     const ran: string[] = [];
-    const { texts } = await runParent(
-      { agentTypes: childWithCommand(ran), confirm: () => true },
-      script,
-      { kind: 'AlwaysConfirm' },
-    );
+    const { texts } = await runParent({ agentTypes: childWithCommand(ran), confirm: () => true }, script, {
+      kind: 'AlwaysConfirm',
+    });
     expect(ran).toEqual(['made.txt']);
     expect(texts[1]).toEqual([false, 'Completed delegation of 1 tasks\n\nResults:\n1. Agent worker: made']);
   });

@@ -104,9 +104,7 @@ describe('SecretRegistry.mask merges matches', () => {
 
   it('hides a secret inside a longer one whole and keeps separate matches apart', () => {
     const registry = new SecretRegistry({ SHORT: 'tok', LONG: 'xx-tok-yy' });
-    expect(registry.mask('tok and xx-tok-yy and tok')).toBe(
-      '<secret-hidden> and <secret-hidden> and <secret-hidden>',
-    );
+    expect(registry.mask('tok and xx-tok-yy and tok')).toBe('<secret-hidden> and <secret-hidden> and <secret-hidden>');
     expect(registry.mask('tok tok')).toBe('<secret-hidden> <secret-hidden>');
   });
 
