@@ -44,7 +44,11 @@ describe('EventLog appends with expectedIndex', () => {
     expect(await theirs.append(contractMessageEvent('theirs'))).toBe(0);
     const error = await conflict(mine.append(contractMessageEvent('mine'), { expectedIndex: 0 }));
     expect(error).toMatchObject({ expectedIndex: 0, actualIndex: 1 });
-    expect(await texts(await EventLog.open(store))).toEqual(['theirs']);
+    // Again, now that this instance met a rival (PostgreSQL then queues appends on the log's lock).
+    expect(await theirs.append(contractMessageEvent('theirs again'))).toBe(1);
+    const again = await conflict(mine.append(contractMessageEvent('mine again'), { expectedIndex: 1 }));
+    expect(again).toMatchObject({ expectedIndex: 1, actualIndex: 2 });
+    expect(await texts(await EventLog.open(store))).toEqual(['theirs', 'theirs again']);
   });
 
   it('refuses an index past the end, and appends there once the log reaches it', async () => {
