@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresStoreError } from '../errors.js';
@@ -12,7 +11,8 @@ export interface PostgresServer {
   readonly port: number;
   /**
    * Stops the server (fast shutdown: every connection is cut), runs `whileDown` and starts it again on the
-   * same port and data: what clients see when the database restarts.
+   * same port and data: what clients see when the database restarts. `url` and `port` stay the same; the
+   * port is outside the kernel's ephemeral range, so nothing takes it meanwhile but a deliberate bind.
    */
   restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Stops the server (fast shutdown), waits for it to exit and removes its data directory. */
@@ -39,17 +39,35 @@ export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, versions[0], 'bin');
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * A port to try: random, below the kernel's ephemeral range (`ip_local_port_range`). A port found free by
+ * listening on port 0 comes from that range, so the kernel may hand it to another listener or to an outgoing
+ * connection between the check and PostgreSQL's bind, or while the server is down for `restart()`; a port below
+ * the range is only ever taken by a deliberate bind. Without a usable range: 20000–29999.
+ */
+export function pickPostgresPort(rangeText = readEphemeralRange()): number {
+  const low = Number.parseInt(rangeText?.trim().split(/\s+/)[0] ?? '', 10);
+  const top = Number.isInteger(low) && low > 11_000 ? low - 1 : 29_999;
+  const bottom = Number.isInteger(low) && low > 11_000 ? 10_000 : 20_000;
+  return bottom + Math.floor(Math.random() * (top - bottom + 1));
 }
+
+function readEphemeralRange(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** PostgreSQL's log when it could not listen on its port (another process holds it). */
+function isBindFailure(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return /could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(text);
+}
+
+/** Ports tried before `startPostgresServer` gives up: each taken one is met by a bind failure, then the next. */
+const PORT_ATTEMPTS = 10;
 
 /** Who runs the server: PostgreSQL refuses to run as root, so root hands it to the `postgres` user. */
 function serverUser(): { uid: number; gid: number } | undefined {
@@ -67,12 +85,17 @@ function serverUser(): { uid: number; gid: number } | undefined {
 
 /**
  * Starts a throwaway PostgreSQL server for tests: `initdb` into a temp directory, then `postgres` on
- * 127.0.0.1 with a free port, its unix socket in the temp directory, fsync off (or, with `durable`, PostgreSQL's
+ * 127.0.0.1 on a random port below the ephemeral range (another one when PostgreSQL finds it taken), its unix socket in the temp directory, fsync off (or, with `durable`, PostgreSQL's
  * own durable defaults: fsync, synchronous_commit and full_page_writes on, as a deployment runs it). As root it
  * runs as the `postgres` user. Fails (never skips) with install instructions when PostgreSQL is missing.
  */
 export async function startPostgresServer(
-  options: { startTimeoutMs?: number; durable?: boolean } = {},
+  options: {
+    startTimeoutMs?: number;
+    durable?: boolean;
+    /** Chooses each port to try (default `pickPostgresPort`); a taken one is met by trying the next. */
+    pickPort?: () => number;
+  } = {},
 ): Promise<PostgresServer> {
   const bin = findPostgresBin();
   const user = serverUser();
@@ -96,10 +119,25 @@ export async function startPostgresServer(
       `initdb failed (${init.error?.message ?? `exit ${init.status}`}): ${init.stderr}. ${INSTALL_HINT}`,
     );
   }
-  const port = await freePort();
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   const durable = options.durable ?? false;
-  let child = await launch({ bin, data, socketDir, port, user, timeoutMs, durable });
+  const pickPort = options.pickPort ?? (() => pickPostgresPort());
+  let port = 0;
+  let child: ChildProcess | undefined;
+  for (let attempt = 1; child === undefined; attempt++) {
+    port = pickPort();
+    try {
+      child = await launch({ bin, data, socketDir, port, user, timeoutMs, durable });
+    } catch (error) {
+      // Taken by another process: another port. Any other failure is reported as it is.
+      if (!isBindFailure(error) || attempt >= PORT_ATTEMPTS) {
+        await rm(root, { recursive: true, force: true, maxRetries: 5 });
+        throw error;
+      }
+    }
+  }
+  // Set by the loop above (narrowed to undefined by its condition).
+  let running = child as ChildProcess;
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const exited = (process: ChildProcess): Promise<void> =>
     process.exitCode !== null || process.signalCode !== null
@@ -109,14 +147,14 @@ export async function startPostgresServer(
     url,
     port,
     async restart(whileDown) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-      await exited(child);
+      if (running.exitCode === null && running.signalCode === null) running.kill('SIGINT');
+      await exited(running);
       await whileDown?.();
-      child = await launch({ bin, data, socketDir, port, user, timeoutMs, durable });
+      running = await launch({ bin, data, socketDir, port, user, timeoutMs, durable });
     },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-      await exited(child);
+      if (running.exitCode === null && running.signalCode === null) running.kill('SIGINT');
+      await exited(running);
       await rm(root, { recursive: true, force: true, maxRetries: 5 });
     },
   };
