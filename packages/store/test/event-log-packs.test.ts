@@ -120,7 +120,8 @@ describe('EventLog packed read cache', () => {
     const closing = log.close().then(() => {
       closed = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The memory store settles in microtasks: once a macrotask has run, a close that did not wait is done.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(false);
     releaseWrites();
     await closing;

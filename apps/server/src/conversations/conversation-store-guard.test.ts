@@ -52,7 +52,8 @@ describe('guardConversationStore', () => {
     const revoking = guarded.revoke().then(() => {
       revoked = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The memory store settles in microtasks: once a macrotask has run, a revoke that did not wait is done.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(revoked).toBe(false);
     release();
     await revoking;

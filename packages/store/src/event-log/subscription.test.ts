@@ -86,7 +86,13 @@ describe('EventLog.subscribe', () => {
     await reachedThree;
     stop();
     await log.append(userMessageEvent('after stop'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // A listener started now gets the event appended after the stop: by then the stopped one would have too.
+    await new Promise<void>((resolve) => {
+      const later = log.listen(3, async () => {
+        later();
+        resolve();
+      });
+    });
     expect(seen).toEqual([0, 1, 2]);
   });
 });
