@@ -8,6 +8,7 @@ import {
   Agent,
   type ConfirmationPolicyInput,
   Conversation,
+  ConversationClosedError,
   createDelegateTool,
   createOfflineLLM,
   type DelegateToolOptions,
@@ -78,6 +79,20 @@ describe('the cap on sub-agents', () => {
       [false, 'Successfully spawned 1 sub-agents: a (default)'],
       [true, 'Cannot spawn 2 agents. Already have 2 agents, maximum is 2'],
     ]);
+  });
+});
+
+describe('respawning an id', () => {
+  it('closes the child it replaces', async () => {
+    const children: Conversation[] = [];
+    await runParent({ onSubConversation: ({ conversation }) => children.push(conversation) }, [
+      spawn('a'),
+      spawn('a'),
+      finish('done'),
+    ]);
+    expect(children).toHaveLength(2);
+    const replaced = await children[0]!.sendMessage('still there?').catch((caught: unknown) => caught);
+    expect(ConversationClosedError.isInstance(replaced)).toBe(true);
   });
 });
 
