@@ -61,3 +61,31 @@ describe('a PostgreSQL lease taken over by another owner', () => {
     expect(LeaseLostError.isInstance(await lost)).toBe(true);
   });
 });
+
+describe('a PostgreSQL lease whose renewals keep failing', () => {
+  it('is lost after a ttl without a renewal, and assertHeld refuses though no one took it over', async () => {
+    const testDatabase = await createTestDatabase(inject('postgresUrl'));
+    databases.push(testDatabase);
+    const database = await testDatabase.connect();
+    let cutOff = false;
+    // Renewals (UPDATE … SET expires_at) fail as a dropped connection does; other statements go through.
+    const flaky = {
+      ...database,
+      query: ((text: string, values?: unknown[], options?: unknown) => {
+        if (cutOff && /^\s*UPDATE\b.*SET expires_at = clock_timestamp\(\)/is.test(text)) {
+          return Promise.reject(new Error('Connection terminated unexpectedly'));
+        }
+        return database.query(text, values, options as never);
+      }) as typeof database.query,
+    };
+    const lease = await new PostgresLeases(flaky, { owner: 'a', ttlMs: 300 }).acquire('conversation:cut');
+    const lost = new Promise<void>((resolve) =>
+      lease.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    cutOff = true;
+    await lost;
+    // The row still names generation 1: only the holder's own clock says the lease may be gone.
+    expect(await new PostgresLeases(database).inspect('conversation:cut')).toMatchObject({ generation: 1, owner: 'a' });
+    expect(LeaseLostError.isInstance(await lease.assertHeld().catch((caught: unknown) => caught))).toBe(true);
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnyEvent } from '@x/events';
+import { createFileStoreLeases, createMemoryFileStore } from '@x/store';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+
+// An owner that died (its lease expired) while the conversation was waiting for confirmation had no action in
+// flight: the held action is the user's to approve or reject. The next owner must not answer it as interrupted
+// (`interruptedActions: 'report'`); a rejection then is recorded as the user's.
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'x-expired-waiting-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe('an expired lease over a conversation waiting for confirmation', () => {
+  it('leaves the held action to the user', async () => {
+    const store = createMemoryFileStore();
+    const ran: string[] = [];
+    const tool = defineTool({
+      name: 'record',
+      description: 'Records that it ran.',
+      parameters: z.object({}),
+      execute: () => {
+        ran.push('ran');
+        return { content: 'ran' };
+      },
+    });
+    const events: AnyEvent[] = [];
+    const conversation = await Conversation.create({
+      agent: new Agent({
+        tools: [tool],
+        llm: createOfflineLLM({ script: [{ toolCalls: [{ name: 'record', arguments: {} }] }] }),
+      }),
+      workspace: dir,
+      persistenceDir: dir,
+      durability: 'none',
+      store,
+      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: 50 }),
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+      interruptedActions: 'report',
+      onEvent: (event) => events.push(event),
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    // Another owner took the lease after this run released it, then died without releasing it.
+    expect(await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"dead"}')).toBe(
+      true,
+    );
+    await conversation.rejectPendingActions('not now');
+    await conversation.close();
+    expect(ran).toEqual([]);
+    // The lease taken for the rejection was the dead owner's, expired.
+    expect(await store.exists(`.leases/${conversation.directory}/gen-0000000003.json`)).toBe(true);
+    expect(events.filter((event) => event.kind === 'AgentErrorEvent')).toEqual([]);
+    expect(events.filter((event) => event.kind === 'UserRejectObservation')).toMatchObject([
+      { rejection_reason: 'not now' },
+    ]);
+  });
+});
