@@ -34,7 +34,7 @@ const leaky = defineTool({
   parameters: z.object({ text: z.string(), fail: z.boolean().optional() }),
   execute: ({ text, fail }) => {
     if (fail === true) throw new Error(`could not connect with ${text}`);
-    return { content: [{ type: 'text', text }] };
+    return { content: text };
   },
 });
 

@@ -49,7 +49,7 @@ describe('the chain hash format', () => {
       expect(claim.slice(newline + 1)).toBe(bytes);
       prev = hash;
     }
-    const report = await verifyEventChain(store, 'events');
+    const report = await verifyEventChain(store, { dir: 'events' });
     expect(report).toMatchObject({ status: 'verified', length: 3 });
   });
 });
