@@ -61,3 +61,29 @@ describe('MCP servers that fail', () => {
     expect(text(await call(second.tools, 'pid'), 1)).toMatch(/^\d+$/);
   });
 });
+
+describe('MCP calls', () => {
+  it('stop when their signal aborts (an interrupt), long before the call timeout', async () => {
+    const set = new McpToolset({ mcpServers: { test: stdioServer() } });
+    open.push(set);
+    const { tools } = await set.start();
+    const hang = tools.find((tool) => tool.name === 'hang')!;
+    const controller = new AbortController();
+    const call = hang.execute({ data: {}, kind: MCP_ACTION_KIND }, { workspace: dir, signal: controller.signal });
+    controller.abort(new Error('interrupted by the user'));
+    const observation = await call;
+    expect(observation.is_error).toBe(true);
+    expect(text(observation, 0)).toMatch(/^Error calling MCP tool hang: /);
+  });
+
+  it('leave out a tool whose name another server already offers, with an error naming the server', async () => {
+    const set = new McpToolset({ mcpServers: { first: stdioServer(), second: stdioServer() } });
+    open.push(set);
+    const { tools, errors } = await set.start();
+    const names = tools.map((tool) => tool.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('pid');
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]?.message).toMatch(/^MCP server 'second' offers tool '.+', which another tool already uses/);
+  });
+});
