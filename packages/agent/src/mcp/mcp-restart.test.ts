@@ -75,15 +75,4 @@ describe('MCP calls', () => {
     expect(observation.is_error).toBe(true);
     expect(text(observation, 0)).toMatch(/^Error calling MCP tool hang: /);
   });
-
-  it('leave out a tool whose name another server already offers, with an error naming the server', async () => {
-    const set = new McpToolset({ mcpServers: { first: stdioServer(), second: stdioServer() } });
-    open.push(set);
-    const { tools, errors } = await set.start();
-    const names = tools.map((tool) => tool.name);
-    expect(new Set(names).size).toBe(names.length);
-    expect(names).toContain('pid');
-    expect(errors.length).toBeGreaterThan(0);
-    expect(errors[0]?.message).toMatch(/^MCP server 'second' offers tool '.+', which another tool already uses/);
-  });
 });
