@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Observation } from '@x/events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Tool } from '../tools/tool.js';
-import { stdioServer, testServerScript } from './__fixtures__/servers.js';
+import { fixtureReadablePaths, stdioServer, testServerScript } from './__fixtures__/servers.js';
 import { MCP_ACTION_KIND } from './mcp-tool.js';
 import { McpToolset } from './mcp-toolset.js';
 
@@ -37,19 +37,27 @@ describe('MCP servers that fail', () => {
     const { tools, errors } = await set.start();
     expect(errors).toEqual([]);
     const before = text(await call(tools, 'pid'), 1);
-    expect(before).toMatch(/^\d+$/);
+    expect(before).toMatch(/^\S+$/);
     const hung = await call(tools, 'hang');
     expect(hung.is_error).toBe(true);
     expect(text(hung, 0)).toContain("MCP tool 'hang' timed out after 2 seconds");
     const after = text(await call(tools, 'pid'), 1);
-    expect(after).toMatch(/^\d+$/);
+    expect(after).toMatch(/^\S+$/);
     expect(after).not.toBe(before);
   });
 
   it('a server that failed to start once is tried again', async () => {
     // Fails on its first start (leaving a marker), then starts as the real test server.
     const script = `if [ ! -e started-once ]; then touch started-once; echo "not ready" >&2; exit 1; fi; exec "${process.execPath}" "${testServerScript}" stdio`;
-    const set = new McpToolset({ mcpServers: { flaky: { command: '/bin/sh', args: ['-c', script], cwd: dir } } });
+    const set = new McpToolset(
+      {
+        mcpServers: {
+          flaky: { command: '/bin/sh', args: ['-c', script], sandbox: { readablePaths: fixtureReadablePaths } },
+        },
+      },
+      // The workspace is the sandbox's writable directory and the server's cwd: the marker goes there.
+      { workspace: dir },
+    );
     open.push(set);
     const first = await set.start();
     expect(first.tools).toEqual([]);
@@ -58,7 +66,7 @@ describe('MCP servers that fail', () => {
     ]);
     const second = await set.start();
     expect(second.errors).toEqual([]);
-    expect(text(await call(second.tools, 'pid'), 1)).toMatch(/^\d+$/);
+    expect(text(await call(second.tools, 'pid'), 1)).toMatch(/^\S+$/);
   });
 });
 
