@@ -3,6 +3,8 @@
 // the host's API keys.
 //
 //   OPENAI_API_KEY=sk-... node dist/mcp-stdio.js
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, Conversation, resolveLLMFromEnv } from '@x/agent';
 
@@ -12,10 +14,19 @@ if (llm === undefined)
 
 //#region agent
 const serverScript = fileURLToPath(new URL('./mcp-calc-server.js', import.meta.url));
+// The server runs in the agent's sandbox, which sees only the workspace and the system: its script and the
+// packages it imports are outside, so its entry names them as readable (x's `sandbox` field of a server entry):
+// the script's folder and every node_modules folder Node would look in from there.
+const readable = [dirname(serverScript)];
+for (let dir = dirname(serverScript); dir !== dirname(dir); dir = dirname(dir)) {
+  if (existsSync(join(dir, 'node_modules'))) readable.push(join(dir, 'node_modules'));
+}
 const agent = new Agent({
   llm,
   // The reference's mcp_config shape: server name -> { command, args, env, cwd } (stdio) or { url, headers }.
-  mcpConfig: { mcpServers: { calc: { command: process.execPath, args: [serverScript] } } },
+  mcpConfig: {
+    mcpServers: { calc: { command: process.execPath, args: [serverScript], sandbox: { readablePaths: readable } } },
+  },
 });
 //#endregion agent
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../src/index.js';
-import { waitUntilGone } from '../src/testing/index.js';
+import { hostPids, waitUntilGone } from '../src/testing/index.js';
 import { type Harness, kindsOf, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -90,7 +90,11 @@ describe('interrupt', () => {
     harness = await startHarness([
       {
         toolCalls: [
-          { name: 'terminal', arguments: { command: "sh -c 'echo $$ > pid.txt; exec sleep 600'" } },
+          {
+            name: 'terminal',
+            // The pid inside the sandbox's PID namespace, and that namespace, to find the host's pid.
+            arguments: { command: "sh -c 'readlink /proc/self/ns/pid > ns.txt; echo $$ > pid.txt; exec sleep 600'" },
+          },
           { name: 'terminal', arguments: { command: 'echo second > second.txt' } },
         ],
       },
@@ -98,11 +102,14 @@ describe('interrupt', () => {
     const { conversation, events } = await harness.conversation();
     await conversation.sendMessage('sleep');
     const running = conversation.run();
-    const pid = Number(await fileText(join(harness.workspace, 'pid.txt')));
+    const inside = Number(await fileText(join(harness.workspace, 'pid.txt')));
+    const namespace = await fileText(join(harness.workspace, 'ns.txt'));
+    const [pid] = await hostPids(namespace, [inside]);
+    expect(pid).toBeGreaterThan(0);
 
     await conversation.interrupt();
     expect(await running).toMatchObject({ status: 'paused', interrupted: true });
-    expect(await waitUntilGone([pid])).toEqual([]);
+    expect(await waitUntilGone([pid as number])).toEqual([]);
     expect(await exists(join(harness.workspace, 'second.txt'))).toBe(false);
 
     expect(lastKinds(events, 3)).toEqual(['ObservationEvent', 'AgentErrorEvent', 'InterruptEvent']);

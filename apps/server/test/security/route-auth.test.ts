@@ -70,11 +70,23 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   if (url.endsWith('/security_analyzer')) return JSON.stringify({ security_analyzer: null });
   if (url.endsWith('/navigate')) return JSON.stringify({ event_id: null });
   if (url === '/api/ag-ui') return JSON.stringify({ threadId: conversationId, runId: 'r', messages: [] });
+  if (url === '/api/a2a') {
+    return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: conversationId } });
+  }
   if (route.method === 'PATCH') return JSON.stringify({ title: 'renamed' });
   return '{}';
 }
 
-const publicUrls = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+const publicUrls = new Set([
+  '/',
+  '/alive',
+  '/health',
+  '/ready',
+  '/server_info',
+  '/openapi.json',
+  // The A2A agent card: public by the protocol (it tells a client how to authenticate).
+  '/.well-known/agent-card.json',
+]);
 /** The public routes: health and info, the document, the viewer's assets and the docs page (its own scope). */
 const publicPaths = {
   has: (url: string) => publicUrls.has(url) || url === '/assets/:file' || url === '/docs' || url.startsWith('/docs/'),
