@@ -85,8 +85,9 @@ export function createManualClock(start = 0): ManualClock {
 }
 
 /**
- * Settles `promise` while advancing `clock` by `stepMs` at a time (yielding to I/O between steps), for a
- * lease operation that waits on the clock. Rejects with `promise`'s error; steps are clock time, not real time.
+ * Settles `promise` while advancing `clock` by `stepMs` at a time, for a lease operation that waits on the
+ * clock. Rejects with `promise`'s error. Between steps it yields to I/O for a real millisecond: that only
+ * paces the loop (no busy spin on a shared machine); nothing depends on how long a step really takes.
  */
 export async function advanceUntilSettled<T>(clock: ManualClock, promise: Promise<T>, stepMs: number): Promise<T> {
   let settled = false;
@@ -96,7 +97,7 @@ export async function advanceUntilSettled<T>(clock: ManualClock, promise: Promis
   tracked.catch(() => undefined);
   while (!settled) {
     await clock.advance(stepMs);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
   return tracked;
 }
