@@ -42,7 +42,7 @@ beforeAll(async () => {
   database = await createTestDatabase(postgres.url);
   db = await database.connect();
   llm = await startScriptedLLMServer();
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await llm?.close();
   for (const dir of dirs) await removeDir(dir);
@@ -123,7 +123,7 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
-      await waitFor(async () => (await readFile(marker, 'utf8').catch(() => '')) !== '', 30_000);
+      await waitFor(async () => (await readFile(marker, 'utf8').catch(() => '')) !== '', 60_000);
 
       // A dies mid-action. Nobody asks anything of B: its sweep finds the expired lease and resumes the run.
       child.kill('SIGKILL');
@@ -148,7 +148,7 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await survivor?.built.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('listing on replicas: the SQL index', () => {
@@ -237,5 +237,5 @@ describe('listing on replicas: the SQL index', () => {
       for (const server of servers) await server.built.close();
       await own.drop();
     }
-  }, 120_000);
+  }, 180_000);
 });
