@@ -98,9 +98,11 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       finishReply('recovered'),
     );
     // One workspace root for both replicas, holding the conversation's working directory (and the marker).
+    // A's lease must outlive any scheduling delay of a loaded machine while A is alive (the sweep would take
+    // over a live owner otherwise), yet expire soon after A is killed: 5 s, and the waits below allow a minute.
     const settings = {
       X_SERVER_DATABASE_URL: database.url,
-      X_SERVER_LEASE_TTL_MS: '1000',
+      X_SERVER_LEASE_TTL_MS: '5000',
       X_SERVER_WORKSPACE_ROOT: shared,
     };
     const { child, url } = await startReplicaProcess(await dir(), settings);
@@ -111,7 +113,7 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       survivor = await startTestServer({
         dataDir: await dir(),
         llm,
-        config: { databaseUrl: database.url, leaseTtlMs: 1000, recoveryIntervalMs: 200, workspaceRoot: shared },
+        config: { databaseUrl: database.url, leaseTtlMs: 5000, recoveryIntervalMs: 200, workspaceRoot: shared },
       });
       const created = await fetch(`${url}/api/conversations`, {
         method: 'POST',
