@@ -104,7 +104,7 @@ describe('messages, runs, pause and confirmation', () => {
     const refused = new Promise<void>((resolve) => {
       answer = resolve;
     });
-    server.llm.push({ ...finishReply('slow'), holdUntil: refused });
+    server.llm.push({ ...finishReply('slow'), gate: refused });
     expect(await server.call('POST', `/api/conversations/${id}/run`)).toEqual({ status: 200, json: { success: true } });
     const conflict = await server.call('POST', `/api/conversations/${id}/run`);
     answer();

@@ -315,7 +315,7 @@ describe('side questions and titles', () => {
     const server = await startScriptedLLMServer((body) => {
       if (textOf(body).includes('side question')) return { content: 'SIDE-ANSWER: 42' };
       if (messagesOf(body).some((message) => message.role === 'tool')) return { content: 'main done' };
-      return { toolCalls: [{ name: 'think', arguments: { thought: 'working' } }], holdUntil: sideAnswered };
+      return { toolCalls: [{ name: 'think', arguments: { thought: 'working' } }], gate: sideAnswered };
     });
     harness = await startHarness();
     try {

@@ -195,7 +195,7 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
       answer = resolve;
     });
     harness = await startHarness([
-      { toolCalls: [{ name: 'think', arguments: { thought: 'slow' } }], holdUntil: paused },
+      { toolCalls: [{ name: 'think', arguments: { thought: 'slow' } }], gate: paused },
       finish('should not be reached in this run'),
     ]);
     const { conversation } = await harness.conversation();

@@ -62,7 +62,7 @@ describe('conversations across processes', () => {
       harness = await startHarness([
         { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
         // The child is killed while it waits for this reply.
-        { content: 'never delivered', holdUntil: new Promise(() => undefined) },
+        { hang: true },
         { toolCalls: [{ name: 'finish', arguments: { message: 'finished after resume' } }] },
       ]);
       const id = randomUUID();

@@ -129,7 +129,7 @@ describe('our TypeScript client against our server', () => {
       answer = resolve;
     });
     server.llm.push(
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo one' } }], holdUntil: pausedNow },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo one' } }], gate: pausedNow },
       finishReply('finished after resume'),
     );
     const first = conversation.run();

@@ -136,7 +136,7 @@ describe('the reference RemoteConversation against our server', () => {
       answer = resolve;
     });
     server.llm.push(
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo step' } }], holdUntil: bothSent },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo step' } }], gate: bothSent },
       finishReply('resumed'),
     );
     const requestsBefore = server.llm.requests.length;

@@ -146,7 +146,7 @@ describe('web viewer in chromium', { timeout: 180_000 }, () => {
     const lastStep = gate();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo live-$((40+2))' } }] },
-      { ...finishReply('All **done**.'), holdUntil: lastStep.opened },
+      { ...finishReply('All **done**.'), gate: lastStep.opened },
     );
     const id = await create(s);
     const { page, problems } = await openViewer(s, `#/c/${id}`);
@@ -281,7 +281,7 @@ describe('web viewer in chromium', { timeout: 180_000 }, () => {
     const secondStep = gate();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo second-step' } }], holdUntil: secondStep.opened },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo second-step' } }], gate: secondStep.opened },
       finishReply('Finished after the reload.'),
     );
     const id = await create(s);
@@ -312,7 +312,7 @@ describe('web viewer in chromium', { timeout: 180_000 }, () => {
     const afterDrop = gate();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo before-drop' } }] },
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo after-drop' } }], holdUntil: afterDrop.opened },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo after-drop' } }], gate: afterDrop.opened },
       finishReply('Finished after the drop.'),
     );
     const id = await create(s);

@@ -14,14 +14,12 @@ export interface ScriptedError {
   error: { status: number; code?: string; message: string; type?: string };
   headers?: Record<string, string>;
   delayMs?: number;
-  holdUntil?: PromiseLike<unknown>;
 }
 
 /** OpenAI's 400 `context_length_exceeded` answer. */
 export interface ScriptedContextOverflow {
   contextOverflow: true;
   delayMs?: number;
-  holdUntil?: PromiseLike<unknown>;
 }
 
 /** No answer: the request is held open until the client closes it (cancellation tests). */

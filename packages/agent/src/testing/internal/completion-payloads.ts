@@ -24,8 +24,6 @@ export interface ScriptedCompletion {
   reasoning?: string;
   usage?: ScriptedUsage;
   delayMs?: number;
-  /** Answered only once this settles: holds the model "thinking" until the test says, whatever the machine's speed. */
-  holdUntil?: PromiseLike<unknown>;
 }
 
 const defaultUsage: ScriptedUsage = { prompt_tokens: 10, completion_tokens: 5 };
