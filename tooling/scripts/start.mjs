@@ -1,11 +1,34 @@
-// `pnpm start`: the project's main job on a fresh machine. Runs an agent conversation end to
-// end on the built-in offline model through the `x` CLI, printing its events and where they
-// were persisted.
+// `pnpm start`: the project's main job on a fresh machine. Builds every package (showing each as it is built),
+// then runs an agent conversation end to end on the built-in offline model through the `x` CLI, printing its
+// events and where they were persisted.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packagesWithScript } from './summary.mjs';
+import { formatDuration, runTurboWithProgress } from './turbo-progress.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const started = Date.now();
+const total = packagesWithScript(root, 'build').length;
+let built = 0;
+console.log('Building the packages (the first build takes a minute or two)…');
+const build = await runTurboWithProgress(['build'], {
+  root,
+  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+  onTaskDone: ({ pkg, failed, lines }) => {
+    if (failed) return `  ✘ ${pkg} failed to build`;
+    built += 1;
+    const cached = lines.some((line) => line.includes('cache hit'));
+    return `  ✔ ${pkg}${cached ? ' (cached)' : ''} [${built}/${total}]`;
+  },
+  quiet: true,
+});
+if (build.code !== 0) {
+  console.error('The build failed (output above).');
+  process.exit(build.code);
+}
+console.log(`Built in ${formatDuration(Date.now() - started)}.\n`);
+
 const cli = `${root}apps/cli/dist/bin.js`;
 if (!existsSync(cli)) {
   console.error(`The CLI is not built (${cli} is missing). Run \`pnpm install\` and \`pnpm build\` first.`);

@@ -20,20 +20,38 @@ export function packageDirs(root) {
   return dirs;
 }
 
-/** Per-package counts, their totals, and the packages with a `test` script that recorded nothing. */
-export function collectResults(root) {
-  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], packages: [] };
+/** The workspace packages whose package.json has `script` (default `test`): `{ name, dir }`, in a stable order. */
+export function packagesWithScript(root, script = 'test') {
+  const found = [];
   for (const dir of packageDirs(root)) {
     const manifest = join(dir, 'package.json');
     if (!existsSync(manifest)) continue;
     const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (!pkg.scripts?.test) continue;
-    const summary = join(dir, '.test-results', 'summary.json');
-    if (!existsSync(summary)) {
+    if (pkg.scripts?.[script]) found.push({ name: pkg.name, dir });
+  }
+  return found;
+}
+
+/** The workspace packages that have a `test` script: `{ name, dir }`. */
+export function testPackages(root) {
+  return packagesWithScript(root, 'test');
+}
+
+/** One package's recorded results (`{ passed, failed, skipped, durationMs }`), or undefined before its run ended. */
+export function readPackageResults(dir) {
+  const summary = join(dir, '.test-results', 'summary.json');
+  return existsSync(summary) ? JSON.parse(readFileSync(summary, 'utf8')) : undefined;
+}
+
+/** Per-package counts, their totals, and the packages with a `test` script that recorded nothing. */
+export function collectResults(root) {
+  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], packages: [] };
+  for (const pkg of testPackages(root)) {
+    const counts = readPackageResults(pkg.dir);
+    if (counts === undefined) {
       totals.missing.push(pkg.name);
       continue;
     }
-    const counts = JSON.parse(readFileSync(summary, 'utf8'));
     totals.passed += counts.passed;
     totals.failed += counts.failed;
     totals.skipped += counts.skipped;

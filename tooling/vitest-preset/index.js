@@ -3,6 +3,7 @@
 // packages' TypeScript sources so a package's tests never depend on a stale `dist/`.
 import { fileURLToPath } from 'node:url';
 import { defineProject, mergeConfig } from 'vitest/config';
+import { createTestHomeEnv } from './test-home.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,19 +28,35 @@ export function workspaceAliases() {
   }));
 }
 
+/** Test files run at once in one package; `pnpm test` sets 1 (turbo runs packages side by side). */
+function maxWorkers() {
+  const configured = Number(process.env.X_TEST_MAX_WORKERS);
+  return Number.isInteger(configured) && configured > 0 ? configured : undefined;
+}
+
 /**
  * @param {import('vitest/config').UserWorkspaceConfig} [overrides]
  */
 export function defineXProject(overrides = {}) {
+  // Set here, in the main process, so global setups, test workers and every process a test starts inherit it.
+  const homeEnv = createTestHomeEnv();
+  Object.assign(process.env, homeEnv);
+  const workers = maxWorkers();
   return mergeConfig(
     defineProject({
       resolve: { alias: workspaceAliases() },
       test: {
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         environment: 'node',
-        testTimeout: 30_000,
-        hookTimeout: 60_000,
-        env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        // Sized for CI: 2 cores shared by everything the suite starts (servers, PostgreSQL, chromium, children).
+        // A timeout is a safety net for a hung test, never the assertion: no test relies on finishing sooner.
+        testTimeout: 120_000,
+        hookTimeout: 180_000,
+        teardownTimeout: 60_000,
+        expect: { poll: { timeout: 60_000, interval: 20 } },
+        ...(workers === undefined ? {} : { maxWorkers: workers }),
+        globalSetup: [fileURLToPath(new URL('./global-setup.js', import.meta.url))],
+        env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...homeEnv },
         reporters: ['default', fileURLToPath(new URL('./reporter.js', import.meta.url))],
       },
     }),

@@ -1,11 +1,16 @@
 // Writes each package's pass/fail counts to `.test-results/summary.json` so the root
-// `pnpm test` can print one plain "N passed, N failed" line for the whole suite.
+// `pnpm test` can print one plain "N passed, N failed" line for the whole suite, and
+// `.test-results/started.json` when the run starts, so it can say which packages are still running.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export default class SummaryReporter {
   onInit(vitest) {
     this.root = vitest.config.root;
+    this.startedAt = Date.now();
+    const dir = join(this.root, '.test-results');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'started.json'), JSON.stringify({ startedAt: this.startedAt }));
   }
   onTestRunEnd(testModules, unhandledErrors = []) {
     let passed = 0;
@@ -27,6 +32,7 @@ export default class SummaryReporter {
     failed += unhandledErrors.length;
     const dir = join(this.root, '.test-results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'summary.json'), JSON.stringify({ passed, failed, skipped }));
+    const durationMs = Date.now() - this.startedAt;
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify({ passed, failed, skipped, durationMs }));
   }
 }

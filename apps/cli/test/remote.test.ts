@@ -103,7 +103,8 @@ describe('x serve, send and tail', () => {
   it('sends a message and runs it, showing the events; tail follows the same events live', async () => {
     const id = await createConversation();
     const tail = startBackground(['tail', url, id], env);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Following once it has shown the conversation so far (its first event), before anything is sent.
+    await tail.waitFor(/^⚙ System prompt .* #0$/m);
 
     const sent = await runCli(['send', url, id, 'Please say hello', '--run'], { env });
     expect(sent.stderr).toBe('');
@@ -154,7 +155,7 @@ describe('x serve, send and tail', () => {
       await first.waitFor(/listening on/, undefined, 'stderr');
       expect((await runCli(['send', restartUrl, id, 'Second', '--run'], { env })).code).toBe(0);
 
-      await tail.waitFor(/Said hello\.[\s\S]*Said hello\./, 30_000);
+      await tail.waitFor(/Said hello\.[\s\S]*Said hello\./);
       expect(tail.stderr).toMatch(/Connection lost/);
       expect(tail.stderr).toMatch(/Reconnected; resuming at event #\d+/);
       const indices = [...tail.stdout.matchAll(/#(\d+)$/gm)].map((match) => Number(match[1]));

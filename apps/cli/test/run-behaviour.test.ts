@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,10 +103,12 @@ describe('x run stats', () => {
 describe('Ctrl-C during a command', () => {
   it('says it waits for the running command, shows the pause after its output, then Paused', async () => {
     const workspace = tempDir();
+    // The command runs until the test lets it end (after the Ctrl-C), not for a time a loaded machine may outlast.
+    const command = 'until [ -e release ]; do sleep 0.05; done && echo woke-up';
     server.push(
       {
         content: 'Sleeping.',
-        toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 3 && echo woke-up' } }],
+        toolCalls: [{ name: 'terminal', arguments: { command } }],
       },
       { toolCalls: [{ name: 'finish', arguments: { message: 'Should not be reached.' } }] },
     );
@@ -114,17 +116,17 @@ describe('Ctrl-C during a command', () => {
       ...llmEnv,
     });
     try {
-      await run.waitFor(/\$ sleep 3 && echo woke-up/);
+      await run.waitFor(/\$ until \[ -e release \]/);
       // One Ctrl-C only (interrupt() would send another if the run were still going).
       const closed = new Promise<number | null>((resolve) => run.child.once('close', resolve));
       run.child.kill('SIGINT');
+      await run.waitFor(/Stopping: waiting for the running command/, undefined, 'stderr');
+      writeFileSync(join(workspace.path, 'release'), '');
       expect(await closed).toBe(130);
     } finally {
       workspace.remove();
     }
-    expect(run.stderr).toContain(
-      'Stopping: waiting for the running command to finish (terminal: sleep 3 && echo woke-up)',
-    );
+    expect(run.stderr).toContain(`Stopping: waiting for the running command to finish (terminal: ${command})`);
     const woke = run.stdout.indexOf('woke-up\n');
     const pause = run.stdout.search(/‖ Paused(?!\.)/);
     expect(woke).toBeGreaterThan(0);

@@ -57,11 +57,13 @@ describe('x serve with OTEL_* variables', () => {
     });
     expect(response.status).toBe(201);
     const { id } = (await response.json()) as { id: string };
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      const info = (await (await fetch(`${url}/api/conversations/${id}`)).json()) as { execution_status: string };
-      if (info.execution_status === 'finished') break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${url}/api/conversations/${id}`)).json()) as { execution_status: string })
+            .execution_status,
+      )
+      .toBe('finished');
     expect(await server.interrupt()).toBe(0);
 
     const traces = receiver.received.filter((request) => request.path === '/v1/traces').map((request) => request.body);

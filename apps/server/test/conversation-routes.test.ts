@@ -99,9 +99,15 @@ describe('messages, runs, pause and confirmation', () => {
     expect((messages.json as { items: Info[] }).items).toHaveLength(1);
     expect((await server.call('GET', `/api/conversations/${id}`)).json).toMatchObject({ execution_status: 'idle' });
 
-    server.llm.push({ ...finishReply('slow'), delayMs: 400 });
+    // The model answers only once the second run was refused: the run is still going, however slow the machine.
+    let answer: () => void = () => undefined;
+    const refused = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.llm.push({ ...finishReply('slow'), gate: refused });
     expect(await server.call('POST', `/api/conversations/${id}/run`)).toEqual({ status: 200, json: { success: true } });
     const conflict = await server.call('POST', `/api/conversations/${id}/run`);
+    answer();
     expect(conflict.status).toBe(409);
     expect(conflict.json).toEqual({ detail: 'Conversation already running. Wait for completion or pause first.' });
     expect((await waitForIdle(server, id)).execution_status).toBe('finished');

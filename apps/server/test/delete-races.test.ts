@@ -81,7 +81,7 @@ describe('DELETE racing other requests', () => {
         expect(deletes.every((status) => [200, 400, 409].includes(status))).toBe(true);
 
         // Whatever was under way (the run, meta writes) has ended; nothing recreated the directory.
-        await managed?.waitForRun(30_000);
+        await managed?.waitForRun(60_000);
         expect((await server.call('GET', `/api/conversations/${id}`)).status).toBe(404);
         expect((await server.call('POST', `/api/conversations/${id}/run`)).status).toBe(404);
         expect(await exists(join(dataDir, 'conversations', id.replace(/-/g, '')))).toBe(false);

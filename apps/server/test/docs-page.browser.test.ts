@@ -26,7 +26,7 @@ beforeAll(async () => {
     chromiumSandbox: false,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
   });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -56,7 +56,7 @@ describe('the docs page in a browser', () => {
         "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
     });
     await page.goto(`${url}${DOCS_PREFIX}`);
-    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    await page.waitForSelector('.opblock', { timeout: 60_000 });
     const operationIds = await page.$$eval('.opblock', (blocks) => blocks.length);
     const documented = Object.values(
       ((await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, object> }).paths,
@@ -67,5 +67,5 @@ describe('the docs page in a browser', () => {
     expect(await page.locator('.authorize').count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 180_000);
 });

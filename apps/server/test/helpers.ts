@@ -91,7 +91,7 @@ export function finishReply(message: string): ScriptedReply {
 export async function waitForIdle(
   server: TestServer,
   id: string,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -104,7 +104,8 @@ export async function waitForIdle(
   throw new Error(`conversation ${id} still running after ${timeoutMs} ms`);
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+/** Polls `check` until true; the limit is a safety net for a broken test, generous for a loaded machine. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -42,7 +42,7 @@ beforeAll(async () => {
   database = await createTestDatabase(postgres.url);
   db = await database.connect();
   llm = await startScriptedLLMServer();
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await llm?.close();
   for (const dir of dirs) await removeDir(dir);
@@ -98,9 +98,11 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       finishReply('recovered'),
     );
     // One workspace root for both replicas, holding the conversation's working directory (and the marker).
+    // A's lease must outlive any scheduling delay of a loaded machine while A is alive (the sweep would take
+    // over a live owner otherwise), yet expire soon after A is killed: 5 s, and the waits below allow a minute.
     const settings = {
       X_SERVER_DATABASE_URL: database.url,
-      X_SERVER_LEASE_TTL_MS: '1000',
+      X_SERVER_LEASE_TTL_MS: '5000',
       X_SERVER_WORKSPACE_ROOT: shared,
     };
     const { child, url } = await startReplicaProcess(await dir(), settings);
@@ -111,7 +113,7 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       survivor = await startTestServer({
         dataDir: await dir(),
         llm,
-        config: { databaseUrl: database.url, leaseTtlMs: 1000, recoveryIntervalMs: 200, workspaceRoot: shared },
+        config: { databaseUrl: database.url, leaseTtlMs: 5000, recoveryIntervalMs: 200, workspaceRoot: shared },
       });
       const created = await fetch(`${url}/api/conversations`, {
         method: 'POST',
@@ -123,7 +125,7 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
-      await waitFor(async () => (await readFile(marker, 'utf8').catch(() => '')) !== '', 30_000);
+      await waitFor(async () => (await readFile(marker, 'utf8').catch(() => '')) !== '', 60_000);
 
       // A dies mid-action. Nobody asks anything of B: its sweep finds the expired lease and resumes the run.
       child.kill('SIGKILL');
@@ -148,7 +150,7 @@ describe('recovery sweep: replicas on one PostgreSQL', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await survivor?.built.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('listing on replicas: the SQL index', () => {
@@ -237,5 +239,5 @@ describe('listing on replicas: the SQL index', () => {
       for (const server of servers) await server.built.close();
       await own.drop();
     }
-  }, 120_000);
+  }, 180_000);
 });

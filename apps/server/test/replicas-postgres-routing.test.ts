@@ -42,7 +42,7 @@ beforeAll(async () => {
       await startTestServer({ dataDir, llm, config: { databaseUrl: database.url, workspaceRoot: shared } }),
     );
   }
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   for (const replica of replicas) await replica.built.close();
   await llm?.close();
@@ -97,7 +97,7 @@ describe('three replicas on one PostgreSQL', () => {
       run: true,
     });
     expect(sent.status).toBeLessThan(300);
-    await waitFor(async () => (await info(a, id)).execution_status === 'finished', 30_000);
+    await waitFor(async () => (await info(a, id)).execution_status === 'finished', 60_000);
 
     // A's next model request (after the tool) carried B's message: it reached the run.
     const requests = llm.requests.slice(before);
@@ -109,7 +109,7 @@ describe('three replicas on one PostgreSQL', () => {
     expectOneBranch(all);
     expect(await linesOf(marker)).toEqual(['step']);
     expect((await b.call('GET', `/api/conversations/${id}/verify`)).json).toMatchObject({ status: 'verified' });
-  }, 60_000);
+  }, 180_000);
 
   it('applies two concurrent confirmations, sent to two replicas, exactly once; two rejections too', async () => {
     const [a, b, c] = replicas as [TestServer, TestServer, TestServer];
@@ -129,7 +129,7 @@ describe('three replicas on one PostgreSQL', () => {
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    await waitFor(async () => (await info(c, id)).execution_status === 'finished', 30_000);
+    await waitFor(async () => (await info(c, id)).execution_status === 'finished', 60_000);
     expect(await linesOf(marker)).toEqual(['once']);
     expect(llm.requests.length - before).toBe(2);
     const accepted = await events(a, id);
@@ -159,7 +159,7 @@ describe('three replicas on one PostgreSQL', () => {
     expect(rejected.filter((event) => event.kind === 'UserRejectObservation')).toHaveLength(1);
     expect((await info(a, second)).execution_status).toBe('idle');
     expect(await linesOf(marker)).toEqual(['once']);
-  }, 60_000);
+  }, 180_000);
 
   it('streams a run on replica A to a socket on B, then on C after a reconnect: every event exactly once', async () => {
     const [a, b, c] = replicas as [TestServer, TestServer, TestServer];
@@ -175,19 +175,19 @@ describe('three replicas on one PostgreSQL', () => {
       run: true,
     });
     // Leave B mid-run, after the first action.
-    await first.waitFor((frames) => persistedFrames(frames).some((frame) => frame.kind === 'ActionEvent'), 20_000);
+    await first.waitFor((frames) => persistedFrames(frames).some((frame) => frame.kind === 'ActionEvent'), 60_000);
     first.ws.close();
     await first.closed;
     const seenOnB = persistedFrames(first.frames);
 
     const second = connectRecording(`${c.url.replace('http', 'ws')}/sockets/events/${id}?from_index=${seenOnB.length}`);
     await second.opened;
-    await waitFor(async () => (await info(a, id)).execution_status === 'finished', 30_000);
+    await waitFor(async () => (await info(a, id)).execution_status === 'finished', 60_000);
     const all = await events(a, id);
-    await second.waitFor((frames) => seenOnB.length + persistedFrames(frames).length >= all.length, 20_000);
+    await second.waitFor((frames) => seenOnB.length + persistedFrames(frames).length >= all.length, 60_000);
     second.ws.close();
     const ids = [...seenOnB, ...persistedFrames(second.frames)].map((frame) => frame.id);
     expect(ids).toEqual(all.map((event) => event.id));
     expect(new Set(ids).size).toBe(ids.length);
-  }, 60_000);
+  }, 180_000);
 });

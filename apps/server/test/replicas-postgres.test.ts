@@ -70,7 +70,7 @@ describe('x serve --database-url: replicas on one PostgreSQL', () => {
           'second answer',
       );
       const all = (await a.call('GET', `/api/conversations/${id}/events/search?limit=100`)).json as { items: Info[] };
-      await socket.waitFor((frames) => persistedFrames(frames).length >= all.items.length, 15_000);
+      await socket.waitFor((frames) => persistedFrames(frames).length >= all.items.length, 60_000);
       const ids = persistedFrames(socket.frames).map((frame) => frame.id);
       expect(ids).toEqual(all.items.map((item) => item.id));
       expect(new Set(ids).size).toBe(ids.length);
@@ -99,5 +99,5 @@ describe('x serve --database-url: replicas on one PostgreSQL', () => {
       await llm.close();
       for (const dir of dirs) await removeDir(dir);
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -16,7 +16,7 @@ beforeAll(async () => {
     moto = await startMotoServer();
     endpoint = moto.endpoint;
   }
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await moto?.stop();
 });

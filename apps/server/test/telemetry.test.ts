@@ -62,12 +62,13 @@ async function tracedRun(server: Running): Promise<string> {
   });
   expect(response.status).toBe(201);
   const { id } = (await response.json()) as { id: string };
-  for (let attempt = 0; attempt < 500; attempt += 1) {
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
     const managed = await server.built.manager.get(id);
-    if (managed !== undefined && !managed.isRunning && server.llm.requests.length > 0) break;
+    if (managed !== undefined && !managed.isRunning && server.llm.requests.length > 0) return id;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return id;
+  throw new Error(`conversation ${id} was still running after a minute`);
 }
 
 function registerSdk(): InMemorySpanExporter {

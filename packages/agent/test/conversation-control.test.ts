@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnyEvent, Condensation } from '@x/events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CondenserUnavailableError,
   Conversation,
@@ -307,10 +307,15 @@ describe('secrets', () => {
 describe('side questions and titles', () => {
   it('answers askAgent during a run without recording anything', async () => {
     const { startScriptedLLMServer } = await import('../src/testing/index.js');
+    // The run's model call is held until the side question was answered, so the question is asked during it.
+    let answered: () => void = () => undefined;
+    const sideAnswered = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
     const server = await startScriptedLLMServer((body) => {
       if (textOf(body).includes('side question')) return { content: 'SIDE-ANSWER: 42' };
       if (messagesOf(body).some((message) => message.role === 'tool')) return { content: 'main done' };
-      return { toolCalls: [{ name: 'think', arguments: { thought: 'working' } }], delayMs: 300 };
+      return { toolCalls: [{ name: 'think', arguments: { thought: 'working' } }], gate: sideAnswered };
     });
     harness = await startHarness();
     try {
@@ -318,8 +323,9 @@ describe('side questions and titles', () => {
       const { conversation, events } = await harness.conversation({ agent: harness.agent({ llm }) });
       await conversation.sendMessage('main task');
       const running = conversation.run();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 60_000, interval: 10 });
       const answer = await conversation.askAgent('side question: what is the answer?');
+      answered();
       expect(answer).toContain('SIDE-ANSWER: 42');
       expect((await running).status).toBe('finished');
       const serialized = JSON.stringify(events);

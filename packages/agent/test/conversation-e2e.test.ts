@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActionEvent, AgentErrorEvent, AnyEvent, ObservationEvent } from '@x/events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Conversation, ConversationAlreadyRunningError, ConversationRunError, stateAt } from '../src/index.js';
 import { type Harness, kindsOf, startHarness } from './support/harness.js';
 
@@ -189,15 +189,21 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
   });
 
   it('stops before the next step when paused while the model is answering', async () => {
+    // The model answers only after the pause: the test never races a delay against a loaded machine.
+    let answer: () => void = () => undefined;
+    const paused = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     harness = await startHarness([
-      { toolCalls: [{ name: 'think', arguments: { thought: 'slow' } }], delayMs: 300 },
+      { toolCalls: [{ name: 'think', arguments: { thought: 'slow' } }], gate: paused },
       finish('should not be reached in this run'),
     ]);
     const { conversation } = await harness.conversation();
     await conversation.sendMessage('go');
     const running = conversation.run();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitFor(() => expect(harness.server.requests).toHaveLength(1), { timeout: 60_000, interval: 10 });
     await conversation.pause();
+    answer();
     const result = await running;
     expect(result.status).toBe('paused');
     expect(harness.server.requests).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { createFileStoreLeases, createMemoryFileStore, LeaseLostError } from '@x/store';
+import { advanceUntilSettled, createManualClock } from '@x/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation, ConversationAlreadyRunningError } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -8,6 +9,11 @@ afterEach(async () => {
   await harness?.close();
 });
 
+// The leases run on a manual clock: heartbeats and expiry happen only when the test advances it, so a loaded
+// machine (a late timer, a slow step) can never make the running owner look dead to the other one.
+const TTL = 300;
+const STEP = TTL / 4;
+
 describe('one owner per conversation with leases', () => {
   it('lets one of two instances (two processes) run the conversation; the other is told who runs it', async () => {
     harness = await startHarness([
@@ -15,28 +21,30 @@ describe('one owner per conversation with leases', () => {
       { toolCalls: [{ name: 'finish', arguments: { message: 'ok' } }] },
     ]);
     const store = createMemoryFileStore();
+    const clock = createManualClock();
     const { conversation: a } = await harness.conversation({
       store,
-      leases: createFileStoreLeases(store, { owner: 'replica-a', ttlMs: 300 }),
+      leases: createFileStoreLeases(store, { owner: 'replica-a', ttlMs: TTL, clock }),
     });
     await a.sendMessage('run it once');
     const b = await Conversation.resume(a.id, {
       agent: harness.agent(),
       workspace: harness.workspace,
       store,
-      leases: createFileStoreLeases(store, { owner: 'replica-b', ttlMs: 300 }),
+      leases: createFileStoreLeases(store, { owner: 'replica-b', ttlMs: TTL, clock }),
     });
     const runA = a.run();
     // A holds the lease as soon as its run started: wait for its first event of the run.
     while (a.state.execution_status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
-    const refused = await b.run().catch((caught: unknown) => caught);
+    // B watches A's heartbeat for a whole ttl before it may call A gone: A keeps beating, so B is refused.
+    const refused = await advanceUntilSettled(clock, b.run(), STEP).catch((caught: unknown) => caught);
     expect(refused).toBeInstanceOf(ConversationAlreadyRunningError);
     expect(refused).toMatchObject({ conversationId: a.id, owner: 'replica-a' });
     expect((await runA).status).toBe('finished');
     expect(harness.server.requests).toHaveLength(2);
 
     // Once A's run ended, B takes the lease, folds A's events and has nothing left to do.
-    expect((await b.run()).status).toBe('finished');
+    expect((await advanceUntilSettled(clock, b.run(), STEP)).status).toBe('finished');
     expect(b.state.event_count).toBe(a.state.event_count);
     expect(harness.server.requests).toHaveLength(2);
   });
@@ -47,21 +55,23 @@ describe('one owner per conversation with leases', () => {
       { toolCalls: [{ name: 'finish', arguments: { message: 'ok' } }] },
     ]);
     const store = createMemoryFileStore();
+    const clock = createManualClock();
     const { conversation: a } = await harness.conversation({
       store,
-      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: 300 }),
+      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: TTL, clock }),
     });
     await a.sendMessage('go');
     const b = await Conversation.resume(a.id, {
       agent: harness.agent(),
       workspace: harness.workspace,
       store,
-      leases: createFileStoreLeases(store, { owner: 'b', ttlMs: 300 }),
-      leaseWaitMs: 30_000,
+      leases: createFileStoreLeases(store, { owner: 'b', ttlMs: TTL, clock }),
+      // Clock time, which runs much faster than real time while the test advances it.
+      leaseWaitMs: 1e12,
     });
     const runA = a.run();
     while (a.state.execution_status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
-    const [resultA, resultB] = await Promise.all([runA, b.run()]);
+    const [resultA, resultB] = await Promise.all([runA, advanceUntilSettled(clock, b.run(), STEP)]);
     expect(resultA.status).toBe('finished');
     expect(resultB.status).toBe('finished');
     expect(harness.server.requests).toHaveLength(2);
@@ -70,7 +80,7 @@ describe('one owner per conversation with leases', () => {
   it('stops a run whose lease was taken over before it appends anything more', async () => {
     harness = await startHarness([{ toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] }]);
     const store = createMemoryFileStore();
-    const leases = createFileStoreLeases(store, { owner: 'a', ttlMs: 300 });
+    const leases = createFileStoreLeases(store, { owner: 'a', ttlMs: TTL, clock: createManualClock() });
     const { conversation } = await harness.conversation({ store, leases });
     await conversation.sendMessage('go');
     const run = conversation.run().catch((caught: unknown) => caught);

@@ -44,7 +44,9 @@ function replicaOptions(database: PostgresDatabase, owner: string): Partial<Conv
     store: createPostgresFileStore(database),
     openEventLog: ({ conversationId }) =>
       PostgresEventLog.open(database, { logId: conversationId, pollIntervalMs: 50 }),
-    leases: new PostgresLeases(database, { owner, ttlMs: 2000 }),
+    // Long enough that no scheduling delay or database restart on a loaded machine lets a running owner's lease
+    // lapse; the tests that need an expiry kill or stall an owner whose lease is short (the child's, A's below).
+    leases: new PostgresLeases(database, { owner, ttlMs: 60_000 }),
   };
 }
 
@@ -145,7 +147,7 @@ describe('recovery after the owner dies', () => {
         agent: harness.agent(),
         workspace: harness.workspace,
         ...replicaOptions(database, 'survivor'),
-        leaseWaitMs: 30_000,
+        leaseWaitMs: 100_000,
       });
       expect(survivor.state.execution_status).toBe('running');
       expect((await survivor.run()).status).toBe('finished');
@@ -174,7 +176,7 @@ describe('recovery after the owner dies', () => {
         agent: harness.agent(),
         workspace: harness.workspace,
         ...replicaOptions(database, 'survivor'),
-        leaseWaitMs: 30_000,
+        leaseWaitMs: 100_000,
         interruptedActions: 'confirm',
       });
       expect((await survivor.run()).status).toBe('waiting_for_confirmation');
@@ -313,8 +315,8 @@ describe('fencing at the database', () => {
       const pausedEvent = await paused;
 
       // B takes the conversation's lease once A's (A renews nothing while paused) expired: B owns the run now.
-      const takenByB = await new PostgresLeases(b, { owner: 'b', ttlMs: 5000 }).acquire(onA.directory, {
-        waitMs: 30_000,
+      const takenByB = await new PostgresLeases(b, { owner: 'b', ttlMs: 60_000 }).acquire(onA.directory, {
+        waitMs: 100_000,
       });
       expect(takenByB).toMatchObject({ generation: 2, previous: 'expired' });
 

@@ -62,7 +62,7 @@ describe('conversations across processes', () => {
       harness = await startHarness([
         { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
         // The child is killed while it waits for this reply.
-        { content: 'never delivered', delayMs: 30_000 },
+        { hang: true },
         { toolCalls: [{ name: 'finish', arguments: { message: 'finished after resume' } }] },
       ]);
       const id = randomUUID();

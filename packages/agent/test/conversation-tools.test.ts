@@ -16,9 +16,10 @@ function observations(events: readonly AnyEvent[]): ObservationEvent[] {
   return events.filter((event): event is ObservationEvent => event.kind === 'ObservationEvent');
 }
 
-/** True once the process is gone (or only a zombie waiting to be reaped). */
+/** True once the process is gone (or only a zombie waiting to be reaped); false if it still runs after a minute. */
 async function processEnded(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return true;

@@ -42,7 +42,9 @@ function meetingPoint(count: number) {
   return async (): Promise<string> => {
     arrived += 1;
     if (arrived === count) release();
-    const alone = new Promise<string>((resolve) => setTimeout(() => resolve('alone'), 5000).unref());
+    // Long enough that a loaded machine starting the second sub-agent late still meets the first; only
+    // sub-agents that truly run one after the other wait it out.
+    const alone = new Promise<string>((resolve) => setTimeout(() => resolve('alone'), 60_000).unref());
     return Promise.race([all.then(() => 'together'), alone]);
   };
 }

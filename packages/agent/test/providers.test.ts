@@ -101,15 +101,19 @@ const providers: ProviderSpec[] = [
 
 let server: WireServer | undefined;
 let workspace: string;
+let dataDir: string;
 
 beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'x-providers-'));
+  // Conversations are saved here, never in the default ~/.x/conversations.
+  dataDir = await mkdtemp(join(tmpdir(), 'x-providers-data-'));
 });
 
 afterEach(async () => {
   await server?.close();
   server = undefined;
   await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function conversationWith(llm: LLM, options: { condenser?: LLMSummarizingCondenser } = {}) {
@@ -118,6 +122,7 @@ async function conversationWith(llm: LLM, options: { condenser?: LLMSummarizingC
   const conversation = await Conversation.create({
     agent,
     workspace,
+    persistenceDir: dataDir,
     durability: 'none',
     onEvent: (event) => events.push(event),
   });

@@ -1,5 +1,5 @@
 import { LeaseHeldError, LeaseLostError } from '@x/store';
-import { contractMessageEvent } from '@x/store/testing';
+import { advanceUntilSettled, contractMessageEvent, createManualClock } from '@x/store/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { PostgresEventLog } from '../src/event-log/postgres-event-log.js';
 import { PostgresLeases } from '../src/lease/postgres-leases.js';
@@ -68,9 +68,23 @@ describe('PostgresLeases', () => {
     const a = new PostgresLeases(database, { owner: 'a' });
     const b = new PostgresLeases(database, { owner: 'b' });
     const held = await a.acquire('k');
-    const waiting = b.acquire('k', { waitMs: 20_000 });
+    const waiting = b.acquire('k', { waitMs: 600_000 });
     await held.release();
     expect((await waiting).generation).toBe(2);
+  });
+
+  it('polls a live lease for waitMs by its clock, then names the holder', async () => {
+    const database = await (await fresh()).connect();
+    // The holder's lease lives a minute by the database's clock; the contender's wait runs on a manual clock,
+    // so the test takes as long as a few round trips, however loaded the machine is.
+    const held = await new PostgresLeases(database, { owner: 'a', ttlMs: 60_000 }).acquire('k');
+    const clock = createManualClock();
+    const contender = new PostgresLeases(database, { owner: 'b', ttlMs: 60_000, clock });
+    const refused = advanceUntilSettled(clock, contender.acquire('k', { waitMs: 5_000 }), 1_000);
+    await expect(refused).rejects.toBeInstanceOf(LeaseHeldError);
+    await expect(refused).rejects.toThrow("held by 'a'");
+    expect(clock.now()).toBeGreaterThanOrEqual(5_000);
+    await held.release();
   });
 
   it('fences a single append by the lease it is given, on a log opened without a fence', async () => {
@@ -95,17 +109,16 @@ describe('PostgresLeases', () => {
     const live = await test.connect();
     const dying = await test.connect();
     await (await new PostgresLeases(live, { owner: 'released' }).acquire('released')).release();
-    const held = await new PostgresLeases(live, { owner: 'live', ttlMs: 200 }).acquire('live');
-    await new PostgresLeases(dying, { owner: 'dead', ttlMs: 200 }).acquire('dead');
+    // Expiry is the database's clock, which no test can move: the lease that must stay live gets a ttl no
+    // scheduling delay comes near, and only the lease that must expire gets a short one.
+    const held = await new PostgresLeases(live, { owner: 'live', ttlMs: 600_000 }).acquire('live');
     const leases = new PostgresLeases(live);
     expect(await leases.expired()).toEqual([]);
+    await new PostgresLeases(dying, { owner: 'dead', ttlMs: 100 }).acquire('dead');
     // The dying process loses its connections: its lease is no longer renewed and expires.
     await dying.close();
-    const deadline = performance.now() + 10_000;
-    while ((await leases.expired()).length === 0 && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(await leases.expired()).toEqual(['dead']);
+    await expect.poll(() => leases.expired(), { timeout: 120_000, interval: 50 }).toEqual(['dead']);
+    expect(await leases.inspect('live')).toMatchObject({ owner: 'live', live: true });
     await held.release();
   });
 });

@@ -52,7 +52,9 @@ export {
   type FileStoreLeasesOptions,
   fenceEventLog,
   type Lease,
+  type LeaseClock,
   type Leases,
+  systemLeaseClock,
 } from './lease/index.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';
 export { createMemoryFileStore } from './memory-file-store.js';

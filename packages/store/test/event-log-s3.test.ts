@@ -69,7 +69,7 @@ describe('EventLog on S3 with concurrent writers', () => {
         expect(outcome.reason).toMatchObject({ code: 'append_conflict', expectedIndex: 0, actualIndex: 1 });
     }
     expect((await verifyLog(separateStore(prefix))).length).toBe(1);
-  }, 60_000);
+  }, 120_000);
 });
 
 /**

@@ -31,7 +31,7 @@ export function startBackground(args: string[], env: Record<string, string>): Ba
     get stderr() {
       return stderr;
     },
-    async waitFor(pattern, timeoutMs = 20_000, stream = 'stdout') {
+    async waitFor(pattern, timeoutMs = 60_000, stream = 'stdout') {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const match = (stream === 'stdout' ? stdout : stderr).match(pattern);

@@ -123,13 +123,19 @@ describe('our TypeScript client against our server', () => {
     const { agent } = createRequest(server.llm) as { agent: Record<string, unknown> };
     const conversation = await RemoteConversation.create(server.url, { agent, reconnect: false });
     await conversation.sendMessage('start');
+    // The first step's model answer is held until the pause is in, so the pause lands mid-step on any machine.
+    let answer: () => void = () => undefined;
+    const pausedNow = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.llm.push(
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo one' } }], delayMs: 300 },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo one' } }], gate: pausedNow },
       finishReply('finished after resume'),
     );
     const first = conversation.run();
     await waitFor(async () => conversation.state.execution_status === 'running');
     await conversation.pause();
+    answer();
     expect((await first).status).toBe('paused');
     expect((await conversation.run()).status).toBe('finished');
     await conversation.close();

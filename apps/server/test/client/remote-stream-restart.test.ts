@@ -114,7 +114,7 @@ describe('RemoteConversation and event streams against a real server', () => {
     await again.run();
     const all = await collect(again.events());
     // The stream started after the system prompt, which was already in the log when it connected.
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(all.length - 1);
+    await expect.poll(() => received.length, { timeout: 60_000 }).toBe(all.length - 1);
     expect(received.map((event) => event.id)).toEqual(all.slice(1).map((event) => event.id));
     await again.close();
     await conversation.close();

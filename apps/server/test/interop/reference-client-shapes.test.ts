@@ -83,7 +83,7 @@ async function runToCompletion(socket: RecordingSocket, id: string): Promise<Inf
       }
     }
     return finalState !== undefined && finalState.execution_status !== 'idle';
-  }, 15_000);
+  });
   return finalState as Info;
 }
 
@@ -129,14 +129,22 @@ describe('the reference RemoteConversation against our server', () => {
       content: [{ type: 'text', text: 'more' }],
       run: false,
     });
+    // The step's model answer is held until the pause is in and the run is sent (that run waits for the paused
+    // step to end), so both land mid-step on any machine.
+    let answer: () => void = () => undefined;
+    const bothSent = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.llm.push(
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo step' } }], delayMs: 300 },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo step' } }], gate: bothSent },
       finishReply('resumed'),
     );
     const requestsBefore = server.llm.requests.length;
     await api('POST', `/api/conversations/${id}/run`);
     expect((await api('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
-    const resumed = await api('POST', `/api/conversations/${id}/run`);
+    const resuming = api('POST', `/api/conversations/${id}/run`);
+    answer();
+    const resumed = await resuming;
     expect(resumed.status).toBe(200);
     await waitFor(
       async () => ((await api('GET', `/api/conversations/${id}`)).json as Info).execution_status === 'finished',

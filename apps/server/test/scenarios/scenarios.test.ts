@@ -6,7 +6,7 @@ const assertions: ScenarioExpect = {
   equal: (actual, expected, what) => expect(actual, what).toEqual(expected),
   waitFor: (predicate, what) =>
     expect
-      .poll(predicate, { timeout: 10_000, interval: 10, message: `waiting for ${what}` })
+      .poll(predicate, { timeout: 60_000, interval: 10, message: `waiting for ${what}` })
       .toBe(true)
       .then(() => undefined),
 };

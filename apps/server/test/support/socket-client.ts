@@ -51,7 +51,7 @@ export function connectRecording(url: string, options: { headers?: Record<string
     closed,
     opened,
     send: (value) => ws.send(typeof value === 'string' ? value : JSON.stringify(value)),
-    waitFor(predicate, timeoutMs = 10_000) {
+    waitFor(predicate, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = (): void => {
           if (predicate(frames)) {

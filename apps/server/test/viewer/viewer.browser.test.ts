@@ -70,12 +70,21 @@ async function restEventIds(s: TestServer, id: string): Promise<string[]> {
 }
 
 /** Polls until the assertion holds: generous, because the machine running the suite may be heavily loaded. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000, interval: 50 });
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 50 });
+
+/** A promise the test settles by hand: a scripted model answer held with it waits for the test, not a delay. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
 
 const card = (page: Page, text: string) => page.locator('.timeline article', { hasText: text });
 
 // A real browser on a machine other jobs share: generous limits (the assertions themselves are not timed).
-describe('web viewer in chromium', { timeout: 90_000 }, () => {
+describe('web viewer in chromium', { timeout: 180_000 }, () => {
   it('asks for the key once and lists conversations, searchable, with status and cost', async () => {
     const s = await start();
     const alpha = await create(s);
@@ -134,9 +143,10 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
 
   it('shows a run live, event by event, from a message sent in the page', async () => {
     const s = await start();
+    const lastStep = gate();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo live-$((40+2))' } }] },
-      { ...finishReply('All **done**.'), delayMs: 6_000 },
+      { ...finishReply('All **done**.'), gate: lastStep.opened },
     );
     const id = await create(s);
     const { page, problems } = await openViewer(s, `#/c/${id}`);
@@ -149,6 +159,7 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     expect(await card(page, 'exit code 0').count()).toBe(1);
     expect(await page.getByTestId('status').textContent()).toBe('running');
     expect(await card(page, 'All done').count()).toBe(0);
+    lastStep.open();
 
     await eventually(() => card(page, 'All done').count()).toBeGreaterThan(0);
     expect(await page.locator('.timeline strong', { hasText: 'done' }).count()).toBeGreaterThan(0);
@@ -253,7 +264,7 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Send' }).click();
 
     const approve = page.getByRole('button', { name: 'Approve' });
-    await approve.waitFor({ timeout: 30_000 });
+    await approve.waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('status').textContent()).toBe('waiting_for_confirmation');
     expect(await card(page, 'echo approved').count()).toBe(1);
     expect(await card(page, 'approved-42').count()).toBe(0);
@@ -267,9 +278,10 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
 
   it('shows every event exactly once after a reload in the middle of a run', async () => {
     const s = await start();
+    const secondStep = gate();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo first-step' } }] },
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo second-step' } }], delayMs: 2_500 },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo second-step' } }], gate: secondStep.opened },
       finishReply('Finished after the reload.'),
     );
     const id = await create(s);
@@ -283,6 +295,7 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     await eventually(() => card(page, 'first-step').count()).toBeGreaterThan(0);
 
     await page.reload();
+    secondStep.open();
     // The key survives the reload (same tab session): no second prompt.
     await eventually(() => card(page, 'Finished after the reload.').count()).toBe(1);
     await waitForIdle(s, id);
@@ -296,9 +309,10 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     // Remember the raw sockets of WebSocket upgrades, so the test can cut them as a network failure would.
     const upgraded: Duplex[] = [];
     s.built.app.server.on('upgrade', (_request, socket: Duplex) => upgraded.push(socket));
+    const afterDrop = gate();
     s.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo before-drop' } }] },
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo after-drop' } }], delayMs: 3_000 },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo after-drop' } }], gate: afterDrop.opened },
       finishReply('Finished after the drop.'),
     );
     const id = await create(s);
@@ -315,6 +329,7 @@ describe('web viewer in chromium', { timeout: 90_000 }, () => {
     const cut = upgraded.length;
     for (const socket of upgraded) socket.destroy();
     await eventually(() => upgraded.length).toBeGreaterThan(cut);
+    afterDrop.open();
     await eventually(() => card(page, 'Finished after the drop.').count()).toBe(1);
     await waitForIdle(s, id);
     const expected = await restEventIds(s, id);

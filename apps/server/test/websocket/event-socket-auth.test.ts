@@ -9,7 +9,8 @@ const isFullState = (frame: Record<string, unknown>) =>
 describe('event sockets: authentication', () => {
   let server: FakeSocketServer;
   beforeEach(async () => {
-    server = await startFakeSocketServer({ apiKeys: ['other-key', KEY], options: { authTimeoutMs: 300 } });
+    // No test here may race the auth timeout on a loaded machine; the one about the timeout has its own server.
+    server = await startFakeSocketServer({ apiKeys: ['other-key', KEY], options: { authTimeoutMs: 600_000 } });
     await server.addConversation('c1');
   });
   afterEach(() => server.close());
@@ -73,10 +74,16 @@ describe('event sockets: authentication', () => {
   });
 
   it('closes with 4001 when no auth frame arrives within the timeout', async () => {
-    const client = connectRecording(`${server.wsUrl}/sockets/events/c1`);
-    await client.opened;
-    expect((await client.closed).code).toBe(4001);
-    expect(client.frames).toEqual([]);
+    const impatient = await startFakeSocketServer({ apiKeys: [KEY], options: { authTimeoutMs: 300 } });
+    try {
+      await impatient.addConversation('c1');
+      const client = connectRecording(`${impatient.wsUrl}/sockets/events/c1`);
+      await client.opened;
+      expect((await client.closed).code).toBe(4001);
+      expect(client.frames).toEqual([]);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('checks auth before looking the conversation up: an unknown id with a bad key is 4001, not 4004', async () => {

@@ -35,7 +35,7 @@ describe('event sockets: resume by from_index', () => {
       const client = connectRecording(`${server.wsUrl}/sockets/events/c1?from_index=${received.length}`);
       const wanted = 1 + (connections % 5) * 13;
       await client
-        .waitFor((frames) => persistedFrames(frames).length >= Math.min(wanted, total - received.length), 10_000)
+        .waitFor((frames) => persistedFrames(frames).length >= Math.min(wanted, total - received.length), 60_000)
         .catch(() => undefined);
       // Cut the connection at an arbitrary point: whatever arrived before the cut counts, nothing after.
       client.ws.terminate();

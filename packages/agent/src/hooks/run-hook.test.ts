@@ -97,14 +97,14 @@ describe('runHook with shell commands', () => {
       `sleep 30 &\necho "$! $(${PRINT_PID_NAMESPACE})" > "${dir}/child.tmp"\nmv "${dir}/child.tmp" "${dir}/child.pid"\nwait`,
     );
     const running = runHook(command(path, 3), input, { workspace: dir });
-    const written = await vi.waitFor(() => readFile(join(dir, 'child.pid'), 'utf8'), { timeout: 10_000, interval: 20 });
+    const written = await vi.waitFor(() => readFile(join(dir, 'child.pid'), 'utf8'), { timeout: 60_000, interval: 20 });
     const [inside, namespace] = written.trim().split(' ');
     const [childPid] = await hostPids(namespace as string, [Number(inside)]);
     expect(isAlive(childPid as number)).toBe(true);
     const result = await running;
     expect(result).toMatchObject({ success: false, blocked: false, exit_code: -1 });
     expect(result.error).toBe('Hook timed out after 3 seconds');
-    await vi.waitFor(() => expect(isAlive(childPid as number)).toBe(false));
+    await vi.waitFor(() => expect(isAlive(childPid as number)).toBe(false), { timeout: 60_000, interval: 20 });
   });
 
   it('records a crash (non-zero exit other than 2) as an error that does not block', async () => {

@@ -15,9 +15,10 @@ export async function processGone(pid: number): Promise<boolean> {
 
 /**
  * Waits (polling /proc every 50 ms) until every pid is gone; resolves with the pids still running when `attempts`
- * run out (an empty array: all gone).
+ * run out (an empty array: all gone). The default, 1 200 attempts (a minute and more), leaves a loaded machine
+ * all the time it needs to end the processes: a test waits only as long as they really take.
  */
-export async function waitUntilGone(pids: readonly number[], attempts = 200): Promise<number[]> {
+export async function waitUntilGone(pids: readonly number[], attempts = 1200): Promise<number[]> {
   let alive = [...pids];
   for (let attempt = 0; attempt < attempts && alive.length > 0; attempt += 1) {
     const states = await Promise.all(alive.map(processGone));

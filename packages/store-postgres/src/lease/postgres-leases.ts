@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type AcquireLeaseOptions, type Lease, LeaseHeldError, LeaseLostError, type Leases } from '@x/store';
+import {
+  type AcquireLeaseOptions,
+  type Lease,
+  type LeaseClock,
+  LeaseHeldError,
+  LeaseLostError,
+  type Leases,
+  systemLeaseClock,
+} from '@x/store';
 import type { PostgresDatabase } from '../database.js';
 import type { LeaseFence } from '../event-log/postgres-event-log.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
@@ -13,6 +20,11 @@ export interface PostgresLeasesOptions {
   ttlMs?: number;
   /** This process's name in the lease rows (for messages). Default `<hostname>:<pid>:<random>`. */
   owner?: string;
+  /**
+   * This process's side of the timing: how often it renews, polls a held lease, and how long it goes without a
+   * renewal before it counts the lease lost. Default real time. Expiry itself is always the database's clock.
+   */
+  clock?: LeaseClock;
 }
 
 /** A held lease, renewed in the background until released or lost; usable as a `PostgresEventLog` fence. */
@@ -29,6 +41,7 @@ export class PostgresLeases implements Leases {
   readonly database: PostgresDatabase;
   readonly ttlMs: number;
   readonly owner: string;
+  readonly clock: LeaseClock;
   readonly #table: string;
 
   constructor(database: PostgresDatabase, options: PostgresLeasesOptions = {}) {
@@ -37,6 +50,7 @@ export class PostgresLeases implements Leases {
     if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 100))
       throw new RangeError(`ttlMs must be an integer ≥ 100, got ${this.ttlMs}`);
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.clock = options.clock ?? systemLeaseClock;
     this.#table = `${database.tablePrefix}leases`;
   }
 
@@ -45,7 +59,7 @@ export class PostgresLeases implements Leases {
    * live owner → `LeaseHeldError`, or, with `waitMs`, polls until it can take it.
    */
   async acquire(key: string, options: AcquireLeaseOptions = {}): Promise<PostgresLease> {
-    const started = performance.now();
+    const started = this.clock.now();
     for (;;) {
       options.signal?.throwIfAborted();
       const rows = await this.database.query<{ generation: string; previous: 'none' | 'released' | 'expired' }>(
@@ -67,9 +81,9 @@ export class PostgresLeases implements Leases {
         [key],
       );
       const waitMs = options.waitMs ?? 0;
-      if (performance.now() - started >= waitMs)
+      if (this.clock.now() - started >= waitMs)
         throw new LeaseHeldError({ leaseKey: key, owner: holder[0]?.owner ?? '?' });
-      await sleep(Math.min(250, Math.max(10, this.ttlMs / 10)), undefined, { signal: options.signal });
+      await this.clock.sleep(Math.min(250, Math.max(10, this.ttlMs / 10)), options.signal);
     }
   }
 
@@ -101,7 +115,7 @@ export class PostgresLeases implements Leases {
 
   #held(key: string, generation: number, previous: PostgresLease['previous']): PostgresLease {
     const controller = new AbortController();
-    let lastRenewed = performance.now();
+    let lastRenewed = this.clock.now();
     let released = false;
     const renew = async (): Promise<boolean> => {
       if (released || controller.signal.aborted) return false;
@@ -114,21 +128,17 @@ export class PostgresLeases implements Leases {
         controller.abort(new LeaseLostError({ leaseKey: key, generation }));
         return false;
       }
-      lastRenewed = performance.now();
+      lastRenewed = this.clock.now();
       return true;
     };
-    const timer = setInterval(
-      () => {
-        renew().catch((error: unknown) => {
-          if (!isConnectionFailure(error) || performance.now() - lastRenewed > this.ttlMs) {
-            controller.abort(error);
-          }
-        });
-      },
-      Math.max(50, Math.floor(this.ttlMs / 3)),
+    const stop = this.clock.every(Math.max(50, Math.floor(this.ttlMs / 3)), () =>
+      renew().catch((error: unknown) => {
+        if (!isConnectionFailure(error) || this.clock.now() - lastRenewed > this.ttlMs) {
+          controller.abort(error);
+        }
+      }),
     );
-    timer.unref();
-    controller.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    controller.signal.addEventListener('abort', stop, { once: true });
     return {
       key,
       generation,
@@ -144,7 +154,7 @@ export class PostgresLeases implements Leases {
               key,
               generation,
             ]),
-          Math.max(0, this.ttlMs - (performance.now() - lastRenewed)),
+          Math.max(0, this.ttlMs - (this.clock.now() - lastRenewed)),
         );
         if (rows.length === 0 || controller.signal.aborted) {
           const lost = new LeaseLostError({ leaseKey: key, generation });
@@ -156,7 +166,7 @@ export class PostgresLeases implements Leases {
       release: async () => {
         if (released) return;
         released = true;
-        clearInterval(timer);
+        stop();
         await this.database.query(
           `UPDATE ${this.#table} SET expires_at = '-infinity' WHERE lease_key = $1 AND generation = $2`,
           [key, generation],

@@ -9,6 +9,7 @@ import { EventLog } from '../event-log.js';
 import type { FileStore } from '../file-store.js';
 import { createLocalFileStore } from '../local-file-store.js';
 import { createMemoryFileStore } from '../memory-file-store.js';
+import { advanceUntilSettled, createManualClock } from '../testing/manual-clock.js';
 import { fenceEventLog } from './fenced-event-log.js';
 import { FileStoreLeases } from './file-store-leases.js';
 
@@ -50,14 +51,19 @@ for (const [name, makeStore] of [
     },
   ],
 ] as const) {
+  // Every lease runs on a manual clock: expiry and heartbeats happen when the test advances time, so a slow
+  // or loaded machine (timers firing late, file writes taking long) cannot make a live holder look dead.
   describe(`FileStoreLeases on the ${name} store`, () => {
+    const TTL = 200;
+    const STEP = TTL / 4;
     it('gives a lease to one owner at a time; a release lets the next take the next generation', async () => {
       const store = await makeStore();
-      const a = new FileStoreLeases(store, { owner: 'a', ttlMs: 200 });
-      const b = new FileStoreLeases(store, { owner: 'b', ttlMs: 200 });
+      const clock = createManualClock();
+      const a = new FileStoreLeases(store, { owner: 'a', ttlMs: TTL, clock });
+      const b = new FileStoreLeases(store, { owner: 'b', ttlMs: TTL, clock });
       const held = await a.acquire('c1');
       expect(held.generation).toBe(1);
-      const refused = await b.acquire('c1').catch((caught: unknown) => caught);
+      const refused = await advanceUntilSettled(clock, b.acquire('c1'), STEP).catch((caught: unknown) => caught);
       expect(refused).toBeInstanceOf(LeaseHeldError);
       expect(refused).toMatchObject({ leaseKey: 'c1', owner: 'a' });
       await held.release();
@@ -69,9 +75,13 @@ for (const [name, makeStore] of [
 
     it('lets exactly one of several racing owners take a free lease', async () => {
       const store = await makeStore();
-      const results = await Promise.allSettled(
-        Array.from({ length: 6 }, (_, i) => new FileStoreLeases(store, { owner: `o${i}`, ttlMs: 200 }).acquire('race')),
+      const clock = createManualClock();
+      const racing = Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) =>
+          new FileStoreLeases(store, { owner: `o${i}`, ttlMs: TTL, clock }).acquire('race'),
+        ),
       );
+      const results = await advanceUntilSettled(clock, racing, STEP);
       const won = results.filter((result) => result.status === 'fulfilled');
       expect(won).toHaveLength(1);
       for (const result of results)
@@ -82,13 +92,17 @@ for (const [name, makeStore] of [
     it('takes over from a holder that stopped renewing and refuses that holder’s fenced appends', async () => {
       const shared = await makeStore();
       const { store: holderStore, cut } = partitionable(shared);
-      const lease = await new FileStoreLeases(holderStore, { owner: 'paused', ttlMs: 150 }).acquire('c2');
+      const clock = createManualClock();
+      const lease = await new FileStoreLeases(holderStore, { owner: 'paused', ttlMs: TTL, clock }).acquire('c2');
       const oldLog = fenceEventLog(await EventLog.open(holderStore, { dir: 'c2/events' }), lease);
       expect(await oldLog.append(userMessageEvent('before'))).toBe(0);
       cut.on = true;
-      const taken = await new FileStoreLeases(shared, { owner: 'survivor', ttlMs: 150 }).acquire('c2', {
-        waitMs: 10_000,
+      const taking = new FileStoreLeases(shared, { owner: 'survivor', ttlMs: TTL, clock }).acquire('c2', {
+        waitMs: 100 * TTL,
       });
+      const taken = await advanceUntilSettled(clock, taking, STEP);
+      // The survivor watched the heartbeat stand still for a whole ttl, no less.
+      expect(clock.now()).toBeGreaterThanOrEqual(TTL);
       expect(taken).toMatchObject({ generation: 2, previous: 'expired' });
       const newLog = fenceEventLog(await EventLog.open(shared, { dir: 'c2/events' }), taken);
       expect(await newLog.append(userMessageEvent('after'))).toBe(1);
@@ -101,12 +115,17 @@ for (const [name, makeStore] of [
 
     it('waits for a live holder with waitMs, and fails after it while the holder keeps renewing', async () => {
       const store = await makeStore();
-      const held = await new FileStoreLeases(store, { owner: 'live', ttlMs: 150 }).acquire('c3');
-      const contender = new FileStoreLeases(store, { owner: 'contender', ttlMs: 150 });
-      await expect(contender.acquire('c3', { waitMs: 400 })).rejects.toBeInstanceOf(LeaseHeldError);
-      const waiting = contender.acquire('c3', { waitMs: 10_000 });
+      const clock = createManualClock();
+      const held = await new FileStoreLeases(store, { owner: 'live', ttlMs: TTL, clock }).acquire('c3');
+      const contender = new FileStoreLeases(store, { owner: 'contender', ttlMs: TTL, clock });
+      const started = clock.now();
+      const refused = advanceUntilSettled(clock, contender.acquire('c3', { waitMs: 5 * TTL }), STEP);
+      await expect(refused).rejects.toBeInstanceOf(LeaseHeldError);
+      // It kept waiting through several ttls of a live heartbeat, and gave up once its wait was over.
+      expect(clock.now() - started).toBeGreaterThanOrEqual(5 * TTL);
+      const waiting = contender.acquire('c3', { waitMs: 100 * TTL });
       await held.release();
-      const next = await waiting;
+      const next = await advanceUntilSettled(clock, waiting, STEP);
       expect(next.generation).toBe(2);
       // Released, so its heartbeat stops writing before the directory is removed.
       await next.release();

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LeaseHeldError } from '../errors/lease-held-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { isFileNotFound } from '../event-log/is-file-not-found.js';
 import type { FileStore } from '../file-store.js';
 import { validateStorePath } from '../store-path.js';
 import type { AcquireLeaseOptions, Lease, Leases } from './lease.js';
+import { type LeaseClock, systemLeaseClock } from './lease-clock.js';
 
 /** Options for `createFileStoreLeases`. */
 export interface FileStoreLeasesOptions {
@@ -16,6 +16,8 @@ export interface FileStoreLeasesOptions {
   ttlMs?: number;
   /** This process's name in the lease files (for messages). Default `<hostname>:<pid>:<random>`. */
   owner?: string;
+  /** The time heartbeats and expiry are measured by. Default real time (`systemLeaseClock`); tests pass a manual one. */
+  clock?: LeaseClock;
 }
 
 const GENERATION = /\/gen-(\d{10})\.json$/;
@@ -36,6 +38,7 @@ export class FileStoreLeases implements Leases {
   readonly dir: string;
   readonly ttlMs: number;
   readonly owner: string;
+  readonly clock: LeaseClock;
 
   constructor(store: FileStore, options: FileStoreLeasesOptions = {}) {
     this.store = store;
@@ -44,12 +47,13 @@ export class FileStoreLeases implements Leases {
     if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 50))
       throw new RangeError(`ttlMs must be an integer ≥ 50, got ${this.ttlMs}`);
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.clock = options.clock ?? systemLeaseClock;
   }
 
   async acquire(key: string, options: AcquireLeaseOptions = {}): Promise<Lease> {
     const base = `${this.dir}/${key}`;
     validateStorePath(base);
-    const started = performance.now();
+    const started = this.clock.now();
     const waitMs = options.waitMs ?? 0;
     for (;;) {
       options.signal?.throwIfAborted();
@@ -65,7 +69,7 @@ export class FileStoreLeases implements Leases {
         }
         continue;
       }
-      if (performance.now() - started >= waitMs) {
+      if (this.clock.now() - started >= waitMs) {
         throw new LeaseHeldError({ leaseKey: key, owner: await this.#ownerOf(base, current) });
       }
     }
@@ -94,17 +98,17 @@ export class FileStoreLeases implements Leases {
     signal: AbortSignal | undefined,
   ): Promise<boolean> {
     const first = await this.#beat(base, current);
-    const watchedSince = performance.now();
+    const watchedSince = this.clock.now();
     // The holder renews on its own ttl: a contender configured shorter must not take a live holder for dead.
     const ttlMs = Math.max(this.ttlMs, await this.#ttlOf(base, current));
     for (;;) {
-      await sleep(Math.max(10, Math.floor(ttlMs / 5)), undefined, { signal });
+      await this.clock.sleep(Math.max(10, Math.floor(ttlMs / 5)), signal);
       if ((await this.#beat(base, current)) !== first) return false;
       if (await this.store.exists(`${base}/released-${pad(current)}.json`)) return true;
       if (await this.store.exists(`${base}/gen-${pad(current + 1)}.json`)) return false;
-      if (performance.now() - watchedSince >= ttlMs) return true;
+      if (this.clock.now() - watchedSince >= ttlMs) return true;
       // Without waiting, a contender still watches one ttl: that is what telling a live holder from a dead one costs.
-      if (waitMs > 0 && performance.now() - started >= waitMs) return false;
+      if (waitMs > 0 && this.clock.now() - started >= waitMs) return false;
     }
   }
 
@@ -139,7 +143,7 @@ export class FileStoreLeases implements Leases {
   #held(key: string, base: string, generation: number, previous: Lease['previous']): Lease {
     const controller = new AbortController();
     let beats = 0;
-    let lastRenewed = performance.now();
+    let lastRenewed = this.clock.now();
     let released = false;
     const takenOver = (): Promise<boolean> => this.store.exists(`${base}/gen-${pad(generation + 1)}.json`);
     const renew = async (): Promise<boolean> => {
@@ -153,20 +157,17 @@ export class FileStoreLeases implements Leases {
         `${base}/beat-${pad(generation)}.json`,
         JSON.stringify({ owner: this.owner, beat: beats }),
       );
-      lastRenewed = performance.now();
+      lastRenewed = this.clock.now();
       return true;
     };
     let renewing: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(
-      () => {
-        renewing = renew().catch((error: unknown) => {
-          if (performance.now() - lastRenewed > this.ttlMs) controller.abort(error);
-        });
-      },
-      Math.max(10, Math.floor(this.ttlMs / 3)),
-    );
-    timer.unref();
-    controller.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    const stop = this.clock.every(Math.max(10, Math.floor(this.ttlMs / 3)), () => {
+      renewing = renew().catch((error: unknown) => {
+        if (this.clock.now() - lastRenewed > this.ttlMs) controller.abort(error);
+      });
+      return renewing;
+    });
+    controller.signal.addEventListener('abort', stop, { once: true });
     return {
       key,
       generation,
@@ -183,7 +184,7 @@ export class FileStoreLeases implements Leases {
       release: async () => {
         if (released) return;
         released = true;
-        clearInterval(timer);
+        stop();
         // A renewal under way finishes first, so nothing of this lease is written after release.
         await renewing;
         await this.store.writeIfAbsent(
