@@ -162,7 +162,9 @@ describe('@x/server (and the packages it depends on)', () => {
       'missing.mjs',
       "import { setupTelemetryFromEnv } from '@x/server';\n" +
         "import { connectPostgres } from '@x/store-postgres';\n" +
-        "await setupTelemetryFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }).then(() => console.log('exporting'), " +
+        // The exporters read the process's OTEL_* variables themselves.
+        "process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9';\n" +
+        "await setupTelemetryFromEnv().then(() => console.log('exporting'), " +
         "(error) => console.log(error.name, error.code, error.packageNames.join(','), error.installCommand.startsWith('npm install @opentelemetry/')));\n" +
         "await connectPostgres({ url: 'postgres://127.0.0.1:9/x' }).then(() => console.log('connected'), " +
         `${printError('pg')});\n`,
