@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
-import { RUN_WAIT_MS } from './a2a-tasks.js';
+import { runLogEntries } from '../../conversations/run-log-entries.js';
 import type { A2aStreamResponse } from './a2a-types.js';
 import { projectTask } from './task-projection.js';
 
@@ -34,22 +34,7 @@ export async function streamTask(options: StreamTaskOptions): Promise<void> {
   };
   write({ task: snapshot.task() });
 
-  const stop = new AbortController();
-  signal.addEventListener('abort', () => stop.abort(), { once: true });
-  let sent = options.fromIndex;
-  let endAt: number | undefined;
-  const watchRun = (async () => {
-    while (conversation.isRunning && !stop.signal.aborted) await conversation.waitForRun(RUN_WAIT_MS);
-    endAt = log.length;
-    if (sent >= endAt) stop.abort();
-  })();
-  if (options.fromIndex < log.length || conversation.isRunning) {
-    for await (const { index, event } of log.subscribe(options.fromIndex, { signal: stop.signal })) {
-      for (const item of snapshot.apply(event, index)) write(item, index);
-      sent = index + 1;
-      if (endAt !== undefined && sent >= endAt) break;
-    }
+  for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
+    for (const item of snapshot.apply(event, index)) write(item, index);
   }
-  stop.abort();
-  await watchRun;
 }

@@ -1,10 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { type AnyEvent, getEventError } from '@x/events';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { runLogEntries } from '../../conversations/run-log-entries.js';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiRunOutcome, agUiEventsOf, sseFrames } from './agui-events.js';
-
-/** How long one wait for the run's end lasts before checking again (the run may be long; the stream stays). */
-const RUN_WAIT_MS = 60_000;
 
 export interface StreamRunOptions {
   conversation: ManagedConversation;
@@ -27,7 +25,6 @@ export interface StreamRunOptions {
 export async function streamRun(options: StreamRunOptions): Promise<void> {
   const { conversation, threadId, runId, response, signal } = options;
   const open = await conversation.open();
-  const log = conversation.log;
   const write = (events: readonly AgUiEvent[], id?: number): void => {
     if (!response.writableEnded) response.write(sseFrames(events, id));
   };
@@ -36,26 +33,11 @@ export async function streamRun(options: StreamRunOptions): Promise<void> {
     { type: 'STATE_SNAPSHOT', snapshot: { execution_status: open.state.execution_status } },
   ]);
 
-  const stop = new AbortController();
-  signal.addEventListener('abort', () => stop.abort(), { once: true });
-  let sent = options.fromIndex;
-  let endAt: number | undefined;
   let lastError: string | undefined;
-  const watchRun = (async () => {
-    while (conversation.isRunning && !stop.signal.aborted) await conversation.waitForRun(RUN_WAIT_MS);
-    endAt = log.length;
-    if (sent >= endAt) stop.abort();
-  })();
-  if (options.fromIndex < log.length || conversation.isRunning) {
-    for await (const { index, event } of log.subscribe(options.fromIndex, { signal: stop.signal })) {
-      lastError = errorText(event) ?? lastError;
-      write(agUiEventsOf(event), index);
-      sent = index + 1;
-      if (endAt !== undefined && sent >= endAt) break;
-    }
+  for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
+    lastError = errorText(event) ?? lastError;
+    write(agUiEventsOf(event), index);
   }
-  stop.abort();
-  await watchRun;
   if (signal.aborted) return;
   write([await finalEvent(conversation, threadId, runId, lastError)]);
 }
