@@ -36,5 +36,16 @@ if (!existsSync(cli)) {
 }
 // The root package's `x` script runs this same CLI from the clone, so the commands it suggests work as printed.
 const env = { ...process.env, X_COMMAND_NAME: process.env.X_COMMAND_NAME ?? 'pnpm x' };
+// The demo's terminal runs in the agent's bubblewrap sandbox. Without bwrap the run would be refused: say what
+// to do before starting it (installing a system package is the user's call, and so is going without a sandbox).
+const unsandboxed = process.argv.slice(2).includes('--unsandboxed');
+if (!unsandboxed && spawnSync('bwrap', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  console.error(
+    'The agent runs every command in a bubblewrap sandbox, and `bwrap` is not installed here.\n' +
+      '  Install it (Debian/Ubuntu): bash tooling/scripts/ensure-bubblewrap.sh   then run `pnpm start` again;\n' +
+      "  or run the demo without a sandbox, with your user's authority: pnpm start --unsandboxed",
+  );
+  process.exit(1);
+}
 const result = spawnSync(process.execPath, [cli, 'run', '--demo', ...process.argv.slice(2)], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);
