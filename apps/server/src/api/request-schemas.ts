@@ -28,7 +28,7 @@ export const eventParamsSchema = z.object({
 });
 
 export const llmRequestSchema = z.looseObject({
-  /** Model name; absent or `offline` (without a key) selects the offline model. */
+  /** Model name; `offline` selects the offline model. Absent (with no endpoint or key): the server's default (X_MODEL, else the first provider key in its environment), or 422 when it has none. */
   model: z.string().min(1).nullish(),
   /** The provider's endpoint (OpenAI-compatible ones include `/v1`). */
   base_url: z.string().min(1).nullish(),

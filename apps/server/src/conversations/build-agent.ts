@@ -15,6 +15,7 @@ import {
   type ProviderName,
   providerForModel,
   providerNames,
+  resolveLLMFromEnv,
   type SecretCipher,
   type Tool,
   withUsageId,
@@ -22,6 +23,7 @@ import {
 import type { AgentRequest } from '../api/request-schemas.js';
 import { agentExtensions, redactedMcpConfig, storableMcpConfig } from './agent-extensions.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
+import { NoServerModelError } from './errors/no-server-model-error.js';
 
 const REDACTED = '**********';
 
@@ -30,6 +32,16 @@ export interface BuildAgentOptions {
   cipher: SecretCipher | undefined;
   /** The server's own key, used when the conversation has none (or it was redacted in storage). */
   serverApiKey: string | undefined;
+  /**
+   * Where a body without a model finds the server's default, as `x run` does: X_MODEL, else the first provider
+   * with a key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY; their *_BASE_URL). Defaults to process.env.
+   */
+  modelEnvironment?: Record<string, string | undefined>;
+  /**
+   * The config is one stored before a missing model became an error (meta.json): a body with no model, no
+   * endpoint and no key then ran on the offline model, and resuming it keeps doing so.
+   */
+  stored?: boolean;
 }
 
 /** The api key of a request or of stored meta: plain, a Fernet token of the server's key, or redacted/absent. */
@@ -79,8 +91,18 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
     serverApiKey: provider === 'openai' || provider === 'openai-responses' ? options.serverApiKey : undefined,
   });
   const usageId = llm.usage_id ?? undefined;
-  // `offline` always means the offline model; no model, no endpoint and no key means it too.
+  // `offline` always means the offline model, and so does an offline script (test servers only). A body that
+  // names no model, endpoint or key gets the server's default from its environment, as `x run` does, and a
+  // server that has none refuses it: a conversation never silently "succeeds" on the offline demo model.
   const unconfigured = (llm.model ?? undefined) === undefined && !llm.base_url && apiKey === undefined;
+  const scripted = request.x_offline_script !== undefined && request.x_offline_script !== null;
+  if (unconfigured && !scripted && llm.model !== 'offline') {
+    const fromEnvironment = resolveLLMFromEnv(options.modelEnvironment ?? process.env);
+    if (fromEnvironment !== undefined) {
+      return usageId === undefined ? fromEnvironment : withUsageId(fromEnvironment, usageId);
+    }
+    if (options.stored !== true) throw new NoServerModelError();
+  }
   if (llm.model === 'offline' || unconfigured) {
     const script = request.x_offline_script ?? [
       { toolCalls: [{ name: 'finish', arguments: { message: OFFLINE_NOTICE } }] },

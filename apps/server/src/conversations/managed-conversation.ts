@@ -209,7 +209,11 @@ export class ManagedConversation implements SocketConversation {
 
   #buildAgent(): Agent {
     try {
-      return buildAgent(this.meta.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
+      return buildAgent(this.meta.agent, {
+        cipher: this.#deps.cipher,
+        serverApiKey: this.#deps.serverApiKey,
+        stored: true,
+      });
     } catch (error) {
       throw new ConversationDamagedError(this.id, `its agent cannot be built: ${(error as Error).message}`, {
         cause: error,

@@ -1,0 +1,17 @@
+import { InvalidRequestError } from './invalid-request-error.js';
+
+/**
+ * A create body that names no model (no `agent.llm.model`, endpoint or key) on a server that has no default
+ * model either. Refused with 422 rather than run on the offline demo model, which would "finish" without
+ * doing anything.
+ */
+export class NoServerModelError extends InvalidRequestError {
+  constructor() {
+    super(
+      'agent.llm.model: the request names no model and the server has none configured. Name one in ' +
+        'agent.llm (model, and api_key or base_url), or start the server with X_MODEL and a provider key ' +
+        '(OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY); "offline" selects the offline demo model.',
+      { statusCode: 422 },
+    );
+  }
+}
