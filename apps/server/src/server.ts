@@ -24,6 +24,9 @@ import {
   workspaceRootOf,
 } from './config/server-config.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
+import type { ConversationMeta } from './conversations/conversation-meta.js';
+import { indexedConversationStore } from './conversations/indexed-store.js';
+import { MemoryConversationIndex } from './conversations/memory-conversation-index.js';
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
@@ -79,6 +82,8 @@ export interface BuildServerOptions {
   sandboxProbe?: () => Promise<SandboxSupport>;
   /** Opens the sandboxes of conversations and of the shell route (default `openDefaultSandbox`). */
   openSandbox?: SandboxOpener;
+  /** The clock idle release reads; given one, the server never sweeps by itself (call `manager.releaseIdle()`). */
+  clock?: () => number;
 }
 
 function storeFor(config: ServerConfig): { store: FileStore; root: string } {
@@ -156,9 +161,13 @@ export async function buildServer(
           ...(config.interruptedActions === undefined ? {} : { interruptedActions: config.interruptedActions }),
         })
       : undefined;
+  const own =
+    options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
+  // One server indexes its conversations in memory (replicas share the PostgreSQL table): listing reads the
+  // index, never every conversation.
+  const localIndex = shared === undefined ? new MemoryConversationIndex() : undefined;
   const { store, root } =
-    shared ??
-    (options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') });
+    shared ?? (localIndex === undefined ? own : { ...own, store: indexedConversationStore(own.store, localIndex) });
   const sandboxing = await resolveServerSandboxing({
     unsandboxed: config.unsandboxed,
     dataDir: config.dataDir,
@@ -175,7 +184,11 @@ export async function buildServer(
       ? { interruptedActions: config.interruptedActions }
       : {}),
     store,
+    ...(localIndex === undefined ? {} : { onMetaChange: (meta: ConversationMeta) => localIndex.follow(meta) }),
     logger: app.log,
+    idleReleaseMs: config.idleReleaseMs,
+    maxOpenConversations: config.maxOpenConversations,
+    ...(options.clock === undefined ? {} : { now: options.clock }),
     apiKeys: config.apiKeys,
     persistenceDir: root,
     workspaceRoot,
@@ -184,6 +197,20 @@ export async function buildServer(
     allowScriptedAgents: config.allowScriptedAgents,
   });
   conversationGone = (id) => manager.wasDeleted(id);
+  if (localIndex !== undefined) {
+    localIndex.exclude((hex) => manager.isKnownDamaged(hex));
+    await localIndex.load(store);
+    app.log.info({ conversations: localIndex.size }, 'conversation index loaded');
+    // A conversation meta.json calls `running` was cut off by the last stop (nothing runs yet): opening it
+    // records the interruption and its real status, so a listing filtered by status is right from the start.
+    if (config.interruptedActions === undefined) {
+      for (const hex of localIndex.idsWithStatus('running')) {
+        await manager.open(hex).catch((error: unknown) => {
+          app.log.warn({ conversationId: hex, err: error }, 'a conversation left running could not be opened');
+        });
+      }
+    }
+  }
   // One server told what to do with interrupted actions resumes, at start-up, the runs a crash cut off.
   if (shared === undefined && config.interruptedActions !== undefined) await resumeInterruptedRuns(manager, app.log);
   // Replicas: runs whose owner died are resumed by whichever replica sweeps first, without waiting for a request.
@@ -199,7 +226,7 @@ export async function buildServer(
       : undefined;
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
-  registerConversationRoutes(app, manager, shared?.listing);
+  registerConversationRoutes(app, manager, shared?.listing ?? localIndex);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });

@@ -77,6 +77,13 @@ export const serverConfigSchema = z.object({
   /** How long shutdown waits for paused runs to reach the end of their current step. */
   shutdownTimeoutMs: z.number().int().nonnegative().default(30_000),
   /**
+   * Open conversations unused this long (ms) are released: closed, their events and processes let go, and
+   * resumed from the store on their next use. 0 keeps every opened conversation open.
+   */
+  idleReleaseMs: z.number().int().nonnegative().default(120_000),
+  /** More open conversations than this and the least recently used idle ones are released early. */
+  maxOpenConversations: z.number().int().min(1).default(256),
+  /**
    * `Host` values accepted besides the defaults (`localhost`, `127.0.0.1`, `[::1]` and the bind address, with
    * the server's port): `name` (any port) or `name:port`, e.g. the name of a reverse proxy. `*` accepts any Host.
    */
@@ -171,6 +178,12 @@ export function resolveServerConfig(
     ...(portFromEnv(env.X_SERVER_RECOVERY_INTERVAL_MS) === undefined
       ? {}
       : { recoveryIntervalMs: portFromEnv(env.X_SERVER_RECOVERY_INTERVAL_MS) }),
+    ...(portFromEnv(env.X_SERVER_IDLE_RELEASE_MS) === undefined
+      ? {}
+      : { idleReleaseMs: portFromEnv(env.X_SERVER_IDLE_RELEASE_MS) }),
+    ...(portFromEnv(env.X_SERVER_MAX_OPEN_CONVERSATIONS) === undefined
+      ? {}
+      : { maxOpenConversations: portFromEnv(env.X_SERVER_MAX_OPEN_CONVERSATIONS) }),
     apiKeys: keysFromEnv(env),
     ...(env.X_SECRET_KEY || env.OH_SECRET_KEY ? { secretKey: env.X_SECRET_KEY || env.OH_SECRET_KEY } : {}),
     ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),

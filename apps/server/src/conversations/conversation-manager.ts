@@ -21,9 +21,25 @@ import { secretInputsOf } from './secret-inputs.js';
 import { finishDeletion, listTombstones, writeTombstone } from './tombstones.js';
 
 const HEX = /^[0-9a-f]{32}$/i;
+const DEFAULT_IDLE_RELEASE_MS = 120_000;
+const DEFAULT_MAX_OPEN_CONVERSATIONS = 256;
 
 export interface ConversationManagerOptions {
   store: FileStore;
+  /** Told of every conversation's meta change in memory (the single server's listing index). */
+  onMetaChange?: ManagedConversationDeps['onMetaChange'];
+  /**
+   * Open conversations unused this long (ms) are released (closed; resumed from the store on their next use);
+   * 0 keeps them open. Default 120,000.
+   */
+  idleReleaseMs?: number;
+  /**
+   * More open conversations than this and the least recently used idle ones are released, oldest first, even
+   * before `idleReleaseMs` (those used within the last `idleReleaseMs / 10` are kept). Default 256.
+   */
+  maxOpenConversations?: number;
+  /** The clock idle release reads; default `Date.now` (tests inject one and call `releaseIdle`). */
+  now?: () => number;
   logger: FastifyBaseLogger;
   apiKeys: readonly string[];
   /** Human-readable root of the store, reported as `persistence_dir`. */
@@ -71,6 +87,7 @@ export class ConversationManager implements EventSocketHost {
   /** Conversations deleted by this process (until one is created again with that id). */
   readonly #deleted = new Set<string>();
   #closed = false;
+  #releaseTimer: NodeJS.Timeout | undefined;
 
   private constructor(options: ConversationManagerOptions) {
     this.#options = options;
@@ -89,6 +106,8 @@ export class ConversationManager implements EventSocketHost {
       shared: options.shared,
       interruptedActions: options.interruptedActions,
       sandboxing: options.sandboxing,
+      onMetaChange: options.onMetaChange,
+      now: options.now,
     };
   }
 
@@ -117,7 +136,26 @@ export class ConversationManager implements EventSocketHost {
       { conversations: manager.#entries.size, store: options.persistenceDir },
       'conversation store listed',
     );
+    manager.#startReleaseTimer();
     return manager;
+  }
+
+  /** Sweeps for idle conversations (unless idle release is off or the clock is injected: tests sweep themselves). */
+  #startReleaseTimer(): void {
+    const idleMs = this.#options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
+    if (idleMs <= 0 || this.#options.now !== undefined) return;
+    let sweeping = false;
+    this.#releaseTimer = setInterval(
+      () => {
+        if (sweeping) return;
+        sweeping = true;
+        void this.releaseIdle().finally(() => {
+          sweeping = false;
+        });
+      },
+      Math.max(1_000, Math.min(idleMs / 2, 30_000)),
+    );
+    this.#releaseTimer.unref();
   }
 
   /** The conversation, reading its meta.json on first use; undefined when unknown. Malformed ids → 400. */
@@ -153,6 +191,42 @@ export class ConversationManager implements EventSocketHost {
     this.#guards.set(conversation, guard);
     this.#entries.set(hex, conversation);
     return conversation;
+  }
+
+  /**
+   * Releases the open conversations not used for `idleReleaseMs`, then, while more than `maxOpenConversations`
+   * are open, the least recently used of the rest (unused for a tenth of that at least). Conversations in use
+   * (running, watched by an event socket, being opened) are never released. Returns how many were released.
+   */
+  async releaseIdle(): Promise<number> {
+    const idleMs = this.#options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
+    const maxOpen = this.#options.maxOpenConversations ?? DEFAULT_MAX_OPEN_CONVERSATIONS;
+    const now = (this.#options.now ?? Date.now)();
+    const open = [...this.#entries.values()]
+      .filter((conversation): conversation is ManagedConversation => conversation?.isOpen === true)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    let stillOpen = open.length;
+    let released = 0;
+    for (const conversation of open) {
+      const unused = now - conversation.lastUsed;
+      const due = idleMs > 0 && unused >= idleMs;
+      const overLimit = stillOpen > maxOpen && unused >= idleMs / 10;
+      if (!(due || overLimit) || !conversation.isReleasable) continue;
+      try {
+        if (await conversation.release()) {
+          released += 1;
+          stillOpen -= 1;
+        }
+      } catch (error) {
+        this.logger.warn({ conversationId: conversation.id, err: error }, 'an idle conversation could not be released');
+      }
+    }
+    return released;
+  }
+
+  /** True when the conversation was opened and found damaged (listings leave it out). */
+  isKnownDamaged(hex: string): boolean {
+    return this.#entries.get(hex)?.isDamaged === true;
   }
 
   /** True while the conversation is being deleted, or once this process deleted it (errors of late requests → 409). */
@@ -387,6 +461,7 @@ export class ConversationManager implements EventSocketHost {
   async close(timeoutMs = 30_000): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#releaseTimer !== undefined) clearInterval(this.#releaseTimer);
     const open = [...this.#entries.values()].filter(
       (conversation): conversation is ManagedConversation => conversation?.isOpen === true,
     );

@@ -11,6 +11,8 @@ export const conversationMetaSchema = z.looseObject({
   /** 32 hex digits. */
   id: z.string().regex(/^[0-9a-f]{32}$/),
   title: z.string().nullish(),
+  /** The title last recorded in the conversation's state (generated): what listings match `q` against without opening it. */
+  state_title: z.string().nullish(),
   tags: z.record(z.string(), z.string()).default({}),
   created_at: z.string(),
   updated_at: z.string(),

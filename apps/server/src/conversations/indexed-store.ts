@@ -30,13 +30,16 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
       const meta = JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString('utf8')) as {
         execution_status?: unknown;
         title?: unknown;
+        state_title?: unknown;
         created_at?: unknown;
         updated_at?: unknown;
       };
       await index.upsert({
         conversationId: hex,
         status: typeof meta.execution_status === 'string' ? meta.execution_status : 'idle',
-        title: typeof meta.title === 'string' ? meta.title : null,
+        // The title a listing shows: the one given at create, else the one generated into the state.
+        title:
+          typeof meta.title === 'string' ? meta.title : typeof meta.state_title === 'string' ? meta.state_title : null,
         // meta.json's times (what listings without the index sort by), not the time of this write.
         ...(typeof meta.created_at === 'string' ? { createdAt: meta.created_at } : {}),
         ...(typeof meta.updated_at === 'string' ? { updatedAt: meta.updated_at } : {}),

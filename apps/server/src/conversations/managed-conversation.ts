@@ -37,6 +37,13 @@ export interface ManagedConversationDeps {
   interruptedActions?: ConversationOptions['interruptedActions'];
   /** How the conversation's processes are sandboxed. */
   sandboxing: ServerSandboxing;
+  /**
+   * Told of every change of a conversation's meta, as it happens in memory (before meta.json is written):
+   * a single server's listing index follows live statuses, titles and update times with it.
+   */
+  onMetaChange?: ((meta: ConversationMeta) => void) | undefined;
+  /** The clock idle release reads (tests inject one); default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -46,7 +53,7 @@ export interface ManagedConversationDeps {
 export class ManagedConversation implements SocketConversation {
   readonly id: string;
   readonly hex: string;
-  meta: ConversationMeta;
+  #meta!: ConversationMeta;
   readonly #deps: ManagedConversationDeps;
   #subConversationIds: string[] = [];
   #conversation: Conversation | undefined;
@@ -59,14 +66,74 @@ export class ManagedConversation implements SocketConversation {
   #afterRunDone: Promise<void> = Promise.resolve();
   #metaWrite: Promise<void> = Promise.resolve();
   #deleted = false;
+  /** When the conversation was last opened or handed out (the clock of `deps.now`). */
+  #lastUsed: number;
+  /** A release under way: opening waits for it, so the next open resumes from what it wrote. */
+  #releasing: Promise<void> | undefined;
   #damage: string | undefined;
   readonly #onDeleted = new Set<() => void>();
 
   constructor(meta: ConversationMeta, deps: ManagedConversationDeps) {
-    this.meta = meta;
     this.hex = meta.id;
     this.id = hyphenate(meta.id);
     this.#deps = deps;
+    this.meta = meta;
+    this.#lastUsed = this.#now();
+  }
+
+  #now(): number {
+    return (this.#deps.now ?? Date.now)();
+  }
+
+  /** When the conversation was last opened or handed out (the clock of `deps.now`). */
+  get lastUsed(): number {
+    return this.#lastUsed;
+  }
+
+  /**
+   * True when releasing the open conversation loses nothing: no run, no open in progress, no listener of
+   * published events (an event socket) and no run a restart left to resume.
+   */
+  get isReleasable(): boolean {
+    return (
+      this.#conversation !== undefined &&
+      this.#run === undefined &&
+      this.#opening === undefined &&
+      this.#releasing === undefined &&
+      this.#published.size === 0 &&
+      !this.resumeAfterRestart &&
+      !this.#deleted
+    );
+  }
+
+  /**
+   * Closes the open conversation and lets its events, state and processes go (idle release: the server's
+   * memory is bounded by the conversations in use, not by history). The next use resumes it from the store.
+   * False when it is in use (`isReleasable`).
+   */
+  async release(): Promise<boolean> {
+    const conversation = this.#conversation;
+    if (conversation === undefined || !this.isReleasable) return false;
+    this.#conversation = undefined;
+    this.#releasing = (async () => {
+      await conversation.close();
+      await this.saveMeta().catch(() => undefined);
+    })().finally(() => {
+      this.#releasing = undefined;
+    });
+    await this.#releasing;
+    this.#deps.logger.debug({ conversationId: this.id }, 'idle conversation released');
+    return true;
+  }
+
+  /** The server's record of the conversation (meta.json as it will next be written). */
+  get meta(): ConversationMeta {
+    return this.#meta;
+  }
+
+  set meta(meta: ConversationMeta) {
+    this.#meta = meta;
+    if (!this.#deleted) this.#deps.onMetaChange?.(meta);
   }
 
   /** Adopts a conversation just created by the manager. */
@@ -96,6 +163,9 @@ export class ManagedConversation implements SocketConversation {
    * `ConversationDamagedError` (409) naming the reason; a deleted conversation gives `ConversationDeletedError`.
    */
   open(): Promise<Conversation> {
+    this.#lastUsed = this.#now();
+    const releasing = this.#releasing;
+    if (releasing !== undefined) return releasing.then(() => this.open());
     const open = this.#conversation;
     if (open !== undefined) {
       // Shared with other replicas: what they appended (a run, a message) is folded before answering.
@@ -232,6 +302,10 @@ export class ManagedConversation implements SocketConversation {
       }
       if (event.kind === 'ConversationStateUpdateEvent') {
         if (event.key === 'execution_status' && typeof event.value === 'string') this.#recordStatus(event.value);
+        if (event.key === 'title' && typeof event.value === 'string' && event.value !== this.meta.state_title) {
+          this.meta = { ...this.meta, state_title: event.value };
+          this.saveMeta().catch(() => undefined);
+        }
         return;
       }
       this.meta = { ...this.meta, updated_at: nowIso() };
