@@ -22,7 +22,6 @@ export interface ScorerContext {
   judge?: LLM | undefined;
   /** Called with every judge response, so its usage and cost are metered with the rest. */
   onJudgeResponse?: ((response: LLMResponse) => void) | undefined;
-  signal?: AbortSignal | undefined;
 }
 
 /** Grades one run. Scorers never throw for a bad run: they return `passed: false` and say why. */
