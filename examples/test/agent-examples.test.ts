@@ -142,6 +142,30 @@ describe('examples, each run as a process', () => {
     expect(requests).toHaveLength(5); // parent: spawn, delegate, finish; one per child
   });
 
+  it('eval-suite: a task run 3 times, scored (the judge on the same model), with pass@k and an HTML report', async () => {
+    let agentCalls = 0;
+    const { run } = await runWithOpenAI('eval-suite', (body) => {
+      const messages = body.messages as { content: unknown }[];
+      if (JSON.stringify(messages[0]?.content).includes('You grade the work of an AI agent')) {
+        return { content: '{"score": 0.8, "reason": "notes.txt has alpha."}' };
+      }
+      const turn = agentCalls % 2;
+      const attempt = Math.floor(agentCalls / 2) + 1;
+      agentCalls += 1;
+      if (turn === 0) {
+        // The third attempt writes somewhere it should not.
+        const path = attempt === 3 ? 'elsewhere.txt' : 'notes.txt';
+        return { toolCalls: [{ name: 'file_editor', arguments: { command: 'create', path, file_text: 'alpha\n' } }] };
+      }
+      return finish('Done.');
+    });
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.lines).toContain('write-notes: 2/3 passed, pass@3 1.00, pass^3 0.00');
+    expect(run.stdout).toContain('run 3: failed (files-within: written outside notes.txt: elsewhere.txt)');
+    expect(run.stdout).toMatch(/^judge: 3 calls, \$\d+\.\d{6}$/m);
+    expect(run.stdout).toMatch(/^report: .*eval-report\.html$/m);
+  });
+
   it('persistence: a closed conversation is resumed from its store and the model sees its history', async () => {
     const { run, requests } = await runWithOpenAI('persistence', [
       { content: 'I will remember 7.' },

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { defineConversationCommands } from './definitions/conversation-commands.js';
+import { defineEvalCommands } from './definitions/eval-commands.js';
 import { colorFlagFromArgv, helpColorsEnabled } from './definitions/help-text.js';
 import { defineRemoteCommands } from './definitions/remote-commands.js';
 import { defineRun } from './definitions/run.js';
@@ -51,6 +52,7 @@ export function createProgram(version: string): Command {
   defineConversationCommands(program);
   defineTreeCommands(program);
   defineRemoteCommands(program);
+  defineEvalCommands(program);
 
   program.addHelpText(
     'after',

@@ -26,7 +26,16 @@ const HINTS: Record<string, string> = {
     'Install bubblewrap (apt-get install bubblewrap) on a Linux host with user namespaces, or run with --unsandboxed to run the agent’s commands WITHOUT a sandbox, with your authority.',
   sandbox_policy_invalid: 'Check the --allow-network, --allow-read and --allow-write values.',
   remote_stream_closed: 'The server closed the event stream; check that it is still running.',
+  invalid_eval_suite:
+    'Fix the suite file: each case has an id, a task or a conversation, and scorers (see `x eval --help`).',
+  invalid_eval_baseline:
+    'Give a report `x eval --json` or `--save-baseline` wrote, or save a new one with --save-baseline.',
+  eval_conversation_not_found:
+    'Give the conversation directory (relative to the suite file) or an id in the data directory (--data-dir).',
 };
+
+/** Errors in what the user wrote (a suite, a baseline): exit 2, as a wrong command line, not 1 (a failed eval). */
+const USAGE_CODES = new Set(['invalid_eval_suite', 'invalid_eval_baseline']);
 
 const NOT_FOUND_CODES = new Set([
   'conversation_not_found',
@@ -34,6 +43,7 @@ const NOT_FOUND_CODES = new Set([
   'unknown_event_id',
   'unknown_event',
   'remote_conversation_not_found',
+  'eval_conversation_not_found',
 ]);
 
 /**
@@ -56,6 +66,7 @@ export function reportError(error: unknown, colors: Colors, env: NodeJS.ProcessE
     write(`${colors.red(colors.bold('error'))} ${message}`);
   } else if (typeof code === 'string' && error instanceof Error) {
     if (NOT_FOUND_CODES.has(code)) exitCode = ExitCode.notFound;
+    if (USAGE_CODES.has(code)) exitCode = ExitCode.usage;
     hint = HINTS[code];
     write(`${colors.red(colors.bold('error'))} ${message} ${colors.dim(`(${code})`)}`);
   } else {
