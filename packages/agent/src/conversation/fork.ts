@@ -6,22 +6,34 @@ import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import { foldBranch } from '../state/fold-branch.js';
 import { readBranch } from './branch-history.js';
-import type { Conversation } from './conversation.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { conversationDirName } from './persistence-layout.js';
 
-interface ForkInput {
-  source: Conversation;
+/** The conversation forked from: where its events are and which store the fork goes to. */
+export interface ForkSource {
+  readonly id: string;
+  readonly log: EventLogLike;
+  readonly store: FileStore;
+}
+
+/** What `fork` needs of the conversation it builds (a `Conversation`, not imported: it imports this module). */
+export interface ForkedConversation {
+  readonly state: ConversationState;
+  checkpoint(): Promise<void>;
+}
+
+interface ForkInput<Forked extends ForkedConversation> {
+  source: ForkSource;
   sourceState: ConversationState;
   options: ForkOptions;
   /** Builds the fork's Conversation on its log and state (the constructor is private to Conversation). */
-  open(init: { log: EventLogLike; state: ConversationState }): Conversation;
+  open(init: { log: EventLogLike; state: ConversationState }): Forked;
   /** Opens the fork's event log (the source's `openEventLog`, else event files in the store). */
   openLog(location: { conversationId: string; store: FileStore; dir: string }): Promise<EventLogLike>;
   /** Appends an event to the fork (Conversation's private emit). */
-  emit(conversation: Conversation, event: AnyEvent): Promise<void>;
+  emit(conversation: Forked, event: AnyEvent): Promise<void>;
 }
 
 /**
@@ -29,7 +41,7 @@ interface ForkInput {
  * `fromEventId`) unchanged into a new conversation directory, sets HEAD, then records the fork's own
  * starting state (idle, default policy, fresh stats, title) as state updates and checkpoints.
  */
-export async function fork(input: ForkInput): Promise<Conversation> {
+export async function fork<Forked extends ForkedConversation>(input: ForkInput<Forked>): Promise<Forked> {
   const { source, sourceState, options } = input;
   const { events, tree } = await readBranch(source.log, sourceState.leaf_event_id, sourceState.head_is_empty);
   if (options.fromEventId !== undefined && !tree.has(options.fromEventId)) {

@@ -1,14 +1,26 @@
-import type { AnyEvent } from '@x/events';
+import type { ActionEvent, AnyEvent } from '@x/events';
+import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
 import type { ConversationHooks } from '../hooks/conversation-hooks.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
-import type { Conversation } from './conversation.js';
+
+/**
+ * The part of a conversation the run loop, `condense` and the interrupt and takeover records read. A `Conversation`
+ * is one; declared here rather than imported so that these modules do not import the conversation that uses them.
+ */
+export interface RunHostConversation {
+  readonly id: string;
+  readonly agent: Agent;
+  /** Human-readable location of the conversation's files (named in `ConversationRunError`). */
+  readonly location: string;
+  pendingActions(): Promise<ActionEvent[]>;
+}
 
 /** What the run loop needs from a conversation. */
 export interface RunHost {
-  conversation: Conversation;
+  conversation: RunHostConversation;
   state(): ConversationState;
   /** Resolves once every event queued so far is appended and applied. */
   settle(): Promise<void>;

@@ -2,6 +2,8 @@ import { type ConversationErrorEvent, createEvent } from '@x/events';
 import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
+import { confirmPendingActions } from './pending-decisions.js';
+import { preModelCallGuard } from './pre-model-call-guard.js';
 import { recordInterrupt } from './record-interrupt.js';
 import type { RunHost } from './run-host.js';
 
@@ -74,12 +76,13 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
           continue;
         }
       }
-      if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('running');
+      await confirmPendingActions(host);
 
       if ((await host.popBlockedMessage(host.state().last_user_message_id)) !== undefined) {
         // A UserPromptSubmit hook blocked the last message: it never reaches the model (reference).
         await host.setStatus('finished');
       } else {
+        if (!(await preModelCallGuard(host)).proceed) break;
         await host.conversation.agent.step(host.stepContext(stepSignal));
       }
       iterations += 1;

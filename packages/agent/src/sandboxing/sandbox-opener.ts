@@ -1,13 +1,9 @@
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { createUnsandboxedSandbox } from '../sandbox/unsandboxed.js';
+import type { SandboxRequest } from './sandbox-request.js';
 
-/** What a conversation asks for when it needs its sandbox. */
-export interface SandboxRequest {
-  policy: SandboxPolicy;
-  /** The conversation's workspace: the sandbox's writable root. */
-  workspace: string;
-}
+// Declared in its own file so that the bubblewrap opener (imported lazily below) does not import this one.
+export type { SandboxRequest } from './sandbox-request.js';
 
 /**
  * Opens a sandbox for a conversation (its terminal, hooks and MCP stdio servers). The default opens bubblewrap for

@@ -1,0 +1,182 @@
+import { type AnyEvent, createEvent, parentForAppend, withParent } from '@x/events';
+import { AppendConflictError, type EventLogLike, type Lease } from '@x/store';
+import type { ConversationState } from '../state/conversation-state.js';
+import type { ExecutionStatus } from '../state/execution-status.js';
+import { linkEvent } from '../telemetry/index.js';
+import type { ConversationListener } from './conversation-options.js';
+import type { EventFold } from './event-fold.js';
+import { headForAppend, stampParent } from './event-stamping.js';
+
+/** What appending needs to know of the conversation's ownership (a `RunOwnership`). */
+export interface AppendOwnership {
+  /** Shared with other processes or replicas: appends land at the index this instance expects. */
+  readonly shared: boolean;
+  /** The run lease appends are fenced with. */
+  readonly lease: Lease | undefined;
+  /** Throws when another owner took the conversation over. */
+  assertOwner(): Promise<void>;
+}
+
+/**
+ * The one way events enter a conversation: appended to the log, folded, then announced to the listeners, one
+ * event at a time in log order (a queue, so concurrent emits keep their order).
+ */
+export class ConversationEvents {
+  readonly #log: EventLogLike;
+  readonly #fold: EventFold;
+  readonly #ownership: AppendOwnership;
+  readonly #listeners = new Set<ConversationListener>();
+  #emitting: Promise<unknown> = Promise.resolve();
+  /**
+   * Stats updates of a step's LLM responses, held until the step's next event so that both are written in
+   * one round (`EventLogLike.appendMany`: with fsync, the shared fsyncs make the pair cost one append); a
+   * checkpoint (every few steps, at the end of a run, at close) writes what is left on its own.
+   */
+  #heldUpdates: AnyEvent[] = [];
+
+  constructor(init: { log: EventLogLike; fold: EventFold; ownership: AppendOwnership }) {
+    this.#log = init.log;
+    this.#fold = init.fold;
+    this.#ownership = init.ownership;
+  }
+
+  get state(): ConversationState {
+    return this.#fold.state;
+  }
+
+  /** Resolves once every event queued so far is appended and applied (never rejects). */
+  settled(): Promise<unknown> {
+    return this.#emitting;
+  }
+
+  subscribe(listener: ConversationListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  clearListeners(): void {
+    this.#listeners.clear();
+  }
+
+  /** Announces an event that is not recorded (a streaming delta): listeners get no index. */
+  publish(event: AnyEvent): void {
+    for (const listener of this.#listeners) listener(event, undefined);
+  }
+
+  /** Appends, folds, updates the view and notifies, one event at a time in log order. */
+  emit(event: AnyEvent): Promise<void> {
+    if (this.#heldUpdates.length > 0) return this.#emitBatch([...this.#heldUpdates.splice(0), event]);
+    linkEvent(event);
+    return this.#enqueue(async () => {
+      await this.#ownership.assertOwner();
+      const { stamped, index } = this.#ownership.shared
+        ? await this.#appendAfterOthers(event)
+        : await this.#appendStamped(event);
+      // Another writer (process or machine) appended in between: fold its events first.
+      await this.#fold.applyMissing(index);
+      this.#announce(stamped, index);
+    });
+  }
+
+  async setStatus(status: ExecutionStatus): Promise<void> {
+    if (this.#fold.state.execution_status === status) return;
+    await this.emit(createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: status }));
+  }
+
+  /** Holds a stats update for the next event (see `#heldUpdates`). */
+  hold(update: AnyEvent): void {
+    this.#heldUpdates.push(update);
+  }
+
+  /** The stats snapshot with the held updates applied (what the next stats update must build on). */
+  latestStats(): ConversationState['stats'] {
+    const held = this.#heldUpdates.at(-1);
+    return held?.kind === 'ConversationStateUpdateEvent'
+      ? (held.value as ConversationState['stats'])
+      : this.#fold.state.stats;
+  }
+
+  /** Writes the held updates that no event of their step took along (see `#heldUpdates`). */
+  async flushHeld(): Promise<void> {
+    if (this.#heldUpdates.length === 0) return;
+    const held = this.#heldUpdates.splice(0);
+    await (held.length === 1 ? this.emit(held[0]!) : this.#emitBatch(held));
+  }
+
+  /**
+   * Reads the events other processes or replicas appended to the log since this instance last looked and
+   * folds them into the state (one query on a database log).
+   */
+  async catchUp(): Promise<void> {
+    await this.#emitting;
+    await this.#log.refresh();
+    await this.#fold.applyMissing();
+  }
+
+  #enqueue(write: () => Promise<void>): Promise<void> {
+    const next = this.#emitting.then(write);
+    this.#emitting = next.catch(() => undefined);
+    return next;
+  }
+
+  #announce(event: AnyEvent, index: number): void {
+    this.#fold.apply(event);
+    for (const listener of this.#listeners) listener(event, index);
+  }
+
+  /**
+   * Appends held state updates and the event after them in one round (`appendMany`), then folds and
+   * announces each as `emit` would. Only state updates precede the last event, and they never move HEAD,
+   * so every event gets the parent one append at a time would give it.
+   */
+  #emitBatch(events: AnyEvent[]): Promise<void> {
+    for (const event of events) linkEvent(event);
+    return this.#enqueue(async () => {
+      await this.#ownership.assertOwner();
+      const base = this.#log.length;
+      const leaf = await headForAppend(this.#log, this.#fold);
+      const stamped = events.map((event, offset) => {
+        if (event.parent_id !== undefined) return event;
+        const parent = parentForAppend(leaf, base + offset);
+        return parent === undefined ? event : withParent(event, parent);
+      });
+      const indices = await this.#log.appendMany!(stamped);
+      for (const [offset, event] of stamped.entries()) {
+        const index = indices[offset]!;
+        // Another writer appended in between: fold its events first.
+        await this.#fold.applyMissing(index);
+        this.#announce(event, index);
+      }
+    });
+  }
+
+  async #appendStamped(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {
+    const stamped = await stampParent(this.#log, this.#fold, event);
+    return { stamped, index: await this.#log.append(stamped) };
+  }
+
+  /**
+   * Shared with other processes or replicas (`leases`): appends only at the index after every event this
+   * instance has folded, so the event's parent is HEAD as the log has it (a message another replica
+   * appended while this one runs stays on the branch); on a conflict, folds the newcomers and restamps.
+   */
+  async #appendAfterOthers(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {
+    for (;;) {
+      await this.#fold.applyMissing();
+      const stamped = await stampParent(this.#log, this.#fold, event);
+      try {
+        const fence = this.#ownership.lease;
+        const expectedIndex = this.#fold.state.event_count;
+        return {
+          stamped,
+          index: await this.#log.append(stamped, fence ? { expectedIndex, fence } : { expectedIndex }),
+        };
+      } catch (error) {
+        if (!AppendConflictError.isInstance(error)) throw error;
+        await this.#log.refresh();
+        // Someone else appended: it may be a new owner that took the conversation over.
+        await this.#ownership.lease?.assertHeld();
+      }
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { buildBaseState } from './base-state.js';
+import type { RunOptions, RunResult } from './conversation-options.js';
+import type { ConversationParts, PartsOwner } from './conversation-parts.js';
+import { conversationStepContext } from './conversation-step-context.js';
+import { takeRunLease } from './ownership/take-run-lease.js';
+import { rejectPendingActions } from './pending-decisions.js';
+import { pause } from './run-control.js';
+import type { RunHost } from './run-host.js';
+import { type RunStarter, startRun } from './start-run.js';
+import { writeViewCheckpoint } from './view-checkpoint/index.js';
+
+/** What the run loop, `condense` and the interrupt and takeover records get of a conversation. */
+export function conversationRunHost(owner: PartsOwner, parts: ConversationParts): RunHost {
+  const { events, extensions } = parts;
+  const hooks = extensions.hooks;
+  return {
+    conversation: owner,
+    state: () => owner.state,
+    settle: () => events.settled().then(() => undefined),
+    emit: (event) => events.emit(event),
+    setStatus: (status) => events.setStatus(status),
+    recentEvents: () => parts.fold.recentEvents(),
+    stuckDetector: parts.stuck,
+    stepContext: (signal) => conversationStepContext(owner, parts, signal),
+    checkpoint: () => owner.checkpoint(),
+    assertOpen: () => parts.lifecycle.assertOpen(),
+    popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
+    ...(hooks === undefined ? {} : { hooks }),
+  };
+}
+
+/** `Conversation.run` (see `startRun`); releases the run lease when the run ends, however. */
+export function runConversation(owner: PartsOwner, parts: ConversationParts, options: RunOptions): Promise<RunResult> {
+  return parts.runs.start(
+    owner.id,
+    options.signal,
+    (signal) => startRun(conversationRunStarter(owner, parts), options, signal),
+    () => parts.ownership.release(),
+  );
+}
+
+/** Takes the conversation's run lease (see `takeRunLease`). */
+export function takeConversationLease(
+  owner: PartsOwner,
+  parts: ConversationParts,
+  signal: AbortSignal | undefined,
+  waitMs?: number,
+): Promise<'taken' | 'awaiting-human' | undefined> {
+  const taker = {
+    ownership: parts.ownership,
+    interruptedActions: parts.options.interruptedActions ?? 'report',
+    catchUp: () => owner.catchUp(),
+    runHost: () => conversationRunHost(owner, parts),
+  };
+  return takeRunLease(taker, signal, waitMs);
+}
+
+/** What `startRun` gets of a conversation. */
+export function conversationRunStarter(owner: PartsOwner, parts: ConversationParts): RunStarter {
+  return {
+    state: () => owner.state,
+    sandbox: parts.sandbox,
+    takeRunLease: (signal, waitMs) => takeConversationLease(owner, parts, signal, waitMs),
+    readRecentHistory: () => parts.fold.readRecentHistory(),
+    startSession: () => parts.extensions.startSession(),
+    runHost: () => conversationRunHost(owner, parts),
+    leaseSignal: () => parts.ownership.lease?.signal,
+  };
+}
+
+/**
+ * Answers every pending action with a UserRejectObservation (see `rejectPendingActions`). Shared by several
+ * processes or replicas: decided and recorded under the conversation's lease, on the state as the log has it,
+ * so two concurrent rejections (or a rejection and a run) apply once.
+ */
+export async function rejectConversationActions(
+  owner: PartsOwner,
+  parts: ConversationParts,
+  reason: string,
+): Promise<void> {
+  parts.lifecycle.assertOpen();
+  const { ownership } = parts;
+  if (ownership.shared && !owner.isRunning && ownership.lease === undefined) {
+    await takeConversationLease(owner, parts, undefined);
+    try {
+      return await rejectConversationActions(owner, parts, reason);
+    } finally {
+      await ownership.release();
+    }
+  }
+  await rejectPendingActions(conversationRunHost(owner, parts), reason);
+  if (!owner.isRunning) await owner.checkpoint();
+}
+
+/** Pauses the conversation between steps (see `pause`). */
+export function pauseConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+  return pause({
+    state: () => owner.state,
+    emit: (event) => parts.events.emit(event),
+    checkpointUnlessRunning: async () => {
+      if (!owner.isRunning) await owner.checkpoint();
+    },
+  });
+}
+
+/** Writes base_state.json (after the held stats updates): the constant-size checkpoint of the state; then the view's. */
+export async function checkpointConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+  await parts.events.flushHeld();
+  const { secrets, cipher } = parts;
+  const json = buildBaseState({
+    state: owner.state,
+    agent: owner.agent.toJSON(),
+    workspace: owner.workspace,
+    persistenceDir: parts.persistenceDir,
+    securityAnalyzer: parts.security.setting,
+    secretRegistry: secrets.toJSON(cipher === undefined ? {} : { cipher }) as Record<string, unknown>,
+    hookConfig: parts.extensions.hookConfigJSON(),
+  });
+  await owner.store.write(`${owner.directory}/base_state.json`, JSON.stringify(json));
+  await writeViewCheckpoint(owner.store, owner.directory, parts.fold.builtView, owner.state, owner.log);
+}

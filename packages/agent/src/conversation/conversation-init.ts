@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { EventLogLike, FileStore } from '@x/store';
+import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import { type SandboxPolicy, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { type ConversationSandbox, createConversationSandbox } from '../sandboxing/conversation-sandbox.js';
+import { openDefaultSandbox } from '../sandboxing/sandbox-opener.js';
+import { currentSandboxPolicy, readSandboxPolicyRecord } from '../sandboxing/sandbox-policy-record.js';
+import { createSecretCipher, type SecretCipher } from '../secrets/secret-cipher.js';
+import type { SecretRegistry } from '../secrets/secret-registry.js';
+import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
+import type { SecurityAnalyzerInput } from './analyzer-setting.js';
+import { openConversationLog, storeFor, toRegistry } from './conversation-defaults.js';
+import type { ConversationOptions } from './conversation-options.js';
+import { ConversationExistsError } from './errors/conversation-exists-error.js';
+import type { ForkOptions } from './fork-options.js';
+import { loadPersistedState } from './load-persisted-state.js';
+import { conversationDirName, hyphenateConversationId } from './persistence-layout.js';
+
+/** Everything a `Conversation` is built from (its constructor's argument). */
+export interface ConversationInit {
+  options: ConversationOptions;
+  store: FileStore;
+  log: EventLogLike;
+  state: ConversationState;
+  secrets: SecretRegistry;
+  cipher: SecretCipher | undefined;
+  sandbox: ConversationSandbox;
+}
+
+/** A conversation's sandbox, recording its policy in the conversation's directory each time it is opened. */
+export function conversationSandbox(
+  options: Pick<ConversationOptions, 'workspace' | 'openSandbox'>,
+  policy: SandboxPolicy,
+  record: { store: FileStore; directory: string; sinceEvent: () => number },
+): ConversationSandbox {
+  return createConversationSandbox({
+    policy,
+    workspace: options.workspace ?? process.cwd(),
+    open: options.openSandbox ?? openDefaultSandbox,
+    record,
+  });
+}
+
+/** The parts of a new conversation; refused before anything is written when it exists or has no sandbox. */
+export async function initNewConversation(options: ConversationOptions): Promise<ConversationInit> {
+  const id = options.id ?? randomUUID();
+  const store = storeFor(options);
+  if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
+    throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
+  }
+  // No sandbox, no conversation: refused before anything is written (SandboxUnavailableError).
+  const sandbox = conversationSandbox(options, sandboxPolicySchema.parse(options.sandbox ?? {}), {
+    store,
+    directory: conversationDirName(id),
+    sinceEvent: () => 0,
+  });
+  await sandbox.get();
+  const log = await openConversationLog(options, {
+    conversationId: id,
+    store,
+    dir: `${conversationDirName(id)}/events`,
+  }).catch(async (error: unknown) => {
+    await sandbox.dispose();
+    throw error;
+  });
+  const state = initialConversationState({
+    id,
+    ...(options.maxIterationsPerRun === undefined ? {} : { maxIterations: options.maxIterationsPerRun }),
+    stuckDetection: options.stuckDetection !== false,
+    ...(options.confirmationPolicy === undefined
+      ? {}
+      : { confirmationPolicy: parseConfirmationPolicy(options.confirmationPolicy) }),
+  });
+  const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
+  return { options, store, log, state, secrets: toRegistry(options.secrets), cipher, sandbox };
+}
+
+/**
+ * The parts of a persisted conversation (base_state.json and the events after it). `eventCount` tells the
+ * sandbox how far the conversation is when it records its policy: set it to the opened conversation's count.
+ */
+export async function initResumedConversation(
+  id: string,
+  options: Omit<ConversationOptions, 'id'>,
+): Promise<{ init: ConversationInit; historyEnd: number; eventCount: { current?: () => number } }> {
+  const conversationId = hyphenateConversationId(id);
+  const store = storeFor(options);
+  const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
+  const persisted = await loadPersistedState({
+    store,
+    id: conversationId,
+    cipher,
+    openLog: (location) => openConversationLog(options, location),
+  });
+  let state = persisted.state;
+  const securityAnalyzer = options.securityAnalyzer ?? persisted.securityAnalyzer ?? 'llm';
+  if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
+  const secrets =
+    options.secrets === undefined && persisted.secrets !== undefined ? persisted.secrets : toRegistry(options.secrets);
+  // The policy given now, else the one recorded, else the default; recorded when the sandbox is first opened.
+  const recorded = currentSandboxPolicy(await readSandboxPolicyRecord(store, conversationDirName(conversationId)));
+  const policy =
+    options.sandbox === undefined
+      ? (recorded ?? sandboxPolicySchema.parse({}))
+      : sandboxPolicySchema.parse(options.sandbox);
+  const eventCount: { current?: () => number } = {};
+  const sandbox = conversationSandbox(options, policy, {
+    store,
+    directory: conversationDirName(conversationId),
+    sinceEvent: () => eventCount.current?.() ?? persisted.log.length,
+  });
+  return {
+    init: {
+      options: { ...options, id: conversationId, securityAnalyzer },
+      store,
+      log: persisted.log,
+      state,
+      secrets,
+      cipher,
+      sandbox,
+    },
+    historyEnd: persisted.log.length,
+    eventCount,
+  };
+}
+
+/**
+ * The parts of a fork (see `Conversation.fork`): the source's store and runtime settings, not its listeners; its
+ * security analyzer and sandbox policy, in a sandbox of its own; the secrets given for the fork only.
+ */
+export function initForkedConversation(
+  source: {
+    options: ConversationOptions;
+    store: FileStore;
+    cipher: SecretCipher | undefined;
+    securityAnalyzer: SecurityAnalyzerInput;
+    sandboxPolicy: SandboxPolicy;
+  },
+  fork: { log: EventLogLike; state: ConversationState },
+  options: ForkOptions,
+): ConversationInit {
+  const { onEvent: _listener, ...inherited } = source.options;
+  return {
+    options: {
+      ...inherited,
+      id: fork.state.id,
+      agent: options.agent ?? source.options.agent,
+      securityAnalyzer: source.securityAnalyzer,
+      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    },
+    store: source.store,
+    log: fork.log,
+    state: fork.state,
+    secrets: toRegistry(options.secrets),
+    cipher: source.cipher,
+    sandbox: conversationSandbox(source.options, source.sandboxPolicy, {
+      store: source.store,
+      directory: conversationDirName(fork.state.id),
+      sinceEvent: () => 0,
+    }),
+  };
+}

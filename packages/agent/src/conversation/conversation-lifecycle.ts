@@ -1,0 +1,57 @@
+import type { AnyEvent } from '@x/events';
+import { openConversationLog } from './conversation-defaults.js';
+import { type ConversationInit, initForkedConversation } from './conversation-init.js';
+import type { ConversationParts, PartsOwner } from './conversation-parts.js';
+import type { ForkedConversation } from './fork.js';
+import type { ForkOptions } from './fork-options.js';
+
+/** How a new conversation is built and written to (the class's private constructor and emit). */
+export interface ConversationBuilder<Built extends ForkedConversation> {
+  open(init: ConversationInit): Built;
+  emit(conversation: Built, event: AnyEvent): Promise<void>;
+}
+
+/** `Conversation.fork`: the fork shares this conversation's store and runtime settings, not its listeners. */
+export async function forkConversation<Built extends ForkedConversation>(
+  owner: PartsOwner,
+  parts: ConversationParts,
+  options: ForkOptions,
+  builder: ConversationBuilder<Built>,
+): Promise<Built> {
+  parts.lifecycle.assertOpen();
+  await parts.events.settled();
+  const { fork } = await import('./fork.js');
+  const source = {
+    options: parts.options,
+    store: owner.store,
+    cipher: parts.cipher,
+    securityAnalyzer: parts.security.input,
+    sandboxPolicy: parts.sandbox.policy,
+  };
+  return fork({
+    source: owner,
+    sourceState: owner.state,
+    options,
+    open: (init) => builder.open(initForkedConversation(source, init, options)),
+    emit: (conversation, event) => builder.emit(conversation, event),
+    openLog: (location) => openConversationLog(parts.options, location),
+  });
+}
+
+/** `Conversation.close`: waits for a run in progress, checkpoints, ends what was started, refuses further use. */
+export async function closeConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+  if (parts.lifecycle.closed) return;
+  await parts.runs.ended();
+  await parts.extensions.endSession();
+  await parts.events.settled();
+  await owner.checkpoint();
+  await owner.log.close?.();
+  await owner.agent.extensions.close();
+  parts.lifecycle.close();
+  parts.events.clearListeners();
+  // Tools release what they hold for this conversation (the terminal kills its shell); a failure there must
+  // not keep the conversation open.
+  await Promise.allSettled(owner.agent.tools.map((tool) => tool.closeConversation?.(owner.id)));
+  // Everything started for the conversation dies with its sandbox (background jobs, daemons, MCP servers).
+  await parts.sandbox.dispose();
+}

@@ -1,0 +1,142 @@
+import type { ActionEvent, AnyEvent, View } from '@x/events';
+import type { EventLogLike, FileStore } from '@x/store';
+import type { Agent } from '../agent/agent.js';
+import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
+import type { SecretCipher } from '../secrets/secret-cipher.js';
+import type { SecretRegistry } from '../secrets/secret-registry.js';
+import type { ConversationState } from '../state/conversation-state.js';
+import { StuckDetector } from '../stuck/stuck-detector.js';
+import { Branches } from './branches.js';
+import { ConversationEvents } from './conversation-events.js';
+import type { ConversationInit } from './conversation-init.js';
+import type { ConversationOptions } from './conversation-options.js';
+import { ConversationClosedError } from './errors/conversation-closed-error.js';
+import { EventFold } from './event-fold.js';
+import { ConversationExtensions } from './extensions.js';
+import { HookBlocks } from './hook-blocks.js';
+import { RunOwnership } from './ownership/run-ownership.js';
+import { defaultPersistenceDir } from './persistence-layout.js';
+import { RunControl } from './run-control.js';
+import { SecuritySettings } from './security-settings.js';
+
+/**
+ * The public face of a conversation its parts call back into (a `Conversation` is one; declared here so that no
+ * part imports the class that composes them).
+ */
+export interface PartsOwner {
+  readonly id: string;
+  readonly agent: Agent;
+  readonly workspace: string;
+  readonly store: FileStore;
+  readonly directory: string;
+  readonly log: EventLogLike;
+  readonly location: string;
+  readonly state: ConversationState;
+  readonly isRunning: boolean;
+  checkpoint(): Promise<void>;
+  view(): Promise<View>;
+  pendingActions(): Promise<ActionEvent[]>;
+  activeBranch(): Promise<AnyEvent[]>;
+  catchUp(): Promise<void>;
+  blockAction(actionId: string, reason: string): Promise<void>;
+  blockMessage(messageId: string, reason: string): Promise<void>;
+}
+
+/** Whether the conversation was closed: every call but the reads refuses then. */
+export class OpenGuard {
+  readonly #id: string;
+  #closed = false;
+
+  constructor(id: string) {
+    this.#id = id;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  assertOpen(): void {
+    if (this.#closed) throw new ConversationClosedError(this.#id);
+  }
+}
+
+/** The collaborators a `Conversation` composes, each given only what it needs of the others. */
+export interface ConversationParts {
+  readonly options: ConversationOptions;
+  readonly secrets: SecretRegistry;
+  readonly cipher: SecretCipher | undefined;
+  readonly security: SecuritySettings;
+  readonly stuck: StuckDetector | undefined;
+  readonly persistenceDir: string;
+  /** Where every process started for this conversation runs (terminal, hooks, MCP stdio servers). */
+  readonly sandbox: ConversationSandbox;
+  readonly fold: EventFold;
+  readonly ownership: RunOwnership;
+  readonly events: ConversationEvents;
+  readonly runs: RunControl;
+  readonly branches: Branches;
+  readonly extensions: ConversationExtensions;
+  readonly blocks: HookBlocks;
+  readonly lifecycle: OpenGuard;
+}
+
+export function createConversationParts(owner: PartsOwner, init: ConversationInit): ConversationParts {
+  const { options } = init;
+  const fold = new EventFold(init.log, init.state);
+  const ownership = new RunOwnership({
+    conversationId: owner.id,
+    store: init.store,
+    directory: owner.directory,
+    leases: options.leases,
+    leaseTtlMs: options.leaseTtlMs,
+    leaseWaitMs: options.leaseWaitMs,
+    fencesAppends: () => init.log.fencesAppends === true,
+  });
+  const events = new ConversationEvents({ log: init.log, fold, ownership });
+  if (options.onEvent !== undefined) events.subscribe(options.onEvent);
+  const lifecycle = new OpenGuard(owner.id);
+  const host = {
+    id: owner.id,
+    agent: owner.agent,
+    workspace: owner.workspace,
+    log: init.log,
+    fold,
+    sandbox: init.sandbox,
+    state: () => fold.state,
+    settled: () => events.settled(),
+    emit: (event: AnyEvent) => events.emit(event),
+    assertOpen: () => lifecycle.assertOpen(),
+    checkpoint: () => owner.checkpoint(),
+    checkpointUnlessRunning: async () => {
+      if (!owner.isRunning) await owner.checkpoint();
+    },
+    mask: (text: string) => init.secrets.mask(text),
+    lookup: (id: string) => init.log.getById(id).catch(() => undefined),
+    blockAction: (id: string, reason: string) => owner.blockAction(id, reason),
+    blockMessage: (id: string, reason: string) => owner.blockMessage(id, reason),
+  };
+  return {
+    options,
+    secrets: init.secrets,
+    cipher: init.cipher,
+    security: new SecuritySettings(options.securityAnalyzer ?? 'llm'),
+    stuck:
+      options.stuckDetection === false
+        ? undefined
+        : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {}),
+    persistenceDir: options.persistenceDir ?? defaultPersistenceDir(),
+    sandbox: init.sandbox,
+    fold,
+    ownership,
+    events,
+    runs: new RunControl(),
+    branches: new Branches(host),
+    extensions: new ConversationExtensions(host, options),
+    blocks: new HookBlocks(host),
+    lifecycle,
+  };
+}

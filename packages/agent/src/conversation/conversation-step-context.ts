@@ -1,0 +1,61 @@
+import { createEvent } from '@x/events';
+import type { StepContext } from '../agent/step-context.js';
+import type { ToolConversation } from '../tools/tool.js';
+import { conversationFiles } from './conversation-files.js';
+import type { ConversationParts, PartsOwner } from './conversation-parts.js';
+import { recordResponse } from './record-response.js';
+import { createStepContext } from './step-context-factory.js';
+
+/** The context of one agent step of a conversation (`signal`: the run's interrupt and lease). */
+export function conversationStepContext(
+  owner: PartsOwner,
+  parts: ConversationParts,
+  signal: AbortSignal | undefined,
+): StepContext {
+  const { events } = parts;
+  // Held for the step's next event only where the log can write both in one round and no other writer
+  // interleaves (with leases every append must land at the index this instance expects).
+  const hold = !parts.ownership.shared && owner.log.appendMany !== undefined;
+  return createStepContext({
+    conversationId: owner.id,
+    workspace: owner.workspace,
+    state: () => owner.state,
+    view: () => owner.view(),
+    emit: (event) => parts.extensions.emitWithHooks(event),
+    publish: (event) => events.publish(event),
+    setStatus: (status) => events.setStatus(status),
+    // Blocks live in the state (set by this process's hooks, or before a restart, or by the reference).
+    takeHookBlock: (id: string) => parts.blocks.popIfAny('blocked_actions', id),
+    recordResponse: (llm, response) => recordResponse(events, { llm, response, hold }),
+    pendingActions: () => owner.pendingActions(),
+    secrets: parts.secrets,
+    analyzer: parts.security.analyzer,
+    signal,
+    sandbox: () => parts.sandbox.get(),
+    toolConversation: toolConversation(owner, parts),
+    files: conversationFiles(owner.store, owner.directory),
+  });
+}
+
+/** The conversation as tools see it (the delegate tool's sub-agents, `recall`). */
+function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConversation {
+  const { events } = parts;
+  return {
+    id: owner.id,
+    store: owner.store,
+    directory: owner.directory,
+    persistenceDir: parts.persistenceDir,
+    workspace: owner.workspace,
+    llm: owner.agent.llm,
+    get confirmationPolicy() {
+      return owner.state.confirmation_policy;
+    },
+    recordUsage: async (usageId, metrics) => {
+      const stats = { usage_to_metrics: { ...events.latestStats().usage_to_metrics, [usageId]: metrics } };
+      await events.emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
+    },
+    activeBranch: () => owner.activeBranch(),
+    sandboxPolicy: parts.sandbox.policy,
+    sandbox: () => parts.sandbox.get(),
+  };
+}

@@ -1,0 +1,102 @@
+import { createFileStoreLeases, type FileStore, type Lease, type Leases } from '@x/store';
+import { acquireRunLease } from './run-lease.js';
+
+/** Where a conversation's run leases come from (`ConversationOptions.leases`, `leaseTtlMs`, `leaseWaitMs`). */
+export interface RunOwnershipOptions {
+  conversationId: string;
+  store: FileStore;
+  /** The conversation's directory in the store. */
+  directory: string;
+  leases: Leases | false | undefined;
+  leaseTtlMs: number | undefined;
+  leaseWaitMs: number | undefined;
+  /** Whether the log checks the lease inside the write (`EventLogLike.fencesAppends`). */
+  fencesAppends: () => boolean;
+}
+
+/**
+ * Who may append to a conversation: the run lease of the run in progress, taken from the caller's leases (the
+ * conversation is shared between replicas) or the default ones (one process per conversation, checked).
+ */
+export class RunOwnership {
+  readonly #conversationId: string;
+  /** Leases the caller passed: the conversation is shared between replicas (appends at expected indices). */
+  readonly #shared: Leases | undefined;
+  /**
+   * Who hands out the run lease, and its key: the caller's leases (keyed by the conversation's directory), else
+   * the default ones, kept in the conversation's own directory (`<dir>/.lease/`, as the reference server keeps
+   * its lease file there), so the persistence directory holds conversation directories only.
+   */
+  readonly #owners: { leases: Leases; key: string } | undefined;
+  readonly #directory: string;
+  readonly #waitMs: number | undefined;
+  readonly #fencesAppends: () => boolean;
+  /** The lease of the run in progress: every append is checked against it. */
+  #lease: Lease | undefined;
+
+  constructor(options: RunOwnershipOptions) {
+    this.#conversationId = options.conversationId;
+    this.#directory = options.directory;
+    this.#waitMs = options.leaseWaitMs;
+    this.#fencesAppends = options.fencesAppends;
+    this.#shared = options.leases === false ? undefined : options.leases;
+    this.#owners =
+      options.leases === false
+        ? undefined
+        : options.leases !== undefined
+          ? { leases: options.leases, key: options.directory }
+          : {
+              leases: createFileStoreLeases(options.store, {
+                dir: options.directory,
+                ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+              }),
+              key: '.lease',
+            };
+  }
+
+  /** Whether the conversation is shared with other processes or replicas (the caller passed `leases`). */
+  get shared(): boolean {
+    return this.#shared !== undefined;
+  }
+
+  /** The lease of the run in progress, if any: appends of a shared conversation are fenced with it. */
+  get lease(): Lease | undefined {
+    return this.#lease;
+  }
+
+  /**
+   * A run's appends stop the moment another owner takes the conversation over. Shared (caller's leases): checked
+   * inside the write by logs that can (PostgreSQL: the insert's transaction), just before it by the others. Default
+   * ownership: the lease's own renewals notice a takeover (every third of its ttl), so an append costs no store
+   * round trip; only a process stalled for a whole ttl can be taken over, and it stops at its next renewal.
+   */
+  async assertOwner(): Promise<void> {
+    const lease = this.#lease;
+    if (lease === undefined) return;
+    if (this.#shared === undefined) {
+      if (lease.signal.aborted) throw lease.signal.reason;
+      return;
+    }
+    if (!this.#fencesAppends()) await lease.assertHeld();
+  }
+
+  /** Takes the run lease (undefined when the conversation has no leases), waiting up to `waitMs` for its holder. */
+  async take(signal: AbortSignal | undefined, waitMs = this.#waitMs): Promise<Lease | undefined> {
+    const lease = await acquireRunLease({
+      leases: this.#owners?.leases,
+      conversationId: this.#conversationId,
+      key: this.#owners?.key ?? this.#directory,
+      waitMs,
+      signal,
+    });
+    this.#lease = lease;
+    return lease;
+  }
+
+  /** Lets the run lease go (a failure to release only delays the next owner until the lease expires). */
+  async release(): Promise<void> {
+    const lease = this.#lease;
+    this.#lease = undefined;
+    await lease?.release().catch(() => undefined);
+  }
+}

@@ -1,0 +1,36 @@
+import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
+import type { ConversationState } from '../state/conversation-state.js';
+import type { RunOptions, RunResult } from './conversation-options.js';
+import type { RunHost } from './run-host.js';
+import { runLoop } from './run-loop.js';
+
+/** What starting a run needs of the conversation. */
+export interface RunStarter {
+  state(): ConversationState;
+  readonly sandbox: SandboxAccess;
+  /** Takes the run lease (see `takeRunLease`). */
+  takeRunLease(signal: AbortSignal, waitMs: number | undefined): Promise<'taken' | 'awaiting-human' | undefined>;
+  /** Reads the recent history stuck detection needs (once, on the first run). */
+  readRecentHistory(): Promise<void>;
+  /** Starts MCP servers and skills (once) and the hooks' session. */
+  startSession(): Promise<void>;
+  runHost(): RunHost;
+  /** Aborts when the run lease is lost. */
+  leaseSignal(): AbortSignal | undefined;
+}
+
+/** `Conversation.run` once the run is registered: the lease, the sandbox, the history, the extensions, the loop. */
+export async function startRun(starter: RunStarter, options: RunOptions, signal: AbortSignal): Promise<RunResult> {
+  const took = await starter.takeRunLease(signal, options.leaseWaitMs);
+  // A dead owner's action waits for a human (interruptedActions: 'confirm'): nothing runs now.
+  if (took === 'awaiting-human') {
+    return { status: starter.state().execution_status, iterations: 0, reachedIterationLimit: false };
+  }
+  // Without its sandbox the run fails here, before any step (SandboxUnavailableError).
+  await starter.sandbox.get();
+  await starter.readRecentHistory();
+  await starter.startSession();
+  // A lease taken over (noticed at the holder's next heartbeat) stops the run at once: the model call and
+  // the tool in flight are aborted, rather than going on until the next append is refused by the fence.
+  return runLoop(starter.runHost(), { ...options, signal }, starter.leaseSignal());
+}
