@@ -268,6 +268,7 @@ export {
   McpToolset,
   type McpToolsetOptions,
   type McpTransport,
+  effectiveMcpTransport,
   mcpConfigToJSON,
   mcpServerConfigSchema,
   observationFromCallResult,

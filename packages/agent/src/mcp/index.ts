@@ -1,5 +1,6 @@
 export { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
 export {
+  effectiveMcpTransport,
   type McpConfig,
   type McpConfigInput,
   type McpServerConfig,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
-import { mcpConfigToJSON, parseMcpConfig } from './mcp-config.js';
+import { effectiveMcpTransport, mcpConfigToJSON, parseMcpConfig } from './mcp-config.js';
 
 describe('parseMcpConfig', () => {
   it('accepts the bare server map and the mcpServers wrapper, mapping type to transport', () => {
@@ -26,6 +26,32 @@ describe('parseMcpConfig', () => {
     expect(JSON.stringify(mcpConfigToJSON(config))).not.toMatch(/secret|"k"/);
     expect(mcpConfigToJSON(config)).toEqual({
       s: { command: 'x', env: { TOKEN: '**********' }, headers: { 'X-Key': '**********' } },
+    });
+  });
+
+  it('picks the transport as the reference does: explicit, else stdio for a command, else /sse URLs are SSE', () => {
+    const config = parseMcpConfig({
+      local: { command: 'x' },
+      stream: { url: 'http://127.0.0.1:1/mcp' },
+      sse: { url: 'http://127.0.0.1:1/sse' },
+      sseSlash: { url: 'http://127.0.0.1:1/v1/sse/?token=1' },
+      notSse: { url: 'http://127.0.0.1:1/mcp?path=/sse' },
+      forced: { url: 'http://127.0.0.1:1/events', transport: 'sse' },
+      typed: { url: 'http://127.0.0.1:1/events', type: 'sse' },
+      forcedHttp: { url: 'http://127.0.0.1:1/sse', transport: 'streamable-http' },
+    });
+    const transports = Object.fromEntries(
+      Object.entries(config).map(([name, server]) => [name, effectiveMcpTransport(server)]),
+    );
+    expect(transports).toEqual({
+      local: 'stdio',
+      stream: 'http',
+      sse: 'sse',
+      sseSlash: 'sse',
+      notSse: 'http',
+      forced: 'sse',
+      typed: 'sse',
+      forcedHttp: 'http',
     });
   });
 });

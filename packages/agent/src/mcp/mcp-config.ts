@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sandboxNetworkSchema } from '../sandbox/sandbox-policy.js';
 import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
 
-/** Transports the reference names; `sse` is accepted in configs but x connects with stdio and streamable HTTP only. */
+/** Transports the reference names: `http` and `streamable-http` are one (streamable HTTP); `sse` is the older HTTP+SSE. */
 export const mcpTransportSchema = z.enum(['stdio', 'http', 'streamable-http', 'sse']);
 export type McpTransport = z.infer<typeof mcpTransportSchema>;
 
@@ -20,7 +20,8 @@ export type McpServerSandbox = z.infer<typeof mcpServerSandboxSchema>;
 
 /**
  * One MCP server, as the reference's `MCPServer` model (`agent.mcp_config[name]`): a `command` (stdio) or a `url`
- * (streamable HTTP). Unknown keys are rejected, as the reference does.
+ * (streamable HTTP, or HTTP+SSE with `transport: 'sse'` or a URL path ending in `/sse`). Unknown keys are rejected,
+ * as the reference does.
  */
 export const mcpServerConfigSchema = z
   .strictObject({
@@ -55,6 +56,28 @@ export const mcpServerConfigSchema = z
     }
   });
 export type McpServerConfig = z.output<typeof mcpServerConfigSchema>;
+
+/**
+ * How x connects to a server: its `transport`, else `stdio` for a `command`, else what the URL says as the
+ * reference's FastMCP infers it (a path ending in `/sse` is HTTP+SSE, anything else streamable HTTP).
+ */
+export function effectiveMcpTransport(
+  server: Pick<McpServerConfig, 'transport' | 'command' | 'url'>,
+): 'stdio' | 'http' | 'sse' {
+  if (server.transport === 'stdio' || server.transport === 'sse') return server.transport;
+  if (server.transport !== undefined) return 'http';
+  if (server.command !== undefined) return 'stdio';
+  return urlPathEndsWithSse(server.url) ? 'sse' : 'http';
+}
+
+function urlPathEndsWithSse(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  try {
+    return /\/sse\/?$/.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
 export type McpServerConfigInput = z.input<typeof mcpServerConfigSchema>;
 
 /** Server name → server: the reference's `agent.mcp_config`. */

@@ -50,6 +50,13 @@ describe.each([
       return { config: { url: server.url } as McpServerConfigInput, close: server.close };
     },
   ],
+  [
+    'HTTP+SSE (a URL ending in /sse)',
+    async () => {
+      const server = await startHttpTestServer('sse');
+      return { config: { url: server.url } as McpServerConfigInput, close: server.close };
+    },
+  ],
 ])('MCP tools over %s', (_transport, start) => {
   let server: { config: McpServerConfigInput; close(): Promise<void> };
   beforeAll(async () => {
@@ -131,6 +138,45 @@ describe.each([
       "MCP tool 'hang' timed out after 3 seconds. The tool server may be unresponsive or the operation is taking too long. Consider retrying or using an alternative approach.",
     );
     expect(texts(await call(tools, 'add', { a: 1, b: 1 }))[1]).toBe('2');
+  });
+});
+
+describe('MCP servers over HTTP+SSE', () => {
+  it("are reached with transport 'sse' whatever the URL, and with the reference's 'type' field", async () => {
+    const sse = await startHttpTestServer('sse');
+    try {
+      // The stream path is given as is: only the transport (not the URL) says SSE here.
+      const explicit = await toolset({ explicit: { url: `${sse.url}?via=transport`, transport: 'sse' } }).start();
+      expect(explicit.errors).toEqual([]);
+      expect(texts(await call(explicit.tools, 'add', { a: 20, b: 22 }))[1]).toBe('42');
+      const typed = await toolset({
+        typed: { url: `${sse.url}?via=type`, type: 'sse' } as McpServerConfigInput,
+      }).start();
+      expect(typed.errors).toEqual([]);
+      expect(texts(await call(typed.tools, 'add', { a: 1, b: 1 }))[1]).toBe('2');
+    } finally {
+      await sse.close();
+    }
+  });
+
+  it('a streamable HTTP URL is not mistaken for SSE: streamable HTTP against an SSE server fails to start', async () => {
+    const sse = await startHttpTestServer('sse');
+    try {
+      const { errors } = await toolset({ wrong: { url: sse.url, transport: 'http' } }).start();
+      expect(errors[0]?.message).toMatch(/^MCP server 'wrong' failed to start: /);
+    } finally {
+      await sse.close();
+    }
+  });
+
+  it('an SSE server that disappears after the start gives error observations', async () => {
+    const sse = await startHttpTestServer('sse');
+    const { tools } = await toolset({ remote: { url: sse.url } }).start();
+    expect(texts(await call(tools, 'add', { a: 1, b: 2 }))[1]).toBe('3');
+    await sse.close();
+    const observation = await call(tools, 'add', { a: 1, b: 2 });
+    expect(observation).toMatchObject({ is_error: true, tool_name: 'add', kind: 'MCPToolObservation' });
+    expect(texts(observation)[0]).toMatch(/^Error calling MCP tool add: MCP server 'remote' failed to/);
   });
 });
 

@@ -29,9 +29,14 @@ export function stdioServer(extra: Partial<McpServerConfigInput> = {}): McpServe
   };
 }
 
-/** Starts the test server over streamable HTTP in its own process on 127.0.0.1, port 0. */
-export async function startHttpTestServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [testServerScript, 'http'], {
+/**
+ * Starts the test server in its own process on 127.0.0.1, port 0: over streamable HTTP (`/mcp`), or over the older
+ * HTTP+SSE transport (`/sse`, with `sse`).
+ */
+export async function startHttpTestServer(
+  mode: 'http' | 'sse' = 'http',
+): Promise<{ url: string; origin: string; close(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [testServerScript, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -45,7 +50,8 @@ export async function startHttpTestServer(): Promise<{ url: string; close(): Pro
     });
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`,
+    origin: `http://127.0.0.1:${port}`,
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

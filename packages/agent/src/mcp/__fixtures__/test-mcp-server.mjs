@@ -1,9 +1,11 @@
 // A real MCP server for the tests, built with the SDK's server classes.
 // `node test-mcp-server.mjs stdio` serves on stdin/stdout; `node test-mcp-server.mjs http` serves streamable HTTP
-// on 127.0.0.1 (port 0) and prints `listening <port>` on stdout.
+// on 127.0.0.1 (port 0) and prints `listening <port>` on stdout; `node test-mcp-server.mjs sse` serves the older
+// HTTP+SSE transport the same way (GET /sse opens the stream, POST /messages?sessionId=… carries the requests).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -83,6 +85,32 @@ function registerBaseTools(server) {
 const mode = process.argv[2] ?? 'stdio';
 if (mode === 'stdio') {
   await createTestServer().connect(new StdioServerTransport());
+} else if (mode === 'sse') {
+  /** Open SSE sessions by id: each GET /sse is one client with its own server. */
+  const sessions = new Map();
+  const http = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (request.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', response);
+      const server = createTestServer();
+      sessions.set(transport.sessionId, transport);
+      response.on('close', () => {
+        sessions.delete(transport.sessionId);
+        void server.close();
+      });
+      await server.connect(transport);
+      return;
+    }
+    const transport = sessions.get(url.searchParams.get('sessionId') ?? '');
+    if (request.method === 'POST' && url.pathname === '/messages' && transport !== undefined) {
+      await transport.handlePostMessage(request, response);
+      return;
+    }
+    response.writeHead(404).end('no such session');
+  });
+  http.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening ${http.address().port}\n`);
+  });
 } else {
   const http = createServer(async (request, response) => {
     // Stateless: a fresh server and transport per request, as the SDK's stateless example does.

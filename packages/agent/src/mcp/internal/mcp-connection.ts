@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SandboxAccess } from '../../sandboxing/sandbox-access.js';
-import type { McpServerConfig } from '../mcp-config.js';
+import { effectiveMcpTransport, type McpServerConfig } from '../mcp-config.js';
 import { McpServerError } from '../mcp-server-error.js';
 import { authHeaders } from './auth-headers.js';
 import { loadMcpSdk } from './mcp-sdk.js';
@@ -50,10 +50,8 @@ export class McpConnection {
     this.#sandbox = options.sandbox;
   }
 
-  get transportName(): 'stdio' | 'http' {
-    return (this.server.transport ?? (this.server.command !== undefined ? 'stdio' : 'http')) === 'stdio'
-      ? 'stdio'
-      : 'http';
+  get transportName(): 'stdio' | 'http' | 'sse' {
+    return effectiveMcpTransport(this.server);
   }
 
   async listTools(): Promise<McpToolDescriptor[]> {
@@ -161,14 +159,15 @@ export class McpConnection {
       });
       return transport;
     }
-    if (server.transport === 'sse') {
-      throw new McpServerError(
-        this.name,
-        `MCP server '${this.name}': the 'sse' transport is not supported; use 'http'`,
-      );
+    const headers = authHeaders(server);
+    if (this.transportName === 'sse') {
+      // The stream is opened by a GET, messages go by POST: both carry the configured headers.
+      return new sdk.SSEClientTransport(new URL(server.url as string), {
+        requestInit: { headers },
+      }) as Transport;
     }
     return new sdk.StreamableHTTPClientTransport(new URL(server.url as string), {
-      requestInit: { headers: authHeaders(server) },
+      requestInit: { headers },
     }) as Transport;
   }
 

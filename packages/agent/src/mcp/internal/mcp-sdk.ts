@@ -6,6 +6,7 @@ export interface McpSdk {
   StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
   getDefaultEnvironment: typeof import('@modelcontextprotocol/sdk/client/stdio.js').getDefaultEnvironment;
   StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+  SSEClientTransport: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport;
 }
 
 let loading: Promise<McpSdk> | undefined;
@@ -16,13 +17,15 @@ export function loadMcpSdk(): Promise<McpSdk> {
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/client/sse.js'),
     ]),
   ).then(
-    ([client, stdio, http]) => ({
+    ([client, stdio, http, sse]) => ({
       Client: client.Client,
       StdioClientTransport: stdio.StdioClientTransport,
       getDefaultEnvironment: stdio.getDefaultEnvironment,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      SSEClientTransport: sse.SSEClientTransport,
     }),
     (error: unknown) => {
       // Not cached: installing the SDK and trying again works without a restart.
