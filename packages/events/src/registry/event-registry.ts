@@ -12,6 +12,7 @@ import {
   thinkObservationSchema,
 } from './builtin-kinds.js';
 import { terminalLlmContent, terminalObservationReadSchema } from './reference-kinds/terminal-observation-kind.js';
+import { workspaceToolActionKinds, workspaceToolObservationKinds } from './reference-kinds/workspace-tool-kinds.js';
 
 /** Any zod object schema (plain, strict or loose). */
 export type ObjectSchema = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
@@ -103,7 +104,10 @@ const baseEventShape = {
 
 const reservedEventKinds = new Set<string>([...Object.keys(builtinEventSchemas), 'OpaqueEvent']);
 
-/** A new registry holding the built-in action and observation kinds (finish, think) and nothing else. */
+/**
+ * A new registry holding the built-in action and observation kinds (finish, think, the terminal's observation, and
+ * those of apply_patch, glob, grep and invoke_skill) and nothing else.
+ */
 export function createEventRegistry(): EventRegistry {
   const actions = new Map<string, ActionKindOptions>();
   const observations = new Map<string, ObservationKindOptions>();
@@ -158,6 +162,11 @@ export function createEventRegistry(): EventRegistry {
   registry.registerObservationKind('TerminalObservation', terminalObservationReadSchema, {
     toLlmContent: terminalLlmContent,
   });
+  // apply_patch, glob, grep, invoke_skill: validated on read, rendered as every observation is.
+  for (const [kind, schema] of Object.entries(workspaceToolActionKinds)) registry.registerActionKind(kind, schema);
+  for (const [kind, schema] of Object.entries(workspaceToolObservationKinds)) {
+    registry.registerObservationKind(kind, schema);
+  }
   return registry;
 }
 

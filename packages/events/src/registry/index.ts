@@ -32,3 +32,14 @@ export {
   terminalLlmContent,
   terminalObservationReadSchema,
 } from './reference-kinds/terminal-observation-kind.js';
+export {
+  applyPatchActionSchema,
+  applyPatchObservationSchema,
+  fileChangeReadSchema,
+  globActionSchema,
+  globObservationSchema,
+  grepActionSchema,
+  grepObservationSchema,
+  invokeSkillActionSchema,
+  invokeSkillObservationSchema,
+} from './reference-kinds/workspace-tool-kinds.js';

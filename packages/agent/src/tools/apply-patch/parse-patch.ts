@@ -60,7 +60,7 @@ class Parser {
 
   isDone(prefixes?: readonly string[]): boolean {
     if (this.index >= this.lines.length) return true;
-    return prefixes !== undefined && prefixes.some((prefix) => this.lines[this.index]?.startsWith(prefix));
+    return prefixes?.some((prefix) => this.lines[this.index]?.startsWith(prefix)) === true;
   }
 
   readStr(prefix = ''): string {
