@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import type { Action, Observation } from '@x/events';
 import { type FieldSets, payloadProblems } from '@x/events/testing';
 import { describe, expect, it } from 'vitest';
-import { createFileEditorTool, createTerminalTool, finishTool, type Tool, thinkTool } from '../src/index.js';
+import {
+  applyPatchTool,
+  createFileEditorTool,
+  createInvokeSkillTool,
+  createSkill,
+  createTerminalTool,
+  finishTool,
+  globTool,
+  grepTool,
+  type Tool,
+  thinkTool,
+} from '../src/index.js';
 import { parseToolCall } from '../src/tools/parse-tool-call.js';
 
 // The field sets live with @x/events' fixtures (read from the reference's pydantic models).
@@ -12,6 +23,7 @@ const sets: FieldSets = JSON.parse(
   readFileSync(new URL('../../events/test/__fixtures__/reference-field-sets.json', import.meta.url), 'utf8'),
 );
 const workspace = mkdtempSync(join(tmpdir(), 'x-field-sets-'));
+const skills = [createSkill({ name: 'release', content: 'Write the notes.' })];
 
 /**
  * The Action and Observation JSON x's built-in tools write, against the reference's models. `known` lists
@@ -39,6 +51,22 @@ const table: { label: string; tool: () => Tool; args: Record<string, unknown>; k
     args: { command: 'view', path: join(workspace, 'a.txt') },
     known: [],
   },
+  {
+    label: 'apply_patch add and move',
+    tool: () => applyPatchTool,
+    args: {
+      patch:
+        '*** Begin Patch\n*** Add File: c.txt\n+new\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-hello\n+hi\n*** End Patch',
+    },
+    known: [],
+  },
+  { label: 'apply_patch error', tool: () => applyPatchTool, args: { patch: 'not a patch' }, known: [] },
+  { label: 'glob', tool: () => globTool, args: { pattern: '*.txt' }, known: [] },
+  { label: 'glob with path', tool: () => globTool, args: { pattern: '*.txt', path: workspace }, known: [] },
+  { label: 'grep', tool: () => grepTool, args: { pattern: 'hello' }, known: [] },
+  { label: 'grep with include', tool: () => grepTool, args: { pattern: 'h', include: '*.txt', path: '.' }, known: [] },
+  { label: 'invoke_skill', tool: () => createInvokeSkillTool(() => skills), args: { name: 'release' }, known: [] },
+  { label: 'invoke_skill unknown', tool: () => createInvokeSkillTool(() => skills), args: { name: 'x' }, known: [] },
 ];
 
 describe("built-in tools write the reference's Action and Observation field sets", () => {

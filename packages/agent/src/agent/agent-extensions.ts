@@ -6,9 +6,14 @@ import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { SkillActivation } from '../skills/skill-prompts.js';
 import { SkillSet } from '../skills/skill-set.js';
+import { createInvokeSkillTool } from '../tools/invoke-skill-tool.js';
 import type { Tool } from '../tools/tool.js';
+import { toolNameKey } from '../tools/tool-names.js';
 
-/** What starting an agent's extensions gave: the MCP tools, and the errors to record (servers, skill files). */
+/**
+ * What starting an agent's extensions gave: `invoke_skill` (when a skill needs it) and the MCP tools, and the errors
+ * to record (servers, skill files).
+ */
 export interface ExtensionsStart {
   tools: Tool[];
   errors: AgentError[];
@@ -51,14 +56,23 @@ export class AgentExtensions {
     this.#started ??= (async () => {
       const errors: AgentError[] = [];
       let tools: Tool[] = [];
-      if (this.skills !== undefined) errors.push(...(await this.skills.load(workspace)));
+      const skills = this.skills;
+      if (skills !== undefined) {
+        errors.push(...(await skills.load(workspace)));
+        // As the reference: `invoke_skill` comes with the first AgentSkills-format skill, unless the agent has its own.
+        if (skills.hasInvocableSkills && !reserved.has(toolNameKey('invoke_skill'))) {
+          tools.push(createInvokeSkillTool(() => skills.skills));
+        }
+      }
       if (Object.keys(this.mcpConfig).length > 0) {
         this.#toolset = new McpToolset(this.mcpConfig, {
           workspace,
           ...(this.#sandbox === undefined ? {} : { sandbox: this.#currentSandbox() }),
         });
-        const started = await this.#toolset.start({ reserved });
-        tools = started.tools;
+        const claimed = new Map(reserved);
+        for (const tool of tools) claimed.set(toolNameKey(tool.name), tool.name);
+        const started = await this.#toolset.start({ reserved: claimed });
+        tools = [...tools, ...started.tools];
         errors.push(...started.errors);
       }
       return { tools, errors };

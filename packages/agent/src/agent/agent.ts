@@ -8,6 +8,7 @@ import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import { markConfirmationWait, traceChat, traceCondense } from '../telemetry/index.js';
 import { type ChatTool, toolToChatTool, toolToDefinition } from '../tools/chat-tool.js';
 import { finishTool } from '../tools/finish-tool.js';
+import { INVOKE_SKILL_TOOL_KIND } from '../tools/invoke-skill-tool.js';
 import { thinkTool } from '../tools/think-tool.js';
 import type { Tool } from '../tools/tool.js';
 import { assertUniqueToolNames, claimedToolNames } from '../tools/tool-names.js';
@@ -88,9 +89,20 @@ export class Agent {
     return {
       llm: { model: this.llm.model, api_key: '**********', usage_id: this.llm.usageId },
       tools: this.tools
-        .filter((tool) => tool.name !== 'finish' && tool.name !== 'think' && tool.toolKind !== MCP_TOOL_KIND)
+        .filter(
+          (tool) =>
+            tool.name !== 'finish' &&
+            tool.name !== 'think' &&
+            tool.toolKind !== INVOKE_SKILL_TOOL_KIND &&
+            tool.toolKind !== MCP_TOOL_KIND,
+        )
         .map((tool) => ({ name: tool.name, params: {} })),
-      include_default_tools: ['FinishTool', 'ThinkTool'],
+      // The reference's built-ins are named by class here, not in `tools` (its tool registry does not know them).
+      include_default_tools: [
+        'FinishTool',
+        'ThinkTool',
+        ...(this.tools.some((tool) => tool.toolKind === INVOKE_SKILL_TOOL_KIND) ? [INVOKE_SKILL_TOOL_KIND] : []),
+      ],
       system_prompt: this.systemPrompt,
       ...(this.condenser === undefined ? {} : { condenser: this.condenser.toJSON() }),
       ...this.extensions.toJSON(),

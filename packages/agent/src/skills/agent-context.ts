@@ -8,6 +8,13 @@ export interface AgentContextOptions {
   skills?: readonly SkillInput[];
   /** Load AGENTS.md & co. and the skill directories of the conversation's workspace. Default false. */
   loadProjectSkills?: boolean;
+  /**
+   * Load the user's own skills from `userSkillsDirs` (default `$X_HOME/skills`, else `~/.x/skills`). Skills of the
+   * workspace win over them. Default false.
+   */
+  loadUserSkills?: boolean;
+  /** Where the user's skills are (default `[defaultUserSkillsDir()]`). */
+  userSkillsDirs?: readonly string[];
   /** Appended to the system prompt's dynamic context. */
   systemMessageSuffix?: string;
   /** Appended to every user message's `extended_content`. */
@@ -15,8 +22,9 @@ export interface AgentContextOptions {
 }
 
 /**
- * The reference's `agent.agent_context` JSON. Fields x does not act on (`load_user_skills`, `secrets`,
- * `current_datetime`, …) are accepted and ignored.
+ * The reference's `agent.agent_context` JSON. Fields x does not act on (`secrets`, `current_datetime`, …) are
+ * accepted and ignored, and so is `load_user_skills`: this is what a server reads from a request, and a client must
+ * not make the server read its host's home directory (set `loadUserSkills` in code instead).
  */
 export const agentContextJsonSchema = z.looseObject({
   skills: z.array(z.unknown()).default([]),
@@ -55,5 +63,6 @@ export function agentContextToJSON(options: AgentContextOptions, skills: readonl
     ...(options.systemMessageSuffix === undefined ? {} : { system_message_suffix: options.systemMessageSuffix }),
     ...(options.userMessageSuffix === undefined ? {} : { user_message_suffix: options.userMessageSuffix }),
     load_project_skills: options.loadProjectSkills ?? false,
+    ...(options.loadUserSkills === true ? { load_user_skills: true } : {}),
   };
 }

@@ -4,8 +4,21 @@ export {
   agentContextToJSON,
   parseAgentContext,
 } from './agent-context.js';
+export {
+  availableSkillsPrompt,
+  availableSkillsXml,
+  isInvocableAgentSkill,
+  listedSkills,
+} from './available-skills.js';
 export { InvalidSkillError } from './invalid-skill-error.js';
-export { type LoadedSkills, loadProjectSkills, loadSkillsFromDir, PROJECT_SKILL_DIRS } from './load-skills.js';
+export {
+  defaultUserSkillsDir,
+  type LoadedSkills,
+  loadProjectSkills,
+  loadSkillsFromDir,
+  loadUserSkills,
+  PROJECT_SKILL_DIRS,
+} from './load-skills.js';
 export { type ParseSkillFileOptions, parseSkillFile, THIRD_PARTY_SKILL_FILES } from './parse-skill-file.js';
 export {
   createSkill,

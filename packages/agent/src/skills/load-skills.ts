@@ -1,5 +1,6 @@
 import { readdir, realpath } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
 import { openVerifiedDirectory, readRegularFile } from '../paths/index.js';
 import { InvalidSkillError } from './invalid-skill-error.js';
 import { parseSkillFile, THIRD_PARTY_SKILL_FILES } from './parse-skill-file.js';
@@ -60,6 +61,32 @@ export async function loadProjectSkills(workspace: string): Promise<LoadedSkills
   }
   for (const dir of PROJECT_SKILL_DIRS) {
     const loaded = await loadSkillsFromDir(join(workspace, dir), workspace);
+    result.skills.push(...loaded.skills);
+    result.errors.push(...loaded.errors);
+  }
+  const seen = new Set<string>();
+  result.skills = result.skills.filter((skill) => !seen.has(skill.name) && seen.add(skill.name));
+  return result;
+}
+
+/**
+ * The user-level skills directory: `$X_HOME/skills`, else `~/.x/skills` (x's home in place of the reference's
+ * `~/.openhands/skills`).
+ */
+export function defaultUserSkillsDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const home = env.X_HOME === undefined || env.X_HOME === '' ? join(homedir(), '.x') : resolve(env.X_HOME);
+  return join(home, 'skills');
+}
+
+/**
+ * Loads the user's own skills (reference `load_user_skills`), the same way as a workspace's skill directories:
+ * `*.md` files and `<name>/SKILL.md` directories, each read only when it really lies inside its directory. With
+ * several directories, the first skill of a name wins.
+ */
+export async function loadUserSkills(directories: readonly string[] = [defaultUserSkillsDir()]): Promise<LoadedSkills> {
+  const result: LoadedSkills = { skills: [], errors: [] };
+  for (const directory of directories) {
+    const loaded = await loadSkillsFromDir(directory);
     result.skills.push(...loaded.skills);
     result.errors.push(...loaded.errors);
   }

@@ -66,6 +66,10 @@ export async function parseSkillFile(text: string, options: ParseSkillFileOption
     trigger = { type: 'keyword', keywords: triggers };
   }
   const description = metadata.description;
+  const disableModelInvocation = metadata['disable-model-invocation'] ?? metadata.disable_model_invocation;
+  if (disableModelInvocation !== undefined && typeof disableModelInvocation !== 'boolean') {
+    throw new InvalidSkillError(options.path, "'disable-model-invocation' must be true or false");
+  }
   const parsed = skillSchema.safeParse({
     name,
     content,
@@ -73,6 +77,7 @@ export async function parseSkillFile(text: string, options: ParseSkillFileOption
     source: options.path,
     ...(typeof description === 'string' ? { description } : {}),
     ...(options.agentSkillsFormat === true ? { is_agentskills_format: true } : {}),
+    ...(disableModelInvocation === undefined ? {} : { disable_model_invocation: disableModelInvocation }),
   });
   if (!parsed.success) {
     throw new InvalidSkillError(options.path, parsed.error.issues.map((issue) => issue.message).join('; '));

@@ -2,11 +2,12 @@ import type { TextContent } from '@x/events';
 import { matchSkillTrigger, type Skill } from './skill.js';
 
 /**
- * The `<REPO_CONTEXT>` block of the system prompt's dynamic context with every always-on skill (reference
+ * The `<REPO_CONTEXT>` block of the system prompt's dynamic context with every always-on legacy skill (reference
  * `RepoContextSection`); undefined when there is none.
  */
 export function repoContextPrompt(skills: readonly Skill[]): string | undefined {
-  const repoSkills = skills.filter((skill) => skill.trigger === null);
+  // AgentSkills-format skills are loaded on demand (`invoke_skill`), as in the reference's `_partition_skills`.
+  const repoSkills = skills.filter((skill) => skill.trigger === null && skill.is_agentskills_format !== true);
   if (repoSkills.length === 0) return undefined;
   const blocks = repoSkills
     .map((skill) => `\n[BEGIN context from [${skill.name}]]\n${skill.content}\n[END Context]\n`)

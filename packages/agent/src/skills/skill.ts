@@ -23,6 +23,8 @@ export const skillSchema = z.looseObject({
   source: z.string().nullable().default(null),
   description: z.string().nullable().optional(),
   is_agentskills_format: z.boolean().optional(),
+  /** Only its triggers activate it: `invoke_skill` refuses it and `<available_skills>` does not list it. */
+  disable_model_invocation: z.boolean().optional(),
 });
 export type Skill = z.output<typeof skillSchema>;
 export type SkillInput = z.input<typeof skillSchema>;

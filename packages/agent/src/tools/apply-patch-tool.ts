@@ -111,7 +111,7 @@ async function processPatch(text: string, files: WorkspaceFiles): Promise<{ fuzz
   for (const [path, change] of Object.entries(commit.changes)) {
     if (change.type === 'delete') {
       await files.remove(path);
-    } else if (change.move_path !== null) {
+    } else if (change.move_path !== undefined) {
       await files.write(change.move_path, change.new_content ?? '');
       await files.remove(path);
     } else {
@@ -147,7 +147,8 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions = {}): Tool<
         return { content: 'Done!', message: 'Done!', fuzz, commit };
       } catch (error) {
         if (!PatchError.isInstance(error) && !WorkspacePathError.isInstance(error)) throw error;
-        return { content: error.message, is_error: true, message: '', fuzz: 0, commit: null };
+        // As the reference's error observation: no commit (it writes none for a null).
+        return { content: error.message, is_error: true, message: '', fuzz: 0 };
       }
     },
   });

@@ -51,7 +51,6 @@ describe('grep', () => {
       matches,
       pattern: 'needle',
       search_path: workspace,
-      include_pattern: null,
       truncated: false,
       kind: 'GrepObservation',
     });

@@ -84,7 +84,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
         matches: [],
         pattern: action.pattern,
         search_path: searchPath,
-        include_pattern: include,
+        ...(include === null ? {} : { include_pattern: include }),
         truncated: false,
       });
       if (!resolved.ok) return failure(resolved.shown, resolved.message);
@@ -152,7 +152,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
         matches,
         pattern: action.pattern,
         search_path: directory.path,
-        include_pattern: include,
+        // The reference leaves a null out.
+        ...(include === null ? {} : { include_pattern: include }),
         truncated,
       };
     },

@@ -1,4 +1,19 @@
 export {
+  type FileChange,
+  fileChangeSchema,
+  type PatchCommit,
+  patchCommitSchema,
+} from './apply-patch/patch-commit.js';
+export { PatchError } from './apply-patch/patch-error.js';
+export {
+  APPLY_PATCH_TOOL_DESCRIPTION,
+  type ApplyPatchAction,
+  type ApplyPatchToolOptions,
+  applyPatchParameters,
+  applyPatchTool,
+  createApplyPatchTool,
+} from './apply-patch-tool.js';
+export {
   type ChatTool,
   type ChatToolOptions,
   securityRiskParameterDescription,
@@ -26,7 +41,32 @@ export {
   fileEditorParameters,
 } from './file-editor-tool.js';
 export { finishParameters, finishTool } from './finish-tool.js';
+export {
+  createGlobTool,
+  GLOB_TOOL_DESCRIPTION,
+  type GlobAction,
+  type GlobToolOptions,
+  globParameters,
+  globTool,
+  splitGlobPattern,
+} from './glob-tool.js';
+export {
+  createGrepTool,
+  GREP_TOOL_DESCRIPTION,
+  type GrepAction,
+  type GrepToolOptions,
+  grepParameters,
+  grepTool,
+} from './grep-tool.js';
 export { InvalidToolError } from './invalid-tool-error.js';
+export {
+  createInvokeSkillTool,
+  INVOKE_SKILL_TOOL_DESCRIPTION,
+  INVOKE_SKILL_TOOL_KIND,
+  type InvokeSkillAction,
+  invokeSkillParameters,
+  type SkillSource,
+} from './invoke-skill-tool.js';
 export {
   type InvalidToolCall,
   type ParsedToolCall,

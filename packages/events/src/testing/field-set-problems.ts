@@ -28,7 +28,11 @@ const nestedByField: Record<string, string | ((value: Record<string, unknown>) =
   content: (value) => (value.type === 'image' ? 'ImageContent' : value.type === 'text' ? 'TextContent' : undefined),
   thinking_blocks: (value) => (value.type === 'redacted_thinking' ? 'RedactedThinkingBlock' : 'ThinkingBlock'),
   task_list: 'TaskItem',
+  commit: 'Commit',
 };
+
+/** Nested models held as the values of a dict field (apply_patch's `changes`: path → FileChange). */
+const nestedRecordByField: Record<string, string> = { changes: 'FileChange' };
 
 export function fieldSetProblems(sets: FieldSets, json: Record<string, unknown>): string[] {
   const kind = json.kind as string;
@@ -77,6 +81,15 @@ function checkNested(sets: FieldSets, key: string, value: unknown, path: string)
     return value !== null && typeof value === 'object'
       ? payloadProblems(sets, value as Record<string, unknown>, `${path}.`)
       : [];
+  }
+  const recordModel = nestedRecordByField[key];
+  const recordSet = recordModel === undefined ? undefined : sets.nested[recordModel];
+  if (recordSet !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.entries(value as Record<string, unknown>).flatMap(([name, item]) =>
+      item !== null && typeof item === 'object'
+        ? checkObject(sets, item as Record<string, unknown>, recordSet, `${path}[${JSON.stringify(name)}]`, false)
+        : [],
+    );
   }
   const model = nestedByField[key];
   if (model === undefined || value === null || typeof value !== 'object') return [];

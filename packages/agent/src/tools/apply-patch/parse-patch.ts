@@ -214,6 +214,8 @@ function pythonStart(start: number, length: number): number {
   return start < 0 ? Math.max(length + start, 0) : start;
 }
 
+type SectionMode = 'keep' | 'add' | 'delete';
+
 function peekNextSection(
   lines: readonly string[],
   start: number,
@@ -222,7 +224,7 @@ function peekNextSection(
   let delLines: string[] = [];
   let insLines: string[] = [];
   const chunks: Chunk[] = [];
-  let mode: 'keep' | 'add' | 'delete' = 'keep';
+  let mode: SectionMode = 'keep' as SectionMode;
   let index = start;
   while (index < lines.length) {
     let line = lines[index] as string;
@@ -230,7 +232,7 @@ function peekNextSection(
     if (line === '***') break;
     if (line.startsWith('***')) throw new PatchError(`Invalid Line: ${line}`);
     index += 1;
-    const lastMode = mode;
+    const lastMode: SectionMode = mode;
     if (line === '') line = ' ';
     if (line[0] === '+') mode = 'add';
     else if (line[0] === '-') mode = 'delete';

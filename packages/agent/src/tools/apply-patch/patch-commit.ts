@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { type ParsedPatch, updatedContent } from './parse-patch.js';
 
-/** One file's change, as the reference's `FileChange` (every field written, `null` when absent). */
+/** One file's change, as the reference's `FileChange` (a field without a value is left out, as it writes them). */
 export const fileChangeSchema = z.object({
   type: z.enum(['add', 'delete', 'update']),
-  old_content: z.string().nullable(),
-  new_content: z.string().nullable(),
-  move_path: z.string().nullable(),
+  old_content: z.string().optional(),
+  new_content: z.string().optional(),
+  move_path: z.string().optional(),
 });
 export type FileChange = z.infer<typeof fileChangeSchema>;
 
@@ -18,17 +18,17 @@ export type PatchCommit = z.infer<typeof patchCommitSchema>;
 export function patchToCommit(patch: ParsedPatch, current: ReadonlyMap<string, string>): PatchCommit {
   const changes: Record<string, FileChange> = {};
   for (const [path, action] of patch.actions) {
-    const old = current.get(path) ?? null;
+    const old = current.get(path);
     if (action.type === 'delete') {
-      changes[path] = { type: 'delete', old_content: old, new_content: null, move_path: null };
+      changes[path] = { type: 'delete', ...(old === undefined ? {} : { old_content: old }) };
     } else if (action.type === 'add') {
-      changes[path] = { type: 'add', old_content: null, new_content: action.newFile ?? '', move_path: null };
+      changes[path] = { type: 'add', new_content: action.newFile ?? '' };
     } else {
       changes[path] = {
         type: 'update',
-        old_content: old,
+        ...(old === undefined ? {} : { old_content: old }),
         new_content: updatedContent(old ?? '', action, path),
-        move_path: action.movePath ?? null,
+        ...(action.movePath === undefined ? {} : { move_path: action.movePath }),
       };
     }
   }
@@ -38,6 +38,6 @@ export function patchToCommit(patch: ParsedPatch, current: ReadonlyMap<string, s
 /** Every path the commit writes or removes, in the order it does so. */
 export function commitPaths(commit: PatchCommit): string[] {
   return Object.entries(commit.changes).flatMap(([path, change]) =>
-    change.move_path === null ? [path] : [change.move_path, path],
+    change.move_path === undefined ? [path] : [change.move_path, path],
   );
 }
