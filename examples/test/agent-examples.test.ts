@@ -87,6 +87,52 @@ describe('examples, each run as a process', () => {
     expect(run.lines).toContain('status: finished');
   });
 
+  it('mcp-sse: the MCP server reached over HTTP+SSE gives the model its tool, and the call reaches it', async () => {
+    const { run, requests } = await runWithOpenAI('mcp-sse', [
+      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+      finish('2 + 3 = 5'),
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).not.toContain('error:');
+    const tools = requests[0]?.tools as { function: { name: string } }[];
+    expect(tools.map((tool) => tool.function.name)).toContain('add');
+    expect(run.lines).toContain("observation: [Tool 'add' executed.] 5");
+    expect(run.lines).toContain('status: finished');
+  });
+
+  it('workspace-tools: invoke_skill loads a user skill, glob finds, apply_patch edits, grep checks', async () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/app.py',
+      '@@ def greet():',
+      '-    print("hi")',
+      '+    print("hello")',
+      '*** End Patch',
+    ].join('\n');
+    const { run, requests } = await runWithOpenAI('workspace-tools', [
+      { toolCalls: [{ name: 'invoke_skill', arguments: { name: 'greetings' } }] },
+      { toolCalls: [{ name: 'glob', arguments: { pattern: '**/*.py' } }] },
+      { toolCalls: [{ name: 'apply_patch', arguments: { patch } }] },
+      { toolCalls: [{ name: 'grep', arguments: { pattern: 'print\\("hello"\\)', include: '*.py' } }] },
+      finish('Done: the greeting says hello.'),
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.stdout).not.toContain('error:');
+    const tools = (requests[0]?.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+    expect(tools).toEqual(expect.arrayContaining(['apply_patch', 'glob', 'grep', 'invoke_skill']));
+    expect(JSON.stringify(requests[0]?.messages)).toContain('<name>greetings</name>');
+    expect(run.lines).toContain('observation (InvokeSkillObservation): Greetings say "hello", never "hi".');
+    expect(
+      run.lines.some((line) =>
+        line.startsWith("observation (GlobObservation): Found 1 file(s) matching pattern '**/*.py' in '"),
+      ),
+    ).toBe(true);
+    expect(run.lines).toContain('observation (ApplyPatchObservation): Done!');
+    expect(run.lines).toContain('src/app.py now: "def greet():\\n    print(\\"hello\\")\\n"');
+    expect(run.lines.some((line) => line.startsWith('observation (GrepObservation): Found 1 file(s)'))).toBe(true);
+    expect(run.lines).toContain('status: finished');
+  });
+
   it('blocking-hook: the PreToolUse hook blocks rm -rf and the directory survives', async () => {
     const { run, requests } = await runWithOpenAI('blocking-hook', [
       { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf build' } }] },
