@@ -94,3 +94,44 @@ describe('sub-agents', () => {
     expect(JSON.stringify(observation)).toContain('1. Agent scout: nothing to see');
   });
 });
+
+describe('the workspace tools by name', () => {
+  it('apply_patch, glob and grep (registry or class names) run in the conversation workspace', async () => {
+    server.llm.push(
+      {
+        toolCalls: [
+          {
+            name: 'apply_patch',
+            arguments: { patch: '*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch' },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'glob', arguments: { pattern: '*.md' } }] },
+      { toolCalls: [{ name: 'grep', arguments: { pattern: 'hello' } }] },
+      { toolCalls: [{ name: 'glob', arguments: { pattern: '*', path: '/etc' } }] },
+      finishReply('done'),
+    );
+    const request = createRequest(server.llm, { initial_message: { content: 'Write notes' } });
+    (request.agent as { tools: unknown[] }).tools.push({ name: 'apply_patch' }, { name: 'GlobTool' }, { name: 'grep' });
+    const created = await server.call('POST', '/api/conversations', request);
+    expect(created.status).toBe(201);
+    const id = (created.json as Info).id as string;
+    expect((await waitForIdle(server, id)).execution_status).toBe('finished');
+    const observations = (await events(id))
+      .filter((event) => event.kind === 'ObservationEvent')
+      .map((event) => event.observation as Record<string, unknown>);
+    expect(observations.map((observation) => observation.kind)).toEqual([
+      'ApplyPatchObservation',
+      'GlobObservation',
+      'GrepObservation',
+      'GlobObservation',
+      'FinishObservation',
+    ]);
+    expect(observations[0]).toMatchObject({ is_error: false, message: 'Done!' });
+    expect((observations[1]?.files as string[]).map((file) => file.split('/').pop())).toEqual(['notes.md']);
+    expect((observations[2]?.matches as string[]).map((file) => file.split('/').pop())).toEqual(['notes.md']);
+    // A directory outside the conversation's workspace is refused.
+    expect(observations[3]).toMatchObject({ is_error: true, files: [] });
+    expect(JSON.stringify(observations[3]?.content)).toContain('outside the workspace');
+  });
+});

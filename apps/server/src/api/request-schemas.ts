@@ -62,6 +62,12 @@ export const toolNameSchema = z.enum([
   'think',
   'DelegateTool',
   'delegate',
+  'ApplyPatchTool',
+  'apply_patch',
+  'GlobTool',
+  'glob',
+  'GrepTool',
+  'grep',
 ]);
 
 export const offlineTurnSchema = z.object({

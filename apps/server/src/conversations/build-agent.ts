@@ -1,6 +1,7 @@
 import {
   Agent,
   AgentError,
+  applyPatchTool,
   type CreateLLMOptions,
   condenserFromJSON,
   createDelegateTool,
@@ -10,6 +11,8 @@ import {
   createTaskTrackerTool,
   createTerminalTool,
   defaultModel,
+  globTool,
+  grepTool,
   type LLM,
   OFFLINE_NOTICE,
   type ProviderName,
@@ -145,6 +148,16 @@ function buildTools(request: AgentRequest): Tool[] {
       !tools.some((tool) => tool.name === 'task_tracker')
     ) {
       tools.push(createTaskTrackerTool());
+    }
+    // The reference's opt-in workspace tools, by registry name or class name.
+    for (const [toolName, className, tool] of [
+      ['apply_patch', 'ApplyPatchTool', applyPatchTool],
+      ['glob', 'GlobTool', globTool],
+      ['grep', 'GrepTool', grepTool],
+    ] as const) {
+      if ((name === className || name === toolName) && !tools.some((existing) => existing.name === toolName)) {
+        tools.push(tool);
+      }
     }
     // finish and think are always added by Agent.
   }
