@@ -118,7 +118,7 @@ describe('examples, each run as a process', () => {
     ]);
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stdout).not.toContain('error:');
-    const tools = (requests[0]?.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+    const tools = ((requests[0]?.tools ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
     expect(tools).toEqual(expect.arrayContaining(['apply_patch', 'glob', 'grep', 'invoke_skill']));
     expect(JSON.stringify(requests[0]?.messages)).toContain('<name>greetings</name>');
     expect(run.lines).toContain('observation (InvokeSkillObservation): Greetings say "hello", never "hi".');

@@ -128,8 +128,8 @@ describe('the workspace tools by name', () => {
       'FinishObservation',
     ]);
     expect(observations[0]).toMatchObject({ is_error: false, message: 'Done!' });
-    expect((observations[1]?.files as string[]).map((file) => file.split('/').pop())).toEqual(['notes.md']);
-    expect((observations[2]?.matches as string[]).map((file) => file.split('/').pop())).toEqual(['notes.md']);
+    expect(((observations[1]?.files ?? []) as string[]).map((file) => file.split('/').pop())).toEqual(['notes.md']);
+    expect(((observations[2]?.matches ?? []) as string[]).map((file) => file.split('/').pop())).toEqual(['notes.md']);
     // A directory outside the conversation's workspace is refused.
     expect(observations[3]).toMatchObject({ is_error: true, files: [] });
     expect(JSON.stringify(observations[3]?.content)).toContain('outside the workspace');
