@@ -1,8 +1,8 @@
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { walkWorkspaceFiles } from '../paths/index.js';
+import { type WalkResult, walkWorkspaceFiles } from '../paths/index.js';
 import { createGlobMatcher, type GlobMatcher, hasGlobMagic } from './internal/glob-pattern.js';
-import { byModifiedDescending, searchDirectory } from './internal/search-directory.js';
+import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
 export interface GlobToolOptions {
@@ -97,14 +97,21 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobAction> 
         return failure(directory.path, `Invalid glob pattern '${action.pattern}': ${(error as Error).message}`);
       }
       const found: { path: string; mtimeMs: number }[] = [];
-      const walk = await walkWorkspaceFiles(directory, {
-        maxEntries,
-        visit(file) {
-          if (matcher.matches(file.relative))
-            found.push({ path: join(directory.path, file.relative), mtimeMs: file.mtimeMs });
-          return true;
-        },
-      });
+      let walk: WalkResult;
+      try {
+        walk = await walkWorkspaceFiles(directory, {
+          maxEntries,
+          visit(file) {
+            if (matcher.matches(file.relative))
+              found.push({ path: join(directory.path, file.relative), mtimeMs: file.mtimeMs });
+            return true;
+          },
+        });
+      } catch (error) {
+        const message = searchFailureMessage(error);
+        if (message === undefined) throw error;
+        return failure(directory.path, message);
+      }
       found.sort(byModifiedDescending);
       const files = found.slice(0, maxResults).map((file) => file.path);
       const truncated = found.length > maxResults || walk.incomplete;

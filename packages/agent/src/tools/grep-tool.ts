@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readRegularFile, WorkspacePathError, walkWorkspaceFiles } from '../paths/index.js';
+import { readRegularFile, walkWorkspaceFiles } from '../paths/index.js';
 import { createGlobMatcher, type GlobMatcher } from './internal/glob-pattern.js';
 import { compileSearchPattern, createRegexRunner, RegexTimeoutError } from './internal/regex-runner.js';
-import { byModifiedDescending, searchDirectory } from './internal/search-directory.js';
+import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
 export interface GrepToolOptions {
@@ -114,8 +114,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
             try {
               text = await readRegularFile(file.directory, file.name, { shown: file.relative, maxBytes: maxFileBytes });
             } catch (error) {
-              // Too large, a second hard link, swapped for something else: not searched.
-              if (WorkspacePathError.isInstance(error)) return true;
+              // Too large, a second hard link, swapped for something else, unreadable: not searched (as ripgrep
+              // goes on past a file it cannot read).
+              if (searchFailureMessage(error) !== undefined) return true;
               throw error;
             }
             if (!isBinary(text) && runner.test(text)) {
@@ -125,6 +126,8 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
           },
         });
       } catch (error) {
+        const message = searchFailureMessage(error);
+        if (message !== undefined) return failure(directory.path, message);
         if (!(error instanceof RegexTimeoutError)) throw error;
         return failure(
           directory.path,

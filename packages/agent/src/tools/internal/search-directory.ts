@@ -35,3 +35,16 @@ export function byModifiedDescending(
 ): number {
   return b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
+
+/**
+ * A failure of the file system the model should hear about rather than a crashed step: a path refused on the way
+ * (a directory moved out of the workspace mid-walk), or a directory that cannot be read (EACCES).
+ */
+export function searchFailureMessage(error: unknown): string | undefined {
+  if (WorkspacePathError.isInstance(error)) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR' || code === 'EIO') {
+    return `The search failed: ${(error as Error).message}`;
+  }
+  return undefined;
+}
