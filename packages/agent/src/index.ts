@@ -72,6 +72,7 @@ export { ConversationExistsError } from './conversation/errors/conversation-exis
 export { ConversationNotFoundError } from './conversation/errors/conversation-not-found-error.js';
 export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
 export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
+export { InvalidToolCallError } from './conversation/errors/invalid-tool-call-error.js';
 export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
 export { UnknownEventError } from './conversation/errors/unknown-event-error.js';
 export type { ForkOptions } from './conversation/fork-options.js';
@@ -82,6 +83,7 @@ export {
   hyphenateConversationId,
 } from './conversation/persistence-layout.js';
 export type { RunHost } from './conversation/run-host.js';
+export type { StateChange, StateChangeListener } from './conversation/state-changes.js';
 export {
   agentFinalResponse,
   createDelegateTool,

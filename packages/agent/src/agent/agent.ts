@@ -126,12 +126,14 @@ export class Agent {
       return;
     }
 
+    // A conversation may have switched the model (recorded in its log); the agent's own is the default.
+    const llm = context.llm ?? this.llm;
     let view = await context.view();
     if (this.condenser !== undefined) {
       const condenser = this.condenser;
       const condensed = await traceCondense(condenser.constructor.name, () =>
         condenser.condense(view, {
-          llm: this.llm,
+          llm,
           recordResponse: (llm, response) => context.recordResponse(llm, response),
         }),
       );
@@ -147,7 +149,7 @@ export class Agent {
     let response: LLMResponse;
     try {
       response = await traceChat(
-        this.llm,
+        llm,
         {
           messages,
           tools: this.chatTools(context.securityAnalyzerEnabled),
@@ -156,7 +158,7 @@ export class Agent {
             ? { onDelta: (delta) => context.publish(createEvent('StreamingDeltaEvent', { ...delta })) }
             : {}),
         },
-        (request) => this.llm.complete(request),
+        (request) => llm.complete(request),
       );
     } catch (error) {
       if (error instanceof LLMContextWindowExceededError && this.condenser?.handlesCondensationRequests()) {
@@ -165,7 +167,7 @@ export class Agent {
       }
       throw error;
     }
-    await context.recordResponse(this.llm, response);
+    await context.recordResponse(llm, response);
 
     if ((response.message.tool_calls ?? []).length > 0) {
       await this.actOnToolCalls(context, response);

@@ -32,6 +32,8 @@ export interface StepContext {
   /** Whether the LLM's `security_risk` argument is read (a security analyzer is active). */
   readonly securityAnalyzerEnabled: boolean;
   readonly signal?: AbortSignal;
+  /** The model this step calls when the conversation switched it (`Conversation.switchLLM`); else the agent's. */
+  readonly llm?: LLM | undefined;
   /** Why a hook blocked this action, if one did (consumed: asked once per action, when it would run). */
   takeHookBlock?(actionId: string): Promise<string | undefined>;
 }

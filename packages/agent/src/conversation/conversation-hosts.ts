@@ -109,7 +109,7 @@ export async function checkpointConversation(owner: PartsOwner, parts: Conversat
   const { secrets, cipher } = parts;
   const json = buildBaseState({
     state: owner.state,
-    agent: owner.agent.toJSON(),
+    agent: withSwitchedLLM(owner.agent.toJSON(), parts.model.switched),
     workspace: owner.workspace,
     persistenceDir: parts.persistenceDir,
     securityAnalyzer: parts.security.setting,
@@ -118,4 +118,10 @@ export async function checkpointConversation(owner: PartsOwner, parts: Conversat
   });
   await owner.store.write(`${owner.directory}/base_state.json`, JSON.stringify(json));
   await writeViewCheckpoint(owner.store, owner.directory, parts.fold.builtView, owner.state, owner.log);
+}
+
+/** The agent's JSON with the model `switchLLM` set, when it set one (what the next step calls). */
+function withSwitchedLLM(agent: Record<string, unknown>, llm: ConversationParts['model']['switched']) {
+  if (llm === undefined) return agent;
+  return { ...agent, llm: { model: llm.model, api_key: '**********', usage_id: llm.usageId } };
 }

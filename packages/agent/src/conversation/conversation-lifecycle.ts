@@ -55,3 +55,15 @@ export async function closeConversation(owner: PartsOwner, parts: ConversationPa
   // Everything started for the conversation dies with its sandbox (background jobs, daemons, MCP servers).
   await parts.sandbox.dispose();
 }
+
+/**
+ * Ends every process started for the conversation (the terminal's shell and all it started, the MCP servers,
+ * everything in its sandbox) without writing anything; a later run starts them again.
+ */
+export async function endConversationProcesses(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+  await Promise.allSettled([
+    ...owner.agent.tools.map((tool) => tool.closeConversation?.(owner.id)),
+    owner.agent.extensions.close(),
+  ]);
+  await parts.sandbox.dispose();
+}

@@ -1,6 +1,7 @@
 import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import type { LLM } from '../llm/llm.js';
 import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
@@ -82,6 +83,8 @@ export interface ConversationParts {
   readonly extensions: ConversationExtensions;
   readonly blocks: HookBlocks;
   readonly lifecycle: OpenGuard;
+  /** The model the conversation switched to (`switchLLM`): the next steps call it instead of the agent's. */
+  readonly model: { switched?: LLM };
 }
 
 export function createConversationParts(owner: PartsOwner, init: ConversationInit): ConversationParts {
@@ -138,5 +141,6 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     extensions: new ConversationExtensions(host, options),
     blocks: new HookBlocks(host),
     lifecycle,
+    model: {},
   };
 }

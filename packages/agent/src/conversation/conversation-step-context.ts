@@ -3,6 +3,7 @@ import type { StepContext } from '../agent/step-context.js';
 import type { ToolConversation } from '../tools/tool.js';
 import { conversationFiles } from './conversation-files.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
+import type { ToolRunner } from './execute-tool.js';
 import { recordResponse } from './record-response.js';
 import { createStepContext } from './step-context-factory.js';
 
@@ -34,6 +35,7 @@ export function conversationStepContext(
     sandbox: () => parts.sandbox.get(),
     toolConversation: toolConversation(owner, parts),
     files: conversationFiles(owner.store, owner.directory),
+    llm: () => parts.model.switched,
   });
 }
 
@@ -46,7 +48,9 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
     directory: owner.directory,
     persistenceDir: parts.persistenceDir,
     workspace: owner.workspace,
-    llm: owner.agent.llm,
+    get llm() {
+      return parts.model.switched ?? owner.agent.llm;
+    },
     get confirmationPolicy() {
       return owner.state.confirmation_policy;
     },
@@ -57,5 +61,14 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
     activeBranch: () => owner.activeBranch(),
     sandboxPolicy: parts.sandbox.policy,
     sandbox: () => parts.sandbox.get(),
+  };
+}
+
+/** What `executeTool` needs: the agent's tools, a step context with no run signal, the conversation's events. */
+export function conversationToolRunner(owner: PartsOwner, parts: ConversationParts): ToolRunner {
+  return {
+    tools: owner.agent.tools,
+    stepContext: () => conversationStepContext(owner, parts, undefined),
+    watch: (listener) => parts.events.subscribe(listener),
   };
 }

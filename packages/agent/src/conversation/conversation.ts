@@ -1,11 +1,13 @@
-import { type ActionEvent, type AnyEvent, createEvent, type Message, type View } from '@x/events';
+import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observation, type View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import type { SecretInput } from '../secrets/secret-registry.js';
 import type { ConversationState } from '../state/conversation-state.js';
+import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
 import { storeFor } from './conversation-defaults.js';
 import {
@@ -16,14 +18,17 @@ import {
   runConversation,
 } from './conversation-hosts.js';
 import { type ConversationInit, initNewConversation, initResumedConversation } from './conversation-init.js';
-import { closeConversation, forkConversation } from './conversation-lifecycle.js';
+import { closeConversation, endConversationProcesses, forkConversation } from './conversation-lifecycle.js';
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
+import { conversationToolRunner } from './conversation-step-context.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
+import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
 import { conversationDirName } from './persistence-layout.js';
 import { recordResponse } from './record-response.js';
 import { askAgent, generateTitle } from './side-questions.js';
+import { type StateChangeListener, subscribeStateChanges } from './state-changes.js';
 
 /**
  * A persistent, event-sourced conversation. Every event is appended to the EventLog before anyone sees
@@ -97,6 +102,26 @@ export class Conversation {
     return this.#parts.fold.state;
   }
 
+  /** Accumulated usage and cost per LLM usage id (reference `conversation_stats`), folded from the log. */
+  get stats(): ConversationStatsSnapshot {
+    return this.state.stats;
+  }
+
+  /** The per-run iteration limit (reference `max_iteration_per_run`). */
+  get maxIterationsPerRun(): number {
+    return this.state.max_iterations;
+  }
+
+  /** The stuck detector the run loop consults (reference `stuck_detector`); undefined when detection is off. */
+  get stuckDetector(): StuckDetector | undefined {
+    return this.#parts.stuck;
+  }
+
+  /** The model the next step calls: the one `switchLLM` set, else the agent's. */
+  get llm(): LLM {
+    return this.#parts.model.switched ?? this.agent.llm;
+  }
+
   /** The sandbox policy its tools, hooks and MCP stdio servers run under (recorded in x_sandbox_policy.json). */
   get sandboxPolicy(): SandboxPolicy {
     return this.#parts.sandbox.policy;
@@ -117,6 +142,30 @@ export class Conversation {
     return this.#parts.events.subscribe(listener);
   }
 
+  /** Calls `listener` for state changes only, with the state after each (see `subscribeStateChanges`). */
+  onStateChange(listener: StateChangeListener): () => void {
+    return subscribeStateChanges(this, listener);
+  }
+
+  /** Runs one tool outside the loop (reference `execute_tool`), recorded (see execute-tool.ts); not during a run. */
+  async executeTool(toolName: string, args: Readonly<Record<string, unknown>> = {}): Promise<Observation> {
+    this.#assertOpen();
+    if (this.isRunning) throw new ConversationAlreadyRunningError(this.id);
+    const observation = await executeTool(conversationToolRunner(this, this.#parts), toolName, args);
+    await this.#checkpointUnlessRunning();
+    return observation;
+  }
+
+  /**
+   * Switches the model (reference `switch_llm`): the next step calls `llm`. Recorded as a state update `llm`
+   * (`{model, usage_id}`, never a key) and in base_state.json's agent; a resume uses the agent it is given.
+   */
+  async switchLLM(llm: LLM): Promise<void> {
+    this.#assertOpen();
+    this.#parts.model.switched = llm;
+    await this.#recordStateUpdate('llm', { model: llm.model, usage_id: llm.usageId });
+  }
+
   /** Adds a user message. A finished or stuck conversation becomes idle (reference §8.2). */
   async sendMessage(message: string | Message, options: { sender?: string } = {}): Promise<void> {
     this.#assertOpen();
@@ -134,11 +183,9 @@ export class Conversation {
   }
 
   /**
-   * Runs the agent until the conversation finishes, pauses, is interrupted, waits for confirmation, gets
-   * stuck, fails or reaches the iteration limit. A failure is recorded (ConversationErrorEvent, status
-   * `error`) and thrown as `ConversationRunError`; an interrupt (`interrupt()` or `options.signal`) is not a
-   * failure (see `interrupt`). Only one run at a time: a second concurrent call throws
-   * `ConversationAlreadyRunningError`.
+   * Runs the agent until it finishes, pauses, is interrupted, waits for confirmation, gets stuck, fails or hits
+   * the iteration limit. A failure is recorded (ConversationErrorEvent, status `error`) and thrown as
+   * `ConversationRunError`; an interrupt is not a failure. One run at a time (`ConversationAlreadyRunningError`).
    */
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
@@ -231,12 +278,10 @@ export class Conversation {
   }
 
   /**
-   * Moves HEAD to `eventId` (`null`: an empty HEAD, the next event starts a new root), as the reference's
-   * `navigate_to`: the next event is appended as a child of it, so later events form a sibling branch;
-   * the abandoned events stay in the log but leave the view, the messages, pending actions and stuck
-   * detection. Status, policy and stats are unchanged. Persisted in base_state.json (`leaf_event_id`,
-   * `head_is_empty`); records no event. Throws `UnknownEventError` for an id not in the log and
-   * `ConversationAlreadyRunningError` during a run.
+   * Moves HEAD to `eventId` (`null`: the next event starts a new root), as the reference's `navigate_to`: later
+   * events form a sibling branch; the abandoned ones stay in the log but leave the view, messages, pending
+   * actions and stuck detection. Persisted in base_state.json; records no event. `UnknownEventError` for an id
+   * not in the log, `ConversationAlreadyRunningError` during a run.
    */
   async navigateTo(eventId: string | null): Promise<void> {
     this.#assertOpen();
@@ -245,11 +290,9 @@ export class Conversation {
   }
 
   /**
-   * A new conversation with this one's history, as the reference's `fork`: the events are copied
-   * unchanged (same ids, same `parent_id`s, byte for byte) into a new directory of the same store; with
-   * `fromEventId` only the branch from the root to that event is copied and becomes HEAD, otherwise the
-   * whole log with this HEAD. The fork starts idle with the default confirmation policy, fresh stats
-   * (unless `resetMetrics: false`) and no secrets unless given. This conversation is not changed.
+   * A new conversation with this one's history, as the reference's `fork`: events copied byte for byte into a
+   * new directory of the same store (with `fromEventId` only the branch up to it, which becomes HEAD). The fork
+   * starts idle, default policy, fresh stats (unless `resetMetrics: false`), no secrets unless given.
    */
   async fork(options: ForkOptions = {}): Promise<Conversation> {
     return forkConversation(this, this.#parts, options, {
@@ -270,10 +313,9 @@ export class Conversation {
   }
 
   /**
-   * Sets the security analyzer for the next steps (reference `set_security_analyzer`): `'llm'` trusts the
-   * risk the model declares, a function rates each action, `'none'`/`null` turns analysis off (and the
-   * `security_risk` argument with it). Persisted as base_state.json's `security_analyzer` (a function
-   * cannot be: resuming without one uses `'llm'`).
+   * Sets the security analyzer (reference `set_security_analyzer`): `'llm'` trusts the model's declared risk, a
+   * function rates each action, `'none'`/`null` turns analysis off. Persisted in base_state.json (a function
+   * cannot be: a resume without one uses `'llm'`).
    */
   async setSecurityAnalyzer(analyzer: SecurityAnalyzerInput): Promise<void> {
     this.#assertOpen();
@@ -321,16 +363,9 @@ export class Conversation {
     await closeConversation(this, this.#parts);
   }
 
-  /**
-   * Ends every process started for the conversation (the terminal's shell and all it started, the MCP servers,
-   * everything in its sandbox) without writing anything; a later run starts them again.
-   */
+  /** Ends every process started for the conversation, writing nothing (see `endConversationProcesses`). */
   async endProcesses(): Promise<void> {
-    await Promise.allSettled([
-      ...this.agent.tools.map((tool) => tool.closeConversation?.(this.id)),
-      this.agent.extensions.close(),
-    ]);
-    await this.#parts.sandbox.dispose();
+    await endConversationProcesses(this, this.#parts);
   }
 
   /** The events of the conversation so far, oldest first (read lazily from the log). */
@@ -338,10 +373,7 @@ export class Conversation {
     return this.log.iterate(from);
   }
 
-  /**
-   * Reads the events other processes or replicas appended to the log since this instance last looked and
-   * folds them into the state (one query on a database log). For readers of a shared conversation.
-   */
+  /** Folds in what other processes or replicas appended since this instance last looked (shared readers). */
   async catchUp(): Promise<void> {
     this.#assertOpen();
     await this.#parts.events.catchUp();

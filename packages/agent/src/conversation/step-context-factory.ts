@@ -30,6 +30,8 @@ export interface StepContextSources {
   files?: ConversationFiles;
   /** The conversation's sandbox, lent to tools (opened on first call). */
   sandbox?: () => Promise<Sandbox>;
+  /** The model the conversation switched to, if it did (`Conversation.switchLLM`). */
+  llm?: () => LLM | undefined;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -59,6 +61,9 @@ export function createStepContext(sources: StepContextSources): StepContext {
       ...(sources.sandbox === undefined ? {} : { sandbox: sources.sandbox }),
       ...(signal === undefined ? {} : { signal }),
     }),
+    get llm() {
+      return sources.llm?.();
+    },
     maskSecrets: (text) => secrets.mask(text),
     securityAnalyzerEnabled: analyzer !== undefined,
     ...(signal === undefined ? {} : { signal }),

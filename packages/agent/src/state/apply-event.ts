@@ -1,6 +1,8 @@
 import type { AnyEvent } from '@x/events';
-import { type ConversationState, conversationStateSchema } from './conversation-state.js';
+import { type ConversationState, conversationStateSchema, stateTaskItemSchema } from './conversation-state.js';
 import { executionStatusSchema } from './execution-status.js';
+
+const taskListSchema = stateTaskItemSchema.array();
 
 /**
  * The state after one more event: a pure function, so the same events always give the same state and
@@ -45,6 +47,10 @@ export function applyEvent(state: ConversationState, event: AnyEvent): Conversat
     case 'ObservationEvent':
       next.pending_actions = state.pending_actions.filter((pending) => pending.action_id !== event.action_id);
       if (event.observation.kind === 'FinishObservation') next.execution_status = 'finished';
+      if (event.observation.kind === 'TaskTrackerObservation') {
+        const list = taskListSchema.safeParse((event.observation as { task_list?: unknown }).task_list);
+        if (list.success) next.task_list = list.data;
+      }
       break;
     case 'UserRejectObservation':
       next.pending_actions = state.pending_actions.filter((pending) => pending.action_id !== event.action_id);

@@ -9,6 +9,13 @@ export const pendingActionSchema = z.object({
 });
 export type PendingAction = z.infer<typeof pendingActionSchema>;
 
+/** One item of the task tracker's list, as its observations carry it (reference TaskItem). */
+export const stateTaskItemSchema = z.object({
+  title: z.string(),
+  notes: z.string().default(''),
+  status: z.enum(['todo', 'in_progress', 'done']).default('todo'),
+});
+
 /**
  * The state of a conversation that is derived from its events (see `applyEvent`). Field names are the
  * reference's ConversationState/ConversationInfo keys, plus the derived bookkeeping it keeps elsewhere.
@@ -47,6 +54,8 @@ export const conversationStateSchema = z.object({
   blocked_actions: z.record(z.string(), z.string()).default({}),
   /** User messages blocked by a UserPromptSubmit hook, message id → reason (reference `blocked_messages`). */
   blocked_messages: z.record(z.string(), z.string()).default({}),
+  /** The task tracker's list, as its last observation on this branch left it; absent before the first. */
+  task_list: z.array(stateTaskItemSchema).optional(),
 });
 export type ConversationState = z.infer<typeof conversationStateSchema>;
 

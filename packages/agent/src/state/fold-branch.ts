@@ -3,7 +3,7 @@ import { applyEvent } from './apply-event.js';
 import { type ConversationState, initialConversationState } from './conversation-state.js';
 
 /** The fields of the state that depend on which branch of the conversation tree is active. */
-const branchFields = ['pending_actions', 'last_user_message_id', 'last_llm_response_id'] as const;
+const branchFields = ['pending_actions', 'last_user_message_id', 'last_llm_response_id', 'task_list'] as const;
 
 /**
  * The state with HEAD at `leaf` (reference `navigate_to`, §7.7). Status, policy, stats, limits and
