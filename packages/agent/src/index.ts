@@ -83,6 +83,7 @@ export {
   hyphenateConversationId,
 } from './conversation/persistence-layout.js';
 export type { RunHost } from './conversation/run-host.js';
+export { RUN_STATE_KEY, type RunRecord } from './conversation/run-lifecycle.js';
 export type { StateChange, StateChangeListener } from './conversation/state-changes.js';
 export {
   agentFinalResponse,
@@ -426,6 +427,7 @@ export {
   pendingActionSchema,
 } from './state/conversation-state.js';
 export { type ExecutionStatus, executionStatusSchema, isTerminalStatus } from './state/execution-status.js';
+export { type ResponseUsage, responseUsages } from './state/response-usage.js';
 export { stateAt } from './state/state-at.js';
 export { type ActionErrorNudge, actionErrorNudge } from './stuck/action-error-nudge.js';
 export { stuckEventsEqual } from './stuck/event-equality.js';

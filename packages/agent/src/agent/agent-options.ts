@@ -23,4 +23,6 @@ export interface AgentOptions {
   mcpConfig?: McpConfigInput;
   /** Skills: given ones and, with `loadProjectSkills`, the workspace's AGENTS.md and skill directories. */
   agentContext?: AgentContextOptions;
+  /** The agent's name, recorded with each run's start and end (`run` state updates); default `agent`. */
+  name?: string;
 }

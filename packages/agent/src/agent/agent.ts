@@ -29,6 +29,8 @@ export const EMPTY_REPLY_NUDGE =
  */
 export class Agent {
   readonly llm: LLM;
+  /** Recorded with each run's start and end (a sub-agent's is its agent type). */
+  readonly name: string;
   #tools: readonly Tool[];
   /** MCP servers and skills; started by `startExtensions`. */
   readonly extensions: AgentExtensions;
@@ -41,6 +43,7 @@ export class Agent {
 
   constructor(options: AgentOptions) {
     this.llm = options.llm;
+    this.name = options.name ?? 'agent';
     const tools = withRecallTool(options.tools ?? [], options);
     for (const builtin of [finishTool, thinkTool]) {
       if (!tools.some((tool) => tool.name === builtin.name)) tools.push(builtin);

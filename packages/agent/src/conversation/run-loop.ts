@@ -6,6 +6,7 @@ import { confirmPendingActions } from './pending-decisions.js';
 import { preModelCallGuard } from './pre-model-call-guard.js';
 import { recordInterrupt } from './record-interrupt.js';
 import type { RunHost } from './run-host.js';
+import { recordRunEnded, recordRunStarted } from './run-lifecycle.js';
 
 /**
  * The run loop of reference §8.3. Each iteration: stop if paused, stuck or finished; nudge or stop on
@@ -39,7 +40,12 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
     if (leaseSignal?.aborted) throw leaseSignal.reason;
   };
   let interrupted = false;
+  // Each run's start and end are in the log, with the agent's name (a lost lease records nothing: the log
+  // belongs to the new owner).
+  let runId: string | undefined;
+  let failure: ConversationRunError | undefined;
   try {
+    runId = await recordRunStarted(host);
     const status = host.state().execution_status;
     if (status === 'idle' || status === 'paused' || status === 'error' || status === 'stuck') {
       await host.setStatus('running');
@@ -114,16 +120,30 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
     }
     if (interrupted) await recordInterrupt(host);
   } catch (error) {
-    assertLeaseHeld();
+    if (leaseSignal?.aborted) {
+      await host.checkpoint().catch(() => undefined);
+      throw leaseSignal.reason;
+    }
     // Whatever the abort made fail (the model call, a tool) is the interrupt, not a crash.
-    if (!signal?.aborted) throw await recordFailure(host, error);
-    interrupted = true;
-    await recordInterrupt(host);
+    if (signal?.aborted) {
+      interrupted = true;
+      await recordInterrupt(host);
+    } else {
+      failure = await recordFailure(host, error);
+    }
+  }
+  const base = { status: host.state().execution_status, iterations, reachedIterationLimit };
+  const result: RunResult = interrupted ? { ...base, interrupted: true } : base;
+  try {
+    if (runId !== undefined) await recordRunEnded(host, runId, result);
+  } catch (error) {
+    // After a failure the store may be what failed: the failure is what the caller must hear about.
+    if (failure === undefined) throw error;
   } finally {
     await host.checkpoint().catch(() => undefined);
   }
-  const result = { status: host.state().execution_status, iterations, reachedIterationLimit };
-  return interrupted ? { ...result, interrupted: true } : result;
+  if (failure !== undefined) throw failure;
+  return result;
 }
 
 async function continuesAfterStopHooks(host: RunHost): Promise<boolean> {
