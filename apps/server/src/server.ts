@@ -32,6 +32,7 @@ import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import { registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
+import { registerOpenAiRoutes } from './faces/openai/index.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
   assertBindAllowed,
@@ -238,6 +239,7 @@ export async function buildServer(
     requiresKey: config.apiKeys.length > 0,
     defaultConversation: config.a2aConversation,
   });
+  registerOpenAiRoutes(app, manager, { models: config.openaiModels });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -97,6 +97,11 @@ export const serverConfigSchema = z.object({
    * `metadata.conversation`; its tools are the agent card's skills.
    */
   a2aConversation: startConversationRequestSchema.optional(),
+  /**
+   * The OpenAI-compatible gateway's models (`GET /v1/models`): model id → the create body
+   * (`StartConversationRequest`) of the conversation a chat completion naming it starts. Empty: no models.
+   */
+  openaiModels: z.record(z.string().min(1), startConversationRequestSchema).default({}),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
   /**
