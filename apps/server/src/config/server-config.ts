@@ -98,6 +98,11 @@ export const serverConfigSchema = z.object({
    */
   a2aConversation: startConversationRequestSchema.optional(),
   /**
+   * Path of an Ed25519 private key (PEM, the key `x verify --sign` takes): the A2A agent card is served signed with
+   * it (`signatures`, a JWS per A2A v1.0 §8.4). Env `X_SERVER_A2A_SIGNING_KEY`.
+   */
+  a2aSigningKey: z.string().min(1).optional(),
+  /**
    * The OpenAI-compatible gateway's models (`GET /v1/models`): model id → the create body
    * (`StartConversationRequest`) of the conversation a chat completion naming it starts. Empty: no models.
    */
@@ -197,6 +202,7 @@ export function resolveServerConfig(
     ...(listFromEnv(env.X_SERVER_ALLOWED_HOSTS) === undefined
       ? {}
       : { allowedHosts: listFromEnv(env.X_SERVER_ALLOWED_HOSTS) }),
+    ...(env.X_SERVER_A2A_SIGNING_KEY ? { a2aSigningKey: env.X_SERVER_A2A_SIGNING_KEY } : {}),
     ...(env.X_SERVER_UNSANDBOXED === '1' || env.X_SERVER_UNSANDBOXED === 'true' ? { unsandboxed: true } : {}),
     ...(listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) === undefined
       ? {}
