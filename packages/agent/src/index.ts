@@ -85,12 +85,18 @@ export {
 export type { RunHost } from './conversation/run-host.js';
 export type { StateChange, StateChangeListener } from './conversation/state-changes.js';
 export {
+  type A2aSubAgentOptions,
   agentFinalResponse,
+  createA2aSubAgentType,
   createDelegateTool,
   type DelegateAction,
   type DelegateToolOptions,
   delegateParameters,
+  isRemoteSubAgentType,
   listSubConversationIds,
+  RemoteAgentError,
+  type RemoteSubAgent,
+  type RemoteSubAgentType,
   SUBAGENTS_DIR,
   type SubAgentType,
   subConversationsDirectory,
