@@ -165,6 +165,34 @@ describe('gateway errors are OpenAI error bodies', () => {
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('messages');
   });
 
+  it('a run that fails is a 500 naming why, not retried by the SDK; streamed, an error frame the SDK throws', async () => {
+    const retrying = new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1` }); // the SDK's default: 2 retries
+    const before = server.llm.requests.length;
+    server.llm.push({ error: { status: 400, message: 'the model refused the request' } });
+    const error = await retrying.chat.completions
+      .create({ model: 'x-terminal', messages: [{ role: 'user', content: 'fail' }] })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    expect((error as Error).message).toContain('ended with status error');
+    expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('agent_run_failed');
+    // One run, one model call: `x-should-retry: false` kept the SDK from running the agent again.
+    expect(server.llm.requests.length - before).toBe(1);
+
+    server.llm.push({ error: { status: 400, message: 'the model refused again' } });
+    const stream = await client.chat.completions.create({
+      model: 'x-terminal',
+      messages: [{ role: 'user', content: 'fail while streaming' }],
+      stream: true,
+    });
+    const streamed = await (async () => {
+      for await (const _chunk of stream) {
+        // the role chunk, then the error
+      }
+    })().catch((caught: unknown) => caught);
+    expect(streamed).toBeInstanceOf(OpenAI.APIError);
+    expect((streamed as Error).message).toContain('ended with status error');
+  });
+
   const post = async (body: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',

@@ -68,10 +68,15 @@ export async function gatewayAnswer(
   while (conversation.isRunning) await conversation.waitForRun(RUN_WAIT_MS);
   const open = await conversation.open();
   const status = open.state.execution_status;
+  const events = await conversation.log.range(fromIndex, conversation.log.length);
   if (status === 'error' || status === 'stuck') {
+    const failure = events.findLast((event) => event.kind === 'ConversationErrorEvent') as
+      | { code?: string; detail?: string }
+      | undefined;
+    const detail = failure === undefined ? '' : `: ${failure.code ?? 'error'}: ${failure.detail ?? ''}`;
     throw new OpenAiGatewayError(
       { status: 500, type: 'server_error', code: 'agent_run_failed' },
-      `The agent's run in conversation ${conversation.id} ended with status ${status}`,
+      `The agent's run in conversation ${conversation.id} ended with status ${status}${detail}`,
     );
   }
   if (status === 'paused' || status === 'waiting_for_confirmation') {
@@ -80,7 +85,6 @@ export async function gatewayAnswer(
       `The agent's run in conversation ${conversation.id} stopped with status ${status}`,
     );
   }
-  const events = await conversation.log.range(fromIndex, conversation.log.length);
   const usage: CompletionUsage = usageOfStats((open.state as { stats?: unknown }).stats);
   return { ...identity, content: await agentFinalResponse(events), usage };
 }

@@ -49,7 +49,7 @@ export function openAiErrorBody(
   return { error: { message, type: options.type, param: options.param ?? null, code: options.code ?? null } };
 }
 
-/** The status and body for any error reaching the face: ours as they are, request errors as 4xx, the rest 500. */
+/** The status and body for any error reaching the face: ours as they are, others by their `statusCode`, else 500. */
 export function openAiErrorOf(error: unknown): { status: number; body: OpenAiErrorBody } {
   if (OpenAiGatewayError.isInstance(error)) {
     return {
@@ -59,9 +59,16 @@ export function openAiErrorOf(error: unknown): { status: number; body: OpenAiErr
   }
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   const message = error instanceof Error ? error.message : String(error);
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    const type = status === 401 ? 'authentication_error' : status === 404 ? 'not_found_error' : 'invalid_request_error';
-    const code = (error as { code?: unknown }).code;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof status === 'number' && status >= 400 && status < 600) {
+    const type =
+      status >= 500
+        ? 'server_error'
+        : status === 401
+          ? 'authentication_error'
+          : status === 404
+            ? 'not_found_error'
+            : 'invalid_request_error';
     return { status, body: openAiErrorBody(message, { type, code: typeof code === 'string' ? code : null }) };
   }
   return { status: 500, body: openAiErrorBody(message, { type: 'server_error', code: 'internal_error' }) };
