@@ -84,17 +84,7 @@ export {
 } from './conversation/persistence-layout.js';
 export type { RunHost } from './conversation/run-host.js';
 export type { StateChange, StateChangeListener } from './conversation/state-changes.js';
-export {
-  agentFinalResponse,
-  createDelegateTool,
-  type DelegateAction,
-  type DelegateToolOptions,
-  delegateParameters,
-  listSubConversationIds,
-  SUBAGENTS_DIR,
-  type SubAgentType,
-  subConversationsDirectory,
-} from './delegation/index.js';
+export * from './delegation/index.js';
 export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
 export { AgentError } from './errors.js';
 export {
