@@ -59,6 +59,58 @@ describe('server examples, each run as a process', () => {
     }
   });
 
+  it('openai-gateway: the openai SDK lists the agent as a model, chats with it, continues and streams', async () => {
+    const llm = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo gateway-date' } }] },
+      finish('It printed gateway-date'),
+      finish('I ran echo'),
+    ]);
+    try {
+      const run = await runExample('openai-gateway', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: llm.baseURL });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.lines).toContain('models: x-terminal');
+      expect(run.lines).toContain('answer: It printed gateway-date');
+      expect(run.stdout).toMatch(/^conversation: [0-9a-f-]{32,36}$/m);
+      expect(run.lines).toContain('streamed: I ran echo');
+      // The system message reached the agent; the streamed turn continued the same conversation.
+      expect(JSON.stringify(llm.requests[0]?.messages)).toContain('Answer in one line.');
+      expect(JSON.stringify(llm.requests[2]?.messages)).toContain('gateway-date');
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('a2a-sub-agent: the parent delegates to a remote A2A agent and gets its answer', async () => {
+    // One model server answers the parent and the remote agent: the remote's conversation starts with the task.
+    const llm = await startScriptedLLMServer((body) => {
+      const messages = body.messages as { role: string; content: unknown }[];
+      const first = JSON.stringify(messages.find((message) => message.role === 'user')?.content ?? '');
+      if (!first.includes('Spawn a')) return finish('Lima');
+      const answered = messages.filter((message) => message.role === 'tool').length;
+      if (answered === 0) {
+        return {
+          toolCalls: [{ name: 'delegate', arguments: { command: 'spawn', ids: ['far'], agent_types: ['remote'] } }],
+        };
+      }
+      if (answered === 1) {
+        const tasks = { far: 'What is the capital of Peru?' };
+        return { toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks } }] };
+      }
+      return finish('The remote says Lima');
+    });
+    try {
+      const run = await runExample('a2a-sub-agent', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: llm.baseURL });
+      expect(run.code, describeRun(run)).toBe(0);
+      const observations = run.lines.filter((line) => line.startsWith('delegate observation:'));
+      expect(observations[0]).toContain('Successfully spawned 1 sub-agents: far (remote)');
+      expect(run.stdout).toContain('1. Agent far: Lima');
+      expect(run.lines).toContain('status: finished');
+      expect(llm.requests).toHaveLength(4); // parent: spawn, delegate, finish; the remote: one
+    } finally {
+      await llm.close();
+    }
+  });
+
   describe('on PostgreSQL', () => {
     let postgres: PostgresServer | undefined;
     let database: TestDatabase | undefined;

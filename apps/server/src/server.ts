@@ -30,8 +30,9 @@ import { MemoryConversationIndex } from './conversations/memory-conversation-ind
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
-import { registerA2aRoutes } from './faces/a2a/index.js';
+import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
+import { registerOpenAiRoutes } from './faces/openai/index.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
   assertBindAllowed,
@@ -112,6 +113,7 @@ export async function buildServer(
 ): Promise<BuiltServer> {
   const config = serverConfigSchema.parse(input);
   assertBindAllowed(config);
+  const cardSigningKey = config.a2aSigningKey === undefined ? undefined : await loadSigningKey(config.a2aSigningKey);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -237,7 +239,9 @@ export async function buildServer(
     version,
     requiresKey: config.apiKeys.length > 0,
     defaultConversation: config.a2aConversation,
+    signingKey: cardSigningKey,
   });
+  registerOpenAiRoutes(app, manager, { models: config.openaiModels });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -85,17 +85,7 @@ export {
 export type { RunHost } from './conversation/run-host.js';
 export { RUN_STATE_KEY, type RunRecord } from './conversation/run-lifecycle.js';
 export type { StateChange, StateChangeListener } from './conversation/state-changes.js';
-export {
-  agentFinalResponse,
-  createDelegateTool,
-  type DelegateAction,
-  type DelegateToolOptions,
-  delegateParameters,
-  listSubConversationIds,
-  SUBAGENTS_DIR,
-  type SubAgentType,
-  subConversationsDirectory,
-} from './delegation/index.js';
+export * from './delegation/index.js';
 export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
 export { AgentError } from './errors.js';
 export {

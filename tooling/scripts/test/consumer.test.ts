@@ -20,6 +20,7 @@ const optionalPeers = [
   '@anthropic-ai/sdk@^1.12.0',
   '@google/genai@^2.32.0',
   '@modelcontextprotocol/sdk@^1.32.0',
+  '@a2a-js/sdk@^1.3.0',
   'pg@^8.23.0',
   '@aws-sdk/client-s3@^3.1000.0',
   '@opentelemetry/context-async-hooks@^2.12.0',

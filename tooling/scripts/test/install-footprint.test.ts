@@ -91,19 +91,22 @@ describe('@x/events + @x/store + @x/agent with one provider SDK (@anthropic-ai/s
     expect(output).toBe('network');
   }, 300_000);
 
-  it('names the package to install when a provider or MCP is used without its SDK', () => {
+  it('names the package to install when a provider, MCP or an A2A sub-agent is used without its SDK', () => {
     const llm = (model: string, packageName: string) =>
       `await createLLM({ model: '${model}', apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 }).complete({ messages: [] }).then(() => console.log('answered'), ${printError(packageName)});\n`;
     const output = run(
       consumer,
       'missing.mjs',
-      "import { createLLM, createMcpToolset } from '@x/agent';\n" +
+      "import { createA2aSubAgentType, createLLM, createMcpToolset } from '@x/agent';\n" +
         llm('gpt-4o-mini', 'openai') +
         llm('gemini/gemini-2.5-flash', '@google/genai') +
         "await createMcpToolset({ mcpServers: { echo: { command: 'true' } } }).start().then(() => console.log('started'), " +
-        `${printError('@modelcontextprotocol/sdk')});\n`,
+        `${printError('@modelcontextprotocol/sdk')});\n` +
+        "await createA2aSubAgentType({ url: 'http://127.0.0.1:9' }).connect().then(() => console.log('connected'), " +
+        `${printError('@a2a-js/sdk')});\n`,
     );
     expect(output.split('\n')).toEqual([
+      'MissingDependencyError missing_dependency true',
       'MissingDependencyError missing_dependency true',
       'MissingDependencyError missing_dependency true',
       'MissingDependencyError missing_dependency true',

@@ -6,6 +6,8 @@ import { errorResponses } from './response-schemas.js';
 
 /** The security scheme of every non-public operation. */
 export const SESSION_API_KEY_SCHEME = 'sessionApiKey';
+/** The bearer form of the same key, accepted by the OpenAI-compatible gateway. */
+export const BEARER_SCHEME = 'bearerAuth';
 
 /**
  * Registers @fastify/swagger: the OpenAPI 3 document built from the routes' zod schemas (requests and
@@ -32,6 +34,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'events', description: 'Send messages, read and search events' },
         { name: 'health', description: 'Liveness, readiness and server information (no key needed)' },
         { name: 'docs', description: 'This document (no key needed)' },
+        {
+          name: 'openai',
+          description:
+            'The OpenAI-compatible gateway: an OpenAI client with `baseURL` `<server>/v1` and a session key as its API key talks to the configured agents as models',
+        },
       ],
       components: {
         securitySchemes: {
@@ -40,6 +47,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
             in: 'header',
             name: 'X-Session-API-Key',
             description: 'One of the session API keys the server was started with',
+          },
+          [BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A session API key as a bearer token (the `/v1` gateway, for OpenAI clients)',
           },
         },
       },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -97,6 +98,17 @@ export const serverConfigSchema = z.object({
    * `metadata.conversation`; its tools are the agent card's skills.
    */
   a2aConversation: startConversationRequestSchema.optional(),
+  /**
+   * Path of an Ed25519 private key (PEM, the key `x verify --sign` takes): the A2A agent card is served signed with
+   * it (`signatures`, a JWS per A2A v1.0 §8.4). Env `X_SERVER_A2A_SIGNING_KEY`.
+   */
+  a2aSigningKey: z.string().min(1).optional(),
+  /**
+   * The OpenAI-compatible gateway's models (`GET /v1/models`): model id → the create body
+   * (`StartConversationRequest`) of the conversation a chat completion naming it starts. Empty: no models.
+   * Env `X_SERVER_OPENAI_MODELS`: the path of a JSON file holding this object.
+   */
+  openaiModels: z.record(z.string().min(1), startConversationRequestSchema).default({}),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
   /**
@@ -146,6 +158,25 @@ function listFromEnv(value: string | undefined): string[] | undefined {
     .filter((entry) => entry !== '');
 }
 
+/**
+ * `X_SERVER_OPENAI_MODELS`: the path of a JSON file `{ "<model id>": <StartConversationRequest>, ... }` (validated
+ * with the rest of the configuration). Throws naming the file when it cannot be read or is not JSON.
+ */
+function openaiModelsFromEnv(path: string | undefined): unknown {
+  if (path === undefined || path === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`X_SERVER_OPENAI_MODELS: cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`X_SERVER_OPENAI_MODELS: ${path} is not JSON: ${(error as Error).message}`);
+  }
+}
+
 function portFromEnv(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   return Number(value);
@@ -192,6 +223,10 @@ export function resolveServerConfig(
     ...(listFromEnv(env.X_SERVER_ALLOWED_HOSTS) === undefined
       ? {}
       : { allowedHosts: listFromEnv(env.X_SERVER_ALLOWED_HOSTS) }),
+    ...(env.X_SERVER_OPENAI_MODELS
+      ? { openaiModels: openaiModelsFromEnv(env.X_SERVER_OPENAI_MODELS) as ServerConfigInput['openaiModels'] }
+      : {}),
+    ...(env.X_SERVER_A2A_SIGNING_KEY ? { a2aSigningKey: env.X_SERVER_A2A_SIGNING_KEY } : {}),
     ...(env.X_SERVER_UNSANDBOXED === '1' || env.X_SERVER_UNSANDBOXED === 'true' ? { unsandboxed: true } : {}),
     ...(listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) === undefined
       ? {}

@@ -4,6 +4,11 @@ import { isValidSessionKey } from '../websocket/session-keys.js';
 /** The route option that opts a route out of the session key: `{ config: { public: true } }`. Nothing else does. */
 export interface PublicRouteConfig {
   public?: boolean;
+  /**
+   * The route also takes the session key as `Authorization: Bearer <key>` (how OpenAI clients send their API key)
+   * and answers a missing or wrong key with OpenAI's error body.
+   */
+  bearerAuth?: boolean;
 }
 
 /** Whether a route was declared public; anything but exactly `config.public === true` is protected. */
@@ -28,6 +33,22 @@ function presentedKey(headers: Record<string, string | string[] | undefined>): s
   return Array.isArray(header) ? header[0] : header;
 }
 
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 6750). */
+function bearerToken(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const header = headers.authorization;
+  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec((Array.isArray(header) ? header[0] : header) ?? '');
+  return match?.[1];
+}
+
+const OPENAI_UNAUTHORIZED = {
+  error: {
+    message: 'Invalid or missing API key: send a session key of this server as Authorization: Bearer <key>',
+    type: 'authentication_error',
+    param: null,
+    code: 'invalid_api_key',
+  },
+};
+
 /**
  * Secure by construction: an `onRoute` hook puts the session-key check first in the `onRequest` hooks of
  * every route as it is registered, unless its options say `config: { public: true }`. The check therefore
@@ -47,9 +68,21 @@ export function installRouteAuth(app: FastifyInstance, keys: readonly string[]):
     }
     void reply.code(401).send({ detail: 'Unauthorized' });
   };
+  const checkWithBearer: onRequestHookHandler = (request, reply, done) => {
+    if (
+      keys.length === 0 ||
+      isValidSessionKey(keys, presentedKey(request.headers)) ||
+      isValidSessionKey(keys, bearerToken(request.headers))
+    ) {
+      done();
+      return;
+    }
+    void reply.code(401).send(OPENAI_UNAUTHORIZED);
+  };
   app.addHook('onRoute', function (this: FastifyInstance, route) {
     if (isPublicRoute(route) || this.hasDecorator(PUBLIC_SCOPE)) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [check, ...existing];
+    const bearer = (route.config as PublicRouteConfig | undefined)?.bearerAuth === true;
+    route.onRequest = [bearer ? checkWithBearer : check, ...existing];
   });
 }

@@ -47,11 +47,13 @@ function concrete(route: RegisteredRoute): string {
 }
 
 /**
- * Handlers that never need a conversation: the shell and file routes work in the server's workspace root. They
- * are reached when they answer with their own verdict (a success, or the file routes' refusal of the path or body).
+ * Handlers that never need a conversation: the shell and file routes work in the server's workspace root, and
+ * `count` reads the listing index only. They are reached when they answer with their own verdict (a success,
+ * or the file routes' refusal of the path or body).
  */
 const handlersWithoutManager = {
-  has: (url: string) => url.startsWith('/api/bash/') || url.startsWith('/api/file/'),
+  has: (url: string) =>
+    url.startsWith('/api/bash/') || url.startsWith('/api/file/') || url === '/api/conversations/count',
 };
 
 /** A body each route accepts, so that with the key the request reaches its handler. */

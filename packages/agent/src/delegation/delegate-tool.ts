@@ -12,6 +12,7 @@ import { defineTool, type Tool, type ToolConversation, type ToolResult } from '.
 import { agentFinalResponse } from './final-response.js';
 import { combinedSnapshot } from './internal/combined-snapshot.js';
 import { prefixedStore } from './internal/prefixed-store.js';
+import { isRemoteSubAgentType, type RemoteSubAgent, type RemoteSubAgentType } from './remote-sub-agent.js';
 import { subConversationsDirectory } from './sub-conversations.js';
 
 /** A kind of sub-agent the model may spawn (`agent_types`). */
@@ -26,8 +27,11 @@ export interface SubAgentType {
 }
 
 export interface DelegateToolOptions {
-  /** Sub-agent types by name; `default` replaces the general-purpose agent (terminal, file editor). */
-  agentTypes?: Readonly<Record<string, SubAgentType>>;
+  /**
+   * Sub-agent types by name; `default` replaces the general-purpose agent (terminal, file editor). A remote type
+   * (`createA2aSubAgentType`) spawns a connection to a remote agent instead of a child conversation.
+   */
+  agentTypes?: Readonly<Record<string, SubAgentType | RemoteSubAgentType>>;
   /** Most sub-agents one conversation may hold. Default 5 (reference). */
   maxChildren?: number;
   /** Asked when a child waits for confirmation; default approves (the reference's default). */
@@ -70,9 +74,9 @@ const defaultAgentType: SubAgentType = {
  * in that observation (which is then an error) and the parent goes on.
  */
 export function createDelegateTool(options: DelegateToolOptions = {}): Tool<DelegateAction> {
-  const types: Record<string, SubAgentType> = { default: defaultAgentType, ...options.agentTypes };
+  const types: Record<string, SubAgentType | RemoteSubAgentType> = { default: defaultAgentType, ...options.agentTypes };
   const maxChildren = options.maxChildren ?? 5;
-  const children = new Map<string, Map<string, Conversation>>();
+  const children = new Map<string, Map<string, Child>>();
 
   const spawn = async (parent: ToolConversation, action: DelegateAction): Promise<ToolResult> => {
     const ids = action.ids ?? [];
@@ -86,7 +90,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     if (unknown.length > 0) {
       return failure(`Unknown agent type(s): ${unknown.join(', ')}. Available: ${Object.keys(types).join(', ')}`);
     }
-    const mine = children.get(parent.id) ?? new Map<string, Conversation>();
+    const mine = children.get(parent.id) ?? new Map<string, Child>();
     const added = new Set(ids.filter((id) => !mine.has(id)));
     if (mine.size + added.size > maxChildren) {
       return failure(`Cannot spawn ${ids.length} agents. Already have ${mine.size} agents, maximum is ${maxChildren}`);
@@ -95,6 +99,18 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     const store = prefixedStore(parent.store, directory);
     for (const [index, id] of ids.entries()) {
       const type = types[resolved[index]!]!;
+      if (isRemoteSubAgentType(type)) {
+        let remote: RemoteSubAgent;
+        try {
+          remote = await type.connect();
+        } catch (error) {
+          children.set(parent.id, mine);
+          return failure(`Could not spawn ${id} (${resolved[index]}): ${(error as Error).message}`);
+        }
+        await closeChild(mine.get(id));
+        mine.set(id, remote);
+        continue;
+      }
       const conversation = await Conversation.create({
         agent: type.createAgent(parent.llm),
         store,
@@ -107,7 +123,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         ...(type.hooks === undefined ? {} : { hooks: type.hooks }),
         ...(type.maxIterationsPerRun === undefined ? {} : { maxIterationsPerRun: type.maxIterationsPerRun }),
       });
-      await mine.get(id)?.close();
+      await closeChild(mine.get(id));
       mine.set(id, conversation);
       options.onSubConversation?.({ agentId: id, agentType: resolved[index]!, conversation, parentId: parent.id });
     }
@@ -123,7 +139,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
   ): Promise<ToolResult> => {
     const tasks = Object.entries(action.tasks ?? {});
     if (tasks.length === 0) return failure('at least one task is required for delegate action', 'delegate');
-    const mine = children.get(parent.id) ?? new Map<string, Conversation>();
+    const mine = children.get(parent.id) ?? new Map<string, Child>();
     const missing = tasks.map(([id]) => id).filter((id) => !mine.has(id));
     if (missing.length > 0) {
       return failure(
@@ -143,7 +159,10 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     // Each child's spending, as the reference keeps it: the parent's stats get `delegate:<id>` (replaced, since a
     // child's metrics are cumulative).
     for (const [id] of tasks) {
-      await parent.recordUsage?.(`delegate:${id}`, combinedSnapshot(mine.get(id)!.state.stats));
+      const child = mine.get(id);
+      // A remote agent's spending is its own: nothing of it reaches this conversation's stats.
+      if (child instanceof Conversation)
+        await parent.recordUsage?.(`delegate:${id}`, combinedSnapshot(child.state.stats));
     }
     const errors = outcomes.filter((outcome) => outcome.error !== undefined).length;
     const lines = outcomes.map((outcome, index) =>
@@ -155,12 +174,8 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     return { content: `${header}\n\nResults:\n${lines.join('\n')}`, is_error: errors > 0, command: 'delegate' };
   };
 
-  const runChild = async (
-    id: string,
-    child: Conversation,
-    task: string,
-    signal: AbortSignal | undefined,
-  ): Promise<string> => {
+  const runChild = async (id: string, child: Child, task: string, signal: AbortSignal | undefined): Promise<string> => {
+    if (!(child instanceof Conversation)) return child.send(task, { signal });
     await child.sendMessage(task);
     const runOptions = signal === undefined ? {} : { signal };
     await child.run(runOptions);
@@ -201,6 +216,13 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         : delegate(context.conversation, action, context.signal);
     },
   });
+}
+
+/** A spawned sub-agent: a child conversation, or a connection to a remote agent. */
+type Child = Conversation | RemoteSubAgent;
+
+async function closeChild(child: Child | undefined): Promise<void> {
+  await child?.close?.();
 }
 
 function failure(text: string, command: 'spawn' | 'delegate' = 'spawn'): ToolResult {

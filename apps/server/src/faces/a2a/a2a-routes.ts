@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
@@ -15,6 +16,7 @@ import { A2aRpcError, rpcErrorResponse } from './a2a-rpc-error.js';
 import { streamTask } from './a2a-stream.js';
 import { applyMessage, cancelTask, findTask, runEnded, taskOf } from './a2a-tasks.js';
 import { A2A_PATH, AGENT_CARD_PATH, agentCard } from './agent-card.js';
+import { signAgentCard } from './card-signature.js';
 import { listTasks } from './list-tasks.js';
 import { isFinalState } from './task-projection.js';
 
@@ -24,6 +26,8 @@ export interface A2aRoutesOptions {
   defaultConversation?: StartConversationRequest | undefined;
   /** Whether the server wants a session key (the card then declares it). */
   requiresKey: boolean;
+  /** The Ed25519 private key the card is signed with (its `signatures`); unsigned without one. */
+  signingKey?: KeyObject | undefined;
 }
 
 type RequestId = string | number | null;
@@ -49,6 +53,10 @@ const agentCardSchema = z
     ),
     capabilities: z.looseObject({ streaming: z.boolean() }),
     skills: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+    signatures: z
+      .array(z.looseObject({ protected: z.string(), signature: z.string() }))
+      .optional()
+      .describe('JWS signatures (EdDSA) over the canonical card, when the server has a signing key'),
   })
   .describe('The A2A agent card (protocol 1.0)');
 
@@ -108,13 +116,16 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
         response: { 200: agentCardSchema, ...errorResponses([500]) },
       },
     },
-    async (request) =>
-      agentCard({
+    async (request) => {
+      const card = agentCard({
         baseUrl: `${request.protocol}://${request.host}`,
         version: options.version,
         defaultConversation: options.defaultConversation,
         requiresKey: options.requiresKey,
-      }),
+      });
+      // Signed per request: the card names the URL the client reached the server by.
+      return options.signingKey === undefined ? card : signAgentCard(card, options.signingKey);
+    },
   );
 
   app.post(

@@ -41,7 +41,7 @@ export interface AgentCardOptions {
 
 /**
  * The agent card (A2A v1.0, protobuf JSON): one JSON-RPC interface, streaming, no push notifications, no
- * extended card, unsigned. Skills are the tools of the default conversation, or every built-in tool when tasks
+ * extended card; signed when the server has a signing key (see `signAgentCard`). Skills are the tools of the default conversation, or every built-in tool when tasks
  * bring their own agent.
  */
 export function agentCard(options: AgentCardOptions): Record<string, unknown> {

@@ -13,4 +13,7 @@ export {
   type A2aTaskStatus,
 } from './a2a-types.js';
 export { A2A_PATH, AGENT_CARD_PATH, type AgentCardOptions, agentCard } from './agent-card.js';
+export { type AgentCardSignature, canonicalAgentCard, ed25519KeyId, signAgentCard } from './card-signature.js';
+export { loadSigningKey } from './signing-key.js';
+export { SigningKeyError } from './signing-key-error.js';
 export { isFinalState, projectTask, RESPONSE_ARTIFACT_ID, TaskProjection, taskStateOf } from './task-projection.js';

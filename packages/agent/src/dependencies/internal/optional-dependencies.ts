@@ -8,6 +8,7 @@ export const optionalDependencies = {
   '@anthropic-ai/sdk': '^1.12.0',
   '@google/genai': '^2.32.0',
   '@modelcontextprotocol/sdk': '^1.32.0',
+  '@a2a-js/sdk': '^1.3.0',
 } as const;
 
 export type OptionalDependency = keyof typeof optionalDependencies;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { invalidRequest } from './openai-error.js';
+
+/** One part of a message's `content` array (text and image parts; others are refused when read). */
+const contentPartSchema = z.looseObject({
+  type: z.string().min(1),
+  text: z.string().nullish(),
+  image_url: z.union([z.string(), z.looseObject({ url: z.string() })]).nullish(),
+});
+
+/** A Chat Completions message, as the reference reads it (`tool_calls`, `name`, ... are accepted and ignored). */
+export const chatMessageSchema = z.looseObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(contentPartSchema)]).nullish(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/**
+ * `POST /v1/chat/completions` body, the fields the reference reads: `model` (one of `GET /v1/models`), `messages`,
+ * `stream`, `stream_options.include_usage`. Sampling options (`temperature`, `tools`, ...) are accepted and
+ * ignored: the agent's own configuration decides them.
+ */
+export const chatCompletionRequestSchema = z
+  .looseObject({
+    model: z.string().min(1),
+    messages: z.array(chatMessageSchema).min(1),
+    stream: z.boolean().nullish(),
+    stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  })
+  .describe('An OpenAI Chat Completions request; the agent answers the latest user message');
+export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
+
+/** A user message's content as the conversation takes it: text parts, and images by URL. */
+export type UserContentPart =
+  | { type: 'text'; text: string; cache_prompt: false }
+  | { type: 'image'; image_urls: string[]; cache_prompt: false };
+
+function partsOf(message: ChatMessage, index: number): UserContentPart[] {
+  const content = message.content;
+  if (content === null || content === undefined) return [];
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content, cache_prompt: false }];
+  return content.flatMap((part, partIndex): UserContentPart[] => {
+    if (part.type === 'text') return part.text ? [{ type: 'text', text: part.text, cache_prompt: false }] : [];
+    if (part.type === 'image_url') {
+      const url = typeof part.image_url === 'string' ? part.image_url : part.image_url?.url;
+      if (url === undefined || url === '') {
+        throw invalidRequest(
+          'An image_url content part has no url',
+          `messages[${index}].content[${partIndex}].image_url`,
+        );
+      }
+      return [{ type: 'image', image_urls: [url], cache_prompt: false }];
+    }
+    throw invalidRequest(
+      `Unsupported content part type '${part.type}' (text and image_url are)`,
+      `messages[${index}].content[${partIndex}].type`,
+    );
+  });
+}
+
+function textOf(message: ChatMessage, index: number): string {
+  return partsOf(message, index)
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+/** What the agent is given from a request: the latest user message, and the system/developer text. */
+export interface ChatTurn {
+  /** The content of the last `user` message: the one message the agent is sent (as the reference). */
+  user: UserContentPart[];
+  /** `system` and `developer` messages' text, joined: appended to the agent's system message suffix. */
+  system: string;
+}
+
+/**
+ * The reference's reading of `messages`: the agent gets the latest user message; system and developer texts
+ * join its system message suffix; earlier user and assistant turns are not replayed (continue a conversation
+ * with `X-OpenHands-ServerConversation-ID` instead). Throws an `invalid_request_error` when there is no user message.
+ */
+export function chatTurnOf(request: ChatCompletionRequest): ChatTurn {
+  const index = request.messages.findLastIndex((message) => message.role === 'user');
+  const last = request.messages[index];
+  if (last === undefined) throw invalidRequest('At least one user message is required', 'messages');
+  const user = partsOf(last, index);
+  if (user.length === 0) throw invalidRequest('The last user message has no content', `messages[${index}].content`);
+  const system = request.messages
+    .map((message, messageIndex) =>
+      message.role === 'system' || message.role === 'developer' ? textOf(message, messageIndex) : '',
+    )
+    .filter((text) => text.trim() !== '')
+    .join('\n\n');
+  return { user, system };
+}

@@ -1,0 +1,20 @@
+export {
+  type AgentAnswer,
+  answerChunks,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type CompletionUsage,
+  chatCompletionOf,
+  roleChunk,
+  SSE_DONE,
+  sseData,
+  usageOfStats,
+} from './chat-completion.js';
+export {
+  type ChatCompletionRequest,
+  type ChatTurn,
+  chatCompletionRequestSchema,
+  chatTurnOf,
+} from './chat-request.js';
+export { type OpenAiErrorBody, OpenAiGatewayError, openAiErrorBody, openAiErrorOf } from './openai-error.js';
+export { CONVERSATION_HEADER, OPENAI_PATH, type OpenAiRoutesOptions, registerOpenAiRoutes } from './openai-routes.js';
