@@ -15,6 +15,7 @@ import { registerFileRoutes } from './api/file-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
+import { registerSessionRoutes } from './api/session-routes.js';
 import { registerTreeRoutes } from './api/tree-routes.js';
 import { registerWorkspaceRoutes } from './api/workspace-routes.js';
 import {
@@ -231,6 +232,7 @@ export async function buildServer(
   registerConversationRoutes(app, manager, shared?.listing ?? localIndex);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
+  registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);

@@ -375,6 +375,7 @@ export {
   sandboxPolicyRecordSchema,
 } from './sandboxing/sandbox-policy-record.js';
 export * from './secrets/index.js';
+export * from './session/index.js';
 export {
   type AgentContextOptions,
   activateSkills,

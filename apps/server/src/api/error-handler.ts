@@ -74,6 +74,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         case 'conversation_running':
           return reply.code(409).send({ detail: 'Conversation already running. Wait for completion or pause first.' });
         case 'unknown_event':
+        case 'unknown_artifact':
           return reply.code(404).send({ detail: error.message });
         case 'conversation_exists':
           return reply.code(409).send({ detail: error.message });
@@ -93,6 +94,8 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         case 'tool_name_collision':
         case 'invalid_confirmation_policy':
         case 'invalid_secrets':
+        case 'invalid_artifact_name':
+        case 'invalid_state_delta':
           return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: error.message }] });
       }
       const llm = llmErrorStatus(error.code);

@@ -75,6 +75,8 @@ function bodyFor(route: RegisteredRoute): string | undefined {
   if (url === '/api/a2a') {
     return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: conversationId } });
   }
+  if (url.endsWith('/session')) return JSON.stringify({ state_delta: { key: 'value' } });
+  if (url.includes('/artifacts/')) return JSON.stringify({ text: 'saved' });
   if (route.method === 'PATCH') return JSON.stringify({ title: 'renamed' });
   return '{}';
 }

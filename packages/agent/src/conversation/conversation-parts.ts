@@ -5,6 +5,7 @@ import type { LLM } from '../llm/llm.js';
 import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
+import { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import { StuckDetector } from '../stuck/stuck-detector.js';
 import { Branches } from './branches.js';
@@ -85,6 +86,8 @@ export interface ConversationParts {
   readonly lifecycle: OpenGuard;
   /** The model the conversation switched to (`switchLLM`): the next steps call it instead of the agent's. */
   readonly model: { switched?: LLM };
+  /** The session state and artifacts (orxhestra's `state_delta`, `artifact_delta`). */
+  readonly session: ConversationSession;
 }
 
 export function createConversationParts(owner: PartsOwner, init: ConversationInit): ConversationParts {
@@ -142,5 +145,13 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     blocks: new HookBlocks(host),
     lifecycle,
     model: {},
+    session: new ConversationSession({
+      store: init.store,
+      directory: owner.directory,
+      get state() {
+        return fold.state;
+      },
+      emit: (event) => events.emit(event),
+    }),
   };
 }

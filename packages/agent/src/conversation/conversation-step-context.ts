@@ -60,6 +60,7 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
     },
     activeBranch: () => owner.activeBranch(),
     sandboxPolicy: parts.sandbox.policy,
+    session: parts.session,
     sandbox: () => parts.sandbox.get(),
   };
 }

@@ -6,6 +6,7 @@ import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import type { SecretInput } from '../secrets/secret-registry.js';
+import type { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
@@ -117,6 +118,11 @@ export class Conversation {
     return this.#parts.stuck;
   }
 
+  /** The session state and versioned artifacts (orxhestra's `state_delta`, `artifact_delta`). */
+  get session(): ConversationSession {
+    return this.#parts.session;
+  }
+
   /** The model the next step calls: the one `switchLLM` set, else the agent's. */
   get llm(): LLM {
     return this.#parts.model.switched ?? this.agent.llm;
@@ -193,10 +199,9 @@ export class Conversation {
   }
 
   /**
-   * Interrupts the run in progress now (reference `interrupt`): aborts the model call and the running tools
-   * (the terminal kills its command), answers the actions left without a result with AgentErrorEvents, sets
-   * the status `paused` and records an InterruptEvent; resolves once that is recorded. The run resolves with
-   * `interrupted: true`; a later `run()` continues. Without a run in progress it pauses (`pause()`).
+   * Interrupts the run now (reference `interrupt`): aborts the model call and the tools, answers the actions
+   * left without a result, sets `paused` and records an InterruptEvent; the run resolves with
+   * `interrupted: true` and a later `run()` continues. Without a run in progress it pauses.
    */
   async interrupt(): Promise<void> {
     this.#assertOpen();
@@ -221,10 +226,7 @@ export class Conversation {
     await this.#recordStateUpdate('confirmation_policy', parseConfirmationPolicy(policy));
   }
 
-  /**
-   * Forces a condensation: records a CondensationRequest and runs exactly one agent step, which the
-   * condenser answers. Throws `CondenserUnavailableError` without a condenser that handles requests.
-   */
+  /** Forces a condensation: a CondensationRequest and one step (`CondenserUnavailableError` without a condenser). */
   async condense(): Promise<void> {
     const { condense } = await import('./condense.js');
     await condense(conversationRunHost(this, this.#parts));
@@ -302,9 +304,8 @@ export class Conversation {
   }
 
   /**
-   * Adds or replaces secrets (reference `update_secrets`): a string or `{ value, description }` per
-   * name. They are offered to tools by name and masked in output, never written to events; base_state.json
-   * keeps them encrypted with `secretKey`, redacted otherwise.
+   * Adds or replaces secrets (reference `update_secrets`): offered to tools by name, masked in output, never in
+   * events; base_state.json keeps them encrypted with `secretKey`, redacted otherwise.
    */
   async updateSecrets(secrets: Readonly<Record<string, SecretInput>>): Promise<void> {
     this.#assertOpen();
@@ -333,12 +334,12 @@ export class Conversation {
     return this.#parts.security.analyzer !== undefined && this.confirmationPolicyActive;
   }
 
-  /** Records that a hook blocked the action `actionId` (reference `block_action`); persisted. */
+  /** A hook blocked action `actionId` (reference `block_action`); persisted. */
   async blockAction(actionId: string, reason: string): Promise<void> {
     await this.#parts.blocks.block('blocked_actions', actionId, reason);
   }
 
-  /** Removes and returns the reason a hook blocked `actionId`, undefined if it was not blocked. */
+  /** Removes and returns why a hook blocked `actionId` (undefined: it was not). */
   async popBlockedAction(actionId: string): Promise<string | undefined> {
     return this.#parts.blocks.pop('blocked_actions', actionId);
   }

@@ -1,6 +1,15 @@
 import type { AnyEvent } from '@x/events';
+import {
+  ARTIFACT_DELTA_KEY,
+  applyArtifactDelta,
+  applySessionStateDelta,
+  STATE_DELTA_KEY,
+} from '../session/session-keys.js';
 import { type ConversationState, conversationStateSchema, stateTaskItemSchema } from './conversation-state.js';
 import { executionStatusSchema } from './execution-status.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const taskListSchema = stateTaskItemSchema.array();
 
@@ -102,6 +111,14 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
     for (const field of updatableKeys) {
       if (field in value) applyStateUpdate(state, field, (value as Record<string, unknown>)[field]);
     }
+    return;
+  }
+  if (key === STATE_DELTA_KEY && isRecord(value)) {
+    state.session_state = applySessionStateDelta(state.session_state, value);
+    return;
+  }
+  if (key === ARTIFACT_DELTA_KEY && isRecord(value)) {
+    state.artifacts = applyArtifactDelta(state.artifacts, value);
     return;
   }
   if (key === 'nudged_error_id' && typeof value === 'string') {

@@ -54,6 +54,10 @@ export const conversationStateSchema = z.object({
   blocked_actions: z.record(z.string(), z.string()).default({}),
   /** User messages blocked by a UserPromptSubmit hook, message id → reason (reference `blocked_messages`). */
   blocked_messages: z.record(z.string(), z.string()).default({}),
+  /** orxhestra's session state: a key/value map `state_delta` updates change (conversation-wide). */
+  session_state: z.record(z.string(), z.unknown()).optional(),
+  /** The latest version of each artifact (`artifact_delta` updates). */
+  artifacts: z.record(z.string(), z.number().int().positive()).optional(),
   /** The task tracker's list, as its last observation on this branch left it; absent before the first. */
   task_list: z.array(stateTaskItemSchema).optional(),
 });

@@ -5,6 +5,7 @@ import type { LLM } from '../llm/llm.js';
 import type { MetricsSnapshot } from '../llm/metrics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import type { ConversationSession } from '../session/conversation-session.js';
 import { strictSchemaFor } from './internal/tool-json-schema.js';
 import { InvalidToolError } from './invalid-tool-error.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -69,6 +70,8 @@ export interface ToolConversation {
   readonly sandboxPolicy?: SandboxPolicy;
   /** The conversation's sandbox, opened on the first call (sub-agents run in it). */
   sandbox?(): Promise<Sandbox>;
+  /** The session state and artifacts: a tool reads and sets state (`update`) and saves artifact versions. */
+  readonly session?: ConversationSession;
 }
 
 export type ToolContent = TextContent | ImageContent;

@@ -1,0 +1,37 @@
+import type { FileStore } from '@x/store';
+import { InvalidArtifactNameError } from './session-errors.js';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Checks an artifact name: 1–200 characters, no slash, backslash or control character, not `.` or `..`. */
+export function assertArtifactName(name: string): void {
+  if (typeof name !== 'string' || name.length === 0) throw new InvalidArtifactNameError(String(name), 'it is empty');
+  if (name.length > 200) throw new InvalidArtifactNameError(name, 'it is longer than 200 characters');
+  if (/[/\\]/.test(name)) throw new InvalidArtifactNameError(name, 'it contains a slash');
+  if (CONTROL.test(name)) throw new InvalidArtifactNameError(name, 'it contains a control character');
+  if (name === '.' || name === '..') throw new InvalidArtifactNameError(name, 'it is a relative path');
+}
+
+/**
+ * Where version `version` of an artifact lives: `<conversation dir>/artifacts/<name, URI-encoded>/v<version>`,
+ * beside the reference's files (which it ignores), on whichever store the conversation uses.
+ */
+export function artifactPath(directory: string, name: string, version: number): string {
+  return `${directory}/artifacts/${encodeURIComponent(name)}/v${version}`;
+}
+
+/**
+ * Writes `data` as the next version of `name` after `latest`, with `writeIfAbsent`: two writers racing for one
+ * version both succeed, each with its own version number. Returns the version written.
+ */
+export async function writeArtifactVersion(
+  store: FileStore,
+  directory: string,
+  name: string,
+  data: Uint8Array | string,
+  latest: number,
+): Promise<number> {
+  for (let version = latest + 1; ; version += 1) {
+    if (await store.writeIfAbsent(artifactPath(directory, name, version), data)) return version;
+  }
+}
