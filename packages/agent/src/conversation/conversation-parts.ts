@@ -1,6 +1,7 @@
 import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import { ConversationBudget } from '../budgets/index.js';
 import type { LLM } from '../llm/llm.js';
 import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
@@ -85,6 +86,8 @@ export interface ConversationParts {
   readonly lifecycle: OpenGuard;
   /** The model the conversation switched to (`switchLLM`): the next steps call it instead of the agent's. */
   readonly model: { switched?: LLM };
+  /** Its money budgets, asked before every model call. */
+  readonly budget: ConversationBudget;
 }
 
 export function createConversationParts(owner: PartsOwner, init: ConversationInit): ConversationParts {
@@ -122,6 +125,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     blockAction: (id: string, reason: string) => owner.blockAction(id, reason),
     blockMessage: (id: string, reason: string) => owner.blockMessage(id, reason),
   };
+  const model: { switched?: LLM } = {};
   return {
     options,
     secrets: init.secrets,
@@ -141,6 +145,16 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     extensions: new ConversationExtensions(host, options),
     blocks: new HookBlocks(host),
     lifecycle,
-    model: {},
+    model,
+    budget: new ConversationBudget({
+      store: init.store,
+      directory: owner.directory,
+      // The model the next step calls: the one switched to (`switchLLM`), else the agent's.
+      llm: () => model.switched ?? owner.agent.llm,
+      stats: () => events.latestStats(),
+      hasPendingActions: () => fold.state.pending_actions.length > 0,
+      emit: (event) => events.emit(event),
+      setStatus: (status) => events.setStatus(status),
+    }),
   };
 }

@@ -1,6 +1,7 @@
 import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observation, type View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
@@ -60,8 +61,11 @@ export class Conversation {
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
   static async create(options: ConversationOptions): Promise<Conversation> {
+    // A bad budget is refused before anything is written (InvalidBudgetError).
+    const budget = options.budget === undefined ? undefined : parseBudget(options.budget, 'ConversationOptions.budget');
     const init = await initNewConversation(options);
     const conversation = new Conversation(init);
+    if (budget !== undefined) await conversation.#parts.budget.set(budget);
     await options.agent.startExtensions(conversation.workspace, init.sandbox);
     await conversation.#parts.events.emit(options.agent.systemPromptEvent());
     await conversation.#parts.extensions.start();
@@ -75,8 +79,10 @@ export class Conversation {
    * long the history is. Directories written by the reference implementation open too.
    */
   static async resume(id: string, options: Omit<ConversationOptions, 'id'>): Promise<Conversation> {
+    const budget = options.budget === undefined ? undefined : parseBudget(options.budget, 'ConversationOptions.budget');
     const { init, historyEnd, eventCount } = await initResumedConversation(id, options);
     const conversation = new Conversation(init);
+    if (budget !== undefined) await conversation.#parts.budget.set(budget);
     eventCount.current = () => conversation.state.event_count;
     // The recent events stuck detection needs are read when a run starts, not here: opening (for
     // inspection, a message, a state query) reads no event at all.
@@ -213,6 +219,21 @@ export class Conversation {
   /** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
   async rejectPendingActions(reason = 'User rejected the action'): Promise<void> {
     await rejectConversationActions(this, this.#parts, reason);
+  }
+
+  /**
+   * Sets the conversation's money budget (dollars, or `{ maxUsd, allowUnknownCost }`), or with null removes it;
+   * persisted in `x_budget.json`, so it holds in every process that opens the conversation. A run stopped on its
+   * budget continues when run again under a higher one. `InvalidBudgetError` for a negative or non-numeric one.
+   */
+  async setBudget(budget: BudgetInput | null): Promise<void> {
+    this.#assertOpen();
+    await this.#parts.budget.set(budget, 'setBudget');
+  }
+
+  /** The conversation's budget, what it spent (from the log), unknown costs, and the last budget stop. */
+  async budgetStatus(): Promise<BudgetStatus> {
+    return this.#parts.budget.status();
   }
 
   /** Switches the confirmation policy; recorded in the log and persisted. */

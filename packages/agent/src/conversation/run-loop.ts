@@ -39,6 +39,7 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
     if (leaseSignal?.aborted) throw leaseSignal.reason;
   };
   let interrupted = false;
+  let stoppedBeforeModelCall: string | undefined;
   try {
     const status = host.state().execution_status;
     if (status === 'idle' || status === 'paused' || status === 'error' || status === 'stuck') {
@@ -82,7 +83,11 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
         // A UserPromptSubmit hook blocked the last message: it never reaches the model (reference).
         await host.setStatus('finished');
       } else {
-        if (!(await preModelCallGuard(host)).proceed) break;
+        const verdict = await preModelCallGuard(host);
+        if (!verdict.proceed) {
+          stoppedBeforeModelCall = verdict.reason;
+          break;
+        }
         await host.conversation.agent.step(host.stepContext(stepSignal));
       }
       iterations += 1;
@@ -122,7 +127,8 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
   } finally {
     await host.checkpoint().catch(() => undefined);
   }
-  const result = { status: host.state().execution_status, iterations, reachedIterationLimit };
+  const result: RunResult = { status: host.state().execution_status, iterations, reachedIterationLimit };
+  if (stoppedBeforeModelCall !== undefined) result.stoppedBeforeModelCall = stoppedBeforeModelCall;
   return interrupted ? { ...result, interrupted: true } : result;
 }
 
