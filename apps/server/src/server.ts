@@ -7,6 +7,7 @@ import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/stor
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerChainRoutes } from './api/chain-routes.js';
+import { registerBudgetRoutes } from './api/budget-routes.js';
 import { registerConversationRoutes } from './api/conversation-routes.js';
 import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
@@ -229,6 +230,7 @@ export async function buildServer(
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager, shared?.listing ?? localIndex);
+  registerBudgetRoutes(app, manager);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
