@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   Agent,
   BUDGET_FILE,
-  Conversation,
   budgetRecordSchema,
+  Conversation,
   createDelegateTool,
   createOpenAILLM,
   defaultTools,

@@ -175,7 +175,11 @@ export async function runCommand(
   let budgetStop: string | undefined;
   conversation.subscribe((event) => {
     if (event.kind === 'ConversationErrorEvent' && event.code === 'MaxBudgetReached') budgetStop = event.detail;
-    else if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status' && event.value === 'running') {
+    else if (
+      event.kind === 'ConversationStateUpdateEvent' &&
+      event.key === 'execution_status' &&
+      event.value === 'running'
+    ) {
       budgetStop = undefined;
     }
   });

@@ -148,7 +148,10 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         'delegate',
       );
     }
-    await shareBudget(parent, tasks.map(([id]) => mine.get(id)!));
+    await shareBudget(
+      parent,
+      tasks.map(([id]) => mine.get(id)!),
+    );
     const outcomes = await Promise.all(
       tasks.map(async ([id, task]) => {
         try {
