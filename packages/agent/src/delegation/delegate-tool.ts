@@ -148,10 +148,9 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         'delegate',
       );
     }
-    await shareBudget(
-      parent,
-      tasks.map(([id]) => mine.get(id)!),
-    );
+    // A remote agent's spending is its own (nothing of it reaches this conversation): only local children share.
+    const local = tasks.map(([id]) => mine.get(id)).filter((child) => child instanceof Conversation);
+    await shareBudget(parent, local);
     const outcomes = await Promise.all(
       tasks.map(async ([id, task]) => {
         try {
@@ -254,7 +253,7 @@ function lentSandbox(parent: ToolConversation): SandboxOpener {
  */
 async function shareBudget(parent: ToolConversation, children: readonly Conversation[]): Promise<void> {
   const remaining = await parent.budgetRemaining?.();
-  if (remaining === undefined) return;
+  if (remaining === undefined || children.length === 0) return;
   const share = remaining.remainingUsd / children.length;
   for (const child of children) {
     await child.setBudget({
