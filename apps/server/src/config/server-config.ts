@@ -109,6 +109,11 @@ export const serverConfigSchema = z.object({
    * Env `X_SERVER_OPENAI_MODELS`: the path of a JSON file holding this object.
    */
   openaiModels: z.record(z.string().min(1), startConversationRequestSchema).default({}),
+  /**
+   * The create body (`StartConversationRequest`) of conversations the MCP face's `start_conversation` makes when
+   * the call brings none in `arguments.conversation`.
+   */
+  mcpConversation: startConversationRequestSchema.optional(),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
   /**
