@@ -2,7 +2,7 @@
 // MCP Inspector CLI (stdio against `x mcp`, streamable HTTP against a real `x serve`), all on the scripted
 // OpenAI-protocol model on 127.0.0.1.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -97,65 +97,81 @@ describe('x mcp over stdio, driven by the SDK Client', () => {
     }
   });
 
-  it('asks for confirmation with --confirm always, and a cancelled run goes on; a new process resumes it', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+  it('asks for confirmation with --confirm always; a cancelled run goes on, in a new process too', async () => {
     llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo confirmed' } }] },
-      { ...finishReply('Went on without the caller.'), gate },
+      finishReply('Confirmed.'),
     );
-    const { client } = await connect(['--confirm', 'always']);
+    const first = await connect(['--confirm', 'always']);
     let id = '';
     try {
+      const { client } = first;
       id = viewOf(await client.callTool({ name: 'start_conversation', arguments: { message: 'Go' } })).conversation_id;
       const waiting = viewOf(
         await client.callTool({ name: 'run', arguments: { conversation_id: id } }, undefined, CALL),
       );
       expect(waiting.status).toBe('waiting_for_confirmation');
       expect(waiting.pending_actions).toHaveLength(1);
+      const done = viewOf(
+        await client.callTool(
+          { name: 'confirm_actions', arguments: { conversation_id: id, approve: true } },
+          undefined,
+          CALL,
+        ),
+      );
+      expect(done).toMatchObject({ status: 'finished', final_answer: 'Confirmed.' });
+    } finally {
+      await first.client.close();
+    }
 
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo part-one' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo part-two' } }], gate },
+      finishReply('Went on without the caller.'),
+    );
+    const { client } = await connect();
+    try {
+      // Another process reads the first one's conversation from the data dir.
+      const earlier = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
+      expect(earlier).toMatchObject({ status: 'finished', final_answer: 'Confirmed.' });
+      // A new conversation: the first keeps the confirmation policy it was created with.
+      const next = viewOf(await client.callTool({ name: 'start_conversation', arguments: {} })).conversation_id;
       const cancel = new AbortController();
       const seen: string[] = [];
       const call = client
-        .callTool({ name: 'confirm_actions', arguments: { conversation_id: id, approve: true } }, undefined, {
+        .callTool({ name: 'run', arguments: { conversation_id: next, message: 'Two parts' } }, undefined, {
           ...CALL,
           signal: cancel.signal,
           onprogress: (update) => seen.push(update.message ?? ''),
         })
         .catch((error: unknown) => error);
+      let ended: unknown;
+      void call.then((value) => {
+        ended = value ?? 'ended';
+      });
       while (!seen.some((message) => message.startsWith('terminal returned'))) {
+        if (ended !== undefined) throw new Error(`run ended before its first tool result: ${JSON.stringify(ended)}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       cancel.abort();
       expect(await call).toBeInstanceOf(Error);
+      // The cancellation is a notification of its own: a round trip after it, and the server has it.
+      await client.ping();
       release();
       for (;;) {
-        const view = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
-        if (view.status === 'finished') {
-          expect(view.final_answer).toBe('Went on without the caller.');
+        const view = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: next } }));
+        if (view.status !== 'running' && view.status !== 'idle') {
+          expect(view).toMatchObject({ status: 'finished', final_answer: 'Went on without the caller.' });
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
       await client.close();
-    }
-
-    llm.push(finishReply('Resumed.'));
-    const again = await connect();
-    try {
-      const resumed = viewOf(
-        await again.client.callTool(
-          { name: 'run', arguments: { conversation_id: id, message: 'Once more' } },
-          undefined,
-          CALL,
-        ),
-      );
-      expect(resumed).toMatchObject({ status: 'finished', final_answer: 'Resumed.' });
-    } finally {
-      await again.client.close();
     }
   });
 
@@ -218,8 +234,22 @@ describe('the MCP Inspector CLI', () => {
   });
 
   it('lists and calls the tools of x serve over streamable HTTP, behind the session key', async () => {
+    const agentFile = join(home.path, 'mcp-agent.json');
+    const create = { agent: { llm: { model: 'gpt-test', base_url: llm.baseURL, api_key: 'sk-test' } } };
+    writeFileSync(agentFile, JSON.stringify(create));
     const served = startBackground(
-      ['serve', '--port', '0', '--data-dir', join(home.path, 'served'), '--api-key', 'mcp-key', '--unsandboxed'],
+      [
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        join(home.path, 'served'),
+        '--api-key',
+        'mcp-key',
+        '--unsandboxed',
+        '--mcp-conversation',
+        agentFile,
+      ],
       llmEnv,
     );
     try {
@@ -227,16 +257,14 @@ describe('the MCP Inspector CLI', () => {
       const http = [`${url}/api/mcp`, '--transport', 'http', '--header', 'X-Session-API-Key: mcp-key'];
       const listed = (await inspector([...http, '--method', 'tools/list'])) as { tools: { name: string }[] };
       expect(listed.tools).toHaveLength(6);
-      const create = { agent: { llm: { model: 'gpt-test', base_url: llm.baseURL, api_key: 'sk-test' } } };
       llm.push(finishReply('Hello over HTTP.'));
+      // No create body: the agent of --mcp-conversation.
       const started = (await inspector([
         ...http,
         '--method',
         'tools/call',
         '--tool-name',
         'start_conversation',
-        '--tool-arg',
-        `conversation=${JSON.stringify(create)}`,
         '--tool-arg',
         'message=Hi',
       ])) as CallToolResult;
@@ -251,6 +279,7 @@ describe('the MCP Inspector CLI', () => {
         `conversation_id=${id}`,
       ])) as CallToolResult;
       expect(viewOf(ran)).toMatchObject({ status: 'finished', final_answer: 'Hello over HTTP.' });
+      expect(llm.requests.at(-1)?.model).toBe('gpt-test');
       await expect(inspector([`${url}/api/mcp`, '--transport', 'http', '--method', 'tools/list'])).rejects.toThrow();
     } finally {
       await served.interrupt();

@@ -73,6 +73,10 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     const run = tools.find((tool) => tool.name === 'run');
     expect(run?.inputSchema).toMatchObject({ type: 'object', required: ['conversation_id'] });
     expect(client.getServerVersion()?.name).toBe('x');
+    const { json } = await server.call('GET', '/openapi.json');
+    const path = (json as { paths: Record<string, Record<string, { tags?: string[] }>> }).paths['/api/mcp'];
+    expect(Object.keys(path ?? {}).sort()).toEqual(['delete', 'get', 'post']);
+    expect(path?.post?.tags).toEqual(['mcp']);
   });
 
   it('starts a conversation on the default agent, runs it with progress, and reads its final answer', async () => {
@@ -193,24 +197,31 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     ).rejects.toMatchObject({ code: -32600, data: { reason: 'no_pending_actions' } });
   });
 
-  it('keeps running when the client leaves mid-run; another client reads the answer', async () => {
+  it('keeps running when the client cancels the call and leaves mid-run; another client reads the answer', async () => {
     const held = gate();
     server.llm.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo part-one' } }] },
-      { ...finishReply('finished alone'), gate: held.promise },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo part-two' } }], gate: held.promise },
+      finishReply('finished alone'),
     );
     const leaving = await connect(server.url);
     const id = await start(leaving);
     const seen: string[] = [];
+    const cancel = new AbortController();
     const call = leaving
       .callTool({ name: 'run', arguments: { conversation_id: id, message: 'Two parts' } }, undefined, {
         ...CALL,
+        signal: cancel.signal,
         onprogress: (update) => seen.push(update.message ?? ''),
       })
       .catch((error: unknown) => error);
     await waitFor(async () => seen.some((message) => message.startsWith('terminal returned')));
-    await leaving.close();
+    // The SDK sends notifications/cancelled for the call, then the client goes away altogether.
+    cancel.abort();
     expect(await call).toBeInstanceOf(Error);
+    // The cancellation is a notification of its own: a round trip after it, and the server has it.
+    await leaving.ping();
+    await leaving.close();
     const managed = await server.built.manager.require(id);
     expect(managed.isRunning).toBe(true);
     held.open();

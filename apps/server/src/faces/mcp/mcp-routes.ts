@@ -95,7 +95,10 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
     return undefined;
   };
 
-  const common = { tags: ['mcp'], response: { ...errorResponses(API_ERRORS), 200: streamSchema, 400: rpcErrorSchema, 404: rpcErrorSchema } };
+  const common = {
+    tags: ['mcp'],
+    response: { ...errorResponses(API_ERRORS), 200: streamSchema, 400: rpcErrorSchema, 404: rpcErrorSchema },
+  };
   app.post(
     MCP_PATH,
     {
