@@ -96,6 +96,11 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     expect(progress.map((update) => update.message)).toContainEqual('agent calls terminal: echo from-mcp');
     expect(progress.map((update) => update.progress)).toEqual(progress.map((_, index) => index + 1));
 
+    // Nothing to run without a new message: the finished conversation as it is, and no model call.
+    const asked = server.llm.requests.length;
+    const again = viewOf(await client.callTool({ name: 'run', arguments: { conversation_id: id } }, undefined, CALL));
+    expect(again).toMatchObject({ status: 'finished', final_answer: 'Said it.' });
+    expect(server.llm.requests).toHaveLength(asked);
     const read = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
     expect(read).toMatchObject({ status: 'finished', final_answer: 'Said it.', pending_actions: [] });
     const listed = (await client.callTool({ name: 'list_conversations', arguments: {} })) as CallToolResult;
