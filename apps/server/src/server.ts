@@ -33,6 +33,7 @@ import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
+import { registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
@@ -244,6 +245,7 @@ export async function buildServer(
     signingKey: cardSigningKey,
   });
   registerOpenAiRoutes(app, manager, { models: config.openaiModels });
+  registerMcpRoutes(app, manager, { version, defaultConversation: config.mcpConversation });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

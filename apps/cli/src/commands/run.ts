@@ -237,7 +237,7 @@ export async function runCommand(
 const WAIT_FOR_OWNER_MS = 24 * 60 * 60 * 1000;
 
 /** Opens the explicit opt-out, its once-per-process warning printed in yellow on stderr. */
-function warnedOpener(
+export function warnedOpener(
   agentModule: typeof import('@x/agent'),
   output: CliContext['output'],
 ): NonNullable<ConversationOptions['openSandbox']> {
