@@ -212,6 +212,32 @@ describe('examples, each run as a process', () => {
     expect(run.stdout).toMatch(/^report: .*eval-report\.html$/m);
   });
 
+  it('budget: the run stops before the call that would pass the budget, and continues once it is raised', async () => {
+    // gpt-4o-mini ($0.15 / $0.60 per million tokens): each reply costs $0.00045; the next call is estimated at
+    // the last turn's 1500 tokens as input, $0.000225. A $0.0006 budget allows one call.
+    const usage = { prompt_tokens: 1000, completion_tokens: 500 };
+    const server = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'think', arguments: { thought: 'first' } }], usage },
+      { toolCalls: [{ name: 'think', arguments: { thought: 'second' } }], usage },
+      { ...finish('7 is prime.'), usage },
+    ]);
+    try {
+      const run = await runExample('budget', {
+        OPENAI_API_KEY: 'sk-local',
+        OPENAI_BASE_URL: server.baseURL,
+        BUDGET_USD: '0.0006',
+      });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.lines).toContain('status: error');
+      expect(run.stdout).toContain('stopped: Agent reached maximum budget limit ($0.0006)');
+      expect(run.lines).toContain('spent: $0.000450 of $0.0006');
+      expect(run.lines).toContain('after raising: finished');
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('persistence: a closed conversation is resumed from its store and the model sees its history', async () => {
     const { run, requests } = await runWithOpenAI('persistence', [
       { content: 'I will remember 7.' },

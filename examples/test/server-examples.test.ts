@@ -111,6 +111,26 @@ describe('server examples, each run as a process', () => {
     }
   });
 
+  it('mcp-face-client: the MCP SDK client runs the agent through the MCP face, with progress and the answer', async () => {
+    const llm = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo mcp-date' } }] },
+      finish('printed it'),
+    ]);
+    try {
+      const run = await runExample('mcp-face-client', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: llm.baseURL });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.lines).toContain(
+        'tools start_conversation send_message run get_conversation list_conversations confirm_actions',
+      );
+      expect(run.lines).toContainEqual(expect.stringMatching(/^progress \d+ agent calls terminal: echo mcp-date$/));
+      expect(run.lines).toContain('status finished');
+      expect(run.lines).toContain('answer printed it');
+      expect(JSON.stringify(llm.requests[1]?.messages)).toContain('mcp-date');
+    } finally {
+      await llm.close();
+    }
+  });
+
   describe('on PostgreSQL', () => {
     let postgres: PostgresServer | undefined;
     let database: TestDatabase | undefined;

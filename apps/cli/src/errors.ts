@@ -16,6 +16,11 @@ export const ExitCode = {
   damaged: 4,
   /** `x verify`: the conversation's event chain (or its signed head) does not verify. */
   tampered: 5,
+  /**
+   * `x run`: the run stopped before a model call on its money budget (`--max-budget`), or on a model of unknown
+   * cost under one. Raise it (`x run --resume <id> --max-budget <more>`) to continue.
+   */
+  budget: 6,
   /** Interrupted with Ctrl-C (128 + SIGINT). */
   interrupted: 130,
 } as const;

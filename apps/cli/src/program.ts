@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { defineConversationCommands } from './definitions/conversation-commands.js';
 import { defineEvalCommands } from './definitions/eval-commands.js';
 import { colorFlagFromArgv, helpColorsEnabled } from './definitions/help-text.js';
+import { defineMcp } from './definitions/mcp.js';
 import { defineRemoteCommands } from './definitions/remote-commands.js';
 import { defineRun } from './definitions/run.js';
 import { defineTreeCommands } from './definitions/tree-commands.js';
@@ -53,6 +54,7 @@ export function createProgram(version: string): Command {
   defineTreeCommands(program);
   defineRemoteCommands(program);
   defineEvalCommands(program);
+  defineMcp(program);
 
   program.addHelpText(
     'after',

@@ -10,7 +10,20 @@ const home = tempDir();
 afterAll(() => home.remove());
 const env = { X_HOME: home.path };
 
-const COMMANDS = ['run', 'list', 'replay', 'inspect', 'events', 'messages', 'verify', 'serve', 'tail', 'send', 'eval'];
+const COMMANDS = [
+  'run',
+  'list',
+  'replay',
+  'inspect',
+  'events',
+  'messages',
+  'verify',
+  'serve',
+  'tail',
+  'send',
+  'eval',
+  'mcp',
+];
 
 describe('@x/cli as a package', () => {
   it('imports from its root, as its README documents (the error types)', async () => {

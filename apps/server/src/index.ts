@@ -28,6 +28,18 @@ export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
 export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
 export { ServerError } from './errors.js';
 export { QUALIFIED_EVENT_KINDS } from './events/event-filter.js';
+export {
+  MCP_PATH,
+  type McpConversation,
+  type McpConversationHost,
+  type McpConversationSummary,
+  type McpConversationView,
+  type McpPendingAction,
+  type McpStdioServer,
+  McpToolCallError,
+  type McpToolCallReason,
+  serveMcpOverStdio,
+} from './faces/mcp/index.js';
 export { SandboxRequiredError } from './sandboxing/sandbox-required-error.js';
 export { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 export {

@@ -6,6 +6,7 @@ import type { SandboxOpener, SandboxSupport } from '@x/agent';
 import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { registerBudgetRoutes } from './api/budget-routes.js';
 import { registerChainRoutes } from './api/chain-routes.js';
 import { registerConversationRoutes } from './api/conversation-routes.js';
 import { registerDocsRoutes } from './api/docs-routes.js';
@@ -33,6 +34,7 @@ import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
+import { registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
@@ -230,6 +232,7 @@ export async function buildServer(
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   registerConversationRoutes(app, manager, shared?.listing ?? localIndex);
+  registerBudgetRoutes(app, manager);
   registerEventRoutes(app, manager);
   registerTreeRoutes(app, manager);
   registerSessionRoutes(app, manager);
@@ -244,6 +247,7 @@ export async function buildServer(
     signingKey: cardSigningKey,
   });
   registerOpenAiRoutes(app, manager, { models: config.openaiModels });
+  registerMcpRoutes(app, manager, { version, defaultConversation: config.mcpConversation });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -9,6 +9,22 @@ export { MODEL_ENVIRONMENT_VARIABLES, NoModelError } from './agent/errors/no-mod
 export type { StepContext } from './agent/step-context.js';
 export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
 export { normalizeToolSpecName } from './agent/tool-spec-name.js';
+export {
+  BUDGET_FILE,
+  type Budget,
+  type BudgetInput,
+  type BudgetRecord,
+  type BudgetStatus,
+  type BudgetStop,
+  budgetRecordSchema,
+  budgetSchema,
+  budgetStopSchema,
+  InvalidBudgetError,
+  parseBudget,
+  parseBudgetUsd,
+  readBudgetRecord,
+  spendOf,
+} from './budgets/index.js';
 export { type Condenser, type CondenserContext, isCondensation } from './condenser/condenser.js';
 export { type CondenserFromJSONOptions, condenserFromJSON } from './condenser/condenser-from-json.js';
 export { InvalidCondenserConfigError } from './condenser/invalid-condenser-config-error.js';

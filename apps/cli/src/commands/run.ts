@@ -47,6 +47,9 @@ export interface RunCommandOptions {
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;
+  /** `--max-budget`: dollars the conversation may spend (saved with it). */
+  maxBudget?: number;
+  allowUnknownCost?: boolean;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -141,6 +144,9 @@ export async function runCommand(
     ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
     // One owner per conversation (the default leases): a second `x run --resume` fails naming the owner, or waits.
     ...(options.wait === true ? { leaseWaitMs: WAIT_FOR_OWNER_MS } : {}),
+    ...(options.maxBudget === undefined
+      ? {}
+      : { budget: { maxUsd: options.maxBudget, allowUnknownCost: options.allowUnknownCost === true } }),
   };
   const policy = options.confirm === undefined ? undefined : POLICIES[options.confirm];
   const conversation =
@@ -165,6 +171,18 @@ export async function runCommand(
     output.line(output.colors.dim(`  telemetry OTLP ${telemetry.tracesUrl ?? telemetry.metricsUrl}`));
   }
   live.start();
+  // A budget stop is recorded as the reference records one (status error, ConversationErrorEvent MaxBudgetReached).
+  let budgetStop: string | undefined;
+  conversation.subscribe((event) => {
+    if (event.kind === 'ConversationErrorEvent' && event.code === 'MaxBudgetReached') budgetStop = event.detail;
+    else if (
+      event.kind === 'ConversationStateUpdateEvent' &&
+      event.key === 'execution_status' &&
+      event.value === 'running'
+    ) {
+      budgetStop = undefined;
+    }
+  });
   let interrupted = false;
   const controller = new AbortController();
   const onSigint = (): void => {
@@ -211,6 +229,7 @@ export async function runCommand(
     shortId: conversation.id.replace(/-/g, '').slice(0, 8),
     dataDirFlag: options.dataDir === undefined ? '' : ` --data-dir ${options.dataDir}`,
     interrupted,
+    ...(budgetStop === undefined ? {} : { budgetStop }),
   });
 }
 
@@ -218,7 +237,7 @@ export async function runCommand(
 const WAIT_FOR_OWNER_MS = 24 * 60 * 60 * 1000;
 
 /** Opens the explicit opt-out, its once-per-process warning printed in yellow on stderr. */
-function warnedOpener(
+export function warnedOpener(
   agentModule: typeof import('@x/agent'),
   output: CliContext['output'],
 ): NonNullable<ConversationOptions['openSandbox']> {
@@ -284,6 +303,9 @@ function checkOptions(task: string | undefined, options: RunCommandOptions): voi
     });
   }
   if (task !== undefined && task.trim() === '') throw new UsageError('The task is empty.');
+  if (options.allowUnknownCost === true && options.maxBudget === undefined) {
+    throw new UsageError('--allow-unknown-cost applies to a budget: give --max-budget too.');
+  }
 }
 
 /** `--hooks <file>`, else the reference's default hook files (not for the demo, nor with `--no-hooks`). */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerConfigInput } from '@x/server';
 import { commandName } from '../command-name.js';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   interruptedActions?: ServerConfigInput['interruptedActions'];
   logLevel?: ServerConfigInput['logLevel'];
   unsandboxed?: boolean;
+  /** A JSON file: the create body of conversations the MCP face starts without one (`mcpConversation`). */
+  mcpConversation?: string;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       insecureNoKey: options.insecureNoKey === true,
       allowScriptedAgents: options.testing === true,
       ...(options.unsandboxed === true ? { unsandboxed: true } : {}),
+      ...(options.mcpConversation === undefined ? {} : { mcpConversation: readJsonFile(options.mcpConversation) }),
     });
   } catch (error) {
     throw new UsageError(`Invalid server configuration: ${error instanceof Error ? error.message : String(error)}`);
@@ -139,4 +143,19 @@ export async function serveCommand(context: CliContext, options: ServeOptions): 
       },
     );
   });
+}
+
+/** `--mcp-conversation <file>`: its JSON (the schema is checked with the rest of the configuration). */
+function readJsonFile(file: string): ServerConfigInput['mcpConversation'] {
+  let text: string;
+  try {
+    text = readFileSync(expandHome(file), 'utf8');
+  } catch (error) {
+    throw new UsageError(`--mcp-conversation: cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as ServerConfigInput['mcpConversation'];
+  } catch (error) {
+    throw new UsageError(`--mcp-conversation: ${file} is not JSON: ${(error as Error).message}`);
+  }
 }

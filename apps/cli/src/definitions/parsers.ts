@@ -12,6 +12,15 @@ export function parsePositiveInteger(value: string): number {
   return Number(value);
 }
 
+/** Dollars ≥ 0 (`0.50`, `$2`): a money budget. */
+export function parseDollars(value: string): number {
+  const trimmed = value.trim().replace(/^\$/, '');
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(trimmed)) {
+    throw new InvalidArgumentError(`expected a number of dollars ≥ 0 such as 0.50, got '${value}'.`);
+  }
+  return Number(trimmed);
+}
+
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535)

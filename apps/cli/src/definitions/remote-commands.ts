@@ -60,6 +60,10 @@ export function defineRemoteCommands(program: Command): void {
         "a tool call in flight when its run's process died: report it as interrupted (default with --database-url), rerun it, or confirm (wait for a human); without --database-url, set = resume such runs at start-up instead of marking them error (env X_SERVER_INTERRUPTED_ACTIONS)",
       ).choices(['report', 'rerun', 'confirm']),
     )
+    .option(
+      '--mcp-conversation <file>',
+      'JSON file with the create body (agent, llm, tools) of conversations the MCP face (/api/mcp) starts without one',
+    )
     .addOption(
       new Option('--log-level <level>', 'server log level (default: warn)').choices([
         'fatal',

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
-import { collect, collectEnv, parsePositiveInteger } from './parsers.js';
+import { collect, collectEnv, parseDollars, parsePositiveInteger } from './parsers.js';
 
 export function defineRun(program: Command): void {
   program
@@ -33,6 +33,15 @@ export function defineRun(program: Command): void {
       ).choices(['never', 'always', 'risky']),
     )
     .option('--max-iterations <n>', 'stop after this many agent steps (default: 500)', parsePositiveInteger)
+    .option(
+      '--max-budget <usd>',
+      'stop before the model call that would take the conversation’s spend (sub-agents included) past this many dollars; saved with the conversation (exit code 6). With --resume it replaces the saved budget: raise it to continue',
+      parseDollars,
+    )
+    .option(
+      '--allow-unknown-cost',
+      'with --max-budget: let a model of unknown cost (no price, no usage reported) run; by default it stops the run, never counted as $0',
+    )
     .addOption(
       new Option(
         '--condenser <kind>',
@@ -96,6 +105,8 @@ export function defineRun(program: Command): void {
         ['OPENAI_API_KEY=sk-… x run -m gpt-4o "Fix the failing test"', 'a real model'],
         ['x run --confirm always "Clean up build/"', 'approve each action with y/n'],
         ['x run --resume 3f2c1a "Now add tests"', 'continue a saved conversation'],
+        ['x run --max-budget 0.50 "Fix the failing test"', 'stop before spending more than $0.50'],
+        ['x run --resume 3f2c1a --max-budget 1.00', 'raise the budget of a run that stopped on it, and continue'],
         ['x run --mcp-config mcp.json "Fetch the docs"', 'give the agent the tools of MCP servers'],
         ['x run --hooks hooks.json "Tidy up"', 'run shell hooks before and after tools'],
         ['x run --allow-network pypi.org,files.pythonhosted.org "Add requests"', 'sandboxed, with those hosts only'],

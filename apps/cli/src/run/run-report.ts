@@ -47,7 +47,15 @@ export function printRunHeader(
 /** The closing lines: stats, how the run ended, what to do next. Returns the exit code. */
 export function printRunOutcome(
   output: Output,
-  info: { state: ConversationState; elapsedMs: number; shortId: string; dataDirFlag: string; interrupted: boolean },
+  info: {
+    state: ConversationState;
+    elapsedMs: number;
+    shortId: string;
+    dataDirFlag: string;
+    interrupted: boolean;
+    /** The detail of the budget stop that ended the run, if one did. */
+    budgetStop?: string;
+  },
 ): number {
   const c = output.colors;
   const { state } = info;
@@ -69,6 +77,12 @@ export function printRunOutcome(
       ExitCode.failure,
     ],
   };
+  if (status === 'error' && info.budgetStop !== undefined) {
+    output.line(c.yellow(`$ Stopped on the money budget: ${info.budgetStop}`));
+    output.line(c.dim(`  raise it to continue: ${x} run --resume ${id} --max-budget <dollars>`));
+    output.line(next);
+    return ExitCode.budget;
+  }
   const [message, code] = lines[status] ?? [`Status: ${status}`, ExitCode.failure];
   output.line(message);
   output.line(next);

@@ -91,6 +91,10 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
           const problem = (error as { problem?: keyof typeof workspaceProblemStatus }).problem;
           return reply.code(workspaceProblemStatus[problem ?? 'invalid'] ?? 400).send({ detail: error.message });
         }
+        case 'invalid_budget':
+          return reply
+            .code(422)
+            .send({ detail: [{ type: 'value_error', loc: ['body', 'budget'], msg: error.message }] });
         case 'tool_name_collision':
         case 'invalid_confirmation_policy':
         case 'invalid_secrets':

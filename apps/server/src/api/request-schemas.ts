@@ -124,6 +124,27 @@ export const initialMessageSchema = z.object({
   run: z.boolean().nullish(),
 });
 
+/**
+ * x only: a money budget in dollars. `max_usd` ≥ 0 (null removes the budget where a route allows it);
+ * `allow_unknown_cost` lets a model of unknown cost run under it (default false: such a call stops the run).
+ */
+export const budgetBodySchema = z
+  .object({
+    max_usd: z.number().finite().nonnegative(),
+    allow_unknown_cost: z.boolean().default(false),
+  })
+  .strict();
+
+/** `POST /api/conversations/{id}/budget`: the budget to set (`max_usd: null` removes it), and whether to run. */
+export const setBudgetBodySchema = z
+  .object({
+    max_usd: z.number().finite().nonnegative().nullable(),
+    allow_unknown_cost: z.boolean().default(false),
+    /** Start a background run once it is set (a run stopped on its budget continues). */
+    run: z.boolean().default(false),
+  })
+  .strict();
+
 const startConversationRequestShape = z.looseObject({
   agent: agentRequestSchema,
   /**
@@ -147,6 +168,11 @@ const startConversationRequestShape = z.looseObject({
    * with `--unsandboxed` (which runs every conversation so).
    */
   sandbox: sandboxPolicySchema.nullish(),
+  /**
+   * x only: a money budget for the conversation (sub-agents included), checked before every model call against
+   * the spend in its log; reaching it stops the run (status `error`, ConversationErrorEvent `MaxBudgetReached`).
+   */
+  budget: budgetBodySchema.nullish(),
 });
 
 /** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */

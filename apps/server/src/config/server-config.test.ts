@@ -36,3 +36,31 @@ describe('replica settings', () => {
     expect(() => resolveServerConfig({}, { leaseTtlMs: 10 })).toThrow(/leaseTtlMs/);
   });
 });
+
+describe('mcpConversation', () => {
+  it('reads the create body from the JSON file X_SERVER_MCP_CONVERSATION names, and names a bad one', async () => {
+    const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'x-mcp-config-'));
+    try {
+      const good = join(dir, 'agent.json');
+      await writeFile(good, JSON.stringify({ agent: { llm: { model: 'gpt-test' } } }));
+      expect(resolveServerConfig({ X_SERVER_MCP_CONVERSATION: good }).mcpConversation?.agent.llm).toMatchObject({
+        model: 'gpt-test',
+      });
+      const bad = join(dir, 'bad.json');
+      await writeFile(bad, '{ not json');
+      expect(() => resolveServerConfig({ X_SERVER_MCP_CONVERSATION: bad })).toThrow(
+        `X_SERVER_MCP_CONVERSATION: ${bad} is not JSON`,
+      );
+      expect(() => resolveServerConfig({ X_SERVER_MCP_CONVERSATION: join(dir, 'none.json') })).toThrow(
+        /^X_SERVER_MCP_CONVERSATION: cannot read /,
+      );
+      await writeFile(bad, JSON.stringify({ agent: 'no' }));
+      expect(() => resolveServerConfig({ X_SERVER_MCP_CONVERSATION: bad })).toThrow(ZodError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -109,6 +109,12 @@ export const serverConfigSchema = z.object({
    * Env `X_SERVER_OPENAI_MODELS`: the path of a JSON file holding this object.
    */
   openaiModels: z.record(z.string().min(1), startConversationRequestSchema).default({}),
+  /**
+   * The create body (`StartConversationRequest`) of conversations the MCP face's `start_conversation` makes when
+   * the call brings none in `arguments.conversation`. Env `X_SERVER_MCP_CONVERSATION`: the path of a JSON file
+   * holding it.
+   */
+  mcpConversation: startConversationRequestSchema.optional(),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
   /**
@@ -159,21 +165,23 @@ function listFromEnv(value: string | undefined): string[] | undefined {
 }
 
 /**
- * `X_SERVER_OPENAI_MODELS`: the path of a JSON file `{ "<model id>": <StartConversationRequest>, ... }` (validated
- * with the rest of the configuration). Throws naming the file when it cannot be read or is not JSON.
+ * A configuration value from a JSON file named by an environment variable (validated with the rest of the
+ * configuration): `X_SERVER_OPENAI_MODELS` (`{ "<model id>": <StartConversationRequest>, ... }`) and
+ * `X_SERVER_MCP_CONVERSATION` (a `StartConversationRequest`). Throws naming the variable and the file when it
+ * cannot be read or is not JSON.
  */
-function openaiModelsFromEnv(path: string | undefined): unknown {
+function jsonFileFromEnv(variable: string, path: string | undefined): unknown {
   if (path === undefined || path === '') return undefined;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`X_SERVER_OPENAI_MODELS: cannot read ${path}: ${(error as Error).message}`);
+    throw new Error(`${variable}: cannot read ${path}: ${(error as Error).message}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new Error(`X_SERVER_OPENAI_MODELS: ${path} is not JSON: ${(error as Error).message}`);
+    throw new Error(`${variable}: ${path} is not JSON: ${(error as Error).message}`);
   }
 }
 
@@ -223,8 +231,21 @@ export function resolveServerConfig(
     ...(listFromEnv(env.X_SERVER_ALLOWED_HOSTS) === undefined
       ? {}
       : { allowedHosts: listFromEnv(env.X_SERVER_ALLOWED_HOSTS) }),
+    ...(env.X_SERVER_MCP_CONVERSATION
+      ? {
+          mcpConversation: jsonFileFromEnv(
+            'X_SERVER_MCP_CONVERSATION',
+            env.X_SERVER_MCP_CONVERSATION,
+          ) as ServerConfigInput['mcpConversation'],
+        }
+      : {}),
     ...(env.X_SERVER_OPENAI_MODELS
-      ? { openaiModels: openaiModelsFromEnv(env.X_SERVER_OPENAI_MODELS) as ServerConfigInput['openaiModels'] }
+      ? {
+          openaiModels: jsonFileFromEnv(
+            'X_SERVER_OPENAI_MODELS',
+            env.X_SERVER_OPENAI_MODELS,
+          ) as ServerConfigInput['openaiModels'],
+        }
       : {}),
     ...(env.X_SERVER_A2A_SIGNING_KEY ? { a2aSigningKey: env.X_SERVER_A2A_SIGNING_KEY } : {}),
     ...(env.X_SERVER_UNSANDBOXED === '1' || env.X_SERVER_UNSANDBOXED === 'true' ? { unsandboxed: true } : {}),

@@ -314,6 +314,9 @@ export class ConversationManager implements EventSocketHost {
       ...(hooks === undefined ? {} : { hooks }),
       sandbox,
       openSandbox: this.#options.sandboxing.open,
+      ...(request.budget
+        ? { budget: { maxUsd: request.budget.max_usd, allowUnknownCost: request.budget.allow_unknown_cost } }
+        : {}),
       ...this.#options.shared,
     });
     const now = nowIso();

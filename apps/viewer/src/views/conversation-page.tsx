@@ -3,6 +3,7 @@ import { ApiError, api } from '../api/api-client.js';
 import type { ConversationInfo, EventJson } from '../api/types.js';
 import { Timeline } from '../timeline/timeline.js';
 import { useConversationEvents } from '../timeline/use-conversation-events.js';
+import { BudgetBanner } from './budget-banner.js';
 import { formatCost, titleOf, totalCost } from './format.js';
 import { StatsPanel } from './stats-panel.js';
 
@@ -85,6 +86,7 @@ export function ConversationPage({ id, onUnauthorized }: { id: string; onUnautho
       </header>
       {info === undefined ? null : <Relations info={info} />}
       {info === undefined ? null : <StatsPanel info={info} />}
+      <BudgetBanner status={status} events={data.events} />
       {data.error === undefined ? null : (
         <p class="error" role="alert">
           {data.error}

@@ -1,3 +1,4 @@
+import { parseBudget } from '../budgets/index.js';
 import { buildBaseState } from './base-state.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
@@ -25,16 +26,19 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     checkpoint: () => owner.checkpoint(),
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
+    budget: parts.budget,
     ...(hooks === undefined ? {} : { hooks }),
   };
 }
 
 /** `Conversation.run` (see `startRun`); releases the run lease when the run ends, however. */
 export function runConversation(owner: PartsOwner, parts: ConversationParts, options: RunOptions): Promise<RunResult> {
+  // A bad budget is refused before the run takes anything (InvalidBudgetError).
+  const parsedBudget = options.budget === undefined ? undefined : parseBudget(options.budget, 'RunOptions.budget');
   return parts.runs.start(
     owner.id,
     options.signal,
-    (signal) => startRun(conversationRunStarter(owner, parts), options, signal),
+    (signal) => startRun(conversationRunStarter(owner, parts), { ...options, parsedBudget }, signal),
     () => parts.ownership.release(),
   );
 }
@@ -65,6 +69,8 @@ export function conversationRunStarter(owner: PartsOwner, parts: ConversationPar
     startSession: () => parts.extensions.startSession(),
     runHost: () => conversationRunHost(owner, parts),
     leaseSignal: () => parts.ownership.lease?.signal,
+    beginBudget: (budget) => parts.budget.beginRun(budget),
+    endBudget: () => parts.budget.endRun(),
   };
 }
 

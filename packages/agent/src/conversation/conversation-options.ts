@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import type { EventLogLike, FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import type { BudgetInput } from '../budgets/index.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
 import type { HookConfig, HookConfigInput } from '../hooks/hook-config.js';
@@ -88,6 +89,13 @@ export interface ConversationOptions {
   sandbox?: SandboxPolicyInput;
   /** Opens the sandbox (default `openDefaultSandbox`: bubblewrap, or the opt-out for `mode: 'unsandboxed'`). */
   openSandbox?: SandboxOpener;
+  /**
+   * A money budget for the whole conversation (dollars, or `{ maxUsd, allowUnknownCost }`): checked before every
+   * model call against the spend in the log (sub-agents included); reaching it stops the run (status `error`,
+   * ConversationErrorEvent `MaxBudgetReached`). Persisted in `x_budget.json`; a resumed conversation keeps its
+   * recorded budget unless given one. `InvalidBudgetError` for a negative or non-numeric one.
+   */
+  budget?: BudgetInput;
 }
 
 export interface RunOptions {
@@ -101,6 +109,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** With `leases`: how long this run waits for another owner's lease (overrides `leaseWaitMs`). */
   leaseWaitMs?: number;
+  /** A money budget for this run only, counted from the spend when it starts (not persisted). */
+  budget?: BudgetInput;
 }
 
 /** How a run ended. */
@@ -112,4 +122,9 @@ export interface RunResult {
   reachedIterationLimit: boolean;
   /** True when the run was interrupted (`interrupt()` or its `signal`); the status is then `paused`. */
   interrupted?: true;
+  /**
+   * Why a guard stopped the run before a model call (a money budget: the ConversationErrorEvent's detail); the
+   * status is then `error`. Raise the budget and run again to continue.
+   */
+  stoppedBeforeModelCall?: string;
 }

@@ -1,6 +1,7 @@
 import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import { ConversationBudget } from '../budgets/index.js';
 import type { LLM } from '../llm/llm.js';
 import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
@@ -88,6 +89,8 @@ export interface ConversationParts {
   readonly model: { switched?: LLM };
   /** The session state and artifacts (orxhestra's `state_delta`, `artifact_delta`). */
   readonly session: ConversationSession;
+  /** Its money budgets, asked before every model call. */
+  readonly budget: ConversationBudget;
 }
 
 export function createConversationParts(owner: PartsOwner, init: ConversationInit): ConversationParts {
@@ -125,6 +128,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     blockAction: (id: string, reason: string) => owner.blockAction(id, reason),
     blockMessage: (id: string, reason: string) => owner.blockMessage(id, reason),
   };
+  const model: { switched?: LLM } = {};
   return {
     options,
     secrets: init.secrets,
@@ -144,7 +148,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     extensions: new ConversationExtensions(host, options),
     blocks: new HookBlocks(host),
     lifecycle,
-    model: {},
+    model,
     session: new ConversationSession({
       store: init.store,
       directory: owner.directory,
@@ -152,6 +156,16 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
         return fold.state;
       },
       emit: (event) => events.emit(event),
+    }),
+    budget: new ConversationBudget({
+      store: init.store,
+      directory: owner.directory,
+      // The model the next step calls: the one switched to (`switchLLM`), else the agent's.
+      llm: () => model.switched ?? owner.agent.llm,
+      stats: () => events.latestStats(),
+      hasPendingActions: () => fold.state.pending_actions.length > 0,
+      emit: (event) => events.emit(event),
+      setStatus: (status) => events.setStatus(status),
     }),
   };
 }

@@ -27,7 +27,10 @@ export function conversationStepContext(
     setStatus: (status) => events.setStatus(status),
     // Blocks live in the state (set by this process's hooks, or before a restart, or by the reference).
     takeHookBlock: (id: string) => parts.blocks.popIfAny('blocked_actions', id),
-    recordResponse: (llm, response) => recordResponse(events, { llm, response, hold }),
+    recordResponse: async (llm, response) => {
+      await parts.budget.noteResponse(llm, response);
+      await recordResponse(events, { llm, response, hold });
+    },
     pendingActions: () => owner.pendingActions(),
     secrets: parts.secrets,
     analyzer: parts.security.analyzer,
@@ -59,6 +62,7 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
       await events.emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
     },
     activeBranch: () => owner.activeBranch(),
+    budgetRemaining: () => parts.budget.remaining(),
     sandboxPolicy: parts.sandbox.policy,
     session: parts.session,
     sandbox: () => parts.sandbox.get(),

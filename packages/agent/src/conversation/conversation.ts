@@ -1,6 +1,7 @@
 import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observation, type View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
@@ -61,8 +62,11 @@ export class Conversation {
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
   static async create(options: ConversationOptions): Promise<Conversation> {
+    // A bad budget is refused before anything is written (InvalidBudgetError).
+    const budget = budgetOption(options);
     const init = await initNewConversation(options);
     const conversation = new Conversation(init);
+    if (budget !== undefined) await conversation.#parts.budget.set(budget);
     await options.agent.startExtensions(conversation.workspace, init.sandbox);
     await conversation.#parts.events.emit(options.agent.systemPromptEvent());
     await conversation.#parts.extensions.start();
@@ -70,14 +74,12 @@ export class Conversation {
     return conversation;
   }
 
-  /**
-   * Reopens a persisted conversation: reads base_state.json (our checkpoint of the derived state) and
-   * folds only the events appended after it, so opening costs one listing and one small read however
-   * long the history is. Directories written by the reference implementation open too.
-   */
+  /** Reopens a persisted conversation (the reference's too): base_state.json plus the events after it. */
   static async resume(id: string, options: Omit<ConversationOptions, 'id'>): Promise<Conversation> {
+    const budget = budgetOption(options);
     const { init, historyEnd, eventCount } = await initResumedConversation(id, options);
     const conversation = new Conversation(init);
+    if (budget !== undefined) await conversation.#parts.budget.set(budget);
     eventCount.current = () => conversation.state.event_count;
     // The recent events stuck detection needs are read when a run starts, not here: opening (for
     // inspection, a message, a state query) reads no event at all.
@@ -162,10 +164,7 @@ export class Conversation {
     return observation;
   }
 
-  /**
-   * Switches the model (reference `switch_llm`): the next step calls `llm`. Recorded as a state update `llm`
-   * (`{model, usage_id}`, never a key) and in base_state.json's agent; a resume uses the agent it is given.
-   */
+  /** Switches the model (reference `switch_llm`): the next step calls `llm`; recorded (see the README). */
   async switchLLM(llm: LLM): Promise<void> {
     this.#assertOpen();
     this.#parts.model.switched = llm;
@@ -189,20 +188,15 @@ export class Conversation {
   }
 
   /**
-   * Runs the agent until it finishes, pauses, is interrupted, waits for confirmation, gets stuck, fails or hits
-   * the iteration limit. A failure is recorded (ConversationErrorEvent, status `error`) and thrown as
-   * `ConversationRunError`; an interrupt is not a failure. One run at a time (`ConversationAlreadyRunningError`).
+   * Runs the agent until it stops (finished, paused, interrupted, waiting, stuck, failed, at its limit); a failure
+   * is recorded and thrown as `ConversationRunError`. One run at a time (`ConversationAlreadyRunningError`).
    */
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     return runConversation(this, this.#parts, options);
   }
 
-  /**
-   * Interrupts the run now (reference `interrupt`): aborts the model call and the tools, answers the actions
-   * left without a result, sets `paused` and records an InterruptEvent; the run resolves with
-   * `interrupted: true` and a later `run()` continues. Without a run in progress it pauses.
-   */
+  /** Interrupts the run now (reference `interrupt`): aborts the call and tools, records it, `paused`; else pauses. */
   async interrupt(): Promise<void> {
     this.#assertOpen();
     if (!this.#parts.runs.abort()) return this.pause();
@@ -218,6 +212,20 @@ export class Conversation {
   /** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
   async rejectPendingActions(reason = 'User rejected the action'): Promise<void> {
     await rejectConversationActions(this, this.#parts, reason);
+  }
+
+  /**
+   * Sets the money budget (dollars, or `{ maxUsd, allowUnknownCost }`; null removes it), persisted in
+   * `x_budget.json` for every process. `InvalidBudgetError` for a negative or non-numeric one.
+   */
+  async setBudget(budget: BudgetInput | null): Promise<void> {
+    this.#assertOpen();
+    await this.#parts.budget.set(budget, 'setBudget');
+  }
+
+  /** The conversation's budget, what it spent (from the log), unknown costs, and the last budget stop. */
+  async budgetStatus(): Promise<BudgetStatus> {
+    return this.#parts.budget.status();
   }
 
   /** Switches the confirmation policy; recorded in the log and persisted. */
@@ -258,10 +266,7 @@ export class Conversation {
     return events.filter((event): event is ActionEvent => event.kind === 'ActionEvent');
   }
 
-  /**
-   * The LLM-visible view of the active branch (the path from HEAD to the root, reference §7.7): built from
-   * the log once, then kept up to date as events are emitted (O(1) per event); moving HEAD rebuilds it.
-   */
+  /** The LLM-visible view of the active branch (reference §7.7), kept up to date as events are emitted. */
   async view(): Promise<View> {
     return this.#parts.fold.view(this.store, this.directory);
   }
@@ -271,19 +276,14 @@ export class Conversation {
     return this.#parts.fold.leafEventId;
   }
 
-  /**
-   * The events on the active branch, root first: what the View, the LLM and the state follow. Abandoned
-   * branches stay in the log (`events()`) but not here. Reads the whole log.
-   */
+  /** The events on the active branch, root first (abandoned branches stay in `events()`); reads the whole log. */
   async activeBranch(): Promise<AnyEvent[]> {
     return this.#parts.branches.activeBranch();
   }
 
   /**
-   * Moves HEAD to `eventId` (`null`: the next event starts a new root), as the reference's `navigate_to`: later
-   * events form a sibling branch; the abandoned ones stay in the log but leave the view, messages, pending
-   * actions and stuck detection. Persisted in base_state.json; records no event. `UnknownEventError` for an id
-   * not in the log, `ConversationAlreadyRunningError` during a run.
+   * Moves HEAD to `eventId` (reference `navigate_to`; `null`: a new root): later events form a sibling branch.
+   * Persisted in base_state.json, no event. `UnknownEventError`, `ConversationAlreadyRunningError` during a run.
    */
   async navigateTo(eventId: string | null): Promise<void> {
     this.#assertOpen();
@@ -303,21 +303,14 @@ export class Conversation {
     });
   }
 
-  /**
-   * Adds or replaces secrets (reference `update_secrets`): offered to tools by name, masked in output, never in
-   * events; base_state.json keeps them encrypted with `secretKey`, redacted otherwise.
-   */
+  /** Adds or replaces secrets (reference `update_secrets`): masked in output, never in events (see the README). */
   async updateSecrets(secrets: Readonly<Record<string, SecretInput>>): Promise<void> {
     this.#assertOpen();
     this.#parts.secrets.update(secrets);
     await this.checkpoint();
   }
 
-  /**
-   * Sets the security analyzer (reference `set_security_analyzer`): `'llm'` trusts the model's declared risk, a
-   * function rates each action, `'none'`/`null` turns analysis off. Persisted in base_state.json (a function
-   * cannot be: a resume without one uses `'llm'`).
-   */
+  /** Sets the security analyzer (reference `set_security_analyzer`): `'llm'`, a function, or `'none'`/`null`. */
   async setSecurityAnalyzer(analyzer: SecurityAnalyzerInput): Promise<void> {
     this.#assertOpen();
     this.#parts.security.set(analyzer);
@@ -396,4 +389,8 @@ export class Conversation {
 
   readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> =>
     recordResponse(this.#parts.events, { llm, response, hold: false });
+}
+
+function budgetOption(options: Pick<ConversationOptions, 'budget'>) {
+  return options.budget === undefined ? undefined : parseBudget(options.budget, 'ConversationOptions.budget');
 }

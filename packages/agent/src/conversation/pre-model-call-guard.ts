@@ -4,11 +4,11 @@ import type { RunHost } from './run-host.js';
 export type PreModelCallVerdict = { proceed: true } | { proceed: false; reason: string };
 
 /**
- * SEAM (budgets, issue 31): asked before every agent step of a run, the point where a step may call the model.
- * A guard that answers `proceed: false` stops the run before the call (a money budget spent); it records its
- * reason itself (an event in the log) before answering. None is configured yet: every step proceeds. A step
- * that executes pending actions makes no model call; a guard that must tell can look at the pending actions.
+ * Asked before every agent step of a run, the point where a step may call the model. A guard that answers
+ * `proceed: false` stops the run before the call; it records its reason itself (an event in the log) before
+ * answering. The money budget (`budgets/`) is the one guard: it lets a step that only executes pending actions
+ * through (it calls no model).
  */
-export async function preModelCallGuard(_host: RunHost): Promise<PreModelCallVerdict> {
-  return { proceed: true };
+export async function preModelCallGuard(host: RunHost): Promise<PreModelCallVerdict> {
+  return host.budget === undefined ? { proceed: true } : host.budget.guard();
 }

@@ -35,4 +35,6 @@ export interface RunHost {
   popBlockedMessage(messageId: string | undefined): Promise<string | undefined>;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
+  /** The conversation's money budgets (asked by `preModelCallGuard`). */
+  budget?: { guard(): Promise<{ proceed: true } | { proceed: false; reason: string }> };
 }

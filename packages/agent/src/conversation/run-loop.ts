@@ -44,6 +44,7 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
   // belongs to the new owner).
   let runId: string | undefined;
   let failure: ConversationRunError | undefined;
+  let stoppedBeforeModelCall: string | undefined;
   try {
     runId = await recordRunStarted(host);
     const status = host.state().execution_status;
@@ -88,7 +89,11 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
         // A UserPromptSubmit hook blocked the last message: it never reaches the model (reference).
         await host.setStatus('finished');
       } else {
-        if (!(await preModelCallGuard(host)).proceed) break;
+        const verdict = await preModelCallGuard(host);
+        if (!verdict.proceed) {
+          stoppedBeforeModelCall = verdict.reason;
+          break;
+        }
         await host.conversation.agent.step(host.stepContext(stepSignal));
       }
       iterations += 1;
@@ -132,8 +137,9 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
       failure = await recordFailure(host, error);
     }
   }
-  const base = { status: host.state().execution_status, iterations, reachedIterationLimit };
-  const result: RunResult = interrupted ? { ...base, interrupted: true } : base;
+  const result: RunResult = { status: host.state().execution_status, iterations, reachedIterationLimit };
+  if (stoppedBeforeModelCall !== undefined) result.stoppedBeforeModelCall = stoppedBeforeModelCall;
+  if (interrupted) result.interrupted = true;
   try {
     if (runId !== undefined) await recordRunEnded(host, runId, result);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { Budget } from '../budgets/index.js';
 import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
@@ -17,10 +18,17 @@ export interface RunStarter {
   runHost(): RunHost;
   /** Aborts when the run lease is lost. */
   leaseSignal(): AbortSignal | undefined;
+  /** Reads the conversation's budget (as the store has it now) and starts the run's own. */
+  beginBudget(budget: Budget | undefined): Promise<void>;
+  endBudget(): void;
 }
 
 /** `Conversation.run` once the run is registered: the lease, the sandbox, the history, the extensions, the loop. */
-export async function startRun(starter: RunStarter, options: RunOptions, signal: AbortSignal): Promise<RunResult> {
+export async function startRun(
+  starter: RunStarter,
+  options: RunOptions & { parsedBudget?: Budget },
+  signal: AbortSignal,
+): Promise<RunResult> {
   const took = await starter.takeRunLease(signal, options.leaseWaitMs);
   // A dead owner's action waits for a human (interruptedActions: 'confirm'): nothing runs now.
   if (took === 'awaiting-human') {
@@ -32,5 +40,10 @@ export async function startRun(starter: RunStarter, options: RunOptions, signal:
   await starter.startSession();
   // A lease taken over (noticed at the holder's next heartbeat) stops the run at once: the model call and
   // the tool in flight are aborted, rather than going on until the next append is refused by the fence.
-  return runLoop(starter.runHost(), { ...options, signal }, starter.leaseSignal());
+  await starter.beginBudget(options.parsedBudget);
+  try {
+    return await runLoop(starter.runHost(), { ...options, signal }, starter.leaseSignal());
+  } finally {
+    starter.endBudget();
+  }
 }

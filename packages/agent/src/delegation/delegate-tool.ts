@@ -1,6 +1,7 @@
 import type { ActionEvent } from '@x/events';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
+import { spendOf } from '../budgets/index.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { HookConfigInput } from '../hooks/hook-config.js';
 import type { LLM } from '../llm/llm.js';
@@ -147,6 +148,9 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         'delegate',
       );
     }
+    // A remote agent's spending is its own (nothing of it reaches this conversation): only local children share.
+    const local = tasks.map(([id]) => mine.get(id)).filter((child) => child instanceof Conversation);
+    await shareBudget(parent, local);
     const outcomes = await Promise.all(
       tasks.map(async ([id, task]) => {
         try {
@@ -240,4 +244,21 @@ async function lastErrorDetail(child: Conversation): Promise<string> {
 /** The parent's sandbox, lent to a child conversation (its close must not end the parent's processes). */
 function lentSandbox(parent: ToolConversation): SandboxOpener {
   return async () => lendSandbox(await (parent.sandbox as () => Promise<Sandbox>)());
+}
+
+/**
+ * Under a money budget, each child may spend what the parent has left (split evenly between children that run
+ * at once, so together they cannot pass it), on top of what the child spent before. Their spend comes back into
+ * the parent's stats (`delegate:<id>`) when they end, so the parent's next model call sees it.
+ */
+async function shareBudget(parent: ToolConversation, children: readonly Conversation[]): Promise<void> {
+  const remaining = await parent.budgetRemaining?.();
+  if (remaining === undefined || children.length === 0) return;
+  const share = remaining.remainingUsd / children.length;
+  for (const child of children) {
+    await child.setBudget({
+      maxUsd: spendOf(child.state.stats).spentUsd + share,
+      allowUnknownCost: remaining.allowUnknownCost,
+    });
+  }
 }

@@ -1,5 +1,6 @@
 import type { Message } from '@x/events';
 import type { TokenUsage } from './metrics.js';
+import type { Pricing } from './pricing.js';
 
 /** A piece of a streamed reply, delivered as it arrives (the same on every provider). */
 export interface LLMDelta {
@@ -68,6 +69,11 @@ export interface LLM {
   readonly offline: boolean;
   /** Which wire protocol it speaks: `openai`, `openai-responses`, `anthropic`, `gemini`, `offline`... */
   readonly provider?: string;
+  /**
+   * The prices this LLM's cost is computed at when it was given its own (`pricing` in its config); absent, the
+   * price table's (`pricingFor(model)`). A money budget asks it to tell a model of unknown cost.
+   */
+  readonly pricing?: Pricing;
   complete(request: LLMRequest): Promise<LLMResponse>;
 }
 

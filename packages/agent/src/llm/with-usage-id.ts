@@ -14,6 +14,7 @@ export function withUsageId(llm: LLM, usageId: string): LLM {
       usageId,
       offline: llm.offline,
       ...(llm.provider !== undefined && { provider: llm.provider }),
+      ...(llm.pricing !== undefined && { pricing: llm.pricing }),
       complete: (request) => llm.complete(request),
     },
     llmSettings(llm),

@@ -64,6 +64,8 @@ export interface ToolConversation {
   readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
   /** Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). */
   recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
+  /** What the conversation's money budgets have left (a sub-agent's budget); undefined without one. */
+  budgetRemaining?(): Promise<{ remainingUsd: number; allowUnknownCost: boolean } | undefined>;
   /** The events of the active branch, root first, forgotten ones included (what `recall` searches). */
   activeBranch?(): Promise<readonly AnyEvent[]>;
   /** The conversation's sandbox policy (sub-agents inherit it). */

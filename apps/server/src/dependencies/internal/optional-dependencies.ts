@@ -1,6 +1,6 @@
 /**
  * The optional peer dependencies of @x/server that it imports itself (the OpenTelemetry SDK and OTLP exporters,
- * loaded only when `OTEL_*` variables ask for export) and the ranges it supports. A test keeps this list equal to
+ * loaded only when `OTEL_*` variables ask for export; the MCP SDK, loaded by the first request to the MCP face) and the ranges it supports. A test keeps this list equal to
  * `peerDependencies` in package.json (which also passes on the optional peers of @x/agent, @x/store and
  * @x/store-postgres, so that pnpm and Yarn link them for those packages when a server's project installs them).
  */
@@ -14,6 +14,7 @@ export const optionalDependencies = {
   '@opentelemetry/exporter-metrics-otlp-http': '^0.223.0',
   '@opentelemetry/exporter-trace-otlp-proto': '^0.223.0',
   '@opentelemetry/exporter-metrics-otlp-proto': '^0.223.0',
+  '@modelcontextprotocol/sdk': '^1.32.0',
 } as const;
 
 export type OptionalDependency = keyof typeof optionalDependencies;

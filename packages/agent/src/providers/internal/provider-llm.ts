@@ -26,6 +26,7 @@ export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): 
     usageId: config.usageId ?? 'default',
     offline: false,
     provider: calls.provider,
+    ...(config.pricing !== undefined && { pricing: config.pricing }),
     async complete(request) {
       const startedAt = performance.now();
       try {

@@ -1,0 +1,205 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Conversation, ConversationOptions } from '@x/agent';
+import type { AnyEvent } from '@x/events';
+import type { McpConversation, McpConversationHost, McpConversationSummary } from '@x/server';
+import { isConversationDir } from '../resolve-conversation.js';
+
+type AgentModule = typeof import('@x/agent');
+type ServerModule = typeof import('@x/server');
+
+export interface LocalMcpHostOptions {
+  agentModule: AgentModule;
+  serverModule: ServerModule;
+  dataDir: string;
+  /** What every conversation is made and resumed with (agent, workspace, sandbox, ...), less the data dir. */
+  conversationOptions: Omit<ConversationOptions, 'id' | 'persistenceDir'>;
+  /** The confirmation policy of new conversations (`--confirm`). */
+  confirmationPolicy?: ConversationOptions['confirmationPolicy'];
+  /** Where a failure nobody asked about goes (stderr): a run that failed outside its own recorded error. */
+  warn: (message: string) => void;
+}
+
+/** Ids the data directory can hold: hyphenated UUIDs or their 32-hex directory names. Paths are never opened. */
+const ID = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * `x mcp`'s conversations: those of the CLI's data directory, each run in this process on the agent `x run`
+ * would use. A run is this process's, not the MCP request's: a cancelled call stops waiting, the run goes on;
+ * `close` pauses what still runs when the client goes away, so that `run` (or `x run --resume`) continues it.
+ */
+export class LocalMcpHost implements McpConversationHost {
+  readonly acceptsCreateBody = false;
+  readonly #options: LocalMcpHostOptions;
+  readonly #open = new Map<string, LocalConversation>();
+
+  constructor(options: LocalMcpHostOptions) {
+    this.#options = options;
+  }
+
+  async create(): Promise<McpConversation> {
+    const { agentModule, dataDir, conversationOptions, confirmationPolicy } = this.#options;
+    const conversation = await agentModule.Conversation.create({
+      ...conversationOptions,
+      persistenceDir: dataDir,
+      ...(confirmationPolicy === undefined ? {} : { confirmationPolicy }),
+    });
+    return this.#adopt(conversation);
+  }
+
+  async find(id: string): Promise<McpConversation | undefined> {
+    if (!ID.test(id)) return undefined;
+    const hex = id.replace(/-/g, '').toLowerCase();
+    const known = this.#open.get(hex);
+    if (known !== undefined) return known;
+    if (!isConversationDir(join(this.#options.dataDir, hex))) return undefined;
+    const { agentModule, serverModule, dataDir, conversationOptions } = this.#options;
+    try {
+      return this.#adopt(
+        await agentModule.Conversation.resume(hex, { ...conversationOptions, persistenceDir: dataDir }),
+      );
+    } catch (error) {
+      if (agentModule.AgentError.isInstance(error) && error.code === 'conversation_running') {
+        throw new serverModule.McpToolCallError(
+          'conversation_running',
+          `Conversation '${id}' is being run by another process (${error.message})`,
+          { conversation_id: id },
+        );
+      }
+      throw error;
+    }
+  }
+
+  async list(): Promise<McpConversationSummary[]> {
+    const { dataDir } = this.#options;
+    let names: string[] = [];
+    try {
+      names = readdirSync(dataDir).filter((name) => isConversationDir(join(dataDir, name)));
+    } catch {
+      return [];
+    }
+    const dated = names.map((name) => ({ name, at: statSync(join(dataDir, name)).mtimeMs }));
+    dated.sort((a, b) => b.at - a.at);
+    return dated.map(({ name }) => {
+      const open = this.#open.get(name);
+      return {
+        conversation_id: open?.id ?? hyphenate(name),
+        status: open?.conversation.state.execution_status ?? recordedStatus(join(dataDir, name)),
+      };
+    });
+  }
+
+  /** Pauses the runs still going and closes every conversation (the client went away). */
+  async close(): Promise<void> {
+    const open = [...this.#open.values()];
+    this.#open.clear();
+    await Promise.allSettled(open.map((conversation) => conversation.close()));
+  }
+
+  #adopt(conversation: Conversation): LocalConversation {
+    const local = new LocalConversation(conversation, this.#options);
+    this.#open.set(conversation.id.replace(/-/g, ''), local);
+    return local;
+  }
+}
+
+function hyphenate(hex: string): string {
+  return /^[0-9a-f]{32}$/.test(hex)
+    ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    : hex;
+}
+
+/** The status base_state.json records (a listing opens nothing), `unknown` when it cannot be read. */
+function recordedStatus(location: string): string {
+  try {
+    const base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as { execution_status?: unknown };
+    return typeof base.execution_status === 'string' ? base.execution_status : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+class LocalConversation implements McpConversation {
+  readonly conversation: Conversation;
+  readonly #options: LocalMcpHostOptions;
+  #run: Promise<void> | undefined;
+
+  constructor(conversation: Conversation, options: LocalMcpHostOptions) {
+    this.conversation = conversation;
+    this.#options = options;
+  }
+
+  get id(): string {
+    return this.conversation.id;
+  }
+
+  get isRunning(): boolean {
+    return this.#run !== undefined;
+  }
+
+  async view() {
+    const events: AnyEvent[] = [];
+    for await (const event of this.conversation.events()) events.push(event);
+    const pending = await this.conversation.pendingActions();
+    return {
+      conversation_id: this.conversation.id,
+      status: this.conversation.state.execution_status,
+      final_answer: await this.#options.agentModule.agentFinalResponse(events),
+      pending_actions: pending.map((action) => ({
+        id: action.id,
+        tool_name: action.tool_name,
+        tool_call_id: action.tool_call_id,
+        arguments: action.action ?? null,
+      })),
+      event_count: events.length,
+    };
+  }
+
+  async sendMessage(text: string): Promise<void> {
+    await this.conversation.sendMessage(text);
+  }
+
+  async rejectPendingActions(reason: string): Promise<void> {
+    await this.conversation.rejectPendingActions(reason);
+  }
+
+  async followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent) => void }): Promise<void> {
+    const unsubscribe = this.conversation.subscribe((event) => options.onEvent(event));
+    try {
+      this.#run ??= this.conversation
+        .run()
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            // A failed run is recorded in the conversation (its error event, status `error`); anything else is not.
+            const { ConversationRunError } = this.#options.agentModule;
+            if (!(ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) {
+              this.#options.warn(`run of ${this.conversation.id} failed: ${(error as Error).message}`);
+            }
+          },
+        )
+        .finally(() => {
+          this.#run = undefined;
+        });
+      const { signal } = options;
+      if (signal.aborted) return;
+      let stopWaiting: () => void = () => undefined;
+      const left = new Promise<void>((resolve) => {
+        stopWaiting = resolve;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await Promise.race([this.#run, left]);
+      stopWaiting();
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#run !== undefined) {
+      await this.conversation.pause().catch(() => undefined);
+      await this.#run;
+    }
+    await this.conversation.close();
+  }
+}

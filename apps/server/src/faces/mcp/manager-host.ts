@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { type StartConversationRequest, startConversationRequestSchema } from '../../api/request-schemas.js';
+import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { runLogEntries } from '../../conversations/run-log-entries.js';
+import { agentFinalResponse } from '../../events/event-search.js';
+import type { McpConversation, McpConversationHost, McpConversationSummary } from './mcp-host.js';
+import { McpToolCallError } from './mcp-tool-call-error.js';
+
+export interface ManagerHostOptions {
+  /** The create body of conversations `start_conversation` makes without one (`mcpConversation`). */
+  defaultConversation?: StartConversationRequest | undefined;
+  logger: FastifyBaseLogger;
+}
+
+const userMessage = (text: string) => ({
+  role: 'user' as const,
+  content: [{ cache_prompt: false, type: 'text' as const, text }],
+  thinking_blocks: [],
+});
+
+/** One conversation of the server, for the MCP tools. */
+function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): McpConversation {
+  return {
+    id: conversation.id,
+    get isRunning() {
+      return conversation.isRunning;
+    },
+    async view() {
+      const open = await conversation.open();
+      const pending = await open.pendingActions();
+      return {
+        conversation_id: conversation.id,
+        status: open.state.execution_status,
+        final_answer: await agentFinalResponse(conversation.log, logger),
+        pending_actions: pending.map((action) => ({
+          id: action.id,
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          arguments: action.action ?? null,
+        })),
+        event_count: conversation.log.length,
+      };
+    },
+    async sendMessage(text) {
+      await conversation.sendMessage(userMessage(text), { run: false });
+    },
+    async rejectPendingActions(reason) {
+      await (await conversation.open()).rejectPendingActions(reason);
+    },
+    async followRun({ signal, onEvent }) {
+      const fromIndex = conversation.log.length;
+      // Accepting runs the pending actions (when waiting for confirmation) or the new messages, unless a run is going.
+      await conversation.acceptPendingActions();
+      for await (const { event } of runLogEntries(conversation, fromIndex, signal)) onEvent(event);
+    },
+  };
+}
+
+/** The server's conversations (its ConversationManager) as the MCP face sees them. */
+export function createManagerHost(manager: ConversationManager, options: ManagerHostOptions): McpConversationHost {
+  return {
+    acceptsCreateBody: true,
+    async create(createBody) {
+      const body = createBody ?? options.defaultConversation;
+      if (body === undefined) {
+        throw new McpToolCallError(
+          'no_default_agent',
+          'This server has no default agent for MCP (config mcpConversation): pass the conversation create body (agent, llm, tools) as arguments.conversation',
+          { path: 'arguments.conversation' },
+        );
+      }
+      const parsed = startConversationRequestSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const path = ['arguments', 'conversation', ...(issue?.path ?? [])].join('.');
+        throw new McpToolCallError('invalid_arguments', `start_conversation: ${path}: ${issue?.message ?? 'invalid'}`, {
+          tool: 'start_conversation',
+          path,
+        });
+      }
+      const created = await manager
+        .create({ ...parsed.data, conversation_id: randomUUID(), initial_message: null })
+        .catch((error: unknown) => {
+          const status = (error as { statusCode?: unknown }).statusCode;
+          if (typeof status === 'number' && status < 500) {
+            throw new McpToolCallError('invalid_arguments', `start_conversation: ${(error as Error).message}`, {
+              tool: 'start_conversation',
+              path: 'arguments.conversation',
+            });
+          }
+          throw error;
+        });
+      return managed(created.conversation, options.logger);
+    },
+    async find(id) {
+      const conversation = await manager.get(id).catch(() => undefined);
+      if (conversation === undefined) return undefined;
+      await conversation.open();
+      return managed(conversation, options.logger);
+    },
+    async list() {
+      const summaries: McpConversationSummary[] = [];
+      for (const conversation of await manager.list()) {
+        const open = await conversation.open().catch(() => undefined);
+        if (open === undefined) continue;
+        const title = conversation.meta.title ?? open.state.title ?? undefined;
+        summaries.push({
+          conversation_id: conversation.id,
+          status: open.state.execution_status,
+          ...(title === undefined || title === null ? {} : { title }),
+        });
+      }
+      return summaries;
+    },
+  };
+}

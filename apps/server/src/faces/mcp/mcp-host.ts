@@ -1,0 +1,64 @@
+import type { AnyEvent } from '@x/events';
+
+/** One conversation as a listing shows it. */
+export interface McpConversationSummary {
+  conversation_id: string;
+  status: string;
+  title?: string | undefined;
+}
+
+/** An action the agent wants to run, waiting for a person's confirmation. */
+export interface McpPendingAction {
+  /** The ActionEvent's id. */
+  id: string;
+  tool_name: string;
+  tool_call_id: string;
+  /** The arguments the agent gave the tool (e.g. the terminal command). */
+  arguments: unknown;
+}
+
+/** What `get_conversation` (and every tool that ran the agent) answers. */
+export interface McpConversationView {
+  conversation_id: string;
+  /** The conversation's `execution_status` (`idle`, `running`, `finished`, `waiting_for_confirmation`, ...). */
+  status: string;
+  /** The agent's final answer: its last `finish` message, or its last message; `''` when it gave none yet. */
+  final_answer: string;
+  pending_actions: McpPendingAction[];
+  /** How many events the log holds. */
+  event_count: number;
+}
+
+/** One conversation, as the MCP tools drive it. */
+export interface McpConversation {
+  readonly id: string;
+  readonly isRunning: boolean;
+  view(): Promise<McpConversationView>;
+  /** Records a user message; starts no run. */
+  sendMessage(text: string): Promise<void>;
+  /** Rejects every pending action with `reason` (the next run tells the model). */
+  rejectPendingActions(reason: string): Promise<void>;
+  /**
+   * Starts a run unless one is going, and calls `onEvent` for every event it appends until the run is over.
+   * `signal` (the MCP request's cancellation, a client gone) ends the wait only: the run goes on.
+   */
+  followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent) => void }): Promise<void>;
+}
+
+/**
+ * Where the MCP face finds and makes conversations: the server's ConversationManager (`x serve`), or the CLI's
+ * data directory (`x mcp`). The tools know nothing else about either.
+ */
+export interface McpConversationHost {
+  /**
+   * Whether `start_conversation` takes a `conversation` create body (the server's `StartConversationRequest`);
+   * a host that does not runs every conversation on its own configured agent.
+   */
+  readonly acceptsCreateBody: boolean;
+  /** Makes a conversation from `createBody` or else the host's default agent; throws McpToolCallError when neither. */
+  create(createBody: Record<string, unknown> | undefined): Promise<McpConversation>;
+  /** The conversation `id` names, or undefined when there is none (also for ids of no valid form). */
+  find(id: string): Promise<McpConversation | undefined>;
+  /** Every conversation, newest first when the host knows the order. */
+  list(): Promise<McpConversationSummary[]>;
+}

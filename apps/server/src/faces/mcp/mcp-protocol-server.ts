@@ -1,0 +1,66 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpSdk } from './load-mcp-sdk.js';
+import type { McpConversationHost } from './mcp-host.js';
+import { McpToolCallError } from './mcp-tool-call-error.js';
+import { callMcpTool, mcpToolDescriptions } from './mcp-tools.js';
+
+export interface McpProtocolServerOptions {
+  /** The server's name in the MCP handshake (`serverInfo.name`). */
+  name: string;
+  version: string;
+  /** Where unexpected tool failures are reported (refusals are the client's business, not logged). */
+  onUnexpectedError?: ((error: unknown, tool: string) => void) | undefined;
+}
+
+/** A JSON-RPC error as the SDK sends a thrown error: its numeric `code`, its message and its `data`. */
+function rpcError(code: number, message: string, data: Record<string, unknown>): Error {
+  return Object.assign(new Error(message), { code, data });
+}
+
+/**
+ * One MCP server (one per session or stdio connection) offering the face's tools over `host`. Refusals become
+ * JSON-RPC errors with their code and `data.reason`; a failure of the conversation itself (its model refused,
+ * it is damaged) is a tool result with `isError`, as MCP asks for errors the model should see.
+ */
+export function createMcpProtocolServer(
+  sdk: McpSdk,
+  host: McpConversationHost,
+  options: McpProtocolServerOptions,
+): Server {
+  const { ListToolsRequestSchema, CallToolRequestSchema } = sdk.types;
+  const server = new sdk.server.Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'An @x agent: start_conversation, then run with a message; get_conversation reads its state and final answer; confirm_actions answers actions waiting for confirmation.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDescriptions(host) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: input } = request.params;
+    const progressToken = request.params._meta?.progressToken;
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (update: { progress: number; message: string }): void => {
+            if (extra.signal.aborted) return;
+            extra
+              .sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } })
+              .catch(() => undefined);
+          };
+    try {
+      return await callMcpTool(host, name, input, { signal: extra.signal, progress });
+    } catch (error) {
+      if (McpToolCallError.isInstance(error)) {
+        throw rpcError(error.rpcCode, error.message, { reason: error.reason, ...error.details });
+      }
+      options.onUnexpectedError?.(error, name);
+      return {
+        content: [{ type: 'text', text: `${name} failed: ${error instanceof Error ? error.message : String(error)}` }],
+        isError: true,
+      };
+    }
+  });
+  return server;
+}

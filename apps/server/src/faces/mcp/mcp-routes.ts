@@ -1,0 +1,130 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { StartConversationRequest } from '../../api/request-schemas.js';
+import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
+import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
+import { createManagerHost } from './manager-host.js';
+import { McpSessions } from './mcp-sessions.js';
+
+/** Where the MCP face's streamable HTTP endpoint is mounted. */
+export const MCP_PATH = '/api/mcp';
+
+export interface McpRoutesOptions {
+  version: string;
+  /** The create body of conversations `start_conversation` makes without one (config `mcpConversation`). */
+  defaultConversation?: StartConversationRequest | undefined;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+function sessionIdOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[SESSION_HEADER];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(
+    (message) =>
+      typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize',
+  );
+}
+
+/** A JSON-RPC error answered over plain HTTP (no session to answer it in), as the MCP transport spec shows them. */
+function refuse(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+const rpcMessageSchema = z
+  .looseObject({ jsonrpc: z.literal('2.0') })
+  .describe('A JSON-RPC 2.0 message of MCP (initialize, tools/list, tools/call, notifications), or a batch');
+
+const rpcErrorSchema = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.null(),
+    error: z.looseObject({ code: z.number().int(), message: z.string() }),
+  })
+  .describe('A JSON-RPC error: -32000 no session (400), -32001 unknown session (404)');
+
+const streamSchema = z
+  .string()
+  .describe('application/json (one JSON-RPC response) or text/event-stream (responses, progress notifications)');
+
+/**
+ * The MCP face over streamable HTTP (MCP 2025-06-18 transport): `POST /api/mcp` (an `initialize` without
+ * `Mcp-Session-Id` opens a session; every other message names it), `GET` (the session's server-to-client stream)
+ * and `DELETE` (ends the session). Behind the session key and Host/Origin checks of every `/api` route.
+ */
+export function registerMcpRoutes(app: FastifyInstance, manager: ConversationManager, options: McpRoutesOptions): void {
+  const sessions = new McpSessions(
+    createManagerHost(manager, { defaultConversation: options.defaultConversation, logger: app.log }),
+    {
+      name: 'x',
+      version: options.version,
+      onUnexpectedError: (error, tool) => app.log.warn({ err: error, tool }, 'mcp: tool call failed'),
+    },
+  );
+  app.addHook('preClose', async () => sessions.close());
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const id = sessionIdOf(request);
+    let transport = id === undefined ? undefined : sessions.get(id);
+    if (id !== undefined && transport === undefined) {
+      return refuse(
+        reply,
+        404,
+        -32001,
+        `MCP session '${id}' not found (ended, or this server restarted): initialize again`,
+      );
+    }
+    if (transport === undefined) {
+      if (request.method !== 'POST' || !isInitialize(request.body)) {
+        return refuse(reply, 400, -32000, `No ${SESSION_HEADER} header: a session starts with an initialize request`);
+      }
+      try {
+        transport = await sessions.open();
+      } catch (error) {
+        if (!MissingDependencyError.isInstance(error)) throw error;
+        return reply.code(503).send({ detail: error.message, code: error.code });
+      }
+    }
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+    return undefined;
+  };
+
+  const common = {
+    tags: ['mcp'],
+    response: { ...errorResponses(API_ERRORS), 200: streamSchema, 400: rpcErrorSchema, 404: rpcErrorSchema },
+  };
+  app.post(
+    MCP_PATH,
+    {
+      schema: {
+        ...common,
+        summary: 'MCP streamable HTTP: send JSON-RPC messages (initialize opens a session)',
+        operationId: 'mcpPost',
+        body: rpcMessageSchema.or(z.array(rpcMessageSchema)),
+      },
+    },
+    handle,
+  );
+  app.get(
+    MCP_PATH,
+    {
+      schema: {
+        ...common,
+        summary: "MCP streamable HTTP: the session's server-to-client event stream",
+        operationId: 'mcpStream',
+      },
+    },
+    handle,
+  );
+  app.delete(
+    MCP_PATH,
+    { schema: { ...common, summary: 'MCP streamable HTTP: end the session', operationId: 'mcpEndSession' } },
+    handle,
+  );
+}

@@ -1,0 +1,226 @@
+import type { AnyEvent } from '@x/events';
+import { z } from 'zod';
+import type { McpConversation, McpConversationHost, McpConversationView } from './mcp-host.js';
+import { progressMessageOf } from './mcp-progress.js';
+import { McpToolCallError } from './mcp-tool-call-error.js';
+import {
+  confirmActionsArgumentsSchema,
+  getConversationArgumentsSchema,
+  listConversationsArgumentsSchema,
+  runArgumentsSchema,
+  sendMessageArgumentsSchema,
+  startConversationArgumentsSchema,
+} from './mcp-tool-schemas.js';
+
+/** A tool as `tools/list` describes it. */
+export interface McpToolDescription {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** What `tools/call` answers: the result as JSON text and as structured content. */
+export interface McpToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+}
+
+export interface McpToolCallContext {
+  /** The request's cancellation (the client cancelled, or went away): ends waiting, never the run. */
+  signal: AbortSignal;
+  /** Present when the client gave a progressToken: called once per event of a run. */
+  progress?: ((update: { progress: number; message: string }) => void) | undefined;
+}
+
+const DEFAULT_PAGE_SIZE = 50;
+
+interface ToolSpec {
+  schema: z.ZodObject;
+  description: string;
+  annotations: NonNullable<McpToolDescription['annotations']>;
+}
+
+const TOOLS = {
+  start_conversation: {
+    schema: startConversationArgumentsSchema,
+    description:
+      'Start a conversation with the agent (optionally recording a first message). Returns its conversation_id; call `run` to let the agent work.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  send_message: {
+    schema: sendMessageArgumentsSchema,
+    description: 'Record a user message in a conversation without running the agent.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  run: {
+    schema: runArgumentsSchema,
+    description:
+      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Sends progress notifications, one per event, when the request has a progressToken. Cancelling the request stops the wait, not the run.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+  get_conversation: {
+    schema: getConversationArgumentsSchema,
+    description: "A conversation's status, final answer and pending actions.",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  list_conversations: {
+    schema: listConversationsArgumentsSchema,
+    description: 'The conversations, a page at a time.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  confirm_actions: {
+    schema: confirmActionsArgumentsSchema,
+    description:
+      'Answer the actions a conversation waits to have confirmed: approve runs them, reject tells the agent (with `reason`); then the run goes on as with `run`.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+} satisfies Record<string, ToolSpec>;
+
+export type McpToolName = keyof typeof TOOLS;
+
+/** The tools of the MCP face, for `tools/list`. Without create bodies, `start_conversation` takes no `conversation`. */
+export function mcpToolDescriptions(host: Pick<McpConversationHost, 'acceptsCreateBody'>): McpToolDescription[] {
+  return Object.entries(TOOLS).map(([name, spec]) => {
+    const schema =
+      name === 'start_conversation' && !host.acceptsCreateBody
+        ? startConversationArgumentsSchema.omit({ conversation: true })
+        : spec.schema;
+    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    return {
+      name,
+      description: spec.description,
+      inputSchema: { ...inputSchema, type: 'object' },
+      annotations: spec.annotations,
+    };
+  });
+}
+
+function parseArguments<T extends z.ZodObject>(tool: string, schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue === undefined || issue.path.length === 0 ? 'arguments' : `arguments.${issue.path.join('.')}`;
+  throw new McpToolCallError('invalid_arguments', `${tool}: ${path}: ${issue?.message ?? 'invalid'}`, {
+    tool,
+    path,
+  });
+}
+
+async function conversationOf(host: McpConversationHost, id: string): Promise<McpConversation> {
+  const conversation = await host.find(id);
+  if (conversation === undefined) {
+    throw new McpToolCallError('conversation_not_found', `No conversation '${id}' here (see list_conversations)`, {
+      conversation_id: id,
+    });
+  }
+  return conversation;
+}
+
+function result(value: McpConversationView | Record<string, unknown>): McpToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+    structuredContent: { ...value },
+  };
+}
+
+/** Runs the conversation to its stop, reporting each event as progress; answers its view. */
+async function runToStop(conversation: McpConversation, context: McpToolCallContext): Promise<McpToolResult> {
+  let progress = 0;
+  const onEvent = (event: AnyEvent): void => {
+    progress += 1;
+    context.progress?.({ progress, message: progressMessageOf(event) });
+  };
+  await conversation.followRun({ signal: context.signal, onEvent });
+  return result(await conversation.view());
+}
+
+/**
+ * Calls one tool of the MCP face. Arguments are validated here; every refusal is a McpToolCallError (the
+ * protocol adapter sends it as a JSON-RPC error with its code and `data.reason`).
+ */
+export async function callMcpTool(
+  host: McpConversationHost,
+  name: string,
+  input: unknown,
+  context: McpToolCallContext,
+): Promise<McpToolResult> {
+  switch (name as McpToolName) {
+    case 'start_conversation': {
+      const args = parseArguments(name, startConversationArgumentsSchema, input);
+      if (args.conversation !== undefined && !host.acceptsCreateBody) {
+        throw new McpToolCallError(
+          'invalid_arguments',
+          'start_conversation: arguments.conversation: this server runs its own configured agent and takes no create body',
+          { tool: name, path: 'arguments.conversation' },
+        );
+      }
+      const conversation = await host.create(args.conversation);
+      if (args.message !== undefined) await conversation.sendMessage(args.message);
+      return result(await conversation.view());
+    }
+    case 'send_message': {
+      const args = parseArguments(name, sendMessageArgumentsSchema, input);
+      const conversation = await conversationOf(host, args.conversation_id);
+      await conversation.sendMessage(args.message);
+      return result(await conversation.view());
+    }
+    case 'run': {
+      const args = parseArguments(name, runArgumentsSchema, input);
+      const conversation = await conversationOf(host, args.conversation_id);
+      if (args.message !== undefined) await conversation.sendMessage(args.message);
+      return runToStop(conversation, context);
+    }
+    case 'get_conversation': {
+      const args = parseArguments(name, getConversationArgumentsSchema, input);
+      return result(await (await conversationOf(host, args.conversation_id)).view());
+    }
+    case 'list_conversations': {
+      const args = parseArguments(name, listConversationsArgumentsSchema, input);
+      const offset = args.cursor === undefined ? 0 : Number(args.cursor);
+      if (!/^\d{1,9}$/.test(args.cursor ?? '0') || !Number.isSafeInteger(offset)) {
+        throw new McpToolCallError(
+          'invalid_arguments',
+          `list_conversations: arguments.cursor: '${args.cursor}' is not a cursor this server gave`,
+          {
+            tool: name,
+            path: 'arguments.cursor',
+          },
+        );
+      }
+      const limit = args.limit ?? DEFAULT_PAGE_SIZE;
+      const all = await host.list();
+      const page = all.slice(offset, offset + limit);
+      const next = offset + limit < all.length ? String(offset + limit) : undefined;
+      return result({ conversations: page, ...(next === undefined ? {} : { next_cursor: next }) });
+    }
+    case 'confirm_actions': {
+      const args = parseArguments(name, confirmActionsArgumentsSchema, input);
+      const conversation = await conversationOf(host, args.conversation_id);
+      const view = await conversation.view();
+      if (view.pending_actions.length === 0) {
+        throw new McpToolCallError(
+          'no_pending_actions',
+          `Conversation '${args.conversation_id}' has no action waiting for confirmation (status '${view.status}')`,
+          { conversation_id: args.conversation_id, status: view.status },
+        );
+      }
+      if (!args.approve) await conversation.rejectPendingActions(args.reason ?? 'The user rejected the action');
+      return runToStop(conversation, context);
+    }
+    default:
+      throw new McpToolCallError(
+        'unknown_tool',
+        `No tool '${name}' (the tools are: ${Object.keys(TOOLS).join(', ')})`,
+        {
+          tool: name,
+        },
+      );
+  }
+}

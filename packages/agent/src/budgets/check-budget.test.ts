@@ -1,0 +1,78 @@
+import { createMemoryFileStore } from '@x/store';
+import { describe, expect, it } from 'vitest';
+import { parseBudget, parseBudgetUsd } from './budget.js';
+import { BUDGET_FILE, readBudgetRecord } from './budget-record.js';
+import { type ActiveBudget, checkBudget } from './check-budget.js';
+import { InvalidBudgetError } from './invalid-budget-error.js';
+
+const conversationBudget = (limitUsd: number, allowUnknownCost = false): ActiveBudget => ({
+  scope: 'conversation',
+  limitUsd,
+  baselineUsd: 0,
+  allowUnknownCost,
+});
+const known = { model: 'm', modelPriceKnown: true, unknownCostResponses: [] };
+
+describe('checkBudget', () => {
+  it('lets a call through while spend plus its estimate stays within the limit', () => {
+    const spend = { spentUsd: 0.03, unknownCostUsageIds: [] };
+    expect(checkBudget({ ...known, budgets: [conversationBudget(0.05)], spend, nextCallEstimateUsd: 0.02 })).toBe(
+      undefined,
+    );
+    expect(
+      checkBudget({ ...known, budgets: [conversationBudget(0.05)], spend, nextCallEstimateUsd: 0.021 }),
+    ).toMatchObject({ reason: 'limit', spent_usd: 0.03, limit_usd: 0.05 });
+  });
+
+  it('stops once the spend has reached the limit, even with no estimate (a zero budget runs nothing)', () => {
+    const spend = { spentUsd: 0, unknownCostUsageIds: [] };
+    expect(checkBudget({ ...known, budgets: [conversationBudget(0)], spend, nextCallEstimateUsd: 0 })).toMatchObject({
+      reason: 'limit',
+    });
+  });
+
+  it('counts a run budget from its baseline', () => {
+    const run: ActiveBudget = { scope: 'run', limitUsd: 0.01, baselineUsd: 1, allowUnknownCost: false };
+    const spend = { spentUsd: 1.005, unknownCostUsageIds: [] };
+    expect(checkBudget({ ...known, budgets: [run], spend, nextCallEstimateUsd: 0.004 })).toBe(undefined);
+    expect(checkBudget({ ...known, budgets: [run], spend, nextCallEstimateUsd: 0.006 })).toMatchObject({
+      scope: 'run',
+    });
+  });
+
+  it('stops on unknown cost unless every budget allows it', () => {
+    const spend = { spentUsd: 0, unknownCostUsageIds: ['default'] };
+    const input = { ...known, spend, nextCallEstimateUsd: 0 };
+    expect(checkBudget({ ...input, budgets: [conversationBudget(1)] })).toMatchObject({ reason: 'unknown_cost' });
+    expect(checkBudget({ ...input, budgets: [conversationBudget(1, true)] })).toBe(undefined);
+    expect(
+      checkBudget({
+        ...known,
+        modelPriceKnown: false,
+        budgets: [conversationBudget(1)],
+        spend: { spentUsd: 0, unknownCostUsageIds: [] },
+        nextCallEstimateUsd: 0,
+      }),
+    ).toMatchObject({ reason: 'unknown_cost' });
+  });
+});
+
+describe('budget input', () => {
+  it('accepts dollars and refuses negative, non-finite and non-numeric ones with invalid_budget', () => {
+    expect(parseBudget(0.5)).toEqual({ maxUsd: 0.5 });
+    expect(parseBudgetUsd('$1.25')).toBe(1.25);
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '1', { maxUsd: 1, extra: 1 }]) {
+      expect(() => parseBudget(bad)).toThrow(InvalidBudgetError);
+    }
+    for (const bad of ['-1', 'abc', '', '1e3']) expect(() => parseBudgetUsd(bad)).toThrow(/not a number of dollars/);
+  });
+
+  it('refuses a corrupt x_budget.json rather than reading it as no budget', async () => {
+    const store = createMemoryFileStore();
+    expect((await readBudgetRecord(store, 'c')).max_usd).toBe(null);
+    await store.write(`c/${BUDGET_FILE}`, '{"version":1,"max_usd":');
+    await expect(readBudgetRecord(store, 'c')).rejects.toSatisfy(
+      (error) => InvalidBudgetError.isInstance(error) && /x_budget\.json is not JSON/.test((error as Error).message),
+    );
+  });
+});

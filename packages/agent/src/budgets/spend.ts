@@ -1,0 +1,23 @@
+import type { ConversationStatsSnapshot } from '../llm/metrics.js';
+
+/** What a conversation spent, as its stats (folded out of the log) tell. */
+export interface Spend {
+  /** Dollars of every usage id (agent, condenser, title, `delegate:<id>` sub-agents…). */
+  spentUsd: number;
+  /** Usage ids that used tokens at no recorded cost: a model without a price, whose spend is unknown. */
+  unknownCostUsageIds: string[];
+}
+
+/** The spend in a stats snapshot. */
+export function spendOf(stats: ConversationStatsSnapshot): Spend {
+  let spentUsd = 0;
+  const unknownCostUsageIds: string[] = [];
+  for (const [usageId, metrics] of Object.entries(stats.usage_to_metrics)) {
+    spentUsd += metrics.accumulated_cost;
+    const usage = metrics.accumulated_token_usage;
+    if (metrics.accumulated_cost === 0 && usage.prompt_tokens + usage.completion_tokens > 0) {
+      unknownCostUsageIds.push(usageId);
+    }
+  }
+  return { spentUsd, unknownCostUsageIds };
+}
