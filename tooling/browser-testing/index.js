@@ -78,6 +78,9 @@ export async function launchChromium() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // A page the test fulfils has no address space of its own, so Chromium would treat its sockets to
+      // 127.0.0.1 as a public page reaching into the local network; the real page comes from the server itself.
+      '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks,BlockInsecurePrivateNetworkRequests',
     ],
   });
 }
@@ -127,8 +130,15 @@ async function gateEventSockets(page) {
     const server = socket.connectToServer();
     const pair = { socket, server };
     open.add(pair);
-    socket.onClose(() => open.delete(pair));
-    server.onClose(() => open.delete(pair));
+    // A close handler replaces Playwright's forwarding of the close to the other side: forward it here.
+    socket.onClose((code, reason) => {
+      open.delete(pair);
+      void server.close({ code, reason }).catch(() => undefined);
+    });
+    server.onClose((code, reason) => {
+      open.delete(pair);
+      void socket.close({ code, reason }).catch(() => undefined);
+    });
   });
   return {
     get connections() {
