@@ -3,7 +3,6 @@ export {
   type ConversationCommandsOptions,
   createConversationCommands,
 } from './conversation-commands.js';
-export { ClientError, type ClientErrorCode } from './errors.js';
 export { RemoteAuthError } from './errors/remote-auth-error.js';
 export { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
 export { RemoteRequestError } from './errors/remote-request-error.js';
@@ -12,6 +11,7 @@ export { RemoteRunError } from './errors/remote-run-error.js';
 export { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
 export { RemoteTimeoutError } from './errors/remote-timeout-error.js';
 export { WebSocketUnavailableError } from './errors/websocket-unavailable-error.js';
+export { ClientError, type ClientErrorCode } from './errors.js';
 export { RemoteConversation, type RemoteConversationState } from './remote-conversation.js';
 export type {
   RemoteAttachOptions,

@@ -150,7 +150,9 @@ export function streamConversationEvents(
   };
 
   /** One connection: resolves with how it ended and whether it got as far as its snapshot. */
-  const connectOnce = (open: OpenEventSocket): Promise<{ code: number; reason: string; wasReady: boolean; cause?: unknown }> =>
+  const connectOnce = (
+    open: OpenEventSocket,
+  ): Promise<{ code: number; reason: string; wasReady: boolean; cause?: unknown }> =>
     new Promise((resolve) => {
       let wasReady = false;
       let outcome: { code: number; reason: string; cause?: unknown } | undefined;

@@ -1,11 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import {
-  bundleForBrowser,
-  launchChromium,
-  openTestPage,
-  startXServe,
-  type XServe,
-} from '@x/browser-testing';
+import { bundleForBrowser, launchChromium, openTestPage, startXServe, type XServe } from '@x/browser-testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -65,7 +59,9 @@ async function status(id: string): Promise<unknown> {
 }
 
 const persisted = (page: Page) =>
-  page.evaluate(() => xTest.received.filter((frame) => frame.index !== undefined).map(({ index, id }) => ({ index, id })));
+  page.evaluate(() =>
+    xTest.received.filter((frame) => frame.index !== undefined).map(({ index, id }) => ({ index, id })),
+  );
 
 describe('@x/client bundled for the browser, in Chromium against x serve', () => {
   it('bundles without Node built-ins and without ws', async () => {
@@ -85,10 +81,7 @@ describe('@x/client bundled for the browser, in Chromium against x serve', () =>
       await page.goto(`${server.url}/__test__/`);
       await page.waitForFunction(() => 'xTest' in window);
       // REST and the run's wait (the stream's published snapshots) through fetch and the browser's WebSocket.
-      const id = await page.evaluate(
-        ([key, body]) => xTest.createAndRun(key, body, 'hello'),
-        [KEY, agent] as const,
-      );
+      const id = await page.evaluate(([key, body]) => xTest.createAndRun(key, body, 'hello'), [KEY, agent] as const);
       await page.evaluate(([key, conversationId]) => xTest.follow(key, conversationId), [KEY, id] as const);
       const before = await restEventIds(id);
       await eventually(async () => (await persisted(page)).map((frame) => frame.id)).toEqual(before);

@@ -21,6 +21,8 @@ export interface ConversationSnapshot {
   readonly streamingText: string;
   /** Reasoning the model is streaming, cleared likewise. */
   readonly streamingReasoning: string;
+  /** Timestamp of the last full_state snapshot: field updates older than it are already in `state`. */
+  readonly stateAsOf: string | undefined;
 }
 
 export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
@@ -32,6 +34,7 @@ export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
   pendingConfirmations: Object.freeze([]),
   streamingText: '',
   streamingReasoning: '',
+  stateAsOf: undefined,
 });
 
 /** One frame of the stream: a persisted event with its log index, or a published-only one (`index` undefined). */
@@ -48,7 +51,7 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
   if (frames.length === 0) return snapshot;
   const events = [...snapshot.events];
   let state: Record<string, unknown> = snapshot.state;
-  let { streamingText, streamingReasoning, error } = snapshot;
+  let { streamingText, streamingReasoning, error, stateAsOf } = snapshot;
   for (const { event, index } of frames) {
     if (index !== undefined) {
       if (index < events.length) continue;
@@ -58,7 +61,10 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
       case 'ConversationStateUpdateEvent':
         if (event.key === 'full_state') {
           if (typeof event.value === 'object' && event.value !== null) state = { ...state, ...event.value };
-        } else {
+          stateAsOf = event.timestamp;
+        } else if (stateAsOf === undefined || event.timestamp >= stateAsOf) {
+          // A connection sends its snapshot first, then replays the log from the index asked for: a replayed
+          // field update is older than the snapshot and must not undo it (a replayed `running` after `finished`).
           state = { ...state, [event.key]: event.value };
         }
         break;
@@ -80,6 +86,18 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
   }
   const executionStatus = typeof state.execution_status === 'string' ? state.execution_status : undefined;
   const pendingConfirmations =
-    executionStatus === 'waiting_for_confirmation' ? getUnmatchedActions(events) : initialConversationSnapshot.pendingConfirmations;
-  return { ...snapshot, events, state, executionStatus, pendingConfirmations, streamingText, streamingReasoning, error };
+    executionStatus === 'waiting_for_confirmation'
+      ? getUnmatchedActions(events)
+      : initialConversationSnapshot.pendingConfirmations;
+  return {
+    ...snapshot,
+    events,
+    state,
+    stateAsOf,
+    executionStatus,
+    pendingConfirmations,
+    streamingText,
+    streamingReasoning,
+    error,
+  };
 }

@@ -87,7 +87,8 @@ export class ConversationStore {
         if (current()) this.#update({ connection: 'closed' });
       },
       (error: unknown) => {
-        if (current()) this.#update({ connection: 'closed', error: error instanceof Error ? error : new Error(String(error)) });
+        if (current())
+          this.#update({ connection: 'closed', error: error instanceof Error ? error : new Error(String(error)) });
       },
     );
   }

@@ -29,10 +29,7 @@ export function useConversation(options: UseConversationOptions): UseConversatio
   const { baseUrl, conversationId, apiKey, resume } = options;
   const reconnect = JSON.stringify(options.reconnect ?? null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reconnect` stands for options.reconnect by value, so a literal object per render does not restart the stream.
-  const store = useMemo(
-    () => new ConversationStore(options),
-    [baseUrl, conversationId, apiKey, resume, reconnect],
-  );
+  const store = useMemo(() => new ConversationStore(options), [baseUrl, conversationId, apiKey, resume, reconnect]);
   useEffect(() => {
     store.start();
     return () => store.stop();
