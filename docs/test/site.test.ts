@@ -38,6 +38,7 @@ describe('the docs site', () => {
       'server',
       'replicas',
       'security',
+      'browser',
     ]) {
       expect(existsSync(join(work, 'site', 'documents', `${guide}.html`)), guide).toBe(true);
     }

@@ -38,7 +38,7 @@ const created = await fetch(new URL('/api/conversations', target), {
 const { id } = (await created.json()) as { id: string };
 //#endregion agent server
 
-//#region page server
+//#region page-server
 const page = await readFile(new URL('./react-chat/page.js', import.meta.url), 'utf8');
 const html =
   '<!doctype html><html><head><meta charset="utf-8"><title>x · react chat</title></head>' +
