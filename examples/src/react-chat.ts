@@ -89,7 +89,7 @@ pageServer.on('upgrade', (incoming, socket, head) => {
 await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
 const { port } = pageServer.address() as { port: number };
 console.log(`open http://127.0.0.1:${port}/#conversation=${id}&key=${apiKey}`);
-//#endregion page server
+//#endregion page-server
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
