@@ -38,12 +38,14 @@ describe('the docs site', () => {
       'server',
       'replicas',
       'security',
+      'browser',
     ]) {
       expect(existsSync(join(work, 'site', 'documents', `${guide}.html`)), guide).toBe(true);
     }
     expect(await page('documents/tools.html')).toContain('word_count');
     expect(await page('documents/hooks.html')).toContain('rm -rf is not allowed here');
     expect(await page('documents/providers.html')).toContain('budgetTokens');
+    expect(await page('documents/browser.html')).toContain('useConversation');
     // The getting-started page is the site's front page.
     expect(await page('index.html')).toContain('Getting started');
   });
@@ -60,6 +62,8 @@ describe('the docs site', () => {
       '_x_agent.testing',
       '_x_server.index',
       '_x_server.client',
+      '_x_client',
+      '_x_react',
     ]) {
       expect(existsSync(join(work, 'site', 'modules', `${module}.html`)), module).toBe(true);
     }

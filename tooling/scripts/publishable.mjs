@@ -2,6 +2,8 @@
 // every non-private package of the workspace is listed here and that turbo runs these tests after their builds.
 export const publishable = [
   'packages/events',
+  'packages/client',
+  'packages/react',
   'packages/store',
   'packages/store-postgres',
   'packages/agent',

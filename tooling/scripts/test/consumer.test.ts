@@ -54,7 +54,7 @@ describe('every package, installed from its tarball', () => {
   beforeAll(() => {
     dir = createConsumer(work, tarballs, {
       name: 'all',
-      packages: ['@x/events', '@x/store', '@x/store-postgres', '@x/agent', '@x/server', '@x/cli'],
+      packages: ['@x/events', '@x/client', '@x/store', '@x/store-postgres', '@x/agent', '@x/server', '@x/cli'],
       extra: optionalPeers,
     }).dir;
     writeFileSync(

@@ -119,7 +119,7 @@ describe('@x/server (and the packages it depends on)', () => {
   beforeAll(() => {
     consumer = createConsumer(work, tarballs, {
       name: 'server',
-      packages: ['@x/events', '@x/store', '@x/store-postgres', '@x/agent', '@x/server'],
+      packages: ['@x/events', '@x/client', '@x/store', '@x/store-postgres', '@x/agent', '@x/server'],
     });
   }, 600_000);
 
@@ -176,5 +176,40 @@ describe('@x/server (and the packages it depends on)', () => {
       'MissingDependencyError missing_dependency @opentelemetry/core,@opentelemetry/resources,@opentelemetry/context-async-hooks,@opentelemetry/sdk-trace-base,@opentelemetry/exporter-trace-otlp-http,@opentelemetry/sdk-metrics,@opentelemetry/exporter-metrics-otlp-http true',
       'MissingDependencyError missing_dependency true',
     ]);
+  }, 300_000);
+});
+
+describe('@x/client and @x/react (the browser packages)', () => {
+  let consumer: Consumer;
+  beforeAll(() => {
+    consumer = createConsumer(work, tarballs, {
+      name: 'browser',
+      packages: ['@x/events', '@x/client', '@x/react'],
+      extra: ['react@^19.0.0'],
+    });
+  }, 600_000);
+
+  it('installs @x/events, zod and react, and nothing of the server (no fastify, no ws)', () => {
+    const { packages } = report('@x/client + @x/react', consumer);
+    expect(packages).toBeLessThan(10);
+    const installed = installedPackages(consumer.dir);
+    for (const server of ['fastify', 'ws', '@x/server', '@x/store']) {
+      expect(installed).not.toContain(`node_modules/${server}`);
+    }
+  });
+
+  it('on Node 20, without ws, streaming fails with an error naming ws', () => {
+    const output = run(
+      consumer,
+      'no-ws.mjs',
+      "import { streamConversationEvents } from '@x/client';\n" +
+        "const stream = streamConversationEvents('http://127.0.0.1:9', 'c', { fromIndex: 0, onEvent() {} });\n" +
+        'await stream.done.then(() => console.log("done"), (error) => console.log(error.name, error.code, error.message.includes("npm install ws")));\n',
+    );
+    expect(output).toEqual(
+      typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function'
+        ? expect.stringMatching(/^RemoteRequestError /)
+        : 'WebSocketUnavailableError websocket_unavailable true',
+    );
   }, 300_000);
 });

@@ -32,6 +32,16 @@ const cases: { from: string; allowed: string[]; forbidden: string[] }[] = [
     forbidden: ['@x/store', '@x/agent', '@x/server', '@x/cli', '@x/agent/testing'],
   },
   {
+    from: 'packages/client/src',
+    allowed: ['@x/events'],
+    forbidden: ['@x/store', '@x/agent', '@x/server', 'node:crypto', 'ws'],
+  },
+  {
+    from: 'packages/react/src',
+    allowed: ['@x/client', '@x/events', 'react'],
+    forbidden: ['@x/server', '@x/server/client', '@x/store', 'node:fs'],
+  },
+  {
     from: 'packages/store',
     allowed: ['@x/events'],
     forbidden: ['@x/agent', '@x/server', '@x/cli', '@x/agent/testing'],

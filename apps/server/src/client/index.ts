@@ -1,23 +1,28 @@
-export { RemoteAuthError } from './errors/remote-auth-error.js';
-export { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
-export { RemoteRequestError } from './errors/remote-request-error.js';
-export { RemoteRouteNotFoundError } from './errors/remote-route-not-found-error.js';
-export { RemoteRunError } from './errors/remote-run-error.js';
-export { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
-export { RemoteTimeoutError } from './errors/remote-timeout-error.js';
-export { RemoteConversation, type RemoteConversationState } from './remote-conversation.js';
-export type {
-  RemoteAttachOptions,
-  RemoteConversationListener,
-  RemoteCreateOptions,
-  RemoteForkOptions,
-  RemoteRunResult,
-  RemoteSecretInput,
-} from './remote-conversation-options.js';
+// The remote client moved to its own browser-safe package, @x/client; `@x/server/client` stays as it was for
+// the code and tests that import it from here.
 export {
+  ClientError,
+  type ClientErrorCode,
   type ConversationEventStream,
   isPersistedFrame,
   type ReconnectOptions,
+  type RemoteAttachOptions,
+  RemoteAuthError,
+  RemoteConversation,
+  type RemoteConversationListener,
+  RemoteConversationNotFoundError,
+  type RemoteConversationState,
+  type RemoteCreateOptions,
+  type RemoteForkOptions,
+  RemoteRequestError,
+  RemoteRouteNotFoundError,
+  RemoteRunError,
+  type RemoteRunResult,
+  type RemoteSecretInput,
+  RemoteStreamClosedError,
+  RemoteTimeoutError,
+  type ResumeMode,
   type StreamConversationEventsOptions,
   streamConversationEvents,
-} from './stream-conversation-events.js';
+  WebSocketUnavailableError,
+} from '@x/client';

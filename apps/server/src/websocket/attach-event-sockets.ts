@@ -38,7 +38,7 @@ export function attachEventSockets(
   const settings = resolveEventSocketOptions(options);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
   // Tells clients this server resumes by index (`from_index`); the reference's server does not, and its
-  // clients fall back to `resend_mode=since` (see client/stream-conversation-events.ts).
+  // clients fall back to `resend_mode=since` (see @x/client's stream-conversation-events.ts).
   wss.on('headers', (headers) => {
     headers.push(`${RESUME_HEADER}: from_index`);
   });

@@ -1,8 +1,14 @@
-import { randomUUID } from 'node:crypto';
-
 /** A new event id: a lowercase hyphenated UUID v4, as the reference generates. */
 export function newEventId(): string {
-  return randomUUID();
+  // Web Crypto, so the package has no Node built-in and runs in browsers. `randomUUID` exists only in secure
+  // contexts (https, localhost); a page served over plain http still has `getRandomValues`.
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 let lastMicros = 0;

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { AnyEvent } from '../schemas/events.js';
 import { deepFreeze } from './deep-freeze.js';
+import { PACKAGE_VERSION } from './package-version.js';
 import { markRoundTripSafe } from './round-trip-events.js';
 
 /**
@@ -18,22 +17,11 @@ export function reviveValidatedEvent(value: Record<string, unknown>): AnyEvent {
   return value as unknown as AnyEvent;
 }
 
-let version: string | undefined;
-
 /**
  * Names the parser (this package's version): a cache of validated events written by another version
- * may hold what that version's schemas made of a text, so it is ignored. Reads package.json once; where it
- * cannot (a bundle), the name is unique to the process.
+ * may hold what that version's schemas made of a text, so it is ignored. The version is compiled in (no
+ * file is read), so it holds in a bundle too.
  */
 export function eventParserVersion(): string {
-  if (version === undefined) {
-    let found: unknown;
-    try {
-      found = (createRequire(import.meta.url)('../../package.json') as { version?: unknown }).version;
-    } catch {
-      // Bundled without its package.json: a name no other process shares, so no cache is trusted.
-    }
-    version = `@x/events@${typeof found === 'string' ? found : `unknown-${randomUUID()}`}`;
-  }
-  return version;
+  return `@x/events@${PACKAGE_VERSION}`;
 }

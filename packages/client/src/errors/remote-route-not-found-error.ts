@@ -1,10 +1,10 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /**
  * The server answered 404 for a route it does not have (an older server, or one in the reference's shape
  * without this extension), while the conversation itself exists: not a "conversation not found".
  */
-export class RemoteRouteNotFoundError extends ServerError {
+export class RemoteRouteNotFoundError extends ClientError {
   readonly method: string;
   readonly url: string;
 

@@ -36,9 +36,9 @@ export class RunWaiter {
   #started = false;
   #runningSinceArmed = false;
   #terminalSince: number | undefined;
-  #errorTimer: NodeJS.Timeout | undefined;
-  #pollTimer: NodeJS.Timeout | undefined;
-  readonly #timeoutTimer: NodeJS.Timeout;
+  #errorTimer: ReturnType<typeof setTimeout> | undefined;
+  #pollTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #timeoutTimer: ReturnType<typeof setTimeout>;
 
   constructor(init: RunWaiterInit) {
     this.#init = init;

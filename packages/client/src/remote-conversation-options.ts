@@ -1,5 +1,5 @@
 import type { AnyEvent } from '@x/events';
-import type { ReconnectOptions } from './stream-conversation-events.js';
+import type { ReconnectOptions, ResumeMode } from './stream-conversation-events.js';
 
 /** Receives every event: persisted ones with their log index, published-only ones with `undefined`. */
 export type RemoteConversationListener = (event: AnyEvent, index: number | undefined) => void;
@@ -10,6 +10,8 @@ export interface RemoteAttachOptions {
   apiKey?: string;
   /** Called for every event received on the stream. */
   onEvent?: RemoteConversationListener;
+  /** How the stream resumes after a drop (see `ResumeMode`). Default `auto`. */
+  resume?: ResumeMode;
   /** Stream reconnection; default 1 s doubling to 30 s. */
   reconnect?: boolean | ReconnectOptions;
   /** How long a (re)connection may take to deliver its first full_state snapshot. Default 30,000 ms. */

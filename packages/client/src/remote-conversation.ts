@@ -299,6 +299,7 @@ export class RemoteConversation {
     const stream = streamConversationEvents(this.serverUrl, this.id, {
       ...(this.#options.apiKey === undefined ? {} : { apiKey: this.#options.apiKey }),
       ...(this.#options.reconnect === undefined ? {} : { reconnect: this.#options.reconnect }),
+      ...(this.#options.resume === undefined ? {} : { resume: this.#options.resume }),
       ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
       onEvent: (event, index) => this.#onEvent(event, index),
       onDisconnect: () => {

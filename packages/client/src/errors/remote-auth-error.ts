@@ -1,7 +1,7 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /** The server refused the session API key (HTTP 401, or WebSocket close 4001). Retrying will not help. */
-export class RemoteAuthError extends ServerError {
+export class RemoteAuthError extends ClientError {
   readonly url: string;
 
   constructor(url: string, options?: { cause?: unknown }) {

@@ -1,11 +1,10 @@
 import { type AnyEvent, safeParseEvent } from '@x/events';
-import { type RawData, WebSocket } from 'ws';
-import { RESUME_HEADER } from '../websocket/resume-header.js';
 import { RemoteAuthError } from './errors/remote-auth-error.js';
 import { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
 import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
 import { RemoteTimeoutError } from './errors/remote-timeout-error.js';
+import { type EventSocket, loadEventSocket, type OpenEventSocket } from './internal/event-socket.js';
 import { RestClient } from './internal/rest-client.js';
 import { SeenEvents } from './internal/seen-events.js';
 
@@ -27,9 +26,21 @@ export interface ReconnectOptions {
   retryFirstConnection?: boolean;
 }
 
+/**
+ * How reconnects resume: `index` (`from_index`, an x server), `timestamp` (`resend_mode=since`, a server in
+ * the reference's shape; replayed events are dropped by id) or `auto`: the server's upgrade response says
+ * which, where its headers are visible (`ws`); where they are not (a browser's WebSocket), `index`.
+ */
+export type ResumeMode = 'auto' | 'index' | 'timestamp';
+
 export interface StreamConversationEventsOptions {
-  /** Session API key, sent as the `X-Session-API-Key` header of the upgrade. */
+  /**
+   * Session API key: the `X-Session-API-Key` header of the upgrade with `ws`; with the platform's WebSocket,
+   * which cannot set headers, the first frame (`{"type":"auth","session_api_key":…}`), never the URL.
+   */
   apiKey?: string;
+  /** Default `auto`. */
+  resume?: ResumeMode;
   /** Index of the first persisted event wanted. Default: the log's length now (live events only). */
   fromIndex?: number;
   /**
@@ -96,13 +107,15 @@ export function streamConversationEvents(
   if (options.signal?.aborted) stop();
 
   let nextIndex = options.fromIndex ?? -1;
-  let current: WebSocket | undefined;
+  let current: EventSocket | undefined;
+  let openSocket: OpenEventSocket | undefined;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
 
-  let resumeMode: 'index' | 'timestamp' | undefined;
+  let resumeMode: 'index' | 'timestamp' | undefined =
+    options.resume === 'index' || options.resume === 'timestamp' ? options.resume : undefined;
   /** Timestamp mode: the newest persisted event known, and the ids of the recent ones (for dropping replays). */
   let lastTimestamp: string | undefined;
   const seen = new SeenEvents();
@@ -137,14 +150,65 @@ export function streamConversationEvents(
   };
 
   /** One connection: resolves with how it ended and whether it got as far as its snapshot. */
-  const connectOnce = (): Promise<{ code: number; reason: string; wasReady: boolean; cause?: unknown }> =>
+  const connectOnce = (
+    open: OpenEventSocket,
+  ): Promise<{ code: number; reason: string; wasReady: boolean; cause?: unknown }> =>
     new Promise((resolve) => {
-      const ws = new WebSocket(streamUrl(), {
-        headers: options.apiKey === undefined ? {} : { 'x-session-api-key': options.apiKey },
-      });
-      current = ws;
       let wasReady = false;
       let outcome: { code: number; reason: string; cause?: unknown } | undefined;
+      const ws = open(streamUrl(), {
+        apiKey: options.apiKey,
+        handlers: {
+          onOpen(resumesByIndex) {
+            if (resumeMode !== undefined) return;
+            resumeMode = resumesByIndex === false ? 'timestamp' : 'index';
+            if (resumeMode === 'timestamp') void noteBaseline();
+          },
+          onRefused(status) {
+            outcome = {
+              code: status === 401 || status === 403 ? 4001 : status === 404 ? 4004 : 1006,
+              reason: `HTTP ${status}`,
+            };
+          },
+          onError(message, cause) {
+            outcome ??= { code: 1006, reason: message, cause };
+          },
+          onMessage(text) {
+            const parsed = parseFrame(text);
+            if (parsed === undefined) return;
+            if (!parsed.success) {
+              // Unusable here, but it still holds its index in the log: skip it without repeating it on resume.
+              if (parsed.persisted) nextIndex += 1;
+              return;
+            }
+            const event = parsed.event;
+            const persisted = isPersistedFrame(event);
+            if (persisted && resumeMode === 'timestamp') {
+              // A replayed event already received: dropped, so nothing is repeated.
+              if (seen.has(event.id)) return;
+              seen.add(event.id);
+              const stamp = (event as { timestamp?: unknown }).timestamp;
+              if (typeof stamp === 'string' && (lastTimestamp === undefined || stamp > lastTimestamp))
+                lastTimestamp = stamp;
+            }
+            const index = persisted ? nextIndex++ : undefined;
+            options.onEvent(event, index);
+            if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
+              wasReady = true;
+              everReady = true;
+              clearTimeout(readyTimer);
+              markReady();
+              options.onReady?.({ reconnected: connections > 1 });
+            }
+          },
+          onClose(code, reason) {
+            clearTimeout(readyTimer);
+            if (current === ws) current = undefined;
+            resolve({ ...(outcome ?? { code, reason }), wasReady });
+          },
+        },
+      });
+      current = ws;
       const readyTimer = setTimeout(() => {
         outcome = {
           code: 1006,
@@ -153,56 +217,6 @@ export function streamConversationEvents(
         };
         ws.terminate();
       }, readyTimeoutMs);
-      ws.on('upgrade', (response) => {
-        if (resumeMode !== undefined) return;
-        resumeMode = response.headers[RESUME_HEADER] === undefined ? 'timestamp' : 'index';
-        if (resumeMode === 'timestamp') void noteBaseline();
-      });
-      ws.on('unexpected-response', (_request, response) => {
-        const status = response.statusCode ?? 0;
-        outcome = {
-          code: status === 401 || status === 403 ? 4001 : status === 404 ? 4004 : 1006,
-          reason: `HTTP ${status}`,
-        };
-        response.resume();
-        ws.terminate();
-      });
-      ws.on('error', (error) => {
-        outcome ??= { code: 1006, reason: error.message, cause: error };
-      });
-      ws.on('message', (data: RawData) => {
-        const parsed = parseFrame(rawText(data));
-        if (parsed === undefined) return;
-        if (!parsed.success) {
-          // Unusable here, but it still holds its index in the log: skip it without repeating it on resume.
-          if (parsed.persisted) nextIndex += 1;
-          return;
-        }
-        const event = parsed.event;
-        const persisted = isPersistedFrame(event);
-        if (persisted && resumeMode === 'timestamp') {
-          // A replayed event already received: dropped, so nothing is repeated.
-          if (seen.has(event.id)) return;
-          seen.add(event.id);
-          const stamp = (event as { timestamp?: unknown }).timestamp;
-          if (typeof stamp === 'string' && (lastTimestamp === undefined || stamp > lastTimestamp))
-            lastTimestamp = stamp;
-        }
-        const index = persisted ? nextIndex++ : undefined;
-        options.onEvent(event, index);
-        if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
-          wasReady = true;
-          everReady = true;
-          clearTimeout(readyTimer);
-          markReady();
-          options.onReady?.({ reconnected: connections > 1 });
-        }
-      });
-      ws.on('close', (code, reason) => {
-        clearTimeout(readyTimer);
-        current = undefined;
-        resolve({ ...(outcome ?? { code, reason: reason.toString() }), wasReady });
-      });
     });
 
   let connections = 0;
@@ -216,11 +230,12 @@ export function streamConversationEvents(
         },
       );
     }
+    openSocket ??= await loadEventSocket();
     let attempts = 0;
     let delay = initialDelay;
     while (!stopper.signal.aborted) {
       connections += 1;
-      const ended = await connectOnce();
+      const ended = await connectOnce(openSocket);
       if (stopper.signal.aborted) return;
       if (ended.code === 4001) throw new RemoteAuthError(streamUrl(), { cause: ended.cause });
       if (ended.code === 4004) throw new RemoteConversationNotFoundError({ conversationId, serverUrl: rest.serverUrl });
@@ -318,10 +333,4 @@ function parseFrame(text: string): ParsedFrame | undefined {
     success: false,
     persisted: typeof record.kind === 'string' && isPersistedFrame({ kind: record.kind, key: record.key }),
   };
-}
-
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  return Buffer.from(data).toString('utf8');
 }

@@ -1,7 +1,7 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /** Waiting on the server took longer than allowed (`what` says for what). */
-export class RemoteTimeoutError extends ServerError {
+export class RemoteTimeoutError extends ClientError {
   readonly timeoutMs: number;
 
   constructor(what: string, timeoutMs: number) {

@@ -1,7 +1,7 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /** The server does not know the conversation (HTTP 404, or WebSocket close 4004). */
-export class RemoteConversationNotFoundError extends ServerError {
+export class RemoteConversationNotFoundError extends ClientError {
   readonly conversationId: string;
   readonly serverUrl: string;
 

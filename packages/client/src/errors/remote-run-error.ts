@@ -1,7 +1,7 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /** A remote run ended in `error` or `stuck`. `detail` is the last ConversationErrorEvent as `code: detail`. */
-export class RemoteRunError extends ServerError {
+export class RemoteRunError extends ClientError {
   readonly conversationId: string;
   readonly status: string;
   readonly detail: string | undefined;

@@ -1,7 +1,7 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /** The event stream closed and reconnecting is off (or gave up after `maxAttempts`). */
-export class RemoteStreamClosedError extends ServerError {
+export class RemoteStreamClosedError extends ClientError {
   readonly closeCode: number;
   readonly reason: string;
 

@@ -1,7 +1,7 @@
-import { ServerError } from '../../errors.js';
+import { ClientError } from '../errors.js';
 
 /** An HTTP request to the agent server failed (status ≥ 400, or no response at all: `status` 0). */
-export class RemoteRequestError extends ServerError {
+export class RemoteRequestError extends ClientError {
   readonly status: number;
   /** The server's `detail` (or the response text, or the network error's message). */
   readonly detail: string;

@@ -1,0 +1,31 @@
+export {
+  type ConversationCommands,
+  type ConversationCommandsOptions,
+  createConversationCommands,
+} from './conversation-commands.js';
+export { RemoteAuthError } from './errors/remote-auth-error.js';
+export { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
+export { RemoteRequestError } from './errors/remote-request-error.js';
+export { RemoteRouteNotFoundError } from './errors/remote-route-not-found-error.js';
+export { RemoteRunError } from './errors/remote-run-error.js';
+export { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js';
+export { RemoteTimeoutError } from './errors/remote-timeout-error.js';
+export { WebSocketUnavailableError } from './errors/websocket-unavailable-error.js';
+export { ClientError, type ClientErrorCode } from './errors.js';
+export { RemoteConversation, type RemoteConversationState } from './remote-conversation.js';
+export type {
+  RemoteAttachOptions,
+  RemoteConversationListener,
+  RemoteCreateOptions,
+  RemoteForkOptions,
+  RemoteRunResult,
+  RemoteSecretInput,
+} from './remote-conversation-options.js';
+export {
+  type ConversationEventStream,
+  isPersistedFrame,
+  type ReconnectOptions,
+  type ResumeMode,
+  type StreamConversationEventsOptions,
+  streamConversationEvents,
+} from './stream-conversation-events.js';

@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Node 20 has no global WebSocket: the client imports the optional peer `ws` on first use.
+const hasPlatformWebSocket = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function';
+
+describe.skipIf(hasPlatformWebSocket)('the WebSocket on Node without a global one', () => {
+  afterEach(() => {
+    vi.doUnmock('ws');
+    vi.resetModules();
+  });
+
+  it('streams through ws, imported on first use', async () => {
+    const { loadEventSocket } = await import('../src/internal/event-socket.js');
+    await expect(loadEventSocket()).resolves.toBeTypeOf('function');
+  });
+
+  it('fails with WebSocketUnavailableError naming ws when it is not installed', async () => {
+    vi.resetModules();
+    vi.doMock('ws', () => {
+      throw new Error("Cannot find package 'ws'");
+    });
+    const { streamConversationEvents, WebSocketUnavailableError } = await import('../src/index.js');
+    const stream = streamConversationEvents('http://127.0.0.1:9', 'c0ffee00-0000-4000-8000-000000000000', {
+      fromIndex: 0,
+      onEvent: () => undefined,
+    });
+    const error = await stream.done.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(WebSocketUnavailableError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('npm install ws');
+    await expect(stream.ready).rejects.toBe(error);
+  });
+});

@@ -1,0 +1,61 @@
+import { agentMessage, createActionEvent, createEvent, userMessage } from '@x/events';
+import { describe, expect, it } from 'vitest';
+import { applyFrames, initialConversationSnapshot } from './conversation-snapshot.js';
+
+const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000000`;
+const fullState = (status: string, second: number) =>
+  createEvent('ConversationStateUpdateEvent', {
+    key: 'full_state',
+    value: { execution_status: status },
+    timestamp: at(second),
+  });
+const statusUpdate = (status: string, second: number) =>
+  createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: status, timestamp: at(second) });
+const action = createActionEvent({
+  tool_call: { id: 'call_1', name: 'terminal', arguments: '{"command":"ls"}', origin: 'completion' },
+  llm_response_id: 'r',
+  action: { command: 'ls', kind: 'TerminalAction' },
+});
+
+describe('applyFrames', () => {
+  it('keeps persisted events by index, once each, and applies snapshots and field updates', () => {
+    const user = userMessage('hi');
+    let snapshot = applyFrames(initialConversationSnapshot, [
+      { event: fullState('idle', 1), index: undefined },
+      { event: user, index: 0 },
+      { event: statusUpdate('running', 2), index: 1 },
+    ]);
+    snapshot = applyFrames(snapshot, [{ event: user, index: 0 }]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([user.id, snapshot.events[1]?.id]);
+    expect(snapshot.executionStatus).toBe('running');
+  });
+
+  it('does not let a replayed field update undo the newer snapshot a reconnection starts with', () => {
+    const snapshot = applyFrames(initialConversationSnapshot, [
+      { event: fullState('finished', 5), index: undefined },
+      { event: statusUpdate('running', 3), index: 0 },
+    ]);
+    expect(snapshot.executionStatus).toBe('finished');
+    expect(applyFrames(snapshot, [{ event: statusUpdate('running', 6), index: 1 }]).executionStatus).toBe('running');
+  });
+
+  it('lists unanswered actions while waiting for confirmation', () => {
+    const snapshot = applyFrames(initialConversationSnapshot, [
+      { event: action, index: 0 },
+      { event: statusUpdate('waiting_for_confirmation', 1), index: 1 },
+    ]);
+    expect(snapshot.pendingConfirmations.map((event) => event.id)).toEqual([action.id]);
+    expect(applyFrames(snapshot, [{ event: statusUpdate('running', 2), index: 2 }]).pendingConfirmations).toEqual([]);
+  });
+
+  it('accumulates streamed text until the agent records its message', () => {
+    const delta = (content: string) => createEvent('StreamingDeltaEvent', { content, reasoning_content: 'r' });
+    const streaming = applyFrames(initialConversationSnapshot, [
+      { event: delta('Hel'), index: undefined },
+      { event: delta('lo'), index: undefined },
+    ]);
+    expect([streaming.streamingText, streaming.streamingReasoning]).toEqual(['Hello', 'rr']);
+    const done = applyFrames(streaming, [{ event: agentMessage('Hello'), index: 0 }]);
+    expect([done.streamingText, done.streamingReasoning]).toEqual(['', '']);
+  });
+});

@@ -1,0 +1,103 @@
+import type { ActionEvent, AnyEvent } from '@x/events';
+import { getUnmatchedActions } from '@x/events';
+
+/** Where the event stream is. */
+export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** What `useConversation` shows of a conversation at one moment. Each change is a new object. */
+export interface ConversationSnapshot {
+  /** Persisted events in log order (`events[i]` has log index `i`): each once, none missing, across reconnects. */
+  readonly events: readonly AnyEvent[];
+  /** The conversation's state: the last full_state snapshot with later field updates applied. */
+  readonly state: Readonly<Record<string, unknown>>;
+  /** `state.execution_status`: `idle`, `running`, `paused`, `waiting_for_confirmation`, `finished`, … */
+  readonly executionStatus: string | undefined;
+  readonly connection: ConnectionStatus;
+  /** Why the stream stopped (bad key, unknown conversation, …) or the last server error frame. */
+  readonly error: Error | undefined;
+  /** The actions waiting for `confirm()` or `reject()`: empty unless the status is `waiting_for_confirmation`. */
+  readonly pendingConfirmations: readonly ActionEvent[];
+  /** Text the model is streaming (StreamingDeltaEvent), cleared when its message or action is recorded. */
+  readonly streamingText: string;
+  /** Reasoning the model is streaming, cleared likewise. */
+  readonly streamingReasoning: string;
+  /** Timestamp of the last full_state snapshot: field updates older than it are already in `state`. */
+  readonly stateAsOf: string | undefined;
+}
+
+export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
+  events: Object.freeze([]),
+  state: Object.freeze({}),
+  executionStatus: undefined,
+  connection: 'connecting',
+  error: undefined,
+  pendingConfirmations: Object.freeze([]),
+  streamingText: '',
+  streamingReasoning: '',
+  stateAsOf: undefined,
+});
+
+/** One frame of the stream: a persisted event with its log index, or a published-only one (`index` undefined). */
+export interface StreamFrame {
+  event: AnyEvent;
+  index: number | undefined;
+}
+
+/**
+ * Folds frames into a snapshot. A persisted event whose index the snapshot already holds is dropped (it
+ * cannot happen with an index-resuming stream, but a snapshot must never show an event twice).
+ */
+export function applyFrames(snapshot: ConversationSnapshot, frames: readonly StreamFrame[]): ConversationSnapshot {
+  if (frames.length === 0) return snapshot;
+  const events = [...snapshot.events];
+  let state: Record<string, unknown> = snapshot.state;
+  let { streamingText, streamingReasoning, error, stateAsOf } = snapshot;
+  for (const { event, index } of frames) {
+    if (index !== undefined) {
+      if (index < events.length) continue;
+      events.push(event);
+    }
+    switch (event.kind) {
+      case 'ConversationStateUpdateEvent':
+        if (event.key === 'full_state') {
+          if (typeof event.value === 'object' && event.value !== null) state = { ...state, ...event.value };
+          stateAsOf = event.timestamp;
+        } else if (stateAsOf === undefined || event.timestamp >= stateAsOf) {
+          // A connection sends its snapshot first, then replays the log from the index asked for: a replayed
+          // field update is older than the snapshot and must not undo it (a replayed `running` after `finished`).
+          state = { ...state, [event.key]: event.value };
+        }
+        break;
+      case 'StreamingDeltaEvent':
+        streamingText += event.content ?? '';
+        streamingReasoning += event.reasoning_content ?? '';
+        break;
+      case 'ServerErrorEvent':
+        error = new Error(`${event.code}: ${event.detail}`);
+        break;
+      case 'MessageEvent':
+      case 'ActionEvent':
+        if (event.source === 'agent') {
+          streamingText = '';
+          streamingReasoning = '';
+        }
+        break;
+    }
+  }
+  const executionStatus = typeof state.execution_status === 'string' ? state.execution_status : undefined;
+  const pendingConfirmations =
+    executionStatus === 'waiting_for_confirmation'
+      ? getUnmatchedActions(events)
+      : initialConversationSnapshot.pendingConfirmations;
+  return {
+    ...snapshot,
+    events,
+    state,
+    stateAsOf,
+    executionStatus,
+    pendingConfirmations,
+    streamingText,
+    streamingReasoning,
+    error,
+  };
+}

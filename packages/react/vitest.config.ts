@@ -1,0 +1,3 @@
+import { defineXProject } from '@x/vitest-preset';
+
+export default defineXProject();
