@@ -1,4 +1,3 @@
-import { emptyMetrics, type Metrics } from '@x/agent';
 import { type AnyEvent, eventToJson } from '@x/events';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,7 +14,7 @@ import {
   subConversationEventsSchema,
   subConversationParamsSchema,
 } from './insight-schemas.js';
-import { stepUsage } from './step-usage.js';
+import { type StepEventInput, stepUsage } from './step-usage.js';
 import { readSubConversationEvents } from './sub-conversation-log.js';
 
 const tags = ['conversations'];
@@ -113,19 +112,19 @@ export function registerInsightRoutes(
       schema: {
         tags,
         operationId: 'getConversationSteps',
-        summary: 'Tokens, latency and cost of every LLM response of the conversation, in order',
+        summary: 'Tokens and cost of every LLM response of the conversation (all branches), in log order',
         params: conversationParamsSchema,
         response: { 200: stepsResponseSchema, ...errorResponses(CONVERSATION_ERRORS) },
       },
     },
     async (request) => {
       const managed = await manager.require(request.params.conversation_id);
-      const conversation = await managed.open();
-      const full: Record<string, Metrics> = {};
-      for (const [usageId, metrics] of Object.entries(conversation.state.stats.usage_to_metrics)) {
-        full[usageId] = { ...emptyMetrics(metrics.model_name), ...metrics };
-      }
-      return { conversation_id: managed.id, steps: stepUsage(full) };
+      const log = (await managed.open()).log;
+      const events = log.length === 0 ? [] : await log.range(0, log.length);
+      return {
+        conversation_id: managed.id,
+        steps: stepUsage(events.map((event) => eventToJson(event) as unknown as StepEventInput)),
+      };
     },
   );
 

@@ -27,18 +27,19 @@ export interface ConversationBranches extends ConversationTree {
   sub_conversations: ConversationTree[];
 }
 
-/** One LLM response: tokens, latency and cost (`null`: the recorded costs could not be matched to responses). */
+/** One LLM response: its tokens and cost (USD), from the `stats` update that recorded it. */
 export interface StepUsage {
   step: number;
   usage_id: string;
   model: string;
-  response_id: string;
+  response_id: string | null;
+  event_id: string;
   prompt_tokens: number;
   completion_tokens: number;
   cache_read_tokens: number;
+  cache_write_tokens: number;
   reasoning_tokens: number;
-  latency_seconds: number;
-  cost: number | null;
+  cost: number;
 }
 
 export interface PromotedCase {

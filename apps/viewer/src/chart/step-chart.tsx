@@ -12,10 +12,10 @@ const TOP = 10;
 const BOTTOM = 22;
 
 function describe(step: StepUsage): string {
-  const cost = step.cost === null ? 'cost unknown' : formatCost(step.cost);
+  const cached = step.cache_read_tokens > 0 ? ` (${step.cache_read_tokens} cached)` : '';
   return (
-    `Step ${step.step} (${step.model}, ${step.usage_id}): ${step.prompt_tokens} prompt + ` +
-    `${step.completion_tokens} completion tokens, ${cost}, ${step.latency_seconds.toFixed(2)} s`
+    `Step ${step.step} (${step.model}, ${step.usage_id}): ${step.prompt_tokens} prompt${cached} + ` +
+    `${step.completion_tokens} completion tokens, ${formatCost(step.cost)}`
   );
 }
 
@@ -48,16 +48,14 @@ export function StepChart({ conversationId, version }: { conversationId: string;
   if (steps === undefined) return <p class="muted">Loading usage…</p>;
   if (steps.length === 0) return <p class="muted">No LLM responses yet.</p>;
   const tokenMax = niceMax(Math.max(...steps.map((step) => step.prompt_tokens + step.completion_tokens)));
-  const costMax = niceMax(Math.max(...steps.map((step) => step.cost ?? 0)));
+  const costMax = niceMax(Math.max(...steps.map((step) => step.cost)));
   const plotWidth = steps.length * (BAR + GAP) + GAP;
   const width = LEFT + plotWidth + RIGHT;
   const height = TOP + HEIGHT + BOTTOM;
   const yTokens = (value: number) => TOP + HEIGHT - (value / tokenMax) * HEIGHT;
   const yCost = (value: number) => TOP + HEIGHT - (value / costMax) * HEIGHT;
   const xOf = (index: number) => LEFT + GAP + index * (BAR + GAP);
-  const line = steps
-    .flatMap((step, index) => (step.cost === null ? [] : [`${xOf(index) + BAR / 2},${yCost(step.cost).toFixed(1)}`]))
-    .join(' ');
+  const line = steps.map((step, index) => `${xOf(index) + BAR / 2},${yCost(step.cost).toFixed(1)}`).join(' ');
   return (
     <figure class="step-chart">
       <svg
@@ -90,7 +88,8 @@ export function StepChart({ conversationId, version }: { conversationId: string;
               data-step={step.step}
               data-prompt-tokens={step.prompt_tokens}
               data-completion-tokens={step.completion_tokens}
-              data-cost={step.cost ?? ''}
+              data-cost={step.cost}
+              data-event-id={step.event_id}
               tabIndex={0}
             >
               <title>{describe(step)}</title>
@@ -103,20 +102,12 @@ export function StepChart({ conversationId, version }: { conversationId: string;
             </g>
           );
         })}
-        {line === '' ? null : <polyline class="cost-line" points={line} />}
-        {steps.map((step, index) =>
-          step.cost === null ? null : (
-            <circle
-              key={`cost-${step.step}`}
-              class="cost-point"
-              cx={xOf(index) + BAR / 2}
-              cy={yCost(step.cost)}
-              r={3.5}
-            >
-              <title>{describe(step)}</title>
-            </circle>
-          ),
-        )}
+        <polyline class="cost-line" points={line} />
+        {steps.map((step, index) => (
+          <circle key={`cost-${step.step}`} class="cost-point" cx={xOf(index) + BAR / 2} cy={yCost(step.cost)} r={3.5}>
+            <title>{describe(step)}</title>
+          </circle>
+        ))}
       </svg>
       <figcaption>
         <span class="swatch prompt" /> prompt tokens <span class="swatch completion" /> completion tokens{' '}
