@@ -16,13 +16,15 @@ const evalCaseRequestSchema = z
   })
   .default({});
 
-const evalCaseResponseSchema = z.object({
-  /** The case, its `conversation` the conversation's directory on the server's machine (absolute). */
-  case: z.record(z.string(), z.unknown()),
-  /** A one-case suite holding it: save it as `file_name` and run it with `x eval run`, or copy the case into a suite. */
-  suite: z.record(z.string(), z.unknown()),
-  file_name: z.string(),
-});
+const evalCaseResponseSchema = z
+  .object({
+    /** The case, its `conversation` the conversation's directory on the server's machine (absolute). */
+    case: z.record(z.string(), z.unknown()),
+    /** A one-case suite holding it: save it as `file_name` and run it with `x eval run`, or copy the case into a suite. */
+    suite: z.record(z.string(), z.unknown()),
+    file_name: z.string(),
+  })
+  .describe('The eval case and a one-case suite holding it, to download');
 
 /**
  * `POST /api/conversations/{id}/eval_case`: the eval case the conversation becomes (`x eval promote`'s), given

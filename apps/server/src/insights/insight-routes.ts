@@ -25,9 +25,13 @@ export interface ForkLookup {
   forksOf(sourceHex: string): ForkRecord[];
 }
 
-/** The first text of a message event, prefixed with who said it; undefined for other kinds. */
+/**
+ * What a segment starting with `event` is called: a message's first text, prefixed with who said it, or the
+ * tool an action calls; undefined for other kinds (the segment takes the next label in it).
+ */
 function labelOf(event: AnyEvent): string | undefined {
   const record = event as unknown as Record<string, unknown>;
+  if (record.kind === 'ActionEvent' && typeof record.tool_name === 'string') return `agent → ${record.tool_name}`;
   if (record.kind !== 'MessageEvent') return undefined;
   const message = record.llm_message as { content?: unknown } | undefined;
   const parts = Array.isArray(message?.content) ? (message.content as { type?: unknown; text?: unknown }[]) : [];

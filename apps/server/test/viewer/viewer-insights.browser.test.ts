@@ -142,6 +142,8 @@ describe('viewer pictures in chromium', { timeout: 240_000 }, () => {
       nodes.map((node) => node.getAttribute('data-node-key')),
     );
     expect(current.sort()).toEqual([`c:${id}`, `s:${id}:${rootId}`, `s:${id}:${children[1]}`].sort());
+    // Wide enough for both pictures side by side without scrolling, for the guide's screenshot.
+    await page.setViewportSize({ width: 1700, height: 900 });
     await picture(page.locator('.tree-graph'), 'viewer-tree');
 
     // A branch node opens the conversation at the branch's last event.

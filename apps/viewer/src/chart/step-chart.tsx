@@ -3,8 +3,9 @@ import { insightApi, type StepUsage } from '../api/insight-api.js';
 import { formatCost } from '../views/format.js';
 import { formatTokens, niceMax } from './chart-scale.js';
 
-const BAR = 18;
 const GAP = 8;
+/** A short run still gets a readable plot: bars widen (up to 36 px) to fill this width. */
+const MIN_PLOT = 300;
 const HEIGHT = 150;
 const LEFT = 48;
 const RIGHT = 56;
@@ -49,13 +50,14 @@ export function StepChart({ conversationId, version }: { conversationId: string;
   if (steps.length === 0) return <p class="muted">No LLM responses yet.</p>;
   const tokenMax = niceMax(Math.max(...steps.map((step) => step.prompt_tokens + step.completion_tokens)));
   const costMax = niceMax(Math.max(...steps.map((step) => step.cost)));
-  const plotWidth = steps.length * (BAR + GAP) + GAP;
+  const bar = Math.max(10, Math.min(36, Math.floor(MIN_PLOT / steps.length) - GAP));
+  const plotWidth = steps.length * (bar + GAP) + GAP;
   const width = LEFT + plotWidth + RIGHT;
   const height = TOP + HEIGHT + BOTTOM;
   const yTokens = (value: number) => TOP + HEIGHT - (value / tokenMax) * HEIGHT;
   const yCost = (value: number) => TOP + HEIGHT - (value / costMax) * HEIGHT;
-  const xOf = (index: number) => LEFT + GAP + index * (BAR + GAP);
-  const line = steps.map((step, index) => `${xOf(index) + BAR / 2},${yCost(step.cost).toFixed(1)}`).join(' ');
+  const xOf = (index: number) => LEFT + GAP + index * (bar + GAP);
+  const line = steps.map((step, index) => `${xOf(index) + bar / 2},${yCost(step.cost).toFixed(1)}`).join(' ');
   return (
     <figure class="step-chart">
       <svg
@@ -93,10 +95,10 @@ export function StepChart({ conversationId, version }: { conversationId: string;
               tabIndex={0}
             >
               <title>{describe(step)}</title>
-              <rect class="hit" x={x - GAP / 2} y={TOP} width={BAR + GAP} height={HEIGHT} />
-              <rect class="prompt" x={x} y={promptTop} width={BAR} height={TOP + HEIGHT - promptTop} />
-              <rect class="completion" x={x} y={totalTop} width={BAR} height={promptTop - totalTop} />
-              <text class="tick" x={x + BAR / 2} y={TOP + HEIGHT + 14} text-anchor="middle">
+              <rect class="hit" x={x - GAP / 2} y={TOP} width={bar + GAP} height={HEIGHT} />
+              <rect class="prompt" x={x} y={promptTop} width={bar} height={TOP + HEIGHT - promptTop} />
+              <rect class="completion" x={x} y={totalTop} width={bar} height={promptTop - totalTop} />
+              <text class="tick" x={x + bar / 2} y={TOP + HEIGHT + 14} text-anchor="middle">
                 {step.step}
               </text>
             </g>
@@ -104,7 +106,7 @@ export function StepChart({ conversationId, version }: { conversationId: string;
         })}
         <polyline class="cost-line" points={line} />
         {steps.map((step, index) => (
-          <circle key={`cost-${step.step}`} class="cost-point" cx={xOf(index) + BAR / 2} cy={yCost(step.cost)} r={3.5}>
+          <circle key={`cost-${step.step}`} class="cost-point" cx={xOf(index) + bar / 2} cy={yCost(step.cost)} r={3.5}>
             <title>{describe(step)}</title>
           </circle>
         ))}
