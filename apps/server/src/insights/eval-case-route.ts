@@ -20,7 +20,7 @@ const evalCaseResponseSchema = z
   .object({
     /** The case, its `conversation` the conversation's directory on the server's machine (absolute). */
     case: z.record(z.string(), z.unknown()),
-    /** A one-case suite holding it: save it as `file_name` and run it with `x eval run`, or copy the case into a suite. */
+    /** A one-case suite holding it: save it as `file_name` and run it with `x eval`, or copy the case into a suite. */
     suite: z.record(z.string(), z.unknown()),
     file_name: z.string(),
   })

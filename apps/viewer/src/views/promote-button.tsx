@@ -16,7 +16,7 @@ function download(fileName: string, text: string): void {
 
 /**
  * "Promote to eval case": asks the server for the eval case this conversation becomes (as `x eval promote`)
- * and downloads it as a one-case suite (`<case id>.eval.json`), ready for `x eval run` or to be copied into a
+ * and downloads it as a one-case suite (`<case id>.eval.json`), ready for `x eval` or to be copied into a
  * suite. The server writes nothing.
  */
 export function PromoteButton({ conversationId, disabled }: { conversationId: string; disabled: boolean }) {
@@ -36,7 +36,7 @@ export function PromoteButton({ conversationId, disabled }: { conversationId: st
     <>
       <button
         type="button"
-        title="Download this conversation as an eval case (a one-case suite for x eval run)"
+        title="Download this conversation as an eval case (a one-case suite for x eval)"
         onClick={() => void promote()}
         disabled={disabled || state.busy}
       >
