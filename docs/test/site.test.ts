@@ -39,6 +39,7 @@ describe('the docs site', () => {
       'replicas',
       'security',
       'browser',
+      'viewer',
     ]) {
       expect(existsSync(join(work, 'site', 'documents', `${guide}.html`)), guide).toBe(true);
     }
@@ -46,6 +47,13 @@ describe('the docs site', () => {
     expect(await page('documents/hooks.html')).toContain('rm -rf is not allowed here');
     expect(await page('documents/providers.html')).toContain('budgetTokens');
     expect(await page('documents/browser.html')).toContain('useConversation');
+    // The viewer guide's screenshots are copied into the site (TypeDoc's media folder) and shown.
+    const viewer = await page('documents/viewer.html');
+    for (const image of ['viewer-tree.png', 'viewer-usage-chart.png']) {
+      const src = new RegExp(`<img[^>]+src="([^"]*${image.replace('.', '\\.')})"`).exec(viewer)?.[1];
+      expect(src, image).toBeDefined();
+      expect(existsSync(join(work, 'site', 'documents', src as string)), src).toBe(true);
+    }
     // The getting-started page is the site's front page.
     expect(await page('index.html')).toContain('Getting started');
   });

@@ -36,6 +36,8 @@ import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import { registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
+import { registerEvalCaseRoute } from './insights/eval-case-route.js';
+import { registerInsightRoutes } from './insights/insight-routes.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
   assertBindAllowed,
@@ -239,6 +241,13 @@ export async function buildServer(
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
+  registerInsightRoutes(app, manager, localIndex);
+  // Only local conversation directories can be named by an eval case (not S3 objects or PostgreSQL rows).
+  const localConversationsDir =
+    shared === undefined && options.store === undefined && config.s3 === undefined
+      ? join(config.dataDir, 'conversations')
+      : undefined;
+  registerEvalCaseRoute(app, manager, localConversationsDir);
   registerAgUiRoutes(app, manager);
   registerA2aRoutes(app, manager, {
     version,

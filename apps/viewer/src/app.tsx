@@ -4,16 +4,28 @@ import { clearSessionKey, readSessionKey } from './api/session-key.js';
 import { ConversationList } from './views/conversation-list.js';
 import { ConversationPage } from './views/conversation-page.js';
 import { KeyPrompt } from './views/key-prompt.js';
+import { SubConversationPage } from './views/sub-conversation-page.js';
 
-function currentRoute(): { view: 'list' } | { view: 'conversation'; id: string } {
-  const match = /^#\/c\/([^/?#]+)/.exec(location.hash);
-  if (match?.[1] !== undefined) return { view: 'conversation', id: decodeURIComponent(match[1]) };
-  return { view: 'list' };
+type Route =
+  | { view: 'list' }
+  | { view: 'conversation'; id: string; eventId?: string }
+  | { view: 'sub'; id: string; subId: string };
+
+function currentRoute(): Route {
+  const match = /^#\/c\/([^/?#]+)(?:\/(e|sub)\/([^/?#]+))?/.exec(location.hash);
+  if (match?.[1] === undefined) return { view: 'list' };
+  const id = decodeURIComponent(match[1]);
+  const tail = match[3] === undefined ? undefined : decodeURIComponent(match[3]);
+  if (match[2] === 'sub' && tail !== undefined) return { view: 'sub', id, subId: tail };
+  return tail === undefined ? { view: 'conversation', id } : { view: 'conversation', id, eventId: tail };
 }
 
 type Auth = 'ok' | 'needed' | 'rejected';
 
-/** Routes by the URL fragment (`#/` list, `#/c/<id>` one conversation); asks for the key when the server wants one. */
+/**
+ * Routes by the URL fragment (`#/` list, `#/c/<id>` one conversation, `#/c/<id>/e/<event>` at an event,
+ * `#/c/<id>/sub/<child>` a sub-agent's log); asks for the key when the server wants one.
+ */
 export function App() {
   const [route, setRoute] = useState(currentRoute);
   // Optimistic: the views load at once (no extra round trip before the first screen); the first 401
@@ -35,9 +47,7 @@ export function App() {
   }, []);
 
   if (auth !== 'ok') return <KeyPrompt rejected={auth === 'rejected'} onDone={() => setAuth('ok')} />;
-  return route.view === 'list' ? (
-    <ConversationList />
-  ) : (
-    <ConversationPage key={route.id} id={route.id} onUnauthorized={unauthorized} />
-  );
+  if (route.view === 'list') return <ConversationList />;
+  if (route.view === 'sub') return <SubConversationPage key={route.subId} parentId={route.id} subId={route.subId} />;
+  return <ConversationPage key={route.id} id={route.id} eventId={route.eventId} onUnauthorized={unauthorized} />;
 }

@@ -11,6 +11,8 @@ export interface ConversationIndexSink {
     title: string | null;
     createdAt?: string;
     updatedAt?: string;
+    /** Fork provenance, when meta.json records it (an index may keep it to list a conversation's forks). */
+    forkedFrom?: { conversationId: string; eventId: string | null };
   }): Promise<void>;
   delete(conversationId: string): Promise<unknown>;
 }
@@ -33,6 +35,8 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
         state_title?: unknown;
         created_at?: unknown;
         updated_at?: unknown;
+        forked_from_conversation_id?: unknown;
+        forked_from_event_id?: unknown;
       };
       await index.upsert({
         conversationId: hex,
@@ -43,6 +47,14 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
         // meta.json's times (what listings without the index sort by), not the time of this write.
         ...(typeof meta.created_at === 'string' ? { createdAt: meta.created_at } : {}),
         ...(typeof meta.updated_at === 'string' ? { updatedAt: meta.updated_at } : {}),
+        ...(typeof meta.forked_from_conversation_id === 'string'
+          ? {
+              forkedFrom: {
+                conversationId: meta.forked_from_conversation_id,
+                eventId: typeof meta.forked_from_event_id === 'string' ? meta.forked_from_event_id : null,
+              },
+            }
+          : {}),
       });
     },
     writeIfAbsent: (path, data) => store.writeIfAbsent(path, data),

@@ -1,4 +1,5 @@
 import type { FileStore } from '@x/store';
+import { hyphenate } from '../internal/conversation-ids.js';
 import type { ConversationListing, ConversationSortOrder } from './conversation-listing.js';
 import { type ConversationMeta, metaPath, readConversationMeta } from './conversation-meta.js';
 
@@ -6,7 +7,15 @@ import { type ConversationMeta, metaPath, readConversationMeta } from './convers
 type IndexedMeta = Pick<
   ConversationMeta,
   'id' | 'execution_status' | 'title' | 'state_title' | 'created_at' | 'updated_at'
->;
+> &
+  Partial<Pick<ConversationMeta, 'forked_from_conversation_id' | 'forked_from_event_id'>>;
+
+/** A conversation forked from another (its meta's fork provenance). */
+export interface ForkRecord {
+  /** Hyphenated id of the fork. */
+  conversation_id: string;
+  from_event_id: string | null;
+}
 
 const HEX = /^[0-9a-f]{32}$/;
 const optionalString = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -28,6 +37,8 @@ function parseMeta(data: Uint8Array | Error): IndexedMeta | undefined {
       state_title: optionalString(meta.state_title),
       created_at: meta.created_at,
       updated_at: meta.updated_at,
+      forked_from_conversation_id: optionalString(meta.forked_from_conversation_id),
+      forked_from_event_id: optionalString(meta.forked_from_event_id),
     };
   } catch {
     return undefined;
@@ -61,6 +72,8 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
   /** Rows sorted per order, rebuilt on the first page after a change (a sort of 10,000 rows takes ~5 ms). */
   readonly #sorted = new Map<ConversationSortOrder, IndexedConversation[]>();
   #excluded: (hex: string) => boolean = () => false;
+  /** Source hex → its forks (fork hex → record): the viewer's graph shows a conversation's forks without a scan. */
+  readonly #forks = new Map<string, Map<string, ForkRecord>>();
 
   /** Leaves out of pages and counts the conversations `excluded` names (those found damaged when opened). */
   exclude(excluded: (hex: string) => boolean): void {
@@ -69,6 +82,9 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
 
   /** Follows a conversation's meta as it changes in memory (`ManagedConversationDeps.onMetaChange`). */
   follow(meta: IndexedMeta): void {
+    if (typeof meta.forked_from_conversation_id === 'string') {
+      this.#recordFork(meta.id, meta.forked_from_conversation_id, meta.forked_from_event_id ?? null);
+    }
     this.#set({
       hex: meta.id,
       status: meta.execution_status,
@@ -106,7 +122,11 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
     title: string | null;
     createdAt?: string;
     updatedAt?: string;
+    forkedFrom?: { conversationId: string; eventId: string | null };
   }): Promise<void> {
+    if (record.forkedFrom !== undefined) {
+      this.#recordFork(record.conversationId, record.forkedFrom.conversationId, record.forkedFrom.eventId);
+    }
     const known = this.#rows.get(record.conversationId);
     this.#set({
       hex: record.conversationId,
@@ -118,6 +138,8 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
   }
 
   async delete(conversationId: string): Promise<boolean> {
+    for (const forks of this.#forks.values()) forks.delete(conversationId);
+    this.#forks.delete(conversationId);
     const deleted = this.#rows.delete(conversationId);
     if (deleted) this.#sorted.clear();
     return deleted;
@@ -142,6 +164,11 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
     return this.#matching([...this.#rows.values()], status, query).length;
   }
 
+  /** The conversations forked from `sourceHex` (32 hex), in the order they were indexed. */
+  forksOf(sourceHex: string): ForkRecord[] {
+    return [...(this.#forks.get(sourceHex)?.values() ?? [])];
+  }
+
   /** The ids (32 hex) of the conversations whose meta.json records `status`. */
   idsWithStatus(status: string): string[] {
     return [...this.#rows.values()].filter((row) => row.status === status).map((row) => row.hex);
@@ -149,6 +176,14 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
 
   get size(): number {
     return this.#rows.size;
+  }
+
+  #recordFork(forkHex: string, sourceId: string, fromEventId: string | null): void {
+    const source = sourceId.replace(/-/g, '').toLowerCase();
+    if (!HEX.test(source)) return;
+    const forks = this.#forks.get(source) ?? new Map<string, ForkRecord>();
+    forks.set(forkHex, { conversation_id: hyphenate(forkHex), from_event_id: fromEventId });
+    this.#forks.set(source, forks);
   }
 
   #set(row: { hex: string; status: string; title: string | null; createdAt: string; updatedAt: string }): void {

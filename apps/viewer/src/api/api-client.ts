@@ -21,7 +21,8 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One JSON request with the session key; a non-2xx answer throws `ApiError` (401 also tells the listeners). */
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const key = readSessionKey();
   if (key !== undefined) headers['X-Session-API-Key'] = key;

@@ -8,7 +8,7 @@ export interface EventCardContext {
   byId: ReadonlyMap<string, EventJson>;
   /** Ids of events that start a branch (their parent has more than one child, or it is not the previous event). */
   branchNote(event: EventJson): string | undefined;
-  onFork(event: EventJson): void;
+  onFork?(event: EventJson): void;
 }
 
 function Thinking({ event }: { event: EventJson }) {
@@ -172,14 +172,16 @@ export function EventCard({ event, context }: { event: EventJson; context: Event
         <span class="label">{label(event)}</span>
         <time title={str(event.timestamp)}>{shortTime(event.timestamp)}</time>
         {note === undefined ? null : <span class="branch">{note}</span>}
-        <button
-          type="button"
-          class="link fork"
-          onClick={() => context.onFork(event)}
-          title="Fork the conversation from this event"
-        >
-          Fork
-        </button>
+        {context.onFork === undefined ? null : (
+          <button
+            type="button"
+            class="link fork"
+            onClick={() => context.onFork?.(event)}
+            title="Fork the conversation from this event"
+          >
+            Fork
+          </button>
+        )}
       </header>
       <Body event={event} context={context} />
     </article>

@@ -11,7 +11,8 @@ export interface TimelineProps {
   loadingOlder: boolean;
   loadOlder(): Promise<void>;
   streaming: { content: string; reasoning: string };
-  onFork(event: EventJson): void;
+  /** Absent: no Fork buttons (a read-only log, such as a sub-agent's). */
+  onFork?(event: EventJson): void;
 }
 
 /**
@@ -29,7 +30,7 @@ export function Timeline(props: TimelineProps) {
   const context: EventCardContext = {
     byId: props.byId,
     branchNote: (event) => notes.get(event.id),
-    onFork: props.onFork,
+    ...(props.onFork === undefined ? {} : { onFork: props.onFork }),
   };
 
   // Keep the reader's place: stick to the bottom while at the bottom; when older events are prepended, keep

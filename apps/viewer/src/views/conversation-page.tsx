@@ -3,8 +3,11 @@ import { ApiError, api } from '../api/api-client.js';
 import type { ConversationInfo, EventJson } from '../api/types.js';
 import { Timeline } from '../timeline/timeline.js';
 import { useConversationEvents } from '../timeline/use-conversation-events.js';
+import { useFocusEvent } from '../timeline/use-focus-event.js';
 import { BudgetBanner } from './budget-banner.js';
 import { formatCost, titleOf, totalCost } from './format.js';
+import { InsightsPanel } from './insights-panel.js';
+import { PromoteButton } from './promote-button.js';
 import { StatsPanel } from './stats-panel.js';
 
 function ConversationLink({ id, label }: { id: string; label: string }) {
@@ -24,7 +27,11 @@ function Relations({ info }: { info: ConversationInfo }) {
     ...(typeof info.forked_from_conversation_id === 'string'
       ? [<ConversationLink key="fork" id={info.forked_from_conversation_id} label="forked from" />]
       : []),
-    ...subs.map((id) => <ConversationLink key={id} id={id} label="sub-conversation" />),
+    ...subs.map((sub) => (
+      <a key={sub} href={`#/c/${encodeURIComponent(info.id)}/sub/${encodeURIComponent(sub)}`}>
+        sub-conversation {sub.slice(0, 8)}
+      </a>
+    )),
   ];
   return links.length === 0 ? null : (
     <nav class="relations" aria-label="Related conversations">
@@ -33,13 +40,27 @@ function Relations({ info }: { info: ConversationInfo }) {
   );
 }
 
-/** One conversation: header with status, cost and actions, the live timeline, and the message box. */
-export function ConversationPage({ id, onUnauthorized }: { id: string; onUnauthorized(): void }) {
+/**
+ * One conversation: header with status, cost and actions, its tree and usage pictures, the live timeline (at
+ * `eventId` when the link named one), and the message box.
+ */
+export function ConversationPage({
+  id,
+  eventId,
+  onUnauthorized,
+}: {
+  id: string;
+  eventId?: string | undefined;
+  onUnauthorized(): void;
+}) {
   const data = useConversationEvents(id, onUnauthorized);
+  useFocusEvent(eventId, data);
   const [message, setMessage] = useState('');
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const info = data.info;
   const status = info?.execution_status ?? 'unknown';
+  // The pictures are fetched again when a run ends or an event arrives outside a run, not on every event.
+  const picturesVersion = status === 'running' ? 'running' : `${status}:${data.events.length}`;
 
   const act = async (what: string, action: () => Promise<unknown>) => {
     setNotice(undefined);
@@ -83,10 +104,12 @@ export function ConversationPage({ id, onUnauthorized }: { id: string; onUnautho
         >
           Interrupt
         </button>
+        <PromoteButton conversationId={id} disabled={status === 'running'} />
       </header>
       {info === undefined ? null : <Relations info={info} />}
       {info === undefined ? null : <StatsPanel info={info} />}
       <BudgetBanner status={status} events={data.events} />
+      {info === undefined ? null : <InsightsPanel conversationId={id} version={picturesVersion} />}
       {data.error === undefined ? null : (
         <p class="error" role="alert">
           {data.error}
