@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Condenser } from '../condenser/condenser.js';
 import type { LLM } from '../llm/llm.js';
 import type { McpConfigInput } from '../mcp/mcp-config.js';
@@ -23,4 +24,9 @@ export interface AgentOptions {
   mcpConfig?: McpConfigInput;
   /** Skills: given ones and, with `loadProjectSkills`, the workspace's AGENTS.md and skill directories. */
   agentContext?: AgentContextOptions;
+  /**
+   * An Ed25519 private key that signs every event a conversation of this agent appends (see
+   * `ConversationOptions.signingKey`): a sub-agent given its own key signs its events as itself.
+   */
+  signingKey?: KeyObject;
 }
