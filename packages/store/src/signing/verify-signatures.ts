@@ -48,6 +48,8 @@ export interface SignatureReport {
 export interface IndexedEvents {
   readonly length: number;
   get(index: number): Promise<AnyEvent>;
+  /** The id at `index` without reading the event (every `EventLogLike` has it). */
+  idAt?(index: number): string;
 }
 
 /**
@@ -70,12 +72,21 @@ export async function verifyEventSignatures(
     try {
       event = await events.get(index);
     } catch (error) {
+      // An event that cannot be read is a signature problem only when it was signed: the chain check reports
+      // damage to unsigned events (and a file a power loss left unfinished is not tampering).
+      const id = idOf(events, index);
+      const record = id === undefined ? undefined : await readSignatureRecord(location, id);
+      if (id !== undefined && record === undefined) {
+        unsigned++;
+        firstUnsigned ??= index;
+        continue;
+      }
       problem ??= {
         kind: 'unreadable',
         index,
-        id: undefined,
-        signer: undefined,
-        message: `event ${index} cannot be read: ${(error as Error).message}`,
+        id,
+        signer: record !== undefined && !('problem' in record) ? record.signer : undefined,
+        message: `event ${index}${id === undefined ? '' : ` (id ${id})`} cannot be read: ${(error as Error).message}`,
       };
       continue;
     }
@@ -116,4 +127,12 @@ export async function verifyEventSignatures(
     signers: [...signers].map(([did, summary]) => ({ did, ...summary })),
     problem,
   };
+}
+
+function idOf(events: IndexedEvents, index: number): string | undefined {
+  try {
+    return events.idAt?.(index);
+  } catch {
+    return undefined;
+  }
 }
