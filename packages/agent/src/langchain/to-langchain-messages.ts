@@ -29,7 +29,8 @@ export async function toLangChainMessages(messages: readonly Message[]): Promise
           tool_call_id: message.tool_call_id ?? '',
           ...(message.name === undefined ? {} : { name: message.name }),
         });
-      case 'assistant': {
+      default: {
+        // assistant
         const toolCalls: LangChainToolCall[] = [];
         const invalidToolCalls: LangChainInvalidToolCall[] = [];
         for (const call of message.tool_calls ?? []) {
