@@ -84,3 +84,43 @@ describe('x run --signing-key, then x verify', () => {
     expect(result.stderr).toContain('is not an Ed25519 private key in PEM form');
   });
 });
+
+describe('x verify --database-url, signatures', () => {
+  it('checks the signatures kept in the files table beside a conversation kept in PostgreSQL', async () => {
+    const { startPostgresServer, createTestDatabase } = await import('@x/store-postgres/testing');
+    const { connectPostgres, createPostgresFileStore, PostgresEventLog } = await import('@x/store-postgres');
+    const { contractMessageEvent } = await import('@x/store/testing');
+    const { createSigningEventLog } = await import('@x/store');
+    const server = await startPostgresServer();
+    try {
+      const database = await createTestDatabase(server.url);
+      const connection = await connectPostgres({ url: database.url });
+      const id = '3f2c1a9e-0000-4000-8000-000000000002';
+      const key = generateKeyPairSync('ed25519').privateKey;
+      const log = createSigningEventLog(await PostgresEventLog.open(connection, { logId: id }), {
+        store: createPostgresFileStore(connection),
+        dir: `${id.replace(/-/g, '')}/events`,
+        signer: key,
+      });
+      for (const text of ['one', 'two']) await log.append(contractMessageEvent(text));
+      const ok = await runCli(['verify', id, '--database-url', database.url, '--json'], { env });
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout).signatures).toMatchObject({
+        status: 'verified',
+        signed: 2,
+        signers: [{ did: didKeyFromKey(key), events: 2, firstIndex: 0 }],
+      });
+      await connection.query(`UPDATE x_events SET body = replace(body, 'two', 'TWO') WHERE idx = 1`);
+      const bad = await runCli(['verify', id, '--database-url', database.url, '--json'], { env });
+      expect(bad.code).toBe(5);
+      expect(JSON.parse(bad.stdout).signatures).toMatchObject({
+        status: 'invalid',
+        problem: { kind: 'altered', index: 1 },
+      });
+      await connection.close();
+      await database.drop();
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
