@@ -76,7 +76,10 @@ describe('a conversation with signing keys', () => {
 
   it('names the event whose content was changed after signing', async () => {
     const conversation = await Conversation.create({
-      agent: new Agent({ llm: createOfflineLLM({ script: [finish('the answer is 42')] }), signingKey: newKey() }),
+      agent: new Agent({
+        llm: createOfflineLLM({ script: [finish('the answer is forty-two')] }),
+        signingKey: newKey(),
+      }),
       workspace: dir,
       persistenceDir: join(dir, 'data'),
       durability: 'none',
@@ -87,10 +90,12 @@ describe('a conversation with signing keys', () => {
     const eventsDir = join(dir, 'data', conversationDirName(conversation.id), 'events');
     const names = (await readdir(eventsDir)).filter((file) => file.startsWith('event-')).sort();
     const index = (
-      await Promise.all(names.map(async (name) => (await readFile(join(eventsDir, name), 'utf8')).includes('42')))
+      await Promise.all(
+        names.map(async (name) => (await readFile(join(eventsDir, name), 'utf8')).includes('forty-two')),
+      )
     ).lastIndexOf(true);
     const text = await readFile(join(eventsDir, names[index]!), 'utf8');
-    await writeFile(join(eventsDir, names[index]!), text.replace('42', '41'));
+    await writeFile(join(eventsDir, names[index]!), text.replace('forty-two', 'forty-one'));
     const { report } = await readBack(conversation.id);
     expect(report.status).toBe('invalid');
     expect(report.problem).toMatchObject({ kind: 'altered', index });
