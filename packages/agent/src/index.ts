@@ -201,6 +201,18 @@ export {
   runHook,
   STOP_HOOK_FEEDBACK_PREFIX,
 } from './hooks/index.js';
+export {
+  eventsToLangChainMessages,
+  fromLangChainMessages,
+  fromLangChainStoredMessages,
+  type LangChainContentBlock,
+  type LangChainInvalidToolCall,
+  type LangChainMessage,
+  type LangChainStoredMessage,
+  type LangChainToolCall,
+  toLangChainMessages,
+  toLangChainStoredMessages,
+} from './langchain/index.js';
 export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
 export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';
 export { LLMBadRequestError } from './llm/errors/llm-bad-request-error.js';

@@ -19,8 +19,10 @@ export { CorruptEventError } from './errors/corrupt-event-error.js';
 export { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
 export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
 export { FileNotFoundError } from './errors/file-not-found-error.js';
+export { InvalidDidKeyError } from './errors/invalid-did-key-error.js';
 export { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 export { InvalidPathError } from './errors/invalid-path-error.js';
+export { InvalidSigningKeyError } from './errors/invalid-signing-key-error.js';
 export { LeaseHeldError } from './errors/lease-held-error.js';
 export { LeaseLostError } from './errors/lease-lost-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
@@ -64,4 +66,28 @@ export {
   type S3Credentials,
   type S3FileStoreOptions,
 } from './s3-file-store.js';
+export {
+  canonicalJson,
+  createSigningEventLog,
+  didKeyFromKey,
+  type EventSigner,
+  type IndexedEvents,
+  isSigned,
+  publicKeyFromDidKey,
+  SIGNED_PAYLOAD_VERSION,
+  type SignatureLocation,
+  type SignatureProblem,
+  type SignatureRecord,
+  type SignatureReport,
+  type SignedPayload,
+  type SignerSummary,
+  type SigningEventLogOptions,
+  signatureRecordPath,
+  signatureRecordSchema,
+  signEvent,
+  signedPayload,
+  signedPayloadBytes,
+  verifyEventSignatures,
+  verifySignature,
+} from './signing/index.js';
 export { type ValidateStorePathOptions, validateStorePath } from './store-path.js';

@@ -7,7 +7,7 @@ import { resolveConversation } from '../resolve-conversation.js';
 export async function messagesCommand(
   context: CliContext,
   input: string,
-  options: { format: 'openai' | 'responses' | 'anthropic'; until?: number; dataDir?: string },
+  options: { format: 'openai' | 'responses' | 'anthropic' | 'langchain'; until?: number; dataDir?: string },
 ): Promise<number> {
   const record = await openConversation(resolveConversation(input, { dataDir: options.dataDir }));
   if (options.until !== undefined && options.until >= record.log.length) {
@@ -28,11 +28,14 @@ export async function messagesCommand(
   const messages = eventsToMessages(View.fromEvents(branch).events);
   // Images are kept (vision on) so nothing in the conversation is silently left out of the listing.
   const rendered =
-    options.format === 'responses'
-      ? toResponsesInput(messages, { visionEnabled: true })
-      : options.format === 'anthropic'
-        ? toAnthropicMessages(messages, { visionEnabled: true })
-        : toChatCompletionsMessages(messages, { visionEnabled: true });
+    options.format === 'langchain'
+      ? // @langchain/core is an optional peer: without it this fails naming the package to install.
+        await (await import('@x/agent')).toLangChainStoredMessages(messages)
+      : options.format === 'responses'
+        ? toResponsesInput(messages, { visionEnabled: true })
+        : options.format === 'anthropic'
+          ? toAnthropicMessages(messages, { visionEnabled: true })
+          : toChatCompletionsMessages(messages, { visionEnabled: true });
   context.output.line(JSON.stringify(rendered, null, 2));
   return reportDamage(context, record);
 }

@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
 import { NoModelError } from '../errors/no-model-error.js';
 import { UsageError } from '../errors/usage-error.js';
+import { loadEd25519Key } from '../load-ed25519-key.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
@@ -50,6 +51,8 @@ export interface RunCommandOptions {
   /** `--max-budget`: dollars the conversation may spend (saved with it). */
   maxBudget?: number;
   allowUnknownCost?: boolean;
+  /** An Ed25519 private key (PEM) that signs every event of the run. */
+  signingKey?: string;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -70,6 +73,7 @@ export async function runCommand(
   const demo = options.demo === true;
   checkOptions(task, options);
   const sandbox = sandboxPolicyOfFlags(options);
+  const signingKey = options.signingKey === undefined ? undefined : loadEd25519Key(options.signingKey, 'private');
   const json = options.json === true;
   const output = json ? stderrOnly(context.output) : context.output;
   const agentModule = await import('@x/agent');
@@ -142,6 +146,7 @@ export async function runCommand(
     // The opt-out's warning goes where a person reads it, above the run (stderr).
     ...(sandbox?.mode === 'unsandboxed' ? { openSandbox: warnedOpener(agentModule, output) } : {}),
     ...(options.maxIterations === undefined ? {} : { maxIterationsPerRun: options.maxIterations }),
+    ...(signingKey === undefined ? {} : { signingKey }),
     // One owner per conversation (the default leases): a second `x run --resume` fails naming the owner, or waits.
     ...(options.wait === true ? { leaseWaitMs: WAIT_FOR_OWNER_MS } : {}),
     ...(options.maxBudget === undefined
@@ -167,6 +172,10 @@ export async function runCommand(
     unsandboxed: conversation.sandboxPolicy.mode === 'unsandboxed',
   });
   if (hookFile !== undefined) output.line(output.colors.dim(`  hooks from ${hookFile}`));
+  if (signingKey !== undefined) {
+    const { didKeyFromKey } = await import('@x/store');
+    output.line(output.colors.dim(`  signing as ${didKeyFromKey(signingKey)}`));
+  }
   if (telemetry !== undefined) {
     output.line(output.colors.dim(`  telemetry OTLP ${telemetry.tracesUrl ?? telemetry.metricsUrl}`));
   }

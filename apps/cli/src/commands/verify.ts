@@ -1,10 +1,19 @@
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { type ChainReport, createLocalFileStore, signChainHead, verifyEventChain } from '@x/store';
+import type { KeyObject } from 'node:crypto';
+import {
+  type ChainReport,
+  createLocalFileStore,
+  EventLog,
+  type SignatureReport,
+  signChainHead,
+  verifyEventChain,
+  verifyEventSignatures,
+} from '@x/store';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../errors.js';
+import { loadEd25519Key } from '../load-ed25519-key.js';
 import { resolveConversation } from '../resolve-conversation.js';
+import { renderSignatureReport } from './verify-signatures.js';
 
 export interface VerifyOptions {
   json?: boolean;
@@ -24,28 +33,31 @@ export async function verifyCommand(
   input: string | undefined,
   options: VerifyOptions,
 ): Promise<number> {
-  const publicKey = options.publicKey === undefined ? undefined : loadKey(options.publicKey, 'public');
-  const privateKey = options.sign === undefined ? undefined : loadKey(options.sign, 'private');
+  const publicKey = options.publicKey === undefined ? undefined : loadEd25519Key(options.publicKey, 'public');
+  const privateKey = options.sign === undefined ? undefined : loadEd25519Key(options.sign, 'private');
   const databaseUrl = options.databaseUrl ?? context.env.X_SERVER_DATABASE_URL;
   const checked =
     databaseUrl === undefined || databaseUrl === ''
       ? await verifyFiles(input, options, publicKey, privateKey)
       : await verifyInDatabase(databaseUrl, input, publicKey, privateKey);
-  const { location, report, signed } = checked;
+  const { location, report, signed, signatures } = checked;
   const { output } = context;
   if (options.json === true) {
-    output.line(JSON.stringify({ location, ...report, ...(signed === undefined ? {} : { signed }) }));
+    output.line(JSON.stringify({ location, ...report, ...(signed === undefined ? {} : { signed }), signatures }));
   } else {
     render(context, location, report);
+    renderSignatureReport(context, signatures);
     if (signed !== undefined) output.line(`signed the head: ${signed} events`);
   }
-  return report.status === 'tampered' ? ExitCode.tampered : ExitCode.ok;
+  return report.status === 'tampered' || signatures.status === 'invalid' ? ExitCode.tampered : ExitCode.ok;
 }
 
 interface Checked {
   location: string;
   report: ChainReport;
   signed: number | undefined;
+  /** The per-event signatures (events/.chain/signatures/), checked beside the chain. */
+  signatures: SignatureReport;
 }
 
 async function verifyFiles(
@@ -58,11 +70,14 @@ async function verifyFiles(
   const store = createLocalFileStore({ root: source.parentDir, durability: 'fsync' });
   const dir = `${source.name}/events`;
   const report = await verifyEventChain(store, { dir, publicKey });
+  // A reader: it neither writes a name index nor rolls unfinished event files forward.
+  const log = await EventLog.open(store, { dir, nameIndex: { write: false }, rollForward: false });
+  const signatures = await verifyEventSignatures(log, { store, dir });
   let signed: number | undefined;
   if (privateKey !== undefined && report.status === 'verified') {
     signed = (await signChainHead(store, { dir, privateKey }))?.length;
   }
-  return { location: source.location, report, signed };
+  return { location: source.location, report, signed, signatures };
 }
 
 /** A conversation kept in PostgreSQL by `x serve --database-url`: its rows carry the chain (migration 3). */
@@ -76,16 +91,21 @@ async function verifyInDatabase(
   if (id === undefined) {
     throw new UsageError('with --database-url, give the conversation id (32 hex digits, or the hyphenated UUID)');
   }
-  const { connectPostgres, PostgresEventLog } = await import('@x/store-postgres');
+  const { connectPostgres, createPostgresFileStore, PostgresEventLog } = await import('@x/store-postgres');
   const database = await connectPostgres({ url, maxConnections: 2 });
   try {
     const log = await PostgresEventLog.open(database, { logId: id });
     if (log.length === 0) throw new UsageError(`no conversation ${id} in ${database.location}`);
     const report = await log.verifyChain(publicKey === undefined ? {} : { publicKey });
+    // The server keeps signature records in its files table, beside the conversation's other files.
+    const signatures = await verifyEventSignatures(log, {
+      store: createPostgresFileStore(database),
+      dir: `${id.replace(/-/g, '')}/events`,
+    });
     let signed: number | undefined;
     if (privateKey !== undefined && report.status === 'verified')
       signed = (await log.signChainHead(privateKey))?.length;
-    return { location: `${database.location} (conversation ${id})`, report, signed };
+    return { location: `${database.location} (conversation ${id})`, report, signed, signatures };
   } finally {
     await database.close();
   }
@@ -128,23 +148,5 @@ function render(context: CliContext, location: string, report: ChainReport): voi
       `${fromClaims.length} event file(s) not written yet or left unfinished (index ${fromClaims.join(', ')}): ` +
         'checked from their slot claims; the next open or read of the log writes them',
     );
-  }
-}
-
-function loadKey(path: string, type: 'public' | 'private'): KeyObject {
-  let pem: string;
-  try {
-    pem = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read the ${type} key file ${path}: ${(error as Error).message}`);
-  }
-  try {
-    const key = type === 'public' ? createPublicKey(pem) : createPrivateKey(pem);
-    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`a ${key.asymmetricKeyType} key, not Ed25519`);
-    return key;
-  } catch (error) {
-    throw new UsageError(`${path} is not an Ed25519 ${type} key in PEM form: ${(error as Error).message}`, {
-      hint: 'make one with: openssl genpkey -algorithm ed25519 -out key.pem && openssl pkey -in key.pem -pubout -out key.pub',
-    });
   }
 }

@@ -101,9 +101,9 @@ export function defineConversationCommands(program: Command): void {
     .addOption(
       new Option(
         '-f, --format <format>',
-        'openai (Chat Completions), responses (OpenAI Responses) or anthropic (Messages)',
+        'openai (Chat Completions), responses (OpenAI Responses), anthropic (Messages) or langchain (LangChain stored messages)',
       )
-        .choices(['openai', 'responses', 'anthropic'])
+        .choices(['openai', 'responses', 'anthropic', 'langchain'])
         .default('openai'),
     )
     .option('--until <index>', 'only the events up to this index', parseIndex)
@@ -113,6 +113,7 @@ export function defineConversationCommands(program: Command): void {
       examples(
         ['x messages 3f2c1a9e', 'Chat Completions messages'],
         ['x messages 3f2c1a9e -f anthropic --until 5', 'Anthropic form, early state'],
+        ['x messages 3f2c1a9e -f langchain', 'as LangChain stores messages (needs @langchain/core)'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/messages.js')).messagesCommand));
@@ -121,7 +122,7 @@ export function defineConversationCommands(program: Command): void {
     .command('verify')
     .summary('check that a conversation’s events were not tampered with')
     .description(
-      'Checks the hash chain kept beside the events (in events/.slots/) against the exact bytes of every event file, and names the first altered, removed, reordered or inserted event by index and id. With --public-key, also checks the head signed with --sign. Events written before chaining, or by the Python SDK, are reported as unchained. Exit code 5 when it does not verify.',
+      'Checks the hash chain kept beside the events (in events/.slots/) against the exact bytes of every event file, and names the first altered, removed, reordered or inserted event by index and id. With --public-key, also checks the head signed with --sign. Also checks the signature of every event signed with x run --signing-key (events/.chain/signatures/), naming each signer’s did:key and the first event whose signature does not verify. Events written before chaining, or by the Python SDK, are reported as unchained. Exit code 5 when it does not verify.',
     )
     .argument('[conversation]', `${CONVERSATION} (default: the current directory)`)
     .option('--public-key <file>', 'Ed25519 public key (PEM) the signed head must verify against')

@@ -97,6 +97,10 @@ export function defineRun(program: Command): void {
       'run the built-in demo task on the offline model in a fresh workspace under $X_HOME/demo-workspaces',
     )
     .option('--json', 'print the events as NDJSON on stdout (one JSON event a line) and nothing else there')
+    .option(
+      '--signing-key <file>',
+      'sign every event of the run with this Ed25519 private key (PEM); x verify checks the signatures',
+    )
     .addHelpText(
       'after',
       examples(
@@ -112,6 +116,7 @@ export function defineRun(program: Command): void {
         ['x run --allow-network pypi.org,files.pythonhosted.org "Add requests"', 'sandboxed, with those hosts only'],
         ['x run --unsandboxed "Fix my dotfiles"', 'no sandbox: commands run with your authority'],
         ['x run --json "Summarize README.md" | jq -c .kind', 'the events as NDJSON, for scripts'],
+        ['x run --signing-key key.pem "Tidy up"', "sign every event (its signer: the key's did:key)"],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/run.js')).runCommand));

@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { verifyEventSignatures } from '@x/store';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,8 +14,18 @@ const chainReportSchema = z
     status: z.enum(['verified', 'unchained', 'tampered']),
     length: z.number().int(),
     chainedFrom: z.number().int().nullable(),
+    signatures: z
+      .looseObject({
+        status: z.enum(['verified', 'unsigned', 'invalid']),
+        signed: z.number().int(),
+        unsigned: z.number().int(),
+        signers: z.array(z.object({ did: z.string(), events: z.number().int(), firstIndex: z.number().int() })),
+      })
+      .describe(
+        "Each event's signature (events/.chain/signatures/): the signers' did:keys and the first event whose signature does not check out",
+      ),
   })
-  .describe('The chain verification report');
+  .describe('The chain verification report, and the per-event signatures');
 
 const verifyQuerySchema = z.object({
   /** Ed25519 public key (SPKI PEM) the signed chain head must verify against; optional. */
@@ -24,7 +35,8 @@ const verifyQuerySchema = z.object({
 /**
  * `GET /api/conversations/{conversation_id}/verify`: checks the conversation's tamper-evident event chain
  * (x's own route; the reference has none) and reports the first altered, removed, reordered or inserted
- * event. Always 200 with the report: `status` says `verified`, `unchained` or `tampered`.
+ * event. Always 200 with the report: `status` says `verified`, `unchained` or `tampered`; `signatures` checks
+ * each event's signature and names the signers' did:keys and the first event whose signature does not verify.
  */
 export function registerChainRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -46,7 +58,12 @@ export function registerChainRoutes(fastify: FastifyInstance, manager: Conversat
       // Any log verifies its own chain (event files and their claims, or PostgreSQL rows and their links).
       // The report's named fields are checked against chainReportSchema when the response is serialized.
       const report = await conversation.log.verifyChain(publicKey === undefined ? {} : { publicKey });
-      return report as unknown as z.output<typeof chainReportSchema>;
+      // Signature records live in the conversation's store (files, or the files table), whatever holds the events.
+      const signatures = await verifyEventSignatures(conversation.log, {
+        store: conversation.store,
+        dir: `${conversation.directory}/events`,
+      });
+      return { ...report, signatures } as unknown as z.output<typeof chainReportSchema>;
     },
   );
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Condenser } from '../condenser/condenser.js';
 import type { LLM } from '../llm/llm.js';
 import type { McpConfigInput } from '../mcp/mcp-config.js';
@@ -25,4 +26,9 @@ export interface AgentOptions {
   agentContext?: AgentContextOptions;
   /** The agent's name, recorded with each run's start and end (`run` state updates); default `agent`. */
   name?: string;
+  /**
+   * An Ed25519 private key that signs every event a conversation of this agent appends (see
+   * `ConversationOptions.signingKey`): a sub-agent given its own key signs its events as itself.
+   */
+  signingKey?: KeyObject;
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { type ActionEvent, createEvent, eventsToMessages, type SystemPromptEvent } from '@x/events';
 import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
@@ -38,6 +39,8 @@ export class Agent {
   readonly dynamicContext: string | undefined;
   readonly condenser: Condenser | undefined;
   readonly stream: boolean;
+  /** Signs the events of this agent's conversations (see `AgentOptions.signingKey`). */
+  readonly signingKey: KeyObject | undefined;
   /** The tools' LLM schemas, with and without the `security_risk` argument (built once each). */
   readonly #chatTools = new Map<boolean, ChatTool[]>();
 
@@ -56,6 +59,7 @@ export class Agent {
     this.dynamicContext = options.dynamicContext;
     this.condenser = options.condenser;
     this.stream = options.stream ?? false;
+    this.signingKey = options.signingKey;
   }
 
   /** The tools offered to the model: the given ones, then those of the MCP servers once started. */

@@ -2,6 +2,7 @@ import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } fro
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
 import { defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
+import { withSigning } from './signing-log.js';
 
 /** The store a conversation lives in: the one given, else a local store at the persistence directory. */
 export function storeFor(options: Pick<ConversationOptions, 'store' | 'persistenceDir' | 'durability'>): FileStore {
@@ -15,14 +16,18 @@ export function storeFor(options: Pick<ConversationOptions, 'store' | 'persisten
 }
 
 /** Opens the conversation's event log: `options.openEventLog`, else event files in the store. */
-export function openConversationLog(
-  options: Pick<ConversationOptions, 'openEventLog'>,
+export async function openConversationLog(
+  options: Pick<ConversationOptions, 'openEventLog'> &
+    Partial<Pick<ConversationOptions, 'agent' | 'signingKey' | 'approverSigningKey'>>,
   location: { conversationId: string; store: FileStore; dir: string },
 ): Promise<EventLogLike> {
   // One log id per conversation whichever spelling (hex or hyphenated) opened it.
   const normalized = { ...location, conversationId: hyphenateConversationId(location.conversationId) };
-  if (options.openEventLog !== undefined) return options.openEventLog(normalized);
-  return EventLog.open(location.store, { dir: location.dir });
+  const log =
+    options.openEventLog !== undefined
+      ? await options.openEventLog(normalized)
+      : await EventLog.open(location.store, { dir: location.dir });
+  return withSigning(log, options, location);
 }
 
 /** The secrets given as a registry or as a plain record of names to values. */

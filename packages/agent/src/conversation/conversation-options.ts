@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import type { EventLogLike, FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
@@ -39,6 +40,14 @@ export interface ConversationOptions {
   secrets?: SecretRegistry | Readonly<Record<string, SecretInput>>;
   /** With a key, secrets are persisted encrypted (Fernet, as the reference) instead of redacted. */
   secretKey?: string;
+  /**
+   * An Ed25519 private key that signs every event this conversation appends (its signer is named by the key's
+   * `did:key`); the signatures are kept in `events/.chain/signatures/`, outside the event files. Default: the
+   * agent's `signingKey`. `approverSigningKey` signs the user's events instead when given.
+   */
+  signingKey?: KeyObject;
+  /** An Ed25519 private key that signs the events whose source is `user` (messages, approvals, rejections). */
+  approverSigningKey?: KeyObject;
   /** Called for every event, in order. */
   onEvent?: ConversationListener;
   /** Durability of the default local store. Default 'fsync'. */

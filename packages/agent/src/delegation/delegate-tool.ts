@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { ActionEvent } from '@x/events';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
@@ -25,6 +26,11 @@ export interface SubAgentType {
   /** Hooks of the child conversation (children do not inherit the parent's). */
   hooks?: HookConfigInput;
   maxIterationsPerRun?: number;
+  /**
+   * An Ed25519 private key that signs the child's events (each sub-agent may have its own identity); the child's
+   * agent's own `signingKey` when not given. Children do not inherit the parent's key.
+   */
+  signingKey?: KeyObject;
 }
 
 export interface DelegateToolOptions {
@@ -123,6 +129,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         ...(parent.sandbox === undefined ? {} : { openSandbox: lentSandbox(parent) }),
         ...(type.hooks === undefined ? {} : { hooks: type.hooks }),
         ...(type.maxIterationsPerRun === undefined ? {} : { maxIterationsPerRun: type.maxIterationsPerRun }),
+        ...(type.signingKey === undefined ? {} : { signingKey: type.signingKey }),
       });
       await closeChild(mine.get(id));
       mine.set(id, conversation);

@@ -9,6 +9,7 @@ export const optionalDependencies = {
   '@google/genai': '^2.32.0',
   '@modelcontextprotocol/sdk': '^1.32.0',
   '@a2a-js/sdk': '^1.3.0',
+  '@langchain/core': '^1.4.0',
 } as const;
 
 export type OptionalDependency = keyof typeof optionalDependencies;

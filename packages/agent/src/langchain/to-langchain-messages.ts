@@ -1,0 +1,80 @@
+import type { ContentPart, Message } from '@x/events';
+import type {
+  LangChainContentBlock,
+  LangChainInvalidToolCall,
+  LangChainMessage,
+  LangChainToolCall,
+} from './langchain-message.js';
+import { loadLangChainMessages } from './load-langchain.js';
+
+/**
+ * LLM messages (`eventsToMessages`) as `@langchain/core` messages: system → `SystemMessage`, user →
+ * `HumanMessage`, assistant → `AIMessage` (tool calls in `tool_calls` with parsed `args`; arguments that are not a
+ * JSON object in `invalid_tool_calls`; `reasoning_content` in `additional_kwargs`), tool → `ToolMessage`
+ * (`tool_call_id`, `name`). Content that is one text part is a string; anything else is a list of `text` and
+ * `image_url` blocks.
+ */
+export async function toLangChainMessages(messages: readonly Message[]): Promise<LangChainMessage[]> {
+  const { AIMessage, HumanMessage, SystemMessage, ToolMessage } = await loadLangChainMessages();
+  return messages.map((message): LangChainMessage => {
+    const content = toContent(message.content);
+    switch (message.role) {
+      case 'system':
+        return new SystemMessage({ content });
+      case 'user':
+        return new HumanMessage({ content, ...(message.name === undefined ? {} : { name: message.name }) });
+      case 'tool':
+        return new ToolMessage({
+          content,
+          tool_call_id: message.tool_call_id ?? '',
+          ...(message.name === undefined ? {} : { name: message.name }),
+        });
+      default: {
+        // assistant
+        const toolCalls: LangChainToolCall[] = [];
+        const invalidToolCalls: LangChainInvalidToolCall[] = [];
+        for (const call of message.tool_calls ?? []) {
+          const args = parseArguments(call.arguments);
+          if (args === undefined) {
+            invalidToolCalls.push({
+              id: call.id,
+              name: call.name,
+              args: call.arguments,
+              error: 'the arguments are not a JSON object',
+              type: 'invalid_tool_call',
+            });
+          } else toolCalls.push({ id: call.id, name: call.name, args, type: 'tool_call' });
+        }
+        return new AIMessage({
+          content,
+          tool_calls: toolCalls,
+          invalid_tool_calls: invalidToolCalls,
+          additional_kwargs:
+            message.reasoning_content === undefined ? {} : { reasoning_content: message.reasoning_content },
+        } as ConstructorParameters<typeof AIMessage>[0]);
+      }
+    }
+  });
+}
+
+function toContent(parts: readonly ContentPart[]): string | LangChainContentBlock[] {
+  if (parts.length === 0) return '';
+  if (parts.length === 1 && parts[0]!.type === 'text') return parts[0]!.text;
+  return parts.flatMap((part): LangChainContentBlock[] =>
+    part.type === 'text'
+      ? [{ type: 'text', text: part.text }]
+      : part.image_urls.map((url) => ({ type: 'image_url', image_url: { url } })),
+  );
+}
+
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

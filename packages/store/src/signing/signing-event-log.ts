@@ -1,0 +1,114 @@
+import type { KeyObject } from 'node:crypto';
+import type { AnyEvent } from '@x/events';
+import type { ChainReport } from '../chain/verify-report.js';
+import type { EventLogAppendOptions, EventLogLike } from '../event-log/event-log-like.js';
+import type { LogEntry, SubscribeOptions } from '../event-log/subscription.js';
+import type { FileStore } from '../file-store.js';
+import { assertSigningKey, signEvent } from './sign-event.js';
+import { type SignatureLocation, writeSignatureRecord } from './signature-record.js';
+
+/** Picks the key that signs an event (by its `source`, say), or none to leave it unsigned. */
+export type EventSigner = (event: AnyEvent) => KeyObject | undefined;
+
+/** Options of `createSigningEventLog`. */
+export interface SigningEventLogOptions extends SignatureLocation {
+  /** A key that signs every event, or a function choosing one per event. */
+  signer: KeyObject | EventSigner;
+}
+
+/**
+ * Wraps a log so that every event appended through it is signed first: its signature record is written to
+ * `<dir>/.chain/signatures/<id>.json` (see `SignatureRecord`), then the event is appended unchanged, so event
+ * files keep the reference's format. The record is written before the event: a signed event is never seen
+ * without its signature (a record left by an append that then failed names an event that is not there, and is
+ * ignored). Everything else is the wrapped log's.
+ */
+export function createSigningEventLog(
+  log: EventLogLike,
+  options: SigningEventLogOptions,
+): EventLogLike & SignatureLocation {
+  const { signer } = options;
+  if (typeof signer !== 'function') assertSigningKey(signer);
+  return new SigningEventLog(log, options.store, options.dir, typeof signer === 'function' ? signer : () => signer);
+}
+
+class SigningEventLog implements EventLogLike, SignatureLocation {
+  readonly #log: EventLogLike;
+  readonly #signer: EventSigner;
+  readonly store: FileStore;
+  readonly dir: string;
+  readonly appendMany: ((events: readonly AnyEvent[]) => Promise<number[]>) | undefined;
+  readonly close: (() => Promise<void>) | undefined;
+
+  constructor(log: EventLogLike, store: FileStore, dir: string, signer: EventSigner) {
+    this.#log = log;
+    this.#signer = signer;
+    this.store = store;
+    this.dir = dir;
+    const appendMany = log.appendMany?.bind(log);
+    this.appendMany =
+      appendMany === undefined
+        ? undefined
+        : async (events) => {
+            await Promise.all(events.map((event) => this.#sign(event)));
+            return appendMany(events);
+          };
+    this.close = log.close?.bind(log);
+  }
+
+  get length(): number {
+    return this.#log.length;
+  }
+
+  get fencesAppends(): boolean | undefined {
+    return this.#log.fencesAppends;
+  }
+
+  async append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number> {
+    await this.#sign(event);
+    return this.#log.append(event, options);
+  }
+
+  async #sign(event: AnyEvent): Promise<void> {
+    const key = this.#signer(event);
+    if (key !== undefined) await writeSignatureRecord(this, signEvent(event, key));
+  }
+
+  indexOf(id: string): number {
+    return this.#log.indexOf(id);
+  }
+  idAt(index: number): string {
+    return this.#log.idAt(index);
+  }
+  get(index: number): Promise<AnyEvent> {
+    return this.#log.get(index);
+  }
+  getById(id: string): Promise<AnyEvent> {
+    return this.#log.getById(id);
+  }
+  range(start: number, end?: number): Promise<AnyEvent[]> {
+    return this.#log.range(start, end);
+  }
+  iterate(from?: number): AsyncGenerator<AnyEvent, void, undefined> {
+    return this.#log.iterate(from);
+  }
+  [Symbol.asyncIterator](): AsyncGenerator<AnyEvent, void, undefined> {
+    return this.#log[Symbol.asyncIterator]();
+  }
+  refresh(): Promise<number> {
+    return this.#log.refresh();
+  }
+  subscribe(fromIndex?: number, options?: SubscribeOptions): AsyncIterable<LogEntry> {
+    return this.#log.subscribe(fromIndex, options);
+  }
+  listen(
+    fromIndex: number,
+    listener: (entry: LogEntry) => void | Promise<void>,
+    options?: SubscribeOptions & { onError?: (error: unknown) => void },
+  ): () => void {
+    return this.#log.listen(fromIndex, listener, options);
+  }
+  verifyChain(options?: { publicKey?: KeyObject }): Promise<ChainReport> {
+    return this.#log.verifyChain(options);
+  }
+}
