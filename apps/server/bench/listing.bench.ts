@@ -97,7 +97,9 @@ try {
   console.log(
     `  a page of ${PAGE}:                mean ${mean(pages).toFixed(1)} ms, median ${median(pages).toFixed(1)} ms (target ≤ 50 ms)`,
   );
-  console.log(`  a count with q:               mean ${mean(counts).toFixed(1)} ms, median ${median(counts).toFixed(1)} ms`);
+  console.log(
+    `  a count with q:               mean ${mean(counts).toFixed(1)} ms, median ${median(counts).toFixed(1)} ms`,
+  );
   console.log(`  memory at start:              ${before}`);
   console.log(`  after listing all ${listed}:     ${afterWalk}`);
   console.log(`  after releasing ${released} idle:    ${afterRelease}`);

@@ -1,14 +1,16 @@
 import type { FileStore } from '@x/store';
 import { InvalidArtifactNameError } from './session-errors.js';
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** True when `name` has a control character (code points below 0x20, and 0x7f). */
+const hasControlCharacter = (name: string): boolean =>
+  [...name].some((char) => (char.codePointAt(0) ?? 0) < 0x20 || char.codePointAt(0) === 0x7f);
 
 /** Checks an artifact name: 1–200 characters, no slash, backslash or control character, not `.` or `..`. */
 export function assertArtifactName(name: string): void {
   if (typeof name !== 'string' || name.length === 0) throw new InvalidArtifactNameError(String(name), 'it is empty');
   if (name.length > 200) throw new InvalidArtifactNameError(name, 'it is longer than 200 characters');
   if (/[/\\]/.test(name)) throw new InvalidArtifactNameError(name, 'it contains a slash');
-  if (CONTROL.test(name)) throw new InvalidArtifactNameError(name, 'it contains a control character');
+  if (hasControlCharacter(name)) throw new InvalidArtifactNameError(name, 'it contains a control character');
   if (name === '.' || name === '..') throw new InvalidArtifactNameError(name, 'it is a relative path');
 }
 
