@@ -51,8 +51,16 @@ const errorMeaning = {
   '4xx': 'Any other client error',
   '5xx': 'Any other server error',
 } as const;
+/**
+ * The server's own guards (Host/Origin, body limits) answer before the gateway's handler, in the REST API's
+ * `{detail}` shape: both shapes are declared, so such an answer is sent as it is instead of failing to serialize.
+ */
+const guardErrorSchema = z.object({ detail: z.unknown() });
 const errorSchemas = Object.fromEntries(
-  Object.entries(errorMeaning).map(([status, meaning]) => [status, openAiErrorBodySchema.describe(meaning)]),
+  Object.entries(errorMeaning).map(([status, meaning]) => [
+    status,
+    z.union([openAiErrorBodySchema, guardErrorSchema]).describe(meaning),
+  ]),
 );
 
 /** OpenAI clients send the key as `Authorization: Bearer`; the REST header is accepted too (see route-auth). */
