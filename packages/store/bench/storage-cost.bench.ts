@@ -1,7 +1,9 @@
 /**
  * What a durable agent step costs the local store (issue 33): bytes on disk and wall-clock time per step
  * (a step = two commits, an ActionEvent of ~1 KB and an ObservationEvent of ~3 KB, performance.md's shapes),
- * next to the physical floor: the same event bytes appended to one segment file, fdatasync after each.
+ * next to the physical floor: the same event bytes appended to one segment file, fdatasync after each. Two
+ * layouts, in rotation with the floor: staged bodies (what the local store writes) and full claims (the store
+ * without `writeIfAbsentThenLinkMany`, as every append was written before issue 33).
  * `pnpm --filter @x/store exec tsx bench/storage-cost.bench.ts` (BENCH_STEPS, default 200; BENCH_ROUNDS,
  * default 3, alternating ours and the floor, medians). System calls per append: run it under
  * `strace -f -c -e trace=!futex,epoll_wait,epoll_pwait` with BENCH_ROUNDS=1 (see the README, "Storage and
@@ -52,11 +54,16 @@ function stepsOf(): { head: AnyEvent[]; steps: [AnyEvent, AnyEvent][] } {
   return { head: all.slice(0, 2), steps };
 }
 
+type Layout = 'staged' | 'full claims';
+
 async function ours(
   root: string,
+  layout: Layout,
 ): Promise<{ msPerStep: number; eventBytes: number; disk: ReturnType<typeof diskUsage> }> {
   const { head, steps } = stepsOf();
-  const log = await EventLog.open(createLocalFileStore({ root, durability: 'fsync' }), { packs: false });
+  const local = createLocalFileStore({ root, durability: 'fsync' });
+  const store = layout === 'staged' ? local : { ...local, writeIfAbsentThenLinkMany: undefined };
+  const log = await EventLog.open(store, { packs: false });
   for (const event of head) await log.append(event);
   const headUsage = diskUsage(join(root, 'events'));
   let eventBytes = 0;
@@ -104,37 +111,43 @@ console.log(
     .map((value) => value.toFixed(1))
     .join(' / ')}; ${STEPS} steps, ${ROUNDS} rounds`,
 );
-const oursMs: number[] = [];
-const floorMs: number[] = [];
-let last: Awaited<ReturnType<typeof ours>> | undefined;
+const layouts: Layout[] = ['staged', 'full claims'];
+const times = new Map<Layout | 'floor', number[]>([
+  ['staged', []],
+  ['full claims', []],
+  ['floor', []],
+]);
+const last = new Map<Layout, Awaited<ReturnType<typeof ours>>>();
 for (let round = 0; round <= ROUNDS; round++) {
-  const a = await mkdtemp(join(tmpdir(), 'x-storage-cost-'));
-  const b = await mkdtemp(join(tmpdir(), 'x-storage-floor-'));
-  try {
-    const measured = await ours(a);
-    const floored = floor(b);
-    // Round 0 is the warm-up of both sides.
-    if (round > 0) {
-      oursMs.push(measured.msPerStep);
-      floorMs.push(floored.msPerStep);
-      last = measured;
+  for (const layout of layouts) {
+    const a = await mkdtemp(join(tmpdir(), 'x-storage-cost-'));
+    const b = await mkdtemp(join(tmpdir(), 'x-storage-floor-'));
+    try {
+      const measured = await ours(a, layout);
+      const floored = floor(b);
+      // Round 0 is the warm-up of every side.
+      if (round > 0) {
+        times.get(layout)!.push(measured.msPerStep);
+        times.get('floor')!.push(floored.msPerStep);
+        last.set(layout, measured);
+      }
+    } finally {
+      await rm(a, { recursive: true, force: true });
+      await rm(b, { recursive: true, force: true });
     }
-  } finally {
-    await rm(a, { recursive: true, force: true });
-    await rm(b, { recursive: true, force: true });
   }
 }
-if (last !== undefined) {
-  const perStep = (value: number) => (value / STEPS / 1024).toFixed(2);
+const perStep = (value: number) => (value / STEPS / 1024).toFixed(2);
+const f = median(times.get('floor')!);
+for (const layout of layouts) {
+  const measured = last.get(layout);
+  if (measured === undefined) continue;
+  const { disk, eventBytes } = measured;
+  const o = median(times.get(layout)!);
   console.log(
-    `bytes: events' JSON ${perStep(last.eventBytes)} KB per step; on disk (each inode once; ${last.disk.files} names for ${2 * STEPS} events): ` +
-      `${perStep(last.disk.bytes)} KB apparent, ${perStep(last.disk.blocks)} KB in blocks per step; ` +
-      `${(last.disk.bytes / last.eventBytes).toFixed(2)}× the events' bytes (apparent), ${(last.disk.blocks / last.eventBytes).toFixed(2)}× in blocks`,
-  );
-  const o = median(oursMs);
-  const f = median(floorMs);
-  console.log(
-    `durable step (two appends, durability 'fsync'): ours ${o.toFixed(2)} ms, floor (segment append + fdatasync, twice) ` +
-      `${f.toFixed(2)} ms, ${(o / f).toFixed(2)}× (medians of ${ROUNDS})`,
+    `${layout}: events' JSON ${perStep(eventBytes)} KB per step; on disk (each inode once; ${disk.files} names for ${2 * STEPS} events) ` +
+      `${perStep(disk.bytes)} KB apparent (${(disk.bytes / eventBytes).toFixed(2)}×), ${perStep(disk.blocks)} KB in blocks ` +
+      `(${(disk.blocks / eventBytes).toFixed(2)}×); durable step ${o.toFixed(2)} ms against the floor's ${f.toFixed(2)} ms ` +
+      `(segment append + fdatasync, twice): ${(o / f).toFixed(2)}× (medians of ${ROUNDS})`,
   );
 }

@@ -1,5 +1,11 @@
 import type { AnyEvent } from '@x/events';
-import { createChainLink, formatChainedClaim } from '../chain/chain-link.js';
+import {
+  type ChainLink,
+  createChainLink,
+  formatChainedClaim,
+  formatStagedClaim,
+  stagedBodyPath,
+} from '../chain/chain-link.js';
 import { writeChainAnchor, writeHeadRecord } from '../chain/chain-records.js';
 import { AppendConflictError } from '../errors/append-conflict-error.js';
 import { CorruptEventError } from '../errors/corrupt-event-error.js';
@@ -9,7 +15,7 @@ import { eventIdOfPath } from './file-names.js';
 import type { LogCore } from './log-core.js';
 import { probeClaims } from './log-discovery.js';
 import { readSlotClaim } from './slot-claims.js';
-import { claimAndPublish, claimAndPublishMany, writeFromClaim } from './tracked-writes.js';
+import { type AppendWrites, claimAndPublish, claimAndPublishMany, writeFromClaim } from './tracked-writes.js';
 
 /** An event ready to append: validated, and its exact bytes (`serializeEvent`). */
 export interface PreparedEvent {
@@ -42,14 +48,15 @@ export async function appendNow(
     const link = createChainLink(index, event.id, await previousHash(core, index), json);
     if (link.prev === null) await anchorChain(core, index);
     const ownPath = core.eventPath(index, event.id);
-    // The event file is the event's bytes alone (the claim also holds its chain link). Once the claim
-    // commits the event, it is recorded even if writing its file fails, so a retry of this append
-    // reports a duplicate instead of writing the event twice.
-    const writes = {
-      claim: { path: core.slotPath(index), data: formatChainedClaim(link, json) },
-      eventFile: { path: ownPath, data: json },
-    };
-    if (await claimAndPublish(core, index, writes, () => core.push(ownPath, event, link))) {
+    // Once the claim commits the event, it is recorded even if writing its file fails, so a retry of this
+    // append reports a duplicate instead of writing the event twice.
+    const onClaimed = () => core.push(ownPath, event, link);
+    const writes = appendWrites(core, index, { event, json }, link);
+    const won =
+      writes.body !== undefined
+        ? (await claimAndPublishMany(core, index, [writes], onClaimed)) === 1
+        : await claimAndPublish(core, index, writes, onClaimed);
+    if (won) {
       core.packs?.appended(index);
       core.appended = true;
       return index;
@@ -82,7 +89,8 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
   const indices: number[] = [];
   let rest = prepared;
   // A new log's first append settles its directory's version on its own (see claimAndPublish).
-  if (core.store.writeIfAbsentThenWriteMany !== undefined && rest.length > 1 && core.length > 0) {
+  const batches = core.store.writeIfAbsentThenWriteMany ?? core.store.writeIfAbsentThenLinkMany;
+  if (batches !== undefined && rest.length > 1 && core.length > 0) {
     const start = core.length;
     let previous = await previousHash(core, start);
     if (previous === null) await anchorChain(core, start);
@@ -92,12 +100,9 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
       return link;
     });
     const batch = rest;
-    const pairs = batch.map(({ event, json }, offset) => ({
-      first: { path: core.slotPath(start + offset), data: formatChainedClaim(links[offset]!, json) },
-      second: { path: core.eventPath(start + offset, event.id), data: json },
-    }));
-    const created = await claimAndPublishMany(core, start, pairs, (offset) =>
-      core.push(pairs[offset]!.second.path, batch[offset]!.event, links[offset]),
+    const writes = batch.map((one, offset) => appendWrites(core, start + offset, one, links[offset]!));
+    const created = await claimAndPublishMany(core, start, writes, (offset) =>
+      core.push(writes[offset]!.eventFile.path, batch[offset]!.event, links[offset]),
     );
     for (let offset = 0; offset < created; offset++) {
       core.packs?.appended(start + offset);
@@ -108,6 +113,25 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
   }
   for (const one of rest) indices.push(await appendNow(core, one, undefined));
   return indices;
+}
+
+/**
+ * What appending `prepared` at `index` writes. Where the store can store the event's bytes once
+ * (`writeIfAbsentThenLinkMany`: the local store), a staged body in `.slots/` and a claim holding the link alone,
+ * the event file being a hard link of the body; elsewhere the claim holds the link and the event's bytes, and
+ * the event file is their second copy (one file per event is all S3 and memory can do).
+ */
+function appendWrites(core: LogCore, index: number, { event, json }: PreparedEvent, link: ChainLink): AppendWrites {
+  const claimPath = core.slotPath(index);
+  const eventFile = { path: core.eventPath(index, event.id), data: json };
+  if (core.store.writeIfAbsentThenLinkMany === undefined) {
+    return { claim: { path: claimPath, data: formatChainedClaim(link, json) }, eventFile };
+  }
+  return {
+    claim: { path: claimPath, data: formatStagedClaim(link) },
+    eventFile,
+    body: { path: stagedBodyPath(claimPath, link), data: json },
+  };
 }
 
 /**

@@ -52,24 +52,52 @@ export async function claimAndPublish(
   return written;
 }
 
-/** `claimAndPublish` for a batch starting at `start` (see `FileStore.writeIfAbsentThenWriteMany`). */
+/** One append of a batch: its claim and event file, and (for `writeIfAbsentThenLinkMany`) its staged body. */
+export interface AppendWrites {
+  readonly claim: StoreWrite;
+  readonly eventFile: StoreWrite;
+  readonly body?: StoreWrite;
+}
+
+/**
+ * `claimAndPublish` for a batch starting at `start`: `FileStore.writeIfAbsentThenLinkMany` when every item has
+ * its staged body (the event's bytes stored once), else `writeIfAbsentThenWriteMany`.
+ */
 export async function claimAndPublishMany(
   core: LogCore,
   start: number,
-  pairs: readonly { first: StoreWrite; second: StoreWrite }[],
+  writes: readonly AppendWrites[],
   onClaimed: (offset: number) => void,
 ): Promise<number> {
   const verified = core.verified;
   const track = verified !== undefined && verified.count === start && core.store.listingVersion !== undefined;
   core.verified = undefined;
   let versions: { before: string; after: string } | undefined;
-  const created = await core.store.writeIfAbsentThenWriteMany!(pairs, onClaimed, {
+  const options = {
     ...(track && { onVersions: (before: string, after: string) => (versions = { before, after }) }),
     ...(core.deferPublish && { deferThen: core.deferPublish }),
-  });
+  };
+  const linked = core.store.writeIfAbsentThenLinkMany;
+  const created =
+    linked !== undefined && writes.every((write) => write.body !== undefined)
+      ? await linked.call(
+          core.store,
+          writes.map(({ claim, body, eventFile }) => ({ first: claim, body: body!, linkAt: eventFile.path })),
+          onClaimed,
+          options,
+        )
+      : await core.store.writeIfAbsentThenWriteMany!(
+          writes.map(({ claim, eventFile }) => ({ first: claim, second: eventFile })),
+          onClaimed,
+          options,
+        );
   // Verified again only when the whole batch went in and nothing else changed the directory meanwhile.
-  if (created === pairs.length && versions !== undefined && versions.before === verified?.listing) {
+  if (created === writes.length && versions !== undefined && versions.before === verified?.listing) {
     core.verified = { listing: versions.after, count: start + created };
+  } else if (start === 0 && verified?.count === 0 && created === writes.length) {
+    // A new log: its first claims created the directory (or `.slots` in it), so the version moved; a listing
+    // of a directory that small costs nothing and says whether it holds exactly these event files.
+    core.verified = await verifyExactly(core, created);
   }
   return created;
 }
@@ -86,7 +114,7 @@ export async function writeEventFile(core: LogCore, index: number, write: () => 
   // A new log: its first claim created the directory (or `.slots` in it), so the version moved; a
   // listing of a directory that small costs nothing and says whether it holds any event file.
   if (!tracked && index === 0 && verified?.count === 0) {
-    verified = await verifyEmpty(core);
+    verified = await verifyExactly(core, 0);
     tracked = verified !== undefined;
   }
   core.verified = tracked ? verified : undefined;
@@ -97,20 +125,28 @@ export async function writeEventFile(core: LogCore, index: number, write: () => 
   }
 }
 
-/** Publishes a committed claim's event file: its bytes for chained claims, a copy of the claim otherwise. */
+/**
+ * Publishes a committed claim's event file: a copy of its staged body (on the local store a hard link, so the
+ * bytes stay stored once), its bytes for other chained claims, a copy of the claim for unchained ones.
+ */
 export function writeFromClaim(core: LogCore, index: number, path: string, claim: SlotClaim): Promise<void> {
-  return writeEventFile(core, index, () =>
-    claim.link === undefined ? core.store.copy(core.slotPath(index), path) : core.store.write(path, claim.json),
-  );
+  return writeEventFile(core, index, () => {
+    if (claim.staged !== undefined) return core.store.copy(claim.staged, path);
+    return claim.link === undefined ? core.store.copy(core.slotPath(index), path) : core.store.write(path, claim.json);
+  });
 }
 
-/** `{ listing, count: 0 }` when the directory holds no event file (checked by a bracketed listing), else undefined. */
-async function verifyEmpty(core: LogCore): Promise<VerifiedListing | undefined> {
+/**
+ * `{ listing, count }` when the directory's event files are exactly those at indices `[0, count)` (checked by a
+ * bracketed listing; for a new log, whose directory is tiny), else undefined.
+ */
+async function verifyExactly(core: LogCore, count: number): Promise<VerifiedListing | undefined> {
   const listing = await core.listingVersion();
   if (listing === undefined) return undefined;
   const names = await core.store.list(core.dir);
-  if (names.some((name) => parseEventFileIndex(name) !== -1)) return undefined;
-  return (await core.listingVersion()) === listing ? { listing, count: 0 } : undefined;
+  const indices = names.map((name) => parseEventFileIndex(name)).filter((index) => index !== -1);
+  if (indices.length !== count || indices.some((index) => index >= count)) return undefined;
+  return (await core.listingVersion()) === listing ? { listing, count } : undefined;
 }
 
 /** Writes the name index when `verified` is long and not on disk yet (see `EventLog.close`); warns on failure. */
