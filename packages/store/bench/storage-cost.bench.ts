@@ -2,8 +2,8 @@
  * What a durable agent step costs the local store (issue 33): bytes on disk and wall-clock time per step
  * (a step = two commits, an ActionEvent of ~1 KB and an ObservationEvent of ~3 KB, performance.md's shapes),
  * next to the physical floor: the same event bytes appended to one segment file, fdatasync after each. Two
- * layouts, in rotation with the floor: staged bodies (what the local store writes) and full claims (the store
- * without `writeIfAbsentThenLinkMany`, as every append was written before issue 33).
+ * layouts, in rotation with the floor: staged bodies (what the local store writes by default) and full claims
+ * (`stageBodies: false`, as every append was written before issue 33).
  * `pnpm --filter @x/store exec tsx bench/storage-cost.bench.ts` (BENCH_STEPS, default 200; BENCH_ROUNDS,
  * default 3, alternating ours and the floor, medians). System calls per append: run it under
  * `strace -f -c -e trace=!futex,epoll_wait,epoll_pwait` with BENCH_ROUNDS=1 (see the README, "Storage and
@@ -61,9 +61,8 @@ async function ours(
   layout: Layout,
 ): Promise<{ msPerStep: number; eventBytes: number; disk: ReturnType<typeof diskUsage> }> {
   const { head, steps } = stepsOf();
-  const local = createLocalFileStore({ root, durability: 'fsync' });
-  const store = layout === 'staged' ? local : { ...local, writeIfAbsentThenLinkMany: undefined };
-  const log = await EventLog.open(store, { packs: false });
+  const store = createLocalFileStore({ root, durability: 'fsync' });
+  const log = await EventLog.open(store, { packs: false, stageBodies: layout === 'staged' });
   for (const event of head) await log.append(event);
   const headUsage = diskUsage(join(root, 'events'));
   let eventBytes = 0;

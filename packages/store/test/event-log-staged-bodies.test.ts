@@ -87,6 +87,24 @@ describe.each(['none', 'fsync'] as const)('EventLog on the local store (durabili
   });
 });
 
+describe('EventLog on the local store with stageBodies: false', () => {
+  it('writes claims that hold the event, and reads a log mixing both forms', async () => {
+    const root = await newRoot();
+    const full = await EventLog.open(createLocalFileStore({ root }), { stageBodies: false });
+    const events = [userMessageEvent('a'), userMessageEvent('b'), userMessageEvent('c')];
+    await full.append(events[0]!);
+    await full.appendMany([events[1]!]);
+    const claim = await readFile(join(root, 'events', '.slots', '00001.json'), 'utf8');
+    expect(claim.endsWith(`\n${serializeEvent(events[1]!)}`)).toBe(true);
+    expect(await readdir(join(root, 'events', '.slots'))).not.toContain(`event-00001-${events[1]!.id}.json`);
+    const staged = await EventLog.open(createLocalFileStore({ root }));
+    await staged.append(events[2]!);
+    const reopened = await EventLog.open(createLocalFileStore({ root }));
+    expect((await reopened.range(0)).map((event) => event.id)).toEqual(events.map((event) => event.id));
+    expect(await verifyEventChain(createLocalFileStore({ root }))).toMatchObject({ status: 'verified', length: 3 });
+  });
+});
+
 describe('EventLog whose event file a crash left unwritten, with a staged claim', () => {
   it('links the file again from its staged body when reopened, one file under two names', async () => {
     const root = await newRoot();

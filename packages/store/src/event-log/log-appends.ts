@@ -89,8 +89,8 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
   const indices: number[] = [];
   let rest = prepared;
   // A new log's first append settles its directory's version on its own (see claimAndPublish).
-  const batches = core.store.writeIfAbsentThenWriteMany ?? core.store.writeIfAbsentThenLinkMany;
-  if (batches !== undefined && rest.length > 1 && core.length > 0) {
+  const batches = core.stagesBodies || core.store.writeIfAbsentThenWriteMany !== undefined;
+  if (batches && rest.length > 1 && core.length > 0) {
     const start = core.length;
     let previous = await previousHash(core, start);
     if (previous === null) await anchorChain(core, start);
@@ -124,7 +124,7 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
 function appendWrites(core: LogCore, index: number, { event, json }: PreparedEvent, link: ChainLink): AppendWrites {
   const claimPath = core.slotPath(index);
   const eventFile = { path: core.eventPath(index, event.id), data: json };
-  if (core.store.writeIfAbsentThenLinkMany === undefined) {
+  if (!core.stagesBodies) {
     return { claim: { path: claimPath, data: formatChainedClaim(link, json) }, eventFile };
   }
   return {

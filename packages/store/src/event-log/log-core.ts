@@ -58,6 +58,8 @@ export class LogCore {
   readonly unfinishedPublishes = new Set<Promise<void>>();
   /** What appends hand `claimThenPublish` to defer event files with; undefined with `awaitEventFiles`. */
   readonly deferPublish: ((rest: Promise<void>) => void) | undefined;
+  /** Appends store each event's bytes once (`stageBodies`, where the store has `writeIfAbsentThenLinkMany`). */
+  readonly stagesBodies: boolean;
 
   constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
@@ -68,6 +70,7 @@ export class LogCore {
     this.writesNameIndex = options.nameIndex?.write !== false;
     this.rollsForward = options.rollForward !== false;
     this.deferPublish = options.awaitEventFiles === true ? undefined : (rest) => this.#trackPublish(rest);
+    this.stagesBodies = options.stageBodies !== false && store.writeIfAbsentThenLinkMany !== undefined;
   }
 
   #trackPublish(rest: Promise<void>): void {
