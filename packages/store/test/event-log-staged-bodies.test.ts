@@ -87,6 +87,22 @@ describe.each(['none', 'fsync'] as const)('EventLog on the local store (durabili
   });
 });
 
+describe('EventLog on the local store, the same event appended by two writers', () => {
+  it('keeps the winner’s body, which the loser’s claim attempt named too, and reports the duplicate', async () => {
+    const root = await newRoot();
+    const a = await EventLog.open(createLocalFileStore({ root }));
+    const b = await EventLog.open(createLocalFileStore({ root }));
+    const event = userMessageEvent('same');
+    await a.append(event);
+    await expect(b.append(event)).rejects.toMatchObject({ code: 'duplicate_event_id' });
+    const name = `event-00000-${event.id}.json`;
+    expect(await readFile(join(root, 'events', '.slots', name), 'utf8')).toBe(serializeEvent(event));
+    await rm(join(root, 'events', name));
+    // The event file is linked again from the body the loser left in place.
+    expect((await (await EventLog.open(createLocalFileStore({ root }))).get(0)).id).toBe(event.id);
+  });
+});
+
 describe('EventLog on the local store with stageBodies: false', () => {
   it('writes claims that hold the event, and reads a log mixing both forms', async () => {
     const root = await newRoot();

@@ -51,18 +51,22 @@ export async function readSlotClaim(store: FileStore, path: string): Promise<Slo
 
 /**
  * The event bytes of a claim that is its header alone: its staged body, which is durable before the claim
- * exists and is never removed by this package. A missing body is a damaged claim (`CorruptEventError`).
+ * exists and is never removed by this package, else the event file, its other name (a copy of the log that
+ * left `.slots/`'s bodies behind). Neither there: a damaged claim (`CorruptEventError`).
  */
 async function readStagedBody(store: FileStore, claimPath: string, staged: string): Promise<string> {
-  try {
-    return await store.read(staged);
-  } catch (error) {
-    if (!isFileNotFound(error)) throw error;
-    throw new CorruptEventError({
-      location: store.describe(claimPath),
-      problem: `its event's staged body ${store.describe(staged)} is missing`,
-    });
+  const eventFile = `${claimPath.slice(0, claimPath.lastIndexOf('/.slots/'))}/${staged.slice(staged.lastIndexOf('/') + 1)}`;
+  for (const path of [staged, eventFile]) {
+    try {
+      return await store.read(path);
+    } catch (error) {
+      if (!isFileNotFound(error)) throw error;
+    }
   }
+  throw new CorruptEventError({
+    location: store.describe(claimPath),
+    problem: `its event's staged body ${store.describe(staged)} is missing, and so is its event file`,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
-import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { StoreError } from '../errors.js';
+import { eventFileName } from '../event-log/file-names.js';
 import type { StoreWrite } from '../file-store.js';
 import { type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
 import { errnoCode } from './local-fs.js';
@@ -37,7 +38,8 @@ export interface LocalWriteThenLinkDeps extends LocalWritePairDeps {
  * ext4, xfs and btrfs journal a directory's changes in order, so a power loss before that fsync cannot keep
  * a claim and lose its body. The event files are links of durable bodies, so a power loss leaves each one
  * whole or missing, never cut short; with `rebuildable` their directory is not fsynced (a missing one is linked
- * again from its body by the next open or read). A body whose claim was lost to another writer is removed.
+ * again from its body by the next open or read). A body whose claim was lost to another writer is removed, unless that writer appended the same event (same
+ * index and id: its claim commits this very name).
  */
 export async function writeIfAbsentThenLinkManyLocal(
   deps: LocalWriteThenLinkDeps,
@@ -90,12 +92,10 @@ export async function writeIfAbsentThenLinkManyLocal(
       throw failed === undefined ? new Error('a temp file was not written') : failed.reason;
     }
     // Every body under its name before any claim: a claim never exists without the bytes it commits.
-    const inodes: number[] = [];
     for (let i = 0; i < items.length; i++) {
       failing = { operation: 'write', path: items[i]!.body.path, location: bodies[i]!.location };
-      const bodyPath = `${slots.path}/${bodies[i]!.name}`;
-      renameSync(temps[2 * i]!, bodyPath);
-      inodes.push(lstatSync(bodyPath).ino);
+      // A rename, so a body left by an attempt that never claimed (a crash) is replaced.
+      renameSync(temps[2 * i]!, `${slots.path}/${bodies[i]!.name}`);
     }
     for (let i = 0; i < items.length; i++) {
       failing = { operation: 'writeIfAbsent', path: items[i]!.first.path, location: claims[i]!.location };
@@ -108,10 +108,12 @@ export async function writeIfAbsentThenLinkManyLocal(
       }
     }
     for (let i = 0; i < items.length; i++) removeQuietly(temps[2 * i + 1]!);
-    // Bodies of lost claims, unless another writer of the same event has put its own there meanwhile.
+    // The bodies of items not claimed, unless the claim there is the same event's (appended by another writer,
+    // whose claim names this very body: the name holds the index and the id).
     for (let i = created; i < items.length; i++) {
-      const bodyPath = `${slots.path}/${bodies[i]!.name}`;
-      if (inodeOf(bodyPath) === inodes[i]) removeQuietly(bodyPath);
+      if (!claimNamesBody(`${slots.path}/${claims[i]!.name}`, bodies[i]!.name)) {
+        removeQuietly(`${slots.path}/${bodies[i]!.name}`);
+      }
     }
     if (created > 0 && deps.durable) await syncDirectory(slots);
   } catch (error) {
@@ -185,11 +187,20 @@ function linkExisting(from: string, to: string): void {
   }
 }
 
-function inodeOf(path: string): number | undefined {
+/** Whether the claim at `claimPath` exists and commits the body named `bodyName` (its index and id). */
+function claimNamesBody(claimPath: string, bodyName: string): boolean {
+  let header: string;
   try {
-    return lstatSync(path).ino;
+    const text = readFileSync(claimPath, 'utf8');
+    header = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
   } catch {
-    return undefined;
+    return false;
+  }
+  try {
+    const { index, id } = JSON.parse(header) as { index?: unknown; id?: unknown };
+    return typeof index === 'number' && typeof id === 'string' && eventFileName(index, id) === bodyName;
+  } catch {
+    return false;
   }
 }
 
