@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, readSync, renameSync, unlinkSync } from 'node:fs';
 import { StoreError } from '../errors.js';
 import { eventFileName } from '../event-log/file-names.js';
 import type { StoreWrite } from '../file-store.js';
@@ -190,11 +190,18 @@ function linkExisting(from: string, to: string): void {
 /** Whether the claim at `claimPath` exists and commits the body named `bodyName` (its index and id). */
 function claimNamesBody(claimPath: string, bodyName: string): boolean {
   let header: string;
+  let fd: number | undefined;
   try {
-    const text = readFileSync(claimPath, 'utf8');
+    // Never blocking on what may sit at a claim's name (a FIFO) and never following a link: a regular file only.
+    fd = openSync(claimPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    if (!fstatSync(fd).isFile()) return false;
+    const buffer = Buffer.alloc(1024);
+    const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
     header = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   try {
     const { index, id } = JSON.parse(header) as { index?: unknown; id?: unknown };
