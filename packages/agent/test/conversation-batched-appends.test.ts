@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
 
 // A step's stats update (from the model's response) is written with the step's next event in one round of
-// the store (EventLog.appendMany → writeIfAbsentThenWriteMany on the local store).
+// the store (EventLog.appendMany → writeIfAbsentThenLinkMany on the local store, with the batch's events).
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -33,7 +33,7 @@ function agentFor(steps: number): Agent {
   });
 }
 
-/** The store, recording the name of every write call. */
+/** The store, recording the name of every write call (and, for a batch call, how many items it had). */
 function recordingStore(inner: FileStore): { store: FileStore; writes: string[] } {
   const writes: string[] = [];
   const store = new Proxy(inner, {
@@ -41,7 +41,9 @@ function recordingStore(inner: FileStore): { store: FileStore; writes: string[] 
       const value = Reflect.get(target, property, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (String(property).startsWith('write')) writes.push(String(property));
+        const name = String(property);
+        const batch = name.endsWith('Many') && Array.isArray(args[0]) ? ` ×${args[0].length}` : '';
+        if (name.startsWith('write')) writes.push(`${name}${batch}`);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -67,7 +69,7 @@ describe('a conversation on the local store', () => {
     const live = conversation.state;
     await conversation.close();
     // One batch per model response (the tool steps and the finish), never a stats update on its own.
-    expect(writes.filter((name) => name === 'writeIfAbsentThenWriteMany')).toHaveLength(steps + 1);
+    expect(writes.filter((name) => name === 'writeIfAbsentThenLinkMany ×2')).toHaveLength(steps + 1);
 
     const resumed = await Conversation.resume(conversation.id, { agent: agentFor(0), persistenceDir: root });
     const kinds: string[] = [];

@@ -115,6 +115,23 @@ export interface FileStore {
     options?: WritePairOptions,
   ): Promise<number>;
 
+  /**
+   * Optional: stores each item's `body` once, under two names. For each item in order: `write(body)`, then
+   * `writeIfAbsent(first)`; when that created `first`, `body` is published at `linkAt` as `copy(body, linkAt)`
+   * would (a hard link: one file, two names); when `first` exists, the item's `body` is removed and the call
+   * stops. Resolves with how many items were created (a prefix); `onCreated(i)` runs once item `i`'s `first`
+   * exists, before its `linkAt`. `first` exists only once its `body` is in place, and durable only once it is.
+   * `options` as for `writeIfAbsentThenWriteMany`: with `deferThen` the store may leave the `linkAt` names'
+   * durability to later (the local store does not fsync their directory). The local store implements it under
+   * one walk with shared fsyncs; the `EventLog` appends with it where it exists (a body in `.slots/`, a claim
+   * holding only the chain link, the event file a link of the body), so an event's bytes are stored once.
+   */
+  writeIfAbsentThenLinkMany?(
+    items: readonly { readonly first: StoreWrite; readonly body: StoreWrite; readonly linkAt: string }[],
+    onCreated: (index: number) => void,
+    options?: WritePairOptions,
+  ): Promise<number>;
+
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;
 }

@@ -17,8 +17,9 @@ import {
 import { directoryVersion } from './internal/directory-version.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
-import { type LocalWritePairDeps, writeIfAbsentThenWriteLocal } from './internal/local-write-pair.js';
+import { writeIfAbsentThenWriteLocal } from './internal/local-write-pair.js';
 import { writeIfAbsentThenWriteManyLocal } from './internal/local-write-pairs.js';
+import { type LocalWriteThenLinkDeps, writeIfAbsentThenLinkManyLocal } from './internal/local-write-then-link.js';
 import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
 
@@ -296,6 +297,12 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
         rebuildable: options?.deferThen !== undefined,
       }),
 
+    writeIfAbsentThenLinkMany: (items, onCreated, options) =>
+      writeIfAbsentThenLinkManyLocal(pair, items, onCreated, {
+        onVersions: options?.onVersions,
+        rebuildable: options?.deferThen !== undefined,
+      }),
+
     writeIfAbsentThenWriteMany: (pairs, onCreated, options) =>
       writeIfAbsentThenWriteManyLocal(pair, pairs, onCreated, {
         onVersions: options?.onVersions,
@@ -397,7 +404,16 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     },
   };
   // What the claim-then-event-file call borrows from this store (see `internal/local-write-pair.ts`).
-  const pair: LocalWritePairDeps = { root, durable, fileKey, fail, writeTemp, linkThenRemove, replaceWith, ...store };
+  const pair: LocalWriteThenLinkDeps = {
+    root,
+    durable,
+    fileKey,
+    fail,
+    writeTemp,
+    linkThenRemove,
+    replaceWith,
+    ...store,
+  };
   return store;
 
   /** The source of a copy must be a regular file: checked before linking, so a FIFO or link is never published. */

@@ -98,6 +98,6 @@ describe('EventLog.appendMany on the local store', () => {
     await log.append(userMessageEvent('first'));
     calls.length = 0;
     await log.appendMany([0, 1, 2].map((i) => userMessageEvent(`batch ${i}`)));
-    expect(calls.filter((call) => call.startsWith('write'))).toEqual(['writeIfAbsentThenWriteMany']);
+    expect(calls.filter((call) => call.startsWith('write'))).toEqual(['writeIfAbsentThenLinkMany']);
   });
 });

@@ -56,6 +56,7 @@ export function guardConversationStore(base: FileStore, conversationId: string):
 const WRITE_PAIR_OPTIONS_AT: ReadonlyMap<string | symbol, number> = new Map([
   ['writeIfAbsentThenWrite', 3],
   ['writeIfAbsentThenWriteMany', 2],
+  ['writeIfAbsentThenLinkMany', 2],
 ]);
 
 /**

@@ -41,6 +41,20 @@ describe('indexedConversationStore', () => {
       'c/events/.slots/',
       'c/events/event-00000-a.json',
     ]);
+    // The EventLog's append storing the bytes once: a body, a claim, the event file linked to the body.
+    expect(store.writeIfAbsentThenLinkMany).toBeTypeOf('function');
+    const linked = await store.writeIfAbsentThenLinkMany!(
+      [
+        {
+          first: { path: 'c/events/.slots/00001.json', data: 'link' },
+          body: { path: 'c/events/.slots/event-00001-b.json', data: 'bytes' },
+          linkAt: 'c/events/event-00001-b.json',
+        },
+      ],
+      () => undefined,
+    );
+    expect(linked).toBe(1);
+    expect(await store.read('c/events/event-00001-b.json')).toBe('bytes');
   });
 
   it('still updates the index when a pair write touches meta.json', async () => {

@@ -94,5 +94,11 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
       return writePair(first, then, onCreated, options);
     };
   }
+  if (store.writeIfAbsentThenLinkMany !== undefined) {
+    const writeLinked = store.writeIfAbsentThenLinkMany.bind(store);
+    // The EventLog's staged bodies, claims and event files (one copy of each event's bytes): never meta.json,
+    // and a published name is a `copy`, which the index ignores too.
+    indexed.writeIfAbsentThenLinkMany = (items, onCreated, options) => writeLinked(items, onCreated, options);
+  }
   return indexed;
 }

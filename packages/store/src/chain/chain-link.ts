@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventFileName } from '../event-log/file-names.js';
 
 /**
  * One link of an event log's hash chain: kept in the event's slot claim (never in the event file, which
@@ -34,6 +35,25 @@ export function createChainLink(index: number, id: string, prev: string | null, 
 export function formatChainedClaim(link: ChainLink, eventJson: string): string {
   const header = JSON.stringify({ chain: 1, index: link.index, id: link.id, prev: link.prev, hash: link.hash });
   return `${header}\n${eventJson}`;
+}
+
+/**
+ * The text of a chained slot claim whose event bytes are stored once, in its staged body (see
+ * `stagedBodyPath`): the header line alone. The local store writes these (`FileStore.writeIfAbsentThenLinkMany`):
+ * the body is a file of its own, durable before the claim exists, and the event file is a hard link of it.
+ */
+export function formatStagedClaim(link: ChainLink): string {
+  return formatChainedClaim(link, '');
+}
+
+/**
+ * Where a staged claim's event bytes are: `<dir>/.slots/` and the event file's name (index and id from the
+ * claim's link), next to the claim at `<dir>/.slots/{index}.json`. Neither the reference nor the claim probe
+ * reads it (it is not named like a claim, and the reference ignores `.slots/`).
+ */
+export function stagedBodyPath(claimPath: string, link: ChainLink): string {
+  // The event file's own name, so the two are one file under two names.
+  return `${claimPath.slice(0, claimPath.lastIndexOf('/'))}/${eventFileName(link.index, link.id)}`;
 }
 
 /**

@@ -1,12 +1,15 @@
 import { parseEventFileName } from '../event-log/file-names.js';
 import type { FileStore } from '../file-store.js';
-import { type ChainLink, parseSlotClaimBytes } from './chain-link.js';
+import { type ChainLink, parseSlotClaimBytes, stagedBodyPath } from './chain-link.js';
 import { readBytes } from './read-bytes.js';
 
 /** What verification needs of a slot claim: its link (none for claims written before chaining) and event bytes. */
 export interface ClaimParts {
   readonly link: ChainLink | undefined;
+  /** The event's bytes in the claim; empty for a claim that is its link alone (see `staged`). */
   readonly json: Uint8Array;
+  /** For a claim that is its link alone: its staged body's path, which holds the event's bytes. */
+  readonly staged?: string;
 }
 
 /** One index as found in the store: its event file(s) and its slot claim. */
@@ -105,7 +108,19 @@ export async function collectSlots(store: FileStore, dir: string): Promise<Slot[
     at(index).claim =
       parts.eventBytes === undefined
         ? { error: `${store.describe(path)}: ${parts.problem}` }
-        : { link: parts.link, json: parts.eventBytes };
+        : parts.link !== undefined && parts.eventBytes.length === 0
+          ? { link: parts.link, json: parts.eventBytes, staged: stagedBodyPath(path, parts.link) }
+          : { link: parts.link, json: parts.eventBytes };
   });
   return slots;
+}
+
+/**
+ * The event bytes a claim commits: its own, or its staged body's (read on use: verification needs them only
+ * for an event whose file is missing or does not match). Undefined when a staged body cannot be read.
+ */
+export async function claimedBytes(store: FileStore, claim: ClaimParts): Promise<Uint8Array | undefined> {
+  if (claim.staged === undefined) return claim.json;
+  const [bytes] = await readBytes(store, [claim.staged]);
+  return bytes instanceof Uint8Array ? bytes : undefined;
 }

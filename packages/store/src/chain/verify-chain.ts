@@ -4,7 +4,7 @@ import { isUnfinishedCopy } from '../event-log/unfinished-file.js';
 import type { FileStore } from '../file-store.js';
 import { computeChainHash } from './chain-link.js';
 import { type ChainAnchor, chainAnchorPath, readChainRecords } from './chain-records.js';
-import { collectSlots, indexIds } from './chain-slots.js';
+import { claimedBytes, collectSlots, indexIds } from './chain-slots.js';
 import { checkHeads, type KnownHead, strippedChainStart } from './head-checks.js';
 import { placementProblem } from './placement.js';
 import { readBytes } from './read-bytes.js';
@@ -115,13 +115,14 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     if (problem) return fail(problem.kind, problem.id, problem.message);
     const read = bytes[index];
     // A committed claim whose file is not written yet (a writer died mid-append) is checked from the claim.
-    let eventJson = file === undefined ? claim!.json : read instanceof Uint8Array ? read : undefined;
+    const claimed = async () => (claim === undefined || 'error' in claim ? undefined : claimedBytes(store, claim));
+    let eventJson = file === undefined ? await claimed() : read instanceof Uint8Array ? read : undefined;
     if (file === undefined) fromClaims.push(index);
     if (eventJson === undefined) return fail('removed', link.id, 'cannot be read');
     if (computeChainHash(index, link.prev, eventJson) !== link.hash) {
       // A file a power loss left unfinished (empty or cut short: it is written without fsync once its claim
       // is durable) is checked from its claim, as readers serve it, and rewritten by the next read.
-      const intended = claim?.json;
+      const intended = await claimed();
       const unfinished =
         intended !== undefined &&
         isUnfinishedCopy(eventJson, intended) &&

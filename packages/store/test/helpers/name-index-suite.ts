@@ -189,6 +189,7 @@ export function describeNameIndex(name: string, backend: NameIndexBackend): void
           ...store,
           // The two-call append, so that the event file's write can fail after the claim.
           writeIfAbsentThenWrite: undefined,
+          writeIfAbsentThenLinkMany: undefined,
           write: async (path, data) => {
             if (path.includes('/event-')) throw new Error('crashed before the event file');
             return store.write(path, data);
@@ -231,6 +232,7 @@ export function describeNameIndex(name: string, backend: NameIndexBackend): void
           ...store,
           // The two-call append, so that another append can land between the event file and the version after it.
           writeIfAbsentThenWrite: undefined,
+          writeIfAbsentThenLinkMany: undefined,
           write: async (path, data) => {
             await store.write(path, data);
             // Between this instance's event file and the listing version it takes after it.
