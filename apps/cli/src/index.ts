@@ -3,3 +3,8 @@ export { ConversationNotFoundError } from './errors/conversation-not-found-error
 export { RunEndedError } from './errors/run-ended-error.js';
 export { UsageError } from './errors/usage-error.js';
 export { CliError, ExitCode } from './errors.js';
+export {
+  type ConversationVisualizer,
+  type ConversationVisualizerOptions,
+  createConversationVisualizer,
+} from './render/conversation-visualizer.js';

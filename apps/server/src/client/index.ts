@@ -26,3 +26,4 @@ export {
   streamConversationEvents,
   WebSocketUnavailableError,
 } from '@x/client';
+export { type ConversationServer, type OpenConversationOptions, openConversation } from './open-conversation.js';
