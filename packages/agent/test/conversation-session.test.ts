@@ -27,7 +27,7 @@ const noteTool = defineTool({
     if (session === undefined) throw new Error('no session');
     const { version } = await session.saveArtifact('notes.md', action.text);
     await session.update({ notes: version, last_note: action.text });
-    return `saved version ${version}`;
+    return { content: `saved version ${version}` };
   },
 });
 

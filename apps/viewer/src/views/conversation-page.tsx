@@ -8,6 +8,7 @@ import { BudgetBanner } from './budget-banner.js';
 import { formatCost, titleOf, totalCost } from './format.js';
 import { InsightsPanel } from './insights-panel.js';
 import { PromoteButton } from './promote-button.js';
+import { SessionPanel } from './session-panel.js';
 import { StatsPanel } from './stats-panel.js';
 
 function ConversationLink({ id, label }: { id: string; label: string }) {
@@ -109,6 +110,7 @@ export function ConversationPage({
       {info === undefined ? null : <Relations info={info} />}
       {info === undefined ? null : <StatsPanel info={info} />}
       <BudgetBanner status={status} events={data.events} />
+      <SessionPanel conversationId={id} info={info} />
       {info === undefined ? null : <InsightsPanel conversationId={id} version={picturesVersion} />}
       {data.error === undefined ? null : (
         <p class="error" role="alert">
