@@ -7,6 +7,10 @@ import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { Tool } from '../tools/tool.js';
 
 export interface AgentOptions {
+  /** How other agents and the logs name this one (`transfer_to_agent`, telemetry). Default `'agent'`. */
+  name?: string;
+  /** What it is for, shown to the agents that can transfer control to it. */
+  description?: string;
   /** The model. `createAgent` defaults to the environment's endpoint, and refuses (NoModelError) without one. */
   llm: LLM;
   /** Tools offered to the model. `finish` and `think` are always added when missing (reference default tools). */

@@ -41,7 +41,6 @@ import { type StateChangeListener, subscribeStateChanges } from './state-changes
  */
 export class Conversation {
   readonly id: string;
-  readonly agent: Agent;
   readonly workspace: string;
   readonly store: FileStore;
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
@@ -52,7 +51,6 @@ export class Conversation {
 
   private constructor(init: ConversationInit) {
     this.id = init.state.id;
-    this.agent = init.options.agent;
     this.workspace = init.sandbox.workspace;
     this.store = init.store;
     this.directory = conversationDirName(this.id);
@@ -68,7 +66,7 @@ export class Conversation {
     const conversation = new Conversation(init);
     if (budget !== undefined) await conversation.#parts.budget.set(budget);
     await options.agent.startExtensions(conversation.workspace, init.sandbox);
-    await conversation.#parts.events.emit(options.agent.systemPromptEvent());
+    await conversation.#parts.events.emit(options.agent.systemPromptEvent(init.roster.toolsFor(options.agent)));
     await conversation.#parts.extensions.start();
     await conversation.checkpoint();
     return conversation;
@@ -98,6 +96,11 @@ export class Conversation {
       return Conversation.create({ ...options, store });
     }
     return Conversation.create(options);
+  }
+
+  /** The agent in control: the one created with, or the one `transfer_to_agent` passed control to (`agents`). */
+  get agent(): Agent {
+    return this.#parts.roster.active(this.state);
   }
 
   /** The derived state after the last event. */
