@@ -110,7 +110,9 @@ describe('transfer_to_agent', () => {
     expect(conversation.agent.name).toBe('billing');
 
     const events = await collect(conversation);
-    const update = events.find((event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'active_agent');
+    const update = events.find(
+      (event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'active_agent',
+    );
     expect(update).toMatchObject({ value: { name: 'billing', reason: 'a refund' } });
     // The log still opens with the first agent's prompt, which lists the transfer tool it was offered.
     expect(JSON.stringify(events[0])).toContain('You are TRIAGE.');
@@ -128,7 +130,11 @@ describe('transfer_to_agent', () => {
     expect(await conversation.run()).toMatchObject({ status: 'finished', agent: 'billing' });
     await conversation.close();
 
-    const options = { workspace: harness.workspace, persistenceDir: harness.persistenceDir, durability: 'none' as const };
+    const options = {
+      workspace: harness.workspace,
+      persistenceDir: harness.persistenceDir,
+      durability: 'none' as const,
+    };
     const lone = agents().triage;
     const refused = await Conversation.resume(conversation.id, { ...options, agent: lone }).catch((error) => error);
     expect(refused).toBeInstanceOf(UnknownAgentError);
@@ -136,7 +142,11 @@ describe('transfer_to_agent', () => {
     expect((refused as Error).message).toContain("'billing'");
 
     const again = agents();
-    const resumed = await Conversation.resume(conversation.id, { ...options, agent: again.triage, agents: again.agents });
+    const resumed = await Conversation.resume(conversation.id, {
+      ...options,
+      agent: again.triage,
+      agents: again.agents,
+    });
     expect(resumed.agent).toBe(again.billing);
     await resumed.sendMessage('Order 7');
     expect(await resumed.run()).toMatchObject({ status: 'finished', agent: 'billing' });

@@ -42,7 +42,9 @@ export function conversationStepContext(
     files: conversationFiles(owner.store, owner.directory),
     llm: () => parts.model.switched,
     conversationTools: parts.roster.toolsFor(owner.agent),
-    ownSystemPrompt: owner.agent !== parts.roster.initial,
+    // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
+    // log is not known across processes (a resume may be given any of the agents as `agent`).
+    ownSystemPrompt: owner.state.active_agent !== undefined,
   });
 }
 

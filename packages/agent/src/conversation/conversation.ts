@@ -11,7 +11,6 @@ import type { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
-import { storeFor } from './conversation-defaults.js';
 import {
   checkpointConversation,
   conversationRunHost,
@@ -27,6 +26,7 @@ import { conversationToolRunner } from './conversation-step-context.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
+import { openConversation } from './open-conversation.js';
 import { conversationDirName } from './persistence-layout.js';
 import { recordResponse } from './record-response.js';
 import { askAgent, generateTitle } from './side-questions.js';
@@ -86,16 +86,8 @@ export class Conversation {
   }
 
   /** Resumes the conversation `options.id` when it exists, else creates it. */
-  static async open(options: ConversationOptions): Promise<Conversation> {
-    if (options.id !== undefined) {
-      const store = storeFor(options);
-      const dir = conversationDirName(options.id);
-      if ((await store.exists(`${dir}/base_state.json`)) || (await store.exists(`${dir}/events`))) {
-        return Conversation.resume(options.id, { ...options, store });
-      }
-      return Conversation.create({ ...options, store });
-    }
-    return Conversation.create(options);
+  static open(options: ConversationOptions): Promise<Conversation> {
+    return openConversation(options, { create: Conversation.create, resume: Conversation.resume });
   }
 
   /** The agent in control: the one created with, or the one `transfer_to_agent` passed control to (`agents`). */
