@@ -142,8 +142,10 @@ describe('transfer_to_agent', () => {
     expect((refused as Error).message).toContain("'billing'");
 
     const again = agents();
-    const resumed = await Conversation.resume(conversation.id, {
+    // `open` resumes an existing id as `resume` does.
+    const resumed = await Conversation.open({
       ...options,
+      id: conversation.id,
       agent: again.triage,
       agents: again.agents,
     });
