@@ -114,6 +114,12 @@ describe('transfer_to_agent', () => {
       (event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'active_agent',
     );
     expect(update).toMatchObject({ value: { name: 'billing', reason: 'a refund' } });
+    // The run's records name the agent in control when it started and when it ended.
+    const runs = events.filter((event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'run');
+    expect(runs.map((event) => (event as { value: { phase: string; agent: string } }).value)).toMatchObject([
+      { phase: 'started', agent: 'triage' },
+      { phase: 'ended', agent: 'billing' },
+    ]);
     // The log still opens with the first agent's prompt, which lists the transfer tool it was offered.
     expect(JSON.stringify(events[0])).toContain('You are TRIAGE.');
     expect(JSON.stringify(events[0])).toContain('transfer_to_agent');

@@ -30,8 +30,7 @@ export const EMPTY_REPLY_NUDGE =
  * (§9.1): execute pending actions, or condense, or ask the model once and act on its reply.
  */
 export class Agent {
-  /** How other agents and the logs name it (`AgentOptions.name`, default `'agent'`). */
-  readonly name: string;
+  /** What it is for, shown to the agents that can transfer control to it. */
   readonly description: string | undefined;
   readonly llm: LLM;
   /** Recorded with each run's start and end (a sub-agent's is its agent type). */
@@ -49,7 +48,6 @@ export class Agent {
   readonly #chatTools = new Map<boolean, ChatTool[]>();
 
   constructor(options: AgentOptions) {
-    this.name = options.name ?? 'agent';
     this.description = options.description;
     this.llm = options.llm;
     this.name = options.name ?? 'agent';

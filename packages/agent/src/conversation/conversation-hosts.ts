@@ -27,6 +27,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
     budget: parts.budget,
+    agentName: () => parts.roster.nameOf(owner.agent),
     ...(hooks === undefined ? {} : { hooks }),
   };
 }
