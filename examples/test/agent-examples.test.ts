@@ -158,6 +158,25 @@ describe('examples, each run as a process', () => {
     expect(run.lines).toContain('status: finished');
   });
 
+  it('handoff: triage transfers control to billing, whose prompt the next request carries; a resume keeps it', async () => {
+    const { run, requests } = await runWithOpenAI('handoff', (body) => {
+      const system = JSON.stringify((body.messages as { role: string; content: unknown }[])[0]?.content ?? '');
+      if (system.includes('You are the triage agent.')) {
+        return {
+          toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'billing', reason: 'an invoice' } }],
+        };
+      }
+      return finish('The second charge was a pre-authorisation; it is released in 3 days.');
+    });
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.lines).toContain('control passed: {"name":"billing","reason":"an invoice"}');
+    expect(run.lines).toContain('status: finished');
+    expect(run.lines).toContain('agent in control: billing');
+    expect(run.lines).toContain('after resume: billing');
+    expect(requests).toHaveLength(2);
+    expect(JSON.stringify(requests[1]?.messages)).toContain('You are the billing agent.');
+  });
+
   it('sub-agents: the parent spawns two children, delegates, and gets both answers', async () => {
     // One server answers the parent and both children (they run on the parent's model, in parallel), so each
     // reply is chosen from the request: a child by its task, the parent by how far it has got.

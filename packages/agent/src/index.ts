@@ -164,6 +164,15 @@ export {
   trajectory,
 } from './eval/index.js';
 export {
+  createTransferTool,
+  ESCALATE_TOOL_NAME,
+  escalateTool,
+  InvalidAgentRosterError,
+  TRANSFER_TOOL_NAME,
+  type TransferTarget,
+  UnknownAgentError,
+} from './handoff/index.js';
+export {
   type CommandHookDefinition,
   ConversationHooks,
   commandHookSchema,
@@ -438,6 +447,12 @@ export {
   taskTriggerSchema,
 } from './skills/index.js';
 export { applyEvent } from './state/apply-event.js';
+export {
+  type ActiveAgent,
+  activeAgentSchema,
+  type Escalation,
+  escalationSchema,
+} from './state/control-state.js';
 export {
   type ConversationState,
   conversationStateSchema,

@@ -7,6 +7,8 @@ import type { AgentContextOptions } from '../skills/agent-context.js';
 import type { Tool } from '../tools/tool.js';
 
 export interface AgentOptions {
+  /** What it is for, shown to the agents that can transfer control to it. */
+  description?: string;
   /** The model. `createAgent` defaults to the environment's endpoint, and refuses (NoModelError) without one. */
   llm: LLM;
   /** Tools offered to the model. `finish` and `think` are always added when missing (reference default tools). */
@@ -24,7 +26,10 @@ export interface AgentOptions {
   mcpConfig?: McpConfigInput;
   /** Skills: given ones and, with `loadProjectSkills`, the workspace's AGENTS.md and skill directories. */
   agentContext?: AgentContextOptions;
-  /** The agent's name, recorded with each run's start and end (`run` state updates); default `agent`. */
+  /**
+   * The agent's name, recorded with each run's start and end (`run` state updates) and used by `transfer_to_agent`
+   * when it is not named by `ConversationOptions.agents`; default `agent`.
+   */
   name?: string;
   /**
    * An Ed25519 private key that signs every event a conversation of this agent appends (see

@@ -19,6 +19,7 @@ import { executeActions } from './execute-actions.js';
 import { actionsFromResponse } from './response-actions.js';
 import type { StepContext } from './step-context.js';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
+import { withSystemPrompt } from './with-system-prompt.js';
 
 /** Sent (as a user-role environment message) after a reply with neither text nor tool calls (reference §9.1). */
 export const EMPTY_REPLY_NUDGE =
@@ -29,6 +30,8 @@ export const EMPTY_REPLY_NUDGE =
  * (§9.1): execute pending actions, or condense, or ask the model once and act on its reply.
  */
 export class Agent {
+  /** What it is for, shown to the agents that can transfer control to it. */
+  readonly description: string | undefined;
   readonly llm: LLM;
   /** Recorded with each run's start and end (a sub-agent's is its agent type). */
   readonly name: string;
@@ -45,6 +48,7 @@ export class Agent {
   readonly #chatTools = new Map<boolean, ChatTool[]>();
 
   constructor(options: AgentOptions) {
+    this.description = options.description;
     this.llm = options.llm;
     this.name = options.name ?? 'agent';
     const tools = withRecallTool(options.tools ?? [], options);
@@ -81,12 +85,12 @@ export class Agent {
     return started;
   }
 
-  /** The first event of every conversation: the prompt and the tool definitions. */
-  systemPromptEvent(): SystemPromptEvent {
+  /** The first event of every conversation: the prompt and the tool definitions (with the conversation's own). */
+  systemPromptEvent(conversationTools: readonly Tool[] = []): SystemPromptEvent {
     const dynamic = [this.dynamicContext, this.extensions.systemContext()].filter((part) => part !== undefined);
     return createEvent('SystemPromptEvent', {
       system_prompt: { type: 'text', text: this.systemPrompt },
-      tools: this.tools.map((tool) => toolToDefinition(tool)),
+      tools: [...this.tools, ...conversationTools].map((tool) => toolToDefinition(tool)),
       ...(dynamic.length === 0 ? {} : { dynamic_context: { type: 'text', text: dynamic.join('\n\n') } }),
     });
   }
@@ -126,10 +130,26 @@ export class Agent {
     return tools;
   }
 
+  /** Its tools and those the conversation adds for this step. */
+  #toolsFor(context: StepContext): readonly Tool[] {
+    const extra = context.conversationTools ?? [];
+    return extra.length === 0 ? this.tools : [...this.tools, ...extra];
+  }
+
+  #chatToolsFor(context: StepContext): ChatTool[] {
+    const own = this.chatTools(context.securityAnalyzerEnabled);
+    const extra = context.conversationTools ?? [];
+    if (extra.length === 0) return own;
+    return [
+      ...own,
+      ...extra.map((tool) => toolToChatTool(tool, { withSecurityRisk: context.securityAnalyzerEnabled })),
+    ];
+  }
+
   async step(context: StepContext): Promise<void> {
     const pending = await context.pendingActions();
     if (pending.length > 0) {
-      await executeActions(context, this.tools, pending);
+      await executeActions(context, this.#toolsFor(context), pending);
       return;
     }
 
@@ -152,14 +172,18 @@ export class Agent {
     }
 
     // Each provider renders the event-level messages for its own API.
-    const messages = eventsToMessages(view.events);
+    // Control transferred to this agent: the model gets its prompt, not the log's first agent's.
+    const events = context.ownSystemPrompt
+      ? withSystemPrompt(view.events, this.systemPromptEvent(context.conversationTools))
+      : view.events;
+    const messages = eventsToMessages(events);
     let response: LLMResponse;
     try {
       response = await traceChat(
         llm,
         {
           messages,
-          tools: this.chatTools(context.securityAnalyzerEnabled),
+          tools: this.#chatToolsFor(context),
           ...(context.signal === undefined ? {} : { signal: context.signal }),
           ...(this.stream
             ? { onDelta: (delta) => context.publish(createEvent('StreamingDeltaEvent', { ...delta })) }
@@ -198,7 +222,8 @@ export class Agent {
 
   private async actOnToolCalls(context: StepContext, response: LLMResponse): Promise<void> {
     const actions: ActionEvent[] = [];
-    for (const event of actionsFromResponse(response, this.tools, context.securityAnalyzerEnabled)) {
+    const tools = this.#toolsFor(context);
+    for (const event of actionsFromResponse(response, tools, context.securityAnalyzerEnabled)) {
       await context.emit(event);
       if (event.kind === 'ActionEvent' && event.action !== undefined) actions.push(event);
     }
@@ -208,6 +233,6 @@ export class Agent {
       await context.setStatus('waiting_for_confirmation');
       return;
     }
-    await executeActions(context, this.tools, actions);
+    await executeActions(context, tools, actions);
   }
 }

@@ -2,7 +2,7 @@ import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
 
 /**
  * What the agent sees of its conversation during one step. The conversation implements it; the agent
@@ -34,6 +34,16 @@ export interface StepContext {
   readonly signal?: AbortSignal;
   /** The model this step calls when the conversation switched it (`Conversation.switchLLM`); else the agent's. */
   readonly llm?: LLM | undefined;
+  /**
+   * Tools the conversation adds to the agent's own for this step (`transfer_to_agent` with several agents,
+   * `escalate` in a sub-agent's conversation).
+   */
+  readonly conversationTools?: readonly Tool[];
+  /**
+   * The agent in control is not the one whose SystemPromptEvent opens the log (control was transferred): the
+   * step sends its own system prompt in place of the log's.
+   */
+  readonly ownSystemPrompt?: boolean;
   /** Why a hook blocked this action, if one did (consumed: asked once per action, when it would run). */
   takeHookBlock?(actionId: string): Promise<string | undefined>;
 }

@@ -27,6 +27,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
     budget: parts.budget,
+    agentName: () => parts.roster.nameOf(owner.agent),
     ...(hooks === undefined ? {} : { hooks }),
   };
 }
@@ -35,12 +36,15 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
 export function runConversation(owner: PartsOwner, parts: ConversationParts, options: RunOptions): Promise<RunResult> {
   // A bad budget is refused before the run takes anything (InvalidBudgetError).
   const parsedBudget = options.budget === undefined ? undefined : parseBudget(options.budget, 'RunOptions.budget');
-  return parts.runs.start(
+  const run = parts.runs.start(
     owner.id,
     options.signal,
     (signal) => startRun(conversationRunStarter(owner, parts), { ...options, parsedBudget }, signal),
     () => parts.ownership.release(),
   );
+  // With several agents the result names the one in control (the run may have ended with another than it began).
+  if (!parts.roster.transfers) return run;
+  return run.then((result) => ({ ...result, agent: parts.roster.nameOf(owner.agent) }));
 }
 
 /** Takes the conversation's run lease (see `takeRunLease`). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLogLike, FileStore } from '@x/store';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import { AgentRoster } from '../handoff/agent-roster.js';
 import { type SandboxPolicy, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
 import { type ConversationSandbox, createConversationSandbox } from '../sandboxing/conversation-sandbox.js';
 import { openDefaultSandbox } from '../sandboxing/sandbox-opener.js';
@@ -25,6 +26,12 @@ export interface ConversationInit {
   secrets: SecretRegistry;
   cipher: SecretCipher | undefined;
   sandbox: ConversationSandbox;
+  /** Its agents and which one is in control (`ConversationOptions.agents`). */
+  roster: AgentRoster;
+}
+
+function rosterFor(options: Pick<ConversationOptions, 'agent' | 'agents' | 'escalate'>): AgentRoster {
+  return new AgentRoster({ agent: options.agent, agents: options.agents, escalate: options.escalate });
 }
 
 /** A conversation's sandbox, recording its policy in the conversation's directory each time it is opened. */
@@ -44,6 +51,8 @@ export function conversationSandbox(
 /** The parts of a new conversation; refused before anything is written when it exists or has no sandbox. */
 export async function initNewConversation(options: ConversationOptions): Promise<ConversationInit> {
   const id = options.id ?? randomUUID();
+  // Clashing agent names are refused before anything is written (InvalidAgentRosterError).
+  const roster = rosterFor(options);
   const store = storeFor(options);
   if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
     throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
@@ -72,7 +81,7 @@ export async function initNewConversation(options: ConversationOptions): Promise
       : { confirmationPolicy: parseConfirmationPolicy(options.confirmationPolicy) }),
   });
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-  return { options, store, log, state, secrets: toRegistry(options.secrets), cipher, sandbox };
+  return { options, store, log, state, secrets: toRegistry(options.secrets), cipher, sandbox, roster };
 }
 
 /**
@@ -84,6 +93,7 @@ export async function initResumedConversation(
   options: Omit<ConversationOptions, 'id'>,
 ): Promise<{ init: ConversationInit; historyEnd: number; eventCount: { current?: () => number } }> {
   const conversationId = hyphenateConversationId(id);
+  const roster = rosterFor(options);
   const store = storeFor(options);
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
   const persisted = await loadPersistedState({
@@ -93,6 +103,8 @@ export async function initResumedConversation(
     openLog: (location) => openConversationLog(options, location),
   });
   let state = persisted.state;
+  // The agent the log says is in control must be one of those given (UnknownAgentError naming it).
+  roster.active(state);
   const securityAnalyzer = options.securityAnalyzer ?? persisted.securityAnalyzer ?? 'llm';
   if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
   const secrets =
@@ -118,6 +130,7 @@ export async function initResumedConversation(
       secrets,
       cipher,
       sandbox,
+      roster,
     },
     historyEnd: persisted.log.length,
     eventCount,
@@ -140,11 +153,12 @@ export function initForkedConversation(
   options: ForkOptions,
 ): ConversationInit {
   const { onEvent: _listener, ...inherited } = source.options;
+  const agent = options.agent ?? source.options.agent;
   return {
     options: {
       ...inherited,
       id: fork.state.id,
-      agent: options.agent ?? source.options.agent,
+      agent,
       securityAnalyzer: source.securityAnalyzer,
       ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     },
@@ -158,5 +172,6 @@ export function initForkedConversation(
       directory: conversationDirName(fork.state.id),
       sinceEvent: () => 0,
     }),
+    roster: rosterFor({ ...source.options, agent }),
   };
 }

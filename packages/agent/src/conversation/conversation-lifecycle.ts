@@ -46,12 +46,13 @@ export async function closeConversation(owner: PartsOwner, parts: ConversationPa
   await parts.events.settled();
   await owner.checkpoint();
   await owner.log.close?.();
-  await owner.agent.extensions.close();
+  // Every agent control may have passed to started its extensions for this conversation.
+  await Promise.allSettled(parts.roster.agents.map((agent) => agent.extensions.close()));
   parts.lifecycle.close();
   parts.events.clearListeners();
   // Tools release what they hold for this conversation (the terminal kills its shell); a failure there must
   // not keep the conversation open.
-  await Promise.allSettled(owner.agent.tools.map((tool) => tool.closeConversation?.(owner.id)));
+  await Promise.allSettled(agentTools(parts).map((tool) => tool.closeConversation?.(owner.id)));
   // Everything started for the conversation dies with its sandbox (background jobs, daemons, MCP servers).
   await parts.sandbox.dispose();
 }
@@ -62,8 +63,13 @@ export async function closeConversation(owner: PartsOwner, parts: ConversationPa
  */
 export async function endConversationProcesses(owner: PartsOwner, parts: ConversationParts): Promise<void> {
   await Promise.allSettled([
-    ...owner.agent.tools.map((tool) => tool.closeConversation?.(owner.id)),
-    owner.agent.extensions.close(),
+    ...agentTools(parts).map((tool) => tool.closeConversation?.(owner.id)),
+    ...parts.roster.agents.map((agent) => agent.extensions.close()),
   ]);
   await parts.sandbox.dispose();
+}
+
+/** The tools of every agent of the conversation, each once. */
+function agentTools(parts: ConversationParts) {
+  return [...new Set(parts.roster.agents.flatMap((agent) => agent.tools))];
 }

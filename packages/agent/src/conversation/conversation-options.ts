@@ -16,7 +16,20 @@ import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
 export type ConversationListener = (event: AnyEvent, index: number | undefined) => void;
 
 export interface ConversationOptions {
+  /** The agent the conversation starts with (its system prompt opens the log). */
   agent: Agent;
+  /**
+   * Agents control can pass to, by name (`agent` included or not: it is named by its key here, else by its
+   * `name`). With more than one, each gets a `transfer_to_agent({agent_name, reason?})` tool listing the others;
+   * the agent in control is recorded in the log (state update `active_agent`), so a resume given the same agents
+   * continues with it (`UnknownAgentError` when it was not given). `InvalidAgentRosterError` for clashing names.
+   */
+  agents?: Readonly<Record<string, Agent>>;
+  /**
+   * Gives the agents an `escalate({reason})` tool that stops this conversation's run (paused) for a human; the
+   * delegate tool sets it for its sub-agents, whose escalation then stops their parent's run too.
+   */
+  escalate?: boolean;
   /** The directory tools work in. Default: the current directory. */
   workspace?: string;
   /** The store that holds conversations (any FileStore). Default: a local store at `persistenceDir`. */
@@ -136,4 +149,6 @@ export interface RunResult {
    * status is then `error`. Raise the budget and run again to continue.
    */
   stoppedBeforeModelCall?: string;
+  /** With `agents`: the name of the agent in control when the run ended. */
+  agent?: string;
 }

@@ -2,6 +2,7 @@ import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import { ConversationBudget } from '../budgets/index.js';
+import type { AgentRoster } from '../handoff/agent-roster.js';
 import type { LLM } from '../llm/llm.js';
 import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
 import type { SecretCipher } from '../secrets/secret-cipher.js';
@@ -91,6 +92,8 @@ export interface ConversationParts {
   readonly session: ConversationSession;
   /** Its money budgets, asked before every model call. */
   readonly budget: ConversationBudget;
+  /** Its agents and which one is in control (`ConversationOptions.agents`, `transfer_to_agent`). */
+  readonly roster: AgentRoster;
 }
 
 export function createConversationParts(owner: PartsOwner, init: ConversationInit): ConversationParts {
@@ -110,7 +113,10 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
   const lifecycle = new OpenGuard(owner.id);
   const host = {
     id: owner.id,
-    agent: owner.agent,
+    // The agent in control, read when used (it changes with `transfer_to_agent`).
+    get agent() {
+      return owner.agent;
+    },
     workspace: owner.workspace,
     log: init.log,
     fold,
@@ -157,6 +163,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
       },
       emit: (event) => events.emit(event),
     }),
+    roster: init.roster,
     budget: new ConversationBudget({
       store: init.store,
       directory: owner.directory,

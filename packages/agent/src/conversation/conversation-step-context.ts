@@ -1,10 +1,12 @@
 import { createEvent } from '@x/events';
 import type { StepContext } from '../agent/step-context.js';
 import type { ToolConversation } from '../tools/tool.js';
+import { type ControlHost, escalateConversation, transferControl } from './conversation-control.js';
 import { conversationFiles } from './conversation-files.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import type { ToolRunner } from './execute-tool.js';
 import { recordResponse } from './record-response.js';
+import { startExtensions } from './start-extensions.js';
 import { createStepContext } from './step-context-factory.js';
 
 /** The context of one agent step of a conversation (`signal`: the run's interrupt and lease). */
@@ -39,7 +41,23 @@ export function conversationStepContext(
     toolConversation: toolConversation(owner, parts),
     files: conversationFiles(owner.store, owner.directory),
     llm: () => parts.model.switched,
+    conversationTools: parts.roster.toolsFor(owner.agent),
+    // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
+    // log is not known across processes (a resume may be given any of the agents as `agent`).
+    ownSystemPrompt: owner.state.active_agent !== undefined,
   });
+}
+
+/** What `transfer_to_agent` and `escalate` change of the conversation. */
+function controlHost(owner: PartsOwner, parts: ConversationParts): ControlHost {
+  return {
+    roster: parts.roster,
+    state: () => owner.state,
+    emit: (event) => parts.events.emit(event),
+    model: parts.model,
+    startExtensions: (agent) =>
+      startExtensions(agent, owner.workspace, (event) => parts.events.emit(event), parts.sandbox),
+  };
 }
 
 /** The conversation as tools see it (the delegate tool's sub-agents, `recall`). */
@@ -66,13 +84,15 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
     sandboxPolicy: parts.sandbox.policy,
     session: parts.session,
     sandbox: () => parts.sandbox.get(),
+    transferControl: (name, reason) => transferControl(controlHost(owner, parts), name, reason),
+    escalate: (reason, agent) => escalateConversation(controlHost(owner, parts), reason, agent),
   };
 }
 
 /** What `executeTool` needs: the agent's tools, a step context with no run signal, the conversation's events. */
 export function conversationToolRunner(owner: PartsOwner, parts: ConversationParts): ToolRunner {
   return {
-    tools: owner.agent.tools,
+    tools: [...owner.agent.tools, ...parts.roster.toolsFor(owner.agent)],
     stepContext: () => conversationStepContext(owner, parts, undefined),
     watch: (listener) => parts.events.subscribe(listener),
   };

@@ -11,7 +11,6 @@ import type { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
-import { storeFor } from './conversation-defaults.js';
 import {
   checkpointConversation,
   conversationRunHost,
@@ -27,6 +26,7 @@ import { conversationToolRunner } from './conversation-step-context.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
+import { openConversation } from './open-conversation.js';
 import { conversationDirName } from './persistence-layout.js';
 import { recordResponse } from './record-response.js';
 import { askAgent, generateTitle } from './side-questions.js';
@@ -41,7 +41,6 @@ import { type StateChangeListener, subscribeStateChanges } from './state-changes
  */
 export class Conversation {
   readonly id: string;
-  readonly agent: Agent;
   readonly workspace: string;
   readonly store: FileStore;
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
@@ -52,7 +51,6 @@ export class Conversation {
 
   private constructor(init: ConversationInit) {
     this.id = init.state.id;
-    this.agent = init.options.agent;
     this.workspace = init.sandbox.workspace;
     this.store = init.store;
     this.directory = conversationDirName(this.id);
@@ -68,7 +66,7 @@ export class Conversation {
     const conversation = new Conversation(init);
     if (budget !== undefined) await conversation.#parts.budget.set(budget);
     await options.agent.startExtensions(conversation.workspace, init.sandbox);
-    await conversation.#parts.events.emit(options.agent.systemPromptEvent());
+    await conversation.#parts.events.emit(options.agent.systemPromptEvent(init.roster.toolsFor(options.agent)));
     await conversation.#parts.extensions.start();
     await conversation.checkpoint();
     return conversation;
@@ -88,16 +86,13 @@ export class Conversation {
   }
 
   /** Resumes the conversation `options.id` when it exists, else creates it. */
-  static async open(options: ConversationOptions): Promise<Conversation> {
-    if (options.id !== undefined) {
-      const store = storeFor(options);
-      const dir = conversationDirName(options.id);
-      if ((await store.exists(`${dir}/base_state.json`)) || (await store.exists(`${dir}/events`))) {
-        return Conversation.resume(options.id, { ...options, store });
-      }
-      return Conversation.create({ ...options, store });
-    }
-    return Conversation.create(options);
+  static open(options: ConversationOptions): Promise<Conversation> {
+    return openConversation(options, { create: Conversation.create, resume: Conversation.resume });
+  }
+
+  /** The agent in control: the one created with, or the one `transfer_to_agent` passed control to (`agents`). */
+  get agent(): Agent {
+    return this.#parts.roster.active(this.state);
   }
 
   /** The derived state after the last event. */

@@ -33,6 +33,8 @@ export interface RunHost {
   assertOpen(): void;
   /** Removes and returns the reason a hook blocked this user message (from the persisted state). */
   popBlockedMessage(messageId: string | undefined): Promise<string | undefined>;
+  /** The name of the agent in control (its key in `ConversationOptions.agents`); default its own `name`. */
+  agentName?(): string;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
   /** The conversation's money budgets (asked by `preModelCallGuard`). */

@@ -24,7 +24,7 @@ export interface RunRecord {
  */
 export async function recordRunStarted(host: RunHost): Promise<string> {
   const runId = randomUUID();
-  const value: RunRecord = { phase: 'started', run_id: runId, agent: host.conversation.agent.name };
+  const value: RunRecord = { phase: 'started', run_id: runId, agent: agentName(host) };
   await host.emit(createEvent('ConversationStateUpdateEvent', { key: RUN_STATE_KEY, value }));
   return runId;
 }
@@ -34,11 +34,16 @@ export async function recordRunEnded(host: RunHost, runId: string, result: RunRe
   const value: RunRecord = {
     phase: 'ended',
     run_id: runId,
-    agent: host.conversation.agent.name,
+    agent: agentName(host),
     status: result.status,
     iterations: result.iterations,
     interrupted: result.interrupted === true,
     reached_iteration_limit: result.reachedIterationLimit,
   };
   await host.emit(createEvent('ConversationStateUpdateEvent', { key: RUN_STATE_KEY, value }));
+}
+
+/** The agent in control, by the name the conversation knows it by (`agents`' key), else its own. */
+function agentName(host: RunHost): string {
+  return host.agentName?.() ?? host.conversation.agent.name;
 }

@@ -8,7 +8,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
-import type { ConversationFiles, ToolContext, ToolConversation } from '../tools/tool.js';
+import type { ConversationFiles, Tool, ToolContext, ToolConversation } from '../tools/tool.js';
 
 /** What a conversation lends the agent for a step (see `StepContext`). */
 export interface StepContextSources {
@@ -32,6 +32,10 @@ export interface StepContextSources {
   sandbox?: () => Promise<Sandbox>;
   /** The model the conversation switched to, if it did (`Conversation.switchLLM`). */
   llm?: () => LLM | undefined;
+  /** Tools the conversation adds to the agent's (`transfer_to_agent`, `escalate`). */
+  conversationTools?: readonly Tool[];
+  /** The agent in control did not open the log: it sends its own system prompt. */
+  ownSystemPrompt?: boolean;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -67,6 +71,8 @@ export function createStepContext(sources: StepContextSources): StepContext {
     maskSecrets: (text) => secrets.mask(text),
     securityAnalyzerEnabled: analyzer !== undefined,
     ...(signal === undefined ? {} : { signal }),
+    ...(sources.conversationTools === undefined ? {} : { conversationTools: sources.conversationTools }),
+    ...(sources.ownSystemPrompt === true ? { ownSystemPrompt: true } : {}),
     ...(sources.takeHookBlock === undefined ? {} : { takeHookBlock: sources.takeHookBlock }),
   };
 }

@@ -124,6 +124,8 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         workspace: parent.workspace,
         persistenceDir: `${parent.persistenceDir}/${directory}`,
         confirmationPolicy: parent.confirmationPolicy as { kind: 'NeverConfirm' },
+        // A child may stop for a human (`escalate`): its run ends, and so does the parent's.
+        escalate: true,
         // Children run under the parent's policy, in the parent's sandbox (lent: it ends with the parent).
         ...(parent.sandboxPolicy === undefined ? {} : { sandbox: parent.sandboxPolicy }),
         ...(parent.sandbox === undefined ? {} : { openSandbox: lentSandbox(parent) }),
@@ -158,10 +160,10 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     // A remote agent's spending is its own (nothing of it reaches this conversation): only local children share.
     const local = tasks.map(([id]) => mine.get(id)).filter((child) => child instanceof Conversation);
     await shareBudget(parent, local);
-    const outcomes = await Promise.all(
+    const outcomes: { id: string; answer?: string; escalated?: string; error?: string }[] = await Promise.all(
       tasks.map(async ([id, task]) => {
         try {
-          return { id, answer: await withAgentName(id, () => runChild(id, mine.get(id)!, task, signal)) };
+          return { id, ...(await withAgentName(id, () => runChild(id, mine.get(id)!, task, signal))) };
         } catch (error) {
           return { id, error: `Sub-agent ${id} failed: ${error instanceof Error ? error.message : String(error)}` };
         }
@@ -177,17 +179,32 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     }
     const errors = outcomes.filter((outcome) => outcome.error !== undefined).length;
     const lines = outcomes.map((outcome, index) =>
-      outcome.error === undefined
-        ? `${index + 1}. Agent ${outcome.id}: ${outcome.answer}`
-        : `${index + 1}. Agent ${outcome.id} ERROR: ${outcome.error}`,
+      outcome.error !== undefined
+        ? `${index + 1}. Agent ${outcome.id} ERROR: ${outcome.error}`
+        : outcome.escalated !== undefined
+          ? `${index + 1}. Agent ${outcome.id} ESCALATED: ${outcome.escalated}`
+          : `${index + 1}. Agent ${outcome.id}: ${outcome.answer}`,
     );
-    const header = `Completed delegation of ${tasks.length} tasks${errors > 0 ? ` with ${errors} errors` : ''}`;
+    // An escalation stops the parent's run too (paused, the reason recorded), for a human to look.
+    for (const outcome of outcomes) {
+      if (outcome.escalated !== undefined) await parent.escalate?.(outcome.escalated, outcome.id);
+    }
+    const escalated = outcomes.filter((outcome) => outcome.escalated !== undefined).length;
+    const header =
+      `Completed delegation of ${tasks.length} tasks${errors > 0 ? ` with ${errors} errors` : ''}` +
+      (escalated > 0 ? `; ${escalated} escalated to a human, the run stops here` : '');
     return { content: `${header}\n\nResults:\n${lines.join('\n')}`, is_error: errors > 0, command: 'delegate' };
   };
 
-  const runChild = async (id: string, child: Child, task: string, signal: AbortSignal | undefined): Promise<string> => {
-    if (!(child instanceof Conversation)) return child.send(task, { signal });
+  const runChild = async (
+    id: string,
+    child: Child,
+    task: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ answer: string } | { escalated: string }> => {
+    if (!(child instanceof Conversation)) return { answer: await child.send(task, { signal }) };
     await child.sendMessage(task);
+    const before = child.state.event_count;
     const runOptions = signal === undefined ? {} : { signal };
     await child.run(runOptions);
     while (child.state.execution_status === 'waiting_for_confirmation') {
@@ -198,10 +215,14 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
       await child.run(runOptions);
     }
     const status = child.state.execution_status;
+    const escalation = child.state.escalation;
+    if (status === 'paused' && escalation !== undefined && escalation.event_index >= before) {
+      return { escalated: escalation.reason };
+    }
     if (status === 'error' || status === 'stuck') {
       throw new Error(`it stopped with status '${status}'${await lastErrorDetail(child)}`);
     }
-    return (await agentFinalResponse(child.events())) || 'No response from sub-agent';
+    return { answer: (await agentFinalResponse(child.events())) || 'No response from sub-agent' };
   };
 
   const typeList = Object.entries(types)

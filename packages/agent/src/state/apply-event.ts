@@ -5,6 +5,7 @@ import {
   applySessionStateDelta,
   STATE_DELTA_KEY,
 } from '../session/session-keys.js';
+import { escalationValueSchema } from './control-state.js';
 import { type ConversationState, conversationStateSchema, stateTaskItemSchema } from './conversation-state.js';
 import { executionStatusSchema } from './execution-status.js';
 
@@ -104,6 +105,7 @@ const updatableKeys = [
   'stuck_detection',
   'blocked_actions',
   'blocked_messages',
+  'active_agent',
 ];
 
 function applyStateUpdate(state: ConversationState, key: string, value: unknown): void {
@@ -123,6 +125,12 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
   }
   if (key === 'nudged_error_id' && typeof value === 'string') {
     state.nudged_error_ids = [...state.nudged_error_ids, value].slice(-20);
+    return;
+  }
+  if (key === 'escalation') {
+    const escalation = escalationValueSchema.safeParse(value);
+    // The index tells a run that it was this run's sub-agent that escalated, not an earlier one.
+    if (escalation.success) state.escalation = { ...escalation.data, event_index: state.event_count - 1 };
     return;
   }
   if (!updatableKeys.includes(key)) return;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
+import { activeAgentSchema, escalationSchema } from './control-state.js';
 import { executionStatusSchema } from './execution-status.js';
 
 export const pendingActionSchema = z.object({
@@ -60,6 +61,10 @@ export const conversationStateSchema = z.object({
   artifacts: z.record(z.string(), z.number().int().positive()).optional(),
   /** The task tracker's list, as its last observation on this branch left it; absent before the first. */
   task_list: z.array(stateTaskItemSchema).optional(),
+  /** The agent in control (`transfer_to_agent`); absent: the agent the conversation was created with. */
+  active_agent: activeAgentSchema.optional(),
+  /** The last escalation of a sub-agent (or of this conversation's agent, in a child) that stopped a run. */
+  escalation: escalationSchema.optional(),
 });
 export type ConversationState = z.infer<typeof conversationStateSchema>;
 

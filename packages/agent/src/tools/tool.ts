@@ -74,6 +74,13 @@ export interface ToolConversation {
   sandbox?(): Promise<Sandbox>;
   /** The session state and artifacts: a tool reads and sets state (`update`) and saves artifact versions. */
   readonly session?: ConversationSession;
+  /**
+   * Passes control to another of the conversation's agents (`transfer_to_agent`); `UnknownAgentError` for a name
+   * it was not given.
+   */
+  transferControl?(agentName: string, reason: string): Promise<void>;
+  /** Stops the conversation's run for a human with `reason` (`escalate`; `agent`: the sub-agent that escalated). */
+  escalate?(reason: string, agent?: string): Promise<void>;
 }
 
 export type ToolContent = TextContent | ImageContent;

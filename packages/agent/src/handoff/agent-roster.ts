@@ -1,0 +1,101 @@
+import type { Agent } from '../agent/agent.js';
+import type { ConversationState } from '../state/conversation-state.js';
+import type { Tool } from '../tools/tool.js';
+import { assertUniqueToolNames } from '../tools/tool-names.js';
+import { escalateTool } from './escalate-tool.js';
+import { InvalidAgentRosterError } from './invalid-agent-roster-error.js';
+import { createTransferTool, type TransferTarget } from './transfer-tool.js';
+import { UnknownAgentError } from './unknown-agent-error.js';
+
+export interface AgentRosterOptions {
+  /** The agent the conversation was created with (its SystemPromptEvent opens the log). */
+  agent: Agent;
+  /** The agents control can pass to, by the name `transfer_to_agent` uses. */
+  agents?: Readonly<Record<string, Agent>> | undefined;
+  /** Whether the agents get `escalate` (the conversation is a sub-agent's). */
+  escalate?: boolean | undefined;
+}
+
+/**
+ * The agents of a conversation and which one is in control. The first agent is named by `agents` when it is one of
+ * them, else by its own `name`. The agent in control is the one the `active_agent` state update names (the first
+ * agent when none does), so it is a fold of the log: a resume given the same agents continues with it.
+ */
+export class AgentRoster {
+  readonly initial: Agent;
+  readonly #byName = new Map<string, Agent>();
+  readonly #escalate: boolean;
+  readonly #tools = new Map<Agent, readonly Tool[]>();
+
+  constructor(options: AgentRosterOptions) {
+    this.initial = options.agent;
+    this.#escalate = options.escalate ?? false;
+    for (const [name, agent] of Object.entries(options.agents ?? {})) {
+      if (name.trim() === '') throw new InvalidAgentRosterError('an agent has an empty name');
+      this.#byName.set(name, agent);
+    }
+    if (![...this.#byName.values()].includes(options.agent)) {
+      const taken = this.#byName.get(options.agent.name);
+      if (taken !== undefined) {
+        throw new InvalidAgentRosterError(
+          `'${options.agent.name}' names another agent than ConversationOptions.agent, which is named '${options.agent.name}' ` +
+            '(give the agent another name, or list it in agents under the name to use)',
+        );
+      }
+      this.#byName.set(options.agent.name, options.agent);
+    }
+    // Every agent's own tools must leave room for the ones the conversation adds.
+    for (const agent of this.agents) assertUniqueToolNames([...agent.tools, ...this.toolsFor(agent)]);
+  }
+
+  /** Whether control can pass at all (more than one agent). */
+  get transfers(): boolean {
+    return this.#byName.size > 1;
+  }
+
+  get names(): string[] {
+    return [...this.#byName.keys()];
+  }
+
+  /** Each agent once. */
+  get agents(): Agent[] {
+    return [...new Set(this.#byName.values())];
+  }
+
+  /** The agent named `name`; `UnknownAgentError` when the conversation has none of that name. */
+  resolve(name: string, where = 'transfer_to_agent'): Agent {
+    const agent = this.#byName.get(name);
+    if (agent === undefined) throw new UnknownAgentError(name, this.names, where);
+    return agent;
+  }
+
+  /** The name of `agent` here. */
+  nameOf(agent: Agent): string {
+    for (const [name, candidate] of this.#byName) if (candidate === agent) return name;
+    return agent.name;
+  }
+
+  /** The agent in control in `state`. */
+  active(state: ConversationState): Agent {
+    const name = state.active_agent?.name;
+    return name === undefined ? this.initial : this.resolve(name, `Conversation ${state.id}: active_agent`);
+  }
+
+  /** The tools the conversation adds to `agent`'s own: `transfer_to_agent` (listing the others), `escalate`. */
+  toolsFor(agent: Agent): readonly Tool[] {
+    let tools = this.#tools.get(agent);
+    if (tools === undefined) {
+      const own = this.nameOf(agent);
+      const others: TransferTarget[] = [...this.#byName]
+        .filter(([name, candidate]) => name !== own && candidate !== agent)
+        .map(([name, candidate]) => ({ name, description: candidate.description }));
+      const [first, ...rest] = others;
+      tools = Object.freeze([
+        ...(first === undefined ? [] : [createTransferTool([first, ...rest])]),
+        ...(this.#escalate ? [escalateTool] : []),
+      ]);
+      this.#tools.set(agent, tools);
+    }
+    return tools;
+  }
+}
