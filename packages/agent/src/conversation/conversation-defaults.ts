@@ -1,7 +1,7 @@
 import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } from '@x/store';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
-import { defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
+import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import { withSigning } from './signing-log.js';
 
 /** The store a conversation lives in: the one given, else a local store at the persistence directory. */
@@ -34,4 +34,24 @@ export async function openConversationLog(
 export function toRegistry(secrets: ConversationOptions['secrets']): SecretRegistry {
   if (secrets instanceof SecretRegistry) return secrets;
   return new SecretRegistry(secrets ?? {});
+}
+
+/** How `openConversation` creates or resumes (the Conversation class's statics). */
+export interface ConversationOpener<Opened> {
+  create(options: ConversationOptions): Promise<Opened>;
+  resume(id: string, options: Omit<ConversationOptions, 'id'>): Promise<Opened>;
+}
+
+/** `Conversation.open`: resumes the conversation `options.id` when its directory has a state or events, else creates it. */
+export async function openConversation<Opened>(
+  options: ConversationOptions,
+  opener: ConversationOpener<Opened>,
+): Promise<Opened> {
+  if (options.id === undefined) return opener.create(options);
+  const store = storeFor(options);
+  const dir = conversationDirName(options.id);
+  if ((await store.exists(`${dir}/base_state.json`)) || (await store.exists(`${dir}/events`))) {
+    return opener.resume(options.id, { ...options, store });
+  }
+  return opener.create({ ...options, store });
 }

@@ -27,6 +27,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
     budget: parts.budget,
+    captureWorkspace: () => parts.checkpoints.capture(),
     ...(hooks === undefined ? {} : { hooks }),
   };
 }

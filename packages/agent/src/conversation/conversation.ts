@@ -2,6 +2,7 @@ import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observ
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
+import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
@@ -11,7 +12,7 @@ import type { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
-import { storeFor } from './conversation-defaults.js';
+import { openConversation } from './conversation-defaults.js';
 import {
   checkpointConversation,
   conversationRunHost,
@@ -24,6 +25,7 @@ import { closeConversation, endConversationProcesses, forkConversation } from '.
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
 import { conversationToolRunner } from './conversation-step-context.js';
+import { type EventEdit, editConversationEvent } from './edit-event.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
@@ -47,6 +49,8 @@ export class Conversation {
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
   readonly directory: string;
   readonly log: EventLogLike;
+  /** The workspace checkpoints (`workspaceCheckpoints`): capture, look up, restore, warnings. */
+  readonly checkpoints: WorkspaceCheckpoints;
 
   readonly #parts: ConversationParts;
 
@@ -58,6 +62,7 @@ export class Conversation {
     this.directory = conversationDirName(this.id);
     this.log = init.log;
     this.#parts = createConversationParts(this, init);
+    this.checkpoints = this.#parts.checkpoints;
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -81,23 +86,15 @@ export class Conversation {
     const conversation = new Conversation(init);
     if (budget !== undefined) await conversation.#parts.budget.set(budget);
     eventCount.current = () => conversation.state.event_count;
-    // The recent events stuck detection needs are read when a run starts, not here: opening (for
-    // inspection, a message, a state query) reads no event at all.
+    // Stuck detection's recent events are read when a run starts: opening (to inspect, message, query) reads none.
     conversation.#parts.fold.deferHistory(historyEnd);
+    await conversation.#parts.checkpoints.resumed();
     return conversation;
   }
 
   /** Resumes the conversation `options.id` when it exists, else creates it. */
   static async open(options: ConversationOptions): Promise<Conversation> {
-    if (options.id !== undefined) {
-      const store = storeFor(options);
-      const dir = conversationDirName(options.id);
-      if ((await store.exists(`${dir}/base_state.json`)) || (await store.exists(`${dir}/events`))) {
-        return Conversation.resume(options.id, { ...options, store });
-      }
-      return Conversation.create({ ...options, store });
-    }
-    return Conversation.create(options);
+    return openConversation(options, Conversation);
   }
 
   /** The derived state after the last event. */
@@ -289,6 +286,11 @@ export class Conversation {
     this.#assertOpen();
     if (this.isRunning) throw new ConversationAlreadyRunningError(this.id);
     await this.#parts.branches.navigateTo(eventId);
+  }
+
+  /** A new branch whose copy of `eventId` has `content` (new id, same parent), HEAD at it; see `editConversationEvent`. */
+  async editEvent(eventId: string, content: EventEdit): Promise<AnyEvent> {
+    return editConversationEvent(this, this.#parts, eventId, content);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface ToolRunner {
   stepContext(): StepContext;
   /** Calls `listener` for every event emitted until the returned function is called. */
   watch(listener: (event: AnyEvent) => void): () => void;
+  /** Runs once the tool has answered (a workspace checkpoint of what it changed). */
+  finished?(): Promise<unknown>;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function executeTool(
   } finally {
     stop();
   }
+  await runner.finished?.();
   if (answer?.kind === 'ObservationEvent') return answer.observation;
   const reason = answer?.kind === 'AgentErrorEvent' ? answer.error : `no result was recorded for ${toolName}`;
   throw new ToolExecutionError(toolName, reason);

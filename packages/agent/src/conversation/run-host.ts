@@ -33,6 +33,8 @@ export interface RunHost {
   assertOpen(): void;
   /** Removes and returns the reason a hook blocked this user message (from the persisted state). */
   popBlockedMessage(messageId: string | undefined): Promise<string | undefined>;
+  /** Takes a workspace checkpoint (recorded at HEAD when the files changed); a no-op with checkpoints off. */
+  captureWorkspace?(): Promise<unknown>;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
   /** The conversation's money budgets (asked by `preModelCallGuard`). */
