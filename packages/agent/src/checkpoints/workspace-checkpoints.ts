@@ -64,8 +64,11 @@ export class WorkspaceCheckpoints {
       const id = await this.objects.putTree(manifest);
       this.#latest = { id, manifest };
       const head = this.#host.head();
-      if (head === undefined || id === (await this.#inEffectAtHead())) return id;
-      const value: CheckpointRecord = { checkpoint_id: id, event_id: head };
+      const inEffect = await this.#inEffectAtHead();
+      if (head === undefined || id === inEffect) return id;
+      // The first checkpoint of a branch stands for the files since its root (the files the agent first saw).
+      const eventId = inEffect === null ? ((await this.#branch(head))[0]?.id ?? head) : head;
+      const value: CheckpointRecord = { checkpoint_id: id, event_id: eventId };
       await this.#host.emit(createEvent('ConversationStateUpdateEvent', { key: CHECKPOINT_KEY, value }));
       this.#atHead = id;
       return id;
@@ -166,6 +169,10 @@ export class WorkspaceCheckpoints {
     }
     const head = checkpointOnBranch(branch, byEvent);
     if (head !== undefined) await target.restore(head.checkpoint_id);
+  }
+
+  async #branch(eventId: string): Promise<AnyEvent[]> {
+    return (await readBranch(this.#host.log, eventId, false)).branch;
   }
 
   async #inEffectAtHead(): Promise<string | null> {

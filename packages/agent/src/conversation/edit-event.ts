@@ -50,11 +50,12 @@ export async function editConversationEvent(
   await owner.navigateTo(parent);
   await parts.events.emit(edited.event);
   await owner.checkpoint();
-  return edited.event;
+  // As appended: stamped with its parent.
+  return owner.log.getById(edited.event.id);
 }
 
 function withoutOwnFields(event: AnyEvent): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(event).filter(([key]) => !OWN_FIELDS.has(key)));
+  return Object.fromEntries(Object.entries(event).filter(([key]) => key === 'kind' || !OWN_FIELDS.has(key)));
 }
 
 function changesFor(original: AnyEvent, content: EventEdit): Record<string, unknown> {
