@@ -10,6 +10,6 @@ export { CHECKPOINT_KEY, type CheckpointRecord, checkpointRecordSchema } from '.
 export { CHECKPOINTS_DIR, CheckpointStore } from './checkpoint-store.js';
 export { CheckpointDamagedError } from './errors/checkpoint-damaged-error.js';
 export { CheckpointWriteError } from './errors/checkpoint-write-error.js';
-export type { RestoreResult } from './restore-workspace.js';
+export { type RestoreResult, restoreWorkspace } from './restore-workspace.js';
 export { WorkspaceCheckpoints } from './workspace-checkpoints.js';
 export { IGNORED_NAMES, snapshotWorkspace } from './workspace-snapshot.js';
