@@ -207,6 +207,20 @@ describe('workspace checkpoints', () => {
     await resumed.close();
   });
 
+  it('goes on running when the checkpoint store cannot be written, with a warning', async () => {
+    harness = await startHarness();
+    harness.server.push(terminal('echo kept > kept.txt'), finish('ok'));
+    const { conversation } = await harness.conversation({ workspaceCheckpoints: true });
+    // A file where the store's directory goes: every write under it fails, as on a full or broken disk.
+    await writeFile(join(conversation.location, '.x-checkpoints'), 'not a directory');
+    await conversation.sendMessage('Write a file');
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await readFile(join(harness.workspace, 'kept.txt'), 'utf8')).toBe('kept\n');
+    expect(conversation.checkpoints.warnings.length).toBeGreaterThan(0);
+    expect(conversation.checkpoints.warnings[0]).toMatch(/^No workspace checkpoint after .*\.x-checkpoints/);
+    await conversation.close();
+  });
+
   // Root reads any file: there is no unreadable file to make.
   it.skipIf(process.getuid?.() === 0)(
     'leaves out a file it cannot read, with a warning, and restores around it',

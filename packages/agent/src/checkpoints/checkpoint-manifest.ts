@@ -22,6 +22,8 @@ export type SkippedFile = z.infer<typeof skippedFileSchema>;
 /** The tree of one workspace checkpoint: every file (sorted by path) and symbolic link. */
 export const checkpointManifestSchema = z.object({
   version: z.literal(1),
+  /** When the walk started (epoch ms): a later walk trusts size and mtime only for files older than that. */
+  taken_ms: z.number().optional(),
   files: z.array(checkpointFileSchema),
   symlinks: z.array(z.object({ path: z.string().min(1), target: z.string() })),
   skipped: z.array(skippedFileSchema),

@@ -11,6 +11,7 @@ import type { CheckpointFile, CheckpointManifest, SkippedFile } from './checkpoi
 export const IGNORED_NAMES: ReadonlySet<string> = new Set(['.git', '.x-checkpoints']);
 
 const CONCURRENCY = 64;
+const RACY_MS = 2000;
 
 /**
  * Walks `workspace` and describes every regular file and symbolic link. A file whose size and mtime match
@@ -28,12 +29,18 @@ export async function snapshotWorkspace(
   const symlinks: CheckpointManifest['symlinks'] = [];
   const skipped: SkippedFile[] = [];
   const paths = await walk(workspace, '', skipped);
+  const takenMs = Date.now();
+  // A hash is trusted by size and mtime only if the file was older than the clock's granularity when hashed:
+  // a write in the same tick as the one hashed would leave both unchanged (git's "racy" files).
+  const stable = (file: CheckpointFile) =>
+    previous?.taken_ms !== undefined && previous.taken_ms - file.mtime_ms > RACY_MS;
 
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const path = paths[next++]!;
       const absolute = join(workspace, path);
+      let loaded: { content: Buffer; mtime_ms: number; mode: number };
       try {
         const stat = await lstat(absolute);
         if (stat.isSymbolicLink()) {
@@ -43,27 +50,34 @@ export async function snapshotWorkspace(
         if (!stat.isFile()) continue;
         const mode = stat.mode & 0o7777;
         const cached = known.get(path);
-        if (cached !== undefined && cached.size === stat.size && cached.mtime_ms === stat.mtimeMs) {
+        if (cached !== undefined && cached.size === stat.size && cached.mtime_ms === stat.mtimeMs && stable(cached)) {
           files.push({ ...cached, mode });
           continue;
         }
-        const content = await readFile(absolute);
-        const sha256 = createHash('sha256').update(content).digest('hex');
-        await onContent(sha256, content);
-        files.push({ path, sha256, size: content.length, mtime_ms: stat.mtimeMs, mode });
+        loaded = { content: await readFile(absolute), mtime_ms: stat.mtimeMs, mode };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // Gone between the listing and the read: it is simply not part of this checkpoint.
         if (code === 'ENOENT') continue;
-        // A write failure of the object store is the store's problem, not the file's: let it through.
-        if (code === undefined) throw error;
         skipped.push({ path, reason: (error as Error).message });
+        continue;
       }
+      // Outside the read's try: a failure to store the blob is the store's (a full disk), not the file's.
+      const { content, mtime_ms, mode } = loaded;
+      const sha256 = createHash('sha256').update(content).digest('hex');
+      await onContent(sha256, content);
+      files.push({ path, sha256, size: content.length, mtime_ms, mode });
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  return { version: 1, files: files.sort(byPath), symlinks: symlinks.sort(byPath), skipped: skipped.sort(byPath) };
+  return {
+    version: 1,
+    taken_ms: takenMs,
+    files: files.sort(byPath),
+    symlinks: symlinks.sort(byPath),
+    skipped: skipped.sort(byPath),
+  };
 }
 
 /** Every non-directory path under `dir` (relative, `/`-separated); unreadable directories go to `skipped`. */
