@@ -236,6 +236,8 @@ describe('examples, each run as a process', () => {
     } finally {
       await server.close();
     }
+  });
+
   it('time-travel: a fork at a tool result gets the files of that moment, runs on another model, compares', async () => {
     const { run, requests } = await runWithOpenAI('time-travel', [
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo draft plan > notes.txt' } }] },

@@ -10,12 +10,12 @@ afterAll(async () => {
   await removeDir(server.dataDir);
 });
 
-describe('x_workspace_checkpoints (create body)', () => {
+describe('workspace_checkpoints (create body)', () => {
   it('captures the workspace after the steps of a conversation created with it', async () => {
     const created = await server.call(
       'POST',
       '/api/conversations',
-      createRequest(server.llm, { x_workspace_checkpoints: true }),
+      createRequest(server.llm, { workspace_checkpoints: true }),
     );
     expect(created.status).toBe(201);
     const id = (created.json as { id: string }).id;
@@ -41,9 +41,9 @@ describe('x_workspace_checkpoints (create body)', () => {
     const { status, json } = await server.call(
       'POST',
       '/api/conversations',
-      createRequest(server.llm, { x_workspace_checkpoints: 'yes' }),
+      createRequest(server.llm, { workspace_checkpoints: 'yes' }),
     );
     expect(status).toBe(422);
-    expect(JSON.stringify(json)).toContain('x_workspace_checkpoints');
+    expect(JSON.stringify(json)).toContain('workspace_checkpoints');
   });
 });

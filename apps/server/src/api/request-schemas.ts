@@ -177,7 +177,7 @@ const startConversationRequestShape = z.looseObject({
    * x only: capture the workspace after every step beside the conversation (`workspaceCheckpoints`), so that
    * navigating and forking restore the files of that point.
    */
-  x_workspace_checkpoints: z.boolean().default(false),
+  workspace_checkpoints: z.boolean().default(false),
 });
 
 /** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */

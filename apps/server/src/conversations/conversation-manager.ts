@@ -308,7 +308,7 @@ export class ConversationManager implements EventSocketHost {
       id: hyphenate(hex),
       maxIterationsPerRun: request.max_iterations,
       stuckDetection: request.stuck_detection,
-      workspaceCheckpoints: request.x_workspace_checkpoints,
+      workspaceCheckpoints: request.workspace_checkpoints,
       ...(request.confirmation_policy ? { confirmationPolicy: request.confirmation_policy } : {}),
       secrets,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
@@ -335,7 +335,7 @@ export class ConversationManager implements EventSocketHost {
       execution_status: conversation.state.execution_status,
       hook_config: request.hook_config ?? null,
       sandbox,
-      x_workspace_checkpoints: request.x_workspace_checkpoints,
+      workspace_checkpoints: request.workspace_checkpoints,
     };
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);
