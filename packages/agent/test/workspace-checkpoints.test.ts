@@ -207,6 +207,19 @@ describe('workspace checkpoints', () => {
     await resumed.close();
   });
 
+  it('captures around executeTool: the files before it at the start, after it at its observation', async () => {
+    harness = await startHarness();
+    await writeFile(join(harness.workspace, 'before.txt'), 'there first\n');
+    const { conversation, events } = await harness.conversation({ workspaceCheckpoints: true });
+    await conversation.executeTool('terminal', { command: 'echo made > made.txt && rm before.txt' });
+    const observation = observations(events)[0]!;
+    await conversation.navigateTo(events[0]!.id);
+    expect(await filesOf(harness.workspace)).toEqual({ 'before.txt': 'there first\n' });
+    await conversation.navigateTo(observation.id);
+    expect(await filesOf(harness.workspace)).toEqual({ 'made.txt': 'made\n' });
+    await conversation.close();
+  });
+
   it('goes on running when the checkpoint store cannot be written, with a warning', async () => {
     harness = await startHarness();
     harness.server.push(terminal('echo kept > kept.txt'), finish('ok'));

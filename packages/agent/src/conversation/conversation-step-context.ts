@@ -75,6 +75,6 @@ export function conversationToolRunner(owner: PartsOwner, parts: ConversationPar
     tools: owner.agent.tools,
     stepContext: () => conversationStepContext(owner, parts, undefined),
     watch: (listener) => parts.events.subscribe(listener),
-    finished: () => parts.checkpoints.capture(),
+    captureWorkspace: () => parts.checkpoints.capture(),
   };
 }
