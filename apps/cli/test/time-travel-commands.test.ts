@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/run-cli.js';
 
@@ -59,6 +60,30 @@ describe('x run --checkpoints, x fork into another workspace, x compare (real pr
     expect(comparison.files_differing).toEqual(['hello.txt']);
     const table = await x(['compare', id, fork.id, '--no-color']);
     expect(table).toMatch(/files changed\s+\+1 ~0 -0\s+\+0 ~0 -0/);
+  });
+
+  it('runs a counterfactual fork on its model and tools (x_fork_settings.json)', async () => {
+    const firstUser = events.findIndex((event) => event.kind === 'MessageEvent' && event.source === 'user');
+    const fork = JSON.parse(
+      await x(['fork', id, '--from', String(firstUser), '-m', 'other-model', '--tools', 'terminal', '--json']),
+    ) as { id: string };
+    const server = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Done differently.' } }] },
+    ]);
+    try {
+      const result = await runCli(['run', '--resume', fork.id, 'try it differently', '--no-color'], {
+        env: { ...env, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.baseURL },
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests[0]?.model).toBe('other-model');
+      const offered = (server.requests[0]?.tools ?? []) as { function: { name: string } }[];
+      const tools = offered.map((tool) => tool.function.name);
+      expect(tools).toContain('terminal');
+      expect(tools).not.toContain('file_editor');
+    } finally {
+      await server.close();
+    }
   });
 
   it('names what is wrong: an unknown event, an unknown tool', async () => {
