@@ -46,6 +46,24 @@ describe('CheckpointStore', () => {
     });
   }
 
+  it('stores a tree as a chunk per directory, and names a damaged chunk', async () => {
+    const store = createMemoryFileStore();
+    const objects = new CheckpointStore(store, 'conv');
+    const file = (path: string) => ({ path, sha256: sha(binary), size: 256, mtime_ms: 1, mode: 0o644 });
+    const manifest = { version: 1 as const, files: [file('a'), file('d/b'), file('d/e/c')], symlinks: [], skipped: [] };
+    const id = await objects.putTree(manifest);
+    expect(await objects.getTree(id)).toEqual(manifest);
+    const chunks = await store.list('conv/.x-checkpoints/chunks');
+    expect(chunks).toHaveLength(3);
+    // A second tree that changed one directory writes one new chunk.
+    await objects.putTree({ ...manifest, files: [file('a'), file('d/b'), { ...file('d/e/c'), mode: 0o755 }] });
+    expect(await store.list('conv/.x-checkpoints/chunks')).toHaveLength(4);
+    await store.write(chunks[0]!, '{"files":[],"symlinks":[],"skipped":[]}');
+    const error = await new CheckpointStore(store, 'conv').getTree(id).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CheckpointDamagedError);
+    expect((error as Error).message).toContain(chunks[0]);
+  });
+
   it('snapshots modes and links, and restores them', async () => {
     const workspace = await mkdtemp(join(tmpdir(), 'x-checkpoint-ws-'));
     dirs.push(workspace);

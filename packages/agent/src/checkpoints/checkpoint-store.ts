@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FileNotFoundError, type FileStore, StoreError } from '@x/store';
-import { type CheckpointManifest, checkpointId, checkpointManifestSchema } from './checkpoint-manifest.js';
+import type { CheckpointManifest } from './checkpoint-manifest.js';
+import { readTree, type TreeLocation, writeTree } from './checkpoint-trees.js';
 import { CheckpointDamagedError } from './errors/checkpoint-damaged-error.js';
 import { CheckpointWriteError } from './errors/checkpoint-write-error.js';
 
@@ -17,11 +18,13 @@ export class CheckpointStore {
   readonly store: FileStore;
   readonly root: string;
   readonly #known = new Set<string>();
+  readonly #trees: TreeLocation;
   #listed: Promise<void> | undefined;
 
   constructor(store: FileStore, conversationDir: string) {
     this.store = store;
     this.root = `${conversationDir}/${CHECKPOINTS_DIR}`;
+    this.#trees = { store, root: this.root, knownChunks: new Set() };
   }
 
   get #binary(): boolean {
@@ -30,10 +33,6 @@ export class CheckpointStore {
 
   #blobPath(sha256: string): string {
     return `${this.root}/objects/${sha256}${this.#binary ? '' : '.b64'}`;
-  }
-
-  #treePath(id: string): string {
-    return `${this.root}/trees/${id}.json`;
   }
 
   /** Where the blob `sha256` is, for messages. */
@@ -93,43 +92,14 @@ export class CheckpointStore {
     });
   }
 
-  /** Stores a manifest (once per id) and returns its id. */
-  async putTree(manifest: CheckpointManifest): Promise<string> {
-    const id = checkpointId(manifest);
-    const path = this.#treePath(id);
-    try {
-      await this.store.writeIfAbsent(path, JSON.stringify(manifest));
-    } catch (cause) {
-      throw new CheckpointWriteError(this.store.describe(path), { cause });
-    }
-    return id;
+  /** Stores a checkpoint's tree (a chunk per directory, each written once) and returns its id. */
+  putTree(manifest: CheckpointManifest): Promise<string> {
+    return writeTree(this.#trees, manifest);
   }
 
-  /** The manifest of checkpoint `id`; `CheckpointDamagedError` when it is missing, unreadable or not its id. */
-  async getTree(id: string): Promise<CheckpointManifest> {
-    const path = this.#treePath(id);
-    const location = this.store.describe(path);
-    let text: string;
-    try {
-      text = await this.store.read(path);
-    } catch (cause) {
-      const detail = FileNotFoundError.isInstance(cause) ? 'missing' : (cause as Error).message;
-      throw new CheckpointDamagedError(location, detail, { cause });
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (cause) {
-      throw new CheckpointDamagedError(location, 'not valid JSON', { cause });
-    }
-    const parsed = checkpointManifestSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new CheckpointDamagedError(location, `${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`);
-    }
-    if (checkpointId(parsed.data) !== id)
-      throw new CheckpointDamagedError(location, `its content is not checkpoint ${id}`);
-    return parsed.data;
+  /** The tree of checkpoint `id`; `CheckpointDamagedError` when it (or a chunk of it) is missing or damaged. */
+  getTree(id: string): Promise<CheckpointManifest> {
+    return readTree(this.#trees, id);
   }
 
   /** Copies checkpoints (trees and their blobs) into `target` (a fork): hard links on the local store. */
