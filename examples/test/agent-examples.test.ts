@@ -257,6 +257,25 @@ describe('examples, each run as a process', () => {
     }
   });
 
+  it('time-travel: a fork at a tool result gets the files of that moment, runs on another model, compares', async () => {
+    const { run, requests } = await runWithOpenAI('time-travel', [
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo draft plan > notes.txt' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Planned.' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo better plan > notes.txt' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Replanned.' } }] },
+      { content: 'Hello.' },
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.lines).toContain('fork starts with: draft plan');
+    expect(run.lines).toContain('original: finish finished');
+    expect(run.lines).toContain('fork: terminal,finish finished');
+    expect(run.lines).toContain('files that differ: notes.txt');
+    expect(run.lines).toContain('edited task is a new event: true same parent: true');
+    expect(run.lines).toContain('status after the edit: finished');
+    expect(requests[2]?.model).toBe('gpt-4o-mini');
+    expect(JSON.stringify(requests[4]?.messages)).toContain('Just say hello.');
+  });
+
   it('persistence: a closed conversation is resumed from its store and the model sees its history', async () => {
     const { run, requests } = await runWithOpenAI('persistence', [
       { content: 'I will remember 7.' },

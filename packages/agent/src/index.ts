@@ -25,6 +25,35 @@ export {
   readBudgetRecord,
   spendOf,
 } from './budgets/index.js';
+export {
+  CHECKPOINT_KEY,
+  CHECKPOINTS_DIR,
+  CheckpointDamagedError,
+  type CheckpointFile,
+  type CheckpointManifest,
+  type CheckpointRecord,
+  CheckpointStore,
+  CheckpointWriteError,
+  checkpointFileSchema,
+  checkpointId,
+  checkpointManifestSchema,
+  checkpointRecordSchema,
+  IGNORED_NAMES,
+  type RestoreResult,
+  restoreWorkspace,
+  type SkippedFile,
+  snapshotWorkspace,
+  WorkspaceCheckpoints,
+} from './checkpoints/index.js';
+export {
+  type BranchComparison,
+  type ComparableConversation,
+  type ComparedAction,
+  type ConversationComparison,
+  compareConversations,
+  diffManifests,
+  type FileChanges,
+} from './compare/index.js';
 export { type Condenser, type CondenserContext, isCondensation } from './condenser/condenser.js';
 export { type CondenserFromJSONOptions, condenserFromJSON } from './condenser/condenser-from-json.js';
 export { InvalidCondenserConfigError } from './condenser/invalid-condenser-config-error.js';
@@ -81,6 +110,7 @@ export type {
   RunOptions,
   RunResult,
 } from './conversation/conversation-options.js';
+export type { EventEdit } from './conversation/edit-event.js';
 export { CondenserUnavailableError } from './conversation/errors/condenser-unavailable-error.js';
 export { ConversationAlreadyRunningError } from './conversation/errors/conversation-already-running-error.js';
 export { ConversationClosedError } from './conversation/errors/conversation-closed-error.js';
@@ -88,6 +118,7 @@ export { ConversationExistsError } from './conversation/errors/conversation-exis
 export { ConversationNotFoundError } from './conversation/errors/conversation-not-found-error.js';
 export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
 export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
+export { InvalidEventEditError } from './conversation/errors/invalid-event-edit-error.js';
 export { InvalidToolCallError } from './conversation/errors/invalid-tool-call-error.js';
 export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
 export { UnknownEventError } from './conversation/errors/unknown-event-error.js';

@@ -16,6 +16,7 @@ const TINY: Record<string, string> = {
   BENCH_S3_LATENCY_APPENDS: '5',
   BENCH_OPEN_EVENTS: '1500',
   BENCH_EVENTS: '1200',
+  BENCH_FILES: '200',
   BENCH_ROUNDS: '1',
   BENCH_RUNS: '1',
   BENCH_STEPS: '20',

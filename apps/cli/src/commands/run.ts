@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
 import type { CliContext } from '../context.js';
@@ -11,6 +11,7 @@ import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
 import { createDemoWorkspace } from '../run/demo-workspace.js';
 import { extensionOptions } from '../run/extension-options.js';
+import { readForkSettings } from '../run/fork-settings.js';
 import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
@@ -53,6 +54,8 @@ export interface RunCommandOptions {
   allowUnknownCost?: boolean;
   /** An Ed25519 private key (PEM) that signs every event of the run. */
   signingKey?: string;
+  /** Workspace checkpoints after every step (`workspaceCheckpoints`). */
+  checkpoints?: boolean;
 }
 
 /** The task `builtInDemoScript()` of @x/agent answers. */
@@ -83,9 +86,10 @@ export async function runCommand(
     ? createDemoWorkspace(context.env)
     : workspaceDir(options.workspace ?? (source === undefined ? undefined : recordedWorkspace(source.location)));
 
+  const fork = source === undefined ? {} : await readForkSettings(source.location);
   const model = chooseModel(agentModule, {
     demo,
-    model: options.model,
+    model: options.model ?? fork.model,
     baseUrl: options.baseUrl,
     provider: options.provider,
     env: context.env,
@@ -108,6 +112,7 @@ export async function runCommand(
   const hooks = hookFile === undefined ? undefined : await agentModule.loadHookConfigFile(hookFile);
   const agent = agentModule.createAgent({
     llm: model.llm,
+    ...(fork.tools === undefined ? {} : { tools: forkTools(agentModule, fork.tools, options.env ?? []) }),
     toolEnvironment: toolEnvironment(agentModule, options.env ?? []),
     ...(options.subAgents === true
       ? {
@@ -141,6 +146,8 @@ export async function runCommand(
     workspace,
     persistenceDir: source?.parentDir ?? dataDir,
     onEvent: live.onEvent,
+    workspaceCheckpoints:
+      options.checkpoints === true || (source !== undefined && existsSync(join(source.location, '.x-checkpoints'))),
     ...(hooks === undefined ? {} : { hooks }),
     ...(sandbox === undefined ? {} : { sandbox }),
     // The opt-out's warning goes where a person reads it, above the run (stderr).
@@ -365,4 +372,10 @@ function recordedWorkspace(location: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The built-in tools a counterfactual fork keeps (`x fork --tools`). */
+function forkTools(agentModule: typeof import('@x/agent'), names: readonly string[], env: string[]) {
+  const tools = agentModule.defaultTools({ toolEnvironment: toolEnvironment(agentModule, env) });
+  return tools.filter((tool) => names.includes(tool.name));
 }

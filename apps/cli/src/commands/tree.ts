@@ -1,10 +1,12 @@
+import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Conversation } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { openConversation, readEvents } from '../conversation-reader.js';
 import { UsageError } from '../errors/usage-error.js';
 import { type ConversationSource, resolveConversation } from '../resolve-conversation.js';
+import { writeForkSettings } from '../run/fork-settings.js';
 
 interface Opened {
   conversation: Conversation;
@@ -19,6 +21,15 @@ interface Opened {
  */
 async function openForTree(input: string, dataDir: string | undefined): Promise<Opened> {
   const source = resolveConversation(input, { dataDir });
+  const checkpoints = existsSync(join(source.location, '.x-checkpoints'));
+  return openResolved(source, { workspaceCheckpoints: checkpoints });
+}
+
+/** Opens `source` as `openForTree` does; `workspaceCheckpoints` restores files on fork and navigate. */
+export async function openResolved(
+  source: ConversationSource,
+  options: { workspaceCheckpoints: boolean },
+): Promise<Opened> {
   const agentModule = await import('@x/agent');
   const base = JSON.parse(await readFile(join(source.location, 'base_state.json'), 'utf8')) as {
     agent?: unknown;
@@ -32,12 +43,13 @@ async function openForTree(input: string, dataDir: string | undefined): Promise<
   const conversation = await agentModule.Conversation.resume(source.name, {
     agent,
     persistenceDir: source.parentDir,
+    workspaceCheckpoints: options.workspaceCheckpoints,
     ...(base.workspace?.working_dir === undefined ? {} : { workspace: base.workspace.working_dir }),
   });
   return { conversation, source, recordedAgent: base.agent };
 }
 
-async function restoreAgent(location: string, agent: unknown): Promise<void> {
+export async function restoreAgent(location: string, agent: unknown): Promise<void> {
   if (agent === undefined) return;
   const path = join(location, 'base_state.json');
   const base = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
@@ -60,8 +72,17 @@ async function eventIdOf(source: ConversationSource, given: string): Promise<str
 export async function forkCommand(
   context: CliContext,
   input: string,
-  options: { from?: string; title?: string; dataDir?: string; json?: boolean },
+  options: {
+    from?: string;
+    title?: string;
+    dataDir?: string;
+    json?: boolean;
+    workspace?: string;
+    model?: string;
+    tools?: string[];
+  },
 ): Promise<number> {
+  const tools = options.tools === undefined ? undefined : await builtInToolNames(options.tools);
   const { conversation, source, recordedAgent } = await openForTree(input, options.dataDir);
   const c = context.output.colors;
   try {
@@ -69,10 +90,15 @@ export async function forkCommand(
     const fork = await conversation.fork({
       ...(fromEventId === undefined ? {} : { fromEventId }),
       ...(options.title === undefined ? {} : { title: options.title }),
+      ...(options.workspace === undefined ? {} : { workspace: resolve(options.workspace) }),
     });
     const location = fork.location;
     await fork.close();
     await restoreAgent(location, recordedAgent);
+    await writeForkSettings(location, {
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(tools === undefined ? {} : { tools }),
+    });
     if (options.json === true) {
       context.output.line(
         JSON.stringify({ id: fork.id, location, forked_from: conversation.id, from_event_id: fromEventId ?? null }),
@@ -110,4 +136,18 @@ export async function navigateCommand(
     await conversation.close();
     await restoreAgent(source.location, recordedAgent);
   }
+}
+
+/** The names given to `--tools`, checked against the built-in tools (a typo is a usage error naming it). */
+async function builtInToolNames(names: readonly string[]): Promise<string[]> {
+  const known = (await import('@x/agent')).defaultTools().map((tool) => tool.name);
+  const wanted = names
+    .flatMap((name) => name.split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of wanted) {
+    if (!known.includes(name))
+      throw new UsageError(`Unknown tool ${name} in --tools: the built-in tools are ${known.join(', ')}.`);
+  }
+  return wanted;
 }

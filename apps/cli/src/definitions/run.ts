@@ -79,6 +79,10 @@ export function defineRun(program: Command): void {
     )
     .option('--stream', 'show the model’s tokens as they arrive')
     .option(
+      '--checkpoints',
+      'capture the workspace after every step (beside the conversation), so `x navigate` and `x fork` restore the files of that point; on by itself when resuming a conversation that has them',
+    )
+    .option(
       '--mcp-config <file>',
       'JSON file of MCP servers whose tools the agent gets ({"mcpServers": {name: {command, args, env} or {url}}})',
     )

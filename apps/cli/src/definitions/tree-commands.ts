@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
+import { collect } from './parsers.js';
 
 const CONVERSATION =
   'a conversation id (or unique prefix) in the data directory, or the path of a conversation directory';
@@ -20,6 +21,12 @@ export function defineTreeCommands(program: Command): void {
     .argument('<conversation>', CONVERSATION)
     .option('--from <event>', 'fork at this event: its id, or its index as `x events` shows it (4 or #4)')
     .option('--title <title>', 'title of the fork')
+    .option(
+      '-w, --workspace <dir>',
+      'workspace of the fork (default: the original’s); with workspace checkpoints it gets the files as they were at --from',
+    )
+    .option('-m, --model <name>', 'model of the fork’s runs: `x run --resume <fork>` uses it unless given --model')
+    .option('--tools <names>', 'built-in tools the fork’s runs keep, comma-separated (terminal,file_editor,…)', collect)
     .option('--json', 'print the fork’s id and location as JSON')
     .option(...DATA_DIR)
     .addHelpText(
@@ -27,6 +34,7 @@ export function defineTreeCommands(program: Command): void {
       examples(
         ['x fork 3f2c1a9e', 'a copy of the whole conversation'],
         ['x fork 3f2c1a9e --from 4', 'the branch up to event #4'],
+        ['x fork 3f2c1a9e --from 4 -m gpt-4o -w ../try-b', 'a counterfactual: another model, its own files'],
       ),
     )
     .action(lazyAction(async () => (await import('../commands/tree.js')).forkCommand));
@@ -45,4 +53,17 @@ export function defineTreeCommands(program: Command): void {
       examples(['x navigate 3f2c1a9e 4', 'HEAD at event #4'], ['x navigate 3f2c1a9e none', 'an empty HEAD']),
     )
     .action(lazyAction(async () => (await import('../commands/tree.js')).navigateCommand));
+
+  program
+    .command('compare')
+    .summary('compare two conversations (a fork and its original) from where they part')
+    .description(
+      'Compares the active branches of two conversations after the last event they share: the actions each took, observations, errors, tokens and cost, the outcome, and (with workspace checkpoints) the files each changed and the files that differ between their results.',
+    )
+    .argument('<a>', CONVERSATION)
+    .argument('<b>', CONVERSATION)
+    .option('--json', 'print the comparison as JSON')
+    .option(...DATA_DIR)
+    .addHelpText('after', examples(['x compare 3f2c1a9e 7b01d4c2', 'the original and its fork, side by side']))
+    .action(lazyAction(async () => (await import('../commands/compare.js')).compareCommand));
 }

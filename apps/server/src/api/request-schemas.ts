@@ -173,6 +173,11 @@ const startConversationRequestShape = z.looseObject({
    * the spend in its log; reaching it stops the run (status `error`, ConversationErrorEvent `MaxBudgetReached`).
    */
   budget: budgetBodySchema.nullish(),
+  /**
+   * x only: capture the workspace after every step beside the conversation (`workspaceCheckpoints`), so that
+   * navigating and forking restore the files of that point.
+   */
+  workspace_checkpoints: z.boolean().default(false),
 });
 
 /** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */

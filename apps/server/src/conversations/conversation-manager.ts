@@ -308,6 +308,7 @@ export class ConversationManager implements EventSocketHost {
       id: hyphenate(hex),
       maxIterationsPerRun: request.max_iterations,
       stuckDetection: request.stuck_detection,
+      workspaceCheckpoints: request.workspace_checkpoints,
       ...(request.confirmation_policy ? { confirmationPolicy: request.confirmation_policy } : {}),
       secrets,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
@@ -334,6 +335,7 @@ export class ConversationManager implements EventSocketHost {
       execution_status: conversation.state.execution_status,
       hook_config: request.hook_config ?? null,
       sandbox,
+      workspace_checkpoints: request.workspace_checkpoints,
     };
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);

@@ -36,6 +36,8 @@ export const conversationMetaSchema = z.looseObject({
   forked_from_event_id: z.string().nullish(),
   /** The start request's sandbox policy (x only); the policy actually used is recorded in x_sandbox_policy.json. */
   sandbox: z.record(z.string(), z.unknown()).nullish(),
+  /** The start request's `workspace_checkpoints`: resumes keep capturing (and restoring) the workspace. */
+  workspace_checkpoints: z.boolean().default(false),
 });
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 

@@ -237,6 +237,7 @@ export class ManagedConversation implements SocketConversation {
       persistenceDir: this.#deps.persistenceDir,
       maxIterationsPerRun: this.meta.max_iterations,
       stuckDetection: this.meta.stuck_detection,
+      workspaceCheckpoints: this.meta.workspace_checkpoints,
       ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
       ...this.#hooksOption(),
       // The policy it was created with (meta.json), under what the server allows now (--unsandboxed).

@@ -13,6 +13,8 @@ export interface BranchesHost {
   /** Resolves once every event queued so far is applied. */
   settled(): Promise<unknown>;
   checkpoint(): Promise<void>;
+  /** Makes the workspace what it was at the event (workspace checkpoints); before HEAD moves, so a failure moves nothing. */
+  restore(eventId: string | null): Promise<unknown>;
 }
 
 /** The active branch of a conversation's event tree, and moving HEAD (reference `navigate_to`). */
@@ -37,6 +39,7 @@ export class Branches {
     const leaf = eventId ?? undefined;
     const { events, tree, branch } = await readBranch(this.#host.log, leaf, eventId === null);
     if (leaf !== undefined && !tree.has(leaf)) throw new UnknownEventError(this.#host.id, leaf);
+    await this.#host.restore(eventId);
     fold.moveHead({ state: foldBranch(fold.state, events, tree, leaf, eventId === null), tree, branch });
     await this.#host.checkpoint();
   }

@@ -28,6 +28,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
     budget: parts.budget,
     agentName: () => parts.roster.nameOf(owner.agent),
+    captureWorkspace: () => parts.checkpoints.capture(),
     ...(hooks === undefined ? {} : { hooks }),
   };
 }

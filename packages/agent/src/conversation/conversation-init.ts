@@ -159,6 +159,7 @@ export function initForkedConversation(
       ...inherited,
       id: fork.state.id,
       agent,
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       securityAnalyzer: source.securityAnalyzer,
       ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     },
@@ -167,11 +168,15 @@ export function initForkedConversation(
     state: fork.state,
     secrets: toRegistry(options.secrets),
     cipher: source.cipher,
-    sandbox: conversationSandbox(source.options, source.sandboxPolicy, {
-      store: source.store,
-      directory: conversationDirName(fork.state.id),
-      sinceEvent: () => 0,
-    }),
+    sandbox: conversationSandbox(
+      options.workspace === undefined ? source.options : { ...source.options, workspace: options.workspace },
+      source.sandboxPolicy,
+      {
+        store: source.store,
+        directory: conversationDirName(fork.state.id),
+        sinceEvent: () => 0,
+      },
+    ),
     roster: rosterFor({ ...source.options, agent }),
   };
 }

@@ -28,7 +28,7 @@ export async function forkConversation<Built extends ForkedConversation>(
     securityAnalyzer: parts.security.input,
     sandboxPolicy: parts.sandbox.policy,
   };
-  return fork({
+  const forked = await fork({
     source: owner,
     sourceState: owner.state,
     options,
@@ -36,6 +36,8 @@ export async function forkConversation<Built extends ForkedConversation>(
     emit: (conversation, event) => builder.emit(conversation, event),
     openLog: (location) => openConversationLog(parts.options, location),
   });
+  await parts.checkpoints.handOver(forked.checkpoints, await forked.activeBranch());
+  return forked;
 }
 
 /** `Conversation.close`: waits for a run in progress, checkpoints, ends what was started, refuses further use. */

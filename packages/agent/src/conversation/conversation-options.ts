@@ -32,6 +32,11 @@ export interface ConversationOptions {
   escalate?: boolean;
   /** The directory tools work in. Default: the current directory. */
   workspace?: string;
+  /**
+   * Captures the workspace after every step into a content-addressed store beside the conversation, so that
+   * `navigateTo`, `fork` and `editEvent` restore the files as they were at that event. Default false.
+   */
+  workspaceCheckpoints?: boolean;
   /** The store that holds conversations (any FileStore). Default: a local store at `persistenceDir`. */
   store?: FileStore;
   /** Directory of the default local store. Default: `$X_HOME/conversations` or `~/.x/conversations`. */

@@ -2,6 +2,7 @@ import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import { ConversationBudget } from '../budgets/index.js';
+import { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import type { AgentRoster } from '../handoff/agent-roster.js';
 import type { LLM } from '../llm/llm.js';
 import type { ConversationSandbox } from '../sandboxing/conversation-sandbox.js';
@@ -86,6 +87,8 @@ export interface ConversationParts {
   readonly extensions: ConversationExtensions;
   readonly blocks: HookBlocks;
   readonly lifecycle: OpenGuard;
+  /** The workspace's checkpoints (`workspaceCheckpoints`; inert when off). */
+  readonly checkpoints: WorkspaceCheckpoints;
   /** The model the conversation switched to (`switchLLM`): the next steps call it instead of the agent's. */
   readonly model: { switched?: LLM };
   /** The session state and artifacts (orxhestra's `state_delta`, `artifact_delta`). */
@@ -135,6 +138,16 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     blockMessage: (id: string, reason: string) => owner.blockMessage(id, reason),
   };
   const model: { switched?: LLM } = {};
+  const checkpoints = new WorkspaceCheckpoints({
+    id: owner.id,
+    store: init.store,
+    directory: owner.directory,
+    workspace: owner.workspace,
+    log: init.log,
+    enabled: options.workspaceCheckpoints === true,
+    head: () => fold.leafEventId,
+    emit: (event) => events.emit(event),
+  });
   return {
     options,
     secrets: init.secrets,
@@ -150,10 +163,11 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     ownership,
     events,
     runs: new RunControl(),
-    branches: new Branches(host),
+    branches: new Branches({ ...host, restore: (eventId) => checkpoints.restoreAt(eventId) }),
     extensions: new ConversationExtensions(host, options),
     blocks: new HookBlocks(host),
     lifecycle,
+    checkpoints,
     model,
     session: new ConversationSession({
       store: init.store,

@@ -95,5 +95,6 @@ export function conversationToolRunner(owner: PartsOwner, parts: ConversationPar
     tools: [...owner.agent.tools, ...parts.roster.toolsFor(owner.agent)],
     stepContext: () => conversationStepContext(owner, parts, undefined),
     watch: (listener) => parts.events.subscribe(listener),
+    captureWorkspace: () => parts.checkpoints.capture(),
   };
 }

@@ -2,6 +2,7 @@ import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observ
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
+import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
@@ -23,6 +24,7 @@ import { closeConversation, endConversationProcesses, forkConversation } from '.
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
 import { conversationToolRunner } from './conversation-step-context.js';
+import { type EventEdit, editConversationEvent } from './edit-event.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
@@ -46,6 +48,8 @@ export class Conversation {
   /** Directory of this conversation inside the store (`<id as 32 hex>`). */
   readonly directory: string;
   readonly log: EventLogLike;
+  /** The workspace checkpoints (`workspaceCheckpoints`): capture, look up, restore, warnings. */
+  readonly checkpoints: WorkspaceCheckpoints;
 
   readonly #parts: ConversationParts;
 
@@ -56,6 +60,7 @@ export class Conversation {
     this.directory = conversationDirName(this.id);
     this.log = init.log;
     this.#parts = createConversationParts(this, init);
+    this.checkpoints = this.#parts.checkpoints;
   }
 
   /** Starts a new conversation (its first event is the agent's system prompt). */
@@ -79,9 +84,9 @@ export class Conversation {
     const conversation = new Conversation(init);
     if (budget !== undefined) await conversation.#parts.budget.set(budget);
     eventCount.current = () => conversation.state.event_count;
-    // The recent events stuck detection needs are read when a run starts, not here: opening (for
-    // inspection, a message, a state query) reads no event at all.
+    // Stuck detection's recent events are read when a run starts: opening (to inspect, message, query) reads none.
     conversation.#parts.fold.deferHistory(historyEnd);
+    await conversation.#parts.checkpoints.resumed();
     return conversation;
   }
 
@@ -286,10 +291,14 @@ export class Conversation {
     await this.#parts.branches.navigateTo(eventId);
   }
 
+  /** A new branch whose copy of `eventId` has `content` (new id, same parent), HEAD at it; see `editConversationEvent`. */
+  async editEvent(eventId: string, content: EventEdit): Promise<AnyEvent> {
+    return editConversationEvent(this, this.#parts, eventId, content);
+  }
+
   /**
-   * A new conversation with this one's history, as the reference's `fork`: events copied byte for byte into a
-   * new directory of the same store (with `fromEventId` only the branch up to it, which becomes HEAD). The fork
-   * starts idle, default policy, fresh stats (unless `resetMetrics: false`), no secrets unless given.
+   * A new conversation with this one's history (reference `fork`; `fromEventId`: only the branch up to it), idle,
+   * default policy, fresh stats unless `resetMetrics: false`; `agent`/`workspace` for a counterfactual.
    */
   async fork(options: ForkOptions = {}): Promise<Conversation> {
     return forkConversation(this, this.#parts, options, {

@@ -14,6 +14,8 @@ export interface ToolRunner {
   stepContext(): StepContext;
   /** Calls `listener` for every event emitted until the returned function is called. */
   watch(listener: (event: AnyEvent) => void): () => void;
+  /** Takes a workspace checkpoint: before the tool (the files it starts from) and once it has answered. */
+  captureWorkspace?(): Promise<unknown>;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function executeTool(
   const stop = runner.watch((event) => {
     if ('tool_call_id' in event && event.tool_call_id === call.id && event.kind !== 'ActionEvent') answer = event;
   });
+  await runner.captureWorkspace?.();
   try {
     const context = runner.stepContext();
     await context.emit(action);
@@ -56,6 +59,7 @@ export async function executeTool(
   } finally {
     stop();
   }
+  await runner.captureWorkspace?.();
   if (answer?.kind === 'ObservationEvent') return answer.observation;
   const reason = answer?.kind === 'AgentErrorEvent' ? answer.error : `no result was recorded for ${toolName}`;
   throw new ToolExecutionError(toolName, reason);

@@ -8,6 +8,11 @@ export interface ForkOptions {
   id?: string;
   /** Copy only the branch from the root to this event and make it HEAD; the whole log by default. */
   fromEventId?: string;
+  /**
+   * Workspace of the fork; this conversation's by default. With workspace checkpoints on, the fork's workspace
+   * gets the files as they were at `fromEventId` (give a separate directory to keep the original's files).
+   */
+  workspace?: string;
   /** Agent of the fork; this conversation's by default. */
   agent?: Agent;
   /** Title of the fork (recorded as a `title` state update). */

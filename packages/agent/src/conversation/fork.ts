@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AnyEvent, createEvent, EventTree } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
+import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
@@ -21,6 +22,8 @@ export interface ForkSource {
 /** What `fork` needs of the conversation it builds (a `Conversation`, not imported: it imports this module). */
 export interface ForkedConversation {
   readonly state: ConversationState;
+  readonly checkpoints: WorkspaceCheckpoints;
+  activeBranch(): Promise<AnyEvent[]>;
   checkpoint(): Promise<void>;
 }
 

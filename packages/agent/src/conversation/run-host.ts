@@ -35,6 +35,8 @@ export interface RunHost {
   popBlockedMessage(messageId: string | undefined): Promise<string | undefined>;
   /** The name of the agent in control (its key in `ConversationOptions.agents`); default its own `name`. */
   agentName?(): string;
+  /** Takes a workspace checkpoint (recorded at HEAD when the files changed); a no-op with checkpoints off. */
+  captureWorkspace?(): Promise<unknown>;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
   /** The conversation's money budgets (asked by `preModelCallGuard`). */

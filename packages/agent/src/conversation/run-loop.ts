@@ -51,6 +51,8 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
     if (status === 'idle' || status === 'paused' || status === 'error' || status === 'stuck') {
       await host.setStatus('running');
     }
+    // The files as the run finds them (edited by hand, or by `executeTool`), recorded at HEAD if they changed.
+    await host.captureWorkspace?.();
     while (true) {
       host.assertOpen();
       assertLeaseHeld();
@@ -97,6 +99,7 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
         await host.conversation.agent.step(host.stepContext(stepSignal));
       }
       iterations += 1;
+      await host.captureWorkspace?.();
       assertLeaseHeld();
       // A tool the abort cut short has answered (the terminal reports the kill): stop before anything else.
       if (signal?.aborted) {

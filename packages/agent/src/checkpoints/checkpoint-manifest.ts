@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/** One regular file of a workspace checkpoint. */
+export const checkpointFileSchema = z.object({
+  /** Path relative to the workspace, `/`-separated. */
+  path: z.string().min(1),
+  /** SHA-256 of the content, hex: the blob's name in the object store. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+  /** Modification time when captured: a later capture trusts the hash while size and mtime are unchanged. */
+  mtime_ms: z.number(),
+  /** Permission bits (e.g. 0o755 for an executable). */
+  mode: z.number().int().nonnegative(),
+});
+export type CheckpointFile = z.infer<typeof checkpointFileSchema>;
+
+/** A file that could not be read when the checkpoint was taken: left as it is on restore. */
+export const skippedFileSchema = z.object({ path: z.string(), reason: z.string() });
+export type SkippedFile = z.infer<typeof skippedFileSchema>;
+
+/** The tree of one workspace checkpoint: every file (sorted by path) and symbolic link. */
+export const checkpointManifestSchema = z.object({
+  version: z.literal(1),
+  /** When the walk started (epoch ms): a later walk trusts size and mtime only for files older than that. */
+  taken_ms: z.number().optional(),
+  files: z.array(checkpointFileSchema),
+  symlinks: z.array(z.object({ path: z.string().min(1), target: z.string() })),
+  skipped: z.array(skippedFileSchema),
+});
+export type CheckpointManifest = z.infer<typeof checkpointManifestSchema>;
+
+/**
+ * The checkpoint id: SHA-256 of the tree's content (paths, hashes, modes, links), not of the mtimes, so an
+ * unchanged workspace has the same id at every step and two conversations share ids for the same files.
+ */
+export function checkpointId(manifest: CheckpointManifest): string {
+  const hash = createHash('sha256');
+  for (const file of manifest.files) hash.update(`f\0${file.path}\0${file.sha256}\0${file.mode}\n`);
+  for (const link of manifest.symlinks) hash.update(`l\0${link.path}\0${link.target}\n`);
+  return hash.digest('hex');
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckpointFile, CheckpointManifest, SkippedFile } from './checkpoint-manifest.js';
+
+/**
+ * Directories a checkpoint leaves out, at any depth: `.git` has its own history (restoring it would rewrite refs
+ * and the index under the user), and `.x-checkpoints` is the store itself when a conversation lives in its workspace.
+ */
+export const IGNORED_NAMES: ReadonlySet<string> = new Set(['.git', '.x-checkpoints']);
+
+const CONCURRENCY = 64;
+const RACY_MS = 2000;
+
+/**
+ * Walks `workspace` and describes every regular file and symbolic link. A file whose size and mtime match
+ * `previous` keeps its hash unread, so a step that changed nothing costs one stat per file. A file that cannot
+ * be read (permissions, vanished mid-walk) is listed in `skipped` with the reason rather than failing the step.
+ * `onContent` receives each file read (its hash and bytes) so the caller stores blobs without a second read.
+ */
+export async function snapshotWorkspace(
+  workspace: string,
+  previous: CheckpointManifest | undefined,
+  onContent: (sha256: string, content: Uint8Array) => Promise<void> = async () => undefined,
+): Promise<CheckpointManifest> {
+  const known = new Map(previous?.files.map((file) => [file.path, file]));
+  const files: CheckpointFile[] = [];
+  const symlinks: CheckpointManifest['symlinks'] = [];
+  const skipped: SkippedFile[] = [];
+  const paths = await walk(workspace, '', skipped);
+  const takenMs = Date.now();
+  // A hash is trusted by size and mtime only if the file was older than the clock's granularity when hashed:
+  // a write in the same tick as the one hashed would leave both unchanged (git's "racy" files).
+  const stable = (file: CheckpointFile) =>
+    previous?.taken_ms !== undefined && previous.taken_ms - file.mtime_ms > RACY_MS;
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      const absolute = join(workspace, path);
+      let loaded: { content: Buffer; mtime_ms: number; mode: number };
+      try {
+        const stat = await lstat(absolute);
+        if (stat.isSymbolicLink()) {
+          symlinks.push({ path, target: await readlink(absolute) });
+          continue;
+        }
+        if (!stat.isFile()) continue;
+        const mode = stat.mode & 0o7777;
+        const cached = known.get(path);
+        if (cached !== undefined && cached.size === stat.size && cached.mtime_ms === stat.mtimeMs && stable(cached)) {
+          files.push({ ...cached, mode });
+          continue;
+        }
+        loaded = { content: await readFile(absolute), mtime_ms: stat.mtimeMs, mode };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // Gone between the listing and the read: it is simply not part of this checkpoint.
+        if (code === 'ENOENT') continue;
+        skipped.push({ path, reason: (error as Error).message });
+        continue;
+      }
+      // Outside the read's try: a failure to store the blob is the store's (a full disk), not the file's.
+      const { content, mtime_ms, mode } = loaded;
+      const sha256 = createHash('sha256').update(content).digest('hex');
+      await onContent(sha256, content);
+      files.push({ path, sha256, size: content.length, mtime_ms, mode });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return {
+    version: 1,
+    taken_ms: takenMs,
+    files: files.sort(byPath),
+    symlinks: symlinks.sort(byPath),
+    skipped: skipped.sort(byPath),
+  };
+}
+
+/** Every non-directory path under `dir` (relative, `/`-separated); unreadable directories go to `skipped`. */
+async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir === '' ? root : join(root, dir), { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || (dir === '' && code === 'ENOTDIR')) return [];
+    skipped.push({ path: dir, reason: (error as Error).message });
+    return [];
+  }
+  const paths: string[] = [];
+  const subdirectories: string[] = [];
+  for (const entry of entries) {
+    if (IGNORED_NAMES.has(entry.name)) continue;
+    const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) subdirectories.push(path);
+    else paths.push(path);
+  }
+  for (const subdirectory of subdirectories) paths.push(...(await walk(root, subdirectory, skipped)));
+  return paths;
+}
