@@ -7,13 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type AnyEvent, parseEvent } from '@x/events';
-import {
-  createFileStoreLeases,
-  createLocalFileStore,
-  EventLog,
-  type EventLogLike,
-  type Lease,
-} from '@x/store';
+import { createFileStoreLeases, createLocalFileStore, EventLog, type EventLogLike, type Lease } from '@x/store';
 import { connectPostgres, type PostgresDatabase, PostgresEventLog, PostgresLeases } from '../src/index.js';
 import { countingDatabase, createTestDatabase, startPostgresServer } from '../src/testing/index.js';
 

@@ -28,6 +28,7 @@ import {
 } from './insert-events.js';
 import { signPostgresChainHead, verifyPostgresChain } from './postgres-chain.js';
 import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';
+import { waitForGrowth } from './wait-for-growth.js';
 
 /** A lease generation every append must still hold (see `PostgresLeases`). */
 export type LeaseFence = AppendFence;
@@ -229,7 +230,16 @@ export class PostgresEventLog implements EventLogLike {
       {
         length: () => this.length,
         readRange: (start, end) => this.#readRange(start, end),
-        waitForGrowth: (known, signal, pollIntervalMs) => this.#waitForGrowth(known, signal, pollIntervalMs),
+        waitForGrowth: (known, signal, pollIntervalMs) =>
+          waitForGrowth(
+            {
+              length: () => this.length,
+              watch: (wake) => this.database.notifier.watch(this.logId, wake),
+              waiters: this.#waiters,
+              refresh: () => this.#sharedRefresh(),
+            },
+            { known, signal, pollIntervalMs },
+          ),
       },
       fromIndex,
       { signal: options.signal, pollIntervalMs: options.pollIntervalMs ?? this.#pollIntervalMs },
@@ -440,33 +450,6 @@ export class PostgresEventLog implements EventLogLike {
     if (!Number.isInteger(index)) return undefined;
     const resolved = index < 0 ? this.length + index : index;
     return resolved >= 0 && resolved < this.length ? resolved : undefined;
-  }
-
-  /** Waits for `length > known`: a local append, a notification from the database, or a poll. */
-  async #waitForGrowth(known: number, signal: AbortSignal | undefined, pollIntervalMs: number): Promise<void> {
-    if (this.length > known || signal?.aborted) return;
-    // The highest index a notification announced (-1: none, woken by a local append, the poll or the signal).
-    let notified = -1;
-    await new Promise<void>((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.#waiters.delete(wake);
-        unwatch();
-        signal?.removeEventListener('abort', wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, pollIntervalMs);
-      const unwatch = this.database.notifier.watch(this.logId, (index) => {
-        if (index >= known) {
-          notified = Math.max(notified, index);
-          wake();
-        }
-      });
-      this.#waiters.add(wake);
-      signal?.addEventListener('abort', wake, { once: true });
-    });
-    // Read unless this instance already has what woke it (its own append, or another subscription's read).
-    if (this.length <= Math.max(known, notified) && !signal?.aborted) await this.#sharedRefresh();
   }
 
   #enqueue<T>(work: () => Promise<T>): Promise<T> {
