@@ -1,8 +1,10 @@
-import { AppendConflictError, LeaseLostError } from '@x/store';
+import { generateKeyPairSync } from 'node:crypto';
+import { AppendConflictError, createSigningEventLog, LeaseLostError } from '@x/store';
 import { contractMessageEvent } from '@x/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PostgresDatabase } from '../src/database.js';
 import { PostgresEventLog } from '../src/event-log/postgres-event-log.js';
+import { createPostgresFileStore } from '../src/file-store/postgres-file-store.js';
 import { PostgresLeases } from '../src/lease/postgres-leases.js';
 import { countingDatabase } from '../src/testing/counting-database.js';
 import { freshTablesShared } from './helpers/shared-database.js';
@@ -62,6 +64,25 @@ describe('PostgresEventLog.appendMany with options', () => {
     expect(refused).toBeInstanceOf(LeaseLostError);
     const reader = await PostgresEventLog.open(b!, { logId: 'taken' });
     expect(reader.length).toBe(1);
+    await stale.release();
+  });
+
+  it('is fenced through a signing log too (the wrapper hands the options on)', async () => {
+    const [plain] = await tables(1);
+    const stale = await new PostgresLeases(plain!, { owner: 'stale', ttlMs: 60_000 }).acquire('signed');
+    const log = createSigningEventLog(await PostgresEventLog.open(plain!, { logId: 'signed' }), {
+      store: createPostgresFileStore(plain!),
+      dir: 'signed',
+      signer: generateKeyPairSync('ed25519').privateKey,
+    });
+    await plain!.query(`UPDATE ${plain!.tablePrefix}leases SET generation = generation + 1 WHERE lease_key = $1`, [
+      'signed',
+    ]);
+    const refused = await log.appendMany!(batchOf('signed', 2), { expectedIndex: 0, fence: stale }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(LeaseLostError);
+    expect((await PostgresEventLog.open(plain!, { logId: 'signed' })).length).toBe(0);
     await stale.release();
   });
 });
