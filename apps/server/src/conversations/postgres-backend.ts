@@ -66,7 +66,12 @@ export async function openPostgresBackend(
     await import('@x/store-postgres');
   const database = await connectPostgres({ url });
   const index = new PostgresConversationIndex(database);
-  const store = indexedConversationStore(createPostgresFileStore(database), index);
+  // meta.json and its index row in one statement: a status change costs one commit, not two.
+  const store = indexedConversationStore(createPostgresFileStore(database), {
+    upsert: (record) => index.upsert(record),
+    upsertWithFile: (record, file) => index.upsert(record, { file }),
+    delete: (conversationId) => index.delete(conversationId),
+  });
   await indexMissingConversations(store, index);
   const leases = new PostgresLeases(database, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs });
   return {
