@@ -2,7 +2,7 @@
 // a `PostgresEventLog` keyed by its id.
 import type { EventLogLike, FileStore, Leases } from '@x/store';
 import { connectPostgres, createPostgresFileStore, PostgresEventLog, PostgresLeases } from '@x/store-postgres';
-import { type PostgresServer, startPostgresServer } from '@x/store-postgres/testing';
+import { countingDatabase, type PostgresServer, startPostgresServer } from '@x/store-postgres/testing';
 
 /**
  * Starts a throwaway server. `durable`: PostgreSQL's own defaults (fsync, synchronous_commit and
@@ -20,16 +20,20 @@ export interface BenchPostgres {
   store: FileStore;
   /** One owner per run, fenced (as the README deploys). */
   leases: Leases;
+  /** Commits made through this connection so far (writing transactions, counted by the client). */
+  commits(): number;
   close(): Promise<void>;
 }
 
 /** Connects to a bench server the way the store-postgres README deploys a conversation: log, files and leases. */
 export async function connectBenchPostgres(url: string): Promise<BenchPostgres> {
-  const database = await connectPostgres({ url, maxConnections: 4 });
+  const connected = await connectPostgres({ url, maxConnections: 4 });
+  const { database, count } = countingDatabase(connected);
   return {
+    commits: () => count.commits,
     openEventLog: ({ conversationId }) => PostgresEventLog.open(database, { logId: conversationId }),
     store: createPostgresFileStore(database),
     leases: new PostgresLeases(database),
-    close: () => database.close(),
+    close: () => connected.close(),
   };
 }

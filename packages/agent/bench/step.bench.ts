@@ -23,6 +23,7 @@ import { serializeEvent } from '@x/events';
 import { createLocalFileStore, createMemoryFileStore } from '@x/store';
 import type { PostgresServer } from '@x/store-postgres/testing';
 import { z } from 'zod';
+import { CHECKPOINT_EVERY_STEPS } from '../src/conversation/run-loop.js';
 import { Agent, Conversation, createOfflineLLM, defineTool, type LLM } from '../src/index.js';
 import { connectBenchPostgres, startBenchServer } from './postgres-event-logs.js';
 import { FLOOR_LABELS, type FloorKind, runFloor } from './step-floors.js';
@@ -80,6 +81,8 @@ interface RunResult {
   stepMs: number[];
   /** Serialized events in log order, for the floors. */
   bytes: string[];
+  /** PostgreSQL: commits per step over the run (checkpoints included). */
+  commitsPerStep?: number;
 }
 
 async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefined): Promise<RunResult> {
@@ -88,6 +91,7 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
   const modelMs: number[] = [];
   const bytes: string[] = [];
   const postgres = postgresUrl === undefined ? undefined : await connectBenchPostgres(postgresUrl);
+  let commitsPerStep: number | undefined;
   try {
     const agent = new Agent({ llm: timedOfflineLLM(steps, askedAt, modelMs), tools: [outputTool] });
     const conversation = await Conversation.create({
@@ -106,15 +110,17 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
       },
     });
     await conversation.sendMessage('Benchmark task');
+    const commitsBefore = postgres?.commits();
     const result = await conversation.run();
     if (result.status !== 'finished') throw new Error(`benchmark run ended ${result.status}`);
+    if (postgres !== undefined) commitsPerStep = (postgres.commits() - commitsBefore!) / steps;
     await conversation.close();
   } finally {
     await postgres?.close();
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
   const stepMs = askedAt.slice(1).map((time, index) => time - askedAt[index]! - modelMs[index]!);
-  return { stepMs, bytes };
+  return { stepMs, bytes, ...(commitsPerStep === undefined ? {} : { commitsPerStep }) };
 }
 
 /** What a child process is asked to do: one loop, or one floor over the bytes a loop wrote. */
@@ -185,6 +191,7 @@ const FLOORS: Record<Mode, FloorKind[]> = {
 async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, PostgresServer>): Promise<number> {
   const points = [10, 100, 1000].filter((n) => n <= STEPS);
   const means: number[] = [];
+  const commits: number[] = [];
   const medians: number[] = [];
   const perPoint = new Map<number, number[]>(points.map((n) => [n, []]));
   const floors = new Map<FloorKind, number[]>(FLOORS[mode].map((kind) => [kind, []]));
@@ -197,6 +204,7 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
     if (process.env.BENCH_DUMP !== undefined)
       await writeFile(`${process.env.BENCH_DUMP}-${mode}-${run}.json`, JSON.stringify(result.stepMs));
     means.push(mean(result.stepMs));
+    if (result.commitsPerStep !== undefined) commits.push(result.commitsPerStep);
     medians.push(median(result.stepMs));
     for (const n of points) perPoint.get(n)!.push(around(result.stepMs, n));
     if (floors.size === 0) continue;
@@ -214,6 +222,11 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
   console.log(
     `${LABELS[mode].padEnd(20)} mean ${ms(ours)} per step, median ${ms(median(medians))}; median at step ${atPoints}`,
   );
+  if (commits.length > 0) {
+    console.log(
+      `  ${median(commits).toFixed(2)} commits per step (client-counted writing transactions over the run; a checkpoint every ${CHECKPOINT_EVERY_STEPS} steps included)`,
+    );
+  }
   if (mode === 'postgres') {
     console.log(
       '  durable server defaults (fsync, synchronous_commit, full_page_writes on); events, base_state.json and the lease in the database',

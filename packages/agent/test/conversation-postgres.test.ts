@@ -301,6 +301,14 @@ describe('fencing at the database', () => {
                   return index;
                 };
               }
+              // A step's stats update and action are written as one batch.
+              if (property === 'appendMany') {
+                return async (events: AnyEvent[], options?: Parameters<PostgresEventLog['appendMany']>[1]) => {
+                  const indices = await target.appendMany(events, options);
+                  committedByA.push(...events.map((event, offset) => ({ id: event.id, index: indices[offset]! })));
+                  return indices;
+                };
+              }
               const value = Reflect.get(target, property, target) as unknown;
               return typeof value === 'function' ? value.bind(target) : value;
             },

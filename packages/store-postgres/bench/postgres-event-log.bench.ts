@@ -2,25 +2,21 @@
 // PostgreSQL (a throwaway server on 127.0.0.1 started here, fsync off) next to the file EventLog on a local
 // directory (durability 'none', the same durability class). Prints the machine and both figures side by side.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { parseEvent } from '@x/events';
-import {
-  createFileStoreLeases,
-  createLocalFileStore,
-  EventLog,
-  type EventLogLike,
-  fenceEventLog,
-  type Lease,
-} from '@x/store';
+import { type AnyEvent, parseEvent } from '@x/events';
+import { createFileStoreLeases, createLocalFileStore, EventLog, type EventLogLike, type Lease } from '@x/store';
 import { connectPostgres, type PostgresDatabase, PostgresEventLog, PostgresLeases } from '../src/index.js';
-import { createTestDatabase, startPostgresServer } from '../src/testing/index.js';
+import { countingDatabase, createTestDatabase, startPostgresServer } from '../src/testing/index.js';
 
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 2000);
 const STEPS = Number(process.env.BENCH_STEPS ?? 300);
 const FAN_OUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const SUBSCRIBERS = 8;
+const REPLICA_EVENTS = Number(process.env.BENCH_REPLICA_EVENTS ?? 100);
+const REPLICA_SUBSCRIBERS = [1, 10, 100];
 
 function event(text: string) {
   return parseEvent({
@@ -43,7 +39,13 @@ interface Backend {
   name: string;
   open(logId: string): Promise<EventLogLike>;
   lease(key: string): Promise<Lease>;
-  fence(log: EventLogLike, lease: Lease): Promise<EventLogLike>;
+  /**
+   * One agent step's writes, as `Conversation` makes them with a run lease: the LLM response's stats update and
+   * the action in one batch, then the observation, each at the index the owner expects and fenced.
+   */
+  step(log: EventLogLike, lease: Lease, events: readonly AnyEvent[]): Promise<void>;
+  /** Commits made so far (undefined where the backend has no such unit). */
+  commits(): number | undefined;
 }
 
 async function appendLatency(backend: Backend): Promise<number[]> {
@@ -57,19 +59,62 @@ async function appendLatency(backend: Backend): Promise<number[]> {
   return times;
 }
 
-/** One step's framework work without the model and tools: action, observation, status update, all fenced. */
-async function stepTime(backend: Backend): Promise<number[]> {
+/** One step's framework work without the model and tools (see `Backend.step`); its times and commits per step. */
+async function stepTime(backend: Backend): Promise<{ times: number[]; commitsPerStep: number | undefined }> {
   const id = `steps-${randomUUID()}`;
   const lease = await backend.lease(id);
-  const log = await backend.fence(await backend.open(id), lease);
+  const log = await backend.open(id);
   const times: number[] = [];
+  const before = backend.commits();
   for (let i = 0; i < STEPS; i++) {
+    const events = [0, 1, 2].map((k) => event(`s${i}.${k}`));
     const started = performance.now();
-    for (let k = 0; k < 3; k++) await log.append(event(`s${i}.${k}`));
+    await backend.step(log, lease, events);
     times.push(performance.now() - started);
   }
+  const after = backend.commits();
   await lease.release();
-  return times;
+  return { times, commitsPerStep: before === undefined || after === undefined ? undefined : (after - before) / STEPS };
+}
+
+/**
+ * Latency from an append on one replica (its own pool) to its delivery to each of `subscribers` subscriptions on
+ * another replica, all on one log instance there (as `x serve` shares one per conversation among its
+ * WebSockets). One event at a time: the next is appended once every subscriber has the last.
+ */
+async function crossReplicaLatency(
+  writerSide: PostgresDatabase,
+  readerSide: PostgresDatabase,
+  subscribers: number,
+): Promise<number[]> {
+  const id = `replica-${randomUUID()}`;
+  const writer = await PostgresEventLog.open(writerSide, { logId: id });
+  const reader = await PostgresEventLog.open(readerSide, { logId: id });
+  const controller = new AbortController();
+  // One abort listener per waiting subscription: 100 of them are expected.
+  setMaxListeners(0, controller.signal);
+  const sentAt: number[] = [];
+  const latencies: number[] = [];
+  let pending = 0;
+  let allReceived: () => void = () => undefined;
+  const streams = Array.from({ length: subscribers }, async () => {
+    for await (const { index } of reader.subscribe(0, { signal: controller.signal })) {
+      latencies.push(performance.now() - sentAt[index]!);
+      if (--pending === 0) allReceived();
+    }
+  });
+  for (let i = 0; i < REPLICA_EVENTS; i++) {
+    const received = new Promise<void>((resolve) => {
+      allReceived = resolve;
+    });
+    pending = subscribers;
+    sentAt[i] = performance.now();
+    await writer.append(event(`r${i}`));
+    await received;
+  }
+  controller.abort();
+  await Promise.allSettled(streams);
+  return latencies;
 }
 
 /**
@@ -115,21 +160,33 @@ async function main(): Promise<void> {
   const databases: PostgresDatabase[] = [];
   const root = await mkdtemp(join(tmpdir(), 'x-pg-bench-'));
   try {
-    const database = await connectPostgres({ url: testDatabase.url, maxConnections: 16 });
-    databases.push(database);
+    const connected = await connectPostgres({ url: testDatabase.url, maxConnections: 16 });
+    databases.push(connected);
+    const { database, count } = countingDatabase(connected);
     const store = createLocalFileStore({ root, durability: 'none' });
     const postgres: Backend = {
       name: 'PostgreSQL',
       open: (logId) => PostgresEventLog.open(database, { logId }),
       lease: (key) => new PostgresLeases(database).acquire(key),
-      fence: async (log, lease) =>
-        (log as PostgresEventLog).withFence({ key: lease.key, generation: lease.generation }),
+      async step(log, lease, [stats, action, observation]) {
+        const fence = { key: lease.key, generation: lease.generation };
+        await log.appendMany!([stats!, action!], { expectedIndex: log.length, fence });
+        await log.append(observation!, { expectedIndex: log.length, fence });
+      },
+      commits: () => count.commits,
     };
     const files: Backend = {
       name: 'local files',
       open: (logId) => EventLog.open(store, { dir: `${logId}/events`, pollIntervalMs: 25 }),
       lease: (key) => createFileStoreLeases(store).acquire(key),
-      fence: async (log, lease) => fenceEventLog(log, lease),
+      // File logs check the lease before the write (they cannot inside it).
+      async step(log, lease, [stats, action, observation]) {
+        await lease.assertHeld();
+        await log.appendMany!([stats!, action!], { expectedIndex: log.length });
+        await lease.assertHeld();
+        await log.append(observation!, { expectedIndex: log.length });
+      },
+      commits: () => undefined,
     };
     const row = (cells: string[]): void => console.log(`  ${cells.map((cell) => cell.padEnd(16)).join(' | ')}`);
 
@@ -139,17 +196,34 @@ async function main(): Promise<void> {
       const times = await appendLatency(backend);
       row([backend.name, ms(percentile(times, 50)), ms(percentile(times, 99))]);
     }
-    console.log(`\n## per-step framework time (${STEPS} steps of 3 fenced appends, without model or tools)`);
-    row(['backend', 'p50', 'p99']);
+    console.log(
+      `\n## per-step framework time (${STEPS} steps: stats update + action in one fenced batch, then the observation; no model or tools)`,
+    );
+    row(['backend', 'p50', 'p99', 'commits/step']);
     for (const backend of [postgres, files]) {
-      const times = await stepTime(backend);
-      row([backend.name, ms(percentile(times, 50)), ms(percentile(times, 99))]);
+      const { times, commitsPerStep } = await stepTime(backend);
+      row([
+        backend.name,
+        ms(percentile(times, 50)),
+        ms(percentile(times, 99)),
+        commitsPerStep === undefined ? '—' : commitsPerStep.toFixed(2),
+      ]);
     }
     console.log(`\n## fan-out (${FAN_OUT_EVENTS} events to ${SUBSCRIBERS} subscribing instances)`);
     row(['backend', 'events/s', 'deliveries/s']);
     for (const backend of [postgres, files]) {
       const rate = await fanOut(backend);
       row([backend.name, rate.events.toFixed(0), rate.deliveries.toFixed(0)]);
+    }
+    console.log(
+      `\n## cross-replica delivery (${REPLICA_EVENTS} events appended on one replica, one at a time, to N subscriptions on another)`,
+    );
+    row(['subscribers', 'p50', 'p99']);
+    const readerSide = await connectPostgres({ url: testDatabase.url, maxConnections: 16 });
+    databases.push(readerSide);
+    for (const subscribers of REPLICA_SUBSCRIBERS) {
+      const latencies = await crossReplicaLatency(connected, readerSide, subscribers);
+      row([String(subscribers), ms(percentile(latencies, 50)), ms(percentile(latencies, 99))]);
     }
   } finally {
     for (const database of databases) await database.close();

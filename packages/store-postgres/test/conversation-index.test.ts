@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresConversationIndex } from '../src/conversations/postgres-conversation-index.js';
 import type { PostgresDatabase } from '../src/database.js';
+import { createPostgresFileStore } from '../src/file-store/postgres-file-store.js';
+import { countingDatabase } from '../src/testing/counting-database.js';
 import { freshTables } from './helpers/shared-database.js';
 
 const open: PostgresDatabase[] = [];
@@ -15,6 +17,32 @@ async function index(): Promise<PostgresConversationIndex> {
 }
 
 describe('PostgresConversationIndex', () => {
+  it('writes a file and the row that indexes it in one statement (one commit)', async () => {
+    const database = await freshTables();
+    open.push(database);
+    const { database: counted, count } = countingDatabase(database);
+    const conversations = new PostgresConversationIndex(counted);
+    const meta = JSON.stringify({ id: 'c1', execution_status: 'running' });
+    await conversations.upsert(
+      { conversationId: 'c1', status: 'running' },
+      { file: { path: 'c1/meta.json', data: meta } },
+    );
+    expect(count.commits).toBe(1);
+    expect(await createPostgresFileStore(database).read('c1/meta.json')).toBe(meta);
+    expect(await conversations.get('c1')).toMatchObject({ status: 'running' });
+    // Again (an update of both), and a path the file store would refuse is refused before anything is written.
+    await conversations.upsert(
+      { conversationId: 'c1', status: 'finished' },
+      { file: { path: 'c1/meta.json', data: '{}' } },
+    );
+    expect(await createPostgresFileStore(database).read('c1/meta.json')).toBe('{}');
+    expect(await conversations.get('c1')).toMatchObject({ status: 'finished' });
+    await expect(
+      conversations.upsert({ conversationId: 'c1', status: 'idle' }, { file: { path: '../meta.json', data: '{}' } }),
+    ).rejects.toThrow();
+    expect(await conversations.get('c1')).toMatchObject({ status: 'finished' });
+  });
+
   it('creates, updates (keeping what is left out) and reads a conversation and its snapshot', async () => {
     const conversations = await index();
     await conversations.upsert({ conversationId: 'c1', title: 'Fix the build', snapshot: '{"v":1}' });

@@ -15,19 +15,28 @@ export interface ConversationIndexSink {
     forkedFrom?: { conversationId: string; eventId: string | null };
   }): Promise<void>;
   delete(conversationId: string): Promise<unknown>;
+  /**
+   * Optional: writes meta.json (`file`, a path of the same store) and the row in one commit (PostgreSQL: one
+   * statement), instead of the store's write then `upsert`.
+   */
+  upsertWithFile?(
+    record: Parameters<ConversationIndexSink['upsert']>[0],
+    file: { path: string; data: string | Uint8Array },
+  ): Promise<void>;
 }
 
 /**
  * `store`, keeping `index` current: every write of `<hex>/meta.json` (the server's record of a conversation:
  * status, title) updates the conversation's row, and removing `<hex>` (a delete) removes it. The write
- * itself comes first, so the files stay the truth and a failed index update only leaves the row stale.
+ * itself comes first, so the files stay the truth and a failed index update only leaves the row stale; an index
+ * with `upsertWithFile` (PostgreSQL) writes both in one commit instead.
  */
 export function indexedConversationStore(store: FileStore, index: ConversationIndexSink): FileStore {
   const indexed: FileStore = {
     read: (path) => store.read(path),
     async write(path, data) {
-      await store.write(path, data);
       const hex = META.exec(path)?.[1];
+      if (hex === undefined || index.upsertWithFile === undefined) await store.write(path, data);
       if (hex === undefined) return;
       const meta = JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString('utf8')) as {
         execution_status?: unknown;
@@ -38,7 +47,7 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
         forked_from_conversation_id?: unknown;
         forked_from_event_id?: unknown;
       };
-      await index.upsert({
+      const record = {
         conversationId: hex,
         status: typeof meta.execution_status === 'string' ? meta.execution_status : 'idle',
         // The title a listing shows: the one given at create, else the one generated into the state.
@@ -55,7 +64,9 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
               },
             }
           : {}),
-      });
+      };
+      if (index.upsertWithFile === undefined) await index.upsert(record);
+      else await index.upsertWithFile(record, { path, data });
     },
     writeIfAbsent: (path, data) => store.writeIfAbsent(path, data),
     copy: (from, to) => store.copy(from, to),

@@ -3,7 +3,7 @@ import type { FileStore, Leases } from '@x/store';
 import type { PostgresConversationIndex } from '@x/store-postgres';
 import type { ConversationListing, ConversationSortOrder } from './conversation-listing.js';
 import { readConversationMeta } from './conversation-meta.js';
-import { indexedConversationStore } from './indexed-store.js';
+import { type ConversationIndexSink, indexedConversationStore } from './indexed-store.js';
 
 const ORDERS = {
   CREATED_AT: 'created_asc',
@@ -37,6 +37,18 @@ async function indexMissingConversations(store: FileStore, index: PostgresConver
   }
 }
 
+/**
+ * The conversations table as the indexed store's sink: meta.json and its row in one statement, so a status change
+ * costs one commit, not two (the file store and the index share the database).
+ */
+export function postgresIndexSink(index: PostgresConversationIndex): ConversationIndexSink {
+  return {
+    upsert: (record) => index.upsert(record),
+    upsertWithFile: (record, file) => index.upsert(record, { file }),
+    delete: (conversationId) => index.delete(conversationId),
+  };
+}
+
 /** What a server shares with other replicas through PostgreSQL. */
 export interface SharedConversationBackend {
   store: FileStore;
@@ -66,7 +78,7 @@ export async function openPostgresBackend(
     await import('@x/store-postgres');
   const database = await connectPostgres({ url });
   const index = new PostgresConversationIndex(database);
-  const store = indexedConversationStore(createPostgresFileStore(database), index);
+  const store = indexedConversationStore(createPostgresFileStore(database), postgresIndexSink(index));
   await indexMissingConversations(store, index);
   const leases = new PostgresLeases(database, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs });
   return {

@@ -133,14 +133,9 @@ export class ConversationEvents {
     for (const event of events) linkEvent(event);
     return this.#enqueue(async () => {
       await this.#ownership.assertOwner();
-      const base = this.#log.length;
-      const leaf = await headForAppend(this.#log, this.#fold);
-      const stamped = events.map((event, offset) => {
-        if (event.parent_id !== undefined) return event;
-        const parent = parentForAppend(leaf, base + offset);
-        return parent === undefined ? event : withParent(event, parent);
-      });
-      const indices = await this.#log.appendMany!(stamped);
+      const { stamped, indices } = this.#ownership.shared
+        ? await this.#appendBatchAfterOthers(events)
+        : await this.#appendBatch(events);
       for (const [offset, event] of stamped.entries()) {
         const index = indices[offset]!;
         // Another writer appended in between: fold its events first.
@@ -148,6 +143,43 @@ export class ConversationEvents {
         this.#announce(event, index);
       }
     });
+  }
+
+  /** `events` with HEAD as their parent (state updates never move it), as one append at a time would stamp them. */
+  async #stampBatch(events: readonly AnyEvent[]): Promise<AnyEvent[]> {
+    const base = this.#log.length;
+    const leaf = await headForAppend(this.#log, this.#fold);
+    return events.map((event, offset) => {
+      if (event.parent_id !== undefined) return event;
+      const parent = parentForAppend(leaf, base + offset);
+      return parent === undefined ? event : withParent(event, parent);
+    });
+  }
+
+  async #appendBatch(events: readonly AnyEvent[]): Promise<{ stamped: AnyEvent[]; indices: number[] }> {
+    const stamped = await this.#stampBatch(events);
+    return { stamped, indices: await this.#log.appendMany!(stamped) };
+  }
+
+  /**
+   * `#appendAfterOthers` for a batch (only on logs that honour `appendMany`'s options, `fencesAppends`): the whole
+   * batch at the index after every event this instance has folded, fenced with the run's lease in the same write.
+   */
+  async #appendBatchAfterOthers(events: readonly AnyEvent[]): Promise<{ stamped: AnyEvent[]; indices: number[] }> {
+    for (;;) {
+      await this.#fold.applyMissing();
+      const stamped = await this.#stampBatch(events);
+      try {
+        const fence = this.#ownership.lease;
+        const expectedIndex = this.#fold.state.event_count;
+        const options = fence ? { expectedIndex, fence } : { expectedIndex };
+        return { stamped, indices: await this.#log.appendMany!(stamped, options) };
+      } catch (error) {
+        if (!AppendConflictError.isInstance(error)) throw error;
+        await this.#log.refresh();
+        await this.#ownership.lease?.assertHeld();
+      }
+    }
   }
 
   async #appendStamped(event: AnyEvent): Promise<{ stamped: AnyEvent; index: number }> {

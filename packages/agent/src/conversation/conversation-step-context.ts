@@ -16,9 +16,11 @@ export function conversationStepContext(
   signal: AbortSignal | undefined,
 ): StepContext {
   const { events } = parts;
-  // Held for the step's next event only where the log can write both in one round and no other writer
-  // interleaves (with leases every append must land at the index this instance expects).
-  const hold = !parts.ownership.shared && owner.log.appendMany !== undefined;
+  // Held for the step's next event where the log can write both in one round: alone, any `appendMany`; shared
+  // (leases), one that lands the batch at the index this instance expects, fenced, in one atomic write
+  // (`fencesAppends`: PostgreSQL's one INSERT, so a step costs two commits, not three).
+  const { log } = owner;
+  const hold = log.appendMany !== undefined && (!parts.ownership.shared || log.fencesAppends === true);
   return createStepContext({
     conversationId: owner.id,
     workspace: owner.workspace,

@@ -12,7 +12,8 @@ export interface StatsSink {
 
 /**
  * Records an LLM response's usage and cost as a stats update. `hold`: kept for the step's next event, to be
- * written in one round with it (the caller decides whether the log can: `appendMany`, no other writer).
+ * written in one round with it (the caller decides whether the log can: `appendMany`, and with other writers one
+ * that lands the batch at the expected index, fenced, in one write).
  */
 export async function recordResponse(
   sink: StatsSink,

@@ -1,4 +1,6 @@
+import { validateStorePath } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
+import { retryOnConnectionFailure } from '../internal/retry.js';
 
 /** One conversation as the index knows it. */
 export interface ConversationRecord {
@@ -104,32 +106,55 @@ export class PostgresConversationIndex {
    * Creates or updates a conversation's row; fields left out keep their value. `updatedAt` (ISO) sets the
    * update time, else it is the database's clock now; `createdAt` is used only when the row is created.
    */
-  async upsert(record: {
-    conversationId: string;
-    status?: string;
-    title?: string | null;
-    snapshot?: string;
-    createdAt?: string;
-    updatedAt?: string;
-  }): Promise<void> {
-    await this.database.query(
-      `INSERT INTO ${this.#table} (conversation_id, status, title, snapshot, created_at, updated_at)
+  async upsert(
+    record: {
+      conversationId: string;
+      status?: string;
+      title?: string | null;
+      snapshot?: string;
+      createdAt?: string;
+      updatedAt?: string;
+    },
+    options: {
+      /**
+       * A file of the `createPostgresFileStore` on the same database, written in the same statement as the row (one
+       * commit instead of two): the server's `meta.json` and the row that indexes it. Both are upserts, so the
+       * statement is retried after a lost connection (for `retryForMs`, default 30 000), as the file store's are.
+       */
+      file?: { path: string; data: string | Uint8Array };
+      retryForMs?: number;
+    } = {},
+  ): Promise<void> {
+    const { file } = options;
+    const fileValues = file === undefined ? [] : [validateStorePath(file.path), Buffer.from(file.data)];
+    const run = (): Promise<unknown> =>
+      this.database.query(
+        `${
+          file === undefined
+            ? ''
+            : `WITH file AS (INSERT INTO ${this.database.tablePrefix}files (path, data) VALUES ($8, $9)
+         ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now()) `
+        }
+       INSERT INTO ${this.#table} (conversation_id, status, title, snapshot, created_at, updated_at)
        VALUES ($1, coalesce($2, 'idle'), $3, $4, coalesce($6::timestamptz, now()), coalesce($7::timestamptz, now()))
        ON CONFLICT (conversation_id) DO UPDATE SET
          status = coalesce($2, ${this.#table}.status),
          title = CASE WHEN $5 THEN $3 ELSE ${this.#table}.title END,
          snapshot = coalesce($4, ${this.#table}.snapshot),
          updated_at = coalesce($7::timestamptz, clock_timestamp())`,
-      [
-        record.conversationId,
-        record.status ?? null,
-        record.title ?? null,
-        record.snapshot ?? null,
-        'title' in record,
-        record.createdAt ?? null,
-        record.updatedAt ?? null,
-      ],
-    );
+        [
+          record.conversationId,
+          record.status ?? null,
+          record.title ?? null,
+          record.snapshot ?? null,
+          'title' in record,
+          record.createdAt ?? null,
+          record.updatedAt ?? null,
+          ...fileValues,
+        ],
+      );
+    if (file === undefined) await run();
+    else await retryOnConnectionFailure(run, options.retryForMs ?? 30_000);
   }
 
   async get(conversationId: string): Promise<ConversationRecord | undefined> {

@@ -5,7 +5,8 @@ type Wake = (index: number) => void;
 /**
  * One LISTEN connection per database, fanning the append notifications (`<prefix>events`, payload
  * `<log id> <index>`) out to the subscriptions of each log. Notifications only wake readers; the
- * table stays the source, so a lost notification costs at most one poll interval.
+ * table stays the source, so a lost notification costs at most one poll interval. Each time the LISTEN takes
+ * effect (first use, after a reconnect) every watcher is woken with index +∞, for what committed before it.
  */
 export class EventNotifier {
   readonly #connect: () => Promise<PoolClient>;
@@ -75,6 +76,9 @@ export class EventNotifier {
       for (const wake of [...wakers]) wake(index);
     });
     await client.query(`LISTEN ${this.#channel}`);
+    // Appends committed before the LISTEN took effect (the first watch, a reconnect) announced themselves to no
+    // one: wake every watched log to read the table once (index +∞: "anything").
+    for (const wakers of [...this.#wakers.values()]) for (const wake of [...wakers]) wake(Number.POSITIVE_INFINITY);
     return release;
   }
 }

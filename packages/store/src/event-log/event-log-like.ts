@@ -37,11 +37,13 @@ export interface EventLogLike {
    */
   append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number>;
   /**
-   * Optional: appends `events` in order, as `append` for each (no expected index, no per-call fence; a log
-   * made fenced as a whole, such as `PostgresEventLog.withFence`, applies its fence), in one round of writes
-   * where the backend can (`EventLog` on the local store: shared fsyncs; PostgreSQL: one INSERT); their indices.
+   * Optional: appends `events` in order, as `append` for each, in one round of writes where the backend can
+   * (`EventLog` on the local store: shared fsyncs; PostgreSQL: one INSERT); their indices. A log whose
+   * `fencesAppends` is true honours `options` as `append` does (`expectedIndex`: the first event's; `fence`:
+   * checked in the same atomic write, so nothing of the batch lands once the lease moved on); others ignore them
+   * (a log made fenced as a whole, such as `PostgresEventLog.withFence`, applies its own fence).
    */
-  appendMany?(events: readonly AnyEvent[]): Promise<number[]>;
+  appendMany?(events: readonly AnyEvent[], options?: EventLogAppendOptions): Promise<number[]>;
   /** True when `append` checks `options.fence` in the same atomic write as the event (database logs). */
   readonly fencesAppends?: boolean;
   /** The event at `index` (negative counts from the end). */

@@ -37,7 +37,9 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
   readonly #signer: EventSigner;
   readonly store: FileStore;
   readonly dir: string;
-  readonly appendMany: ((events: readonly AnyEvent[]) => Promise<number[]>) | undefined;
+  readonly appendMany:
+    | ((events: readonly AnyEvent[], options?: EventLogAppendOptions) => Promise<number[]>)
+    | undefined;
   readonly close: (() => Promise<void>) | undefined;
 
   constructor(log: EventLogLike, store: FileStore, dir: string, signer: EventSigner) {
@@ -49,9 +51,10 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
     this.appendMany =
       appendMany === undefined
         ? undefined
-        : async (events) => {
+        : async (events, options) => {
             await Promise.all(events.map((event) => this.#sign(event)));
-            return appendMany(events);
+            // The options (a fence, the expected index) are the wrapped log's to honour, as for `append`.
+            return appendMany(events, options);
           };
     this.close = log.close?.bind(log);
   }
