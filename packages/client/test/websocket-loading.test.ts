@@ -1,10 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Node 20 has no global WebSocket: the client imports the optional peer `ws` on first use.
-const hasPlatformWebSocket = typeof (globalThis as { WebSocket?: unknown }).WebSocket === 'function';
+// Node 22+ has a global WebSocket: it is taken away here, so every Node line runs what Node 20 does.
+const globals = globalThis as { WebSocket?: unknown };
+const platformWebSocket = globals.WebSocket;
 
-describe.skipIf(hasPlatformWebSocket)('the WebSocket on Node without a global one', () => {
+describe('the WebSocket on Node without a global one', () => {
+  beforeEach(() => {
+    delete globals.WebSocket;
+  });
   afterEach(() => {
+    if (platformWebSocket !== undefined) globals.WebSocket = platformWebSocket;
     vi.doUnmock('ws');
     vi.resetModules();
   });

@@ -163,7 +163,13 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     ownership,
     events,
     runs: new RunControl(),
-    branches: new Branches({ ...host, restore: (eventId) => checkpoints.restoreAt(eventId) }),
+    // Not `{ ...host }`: spreading would read the `agent` getter now, before the conversation has its parts.
+    branches: new Branches(
+      Object.defineProperties(Object.create(null), {
+        ...Object.getOwnPropertyDescriptors(host),
+        restore: { value: (eventId: string | null) => checkpoints.restoreAt(eventId) },
+      }),
+    ),
     extensions: new ConversationExtensions(host, options),
     blocks: new HookBlocks(host),
     lifecycle,
