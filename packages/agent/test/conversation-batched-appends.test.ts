@@ -74,14 +74,16 @@ describe('a conversation on the local store', () => {
     const resumed = await Conversation.resume(conversation.id, { agent: agentFor(0), persistenceDir: root });
     const kinds: string[] = [];
     for await (const event of resumed.events()) kinds.push(event.kind);
-    // The same events in the same order as one append per event: a status update, then per model response
-    // its stats update, the action and the observation.
+    // The same events in the same order as one append per event: the run's start record and a status update,
+    // then per model response its stats update, the action and the observation, then the run's end record.
     const perResponse = ['ConversationStateUpdateEvent', 'ActionEvent', 'ObservationEvent'];
     expect(kinds).toEqual([
       'SystemPromptEvent',
       'MessageEvent',
       'ConversationStateUpdateEvent',
+      'ConversationStateUpdateEvent',
       ...Array.from({ length: steps + 1 }, () => perResponse).flat(),
+      'ConversationStateUpdateEvent',
     ]);
     // The state folded from the log has every response's stats, as the live conversation had.
     expect(resumed.state.stats).toEqual(live.stats);
