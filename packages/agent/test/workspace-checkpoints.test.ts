@@ -100,7 +100,7 @@ describe('workspace checkpoints', () => {
     const fork = await conversation.fork({
       fromEventId: first.id,
       workspace: forkWorkspace,
-      agent: harness.agent({ llm: other }),
+      agent: harness.agent({ llm: other, systemPrompt: 'You answer as the counterfactual agent.' }),
     });
     expect(fork.workspace).toBe(forkWorkspace);
     expect(await filesOf(forkWorkspace)).toEqual({ 'a.txt': 'one\n', 'sub/b.txt': 'first\n' });
@@ -111,6 +111,10 @@ describe('workspace checkpoints', () => {
     await fork.sendMessage('Go on differently');
     expect((await fork.run()).status).toBe('finished');
     expect(harness.server.requests.at(-1)?.model).toBe('other-model');
+    // The fork's agent has its own system prompt: it is what the fork's model sees, not the copied one.
+    const system = (harness.server.requests.at(-1)?.messages as { role: string; content: unknown }[])[0];
+    expect(system?.role).toBe('system');
+    expect(JSON.stringify(system?.content)).toContain('You answer as the counterfactual agent.');
     expect(await filesOf(forkWorkspace)).toEqual({ 'a.txt': 'one\n', 'd.txt': 'fork\n', 'sub/b.txt': 'first\n' });
 
     const comparison = await compareConversations(conversation, fork);

@@ -1,4 +1,4 @@
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, createEvent } from '@x/events';
 import { openConversationLog } from './conversation-defaults.js';
 import { type ConversationInit, initForkedConversation } from './conversation-init.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
@@ -37,6 +37,14 @@ export async function forkConversation<Built extends ForkedConversation>(
     openLog: (location) => openConversationLog(parts.options, location),
   });
   await parts.checkpoints.handOver(forked.checkpoints, await forked.activeBranch());
+  // A counterfactual with another system prompt: the copied SystemPromptEvent stays (events are copied
+  // unchanged), and the fork records that its agent is in control, so each step sends that agent's own prompt
+  // in its place (as after `transfer_to_agent`); a resume given the same agent keeps doing so.
+  if (options.agent !== undefined && options.agent.systemPrompt !== owner.agent.systemPrompt) {
+    const value = { name: options.agent.name, reason: 'forked with another system prompt' };
+    await builder.emit(forked, createEvent('ConversationStateUpdateEvent', { key: 'active_agent', value }));
+    await forked.checkpoint();
+  }
   return forked;
 }
 
