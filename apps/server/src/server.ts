@@ -36,6 +36,7 @@ import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import { registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
+import { registerCompareRoute } from './insights/compare-route.js';
 import { registerEvalCaseRoute } from './insights/eval-case-route.js';
 import { registerInsightRoutes } from './insights/insight-routes.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
@@ -242,6 +243,7 @@ export async function buildServer(
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
   registerInsightRoutes(app, manager, localIndex);
+  registerCompareRoute(app, manager);
   // Only local conversation directories can be named by an eval case (not S3 objects or PostgreSQL rows).
   const localConversationsDir =
     shared === undefined && options.store === undefined && config.s3 === undefined

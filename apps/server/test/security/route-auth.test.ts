@@ -41,7 +41,10 @@ afterAll(async () => {
 });
 
 function concrete(route: RegisteredRoute): string {
-  const path = route.url.replace(':conversation_id', conversationId).replace(':event_id', 'no-such-event');
+  const path = route.url
+    .replace(':conversation_id', conversationId)
+    .replace(':event_id', 'no-such-event')
+    .replace(':other_id', conversationId);
   // The workspace file routes need a path (one outside the workspaces: refused by the handler).
   return path.startsWith('/api/file/') ? `${path}?path=/nonexistent/x` : path;
 }

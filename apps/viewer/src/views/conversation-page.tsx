@@ -26,7 +26,16 @@ function Relations({ info }: { info: ConversationInfo }) {
       ? [<ConversationLink key="parent" id={info.parent_conversation_id} label="parent" />]
       : []),
     ...(typeof info.forked_from_conversation_id === 'string'
-      ? [<ConversationLink key="fork" id={info.forked_from_conversation_id} label="forked from" />]
+      ? [
+          <ConversationLink key="fork" id={info.forked_from_conversation_id} label="forked from" />,
+          <a
+            key="compare"
+            data-testid="compare-link"
+            href={`#/c/${encodeURIComponent(info.forked_from_conversation_id)}/compare/${encodeURIComponent(info.id)}`}
+          >
+            compare with it
+          </a>,
+        ]
       : []),
     ...subs.map((sub) => (
       <a key={sub} href={`#/c/${encodeURIComponent(info.id)}/sub/${encodeURIComponent(sub)}`}>
