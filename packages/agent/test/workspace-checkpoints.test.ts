@@ -112,7 +112,8 @@ describe('workspace checkpoints', () => {
     expect((await fork.run()).status).toBe('finished');
     expect(harness.server.requests.at(-1)?.model).toBe('other-model');
     // The fork's agent has its own system prompt: it is what the fork's model sees, not the copied one.
-    const system = (harness.server.requests.at(-1)?.messages as { role: string; content: unknown }[])[0];
+    const messages = harness.server.requests.at(-1)?.messages as { role: string; content: unknown }[] | undefined;
+    const system = messages?.[0];
     expect(system?.role).toBe('system');
     expect(JSON.stringify(system?.content)).toContain('You answer as the counterfactual agent.');
     expect(await filesOf(forkWorkspace)).toEqual({ 'a.txt': 'one\n', 'd.txt': 'fork\n', 'sub/b.txt': 'first\n' });
