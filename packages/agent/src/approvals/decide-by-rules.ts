@@ -1,7 +1,7 @@
 import type { ActionEvent } from '@x/events';
 import type { ApprovalHost } from './approval-host.js';
 import { type ApprovalRules, evaluateApprovalRules } from './approval-rules.js';
-import { applyDecision, recordOf } from './decide.js';
+import { applyDecision, recordOf, settleWaiting } from './decide.js';
 import { claimDecision, readDecision } from './decision-records.js';
 
 export interface RuleSettings {
@@ -35,6 +35,7 @@ export async function decideByRules(host: ApprovalHost, settings: RuleSettings):
     );
     await applyDecision(host, action, record);
   }
+  await settleWaiting(host);
   if (undecided.length > 0 && settings.policyRequires(undecided)) needsPerson = true;
   return { needsPerson };
 }

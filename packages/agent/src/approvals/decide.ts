@@ -61,10 +61,20 @@ export async function decidePendingActions(
     await applyDecision(host, action, claimed.record);
     results.push(claimed.record);
   }
-  if ((await host.pendingActions()).length === 0 && host.state().execution_status === 'waiting_for_confirmation') {
-    await host.setStatus('idle');
-  }
+  await settleWaiting(host);
   return results;
+}
+
+/**
+ * After decisions were carried into the log: still waiting while an action is pending, else idle. The fold makes
+ * a waiting conversation idle at any UserRejectObservation (reference), and running at an ActionEvent (an edited
+ * call), though other actions of the batch still wait.
+ */
+export async function settleWaiting(host: ApprovalHost): Promise<void> {
+  const left = (await host.pendingActions()).length;
+  const status = host.state().execution_status;
+  if (left > 0 && status !== 'waiting_for_confirmation') await host.setStatus('waiting_for_confirmation');
+  if (left === 0 && status === 'waiting_for_confirmation') await host.setStatus('idle');
 }
 
 /**

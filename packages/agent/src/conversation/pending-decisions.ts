@@ -1,5 +1,5 @@
 import { confirmDecidedActions } from '../approvals/confirm-decided.js';
-import { applyDecision, recordOf } from '../approvals/decide.js';
+import { applyDecision, recordOf, settleWaiting } from '../approvals/decide.js';
 import { decideByRules } from '../approvals/decide-by-rules.js';
 import { claimDecision } from '../approvals/decision-records.js';
 import { approvalHostOf } from './approval-host-of.js';
@@ -27,8 +27,7 @@ export async function rejectPendingActions(host: RunHost, reason: string, princi
     const { record } = await claimDecision(approvals.store, approvals.directory, denial);
     await applyDecision(approvals, action, record);
   }
-  if ((await host.conversation.pendingActions()).length > 0) return;
-  if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('idle');
+  await settleWaiting(approvals);
 }
 
 /**
