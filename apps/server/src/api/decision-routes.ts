@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { actionDecisionSchema, PrincipalNotAllowedError, readDecision } from '@x/agent';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ConversationManager } from '../conversations/conversation-manager.js';
+import { conversationParamsSchema } from './request-schemas.js';
+import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
+
+const decisionsBodySchema = z.strictObject({
+  /** One decision per pending action: approve (optionally with edited `arguments`), deny with a reason, substitute. */
+  decisions: z.array(actionDecisionSchema).min(1),
+  /** Start the run once no pending action is left undecided (default true), as `respond_to_confirmation` does. */
+  run: z.boolean().optional(),
+});
+
+const decisionsResponseSchema = z.object({
+  decisions: z.array(z.looseObject({ action_id: z.string(), principal: z.string(), decided_at: z.string() })),
+});
+
+export interface DecisionRouteOptions {
+  apiKeys: readonly string[];
+  /** Principals allowed to decide (`api-key:<first 12 hex of the key's SHA-256>`, or `local` without keys); all when unset. */
+  approvalDeciders?: readonly string[] | undefined;
+}
+
+/** Who a request decides as: its session key, named by a prefix of the key's hash (never the key itself). */
+export function principalOf(request: FastifyRequest, apiKeys: readonly string[]): string {
+  const header = request.headers['x-session-api-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (apiKeys.length === 0 || key === undefined) return 'local';
+  return `api-key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * `POST /api/conversations/{conversation_id}/decisions` (x's own route): decisions per pending action, recorded
+ * once with who decided (the first decision for an action wins: a different one is 409, as is an action that is
+ * not pending; arguments or a result the tool refuses are 422; a principal not in `approvalDeciders` is 403).
+ */
+export function registerDecisionRoutes(
+  fastify: FastifyInstance,
+  manager: ConversationManager,
+  options: DecisionRouteOptions,
+): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/api/conversations/:conversation_id/decisions',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Decide on pending actions one by one (approve, edit arguments, deny with a reason, substitute)',
+        operationId: 'decidePendingActions',
+        params: conversationParamsSchema,
+        body: decisionsBodySchema,
+        response: { 200: decisionsResponseSchema, ...errorResponses([...CONVERSATION_ERRORS, 403]) },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request, options.apiKeys);
+      if (options.approvalDeciders !== undefined && !options.approvalDeciders.includes(principal)) {
+        throw new PrincipalNotAllowedError(principal);
+      }
+      const managed = await manager.require(request.params.conversation_id);
+      const conversation = await managed.open();
+      const records = await conversation.decide(request.body.decisions, { principal });
+      managed.publishFullState();
+      if (request.body.run !== false) {
+        const pending = await conversation.pendingActions();
+        const decided = await Promise.all(
+          pending.map((action) => readDecision(conversation.store, conversation.directory, action.id)),
+        );
+        if (decided.every((record) => record !== undefined)) await managed.acceptPendingActions();
+      }
+      return { decisions: records };
+    },
+  );
+}
