@@ -16,13 +16,17 @@ afterEach(async () => {
 });
 
 /** Runs the child to its end or to the crash point; resolves with its output and how it ended. */
-function runChild(id: string, crashPoint: string): Promise<{ output: string; signal: NodeJS.Signals | null }> {
+function runChild(
+  id: string,
+  crashPoint: string,
+  env: Record<string, string> = {},
+): Promise<{ output: string; signal: NodeJS.Signals | null }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', childScript, harness.server.baseURL, harness.persistenceDir, harness.workspace, id],
     {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...process.env, X_TEST_CRASH_POINT: crashPoint, X_LEASE_TTL_MS: '1500' },
+      env: { ...process.env, X_TEST_CRASH_POINT: crashPoint, X_LEASE_TTL_MS: '1500', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -100,4 +104,36 @@ describe('an approved action runs at most once, its result recorded once, whatev
     },
     180_000,
   );
+});
+
+describe('an approved edit is never lost', () => {
+  it('SIGKILL after the original call is answered, before the edited call is in the log: the resumed run adds and runs it once', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'record_effect', arguments: { label: 'original' } }] },
+      { content: 'Done.' },
+      { content: 'Done.' },
+    ]);
+    const id = randomUUID();
+    const { output, signal } = await runChild(id, 'after-decision-event', { X_TEST_EDIT_LABEL: 'edited' });
+    expect(signal, output).toBe('SIGKILL');
+    const resumed = await Conversation.resume(id, {
+      agent: harness.agent({ tools: [effectTool] }),
+      workspace: harness.workspace,
+      persistenceDir: harness.persistenceDir,
+      durability: 'none',
+      leaseWaitMs: 60_000,
+    });
+    await resumed.run();
+    expect(resumed.state.execution_status).toBe('finished');
+    expect(await effects()).toEqual(['edited']);
+    const events: AnyEvent[] = [];
+    for await (const event of resumed.events()) events.push(event);
+    const actions = events.filter((event) => event.kind === 'ActionEvent');
+    expect(actions.map((event) => (event as { action?: { label?: string } }).action?.label)).toEqual([
+      'original',
+      'edited',
+    ]);
+    expect(events.filter((event) => event.kind === 'ObservationEvent')).toHaveLength(1);
+    await resumed.close();
+  }, 180_000);
 });

@@ -127,6 +127,36 @@ describe('decisions per pending action', () => {
     expect(await effects()).toEqual(['original']);
   });
 
+  it('edits a call of a parallel batch only once the other calls of the batch are answered (they come first in the log)', async () => {
+    const { conversation, events } = await waiting([twoCalls, done]);
+    const [first, second] = await conversation.pendingActions();
+    const alone = conversation.decide(
+      [{ action_id: first!.id, decision: { kind: 'approve', arguments: { label: 'first-edited' } } }],
+      { principal: 'alice' },
+    );
+    await expect(alone).rejects.toBeInstanceOf(InvalidDecisionError);
+    await conversation.decide(
+      [
+        { action_id: first!.id, decision: { kind: 'approve', arguments: { label: 'first-edited' } } },
+        { action_id: second!.id, decision: { kind: 'deny', reason: 'skip it' } },
+      ],
+      { principal: 'alice' },
+    );
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await effects()).toEqual(['first-edited']);
+    const kinds = events.filter((event) => event.kind !== 'ConversationStateUpdateEvent').map((event) => event.kind);
+    const afterBatch = kinds.slice(kinds.lastIndexOf('ActionEvent') - 3);
+    // The model's two calls, the denial, the edited call's answer, then the edited call and its result.
+    expect(afterBatch.slice(0, 6)).toEqual([
+      'ActionEvent',
+      'UserRejectObservation',
+      'UserRejectObservation',
+      'ActionEvent',
+      'ObservationEvent',
+      'MessageEvent',
+    ]);
+  });
+
   it('substitutes a result without running the tool', async () => {
     const { conversation, events } = await waiting([call('never'), done]);
     const [action] = await conversation.pendingActions();

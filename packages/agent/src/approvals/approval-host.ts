@@ -13,8 +13,8 @@ export interface ApprovalHost {
   readonly tools: readonly Tool[];
   state(): ConversationState;
   pendingActions(): Promise<ActionEvent[]>;
-  /** Whether an event with this id is in the log. */
-  hasEvent(id: string): Promise<boolean>;
+  /** The event with this id, or undefined when the log has none. */
+  getEvent(id: string): Promise<AnyEvent | undefined>;
   emit(event: AnyEvent): Promise<void>;
   setStatus(status: ExecutionStatus): Promise<void>;
 }

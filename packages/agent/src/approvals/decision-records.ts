@@ -7,6 +7,14 @@ export function decisionRecordPath(conversationDirectory: string, actionId: stri
 }
 
 /**
+ * An edit in progress: written before the original call is answered and removed once the call with the edited
+ * arguments is in the log, so a crash between the two leaves a trace the next run finishes from.
+ */
+export function editOutboxPath(conversationDirectory: string, replacementActionId: string): string {
+  return `${conversationDirectory}/events/.decisions/edits/${encodeURIComponent(replacementActionId)}.json`;
+}
+
+/**
  * Writes `record` unless a decision for the action is already there (`writeIfAbsent`: of two writers, in one
  * process or on two replicas sharing the store, exactly one creates the file). Returns the record that holds.
  */

@@ -11,10 +11,10 @@ export function approvalHostOf(host: RunHost): ApprovalHost {
     tools: conversation.agent.tools,
     state: () => host.state(),
     pendingActions: () => conversation.pendingActions(),
-    hasEvent: (id) =>
+    getEvent: (id) =>
       conversation.log.getById(id).then(
-        () => true,
-        () => false,
+        (event) => event,
+        () => undefined,
       ),
     emit: (event) => host.emit(event),
     setStatus: (status) => host.setStatus(status),

@@ -15,7 +15,7 @@ export const effectTool = defineTool({
     testCrashPoint('before-tool-effect');
     await appendFile(join(context.workspace, 'effects.log'), `${label}\n`);
     testCrashPoint('after-tool-effect');
-    return `recorded ${label}`;
+    return { content: `recorded ${label}` };
   },
 });
 

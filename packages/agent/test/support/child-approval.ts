@@ -30,7 +30,11 @@ await conversation.sendMessage('do it');
 const waiting = await conversation.run();
 process.stdout.write(`WAITING ${waiting.status}\n`);
 const [action] = await conversation.pendingActions();
-await conversation.decide([{ action_id: action!.id, decision: { kind: 'approve' } }], { principal: 'tester' });
+const decision =
+  process.env.X_TEST_EDIT_LABEL === undefined
+    ? { kind: 'approve' as const }
+    : { kind: 'approve' as const, arguments: { label: process.env.X_TEST_EDIT_LABEL } };
+await conversation.decide([{ action_id: action!.id, decision }], { principal: 'tester' });
 process.stdout.write('APPROVED\n');
 const result = await conversation.run();
 process.stdout.write(`RESULT ${result.status}\n`);
