@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readDecision } from '@x/agent';
 import { startScriptedLLMServer } from '@x/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { finishReply, removeDir, startTestServer, type TestServer, waitFor } from './helpers.js';
@@ -78,5 +79,40 @@ describe('POST /api/conversations/{id}/decisions', () => {
     expect(late.status).toBe(409);
     expect(JSON.stringify(late.json)).toContain('deny');
     expect(JSON.stringify(llm.requests.at(-1))).toContain('not today');
+  }, 120_000);
+
+  it('takes approval_rules in the create body (x field): a rule denies, recorded as the rule; bad rules are 422', async () => {
+    const llm = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf build' } }] },
+      finishReply('ok, not deleting'),
+    ]);
+    server = await startTestServer({ llm });
+    const agent = {
+      llm: { model: 'gpt-test', base_url: llm.baseURL, api_key: 'sk-test' },
+      tools: [{ name: 'TerminalTool' }],
+    };
+    const bad = await server.call('POST', '/api/conversations', {
+      agent,
+      approval_rules: [{ tool: 'terminal', status: 'maybe' }],
+    });
+    expect(bad.status).toBe(422);
+    const { status, json } = await server.call('POST', '/api/conversations', {
+      agent,
+      approval_rules: [
+        { name: 'no-rm', tool: 'terminal', arguments: { command: '^rm ' }, status: 'denied', reason: 'no deleting' },
+      ],
+      initial_message: { content: [{ type: 'text', text: 'clean up' }], run: true },
+    });
+    expect(status).toBe(201);
+    const id = (json as { id: string }).id;
+    const managed = await server.built.manager.require(id);
+    const info = async () => (await server!.call('GET', `/api/conversations/${id}`)).json as Record<string, unknown>;
+    await waitFor(async () => (await info()).execution_status === 'finished' && !managed.isRunning);
+    expect(JSON.stringify(llm.requests.at(-1))).toContain('no deleting');
+    const conversation = await managed.open();
+    const events = [];
+    for await (const event of conversation.events()) events.push(event);
+    const action = events.find((event) => event.kind === 'ActionEvent');
+    expect((await readDecision(conversation.store, conversation.directory, action!.id))?.principal).toBe('rule:no-rm');
   }, 120_000);
 });

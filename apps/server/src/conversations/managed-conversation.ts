@@ -1,6 +1,7 @@
 import {
   type Agent,
   AgentError,
+  approvalRulesSchema,
   Conversation,
   type ConversationOptions,
   listSubConversationIds,
@@ -243,6 +244,7 @@ export class ManagedConversation implements SocketConversation {
       // The policy it was created with (meta.json), under what the server allows now (--unsandboxed).
       sandbox: this.#deps.sandboxing.storedPolicy(this.meta.sandbox),
       openSandbox: this.#deps.sandboxing.open,
+      ...(this.meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(this.meta.approval_rules) } : {}),
       ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
