@@ -14,9 +14,11 @@ const decisionsBodySchema = z.strictObject({
   run: z.boolean().optional(),
 });
 
-const decisionsResponseSchema = z.object({
-  decisions: z.array(z.looseObject({ action_id: z.string(), principal: z.string(), decided_at: z.string() })),
-});
+const decisionsResponseSchema = z
+  .object({
+    decisions: z.array(z.looseObject({ action_id: z.string(), principal: z.string(), decided_at: z.string() })),
+  })
+  .describe('The decisions recorded (each with who decided and when)');
 
 export interface DecisionRouteOptions {
   apiKeys: readonly string[];
