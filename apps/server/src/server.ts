@@ -234,10 +234,11 @@ export async function buildServer(
       : undefined;
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
-  registerConversationRoutes(app, manager, shared?.listing ?? localIndex);
+  const decisionOptions = { apiKeys: config.apiKeys, approvalDeciders: config.approvalDeciders };
+  registerConversationRoutes(app, manager, shared?.listing ?? localIndex, decisionOptions);
   registerBudgetRoutes(app, manager);
   registerEventRoutes(app, manager);
-  registerDecisionRoutes(app, manager, { apiKeys: config.apiKeys, approvalDeciders: config.approvalDeciders });
+  registerDecisionRoutes(app, manager, decisionOptions);
   registerTreeRoutes(app, manager);
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });

@@ -54,6 +54,14 @@ describe('POST /api/conversations/{id}/decisions', () => {
     const deny = { decisions: [{ action_id: action!.id, decision: { kind: 'deny', reason: 'not today' } }] };
 
     expect((await server.call('POST', path, deny, as(otherKey))).status).toBe(403);
+    const rejectAsOther = { accept: false, reason: 'no' };
+    const refused = await server.call(
+      'POST',
+      `/api/conversations/${id}/events/respond_to_confirmation`,
+      rejectAsOther,
+      as(otherKey),
+    );
+    expect(refused.status).toBe(403);
     const badArguments = {
       decisions: [{ action_id: action!.id, decision: { kind: 'approve', arguments: { command: 7 } } }],
     };
@@ -79,6 +87,12 @@ describe('POST /api/conversations/{id}/decisions', () => {
     expect(late.status).toBe(409);
     expect(JSON.stringify(late.json)).toContain('deny');
     expect(JSON.stringify(llm.requests.at(-1))).toContain('not today');
+    const listed = await server.call('GET', path, undefined, as(otherKey));
+    expect(listed.json).toMatchObject({
+      decisions: [
+        { action_id: action!.id, principal: principal(deciderKey), decision: { kind: 'deny', reason: 'not today' } },
+      ],
+    });
   }, 120_000);
 
   it('takes approval_rules in the create body (x field): a rule denies, recorded as the rule; bad rules are 422', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { actionDecisionSchema, PrincipalNotAllowedError, readDecision } from '@x/agent';
+import { actionDecisionSchema, decisionRecordSchema, PrincipalNotAllowedError, readDecision } from '@x/agent';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,6 +24,15 @@ export interface DecisionRouteOptions {
   apiKeys: readonly string[];
   /** Principals allowed to decide (`api-key:<first 12 hex of the key's SHA-256>`, or `local` without keys); all when unset. */
   approvalDeciders?: readonly string[] | undefined;
+}
+
+/** The caller's principal, refused (403) when the server restricts who decides and it is not listed. */
+export function decidingPrincipal(request: FastifyRequest, options: DecisionRouteOptions): string {
+  const principal = principalOf(request, options.apiKeys);
+  if (options.approvalDeciders !== undefined && !options.approvalDeciders.includes(principal)) {
+    throw new PrincipalNotAllowedError(principal);
+  }
+  return principal;
 }
 
 /** Who a request decides as: its session key, named by a prefix of the key's hash (never the key itself). */
@@ -58,10 +67,7 @@ export function registerDecisionRoutes(
       },
     },
     async (request) => {
-      const principal = principalOf(request, options.apiKeys);
-      if (options.approvalDeciders !== undefined && !options.approvalDeciders.includes(principal)) {
-        throw new PrincipalNotAllowedError(principal);
-      }
+      const principal = decidingPrincipal(request, options);
       const managed = await manager.require(request.params.conversation_id);
       const conversation = await managed.open();
       const records = await conversation.decide(request.body.decisions, { principal });
@@ -74,6 +80,37 @@ export function registerDecisionRoutes(
         if (decided.every((record) => record !== undefined)) await managed.acceptPendingActions();
       }
       return { decisions: records };
+    },
+  );
+
+  app.get(
+    '/api/conversations/:conversation_id/decisions',
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'The recorded decisions on actions (who decided what, when)',
+        operationId: 'listDecisions',
+        params: conversationParamsSchema,
+        response: {
+          200: z
+            .object({ decisions: z.array(decisionRecordSchema) })
+            .describe('The decision records, by decision time'),
+          ...errorResponses(CONVERSATION_ERRORS),
+        },
+      },
+    },
+    async (request) => {
+      const conversation = await (await manager.require(request.params.conversation_id)).open();
+      const dir = `${conversation.directory}/events/.decisions`;
+      const entries = await conversation.store.list(dir).catch(() => [] as string[]);
+      const decisions = [];
+      for (const entry of entries) {
+        if (!entry.endsWith('.json')) continue;
+        const parsed = decisionRecordSchema.safeParse(JSON.parse(await conversation.store.read(entry)));
+        if (parsed.success) decisions.push(parsed.data);
+      }
+      decisions.sort((a, b) => a.decided_at.localeCompare(b.decided_at));
+      return { decisions };
     },
   );
 }

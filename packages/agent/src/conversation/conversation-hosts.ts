@@ -101,18 +101,19 @@ export async function rejectConversationActions(
   owner: PartsOwner,
   parts: ConversationParts,
   reason: string,
+  principal?: string,
 ): Promise<void> {
   parts.lifecycle.assertOpen();
   const { ownership } = parts;
   if (ownership.shared && !owner.isRunning && ownership.lease === undefined) {
     await takeConversationLease(owner, parts, undefined);
     try {
-      return await rejectConversationActions(owner, parts, reason);
+      return await rejectConversationActions(owner, parts, reason, principal);
     } finally {
       await ownership.release();
     }
   }
-  await rejectPendingActions(conversationRunHost(owner, parts), reason);
+  await rejectPendingActions(conversationRunHost(owner, parts), reason, principal);
   if (!owner.isRunning) await owner.checkpoint();
 }
 

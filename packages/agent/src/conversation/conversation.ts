@@ -211,9 +211,12 @@ export class Conversation {
     await pauseConversation(this, this.#parts);
   }
 
-  /** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
-  async rejectPendingActions(reason = 'User rejected the action'): Promise<void> {
-    await rejectConversationActions(this, this.#parts, reason);
+  /**
+   * Answers every pending action with a UserRejectObservation (recorded as denials by `principal`, default `user`;
+   * an action already decided keeps its decision); a waiting conversation becomes idle.
+   */
+  async rejectPendingActions(reason = 'User rejected the action', options: { principal?: string } = {}): Promise<void> {
+    await rejectConversationActions(this, this.#parts, reason, options.principal);
   }
 
   /**
