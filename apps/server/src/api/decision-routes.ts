@@ -7,6 +7,9 @@ import type { ConversationManager } from '../conversations/conversation-manager.
 import { conversationParamsSchema } from './request-schemas.js';
 import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
 
+/** How long the run a decision starts waits for a lease held by a concurrent decider. */
+const RUN_LEASE_WAIT_MS = 15_000;
+
 const decisionsBodySchema = z.strictObject({
   /** One decision per pending action: approve (optionally with edited `arguments`), deny with a reason, substitute. */
   decisions: z.array(actionDecisionSchema).min(1),
@@ -77,7 +80,10 @@ export function registerDecisionRoutes(
         const decided = await Promise.all(
           pending.map((action) => readDecision(conversation.store, conversation.directory, action.id)),
         );
-        if (decided.every((record) => record !== undefined)) await managed.acceptPendingActions();
+        // Another replica's decider may hold the lease for a moment (to learn it lost): wait for it.
+        if (decided.every((record) => record !== undefined)) {
+          await managed.acceptPendingActions({ leaseWaitMs: RUN_LEASE_WAIT_MS });
+        }
       }
       return { decisions: records };
     },

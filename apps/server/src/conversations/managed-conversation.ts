@@ -410,9 +410,9 @@ export class ManagedConversation implements SocketConversation {
    * Accepts the pending actions (reference `respond_to_confirmation` with accept): runs them, unless a run
    * is already going here or, on replicas, in another replica (whose run takes them: applied once).
    */
-  async acceptPendingActions(): Promise<void> {
+  async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
     if (this.isRunning) return;
-    await this.startRun().catch((error: unknown) => {
+    await this.startRun(options).catch((error: unknown) => {
       if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
     });
   }
