@@ -29,6 +29,19 @@ function toolResults(request: Record<string, unknown> | undefined): string {
 }
 
 describe('examples, each run as a process', () => {
+  it('approvals: a person denies with a reason the model then sees; the decision is recorded', async () => {
+    const { run, requests } = await runWithOpenAI('approvals', [
+      { toolCalls: [{ name: 'send_email', arguments: { to: 'bob@elsewhere.org', body: 'green' } }] },
+      { content: 'Understood, I did not send it.' },
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect(run.lines).toContain('status: waiting_for_confirmation');
+    expect(run.lines).toContain('decision: deny by example-user');
+    expect(run.lines).toContain('recorded: true');
+    expect(run.lines).toContain('status: finished');
+    expect(toolResults(requests[1])).toContain('Only internal mail today.');
+  });
+
   it('custom-tool: the model sees the zod schema as JSON Schema and the tool runs', async () => {
     const { run, requests } = await runWithOpenAI('custom-tool', [
       { toolCalls: [{ name: 'word_count', arguments: { text: 'the quick brown fox' } }] },

@@ -36,11 +36,26 @@ describe('x run --confirm always on a terminal', () => {
   it('runs the actions the user approves with y', async () => {
     const result = await runInTerminal(['run', '--demo', '--confirm', 'always', '--no-color'], ['y', 'y']);
     expect(result.code).toBe(0);
-    expect(result.stdout.match(/Run it\? \[y\/n\]/g)).toHaveLength(2);
+    expect(result.stdout.match(/Run it\? \[y\/n\/d\/e\/s\]/g)).toHaveLength(2);
     expect(result.stdout).toContain('The agent wants to run this action:');
     expect(result.stdout).toContain('⚙ file_editor: create hello.txt');
     expect(result.stdout).toContain('✔ Finished.');
     expect(existsSync(join(workspaceOf(result.stdout), 'hello.txt'))).toBe(true);
+  });
+
+  it('denies with a reason for d: the model sees the reason, nothing runs', async () => {
+    const result = await runInTerminal(
+      ['run', '--demo', '--confirm', 'always', '--no-color'],
+      ['d', 'not in this repo', 'n'],
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Reason (the agent sees it):');
+    expect(existsSync(join(workspaceOf(result.stdout), 'hello.txt'))).toBe(false);
+    const rejections = await runCli(['events', idOf(result.stdout), '--kind', 'UserRejectObservation', '--json'], {
+      env: { X_HOME: home.path },
+    });
+    const first = JSON.parse(rejections.stdout.trim().split('\n')[0] ?? '{}') as { rejection_reason?: string };
+    expect(first.rejection_reason).toBe('not in this repo');
   });
 
   it('records a rejection for n, tells the model, and runs nothing', async () => {

@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { registerBudgetRoutes } from './api/budget-routes.js';
 import { registerChainRoutes } from './api/chain-routes.js';
 import { registerConversationRoutes } from './api/conversation-routes.js';
+import { registerDecisionRoutes } from './api/decision-routes.js';
 import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
@@ -234,9 +235,11 @@ export async function buildServer(
       : undefined;
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
-  registerConversationRoutes(app, manager, shared?.listing ?? localIndex);
+  const decisionOptions = { apiKeys: config.apiKeys, approvalDeciders: config.approvalDeciders };
+  registerConversationRoutes(app, manager, shared?.listing ?? localIndex, decisionOptions);
   registerBudgetRoutes(app, manager);
   registerEventRoutes(app, manager);
+  registerDecisionRoutes(app, manager, decisionOptions);
   registerTreeRoutes(app, manager);
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });

@@ -9,6 +9,7 @@ export { MODEL_ENVIRONMENT_VARIABLES, NoModelError } from './agent/errors/no-mod
 export type { StepContext } from './agent/step-context.js';
 export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
 export { normalizeToolSpecName } from './agent/tool-spec-name.js';
+export * from './approvals/index.js';
 export {
   BUDGET_FILE,
   type Budget,

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
 import type { CliContext } from '../context.js';
@@ -8,7 +9,7 @@ import { UsageError } from '../errors/usage-error.js';
 import { loadEd25519Key } from '../load-ed25519-key.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { chooseModel } from '../run/choose-model.js';
-import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
+import { askConfirmation, askDecision, closeAnswers } from '../run/confirm-prompt.js';
 import { createDemoWorkspace } from '../run/demo-workspace.js';
 import { extensionOptions } from '../run/extension-options.js';
 import { readForkSettings } from '../run/fork-settings.js';
@@ -35,6 +36,8 @@ export interface RunCommandOptions {
   demo?: boolean;
   /** NDJSON: the events on stdout, one JSON object a line; everything for people goes to stderr. */
   json?: boolean;
+  /** A JSON file of approval rules (`approvalRulesSchema`). */
+  approvalRules?: string;
   /** A JSON file in the reference's `mcp_config` shape. */
   mcpConfig?: string;
   /** `--no-skills` sets false: the workspace's AGENTS.md and skill directories are not loaded. */
@@ -159,6 +162,9 @@ export async function runCommand(
     ...(options.maxBudget === undefined
       ? {}
       : { budget: { maxUsd: options.maxBudget, allowUnknownCost: options.allowUnknownCost === true } }),
+    ...(options.approvalRules === undefined
+      ? {}
+      : { approvalRules: readApprovalRules(agentModule, resolve(expandHome(options.approvalRules))) }),
   };
   const policy = options.confirm === undefined ? undefined : POLICIES[options.confirm];
   const conversation =
@@ -265,7 +271,10 @@ export function warnedOpener(
     });
 }
 
-/** Runs until the conversation stops; each stop for confirmation asks y/n and runs again. */
+/**
+ * Runs until the conversation stops; each stop for confirmation asks (y/n/d/e/s, see `askDecision`) and runs
+ * again. Decisions are recorded with the local user as principal.
+ */
 async function runWithConfirmation(
   conversation: Conversation,
   context: CliContext,
@@ -274,15 +283,46 @@ async function runWithConfirmation(
   let first = true;
   for (;;) {
     if (conversation.state.execution_status === 'waiting_for_confirmation') {
-      const approved = await askConfirmation(context.output, await conversation.pendingActions());
-      if (approved === undefined) return;
-      // A rejection is recorded as UserRejectObservations, then the run continues so the model sees it.
-      if (!approved) await conversation.rejectPendingActions();
+      const decided = await decideAtPrompt(conversation, context);
+      if (!decided) return;
     } else if (!first) {
       return;
     }
     first = false;
     await conversation.run({ signal });
+  }
+}
+
+/** Asks until a decision is recorded (an edit the tool refuses is shown and asked again); false without an answer. */
+async function decideAtPrompt(conversation: Conversation, context: CliContext): Promise<boolean> {
+  const principal = `local:${userInfo().username}`;
+  for (;;) {
+    const pending = await conversation.pendingActions();
+    const answer = await askDecision(context.output, pending);
+    if (answer === undefined) return false;
+    // A rejection is recorded as UserRejectObservations, then the run continues so the model sees it.
+    if (answer.kind === 'reject') {
+      await conversation.rejectPendingActions();
+      return true;
+    }
+    const decision =
+      answer.kind === 'approve'
+        ? { kind: 'approve' as const }
+        : answer.kind === 'deny'
+          ? { kind: 'deny' as const, reason: answer.reason }
+          : answer.kind === 'edit'
+            ? { kind: 'approve' as const, arguments: answer.arguments }
+            : { kind: 'substitute' as const, result: { content: answer.result } };
+    try {
+      await conversation.decide(
+        pending.map((action) => ({ action_id: action.id, decision })),
+        { principal },
+      );
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'invalid_decision') throw error;
+      context.output.error(context.output.errorColors.red((error as Error).message));
+    }
   }
 }
 
@@ -378,4 +418,26 @@ function recordedWorkspace(location: string): string | undefined {
 function forkTools(agentModule: typeof import('@x/agent'), names: readonly string[], env: string[]) {
   const tools = agentModule.defaultTools({ toolEnvironment: toolEnvironment(agentModule, env) });
   return tools.filter((tool) => names.includes(tool.name));
+}
+
+/** `--approval-rules <file>`: JSON, validated; a bad file is a usage error naming the file and the field. */
+function readApprovalRules(agentModule: typeof import('@x/agent'), file: string) {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--approval-rules ${file}: cannot read it (${(error as Error).message})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--approval-rules ${file}: not JSON (${(error as Error).message})`);
+  }
+  const parsed = agentModule.approvalRulesSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--approval-rules ${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
 }

@@ -83,6 +83,10 @@ export function defineRun(program: Command): void {
       'capture the workspace after every step (beside the conversation), so `x navigate` and `x fork` restore the files of that point; on by itself when resuming a conversation that has them',
     )
     .option(
+      '--approval-rules <file>',
+      'JSON array of approval rules deciding per tool and argument pattern: [{"tool": "terminal", "arguments": {"command": "^ls"}, "status": "approved"}] (statuses approved, denied with "reason", user-approval, not-applicable)',
+    )
+    .option(
       '--mcp-config <file>',
       'JSON file of MCP servers whose tools the agent gets ({"mcpServers": {name: {command, args, env} or {url}}})',
     )

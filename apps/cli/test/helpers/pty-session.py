@@ -1,7 +1,8 @@
 """Runs a command in a pseudo-terminal and answers its y/n prompts, like a person at a terminal.
 
 Usage: python3 pty-session.py '<json list of answers>' command [args...]
-Each time the output shows one more "[y/n]" than has been answered, the next answer is typed.
+Each time the output shows one more prompt ("[y/n", or a follow-up question ending in ":" such as the reason of a
+denial) than has been answered, the next answer is typed.
 Prints everything the terminal showed and exits with the command's exit code (124 on timeout).
 """
 import json
@@ -13,6 +14,7 @@ import sys
 import time
 
 answers = json.loads(sys.argv[1])
+PROMPTS = (b"[y/n", b"(the agent sees it): ", b"(JSON object): ", b"sees instead: ")
 command = sys.argv[2:]
 pid, fd = pty.fork()
 if pid == 0:
@@ -36,7 +38,7 @@ while True:
     if not data:
         break
     output += data
-    while output.count(b"[y/n]") > answered and answered < len(answers):
+    while sum(output.count(prompt) for prompt in PROMPTS) > answered and answered < len(answers):
         os.write(fd, (answers[answered] + "\n").encode())
         answered += 1
 

@@ -9,6 +9,7 @@ import type { ManagedConversation } from '../conversations/managed-conversation.
 import { agentFinalResponse } from '../events/event-search.js';
 import { conversationHex } from '../internal/conversation-ids.js';
 import { filterByQuery } from './conversation-query.js';
+import { type DecisionRouteOptions, decidingPrincipal } from './decision-routes.js';
 import {
   askAgentSchema,
   batchGetQuerySchema,
@@ -101,6 +102,8 @@ export function registerConversationRoutes(
   manager: ConversationManager,
   /** Replicas: search and count with SQL; only the conversations of the page are opened. */
   listing?: ConversationListing,
+  /** Who may decide on pending actions, and how a caller is named (see decision-routes.ts). */
+  decisionOptions: DecisionRouteOptions = { apiKeys: [] },
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -390,12 +393,13 @@ export function registerConversationRoutes(
       },
     },
     async (request) => {
+      const principal = decidingPrincipal(request, decisionOptions);
       const conversation = await manager.require(request.params.conversation_id);
       if (request.body.accept) {
         // Already running (here or in another replica) = nothing to do (the reference's no-op success).
         await conversation.acceptPendingActions();
       } else {
-        await (await conversation.open()).rejectPendingActions(request.body.reason);
+        await (await conversation.open()).rejectPendingActions(request.body.reason, { principal });
         conversation.publishFullState();
       }
       return SUCCESS;

@@ -95,6 +95,15 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
           return reply
             .code(422)
             .send({ detail: [{ type: 'value_error', loc: ['body', 'budget'], msg: error.message }] });
+        case 'decision_conflict':
+        case 'action_not_pending':
+          return reply.code(409).send({ detail: error.message, code: error.code });
+        case 'principal_not_allowed':
+          return reply.code(403).send({ detail: error.message, code: error.code });
+        case 'invalid_decision':
+          return reply
+            .code(422)
+            .send({ detail: [{ type: 'value_error', loc: ['body', 'decisions'], msg: error.message }] });
         case 'tool_name_collision':
         case 'invalid_confirmation_policy':
         case 'invalid_secrets':

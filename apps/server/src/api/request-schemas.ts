@@ -1,4 +1,4 @@
-import { executionStatusSchema, sandboxPolicySchema } from '@x/agent';
+import { approvalRulesSchema, executionStatusSchema, sandboxPolicySchema } from '@x/agent';
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
 import { REFERENCE_AGENT_FIELDS, REFERENCE_START_FIELDS, refuseUnknownFields } from './unknown-fields.js';
@@ -178,6 +178,11 @@ const startConversationRequestShape = z.looseObject({
    * navigating and forking restore the files of that point.
    */
   workspace_checkpoints: z.boolean().default(false),
+  /**
+   * x only: approval rules deciding on tool calls per tool and argument pattern (`approved`, `denied` with a
+   * `reason`, `user-approval`, `not-applicable`), recorded with the rule as principal.
+   */
+  approval_rules: approvalRulesSchema.nullish(),
 });
 
 /** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */

@@ -100,6 +100,7 @@ export const serverInfoSchema = z
 const errorMeaning = {
   400: 'Bad request: malformed path parameter or body, unknown conversation where the reference says 400',
   401: 'Missing or wrong X-Session-API-Key',
+  403: 'The caller may not do this (e.g. decide on pending actions: not in approvalDeciders)',
   404: 'Conversation or event not found',
   409: 'Conflict: the conversation is running, or was deleted meanwhile',
   413: 'Request body too large',

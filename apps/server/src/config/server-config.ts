@@ -64,6 +64,11 @@ export const serverConfigSchema = z.object({
   recoveryIntervalMs: z.number().int().nonnegative().default(5_000),
   /** Session API keys; empty = no authentication. */
   apiKeys: z.array(z.string().min(1)).default([]),
+  /**
+   * Who may decide on pending actions (`POST .../decisions`): principals `api-key:<first 12 hex of the key's
+   * SHA-256>` (or `local` without keys). Unset: every authenticated caller.
+   */
+  approvalDeciders: z.array(z.string().min(1)).optional(),
   /** Encrypts stored secrets (LLM api keys, conversation secrets) with Fernet, as the reference's OH_SECRET_KEY. */
   secretKey: z.string().min(1).optional(),
   /** Used for conversations whose stored api_key was redacted (no secret key) or none was given. */

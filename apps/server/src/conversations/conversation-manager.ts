@@ -318,6 +318,7 @@ export class ConversationManager implements EventSocketHost {
       ...(request.budget
         ? { budget: { maxUsd: request.budget.max_usd, allowUnknownCost: request.budget.allow_unknown_cost } }
         : {}),
+      ...(request.approval_rules ? { approvalRules: request.approval_rules } : {}),
       ...this.#options.shared,
     });
     const now = nowIso();
@@ -336,6 +337,7 @@ export class ConversationManager implements EventSocketHost {
       hook_config: request.hook_config ?? null,
       sandbox,
       workspace_checkpoints: request.workspace_checkpoints,
+      ...(request.approval_rules ? { approval_rules: request.approval_rules } : {}),
     };
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);

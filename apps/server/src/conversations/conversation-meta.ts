@@ -38,6 +38,8 @@ export const conversationMetaSchema = z.looseObject({
   sandbox: z.record(z.string(), z.unknown()).nullish(),
   /** The start request's `workspace_checkpoints`: resumes keep capturing (and restoring) the workspace. */
   workspace_checkpoints: z.boolean().default(false),
+  /** The start request's approval rules (x only), validated again when the conversation is opened. */
+  approval_rules: z.array(z.record(z.string(), z.unknown())).nullish(),
 });
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 

@@ -1,6 +1,7 @@
 import {
   type Agent,
   AgentError,
+  approvalRulesSchema,
   Conversation,
   type ConversationOptions,
   listSubConversationIds,
@@ -243,6 +244,7 @@ export class ManagedConversation implements SocketConversation {
       // The policy it was created with (meta.json), under what the server allows now (--unsandboxed).
       sandbox: this.#deps.sandboxing.storedPolicy(this.meta.sandbox),
       openSandbox: this.#deps.sandboxing.open,
+      ...(this.meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(this.meta.approval_rules) } : {}),
       ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
@@ -408,9 +410,9 @@ export class ManagedConversation implements SocketConversation {
    * Accepts the pending actions (reference `respond_to_confirmation` with accept): runs them, unless a run
    * is already going here or, on replicas, in another replica (whose run takes them: applied once).
    */
-  async acceptPendingActions(): Promise<void> {
+  async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
     if (this.isRunning) return;
-    await this.startRun().catch((error: unknown) => {
+    await this.startRun(options).catch((error: unknown) => {
       if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
     });
   }

@@ -276,6 +276,29 @@ describe('web viewer in chromium', { timeout: 180_000 }, () => {
     await waitForIdle(s, id);
   });
 
+  it('denies pending actions with a typed reason the model sees, and shows who decided', async () => {
+    const s = await start();
+    s.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo denied-$((6*7))' } }] },
+      finishReply('Understood, not running it.'),
+    );
+    const id = await create(s, { confirmation_policy: { kind: 'AlwaysConfirm' } });
+    const { page } = await openViewer(s, `#/c/${id}`);
+    await page.getByLabel('Message').fill('Run something');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const deny = page.getByRole('button', { name: 'Deny with reason' });
+    await deny.waitFor({ timeout: 60_000 });
+    await page.getByLabel('Reason', { exact: true }).fill('not on this machine');
+    await deny.click();
+    await eventually(() => card(page, 'Understood, not running it.').count()).toBe(1);
+    expect(await card(page, 'denied-42').count()).toBe(0);
+    await eventually(async () => (await page.getByLabel('Decisions').textContent()) ?? '').toContain(
+      'terminal: deny (not on this machine) by api-key:',
+    );
+    expect(JSON.stringify(s.llm.requests.at(-1))).toContain('not on this machine');
+    await waitForIdle(s, id);
+  });
+
   it('shows every event exactly once after a reload in the middle of a run', async () => {
     const s = await start();
     const secondStep = gate();

@@ -80,11 +80,22 @@ export const api = {
   run: (id: string) => request('POST', `/api/conversations/${enc(id)}/run`),
   pause: (id: string) => request('POST', `/api/conversations/${enc(id)}/pause`),
   interrupt: (id: string) => request('POST', `/api/conversations/${enc(id)}/interrupt`),
-  respondToConfirmation: (id: string, accept: boolean) =>
+  respondToConfirmation: (id: string, accept: boolean, reason?: string) =>
     request('POST', `/api/conversations/${enc(id)}/events/respond_to_confirmation`, {
       accept,
-      reason: accept ? 'Approved in the viewer.' : 'Rejected in the viewer.',
+      reason: reason ?? (accept ? 'Approved in the viewer.' : 'Rejected in the viewer.'),
     }),
+  /** Who decided what on the conversation's actions (x's decision records). */
+  decisions: (id: string) => request<{ decisions: DecisionJson[] }>('GET', `/api/conversations/${enc(id)}/decisions`),
   fork: (id: string, fromEventId: string) =>
     request<ConversationInfo>('POST', `/api/conversations/${enc(id)}/fork`, { from_event_id: fromEventId }),
 };
+
+/** A recorded decision on one action (x's `events/.decisions/` record). */
+export interface DecisionJson {
+  action_id: string;
+  tool_name: string;
+  decision: { kind: string; reason?: string };
+  principal: string;
+  decided_at: string;
+}

@@ -5,6 +5,7 @@ import { Timeline } from '../timeline/timeline.js';
 import { useConversationEvents } from '../timeline/use-conversation-events.js';
 import { useFocusEvent } from '../timeline/use-focus-event.js';
 import { BudgetBanner } from './budget-banner.js';
+import { DecisionPanel } from './decision-panel.js';
 import { formatCost, titleOf, totalCost } from './format.js';
 import { InsightsPanel } from './insights-panel.js';
 import { PromoteButton } from './promote-button.js';
@@ -159,6 +160,12 @@ export function ConversationPage({
           </button>
         </section>
       ) : null}
+      <DecisionPanel
+        id={id}
+        waiting={status === 'waiting_for_confirmation'}
+        eventCount={data.events.length}
+        act={act}
+      />
       <form
         class="composer"
         onSubmit={(event) => {

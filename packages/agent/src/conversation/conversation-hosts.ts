@@ -1,4 +1,6 @@
 import { parseBudget } from '../budgets/index.js';
+import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
 import { buildBaseState } from './base-state.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
@@ -29,6 +31,17 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     budget: parts.budget,
     agentName: () => parts.roster.nameOf(owner.agent),
     captureWorkspace: () => parts.checkpoints.capture(),
+    ...(parts.options.approvalRules === undefined
+      ? {}
+      : {
+          approvalRules: {
+            rules: parts.options.approvalRules,
+            policyRequires: (actions) =>
+              requiresConfirmation(actions, owner.state.confirmation_policy as ConfirmationPolicy, {
+                ...(parts.security.analyzer === undefined ? {} : { securityAnalyzer: parts.security.analyzer }),
+              }),
+          },
+        }),
     ...(hooks === undefined ? {} : { hooks }),
   };
 }
@@ -88,18 +101,19 @@ export async function rejectConversationActions(
   owner: PartsOwner,
   parts: ConversationParts,
   reason: string,
+  principal?: string,
 ): Promise<void> {
   parts.lifecycle.assertOpen();
   const { ownership } = parts;
   if (ownership.shared && !owner.isRunning && ownership.lease === undefined) {
     await takeConversationLease(owner, parts, undefined);
     try {
-      return await rejectConversationActions(owner, parts, reason);
+      return await rejectConversationActions(owner, parts, reason, principal);
     } finally {
       await ownership.release();
     }
   }
-  await rejectPendingActions(conversationRunHost(owner, parts), reason);
+  await rejectPendingActions(conversationRunHost(owner, parts), reason, principal);
   if (!owner.isRunning) await owner.checkpoint();
 }
 

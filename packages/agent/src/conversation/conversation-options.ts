@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import type { EventLogLike, FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import type { ApprovalRules } from '../approvals/approval-rules.js';
 import type { BudgetInput } from '../budgets/index.js';
 import type { ConfirmationPolicyInput } from '../confirmation/confirmation-policy.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
@@ -107,6 +108,12 @@ export interface ConversationOptions {
    * confirmation mode does (status `waiting_for_confirmation`; `run` again runs it, `rejectPendingActions` drops it).
    */
   interruptedActions?: 'report' | 'rerun' | 'confirm';
+  /**
+   * Rules that decide on tool calls per tool and argument pattern (`approved`, `denied`, `user-approval`,
+   * `not-applicable`: the confirmation policy decides), recorded with the rule as principal. Parse untrusted
+   * config with `approvalRulesSchema`. See the README's "Approvals".
+   */
+  approvalRules?: ApprovalRules;
   /**
    * The sandbox policy every process started for the conversation runs under: the terminal's shell, command
    * hooks, MCP stdio servers, sub-agents' processes. Default: sandboxed (bubblewrap), no network, the workspace

@@ -47,6 +47,7 @@ export function conversationStepContext(
     // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
     // log is not known across processes (a resume may be given any of the agents as `agent`).
     ownSystemPrompt: owner.state.active_agent !== undefined,
+    ...(parts.options.approvalRules === undefined ? {} : { approvalRules: parts.options.approvalRules }),
   });
 }
 

@@ -1,6 +1,7 @@
 import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observation, type View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
+import type { ActionDecision, DecisionContext, DecisionRecord } from '../approvals/decision.js';
 import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
 import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -24,6 +25,7 @@ import { closeConversation, endConversationProcesses, forkConversation } from '.
 import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
 import { conversationToolRunner } from './conversation-step-context.js';
+import { decideConversationActions } from './decide-conversation-actions.js';
 import { type EventEdit, editConversationEvent } from './edit-event.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
@@ -209,9 +211,12 @@ export class Conversation {
     await pauseConversation(this, this.#parts);
   }
 
-  /** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
-  async rejectPendingActions(reason = 'User rejected the action'): Promise<void> {
-    await rejectConversationActions(this, this.#parts, reason);
+  /**
+   * Answers every pending action with a UserRejectObservation (recorded as denials by `principal`, default `user`;
+   * an action already decided keeps its decision); a waiting conversation becomes idle.
+   */
+  async rejectPendingActions(reason = 'User rejected the action', options: { principal?: string } = {}): Promise<void> {
+    await rejectConversationActions(this, this.#parts, reason, options.principal);
   }
 
   /**
@@ -226,6 +231,14 @@ export class Conversation {
   /** The conversation's budget, what it spent (from the log), unknown costs, and the last budget stop. */
   async budgetStatus(): Promise<BudgetStatus> {
     return this.#parts.budget.status();
+  }
+
+  /**
+   * Decides on actions waiting for confirmation, one decision each (approve, with edited arguments, deny with a
+   * reason, substitute a result), recorded once with who decided and when (see `decidePendingActions`).
+   */
+  async decide(decisions: readonly ActionDecision[], context: DecisionContext): Promise<DecisionRecord[]> {
+    return decideConversationActions(this, this.#parts, decisions, context);
   }
 
   /** Switches the confirmation policy; recorded in the log and persisted. */

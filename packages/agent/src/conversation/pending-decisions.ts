@@ -1,29 +1,40 @@
-import { createEvent } from '@x/events';
+import { confirmDecidedActions } from '../approvals/confirm-decided.js';
+import { applyDecision, recordOf, settleWaiting } from '../approvals/decide.js';
+import { decideByRules } from '../approvals/decide-by-rules.js';
+import { claimDecision } from '../approvals/decision-records.js';
+import { approvalHostOf } from './approval-host-of.js';
 import type { RunHost } from './run-host.js';
 
 /*
- * SEAM (approvals, issue 31): the two places where a decision on the pending actions (those waiting for
- * confirmation) is applied. Confirming is implicit: the next run sets the status back to `running` and the
- * agent's step executes the pending actions; rejecting answers each with a UserRejectObservation. A decision
- * per action (approve one, reject another, recorded with who decided) goes here.
+ * The two places where a decision on all the pending actions (those waiting for confirmation) is applied; a
+ * decision per action is `decidePendingActions` (approvals/). Both go through the per-action decision records, so
+ * whichever decision is recorded first for an action is the one that holds.
  */
 
 /** Confirms the actions waiting for confirmation: the run's next step executes them (reference §8.3). */
-export async function confirmPendingActions(host: RunHost): Promise<void> {
-  if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('running');
+export async function confirmPendingActions(host: RunHost, now?: () => Date): Promise<void> {
+  await confirmDecidedActions(approvalHostOf(host), now);
 }
 
-/** Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. */
-export async function rejectPendingActions(host: RunHost, reason: string): Promise<void> {
+/**
+ * Answers every pending action with a UserRejectObservation; a waiting conversation becomes idle. An action
+ * another decision was already recorded for keeps that decision (it is applied instead).
+ */
+export async function rejectPendingActions(host: RunHost, reason: string, principal = 'user'): Promise<void> {
+  const approvals = approvalHostOf(host);
   for (const action of await host.conversation.pendingActions()) {
-    await host.emit(
-      createEvent('UserRejectObservation', {
-        tool_name: action.tool_name,
-        tool_call_id: action.tool_call_id,
-        action_id: action.id,
-        rejection_reason: reason,
-      }),
-    );
+    const denial = recordOf(action, { kind: 'deny', reason }, principal, new Date(), undefined);
+    const { record } = await claimDecision(approvals.store, approvals.directory, denial);
+    await applyDecision(approvals, action, record);
   }
-  if (host.state().execution_status === 'waiting_for_confirmation') await host.setStatus('idle');
+  await settleWaiting(approvals);
+}
+
+/**
+ * After a step left actions waiting: with approval rules, they decide what they answer. Returns whether the run
+ * must stop for a person (always, without rules).
+ */
+export async function waitsForPerson(host: RunHost): Promise<boolean> {
+  if (host.approvalRules === undefined) return true;
+  return (await decideByRules(approvalHostOf(host), host.approvalRules)).needsPerson;
 }

@@ -1,6 +1,8 @@
 import type { ActionEvent, AnyEvent } from '@x/events';
+import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { StepContext } from '../agent/step-context.js';
+import type { RuleSettings } from '../approvals/decide-by-rules.js';
 import type { ConversationHooks } from '../hooks/conversation-hooks.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
@@ -15,6 +17,10 @@ export interface RunHostConversation {
   readonly agent: Agent;
   /** Human-readable location of the conversation's files (named in `ConversationRunError`). */
   readonly location: string;
+  /** Where the conversation's files are (its decision records among them). */
+  readonly store: FileStore;
+  readonly directory: string;
+  readonly log: EventLogLike;
   pendingActions(): Promise<ActionEvent[]>;
 }
 
@@ -37,6 +43,8 @@ export interface RunHost {
   agentName?(): string;
   /** Takes a workspace checkpoint (recorded at HEAD when the files changed); a no-op with checkpoints off. */
   captureWorkspace?(): Promise<unknown>;
+  /** Approval rules and the confirmation policy they fall back to (see `decideByRules`). */
+  approvalRules?: RuleSettings;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
   /** The conversation's money budgets (asked by `preModelCallGuard`). */

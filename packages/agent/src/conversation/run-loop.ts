@@ -2,7 +2,7 @@ import { type ConversationErrorEvent, createEvent } from '@x/events';
 import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
-import { confirmPendingActions } from './pending-decisions.js';
+import { confirmPendingActions, waitsForPerson } from './pending-decisions.js';
 import { preModelCallGuard } from './pre-model-call-guard.js';
 import { recordInterrupt } from './record-interrupt.js';
 import type { RunHost } from './run-host.js';
@@ -110,7 +110,7 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
       // log, so it is refreshed every few steps (and when the run ends) rather than after each one.
       if (iterations % CHECKPOINT_EVERY_STEPS === 0) await host.checkpoint();
 
-      if (host.state().execution_status === 'waiting_for_confirmation') break;
+      if (host.state().execution_status === 'waiting_for_confirmation' && (await waitsForPerson(host))) break;
       if (iterations >= maxIterations) {
         if (host.state().execution_status !== 'finished') {
           reachedIterationLimit = true;

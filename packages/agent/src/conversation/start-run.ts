@@ -1,6 +1,8 @@
+import { recoverEditedActions } from '../approvals/decide.js';
 import type { Budget } from '../budgets/index.js';
 import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import type { ConversationState } from '../state/conversation-state.js';
+import { approvalHostOf } from './approval-host-of.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { RunHost } from './run-host.js';
 import { runLoop } from './run-loop.js';
@@ -34,6 +36,7 @@ export async function startRun(
   if (took === 'awaiting-human') {
     return { status: starter.state().execution_status, iterations: 0, reachedIterationLimit: false };
   }
+  await recoverEditedActions(approvalHostOf(starter.runHost()));
   // Without its sandbox the run fails here, before any step (SandboxUnavailableError).
   await starter.sandbox.get();
   await starter.readRecentHistory();

@@ -1,5 +1,6 @@
 import type { ActionEvent, AnyEvent, View } from '@x/events';
 import type { StepContext } from '../agent/step-context.js';
+import { type ApprovalRules, evaluateApprovalRules } from '../approvals/approval-rules.js';
 import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
 import type { SecurityAnalyzer } from '../confirmation/security-analyzer.js';
@@ -36,6 +37,8 @@ export interface StepContextSources {
   conversationTools?: readonly Tool[];
   /** The agent in control did not open the log: it sends its own system prompt. */
   ownSystemPrompt?: boolean;
+  /** Approval rules: an action a rule answers waits for it (the run applies it), as do `user-approval` ones. */
+  approvalRules?: ApprovalRules;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -53,7 +56,12 @@ export function createStepContext(sources: StepContextSources): StepContext {
     requiresConfirmation: (actions) =>
       requiresConfirmation(actions, sources.state().confirmation_policy as ConfirmationPolicy, {
         ...(analyzer === undefined ? {} : { securityAnalyzer: analyzer }),
-      }),
+      }) ||
+      actions.some(
+        (action) =>
+          action.action != null &&
+          evaluateApprovalRules(sources.approvalRules ?? [], action).status !== 'not-applicable',
+      ),
     toolContext: async (action): Promise<ToolContext> => ({
       workspace: sources.workspace,
       // Secrets go only to the commands that mention them (reference §7.8).

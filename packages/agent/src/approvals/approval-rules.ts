@@ -1,0 +1,76 @@
+import type { ActionEvent } from '@x/events';
+import { z } from 'zod';
+
+/** What a rule answers for an action (the statuses of the Vercel AI SDK's tool approval). */
+export const approvalStatusSchema = z.enum(['approved', 'denied', 'user-approval', 'not-applicable']);
+export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
+
+const regexSource = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
+
+/**
+ * One rule: which tool (a name, several, or `*`), optionally which arguments (argument name → regular expression
+ * its value must match; a non-string value is matched as JSON), and the status it answers.
+ */
+export const approvalRuleSchema = z.strictObject({
+  /** Recorded as the decision's principal, `rule:<name>` (default: `rule:<index>`). */
+  name: z.string().min(1).optional(),
+  tool: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  arguments: z.record(z.string(), regexSource).optional(),
+  status: approvalStatusSchema,
+  /** For `denied`: what the model is told (default: names the rule). */
+  reason: z.string().min(1).optional(),
+});
+export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
+
+/** Rules in order: the first whose status is not `not-applicable` decides; none → `not-applicable`. */
+export const approvalRulesSchema = z.array(approvalRuleSchema);
+export type ApprovalRules = z.infer<typeof approvalRulesSchema>;
+
+export interface RuleVerdict {
+  status: ApprovalStatus;
+  /** `rule:<name or index>` of the rule that decided; undefined for `not-applicable`. */
+  principal?: string;
+  reason?: string;
+}
+
+/** What the rules answer for one action (pure). */
+export function evaluateApprovalRules(rules: ApprovalRules, action: ActionEvent): RuleVerdict {
+  const args = action.action ?? {};
+  for (const [index, rule] of rules.entries()) {
+    if (rule.status === 'not-applicable' || !matchesTool(rule, action.tool_name)) continue;
+    if (!matchesArguments(rule, args)) continue;
+    const principal = `rule:${rule.name ?? index}`;
+    if (rule.status !== 'denied') return { status: rule.status, principal };
+    return {
+      status: 'denied',
+      principal,
+      reason: rule.reason ?? `Denied by the approval rule '${rule.name ?? index}'.`,
+    };
+  }
+  return { status: 'not-applicable' };
+}
+
+function matchesTool(rule: ApprovalRule, toolName: string): boolean {
+  const tools = typeof rule.tool === 'string' ? [rule.tool] : rule.tool;
+  return tools.includes('*') || tools.includes(toolName);
+}
+
+function matchesArguments(rule: ApprovalRule, args: Readonly<Record<string, unknown>>): boolean {
+  for (const [name, pattern] of Object.entries(rule.arguments ?? {})) {
+    const value = args[name];
+    if (value === undefined) return false;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (!new RegExp(pattern).test(text)) return false;
+  }
+  return true;
+}

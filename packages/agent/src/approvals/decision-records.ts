@@ -1,0 +1,46 @@
+import type { FileStore } from '@x/store';
+import { type DecisionRecord, decisionRecordSchema } from './decision.js';
+
+/** Where the records live: beside the event files, in a directory the reference ignores (like `.chain/`). */
+export function decisionRecordPath(conversationDirectory: string, actionId: string): string {
+  return `${conversationDirectory}/events/.decisions/${encodeURIComponent(actionId)}.json`;
+}
+
+/**
+ * An edit in progress: written before the original call is answered and removed once the call with the edited
+ * arguments is in the log, so a crash between the two leaves a trace the next run finishes from.
+ */
+export function editOutboxPath(conversationDirectory: string, replacementActionId: string): string {
+  return `${conversationDirectory}/events/.decisions/edits/${encodeURIComponent(replacementActionId)}.json`;
+}
+
+/**
+ * Writes `record` unless a decision for the action is already there (`writeIfAbsent`: of two writers, in one
+ * process or on two replicas sharing the store, exactly one creates the file). Returns the record that holds.
+ */
+export async function claimDecision(
+  store: FileStore,
+  conversationDirectory: string,
+  record: DecisionRecord,
+): Promise<{ created: boolean; record: DecisionRecord }> {
+  const path = decisionRecordPath(conversationDirectory, record.action_id);
+  if (await store.writeIfAbsent(path, `${JSON.stringify(record)}\n`)) return { created: true, record };
+  const existing = await readDecision(store, conversationDirectory, record.action_id);
+  if (existing === undefined) throw new Error(`Decision record ${store.describe(path)} vanished after it was written`);
+  return { created: false, record: existing };
+}
+
+/** The recorded decision for an action, or undefined. A record that does not parse is an error (named by path). */
+export async function readDecision(
+  store: FileStore,
+  conversationDirectory: string,
+  actionId: string,
+): Promise<DecisionRecord | undefined> {
+  const path = decisionRecordPath(conversationDirectory, actionId);
+  if (!(await store.exists(path))) return undefined;
+  const parsed = decisionRecordSchema.safeParse(JSON.parse(await store.read(path)));
+  if (!parsed.success) {
+    throw new Error(`Decision record ${store.describe(path)} is invalid: ${parsed.error.message}`);
+  }
+  return parsed.data;
+}

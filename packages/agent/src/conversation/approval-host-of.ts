@@ -1,0 +1,22 @@
+import type { ApprovalHost } from '../approvals/approval-host.js';
+import type { RunHost } from './run-host.js';
+
+/** The conversation behind a run host, as deciding on its pending actions sees it. */
+export function approvalHostOf(host: RunHost): ApprovalHost {
+  const conversation = host.conversation;
+  return {
+    conversationId: conversation.id,
+    store: conversation.store,
+    directory: conversation.directory,
+    tools: conversation.agent.tools,
+    state: () => host.state(),
+    pendingActions: () => conversation.pendingActions(),
+    getEvent: (id) =>
+      conversation.log.getById(id).then(
+        (event) => event,
+        () => undefined,
+      ),
+    emit: (event) => host.emit(event),
+    setStatus: (status) => host.setStatus(status),
+  };
+}
