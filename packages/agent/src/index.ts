@@ -1,14 +1,7 @@
 // The public API, named export by export; the tools and the secrets are named in their folders' index.ts
 // (explicit lists too), so that this file stays under the 400-line limit.
-export { Agent } from './agent/agent.js';
-export { AgentExtensions, type ExtensionsStart } from './agent/agent-extensions.js';
-export type { AgentOptions } from './agent/agent-options.js';
-export { createAgent, OFFLINE_NOTICE } from './agent/create-agent.js';
-export type { CreateAgentOptions } from './agent/create-agent-options.js';
-export { MODEL_ENVIRONMENT_VARIABLES, NoModelError } from './agent/errors/no-model-error.js';
-export type { StepContext } from './agent/step-context.js';
-export { DEFAULT_SYSTEM_PROMPT } from './agent/system-prompt.js';
-export { normalizeToolSpecName } from './agent/tool-spec-name.js';
+
+export * from './agent/index.js';
 export * from './approvals/index.js';
 export {
   BUDGET_FILE,
@@ -55,32 +48,7 @@ export {
   diffManifests,
   type FileChanges,
 } from './compare/index.js';
-export { type Condenser, type CondenserContext, isCondensation } from './condenser/condenser.js';
-export { type CondenserFromJSONOptions, condenserFromJSON } from './condenser/condenser-from-json.js';
-export { InvalidCondenserConfigError } from './condenser/invalid-condenser-config-error.js';
-export {
-  type CondensationReason,
-  defaultCondenser,
-  LLMSummarizingCondenser,
-} from './condenser/llm-summarizing-condenser.js';
-export {
-  type LLMSummarizingCondenserOptions,
-  type LLMSummarizingCondenserSettings,
-  llmSummarizingCondenserSettingsSchema,
-} from './condenser/llm-summarizing-condenser-options.js';
-export { NoCondensationAvailableError } from './condenser/no-condensation-available-error.js';
-export { NoOpCondenser } from './condenser/no-op-condenser.js';
-export { PipelineCondenser } from './condenser/pipeline-condenser.js';
-export { type CondensationRequirement, RollingCondenser } from './condenser/rolling-condenser.js';
-export { renderSummarizingPrompt } from './condenser/summarizing-prompt.js';
-export {
-  approximateTokenCounter,
-  countEventTokens,
-  type PrefixSearchOptions,
-  shortestPrefixAboveTokenCount,
-  suffixLengthForTokenReduction,
-  type TokenCounter,
-} from './condenser/token-counter.js';
+export * from './condenser/index.js';
 export {
   type AlwaysConfirm,
   alwaysConfirmSchema,
@@ -103,36 +71,7 @@ export { type RequiresConfirmationOptions, requiresConfirmation } from './confir
 export { llmRiskAnalyzer, type SecurityAnalyzer } from './confirmation/security-analyzer.js';
 export { compareRisk, isRiskier, type KnownSecurityRisk } from './confirmation/security-risk.js';
 export { UnknownRiskComparisonError } from './confirmation/unknown-risk-comparison-error.js';
-export type { SecurityAnalyzerInput } from './conversation/analyzer-setting.js';
-export { Conversation } from './conversation/conversation.js';
-export type {
-  ConversationListener,
-  ConversationOptions,
-  RunOptions,
-  RunResult,
-} from './conversation/conversation-options.js';
-export type { EventEdit } from './conversation/edit-event.js';
-export { CondenserUnavailableError } from './conversation/errors/condenser-unavailable-error.js';
-export { ConversationAlreadyRunningError } from './conversation/errors/conversation-already-running-error.js';
-export { ConversationClosedError } from './conversation/errors/conversation-closed-error.js';
-export { ConversationExistsError } from './conversation/errors/conversation-exists-error.js';
-export { ConversationNotFoundError } from './conversation/errors/conversation-not-found-error.js';
-export { ConversationRunError } from './conversation/errors/conversation-run-error.js';
-export { CorruptConversationError } from './conversation/errors/corrupt-conversation-error.js';
-export { InvalidEventEditError } from './conversation/errors/invalid-event-edit-error.js';
-export { InvalidToolCallError } from './conversation/errors/invalid-tool-call-error.js';
-export { NoUserMessageError } from './conversation/errors/no-user-message-error.js';
-export { UnknownEventError } from './conversation/errors/unknown-event-error.js';
-export type { ForkOptions } from './conversation/fork-options.js';
-export { INTERRUPTED_ACTION_TEXT, interruptedActionEvent } from './conversation/ownership/interrupted-action.js';
-export {
-  conversationDirName,
-  defaultPersistenceDir,
-  hyphenateConversationId,
-} from './conversation/persistence-layout.js';
-export type { RunHost } from './conversation/run-host.js';
-export { RUN_STATE_KEY, type RunRecord } from './conversation/run-lifecycle.js';
-export type { StateChange, StateChangeListener } from './conversation/state-changes.js';
+export * from './conversation/index.js';
 export * from './delegation/index.js';
 export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
 export { AgentError } from './errors.js';
@@ -254,64 +193,7 @@ export {
   toLangChainMessages,
   toLangChainStoredMessages,
 } from './langchain/index.js';
-export { LLMAbortedError } from './llm/errors/llm-aborted-error.js';
-export { LLMAuthenticationError } from './llm/errors/llm-authentication-error.js';
-export { LLMBadRequestError } from './llm/errors/llm-bad-request-error.js';
-export { LLMContextWindowExceededError } from './llm/errors/llm-context-window-exceeded-error.js';
-export { LLMError, type LLMErrorCode, type LLMErrorDetails } from './llm/errors/llm-error.js';
-export { LLMInvalidRecordingError } from './llm/errors/llm-invalid-recording-error.js';
-export { LLMRateLimitError } from './llm/errors/llm-rate-limit-error.js';
-export { LLMScriptExhaustedError } from './llm/errors/llm-script-exhausted-error.js';
-export { LLMServiceError } from './llm/errors/llm-service-error.js';
-export { LLMTimeoutError } from './llm/errors/llm-timeout-error.js';
-export {
-  type LLM,
-  type LLMDelta,
-  type LLMFinishReason,
-  type LLMMessage,
-  type LLMRequest,
-  type LLMResponse,
-  type LLMTool,
-  normalizeMessages,
-} from './llm/llm.js';
-export type { BaseLLMConfig } from './llm/llm-config.js';
-export {
-  addTokenUsage,
-  type ConversationStats,
-  type ConversationStatsSnapshot,
-  type Cost,
-  combineMetrics,
-  conversationStatsSchema,
-  conversationStatsSnapshotSchema,
-  costSchema,
-  emptyMetrics,
-  emptyStats,
-  emptyTokenUsage,
-  type Metrics,
-  type MetricsSnapshot,
-  metricsSchema,
-  metricsSnapshotSchema,
-  type ResponseLatency,
-  type ResponseRecord,
-  recordResponse,
-  recordStatsResponse,
-  responseLatencySchema,
-  statsSnapshot,
-  type TokenUsage,
-  tokenUsageSchema,
-} from './llm/metrics.js';
-export {
-  builtInDemoScript,
-  createOfflineLLM,
-  type OfflineLLMOptions,
-  type OfflineScript,
-  type OfflineTurn,
-} from './llm/offline-llm.js';
-export { createOpenAILLM, type LLMConfig } from './llm/openai-llm.js';
-export { type Pricing, pricingFor, pricingTable, registerPricing } from './llm/pricing.js';
-export { type RecordedResponse, recordedResponseSchema, recordingFromEvents } from './llm/recording.js';
-export { defaultModel, type LLMOverrides, resolveLLMFromEnv } from './llm/resolve-llm-from-env.js';
-export { withUsageId } from './llm/with-usage-id.js';
+export * from './llm/index.js';
 export {
   createMcpToolset,
   effectiveMcpTransport,
@@ -478,36 +360,8 @@ export {
   THIRD_PARTY_SKILL_FILES,
   taskTriggerSchema,
 } from './skills/index.js';
-export { applyEvent } from './state/apply-event.js';
-export {
-  type ActiveAgent,
-  activeAgentSchema,
-  type Escalation,
-  escalationSchema,
-} from './state/control-state.js';
-export {
-  type ConversationState,
-  conversationStateSchema,
-  initialConversationState,
-  type PendingAction,
-  pendingActionSchema,
-} from './state/conversation-state.js';
-export { type ExecutionStatus, executionStatusSchema, isTerminalStatus } from './state/execution-status.js';
-export { type ResponseUsage, responseUsages } from './state/response-usage.js';
-export { stateAt } from './state/state-at.js';
-export { type ActionErrorNudge, actionErrorNudge } from './stuck/action-error-nudge.js';
-export { stuckEventsEqual } from './stuck/event-equality.js';
-export { InvalidStuckThresholdsError } from './stuck/invalid-stuck-thresholds-error.js';
-export { isStuck, type StuckPattern } from './stuck/is-stuck.js';
-export { StuckDetector } from './stuck/stuck-detector.js';
-export {
-  DEFAULT_STUCK_THRESHOLDS,
-  resolveStuckThresholds,
-  type StuckThresholds,
-  type StuckThresholdsInput,
-  stuckThresholdsSchema,
-} from './stuck/stuck-thresholds.js';
-export { STUCK_WINDOW_SIZE, stuckWindow } from './stuck/stuck-window.js';
+export * from './state/index.js';
+export * from './stuck/index.js';
 export {
   captureMessageContent,
   configureTelemetry,

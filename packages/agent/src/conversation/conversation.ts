@@ -189,10 +189,7 @@ export class Conversation {
     await this.#checkpointUnlessRunning();
   }
 
-  /**
-   * Runs the agent until it stops (finished, paused, interrupted, waiting, stuck, failed, at its limit); a failure
-   * is recorded and thrown as `ConversationRunError`. One run at a time (`ConversationAlreadyRunningError`).
-   */
+  /** Runs the agent until it stops; a failure is recorded and thrown (`ConversationRunError`). One run at a time. */
   async run(options: RunOptions = {}): Promise<RunResult> {
     this.#assertOpen();
     return runConversation(this, this.#parts, options);
@@ -211,18 +208,12 @@ export class Conversation {
     await pauseConversation(this, this.#parts);
   }
 
-  /**
-   * Answers every pending action with a UserRejectObservation (recorded as denials by `principal`, default `user`;
-   * an action already decided keeps its decision); a waiting conversation becomes idle.
-   */
+  /** Denies every pending action (UserRejectObservations, recorded as `principal`'s denials); waiting → idle. */
   async rejectPendingActions(reason = 'User rejected the action', options: { principal?: string } = {}): Promise<void> {
     await rejectConversationActions(this, this.#parts, reason, options.principal);
   }
 
-  /**
-   * Sets the money budget (dollars, or `{ maxUsd, allowUnknownCost }`; null removes it), persisted in
-   * `x_budget.json` for every process. `InvalidBudgetError` for a negative or non-numeric one.
-   */
+  /** Sets the money budget (dollars or `{ maxUsd, allowUnknownCost }`; null removes it), in `x_budget.json`. */
   async setBudget(budget: BudgetInput | null): Promise<void> {
     this.#assertOpen();
     await this.#parts.budget.set(budget, 'setBudget');
@@ -233,10 +224,7 @@ export class Conversation {
     return this.#parts.budget.status();
   }
 
-  /**
-   * Decides on actions waiting for confirmation, one decision each (approve, with edited arguments, deny with a
-   * reason, substitute a result), recorded once with who decided and when (see `decidePendingActions`).
-   */
+  /** Decides pending actions one by one (approve, edit, deny, substitute), recorded once with who and when. */
   async decide(decisions: readonly ActionDecision[], context: DecisionContext): Promise<DecisionRecord[]> {
     return decideConversationActions(this, this.#parts, decisions, context);
   }
@@ -294,10 +282,7 @@ export class Conversation {
     return this.#parts.branches.activeBranch();
   }
 
-  /**
-   * Moves HEAD to `eventId` (reference `navigate_to`; `null`: a new root): later events form a sibling branch.
-   * Persisted in base_state.json, no event. `UnknownEventError`, `ConversationAlreadyRunningError` during a run.
-   */
+  /** Moves HEAD to `eventId` (reference `navigate_to`; `null`: a new root); later events form a sibling branch. */
   async navigateTo(eventId: string | null): Promise<void> {
     this.#assertOpen();
     if (this.isRunning) throw new ConversationAlreadyRunningError(this.id);
@@ -309,10 +294,7 @@ export class Conversation {
     return editConversationEvent(this, this.#parts, eventId, content);
   }
 
-  /**
-   * A new conversation with this one's history (reference `fork`; `fromEventId`: only the branch up to it), idle,
-   * default policy, fresh stats unless `resetMetrics: false`; `agent`/`workspace` for a counterfactual.
-   */
+  /** A new conversation with this one's history (reference `fork`); `agent`/`workspace` for a counterfactual. */
   async fork(options: ForkOptions = {}): Promise<Conversation> {
     return forkConversation(this, this.#parts, options, {
       open: (init) => new Conversation(init),

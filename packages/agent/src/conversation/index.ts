@@ -1,0 +1,31 @@
+// The public exports of conversation/, re-exported by the package root.
+export type { SecurityAnalyzerInput } from './analyzer-setting.js';
+export { Conversation } from './conversation.js';
+export type {
+  ConversationListener,
+  ConversationOptions,
+  RunOptions,
+  RunResult,
+} from './conversation-options.js';
+export type { EventEdit } from './edit-event.js';
+export { CondenserUnavailableError } from './errors/condenser-unavailable-error.js';
+export { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
+export { ConversationClosedError } from './errors/conversation-closed-error.js';
+export { ConversationExistsError } from './errors/conversation-exists-error.js';
+export { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
+export { ConversationRunError } from './errors/conversation-run-error.js';
+export { CorruptConversationError } from './errors/corrupt-conversation-error.js';
+export { InvalidEventEditError } from './errors/invalid-event-edit-error.js';
+export { InvalidToolCallError } from './errors/invalid-tool-call-error.js';
+export { NoUserMessageError } from './errors/no-user-message-error.js';
+export { UnknownEventError } from './errors/unknown-event-error.js';
+export type { ForkOptions } from './fork-options.js';
+export { INTERRUPTED_ACTION_TEXT, interruptedActionEvent } from './ownership/interrupted-action.js';
+export {
+  conversationDirName,
+  defaultPersistenceDir,
+  hyphenateConversationId,
+} from './persistence-layout.js';
+export type { RunHost } from './run-host.js';
+export { RUN_STATE_KEY, type RunRecord } from './run-lifecycle.js';
+export type { StateChange, StateChangeListener } from './state-changes.js';
