@@ -77,6 +77,30 @@ describe('x run with MCP servers and skills', () => {
     workspace.remove();
   });
 
+  it("--user-skills loads the user's skills from $X_HOME/skills: invoke_skill returns one", async () => {
+    const workspace = tempDir();
+    mkdirSync(join(home.path, 'skills', 'release-notes'), { recursive: true });
+    writeFileSync(
+      join(home.path, 'skills', 'release-notes', 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Writes release notes.\n---\nList every change.',
+    );
+    server.push(
+      { toolCalls: [{ name: 'invoke_skill', arguments: { name: 'release-notes' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Noted.' } }] },
+    );
+    const result = await runCli(['run', 'Write notes', '--user-skills'], { env: llmEnv, cwd: workspace.path });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const first = server.requests[0] as Request;
+    expect(first.tools.map((tool) => tool.function.name)).toContain('invoke_skill');
+    expect(JSON.stringify((server.requests[1] as Request).messages.at(-1))).toContain('List every change.');
+    // Without the flag the user's skills stay out.
+    server.push({ content: 'ok' });
+    await runCli(['run', 'Hi'], { env: llmEnv, cwd: workspace.path });
+    expect((server.requests[2] as Request).tools.map((tool) => tool.function.name)).not.toContain('invoke_skill');
+    workspace.remove();
+  });
+
   it('rejects an MCP configuration of the wrong shape with a usage error', async () => {
     const workspace = tempDir();
     const config = join(workspace.path, 'mcp.json');

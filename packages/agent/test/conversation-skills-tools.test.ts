@@ -111,12 +111,16 @@ describe('a conversation with user-level skills, invoke_skill, apply_patch, glob
     for await (const event of conversation.events()) {
       expect(() => parseEvent(JSON.parse(JSON.stringify(event)))).not.toThrow();
     }
+    // The skill invoked is on the state, as the reference's `invoked_skills` (and in base_state.json below).
+    expect(conversation.state.invoked_skills).toEqual(['release-notes']);
     await conversation.close();
     const state = JSON.parse(
       await readFile(join(harness.persistenceDir, conversation.directory, 'base_state.json'), 'utf8'),
     ) as {
       agent: { tools: { name: string }[]; include_default_tools: string[]; agent_context: Record<string, unknown> };
+      invoked_skills: string[];
     };
+    expect(state.invoked_skills).toEqual(['release-notes']);
     expect(state.agent.tools.map((tool) => tool.name)).toEqual([
       'terminal',
       'file_editor',

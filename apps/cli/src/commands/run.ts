@@ -42,6 +42,8 @@ export interface RunCommandOptions {
   mcpConfig?: string;
   /** `--no-skills` sets false: the workspace's AGENTS.md and skill directories are not loaded. */
   skills?: boolean;
+  /** `--user-skills`: also the user's skills from $X_HOME/skills. */
+  userSkills?: boolean;
   /** A hook file, or `false` for `--no-hooks`. */
   hooks?: string | false;
   subAgents?: boolean;

@@ -91,6 +91,7 @@ export function defineRun(program: Command): void {
       'JSON file of MCP servers whose tools the agent gets ({"mcpServers": {name: {command, args, env} or {url}}})',
     )
     .option('--no-skills', 'do not load AGENTS.md and the skill directories (.openhands/skills, …) of the workspace')
+    .option('--user-skills', "also load the user's own skills from $X_HOME/skills (default ~/.x/skills)")
     .option(
       '--hooks <file>',
       'hook configuration (JSON, the .openhands/hooks.json format); default: .openhands/hooks.json in the workspace, else ~/.openhands/hooks.json',

@@ -11,10 +11,13 @@ type AgentModule = typeof import('@x/agent');
  */
 export function extensionOptions(
   agentModule: AgentModule,
-  options: { mcpConfig?: string; skills?: boolean },
+  options: { mcpConfig?: string; skills?: boolean; userSkills?: boolean },
 ): Pick<AgentOptions, 'mcpConfig' | 'agentContext'> {
   const result: Pick<AgentOptions, 'mcpConfig' | 'agentContext'> = {};
-  if (options.skills !== false) result.agentContext = { loadProjectSkills: true };
+  // `--user-skills` adds the user's own skills ($X_HOME/skills, default ~/.x/skills) to the workspace's.
+  if (options.skills !== false) {
+    result.agentContext = { loadProjectSkills: true, ...(options.userSkills === true ? { loadUserSkills: true } : {}) };
+  }
   if (options.mcpConfig !== undefined) {
     const path = resolve(options.mcpConfig);
     let json: unknown;

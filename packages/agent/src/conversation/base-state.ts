@@ -39,7 +39,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     ...((input.securityAnalyzer ?? 'llm') === 'llm' ? { security_analyzer: { kind: 'LLMSecurityAnalyzer' } } : {}),
     activated_knowledge_skills: [],
     activated_path_rules: [],
-    invoked_skills: [],
+    invoked_skills: state.invoked_skills ?? [],
     blocked_actions: state.blocked_actions,
     blocked_messages: state.blocked_messages,
     ...(state.last_user_message_id === undefined ? {} : { last_user_message_id: state.last_user_message_id }),

@@ -57,6 +57,7 @@ export function applyEvent(state: ConversationState, event: AnyEvent): Conversat
     case 'ObservationEvent':
       next.pending_actions = state.pending_actions.filter((pending) => pending.action_id !== event.action_id);
       if (event.observation.kind === 'FinishObservation') next.execution_status = 'finished';
+      if (event.observation.kind === 'InvokeSkillObservation') recordInvokedSkill(next, event.observation);
       if (event.observation.kind === 'TaskTrackerObservation') {
         const list = taskListSchema.safeParse((event.observation as { task_list?: unknown }).task_list);
         if (list.success) next.task_list = list.data;
@@ -141,4 +142,12 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
   const parsed = key === 'execution_status' ? executionStatusSchema.safeParse(value) : shape[key]?.safeParse(value);
   // A malformed update (e.g. written by a buggy client) is ignored rather than breaking the fold.
   if (parsed?.success) (state as Record<string, unknown>)[key] = parsed.data;
+}
+
+/** The reference records each skill `invoke_skill` returned (not an error) in `invoked_skills`, once. */
+function recordInvokedSkill(state: ConversationState, observation: { is_error?: unknown; skill_name?: unknown }): void {
+  const name = observation.skill_name;
+  if (observation.is_error === true || typeof name !== 'string' || name === '') return;
+  const invoked = state.invoked_skills ?? [];
+  if (!invoked.includes(name)) state.invoked_skills = [...invoked, name];
 }

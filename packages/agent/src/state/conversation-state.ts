@@ -59,6 +59,8 @@ export const conversationStateSchema = z.object({
   session_state: z.record(z.string(), z.unknown()).optional(),
   /** The latest version of each artifact (`artifact_delta` updates). */
   artifacts: z.record(z.string(), z.number().int().positive()).optional(),
+  /** Skills the agent invoked with `invoke_skill` (reference `invoked_skills`), in order, each once. */
+  invoked_skills: z.array(z.string()).optional(),
   /** The task tracker's list, as its last observation on this branch left it; absent before the first. */
   task_list: z.array(stateTaskItemSchema).optional(),
   /** The agent in control (`transfer_to_agent`); absent: the agent the conversation was created with. */
