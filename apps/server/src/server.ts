@@ -121,6 +121,7 @@ export async function buildServer(
   const config = serverConfigSchema.parse(input);
   assertBindAllowed(config);
   const cardSigningKey = config.a2aSigningKey === undefined ? undefined : await loadSigningKey(config.a2aSigningKey);
+  const eventSigningKey = config.signingKey === undefined ? undefined : await loadSigningKey(config.signingKey);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -195,6 +196,7 @@ export async function buildServer(
     store,
     ...(localIndex === undefined ? {} : { onMetaChange: (meta: ConversationMeta) => localIndex.follow(meta) }),
     logger: app.log,
+    ...(eventSigningKey === undefined ? {} : { signingKey: eventSigningKey }),
     idleReleaseMs: config.idleReleaseMs,
     maxOpenConversations: config.maxOpenConversations,
     ...(options.clock === undefined ? {} : { now: options.clock }),

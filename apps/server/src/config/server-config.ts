@@ -109,6 +109,11 @@ export const serverConfigSchema = z.object({
    */
   a2aSigningKey: z.string().min(1).optional(),
   /**
+   * Path of an Ed25519 private key (PEM, as `x run --signing-key` takes): every event of the conversations this
+   * server runs is signed with it, its signer named by `did:key` in the verify route. Env `X_SERVER_SIGNING_KEY`.
+   */
+  signingKey: z.string().min(1).optional(),
+  /**
    * The OpenAI-compatible gateway's models (`GET /v1/models`): model id → the create body
    * (`StartConversationRequest`) of the conversation a chat completion naming it starts. Empty: no models.
    * Env `X_SERVER_OPENAI_MODELS`: the path of a JSON file holding this object.
@@ -253,6 +258,7 @@ export function resolveServerConfig(
         }
       : {}),
     ...(env.X_SERVER_A2A_SIGNING_KEY ? { a2aSigningKey: env.X_SERVER_A2A_SIGNING_KEY } : {}),
+    ...(env.X_SERVER_SIGNING_KEY ? { signingKey: env.X_SERVER_SIGNING_KEY } : {}),
     ...(env.X_SERVER_UNSANDBOXED === '1' || env.X_SERVER_UNSANDBOXED === 'true' ? { unsandboxed: true } : {}),
     ...(listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) === undefined
       ? {}

@@ -28,6 +28,8 @@ export interface ConversationManagerOptions {
   store: FileStore;
   /** Told of every conversation's meta change in memory (the single server's listing index). */
   onMetaChange?: ManagedConversationDeps['onMetaChange'];
+  /** Signs every event of the conversations this server runs (an Ed25519 key; `signingKey` in the config). */
+  signingKey?: ManagedConversationDeps['signingKey'];
   /**
    * Open conversations unused this long (ms) are released (closed; resumed from the store on their next use);
    * 0 keeps them open. Default 120,000.
@@ -108,6 +110,7 @@ export class ConversationManager implements EventSocketHost {
       sandboxing: options.sandboxing,
       onMetaChange: options.onMetaChange,
       now: options.now,
+      signingKey: options.signingKey,
     };
   }
 
@@ -319,6 +322,7 @@ export class ConversationManager implements EventSocketHost {
         ? { budget: { maxUsd: request.budget.max_usd, allowUnknownCost: request.budget.allow_unknown_cost } }
         : {}),
       ...(request.approval_rules ? { approvalRules: request.approval_rules } : {}),
+      ...(this.#options.signingKey === undefined ? {} : { signingKey: this.#options.signingKey }),
       ...this.#options.shared,
     });
     const now = nowIso();

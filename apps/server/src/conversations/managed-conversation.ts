@@ -45,6 +45,8 @@ export interface ManagedConversationDeps {
   onMetaChange?: ((meta: ConversationMeta) => void) | undefined;
   /** The clock idle release reads (tests inject one); default `Date.now`. */
   now?: (() => number) | undefined;
+  /** Signs every event the conversation appends (the server's `signingKey`). */
+  signingKey?: ConversationOptions['signingKey'] | undefined;
 }
 
 /**
@@ -245,6 +247,7 @@ export class ManagedConversation implements SocketConversation {
       sandbox: this.#deps.sandboxing.storedPolicy(this.meta.sandbox),
       openSandbox: this.#deps.sandboxing.open,
       ...(this.meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(this.meta.approval_rules) } : {}),
+      ...(this.#deps.signingKey === undefined ? {} : { signingKey: this.#deps.signingKey }),
       ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
