@@ -183,6 +183,11 @@ const startConversationRequestShape = z.looseObject({
    * `reason`, `user-approval`, `not-applicable`), recorded with the rule as principal.
    */
   approval_rules: approvalRulesSchema.nullish(),
+  /**
+   * x only: the agents control can pass to (`transfer_to_agent`), by name, each in the `agent` field's shape (its
+   * own model, prompt and tools). The `agent` field is the one in control first.
+   */
+  agents: z.record(z.string().min(1).max(64), agentRequestSchema).nullish(),
 });
 
 /** Unknown fields are refused (422 naming them), the reference's own fields accepted (see unknown-fields.ts). */

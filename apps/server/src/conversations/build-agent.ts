@@ -215,3 +215,33 @@ export function redactedAgentConfig(request: AgentRequest): AgentRequest {
       : { mcp_config: redactedMcpConfig(request.mcp_config) as AgentRequest['mcp_config'] }),
   };
 }
+
+/**
+ * The create body's `agents` (handoff targets) as Agents named by their keys, or undefined without any. Each is
+ * built as `agent` is; a bad one is refused naming it.
+ */
+export function buildAgents(
+  requests: Readonly<Record<string, AgentRequest>> | null | undefined,
+  options: BuildAgentOptions,
+): Record<string, Agent> | undefined {
+  if (requests === null || requests === undefined || Object.keys(requests).length === 0) return undefined;
+  const agents: Record<string, Agent> = {};
+  for (const [name, request] of Object.entries(requests)) {
+    try {
+      agents[name] = buildAgent(request, options);
+    } catch (error) {
+      throw new InvalidRequestError(`agents.${name}: ${(error as Error).message}`, { statusCode: 422, cause: error });
+    }
+  }
+  return agents;
+}
+
+/** The `agents` of a create body as meta.json keeps them (each key encrypted or redacted, as `agent`'s). */
+export function storableAgents(
+  requests: Readonly<Record<string, AgentRequest>>,
+  cipher: SecretCipher | undefined,
+): Record<string, AgentRequest> {
+  return Object.fromEntries(
+    Object.entries(requests).map(([name, request]) => [name, storableAgentConfig(request, cipher)]),
+  );
+}

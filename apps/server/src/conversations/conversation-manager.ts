@@ -8,7 +8,7 @@ import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { resolveWorkingDir } from '../workspace/working-dir.js';
-import { buildAgent, storableAgentConfig } from './build-agent.js';
+import { buildAgent, buildAgents, storableAgentConfig, storableAgents } from './build-agent.js';
 import { hooksOfRequest } from './conversation-hooks.js';
 import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
 import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
@@ -298,6 +298,7 @@ export class ConversationManager implements EventSocketHost {
     this.#options.sandboxing.assertCanRun();
     const sandbox = this.#options.sandboxing.policyFor(request.sandbox);
     const agent = buildAgent(request.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
+    const agents = buildAgents(request.agents, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
     const hooks = hooksOfRequest(request.hook_config);
     const workspace = await resolveWorkingDir(this.#options.workspaceRoot, hex, request.workspace?.working_dir);
     const guard = guardConversationStore(this.store, hyphenate(hex));
@@ -305,6 +306,7 @@ export class ConversationManager implements EventSocketHost {
     const secrets = secretInputsOf(request.secrets);
     const conversation = await Conversation.create({
       agent,
+      ...(agents === undefined ? {} : { agents }),
       workspace,
       store: guard.store,
       persistenceDir: this.#options.persistenceDir,
@@ -342,6 +344,7 @@ export class ConversationManager implements EventSocketHost {
       sandbox,
       workspace_checkpoints: request.workspace_checkpoints,
       ...(request.approval_rules ? { approval_rules: request.approval_rules } : {}),
+      ...(request.agents ? { agents: storableAgents(request.agents, this.#deps.cipher) } : {}),
     };
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);

@@ -40,6 +40,8 @@ export const conversationMetaSchema = z.looseObject({
   workspace_checkpoints: z.boolean().default(false),
   /** The start request's approval rules (x only), validated again when the conversation is opened. */
   approval_rules: z.array(z.record(z.string(), z.unknown())).nullish(),
+  /** The create body's `agents` (handoff targets), each stored as `agent` is (its key encrypted or redacted). */
+  agents: z.record(z.string(), storedAgentRequestSchema).nullish(),
 });
 export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
 

@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
-import { buildAgent, redactedAgentConfig } from './build-agent.js';
+import { buildAgent, buildAgents, redactedAgentConfig } from './build-agent.js';
 import { hookConfigInfo, hooksOfRequest } from './conversation-hooks.js';
 import { conversationInfo } from './conversation-info.js';
 import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
@@ -248,6 +248,7 @@ export class ManagedConversation implements SocketConversation {
       openSandbox: this.#deps.sandboxing.open,
       ...(this.meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(this.meta.approval_rules) } : {}),
       ...(this.#deps.signingKey === undefined ? {} : { signingKey: this.#deps.signingKey }),
+      ...this.#agentsOption(),
       ...this.#deps.shared,
     };
     let conversation = await Conversation.resume(this.hex, options);
@@ -267,6 +268,16 @@ export class ManagedConversation implements SocketConversation {
     this.#recordStatus(conversation.state.execution_status);
     this.publishFullState();
     return conversation;
+  }
+
+  /** The handoff targets meta.json keeps (`agents`), built again as when the conversation was created. */
+  #agentsOption(): { agents?: Record<string, Agent> } {
+    const agents = buildAgents(this.meta.agents, {
+      cipher: this.#deps.cipher,
+      serverApiKey: this.#deps.serverApiKey,
+      stored: true,
+    });
+    return agents === undefined ? {} : { agents };
   }
 
   #hooksOption(): { hooks?: NonNullable<ReturnType<typeof hooksOfRequest>> } {
