@@ -79,6 +79,9 @@ function bodyFor(route: RegisteredRoute): string | undefined {
     return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: conversationId } });
   }
   if (url.endsWith('/budget')) return JSON.stringify({ max_usd: 1 });
+  if (url.endsWith('/decisions')) {
+    return JSON.stringify({ decisions: [{ action_id: 'no-such-action', decision: { kind: 'approve' } }], run: false });
+  }
   // Any JSON-RPC message reaches the MCP face, which answers it itself (here: no session yet).
   if (url === '/api/mcp') return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   if (url.endsWith('/session')) return JSON.stringify({ state_delta: { key: 'value' } });
