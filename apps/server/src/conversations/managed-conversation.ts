@@ -22,32 +22,11 @@ import { ConversationBusyError } from './errors/conversation-busy-error.js';
 import { ConversationDamagedError } from './errors/conversation-damaged-error.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
+import type { ManagedConversationDeps } from './managed-conversation-deps.js';
 import { recordInterruptedAction, recordInterruptedRun } from './restart-recovery.js';
+import { resumeOptions } from './resume-options.js';
 
-export interface ManagedConversationDeps {
-  store: FileStore;
-  logger: FastifyBaseLogger;
-  /** Where conversations live, for `persistence_dir` in responses. */
-  persistenceDir: string;
-  secretKey: string | undefined;
-  cipher: SecretCipher | undefined;
-  serverApiKey: string | undefined;
-  /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
-  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'> | undefined;
-  /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
-  interruptedActions?: ConversationOptions['interruptedActions'];
-  /** How the conversation's processes are sandboxed. */
-  sandboxing: ServerSandboxing;
-  /**
-   * Told of every change of a conversation's meta, as it happens in memory (before meta.json is written):
-   * a single server's listing index follows live statuses, titles and update times with it.
-   */
-  onMetaChange?: ((meta: ConversationMeta) => void) | undefined;
-  /** The clock idle release reads (tests inject one); default `Date.now`. */
-  now?: (() => number) | undefined;
-  /** Signs every event the conversation appends (the server's `signingKey`). */
-  signingKey?: ConversationOptions['signingKey'] | undefined;
-}
+export type { ManagedConversationDeps } from './managed-conversation-deps.js';
 
 /**
  * One conversation as the server holds it: its meta.json, the `Conversation` (opened on first use),
@@ -232,25 +211,7 @@ export class ManagedConversation implements SocketConversation {
   }
 
   async #resume(): Promise<Conversation> {
-    const agent = this.#buildAgent();
-    const options = {
-      agent,
-      workspace: this.meta.workspace.working_dir,
-      store: this.#deps.store,
-      persistenceDir: this.#deps.persistenceDir,
-      maxIterationsPerRun: this.meta.max_iterations,
-      stuckDetection: this.meta.stuck_detection,
-      workspaceCheckpoints: this.meta.workspace_checkpoints,
-      ...(this.#deps.secretKey === undefined ? {} : { secretKey: this.#deps.secretKey }),
-      ...this.#hooksOption(),
-      // The policy it was created with (meta.json), under what the server allows now (--unsandboxed).
-      sandbox: this.#deps.sandboxing.storedPolicy(this.meta.sandbox),
-      openSandbox: this.#deps.sandboxing.open,
-      ...(this.meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(this.meta.approval_rules) } : {}),
-      ...(this.#deps.signingKey === undefined ? {} : { signingKey: this.#deps.signingKey }),
-      ...this.#agentsOption(),
-      ...this.#deps.shared,
-    };
+    const options = resumeOptions(this.id, this.meta, this.#deps);
     let conversation = await Conversation.resume(this.hex, options);
     // With leases, `running` may be another replica's live run; a dead owner's run is recovered by the next run.
     if (conversation.state.execution_status === 'running' && this.#deps.shared?.leases === undefined) {
@@ -270,41 +231,12 @@ export class ManagedConversation implements SocketConversation {
     return conversation;
   }
 
-  /** The handoff targets meta.json keeps (`agents`), built again as when the conversation was created. */
-  #agentsOption(): { agents?: Record<string, Agent> } {
-    const agents = buildAgents(this.meta.agents, {
-      cipher: this.#deps.cipher,
-      serverApiKey: this.#deps.serverApiKey,
-      stored: true,
-    });
-    return agents === undefined ? {} : { agents };
-  }
-
-  #hooksOption(): { hooks?: NonNullable<ReturnType<typeof hooksOfRequest>> } {
-    const hooks = hooksOfRequest(this.meta.hook_config);
-    return hooks === undefined ? {} : { hooks };
-  }
-
   /** Re-reads the ids of the sub-agents' conversations (`<id>/subagents/`) for ConversationInfo. */
   async refreshSubConversations(): Promise<void> {
     try {
       this.#subConversationIds = await listSubConversationIds(this.#deps.store, this.hex);
     } catch (error) {
       this.#deps.logger.warn({ conversationId: this.id, err: error }, 'could not list sub-conversations');
-    }
-  }
-
-  #buildAgent(): Agent {
-    try {
-      return buildAgent(this.meta.agent, {
-        cipher: this.#deps.cipher,
-        serverApiKey: this.#deps.serverApiKey,
-        stored: true,
-      });
-    } catch (error) {
-      throw new ConversationDamagedError(this.id, `its agent cannot be built: ${(error as Error).message}`, {
-        cause: error,
-      });
     }
   }
 

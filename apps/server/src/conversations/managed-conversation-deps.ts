@@ -1,0 +1,31 @@
+import type { ConversationOptions, SecretCipher } from '@x/agent';
+import type { FileStore } from '@x/store';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
+import type { ConversationMeta } from './conversation-meta.js';
+
+/** What every ManagedConversation of a server shares: its store, logger, keys, sandboxing and settings. */
+export interface ManagedConversationDeps {
+  store: FileStore;
+  logger: FastifyBaseLogger;
+  /** Where conversations live, for `persistence_dir` in responses. */
+  persistenceDir: string;
+  secretKey: string | undefined;
+  cipher: SecretCipher | undefined;
+  serverApiKey: string | undefined;
+  /** Shared by replicas (PostgreSQL): the events log and the leases every run takes. */
+  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'> | undefined;
+  /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
+  interruptedActions?: ConversationOptions['interruptedActions'];
+  /** How the conversation's processes are sandboxed. */
+  sandboxing: ServerSandboxing;
+  /**
+   * Told of every change of a conversation's meta, as it happens in memory (before meta.json is written):
+   * a single server's listing index follows live statuses, titles and update times with it.
+   */
+  onMetaChange?: ((meta: ConversationMeta) => void) | undefined;
+  /** The clock idle release reads (tests inject one); default `Date.now`. */
+  now?: (() => number) | undefined;
+  /** Signs every event the conversation appends (the server's `signingKey`). */
+  signingKey?: ConversationOptions['signingKey'] | undefined;
+}
