@@ -1,3 +1,4 @@
+import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RestClient } from './internal/rest-client.js';
 
 /**
@@ -17,6 +18,11 @@ export interface ConversationCommands {
   confirm(): Promise<void>;
   /** Rejects the actions waiting for confirmation (`POST .../events/respond_to_confirmation`). */
   reject(reason?: string): Promise<void>;
+  /**
+   * Forks the conversation (`POST .../fork`; `fromEventId`: only the branch up to that event) and returns the
+   * fork's ConversationInfo, without attaching to it.
+   */
+  fork(options?: { fromEventId?: string }): Promise<Readonly<Record<string, unknown>> & { readonly id: string }>;
 }
 
 export interface ConversationCommandsOptions {
@@ -30,12 +36,9 @@ export function createConversationCommands(
   options: ConversationCommandsOptions = {},
 ): ConversationCommands {
   const rest = new RestClient(serverUrl, options.apiKey);
+  const path = (suffix: string): string => `/api/conversations/${encodeURIComponent(conversationId)}/${suffix}`;
   const post = async (suffix: string, body: unknown, allow: readonly number[] = []): Promise<void> => {
-    await rest.request('POST', `/api/conversations/${encodeURIComponent(conversationId)}/${suffix}`, {
-      body,
-      conversationId,
-      allow,
-    });
+    await rest.request('POST', path(suffix), { body, conversationId, allow });
   };
   return {
     sendMessage: (text, { run = false } = {}) =>
@@ -45,5 +48,18 @@ export function createConversationCommands(
     interrupt: () => post('interrupt', {}),
     confirm: () => post('events/respond_to_confirmation', { accept: true }),
     reject: (reason = 'User rejected the action') => post('events/respond_to_confirmation', { accept: false, reason }),
+    fork: async ({ fromEventId } = {}) => {
+      const body = fromEventId === undefined ? {} : { from_event_id: fromEventId };
+      const info = await rest.request<Record<string, unknown>>('POST', path('fork'), { body, conversationId });
+      if (typeof info?.id !== 'string') {
+        throw new RemoteRequestError({
+          method: 'POST',
+          url: `${rest.serverUrl}${path('fork')}`,
+          status: 201,
+          detail: 'the response has no conversation id',
+        });
+      }
+      return info as Record<string, unknown> & { id: string };
+    },
   };
 }

@@ -12,6 +12,7 @@ export { RemoteStreamClosedError } from './errors/remote-stream-closed-error.js'
 export { RemoteTimeoutError } from './errors/remote-timeout-error.js';
 export { WebSocketUnavailableError } from './errors/websocket-unavailable-error.js';
 export { ClientError, type ClientErrorCode } from './errors.js';
+export { type EventsBefore, type FetchEventsBeforeOptions, fetchEventsBefore } from './fetch-events-before.js';
 export { RemoteConversation, type RemoteConversationState } from './remote-conversation.js';
 export type {
   RemoteAttachOptions,

@@ -41,7 +41,11 @@ export interface StreamConversationEventsOptions {
   apiKey?: string;
   /** Default `auto`. */
   resume?: ResumeMode;
-  /** Index of the first persisted event wanted. Default: the log's length now (live events only). */
+  /**
+   * Index of the first persisted event wanted. Negative counts back from the end of the log when the stream
+   * starts (as `Array.prototype.at`): `-50` is the last 50 events, then live. Default: the log's length now
+   * (live events only).
+   */
   fromIndex?: number;
   /**
    * Every frame, in order: persisted events with their log index; published-only ones (full_state
@@ -106,7 +110,9 @@ export function streamConversationEvents(
   options.signal?.addEventListener('abort', stop, { once: true });
   if (options.signal?.aborted) stop();
 
-  let nextIndex = options.fromIndex ?? -1;
+  // Undefined or negative: resolved against the log's length (`events/count`) when the stream starts.
+  const fromEnd = options.fromIndex === undefined || options.fromIndex < 0 ? (options.fromIndex ?? 0) : undefined;
+  let nextIndex = fromEnd === undefined ? (options.fromIndex ?? 0) : -1;
   let current: EventSocket | undefined;
   let openSocket: OpenEventSocket | undefined;
   let markReady: () => void = () => undefined;
@@ -221,14 +227,15 @@ export function streamConversationEvents(
 
   let connections = 0;
   const run = async (): Promise<void> => {
-    if (nextIndex < 0) {
-      nextIndex = await rest.request<number>(
+    if (fromEnd !== undefined) {
+      const length = await rest.request<number>(
         'GET',
         `/api/conversations/${encodeURIComponent(conversationId)}/events/count`,
         {
           conversationId,
         },
       );
+      nextIndex = Math.max(0, length + fromEnd);
     }
     openSocket ??= await loadEventSocket();
     let attempts = 0;

@@ -1,6 +1,6 @@
 import { agentMessage, createActionEvent, createEvent, userMessage } from '@x/events';
 import { describe, expect, it } from 'vitest';
-import { applyFrames, initialConversationSnapshot } from './conversation-snapshot.js';
+import { applyFrames, initialConversationSnapshot, prependEvents } from './conversation-snapshot.js';
 
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000000`;
 const fullState = (status: string, second: number) =>
@@ -57,5 +57,26 @@ describe('applyFrames', () => {
     expect([streaming.streamingText, streaming.streamingReasoning]).toEqual(['Hello', 'rr']);
     const done = applyFrames(streaming, [{ event: agentMessage('Hello'), index: 0 }]);
     expect([done.streamingText, done.streamingReasoning]).toEqual(['', '']);
+  });
+
+  it('starts the window at the first index streamed, drops what it holds, and prepends older events', () => {
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((text) => userMessage(text)) as [
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+    ];
+    let snapshot = applyFrames(initialConversationSnapshot, [
+      { event: c, index: 2 },
+      { event: d, index: 3 },
+    ]);
+    expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([2, true]);
+    snapshot = applyFrames(snapshot, [{ event: d, index: 3 }]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([c.id, d.id]);
+    snapshot = prependEvents(snapshot, [b], false);
+    expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([1, true]);
+    snapshot = prependEvents(snapshot, [a], true);
+    expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([0, false]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, c.id, d.id]);
   });
 });

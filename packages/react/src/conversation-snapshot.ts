@@ -6,8 +6,17 @@ export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed'
 
 /** What `useConversation` shows of a conversation at one moment. Each change is a new object. */
 export interface ConversationSnapshot {
-  /** Persisted events in log order (`events[i]` has log index `i`): each once, none missing, across reconnects. */
+  /**
+   * Persisted events in log order (`events[i]` has log index `firstIndex + i`): each once, none missing, across
+   * reconnects. From index 0 unless the hook was asked to start later (`fromIndex`); `loadOlder()` prepends.
+   */
   readonly events: readonly AnyEvent[];
+  /** Log index of `events[0]` (of the next event while none is held). */
+  readonly firstIndex: number;
+  /** Older events exist than those held (`firstIndex > 0`): `loadOlder()` fetches them. */
+  readonly hasOlder: boolean;
+  /** A `loadOlder()` is in progress. */
+  readonly loadingOlder: boolean;
   /** The conversation's state: the last full_state snapshot with later field updates applied. */
   readonly state: Readonly<Record<string, unknown>>;
   /** `state.execution_status`: `idle`, `running`, `paused`, `waiting_for_confirmation`, `finished`, … */
@@ -27,6 +36,9 @@ export interface ConversationSnapshot {
 
 export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
   events: Object.freeze([]),
+  firstIndex: 0,
+  hasOlder: false,
+  loadingOlder: false,
   state: Object.freeze({}),
   executionStatus: undefined,
   connection: 'connecting',
@@ -51,10 +63,12 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
   if (frames.length === 0) return snapshot;
   const events = [...snapshot.events];
   let state: Record<string, unknown> = snapshot.state;
-  let { streamingText, streamingReasoning, error, stateAsOf } = snapshot;
+  let { streamingText, streamingReasoning, error, stateAsOf, firstIndex } = snapshot;
   for (const { event, index } of frames) {
     if (index !== undefined) {
-      if (index < events.length) continue;
+      // The first event held fixes where the window starts (the stream's `fromIndex`).
+      if (events.length === 0) firstIndex = index;
+      if (index < firstIndex + events.length) continue;
       events.push(event);
     }
     switch (event.kind) {
@@ -85,19 +99,43 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
     }
   }
   const executionStatus = typeof state.execution_status === 'string' ? state.execution_status : undefined;
-  const pendingConfirmations =
-    executionStatus === 'waiting_for_confirmation'
-      ? getUnmatchedActions(events)
-      : initialConversationSnapshot.pendingConfirmations;
   return {
     ...snapshot,
     events,
+    firstIndex,
+    hasOlder: firstIndex > 0,
     state,
     stateAsOf,
     executionStatus,
-    pendingConfirmations,
+    pendingConfirmations: pendingOf(executionStatus, events),
     streamingText,
     streamingReasoning,
     error,
   };
+}
+
+/**
+ * Puts the events just before `events[0]` in front (`fetchEventsBefore` of @x/client); `reachedStart`: they
+ * begin at index 0.
+ */
+export function prependEvents(
+  snapshot: ConversationSnapshot,
+  older: readonly AnyEvent[],
+  reachedStart: boolean,
+): ConversationSnapshot {
+  const firstIndex = reachedStart ? 0 : Math.max(0, snapshot.firstIndex - older.length);
+  const events = [...older, ...snapshot.events];
+  return {
+    ...snapshot,
+    events,
+    firstIndex,
+    hasOlder: firstIndex > 0,
+    pendingConfirmations: pendingOf(snapshot.executionStatus, events),
+  };
+}
+
+function pendingOf(executionStatus: string | undefined, events: readonly AnyEvent[]): readonly ActionEvent[] {
+  return executionStatus === 'waiting_for_confirmation'
+    ? getUnmatchedActions(events)
+    : initialConversationSnapshot.pendingConfirmations;
 }

@@ -2,6 +2,7 @@ import {
   type ConversationCommands,
   type ConversationEventStream,
   createConversationCommands,
+  fetchEventsBefore,
   type ReconnectOptions,
   type ResumeMode,
   streamConversationEvents,
@@ -10,6 +11,7 @@ import {
   applyFrames,
   type ConversationSnapshot,
   initialConversationSnapshot,
+  prependEvents,
   type StreamFrame,
 } from './conversation-snapshot.js';
 
@@ -23,11 +25,17 @@ export interface ConversationStoreOptions {
   reconnect?: boolean | ReconnectOptions;
   /** How the stream resumes (see `ResumeMode` in @x/client). Default `auto`. */
   resume?: ResumeMode;
+  /**
+   * Log index of the first event to load; negative counts back from the end when the stream opens (`-50`: the
+   * last 50 events, then live). Older events come with `loadOlder()`. Default 0: the whole log.
+   */
+  fromIndex?: number;
 }
 
 /**
- * One conversation's live snapshot, without React: the whole log from index 0, then live, resumed by index
- * after a dropped connection (and after `stop()` then `start()`), so no event is missed or repeated. Frames are
+ * One conversation's live snapshot, without React: the log from index 0 (or from `fromIndex`, older pages on
+ * demand), then live, resumed by index after a dropped connection (and after `stop()` then `start()`), so no
+ * event is missed or repeated and nothing already held is fetched again. Frames are
  * applied in one batch per microtask, so a replay of a long log makes one update, not one per event.
  * `subscribe` and `getSnapshot` fit `useSyncExternalStore` (React, `preact/compat`).
  */
@@ -41,6 +49,8 @@ export class ConversationStore {
   #stream: ConversationEventStream | undefined;
   /** Frames of a stream stopped since are ignored: a socket may deliver a frame after it was asked to close. */
   #generation = 0;
+  /** The window's start is known (a connection was ready): later streams go on from the end of the window. */
+  #anchored = false;
 
   constructor(options: ConversationStoreOptions) {
     this.#options = options;
@@ -66,8 +76,9 @@ export class ConversationStore {
     const current = (): boolean => generation === this.#generation;
     const { baseUrl, conversationId, apiKey, reconnect, resume } = this.#options;
     this.#update({ connection: 'connecting' });
+    const { firstIndex, events } = this.#snapshot;
     const stream = streamConversationEvents(baseUrl, conversationId, {
-      fromIndex: this.#snapshot.events.length,
+      fromIndex: this.#anchored ? firstIndex + events.length : (this.#options.fromIndex ?? 0),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(reconnect === undefined ? {} : { reconnect }),
       ...(resume === undefined ? {} : { resume }),
@@ -75,7 +86,12 @@ export class ConversationStore {
         if (current()) this.#enqueue({ event, index });
       },
       onReady: () => {
-        if (current()) this.#update({ connection: 'open', error: undefined });
+        if (!current()) return;
+        this.#update({ connection: 'open', error: undefined });
+        if (this.#anchored || this.#snapshot.events.length > 0) return;
+        // Nothing replayed yet: the stream's next index is where the window starts (a negative `fromIndex` resolved).
+        this.#anchored = true;
+        this.#publish({ ...this.#snapshot, firstIndex: stream.nextIndex, hasOlder: stream.nextIndex > 0 });
       },
       onDisconnect: () => {
         if (current()) this.#update({ connection: 'reconnecting' });
@@ -104,6 +120,31 @@ export class ConversationStore {
     this.#update({ connection: 'closed' });
   }
 
+  /**
+   * Fetches up to `limit` (default 50, at most 99) events before the oldest one held and puts them in front. Does
+   * nothing when none is older, none is held yet, or a load is in progress; a failure is the snapshot's `error`.
+   */
+  async loadOlder(limit = 50): Promise<void> {
+    this.#flush();
+    const anchor = this.#snapshot.events[0];
+    if (anchor === undefined || !this.#snapshot.hasOlder || this.#snapshot.loadingOlder) return;
+    const { baseUrl, conversationId, apiKey } = this.#options;
+    this.#update({ loadingOlder: true });
+    try {
+      const page = await fetchEventsBefore(baseUrl, conversationId, anchor.id, {
+        limit,
+        ...(apiKey === undefined ? {} : { apiKey }),
+      });
+      this.#flush();
+      if (this.#snapshot.events[0]?.id === anchor.id) {
+        this.#publish(prependEvents(this.#snapshot, page.events, page.reachedStart));
+      }
+      this.#update({ loadingOlder: false });
+    } catch (error) {
+      this.#update({ loadingOlder: false, error: error instanceof Error ? error : new Error(String(error)) });
+    }
+  }
+
   #enqueue(frame: StreamFrame): void {
     this.#pending.push(frame);
     if (this.#flushScheduled) return;
@@ -119,7 +160,7 @@ export class ConversationStore {
     this.#publish(applyFrames(this.#snapshot, frames));
   }
 
-  #update(change: Partial<Pick<ConversationSnapshot, 'connection' | 'error'>>): void {
+  #update(change: Partial<Pick<ConversationSnapshot, 'connection' | 'error' | 'loadingOlder'>>): void {
     this.#flush();
     this.#publish({ ...this.#snapshot, ...change });
   }

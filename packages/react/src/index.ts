@@ -3,6 +3,7 @@ export {
   type ConnectionStatus,
   type ConversationSnapshot,
   initialConversationSnapshot,
+  prependEvents,
   type StreamFrame,
 } from './conversation-snapshot.js';
 export { ConversationStore, type ConversationStoreOptions } from './conversation-store.js';

@@ -18,18 +18,24 @@ export interface UseConversationResult extends ConversationSnapshot {
   confirm(): Promise<void>;
   /** Rejects the pending actions. */
   reject(reason?: string): Promise<void>;
+  /** Fetches up to `limit` (default 50) events before `events[0]` and puts them in front (see `hasOlder`). */
+  loadOlder(limit?: number): Promise<void>;
 }
 
 /**
- * Follows a conversation on an agent server: every event from the first, live, resumed by log index after
- * a reconnect, with its state, status, pending confirmations and streaming text. A new `baseUrl`,
- * `conversationId`, `apiKey`, `resume` or `reconnect` starts over with a new stream.
+ * Follows a conversation on an agent server: every event from the first (or from `fromIndex`, older ones on
+ * demand with `loadOlder`), live, resumed by log index after a reconnect, with its state, status, pending
+ * confirmations and streaming text. A new `baseUrl`, `conversationId`, `apiKey`, `resume`, `fromIndex` or
+ * `reconnect` starts over with a new stream.
  */
 export function useConversation(options: UseConversationOptions): UseConversationResult {
-  const { baseUrl, conversationId, apiKey, resume } = options;
+  const { baseUrl, conversationId, apiKey, resume, fromIndex } = options;
   const reconnect = JSON.stringify(options.reconnect ?? null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reconnect` stands for options.reconnect by value, so a literal object per render does not restart the stream.
-  const store = useMemo(() => new ConversationStore(options), [baseUrl, conversationId, apiKey, resume, reconnect]);
+  const store = useMemo(
+    () => new ConversationStore(options),
+    [baseUrl, conversationId, apiKey, resume, fromIndex, reconnect],
+  );
   useEffect(() => {
     store.start();
     return () => store.stop();
@@ -45,6 +51,7 @@ export function useConversation(options: UseConversationOptions): UseConversatio
       interrupt: () => commands.interrupt(),
       confirm: () => commands.confirm(),
       reject: (reason) => commands.reject(reason),
+      loadOlder: (limit) => store.loadOlder(limit),
     };
   }, [snapshot, store]);
 }

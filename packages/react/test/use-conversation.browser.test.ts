@@ -7,7 +7,7 @@ const KEY = 'react-hook-key';
 const AUTH = { 'x-session-api-key': KEY, 'content-type': 'application/json' };
 const terminal = (command: string) => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
 
-declare function mount(props: { conversationId: string; apiKey: string }): void;
+declare function mount(props: { conversationId: string; apiKey: string; fromIndex?: number }): void;
 
 /** Polls until the assertion holds: generous, because the machine running the suite may be heavily loaded. */
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 50 });
@@ -127,6 +127,66 @@ describe('useConversation in a React page, in Chromium against x serve', () => {
       expect(events.map((event) => event.index)).toEqual(after.map((_, index) => index));
       expect(await text(page, '#status')).toBe('finished');
       expect(await text(page, '#error')).toBe('');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('starts at fromIndex from the end, loads older events on demand, and resumes by index after a drop', async () => {
+    const created = await call('POST', '/api/conversations', {
+      agent: { llm: { model: 'offline' }, tools: [], x_offline_script: [] },
+      initial_message: null,
+    });
+    const id = created.id as string;
+    const say = (text: string) =>
+      call('POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text }], run: false });
+    for (let message = 0; message < 7; message++) await say(`message ${message}`);
+    const all = await restEventIds(id);
+    expect(all.length).toBeGreaterThanOrEqual(7);
+    const { page, problems, gate, close } = await openTestPage(browser, {
+      origin: server.url,
+      html: '<!doctype html><html><body><div id="root"></div><script type="module" src="./page.js"></script></body></html>',
+      script,
+    });
+    const sockets: string[] = [];
+    page.on('websocket', (socket) => sockets.push(new URL(socket.url()).searchParams.get('from_index') ?? ''));
+    try {
+      await page.goto(`${server.url}/__test__/`);
+      await page.waitForFunction(() => 'mount' in window);
+      await page.evaluate(([conversationId, apiKey]) => mount({ conversationId, apiKey, fromIndex: -3 }), [
+        id,
+        KEY,
+      ] as const);
+      await eventually(() => text(page, '#connection')).toBe('open');
+      // Only the last three events, at their log indexes: nothing from index 0.
+      const tail = all.length - 3;
+      await eventually(() => rendered(page)).toEqual(
+        all.slice(tail).map((eventId, i) => ({ index: tail + i, id: eventId })),
+      );
+      expect(sockets.length).toBeGreaterThan(0);
+      expect(sockets.every((from) => Number(from) >= tail)).toBe(true);
+      expect(await text(page, '#has-older')).toBe('true');
+
+      // Older events, two at a time, in front of those held, up to index 0.
+      await page.getByRole('button', { name: 'Older' }).click();
+      await eventually(async () => (await rendered(page)).length).toBe(5);
+      while ((await text(page, '#has-older')) === 'true') {
+        const held = (await rendered(page)).length;
+        await page.getByRole('button', { name: 'Older' }).click();
+        await eventually(async () => (await rendered(page)).length).toBeGreaterThan(held);
+      }
+      await eventually(() => rendered(page)).toEqual(all.map((eventId, index) => ({ index, id: eventId })));
+
+      // The socket drops; the log grows; the stream resumes after the last event held, not from the window's start.
+      await gate.dropAndHold();
+      await eventually(() => text(page, '#connection')).toBe('reconnecting');
+      await say('during the gap');
+      const after = await restEventIds(id);
+      gate.release();
+      await eventually(() => rendered(page)).toEqual(after.map((eventId, index) => ({ index, id: eventId })));
+      await eventually(() => text(page, '#connection')).toBe('open');
+      expect(Number(sockets.at(-1))).toBe(all.length);
       expect(problems).toEqual([]);
     } finally {
       await close();
