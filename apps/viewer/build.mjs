@@ -1,5 +1,6 @@
 // Bundles the viewer into dist/: index.html, app.js, app.css and manifest.json (the files @x/server
 // copies into its own dist and serves). One minified ES module, no source maps, no external requests.
+// @x/client and @x/react are bundled in (from their built dist/, so build them first: turbo does).
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -9,6 +10,7 @@ const dist = `${here}dist`;
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 const result = await build({
+  absWorkingDir: here,
   entryPoints: [`${here}src/main.tsx`],
   outfile: `${dist}/app.js`,
   bundle: true,
@@ -17,6 +19,11 @@ const result = await build({
   target: ['chrome110', 'firefox115', 'safari16'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
+  // @x/react is written against React; Preact's compat layer is its drop-in (useSyncExternalStore included).
+  // Aliased paths resolve from absWorkingDir, so it is this package's preact.
+  alias: { react: 'preact/compat', 'react-dom': 'preact/compat', 'react/jsx-runtime': 'preact/jsx-runtime' },
+  // Browser code only: a Node built-in reaching the bundle is a build error, not a runtime surprise.
+  platform: 'browser',
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',

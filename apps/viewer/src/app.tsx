@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { onUnauthorized } from './api/api-client.js';
-import { clearSessionKey, readSessionKey } from './api/session-key.js';
+import { readSessionKey } from './api/session-key.js';
 import { ComparePage } from './views/compare-page.js';
 import { ConversationList } from './views/conversation-list.js';
 import { ConversationPage } from './views/conversation-page.js';
@@ -34,10 +34,6 @@ export function App() {
   // Optimistic: the views load at once (no extra round trip before the first screen); the first 401
   // from the API or the socket brings up the key prompt.
   const [auth, setAuth] = useState<Auth>('ok');
-  const unauthorized = useCallback(() => {
-    clearSessionKey();
-    setAuth('rejected');
-  }, []);
 
   useEffect(() => {
     const onHash = () => setRoute(currentRoute());
@@ -54,5 +50,5 @@ export function App() {
   if (route.view === 'compare')
     return <ComparePage key={`${route.id}:${route.otherId}`} id={route.id} otherId={route.otherId} />;
   if (route.view === 'sub') return <SubConversationPage key={route.subId} parentId={route.id} subId={route.subId} />;
-  return <ConversationPage key={route.id} id={route.id} eventId={route.eventId} onUnauthorized={unauthorized} />;
+  return <ConversationPage key={route.id} id={route.id} eventId={route.eventId} />;
 }

@@ -1,5 +1,5 @@
 import { readSessionKey } from './session-key.js';
-import type { ConversationInfo, EventJson, Page } from './types.js';
+import type { ConversationInfo, Page } from './types.js';
 
 /** A non-2xx answer; `status` 401 means the session key is missing or wrong. */
 export class ApiError extends Error {
@@ -21,6 +21,11 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/** A 401 seen elsewhere (the conversation page's @x/client calls and event stream): the key prompt comes up. */
+export function notifyUnauthorized(): void {
+  for (const listener of unauthorizedListeners) listener();
+}
+
 /** One JSON request with the session key; a non-2xx answer throws `ApiError` (401 also tells the listeners). */
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -36,7 +41,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   });
   const text = await response.text();
   if (!response.ok) {
-    if (response.status === 401) for (const listener of unauthorizedListeners) listener();
+    if (response.status === 401) notifyUnauthorized();
     let detail = text;
     try {
       const parsed = JSON.parse(text) as { detail?: unknown };
@@ -52,7 +57,10 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 
 const enc = encodeURIComponent;
 
-/** The REST routes the viewer uses: the same ones any client uses (§11.2, §11.3). */
+/**
+ * The REST routes of the list and the new-conversation form (§11.2), and x's decision records. The conversation
+ * page itself talks to the server through @x/client and @x/react.
+ */
 export const api = {
   /** `text`: the server's `q` filter (title or id contains it), so the search covers every conversation. */
   searchConversations: (query: { pageId?: string; limit: number; status?: string; text?: string }) => {
@@ -62,33 +70,10 @@ export const api = {
     if (query.text !== undefined && query.text.trim() !== '') params.set('q', query.text.trim());
     return request<Page<ConversationInfo>>('GET', `/api/conversations/search?${params}`);
   },
-  conversation: (id: string) => request<ConversationInfo>('GET', `/api/conversations/${enc(id)}`),
   /** `POST /api/conversations`: a StartConversationRequest (an initial message runs at once). */
   startConversation: (body: Record<string, unknown>) => request<ConversationInfo>('POST', '/api/conversations', body),
-  /** Newest first, starting at `pageId` (inclusive) or at the last event. */
-  eventsBackward: (id: string, limit: number, pageId?: string) => {
-    const params = new URLSearchParams({ limit: String(limit), sort_order: 'TIMESTAMP_DESC' });
-    if (pageId !== undefined) params.set('page_id', pageId);
-    return request<Page<EventJson>>('GET', `/api/conversations/${enc(id)}/events/search?${params}`);
-  },
-  sendMessage: (id: string, text: string) =>
-    request('POST', `/api/conversations/${enc(id)}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text }],
-      run: true,
-    }),
-  run: (id: string) => request('POST', `/api/conversations/${enc(id)}/run`),
-  pause: (id: string) => request('POST', `/api/conversations/${enc(id)}/pause`),
-  interrupt: (id: string) => request('POST', `/api/conversations/${enc(id)}/interrupt`),
-  respondToConfirmation: (id: string, accept: boolean, reason?: string) =>
-    request('POST', `/api/conversations/${enc(id)}/events/respond_to_confirmation`, {
-      accept,
-      reason: reason ?? (accept ? 'Approved in the viewer.' : 'Rejected in the viewer.'),
-    }),
   /** Who decided what on the conversation's actions (x's decision records). */
   decisions: (id: string) => request<{ decisions: DecisionJson[] }>('GET', `/api/conversations/${enc(id)}/decisions`),
-  fork: (id: string, fromEventId: string) =>
-    request<ConversationInfo>('POST', `/api/conversations/${enc(id)}/fork`, { from_event_id: fromEventId }),
 };
 
 /** A recorded decision on one action (x's `events/.decisions/` record). */

@@ -15,7 +15,3 @@ export function readSessionKey(): string | undefined {
 export function storeSessionKey(key: string): void {
   sessionStorage.setItem(STORAGE_KEY, key);
 }
-
-export function clearSessionKey(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
-}

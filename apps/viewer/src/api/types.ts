@@ -34,9 +34,3 @@ export interface Page<T> {
   items: T[];
   next_page_id: string | null;
 }
-
-export function isEventJson(value: unknown): value is EventJson {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return typeof record.id === 'string' && typeof record.kind === 'string';
-}

@@ -1,176 +1,104 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api/api-client.js';
+import { RemoteAuthError } from '@x/client';
+import type { AnyEvent } from '@x/events';
+import { eventToJson } from '@x/events';
+import { type ConnectionStatus, useConversation } from '@x/react';
+import { useEffect, useMemo } from 'preact/hooks';
+import { notifyUnauthorized } from '../api/api-client.js';
 import { isHiddenInTimeline } from '../api/event-kinds.js';
-import { EventStream } from '../api/event-stream.js';
+import { readSessionKey } from '../api/session-key.js';
 import type { ConversationInfo, EventJson } from '../api/types.js';
 
-/** Events fetched per range request: the first screen needs one page, older pages load as the reader scrolls up. */
-export const PAGE_SIZE = 50;
+/** Events per page: the first screen streams the newest page, older pages load as the reader scrolls up. */
+const PAGE_SIZE = 50;
 
 export interface ConversationEvents {
-  /** Persisted events loaded so far, in log order, each id once. */
+  /** Persisted events loaded so far that the timeline draws, in log order, each id once. */
   events: readonly EventJson[];
+  /** Every persisted event loaded so far, by id (also those the timeline does not draw). */
   byId: ReadonlyMap<string, EventJson>;
+  /** The log's length as far as the page knows: changes when an event arrives, not when older ones load. */
+  logLength: number;
   hasOlder: boolean;
   loadingOlder: boolean;
   loadOlder(): Promise<void>;
   /** Text and reasoning streamed since the last agent event (StreamingDeltaEvent). */
   streaming: { content: string; reasoning: string };
+  /** The conversation's state (its full_state snapshot with later field updates); undefined until the first. */
   info: ConversationInfo | undefined;
-  connection: 'connecting' | 'open' | 'closed';
+  connection: ConnectionStatus;
   error: string | undefined;
-  refreshInfo(): Promise<void>;
-  /** Drops the socket as a network failure would (used by the tests). */
-  dropConnection(): void;
+  send(text: string): Promise<void>;
+  run(): Promise<void>;
+  pause(): Promise<void>;
+  interrupt(): Promise<void>;
+  confirm(): Promise<void>;
+  reject(reason?: string): Promise<void>;
+}
+
+/** The JSON of a parsed event, made once per event object so cards keep their identity across renders. */
+const jsonOf = new WeakMap<AnyEvent, EventJson>();
+function toJson(event: AnyEvent): EventJson {
+  let json = jsonOf.get(event);
+  if (json === undefined) {
+    json = eventToJson(event) as EventJson;
+    jsonOf.set(event, json);
+  }
+  return json;
 }
 
 /**
- * One conversation's events: the newest page by REST, older pages by range on demand, and everything
- * newer through the WebSocket, resumed after the newest event already held so nothing is missed or
- * repeated. Incoming events are applied once per animation frame so a fast stream keeps the page responsive.
+ * One conversation through `useConversation` of @x/react: the newest page streamed from `events/count - 50`
+ * (never the whole log from index 0), older pages on demand, live events after, resumed by log index after a
+ * dropped socket. A bad key (on the stream or a command) brings up the key prompt.
  */
-export function useConversationEvents(conversationId: string, onUnauthorized: () => void): ConversationEvents {
-  const [version, setVersion] = useState(0);
-  const store = useRef({
-    events: [] as EventJson[],
-    byId: new Map<string, EventJson>(),
-    olderPageId: null as string | null,
-    pending: [] as EventJson[],
-    frame: 0,
+export function useConversationEvents(conversationId: string): ConversationEvents {
+  const apiKey = readSessionKey();
+  const conversation = useConversation({
+    baseUrl: location.origin,
+    conversationId,
+    fromIndex: -PAGE_SIZE,
+    reconnect: { initialDelayMs: 250, maxDelayMs: 8_000 },
+    ...(apiKey === undefined ? {} : { apiKey }),
   });
-  const [hasOlder, setHasOlder] = useState(false);
-  const [loadingOlder, setLoadingOlder] = useState(false);
-  const [streaming, setStreaming] = useState({ content: '', reasoning: '' });
-  const [info, setInfo] = useState<ConversationInfo | undefined>(undefined);
-  const [connection, setConnection] = useState<'connecting' | 'open' | 'closed'>('connecting');
-  const [error, setError] = useState<string | undefined>(undefined);
-  const streamRef = useRef<EventStream | undefined>(undefined);
-
-  const refreshInfo = useCallback(async () => {
-    try {
-      setInfo(await api.conversation(conversationId));
-    } catch (caught) {
-      setError((caught as Error).message);
-    }
-  }, [conversationId]);
-
+  const { error } = conversation;
   useEffect(() => {
-    const state = store.current;
-    state.events = [];
-    state.byId = new Map();
-    state.pending = [];
-    let cancelled = false;
-    const flush = () => {
-      state.frame = 0;
-      let added = false;
-      for (const event of state.pending.splice(0)) {
-        if (state.byId.has(event.id)) continue;
-        state.byId.set(event.id, event);
-        if (!isHiddenInTimeline(event)) {
-          state.events.push(event);
-          added = true;
-        }
-      }
-      if (added) setVersion((value) => value + 1);
-    };
-    const enqueue = (event: EventJson) => {
-      state.pending.push(event);
-      if (state.frame === 0) state.frame = requestAnimationFrame(flush);
-    };
-    (async () => {
-      try {
-        const [page, conversation] = await Promise.all([
-          api.eventsBackward(conversationId, PAGE_SIZE),
-          api.conversation(conversationId),
-        ]);
-        if (cancelled) return;
-        setInfo(conversation);
-        const newest = page.items[0]?.id;
-        for (const event of [...page.items].reverse()) {
-          state.byId.set(event.id, event);
-          if (!isHiddenInTimeline(event)) state.events.push(event);
-        }
-        state.olderPageId = page.next_page_id;
-        setHasOlder(page.next_page_id !== null);
-        setVersion((value) => value + 1);
-        streamRef.current = new EventStream(conversationId, newest, {
-          onEvent(event) {
-            if (event.source === 'agent' && (event.kind === 'MessageEvent' || event.kind === 'ActionEvent')) {
-              setStreaming({ content: '', reasoning: '' });
-            }
-            if (event.kind === 'ConversationStateUpdateEvent' && typeof event.key === 'string') {
-              const key = event.key;
-              setInfo((current) => (current === undefined ? current : { ...current, [key]: event.value }));
-            }
-            enqueue(event);
-          },
-          onLive(event) {
-            if (
-              event.kind === 'ConversationStateUpdateEvent' &&
-              typeof event.value === 'object' &&
-              event.value !== null
-            ) {
-              setInfo((current) => ({ ...(current ?? {}), ...(event.value as ConversationInfo) }));
-            } else if (event.kind === 'StreamingDeltaEvent') {
-              setStreaming((current) => ({
-                content: current.content + (typeof event.content === 'string' ? event.content : ''),
-                reasoning:
-                  current.reasoning + (typeof event.reasoning_content === 'string' ? event.reasoning_content : ''),
-              }));
-            } else if (event.kind === 'ServerErrorEvent') {
-              setError(String(event.detail ?? event.code ?? 'server error'));
-            }
-          },
-          onStatus: setConnection,
-          onUnauthorized,
-        });
-      } catch (caught) {
-        if (!cancelled) setError((caught as Error).message);
-      }
-    })();
-    return () => {
-      cancelled = true;
-      if (state.frame !== 0) cancelAnimationFrame(state.frame);
-      streamRef.current?.close();
-      streamRef.current = undefined;
-    };
-  }, [conversationId, onUnauthorized]);
-
-  const loadOlder = useCallback(async () => {
-    const state = store.current;
-    if (state.olderPageId === null || loadingOlder) return;
-    setLoadingOlder(true);
-    try {
-      const page = await api.eventsBackward(conversationId, PAGE_SIZE, state.olderPageId);
-      const older: EventJson[] = [];
-      for (const event of [...page.items].reverse()) {
-        if (state.byId.has(event.id)) continue;
-        state.byId.set(event.id, event);
-        if (!isHiddenInTimeline(event)) older.push(event);
-      }
-      state.events = [...older, ...state.events];
-      state.olderPageId = page.next_page_id;
-      setHasOlder(page.next_page_id !== null);
-      setVersion((value) => value + 1);
-    } catch (caught) {
-      setError((caught as Error).message);
-    } finally {
-      setLoadingOlder(false);
+    if (RemoteAuthError.isInstance(error)) notifyUnauthorized();
+  }, [error]);
+  const { byId, events } = useMemo(() => {
+    const byId = new Map<string, EventJson>();
+    const events: EventJson[] = [];
+    for (const event of conversation.events) {
+      const json = toJson(event);
+      byId.set(json.id, json);
+      if (!isHiddenInTimeline(json)) events.push(json);
     }
-  }, [conversationId, loadingOlder]);
-
-  void version;
+    return { byId, events };
+  }, [conversation.events]);
+  const streaming = useMemo(
+    () => ({ content: conversation.streamingText, reasoning: conversation.streamingReasoning }),
+    [conversation.streamingText, conversation.streamingReasoning],
+  );
+  const state = conversation.state;
+  const info = useMemo(
+    () => (Object.keys(state).length === 0 ? undefined : ({ id: conversationId, ...state } as ConversationInfo)),
+    [state, conversationId],
+  );
   return {
-    events: store.current.events,
-    byId: store.current.byId,
-    hasOlder,
-    loadingOlder,
-    loadOlder,
+    events,
+    byId,
+    logLength: conversation.firstIndex + conversation.events.length,
+    hasOlder: conversation.hasOlder,
+    loadingOlder: conversation.loadingOlder,
+    loadOlder: () => conversation.loadOlder(PAGE_SIZE),
     streaming,
     info,
-    connection,
-    error,
-    refreshInfo,
-    dropConnection: () => streamRef.current?.drop(),
+    connection: conversation.connection,
+    error: error?.message,
+    send: (text) => conversation.send(text),
+    run: conversation.run,
+    pause: conversation.pause,
+    interrupt: conversation.interrupt,
+    confirm: conversation.confirm,
+    reject: conversation.reject,
   };
 }

@@ -1,5 +1,7 @@
+import { createConversationCommands, RemoteAuthError, RemoteRequestError } from '@x/client';
 import { useState } from 'preact/hooks';
-import { ApiError, api } from '../api/api-client.js';
+import { notifyUnauthorized } from '../api/api-client.js';
+import { readSessionKey } from '../api/session-key.js';
 import type { ConversationInfo, EventJson } from '../api/types.js';
 import { Timeline } from '../timeline/timeline.js';
 import { useConversationEvents } from '../timeline/use-conversation-events.js';
@@ -55,35 +57,30 @@ function Relations({ info }: { info: ConversationInfo }) {
  * One conversation: header with status, cost and actions, its tree and usage pictures, the live timeline (at
  * `eventId` when the link named one), and the message box.
  */
-export function ConversationPage({
-  id,
-  eventId,
-  onUnauthorized,
-}: {
-  id: string;
-  eventId?: string | undefined;
-  onUnauthorized(): void;
-}) {
-  const data = useConversationEvents(id, onUnauthorized);
+export function ConversationPage({ id, eventId }: { id: string; eventId?: string | undefined }) {
+  const data = useConversationEvents(id);
   useFocusEvent(eventId, data);
   const [message, setMessage] = useState('');
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const info = data.info;
   const status = info?.execution_status ?? 'unknown';
   // The pictures are fetched again when a run ends or an event arrives outside a run, not on every event.
-  const picturesVersion = status === 'running' ? 'running' : `${status}:${data.events.length}`;
+  const picturesVersion = status === 'running' ? 'running' : `${status}:${data.logLength}`;
 
   const act = async (what: string, action: () => Promise<unknown>) => {
     setNotice(undefined);
     try {
       await action();
     } catch (caught) {
-      setNotice(`${what} failed: ${caught instanceof ApiError ? caught.detail : (caught as Error).message}`);
+      if (RemoteAuthError.isInstance(caught)) notifyUnauthorized();
+      setNotice(`${what} failed: ${RemoteRequestError.isInstance(caught) ? caught.detail : (caught as Error).message}`);
     }
   };
   const fork = (event: EventJson) =>
     act('Fork', async () => {
-      const created = await api.fork(id, event.id);
+      const apiKey = readSessionKey();
+      const commands = createConversationCommands(location.origin, id, apiKey === undefined ? {} : { apiKey });
+      const created = await commands.fork({ fromEventId: event.id });
       location.hash = `#/c/${encodeURIComponent(created.id)}`;
     });
 
@@ -101,16 +98,16 @@ export function ConversationPage({
         <span class={`connection connection-${data.connection}`} title="Live connection">
           {data.connection === 'open' ? 'live' : data.connection}
         </span>
-        <button type="button" onClick={() => void act('Run', () => api.run(id))} disabled={status === 'running'}>
+        <button type="button" onClick={() => void act('Run', () => data.run())} disabled={status === 'running'}>
           Run
         </button>
-        <button type="button" onClick={() => void act('Pause', () => api.pause(id))} disabled={status !== 'running'}>
+        <button type="button" onClick={() => void act('Pause', () => data.pause())} disabled={status !== 'running'}>
           Pause
         </button>
         <button
           type="button"
           title="Stop now: abort the model call and the running command; the conversation stays paused, resumable"
-          onClick={() => void act('Interrupt', () => api.interrupt(id))}
+          onClick={() => void act('Interrupt', () => data.interrupt())}
           disabled={status !== 'running'}
         >
           Interrupt
@@ -144,17 +141,13 @@ export function ConversationPage({
       {status === 'waiting_for_confirmation' ? (
         <section class="confirm" aria-label="Pending actions">
           <span>The agent is waiting for confirmation of its pending actions.</span>
-          <button
-            type="button"
-            class="approve"
-            onClick={() => void act('Approve', () => api.respondToConfirmation(id, true))}
-          >
+          <button type="button" class="approve" onClick={() => void act('Approve', () => data.confirm())}>
             Approve
           </button>
           <button
             type="button"
             class="reject"
-            onClick={() => void act('Reject', () => api.respondToConfirmation(id, false))}
+            onClick={() => void act('Reject', () => data.reject('Rejected in the viewer.'))}
           >
             Reject
           </button>
@@ -163,8 +156,13 @@ export function ConversationPage({
       <DecisionPanel
         id={id}
         waiting={status === 'waiting_for_confirmation'}
-        eventCount={data.events.length}
+        eventCount={data.logLength}
         act={act}
+        deny={async (reason) => {
+          await data.reject(reason);
+          // The agent goes on with the denial's reason in view, as `x run` does after a denial.
+          await data.run();
+        }}
       />
       <form
         class="composer"
@@ -173,7 +171,7 @@ export function ConversationPage({
           const text = message.trim();
           if (text === '') return;
           void act('Send', async () => {
-            await api.sendMessage(id, text);
+            await data.send(text);
             setMessage('');
           });
         }}

@@ -10,11 +10,14 @@ export function DecisionPanel({
   waiting,
   eventCount,
   act,
+  deny,
 }: {
   id: string;
   waiting: boolean;
   eventCount: number;
   act(what: string, action: () => Promise<unknown>): Promise<void>;
+  /** Rejects the pending actions with the reason, then runs on. */
+  deny(reason: string): Promise<void>;
 }) {
   const [reason, setReason] = useState('');
   const [decisions, setDecisions] = useState<DecisionJson[]>([]);
@@ -39,10 +42,8 @@ export function DecisionPanel({
             const text = reason.trim();
             if (text === '') return;
             void act('Deny', async () => {
-              await api.respondToConfirmation(id, false, text);
+              await deny(text);
               setReason('');
-              // The agent goes on with the denial's reason in view, as `x run` does after a denial.
-              await api.run(id);
             });
           }}
         >
