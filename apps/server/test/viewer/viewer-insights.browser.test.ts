@@ -2,48 +2,23 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSuite, locateConversation } from '@x/agent';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createRequest,
-  finishReply,
-  removeDir,
-  startTestServer,
-  type TestServer,
-  tempDir,
-  waitForIdle,
-} from '../helpers.js';
-import { enterKey, launchBrowser, openPage, SCREENSHOT_DIR } from './browser.js';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRequest, finishReply, removeDir, type TestServer, tempDir, waitForIdle } from '../helpers.js';
+import { SCREENSHOT_DIR } from './browser.js';
+import { eventually, useViewerFixture } from './viewer-fixture.js';
 
-const KEY = 'viewer-insights-key';
-const AUTH = { 'X-Session-API-Key': KEY };
+const viewer = useViewerFixture('viewer-insights-key');
+const AUTH = viewer.auth;
 /** With X_DOC_SCREENSHOTS=1 the pictures are also written where the viewer guide shows them. */
 const DOC_IMAGES = fileURLToPath(new URL('../../../../docs/guides/images/', import.meta.url));
-
-let browser: Browser;
-let server: TestServer | undefined;
 const dirs: string[] = [];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
 afterAll(async () => {
-  await browser?.close();
   for (const dir of dirs) await removeDir(dir);
-});
-afterEach(async () => {
-  await server?.stop();
-  if (server !== undefined) await removeDir(server.dataDir);
-  server = undefined;
 });
 
 type Json = Record<string, unknown>;
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 50 });
-
-async function start(): Promise<TestServer> {
-  server = await startTestServer({ config: { apiKeys: [KEY] } });
-  return server;
-}
 
 /** A priced model name (gpt-4o: $2.50 per million prompt tokens, $10 per million completion tokens). */
 function pricedRequest(s: TestServer, extra: Json = {}): Json {
@@ -63,13 +38,6 @@ async function allEvents(s: TestServer, id: string): Promise<Json[]> {
   return (json as { items: Json[] }).items;
 }
 
-async function openViewer(s: TestServer, hash: string): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openPage(browser);
-  await opened.page.goto(`${s.url}/${hash}`);
-  await enterKey(opened.page, KEY);
-  return opened;
-}
-
 async function picture(element: Locator, name: string): Promise<void> {
   await element.screenshot({ path: `${SCREENSHOT_DIR}${name}.png` });
   if (process.env.X_DOC_SCREENSHOTS === '1') {
@@ -86,7 +54,7 @@ const hash = (page: Page) => decodeURIComponent(new URL(page.url()).hash);
 
 describe('viewer pictures in chromium', { timeout: 240_000 }, () => {
   it('draws branches, a fork and a sub-agent as a tree whose nodes open what they stand for', async () => {
-    const s = await start();
+    const s = await viewer.start();
     s.llm.push(
       { toolCalls: [{ name: 'delegate', arguments: { command: 'spawn', ids: ['scout'] } }] },
       { toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks: { scout: 'Look around' } } }] },
@@ -124,7 +92,7 @@ describe('viewer pictures in chromium', { timeout: 240_000 }, () => {
     const forkEvents = await allEvents(s, forkId);
     const forkRoot = forkEvents[0]?.id as string;
 
-    const { page, problems } = await openViewer(s, `#/c/${id}`);
+    const { page, problems } = await viewer.open(s, `#/c/${id}`);
     const graph = page.locator('.tree-graph svg');
     await eventually(() => page.locator('.tree-graph [data-node-key]').count()).toBe(7);
     expect(await edgesOf(page)).toEqual(
@@ -178,7 +146,7 @@ describe('viewer pictures in chromium', { timeout: 240_000 }, () => {
   });
 
   it('charts one point per LLM response with its tokens and cost, and promotes the conversation to an eval case', async () => {
-    const s = await start();
+    const s = await viewer.start();
     const usages = [
       { prompt_tokens: 1000, completion_tokens: 200 },
       { prompt_tokens: 3000, completion_tokens: 50 },
@@ -192,7 +160,7 @@ describe('viewer pictures in chromium', { timeout: 240_000 }, () => {
     const id = await create(s, pricedRequest(s, { initial_message: { content: 'Count for me' } }));
     await waitForIdle(s, id);
 
-    const { page, problems } = await openViewer(s, `#/c/${id}`);
+    const { page, problems } = await viewer.open(s, `#/c/${id}`);
     const steps = page.locator('.step-chart g.step');
     await eventually(() => steps.count()).toBe(3);
     const drawn = await steps.evaluateAll((groups) =>
