@@ -11,7 +11,8 @@ const INTERNAL_CLASSIFICATION = { kind: 'internal', retryable: false, user_actio
  * Executes a batch of actions in order (reference §9.5): the batch stops at the first `finish`
  * (later actions are not executed), each result becomes an ObservationEvent, a tool failure an
  * AgentErrorEvent the model can recover from, an action a hook blocked a UserRejectObservation
- * (`rejection_source: "hook"`); an executed `finish` finishes the conversation. After an abort (interrupt) no
+ * (`rejection_source: "hook"`); an executed `finish` finishes the conversation. A call to a tool the client runs
+ * (`executedByClient`) is left pending and the conversation waits for its result. After an abort (interrupt) no
  * further action starts.
  */
 export async function executeActions(
@@ -24,6 +25,7 @@ export async function executeActions(
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   let finishBlocked = false;
+  let awaitingClient = false;
   for (const action of batch) {
     // Interrupted: the actions not started stay without a result; the run answers them (reference).
     if (context.signal?.aborted) break;
@@ -43,6 +45,11 @@ export async function executeActions(
       continue;
     }
     const tool = byName.get(action.tool_name);
+    if (tool?.executedByClient === true) {
+      // The client runs it: the action stays pending until its result comes back as a decision.
+      awaitingClient = true;
+      continue;
+    }
     if (tool === undefined || action.action === undefined) {
       await context.emit(
         createEvent('AgentErrorEvent', {
@@ -81,7 +88,9 @@ export async function executeActions(
       }
     });
   }
-  if (finishIndex !== -1 && !finishBlocked && !context.signal?.aborted) await context.setStatus('finished');
+  if (context.signal?.aborted) return;
+  if (finishIndex !== -1 && !finishBlocked) await context.setStatus('finished');
+  else if (awaitingClient) await context.setStatus('waiting_for_confirmation');
 }
 
 /** Every string of the observation, not only its text content: any field a tool fills is stored in the event. */

@@ -8,7 +8,7 @@ export function approvalHostOf(host: RunHost): ApprovalHost {
     conversationId: conversation.id,
     store: conversation.store,
     directory: conversation.directory,
-    tools: conversation.agent.tools,
+    tools: [...conversation.agent.tools, ...(host.clientTools?.() ?? [])],
     state: () => host.state(),
     pendingActions: () => conversation.pendingActions(),
     getEvent: (id) =>

@@ -31,6 +31,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     budget: parts.budget,
     agentName: () => parts.roster.nameOf(owner.agent),
     captureWorkspace: () => parts.checkpoints.capture(),
+    clientTools: () => parts.options.clientTools?.() ?? [],
     ...(parts.options.approvalRules === undefined
       ? {}
       : {

@@ -12,6 +12,7 @@ import type { SandboxOpener } from '../sandboxing/sandbox-opener.js';
 import type { SecretInput, SecretRegistry } from '../secrets/secret-registry.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckThresholdsInput } from '../stuck/stuck-thresholds.js';
+import type { Tool } from '../tools/tool.js';
 
 /** Receives every event: persisted ones with their log index, published-only ones (deltas) without. */
 export type ConversationListener = (event: AnyEvent, index: number | undefined) => void;
@@ -114,6 +115,11 @@ export interface ConversationOptions {
    * config with `approvalRulesSchema`. See the README's "Approvals".
    */
   approvalRules?: ApprovalRules;
+  /**
+   * Tools the client runs (`executedByClient`), offered to the model beside the agent's own, read at every step
+   * (an AG-UI run input brings its frontend tools). Their results come back as `substitute` decisions.
+   */
+  clientTools?: () => readonly Tool[];
   /**
    * The sandbox policy every process started for the conversation runs under: the terminal's shell, command
    * hooks, MCP stdio servers, sub-agents' processes. Default: sandboxed (bubblewrap), no network, the workspace

@@ -43,7 +43,7 @@ export function conversationStepContext(
     toolConversation: toolConversation(owner, parts),
     files: conversationFiles(owner.store, owner.directory),
     llm: () => parts.model.switched,
-    conversationTools: parts.roster.toolsFor(owner.agent),
+    conversationTools: [...parts.roster.toolsFor(owner.agent), ...(parts.options.clientTools?.() ?? [])],
     // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
     // log is not known across processes (a resume may be given any of the agents as `agent`).
     ownSystemPrompt: owner.state.active_agent !== undefined,

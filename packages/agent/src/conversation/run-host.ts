@@ -7,6 +7,7 @@ import type { ConversationHooks } from '../hooks/conversation-hooks.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
+import type { Tool } from '../tools/tool.js';
 
 /**
  * The part of a conversation the run loop, `condense` and the interrupt and takeover records read. A `Conversation`
@@ -47,6 +48,8 @@ export interface RunHost {
   approvalRules?: RuleSettings;
   /** The conversation's hooks, when it has any. */
   hooks?: ConversationHooks;
+  /** The tools the client runs (`ConversationOptions.clientTools`): decisions may substitute their results. */
+  clientTools?(): readonly Tool[];
   /** The conversation's money budgets (asked by `preModelCallGuard`). */
   budget?: { guard(): Promise<{ proceed: true } | { proceed: false; reason: string }> };
 }

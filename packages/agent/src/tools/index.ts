@@ -58,6 +58,13 @@ export {
   grepParameters,
   grepTool,
 } from './grep-tool.js';
+export {
+  CLIENT_TOOL_KIND,
+  CLIENT_TOOL_OBSERVATION_KIND,
+  type ClientToolSpec,
+  clientToolSpecSchema,
+  createClientTool,
+} from './client-tool.js';
 export { InvalidToolError } from './invalid-tool-error.js';
 export {
   createInvokeSkillTool,

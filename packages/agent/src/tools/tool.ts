@@ -122,6 +122,12 @@ export interface Tool<Args extends Record<string, unknown> = Record<string, unkn
   /** `annotations.readOnlyHint`: read-only tools get no `security_risk` and always UNKNOWN risk. */
   readonly readOnly: boolean;
   /**
+   * A tool the client runs (an AG-UI frontend tool, the reference's `ClientTool`): a call to it is never executed
+   * here. The action stays pending and the run stops waiting (`waiting_for_confirmation`) until its result is
+   * given as a `substitute` decision (`Conversation.decide`), or it is denied.
+   */
+  readonly executedByClient?: boolean;
+  /**
    * Runs the tool on an Action value (from `parseToolCall`, or read back from an event log): `kind` is ignored and
    * the other fields are validated against `parameters`; invalid fields throw `ToolExecutionError`.
    */
