@@ -9,6 +9,7 @@ import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { resolveWorkingDir } from '../workspace/working-dir.js';
 import { buildAgent, buildAgents, storableAgentConfig, storableAgents } from './build-agent.js';
+import { ClientTools } from './client-tools.js';
 import { hooksOfRequest } from './conversation-hooks.js';
 import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
 import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
@@ -111,6 +112,7 @@ export class ConversationManager implements EventSocketHost {
       onMetaChange: options.onMetaChange,
       now: options.now,
       signingKey: options.signingKey,
+      clientTools: new ClientTools(),
     };
   }
 
@@ -288,6 +290,11 @@ export class ConversationManager implements EventSocketHost {
     return creating;
   }
 
+  /** The tools each conversation's client runs (the AG-UI face sets them for a run). */
+  get clientTools(): ClientTools {
+    return this.#deps.clientTools;
+  }
+
   async #create(
     hex: string,
     request: StartConversationRequest,
@@ -325,6 +332,7 @@ export class ConversationManager implements EventSocketHost {
         : {}),
       ...(request.approval_rules ? { approvalRules: request.approval_rules } : {}),
       ...(this.#options.signingKey === undefined ? {} : { signingKey: this.#options.signingKey }),
+      clientTools: () => this.#deps.clientTools.get(hyphenate(hex)),
       ...this.#options.shared,
     });
     const now = nowIso();

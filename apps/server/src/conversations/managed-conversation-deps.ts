@@ -2,6 +2,7 @@ import type { ConversationOptions, SecretCipher } from '@x/agent';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
+import type { ClientTools } from './client-tools.js';
 import type { ConversationMeta } from './conversation-meta.js';
 
 /** What every ManagedConversation of a server shares: its store, logger, keys, sandboxing and settings. */
@@ -28,4 +29,6 @@ export interface ManagedConversationDeps {
   now?: (() => number) | undefined;
   /** Signs every event the conversation appends (the server's `signingKey`). */
   signingKey?: ConversationOptions['signingKey'] | undefined;
+  /** The tools each conversation's client runs (set by the AG-UI face for a run). */
+  clientTools: ClientTools;
 }

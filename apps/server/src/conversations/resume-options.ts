@@ -40,6 +40,7 @@ export function resumeOptions(
     ...(meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(meta.approval_rules) } : {}),
     ...(deps.signingKey === undefined ? {} : { signingKey: deps.signingKey }),
     ...(agents === undefined ? {} : { agents }),
+    clientTools: () => deps.clientTools.get(id),
     ...deps.shared,
   };
 }

@@ -22,6 +22,13 @@ export {
   toolToDefinition,
 } from './chat-tool.js';
 export {
+  CLIENT_TOOL_KIND,
+  CLIENT_TOOL_OBSERVATION_KIND,
+  type ClientToolSpec,
+  clientToolSpecSchema,
+  createClientTool,
+} from './client-tool.js';
+export {
   type BuiltinToolName,
   builtinToolNames,
   type DefaultToolsOptions,
@@ -58,13 +65,6 @@ export {
   grepParameters,
   grepTool,
 } from './grep-tool.js';
-export {
-  CLIENT_TOOL_KIND,
-  CLIENT_TOOL_OBSERVATION_KIND,
-  type ClientToolSpec,
-  clientToolSpecSchema,
-  createClientTool,
-} from './client-tool.js';
 export { InvalidToolError } from './invalid-tool-error.js';
 export {
   createInvokeSkillTool,

@@ -11,6 +11,11 @@ export type AgUiEvent =
   | { type: 'TEXT_MESSAGE_START'; messageId: string; role: 'assistant' }
   | { type: 'TEXT_MESSAGE_CONTENT'; messageId: string; delta: string }
   | { type: 'TEXT_MESSAGE_END'; messageId: string }
+  | { type: 'REASONING_START'; messageId: string }
+  | { type: 'REASONING_MESSAGE_START'; messageId: string; role: 'reasoning' }
+  | { type: 'REASONING_MESSAGE_CONTENT'; messageId: string; delta: string }
+  | { type: 'REASONING_MESSAGE_END'; messageId: string }
+  | { type: 'REASONING_END'; messageId: string }
   | { type: 'TOOL_CALL_START'; toolCallId: string; toolCallName: string; parentMessageId?: string }
   | { type: 'TOOL_CALL_ARGS'; toolCallId: string; delta: string }
   | { type: 'TOOL_CALL_END'; toolCallId: string }

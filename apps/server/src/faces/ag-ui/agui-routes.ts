@@ -5,8 +5,12 @@ import { CONVERSATION_ERRORS, errorResponses } from '../../api/response-schemas.
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { AgUiRunError } from './ag-ui-run-error.js';
+import { sseFrames } from './agui-events.js';
 import { streamRun } from './agui-stream.js';
-import { type AgUiRunInput, agUiRunInputSchema, confirmationDecision, userMessageText } from './run-input.js';
+import { applyRunInput } from './apply-run-input.js';
+import { DeltaFeed } from './delta-feed.js';
+import { type AgUiRunInput, agUiRunInputSchema } from './run-input.js';
 
 /** Where the AG-UI endpoint is mounted: an AG-UI `HttpAgent`'s `url`. */
 export const AG_UI_PATH = '/api/ag-ui';
@@ -39,47 +43,10 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
 }
 
 /**
- * Applies what a run input brings: the answers to the interrupts of the last run (approve runs the pending
- * actions; any refusal rejects them, with its reason, and the run goes on so the model sees it), then the user
- * messages the conversation does not have yet (those after the last message whose id is one of the log's
- * events). Starts a run when there was anything to act on. Returns whether a run was started.
- */
-async function applyInput(conversation: ManagedConversation, input: AgUiRunInput): Promise<boolean> {
-  const open = await conversation.open();
-  let act = false;
-  if (input.resume !== undefined && input.resume.length > 0) {
-    const pending = new Set((await open.pendingActions()).map((action) => action.id));
-    const decisions = input.resume.map((entry) => {
-      if (!pending.has(entry.interruptId)) {
-        throw new InvalidRequestError(`resume: interrupt '${entry.interruptId}' is not pending in this thread`, {
-          statusCode: 409,
-        });
-      }
-      return confirmationDecision(entry);
-    });
-    const refusal = decisions.find((decision) => !decision.approved);
-    if (refusal !== undefined) await open.rejectPendingActions(refusal.reason);
-    act = true;
-  }
-  const known = input.messages.findLastIndex((message) => conversation.log.indexOf(message.id) >= 0);
-  const fresh = input.messages.slice(known + 1).filter((message) => message.role === 'user');
-  for (const message of fresh) {
-    const text = userMessageText(message.content);
-    if (text === '') continue;
-    await conversation.sendMessage(
-      { role: 'user', content: [{ cache_prompt: false, type: 'text', text }], thinking_blocks: [] },
-      { run: false },
-    );
-    act = true;
-  }
-  if (act && !conversation.isRunning) await conversation.startRun();
-  return act;
-}
-
-/**
  * The AG-UI face: `POST /api/ag-ui` takes an AG-UI `RunAgentInput` and answers with the run as server-sent AG-UI
- * events, built from the conversation's log (`agui-events.ts`). A request with `Last-Event-ID` reattaches to the
- * thread's run from that log index, sending nothing twice and skipping nothing.
+ * events, built from the conversation's log (`agui-events.ts`) and the model's token deltas (`streamed-messages.ts`).
+ * A request with `Last-Event-ID` reattaches to the thread's run from that log index, sending nothing twice and
+ * skipping nothing. A run input refused for its frontend tools or their results gets a typed `RUN_ERROR` alone.
  */
 export function registerAgUiRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -101,8 +68,20 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       const input = request.body;
       const reattach = lastEventId(request);
       const conversation = await threadOf(manager, input);
+      await conversation.open();
       const fromIndex = reattach === undefined ? conversation.log.length : reattach + 1;
-      if (reattach === undefined) await applyInput(conversation, input);
+      // Fed from before the input is applied: no token of the run it starts is missed.
+      const deltas = new DeltaFeed(conversation);
+      let refused: AgUiRunError | undefined;
+      try {
+        if (reattach === undefined) await applyRunInput(conversation, input, manager.clientTools);
+      } catch (error) {
+        if (!AgUiRunError.isInstance(error)) {
+          deltas.stop();
+          throw error;
+        }
+        refused = error;
+      }
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, {
@@ -113,8 +92,14 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       const gone = new AbortController();
       request.raw.once('close', () => gone.abort());
       response.once('close', () => gone.abort());
+      if (refused !== undefined) {
+        deltas.stop();
+        response.end(sseFrames([{ type: 'RUN_ERROR', code: refused.code, message: refused.message }]));
+        return;
+      }
       try {
         await streamRun({
+          deltas,
           conversation,
           threadId: input.threadId,
           runId: input.runId,

@@ -2,7 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { type AnyEvent, getEventError } from '@x/events';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
-import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiRunOutcome, agUiEventsOf, sseFrames } from './agui-events.js';
+import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiRunOutcome, sseFrames } from './agui-events.js';
+import type { DeltaFeed, FedDelta } from './delta-feed.js';
+import { isFrontendCall } from './frontend-tools.js';
+import { closesStream, StreamedMessages } from './streamed-messages.js';
 
 export interface StreamRunOptions {
   conversation: ManagedConversation;
@@ -10,6 +13,8 @@ export interface StreamRunOptions {
   runId: string;
   /** The first log index to send (a reconnect's `Last-Event-ID` + 1, or the log's length before this run). */
   fromIndex: number;
+  /** The model's token deltas, fed from before the run input was applied (the LLM's `stream` flag). */
+  deltas: DeltaFeed;
   response: ServerResponse;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
@@ -21,24 +26,55 @@ export interface StreamRunOptions {
  * id), until the conversation's run is over and every event it appended was sent; then RUN_FINISHED (success,
  * an interrupt per action awaiting confirmation, or cancelled when paused) or RUN_ERROR. The log is the source,
  * so a reconnect from any id misses nothing and repeats nothing.
+ *
+ * Token deltas are interleaved where they belong: a delta is written once every log event appended before it was
+ * published has been written, with the SSE id of the last of them, so a reconnect resumes from the log and gets
+ * the whole text of a message whose tokens it missed (`StreamedMessages` closes a streamed message with the log
+ * event that carries it).
  */
 export async function streamRun(options: StreamRunOptions): Promise<void> {
-  const { conversation, threadId, runId, response, signal } = options;
+  const { conversation, threadId, runId, response, signal, deltas } = options;
   const open = await conversation.open();
   const write = (events: readonly AgUiEvent[], id?: number): void => {
-    if (!response.writableEnded) response.write(sseFrames(events, id));
+    if (events.length > 0 && !response.writableEnded) response.write(sseFrames(events, id));
   };
   write([
     { type: 'RUN_STARTED', threadId, runId, protocolVersion: AG_UI_PROTOCOL_VERSION },
     { type: 'STATE_SNAPSHOT', snapshot: { execution_status: open.state.execution_status } },
   ]);
 
+  const messages = new StreamedMessages();
+  let sentUpTo = options.fromIndex;
+  let anchorId = sentUpTo > 0 ? conversation.log.idAt(sentUpTo - 1) : 'start';
+  // Attached in the middle of a run: the model call under way may have streamed before this feed; skip its deltas
+  // until a log event ends it (its text then comes whole from the log).
+  let skipping = deltas.midRunFrom !== undefined;
+  let pending: FedDelta[] = [];
+  const writeDelta = ({ event }: FedDelta): void => {
+    if (!skipping) write(messages.delta(event, anchorId), sentUpTo - 1);
+  };
+  deltas.attach((delta) => {
+    if (pending.length === 0 && sentUpTo >= delta.after) writeDelta(delta);
+    else pending.push(delta);
+  });
+
   let lastError: string | undefined;
-  for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
-    lastError = errorText(event) ?? lastError;
-    write(agUiEventsOf(event), index);
+  try {
+    for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
+      lastError = errorText(event) ?? lastError;
+      write(messages.logged(event), index);
+      sentUpTo = index + 1;
+      anchorId = event.id;
+      if (skipping && index >= (deltas.midRunFrom ?? 0) && closesStream(event)) skipping = false;
+      const ready = pending.filter((delta) => delta.after <= sentUpTo);
+      pending = pending.filter((delta) => delta.after > sentUpTo);
+      for (const delta of ready) writeDelta(delta);
+    }
+  } finally {
+    deltas.stop();
   }
   if (signal.aborted) return;
+  write(messages.close());
   write([await finalEvent(conversation, threadId, runId, lastError)]);
 }
 
@@ -60,16 +96,19 @@ async function finalEvent(
   }
   let outcome: AgUiRunOutcome = { type: 'success' };
   if (status === 'waiting_for_confirmation') {
-    const pending = await open.pendingActions();
-    outcome = {
-      type: 'interrupt',
-      interrupts: pending.map((action) => ({
-        id: action.id,
-        reason: 'confirmation',
-        message: `Confirm running ${action.tool_name}`,
-        toolCallId: action.tool_call_id,
-      })),
-    };
+    // Calls of frontend tools wait for the client to run them: the run succeeded, their results come next run.
+    const pending = (await open.pendingActions()).filter((action) => !isFrontendCall(action));
+    if (pending.length > 0) {
+      outcome = {
+        type: 'interrupt',
+        interrupts: pending.map((action) => ({
+          id: action.id,
+          reason: 'confirmation',
+          message: `Confirm running ${action.tool_name}`,
+          toolCallId: action.tool_call_id,
+        })),
+      };
+    }
   } else if (status === 'paused') {
     outcome = { type: 'cancelled' };
   }

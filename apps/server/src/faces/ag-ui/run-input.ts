@@ -6,6 +6,17 @@ const agUiMessageSchema = z.looseObject({
   id: z.string().min(1),
   role: z.string(),
   content: z.unknown().optional(),
+  /** A `tool` message: the call it answers, and the client's error when running it failed. */
+  toolCallId: z.string().optional(),
+  error: z.string().optional(),
+});
+
+/** A frontend tool (AG-UI `Tool`): the client runs it; the model is offered it for the run. */
+export const agUiToolSchema = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** An answer to an interrupt (AG-UI `ResumeEntry`). */
@@ -26,7 +37,7 @@ export const agUiRunInputSchema = z.looseObject({
   runId: z.string().min(1),
   protocolVersion: z.string().optional(),
   messages: z.array(agUiMessageSchema),
-  tools: z.array(z.unknown()).optional(),
+  tools: z.array(agUiToolSchema).optional(),
   context: z.array(z.unknown()).optional(),
   state: z.unknown().optional(),
   forwardedProps: z.looseObject({ conversation: startConversationRequestSchema.optional() }).nullish(),

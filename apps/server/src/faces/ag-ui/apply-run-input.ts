@@ -1,0 +1,77 @@
+import { AgentError } from '@x/agent';
+import type { ClientTools } from '../../conversations/client-tools.js';
+import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
+import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { AgUiRunError } from './ag-ui-run-error.js';
+import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
+import { type AgUiRunInput, confirmationDecision, userMessageText } from './run-input.js';
+import { streamAnchorOf } from './streamed-messages.js';
+
+/** Whether a client message id is one this face gave out: a log event's id, or a streamed message's. */
+function isLogged(conversation: ManagedConversation, messageId: string): boolean {
+  if (conversation.log.indexOf(messageId) >= 0) return true;
+  const anchor = streamAnchorOf(messageId);
+  return anchor !== undefined && conversation.log.indexOf(anchor) >= 0;
+}
+
+/**
+ * Applies what a run input brings, after checking all of it (a refusal records nothing): its frontend `tools`
+ * (offered to the model from now on), the results of the frontend calls the thread waits for (`role: "tool"`
+ * messages, recorded as the calls' observations), the answers to the interrupts of the last run (approve runs the
+ * pending actions; any refusal rejects them, with its reason, and the run goes on so the model sees it), then the
+ * user messages the conversation does not have yet (those after the last message whose id this face gave out).
+ * Starts a run when there was anything to act on. Returns whether a run was started.
+ */
+export async function applyRunInput(
+  conversation: ManagedConversation,
+  input: AgUiRunInput,
+  clientTools: ClientTools,
+): Promise<boolean> {
+  const open = await conversation.open();
+  const known = input.messages.findLastIndex((message) => isLogged(conversation, message.id));
+  const fresh = input.messages.slice(known + 1);
+  const offered = frontendToolsOf(input, open);
+  const results = await frontendResultsOf(fresh, open, offered);
+  let refusal: { approved: boolean; reason?: string } | undefined;
+  if (input.resume !== undefined && input.resume.length > 0) {
+    const pending = new Set(
+      (await open.pendingActions()).filter((action) => !isFrontendCall(action)).map((action) => action.id),
+    );
+    for (const entry of input.resume) {
+      if (!pending.has(entry.interruptId)) {
+        throw new InvalidRequestError(`resume: interrupt '${entry.interruptId}' is not pending in this thread`, {
+          statusCode: 409,
+        });
+      }
+      const decision = confirmationDecision(entry);
+      if (!decision.approved) refusal ??= decision;
+    }
+  }
+  const texts = fresh
+    .filter((message) => message.role === 'user')
+    .map((message) => userMessageText(message.content))
+    .filter((text) => text !== '');
+
+  let act = (input.resume ?? []).length > 0 || texts.length > 0;
+  if (results.decisions.length > 0) {
+    // The answered calls' tools must be known to record their results, even when this input no longer offers them.
+    clientTools.set(conversation.id, [...offered, ...results.answeredTools]);
+    try {
+      await open.decide(results.decisions, { principal: AG_UI_CLIENT_PRINCIPAL });
+    } catch (error) {
+      if (!AgentError.isInstance(error)) throw error;
+      throw new AgUiRunError('unknown_tool_call', `messages: ${error.message}`, { cause: error });
+    }
+    act = true;
+  }
+  clientTools.set(conversation.id, offered);
+  if (refusal !== undefined) await open.rejectPendingActions(refusal.reason);
+  for (const text of texts) {
+    await conversation.sendMessage(
+      { role: 'user', content: [{ cache_prompt: false, type: 'text', text }], thinking_blocks: [] },
+      { run: false },
+    );
+  }
+  if (act && !conversation.isRunning) await conversation.startRun();
+  return act;
+}
