@@ -2,11 +2,11 @@
 // (a real server on 127.0.0.1, the scripted OpenAI-protocol model), including a reconnect in the middle of a run
 // and a confirmation answered through an interrupt.
 import { randomUUID } from 'node:crypto';
-import { HttpAgent } from '@ag-ui/client';
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
+import type { BaseEvent } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agUiEventsOf } from '../../src/faces/ag-ui/index.js';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer, waitFor } from '../helpers.js';
+import { XAgent as BaseXAgent, collect } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -18,28 +18,10 @@ afterAll(async () => {
   await removeDir(server.dataDir);
 });
 
-/** An HttpAgent on the server's AG-UI endpoint; `lastEventId` makes it reattach to a run from that log index. */
-class XAgent extends HttpAgent {
-  lastEventId: number | undefined;
-
+class XAgent extends BaseXAgent {
   constructor(threadId: string) {
-    super({ url: `${server.url}/api/ag-ui`, threadId });
+    super(server.url, threadId);
   }
-
-  protected override requestInit(input: RunAgentInput): RequestInit {
-    const init = super.requestInit(input);
-    if (this.lastEventId === undefined) return init;
-    return {
-      ...init,
-      headers: { ...(init.headers as Record<string, string>), 'Last-Event-ID': String(this.lastEventId) },
-    };
-  }
-}
-
-function collect(agent: HttpAgent): BaseEvent[] {
-  const events: BaseEvent[] = [];
-  agent.subscribe({ onEvent: ({ event }) => void events.push(event) });
-  return events;
 }
 
 /**
