@@ -1,13 +1,15 @@
 // An AG-UI frontend's view of an x agent: the official AG-UI client (`@ag-ui/client`'s HttpAgent, what
 // CopilotKit and other AG-UI frontends use) runs a thread on the server's AG-UI endpoint, and prints the
-// AG-UI events as they stream: text messages, tool calls and their results, then RUN_FINISHED.
+// AG-UI events as they stream: text messages token by token (the model streams), tool calls and their results,
+// then RUN_FINISHED. It also offers the model a frontend tool, `notify_user`, that this client runs itself: the
+// run ends at its call, and the next run sends the result back.
 //
 //   OPENAI_API_KEY=sk-... node dist/ag-ui-client.js     (OPENAI_BASE_URL for another endpoint)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpAgent } from '@ag-ui/client';
+import { HttpAgent, type Tool, type ToolCall } from '@ag-ui/client';
 import { buildServer, resolveServerConfig } from '@x/server';
 
 if (!process.env.OPENAI_API_KEY) throw new Error('No model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL)');
@@ -24,21 +26,51 @@ const server = await buildServer(
 const { url } = await server.listen();
 
 //#region agent
+/** A frontend tool: the model may call it, this client runs it. */
+const notifyUser: Tool = {
+  name: 'notify_user',
+  description: "Shows a notification in the user's browser",
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+};
 const agent = new HttpAgent({ url: `${url}/api/ag-ui`, headers: { 'X-Session-API-Key': apiKey } });
 agent.subscribe({ onEvent: ({ event }) => console.log('ag-ui', event.type) });
-agent.addMessage({ id: randomUUID(), role: 'user', content: 'Print the date with the terminal, then finish.' });
+agent.addMessage({
+  id: randomUUID(),
+  role: 'user',
+  content: 'Print the date with the terminal, tell me with notify_user, then finish.',
+});
 await agent.runAgent({
-  // The thread is new: its create body, as POST /api/conversations takes it.
+  tools: [notifyUser],
+  // The thread is new: its create body, as POST /api/conversations takes it. `stream`: token deltas.
   forwardedProps: {
     conversation: {
       agent: {
-        llm: { model: process.env.X_MODEL ?? 'gpt-4o-mini', base_url: process.env.OPENAI_BASE_URL ?? null },
+        llm: {
+          model: process.env.X_MODEL ?? 'gpt-4o-mini',
+          base_url: process.env.OPENAI_BASE_URL ?? null,
+          stream: true,
+        },
         tools: [{ name: 'TerminalTool' }],
       },
     },
   },
 });
+// A run that ended at calls of the frontend tool: run them here, send their results, and go on.
+for (let calls = unansweredCalls(); calls.length > 0; calls = unansweredCalls()) {
+  for (const call of calls) {
+    console.log('notify_user:', JSON.parse(call.function.arguments).text);
+    agent.addMessage({ id: randomUUID(), role: 'tool', toolCallId: call.id, content: 'The user saw it.' });
+  }
+  await agent.runAgent({ tools: [notifyUser] });
+}
 for (const message of agent.messages) console.log('message', message.role);
+
+function unansweredCalls(): ToolCall[] {
+  const answered = new Set(agent.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  return agent.messages
+    .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))
+    .filter((call) => call.function.name === notifyUser.name && !answered.has(call.id));
+}
 //#endregion agent
 
 await server.close();

@@ -38,9 +38,13 @@ describe('server examples, each run as a process', () => {
     }
   });
 
-  it('ag-ui-client: the official AG-UI client runs a thread on the server and sees the tool call and its result', async () => {
+  it('ag-ui-client: the official AG-UI client runs a thread on the server, streamed, with a frontend tool', async () => {
     const llm = await startScriptedLLMServer([
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ag-ui-date' } }] },
+      {
+        content: 'Printing the date first.',
+        toolCalls: [{ name: 'terminal', arguments: { command: 'echo ag-ui-date' } }],
+      },
+      { toolCalls: [{ name: 'notify_user', arguments: { text: 'The date is ag-ui-date' } }] },
       finish('printed it'),
     ]);
     try {
@@ -54,6 +58,11 @@ describe('server examples, each run as a process', () => {
       expect(types.at(-1)).toBe('RUN_FINISHED');
       expect(run.lines).toContain('message tool');
       expect(JSON.stringify(llm.requests[1]?.messages)).toContain('ag-ui-date');
+      // Token deltas: the streamed thought came in several pieces.
+      expect(types.filter((type) => type === 'TEXT_MESSAGE_CONTENT').length).toBeGreaterThan(1);
+      // The frontend tool ran in the client, and its result reached the model.
+      expect(run.lines).toContain('notify_user: The date is ag-ui-date');
+      expect(JSON.stringify(llm.requests[2]?.messages)).toContain('The user saw it.');
     } finally {
       await llm.close();
     }

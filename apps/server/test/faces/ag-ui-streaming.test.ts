@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseEvent } from '@ag-ui/core';
 import { getEventText } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequest, finishReply, removeDir, startTestServer, type TestServer, waitFor } from '../helpers.js';
+import { createRequest, removeDir, startTestServer, type TestServer, waitFor } from '../helpers.js';
 import { collect, contentOf, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
