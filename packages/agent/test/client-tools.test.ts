@@ -29,7 +29,8 @@ describe('client tools', () => {
     await conversation.sendMessage('Pick a color');
     await conversation.run();
 
-    const offered = h.server.requests[0]?.tools?.find((tool) => tool.function.name === 'pick_color');
+    const chatTools = (h.server.requests[0]?.tools ?? []) as { function: { name: string; parameters: unknown } }[];
+    const offered = chatTools.find((tool) => tool.function.name === 'pick_color');
     expect(offered?.function.parameters).toMatchObject({ properties: { palette: { enum: ['warm', 'cold'] } } });
     expect(conversation.state.execution_status).toBe('waiting_for_confirmation');
     const [pending] = await conversation.pendingActions();
