@@ -33,6 +33,14 @@ export interface StreamRunOptions {
  * event that carries it).
  */
 export async function streamRun(options: StreamRunOptions): Promise<void> {
+  try {
+    await stream(options);
+  } finally {
+    options.deltas.stop();
+  }
+}
+
+async function stream(options: StreamRunOptions): Promise<void> {
   const { conversation, threadId, runId, response, signal, deltas } = options;
   const open = await conversation.open();
   const write = (events: readonly AgUiEvent[], id?: number): void => {
@@ -59,20 +67,17 @@ export async function streamRun(options: StreamRunOptions): Promise<void> {
   });
 
   let lastError: string | undefined;
-  try {
-    for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
-      lastError = errorText(event) ?? lastError;
-      write(messages.logged(event), index);
-      sentUpTo = index + 1;
-      anchorId = event.id;
-      if (skipping && index >= (deltas.midRunFrom ?? 0) && closesStream(event)) skipping = false;
-      const ready = pending.filter((delta) => delta.after <= sentUpTo);
-      pending = pending.filter((delta) => delta.after > sentUpTo);
-      for (const delta of ready) writeDelta(delta);
-    }
-  } finally {
-    deltas.stop();
+  for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
+    lastError = errorText(event) ?? lastError;
+    write(messages.logged(event), index);
+    sentUpTo = index + 1;
+    anchorId = event.id;
+    if (skipping && index >= (deltas.midRunFrom ?? 0) && closesStream(event)) skipping = false;
+    const ready = pending.filter((delta) => delta.after <= sentUpTo);
+    pending = pending.filter((delta) => delta.after > sentUpTo);
+    for (const delta of ready) writeDelta(delta);
   }
+  deltas.stop();
   if (signal.aborted) return;
   write(messages.close());
   write([await finalEvent(conversation, threadId, runId, lastError)]);
