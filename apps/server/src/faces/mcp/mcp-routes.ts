@@ -78,6 +78,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
   app.addHook('preClose', async () => sessions.close());
 
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    await sessions.sweepIfDue();
     const id = sessionIdOf(request);
     let session = id === undefined ? undefined : sessions.get(id);
     if (id !== undefined && session === undefined) {

@@ -44,6 +44,8 @@ export class McpSessions {
   readonly #limits: McpSessionLimits;
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #sweepEvery: number;
+  #lastSweep: number;
   #closed = false;
 
   constructor(host: McpConversationHost, options: McpProtocolServerOptions, limits: McpSessionLimits = {}) {
@@ -52,7 +54,9 @@ export class McpSessions {
     this.#limits = limits;
     this.#idleMs = limits.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#now = limits.now ?? Date.now;
-    this.#sweeper = setInterval(() => void this.sweep(), Math.min(this.#idleMs, 60_000));
+    this.#sweepEvery = Math.min(this.#idleMs, 60_000);
+    this.#lastSweep = this.#now();
+    this.#sweeper = setInterval(() => void this.sweep(), this.#sweepEvery);
     this.#sweeper.unref();
   }
 
@@ -106,9 +110,18 @@ export class McpSessions {
     await session.transport.handleRequest(request, response, body);
   }
 
+  /**
+   * Sweeps when a sweep is due by the clock. Every request calls it, so the clock alone decides (the timer covers a
+   * server no request reaches).
+   */
+  async sweepIfDue(): Promise<void> {
+    if (this.#now() - this.#lastSweep >= this.#sweepEvery) await this.sweep();
+  }
+
   /** Ends the sessions idle for longer than the limit (no request for that long and no stream open). */
   async sweep(): Promise<void> {
     const now = this.#now();
+    this.#lastSweep = now;
     const idle = [...this.#sessions.values()].filter(
       (session) => session.openRequests === 0 && now - session.lastSeen >= this.#idleMs,
     );
