@@ -1,15 +1,18 @@
 // The bounds of the MCP face's HTTP sessions: the replay buffer keeps the latest messages only and says so when a
 // resume asks for an evicted one (410), idle sessions end by the injected clock, and a response whose client
-// stopped reading (a raw TCP client that never reads) is dropped once too much piles up behind it.
+// stopped reading (a raw TCP client that never reads: alone, and resuming an 8 MiB answer from a real server) is
+// dropped once too much piles up behind it.
 import { createServer, type ServerResponse } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { startScriptedLLMServer } from '@x/agent/testing';
 import { describe, expect, it } from 'vitest';
 import { ResponseBackpressure } from '../../src/faces/mcp/mcp-backpressure.js';
 import { SessionEventStore } from '../../src/faces/mcp/mcp-event-store.js';
-import { removeDir, startTestServer, waitFor } from '../helpers.js';
+import type { ServerConfigInput } from '../../src/index.js';
+import { createRequest, removeDir, startTestServer, waitFor } from '../helpers.js';
 
 const note = (n: number): JSONRPCMessage => ({
   jsonrpc: '2.0',
@@ -169,6 +172,72 @@ describe('MCP session bounds on a real server', () => {
         return response.status === 404;
       });
     } finally {
+      await server.stop();
+      await removeDir(server.dataDir);
+    }
+  });
+});
+
+describe('a client that never reads, on a real server', () => {
+  it('has its stream dropped once the session queues more than the limit behind it', async () => {
+    const llm = await startScriptedLLMServer();
+    const server = await startTestServer({
+      llm,
+      config: {
+        bodyLimit: 16 * 1024 * 1024,
+        mcpConversation: createRequest(llm) as ServerConfigInput['mcpConversation'],
+      },
+      build: { mcpSessions: { maxBlockedBytes: 16 * 1024, maxStoredBytes: 64 * 1024 * 1024 } },
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`));
+    const client = new Client({ name: 'x-mcp-stuck-test', version: '1.0.0' });
+    const cleanup: (() => void)[] = [];
+    try {
+      await client.connect(transport);
+      // A log far larger than what the kernel buffers of one connection take (8 MiB in one event).
+      const started = (await client.callTool({ name: 'start_conversation', arguments: {} })) as CallToolResult;
+      const id = (started.structuredContent as { conversation_id: string }).conversation_id;
+      await client.callTool({ name: 'send_message', arguments: { conversation_id: id, message: 'x'.repeat(8 << 20) } });
+      let priming: string | undefined;
+      await client.readResource(
+        { uri: `x://conversations/${id}/events` },
+        { onresumptiontoken: (token) => (priming ??= token), timeout: 120_000 },
+      );
+      expect(priming).toBeDefined();
+
+      // A raw client resumes that stream (the 8 MiB answer is replayed to it), reads its first bytes, then stops.
+      const port = Number(new URL(server.url).port);
+      let received = 0;
+      let stuck!: Socket;
+      const firstBytes = new Promise<void>((resolve) => {
+        stuck = connect(port, '127.0.0.1', () => {
+          stuck.write(
+            `GET /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n` +
+              `Mcp-Session-Id: ${transport.sessionId}\r\nLast-Event-ID: ${priming}\r\n\r\n`,
+          );
+        });
+        stuck.on('data', (chunk: Buffer) => {
+          if (received === 0) stuck.pause();
+          received += chunk.length;
+          resolve();
+        });
+      });
+      const ended = new Promise<void>((resolve) => {
+        stuck.on('close', () => resolve());
+        stuck.on('error', () => resolve());
+      });
+      cleanup.push(() => stuck.destroy());
+      await firstBytes;
+      // The session goes on sending (answers to this client's calls): past the limit, the stuck stream is dropped.
+      for (let n = 0; n < 10; n += 1) await client.listTools();
+      // Reading again, the client gets what the kernel held, then the end: not the 8 MiB, not a stream left open.
+      stuck.resume();
+      await ended;
+      expect(received).toBeGreaterThan(0);
+      expect(received).toBeLessThan(8 << 20);
+    } finally {
+      for (const step of cleanup) step();
+      await client.close();
       await server.stop();
       await removeDir(server.dataDir);
     }
