@@ -1,6 +1,9 @@
 // An MCP client's view of an x agent: the official MCP SDK's Client connects to the server's MCP face (streamable
 // HTTP at /api/mcp), lists its tools, starts a conversation and runs it, printing the progress notifications of
-// the run (one per event) and then the agent's final answer. `x mcp` offers the same tools over stdio.
+// the run (one per event, numbered by the event's place in the log) and then the agent's final answer; then it
+// reads the conversation's log as an MCP resource. `x mcp` offers the same tools and resources over stdio. Should
+// the HTTP stream of `run` drop, the SDK's transport reconnects with Last-Event-ID and the server replays what it
+// missed (reconnectionOptions below).
 //
 //   OPENAI_API_KEY=sk-... node dist/mcp-face-client.js     (OPENAI_BASE_URL for another endpoint)
 import { randomBytes } from 'node:crypto';
@@ -36,6 +39,12 @@ const client = new Client({ name: 'mcp-face-example', version: '1.0.0' });
 await client.connect(
   new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
     requestInit: { headers: { 'X-Session-API-Key': apiKey } },
+    reconnectionOptions: {
+      initialReconnectionDelay: 500,
+      maxReconnectionDelay: 10_000,
+      reconnectionDelayGrowFactor: 2,
+      maxRetries: 10,
+    },
   }),
 );
 const { tools } = await client.listTools();
@@ -52,6 +61,11 @@ const done = await client.callTool(
 const { status, final_answer } = done.structuredContent as { status: string; final_answer: string };
 console.log('status', status);
 console.log('answer', final_answer);
+
+// The log itself, a page at a time, in OpenHands JSON.
+const page = await client.readResource({ uri: `x://conversations/${conversation_id}/events?start=0&limit=100` });
+const { items } = JSON.parse((page.contents[0] as { text: string }).text) as { items: { kind: string }[] };
+console.log('events', items.map((event) => event.kind).join(' '));
 await client.close();
 //#endregion client
 

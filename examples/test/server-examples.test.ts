@@ -134,6 +134,9 @@ describe('server examples, each run as a process', () => {
       expect(run.lines).toContainEqual(expect.stringMatching(/^progress \d+ agent calls terminal: echo mcp-date$/));
       expect(run.lines).toContain('status finished');
       expect(run.lines).toContain('answer printed it');
+      expect(run.lines).toContainEqual(
+        expect.stringMatching(/^events SystemPromptEvent MessageEvent .*ActionEvent ObservationEvent/),
+      );
       expect(JSON.stringify(llm.requests[1]?.messages)).toContain('mcp-date');
     } finally {
       await llm.close();

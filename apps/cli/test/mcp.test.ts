@@ -231,6 +231,18 @@ describe('the MCP Inspector CLI', () => {
       `conversation_id=${id}`,
     ])) as CallToolResult;
     expect(viewOf(ran)).toMatchObject({ status: 'finished', final_answer: 'Hello from x mcp.' });
+    const templates = (await inspector([...server, '--method', 'resources/templates/list'])) as {
+      resourceTemplates: { uriTemplate: string }[];
+    };
+    expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toContain(
+      'x://conversations/{conversation_id}',
+    );
+    const resources = (await inspector([...server, '--method', 'resources/list'])) as { resources: { uri: string }[] };
+    expect(resources.resources.map((resource) => resource.uri)).toContain(`x://conversations/${id}`);
+    const read = (await inspector([...server, '--method', 'resources/read', '--uri', `x://conversations/${id}`])) as {
+      contents: { text: string }[];
+    };
+    expect(JSON.parse(read.contents[0]?.text ?? '{}')).toMatchObject({ id, execution_status: 'finished' });
   });
 
   it('lists and calls the tools of x serve over streamable HTTP, behind the session key', async () => {

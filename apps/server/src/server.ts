@@ -35,7 +35,7 @@ import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
-import { registerMcpRoutes } from './faces/mcp/index.js';
+import { type McpSessionLimits, registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
 import { registerCompareRoute } from './insights/compare-route.js';
 import { registerEvalCaseRoute } from './insights/eval-case-route.js';
@@ -92,6 +92,8 @@ export interface BuildServerOptions {
   openSandbox?: SandboxOpener;
   /** The clock idle release reads; given one, the server never sweeps by itself (call `manager.releaseIdle()`). */
   clock?: () => number;
+  /** Bounds of the MCP face's HTTP sessions (idle expiry, replay buffer, back-pressure); `clock` measures idleness. */
+  mcpSessions?: McpSessionLimits;
 }
 
 function storeFor(config: ServerConfig): { store: FileStore; root: string } {
@@ -263,7 +265,11 @@ export async function buildServer(
     signingKey: cardSigningKey,
   });
   registerOpenAiRoutes(app, manager, { models: config.openaiModels });
-  registerMcpRoutes(app, manager, { version, defaultConversation: config.mcpConversation });
+  registerMcpRoutes(app, manager, {
+    version,
+    defaultConversation: config.mcpConversation,
+    sessions: { ...(options.clock === undefined ? {} : { now: options.clock }), ...options.mcpSessions },
+  });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);
   await registerDocsRoutes(app);

@@ -163,8 +163,43 @@ class LocalConversation implements McpConversation {
     await this.conversation.rejectPendingActions(reason);
   }
 
-  async followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent) => void }): Promise<void> {
-    const unsubscribe = this.conversation.subscribe((event) => options.onEvent(event));
+  async state(): Promise<Record<string, unknown>> {
+    const { state } = this.conversation;
+    // The reference's ConversationState fields of base_state.json, less the agent, secrets and our own x_state.
+    return {
+      id: this.conversation.id,
+      workspace: { working_dir: this.conversation.workspace, kind: 'LocalWorkspace' },
+      max_iterations: state.max_iterations,
+      stuck_detection: state.stuck_detection,
+      execution_status: state.execution_status,
+      confirmation_policy: state.confirmation_policy,
+      invoked_skills: state.invoked_skills ?? [],
+      blocked_actions: state.blocked_actions,
+      blocked_messages: state.blocked_messages,
+      ...(state.last_user_message_id === undefined ? {} : { last_user_message_id: state.last_user_message_id }),
+      ...(state.leaf_event_id === undefined ? {} : { leaf_event_id: state.leaf_event_id }),
+      head_is_empty: state.head_is_empty,
+      stats: state.stats,
+    };
+  }
+
+  async events(start: number, limit: number): Promise<{ events: AnyEvent[]; total: number }> {
+    const { log } = this.conversation;
+    const total = log.length;
+    return { events: start >= total ? [] : await log.range(start, start + limit), total };
+  }
+
+  watch(listener: () => void): () => void {
+    // Recorded events only (a streaming delta has no index).
+    return this.conversation.subscribe((_event, index) => {
+      if (index !== undefined) listener();
+    });
+  }
+
+  async followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent, index: number) => void }): Promise<void> {
+    const unsubscribe = this.conversation.subscribe((event, index) => {
+      if (index !== undefined) options.onEvent(event, index);
+    });
     try {
       this.#run ??= this.conversation
         .run()

@@ -94,7 +94,10 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     expect(viewOf(result)).toMatchObject({ conversation_id: id, status: 'finished', final_answer: 'Said it.' });
     expect(JSON.parse(((result as CallToolResult).content[0] as { text: string }).text)).toEqual(viewOf(result));
     expect(progress.map((update) => update.message)).toContainEqual('agent calls terminal: echo from-mcp');
-    expect(progress.map((update) => update.progress)).toEqual(progress.map((_, index) => index + 1));
+    // Progress is the log's length after each event of the run: consecutive, ending at the log's end.
+    const values = progress.map((update) => update.progress);
+    expect(values).toEqual(values.map((_, index) => (values[0] ?? 0) + index));
+    expect(values.at(-1)).toBe((await server.built.manager.require(id)).log.length);
 
     // Nothing to run without a new message: the finished conversation as it is, and no model call.
     const asked = server.llm.requests.length;

@@ -1,4 +1,5 @@
 export { createManagerHost, type ManagerHostOptions } from './manager-host.js';
+export { SessionEventStore } from './mcp-event-store.js';
 export type {
   McpConversation,
   McpConversationHost,
@@ -7,7 +8,10 @@ export type {
   McpPendingAction,
 } from './mcp-host.js';
 export { progressMessageOf } from './mcp-progress.js';
+export { McpResourceError, type McpResourceReason } from './mcp-resource-error.js';
+export { CONVERSATION_URI_TEMPLATE, EVENTS_URI_TEMPLATE, parseResourceUri } from './mcp-resources.js';
 export { MCP_PATH, type McpRoutesOptions, registerMcpRoutes } from './mcp-routes.js';
+export type { McpSessionLimits } from './mcp-sessions.js';
 export { McpToolCallError, type McpToolCallReason } from './mcp-tool-call-error.js';
 export { callMcpTool, type McpToolName, mcpToolDescriptions } from './mcp-tools.js';
 export { type McpStdioServer, serveMcpOverStdio } from './serve-mcp-stdio.js';

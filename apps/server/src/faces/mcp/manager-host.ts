@@ -53,7 +53,28 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
       const fromIndex = conversation.log.length;
       // Accepting runs the pending actions (when waiting for confirmation) or the new messages, unless a run is going.
       await conversation.acceptPendingActions();
-      for await (const { event } of runLogEntries(conversation, fromIndex, signal)) onEvent(event);
+      for await (const { event, index } of runLogEntries(conversation, fromIndex, signal)) onEvent(event, index);
+    },
+    async state() {
+      await conversation.open();
+      return conversation.fullState();
+    },
+    async events(start, limit) {
+      await conversation.open();
+      const total = conversation.log.length;
+      return { events: start >= total ? [] : await conversation.log.range(start, start + limit), total };
+    },
+    watch(listener) {
+      // A listener of published events keeps the conversation open (not released when idle), so the log watched
+      // stays the one its appends go to; as for an event socket.
+      const release = conversation.onPublished(() => undefined);
+      const stop = conversation.log.listen(conversation.log.length, () => listener(), {
+        onError: (error) => logger.warn({ conversationId: conversation.id, err: error }, 'mcp: watching a log failed'),
+      });
+      return () => {
+        stop();
+        release();
+      };
     },
   };
 }

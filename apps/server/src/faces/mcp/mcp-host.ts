@@ -39,10 +39,22 @@ export interface McpConversation {
   /** Rejects every pending action with `reason` (the next run tells the model). */
   rejectPendingActions(reason: string): Promise<void>;
   /**
-   * Starts a run unless one is going, and calls `onEvent` for every event it appends until the run is over.
-   * `signal` (the MCP request's cancellation, a client gone) ends the wait only: the run goes on.
+   * Starts a run unless one is going, and calls `onEvent` for every event it appends (with its log index) until
+   * the run is over. `signal` (the MCP request's cancellation, a client gone) ends the wait only: the run goes on.
    */
-  followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent) => void }): Promise<void>;
+  followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent, index: number) => void }): Promise<void>;
+  /**
+   * The conversation's state in OpenHands JSON: the server's ConversationInfo (as `GET /api/conversations/{id}`);
+   * for `x mcp`, the reference's ConversationState fields (those of base_state.json, less agent and secrets).
+   */
+  state(): Promise<Record<string, unknown>>;
+  /** The log's events `[start, start + limit)` and how many events the log holds. */
+  events(start: number, limit: number): Promise<{ events: AnyEvent[]; total: number }>;
+  /**
+   * Calls `listener` whenever the log grows (a resource subscription); returns the function that stops it. While
+   * watched, the conversation stays open.
+   */
+  watch(listener: () => void): () => void;
 }
 
 /**

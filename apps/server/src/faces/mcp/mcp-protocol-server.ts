@@ -1,6 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import type { McpConversationHost } from './mcp-host.js';
+import { McpResourceError } from './mcp-resource-error.js';
+import { listMcpResources, mcpResourceTemplates, readMcpResource } from './mcp-resources.js';
+import { McpSubscriptions } from './mcp-subscriptions.js';
 import { McpToolCallError } from './mcp-tool-call-error.js';
 import { callMcpTool, mcpToolDescriptions } from './mcp-tools.js';
 
@@ -17,8 +20,21 @@ function rpcError(code: number, message: string, data: Record<string, unknown>):
   return Object.assign(new Error(message), { code, data });
 }
 
+/** Refusals as JSON-RPC errors; anything else as it is. */
+async function refusing<T>(handle: () => Promise<T>): Promise<T> {
+  try {
+    return await handle();
+  } catch (error) {
+    if (McpResourceError.isInstance(error) || McpToolCallError.isInstance(error)) {
+      throw rpcError(error.rpcCode, error.message, { reason: error.reason, ...error.details });
+    }
+    throw error;
+  }
+}
+
 /**
- * One MCP server (one per session or stdio connection) offering the face's tools over `host`. Refusals become
+ * One MCP server (one per session or stdio connection) offering the face's tools over `host`, and each
+ * conversation's state and events as resources (subscribable: updated when its log grows). Refusals become
  * JSON-RPC errors with their code and `data.reason`; a failure of the conversation itself (its model refused,
  * it is damaged) is a tool result with `isError`, as MCP asks for errors the model should see.
  */
@@ -27,15 +43,45 @@ export function createMcpProtocolServer(
   host: McpConversationHost,
   options: McpProtocolServerOptions,
 ): Server {
-  const { ListToolsRequestSchema, CallToolRequestSchema } = sdk.types;
+  const {
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+    SubscribeRequestSchema,
+    UnsubscribeRequestSchema,
+  } = sdk.types;
   const server = new sdk.server.Server(
     { name: options.name, version: options.version },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
       instructions:
-        'An @x agent: start_conversation, then run with a message; get_conversation reads its state and final answer; confirm_actions answers actions waiting for confirmation.',
+        'An @x agent: start_conversation, then run with a message; get_conversation reads its state and final answer; confirm_actions answers actions waiting for confirmation. Resources x://conversations/{id} and x://conversations/{id}/events?start=&limit= read its state and event log (subscribe to hear when the log grows).',
     },
   );
+  const subscriptions = new McpSubscriptions(host, (uri) => {
+    server.sendResourceUpdated({ uri }).catch(() => undefined);
+  });
+  // Subscriptions live as long as the session (or stdio connection): bounded by it.
+  server.onclose = () => subscriptions.close();
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    refusing(() => listMcpResources(host, request.params?.cursor)),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: mcpResourceTemplates() }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    refusing(() => readMcpResource(host, request.params.uri)),
+  );
+  server.setRequestHandler(SubscribeRequestSchema, (request) =>
+    refusing(async () => {
+      await subscriptions.subscribe(request.params.uri);
+      return {};
+    }),
+  );
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscriptions.unsubscribe(request.params.uri);
+    return {};
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDescriptions(host) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;

@@ -5,7 +5,7 @@ import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import { createManagerHost } from './manager-host.js';
-import { McpSessions } from './mcp-sessions.js';
+import { type McpSessionLimits, McpSessions } from './mcp-sessions.js';
 
 /** Where the MCP face's streamable HTTP endpoint is mounted. */
 export const MCP_PATH = '/api/mcp';
@@ -14,14 +14,20 @@ export interface McpRoutesOptions {
   version: string;
   /** The create body of conversations `start_conversation` makes without one (config `mcpConversation`). */
   defaultConversation?: StartConversationRequest | undefined;
+  /** Session bounds (idle expiry, replay buffer, back-pressure); the defaults of `McpSessions` otherwise. */
+  sessions?: McpSessionLimits | undefined;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
 
-function sessionIdOf(request: FastifyRequest): string | undefined {
-  const header = request.headers[SESSION_HEADER];
+const LAST_EVENT_ID_HEADER = 'last-event-id';
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers[name];
   return Array.isArray(header) ? header[0] : header;
 }
+
+const sessionIdOf = (request: FastifyRequest): string | undefined => headerOf(request, SESSION_HEADER);
 
 function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
@@ -46,7 +52,9 @@ const rpcErrorSchema = z
     id: z.null(),
     error: z.looseObject({ code: z.number().int(), message: z.string() }),
   })
-  .describe('A JSON-RPC error: -32000 no session (400), -32001 unknown session (404)');
+  .describe(
+    'A JSON-RPC error: -32000 no session (400) or a Last-Event-ID never sent (400) or no longer stored (410), -32001 unknown session (404)',
+  );
 
 const streamSchema = z
   .string()
@@ -65,13 +73,15 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
       version: options.version,
       onUnexpectedError: (error, tool) => app.log.warn({ err: error, tool }, 'mcp: tool call failed'),
     },
+    options.sessions,
   );
   app.addHook('preClose', async () => sessions.close());
 
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    await sessions.sweepIfDue();
     const id = sessionIdOf(request);
-    let transport = id === undefined ? undefined : sessions.get(id);
-    if (id !== undefined && transport === undefined) {
+    let session = id === undefined ? undefined : sessions.get(id);
+    if (id !== undefined && session === undefined) {
       return refuse(
         reply,
         404,
@@ -79,25 +89,43 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
         `MCP session '${id}' not found (ended, or this server restarted): initialize again`,
       );
     }
-    if (transport === undefined) {
+    if (session === undefined) {
       if (request.method !== 'POST' || !isInitialize(request.body)) {
         return refuse(reply, 400, -32000, `No ${SESSION_HEADER} header: a session starts with an initialize request`);
       }
       try {
-        transport = await sessions.open();
+        session = await sessions.open();
       } catch (error) {
         if (!MissingDependencyError.isInstance(error)) throw error;
         return reply.code(503).send({ detail: error.message, code: error.code });
       }
     }
+    const lastEventId = request.method === 'GET' ? headerOf(request, LAST_EVENT_ID_HEADER) : undefined;
+    const resumable = lastEventId === undefined ? 'stored' : sessions.resumeCheck(session, lastEventId);
+    if (resumable !== 'stored') {
+      return refuse(
+        reply,
+        resumable === 'evicted' ? 410 : 400,
+        -32000,
+        resumable === 'evicted'
+          ? `Event '${lastEventId}' is no longer in this session's replay buffer (it keeps the latest messages only): read the conversation's events resource (x://conversations/{id}/events?start=N) from the last progress you saw`
+          : `Event '${lastEventId}' was never sent in this session: resume with the id of an event it sent`,
+      );
+    }
     reply.hijack();
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    await sessions.handle(session, request.raw, reply.raw, request.body);
     return undefined;
   };
 
   const common = {
     tags: ['mcp'],
-    response: { ...errorResponses(API_ERRORS), 200: streamSchema, 400: rpcErrorSchema, 404: rpcErrorSchema },
+    response: {
+      ...errorResponses(API_ERRORS),
+      200: streamSchema,
+      400: rpcErrorSchema,
+      404: rpcErrorSchema,
+      410: rpcErrorSchema,
+    },
   };
   app.post(
     MCP_PATH,
@@ -116,7 +144,8 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
     {
       schema: {
         ...common,
-        summary: "MCP streamable HTTP: the session's server-to-client event stream",
+        summary:
+          "MCP streamable HTTP: the session's server-to-client event stream, or (Last-Event-ID) a dropped stream resumed",
         operationId: 'mcpStream',
       },
     },

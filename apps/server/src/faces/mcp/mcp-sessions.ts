@@ -1,58 +1,139 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
+import { ResponseBackpressure } from './mcp-backpressure.js';
+import { type ResumeCheck, SessionEventStore } from './mcp-event-store.js';
 import type { McpConversationHost } from './mcp-host.js';
 import { createMcpProtocolServer, type McpProtocolServerOptions } from './mcp-protocol-server.js';
 
+/** A session no request has touched for this long, with no stream open, is ended (its client is gone). */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** The bounds of one session; defaults suit a server, tests make them small. */
+export interface McpSessionLimits {
+  /** Idle time (no request, no open stream) after which a session ends. */
+  idleMs?: number | undefined;
+  /** The replay buffer's size (`SessionEventStore`). */
+  maxStoredBytes?: number | undefined;
+  /** What may pile up towards a stream its client does not read (`ResponseBackpressure`). */
+  maxBlockedBytes?: number | undefined;
+  /** The clock idleness is measured with. */
+  now?: (() => number) | undefined;
+}
+
+export interface McpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly store: SessionEventStore;
+  readonly backpressure: ResponseBackpressure;
+  openRequests: number;
+  lastSeen: number;
+}
+
 /**
  * The MCP sessions of the streamable HTTP endpoint: one protocol server and transport per `Mcp-Session-Id`,
- * made by an `initialize` request and ended by `DELETE` (or the server's shutdown). Sessions hold no
- * conversation: a client that goes away leaves every run going.
+ * made by an `initialize` request and ended by `DELETE`, by idleness, or by the server's shutdown. Each has a
+ * bounded replay buffer (resumable streams) and back-pressure on its responses. Sessions hold no conversation:
+ * a client that goes away leaves every run going.
  */
 export class McpSessions {
-  readonly #sessions = new Map<string, StreamableHTTPServerTransport>();
+  readonly #sessions = new Map<string, McpSession>();
   readonly #host: McpConversationHost;
   readonly #options: McpProtocolServerOptions;
+  readonly #idleMs: number;
+  readonly #limits: McpSessionLimits;
+  readonly #now: () => number;
+  readonly #sweeper: NodeJS.Timeout;
+  readonly #sweepEvery: number;
+  #lastSweep: number;
   #closed = false;
 
-  constructor(host: McpConversationHost, options: McpProtocolServerOptions) {
+  constructor(host: McpConversationHost, options: McpProtocolServerOptions, limits: McpSessionLimits = {}) {
     this.#host = host;
     this.#options = options;
+    this.#limits = limits;
+    this.#idleMs = limits.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.#now = limits.now ?? Date.now;
+    this.#sweepEvery = Math.min(this.#idleMs, 60_000);
+    this.#lastSweep = this.#now();
+    this.#sweeper = setInterval(() => void this.sweep(), this.#sweepEvery);
+    this.#sweeper.unref();
   }
 
   get size(): number {
     return this.#sessions.size;
   }
 
-  get(id: string): StreamableHTTPServerTransport | undefined {
+  get(id: string): McpSession | undefined {
     return this.#sessions.get(id);
   }
 
-  /** A transport for a new session, registered once the SDK has answered its `initialize`. */
-  async open(): Promise<StreamableHTTPServerTransport> {
+  /** A session, registered once the SDK has answered its `initialize`. */
+  async open(): Promise<McpSession> {
     const sdk = await loadMcpSdk();
+    const backpressure = new ResponseBackpressure(this.#limits.maxBlockedBytes);
+    const store = new SessionEventStore({
+      maxBytes: this.#limits.maxStoredBytes,
+      onStored: (bytes) => backpressure.queued(bytes),
+    });
     const transport: StreamableHTTPServerTransport = new sdk.streamableHttp.StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: store,
       onsessioninitialized: (id) => {
         if (this.#closed) void transport.close();
-        else this.#sessions.set(id, transport);
-      },
-      onsessionclosed: (id) => {
-        this.#sessions.delete(id);
+        else this.#sessions.set(id, session);
       },
     });
+    const session: McpSession = { transport, store, backpressure, openRequests: 0, lastSeen: this.#now() };
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
+      store.clear();
     };
     await createMcpProtocolServer(sdk, this.#host, this.#options).connect(transport);
-    return transport;
+    return session;
+  }
+
+  /** Whether a GET's `Last-Event-ID` can be resumed in `session`. */
+  resumeCheck(session: McpSession, lastEventId: string): ResumeCheck {
+    return session.store.check(lastEventId);
+  }
+
+  /** Hands one HTTP request to the session's transport; its response is watched until it closes. */
+  async handle(session: McpSession, request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    session.openRequests += 1;
+    session.lastSeen = this.#now();
+    session.backpressure.track(response);
+    response.once('close', () => {
+      session.openRequests -= 1;
+      session.lastSeen = this.#now();
+    });
+    await session.transport.handleRequest(request, response, body);
+  }
+
+  /**
+   * Sweeps when a sweep is due by the clock. Every request calls it, so the clock alone decides (the timer covers a
+   * server no request reaches).
+   */
+  async sweepIfDue(): Promise<void> {
+    if (this.#now() - this.#lastSweep >= this.#sweepEvery) await this.sweep();
+  }
+
+  /** Ends the sessions idle for longer than the limit (no request for that long and no stream open). */
+  async sweep(): Promise<void> {
+    const now = this.#now();
+    this.#lastSweep = now;
+    const idle = [...this.#sessions.values()].filter(
+      (session) => session.openRequests === 0 && now - session.lastSeen >= this.#idleMs,
+    );
+    await Promise.allSettled(idle.map((session) => session.transport.close()));
   }
 
   /** Ends every session (their open streams close). */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#sweeper);
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(open.map((transport) => transport.close()));
+    await Promise.allSettled(open.map((session) => session.transport.close()));
   }
 }

@@ -62,7 +62,7 @@ const TOOLS = {
   run: {
     schema: runArgumentsSchema,
     description:
-      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Sends progress notifications, one per event, when the request has a progressToken. Cancelling the request stops the wait, not the run.',
+      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Sends progress notifications, one per event (`progress`: the log index of the event + 1), when the request has a progressToken. Cancelling the request stops the wait, not the run.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   },
   get_conversation: {
@@ -132,10 +132,10 @@ function result(value: McpConversationView | Record<string, unknown>): McpToolRe
 
 /** Runs the conversation to its stop, reporting each event as progress; answers its view. */
 async function runToStop(conversation: McpConversation, context: McpToolCallContext): Promise<McpToolResult> {
-  let progress = 0;
-  const onEvent = (event: AnyEvent): void => {
-    progress += 1;
-    context.progress?.({ progress, message: progressMessageOf(event) });
+  // Progress is the log's length once the event is in it (its index + 1): derived from the log, it increases
+  // with every event, and a client that lost some reads them from the events resource.
+  const onEvent = (event: AnyEvent, index: number): void => {
+    context.progress?.({ progress: index + 1, message: progressMessageOf(event) });
   };
   await conversation.followRun({ signal: context.signal, onEvent });
   return result(await conversation.view());

@@ -20,7 +20,11 @@ export async function serveMcpOverStdio(
   const server = createMcpProtocolServer(sdk, host, options);
   const transport = new sdk.stdio.StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const closeSubscriptions = server.onclose;
+    server.onclose = () => {
+      closeSubscriptions?.();
+      resolve();
+    };
     // The SDK's stdio transport does not notice the end of stdin by itself.
     process.stdin.once('end', () => void server.close());
   });

@@ -1,0 +1,66 @@
+import type { McpConversationHost } from './mcp-host.js';
+import { McpResourceError } from './mcp-resource-error.js';
+import { resourceConversation } from './mcp-resources.js';
+
+/** How many resources one MCP session may watch at once: each holds its conversation open. */
+export const MAX_SUBSCRIPTIONS = 64;
+
+/**
+ * The resource subscriptions of one MCP session (`resources/subscribe`): `notify(uri)` sends
+ * `notifications/resources/updated` when the conversation's log grows. Appends close together give one
+ * notification (the client reads the resource anyway). `close` (the session ended) stops every watch.
+ */
+export class McpSubscriptions {
+  readonly #host: McpConversationHost;
+  readonly #notify: (uri: string) => void;
+  readonly #max: number;
+  readonly #watches = new Map<string, () => void>();
+  readonly #pending = new Set<string>();
+  #closed = false;
+
+  constructor(host: McpConversationHost, notify: (uri: string) => void, max = MAX_SUBSCRIPTIONS) {
+    this.#host = host;
+    this.#notify = notify;
+    this.#max = max;
+  }
+
+  get size(): number {
+    return this.#watches.size;
+  }
+
+  async subscribe(uri: string): Promise<void> {
+    const { conversation } = await resourceConversation(this.#host, uri);
+    if (this.#closed || this.#watches.has(uri)) return;
+    if (this.#watches.size >= this.#max) {
+      throw new McpResourceError(
+        'too_many_subscriptions',
+        `resources/subscribe: this session watches ${this.#max} resources already; unsubscribe one first`,
+        { uri, max: this.#max },
+      );
+    }
+    this.#watches.set(
+      uri,
+      conversation.watch(() => this.#changed(uri)),
+    );
+  }
+
+  unsubscribe(uri: string): void {
+    this.#watches.get(uri)?.();
+    this.#watches.delete(uri);
+    this.#pending.delete(uri);
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const uri of [...this.#watches.keys()]) this.unsubscribe(uri);
+  }
+
+  #changed(uri: string): void {
+    if (this.#pending.has(uri)) return;
+    this.#pending.add(uri);
+    setImmediate(() => {
+      if (!this.#pending.delete(uri) || !this.#watches.has(uri)) return;
+      this.#notify(uri);
+    });
+  }
+}
