@@ -1,15 +1,15 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Conversation, ConversationOptions, ToolEnvironment } from '@x/agent';
+import type { ConversationOptions } from '@x/agent';
 import type { CliContext } from '../context.js';
 import { expandHome, resolveDataDir } from '../data-dir.js';
 import { NoModelError } from '../errors/no-model-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { loadEd25519Key } from '../load-ed25519-key.js';
 import { resolveConversation } from '../resolve-conversation.js';
+import { readApprovalRules } from '../run/approval-rules-file.js';
 import { chooseModel } from '../run/choose-model.js';
-import { askConfirmation, askDecision, closeAnswers } from '../run/confirm-prompt.js';
+import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
 import { createDemoWorkspace } from '../run/demo-workspace.js';
 import { extensionOptions } from '../run/extension-options.js';
 import { readForkSettings } from '../run/fork-settings.js';
@@ -17,8 +17,11 @@ import { createJsonView, stderrOnly } from '../run/json-view.js';
 import { createLiveView } from '../run/live-view.js';
 import { printRunHeader, printRunOutcome } from '../run/run-report.js';
 import { startRunTelemetry } from '../run/run-telemetry.js';
+import { runWithConfirmation } from '../run/run-with-confirmation.js';
+import { recordedOnOfflineModel, recordedWorkspace, workspaceDir } from '../run/run-workspace.js';
 import { describeSandboxPolicy, sandboxPolicyOfFlags } from '../run/sandbox-options.js';
 import { terminateOnSignal } from '../run/terminate-on-signal.js';
+import { forkTools, toolEnvironment } from '../run/tool-environment.js';
 
 export interface RunCommandOptions {
   workspace?: string;
@@ -273,84 +276,6 @@ export function warnedOpener(
     });
 }
 
-/**
- * Runs until the conversation stops; each stop for confirmation asks (y/n/d/e/s, see `askDecision`) and runs
- * again. Decisions are recorded with the local user as principal.
- */
-async function runWithConfirmation(
-  conversation: Conversation,
-  context: CliContext,
-  signal: AbortSignal,
-): Promise<void> {
-  let first = true;
-  for (;;) {
-    if (conversation.state.execution_status === 'waiting_for_confirmation') {
-      const decided = await decideAtPrompt(conversation, context);
-      if (!decided) return;
-    } else if (!first) {
-      return;
-    }
-    first = false;
-    await conversation.run({ signal });
-  }
-}
-
-/** Asks until a decision is recorded (an edit the tool refuses is shown and asked again); false without an answer. */
-async function decideAtPrompt(conversation: Conversation, context: CliContext): Promise<boolean> {
-  const principal = `local:${userInfo().username}`;
-  for (;;) {
-    const pending = await conversation.pendingActions();
-    const answer = await askDecision(context.output, pending);
-    if (answer === undefined) return false;
-    // A rejection is recorded as UserRejectObservations, then the run continues so the model sees it.
-    if (answer.kind === 'reject') {
-      await conversation.rejectPendingActions();
-      return true;
-    }
-    const decision =
-      answer.kind === 'approve'
-        ? { kind: 'approve' as const }
-        : answer.kind === 'deny'
-          ? { kind: 'deny' as const, reason: answer.reason }
-          : answer.kind === 'edit'
-            ? { kind: 'approve' as const, arguments: answer.arguments }
-            : { kind: 'substitute' as const, result: { content: answer.result } };
-    try {
-      await conversation.decide(
-        pending.map((action) => ({ action_id: action.id, decision })),
-        { principal },
-      );
-      return true;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'invalid_decision') throw error;
-      context.output.error(context.output.errorColors.red((error as Error).message));
-    }
-  }
-}
-
-/**
- * What the agent's shell inherits: the library's minimal default plus `--env` names, and `--env NAME=VALUE`
- * values. The CLI's own environment (OPENAI_API_KEY, cloud credentials, ...) is never passed wholesale.
- */
-function toolEnvironment(agentModule: typeof import('@x/agent'), entries: readonly string[]): ToolEnvironment {
-  const inherit = [...agentModule.defaultInheritedVariables];
-  const set: Record<string, string> = {};
-  for (const entry of entries) {
-    const at = entry.indexOf('=');
-    if (at === -1) {
-      if (agentModule.isSensitiveVariableName(entry)) {
-        throw new UsageError(`--env ${entry}: it looks like a credential, and credentials are never copied.`, {
-          hint: `Pass the value explicitly if the agent needs it: --env ${entry}=…`,
-        });
-      }
-      inherit.push(entry);
-    } else {
-      set[entry.slice(0, at)] = entry.slice(at + 1);
-    }
-  }
-  return { inherit, set };
-}
-
 function checkOptions(task: string | undefined, options: RunCommandOptions): void {
   if (options.demo === true && (task !== undefined || options.resume !== undefined)) {
     throw new UsageError('--demo runs its own task in a fresh workspace; leave out the task and --resume.');
@@ -376,70 +301,4 @@ function chooseHookFile(
   if (option === false || demo) return undefined;
   if (option !== undefined) return resolve(expandHome(option));
   return agentModule.findHookConfigFile(workspace);
-}
-
-function workspaceDir(path: string | undefined): string {
-  const dir = resolve(expandHome(path ?? process.cwd()));
-  let isDir = false;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    throw new UsageError(`The workspace ${dir} does not exist.`, {
-      hint: 'Create it first, or pass another --workspace.',
-    });
-  }
-  if (!isDir) throw new UsageError(`The workspace ${dir} is not a directory.`);
-  return dir;
-}
-
-/** A resumed conversation keeps working where it did, when that directory still exists. */
-function recordedOnOfflineModel(location: string): boolean {
-  try {
-    const base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as {
-      agent?: { llm?: { model?: unknown } };
-    };
-    return base.agent?.llm?.model === 'offline';
-  } catch {
-    return false;
-  }
-}
-
-function recordedWorkspace(location: string): string | undefined {
-  try {
-    const base = JSON.parse(readFileSync(join(location, 'base_state.json'), 'utf8')) as {
-      workspace?: { working_dir?: unknown };
-    };
-    const dir = base.workspace?.working_dir;
-    return typeof dir === 'string' && statSync(dir).isDirectory() ? dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The built-in tools a counterfactual fork keeps (`x fork --tools`). */
-function forkTools(agentModule: typeof import('@x/agent'), names: readonly string[], env: string[]) {
-  const tools = agentModule.defaultTools({ toolEnvironment: toolEnvironment(agentModule, env) });
-  return tools.filter((tool) => names.includes(tool.name));
-}
-
-/** `--approval-rules <file>`: JSON, validated; a bad file is a usage error naming the file and the field. */
-function readApprovalRules(agentModule: typeof import('@x/agent'), file: string) {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--approval-rules ${file}: cannot read it (${(error as Error).message})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--approval-rules ${file}: not JSON (${(error as Error).message})`);
-  }
-  const parsed = agentModule.approvalRulesSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UsageError(`--approval-rules ${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
-  }
-  return parsed.data;
 }

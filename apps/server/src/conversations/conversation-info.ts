@@ -1,4 +1,13 @@
-import { type ConversationState, combineMetrics, emptyMetrics, type Metrics, type SandboxPolicy } from '@x/agent';
+import {
+  type Conversation,
+  type ConversationState,
+  combineMetrics,
+  emptyMetrics,
+  type Metrics,
+  type SandboxPolicy,
+} from '@x/agent';
+import { redactedAgentConfig } from './build-agent.js';
+import { hookConfigInfo, hooksOfRequest } from './conversation-hooks.js';
 import type { ConversationMeta } from './conversation-meta.js';
 
 export interface ConversationInfoInput {
@@ -80,4 +89,28 @@ export function conversationInfo(input: ConversationInfoInput): Record<string, u
     // x only: what the conversation's processes run under (its history: x_sandbox_policy.json).
     sandbox: input.sandboxPolicy ?? null,
   };
+}
+
+/** ConversationInfo of an open conversation as the server holds it (`meta`), its agent's secrets redacted. */
+export function openConversationInfo(
+  conversation: Conversation,
+  meta: ConversationMeta,
+  server: { persistenceDir: string; subConversationIds: readonly string[] },
+): Record<string, unknown> {
+  const agent: Record<string, unknown> = {
+    ...conversation.agent.toJSON(),
+    llm: { ...redactedAgentConfig(meta.agent).llm },
+  };
+  // As the reference: skill contents are left out of responses.
+  if (agent.agent_context !== undefined) agent.agent_context = { ...(agent.agent_context as object), skills: [] };
+  return conversationInfo({
+    meta,
+    state: conversation.state,
+    agent,
+    persistenceDir: server.persistenceDir,
+    secretNames: meta.secret_names,
+    hookConfig: hookConfigInfo(hooksOfRequest(meta.hook_config)),
+    subConversationIds: server.subConversationIds,
+    sandboxPolicy: conversation.sandboxPolicy,
+  });
 }

@@ -1,70 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { Conversation, type ConversationOptions, createSecretCipher, type SecretCipher } from '@x/agent';
+import { Conversation, createSecretCipher, type SecretCipher } from '@x/agent';
 import type { Message } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
 import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
-import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { resolveWorkingDir } from '../workspace/working-dir.js';
 import { buildAgent, buildAgents, storableAgentConfig, storableAgents } from './build-agent.js';
 import { ClientTools } from './client-tools.js';
+import { ConversationDeletions } from './conversation-deletions.js';
 import { hooksOfRequest } from './conversation-hooks.js';
+import type { ConversationManagerOptions } from './conversation-manager-options.js';
 import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
 import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
+import { releaseIdleConversations, startIdleSweep } from './idle-sweep.js';
+import { listConversationDirectories, loadConversations } from './list-conversations.js';
 import { ManagedConversation, type ManagedConversationDeps } from './managed-conversation.js';
 import { secretInputsOf } from './secret-inputs.js';
-import { finishDeletion, listTombstones, writeTombstone } from './tombstones.js';
 
-const HEX = /^[0-9a-f]{32}$/i;
-const DEFAULT_IDLE_RELEASE_MS = 120_000;
-const DEFAULT_MAX_OPEN_CONVERSATIONS = 256;
-
-export interface ConversationManagerOptions {
-  store: FileStore;
-  /** Told of every conversation's meta change in memory (the single server's listing index). */
-  onMetaChange?: ManagedConversationDeps['onMetaChange'];
-  /** Signs every event of the conversations this server runs (an Ed25519 key; `signingKey` in the config). */
-  signingKey?: ManagedConversationDeps['signingKey'];
-  /**
-   * Open conversations unused this long (ms) are released (closed; resumed from the store on their next use);
-   * 0 keeps them open. Default 120,000.
-   */
-  idleReleaseMs?: number;
-  /**
-   * More open conversations than this and the least recently used idle ones are released, oldest first, even
-   * before `idleReleaseMs` (those used within the last `idleReleaseMs / 10` are kept). Default 256.
-   */
-  maxOpenConversations?: number;
-  /** The clock idle release reads; default `Date.now` (tests inject one and call `releaseIdle`). */
-  now?: () => number;
-  logger: FastifyBaseLogger;
-  apiKeys: readonly string[];
-  /** Human-readable root of the store, reported as `persistence_dir`. */
-  persistenceDir: string;
-  /** Parent of the default per-conversation workspaces (`<root>/<id hex>`). */
-  workspaceRoot: string;
-  secretKey?: string | undefined;
-  serverApiKey?: string | undefined;
-  /** Accept `agent.x_offline_script` (scripted offline agents) in create requests: servers started for testing only. */
-  allowScriptedAgents?: boolean;
-  /** How long a delete waits for a running conversation to pause before cutting it off. Default 10,000 ms. */
-  deleteRunTimeoutMs?: number;
-  /**
-   * The store is shared with other replicas (PostgreSQL): conversations they create are found on first
-   * use, and these options (events log, leases) go to every Conversation.
-   */
-  shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
-  /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
-  interruptedActions?: ConversationOptions['interruptedActions'];
-  /** How conversations' processes are sandboxed (and whether tools may run at all). */
-  sandboxing: ServerSandboxing;
-}
+export type { ConversationManagerOptions } from './conversation-manager-options.js';
 
 /**
  * Owns the server's conversations. Start-up lists the conversation directories only; meta.json is read
@@ -83,12 +42,8 @@ export class ConversationManager implements EventSocketHost {
   readonly #creating = new Map<string, Promise<{ conversation: ManagedConversation; created: boolean }>>();
   /** Each conversation's guarded view of the store, revoked when it is deleted. */
   readonly #guards = new WeakMap<ManagedConversation, GuardedConversationStore>();
-  /** hex → the delete under way. */
-  readonly #deleting = new Map<string, Promise<void>>();
-  /** Deletes that could not be finished (their tombstone stays; the next start finishes them). */
-  readonly #tombstoned = new Set<string>();
-  /** Conversations deleted by this process (until one is created again with that id). */
-  readonly #deleted = new Set<string>();
+  /** The deletes under way, unfinished (tombstoned), and done by this process. */
+  readonly #deletions = new ConversationDeletions();
   #closed = false;
   #releaseTimer: NodeJS.Timeout | undefined;
 
@@ -120,47 +75,16 @@ export class ConversationManager implements EventSocketHost {
   static async start(options: ConversationManagerOptions): Promise<ConversationManager> {
     const manager = new ConversationManager(options);
     // Deletes a crash (or a failing store) cut short are finished first: a deleted conversation never comes back.
-    for (const hex of await listTombstones(options.store)) {
-      manager.#deleted.add(hex);
-      try {
-        await finishDeletion(options.store, hex);
-        options.logger.info({ conversationId: hyphenate(hex) }, 'interrupted delete finished');
-      } catch (error) {
-        manager.#tombstoned.add(hex);
-        options.logger.error(
-          { conversationId: hyphenate(hex), err: error },
-          'interrupted delete could not be finished',
-        );
-      }
-    }
-    for (const entry of await options.store.list('')) {
-      const hex = entry.endsWith('/') ? entry.slice(0, -1).toLowerCase() : undefined;
-      if (hex !== undefined && HEX.test(hex) && !manager.#deleted.has(hex)) manager.#entries.set(hex, undefined);
+    await manager.#deletions.finishInterrupted(options.store, options.logger);
+    for (const hex of await listConversationDirectories(options.store)) {
+      if (!manager.#deletions.isDeleted(hex)) manager.#entries.set(hex, undefined);
     }
     options.logger.info(
       { conversations: manager.#entries.size, store: options.persistenceDir },
       'conversation store listed',
     );
-    manager.#startReleaseTimer();
+    manager.#releaseTimer = startIdleSweep(options, () => manager.releaseIdle());
     return manager;
-  }
-
-  /** Sweeps for idle conversations (unless idle release is off or the clock is injected: tests sweep themselves). */
-  #startReleaseTimer(): void {
-    const idleMs = this.#options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
-    if (idleMs <= 0 || this.#options.now !== undefined) return;
-    let sweeping = false;
-    this.#releaseTimer = setInterval(
-      () => {
-        if (sweeping) return;
-        sweeping = true;
-        void this.releaseIdle().finally(() => {
-          sweeping = false;
-        });
-      },
-      Math.max(1_000, Math.min(idleMs / 2, 30_000)),
-    );
-    this.#releaseTimer.unref();
   }
 
   /** The conversation, reading its meta.json on first use; undefined when unknown. Malformed ids → 400. */
@@ -168,7 +92,7 @@ export class ConversationManager implements EventSocketHost {
     const hex = conversationHex(id);
     if (hex === undefined) throw new InvalidConversationIdError(id);
     // Another replica may have created it since this one listed the store.
-    if (!this.#entries.has(hex) && this.#options.shared !== undefined && !this.#deleted.has(hex)) {
+    if (!this.#entries.has(hex) && this.#options.shared !== undefined && !this.#deletions.isDeleted(hex)) {
       if (await this.store.exists(`${hex}/meta.json`)) this.#entries.set(hex, undefined);
     }
     if (!this.#entries.has(hex)) return undefined;
@@ -203,30 +127,8 @@ export class ConversationManager implements EventSocketHost {
    * are open, the least recently used of the rest (unused for a tenth of that at least). Conversations in use
    * (running, watched by an event socket, being opened) are never released. Returns how many were released.
    */
-  async releaseIdle(): Promise<number> {
-    const idleMs = this.#options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
-    const maxOpen = this.#options.maxOpenConversations ?? DEFAULT_MAX_OPEN_CONVERSATIONS;
-    const now = (this.#options.now ?? Date.now)();
-    const open = [...this.#entries.values()]
-      .filter((conversation): conversation is ManagedConversation => conversation?.isOpen === true)
-      .sort((a, b) => a.lastUsed - b.lastUsed);
-    let stillOpen = open.length;
-    let released = 0;
-    for (const conversation of open) {
-      const unused = now - conversation.lastUsed;
-      const due = idleMs > 0 && unused >= idleMs;
-      const overLimit = stillOpen > maxOpen && unused >= idleMs / 10;
-      if (!(due || overLimit) || !conversation.isReleasable) continue;
-      try {
-        if (await conversation.release()) {
-          released += 1;
-          stillOpen -= 1;
-        }
-      } catch (error) {
-        this.logger.warn({ conversationId: conversation.id, err: error }, 'an idle conversation could not be released');
-      }
-    }
-    return released;
+  releaseIdle(): Promise<number> {
+    return releaseIdleConversations(this.#entries.values(), { ...this.#options, logger: this.logger });
   }
 
   /** True when the conversation was opened and found damaged (listings leave it out). */
@@ -237,7 +139,7 @@ export class ConversationManager implements EventSocketHost {
   /** True while the conversation is being deleted, or once this process deleted it (errors of late requests → 409). */
   wasDeleted(id: string): boolean {
     const hex = conversationHex(id);
-    return hex !== undefined && (this.#deleting.has(hex) || this.#deleted.has(hex) || this.#tombstoned.has(hex));
+    return hex !== undefined && this.#deletions.wasDeleted(hex);
   }
 
   /** Like `get`, with 404 (or `statusCode`) for an unknown id. */
@@ -248,15 +150,8 @@ export class ConversationManager implements EventSocketHost {
   }
 
   /** Every conversation with a readable meta.json. */
-  async list(): Promise<ManagedConversation[]> {
-    const all: ManagedConversation[] = [];
-    const hexes = [...this.#entries.keys()];
-    // Bounded parallelism: S3 reads are slow one by one, but thousands at once would exhaust sockets.
-    for (let start = 0; start < hexes.length; start += 32) {
-      const batch = await Promise.all(hexes.slice(start, start + 32).map((hex) => this.get(hex)));
-      for (const conversation of batch) if (conversation !== undefined) all.push(conversation);
-    }
-    return all;
+  list(): Promise<ManagedConversation[]> {
+    return loadConversations([...this.#entries.keys()], (hex) => this.get(hex));
   }
 
   /** EventSocketHost: the conversation, opened, or undefined when unknown or the id is malformed. */
@@ -280,7 +175,7 @@ export class ConversationManager implements EventSocketHost {
       }
     }
     // A conversation being deleted cannot be recreated until its delete has finished.
-    if (this.#deleting.has(hex) || this.#tombstoned.has(hex)) {
+    if (this.#deletions.blocksCreate(hex)) {
       return Promise.reject(new ConversationDeletedError(hyphenate(hex)));
     }
     const pending = this.#creating.get(hex);
@@ -357,7 +252,7 @@ export class ConversationManager implements EventSocketHost {
     const managed = ManagedConversation.adopt(meta, conversation, deps);
     this.#guards.set(managed, guard);
     await managed.saveMeta();
-    this.#deleted.delete(hex);
+    this.#deletions.forget(hex);
     this.#entries.set(hex, managed);
     this.logger.info({ conversationId: managed.id, model: agent.llm.model }, 'conversation created');
     managed.publishFullState();
@@ -392,7 +287,7 @@ export class ConversationManager implements EventSocketHost {
     const source = await this.require(id);
     const hex = conversationHex(request.id ?? randomUUID());
     if (hex === undefined) throw new InvalidConversationIdError(String(request.id));
-    if (this.#entries.has(hex) || this.#deleting.has(hex) || this.#tombstoned.has(hex)) {
+    if (this.#entries.has(hex) || this.#deletions.blocksCreate(hex)) {
       throw new InvalidRequestError(`Conversation ${hyphenate(hex)} already exists`, { statusCode: 409 });
     }
     const opened = await source.open();
@@ -417,7 +312,7 @@ export class ConversationManager implements EventSocketHost {
       forked_from_event_id: request.from_event_id ?? null,
     };
     await writeConversationMeta(this.store, meta);
-    this.#deleted.delete(hex);
+    this.#deletions.forget(hex);
     this.#entries.set(hex, undefined);
     const conversation = await this.require(hex);
     await conversation.open();
@@ -434,46 +329,23 @@ export class ConversationManager implements EventSocketHost {
   async delete(id: string): Promise<boolean> {
     const hex = conversationHex(id);
     if (hex === undefined) throw new InvalidConversationIdError(id);
-    if (this.#deleting.has(hex)) throw new ConversationDeletedError(hyphenate(hex));
+    if (this.#deletions.isDeleting(hex)) throw new ConversationDeletedError(hyphenate(hex));
     const conversation = await this.get(id);
-    if (this.#deleting.has(hex)) throw new ConversationDeletedError(hyphenate(hex));
+    if (this.#deletions.isDeleting(hex)) throw new ConversationDeletedError(hyphenate(hex));
     if (conversation === undefined) return false;
     this.#entries.delete(hex);
-    const deletion = this.#delete(conversation);
-    this.#deleting.set(hex, deletion);
-    try {
-      await deletion;
-    } finally {
-      this.#deleting.delete(hex);
-    }
+    await this.#deletions.delete(hex, conversation, {
+      store: this.store,
+      logger: this.logger,
+      runTimeoutMs: this.#options.deleteRunTimeoutMs ?? 10_000,
+      revoke: async () => {
+        await this.#guards.get(conversation)?.revoke();
+      },
+      onNotDeleted: () => {
+        this.#entries.set(hex, conversation);
+      },
+    });
     return true;
-  }
-
-  async #delete(conversation: ManagedConversation): Promise<void> {
-    const { hex } = conversation;
-    try {
-      await writeTombstone(this.store, hex);
-    } catch (error) {
-      // Nothing was removed: the conversation stays as it was.
-      this.#entries.set(hex, conversation);
-      throw error;
-    }
-    this.#deleted.add(hex);
-    conversation.markDeleted();
-    if (conversation.isRunning) {
-      await conversation.pause().catch(() => undefined);
-      const ended = await conversation.waitForRun(this.#options.deleteRunTimeoutMs ?? 10_000);
-      if (!ended) this.logger.warn({ conversationId: conversation.id }, 'delete: run still going; cutting it off');
-    }
-    await conversation.releaseProcesses();
-    await this.#guards.get(conversation)?.revoke();
-    try {
-      await finishDeletion(this.store, hex);
-    } catch (error) {
-      this.#tombstoned.add(hex);
-      this.logger.error({ conversationId: conversation.id, err: error }, 'delete: files not removed yet (tombstoned)');
-    }
-    this.logger.info({ conversationId: conversation.id }, 'conversation deleted');
   }
 
   /**

@@ -1,30 +1,20 @@
-import {
-  type Agent,
-  AgentError,
-  approvalRulesSchema,
-  Conversation,
-  type ConversationOptions,
-  listSubConversationIds,
-  type SecretCipher,
-  type SecretInput,
-} from '@x/agent';
+import { type Conversation, listSubConversationIds, type SecretInput } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
-import type { EventLogLike, FileStore } from '@x/store';
-import type { FastifyBaseLogger } from 'fastify';
+import type { EventLogLike } from '@x/store';
 import { hyphenate } from '../internal/conversation-ids.js';
-import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
-import { buildAgent, buildAgents, redactedAgentConfig } from './build-agent.js';
-import { hookConfigInfo, hooksOfRequest } from './conversation-hooks.js';
-import { conversationInfo } from './conversation-info.js';
+import { openConversationInfo } from './conversation-info.js';
 import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
+import { DeletionMark } from './deletion-mark.js';
 import { ConversationBusyError } from './errors/conversation-busy-error.js';
 import { ConversationDamagedError } from './errors/conversation-damaged-error.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
+import { IdleRelease } from './idle-release.js';
 import type { ManagedConversationDeps } from './managed-conversation-deps.js';
-import { recordInterruptedAction, recordInterruptedRun } from './restart-recovery.js';
-import { resumeOptions } from './resume-options.js';
+import { PublishedEvents } from './published-events.js';
+import { resumeRecovering } from './restart-recovery.js';
+import { RunDriver } from './run-driver.js';
 
 export type { ManagedConversationDeps } from './managed-conversation-deps.js';
 
@@ -40,36 +30,43 @@ export class ManagedConversation implements SocketConversation {
   #subConversationIds: string[] = [];
   #conversation: Conversation | undefined;
   #opening: Promise<Conversation> | undefined;
-  readonly #published = new Set<(event: AnyEvent) => void>();
-  #run: Promise<void> | undefined;
-  #rerunRequested = false;
+  readonly #published: PublishedEvents;
+  readonly #runs: RunDriver;
   /** Set when opening found a run a restart cut off that should be resumed (`interruptedActions`, one server). */
   resumeAfterRestart = false;
-  #afterRunDone: Promise<void> = Promise.resolve();
   #metaWrite: Promise<void> = Promise.resolve();
-  #deleted = false;
-  /** When the conversation was last opened or handed out (the clock of `deps.now`). */
-  #lastUsed: number;
-  /** A release under way: opening waits for it, so the next open resumes from what it wrote. */
-  #releasing: Promise<void> | undefined;
+  readonly #deletion: DeletionMark;
+  readonly #idle: IdleRelease;
   #damage: string | undefined;
-  readonly #onDeleted = new Set<() => void>();
 
   constructor(meta: ConversationMeta, deps: ManagedConversationDeps) {
     this.hex = meta.id;
     this.id = hyphenate(meta.id);
     this.#deps = deps;
+    this.#deletion = new DeletionMark((error) => {
+      deps.logger.warn({ conversationId: this.id, err: error }, 'a delete listener failed');
+    });
     this.meta = meta;
-    this.#lastUsed = this.#now();
-  }
-
-  #now(): number {
-    return (this.#deps.now ?? Date.now)();
+    this.#published = new PublishedEvents((error) => {
+      this.#deps.logger.warn({ conversationId: this.id, err: error }, 'a published-event listener failed');
+    });
+    this.#idle = new IdleRelease({ now: () => (deps.now ?? Date.now)(), logger: deps.logger, conversationId: this.id });
+    this.#runs = new RunDriver(
+      {
+        id: this.id,
+        isDeleted: () => this.#deletion.isDeleted,
+        open: () => this.open(),
+        current: () => this.#conversation,
+        saveMeta: () => this.saveMeta(),
+        publishFullState: () => this.publishFullState(),
+      },
+      deps,
+    );
   }
 
   /** When the conversation was last opened or handed out (the clock of `deps.now`). */
   get lastUsed(): number {
-    return this.#lastUsed;
+    return this.#idle.lastUsed;
   }
 
   /**
@@ -79,12 +76,12 @@ export class ManagedConversation implements SocketConversation {
   get isReleasable(): boolean {
     return (
       this.#conversation !== undefined &&
-      this.#run === undefined &&
+      !this.#runs.isRunning &&
       this.#opening === undefined &&
-      this.#releasing === undefined &&
+      this.#idle.releasing === undefined &&
       this.#published.size === 0 &&
       !this.resumeAfterRestart &&
-      !this.#deleted
+      !this.#deletion.isDeleted
     );
   }
 
@@ -97,14 +94,7 @@ export class ManagedConversation implements SocketConversation {
     const conversation = this.#conversation;
     if (conversation === undefined || !this.isReleasable) return false;
     this.#conversation = undefined;
-    this.#releasing = (async () => {
-      await conversation.close();
-      await this.saveMeta().catch(() => undefined);
-    })().finally(() => {
-      this.#releasing = undefined;
-    });
-    await this.#releasing;
-    this.#deps.logger.debug({ conversationId: this.id }, 'idle conversation released');
+    await this.#idle.release(conversation, () => this.saveMeta());
     return true;
   }
 
@@ -115,7 +105,7 @@ export class ManagedConversation implements SocketConversation {
 
   set meta(meta: ConversationMeta) {
     this.#meta = meta;
-    if (!this.#deleted) this.#deps.onMetaChange?.(meta);
+    if (!this.#deletion.isDeleted) this.#deps.onMetaChange?.(meta);
   }
 
   /** Adopts a conversation just created by the manager. */
@@ -130,7 +120,7 @@ export class ManagedConversation implements SocketConversation {
   }
 
   get isRunning(): boolean {
-    return this.#run !== undefined;
+    return this.#runs.isRunning;
   }
 
   /** The open conversation's log (SocketConversation); the manager opens before handing this out. */
@@ -145,8 +135,8 @@ export class ManagedConversation implements SocketConversation {
    * `ConversationDamagedError` (409) naming the reason; a deleted conversation gives `ConversationDeletedError`.
    */
   open(): Promise<Conversation> {
-    this.#lastUsed = this.#now();
-    const releasing = this.#releasing;
+    this.#idle.touch();
+    const releasing = this.#idle.releasing;
     if (releasing !== undefined) return releasing.then(() => this.open());
     const open = this.#conversation;
     if (open !== undefined) {
@@ -154,15 +144,11 @@ export class ManagedConversation implements SocketConversation {
       if (this.#deps.shared === undefined || open.isRunning) return Promise.resolve(open);
       return open.catchUp().then(() => open);
     }
-    if (this.#deleted) return Promise.reject(new ConversationDeletedError(this.id));
+    if (this.#deletion.isDeleted) return Promise.reject(new ConversationDeletedError(this.id));
     this.#opening ??= this.#resume()
       .catch((error: unknown) => {
-        if (this.#deleted) throw new ConversationDeletedError(this.id);
-        const damaged = ConversationDamagedError.isInstance(error)
-          ? error
-          : new ConversationDamagedError(this.id, error instanceof Error ? error.message : String(error), {
-              cause: error,
-            });
+        if (this.#deletion.isDeleted) throw new ConversationDeletedError(this.id);
+        const damaged = ConversationDamagedError.of(this.id, error);
         this.#damage = damaged.reason;
         throw damaged;
       })
@@ -174,16 +160,7 @@ export class ManagedConversation implements SocketConversation {
 
   /** Called by the manager when a delete begins: no new run or message, and the listeners are told. */
   markDeleted(): void {
-    if (this.#deleted) return;
-    this.#deleted = true;
-    for (const listener of [...this.#onDeleted]) {
-      try {
-        listener();
-      } catch (error) {
-        this.#deps.logger.warn({ conversationId: this.id, err: error }, 'a delete listener failed');
-      }
-    }
-    this.#onDeleted.clear();
+    this.#deletion.mark();
   }
 
   /** Why the last attempt to open failed (cleared by a successful open); undefined when none failed. */
@@ -197,33 +174,23 @@ export class ManagedConversation implements SocketConversation {
   }
 
   get isDeleted(): boolean {
-    return this.#deleted;
+    return this.#deletion.isDeleted;
   }
 
   /** Calls `listener` once when the conversation is deleted (event sockets close). */
   onDeleted(listener: () => void): () => void {
-    if (this.#deleted) {
-      listener();
-      return () => undefined;
-    }
-    this.#onDeleted.add(listener);
-    return () => this.#onDeleted.delete(listener);
+    return this.#deletion.onDeleted(listener);
   }
 
   async #resume(): Promise<Conversation> {
-    const options = resumeOptions(this.id, this.meta, this.#deps);
-    let conversation = await Conversation.resume(this.hex, options);
-    // With leases, `running` may be another replica's live run; a dead owner's run is recovered by the next run.
-    if (conversation.state.execution_status === 'running' && this.#deps.shared?.leases === undefined) {
-      this.#deps.logger.warn(
-        { conversationId: this.id },
-        'conversation was running when the server stopped: recording the interruption',
-      );
-      const mode = this.#deps.interruptedActions;
-      if (mode === undefined) await recordInterruptedRun(conversation);
-      else this.resumeAfterRestart = await recordInterruptedAction(conversation, mode);
-      conversation = await Conversation.resume(this.hex, options);
-    }
+    const conversation = await resumeRecovering({
+      id: this.id,
+      meta: this.meta,
+      deps: this.#deps,
+      onResumeAfterRestart: (resume) => {
+        this.resumeAfterRestart = resume;
+      },
+    });
     this.#attach(conversation);
     this.#deps.logger.info({ conversationId: this.id, events: conversation.log.length }, 'conversation opened');
     this.#recordStatus(conversation.state.execution_status);
@@ -246,7 +213,7 @@ export class ManagedConversation implements SocketConversation {
     conversation.subscribe((event, index) => {
       if (event.kind === 'ObservationEvent' && event.tool_name === 'delegate') void this.refreshSubConversations();
       if (index === undefined) {
-        this.#publish(event);
+        this.#published.publish(event);
         return;
       }
       if (event.kind === 'ConversationStateUpdateEvent') {
@@ -287,44 +254,22 @@ export class ManagedConversation implements SocketConversation {
   fullState(): Record<string, unknown> {
     const conversation = this.#conversation;
     if (conversation === undefined) throw new Error(`Conversation ${this.id} is not open`);
-    const agent: Record<string, unknown> = {
-      ...conversation.agent.toJSON(),
-      llm: { ...redactedAgentConfig(this.meta.agent).llm },
-    };
-    // As the reference: skill contents are left out of responses.
-    if (agent.agent_context !== undefined) agent.agent_context = { ...(agent.agent_context as object), skills: [] };
-    return conversationInfo({
-      meta: this.meta,
-      state: conversation.state,
-      agent,
+    return openConversationInfo(conversation, this.meta, {
       persistenceDir: this.#deps.persistenceDir,
-      secretNames: this.meta.secret_names,
-      hookConfig: hookConfigInfo(hooksOfRequest(this.meta.hook_config)),
       subConversationIds: this.#subConversationIds,
-      sandboxPolicy: conversation.sandboxPolicy,
     });
   }
 
   onPublished(listener: (event: AnyEvent) => void): () => void {
-    this.#published.add(listener);
-    return () => this.#published.delete(listener);
-  }
-
-  #publish(event: AnyEvent): void {
-    for (const listener of this.#published) {
-      try {
-        listener(event);
-      } catch (error) {
-        // A failing subscriber is isolated from the others and from the conversation (§11.5).
-        this.#deps.logger.warn({ conversationId: this.id, err: error }, 'a published-event listener failed');
-      }
-    }
+    return this.#published.add(listener);
   }
 
   /** Publishes a `full_state` ConversationStateUpdateEvent (never persisted). */
   publishFullState(): void {
     if (this.#conversation === undefined || this.#published.size === 0) return;
-    this.#publish(createEvent('ConversationStateUpdateEvent', { key: 'full_state', value: this.fullState() }));
+    this.#published.publish(
+      createEvent('ConversationStateUpdateEvent', { key: 'full_state', value: this.fullState() }),
+    );
   }
 
   async sendUserMessage(message: Message): Promise<void> {
@@ -336,31 +281,20 @@ export class ManagedConversation implements SocketConversation {
     if (message.role !== 'user') {
       throw new InvalidRequestError(`Only user messages can be sent to a conversation (role was '${message.role}')`);
     }
-    if (this.#deleted) throw new ConversationDeletedError(this.id);
+    if (this.#deletion.isDeleted) throw new ConversationDeletedError(this.id);
     const conversation = await this.open();
     await conversation.sendMessage(message);
     await this.saveMeta();
     if (!options.run) return;
-    if (this.isRunning) this.#rerunRequested = true;
-    else if (this.#deps.shared === undefined) await this.startRun();
-    else {
-      // Another replica may run it: its run folds the message at its next step, as a run in this process
-      // would. One that is just ending releases the lease in a moment, so wait for it a little.
-      await this.startRun({ leaseWaitMs: SHARED_RUN_WAIT_MS }).catch((error: unknown) => {
-        if (!isHeldElsewhere(error)) throw error;
-      });
-    }
+    await this.#runs.runAfterMessage();
   }
 
   /**
    * Accepts the pending actions (reference `respond_to_confirmation` with accept): runs them, unless a run
    * is already going here or, on replicas, in another replica (whose run takes them: applied once).
    */
-  async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
-    if (this.isRunning) return;
-    await this.startRun(options).catch((error: unknown) => {
-      if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
-    });
+  acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
+    return this.#runs.acceptPendingActions(options);
   }
 
   /**
@@ -368,68 +302,14 @@ export class ManagedConversation implements SocketConversation {
    * ended, so a client that reads the conversation next sees it. Throws `ConversationBusyError` (409)
    * when a run is in progress.
    */
-  async startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
-    const conversation = await this.open();
-    if (this.#deleted) throw new ConversationDeletedError(this.id);
-    this.#deps.sandboxing.assertCanRun();
-    // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
-    // Its post-run snapshot is published first, so that a client waiting on the new run does not take it for its end.
-    while (this.#run !== undefined && conversation.state.execution_status === 'paused') {
-      await this.#run;
-      await this.#afterRunDone;
-    }
-    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
-    let markStarted: () => void = () => undefined;
-    const started = new Promise<void>((resolve) => {
-      markStarted = resolve;
-    });
-    const unsubscribe = conversation.subscribe((event) => {
-      if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
-    });
-    this.#deps.logger.info({ conversationId: this.id }, 'run started');
-    let begun = false;
-    let refused: unknown;
-    this.#run = conversation
-      .run(options.leaseWaitMs === undefined ? {} : { leaseWaitMs: options.leaseWaitMs })
-      .then(
-        (result) => {
-          this.#deps.logger.info({ conversationId: this.id, ...result }, 'run ended');
-        },
-        (error: unknown) => {
-          // Another replica holds the conversation's lease: the caller gets the 409, not a silent no-op.
-          if (!begun && AgentError.isInstance(error) && error.code === 'conversation_running') refused = error;
-          else this.#deps.logger.warn({ conversationId: this.id, err: error }, 'run failed');
-        },
-      )
-      .finally(() => {
-        unsubscribe();
-        markStarted();
-        this.#run = undefined;
-        this.#afterRunDone = this.#afterRun();
-      });
-    await started;
-    begun = true;
-    if (refused !== undefined) throw refused;
-  }
-
-  async #afterRun(): Promise<void> {
-    await this.saveMeta().catch(() => undefined);
-    this.publishFullState();
-    const conversation = this.#conversation;
-    if (this.#rerunRequested && conversation !== undefined) {
-      this.#rerunRequested = false;
-      if (conversation.state.execution_status === 'idle') {
-        await this.startRun().catch((error: unknown) => {
-          this.#deps.logger.warn({ conversationId: this.id, err: error }, 'scheduled re-run could not start');
-        });
-      }
-    }
+  startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
+    return this.#runs.start(options);
   }
 
   /** Moves HEAD (reference `navigate_to`); 409 during a run, 404 for an unknown event. */
   async navigateTo(eventId: string | null): Promise<void> {
     const conversation = await this.open();
-    if (this.#run !== undefined) throw new ConversationBusyError();
+    if (this.#runs.isRunning) throw new ConversationBusyError();
     await conversation.navigateTo(eventId);
     this.publishFullState();
   }
@@ -480,16 +360,8 @@ export class ManagedConversation implements SocketConversation {
   }
 
   /** Resolves when the background run (if any) has ended, or after `timeoutMs`; true when it ended. */
-  async waitForRun(timeoutMs: number): Promise<boolean> {
-    const run = this.#run;
-    if (run === undefined) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const ended = await Promise.race([run.then(() => true as const), timeout]);
-    clearTimeout(timer);
-    return ended;
+  waitForRun(timeoutMs: number): Promise<boolean> {
+    return this.#runs.waitFor(timeoutMs);
   }
 
   /**
@@ -499,7 +371,7 @@ export class ManagedConversation implements SocketConversation {
   async close(): Promise<void> {
     const conversation = this.#conversation;
     if (conversation !== undefined) {
-      if (this.#run === undefined) await conversation.close();
+      if (!this.#runs.isRunning) await conversation.close();
       else {
         await conversation.checkpoint();
         await this.releaseProcesses();
@@ -523,12 +395,4 @@ export class ManagedConversation implements SocketConversation {
   conversation(): Promise<Conversation> {
     return this.open();
   }
-}
-
-/** How long a message sent with `run` waits for another replica's run that is ending to release the lease. */
-const SHARED_RUN_WAIT_MS = 1_000;
-
-/** Another replica (or process) holds the conversation's lease. */
-function isHeldElsewhere(error: unknown): boolean {
-  return AgentError.isInstance(error) && error.code === 'conversation_running';
 }

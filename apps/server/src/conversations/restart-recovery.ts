@@ -1,11 +1,14 @@
 import {
-  type Conversation,
+  Conversation,
   type ConversationOptions,
   type ConversationState,
   conversationStateSchema,
   interruptedActionEvent,
 } from '@x/agent';
 import { createEvent } from '@x/events';
+import type { ConversationMeta } from './conversation-meta.js';
+import type { ManagedConversationDeps } from './managed-conversation-deps.js';
+import { resumeOptions } from './resume-options.js';
 
 /** The reference's text for an action cut short by a server restart (§11.5). */
 export const RESTART_ERROR_TEXT =
@@ -58,6 +61,35 @@ export async function recordInterruptedAction(
     createEvent('ConversationStateUpdateEvent', { key: 'execution_status', value: 'waiting_for_confirmation' }),
   );
   return false;
+}
+
+/**
+ * Resumes a server conversation; one persisted as `running` whose run is not another replica's (no leases) was
+ * cut off by a restart: its interruption is recorded (`recordInterruptedRun`, or `recordInterruptedAction` with
+ * `deps.interruptedActions`, whose answer goes to `onResumeAfterRestart` at once) and it is resumed again.
+ */
+export async function resumeRecovering(request: {
+  id: string;
+  meta: ConversationMeta;
+  deps: ManagedConversationDeps;
+  /** Told whether the run a restart cut off should be resumed (only with `deps.interruptedActions`). */
+  onResumeAfterRestart: (resume: boolean) => void;
+}): Promise<Conversation> {
+  const { id, meta, deps } = request;
+  const options = resumeOptions(id, meta, deps);
+  let conversation = await Conversation.resume(meta.id, options);
+  // With leases, `running` may be another replica's live run; a dead owner's run is recovered by the next run.
+  if (conversation.state.execution_status === 'running' && deps.shared?.leases === undefined) {
+    deps.logger.warn(
+      { conversationId: id },
+      'conversation was running when the server stopped: recording the interruption',
+    );
+    const mode = deps.interruptedActions;
+    if (mode === undefined) await recordInterruptedRun(conversation);
+    else request.onResumeAfterRestart(await recordInterruptedAction(conversation, mode));
+    conversation = await Conversation.resume(meta.id, options);
+  }
+  return conversation;
 }
 
 /** Our derived state from a base_state.json we wrote, without opening the conversation; else undefined. */

@@ -1,10 +1,9 @@
 import type { KeyObject } from 'node:crypto';
-import { type AnyEvent, parseEventJson } from '@x/events';
+import type { AnyEvent } from '@x/events';
 import {
   AppendConflictError,
   type AppendFence,
   type ChainReport,
-  CorruptEventError,
   DuplicateEventIdError,
   EventIndexOutOfRangeError,
   type EventLogAppendOptions,
@@ -26,7 +25,9 @@ import {
   insertEventsLocked,
   toEventRow,
 } from './insert-events.js';
+import { LogIndex } from './log-index.js';
 import { signPostgresChainHead, verifyPostgresChain } from './postgres-chain.js';
+import { catchUpRows, PAGE, type RowSource, readEventRange } from './read-rows.js';
 import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';
 import { waitForGrowth } from './wait-for-growth.js';
 
@@ -54,8 +55,6 @@ export interface PostgresEventLogOptions {
   cacheSize?: number;
 }
 
-const PAGE = 500;
-
 function checkedExpectedIndex(expectedIndex: number | undefined): number | undefined {
   if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
     throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
@@ -80,10 +79,9 @@ export class PostgresEventLog implements EventLogLike {
   readonly #pollIntervalMs: number;
   readonly #retryForMs: number;
   readonly #cacheSize: number;
-  readonly #ids: string[] = [];
-  readonly #indexById = new Map<string, number>();
-  readonly #cache = new Map<number, AnyEvent>();
-  readonly #waiters = new Set<() => void>();
+  /** The ids in index order and the cached events. */
+  readonly #index: LogIndex;
+  readonly #rows: RowSource;
   #tail: Promise<unknown> = Promise.resolve();
   /** How many more appends take the log's lock instead of trying an index (set after a conflict). */
   #lockedAppends = 0;
@@ -99,6 +97,14 @@ export class PostgresEventLog implements EventLogLike {
     this.#pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.#retryForMs = options.retryForMs ?? 30_000;
     this.#cacheSize = options.cacheSize ?? 1024;
+    this.#index = new LogIndex(this.#cacheSize);
+    this.#rows = {
+      database,
+      table: this.#table,
+      logId: this.logId,
+      retryForMs: this.#retryForMs,
+      index: this.#index,
+    };
   }
 
   /** Opens (or starts) the log `options.logId`: one query for the ids of its events. */
@@ -120,17 +126,17 @@ export class PostgresEventLog implements EventLogLike {
   }
 
   get length(): number {
-    return this.#ids.length;
+    return this.#index.length;
   }
 
   indexOf(id: string): number {
-    return this.#indexById.get(id) ?? -1;
+    return this.#index.find(id) ?? -1;
   }
 
   idAt(index: number): string {
-    const resolved = this.#resolve(index);
+    const resolved = this.#index.resolve(index);
     if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
-    return this.#ids[resolved]!;
+    return this.#index.idAt(resolved);
   }
 
   /**
@@ -167,20 +173,20 @@ export class PostgresEventLog implements EventLogLike {
   }
 
   async get(index: number): Promise<AnyEvent> {
-    let resolved = this.#resolve(index);
+    let resolved = this.#index.resolve(index);
     if (resolved === undefined) {
       await this.refresh();
-      resolved = this.#resolve(index);
+      resolved = this.#index.resolve(index);
       if (resolved === undefined) throw new EventIndexOutOfRangeError(index, this.length);
     }
     return (await this.#readRange(resolved, resolved + 1))[0]!;
   }
 
   async getById(id: string): Promise<AnyEvent> {
-    let index = this.#indexById.get(id);
+    let index = this.#index.find(id);
     if (index === undefined) {
       await this.refresh();
-      index = this.#indexById.get(id);
+      index = this.#index.find(id);
       if (index === undefined) throw new UnknownEventIdError(id);
     }
     return this.get(index);
@@ -235,7 +241,7 @@ export class PostgresEventLog implements EventLogLike {
             {
               length: () => this.length,
               watch: (wake) => this.database.notifier.watch(this.logId, wake),
-              waiters: this.#waiters,
+              waiters: this.#index.waiters,
               refresh: () => this.#sharedRefresh(),
             },
             { known, signal, pollIntervalMs },
@@ -283,10 +289,10 @@ export class PostgresEventLog implements EventLogLike {
   ): Promise<number[]> {
     const conflict = (): AppendConflictError =>
       new AppendConflictError({ eventId: rows[0]!.id, expectedIndex: expectedIndex!, actualIndex: this.length });
-    for (const { id } of rows) this.#rejectDuplicate(id);
+    for (const { id } of rows) this.#index.rejectDuplicate(id);
     if (expectedIndex !== undefined && expectedIndex !== this.length) {
       if (expectedIndex > this.length) await this.#catchUp(true);
-      for (const { id } of rows) this.#rejectDuplicate(id);
+      for (const { id } of rows) this.#index.rejectDuplicate(id);
       if (expectedIndex !== this.length) throw conflict();
     }
     let uncertain = false;
@@ -327,9 +333,9 @@ export class PostgresEventLog implements EventLogLike {
         this.#lockedAppends = Math.max(0, this.#lockedAppends - 1);
         // Rivals may have appended before the lock was ours: read their ids (and ours) up to the end.
         await this.#catchUp(false);
-        for (const [offset, { event }] of rows.entries()) this.#remember(first + offset, event);
+        for (const [offset, { event }] of rows.entries()) this.#index.remember(first + offset, event);
       } else {
-        for (const { id, event } of rows) this.#push(id, event);
+        for (const { id, event } of rows) this.#index.push(id, event);
       }
       return rows.map((_, offset) => first + offset);
     }
@@ -349,107 +355,12 @@ export class PostgresEventLog implements EventLogLike {
     throw new DuplicateEventIdError(rows[present]!.id, indices[present]!);
   }
 
-  /** Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. */
-  async #catchUp(withBodies: boolean): Promise<number> {
-    const before = this.length;
-    for (;;) {
-      const from = this.length;
-      const rows = await retryOnConnectionFailure(
-        () =>
-          this.database.query<{ idx: number; event_id: string; body?: string }>(
-            `SELECT idx, event_id${withBodies ? ', body' : ''} FROM ${this.#table}
-             WHERE log_id = $1 AND idx >= $2 ORDER BY idx LIMIT ${withBodies ? PAGE : PAGE * 20}`,
-            [this.logId, from],
-          ),
-        this.#retryForMs,
-      );
-      for (const row of rows) {
-        // Appends only ever insert at the first free index, so the rows are contiguous.
-        if (row.idx !== this.length) break;
-        this.#push(row.event_id, row.body === undefined ? undefined : this.#parse(row.idx, row.event_id, row.body));
-      }
-      if (rows.length < (withBodies ? PAGE : PAGE * 20)) break;
-    }
-    return this.length - before;
+  #catchUp(withBodies: boolean): Promise<number> {
+    return catchUpRows(this.#rows, withBodies);
   }
 
-  async #readRange(start: number, end: number): Promise<AnyEvent[]> {
-    const events: (AnyEvent | undefined)[] = [];
-    let missing = false;
-    for (let index = start; index < end; index++) {
-      const cached = this.#cache.get(index);
-      events.push(cached);
-      if (cached === undefined) missing = true;
-    }
-    if (!missing) return events as AnyEvent[];
-    const rows = await retryOnConnectionFailure(
-      () =>
-        this.database.query<{ idx: number; event_id: string; body: string }>(
-          `SELECT idx, event_id, body FROM ${this.#table} WHERE log_id = $1 AND idx >= $2 AND idx < $3 ORDER BY idx`,
-          [this.logId, start, end],
-        ),
-      this.#retryForMs,
-    );
-    for (const row of rows) {
-      const event = this.#parse(row.idx, row.event_id, row.body);
-      this.#remember(row.idx, event);
-      events[row.idx - start] = event;
-    }
-    return events.map((event, offset) => {
-      if (event === undefined) {
-        throw new CorruptEventError({ location: this.#describe(start + offset), problem: 'the row is missing' });
-      }
-      return event;
-    });
-  }
-
-  #parse(index: number, id: string, body: string): AnyEvent {
-    let event: AnyEvent;
-    try {
-      event = parseEventJson(body);
-    } catch (error) {
-      throw new CorruptEventError({
-        location: this.#describe(index),
-        problem: error instanceof Error ? error.message : String(error),
-      });
-    }
-    if (event.id !== id) {
-      throw new CorruptEventError({
-        location: this.#describe(index),
-        problem: `its row says id '${id}' but the event's id is '${event.id}'`,
-      });
-    }
-    return event;
-  }
-
-  #describe(index: number): string {
-    return `${this.database.location} ${this.#table} (log_id '${this.logId}', idx ${index})`;
-  }
-
-  #push(id: string, event: AnyEvent | undefined): void {
-    const index = this.#ids.length;
-    this.#ids.push(id);
-    if (!this.#indexById.has(id)) this.#indexById.set(id, index);
-    if (event !== undefined) this.#remember(index, event);
-    for (const wake of [...this.#waiters]) wake();
-  }
-
-  #remember(index: number, event: AnyEvent): void {
-    if (this.#cacheSize <= 0) return;
-    this.#cache.delete(index);
-    this.#cache.set(index, event);
-    if (this.#cache.size > this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
-  }
-
-  #rejectDuplicate(id: string): void {
-    const existing = this.#indexById.get(id);
-    if (existing !== undefined) throw new DuplicateEventIdError(id, existing);
-  }
-
-  #resolve(index: number): number | undefined {
-    if (!Number.isInteger(index)) return undefined;
-    const resolved = index < 0 ? this.length + index : index;
-    return resolved >= 0 && resolved < this.length ? resolved : undefined;
+  #readRange(start: number, end: number): Promise<AnyEvent[]> {
+    return readEventRange(this.#rows, start, end);
   }
 
   #enqueue<T>(work: () => Promise<T>): Promise<T> {

@@ -15,4 +15,12 @@ export class ConversationDamagedError extends ServerError {
     this.conversationId = conversationId;
     this.reason = reason;
   }
+
+  /** `error` as a ConversationDamagedError of the conversation: itself when it is one, else one giving its message. */
+  static of(conversationId: string, error: unknown): ConversationDamagedError {
+    if (ConversationDamagedError.isInstance(error)) return error;
+    return new ConversationDamagedError(conversationId, error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
 }
