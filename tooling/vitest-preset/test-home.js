@@ -16,13 +16,15 @@ export function createTestHomeEnv() {
     return { HOME: process.env.X_TEST_HOME, X_HOME: join(process.env.X_TEST_HOME, '.x') };
   }
   const home = mkdtempSync(join(tmpdir(), 'x-test-home-'));
-  const env = {
-    HOME: home,
-    X_HOME: join(home, '.x'),
-    X_TEST_HOME: home,
-    X_TEST_HOME_OWNER: String(process.pid),
-    X_REAL_HOME: realHome,
-  };
+  return { ...homeEnvAt(home), X_TEST_HOME: home, X_TEST_HOME_OWNER: String(process.pid) };
+}
+
+/**
+ * The variables that make `home` the home directory (HOME, X_HOME) while git, npm, pnpm and pyenv keep their
+ * real configuration, caches and store.
+ */
+export function homeEnvAt(home) {
+  const env = { HOME: home, X_HOME: join(home, '.x'), X_REAL_HOME: realHome };
   const keep = (name, path) => {
     if (process.env[name] === undefined && existsSync(path)) env[name] = path;
   };

@@ -249,7 +249,7 @@ export async function buildServer(
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerChainRoutes(app, manager);
-  registerInsightRoutes(app, manager, localIndex);
+  registerInsightRoutes(app, manager, localIndex ?? shared?.forks);
   registerCompareRoute(app, manager);
   // Only local conversation directories can be named by an eval case (not S3 objects or PostgreSQL rows).
   const localConversationsDir =

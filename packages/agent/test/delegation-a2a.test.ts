@@ -35,7 +35,11 @@ const delegate = (tasks: Record<string, string>): OfflineTurn => ({
   toolCalls: [{ name: 'delegate', arguments: { command: 'delegate', tasks } }],
 });
 
-async function runParent(tool: ReturnType<typeof createDelegateTool>, script: OfflineTurn[]) {
+async function runParent(
+  tool: ReturnType<typeof createDelegateTool>,
+  script: OfflineTurn[],
+  runOptions: Parameters<Conversation['run']>[0] = {},
+) {
   const persistenceDir = join(dir, 'data');
   const conversation = await Conversation.create({
     agent: new Agent({ llm: createOfflineLLM({ script }), tools: [tool] }),
@@ -44,14 +48,15 @@ async function runParent(tool: ReturnType<typeof createDelegateTool>, script: Of
     durability: 'none',
   });
   await conversation.sendMessage('Ask the remote agent');
-  const result = await conversation.run();
+  const result = await conversation.run(runOptions);
+  const stats = conversation.state.stats;
   const events: AnyEvent[] = [];
   for await (const event of conversation.events()) events.push(event);
   const observations = events.filter(
     (event): event is ObservationEvent => event.kind === 'ObservationEvent' && event.tool_name === 'delegate',
   );
   await conversation.close();
-  return { result, observations };
+  return { result, observations, stats };
 }
 
 const text = (observation: ObservationEvent | undefined) =>
@@ -107,5 +112,47 @@ describe('a remote A2A agent as a sub-agent', () => {
     expect(text(observations[0])).toContain(
       `Could not spawn far (shouter): The A2A agent at ${gone.url} could not be reached`,
     );
+  });
+});
+
+describe('a remote A2A agent under a budget', () => {
+  const delegateTwice = (id: string, first: string, second: string): OfflineTurn => ({
+    toolCalls: [
+      { name: 'delegate', arguments: { command: 'delegate', tasks: { [id]: first } } },
+      { name: 'delegate', arguments: { command: 'delegate', tasks: { [id]: second } } },
+    ],
+  });
+
+  it("counts what the remote's task reports it spent against the parent's run budget, which then stops the run", async () => {
+    await remote.close();
+    remote = await startRemoteA2aAgent({ usage: { costUsd: 0.5, promptTokens: 1200, completionTokens: 300 } });
+    const tool = createDelegateTool({ agentTypes: { shouter: createA2aSubAgentType({ url: remote.url }) } });
+    const { result, stats } = await runParent(
+      tool,
+      [spawn('far', 'shouter'), delegate({ far: 'count the stars' }), delegate({ far: 'and the moons' }), finish('x')],
+      // The offline model spends tokens at no price: allowed, so only the remote's dollars count.
+      { budget: { maxUsd: 0.4, allowUnknownCost: true } },
+    );
+    expect(stats.usage_to_metrics['delegate:far']).toMatchObject({
+      accumulated_cost: 0.5,
+      accumulated_token_usage: { prompt_tokens: 1200, completion_tokens: 300 },
+    });
+    // The model call after the delegation is refused: the remote's spend passed the budget.
+    expect(result.status).toBe('error');
+    expect(remote.received.map((task) => task.text)).toEqual(['count the stars']);
+  });
+
+  it('does not ask a remote agent once the budget is spent, even in the same response', async () => {
+    await remote.close();
+    remote = await startRemoteA2aAgent({ usage: { costUsd: 0.5 } });
+    const tool = createDelegateTool({ agentTypes: { shouter: createA2aSubAgentType({ url: remote.url }) } });
+    const { observations } = await runParent(
+      tool,
+      [spawn('far', 'shouter'), delegateTwice('far', 'count the stars', 'and the moons'), finish('x')],
+      // The offline model spends tokens at no price: allowed, so only the remote's dollars count.
+      { budget: { maxUsd: 0.4, allowUnknownCost: true } },
+    );
+    expect(remote.received.map((task) => task.text)).toEqual(['count the stars']);
+    expect(text(observations[2])).toContain('1. Agent far ERROR: Sub-agent far was not asked: the budget is spent');
   });
 });

@@ -3,6 +3,8 @@ export {
   type ConversationPage,
   type ConversationRecord,
   type ConversationSearch,
+  type ForkedConversation,
+  type ForkLink,
   PostgresConversationIndex,
 } from './conversations/postgres-conversation-index.js';
 export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase, type QueryOptions } from './database.js';

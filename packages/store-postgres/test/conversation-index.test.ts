@@ -58,6 +58,28 @@ describe('PostgresConversationIndex', () => {
     expect(await conversations.get('c1')).toBeUndefined();
   });
 
+  it('keeps fork links (set once, kept by later writes) and lists the forks of a conversation, oldest first', async () => {
+    const conversations = await index();
+    await conversations.upsert({ conversationId: 'src' });
+    await conversations.upsert({
+      conversationId: 'f1',
+      createdAt: '2026-01-01T00:00:00Z',
+      forkedFrom: { conversationId: 'src', eventId: 'e1' },
+    });
+    await conversations.upsert({
+      conversationId: 'f2',
+      createdAt: '2026-01-02T00:00:00Z',
+      forkedFrom: { conversationId: 'src', eventId: null },
+    });
+    // A later write of the fork's row (a status change) leaves its link alone.
+    await conversations.upsert({ conversationId: 'f1', status: 'running' });
+    expect(await conversations.forksOf('src')).toEqual([
+      { conversationId: 'f1', fromEventId: 'e1' },
+      { conversationId: 'f2', fromEventId: null },
+    ]);
+    expect(await conversations.forksOf('f1')).toEqual([]);
+  });
+
   it('filters by status and title (wildcards taken literally) and pages newest first without gap or repeat', async () => {
     const conversations = await index();
     for (let i = 0; i < 25; i++) {

@@ -31,13 +31,13 @@ describe('connectPostgres', () => {
 
   it('migrates once: connecting again (or from many replicas at once) applies nothing twice', async () => {
     const first = await freshTables();
-    expect(await first.migrate()).toBe(4);
+    expect(await first.migrate()).toBe(5);
     const again = await Promise.all([first.migrate(), first.migrate(), first.migrate()]);
-    expect(again).toEqual([4, 4, 4]);
+    expect(again).toEqual([5, 5, 5]);
     const rows = await first.query<{ version: number }>(
       `SELECT version FROM ${first.tablePrefix}schema_version ORDER BY version`,
     );
-    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
     await first.close();
   });
 
@@ -46,7 +46,7 @@ describe('connectPostgres', () => {
     await database.query(`INSERT INTO ${database.tablePrefix}schema_version (version) VALUES (99)`);
     const error = await database.migrate().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SchemaTooNewError);
-    expect(error).toMatchObject({ found: 99, known: 4 });
+    expect(error).toMatchObject({ found: 99, known: 5 });
     await database.close();
   });
 
@@ -55,7 +55,7 @@ describe('connectPostgres', () => {
     const lazy = await connectPostgres({ url: await sharedDatabaseUrl(), migrate: false, tablePrefix: prefix });
     const before = await lazy.query<{ name: string | null }>(`SELECT to_regclass('${prefix}events')::text AS name`);
     expect(before[0]?.name).toBeNull();
-    expect(await lazy.migrate()).toBe(4);
+    expect(await lazy.migrate()).toBe(5);
     const after = await lazy.query<{ name: string | null }>(`SELECT to_regclass('${prefix}events')::text AS name`);
     expect(after[0]?.name).toBe(`${prefix}events`);
     await lazy.close();

@@ -88,6 +88,9 @@ export function conversationInfo(input: ConversationInfoInput): Record<string, u
     client_tools: [],
     // x only: what the conversation's processes run under (its history: x_sandbox_policy.json).
     sandbox: input.sandboxPolicy ?? null,
+    // x only: how many log events this state reflects. A client resuming a stream by index gets this snapshot
+    // before the replay, and must not let a replayed field update below it undo the state (@x/client).
+    event_count: state.event_count,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ConversationOptions } from '@x/agent';
 import type { FileStore, Leases } from '@x/store';
 import type { PostgresConversationIndex } from '@x/store-postgres';
+import { hyphenate } from '../internal/conversation-ids.js';
 import type { ConversationListing, ConversationSortOrder } from './conversation-listing.js';
 import { readConversationMeta } from './conversation-meta.js';
 import { type ConversationIndexSink, indexedConversationStore } from './indexed-store.js';
@@ -32,8 +33,37 @@ async function indexMissingConversations(store: FileStore, index: PostgresConver
         title: meta.title ?? null,
         createdAt: meta.created_at,
         updatedAt: meta.updated_at,
+        ...(meta.forked_from_conversation_id === undefined || meta.forked_from_conversation_id === null
+          ? {}
+          : { forkedFrom: forkLink(meta.forked_from_conversation_id, meta.forked_from_event_id ?? null) }),
       });
     }
+  }
+}
+
+/**
+ * Rows written before the table kept fork links (schema 5) get theirs from meta.json: one query finds the forks
+ * whose row lacks the link (meta.json is written compactly, so a fork's holds `"forked_from_conversation_id":"`),
+ * and only those are read.
+ */
+async function backfillForkLinks(store: FileStore, index: PostgresConversationIndex): Promise<void> {
+  const { tablePrefix } = index.database;
+  const rows = await index.database.query<{ conversation_id: string }>(
+    `SELECT c.conversation_id FROM ${tablePrefix}conversations c
+     JOIN ${tablePrefix}files f ON f.path = c.conversation_id || '/meta.json'
+     WHERE c.forked_from_conversation_id IS NULL
+       AND position(convert_to('"forked_from_conversation_id":"', 'UTF8') in f.data) > 0`,
+  );
+  for (const { conversation_id: hex } of rows) {
+    const meta = await readConversationMeta(store, hex).catch(() => undefined);
+    const source = meta?.forked_from_conversation_id;
+    if (typeof source !== 'string') continue;
+    // Its own update time: a backfill is no change of the conversation (listings sort by it).
+    await index.upsert({
+      conversationId: hex,
+      updatedAt: meta!.updated_at,
+      forkedFrom: forkLink(source, meta?.forked_from_event_id ?? null),
+    });
   }
 }
 
@@ -42,11 +72,22 @@ async function indexMissingConversations(store: FileStore, index: PostgresConver
  * costs one commit, not two (the file store and the index share the database).
  */
 export function postgresIndexSink(index: PostgresConversationIndex): ConversationIndexSink {
+  const row = (record: Parameters<ConversationIndexSink['upsert']>[0]) => {
+    const { forkedFrom, ...rest } = record;
+    return forkedFrom === undefined
+      ? rest
+      : { ...rest, forkedFrom: forkLink(forkedFrom.conversationId, forkedFrom.eventId) };
+  };
   return {
-    upsert: (record) => index.upsert(record),
-    upsertWithFile: (record, file) => index.upsert(record, { file }),
+    upsert: (record) => index.upsert(row(record)),
+    upsertWithFile: (record, file) => index.upsert(row(record), { file }),
     delete: (conversationId) => index.delete(conversationId),
   };
+}
+
+/** Rows are keyed by 32 hex digits: a fork's source is kept so, whichever form meta.json has it in. */
+function forkLink(sourceId: string, eventId: string | null): { conversationId: string; eventId: string | null } {
+  return { conversationId: sourceId.replace(/-/g, '').toLowerCase(), eventId };
 }
 
 /** What a server shares with other replicas through PostgreSQL. */
@@ -58,6 +99,8 @@ export interface SharedConversationBackend {
   conversationOptions: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
   /** Lists and counts the conversations with SQL (the conversations table), never reading them all. */
   listing: ConversationListing;
+  /** The forks of a conversation (32 hex), from the conversations table's fork links, oldest first. */
+  forks: { forksOf(sourceHex: string): Promise<{ conversation_id: string; from_event_id: string | null }[]> };
   /** The run leases every conversation takes (also given in `conversationOptions`). */
   leases: Leases;
   /** Keys of the run leases whose owner died (expired without being released): runs to recover. */
@@ -80,6 +123,7 @@ export async function openPostgresBackend(
   const index = new PostgresConversationIndex(database);
   const store = indexedConversationStore(createPostgresFileStore(database), postgresIndexSink(index));
   await indexMissingConversations(store, index);
+  await backfillForkLinks(store, index);
   const leases = new PostgresLeases(database, options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs });
   return {
     store,
@@ -101,6 +145,13 @@ export async function openPostgresBackend(
           ...(status === undefined ? {} : { status }),
           ...(query === undefined ? {} : { textContains: query.trim() }),
         }),
+    },
+    forks: {
+      forksOf: async (sourceHex) =>
+        (await index.forksOf(sourceHex)).map((fork) => ({
+          conversation_id: hyphenate(fork.conversationId),
+          from_event_id: fork.fromEventId,
+        })),
     },
     root: database.location,
     conversationOptions: {

@@ -20,9 +20,9 @@ import { readSubConversationEvents } from './sub-conversation-log.js';
 const tags = ['conversations'];
 const LABEL_LENGTH = 80;
 
-/** Where the forks of a conversation are looked up (the single server's in-memory index). */
+/** Where the forks of a conversation are looked up (the single server's in-memory index, or PostgreSQL's table). */
 export interface ForkLookup {
-  forksOf(sourceHex: string): ForkRecord[];
+  forksOf(sourceHex: string): ForkRecord[] | Promise<ForkRecord[]>;
 }
 
 /**
@@ -101,7 +101,7 @@ export function registerInsightRoutes(
         segments: tree.segments,
         forked_from_conversation_id: managed.meta.forked_from_conversation_id ?? null,
         forked_from_event_id: managed.meta.forked_from_event_id ?? null,
-        forks: (forks?.forksOf(managed.hex) ?? []).map((fork) => ({
+        forks: ((await forks?.forksOf(managed.hex)) ?? []).map((fork) => ({
           ...fork,
           segment_id: fork.from_event_id === null ? null : (tree.segmentOf(fork.from_event_id) ?? null),
         })),

@@ -8,7 +8,11 @@ export function approvalHostOf(host: RunHost): ApprovalHost {
     conversationId: conversation.id,
     store: conversation.store,
     directory: conversation.directory,
-    tools: [...conversation.agent.tools, ...(host.clientTools?.() ?? [])],
+    // The agent in control when asked (control passes with `transfer_to_agent`), with the tools the roster gives
+    // it, and the tools the client runs: an edited call is checked against what that agent can call.
+    get tools() {
+      return [...(host.toolsInControl?.() ?? conversation.agent.tools), ...(host.clientTools?.() ?? [])];
+    },
     state: () => host.state(),
     pendingActions: () => conversation.pendingActions(),
     getEvent: (id) =>

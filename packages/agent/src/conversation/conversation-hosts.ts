@@ -4,7 +4,7 @@ import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
 import { buildBaseState } from './base-state.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
-import { conversationStepContext } from './conversation-step-context.js';
+import { conversationStepContext, toolsInControl } from './conversation-step-context.js';
 import { takeRunLease } from './ownership/take-run-lease.js';
 import { rejectPendingActions } from './pending-decisions.js';
 import { pause } from './run-control.js';
@@ -30,6 +30,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
     budget: parts.budget,
     agentName: () => parts.roster.nameOf(owner.agent),
+    toolsInControl: () => toolsInControl(owner, parts),
     captureWorkspace: () => parts.checkpoints.capture(),
     clientTools: () => parts.options.clientTools?.() ?? [],
     ...(parts.options.approvalRules === undefined

@@ -1,6 +1,6 @@
 import { createEvent } from '@x/events';
 import type { StepContext } from '../agent/step-context.js';
-import type { ToolConversation } from '../tools/tool.js';
+import type { Tool, ToolConversation } from '../tools/tool.js';
 import { type ControlHost, escalateConversation, transferControl } from './conversation-control.js';
 import { conversationFiles } from './conversation-files.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
@@ -92,10 +92,15 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
   };
 }
 
+/** The tools the agent in control calls: its own, and the ones the roster gives it (transfer, escalate). */
+export function toolsInControl(owner: PartsOwner, parts: ConversationParts): readonly Tool[] {
+  return [...owner.agent.tools, ...parts.roster.toolsFor(owner.agent)];
+}
+
 /** What `executeTool` needs: the agent's tools, a step context with no run signal, the conversation's events. */
 export function conversationToolRunner(owner: PartsOwner, parts: ConversationParts): ToolRunner {
   return {
-    tools: [...owner.agent.tools, ...parts.roster.toolsFor(owner.agent)],
+    tools: toolsInControl(owner, parts),
     stepContext: () => conversationStepContext(owner, parts, undefined),
     watch: (listener) => parts.events.subscribe(listener),
     captureWorkspace: () => parts.checkpoints.capture(),

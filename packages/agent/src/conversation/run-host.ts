@@ -42,6 +42,8 @@ export interface RunHost {
   popBlockedMessage(messageId: string | undefined): Promise<string | undefined>;
   /** The name of the agent in control (its key in `ConversationOptions.agents`); default its own `name`. */
   agentName?(): string;
+  /** The tools the agent in control calls (its own and the roster's); default `conversation.agent.tools`. */
+  toolsInControl?(): readonly Tool[];
   /** Takes a workspace checkpoint (recorded at HEAD when the files changed); a no-op with checkpoints off. */
   captureWorkspace?(): Promise<unknown>;
   /** Approval rules and the confirmation policy they fall back to (see `decideByRules`). */

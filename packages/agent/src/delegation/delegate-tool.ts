@@ -6,6 +6,7 @@ import { spendOf } from '../budgets/index.js';
 import { Conversation } from '../conversation/conversation.js';
 import type { HookConfigInput } from '../hooks/hook-config.js';
 import type { LLM } from '../llm/llm.js';
+import type { MetricsSnapshot } from '../llm/metrics.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { lendSandbox, type SandboxOpener } from '../sandboxing/sandbox-opener.js';
 import { withAgentName } from '../telemetry/index.js';
@@ -14,6 +15,7 @@ import { defineTool, type Tool, type ToolConversation, type ToolResult } from '.
 import { agentFinalResponse } from './final-response.js';
 import { combinedSnapshot } from './internal/combined-snapshot.js';
 import { prefixedStore } from './internal/prefixed-store.js';
+import { addRemoteUsage, remoteAnswerOf } from './internal/remote-spend.js';
 import { isRemoteSubAgentType, type RemoteSubAgent, type RemoteSubAgentType } from './remote-sub-agent.js';
 import { subConversationsDirectory } from './sub-conversations.js';
 
@@ -84,6 +86,8 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
   const types: Record<string, SubAgentType | RemoteSubAgentType> = { default: defaultAgentType, ...options.agentTypes };
   const maxChildren = options.maxChildren ?? 5;
   const children = new Map<string, Map<string, Child>>();
+  /** What each remote sub-agent reported it spent, by parent id then sub-agent id (kept across a respawn). */
+  const remoteSpend = new Map<string, Map<string, MetricsSnapshot>>();
 
   const spawn = async (parent: ToolConversation, action: DelegateAction): Promise<ToolResult> => {
     const ids = action.ids ?? [];
@@ -157,13 +161,21 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
         'delegate',
       );
     }
-    // A remote agent's spending is its own (nothing of it reaches this conversation): only local children share.
+    // Local children get a share of the budget left; a remote agent cannot be given one, so it is not asked once
+    // the budget is spent, and what its tasks report they spent comes back as `delegate:<id>` (below).
     const local = tasks.map(([id]) => mine.get(id)).filter((child) => child instanceof Conversation);
     await shareBudget(parent, local);
+    const remaining = await parent.budgetRemaining?.();
+    const spent = remoteSpend.get(parent.id) ?? new Map<string, MetricsSnapshot>();
+    remoteSpend.set(parent.id, spent);
     const outcomes: { id: string; answer?: string; escalated?: string; error?: string }[] = await Promise.all(
       tasks.map(async ([id, task]) => {
+        const child = mine.get(id)!;
+        if (!(child instanceof Conversation) && remaining !== undefined && remaining.remainingUsd <= 0) {
+          return { id, error: `Sub-agent ${id} was not asked: the budget is spent` };
+        }
         try {
-          return { id, ...(await withAgentName(id, () => runChild(id, mine.get(id)!, task, signal))) };
+          return { id, ...(await withAgentName(id, () => runChild(id, child, task, signal, spent))) };
         } catch (error) {
           return { id, error: `Sub-agent ${id} failed: ${error instanceof Error ? error.message : String(error)}` };
         }
@@ -173,9 +185,13 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     // child's metrics are cumulative).
     for (const [id] of tasks) {
       const child = mine.get(id);
-      // A remote agent's spending is its own: nothing of it reaches this conversation's stats.
-      if (child instanceof Conversation)
+      if (child instanceof Conversation) {
         await parent.recordUsage?.(`delegate:${id}`, combinedSnapshot(child.state.stats));
+      } else {
+        // A remote agent's spending as its tasks reported it; one that reports nothing is not counted.
+        const reported = spent.get(id);
+        if (reported !== undefined) await parent.recordUsage?.(`delegate:${id}`, reported);
+      }
     }
     const errors = outcomes.filter((outcome) => outcome.error !== undefined).length;
     const lines = outcomes.map((outcome, index) =>
@@ -201,8 +217,13 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     child: Child,
     task: string,
     signal: AbortSignal | undefined,
+    spent: Map<string, MetricsSnapshot>,
   ): Promise<{ answer: string } | { escalated: string }> => {
-    if (!(child instanceof Conversation)) return { answer: await child.send(task, { signal }) };
+    if (!(child instanceof Conversation)) {
+      const answer = remoteAnswerOf(await child.send(task, { signal }));
+      if (answer.usage !== undefined) spent.set(id, addRemoteUsage(spent.get(id), answer.usage));
+      return { answer: answer.text };
+    }
     await child.sendMessage(task);
     const before = child.state.event_count;
     const runOptions = signal === undefined ? {} : { signal };

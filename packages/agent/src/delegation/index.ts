@@ -8,5 +8,12 @@ export {
   type SubAgentType,
 } from './delegate-tool.js';
 export { agentFinalResponse } from './final-response.js';
-export { isRemoteSubAgentType, type RemoteSubAgent, type RemoteSubAgentType } from './remote-sub-agent.js';
+export {
+  isRemoteSubAgentType,
+  type RemoteAnswer,
+  type RemoteSubAgent,
+  type RemoteSubAgentType,
+  type RemoteUsage,
+  remoteUsageSchema,
+} from './remote-sub-agent.js';
 export { listSubConversationIds, SUBAGENTS_DIR, subConversationsDirectory } from './sub-conversations.js';

@@ -1,6 +1,6 @@
 // A remote A2A agent built with `@a2a-js/sdk`'s own server classes (DefaultRequestHandler, InMemoryTaskStore,
 // JsonRpcTransportHandler) on a plain node:http server on 127.0.0.1: a tiny executor that answers each task with
-// an artifact streamed in two appended chunks, or fails it when asked to.
+// an artifact streamed in two appended chunks, or fails it when asked to; it can report what each task spent.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AgentCard, type Part, TaskState } from '@a2a-js/sdk';
@@ -54,7 +54,12 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startRemoteA2aAgent(): Promise<RemoteA2aAgent> {
+export interface RemoteA2aAgentOptions {
+  /** Reported as what each completed task spent, in its final status update's `metadata.usage`. */
+  usage?: Record<string, unknown>;
+}
+
+export async function startRemoteA2aAgent(options: RemoteA2aAgentOptions = {}): Promise<RemoteA2aAgent> {
   const received: RemoteA2aAgent['received'] = [];
   let authorization: string | undefined;
   const executor: AgentExecutor = {
@@ -118,7 +123,7 @@ export async function startRemoteA2aAgent(): Promise<RemoteA2aAgent> {
           taskId,
           contextId,
           status: status(TaskState.TASK_STATE_COMPLETED),
-          metadata: undefined,
+          metadata: options.usage === undefined ? undefined : { usage: options.usage },
         }),
       );
       bus.finished();

@@ -12,6 +12,19 @@ export interface ConversationRecord {
   updatedAt: string;
 }
 
+/** Where a conversation was forked from: its source conversation, and the event (null: the whole log). */
+export interface ForkLink {
+  conversationId: string;
+  eventId: string | null;
+}
+
+/** A conversation forked from another, as `forksOf` lists it. */
+export interface ForkedConversation {
+  conversationId: string;
+  /** The source's event it was forked from; null for a fork of the whole log. */
+  fromEventId: string | null;
+}
+
 /** Filters and paging for `PostgresConversationIndex.search`. */
 export interface ConversationSearch {
   /** One status or any of several. */
@@ -114,6 +127,8 @@ export class PostgresConversationIndex {
       snapshot?: string;
       createdAt?: string;
       updatedAt?: string;
+      /** Where it was forked from; kept once set (a fork's source never changes). */
+      forkedFrom?: ForkLink;
     },
     options: {
       /**
@@ -132,16 +147,20 @@ export class PostgresConversationIndex {
         `${
           file === undefined
             ? ''
-            : `WITH file AS (INSERT INTO ${this.database.tablePrefix}files (path, data) VALUES ($8, $9)
+            : `WITH file AS (INSERT INTO ${this.database.tablePrefix}files (path, data) VALUES ($10, $11)
          ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now()) `
         }
-       INSERT INTO ${this.#table} (conversation_id, status, title, snapshot, created_at, updated_at)
-       VALUES ($1, coalesce($2, 'idle'), $3, $4, coalesce($6::timestamptz, now()), coalesce($7::timestamptz, now()))
+       INSERT INTO ${this.#table} (conversation_id, status, title, snapshot, created_at, updated_at,
+         forked_from_conversation_id, forked_from_event_id)
+       VALUES ($1, coalesce($2, 'idle'), $3, $4, coalesce($6::timestamptz, now()), coalesce($7::timestamptz, now()),
+         $8, $9)
        ON CONFLICT (conversation_id) DO UPDATE SET
          status = coalesce($2, ${this.#table}.status),
          title = CASE WHEN $5 THEN $3 ELSE ${this.#table}.title END,
          snapshot = coalesce($4, ${this.#table}.snapshot),
-         updated_at = coalesce($7::timestamptz, clock_timestamp())`,
+         updated_at = coalesce($7::timestamptz, clock_timestamp()),
+         forked_from_conversation_id = coalesce($8, ${this.#table}.forked_from_conversation_id),
+         forked_from_event_id = CASE WHEN $8::text IS NULL THEN ${this.#table}.forked_from_event_id ELSE $9 END`,
         [
           record.conversationId,
           record.status ?? null,
@@ -150,6 +169,8 @@ export class PostgresConversationIndex {
           'title' in record,
           record.createdAt ?? null,
           record.updatedAt ?? null,
+          record.forkedFrom?.conversationId ?? null,
+          record.forkedFrom?.eventId ?? null,
           ...fileValues,
         ],
       );
@@ -171,6 +192,16 @@ export class PostgresConversationIndex {
       [conversationId],
     );
     return rows[0]?.snapshot ?? undefined;
+  }
+
+  /** The conversations forked from `conversationId` (as `upsert` recorded it), oldest first. */
+  async forksOf(conversationId: string): Promise<ForkedConversation[]> {
+    const rows = await this.database.query<{ conversation_id: string; forked_from_event_id: string | null }>(
+      `SELECT conversation_id, forked_from_event_id FROM ${this.#table}
+       WHERE forked_from_conversation_id = $1 ORDER BY created_at, conversation_id`,
+      [conversationId],
+    );
+    return rows.map((row) => ({ conversationId: row.conversation_id, fromEventId: row.forked_from_event_id }));
   }
 
   async delete(conversationId: string): Promise<boolean> {

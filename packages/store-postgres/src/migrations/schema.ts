@@ -69,5 +69,9 @@ export function migrations(prefix: string): readonly string[] {
      );`,
     // 4: listings by creation time (the server's CREATED_AT sort orders) use an index too.
     `CREATE INDEX ${prefix}conversations_created ON ${prefix}conversations (created_at, conversation_id);`,
+    // 5: fork links, so a conversation's forks are found with one indexed query (the server's tree graph).
+    `ALTER TABLE ${prefix}conversations ADD COLUMN forked_from_conversation_id text, ADD COLUMN forked_from_event_id text;
+     CREATE INDEX ${prefix}conversations_forked_from ON ${prefix}conversations (forked_from_conversation_id, created_at, conversation_id)
+       WHERE forked_from_conversation_id IS NOT NULL;`,
   ];
 }

@@ -2,10 +2,13 @@
 interface A2aPart {
   content?: { $case: string; value: unknown } | undefined;
 }
+/** A2A metadata (a protobuf Struct, as JSON). */
+type A2aMetadata = Record<string, unknown> | undefined;
 interface A2aMessage {
   taskId?: string;
   contextId?: string;
   parts: A2aPart[];
+  metadata?: A2aMetadata;
 }
 interface A2aStatus {
   state: number;
@@ -19,10 +22,19 @@ interface A2aArtifact {
 export type A2aStreamItem =
   | {
       $case: 'task';
-      value: { id: string; contextId: string; status?: A2aStatus | undefined; artifacts: A2aArtifact[] };
+      value: {
+        id: string;
+        contextId: string;
+        status?: A2aStatus | undefined;
+        artifacts: A2aArtifact[];
+        metadata?: A2aMetadata;
+      };
     }
   | { $case: 'message'; value: A2aMessage }
-  | { $case: 'statusUpdate'; value: { taskId: string; contextId: string; status?: A2aStatus | undefined } }
+  | {
+      $case: 'statusUpdate';
+      value: { taskId: string; contextId: string; status?: A2aStatus | undefined; metadata?: A2aMetadata };
+    }
   | {
       $case: 'artifactUpdate';
       value: { taskId: string; contextId: string; artifact?: A2aArtifact | undefined; append: boolean };
@@ -55,6 +67,8 @@ export interface A2aOutcome {
   artifactText: string;
   /** Text of the last status message, or of the agent's direct message. */
   messageText: string;
+  /** The last `metadata.usage` the task, a status update or the message carried (unvalidated). */
+  usage: unknown;
 }
 
 export function partsText(parts: readonly A2aPart[]): string {
@@ -76,6 +90,10 @@ export function foldA2aStream(items: Iterable<A2aStreamItem>): A2aOutcome {
     state: 'submitted',
     artifactText: '',
     messageText: '',
+    usage: undefined,
+  };
+  const noteUsage = (metadata: A2aMetadata): void => {
+    if (metadata?.usage !== undefined) outcome.usage = metadata.usage;
   };
   const artifacts = new Map<string, string>();
   const setStatus = (status: A2aStatus | undefined): void => {
@@ -91,16 +109,19 @@ export function foldA2aStream(items: Iterable<A2aStreamItem>): A2aOutcome {
         outcome.contextId = item.value.contextId;
         for (const artifact of item.value.artifacts) artifacts.set(artifact.artifactId, partsText(artifact.parts));
         setStatus(item.value.status);
+        noteUsage(item.value.metadata);
         break;
       case 'message':
         outcome.contextId = item.value.contextId || outcome.contextId;
         outcome.state = 'message';
         outcome.messageText = partsText(item.value.parts);
+        noteUsage(item.value.metadata);
         break;
       case 'statusUpdate':
         outcome.taskId = item.value.taskId;
         outcome.contextId = item.value.contextId;
         setStatus(item.value.status);
+        noteUsage(item.value.metadata);
         break;
       case 'artifactUpdate': {
         outcome.taskId = item.value.taskId;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
-import type { RemoteSubAgent, RemoteSubAgentType } from '../remote-sub-agent.js';
+import { type RemoteSubAgent, type RemoteSubAgentType, remoteUsageSchema } from '../remote-sub-agent.js';
 import { type A2aStreamItem, foldA2aStream, isTerminalState } from './a2a-answer.js';
 import { RemoteAgentError } from './remote-agent-error.js';
 
@@ -34,7 +34,8 @@ function fetchWithHeaders(headers: Readonly<Record<string, string>> | undefined)
  * (`MissingDependencyError` when it is not installed). The answer is the task's artifacts' text (or its last
  * status message); later tasks of the same sub-agent continue its context, and a task left waiting for input
  * takes the next one. A task the remote fails, rejects or cancels is a `RemoteAgentError`, which the delegate
- * tool reports in its observation.
+ * tool reports in its observation. What a task reports it spent in `metadata.usage` (`{ costUsd, promptTokens,
+ * completionTokens }`, on the task, a status update or the message) is counted against the parent's budgets.
  */
 export function createA2aSubAgentType(options: A2aSubAgentOptions): RemoteSubAgentType {
   return {
@@ -96,7 +97,9 @@ async function connectA2a(options: A2aSubAgentOptions): Promise<RemoteSubAgent> 
       if (!isTerminalState(outcome.state)) {
         throw new RemoteAgentError(options.url, `ended the stream while the task was still ${outcome.state}`);
       }
-      return text || 'No response from the remote agent';
+      // What the remote says the task spent, when it says it in a shape we read; anything else is not counted.
+      const usage = remoteUsageSchema.safeParse(outcome.usage);
+      return { text: text || 'No response from the remote agent', usage: usage.success ? usage.data : undefined };
     },
   };
 }
