@@ -36,11 +36,29 @@ function messageJsonLength(message: LLMMessage): number {
   return length;
 }
 
+/**
+ * The previous request's messages and `sums[i]`, the JSON length of its first `i` messages. A conversation's next
+ * request repeats the same frozen message objects and adds a few, so only the new ones are measured: one
+ * identity comparison per message instead of one WeakMap look-up (which, per message per call, was the offline
+ * model's whole cost at step 1,000).
+ */
+let previous: { messages: readonly LLMMessage[]; sums: number[] } | undefined;
+
 /** `JSON.stringify(messages).length`, without building the string: brackets, commas and each message. */
 function messagesJsonLength(messages: readonly LLMMessage[]): number {
-  let length = 2 + Math.max(0, messages.length - 1);
-  for (const message of messages) length += messageJsonLength(message);
-  return length;
+  let shared = 0;
+  if (previous !== undefined) {
+    const limit = Math.min(previous.messages.length, messages.length);
+    while (shared < limit && previous.messages[shared] === messages[shared] && Object.isFrozen(messages[shared])) {
+      shared += 1;
+    }
+  }
+  const sums = previous === undefined ? [0] : previous.sums.slice(0, shared + 1);
+  for (let index = shared; index < messages.length; index++) {
+    sums.push(sums[index]! + messageJsonLength(messages[index]!));
+  }
+  previous = { messages: [...messages], sums };
+  return 2 + Math.max(0, messages.length - 1) + sums[messages.length]!;
 }
 
 function syntheticUsage(request: LLMRequest, message: Message, responseId: string): TokenUsage {
