@@ -19,7 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNode } from '../../../tooling/scripts/node-lines.mjs';
-import { AI_VERSION, ensureAiSdk } from './peers/ai-sdk.mjs';
+import { AI_VERSION, ensureAiSdk } from './peers/ai-sdk.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -102,12 +102,13 @@ async function benchLine(line: string, scripts: Record<Side, string>, workspace:
 const workspace = await mkdtemp(join(tmpdir(), 'x-peers-bench-'));
 try {
   const scripts: Record<Side, string> = {
-    x: fileURLToPath(new URL('peers/x-child.mjs', import.meta.url)),
+    // BENCH_X_CHILD: x-child.mjs of another build (a worktree of an earlier commit), for before/after figures.
+    x: process.env.BENCH_X_CHILD ?? fileURLToPath(new URL('peers/x-child.mjs', import.meta.url)),
     ai: join(ensureAiSdk(), 'ai-child.mjs'),
   };
   console.log(
-    `Peer benchmark: x's memory loop against ai ${AI_VERSION}'s generateText, a 2 KB tool call per step, ` +
-      `neither persisting anything; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}.`,
+    `Peer benchmark: x's memory loop (${scripts.x}) against ai ${AI_VERSION}'s generateText, a 2 KB tool call ` +
+      `per step, neither persisting anything; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}.`,
   );
   for (const line of LINES) await benchLine(line, scripts, workspace);
 } finally {

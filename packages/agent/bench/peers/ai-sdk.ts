@@ -15,7 +15,7 @@ export const ZOD_VERSION = '4.6.7';
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
 /** The directory holding `ai-child.mjs` next to its own `node_modules/ai`, installing it first when missing. */
-export function ensureAiSdk() {
+export function ensureAiSdk(): string {
   const prefix = join(root, '.tools', `peer-ai-${AI_VERSION}`);
   if (!existsSync(join(prefix, 'node_modules', 'ai', 'package.json'))) {
     mkdirSync(prefix, { recursive: true });
