@@ -10,8 +10,12 @@
 // - the whole process: spawn to exit, start-up and import included, timed by this process;
 // - the loop per step: the loop's own time (from creating the conversation / calling `generateText` to its
 //   result) divided by N, timed inside the child;
-// - the import of the framework (and zod, which both need for the tool's schema), timed inside the child.
-// The ratio is x / peer: below 1 x is faster.
+// - the import of the framework (and zod, which both need for the tool's schema), timed inside the child;
+// - the CPU time of the whole process (user + system, `process.cpuUsage()` at its end), which a loaded machine
+//   disturbs less than wall time.
+// The ratio is x / peer: below 1 x is faster. x runs with its defaults, so its figure includes probing bubblewrap
+// for the conversation's sandbox (two process starts, once per process), which the peer does not have.
+// BENCH_X_SANDBOX=unsandboxed opens the conversation unsandboxed instead, to see what the probe costs.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -32,12 +36,16 @@ interface Sample {
   wallMs: number;
   importMs: number;
   loopMs: number;
+  cpuMs: number;
 }
 
 function runChild(node: string, script: string, steps: number, workspace: string): Promise<Sample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(node, [script, String(steps), workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [script, String(steps), workspace], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -50,7 +58,7 @@ function runChild(node: string, script: string, steps: number, workspace: string
     child.once('exit', (code) => {
       const wallMs = performance.now() - started;
       if (code !== 0) reject(new Error(`${script} ${steps} exited with ${code}:\n${stderr}`));
-      else resolve({ wallMs, ...(JSON.parse(stdout) as { importMs: number; loopMs: number }) });
+      else resolve({ wallMs, ...(JSON.parse(stdout) as Omit<Sample, 'wallMs'>) });
     });
   });
 }
@@ -84,17 +92,21 @@ async function benchLine(line: string, scripts: Record<Side, string>, workspace:
     child.once('exit', () => resolve(out.trim()));
   });
   console.log(`\nNode ${version}, median of ${RUNS} runs each (ratio x / ai ${AI_VERSION}):`);
-  console.log('| steps | whole process x / ai | ratio | per step x / ai | ratio | import x / ai |');
-  console.log('|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| steps | whole process x / ai | ratio | per step x / ai | ratio | import x / ai | CPU x / ai | ratio |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const steps of POINTS) {
     const of = (side: Side, pick: (sample: Sample) => number): number =>
       median(samples.get(`${side}:${steps}`)!.map(pick));
     const wall = [of('x', (s) => s.wallMs), of('ai', (s) => s.wallMs)] as const;
     const step = [of('x', (s) => s.loopMs / steps), of('ai', (s) => s.loopMs / steps)] as const;
     const imports = [of('x', (s) => s.importMs), of('ai', (s) => s.importMs)] as const;
+    const cpu = [of('x', (s) => s.cpuMs), of('ai', (s) => s.cpuMs)] as const;
     console.log(
       `| ${steps} | ${ms(wall[0])} / ${ms(wall[1])} | ${(wall[0] / wall[1]).toFixed(2)}× | ` +
-        `${ms(step[0])} / ${ms(step[1])} | ${(step[0] / step[1]).toFixed(2)}× | ${ms(imports[0])} / ${ms(imports[1])} |`,
+        `${ms(step[0])} / ${ms(step[1])} | ${(step[0] / step[1]).toFixed(2)}× | ${ms(imports[0])} / ${ms(imports[1])} | ` +
+        `${ms(cpu[0])} / ${ms(cpu[1])} | ${(cpu[0] / cpu[1]).toFixed(2)}× |`,
     );
   }
 }
