@@ -42,23 +42,23 @@ function messageJsonLength(message: LLMMessage): number {
  * identity comparison per message instead of one WeakMap look-up (which, per message per call, was the offline
  * model's whole cost at step 1,000).
  */
-let previous: { messages: readonly LLMMessage[]; sums: number[] } | undefined;
+const previous: { messages: LLMMessage[]; sums: number[] } = { messages: [], sums: [0] };
 
 /** `JSON.stringify(messages).length`, without building the string: brackets, commas and each message. */
 function messagesJsonLength(messages: readonly LLMMessage[]): number {
+  const limit = Math.min(previous.messages.length, messages.length);
   let shared = 0;
-  if (previous !== undefined) {
-    const limit = Math.min(previous.messages.length, messages.length);
-    while (shared < limit && previous.messages[shared] === messages[shared] && Object.isFrozen(messages[shared])) {
-      shared += 1;
-    }
+  while (shared < limit && previous.messages[shared] === messages[shared] && Object.isFrozen(messages[shared])) {
+    shared += 1;
   }
-  const sums = previous === undefined ? [0] : previous.sums.slice(0, shared + 1);
+  // Truncated and extended in place: no copy of a long history per call.
+  previous.messages.length = shared;
+  previous.sums.length = shared + 1;
   for (let index = shared; index < messages.length; index++) {
-    sums.push(sums[index]! + messageJsonLength(messages[index]!));
+    previous.messages.push(messages[index]!);
+    previous.sums.push(previous.sums[index]! + messageJsonLength(messages[index]!));
   }
-  previous = { messages: [...messages], sums };
-  return 2 + Math.max(0, messages.length - 1) + sums[messages.length]!;
+  return 2 + Math.max(0, messages.length - 1) + previous.sums[messages.length]!;
 }
 
 function syntheticUsage(request: LLMRequest, message: Message, responseId: string): TokenUsage {
