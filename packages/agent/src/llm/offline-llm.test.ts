@@ -52,6 +52,12 @@ describe('createOfflineLLM', () => {
       const response = await llm.complete({ messages });
       expect(response.usage?.prompt_tokens).toBe(Math.ceil(JSON.stringify(messages).length / 4));
     }
+    // The same mutable message, changed between two calls: measured again, not taken from the previous call.
+    const mutable = { role: 'user' as const, content: 'g' };
+    await llm.complete({ messages: [history[0]!, mutable] });
+    mutable.content = 'g'.repeat(100);
+    const changed = await llm.complete({ messages: [history[0]!, mutable] });
+    expect(changed.usage?.prompt_tokens).toBe(Math.ceil(JSON.stringify([history[0], mutable]).length / 4));
   });
 
   it('raises LLMScriptExhaustedError naming the call once the script runs out', async () => {
