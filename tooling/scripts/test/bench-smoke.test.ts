@@ -126,12 +126,14 @@ describe('pnpm bench at a tiny size', () => {
 
   it.each(packages)(
     '$name: its benchmark runs to the end and leaves the HOME it was given as it was',
-    async ({ dir }) => {
+    async ({ name, dir }) => {
       const home = mkdtempSync(join(tmpdir(), 'x-bench-given-home-'));
       try {
         const { code, output } = await runBench(dir, home);
         expect(code, output.slice(-4000)).toBe(0);
         expect(output).toMatch(/\d/);
+        // The peer benchmark (bench/peers.bench.ts): both sides ran on both Node lines and printed their ratios.
+        if (name === '@x/agent') expect(output.match(/^\| 10 \| .* \| \d+\.\d\d× \|/gm)).toHaveLength(2);
         expect(contents(home)).toEqual([]);
       } finally {
         rmSync(home, { recursive: true, force: true, maxRetries: 5 });

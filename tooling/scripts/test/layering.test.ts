@@ -53,7 +53,11 @@ const cases: { from: string; allowed: string[]; forbidden: string[] }[] = [
   },
   { from: 'apps/cli', allowed: ['@x/events', '@x/store', '@x/agent', '@x/server'], forbidden: [] },
   { from: 'apps/server', allowed: ['@x/agent', 'fastify'], forbidden: ['@x/viewer', 'preact', 'marked', 'dompurify'] },
-  { from: 'apps/viewer', allowed: ['preact', 'dompurify'], forbidden: ['@x/server', '@x/events', 'node:fs'] },
+  {
+    from: 'apps/viewer',
+    allowed: ['preact', 'dompurify', '@x/client', '@x/react', '@x/events'],
+    forbidden: ['@x/server', '@x/agent', '@x/store', 'node:fs', 'ws'],
+  },
 ];
 
 describe('layering lint', () => {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
-import { isMap, isSeq, parseDocument, stringify } from 'yaml';
 import { InvalidEvalSuiteError } from './errors/invalid-eval-suite-error.js';
 import { evalRunFromEvents } from './eval-run.js';
 import { type EvalCase, parseEvalSuite } from './eval-suite.js';
@@ -58,6 +57,8 @@ export async function promoteConversation(options: {
     scorers: options.scorers,
   });
   const json = extname(suitePath) === '.json';
+  // Loaded on first use, not with `@x/agent` (see parseSuiteText).
+  const { isMap, isSeq, parseDocument, stringify } = await import('yaml');
   let text: string;
   if (!existsSync(suitePath)) {
     const suite = { name: basename(suitePath, extname(suitePath)), cases: [evalCase] };

@@ -36,6 +36,30 @@ describe('createOfflineLLM', () => {
     expect(second.message.tool_calls).toBeUndefined();
   });
 
+  it('counts prompt tokens as JSON length / 4 of each request, reusing what consecutive requests share', async () => {
+    const llm = createOfflineLLM({ script: () => ({ content: 'ok' }) });
+    const message = (text: string) => Object.freeze({ role: 'user' as const, content: text });
+    const history = [message('a'.repeat(40)), message('b'.repeat(80))];
+    const requests: LLMRequest['messages'][] = [
+      history,
+      [...history, message('c'.repeat(120))],
+      [...history, message('c'.repeat(120)), message('d'.repeat(8))],
+      // A changed middle message and a mutable one: both measured again.
+      [history[0]!, message('e'.repeat(400)), { role: 'user', content: 'f'.repeat(4) }],
+      [history[0]!],
+    ];
+    for (const messages of requests) {
+      const response = await llm.complete({ messages });
+      expect(response.usage?.prompt_tokens).toBe(Math.ceil(JSON.stringify(messages).length / 4));
+    }
+    // The same mutable message, changed between two calls: measured again, not taken from the previous call.
+    const mutable = { role: 'user' as const, content: 'g' };
+    await llm.complete({ messages: [history[0]!, mutable] });
+    mutable.content = 'g'.repeat(100);
+    const changed = await llm.complete({ messages: [history[0]!, mutable] });
+    expect(changed.usage?.prompt_tokens).toBe(Math.ceil(JSON.stringify([history[0], mutable]).length / 4));
+  });
+
   it('raises LLMScriptExhaustedError naming the call once the script runs out', async () => {
     const llm = createOfflineLLM({ script: [{ content: 'only' }] });
     await llm.complete(request);

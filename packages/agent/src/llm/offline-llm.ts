@@ -36,11 +36,29 @@ function messageJsonLength(message: LLMMessage): number {
   return length;
 }
 
+/**
+ * The previous request's messages and `sums[i]`, the JSON length of its first `i` messages. A conversation's next
+ * request repeats the same frozen message objects and adds a few, so only the new ones are measured: one
+ * identity comparison per message instead of one WeakMap look-up (which, per message per call, was the offline
+ * model's whole cost at step 1,000).
+ */
+const previous: { messages: unknown[]; sums: number[] } = { messages: [], sums: [0] };
+/** Kept in place of a message that is not frozen (it may change before the next call): matches nothing. */
+const UNSHARED = Symbol('unshared');
+
 /** `JSON.stringify(messages).length`, without building the string: brackets, commas and each message. */
 function messagesJsonLength(messages: readonly LLMMessage[]): number {
-  let length = 2 + Math.max(0, messages.length - 1);
-  for (const message of messages) length += messageJsonLength(message);
-  return length;
+  const limit = Math.min(previous.messages.length, messages.length);
+  let shared = 0;
+  while (shared < limit && previous.messages[shared] === messages[shared]) shared += 1;
+  // Truncated and extended in place: no copy of a long history per call.
+  previous.messages.length = shared;
+  previous.sums.length = shared + 1;
+  for (let index = shared; index < messages.length; index++) {
+    previous.messages.push(Object.isFrozen(messages[index]) ? messages[index] : UNSHARED);
+    previous.sums.push(previous.sums[index]! + messageJsonLength(messages[index]!));
+  }
+  return 2 + Math.max(0, messages.length - 1) + previous.sums[messages.length]!;
 }
 
 function syntheticUsage(request: LLMRequest, message: Message, responseId: string): TokenUsage {

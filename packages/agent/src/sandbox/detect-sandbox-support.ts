@@ -43,9 +43,8 @@ export async function probeSandboxSupport(
   if (platform !== 'linux') return { available: false, reason: `bubblewrap needs Linux, and this is ${platform}` };
   const bwrap = 'bwrap' in options ? options.bwrap : findOnPath('bwrap');
   if (bwrap === undefined) return { available: false, reason: '`bwrap` (bubblewrap) is not installed' };
-  const version = await run(bwrap, ['--version']);
-  if (!version.ok) return { available: false, reason: `\`${bwrap} --version\` failed: ${version.output}` };
   // The real thing, with every namespace and mount a command gets: anything less could pass here and fail later.
+  // Run beside `--version` (each is a process start, paid once per process; a conversation waits for both).
   const layout = readHostLayout();
   const args = buildBwrapArgs({
     workspace: '/tmp',
@@ -56,7 +55,8 @@ export async function probeSandboxSupport(
     ...layout,
     argv: ['true'],
   });
-  const result = await run(bwrap, args);
+  const [version, result] = await Promise.all([run(bwrap, ['--version']), run(bwrap, args)]);
+  if (!version.ok) return { available: false, reason: `\`${bwrap} --version\` failed: ${version.output}` };
   if (!result.ok)
     return {
       available: false,

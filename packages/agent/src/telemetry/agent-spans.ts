@@ -1,23 +1,35 @@
-import { type Attributes, context, createContextKey, SpanKind } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import type { ActionEvent, Observation } from '@x/events';
 import type { LLM, LLMRequest, LLMResponse } from '../llm/llm.js';
 import { ATTR, OPERATION, providerName } from './attributes.js';
 import { genAIMessages } from './genai-messages.js';
 import { metricsOff, recordChatMetrics } from './genai-metrics.js';
 import { llmSettings } from './llm-settings.js';
+import { otel, otelRegistered } from './otel.js';
 import { captureMessageContent } from './telemetry-options.js';
 import { errorTypeOf, recordError, tracingOff, withSpan, xTracer } from './tracer.js';
 
-const AGENT_NAME = createContextKey('x.agent.name');
+/** The context key of the agent's name (`createContextKey` returns a `Symbol.for`, so one key per process). */
+const AGENT_NAME = Symbol.for('x.agent.name');
 
-/** The `gen_ai.agent.name` of runs started inside `fn` (sub-agents are named after their id and type). */
+/**
+ * The `gen_ai.agent.name` of runs started inside `fn` (sub-agents are named after their id and type). Without
+ * a context manager registered, the API's context is always the root one and drops values: nothing to carry.
+ */
 export function withAgentName<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!otelRegistered('context')) return fn();
+  const { context } = otel();
   return context.with(context.active().setValue(AGENT_NAME, name), fn);
+}
+
+function agentName(): string {
+  if (!otelRegistered('context')) return 'Agent';
+  return (otel().context.active().getValue(AGENT_NAME) as string | undefined) ?? 'Agent';
 }
 
 /** The `invoke_agent {agent}` span around one run of a conversation. */
 export function traceAgentRun<T>(run: { conversationId: string; llm: LLM }, fn: () => Promise<T>): Promise<T> {
-  const name = (context.active().getValue(AGENT_NAME) as string | undefined) ?? 'Agent';
+  const name = agentName();
   return withSpan(
     `${OPERATION.invokeAgent} ${name}`,
     {
@@ -51,7 +63,7 @@ export async function traceChat(
   return withSpan(
     `${OPERATION.chat} ${llm.model}`,
     {
-      kind: SpanKind.CLIENT,
+      kind: otel().SpanKind.CLIENT,
       attributes: {
         ...attributes,
         ...(settings.temperature !== undefined && { [ATTR.requestTemperature]: settings.temperature }),

@@ -1,7 +1,9 @@
-import { type Attributes, createNoopMeter, type Histogram, type MeterProvider, metrics } from '@opentelemetry/api';
+import type { Attributes, Histogram, MeterProvider } from '@opentelemetry/api';
 import { DURATION_BUCKETS, INSTRUMENTATION_SCOPE, METRIC, TOKEN_BUCKETS } from './attributes.js';
+import { otel, otelRegistered } from './otel.js';
 
-const NoopMeter = createNoopMeter().constructor;
+/** The API's no-op meter class, once the API is loaded. */
+let NoopMeter: (abstract new () => unknown) | undefined;
 
 interface Instruments {
   provider: MeterProvider;
@@ -15,9 +17,11 @@ let instruments: Instruments | undefined;
 
 /** The two client histograms of the conventions, created once per registered MeterProvider. */
 function current(): Instruments {
+  const { metrics, createNoopMeter } = otel();
   const provider = metrics.getMeterProvider();
   if (instruments?.provider === provider) return instruments;
   const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
+  NoopMeter ??= createNoopMeter().constructor as abstract new () => unknown;
   instruments = {
     provider,
     off: meter instanceof NoopMeter,
@@ -37,7 +41,8 @@ function current(): Instruments {
 
 /** True while no MeterProvider is registered. */
 export function metricsOff(): boolean {
-  return current().off;
+  // With no MeterProvider registered the API is not even loaded.
+  return !otelRegistered('metrics') || current().off;
 }
 
 /** Records one model call: its duration, and its input and output tokens when known. */
@@ -46,6 +51,7 @@ export function recordChatMetrics(
   seconds: number,
   tokens: { input: number; output: number } | undefined,
 ): void {
+  if (metricsOff()) return;
   const { tokenUsage, duration, off } = current();
   if (off) return;
   duration.record(seconds, attributes);

@@ -1,6 +1,6 @@
-import { trace } from '@opentelemetry/api';
 import type { AnyEvent } from '@x/events';
 import { ATTR } from './attributes.js';
+import { otel, otelRegistered } from './otel.js';
 
 /**
  * Records on the active span that it produced `event` (a span event named after the event's kind,
@@ -8,7 +8,9 @@ import { ATTR } from './attributes.js';
  * recording span.
  */
 export function linkEvent(event: AnyEvent): void {
-  const span = trace.getActiveSpan();
+  // Without a context manager the active context is always the root one: no active span.
+  if (!otelRegistered('context')) return;
+  const span = otel().trace.getActiveSpan();
   if (span === undefined || !span.isRecording()) return;
   span.addEvent(`x.event ${event.kind}`, { [ATTR.eventId]: event.id, 'x.event.kind': event.kind });
 }

@@ -1,34 +1,46 @@
-import {
-  type Attributes,
-  type Context,
-  context,
-  INVALID_SPAN_CONTEXT,
-  ProxyTracerProvider,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind, Tracer, TracerProvider } from '@opentelemetry/api';
 import { ATTR, INSTRUMENTATION_SCOPE } from './attributes.js';
+import { otel, otelRegistered } from './otel.js';
 
 /**
  * x's tracer, from whatever TracerProvider is registered globally (the API's no-op one when none is,
  * so every span below costs one non-recording object).
  */
 export function xTracer(): Tracer {
-  return trace.getTracer(INSTRUMENTATION_SCOPE);
+  return otel().trace.getTracer(INSTRUMENTATION_SCOPE);
 }
 
-/** The API's no-op provider (what a proxy with no delegate hands out). */
-const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
-/** A span that records nothing, for call sites when tracing is off. */
-export const NOOP_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+/** The API's no-op provider (what a proxy with no delegate hands out), once the API is loaded. */
+let noopTracerProvider: TracerProvider | undefined;
 
-/** True while no TracerProvider is registered: spans are skipped outright, so x costs nothing then. */
+/**
+ * A span that records nothing, for call sites when tracing is off: the API's non-recording span (that of
+ * `trace.wrapSpanContext(INVALID_SPAN_CONTEXT)`), written out so that it needs no API.
+ */
+export const NOOP_SPAN: Span = {
+  spanContext: () => ({ traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: 0 }),
+  setAttribute: () => NOOP_SPAN,
+  setAttributes: () => NOOP_SPAN,
+  addEvent: () => NOOP_SPAN,
+  addLink: () => NOOP_SPAN,
+  addLinks: () => NOOP_SPAN,
+  setStatus: () => NOOP_SPAN,
+  updateName: () => NOOP_SPAN,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
+
+/**
+ * True while no TracerProvider is registered: spans are skipped outright, so x costs nothing then (and, with
+ * nothing registered with the API at all, does not even load it).
+ */
 export function tracingOff(): boolean {
+  if (!otelRegistered('trace')) return true;
+  const { trace, ProxyTracerProvider } = otel();
+  noopTracerProvider ??= new ProxyTracerProvider().getDelegate();
   const provider = trace.getTracerProvider();
-  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_TRACER_PROVIDER;
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === noopTracerProvider;
 }
 
 export interface SpanOptions {
@@ -43,10 +55,10 @@ export interface SpanOptions {
  */
 export function withSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   if (tracingOff()) return fn(NOOP_SPAN);
-  const parent = options.parent ?? context.active();
+  const parent = options.parent ?? otel().context.active();
   return xTracer().startActiveSpan(
     name,
-    { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes && { attributes: options.attributes }) },
+    { kind: options.kind ?? otel().SpanKind.INTERNAL, ...(options.attributes && { attributes: options.attributes }) },
     parent,
     async (span) => {
       try {
@@ -69,7 +81,7 @@ export function recordError(span: Span, error: unknown, type?: string, maskedMes
   span.setAttribute(ATTR.errorType, errorType);
   // With a masked message, the raw error (whose stack repeats the message) stays off the span.
   span.recordException(maskedMessage === undefined && error instanceof Error ? error : { name: errorType, message });
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  span.setStatus({ code: otel().SpanStatusCode.ERROR, message });
 }
 
 export function errorTypeOf(error: unknown): string {
