@@ -16,7 +16,7 @@ import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AnyEvent, createEvent, ROOT_PARENT_ID, serializeEvent, View } from '@x/events';
+import { type AnyEvent, createEvent, ROOT_PARENT_ID, serializeEvent, View, withParent } from '@x/events';
 import { createLocalFileStore, EventLog, eventFileName } from '@x/store';
 import { buildBaseState } from '../src/conversation/base-state.js';
 import { buildViewCheckpoint, VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
@@ -29,7 +29,8 @@ const CONDENSE_AT = 240;
 function* generate(view: View, condensed: boolean): Generator<AnyEvent> {
   let parent: string = ROOT_PARENT_ID;
   const stamp = <T extends AnyEvent>(event: T): T => {
-    const stamped = { ...event, parent_id: parent };
+    // As a conversation stamps it (`withParent`: parent_id after source, so the text stays canonical).
+    const stamped = withParent(event, parent);
     parent = event.id;
     view.append(stamped);
     return stamped;
