@@ -193,8 +193,8 @@ try {
     const rss = pick('rss') / 2 ** 20;
     console.log(
       `resume ${pick('events')} events, ${label}, + first step (durability ${durability}): ${elapsed.toFixed(1)} ms ` +
-        `(resume alone ${pick('resumed').toFixed(1)} ms), RSS ${rss.toFixed(0)} MB for the whole process ` +
-        `(+${(pick('rssDelta') / 2 ** 20).toFixed(1)} MB during it); view ${pick('viewEvents')} events; ` +
+        `(resume alone ${pick('resumed').toFixed(1)} ms; CPU ${pick('cpu').toFixed(0)} ms, GC threads included), ` +
+        `peak RSS ${rss.toFixed(0)} MB for the whole process (+${(pick('rssDelta') / 2 ** 20).toFixed(1)} MB during it); view ${pick('viewEvents')} events; ` +
         `median of ${RUNS} ${notDropped === undefined ? 'cold processes (page cache dropped)' : `processes, page cache NOT dropped (${notDropped})`}; ` +
         `${(elapsed / 8600).toFixed(3)}× the reference; time target ≤ ${targetMs} ms ${elapsed <= targetMs ? 'met' : 'NOT met'}, memory target ≤ ${targetMb} MB ${rss <= targetMb ? 'met' : 'NOT met'}`,
     );

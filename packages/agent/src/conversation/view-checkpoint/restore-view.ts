@@ -8,6 +8,7 @@ import {
 } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { ConversationState } from '../../state/conversation-state.js';
+import { rememberNamed } from './build-view-checkpoint.js';
 import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint, viewCheckpointSchema } from './view-checkpoint-file.js';
 
 /** Events after the checkpoint it still applies instead of rebuilding (normally the few of one send). */
@@ -37,6 +38,10 @@ export async function restoreView(options: {
     const events = await readEntries(log, checkpoint);
     if (events === undefined) return undefined;
     const view = View.restore(events, checkpoint.unhandled_condensation_request);
+    // The next checkpoint of this view names only the events appended from here on.
+    const lastEntry = checkpoint.entries.at(-1);
+    const lastIndex = Array.isArray(lastEntry) ? lastEntry[1] - 1 : -1;
+    rememberNamed(view.events, log, { length: events.length, lastIndex, entries: checkpoint.entries });
     let head = checkpoint.head_is_empty ? undefined : (checkpoint.leaf_event_id ?? undefined);
     for (const event of await log.range(count, end)) {
       if (!continuesBranch(event, head)) return undefined;
