@@ -1,9 +1,10 @@
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { View } from '@x/events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
+import { buildViewCheckpoint, VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
 import {
   Agent,
   Conversation,
@@ -141,5 +142,23 @@ describe.each([
       const resumed = await resumedFirstStep(live.id, persistenceDir, condensed);
       expect(wire(resumed)).toBe(wire(live.request));
     }
+  });
+});
+
+describe('the view checkpoint after a resumed run', () => {
+  it('names what a checkpoint built from scratch names', { timeout: 120_000 }, async () => {
+    const copy = join(root, 'copy');
+    const live = await liveFirstStep({ steps: 30, condensed: false, copies: [copy] });
+    const agent = agentFor({ condensed: false, script: () => ({ content: 'Done again.' }) });
+    const resumed = await Conversation.resume(live.id, { agent, persistenceDir: copy, durability: 'none' });
+    opened.push(resumed);
+    await resumed.sendMessage('One more check, please.');
+    await resumed.run();
+    // The restored view's checkpoint names only the events appended since it was restored.
+    const view = await resumed.view();
+    const continued = buildViewCheckpoint(view, resumed.state, resumed.log);
+    const fresh = View.restore([...view.events], view.unhandledCondensationRequest);
+    expect(continued?.entries.length).toBeGreaterThan(30);
+    expect(continued).toEqual(buildViewCheckpoint(fresh, resumed.state, resumed.log));
   });
 });
