@@ -10,6 +10,7 @@ const agent = new Agent({
   tools: [],
 });
 const before = process.memoryUsage().rss;
+const cpuBefore = process.cpuUsage();
 const start = performance.now();
 const conversation = await Conversation.resume(id, { agent, persistenceDir: root, durability });
 const resumed = performance.now() - start;
@@ -17,7 +18,9 @@ const eventsBefore = conversation.log.length;
 await conversation.sendMessage('One more check, please.');
 const result = await conversation.run();
 const elapsed = performance.now() - start;
-const after = process.memoryUsage().rss;
+const cpuUsed = process.cpuUsage(cpuBefore);
+// The peak, not the RSS now: what the machine must have for the process (maxRSS is in KiB).
+const peak = process.resourceUsage().maxRSS * 1024;
 if (result.status !== 'finished') throw new Error(`first step ended ${result.status}`);
 const viewEvents = (await conversation.view()).events.length;
 await conversation.close();
@@ -25,8 +28,9 @@ console.log(
   JSON.stringify({
     resumed,
     elapsed,
-    rss: after,
-    rssDelta: after - before,
+    rss: peak,
+    rssDelta: peak - before,
+    cpu: (cpuUsed.user + cpuUsed.system) / 1000,
     events: eventsBefore,
     viewEvents,
   }),

@@ -1,6 +1,6 @@
 // Cold resume of a long conversation, up to and including its first new step: 100,000 events on the
 // local filesystem (a SystemPromptEvent, a user message, then alternating terminal-like actions and 2 KB
-// observations, as performance.md defines), written as a real log holds them (each event's slot claim
+// observations, as performance.md defines, each action after the stats update of its model response), written as a real log holds them (each event's slot claim
 // in events/.slots and the event file hard-linked from it, every event's parent_id set), with the
 // base_state.json and the view checkpoint our conversations write. A conversation that long has been
 // condensed: a Condensation (summary kept at offset 2) whenever the view passes 240 events, the
@@ -16,11 +16,12 @@ import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AnyEvent, createEvent, ROOT_PARENT_ID, serializeEvent, View } from '@x/events';
+import { type AnyEvent, createEvent, ROOT_PARENT_ID, serializeEvent, View, withParent } from '@x/events';
 import { createLocalFileStore, EventLog, eventFileName } from '@x/store';
 import { buildBaseState } from '../src/conversation/base-state.js';
 import { buildViewCheckpoint, VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
-import { applyEvent, conversationDirName, initialConversationState } from '../src/index.js';
+import { applyEvent, conversationDirName, initialConversationState, type LLMResponse } from '../src/index.js';
+import { accumulateStats } from '../src/state/accumulate-stats.js';
 
 const COUNT = Number(process.env.BENCH_EVENTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -29,7 +30,8 @@ const CONDENSE_AT = 240;
 function* generate(view: View, condensed: boolean): Generator<AnyEvent> {
   let parent: string = ROOT_PARENT_ID;
   const stamp = <T extends AnyEvent>(event: T): T => {
-    const stamped = { ...event, parent_id: parent };
+    // As a conversation stamps it (`withParent`: parent_id after source, so the text stays canonical).
+    const stamped = withParent(event, parent);
     parent = event.id;
     view.append(stamped);
     return stamped;
@@ -47,6 +49,7 @@ function* generate(view: View, condensed: boolean): Generator<AnyEvent> {
     }),
   );
   let written = 2;
+  let stats = initialConversationState({ id: 'bench' }).stats;
   for (let n = 0; written < COUNT; n++) {
     if (condensed && view.events.length >= CONDENSE_AT && written + 3 <= COUNT) {
       yield stamp(
@@ -59,6 +62,12 @@ function* generate(view: View, condensed: boolean): Generator<AnyEvent> {
       );
       written += 1;
     }
+    // As a conversation records each model response: its stats update, written with the action in one
+    // round, whose parent is HEAD and which does not move it (not in the view either).
+    stats = accumulateStats(stats, { usageId: 'default', model: 'gpt-5-mini' }, responseOf(n));
+    yield withParent(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }), parent);
+    written += 1;
+    if (written >= COUNT) break;
     const callId = `call_${n}`;
     const action = stamp(
       createEvent('ActionEvent', {
@@ -95,6 +104,29 @@ function* generate(view: View, condensed: boolean): Generator<AnyEvent> {
     );
     written += 1;
   }
+}
+
+/** What the model answered at step `n`, as far as the stats need it (the offline model's usage figures). */
+function responseOf(n: number): LLMResponse {
+  const prompt = 1_000 + n * 700;
+  return {
+    id: `chatcmpl-${n}`,
+    message: { role: 'assistant', content: [], thinking_blocks: [] },
+    finishReason: 'tool_calls',
+    usage: {
+      model: 'gpt-5-mini',
+      prompt_tokens: prompt,
+      completion_tokens: 60,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      reasoning_tokens: 0,
+      context_window: 0,
+      per_turn_token: prompt + 60,
+      response_id: `chatcmpl-${n}`,
+    },
+    cost: 0.0001 * n,
+    latencySeconds: 0.5,
+  };
 }
 
 function dropPageCache(): string | undefined {
@@ -192,8 +224,8 @@ try {
     const rss = pick('rss') / 2 ** 20;
     console.log(
       `resume ${pick('events')} events, ${label}, + first step (durability ${durability}): ${elapsed.toFixed(1)} ms ` +
-        `(resume alone ${pick('resumed').toFixed(1)} ms), RSS ${rss.toFixed(0)} MB for the whole process ` +
-        `(+${(pick('rssDelta') / 2 ** 20).toFixed(1)} MB during it); view ${pick('viewEvents')} events; ` +
+        `(resume alone ${pick('resumed').toFixed(1)} ms; CPU ${pick('cpu').toFixed(0)} ms, GC threads included), ` +
+        `peak RSS ${rss.toFixed(0)} MB for the whole process (+${(pick('rssDelta') / 2 ** 20).toFixed(1)} MB during it); view ${pick('viewEvents')} events; ` +
         `median of ${RUNS} ${notDropped === undefined ? 'cold processes (page cache dropped)' : `processes, page cache NOT dropped (${notDropped})`}; ` +
         `${(elapsed / 8600).toFixed(3)}× the reference; time target ≤ ${targetMs} ms ${elapsed <= targetMs ? 'met' : 'NOT met'}, memory target ≤ ${targetMb} MB ${rss <= targetMb ? 'met' : 'NOT met'}`,
     );

@@ -5,7 +5,7 @@ import { type AnyEvent, View } from '@x/events';
 import { createLocalFileStore, type FileStore } from '@x/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
+import { buildViewCheckpoint, VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
 import {
   Agent,
   Conversation,
@@ -153,6 +153,22 @@ describe('view checkpoint', () => {
     const view = await (await resume(id, { agent: agentFor(0), persistenceDir: root })).view();
     expect(ids(view.events)).toEqual(ids((await rebuiltView(id)).events));
     expect(view.events.length).toBeGreaterThan(1);
+  });
+
+  it('written after a resumed run, names what a checkpoint built from scratch names', async () => {
+    const { id } = await longConversation(12);
+    const resumed = await resume(id, { agent: agentFor(3), persistenceDir: root });
+    await resumed.sendMessage('three more');
+    await resumed.run();
+    // The restored view's checkpoint names only the events appended since (the rest is remembered).
+    const view = await resumed.view();
+    const continued = buildViewCheckpoint(view, resumed.state, resumed.log);
+    const fresh = View.restore([...view.events], view.unhandledCondensationRequest);
+    expect(continued).toBeDefined();
+    expect(continued).toEqual(buildViewCheckpoint(fresh, resumed.state, resumed.log));
+    await resumed.close();
+    const path = join(root, resumed.directory, VIEW_CHECKPOINT_FILE);
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(continued);
   });
 
   it('is rebuilt when deleted, and written again at the next checkpoint', async () => {

@@ -1,4 +1,4 @@
-import type { View } from '@x/events';
+import type { LLMConvertibleEvent, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { ConversationState } from '../../state/conversation-state.js';
 import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint } from './view-checkpoint-file.js';
@@ -6,6 +6,36 @@ import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint } from './view-checkpoint-fil
 const SUMMARY_SUFFIX = '-summary';
 /** How far past the previous view event the next one is looked for by position. */
 const NEAR = 16;
+
+/**
+ * What the last checkpoint of a view's live events array named, so the next one names only the events
+ * appended since (a View only pushes onto its array; anything else, a condensation or a repair, gives it a
+ * new array): a long uncondensed view is not looked up event by event in the log at every checkpoint.
+ */
+interface Named {
+  readonly log: EventLogLike;
+  /** How many of the array's events `entries` name, and the last of them (checked on reuse). */
+  readonly length: number;
+  readonly lastEvent: LLMConvertibleEvent | undefined;
+  /** Log index of that event (-1 for none). */
+  readonly lastIndex: number;
+  readonly entries: ViewCheckpoint['entries'];
+}
+
+const named = new WeakMap<readonly LLMConvertibleEvent[], Named>();
+
+/**
+ * Records that `entries` name the first `length` events of `events` in `log` (a view restored from a
+ * checkpoint, or checkpointed): the next `buildViewCheckpoint` of that array starts from there.
+ */
+export function rememberNamed(
+  events: readonly LLMConvertibleEvent[],
+  log: EventLogLike,
+  named_: { length: number; lastIndex: number; entries: ViewCheckpoint['entries'] },
+): void {
+  const { length, lastIndex, entries } = named_;
+  named.set(events, { log, length, lastEvent: events[length - 1], lastIndex, entries });
+}
 
 /**
  * The checkpoint of `view`, which must be the view of `state` (the same events applied). Undefined
@@ -19,11 +49,16 @@ export function buildViewCheckpoint(
 ): ViewCheckpoint | undefined {
   const count = state.event_count;
   if (count > log.length) return undefined;
-  const entries: ViewCheckpoint['entries'] = [];
-  let run: [number, number] | undefined;
+  const events = view.events;
+  const known = reusable(named.get(events), events, log, count);
+  // Runs before the last are final; the last may grow, so it is copied.
+  const entries: ViewCheckpoint['entries'] = known === undefined ? [] : known.entries.slice();
+  const tail = entries.at(-1);
+  let run: [number, number] | undefined = Array.isArray(tail) ? [tail[0], tail[1]] : undefined;
+  if (run !== undefined) entries[entries.length - 1] = run;
   // View events sit a few log indices apart (control events between them): `idAt` finds the next one
   // near the last without a lookup by id (which, on a freshly opened long log, scans every name).
-  let last = -1;
+  let last = known?.lastIndex ?? -1;
   const indexOf = (id: string): number => {
     for (let index = last + 1; index < log.length && index <= last + NEAR; index++) {
       if (log.idAt(index) === id) {
@@ -35,7 +70,8 @@ export function buildViewCheckpoint(
     if (index >= 0) last = index;
     return index;
   };
-  for (const event of view.events) {
+  for (let position = known?.length ?? 0; position < events.length; position++) {
+    const event = events[position]!;
     if (event.kind === 'CondensationSummaryEvent') {
       if (!event.id.endsWith(SUMMARY_SUFFIX)) return undefined;
       const index = log.indexOf(event.id.slice(0, -SUMMARY_SUFFIX.length));
@@ -52,6 +88,7 @@ export function buildViewCheckpoint(
       entries.push(run);
     }
   }
+  rememberNamed(events, log, { length: events.length, lastIndex: last, entries });
   return {
     version: 1,
     event_count: count,
@@ -61,6 +98,21 @@ export function buildViewCheckpoint(
     unhandled_condensation_request: view.unhandledCondensationRequest,
     entries,
   };
+}
+
+/** `known` when it still names a prefix of `events` in `log` within the first `count` events. */
+function reusable(
+  known: Named | undefined,
+  events: readonly LLMConvertibleEvent[],
+  log: EventLogLike,
+  count: number,
+): Named | undefined {
+  if (known === undefined || known.log !== log || known.length > events.length) return undefined;
+  if (known.length === 0) return known;
+  if (events[known.length - 1] !== known.lastEvent || known.lastIndex >= count) return undefined;
+  const last = known.lastEvent!;
+  // A summary's entry names its Condensation; any other event is at its own index.
+  return last.kind === 'CondensationSummaryEvent' || log.idAt(known.lastIndex) === last.id ? known : undefined;
 }
 
 /**

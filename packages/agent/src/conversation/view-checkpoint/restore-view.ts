@@ -8,6 +8,7 @@ import {
 } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import type { ConversationState } from '../../state/conversation-state.js';
+import { rememberNamed } from './build-view-checkpoint.js';
 import { VIEW_CHECKPOINT_FILE, type ViewCheckpoint, viewCheckpointSchema } from './view-checkpoint-file.js';
 
 /** Events after the checkpoint it still applies instead of rebuilding (normally the few of one send). */
@@ -37,6 +38,10 @@ export async function restoreView(options: {
     const events = await readEntries(log, checkpoint);
     if (events === undefined) return undefined;
     const view = View.restore(events, checkpoint.unhandled_condensation_request);
+    // The next checkpoint of this view names only the events appended from here on.
+    const lastEntry = checkpoint.entries.at(-1);
+    const lastIndex = Array.isArray(lastEntry) ? lastEntry[1] - 1 : -1;
+    rememberNamed(view.events, log, { length: events.length, lastIndex, entries: checkpoint.entries });
     let head = checkpoint.head_is_empty ? undefined : (checkpoint.leaf_event_id ?? undefined);
     for (const event of await log.range(count, end)) {
       if (!continuesBranch(event, head)) return undefined;
@@ -66,24 +71,69 @@ async function readCheckpoint(store: FileStore, path: string): Promise<ViewCheck
   }
 }
 
+/**
+ * Entries whose runs lie at most this many indices apart are read with one `range` (the control events
+ * between them, a stats update after each step, are read and dropped): a long uncondensed view is one
+ * run per step, and reading each on its own would read every event file alone instead of from packs.
+ */
+const MAX_GAP = 64;
+
 /** The view's events in order, or undefined when an entry does not name what it should. */
 async function readEntries(log: EventLogLike, checkpoint: ViewCheckpoint): Promise<LLMConvertibleEvent[] | undefined> {
+  const groups = groupEntries(checkpoint);
+  if (groups === undefined) return undefined;
   const parts = await Promise.all(
-    checkpoint.entries.map(async (entry): Promise<LLMConvertibleEvent[] | undefined> => {
-      if (Array.isArray(entry)) {
-        const [start, stop] = entry;
-        if (stop <= start || stop > checkpoint.event_count) return undefined;
-        const events = await log.range(start, stop);
-        return events.every(isViewEvent) ? (events as LLMConvertibleEvent[]) : undefined;
+    groups.map(async (group): Promise<LLMConvertibleEvent[] | undefined> => {
+      if (!Array.isArray(group)) {
+        const condensation = await log.get(group.summary_of);
+        if (condensation.kind !== 'Condensation' || condensation.summary === undefined) return undefined;
+        return applyCondensation([], { ...condensation, summary_offset: 0 });
       }
-      if (entry.summary_of >= checkpoint.event_count) return undefined;
-      const condensation = await log.get(entry.summary_of);
-      if (condensation.kind !== 'Condensation' || condensation.summary === undefined) return undefined;
-      return applyCondensation([], { ...condensation, summary_offset: 0 });
+      const first = group[0]![0];
+      // Up to the checkpoint's end when that is near (the stats update after the last step), so that the
+      // packed read cache can be written for the log's last chunk, which needs every event of it.
+      const last = group.at(-1)![1];
+      const span = await log.range(first, checkpoint.event_count - last <= MAX_GAP ? checkpoint.event_count : last);
+      const events: LLMConvertibleEvent[] = [];
+      for (const [start, stop] of group) {
+        for (let index = start; index < stop; index++) {
+          const event = span[index - first]!;
+          if (!isViewEvent(event)) return undefined;
+          events.push(event as LLMConvertibleEvent);
+        }
+      }
+      return events;
     }),
   );
   if (parts.some((part) => part === undefined)) return undefined;
   return (parts as LLMConvertibleEvent[][]).flat();
+}
+
+type Run = readonly [number, number];
+
+/**
+ * The entries in view order, runs that follow each other closely (`MAX_GAP`) grouped to be read as one
+ * span; undefined when an entry names an index outside the checkpoint.
+ */
+function groupEntries(checkpoint: ViewCheckpoint): (Run[] | { summary_of: number })[] | undefined {
+  const groups: (Run[] | { summary_of: number })[] = [];
+  for (const entry of checkpoint.entries) {
+    if (!Array.isArray(entry)) {
+      if (entry.summary_of >= checkpoint.event_count) return undefined;
+      groups.push(entry);
+      continue;
+    }
+    const [start, stop] = entry;
+    if (stop <= start || stop > checkpoint.event_count) return undefined;
+    const last = groups.at(-1);
+    const previous = Array.isArray(last) ? last.at(-1) : undefined;
+    if (Array.isArray(last) && previous !== undefined && start >= previous[1] && start - previous[1] <= MAX_GAP) {
+      last.push([start, stop]);
+    } else {
+      groups.push([[start, stop]]);
+    }
+  }
+  return groups;
 }
 
 /** What `View.append` keeps: LLM-convertible events, and custom kinds that carry an LLM message. */
