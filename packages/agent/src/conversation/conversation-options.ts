@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { AnyEvent } from '@x/events';
+import type { AnyEvent, TextContent } from '@x/events';
 import type { EventLogLike, FileStore, Leases } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ApprovalRules } from '../approvals/approval-rules.js';
@@ -136,6 +136,13 @@ export interface ConversationOptions {
    * recorded budget unless given one. `InvalidBudgetError` for a negative or non-numeric one.
    */
   budget?: BudgetInput;
+}
+
+export interface SendMessageOptions {
+  /** Who sent it (the reference's `sender`, a multi-agent label). */
+  sender?: string;
+  /** More text for the model with this message (its `extended_content`, after the text of the skills it activates). */
+  extendedContent?: readonly TextContent[];
 }
 
 export interface RunOptions {

@@ -22,7 +22,13 @@ import {
 } from './conversation-hosts.js';
 import { type ConversationInit, initNewConversation, initResumedConversation } from './conversation-init.js';
 import { closeConversation, endConversationProcesses, forkConversation } from './conversation-lifecycle.js';
-import type { ConversationListener, ConversationOptions, RunOptions, RunResult } from './conversation-options.js';
+import type {
+  ConversationListener,
+  ConversationOptions,
+  SendMessageOptions as MessageOptions,
+  RunOptions,
+  RunResult,
+} from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
 import { conversationToolRunner } from './conversation-step-context.js';
 import { decideConversationActions } from './decide-conversation-actions.js';
@@ -33,6 +39,7 @@ import type { ForkOptions } from './fork-options.js';
 import { openConversation } from './open-conversation.js';
 import { conversationDirName } from './persistence-layout.js';
 import { recordResponse } from './record-response.js';
+import { sendConversationMessage } from './send-message.js';
 import { askAgent, generateTitle } from './side-questions.js';
 import { type StateChangeListener, subscribeStateChanges } from './state-changes.js';
 
@@ -100,6 +107,11 @@ export class Conversation {
   /** The agent in control: the one created with, or the one `transfer_to_agent` passed control to (`agents`). */
   get agent(): Agent {
     return this.#parts.roster.active(this.state);
+  }
+
+  /** Every tool name a model of this conversation may be offered: each agent's own, and the ones it adds. */
+  get toolNames(): ReadonlySet<string> {
+    return this.#parts.roster.toolNames();
   }
 
   /** The derived state after the last event. */
@@ -173,20 +185,9 @@ export class Conversation {
     await this.#recordStateUpdate('llm', { model: llm.model, usage_id: llm.usageId });
   }
 
-  /** Adds a user message. A finished or stuck conversation becomes idle (reference §8.2). */
-  async sendMessage(message: string | Message, options: { sender?: string } = {}): Promise<void> {
-    this.#assertOpen();
-    const llmMessage: Message =
-      typeof message === 'string'
-        ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
-        : message;
-    const { extensions } = this.#parts;
-    await extensions.startSession();
-    await extensions.emitWithHooks(extensions.userMessage(llmMessage, options));
-    if (this.state.execution_status === 'finished' || this.state.execution_status === 'stuck') {
-      await this.#parts.events.setStatus('idle');
-    }
-    await this.#checkpointUnlessRunning();
+  /** Adds a user message (`extendedContent`: more text for the model). A finished or stuck one becomes idle. */
+  async sendMessage(message: string | Message, options: MessageOptions = {}): Promise<void> {
+    await sendConversationMessage(this, this.#parts, message, options);
   }
 
   /** Runs the agent until it stops; a failure is recorded and thrown (`ConversationRunError`). One run at a time. */

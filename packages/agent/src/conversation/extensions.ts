@@ -4,7 +4,7 @@ import { type ConversationHooks, createConversationHooks } from '../hooks/conver
 import { hookConfigToJSON } from '../hooks/hook-config.js';
 import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import { maskStrings } from '../secrets/internal/mask-strings.js';
-import type { ConversationOptions } from './conversation-options.js';
+import type { ConversationOptions, SendMessageOptions } from './conversation-options.js';
 import { startExtensions, userMessageEvent } from './start-extensions.js';
 
 /** What a conversation lends its hooks, MCP servers and skills. */
@@ -69,7 +69,7 @@ export class ConversationExtensions {
   }
 
   /** A user MessageEvent with the skills its text activates (each once per process). */
-  userMessage(message: Message, options: { sender?: string }): AnyEvent {
+  userMessage(message: Message, options: SendMessageOptions): AnyEvent {
     return userMessageEvent(this.#host.agent, message, { ...options, activated: this.#activatedSkills });
   }
 

@@ -6,6 +6,7 @@ export type {
   ConversationOptions,
   RunOptions,
   RunResult,
+  SendMessageOptions,
 } from './conversation-options.js';
 export type { EventEdit } from './edit-event.js';
 export { CondenserUnavailableError } from './errors/condenser-unavailable-error.js';

@@ -1,4 +1,4 @@
-import { type AnyEvent, createEvent, type Message, type MessageEvent } from '@x/events';
+import { type AnyEvent, createEvent, type Message, type MessageEvent, type TextContent } from '@x/events';
 import type { Agent } from '../agent/agent.js';
 import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 
@@ -21,23 +21,25 @@ export async function startExtensions(
   }
 }
 
-/** A user MessageEvent with the skills its text activates (`extended_content`, `activated_skills`). */
+/**
+ * A user MessageEvent with the skills its text activates (`extended_content`, `activated_skills`), then the caller's
+ * `extendedContent`.
+ */
 export function userMessageEvent(
   agent: Agent,
   message: Message,
-  options: { sender?: string; activated: Set<string> },
+  options: { sender?: string; extendedContent?: readonly TextContent[]; activated: Set<string> },
 ): MessageEvent {
   const activation = agent.extensions.activateSkills(message, options.activated);
   for (const name of activation?.activatedSkills ?? []) options.activated.add(name);
+  const extended = [...(activation?.extendedContent ?? []), ...(options.extendedContent ?? [])];
   return createEvent('MessageEvent', {
     source: 'user',
     llm_message: message,
     ...(activation === undefined || activation.activatedSkills.length === 0
       ? {}
       : { activated_skills: activation.activatedSkills }),
-    ...(activation === undefined || activation.extendedContent.length === 0
-      ? {}
-      : { extended_content: activation.extendedContent }),
+    ...(extended.length === 0 ? {} : { extended_content: extended }),
     ...(options.sender === undefined ? {} : { sender: options.sender }),
   });
 }

@@ -81,6 +81,11 @@ export class AgentRoster {
     return name === undefined ? this.initial : this.resolve(name, `Conversation ${state.id}: active_agent`);
   }
 
+  /** Every tool name of every agent: its own tools and the ones the conversation adds. */
+  toolNames(): ReadonlySet<string> {
+    return new Set(this.agents.flatMap((agent) => [...agent.tools, ...this.toolsFor(agent)]).map((tool) => tool.name));
+  }
+
   /** The tools the conversation adds to `agent`'s own: `transfer_to_agent` (listing the others), `escalate`. */
   toolsFor(agent: Agent): readonly Tool[] {
     let tools = this.#tools.get(agent);

@@ -97,7 +97,7 @@ describe('agUiEventsOf', () => {
     expect(agUiEventsOf(failure)).toMatchObject([{ type: 'TOOL_CALL_RESULT', toolCallId: 'call_3' }]);
   });
 
-  it('maps a state update to a JSON Patch add at its escaped key; control events to nothing', () => {
+  it('maps state updates (the shared state’s, see shared-state.ts) and control events to nothing', () => {
     const update = parseEvent({
       ...base,
       id: 's1',
@@ -106,7 +106,7 @@ describe('agUiEventsOf', () => {
       value: 3,
       kind: 'ConversationStateUpdateEvent',
     });
-    expect(agUiEventsOf(update)).toEqual([{ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/a~1b~0c', value: 3 }] }]);
+    expect(agUiEventsOf(update)).toEqual([]);
     expect(agUiEventsOf(parseEvent({ ...base, id: 'p1', kind: 'PauseEvent' }))).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ export type AgUiEvent =
   | { type: 'TOOL_CALL_END'; toolCallId: string }
   | { type: 'TOOL_CALL_RESULT'; messageId: string; toolCallId: string; content: string; role: 'tool' }
   | { type: 'STATE_SNAPSHOT'; snapshot: Record<string, unknown> }
-  | { type: 'STATE_DELTA'; delta: { op: 'add'; path: string; value: unknown }[] };
+  | { type: 'STATE_DELTA'; delta: ({ op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string })[] };
 
 /** An interrupt this face raises: an action waiting for the user's confirmation. */
 export interface AgUiInterrupt {
@@ -39,11 +39,6 @@ export type AgUiRunOutcome =
 /** The AG-UI protocol version this face speaks. */
 export const AG_UI_PROTOCOL_VERSION = '1.0';
 
-/** A JSON Pointer segment (RFC 6901). */
-function pointer(key: string): string {
-  return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
 function textMessage(messageId: string, text: string): AgUiEvent[] {
   return [
     { type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' },
@@ -56,7 +51,7 @@ function textMessage(messageId: string, text: string): AgUiEvent[] {
  * The AG-UI events one log event stands for. User messages are the client's own (it sent them) and control
  * events have no AG-UI counterpart: both map to nothing. An agent message is one text message; an action is its
  * thought (as a text message, when it has one) and one tool call; an observation, a rejection or a tool error is
- * the tool call's result; a state update is a state delta. Message and tool call ids are the events' ids and the
+ * the tool call's result; state updates are the shared state's (`shared-state.ts`), not mapped here. Message and tool call ids are the events' ids and the
  * model's tool call ids, so a client can match what it receives with the conversation's log.
  */
 export function agUiEventsOf(event: AnyEvent): AgUiEvent[] {
@@ -87,8 +82,6 @@ export function agUiEventsOf(event: AnyEvent): AgUiEvent[] {
       return [result(event.id, event.tool_call_id, `Action rejected: ${event.rejection_reason}`)];
     case 'AgentErrorEvent':
       return [result(event.id, event.tool_call_id, getEventError(event)?.message ?? event.error)];
-    case 'ConversationStateUpdateEvent':
-      return [{ type: 'STATE_DELTA', delta: [{ op: 'add', path: pointer(event.key), value: event.value }] }];
     default:
       return [];
   }

@@ -46,7 +46,7 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
  * The AG-UI face: `POST /api/ag-ui` takes an AG-UI `RunAgentInput` and answers with the run as server-sent AG-UI
  * events, built from the conversation's log (`agui-events.ts`) and the model's token deltas (`streamed-messages.ts`).
  * A request with `Last-Event-ID` reattaches to the thread's run from that log index, sending nothing twice and
- * skipping nothing. A run input refused for its frontend tools or their results gets a typed `RUN_ERROR` alone.
+ * skipping nothing. A run input refused (its frontend tools or their results, its state, its context) gets a typed `RUN_ERROR` alone.
  */
 export function registerAgUiRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -68,8 +68,10 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       const input = request.body;
       const reattach = lastEventId(request);
       const conversation = await threadOf(manager, input);
-      await conversation.open();
+      const open = await conversation.open();
       const fromIndex = reattach === undefined ? conversation.log.length : reattach + 1;
+      // Taken with `fromIndex`, before the input is applied: its state change comes as a STATE_DELTA.
+      const sharedState = { ...open.session.state };
       // Fed from before the input is applied: no token of the run it starts is missed.
       const deltas = new DeltaFeed(conversation);
       let refused: AgUiRunError | undefined;
@@ -104,6 +106,7 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
           threadId: input.threadId,
           runId: input.runId,
           fromIndex,
+          sharedState,
           response,
           signal: gone.signal,
         });

@@ -5,6 +5,7 @@ import { runLogEntries } from '../../conversations/run-log-entries.js';
 import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiRunOutcome, sseFrames } from './agui-events.js';
 import type { DeltaFeed, FedDelta } from './delta-feed.js';
 import { isFrontendCall } from './frontend-tools.js';
+import { SharedStateView } from './shared-state.js';
 import { closesStream, StreamedMessages } from './streamed-messages.js';
 
 export interface StreamRunOptions {
@@ -13,6 +14,8 @@ export interface StreamRunOptions {
   runId: string;
   /** The first log index to send (a reconnect's `Last-Event-ID` + 1, or the log's length before this run). */
   fromIndex: number;
+  /** The shared state (session state) as it was at `fromIndex`, or later: the stream's STATE_SNAPSHOT. */
+  sharedState: Readonly<Record<string, unknown>>;
   /** The model's token deltas, fed from before the run input was applied (the LLM's `stream` flag). */
   deltas: DeltaFeed;
   response: ServerResponse;
@@ -21,7 +24,7 @@ export interface StreamRunOptions {
 }
 
 /**
- * Streams one AG-UI run from the conversation's log: RUN_STARTED, a state snapshot, the AG-UI events of every log
+ * Streams one AG-UI run from the conversation's log: RUN_STARTED, the shared state's snapshot, the AG-UI events of every log
  * event from `fromIndex` on (each log event's frames written at once, the last carrying its log index as the SSE
  * id), until the conversation's run is over and every event it appended was sent; then RUN_FINISHED (success,
  * an interrupt per action awaiting confirmation, or cancelled when paused) or RUN_ERROR. The log is the source,
@@ -42,14 +45,11 @@ export async function streamRun(options: StreamRunOptions): Promise<void> {
 
 async function stream(options: StreamRunOptions): Promise<void> {
   const { conversation, threadId, runId, response, signal, deltas } = options;
-  const open = await conversation.open();
   const write = (events: readonly AgUiEvent[], id?: number): void => {
     if (events.length > 0 && !response.writableEnded) response.write(sseFrames(events, id));
   };
-  write([
-    { type: 'RUN_STARTED', threadId, runId, protocolVersion: AG_UI_PROTOCOL_VERSION },
-    { type: 'STATE_SNAPSHOT', snapshot: { execution_status: open.state.execution_status } },
-  ]);
+  const state = new SharedStateView(options.sharedState);
+  write([{ type: 'RUN_STARTED', threadId, runId, protocolVersion: AG_UI_PROTOCOL_VERSION }, state.snapshot()]);
 
   const messages = new StreamedMessages();
   let sentUpTo = options.fromIndex;
@@ -69,7 +69,7 @@ async function stream(options: StreamRunOptions): Promise<void> {
   let lastError: string | undefined;
   for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
     lastError = errorText(event) ?? lastError;
-    write(messages.logged(event), index);
+    write([...messages.logged(event), ...state.logged(event)], index);
     sentUpTo = index + 1;
     anchorId = event.id;
     if (skipping && index >= (deltas.midRunFrom ?? 0) && closesStream(event)) skipping = false;

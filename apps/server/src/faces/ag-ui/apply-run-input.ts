@@ -4,7 +4,9 @@ import { InvalidRequestError } from '../../conversations/errors/invalid-request-
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
+import { runContextContent } from './run-context.js';
 import { type AgUiRunInput, confirmationDecision, userMessageText } from './run-input.js';
+import { sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
 import { streamAnchorOf } from './streamed-messages.js';
 
 /** Whether a client message id is one this face gave out: a log event's id, or a streamed message's. */
@@ -19,8 +21,11 @@ function isLogged(conversation: ManagedConversation, messageId: string): boolean
  * (offered to the model from now on), the results of the frontend calls the thread waits for (`role: "tool"`
  * messages, recorded as the calls' observations), the answers to the interrupts of the last run (approve runs the
  * pending actions; any refusal rejects them, with its reason, and the run goes on so the model sees it), then the
- * user messages the conversation does not have yet (those after the last message whose id this face gave out).
- * Starts a run when there was anything to act on. Returns whether a run was started.
+ * shared `state` (what differs from the session state is recorded as one session-state update), then the user
+ * messages the conversation does not have yet (those after the last message whose id this face gave out); the last
+ * of them carries the input's `context` and, when the input shares state, the shared state, for the model (its
+ * `extended_content`). Starts a run when there was a message, result or answer to act on (a state change alone
+ * starts none). Returns whether a run was started.
  */
 export async function applyRunInput(
   conversation: ManagedConversation,
@@ -31,6 +36,8 @@ export async function applyRunInput(
   const known = input.messages.findLastIndex((message) => isLogged(conversation, message.id));
   const fresh = input.messages.slice(known + 1);
   const offered = frontendToolsOf(input, open);
+  const stateDelta = sharedStateDeltaOf(input.state, open.session.state);
+  const context = runContextContent(input.context);
   const results = await frontendResultsOf(fresh, open, offered);
   let refusal: { approved: boolean; reason?: string } | undefined;
   if (input.resume !== undefined && input.resume.length > 0) {
@@ -66,10 +73,16 @@ export async function applyRunInput(
   }
   clientTools.set(conversation.id, offered);
   if (refusal !== undefined) await open.rejectPendingActions(refusal.reason);
-  for (const text of texts) {
+  if (stateDelta !== undefined) await open.session.update(stateDelta);
+  const sharesState = typeof input.state === 'object' && input.state !== null && Object.keys(input.state).length > 0;
+  const extendedContent = [
+    ...(context === undefined ? [] : [context]),
+    ...(sharesState ? [sharedStateContent(open.session.state)] : []),
+  ];
+  for (const [position, text] of texts.entries()) {
     await conversation.sendMessage(
       { role: 'user', content: [{ cache_prompt: false, type: 'text', text }], thinking_blocks: [] },
-      { run: false },
+      { run: false, ...(position === texts.length - 1 ? { extendedContent } : {}) },
     );
   }
   if (act && !conversation.isRunning) await conversation.startRun();

@@ -12,17 +12,18 @@ export function isFrontendCall(action: ActionEvent): boolean {
 }
 
 /**
- * The run input's `tools` as tools the client runs. A name that is one of the agent's own tools is refused
- * (`tool_name_clash`): a frontend tool never shadows a server tool.
+ * The run input's `tools` as tools the client runs. A name that is a tool of any of the conversation's agents (their
+ * own, and the handoff tools `transfer_to_agent` / `escalate`) is refused (`tool_name_clash`): a frontend tool never
+ * shadows a server tool, whichever agent is in control.
  */
 export function frontendToolsOf(input: AgUiRunInput, conversation: Conversation): Tool[] {
-  const serverNames = new Set(conversation.agent.tools.map((tool) => tool.name));
+  const serverNames = conversation.toolNames;
   const seen = new Set<string>();
   return (input.tools ?? []).map((spec, position) => {
     if (serverNames.has(spec.name)) {
       throw new AgUiRunError(
         'tool_name_clash',
-        `tools[${position}]: '${spec.name}' is a tool of the server's agent; a frontend tool cannot replace it`,
+        `tools[${position}]: '${spec.name}' is a tool of the server's agents; a frontend tool cannot replace it`,
       );
     }
     if (seen.has(spec.name)) throw new AgUiRunError('tool_name_clash', `tools[${position}]: '${spec.name}' is twice`);

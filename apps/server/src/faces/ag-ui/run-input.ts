@@ -38,7 +38,9 @@ export const agUiRunInputSchema = z.looseObject({
   protocolVersion: z.string().optional(),
   messages: z.array(agUiMessageSchema),
   tools: z.array(agUiToolSchema).optional(),
-  context: z.array(z.unknown()).optional(),
+  /** AG-UI `Context[]`; checked when the input is applied (`run-context.ts`), so a bad one gets a typed RUN_ERROR. */
+  context: z.unknown().optional(),
+  /** The client's shared state: checked when applied (`shared-state.ts`). */
   state: z.unknown().optional(),
   forwardedProps: z.looseObject({ conversation: startConversationRequestSchema.optional() }).nullish(),
   resume: z.array(agUiResumeEntrySchema).optional(),
