@@ -57,6 +57,19 @@ describe('client tools', () => {
     expect(JSON.stringify(h.server.requests[1]?.messages)).toContain('red');
   });
 
+  it('sends a user message with extended content for the model, recorded on the event', async () => {
+    const h = await startHarness([{ toolCalls: [{ name: 'finish', arguments: { message: 'ok' } }] }]);
+    harness = h;
+    const { conversation, events } = await h.conversation();
+    const extra = { cache_prompt: false, type: 'text' as const, text: '<context>page: /checkout</context>' };
+    await conversation.sendMessage('Hi', { extendedContent: [extra] });
+    await conversation.run();
+    const message = events.find((event) => event.kind === 'MessageEvent' && event.source === 'user');
+    expect(message).toMatchObject({ extended_content: [extra] });
+    expect(JSON.stringify(h.server.requests[0]?.messages)).toContain('page: /checkout');
+    expect(conversation.toolNames.has('finish')).toBe(true);
+  });
+
   it('refuses a tool that is not an object schema or has a bad name', () => {
     expect(() => createClientTool({ name: 'a b', description: '' })).toThrow(InvalidToolError);
     expect(() => createClientTool({ name: 'ok', description: '', parameters: { type: 'string' } })).toThrow(

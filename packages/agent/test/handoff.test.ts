@@ -106,6 +106,8 @@ describe('transfer_to_agent', () => {
     expect(second.system).not.toContain('TRIAGE');
     expect(second.transferNames).toEqual(['triage']);
     expect(second.tools).toEqual(['finish', 'think', 'transfer_to_agent']);
+    // Every tool any agent of the conversation may be offered (what a client's tools must not shadow).
+    expect([...conversation.toolNames].sort()).toEqual(['finish', 'think', 'transfer_to_agent']);
     expect(conversation.state.active_agent).toEqual({ name: 'billing', reason: 'a refund' });
     expect(conversation.agent.name).toBe('billing');
 
