@@ -2,7 +2,8 @@
 // CopilotKit and other AG-UI frontends use) runs a thread on the server's AG-UI endpoint, and prints the
 // AG-UI events as they stream: text messages token by token (the model streams), tool calls and their results,
 // then RUN_FINISHED. It also offers the model a frontend tool, `notify_user`, that this client runs itself: the
-// run ends at its call, and the next run sends the result back.
+// run ends at its call, and the next run sends the result back. The client shares state with the agent (the
+// conversation's session state) and gives it context for the run: both reach the model.
 //
 //   OPENAI_API_KEY=sk-... node dist/ag-ui-client.js     (OPENAI_BASE_URL for another endpoint)
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -34,6 +35,8 @@ const notifyUser: Tool = {
 };
 const agent = new HttpAgent({ url: `${url}/api/ag-ui`, headers: { 'X-Session-API-Key': apiKey } });
 agent.subscribe({ onEvent: ({ event }) => console.log('ag-ui', event.type) });
+// Shared state: recorded in the conversation (its session state), shown to the model, streamed back as patches.
+agent.setState({ user: { name: 'Ada', plan: 'pro' } });
 agent.addMessage({
   id: randomUUID(),
   role: 'user',
@@ -41,6 +44,8 @@ agent.addMessage({
 });
 await agent.runAgent({
   tools: [notifyUser],
+  // Context for this run: on the user message the model reads.
+  context: [{ description: "The user's time zone", value: 'Europe/London' }],
   // The thread is new: its create body, as POST /api/conversations takes it. `stream`: token deltas.
   forwardedProps: {
     conversation: {
@@ -64,6 +69,7 @@ for (let calls = unansweredCalls(); calls.length > 0; calls = unansweredCalls())
   await agent.runAgent({ tools: [notifyUser] });
 }
 for (const message of agent.messages) console.log('message', message.role);
+console.log('state', JSON.stringify(agent.state));
 
 function unansweredCalls(): ToolCall[] {
   const answered = new Set(agent.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));

@@ -63,6 +63,10 @@ describe('server examples, each run as a process', () => {
       // The frontend tool ran in the client, and its result reached the model.
       expect(run.lines).toContain('notify_user: The date is ag-ui-date');
       expect(JSON.stringify(llm.requests[2]?.messages)).toContain('The user saw it.');
+      // The shared state and the context reached the model; the state came back to the client.
+      expect(JSON.stringify(llm.requests[0]?.messages)).toContain('Europe/London');
+      expect(JSON.stringify(llm.requests[0]?.messages)).toContain('\\"name\\":\\"Ada\\"');
+      expect(run.lines).toContain('state {"user":{"name":"Ada","plan":"pro"}}');
     } finally {
       await llm.close();
     }
