@@ -1,5 +1,5 @@
-import { type Conversation, listSubConversationIds, type SecretInput } from '@x/agent';
-import { type AnyEvent, createEvent, type Message, type TextContent } from '@x/events';
+import { type Conversation, listSubConversationIds, type SecretInput, type SendMessageOptions } from '@x/agent';
+import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike } from '@x/store';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
@@ -277,16 +277,13 @@ export class ManagedConversation implements SocketConversation {
   }
 
   /** Adds a user message; with `run`, starts a run, or schedules one after the run in progress. */
-  async sendMessage(
-    message: Message,
-    options: { run: boolean; extendedContent?: readonly TextContent[] },
-  ): Promise<void> {
+  async sendMessage(message: Message, options: { run: boolean } & SendMessageOptions): Promise<void> {
     if (message.role !== 'user') {
       throw new InvalidRequestError(`Only user messages can be sent to a conversation (role was '${message.role}')`);
     }
     if (this.#deletion.isDeleted) throw new ConversationDeletedError(this.id);
     const conversation = await this.open();
-    await conversation.sendMessage(message, { extendedContent: options.extendedContent ?? [] });
+    await conversation.sendMessage(message, options);
     await this.saveMeta();
     if (!options.run) return;
     await this.#runs.runAfterMessage();
