@@ -21,6 +21,7 @@ import { loadEvent } from './event-log/log-reads.js';
 import { NAME_INDEX_MIN_COUNT } from './event-log/name-index.js';
 import { PackedReads, type PackHost } from './event-log/packs.js';
 import { readMany } from './event-log/read-many.js';
+import { appendToSegment, openSegmentLayout } from './event-log/segment/segment-layout.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
 import {
   type LogEntry,
@@ -34,6 +35,7 @@ import type { FileStore } from './file-store.js';
 
 export type {
   AppendOptions,
+  EventLogLayout,
   EventLogLogger,
   EventLogOptions,
   RefreshOptions,
@@ -69,7 +71,9 @@ export class EventLog implements EventLogLike {
   static async open(store: FileStore, options: EventLogOptions = {}): Promise<EventLog> {
     const log = new EventLog(store, options);
     const core = log.#core;
-    await relist(core, true);
+    const layout = await openSegmentLayout(core, options, log);
+    if (layout === 'segment') return log;
+    if (layout === 'files') await relist(core, true);
     // A long log that had to be listed gets its name index, so the next open need not list (not awaited).
     if (core.verified !== undefined && core.verified.count >= NAME_INDEX_MIN_COUNT) {
       void core.enqueue(() => writeNameIndexIfNeeded(core));
@@ -91,6 +95,7 @@ export class EventLog implements EventLogLike {
     await core.enqueue(() => writeNameIndexIfNeeded(core));
     await this.packsSettled();
     await core.enqueue(() => recordHead(core));
+    await core.segment?.close();
   }
 
   /** Number of events: the contiguous run of indices from 0 this instance knows about. */
@@ -121,7 +126,9 @@ export class EventLog implements EventLogLike {
     if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
       throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
     }
-    return this.#core.enqueue(() => appendNow(this.#core, prepared, expectedIndex));
+    const core = this.#core;
+    if (core.segment) return core.enqueue(async () => (await appendToSegment(core, [prepared], expectedIndex))[0]!);
+    return core.enqueue(() => appendNow(core, prepared, expectedIndex));
   }
 
   /**
@@ -140,7 +147,9 @@ export class EventLog implements EventLogLike {
       if (earlier !== undefined) throw new DuplicateEventIdError(event.id, earlier);
       seen.set(event.id, position);
     });
-    return this.#core.enqueue(() => appendManyNow(this.#core, prepared));
+    const core = this.#core;
+    if (core.segment) return core.enqueue(() => appendToSegment(core, prepared, undefined));
+    return core.enqueue(() => appendManyNow(core, prepared));
   }
 
   /** The event at `index` (negative counts from the end). Picks up other writers' appends once before failing. */
@@ -247,6 +256,8 @@ export class EventLog implements EventLogLike {
    */
   refresh(options: RefreshOptions = {}): Promise<number> {
     const core = this.#core;
+    const segment = core.segment;
+    if (segment) return core.enqueue(() => segment.catchUp());
     if (options.relist) return core.enqueue(() => relist(core, false));
     // A refresh that has not started yet will see everything this one would: share it.
     if (core.queuedRefresh) return core.queuedRefresh;

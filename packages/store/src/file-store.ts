@@ -132,6 +132,28 @@ export interface FileStore {
     options?: WritePairOptions,
   ): Promise<number>;
 
+  /**
+   * Optional: opens the file at `path` for appending, creating it (and its directory) if missing: the commit
+   * point of the `EventLog`'s segment layout (see the README, "Segment layout"). The local store opens it with
+   * `O_APPEND`, so writers in several processes never overwrite each other's bytes; memory keeps a buffer. S3
+   * has none (an object cannot be appended to).
+   */
+  openAppendFile?(path: string): Promise<AppendFile>;
+
+  /**
+   * Optional: writes each file as `write` would (atomically: old content or new, never a mix) but does not wait
+   * for it to be durable (no fsync on the local store). For files the caller can rebuild from a durable source
+   * (the segment layout's event files). Stores without it: callers use `write`.
+   */
+  writeRebuildable?(files: readonly StoreWrite[]): Promise<void>;
+
+  /**
+   * Optional: the size in bytes of each file, `undefined` where there is no regular file, in the order given
+   * (the local store: one directory handle, an lstat each). The segment layout uses it on open to find event
+   * files a power loss left empty.
+   */
+  fileSizes?(paths: readonly string[]): Promise<(number | undefined)[]>;
+
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;
 }
@@ -146,4 +168,18 @@ export interface WritePairOptions {
 export interface StoreWrite {
   readonly path: string;
   readonly data: string | Uint8Array;
+}
+
+/** A file opened with `FileStore.openAppendFile`. */
+export interface AppendFile {
+  /**
+   * Appends `data` with one write (never interleaved with another writer's on the local filesystem) and, when
+   * the store is durable, one `fdatasync`; resolves with the file's size just after (which includes whatever other
+   * writers appended meanwhile). A write cut short (disk full) rejects; its bytes may remain.
+   */
+  append(data: Uint8Array): Promise<number>;
+  /** The file's bytes from `offset`: `length` of them (fewer at its end), or up to its current end. */
+  readFrom(offset: number, length?: number): Promise<Uint8Array>;
+  /** Releases the descriptor. Idempotent. */
+  close(): Promise<void>;
 }

@@ -29,6 +29,7 @@ export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
+export { UnsupportedLayoutError } from './errors/unsupported-layout-error.js';
 export { StoreError } from './errors.js';
 export type { AppendFence, EventLogAppendOptions, EventLogLike } from './event-log/event-log-like.js';
 export {
@@ -42,11 +43,12 @@ export type { LogEntry, SubscribeOptions } from './event-log/subscription.js';
 export {
   type AppendOptions,
   EventLog,
+  type EventLogLayout,
   type EventLogLogger,
   type EventLogOptions,
   type RefreshOptions,
 } from './event-log.js';
-export type { FileStore, StoreWrite, WritePairOptions } from './file-store.js';
+export type { AppendFile, FileStore, StoreWrite, WritePairOptions } from './file-store.js';
 export {
   type AcquireLeaseOptions,
   createFileStoreLeases,

@@ -1,10 +1,9 @@
-import { linkSync, mkdirSync, readdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, realpathSync, renameSync, unlinkSync } from 'node:fs';
 import { link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { InvalidPathError } from './errors/invalid-path-error.js';
-import { StoreError } from './errors.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
 import {
@@ -15,18 +14,16 @@ import {
   syncDirectory,
 } from './internal/confined-directory.js';
 import { directoryVersion } from './internal/directory-version.js';
+import { fileSizesLocal, openAppendFileLocal, writeRebuildableLocal } from './internal/local-append-file.js';
+import { checkCopySource, copyInto } from './internal/local-copy.js';
 import { errnoCode, TEMP_FILE_PATTERN, tempNameFor, toStoreError } from './internal/local-fs.js';
+import { readBatchLocal } from './internal/local-read-batch.js';
 import { isNonEmptyDirectory, pruneEmptyDirectories, removeEntry, removeIfStale } from './internal/local-remove.js';
 import { writeIfAbsentThenWriteLocal } from './internal/local-write-pair.js';
 import { writeIfAbsentThenWriteManyLocal } from './internal/local-write-pairs.js';
 import { type LocalWriteThenLinkDeps, writeIfAbsentThenLinkManyLocal } from './internal/local-write-then-link.js';
-import { notRegular, readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
+import { readRegularFile, readRegularFileSync, writeNewFile } from './internal/regular-file.js';
 import { joinStorePath, validateStorePath } from './store-path.js';
-
-/** Files `readBatch` reads before it yields to the event loop (a few milliseconds of synchronous calls). */
-const READ_BATCH = 256;
-/** From this many paths on, `readBatch` lists each directory once instead of an lstat per file. */
-const LIST_THRESHOLD = 64;
 
 export interface LocalFileStoreOptions {
   /** Directory holding the store; `~` is expanded, relative paths resolve against the cwd. Created if missing. */
@@ -191,74 +188,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
-    async readBatch(paths) {
-      const results: (Uint8Array | StoreError)[] = [];
-      let directory: DirectoryHandle | undefined;
-      let directoryKey: string | undefined;
-      // For a large batch, one listing per directory tells which entries are regular files (no lstat each).
-      const listings = new Map<string, ReadonlySet<string>>();
-      const listFiles = (handle: DirectoryHandle, wanted: string): ReadonlySet<string> | undefined => {
-        if (paths.length < LIST_THRESHOLD) return undefined;
-        let files = listings.get(wanted);
-        if (files === undefined) {
-          const entries = readdirSync(handle.path, { withFileTypes: true });
-          files = new Set(entries.filter((entry) => entry.isFile()).map((entry) => entry.name));
-          listings.set(wanted, files);
-        }
-        return files;
-      };
-      const release = async (): Promise<void> => {
-        await directory?.close();
-        directory = undefined;
-        directoryKey = undefined;
-      };
-      const settle = (error: unknown, path: string, location: string): void => {
-        results.push(fail(error, 'read', path, location));
-      };
-      try {
-        for (let index = 0; index < paths.length; index++) {
-          if (index > 0 && index % READ_BATCH === 0) {
-            // Let other work run between batches; the directory is opened (and confined) again after.
-            await release();
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-          const path = paths[index]!;
-          let key: ReturnType<typeof fileKey>;
-          try {
-            key = fileKey(path);
-          } catch (error) {
-            if (!StoreError.isInstance(error)) throw error;
-            results.push(error);
-            continue;
-          }
-          const wanted = key.segments.join('/');
-          if (wanted !== directoryKey) {
-            await release();
-            try {
-              directory = await openDirectory(root, key.segments, { create: false, storePath: path });
-              directoryKey = wanted;
-            } catch (error) {
-              settle(error, path, key.location);
-              continue;
-            }
-          }
-          if (directory === undefined) {
-            results.push(new FileNotFoundError({ path, location: key.location }));
-            continue;
-          }
-          try {
-            const listed = listFiles(directory, wanted)?.has(key.name) ?? false;
-            const context = { storePath: path, location: key.location };
-            results.push(readRegularFileSync(`${directory.path}/${key.name}`, context, listed));
-          } catch (error) {
-            settle(error, path, key.location);
-          }
-        }
-      } finally {
-        await release();
-      }
-      return results;
-    },
+    readBatch: (paths) => readBatchLocal({ root, fileKey, fail }, paths),
 
     async write(path, data) {
       const { segments, name, location } = fileKey(path);
@@ -319,7 +249,10 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
           const sourcePath = `${sourceDirectory.path}/${source.name}`;
           await checkCopySource(sourcePath, { storePath: from, location: source.location });
           await inDirectory(target.segments, to, async (directory) => {
-            await copyInto(sourcePath, directory, target.name, { storePath: from, location: source.location });
+            await copyInto({ writeTemp, replaceWith }, sourcePath, directory, target.name, {
+              storePath: from,
+              location: source.location,
+            });
             if (durable) await syncDirectory(directory);
           });
         } finally {
@@ -399,6 +332,12 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
       }
     },
 
+    openAppendFile: (path) => openAppendFileLocal(pair, path),
+
+    writeRebuildable: (files) => writeRebuildableLocal(pair, files),
+
+    fileSizes: (paths) => fileSizesLocal(pair, paths),
+
     describe(path) {
       return absolute(validateStorePath(path, { allowTrailingSlash: true }));
     },
@@ -415,77 +354,6 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     ...store,
   };
   return store;
-
-  /** The source of a copy must be a regular file: checked before linking, so a FIFO or link is never published. */
-  async function checkCopySource(sourcePath: string, context: { storePath: string; location: string }) {
-    const info = await lstat(sourcePath).catch((error: unknown) => {
-      const code = errnoCode(error);
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        throw new FileNotFoundError({ path: context.storePath, location: context.location, cause: error });
-      }
-      throw error;
-    });
-    if (info.isDirectory()) throw new FileNotFoundError({ path: context.storePath, location: context.location });
-    if (info.isSymbolicLink()) {
-      throw new InvalidPathError({ path: context.storePath, reason: 'is a symbolic link (not followed)' });
-    }
-    if (!info.isFile()) throw notRegular(info, context);
-  }
-
-  /**
-   * Usually the target does not exist yet (an event file published from its claim): one hard link,
-   * atomic, and no data written again (event files are immutable, so sharing the inode is safe).
-   * When it exists, link to a temp name and rename over it, to replace it atomically; where hard
-   * links are unsupported, copy the bytes (read the same confined way as `read`).
-   */
-  async function copyInto(
-    sourcePath: string,
-    directory: DirectoryHandle,
-    name: string,
-    sourceContext: { storePath: string; location: string },
-  ): Promise<void> {
-    const targetPath = `${directory.path}/${name}`;
-    let linkError: unknown;
-    try {
-      // link() does not follow a link in its source: a source swapped for one after the check is
-      // published as that link, which every read refuses.
-      await link(sourcePath, targetPath);
-      return;
-    } catch (error) {
-      if (errnoCode(error) !== 'EEXIST') linkError = error;
-    }
-    const code = linkError === undefined ? undefined : errnoCode(linkError);
-    if (code === 'ENOENT') {
-      throw new FileNotFoundError({
-        path: sourceContext.storePath,
-        location: sourceContext.location,
-        cause: linkError,
-      });
-    }
-    if (code !== undefined && code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw linkError;
-    if (code === undefined) {
-      const temp = `${directory.path}/${tempNameFor(name)}`;
-      try {
-        await link(sourcePath, temp);
-        await rename(temp, targetPath);
-        // rename() between two links of one inode (a copy onto itself) leaves both names in place.
-        await unlink(temp).catch(() => undefined);
-      } catch (error) {
-        await unlink(temp).catch(() => undefined);
-        if (errnoCode(error) === 'ENOENT') {
-          throw new FileNotFoundError({
-            path: sourceContext.storePath,
-            location: sourceContext.location,
-            cause: error,
-          });
-        }
-        throw error;
-      }
-      return;
-    }
-    const bytes = await readRegularFile(sourcePath, sourceContext);
-    await replaceWith(await writeTemp(directory, name, bytes), targetPath);
-  }
 }
 
 function expandHome(path: string): string {

@@ -125,6 +125,31 @@ export function createMemoryFileStore(): FileStore {
       return `${origin}#${stamps.get(key) ?? 0}`;
     },
 
+    async openAppendFile(path) {
+      const key = validateStorePath(path);
+      if (!files.has(key)) put(key, new Uint8Array(0));
+      return {
+        // Synchronous map updates, like writeIfAbsent: appends never interleave. A delete of the file ends it.
+        async append(data) {
+          const before = files.get(key) ?? new Uint8Array(0);
+          const after = new Uint8Array(before.length + data.length);
+          after.set(before);
+          after.set(data, before.length);
+          files.set(key, after);
+          return after.length;
+        },
+        async readFrom(offset, length) {
+          const bytes = files.get(key) ?? new Uint8Array(0);
+          return bytes.slice(offset, length === undefined ? undefined : offset + length);
+        },
+        async close() {},
+      };
+    },
+
+    async writeRebuildable(writes) {
+      for (const { path, data } of writes) put(validateStorePath(path), toOwnedBytes(data));
+    },
+
     async exists(path) {
       const key = validateStorePath(path);
       return files.has(key) || hasDirectory(key);

@@ -16,3 +16,17 @@ describeEventLogContract('files in a local directory', async () => {
   const store = createLocalFileStore({ root, durability: 'none' });
   return { open: () => EventLog.open(store), cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }) };
 });
+
+describeEventLogContract('a segment in a memory store', () => {
+  const store = createMemoryFileStore();
+  return { open: () => EventLog.open(store, { layout: 'segment' }) };
+});
+
+describeEventLogContract('a segment in a local directory', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'x-event-log-segment-contract-'));
+  const store = createLocalFileStore({ root, durability: 'fsync' });
+  return {
+    open: () => EventLog.open(store, { layout: 'segment' }),
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
+  };
+});

@@ -2,6 +2,7 @@ import { parseEventFileName } from '../event-log/file-names.js';
 import type { FileStore } from '../file-store.js';
 import { type ChainLink, parseSlotClaimBytes, stagedBodyPath } from './chain-link.js';
 import { readBytes } from './read-bytes.js';
+import { readSegmentClaims } from './segment-claims.js';
 
 /** What verification needs of a slot claim: its link (none for claims written before chaining) and event bytes. */
 export interface ClaimParts {
@@ -93,6 +94,8 @@ export async function collectSlots(store: FileStore, dir: string): Promise<Slot[
     if (match) claims.push({ index: Number(match[1]), path });
   }
   for (const { index } of claims) at(index);
+  // A segment log's records are its claims (see event-log/segment/): the same checks apply to them.
+  for (const record of await readSegmentClaims(store, dir)) at(record.link.index).claim ??= record;
   const read = await readBytes(
     store,
     claims.map((claim) => claim.path),

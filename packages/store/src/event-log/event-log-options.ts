@@ -50,7 +50,21 @@ export interface EventLogOptions {
    * measured up to ~1.8× faster durable appends on a loaded disk (see the README, "Storage and system calls").
    */
   stageBodies?: boolean;
+  /**
+   * The layout a new log is created with (default `'files'`). A log keeps the layout it was created with
+   * whatever is asked later: one with a segment is always opened as a segment log (so a writer never commits
+   * around it), and `'segment'` on a log that already holds file-per-event events keeps those (warned about).
+   * `'segment'` on a store without `openAppendFile` (S3) fails with `UnsupportedLayoutError`.
+   */
+  layout?: EventLogLayout;
 }
+
+/**
+ * How a log commits its events (see the README, "Segment layout"): `'files'`, a slot claim per event (every
+ * store); `'segment'`, one append-only file per log (`<dir>/.slots/segment`) with one write and one fdatasync
+ * per commit, the event files derived from it (stores with `openAppendFile`: local and memory).
+ */
+export type EventLogLayout = 'files' | 'segment';
 
 /** Options for `EventLog.append`. */
 export interface AppendOptions {

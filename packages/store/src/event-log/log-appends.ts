@@ -157,7 +157,7 @@ async function previousHash(core: LogCore, index: number): Promise<string | null
  * unchained log. Before the claim, so no chained event exists without it; a writer that dies in between
  * leaves an anchor over no event, which verification accepts.
  */
-async function anchorChain(core: LogCore, index: number): Promise<void> {
+export async function anchorChain(core: LogCore, index: number): Promise<void> {
   if (core.anchored) return;
   await writeChainAnchor(core.store, core.dir, index);
   core.anchored = true;

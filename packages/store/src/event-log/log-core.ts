@@ -10,6 +10,7 @@ import type { VerifiedListing } from './name-index.js';
 import type { PackedReads } from './packs.js';
 import { PathIdTable } from './path-id-table.js';
 import { PathList } from './path-list.js';
+import type { SegmentLog } from './segment/segment-log.js';
 
 /**
  * The state one `EventLog` instance keeps about its log, shared by the modules that read, discover and
@@ -39,6 +40,8 @@ export class LogCore {
   /** This instance wrote (or found) the chain's anchor; an append that starts the chain writes it first. */
   anchored = false;
   packs: PackedReads | undefined;
+  /** The segment, in the segment layout (see segment/): the commit point, and where events are read from. */
+  segment: SegmentLog | undefined;
   /** False for readers that must not write to the directory (`nameIndex: { write: false }`). */
   readonly writesNameIndex: boolean;
   /** False for readers that must not write: claimed events without a file are served from the claim. */

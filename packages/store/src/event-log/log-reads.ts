@@ -14,6 +14,11 @@ import { isUnfinishedCopy } from './unfinished-file.js';
 export async function loadEvent(core: LogCore, index: number): Promise<AnyEvent> {
   const cached = core.cache.get(index);
   if (cached !== undefined) return cached;
+  if (core.segment !== undefined) {
+    const fromSegment = await core.segment.read(index);
+    core.cache.set(index, fromSegment);
+    return fromSegment;
+  }
   const path = core.paths.at(index)!;
   const id = eventIdOfPath(path);
   let event: AnyEvent;

@@ -1,5 +1,6 @@
 import {
   close as closeWithCallback,
+  fdatasync as fdatasyncWithCallback,
   fstat as fstatWithCallback,
   fsync as fsyncWithCallback,
   open as openWithCallback,
@@ -39,6 +40,21 @@ export function fsyncFd(fd: number): Promise<void> {
 export function readFd(fd: number, buffer: Uint8Array, offset: number): Promise<number> {
   return new Promise((resolve, reject) => {
     readWithCallback(fd, buffer, offset, buffer.length - offset, null, (error, bytesRead) =>
+      error ? reject(error) : resolve(bytesRead),
+    );
+  });
+}
+
+export function fdatasyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fdatasyncWithCallback(fd, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Reads into all of `buffer` from `position` in the file (fewer bytes at its end); how many were read. */
+export function preadFd(fd: number, buffer: Uint8Array, position: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    readWithCallback(fd, buffer, 0, buffer.length, position, (error, bytesRead) =>
       error ? reject(error) : resolve(bytesRead),
     );
   });

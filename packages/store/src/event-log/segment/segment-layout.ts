@@ -1,0 +1,54 @@
+import { UnsupportedLayoutError } from '../../errors/unsupported-layout-error.js';
+import type { EventLogOptions } from '../event-log-options.js';
+import { anchorChain } from '../log-appends.js';
+import type { LogCore } from '../log-core.js';
+import { relist } from '../log-discovery.js';
+import { type SegmentAppend, SegmentLog } from './segment-log.js';
+import { rebuildEventFiles } from './segment-rebuild.js';
+import { segmentPath } from './segment-records.js';
+
+/**
+ * Opens `core`'s log as a segment log when it has a segment, or when `options.layout` asks for one and the log
+ * is new (`'segment'`); otherwise it stays a file-per-event log: `'listed'` when this already listed it (a log
+ * with events asked to become a segment log keeps its layout), `'files'` when the caller opens it as usual.
+ */
+export async function openSegmentLayout(
+  core: LogCore,
+  options: EventLogOptions,
+  owner: object,
+): Promise<'segment' | 'listed' | 'files'> {
+  const store = core.store;
+  const wanted = options.layout === 'segment';
+  if (wanted && store.openAppendFile === undefined) {
+    throw new UnsupportedLayoutError({ layout: 'segment', location: store.describe(core.dir) });
+  }
+  if (store.openAppendFile === undefined) return 'files';
+  if (!(await store.exists(segmentPath(core.dir)))) {
+    if (!wanted) return 'files';
+    await relist(core, true);
+    if (core.length > 0) {
+      core.logger?.warn(
+        `${store.describe(core.dir)}: the log already holds ${core.length} events in the file-per-event layout; it keeps that layout`,
+      );
+      return 'listed';
+    }
+  }
+  core.segment = await SegmentLog.open(core, owner);
+  await rebuildEventFiles(core, core.segment);
+  return 'segment';
+}
+
+/** Appends through the segment (runs inside the log's queue): see `SegmentLog.append`. */
+export async function appendToSegment(
+  core: LogCore,
+  batch: readonly SegmentAppend[],
+  expectedIndex: number | undefined,
+): Promise<number[]> {
+  const segment = core.segment!;
+  if (expectedIndex !== undefined && expectedIndex > core.length) await segment.catchUp();
+  // The first event of a segment log starts the chain: its anchor is written (once, fsynced) before it.
+  if (core.length === 0) await anchorChain(core, 0);
+  const indices = await segment.append(batch, expectedIndex);
+  for (const index of indices) core.packs?.appended(index);
+  return indices;
+}

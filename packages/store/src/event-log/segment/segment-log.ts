@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import type { AnyEvent } from '@x/events';
+import { createChainLink } from '../../chain/chain-link.js';
+import { AppendConflictError } from '../../errors/append-conflict-error.js';
+import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
+import { StoreError } from '../../errors.js';
+import type { AppendFile, StoreWrite } from '../../file-store.js';
+import { eventIdOfPath } from '../file-names.js';
+import type { LogCore } from '../log-core.js';
+import { parseStoredEvent } from '../parse-stored-event.js';
+import {
+  type DecodedRecords,
+  decodeRecords,
+  encodeRecord,
+  SegmentChain,
+  type SegmentRecord,
+  segmentPath,
+} from './segment-records.js';
+
+/** What an append hands the segment: a validated event and its exact bytes. */
+export interface SegmentAppend {
+  readonly event: AnyEvent;
+  readonly json: string;
+}
+
+/** Closes the segment's descriptor of a log that was dropped without `close`. */
+const openFiles = new FinalizationRegistry<AppendFile>((file) => {
+  void file.close().catch(() => undefined);
+});
+
+/**
+ * A log's segment (`<dir>/.slots/segment`), the commit point of the segment layout: records appended with one
+ * write and one fdatasync each (see segment-records.ts for the framing and the rule that says which records
+ * are the log's events). Keeps, per index, where the event's bytes are, so a read is one positioned read.
+ */
+export class SegmentLog {
+  readonly path: string;
+  #file: AppendFile | undefined;
+  /** Offset just past the last record this instance consumed. */
+  scanned = 0;
+  /** Per index: the offset of the event's bytes in the segment and their length, flattened. */
+  readonly #positions: number[] = [];
+  readonly #core: LogCore;
+  /** This instance's token in its records' headers (see `encodeRecord`). */
+  readonly #writer = randomBytes(8).toString('hex');
+
+  private constructor(core: LogCore, file: AppendFile, owner: object) {
+    this.#core = core;
+    this.path = segmentPath(core.dir);
+    this.#file = file;
+    openFiles.register(owner, file, this);
+  }
+
+  /** Opens the segment (creating it when `create`), reads it whole and records its events in `core`. */
+  static async open(core: LogCore, owner: object): Promise<SegmentLog> {
+    const file = await core.store.openAppendFile!(segmentPath(core.dir));
+    const segment = new SegmentLog(core, file, owner);
+    await segment.catchUp();
+    return segment;
+  }
+
+  async #opened(): Promise<AppendFile> {
+    this.#file ??= await this.#core.store.openAppendFile!(this.path);
+    return this.#file;
+  }
+
+  /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
+  async close(): Promise<void> {
+    const file = this.#file;
+    this.#file = undefined;
+    await file?.close();
+  }
+
+  /** Reads what other writers appended since the last look and records it; how many events were new. */
+  async catchUp(): Promise<number> {
+    const file = await this.#opened();
+    const bytes = await file.readFrom(this.scanned);
+    const before = this.#core.length;
+    this.#consume(decodeRecords(bytes, this.scanned));
+    return this.#core.length - before;
+  }
+
+  /** Records the log's events among `decoded` (see `SegmentChain`); returns the records accepted. */
+  #consume(decoded: DecodedRecords): SegmentRecord[] {
+    const core = this.#core;
+    const chain = new SegmentChain({
+      next: core.length,
+      prev: core.lastLink?.hash ?? null,
+      known: (id) => core.findId(id) !== undefined,
+    });
+    const accepted: SegmentRecord[] = [];
+    for (const record of decoded.records) {
+      if (!chain.accept(record)) continue;
+      core.push(core.eventPath(record.link.index, record.link.id), undefined, record.link);
+      this.#positions.push(record.jsonOffset, record.jsonLength);
+      accepted.push(record);
+    }
+    for (const { offset, end } of decoded.skipped) {
+      core.logger?.warn(
+        `${core.store.describe(this.path)}: bytes ${offset}…${end - 1} are not an intact record (a write cut short by a crash, or damage) and were skipped`,
+      );
+    }
+    this.scanned = decoded.end;
+    return accepted;
+  }
+
+  /**
+   * Appends `batch` as the log's next events with one write (and, durable, one fdatasync) and resolves with
+   * their indices. When another writer's records landed first, this one's lost the race (see `SegmentChain`):
+   * they are learned, and the batch is written again after them, unless `expectedIndex` says it must not move.
+   */
+  async append(batch: readonly SegmentAppend[], expectedIndex: number | undefined): Promise<number[]> {
+    const core = this.#core;
+    const file = await this.#opened();
+    const indices: number[] = [];
+    let rest = batch;
+    for (;;) {
+      for (const { event } of rest) core.rejectDuplicate(event.id);
+      if (expectedIndex !== undefined && indices.length === 0 && expectedIndex !== core.length) {
+        throw new AppendConflictError({ eventId: rest[0]!.event.id, expectedIndex, actualIndex: core.length });
+      }
+      const start = core.length;
+      let previous = start === 0 ? null : (core.lastLink?.hash ?? null);
+      const links = rest.map(({ event, json }, offset) => {
+        const link = createChainLink(start + offset, event.id, previous, json);
+        previous = link.hash;
+        return link;
+      });
+      const records = rest.map(({ json }, offset) => encodeRecord(links[offset]!, json, this.#writer));
+      const bytes = Buffer.concat(records);
+      const before = this.scanned;
+      const size = await file.append(bytes);
+      let won: number;
+      if (size === before + bytes.length) {
+        // Nothing landed since this instance last looked: the records are at `before`, in order, and all accepted.
+        won = rest.length;
+        let end = before;
+        rest.forEach(({ event, json }, offset) => {
+          const link = links[offset]!;
+          end += records[offset]!.length;
+          const jsonLength = Buffer.byteLength(json, 'utf8');
+          core.push(core.eventPath(link.index, event.id), event, link);
+          this.#positions.push(end - jsonLength, jsonLength);
+        });
+        this.scanned = size;
+      } else {
+        const tail = await file.readFrom(before, size - before);
+        // This batch's bytes, unique by the writer token; the records of it the rule accepted are this append's.
+        const mine = before + Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).indexOf(bytes);
+        const accepted = this.#consume(decodeRecords(tail, before));
+        won = 0;
+        for (const record of accepted) {
+          if (record.offset >= mine && record.offset < mine + bytes.length && won < rest.length) {
+            core.cache.set(record.link.index, rest[won]!.event);
+            won++;
+          }
+        }
+      }
+      if (won > 0) core.appended = true;
+      for (let offset = 0; offset < won; offset++) indices.push(start + offset);
+      await this.#publish(rest.slice(0, won), start);
+      rest = rest.slice(won);
+      if (rest.length === 0) return indices;
+      const taken = core.findId(rest[0]!.event.id);
+      if (taken !== undefined) throw new DuplicateEventIdError(rest[0]!.event.id, taken);
+      if (expectedIndex !== undefined) {
+        throw new AppendConflictError({ eventId: rest[0]!.event.id, expectedIndex, actualIndex: core.length });
+      }
+    }
+  }
+
+  /**
+   * Writes the reference's event files of events the segment committed (`<dir>/event-….json`), without
+   * waiting for them to be durable: the segment holds them, and `open` rebuilds any a power loss lost.
+   */
+  async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
+    if (events.length === 0) return;
+    const core = this.#core;
+    await writeEventFiles(
+      core,
+      events.map(({ event, json }, offset) => ({ path: core.eventPath(start + offset, event.id), data: json })),
+    );
+  }
+
+  /** The event at `index` (within bounds), from its record. */
+  async read(index: number): Promise<AnyEvent> {
+    const file = await this.#opened();
+    const offset = this.#positions[index * 2]!;
+    const length = this.#positions[index * 2 + 1]!;
+    const bytes = await file.readFrom(offset, length);
+    const location = `${this.#core.store.describe(this.path)} (event ${index})`;
+    return parseStoredEvent({
+      text: Buffer.from(bytes).toString('utf8'),
+      location,
+      expectedId: eventIdOfPath(this.#core.paths.at(index)!),
+    });
+  }
+
+  /** The length of event `index`'s bytes. */
+  jsonLengthOf(index: number): number {
+    return this.#positions[index * 2 + 1]!;
+  }
+
+  /** The exact bytes of event `index`'s record (for rebuilding its event file). */
+  async bytesOf(index: number): Promise<Uint8Array> {
+    const file = await this.#opened();
+    return file.readFrom(this.#positions[index * 2]!, this.#positions[index * 2 + 1]!);
+  }
+}
+
+/** Writes event files the segment can rebuild; a failure is warned about (the events are committed). */
+export async function writeEventFiles(core: LogCore, files: readonly StoreWrite[]): Promise<void> {
+  if (!core.rollsForward || files.length === 0) return;
+  try {
+    if (core.store.writeRebuildable) await core.store.writeRebuildable(files);
+    else for (const file of files) await core.store.write(file.path, file.data);
+  } catch (error) {
+    if (!StoreError.isInstance(error)) throw error;
+    core.logger?.warn(`${error.message}; the event is kept in the segment and its file is rebuilt from it on open`);
+  }
+}

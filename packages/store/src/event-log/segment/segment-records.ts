@@ -1,0 +1,134 @@
+import { crc32 } from 'node:zlib';
+import { type ChainLink, parseSlotClaimBytes } from '../../chain/chain-link.js';
+import { isStorableEventId } from '../file-names.js';
+
+// The segment's record framing: `FF 78 53 31` (0xFF never occurs in UTF-8, so never inside a payload), the
+// payload's length and its CRC-32 (both u32 little-endian), then the payload: a chained slot claim's text
+// (the chain link's header line, then the event file's exact bytes).
+
+const MAGIC = Buffer.from([0xff, 0x78, 0x53, 0x31]);
+const HEADER_BYTES = 12;
+
+/** One intact record of a segment: where it lies in the file, its chain link and its event's bytes. */
+export interface SegmentRecord {
+  /** Offset of the record's header in the file. */
+  readonly offset: number;
+  /** Offset just past the record. */
+  readonly end: number;
+  readonly link: ChainLink;
+  /** Offset of the event's bytes in the file, and their length. */
+  readonly jsonOffset: number;
+  readonly jsonLength: number;
+  readonly json: Uint8Array;
+}
+
+/** What `decodeRecords` found in a run of bytes. */
+export interface DecodedRecords {
+  readonly records: SegmentRecord[];
+  /** Runs of bytes skipped between intact records (a write cut short by a crash, or damage): `[offset, end)`. */
+  readonly skipped: { readonly offset: number; readonly end: number }[];
+  /**
+   * Offset just past the last intact record. Bytes after it are not consumed: a record still being written by
+   * another process, or a tail a crash cut short (skipped once a later record lands after it).
+   */
+  readonly end: number;
+}
+
+/**
+ * The bytes of the record that commits `json` with `link`, written by `writer` (a token of the writing instance,
+ * in the header line: two writers appending the same event at the same index write different bytes, so each
+ * finds its own record when it reads back).
+ */
+export function encodeRecord(link: ChainLink, json: string, writer: string): Buffer {
+  const { index, id, prev, hash } = link;
+  const payload = Buffer.from(`${JSON.stringify({ chain: 1, index, id, prev, hash, writer })}\n${json}`, 'utf8');
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(payload.length, 4);
+  header.writeUInt32LE(crc32(payload), 8);
+  return Buffer.concat([header, payload]);
+}
+
+/**
+ * Decodes the records in `bytes`, which start at file offset `base`. A record whose header, length or checksum
+ * does not hold is skipped up to the next intact record (found by its magic and checksum); when none follows,
+ * decoding stops before it (see `DecodedRecords.end`).
+ */
+export function decodeRecords(bytes: Uint8Array, base: number): DecodedRecords {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records: SegmentRecord[] = [];
+  const skipped: { offset: number; end: number }[] = [];
+  let at = 0;
+  let consumed = 0;
+  while (at < buffer.length) {
+    const record = recordAt(buffer, at, base);
+    if (record !== undefined) {
+      if (at > consumed) skipped.push({ offset: base + consumed, end: base + at });
+      records.push(record);
+      at = record.end - base;
+      consumed = at;
+      continue;
+    }
+    const next = buffer.indexOf(MAGIC, at + 1);
+    if (next === -1) break;
+    at = next;
+  }
+  return { records, skipped, end: base + consumed };
+}
+
+function recordAt(buffer: Buffer, at: number, base: number): SegmentRecord | undefined {
+  if (at + HEADER_BYTES > buffer.length || buffer.compare(MAGIC, 0, 4, at, at + 4) !== 0) return undefined;
+  const length = buffer.readUInt32LE(at + 4);
+  const start = at + HEADER_BYTES;
+  if (start + length > buffer.length) return undefined;
+  const payload = buffer.subarray(start, start + length);
+  if (crc32(payload) !== buffer.readUInt32LE(at + 8)) return undefined;
+  const parts = parseSlotClaimBytes(payload);
+  if (parts.eventBytes === undefined || parts.link === undefined || !isStorableEventId(parts.link.id)) return undefined;
+  const jsonOffset = start + (payload.length - parts.eventBytes.length);
+  return {
+    offset: base + at,
+    end: base + start + length,
+    link: parts.link,
+    jsonOffset: base + jsonOffset,
+    jsonLength: parts.eventBytes.length,
+    json: parts.eventBytes,
+  };
+}
+
+/**
+ * Which records hold the log's events: in file order, the first record for the next index that chains to the
+ * event before it (`prev`) and whose id is new. Anything else is a writer's lost race (it wrote for an index
+ * another writer's record took first; it appends again after learning it) and is not part of the log. Every
+ * reader applies the same rule to the same bytes, so all agree on the log.
+ */
+export class SegmentChain {
+  #next: number;
+  #prev: string | null;
+  readonly #known: (id: string) => boolean;
+
+  constructor(options: { next: number; prev: string | null; known: (id: string) => boolean }) {
+    this.#next = options.next;
+    this.#prev = options.prev;
+    this.#known = options.known;
+  }
+
+  get next(): number {
+    return this.#next;
+  }
+
+  /** Whether `record` is the log's next event; if so, the chain moves past it. */
+  accept(record: SegmentRecord): boolean {
+    const { link } = record;
+    if (link.index !== this.#next || link.prev !== (this.#next === 0 ? null : this.#prev)) return false;
+    if (this.#known(link.id)) return false;
+    this.#next++;
+    this.#prev = link.hash;
+    return true;
+  }
+}
+
+/** Where a log keeps its segment: in `.slots/`, which the reference ignores. */
+export function segmentPath(dir: string): string {
+  return `${dir}/.slots/segment`;
+}
