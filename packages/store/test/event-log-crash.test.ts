@@ -14,35 +14,40 @@ afterAll(async () => {
 });
 
 describe('EventLog when its writer is SIGKILLed mid-append', () => {
-  it('shows only whole events, contiguous, after each of 10 kills, and keeps accepting appends', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'x-event-log-crash-'));
-    roots.push(root);
-    const acknowledged = new Map<number, string>();
-    for (let round = 0; round < 10; round++) {
-      const worker = startAppendWorker({
-        root,
-        label: `r${round}`,
-        count: 'loop',
-        durability: round % 2 === 0 ? 'none' : 'fsync',
-      });
-      await worker.ready;
-      await worker.acked(1);
-      // Random moment: anywhere in the next 0–60 ms of appending.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
-      worker.child.kill('SIGKILL');
-      const exit = await worker.exited;
-      expect(exit.signal, exit.stderr).toBe('SIGKILL');
-      for (const [index, id] of worker.acks) acknowledged.set(index, id);
+  it.each(['files', 'segment'] as const)(
+    'shows only whole events, contiguous, after each of 10 kills, and keeps accepting appends (%s layout)',
+    async (layout) => {
+      const root = await mkdtemp(join(tmpdir(), 'x-event-log-crash-'));
+      roots.push(root);
+      const acknowledged = new Map<number, string>();
+      for (let round = 0; round < 10; round++) {
+        const worker = startAppendWorker({
+          root,
+          label: `r${round}`,
+          count: 'loop',
+          durability: round % 2 === 0 ? 'none' : 'fsync',
+          layout,
+        });
+        await worker.ready;
+        await worker.acked(1);
+        // Random moment: anywhere in the next 0–60 ms of appending.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 60));
+        worker.child.kill('SIGKILL');
+        const exit = await worker.exited;
+        expect(exit.signal, exit.stderr).toBe('SIGKILL');
+        for (const [index, id] of worker.acks) acknowledged.set(index, id);
 
-      const store = createLocalFileStore({ root, durability: 'none' });
-      const log = await verifyLog(store, acknowledged);
-      const before = log.length;
-      const event = userMessageEvent(`after kill ${round}`);
-      expect(await log.append(event)).toBe(before);
-      acknowledged.set(before, event.id);
-      expect((await verifyLog(store, acknowledged)).length).toBe(before + 1);
-    }
-  }, 180_000);
+        const store = createLocalFileStore({ root, durability: 'none' });
+        const log = await verifyLog(store, acknowledged);
+        const before = log.length;
+        const event = userMessageEvent(`after kill ${round}`);
+        expect(await log.append(event)).toBe(before);
+        acknowledged.set(before, event.id);
+        expect((await verifyLog(store, acknowledged)).length).toBe(before + 1);
+      }
+    },
+    180_000,
+  );
 
   it('loses nothing acknowledged and keeps the chain intact when killed in the middle of appendMany batches', async () => {
     const root = await mkdtemp(join(tmpdir(), 'x-event-log-crash-many-'));

@@ -14,14 +14,16 @@ afterEach(async () => {
 
 describe('EventLog with several OS processes on one local directory', () => {
   it.each([
-    ['appends', 1],
-    ['appendMany batches of 5', 5],
-  ])(
-    'gives 4 processes × 50 %s 200 distinct contiguous indices with every acknowledged id in place',
-    async (_how, batch) => {
+    { how: 'appends', batch: 1, layout: 'files' },
+    { how: 'appendMany batches of 5', batch: 5, layout: 'files' },
+    { how: 'appends', batch: 1, layout: 'segment' },
+    { how: 'appendMany batches of 5', batch: 5, layout: 'segment' },
+  ] as const)(
+    'gives 4 processes × 50 $how 200 distinct contiguous indices with every acknowledged id in place ($layout layout)',
+    async ({ batch, layout }) => {
       const root = await mkdtemp(join(tmpdir(), 'x-event-log-mp-'));
       roots.push(root);
-      const workers = [0, 1, 2, 3].map((n) => startAppendWorker({ root, label: `p${n}`, count: 50, batch }));
+      const workers = [0, 1, 2, 3].map((n) => startAppendWorker({ root, label: `p${n}`, count: 50, batch, layout }));
       const results = await Promise.all(workers.map((worker) => worker.exited));
       for (const result of results) expect(result, result.stderr).toMatchObject({ code: 0 });
 
@@ -34,6 +36,7 @@ describe('EventLog with several OS processes on one local directory', () => {
         }
       }
       const store = createLocalFileStore({ root, durability: 'none' });
+      expect(await store.exists('events/.slots/segment')).toBe(layout === 'segment');
       const log = await verifyLog(store, acknowledged);
       expect(log.length).toBe(200);
       expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 200 });

@@ -3,20 +3,21 @@
  * store and prints `ack <index> <id>` once each append resolves. Run with `node --import tsx`.
  *
  * argv: <root> <label> <count> (count `loop` appends until killed) [durability: fsync | none] [batch: events
- * per `appendMany`, default 1 (one `append` each)]
+ * per `appendMany`, default 1 (one `append` each)] [layout: files | segment]
  */
 import { randomUUID } from 'node:crypto';
 import { parseEvent } from '@x/events';
 import { EventLog } from '../../src/event-log.js';
 import { createLocalFileStore } from '../../src/local-file-store.js';
 
-const [root, label = 'worker', countArgument = '10', durability = 'none', batchArgument = '1'] = process.argv.slice(2);
+const [root, label = 'worker', countArgument = '10', durability = 'none', batchArgument = '1', layout = 'files'] =
+  process.argv.slice(2);
 const batch = Number(batchArgument);
 if (root === undefined) throw new Error('usage: append-worker <root> <label> <count|loop> [fsync|none]');
 const count = countArgument === 'loop' ? Number.POSITIVE_INFINITY : Number(countArgument);
 
 const store = createLocalFileStore({ root, durability: durability === 'fsync' ? 'fsync' : 'none' });
-const log = await EventLog.open(store);
+const log = await EventLog.open(store, { layout: layout === 'segment' ? 'segment' : 'files' });
 process.stdout.write('ready\n');
 function messageEvent(i: number) {
   return parseEvent({

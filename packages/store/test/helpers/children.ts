@@ -23,6 +23,8 @@ export function startAppendWorker(options: {
   durability?: 'fsync' | 'none';
   /** Events per `appendMany` call (default 1: one `append` per event). */
   batch?: number;
+  /** The log's layout (default `'files'`). */
+  layout?: 'files' | 'segment';
 }): AppendWorker {
   const child = spawn(
     process.execPath,
@@ -35,6 +37,7 @@ export function startAppendWorker(options: {
       String(options.count),
       options.durability ?? 'none',
       String(options.batch ?? 1),
+      options.layout ?? 'files',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
   );
