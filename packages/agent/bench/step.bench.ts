@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serializeEvent } from '@x/events';
-import { createLocalFileStore, createMemoryFileStore } from '@x/store';
+import { createLocalFileStore, createMemoryFileStore, EventLog } from '@x/store';
 import type { PostgresServer } from '@x/store-postgres/testing';
 import { z } from 'zod';
 import { CHECKPOINT_EVERY_STEPS } from '../src/conversation/run-loop.js';
@@ -35,7 +35,7 @@ const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
 const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
 const PHYSICAL_FLOOR_RATIO_TARGET = 2;
 
-type Mode = 'memory' | 'none' | 'fsync' | 'postgres' | 'postgres-nofsync';
+type Mode = 'memory' | 'none' | 'fsync' | 'fsync-segment' | 'postgres' | 'postgres-nofsync';
 
 const outputTool = defineTool({
   name: 'run_command',
@@ -102,8 +102,11 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
         postgres?.store ??
         (mode === 'memory'
           ? createMemoryFileStore()
-          : createLocalFileStore({ root: dir, durability: mode as 'none' | 'fsync' })),
+          : createLocalFileStore({ root: dir, durability: mode === 'none' ? 'none' : 'fsync' })),
       ...(postgres === undefined ? {} : { openEventLog: postgres.openEventLog, leases: postgres.leases }),
+      ...(mode === 'fsync-segment' && {
+        openEventLog: ({ store, dir: eventsDir }) => EventLog.open(store, { dir: eventsDir, layout: 'segment' }),
+      }),
       maxIterationsPerRun: steps * 2 + 10,
       onEvent: (event, index) => {
         if (index !== undefined) bytes.push(serializeEvent(event));
@@ -177,6 +180,7 @@ const LABELS: Record<Mode, string> = {
   memory: 'memory store',
   none: 'local fs, no fsync',
   fsync: 'local fs, fsync',
+  'fsync-segment': 'local fs, fsync, segment',
   postgres: 'PostgreSQL, durable',
   'postgres-nofsync': 'PostgreSQL, UNSAFE',
 };
@@ -184,6 +188,7 @@ const FLOORS: Record<Mode, FloorKind[]> = {
   memory: [],
   none: ['writeFile', 'writeFileSync'],
   fsync: ['file-per-event', 'file-per-commit', 'physical'],
+  'fsync-segment': ['file-per-commit', 'physical'],
   postgres: ['physical'],
   'postgres-nofsync': [],
 };
@@ -245,7 +250,7 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
     const target = TARGET_MS[mode];
     console.log(`  target mean ≤ ${target} ms: ${ours <= target ? 'met' : 'NOT met'}`);
   }
-  if (mode === 'fsync') {
+  if (mode === 'fsync' || mode === 'fsync-segment') {
     const physical = median(floors.get('physical')!);
     const verdict = ours <= PHYSICAL_FLOOR_RATIO_TARGET * physical ? 'met' : 'NOT met';
     console.log(`  target ≤ ${PHYSICAL_FLOOR_RATIO_TARGET}× the physical floor: ${verdict}`);
@@ -283,6 +288,10 @@ async function main(): Promise<void> {
     const fsync = results.get('fsync');
     if (pg !== undefined && fsync !== undefined) {
       console.log(`\nPostgreSQL (durable) against the local fs with fsync, same statistic: ${ratio(pg, fsync)}`);
+    }
+    const segment = results.get('fsync-segment');
+    if (segment !== undefined && fsync !== undefined) {
+      console.log(`\nsegment layout against file-per-event (both with fsync), same statistic: ${ratio(segment, fsync)}`);
     }
   } finally {
     for (const server of servers.values()) await server.stop();

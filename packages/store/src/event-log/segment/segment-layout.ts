@@ -33,7 +33,7 @@ export async function openSegmentLayout(
       return 'listed';
     }
   }
-  core.segment = await SegmentLog.open(core, owner);
+  core.segment = await SegmentLog.open(core, owner, { batchEventFiles: options.eventFiles === 'batched' });
   await rebuildEventFiles(core, core.segment);
   return 'segment';
 }

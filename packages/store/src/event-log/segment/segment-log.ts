@@ -23,6 +23,9 @@ export interface SegmentAppend {
   readonly json: string;
 }
 
+/** Event files `eventFiles: 'batched'` writes at a time. */
+const EVENT_FILE_BATCH = 256;
+
 /** Closes the segment's descriptor of a log that was dropped without `close`. */
 const openFiles = new FinalizationRegistry<AppendFile>((file) => {
   void file.close().catch(() => undefined);
@@ -43,18 +46,22 @@ export class SegmentLog {
   readonly #core: LogCore;
   /** This instance's token in its records' headers (see `encodeRecord`). */
   readonly #writer = randomBytes(8).toString('hex');
+  /** Event files committed but not written yet, and how many make a batch (1: each commit's at once). */
+  readonly #pending: StoreWrite[] = [];
+  readonly #batch: number;
 
-  private constructor(core: LogCore, file: AppendFile, owner: object) {
+  private constructor(core: LogCore, file: AppendFile, owner: object, batch: number) {
     this.#core = core;
+    this.#batch = batch;
     this.path = segmentPath(core.dir);
     this.#file = file;
     openFiles.register(owner, file, this);
   }
 
   /** Opens the segment (creating it when `create`), reads it whole and records its events in `core`. */
-  static async open(core: LogCore, owner: object): Promise<SegmentLog> {
+  static async open(core: LogCore, owner: object, options: { batchEventFiles: boolean }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
-    const segment = new SegmentLog(core, file, owner);
+    const segment = new SegmentLog(core, file, owner, options.batchEventFiles ? EVENT_FILE_BATCH : 1);
     await segment.catchUp();
     return segment;
   }
@@ -66,6 +73,7 @@ export class SegmentLog {
 
   /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
   async close(): Promise<void> {
+    await this.flushEventFiles();
     const file = this.#file;
     this.#file = undefined;
     await file?.close();
@@ -176,10 +184,16 @@ export class SegmentLog {
   async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
     if (events.length === 0) return;
     const core = this.#core;
-    await writeEventFiles(
-      core,
-      events.map(({ event, json }, offset) => ({ path: core.eventPath(start + offset, event.id), data: json })),
-    );
+    for (const [offset, { event, json }] of events.entries()) {
+      this.#pending.push({ path: core.eventPath(start + offset, event.id), data: json });
+    }
+    if (this.#pending.length >= this.#batch) await this.flushEventFiles();
+  }
+
+  /** Writes the event files held back by `eventFiles: 'batched'`. */
+  async flushEventFiles(): Promise<void> {
+    const files = this.#pending.splice(0);
+    await writeEventFiles(this.#core, files);
   }
 
   /** The event at `index` (within bounds), from its record. */

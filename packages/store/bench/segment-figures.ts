@@ -1,0 +1,124 @@
+// The EventLog benchmark's segment section: durable commits shaped as an agent step (its stats update and action
+// in one appendMany, then its observation) in each layout, beside the physical floor (each commit appended to one
+// open file + fdatasync), the same-commit-count floor (one durable file per commit) and the physical floor plus the
+// reference's event files written unsynced by plain Node calls (what deriving them costs by itself).
+import { closeSync, fdatasync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type AnyEvent, serializeEvent } from '@x/events';
+import { eventFileName } from '../src/event-log/file-names.js';
+import { EventLog, type EventLogOptions } from '../src/event-log.js';
+import { createLocalFileStore } from '../src/local-file-store.js';
+import { ms, ratio, row } from './bench-harness.js';
+import { median, syncDirectory } from './bench-utils.js';
+import { scenarioEvents } from './event-shapes.js';
+
+const STEPS = Number(process.env.BENCH_SEGMENT_STEPS ?? 200);
+const ROUNDS = Number(process.env.BENCH_SEGMENT_ROUNDS ?? 7);
+
+type Variant = 'files' | 'segment' | 'segment-batched' | 'physical' | 'physical+files' | 'file-per-commit';
+
+const LABELS: Record<Variant, string> = {
+  files: 'EventLog, file-per-event layout (default)',
+  segment: "EventLog, segment layout, eventFiles 'each-commit'",
+  'segment-batched': "EventLog, segment layout, eventFiles 'batched'",
+  physical: 'floor, physical: each commit appended to one file + fdatasync',
+  'physical+files': 'floor, physical + each event file written unsynced (temp + rename) after its commit',
+  'file-per-commit': 'floor, one durable file per commit (file + directory fsync)',
+};
+
+function fdatasyncFile(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** The events of `STEPS` steps, as commits: [stats, action], [observation]. */
+function stepCommits(): AnyEvent[][] {
+  const events = [...scenarioEvents(STEPS * 3)];
+  const commits: AnyEvent[][] = [];
+  for (let step = 0; step < STEPS; step++) {
+    commits.push(events.slice(step * 3, step * 3 + 2), events.slice(step * 3 + 2, step * 3 + 3));
+  }
+  return commits;
+}
+
+async function timeLog(root: string, commits: readonly AnyEvent[][], options: EventLogOptions): Promise<number> {
+  const log = await EventLog.open(createLocalFileStore({ root, durability: 'fsync' }), options);
+  const started = performance.now();
+  for (const commit of commits) {
+    if (commit.length === 1) await log.append(commit[0]!);
+    else await log.appendMany(commit);
+  }
+  await log.close();
+  return performance.now() - started;
+}
+
+async function timeFloor(root: string, commits: readonly AnyEvent[][], variant: Variant): Promise<number> {
+  const dir = join(root, 'events');
+  await mkdir(dir, { recursive: true });
+  const texts = commits.map((commit) => commit.map((event) => serializeEvent(event)));
+  const started = performance.now();
+  if (variant === 'file-per-commit') {
+    for (const [index, commit] of texts.entries()) {
+      const handle = await open(join(dir, `commit-${index}.json`), 'w');
+      await handle.writeFile(commit.join('\n'));
+      await handle.sync();
+      await handle.close();
+      await syncDirectory(dir);
+    }
+    return performance.now() - started;
+  }
+  const fd = openSync(join(dir, 'segment'), 'a');
+  let index = 0;
+  try {
+    for (const [position, commit] of texts.entries()) {
+      writeSync(fd, commit.join('\n'));
+      await fdatasyncFile(fd);
+      if (variant !== 'physical+files') continue;
+      for (const [offset, json] of commit.entries()) {
+        const path = join(dir, eventFileName(index++, commits[position]![offset]!.id));
+        writeFileSync(`${path}.tmp`, json);
+        renameSync(`${path}.tmp`, path);
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return performance.now() - started;
+}
+
+/** Every variant once per round, in an order that rotates, so a burst of load does not land on one variant only. */
+export async function benchSegment(scratch: string): Promise<void> {
+  console.log(
+    `\n## durable step commits by layout (${STEPS} steps = ${STEPS * 2} commits, 3 events a step; median of ${ROUNDS} rounds after a warm-up, variants rotating)`,
+  );
+  const commits = stepCommits();
+  const variants = Object.keys(LABELS) as Variant[];
+  const times = new Map<Variant, number[]>(variants.map((variant) => [variant, []]));
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const variant = variants[(k + round) % variants.length]!;
+      const root = await mkdtemp(join(scratch, `segment-${variant}-`));
+      const elapsed =
+        variant === 'files'
+          ? await timeLog(root, commits, {})
+          : variant === 'segment'
+            ? await timeLog(root, commits, { layout: 'segment' })
+            : variant === 'segment-batched'
+              ? await timeLog(root, commits, { layout: 'segment', eventFiles: 'batched' })
+              : await timeFloor(root, commits, variant);
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
+      if (round > 0) times.get(variant)!.push(elapsed / STEPS);
+    }
+  }
+  const physical = median(times.get('physical')!);
+  const perCommit = median(times.get('file-per-commit')!);
+  for (const variant of variants) {
+    const perStep = median(times.get(variant)!);
+    row(
+      LABELS[variant],
+      `${ms(perStep)} per step`,
+      `${ratio(perStep, physical)} the physical floor`,
+      `${ratio(perStep, perCommit)} the same-commit-count floor`,
+    );
+  }
+}
