@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { SandboxOpener, SandboxSupport } from '@x/agent';
-import { createLocalFileStore, createS3FileStore, type FileStore } from '@x/store';
+import { createLocalFileStore, createS3FileStore, type FileStore, UnsupportedLayoutError } from '@x/store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerBudgetRoutes } from './api/budget-routes.js';
@@ -33,6 +33,7 @@ import { MemoryConversationIndex } from './conversations/memory-conversation-ind
 import { openPostgresBackend, type SharedConversationBackend } from './conversations/postgres-backend.js';
 import { startRecoverySweep } from './conversations/recovery-sweep.js';
 import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
+import { segmentEventLogOpener } from './conversations/segment-event-logs.js';
 import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import { type McpSessionLimits, registerMcpRoutes } from './faces/mcp/index.js';
@@ -175,6 +176,10 @@ export async function buildServer(
       : undefined;
   const own =
     options.store === undefined ? storeFor(config) : { store: options.store, root: options.store.describe('') };
+  // Refused at start-up, not at a conversation's first append: S3 cannot append to an object.
+  if (shared === undefined && config.eventLogLayout === 'segment' && own.store.openAppendFile === undefined) {
+    throw new UnsupportedLayoutError({ layout: 'segment', location: own.root });
+  }
   // One server indexes its conversations in memory (replicas share the PostgreSQL table): listing reads the
   // index, never every conversation.
   const localIndex = shared === undefined ? new MemoryConversationIndex() : undefined;
@@ -195,6 +200,7 @@ export async function buildServer(
     ...(shared === undefined && config.interruptedActions !== undefined
       ? { interruptedActions: config.interruptedActions }
       : {}),
+    ...(shared === undefined && config.eventLogLayout === 'segment' ? { openEventLog: segmentEventLogOpener() } : {}),
     store,
     ...(localIndex === undefined ? {} : { onMetaChange: (meta: ConversationMeta) => localIndex.follow(meta) }),
     logger: app.log,

@@ -11,6 +11,7 @@ import { readApprovalRules } from '../run/approval-rules-file.js';
 import { chooseModel } from '../run/choose-model.js';
 import { askConfirmation, closeAnswers } from '../run/confirm-prompt.js';
 import { createDemoWorkspace } from '../run/demo-workspace.js';
+import { eventLogLayoutOptions } from '../run/event-log-layout.js';
 import { extensionOptions } from '../run/extension-options.js';
 import { readForkSettings } from '../run/fork-settings.js';
 import { createJsonView, stderrOnly } from '../run/json-view.js';
@@ -154,6 +155,7 @@ export async function runCommand(
     workspace,
     persistenceDir: source?.parentDir ?? dataDir,
     onEvent: live.onEvent,
+    ...eventLogLayoutOptions(context.env),
     workspaceCheckpoints:
       options.checkpoints === true || (source !== undefined && existsSync(join(source.location, '.x-checkpoints'))),
     ...(hooks === undefined ? {} : { hooks }),

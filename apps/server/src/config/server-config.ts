@@ -55,6 +55,13 @@ export const serverConfigSchema = z.object({
    * runs at start-up and handles their in-flight action this way.
    */
   interruptedActions: z.enum(['report', 'rerun', 'confirm']).optional(),
+  /**
+   * The layout new conversations' event logs are created with in a file store (`EventLog`'s `layout`, see the
+   * @x/store README, "Segment layout"): `files` (default, a slot claim per event) or `segment` (one append-only
+   * file per conversation as the commit point, the reference's event files derived from it; local data dir
+   * only, not S3). A conversation keeps the layout it was created with. Ignored with `databaseUrl`.
+   */
+  eventLogLayout: z.enum(['files', 'segment']).default('files'),
   /** With `databaseUrl`: how long a run's lease outlives its owner's last renewal (the takeover delay), in ms. */
   leaseTtlMs: z.number().int().min(100).default(15_000),
   /**
@@ -218,6 +225,9 @@ export function resolveServerConfig(
       : { uploadLimit: portFromEnv(env.X_SERVER_UPLOAD_LIMIT) }),
     ...(s3FromEnv(env) === undefined ? {} : { s3: s3FromEnv(env) }),
     ...(env.X_SERVER_DATABASE_URL ? { databaseUrl: env.X_SERVER_DATABASE_URL } : {}),
+    ...(env.X_SERVER_EVENT_LOG_LAYOUT
+      ? { eventLogLayout: env.X_SERVER_EVENT_LOG_LAYOUT as ServerConfig['eventLogLayout'] }
+      : {}),
     ...(env.X_SERVER_INTERRUPTED_ACTIONS
       ? { interruptedActions: env.X_SERVER_INTERRUPTED_ACTIONS as ServerConfig['interruptedActions'] }
       : {}),

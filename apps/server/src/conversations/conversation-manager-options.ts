@@ -42,6 +42,8 @@ export interface ConversationManagerOptions {
   shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'>;
   /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
   interruptedActions?: ConversationOptions['interruptedActions'];
+  /** A single server: how conversations open their event logs (the configured layout); `shared` wins. */
+  openEventLog?: ConversationOptions['openEventLog'];
   /** How conversations' processes are sandboxed (and whether tools may run at all). */
   sandboxing: ServerSandboxing;
 }

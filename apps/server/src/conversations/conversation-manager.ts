@@ -63,6 +63,7 @@ export class ConversationManager implements EventSocketHost {
       serverApiKey: options.serverApiKey,
       shared: options.shared,
       interruptedActions: options.interruptedActions,
+      openEventLog: options.openEventLog,
       sandboxing: options.sandboxing,
       onMetaChange: options.onMetaChange,
       now: options.now,
@@ -228,6 +229,7 @@ export class ConversationManager implements EventSocketHost {
       ...(request.approval_rules ? { approvalRules: request.approval_rules } : {}),
       ...(this.#options.signingKey === undefined ? {} : { signingKey: this.#options.signingKey }),
       clientTools: () => this.#deps.clientTools.get(hyphenate(hex)),
+      ...(this.#options.openEventLog === undefined ? {} : { openEventLog: this.#options.openEventLog }),
       ...this.#options.shared,
     });
     const now = nowIso();

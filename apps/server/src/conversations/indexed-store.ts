@@ -111,5 +111,18 @@ export function indexedConversationStore(store: FileStore, index: ConversationIn
     // and a published name is a `copy`, which the index ignores too.
     indexed.writeIfAbsentThenLinkMany = (items, onCreated, options) => writeLinked(items, onCreated, options);
   }
+  // The segment layout's calls (its segment and the event files derived from it): never meta.json either.
+  if (store.openAppendFile !== undefined) {
+    const openAppendFile = store.openAppendFile.bind(store);
+    indexed.openAppendFile = (path) => openAppendFile(path);
+  }
+  if (store.writeRebuildable !== undefined) {
+    const writeRebuildable = store.writeRebuildable.bind(store);
+    indexed.writeRebuildable = (files) => writeRebuildable(files);
+  }
+  if (store.fileSizes !== undefined) {
+    const fileSizes = store.fileSizes.bind(store);
+    indexed.fileSizes = (paths) => fileSizes(paths);
+  }
   return indexed;
 }

@@ -18,6 +18,8 @@ export interface ManagedConversationDeps {
   shared?: Pick<ConversationOptions, 'openEventLog' | 'leases' | 'interruptedActions'> | undefined;
   /** A single server: resume the runs a restart cut off, handling their in-flight action this way (else §11.5). */
   interruptedActions?: ConversationOptions['interruptedActions'];
+  /** A single server: how conversations open their event logs (the configured layout); `shared` wins. */
+  openEventLog?: ConversationOptions['openEventLog'] | undefined;
   /** How the conversation's processes are sandboxed. */
   sandboxing: ServerSandboxing;
   /**

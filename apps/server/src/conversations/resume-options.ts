@@ -41,6 +41,7 @@ export function resumeOptions(
     ...(deps.signingKey === undefined ? {} : { signingKey: deps.signingKey }),
     ...(agents === undefined ? {} : { agents }),
     clientTools: () => deps.clientTools.get(id),
+    ...(deps.openEventLog === undefined ? {} : { openEventLog: deps.openEventLog }),
     ...deps.shared,
   };
 }
