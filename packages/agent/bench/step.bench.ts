@@ -13,6 +13,8 @@
 // store-postgres README deploys it (durable server defaults, events, base_state.json and the lease in the
 // database). `BENCH_MODES=postgres-nofsync` adds the same with fsync, synchronous_commit and full_page_writes off,
 // a configuration in which a PostgreSQL crash alone can lose acknowledged events (labelled as such).
+// `BENCH_MODES=fsync-segment,fsync-segment-batched` adds the local fs with fsync in the EventLog's segment layout
+// (an append-only segment per log as the commit point; event files after each commit, or 256 at a time).
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -35,7 +37,7 @@ const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
 const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
 const PHYSICAL_FLOOR_RATIO_TARGET = 2;
 
-type Mode = 'memory' | 'none' | 'fsync' | 'fsync-segment' | 'postgres' | 'postgres-nofsync';
+type Mode = 'memory' | 'none' | 'fsync' | 'fsync-segment' | 'fsync-segment-batched' | 'postgres' | 'postgres-nofsync';
 
 const outputTool = defineTool({
   name: 'run_command',
@@ -104,8 +106,13 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
           ? createMemoryFileStore()
           : createLocalFileStore({ root: dir, durability: mode === 'none' ? 'none' : 'fsync' })),
       ...(postgres === undefined ? {} : { openEventLog: postgres.openEventLog, leases: postgres.leases }),
-      ...(mode === 'fsync-segment' && {
-        openEventLog: ({ store, dir: eventsDir }) => EventLog.open(store, { dir: eventsDir, layout: 'segment' }),
+      ...((mode === 'fsync-segment' || mode === 'fsync-segment-batched') && {
+        openEventLog: ({ store, dir: eventsDir }) =>
+          EventLog.open(store, {
+            dir: eventsDir,
+            layout: 'segment',
+            ...(mode === 'fsync-segment-batched' && { eventFiles: 'batched' as const }),
+          }),
       }),
       maxIterationsPerRun: steps * 2 + 10,
       onEvent: (event, index) => {
@@ -181,6 +188,7 @@ const LABELS: Record<Mode, string> = {
   none: 'local fs, no fsync',
   fsync: 'local fs, fsync',
   'fsync-segment': 'local fs, fsync, segment',
+  'fsync-segment-batched': 'local fs, fsync, segment, event files batched',
   postgres: 'PostgreSQL, durable',
   'postgres-nofsync': 'PostgreSQL, UNSAFE',
 };
@@ -189,6 +197,7 @@ const FLOORS: Record<Mode, FloorKind[]> = {
   none: ['writeFile', 'writeFileSync'],
   fsync: ['file-per-event', 'file-per-commit', 'physical'],
   'fsync-segment': ['file-per-commit', 'physical'],
+  'fsync-segment-batched': ['file-per-commit', 'physical'],
   postgres: ['physical'],
   'postgres-nofsync': [],
 };
@@ -250,7 +259,7 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
     const target = TARGET_MS[mode];
     console.log(`  target mean ≤ ${target} ms: ${ours <= target ? 'met' : 'NOT met'}`);
   }
-  if (mode === 'fsync' || mode === 'fsync-segment') {
+  if (mode === 'fsync' || mode === 'fsync-segment' || mode === 'fsync-segment-batched') {
     const physical = median(floors.get('physical')!);
     const verdict = ours <= PHYSICAL_FLOOR_RATIO_TARGET * physical ? 'met' : 'NOT met';
     console.log(`  target ≤ ${PHYSICAL_FLOOR_RATIO_TARGET}× the physical floor: ${verdict}`);
@@ -289,9 +298,12 @@ async function main(): Promise<void> {
     if (pg !== undefined && fsync !== undefined) {
       console.log(`\nPostgreSQL (durable) against the local fs with fsync, same statistic: ${ratio(pg, fsync)}`);
     }
-    const segment = results.get('fsync-segment');
-    if (segment !== undefined && fsync !== undefined) {
-      console.log(`\nsegment layout against file-per-event (both with fsync), same statistic: ${ratio(segment, fsync)}`);
+    for (const mode of ['fsync-segment', 'fsync-segment-batched'] as const) {
+      const segment = results.get(mode);
+      if (segment === undefined || fsync === undefined) continue;
+      console.log(
+        `\n${LABELS[mode]} against file-per-event (both with fsync), same statistic: ${ratio(segment, fsync)}`,
+      );
     }
   } finally {
     for (const server of servers.values()) await server.stop();

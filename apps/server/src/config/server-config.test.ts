@@ -23,6 +23,12 @@ describe('replica settings', () => {
     expect(resolveServerConfig(env, { interruptedActions: 'rerun' }).interruptedActions).toBe('rerun');
   });
 
+  it('reads the event-log layout (files by default, segment from X_SERVER_EVENT_LOG_LAYOUT), refusing others', () => {
+    expect(resolveServerConfig({}).eventLogLayout).toBe('files');
+    expect(resolveServerConfig({ X_SERVER_EVENT_LOG_LAYOUT: 'segment' }).eventLogLayout).toBe('segment');
+    expect(() => resolveServerConfig({ X_SERVER_EVENT_LOG_LAYOUT: 'wal' })).toThrow(/eventLogLayout/);
+  });
+
   it('refuses an unknown mode or a ttl too short to renew, naming the field', () => {
     const unknown = (() => {
       try {
