@@ -99,6 +99,8 @@ describe('EventLog with the segment layout', () => {
     const { warnings, logger } = collectWarnings();
     const reopened = await EventLog.open(store, { logger });
     expect(reopened.length).toBe(3);
+    // Rebuilt after open resolves; close waits for it.
+    await reopened.close();
     expect(await readFile(file(1))).toEqual(intact);
     expect(JSON.parse(await readFile(file(0), 'utf8'))).toMatchObject({ id: events[0]!.id });
     expect(warnings.join('\n')).toMatch(/events 0, 1 were missing or left unfinished/);

@@ -13,6 +13,8 @@ export async function verifyLog(
   acknowledged: ReadonlyMap<number, string> = new Map(),
 ): Promise<EventLog> {
   const log = await EventLog.open(store);
+  // A segment log rebuilds missing event files after open resolves; close waits for that (the log stays usable).
+  await log.close();
   const names = (await store.list('events'))
     .map((path) => parseEventFileName(path))
     .filter((parts) => parts !== undefined);

@@ -33,8 +33,12 @@ export async function openSegmentLayout(
       return 'listed';
     }
   }
-  core.segment = await SegmentLog.open(core, owner, { batchEventFiles: options.eventFiles === 'batched' });
-  await rebuildEventFiles(core, core.segment);
+  const segment = await SegmentLog.open(core, owner, { batchEventFiles: options.eventFiles === 'batched' });
+  core.segment = segment;
+  // After open resolves (an lstat per event is most of a long log's open): `close` waits for it.
+  const rebuilt = rebuildEventFiles(core, segment).then(() => undefined);
+  if (core.deferPublish) core.deferPublish(rebuilt);
+  else await rebuilt;
   return 'segment';
 }
 
