@@ -14,7 +14,8 @@
 // database). `BENCH_MODES=postgres-nofsync` adds the same with fsync, synchronous_commit and full_page_writes off,
 // a configuration in which a PostgreSQL crash alone can lose acknowledged events (labelled as such).
 // `BENCH_MODES=fsync-segment,fsync-segment-batched` adds the local fs with fsync in the EventLog's segment layout
-// (an append-only segment per log as the commit point; event files after each commit, or 256 at a time).
+// (an append-only segment per log as the commit point; event files after each commit, 256 at a time, or at close:
+// `fsync-segment-at-close`).
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -106,12 +107,13 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
           ? createMemoryFileStore()
           : createLocalFileStore({ root: dir, durability: mode === 'none' ? 'none' : 'fsync' })),
       ...(postgres === undefined ? {} : { openEventLog: postgres.openEventLog, leases: postgres.leases }),
-      ...((mode === 'fsync-segment' || mode === 'fsync-segment-batched') && {
+      ...(mode.startsWith('fsync-segment') && {
         openEventLog: ({ store, dir: eventsDir }) =>
           EventLog.open(store, {
             dir: eventsDir,
             layout: 'segment',
             ...(mode === 'fsync-segment-batched' && { eventFiles: 'batched' as const }),
+            ...(mode === 'fsync-segment-at-close' && { eventFiles: 'at-close' as const }),
           }),
       }),
       maxIterationsPerRun: steps * 2 + 10,
@@ -189,6 +191,7 @@ const LABELS: Record<Mode, string> = {
   fsync: 'local fs, fsync',
   'fsync-segment': 'local fs, fsync, segment',
   'fsync-segment-batched': 'local fs, fsync, segment, event files batched',
+  'fsync-segment-at-close': 'local fs, fsync, segment, event files at close',
   postgres: 'PostgreSQL, durable',
   'postgres-nofsync': 'PostgreSQL, UNSAFE',
 };
@@ -198,6 +201,7 @@ const FLOORS: Record<Mode, FloorKind[]> = {
   fsync: ['file-per-event', 'file-per-commit', 'physical'],
   'fsync-segment': ['file-per-commit', 'physical'],
   'fsync-segment-batched': ['file-per-commit', 'physical'],
+  'fsync-segment-at-close': ['file-per-commit', 'physical'],
   postgres: ['physical'],
   'postgres-nofsync': [],
 };
@@ -259,7 +263,7 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
     const target = TARGET_MS[mode];
     console.log(`  target mean ≤ ${target} ms: ${ours <= target ? 'met' : 'NOT met'}`);
   }
-  if (mode === 'fsync' || mode === 'fsync-segment' || mode === 'fsync-segment-batched') {
+  if (mode === 'fsync' || mode.startsWith('fsync-segment')) {
     const physical = median(floors.get('physical')!);
     const verdict = ours <= PHYSICAL_FLOOR_RATIO_TARGET * physical ? 'met' : 'NOT met';
     console.log(`  target ≤ ${PHYSICAL_FLOOR_RATIO_TARGET}× the physical floor: ${verdict}`);
@@ -298,7 +302,7 @@ async function main(): Promise<void> {
     if (pg !== undefined && fsync !== undefined) {
       console.log(`\nPostgreSQL (durable) against the local fs with fsync, same statistic: ${ratio(pg, fsync)}`);
     }
-    for (const mode of ['fsync-segment', 'fsync-segment-batched'] as const) {
+    for (const mode of ['fsync-segment', 'fsync-segment-batched', 'fsync-segment-at-close'] as const) {
       const segment = results.get(mode);
       if (segment === undefined || fsync === undefined) continue;
       console.log(

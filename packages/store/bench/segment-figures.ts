@@ -16,12 +16,20 @@ import { scenarioEvents } from './event-shapes.js';
 const STEPS = Number(process.env.BENCH_SEGMENT_STEPS ?? 200);
 const ROUNDS = Number(process.env.BENCH_SEGMENT_ROUNDS ?? 7);
 
-type Variant = 'files' | 'segment' | 'segment-batched' | 'physical' | 'physical+files' | 'file-per-commit';
+type Variant =
+  | 'files'
+  | 'segment'
+  | 'segment-batched'
+  | 'segment-at-close'
+  | 'physical'
+  | 'physical+files'
+  | 'file-per-commit';
 
 const LABELS: Record<Variant, string> = {
   files: 'EventLog, file-per-event layout (default)',
   segment: "EventLog, segment layout, eventFiles 'each-commit'",
   'segment-batched': "EventLog, segment layout, eventFiles 'batched'",
+  'segment-at-close': "EventLog, segment layout, eventFiles 'at-close' (close counted)",
   physical: 'floor, physical: each commit appended to one file + fdatasync',
   'physical+files': 'floor, physical + each event file written unsynced (temp + rename) after its commit',
   'file-per-commit': 'floor, one durable file per commit (file + directory fsync)',
@@ -137,7 +145,9 @@ export async function benchSegment(scratch: string): Promise<void> {
             ? await timeLog(root, commits, { layout: 'segment' })
             : variant === 'segment-batched'
               ? await timeLog(root, commits, { layout: 'segment', eventFiles: 'batched' })
-              : await timeFloor(root, commits, variant);
+              : variant === 'segment-at-close'
+                ? await timeLog(root, commits, { layout: 'segment', eventFiles: 'at-close' })
+                : await timeFloor(root, commits, variant);
       await rm(root, { recursive: true, force: true, maxRetries: 5 });
       if (round > 0) times.get(variant)!.push(elapsed / STEPS);
     }

@@ -119,17 +119,20 @@ describe('EventLog with the segment layout', () => {
     expect(await verifyEventChain(store)).toMatchObject({ status: 'tampered', problem: { kind: 'altered', index: 0 } });
   });
 
-  it("with eventFiles 'batched', writes the event files at close (or a later open), not at each commit", async () => {
-    const { store } = await localStore();
-    const log = await EventLog.open(store, { layout: 'segment', eventFiles: 'batched' });
-    const events = [userMessageEvent('a'), userMessageEvent('b')];
-    await log.appendMany(events);
-    const eventFiles = async () => (await store.list('events')).filter((path) => path.endsWith('.json'));
-    expect(await eventFiles()).toEqual([]);
-    expect(messageText(await (await EventLog.open(store, { rollForward: false })).get(1))).toBe('b');
-    await log.close();
-    expect(await eventFiles()).toEqual(events.map((event, index) => `events/${eventFileName(index, event.id)}`));
-  });
+  it.each(['batched', 'at-close'] as const)(
+    "with eventFiles '%s', writes the event files at close (or a later open), not at each commit",
+    async (when) => {
+      const { store } = await localStore();
+      const log = await EventLog.open(store, { layout: 'segment', eventFiles: when });
+      const events = [userMessageEvent('a'), userMessageEvent('b')];
+      await log.appendMany(events);
+      const eventFiles = async () => (await store.list('events')).filter((path) => path.endsWith('.json'));
+      expect(await eventFiles()).toEqual([]);
+      expect(messageText(await (await EventLog.open(store, { rollForward: false })).get(1))).toBe('b');
+      await log.close();
+      expect(await eventFiles()).toEqual(events.map((event, index) => `events/${eventFileName(index, event.id)}`));
+    },
+  );
 
   it('fails with UnsupportedLayoutError on a store that cannot append to a file', async () => {
     const memory = createMemoryFileStore();

@@ -60,12 +60,12 @@ export interface EventLogOptions {
   /**
    * Segment layout only: when the reference's event files are written. `'each-commit'` (default): right after
    * each commit, before the append resolves, so a reader of event files (the Python reference) finds every event
-   * at once. `'batched'`: 256 events at a time, and the rest at `close`, so a durable loop's journal commits
-   * carry no file creations (see the README, "Segment layout": about 1.1× the physical floor instead of ~2×);
-   * such a reader lags by up to 256 events until `close`. Either way the segment is the commit point, and
-   * `open` rebuilds any event file missing.
+   * at once. `'batched'`: 256 events at a time, and the rest at `close`. `'at-close'`: only at `close`, so a
+   * durable loop's journal commits carry no file creation at all (see the README, "Segment layout"). With either,
+   * such a reader lags until the writer closes (or the log is next opened). The segment is the commit point in all
+   * three, and `open` rebuilds any event file missing.
    */
-  eventFiles?: 'each-commit' | 'batched';
+  eventFiles?: 'each-commit' | 'batched' | 'at-close';
 }
 
 /**

@@ -5,6 +5,10 @@ import type { LogCore } from '../log-core.js';
 import { relist } from '../log-discovery.js';
 import { type SegmentAppend, SegmentLog } from './segment-log.js';
 import { rebuildEventFiles } from './segment-rebuild.js';
+
+/** Event files `eventFiles: 'batched'` writes at a time. */
+const EVENT_FILE_BATCH = 256;
+
 import { segmentPath } from './segment-records.js';
 
 /**
@@ -33,7 +37,13 @@ export async function openSegmentLayout(
       return 'listed';
     }
   }
-  const segment = await SegmentLog.open(core, owner, { batchEventFiles: options.eventFiles === 'batched' });
+  const eventFileBatch =
+    options.eventFiles === 'batched'
+      ? EVENT_FILE_BATCH
+      : options.eventFiles === 'at-close'
+        ? Number.POSITIVE_INFINITY
+        : 1;
+  const segment = await SegmentLog.open(core, owner, { eventFileBatch });
   core.segment = segment;
   // After open resolves (an lstat per event is most of a long log's open): `close` waits for it.
   const rebuilt = rebuildEventFiles(core, segment).then(() => undefined);

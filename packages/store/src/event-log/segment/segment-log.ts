@@ -23,9 +23,6 @@ export interface SegmentAppend {
   readonly json: string;
 }
 
-/** Event files `eventFiles: 'batched'` writes at a time. */
-const EVENT_FILE_BATCH = 256;
-
 /** Closes the segment's descriptor of a log that was dropped without `close`. */
 const openFiles = new FinalizationRegistry<AppendFile>((file) => {
   void file.close().catch(() => undefined);
@@ -59,9 +56,9 @@ export class SegmentLog {
   }
 
   /** Opens the segment (creating it when `create`), reads it whole and records its events in `core`. */
-  static async open(core: LogCore, owner: object, options: { batchEventFiles: boolean }): Promise<SegmentLog> {
+  static async open(core: LogCore, owner: object, options: { eventFileBatch: number }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
-    const segment = new SegmentLog(core, file, owner, options.batchEventFiles ? EVENT_FILE_BATCH : 1);
+    const segment = new SegmentLog(core, file, owner, options.eventFileBatch);
     await segment.catchUp();
     return segment;
   }
@@ -190,7 +187,7 @@ export class SegmentLog {
     if (this.#pending.length >= this.#batch) await this.flushEventFiles();
   }
 
-  /** Writes the event files held back by `eventFiles: 'batched'`. */
+  /** Writes the event files held back by `eventFiles: 'batched'` or `'at-close'`. */
   async flushEventFiles(): Promise<void> {
     const files = this.#pending.splice(0);
     await writeEventFiles(this.#core, files);
