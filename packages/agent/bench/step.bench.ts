@@ -38,7 +38,15 @@ const REFERENCE: Record<number, number> = { 10: 2.9, 100: 9.3, 1000: 79.6 };
 const TARGET_MS = { memory: 0.25, none: 1.0 } as const;
 const PHYSICAL_FLOOR_RATIO_TARGET = 2;
 
-type Mode = 'memory' | 'none' | 'fsync' | 'fsync-segment' | 'fsync-segment-batched' | 'postgres' | 'postgres-nofsync';
+type Mode =
+  | 'memory'
+  | 'none'
+  | 'fsync'
+  | 'fsync-segment'
+  | 'fsync-segment-batched'
+  | 'fsync-segment-at-close'
+  | 'postgres'
+  | 'postgres-nofsync';
 
 const outputTool = defineTool({
   name: 'run_command',
