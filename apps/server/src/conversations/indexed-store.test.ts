@@ -29,6 +29,10 @@ describe('indexedConversationStore', () => {
     expect(store.writeIfAbsentThenWrite).toBeTypeOf('function');
     expect(store.listingVersion).toBeTypeOf('function');
     expect(store.listUnordered).toBeTypeOf('function');
+    // The segment layout's calls (a server started with eventLogLayout: 'segment').
+    expect(store.openAppendFile).toBeTypeOf('function');
+    expect(store.writeRebuildable).toBeTypeOf('function');
+    expect(store.fileSizes).toBeTypeOf('function');
     const created = await store.writeIfAbsentThenWrite!(
       { path: 'c/events/.slots/00000.json', data: 'claim' },
       { path: 'c/events/event-00000-a.json', data: 'event' },
