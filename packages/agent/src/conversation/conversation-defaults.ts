@@ -1,7 +1,7 @@
 import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } from '@x/store';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
-import { conversationDirName, defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
+import { defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import { withSigning } from './signing-log.js';
 
 /** The store a conversation lives in: the one given, else a local store at the persistence directory. */
