@@ -3,7 +3,7 @@ import type { EventLogLike, FileStore } from '@x/store';
 import { applyEvent } from '../state/apply-event.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import { continuesBranch, readBranch, recentBranch } from './branch-history.js';
-import { restoreView } from './view-checkpoint/index.js';
+import { isOnBranch, restoreView } from './view-checkpoint/index.js';
 
 /** How many recent events are kept in memory for stuck detection (it looks at the last 20). */
 export const RECENT_EVENTS = 64;
@@ -47,8 +47,9 @@ export class EventFold {
     this.#tree?.add(event);
     // The view follows the active branch: an event that does not continue it (written by another process
     // after moving HEAD) makes the next view() rebuild from the tree.
-    if (this.#view !== undefined && continuesBranch(event, head)) this.#view.append(event);
-    else if (this.#view !== undefined) {
+    if (this.#view !== undefined && continuesBranch(event, head)) {
+      if (isOnBranch(event)) this.#view.append(event);
+    } else if (this.#view !== undefined) {
       this.#view = undefined;
       this.#tree = undefined;
     }

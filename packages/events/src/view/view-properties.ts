@@ -1,15 +1,15 @@
-import type { AnyEvent, LLMConvertibleEvent } from '../schemas/events.js';
+import type { LLMConvertibleEvent } from '../schemas/events.js';
 
 /**
  * The four view properties of the reference (§6.2, §6.3), each as a removal rule (enforce) and a
  * cut rule (manipulation indices). All run in one pass with Maps/Sets: linear in the events.
  */
 
-function isObservationLikeKind(kind: string): boolean {
+export function isObservationLikeKind(kind: string): boolean {
   return kind === 'ObservationEvent' || kind === 'UserRejectObservation' || kind === 'AgentErrorEvent';
 }
 
-function toolCallIdOf(event: LLMConvertibleEvent): string | undefined {
+export function toolCallIdOf(event: LLMConvertibleEvent): string | undefined {
   return event.kind === 'ActionEvent' || isObservationLikeKind(event.kind)
     ? (event as { tool_call_id: string }).tool_call_id
     : undefined;
@@ -26,15 +26,6 @@ export function enforceObservationUniqueness(view: readonly LLMConvertibleEvent[
     else seen.add(callId);
   }
   return remove;
-}
-
-/** Number of ActionEvents per llm_response_id in the whole log. */
-export function countBatches(allEvents: readonly AnyEvent[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const event of allEvents) {
-    if (event.kind === 'ActionEvent') counts.set(event.llm_response_id, (counts.get(event.llm_response_id) ?? 0) + 1);
-  }
-  return counts;
 }
 
 /**
@@ -78,35 +69,16 @@ export function enforceToolCallMatching(view: readonly LLMConvertibleEvent[]): S
   return remove;
 }
 
+/**
+ * Tool loops of the whole log (built by the ViewLedger as events arrive): a loop starts at an ActionEvent
+ * with thinking blocks (even right after another loop), continues through actions and results, and ends
+ * at any other event, including events the view ignores (condensations, pauses, hooks).
+ */
 export interface ToolLoops {
   /** Loop number of each event id that belongs to a loop. */
   loopOf: Map<string, number>;
   /** Number of events in each loop. */
   sizes: number[];
-}
-
-/**
- * Tool loops of the whole log: a loop starts at an ActionEvent with thinking blocks (even right
- * after another loop), continues through actions and results, and ends at any other event,
- * including events the view ignores (state updates, condensations).
- */
-export function findToolLoops(allEvents: readonly AnyEvent[]): ToolLoops {
-  const loopOf = new Map<string, number>();
-  const sizes: number[] = [];
-  let current = -1;
-  for (const event of allEvents) {
-    if (event.kind === 'ActionEvent' && event.thinking_blocks.length > 0) {
-      current = sizes.length;
-      sizes.push(0);
-    } else if (!(event.kind === 'ActionEvent' || isObservationLikeKind(event.kind))) {
-      current = -1;
-    }
-    if (current >= 0) {
-      loopOf.set(event.id, current);
-      sizes[current] = (sizes[current] as number) + 1;
-    }
-  }
-  return { loopOf, sizes };
 }
 
 /** ToolLoopAtomicity: a loop only partly in the view is dropped from it entirely. */
@@ -128,31 +100,34 @@ export function enforceToolLoopAtomicity(view: readonly LLMConvertibleEvent[], l
 }
 
 /**
- * One pass that tells whether any property would remove something, so the usual, healthy view skips
- * the four separate rules (their fixpoint ends at once when nothing is to be removed).
+ * One pass that tells whether the view holds something the repair removes for good: a duplicate or
+ * orphan result, or a batch or tool loop only partly in the view. Actions still waiting for their result
+ * are not counted (the ledger tracks those apart: their result may yet come).
  */
 export function viewNeedsRepair(
   view: readonly LLMConvertibleEvent[],
   allBatches: Map<string, number>,
   loops: ToolLoops,
 ): boolean {
-  if (loops.sizes.length > 0) return true;
-  // Per tool_call_id: bit 1 = action seen, bit 2 = result seen.
-  const calls = new Map<string, number>();
+  const actionCalls = new Set<string>();
+  const resultCalls = new Set<string>();
   const viewBatches = new Map<string, number>();
+  const viewLoops = new Map<number, number>();
   for (const event of view) {
+    const loop = loops.loopOf.get(event.id);
+    if (loop !== undefined) viewLoops.set(loop, (viewLoops.get(loop) ?? 0) + 1);
     if (event.kind === 'ActionEvent') {
-      calls.set(event.tool_call_id, (calls.get(event.tool_call_id) ?? 0) | 1);
+      actionCalls.add(event.tool_call_id);
       viewBatches.set(event.llm_response_id, (viewBatches.get(event.llm_response_id) ?? 0) + 1);
     } else if (isObservationLikeKind(event.kind)) {
       const callId = toolCallIdOf(event) as string;
-      const state = calls.get(callId) ?? 0;
-      if (state & 2) return true;
-      calls.set(callId, state | 2);
+      if (resultCalls.has(callId)) return true;
+      resultCalls.add(callId);
     }
   }
-  for (const state of calls.values()) if (state !== 3) return true;
+  for (const callId of resultCalls) if (!actionCalls.has(callId)) return true;
   for (const [responseId, count] of viewBatches) if (count !== allBatches.get(responseId)) return true;
+  for (const [loop, count] of viewLoops) if (count !== loops.sizes[loop]) return true;
   return false;
 }
 

@@ -149,12 +149,19 @@ describe('View property enforcement (reference §6.3)', () => {
     expect(ids(View.fromEvents(events))).toEqual(['M-m', 'M-n']);
   });
 
-  it('does not repair on append (the incremental path)', () => {
-    const events = [userMessage('m'), observation('ghost'), action('1', 'r')];
+  it('repairs the live view as it goes, and hides a call until its result comes', () => {
     const view = new View();
-    for (const event of events) view.append(event);
-    expect(ids(view)).toEqual(['M-m', 'O-ghost', 'A-1']);
-    expect([...view.enforceProperties(events)].sort()).toEqual(['A-1', 'O-ghost']);
+    for (const event of [userMessage('m'), observation('ghost'), action('1', 'r')]) view.append(event);
     expect(ids(view)).toEqual(['M-m']);
+    expect(view.foldedEvents.map((event) => event.id)).toEqual(['M-m', 'O-ghost', 'A-1']);
+    expect(view.restorable).toBe(false);
+    view.append(observation('1'));
+    expect(ids(view)).toEqual(['M-m', 'A-1', 'O-1']);
+  });
+
+  it('gives the fold itself (no copy) while the view needs no repair', () => {
+    const view = View.fromEvents([userMessage('m'), action('1', 'r'), observation('1')]);
+    expect(view.events).toBe(view.foldedEvents);
+    expect(view.restorable).toBe(true);
   });
 });

@@ -38,9 +38,9 @@ export function rememberNamed(
 }
 
 /**
- * The checkpoint of `view`, which must be the view of `state` (the same events applied). Undefined
- * when an event of the view cannot be named by its log index (then no checkpoint is written and a
- * resume rebuilds the view from the log, as without one).
+ * The checkpoint of `view`, which must be the view of `state` (the same events applied): its fold
+ * (`View.foldedEvents`). Undefined when the view is not `restorable` or an event of it cannot be named by
+ * its log index (then no checkpoint is written and a resume rebuilds the view from the log, as without one).
  */
 export function buildViewCheckpoint(
   view: View,
@@ -48,8 +48,10 @@ export function buildViewCheckpoint(
   log: EventLogLike,
 ): ViewCheckpoint | undefined {
   const count = state.event_count;
-  if (count > log.length) return undefined;
-  const events = view.events;
+  // A view whose repair depends on events outside it (a batch or tool loop a condensation cut) is rebuilt
+  // from the log on resume; any other is saved as its fold, so the restored view goes on like the live one.
+  if (count > log.length || !view.restorable) return undefined;
+  const events = view.foldedEvents;
   const known = reusable(named.get(events), events, log, count);
   // Runs before the last are final; the last may grow, so it is copied.
   const entries: ViewCheckpoint['entries'] = known === undefined ? [] : known.entries.slice();

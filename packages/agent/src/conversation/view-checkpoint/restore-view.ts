@@ -2,6 +2,7 @@ import {
   type AnyEvent,
   applyCondensation,
   isLLMConvertibleEvent,
+  isTreeArtifactKind,
   type LLMConvertibleEvent,
   ROOT_PARENT_ID,
   View,
@@ -41,11 +42,11 @@ export async function restoreView(options: {
     // The next checkpoint of this view names only the events appended from here on.
     const lastEntry = checkpoint.entries.at(-1);
     const lastIndex = Array.isArray(lastEntry) ? lastEntry[1] - 1 : -1;
-    rememberNamed(view.events, log, { length: events.length, lastIndex, entries: checkpoint.entries });
+    rememberNamed(view.foldedEvents, log, { length: events.length, lastIndex, entries: checkpoint.entries });
     let head = checkpoint.head_is_empty ? undefined : (checkpoint.leaf_event_id ?? undefined);
     for (const event of await log.range(count, end)) {
       if (!continuesBranch(event, head)) return undefined;
-      view.append(event);
+      if (isOnBranch(event)) view.append(event);
       if (event.kind !== 'ConversationStateUpdateEvent') head = event.id;
     }
     const expected = state.head_is_empty ? undefined : state.leaf_event_id;
@@ -139,6 +140,14 @@ function groupEntries(checkpoint: ViewCheckpoint): (Run[] | { summary_of: number
 /** What `View.append` keeps: LLM-convertible events, and custom kinds that carry an LLM message. */
 function isViewEvent(event: AnyEvent): boolean {
   return isLLMConvertibleEvent(event) || (event as { llm_message?: unknown }).llm_message !== undefined;
+}
+
+/**
+ * Whether `event` is on the branch it was appended to, as `View.fromEvents(branch)` sees it: a state update
+ * stamped with a parent is no tree node (nothing follows it), so it must not end a tool loop of the view.
+ */
+export function isOnBranch(event: AnyEvent): boolean {
+  return !(isTreeArtifactKind(event.kind) && event.parent_id !== undefined);
 }
 
 /** Whether `event`, appended with HEAD at `head`, extends that branch (the conversation's rule). */
