@@ -22,17 +22,27 @@ const tool = defineTool({
   execute: () => ({ content: 'output' }),
 });
 
+let agents = 0;
 /** An agent that calls the tool `steps` times, then finishes, and condenses when the view passes 10 events. */
 function agentFor(steps: number, requests: LLMRequest[] = []): Agent {
+  const llm = createOfflineLLM({
+    script: (request, turn) => {
+      requests.push(request);
+      return turn >= steps
+        ? { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }
+        : { toolCalls: [{ name: 'run_command', arguments: { command: `step ${turn}` } }] };
+    },
+  });
+  // Response ids must be unique in a log, as a provider's are (a repeated one joins the earlier batch, which
+  // the repair then finds cut); the offline model restarts its count with each instance.
+  const run = ++agents;
+  const complete = llm.complete.bind(llm);
+  llm.complete = async (request) => {
+    const response = await complete(request);
+    return { ...response, id: `run${run}-${response.id}` };
+  };
   return new Agent({
-    llm: createOfflineLLM({
-      script: (request, turn) => {
-        requests.push(request);
-        return turn >= steps
-          ? { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }
-          : { toolCalls: [{ name: 'run_command', arguments: { command: `step ${turn}` } }] };
-      },
-    }),
+    llm,
     tools: [tool],
     condenser: new LLMSummarizingCondenser({
       llm: createOfflineLLM({ script: () => ({ content: 'summary of the earlier steps' }) }),

@@ -226,11 +226,9 @@ describe('LLMSummarizingCondenser: SOFT and HARD requirements', () => {
   });
 
   it('reports that no cut exists when the tail cannot be reached', async () => {
-    const call = toolPair(0)[0]!;
-    // The view ends in an unanswered action, so its end is no manipulation index.
+    // Asked to keep more events than the view has: no manipulation index lies that far.
     const view = viewOf([...messageEvents(4)], { request: true });
-    view.append(call);
-    const condenser = new LLMSummarizingCondenser({ llm: fakeLLM(), keepFirst: 1, maxSize: 20 });
+    const condenser = new LLMSummarizingCondenser({ llm: fakeLLM(), keepFirst: 8, maxSize: 20 });
     await expect(condenser.getCondensation(view)).rejects.toThrow(/Unable to compute forgotten events/);
   });
 });
