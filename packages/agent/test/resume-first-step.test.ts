@@ -157,7 +157,7 @@ describe('the view checkpoint after a resumed run', () => {
     // The restored view's checkpoint names only the events appended since it was restored.
     const view = await resumed.view();
     const continued = buildViewCheckpoint(view, resumed.state, resumed.log);
-    const fresh = View.restore([...view.events], view.unhandledCondensationRequest);
+    const fresh = View.restore([...view.foldedEvents], view.unhandledCondensationRequest);
     expect(continued?.entries.length).toBeGreaterThan(30);
     expect(continued).toEqual(buildViewCheckpoint(fresh, resumed.state, resumed.log));
   });

@@ -173,7 +173,7 @@ describe('view checkpoint', () => {
     // The restored view's checkpoint names only the events appended since (the rest is remembered).
     const view = await resumed.view();
     const continued = buildViewCheckpoint(view, resumed.state, resumed.log);
-    const fresh = View.restore([...view.events], view.unhandledCondensationRequest);
+    const fresh = View.restore([...view.foldedEvents], view.unhandledCondensationRequest);
     expect(continued).toBeDefined();
     expect(continued).toEqual(buildViewCheckpoint(fresh, resumed.state, resumed.log));
     await resumed.close();
