@@ -13,9 +13,9 @@
 // - the import of the framework (and zod, which both need for the tool's schema), timed inside the child;
 // - the CPU time of the whole process (user + system, `process.cpuUsage()` at its end), which a loaded machine
 //   disturbs less than wall time.
-// The ratio is x / peer: below 1 x is faster. x runs with its defaults, so its figure includes probing bubblewrap
-// for the conversation's sandbox (two process starts, once per process), which the peer does not have.
-// BENCH_X_SANDBOX=unsandboxed opens the conversation unsandboxed instead, to see what the probe costs.
+// The ratio is x / peer: below 1 x is faster. x runs with its defaults (sandboxed: bubblewrap is probed where a
+// process first starts, which this loop's tool never does). BENCH_X_SANDBOX=unsandboxed opens the conversation
+// unsandboxed instead.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

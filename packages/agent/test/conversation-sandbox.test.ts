@@ -184,20 +184,33 @@ describe('the sandbox policy of a conversation', () => {
     expect(after?.entries[1]?.since_event).toBeGreaterThan(0);
   });
 
-  it('refuses to create a conversation where no sandbox can be had, before writing anything', async () => {
+  it('is probed where a process first starts: a host without one fails that run with SandboxUnavailableError', async () => {
     harness = await startHarness();
     const store = harness.memoryStore();
-    const attempt = harness.conversation({
+    let probes = 0;
+    const { conversation, events } = await harness.conversation({
       store,
-      id: '0c4e8a4e-3f7b-4c7e-9a51-4a8d6a1f2b3c',
       // The probe's answer on a host without bubblewrap.
       openSandbox: async () => {
+        probes += 1;
         throw new SandboxUnavailableError('`bwrap` (bubblewrap) is not installed');
       },
     });
-    await expect(attempt).rejects.toThrow(SandboxUnavailableError);
-    await expect(attempt).rejects.toThrow(/mode: 'unsandboxed'/);
-    expect(await store.list('')).toEqual([]);
+    // Creating the conversation and taking a message start no process: nothing is probed yet.
+    await conversation.sendMessage('List the files');
+    expect(probes).toBe(0);
+    harness.server.push(terminal('ls'), finish);
+    const run = conversation.run();
+    await expect(run).rejects.toThrow(SandboxUnavailableError);
+    await expect(run).rejects.toThrow(/mode: 'unsandboxed'/);
+    expect(probes).toBe(1);
+    // Loud in the log too: the error status and a ConversationErrorEvent naming it; the model was not asked again.
+    expect(conversation.state.execution_status).toBe('error');
+    expect(
+      events.some((event) => event.kind === 'ConversationErrorEvent' && event.code === 'SandboxUnavailableError'),
+    ).toBe(true);
+    expect(harness.server.requests).toHaveLength(1);
+    await conversation.close();
   });
 
   it("`mode: 'unsandboxed'` runs on the host and warns once, loudly", async () => {

@@ -1,4 +1,5 @@
 import { type ActionEvent, AGENT_ACTION_CLASSIFICATION, createEvent, type Observation } from '@x/events';
+import { findSandboxUnavailable } from '../sandbox/internal/find-sandbox-unavailable.js';
 import { maskStrings } from '../secrets/internal/mask-strings.js';
 import { traceTool } from '../telemetry/index.js';
 import type { Tool } from '../tools/tool.js';
@@ -85,6 +86,10 @@ export async function executeActions(
         });
         span.failed(error, event.id, message);
         await context.emit(event);
+        // No sandbox is never a tool failure the model works around: the run fails with it (the sandbox is
+        // probed on first use, so this is where a host without one hears of it).
+        const unavailable = findSandboxUnavailable(error);
+        if (unavailable !== undefined) throw unavailable;
       }
     });
   }

@@ -48,7 +48,7 @@ export function conversationSandbox(
   });
 }
 
-/** The parts of a new conversation; refused before anything is written when it exists or has no sandbox. */
+/** The parts of a new conversation; refused before anything is written when it exists. */
 export async function initNewConversation(options: ConversationOptions): Promise<ConversationInit> {
   const id = options.id ?? randomUUID();
   // Clashing agent names are refused before anything is written (InvalidAgentRosterError).
@@ -57,13 +57,14 @@ export async function initNewConversation(options: ConversationOptions): Promise
   if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
     throw new ConversationExistsError(id, store.describe(conversationDirName(id)));
   }
-  // No sandbox, no conversation: refused before anything is written (SandboxUnavailableError).
-  const sandbox = conversationSandbox(options, sandboxPolicySchema.parse(options.sandbox ?? {}), {
-    store,
-    directory: conversationDirName(id),
-    sinceEvent: () => 0,
-  });
-  await sandbox.get();
+  const policy = sandboxPolicySchema.parse(options.sandbox ?? {});
+  const record = { store, directory: conversationDirName(id), sinceEvent: () => 0 };
+  const sandbox = conversationSandbox(options, policy, record);
+  // The explicit opt-out opens at once (it starts nothing, and says so loudly here). Bubblewrap is probed where
+  // a process first starts (a tool, a hook, an MCP server), which fails then with SandboxUnavailableError; the
+  // policy is recorded now, as the conversation's from its first event.
+  if (policy.mode === 'unsandboxed') await sandbox.get();
+  else await sandbox.recordPolicy();
   const log = await openConversationLog(options, {
     conversationId: id,
     store,

@@ -1,7 +1,9 @@
 import { type AnyEvent, createEvent } from '@x/events';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import { type MetricsSnapshot, tokenUsageSchema } from '../llm/metrics.js';
 import { accumulateStats } from '../state/accumulate-stats.js';
 import type { ConversationState } from '../state/conversation-state.js';
+import { isValidatedStats, markValidatedStats } from '../state/validated-stats.js';
 
 /** Where a conversation's stats updates go (its `ConversationEvents`). */
 export interface StatsSink {
@@ -24,9 +26,25 @@ export async function recordResponse(
   // A response without usage or cost changes nothing in the snapshot: record no event for it.
   if (JSON.stringify(stats) === JSON.stringify(latest)) return;
   const update = createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats });
+  // Built from a validated snapshot, with the one entry it changed validated here: the fold need not parse it again.
+  if (isValidatedStats(latest) && isValidEntry(stats.usage_to_metrics[call.llm.usageId])) {
+    markValidatedStats(update.value as ConversationState['stats']);
+  }
   if (call.hold) {
     sink.hold(update);
     return;
   }
   await sink.emit(update);
+}
+
+/** The entry a response changed, checked as the stats schema would (the others come from the validated snapshot). */
+function isValidEntry(entry: MetricsSnapshot | undefined): boolean {
+  return (
+    entry !== undefined &&
+    typeof entry.model_name === 'string' &&
+    Number.isFinite(entry.accumulated_cost) &&
+    entry.accumulated_cost >= 0 &&
+    entry.max_budget_per_task !== null &&
+    tokenUsageSchema.safeParse(entry.accumulated_token_usage).success
+  );
 }

@@ -1,4 +1,5 @@
 import { type ConversationErrorEvent, createEvent } from '@x/events';
+import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
@@ -15,7 +16,7 @@ import { recordRunEnded, recordRunStarted } from './run-lifecycle.js';
  * without throwing, as the reference). An abort of `options.signal` (an interrupt) stops the model call and
  * the tools, and is recorded as the reference records a cancelled run (status paused, InterruptEvent), not
  * thrown. Any other failure becomes a ConversationErrorEvent and the error status, and is thrown as
- * ConversationRunError.
+ * ConversationRunError (a `SandboxUnavailableError` as itself).
  */
 /** Steps between base_state.json checkpoints during a run. */
 export const CHECKPOINT_EVERY_STEPS = 25;
@@ -151,7 +152,9 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
   } finally {
     await host.checkpoint().catch(() => undefined);
   }
-  if (failure !== undefined) throw failure;
+  // A host without a sandbox (found where a process first started) is recorded as any failure, and thrown as
+  // itself: the error callers already handle from a run that could not start.
+  if (failure !== undefined) throw SandboxUnavailableError.isInstance(failure.cause) ? failure.cause : failure;
   return result;
 }
 

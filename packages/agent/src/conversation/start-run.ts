@@ -10,7 +10,8 @@ import { runLoop } from './run-loop.js';
 /** What starting a run needs of the conversation. */
 export interface RunStarter {
   state(): ConversationState;
-  readonly sandbox: SandboxAccess;
+  /** The conversation's sandbox (opened by the first part that needs it, not here). */
+  readonly sandbox: SandboxAccess & { recordPolicy(): Promise<void>; throwIfUnavailable(): void };
   /** Takes the run lease (see `takeRunLease`). */
   takeRunLease(signal: AbortSignal, waitMs: number | undefined): Promise<'taken' | 'awaiting-human' | undefined>;
   /** Reads the recent history stuck detection needs (once, on the first run). */
@@ -37,10 +38,14 @@ export async function startRun(
     return { status: starter.state().execution_status, iterations: 0, reachedIterationLimit: false };
   }
   await recoverEditedActions(approvalHostOf(starter.runHost()));
-  // Without its sandbox the run fails here, before any step (SandboxUnavailableError).
-  await starter.sandbox.get();
+  // The policy this run's processes run under is recorded now, as opening the sandbox here used to.
+  await starter.sandbox.recordPolicy();
   await starter.readRecentHistory();
   await starter.startSession();
+  // The sandbox opens on first need (an MCP stdio server, a hook, a tool), not here: a run whose tools start no
+  // process never probes bubblewrap. An MCP server or a session hook that could not have one records its
+  // failure without throwing; the run fails here instead, before any step (SandboxUnavailableError).
+  starter.sandbox.throwIfUnavailable();
   // A lease taken over (noticed at the holder's next heartbeat) stops the run at once: the model call and
   // the tool in flight are aborted, rather than going on until the next append is refused by the fence.
   await starter.beginBudget(options.parsedBudget);

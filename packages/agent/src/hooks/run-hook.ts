@@ -1,5 +1,6 @@
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import { openDefaultSandbox } from '../sandboxing/sandbox-opener.js';
 import type { HookDefinition } from './hook-config.js';
 import { hookEnvironment } from './hook-environment.js';
@@ -21,7 +22,8 @@ export interface RunHookOptions {
 }
 
 /**
- * Runs one hook and never throws. Exit code semantics are the reference's: 0 succeeds (stdout may carry a
+ * Runs one hook and throws only `SandboxUnavailableError` (a host without a sandbox, which no hook result may
+ * hide). Exit code semantics are the reference's: 0 succeeds (stdout may carry a
  * JSON answer), 2 blocks (stderr says why), any other code is a non-blocking error. A timeout, a crash, a
  * command that cannot start, invalid JSON or a function that throws all come back as `success: false` with
  * an `error`, and never block.
@@ -38,6 +40,8 @@ export async function runHook(hook: HookDefinition, input: HookInput, options: R
       sandbox = await options.sandbox();
     }
   } catch (error) {
+    // A host without a sandbox is never a hook failure to go on after: the caller hears of it.
+    if (SandboxUnavailableError.isInstance(error)) throw error;
     return failure(`Hook execution failed: no sandbox to run it in: ${(error as Error).message}`);
   }
   const spawned = await spawnHook({

@@ -2,34 +2,38 @@ import { resolve } from 'node:path';
 import type { FileStore } from '@x/store';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
 import type { SandboxAccess } from './sandbox-access.js';
 import type { SandboxOpener } from './sandbox-opener.js';
 import { recordSandboxPolicy } from './sandbox-policy-record.js';
 
 /**
  * A conversation's sandbox: opened once, on first need (a terminal command, a hook, an MCP server), so the start
- * is paid once per conversation and opening a conversation to read it starts nothing; `dispose()` ends it and
- * everything started in it. A failed open is not remembered: the next need tries again.
+ * is paid once per conversation and a conversation whose tools start no process never probes bubblewrap;
+ * `dispose()` ends it and everything started in it. A failed open is not cached: the next need tries again. A
+ * `SandboxUnavailableError` is kept until an open succeeds, so that a run fails with it even where the part that
+ * needed the sandbox reports failures without throwing (a hook, an MCP server's start).
  */
 export class ConversationSandbox implements SandboxAccess {
   readonly policy: SandboxPolicy;
   /** The conversation's workspace as given (a relative one is opened from the current directory). */
   readonly workspace: string;
   readonly #open: SandboxOpener;
-  readonly #onOpened: ((sandbox: Sandbox) => Promise<void>) | undefined;
+  readonly #onRecord: (() => Promise<void>) | undefined;
   #sandbox: Promise<Sandbox> | undefined;
+  #unavailable: SandboxUnavailableError | undefined;
 
   constructor(options: {
     policy: SandboxPolicy;
     workspace: string;
     open: SandboxOpener;
-    /** Called each time the sandbox was opened (the conversation records the policy then). */
-    onOpened?: (sandbox: Sandbox) => Promise<void>;
+    /** Records the policy: each time the sandbox was opened, and on `recordPolicy()`. */
+    onRecord?: () => Promise<void>;
   }) {
     this.policy = options.policy;
     this.workspace = options.workspace;
     this.#open = options.open;
-    this.#onOpened = options.onOpened;
+    this.#onRecord = options.onRecord;
   }
 
   /** The sandbox, opened on the first call. */
@@ -37,14 +41,16 @@ export class ConversationSandbox implements SandboxAccess {
     this.#sandbox ??= (async () => {
       const sandbox = await this.#open({ policy: this.policy, workspace: resolve(this.workspace) });
       try {
-        await this.#onOpened?.(sandbox);
+        await this.#onRecord?.();
       } catch (error) {
         await sandbox.dispose().catch(() => undefined);
         throw error;
       }
+      this.#unavailable = undefined;
       return sandbox;
     })().catch((error: unknown) => {
       this.#sandbox = undefined;
+      this.#noteUnavailable(error);
       throw error;
     });
     return this.#sandbox;
@@ -55,7 +61,27 @@ export class ConversationSandbox implements SandboxAccess {
    * the caller disposes it.
    */
   openWith(policy: SandboxPolicy): Promise<Sandbox> {
-    return this.#open({ policy, workspace: resolve(this.workspace) });
+    return this.#open({ policy, workspace: resolve(this.workspace) }).catch((error: unknown) => {
+      this.#noteUnavailable(error);
+      throw error;
+    });
+  }
+
+  /**
+   * Records the policy as in force from now without opening the sandbox (a new conversation, a run's start), as
+   * opening it would: where the sandbox is first needed is not where its policy starts to apply.
+   */
+  async recordPolicy(): Promise<void> {
+    await this.#onRecord?.();
+  }
+
+  /** Throws the `SandboxUnavailableError` of the last failed open, if no open has succeeded since. */
+  throwIfUnavailable(): void {
+    if (this.#unavailable !== undefined) throw this.#unavailable;
+  }
+
+  #noteUnavailable(error: unknown): void {
+    if (SandboxUnavailableError.isInstance(error)) this.#unavailable = error;
   }
 
   /** Ends the sandbox and everything started in it. A later `get` opens a new one. */
@@ -80,6 +106,6 @@ export function createConversationSandbox(options: {
     policy,
     workspace: options.workspace,
     open: options.open,
-    onOpened: () => recordSandboxPolicy(record.store, record.directory, { policy, sinceEvent: record.sinceEvent() }),
+    onRecord: () => recordSandboxPolicy(record.store, record.directory, { policy, sinceEvent: record.sinceEvent() }),
   });
 }

@@ -8,6 +8,7 @@ import {
 import { escalationValueSchema } from './control-state.js';
 import { type ConversationState, conversationStateSchema, stateTaskItemSchema } from './conversation-state.js';
 import { executionStatusSchema } from './execution-status.js';
+import { isValidatedStats, markValidatedStats } from './validated-stats.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -134,6 +135,10 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
     if (escalation.success) state.escalation = { ...escalation.data, event_index: state.event_count - 1 };
     return;
   }
+  if (key === 'stats' && isValidatedStats(value)) {
+    state.stats = value;
+    return;
+  }
   if (!updatableKeys.includes(key)) return;
   const shape = conversationStateSchema.shape as Record<
     string,
@@ -141,7 +146,9 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
   >;
   const parsed = key === 'execution_status' ? executionStatusSchema.safeParse(value) : shape[key]?.safeParse(value);
   // A malformed update (e.g. written by a buggy client) is ignored rather than breaking the fold.
-  if (parsed?.success) (state as Record<string, unknown>)[key] = parsed.data;
+  if (!parsed?.success) return;
+  (state as Record<string, unknown>)[key] = parsed.data;
+  if (key === 'stats') markValidatedStats(parsed.data as ConversationState['stats']);
 }
 
 /** The reference records each skill `invoke_skill` returned (not an error) in `invoked_skills`, once. */
