@@ -54,7 +54,7 @@ describe('x replay --check on a recording made with the terminal tool', () => {
     const failed = await runCli(['replay', location, '--check'], { env });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('replay check failed after 0 of 3 matching requests');
-    expect(failed.stdout).toContain('request 0 (recorded response offline-1) differs from the recording');
+    expect(failed.stdout).toMatch(/request 0 \(recorded response offline-1_\d+\) differs from the recording/);
     expect(failed.stdout).toContain('at messages[0].content[0].text');
     expect(failed.stdout).toContain('  - An older system prompt.');
     expect(failed.stdout).toContain(`  + ${firstLine}`);

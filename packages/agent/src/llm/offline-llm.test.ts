@@ -17,22 +17,22 @@ describe('createOfflineLLM', () => {
     expect(llm).toMatchObject({ model: 'offline', offline: true, usageId: 'default' });
 
     const first = await llm.complete(request);
-    expect(first.id).toBe('offline-1');
+    expect(first.id).toBe('offline-1_1');
     expect(first.finishReason).toBe('tool_calls');
     expect(first.cost).toBe(0);
     expect(first.message).toEqual({
       role: 'assistant',
       content: [{ cache_prompt: false, type: 'text', text: 'Thinking aloud.' }],
-      tool_calls: [{ id: 'call_offline_1_0', name: 'think', arguments: '{"thought":"x"}', origin: 'completion' }],
+      tool_calls: [{ id: 'call_offline_1_1_0', name: 'think', arguments: '{"thought":"x"}', origin: 'completion' }],
       reasoning_content: 'hmm',
       thinking_blocks: [],
     });
     expect(first.usage?.prompt_tokens).toBeGreaterThan(0);
     expect(first.usage?.per_turn_token).toBe((first.usage?.prompt_tokens ?? 0) + (first.usage?.completion_tokens ?? 0));
-    expect(first.usage?.response_id).toBe('offline-1');
+    expect(first.usage?.response_id).toBe('offline-1_1');
 
     const second = await llm.complete(request);
-    expect(second).toMatchObject({ id: 'offline-2', finishReason: 'stop' });
+    expect(second).toMatchObject({ id: 'offline-2_1', finishReason: 'stop' });
     expect(second.message.tool_calls).toBeUndefined();
   });
 
@@ -96,12 +96,22 @@ describe('createOfflineLLM', () => {
     );
   });
 
+  it('gives a second instance shown a longer history (a resumed conversation) ids of its own', async () => {
+    const script = [{ content: 'a', toolCalls: [{ name: 'think', arguments: { thought: 'x' } }] }];
+    const first = await createOfflineLLM({ script }).complete(request);
+    const resumed = await createOfflineLLM({ script }).complete({
+      messages: [...request.messages, first.message, { role: 'user', content: 'again' }],
+    });
+    expect(resumed.id).not.toBe(first.id);
+    expect(resumed.message.tool_calls?.[0]?.id).not.toBe(first.message.tool_calls?.[0]?.id);
+  });
+
   it('refuses an already aborted request without using up a turn', async () => {
     const llm = createOfflineLLM({ script: [{ content: 'kept' }] });
     const controller = new AbortController();
     controller.abort();
     await expect(llm.complete({ ...request, signal: controller.signal })).rejects.toBeInstanceOf(LLMAbortedError);
-    expect((await llm.complete(request)).id).toBe('offline-1');
+    expect((await llm.complete(request)).id).toBe('offline-1_1');
   });
 
   it('plays the quickstart demo: create hello.txt, cat it, finish', async () => {

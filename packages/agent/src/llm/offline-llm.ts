@@ -99,7 +99,7 @@ function emitDeltas(request: LLMRequest, message: Message): void {
   }
 }
 
-function turnMessage(turn: OfflineTurn, responseNumber: number): Message {
+function turnMessage(turn: OfflineTurn, responseNumber: string): Message {
   return assistantMessage({
     content: turn.content,
     toolCalls: (turn.toolCalls ?? []).map((call, index) => ({
@@ -140,7 +140,11 @@ export function createOfflineLLM(options: OfflineLLMOptions): LLM {
       );
     }
     turnIndex += 1;
-    return { id: `offline-${responseNumber}`, message: turnMessage(turn, responseNumber) };
+    // A resumed conversation gets a new model instance whose count starts again at 1; the length of the history
+    // it is shown keeps its response and tool call ids apart from the earlier instance's, which the condensation
+    // View (like the reference's) tells apart by response id. Still deterministic for the same request.
+    const responseId = `${responseNumber}_${request.messages.length}`;
+    return { id: `offline-${responseId}`, message: turnMessage(turn, responseId) };
   }
 
   return {

@@ -5,7 +5,8 @@ import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import { createManagerHost } from './manager-host.js';
-import { type McpSessionLimits, McpSessions } from './mcp-sessions.js';
+import type { McpSessionLimits } from './mcp-session-limits.js';
+import { McpSessions } from './mcp-sessions.js';
 
 /** Where the MCP face's streamable HTTP endpoint is mounted. */
 export const MCP_PATH = '/api/mcp';

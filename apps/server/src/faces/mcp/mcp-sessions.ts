@@ -6,21 +6,10 @@ import { ResponseBackpressure } from './mcp-backpressure.js';
 import { type ResumeCheck, SessionEventStore } from './mcp-event-store.js';
 import type { McpConversationHost } from './mcp-host.js';
 import { createMcpProtocolServer, type McpProtocolServerOptions } from './mcp-protocol-server.js';
+import type { McpSessionLimits } from './mcp-session-limits.js';
 
 /** A session no request has touched for this long, with no stream open, is ended (its client is gone). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
-
-/** The bounds of one session; defaults suit a server, tests make them small. */
-export interface McpSessionLimits {
-  /** Idle time (no request, no open stream) after which a session ends. */
-  idleMs?: number | undefined;
-  /** The replay buffer's size (`SessionEventStore`). */
-  maxStoredBytes?: number | undefined;
-  /** What may pile up towards a stream its client does not read (`ResponseBackpressure`). */
-  maxBlockedBytes?: number | undefined;
-  /** The clock idleness is measured with. */
-  now?: (() => number) | undefined;
-}
 
 export interface McpSession {
   readonly transport: StreamableHTTPServerTransport;
