@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { StoreError } from '../../errors.js';
 import type { FileStore } from '../../file-store.js';
 import { isFileNotFound } from '../is-file-not-found.js';
@@ -10,7 +11,8 @@ import { checkSample } from '../name-index.js';
  * `last.crc` for event `count - 1` ending at `size` (see `SegmentLog.open`), and ignored (with a warning) when
  * anything in it looks wrong. No `.json` suffix, so nothing takes it for a slot claim.
  *
- * Format: line 1 `{"format":"x-segment-index","v":1,"count":N,"size":S,"last":{"offset":O,"crc":C}}`, line 2
+ * Format: line 1 `{"format":"x-segment-index","v":1,"count":N,"size":S,"last":{"offset":O,"crc":C},"crc":B}` (B:
+ * the CRC-32 of everything after that line, so damage to the index itself is caught before its contents), line 2
  * the events' (offset, length) pairs in the segment as little-endian float64s, base64; then N lines, one event
  * file name each (as the name index: they give the paths and the id fingerprints without a string per event).
  */
@@ -62,9 +64,10 @@ export function segmentIndexPath(dir: string): string {
 
 export function formatSegmentIndex(snapshot: SegmentIndexSnapshot): string {
   const { count, size, last, pairs, namesText } = snapshot;
-  const header = JSON.stringify({ format: FORMAT, v: VERSION, count, size, last });
   const bytes = Buffer.from(pairs.buffer, pairs.byteOffset, pairs.byteLength);
-  return `${header}\n${littleEndian(bytes).toString('base64')}\n${namesText}`;
+  const body = `${littleEndian(bytes).toString('base64')}\n${namesText}`;
+  const header = JSON.stringify({ format: FORMAT, v: VERSION, count, size, last, crc: crc32(body) });
+  return `${header}\n${body}`;
 }
 
 /** Reads the index of `dir` (one `store.read`); a missing file is `absent`, a malformed one `invalid`. */
@@ -92,6 +95,10 @@ export function parseSegmentIndex(text: string): SegmentIndexRead {
   }
   if (!isHeader(header)) return { kind: 'invalid', problem: `not an ${FORMAT} v${VERSION} header` };
   const { count, size, last } = header;
+  // The file's own damage (a bit flipped, a write a power loss cut short) is caught here, before its contents.
+  if (crc32(text.slice(headerEnd + 1)) !== header.crc) {
+    return { kind: 'invalid', problem: 'its checksum does not match its contents (damaged or cut short)' };
+  }
   const pairsEnd = text.indexOf('\n', headerEnd + 1);
   if (pairsEnd === -1) return { kind: 'invalid', problem: 'truncated (no positions line)' };
   const bytes = littleEndian(Buffer.from(text.slice(headerEnd + 1, pairsEnd), 'base64'));
@@ -149,7 +156,7 @@ function littleEndian(bytes: Buffer): Buffer {
 
 const IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-function isHeader(value: unknown): value is { count: number; size: number; last: CoveredRecord } {
+function isHeader(value: unknown): value is { count: number; size: number; last: CoveredRecord; crc: number } {
   if (typeof value !== 'object' || value === null) return false;
   const header = value as Record<string, unknown>;
   const last = header.last as Record<string, unknown> | null | undefined;
@@ -159,6 +166,7 @@ function isHeader(value: unknown): value is { count: number; size: number; last:
     isCount(header.count) &&
     header.count > 0 &&
     isCount(header.size) &&
+    isCount(header.crc) &&
     typeof last === 'object' &&
     last !== null &&
     isCount(last.offset) &&
