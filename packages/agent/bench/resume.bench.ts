@@ -145,8 +145,15 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Writes a conversation as a real log holds it, under `root`; returns its id. */
-async function writeConversation(root: string, condensed: boolean): Promise<string> {
+/**
+ * Writes a conversation as a real log holds it, under `root`; returns its id. The segment layout's is written by
+ * EventLog appends (its records carry the hash chain), closed, so its segment index is written as a real close does.
+ */
+async function writeConversation(
+  root: string,
+  condensed: boolean,
+  layout: 'files' | 'segment' = 'files',
+): Promise<string> {
   const id = crypto.randomUUID();
   const dir = join(root, conversationDirName(id));
   const slots = join(dir, 'events', '.slots');
@@ -155,7 +162,21 @@ async function writeConversation(root: string, condensed: boolean): Promise<stri
   const view = new View();
   let index = 0;
   const pending: Promise<void>[] = [];
+  const segment =
+    layout === 'segment'
+      ? await EventLog.open(createLocalFileStore({ root, durability: 'none' }), {
+          dir: `${conversationDirName(id)}/events`,
+          layout: 'segment',
+        })
+      : undefined;
+  let batch: AnyEvent[] = [];
   for (const event of generate(view, condensed)) {
+    if (segment) {
+      batch.push(event);
+      if (batch.length === 256) await segment.appendMany(batch.splice(0));
+      state = applyEvent(state, event);
+      continue;
+    }
     const at = index++;
     const claim = join(slots, `${String(at).padStart(5, '0')}.json`);
     pending.push(
@@ -167,6 +188,11 @@ async function writeConversation(root: string, condensed: boolean): Promise<stri
     state = applyEvent(state, event);
   }
   await Promise.all(pending);
+  if (segment) {
+    if (batch.length > 0) await segment.appendMany(batch);
+    batch = [];
+    await segment.close();
+  }
   const base = buildBaseState({
     state,
     agent: { kind: 'Agent' },
@@ -191,6 +217,8 @@ const root = await mkdtemp(join(tmpdir(), 'x-resume-bench-'));
 try {
   const condensedId = await writeConversation(root, true);
   const uncondensedId = await writeConversation(root, false);
+  // BENCH_SEGMENT=0 leaves out the segment layout's row (its conversation takes a while to write by appends).
+  const segmentId = process.env.BENCH_SEGMENT === '0' ? undefined : await writeConversation(root, true, 'segment');
 
   console.log(`# resume benchmark — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}`);
   console.log(
@@ -207,6 +235,17 @@ try {
     { label: 'condensed every 240 events', id: condensedId, durability: 'none', targetMs: 200, targetMb: 100 },
     { label: 'condensed every 240 events', id: condensedId, durability: 'fsync', targetMs: 200, targetMb: 100 },
     { label: 'uncondensed', id: uncondensedId, durability: 'none', targetMs: 600, targetMb: 150 },
+    ...(segmentId === undefined
+      ? []
+      : [
+          {
+            label: 'condensed every 240 events, segment layout (segment index)',
+            id: segmentId,
+            durability: 'fsync',
+            targetMs: 200,
+            targetMb: 100,
+          },
+        ]),
   ] as const;
   for (const { label, id, durability, targetMs, targetMb } of cases) {
     const runs: Record<string, number>[] = [];

@@ -12,6 +12,7 @@ import { createLocalFileStore } from '../src/local-file-store.js';
 import { ms, ratio, row } from './bench-harness.js';
 import { median, syncDirectory } from './bench-utils.js';
 import { scenarioEvents } from './event-shapes.js';
+import { benchSegmentOpen } from './segment-open-figures.js';
 
 const STEPS = Number(process.env.BENCH_SEGMENT_STEPS ?? 200);
 const ROUNDS = Number(process.env.BENCH_SEGMENT_ROUNDS ?? 7);
@@ -92,38 +93,6 @@ async function timeFloor(root: string, commits: readonly AnyEvent[][], variant: 
     closeSync(fd);
   }
   return performance.now() - started;
-}
-
-const OPEN_EVENTS = Number(process.env.BENCH_SEGMENT_OPEN_EVENTS ?? 10_000);
-
-/** Opens (and reads the last event of) a log of `OPEN_EVENTS` events in each layout, written by appends. */
-async function benchSegmentOpen(scratch: string): Promise<void> {
-  const events = [...scenarioEvents(OPEN_EVENTS)];
-  const opens = new Map<string, number[]>();
-  for (const layout of ['files', 'segment'] as const) {
-    const root = join(scratch, `segment-open-${layout}`);
-    const store = createLocalFileStore({ root, durability: 'none' });
-    const log = await EventLog.open(store, { layout });
-    for (let i = 0; i < events.length; i += 100) await log.appendMany(events.slice(i, i + 100));
-    await log.close();
-    const times: number[] = [];
-    for (let run = 0; run <= ROUNDS; run++) {
-      const started = performance.now();
-      const opened = await EventLog.open(store);
-      await opened.get(-1);
-      if (run > 0) times.push(performance.now() - started);
-    }
-    opens.set(layout, times);
-  }
-  const files = median(opens.get('files')!);
-  const segment = median(opens.get('segment')!);
-  row(`open + get(-1), ${OPEN_EVENTS} events, file-per-event layout (name index)`, ms(files));
-  row(
-    `open + get(-1), ${OPEN_EVENTS} events, segment layout`,
-    ms(segment),
-    `${ratio(segment, files)} the file-per-event open`,
-    '(reads the whole segment and lstats every event file)',
-  );
 }
 
 /** Every variant once per round, in an order that rotates, so a burst of load does not land on one variant only. */

@@ -126,7 +126,7 @@ export function parseNameIndex(text: string, listing: string): NameIndexRead {
 }
 
 /** The first, the last and a few names between must be event file names of their own index. */
-function checkSample(text: string, starts: Int32Array, count: number): string | undefined {
+export function checkSample(text: string, starts: Int32Array, count: number): string | undefined {
   if (count === 0) return undefined;
   const step = Math.max(1, Math.floor(count / (SAMPLES + 1)));
   for (let index = 0; index < count; index += step) {

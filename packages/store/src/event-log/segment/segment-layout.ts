@@ -45,6 +45,12 @@ export async function openSegmentLayout(
         : 1;
   const segment = await SegmentLog.open(core, owner, { eventFileBatch });
   core.segment = segment;
+  // A long log read whole (no index, or one that did not match) gets its index, so the next open reads a tail.
+  const indexed = segment.writeIndexIfDue('open');
+  if (indexed !== undefined) {
+    if (core.deferPublish) core.deferPublish(indexed);
+    else await indexed;
+  }
   // After open resolves (an lstat per event is most of a long log's open): `close` waits for it.
   const rebuilt = rebuildEventFiles(core, segment).then(() => undefined);
   if (core.deferPublish) core.deferPublish(rebuilt);
@@ -64,5 +70,10 @@ export async function appendToSegment(
   if (core.length === 0) await anchorChain(core, 0);
   const indices = await segment.append(batch, expectedIndex);
   for (const index of indices) core.packs?.appended(index);
+  const indexed = segment.writeIndexIfDue('append');
+  if (indexed !== undefined) {
+    if (core.deferPublish) core.deferPublish(indexed);
+    else await indexed;
+  }
   return indices;
 }

@@ -8,6 +8,10 @@ import type { AppendFile, StoreWrite } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
+import type { CoveredRecord } from './segment-index.js';
+import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
+import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
+import { SegmentPositions } from './segment-positions.js';
 import {
   type DecodedRecords,
   decodeRecords,
@@ -38,8 +42,13 @@ export class SegmentLog {
   #file: AppendFile | undefined;
   /** Offset just past the last record this instance consumed. */
   scanned = 0;
-  /** Per index: the offset of the event's bytes in the segment and their length, flattened. */
-  readonly #positions: number[] = [];
+  /** Per index: the offset of the event's bytes in the segment and their length. */
+  readonly #positions = new SegmentPositions();
+  /** The record of the event at `length - 1` (for the segment index's check). */
+  #lastRecord: CoveredRecord | undefined;
+  /** Events the segment index this instance last read or wrote covers; the index writes in progress. */
+  #indexed = 0;
+  #indexWrite: Promise<void> = Promise.resolve();
   readonly #core: LogCore;
   /** This instance's token in its records' headers (see `encodeRecord`). */
   readonly #writer = randomBytes(8).toString('hex');
@@ -55,12 +64,47 @@ export class SegmentLog {
     openFiles.register(owner, file, this);
   }
 
-  /** Opens the segment (creating it when `create`), reads it whole and records its events in `core`. */
+  /**
+   * Opens the segment (creating it when missing) and records its events in `core`: those its segment index
+   * covers, when it matches the segment (see `adoptSegmentIndex`), from the index; the rest read from the segment.
+   */
   static async open(core: LogCore, owner: object, options: { eventFileBatch: number }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
     const segment = new SegmentLog(core, file, owner, options.eventFileBatch);
+    const adopted = await adoptSegmentIndex(core, file);
+    if (adopted !== undefined) {
+      segment.#positions.adopt(adopted.pairs, adopted.count);
+      segment.#lastRecord = adopted.last;
+      segment.#indexed = adopted.count;
+      segment.scanned = adopted.size;
+    }
     await segment.catchUp();
     return segment;
+  }
+
+  /**
+   * Writes the segment index when the log is long enough and the index this instance knows covers less than it:
+   * at close, any less; at open, when there was none (or it did not match) or it covers `SEGMENT_INDEX_EVERY`
+   * events less; after appends, `SEGMENT_INDEX_EVERY` less (so a crash leaves at most that many to scan).
+   * Resolves when written; never rejects (see `writeSegmentIndex`).
+   */
+  writeIndexIfDue(when: 'open' | 'append' | 'close'): Promise<void> | undefined {
+    const core = this.#core;
+    const count = core.length;
+    if (!core.writesNameIndex || !core.rollsForward || count < SEGMENT_INDEX_MIN_COUNT) return undefined;
+    const always = when === 'close' || (when === 'open' && this.#indexed === 0);
+    if (count === this.#indexed || (!always && count - this.#indexed < SEGMENT_INDEX_EVERY)) return undefined;
+    // Taken now, written later: the events up to `count` never change, so the snapshot stays true.
+    const snapshot = {
+      count,
+      size: this.#positions.offsetOf(count - 1) + this.#positions.lengthOf(count - 1),
+      last: this.#lastRecord!,
+      pairs: this.#positions.pairs(count),
+      namesText: core.paths.namesText(`${core.dir}/`, count),
+    };
+    this.#indexed = count;
+    this.#indexWrite = this.#indexWrite.then(() => writeSegmentIndex(core, snapshot));
+    return this.#indexWrite;
   }
 
   async #opened(): Promise<AppendFile> {
@@ -71,6 +115,8 @@ export class SegmentLog {
   /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
   async close(): Promise<void> {
     await this.flushEventFiles();
+    this.writeIndexIfDue('close');
+    await this.#indexWrite;
     const file = this.#file;
     this.#file = undefined;
     await file?.close();
@@ -98,6 +144,7 @@ export class SegmentLog {
       if (!chain.accept(record)) continue;
       core.push(core.eventPath(record.link.index, record.link.id), undefined, record.link);
       this.#positions.push(record.jsonOffset, record.jsonLength);
+      this.#lastRecord = { offset: record.offset, crc: record.crc };
       accepted.push(record);
     }
     for (const { offset, end } of decoded.skipped) {
@@ -142,7 +189,9 @@ export class SegmentLog {
         let end = before;
         rest.forEach(({ event, json }, offset) => {
           const link = links[offset]!;
-          end += records[offset]!.length;
+          const record = records[offset]!;
+          this.#lastRecord = { offset: end, crc: record.readUInt32LE(8) };
+          end += record.length;
           const jsonLength = Buffer.byteLength(json, 'utf8');
           core.push(core.eventPath(link.index, event.id), event, link);
           this.#positions.push(end - jsonLength, jsonLength);
@@ -196,9 +245,7 @@ export class SegmentLog {
   /** The event at `index` (within bounds), from its record. */
   async read(index: number): Promise<AnyEvent> {
     const file = await this.#opened();
-    const offset = this.#positions[index * 2]!;
-    const length = this.#positions[index * 2 + 1]!;
-    const bytes = await file.readFrom(offset, length);
+    const bytes = await file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
     const location = `${this.#core.store.describe(this.path)} (event ${index})`;
     return parseStoredEvent({
       text: Buffer.from(bytes).toString('utf8'),
@@ -209,13 +256,13 @@ export class SegmentLog {
 
   /** The length of event `index`'s bytes. */
   jsonLengthOf(index: number): number {
-    return this.#positions[index * 2 + 1]!;
+    return this.#positions.lengthOf(index);
   }
 
   /** The exact bytes of event `index`'s record (for rebuilding its event file). */
   async bytesOf(index: number): Promise<Uint8Array> {
     const file = await this.#opened();
-    return file.readFrom(this.#positions[index * 2]!, this.#positions[index * 2 + 1]!);
+    return file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
   }
 }
 

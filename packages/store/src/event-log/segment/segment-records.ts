@@ -15,6 +15,8 @@ export interface SegmentRecord {
   readonly offset: number;
   /** Offset just past the record. */
   readonly end: number;
+  /** The CRC-32 of its payload, from its header. */
+  readonly crc: number;
   readonly link: ChainLink;
   /** Offset of the event's bytes in the file, and their length. */
   readonly jsonOffset: number;
@@ -82,13 +84,15 @@ function recordAt(buffer: Buffer, at: number, base: number): SegmentRecord | und
   const start = at + HEADER_BYTES;
   if (start + length > buffer.length) return undefined;
   const payload = buffer.subarray(start, start + length);
-  if (crc32(payload) !== buffer.readUInt32LE(at + 8)) return undefined;
+  const crc = buffer.readUInt32LE(at + 8);
+  if (crc32(payload) !== crc) return undefined;
   const parts = parseSlotClaimBytes(payload);
   if (parts.eventBytes === undefined || parts.link === undefined || !isStorableEventId(parts.link.id)) return undefined;
   const jsonOffset = start + (payload.length - parts.eventBytes.length);
   return {
     offset: base + at,
     end: base + start + length,
+    crc,
     link: parts.link,
     jsonOffset: base + jsonOffset,
     jsonLength: parts.eventBytes.length,
