@@ -21,7 +21,7 @@ import { loadEvent } from './event-log/log-reads.js';
 import { NAME_INDEX_MIN_COUNT } from './event-log/name-index.js';
 import { PackedReads, type PackHost } from './event-log/packs.js';
 import { readMany } from './event-log/read-many.js';
-import { appendToSegment, openSegmentLayout } from './event-log/segment/segment-layout.js';
+import { appendToSegment, openSegmentLayout, segmentAppeared } from './event-log/segment/segment-layout.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
 import {
   type LogEntry,
@@ -72,8 +72,13 @@ export class EventLog implements EventLogLike {
     const log = new EventLog(store, options);
     const core = log.#core;
     const layout = await openSegmentLayout(core, options, log);
+    if (layout === 'again') return EventLog.open(store, options);
     if (layout === 'segment') return log;
-    if (layout === 'files') await relist(core, true);
+    if (layout === 'files') {
+      await relist(core, true);
+      // A log with a segment is a segment log, also when its segment writer created it while this one looked.
+      if (await segmentAppeared(core)) return EventLog.open(store, options);
+    }
     // A long log that had to be listed gets its name index, so the next open need not list (not awaited).
     if (core.verified !== undefined && core.verified.count >= NAME_INDEX_MIN_COUNT) {
       void core.enqueue(() => writeNameIndexIfNeeded(core));

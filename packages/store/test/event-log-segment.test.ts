@@ -56,6 +56,33 @@ describe('EventLog with the segment layout', () => {
     expect(await store.list('events/.slots')).toEqual(['events/.slots/segment']);
   });
 
+  it.each([{ asked: 'segment' as const }, { asked: undefined }])(
+    'opens as a segment log when another writer creates one between its look for the segment and its listing (layout $asked)',
+    async ({ asked }) => {
+      const { store } = await localStore();
+      let first: EventLog | undefined;
+      // The other writer runs exactly inside the window: after this open found no segment, before it lists.
+      const racing: FileStore = Object.create(store, {
+        exists: {
+          value: async (path: string) => {
+            const found = await store.exists(path);
+            if (path.endsWith('.slots/segment') && !found && first === undefined) {
+              first = await EventLog.open(store, { layout: 'segment' });
+              await first.append(userMessageEvent('first'));
+            }
+            return found;
+          },
+        },
+      });
+      const second = await EventLog.open(racing, asked === undefined ? {} : { layout: asked });
+      expect(second.length).toBe(1);
+      expect(await second.append(userMessageEvent('second'))).toBe(1);
+      expect(await first!.append(userMessageEvent('third'))).toBe(2);
+      expect(await store.list('events/.slots')).toEqual(['events/.slots/segment']);
+      expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 3 });
+    },
+  );
+
   it('keeps the file-per-event layout of a log that already holds events', async () => {
     const { store } = await localStore();
     const classic = await EventLog.open(store);

@@ -14,13 +14,14 @@ import { segmentPath } from './segment-records.js';
 /**
  * Opens `core`'s log as a segment log when it has a segment, or when `options.layout` asks for one and the log
  * is new (`'segment'`); otherwise it stays a file-per-event log: `'listed'` when this already listed it (a log
- * with events asked to become a segment log keeps its layout), `'files'` when the caller opens it as usual.
+ * with events asked to become a segment log keeps its layout), `'files'` when the caller opens it as usual;
+ * `'again'` when a segment appeared while it looked (open anew).
  */
 export async function openSegmentLayout(
   core: LogCore,
   options: EventLogOptions,
   owner: object,
-): Promise<'segment' | 'listed' | 'files'> {
+): Promise<'segment' | 'listed' | 'files' | 'again'> {
   const store = core.store;
   const wanted = options.layout === 'segment';
   if (wanted && store.openAppendFile === undefined) {
@@ -31,6 +32,11 @@ export async function openSegmentLayout(
     if (!wanted) return 'files';
     await relist(core, true);
     if (core.length > 0) {
+      // Another writer may have created this log as a segment log between the look above and the listing: its
+      // derived event files are then listed here, and keeping "their" file-per-event layout would commit around
+      // its segment (both writers taking the same index). A segment log's segment exists before its first event
+      // file, so one seen now means start again, as a segment log.
+      if (await segmentAppeared(core)) return 'again';
       core.logger?.warn(
         `${store.describe(core.dir)}: the log already holds ${core.length} events in the file-per-event layout; it keeps that layout`,
       );
@@ -56,6 +62,14 @@ export async function openSegmentLayout(
   if (core.deferPublish) core.deferPublish(rebuilt);
   else await rebuilt;
   return 'segment';
+}
+
+/**
+ * Whether a segment exists now for a log this instance listed as file-per-event (see `openSegmentLayout`: a
+ * writer that created the log as a segment log after this one looked). Only a listing that found events asks.
+ */
+export async function segmentAppeared(core: LogCore): Promise<boolean> {
+  return core.length > 0 && core.store.openAppendFile !== undefined && (await core.store.exists(segmentPath(core.dir)));
 }
 
 /** Appends through the segment (runs inside the log's queue): see `SegmentLog.append`. */
