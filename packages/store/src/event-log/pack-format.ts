@@ -1,5 +1,5 @@
-import * as zlib from 'node:zlib';
 import { type AnyEvent, eventParserVersion, rawEventText, reviveValidatedEvent, serializeEvent } from '@x/events';
+import { nodeCrc32 } from '../internal/crc32.js';
 import { eventIdOfPath } from './file-names.js';
 import { parseStoredEvent } from './parse-stored-event.js';
 
@@ -22,9 +22,8 @@ import { parseStoredEvent } from './parse-stored-event.js';
 export const PACK_FORMAT = 'x-event-pack';
 export const PACK_VERSION = 1;
 
-type Crc32 = (data: Uint8Array | string) => number;
 /** `zlib.crc32` exists from Node 20.15 / 22.2; without it there are no packs. */
-const crc32: Crc32 | undefined = (zlib as unknown as { crc32?: Crc32 }).crc32;
+const crc32 = nodeCrc32;
 
 /** True when this Node can checksum packs (`zlib.crc32`). */
 export function packsAvailable(): boolean {

@@ -1,6 +1,6 @@
-import { crc32 } from 'node:zlib';
 import { StoreError } from '../../errors.js';
 import type { FileStore } from '../../file-store.js';
+import { crc32 } from '../../internal/crc32.js';
 import { isFileNotFound } from '../is-file-not-found.js';
 import { checkSample } from '../name-index.js';
 

@@ -1,4 +1,5 @@
 import { UnsupportedLayoutError } from '../../errors/unsupported-layout-error.js';
+import { nodeCrc32 } from '../../internal/crc32.js';
 import type { EventLogOptions } from '../event-log-options.js';
 import { anchorChain } from '../log-appends.js';
 import type { LogCore } from '../log-core.js';
@@ -42,6 +43,14 @@ export async function openSegmentLayout(
       );
       return 'listed';
     }
+  }
+  if (nodeCrc32 === undefined) {
+    throw new UnsupportedLayoutError({
+      layout: 'segment',
+      location: store.describe(core.dir),
+      reason:
+        "this Node has no zlib.crc32 (it came in Node 20.15 / 22.2), which the segment's record checksums need; use a newer Node, or the default layout for new logs",
+    });
   }
   const eventFileBatch =
     options.eventFiles === 'batched'

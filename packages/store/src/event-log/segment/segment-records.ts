@@ -1,5 +1,5 @@
-import { crc32 } from 'node:zlib';
 import { type ChainLink, parseSlotClaimBytes } from '../../chain/chain-link.js';
+import { crc32 } from '../../internal/crc32.js';
 import { isStorableEventId } from '../file-names.js';
 
 // The segment's record framing: `FF 78 53 31` (0xFF never occurs in UTF-8, so never inside a payload), the
