@@ -56,9 +56,21 @@ export class RunDriver {
     }
   }
 
-  /** Runs the accepted pending actions, unless a run is already going here or, on replicas, in another replica. */
+  /**
+   * Runs the accepted pending actions, unless a run that is still stepping here takes them (its next step does) or,
+   * on replicas, a run in another replica does. A run here that has stopped stepping is waited for (see `start`).
+   */
   async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
-    if (this.isRunning) return;
+    const state = () => this.#host.current()?.state;
+    if (this.#run !== undefined) {
+      if (state()?.execution_status === 'running') return;
+      const accepted = new Set(state()?.pending_actions.map((pending) => pending.action_id));
+      await this.#waitForEndingRun();
+      // That run may have taken the accepted actions and stopped at new ones: a run started now would confirm
+      // those implicitly (reference `run` semantics), and nobody accepted them.
+      const unseen = state()?.pending_actions.some((pending) => !accepted.has(pending.action_id));
+      if (this.#run !== undefined || unseen === true) return;
+    }
     await this.start(options).catch((error: unknown) => {
       if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
     });
@@ -73,12 +85,12 @@ export class RunDriver {
     const conversation = await this.#host.open();
     if (this.#host.isDeleted()) throw new ConversationDeletedError(this.#host.id);
     this.#deps.sandboxing.assertCanRun();
-    // Resuming right after a pause: the paused step is still finishing; wait for it, then run again.
-    // Its post-run snapshot is published first, so that a client waiting on the new run does not take it for its end.
-    while (this.#run !== undefined && conversation.state.execution_status === 'paused') {
-      await this.#run;
-      await this.#afterRunDone;
-    }
+    // A run here whose status is no longer `running` (paused, finished, waiting for confirmation, idle after a new
+    // message, stopped) has stopped stepping and is only ending: its checkpoint and run record are being written.
+    // A client that saw that status may start the next run at once (the reference allows it), so wait for the
+    // ending run instead of refusing with 409. Its post-run snapshot is published first, so that a client waiting
+    // on the new run does not take it for its end.
+    if (conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
     if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
@@ -111,6 +123,16 @@ export class RunDriver {
     await started;
     begun = true;
     if (refused !== undefined) throw refused;
+  }
+
+  /**
+   * Waits for the run in progress here (if any) to end, and for what follows its end (meta, snapshot, a re-run's
+   * start). A re-run started then is not waited for: the caller finds it running.
+   */
+  async #waitForEndingRun(): Promise<void> {
+    if (this.#run === undefined) return;
+    await this.#run;
+    await this.#afterRunDone;
   }
 
   async #afterRun(): Promise<void> {
