@@ -17,7 +17,10 @@ function hostWithChanges() {
       return () => listeners.delete(listener);
     },
   } satisfies McpConversationHost;
-  return { host, listeners, change: () => [...listeners].forEach((listener) => listener()) };
+  const change = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  return { host, listeners, change };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
