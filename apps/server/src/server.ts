@@ -274,7 +274,11 @@ export async function buildServer(
   registerMcpRoutes(app, manager, {
     version,
     defaultConversation: config.mcpConversation,
-    sessions: { ...(options.clock === undefined ? {} : { now: options.clock }), ...options.mcpSessions },
+    sessions: {
+      maxSessions: config.mcpMaxSessions,
+      ...(options.clock === undefined ? {} : { now: options.clock }),
+      ...options.mcpSessions,
+    },
   });
   const viewer = registerViewerRoutes(app);
   registerOpenApiRoute(app);

@@ -43,6 +43,15 @@ describe('replica settings', () => {
   });
 });
 
+describe('mcpMaxSessions', () => {
+  it('defaults to 100, reads X_SERVER_MCP_MAX_SESSIONS, and refuses a cap below 1 naming the field', () => {
+    expect(resolveServerConfig({}).mcpMaxSessions).toBe(100);
+    expect(resolveServerConfig({ X_SERVER_MCP_MAX_SESSIONS: '7' }).mcpMaxSessions).toBe(7);
+    expect(() => resolveServerConfig({ X_SERVER_MCP_MAX_SESSIONS: '0' })).toThrow(/mcpMaxSessions/);
+    expect(() => resolveServerConfig({ X_SERVER_MCP_MAX_SESSIONS: 'many' })).toThrow(/mcpMaxSessions/);
+  });
+});
+
 describe('mcpConversation', () => {
   it('reads the create body from the JSON file X_SERVER_MCP_CONVERSATION names, and names a bad one', async () => {
     const { mkdtemp, rm, writeFile } = await import('node:fs/promises');

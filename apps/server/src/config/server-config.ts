@@ -132,6 +132,11 @@ export const serverConfigSchema = z.object({
    * holding it.
    */
   mcpConversation: startConversationRequestSchema.optional(),
+  /**
+   * The most live MCP sessions (`/api/mcp`); an `initialize` beyond them gets HTTP 503 with a JSON-RPC error naming
+   * the limit, and no live session is ended for it (idle ones expire as always). Env `X_SERVER_MCP_MAX_SESSIONS`.
+   */
+  mcpMaxSessions: z.number().int().min(1).default(100),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
   /**
@@ -259,6 +264,9 @@ export function resolveServerConfig(
           ) as ServerConfigInput['mcpConversation'],
         }
       : {}),
+    ...(portFromEnv(env.X_SERVER_MCP_MAX_SESSIONS) === undefined
+      ? {}
+      : { mcpMaxSessions: portFromEnv(env.X_SERVER_MCP_MAX_SESSIONS) }),
     ...(env.X_SERVER_OPENAI_MODELS
       ? {
           openaiModels: jsonFileFromEnv(

@@ -19,6 +19,7 @@ import { ConversationNotFoundError } from './errors/conversation-not-found-error
 import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { releaseIdleConversations, startIdleSweep } from './idle-sweep.js';
+import { ListChanges } from './list-changes.js';
 import { listConversationDirectories, loadConversations } from './list-conversations.js';
 import { ManagedConversation, type ManagedConversationDeps } from './managed-conversation.js';
 import { secretInputsOf } from './secret-inputs.js';
@@ -44,6 +45,7 @@ export class ConversationManager implements EventSocketHost {
   readonly #guards = new WeakMap<ManagedConversation, GuardedConversationStore>();
   /** The deletes under way, unfinished (tombstoned), and done by this process. */
   readonly #deletions = new ConversationDeletions();
+  readonly #listChanges = new ListChanges();
   #closed = false;
   #releaseTimer: NodeJS.Timeout | undefined;
 
@@ -186,6 +188,14 @@ export class ConversationManager implements EventSocketHost {
     return creating;
   }
 
+  /**
+   * Calls `listener` whenever a conversation is created, forked or deleted through this manager (not those another
+   * replica makes); returns the function that stops it.
+   */
+  onListChanged(listener: () => void): () => void {
+    return this.#listChanges.on(listener);
+  }
+
   /** The tools each conversation's client runs (the AG-UI face sets them for a run). */
   get clientTools(): ClientTools {
     return this.#deps.clientTools;
@@ -256,6 +266,7 @@ export class ConversationManager implements EventSocketHost {
     await managed.saveMeta();
     this.#deletions.forget(hex);
     this.#entries.set(hex, managed);
+    this.#listChanges.emit();
     this.logger.info({ conversationId: managed.id, model: agent.llm.model }, 'conversation created');
     managed.publishFullState();
     if (request.initial_message) {
@@ -316,6 +327,7 @@ export class ConversationManager implements EventSocketHost {
     await writeConversationMeta(this.store, meta);
     this.#deletions.forget(hex);
     this.#entries.set(hex, undefined);
+    this.#listChanges.emit();
     const conversation = await this.require(hex);
     await conversation.open();
     this.logger.info({ conversationId: conversation.id, source: source.id }, 'conversation forked');
@@ -336,6 +348,7 @@ export class ConversationManager implements EventSocketHost {
     if (this.#deletions.isDeleting(hex)) throw new ConversationDeletedError(hyphenate(hex));
     if (conversation === undefined) return false;
     this.#entries.delete(hex);
+    this.#listChanges.emit();
     await this.#deletions.delete(hex, conversation, {
       store: this.store,
       logger: this.logger,
@@ -345,6 +358,7 @@ export class ConversationManager implements EventSocketHost {
       },
       onNotDeleted: () => {
         this.#entries.set(hex, conversation);
+        this.#listChanges.emit();
       },
     });
     return true;

@@ -57,7 +57,7 @@ describe('MCP resources on the conversation log', () => {
       'x://conversations/{conversation_id}',
       'x://conversations/{conversation_id}/events{?start,limit}',
     ]);
-    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: false });
+    expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
     const id = await finishedConversation('Listed.');
     const { resources } = await client.listResources();
     expect(resources).toContainEqual(

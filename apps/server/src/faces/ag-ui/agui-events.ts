@@ -70,7 +70,9 @@ export function agUiEventsOf(event: AnyEvent): AgUiEvent[] {
           type: 'TOOL_CALL_START',
           toolCallId: event.tool_call_id,
           toolCallName: event.tool_name,
-          ...(thought === '' ? {} : { parentMessageId: event.id }),
+          // Always named: a client makes the call's assistant message under this id, so the id it sends back in
+          // `messages` is a log event's (without it the client would use the tool call id, unknown to the log).
+          parentMessageId: event.id,
         },
         { type: 'TOOL_CALL_ARGS', toolCallId: event.tool_call_id, delta: call.arguments },
         { type: 'TOOL_CALL_END', toolCallId: event.tool_call_id },

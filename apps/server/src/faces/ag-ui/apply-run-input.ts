@@ -4,7 +4,7 @@ import { InvalidRequestError } from '../../conversations/errors/invalid-request-
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
-import { runContextContent } from './run-context.js';
+import { lastRecordedContext, runContextContent } from './run-context.js';
 import { type AgUiRunInput, confirmationDecision, userMessageText } from './run-input.js';
 import { sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
 import { streamAnchorOf } from './streamed-messages.js';
@@ -24,8 +24,11 @@ function isLogged(conversation: ManagedConversation, messageId: string): boolean
  * shared `state` (what differs from the session state is recorded as one session-state update), then the user
  * messages the conversation does not have yet (those after the last message whose id this face gave out); the last
  * of them carries the input's `context` and, when the input shares state, the shared state, for the model (its
- * `extended_content`). Starts a run when there was a message, result or answer to act on (a state change alone
- * starts none). Returns whether a run was started.
+ * `extended_content`). An input with no new user message (only tool results or answers, or a bare re-run) records a
+ * user message of no text whose `extended_content` carries its context unless it is the last one the log holds, and
+ * the shared state when it changed it, so the model's next request has them and a re-run repeats nothing. Starts a
+ * run when there was a message, result or answer to act on (a state or context change alone starts none). Returns
+ * whether a run was started.
  */
 export async function applyRunInput(
   conversation: ManagedConversation,
@@ -84,6 +87,20 @@ export async function applyRunInput(
       { role: 'user', content: [{ cache_prompt: false, type: 'text', text }], thinking_blocks: [] },
       { run: false, ...(position === texts.length - 1 ? { extendedContent } : {}) },
     );
+  }
+  if (texts.length === 0) {
+    // No user message to carry them: a user message of no text of its own does, with only what the model has not
+    // seen yet (a context other than the last one recorded, the shared state when this input changed it).
+    const unseen = [
+      ...(context === undefined || context.text === (await lastRecordedContext(conversation.log)) ? [] : [context]),
+      ...(stateDelta === undefined ? [] : [sharedStateContent(open.session.state)]),
+    ];
+    if (unseen.length > 0) {
+      await conversation.sendMessage(
+        { role: 'user', content: [], thinking_blocks: [] },
+        { run: false, extendedContent: unseen },
+      );
+    }
   }
   if (act && !conversation.isRunning) await conversation.startRun();
   return act;

@@ -121,6 +121,9 @@ export function createManagerHost(manager: ConversationManager, options: Manager
       await conversation.open();
       return managed(conversation, options.logger);
     },
+    onListChanged(listener) {
+      return manager.onListChanged(listener);
+    },
     async list() {
       const summaries: McpConversationSummary[] = [];
       for (const conversation of await manager.list()) {

@@ -73,4 +73,10 @@ export interface McpConversationHost {
   find(id: string): Promise<McpConversation | undefined>;
   /** Every conversation, newest first when the host knows the order. */
   list(): Promise<McpConversationSummary[]>;
+  /**
+   * Calls `listener` whenever a conversation is added or removed (what `list` answers changes by more than a status
+   * or title); returns the function that stops it. A host that cannot tell leaves it out, and the face declares no
+   * `resources.listChanged`.
+   */
+  onListChanged?(listener: () => void): () => void;
 }

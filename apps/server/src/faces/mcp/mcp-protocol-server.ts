@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpSdk } from './load-mcp-sdk.js';
 import type { McpConversationHost } from './mcp-host.js';
+import { watchListChanges } from './mcp-list-changes.js';
 import { McpResourceError } from './mcp-resource-error.js';
 import { listMcpResources, mcpResourceTemplates, readMcpResource } from './mcp-resources.js';
 import { McpSubscriptions } from './mcp-subscriptions.js';
@@ -34,7 +35,8 @@ async function refusing<T>(handle: () => Promise<T>): Promise<T> {
 
 /**
  * One MCP server (one per session or stdio connection) offering the face's tools over `host`, and each
- * conversation's state and events as resources (subscribable: updated when its log grows). Refusals become
+ * conversation's state and events as resources (subscribable: updated when its log grows; the list's changes
+ * notified when the host tells them). Refusals become
  * JSON-RPC errors with their code and `data.reason`; a failure of the conversation itself (its model refused,
  * it is damaged) is a tool result with `isError`, as MCP asks for errors the model should see.
  */
@@ -55,7 +57,11 @@ export function createMcpProtocolServer(
   const server = new sdk.server.Server(
     { name: options.name, version: options.version },
     {
-      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+      // The tools are fixed for a host; the resources (two per conversation) change when conversations come and go.
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { subscribe: true, listChanged: host.onListChanged !== undefined },
+      },
       instructions:
         'An @x agent: start_conversation, then run with a message; get_conversation reads its state and final answer; confirm_actions answers actions waiting for confirmation. Resources x://conversations/{id} and x://conversations/{id}/events?start=&limit= read its state and event log (subscribe to hear when the log grows).',
     },
@@ -63,8 +69,16 @@ export function createMcpProtocolServer(
   const subscriptions = new McpSubscriptions(host, (uri) => {
     server.sendResourceUpdated({ uri }).catch(() => undefined);
   });
-  // Subscriptions live as long as the session (or stdio connection): bounded by it.
-  server.onclose = () => subscriptions.close();
+  const listChanges = watchListChanges(host, () => {
+    server.sendResourceListChanged().catch(() => undefined);
+  });
+  // The list is watched from the client's `initialized` on (nothing but pings before it, says MCP); watches and
+  // subscriptions live as long as the session (or stdio connection): bounded by it.
+  server.oninitialized = () => listChanges.start();
+  server.onclose = () => {
+    subscriptions.close();
+    listChanges.stop();
+  };
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>
     refusing(() => listMcpResources(host, request.params?.cursor)),
   );

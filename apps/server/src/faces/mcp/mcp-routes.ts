@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
-import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
+import { API_ERRORS, errorResponses, errorSchema } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import { createManagerHost } from './manager-host.js';
+import { McpSessionLimitError } from './mcp-session-limit-error.js';
 import type { McpSessionLimits } from './mcp-session-limits.js';
 import { McpSessions } from './mcp-sessions.js';
 
@@ -15,7 +16,7 @@ export interface McpRoutesOptions {
   version: string;
   /** The create body of conversations `start_conversation` makes without one (config `mcpConversation`). */
   defaultConversation?: StartConversationRequest | undefined;
-  /** Session bounds (idle expiry, replay buffer, back-pressure); the defaults of `McpSessions` otherwise. */
+  /** Session bounds (their number, idle expiry, replay buffer, back-pressure); the defaults of `McpSessions` otherwise. */
   sessions?: McpSessionLimits | undefined;
 }
 
@@ -97,6 +98,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
       try {
         session = await sessions.open();
       } catch (error) {
+        if (McpSessionLimitError.isInstance(error)) return refuse(reply, 503, -32000, error.message);
         if (!MissingDependencyError.isInstance(error)) throw error;
         return reply.code(503).send({ detail: error.message, code: error.code });
       }
@@ -126,6 +128,11 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
       400: rpcErrorSchema,
       404: rpcErrorSchema,
       410: rpcErrorSchema,
+      503: rpcErrorSchema
+        .or(errorSchema)
+        .describe(
+          'A JSON-RPC error -32000 when an initialize finds the session limit (mcpMaxSessions) reached; without the MCP SDK installed, the install command; shutting down',
+        ),
     },
   };
   app.post(

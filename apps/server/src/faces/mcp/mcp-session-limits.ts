@@ -9,6 +9,11 @@ export interface McpSessionLimits {
   maxStoredBytes?: number | undefined;
   /** What may pile up towards a stream its client does not read (`ResponseBackpressure`). */
   maxBlockedBytes?: number | undefined;
+  /**
+   * The most live sessions (those initialized, and those being initialized); an `initialize` beyond them is refused
+   * (`McpSessionLimitError`), never at the expense of a live one. Default `DEFAULT_MAX_SESSIONS`.
+   */
+  maxSessions?: number | undefined;
   /** The clock idleness is measured with. */
   now?: (() => number) | undefined;
 }

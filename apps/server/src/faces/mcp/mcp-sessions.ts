@@ -6,10 +6,13 @@ import { ResponseBackpressure } from './mcp-backpressure.js';
 import { type ResumeCheck, SessionEventStore } from './mcp-event-store.js';
 import type { McpConversationHost } from './mcp-host.js';
 import { createMcpProtocolServer, type McpProtocolServerOptions } from './mcp-protocol-server.js';
+import { McpSessionLimitError } from './mcp-session-limit-error.js';
 import type { McpSessionLimits } from './mcp-session-limits.js';
 
 /** A session no request has touched for this long, with no stream open, is ended (its client is gone). */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** How many sessions may be live at once (the server config's `mcpMaxSessions` default). */
+export const DEFAULT_MAX_SESSIONS = 100;
 
 export interface McpSession {
   readonly transport: StreamableHTTPServerTransport;
@@ -17,6 +20,8 @@ export interface McpSession {
   readonly backpressure: ResponseBackpressure;
   openRequests: number;
   lastSeen: number;
+  /** Whether its `initialize` is still being answered: it holds one of the slots `maxSessions` bounds. */
+  initializing: boolean;
 }
 
 /**
@@ -30,6 +35,9 @@ export class McpSessions {
   readonly #host: McpConversationHost;
   readonly #options: McpProtocolServerOptions;
   readonly #idleMs: number;
+  readonly #maxSessions: number;
+  /** Sessions made whose `initialize` has not been answered yet: counted against `maxSessions`. */
+  #initializing = 0;
   readonly #limits: McpSessionLimits;
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
@@ -42,6 +50,7 @@ export class McpSessions {
     this.#options = options;
     this.#limits = limits;
     this.#idleMs = limits.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.#maxSessions = limits.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.#now = limits.now ?? Date.now;
     this.#sweepEvery = Math.min(this.#idleMs, 60_000);
     this.#lastSweep = this.#now();
@@ -57,9 +66,19 @@ export class McpSessions {
     return this.#sessions.get(id);
   }
 
-  /** A session, registered once the SDK has answered its `initialize`. */
+  /**
+   * A session, registered once the SDK has answered its `initialize`. With `maxSessions` live (or being
+   * initialized), the idle ones are ended first; if none was, `McpSessionLimitError`: a new session never evicts a
+   * live one.
+   */
   async open(): Promise<McpSession> {
     const sdk = await loadMcpSdk();
+    if (this.#sessions.size + this.#initializing >= this.#maxSessions) {
+      await this.sweep();
+      if (this.#sessions.size + this.#initializing >= this.#maxSessions) {
+        throw new McpSessionLimitError(this.#maxSessions);
+      }
+    }
     const backpressure = new ResponseBackpressure(this.#limits.maxBlockedBytes);
     const store = new SessionEventStore({
       maxBytes: this.#limits.maxStoredBytes,
@@ -73,13 +92,33 @@ export class McpSessions {
         else this.#sessions.set(id, session);
       },
     });
-    const session: McpSession = { transport, store, backpressure, openRequests: 0, lastSeen: this.#now() };
+    const session: McpSession = {
+      transport,
+      store,
+      backpressure,
+      openRequests: 0,
+      lastSeen: this.#now(),
+      initializing: true,
+    };
+    this.#initializing += 1;
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       store.clear();
     };
-    await createMcpProtocolServer(sdk, this.#host, this.#options).connect(transport);
+    try {
+      await createMcpProtocolServer(sdk, this.#host, this.#options).connect(transport);
+    } catch (error) {
+      this.#initialized(session);
+      throw error;
+    }
     return session;
+  }
+
+  /** Its `initialize` was answered (or refused): the slot it held is now its registration's, or free. */
+  #initialized(session: McpSession): void {
+    if (!session.initializing) return;
+    session.initializing = false;
+    this.#initializing -= 1;
   }
 
   /** Whether a GET's `Last-Event-ID` can be resumed in `session`. */
@@ -96,7 +135,12 @@ export class McpSessions {
       session.openRequests -= 1;
       session.lastSeen = this.#now();
     });
-    await session.transport.handleRequest(request, response, body);
+    try {
+      await session.transport.handleRequest(request, response, body);
+    } finally {
+      // The SDK registers the session (onsessioninitialized) while handling its initialize, or refuses it.
+      this.#initialized(session);
+    }
   }
 
   /**
