@@ -6,11 +6,11 @@ import type { FileStore } from '../file-store.js';
 import { EventCache } from './event-cache.js';
 import type { EventLogLogger, EventLogOptions } from './event-log-options.js';
 import { eventFileName, slotFileName } from './file-names.js';
+import type { LogSegment } from './log-segment.js';
 import type { VerifiedListing } from './name-index.js';
 import type { PackedReads } from './packs.js';
 import { PathIdTable } from './path-id-table.js';
 import { PathList } from './path-list.js';
-import type { SegmentLog } from './segment/segment-log.js';
 
 /**
  * The state one `EventLog` instance keeps about its log, shared by the modules that read, discover and
@@ -41,7 +41,7 @@ export class LogCore {
   anchored = false;
   packs: PackedReads | undefined;
   /** The segment, in the segment layout (see segment/): the commit point, and where events are read from. */
-  segment: SegmentLog | undefined;
+  segment: LogSegment | undefined;
   /** False for readers that must not write to the directory (`nameIndex: { write: false }`). */
   readonly writesNameIndex: boolean;
   /** False for readers that must not write: claimed events without a file are served from the claim. */

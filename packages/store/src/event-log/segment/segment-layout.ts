@@ -4,7 +4,8 @@ import type { EventLogOptions } from '../event-log-options.js';
 import { anchorChain } from '../log-appends.js';
 import type { LogCore } from '../log-core.js';
 import { relist } from '../log-discovery.js';
-import { type SegmentAppend, SegmentLog } from './segment-log.js';
+import type { SegmentAppend } from '../log-segment.js';
+import { SegmentLog } from './segment-log.js';
 import { rebuildEventFiles } from './segment-rebuild.js';
 
 /** Event files `eventFiles: 'batched'` writes at a time. */

@@ -7,6 +7,7 @@ import { StoreError } from '../../errors.js';
 import type { AppendFile, StoreWrite } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
+import type { LogSegment, SegmentAppend } from '../log-segment.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
 import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
@@ -21,12 +22,6 @@ import {
   segmentPath,
 } from './segment-records.js';
 
-/** What an append hands the segment: a validated event and its exact bytes. */
-export interface SegmentAppend {
-  readonly event: AnyEvent;
-  readonly json: string;
-}
-
 /** Closes the segment's descriptor of a log that was dropped without `close`. */
 const openFiles = new FinalizationRegistry<AppendFile>((file) => {
   void file.close().catch(() => undefined);
@@ -37,7 +32,7 @@ const openFiles = new FinalizationRegistry<AppendFile>((file) => {
  * write and one fdatasync each (see segment-records.ts for the framing and the rule that says which records
  * are the log's events). Keeps, per index, where the event's bytes are, so a read is one positioned read.
  */
-export class SegmentLog {
+export class SegmentLog implements LogSegment {
   readonly path: string;
   #file: AppendFile | undefined;
   /** Offset just past the last record this instance consumed. */
