@@ -22,6 +22,7 @@ export type {
   RemoteRunResult,
   RemoteSecretInput,
 } from './remote-conversation-options.js';
+export { initialStateOrder, isNewerStateUpdate, type StateOrder, stateOrderAfter } from './state-order.js';
 export {
   type ConversationEventStream,
   isPersistedFrame,

@@ -3,7 +3,6 @@ import { RemoteConversationNotFoundError } from './errors/remote-conversation-no
 import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RestClient } from './internal/rest-client.js';
 import { RunWaiter } from './internal/run-waiter.js';
-import { StateOrder } from './internal/state-order.js';
 import type {
   RemoteAttachOptions,
   RemoteConversationListener,
@@ -12,6 +11,7 @@ import type {
   RemoteRunResult,
   RemoteSecretInput,
 } from './remote-conversation-options.js';
+import { initialStateOrder, isNewerStateUpdate, type StateOrder, stateOrderAfter } from './state-order.js';
 import { type ConversationEventStream, streamConversationEvents } from './stream-conversation-events.js';
 
 /** The cached ConversationInfo / state JSON of a remote conversation. */
@@ -38,7 +38,7 @@ export class RemoteConversation {
   /** The first full_state of each connection describes the past, not a run that just ended. */
   #awaitingSubscribeSnapshot = true;
   #lastError: string | undefined;
-  #stateOrder = new StateOrder();
+  #stateOrder: StateOrder = initialStateOrder;
 
   private constructor(init: {
     rest: RestClient;
@@ -320,11 +320,11 @@ export class RemoteConversation {
       if (event.key === 'full_state') {
         // A shallow merge, as the reference client: keys the snapshot lacks survive.
         if (typeof event.value === 'object' && event.value !== null) this.#state = { ...this.#state, ...event.value };
-        this.#stateOrder.onSnapshot(event);
+        this.#stateOrder = stateOrderAfter(event);
         const published = !this.#awaitingSubscribeSnapshot;
         this.#awaitingSubscribeSnapshot = false;
         if (published) for (const waiter of this.#waiters) waiter.onSnapshot(this.#state.execution_status);
-      } else if (this.#stateOrder.isNewer(event, index)) {
+      } else if (isNewerStateUpdate(this.#stateOrder, event, index)) {
         this.#state = { ...this.#state, [event.key]: event.value };
         if (event.key === 'execution_status') for (const waiter of this.#waiters) waiter.onStatus(event.value);
       }

@@ -30,13 +30,30 @@ describe('applyFrames', () => {
     expect(snapshot.executionStatus).toBe('running');
   });
 
-  it('does not let a replayed field update undo the newer snapshot a reconnection starts with', () => {
+  it('does not let a replayed field update undo the newer snapshot a reconnection starts with (timestamps: a reference server)', () => {
     const snapshot = applyFrames(initialConversationSnapshot, [
       { event: fullState('finished', 5), index: undefined },
       { event: statusUpdate('running', 3), index: 0 },
     ]);
     expect(snapshot.executionStatus).toBe('finished');
     expect(applyFrames(snapshot, [{ event: statusUpdate('running', 6), index: 1 }]).executionStatus).toBe('running');
+  });
+
+  it('does not let a replayed field update undo a snapshot with event_count, by log index whatever the timestamps say', () => {
+    // The snapshot's timestamp may be older than the replayed update's (it need not be the time it was sent):
+    // the index it reflects decides, as in RemoteConversation.
+    const counted = createEvent('ConversationStateUpdateEvent', {
+      key: 'full_state',
+      value: { execution_status: 'finished', event_count: 4 },
+      timestamp: at(1),
+    });
+    const snapshot = applyFrames(initialConversationSnapshot, [
+      { event: counted, index: undefined },
+      { event: statusUpdate('running', 3), index: 2 },
+      { event: statusUpdate('idle', 4), index: 3 },
+    ]);
+    expect(snapshot.executionStatus).toBe('finished');
+    expect(applyFrames(snapshot, [{ event: statusUpdate('running', 0), index: 4 }]).executionStatus).toBe('running');
   });
 
   it('lists unanswered actions while waiting for confirmation', () => {

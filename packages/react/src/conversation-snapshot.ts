@@ -1,3 +1,4 @@
+import { initialStateOrder, isNewerStateUpdate, type StateOrder, stateOrderAfter } from '@x/client';
 import type { ActionEvent, AnyEvent } from '@x/events';
 import { getUnmatchedActions } from '@x/events';
 
@@ -30,8 +31,12 @@ export interface ConversationSnapshot {
   readonly streamingText: string;
   /** Reasoning the model is streaming, cleared likewise. */
   readonly streamingReasoning: string;
-  /** Timestamp of the last full_state snapshot: field updates older than it are already in `state`. */
-  readonly stateAsOf: string | undefined;
+  /**
+   * Which field updates `state` already reflects (@x/client's `StateOrder`: by log index with an x server's
+   * `event_count`, by the snapshot's timestamp otherwise): older ones, replayed after a reconnection's snapshot,
+   * are not applied.
+   */
+  readonly stateOrder: StateOrder;
 }
 
 export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
@@ -46,7 +51,7 @@ export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
   pendingConfirmations: Object.freeze([]),
   streamingText: '',
   streamingReasoning: '',
-  stateAsOf: undefined,
+  stateOrder: initialStateOrder,
 });
 
 /** One frame of the stream: a persisted event with its log index, or a published-only one (`index` undefined). */
@@ -63,7 +68,7 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
   if (frames.length === 0) return snapshot;
   const events = [...snapshot.events];
   let state: Record<string, unknown> = snapshot.state;
-  let { streamingText, streamingReasoning, error, stateAsOf, firstIndex } = snapshot;
+  let { streamingText, streamingReasoning, error, stateOrder, firstIndex } = snapshot;
   for (const { event, index } of frames) {
     if (index !== undefined) {
       // The first event held fixes where the window starts (the stream's `fromIndex`).
@@ -75,10 +80,9 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
       case 'ConversationStateUpdateEvent':
         if (event.key === 'full_state') {
           if (typeof event.value === 'object' && event.value !== null) state = { ...state, ...event.value };
-          stateAsOf = event.timestamp;
-        } else if (stateAsOf === undefined || event.timestamp >= stateAsOf) {
-          // A connection sends its snapshot first, then replays the log from the index asked for: a replayed
-          // field update is older than the snapshot and must not undo it (a replayed `running` after `finished`).
+          stateOrder = stateOrderAfter(event);
+        } else if (isNewerStateUpdate(stateOrder, event, index)) {
+          // The client's rule, so the hook and RemoteConversation agree on what a replayed field update is.
           state = { ...state, [event.key]: event.value };
         }
         break;
@@ -105,7 +109,7 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
     firstIndex,
     hasOlder: firstIndex > 0,
     state,
-    stateAsOf,
+    stateOrder,
     executionStatus,
     pendingConfirmations: pendingOf(executionStatus, events),
     streamingText,
