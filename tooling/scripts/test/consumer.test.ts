@@ -160,6 +160,21 @@ describe('only @x/events and @x/store', () => {
     }
   }, 300_000);
 
+  it('exports the shared optional-dependency loader as @x/store/optional-dependency, typed and loadable', () => {
+    writeFileSync(
+      join(dir, 'optional.mjs'),
+      "import { isPackageNotFound, loadOptionalDependency } from '@x/store/optional-dependency';\nloadOptionalDependency({ packageName: 'x-not-installed', load: () => import('x-not-installed'), onMissing: (cause) => new Error(String(isPackageNotFound(cause, 'x-not-installed'))) }).catch((error) => console.log(typeof isPackageNotFound, error.message));\n",
+    );
+    writeFileSync(
+      join(dir, 'optional-check.ts'),
+      "import { type LoadOptionalDependencyOptions, loadOptionalDependencies } from '@x/store/optional-dependency';\nexport const options: LoadOptionalDependencyOptions<'pg', unknown> = { packageName: 'pg', load: async () => ({}), onMissing: (cause) => new Error(String(cause)) };\nexport const loaded: Promise<{ 'node:path': typeof import('node:path') }> = loadOptionalDependencies({ 'node:path': () => import('node:path') }, () => new Error('missing'));\n",
+    );
+    typecheck(dir);
+    for (const { line, binary } of nodeBinaries) {
+      expect(runNode(binary, dir, 'optional.mjs'), `import on Node ${line}`).toBe('function true');
+    }
+  }, 300_000);
+
   it('explains how to get the AWS SDK when the S3 store is used without it', () => {
     writeFileSync(
       join(dir, 's3.mjs'),

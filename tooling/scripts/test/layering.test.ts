@@ -48,7 +48,7 @@ const cases: { from: string; allowed: string[]; forbidden: string[] }[] = [
   },
   {
     from: 'packages/agent',
-    allowed: ['@x/events', '@x/store', '@x/store/testing'],
+    allowed: ['@x/events', '@x/store', '@x/store/testing', '@x/store/optional-dependency'],
     forbidden: ['@x/server', '@x/cli', '@x/server/client'],
   },
   { from: 'apps/cli', allowed: ['@x/events', '@x/store', '@x/agent', '@x/server'], forbidden: [] },
