@@ -3,11 +3,11 @@ import type { AnyEvent } from '@x/events';
 import { createChainLink } from '../../chain/chain-link.js';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
-import { StoreError } from '../../errors.js';
-import type { AppendFile, StoreWrite } from '../../file-store.js';
+import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
+import { DerivedEventFiles } from './derived-event-files.js';
 import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
@@ -46,19 +46,19 @@ export class SegmentLog {
   readonly #positions = new SegmentPositions();
   /** The record of the event at `length - 1` (for the segment index's check). */
   #lastRecord: CoveredRecord | undefined;
-  /** Events the segment index this instance last read or wrote covers; the index writes in progress. */
+  /** Events the segment index this instance last read or wrote covers (and its checked event files); its writes. */
   #indexed = 0;
+  #indexedChecked = 0;
   #indexWrite: Promise<void> = Promise.resolve();
   readonly #core: LogCore;
   /** This instance's token in its records' headers (see `encodeRecord`). */
   readonly #writer = randomBytes(8).toString('hex');
-  /** Event files committed but not written yet, and how many make a batch (1: each commit's at once). */
-  readonly #pending: StoreWrite[] = [];
-  readonly #batch: number;
+  /** The reference's event files: when they are written, and how many are known whole. */
+  readonly files: DerivedEventFiles;
 
   private constructor(core: LogCore, file: AppendFile, owner: object, batch: number) {
     this.#core = core;
-    this.#batch = batch;
+    this.files = new DerivedEventFiles(core, { batch, scope: file.scope });
     this.path = segmentPath(core.dir);
     this.#file = file;
     openFiles.register(owner, file, this);
@@ -77,6 +77,11 @@ export class SegmentLog {
       segment.#lastRecord = adopted.last;
       segment.#indexed = adopted.count;
       segment.scanned = adopted.size;
+      // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
+      if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
+        segment.files.checked = Math.min(adopted.files.count, adopted.count);
+        segment.#indexedChecked = segment.files.checked;
+      }
     }
     await segment.catchUp();
     return segment;
@@ -85,7 +90,8 @@ export class SegmentLog {
   /**
    * Writes the segment index when the log is long enough and the index this instance knows covers less than it:
    * at close, any less; at open, when there was none (or it did not match) or it covers `SEGMENT_INDEX_EVERY`
-   * events less; after appends, `SEGMENT_INDEX_EVERY` less (so a crash leaves at most that many to scan).
+   * events less; after appends, `SEGMENT_INDEX_EVERY` less (so a crash leaves at most that many to scan). At
+   * close also when more event files are known whole than it says (so the next open skips checking them).
    * Resolves when written; never rejects (see `writeSegmentIndex`).
    */
   writeIndexIfDue(when: 'open' | 'append' | 'close'): Promise<void> | undefined {
@@ -93,7 +99,11 @@ export class SegmentLog {
     const count = core.length;
     if (!core.writesNameIndex || !core.rollsForward || count < SEGMENT_INDEX_MIN_COUNT) return undefined;
     const always = when === 'close' || (when === 'open' && this.#indexed === 0);
-    if (count === this.#indexed || (!always && count - this.#indexed < SEGMENT_INDEX_EVERY)) return undefined;
+    const { scope, checked } = this.files;
+    const moreChecked = when === 'close' && scope !== undefined && checked > this.#indexedChecked;
+    if ((count === this.#indexed && !moreChecked) || (!always && count - this.#indexed < SEGMENT_INDEX_EVERY)) {
+      return undefined;
+    }
     // Taken now, written later: the events up to `count` never change, so the snapshot stays true.
     const snapshot = {
       count,
@@ -101,8 +111,10 @@ export class SegmentLog {
       last: this.#lastRecord!,
       pairs: this.#positions.pairs(count),
       namesText: core.paths.namesText(`${core.dir}/`, count),
+      files: scope === undefined ? undefined : { scope, count: checked },
     };
     this.#indexed = count;
+    this.#indexedChecked = checked;
     this.#indexWrite = this.#indexWrite.then(() => writeSegmentIndex(core, snapshot));
     return this.#indexWrite;
   }
@@ -114,7 +126,10 @@ export class SegmentLog {
 
   /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
   async close(): Promise<void> {
-    await this.flushEventFiles();
+    await this.files.flush();
+    if (this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
+      await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
+    }
     this.writeIndexIfDue('close');
     await this.#indexWrite;
     const file = this.#file;
@@ -230,16 +245,9 @@ export class SegmentLog {
   async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
     if (events.length === 0) return;
     const core = this.#core;
-    for (const [offset, { event, json }] of events.entries()) {
-      this.#pending.push({ path: core.eventPath(start + offset, event.id), data: json });
-    }
-    if (this.#pending.length >= this.#batch) await this.flushEventFiles();
-  }
-
-  /** Writes the event files held back by `eventFiles: 'batched'` or `'at-close'`. */
-  async flushEventFiles(): Promise<void> {
-    const files = this.#pending.splice(0);
-    await writeEventFiles(this.#core, files);
+    await this.files.committed(
+      events.map(({ event, json }, offset) => ({ path: core.eventPath(start + offset, event.id), data: json })),
+    );
   }
 
   /** The event at `index` (within bounds), from its record. */
@@ -263,17 +271,5 @@ export class SegmentLog {
   async bytesOf(index: number): Promise<Uint8Array> {
     const file = await this.#opened();
     return file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
-  }
-}
-
-/** Writes event files the segment can rebuild; a failure is warned about (the events are committed). */
-export async function writeEventFiles(core: LogCore, files: readonly StoreWrite[]): Promise<void> {
-  if (!core.rollsForward || files.length === 0) return;
-  try {
-    if (core.store.writeRebuildable) await core.store.writeRebuildable(files);
-    else for (const file of files) await core.store.write(file.path, file.data);
-  } catch (error) {
-    if (!StoreError.isInstance(error)) throw error;
-    core.logger?.warn(`${error.message}; the event is kept in the segment and its file is rebuilt from it on open`);
   }
 }
