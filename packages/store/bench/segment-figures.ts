@@ -4,6 +4,7 @@
 // reference's event files written unsynced by plain Node calls (what deriving them costs by itself).
 import { closeSync, fdatasync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type AnyEvent, serializeEvent } from '@x/events';
 import { eventFileName } from '../src/event-log/file-names.js';
@@ -29,7 +30,7 @@ type Variant =
 const LABELS: Record<Variant, string> = {
   files: 'EventLog, file-per-event layout (default)',
   segment: "EventLog, segment layout, eventFiles 'each-commit'",
-  'segment-batched': "EventLog, segment layout, eventFiles 'batched'",
+  'segment-batched': "EventLog, segment layout, eventFiles 'batched' (in the background; close counted)",
   'segment-at-close': "EventLog, segment layout, eventFiles 'at-close' (close counted)",
   physical: 'floor, physical: each commit appended to one file + fdatasync',
   'physical+files': 'floor, physical + each event file written unsynced (temp + rename) after its commit',
@@ -95,8 +96,12 @@ async function timeFloor(root: string, commits: readonly AnyEvent[][], variant: 
   return performance.now() - started;
 }
 
-/** Every variant once per round, in an order that rotates, so a burst of load does not land on one variant only. */
-export async function benchSegment(scratch: string): Promise<void> {
+/**
+ * Every variant once per round, in an order that rotates, so a burst of load does not land on one variant only.
+ * Each row prints its median per step beside the physical floor's median per step (the same statistic on both
+ * sides) and, more robust on a shared disk, the median of its per-round ratios to the floor's run in that round.
+ */
+export async function benchSegment(scratch: string, options: { open?: boolean } = {}): Promise<void> {
   console.log(
     `\n## durable step commits by layout (${STEPS} steps = ${STEPS * 2} commits, 3 events a step; median of ${ROUNDS} rounds after a warm-up, variants rotating)`,
   );
@@ -121,16 +126,24 @@ export async function benchSegment(scratch: string): Promise<void> {
       if (round > 0) times.get(variant)!.push(elapsed / STEPS);
     }
   }
-  const physical = median(times.get('physical')!);
+  const physicalRuns = times.get('physical')!;
+  const physical = median(physicalRuns);
   const perCommit = median(times.get('file-per-commit')!);
+  console.log(
+    `  (load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')})`,
+  );
   for (const variant of variants) {
-    const perStep = median(times.get(variant)!);
+    const runs = times.get(variant)!;
+    const perStep = median(runs);
+    const paired = median(runs.map((time, round) => time / physicalRuns[round]!));
     row(
       LABELS[variant],
-      `${ms(perStep)} per step`,
-      `${ratio(perStep, physical)} the physical floor`,
+      `${ms(perStep)} per step (physical floor ${ms(physical)}): ${ratio(perStep, physical)}`,
+      `median of per-round ratios ${paired.toFixed(2)}×`,
       `${ratio(perStep, perCommit)} the same-commit-count floor`,
     );
   }
-  await benchSegmentOpen(scratch);
+  if (options.open !== false) await benchSegmentOpen(scratch);
 }

@@ -7,7 +7,7 @@ import { relist } from '../log-discovery.js';
 import { type SegmentAppend, SegmentLog } from './segment-log.js';
 import { rebuildEventFiles } from './segment-rebuild.js';
 
-/** Event files `eventFiles: 'batched'` writes at a time. */
+/** Event files `eventFiles: 'batched'` writes at a time, in the background. */
 const EVENT_FILE_BATCH = 256;
 
 import { segmentPath } from './segment-records.js';
