@@ -60,12 +60,12 @@ export interface EventLogOptions {
   /**
    * Segment layout only: when the reference's event files are written. `'each-commit'` (default): right after
    * each commit, before the append resolves, so a reader of event files (the Python reference) finds every event
-   * at once. `'batched'`: off the commit path, by a background writer that starts once 256 events' files are held
-   * (appends do not wait for it, unless 1024 are held: a disk slower than the commits), and the rest at `close`;
-   * such a reader lags by up to 256 events (plus the batch being written) until the writer closes. `'at-close'`:
-   * only at `close` (holding their bytes in memory until then). With `'batched'` or `'at-close'` a durable loop's
-   * journal commits carry (almost) no file creation (see the README, "Segment layout"). The segment is the
-   * commit point in all three, and `open` rebuilds any event file a crash left missing or cut short.
+   * at once. `'batched'`: off the commit path, by a background writer that appends do not wait for, once the log
+   * has had no commit for 50 ms (an agent waiting for its model) or 4096 events' files are held, and the rest at
+   * `close`; such a reader lags until then. `'at-close'`: only at `close` (holding their bytes in memory until
+   * then). With `'batched'` or `'at-close'` a durable loop's commits create no files (each costs ~0.5–1 ms on a
+   * loaded disk: see the README, "Segment layout"). The segment is the commit point in all three: a crash loses
+   * no acknowledged event, and `open` rebuilds any event file missing or cut short.
    */
   eventFiles?: 'each-commit' | 'batched' | 'at-close';
 }

@@ -2,10 +2,15 @@ import { StoreError } from '../../errors.js';
 import type { StoreWrite } from '../../file-store.js';
 import type { LogCore } from '../log-core.js';
 
-/** Event files a background batch writes between two yields to the event loop (the local store's calls block). */
+/** Event files the background writer writes between two yields to the event loop (the local store's calls block). */
 const YIELD_EVERY = 32;
-/** Batches `'batched'` may hold unwritten before an append waits for the background writer (bounds the memory). */
-const MAX_BATCHES_HELD = 4;
+/** `'batched'`: how long without a commit makes the log idle, when the held files are written. */
+const IDLE_MS = 50;
+/** `'batched'`: files held that are written without waiting for idle (bounds the memory: ~2 KB an event). */
+const MAX_HELD = 4096;
+
+/** When a segment log's event files are written (see `EventLogOptions.eventFiles`). */
+export type EventFilesWhen = 'each-commit' | 'batched' | 'at-close';
 
 /**
  * The reference's event files of a segment log (`<dir>/event-….json`), derived from its segment: which committed
@@ -14,10 +19,10 @@ const MAX_BATCHES_HELD = 4;
  */
 export class DerivedEventFiles {
   readonly #core: LogCore;
-  /** Files that make a batch: 1 writes each commit's before its append resolves; Infinity only at close. */
-  readonly #batch: number;
+  readonly #when: EventFilesWhen;
   readonly #pending: StoreWrite[] = [];
   #writing: Promise<void> | undefined;
+  #idle: ReturnType<typeof setTimeout> | undefined;
   /**
    * The segment's `AppendFile.scope` (the boot and the segment's inode): while it holds, an event file seen whole
    * stays whole, so the first `checked` need no new look. Undefined where the store has none (always checked).
@@ -26,44 +31,64 @@ export class DerivedEventFiles {
   /** Event files 0..checked-1 are known whole (right size, or written by this instance) within `scope`. */
   checked = 0;
 
-  constructor(core: LogCore, options: { batch: number; scope: string | undefined }) {
+  constructor(core: LogCore, options: { when: EventFilesWhen; scope: string | undefined }) {
     this.#core = core;
-    this.#batch = options.batch;
+    this.#when = options.when;
     this.scope = options.scope;
   }
 
   /**
-   * Takes the files of events just committed. `'each-commit'` writes them now; `'batched'` starts the background
-   * writer once a batch is held (the append does not wait for it, unless `MAX_BATCHES_HELD` batches are held:
-   * a disk slower than the commits); `'at-close'` holds them.
+   * Takes the files of events just committed. `'each-commit'` writes them now. `'batched'` holds them for the
+   * background writer, started once no commit came for `IDLE_MS` (an agent waiting for its model) or when
+   * `MAX_HELD` are held; an append waits for it only when twice that many are held (a disk slower than the
+   * commits). `'at-close'` holds them until `flush`.
    */
   async committed(files: readonly StoreWrite[]): Promise<void> {
     this.#pending.push(...files);
-    if (this.#batch === 1) {
+    if (this.#when === 'each-commit') {
       await writeEventFiles(this.#core, this.#pending.splice(0));
       return;
     }
-    if (this.#pending.length < this.#batch) return;
+    if (this.#when === 'at-close') return;
+    if (this.#pending.length < MAX_HELD) {
+      this.#armIdle();
+      return;
+    }
     const writing = this.#startWriter();
-    if (this.#pending.length >= this.#batch * MAX_BATCHES_HELD) await writing;
+    if (this.#pending.length >= MAX_HELD * 2) await writing;
   }
 
+  #armIdle(): void {
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => {
+      this.#idle = undefined;
+      void this.#startWriter();
+    }, IDLE_MS);
+    // A process may end without `close`: the files held are then rebuilt by the next open.
+    this.#idle.unref?.();
+  }
+
+  /** Writes the files held now (and, while `MAX_HELD` more came meanwhile, those), in the background. */
   #startWriter(): Promise<void> {
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
+    this.#idle = undefined;
     this.#writing ??= (async () => {
       try {
-        while (this.#pending.length >= this.#batch) {
-          const files = this.#pending.splice(0, this.#batch);
+        let files = this.#pending.splice(0);
+        while (files.length > 0) {
           for (let from = 0; from < files.length; from += YIELD_EVERY) {
-            // Off the commit path: the next commit's write and fdatasync go on between these chunks.
+            // Off the commit path: commits go on between these chunks.
             await new Promise((resolve) => setImmediate(resolve));
             await writeEventFiles(this.#core, files.slice(from, from + YIELD_EVERY));
           }
+          files = this.#pending.length >= MAX_HELD ? this.#pending.splice(0) : [];
         }
       } catch (error) {
         // Not a store failure (those are warned about inside): still nothing to lose, the segment holds the events.
         this.#core.logger?.warn(`event files were not written (${(error as Error).message}); rebuilt on open`);
       } finally {
         this.#writing = undefined;
+        if (this.#pending.length > 0 && this.#when === 'batched') this.#armIdle();
       }
     })();
     return this.#writing;
@@ -71,6 +96,8 @@ export class DerivedEventFiles {
 
   /** Writes every file still held (the background writer's batch first); at `close`. */
   async flush(): Promise<void> {
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
+    this.#idle = undefined;
     while (this.#writing !== undefined) await this.#writing;
     await writeEventFiles(this.#core, this.#pending.splice(0));
   }

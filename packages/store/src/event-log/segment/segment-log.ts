@@ -7,7 +7,7 @@ import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
-import { DerivedEventFiles } from './derived-event-files.js';
+import { DerivedEventFiles, type EventFilesWhen } from './derived-event-files.js';
 import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
@@ -56,9 +56,9 @@ export class SegmentLog {
   /** The reference's event files: when they are written, and how many are known whole. */
   readonly files: DerivedEventFiles;
 
-  private constructor(core: LogCore, file: AppendFile, owner: object, batch: number) {
+  private constructor(core: LogCore, file: AppendFile, owner: object, eventFiles: EventFilesWhen) {
     this.#core = core;
-    this.files = new DerivedEventFiles(core, { batch, scope: file.scope });
+    this.files = new DerivedEventFiles(core, { when: eventFiles, scope: file.scope });
     this.path = segmentPath(core.dir);
     this.#file = file;
     openFiles.register(owner, file, this);
@@ -68,9 +68,9 @@ export class SegmentLog {
    * Opens the segment (creating it when missing) and records its events in `core`: those its segment index
    * covers, when it matches the segment (see `adoptSegmentIndex`), from the index; the rest read from the segment.
    */
-  static async open(core: LogCore, owner: object, options: { eventFileBatch: number }): Promise<SegmentLog> {
+  static async open(core: LogCore, owner: object, options: { eventFiles: EventFilesWhen }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
-    const segment = new SegmentLog(core, file, owner, options.eventFileBatch);
+    const segment = new SegmentLog(core, file, owner, options.eventFiles);
     const adopted = await adoptSegmentIndex(core, file);
     if (adopted !== undefined) {
       segment.#positions.adopt(adopted.pairs, adopted.count);
