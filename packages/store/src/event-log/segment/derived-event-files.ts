@@ -37,9 +37,15 @@ export class DerivedEventFiles {
     this.scope = options.scope;
   }
 
+  /** A commit starts: the log is not idle while it waits for its fdatasync (which may take longer than `IDLE_MS`). */
+  commitStarts(): void {
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
+    this.#idle = undefined;
+  }
+
   /**
    * Takes the files of events just committed. `'each-commit'` writes them now. `'batched'` holds them for the
-   * background writer, started once no commit came for `IDLE_MS` (an agent waiting for its model) or when
+   * background writer, started once no commit ran for `IDLE_MS` (an agent waiting for its model) or when
    * `MAX_HELD` are held; an append waits for it only when twice that many are held (a disk slower than the
    * commits). `'at-close'` holds them until `flush`.
    */
@@ -49,7 +55,7 @@ export class DerivedEventFiles {
       await writeEventFiles(this.#core, this.#pending.splice(0));
       return;
     }
-    if (this.#when === 'at-close') return;
+    if (this.#when === 'at-close' || this.#pending.length === 0) return;
     if (this.#pending.length < MAX_HELD) {
       this.#armIdle();
       return;

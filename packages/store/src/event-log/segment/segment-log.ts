@@ -196,6 +196,7 @@ export class SegmentLog {
       const records = rest.map(({ json }, offset) => encodeRecord(links[offset]!, json, this.#writer));
       const bytes = Buffer.concat(records);
       const before = this.scanned;
+      this.files.commitStarts();
       const size = await file.append(bytes);
       let won: number;
       if (size === before + bytes.length) {
@@ -243,7 +244,6 @@ export class SegmentLog {
    * waiting for them to be durable: the segment holds them, and `open` rebuilds any a power loss lost.
    */
   async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
-    if (events.length === 0) return;
     const core = this.#core;
     await this.files.committed(
       events.map(({ event, json }, offset) => ({ path: core.eventPath(start + offset, event.id), data: json })),
