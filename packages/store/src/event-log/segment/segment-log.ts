@@ -127,7 +127,8 @@ export class SegmentLog {
   /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
   async close(): Promise<void> {
     await this.files.flush();
-    if (this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
+    // Only where a segment index will record what it finds.
+    if (this.#core.writesNameIndex && this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
       await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
     }
     this.writeIndexIfDue('close');
