@@ -44,11 +44,16 @@ function countingStore(root: string): { store: FileStore; sized: () => number } 
 const events = Array.from({ length: COUNT + 10 }, (_, k) => userMessageEvent(`event ${k}`));
 const eventPath = (root: string, index: number) => join(root, 'events', eventFileName(index, events[index]!.id));
 
-/** A segment log of COUNT events closed by its writer (which writes its index, with the files it checked). */
-async function closedLog(root: string): Promise<void> {
-  const log = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { layout: 'segment' });
+/**
+ * A segment log of COUNT events closed by its writer (which writes its index, with the files it checked or wrote);
+ * how many event files the writer lstat'ed.
+ */
+async function closedLog(root: string, eventFiles: 'each-commit' | 'batched' = 'each-commit'): Promise<number> {
+  const { store, sized } = countingStore(root);
+  const log = await EventLog.open(store, { layout: 'segment', eventFiles });
   for (let from = 0; from < COUNT; from += 100) await log.appendMany(events.slice(from, from + 100));
   await log.close();
+  return sized();
 }
 
 async function indexHeader(root: string): Promise<{ count: number; files?: { scope: string; count: number } }> {
@@ -73,6 +78,15 @@ async function openAndClose(store: FileStore): Promise<void> {
 }
 
 describe('EventLog segment layout: the event files checked on open', () => {
+  it.each(['each-commit', 'batched'] as const)(
+    'records in the index, at close, the event files its writer wrote (%s): no lstat of them',
+    async (eventFiles) => {
+      const root = await newRoot();
+      expect(await closedLog(root, eventFiles)).toBe(0);
+      expect((await indexHeader(root)).files?.count).toBe(COUNT);
+    },
+  );
+
   it('records in the index, at close, the event files seen whole, and an open in the same scope skips them', async () => {
     const root = await newRoot();
     await closedLog(root);

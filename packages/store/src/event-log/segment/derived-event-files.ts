@@ -9,6 +9,9 @@ const IDLE_MS = 50;
 /** `'batched'`: files held that are written without waiting for idle (bounds the memory: ~2 KB an event). */
 const MAX_HELD = 4096;
 
+/** Runs of files written beyond `checked` (past a gap) that are remembered; past that, `checkUpTo` finds them. */
+const MAX_RUNS = 4096;
+
 /** When a segment log's event files are written (see `EventLogOptions.eventFiles`). */
 export type EventFilesWhen = 'each-commit' | 'batched' | 'at-close';
 
@@ -20,7 +23,7 @@ export type EventFilesWhen = 'each-commit' | 'batched' | 'at-close';
 export class DerivedEventFiles {
   readonly #core: LogCore;
   readonly #when: EventFilesWhen;
-  readonly #pending: StoreWrite[] = [];
+  readonly #pending: HeldFile[] = [];
   #writing: Promise<void> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
   /**
@@ -28,13 +31,42 @@ export class DerivedEventFiles {
    * stays whole, so the first `checked` need no new look. Undefined where the store has none (always checked).
    */
   readonly scope: string | undefined;
-  /** Event files 0..checked-1 are known whole (right size, or written by this instance) within `scope`. */
-  checked = 0;
+  #checked = 0;
+  /** Files this instance wrote after a gap in `checked` (another writer's events): index → end of the run. */
+  readonly #runs = new Map<number, number>();
 
   constructor(core: LogCore, options: { when: EventFilesWhen; scope: string | undefined }) {
     this.#core = core;
     this.#when = options.when;
     this.scope = options.scope;
+  }
+
+  /** Event files 0..checked-1 are known whole (right size, or written by this instance) within `scope`. */
+  get checked(): number {
+    return this.#checked;
+  }
+
+  /** Moves `checked` to `count` (when further), and past the runs this instance wrote that then follow it. */
+  advance(count: number): void {
+    if (count > this.#checked) this.#checked = count;
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const [start, end] of this.#runs) {
+        if (start > this.#checked) continue;
+        this.#runs.delete(start);
+        if (end > this.#checked) this.#checked = end;
+        moved = true;
+      }
+    }
+  }
+
+  /** Writes `files`; those written are whole from now on (the store writes by rename), so `checked` moves past them. */
+  async #write(files: readonly HeldFile[]): Promise<void> {
+    if (!(await writeEventFiles(this.#core, files))) return;
+    for (const { index } of files) {
+      if (index === this.#checked) this.advance(index + 1);
+      else if (index > this.#checked && this.#runs.size < MAX_RUNS) this.#runs.set(index, index + 1);
+    }
   }
 
   /** A commit starts: the log is not idle while it waits for its fdatasync (which may take longer than `IDLE_MS`). */
@@ -49,10 +81,10 @@ export class DerivedEventFiles {
    * `MAX_HELD` are held; an append waits for it only when twice that many are held (a disk slower than the
    * commits). `'at-close'` holds them until `flush`.
    */
-  async committed(files: readonly StoreWrite[]): Promise<void> {
+  async committed(files: readonly HeldFile[]): Promise<void> {
     this.#pending.push(...files);
     if (this.#when === 'each-commit') {
-      await writeEventFiles(this.#core, this.#pending.splice(0));
+      await this.#write(this.#pending.splice(0));
       return;
     }
     if (this.#when === 'at-close' || this.#pending.length === 0) return;
@@ -85,7 +117,7 @@ export class DerivedEventFiles {
           for (let from = 0; from < files.length; from += YIELD_EVERY) {
             // Off the commit path: commits go on between these chunks.
             await new Promise((resolve) => setImmediate(resolve));
-            await writeEventFiles(this.#core, files.slice(from, from + YIELD_EVERY));
+            await this.#write(files.slice(from, from + YIELD_EVERY));
           }
           files = this.#pending.length >= MAX_HELD ? this.#pending.splice(0) : [];
         }
@@ -105,7 +137,7 @@ export class DerivedEventFiles {
     if (this.#idle !== undefined) clearTimeout(this.#idle);
     this.#idle = undefined;
     while (this.#writing !== undefined) await this.#writing;
-    await writeEventFiles(this.#core, this.#pending.splice(0));
+    await this.#write(this.#pending.splice(0));
   }
 
   /**
@@ -117,17 +149,20 @@ export class DerivedEventFiles {
   async checkUpTo(count: number, lengthOf: (index: number) => number): Promise<void> {
     const core = this.#core;
     if (this.scope === undefined || !core.store.fileSizes || !core.rollsForward) return;
-    for (let from = this.checked; from < count; from += SIZE_CHUNK) {
+    while (this.#checked < count) {
+      const from = this.#checked;
       const chunk = Array.from({ length: Math.min(SIZE_CHUNK, count - from) }, (_, k) => core.paths.at(from + k)!);
       const sizes = await core.store.fileSizes(chunk);
       const wrong = sizes.findIndex((size, k) => size !== lengthOf(from + k));
-      if (wrong !== -1) {
-        this.checked = from + wrong;
-        return;
-      }
-      this.checked = from + chunk.length;
+      this.advance(from + (wrong === -1 ? chunk.length : wrong));
+      if (wrong !== -1) return;
     }
   }
+}
+
+/** An event file held to be written: its store write, and its event's index. */
+export interface HeldFile extends StoreWrite {
+  readonly index: number;
 }
 
 /** Event files checked per `fileSizes` call (the open's check and `checkUpTo`). */

@@ -79,7 +79,7 @@ export class SegmentLog {
       segment.scanned = adopted.size;
       // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
       if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
-        segment.files.checked = Math.min(adopted.files.count, adopted.count);
+        segment.files.advance(Math.min(adopted.files.count, adopted.count));
         segment.#indexedChecked = segment.files.checked;
       }
     }
@@ -247,7 +247,11 @@ export class SegmentLog {
   async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
     const core = this.#core;
     await this.files.committed(
-      events.map(({ event, json }, offset) => ({ path: core.eventPath(start + offset, event.id), data: json })),
+      events.map(({ event, json }, offset) => ({
+        path: core.eventPath(start + offset, event.id),
+        data: json,
+        index: start + offset,
+      })),
     );
   }
 

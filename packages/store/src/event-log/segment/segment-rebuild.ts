@@ -39,7 +39,7 @@ export async function rebuildEventFiles(core: LogCore, segment: SegmentLog): Pro
     suspects = paths.flatMap((path, index) => (listed.has(path) ? [] : [index]));
   }
   if (suspects.length === 0) {
-    files.checked = Math.max(files.checked, count);
+    files.advance(count);
     return 0;
   }
   const found = await readBytes(
@@ -65,6 +65,6 @@ export async function rebuildEventFiles(core: LogCore, segment: SegmentLog): Pro
   }
   const written = await writeEventFiles(core, rebuilt);
   const whole = written ? kept : Math.min(kept, rebuilt[0]?.index ?? count);
-  files.checked = Math.max(files.checked, whole);
+  files.advance(whole);
   return rebuilt.length;
 }
