@@ -173,7 +173,9 @@ export const SIZE_CHUNK = 256;
  * with whether every file was written.
  */
 export async function writeEventFiles(core: LogCore, files: readonly StoreWrite[]): Promise<boolean> {
-  if (!core.rollsForward || files.length === 0) return true;
+  if (files.length === 0) return true;
+  // A reader that must not write to the directory: its files are left for a writer's open to rebuild.
+  if (!core.rollsForward) return false;
   try {
     if (core.store.writeRebuildable) await core.store.writeRebuildable(files);
     else for (const file of files) await core.store.write(file.path, file.data);
