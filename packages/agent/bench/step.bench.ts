@@ -14,8 +14,8 @@
 // database). `BENCH_MODES=postgres-nofsync` adds the same with fsync, synchronous_commit and full_page_writes off,
 // a configuration in which a PostgreSQL crash alone can lose acknowledged events (labelled as such).
 // `BENCH_MODES=fsync-segment,fsync-segment-batched` adds the local fs with fsync in the EventLog's segment layout
-// (an append-only segment per log as the commit point; event files after each commit, 256 at a time, or at close:
-// `fsync-segment-at-close`).
+// (an append-only segment per log as the commit point; event files after each commit, in the background once
+// idle, or at close: `fsync-segment-at-close`).
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

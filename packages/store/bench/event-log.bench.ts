@@ -5,7 +5,7 @@
  * durability policy) and next to the Python reference's figure from performance.md. Sizes can be
  * changed with environment variables (BENCH_APPENDS, BENCH_FSYNC_APPENDS, BENCH_S3_APPENDS,
  * BENCH_OPEN_EVENTS, BENCH_SEGMENT_STEPS, BENCH_SEGMENT_ROUNDS); the defaults keep a run under about three minutes on 2 cores. BENCH_ONLY=chain
- * runs only the tamper-evident chain figures; BENCH_ONLY=segment only the durable step commits by layout (and the segment open rows),
+ * runs only the tamper-evident chain figures; BENCH_ONLY=segment only the durable step commits by layout (and the segment open rows; BENCH_ONLY=segment-commits without them),
  * BENCH_ONLY=segment-open only the open of a 10k- and a 100k-event log by layout (BENCH_SEGMENT_OPEN_EVENTS).
  *
  * The 100k-event directory for the open/read figures is created without EventLog (100k appends would
@@ -81,6 +81,8 @@ async function main(): Promise<void> {
       await benchAppends(scratch);
     } else if (only === 'segment') {
       await benchSegment(scratch);
+    } else if (only === 'segment-commits') {
+      await benchSegment(scratch, { open: false });
     } else if (only === 'segment-open') {
       await benchSegmentOpen(scratch);
     } else {

@@ -182,4 +182,11 @@ export interface AppendFile {
   readFrom(offset: number, length?: number): Promise<Uint8Array>;
   /** Releases the descriptor. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Optional: a string that stays the same only while every file written beside this one (without fsync) that
+   * was once seen whole is still whole: the local store's is the kernel's boot id and the file's device and
+   * inode, so a reboot (a power loss may have dropped unsynced writes) or a copy of the directory changes it.
+   * The segment layout records it with the event files it has checked, to skip checking them again.
+   */
+  readonly scope?: string;
 }

@@ -30,3 +30,12 @@ describeEventLogContract('a segment in a local directory', async () => {
     cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
   };
 });
+
+describeEventLogContract("a segment in a local directory, eventFiles 'batched'", async () => {
+  const root = await mkdtemp(join(tmpdir(), 'x-event-log-segment-batched-contract-'));
+  const store = createLocalFileStore({ root, durability: 'fsync' });
+  return {
+    open: () => EventLog.open(store, { layout: 'segment', eventFiles: 'batched' }),
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
+  };
+});

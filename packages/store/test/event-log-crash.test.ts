@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 describe('EventLog when its writer is SIGKILLed mid-append', () => {
-  it.each(['files', 'segment'] as const)(
+  it.each(['files', 'segment', 'segment-batched'] as const)(
     'shows only whole events, contiguous, after each of 10 kills, and keeps accepting appends (%s layout)',
     async (layout) => {
       const root = await mkdtemp(join(tmpdir(), 'x-event-log-crash-'));

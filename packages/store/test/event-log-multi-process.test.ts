@@ -18,6 +18,7 @@ describe('EventLog with several OS processes on one local directory', () => {
     { how: 'appendMany batches of 5', batch: 5, layout: 'files' },
     { how: 'appends', batch: 1, layout: 'segment' },
     { how: 'appendMany batches of 5', batch: 5, layout: 'segment' },
+    { how: 'appendMany batches of 5', batch: 5, layout: 'segment-batched' },
   ] as const)(
     'gives 4 processes × 50 $how 200 distinct contiguous indices with every acknowledged id in place ($layout layout)',
     async ({ batch, layout }) => {
@@ -36,7 +37,7 @@ describe('EventLog with several OS processes on one local directory', () => {
         }
       }
       const store = createLocalFileStore({ root, durability: 'none' });
-      expect(await store.exists('events/.slots/segment')).toBe(layout === 'segment');
+      expect(await store.exists('events/.slots/segment')).toBe(layout !== 'files');
       const log = await verifyLog(store, acknowledged);
       expect(log.length).toBe(200);
       expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 200 });

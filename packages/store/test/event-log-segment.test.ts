@@ -1,7 +1,7 @@
 import { appendFile, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { UnsupportedLayoutError } from '../src/errors/unsupported-layout-error.js';
 import { eventFileName } from '../src/event-log/file-names.js';
@@ -160,6 +160,19 @@ describe('EventLog with the segment layout', () => {
       expect(await eventFiles()).toEqual(events.map((event, index) => `events/${eventFileName(index, event.id)}`));
     },
   );
+
+  it("with eventFiles 'batched', writes them in the background once the log is idle, without close", async () => {
+    const { store } = await localStore();
+    const log = await EventLog.open(store, { layout: 'segment', eventFiles: 'batched' });
+    const events = Array.from({ length: 300 }, (_, k) => userMessageEvent(`event ${k}`));
+    await log.appendMany(events.slice(0, 100));
+    await log.appendMany(events.slice(100));
+    const eventFiles = async () => (await store.list('events')).filter((path) => path.endsWith('.json')).sort();
+    // Written after the appends resolved, by the background writer: waited for, not timed.
+    await vi.waitFor(async () => expect(await eventFiles()).toHaveLength(300), { timeout: 120_000, interval: 20 });
+    expect(await eventFiles()).toEqual(events.map((event, index) => `events/${eventFileName(index, event.id)}`));
+    await log.close();
+  });
 
   it('fails with UnsupportedLayoutError on a store that cannot append to a file', async () => {
     const memory = createMemoryFileStore();

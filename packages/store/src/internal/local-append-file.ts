@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, readFileSync, writeSync } from 'node:fs';
 import type { AppendFile, StoreWrite } from '../file-store.js';
 import { type DirectoryHandle, openDirectory, syncDirectory } from './confined-directory.js';
 import { closeFd, fdatasyncFd, openFd, preadFd } from './fs-calls.js';
@@ -17,6 +17,7 @@ const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLL
 export async function openAppendFileLocal(deps: LocalWritePairDeps, path: string): Promise<AppendFile> {
   const { segments, name, location } = deps.fileKey(path);
   let fd: number;
+  let scope: string | undefined;
   try {
     const directory = (await openDirectory(deps.root, segments, { create: true, storePath: path }))!;
     try {
@@ -29,11 +30,14 @@ export async function openAppendFileLocal(deps: LocalWritePairDeps, path: string
       closeSync(fd);
       throw notRegular(info, { storePath: path, location });
     }
+    const boot = bootId();
+    scope = boot === undefined ? undefined : `${boot}:${info.dev}:${info.ino}`;
   } catch (error) {
     throw deps.fail(error, 'openAppendFile', path, location);
   }
   let closed = false;
   return {
+    scope,
     async append(data) {
       try {
         // Synchronous: the page-cache copy takes microseconds, less than a trip through the thread pool.
@@ -67,6 +71,23 @@ export async function openAppendFileLocal(deps: LocalWritePairDeps, path: string
       await closeFd(fd);
     },
   };
+}
+
+let cachedBootId: string | null | undefined;
+
+/**
+ * The kernel's boot id (Linux: a random UUID per boot), or undefined where there is none. Within one boot the page
+ * cache keeps every completed write, synced or not; only a reboot (a power loss among them) can lose one.
+ */
+function bootId(): string | undefined {
+  if (cachedBootId === undefined) {
+    try {
+      cachedBootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      cachedBootId = null;
+    }
+  }
+  return cachedBootId ?? undefined;
 }
 
 /** Opens `name` for appending, creating it (and making its entry durable) when it is missing. */

@@ -3,7 +3,8 @@
  * store and prints `ack <index> <id>` once each append resolves. Run with `node --import tsx`.
  *
  * argv: <root> <label> <count> (count `loop` appends until killed) [durability: fsync | none] [batch: events
- * per `appendMany`, default 1 (one `append` each)] [layout: files | segment]
+ * per `appendMany`, default 1 (one `append` each)] [layout: files | segment | segment-batched (`eventFiles:
+ * 'batched'`)]
  */
 import { randomUUID } from 'node:crypto';
 import { parseEvent } from '@x/events';
@@ -17,7 +18,10 @@ if (root === undefined) throw new Error('usage: append-worker <root> <label> <co
 const count = countArgument === 'loop' ? Number.POSITIVE_INFINITY : Number(countArgument);
 
 const store = createLocalFileStore({ root, durability: durability === 'fsync' ? 'fsync' : 'none' });
-const log = await EventLog.open(store, { layout: layout === 'segment' ? 'segment' : 'files' });
+const log = await EventLog.open(store, {
+  layout: layout.startsWith('segment') ? 'segment' : 'files',
+  ...(layout === 'segment-batched' && { eventFiles: 'batched' as const }),
+});
 process.stdout.write('ready\n');
 function messageEvent(i: number) {
   return parseEvent({

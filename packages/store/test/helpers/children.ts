@@ -23,8 +23,8 @@ export function startAppendWorker(options: {
   durability?: 'fsync' | 'none';
   /** Events per `appendMany` call (default 1: one `append` per event). */
   batch?: number;
-  /** The log's layout (default `'files'`). */
-  layout?: 'files' | 'segment';
+  /** The log's layout (default `'files'`); `'segment-batched'`: the segment layout with `eventFiles: 'batched'`. */
+  layout?: 'files' | 'segment' | 'segment-batched';
 }): AppendWorker {
   const child = spawn(
     process.execPath,

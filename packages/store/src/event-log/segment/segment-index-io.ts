@@ -4,6 +4,7 @@ import type { AppendFile } from '../../file-store.js';
 import { eventFileName } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import {
+  type CheckedFiles,
   type CoveredRecord,
   formatSegmentIndex,
   readSegmentIndex,
@@ -19,6 +20,7 @@ export interface AdoptedIndex {
   readonly last: CoveredRecord;
   readonly lastLink: ChainLink;
   readonly pairs: Float64Array;
+  readonly files: CheckedFiles | undefined;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function adoptSegmentIndex(core: LogCore, file: AppendFile): Promis
     );
     return undefined;
   }
-  const { count, size, last, pairs, text, starts } = read;
+  const { count, size, last, files, pairs, text, starts } = read;
   const final = count - 1;
   const bytes = await file.readFrom(last.offset, size - last.offset);
   const record = decodeRecords(bytes, last.offset).records[0];
@@ -62,7 +64,7 @@ export async function adoptSegmentIndex(core: LogCore, file: AppendFile): Promis
   core.ids.seed(0, text, starts, count);
   core.paths.adopt(`${core.dir}/`, text, starts, count);
   core.lastLink = record.link;
-  return { count, size, last, lastLink: record.link, pairs };
+  return { count, size, last, lastLink: record.link, pairs, files };
 }
 
 /**

@@ -15,6 +15,9 @@ import { checkSample } from '../name-index.js';
  * the CRC-32 of everything after that line, so damage to the index itself is caught before its contents), line 2
  * the events' (offset, length) pairs in the segment as little-endian float64s, base64; then N lines, one event
  * file name each (as the name index: they give the paths and the id fingerprints without a string per event).
+ * The header may also hold `"files":{"scope":K,"count":F}`: event files 0..F-1 were seen whole (or written) while
+ * the segment's `AppendFile.scope` was K (this boot, this inode), so an open in the same scope skips checking them.
+ * Readers that do not know it ignore it.
  */
 
 /** Logs shorter than this are read whole fast enough (~2 MB): no index is written for them. */
@@ -33,11 +36,18 @@ export interface CoveredRecord {
   readonly crc: number;
 }
 
+/** Event files 0..count-1 seen whole within `scope` (see `AppendFile.scope`). */
+export interface CheckedFiles {
+  readonly scope: string;
+  readonly count: number;
+}
+
 /** What an index says (see the format above): a prefix of `size` bytes holding events 0..count-1. */
 export interface SegmentIndexSnapshot {
   readonly count: number;
   readonly size: number;
   readonly last: CoveredRecord;
+  readonly files?: CheckedFiles | undefined;
   /** (offset, length) of each event's bytes, flattened. */
   readonly pairs: Float64Array;
   /** The event file names of 0..count-1, each followed by a newline. */
@@ -50,6 +60,7 @@ export type SegmentIndexRead =
       readonly count: number;
       readonly size: number;
       readonly last: CoveredRecord;
+      readonly files: CheckedFiles | undefined;
       readonly pairs: Float64Array;
       /** The file's text; name i is `text[starts[i], starts[i + 1] - 1)` (see `PathList.adopt`). */
       readonly text: string;
@@ -63,10 +74,10 @@ export function segmentIndexPath(dir: string): string {
 }
 
 export function formatSegmentIndex(snapshot: SegmentIndexSnapshot): string {
-  const { count, size, last, pairs, namesText } = snapshot;
+  const { count, size, last, files, pairs, namesText } = snapshot;
   const bytes = Buffer.from(pairs.buffer, pairs.byteOffset, pairs.byteLength);
   const body = `${littleEndian(bytes).toString('base64')}\n${namesText}`;
-  const header = JSON.stringify({ format: FORMAT, v: VERSION, count, size, last, crc: crc32(body) });
+  const header = JSON.stringify({ format: FORMAT, v: VERSION, count, size, last, files, crc: crc32(body) });
   return `${header}\n${body}`;
 }
 
@@ -126,7 +137,8 @@ export function parseSegmentIndex(text: string): SegmentIndexRead {
   if (start !== text.length) return { kind: 'invalid', problem: `the file has more than the ${count} names it says` };
   const nameProblem = checkSample(text, starts, count);
   if (nameProblem !== undefined) return { kind: 'invalid', problem: nameProblem.replace(/^line \d+ /, '') };
-  return { kind: 'parsed', count, size, last, pairs, text, starts };
+  const files = isCheckedFiles(header.files) ? header.files : undefined;
+  return { kind: 'parsed', count, size, last, files, pairs, text, starts };
 }
 
 /** Each event's bytes after the previous one's, the last ending at `size`, after its record's header. */
@@ -156,7 +168,16 @@ function littleEndian(bytes: Buffer): Buffer {
 
 const IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-function isHeader(value: unknown): value is { count: number; size: number; last: CoveredRecord; crc: number } {
+/** A `files` field that is not well formed is ignored: the open then checks every event file, as without one. */
+function isCheckedFiles(value: unknown): value is CheckedFiles {
+  if (typeof value !== 'object' || value === null) return false;
+  const files = value as Record<string, unknown>;
+  return typeof files.scope === 'string' && files.scope.length > 0 && isCount(files.count);
+}
+
+function isHeader(
+  value: unknown,
+): value is { count: number; size: number; last: CoveredRecord; files?: unknown; crc: number } {
   if (typeof value !== 'object' || value === null) return false;
   const header = value as Record<string, unknown>;
   const last = header.last as Record<string, unknown> | null | undefined;

@@ -8,9 +8,6 @@ import type { SegmentAppend } from '../log-segment.js';
 import { SegmentLog } from './segment-log.js';
 import { rebuildEventFiles } from './segment-rebuild.js';
 
-/** Event files `eventFiles: 'batched'` writes at a time. */
-const EVENT_FILE_BATCH = 256;
-
 import { segmentPath } from './segment-records.js';
 
 /**
@@ -53,13 +50,7 @@ export async function openSegmentLayout(
         "this Node has no zlib.crc32 (it came in Node 20.15 / 22.2), which the segment's record checksums need; use a newer Node, or the default layout for new logs",
     });
   }
-  const eventFileBatch =
-    options.eventFiles === 'batched'
-      ? EVENT_FILE_BATCH
-      : options.eventFiles === 'at-close'
-        ? Number.POSITIVE_INFINITY
-        : 1;
-  const segment = await SegmentLog.open(core, owner, { eventFileBatch });
+  const segment = await SegmentLog.open(core, owner, { eventFiles: options.eventFiles ?? 'each-commit' });
   core.segment = segment;
   // A long log read whole (no index, or one that did not match) gets its index, so the next open reads a tail.
   const indexed = segment.writeIndexIfDue('open');

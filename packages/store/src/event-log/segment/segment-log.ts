@@ -3,12 +3,12 @@ import type { AnyEvent } from '@x/events';
 import { createChainLink } from '../../chain/chain-link.js';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
-import { StoreError } from '../../errors.js';
-import type { AppendFile, StoreWrite } from '../../file-store.js';
+import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import type { LogSegment, SegmentAppend } from '../log-segment.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
+import { DerivedEventFiles, type EventFilesWhen } from './derived-event-files.js';
 import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
@@ -41,19 +41,19 @@ export class SegmentLog implements LogSegment {
   readonly #positions = new SegmentPositions();
   /** The record of the event at `length - 1` (for the segment index's check). */
   #lastRecord: CoveredRecord | undefined;
-  /** Events the segment index this instance last read or wrote covers; the index writes in progress. */
+  /** Events the segment index this instance last read or wrote covers (and its checked event files); its writes. */
   #indexed = 0;
+  #indexedChecked = 0;
   #indexWrite: Promise<void> = Promise.resolve();
   readonly #core: LogCore;
   /** This instance's token in its records' headers (see `encodeRecord`). */
   readonly #writer = randomBytes(8).toString('hex');
-  /** Event files committed but not written yet, and how many make a batch (1: each commit's at once). */
-  readonly #pending: StoreWrite[] = [];
-  readonly #batch: number;
+  /** The reference's event files: when they are written, and how many are known whole. */
+  readonly files: DerivedEventFiles;
 
-  private constructor(core: LogCore, file: AppendFile, owner: object, batch: number) {
+  private constructor(core: LogCore, file: AppendFile, owner: object, eventFiles: EventFilesWhen) {
     this.#core = core;
-    this.#batch = batch;
+    this.files = new DerivedEventFiles(core, { when: eventFiles, scope: file.scope });
     this.path = segmentPath(core.dir);
     this.#file = file;
     openFiles.register(owner, file, this);
@@ -63,15 +63,20 @@ export class SegmentLog implements LogSegment {
    * Opens the segment (creating it when missing) and records its events in `core`: those its segment index
    * covers, when it matches the segment (see `adoptSegmentIndex`), from the index; the rest read from the segment.
    */
-  static async open(core: LogCore, owner: object, options: { eventFileBatch: number }): Promise<SegmentLog> {
+  static async open(core: LogCore, owner: object, options: { eventFiles: EventFilesWhen }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
-    const segment = new SegmentLog(core, file, owner, options.eventFileBatch);
+    const segment = new SegmentLog(core, file, owner, options.eventFiles);
     const adopted = await adoptSegmentIndex(core, file);
     if (adopted !== undefined) {
       segment.#positions.adopt(adopted.pairs, adopted.count);
       segment.#lastRecord = adopted.last;
       segment.#indexed = adopted.count;
       segment.scanned = adopted.size;
+      // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
+      if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
+        segment.files.advance(Math.min(adopted.files.count, adopted.count));
+        segment.#indexedChecked = segment.files.checked;
+      }
     }
     await segment.catchUp();
     return segment;
@@ -80,7 +85,8 @@ export class SegmentLog implements LogSegment {
   /**
    * Writes the segment index when the log is long enough and the index this instance knows covers less than it:
    * at close, any less; at open, when there was none (or it did not match) or it covers `SEGMENT_INDEX_EVERY`
-   * events less; after appends, `SEGMENT_INDEX_EVERY` less (so a crash leaves at most that many to scan).
+   * events less; after appends, `SEGMENT_INDEX_EVERY` less (so a crash leaves at most that many to scan). At
+   * close also when more event files are known whole than it says (so the next open skips checking them).
    * Resolves when written; never rejects (see `writeSegmentIndex`).
    */
   writeIndexIfDue(when: 'open' | 'append' | 'close'): Promise<void> | undefined {
@@ -88,7 +94,11 @@ export class SegmentLog implements LogSegment {
     const count = core.length;
     if (!core.writesNameIndex || !core.rollsForward || count < SEGMENT_INDEX_MIN_COUNT) return undefined;
     const always = when === 'close' || (when === 'open' && this.#indexed === 0);
-    if (count === this.#indexed || (!always && count - this.#indexed < SEGMENT_INDEX_EVERY)) return undefined;
+    const { scope, checked } = this.files;
+    const moreChecked = when === 'close' && scope !== undefined && checked > this.#indexedChecked;
+    if ((count === this.#indexed && !moreChecked) || (!always && count - this.#indexed < SEGMENT_INDEX_EVERY)) {
+      return undefined;
+    }
     // Taken now, written later: the events up to `count` never change, so the snapshot stays true.
     const snapshot = {
       count,
@@ -96,8 +106,10 @@ export class SegmentLog implements LogSegment {
       last: this.#lastRecord!,
       pairs: this.#positions.pairs(count),
       namesText: core.paths.namesText(`${core.dir}/`, count),
+      files: scope === undefined ? undefined : { scope, count: checked },
     };
     this.#indexed = count;
+    this.#indexedChecked = checked;
     this.#indexWrite = this.#indexWrite.then(() => writeSegmentIndex(core, snapshot));
     return this.#indexWrite;
   }
@@ -109,7 +121,11 @@ export class SegmentLog implements LogSegment {
 
   /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
   async close(): Promise<void> {
-    await this.flushEventFiles();
+    await this.files.flush();
+    // Only where a segment index will record what it finds.
+    if (this.#core.writesNameIndex && this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
+      await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
+    }
     this.writeIndexIfDue('close');
     await this.#indexWrite;
     const file = this.#file;
@@ -176,6 +192,7 @@ export class SegmentLog implements LogSegment {
       const records = rest.map(({ json }, offset) => encodeRecord(links[offset]!, json, this.#writer));
       const bytes = Buffer.concat(records);
       const before = this.scanned;
+      this.files.commitStarts();
       const size = await file.append(bytes);
       let won: number;
       if (size === before + bytes.length) {
@@ -223,18 +240,14 @@ export class SegmentLog implements LogSegment {
    * waiting for them to be durable: the segment holds them, and `open` rebuilds any a power loss lost.
    */
   async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
-    if (events.length === 0) return;
     const core = this.#core;
-    for (const [offset, { event, json }] of events.entries()) {
-      this.#pending.push({ path: core.eventPath(start + offset, event.id), data: json });
-    }
-    if (this.#pending.length >= this.#batch) await this.flushEventFiles();
-  }
-
-  /** Writes the event files held back by `eventFiles: 'batched'` or `'at-close'`. */
-  async flushEventFiles(): Promise<void> {
-    const files = this.#pending.splice(0);
-    await writeEventFiles(this.#core, files);
+    await this.files.committed(
+      events.map(({ event, json }, offset) => ({
+        path: core.eventPath(start + offset, event.id),
+        data: json,
+        index: start + offset,
+      })),
+    );
   }
 
   /** The event at `index` (within bounds), from its record. */
@@ -258,17 +271,5 @@ export class SegmentLog implements LogSegment {
   async bytesOf(index: number): Promise<Uint8Array> {
     const file = await this.#opened();
     return file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
-  }
-}
-
-/** Writes event files the segment can rebuild; a failure is warned about (the events are committed). */
-export async function writeEventFiles(core: LogCore, files: readonly StoreWrite[]): Promise<void> {
-  if (!core.rollsForward || files.length === 0) return;
-  try {
-    if (core.store.writeRebuildable) await core.store.writeRebuildable(files);
-    else for (const file of files) await core.store.write(file.path, file.data);
-  } catch (error) {
-    if (!StoreError.isInstance(error)) throw error;
-    core.logger?.warn(`${error.message}; the event is kept in the segment and its file is rebuilt from it on open`);
   }
 }
