@@ -2,6 +2,7 @@ import type { Message } from '@x/events';
 import { LLMAbortedError } from './errors/llm-aborted-error.js';
 import { LLMScriptExhaustedError } from './errors/llm-script-exhausted-error.js';
 import { assistantMessage } from './internal/assistant-message.js';
+import { jsonLength } from './internal/json-length.js';
 import type { LLM, LLMMessage, LLMRequest, LLMResponse } from './llm.js';
 import type { TokenUsage } from './metrics.js';
 import type { RecordedResponse } from './recording.js';
@@ -30,7 +31,7 @@ const jsonLengths = new WeakMap<LLMMessage, number>();
 function messageJsonLength(message: LLMMessage): number {
   let length = jsonLengths.get(message);
   if (length === undefined) {
-    length = JSON.stringify(message).length;
+    length = jsonLength(message) ?? 0;
     if (Object.isFrozen(message)) jsonLengths.set(message, length);
   }
   return length;

@@ -94,14 +94,27 @@ async function readEntries(log: EventLogLike, checkpoint: ViewCheckpoint): Promi
       // Up to the checkpoint's end when that is near (the stats update after the last step), so that the
       // packed read cache can be written for the log's last chunk, which needs every event of it.
       const last = group.at(-1)![1];
-      const span = await log.range(first, checkpoint.event_count - last <= MAX_GAP ? checkpoint.event_count : last);
+      const end = checkpoint.event_count - last <= MAX_GAP ? checkpoint.event_count : last;
       const events: LLMConvertibleEvent[] = [];
-      for (const [start, stop] of group) {
-        for (let index = start; index < stop; index++) {
-          const event = span[index - first]!;
-          if (!isViewEvent(event)) return undefined;
-          events.push(event as LLMConvertibleEvent);
+      let run = 0;
+      let index = first;
+      // Read in pieces aligned on the log's pack chunks (each pack still written from one read), so only one
+      // piece of events the view drops (a stats update after every step) is held at a time: one range over a
+      // long uncondensed view held the whole log.
+      for (let from = first; from < end; ) {
+        const to = Math.min(end, (Math.floor(from / READ_PIECE) + 1) * READ_PIECE);
+        const span = await log.range(from, to);
+        for (; run < group.length; run++) {
+          const [start, stop] = group[run]!;
+          index = Math.max(index, start);
+          for (; index < stop && index < to; index++) {
+            const event = span[index - from]!;
+            if (!isViewEvent(event)) return undefined;
+            events.push(event as LLMConvertibleEvent);
+          }
+          if (index < stop) break;
         }
+        from = to;
       }
       return events;
     }),
@@ -109,6 +122,9 @@ async function readEntries(log: EventLogLike, checkpoint: ViewCheckpoint): Promi
   if (parts.some((part) => part === undefined)) return undefined;
   return (parts as LLMConvertibleEvent[][]).flat();
 }
+
+/** Events per read of a group: the store's pack chunk (PACK_CHUNK in @x/store), so reads stay aligned on packs. */
+const READ_PIECE = 1024;
 
 type Run = readonly [number, number];
 
