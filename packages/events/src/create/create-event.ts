@@ -34,7 +34,11 @@ export function createEventValue(kind: string, fields: object, options: CreateEv
   const given = fields as { id?: unknown; timestamp?: unknown };
   // Key order does not matter here: the schema's output has the reference's order.
   const input = { ...fields, id: given.id ?? newEventId(), timestamp: given.timestamp ?? eventTimestamp(), kind };
-  const result = validateEvent(input, { registry: options.registry ?? defaultEventRegistry, owned: false });
+  const result = validateEvent(input, {
+    registry: options.registry ?? defaultEventRegistry,
+    owned: false,
+    creating: true,
+  });
   if (!result.success) throw result.error;
   return result.event;
 }

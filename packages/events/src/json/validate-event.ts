@@ -7,6 +7,7 @@ import { validateAction, validateObservation } from '../registry/validate-payloa
 import { type AnyEvent, builtinEventSchemas } from '../schemas/events.js';
 import type { OpaqueEvent } from '../schemas/opaque-event.js';
 import { deepFreeze } from './deep-freeze.js';
+import { fastParseEvent } from './fast-parse.js';
 import { setOwn, toIssues } from './format-path.js';
 import { markRoundTripSafe } from './round-trip-events.js';
 import { walkJson } from './walk-json.js';
@@ -16,14 +17,20 @@ export type SafeParseEventResult = { success: true; event: AnyEvent } | { succes
 /** A Map, not the schemas object: a kind such as `toString` or `__proto__` must find nothing. */
 const builtins = new Map<string, z.ZodType>(Object.entries(builtinEventSchemas));
 
-/**
- * The one path from a JSON value to a frozen event, shared by parsing and creation. `owned` says
- * the value is ours (fresh from `JSON.parse`), so nothing needs copying before it is frozen.
- */
-export function validateEvent(
-  value: unknown,
-  options: { registry: EventRegistry; owned: boolean },
-): SafeParseEventResult {
+export interface ValidateEventOptions {
+  registry: EventRegistry;
+  /** The value is ours (fresh from `JSON.parse`), so nothing needs copying before it is frozen. */
+  owned: boolean;
+  /**
+   * `createEvent`'s path: the kinds a conversation creates every step are checked by `fastParseEvent`
+   * (the same result as their schema, zod deciding whatever it cannot prove valid). Parsing keeps the
+   * schema alone at the trust boundary (files, the network).
+   */
+  creating?: boolean;
+}
+
+/** The one path from a JSON value to a frozen event, shared by parsing and creation. */
+export function validateEvent(value: unknown, options: ValidateEventOptions): SafeParseEventResult {
   try {
     return validateEventValue(value, options);
   } catch (error) {
@@ -35,10 +42,7 @@ export function validateEvent(
   }
 }
 
-function validateEventValue(
-  value: unknown,
-  options: { registry: EventRegistry; owned: boolean },
-): SafeParseEventResult {
+function validateEventValue(value: unknown, options: ValidateEventOptions): SafeParseEventResult {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
     return failure(undefined, undefined, [{ path: '', message: `an event must be a JSON object, got ${got}` }]);
@@ -52,9 +56,15 @@ function validateEventValue(
 
   const input = walkJson(json, { copy: true, dropNulls: true, foreign: !options.owned });
   if (!input.ok) return failure(id, kind, [input.issue]);
-  const parsed = schema.safeParse(input.value);
-  if (!parsed.success) return failure(id, kind, toIssues(parsed.error));
-  const event = parsed.data as Record<string, unknown>;
+  const fast = options.creating === true ? fastParseEvent(kind, input.value as Record<string, unknown>) : undefined;
+  let event: Record<string, unknown>;
+  if (fast !== undefined) {
+    event = fast;
+  } else {
+    const parsed = schema.safeParse(input.value);
+    if (!parsed.success) return failure(id, kind, toIssues(parsed.error));
+    event = parsed.data as Record<string, unknown>;
+  }
   const issues = refine(event, options.registry);
   if (issues.length > 0) return failure(id, kind, issues);
   const extraFields = keepUnknownFields(event, json, options.owned);
