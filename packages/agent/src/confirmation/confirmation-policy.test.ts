@@ -103,3 +103,30 @@ function captureError(run: () => unknown): InvalidConfirmationPolicyError {
   }
   throw new Error('expected InvalidConfirmationPolicyError');
 }
+
+describe('parseConfirmationPolicy, asked every step', () => {
+  it('gives what the schema gives, each caller its own copy, for every input seen again', () => {
+    const inputs: unknown[] = [
+      { kind: 'NeverConfirm' },
+      { kind: 'ConfirmRisky' },
+      { kind: 'ConfirmRisky', threshold: 'LOW', confirm_unknown: false },
+      { kind: 'ConfirmRisky', threshold: null, confirm_unknown: null },
+      { kind: 'ConfirmRisky', threshold: 'true' },
+      { kind: 'ConfirmRisky', confirm_unknown: 'false' },
+      { kind: 'ConfirmRisky', threshold: 'UNKNOWN' },
+      { kind: 'AlwaysConfirm', extra: 1 },
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const input of inputs) {
+        const schema = confirmationPolicySchema.safeParse(input);
+        if (!schema.success) {
+          expect(() => parseConfirmationPolicy(input)).toThrow(InvalidConfirmationPolicyError);
+          continue;
+        }
+        const parsed = parseConfirmationPolicy(input);
+        expect(parsed).toStrictEqual(schema.data);
+        (parsed as { kind: string }).kind = 'changed by a caller';
+      }
+    }
+  });
+});

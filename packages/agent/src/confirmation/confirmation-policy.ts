@@ -38,13 +38,43 @@ export type ConfirmationPolicy = z.infer<typeof confirmationPolicySchema>;
 /** A policy as written by hand or read from JSON: ConfirmRisky's fields may be left out. */
 export type ConfirmationPolicyInput = z.input<typeof confirmationPolicySchema>;
 
+/** Parsed policies by `policyKey`: a flat policy of primitives is parsed once per process, not once per step. */
+const parsedByKey = new Map<string, ConfirmationPolicy>();
+const policyFields: ReadonlySet<string> = new Set(['kind', 'threshold', 'confirm_unknown']);
+
+/**
+ * A key naming everything the schema reads of a plain object holding only the policy's fields with primitive
+ * values (then its result depends on nothing else); undefined for any other value, which zod always parses.
+ */
+function policyKey(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+    return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    if (!policyFields.has(key) || (typeof field === 'object' && field !== null) || typeof field === 'function') {
+      return undefined;
+    }
+  }
+  // Typed, so `true` and `'true'` differ; only valid policies are cached, and they hold no numbers.
+  return JSON.stringify([...policyFields].map((key) => [typeof record[key], record[key] ?? null]));
+}
+
 /**
  * Validates a policy and fills its defaults. Throws `InvalidConfirmationPolicyError` naming the bad field
  * (unknown `kind`, threshold UNKNOWN, ...).
  */
 export function parseConfirmationPolicy(value: unknown): ConfirmationPolicy {
+  // Every step asks about the conversation's policy: valid flat policies are parsed once (a copy is returned,
+  // so no caller can change what the next one gets). Invalid ones are parsed each time, for their error.
+  const key = policyKey(value);
+  const cached = key === undefined ? undefined : parsedByKey.get(key);
+  if (cached !== undefined) return { ...cached };
   const parsed = confirmationPolicySchema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (key !== undefined && parsedByKey.size < 64) parsedByKey.set(key, { ...parsed.data });
+    return parsed.data;
+  }
   throw new InvalidConfirmationPolicyError(
     parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
   );
@@ -60,7 +90,11 @@ export function isConfirmationPolicyActive(policy: ConfirmationPolicyInput): boo
  * UNKNOWN risk answers `confirm_unknown`; any other risk confirms when it is at least the threshold (HIGH ≥ HIGH).
  */
 export function shouldConfirm(policy: ConfirmationPolicyInput, risk: SecurityRisk): boolean {
-  const parsed = parseConfirmationPolicy(policy);
+  return confirmsRisk(parseConfirmationPolicy(policy), risk);
+}
+
+/** `shouldConfirm` for a policy already parsed. */
+export function confirmsRisk(parsed: ConfirmationPolicy, risk: SecurityRisk): boolean {
   switch (parsed.kind) {
     case 'AlwaysConfirm':
       return true;

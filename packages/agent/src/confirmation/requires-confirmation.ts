@@ -1,5 +1,5 @@
 import type { ActionEvent, SecurityRisk } from '@x/events';
-import { type ConfirmationPolicyInput, parseConfirmationPolicy, shouldConfirm } from './confirmation-policy.js';
+import { type ConfirmationPolicyInput, confirmsRisk, parseConfirmationPolicy } from './confirmation-policy.js';
 import type { SecurityAnalyzer } from './security-analyzer.js';
 
 /** Action kinds that never need confirmation when they are the only action of a response. */
@@ -29,7 +29,7 @@ export function requiresConfirmation(
   const [first] = executable;
   if (first === undefined) return false;
   if (executable.length === 1 && harmlessKinds.has(first.action?.kind ?? '')) return false;
-  return executable.some((event) => shouldConfirm(parsed, riskOf(event, options.securityAnalyzer)));
+  return executable.some((event) => confirmsRisk(parsed, riskOf(event, options.securityAnalyzer)));
 }
 
 function riskOf(event: ActionEvent, analyzer: SecurityAnalyzer | undefined): SecurityRisk {

@@ -2,11 +2,13 @@
 // the state it reaches must be the one a fold of the same events read back from JSON reaches (a resume), byte
 // for byte, and an update with a value the schema refuses must still be ignored by the live fold, as before.
 import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LLM, LLMResponse } from '../llm/llm.js';
+import { tokenUsageSchema } from '../llm/metrics.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
-import { recordResponse } from './record-response.js';
+import { isTokenUsage, recordResponse } from './record-response.js';
 
 const llm = { usageId: 'agent', model: 'offline' } as LLM;
 
@@ -63,5 +65,51 @@ describe('stats updates recorded by the conversation', () => {
       expect(events).toHaveLength(2);
       expect(state.stats).toEqual(before.stats);
     }
+  });
+});
+
+describe('isTokenUsage', () => {
+  it('answers as tokenUsageSchema.safeParse does', () => {
+    const field = fc.oneof(
+      fc.constantFrom(null, undefined, 0, -0, 1, -1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, 2 ** 53 - 1),
+      fc.integer({ min: -5, max: 1_000_000 }),
+      fc.double(),
+      fc.string({ maxLength: 3 }),
+      fc.boolean(),
+      fc.constant({}),
+      fc.constant([]),
+    );
+    const keys = ['model', 'prompt_tokens', 'completion_tokens', 'cache_read_tokens', 'cache_write_tokens'];
+    const usageValue = fc.oneof(
+      fc.record(
+        Object.fromEntries(
+          [...keys, 'reasoning_tokens', 'context_window', 'per_turn_token', 'response_id'].map((key) => [key, field]),
+        ),
+        {
+          requiredKeys: [],
+        },
+      ),
+      // Mostly valid, so both answers are checked often.
+      fc.record(
+        {
+          model: fc.option(fc.string({ maxLength: 3 })),
+          prompt_tokens: fc.option(fc.nat()),
+          completion_tokens: fc.nat(),
+          per_turn_token: fc.oneof(fc.nat(), field),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constantFrom(null, undefined, 1, 'usage', [], [1]),
+    );
+    let valid = 0;
+    fc.assert(
+      fc.property(usageValue, (value) => {
+        const success = tokenUsageSchema.safeParse(value).success;
+        if (success) valid++;
+        expect(isTokenUsage(value)).toBe(success);
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(valid).toBeGreaterThan(300);
   });
 });

@@ -1,6 +1,6 @@
 import { type AnyEvent, createEvent } from '@x/events';
 import type { LLM, LLMResponse } from '../llm/llm.js';
-import { type MetricsSnapshot, tokenUsageSchema } from '../llm/metrics.js';
+import type { MetricsSnapshot } from '../llm/metrics.js';
 import { accumulateStats } from '../state/accumulate-stats.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import { isValidatedStats, markValidatedStats } from '../state/validated-stats.js';
@@ -45,6 +45,35 @@ function isValidEntry(entry: MetricsSnapshot | undefined): boolean {
     Number.isFinite(entry.accumulated_cost) &&
     entry.accumulated_cost >= 0 &&
     entry.max_budget_per_task !== null &&
-    tokenUsageSchema.safeParse(entry.accumulated_token_usage).success
+    isTokenUsage(entry.accumulated_token_usage)
   );
+}
+
+const countFields = [
+  'prompt_tokens',
+  'completion_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'context_window',
+  'per_turn_token',
+] as const;
+
+/**
+ * `tokenUsageSchema.safeParse(value).success`, without zod's parse (every step, a quarter of this function's
+ * time): counts are non-negative integers, labels strings, either may be null or absent. Held to the schema by
+ * record-response.test.ts.
+ */
+export function isTokenUsage(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const usage = value as Record<string, unknown>;
+  for (const key of countFields) {
+    const count = usage[key];
+    if (count !== null && count !== undefined && !(Number.isSafeInteger(count) && (count as number) >= 0)) return false;
+  }
+  for (const key of ['model', 'response_id'] as const) {
+    const label = usage[key];
+    if (label !== null && label !== undefined && typeof label !== 'string') return false;
+  }
+  return true;
 }
