@@ -23,7 +23,14 @@ export interface ControlToolSpec<Schema extends z.ZodObject> {
  * (as `recall` does).
  */
 export function defineControlTool<Schema extends z.ZodObject>(spec: ControlToolSpec<Schema>): Tool<z.output<Schema>> {
-  const inputSchema = inputJsonSchemaFor(spec.parameters);
+  // The JSON schema is built on first use, not when the module defining the tool is imported: `escalate`'s
+  // was ~6 ms of every process's import of @x/agent, and most conversations never offer it.
+  let inputSchema: ReturnType<typeof inputJsonSchemaFor> | undefined;
+  let definitionFields: Readonly<Record<string, unknown>> | undefined;
+  const jsonSchema = () => {
+    inputSchema ??= inputJsonSchemaFor(spec.parameters);
+    return inputSchema;
+  };
   const validator = strictSchemaFor(spec.parameters);
   const { name, description, annotations } = spec;
   const run = async (args: z.output<Schema>, context: ToolContext): Promise<Observation> => ({
@@ -41,8 +48,13 @@ export function defineControlTool<Schema extends z.ZodObject>(spec: ControlToolS
     observationKind: MCP_OBSERVATION_KIND,
     toolKind: MCP_TOOL_KIND,
     readOnly: annotations.readOnlyHint ?? false,
-    inputSchema,
-    definitionFields: { mcp_tool: { name, description, inputSchema, annotations } },
+    get inputSchema() {
+      return jsonSchema();
+    },
+    get definitionFields() {
+      definitionFields ??= { mcp_tool: { name, description, inputSchema: jsonSchema(), annotations } };
+      return definitionFields;
+    },
     toAction: (args: Record<string, unknown>): Action => ({ data: args, kind: MCP_ACTION_KIND }),
     run,
     async execute(action: Readonly<Record<string, unknown>>, context: ToolContext): Promise<Observation> {

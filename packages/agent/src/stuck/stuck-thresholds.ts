@@ -22,7 +22,14 @@ export const stuckThresholdsSchema = z.object({
 export type StuckThresholds = z.infer<typeof stuckThresholdsSchema>;
 export type StuckThresholdsInput = z.input<typeof stuckThresholdsSchema>;
 
-export const DEFAULT_STUCK_THRESHOLDS: StuckThresholds = Object.freeze(stuckThresholdsSchema.parse({}));
+/** `stuckThresholdsSchema.parse({})`, written out: parsing it at import cost every process ~4 ms (stuck-thresholds.test.ts checks they agree). */
+export const DEFAULT_STUCK_THRESHOLDS: StuckThresholds = Object.freeze({
+  actionObservation: 4,
+  actionError: 3,
+  monologue: 3,
+  alternatingPattern: 6,
+  contextWindowErrorLoop: 3,
+});
 
 /**
  * Fills defaults and validates: every threshold must be an integer ≥ 1, else
