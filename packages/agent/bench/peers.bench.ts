@@ -13,9 +13,11 @@
 // - the import of the framework (and zod, which both need for the tool's schema), timed inside the child;
 // - the CPU time of the whole process (user + system, `process.cpuUsage()` at its end), which a loaded machine
 //   disturbs less than wall time.
-// The ratio is x / peer: below 1 x is faster. x runs with its defaults (sandboxed: bubblewrap is probed where a
-// process first starts, which this loop's tool never does). BENCH_X_SANDBOX=unsandboxed opens the conversation
-// unsandboxed instead.
+// The ratio is x / peer: below 1 x is faster. Beside the CPU ratio, the floor: the CPU of a process that only
+// starts Node and imports zod (peers/floor-child.mjs, run in the same rounds), over the SDK's CPU. x's ratio
+// cannot go below it, so at 10 steps it says how much of the gap is Node and zod rather than x. x runs with its
+// defaults (sandboxed: bubblewrap is probed where a process first starts, which this loop's tool never does).
+// BENCH_X_SANDBOX=unsandboxed opens the conversation unsandboxed instead.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -30,7 +32,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LINES = (process.env.BENCH_NODES ?? '20,22').split(',');
 const POINTS = [...new Set([10, 1000].map((n) => Math.min(n, STEPS)))];
 
-type Side = 'x' | 'ai';
+type Side = 'x' | 'ai' | 'floor';
 
 interface Sample {
   wallMs: number;
@@ -76,8 +78,10 @@ async function benchLine(line: string, scripts: Record<Side, string>, workspace:
   const samples = new Map<string, Sample[]>();
   for (let run = 0; run < RUNS; run++) {
     for (const steps of POINTS) {
-      const order: Side[] = run % 2 === 0 ? ['x', 'ai'] : ['ai', 'x'];
+      const order: Side[] = run % 2 === 0 ? ['x', 'ai', 'floor'] : ['floor', 'ai', 'x'];
       for (const side of order) {
+        // The floor does not depend on the step count: measured once per round.
+        if (side === 'floor' && steps !== POINTS[0]) continue;
         const key = `${side}:${steps}`;
         samples.set(key, [...(samples.get(key) ?? []), await runChild(node, scripts[side], steps, workspace)]);
       }
@@ -92,10 +96,12 @@ async function benchLine(line: string, scripts: Record<Side, string>, workspace:
     child.once('exit', () => resolve(out.trim()));
   });
   console.log(`\nNode ${version}, median of ${RUNS} runs each (ratio x / ai ${AI_VERSION}):`);
+  const floorCpu = median(samples.get(`floor:${POINTS[0]}`)!.map((sample) => sample.cpuMs));
+  console.log(`Floor (Node start-up + zod import, nothing else): ${ms(floorCpu)} CPU.`);
   console.log(
-    '| steps | whole process x / ai | ratio | per step x / ai | ratio | import x / ai | CPU x / ai | ratio |',
+    '| steps | whole process x / ai | ratio | per step x / ai | ratio | import x / ai | CPU x / ai | ratio | floor / ai |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const steps of POINTS) {
     const of = (side: Side, pick: (sample: Sample) => number): number =>
       median(samples.get(`${side}:${steps}`)!.map(pick));
@@ -106,7 +112,7 @@ async function benchLine(line: string, scripts: Record<Side, string>, workspace:
     console.log(
       `| ${steps} | ${ms(wall[0])} / ${ms(wall[1])} | ${(wall[0] / wall[1]).toFixed(2)}× | ` +
         `${ms(step[0])} / ${ms(step[1])} | ${(step[0] / step[1]).toFixed(2)}× | ${ms(imports[0])} / ${ms(imports[1])} | ` +
-        `${ms(cpu[0])} / ${ms(cpu[1])} | ${(cpu[0] / cpu[1]).toFixed(2)}× |`,
+        `${ms(cpu[0])} / ${ms(cpu[1])} | ${(cpu[0] / cpu[1]).toFixed(2)}× | ${(floorCpu / cpu[1]).toFixed(2)}× |`,
     );
   }
 }
@@ -117,6 +123,7 @@ try {
     // BENCH_X_CHILD: x-child.mjs of another build (a worktree of an earlier commit), for before/after figures.
     x: process.env.BENCH_X_CHILD ?? fileURLToPath(new URL('peers/x-child.mjs', import.meta.url)),
     ai: join(ensureAiSdk(), 'ai-child.mjs'),
+    floor: fileURLToPath(new URL('peers/floor-child.mjs', import.meta.url)),
   };
   console.log(
     `Peer benchmark: x's memory loop (${scripts.x}) against ai ${AI_VERSION}'s generateText, a 2 KB tool call ` +
