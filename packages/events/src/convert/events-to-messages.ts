@@ -33,22 +33,37 @@ const memos = new WeakMap<readonly AnyEvent[], Memo>();
  * Conversions must be pure (registered `toLlmMessage` / `toLlmContent` hooks included).
  */
 export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
-  const memo = memos.get(events);
-  let keep = 0;
-  if (memo !== undefined) {
-    const max = Math.min(memo.events.length, events.length);
-    let same = 0;
-    while (same < max && events[same] === memo.events[same]) same++;
-    // Message i is final once message i + 1 starts inside the unchanged prefix: nothing after can
-    // extend it (a batch or a merge ends at the first event that does not join it).
-    while (keep + 1 < memo.messages.length && memo.starts[keep + 1]! < same) keep++;
+  let memo = memos.get(events);
+  if (memo === undefined) {
+    memo = { events: [], messages: [], starts: [] };
+    memos.set(events, memo);
   }
-  const from = memo === undefined || keep === 0 ? 0 : memo.starts[keep]!;
-  const messages = memo === undefined ? [] : memo.messages.slice(0, keep);
-  const starts = memo === undefined ? [] : memo.starts.slice(0, keep);
-  convertFrom(events, from, messages, starts);
-  memos.set(events, { events: events.slice(), messages, starts });
-  return messages.slice();
+  const max = Math.min(memo.events.length, events.length);
+  let same = 0;
+  while (same < max && events[same] === memo.events[same]) same++;
+  // Message i is final once message i + 1 starts inside the unchanged prefix: nothing after can
+  // extend it (a batch or a merge ends at the first event that does not join it).
+  let keep = 0;
+  while (keep + 1 < memo.messages.length && memo.starts[keep + 1]! < same) keep++;
+  const from = keep === 0 ? 0 : memo.starts[keep]!;
+  // The memo is updated in place (a step of a long conversation copied it whole three times): it is
+  // dropped if the conversion throws, so a half-updated memo is never reused.
+  try {
+    truncate(memo.messages, keep);
+    truncate(memo.starts, keep);
+    convertFrom(events, from, memo.messages, memo.starts);
+  } catch (error) {
+    memos.delete(events);
+    throw error;
+  }
+  truncate(memo.events, same);
+  for (let index = same; index < events.length; index++) memo.events.push(events[index]!);
+  return memo.messages.slice();
+}
+
+/** Shortens an array in place by popping (cheaper than assigning `length` on a long array). */
+function truncate(array: unknown[], length: number): void {
+  while (array.length > length) array.pop();
 }
 
 /** Converts `events[from..]`, appending to `out` (whose messages are final) and `starts`. */

@@ -13,6 +13,13 @@ export function newEventId(): string {
 
 let lastMicros = 0;
 
+/** The local `YYYY-MM-DDTHH:MM:SS` of the last whole second formatted, and that second. */
+const lastSecond = { epochSecond: Number.NaN, text: '' };
+
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, '0');
+}
+
 /**
  * A timestamp in the reference's format: local wall-clock time, naive, with six-digit
  * microseconds (`YYYY-MM-DDTHH:MM:SS.ffffff`). Timestamps are compared as strings by the server
@@ -28,11 +35,16 @@ export function eventTimestamp(date?: Date): string {
   } else {
     micros = date.getTime() * 1000;
   }
-  const local = new Date(Math.floor(micros / 1000));
-  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
   const fraction = pad(((micros % 1_000_000) + 1_000_000) % 1_000_000, 6);
-  return (
-    `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}` +
-    `T${pad(local.getHours())}:${pad(local.getMinutes())}:${pad(local.getSeconds())}.${fraction}`
-  );
+  // Local time to the second is the same all through one second (time zone offsets change on whole seconds),
+  // and the local-time getters are the costly part: a conversation makes several events per millisecond.
+  const epochSecond = Math.floor(micros / 1_000_000);
+  if (epochSecond !== lastSecond.epochSecond) {
+    const local = new Date(epochSecond * 1000);
+    lastSecond.text =
+      `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}` +
+      `T${pad(local.getHours())}:${pad(local.getMinutes())}:${pad(local.getSeconds())}`;
+    lastSecond.epochSecond = epochSecond;
+  }
+  return `${lastSecond.text}.${fraction}`;
 }
