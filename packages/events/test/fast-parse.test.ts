@@ -100,10 +100,10 @@ describe('createEvent on the fast path', () => {
     action: { command: 'ls', kind: 'RunCommandAction' },
     tool_name: 'run_command',
     tool_call_id: 'call_1',
-    tool_call: { id: 'call_1', name: 'run_command', arguments: '{"command": "ls"}', origin: 'completion' },
+    tool_call: { id: 'call_1', name: 'run_command', arguments: '{"command": "ls"}', origin: 'completion' as const },
     llm_response_id: 'response-1',
     summary: 'run_command: ls',
-  } as const;
+  };
 
   it('creates the event parsing gives', () => {
     const event = createEvent('ActionEvent', { ...action, id: 'a1', timestamp: '2026-01-01T00:00:00.000000' });
