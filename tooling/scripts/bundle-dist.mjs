@@ -54,6 +54,26 @@ for (const file of filesUnder(staging)) {
   rmSync(join(staging, file));
 }
 
+/**
+ * esbuild's `keepNames` helper, as it emits it, and ours. It names every function expression where it is created:
+ * ~44 calls per step of a conversation (bench/peers.bench.ts in @x/agent), each a `defineProperty` on a fresh
+ * closure, ~4% of a 1,000-step loop. Ours still names classes, functions with a prototype and any function whose
+ * name is wrong (an esbuild-renamed `foo2`), which is what `keepNames` is kept for; it leaves an anonymous arrow,
+ * method or async closure as JavaScript made it (`name` ''), so only stack traces of those closures change.
+ */
+const KEEP_NAMES_HELPER = 'var __name = (target, value) => __defProp(target, "name", { value, configurable: true });';
+const CHEAP_NAMES_HELPER =
+  'var __name = (target, value) => target.name === "" && !Object.hasOwn(target, "prototype") ? target : ' +
+  '__defProp(target, "name", { value, configurable: true });';
+for (const file of filesUnder(staging)) {
+  if (!file.endsWith('.js')) continue;
+  const text = readFileSync(join(staging, file), 'utf8');
+  if (!text.includes('var __name = ')) continue;
+  if (!text.includes(KEEP_NAMES_HELPER))
+    throw new Error(`${manifest.name}: esbuild's __name helper in ${file} changed`);
+  writeFileSync(join(staging, file), text.replace(KEEP_NAMES_HELPER, CHEAP_NAMES_HELPER));
+}
+
 // tsc's JavaScript is now inside the bundle: only its declarations stay.
 for (const file of filesUnder('dist')) {
   if (file.endsWith('.js') || file.endsWith('.js.map')) rmSync(join('dist', file));
