@@ -68,3 +68,41 @@ describe('eventsToMessages on a growing array (incremental)', () => {
     expect(JSON.stringify(first)).toBe(snapshot);
   });
 });
+
+describe('eventsToMessages keeps final messages', () => {
+  it('keeps the object of a tool message whose event is unchanged, with the next step appended', () => {
+    const live: AnyEvent[] = [system(), userMessage('a'), action('c1', 'r1'), observation('c1')];
+    const before = eventsToMessages(live);
+    live.push(action('c2', 'r2'), observation('c2'));
+    const after = eventsToMessages(live);
+    expect(after[3]).toBe(before[3]);
+    expect(after).toEqual(fresh(live));
+  });
+
+  it('gives what a fresh conversion gives under random appends, replacements and truncations', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 40; round++) {
+      const live: AnyEvent[] = [system()];
+      let call = 0;
+      for (let change = 0; change < 40; change++) {
+        const id = `c${call++}`;
+        const make = [
+          () => userMessage(`u${change}`),
+          () => agentMessage(`a${change}`),
+          () => action(id, `r${random(3)}`),
+          () => observation(`c${random(call)}`),
+          () => createEvent('PauseEvent', { source: 'user' }),
+        ][random(5)]!;
+        const kind = random(10);
+        if (kind < 7 || live.length < 3) live.push(make());
+        else if (kind < 9) live[1 + random(live.length - 1)] = make();
+        else live.length = 1 + random(live.length - 1);
+        expect(eventsToMessages(live)).toEqual(fresh(live));
+      }
+    }
+  });
+});

@@ -45,7 +45,14 @@ export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
   // extend it (a batch or a merge ends at the first event that does not join it).
   let keep = 0;
   while (keep + 1 < memo.messages.length && memo.starts[keep + 1]! < same) keep++;
-  const from = keep === 0 ? 0 : memo.starts[keep]!;
+  let from = keep === 0 ? 0 : memo.starts[keep]!;
+  // A tool message is built from one event and nothing extends it (only batches and plain user messages
+  // grow): it is final as soon as its event is unchanged. The last message of a step is usually one, and
+  // keeping it keeps its object, which callers compare by identity (the offline model's length memo).
+  if (keep < memo.messages.length && memo.starts[keep]! < same && memo.messages[keep]!.role === 'tool') {
+    from = memo.starts[keep]! + 1;
+    keep++;
+  }
   // The memo is updated in place (a step of a long conversation copied it whole three times): it is
   // dropped if the conversion throws, so a half-updated memo is never reused.
   try {
