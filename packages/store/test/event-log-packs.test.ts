@@ -71,6 +71,24 @@ describe('EventLog packed read cache', () => {
     expect(events.map(serializeEvent)).toEqual(written.map(serializeEvent));
   });
 
+  it('reads a pack holding non-ASCII text (decoded as UTF-8) and one of ASCII only alike', async () => {
+    const store = createMemoryFileStore();
+    const appender = await EventLog.open(store, { packs: { chunkSize: 4 } });
+    const texts = ['plain ascii', 'café — naïve', 'emoji 😀 and 中文', 'ascii again', 'a', 'b', 'c', 'd'];
+    for (const text of texts) await appender.append(userMessageEvent(text));
+    await appender.packsSettled();
+    const bodies = await Promise.all((await packNames(store)).map(async (path) => store.read(path)));
+    // The first chunk holds non-ASCII characters as such; the second is ASCII only.
+    expect(bodies.map((body) => [...body].some((character) => character.charCodeAt(0) > 127))).toEqual([true, false]);
+    const counting = countingStore(store);
+    const log = await EventLog.open(counting.store, { packs: { chunkSize: 4 } });
+    counting.reset();
+    const events = await log.range(0);
+    expect(counting.counts.read).toBe(2);
+    expect(events.map(messageText)).toEqual(texts);
+    expect(events).toEqual(await fileRead(store));
+  });
+
   it('local fs: a first read from files writes the packs; the second read uses them', async () => {
     const root = await tempRoot();
     const local = createLocalFileStore({ root, durability: 'none' });

@@ -19,3 +19,37 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** Nesting handled by recursion in `freezeParsed`; anything deeper continues with `deepFreeze`. */
+const MAX_RECURSION = 64;
+
+/**
+ * `deepFreeze` for a value `JSON.parse` just made (plain objects and arrays, none shared, none frozen,
+ * no cycles), about twice as fast: a resume freezes every event of a long conversation this way. No
+ * `Object.keys` array per object and no frozen check; recursive down to `MAX_RECURSION` levels, then
+ * iterative, so no nesting depth can overflow the stack.
+ */
+export function freezeParsed<T extends object>(value: T): T {
+  freezeTree(value, 0);
+  return value;
+}
+
+function freezeTree(item: object, depth: number): void {
+  if (depth >= MAX_RECURSION) {
+    deepFreeze(item);
+    return;
+  }
+  Object.freeze(item);
+  if (Array.isArray(item)) {
+    for (let index = 0; index < item.length; index++) {
+      const element: unknown = item[index];
+      if (typeof element === 'object' && element !== null) freezeTree(element, depth + 1);
+    }
+    return;
+  }
+  // for…in on a fresh JSON.parse object: own enumerable keys only (its prototype is Object.prototype).
+  for (const key in item) {
+    const element = (item as Record<string, unknown>)[key];
+    if (typeof element === 'object' && element !== null) freezeTree(element, depth + 1);
+  }
+}

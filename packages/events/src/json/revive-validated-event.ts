@@ -1,5 +1,5 @@
 import type { AnyEvent } from '../schemas/events.js';
-import { deepFreeze } from './deep-freeze.js';
+import { freezeParsed } from './deep-freeze.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { markRoundTripSafe } from './round-trip-events.js';
 
@@ -8,12 +8,14 @@ import { markRoundTripSafe } from './round-trip-events.js';
  * `JSON.parse(text)` back into the event `parseEventJson(text)` returned, without validating it again,
  * when `text` is a canonical event text, i.e. `JSON.stringify(parseEventJson(text)) === text` (what
  * `createEvent` output serializes to, and what files our writers wrote hold). The result is frozen and
- * round-trip safe like a parsed event. Never call it on text that was not validated that way (by the same
+ * round-trip safe like a parsed event. `value` must be what `JSON.parse` just returned, not yet shared or
+ * frozen (it is frozen in place). Never call it on text that was not validated that way (by the same
  * `eventParserVersion()`): anything else must go through `parseEventJson`.
  */
 export function reviveValidatedEvent(value: Record<string, unknown>): AnyEvent {
-  deepFreeze(value);
+  // Marked while still extensible, so the event carries its mark (no WeakSet entry per revived event).
   markRoundTripSafe(value);
+  freezeParsed(value);
   return value as unknown as AnyEvent;
 }
 

@@ -68,11 +68,12 @@ function validateEventValue(value: unknown, options: ValidateEventOptions): Safe
   const issues = refine(event, options.registry);
   if (issues.length > 0) return failure(id, kind, issues);
   const extraFields = keepUnknownFields(event, json, options.owned);
-  deepFreeze(event);
   // Unknown fields of a caller's value are copied with their nulls, outside the walk that checked losslessness.
+  // Marked before it is frozen, so the event carries its mark itself.
   if (options.registry === defaultEventRegistry && input.lossless && (options.owned || extraFields === 0)) {
     markRoundTripSafe(event);
   }
+  deepFreeze(event);
   return { success: true, event: event as AnyEvent };
 }
 

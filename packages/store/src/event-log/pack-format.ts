@@ -1,6 +1,7 @@
+import { isAscii } from 'node:buffer';
 import { type AnyEvent, eventParserVersion, rawEventText, reviveValidatedEvent, serializeEvent } from '@x/events';
 import { nodeCrc32 } from '../internal/crc32.js';
-import { eventIdOfPath } from './file-names.js';
+import { eventIdOfPath, pathHasEventId } from './file-names.js';
 import { parseStoredEvent } from './parse-stored-event.js';
 
 /**
@@ -102,21 +103,31 @@ export function decodePack(data: Uint8Array | string, expected: PackExpectation)
   }
   let values: unknown;
   try {
-    values = JSON.parse(body.toString('utf8'));
+    values = JSON.parse(textOf(body));
   } catch {
     return { problem: 'its body is not JSON' };
   }
   if (!Array.isArray(values) || values.length !== count) {
     return { problem: 'its body does not hold one event per name' };
   }
-  const events = new Array<AnyEvent>(count);
+  // Revived in place: `values` becomes the events (no second array of 1024 per pack).
+  const events = values as AnyEvent[];
   for (let k = 0; k < count; k++) {
-    const name = names[k]!;
-    const event = decodeElement(values[k], eventIdOfPath(name), `${expected.location} (${name})`);
+    const event = decodeElement(values[k], names[k]!, expected.location);
     if (typeof event === 'string') return { problem: `element ${k}: ${event}` };
     events[k] = event;
   }
   return { events };
+}
+
+/**
+ * The text of UTF-8 `bytes`. A pack's body is mostly ASCII (JSON escapes what is not, unless an event's
+ * text holds non-ASCII characters as such): checking that is a fast scan, and ASCII bytes are then copied
+ * as Latin-1, half the time of decoding them as UTF-8 (98 packs of 1.3 MB on a resume of 100k events).
+ */
+function textOf(bytes: Buffer, start = 0, end = bytes.length): string {
+  const part = start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
+  return part.toString(isAscii(part) ? 'latin1' : 'utf8');
 }
 
 /** A pack's header and body when it is one this version reads and its checksum matches, else undefined. */
@@ -134,7 +145,7 @@ function splitPack(data: Uint8Array | string): { header: PackHeader; body: Buffe
   if (newline === -1) return { problem: 'no header line (truncated?)' };
   let header: Partial<PackHeader>;
   try {
-    header = JSON.parse(bytes.toString('utf8', 0, newline)) as Partial<PackHeader>;
+    header = JSON.parse(textOf(bytes, 0, newline)) as Partial<PackHeader>;
   } catch {
     return { problem: 'its header is not JSON' };
   }
@@ -157,17 +168,20 @@ function splitPack(data: Uint8Array | string): { header: PackHeader; body: Buffe
   return { header: header as PackHeader, body };
 }
 
-/** One body element as an event, or a problem. */
-function decodeElement(value: unknown, id: string, location: string): AnyEvent | string {
+/** One body element, of the event file `name`, as an event, or a problem. */
+function decodeElement(value: unknown, name: string, location: string): AnyEvent | string {
   if (typeof value === 'string') {
     try {
-      return parseStoredEvent({ text: value, location, expectedId: id });
+      return parseStoredEvent({ text: value, location: `${location} (${name})`, expectedId: eventIdOfPath(name) });
     } catch (error) {
       return (error as Error).message;
     }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not an event';
   const object = value as Record<string, unknown>;
-  if (object.id !== id) return `id '${String(object.id)}' where the name says '${id}'`;
+  // Compared in place (no id sliced out of each name): the header's names are already the log's.
+  if (typeof object.id !== 'string' || !pathHasEventId(name, object.id)) {
+    return `id '${String(object.id)}' where the name says '${eventIdOfPath(name)}'`;
+  }
   return reviveValidatedEvent(object);
 }
