@@ -2,7 +2,7 @@ import type { Message } from '@x/events';
 import { LLMAbortedError } from './errors/llm-aborted-error.js';
 import { LLMScriptExhaustedError } from './errors/llm-script-exhausted-error.js';
 import { assistantMessage } from './internal/assistant-message.js';
-import { jsonLength } from './internal/json-length.js';
+import { roughJsonLength } from './internal/rough-json-length.js';
 import type { LLM, LLMMessage, LLMRequest, LLMResponse } from './llm.js';
 import type { TokenUsage } from './metrics.js';
 import type { RecordedResponse } from './recording.js';
@@ -25,46 +25,36 @@ function roughTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-/** JSON length of each frozen message seen (eventsToMessages' are), so a long conversation is not re-serialised per call. */
-const jsonLengths = new WeakMap<LLMMessage, number>();
-
-function messageJsonLength(message: LLMMessage): number {
-  let length = jsonLengths.get(message);
-  if (length === undefined) {
-    length = jsonLength(message) ?? 0;
-    if (Object.isFrozen(message)) jsonLengths.set(message, length);
-  }
-  return length;
-}
-
-/**
- * The previous request's messages and `sums[i]`, the JSON length of its first `i` messages. A conversation's next
- * request repeats the same frozen message objects and adds a few, so only the new ones are measured: one
- * identity comparison per message instead of one WeakMap look-up (which, per message per call, was the offline
- * model's whole cost at step 1,000).
- */
-const previous: { messages: unknown[]; sums: number[] } = { messages: [], sums: [0] };
 /** Kept in place of a message that is not frozen (it may change before the next call): matches nothing. */
 const UNSHARED = Symbol('unshared');
 
-/** `JSON.stringify(messages).length`, without building the string: brackets, commas and each message. */
-function messagesJsonLength(messages: readonly LLMMessage[]): number {
-  const limit = Math.min(previous.messages.length, messages.length);
-  let shared = 0;
-  while (shared < limit && previous.messages[shared] === messages[shared]) shared += 1;
-  // Truncated and extended in place: no copy of a long history per call. Popped, not `length =`: shrinking a long
-  // array through its length was most of this function's time at 1,000 steps, where one message is dropped per call.
-  while (previous.messages.length > shared) previous.messages.pop();
-  while (previous.sums.length > shared + 1) previous.sums.pop();
-  for (let index = shared; index < messages.length; index++) {
-    previous.messages.push(Object.isFrozen(messages[index]) ? messages[index] : UNSHARED);
-    previous.sums.push(previous.sums[index]! + messageJsonLength(messages[index]!));
-  }
-  return 2 + Math.max(0, messages.length - 1) + previous.sums[messages.length]!;
+/**
+ * `JSON.stringify(messages).length` (roughly: see `roughJsonLength`), remembered across the requests of one
+ * model: the previous request's messages and `sums[i]`, the length of its first `i` messages. A conversation's
+ * next request repeats the same frozen message objects and adds a few, so only the new ones are measured: one
+ * identity comparison per message. Per model, not per process: one model's requests do not evict another's.
+ */
+function createPromptLength(): (messages: readonly LLMMessage[]) => number {
+  const previous: { messages: unknown[]; sums: number[] } = { messages: [], sums: [0] };
+  return (messages) => {
+    const limit = Math.min(previous.messages.length, messages.length);
+    let shared = 0;
+    while (shared < limit && previous.messages[shared] === messages[shared]) shared += 1;
+    // Truncated and extended in place: no copy of a long history per call. Popped, not `length =`: shrinking a long
+    // array through its length was most of this function's time at 1,000 steps, where one message is dropped per call.
+    while (previous.messages.length > shared) previous.messages.pop();
+    while (previous.sums.length > shared + 1) previous.sums.pop();
+    for (let index = shared; index < messages.length; index++) {
+      const message = messages[index]!;
+      previous.messages.push(Object.isFrozen(message) ? message : UNSHARED);
+      previous.sums.push(previous.sums[index]! + (roughJsonLength(message) ?? 0));
+    }
+    return 2 + Math.max(0, messages.length - 1) + previous.sums[messages.length]!;
+  };
 }
 
-function syntheticUsage(request: LLMRequest, message: Message, responseId: string): TokenUsage {
-  const prompt = Math.max(1, Math.ceil(messagesJsonLength(request.messages) / 4));
+function syntheticUsage(promptLength: number, message: Message, responseId: string): TokenUsage {
+  const prompt = Math.max(1, Math.ceil(promptLength / 4));
   const completion = roughTokens(
     message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') +
       (message.tool_calls ?? []).map((call) => call.name + call.arguments).join(''),
@@ -120,6 +110,7 @@ function turnMessage(turn: OfflineTurn, responseNumber: string): Message {
  */
 export function createOfflineLLM(options: OfflineLLMOptions): LLM {
   let turnIndex = 0;
+  const promptLength = createPromptLength();
 
   function next(request: LLMRequest): { id: string; message: Message } {
     const index = turnIndex;
@@ -163,7 +154,7 @@ export function createOfflineLLM(options: OfflineLLMOptions): LLM {
         id,
         message,
         finishReason: message.tool_calls ? 'tool_calls' : 'stop',
-        usage: syntheticUsage(request, message, id),
+        usage: syntheticUsage(promptLength(request.messages), message, id),
         cost: 0,
         latencySeconds: 0,
       };
