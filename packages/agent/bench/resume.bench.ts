@@ -10,7 +10,9 @@
 //
 // Each run is a fresh child process on the built package (bench/resume-child.mjs, plain node) after the
 // page cache was dropped (`echo 1 > /proc/sys/vm/drop_caches`; the output says when the machine does
-// not allow it): it resumes, sends a message and runs the first new step. Median of RUNS runs.
+// not allow it): it resumes, sends a message and runs the first new step. Median of RUNS runs. The
+// uncondensed row has a floor beside it, taken the same way: a plain node process that reads and
+// JSON.parses every pack, keeping the values (bench/resume-floor-child.mjs), and x's ratio to it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -213,6 +215,54 @@ async function writeConversation(
   return id;
 }
 
+/** RUNS cold runs of a child script after a warm-up: what each printed last, and why the cache was not dropped. */
+function medianRuns(script: string, args: readonly string[]): { runs: Record<string, number>[]; notDropped?: string } {
+  const runs: Record<string, number>[] = [];
+  let notDropped: string | undefined;
+  for (let run = 0; run <= RUNS; run++) {
+    notDropped = dropPageCache();
+    // The child is a separate plain-node script: a benchmark must never spawn itself.
+    const child = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`${script} failed: ${child.stderr}`);
+    if (run > 0) runs.push(JSON.parse(child.stdout.trim().split('\n').at(-1) as string));
+  }
+  return { runs, notDropped };
+}
+
+/**
+ * The uncondensed row's floor, taken the same way (fresh processes, page cache dropped, median): a plain node
+ * process that reads every pack of the log and JSON.parses it, keeping the values (bench/resume-floor-child.mjs),
+ * the least any reader that materialises the events pays. Runs after the row, whose warm-up wrote the packs.
+ */
+function printFloor(row: {
+  id: string;
+  elapsed: number;
+  rss: number;
+  cpu: number;
+  targetMs: number;
+  targetMb: number;
+}) {
+  const packs = join(root, conversationDirName(row.id), 'events', '.slots', 'packs');
+  const script = fileURLToPath(new URL('./resume-floor-child.mjs', import.meta.url));
+  const { runs } = medianRuns(script, [packs]);
+  const pick = (key: string) => median(runs.map((run) => run[key]!));
+  const elapsed = pick('elapsed');
+  const rss = pick('rss') / 2 ** 20;
+  console.log(
+    `  floor: plain node reading and JSON.parsing every pack (${pick('events')} events), keeping the values: ` +
+      `${elapsed.toFixed(1)} ms (CPU ${pick('cpu').toFixed(0)} ms), peak RSS ${rss.toFixed(0)} MB; ` +
+      `x is ${(row.elapsed / elapsed).toFixed(2)}× its time (CPU ${(row.cpu / pick('cpu')).toFixed(2)}×) and ${(row.rss / rss).toFixed(2)}× its peak RSS`,
+  );
+  if (rss > row.targetMb) {
+    console.log(
+      `  the memory target ≤ ${row.targetMb} MB is below this floor (${rss.toFixed(0)} MB): no reader that materialises every event meets it`,
+    );
+  }
+  if (elapsed > row.targetMs) {
+    console.log(`  the time target ≤ ${row.targetMs} ms is below this floor (${elapsed.toFixed(0)} ms)`);
+  }
+}
+
 const root = await mkdtemp(join(tmpdir(), 'x-resume-bench-'));
 try {
   const condensedId = await writeConversation(root, true);
@@ -234,7 +284,7 @@ try {
   const cases = [
     { label: 'condensed every 240 events', id: condensedId, durability: 'none', targetMs: 200, targetMb: 100 },
     { label: 'condensed every 240 events', id: condensedId, durability: 'fsync', targetMs: 200, targetMb: 100 },
-    { label: 'uncondensed', id: uncondensedId, durability: 'none', targetMs: 600, targetMb: 150 },
+    { label: 'uncondensed', id: uncondensedId, durability: 'none', targetMs: 600, targetMb: 150, floor: true },
     ...(segmentId === undefined
       ? []
       : [
@@ -247,17 +297,10 @@ try {
           },
         ]),
   ] as const;
-  for (const { label, id, durability, targetMs, targetMb } of cases) {
-    const runs: Record<string, number>[] = [];
-    let notDropped: string | undefined;
+  for (const testCase of cases) {
+    const { label, id, durability, targetMs, targetMb } = testCase;
     // Run 0 is a warm-up (not counted): it also writes the first step's events, as every later run does.
-    for (let run = 0; run <= RUNS; run++) {
-      notDropped = dropPageCache();
-      // The child is a separate plain-node script: a benchmark must never spawn itself.
-      const child = spawnSync(process.execPath, [childScript, root, id, durability], { encoding: 'utf8' });
-      if (child.status !== 0) throw new Error(`resume child failed: ${child.stderr}`);
-      if (run > 0) runs.push(JSON.parse(child.stdout.trim().split('\n').at(-1) as string));
-    }
+    const { runs, notDropped } = medianRuns(childScript, [root, id, durability]);
     const pick = (key: string) => median(runs.map((run) => run[key]!));
     const elapsed = pick('elapsed');
     const rss = pick('rss') / 2 ** 20;
@@ -268,6 +311,7 @@ try {
         `median of ${RUNS} ${notDropped === undefined ? 'cold processes (page cache dropped)' : `processes, page cache NOT dropped (${notDropped})`}; ` +
         `${(elapsed / 8600).toFixed(3)}× the reference; time target ≤ ${targetMs} ms ${elapsed <= targetMs ? 'met' : 'NOT met'}, memory target ≤ ${targetMb} MB ${rss <= targetMb ? 'met' : 'NOT met'}`,
     );
+    if ('floor' in testCase) printFloor({ id, elapsed, rss, cpu: pick('cpu'), targetMs, targetMb });
   }
 } finally {
   // BENCH_KEEP=1 keeps the conversation (for profiling the child with --cpu-prof).
