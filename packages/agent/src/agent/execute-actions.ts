@@ -2,6 +2,7 @@ import { type ActionEvent, AGENT_ACTION_CLASSIFICATION, createEvent, type Observ
 import { findSandboxUnavailable } from '../sandbox/internal/find-sandbox-unavailable.js';
 import { maskStrings } from '../secrets/internal/mask-strings.js';
 import { traceTool } from '../telemetry/index.js';
+import { toolsByName } from '../tools/internal/tools-by-name.js';
 import type { Tool } from '../tools/tool.js';
 import { ToolExecutionError } from '../tools/tool-execution-error.js';
 import type { StepContext } from './step-context.js';
@@ -23,7 +24,7 @@ export async function executeActions(
 ): Promise<void> {
   const finishIndex = actions.findIndex((action) => action.tool_name === 'finish');
   const batch = finishIndex === -1 ? actions : actions.slice(0, finishIndex + 1);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const { byName } = toolsByName(tools);
 
   let finishBlocked = false;
   let awaitingClient = false;

@@ -5,6 +5,7 @@ import { type Arguments, parseToolCallArguments } from './internal/parse-argumen
 import { pythonRepr } from './internal/python-repr.js';
 import { repairArguments } from './internal/repair-arguments.js';
 import { inputJsonSchemaFor, strictSchemaFor } from './internal/tool-json-schema.js';
+import { toolsByName } from './internal/tools-by-name.js';
 import type { Tool } from './tool.js';
 
 export interface ParseToolCallOptions {
@@ -51,7 +52,7 @@ export function parseToolCall(
   tools: readonly Tool[],
   options: ParseToolCallOptions,
 ): ToolCallParseResult {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const { byName, names } = toolsByName(tools);
   let arguments_: Arguments | undefined;
   try {
     try {
@@ -59,7 +60,7 @@ export function parseToolCall(
     } catch (error) {
       throw new ValidationFailure(error instanceof Error ? error.message : String(error));
     }
-    const normalized = normalizeToolCall(call.name, arguments_, new Set(byName.keys()));
+    const normalized = normalizeToolCall(call.name, arguments_, names);
     if (!normalized.ok) throw new ValidationFailure(normalized.message);
     const tool = byName.get(normalized.name);
     if (tool === undefined) {

@@ -14,6 +14,8 @@ import { walkJson } from './walk-json.js';
 
 export type SafeParseEventResult = { success: true; event: AnyEvent } | { success: false; error: EventParseError };
 
+const JITLESS = { jitless: true } as const;
+
 /** A Map, not the schemas object: a kind such as `toString` or `__proto__` must find nothing. */
 const builtins = new Map<string, z.ZodType>(Object.entries(builtinEventSchemas));
 
@@ -61,7 +63,9 @@ function validateEventValue(value: unknown, options: ValidateEventOptions): Safe
   if (fast !== undefined) {
     event = fast;
   } else {
-    const parsed = schema.safeParse(input.value);
+    // Created events of these kinds are few (a system prompt, a user message): zod's compiled fast path
+    // (`new Function` per object schema, ~10 ms for a SystemPromptEvent) would cost more than it saves.
+    const parsed = schema.safeParse(input.value, options.creating === true ? JITLESS : undefined);
     if (!parsed.success) return failure(id, kind, toIssues(parsed.error));
     event = parsed.data as Record<string, unknown>;
   }
