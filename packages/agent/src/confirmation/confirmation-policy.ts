@@ -70,7 +70,8 @@ export function parseConfirmationPolicy(value: unknown): ConfirmationPolicy {
   const key = policyKey(value);
   const cached = key === undefined ? undefined : parsedByKey.get(key);
   if (cached !== undefined) return { ...cached };
-  const parsed = confirmationPolicySchema.safeParse(value);
+  // Parsed once per policy (cached above): zod's compiled fast path would cost more than it saves.
+  const parsed = confirmationPolicySchema.safeParse(value, { jitless: true });
   if (parsed.success) {
     if (key !== undefined && parsedByKey.size < 64) parsedByKey.set(key, { ...parsed.data });
     return parsed.data;

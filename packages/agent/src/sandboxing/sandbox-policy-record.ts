@@ -36,7 +36,10 @@ export async function readSandboxPolicyRecord(
   const path = `${directory}/${SANDBOX_POLICY_FILE}`;
   if (!(await store.exists(path))) return undefined;
   try {
-    const parsed = sandboxPolicyRecordSchema.safeParse(JSON.parse(await store.read(path)));
+    const parsed = sandboxPolicyRecordSchema.safeParse(JSON.parse(await store.read(path)), {
+      // Read once per conversation: zod's compiled fast path would cost more than it saves.
+      jitless: true,
+    });
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

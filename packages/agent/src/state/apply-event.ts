@@ -16,6 +16,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const taskListSchema = stateTaskItemSchema.array();
 
 /**
+ * A key's update is parsed once per change (the per-step stats arrive validated): zod's compiled fast path (a
+ * `new Function` per object schema, ~5 ms for the first policy or thresholds) would cost more than it saves.
+ */
+const JITLESS = { jitless: true } as const;
+
+/**
  * The state after one more event: a pure function, so the same events always give the same state and
  * the state at any index is a fold over the events before it (time travel).
  *
@@ -130,7 +136,7 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
     return;
   }
   if (key === 'escalation') {
-    const escalation = escalationValueSchema.safeParse(value);
+    const escalation = escalationValueSchema.safeParse(value, JITLESS);
     // The index tells a run that it was this run's sub-agent that escalated, not an earlier one.
     if (escalation.success) state.escalation = { ...escalation.data, event_index: state.event_count - 1 };
     return;
@@ -142,9 +148,10 @@ function applyStateUpdate(state: ConversationState, key: string, value: unknown)
   if (!updatableKeys.includes(key)) return;
   const shape = conversationStateSchema.shape as Record<
     string,
-    { safeParse(v: unknown): { success: boolean; data?: unknown } }
+    { safeParse(v: unknown, params?: typeof JITLESS): { success: boolean; data?: unknown } }
   >;
-  const parsed = key === 'execution_status' ? executionStatusSchema.safeParse(value) : shape[key]?.safeParse(value);
+  const parsed =
+    key === 'execution_status' ? executionStatusSchema.safeParse(value) : shape[key]?.safeParse(value, JITLESS);
   // A malformed update (e.g. written by a buggy client) is ignored rather than breaking the fold.
   if (!parsed?.success) return;
   (state as Record<string, unknown>)[key] = parsed.data;

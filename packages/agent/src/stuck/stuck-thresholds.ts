@@ -36,7 +36,8 @@ export const DEFAULT_STUCK_THRESHOLDS: StuckThresholds = Object.freeze({
  * `InvalidStuckThresholdsError` naming each bad threshold and its value.
  */
 export function resolveStuckThresholds(input: StuckThresholdsInput = {}): StuckThresholds {
-  const parsed = stuckThresholdsSchema.safeParse(input);
+  // Once per conversation: zod's compiled fast path would cost more than it saves.
+  const parsed = stuckThresholdsSchema.safeParse(input, { jitless: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(thresholds)';

@@ -85,6 +85,22 @@ describe('parseToolCall: valid calls', () => {
     }
   });
 
+  it('renames a typo with no null beside it, and drops a null with no typo beside it', () => {
+    const renamed = parseOk(call('terminal', { command: 'ls', security_riks: 'LOW' }));
+    expect(renamed.securityRisk).toBe('LOW');
+    const dropped = parseOk(call('terminal', { command: 'ls', timeout: null }));
+    expect(dropped.normalizedCall.arguments).toBe('{"command": "ls"}');
+  });
+
+  it('finds a tool added to a list that is not frozen, after the list was first used', () => {
+    const tools = [terminal];
+    expect(parseErr(call('status', {}), tools).error).toContain("Tool 'status' not found");
+    tools.push(
+      defineTool({ name: 'status', description: 's', parameters: z.object({}), execute: () => ({ content: '' }) }),
+    );
+    expect(parseOk(call('status', {}), tools).tool.name).toBe('status');
+  });
+
   it('keeps a registered tool name even when it is an alias', () => {
     const bash = defineTool({
       name: 'bash',

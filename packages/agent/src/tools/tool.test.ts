@@ -68,3 +68,18 @@ describe('built-in finish and think', () => {
     });
   });
 });
+
+describe('defineTool observation fields', () => {
+  it('keeps a __proto__ field of a result as a field, never as the prototype', async () => {
+    const tool = defineTool({
+      name: 'odd',
+      description: 'returns an odd field',
+      parameters: z.object({}),
+      execute: () => ({ content: 'ok', ...(JSON.parse('{"__proto__": {"polluted": true}}') as object) }),
+    });
+    const observation = (await tool.run({}, context)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(observation)).toBe(Object.prototype);
+    expect(Object.hasOwn(observation, '__proto__')).toBe(true);
+    expect(Object.keys(observation)).toEqual(['content', 'is_error', '__proto__', 'kind']);
+  });
+});

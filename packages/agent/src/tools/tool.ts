@@ -174,9 +174,20 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): 
   const validator = strictSchemaFor(spec.parameters);
 
   const run = async (args: z.output<Schema>, context: ToolContext): Promise<Observation> => {
-    const { content, is_error, kind: _kind, ...extra } = await spec.execute(args, context);
+    const result = await spec.execute(args, context);
+    const { content, is_error } = result;
     const parts = typeof content === 'string' ? [textContent(content)] : content;
-    return { content: parts, is_error: is_error ?? false, ...extra, kind: observationKind };
+    // `{ content, is_error, ...extra, kind }` written out: object rest is a slow runtime copy, run at every call.
+    const observation: Record<string, unknown> = { content: parts, is_error: is_error ?? false };
+    for (const key of Object.keys(result)) {
+      if (key === 'content' || key === 'is_error' || key === 'kind') continue;
+      const value = (result as Record<string, unknown>)[key];
+      if (key === '__proto__') {
+        Object.defineProperty(observation, key, { value, enumerable: true, writable: true, configurable: true });
+      } else observation[key] = value;
+    }
+    observation.kind = observationKind;
+    return observation as Observation;
   };
 
   return Object.freeze({

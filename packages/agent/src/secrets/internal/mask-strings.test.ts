@@ -24,3 +24,26 @@ describe('maskStrings', () => {
     });
   });
 });
+
+describe('maskStrings copy on write', () => {
+  it('returns the value itself when the mask changes nothing, and copies only the path to a change', () => {
+    const untouched = { kind: 'X', content: [{ type: 'text', text: 'plain' }], meta: { n: 1 } };
+    expect(maskStrings(untouched, (text) => text)).toBe(untouched);
+
+    const observation = { kind: 'X', content: [{ type: 'text', text: 'the S' }], meta: { n: 1 } };
+    const masked = maskStrings(observation, (text) => text.replaceAll('S', '#'));
+    expect(masked).not.toBe(observation);
+    expect(masked.content[0]).toEqual({ type: 'text', text: 'the #' });
+    expect(masked.meta).toBe(observation.meta);
+    // The input is never changed.
+    expect(observation.content[0]?.text).toBe('the S');
+  });
+
+  it('keeps a __proto__ field a field when masking it', () => {
+    const observation = JSON.parse('{"kind":"X","__proto__":"S"}') as Record<string, unknown>;
+    const masked = maskStrings(observation, (text) => text.replaceAll('S', '#'));
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
+    expect(Object.hasOwn(masked, '__proto__')).toBe(true);
+    expect(masked.__proto__).toBe('#');
+  });
+});

@@ -25,6 +25,18 @@ const securityRiskTypos = ['security_rort', 'securtiy_risk', 'security_riks'];
 
 /** Renames the first `security_risk` typo found and drops null-valued keys (null means absent). */
 export function normalizeArgumentKeys(arguments_: Arguments): Arguments {
+  // Almost every call has neither a typo nor a null: then the copy is one pass over the keys, no rebuild (a
+  // `__proto__` key takes the general path, which has always dropped it).
+  let clean = true;
+  for (const key in arguments_) {
+    if (!Object.hasOwn(arguments_, key)) continue;
+    const value = arguments_[key];
+    if (value === null || value === undefined || securityRiskTypos.includes(key) || key === '__proto__') {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return { ...arguments_ };
   const renamed = { ...arguments_ };
   for (const typo of securityRiskTypos) {
     if (typo in renamed) {
