@@ -93,7 +93,7 @@ describe('parseToolCall: valid calls', () => {
   });
 
   it('finds a tool added to a list that is not frozen, after the list was first used', () => {
-    const tools = [terminal];
+    const tools: Tool[] = [terminal];
     expect(parseErr(call('status', {}), tools).error).toContain("Tool 'status' not found");
     tools.push(
       defineTool({ name: 'status', description: 's', parameters: z.object({}), execute: () => ({ content: '' }) }),

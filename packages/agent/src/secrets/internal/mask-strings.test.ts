@@ -44,6 +44,6 @@ describe('maskStrings copy on write', () => {
     const masked = maskStrings(observation, (text) => text.replaceAll('S', '#'));
     expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
     expect(Object.hasOwn(masked, '__proto__')).toBe(true);
-    expect(masked.__proto__).toBe('#');
+    expect(Object.getOwnPropertyDescriptor(masked, '__proto__')?.value).toBe('#');
   });
 });
