@@ -47,3 +47,15 @@ describe('maskStrings copy on write', () => {
     expect(Object.getOwnPropertyDescriptor(masked, '__proto__')?.value).toBe('#');
   });
 });
+
+describe('maskStrings on shared and cyclic values', () => {
+  it('masks a part shared by two fields in both, and returns a cyclic value without secrets as it is', () => {
+    const shared = { text: 'S' };
+    const masked = maskStrings({ a: shared, b: [shared] }, (text) => text.replaceAll('S', '#'));
+    expect(masked).toEqual({ a: { text: '#' }, b: [{ text: '#' }] });
+
+    const cyclic: Record<string, unknown> = { text: 'plain' };
+    cyclic.self = cyclic;
+    expect(maskStrings(cyclic, (text) => text.replaceAll('S', '#'))).toBe(cyclic);
+  });
+});
