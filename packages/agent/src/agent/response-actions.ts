@@ -2,6 +2,7 @@ import {
   type ActionEvent,
   AGENT_ACTION_CLASSIFICATION,
   type AgentErrorEvent,
+  type CreateEventInput,
   createEvent,
   type TextContent,
 } from '@x/events';
@@ -20,35 +21,34 @@ export function actionsFromResponse(
   securityAnalyzerEnabled: boolean,
 ): (ActionEvent | AgentErrorEvent)[] {
   const message = response.message;
-  const thought = message.content.filter((part): part is TextContent => part.type === 'text');
+  const calls = message.tool_calls ?? [];
   const events: (ActionEvent | AgentErrorEvent)[] = [];
-  (message.tool_calls ?? []).forEach((call, index) => {
-    const first = index === 0;
-    const turn = {
-      thought: first ? thought : [],
-      ...(first && message.reasoning_content !== undefined ? { reasoning_content: message.reasoning_content } : {}),
-      thinking_blocks: first ? message.thinking_blocks : [],
-      ...(first && message.responses_reasoning_item !== undefined
-        ? { responses_reasoning_item: message.responses_reasoning_item }
-        : {}),
-      tool_call_id: call.id,
-      llm_response_id: response.id,
-    };
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index] as (typeof calls)[number];
     const parsed = parseToolCall(call, tools, { securityAnalyzerEnabled });
-    if (parsed.ok) {
-      events.push(
-        createEvent('ActionEvent', {
-          ...turn,
-          action: parsed.action,
-          tool_name: parsed.tool.name,
-          tool_call: parsed.normalizedCall,
-          security_risk: parsed.securityRisk,
-          summary: parsed.summary,
-        }),
-      );
-      return;
+    // Fields in the order the spreads used to give them (the schema's output orders them anyway).
+    const turn: Record<string, unknown> = {
+      thought: index === 0 ? message.content.filter((part): part is TextContent => part.type === 'text') : [],
+    };
+    if (index === 0 && message.reasoning_content !== undefined) turn.reasoning_content = message.reasoning_content;
+    turn.thinking_blocks = index === 0 ? message.thinking_blocks : [];
+    if (index === 0 && message.responses_reasoning_item !== undefined) {
+      turn.responses_reasoning_item = message.responses_reasoning_item;
     }
-    events.push(createEvent('ActionEvent', { ...turn, tool_name: call.name, tool_call: parsed.actionToolCall }));
+    turn.tool_call_id = call.id;
+    turn.llm_response_id = response.id;
+    if (parsed.ok) {
+      turn.action = parsed.action;
+      turn.tool_name = parsed.tool.name;
+      turn.tool_call = parsed.normalizedCall;
+      turn.security_risk = parsed.securityRisk;
+      turn.summary = parsed.summary;
+      events.push(createEvent('ActionEvent', turn as CreateEventInput<'ActionEvent'>));
+      continue;
+    }
+    turn.tool_name = call.name;
+    turn.tool_call = parsed.actionToolCall;
+    events.push(createEvent('ActionEvent', turn as CreateEventInput<'ActionEvent'>));
     events.push(
       createEvent('AgentErrorEvent', {
         tool_name: parsed.errorToolName,
@@ -57,6 +57,6 @@ export function actionsFromResponse(
         classification: AGENT_ACTION_CLASSIFICATION,
       }),
     );
-  });
+  }
   return events;
 }

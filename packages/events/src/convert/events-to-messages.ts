@@ -43,8 +43,7 @@ export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
   while (same < max && events[same] === memo.events[same]) same++;
   // Message i is final once message i + 1 starts inside the unchanged prefix: nothing after can
   // extend it (a batch or a merge ends at the first event that does not join it).
-  let keep = 0;
-  while (keep + 1 < memo.messages.length && memo.starts[keep + 1]! < same) keep++;
+  let keep = lastStartBefore(memo.starts, same);
   let from = keep === 0 ? 0 : memo.starts[keep]!;
   // A tool message is built from one event and nothing extends it (only batches and plain user messages
   // grow): it is final as soon as its event is unchanged. The last message of a step is usually one, and
@@ -66,6 +65,21 @@ export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
   truncate(memo.events, same);
   for (let index = same; index < events.length; index++) memo.events.push(events[index]!);
   return memo.messages.slice();
+}
+
+/**
+ * The last message index `k` whose next message starts before `same` (`starts[k + 1] < same`), or 0: a binary
+ * search, `starts` being increasing (a linear scan walked every message of the conversation at every step).
+ */
+function lastStartBefore(starts: readonly number[], same: number): number {
+  let low = 1;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (starts[middle]! < same) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
 }
 
 /** Shortens an array in place by popping (cheaper than assigning `length` on a long array). */
