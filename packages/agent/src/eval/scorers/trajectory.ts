@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { EvalToolCall } from '../eval-run.js';
 import type { Scorer } from './scorer.js';
@@ -27,6 +27,16 @@ export const trajectoryConfigSchema = z.strictObject({
   minRecall: z.number().min(0).max(1).optional(),
 });
 export type TrajectoryConfig = z.infer<typeof trajectoryConfigSchema>;
+
+/**
+ * `node:util`, required on first use: imported as an ES module it is built with every lazy export it has (argument
+ * parsing, MIME types), a cost every process importing the package paid for a scorer few of them run.
+ */
+let util: typeof import('node:util') | undefined;
+function isDeepStrictEqual(left: unknown, right: unknown): boolean {
+  util ??= createRequire(import.meta.url)('node:util') as typeof import('node:util');
+  return util.isDeepStrictEqual(left, right);
+}
 
 function matches(expected: ExpectedToolCall, actual: EvalToolCall): boolean {
   if (typeof expected === 'string') return expected === actual.tool;
