@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { copyFields } from '../internal/copy-fields.js';
 
 // Missing and null are the same (design.md): every defaulted field accepts null or absence.
 const count = z
@@ -184,24 +185,21 @@ function isMeaningful(usage: TokenUsage | null): usage is TokenUsage {
  */
 export function recordResponse(metrics: Metrics, response: ResponseRecord, now: Date = new Date()): Metrics {
   const model = metrics.model_name;
-  const next: Metrics = {
-    ...metrics,
-    response_latencies: [
-      ...metrics.response_latencies,
-      { model, latency: Math.max(0, response.latencySeconds), response_id: response.id },
-    ],
-  };
+  // Copies and stores, not spreads followed by fields: see `copyFields` (once a step each).
+  const next = copyFields(metrics);
+  next.response_latencies = [
+    ...metrics.response_latencies,
+    { model, latency: Math.max(0, response.latencySeconds), response_id: response.id },
+  ];
   if (response.cost > 0) {
     next.accumulated_cost = metrics.accumulated_cost + response.cost;
     next.costs = [...metrics.costs, { model, cost: response.cost, timestamp: now.getTime() / 1000 }];
   }
   if (isMeaningful(response.usage)) {
-    const usage: TokenUsage = {
-      ...response.usage,
-      model,
-      per_turn_token: response.usage.prompt_tokens + response.usage.completion_tokens,
-      response_id: response.id,
-    };
+    const usage = copyFields(response.usage);
+    usage.model = model;
+    usage.per_turn_token = response.usage.prompt_tokens + response.usage.completion_tokens;
+    usage.response_id = response.id;
     next.token_usages = [...metrics.token_usages, usage];
     next.accumulated_token_usage = addTokenUsage(metrics.accumulated_token_usage, usage);
   }

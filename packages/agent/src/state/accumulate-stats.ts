@@ -18,7 +18,12 @@ export function accumulateStats(
 ): ConversationStatsSnapshot {
   const usage: Record<string, Metrics> = {};
   for (const [usageId, snapshot] of Object.entries(stats.usage_to_metrics)) {
-    usage[usageId] = { ...emptyMetrics(snapshot.model_name), ...snapshot };
+    // `{ ...emptyMetrics(model), ...snapshot }` as one assign onto the fresh object (see `copyFields`); a
+    // `__proto__` field keeps the spreads, which keep it a field.
+    const metrics = emptyMetrics(snapshot.model_name);
+    usage[usageId] = Object.hasOwn(snapshot, '__proto__')
+      ? { ...metrics, ...snapshot }
+      : Object.assign(metrics, snapshot);
   }
   usage[llm.usageId] = recordResponse(usage[llm.usageId] ?? emptyMetrics(llm.model), response);
   return statsSnapshot({ usage_to_metrics: usage });

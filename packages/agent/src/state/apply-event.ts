@@ -1,4 +1,5 @@
 import type { AnyEvent } from '@x/events';
+import { copyFields } from '../internal/copy-fields.js';
 import {
   ARTIFACT_DELTA_KEY,
   applyArtifactDelta,
@@ -32,7 +33,9 @@ const JITLESS = { jitless: true } as const;
  * a conversation error errors).
  */
 export function applyEvent(state: ConversationState, event: AnyEvent): ConversationState {
-  const next: ConversationState = { ...state, event_count: state.event_count + 1 };
+  // A copy and a store, not `{ ...state, event_count }`: see `copyFields` (three events a step).
+  const next = copyFields(state);
+  next.event_count = state.event_count + 1;
   // Every event but a state update is a node of the conversation tree and becomes HEAD (reference §7.7).
   if (event.kind !== 'ConversationStateUpdateEvent' && !isOpaqueStateUpdate(event)) {
     next.leaf_event_id = event.id;

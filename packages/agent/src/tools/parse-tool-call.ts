@@ -1,4 +1,5 @@
 import { type Action, type MessageToolCall, pythonJsonDumps, type SecurityRisk } from '@x/events';
+import { copyFields } from '../internal/copy-fields.js';
 import { formatValidationError } from './internal/format-validation-error.js';
 import { normalizeToolCall } from './internal/normalize-tool-call.js';
 import { type Arguments, parseToolCallArguments } from './internal/parse-arguments.js';
@@ -72,14 +73,17 @@ export function parseToolCall(
       normalized.arguments,
       (tool.inputSchema as ReturnType<typeof inputJsonSchemaFor> | undefined) ?? inputJsonSchemaFor(tool.parameters),
     );
-    const normalizedCall: MessageToolCall = { ...call, name: tool.name, arguments: pythonJsonDumps(arguments_) };
+    // Copies and stores, not spreads followed by fields: see `copyFields` (once a step each).
+    const normalizedCall = copyFields(call);
+    normalizedCall.name = tool.name;
+    normalizedCall.arguments = pythonJsonDumps(arguments_);
     const securityRisk = extractSecurityRisk(arguments_, tool, options);
     const summary = extractSummary(arguments_, tool);
 
     const parsed = strictSchemaFor(tool.parameters).safeParse(arguments_);
     if (!parsed.success) throw new ValidationFailure(formatValidationError(parsed.error, tool.actionKind));
     const data = parsed.data as Record<string, unknown>;
-    const action = tool.toAction?.(data) ?? ({ ...data, kind: tool.actionKind } as Action);
+    const action = tool.toAction?.(data) ?? withKind(data, tool.actionKind);
     return { ok: true, tool, action, normalizedCall, securityRisk, summary };
   } catch (failure) {
     if (!(failure instanceof ValidationFailure)) throw failure;
@@ -91,6 +95,12 @@ export function parseToolCall(
         : `Parameters provided: ${pythonRepr(Object.keys(arguments_))}`;
     return invalid(call, `Error validating tool '${toolName}': ${failure.message}. ${provided}`, toolName);
   }
+}
+
+function withKind(data: Record<string, unknown>, kind: string): Action {
+  const action = copyFields(data);
+  action.kind = kind;
+  return action as Action;
 }
 
 function invalid(call: MessageToolCall, error: string, errorToolName: string): InvalidToolCall {

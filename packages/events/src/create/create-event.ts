@@ -32,8 +32,15 @@ export function createEvent<K extends BuiltinEventKind>(
 /** `createEvent` for any kind the registry knows (custom kinds included), untyped. */
 export function createEventValue(kind: string, fields: object, options: CreateEventOptions = {}): unknown {
   const given = fields as { id?: unknown; timestamp?: unknown };
-  // Key order does not matter here: the schema's output has the reference's order.
-  const input = { ...fields, id: given.id ?? newEventId(), timestamp: given.timestamp ?? eventTimestamp(), kind };
+  // Key order does not matter here: the schema's output has the reference's order. `{ ...fields, id, timestamp,
+  // kind }` written as a copy and three stores: on Node 20 (V8 11.3) an object spread followed by more properties
+  // costs microseconds per object, 10-40× the copy (three events a step). A `__proto__` field keeps the spread,
+  // whose copy keeps it a field where `Object.assign` would set the prototype.
+  const source = fields as Record<string, unknown>;
+  const input = Object.hasOwn(source, '__proto__') ? { ...source } : Object.assign({}, source);
+  input.id = given.id ?? newEventId();
+  input.timestamp = given.timestamp ?? eventTimestamp();
+  input.kind = kind;
   const result = validateEvent(input, {
     registry: options.registry ?? defaultEventRegistry,
     owned: false,
