@@ -91,6 +91,8 @@ export class SecretRegistry {
 
   /** Replaces every known secret value of 3 or more characters with `<secret-hidden>` (overlaps merge into one). */
   mask(text: string): string {
+    // Every string a tool returns comes through here: with no secret known there is nothing to collect.
+    if (this.#entries.size === 0 && this.#computedValues.size === 0) return text;
     return maskValues(
       text,
       this.knownValues().filter((value) => value.length >= minimumMaskedLength),
