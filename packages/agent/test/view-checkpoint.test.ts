@@ -153,6 +153,18 @@ describe('view checkpoint', () => {
     expect(ids(view.events)).toEqual(ids((await rebuiltView(id)).events));
   });
 
+  it('is ignored when a power loss left it empty or zero-filled (it is written without fsync)', async () => {
+    const { id } = await longConversation(12);
+    const resumedOnce = await resume(id, { agent: agentFor(0), persistenceDir: root });
+    const path = join(root, resumedOnce.directory, VIEW_CHECKPOINT_FILE);
+    const size = (await readFile(path)).length;
+    for (const left of [Buffer.alloc(0), Buffer.alloc(size)]) {
+      await writeFile(path, left);
+      const view = await (await resume(id, { agent: agentFor(0), persistenceDir: root })).view();
+      expect(ids(view.events)).toEqual(ids((await rebuiltView(id)).events));
+    }
+  });
+
   it('is ignored when it names another log, and the view is rebuilt from the log', async () => {
     const { id } = await longConversation(12);
     const resumedOnce = await resume(id, { agent: agentFor(0), persistenceDir: root });

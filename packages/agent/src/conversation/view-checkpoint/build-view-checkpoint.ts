@@ -119,7 +119,7 @@ function reusable(
 
 /**
  * Writes (or, when the view cannot be checkpointed, removes) the view checkpoint next to
- * base_state.json. Nothing is written while the view has not been built: an older file then stays, and
+ * base_state.json, without waiting for it to be durable (`writeRebuildable`). Nothing is written while the view has not been built: an older file then stays, and
  * `restoreView` checks it against the log before using it.
  */
 export async function writeViewCheckpoint(
@@ -133,5 +133,9 @@ export async function writeViewCheckpoint(
   const path = `${directory}/${VIEW_CHECKPOINT_FILE}`;
   const checkpoint = buildViewCheckpoint(view, state, log);
   if (checkpoint === undefined) await store.delete(path).catch(() => undefined);
+  // Without fsync where the store can: the file is derived and `restoreView` checks it against the log, so one
+  // a power loss lost, emptied or cut short only makes the next open rebuild the view.
+  else if (store.writeRebuildable !== undefined)
+    await store.writeRebuildable([{ path, data: JSON.stringify(checkpoint) }]);
   else await store.write(path, JSON.stringify(checkpoint));
 }
