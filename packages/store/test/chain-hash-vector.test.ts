@@ -25,6 +25,10 @@ describe('the chain hash format', () => {
     expect(computeChainHash(7, null, new TextEncoder().encode('{}'))).toBe(
       '0e995fe576f46c522555b0f7a36845b0a6defb0d0dba1e97417515662550cafd',
     );
+    // Text takes Node's one-shot hash where it has one, bytes the Hash object: the same digest either way.
+    const text = '{"kind":"MessageEvent","text":"sécond ✓ 𝄞"}';
+    expect(computeChainHash(3, first, text)).toBe(computeChainHash(3, first, new TextEncoder().encode(text)));
+    expect(computeChainHash(3, first, text)).toBe(independent(3, first, text));
   });
 
   it('links every appended event to the one before, over the event file’s bytes', async () => {

@@ -24,7 +24,7 @@ export async function recordResponse(
   const latest = sink.latestStats();
   const stats = accumulateStats(latest, call.llm, call.response);
   // A response without usage or cost changes nothing in the snapshot: record no event for it.
-  if (JSON.stringify(stats) === JSON.stringify(latest)) return;
+  if (statsUnchanged(latest, stats, call.llm.usageId)) return;
   const update = createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats });
   // Built from a validated snapshot, with the one entry it changed validated here: the fold need not parse it again.
   if (isValidatedStats(latest) && isValidEntry(stats.usage_to_metrics[call.llm.usageId])) {
@@ -35,6 +35,33 @@ export async function recordResponse(
     return;
   }
   await sink.emit(update);
+}
+
+/**
+ * Whether `next` (`accumulateStats` of `previous`) has the JSON text of `previous`, without writing either: only
+ * the entry the response was recorded in can differ (the others are copies, `copyEntry`), and of it only the cost
+ * and the token usage (its model name and budget are copied too). A number compares as JSON writes it (any
+ * non-finite one is `null`, -0 is `0`). Held to the JSON comparison it replaced by accumulate-stats.test.ts.
+ */
+export function statsUnchanged(
+  previous: ConversationState['stats'],
+  next: ConversationState['stats'],
+  usageId: string,
+): boolean {
+  if (!Object.hasOwn(previous.usage_to_metrics, usageId)) return false;
+  const before = previous.usage_to_metrics[usageId]!;
+  const after = next.usage_to_metrics[usageId]!;
+  if (!sameNumber(before.accumulated_cost, after.accumulated_cost)) return false;
+  const left = before.accumulated_token_usage;
+  const right = after.accumulated_token_usage;
+  if (left === right) return true;
+  for (const key of countFields) if (!sameNumber(left[key], right[key])) return false;
+  return left.model === right.model && left.response_id === right.response_id;
+}
+
+function sameNumber(left: number, right: number): boolean {
+  if (left === right) return true;
+  return typeof left === 'number' && typeof right === 'number' && !Number.isFinite(left) && !Number.isFinite(right);
 }
 
 /** The entry a response changed, checked as the stats schema would (the others come from the validated snapshot). */

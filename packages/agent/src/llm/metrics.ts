@@ -207,6 +207,35 @@ export function recordResponse(metrics: Metrics, response: ResponseRecord, now: 
 }
 
 /**
+ * `recordResponse` for the snapshot form (no record lists): the accumulated figures `statsSnapshot` would take from
+ * `recordResponse`'s result, without building the lists and the copies only to drop them. What a response leaves
+ * alone is kept as it is (the same `accumulated_token_usage` object when it counts no tokens), so a caller can tell
+ * a change by identity and value. Held to `statsSnapshot(recordResponse(...))` by accumulate-stats.test.ts.
+ */
+export function recordSnapshotResponse(snapshot: MetricsSnapshot, response: ResponseRecord): MetricsSnapshot {
+  const usage = response.usage;
+  const next: MetricsSnapshot = {
+    model_name: snapshot.model_name,
+    accumulated_cost: response.cost > 0 ? snapshot.accumulated_cost + response.cost : snapshot.accumulated_cost,
+    accumulated_token_usage: isMeaningful(usage)
+      ? addTokenUsage(snapshot.accumulated_token_usage, {
+          model: snapshot.model_name,
+          prompt_tokens: usage.prompt_tokens,
+          completion_tokens: usage.completion_tokens,
+          cache_read_tokens: usage.cache_read_tokens,
+          cache_write_tokens: usage.cache_write_tokens,
+          reasoning_tokens: usage.reasoning_tokens,
+          context_window: usage.context_window,
+          per_turn_token: usage.prompt_tokens + usage.completion_tokens,
+          response_id: '',
+        })
+      : snapshot.accumulated_token_usage,
+  };
+  if (snapshot.max_budget_per_task !== undefined) next.max_budget_per_task = snapshot.max_budget_per_task;
+  return next;
+}
+
+/**
  * Records a response under the LLM's usage id, creating its metrics on first use. An existing entry is
  * kept (the first LLM registered with a usage id wins, §8.7), so its model name is not replaced.
  */

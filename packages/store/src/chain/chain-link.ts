@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { eventFileName } from '../event-log/file-names.js';
 
 /**
@@ -19,9 +19,19 @@ export interface ChainLink {
 /** Marks a slot claim that carries a chain link: `{"chain":1,…}\n` followed by the event's exact bytes. */
 const HEADER_START = '{"chain":1,';
 
+/**
+ * Node's one-shot `crypto.hash` (20.12+, 21.7+): no Hash object per call, a third of this function's time on every
+ * append. Read from the namespace, as Node 20.0-20.11 has none; those take `createHash`, the same digest.
+ */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 /** The link hash of an event: sha256 over `x-chain-v1\n{index}\n{prev}\n` and the event file's UTF-8 bytes. */
 export function computeChainHash(index: number, prev: string | null, eventJson: string | Uint8Array): string {
-  const hash = createHash('sha256').update(`x-chain-v1\n${index}\n${prev ?? ''}\n`);
+  const prefix = `x-chain-v1\n${index}\n${prev ?? ''}\n`;
+  // The prefix is ASCII, so hashing the joined text as UTF-8 hashes the same bytes as the two updates.
+  if (typeof eventJson === 'string' && oneShotHash !== undefined)
+    return oneShotHash('sha256', prefix + eventJson, 'hex');
+  const hash = crypto.createHash('sha256').update(prefix);
   // Bytes as stored are hashed as they are: no decoding and re-encoding on the way.
   return (typeof eventJson === 'string' ? hash.update(eventJson, 'utf8') : hash.update(eventJson)).digest('hex');
 }
