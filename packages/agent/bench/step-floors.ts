@@ -12,8 +12,18 @@ import { eventFileName } from '@x/store';
  * - `file-per-commit`: one durable file per commit x makes (the step's stats update and action together, then
  *   the observation): as many commits as x, each a file fsync + directory fsync.
  * - `physical`: the physical floor of a durable step: its commits appended to one open file, `fdatasync` after each.
+ * - `physical-with-work`: the same, with the agent's own work spent before each commit as busy CPU: the memory
+ *   loop's mean step time split evenly over the step's commits. The best a serial loop of x's agent could do at
+ *   this durability; it also counts what back-to-back fdatasyncs hide (a disk given a gap between them may take
+ *   longer per call).
  */
-export type FloorKind = 'writeFile' | 'writeFileSync' | 'file-per-event' | 'file-per-commit' | 'physical';
+export type FloorKind =
+  | 'writeFile'
+  | 'writeFileSync'
+  | 'file-per-event'
+  | 'file-per-commit'
+  | 'physical'
+  | 'physical-with-work';
 
 export const FLOOR_LABELS: Record<FloorKind, string> = {
   writeFile: 'one fs.writeFile per event',
@@ -21,7 +31,14 @@ export const FLOOR_LABELS: Record<FloorKind, string> = {
   'file-per-event': 'one durable file per event (file + directory fsync): 3 commits a step',
   'file-per-commit': 'one durable file per commit, as many commits as x makes',
   physical: 'physical: each commit appended to one file + fdatasync',
+  'physical-with-work': "physical + the agent's own work (the memory loop's mean step time, spent between commits)",
 };
+
+/** Spins for `ms` milliseconds: the agent's own work, as the `physical-with-work` floor spends it. */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
 
 /** The kinds that end a commit of the loop: x appends a step's stats update with its action, then the observation. */
 const COMMIT_ENDS = new Set([
@@ -58,12 +75,18 @@ async function durableFile(path: string, directory: string, data: string): Promi
   await dir.close();
 }
 
-/** Writes `events` as the floor `kind` does and returns the milliseconds it took. */
-export async function runFloor(kind: FloorKind, events: readonly string[]): Promise<number> {
+/**
+ * Writes `events` as the floor `kind` does and returns the milliseconds it took. `workMsPerStep` is the agent's own
+ * work per step, for `physical-with-work` (0 otherwise).
+ */
+export async function runFloor(kind: FloorKind, events: readonly string[], workMsPerStep = 0): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'x-step-floor-'));
   const eventsDir = join(dir, 'events');
   await mkdir(eventsDir);
   const commits = commitsOf(events);
+  const steps = events.filter((json) => (JSON.parse(json) as { kind?: string }).kind === 'ActionEvent').length;
+  // The work of the whole run, spread evenly over its commits.
+  const workPerCommit = kind === 'physical-with-work' ? (workMsPerStep * steps) / commits.length : 0;
   try {
     const started = performance.now();
     switch (kind) {
@@ -83,10 +106,12 @@ export async function runFloor(kind: FloorKind, events: readonly string[]): Prom
         for (const [index, commit] of commits.entries())
           await durableFile(join(eventsDir, `commit-${index}.json`), eventsDir, commit.join('\n'));
         break;
-      case 'physical': {
+      case 'physical':
+      case 'physical-with-work': {
         const fd = openSync(join(eventsDir, 'segment'), 'a');
         try {
           for (const commit of commits) {
+            if (workPerCommit > 0) busy(workPerCommit);
             writeSync(fd, `${commit.join('\n')}\n`);
             fdatasyncSync(fd);
           }

@@ -148,7 +148,7 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
 /** What a child process is asked to do: one loop, or one floor over the bytes a loop wrote. */
 type ChildJob =
   | { job: 'loop'; mode: Mode; steps: number; postgresUrl?: string; out: string }
-  | { job: 'floor'; kind: FloorKind; eventsFile: string; out: string };
+  | { job: 'floor'; kind: FloorKind; eventsFile: string; workMsPerStep?: number; out: string };
 
 /** A job without its output file, which `inFreshProcess` picks. */
 type ChildJobInput = ChildJob extends infer Job ? (Job extends ChildJob ? Omit<Job, 'out'> : never) : never;
@@ -159,7 +159,7 @@ async function runChild(job: ChildJob): Promise<void> {
     await writeFile(job.out, JSON.stringify(result));
   } else {
     const events = JSON.parse(await readFile(job.eventsFile, 'utf8')) as string[];
-    await writeFile(job.out, JSON.stringify(await runFloor(job.kind, events)));
+    await writeFile(job.out, JSON.stringify(await runFloor(job.kind, events, job.workMsPerStep)));
   }
 }
 
@@ -210,21 +210,31 @@ const FLOORS: Record<Mode, FloorKind[]> = {
   memory: [],
   none: ['writeFile', 'writeFileSync'],
   'none-segment-batched': ['writeFile', 'writeFileSync'],
-  fsync: ['file-per-event', 'file-per-commit', 'physical'],
-  'fsync-segment': ['file-per-commit', 'physical'],
-  'fsync-segment-batched': ['file-per-commit', 'physical'],
-  'fsync-segment-at-close': ['file-per-commit', 'physical'],
-  postgres: ['physical'],
+  fsync: ['file-per-event', 'file-per-commit', 'physical', 'physical-with-work'],
+  'fsync-segment': ['file-per-commit', 'physical', 'physical-with-work'],
+  'fsync-segment-batched': ['file-per-commit', 'physical', 'physical-with-work'],
+  'fsync-segment-at-close': ['file-per-commit', 'physical', 'physical-with-work'],
+  postgres: ['physical', 'physical-with-work'],
   'postgres-nofsync': [],
 };
 
-async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, PostgresServer>): Promise<number> {
+/**
+ * Runs `mode` RUNS times with its floors. `agentWorkMs`, the memory loop's mean step time (when it ran first), is
+ * the agent's own work the `physical-with-work` floor spends between commits; without it that floor is left out.
+ */
+async function benchMode(
+  mode: Mode,
+  scratch: string,
+  postgres: Map<Mode, PostgresServer>,
+  agentWorkMs: number | undefined,
+): Promise<number> {
   const points = [10, 100, 1000].filter((n) => n <= STEPS);
   const means: number[] = [];
   const commits: number[] = [];
   const medians: number[] = [];
   const perPoint = new Map<number, number[]>(points.map((n) => [n, []]));
-  const floors = new Map<FloorKind, number[]>(FLOORS[mode].map((kind) => [kind, []]));
+  const floorKinds = FLOORS[mode].filter((kind) => kind !== 'physical-with-work' || agentWorkMs !== undefined);
+  const floors = new Map<FloorKind, number[]>(floorKinds.map((kind) => [kind, []]));
   for (let run = 0; run < RUNS; run++) {
     const postgresUrl = postgres.get(mode)?.url;
     const result = await inFreshProcess<RunResult>(
@@ -241,7 +251,10 @@ async function benchMode(mode: Mode, scratch: string, postgres: Map<Mode, Postgr
     const eventsFile = join(scratch, `events-${mode}-${run}.json`);
     await writeFile(eventsFile, JSON.stringify(result.bytes));
     for (const kind of floors.keys()) {
-      const total = await inFreshProcess<number>({ job: 'floor', kind, eventsFile }, scratch);
+      const total = await inFreshProcess<number>(
+        { job: 'floor', kind, eventsFile, ...(kind === 'physical-with-work' && { workMsPerStep: agentWorkMs }) },
+        scratch,
+      );
       floors.get(kind)!.push(total / STEPS);
     }
   }
@@ -308,7 +321,7 @@ async function main(): Promise<void> {
     if (modes.includes('postgres')) servers.set('postgres', await startBenchServer(true));
     if (modes.includes('postgres-nofsync')) servers.set('postgres-nofsync', await startBenchServer(false));
     const results = new Map<Mode, number>();
-    for (const mode of modes) results.set(mode, await benchMode(mode, scratch, servers));
+    for (const mode of modes) results.set(mode, await benchMode(mode, scratch, servers, results.get('memory')));
     const pg = results.get('postgres');
     const fsync = results.get('fsync');
     if (pg !== undefined && fsync !== undefined) {
