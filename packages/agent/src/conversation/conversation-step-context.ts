@@ -9,18 +9,78 @@ import { recordResponse } from './record-response.js';
 import { startExtensions } from './start-extensions.js';
 import { createStepContext } from './step-context-factory.js';
 
+/** What a step context captured when it was built: the next step reuses it while all of these are the same. */
+interface StepContextKey {
+  readonly owner: PartsOwner;
+  readonly signal: AbortSignal | undefined;
+  readonly hold: boolean;
+  readonly analyzer: unknown;
+  readonly conversationTools: readonly Tool[];
+  readonly ownSystemPrompt: boolean;
+}
+
+/**
+ * The last step context of each conversation. Building one made ~40 closures (and the tool conversation's) at
+ * every step, young garbage the collector had to copy whenever a scavenge fell inside a step; every value it
+ * holds is read through `owner` and `parts` when used, except the few captured in its key.
+ */
+const lastContexts = new WeakMap<ConversationParts, { key: StepContextKey; context: StepContext }>();
+
 /** The context of one agent step of a conversation (`signal`: the run's interrupt and lease). */
 export function conversationStepContext(
   owner: PartsOwner,
   parts: ConversationParts,
   signal: AbortSignal | undefined,
 ): StepContext {
-  const { events } = parts;
   // Held for the step's next event where the log can write both in one round: alone, any `appendMany`; shared
   // (leases), one that lands the batch at the index this instance expects, fenced, in one atomic write
   // (`fencesAppends`: PostgreSQL's one INSERT, so a step costs two commits, not three).
   const { log } = owner;
-  const hold = log.appendMany !== undefined && (!parts.ownership.shared || log.fencesAppends === true);
+  const key: StepContextKey = {
+    owner,
+    signal,
+    hold: log.appendMany !== undefined && (!parts.ownership.shared || log.fencesAppends === true),
+    analyzer: parts.security.analyzer,
+    conversationTools: conversationToolsOf(owner, parts),
+    // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
+    // log is not known across processes (a resume may be given any of the agents as `agent`).
+    ownSystemPrompt: owner.state.active_agent !== undefined,
+  };
+  const last = lastContexts.get(parts);
+  if (last !== undefined && sameKey(last.key, key)) return last.context;
+  const context = buildStepContext(owner, parts, key);
+  lastContexts.set(parts, { key, context });
+  return context;
+}
+
+/** The tools the conversation adds for a step (`clientTools` is asked at every step, as before). */
+function conversationToolsOf(owner: PartsOwner, parts: ConversationParts): readonly Tool[] {
+  const roster = parts.roster.toolsFor(owner.agent);
+  const client = parts.options.clientTools?.() ?? [];
+  return client.length === 0 ? roster : [...roster, ...client];
+}
+
+function sameKey(left: StepContextKey, right: StepContextKey): boolean {
+  return (
+    left.owner === right.owner &&
+    left.signal === right.signal &&
+    left.hold === right.hold &&
+    left.analyzer === right.analyzer &&
+    left.ownSystemPrompt === right.ownSystemPrompt &&
+    sameTools(left.conversationTools, right.conversationTools)
+  );
+}
+
+function sameTools(left: readonly Tool[], right: readonly Tool[]): boolean {
+  if (left === right) return true;
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
+}
+
+function buildStepContext(owner: PartsOwner, parts: ConversationParts, key: StepContextKey): StepContext {
+  const { events } = parts;
+  const { hold, signal } = key;
   return createStepContext({
     conversationId: owner.id,
     workspace: owner.workspace,
@@ -43,10 +103,8 @@ export function conversationStepContext(
     toolConversation: toolConversation(owner, parts),
     files: conversationFiles(owner.store, owner.directory),
     llm: () => parts.model.switched,
-    conversationTools: [...parts.roster.toolsFor(owner.agent), ...(parts.options.clientTools?.() ?? [])],
-    // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
-    // log is not known across processes (a resume may be given any of the agents as `agent`).
-    ownSystemPrompt: owner.state.active_agent !== undefined,
+    conversationTools: key.conversationTools,
+    ownSystemPrompt: key.ownSystemPrompt,
     ...(parts.options.approvalRules === undefined ? {} : { approvalRules: parts.options.approvalRules }),
   });
 }

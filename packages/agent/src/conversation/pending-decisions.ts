@@ -13,6 +13,9 @@ import type { RunHost } from './run-host.js';
 
 /** Confirms the actions waiting for confirmation: the run's next step executes them (reference §8.3). */
 export async function confirmPendingActions(host: RunHost, now?: () => Date): Promise<void> {
+  // The run loop asks before every step; only a waiting conversation has anything to confirm (checked again inside),
+  // so the approval host is not built for nothing at each step.
+  if (host.state().execution_status !== 'waiting_for_confirmation') return;
   await confirmDecidedActions(approvalHostOf(host), now);
 }
 

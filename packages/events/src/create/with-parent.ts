@@ -14,18 +14,24 @@ export function withParent<E extends AnyEvent>(event: E, parentId: string): E {
   }
   const copy = insertParent(event as unknown as Record<string, unknown>, parentId);
   if (event.kind === 'OpaqueEvent') copy.json = insertParent(event.json, parentId);
-  deepFreeze(copy);
-  // A string parent_id cannot change whether the event's JSON text parses back equal.
+  // A string parent_id cannot change whether the event's JSON text parses back equal. Marked before freezing, so the
+  // mark is the copy's own symbol property: marked once frozen, every event a conversation appends went into a
+  // WeakSet that grew with the history and added ephemeron work to every garbage collection.
   if (event.kind !== 'OpaqueEvent' && isRoundTripSafe(event)) markRoundTripSafe(copy);
+  deepFreeze(copy);
   return copy as unknown as E;
 }
 
-function insertParent(object: Readonly<Record<string, unknown>>, parentId: string): Record<string, unknown> {
+/**
+ * `object`'s fields with `parent_id` placed as the reference writes it. Walks `Object.keys`, not `Object.entries`:
+ * this runs for every event a conversation appends, and the entries made a [key, value] array per field.
+ */
+export function insertParent(object: Readonly<Record<string, unknown>>, parentId: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let placed = false;
-  for (const [key, value] of Object.entries(object)) {
+  for (const key of Object.keys(object)) {
     if (key === 'parent_id') continue;
-    setOwn(out, key, value);
+    setOwn(out, key, object[key]);
     if (key === 'source') {
       out.parent_id = parentId;
       placed = true;
@@ -34,8 +40,8 @@ function insertParent(object: Readonly<Record<string, unknown>>, parentId: strin
   if (placed) return out;
   // No source (possible on opaque events): put it after timestamp, else first.
   const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(out)) {
-    setOwn(result, key, value);
+  for (const key of Object.keys(out)) {
+    setOwn(result, key, out[key]);
     if (key === 'timestamp') result.parent_id = parentId;
   }
   return Object.hasOwn(result, 'parent_id') ? result : { parent_id: parentId, ...result };

@@ -47,4 +47,16 @@ describe('isRoundTripSafe after withParent', () => {
     expect(isRoundTripSafe(copy)).toBe(true);
     expect(parseEventJson(serializeEvent(copy))).toEqual(copy);
   });
+
+  it('marks the copy itself (a symbol of its own, invisible to keys and JSON), not a WeakSet growing per event', () => {
+    const original = withParent(userMessage('x'), 'parent-1');
+    const copy = withParent(original, 'parent-2');
+    for (const event of [original, copy]) {
+      expect(Object.isFrozen(event)).toBe(true);
+      expect(Object.getOwnPropertySymbols(event)).toHaveLength(1);
+      expect(Object.keys(event)).not.toContain(Object.getOwnPropertySymbols(event)[0]);
+    }
+    expect(isRoundTripSafe(copy)).toBe(true);
+    expect(JSON.parse(serializeEvent(copy)).parent_id).toBe('parent-2');
+  });
 });
