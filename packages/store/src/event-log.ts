@@ -224,10 +224,7 @@ export class EventLog implements EventLogLike {
       get length() {
         return core.length;
       },
-      nameAt: (index) => {
-        const path = core.paths.at(index)!;
-        return path.slice(path.lastIndexOf('/') + 1);
-      },
+      nameAt: (index) => core.paths.nameAt(index)!,
       peek: (index) => core.cache.peek(index),
       remember: (index, event) => core.cache.set(index, event),
       loadFiles: (indices) =>

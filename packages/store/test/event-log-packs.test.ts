@@ -253,6 +253,51 @@ describe('EventLog packed read cache', () => {
     });
   }
 
+  it('local fs: a reader going chunk by chunk has the next pack read ahead, which is still checked before use', async () => {
+    const root = await tempRoot();
+    const local = createLocalFileStore({ root, durability: 'none' });
+    const packs = { chunkSize: 8 };
+    // 40 KB per event: each pack is over 256 KiB, so its bytes come through the thread pool (readRegularFileBatched).
+    const written: AnyEvent[] = [];
+    const appender = await EventLog.open(local, { packs });
+    for (let i = 0; i < 3 * 8; i++) {
+      const event = userMessageEvent(`message ${i} ${'x'.repeat(40_000)}`);
+      await appender.append(event);
+      written.push(event);
+    }
+    await appender.close();
+    const damaged = 'events/.slots/packs/00008.pack';
+    const intact = await local.read(damaged);
+    expect(intact.length).toBeGreaterThan(256 * 1024);
+    await local.write(damaged, intact.replace('message 9 ', 'massage 9 '));
+    const batches: string[] = [];
+    const store: FileStore = {
+      ...local,
+      readBatch: (paths) => {
+        batches.push(...paths.filter((path) => path.endsWith('.pack')));
+        return local.readBatch!(paths);
+      },
+    };
+    const { logger, messages } = warnings();
+    const log = await EventLog.open(store, { packs, logger });
+    // A range that stops inside a chunk reads no further.
+    expect((await log.range(0, 5)).map((event) => event.id)).toEqual(written.slice(0, 5).map((event) => event.id));
+    expect(batches).toEqual(['events/.slots/packs/00000.pack']);
+    const fresh = await EventLog.open(store, { packs, logger });
+    batches.length = 0;
+    const first = await fresh.range(0, 8);
+    expect(batches).toEqual(['events/.slots/packs/00000.pack', damaged]);
+    const second = await fresh.range(8, 16);
+    const third = await fresh.range(16, 24);
+    // Each pack read once: the damaged one ahead of its turn, and refused at its turn like any damaged pack.
+    expect(batches).toEqual(['events/.slots/packs/00000.pack', damaged, 'events/.slots/packs/00016.pack']);
+    expect(messages).toEqual([expect.stringMatching(/00008\.pack.*checksum/)]);
+    expect([...first, ...second, ...third]).toEqual(await fileRead(local));
+    expect([...first, ...second, ...third].map(serializeEvent)).toEqual(written.map(serializeEvent));
+    await fresh.close();
+    expect(await local.read(damaged)).toBe(intact);
+  });
+
   it('rangeSettled and verifyChain read the files: a damaged event file is reported though its chunk is packed', async () => {
     const store = createMemoryFileStore();
     const packs = { chunkSize: 4 };

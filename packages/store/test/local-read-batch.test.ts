@@ -61,3 +61,19 @@ for (const count of [3, 300]) {
     });
   });
 }
+
+describe('local readBatch of large files (read through the thread pool from 256 KiB on)', () => {
+  it('returns the exact bytes of large and small files in order, and still refuses what is not a regular file', async () => {
+    const { root, store } = await setup(2);
+    const large = `{"text":"${'é'.repeat(200_000)}"}`;
+    const exact = `${'a'.repeat(256 * 1024 - 2)}\n`;
+    await writeFile(join(root, 'd', 'large.json'), large);
+    await writeFile(join(root, 'd', 'exact.json'), exact);
+    const paths = ['d/f0.json', 'd/large.json', 'd/link.json', 'd/exact.json', 'd/fifo.json', 'd/f1.json'];
+    const results = await store.readBatch!(paths);
+    expect(results.map(codeOf)).toEqual(['bytes', 'bytes', 'invalid_path', 'bytes', 'not_regular_file', 'bytes']);
+    expect(Buffer.from(results[1] as Uint8Array).toString('utf8')).toBe(large);
+    expect(Buffer.from(results[3] as Uint8Array).toString('utf8')).toBe(exact);
+    expect(Buffer.from(results[5] as Uint8Array).toString('utf8')).toBe('{"n":1,"é":"ü"}');
+  });
+});

@@ -7,6 +7,9 @@ import { decodePack, encodePack, packsAvailable } from './pack-format.js';
 /** Events per pack: each pack holds (a prefix of) the aligned chunk [start, start + CHUNK). */
 export const PACK_CHUNK = 1024;
 
+/** Pack reads in flight ahead of readers (two readers going through the log side by side keep theirs). */
+const AHEAD = 2;
+
 /**
  * For a chunk size: how many wanted, uncached events make reading a pack worth it (32 for 1024), and how
  * many events the log's last, incomplete chunk must have grown by before a reader rewrites its pack (64).
@@ -55,6 +58,11 @@ export class PackedReads {
   readonly #pending = new Set<Promise<void>>();
   /** The chunk a sequential reader stopped inside of, so its next batch needs no second pack read. */
   #recent: { start: number; events: AnyEvent[] } | undefined;
+  /**
+   * Pack reads started ahead of a sequential reader (see `#readAhead`), by chunk: at most `AHEAD` at a time,
+   * each used once or dropped.
+   */
+  readonly #ahead = new Map<number, Promise<Uint8Array | string | undefined>>();
 
   readonly #canWrite: boolean;
 
@@ -117,7 +125,7 @@ export class PackedReads {
     this.#write(first, this.#chunk, () => undefined);
   }
 
-  /** Resolves once every pack write started so far has finished (failures are warned about, never thrown). */
+  /** Resolves once every pack write and read ahead started so far has finished (failures are warned about, never thrown). */
   async settled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all(this.#pending);
   }
@@ -129,9 +137,49 @@ export class PackedReads {
     let uncached = 0;
     for (let index = from; index < to; index++) if (this.#host.peek(index) === undefined) uncached++;
     if (uncached < this.#minRead) return undefined;
-    const events = await this.#readPack(first);
+    const events = await this.#readPack(first, to === first + this.#chunk);
     this.#packed.set(first, events?.length ?? 0);
     return events;
+  }
+
+  /**
+   * Starts reading the pack of the chunk after `first` when a reader just read `first` to its end and that chunk
+   * has events enough to be worth a pack read (so likely packed, and likely read next: a resume reads a long view chunk by chunk). Its
+   * bytes then arrive while this chunk is decoded, where reading them on demand would leave the thread waiting on
+   * the disk once per pack. The bytes are still checked (checksum, names against the log) when they are used; a
+   * read ahead nobody uses costs one pack read. True when a read was started.
+   */
+  #readAhead(first: number): boolean {
+    const next = first + this.#chunk;
+    if (next + this.#minRead > this.#host.length || this.#ahead.has(next) || this.#packed.get(next) === 0) return false;
+    if (this.#writing.has(next) || this.#recent?.start === next) return false;
+    if (this.#ahead.size >= AHEAD) this.#ahead.delete(this.#ahead.keys().next().value!);
+    const fetch = this.#fetch(next);
+    this.#ahead.set(next, fetch);
+    // `settled()` waits for it too, so no read is left running on a closed log.
+    const done: Promise<void> = fetch.then(() => {
+      this.#pending.delete(done);
+    });
+    this.#pending.add(done);
+    return true;
+  }
+
+  /** The pack's bytes, or undefined (warned about unless missing) when it cannot be read. Never rejects. */
+  async #fetch(first: number): Promise<Uint8Array | string | undefined> {
+    const { store } = this.#host;
+    const path = this.#packPath(first);
+    try {
+      if (store.readBatch) {
+        const [read] = await store.readBatch([path]);
+        if (!(read instanceof Uint8Array)) throw read;
+        return read;
+      }
+      return await store.read(path);
+    } catch (error) {
+      if (!isFileNotFound(error))
+        this.#warn(`${store.describe(path)}: packed read cache not readable (${message(error)})`);
+      return undefined;
+    }
   }
 
   /**
@@ -146,22 +194,17 @@ export class PackedReads {
     this.#write(first, available, known);
   }
 
-  async #readPack(first: number): Promise<AnyEvent[] | undefined> {
+  async #readPack(first: number, toItsEnd: boolean): Promise<AnyEvent[] | undefined> {
     const { store } = this.#host;
     const path = this.#packPath(first);
-    let data: Uint8Array | string;
-    try {
-      if (store.readBatch) {
-        const [read] = await store.readBatch([path]);
-        if (!(read instanceof Uint8Array)) throw read;
-        data = read;
-      } else {
-        data = await store.read(path);
-      }
-    } catch (error) {
-      if (!isFileNotFound(error))
-        this.#warn(`${store.describe(path)}: packed read cache not readable (${message(error)})`);
-      return undefined;
+    const ahead = this.#ahead.get(first);
+    this.#ahead.delete(first);
+    const data = await (ahead ?? this.#fetch(first));
+    if (data === undefined) return undefined;
+    if (toItsEnd && this.#readAhead(first)) {
+      // Lets the read ahead get to the store's own I/O (an `await` chain of synchronous steps on the local store)
+      // before this thread is held by the decoding.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const decoded = decodePack(data, {
       start: first,

@@ -22,6 +22,15 @@ describe('PathList', () => {
     ]);
     expect(list.at(4)).toBeUndefined();
     expect(list.at(-1)).toBeUndefined();
+    // The file names the packed read cache compares, adopted and pushed alike.
+    expect([0, 1, 2, 3, 4, -1].map((at) => list.nameAt(at))).toEqual([
+      'event-00000-a.json',
+      'event-00001-b.json',
+      'event-00002-c.json',
+      'event-00003-d.json',
+      undefined,
+      undefined,
+    ]);
     expect(list.namesText('conv/events/', 4)).toBe(`${[...names, 'event-00003-d.json'].join('\n')}\n`);
     expect(list.namesText('conv/events/', 2)).toBe('event-00000-a.json\nevent-00001-b.json\n');
     expect(list.namesText('conv/events/', 0)).toBe('');

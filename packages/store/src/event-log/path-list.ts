@@ -26,6 +26,20 @@ export class PathList {
     return this.#pushed[index - this.#adopted];
   }
 
+  /**
+   * The file name (the path after its last `/`) at `index` (0 ≤ index < length). An adopted name is cut
+   * straight out of the index's text: no path is joined and flattened again to be cut (the packed read cache
+   * checks 1,024 names per pack).
+   */
+  nameAt(index: number): string | undefined {
+    if (index >= 0 && index < this.#adopted && this.#prefix.endsWith('/')) {
+      const name = this.#text.slice(this.#starts[index]!, this.#starts[index + 1]! - 1);
+      if (!name.includes('/')) return name;
+    }
+    const path = this.at(index);
+    return path?.slice(path.lastIndexOf('/') + 1);
+  }
+
   push(path: string): void {
     this.#pushed.push(path);
   }

@@ -3,7 +3,7 @@ import { FileNotFoundError } from '../errors/file-not-found-error.js';
 import { StoreError } from '../errors.js';
 import { type ConfinedRoot, type DirectoryHandle, openDirectory } from './confined-directory.js';
 import type { LocalFileKey } from './local-write-pair.js';
-import { readRegularFileSync } from './regular-file.js';
+import { readRegularFileBatched } from './regular-file.js';
 
 /** Files `readBatch` reads before it yields to the event loop (a few milliseconds of synchronous calls). */
 const READ_BATCH = 256;
@@ -19,7 +19,8 @@ export interface LocalReadBatchDeps {
 
 /**
  * The local store's `readBatch`: one directory handle per run of paths in one directory, synchronous reads in
- * batches of 256 (yielding between batches), and one listing per directory instead of an lstat per file from
+ * batches of 256 (yielding between batches; a large file's bytes come through the thread pool, see
+ * `readRegularFileBatched`), and one listing per directory instead of an lstat per file from
  * 64 paths on.
  */
 export async function readBatchLocal(
@@ -70,7 +71,9 @@ export async function readBatchLocal(
       if (wanted !== directoryKey) {
         await release();
         try {
-          directory = await openDirectory(root, key.segments, { create: false, storePath: path });
+          // Synchronous opens, like the reads: a pack read ahead (see `PackedReads`) then reaches the thread
+          // pool without waiting for this thread between calls.
+          directory = await openDirectory(root, key.segments, { create: false, storePath: path, sync: true });
           directoryKey = wanted;
         } catch (error) {
           settle(error, path, key.location);
@@ -84,7 +87,8 @@ export async function readBatchLocal(
       try {
         const listed = listFiles(directory, wanted)?.has(key.name) ?? false;
         const context = { storePath: path, location: key.location };
-        results.push(readRegularFileSync(`${directory.path}/${key.name}`, context, listed));
+        const read = readRegularFileBatched(`${directory.path}/${key.name}`, context, listed);
+        results.push(read instanceof Uint8Array ? read : await read);
       } catch (error) {
         settle(error, path, key.location);
       }
