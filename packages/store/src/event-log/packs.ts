@@ -9,6 +9,8 @@ export const PACK_CHUNK = 1024;
 
 /** Pack reads in flight ahead of readers (two readers going through the log side by side keep theirs). */
 const AHEAD = 2;
+/** How long a pack read ahead waits for its reader once read (a sequential reader comes within milliseconds). */
+const AHEAD_KEPT_MS = 1000;
 
 /**
  * For a chunk size: how many wanted, uncached events make reading a pack worth it (32 for 1024), and how
@@ -156,9 +158,13 @@ export class PackedReads {
     if (this.#ahead.size >= AHEAD) this.#ahead.delete(this.#ahead.keys().next().value!);
     const fetch = this.#fetch(next);
     this.#ahead.set(next, fetch);
-    // `settled()` waits for it too, so no read is left running on a closed log.
+    // `settled()` waits for it too, so no read is left running on a closed log. A read ahead its reader never
+    // comes for (it stopped at that chunk's start) is dropped after a while, not kept as long as the log.
     const done: Promise<void> = fetch.then(() => {
       this.#pending.delete(done);
+      setTimeout(() => {
+        if (this.#ahead.get(next) === fetch) this.#ahead.delete(next);
+      }, AHEAD_KEPT_MS).unref();
     });
     this.#pending.add(done);
     return true;
