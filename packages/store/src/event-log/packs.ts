@@ -125,7 +125,10 @@ export class PackedReads {
     this.#write(first, this.#chunk, () => undefined);
   }
 
-  /** Resolves once every pack write and read ahead started so far has finished (failures are warned about, never thrown). */
+  /**
+   * Resolves once every pack write and read ahead started so far has finished (failures are warned about, never
+   * thrown).
+   */
   async settled(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all(this.#pending);
     // A read ahead is held until its reader comes for it; a closing log (or a caller waiting for quiet) drops it.
@@ -146,10 +149,10 @@ export class PackedReads {
 
   /**
    * Starts reading the pack of the chunk after `first` when a reader just read `first` to its end and that chunk
-   * has events enough to be worth a pack read (so likely packed, and likely read next: a resume reads a long view chunk by chunk). Its
-   * bytes then arrive while this chunk is decoded, where reading them on demand would leave the thread waiting on
-   * the disk once per pack. The bytes are still checked (checksum, names against the log) when they are used; a
-   * read ahead nobody uses costs one pack read. True when a read was started.
+   * has events enough to be worth a pack read (so likely packed, and likely read next: a resume reads a long view
+   * chunk by chunk). Its bytes then arrive while this chunk is decoded, where reading them on demand would leave
+   * the thread waiting on the disk once per pack. The bytes are still checked (checksum, names against the log)
+   * when they are used; a read ahead nobody uses costs one pack read. True when a read was started.
    */
   #readAhead(first: number): boolean {
     const next = first + this.#chunk;
