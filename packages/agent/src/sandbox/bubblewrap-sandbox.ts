@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -171,6 +171,8 @@ export class BubblewrapSandbox implements Sandbox {
   }
 
   async spawn(options: SandboxSpawnOptions): Promise<ChildProcess> {
+    // Loaded on first use, not at import (see runSandboxed).
+    const { spawn } = await import('node:child_process');
     const prepared = await this.prepare(options);
     const child = spawn(prepared.command, prepared.args, {
       cwd: prepared.cwd,

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { buildBwrapArgs } from './bwrap-args.js';
@@ -24,7 +23,9 @@ function findOnPath(name: string): string | undefined {
   return undefined;
 }
 
-function run(file: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+async function run(file: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  // Loaded on first use, not at import: node:child_process (and net, dgram and more behind it) is ~3 ms of a cold import of the package, and most processes that import it never start one.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
     execFile(file, args, { env: { PATH: '/usr/bin:/bin' }, cwd: '/', timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ ok: error === null, output: `${stdout}${stderr}`.trim() || (error?.message ?? '') });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Sandbox, SandboxCommand } from './sandbox.js';
 import type { SandboxLimitKind, SandboxRunResult } from './sandbox-run-result.js';
@@ -26,6 +25,8 @@ const EXIT_BY_SIGNAL: Partial<Record<number, SandboxLimitKind>> = {
  * for what the command did; rejects for a command the sandbox refuses (`SandboxCommandError`).
  */
 export async function runSandboxed(sandbox: Sandbox, options: RunSandboxedOptions): Promise<SandboxRunResult> {
+  // Loaded on first use, not at import: node:child_process (and net, dgram and more behind it) is ~3 ms of a cold import of the package, and most processes that import it never start one.
+  const { spawn } = await import('node:child_process');
   const prepared = await sandbox.prepare(options);
   const wallTimeMs = options.wallTimeMs ?? sandbox.policy.limits.wallTimeMs;
   const outputBytes = options.outputBytes ?? sandbox.policy.limits.outputBytes;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { killProcessTree } from '../processes/index.js';
 import type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
 import { type SandboxPolicy, type SandboxPolicyInput, sandboxPolicySchema } from './sandbox-policy.js';
@@ -66,6 +66,9 @@ export function createUnsandboxedSandbox(options: UnsandboxedOptions): Sandbox {
       };
     },
     async spawn(spawnOptions: SandboxSpawnOptions): Promise<ChildProcess> {
+      if (disposed) throw new Error('the unsandboxed sandbox was disposed');
+      // Loaded on first use (see runSandboxed); checked again after the await, as dispose may have run meanwhile.
+      const { spawn } = await import('node:child_process');
       if (disposed) throw new Error('the unsandboxed sandbox was disposed');
       const child = spawn(spawnOptions.command, [...spawnOptions.args], {
         cwd: spawnOptions.cwd,

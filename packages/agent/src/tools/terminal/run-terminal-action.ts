@@ -42,15 +42,20 @@ export interface TerminalOutcome extends TerminalObservationFields {
   killed?: boolean;
 }
 
-const identity = (() => {
+let cachedIdentity: { readonly username: string | undefined; readonly hostname: string } | undefined;
+
+/** The user and host a command's metadata names: read on the first command, not at import (a passwd lookup). */
+function identity(): { readonly username: string | undefined; readonly hostname: string } {
+  if (cachedIdentity !== undefined) return cachedIdentity;
   let username: string | undefined;
   try {
     username = userInfo().username;
   } catch {
     username = undefined;
   }
-  return { username, hostname: hostname().split('.')[0] ?? '' };
-})();
+  cachedIdentity = { username, hostname: hostname().split('.')[0] ?? '' };
+  return cachedIdentity;
+}
 
 function outputText(output: CollectedOutput, secrets: readonly string[], limit: number): string {
   // Mask each kept end on its own: a secret is never reassembled across the cut.
@@ -62,11 +67,12 @@ function outputText(output: CollectedOutput, secrets: readonly string[], limit: 
 }
 
 function completedMetadata(report: CommandReport, suffix: string): CommandMetadata {
+  const who = identity();
   return {
     exit_code: report.exitCode,
     pid: report.pid,
-    ...(identity.username === undefined ? {} : { username: identity.username }),
-    hostname: identity.hostname,
+    ...(who.username === undefined ? {} : { username: who.username }),
+    hostname: who.hostname,
     working_dir: report.workingDir,
     py_interpreter_path: report.pythonPath,
     prefix: '',
