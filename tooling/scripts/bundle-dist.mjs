@@ -85,9 +85,21 @@ for (const file of filesUnder(staging)) {
   if (!file.endsWith('.js')) continue;
   const text = readFileSync(join(staging, file), 'utf8');
   const declared = new Set(Array.from(text.matchAll(/\bfunction\*? ?([\w$]+)\(/g), (match) => match[1]));
-  const kept = text.replace(/^[ \t]*__name\(([\w$]+), "([\w$]+)"\);$/gm, (statement, binding, name) =>
+  let kept = text.replace(/^[ \t]*__name\(([\w$]+), "([\w$]+)"\);$/gm, (statement, binding, name) =>
     binding === name && declared.has(binding) ? '' : statement,
   );
+  // The same for a class: `var Foo = class extends Base { static { __name(this, "Foo"); } … }`. An anonymous class
+  // assigned to `Foo` is named `Foo` before its static blocks run; a static block is a function made and called
+  // when the class is defined (~100 at `@x/agent`'s import). Kept where the class has its own inner name
+  // (`class _Foo`, then its name is `_Foo` without the call) or where a file defines a static `name` (a static method
+  // `name` would be what the call overrides).
+  if (!/static (get |set )?name\b/.test(kept)) {
+    kept = kept.replace(
+      /^var ([\w$]+) = class( extends [\w$.]+)? \{\n {2}static \{\n {4}__name\(this, "([\w$]+)"\);\n {2}\}\n/gm,
+      (block, binding, heritage, name) =>
+        binding === name ? `var ${binding} = class${heritage ?? ''} {\n\n\n\n` : block,
+    );
+  }
   if (kept !== text) writeFileSync(join(staging, file), kept);
 }
 
