@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { action, agentMessage, observation, system, userMessage } from '../../test/support/event-builders.js';
+import {
+  action,
+  agentMessage,
+  condensation,
+  observation,
+  system,
+  userMessage,
+} from '../../test/support/event-builders.js';
 import { createEvent } from '../create/create-event.js';
 import type { AnyEvent } from '../schemas/events.js';
+import { View } from '../view/view.js';
 import { eventsToMessages } from './events-to-messages.js';
 
 /** The messages of a fresh copy of `events`: the conversion with no memo to reuse. */
@@ -104,5 +112,37 @@ describe('eventsToMessages keeps final messages', () => {
         expect(eventsToMessages(live)).toEqual(fresh(live));
       }
     }
+  });
+
+  it("on a View's live events (no prefix compared), gives a fresh conversion's messages through condensations and repairs", () => {
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    let condensations = 0;
+    for (let round = 0; round < 30; round++) {
+      const view = View.fromEvents([system()]);
+      const ids: string[] = [];
+      let call = 0;
+      for (let change = 0; change < 60; change++) {
+        const id = `c${call++}`;
+        const pick = random(12);
+        let event: AnyEvent;
+        if (pick < 3) event = userMessage(`u${round}-${change}`);
+        else if (pick < 5) event = agentMessage(`a${round}-${change}`);
+        else if (pick < 8) event = action(id, `r${random(3)}`);
+        else if (pick < 11) event = observation(`c${random(call)}`, `out ${change}`, `O-${round}-${change}`);
+        else {
+          const summary = random(2) === 0 ? { summary: `s${change}`, offset: random(3) } : undefined;
+          event = condensation(`C-${round}-${change}`, ids.filter(() => random(3) === 0), summary);
+          condensations++;
+        }
+        if (event.kind !== 'Condensation') ids.push(event.id);
+        view.append(event);
+        expect(eventsToMessages(view.events)).toEqual(fresh(view.events));
+      }
+    }
+    expect(condensations).toBeGreaterThan(20);
   });
 });

@@ -1,6 +1,7 @@
 import { MultiActionThoughtError } from '../errors/multi-action-thought-error.js';
 import type { Message, MessageToolCall } from '../schemas/content.js';
 import type { AnyEvent } from '../schemas/events.js';
+import { isAppendOnly } from '../view/append-only-arrays.js';
 import { actionMessage, eventToLlmMessage, hasLlmMessage } from './event-to-llm-message.js';
 
 /**
@@ -39,7 +40,9 @@ export function eventsToMessages(events: readonly AnyEvent[]): Message[] {
     memos.set(events, memo);
   }
   const max = Math.min(memo.events.length, events.length);
-  let same = 0;
+  // A View's fold is only pushed onto (`isAppendOnly`): what the memo holds of it is still there, so the prefix
+  // needs no comparing (element by element, that was a walk over the whole view at every step).
+  let same = isAppendOnly(events) ? max : 0;
   while (same < max && events[same] === memo.events[same]) same++;
   // Message i is final once message i + 1 starts inside the unchanged prefix: nothing after can
   // extend it (a batch or a merge ends at the first event that does not join it).

@@ -1,6 +1,7 @@
 import { hasLlmMessage } from '../convert/event-to-llm-message.js';
 import { NoManipulationIndexError } from '../errors/no-manipulation-index-error.js';
 import type { AnyEvent, LLMConvertibleEvent } from '../schemas/events.js';
+import { markAppendOnly } from './append-only-arrays.js';
 import { applyCondensation } from './apply-condensation.js';
 import { ViewLedger } from './view-ledger.js';
 import {
@@ -22,8 +23,11 @@ import {
  * batch or tool loop, or while a tool call waits for its result), so a healthy view costs O(1) per event.
  */
 export class View {
-  /** The fold: condensations applied, not repaired. Pushed onto, replaced by a Condensation. */
-  #folded: LLMConvertibleEvent[] = [];
+  /**
+   * The fold: condensations applied, not repaired. Only pushed onto, replaced by a Condensation (each array is
+   * `markAppendOnly`: never pop, splice or assign into it).
+   */
+  #folded: LLMConvertibleEvent[] = View.#newFold([]);
   /** The repaired events, or undefined until next read; the fold itself when it needs no repair. */
   #repaired: LLMConvertibleEvent[] | undefined;
   #ledger = new ViewLedger();
@@ -62,6 +66,11 @@ export class View {
     return this.#unhandledCondensationRequest;
   }
 
+  static #newFold(events: LLMConvertibleEvent[]): LLMConvertibleEvent[] {
+    markAppendOnly(events);
+    return events;
+  }
+
   /** Builds the view of a whole event list: the same as appending each event to an empty view. */
   static fromEvents(events: readonly AnyEvent[]): View {
     const view = new View();
@@ -90,7 +99,7 @@ export class View {
   append(event: AnyEvent): void {
     this.#ledger.track(event);
     if (event.kind === 'Condensation') {
-      this.#folded = applyCondensation(this.#folded, event);
+      this.#folded = View.#newFold(applyCondensation(this.#folded, event));
       this.#ledger.refolded(this.#folded, event.forgotten_event_ids);
       this.#unhandledCondensationRequest = false;
       this.#repaired = undefined;
