@@ -33,6 +33,8 @@ export class ConversationEvents {
    * checkpoint (every few steps, at the end of a run, at close) writes what is left on its own.
    */
   #heldUpdates: AnyEvent[] = [];
+  /** Writes queued and not yet settled: none means `settled()` has nothing to wait for. */
+  #queued = 0;
 
   constructor(init: { log: EventLogLike; fold: EventFold; ownership: AppendOwnership }) {
     this.#log = init.log;
@@ -47,6 +49,11 @@ export class ConversationEvents {
   /** Resolves once every event queued so far is appended and applied (never rejects). */
   settled(): Promise<unknown> {
     return this.#emitting;
+  }
+
+  /** True when every event queued so far is appended and applied: the state is final, `settled()` would not wait. */
+  get idle(): boolean {
+    return this.#queued === 0;
   }
 
   subscribe(listener: ConversationListener): () => void {
@@ -114,10 +121,17 @@ export class ConversationEvents {
   }
 
   #enqueue(write: () => Promise<void>): Promise<void> {
+    this.#queued++;
     const next = this.#emitting.then(write);
-    this.#emitting = next.catch(() => undefined);
+    // Registered before the caller's own await on `next`, so the count is down when the caller goes on.
+    this.#emitting = next.then(this.#written, this.#written);
     return next;
   }
+
+  readonly #written = (): undefined => {
+    this.#queued--;
+    return undefined;
+  };
 
   #announce(event: AnyEvent, index: number): void {
     this.#fold.apply(event);

@@ -126,6 +126,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     sandbox: init.sandbox,
     state: () => fold.state,
     settled: () => events.settled(),
+    idle: () => events.idle,
     emit: (event: AnyEvent) => events.emit(event),
     assertOpen: () => lifecycle.assertOpen(),
     checkpoint: () => owner.checkpoint(),

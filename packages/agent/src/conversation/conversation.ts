@@ -264,6 +264,8 @@ export class Conversation {
 
   /** The executable actions that have no result yet, oldest first (reference §8.4). */
   async pendingActions(): Promise<ActionEvent[]> {
+    // The usual case at the start of a step: nothing to look up.
+    if (this.state.pending_actions.length === 0) return [];
     const events = await Promise.all(this.state.pending_actions.map((pending) => this.log.getById(pending.action_id)));
     return events.filter((event): event is ActionEvent => event.kind === 'ActionEvent');
   }

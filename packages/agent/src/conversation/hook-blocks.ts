@@ -3,11 +3,16 @@ import type { ConversationState } from '../state/conversation-state.js';
 
 type BlockKey = 'blocked_actions' | 'blocked_messages';
 
+/** What `popIfAny` answers for an action or message that is not blocked (one promise, not one a call). */
+const NOT_BLOCKED: Promise<string | undefined> = Promise.resolve(undefined);
+
 /** What recording a hook's block needs of the conversation. */
 export interface BlocksHost {
   state(): ConversationState;
   /** Resolves once every event queued so far is applied. */
   settled(): Promise<unknown>;
+  /** True when no event is queued (the state is final): `settled()` would not wait. */
+  idle(): boolean;
   emit(event: AnyEvent): Promise<void>;
   assertOpen(): void;
   /** Writes base_state.json unless a run does it. */
@@ -40,9 +45,18 @@ export class HookBlocks {
     return reason;
   }
 
-  /** `pop` without the wait when nothing is blocked: the common case costs no await on the hot path. */
-  async popIfAny(key: BlockKey, id: string | undefined): Promise<string | undefined> {
-    if (id === undefined) return undefined;
+  /**
+   * `pop` without its waits when `id` is not blocked. Nothing queued (a step's events are appended before its
+   * actions run): the state already holds every block set so far, so it is read at once, with no turn of the
+   * event loop; otherwise after the queue settles, as `pop` reads it.
+   */
+  popIfAny(key: BlockKey, id: string | undefined): Promise<string | undefined> {
+    if (id === undefined) return NOT_BLOCKED;
+    if (this.#host.idle() && this.#host.state()[key][id] === undefined) return NOT_BLOCKED;
+    return this.#popAfterSettling(key, id);
+  }
+
+  async #popAfterSettling(key: BlockKey, id: string): Promise<string | undefined> {
     await this.#host.settled();
     if (this.#host.state()[key][id] === undefined) return undefined;
     return this.pop(key, id);

@@ -11,7 +11,8 @@ export function actionErrorStreak(actions: readonly ActionEvent[], results: read
   const pairs = Math.min(actions.length, results.length);
   let streak = 0;
   for (let index = 0; index < pairs; index++) {
-    if (!stuckEventsEqual(actions[index]!, latest) || results[index]!.kind !== 'AgentErrorEvent') break;
+    // The kind first: both tests are pure, and most results are not errors, so no actions are compared.
+    if (results[index]!.kind !== 'AgentErrorEvent' || !stuckEventsEqual(actions[index]!, latest)) break;
     streak++;
   }
   return streak;

@@ -1,0 +1,78 @@
+import { type AnyEvent, createEvent } from '@x/events';
+import { createMemoryFileStore, EventLog } from '@x/store';
+import { describe, expect, it } from 'vitest';
+import { initialConversationState } from '../state/conversation-state.js';
+import { ConversationEvents } from './conversation-events.js';
+import { EventFold } from './event-fold.js';
+import { HookBlocks } from './hook-blocks.js';
+
+/** Real events over a memory log, with `HookBlocks` on them as a conversation wires it; `settled` counts its calls. */
+async function setup() {
+  const log = await EventLog.open(createMemoryFileStore(), { dir: 'conv/events' });
+  const fold = new EventFold(log, initialConversationState({ id: 'c' }));
+  const ownership = { shared: false, lease: undefined, assertOwner: async () => {} };
+  const events = new ConversationEvents({ log, fold, ownership });
+  let settledCalls = 0;
+  const blocks = new HookBlocks({
+    state: () => fold.state,
+    settled: () => {
+      settledCalls++;
+      return events.settled();
+    },
+    idle: () => events.idle,
+    emit: (event: AnyEvent) => events.emit(event),
+    assertOpen: () => {},
+    checkpointUnlessRunning: async () => {},
+  });
+  return { events, fold, blocks, settledCalls: () => settledCalls };
+}
+
+const blockEvent = (id: string, reason: string) =>
+  createEvent('ConversationStateUpdateEvent', { key: 'blocked_actions', value: { [id]: reason } });
+
+describe('ConversationEvents.idle', () => {
+  it('is false while an event is queued and true once it is applied, after a failed append too', async () => {
+    const { events, fold } = await setup();
+    expect(events.idle).toBe(true);
+    const first = events.emit(createEvent('PauseEvent', { source: 'user' }));
+    const second = events.emit(createEvent('PauseEvent', { source: 'user' }));
+    expect(events.idle).toBe(false);
+    await first;
+    expect(events.idle).toBe(false);
+    await second;
+    expect(events.idle).toBe(true);
+    expect(fold.state.event_count).toBe(2);
+    // An event the log refuses (a parent that is not in it) fails its emit; the queue still empties.
+    const refused = events.emit({ ...createEvent('PauseEvent', { source: 'user' }), parent_id: 'x' } as AnyEvent);
+    expect(events.idle).toBe(false);
+    await refused.catch(() => undefined);
+    expect(events.idle).toBe(true);
+  });
+});
+
+describe('HookBlocks.popIfAny', () => {
+  it('answers at once when nothing is queued and the action is not blocked', async () => {
+    const { blocks, settledCalls } = await setup();
+    await expect(blocks.popIfAny('blocked_actions', 'a1')).resolves.toBeUndefined();
+    await expect(blocks.popIfAny('blocked_actions', undefined)).resolves.toBeUndefined();
+    expect(settledCalls()).toBe(0);
+  });
+
+  it('sees a block whose event is still queued (waits for it), and removes it', async () => {
+    const { events, fold, blocks } = await setup();
+    const queued = events.emit(blockEvent('a1', 'no'));
+    expect(fold.state.blocked_actions).toEqual({});
+    await expect(blocks.popIfAny('blocked_actions', 'a1')).resolves.toBe('no');
+    await queued;
+    expect(fold.state.blocked_actions).toEqual({});
+  });
+
+  it('returns a block already applied and removes it; the next ask finds none', async () => {
+    const { events, fold, blocks } = await setup();
+    await events.emit(blockEvent('a1', 'hook said no'));
+    expect(events.idle).toBe(true);
+    await expect(blocks.popIfAny('blocked_actions', 'a1')).resolves.toBe('hook said no');
+    expect(fold.state.blocked_actions).toEqual({});
+    await expect(blocks.popIfAny('blocked_actions', 'a1')).resolves.toBeUndefined();
+  });
+});
