@@ -10,7 +10,14 @@ import { HookBlocks } from './hook-blocks.js';
 async function setup() {
   const log = await EventLog.open(createMemoryFileStore(), { dir: 'conv/events' });
   const fold = new EventFold(log, initialConversationState({ id: 'c' }));
-  const ownership = { shared: false, lease: undefined, assertOwner: async () => {} };
+  const owner = { lost: false };
+  const ownership = {
+    shared: false,
+    lease: undefined,
+    assertOwner: async () => {
+      if (owner.lost) throw new Error('taken over');
+    },
+  };
   const events = new ConversationEvents({ log, fold, ownership });
   let settledCalls = 0;
   const blocks = new HookBlocks({
@@ -24,7 +31,7 @@ async function setup() {
     assertOpen: () => {},
     checkpointUnlessRunning: async () => {},
   });
-  return { events, fold, blocks, settledCalls: () => settledCalls };
+  return { events, fold, blocks, owner, settledCalls: () => settledCalls };
 }
 
 const blockEvent = (id: string, reason: string) =>
@@ -32,7 +39,7 @@ const blockEvent = (id: string, reason: string) =>
 
 describe('ConversationEvents.idle', () => {
   it('is false while an event is queued and true once it is applied, after a failed append too', async () => {
-    const { events, fold } = await setup();
+    const { events, fold, owner } = await setup();
     expect(events.idle).toBe(true);
     const first = events.emit(createEvent('PauseEvent', { source: 'user' }));
     const second = events.emit(createEvent('PauseEvent', { source: 'user' }));
@@ -42,10 +49,11 @@ describe('ConversationEvents.idle', () => {
     await second;
     expect(events.idle).toBe(true);
     expect(fold.state.event_count).toBe(2);
-    // An event the log refuses (a parent that is not in it) fails its emit; the queue still empties.
-    const refused = events.emit({ ...createEvent('PauseEvent', { source: 'user' }), parent_id: 'x' } as AnyEvent);
+    // An emit that fails (another owner took the conversation over): the queue still empties.
+    owner.lost = true;
+    const refused = events.emit(createEvent('PauseEvent', { source: 'user' }));
     expect(events.idle).toBe(false);
-    await refused.catch(() => undefined);
+    await expect(refused).rejects.toThrow('taken over');
     expect(events.idle).toBe(true);
   });
 });
