@@ -20,6 +20,13 @@ interface Named {
   /** Log index of that event (-1 for none). */
   readonly lastIndex: number;
   readonly entries: ViewCheckpoint['entries'];
+  /**
+   * The JSON text of `entries[0..textCount - 1]`, comma-separated: entries before the last are final, so the next
+   * checkpoint of the array writes only the entries added since (writing the whole list every few steps made a
+   * long view's checkpoints grow with the history).
+   */
+  readonly textCount: number;
+  readonly text: string;
 }
 
 const named = new WeakMap<readonly LLMConvertibleEvent[], Named>();
@@ -31,10 +38,10 @@ const named = new WeakMap<readonly LLMConvertibleEvent[], Named>();
 export function rememberNamed(
   events: readonly LLMConvertibleEvent[],
   log: EventLogLike,
-  named_: { length: number; lastIndex: number; entries: ViewCheckpoint['entries'] },
+  named_: { length: number; lastIndex: number; entries: ViewCheckpoint['entries']; textCount?: number; text?: string },
 ): void {
-  const { length, lastIndex, entries } = named_;
-  named.set(events, { log, length, lastEvent: events[length - 1], lastIndex, entries });
+  const { length, lastIndex, entries, textCount = 0, text = '' } = named_;
+  named.set(events, { log, length, lastEvent: events[length - 1], lastIndex, entries, textCount, text });
 }
 
 /**
@@ -47,6 +54,15 @@ export function buildViewCheckpoint(
   state: ConversationState,
   log: EventLogLike,
 ): ViewCheckpoint | undefined {
+  return buildViewCheckpointText(view, state, log)?.checkpoint;
+}
+
+/** `buildViewCheckpoint` and the checkpoint's JSON text (`JSON.stringify(checkpoint)`, its entries' text reused). */
+export function buildViewCheckpointText(
+  view: View,
+  state: ConversationState,
+  log: EventLogLike,
+): { checkpoint: ViewCheckpoint; text: string } | undefined {
   const count = state.event_count;
   // A view whose repair depends on events outside it (a batch or tool loop a condensation cut) is rebuilt
   // from the log on resume; any other is saved as its fold, so the restored view goes on like the live one.
@@ -90,8 +106,14 @@ export function buildViewCheckpoint(
       entries.push(run);
     }
   }
-  rememberNamed(events, log, { length: events.length, lastIndex: last, entries });
-  return {
+  // The final entries' text: what the last checkpoint wrote of them, and the ones that became final since.
+  let text = known?.text ?? '';
+  let textCount = known?.textCount ?? 0;
+  for (; textCount < entries.length - 1; textCount++) {
+    text += textCount === 0 ? JSON.stringify(entries[textCount]) : `,${JSON.stringify(entries[textCount])}`;
+  }
+  rememberNamed(events, log, { length: events.length, lastIndex: last, entries, textCount, text });
+  const checkpoint: ViewCheckpoint = {
     version: 1,
     event_count: count,
     last_event_id: count === 0 ? null : log.idAt(count - 1),
@@ -100,6 +122,10 @@ export function buildViewCheckpoint(
     unhandled_condensation_request: view.unhandledCondensationRequest,
     entries,
   };
+  const lastEntry = entries.length === 0 ? '' : JSON.stringify(entries[entries.length - 1]);
+  // `entries` is the last field: the text of the rest ends with `[]}`, where the entries go.
+  const head = JSON.stringify({ ...checkpoint, entries: [] });
+  return { checkpoint, text: `${head.slice(0, -2)}${text}${textCount > 0 ? ',' : ''}${lastEntry}]}` };
 }
 
 /** `known` when it still names a prefix of `events` in `log` within the first `count` events. */
@@ -131,11 +157,10 @@ export async function writeViewCheckpoint(
 ): Promise<void> {
   if (view === undefined) return;
   const path = `${directory}/${VIEW_CHECKPOINT_FILE}`;
-  const checkpoint = buildViewCheckpoint(view, state, log);
-  if (checkpoint === undefined) await store.delete(path).catch(() => undefined);
+  const built = buildViewCheckpointText(view, state, log);
+  if (built === undefined) await store.delete(path).catch(() => undefined);
   // Without fsync where the store can: the file is derived and `restoreView` checks it against the log, so one
   // a power loss lost, emptied or cut short only makes the next open rebuild the view.
-  else if (store.writeRebuildable !== undefined)
-    await store.writeRebuildable([{ path, data: JSON.stringify(checkpoint) }]);
-  else await store.write(path, JSON.stringify(checkpoint));
+  else if (store.writeRebuildable !== undefined) await store.writeRebuildable([{ path, data: built.text }]);
+  else await store.write(path, built.text);
 }
