@@ -112,3 +112,40 @@ describe('SecretRegistry.mask merges matches', () => {
     expect(new SecretRegistry({ A: 'ab', B: 'abc' }).mask('ab abc')).toBe('ab <secret-hidden>');
   });
 });
+
+describe('secrets in a tool’s environment', () => {
+  /** Runs one call of a tool that records the `env` it was given; `secrets` as `Conversation.create` takes them. */
+  async function envSeen(text: string, secrets?: Record<string, string>) {
+    const seen: Record<string, string>[] = [];
+    const probe = defineTool({
+      name: 'probe',
+      description: 'Records the environment it is given.',
+      parameters: z.object({ text: z.string() }),
+      execute: (_args, context) => {
+        seen.push({ ...context.env });
+        return { content: 'ok' };
+      },
+    });
+    const conversation = await Conversation.create({
+      agent: new Agent({
+        llm: createOfflineLLM({ script: [{ toolCalls: [{ name: 'probe', arguments: { text } }] }, finish] }),
+        tools: [probe],
+      }),
+      workspace: dir,
+      persistenceDir: join(dir, 'data'),
+      durability: 'none',
+      ...(secrets === undefined ? {} : { secrets }),
+    });
+    await conversation.sendMessage('go');
+    await conversation.run();
+    await conversation.close();
+    return seen;
+  }
+
+  it('gives a tool the secrets its action names, and none without secrets', async () => {
+    expect(await envSeen('curl -H "key: $api_key"', { API_KEY: secret, DB_PASSWORD: other })).toEqual([
+      { API_KEY: secret },
+    ]);
+    expect(await envSeen('curl -H "key: $api_key"')).toEqual([{}]);
+  });
+});

@@ -64,8 +64,8 @@ export function createStepContext(sources: StepContextSources): StepContext {
       ),
     toolContext: async (action): Promise<ToolContext> => ({
       workspace: sources.workspace,
-      // Secrets go only to the commands that mention them (reference §7.8).
-      env: await secrets.envFor(JSON.stringify(action.action ?? {})),
+      // Secrets go only to the commands that mention them (reference §7.8); with none, the action is not written out.
+      env: secrets.empty ? {} : await secrets.envFor(JSON.stringify(action.action ?? {})),
       secretValues: secrets.knownValues(),
       conversationId: sources.conversationId,
       ...(sources.toolConversation === undefined ? {} : { conversation: sources.toolConversation }),

@@ -73,6 +73,11 @@ export class SecretRegistry {
     return this.#entries.get(name)?.description;
   }
 
+  /** True while no secret is registered: `envFor` then gives `{}` whatever the command (so callers may skip building it). */
+  get empty(): boolean {
+    return this.#entries.size === 0;
+  }
+
   /**
    * The environment variables for a command: each secret whose name occurs in the command text, compared
    * case-insensitively (`echo $github_token` gets `GITHUB_TOKEN`). Secret functions run now; one that throws or
