@@ -135,7 +135,11 @@ describe('eventsToMessages keeps final messages', () => {
         else if (pick < 11) event = observation(`c${random(call)}`, `out ${change}`, `O-${round}-${change}`);
         else {
           const summary = random(2) === 0 ? { summary: `s${change}`, offset: random(3) } : undefined;
-          event = condensation(`C-${round}-${change}`, ids.filter(() => random(3) === 0), summary);
+          event = condensation(
+            `C-${round}-${change}`,
+            ids.filter(() => random(3) === 0),
+            summary,
+          );
           condensations++;
         }
         if (event.kind !== 'Condensation') ids.push(event.id);

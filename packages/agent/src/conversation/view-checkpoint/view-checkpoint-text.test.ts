@@ -53,7 +53,10 @@ describe('the view checkpoint text (entries written before reused)', () => {
         }
         const text = `message ${step}`;
         await append(
-          createEvent('MessageEvent', { source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }),
+          createEvent('MessageEvent', {
+            source: 'user',
+            llm_message: { role: 'user', content: [{ type: 'text', text }] },
+          }),
         );
       } else if (pick < 14 && onBranch.length > 4) {
         // A condensation (a new fold array, sometimes with a summary entry).
