@@ -6,7 +6,8 @@
  * changed with environment variables (BENCH_APPENDS, BENCH_FSYNC_APPENDS, BENCH_S3_APPENDS,
  * BENCH_OPEN_EVENTS, BENCH_SEGMENT_STEPS, BENCH_SEGMENT_ROUNDS); the defaults keep a run under about three minutes on 2 cores. BENCH_ONLY=chain
  * runs only the tamper-evident chain figures; BENCH_ONLY=segment only the durable step commits by layout (and the segment open rows; BENCH_ONLY=segment-commits without them),
- * BENCH_ONLY=segment-open only the open of a 10k- and a 100k-event log by layout (BENCH_SEGMENT_OPEN_EVENTS).
+ * BENCH_ONLY=segment-open only the open of a 10k- and a 100k-event log by layout (BENCH_SEGMENT_OPEN_EVENTS);
+ * BENCH_ONLY=commit-cpu only the store's CPU per commit, no fsync (BENCH_COMMIT_CPU_STEPS, BENCH_COMMIT_CPU_ROUNDS).
  *
  * The 100k-event directory for the open/read figures is created without EventLog (100k appends would
  * take most of the time budget) but with the same files a real log has: each event's slot claim in
@@ -26,6 +27,7 @@ import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { benchAppends } from './append-figures.js';
+import { benchCommitCpu } from './commit-cpu-figures.js';
 import { APPENDS, machine, ms, row, timeAppends } from './bench-harness.js';
 import { scenarioEvents } from './event-shapes.js';
 import { benchOpen, benchReadAll } from './open-read-figures.js';
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
       await benchSegment(scratch);
     } else if (only === 'segment-commits') {
       await benchSegment(scratch, { open: false });
+    } else if (only === 'commit-cpu') {
+      await benchCommitCpu(scratch);
     } else if (only === 'segment-open') {
       await benchSegmentOpen(scratch);
     } else {

@@ -131,10 +131,7 @@ export function createMemoryFileStore(): FileStore {
       return {
         // Synchronous map updates, like writeIfAbsent: appends never interleave. A delete of the file ends it.
         async append(data) {
-          const before = files.get(key) ?? new Uint8Array(0);
-          const after = new Uint8Array(before.length + data.length);
-          after.set(before);
-          after.set(data, before.length);
+          const after = appendBytes(files.get(key), data);
           files.set(key, after);
           return after.length;
         },
@@ -160,3 +157,33 @@ export function createMemoryFileStore(): FileStore {
     },
   };
 }
+
+/**
+ * `before` and then `data`, for an append: written into the spare room of `before`'s buffer when it has some (room
+ * this function left there, doubling the buffer as it grows, so a run of appends copies each byte about twice, not
+ * once per append after it), else into a new buffer. A stored file is always a view of a buffer's first bytes, and
+ * an append writes only past the end of the newest view: every earlier view (read, copied, or the file before an
+ * append) keeps its bytes.
+ */
+function appendBytes(before: Uint8Array | undefined, data: Uint8Array): Uint8Array {
+  const length = (before?.length ?? 0) + data.length;
+  const spare = before === undefined ? undefined : spareRoom.get(before.buffer);
+  if (before !== undefined && spare === before.length && before.byteOffset === 0 && before.buffer.byteLength >= length) {
+    const after = new Uint8Array(before.buffer, 0, length);
+    after.set(data, before.length);
+    spareRoom.set(before.buffer, length);
+    return after;
+  }
+  const buffer = new ArrayBuffer(Math.max(length, Math.min(2 * length, length + MAX_SPARE)));
+  const after = new Uint8Array(buffer, 0, length);
+  if (before !== undefined) after.set(before);
+  after.set(data, before?.length ?? 0);
+  spareRoom.set(buffer, length);
+  return after;
+}
+
+/** Room an append buffer keeps beyond its bytes at most (its doubling stops there). */
+const MAX_SPARE = 64 * 1024 * 1024;
+
+/** Per append buffer: how many of its first bytes are used (the newest view's length); past that is free. */
+const spareRoom = new WeakMap<ArrayBufferLike, number>();

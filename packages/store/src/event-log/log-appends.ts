@@ -1,16 +1,12 @@
 import type { AnyEvent } from '@x/events';
-import {
-  type ChainLink,
-  createChainLink,
-  formatChainedClaim,
-  formatStagedClaim,
-  stagedBodyPath,
-} from '../chain/chain-link.js';
+import { type ChainLink, stagedBodyPath } from '../chain/chain-link.js';
+import { layoutClaim, writeClaim } from '../chain/claim-bytes.js';
 import { writeChainAnchor, writeHeadRecord } from '../chain/chain-records.js';
 import { AppendConflictError } from '../errors/append-conflict-error.js';
 import { CorruptEventError } from '../errors/corrupt-event-error.js';
 import { DuplicateEventIdError } from '../errors/duplicate-event-id-error.js';
 import { StoreError } from '../errors.js';
+import { handOver } from '../internal/to-bytes.js';
 import { eventIdOfPath } from './file-names.js';
 import type { LogCore } from './log-core.js';
 import { probeClaims } from './log-discovery.js';
@@ -45,13 +41,12 @@ export async function appendNow(
   for (;;) {
     const index = core.length;
     // The chain link travels in the claim, so it commits atomically with the event (see src/chain).
-    const link = createChainLink(index, event.id, await previousHash(core, index), json);
+    const { link, writes } = appendWrites(core, index, { event, json }, await previousHash(core, index));
     if (link.prev === null) await anchorChain(core, index);
-    const ownPath = core.eventPath(index, event.id);
+    const ownPath = writes.eventFile.path;
     // Once the claim commits the event, it is recorded even if writing its file fails, so a retry of this
     // append reports a duplicate instead of writing the event twice.
     const onClaimed = () => core.push(ownPath, event, link);
-    const writes = appendWrites(core, index, { event, json }, link);
     const won =
       writes.body !== undefined
         ? (await claimAndPublishMany(core, index, [writes], onClaimed)) === 1
@@ -94,13 +89,14 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
     const start = core.length;
     let previous = await previousHash(core, start);
     if (previous === null) await anchorChain(core, start);
-    const links = rest.map(({ event, json }, offset) => {
-      const link = createChainLink(start + offset, event.id, previous, json);
-      previous = link.hash;
-      return link;
+    const links: ChainLink[] = [];
+    const writes = rest.map((one, offset) => {
+      const encoded = appendWrites(core, start + offset, one, previous);
+      previous = encoded.link.hash;
+      links.push(encoded.link);
+      return encoded.writes;
     });
     const batch = rest;
-    const writes = batch.map((one, offset) => appendWrites(core, start + offset, one, links[offset]!));
     const created = await claimAndPublishMany(core, start, writes, (offset) =>
       core.push(writes[offset]!.eventFile.path, batch[offset]!.event, links[offset]),
     );
@@ -116,21 +112,35 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
 }
 
 /**
- * What appending `prepared` at `index` writes. Where the store can store the event's bytes once
- * (`writeIfAbsentThenLinkMany`: the local store), a staged body in `.slots/` and a claim holding the link alone,
- * the event file being a hard link of the body; elsewhere the claim holds the link and the event's bytes, and
- * the event file is their second copy (one file per event is all S3 and memory can do).
+ * What appending `prepared` at `index` after `prev` writes, and the chain link it commits. The claim is built as
+ * bytes, the event's encoded once at its end (see `writeClaim`); the event file is a view of those bytes. Where
+ * the store can store the event's bytes once (`writeIfAbsentThenLinkMany`: the local store), a staged body in
+ * `.slots/` and a claim holding the link alone, the event file being a hard link of the body; elsewhere the claim
+ * holds the link and the event's bytes, and the event file is their second copy on disk (one file per event is all
+ * S3 and memory can do), though the memory store keeps both as one buffer (`handOver`).
  */
-function appendWrites(core: LogCore, index: number, { event, json }: PreparedEvent, link: ChainLink): AppendWrites {
+function appendWrites(
+  core: LogCore,
+  index: number,
+  { event, json }: PreparedEvent,
+  prev: string | null,
+): { link: ChainLink; writes: AppendWrites } {
+  const layout = layoutClaim(index, event.id, prev, json);
+  // Its own allocation, not a slice of Node's shared pool: the memory store keeps it as long as the log.
+  const bytes = Buffer.allocUnsafeSlow(layout.size);
+  const link = writeClaim(bytes, 0, layout);
+  const eventBytes = handOver(bytes.subarray(layout.headerBytes + 1));
   const claimPath = core.slotPath(index);
-  const eventFile = { path: core.eventPath(index, event.id), data: json };
-  if (!core.stagesBodies) {
-    return { claim: { path: claimPath, data: formatChainedClaim(link, json) }, eventFile };
-  }
+  const eventFile = { path: core.eventPath(index, event.id), data: eventBytes };
+  if (!core.stagesBodies) return { link, writes: { claim: { path: claimPath, data: handOver(bytes) }, eventFile } };
   return {
-    claim: { path: claimPath, data: formatStagedClaim(link) },
-    eventFile,
-    body: { path: stagedBodyPath(claimPath, link), data: json },
+    link,
+    writes: {
+      // The header line alone (`formatStagedClaim`).
+      claim: { path: claimPath, data: bytes.subarray(0, layout.headerBytes + 1) },
+      eventFile,
+      body: { path: stagedBodyPath(claimPath, link), data: eventBytes },
+    },
   };
 }
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
-import { createChainLink } from '../../chain/chain-link.js';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
 import type { AppendFile } from '../../file-store.js';
@@ -16,7 +15,8 @@ import { SegmentPositions } from './segment-positions.js';
 import {
   type DecodedRecords,
   decodeRecords,
-  encodeRecord,
+  type EncodedRecord,
+  encodeRecords,
   SegmentChain,
   type SegmentRecord,
   segmentPath,
@@ -46,7 +46,7 @@ export class SegmentLog implements LogSegment {
   #indexedChecked = 0;
   #indexWrite: Promise<void> = Promise.resolve();
   readonly #core: LogCore;
-  /** This instance's token in its records' headers (see `encodeRecord`). */
+  /** This instance's token in its records' headers (see `encodeRecords`). */
   readonly #writer = randomBytes(8).toString('hex');
   /** The reference's event files: when they are written, and how many are known whole. */
   readonly files: DerivedEventFiles;
@@ -183,14 +183,8 @@ export class SegmentLog implements LogSegment {
         throw new AppendConflictError({ eventId: rest[0]!.event.id, expectedIndex, actualIndex: core.length });
       }
       const start = core.length;
-      let previous = start === 0 ? null : (core.lastLink?.hash ?? null);
-      const links = rest.map(({ event, json }, offset) => {
-        const link = createChainLink(start + offset, event.id, previous, json);
-        previous = link.hash;
-        return link;
-      });
-      const records = rest.map(({ json }, offset) => encodeRecord(links[offset]!, json, this.#writer));
-      const bytes = Buffer.concat(records);
+      const previous = start === 0 ? null : (core.lastLink?.hash ?? null);
+      const { bytes, records } = encodeRecords(rest, start, previous, this.#writer);
       const before = this.scanned;
       this.files.commitStarts();
       const size = await file.append(bytes);
@@ -198,15 +192,11 @@ export class SegmentLog implements LogSegment {
       if (size === before + bytes.length) {
         // Nothing landed since this instance last looked: the records are at `before`, in order, and all accepted.
         won = rest.length;
-        let end = before;
-        rest.forEach(({ event, json }, offset) => {
-          const link = links[offset]!;
-          const record = records[offset]!;
-          this.#lastRecord = { offset: end, crc: record.readUInt32LE(8) };
-          end += record.length;
-          const jsonLength = Buffer.byteLength(json, 'utf8');
+        rest.forEach(({ event }, offset) => {
+          const { link, offset: at, end, crc, json } = records[offset]!;
+          this.#lastRecord = { offset: before + at, crc };
           core.push(core.eventPath(link.index, event.id), event, link);
-          this.#positions.push(end - jsonLength, jsonLength);
+          this.#positions.push(before + end - json.length, json.length);
         });
         this.scanned = size;
       } else {
@@ -224,7 +214,7 @@ export class SegmentLog implements LogSegment {
       }
       if (won > 0) core.appended = true;
       for (let offset = 0; offset < won; offset++) indices.push(start + offset);
-      await this.#publish(rest.slice(0, won), start);
+      await this.#publish(records.slice(0, won), start);
       rest = rest.slice(won);
       if (rest.length === 0) return indices;
       const taken = core.findId(rest[0]!.event.id);
@@ -239,14 +229,11 @@ export class SegmentLog implements LogSegment {
    * Writes the reference's event files of events the segment committed (`<dir>/event-….json`), without
    * waiting for them to be durable: the segment holds them, and `open` rebuilds any a power loss lost.
    */
-  async #publish(events: readonly SegmentAppend[], start: number): Promise<void> {
+  async #publish(records: readonly EncodedRecord[], start: number): Promise<void> {
     const core = this.#core;
+    // The bytes just committed (views of the record buffer), not the text: no second encoding of each event.
     await this.files.committed(
-      events.map(({ event, json }, offset) => ({
-        path: core.eventPath(start + offset, event.id),
-        data: json,
-        index: start + offset,
-      })),
+      records.map(({ json }, offset) => ({ path: core.paths.at(start + offset)!, data: json, index: start + offset })),
     );
   }
 

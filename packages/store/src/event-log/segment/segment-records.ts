@@ -1,4 +1,5 @@
 import { type ChainLink, parseSlotClaimBytes } from '../../chain/chain-link.js';
+import { type ClaimLayout, layoutClaim, writeClaim } from '../../chain/claim-bytes.js';
 import { crc32 } from '../../internal/crc32.js';
 import { isStorableEventId } from '../file-names.js';
 
@@ -36,20 +37,67 @@ export interface DecodedRecords {
   readonly end: number;
 }
 
-/**
- * The bytes of the record that commits `json` with `link`, written by `writer` (a token of the writing instance,
- * in the header line: two writers appending the same event at the same index write different bytes, so each
- * finds its own record when it reads back).
- */
-export function encodeRecord(link: ChainLink, json: string, writer: string): Buffer {
-  const { index, id, prev, hash } = link;
-  const payload = Buffer.from(`${JSON.stringify({ chain: 1, index, id, prev, hash, writer })}\n${json}`, 'utf8');
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  MAGIC.copy(header, 0);
-  header.writeUInt32LE(payload.length, 4);
-  header.writeUInt32LE(crc32(payload), 8);
-  return Buffer.concat([header, payload]);
+/** One event of a batch to encode: the event (its id) and its exact bytes as text (`serializeEvent`). */
+export interface RecordInput {
+  readonly event: { readonly id: string };
+  readonly json: string;
 }
+
+/** Where `encodeRecords` put one record in its buffer (offsets into that buffer) and the link it commits. */
+export interface EncodedRecord {
+  readonly link: ChainLink;
+  /** Offset of the record's header, and just past the record. */
+  readonly offset: number;
+  readonly end: number;
+  /** The CRC-32 of its payload. */
+  readonly crc: number;
+  /** The event's bytes (a view into the batch's buffer). */
+  readonly json: Buffer;
+}
+
+/**
+ * The bytes of the records that commit `events` at indices `start…`, chained from `prev`, written by `writer` (a
+ * token of the writing instance, in the header line: two writers appending the same event at the same index write
+ * different bytes, so each finds its own record when it reads back), in one buffer: each event is encoded once, in
+ * place, and its chain hash and checksum computed over those bytes (see `writeClaim`). The buffer is its own
+ * allocation (not a slice of Node's shared pool), as views of it may be held until the event files are written.
+ */
+export function encodeRecords(
+  events: readonly RecordInput[],
+  start: number,
+  prev: string | null,
+  writer: string,
+): { readonly bytes: Buffer; readonly records: EncodedRecord[] } {
+  const layouts: ClaimLayout[] = [];
+  let size = 0;
+  for (const [offset, { event, json }] of events.entries()) {
+    // The prev of every record but the first is the hash of the one before: measured with a placeholder of its
+    // length (the header's size does not depend on the hash), filled in below.
+    const layout = layoutClaim(start + offset, event.id, offset === 0 ? prev : HASH_SIZED, json, writer);
+    layouts.push(layout);
+    size += HEADER_BYTES + layout.size;
+  }
+  const bytes = Buffer.allocUnsafeSlow(size);
+  const records: EncodedRecord[] = [];
+  let at = 0;
+  let previous = prev;
+  for (const layout of layouts) {
+    const payloadAt = at + HEADER_BYTES;
+    const link = writeClaim(bytes, payloadAt, { ...layout, prev: previous });
+    const end = payloadAt + layout.size;
+    MAGIC.copy(bytes, at);
+    bytes.writeUInt32LE(layout.size, at + 4);
+    const crc = crc32(bytes.subarray(payloadAt, end));
+    bytes.writeUInt32LE(crc, at + 8);
+    records.push({ link, offset: at, end, crc, json: bytes.subarray(end - layout.jsonBytes, end) });
+    previous = link.hash;
+    at = end;
+  }
+  return { bytes, records };
+}
+
+/** A hash-sized stand-in for a `prev` not known yet when measuring (see `encodeRecords`). */
+const HASH_SIZED = '0'.repeat(64);
 
 /**
  * Decodes the records in `bytes`, which start at file offset `base`. A record whose header, length or checksum
