@@ -67,8 +67,7 @@ async function timeCommits(store: FileStore, commits: readonly AnyEvent[][], opt
   const memoryAfter = process.memoryUsage();
   const count = commits.length - 1;
   const events = commits.slice(1).reduce((sum, commit) => sum + commit.length, 0);
-  const held =
-    memoryAfter.heapUsed + memoryAfter.arrayBuffers - (memoryBefore.heapUsed + memoryBefore.arrayBuffers);
+  const held = memoryAfter.heapUsed + memoryAfter.arrayBuffers - (memoryBefore.heapUsed + memoryBefore.arrayBuffers);
   await log.close();
   return { cpuUs: (cpu.user + cpu.system) / count, wallUs: (wall * 1000) / count, heldPerEvent: held / events };
 }

@@ -168,7 +168,12 @@ export function createMemoryFileStore(): FileStore {
 function appendBytes(before: Uint8Array | undefined, data: Uint8Array): Uint8Array {
   const length = (before?.length ?? 0) + data.length;
   const spare = before === undefined ? undefined : spareRoom.get(before.buffer);
-  if (before !== undefined && spare === before.length && before.byteOffset === 0 && before.buffer.byteLength >= length) {
+  if (
+    before !== undefined &&
+    spare === before.length &&
+    before.byteOffset === 0 &&
+    before.buffer.byteLength >= length
+  ) {
     const after = new Uint8Array(before.buffer, 0, length);
     after.set(data, before.length);
     spareRoom.set(before.buffer, length);

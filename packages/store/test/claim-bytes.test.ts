@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createChainLink, formatChainedClaim, formatStagedClaim } from '../src/chain/chain-link.js';
 import { layoutClaim, writeClaim } from '../src/chain/claim-bytes.js';
+import { decodeRecords, encodeRecords } from '../src/event-log/segment/segment-records.js';
 import { crc32 } from '../src/internal/crc32.js';
-import { encodeRecords } from '../src/event-log/segment/segment-records.js';
-import { decodeRecords } from '../src/event-log/segment/segment-records.js';
 
 // Claims and segment records are built as bytes in place (the event encoded once, hashed and checksummed there).
 // They are stored formats: these hold them to the text formulas they replaced, byte for byte, for ASCII and
@@ -44,7 +43,10 @@ describe('claim bytes', () => {
       // The staged claim is the header line: the claim's bytes before the event's.
       expect(bytes.subarray(5, 5 + layout.headerBytes + 1).toString('utf8')).toBe(formatStagedClaim(expected));
       expect(link.hash).toBe(
-        createHash('sha256').update(`x-chain-v1\n${at}\n${prev ?? ''}\n`).update(json, 'utf8').digest('hex'),
+        createHash('sha256')
+          .update(`x-chain-v1\n${at}\n${prev ?? ''}\n`)
+          .update(json, 'utf8')
+          .digest('hex'),
       );
       prev = link.hash;
     }

@@ -1,7 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import { type ChainLink, stagedBodyPath } from '../chain/chain-link.js';
-import { layoutClaim, writeClaim } from '../chain/claim-bytes.js';
 import { writeChainAnchor, writeHeadRecord } from '../chain/chain-records.js';
+import { layoutClaim, writeClaim } from '../chain/claim-bytes.js';
 import { AppendConflictError } from '../errors/append-conflict-error.js';
 import { CorruptEventError } from '../errors/corrupt-event-error.js';
 import { DuplicateEventIdError } from '../errors/duplicate-event-id-error.js';
