@@ -129,7 +129,7 @@ function appendWrites(
   // Its own allocation, not a slice of Node's shared pool: the memory store keeps it as long as the log.
   const bytes = Buffer.allocUnsafeSlow(layout.size);
   const link = writeClaim(bytes, 0, layout);
-  const eventBytes = handOver(bytes.subarray(layout.headerBytes + 1));
+  const eventBytes = handOver(bytes, layout.headerBytes + 1);
   const claimPath = core.slotPath(index);
   const eventFile = { path: core.eventPath(index, event.id), data: eventBytes };
   if (!core.stagesBodies) return { link, writes: { claim: { path: claimPath, data: handOver(bytes) }, eventFile } };

@@ -1,20 +1,27 @@
 const encoder = new TextEncoder();
 
-/** Bytes this package made and will never change again (see `handOver`). */
-const handedOver = new WeakSet<Uint8Array>();
+/**
+ * Bytes this package made and never writes to again (see `handOver`). A class of its own, private to the package,
+ * so the check is an `instanceof`: a WeakSet of every claim a memory store holds slowed each garbage collection.
+ * Its copies (`slice`, `subarray`) are plain Uint8Arrays: a copy handed to a caller is the caller's to change.
+ */
+class HandedOverBytes extends Uint8Array {
+  static get [Symbol.species](): Uint8ArrayConstructor {
+    return Uint8Array;
+  }
+}
 
 /**
- * Marks `bytes` (made by this package, e.g. an event log's claim) as never written to again, so the memory store
- * keeps them as they are instead of copying them: a claim and its event file (a view of the claim's last bytes)
- * are then one copy of the event's bytes. Callers outside the package never get here: their arrays are copied.
+ * A view of `bytes[start, end)` (made by this package, e.g. an event log's claim) marked as never written to again,
+ * so the memory store keeps it as it is instead of copying it: a claim and its event file (a view of the claim's
+ * last bytes) are then one copy of the event's bytes. Arrays from callers outside the package are always copied.
  */
-export function handOver<T extends Uint8Array>(bytes: T): T {
-  handedOver.add(bytes);
-  return bytes;
+export function handOver(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
+  return new HandedOverBytes(bytes.buffer as ArrayBuffer, bytes.byteOffset + start, end - start);
 }
 
 /** UTF-8 bytes of `data`; a Uint8Array is copied so the caller may reuse its buffer afterwards (unless handed over). */
 export function toOwnedBytes(data: string | Uint8Array): Uint8Array {
   if (typeof data === 'string') return encoder.encode(data);
-  return handedOver.has(data) ? data : data.slice();
+  return data instanceof HandedOverBytes ? data : data.slice();
 }
