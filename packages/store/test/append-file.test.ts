@@ -8,9 +8,9 @@ import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 
 // `openAppendFile`, the segment layout's commit point: `append` resolves with the file's size just after, which is
-// how a writer learns whether another writer's bytes landed before its own. The local store learns it without an
-// fstat when the size is the one it expects (a probe read), and the memory store appends into spare room: these
-// hold both to the plain answer whatever other handles, writes and copies do meanwhile.
+// how a writer learns whether another writer's bytes landed before its own. The memory store appends into spare
+// room (views of one buffer): these hold both stores to the plain answer whatever other handles, writes and copies
+// do meanwhile.
 
 const base = mkdtempSync(join(tmpdir(), 'x-store-append-'));
 let counter = 0;
