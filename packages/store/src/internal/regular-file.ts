@@ -141,16 +141,22 @@ function openRegularFileSync(path: string, context: FileContext, listedAsFile: b
   }
 }
 
+/**
+ * `buffer` when it has room past `length`, else a copy twice its size: the file grew since fstat (someone
+ * appends to it in place), so reading goes on to its end.
+ */
+function withRoom(buffer: Buffer<ArrayBuffer>, length: number): Buffer<ArrayBuffer> {
+  if (length < buffer.length) return buffer;
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger, 0, 0, length);
+  return larger;
+}
+
 function readAllSync(fd: number, size: number): Buffer {
   let buffer = Buffer.allocUnsafe(Math.max(size, 1));
   let length = 0;
   for (;;) {
-    if (length === buffer.length) {
-      // The file grew since fstat (someone appends to it in place): keep reading to its end.
-      const larger = Buffer.allocUnsafe(buffer.length * 2);
-      buffer.copy(larger, 0, 0, length);
-      buffer = larger;
-    }
+    buffer = withRoom(buffer, length);
     const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
     if (bytesRead === 0) break;
     length += bytesRead;
@@ -211,12 +217,7 @@ async function readAll(fd: number, size: number): Promise<Buffer> {
   let buffer = Buffer.allocUnsafe(Math.max(size, 1));
   let length = 0;
   for (;;) {
-    if (length === buffer.length) {
-      // The file grew since fstat (someone appends to it in place): keep reading to its end.
-      const larger = Buffer.allocUnsafe(buffer.length * 2);
-      buffer.copy(larger, 0, 0, length);
-      buffer = larger;
-    }
+    buffer = withRoom(buffer, length);
     const bytesRead = await readFd(fd, buffer, length);
     if (bytesRead === 0) break;
     length += bytesRead;
