@@ -14,7 +14,7 @@ import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { row } from './bench-harness.js';
 import { median } from './bench-utils.js';
-import { scenarioEvents } from './event-shapes.js';
+import { stepCommits } from './event-shapes.js';
 
 const STEPS = Number(process.env.BENCH_COMMIT_CPU_STEPS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_COMMIT_CPU_ROUNDS ?? 5);
@@ -30,16 +30,6 @@ const LABELS: Record<Variant, string> = {
   'memory-files': 'memory store, file-per-event layout (default)',
   'memory-segment': 'memory store, segment layout',
 };
-
-/** The events of `STEPS` steps, as commits: [first, second], [third]. */
-function stepCommits(): AnyEvent[][] {
-  const events = [...scenarioEvents(STEPS * 3 + 2)].slice(2);
-  const commits: AnyEvent[][] = [];
-  for (let step = 0; step < STEPS; step++) {
-    commits.push(events.slice(step * 3, step * 3 + 2), events.slice(step * 3 + 2, step * 3 + 3));
-  }
-  return commits;
-}
 
 interface Run {
   /** CPU (user + system, this process) per commit, µs; wall time per commit, µs. */
@@ -97,7 +87,7 @@ export async function benchCommitCpu(scratch: string): Promise<void> {
     for (let k = 0; k < variants.length; k++) {
       const variant = variants[(k + round) % variants.length]!;
       // Fresh ids each run: a log refuses an id it holds, and a new log per run never sees one twice anyway.
-      const run = await runVariant(scratch, variant, stepCommits());
+      const run = await runVariant(scratch, variant, stepCommits(STEPS, 2));
       if (round > 0) runs.get(variant)!.push(run);
     }
   }

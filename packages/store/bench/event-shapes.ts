@@ -136,3 +136,16 @@ export function* scenarioEvents(count: number): Generator<AnyEvent> {
     }
   }
 }
+
+/**
+ * The events of `steps` steps as the agent commits them, three a step in two commits: [first, second], [third]
+ * (the stats update with the action, then the observation). `skip` leading scenario events are left out.
+ */
+export function stepCommits(steps: number, skip = 0): AnyEvent[][] {
+  const events = [...scenarioEvents(steps * 3 + skip)].slice(skip);
+  const commits: AnyEvent[][] = [];
+  for (let step = 0; step < steps; step++) {
+    commits.push(events.slice(step * 3, step * 3 + 2), events.slice(step * 3 + 2, step * 3 + 3));
+  }
+  return commits;
+}

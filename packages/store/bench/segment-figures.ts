@@ -12,7 +12,7 @@ import { EventLog, type EventLogOptions } from '../src/event-log.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { ms, ratio, row } from './bench-harness.js';
 import { median, syncDirectory } from './bench-utils.js';
-import { scenarioEvents } from './event-shapes.js';
+import { stepCommits } from './event-shapes.js';
 import { benchSegmentOpen } from './segment-open-figures.js';
 
 const STEPS = Number(process.env.BENCH_SEGMENT_STEPS ?? 200);
@@ -39,16 +39,6 @@ const LABELS: Record<Variant, string> = {
 
 function fdatasyncFile(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-}
-
-/** The events of `STEPS` steps, as commits: [stats, action], [observation]. */
-function stepCommits(): AnyEvent[][] {
-  const events = [...scenarioEvents(STEPS * 3)];
-  const commits: AnyEvent[][] = [];
-  for (let step = 0; step < STEPS; step++) {
-    commits.push(events.slice(step * 3, step * 3 + 2), events.slice(step * 3 + 2, step * 3 + 3));
-  }
-  return commits;
 }
 
 /** A run's time: to its last commit acknowledged (the durable loop), and to `close` resolved (the same for floors). */
@@ -117,7 +107,7 @@ export async function benchSegment(scratch: string, options: { open?: boolean } 
   console.log(
     `\n## durable step commits by layout (${STEPS} steps = ${STEPS * 2} commits, 3 events a step; median of ${ROUNDS} rounds after a warm-up, variants rotating)`,
   );
-  const commits = stepCommits();
+  const commits = stepCommits(STEPS);
   const variants = Object.keys(LABELS) as Variant[];
   const times = new Map<Variant, Run[]>(variants.map((variant) => [variant, []]));
   for (let round = 0; round <= ROUNDS; round++) {
