@@ -2,12 +2,12 @@
 // consumer test and the peers bench do) fills x's per-user cache directory and reads it back on the next run; Node's
 // own switches win; Node 20 has no cache for ES modules and must behave exactly as before, writing nothing.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureNode } from '../../../tooling/scripts/node-lines.mjs';
-import { cleanEnv, runCli, tempDir } from './helpers/run-cli.js';
+import { BIN, cleanEnv, runCli, tempDir } from './helpers/run-cli.js';
 
 const execFileAsync = promisify(execFile);
 let node22: string;
@@ -130,6 +130,24 @@ describe('x on Node 22', () => {
     expect(open.stderr).toContain('compile cache not used');
     expect(open.stderr).toContain('writable by other users');
     expect(allFiles(cache)).toEqual([]);
+  });
+
+  it('runs as before when the cache is read-only (a read-only bind mount, by bubblewrap)', async () => {
+    const { home, env } = freshHome();
+    const expected = await runCli(['list'], { node: node22, env });
+    const cacheRoot = join(home, 'xdg-cache');
+    for (const filled of [true, false]) {
+      if (!filled) rmSync(join(cacheRoot, 'x'), { recursive: true });
+      mkdirSync(join(cacheRoot, 'x', 'compile-cache'), { recursive: true, mode: 0o700 });
+      const before = snapshot(cacheRoot);
+      const { stdout, stderr } = await execFileAsync(
+        'bwrap',
+        ['--bind', '/', '/', '--dev', '/dev', '--ro-bind', cacheRoot, cacheRoot, node22, BIN, 'list'],
+        { env: cleanEnv(env) },
+      );
+      expect([stdout, stderr]).toEqual([expected.stdout, expected.stderr]);
+      expect(snapshot(cacheRoot)).toEqual(before);
+    }
   });
 
   it('leaves the environment of child processes as it was', async () => {
