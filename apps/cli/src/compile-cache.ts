@@ -22,7 +22,7 @@ export interface CompileCacheResult {
   message?: string;
 }
 
-/** The part of `node:module` this needs; @types/node 20 does not declare it. */
+/** The part of `node:module` this needs (getCompileCacheDir: Node 22.8+); @types/node 20 does not declare it. */
 interface CompileCacheApi {
   enableCompileCache?: (directory: string) => { status: number; message?: string; directory?: string };
   getCompileCacheDir?: () => string | undefined;
@@ -87,8 +87,15 @@ export function enableCliCompileCache(
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined) {
     return { status: 'disabled', message: 'Disabled by NODE_DISABLE_COMPILE_CACHE' };
   }
-  const userDirectory = api.getCompileCacheDir?.();
-  if (userDirectory !== undefined) return { status: 'already-enabled', directory: userDirectory };
+  const userDirectory = env.NODE_COMPILE_CACHE;
+  if (userDirectory !== undefined && userDirectory !== '') {
+    // Node enabled it there at start-up, or could not: either way the user chose, and x's directory stays out.
+    if (typeof api.getCompileCacheDir !== 'function') return { status: 'already-enabled', directory: userDirectory };
+    const inUse = api.getCompileCacheDir();
+    return inUse === undefined
+      ? { status: 'failed', message: `Node could not use NODE_COMPILE_CACHE=${userDirectory}` }
+      : { status: 'already-enabled', directory: inUse };
+  }
   const directory = compileCacheDirectory(env);
   if (directory === undefined) return { status: 'failed', message: 'no home directory to keep the cache in' };
   const problem = prepareDirectory(directory);
@@ -102,8 +109,8 @@ export function enableCliCompileCache(
   } catch (error) {
     return { status: 'failed', message: (error as Error).message };
   } finally {
-    // Node 22 and 24 do not export the directory to children; should a later Node do so, the agent's commands, hooks
-    // and MCP servers (which inherit from this process) must still not start writing into x's cache.
+    // Node 22 and 24 do not export the directory to children; should a later Node do so, the processes x starts
+    // (MCP servers, hooks, the agent's commands, whatever they inherit) must still not write into x's cache.
     if (process.env.NODE_COMPILE_CACHE !== before) {
       if (before === undefined) delete process.env.NODE_COMPILE_CACHE;
       else process.env.NODE_COMPILE_CACHE = before;

@@ -107,6 +107,14 @@ describe('x on Node 22', () => {
     expect(result.code).toBe(0);
     expect(snapshot(mine).size).toBeGreaterThan(0);
     expect(existsSync(cache)).toBe(false);
+
+    // One Node cannot use is still the user's choice: x does not fall back to its own directory.
+    writeFileSync(join(home, 'file'), '');
+    const unusable = { ...env, NODE_COMPILE_CACHE: join(home, 'file', 'cache') };
+    const verbose = await runCli(['--verbose', '--version'], { node: node22, env: unusable });
+    expect([verbose.code, verbose.stdout]).toEqual([0, result.stdout]);
+    expect(verbose.stderr).toContain('x: compile cache not used: Node could not use NODE_COMPILE_CACHE=');
+    expect(existsSync(cache)).toBe(false);
   });
 
   it('runs as before when the directory cannot be made or trusted, with one line under --verbose', async () => {
