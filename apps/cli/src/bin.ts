@@ -1,46 +1,18 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { CommanderError } from 'commander';
-import { colorFlagFromArgv } from './definitions/help-text.js';
-import { ExitCode } from './errors.js';
-import { createProgram } from './program.js';
-import { colorsEnabled, createColors } from './render/colors.js';
-import { reportError } from './report-error.js';
+// The `x` bin's entry: turns on Node's compile cache (Node 22.1+, see compile-cache.ts) before the CLI and the
+// packages behind it (@x/agent, @x/store, @x/events, zod) are imported, so they can come from the cache. Keep
+// this file to Node built-ins and compile-cache.js: anything imported statically here is compiled cold.
+import { enableCliCompileCache } from './compile-cache.js';
 
-function version(): string {
-  const json = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  return typeof json.version === 'string' ? json.version : '0.0.0';
+const cache = enableCliCompileCache();
+// The only trace of a cache that could not be used: one line, with --verbose (parsed later, by the CLI).
+if (cache.status === 'failed' && verboseRequested(process.argv.slice(2))) {
+  process.stderr.write(`x: compile cache not used: ${cache.message ?? 'unknown reason'}\n`);
 }
 
-// `x events … | head`: the reader went away, which is not an error of ours.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(ExitCode.ok);
-    throw error;
-  });
+function verboseRequested(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--verbose');
 }
 
-async function main(): Promise<number> {
-  const program = createProgram(version());
-  try {
-    await program.parseAsync(process.argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
-  } catch (error) {
-    // Commander has already printed its message (or the help / version that ends it).
-    if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    const enabled = colorsEnabled({
-      flag: colorFlagFromArgv(),
-      env: process.env,
-      isTTY: process.stderr.isTTY === true,
-    });
-    return reportError(error, createColors(enabled));
-  }
-}
-
-// Exit explicitly (after the output is flushed) so a lingering connection or timer cannot hold the
-// process open after the command is done.
-void main().then((code) => {
-  process.stdout.write('', () => {
-    process.stderr.write('', () => process.exit(code));
-  });
-});
+await import('./main.js');

@@ -18,16 +18,19 @@ export interface RunCliOptions {
   /** Written to stdin, which is then closed (default: stdin is /dev/null). */
   input?: string;
   timeoutMs?: number;
+  /** The `node` binary that runs the bin (default: this process's, Node 20 on the project's machines). */
+  node?: string;
 }
 
 /**
  * The environment of the child: this process's, minus everything that would change what `x` does
- * (API keys, X_*, color settings), so a developer's shell cannot leak into a test.
+ * (API keys, X_*, color settings, Node's compile cache), so a developer's shell cannot leak into a test.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(OPENAI_|OTEL_|X_|NO_COLOR$|FORCE_COLOR$|SESSION_API_KEY$)/.test(key)) continue;
+    if (/^(OPENAI_|OTEL_|X_|NO_COLOR$|FORCE_COLOR$|SESSION_API_KEY$|NODE_(DISABLE_)?COMPILE_CACHE$)/.test(key))
+      continue;
     env[key] = value;
   }
   for (const [key, value] of Object.entries(extra)) {
@@ -39,13 +42,15 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     env.TMPDIR = join(extra.X_HOME, 'tmp');
     mkdirSync(env.TMPDIR, { recursive: true });
   }
+  // So does the compile cache of a Node that has one (22.1+), instead of the developer's ~/.cache/x.
+  if (extra.X_HOME !== undefined && !('XDG_CACHE_HOME' in extra)) env.XDG_CACHE_HOME = join(extra.X_HOME, 'cache');
   return env;
 }
 
 /** Runs `node dist/bin.js …args` and collects its output and exit code. */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? tmpdir(),
       env: cleanEnv(options.env),
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
