@@ -81,6 +81,26 @@ describe('packs from the appender’s encoded bytes', () => {
     );
   });
 
+  it('are the tail pack an appender writes when it reads its own last, incomplete chunk', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(appendable, { minLength: 40, maxLength: 60, selector: (e) => e.id }),
+        async (events) => {
+          const store = createMemoryFileStore();
+          // No cache: the appender's own read of the chunk then goes to the files, and it packs what it read.
+          const log = await EventLog.open(store, { cacheSize: 0, packs: { chunkSize: 128 } });
+          for (const event of events) await log.append(event);
+          await log.range(0);
+          await log.packsSettled();
+          const packs = await packsAndReference(store);
+          expect(packs.length).toBe(1);
+          expect(packs[0]!.written.equals(packs[0]!.expected)).toBe(true);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
   it('takes the encoded bytes of events created here (no serialization per event at pack time)', async () => {
     const store = createMemoryFileStore();
     const chunkSize = 64;
