@@ -24,9 +24,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serializeEvent } from '@x/events';
-import { createLocalFileStore, createMemoryFileStore, EventLog } from '@x/store';
+import { createLocalFileStore, createMemoryFileStore, EventLog, type FileStore, parseEventFileName } from '@x/store';
 import type { PostgresServer } from '@x/store-postgres/testing';
 import { z } from 'zod';
+import { conversationDirName } from '../src/conversation/persistence-layout.js';
 import { CHECKPOINT_EVERY_STEPS } from '../src/conversation/run-loop.js';
 import { Agent, Conversation, createOfflineLLM, defineTool, type LLM } from '../src/index.js';
 import { connectBenchPostgres, startBenchServer } from './postgres-event-logs.js';
@@ -92,7 +93,7 @@ function timedOfflineLLM(steps: number, askedAt: number[], modelMs: number[]): L
 interface RunResult {
   /** Framework ms of each step (1-based step n at index n - 1). */
   stepMs: number[];
-  /** Serialized events in log order, for the floors. */
+  /** Serialized events in log order, for the floors (read back from the log after the loop). */
   bytes: string[];
   /** PostgreSQL: commits per step over the run (checkpoints included). */
   commitsPerStep?: number;
@@ -103,19 +104,21 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
   const askedAt: number[] = [];
   const modelMs: number[] = [];
   const bytes: string[] = [];
+  let announced = 0;
   const postgres = postgresUrl === undefined ? undefined : await connectBenchPostgres(postgresUrl);
   let commitsPerStep: number | undefined;
   try {
     const agent = new Agent({ llm: timedOfflineLLM(steps, askedAt, modelMs), tools: [outputTool] });
+    const store =
+      postgres?.store ??
+      (mode === 'memory'
+        ? createMemoryFileStore()
+        : createLocalFileStore({ root: dir, durability: mode.startsWith('none') ? 'none' : 'fsync' }));
     const conversation = await Conversation.create({
       agent,
       workspace: dir,
       persistenceDir: dir,
-      store:
-        postgres?.store ??
-        (mode === 'memory'
-          ? createMemoryFileStore()
-          : createLocalFileStore({ root: dir, durability: mode.startsWith('none') ? 'none' : 'fsync' })),
+      store,
       ...(postgres === undefined ? {} : { openEventLog: postgres.openEventLog, leases: postgres.leases }),
       ...(mode.includes('-segment') && {
         openEventLog: ({ store, dir: eventsDir }) =>
@@ -127,8 +130,11 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
           }),
       }),
       maxIterationsPerRun: steps * 2 + 10,
+      // A server's listener serializes each event it sends (a WebSocket frame) and drops the text: so does this
+      // one. The texts the floors write are read back from the log after the loop, not kept during it, where
+      // ~5 KB a step of them would be copied by every scavenge and charged to the steps (see the README).
       onEvent: (event, index) => {
-        if (index !== undefined) bytes.push(serializeEvent(event));
+        if (index !== undefined) announced += serializeEvent(event).length;
       },
     });
     await conversation.sendMessage('Benchmark task');
@@ -136,13 +142,29 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
     const result = await conversation.run();
     if (result.status !== 'finished') throw new Error(`benchmark run ended ${result.status}`);
     if (postgres !== undefined) commitsPerStep = (postgres.commits() - commitsBefore!) / steps;
+    // PostgreSQL: the log's events (rows, parsed back); elsewhere, once closed (every event file written, in the
+    // segment modes too), the event files' texts, which are `serializeEvent`'s bytes.
+    if (postgres !== undefined) for await (const event of conversation.events()) bytes.push(serializeEvent(event));
     await conversation.close();
+    if (postgres === undefined)
+      bytes.push(...(await eventFileTexts(store, `${conversationDirName(conversation.id)}/events`)));
+    const logged = bytes.reduce((sum, text) => sum + text.length, 0);
+    if (logged !== announced) throw new Error(`the log holds ${logged} characters of events, ${announced} announced`);
   } finally {
     await postgres?.close();
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
   const stepMs = askedAt.slice(1).map((time, index) => time - askedAt[index]! - modelMs[index]!);
   return { stepMs, bytes, ...(commitsPerStep === undefined ? {} : { commitsPerStep }) };
+}
+
+/** The texts of the event files in `dir`, in index order. */
+async function eventFileTexts(store: FileStore, dir: string): Promise<string[]> {
+  const files = (await store.list(dir))
+    .map((path) => ({ path, index: parseEventFileName(path.slice(dir.length + 1))?.index }))
+    .filter((file): file is { path: string; index: number } => file.index !== undefined)
+    .sort((a, b) => a.index - b.index);
+  return Promise.all(files.map((file) => store.read(file.path)));
 }
 
 /** What a child process is asked to do: one loop, or one floor over the bytes a loop wrote. */

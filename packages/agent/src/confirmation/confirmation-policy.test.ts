@@ -16,6 +16,14 @@ function decisions(policy: ConfirmationPolicyInput): Record<SecurityRisk, boolea
 }
 
 describe('confirmationPolicySchema', () => {
+  it('answers the default policy, known parsed from the start, as the schema parses it (a copy each time)', () => {
+    const parsed = parseConfirmationPolicy({ kind: 'NeverConfirm' });
+    expect(JSON.stringify(parsed)).toBe(JSON.stringify(confirmationPolicySchema.parse({ kind: 'NeverConfirm' })));
+    (parsed as { kind: string }).kind = 'AlwaysConfirm';
+    expect(parseConfirmationPolicy({ kind: 'NeverConfirm' })).toEqual({ kind: 'NeverConfirm' });
+    expect(parseConfirmationPolicy({ kind: 'NeverConfirm', threshold: undefined })).toEqual({ kind: 'NeverConfirm' });
+  });
+
   it('parses the reference JSON and fills ConfirmRisky defaults', () => {
     expect(confirmationPolicySchema.parse({ kind: 'AlwaysConfirm' })).toEqual({ kind: 'AlwaysConfirm' });
     expect(confirmationPolicySchema.parse({ kind: 'NeverConfirm' })).toEqual({ kind: 'NeverConfirm' });

@@ -5,10 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { applyEvent } from './apply-event.js';
 import { conversationStateSchema, initialConversationState } from './conversation-state.js';
 import { stateAt } from './state-at.js';
+import { isValidatedStats } from './validated-stats.js';
 
 const events = fc.array(arbitraryEvent(), { maxLength: 40 });
 
 describe('derived conversation state', () => {
+  it('starts from empty stats marked as their own parse (the fold takes updates built from them as they are)', () => {
+    const { stats } = initialConversationState({ id: 'c' });
+    expect(isValidatedStats(stats)).toBe(true);
+    expect(JSON.stringify(conversationStateSchema.shape.stats.parse(stats))).toBe(JSON.stringify(stats));
+    // Each state gets its own snapshot: marking is by identity, and a caller may change its state.
+    expect(initialConversationState({ id: 'c' }).stats).not.toBe(stats);
+  });
+
   it('is a pure function of the events: the same events always give the same state', async () => {
     await fc.assert(
       fc.asyncProperty(events, async (list) => {

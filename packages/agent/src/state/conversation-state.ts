@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
 import { activeAgentSchema, escalationSchema } from './control-state.js';
 import { executionStatusSchema } from './execution-status.js';
+import { markValidatedStats } from './validated-stats.js';
 
 export const pendingActionSchema = z.object({
   action_id: z.string(),
@@ -77,6 +78,17 @@ export interface InitialStateOptions {
   confirmationPolicy?: ConversationState['confirmation_policy'];
 }
 
+/**
+ * A fresh empty stats snapshot, marked as its own parse (`markValidatedStats`): the first response's stats update,
+ * built from it, is then taken by the fold as it is, as every later one is, instead of a first parse of the nested
+ * stats schema in the first step. Held to the schema's parse by apply-event.test.ts.
+ */
+function emptyStats(): ConversationState['stats'] {
+  const stats: ConversationState['stats'] = { usage_to_metrics: {} };
+  markValidatedStats(stats);
+  return stats;
+}
+
 export function initialConversationState(options: InitialStateOptions): ConversationState {
   return {
     id: options.id,
@@ -84,7 +96,7 @@ export function initialConversationState(options: InitialStateOptions): Conversa
     confirmation_policy: options.confirmationPolicy ?? { kind: 'NeverConfirm' },
     max_iterations: options.maxIterations ?? 500,
     stuck_detection: options.stuckDetection ?? true,
-    stats: { usage_to_metrics: {} },
+    stats: emptyStats(),
     pending_actions: [],
     iteration: 0,
     event_count: 0,

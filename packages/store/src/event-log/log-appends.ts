@@ -41,7 +41,7 @@ export async function appendNow(
   for (;;) {
     const index = core.length;
     // The chain link travels in the claim, so it commits atomically with the event (see src/chain).
-    const { link, writes } = appendWrites(core, index, { event, json }, await previousHash(core, index));
+    const { link, writes, eventBytes } = appendWrites(core, index, { event, json }, await previousHash(core, index));
     if (link.prev === null) await anchorChain(core, index);
     const ownPath = writes.eventFile.path;
     // Once the claim commits the event, it is recorded even if writing its file fails, so a retry of this
@@ -52,7 +52,7 @@ export async function appendNow(
         ? (await claimAndPublishMany(core, index, [writes], onClaimed)) === 1
         : await claimAndPublish(core, index, writes, onClaimed);
     if (won) {
-      core.packs?.appended(index);
+      core.packs?.appended(index, { event, bytes: eventBytes });
       core.appended = true;
       return index;
     }
@@ -90,10 +90,12 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
     let previous = await previousHash(core, start);
     if (previous === null) await anchorChain(core, start);
     const links: ChainLink[] = [];
+    const eventBytes: Uint8Array[] = [];
     const writes = rest.map((one, offset) => {
       const encoded = appendWrites(core, start + offset, one, previous);
       previous = encoded.link.hash;
       links.push(encoded.link);
+      eventBytes.push(encoded.eventBytes);
       return encoded.writes;
     });
     const batch = rest;
@@ -101,7 +103,7 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
       core.push(writes[offset]!.eventFile.path, batch[offset]!.event, links[offset]),
     );
     for (let offset = 0; offset < created; offset++) {
-      core.packs?.appended(start + offset);
+      core.packs?.appended(start + offset, { event: batch[offset]!.event, bytes: eventBytes[offset]! });
       indices.push(start + offset);
     }
     if (created > 0) core.appended = true;
@@ -117,14 +119,15 @@ export async function appendManyNow(core: LogCore, prepared: readonly PreparedEv
  * the store can store the event's bytes once (`writeIfAbsentThenLinkMany`: the local store), a staged body in
  * `.slots/` and a claim holding the link alone, the event file being a hard link of the body; elsewhere the claim
  * holds the link and the event's bytes, and the event file is their second copy on disk (one file per event is all
- * S3 and memory can do), though the memory store keeps both as one buffer (`handOver`).
+ * S3 and memory can do), though the memory store keeps both as one buffer (`handOver`). `eventBytes`, the event's
+ * UTF-8 bytes, go to the packed read cache too (`PackedReads.appended`).
  */
 function appendWrites(
   core: LogCore,
   index: number,
   { event, json }: PreparedEvent,
   prev: string | null,
-): { link: ChainLink; writes: AppendWrites } {
+): { link: ChainLink; writes: AppendWrites; eventBytes: Uint8Array } {
   const layout = layoutClaim(index, event.id, prev, json);
   // Its own allocation, not a slice of Node's shared pool: the memory store keeps it as long as the log.
   const bytes = Buffer.allocUnsafeSlow(layout.size);
@@ -132,7 +135,9 @@ function appendWrites(
   const eventBytes = handOver(bytes, layout.headerBytes + 1);
   const claimPath = core.slotPath(index);
   const eventFile = { path: core.eventPath(index, event.id), data: eventBytes };
-  if (!core.stagesBodies) return { link, writes: { claim: { path: claimPath, data: handOver(bytes) }, eventFile } };
+  if (!core.stagesBodies) {
+    return { link, writes: { claim: { path: claimPath, data: handOver(bytes) }, eventFile }, eventBytes };
+  }
   return {
     link,
     writes: {
@@ -141,6 +146,7 @@ function appendWrites(
       eventFile,
       body: { path: stagedBodyPath(claimPath, link), data: eventBytes },
     },
+    eventBytes,
   };
 }
 

@@ -40,23 +40,96 @@ interface PackHeader {
   crc32: number;
 }
 
-/** The bytes of the pack of `events` (validated, at indices `start…`) whose files are `names`. */
-export function encodePack(options: { start: number; names: readonly string[]; events: readonly AnyEvent[] }): Buffer {
-  const { start, names, events } = options;
+/**
+ * The bytes of the pack of `events` (validated, at indices `start…`) whose files are `names`. `encoded[k]`, when
+ * given, must be the UTF-8 bytes of `packElement(events[k])` (see `encodedPackElement`): the appender's own event
+ * bytes, taken as they are instead of serializing the event again. The body is checksummed part by part and
+ * copied once, after the header.
+ */
+export function encodePack(options: {
+  start: number;
+  names: readonly string[];
+  events: readonly AnyEvent[];
+  encoded?: readonly (Uint8Array | undefined)[];
+}): Buffer {
+  const { start, names, events, encoded } = options;
   if (crc32 === undefined) throw new Error('zlib.crc32 is not available');
-  const parts = new Array<string>(events.length);
-  for (let k = 0; k < events.length; k++) parts[k] = packElement(events[k]!);
-  const body = Buffer.from(`[${parts.join(',')}]`, 'utf8');
+  const count = events.length;
+  const parts = new Array<Uint8Array>(count);
+  let textRun: string[] = [];
+  let size = 2 + Math.max(0, count - 1);
+  // Elements without bytes are serialized and encoded in runs (one Buffer.from per run, not per element).
+  const flush = (end: number) => {
+    if (textRun.length === 0) return;
+    const bytes = Buffer.from(textRun.join(','), 'utf8');
+    parts[end - textRun.length] = bytes;
+    size += bytes.length - (textRun.length - 1);
+    for (let k = end - textRun.length + 1; k < end; k++) parts[k] = EMPTY;
+    textRun = [];
+  };
+  for (let k = 0; k < count; k++) {
+    const bytes = encoded?.[k];
+    if (bytes === undefined) {
+      textRun.push(packElement(events[k]!));
+      continue;
+    }
+    flush(k);
+    parts[k] = bytes;
+    size += bytes.length;
+  }
+  flush(count);
+  let crc = crc32(OPEN);
+  let first = true;
+  for (let k = 0; k < count; k++) {
+    const part = parts[k]!;
+    if (part === EMPTY) continue;
+    if (!first) crc = crc32(COMMA, crc);
+    crc = crc32(part, crc);
+    first = false;
+  }
+  crc = crc32(CLOSE, crc);
   const header: PackHeader = {
     format: PACK_FORMAT,
     v: PACK_VERSION,
     start,
-    count: events.length,
+    count,
     parser: eventParserVersion(),
     names: [...names],
-    crc32: crc32(body),
+    crc32: crc,
   };
-  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]);
+  const headerText = `${JSON.stringify(header)}\n`;
+  const headerBytes = Buffer.byteLength(headerText, 'utf8');
+  const pack = Buffer.allocUnsafeSlow(headerBytes + size);
+  let at = pack.write(headerText, 0, 'utf8');
+  pack[at++] = OPEN[0]!;
+  first = true;
+  for (let k = 0; k < count; k++) {
+    const part = parts[k]!;
+    if (part === EMPTY) continue;
+    if (!first) pack[at++] = COMMA[0]!;
+    pack.set(part, at);
+    at += part.length;
+    first = false;
+  }
+  pack[at++] = CLOSE[0]!;
+  if (at !== pack.length) throw new Error(`pack of ${start}: ${at} bytes written where ${pack.length} were measured`);
+  return pack;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+/** Stands for an element encoded inside the run before it. */
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Whether the pack element of `event` is exactly the text its append serialized (`serializeEvent`), so its
+ * encoded bytes may be packed as they are: an event with no stored text of its own (one created here, not
+ * parsed) serializes as `JSON.stringify` of itself, which is its canonical element. Events parsed from a text
+ * (whose element may be that text as a JSON string) and opaque events are serialized again at pack time.
+ */
+export function encodedPackElement(event: AnyEvent): boolean {
+  return event.kind !== 'OpaqueEvent' && rawEventText(event) === undefined;
 }
 
 /** The event's canonical JSON, or its stored text as a JSON string when that text is not canonical. */

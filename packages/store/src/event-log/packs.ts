@@ -1,8 +1,9 @@
 import type { AnyEvent } from '@x/events';
 import type { FileStore } from '../file-store.js';
+import { handOver } from '../internal/to-bytes.js';
 import { padIndex } from './file-names.js';
 import { isFileNotFound } from './is-file-not-found.js';
-import { decodePack, encodePack, packsAvailable } from './pack-format.js';
+import { decodePack, encodedPackElement, encodePack, packsAvailable } from './pack-format.js';
 
 /** Events per pack: each pack holds (a prefix of) the aligned chunk [start, start + CHUNK). */
 export const PACK_CHUNK = 1024;
@@ -65,6 +66,14 @@ export class PackedReads {
   readonly #ahead = new Map<number, Promise<Uint8Array | string | undefined>>();
 
   readonly #canWrite: boolean;
+  /**
+   * The encoded bytes of the events this instance appended in the chunk holding the log's end (`#encodedFirst`),
+   * by offset in the chunk, where they are the event's pack element (`encodedPackElement`): the pack of the chunk
+   * takes them instead of serializing 1,024 events again. Views of bytes the store already holds (the memory
+   * store keeps them as they are); dropped once the chunk's pack is started or the log's end leaves the chunk.
+   */
+  #encoded: (Uint8Array | undefined)[] = [];
+  #encodedFirst = -1;
 
   constructor(host: PackHost, options: { chunkSize?: number; write?: boolean } = {}) {
     const { chunkSize = PACK_CHUNK, write = true } = options;
@@ -118,10 +127,20 @@ export class PackedReads {
     return results;
   }
 
-  /** Called once the append at `index` resolved: a chunk it completed is packed from the cache, if all there. */
-  appended(index: number): void {
-    const first = index + 1 - this.#chunk;
-    if ((index + 1) % this.#chunk !== 0 || first < 0) return;
+  /**
+   * Called once the append at `index` resolved, with the event and its bytes as the append encoded them (the
+   * UTF-8 of `serializeEvent(event)`), when known: a chunk it completed is packed from the cache, if all there.
+   */
+  appended(index: number, encoded?: { readonly event: AnyEvent; readonly bytes: Uint8Array }): void {
+    const first = index - (index % this.#chunk);
+    if (first !== this.#encodedFirst) {
+      this.#encoded = [];
+      this.#encodedFirst = first;
+    }
+    if (encoded !== undefined && this.#canWrite && encodedPackElement(encoded.event)) {
+      this.#encoded[index - first] = encoded.bytes;
+    }
+    if ((index + 1) % this.#chunk !== 0) return;
     this.#write(first, this.#chunk, () => undefined);
   }
 
@@ -243,9 +262,18 @@ export class PackedReads {
       names[k] = this.#host.nameAt(first + k);
     }
     this.#writing.add(first);
+    let encoded: (Uint8Array | undefined)[] | undefined;
+    if (this.#encodedFirst === first && count === this.#chunk) {
+      encoded = this.#encoded;
+      this.#encoded = [];
+      this.#encodedFirst = -1;
+    } else if (this.#encodedFirst === first) {
+      // The tail's pack, rewritten as the chunk grows: the chunk's bytes are kept for its next pack.
+      encoded = this.#encoded.slice(0, count);
+    }
     const path = this.#packPath(first);
     const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.#host.store.write(path, encodePack({ start: first, names, events })))
+      .then(() => this.#host.store.write(path, handOver(encodePack({ start: first, names, events, encoded }))))
       .then(
         () => {
           this.#packed.set(first, count);

@@ -1,6 +1,6 @@
 import * as zlib from 'node:zlib';
 
-export type Crc32 = (data: Uint8Array | string) => number;
+export type Crc32 = (data: Uint8Array | string, value?: number) => number;
 
 /**
  * `zlib.crc32`, which exists from Node 20.15 / 22.2 only. Read off the namespace, never imported by name: a named
