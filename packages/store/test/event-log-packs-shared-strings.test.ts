@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AnyEvent, createEvent, isRoundTripSafe, ROOT_PARENT_ID, serializeEvent, withParent } from '@x/events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecentIds, shareEventStrings } from '../src/event-log/share-strings.js';
+import { SharedStrings, shareEventStrings } from '../src/event-log/share-strings.js';
 import { EventLog } from '../src/event-log.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 
@@ -76,26 +76,41 @@ describe('strings shared by the packed read cache', () => {
   });
 
   it('shares a reference only with an equal recent id, and adds no field', () => {
-    const recent = new RecentIds();
+    const shared = new SharedStrings();
     const ids = ['a0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000002'];
-    for (const id of ids) recent.add(id, `call-of-${id}`);
+    for (const id of ids) shareEventStrings({ id, kind: 'ActionEvent', tool_call_id: `call-of-${id}` }, shared);
+    expect(shared.ids).toEqual(ids);
+    expect(shared.callIds).toEqual(ids.map((id) => `call-of-${id}`));
     const event: Record<string, unknown> = {
       id: 'a0000000-0000-4000-8000-000000000003',
       source: 'environment',
       parent_id: 'a0000000-0000-4000-8000-000000000009',
       action_id: ids[0],
-      tool_call_id: 'call-of-nothing',
+      tool_call_id: 'call-of-a0000000-0000-4000-8000-000000000008',
+      observation: { kind: 'TerminalObservation' },
       kind: 'ObservationEvent',
     };
     const before = JSON.stringify(event);
-    shareEventStrings(event, recent);
+    shareEventStrings(event, shared);
     expect(JSON.stringify(event)).toBe(before);
-    const action: Record<string, unknown> = { id: 'x', kind: 'ActionEvent', tool_call: { name: 'finish' } };
-    shareEventStrings(action, recent);
-    expect(Object.keys(action.tool_call as object)).toEqual(['name']);
-    expect(recent.id(ids[1])).toBe(ids[1]);
-    expect(recent.id('a0000000-0000-4000-8000-000000000004')).toBe('a0000000-0000-4000-8000-000000000004');
-    expect(recent.callId(`call-of-${ids[0]}`)).toBe(`call-of-${ids[0]}`);
-    expect(recent.id(7)).toBe(7);
+    const action: Record<string, unknown> = {
+      id: 'a0000000-0000-4000-8000-000000000004',
+      kind: 'ActionEvent',
+      tool_call_id: 'call-0123456789-a',
+      tool_call: { id: 'call-0123456789-b', name: 'finish' },
+    };
+    shareEventStrings(action, shared);
+    expect(action.tool_call).toEqual({ id: 'call-0123456789-b', name: 'finish' });
+    const bare: Record<string, unknown> = { id: 'a0000000-0000-4000-8000-000000000005', tool_call: { name: 'finish' } };
+    shareEventStrings(bare, shared);
+    expect(Object.keys(bare.tool_call as object)).toEqual(['name']);
+    expect(Object.keys(bare)).toEqual(['id', 'tool_call']);
+    // The four latest ids, oldest first.
+    expect(shared.ids).toEqual([
+      'a0000000-0000-4000-8000-000000000002',
+      'a0000000-0000-4000-8000-000000000003',
+      'a0000000-0000-4000-8000-000000000004',
+      'a0000000-0000-4000-8000-000000000005',
+    ]);
   });
 });
