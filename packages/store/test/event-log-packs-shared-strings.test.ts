@@ -39,6 +39,7 @@ function eventOf(step: Step, earlier: readonly AnyEvent[], index: number): AnyEv
       tool_call_id: callId(step.call),
       action_id: pick(step.action)?.id ?? randomUUID(),
       observation: { content: [{ type: 'text', text: `out ${index}` }], is_error: false, kind: 'TerminalObservation' },
+      extended_content: index % 2 === 0 ? [] : [{ type: 'text', text: `more ${index}` }],
     });
   } else {
     event = createEvent('ConversationStateUpdateEvent', { key: 'stats', value: { n: index } });
@@ -88,6 +89,7 @@ describe('strings shared by the packed read cache', () => {
       action_id: ids[0],
       tool_call_id: 'call-of-a0000000-0000-4000-8000-000000000008',
       observation: { kind: 'TerminalObservation' },
+      extended_content: [{ type: 'text', text: 'more' }],
       kind: 'ObservationEvent',
     };
     const before = JSON.stringify(event);
@@ -105,6 +107,12 @@ describe('strings shared by the packed read cache', () => {
     shareEventStrings(bare, shared);
     expect(Object.keys(bare.tool_call as object)).toEqual(['name']);
     expect(Object.keys(bare)).toEqual(['id', 'tool_call']);
+    // Empty arrays become one frozen empty array; others stay.
+    const empty: Record<string, unknown>[] = [0, 1].map(() => ({ id: 'e', thinking_blocks: [], extended_content: [] }));
+    for (const each of empty) shareEventStrings(each, new SharedStrings());
+    expect(empty[0]!.thinking_blocks).toBe(empty[1]!.extended_content);
+    expect(Object.isFrozen(empty[0]!.thinking_blocks)).toBe(true);
+    expect(empty[0]!.thinking_blocks).toEqual([]);
     // The four latest ids, oldest first.
     expect(shared.ids).toEqual([
       'a0000000-0000-4000-8000-000000000002',

@@ -5,10 +5,18 @@
  * `kind` (`ObservationEvent`), its `source` (`environment`), its action's or observation's kind, and names
  * the events before it again (`parent_id`, an observation's `action_id` and `tool_call_id`): ~10 MB of 100k
  * events' heap, which every scavenge copied until it was promoted. Replacing a string with an equal one
- * changes no value, so nothing a reader can see differs (`event-log-packs-shared-strings.test.ts`).
+ * changes no value, so nothing a reader can see differs (`event-log-packs-shared-strings.test.ts`). The empty
+ * `thinking_blocks` and `extended_content` most events carry are shared the same way (one frozen empty array):
+ * another ~2 MB.
  *
  * Plain loops over a few recent strings, no Map: hashing each candidate cost more than the comparisons.
  */
+
+/**
+ * The one empty array of the fields events usually leave empty (`thinking_blocks`, `extended_content`): frozen
+ * like every revived event's arrays, so sharing it is invisible too.
+ */
+const EMPTY: readonly never[] = Object.freeze([]);
 
 /** Strings of up to this many characters `JSON.parse` already shares (V8 internalizes them). */
 const SHARED_BY_PARSE = 10;
@@ -27,7 +35,10 @@ export class SharedStrings {
   readonly callIds: string[] = [];
 }
 
-/** Replaces repeated strings of one parsed event (a plain, unfrozen object) with equal shared ones. */
+/**
+ * Replaces repeated strings of one parsed event (a plain, unfrozen object) with equal shared ones, and its empty
+ * `thinking_blocks` and `extended_content` with one shared frozen empty array.
+ */
 export function shareEventStrings(event: Record<string, unknown>, shared: SharedStrings): void {
   const { words, ids, callIds } = shared;
   if (isLong(event.kind)) event.kind = word(words, event.kind);
@@ -42,12 +53,18 @@ export function shareEventStrings(event: Record<string, unknown>, shared: Shared
   if (isObject(observation) && isLong(observation.kind)) observation.kind = word(words, observation.kind);
   // An action's tool call repeats its tool call id (and its observation will again).
   if (isObject(call) && isLong(call.id) && call.id === event.tool_call_id) call.id = event.tool_call_id;
+  if (isEmptyArray(event.thinking_blocks)) event.thinking_blocks = EMPTY;
+  if (isEmptyArray(event.extended_content)) event.extended_content = EMPTY;
   if (typeof event.id === 'string') push(ids, event.id);
   if (isLong(callId)) push(callIds, event.tool_call_id as string);
 }
 
 function isLong(value: unknown): value is string {
   return typeof value === 'string' && value.length > SHARED_BY_PARSE;
+}
+
+function isEmptyArray(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
