@@ -57,21 +57,25 @@ const step = fc.record({
 describe('strings shared by the packed read cache', () => {
   it('never change an event: pack reads equal file reads', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), fc.integer({ min: 4, max: 16 }), async (steps, chunkSize) => {
-        const events: AnyEvent[] = [];
-        steps.forEach((each, index) => {
-          events.push(eventOf(each, events, index));
-        });
-        const store = createMemoryFileStore();
-        const writer = await EventLog.open(store, { packs: { chunkSize } });
-        await writer.appendMany(events);
-        await writer.packsSettled();
-        const fromFiles = await (await EventLog.open(store, { packs: false })).range(0);
-        const fromPacks = await (await EventLog.open(store, { packs: { chunkSize } })).range(0);
-        expect(fromPacks).toEqual(fromFiles);
-        expect(fromPacks.map(serializeEvent)).toEqual(fromFiles.map(serializeEvent));
-        expect(fromPacks.map(isRoundTripSafe)).toEqual(fromFiles.map(isRoundTripSafe));
-      }),
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 4, max: 16 }),
+        async (steps, chunkSize) => {
+          const events: AnyEvent[] = [];
+          steps.forEach((each, index) => {
+            events.push(eventOf(each, events, index));
+          });
+          const store = createMemoryFileStore();
+          const writer = await EventLog.open(store, { packs: { chunkSize } });
+          await writer.appendMany(events);
+          await writer.packsSettled();
+          const fromFiles = await (await EventLog.open(store, { packs: false })).range(0);
+          const fromPacks = await (await EventLog.open(store, { packs: { chunkSize } })).range(0);
+          expect(fromPacks).toEqual(fromFiles);
+          expect(fromPacks.map(serializeEvent)).toEqual(fromFiles.map(serializeEvent));
+          expect(fromPacks.map(isRoundTripSafe)).toEqual(fromFiles.map(isRoundTripSafe));
+        },
+      ),
       { numRuns: 60 },
     );
   });
