@@ -283,6 +283,30 @@ describe('eventToLlmMessage', () => {
     expect(eventToLlmMessage(event)?.content).toEqual([t('exit 3')]);
   });
 
+  it('shares a terminal observation’s own content array when its hook gives back exactly its parts', () => {
+    const observation = (content: unknown[], extra: Record<string, unknown> = {}) =>
+      parseEvent({
+        ...base,
+        source: 'environment',
+        tool_name: 'terminal',
+        tool_call_id: 'call_1',
+        action_id: 'a1',
+        observation: { content, is_error: false, kind: 'TerminalObservation', ...extra },
+        kind: 'ObservationEvent',
+      }) as unknown as { observation: { content: unknown[] } };
+    const plain = observation([t('one'), t('two')]);
+    const message = eventToLlmMessage(plain as never)!;
+    expect(message.content).toBe(plain.observation.content);
+    // Other parts than the observation's (metadata lines, the error header) are a new array, never the observation's.
+    const withMetadata = observation([t('out')], { metadata: { exit_code: 0 } });
+    const rendered = eventToLlmMessage(withMetadata as never)!;
+    expect(rendered.content).not.toBe(withMetadata.observation.content);
+    expect(rendered.content).toEqual([t('out\n[Command finished with exit code 0]')]);
+    // Every tool message has the same frozen empty thinking_blocks.
+    expect(message.thinking_blocks).toBe(rendered.thinking_blocks);
+    expect(Object.isFrozen(message.thinking_blocks)).toBe(true);
+  });
+
   it('uses the toLlmMessage hook of a registered custom event kind', () => {
     registerEventKind('ConvertTestNoteEvent', zNoteEvent(), {
       toLlmMessage: (event) => ({

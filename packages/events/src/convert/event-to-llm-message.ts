@@ -17,7 +17,8 @@ const errorHeaderPart: TextContent = Object.freeze({
  * The LLM message of one event (reference §3): system prompt, message, single action, observation,
  * rejection, agent error or condensation summary. Registered custom event kinds use their
  * `toLlmMessage` hook. Everything else (control events, opaque events) gives `undefined`.
- * The result may share frozen content parts with the event; the event itself is never changed.
+ * The result may share frozen parts with the event and with other messages (content arrays and parts, a tool
+ * message's empty `thinking_blocks`); the event itself is never changed.
  */
 export function eventToLlmMessage(event: AnyEvent): Message | undefined {
   switch (event.kind) {
@@ -89,12 +90,35 @@ function observationContent(event: ObservationEvent): ContentPart[] {
 /** Default `to_llm_content` (error header + content) unless the observation kind registered its own. */
 function llmContentOf(observation: Observation): ContentPart[] {
   const hook = getObservationKindOptions(observation.kind)?.toLlmContent;
-  if (hook !== undefined) return [...hook(observation)];
+  if (hook !== undefined) return sharedIfSame(hook(observation), observation.content);
   return observation.is_error ? [errorHeaderPart, ...observation.content] : observation.content;
 }
 
+/**
+ * A copy of a hook's parts (the hook may keep its array), or the observation's own (frozen) content array when
+ * the hook gave back exactly its parts, as the terminal's does for an observation without metadata: the message
+ * then shares it, as without a hook, instead of holding a copy per observation (33k of a resumed 100k-event view).
+ */
+function sharedIfSame(parts: readonly ContentPart[], content: ContentPart[]): ContentPart[] {
+  if (parts.length !== content.length || !Object.isFrozen(content)) return [...parts];
+  for (let index = 0; index < parts.length; index++) if (parts[index] !== content[index]) return [...parts];
+  return content;
+}
+
+/**
+ * The `thinking_blocks` of every tool message: one frozen empty array (a tool result has none), as an action's
+ * message shares its event's frozen one, instead of an empty array per tool message (33k of a resumed view).
+ */
+const noThinkingBlocks = Object.freeze([]) as unknown as Message['thinking_blocks'];
+
 function toolMessage(event: { tool_name: string; tool_call_id: string }, content: ContentPart[]): Message {
-  return { role: 'tool', content, tool_call_id: event.tool_call_id, name: event.tool_name, thinking_blocks: [] };
+  return {
+    role: 'tool',
+    content,
+    tool_call_id: event.tool_call_id,
+    name: event.tool_name,
+    thinking_blocks: noThinkingBlocks,
+  };
 }
 
 function textPart(text: string): TextContent {

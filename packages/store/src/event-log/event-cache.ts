@@ -5,6 +5,14 @@
 export class EventCache<Value> {
   readonly #capacity: number;
   readonly #entries = new Map<number, Value>();
+  /**
+   * One iterator over the keys, kept from eviction to eviction. A Map's iterator is live: it goes on in insertion
+   * order past entries deleted after it was made, and reaches entries set later. Every entry it passed was the
+   * oldest and was evicted, and an entry moved to the young end (re-set) is appended after it, so its next key is
+   * always the oldest. A fresh `keys().next()` per eviction had to step over every entry evicted since the Map last
+   * compacted its table (up to about the capacity): reading 100k events through a cache of 1,024 spent ~20 ms there.
+   */
+  #order: Iterator<number> = this.#entries.keys();
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 0) {
@@ -36,7 +44,12 @@ export class EventCache<Value> {
     this.#entries.delete(index);
     this.#entries.set(index, value);
     if (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next();
+      let oldest = this.#order.next();
+      // Done only if the map was empty when it was last asked; never while it holds the entry just set.
+      if (oldest.done) {
+        this.#order = this.#entries.keys();
+        oldest = this.#order.next();
+      }
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
   }

@@ -2,6 +2,7 @@ import { type AnyEvent, eventParserVersion, rawEventText, reviveValidatedEvent, 
 import { nodeCrc32 } from '../internal/crc32.js';
 import { eventIdOfPath, pathHasEventId } from './file-names.js';
 import { parseStoredEvent } from './parse-stored-event.js';
+import { SharedStrings, shareEventStrings } from './share-strings.js';
 
 /**
  * The packed read cache's file format (see `packs.ts`): line 1 a JSON header, then the body, one JSON
@@ -183,8 +184,9 @@ export function decodePack(data: Uint8Array | string, expected: PackExpectation)
   }
   // Revived in place: `values` becomes the events (no second array of 1024 per pack).
   const events = values as AnyEvent[];
+  const shared = new SharedStrings();
   for (let k = 0; k < count; k++) {
-    const event = decodeElement(values[k], names[k]!, expected.location);
+    const event = decodeElement(values[k], names[k]!, expected.location, shared);
     if (typeof event === 'string') return { problem: `element ${k}: ${event}` };
     events[k] = event;
   }
@@ -230,7 +232,7 @@ function splitPack(data: Uint8Array | string): { header: PackHeader; body: Buffe
 }
 
 /** One body element, of the event file `name`, as an event, or a problem. */
-function decodeElement(value: unknown, name: string, location: string): AnyEvent | string {
+function decodeElement(value: unknown, name: string, location: string, shared: SharedStrings): AnyEvent | string {
   if (typeof value === 'string') {
     try {
       return parseStoredEvent({ text: value, location: `${location} (${name})`, expectedId: eventIdOfPath(name) });
@@ -244,5 +246,6 @@ function decodeElement(value: unknown, name: string, location: string): AnyEvent
   if (typeof object.id !== 'string' || !pathHasEventId(name, object.id)) {
     return `id '${String(object.id)}' where the name says '${eventIdOfPath(name)}'`;
   }
+  shareEventStrings(object, shared);
   return reviveValidatedEvent(object);
 }
