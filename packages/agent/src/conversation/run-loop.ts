@@ -3,6 +3,7 @@ import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js
 import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
+import { EventLoopTurns } from './event-loop-turns.js';
 import { confirmPendingActions, waitsForPerson } from './pending-decisions.js';
 import { preModelCallGuard } from './pre-model-call-guard.js';
 import { recordInterrupt } from './record-interrupt.js';
@@ -54,7 +55,13 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
     }
     // The files as the run finds them (edited by hand, or by `executeTool`), recorded at HEAD if they changed.
     await host.captureWorkspace?.();
+    const turns = new EventLoopTurns();
+    let firstPass = true;
     while (true) {
+      // Between steps the run lets the event loop turn now and then (see EventLoopTurns): without I/O it would
+      // otherwise hold the thread to its end. A pause or interrupt asked meanwhile (from a timer) is seen below.
+      if (firstPass) firstPass = false;
+      else await turns.between();
       host.assertOpen();
       assertLeaseHeld();
       if (signal?.aborted) {
