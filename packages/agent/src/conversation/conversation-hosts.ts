@@ -143,6 +143,10 @@ export async function checkpointConversation(owner: PartsOwner, parts: Conversat
     secretRegistry: secrets.toJSON(cipher === undefined ? {} : { cipher }) as Record<string, unknown>,
     hookConfig: parts.extensions.hookConfigJSON(),
   });
+  // Durable even for the run's periodic checkpoints (not `writeRebuildable`, unlike the view checkpoint): the file
+  // also holds what no event records (the creation's confirmation policy, max_iterations and stuck_detection, the
+  // secrets, the security analyzer), and an unsynced rename can leave it empty after a power loss, which makes
+  // the conversation unopenable (CorruptConversationError) and those settings unrecoverable (issue 33, item 6).
   await owner.store.write(`${owner.directory}/base_state.json`, JSON.stringify(json));
   await writeViewCheckpoint(owner.store, owner.directory, parts.fold.builtView, owner.state, owner.log);
 }
