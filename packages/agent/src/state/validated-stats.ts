@@ -1,4 +1,4 @@
-import type { ConversationState } from './conversation-state.js';
+import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 
 /**
  * Stats snapshots known to equal their own parse by `conversationStateSchema.shape.stats` (same fields, same
@@ -8,10 +8,10 @@ import type { ConversationState } from './conversation-state.js';
  */
 const validated = new WeakSet<object>();
 
-export function markValidatedStats(stats: ConversationState['stats']): void {
+export function markValidatedStats(stats: ConversationStatsSnapshot): void {
   validated.add(stats);
 }
 
-export function isValidatedStats(value: unknown): value is ConversationState['stats'] {
+export function isValidatedStats(value: unknown): value is ConversationStatsSnapshot {
   return typeof value === 'object' && value !== null && validated.has(value);
 }
