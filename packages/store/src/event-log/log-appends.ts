@@ -175,8 +175,18 @@ async function previousHash(core: LogCore, index: number): Promise<string | null
  */
 export async function anchorChain(core: LogCore, index: number): Promise<void> {
   if (core.anchored) return;
+  // The first anchor creates `.chain/` in the log's directory, which moves its listing version: read the
+  // version around it, as an append does around its own files, so the log stays verified and its close writes a
+  // name index the next open can use (else the first append to an unchained log, one the reference or an older
+  // version wrote, made the next open list every name once more). A change by another writer in between is
+  // covered as for an append: the index is never trusted over the claims after it.
+  const verified = core.verified;
+  const before = verified === undefined ? undefined : await core.listingVersion();
   await writeChainAnchor(core.store, core.dir, index);
   core.anchored = true;
+  if (verified === undefined || core.verified !== verified || before !== verified.listing) return;
+  const after = await core.listingVersion();
+  core.verified = after === undefined ? undefined : { listing: after, count: verified.count };
 }
 
 /**

@@ -138,6 +138,23 @@ export function describeNameIndex(name: string, backend: NameIndexBackend): void
     );
 
     it(
+      'opens from its index after the first appends to a log written without a chain (its anchor moved the version)',
+      withStore(async (store, seedLog) => {
+        await seedLog();
+        const log = await EventLog.open(store, { dir: DIR });
+        // The first append to an unchained log writes the chain's anchor (`.chain/` in the directory) first.
+        await log.append(userMessageEvent('first chained'));
+        await log.appendMany([userMessageEvent('second'), userMessageEvent('third')]);
+        await log.close();
+        const spy = spyListings(store);
+        const reopened = await EventLog.open(store, { dir: DIR });
+        expect(spy.count()).toBe(0);
+        expect(reopened.length).toBe(SEED + 3);
+        expect(await ids(reopened)).toEqual(await listed(store));
+      }),
+    );
+
+    it(
       'sees an event file removed after close',
       withStore(async (store, seedLog) => {
         await seedLog();
