@@ -56,16 +56,16 @@ export function encodePack(options: {
   const { start, names, events, encoded } = options;
   if (crc32 === undefined) throw new Error('zlib.crc32 is not available');
   const count = events.length;
-  const parts = new Array<Uint8Array>(count);
+  // The body `[e0,e1,…]` as pieces: the given bytes as they are; elements without bytes serialized and encoded in
+  // runs (one Buffer.from per run, not per element).
+  const pieces: Uint8Array[] = [OPEN];
+  const add = (piece: Uint8Array) => {
+    if (pieces.length > 1) pieces.push(COMMA);
+    pieces.push(piece);
+  };
   let textRun: string[] = [];
-  let size = 2 + Math.max(0, count - 1);
-  // Elements without bytes are serialized and encoded in runs (one Buffer.from per run, not per element).
-  const flush = (end: number) => {
-    if (textRun.length === 0) return;
-    const bytes = Buffer.from(textRun.join(','), 'utf8');
-    parts[end - textRun.length] = bytes;
-    size += bytes.length - (textRun.length - 1);
-    for (let k = end - textRun.length + 1; k < end; k++) parts[k] = EMPTY;
+  const flush = () => {
+    if (textRun.length > 0) add(Buffer.from(textRun.join(','), 'utf8'));
     textRun = [];
   };
   for (let k = 0; k < count; k++) {
@@ -74,21 +74,17 @@ export function encodePack(options: {
       textRun.push(packElement(events[k]!));
       continue;
     }
-    flush(k);
-    parts[k] = bytes;
-    size += bytes.length;
+    flush();
+    add(bytes);
   }
-  flush(count);
-  let crc = crc32(OPEN);
-  let first = true;
-  for (let k = 0; k < count; k++) {
-    const part = parts[k]!;
-    if (part === EMPTY) continue;
-    if (!first) crc = crc32(COMMA, crc);
-    crc = crc32(part, crc);
-    first = false;
+  flush();
+  pieces.push(CLOSE);
+  let crc = 0;
+  let size = 0;
+  for (const piece of pieces) {
+    crc = crc32(piece, crc);
+    size += piece.length;
   }
-  crc = crc32(CLOSE, crc);
   const header: PackHeader = {
     format: PACK_FORMAT,
     v: PACK_VERSION,
@@ -99,29 +95,18 @@ export function encodePack(options: {
     crc32: crc,
   };
   const headerText = `${JSON.stringify(header)}\n`;
-  const headerBytes = Buffer.byteLength(headerText, 'utf8');
-  const pack = Buffer.allocUnsafeSlow(headerBytes + size);
+  const pack = Buffer.allocUnsafeSlow(Buffer.byteLength(headerText, 'utf8') + size);
   let at = pack.write(headerText, 0, 'utf8');
-  pack[at++] = OPEN[0]!;
-  first = true;
-  for (let k = 0; k < count; k++) {
-    const part = parts[k]!;
-    if (part === EMPTY) continue;
-    if (!first) pack[at++] = COMMA[0]!;
-    pack.set(part, at);
-    at += part.length;
-    first = false;
+  for (const piece of pieces) {
+    pack.set(piece, at);
+    at += piece.length;
   }
-  pack[at++] = CLOSE[0]!;
-  if (at !== pack.length) throw new Error(`pack of ${start}: ${at} bytes written where ${pack.length} were measured`);
   return pack;
 }
 
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
-/** Stands for an element encoded inside the run before it. */
-const EMPTY = new Uint8Array(0);
 
 /**
  * Whether the pack element of `event` is exactly the text its append serialized (`serializeEvent`), so its
