@@ -4,6 +4,7 @@ import type { Conversation, ConversationOptions } from '@x/agent';
 import type { AnyEvent } from '@x/events';
 import type { McpConversation, McpConversationHost, McpConversationSummary } from '@x/server';
 import { isConversationDir } from '../resolve-conversation.js';
+import { DataDirWatch } from './data-dir-watch.js';
 
 type AgentModule = typeof import('@x/agent');
 type ServerModule = typeof import('@x/server');
@@ -32,6 +33,9 @@ export class LocalMcpHost implements McpConversationHost {
   readonly acceptsCreateBody = false;
   readonly #options: LocalMcpHostOptions;
   readonly #open = new Map<string, LocalConversation>();
+  readonly #listChanged = new Set<() => void>();
+  /** Watches the data directory while a session listens for list changes. */
+  #watch: DataDirWatch | undefined;
 
   constructor(options: LocalMcpHostOptions) {
     this.#options = options;
@@ -44,7 +48,32 @@ export class LocalMcpHost implements McpConversationHost {
       persistenceDir: dataDir,
       ...(confirmationPolicy === undefined ? {} : { confirmationPolicy }),
     });
-    return this.#adopt(conversation);
+    const adopted = this.#adopt(conversation);
+    // Heard now, not when the directory's event comes round: a client that lists next finds it.
+    this.#watch?.rescan();
+    return adopted;
+  }
+
+  /**
+   * Conversations made or deleted in the data directory, by this process or any other (`x run`, another `x mcp`):
+   * the face sends `notifications/resources/list_changed`.
+   */
+  onListChanged(listener: () => void): () => void {
+    this.#listChanged.add(listener);
+    this.#watch ??= new DataDirWatch({
+      dataDir: this.#options.dataDir,
+      isConversation: isConversationDir,
+      onChange: () => {
+        for (const notify of [...this.#listChanged]) notify();
+      },
+      warn: this.#options.warn,
+    });
+    return () => {
+      this.#listChanged.delete(listener);
+      if (this.#listChanged.size > 0) return;
+      this.#watch?.stop();
+      this.#watch = undefined;
+    };
   }
 
   async find(id: string): Promise<McpConversation | undefined> {
@@ -91,6 +120,9 @@ export class LocalMcpHost implements McpConversationHost {
 
   /** Pauses the runs still going and closes every conversation (the client went away). */
   async close(): Promise<void> {
+    this.#watch?.stop();
+    this.#watch = undefined;
+    this.#listChanged.clear();
     const open = [...this.#open.values()];
     this.#open.clear();
     await Promise.allSettled(open.map((conversation) => conversation.close()));
