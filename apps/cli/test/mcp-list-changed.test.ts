@@ -9,19 +9,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempDir } from './helpers/run-cli.js';
 
 const home = tempDir();
+const otherHome = tempDir();
 const workspace = tempDir();
 afterAll(() => {
   home.remove();
+  otherHome.remove();
   workspace.remove();
 });
 
 /** The client, and a way to wait for the next list change after the ones already counted. */
-async function connect(): Promise<{
+async function connect(xHome: string): Promise<{
   client: Client;
   changes: () => number;
   nextChange: (after: number) => Promise<void>;
 }> {
-  const env = { X_HOME: home.path, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', X_MODEL: 'm' };
+  const env = { X_HOME: xHome, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', X_MODEL: 'm' };
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '-w', workspace.path],
@@ -48,7 +50,7 @@ const uris = async (client: Client): Promise<string[]> => (await client.listReso
 
 describe('x mcp: resource list changes over stdio', () => {
   it('declares them, and notifies conversations it makes and ones other processes make or remove', async () => {
-    const { client, changes, nextChange } = await connect();
+    const { client, changes, nextChange } = await connect(home.path);
     try {
       expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
 
@@ -75,6 +77,26 @@ describe('x mcp: resource list changes over stdio', () => {
       await nextChange(seen);
       expect(await uris(client)).not.toContain(otherUri);
       expect(await uris(client)).toContain(`x://conversations/${id}`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('watches a data directory that already holds conversations from the start', async () => {
+    const dataDir = join(otherHome.path, 'conversations');
+    const existing = '0123456789abcdef0123456789abcdef';
+    mkdirSync(join(dataDir, existing), { recursive: true });
+    writeFileSync(join(dataDir, existing, 'base_state.json'), '{"execution_status":"finished"}');
+    const { client, changes, nextChange } = await connect(otherHome.path);
+    try {
+      expect(await uris(client)).toContain('x://conversations/01234567-89ab-cdef-0123-456789abcdef');
+      // Nothing made through this session: only the watch begun at start-up can hear this one.
+      const seen = changes();
+      const other = 'fedcba9876543210fedcba9876543210';
+      mkdirSync(join(dataDir, other));
+      writeFileSync(join(dataDir, other, 'base_state.json'), '{"execution_status":"idle"}');
+      await nextChange(seen);
+      expect(await uris(client)).toContain('x://conversations/fedcba98-7654-3210-fedc-ba9876543210');
     } finally {
       await client.close();
     }

@@ -2,15 +2,17 @@
 // `pnpm mutate`: one-line mutation testing of a source file. Applies one mutant at a time (mutants.mjs), runs the
 // given vitest files against it, restores the file, and lists the mutants the tests did not kill: lines whose
 // behaviour no test checks. See tooling/scripts/README.md.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { applyMutant, mutantsOf, sample } from './mutants.mjs';
 
 const USAGE = `usage: pnpm mutate --file <source file> --tests "<test files>" [--max 40] [--seed 1]
-       [--lines A-B] [--timeout 240] [--list] [--out report.json]
+       [--lines A-B] [--timeout 240] [--build "<command>"] [--list] [--out report.json]
 Runs \`vitest run --bail=1 <test files>\` in the file's package once as it is (it must pass), then once per mutant.
+--build runs a shell command in the package before each test run (and once more after the file is restored), for
+tests that run the built package (a CLI's bin) rather than its sources.
 Exit status: 0 when every mutant tried was killed, 1 when some survived, 2 on a usage error or a failing baseline.`;
 
 function fail(message) {
@@ -28,6 +30,7 @@ try {
       seed: { type: 'string', default: '1' },
       lines: { type: 'string' },
       timeout: { type: 'string', default: '240' },
+      build: { type: 'string' },
       list: { type: 'boolean', default: false },
       out: { type: 'string' },
     },
@@ -67,34 +70,78 @@ const restore = () => {
   if (mutated) writeFileSync(file, original);
   mutated = false;
 };
+/** The command under way (a build or the tests), stopped with the tool. */
+let running;
+// The runs are awaited, so a signal is handled at once: the command under way is stopped and the file restored.
 for (const [signal, number] of [
   ['SIGINT', 2],
   ['SIGTERM', 15],
   ['SIGHUP', 1],
 ])
   process.on(signal, () => {
+    if (running !== undefined) stopGroup(running);
     restore();
+    console.error(
+      `mutate: stopped by ${signal}; ${shown} restored${options.build === undefined ? '' : ' (not rebuilt)'}`,
+    );
     process.exit(128 + number);
   });
 
-function runTests() {
-  const run = spawnSync('pnpm', ['exec', 'vitest', 'run', '--bail=1', '--reporter=dot', ...tests], {
-    cwd: packageDir,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    env: { ...process.env, CI: 'true' },
-  });
-  if (run.error?.code === 'ETIMEDOUT') return 'killed (timeout)';
-  return run.status === 0 ? 'SURVIVED' : 'killed';
+/** Stops a command and what it started (vitest's workers): it leads a process group of its own (`detached`). */
+function stopGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }
 
-if (runTests() !== 'SURVIVED') fail(`the tests fail (or time out) without any mutant: fix them first (${packageDir})`);
+/** Runs a command in the package; resolves true when it exits 0 within the timeout. */
+function run(command, args, { shell = false } = {}) {
+  return new Promise((done) => {
+    const child = spawn(command, args, {
+      cwd: packageDir,
+      shell,
+      stdio: 'ignore',
+      detached: true,
+      env: { ...process.env, CI: 'true' },
+    });
+    running = child;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup(child);
+    }, timeoutMs);
+    child.on('error', () => done({ ok: false, timedOut }));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      running = undefined;
+      done({ ok: code === 0 && !timedOut, timedOut });
+    });
+  });
+}
+
+async function build() {
+  if (options.build === undefined) return true;
+  return (await run(options.build, [], { shell: true })).ok;
+}
+
+async function runTests() {
+  // A mutant the build refuses (a syntax or type error) is caught before any test: count it killed.
+  if (!(await build())) return 'killed (build)';
+  const { ok, timedOut } = await run('pnpm', ['exec', 'vitest', 'run', '--bail=1', '--reporter=dot', ...tests]);
+  if (timedOut) return 'killed (timeout)';
+  return ok ? 'SURVIVED' : 'killed';
+}
+
+if ((await runTests()) !== 'SURVIVED')
+  fail(`the tests fail (or time out) without any mutant: fix them first (${packageDir})`);
 const results = [];
 try {
   for (const [n, mutant] of chosen.entries()) {
     mutated = true;
     writeFileSync(file, applyMutant(original, mutant));
-    const status = runTests();
+    const status = await runTests();
     restore();
     results.push({ line: mutant.line, kind: mutant.kind, original: mutant.original, mutated: mutant.mutated, status });
     console.log(
@@ -103,6 +150,7 @@ try {
   }
 } finally {
   restore();
+  await build();
 }
 const survived = results.filter((r) => r.status === 'SURVIVED');
 console.log(
