@@ -104,4 +104,18 @@ describe('EventLog segment layout: the derived event files a close records as wh
     expect(sized()).toBe(SIZE_CHUNK);
     expect(await filesCount(root)).toBe(COUNT + 400);
   });
+
+  it('are not looked at by the close of a log too short for an index', async () => {
+    const root = await newRoot();
+    const { store, sized } = instrumentedStore(root);
+    const log = await EventLog.open(store, { layout: 'segment' });
+    await log.appendMany(events.slice(0, 5));
+    const other = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { awaitEventFiles: true });
+    await other.append(events[5]!);
+    await other.close();
+    await log.appendMany(events.slice(6, 10));
+    await log.close();
+    expect(sized()).toBe(0);
+    await expect(readFile(join(root, INDEX))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
 });
