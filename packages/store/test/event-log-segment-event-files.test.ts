@@ -105,6 +105,19 @@ describe('EventLog segment layout: the derived event files a close records as wh
     expect(await filesCount(root)).toBe(COUNT + 400);
   });
 
+  it("include the file of the log's last event, another writer's", async () => {
+    const root = await newRoot();
+    const { store } = instrumentedStore(root);
+    const log = await EventLog.open(store, { layout: 'segment' });
+    await log.appendMany(events.slice(0, COUNT));
+    const other = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { awaitEventFiles: true });
+    await other.append(events[COUNT]!);
+    await other.close();
+    await log.refresh();
+    await log.close();
+    expect(await filesCount(root)).toBe(COUNT + 1);
+  });
+
   it('are not looked at by the close of a log too short for an index', async () => {
     const root = await newRoot();
     const { store, sized } = instrumentedStore(root);
