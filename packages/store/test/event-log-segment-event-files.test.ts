@@ -62,6 +62,19 @@ function collectWarnings(): { warnings: string[]; logger: { warn(message: string
   return { warnings, logger: { warn: (message) => warnings.push(message) } };
 }
 
+describe("EventLog segment layout: eventFiles 'each-commit'", () => {
+  it('has written every event file when the append resolves', async () => {
+    const root = await newRoot();
+    const log = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { layout: 'segment' });
+    await log.append(events[0]!);
+    await log.appendMany(events.slice(1, 4));
+    for (let index = 0; index < 4; index++) {
+      expect(JSON.parse(await readFile(eventPath(root, index), 'utf8'))).toMatchObject({ id: events[index]!.id });
+    }
+    await log.close();
+  });
+});
+
 describe('EventLog segment layout: the derived event files a close records as whole', () => {
   it('stop before a file that failed to be written; the next open rebuilds it', async () => {
     const root = await newRoot();
