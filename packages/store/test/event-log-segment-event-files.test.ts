@@ -131,6 +131,23 @@ describe('EventLog segment layout: the derived event files a close records as wh
     expect(await filesCount(root)).toBe(COUNT + 1);
   });
 
+  it("stop at the missing file of another writer's event after this instance's own", async () => {
+    const root = await newRoot();
+    const log = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { layout: 'segment' });
+    // An odd count: the files written by this instance end at an odd index.
+    await log.appendMany(events.slice(0, COUNT + 1));
+    const stopped = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { eventFiles: 'at-close' });
+    await stopped.append(events[COUNT + 1]!);
+    await log.refresh();
+    await log.close();
+    await expect(readFile(eventPath(root, COUNT + 1))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await filesCount(root)).toBe(COUNT + 1);
+    const reopened = await EventLog.open(createLocalFileStore({ root, durability: 'none' }));
+    await reopened.close();
+    expect(JSON.parse(await readFile(eventPath(root, COUNT + 1), 'utf8'))).toMatchObject({ id: events[COUNT + 1]!.id });
+    expect(await filesCount(root)).toBe(COUNT + 2);
+  });
+
   it('are not looked at by the close of a log too short for an index', async () => {
     const root = await newRoot();
     const { store, sized } = instrumentedStore(root);
