@@ -36,6 +36,7 @@ describe('local AppendFile reads', () => {
     expect(await file.readFrom(10)).toHaveLength(0);
     expect(await file.readFrom(25)).toHaveLength(0);
     expect(await file.readFrom(25, 4)).toHaveLength(0);
+    expect(await file.readFrom(2, 0)).toHaveLength(0);
     await file.close();
   });
 

@@ -131,6 +131,11 @@ describe('the segment index format', () => {
   it('rejects a header that is missing, not JSON, or not this format', () => {
     expect(problemOf('')).toBe('no header line');
     expect(problemOf('{"format"\n')).toBe('the header is not JSON');
+    for (const header of ['null', '"x-segment-index"', '[1]', '7']) {
+      expect(problemOf(`${header}\n${parts(formatSegmentIndex(snapshot(1))).body}`)).toBe(
+        'not an x-segment-index v1 header',
+      );
+    }
     const changes: ((header: Record<string, unknown>) => void)[] = [
       (header) => (header.format = 'x-name-index'),
       (header) => (header.v = 2),
