@@ -36,22 +36,30 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('EventLog segment layout: event files once the log is idle', () => {
   it.each([
-    ['batched', 3],
-    ['at-close', 0],
-  ] as const)("with eventFiles '%s', writes %i files when idle, all at close", async (eventFiles, whenIdle) => {
-    const root = await mkdtemp(join(tmpdir(), 'x-segment-idle-'));
-    roots.push(root);
-    const { store, written } = countingStore(root);
-    const log = await EventLog.open(store, { layout: 'segment', eventFiles });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await log.appendMany([userMessageEvent('a'), userMessageEvent('b'), userMessageEvent('c')]);
-    expect(written()).toBe(0);
-    vi.advanceTimersByTime(60_000);
-    await nextTurn();
-    await nextTurn();
-    expect(written()).toBe(whenIdle);
-    vi.useRealTimers();
-    await log.close();
-    expect(written()).toBe(3);
-  });
+    ['batched', 3, 3],
+    ['batched', 1, 1],
+    ['at-close', 3, 0],
+    ['at-close', 1, 0],
+  ] as const)(
+    "with eventFiles '%s', of %i events writes %i files when idle, all at close",
+    async (eventFiles, count, whenIdle) => {
+      const root = await mkdtemp(join(tmpdir(), 'x-segment-idle-'));
+      roots.push(root);
+      const { store, written } = countingStore(root);
+      const log = await EventLog.open(store, { layout: 'segment', eventFiles });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      await log.appendMany(Array.from({ length: count }, (_, k) => userMessageEvent(`event ${k}`)));
+      // Not idle yet (the timer has not run): nothing is written, however many turns the event loop takes.
+      await nextTurn();
+      await nextTurn();
+      expect(written()).toBe(0);
+      vi.advanceTimersByTime(60_000);
+      await nextTurn();
+      await nextTurn();
+      expect(written()).toBe(whenIdle);
+      vi.useRealTimers();
+      await log.close();
+      expect(written()).toBe(count);
+    },
+  );
 });
