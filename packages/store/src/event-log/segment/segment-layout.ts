@@ -67,10 +67,12 @@ export async function openSegmentLayout(
 
 /**
  * Whether a segment exists now for a log this instance listed as file-per-event (see `openSegmentLayout`: a
- * writer that created the log as a segment log after this one looked). Only a listing that found events asks.
+ * writer that created the log as a segment log after this one looked). Also for a listing that found no events:
+ * a segment writer creates its segment before its first event, and this instance's first append would otherwise
+ * commit event 0 beside that writer's.
  */
 export async function segmentAppeared(core: LogCore): Promise<boolean> {
-  return core.length > 0 && core.store.openAppendFile !== undefined && (await core.store.exists(segmentPath(core.dir)));
+  return core.store.openAppendFile !== undefined && (await core.store.exists(segmentPath(core.dir)));
 }
 
 /** Appends through the segment (runs inside the log's queue): see `SegmentLog.append`. */
