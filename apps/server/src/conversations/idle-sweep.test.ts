@@ -146,6 +146,10 @@ describe('startIdleSweep', () => {
     expect(startIdleSweep({ idleReleaseMs: 0 }, sweep)).toBeUndefined();
     expect(startIdleSweep({ idleReleaseMs: -1 }, sweep)).toBeUndefined();
     expect(startIdleSweep({ now: () => 0 }, sweep)).toBeUndefined();
+    // Any positive idle time sweeps (every second at least).
+    const timer = startIdleSweep({ idleReleaseMs: 1 }, sweep);
+    expect(timer).toBeDefined();
+    clearInterval(timer);
   });
 
   it('sweeps every half of idleReleaseMs (between 1 and 30 s), never two sweeps at once', async () => {
