@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -118,6 +118,20 @@ describe('enableCliCompileCache', () => {
     expect(calls).toEqual([]);
     chmodSync(directory, 0o755);
     expect(enableCliCompileCache({ XDG_CACHE_HOME: home }, api).status).toBe('enabled');
+  });
+
+  // Only root can hand a directory to another user.
+  it.skipIf(process.getuid?.() !== 0)('fails, without enabling, when the directory belongs to another user', () => {
+    const home = cacheHome();
+    const directory = join(home, 'x', 'compile-cache');
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    chownSync(directory, 65534, 65534);
+    const { api, calls } = recordingApi({ status: CODES.ENABLED });
+    expect(enableCliCompileCache({ XDG_CACHE_HOME: home }, api)).toEqual({
+      status: 'failed',
+      message: `${directory} belongs to another user (uid 65534)`,
+    });
+    expect(calls).toEqual([]);
   });
 
   it('fails when the directory cannot be created', () => {
