@@ -3,8 +3,8 @@
 // onto a deleted id, and scripted agents on a server not started for testing.
 import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hyphenate } from '../src/internal/conversation-ids.js';
 import { writeTombstone } from '../src/conversations/tombstones.js';
+import { hyphenate } from '../src/internal/conversation-ids.js';
 import { type InProcessManager, offlineRequest, startInProcessManager } from './support/in-process-manager.js';
 
 const started: InProcessManager[] = [];

@@ -60,7 +60,10 @@ afterAll(async () => {
   await app.close();
 });
 
-async function answer(error: unknown, conversationId = 'c1'): Promise<{ status: number; body: Record<string, unknown> }> {
+async function answer(
+  error: unknown,
+  conversationId = 'c1',
+): Promise<{ status: number; body: Record<string, unknown> }> {
   thrown = error;
   const response = await app.inject({ method: 'GET', url: `/throw/${conversationId}` });
   return { status: response.statusCode, body: response.json() };
@@ -79,7 +82,11 @@ describe('installErrorHandlers', () => {
     expect(body.json()).toEqual({
       detail: [{ type: expect.any(String), loc: ['body', 'nested', 'count'], msg: expect.any(String) }],
     });
-    const query = await app.inject({ method: 'POST', url: '/validated/ab?limit=11', payload: { nested: { count: 1 } } });
+    const query = await app.inject({
+      method: 'POST',
+      url: '/validated/ab?limit=11',
+      payload: { nested: { count: 1 } },
+    });
     expect(query.statusCode).toBe(422);
     expect((query.json() as { detail: { loc: string[] }[] }).detail[0]?.loc).toEqual(['query', 'limit']);
     const fine = await app.inject({ method: 'POST', url: '/validated/ab', payload: { nested: { count: 1 } } });
@@ -92,7 +99,7 @@ describe('installErrorHandlers', () => {
     expect(response.json()).toEqual({ detail: 'Invalid path parameter: conversation_id: hex only' });
   });
 
-  it("answers a ServerError with its status, found through the cause chain up to 8 deep", async () => {
+  it('answers a ServerError with its status, found through the cause chain up to 8 deep', async () => {
     expect(await answer(new TestServerError('not_found', 'No such thing', { statusCode: 404 }))).toEqual({
       status: 404,
       body: { detail: 'No such thing' },
@@ -109,9 +116,10 @@ describe('installErrorHandlers', () => {
   });
 
   it('answers a 422 ServerError as a validation issue at its location, the body by default', async () => {
-    expect(await answer(new TestServerError('invalid', 'Bad field', { statusCode: 422, loc: ['body', 'x'] }))).toEqual(
-      { status: 422, body: { detail: [{ type: 'value_error', loc: ['body', 'x'], msg: 'Bad field' }] } },
-    );
+    expect(await answer(new TestServerError('invalid', 'Bad field', { statusCode: 422, loc: ['body', 'x'] }))).toEqual({
+      status: 422,
+      body: { detail: [{ type: 'value_error', loc: ['body', 'x'], msg: 'Bad field' }] },
+    });
     expect(await answer(new TestServerError('invalid', 'Bad body', { statusCode: 422 }))).toEqual({
       status: 422,
       body: { detail: [{ type: 'value_error', loc: ['body'], msg: 'Bad body' }] },
@@ -126,7 +134,10 @@ describe('installErrorHandlers', () => {
     for (const statusCode of [undefined, 500, 600, 399]) {
       const { status, body } = await answer(new TestServerError('broken', 'Internal', { statusCode }));
       expect(status, String(statusCode)).toBe(500);
-      expect(body).toMatchObject({ detail: 'Internal Server Error', error_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+      expect(body).toMatchObject({
+        detail: 'Internal Server Error',
+        error_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
     }
   });
 
@@ -170,7 +181,7 @@ describe('installErrorHandlers', () => {
 
   it('answers a NUL byte that reached the file system with 400, other argument errors with 500', async () => {
     for (const code of ['ERR_INVALID_ARG_VALUE', 'ERR_INVALID_ARG_TYPE']) {
-      const error = Object.assign(new TypeError("path must be a string without null bytes"), { code });
+      const error = Object.assign(new TypeError('path must be a string without null bytes'), { code });
       expect(await answer(error), code).toEqual({
         status: 400,
         body: { detail: 'A path in the request contains a NUL byte' },
