@@ -36,7 +36,8 @@ describe('server conversation lifecycle edges', () => {
     expect(manager.isKnownDamaged(OTHER)).toBe(false);
     // A later open tries again (the failed one is not kept).
     await store.write(`${ID}/base_state.json`, baseState);
-    await conversation.open();
+    const reopened = await conversation.open();
+    expect(reopened.log.length).toBeGreaterThan(0);
     expect(conversation.isDamaged).toBe(false);
     expect(manager.isKnownDamaged(ID)).toBe(false);
     // Once opened, it can be released again (no open is left pending).
@@ -74,6 +75,14 @@ describe('server conversation lifecycle edges', () => {
     expect(JSON.parse(await store.read(`${ID}/meta.json`))).toMatchObject({ title: 'Kept' });
     expect(() => conversation.log).toThrow(/not open/);
     expect(() => conversation.fullState()).toThrow(/not open/);
+  });
+
+  it('closes the open conversation itself on close (shutdown): it takes no more changes', async () => {
+    const { manager } = await start();
+    const { conversation } = await manager.create(offlineRequest({ conversation_id: ID }));
+    const opened = await conversation.conversation();
+    await conversation.close();
+    await expect(opened.updateSecrets({ LATE: 'value' })).rejects.toThrow();
   });
 
   it('finishes at start a delete a crash cut short: the conversation never comes back', async () => {

@@ -75,8 +75,8 @@ describe('MemoryConversationIndex', () => {
     expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 10 })).toEqual([hex('0'), A, B, C, D]);
     expect(index.idsWithStatus('finished')).toEqual([A, D]);
     expect(await index.delete(B)).toBe(true);
-    expect(await index.delete(B)).toBe(false);
     expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 10 })).toEqual([hex('0'), A, C, D]);
+    expect(await index.delete(B)).toBe(false);
     expect(index.size).toBe(4);
   });
 
