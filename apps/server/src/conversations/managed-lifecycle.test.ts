@@ -43,7 +43,7 @@ async function startManager(options: { store?: FileStore; idleReleaseMs?: number
     sandboxing: await resolveServerSandboxing({
       unsandboxed: false,
       dataDir: join(workspaceRoot, 'data'),
-      probe: async () => ({ available: true }),
+      probe: async () => ({ available: true, bwrap: 'bwrap', version: 'test' }),
       warn: () => undefined,
     }),
   });

@@ -59,7 +59,7 @@ export async function startInProcessManager(
     sandboxing: await resolveServerSandboxing({
       unsandboxed: false,
       dataDir: join(workspaceRoot, 'data'),
-      probe: async () => ({ available: true }),
+      probe: async () => ({ available: true, bwrap: 'bwrap', version: 'test' }),
       warn: () => undefined,
     }),
   });
