@@ -124,6 +124,19 @@ describe('server conversation lifecycle edges', () => {
     expect((await production.manager.create(offlineRequest())).created).toBe(true);
   });
 
+  it('on a shared store, finds a conversation another replica created after this one listed the store', async () => {
+    const first = await start({ shared: {} });
+    const second = await start({ store: first.store, shared: {} });
+    await first.manager.create(offlineRequest({ conversation_id: ID, title: 'From the other replica' }));
+    const found = await second.manager.get(ID);
+    expect(found?.meta.title).toBe('From the other replica');
+    expect(await second.manager.get(OTHER)).toBeUndefined();
+    // A single server (no shared store) knows only what it listed or made.
+    const single = await start({ store: first.store });
+    await first.manager.create(offlineRequest({ conversation_id: OTHER }));
+    expect(await single.manager.get(OTHER)).toBeUndefined();
+  });
+
   it('logs and skips a conversation whose meta.json cannot be read', async () => {
     const first = await start();
     await first.manager.create(offlineRequest({ conversation_id: ID }));

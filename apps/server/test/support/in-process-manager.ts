@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createMemoryFileStore, type FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../src/api/request-schemas.js';
-import { ConversationManager } from '../../src/conversations/conversation-manager.js';
+import { ConversationManager, type ConversationManagerOptions } from '../../src/conversations/conversation-manager.js';
 import { resolveServerSandboxing } from '../../src/sandboxing/server-sandboxing.js';
 
 /** A logger that records `level: message` of every call. */
@@ -41,7 +41,13 @@ export interface InProcessManager {
  * always succeeds (agents without tools never open one), and an injected clock for idle release.
  */
 export async function startInProcessManager(
-  options: { store?: FileStore; idleReleaseMs?: number; allowScriptedAgents?: boolean } = {},
+  options: {
+    store?: FileStore;
+    idleReleaseMs?: number;
+    allowScriptedAgents?: boolean;
+    /** Replicas' options (`shared`): the store is shared with other managers. */
+    shared?: ConversationManagerOptions['shared'];
+  } = {},
 ): Promise<InProcessManager> {
   const workspaceRoot = await mkdtemp(join(tmpdir(), 'x-in-process-manager-'));
   let now = 1_000_000;
@@ -56,6 +62,7 @@ export async function startInProcessManager(
     idleReleaseMs: options.idleReleaseMs ?? 60_000,
     now: () => now,
     ...(options.allowScriptedAgents === undefined ? {} : { allowScriptedAgents: options.allowScriptedAgents }),
+    ...(options.shared === undefined ? {} : { shared: options.shared }),
     sandboxing: await resolveServerSandboxing({
       unsandboxed: false,
       dataDir: join(workspaceRoot, 'data'),
