@@ -1,58 +1,26 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createMemoryFileStore, type FileStore } from '@x/store';
-import type { FastifyBaseLogger } from 'fastify';
+import { createMemoryFileStore } from '@x/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startConversationRequestSchema } from '../api/request-schemas.js';
+import {
+  type InProcessManager,
+  offlineRequest as request,
+  startInProcessManager,
+} from '../../test/support/in-process-manager.js';
 import { hyphenate } from '../internal/conversation-ids.js';
-import { resolveServerSandboxing } from '../sandboxing/server-sandboxing.js';
-import { ConversationManager } from './conversation-manager.js';
 import { readConversationMeta } from './conversation-meta.js';
 
 // The server's conversation lifecycle in process (no HTTP): a manager on a memory store, offline agents without
 // tools, and an injected clock for idle release.
 
-const silent = {
-  error: () => undefined,
-  warn: () => undefined,
-  info: () => undefined,
-  debug: () => undefined,
-  trace: () => undefined,
-  fatal: () => undefined,
-} as unknown as FastifyBaseLogger;
-
-const cleanups: (() => Promise<void>)[] = [];
+const started: InProcessManager[] = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  for (const server of started.splice(0).reverse()) await server.stop();
 });
 
-async function startManager(options: { store?: FileStore; idleReleaseMs?: number } = {}) {
-  const workspaceRoot = await mkdtemp(join(tmpdir(), 'x-managed-lifecycle-'));
-  cleanups.push(() => rm(workspaceRoot, { recursive: true, force: true, maxRetries: 5 }));
-  let now = 1_000_000;
-  const store = options.store ?? createMemoryFileStore();
-  const manager = await ConversationManager.start({
-    store,
-    logger: silent,
-    apiKeys: [],
-    persistenceDir: 'memory',
-    workspaceRoot,
-    idleReleaseMs: options.idleReleaseMs ?? 60_000,
-    now: () => now,
-    sandboxing: await resolveServerSandboxing({
-      unsandboxed: false,
-      dataDir: join(workspaceRoot, 'data'),
-      probe: async () => ({ available: true, bwrap: 'bwrap', version: 'test' }),
-      warn: () => undefined,
-    }),
-  });
-  cleanups.push(() => manager.close(5_000));
-  return { manager, store, advance: (ms: number) => (now += ms) };
+async function startManager(options: Parameters<typeof startInProcessManager>[0] = {}): Promise<InProcessManager> {
+  const server = await startInProcessManager(options);
+  started.push(server);
+  return server;
 }
-
-const request = (fields: Record<string, unknown> = {}) =>
-  startConversationRequestSchema.parse({ agent: { llm: { model: 'offline' }, tools: [] }, ...fields });
 
 const ID = '0123456789abcdef0123456789abcdef';
 
