@@ -168,4 +168,30 @@ describe('indexedConversationStore: the rows of meta.json writes', () => {
     await append.close();
     expect(await base.read('c/segment')).toBe('seg');
   });
+
+  it('leaves out the fast paths the store lacks (callers then use the plain calls)', async () => {
+    const base = await localStore();
+    const bare: FileStore = {
+      ...base,
+      readBatch: undefined,
+      listUnordered: undefined,
+      listingVersion: undefined,
+      writeIfAbsentThenWrite: undefined,
+      writeIfAbsentThenLinkMany: undefined,
+      openAppendFile: undefined,
+      writeRebuildable: undefined,
+      fileSizes: undefined,
+    };
+    const store = indexedConversationStore(bare, recordingSink());
+    expect(store.readBatch).toBeUndefined();
+    expect(store.listUnordered).toBeUndefined();
+    expect(store.listingVersion).toBeUndefined();
+    expect(store.writeIfAbsentThenWrite).toBeUndefined();
+    expect(store.writeIfAbsentThenLinkMany).toBeUndefined();
+    expect(store.openAppendFile).toBeUndefined();
+    expect(store.writeRebuildable).toBeUndefined();
+    expect(store.fileSizes).toBeUndefined();
+    await store.write('c/a.json', 'plain');
+    expect(await store.read('c/a.json')).toBe('plain');
+  });
 });
