@@ -125,6 +125,21 @@ describe('releaseIdleConversations', () => {
     });
   });
 
+  it('takes the smallest settings literally: 1 ms of idleness, at most 0 open', async () => {
+    const now = 1_000_000;
+    expect(await sweep([fake('a', now - 1), fake('b', now)], { idleReleaseMs: 1, now })).toEqual({
+      released: 1,
+      open: ['b'],
+    });
+    // No conversation may stay open: every one unused for a tenth of idleReleaseMs goes.
+    expect(
+      await sweep([fake('a', now - 100), fake('b', now - 99)], { idleReleaseMs: 1000, maxOpenConversations: 0, now }),
+    ).toEqual({
+      released: 1,
+      open: ['b'],
+    });
+  });
+
   it('logs a release that fails and goes on with the others', async () => {
     const now = 1_000_000;
     const conversations = [
