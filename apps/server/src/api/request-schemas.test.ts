@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  askAgentSchema,
+  budgetBodySchema,
+  conversationIdSchema,
+  conversationSearchQuerySchema,
+  eventParamsSchema,
+  eventSearchQuerySchema,
+  filePathSchema,
+  generateTitleSchema,
+  llmRequestSchema,
+  offlineTurnSchema,
+  respondToConfirmationSchema,
+  sendMessageRequestSchema,
+  setBudgetBodySchema,
+  startConversationRequestSchema,
+  updateConversationSchema,
+} from './request-schemas.js';
+
+const ok = (schema: { safeParse(value: unknown): { success: boolean } }, value: unknown) =>
+  schema.safeParse(value).success;
+
+const agent = { llm: { model: 'offline' } };
+
+describe('request schemas: the bounds and defaults a client sees', () => {
+  it('takes a conversation id as 32 hex digits or a hyphenated UUID, any digit in any group', () => {
+    expect(ok(conversationIdSchema, '0'.repeat(32))).toBe(true);
+    expect(ok(conversationIdSchema, '00000000-0000-0000-0000-000000000000')).toBe(true);
+    expect(ok(conversationIdSchema, 'ABCDEF01-2345-6789-abcd-ef0123456789')).toBe(true);
+    expect(ok(conversationIdSchema, '0'.repeat(31))).toBe(false);
+    expect(ok(conversationIdSchema, '00000000-0000-0000-0000-00000000000g')).toBe(false);
+    expect(conversationIdSchema.description).toMatch(/UUID/);
+  });
+
+  it('takes a file path of 1 to 4096 characters without a NUL byte', () => {
+    expect(ok(filePathSchema, '')).toBe(false);
+    expect(ok(filePathSchema, 'a')).toBe(true);
+    expect(ok(filePathSchema, 'a'.repeat(4096))).toBe(true);
+    expect(ok(filePathSchema, 'a'.repeat(4097))).toBe(false);
+    expect(ok(filePathSchema, 'a\0b')).toBe(false);
+    expect(ok(filePathSchema, 'a\u0001b')).toBe(true);
+  });
+
+  it('refuses empty event ids and empty LLM names; takes a zero thinking budget', () => {
+    expect(ok(eventParamsSchema, { conversation_id: '0'.repeat(32), event_id: '' })).toBe(false);
+    expect(ok(eventParamsSchema, { conversation_id: '0'.repeat(32), event_id: 'e' })).toBe(true);
+    for (const field of ['model', 'base_url', 'usage_id', 'custom_llm_provider']) {
+      expect(ok(llmRequestSchema, { [field]: '' }), field).toBe(false);
+      expect(ok(llmRequestSchema, { [field]: 'x' }), field).toBe(true);
+    }
+    expect(ok(llmRequestSchema, { extended_thinking_budget: 0 })).toBe(true);
+    expect(ok(llmRequestSchema, { extended_thinking_budget: -1 })).toBe(false);
+    expect(ok(offlineTurnSchema, { toolCalls: [{ name: '', arguments: {} }] })).toBe(false);
+    expect(ok(offlineTurnSchema, { toolCalls: [{ name: 'finish', arguments: {} }] })).toBe(true);
+  });
+
+  it('fills a start request’s defaults', () => {
+    const parsed = startConversationRequestSchema.parse({
+      agent,
+      confirmation_policy: { kind: 'ConfirmRisky' },
+    });
+    expect(parsed).toMatchObject({
+      max_iterations: 500,
+      stuck_detection: true,
+      workspace_checkpoints: false,
+      confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true },
+    });
+  });
+
+  it('bounds a start request’s fields: iterations, secrets’ names, title, agent names, budget', () => {
+    const start = (fields: Record<string, unknown>) => ok(startConversationRequestSchema, { agent, ...fields });
+    expect(start({ max_iterations: 1 })).toBe(true);
+    expect(start({ max_iterations: 0 })).toBe(false);
+    expect(start({ secrets: { '': 'v' } })).toBe(false);
+    expect(start({ secrets: { K: 'v' } })).toBe(true);
+    expect(start({ title: '   ' })).toBe(false);
+    expect(start({ title: ' t ' })).toBe(true);
+    expect(start({ agents: { '': agent } })).toBe(false);
+    expect(start({ agents: { helper: agent } })).toBe(true);
+    expect(start({ surprise: 1 })).toBe(false);
+    expect(start({ budget: { max_usd: 1, extra: true } })).toBe(false);
+    expect(startConversationRequestSchema.parse({ agent, budget: { max_usd: 0 } }).budget).toEqual({
+      max_usd: 0,
+      allow_unknown_cost: false,
+    });
+  });
+
+  it('budget bodies: strict, unknown cost refused by default, no run unless asked', () => {
+    expect(budgetBodySchema.parse({ max_usd: 2 })).toEqual({ max_usd: 2, allow_unknown_cost: false });
+    expect(ok(budgetBodySchema, { max_usd: 2, run: true })).toBe(false);
+    expect(setBudgetBodySchema.parse({ max_usd: null })).toEqual({
+      max_usd: null,
+      allow_unknown_cost: false,
+      run: false,
+    });
+    expect(ok(setBudgetBodySchema, { max_usd: 2, other: 1 })).toBe(false);
+  });
+
+  it('fills message and confirmation defaults; refuses empty questions and titles', () => {
+    expect(sendMessageRequestSchema.parse({ content: [] })).toMatchObject({ role: 'user', run: false });
+    expect(respondToConfirmationSchema.parse({ accept: false }).reason).toBe('User rejected the action.');
+    expect(ok(askAgentSchema, { question: '' })).toBe(false);
+    expect(ok(askAgentSchema, { question: '?' })).toBe(true);
+    expect(ok(updateConversationSchema, { title: ' ' })).toBe(false);
+    expect(ok(updateConversationSchema, { title: 'a' })).toBe(true);
+    expect(generateTitleSchema.parse({})).toEqual({ max_length: 50 });
+  });
+
+  it('pages conversations by 1 to 100 (default 100, newest first) and events by 0 to 100', () => {
+    expect(conversationSearchQuerySchema.parse({})).toMatchObject({ limit: 100, sort_order: 'CREATED_AT_DESC' });
+    expect(ok(conversationSearchQuerySchema, { limit: '0' })).toBe(false);
+    expect(conversationSearchQuerySchema.parse({ limit: '1' }).limit).toBe(1);
+    expect(ok(conversationSearchQuerySchema, { limit: '101' })).toBe(false);
+    expect(eventSearchQuerySchema.parse({ limit: '0' }).limit).toBe(0);
+    expect(eventSearchQuerySchema.parse({})).toMatchObject({ limit: 100, sort_order: 'TIMESTAMP' });
+    expect(ok(eventSearchQuerySchema, { limit: '-1' })).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryFileStore, type FileStore } from '@x/store';
+import type { FastifyBaseLogger } from 'fastify';
+import { type StartConversationRequest, startConversationRequestSchema } from '../../src/api/request-schemas.js';
+import { ConversationManager, type ConversationManagerOptions } from '../../src/conversations/conversation-manager.js';
+import { resolveServerSandboxing } from '../../src/sandboxing/server-sandboxing.js';
+
+/** A logger that records `level: message` of every call. */
+export function recordingLogger(): { logger: FastifyBaseLogger; lines: string[] } {
+  const lines: string[] = [];
+  const at =
+    (level: string) =>
+    (_fields: unknown, message?: string): void => {
+      lines.push(`${level}: ${message}`);
+    };
+  const logger = {
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    trace: at('trace'),
+    fatal: at('fatal'),
+  } as unknown as FastifyBaseLogger;
+  return { logger, lines };
+}
+
+export interface InProcessManager {
+  manager: ConversationManager;
+  store: FileStore;
+  lines: string[];
+  /** Moves the clock idle release reads. */
+  advance(ms: number): void;
+  /** Closes the manager and removes its workspace root. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A ConversationManager in process (no HTTP): a memory store unless given, offline agents, a sandbox probe that
+ * always succeeds (agents without tools never open one), and an injected clock for idle release.
+ */
+export async function startInProcessManager(
+  options: {
+    store?: FileStore;
+    idleReleaseMs?: number;
+    allowScriptedAgents?: boolean;
+    /** Replicas' options (`shared`): the store is shared with other managers. */
+    shared?: ConversationManagerOptions['shared'];
+  } = {},
+): Promise<InProcessManager> {
+  const workspaceRoot = await mkdtemp(join(tmpdir(), 'x-in-process-manager-'));
+  let now = 1_000_000;
+  const store = options.store ?? createMemoryFileStore();
+  const { logger, lines } = recordingLogger();
+  const manager = await ConversationManager.start({
+    store,
+    logger,
+    apiKeys: [],
+    persistenceDir: 'memory',
+    workspaceRoot,
+    idleReleaseMs: options.idleReleaseMs ?? 60_000,
+    now: () => now,
+    ...(options.allowScriptedAgents === undefined ? {} : { allowScriptedAgents: options.allowScriptedAgents }),
+    ...(options.shared === undefined ? {} : { shared: options.shared }),
+    sandboxing: await resolveServerSandboxing({
+      unsandboxed: false,
+      dataDir: join(workspaceRoot, 'data'),
+      probe: async () => ({ available: true, bwrap: 'bwrap', version: 'test' }),
+      warn: () => undefined,
+    }),
+  });
+  return {
+    manager,
+    store,
+    lines,
+    advance: (ms) => {
+      now += ms;
+    },
+    stop: async () => {
+      await manager.close(5_000);
+      await rm(workspaceRoot, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
+}
+
+/** A create request for an offline agent without tools, with the schema's defaults. */
+export function offlineRequest(fields: Record<string, unknown> = {}): StartConversationRequest {
+  return startConversationRequestSchema.parse({ agent: { llm: { model: 'offline' }, tools: [] }, ...fields });
+}
