@@ -58,12 +58,11 @@ function safeHomedir(): string {
  * owned by this user that nobody else can write to (a code cache is code: whoever can write it can run code in
  * `x`). Returns why not, or undefined when it is fine.
  */
-function prepareDirectory(directory: string): string | undefined {
+function prepareDirectory(directory: string, uid: number | undefined): string | undefined {
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     const stats = statSync(directory);
     if (!stats.isDirectory()) return `${directory} is not a directory`;
-    const uid = process.getuid?.();
     if (uid !== undefined && stats.uid !== uid) return `${directory} belongs to another user (uid ${stats.uid})`;
     if (uid !== undefined && (stats.mode & 0o022) !== 0) return `${directory} is writable by other users`;
     return undefined;
@@ -81,6 +80,8 @@ function prepareDirectory(directory: string): string | undefined {
 export function enableCliCompileCache(
   env: Readonly<Record<string, string | undefined>> = process.env,
   api: CompileCacheApi = module as CompileCacheApi,
+  /** The user the directory must belong to (undefined where there are no user ids: Windows). */
+  uid: number | undefined = process.getuid?.(),
 ): CompileCacheResult {
   const enable = api.enableCompileCache;
   if (typeof enable !== 'function') return { status: 'unsupported' };
@@ -98,7 +99,7 @@ export function enableCliCompileCache(
   }
   const directory = compileCacheDirectory(env);
   if (directory === undefined) return { status: 'failed', message: 'no home directory to keep the cache in' };
-  const problem = prepareDirectory(directory);
+  const problem = prepareDirectory(directory, uid);
   if (problem !== undefined) return { status: 'failed', message: problem };
   const before = process.env.NODE_COMPILE_CACHE;
   try {
