@@ -122,6 +122,15 @@ describe('name index text', () => {
     for (const at of [0, 2, 20, 38, 39]) expect(problemOf(text(spoil(at, wrong(at))))).toBe(line(at, wrong(at)));
     // A name between samples is not read (the listing version, not this check, is what vouches for the names).
     expect(namesOf(text(spoil(1, wrong(1))))[1]).toBe(wrong(1));
+    // The step is count / 17, rounded down: every other name for 34 to 50 names.
+    for (const other of [34, 50]) {
+      const list = names(other);
+      list[1] = wrong(1);
+      expect(namesOf(text(list))[1]).toBe(wrong(1));
+      list[1] = names(2)[1]!;
+      list[2] = wrong(2);
+      expect(problemOf(text(list))).toBe(line(2, wrong(2)));
+    }
     expect(problemOf(text(spoil(0, `sub/${good[0]}`)))).toBe(line(0, `sub/${good[0]}`));
     expect(problemOf(text(spoil(2, 'not an event file')))).toBe(line(2, 'not an event file'));
     // One name: itself first and last.
