@@ -148,4 +148,30 @@ describe('verifyEventChain report of a log that verifies', () => {
       problem: { kind: 'removed', index: 3, message: 'events 3…4 were signed but are gone' },
     });
   });
+
+  it('a chain record that cannot be read: reported at index -1 before any event is checked', async () => {
+    const store = await log(0, 2);
+    await store.write('events/.chain/anchor.json', '{"chainedFrom":');
+    expect(await verifyEventChain(store)).toMatchObject({
+      status: 'tampered',
+      length: 2,
+      chainedFrom: null,
+      signature: 'not-checked',
+      problem: {
+        kind: 'altered',
+        index: -1,
+        id: undefined,
+        message: `${store.describe('events/.chain/anchor.json')} is not JSON`,
+      },
+    });
+    await store.write('events/.chain/anchor.json', '{"chainedFrom":0}\n');
+    const head = 'events/.chain/head-00002.json';
+    await store.write(head, (await store.read(head)).replace('"length":2', '"length":1'));
+    expect((await verifyEventChain(store)).problem).toEqual({
+      kind: 'altered',
+      index: -1,
+      id: undefined,
+      message: `${store.describe(head)} records 1 events, not what its name says`,
+    });
+  });
 });
