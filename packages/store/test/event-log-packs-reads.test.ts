@@ -59,8 +59,8 @@ describe('packed reads: which reads a reader makes', () => {
     const read: AnyEvent[] = [];
     for (const [from, to] of [
       [0, 3],
-      [3, 6],
-      [6, 8],
+      [3, 7],
+      [7, 8],
     ] as const) {
       read.push(...(await log.range(from, to)));
     }
@@ -112,5 +112,29 @@ describe('packed reads: which reads a reader makes', () => {
     const second = await reader(short.store, 16, { cacheSize: 0 });
     expect(ids(await second.log.range(0, 17))).toEqual(ids(short.events));
     expect(second.reads).toEqual(['pack 00000', 'event 00016']);
+  });
+
+  it('warns when a pack cannot be read (not missing), reads the files, and does not read it again', async () => {
+    const { store: inner, events } = await packedLog(16, 8);
+    const store = Object.create(inner) as FileStore;
+    store.readBatch = undefined;
+    const failed: string[] = [];
+    store.read = async (path) => {
+      if (!path.endsWith('.pack')) return inner.read(path);
+      failed.push(path);
+      throw new Error('disk on fire');
+    };
+    const messages: string[] = [];
+    const log = await EventLog.open(store, {
+      packs: { chunkSize: 8, write: false },
+      cacheSize: 0,
+      logger: { warn: (message) => messages.push(message) },
+    });
+    expect(ids(await log.range(0, 8))).toEqual(ids(events.slice(0, 8)));
+    expect(ids(await log.range(0, 8))).toEqual(ids(events.slice(0, 8)));
+    expect(failed).toEqual(['events/.slots/packs/00000.pack']);
+    expect(messages).toEqual([
+      `${inner.describe('events/.slots/packs/00000.pack')}: packed read cache not readable (disk on fire)`,
+    ]);
   });
 });
