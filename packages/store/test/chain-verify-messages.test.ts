@@ -81,4 +81,23 @@ describe('verifyEventChain problem messages', () => {
       problem: { kind: 'removed', index: 1, id: ids[1], message: `event 1 (${ids[1]}) cannot be read` },
     });
   });
+
+  it('an empty event file whose claim was altered too: altered, not taken for a file a power loss left unfinished', async () => {
+    const { store, ids } = await chainedLog(3);
+    const claim = await store.read(slotPath(1));
+    await store.write(slotPath(1), claim.replace('message 1', 'massage 1'));
+    await store.write(`events/${eventFileName(1, ids[1]!)}`, '');
+    expect(await verifyEventChain(store)).toMatchObject({
+      status: 'tampered',
+      problem: {
+        kind: 'altered',
+        index: 1,
+        id: ids[1],
+        message: `event 1 (${ids[1]}) does not match its chain link (its bytes were changed)`,
+      },
+    });
+    // With the claim intact, the same empty file is one a power loss left: checked from the claim.
+    await store.write(slotPath(1), claim);
+    expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', fromClaims: [1] });
+  });
 });
