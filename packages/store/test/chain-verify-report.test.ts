@@ -132,6 +132,15 @@ describe('verifyEventChain report of a log that verifies', () => {
       signedLength: null,
       problem: { kind: 'signature', index: 1, message: 'the signed head (1 events) does not match the chain' },
     });
+    // A head of the first event alone, signed with its own hash, is valid.
+    const first = signHead(1, await linkHash(store, 0), privateKey);
+    await store.write(signedHeadPath('events'), `${JSON.stringify(first)}\n`);
+    expect(await verifyEventChain(store, { publicKey })).toMatchObject({
+      status: 'verified',
+      signature: 'valid',
+      signedLength: 1,
+      problem: undefined,
+    });
   });
 
   it('a signed head longer than the log: the signed events past its end are reported removed', async () => {
