@@ -1,0 +1,60 @@
+// A stats update is only taken by the fold without parsing when it was built from a snapshot the fold itself
+// validated: one built from any other snapshot (a state a caller gave, whose other entries nobody checked) must be
+// parsed like an update read back from the log, so the live state and a resumed fold stay the same.
+import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+import { describe, expect, it } from 'vitest';
+import type { LLM, LLMResponse } from '../llm/llm.js';
+import { applyEvent } from '../state/apply-event.js';
+import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
+import { recordResponse } from './record-response.js';
+
+const llm = { usageId: 'agent', model: 'offline' } as LLM;
+
+const usage = {
+  model: 'offline',
+  prompt_tokens: 10,
+  completion_tokens: 2,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  context_window: 8192,
+  per_turn_token: 0,
+  response_id: '',
+};
+
+function response(index: number): LLMResponse {
+  return { id: `resp-${index}`, usage, cost: 0.001, latencySeconds: 0.01 } as unknown as LLMResponse;
+}
+
+/** A state whose stats were not parsed by the fold: another usage id holds a cost the schema refuses. */
+function givenState(): ConversationState {
+  const state = initialConversationState({ id: 'c' });
+  const condenser = { model_name: 'offline', accumulated_cost: -1, accumulated_token_usage: { ...usage } };
+  return { ...state, stats: { usage_to_metrics: { condenser } } as ConversationState['stats'] };
+}
+
+async function live(start: ConversationState, count: number): Promise<{ state: ConversationState; events: AnyEvent[] }> {
+  let state = start;
+  const events: AnyEvent[] = [];
+  const sink = {
+    latestStats: () => state.stats,
+    hold: () => undefined,
+    emit: async (event: AnyEvent) => {
+      events.push(event);
+      state = applyEvent(state, event);
+    },
+  };
+  for (let index = 0; index < count; index++) await recordResponse(sink, { llm, response: response(index), hold: false });
+  return { state, events };
+}
+
+describe('a stats update built from stats the fold did not validate', () => {
+  it('is parsed by the live fold as a resume parses it (refused here, as the resumed fold refuses it)', async () => {
+    const { state, events } = await live(givenState(), 2);
+    expect(events).toHaveLength(2);
+    const resumed = events.map((event) => parseEventJson(serializeEvent(event))).reduce(applyEvent, givenState());
+    expect(JSON.stringify(state.stats)).toBe(JSON.stringify(resumed.stats));
+    // The refused updates left the given stats as they were: no entry for the agent's responses.
+    expect(Object.keys(state.stats.usage_to_metrics)).toEqual(['condenser']);
+  });
+});
