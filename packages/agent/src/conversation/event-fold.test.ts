@@ -23,7 +23,10 @@ async function setup() {
   const fold = new EventFold(log, initialConversationState({ id: 'c' }));
   /** Appends `event` after HEAD (or after `parent`), as a conversation stamps it, and folds it. */
   const append = async (event: AnyEvent, parent?: string, into: EventFold = fold) => {
-    const to = event.kind === 'ConversationStateUpdateEvent' ? undefined : (parent ?? parentForAppend(into.leafEventId, log.length));
+    const to =
+      event.kind === 'ConversationStateUpdateEvent'
+        ? undefined
+        : (parent ?? parentForAppend(into.leafEventId, log.length));
     const stamped = to === undefined ? event : withParent(event, to);
     await log.append(stamped);
     into.apply(stamped);

@@ -33,7 +33,10 @@ function givenState(): ConversationState {
   return { ...state, stats: { usage_to_metrics: { condenser } } as ConversationState['stats'] };
 }
 
-async function live(start: ConversationState, count: number): Promise<{ state: ConversationState; events: AnyEvent[] }> {
+async function live(
+  start: ConversationState,
+  count: number,
+): Promise<{ state: ConversationState; events: AnyEvent[] }> {
   let state = start;
   const events: AnyEvent[] = [];
   const sink = {
@@ -44,7 +47,8 @@ async function live(start: ConversationState, count: number): Promise<{ state: C
       state = applyEvent(state, event);
     },
   };
-  for (let index = 0; index < count; index++) await recordResponse(sink, { llm, response: response(index), hold: false });
+  for (let index = 0; index < count; index++)
+    await recordResponse(sink, { llm, response: response(index), hold: false });
   return { state, events };
 }
 
