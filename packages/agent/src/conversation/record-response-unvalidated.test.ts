@@ -36,6 +36,7 @@ function givenState(): ConversationState {
 async function live(
   start: ConversationState,
   count: number,
+  on: LLM = llm,
 ): Promise<{ state: ConversationState; events: AnyEvent[] }> {
   let state = start;
   const events: AnyEvent[] = [];
@@ -48,7 +49,7 @@ async function live(
     },
   };
   for (let index = 0; index < count; index++)
-    await recordResponse(sink, { llm, response: response(index), hold: false });
+    await recordResponse(sink, { llm: on, response: response(index), hold: false });
   return { state, events };
 }
 
@@ -60,5 +61,16 @@ describe('a stats update built from stats the fold did not validate', () => {
     expect(JSON.stringify(state.stats)).toBe(JSON.stringify(resumed.stats));
     // The refused updates left the given stats as they were: no entry for the agent's responses.
     expect(Object.keys(state.stats.usage_to_metrics)).toEqual(['condenser']);
+  });
+
+  it('is parsed too when the entry it changed is not valid (an LLM whose model name is no string)', async () => {
+    const odd = { usageId: 'agent', model: 42 } as unknown as LLM;
+    const { state, events } = await live(initialConversationState({ id: 'c' }), 2, odd);
+    expect(events).toHaveLength(2);
+    const resumed = events
+      .map((event) => parseEventJson(serializeEvent(event)))
+      .reduce(applyEvent, initialConversationState({ id: 'c' }));
+    expect(JSON.stringify(state.stats)).toBe(JSON.stringify(resumed.stats));
+    expect(state.stats.usage_to_metrics).toEqual({});
   });
 });
