@@ -1,7 +1,8 @@
-// A stats update is only taken by the fold without parsing when it was built from a snapshot the fold itself
-// validated: one built from any other snapshot (a state a caller gave, whose other entries nobody checked) must be
-// parsed like an update read back from the log, so the live state and a resumed fold stay the same.
-import { type AnyEvent, parseEventJson, serializeEvent } from '@x/events';
+// A stats update is taken by the fold without parsing it again (the point of recordResponse's marking: the per-step
+// stats are not parsed at every step) only when it was built from a snapshot the fold itself validated and the entry
+// it changed is valid: one built from any other snapshot (a state a caller gave, whose other entries nobody checked)
+// must be parsed like an update read back from the log, so the live state and a resumed fold stay the same.
+import { type AnyEvent, createEvent, parseEventJson, serializeEvent } from '@x/events';
 import { describe, expect, it } from 'vitest';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { applyEvent } from '../state/apply-event.js';
@@ -22,8 +23,8 @@ const usage = {
   response_id: '',
 };
 
-function response(index: number): LLMResponse {
-  return { id: `resp-${index}`, usage, cost: 0.001, latencySeconds: 0.01 } as unknown as LLMResponse;
+function response(index: number, cost = 0.001): LLMResponse {
+  return { id: `resp-${index}`, usage, cost, latencySeconds: 0.01 } as unknown as LLMResponse;
 }
 
 /** A state whose stats were not parsed by the fold: another usage id holds a cost the schema refuses. */
@@ -37,6 +38,7 @@ async function live(
   start: ConversationState,
   count: number,
   on: LLM = llm,
+  cost = 0.001,
 ): Promise<{ state: ConversationState; events: AnyEvent[] }> {
   let state = start;
   const events: AnyEvent[] = [];
@@ -49,7 +51,7 @@ async function live(
     },
   };
   for (let index = 0; index < count; index++)
-    await recordResponse(sink, { llm: on, response: response(index), hold: false });
+    await recordResponse(sink, { llm: on, response: response(index, cost), hold: false });
   return { state, events };
 }
 
@@ -72,5 +74,40 @@ describe('a stats update built from stats the fold did not validate', () => {
       .reduce(applyEvent, initialConversationState({ id: 'c' }));
     expect(JSON.stringify(state.stats)).toBe(JSON.stringify(resumed.stats));
     expect(state.stats.usage_to_metrics).toEqual({});
+  });
+});
+
+describe('a stats update built from the stats the fold validated', () => {
+  it('is taken by the fold as it is, not parsed again, with the state a resume reaches', async () => {
+    // Stats with a budget, as a state update read from a log sets them (the fold parses that one).
+    const agent = {
+      model_name: 'offline',
+      accumulated_cost: 0,
+      max_budget_per_task: 5,
+      accumulated_token_usage: usage,
+    };
+    const budgeted = applyEvent(
+      initialConversationState({ id: 'c' }),
+      parseEventJson(
+        serializeEvent(
+          createEvent('ConversationStateUpdateEvent', { key: 'stats', value: { usage_to_metrics: { agent } } }),
+        ),
+      ),
+    );
+    expect(budgeted.stats.usage_to_metrics.agent?.max_budget_per_task).toBe(5);
+    // A model that costs nothing (the offline one) too: only its token counts change.
+    const runs: [ConversationState, number][] = [
+      [initialConversationState({ id: 'c' }), 0.001],
+      [budgeted, 0.001],
+      [initialConversationState({ id: 'c' }), 0],
+    ];
+    for (const [start, cost] of runs) {
+      const { state, events } = await live(start, 3, llm, cost);
+      expect(events).toHaveLength(3);
+      // The state holds the very value of the last update: the fold did not parse (copy) it.
+      expect(state.stats).toBe((events.at(-1) as { value?: unknown }).value);
+      const resumed = events.map((event) => parseEventJson(serializeEvent(event))).reduce(applyEvent, start);
+      expect(JSON.stringify(state.stats)).toBe(JSON.stringify(resumed.stats));
+    }
   });
 });
