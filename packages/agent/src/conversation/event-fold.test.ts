@@ -7,6 +7,7 @@ import { applyEvent } from '../state/apply-event.js';
 import { initialConversationState } from '../state/conversation-state.js';
 import { readBranch } from './branch-history.js';
 import { EventFold, RECENT_EVENTS } from './event-fold.js';
+import { buildViewCheckpoint, VIEW_CHECKPOINT_FILE } from './view-checkpoint/index.js';
 
 const message = (text: string) =>
   createEvent('MessageEvent', {
@@ -126,5 +127,37 @@ describe('EventFold', () => {
     idle.deferHistory(log.length);
     await idle.readRecentHistory();
     expect(ids(idle.recentEvents())).toEqual(branch.slice(-RECENT_EVENTS));
+  });
+
+  it('takes its view from a matching view checkpoint, unless an event was folded while it was read', async () => {
+    const { store, log, fold, append, rebuilt } = await setup();
+    for (let index = 0; index < 4; index++) {
+      await append(update(`t${index}`));
+      await append(message(`m${index}`));
+    }
+    // A checkpoint that names only the last message: what the fold's view holds tells which way it was built.
+    const checkpoint = buildViewCheckpoint(await rebuilt(), fold.state, log)!;
+    const partial = { ...checkpoint, entries: [checkpoint.entries.at(-1)] };
+    await store.write(`conv/${VIEW_CHECKPOINT_FILE}`, JSON.stringify(partial));
+
+    const resumed = new EventFold(log, fold.state);
+    const restored = await resumed.view(store, 'conv');
+    expect(ids(restored.events)).toEqual(['m3']);
+    // Kept and followed like a built one.
+    expect(resumed.builtView).toBe(restored);
+    const followed = new EventFold(log, fold.state);
+    const view = await followed.view(store, 'conv');
+    followed.apply(withParent(message('x'), 'm3'));
+    expect(await followed.view(store, 'conv')).toBe(view);
+    expect(ids(view.events)).toEqual(['m3', 'x']);
+
+    // An event folded while the checkpoint is read: the restored view would lack it, so the log is read instead.
+    const racing = new EventFold(log, fold.state);
+    const next = withParent(message('m4'), 'm3');
+    await log.append(next);
+    const pending = racing.view(store, 'conv');
+    racing.apply(next);
+    expect(ids((await pending).events)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(racing.builtView).toBe(await pending);
   });
 });
