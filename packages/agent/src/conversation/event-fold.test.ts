@@ -160,4 +160,22 @@ describe('EventFold', () => {
     expect(ids((await pending).events)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     expect(racing.builtView).toBe(await pending);
   });
+
+  it('takes the state, view and recent events of the branch HEAD moves to, and drops the unread history', async () => {
+    const { store, log, fold, append } = await setup();
+    for (let index = 0; index < RECENT_EVENTS + 40; index++) await append(message(`m${index}`));
+    await fold.view(store, 'conv');
+    fold.deferHistory(log.length);
+    // Longer than the recent events kept: history read after the move would go in front of them.
+    const target = `m${RECENT_EVENTS + 30}`;
+    const { tree, branch } = await readBranch(log, target, false);
+    const state = branch.reduce(applyEvent, initialConversationState({ id: 'c' }));
+    fold.moveHead({ state, tree, branch });
+    expect(fold.state).toBe(state);
+    expect(fold.leafEventId).toBe(target);
+    expect(ids((await fold.view(store, 'conv')).events)).toEqual(ids(branch));
+    expect(ids(fold.recentEvents())).toEqual(ids(branch.slice(-RECENT_EVENTS)));
+    await fold.readRecentHistory();
+    expect(ids(fold.recentEvents())).toEqual(ids(branch.slice(-RECENT_EVENTS)));
+  });
 });
