@@ -103,6 +103,16 @@ describe('restoreView', () => {
     const later = await c.restore();
     expect(ids(later)).toEqual(ids(c.rebuilt()));
     expect(later?.unhandledCondensationRequest).toBe(true);
+
+    // The restored view's next checkpoint (which reuses what the restore named) names what one built from scratch does.
+    for (let step = 13; step < 16; step++) {
+      await c.append(title(`t${step}`));
+      const message = await c.append(user(`m${step}`));
+      later!.append(message);
+      const scratch = View.restore([...later!.foldedEvents], later!.unhandledCondensationRequest);
+      expect(buildViewCheckpoint(later!, c.state, c.log)).toEqual(buildViewCheckpoint(scratch, c.state, c.log));
+    }
+    expect(ids(later)).toEqual(ids(c.rebuilt()));
   });
 
   it('restores an empty checkpoint, and one with a tail of exactly 512 events', async () => {
@@ -175,12 +185,15 @@ describe('restoreView', () => {
 
     it('an entry that names something else than view events, or indices outside the checkpoint', async () => {
       const c = await matched();
+      // A Condensation without a summary, at index 10.
+      await c.append(createEvent('Condensation', { forgotten_event_ids: [], llm_response_id: 'r2' }));
       // Index 0 is a state update; 9 is the last message (a run [9, 10] is the last entry).
       const edits: ((entries: ViewCheckpoint['entries']) => unknown[])[] = [
         (entries) => [[0, 2], ...entries.slice(1)],
         (entries) => [...entries.slice(0, -1), [9, 11]],
         (entries) => [...entries.slice(0, -1), [9, 9]],
         (entries) => [...entries, { summary_of: 3 }],
+        (entries) => [...entries, { summary_of: 11 }],
         (entries) => [...entries, { summary_of: 10 }],
       ];
       for (const edit of edits) {
