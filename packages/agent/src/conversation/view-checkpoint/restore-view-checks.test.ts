@@ -218,6 +218,19 @@ describe('restoreView', () => {
       expect(await d.restore({ ...d.state, leaf_event_id: previous })).toBeUndefined();
       expect(await d.restore({ ...d.state, head_is_empty: true })).toBeUndefined();
       expect(ids(await d.restore())).toEqual(ids(d.rebuilt()));
+
+      // A summary entry naming the first event after the checkpoint (a summarized Condensation in the tail).
+      const e = await matched();
+      await e.checkpoint((checkpoint) => ({ ...checkpoint, entries: [...checkpoint.entries, { summary_of: 10 }] }));
+      await e.append(
+        createEvent('Condensation', {
+          forgotten_event_ids: [],
+          summary: 'later',
+          summary_offset: 0,
+          llm_response_id: 'r',
+        }),
+      );
+      expect(await e.restore()).toBeUndefined();
     });
   });
 });
