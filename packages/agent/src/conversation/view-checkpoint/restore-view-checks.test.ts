@@ -208,6 +208,9 @@ describe('restoreView', () => {
       const c = await matched();
       await c.checkpoint();
       const branchPoint = c.rebuilt().events[1]!.id;
+      // A state update stamped with another parent is no tree node: it does not leave the branch.
+      await c.append(title('stamped elsewhere'), { parent: branchPoint });
+      expect(ids(await c.restore())).toEqual(ids(c.rebuilt()));
       await c.append(user('aside'), { parent: branchPoint });
       expect(await c.restore()).toBeUndefined();
 
