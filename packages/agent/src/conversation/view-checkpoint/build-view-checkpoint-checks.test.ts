@@ -141,4 +141,31 @@ describe('buildViewCheckpoint', () => {
     expect(c.view.restorable).toBe(false);
     expect(buildViewCheckpoint(c.view, c.state, c.log)).toBeUndefined();
   });
+
+  it('puts a summary between the runs around it, even when their log indices follow each other', async () => {
+    const c = await conversation();
+    const first = await c.append(user('a'));
+    await c.append(user('b'));
+    await c.append(user('c'));
+    // The summary goes after b (offset 1 of [b, c]): b (index 1) and c (index 2) are adjacent in the log.
+    await c.append(
+      createEvent('Condensation', {
+        forgotten_event_ids: [first.id],
+        summary: 's',
+        summary_offset: 1,
+        llm_response_id: 'r',
+      }),
+    );
+    expect(c.view.foldedEvents.map((event) => event.kind)).toEqual([
+      'MessageEvent',
+      'CondensationSummaryEvent',
+      'MessageEvent',
+    ]);
+    // A state that does not hold the Condensation yet cannot name the summary.
+    expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 3 }, c.log)).toBeUndefined();
+    expect(buildViewCheckpoint(c.view, c.state, c.log)?.entries).toEqual([[1, 2], { summary_of: 3 }, [2, 3]]);
+    // A state without head_is_empty (an older base_state) is written as a HEAD that is not empty.
+    const older = { ...c.state, head_is_empty: undefined } as unknown as ConversationState;
+    expect(buildViewCheckpoint(c.view, older, c.log)?.head_is_empty).toBe(false);
+  });
 });
