@@ -1,0 +1,171 @@
+// buildViewCheckpoint names a view's fold by log index, or answers undefined when it cannot (then no checkpoint is
+// written and a resume rebuilds the view): each checkpoint is held to what it must name, built again from scratch.
+import { type AnyEvent, createEvent, ROOT_PARENT_ID, View, withParent } from '@x/events';
+import { createMemoryFileStore, EventLog, type EventLogLike } from '@x/store';
+import { describe, expect, it } from 'vitest';
+import { applyEvent } from '../../state/apply-event.js';
+import { type ConversationState, initialConversationState } from '../../state/conversation-state.js';
+import { buildViewCheckpoint } from './build-view-checkpoint.js';
+
+const user = (text: string) =>
+  createEvent('MessageEvent', { source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } });
+const title = (value: string) => createEvent('ConversationStateUpdateEvent', { key: 'title', value });
+
+/** A log, its state and its live view; `append` stamps each event after HEAD (state updates keep HEAD). */
+async function conversation() {
+  const log = await EventLog.open(createMemoryFileStore(), { dir: 'conversation/events' });
+  let state: ConversationState = initialConversationState({ id: 'c' });
+  let parent: string = ROOT_PARENT_ID;
+  const view = new View();
+  return {
+    log,
+    view,
+    get state() {
+      return state;
+    },
+    async append(event: AnyEvent): Promise<AnyEvent> {
+      const stamped = withParent(event, parent);
+      await log.append(stamped);
+      state = applyEvent(state, stamped);
+      view.append(stamped);
+      if (event.kind !== 'ConversationStateUpdateEvent') parent = stamped.id;
+      return stamped;
+    },
+  };
+}
+
+/** The checkpoint of a copy of the view's fold: built with nothing remembered from earlier checkpoints. */
+function fresh(view: View, state: ConversationState, log: EventLogLike) {
+  return buildViewCheckpoint(View.restore([...view.foldedEvents], view.unhandledCondensationRequest), state, log);
+}
+
+describe('buildViewCheckpoint', () => {
+  it('names the state, the log’s last event and the view’s runs and summaries', async () => {
+    const c = await conversation();
+    expect(buildViewCheckpoint(c.view, c.state, c.log)).toEqual({
+      version: 1,
+      event_count: 0,
+      last_event_id: null,
+      leaf_event_id: null,
+      head_is_empty: false,
+      unhandled_condensation_request: false,
+      entries: [],
+    });
+    const first = await c.append(user('a'));
+    await c.append(user('b'));
+    await c.append(title('t'));
+    await c.append(user('c'));
+    const condensation = await c.append(
+      createEvent('Condensation', {
+        forgotten_event_ids: [first.id],
+        summary: 'a was said',
+        summary_offset: 0,
+        llm_response_id: 'r',
+      }),
+    );
+    await c.append(user('d'));
+    const last = await c.append(title('u'));
+    await c.append(createEvent('CondensationRequest', {}));
+    const checkpoint = buildViewCheckpoint(c.view, c.state, c.log);
+    expect(checkpoint).toEqual({
+      version: 1,
+      event_count: 8,
+      last_event_id: c.log.idAt(7),
+      leaf_event_id: c.state.leaf_event_id,
+      head_is_empty: false,
+      unhandled_condensation_request: true,
+      entries: [{ summary_of: 4 }, [1, 2], [3, 4], [5, 6]],
+    });
+    expect(c.log.idAt(4)).toBe(condensation.id);
+    expect(checkpoint?.last_event_id).not.toBe(last.id);
+  });
+
+  it('finds events far apart in the log, and names what a fresh build names at every step', async () => {
+    const c = await conversation();
+    for (let step = 0; step < 60; step++) {
+      // Between 0 and 40 state updates between two messages: the near lookup and the lookup by id both.
+      for (let n = 0; n < (step * 7) % 41; n++) await c.append(title(`${step}-${n}`));
+      await c.append(user(`m${step}`));
+      const built = buildViewCheckpoint(c.view, c.state, c.log);
+      expect(built).toEqual(fresh(c.view, c.state, c.log));
+      const named = (built?.entries ?? []).flatMap((entry) =>
+        Array.isArray(entry) ? Array.from({ length: entry[1] - entry[0] }, (_, k) => c.log.idAt(entry[0] + k)) : [],
+      );
+      expect(named).toEqual(c.view.foldedEvents.map((event) => event.id));
+    }
+  });
+
+  it('names the indices of the log it is given, after a checkpoint for another log', async () => {
+    const c = await conversation();
+    for (let step = 0; step < 5; step++) await c.append(user(`m${step}`));
+    expect(buildViewCheckpoint(c.view, c.state, c.log)?.entries).toEqual([[0, 5]]);
+    // The same events one index later in another log.
+    const other = await EventLog.open(createMemoryFileStore(), { dir: 'other/events' });
+    await other.append(title('first'));
+    for (let index = 0; index < c.log.length; index++) await other.append(await c.log.get(index));
+    const state = { ...c.state, event_count: other.length };
+    expect(buildViewCheckpoint(c.view, state, other)?.entries).toEqual([[1, 6]]);
+    expect(buildViewCheckpoint(c.view, c.state, c.log)?.entries).toEqual([[0, 5]]);
+  });
+
+  it('is undefined when the view is not restorable, or names events its state or log does not hold', async () => {
+    const c = await conversation();
+    for (let step = 0; step < 3; step++) await c.append(user(`m${step}`));
+    // A state past the end of the log, or one from before the view's last event.
+    expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 4 }, c.log)).toBeUndefined();
+    expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 2 }, c.log)).toBeUndefined();
+    // An event the log does not hold.
+    const stranger = View.restore([...c.view.foldedEvents, user('never written')], false);
+    expect(buildViewCheckpoint(stranger, c.state, c.log)).toBeUndefined();
+    // A summary whose Condensation the log does not hold, and one whose id names no Condensation at all.
+    const condensation = createEvent('Condensation', {
+      forgotten_event_ids: [],
+      summary: 'lost',
+      summary_offset: 0,
+      llm_response_id: 'r',
+    });
+    const summarized = View.fromEvents([condensation]).foldedEvents[0]!;
+    expect(summarized.kind).toBe('CondensationSummaryEvent');
+    expect(buildViewCheckpoint(View.restore([summarized], false), c.state, c.log)).toBeUndefined();
+    const odd = { ...summarized, id: c.log.idAt(0) } as typeof summarized;
+    expect(buildViewCheckpoint(View.restore([odd], false), c.state, c.log)).toBeUndefined();
+    // A tool call the view still waits for is kept in the fold; an orphan result makes the view unrestorable.
+    await c.append(
+      createEvent('ObservationEvent', {
+        tool_name: 'terminal',
+        tool_call_id: 'never-called',
+        action_id: 'no-action',
+        observation: { content: [], kind: 'TerminalObservation' },
+      }),
+    );
+    expect(c.view.restorable).toBe(false);
+    expect(buildViewCheckpoint(c.view, c.state, c.log)).toBeUndefined();
+  });
+
+  it('puts a summary between the runs around it, even when their log indices follow each other', async () => {
+    const c = await conversation();
+    const first = await c.append(user('a'));
+    await c.append(user('b'));
+    await c.append(user('c'));
+    // The summary goes after b (offset 1 of [b, c]): b (index 1) and c (index 2) are adjacent in the log.
+    await c.append(
+      createEvent('Condensation', {
+        forgotten_event_ids: [first.id],
+        summary: 's',
+        summary_offset: 1,
+        llm_response_id: 'r',
+      }),
+    );
+    expect(c.view.foldedEvents.map((event) => event.kind)).toEqual([
+      'MessageEvent',
+      'CondensationSummaryEvent',
+      'MessageEvent',
+    ]);
+    // A state that does not hold the Condensation yet cannot name the summary.
+    expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 3 }, c.log)).toBeUndefined();
+    expect(buildViewCheckpoint(c.view, c.state, c.log)?.entries).toEqual([[1, 2], { summary_of: 3 }, [2, 3]]);
+    // A state without head_is_empty (an older base_state) is written as a HEAD that is not empty.
+    const older = { ...c.state, head_is_empty: undefined } as unknown as ConversationState;
+    expect(buildViewCheckpoint(c.view, older, c.log)?.head_is_empty).toBe(false);
+  });
+});
