@@ -43,7 +43,10 @@ describe('the view checkpoint text (entries written before reused)', () => {
       checks++;
       return built!.text;
     };
+    // The smallest views first: no entry, then one (the text's separators are placed by count).
+    await check();
     await append(createEvent('SystemPromptEvent', { system_prompt: { type: 'text', text: 'agent' }, tools: [] }));
+    await check();
     for (let step = 0; step < 400; step++) {
       const pick = random(20);
       if (pick < 12) {
