@@ -2,13 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreBackendError } from '../src/errors/store-backend-error.js';
 import { eventFileName } from '../src/event-log/file-names.js';
 import { SIZE_CHUNK } from '../src/event-log/segment/derived-event-files.js';
 import { EventLog } from '../src/event-log.js';
-import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { userMessageEvent } from './helpers/events.js';
+import { collectWarnings, instrumentedStore } from './helpers/segment-stores.js';
 
 // The event files a segment log derives (src/event-log/segment/derived-event-files.ts): which of them its close
 // records in the segment index as whole (`files.count`), so the next open skips checking them. A file that failed
@@ -34,32 +33,6 @@ async function newRoot(): Promise<string> {
 async function filesCount(root: string): Promise<number | undefined> {
   const text = await readFile(join(root, INDEX), 'utf8');
   return JSON.parse(text.slice(0, text.indexOf('\n'))).files?.count;
-}
-
-/** The local store, with the paths `fileSizes` was asked about counted, and `writeRebuildable` failing for `failing`. */
-function instrumentedStore(root: string, failing: (path: string) => boolean = () => false) {
-  const inner = createLocalFileStore({ root, durability: 'none' });
-  let sized = 0;
-  const store: FileStore = {
-    ...inner,
-    fileSizes: (paths) => {
-      sized += paths.length;
-      return inner.fileSizes!(paths);
-    },
-    writeRebuildable: async (files) => {
-      const bad = files.find((file) => failing(file.path));
-      if (bad !== undefined) {
-        throw new StoreBackendError({ operation: 'write', path: bad.path, location: root, detail: 'disk full' });
-      }
-      await inner.writeRebuildable!(files);
-    },
-  };
-  return { store, sized: () => sized };
-}
-
-function collectWarnings(): { warnings: string[]; logger: { warn(message: string): void } } {
-  const warnings: string[] = [];
-  return { warnings, logger: { warn: (message) => warnings.push(message) } };
 }
 
 describe("EventLog segment layout: eventFiles 'each-commit'", () => {

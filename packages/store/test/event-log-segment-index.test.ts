@@ -8,6 +8,7 @@ import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { startAppendWorker } from './helpers/children.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
+import { collectWarnings } from './helpers/segment-stores.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -43,11 +44,6 @@ function countingStore(root: string): { store: FileStore; bytesRead: () => numbe
     },
   };
   return { store, bytesRead: () => bytes };
-}
-
-function collectWarnings(): { warnings: string[]; logger: { warn(message: string): void } } {
-  const warnings: string[] = [];
-  return { warnings, logger: { warn: (message) => warnings.push(message) } };
 }
 
 const texts = (from: number, count: number) => Array.from({ length: count }, (_, k) => `event ${from + k}`);

@@ -2,14 +2,13 @@ import { mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreBackendError } from '../src/errors/store-backend-error.js';
 import { eventFileName } from '../src/event-log/file-names.js';
 import { SIZE_CHUNK } from '../src/event-log/segment/derived-event-files.js';
 import { EventLog } from '../src/event-log.js';
-import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { userMessageEvent } from './helpers/events.js';
+import { collectWarnings, instrumentedStore } from './helpers/segment-stores.js';
 
 // The open's rebuild of a segment log's event files (src/event-log/segment/segment-rebuild.ts): files a crash left
 // missing or cut short are rebuilt; a file holding other bytes is left for verifyChain, and the segment index
@@ -48,32 +47,6 @@ async function rebooted(root: string): Promise<void> {
   await writeFile(join(root, INDEX), `${JSON.stringify(header)}${text.slice(end)}`);
 }
 
-/** The local store, with the paths `fileSizes` was asked about counted, and event files failing to be written. */
-function instrumentedStore(root: string, options: { failEventFiles?: boolean } = {}) {
-  const inner = createLocalFileStore({ root, durability: 'none' });
-  let sized = 0;
-  const store: FileStore = {
-    ...inner,
-    fileSizes: (paths) => {
-      sized += paths.length;
-      return inner.fileSizes!(paths);
-    },
-    writeRebuildable: async (files) => {
-      const bad = files.find((file) => file.path.endsWith('.json'));
-      if (options.failEventFiles && bad !== undefined) {
-        throw new StoreBackendError({ operation: 'write', path: bad.path, location: root, detail: 'read-only' });
-      }
-      await inner.writeRebuildable!(files);
-    },
-  };
-  return { store, sized: () => sized };
-}
-
-function collectWarnings(): { warnings: string[]; logger: { warn(message: string): void } } {
-  const warnings: string[] = [];
-  return { warnings, logger: { warn: (message) => warnings.push(message) } };
-}
-
 describe('EventLog segment layout: rebuilding event files on open', () => {
   it('rebuilds missing and cut-short files, keeps one with other bytes, and records the files whole up to it', async () => {
     const root = await closedLog();
@@ -106,7 +79,7 @@ describe('EventLog segment layout: rebuilding event files on open', () => {
     await rebooted(root);
     await unlink(eventPath(root, 640));
     const { warnings, logger } = collectWarnings();
-    const failing = instrumentedStore(root, { failEventFiles: true });
+    const failing = instrumentedStore(root, (path) => path.endsWith('.json'), 'read-only');
     const log = await EventLog.open(failing.store, { logger });
     await log.close();
     expect(warnings.join('\n')).toMatch(/read-only; the event is kept in the segment/);
