@@ -55,7 +55,7 @@ describe('the fold of a log without state updates (the reference standalone SDK)
     expect(fold([message]).last_user_message_id).toBe(message.id);
     expect(statusAfter(message, 'finished')).toBe('idle');
     expect(statusAfter(message, 'stuck')).toBe('idle');
-    for (const status of ['paused', 'running', 'error', 'waiting_for_confirmation'] as const)
+    for (const status of ['idle', 'paused', 'running', 'error', 'waiting_for_confirmation'] as const)
       expect(statusAfter(message, status)).toBe(status);
     // The agent's messages are not the user's.
     expect(fold([agentMessage('hi', 'r1')]).last_user_message_id).toBeUndefined();
@@ -95,11 +95,15 @@ describe('the fold of a log without state updates (the reference standalone SDK)
       }),
     ].reduce(applyEvent, pending);
     expect(answered.pending_actions.map((p) => p.action_id)).toEqual([third.id]);
-    const errored = applyEvent(
-      answered,
-      createEvent('AgentErrorEvent', { tool_name: 'terminal', tool_call_id: third.tool_call_id, error: 'boom' }),
-    );
+    const toolError = createEvent('AgentErrorEvent', {
+      tool_name: 'terminal',
+      tool_call_id: third.tool_call_id,
+      error: 'boom',
+    });
+    const errored = applyEvent(answered, toolError);
     expect(errored.pending_actions).toEqual([]);
+    // A tool's error is the model's to answer: the run goes on.
+    expect(statusAfter(toolError, 'running')).toBe('running');
     // A call the model made to no tool (no action) waits for nothing.
     expect(fold([action('r1', false)]).pending_actions).toEqual([]);
   });
@@ -153,6 +157,19 @@ describe('recorded state updates', () => {
     expect(state).toMatchObject({ execution_status: 'paused', title: 'T' });
     expect(state).not.toHaveProperty('unknown_field');
     expect(fold([update('full_state', 'paused')], { execution_status: 'running' }).execution_status).toBe('running');
+  });
+
+  it('merges session state and artifact deltas, and ignores deltas that are not objects', () => {
+    const state = fold([
+      update('state_delta', { plan: 'a', draft: 'x' }),
+      update('state_delta', { draft: null, step: 2 }),
+      update('state_delta', 'not a delta'),
+      update('artifact_delta', { 'report.md': 1 }),
+      update('artifact_delta', { 'report.md': 3, 'data.csv': 1 }),
+      update('artifact_delta', ['report.md']),
+    ]);
+    expect(state.session_state).toEqual({ plan: 'a', step: 2 });
+    expect(state.artifacts).toEqual({ 'report.md': 3, 'data.csv': 1 });
   });
 
   it('keeps the last 20 nudged error ids, only strings', () => {
