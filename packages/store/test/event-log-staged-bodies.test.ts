@@ -87,6 +87,21 @@ describe.each(['none', 'fsync'] as const)('EventLog on the local store (durabili
   });
 });
 
+describe('EventLog on the local store, a slot lost to a claim whose staged body is gone', () => {
+  it("reads the winner from its event file (a copy that left .slots/'s bodies behind)", async () => {
+    const root = await newRoot();
+    const first = await EventLog.open(createLocalFileStore({ root, durability: 'none' }));
+    await first.append(userMessageEvent('start'));
+    const second = await EventLog.open(createLocalFileStore({ root, durability: 'none' }));
+    const winner = userMessageEvent('winner');
+    expect(await first.append(winner)).toBe(1);
+    await rm(join(root, 'events', '.slots', `event-00001-${winner.id}.json`));
+    // `second` loses slot 1, reads the winner's claim (its header alone) and finds the bytes under the file's name.
+    expect(await second.append(userMessageEvent('loser'))).toBe(2);
+    expect((await second.get(1)).id).toBe(winner.id);
+  });
+});
+
 describe('EventLog on the local store, the same event appended by two writers', () => {
   it('keeps the winner’s body, which the loser’s claim attempt named too, and reports the duplicate', async () => {
     const root = await newRoot();
@@ -137,6 +152,20 @@ describe('EventLog whose event file a crash left unwritten, with a staged claim'
     const file = await lstat(join(root, 'events', name));
     expect(file.ino).toBe((await lstat(join(root, 'events', '.slots', name))).ino);
     expect((await reopened.get(2)).id).toBe(events[2]!.id);
+  });
+
+  it("reads a claim whose staged body is gone from its event file (a copy that left .slots/'s bodies behind)", async () => {
+    const root = await newRoot();
+    const store = createLocalFileStore({ root, durability: 'none' });
+    const log = await EventLog.open(store);
+    const events = [userMessageEvent('a'), userMessageEvent('b')];
+    for (const event of events) await log.append(event);
+    await log.close();
+    for (const [index, event] of events.entries())
+      await rm(join(root, 'events', '.slots', `event-0000${index}-${event.id}.json`));
+    // The chain's check reads every claim: each finds its event's bytes under the event file's name.
+    expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 2 });
+    expect((await (await EventLog.open(store)).range(0)).map((event) => event.id)).toEqual(events.map((e) => e.id));
   });
 
   it('reports a claim whose staged body is gone as corrupt, and stops the log before it', async () => {
