@@ -1,27 +1,8 @@
 import { createFileStoreLeases, createMemoryFileStore } from '@x/store';
-import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../test/support/in-process-manager.js';
 import type { ConversationManager } from './conversation-manager.js';
 import { startRecoverySweep } from './recovery-sweep.js';
-
-/** A logger that records the level and message of every call. */
-function recordingLogger(): { logger: FastifyBaseLogger; lines: string[] } {
-  const lines: string[] = [];
-  const at =
-    (level: string) =>
-    (_fields: unknown, message?: string): void => {
-      lines.push(`${level}: ${message}`);
-    };
-  const logger = {
-    error: at('error'),
-    warn: at('warn'),
-    info: at('info'),
-    debug: at('debug'),
-    trace: at('trace'),
-    fatal: at('fatal'),
-  } as unknown as FastifyBaseLogger;
-  return { logger, lines };
-}
 
 describe('the recovery sweep', () => {
   it('reports a conversation that cannot be recovered once as an error, then only at debug level', async () => {
