@@ -40,7 +40,7 @@ export class Branches {
     const { events, tree, branch } = await readBranch(this.#host.log, leaf, eventId === null);
     if (leaf !== undefined && !tree.has(leaf)) throw new UnknownEventError(this.#host.id, leaf);
     await this.#host.restore(eventId);
-    fold.moveHead({ state: foldBranch(fold.state, events, tree, leaf, eventId === null), tree, branch });
+    fold.moveHead({ state: foldBranch(fold.state, events, tree, leaf, eventId === null), branch });
     await this.#host.checkpoint();
   }
 }

@@ -1,4 +1,4 @@
-import { type AnyEvent, type EventTree, ROOT_PARENT_ID, View } from '@x/events';
+import { type AnyEvent, ROOT_PARENT_ID, View } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import { applyEvent } from '../state/apply-event.js';
 import type { ConversationState } from '../state/conversation-state.js';
@@ -15,8 +15,6 @@ export const RECENT_EVENTS = 64;
 export class EventFold {
   #state: ConversationState;
   #view: View | undefined;
-  /** The tree of the whole log, kept while the view is (so branch switches are seen); built with it. */
-  #tree: EventTree | undefined;
   #recent: AnyEvent[] = [];
   /** Events before this index were written before this process opened the conversation; read on first run. */
   #unreadHistoryEnd: number | undefined;
@@ -44,14 +42,12 @@ export class EventFold {
   apply(event: AnyEvent): void {
     const head = this.leafEventId;
     this.#state = applyEvent(this.#state, event);
-    this.#tree?.add(event);
     // The view follows the active branch: an event that does not continue it (written by another process
-    // after moving HEAD) makes the next view() rebuild from the tree.
+    // after moving HEAD) makes the next view() rebuild from the log.
     if (this.#view !== undefined && continuesBranch(event, head)) {
       if (isOnBranch(event)) this.#view.append(event);
     } else if (this.#view !== undefined) {
       this.#view = undefined;
-      this.#tree = undefined;
     }
     this.#recent.push(event);
     if (this.#recent.length > RECENT_EVENTS * 2) this.#recent = this.#recent.slice(-RECENT_EVENTS);
@@ -103,18 +99,16 @@ export class EventFold {
         return restored;
       }
       if (this.#view !== undefined) return this.#view;
-      const { tree, branch } = await readBranch(this.#log, this.#state.leaf_event_id, this.#state.head_is_empty);
+      const { branch } = await readBranch(this.#log, this.#state.leaf_event_id, this.#state.head_is_empty);
       this.#view = View.fromEvents(branch);
-      this.#tree = tree;
     }
     return this.#view;
   }
 
-  /** After HEAD moved: the state, view, tree and recent events of the new branch replace the old ones. */
-  moveHead(next: { state: ConversationState; tree: EventTree; branch: AnyEvent[] }): void {
+  /** After HEAD moved: the state, view and recent events of the new branch replace the old ones. */
+  moveHead(next: { state: ConversationState; branch: AnyEvent[] }): void {
     this.#state = next.state;
     this.#view = View.fromEvents(next.branch);
-    this.#tree = next.tree;
     this.#recent = next.branch.slice(-RECENT_EVENTS);
     this.#unreadHistoryEnd = undefined;
   }
