@@ -38,6 +38,8 @@ describe('the docs site', () => {
       'server',
       'replicas',
       'security',
+      'observability',
+      'long-conversations',
       'browser',
       'viewer',
     ]) {
@@ -47,6 +49,11 @@ describe('the docs site', () => {
     expect(await page('documents/hooks.html')).toContain('rm -rf is not allowed here');
     expect(await page('documents/providers.html')).toContain('budgetTokens');
     expect(await page('documents/browser.html')).toContain('useConversation');
+    // Words only the included examples' code has, not the guides' text.
+    expect(await page('documents/security.html')).toContain('sandboxPolicy');
+    expect(await page('documents/providers.html')).toContain('claude-sonnet-4-6');
+    expect(await page('documents/observability.html')).toContain('InMemorySpanExporter');
+    expect(await page('documents/long-conversations.html')).toContain('keepFirst');
     // The viewer guide's screenshots are copied into the site (TypeDoc's media folder) and shown.
     const viewer = await page('documents/viewer.html');
     for (const image of ['viewer-tree.png', 'viewer-usage-chart.png']) {
