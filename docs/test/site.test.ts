@@ -54,6 +54,9 @@ describe('the docs site', () => {
     expect(await page('documents/providers.html')).toContain('claude-sonnet-4-6');
     expect(await page('documents/observability.html')).toContain('InMemorySpanExporter');
     expect(await page('documents/long-conversations.html')).toContain('keepFirst');
+    expect(await page('documents/persistence.html')).toContain('AWS_ENDPOINT_URL_S3');
+    expect(await page('documents/persistence.html')).toContain('saveArtifact');
+    expect(await page('documents/security.html')).toContain('the deploy service token');
     // The viewer guide's screenshots are copied into the site (TypeDoc's media folder) and shown.
     const viewer = await page('documents/viewer.html');
     for (const image of ['viewer-tree.png', 'viewer-usage-chart.png']) {

@@ -6,6 +6,7 @@ import {
   startResponsesServer,
   startScriptedLLMServer,
 } from '@x/agent/testing';
+import { startMotoServer } from '@x/store/testing';
 import { describe, expect, it } from 'vitest';
 import { describeRun, runExample } from './support/run-example.js';
 
@@ -138,6 +139,89 @@ describe('capability examples, each run as a process', () => {
       expect(run.stdout).not.toContain('sk-local');
     } finally {
       await server.close();
+    }
+  });
+
+  it('secrets: the command that names the secret gets it; no observation, request or file holds its value', async () => {
+    const server = await startScriptedLLMServer([
+      {
+        toolCalls: [
+          {
+            name: 'terminal',
+            arguments: { command: 'echo "token: $DEPLOY_TOKEN ($(printf %s "$DEPLOY_TOKEN" | wc -c) chars)"' },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'The token is set.' } }] },
+    ]);
+    try {
+      const run = await runExample('secrets', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: server.baseURL });
+      expect(run.code, describeRun(run)).toBe(0);
+      // The command saw the value (its length), and what was recorded shows it masked.
+      expect(run.lines, describeRun(run)).toContain('token: <secret-hidden> (19 chars)');
+      expect(run.lines).toContain('status: finished');
+      expect(run.lines.at(-1)).toMatch(/^files with the value: 0 of \d+$/);
+      expect(Number(/of (\d+)$/.exec(run.lines.at(-1) ?? '')?.[1])).toBeGreaterThan(3);
+      expect(run.stdout).not.toContain('tok-3f9a61c2-deploy');
+      expect(JSON.stringify(server.requests)).not.toContain('tok-3f9a61c2-deploy');
+      expect(toolResults(server.requests[1])).toContain('<secret-hidden>');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('session-state: a tool and the owner change the session state and save artifact versions; a resume has them', async () => {
+    const server = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'save_draft', arguments: { text: 'v1: fixes.' } }] },
+      { toolCalls: [{ name: 'save_draft', arguments: { text: 'v2: faster resume, clearer errors.' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Two drafts saved.' } }] },
+    ]);
+    try {
+      const run = await runExample('session-state', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: server.baseURL });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.lines).toEqual([
+        'session state: {"audience":"customers","tone":"plain","drafts":2,"last_saved_by":"save_draft"}',
+        'versions: 1, 2',
+        'first draft: v1: fixes.',
+        'latest draft: v2: faster resume, clearer errors.',
+      ]);
+      expect(toolResults(server.requests[2])).toContain('saved draft 2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('s3-store: a conversation written to a bucket (moto) is resumed from a fresh store and its chain verifies', async () => {
+    const moto = await startMotoServer();
+    const server = await startScriptedLLMServer([
+      { content: 'Noted.' },
+      { content: 'You asked me to remember "lighthouse".' },
+    ]);
+    try {
+      const { CreateBucketCommand, S3Client } = await import('@aws-sdk/client-s3');
+      const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+      const client = new S3Client({ endpoint: moto.endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+      await client.send(new CreateBucketCommand({ Bucket: 'x-examples' }));
+      client.destroy();
+      const run = await runExample('s3-store', {
+        OPENAI_API_KEY: 'sk-local',
+        OPENAI_BASE_URL: server.baseURL,
+        X_S3_BUCKET: 'x-examples',
+        AWS_ENDPOINT_URL_S3: moto.endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+      });
+      expect(run.code, describeRun(run)).toBe(0);
+      expect(run.lines[0]).toBe('answer: You asked me to remember "lighthouse".');
+      // Two messages and two answers, at least, all from the bucket and chained.
+      expect(run.lines[1]).toMatch(/^chain: verified, \d+ events$/);
+      expect(Number(/(\d+) events$/.exec(run.lines[1] ?? '')?.[1])).toBeGreaterThanOrEqual(4);
+      // The resumed model saw the first turn, which only the bucket held.
+      expect(JSON.stringify(server.requests[1]?.messages)).toContain('lighthouse');
+    } finally {
+      await server.close();
+      await moto.stop();
     }
   });
 });

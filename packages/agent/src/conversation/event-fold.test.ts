@@ -168,9 +168,9 @@ describe('EventFold', () => {
     fold.deferHistory(log.length);
     // Longer than the recent events kept: history read after the move would go in front of them.
     const target = `m${RECENT_EVENTS + 30}`;
-    const { tree, branch } = await readBranch(log, target, false);
+    const { branch } = await readBranch(log, target, false);
     const state = branch.reduce(applyEvent, initialConversationState({ id: 'c' }));
-    fold.moveHead({ state, tree, branch });
+    fold.moveHead({ state, branch });
     expect(fold.state).toBe(state);
     expect(fold.leafEventId).toBe(target);
     expect(ids((await fold.view(store, 'conv')).events)).toEqual(ids(branch));
