@@ -142,6 +142,7 @@ export async function checkpointConversation(owner: PartsOwner, parts: Conversat
     securityAnalyzer: parts.security.setting,
     secretRegistry: secrets.toJSON(cipher === undefined ? {} : { cipher }) as Record<string, unknown>,
     hookConfig: parts.extensions.hookConfigJSON(),
+    recorded: parts.recordedBaseState,
   });
   // Durable even for the run's periodic checkpoints (not `writeRebuildable`, unlike the view checkpoint): the file
   // also holds what no event records (the creation's confirmation policy, max_iterations and stuck_detection, the
