@@ -25,7 +25,7 @@ const sets: FieldSets = JSON.parse(
   readFileSync(join(import.meta.dirname, '__fixtures__', 'reference-field-sets.json'), 'utf8'),
 );
 
-const text = (value: string) => ({ cache_prompt: false, type: 'text', text: value });
+const text = (value: string) => ({ cache_prompt: false, type: 'text' as const, text: value });
 
 function observationEventText(toolName: string, observation: Record<string, unknown>): string {
   return JSON.stringify({
