@@ -87,6 +87,7 @@ describe('base_state.json fields x does not manage', () => {
     expect(written.secret_registry).toEqual({ secret_sources: { VAULT: lookup } });
     expect(written.future_field).toEqual({ added: 'in a newer reference' });
     // x's own fields moved on; the reference's per-response lists are kept beside x's totals.
+    expect(written.persistence_dir).toBe(join(h.persistenceDir, id.replaceAll('-', '')));
     expect(written.execution_status).toBe('finished');
     expect(written.leaf_event_id).not.toBe('aa2fc00e-541a-445d-ae1e-1d039ffa5c44');
     const agentMetrics = written.stats.usage_to_metrics.agent;

@@ -17,6 +17,7 @@ export interface BaseStateInput {
   state: ConversationState;
   agent: Record<string, unknown>;
   workspace: string;
+  /** The conversation's own directory (the store's root joined with `<id as 32 hex>`), as the reference records it. */
   persistenceDir: string;
   secretRegistry: Record<string, unknown>;
   /** The reference's serialized HookConfig, when hooks are configured. */
