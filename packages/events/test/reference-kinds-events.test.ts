@@ -282,3 +282,35 @@ describe('LLM messages of the full events', () => {
     ]);
   });
 });
+
+describe('deprecated keys in files written before they were removed', () => {
+  it('TextContent.enable_truncation and Message.cache_enabled & co. are read, dropped from the LLM message, kept on disk', () => {
+    const old = (text: string) => ({ cache_prompt: false, type: 'text', text, enable_truncation: true });
+    const json = {
+      ...base(20, 'user'),
+      llm_message: {
+        role: 'user',
+        content: [old('hello')],
+        cache_enabled: true,
+        vision_enabled: false,
+        function_calling_enabled: true,
+        force_string_serializer: false,
+        send_reasoning_content: false,
+        thinking_blocks: [],
+      },
+      activated_skills: [],
+      extended_content: [old('<skill/>')],
+      kind: 'MessageEvent',
+    };
+    const text = JSON.stringify(json);
+    const event = parseEventJson(text);
+    expect(serializeEvent(event)).toBe(text);
+    expect(eventToLlmMessage(event)).toEqual({
+      role: 'user',
+      content: [t('hello'), t('<skill/>')],
+      thinking_blocks: [],
+    });
+    // What x writes of it when it builds a new event from it carries none of them (the reference reads either).
+    expect(fieldSetProblems(sets, eventToJson(parseEvent(json)))).toEqual([]);
+  });
+});
