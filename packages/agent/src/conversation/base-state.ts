@@ -17,40 +17,98 @@ export interface BaseStateInput {
   state: ConversationState;
   agent: Record<string, unknown>;
   workspace: string;
+  /** The conversation's own directory (the store's root joined with `<id as 32 hex>`), as the reference records it. */
   persistenceDir: string;
   secretRegistry: Record<string, unknown>;
   /** The reference's serialized HookConfig, when hooks are configured. */
   hookConfig?: Record<string, unknown> | null;
   /** The security analyzer setting (default `'llm'`), written as the reference's `LLMSecurityAnalyzer`. */
   securityAnalyzer?: 'llm' | 'none' | 'custom';
+  /**
+   * The base_state.json the conversation was opened from (as JSON), when there was one. The fields of the reference's
+   * ConversationState that x does not manage (tags, activated skills and path rules, the reference's own
+   * `agent_state` keys, its hook config and security analyzer, a remote workspace's settings, fields of newer
+   * versions) are written back as they were, so opening a conversation in x loses nothing the reference recorded.
+   */
+  recorded?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
   const { state } = input;
-  return {
+  const recorded = input.recorded ?? {};
+  const setting = input.securityAnalyzer ?? 'llm';
+  // Any analyzer the reference recorded stands for x's LLM analyzer (see `persistedAnalyzer`): keep its settings.
+  const recordedAnalyzer = objectOrUndefined(recorded.security_analyzer);
+  const recordedWorkspace = objectOrUndefined(recorded.workspace);
+  const hookConfig = input.hookConfig ?? objectOrUndefined(recorded.hook_config);
+  const json: Record<string, unknown> = {
     id: state.id,
     agent: input.agent,
-    workspace: { working_dir: input.workspace, kind: 'LocalWorkspace' },
+    // A workspace recorded for the same directory (a remote one, with its own settings) is the same workspace.
+    workspace:
+      recordedWorkspace?.working_dir === input.workspace
+        ? recordedWorkspace
+        : { working_dir: input.workspace, kind: 'LocalWorkspace' },
     persistence_dir: input.persistenceDir,
     max_iterations: state.max_iterations,
     stuck_detection: state.stuck_detection,
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
-    ...((input.securityAnalyzer ?? 'llm') === 'llm' ? { security_analyzer: { kind: 'LLMSecurityAnalyzer' } } : {}),
-    activated_knowledge_skills: [],
-    activated_path_rules: [],
-    invoked_skills: state.invoked_skills ?? [],
+    ...(setting === 'llm' ? { security_analyzer: recordedAnalyzer ?? { kind: 'LLMSecurityAnalyzer' } } : {}),
+    activated_knowledge_skills: stringList(recorded.activated_knowledge_skills),
+    activated_path_rules: stringList(recorded.activated_path_rules),
+    invoked_skills: [...new Set([...stringList(recorded.invoked_skills), ...(state.invoked_skills ?? [])])],
     blocked_actions: state.blocked_actions,
     blocked_messages: state.blocked_messages,
     ...(state.last_user_message_id === undefined ? {} : { last_user_message_id: state.last_user_message_id }),
     ...(state.leaf_event_id === undefined ? {} : { leaf_event_id: state.leaf_event_id }),
     head_is_empty: state.head_is_empty,
-    stats: state.stats,
+    stats: withRecordedLists(state.stats, recorded.stats),
     secret_registry: input.secretRegistry,
-    tags: {},
-    agent_state: { x_state: state, x_security_analyzer: input.securityAnalyzer ?? 'llm' },
-    ...(input.hookConfig ? { hook_config: input.hookConfig } : {}),
+    tags: objectOrUndefined(recorded.tags) ?? {},
+    agent_state: { ...objectOrUndefined(recorded.agent_state), x_state: state, x_security_analyzer: setting },
+    ...(hookConfig ? { hook_config: hookConfig } : {}),
   };
+  // Fields x does not know (a newer reference's) follow, unchanged.
+  for (const [key, value] of Object.entries(recorded)) {
+    if (!(key in json) && !knownFields.has(key) && value !== null) json[key] = value;
+  }
+  return json;
+}
+
+/**
+ * Recorded fields x computes itself, or leaves out on purpose, so they are never copied from the recorded file: the
+ * security analyzer when it is off, HEAD and the last user message when they are unset (an empty tree).
+ */
+const knownFields = new Set(['security_analyzer', 'last_user_message_id', 'leaf_event_id', 'hook_config']);
+
+/** The per-response lists x does not keep (it writes the snapshot form of the stats). */
+const metricsLists = ['costs', 'response_latencies', 'token_usages'] as const;
+
+/**
+ * x's stats (the snapshot form), with the per-response lists the reference recorded for each usage id kept as they
+ * were (x appends nothing to them), and usage ids only the recorded file has, kept whole.
+ */
+function withRecordedLists(stats: ConversationState['stats'], recordedStats: unknown): unknown {
+  const recordedUsage = objectOrUndefined(objectOrUndefined(recordedStats)?.usage_to_metrics);
+  if (recordedUsage === undefined) return stats;
+  const usage: Record<string, unknown> = { ...recordedUsage };
+  for (const [usageId, metrics] of Object.entries(stats.usage_to_metrics)) {
+    const before = objectOrUndefined(recordedUsage[usageId]);
+    const lists = metricsLists.filter((key) => Array.isArray(before?.[key])).map((key) => [key, before?.[key]]);
+    usage[usageId] = lists.length === 0 ? metrics : { ...metrics, ...Object.fromEntries(lists) };
+  }
+  return { ...stats, usage_to_metrics: usage };
+}
+
+function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 const baseStateFileSchema = z.looseObject({
@@ -71,7 +129,8 @@ const baseStateFileSchema = z.looseObject({
   secret_registry: z.record(z.string(), z.unknown()).optional(),
   agent_state: z.record(z.string(), z.unknown()).optional(),
 });
-export type BaseStateFile = z.infer<typeof baseStateFileSchema>;
+/** The fields x reads, parsed, and the file's JSON as written (`raw`, every field, for `recorded`). */
+export type BaseStateFile = z.infer<typeof baseStateFileSchema> & { readonly raw: Readonly<Record<string, unknown>> };
 
 export function parseBaseState(text: string, where: string): BaseStateFile {
   let json: unknown;
@@ -90,7 +149,7 @@ export function parseBaseState(text: string, where: string): BaseStateFile {
       `base_state.json: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
     );
   }
-  return parsed.data;
+  return { ...parsed.data, raw: json as Record<string, unknown> };
 }
 
 /** Our checkpointed derived state, when the file was written by us. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { parseBudget } from '../budgets/index.js';
 import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
@@ -138,10 +139,13 @@ export async function checkpointConversation(owner: PartsOwner, parts: Conversat
     state: owner.state,
     agent: withSwitchedLLM(owner.agent.toJSON(), parts.model.switched),
     workspace: owner.workspace,
-    persistenceDir: parts.persistenceDir,
+    // The reference records the conversation's own directory (`get_persistence_dir`: base / id hex) and, resuming,
+    // derives from it where observations are saved, where forks go (its parent) and the hooks' directory.
+    persistenceDir: join(parts.persistenceDir, owner.directory),
     securityAnalyzer: parts.security.setting,
     secretRegistry: secrets.toJSON(cipher === undefined ? {} : { cipher }) as Record<string, unknown>,
     hookConfig: parts.extensions.hookConfigJSON(),
+    recorded: parts.recordedBaseState,
   });
   // Durable even for the run's periodic checkpoints (not `writeRebuildable`, unlike the view checkpoint): the file
   // also holds what no event records (the creation's confirmation policy, max_iterations and stuck_detection, the

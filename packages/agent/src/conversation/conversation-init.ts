@@ -28,6 +28,8 @@ export interface ConversationInit {
   sandbox: ConversationSandbox;
   /** Its agents and which one is in control (`ConversationOptions.agents`). */
   roster: AgentRoster;
+  /** The base_state.json it was opened from, whose fields x does not manage are written back (see `buildBaseState`). */
+  recordedBaseState?: Readonly<Record<string, unknown>> | undefined;
 }
 
 function rosterFor(options: Pick<ConversationOptions, 'agent' | 'agents' | 'escalate'>): AgentRoster {
@@ -138,6 +140,7 @@ export async function initResumedConversation(
       cipher,
       sandbox,
       roster,
+      recordedBaseState: persisted.recordedBaseState,
     },
     historyEnd: persisted.log.length,
     eventCount,

@@ -77,6 +77,8 @@ export interface ConversationParts {
   readonly security: SecuritySettings;
   readonly stuck: StuckDetector | undefined;
   readonly persistenceDir: string;
+  /** The base_state.json the conversation was opened from (undefined for a new one): see `buildBaseState`. */
+  readonly recordedBaseState: Readonly<Record<string, unknown>> | undefined;
   /** Where every process started for this conversation runs (terminal, hooks, MCP stdio servers). */
   readonly sandbox: ConversationSandbox;
   readonly fold: EventFold;
@@ -159,6 +161,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
         ? undefined
         : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {}),
     persistenceDir: options.persistenceDir ?? defaultPersistenceDir(),
+    recordedBaseState: init.recordedBaseState,
     sandbox: init.sandbox,
     fold,
     ownership,

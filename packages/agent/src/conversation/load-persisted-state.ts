@@ -18,6 +18,8 @@ export interface PersistedConversation {
   secrets: SecretRegistry | undefined;
   /** The security analyzer base_state.json records (see `persistedAnalyzer`); undefined when it says nothing. */
   securityAnalyzer: 'llm' | 'none' | undefined;
+  /** base_state.json as read (undefined without one): its fields x does not manage are written back unchanged. */
+  recordedBaseState: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -43,12 +45,14 @@ export async function loadPersistedState(options: {
   let secrets: SecretRegistry | undefined;
   let authoritative: Partial<ConversationState> = {};
   let securityAnalyzer: 'llm' | 'none' | undefined;
+  let recordedBaseState: Readonly<Record<string, unknown>> | undefined;
   /** HEAD as base_state.json records it, when it says something we must follow (reference dirs, external navigation). */
   let recordedHead: { leaf: string | undefined; empty: boolean } | undefined;
   let fromCheckpoint = false;
   if (hasBase) {
     const where = store.describe(`${dir}/base_state.json`);
     const file = parseBaseState(await store.read(`${dir}/base_state.json`), where);
+    recordedBaseState = file.raw;
     const checkpoint = checkpointFromBaseState(file);
     securityAnalyzer = persistedAnalyzer(file, checkpoint !== undefined);
     const fileHead = { leaf: file.leaf_event_id ?? undefined, empty: file.head_is_empty ?? false };
@@ -98,7 +102,7 @@ export async function loadPersistedState(options: {
     const leaf = head === undefined ? tree.activeLeaf(undefined) : head.empty ? undefined : head.leaf;
     if (leaf === undefined || tree.has(leaf)) state = foldBranch(state, events, tree, leaf, head?.empty ?? false);
   }
-  return { log, state, secrets, securityAnalyzer };
+  return { log, state, secrets, securityAnalyzer, recordedBaseState };
 }
 
 /** Whether appending `event` to a log whose HEAD is `state.leaf_event_id` starts or continues another branch. */

@@ -133,7 +133,7 @@ describe('SecretRegistry JSON', () => {
     const json = registry.toJSON({ cipher });
     const text = JSON.stringify(json);
     for (const value of Object.values(values)) expect(text).not.toContain(value);
-    expect(json.secret_sources.API_KEY?.value?.startsWith('gAAAAA')).toBe(true);
+    expect(String(json.secret_sources.API_KEY?.value).startsWith('gAAAAA')).toBe(true);
 
     const restored = SecretRegistry.fromJSON(JSON.parse(text), { cipher });
     expect(await restored.envFor('$github_token $api_key')).toEqual(values);
@@ -182,10 +182,34 @@ describe('SecretRegistry JSON', () => {
     expect(await restored.envFor('$T')).toEqual({ T: token });
   });
 
+  it("keeps the reference's LookupSecrets and custom sources as written, without a value, and writes them back", async () => {
+    const cipher = createSecretCipher('storage key');
+    const lookup = {
+      description: 'from the vault',
+      url: 'http://127.0.0.1:8000/secrets/x',
+      headers: { Accept: 'text/plain', Authorization: cipher.encrypt('Bearer t') },
+      kind: 'LookupSecret',
+    };
+    const custom = { region: 'eu', kind: 'MySecretSource' };
+    const json = {
+      secret_sources: { REMOTE: lookup, MINE: custom, PLAIN: { value: cipher.encrypt('v4lue'), kind: 'StaticSecret' } },
+    };
+    const restored = SecretRegistry.fromJSON(json, { cipher });
+    expect(restored.names()).toEqual(['PLAIN']);
+    expect(await restored.envFor('$REMOTE $MINE $PLAIN')).toEqual({ PLAIN: 'v4lue' });
+    const written = restored.toJSON({ cipher });
+    expect(written.secret_sources.REMOTE).toEqual(lookup);
+    expect(written.secret_sources.MINE).toEqual(custom);
+    // A value set in x replaces the kept source.
+    restored.update({ REMOTE: 'now-static' });
+    expect(restored.toJSON().secret_sources.REMOTE).toEqual({ value: '**********', kind: 'StaticSecret' });
+  });
+
   it('rejects JSON of the wrong shape with a typed error naming the field', () => {
-    const lookup = { secret_sources: { REMOTE: { url: '/secrets/x', headers: {}, kind: 'LookupSecret' } } };
-    expect(() => SecretRegistry.fromJSON(lookup)).toThrow(InvalidSecretsError);
-    expect(() => SecretRegistry.fromJSON(lookup)).toThrow(/secret_sources\.REMOTE\.kind/);
+    const wrong = { secret_sources: { REMOTE: { value: 42, kind: 'StaticSecret' } } };
+    expect(() => SecretRegistry.fromJSON(wrong)).toThrow(InvalidSecretsError);
+    expect(() => SecretRegistry.fromJSON(wrong)).toThrow(/secret_sources\.REMOTE/);
+    expect(() => SecretRegistry.fromJSON({ secret_sources: { X: { url: 'u' } } })).toThrow(/secret_sources\.X/);
     expect(() => SecretRegistry.fromJSON({ secret_sources: [] })).toThrow(/secret_sources/);
     expect(() => SecretRegistry.fromJSON('nope')).toThrow(InvalidSecretsError);
   });

@@ -2,6 +2,7 @@ import { maskValues } from './internal/mask-values.js';
 import { InvalidSecretsError } from './invalid-secrets-error.js';
 import type { SecretCipher } from './secret-cipher.js';
 import {
+  type KeptSecretSourceJson,
   redactedSecretValue,
   type SecretRegistryJson,
   type StaticSecretJson,
@@ -45,6 +46,8 @@ const computedDescription = 'Computed by a function when used; the value is not 
  */
 export class SecretRegistry {
   readonly #entries = new Map<string, SecretEntry>();
+  /** Sources x cannot resolve (the reference's LookupSecret, custom kinds), as read: written back unchanged. */
+  readonly #kept = new Map<string, KeptSecretSourceJson>();
   /** Values produced by secret functions so far; they are masked like static values. */
   readonly #computedValues = new Set<string>();
   readonly #logger: SecretLogger | undefined;
@@ -60,7 +63,10 @@ export class SecretRegistry {
    */
   update(secrets: Readonly<Record<string, SecretInput>>): void {
     const entries = Object.entries(secrets).map(([name, input]) => [name, toEntry(name, input)] as const);
-    for (const [name, entry] of entries) this.#entries.set(name, entry);
+    for (const [name, entry] of entries) {
+      this.#entries.set(name, entry);
+      this.#kept.delete(name);
+    }
   }
 
   /** Names of all registered secrets, in registration order. */
@@ -120,7 +126,7 @@ export class SecretRegistry {
    * they are computed, so they must be registered again after a reload.
    */
   toJSON(options: { cipher?: SecretCipher } = {}): SecretRegistryJson {
-    const sources: Record<string, StaticSecretJson> = {};
+    const sources: Record<string, StaticSecretJson | KeptSecretSourceJson> = Object.fromEntries(this.#kept);
     for (const [name, entry] of this.#entries) {
       if (typeof entry.value === 'function') {
         const description =
@@ -141,7 +147,8 @@ export class SecretRegistry {
    * Rebuilds a registry from its JSON (§7.8). null, blank or redacted values give a secret without a value; with a
    * cipher, a value starting `gAAAAA` is decrypted, and one that cannot be (another key, damaged) also gives no
    * value plus a warning to `logger`. Other values are taken as plaintext. Throws `InvalidSecretsError` naming the
-   * field when the JSON does not have the `secret_sources` shape.
+   * field when the JSON does not have the `secret_sources` shape. Sources of other kinds (`LookupSecret`, a reference
+   * user's own) give no value here and are written back by `toJSON` as they were read.
    */
   static fromJSON(json: unknown, options: { cipher?: SecretCipher; logger?: SecretLogger } = {}): SecretRegistry {
     const parsed = secretRegistryJsonSchema.safeParse(json);
@@ -150,9 +157,15 @@ export class SecretRegistry {
       throw new InvalidSecretsError(issue?.path.map(String).join('.') ?? '', issue?.message ?? 'invalid JSON');
     }
     const registry = new SecretRegistry({}, { logger: options.logger });
+    const raw = (json as { secret_sources: Record<string, unknown> }).secret_sources;
     for (const [name, source] of Object.entries(parsed.data.secret_sources)) {
-      const value = loadedValue(name, source.value, options);
-      registry.update({ [name]: { value, description: source.description } });
+      if (source.kind !== 'StaticSecret') {
+        registry.#kept.set(name, raw[name] as KeptSecretSourceJson);
+        continue;
+      }
+      const stored = source as StaticSecretJson;
+      const value = loadedValue(name, stored.value, options);
+      registry.update({ [name]: { value, description: stored.description } });
     }
     return registry;
   }

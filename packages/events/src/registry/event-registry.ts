@@ -12,6 +12,7 @@ import {
   thinkObservationSchema,
 } from './builtin-kinds.js';
 import { terminalLlmContent, terminalObservationReadSchema } from './reference-kinds/terminal-observation-kind.js';
+import { renderedToolObservationKinds } from './reference-kinds/tool-observation-kinds.js';
 import { workspaceToolActionKinds, workspaceToolObservationKinds } from './reference-kinds/workspace-tool-kinds.js';
 
 /** Any zod object schema (plain, strict or loose). */
@@ -105,8 +106,8 @@ const baseEventShape = {
 const reservedEventKinds = new Set<string>([...Object.keys(builtinEventSchemas), 'OpaqueEvent']);
 
 /**
- * A new registry holding the built-in action and observation kinds (finish, think, the terminal's observation, and
- * those of apply_patch, glob, grep and invoke_skill) and nothing else.
+ * A new registry holding the built-in action and observation kinds (finish, think, the terminal's observation, those
+ * of apply_patch, glob, grep and invoke_skill, and the browser, task and ToM observations) and nothing else.
  */
 export function createEventRegistry(): EventRegistry {
   const actions = new Map<string, ActionKindOptions>();
@@ -166,6 +167,10 @@ export function createEventRegistry(): EventRegistry {
   for (const [kind, schema] of Object.entries(workspaceToolActionKinds)) registry.registerActionKind(kind, schema);
   for (const [kind, schema] of Object.entries(workspaceToolObservationKinds)) {
     registry.registerObservationKind(kind, schema);
+  }
+  // Browser, sub-agent task and ToM observations: the reference renders them its own way.
+  for (const [kind, { schema, toLlmContent }] of Object.entries(renderedToolObservationKinds)) {
+    registry.registerObservationKind(kind, schema, { toLlmContent });
   }
   return registry;
 }

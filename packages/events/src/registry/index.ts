@@ -26,12 +26,28 @@ export {
   type ObjectSchema,
   type ObservationKindOptions,
 } from './event-registry.js';
-export { maybeTruncate, truncateNotice } from './reference-kinds/maybe-truncate.js';
+export {
+  maybeTruncate,
+  maybeTruncatePersisted,
+  type PersistedTruncateOptions,
+  savedOutputPath,
+  truncateNotice,
+} from './reference-kinds/maybe-truncate.js';
 export {
   maxCommandOutputSize,
   terminalLlmContent,
   terminalObservationReadSchema,
 } from './reference-kinds/terminal-observation-kind.js';
+export {
+  browserLlmContent,
+  browserObservationReadSchema,
+  consultTomLlmContent,
+  consultTomObservationReadSchema,
+  sleeptimeComputeLlmContent,
+  sleeptimeComputeObservationReadSchema,
+  taskLlmContent,
+  taskObservationReadSchema,
+} from './reference-kinds/tool-observation-kinds.js';
 export {
   applyPatchActionSchema,
   applyPatchObservationSchema,

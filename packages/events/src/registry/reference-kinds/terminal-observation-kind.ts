@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OBSERVATION_ERROR_HEADER } from '../../convert/observation-error-header.js';
 import type { Observation } from '../../schemas/common.js';
 import type { ContentPart } from '../../schemas/content.js';
-import { maybeTruncate } from './maybe-truncate.js';
+import { maybeTruncatePersisted } from './maybe-truncate.js';
 
 /** The reference's `MAX_CMD_OUTPUT_SIZE`. */
 export const maxCommandOutputSize = 30_000;
@@ -42,7 +42,8 @@ function text(value: string): ContentPart {
 
 /**
  * The reference's `TerminalObservation.to_llm_content`: prefix + output + suffix, then the working directory,
- * the Python interpreter and the exit code lines, truncated as a whole; the error header first for errors.
+ * the Python interpreter and the exit code lines, truncated as a whole (naming the file the reference saved the full
+ * output in, when the observation has a `full_output_save_dir`); the error header first for errors.
  * Observations without `metadata` (written by older x versions) keep their content as it is. Registered in every
  * event registry, so every reader of a conversation (`x messages`, the server, a resume without a terminal
  * tool) renders what the agent sent the model.
@@ -59,5 +60,9 @@ export function terminalLlmContent(observation: Observation): ContentPart[] {
   if (metadata.working_dir) result += `\n[Current working directory: ${metadata.working_dir}]`;
   if (metadata.py_interpreter_path) result += `\n[Python interpreter: ${metadata.py_interpreter_path}]`;
   if ((metadata.exit_code ?? -1) !== -1) result += `\n[Command finished with exit code ${metadata.exit_code}]`;
-  return [...header, text(maybeTruncate(result, maxCommandOutputSize))];
+  const saveDir = (observation as { full_output_save_dir?: string | null }).full_output_save_dir;
+  return [
+    ...header,
+    text(maybeTruncatePersisted(result, { limit: maxCommandOutputSize, saveDir, toolPrefix: 'terminal' })),
+  ];
 }
