@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import {
   type Conversation,
   type ConversationState,
   combineMetrics,
+  conversationDirName,
   emptyMetrics,
   type Metrics,
   type SandboxPolicy,
@@ -15,6 +17,7 @@ export interface ConversationInfoInput {
   state: ConversationState;
   /** The agent as base_state.json stores it (secrets redacted). */
   agent: Record<string, unknown>;
+  /** Where the server keeps conversations: a directory, or a database URL (without its password). */
   persistenceDir: string;
   secretNames: readonly string[];
   /** The reference's serialized HookConfig, or null. */
@@ -43,6 +46,14 @@ function metricsOf(state: ConversationState): Record<string, unknown> | null {
 }
 
 /**
+ * `persistence_dir` as the reference reports it: the conversation's own directory (`<root>/<id hex>`), which is
+ * what its ConversationState records. A database-backed server has no directory: its URL is reported as it is.
+ */
+function persistenceDirOf(root: string, id: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(root) ? root : join(root, conversationDirName(id));
+}
+
+/**
  * ConversationInfo (reference §11.2): the ConversationState JSON plus server metadata, with every optional
  * field present as an explicit `null`, as the reference's REST responses are.
  */
@@ -56,14 +67,14 @@ export function conversationInfo(input: ConversationInfoInput): Record<string, u
     id: state.id,
     agent: input.agent,
     workspace: { working_dir: meta.workspace.working_dir, kind: 'LocalWorkspace' },
-    persistence_dir: input.persistenceDir,
+    persistence_dir: persistenceDirOf(input.persistenceDir, state.id),
     max_iterations: state.max_iterations,
     stuck_detection: state.stuck_detection,
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
     security_analyzer: meta.security_analyzer ?? null,
     activated_knowledge_skills: [],
-    invoked_skills: [],
+    invoked_skills: [...(state.invoked_skills ?? [])],
     blocked_actions: state.blocked_actions ?? {},
     blocked_messages: state.blocked_messages ?? {},
     last_user_message_id: state.last_user_message_id ?? null,
