@@ -7,7 +7,7 @@ import {
   startScriptedLLMServer,
 } from '@x/agent/testing';
 import { describe, expect, it } from 'vitest';
-import { describeRun, runExample } from './support/run-example.js';
+import { describeRun, runExample, toolResults } from './support/run-example.js';
 
 const finish = (message: string): ScriptedReply => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
 
@@ -20,12 +20,6 @@ async function runWithOpenAI(name: string, script: ScriptedReply[] | ScriptedRep
   } finally {
     await server.close();
   }
-}
-
-/** The `role: tool` messages of a Chat Completions request. */
-function toolResults(request: Record<string, unknown> | undefined): string {
-  const messages = (request?.messages ?? []) as { role: string; content: unknown }[];
-  return JSON.stringify(messages.filter((message) => message.role === 'tool'));
 }
 
 describe('examples, each run as a process', () => {

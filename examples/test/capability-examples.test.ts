@@ -8,13 +8,7 @@ import {
 } from '@x/agent/testing';
 import { startMotoServer } from '@x/store/testing';
 import { describe, expect, it } from 'vitest';
-import { describeRun, runExample } from './support/run-example.js';
-
-/** The text of the `role: tool` messages of a Chat Completions request. */
-function toolResults(request: Record<string, unknown> | undefined): string {
-  const messages = (request?.messages ?? []) as { role: string; content: unknown }[];
-  return JSON.stringify(messages.filter((message) => message.role === 'tool'));
-}
+import { describeRun, runExample, toolResults } from './support/run-example.js';
 
 describe('capability examples, each run as a process', () => {
   it('sandbox: the key, the outside file, the host loopback and the host processes are out of reach', async () => {

@@ -54,3 +54,9 @@ export async function runExample(name: string, env: Record<string, string>): Pro
 export function describeRun(run: ExampleRun): string {
   return `exit ${run.code}\n--- stdout\n${run.stdout}--- stderr\n${run.stderr}`;
 }
+
+/** The text of the `role: tool` messages of a Chat Completions request: what the model was told the tools returned. */
+export function toolResults(request: Record<string, unknown> | undefined): string {
+  const messages = (request?.messages ?? []) as { role: string; content: unknown }[];
+  return JSON.stringify(messages.filter((message) => message.role === 'tool'));
+}
