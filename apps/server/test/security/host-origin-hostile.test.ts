@@ -93,7 +93,8 @@ describe('Host: every spelling is judged on its canonical form, on every face', 
       for (const face of faces) {
         const response = await rawRequest(port, { method: face.method, target: face.target, headers: { Host: host } });
         const reason = response.status === 403 ? (JSON.parse(response.body) as { detail: string }).detail : '';
-        if (!reason.startsWith('Forbidden: ')) got.push(`${face.method} ${face.target} Host ${host} → ${response.status}`);
+        if (!reason.startsWith('Forbidden: '))
+          got.push(`${face.method} ${face.target} Host ${host} → ${response.status}`);
       }
       const socket = await rawUpgrade(port, '/sockets/events/x', { headers: { Host: host } });
       if (socket.status !== 403) got.push(`upgrade Host ${host} → ${socket.status}`);
@@ -181,7 +182,11 @@ describe('Host: every spelling is judged on its canonical form, on every face', 
     expect(refused.status).toBe(403);
     const card = await rawRequest(port, {
       target: '/.well-known/agent-card.json',
-      headers: { 'X-Forwarded-Host': 'attacker.example', 'X-Forwarded-Proto': 'https', Forwarded: 'host=attacker.example' },
+      headers: {
+        'X-Forwarded-Host': 'attacker.example',
+        'X-Forwarded-Proto': 'https',
+        Forwarded: 'host=attacker.example',
+      },
     });
     expect(card.status).toBe(200);
     expect(card.body).not.toContain('attacker.example');
@@ -226,7 +231,11 @@ describe('Origin: only a same-origin or allowed origin, spelled as a browser spe
     const got: string[] = [];
     for (const origin of foreignOrigins()) {
       for (const face of faces) {
-        const response = await rawRequest(port, { method: face.method, target: face.target, headers: { Origin: origin } });
+        const response = await rawRequest(port, {
+          method: face.method,
+          target: face.target,
+          headers: { Origin: origin },
+        });
         if (response.status !== 403) got.push(`${face.target} Origin ${origin} → ${response.status}`);
       }
       const socket = await rawUpgrade(port, '/sockets/events/x', { headers: { Origin: origin } });

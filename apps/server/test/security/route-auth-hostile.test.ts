@@ -75,7 +75,8 @@ describe('credentials: only the key, only where the route takes it', () => {
       for (const wrong of wrongKeys) {
         for (const headers of [{ 'X-Session-API-Key': wrong }, { Authorization: `Bearer ${wrong}` }]) {
           const response = await rawRequest(port, { method: route.method, target: concrete(route), headers });
-          if (response.status !== 401) got.push(`${route.method} ${route.url} ${JSON.stringify(headers)} → ${response.status}`);
+          if (response.status !== 401)
+            got.push(`${route.method} ${route.url} ${JSON.stringify(headers)} → ${response.status}`);
         }
       }
     }
