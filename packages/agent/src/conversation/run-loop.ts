@@ -175,7 +175,9 @@ async function continuesAfterStopHooks(host: RunHost): Promise<boolean> {
 
 async function recordFailure(host: RunHost, error: unknown): Promise<ConversationRunError> {
   const code = error instanceof Error ? errorCode(error) : 'Error';
-  const detail = error instanceof Error ? error.message : String(error);
+  // Masked here as well as at the log's door: the thrown ConversationRunError repeats the detail in its message.
+  const raw = error instanceof Error ? error.message : String(error);
+  const detail = host.mask?.(raw) ?? raw;
   const errorEvent: ConversationErrorEvent = createEvent('ConversationErrorEvent', {
     source: 'environment',
     code,
