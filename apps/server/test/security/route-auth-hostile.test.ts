@@ -73,7 +73,10 @@ describe('credentials: only the key, only where the route takes it', () => {
     const got: string[] = [];
     for (const route of protectedRoutes()) {
       for (const wrong of wrongKeys) {
-        for (const headers of [{ 'X-Session-API-Key': wrong }, { Authorization: `Bearer ${wrong}` }]) {
+        for (const headers of [{ 'X-Session-API-Key': wrong }, { Authorization: `Bearer ${wrong}` }] as Record<
+          string,
+          string
+        >[]) {
           const response = await rawRequest(port, { method: route.method, target: concrete(route), headers });
           if (response.status !== 401)
             got.push(`${route.method} ${route.url} ${JSON.stringify(headers)} → ${response.status}`);
