@@ -70,7 +70,16 @@ describe('credentials and secrets in errors', () => {
         );
         expect(LLMError.isInstance(error)).toBe(true);
         const llmError = error as LLMError;
-        const everything = `${llmError.message}\n${llmError.stack}\n${llmError.providerMessage}`;
+        // The whole chain, as a logger prints it: the SDK's error below (its message, stack and parsed body) too.
+        const cause = llmError.cause as (Error & { error?: unknown }) | undefined;
+        const everything = [
+          llmError.message,
+          llmError.stack,
+          llmError.providerMessage,
+          cause?.message,
+          cause?.stack,
+          JSON.stringify(cause?.error),
+        ].join('\n');
         expect({ provider, leaked: leaked(everything, [API_KEY, HEADER_KEY]) }).toEqual({ provider, leaked: [] });
         expect({ provider, masked: llmError.message.includes('<secret-hidden>') }).toEqual({ provider, masked: true });
       }

@@ -1,3 +1,4 @@
+import { maskErrorChain } from '../../secrets/internal/mask-error.js';
 import { maskValues } from '../../secrets/internal/mask-values.js';
 import { secretPlaceholder } from '../../tools/secrets.js';
 
@@ -37,18 +38,12 @@ export function llmCredentials(options: {
 
 /**
  * Hides `credentials` (and their base64, percent, hex and JSON-escaped forms, as tool output is masked) in an LLM
- * error's message, stack and `providerMessage`, in place: a provider that echoes the key it refused ("Incorrect API
- * key provided: sk-..."), or a message naming the base URL with its userinfo or query, must not carry it into a
- * ConversationErrorEvent, a thrown error or a log line.
+ * error and its whole `cause` chain (the SDK's error with the provider's body), in place: a provider that echoes the
+ * key it refused ("Incorrect API key provided: sk-..."), or a message naming the base URL with its userinfo or
+ * query, must not carry it into a ConversationErrorEvent, a thrown error or a log line.
  */
 export function hideCredentials<E extends Error>(error: E, credentials: readonly string[]): E {
   if (credentials.length === 0) return error;
-  const mask = (text: string): string => maskValues(text, credentials, secretPlaceholder);
-  error.message = mask(error.message);
-  if (typeof error.stack === 'string') error.stack = mask(error.stack);
-  const withProvider = error as E & { providerMessage?: unknown };
-  if (typeof withProvider.providerMessage === 'string') {
-    Object.defineProperty(error, 'providerMessage', { value: mask(withProvider.providerMessage), enumerable: true });
-  }
+  maskErrorChain(error, (text) => maskValues(text, credentials, secretPlaceholder));
   return error;
 }
