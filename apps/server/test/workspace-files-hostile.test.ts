@@ -62,6 +62,8 @@ function hostileQueries(): string[] {
     'relative/path.txt',
     '..%2f..%2fsecret.txt',
     '%5C..%5C..%5Csecret.txt',
+    `${root}/file.txt&path=${outside}/secret.txt`,
+    `${outside}/secret.txt&path=${root}/file.txt`,
     '',
   ];
 }
