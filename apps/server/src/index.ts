@@ -48,6 +48,8 @@ export { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/ser
 export {
   createHostOriginCheck,
   type HostOriginPolicy,
+  type HostOriginProblem,
+  type HostOriginRefusal,
   InsecureBindError,
   isLoopbackHost,
   isPublicRoute,

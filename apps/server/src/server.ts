@@ -287,7 +287,7 @@ export async function buildServer(
   await app.ready();
   const sockets = attachEventSockets(app.server, manager, {
     ...options.sockets,
-    checkRequest: (request) => hostOriginCheck(request.headers, request.url),
+    checkRequest: (request) => hostOriginCheck(request.headers, request.url, request.rawHeaders),
   });
 
   let closing: Promise<void> | undefined;

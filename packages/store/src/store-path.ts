@@ -13,8 +13,10 @@ export interface ValidateStorePathOptions {
  *
  * Rejected (with an `InvalidPathError` naming the reason): non-strings, NUL characters, backslashes
  * (a Windows separator would mean different things on different backends), absolute paths, empty
- * segments (`a//b`), `.` and `..` segments. Rejecting `.` as well as `..` keeps one spelling per
- * file, so an S3 key and a filesystem path can never disagree about which file is meant.
+ * segments (`a//b`), `.` and `..` segments, a segment over 255 UTF-8 bytes (a file name on POSIX file
+ * systems) and a path over 1024 UTF-8 bytes (an S3 key). Rejecting `.` as well as `..` keeps one
+ * spelling per file, and the length limits one verdict per path, so an S3 key and a filesystem path
+ * can never disagree about which file is meant or whether it can exist.
  */
 export function validateStorePath(path: string, options: ValidateStorePathOptions = {}): string {
   if (typeof path !== 'string') {
@@ -25,8 +27,13 @@ export function validateStorePath(path: string, options: ValidateStorePathOption
   return path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
+/** The longest segment (NAME_MAX of POSIX file systems) and path (an S3 key), in UTF-8 bytes. */
+const maxSegmentBytes = 255;
+const maxPathBytes = 1024;
+
 function findProblem(path: string, directory: boolean): string | undefined {
   if (path === '') return directory ? undefined : 'a file path must not be empty';
+  if (Buffer.byteLength(path, 'utf8') > maxPathBytes) return `is longer than ${maxPathBytes} bytes`;
   if (path.includes('\0')) return 'contains a NUL character';
   if (path.includes('\\')) return 'contains a backslash (use "/" as the separator)';
   if (path.startsWith('/')) return 'is absolute (store paths are relative to the store root)';
@@ -39,6 +46,8 @@ function findProblem(path: string, directory: boolean): string | undefined {
     if (segment === '') return 'contains an empty segment ("//")';
     if (segment === '..') return 'contains a ".." segment';
     if (segment === '.') return 'contains a "." segment';
+    if (Buffer.byteLength(segment, 'utf8') > maxSegmentBytes)
+      return `has a segment longer than ${maxSegmentBytes} bytes`;
   }
   return undefined;
 }

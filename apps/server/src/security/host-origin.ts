@@ -13,10 +13,34 @@ export interface HostOriginPolicy {
   port(): number | undefined;
 }
 
+/** What was wrong with a refused request's Host, target or Origin. */
+export type HostOriginProblem =
+  | 'missing_host'
+  | 'duplicate_host'
+  | 'host_not_allowed'
+  | 'target_host_not_allowed'
+  | 'origin_not_allowed'
+  | 'cross_site';
+
 /** Why a request was refused: always 403, with a message that says which header and how to allow it. */
 export interface HostOriginRefusal {
   status: 403;
+  problem: HostOriginProblem;
   detail: string;
+}
+
+/**
+ * How many `Host` field lines a request carried, from Node's `rawHeaders` (name, value, name, value...). Node keeps
+ * only the first `Host` in `headers`; a proxy in front may act on another one, so more than one is refused (RFC 9112
+ * §3.2 calls such a request invalid).
+ */
+function hostLines(rawHeaders: readonly string[] | undefined): number {
+  if (rawHeaders === undefined) return 1;
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;
+  }
+  return count;
 }
 
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
@@ -63,8 +87,8 @@ export function defaultHostNames(bindHost: string): string[] {
   return [...names];
 }
 
-function refusal(detail: string): HostOriginRefusal {
-  return { status: 403, detail };
+function refusal(problem: HostOriginProblem, detail: string): HostOriginRefusal {
+  return { status: 403, problem, detail };
 }
 
 function shown(value: string): string {
@@ -76,6 +100,7 @@ function shown(value: string): string {
  * key: a page on another site (directly, or through DNS rebinding, which makes the browser send the
  * attacker's name as `Host`) must not drive the server.
  *
+ * - Exactly one `Host` field line (`rawHeaders`, when given, is counted: Node's `headers` shows only the first).
  * - `Host` (and the authority of an absolute-form request target) must be a default name (`localhost`,
  *   `127.0.0.1`, `[::1]`, the bind address; for a wildcard bind also the machine's names and addresses)
  *   with the server's port, or match an `allowedHosts` entry.
@@ -84,7 +109,11 @@ function shown(value: string): string {
  */
 export function createHostOriginCheck(
   policy: HostOriginPolicy,
-): (headers: IncomingHttpHeaders, target: string | undefined) => HostOriginRefusal | undefined {
+): (
+  headers: IncomingHttpHeaders,
+  target: string | undefined,
+  rawHeaders?: readonly string[],
+) => HostOriginRefusal | undefined {
   const anyHost = policy.allowedHosts.includes('*');
   const anyOrigin = policy.allowedOrigins.includes('*');
   const defaults = new Set(defaultHostNames(policy.bindHost));
@@ -104,21 +133,27 @@ export function createHostOriginCheck(
     return extraHosts.some((entry) => entry.name === host.name && (entry.port === '' || entry.port === effectivePort));
   };
 
-  return (headers, target) => {
+  return (headers, target, rawHeaders) => {
     const rawHost = headers.host;
     const host = rawHost === undefined ? undefined : parseAuthority(rawHost);
     if (!anyHost) {
+      if (hostLines(rawHeaders) > 1) {
+        return refusal('duplicate_host', 'Forbidden: more than one Host header');
+      }
       if (rawHost === undefined || host === undefined) {
-        return refusal('Forbidden: missing or malformed Host header');
+        return refusal('missing_host', 'Forbidden: missing or malformed Host header');
       }
       if (!hostAllowed(host)) {
-        return refusal(`Forbidden: Host ${shown(rawHost)} is not allowed (allow it with --allowed-host)`);
+        return refusal(
+          'host_not_allowed',
+          `Forbidden: Host ${shown(rawHost)} is not allowed (allow it with --allowed-host)`,
+        );
       }
       if (target !== undefined && !target.startsWith('/') && target !== '*') {
         const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1];
         const parsed = authority === undefined ? undefined : parseAuthority(authority);
         if (parsed === undefined || !hostAllowed(parsed)) {
-          return refusal('Forbidden: the request target names a host that is not allowed');
+          return refusal('target_host_not_allowed', 'Forbidden: the request target names a host that is not allowed');
         }
       }
     }
@@ -126,7 +161,10 @@ export function createHostOriginCheck(
     if (origin === undefined) {
       const site = headers['sec-fetch-site'];
       if (!anyOrigin && (site === 'cross-site' || site === 'same-site')) {
-        return refusal('Forbidden: cross-origin requests are refused (allow an origin with --allowed-origin)');
+        return refusal(
+          'cross_site',
+          'Forbidden: cross-origin requests are refused (allow an origin with --allowed-origin)',
+        );
       }
       return undefined;
     }
@@ -139,14 +177,20 @@ export function createHostOriginCheck(
       originHost !== undefined && host !== undefined && originHost.name === host.name && originHost.port === host.port;
     if (sameOrigin) return undefined;
     return refusal(
+      'origin_not_allowed',
       `Forbidden: cross-origin request from Origin ${shown(origin)} refused (allow it with --allowed-origin)`,
     );
   };
 }
 
-/** `scheme://host[:port]` in canonical form, or undefined for `null` and anything that is not an http(s) origin. */
+/**
+ * `scheme://host[:port]` in canonical form, or undefined for `null` and anything that is not an http(s) origin.
+ * A browser's `Origin` never has userinfo, a path, a backslash or white space: `http://evil@127.0.0.1:port`, or a
+ * backslash and a path after the port (which the URL parser would reduce to a loopback origin), are refused, not
+ * normalised.
+ */
 export function normalizeOrigin(value: string): string | undefined {
-  if (!/^https?:\/\/[^/?#]+\/?$/i.test(value)) return undefined;
+  if (!/^https?:\/\/[^/?#@\\\s]+\/?$/i.test(value)) return undefined;
   try {
     return new URL(value).origin;
   } catch {

@@ -3,6 +3,7 @@ export {
   createHostOriginCheck,
   defaultHostNames,
   type HostOriginPolicy,
+  type HostOriginProblem,
   type HostOriginRefusal,
   normalizeOrigin,
   parseAuthority,

@@ -7,7 +7,7 @@ import type { createHostOriginCheck } from './host-origin.js';
  */
 export function installHostOriginCheck(app: FastifyInstance, check: ReturnType<typeof createHostOriginCheck>): void {
   app.addHook('onRequest', (request, reply, done) => {
-    const refused = check(request.headers, request.raw.url);
+    const refused = check(request.headers, request.raw.url, request.raw.rawHeaders);
     if (refused === undefined) {
       done();
       return;

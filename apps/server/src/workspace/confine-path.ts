@@ -11,7 +11,7 @@ import { WorkspacePathError } from './workspace-path-error.js';
  */
 export async function confinePath(requested: string, roots: readonly string[]): Promise<string> {
   if (!isAbsolute(requested)) throw new WorkspacePathError('Path must be absolute', 400);
-  const confined = await confineToRoots(resolve(requested), roots).catch((error: unknown) => {
+  const confined = await confineToRoots(resolve(requested), roots, { shown: requested }).catch((error: unknown) => {
     throw fileSystemFailure(error, requested);
   });
   if (confined.ok) return confined.real;

@@ -21,13 +21,16 @@ function refuse(message: string, cause?: unknown): InvalidRequestError {
 export async function resolveWorkingDir(root: string, hex: string, requested: string | undefined): Promise<string> {
   const own = join(root, hex);
   const wanted = requested === undefined ? own : isAbsolute(requested) ? resolve(requested) : resolve(own, requested);
-  const confined = await confineToRoots(wanted, [root]).catch((error: NodeJS.ErrnoException) => {
-    // ENOTDIR (a file on the way), ENAMETOOLONG, EACCES, ELOOP: the request's path is unusable.
-    if (typeof error.code === 'string' && error.code.startsWith('E')) {
-      throw refuse(`'${requested}' cannot be resolved (${error.code})`, error);
-    }
-    throw error;
-  });
+  const confined = await confineToRoots(wanted, [root], { shown: requested ?? own }).catch(
+    (error: NodeJS.ErrnoException) => {
+      // A symlink loop, a file on the way, a name too long (a WorkspacePathError), EACCES: the path is unusable.
+      if (AgentError.isInstance(error) && error.code === 'workspace_path') throw refuse(error.message, error);
+      if (typeof error.code === 'string' && error.code.startsWith('E')) {
+        throw refuse(`'${requested}' cannot be resolved (${error.code})`, error);
+      }
+      throw error;
+    },
+  );
   if (!confined.ok) {
     throw refuse(
       confined.reason === 'dangling_symlink'

@@ -1,5 +1,6 @@
 import { type AnyEvent, createEvent, parentForAppend, withParent } from '@x/events';
 import { AppendConflictError, type EventLogLike, type Lease } from '@x/store';
+import { maskStrings } from '../secrets/internal/mask-strings.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { linkEvent } from '../telemetry/index.js';
@@ -35,11 +36,30 @@ export class ConversationEvents {
   #heldUpdates: AnyEvent[] = [];
   /** Writes queued and not yet settled: none means `settled()` has nothing to wait for. */
   #queued = 0;
+  readonly #mask: ((text: string) => string) | undefined;
 
-  constructor(init: { log: EventLogLike; fold: EventFold; ownership: AppendOwnership }) {
+  constructor(init: {
+    log: EventLogLike;
+    fold: EventFold;
+    ownership: AppendOwnership;
+    /** Hides the conversation's secrets (`SecretRegistry.mask`) in the error events that enter the log. */
+    mask?: (text: string) => string;
+  }) {
     this.#log = init.log;
     this.#fold = init.fold;
     this.#ownership = init.ownership;
+    this.#mask = init.mask;
+  }
+
+  /**
+   * Error events carry messages from anywhere (an LLM provider echoing the prompt, an exception's text, a failing
+   * extension): at this one door into the log every string of theirs is masked, whoever built them. Observations
+   * and hook events are masked where they are made (with the tool's own values); other events hold no foreign text.
+   */
+  #masked(event: AnyEvent): AnyEvent {
+    if (this.#mask === undefined) return event;
+    if (event.kind !== 'ConversationErrorEvent' && event.kind !== 'AgentErrorEvent') return event;
+    return maskStrings(event, this.#mask);
   }
 
   get state(): ConversationState {
@@ -71,7 +91,8 @@ export class ConversationEvents {
   }
 
   /** Appends, folds, updates the view and notifies, one event at a time in log order. */
-  emit(event: AnyEvent): Promise<void> {
+  emit(given: AnyEvent): Promise<void> {
+    const event = this.#masked(given);
     if (this.#heldUpdates.length > 0) return this.#emitBatch([...this.#heldUpdates.splice(0), event]);
     linkEvent(event);
     return this.#enqueue(async () => {

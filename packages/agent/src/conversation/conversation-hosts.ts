@@ -29,6 +29,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     checkpoint: () => owner.checkpoint(),
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
+    mask: (text) => parts.secrets.mask(text),
     budget: parts.budget,
     agentName: () => parts.roster.nameOf(owner.agent),
     toolsInControl: () => toolsInControl(owner, parts),

@@ -113,7 +113,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     leaseWaitMs: options.leaseWaitMs,
     fencesAppends: () => init.log.fencesAppends === true,
   });
-  const events = new ConversationEvents({ log: init.log, fold, ownership });
+  const events = new ConversationEvents({ log: init.log, fold, ownership, mask: (text) => init.secrets.mask(text) });
   if (options.onEvent !== undefined) events.subscribe(options.onEvent);
   const lifecycle = new OpenGuard(owner.id);
   const host = {

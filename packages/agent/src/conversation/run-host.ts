@@ -52,6 +52,8 @@ export interface RunHost {
   hooks?: ConversationHooks;
   /** The tools the client runs (`ConversationOptions.clientTools`): decisions may substitute their results. */
   clientTools?(): readonly Tool[];
+  /** Hides the conversation's secrets in a text (`SecretRegistry.mask`); default: nothing hidden. */
+  mask?(text: string): string;
   /** The conversation's money budgets (asked by `preModelCallGuard`). */
   budget?: { guard(): Promise<{ proceed: true } | { proceed: false; reason: string }> };
 }

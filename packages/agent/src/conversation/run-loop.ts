@@ -1,5 +1,6 @@
 import { type ConversationErrorEvent, createEvent } from '@x/events';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
+import { maskErrorChain } from '../secrets/internal/mask-error.js';
 import { traceAgentRun } from '../telemetry/index.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import { ConversationRunError } from './errors/conversation-run-error.js';
@@ -175,7 +176,11 @@ async function continuesAfterStopHooks(host: RunHost): Promise<boolean> {
 
 async function recordFailure(host: RunHost, error: unknown): Promise<ConversationRunError> {
   const code = error instanceof Error ? errorCode(error) : 'Error';
-  const detail = error instanceof Error ? error.message : String(error);
+  // The error itself is masked (in place, with its causes), not only the event: the thrown ConversationRunError
+  // carries it as its cause, and a logger prints the whole chain.
+  if (host.mask !== undefined) maskErrorChain(error, (text) => host.mask!(text));
+  const raw = error instanceof Error ? error.message : String(error);
+  const detail = host.mask?.(raw) ?? raw;
   const errorEvent: ConversationErrorEvent = createEvent('ConversationErrorEvent', {
     source: 'environment',
     code,

@@ -143,5 +143,6 @@ export function createOpenAILLM(config: LLMConfig): LLM {
     completeOnce,
     completeStreaming,
     mapError: (error) => mapOpenAIError(error, context),
+    connection: { apiKey, baseURL },
   });
 }

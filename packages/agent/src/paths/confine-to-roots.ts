@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { WorkspacePathError, type WorkspacePathProblem } from './workspace-path-error.js';
 
 /** True when `candidate` is `root` or lies below it, lexically (both absolute and normalised). */
 export function isPathInside(root: string, candidate: string): boolean {
@@ -53,15 +54,33 @@ export type ConfinedPath =
   | { ok: false; reason: 'outside'; real: string }
   | { ok: false; reason: 'dangling_symlink' };
 
+/** errno codes a requested path itself causes while it is resolved, and what they say about it. */
+const unresolvable: Readonly<Record<string, { reason: string; problem: WorkspacePathProblem }>> = {
+  ELOOP: { reason: 'it goes through a symbolic link that loops', problem: 'link' },
+  ENOTDIR: { reason: 'a component on the way is not a directory', problem: 'invalid' },
+  ENAMETOOLONG: { reason: 'it (or a name in it) is too long for the file system', problem: 'invalid' },
+};
+
 /**
  * Follows every symlink of the absolute `path` and says in which of `roots` (each resolved through its own
  * symlinks; a root that does not exist is skipped) it really lands, or why it is refused: outside every root, or
  * through a symlink whose target does not exist. A check before use only: the caller still opens what it uses
  * without following a last link (O_NOFOLLOW, a verified directory descriptor), so that a link swapped in
  * afterwards cannot lead it out.
+ *
+ * A path that cannot be resolved at all (a symlink loop, a file used as a directory, a name too long) throws a
+ * `WorkspacePathError` naming `shown` (default: `path`), never the bare errno error.
  */
-export async function confineToRoots(path: string, roots: readonly string[]): Promise<ConfinedPath> {
-  const real = await resolveRealLocation(path);
+export async function confineToRoots(
+  path: string,
+  roots: readonly string[],
+  options: { shown?: string } = {},
+): Promise<ConfinedPath> {
+  const real = await resolveRealLocation(path).catch((error: NodeJS.ErrnoException) => {
+    const known = typeof error?.code === 'string' ? unresolvable[error.code] : undefined;
+    if (known === undefined) throw error;
+    throw new WorkspacePathError(options.shown ?? path, known.reason, { cause: error, problem: known.problem });
+  });
   if (real === undefined) return { ok: false, reason: 'dangling_symlink' };
   for (const root of roots) {
     let realRoot: string;

@@ -33,7 +33,7 @@ export async function resolveWorkspaceDirectory(
   if (!isPathInside(root, path) && !isPathInside(realRoot, path)) {
     throw new WorkspacePathError(requested, `it resolves to ${path}, outside the workspace ${root}`);
   }
-  const confined = await confineToRoots(path, [realRoot]);
+  const confined = await confineToRoots(path, [realRoot], { shown: requested });
   if (!confined.ok) {
     if (confined.reason === 'dangling_symlink') {
       throw new WorkspacePathError(requested, 'it goes through a symlink whose target does not exist', {

@@ -44,7 +44,7 @@ export async function openWorkspaceEntry(
   const shown = options.shown ?? path;
   checkPathText(path, shown);
   if (!isAbsolute(path)) throw new WorkspacePathError(shown, 'it must be absolute', { problem: 'invalid' });
-  const confined = await confineToRoots(resolve(path), roots);
+  const confined = await confineToRoots(resolve(path), roots, { shown });
   if (!confined.ok) {
     if (confined.reason === 'dangling_symlink') {
       throw new WorkspacePathError(shown, 'it goes through a symlink whose target does not exist', { problem: 'link' });

@@ -57,7 +57,7 @@ class WorkspaceFiles {
 
   /** Refuses a path outside the workspace (lexically or through a symlink) before anything is written. */
   async check(path: string): Promise<void> {
-    const confined = await confineToRoots(this.#absolute(path), [this.root]);
+    const confined = await confineToRoots(this.#absolute(path), [this.root], { shown: path });
     if (confined.ok) return;
     if (confined.reason === 'dangling_symlink') {
       throw new WorkspacePathError(path, 'it goes through a symlink whose target does not exist', { problem: 'link' });

@@ -75,5 +75,6 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
     // The SDK refuses a non-streaming call that may outlast its 10-minute limit (large max_tokens).
     alwaysStream: longOutput,
     mapError: (error) => toLLMError(stainlessFailure(error), context),
+    connection: { apiKey, baseURL },
   });
 }

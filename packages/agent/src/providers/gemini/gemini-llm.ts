@@ -140,5 +140,6 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
     completeOnce,
     completeStreaming,
     mapError: (error, request) => mapGeminiError(error, { model: config.model, baseURL, signal: request.signal }),
+    connection: { apiKey, baseURL },
   });
 }

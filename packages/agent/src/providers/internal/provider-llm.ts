@@ -1,6 +1,7 @@
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import type { BaseLLMConfig } from '../../llm/llm-config.js';
+import { hideCredentials, llmCredentials } from './hide-credentials.js';
 
 /** What differs between the providers' `LLM`s: how one call is made each way, and how their errors are mapped. */
 export interface ProviderCalls {
@@ -14,6 +15,8 @@ export interface ProviderCalls {
   alwaysStream?: boolean;
   /** The SDK's failure as a typed `LLMError`. */
   mapError(error: unknown, request: LLMRequest): Error;
+  /** The API key and base URL the calls use (as resolved): hidden in every error the LLM raises. */
+  connection?: { apiKey: string | undefined; baseURL: string | undefined };
 }
 
 /**
@@ -21,6 +24,11 @@ export interface ProviderCalls {
  * latency from the start of the call, and raises every failure as the provider maps it.
  */
 export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): LLM {
+  const credentials = llmCredentials({
+    apiKey: calls.connection?.apiKey ?? config.apiKey,
+    headers: config.headers,
+    baseURL: calls.connection?.baseURL ?? config.baseURL,
+  });
   return {
     model: config.model,
     usageId: config.usageId ?? 'default',
@@ -36,7 +44,7 @@ export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): 
       } catch (error) {
         // A missing SDK is not the provider's failure: it keeps its own type and install hint.
         if (MissingDependencyError.isInstance(error)) throw error;
-        throw calls.mapError(error, request);
+        throw hideCredentials(calls.mapError(error, request), credentials);
       }
     },
   };

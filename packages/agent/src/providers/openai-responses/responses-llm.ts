@@ -122,5 +122,6 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
     completeOnce,
     completeStreaming,
     mapError: (error) => toLLMError(stainlessFailure(error), context),
+    connection: { apiKey, baseURL },
   });
 }

@@ -19,9 +19,7 @@ const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 /** The regular expressions (global, Unicode) matching the encoded forms of `value`. */
 export function secretPatterns(value: string): RegExp[] {
   const bytes = new TextEncoder().encode(value);
-  const sources = [percentSource(value), ...base64Sources(bytes), jsonSource(value)].filter(
-    (source): source is string => source !== undefined,
-  );
+  const sources = [percentSource(value), ...base64Sources(bytes), jsonSource(value)];
   const patterns = sources.map((source) => new RegExp(source, 'gu'));
   const hex = hexSource(bytes);
   if (hex !== undefined) patterns.push(new RegExp(hex, 'giu'));
@@ -78,18 +76,47 @@ function base64Char(char: string): string {
   return char;
 }
 
-/** Hex of the UTF-8 bytes, matched case-insensitively; pairs may be split by one separator (`:`, `-`, space, a line break) or prefixed `\x`. */
+/**
+ * Hex of the UTF-8 bytes, matched case-insensitively; pairs may be split by one separator (`:`, `-`, space, a line
+ * break, a comma with or without a space) and prefixed `\x` or `0x` (a C or Python byte list).
+ */
 function hexSource(bytes: Uint8Array): string | undefined {
   if (bytes.length * 2 < minimumHexLength) return undefined;
-  const pairs = [...bytes].map((byte) => `(?:\\\\x)?${byte.toString(16).padStart(2, '0')}`);
-  return pairs.join('(?:[ :\\-]|\\r?\\n)?');
+  const pairs = [...bytes].map((byte) => `(?:\\\\x|0x)?${byte.toString(16).padStart(2, '0')}`);
+  return pairs.join('(?:, ?|[ :\\-]|\\r?\\n)?');
 }
 
-/** The value as it appears inside a JSON string when it holds quotes, backslashes or control characters. */
-function jsonSource(value: string): string | undefined {
-  const escaped = JSON.stringify(value).slice(1, -1);
-  if (escaped === value) return undefined;
-  return escapeRegExp(escaped);
+/** JSON's two-character escapes (RFC 8259 §7); `/` may be escaped (PHP's `json_encode` does), the others must be. */
+const shortEscapes: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '/': '\\/',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/**
+ * The value as any JSON encoder may write it inside a string: every character as itself (where JSON allows it
+ * unescaped), as its two-character escape (`\"`, `\\`, `\/`, `\n`, ...) or as `\uXXXX` escapes of its UTF-16 code
+ * units, hex in either case. This covers `JSON.stringify`, Python's `ensure_ascii` (`\u00e9`, surrogate pairs for
+ * astral characters), Go's HTML-safe `\u0026` / `\u003c` and PHP's `\/`. The literal value is matched too and left
+ * to the literal rule.
+ */
+function jsonSource(value: string): string {
+  let source = '';
+  for (const char of value) {
+    const units = [...Array(char.length).keys()].map((index) => char.charCodeAt(index));
+    const unicode = units.map((unit) => `\\\\u${caseless(unit.toString(16).padStart(4, '0'))}`).join('');
+    const alternatives = [unicode];
+    const short = shortEscapes[char];
+    if (short !== undefined) alternatives.push(escapeRegExp(short));
+    if (JSON.stringify(char) === `"${char}"`) alternatives.push(escapeRegExp(char));
+    source += `(?:${alternatives.join('|')})`;
+  }
+  return source;
 }
 
 function caseless(hex: string): string {

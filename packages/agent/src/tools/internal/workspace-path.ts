@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { confineToRoots, isPathInside } from '../../paths/index.js';
+import { checkPathText, confineToRoots, isPathInside, WorkspacePathError } from '../../paths/index.js';
 
 export type WorkspacePathResult =
   | { ok: true; path: string; real: string; realRoot: string }
@@ -13,8 +13,11 @@ export type WorkspacePathResult =
  * in afterwards cannot lead it out.
  */
 export async function resolveWorkspacePath(workspace: string, requested: string): Promise<WorkspacePathResult> {
-  if (requested === '' || requested.includes('\0')) {
-    return { ok: false, path: requested, message: `Invalid path '${requested}': it is empty or contains a NUL byte.` };
+  try {
+    checkPathText(requested);
+  } catch (error) {
+    if (!WorkspacePathError.isInstance(error)) throw error;
+    return { ok: false, path: requested.slice(0, 64), message: error.message };
   }
   const root = resolve(workspace);
   const realRoot = await realpath(root);
@@ -25,7 +28,14 @@ export async function resolveWorkspacePath(workspace: string, requested: string)
     message: `Invalid path '${requested}': it resolves to ${where}, outside the workspace ${root}. Only files inside the workspace can be viewed or edited.`,
   });
   if (!isPathInside(root, path) && !isPathInside(realRoot, path)) return refuse(path);
-  const confined = await confineToRoots(path, [realRoot]);
+  let confined: Awaited<ReturnType<typeof confineToRoots>>;
+  try {
+    confined = await confineToRoots(path, [realRoot], { shown: requested });
+  } catch (error) {
+    // A symlink loop, a file used as a directory, a name too long: refused like any other bad path.
+    if (!WorkspacePathError.isInstance(error)) throw error;
+    return { ok: false, path, message: error.message };
+  }
   if (confined.ok) return { ok: true, path, real: confined.real, realRoot };
   if (confined.reason === 'dangling_symlink') {
     return {

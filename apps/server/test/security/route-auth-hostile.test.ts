@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from '../../src/index.js';
+import { isValidSessionKey } from '../../src/websocket/session-keys.js';
+import { removeDir, startTestServer, type TestServer } from '../helpers.js';
+import { rawRequest } from '../support/raw-http.js';
+import { rawLines } from '../support/raw-lines.js';
+
+const KEY = 'Hostile-Route-Key-0123';
+let server: TestServer;
+let port: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ config: { apiKeys: [KEY, 'second-key-of-the-server'] } });
+  port = Number(new URL(server.url).port);
+});
+
+afterAll(async () => {
+  await server.stop();
+  await removeDir(server.dataDir);
+});
+
+/** Routes that are public by design (health, the documents, the viewer, the A2A card, the docs page). */
+const publicUrls = new Set(['/', '/alive', '/health', '/ready', '/server_info', '/openapi.json']);
+function isPublic(url: string): boolean {
+  return (
+    publicUrls.has(url) ||
+    url === '/.well-known/agent-card.json' ||
+    url === '/assets/:file' ||
+    url === '/docs' ||
+    url.startsWith('/docs/')
+  );
+}
+
+function protectedRoutes(): RegisteredRoute[] {
+  return server.built.routes.filter((route) => !isPublic(route.url));
+}
+
+function concrete(route: RegisteredRoute): string {
+  return route.url.replace(/:[a-z_]+/g, 'no-such-id');
+}
+
+/** Spellings of the key that are not the key: a client bug or an attacker guessing how it is compared. */
+const wrongKeys = [
+  KEY.toLowerCase(),
+  KEY.toUpperCase(),
+  KEY.slice(0, -1),
+  `${KEY}x`,
+  `${KEY}%00`,
+  `x${KEY}`,
+  `${KEY.slice(0, 5)} ${KEY.slice(5)}`,
+  encodeURIComponent(KEY).replace('-', '%2D'),
+  KEY.replace('o', 'о'), // Cyrillic o
+  Buffer.from(KEY).toString('base64'),
+  `${KEY},${KEY}`,
+  `"${KEY}"`,
+  `${KEY}second-key-of-the-server`,
+];
+
+describe('credentials: only the key, only where the route takes it', () => {
+  it('refuses every protected route a key in the query string, under any name', async () => {
+    const got: string[] = [];
+    for (const route of protectedRoutes()) {
+      for (const name of ['session_api_key', 'X-Session-API-Key', 'x-session-api-key', 'api_key', 'key', 'token']) {
+        const target = `${concrete(route)}?${name}=${encodeURIComponent(KEY)}`;
+        const response = await rawRequest(port, { method: route.method, target });
+        if (response.status !== 401) got.push(`${route.method} ${target} → ${response.status}`);
+      }
+    }
+    expect(got).toEqual([]);
+  });
+
+  it('refuses every protected route each wrong spelling of the key, in the header and as a bearer token', async () => {
+    const got: string[] = [];
+    for (const route of protectedRoutes()) {
+      for (const wrong of wrongKeys) {
+        for (const headers of [{ 'X-Session-API-Key': wrong }, { Authorization: `Bearer ${wrong}` }] as Record<
+          string,
+          string
+        >[]) {
+          const response = await rawRequest(port, { method: route.method, target: concrete(route), headers });
+          if (response.status !== 401)
+            got.push(`${route.method} ${route.url} ${JSON.stringify(headers)} → ${response.status}`);
+        }
+      }
+    }
+    expect(got).toEqual([]);
+  });
+
+  it('takes Authorization: Bearer only on the OpenAI face (its clients send the key so), nowhere else', async () => {
+    const got: string[] = [];
+    for (const route of protectedRoutes()) {
+      const response = await rawRequest(port, {
+        method: route.method,
+        target: concrete(route),
+        headers: { Authorization: `Bearer ${KEY}` },
+      });
+      const bearerRoute = route.url.startsWith('/v1/');
+      if ((response.status === 401) === bearerRoute) got.push(`${route.method} ${route.url} → ${response.status}`);
+    }
+    expect(got).toEqual([]);
+  });
+
+  it('reads the bearer scheme case-insensitively with any run of blanks, and nothing else as a bearer token', async () => {
+    for (const accepted of [`Bearer ${KEY}`, `bearer ${KEY}`, `BEARER ${KEY}`, `Bearer   ${KEY}`, `Bearer\t${KEY}`]) {
+      const response = await rawRequest(port, { target: '/v1/models', headers: { Authorization: accepted } });
+      expect({ accepted, status: response.status }).toEqual({ accepted, status: 200 });
+    }
+    const refused = [
+      `Bearer${KEY}`,
+      `Bearer ${KEY} extra`,
+      `Bearer ${KEY}, Bearer ${KEY}`,
+      `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}`,
+      `Basic ${Buffer.from(KEY).toString('base64')}`,
+      `Token ${KEY}`,
+      `Bearer: ${KEY}`,
+      `Bearer="${KEY}"`,
+      KEY,
+      '',
+    ];
+    for (const authorization of refused) {
+      const response = await rawRequest(port, { target: '/v1/models', headers: { Authorization: authorization } });
+      expect({ authorization, status: response.status }).toEqual({ authorization, status: 401 });
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'invalid_api_key' } });
+    }
+  });
+
+  it('refuses a repeated key header or Authorization whichever line holds the right key', async () => {
+    for (const [name, right, wrong] of [
+      ['X-Session-API-Key', KEY, 'wrong'],
+      ['Authorization', `Bearer ${KEY}`, 'Bearer wrong'],
+    ] as const) {
+      for (const lines of [
+        [`${name}: ${wrong}`, `${name}: ${right}`],
+        [`${name}: ${right}`, `${name}: ${wrong}`],
+      ]) {
+        const target = name === 'Authorization' ? '/v1/models' : '/api/conversations/count';
+        const response = await rawLines(port, [`GET ${target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...lines]);
+        // Node keeps the first Authorization and joins repeated X- headers with ", ": never the right key alone.
+        const expected = name === 'Authorization' && lines[0]?.includes(KEY) ? 200 : 401;
+        expect({ lines, status: response.status }).toEqual({ lines, status: expected });
+      }
+    }
+  });
+});
+
+describe('isValidSessionKey', () => {
+  it('compares every key in full (no early exit on the first match or a length difference)', () => {
+    const keys = ['a', 'b'.repeat(1000), KEY];
+    expect(isValidSessionKey(keys, KEY)).toBe(true);
+    expect(isValidSessionKey(keys, 'a')).toBe(true);
+    for (const wrong of [...wrongKeys, '', 'a ', undefined, null, 42, ['a'], { toString: () => KEY }]) {
+      expect(isValidSessionKey(keys, wrong)).toBe(false);
+    }
+    expect(isValidSessionKey([], KEY)).toBe(false);
+  });
+});

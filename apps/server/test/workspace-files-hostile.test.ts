@@ -1,0 +1,152 @@
+import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, startTestServer, type TestServer, tempDir } from './helpers.js';
+import { rawRequest } from './support/raw-http.js';
+
+/**
+ * The workspace file routes and `workspace.working_dir` against path spellings sent raw (the query exactly as
+ * written: `%2e%2e`, double encoding, `%00`, `%5C`), symlink loops, files used as directories and names too long:
+ * every one is refused with a 4xx naming the problem, or lands inside the workspace root; none reads or writes
+ * outside it, none is a 500.
+ */
+let server: TestServer;
+let port: number;
+let root: string;
+let outside: string;
+const SECRET = 'outside-secret-content';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  port = Number(new URL(server.url).port);
+  root = await realpath(join(server.dataDir, 'workspaces'));
+  outside = await tempDir();
+  await writeFile(join(outside, 'secret.txt'), SECRET);
+  await writeFile(join(root, 'file.txt'), 'inside');
+  await symlink('loop-b', join(root, 'loop-a'));
+  await symlink('loop-a', join(root, 'loop-b'));
+  await symlink(outside, join(root, 'out-link'));
+});
+
+afterAll(async () => {
+  await server.stop();
+  await removeDir(server.dataDir);
+  await removeDir(outside);
+});
+
+/** Query values exactly as sent (already encoded as an attacker would write them). */
+function hostileQueries(): string[] {
+  const up = root
+    .split('/')
+    .filter(Boolean)
+    .map(() => '..')
+    .join('/');
+  const outsideRel = `${up}${outside}`;
+  return [
+    `${root}/${outsideRel}/secret.txt`,
+    `${root}/${outsideRel.replaceAll('..', '%2e%2e')}/secret.txt`,
+    `${root}/${outsideRel.replaceAll('..', '%2E%2E')}/secret.txt`,
+    `${root}/${outsideRel.replaceAll('/', '%2f')}%2fsecret.txt`,
+    `${root}%2f..%2f..%2f..%2f..%2f..%2f..${outside}/secret.txt`,
+    `${outside}/secret.txt`,
+    `${outside.replaceAll('/', '%2F')}%2Fsecret.txt`,
+    `/proc/self/root${outside}/secret.txt`,
+    `${root}/out-link/secret.txt`,
+    `${root}/out-link/new.txt`,
+    `${root}/loop-a`,
+    `${root}/loop-a/x`,
+    `${root}/file.txt/x`,
+    `${root}/${'a'.repeat(300)}`,
+    `${root}/nul%00/../../secret.txt`,
+    `${root}/file.txt%00.png`,
+    'relative/path.txt',
+    '..%2f..%2fsecret.txt',
+    '%5C..%5C..%5Csecret.txt',
+    `${root}/file.txt&path=${outside}/secret.txt`,
+    `${outside}/secret.txt&path=${root}/file.txt`,
+    '',
+  ];
+}
+
+async function outsideState(): Promise<string> {
+  return `${(await readdir(outside)).sort().join(',')}=${await readFile(join(outside, 'secret.txt'), 'utf8')}`;
+}
+
+function multipart(body: string): { body: string; headers: Record<string, string> } {
+  const boundary = 'hostile-boundary';
+  return {
+    body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x"\r\n\r\n${body}\r\n--${boundary}--\r\n`,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+describe('file routes against hostile spellings sent raw', () => {
+  it('refuse every one with a 4xx {"detail"} and never touch the outside', async () => {
+    const before = await outsideState();
+    const problems: string[] = [];
+    for (const query of hostileQueries()) {
+      for (const route of ['download', 'upload'] as const) {
+        const target = `/api/file/${route}?path=${query}`;
+        const response =
+          route === 'download'
+            ? await rawRequest(port, { target })
+            : await rawRequest(port, { method: 'POST', target, ...multipart('planted') });
+        const shown = `${route} ${query.slice(0, 80)} → ${response.status}`;
+        if (response.status < 400 || response.status >= 500) problems.push(shown);
+        // 422 is the reference's validation shape (`detail` a list of field errors), the others a message.
+        else if ((JSON.parse(response.body) as { detail?: unknown }).detail === undefined) problems.push(shown);
+        if (response.body.includes(SECRET)) problems.push(`${shown}: leaked`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(await outsideState()).toBe(before);
+  });
+
+  it('say what was wrong: a loop, a file used as a directory, a name too long', async () => {
+    const detail = async (path: string) => {
+      const response = await rawRequest(port, { target: `/api/file/download?path=${encodeURIComponent(path)}` });
+      return { status: response.status, detail: (JSON.parse(response.body) as { detail: string }).detail };
+    };
+    expect(await detail(`${root}/loop-a/x`)).toEqual({ status: 403, detail: expect.stringContaining('loops') });
+    expect(await detail(`${root}/file.txt/x`)).toEqual({
+      status: 400,
+      detail: expect.stringContaining('not a directory'),
+    });
+    expect(await detail(`${root}/${'a'.repeat(300)}`)).toEqual({
+      status: 400,
+      detail: expect.stringContaining('long'),
+    });
+  });
+
+  it('treat a once-decoded %2e%2e (sent as %252e%252e) as a plain name inside the workspace', async () => {
+    const response = await rawRequest(port, {
+      method: 'POST',
+      target: `/api/file/upload?path=${root}/%252e%252e/planted.txt`,
+      ...multipart('planted'),
+    });
+    expect(response.status).toBe(200);
+    expect(await readFile(join(root, '%2e%2e', 'planted.txt'), 'utf8')).toBe('planted');
+  });
+});
+
+describe('workspace.working_dir against hostile spellings', () => {
+  it('refuses loops, files on the way, long names and escapes with 422 naming the field', async () => {
+    await mkdir(join(root, 'dir'), { recursive: true });
+    for (const working_dir of [
+      join(root, 'loop-a'),
+      join(root, 'loop-a', 'x'),
+      join(root, 'file.txt', 'x'),
+      join(root, 'a'.repeat(300)),
+      join(root, 'out-link'),
+      `${root}/dir/../../..${outside}`,
+      outside,
+    ]) {
+      const { status, json } = await server.call('POST', '/api/conversations', {
+        agent: { llm: { model: 'gpt-test', base_url: server.llm.baseURL, api_key: 'sk-x' } },
+        workspace: { working_dir },
+      });
+      expect({ working_dir, status }).toEqual({ working_dir, status: 422 });
+      expect(JSON.stringify(json)).toContain('working_dir');
+    }
+  });
+});
