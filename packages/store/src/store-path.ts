@@ -31,9 +31,17 @@ export function validateStorePath(path: string, options: ValidateStorePathOption
 const maxSegmentBytes = 255;
 const maxPathBytes = 1024;
 
+/**
+ * Whether `text` takes more than `limit` bytes in UTF-8. Every path is validated on every store call: a text of at
+ * most `limit / 3` UTF-16 units cannot pass the limit (no unit takes more than 3 bytes), so it is not encoded.
+ */
+function utf8LongerThan(text: string, limit: number): boolean {
+  return text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit;
+}
+
 function findProblem(path: string, directory: boolean): string | undefined {
   if (path === '') return directory ? undefined : 'a file path must not be empty';
-  if (Buffer.byteLength(path, 'utf8') > maxPathBytes) return `is longer than ${maxPathBytes} bytes`;
+  if (utf8LongerThan(path, maxPathBytes)) return `is longer than ${maxPathBytes} bytes`;
   if (path.includes('\0')) return 'contains a NUL character';
   if (path.includes('\\')) return 'contains a backslash (use "/" as the separator)';
   if (path.startsWith('/')) return 'is absolute (store paths are relative to the store root)';
@@ -46,8 +54,7 @@ function findProblem(path: string, directory: boolean): string | undefined {
     if (segment === '') return 'contains an empty segment ("//")';
     if (segment === '..') return 'contains a ".." segment';
     if (segment === '.') return 'contains a "." segment';
-    if (Buffer.byteLength(segment, 'utf8') > maxSegmentBytes)
-      return `has a segment longer than ${maxSegmentBytes} bytes`;
+    if (utf8LongerThan(segment, maxSegmentBytes)) return `has a segment longer than ${maxSegmentBytes} bytes`;
   }
   return undefined;
 }
