@@ -59,13 +59,16 @@ describe('buildBwrapArgs', () => {
     ]);
     expect(pairs(args, '--symlink')).toEqual([['usr/bin', '/bin']]);
     expect(pairs(args, '--tmpfs')).toEqual([['/tmp'], ['/etc/ssl/private']]);
+    expect(args.indexOf('--proc')).toBeGreaterThan(args.indexOf('--tmpfs'));
     expect(pairs(args, '--proc')).toEqual([['/proc', '--dev']]);
     expect(args.indexOf('/dev/null')).toBeGreaterThan(args.indexOf('/etc'));
   });
 
-  it('hides the secrets after the policy paths, so a readable `/etc` (or `/`) does not bring them back', () => {
-    const args = buildBwrapArgs({ ...base, readablePaths: ['/', '/etc'], writablePaths: ['/etc/ssl'] });
-    const lastPolicyMount = Math.max(args.lastIndexOf('/etc'), args.lastIndexOf('/etc/ssl'));
+  it('mounts /proc, /dev and the hidden secrets after the policy paths: a readable `/proc`, `/etc` or `/` shows no host process and no secret', () => {
+    const args = buildBwrapArgs({ ...base, readablePaths: ['/', '/etc', '/proc'], writablePaths: ['/etc/ssl'] });
+    const lastPolicyMount = Math.max(args.lastIndexOf('/etc'), args.lastIndexOf('/etc/ssl'), args.indexOf('/proc'));
+    expect(args.indexOf('--proc')).toBeGreaterThan(lastPolicyMount);
+    expect(args.indexOf('--dev')).toBeGreaterThan(lastPolicyMount);
     expect(args.indexOf('/etc/shadow')).toBeGreaterThan(lastPolicyMount);
     expect(args.indexOf('/etc/ssl/private')).toBeGreaterThan(lastPolicyMount);
   });

@@ -32,10 +32,11 @@ export interface BwrapArgsOptions {
 /**
  * The bubblewrap command line for one command. Pure: every host fact it needs comes in `options`, so the
  * exact mount table is testable and documented (README, "The bwrap command line"). Mounts are applied in
- * order, later ones on top of earlier ones: system directories, the sandbox's own /proc, /dev and /tmp, then
- * the readable and writable paths (so a path under /tmp survives /tmp's tmpfs), the writable ones after them
- * (a workspace inside a readable path stays writable), and the hidden files and directories last, on top of
- * everything (a readable path `/etc` does not bring `/etc/shadow` back).
+ * order, later ones on top of earlier ones: system directories, the sandbox's own /tmp, then the readable and
+ * writable paths (so a path under /tmp survives /tmp's tmpfs), the writable ones after them (a workspace inside a
+ * readable path stays writable), then the sandbox's own /proc and /dev and the hidden files and directories, on
+ * top of everything (a readable path `/proc` or `/` does not show the host's processes, nor `/etc` bring
+ * `/etc/shadow` back).
  *
  * A path inside a writable one (the workspace inside a writable path, a writable or readable path inside the
  * workspace) is not mounted again: the writable mount shows it already (writable: a read-only mount under it
@@ -50,13 +51,15 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
     if (entry.kind === 'symlink') args.push('--symlink', entry.target, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--tmpfs', '/tmp');
   for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
   const writable = outermostWritable([options.workspace, ...options.writablePaths]);
   for (const path of options.readablePaths)
     if (!writable.some((root) => isPathUnder(path, root))) args.push('--ro-bind', path, path);
   for (const path of writable) args.push('--bind', path, path);
   if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);
+  // After the policy's paths: a readable `/proc` (or `/`) would otherwise show the host's processes.
+  args.push('--proc', '/proc', '--dev', '/dev');
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const directory of options.hiddenDirectories) args.push('--tmpfs', directory, '--remount-ro', directory);
   for (const [name, value] of Object.entries(options.setenv ?? {})) args.push('--setenv', name, value);
