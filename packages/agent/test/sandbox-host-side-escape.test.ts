@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { probeSandboxSupport } from '../src/sandbox/detect-sandbox-support.js';
@@ -201,9 +201,11 @@ describe('policy paths inside what the sandbox can write', () => {
     const name = basename(layout.root);
     const nested = join(layout.workspace, 'cache', name);
     mkdirSync(nested, { recursive: true });
-    const sandbox = await sandboxFor({ writablePaths: [nested], readablePaths: [join(layout.workspace, 'cache')] });
-    // The swap: `cache` becomes a symlink to the host directory above the test's root.
-    const swap = await sh(sandbox, `mv cache cache.old && ln -s ${dirname(layout.root)} cache && echo swapped`);
+    const sandbox = await sandboxFor({ writablePaths: [nested] });
+    // The swap: `cache` becomes a symlink to the directory above the test's root, relative, so that it resolves
+    // the same on the host (bubblewrap's source) and in the new root (its destination).
+    const up = relative(layout.workspace, dirname(layout.root));
+    const swap = await sh(sandbox, `mv cache cache.old && ln -s ${up} cache && echo swapped`);
     expect(swap.stdout).toBe('swapped\n');
     const result = await sh(
       sandbox,
