@@ -3,17 +3,18 @@
 // D-Bus would have) must be out of reach with `none`, and an allowlist must admit exactly its entries however the
 // request to its proxy is dressed up (another Host header, userinfo, other spellings of the address, a second
 // request pipelined behind an admitted one).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
+import { MAX_PROXY_CONNECTIONS } from '../src/sandbox/internal/allowlist-proxy.js';
 import { runSandboxed } from '../src/sandbox/run-sandboxed.js';
 import type { Sandbox } from '../src/sandbox/sandbox.js';
 import type { SandboxPolicyInput } from '../src/sandbox/sandbox-policy.js';
-import { makeServerLayout, requireBubblewrap, type ServerLayout } from './support/sandbox-fixture.js';
+import { makeServerLayout, requireBubblewrap, type ServerLayout, waitFor } from './support/sandbox-fixture.js';
 
 /**
  * `node probe.cjs <json list of attempts>` inside the sandbox. An attempt is `{ connect: <net.connect options> }`
@@ -186,5 +187,64 @@ describe('the allowlist proxy', () => {
     expect(outcomes[10]).toMatch(/listener=admitted/);
     expect(outcomes[10]).toMatch(/HTTP\/1\.1 403/);
     for (const outcome of outcomes) expect(outcome).not.toContain('listener=forbidden');
+  });
+});
+
+/** Opens `count` tunnels through the proxy to `target` at once, holds them, prints `held <n>` (the tunnels that
+ * were established); exits when its stdin closes. */
+const FLOOD_SOURCE = `'use strict';
+const net = require('node:net');
+const [count, target] = process.argv.slice(2);
+const proxy = new URL(process.env.HTTP_PROXY);
+let settled = 0;
+let held = 0;
+const sockets = [];
+const settle = () => { settled += 1; if (settled === Number(count)) console.log('held ' + held); };
+for (let i = 0; i < Number(count); i += 1) {
+  const socket = net.connect({ host: proxy.hostname, port: Number(proxy.port) });
+  sockets.push(socket);
+  let done = false;
+  const once = (ok) => { if (done) return; done = true; if (ok) held += 1; settle(); };
+  socket.on('connect', () => socket.write('CONNECT ' + target + ' HTTP/1.1\\r\\nHost: ' + target + '\\r\\n\\r\\n'));
+  socket.on('data', (chunk) => once(String(chunk).startsWith('HTTP/1.1 200')));
+  socket.on('error', () => once(false));
+  socket.on('close', () => once(false));
+}
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
+`;
+
+describe('a flood of connections through the allowlist proxy', () => {
+  it("holds a bounded number of the server's descriptors, however many the command opens", async () => {
+    writeFileSync(join(layout.workspace, 'flood.cjs'), FLOOD_SOURCE);
+    const target = `127.0.0.1:${port(admitted)}`;
+    const sandbox = await createSandbox({
+      policy: { network: { mode: 'allowlist', hosts: [target] } },
+      workspace: layout.workspace,
+    });
+    sandboxes.push(sandbox);
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    const before = descriptors();
+    const child = await sandbox.spawn({
+      command: process.execPath,
+      args: ['flood.cjs', '1000', target],
+      cwd: layout.workspace,
+      env: { PATH: '/usr/bin:/bin' },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    await waitFor(() => output.includes('held '), 'every connection to be answered or refused', 120_000);
+    const during = descriptors();
+    child.stdin?.end();
+    await waitFor(() => child.exitCode !== null || child.signalCode !== null, 'the flood to end');
+    const held = Number.parseInt(output.replace('held ', ''), 10);
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(MAX_PROXY_CONNECTIONS);
+    // Each tunnel is three descriptors of this process: the proxy's two (the client's socket and the upstream
+    // one) and the admitted listener's, which this process plays too.
+    expect(during - before).toBeLessThanOrEqual(3 * MAX_PROXY_CONNECTIONS + 32);
   });
 });

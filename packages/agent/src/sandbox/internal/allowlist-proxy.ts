@@ -14,6 +14,13 @@ export interface AllowlistProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Connections one proxy holds at once (each tunnel is two of the server's descriptors): past it a new one is
+ * closed at once. A command could otherwise open them by the hundred thousand (its node raises its own
+ * descriptor limit) and exhaust the server's. Far above what a package manager opens in parallel.
+ */
+export const MAX_PROXY_CONNECTIONS = 256;
+
 const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
 
 function splitAuthority(authority: string): { host: string; port: number } | undefined {
@@ -73,6 +80,7 @@ export async function startAllowlistProxy(options: {
     });
     incoming.pipe(upstream);
   });
+  server.maxConnections = MAX_PROXY_CONNECTIONS;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
