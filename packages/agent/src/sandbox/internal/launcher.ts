@@ -50,6 +50,7 @@ export function buildLauncher(options: {
   const { path, options: shellOptions, closesAll } = launcherShell();
   const close = closesAll
     ? // The glob lists the shell's own descriptors (and the directory it reads, closed by then: closing it is a no-op).
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's parameter expansion, not a template
       'for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; [ "$__fd" -gt 2 ] 2>/dev/null && eval "exec $__fd>&-"; done; unset __fd'
     : 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-';
   const joins = options.cgroups.map(({ file, required }) =>
