@@ -3,7 +3,7 @@
 // D-Bus would have) must be out of reach with `none`, and an allowlist must admit exactly its entries however the
 // request to its proxy is dressed up (another Host header, userinfo, other spellings of the address, a second
 // request pipelined behind an admitted one).
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -246,5 +246,38 @@ describe('a flood of connections through the allowlist proxy', () => {
     // Each tunnel is three descriptors of this process: the proxy's two (the client's socket and the upstream
     // one) and the admitted listener's, which this process plays too.
     expect(during - before).toBeLessThanOrEqual(3 * MAX_PROXY_CONNECTIONS + 32);
+  });
+});
+
+/** A name of /etc/hosts, other than `localhost`, that resolves to loopback here (`ip6-localhost`, the host's name). */
+function loopbackAlias(): { name: string; address: string } | undefined {
+  let hosts = '';
+  try {
+    hosts = readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const line of hosts.split('\n')) {
+    const [address, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (address === undefined || !/^(127\.|::1$)/.test(address)) continue;
+    const name = names.find((candidate) => candidate !== 'localhost' && /^[a-z0-9.-]+$/i.test(candidate));
+    if (name !== undefined) return { name, address };
+  }
+  return undefined;
+}
+
+describe('an allowlisted name that resolves to the host itself', () => {
+  it('does not reach the host loopback (a record under an allowlisted domain pointing at 127.0.0.1)', async () => {
+    const alias = loopbackAlias();
+    // Where /etc/hosts has no such name, resolve-upstream.test.ts covers the rule alone.
+    if (alias === undefined) return;
+    const listener = alias.address === '::1' ? ipv6 : admitted;
+    if (listener === undefined) return;
+    const target = `${alias.name}:${port(listener)}`;
+    const outcomes = await probe({ network: { mode: 'allowlist', hosts: [target] } }, [
+      { via: 'proxy', raw: `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n` },
+      { via: 'proxy', raw: `GET http://${target}/ HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n` },
+    ]);
+    expect(outcomes).toEqual(['HTTP/1.1 403 Forbidden', 'HTTP/1.1 403 Forbidden']);
   });
 });
