@@ -84,7 +84,10 @@ export async function startAllowlistProxy(options: {
       const upstream = request(
         { host: resolved.address, port, method: incoming.method, path: `${target.pathname}${target.search}`, headers },
         (reply) => {
-          response.writeHead(reply.statusCode ?? 502, reply.headers);
+          // Hop-by-hop both ways: the upstream's `connection: keep-alive` is not the client's connection's.
+          const replyHeaders = { ...reply.headers };
+          for (const name of HOP_BY_HOP) delete replyHeaders[name];
+          response.writeHead(reply.statusCode ?? 502, replyHeaders);
           reply.pipe(response);
         },
       );
