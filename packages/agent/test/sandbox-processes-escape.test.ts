@@ -182,3 +182,11 @@ describe('processes a command leaves behind', () => {
     await waitFor(() => child.exitCode !== null || child.signalCode !== null, 'the sandbox to exit');
   });
 });
+
+describe("the sandbox's /tmp", () => {
+  it('holds no more than the memory limit (it is memory: a tmpfs), with or without a memory cgroup', async () => {
+    const memoryBytes = 64 * 1024 * 1024;
+    const result = await sh(await sandboxFor({ limits: { memoryBytes } }), 'df -B1 --output=size /tmp | tail -1');
+    expect(Number.parseInt(result.stdout.trim(), 10)).toBeLessThanOrEqual(memoryBytes);
+  });
+});

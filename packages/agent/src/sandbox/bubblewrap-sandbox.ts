@@ -30,6 +30,8 @@ export interface BubblewrapSandboxOptions {
   policy: SandboxPolicy;
   workspace: string;
   bwrap: string;
+  /** bubblewrap's `--size` (0.8.0 and later): the sandbox's /tmp is sized to the memory limit. */
+  sizesTmpfs: boolean;
   layout: HostLayout;
   cgroups: CgroupHierarchies;
   onNetworkDenied?: (denied: DeniedConnection) => void;
@@ -142,6 +144,7 @@ export class BubblewrapSandbox implements Sandbox {
       ...layout,
       ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
       setenv: environment.inside,
+      ...(memoryBytes === undefined || !this.#options.sizesTmpfs ? {} : { tmpSizeBytes: memoryBytes }),
       argv,
     });
     let released = false;

@@ -89,6 +89,17 @@ describe('buildBwrapArgs', () => {
     expect(pairs(args, '--ro-bind').map((pair) => pair[1])).not.toContain('/home/u/project/ws/docs');
   });
 
+  it("sizes the sandbox's /tmp to the memory limit when there is one", () => {
+    const args = buildBwrapArgs({ ...base, tmpSizeBytes: 1_000_000 });
+    expect(args.slice(args.indexOf('--size'), args.indexOf('--size') + 4)).toEqual([
+      '--size',
+      '1000000',
+      '--tmpfs',
+      '/tmp',
+    ]);
+    expect(buildBwrapArgs(base)).not.toContain('--size');
+  });
+
   it('sets start-up variables inside the sandbox only, with --setenv', () => {
     const args = buildBwrapArgs({ ...base, setenv: { LD_PRELOAD: '/ws/lib.so' } });
     expect(pairs(args, '--setenv')).toEqual([['LD_PRELOAD', '/ws/lib.so']]);

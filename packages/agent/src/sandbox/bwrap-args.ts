@@ -25,6 +25,11 @@ export interface BwrapArgsOptions {
    * command's start-up variables (`LD_PRELOAD`…), see `splitCommandEnvironment`.
    */
   setenv?: Readonly<Record<string, string>>;
+  /**
+   * The size of the sandbox's /tmp (a tmpfs, so memory): the memory limit, where the policy has one, so that a
+   * host without a memory cgroup (where RLIMIT_AS, per process, stands in) cannot be filled through /tmp.
+   */
+  tmpSizeBytes?: number;
   /** What runs inside: the argv after `--`. */
   argv: readonly string[];
 }
@@ -51,6 +56,7 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
     if (entry.kind === 'symlink') args.push('--symlink', entry.target, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);
   }
+  if (options.tmpSizeBytes !== undefined) args.push('--size', String(options.tmpSizeBytes));
   args.push('--tmpfs', '/tmp');
   for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
   const writable = outermostWritable([options.workspace, ...options.writablePaths]);
