@@ -130,15 +130,17 @@ describe('the host listeners', () => {
     expect(result.stdout.trim().split('\n')).toEqual(['open', 'open', 'open']);
   });
 
-  it('are unreachable with network none and with an allowlist, by IPv4, IPv6, abstract or file socket', async () => {
+  it('are unreachable with network none and with an allowlist, by IPv4, IPv6, abstract or file socket, by name', async () => {
     const attempts = [
       { connect: { host: '127.0.0.1', port: port(forbidden) } },
       { connect: { host: '127.0.0.1', port: port(admitted) } },
       ...(ipv6 === undefined ? [] : [{ connect: { host: '::1', port: port(ipv6) } }]),
       { connect: { path: ABSTRACT_NAME } },
       { connect: { path: join(socketDir, 'server.sock') } },
-      // A documentation address (TEST-NET-1): no route out of the sandbox, so nothing is sent anywhere.
+      // A documentation address (TEST-NET-1) and a name to resolve: no route out of the sandbox (nor to the host's
+      // resolver), so nothing is sent anywhere.
       { connect: { host: '192.0.2.1', port: 80 } },
+      { connect: { host: 'example.com', port: 80 } },
     ];
     for (const policy of [{}, { network: { mode: 'allowlist', hosts: [`127.0.0.1:${port(admitted)}`] } }]) {
       const outcomes = await probe(policy as SandboxPolicyInput, attempts);
