@@ -183,6 +183,35 @@ describe('processes a command leaves behind', () => {
   });
 });
 
+describe('a sandbox whose bubblewrap is killed from outside its group', () => {
+  it('still dies whole by its cgroups (kill), never resting on the parent-death signal alone', async () => {
+    const tag = 400_000 + Math.floor(Math.random() * 100_000);
+    const sandbox = await sandboxFor();
+    const prepared = await sandbox.prepare({
+      command: '/bin/bash',
+      args: ['-c', `setsid sleep ${tag} & (sleep ${tag} &); exec sleep ${tag}`],
+      cwd: layout.workspace,
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    // Where no cgroup can be made here, the process group and --die-with-parent are the only ways.
+    if (!prepared.args.join(' ').includes('cgroup.procs')) {
+      await prepared.release();
+      return;
+    }
+    const child = spawn(prepared.command, prepared.args, { cwd: prepared.cwd, env: prepared.env, stdio: 'ignore' });
+    const sleeps = () =>
+      spawnSync('pgrep', ['-fx', `sleep ${tag}`], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .filter(Boolean);
+    await waitFor(() => sleeps().length === 3, 'the three sleeps to start');
+    await prepared.kill?.();
+    await waitFor(() => sleeps().length === 0, 'every sleep to be gone');
+    await waitFor(() => child.exitCode !== null || child.signalCode !== null, 'the sandbox to exit');
+    await prepared.release();
+  });
+});
+
 describe("the sandbox's /tmp", () => {
   it('holds no more than the memory limit (it is memory: a tmpfs), with or without a memory cgroup', async () => {
     const memoryBytes = 64 * 1024 * 1024;

@@ -168,6 +168,7 @@ export class BubblewrapSandbox implements Sandbox {
       env: { ...environment.host, PWD: cwd },
       release: entry.release,
       limitsHit: () => cgroups.limitsHit(),
+      kill: () => cgroups.kill(),
     };
   }
 
