@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import {
   detectSandboxSupport,
@@ -45,12 +46,29 @@ export interface ServerSandboxingOptions {
   warn: (message: string) => void;
 }
 
+/**
+ * A path as the sandbox will mount it: with every symlink followed (bubblewrap follows them), else as written
+ * (a path that does not exist is refused by the sandbox itself).
+ */
+function real(path: string): string {
+  try {
+    return realpathSync(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Whether either path lies in the other, as written or once their symlinks are followed. */
 function overlaps(path: string, directory: string): boolean {
   const inside = (child: string, parent: string): boolean => {
     const rel = relative(parent, child);
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   };
-  return inside(resolve(path), resolve(directory)) || inside(resolve(directory), resolve(path));
+  const pairs: [string, string][] = [
+    [resolve(path), resolve(directory)],
+    [real(path), real(directory)],
+  ];
+  return pairs.some(([one, other]) => inside(one, other) || inside(other, one));
 }
 
 /** Probes the host once, at start-up, and says loudly when tools will be refused or run unsandboxed. */
@@ -102,7 +120,14 @@ export async function resolveServerSandboxing(options: ServerSandboxingOptions):
     storedPolicy(stored) {
       const parsed = sandboxPolicySchema.safeParse(stored ?? {});
       const policy = parsed.success ? parsed.data : sandboxPolicySchema.parse({});
-      return { ...policy, mode: mode === 'unsandboxed' ? 'unsandboxed' : 'sandboxed' };
+      // Checked again, as a request's is: the data directory may have moved (or a symlink changed) since.
+      const visible = (path: string): boolean => !overlaps(path, options.dataDir);
+      return {
+        ...policy,
+        writablePaths: policy.writablePaths.filter(visible),
+        readablePaths: policy.readablePaths.filter(visible),
+        mode: mode === 'unsandboxed' ? 'unsandboxed' : 'sandboxed',
+      };
     },
   };
 }

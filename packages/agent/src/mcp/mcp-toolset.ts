@@ -1,3 +1,4 @@
+import { findSandboxUnavailable } from '../sandbox/internal/find-sandbox-unavailable.js';
 import type { SandboxAccess } from '../sandboxing/sandbox-access.js';
 import { type Tool, toolNamePattern } from '../tools/tool.js';
 import { toolNameKey } from '../tools/tool-names.js';
@@ -62,9 +63,12 @@ function refusal(
 export class McpToolset {
   readonly config: McpConfig;
   readonly #connections: McpConnection[];
+  /** Without a conversation's sandbox nothing else would hear that a server had none (see `start`). */
+  readonly #standalone: boolean;
 
   constructor(config: McpConfigInput | McpConfig, options: McpToolsetOptions = {}) {
     this.config = parseMcpConfig(config);
+    this.#standalone = options.sandbox === undefined;
     this.#connections = Object.entries(this.config)
       .filter(([, server]) => server.enabled)
       .map(([name, server]) => new McpConnection({ name, server, ...options }));
@@ -80,7 +84,9 @@ export class McpToolset {
    * offered by more than one server (by none of them: no server can take another's calls), offered twice by one
    * server, or not a valid name is left out; each server with tools left out gets one `McpToolNameError` naming
    * them. The model is never offered two tools of one name. Throws `MissingDependencyError` when
-   * `@modelcontextprotocol/sdk` is not installed.
+   * `@modelcontextprotocol/sdk` is not installed, and, without a conversation's sandbox (`options.sandbox`),
+   * `SandboxUnavailableError` when a stdio server could have none: a host without a sandbox is never one failed
+   * server among others (a conversation's sandbox reports it itself: its run fails with it).
    */
   async start(options: McpStartOptions = {}): Promise<McpStartResult> {
     // Without the SDK no server can start: one MissingDependencyError naming it, not one failure per server.
@@ -101,6 +107,12 @@ export class McpToolset {
         }
       }),
     );
+    if (this.#standalone) {
+      for (const entry of listed) {
+        const unavailable = findSandboxUnavailable(entry.error);
+        if (unavailable !== undefined) throw unavailable;
+      }
+    }
     const offeredBy = new Map<string, string[]>();
     for (const entry of listed) {
       for (const descriptor of entry.descriptors ?? []) {

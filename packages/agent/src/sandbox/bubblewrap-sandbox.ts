@@ -9,6 +9,8 @@ import { parseHostPattern } from './host-allowlist.js';
 import type { AllowlistProxy, DeniedConnection } from './internal/allowlist-proxy.js';
 import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
 import type { HostLayout } from './internal/host-layout.js';
+import { splitCommandEnvironment } from './internal/host-side-environment.js';
+import { buildLauncher } from './internal/launcher.js';
 import { PROXY_BRIDGE_SOURCE } from './internal/proxy-bridge-source.js';
 import { signalSandboxedProcesses } from './internal/signal-sandboxed.js';
 import type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
@@ -28,6 +30,8 @@ export interface BubblewrapSandboxOptions {
   policy: SandboxPolicy;
   workspace: string;
   bwrap: string;
+  /** bubblewrap's `--size` (0.8.0 and later): the sandbox's /tmp is sized to the memory limit. */
+  sizesTmpfs: boolean;
   layout: HostLayout;
   cgroups: CgroupHierarchies;
   onNetworkDenied?: (denied: DeniedConnection) => void;
@@ -126,6 +130,11 @@ export class BubblewrapSandbox implements Sandbox {
     );
     if (processes !== undefined && !cgroups.enforcesProcesses) warnNoProcessLimit();
     const argv = [...bridge, ...this.#limitArgs(!cgroups.enforcesMemory), command.command, ...command.args];
+    // The environment is the command's alone: bubblewrap passes it on, and it is readable inside as
+    // /proc/1/environ, so the host's own must never reach the spawn. Its start-up variables (LD_PRELOAD…) would
+    // act on the launcher and bubblewrap, outside the sandbox: bubblewrap sets those inside only.
+    // PWD keeps `sh` from resetting it.
+    const environment = splitCommandEnvironment(command.env);
     const bwrapArgs = buildBwrapArgs({
       workspace: this.workspace,
       cwd,
@@ -134,6 +143,8 @@ export class BubblewrapSandbox implements Sandbox {
       readablePaths: this.policy.readablePaths,
       ...layout,
       ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
+      setenv: environment.inside,
+      ...(memoryBytes === undefined || !this.#options.sizesTmpfs ? {} : { tmpSizeBytes: memoryBytes }),
       argv,
     });
     let released = false;
@@ -146,27 +157,18 @@ export class BubblewrapSandbox implements Sandbox {
       },
     };
     this.#live.add(entry);
-    // The environment is the command's alone: bubblewrap passes it on, and it is readable inside as
-    // /proc/1/environ, so the host's own must never reach the spawn. PWD keeps `sh` from resetting it.
-    const env = { ...command.env, PWD: cwd };
-    const prepared: PreparedCommand = {
-      command: this.#options.bwrap,
-      args: bwrapArgs,
+    // The launcher closes every inherited descriptor past stdio and joins the cgroups before becoming bubblewrap,
+    // so nothing the sandbox forks can start outside them. A cgroup that enforces a limit must be joined (else
+    // exit 125); the one kept only for `cgroup.kill` may not be.
+    const launcher = buildLauncher({ bwrap: this.#options.bwrap, args: bwrapArgs, cgroups: cgroups.procsFiles });
+    return {
+      command: launcher.command,
+      args: launcher.args,
       cwd,
-      env,
+      env: { ...environment.host, PWD: cwd },
       release: entry.release,
       limitsHit: () => cgroups.limitsHit(),
-    };
-    if (cgroups.procsFiles.length === 0) return prepared;
-    // Joins the cgroups before becoming bubblewrap, so nothing the sandbox forks can start outside them. A
-    // cgroup that enforces a limit must be joined (else exit 125); the one kept only for `cgroup.kill` may not be.
-    const joins = cgroups.procsFiles.map(({ file, required }) =>
-      required ? `{ echo $$ > '${file}' || exit 125; }` : `{ echo $$ > '${file}'; } 2>/dev/null`,
-    );
-    return {
-      ...prepared,
-      command: '/bin/sh',
-      args: ['-c', `${joins.join('; ')}; exec "$@"`, 'x-sandbox', this.#options.bwrap, ...bwrapArgs],
+      kill: () => cgroups.kill(),
     };
   }
 

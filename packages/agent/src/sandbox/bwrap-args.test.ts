@@ -50,7 +50,7 @@ describe('buildBwrapArgs', () => {
     expect(buildBwrapArgs({ ...base, network: 'allowlist' })).toContain('--unshare-net');
   });
 
-  it('mounts the system read-only, hides secrets over it, and gives a fresh /proc, /dev and private /tmp', () => {
+  it('mounts the system read-only, gives a fresh /proc, /dev and private /tmp, and hides secrets over everything', () => {
     const args = buildBwrapArgs(base);
     expect(pairs(args, '--ro-bind')).toEqual([
       ['/usr', '/usr'],
@@ -58,9 +58,52 @@ describe('buildBwrapArgs', () => {
       ['/dev/null', '/etc/shadow'],
     ]);
     expect(pairs(args, '--symlink')).toEqual([['usr/bin', '/bin']]);
-    expect(pairs(args, '--tmpfs')).toEqual([['/etc/ssl/private'], ['/tmp']]);
+    expect(pairs(args, '--tmpfs')).toEqual([['/tmp'], ['/etc/ssl/private']]);
+    expect(args.indexOf('--proc')).toBeGreaterThan(args.indexOf('--tmpfs'));
     expect(pairs(args, '--proc')).toEqual([['/proc', '--dev']]);
     expect(args.indexOf('/dev/null')).toBeGreaterThan(args.indexOf('/etc'));
+  });
+
+  it('mounts /proc, /dev and the hidden secrets after the policy paths: a readable `/proc`, `/etc` or `/` shows no host process and no secret', () => {
+    const args = buildBwrapArgs({ ...base, readablePaths: ['/', '/etc', '/proc'], writablePaths: ['/etc/ssl'] });
+    const lastPolicyMount = Math.max(args.lastIndexOf('/etc'), args.lastIndexOf('/etc/ssl'), args.indexOf('/proc'));
+    expect(args.indexOf('--proc')).toBeGreaterThan(lastPolicyMount);
+    expect(args.indexOf('--dev')).toBeGreaterThan(lastPolicyMount);
+    expect(args.indexOf('/etc/shadow')).toBeGreaterThan(lastPolicyMount);
+    expect(args.indexOf('/etc/ssl/private')).toBeGreaterThan(lastPolicyMount);
+  });
+
+  it('mounts nothing inside a writable mount again (its host path could be swapped for a symlink by the sandbox)', () => {
+    const args = buildBwrapArgs({
+      ...base,
+      workspace: '/home/u/project/ws',
+      cwd: '/home/u/project/ws',
+      writablePaths: ['/home/u/project', '/home/u/project/cache', '/other', '/other'],
+      readablePaths: ['/home/u/project/ws/docs', '/home/u/project', '/opt/tools'],
+    });
+    expect(pairs(args, '--bind')).toEqual([
+      ['/home/u/project', '/home/u/project'],
+      ['/other', '/other'],
+    ]);
+    expect(pairs(args, '--ro-bind')).toContainEqual(['/opt/tools', '/opt/tools']);
+    expect(pairs(args, '--ro-bind').map((pair) => pair[1])).not.toContain('/home/u/project/ws/docs');
+  });
+
+  it("sizes the sandbox's /tmp to the memory limit when there is one", () => {
+    const args = buildBwrapArgs({ ...base, tmpSizeBytes: 1_000_000 });
+    expect(args.slice(args.indexOf('--size'), args.indexOf('--size') + 4)).toEqual([
+      '--size',
+      '1000000',
+      '--tmpfs',
+      '/tmp',
+    ]);
+    expect(buildBwrapArgs(base)).not.toContain('--size');
+  });
+
+  it('sets start-up variables inside the sandbox only, with --setenv', () => {
+    const args = buildBwrapArgs({ ...base, setenv: { LD_PRELOAD: '/ws/lib.so' } });
+    expect(pairs(args, '--setenv')).toEqual([['LD_PRELOAD', '/ws/lib.so']]);
+    expect(args.indexOf('--setenv')).toBeLessThan(args.indexOf('--'));
   });
 
   it('binds the policy paths after /tmp, so a path under /tmp is not hidden by its tmpfs', () => {

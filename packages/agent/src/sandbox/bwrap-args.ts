@@ -20,6 +20,16 @@ export interface BwrapArgsOptions {
   hiddenDirectories: readonly string[];
   /** A private host directory mounted read-only (the allowlist proxy's socket and bridge). */
   control?: { host: string; sandbox: string };
+  /**
+   * Variables set inside the sandbox only (`--setenv`), never in bubblewrap's own environment on the host: the
+   * command's start-up variables (`LD_PRELOAD`…), see `splitCommandEnvironment`.
+   */
+  setenv?: Readonly<Record<string, string>>;
+  /**
+   * The size of the sandbox's /tmp (a tmpfs, so memory): the memory limit, where the policy has one, so that a
+   * host without a memory cgroup (where RLIMIT_AS, per process, stands in) cannot be filled through /tmp.
+   */
+  tmpSizeBytes?: number;
   /** What runs inside: the argv after `--`. */
   argv: readonly string[];
 }
@@ -27,9 +37,16 @@ export interface BwrapArgsOptions {
 /**
  * The bubblewrap command line for one command. Pure: every host fact it needs comes in `options`, so the
  * exact mount table is testable and documented (README, "The bwrap command line"). Mounts are applied in
- * order, later ones on top of earlier ones: system directories, then hidden files over them, then the
- * sandbox's own /proc, /dev and /tmp, then the readable and writable paths (so a path under /tmp survives
- * /tmp's tmpfs), the writable ones last (a workspace inside a readable path stays writable).
+ * order, later ones on top of earlier ones: system directories, the sandbox's own /tmp, then the readable and
+ * writable paths (so a path under /tmp survives /tmp's tmpfs), the writable ones after them (a workspace inside a
+ * readable path stays writable), then the sandbox's own /proc and /dev and the hidden files and directories, on
+ * top of everything (a readable path `/proc` or `/` does not show the host's processes, nor `/etc` bring
+ * `/etc/shadow` back).
+ *
+ * A path inside a writable one (the workspace inside a writable path, a writable or readable path inside the
+ * workspace) is not mounted again: the writable mount shows it already (writable: a read-only mount under it
+ * would be covered by it), and its own mount would be resolved on the host at each command through directories
+ * the sandbox can rename and replace with a symlink (mounting any host directory in its place).
  */
 export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   const args: string[] = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
@@ -39,14 +56,30 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
     if (entry.kind === 'symlink') args.push('--symlink', entry.target, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);
   }
+  if (options.tmpSizeBytes !== undefined) args.push('--size', String(options.tmpSizeBytes));
+  args.push('--tmpfs', '/tmp');
+  for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
+  const writable = outermostWritable([options.workspace, ...options.writablePaths]);
+  for (const path of options.readablePaths)
+    if (!writable.some((root) => isPathUnder(path, root))) args.push('--ro-bind', path, path);
+  for (const path of writable) args.push('--bind', path, path);
+  if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);
+  // After the policy's paths: a readable `/proc` (or `/`) would otherwise show the host's processes.
+  args.push('--proc', '/proc', '--dev', '/dev');
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const directory of options.hiddenDirectories) args.push('--tmpfs', directory, '--remount-ro', directory);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
-  for (const path of options.readablePaths) args.push('--ro-bind', path, path);
-  args.push('--bind', options.workspace, options.workspace);
-  for (const path of options.writablePaths) args.push('--bind', path, path);
-  if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);
+  for (const [name, value] of Object.entries(options.setenv ?? {})) args.push('--setenv', name, value);
   args.push('--chdir', options.cwd, '--', ...options.argv);
   return args;
+}
+
+/** Whether `path` is `root` or lies under it (both absolute and normalised). */
+export function isPathUnder(path: string, root: string): boolean {
+  return root === '/' || path === root || path.startsWith(`${root}/`);
+}
+
+/** The writable mounts to make: each once, and none that lies inside another (see `buildBwrapArgs`). */
+function outermostWritable(paths: readonly string[]): string[] {
+  const unique = [...new Set(paths)];
+  return unique.filter((path) => !unique.some((other) => other !== path && isPathUnder(path, other)));
 }

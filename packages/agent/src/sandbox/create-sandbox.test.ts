@@ -14,7 +14,7 @@ describe('probeSandboxSupport', () => {
   it('says why when bwrap is missing, broken, or the platform is not Linux', async () => {
     expect(await probeSandboxSupport({ bwrap: undefined })).toEqual({
       available: false,
-      reason: '`bwrap` (bubblewrap) is not installed',
+      reason: expect.stringContaining('`bwrap` (bubblewrap) is not installed in /usr/bin'),
     });
     const broken = await probeSandboxSupport({ bwrap: '/bin/false' });
     expect(broken.available).toBe(false);

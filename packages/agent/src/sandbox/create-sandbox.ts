@@ -38,6 +38,19 @@ function realPath(path: string, what: string): string {
   }
 }
 
+/** Whether a version string (`0.8.0`) is at least `minimum`; an unreadable one is not. */
+function versionAtLeast(version: string, minimum: readonly number[]): boolean {
+  const parts = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(version.trim());
+  if (parts === null) return false;
+  const numbers = [parts[1], parts[2], parts[3] ?? '0'].map((part) => Number.parseInt(part ?? '0', 10));
+  for (let index = 0; index < minimum.length; index += 1) {
+    const have = numbers[index] ?? 0;
+    const want = minimum[index] ?? 0;
+    if (have !== want) return have > want;
+  }
+  return true;
+}
+
 /**
  * A bubblewrap sandbox for one conversation's workspace. Throws `SandboxUnavailableError` when this host
  * cannot sandbox (never falls back to running unsandboxed) and `InvalidSandboxPolicyError` for a policy that
@@ -68,6 +81,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     },
     workspace,
     bwrap: support.bwrap,
+    sizesTmpfs: versionAtLeast(support.version, [0, 8, 0]),
     layout: readHostLayout(),
     cgroups,
     ...(options.onNetworkDenied === undefined ? {} : { onNetworkDenied: options.onNetworkDenied }),

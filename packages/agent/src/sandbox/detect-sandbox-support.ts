@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { buildBwrapArgs } from './bwrap-args.js';
 import { readHostLayout } from './internal/host-layout.js';
 
@@ -8,10 +8,16 @@ export type SandboxSupport = { available: true; bwrap: string; version: string }
 
 let cached: Promise<SandboxSupport> | undefined;
 
-function findOnPath(name: string): string | undefined {
-  const directories = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/local/bin'];
-  for (const directory of directories) {
-    if (directory === '') continue;
+/**
+ * Where bubblewrap is looked for, and nowhere else: the system's own directories, which no sandbox can write.
+ * Never `$PATH`: it may name a directory a sandboxed command could write (a project's `node_modules/.bin`, which
+ * `npm run` and `pnpm exec` put first, `~/.local/bin`, `.`), and a `bwrap` planted there would be run in place of
+ * the sandbox, with the server's authority. A bubblewrap elsewhere is given explicitly (`probeSandboxSupport`).
+ */
+export const BWRAP_DIRECTORIES: readonly string[] = Object.freeze(['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin']);
+
+function findInSystemDirectories(name: string): string | undefined {
+  for (const directory of BWRAP_DIRECTORIES) {
     const candidate = join(directory, name);
     try {
       accessSync(candidate, constants.X_OK);
@@ -42,8 +48,12 @@ export async function probeSandboxSupport(
 ): Promise<SandboxSupport> {
   const platform = options.platform ?? process.platform;
   if (platform !== 'linux') return { available: false, reason: `bubblewrap needs Linux, and this is ${platform}` };
-  const bwrap = 'bwrap' in options ? options.bwrap : findOnPath('bwrap');
-  if (bwrap === undefined) return { available: false, reason: '`bwrap` (bubblewrap) is not installed' };
+  const bwrap = 'bwrap' in options ? options.bwrap : findInSystemDirectories('bwrap');
+  if (bwrap === undefined)
+    return {
+      available: false,
+      reason: `\`bwrap\` (bubblewrap) is not installed in ${BWRAP_DIRECTORIES.join(', ')} ($PATH is not searched)`,
+    };
   // The real thing, with every namespace and mount a command gets: anything less could pass here and fail later.
   // Run beside `--version` (each is a process start, paid once per process; a conversation waits for both).
   const layout = readHostLayout();

@@ -39,6 +39,9 @@ export async function runSandboxed(sandbox: Sandbox, options: RunSandboxedOption
     });
     let killedFor: SandboxLimitKind | 'abort' | undefined;
     const kill = (reason: SandboxLimitKind | 'abort'): void => {
+      // Both ways: the group (the outer bubblewrap, whose death ends the namespace) and, once, the cgroups, so that
+      // the sandbox's end never rests on the parent-death signal alone.
+      if (killedFor === undefined) void prepared.kill?.();
       killedFor ??= reason;
       if (child.pid === undefined) return;
       try {

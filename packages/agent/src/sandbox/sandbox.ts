@@ -27,6 +27,11 @@ export interface PreparedCommand {
    * process killed at the memory limit); read it before `release()`. Absent where nothing is accounted.
    */
   limitsHit?(): Promise<{ processes: boolean; memory: boolean }>;
+  /**
+   * Kills every process of the command now, through its cgroups, besides killing its process group (which ends the
+   * namespace through bubblewrap's parent-death signal). Absent where nothing is accounted.
+   */
+  kill?(): Promise<void>;
 }
 
 export interface SandboxSpawnOptions extends SandboxCommand {

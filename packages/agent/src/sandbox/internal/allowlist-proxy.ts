@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { type HostPattern, isHostAllowed } from '../host-allowlist.js';
+import { resolveUpstream } from './resolve-upstream.js';
 
 /** A connection the allowlist refused. */
 export interface DeniedConnection {
@@ -14,6 +15,13 @@ export interface AllowlistProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Connections one proxy holds at once (each tunnel is two of the server's descriptors): past it a new one is
+ * closed at once. A command could otherwise open them by the hundred thousand (its node raises its own
+ * descriptor limit) and exhaust the server's. Far above what a package manager opens in parallel.
+ */
+export const MAX_PROXY_CONNECTIONS = 256;
+
 const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
 
 function splitAuthority(authority: string): { host: string; port: number } | undefined {
@@ -22,9 +30,11 @@ function splitAuthority(authority: string): { host: string; port: number } | und
   return { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port: Number.parseInt(match[2] ?? '', 10) };
 }
 
-function deny(response: ServerResponse, denied: DeniedConnection): void {
+function deny(response: ServerResponse, denied: DeniedConnection, why?: string): void {
   response.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
-  response.end(`The sandbox's network allowlist does not admit ${denied.host}:${denied.port}\n`);
+  response.end(
+    `The sandbox's network allowlist does not admit ${denied.host}:${denied.port}${why ? `: ${why}` : ''}\n`,
+  );
 }
 
 /**
@@ -60,19 +70,32 @@ export async function startAllowlistProxy(options: {
     }
     const headers = { ...incoming.headers };
     for (const name of HOP_BY_HOP) delete headers[name];
-    const upstream = request(
-      { host, port, method: incoming.method, path: `${target.pathname}${target.search}`, headers },
-      (reply) => {
-        response.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(response);
-      },
-    );
-    upstream.on('error', (error) => {
+    const unreachable = (error: Error): void => {
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
       response.end(`The proxy could not reach ${host}:${port}: ${error.message}\n`);
-    });
-    incoming.pipe(upstream);
+    };
+    resolveUpstream(host).then((resolved) => {
+      if ('refused' in resolved) {
+        const denied = { host, port, method: incoming.method ?? 'GET' };
+        options.onDenied(denied);
+        deny(response, denied, resolved.refused);
+        return;
+      }
+      const upstream = request(
+        { host: resolved.address, port, method: incoming.method, path: `${target.pathname}${target.search}`, headers },
+        (reply) => {
+          // Hop-by-hop both ways: the upstream's `connection: keep-alive` is not the client's connection's.
+          const replyHeaders = { ...reply.headers };
+          for (const name of HOP_BY_HOP) delete replyHeaders[name];
+          response.writeHead(reply.statusCode ?? 502, replyHeaders);
+          reply.pipe(response);
+        },
+      );
+      upstream.on('error', unreachable);
+      incoming.pipe(upstream);
+    }, unreachable);
   });
+  server.maxConnections = MAX_PROXY_CONNECTIONS;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -91,19 +114,33 @@ export async function startAllowlistProxy(options: {
       );
       return;
     }
-    const upstream = connect(authority.port, authority.host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', () => {
+    const refuse = (why: string): void => {
+      options.onDenied({ ...authority, method: 'CONNECT' });
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nThe sandbox's network allowlist does not admit ${authority.host}:${authority.port}: ${why}\n`,
+      );
+    };
+    const badGateway = (): void => {
       if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
       client.destroy();
-    });
-    client.on('close', () => upstream.destroy());
+    };
+    resolveUpstream(authority.host).then((resolved) => {
+      if ('refused' in resolved) {
+        refuse(resolved.refused);
+        return;
+      }
+      if (client.destroyed) return;
+      const upstream = connect(authority.port, resolved.address, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
+      upstream.on('error', badGateway);
+      client.on('close', () => upstream.destroy());
+    }, badGateway);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -23,6 +23,11 @@ export interface SandboxCgroups {
   readonly enforcesMemory: boolean;
   /** Whether a limit was hit (a fork refused at pids.max; a process OOM-killed at the memory limit). */
   limitsHit(): Promise<{ processes: boolean; memory: boolean }>;
+  /**
+   * Kills every process in the cgroups now (they stay, for `limitsHit`): the sandbox's end that depends neither on
+   * its process group nor on bubblewrap's parent-death signal.
+   */
+  kill(): Promise<void>;
   /** Kills every process still in the cgroups, then removes them. */
   release(): Promise<void>;
 }
@@ -214,6 +219,18 @@ export async function createSandboxCgroups(
         else memory = true;
       }
       return { processes, memory };
+    },
+    async kill() {
+      if (v2Dir !== undefined) await tryWrite(join(v2Dir, 'cgroup.kill'), '1');
+      for (const dir of dirs) {
+        for (const pid of await pidsIn(dir)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Gone already.
+          }
+        }
+      }
     },
     async release() {
       if (released) return;

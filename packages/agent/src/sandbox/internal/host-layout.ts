@@ -18,6 +18,45 @@ const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/lib
 /** Secrets that live under /etc on a stock Debian host; readable by root-in-the-sandbox unless hidden. */
 const HIDDEN_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd'];
 const HIDDEN_DIRECTORIES = ['/etc/ssl/private', '/etc/sudoers.d'];
+/** Entries of /etc looked at, at most: a stock /etc has one or two thousand. */
+const SCAN_LIMIT = 50_000;
+
+/**
+ * Every file under `root` that others may not read and every directory they may not enter: a file kept from
+ * other users is a secret of its owner, and the sandbox runs as the server's user (root, for a root server,
+ * owns root's files inside too). `/etc/default/cacerts`, a database's `pg_hba.conf`, the SSH host keys, a
+ * `credstore`… whatever the host holds, not a list that knows some of them. Symlinks are left alone (their
+ * target is what is mounted or not).
+ */
+function privateEntries(root: string): { files: string[]; directories: string[] } {
+  const files: string[] = [];
+  const directories: string[] = [];
+  const queue = [root];
+  let seen = 0;
+  for (let directory = queue.shift(); directory !== undefined && seen < SCAN_LIMIT; directory = queue.shift()) {
+    let names: string[];
+    try {
+      names = readdirSync(directory);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      seen += 1;
+      const path = join(directory, name);
+      let stat: ReturnType<typeof lstatSync>;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if ((stat.mode & 0o005) !== 0o005) directories.push(path);
+        else queue.push(path);
+      } else if (stat.isFile() && (stat.mode & 0o004) === 0) files.push(path);
+    }
+  }
+  return { files, directories };
+}
 
 function exists(path: string): 'file' | 'directory' | 'symlink' | undefined {
   try {
@@ -40,8 +79,8 @@ export function readHostLayout(): HostLayout {
     if (kind === 'symlink') systemEntries.push({ path, kind: 'symlink', target: readlinkSync(path) });
     else if (kind === 'directory') systemEntries.push({ path, kind: 'directory' });
   }
-  const hiddenFiles = HIDDEN_FILES.filter((path) => exists(path) === 'file');
-  hiddenFiles.push('/etc/sudoers');
+  const scanned = exists('/etc') === 'directory' ? privateEntries('/etc') : { files: [], directories: [] };
+  const hiddenFiles = [...new Set([...HIDDEN_FILES, '/etc/sudoers', ...scanned.files])];
   try {
     // The host's SSH private keys (its identity on the network).
     for (const name of readdirSync('/etc/ssh'))
@@ -55,8 +94,10 @@ export function readHostLayout(): HostLayout {
   return {
     systemEntries,
     runtimeDirectories,
-    hiddenFiles: hiddenFiles.filter((path) => exists(path) === 'file'),
-    hiddenDirectories: HIDDEN_DIRECTORIES.filter((path) => exists(path) === 'directory'),
+    hiddenFiles: [...new Set(hiddenFiles)].filter((path) => exists(path) === 'file'),
+    hiddenDirectories: [...new Set([...HIDDEN_DIRECTORIES, ...scanned.directories])].filter(
+      (path) => exists(path) === 'directory',
+    ),
     node,
   };
 }

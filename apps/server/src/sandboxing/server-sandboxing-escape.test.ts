@@ -1,0 +1,52 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import { resolveServerSandboxing, type ServerSandboxing } from './server-sandboxing.js';
+
+let root: string;
+let dataDir: string;
+let sandboxing: ServerSandboxing;
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'x-server-sandboxing-')));
+  dataDir = join(root, 'home', '.x');
+  mkdirSync(join(dataDir, 'workspaces', 'other'), { recursive: true });
+  mkdirSync(join(root, 'elsewhere'));
+  // Symlinks anyone (a sandboxed command in its workspace, for one) could have left on the host.
+  symlinkSync(join(root, 'home'), join(root, 'elsewhere', 'to-home'));
+  symlinkSync(join(dataDir, 'workspaces', 'other'), join(root, 'elsewhere', 'to-other-workspace'));
+  sandboxing = await resolveServerSandboxing({ unsandboxed: false, dataDir, warn: () => undefined });
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("a sandbox policy that would show the server's data directory", () => {
+  it('is refused in a request, written plainly or through a symlink to it or to a directory holding it', () => {
+    for (const path of [
+      dataDir,
+      join(root, 'home'),
+      join(dataDir, 'workspaces', 'other'),
+      join(root, 'elsewhere', 'to-home'),
+      join(root, 'elsewhere', 'to-other-workspace'),
+    ]) {
+      for (const policy of [{ readablePaths: [path] }, { writablePaths: [path] }])
+        expect(() => sandboxing.policyFor(policy), path).toThrow(InvalidRequestError);
+    }
+    expect(sandboxing.policyFor({ readablePaths: [join(root, 'elsewhere')] }).readablePaths).toEqual([
+      join(root, 'elsewhere'),
+    ]);
+  });
+
+  it('is dropped from a stored conversation, which still opens', () => {
+    const policy = sandboxing.storedPolicy({
+      readablePaths: [join(root, 'elsewhere', 'to-home'), join(root, 'elsewhere')],
+      writablePaths: [join(root, 'elsewhere', 'to-other-workspace')],
+    });
+    expect(policy.readablePaths).toEqual([join(root, 'elsewhere')]);
+    expect(policy.writablePaths).toEqual([]);
+  });
+});

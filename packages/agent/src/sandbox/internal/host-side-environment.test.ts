@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isStartupVariable, splitCommandEnvironment } from './host-side-environment.js';
+
+describe('splitCommandEnvironment', () => {
+  it("keeps the loader's, libc's and shells' start-up variables for inside the sandbox only", () => {
+    const { host, inside } = splitCommandEnvironment({
+      PATH: '/usr/bin:/bin',
+      HOME: '/ws',
+      GITHUB_TOKEN: 'ghp-1',
+      LD_PRELOAD: '/ws/evil.so',
+      LD_LIBRARY_PATH: '/ws/lib',
+      GLIBC_TUNABLES: 'glibc.malloc.check=3',
+      MALLOC_CHECK_: '3',
+      BASH_ENV: '/ws/rc',
+      'BASH_FUNC_echo%%': '() { :; }',
+      ENV: '/ws/rc',
+      SHELLOPTS: 'xtrace',
+      GCONV_PATH: '/ws/gconv',
+    });
+    expect(host).toEqual({ PATH: '/usr/bin:/bin', HOME: '/ws', GITHUB_TOKEN: 'ghp-1' });
+    expect(Object.keys(inside).sort()).toEqual(
+      [
+        'BASH_ENV',
+        'BASH_FUNC_echo%%',
+        'ENV',
+        'GCONV_PATH',
+        'GLIBC_TUNABLES',
+        'LD_LIBRARY_PATH',
+        'LD_PRELOAD',
+        'MALLOC_CHECK_',
+        'SHELLOPTS',
+      ].sort(),
+    );
+  });
+
+  it('leaves ordinary variables alone', () => {
+    for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'NODE_OPTIONS', 'PYTHONPATH', 'LDFLAGS'])
+      expect(isStartupVariable(name), name).toBe(false);
+  });
+});
