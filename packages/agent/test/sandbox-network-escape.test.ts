@@ -272,9 +272,11 @@ describe('an allowlisted name that resolves to the host itself', () => {
   it('does not reach the host loopback (a record under an allowlisted domain pointing at 127.0.0.1)', async () => {
     const alias = loopbackAlias();
     // Where /etc/hosts has no such name, resolve-upstream.test.ts covers the rule alone.
-    if (alias === undefined) return;
-    const listener = alias.address === '::1' ? ipv6 : admitted;
-    if (listener === undefined) return;
+    // Every stock /etc/hosts has one (Debian: the host's name on 127.0.1.1; containers: ip6-localhost).
+    expect(alias, 'a name other than localhost for a loopback address in /etc/hosts').toBeDefined();
+    const listener = alias?.address === '::1' ? ipv6 : admitted;
+    expect(listener, `a listener on ${alias?.address}`).toBeDefined();
+    if (alias === undefined || listener === undefined) return;
     const target = `${alias.name}:${port(listener)}`;
     const outcomes = await probe({ network: { mode: 'allowlist', hosts: [target] } }, [
       { via: 'proxy', raw: `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n` },

@@ -28,7 +28,7 @@ const SCAN_LIMIT = 50_000;
  * `credstore`… whatever the host holds, not a list that knows some of them. Symlinks are left alone (their
  * target is what is mounted or not).
  */
-function privateEntries(root: string): { files: string[]; directories: string[] } {
+export function privateEntries(root: string): { files: string[]; directories: string[] } {
   const files: string[] = [];
   const directories: string[] = [];
   const queue = [root];
