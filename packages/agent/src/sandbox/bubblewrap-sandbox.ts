@@ -10,8 +10,9 @@ import type { AllowlistProxy, DeniedConnection } from './internal/allowlist-prox
 import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
 import type { HostLayout } from './internal/host-layout.js';
 import { splitCommandEnvironment } from './internal/host-side-environment.js';
-import { buildLauncher } from './internal/launcher.js';
+import { buildLauncher, SECCOMP_FD } from './internal/launcher.js';
 import { PROXY_BRIDGE_SOURCE } from './internal/proxy-bridge-source.js';
+import { seccompFilterFile } from './internal/seccomp-filter.js';
 import { signalSandboxedProcesses } from './internal/signal-sandboxed.js';
 import type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
 import { SandboxCommandError } from './sandbox-command-error.js';
@@ -135,6 +136,7 @@ export class BubblewrapSandbox implements Sandbox {
     // act on the launcher and bubblewrap, outside the sandbox: bubblewrap sets those inside only.
     // PWD keeps `sh` from resetting it.
     const environment = splitCommandEnvironment(command.env);
+    const seccompFile = seccompFilterFile();
     const bwrapArgs = buildBwrapArgs({
       workspace: this.workspace,
       cwd,
@@ -145,6 +147,7 @@ export class BubblewrapSandbox implements Sandbox {
       ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
       setenv: environment.inside,
       ...(memoryBytes === undefined || !this.#options.sizesTmpfs ? {} : { tmpSizeBytes: memoryBytes }),
+      ...(seccompFile === undefined ? {} : { seccompFd: SECCOMP_FD }),
       argv,
     });
     let released = false;
@@ -160,7 +163,12 @@ export class BubblewrapSandbox implements Sandbox {
     // The launcher closes every inherited descriptor past stdio and joins the cgroups before becoming bubblewrap,
     // so nothing the sandbox forks can start outside them. A cgroup that enforces a limit must be joined (else
     // exit 125); the one kept only for `cgroup.kill` may not be.
-    const launcher = buildLauncher({ bwrap: this.#options.bwrap, args: bwrapArgs, cgroups: cgroups.procsFiles });
+    const launcher = buildLauncher({
+      bwrap: this.#options.bwrap,
+      args: bwrapArgs,
+      cgroups: cgroups.procsFiles,
+      ...(seccompFile === undefined ? {} : { seccompFile }),
+    });
     return {
       command: launcher.command,
       args: launcher.args,

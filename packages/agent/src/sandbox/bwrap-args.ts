@@ -30,6 +30,11 @@ export interface BwrapArgsOptions {
    * host without a memory cgroup (where RLIMIT_AS, per process, stands in) cannot be filled through /tmp.
    */
   tmpSizeBytes?: number;
+  /**
+   * The descriptor bubblewrap reads the seccomp filter from (`--seccomp`; the launcher opens it), applied to the
+   * command just before it runs, after bubblewrap's own setup. See `seccompProgram`.
+   */
+  seccompFd?: number;
   /** What runs inside: the argv after `--`. */
   argv: readonly string[];
 }
@@ -69,6 +74,7 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const directory of options.hiddenDirectories) args.push('--tmpfs', directory, '--remount-ro', directory);
   for (const [name, value] of Object.entries(options.setenv ?? {})) args.push('--setenv', name, value);
+  if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd));
   args.push('--chdir', options.cwd, '--', ...options.argv);
   return args;
 }

@@ -16,6 +16,9 @@ export interface Launcher {
   args: string[];
 }
 
+/** The descriptor the launcher opens the seccomp filter on, after closing every inherited one past stdio. */
+export const SECCOMP_FD = 3;
+
 let shell: { path: string; options: string[]; closesAll: boolean } | undefined;
 
 /**
@@ -46,6 +49,8 @@ export function buildLauncher(options: {
   bwrap: string;
   args: readonly string[];
   cgroups: readonly { file: string; required: boolean }[];
+  /** The seccomp filter's file, opened as descriptor `SECCOMP_FD` for bubblewrap (`--seccomp`); must open. */
+  seccompFile?: string;
 }): Launcher {
   const { path, options: shellOptions, closesAll } = launcherShell();
   const close = closesAll
@@ -56,12 +61,14 @@ export function buildLauncher(options: {
   const joins = options.cgroups.map(({ file, required }) =>
     required ? `{ echo $$ > ${quote(file)} || exit 125; }` : `{ echo $$ > ${quote(file)}; } 2>/dev/null`,
   );
+  const seccomp =
+    options.seccompFile === undefined ? [] : [`{ exec ${SECCOMP_FD}<${quote(options.seccompFile)}; } || exit 125`];
   return {
     command: path,
     args: [
       ...shellOptions,
       '-c',
-      [close, ...joins, 'exec "$@"'].join('; '),
+      [close, ...seccomp, ...joins, 'exec "$@"'].join('; '),
       'x-sandbox',
       options.bwrap,
       ...options.args,
