@@ -98,6 +98,15 @@ describe('EventLog append and reads', () => {
     expect(() => log.idAt(5)).toThrow(EventIndexOutOfRangeError);
   });
 
+  it('rejects an index that is not an integer, however close to one in range', async () => {
+    const log = await EventLog.open(createMemoryFileStore());
+    await appendMessages(log, 3);
+    for (const index of [0.5, 1.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => log.idAt(index), String(index)).toThrow(EventIndexOutOfRangeError);
+      await expect(log.get(index), String(index)).rejects.toBeInstanceOf(EventIndexOutOfRangeError);
+    }
+  });
+
   it('keeps only cacheSize parsed events and re-reads evicted ones', async () => {
     const { store, counts, reset } = countingStore(createMemoryFileStore());
     await appendMessages(await EventLog.open(store), 5);

@@ -23,6 +23,16 @@ describe('event file names', () => {
     }
   });
 
+  it('accepts ids at the edges of the allowed characters and length', () => {
+    // Each end of every character range, and the longest id a file name may hold.
+    for (const id of ['0', '9', 'A', 'Z', 'a', 'z', '-', '_', 'x'.repeat(200)]) {
+      expect(isStorableEventId(id), id).toBe(true);
+      expect(parseEventFileName(eventFileName(0, id)), id).toEqual({ index: 0, id });
+    }
+    // The characters just outside each range.
+    for (const id of ['/', ':', '@', '[', '`', '{', ',', '.', '^']) expect(isStorableEventId(id), id).toBe(false);
+  });
+
   it('rejects names of any other shape', () => {
     for (const name of [
       'event-0001-abcdef01.json',

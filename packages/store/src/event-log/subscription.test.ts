@@ -33,6 +33,16 @@ describe('EventLog.subscribe', () => {
     expect(entries.map((entry) => entry.index)).toEqual([3]);
   });
 
+  it('starts at the first event when a negative start reaches back past it', async () => {
+    const log = await EventLog.open(createMemoryFileStore());
+    for (let i = 0; i < 4; i++) await log.append(userMessageEvent(`s${i}`));
+    for (const from of [-4, -10]) {
+      const controller = new AbortController();
+      const entries = await collect(log.subscribe(from, { signal: controller.signal }), 3, controller);
+      expect(entries.map((entry) => entry.index)).toEqual([0, 1, 2]);
+    }
+  });
+
   it('has no gap and no duplicate while this instance and another one append concurrently', async () => {
     const store = createMemoryFileStore();
     const log = await EventLog.open(store);

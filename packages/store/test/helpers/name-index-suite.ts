@@ -225,6 +225,35 @@ export function describeNameIndex(name: string, backend: NameIndexBackend): void
     );
 
     it(
+      "keeps its index current when it finishes a crashed writer's append, so the next open lists nothing",
+      withStore(async (store, seedLog) => {
+        await seedLog();
+        // A writer that crashed after its claim, before its event file: only `.slots/` changed.
+        const crashing: FileStore = {
+          ...store,
+          writeIfAbsentThenWrite: undefined,
+          writeIfAbsentThenLinkMany: undefined,
+          write: async (path, data) => {
+            if (path.includes('/event-')) throw new Error('crashed before the event file');
+            return store.write(path, data);
+          },
+        };
+        const orphan = userMessageEvent('claimed only');
+        await expect((await EventLog.open(crashing, { dir: DIR })).append(orphan)).rejects.toThrow('crashed');
+        // This open writes the orphan's event file from its claim (the next one after the index), then closes.
+        const log = await EventLog.open(store, { dir: DIR });
+        expect(await store.exists(`${DIR}/${eventFileName(SEED, orphan.id)}`)).toBe(true);
+        await log.close();
+        const spy = spyListings(store);
+        const reopened = await EventLog.open(store, { dir: DIR });
+        expect(spy.count()).toBe(0);
+        expect(reopened.length).toBe(SEED + 1);
+        expect(await reopened.get(SEED)).toEqual(orphan);
+        expect(await ids(reopened)).toEqual(await listed(store));
+      }),
+    );
+
+    it(
       'ignores the index of a log that was appended to without close (a crash)',
       withStore(async (store, seedLog) => {
         await seedLog();
@@ -269,6 +298,62 @@ export function describeNameIndex(name: string, backend: NameIndexBackend): void
         expect(await reopened.get(SEED)).toEqual(mine);
         expect(await reopened.get(SEED + 1)).toEqual(theirs);
         expect(await ids(reopened)).toEqual(await listed(store));
+      }),
+    );
+
+    it(
+      'keeps what it knows of the directory across a relist, and writes a current index at close',
+      withStore(async (store, seedLog) => {
+        await seedLog();
+        const log = await EventLog.open(store, { dir: DIR });
+        await log.append(userMessageEvent('after the index'));
+        expect(await log.refresh({ relist: true })).toBe(0);
+        await log.close();
+        const spy = spyListings(store);
+        const reopened = await EventLog.open(store, { dir: DIR });
+        expect(spy.count()).toBe(0);
+        expect(await ids(reopened)).toEqual(await ids(log));
+      }),
+    );
+
+    it(
+      'opens an unchanged log from its index and closes it without writing anything',
+      withStore(async (store, seedLog) => {
+        await seedLog();
+        const writes = (['write', 'writeIfAbsent', 'copy', 'delete'] as const).map((method) => vi.spyOn(store, method));
+        const log = await EventLog.open(store, { dir: DIR });
+        expect(log.length).toBe(SEED);
+        await log.close();
+        expect(writes.map((spy) => spy.mock.calls)).toEqual([[], [], [], []]);
+      }),
+    );
+
+    it(
+      'writes no index through a store without listing versions (no open could tell it is current)',
+      withStore(async (store, seedLog) => {
+        await seedLog();
+        await store.delete(nameIndexPath(DIR));
+        const log = await EventLog.open(withoutVersions(store), { dir: DIR });
+        expect(log.length).toBe(SEED);
+        await log.close();
+        expect(await store.exists(nameIndexPath(DIR))).toBe(false);
+      }),
+    );
+
+    it(
+      'writes no index for a directory with a gap (the files after it are not part of the log)',
+      withStore(async (store, seedLog) => {
+        await seedLog();
+        await store.delete(nameIndexPath(DIR));
+        const file = (await store.list(DIR)).find((path) => path.startsWith(`${DIR}/event-00500-`));
+        await store.delete(file!);
+        await store.delete(`${DIR}/.slots/00500.json`);
+        const { logger, messages } = warnings();
+        const gapped = await EventLog.open(store, { dir: DIR, logger });
+        expect(gapped.length).toBe(500);
+        await gapped.close();
+        expect(await store.exists(nameIndexPath(DIR))).toBe(false);
+        expect(messages).toEqual([expect.stringContaining('index 500 is missing')]);
       }),
     );
 
