@@ -59,6 +59,11 @@ describe('EventLog.open dir', () => {
   it("rejects an empty dir with a typed error rather than taking it for the default 'events'", async () => {
     const store = createMemoryFileStore();
     await expect(EventLog.open(store, { dir: '' })).rejects.toBeInstanceOf(InvalidPathError);
+    // Named as given, not as a path built under it (`/.slots/segment`).
+    await expect(EventLog.open(store, { dir: '' })).rejects.toThrow(/must not be empty/);
+    await expect(EventLog.open(store, { dir: 'a/../events' })).rejects.toThrow(
+      'Invalid store path "a/../events": contains a ".." segment',
+    );
     expect(await store.list('')).toEqual([]);
   });
 });

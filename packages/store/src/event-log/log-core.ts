@@ -3,6 +3,7 @@ import type { ChainLink } from '../chain/chain-link.js';
 import { DuplicateEventIdError } from '../errors/duplicate-event-id-error.js';
 import { StoreError } from '../errors.js';
 import type { FileStore } from '../file-store.js';
+import { validateStorePath } from '../store-path.js';
 import { EventCache } from './event-cache.js';
 import type { EventLogLogger, EventLogOptions } from './event-log-options.js';
 import { eventFileName, slotFileName } from './file-names.js';
@@ -66,7 +67,8 @@ export class LogCore {
 
   constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
-    this.dir = options.dir ?? 'events';
+    // Checked here, once, so a bad `dir` is named as it was given, not as the first path built under it.
+    this.dir = validateStorePath(options.dir ?? 'events');
     this.cache = new EventCache(options.cacheSize ?? 1024);
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.logger = options.logger;
