@@ -22,7 +22,7 @@ function usage(fields: Partial<TokenUsage>): TokenUsage {
 
 describe('a usage that counts tokens on one side only', () => {
   for (const [side, fields] of [
-    ['prompt', { prompt_tokens: 5 }],
+    ['prompt', { prompt_tokens: 1 }],
     ['completion', { completion_tokens: 1 }],
   ] as const) {
     it(`is recorded when only its ${side} tokens count`, () => {
