@@ -87,6 +87,17 @@ async function initialize(h: Harness): Promise<{ status: number; id: string | un
   return { status: response.status, id };
 }
 
+/** A `tools/list` in session `id`, read to its end; its status. */
+async function listTools(h: Harness, id: string): Promise<number> {
+  const response = await fetch(h.url, {
+    method: 'POST',
+    headers: { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+  });
+  await response.text();
+  return response.status;
+}
+
 describe('McpSessions sweeps, by the injected clock', () => {
   it('sweeps once per interval as short as the idle limit, ending the sessions idle for it, and empties their buffer', async () => {
     const h = await harness({ idleMs: 1000 });
@@ -146,6 +157,10 @@ describe('McpSessions sweeps, by the injected clock', () => {
     const h = await harness({ idleMs: 120_000, maxSessions: 1 });
     const first = await initialize(h);
     expect(first.status).toBe(200);
+    // Requests in a live session take no slot of their own (only an initialize being answered does).
+    expect(await listTools(h, first.id!)).toBe(200);
+    expect(await listTools(h, first.id!)).toBe(200);
+    expect((await initialize(h)).status).toBe(503);
     // A sweep just before the first session is idle: the next one is not due for another minute.
     h.clock.now = T0 + 119_999;
     await h.sessions.sweepIfDue();
