@@ -112,7 +112,7 @@ describe('sub-agents of an open conversation', () => {
     );
     expect(conversation.fullState().sub_conversation_ids).toEqual([]);
     await conversation.sendMessage(
-      { role: 'user', content: [{ type: 'text', text: 'Send a scout' }], thinking_blocks: [] },
+      { role: 'user', content: [{ cache_prompt: false, type: 'text', text: 'Send a scout' }], thinking_blocks: [] },
       { run: true },
     );
     expect(await conversation.waitForRun(60_000)).toBe(true);
