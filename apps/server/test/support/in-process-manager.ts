@@ -47,6 +47,8 @@ export async function startInProcessManager(
     allowScriptedAgents?: boolean;
     /** Replicas' options (`shared`): the store is shared with other managers. */
     shared?: ConversationManagerOptions['shared'];
+    /** What a single server does with the action a restart cut off (`ConversationManagerOptions`). */
+    interruptedActions?: ConversationManagerOptions['interruptedActions'];
   } = {},
 ): Promise<InProcessManager> {
   const workspaceRoot = await mkdtemp(join(tmpdir(), 'x-in-process-manager-'));
@@ -63,6 +65,7 @@ export async function startInProcessManager(
     now: () => now,
     ...(options.allowScriptedAgents === undefined ? {} : { allowScriptedAgents: options.allowScriptedAgents }),
     ...(options.shared === undefined ? {} : { shared: options.shared }),
+    ...(options.interruptedActions === undefined ? {} : { interruptedActions: options.interruptedActions }),
     sandboxing: await resolveServerSandboxing({
       unsandboxed: false,
       dataDir: join(workspaceRoot, 'data'),
