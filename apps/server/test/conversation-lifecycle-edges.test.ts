@@ -2,21 +2,12 @@
 // published full state, closing and releasing one already let go, interrupted deletes finished at start, forks
 // onto a deleted id, and scripted agents on a server not started for testing.
 import type { AnyEvent } from '@x/events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeTombstone } from '../src/conversations/tombstones.js';
 import { hyphenate } from '../src/internal/conversation-ids.js';
-import { type InProcessManager, offlineRequest, startInProcessManager } from './support/in-process-manager.js';
+import { managersStoppedAfterEach, offlineRequest } from './support/in-process-manager.js';
 
-const started: InProcessManager[] = [];
-afterEach(async () => {
-  for (const server of started.splice(0).reverse()) await server.stop();
-});
-
-async function start(options: Parameters<typeof startInProcessManager>[0] = {}): Promise<InProcessManager> {
-  const server = await startInProcessManager(options);
-  started.push(server);
-  return server;
-}
+const start = managersStoppedAfterEach();
 
 const ID = '0123456789abcdef0123456789abcdef';
 const OTHER = 'fedcba9876543210fedcba9876543210';

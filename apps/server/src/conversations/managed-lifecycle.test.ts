@@ -1,26 +1,13 @@
 import { createMemoryFileStore } from '@x/store';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type InProcessManager,
-  offlineRequest as request,
-  startInProcessManager,
-} from '../../test/support/in-process-manager.js';
+import { describe, expect, it } from 'vitest';
+import { managersStoppedAfterEach, offlineRequest as request } from '../../test/support/in-process-manager.js';
 import { hyphenate } from '../internal/conversation-ids.js';
 import { readConversationMeta } from './conversation-meta.js';
 
 // The server's conversation lifecycle in process (no HTTP): a manager on a memory store, offline agents without
 // tools, and an injected clock for idle release.
 
-const started: InProcessManager[] = [];
-afterEach(async () => {
-  for (const server of started.splice(0).reverse()) await server.stop();
-});
-
-async function startManager(options: Parameters<typeof startInProcessManager>[0] = {}): Promise<InProcessManager> {
-  const server = await startInProcessManager(options);
-  started.push(server);
-  return server;
-}
+const startManager = managersStoppedAfterEach();
 
 const ID = '0123456789abcdef0123456789abcdef';
 

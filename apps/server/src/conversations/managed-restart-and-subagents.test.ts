@@ -1,11 +1,10 @@
 import { createEvent } from '@x/events';
 import { createMemoryFileStore, EventLog, type FileStore } from '@x/store';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type InProcessManager,
+  managersStoppedAfterEach,
   recordingLogger,
   offlineRequest as request,
-  startInProcessManager,
 } from '../../test/support/in-process-manager.js';
 import { hyphenate } from '../internal/conversation-ids.js';
 import { readConversationMeta, writeConversationMeta } from './conversation-meta.js';
@@ -15,16 +14,7 @@ import { resumeInterruptedRuns } from './resume-on-start.js';
 // whether the run a restart cut off is to be resumed (`interruptedActions`), and the sub-agents' conversations a
 // `delegate` call made while it is open (ConversationInfo's `sub_conversation_ids`).
 
-const started: InProcessManager[] = [];
-afterEach(async () => {
-  for (const server of started.splice(0).reverse()) await server.stop();
-});
-
-async function startManager(options: Parameters<typeof startInProcessManager>[0] = {}): Promise<InProcessManager> {
-  const server = await startInProcessManager(options);
-  started.push(server);
-  return server;
-}
+const startManager = managersStoppedAfterEach();
 
 const ID = '0123456789abcdef0123456789abcdef';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFileStore, type FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
+import { afterEach } from 'vitest';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../src/api/request-schemas.js';
 import { ConversationManager, type ConversationManagerOptions } from '../../src/conversations/conversation-manager.js';
 import { resolveServerSandboxing } from '../../src/sandboxing/server-sandboxing.js';
@@ -90,4 +91,22 @@ export async function startInProcessManager(
 /** A create request for an offline agent without tools, with the schema's defaults. */
 export function offlineRequest(fields: Record<string, unknown> = {}): StartConversationRequest {
   return startConversationRequestSchema.parse({ agent: { llm: { model: 'offline' }, tools: [] }, ...fields });
+}
+
+/**
+ * A `startInProcessManager` whose managers are all stopped after each test, newest first. Call it once at a test
+ * file's top level (it registers the `afterEach`).
+ */
+export function managersStoppedAfterEach(): (
+  options?: Parameters<typeof startInProcessManager>[0],
+) => Promise<InProcessManager> {
+  const started: InProcessManager[] = [];
+  afterEach(async () => {
+    for (const server of started.splice(0).reverse()) await server.stop();
+  });
+  return async (options = {}) => {
+    const server = await startInProcessManager(options);
+    started.push(server);
+    return server;
+  };
 }
