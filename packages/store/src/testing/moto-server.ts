@@ -35,7 +35,8 @@ const MOTO_WITH_ATOMIC_REQUESTS = [
 /**
  * Starts moto's S3 server (`python3 -m moto.server`, with requests made atomic, see above) on 127.0.0.1 with an OS-chosen port. moto is the
  * test server because it implements `If-None-Match: *` on PutObject, which `writeIfAbsent` relies on.
- * Throws a `StoreError` with code `moto_unavailable` and install instructions when moto is missing.
+ * Throws a `StoreError` with code `moto_unavailable` and install instructions when moto is missing, or when it has
+ * not said its port within `startTimeoutMs` (default 60 s: a safety net, generous for a loaded machine).
  */
 export async function startMotoServer(options: { python?: string; startTimeoutMs?: number } = {}): Promise<MotoServer> {
   const python = options.python ?? 'python3';
@@ -51,7 +52,7 @@ export async function startMotoServer(options: { python?: string; startTimeoutMs
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const endpoint = await waitForEndpoint(child, options.startTimeoutMs ?? 20_000);
+  const endpoint = await waitForEndpoint(child, options.startTimeoutMs ?? 60_000);
   return {
     endpoint,
     async stop() {
