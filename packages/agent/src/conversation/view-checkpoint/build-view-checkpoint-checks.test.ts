@@ -1,38 +1,15 @@
 // buildViewCheckpoint names a view's fold by log index, or answers undefined when it cannot (then no checkpoint is
 // written and a resume rebuilds the view): each checkpoint is held to what it must name, built again from scratch.
-import { type AnyEvent, createEvent, ROOT_PARENT_ID, View, withParent } from '@x/events';
+import { createEvent, View } from '@x/events';
 import { createMemoryFileStore, EventLog, type EventLogLike } from '@x/store';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../../state/apply-event.js';
-import { type ConversationState, initialConversationState } from '../../state/conversation-state.js';
+import { checkpointConversation } from '../../../test/support/checkpoint-conversation.js';
+import type { ConversationState } from '../../state/conversation-state.js';
 import { buildViewCheckpoint } from './build-view-checkpoint.js';
 
 const user = (text: string) =>
   createEvent('MessageEvent', { source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } });
 const title = (value: string) => createEvent('ConversationStateUpdateEvent', { key: 'title', value });
-
-/** A log, its state and its live view; `append` stamps each event after HEAD (state updates keep HEAD). */
-async function conversation() {
-  const log = await EventLog.open(createMemoryFileStore(), { dir: 'conversation/events' });
-  let state: ConversationState = initialConversationState({ id: 'c' });
-  let parent: string = ROOT_PARENT_ID;
-  const view = new View();
-  return {
-    log,
-    view,
-    get state() {
-      return state;
-    },
-    async append(event: AnyEvent): Promise<AnyEvent> {
-      const stamped = withParent(event, parent);
-      await log.append(stamped);
-      state = applyEvent(state, stamped);
-      view.append(stamped);
-      if (event.kind !== 'ConversationStateUpdateEvent') parent = stamped.id;
-      return stamped;
-    },
-  };
-}
 
 /** The checkpoint of a copy of the view's fold: built with nothing remembered from earlier checkpoints. */
 function fresh(view: View, state: ConversationState, log: EventLogLike) {
@@ -41,7 +18,7 @@ function fresh(view: View, state: ConversationState, log: EventLogLike) {
 
 describe('buildViewCheckpoint', () => {
   it('names the state, the log’s last event and the view’s runs and summaries', async () => {
-    const c = await conversation();
+    const c = await checkpointConversation();
     expect(buildViewCheckpoint(c.view, c.state, c.log)).toEqual({
       version: 1,
       event_count: 0,
@@ -81,7 +58,7 @@ describe('buildViewCheckpoint', () => {
   });
 
   it('finds events far apart in the log, and names what a fresh build names at every step', async () => {
-    const c = await conversation();
+    const c = await checkpointConversation();
     for (let step = 0; step < 60; step++) {
       // Between 0 and 40 state updates between two messages: the near lookup and the lookup by id both.
       for (let n = 0; n < (step * 7) % 41; n++) await c.append(title(`${step}-${n}`));
@@ -96,7 +73,7 @@ describe('buildViewCheckpoint', () => {
   });
 
   it('names the indices of the log it is given, after a checkpoint for another log', async () => {
-    const c = await conversation();
+    const c = await checkpointConversation();
     for (let step = 0; step < 5; step++) await c.append(user(`m${step}`));
     expect(buildViewCheckpoint(c.view, c.state, c.log)?.entries).toEqual([[0, 5]]);
     // The same events one index later in another log.
@@ -109,7 +86,7 @@ describe('buildViewCheckpoint', () => {
   });
 
   it('is undefined when the view is not restorable, or names events its state or log does not hold', async () => {
-    const c = await conversation();
+    const c = await checkpointConversation();
     for (let step = 0; step < 3; step++) await c.append(user(`m${step}`));
     // A state past the end of the log, or one from before the view's last event.
     expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 4 }, c.log)).toBeUndefined();
@@ -143,7 +120,7 @@ describe('buildViewCheckpoint', () => {
   });
 
   it('puts a summary between the runs around it, even when their log indices follow each other', async () => {
-    const c = await conversation();
+    const c = await checkpointConversation();
     const first = await c.append(user('a'));
     await c.append(user('b'));
     await c.append(user('c'));

@@ -1,11 +1,10 @@
 // writeViewCheckpoint in process: the checkpoint file next to base_state.json is written as the view's checkpoint
 // text (without fsync where the store can), removed when the view cannot be checkpointed, and left alone while the
 // view has not been built (restoreView checks an older file against the log before using it).
-import { type AnyEvent, createEvent, ROOT_PARENT_ID, View, withParent } from '@x/events';
-import { createMemoryFileStore, EventLog, type FileStore } from '@x/store';
+import { createEvent, ROOT_PARENT_ID, withParent } from '@x/events';
+import { createMemoryFileStore, type FileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../../state/apply-event.js';
-import { type ConversationState, initialConversationState } from '../../state/conversation-state.js';
+import { checkpointConversation } from '../../../test/support/checkpoint-conversation.js';
 import { buildViewCheckpoint, writeViewCheckpoint } from './build-view-checkpoint.js';
 import { VIEW_CHECKPOINT_FILE } from './view-checkpoint-file.js';
 
@@ -40,33 +39,11 @@ function recordingStore(rebuildable: boolean): { store: FileStore; calls: string
   return { store, calls };
 }
 
-/** A conversation's log (in `store`), its state and its live view. */
-async function conversation(store: FileStore) {
-  const log = await EventLog.open(store, { dir: `${DIR}/events` });
-  let state: ConversationState = initialConversationState({ id: 'c' });
-  let parent: string = ROOT_PARENT_ID;
-  const view = new View();
-  return {
-    log,
-    view,
-    get state() {
-      return state;
-    },
-    async append(event: AnyEvent): Promise<void> {
-      const stamped = withParent(event, parent);
-      await log.append(stamped);
-      state = applyEvent(state, stamped);
-      view.append(stamped);
-      parent = stamped.id;
-    },
-  };
-}
-
 describe('writeViewCheckpoint', () => {
   for (const rebuildable of [true, false]) {
     it(`writes the view's checkpoint with ${rebuildable ? 'writeRebuildable (no fsync)' : 'write when the store has no writeRebuildable'}`, async () => {
       const { store, calls } = recordingStore(rebuildable);
-      const c = await conversation(store);
+      const c = await checkpointConversation(store, DIR);
       await c.append(user('a'));
       await c.append(user('b'));
       await writeViewCheckpoint(store, DIR, c.view, c.state, c.log);
@@ -84,7 +61,7 @@ describe('writeViewCheckpoint', () => {
 
   it('leaves an older file alone while the view has not been built', async () => {
     const { store, calls } = recordingStore(true);
-    const c = await conversation(store);
+    const c = await checkpointConversation(store, DIR);
     await c.append(user('a'));
     await writeViewCheckpoint(store, DIR, c.view, c.state, c.log);
     const written = await store.read(PATH);
@@ -97,7 +74,7 @@ describe('writeViewCheckpoint', () => {
 
   it('removes the file when the view cannot be checkpointed, and is quiet when there is none', async () => {
     const { store, calls } = recordingStore(true);
-    const c = await conversation(store);
+    const c = await checkpointConversation(store, DIR);
     await c.append(user('a'));
     await writeViewCheckpoint(store, DIR, c.view, c.state, c.log);
     expect(await store.exists(PATH)).toBe(true);
