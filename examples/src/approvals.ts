@@ -17,7 +17,8 @@ const sendEmail = defineTool({
 
 // Rules are zod-validated config: the first rule that applies decides.
 const approvalRules = approvalRulesSchema.parse([
-  { name: 'internal-mail', tool: 'send_email', arguments: { to: '@example\\.com$' }, status: 'approved' },
+  // An approving pattern matches the whole value: one internal address, never a list with an outside one in it.
+  { name: 'internal-mail', tool: 'send_email', arguments: { to: '[^@,;\\s]+@example\\.com' }, status: 'approved' },
   { tool: 'send_email', status: 'user-approval' },
 ]);
 

@@ -250,7 +250,7 @@ describe('approval rules', () => {
         status: 'denied',
         reason: 'secrets stay',
       },
-      { name: 'safe', tool: 'record_effect', arguments: { label: '^safe' }, status: 'approved' },
+      { name: 'safe', tool: 'record_effect', arguments: { label: 'safe-[a-z]+' }, status: 'approved' },
       { tool: '*', arguments: { label: 'ask' }, status: 'user-approval' },
     ];
     const { conversation, events, result } = await waiting(

@@ -84,7 +84,7 @@ export function defineRun(program: Command): void {
     )
     .option(
       '--approval-rules <file>',
-      'JSON array of approval rules deciding per tool and argument pattern: [{"tool": "terminal", "arguments": {"command": "^ls"}, "status": "approved"}] (statuses approved, denied with "reason", user-approval, not-applicable)',
+      'JSON array of approval rules deciding per tool and argument pattern: [{"tool": "terminal", "arguments": {"command": "ls( -la)?"}, "status": "approved"}] (statuses approved, denied with "reason", user-approval, not-applicable; an approving pattern must match the whole value, the others match anywhere)',
     )
     .option(
       '--mcp-config <file>',

@@ -19,7 +19,8 @@ const regexSource = z.string().refine(
 
 /**
  * One rule: which tool (a name, several, or `*`), optionally which arguments (argument name → regular expression
- * its value must match; a non-string value is matched as JSON), and the status it answers.
+ * its value must match; a non-string value is matched as JSON), and the status it answers. An `approved` rule's
+ * pattern must match the whole value; the others' anywhere in it (see `evaluateApprovalRules`).
  */
 export const approvalRuleSchema = z.strictObject({
   /** Recorded as the decision's principal, `rule:<name>` (default: `rule:<index>`). */
@@ -43,12 +44,18 @@ export interface RuleVerdict {
   reason?: string;
 }
 
-/** What the rules answer for one action (pure). */
+/**
+ * What the rules answer for one action (pure). Each way a pattern can be misread fails closed: an `approved` rule's
+ * pattern must match the whole value (as if between `^(?:` and `)$`), so `ls( -la)?` approves `ls -la` and never
+ * `ls -la; rm -rf ~` or `ls` followed by a newline and another command, and an approved address
+ * `[^@,\s]+@example\.com` never approves a second, outside one; a `denied` or `user-approval` rule's pattern matches
+ * anywhere, so `\brm\b` catches a `rm` wherever it is in the command.
+ */
 export function evaluateApprovalRules(rules: ApprovalRules, action: ActionEvent): RuleVerdict {
   const args = action.action ?? {};
   for (const [index, rule] of rules.entries()) {
     if (rule.status === 'not-applicable' || !matchesTool(rule, action.tool_name)) continue;
-    if (!matchesArguments(rule, args)) continue;
+    if (!matchesArguments(rule, args, rule.status === 'approved')) continue;
     const principal = `rule:${rule.name ?? index}`;
     if (rule.status !== 'denied') return { status: rule.status, principal };
     return {
@@ -65,12 +72,13 @@ function matchesTool(rule: ApprovalRule, toolName: string): boolean {
   return tools.includes('*') || tools.includes(toolName);
 }
 
-function matchesArguments(rule: ApprovalRule, args: Readonly<Record<string, unknown>>): boolean {
+function matchesArguments(rule: ApprovalRule, args: Readonly<Record<string, unknown>>, whole: boolean): boolean {
   for (const [name, pattern] of Object.entries(rule.arguments ?? {})) {
     const value = args[name];
     if (value === undefined) return false;
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (!new RegExp(pattern).test(text)) return false;
+    // A group, so a top-level alternation (`ls|pwd`) is anchored as a whole, not at one end each.
+    if (!new RegExp(whole ? `^(?:${pattern})$` : pattern).test(text)) return false;
   }
   return true;
 }
