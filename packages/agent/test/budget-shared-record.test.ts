@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, BUDGET_FILE, budgetRecordSchema, createOpenAILLM, defaultTools } from '../src/index.js';
 import type { ScriptedReply } from '../src/testing/index.js';
+import { effectTool } from './support/approval-tools.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -25,7 +26,7 @@ function agentOf(h: Harness, priced: boolean): Agent {
     maxRetries: 0,
     ...(priced ? { pricing } : {}),
   });
-  return new Agent({ llm, tools: defaultTools() });
+  return new Agent({ llm, tools: [...defaultTools(), effectTool] });
 }
 
 describe('a budget shared with other processes', () => {
@@ -64,6 +65,34 @@ describe("a run's own budget", () => {
 
     expect((await conversation.run({ budget: { maxUsd: 5, allowUnknownCost: true } })).status).toBe('finished');
     expect(harness.server.requests).toHaveLength(2);
+    await conversation.close();
+  });
+});
+
+describe('a budget reached while an approved action waits', () => {
+  it('still runs the approved action (no model call), then stops before the next call', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'record_effect', arguments: { label: 'approved' } }] },
+      finish,
+    ]);
+    // The first call costs $0.015; the next is estimated at $0.015 more, past $0.02.
+    const { conversation, events } = await harness.conversation({
+      agent: agentOf(harness, true),
+      budget: 0.02,
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [action] = await conversation.pendingActions();
+    await conversation.decide([{ action_id: action!.id, decision: { kind: 'approve' } }], { principal: 'carol' });
+
+    const result = await conversation.run();
+    expect(result.status).toBe('error');
+    expect(result.stoppedBeforeModelCall).toContain('maximum budget limit ($0.0200)');
+    expect(harness.server.requests).toHaveLength(1);
+    const executed = events.filter((event) => event.kind === 'ObservationEvent' && event.action_id === action!.id);
+    expect(executed).toHaveLength(1);
+    expect(await readFile(join(harness.workspace, 'effects.log'), 'utf8')).toContain('approved');
     await conversation.close();
   });
 });
