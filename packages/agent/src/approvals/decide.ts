@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionEvent } from '@x/events';
+import { canonicalJson } from '@x/store';
 import type { ApprovalHost } from './approval-host.js';
 import {
   type ActionDecision,
@@ -161,9 +162,13 @@ export function recordOf(
   };
 }
 
-/** A retry of the same decision by the same principal succeeds without recording anything again. */
+/**
+ * A retry of the same decision by the same principal succeeds without recording anything again. Compared as
+ * canonical JSON: a client that rebuilds its request may send the same edited arguments with their keys in another
+ * order, which is the same decision.
+ */
 function sameDecision(existing: DecisionRecord, decision: ApprovalDecision, principal: string): boolean {
-  return existing.principal === principal && JSON.stringify(existing.decision) === JSON.stringify(decision);
+  return existing.principal === principal && canonicalJson(existing.decision) === canonicalJson(decision);
 }
 
 /**
