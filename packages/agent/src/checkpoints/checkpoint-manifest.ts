@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { CheckpointDamagedError } from './errors/checkpoint-damaged-error.js';
 
 /** One regular file of a workspace checkpoint. */
 export const checkpointFileSchema = z.object({
@@ -39,4 +40,37 @@ export function checkpointId(manifest: CheckpointManifest): string {
   for (const file of manifest.files) hash.update(`f\0${file.path}\0${file.sha256}\0${file.mode}\n`);
   for (const link of manifest.symlinks) hash.update(`l\0${link.path}\0${link.target}\n`);
   return hash.digest('hex');
+}
+
+/**
+ * Refuses a tree a restore must not follow: a path that is not a plain relative one (absolute, empty, `.` or `..`
+ * segments, a NUL byte), or an entry below another file or link of the tree (`link/x` would be written through the
+ * link). A snapshot never makes one; a tree read from a store someone else can write may hold one. Before any file
+ * is touched: `CheckpointDamagedError` naming the path.
+ */
+export function checkRestorableTree(manifest: CheckpointManifest): void {
+  const leaves = new Set<string>();
+  for (const entry of [...manifest.files, ...manifest.symlinks]) {
+    if (leaves.has(entry.path)) refuse(manifest, entry.path, 'it is listed twice');
+    leaves.add(entry.path);
+  }
+  // A skipped '' is an unreadable workspace root: nothing to restore there.
+  const skipped = manifest.skipped.filter((entry) => entry.path !== '');
+  for (const { path } of [...manifest.files, ...manifest.symlinks, ...skipped]) {
+    const segments = path.split('/');
+    if (path.includes('\0') || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+      refuse(manifest, path, 'it is not a relative path inside the workspace');
+    }
+    for (let depth = 1; depth < segments.length; depth++) {
+      const above = segments.slice(0, depth).join('/');
+      if (leaves.has(above)) refuse(manifest, path, `it lies below the file or link '${above}'`);
+    }
+  }
+}
+
+function refuse(manifest: CheckpointManifest, path: string, reason: string): never {
+  throw new CheckpointDamagedError(
+    `checkpoint ${checkpointId(manifest)}`,
+    `its path ${JSON.stringify(path)} cannot be restored: ${reason}`,
+  );
 }

@@ -1,7 +1,12 @@
-import { chmod, mkdir, rm, rmdir, symlink, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import type { CheckpointManifest } from './checkpoint-manifest.js';
+import { mkdir, realpath } from 'node:fs/promises';
+import { type CheckpointManifest, checkRestorableTree } from './checkpoint-manifest.js';
 import type { CheckpointStore } from './checkpoint-store.js';
+import {
+  pruneEmptyParents,
+  removeWorkspaceEntry,
+  writeWorkspaceFile,
+  writeWorkspaceSymlink,
+} from './internal/confined-entries.js';
 import { snapshotWorkspace } from './workspace-snapshot.js';
 
 /** What a restore changed. */
@@ -13,8 +18,11 @@ export interface RestoreResult {
 /**
  * Makes `workspace` hold exactly the files of `target`: writes what differs, removes what the checkpoint did not
  * have (leaving `.git` and the files the checkpoint could not read alone). Every blob needed is read and verified
- * before the first file is touched, so a damaged store (`CheckpointDamagedError`) leaves the workspace as it was.
- * `current` is the workspace's latest manifest, whose size and mtime spare rehashing unchanged files.
+ * before the first file is touched, so a damaged store (`CheckpointDamagedError`) leaves the workspace as it was;
+ * so is every path of `target`, which must stay inside the workspace (see `checkRestorableTree`). Each file is
+ * then written through its parent's verified descriptor, never through a link (see `internal/confined-entries`):
+ * the agent's background processes may still be changing the workspace. `current` is the workspace's latest
+ * manifest, whose size and mtime spare rehashing unchanged files.
  */
 export async function restoreWorkspace(options: {
   workspace: string;
@@ -23,7 +31,9 @@ export async function restoreWorkspace(options: {
   current?: CheckpointManifest;
 }): Promise<RestoreResult> {
   const { workspace, target, objects } = options;
+  checkRestorableTree(target);
   await mkdir(workspace, { recursive: true });
+  const root = await realpath(workspace);
   const now = await snapshotWorkspace(workspace, options.current);
   const present = new Map(now.files.map((file) => [file.path, file]));
   const presentLinks = new Map(now.symlinks.map((link) => [link.path, link.target]));
@@ -39,56 +49,11 @@ export async function restoreWorkspace(options: {
 
   const contents = await objects.getBlobs(toWrite.map((file) => file.sha256));
 
-  for (const path of toRemove) await rm(join(workspace, path), { force: true });
-  for (const path of toRemove) await pruneEmptyParents(workspace, path);
+  for (const path of toRemove) await removeWorkspaceEntry(root, path);
+  for (const path of toRemove) await pruneEmptyParents(root, path);
   for (const [index, file] of toWrite.entries()) {
-    const absolute = join(workspace, file.path);
-    await prepareParent(workspace, file.path);
-    // A directory (or link) where the file goes: replaced, as the checkpoint had a file there.
-    await rm(absolute, { recursive: true, force: true });
-    await writeFile(absolute, contents[index]!, { mode: file.mode });
-    await chmod(absolute, file.mode);
-    const seconds = file.mtime_ms / 1000;
-    await utimes(absolute, seconds, seconds);
+    await writeWorkspaceFile(root, file.path, { content: contents[index]!, mode: file.mode, mtimeMs: file.mtime_ms });
   }
-  for (const link of toLink) {
-    const absolute = join(workspace, link.path);
-    await prepareParent(workspace, link.path);
-    await rm(absolute, { recursive: true, force: true });
-    await symlink(link.target, absolute);
-  }
+  for (const link of toLink) await writeWorkspaceSymlink(root, link.path, link.target);
   return { written: [...toWrite.map((file) => file.path), ...toLink.map((link) => link.path)], removed: toRemove };
-}
-
-/** Creates the parent directories of `path`, removing a file that stands where one of them goes. */
-async function prepareParent(workspace: string, path: string): Promise<void> {
-  const parent = dirname(path);
-  if (parent === '.') return;
-  try {
-    await mkdir(join(workspace, parent), { recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') {
-      throw error;
-    }
-    const segments = parent.split('/');
-    for (let depth = 1; depth <= segments.length; depth++) {
-      const prefix = join(workspace, ...segments.slice(0, depth));
-      await mkdir(prefix).catch(async (inner: NodeJS.ErrnoException) => {
-        if (inner.code !== 'EEXIST') throw inner;
-        await rm(prefix, { force: true }).catch(() => undefined);
-        await mkdir(prefix).catch(() => undefined);
-      });
-    }
-  }
-}
-
-/** Removes the directories a removal emptied, up to the workspace (which stays). */
-async function pruneEmptyParents(workspace: string, path: string): Promise<void> {
-  for (let parent = dirname(path); parent !== '.'; parent = dirname(parent)) {
-    try {
-      await rmdir(join(workspace, parent));
-    } catch {
-      return;
-    }
-  }
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointFile, CheckpointManifest, SkippedFile } from './checkpoint-manifest.js';
+import { listDirectory, readWorkspaceFile } from './internal/confined-entries.js';
 
 /**
  * Directories a checkpoint leaves out, at any depth: `.git` has its own history (restoring it would rewrite refs
@@ -18,6 +19,8 @@ const RACY_MS = 2000;
  * `previous` keeps its hash unread, so a step that changed nothing costs one stat per file. A file that cannot
  * be read (permissions, vanished mid-walk) is listed in `skipped` with the reason rather than failing the step.
  * `onContent` receives each file read (its hash and bytes) so the caller stores blobs without a second read.
+ * Directories are listed and files read through descriptors verified to lie inside the workspace, never through a
+ * link (`internal/confined-entries`): a directory the agent swaps for a link mid-walk cannot bring a host file in.
  */
 export async function snapshotWorkspace(
   workspace: string,
@@ -28,7 +31,11 @@ export async function snapshotWorkspace(
   const files: CheckpointFile[] = [];
   const symlinks: CheckpointManifest['symlinks'] = [];
   const skipped: SkippedFile[] = [];
-  const paths = await walk(workspace, '', skipped);
+  const root = await realpath(workspace).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  const paths = root === undefined ? [] : await walk(root, '', skipped);
   const takenMs = Date.now();
   // A hash is trusted by size and mtime only if the file was older than the clock's granularity when hashed:
   // a write in the same tick as the one hashed would leave both unchanged (git's "racy" files).
@@ -39,7 +46,7 @@ export async function snapshotWorkspace(
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const path = paths[next++]!;
-      const absolute = join(workspace, path);
+      const absolute = join(root!, path);
       let loaded: { content: Buffer; mtime_ms: number; mode: number };
       try {
         const stat = await lstat(absolute);
@@ -54,7 +61,10 @@ export async function snapshotWorkspace(
           files.push({ ...cached, mode });
           continue;
         }
-        loaded = { content: await readFile(absolute), mtime_ms: stat.mtimeMs, mode };
+        const read = await readWorkspaceFile(root!, path);
+        // Gone between the listing and the read: it is simply not part of this checkpoint.
+        if (read === undefined) continue;
+        loaded = read;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // Gone between the listing and the read: it is simply not part of this checkpoint.
@@ -84,10 +94,11 @@ export async function snapshotWorkspace(
 async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<string[]> {
   let entries: Dirent[];
   try {
-    entries = await readdir(dir === '' ? root : join(root, dir), { withFileTypes: true });
+    entries = await listDirectory(root, dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || (dir === '' && code === 'ENOTDIR')) return [];
+    const problem = (error as { problem?: string }).problem;
+    if (code === 'ENOENT' || problem === 'missing' || (dir === '' && problem === 'not_regular')) return [];
     skipped.push({ path: dir, reason: (error as Error).message });
     return [];
   }

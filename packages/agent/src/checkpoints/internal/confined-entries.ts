@@ -1,0 +1,136 @@
+import { constants, type Dirent } from 'node:fs';
+import { type FileHandle, open, readdir, rm, rmdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openOrCreateDirectory, openVerifiedDirectory } from '../../paths/verified-directory.js';
+import { WorkspacePathError } from '../../paths/workspace-path-error.js';
+
+// Checkpoints read and write the workspace with the server's authority while the agent's background processes
+// (the sandboxed shell session outlives a step) may still be changing it: a directory swapped for a link to the
+// outside between a check and a use would let a snapshot copy a host file into a checkpoint (and a restore hand it
+// to the agent), or a restore write outside the workspace. So every entry is reached through its parent directory's
+// descriptor, verified to lie inside the workspace (`openVerifiedDirectory`), and opened without following a link.
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+function splitPath(path: string): { parent: string; name: string } {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? { parent: '', name: path } : { parent: path.slice(0, slash), name: path.slice(slash + 1) };
+}
+
+/**
+ * Runs `use` with a path naming `path`'s parent directory itself (`/proc/self/fd/<n>` on Linux), opened through
+ * descriptors verified to lie inside `realRoot`; `create` makes missing parents, one verified component at a time.
+ * A parent that is a link to the outside, a file, or was swapped for one, is a `WorkspacePathError`.
+ */
+async function inParent<T>(
+  realRoot: string,
+  path: string,
+  create: boolean,
+  use: (entry: string) => Promise<T>,
+): Promise<T> {
+  const { parent, name } = splitPath(path);
+  const at = join(realRoot, parent);
+  const directory = create
+    ? await openOrCreateDirectory(realRoot, at, path)
+    : await openVerifiedDirectory(realRoot, at, path);
+  try {
+    return await use(join(directory.base, name));
+  } finally {
+    await directory.close();
+  }
+}
+
+/** The entries of the workspace directory `dir` ('' for the root), listed through its verified descriptor. */
+export async function listDirectory(realRoot: string, dir: string): Promise<Dirent[]> {
+  const directory = await openVerifiedDirectory(realRoot, join(realRoot, dir), dir === '' ? '.' : dir);
+  try {
+    return await readdir(directory.base, { withFileTypes: true });
+  } finally {
+    await directory.close();
+  }
+}
+
+/** A regular file's content, mode and mtime, all from one descriptor; undefined when it is gone. */
+export async function readWorkspaceFile(
+  realRoot: string,
+  path: string,
+): Promise<{ content: Buffer; mtime_ms: number; mode: number } | undefined> {
+  try {
+    return await inParent(realRoot, path, false, async (entry) => {
+      let handle: FileHandle;
+      try {
+        handle = await open(entry, READ_FLAGS);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+          throw new WorkspacePathError(path, 'it was replaced by a symbolic link', { cause: error, problem: 'link' });
+        }
+        throw error;
+      }
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw new WorkspacePathError(path, 'it is not a regular file', { problem: 'not_regular' });
+        return { content: await handle.readFile(), mtime_ms: info.mtimeMs, mode: info.mode & 0o7777 };
+      } finally {
+        await handle.close();
+      }
+    });
+  } catch (error) {
+    const missing = WorkspacePathError.isInstance(error) && (error as WorkspacePathError).problem === 'missing';
+    if (missing || (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Makes `path` a regular file holding `content`, with `mode` and `mtimeMs`, replacing whatever stands there (a
+ * directory, a link: the link is removed, never followed). Created exclusively: an entry that appears in between
+ * fails the write instead of being written through.
+ */
+export async function writeWorkspaceFile(
+  realRoot: string,
+  path: string,
+  file: { content: Uint8Array; mode: number; mtimeMs: number },
+): Promise<void> {
+  await inParent(realRoot, path, true, async (entry) => {
+    await rm(entry, { recursive: true, force: true });
+    const handle = await open(entry, CREATE_FLAGS, file.mode);
+    try {
+      await handle.writeFile(file.content);
+      await handle.chmod(file.mode);
+      const seconds = file.mtimeMs / 1000;
+      await handle.utimes(seconds, seconds);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Makes `path` a symbolic link to `target`, replacing whatever stands there. */
+export async function writeWorkspaceSymlink(realRoot: string, path: string, target: string): Promise<void> {
+  await inParent(realRoot, path, true, async (entry) => {
+    await rm(entry, { recursive: true, force: true });
+    await symlink(target, entry);
+  });
+}
+
+/** Removes the file or link `path` (nothing when it, or its parent, is gone). */
+export async function removeWorkspaceEntry(realRoot: string, path: string): Promise<void> {
+  try {
+    await inParent(realRoot, path, false, (entry) => rm(entry, { force: true }));
+  } catch (error) {
+    if (WorkspacePathError.isInstance(error) && (error as WorkspacePathError).problem === 'missing') return;
+    throw error;
+  }
+}
+
+/** Removes the directories above `path` that are now empty, up to the workspace (which stays). */
+export async function pruneEmptyParents(realRoot: string, path: string): Promise<void> {
+  for (let parent = splitPath(path).parent; parent !== ''; parent = splitPath(parent).parent) {
+    try {
+      await inParent(realRoot, parent, false, (entry) => rmdir(entry));
+    } catch {
+      return;
+    }
+  }
+}
