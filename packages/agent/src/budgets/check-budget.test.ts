@@ -2,7 +2,7 @@ import { createMemoryFileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
 import { parseBudget, parseBudgetUsd } from './budget.js';
 import { BUDGET_FILE, readBudgetRecord } from './budget-record.js';
-import { type ActiveBudget, checkBudget } from './check-budget.js';
+import { type ActiveBudget, budgetStopDetail, checkBudget } from './check-budget.js';
 import { InvalidBudgetError } from './invalid-budget-error.js';
 
 const conversationBudget = (limitUsd: number, allowUnknownCost = false): ActiveBudget => ({
@@ -54,6 +54,17 @@ describe('checkBudget', () => {
         nextCallEstimateUsd: 0,
       }),
     ).toMatchObject({ reason: 'unknown_cost' });
+  });
+});
+
+describe('budgetStopDetail', () => {
+  it('names the usage that spent tokens at no known price, even when it is the only one', () => {
+    const spend = { spentUsd: 0.5, unknownCostUsageIds: ['condenser'] };
+    const stop = checkBudget({ ...known, budgets: [conversationBudget(1)], spend, nextCallEstimateUsd: 0 });
+    const detail = budgetStopDetail(stop!);
+    expect(detail).toContain('usage condenser spent tokens at no known price');
+    expect(detail).toContain("Agent stopped before calling 'm'");
+    expect(detail).toContain('under a budget of $1.0000; accumulated cost $0.5000');
   });
 });
 
