@@ -109,6 +109,34 @@ function offeringVersion(inner: Transport, version: string): Transport {
   return inner;
 }
 
+describe('MCP face: sessions and headers', () => {
+  it('refuses a session ended with DELETE when a new SDK transport reuses its id (404), and headers it does not speak', async () => {
+    const { mcp, transport } = await connect(server.url, { requestInit: { headers: auth } });
+    const sessionId = transport.sessionId ?? '';
+    await transport.terminateSession();
+    await mcp.close();
+    const reuse = new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+      sessionId,
+      requestInit: { headers: auth },
+    });
+    await reuse.start();
+    await expect(reuse.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).rejects.toMatchObject({ code: 404 });
+    await reuse.close();
+
+    const { transport: live } = await connect(server.url, { requestInit: { headers: auth } });
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    const session = { 'mcp-session-id': live.sessionId ?? '' };
+    const unsupported = await post(ping, { ...session, 'mcp-protocol-version': '1999-01-01' });
+    expect(unsupported).toMatchObject({ status: 400, json: { error: { code: -32000 } } });
+    const wrongSession = await post(ping, { 'mcp-session-id': 'not-a-session' });
+    expect(wrongSession).toMatchObject({ status: 404, json: { error: { code: -32001 } } });
+    const noSession = await post(ping);
+    expect(noSession).toMatchObject({ status: 400, json: { error: { code: -32000 } } });
+    await live.terminateSession();
+    await live.close();
+  });
+});
+
 describe('MCP face: protocol versions and the bearer token', () => {
   for (const version of SUPPORTED_PROTOCOL_VERSIONS.filter((offered) => offered !== SUPPORTED_PROTOCOL_VERSIONS[0])) {
     it(`negotiates ${version} with a client that offers it, and serves it`, async () => {
