@@ -14,32 +14,31 @@ type ChatCompletionMessageParam = Parameters<typeof fromChatCompletionsMessages>
  * `fromChatCompletionsMessages` imports them). Image blocks of every LangChain shape are read (base64 data as a
  * `data:` URL). Throws `ChatImportError` naming the message index for a message type or content block events have no
  * place for (a `ToolMessage` answering no earlier call, `RemoveMessage`, audio or file blocks, images in a tool result).
+ * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`.
  */
 export function fromLangChainMessages(messages: readonly LangChainMessage[]): AnyEvent[] {
-  const thinking: { message: number; blocks: AnyThinkingBlock[] }[] = [];
+  const thinking = new Map<number, AnyThinkingBlock[]>();
   const chat = messages.map((message, index) => {
     const converted = toChatMessage(message, index);
-    if (converted.thinkingBlocks.length > 0) thinking.push({ message: index, blocks: converted.thinkingBlocks });
+    if (converted.thinkingBlocks.length > 0) thinking.set(index, converted.thinkingBlocks);
     return converted.chat;
   });
   const events = fromChatCompletionsMessages(chat);
-  if (thinking.length === 0) return events;
   // Each message gives one event but an assistant message with calls, which gives one per call: its first carries
-  // the turn's thinking, as the events of an Anthropic turn do.
-  const firstEvent: number[] = [];
-  let next = 0;
-  for (const message of chat) {
-    firstEvent.push(next);
-    next += message.role === 'assistant' ? Math.max(1, message.tool_calls?.length ?? 0) : 1;
-  }
-  for (const { message, blocks } of thinking) {
-    const at = firstEvent[message] as number;
+  // the turn's thinking, as the events of an Anthropic turn do. A ToolMessage with `status: 'error'` (a `tool()`
+  // that threw, under handleToolError) is an observation of an error.
+  let at = 0;
+  chat.forEach((message, index) => {
     const event = events[at];
-    if (event?.kind === 'ActionEvent') events[at] = { ...event, thinking_blocks: blocks };
-    else if (event?.kind === 'MessageEvent') {
+    const blocks = thinking.get(index);
+    if (blocks !== undefined && event?.kind === 'ActionEvent') events[at] = { ...event, thinking_blocks: blocks };
+    else if (blocks !== undefined && event?.kind === 'MessageEvent') {
       events[at] = { ...event, llm_message: { ...event.llm_message, thinking_blocks: blocks } };
+    } else if (event?.kind === 'ObservationEvent' && messages[index]?.status === 'error') {
+      events[at] = { ...event, observation: { ...event.observation, is_error: true } };
     }
-  }
+    at += message.role === 'assistant' ? Math.max(1, message.tool_calls?.length ?? 0) : 1;
+  });
   return events;
 }
 

@@ -7,7 +7,7 @@ import {
   type BaseMessage,
   HumanMessage,
   mapChatMessagesToStoredMessages,
-  type ToolMessage,
+  ToolMessage,
 } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
@@ -59,6 +59,37 @@ describe('LangChain interop, as a LangChain user drives it', () => {
     expect(mapChatMessagesToStoredMessages(twice as BaseMessage[])).toEqual(
       mapChatMessagesToStoredMessages(again as BaseMessage[]),
     );
+  });
+
+  it('imports the ToolMessage of a tool that threw (status error, as ToolNode writes it) as an error observation', async () => {
+    const failing = tool(
+      async (): Promise<string> => {
+        throw new Error('weather service down');
+      },
+      { name: 'weather', description: "A city's weather", schema: z.object({ city: z.string() }) },
+    );
+    const call = { id: 'call_err', name: 'weather', args: { city: 'Lyon' }, type: 'tool_call' as const };
+    const error = await failing.invoke(call).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    const answer = new ToolMessage({
+      content: `Error: ${error?.message}`,
+      tool_call_id: call.id,
+      name: call.name,
+      status: 'error',
+    });
+    const events = asEvents([new HumanMessage('Weather?'), new AIMessage({ content: '', tool_calls: [call] }), answer]);
+    expect(events[2]).toMatchObject({
+      kind: 'ObservationEvent',
+      observation: { is_error: true, content: [{ text: 'Error: weather service down' }] },
+    });
+    const fine = asEvents([
+      new HumanMessage('Weather?'),
+      new AIMessage({ content: '', tool_calls: [call] }),
+      await weather.invoke(call),
+    ]);
+    expect(fine[2]).toMatchObject({ observation: { is_error: false } });
   });
 
   it('reads LangChain v1 standard blocks: reasoning, tool_call blocks, and a call only the content names', () => {
