@@ -29,7 +29,7 @@ async function connect(url: string, options: ConstructorParameters<typeof Stream
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ config: { apiKeys: [KEY] } });
+  server = await startTestServer({ config: { apiKeys: [KEY], bodyLimit: 64 * 1024 } });
   ({ mcp: client } = await connect(server.url, { requestInit: { headers: auth } }));
 });
 afterAll(async () => {
@@ -93,6 +93,9 @@ describe('MCP face: malformed requests and pagination, through the SDK client', 
     expect(notJson).toMatchObject({ status: 400, json: { id: null, error: { code: -32700 } } });
     const notRpc = await post(JSON.stringify({ id: 1, method: 'ping' }));
     expect(notRpc).toMatchObject({ status: 400, json: { id: null, error: { code: -32600 } } });
+    // Other failures keep the server's own answer: a body over bodyLimit is its 413.
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(100 * 1024) } });
+    expect(await post(huge)).toMatchObject({ status: 413, json: { detail: expect.any(String) } });
   });
 });
 

@@ -53,8 +53,7 @@ function refuse(reply: FastifyReply, status: number, code: number, message: stri
  */
 function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const where = error.validation[0]?.instancePath || 'the body';
-    return refuse(reply, 400, -32600, `Invalid Request: ${where} is not a JSON-RPC 2.0 message or batch of them`);
+    return refuse(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message or a batch of them');
   }
   // The server's JSON parser (api/json-parser.ts) refuses what is not JSON with MalformedBodyError.
   if (ServerError.isInstance(error) && error.code === 'malformed_body') {
