@@ -96,11 +96,12 @@ describe('OpenAPI document', () => {
       const isPublic = id !== undefined && PUBLIC_OPERATIONS.has(id);
       if (isPublic && JSON.stringify(operation.security) !== '[]')
         problems.push(`${name}: public but not security: []`);
-      // The OpenAI-compatible gateway takes the same key as a bearer token too (what OpenAI clients send).
+      // The OpenAI-compatible gateway and the MCP face take the same key as a bearer token too (what OpenAI clients
+      // send, and MCP's authorization header).
       const gateway =
         JSON.stringify(operation.security) === JSON.stringify([{ sessionApiKey: [] }, { bearerAuth: [] }]);
       if (!isPublic) {
-        if (operation.security !== undefined && !(gateway && path.startsWith('/v1/')))
+        if (operation.security !== undefined && !(gateway && (path.startsWith('/v1/') || path === '/api/mcp')))
           problems.push(`${name}: overrides the document's security`);
         if (responses['401'] === undefined) problems.push(`${name}: no 401 response`);
       }

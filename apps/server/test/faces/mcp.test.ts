@@ -265,7 +265,7 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
   it('keeps the endpoint behind the session key and the Host check', async () => {
     const keyed = await startTestServer({ llm: server.llm, config: { apiKeys: ['mcp-key'] } });
     try {
-      await expect(connect(keyed.url)).rejects.toThrow(/Unauthorized/);
+      await expect(connect(keyed.url)).rejects.toMatchObject({ code: 401 });
       const mcp = await connect(keyed.url, { 'X-Session-API-Key': 'mcp-key' });
       expect((await mcp.listTools()).tools).toHaveLength(6);
       // No default agent here: start_conversation says what to pass.

@@ -1,5 +1,6 @@
-import { type AnyEvent, ChatImportError, fromChatCompletionsMessages } from '@x/events';
-import { type LangChainContentBlock, type LangChainMessage, langChainMessageType } from './langchain-message.js';
+import { type AnyEvent, type AnyThinkingBlock, ChatImportError, fromChatCompletionsMessages } from '@x/events';
+import { aiContent, imageUrl, unsupportedBlock } from './langchain-content.js';
+import { type LangChainMessage, langChainMessageType } from './langchain-message.js';
 
 /** The Chat Completions message `fromChatCompletionsMessages` imports (its wire type is not exported by name). */
 type ChatCompletionMessageParam = Parameters<typeof fromChatCompletionsMessages>[0][number];
@@ -7,17 +8,50 @@ type ChatCompletionMessageParam = Parameters<typeof fromChatCompletionsMessages>
 /**
  * `@langchain/core` messages as events, so a LangChain history can be continued here: `SystemMessage` →
  * SystemPromptEvent, `HumanMessage` → user MessageEvent, `AIMessage` → agent MessageEvent, or one ActionEvent per
- * tool call (`tool_calls` and `invalid_tool_calls`, in that order; `reasoning_content` from `additional_kwargs` on the
- * first), `ToolMessage` → ObservationEvent answering its call (as `fromChatCompletionsMessages` imports them).
- * Throws `ChatImportError` naming the message index for a message type or content block events have no place for
- * (a `ToolMessage` answering no earlier call, `RemoveMessage`, audio or file blocks).
+ * tool call (`tool_calls`, `invalid_tool_calls`, then calls only its content names, in that order; on the first, the
+ * reasoning: `additional_kwargs.reasoning_content`, else v1 `reasoning` blocks, and Anthropic `thinking` blocks as
+ * the event's `thinking_blocks`), `ToolMessage` → ObservationEvent answering its call (as
+ * `fromChatCompletionsMessages` imports them). Image blocks of every LangChain shape are read (base64 data as a
+ * `data:` URL). Throws `ChatImportError` naming the message index for a message type or content block events have no
+ * place for (a `ToolMessage` answering no earlier call, `RemoveMessage`, audio or file blocks, images in a tool result).
+ * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`.
  */
 export function fromLangChainMessages(messages: readonly LangChainMessage[]): AnyEvent[] {
-  return fromChatCompletionsMessages(messages.map(toChatMessage));
+  const thinking = new Map<number, AnyThinkingBlock[]>();
+  const chat = messages.map((message, index) => {
+    const converted = toChatMessage(message, index);
+    if (converted.thinkingBlocks.length > 0) thinking.set(index, converted.thinkingBlocks);
+    return converted.chat;
+  });
+  const events = fromChatCompletionsMessages(chat);
+  // Each message gives one event but an assistant message with calls, which gives one per call: its first carries
+  // the turn's thinking, as the events of an Anthropic turn do. A ToolMessage with `status: 'error'` (a `tool()`
+  // that threw, under handleToolError) is an observation of an error.
+  let at = 0;
+  chat.forEach((message, index) => {
+    const event = events[at];
+    const blocks = thinking.get(index);
+    if (blocks !== undefined && event?.kind === 'ActionEvent') events[at] = { ...event, thinking_blocks: blocks };
+    else if (blocks !== undefined && event?.kind === 'MessageEvent') {
+      events[at] = { ...event, llm_message: { ...event.llm_message, thinking_blocks: blocks } };
+    } else if (event?.kind === 'ObservationEvent' && messages[index]?.status === 'error') {
+      events[at] = { ...event, observation: { ...event.observation, is_error: true } };
+    }
+    at += message.role === 'assistant' ? Math.max(1, message.tool_calls?.length ?? 0) : 1;
+  });
+  return events;
 }
 
-function toChatMessage(message: LangChainMessage, index: number): ChatCompletionMessageParam {
+function toChatMessage(
+  message: LangChainMessage,
+  index: number,
+): { chat: ChatCompletionMessageParam; thinkingBlocks: AnyThinkingBlock[] } {
   const type = langChainMessageType(message);
+  if (type === 'ai') return assistantMessage(message, index);
+  return { chat: otherMessage(message, index, type), thinkingBlocks: [] };
+}
+
+function otherMessage(message: LangChainMessage, index: number, type: string | undefined): ChatCompletionMessageParam {
   const name = message.name === undefined || message.name === '' ? {} : { name: message.name };
   switch (type) {
     case 'system':
@@ -29,38 +63,6 @@ function toChatMessage(message: LangChainMessage, index: number): ChatCompletion
         throw new ChatImportError({ index, path: 'tool_call_id', message: 'a ToolMessage must name its tool call' });
       }
       return { role: 'tool', content: textOnly(message.content, index), tool_call_id: message.tool_call_id };
-    case 'ai': {
-      const calls = [
-        ...(message.tool_calls ?? []).map((call) => ({
-          id: call.id,
-          name: call.name,
-          arguments: JSON.stringify(call.args),
-        })),
-        ...(message.invalid_tool_calls ?? []).map((call) => ({
-          id: call.id,
-          name: call.name ?? '',
-          arguments: call.args ?? '',
-        })),
-      ];
-      const reasoning = message.additional_kwargs?.reasoning_content;
-      const content = textOnly(message.content, index);
-      return {
-        role: 'assistant',
-        content: content === '' ? null : content,
-        ...name,
-        ...(calls.length === 0
-          ? {}
-          : {
-              tool_calls: calls.map((call, callIndex) => ({
-                // LangChain lets a call go without an id; an action needs one to be answered.
-                id: call.id ?? `langchain-call-${index}-${callIndex}`,
-                type: 'function' as const,
-                function: { name: call.name, arguments: call.arguments },
-              })),
-            }),
-        ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning_content: reasoning } : {}),
-      } as ChatCompletionMessageParam;
-    }
     default:
       throw new ChatImportError({
         index,
@@ -68,6 +70,46 @@ function toChatMessage(message: LangChainMessage, index: number): ChatCompletion
         message: `a LangChain message of type "${type ?? 'unknown'}" has no event (use system, human, ai or tool)`,
       });
   }
+}
+
+function assistantMessage(
+  message: LangChainMessage,
+  index: number,
+): { chat: ChatCompletionMessageParam; thinkingBlocks: AnyThinkingBlock[] } {
+  const name = message.name === undefined || message.name === '' ? {} : { name: message.name };
+  const content = aiContent(message, index);
+  const calls = [
+    ...(message.tool_calls ?? []).map((call) => ({
+      id: call.id,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+    })),
+    ...(message.invalid_tool_calls ?? []).map((call) => ({
+      id: call.id,
+      name: call.name ?? '',
+      arguments: call.args ?? '',
+    })),
+    ...content.calls,
+  ];
+  const kwargsReasoning = message.additional_kwargs?.reasoning_content;
+  const reasoning = typeof kwargsReasoning === 'string' && kwargsReasoning !== '' ? kwargsReasoning : content.reasoning;
+  const chat = {
+    role: 'assistant',
+    content: content.text === '' ? null : content.text,
+    ...name,
+    ...(calls.length === 0
+      ? {}
+      : {
+          tool_calls: calls.map((call, callIndex) => ({
+            // LangChain lets a call go without an id; an action needs one to be answered.
+            id: call.id ?? `langchain-call-${index}-${callIndex}`,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }),
+    ...(reasoning === '' ? {} : { reasoning_content: reasoning }),
+  } as ChatCompletionMessageParam;
+  return { chat, thinkingBlocks: content.thinkingBlocks };
 }
 
 /** The text of the content: the string, or its text blocks joined by newlines (other blocks are refused). */
@@ -91,26 +133,5 @@ function userContent(
     const url = imageUrl(block);
     if (url !== undefined) return { type: 'image_url' as const, image_url: { url } };
     throw unsupportedBlock(index, blockIndex, block);
-  });
-}
-
-/** `{ type: 'image_url', image_url: { url } | url }` (LangChain's OpenAI-style block) or v1's `{ type: 'image', url }`. */
-function imageUrl(block: LangChainContentBlock): string | undefined {
-  if (block.type === 'image_url') {
-    const value = block.image_url;
-    if (typeof value === 'string') return value;
-    if (typeof value === 'object' && value !== null && typeof (value as { url?: unknown }).url === 'string') {
-      return (value as { url: string }).url;
-    }
-  }
-  if (block.type === 'image' && typeof block.url === 'string') return block.url;
-  return undefined;
-}
-
-function unsupportedBlock(index: number, blockIndex: number, block: LangChainContentBlock): ChatImportError {
-  return new ChatImportError({
-    index,
-    path: `content[${blockIndex}].type`,
-    message: `a LangChain content block of type "${block.type}" cannot be represented in an event`,
   });
 }

@@ -13,6 +13,8 @@ export interface LangChainMessage {
   readonly tool_calls?: readonly LangChainToolCall[] | undefined;
   readonly invalid_tool_calls?: readonly LangChainInvalidToolCall[] | undefined;
   readonly tool_call_id?: string | undefined;
+  /** A `ToolMessage`'s outcome: `'error'` when its tool failed. */
+  readonly status?: string | undefined;
   readonly additional_kwargs?: Readonly<Record<string, unknown>> | undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { ContentPart, Message } from '@x/events';
+import type { AnyThinkingBlock, ContentPart, Message } from '@x/events';
 import type {
   LangChainContentBlock,
   LangChainInvalidToolCall,
@@ -10,9 +10,9 @@ import { loadLangChainMessages } from './load-langchain.js';
 /**
  * LLM messages (`eventsToMessages`) as `@langchain/core` messages: system → `SystemMessage`, user →
  * `HumanMessage`, assistant → `AIMessage` (tool calls in `tool_calls` with parsed `args`; arguments that are not a
- * JSON object in `invalid_tool_calls`; `reasoning_content` in `additional_kwargs`), tool → `ToolMessage`
- * (`tool_call_id`, `name`). Content that is one text part is a string; anything else is a list of `text` and
- * `image_url` blocks.
+ * JSON object in `invalid_tool_calls`; `reasoning_content` in `additional_kwargs`; Anthropic thinking blocks first in
+ * its content, as ChatAnthropic writes them), tool → `ToolMessage` (`tool_call_id`, `name`). Content that is one text
+ * part is a string; anything else is a list of `text` and `image_url` blocks.
  */
 export async function toLangChainMessages(messages: readonly Message[]): Promise<LangChainMessage[]> {
   const { AIMessage, HumanMessage, SystemMessage, ToolMessage } = await loadLangChainMessages();
@@ -46,7 +46,7 @@ export async function toLangChainMessages(messages: readonly Message[]): Promise
           } else toolCalls.push({ id: call.id, name: call.name, args, type: 'tool_call' });
         }
         return new AIMessage({
-          content,
+          content: withThinking(content, message.thinking_blocks ?? []),
           tool_calls: toolCalls,
           invalid_tool_calls: invalidToolCalls,
           additional_kwargs:
@@ -65,6 +65,21 @@ function toContent(parts: readonly ContentPart[]): string | LangChainContentBloc
       ? [{ type: 'text', text: part.text }]
       : part.image_urls.map((url) => ({ type: 'image_url', image_url: { url } })),
   );
+}
+
+/**
+ * An assistant turn's thinking blocks ahead of its content, as `{ type: 'thinking', thinking, signature }` and
+ * `{ type: 'redacted_thinking', data }` (ChatAnthropic's blocks, which it sends back: Anthropic refuses a tool-use turn
+ * of a thinking model without them).
+ */
+function withThinking(
+  content: string | LangChainContentBlock[],
+  thinking: readonly AnyThinkingBlock[],
+): string | LangChainContentBlock[] {
+  if (thinking.length === 0) return content;
+  const blocks: LangChainContentBlock[] = thinking.map((block) => ({ ...block }));
+  if (typeof content !== 'string') return [...blocks, ...content];
+  return content === '' ? blocks : [...blocks, { type: 'text', text: content }];
 }
 
 function parseArguments(text: string): Record<string, unknown> | undefined {

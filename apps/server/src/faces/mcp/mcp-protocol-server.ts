@@ -1,4 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ServerResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { McpSdk } from './load-mcp-sdk.js';
 import type { McpConversationHost } from './mcp-host.js';
 import { watchListChanges } from './mcp-list-changes.js';
@@ -19,6 +21,52 @@ export interface McpProtocolServerOptions {
 /** A JSON-RPC error as the SDK sends a thrown error: its numeric `code`, its message and its `data`. */
 function rpcError(code: number, message: string, data: Record<string, unknown>): Error {
   return Object.assign(new Error(message), { code, data });
+}
+
+/** JSON-RPC's Invalid params. */
+const INVALID_PARAMS = -32602;
+
+/** A `cursor` of a list that fits one page: no cursor was ever given, so every one is invalid (MCP pagination). */
+function refuseCursor(method: string, cursor: string): Error {
+  return rpcError(INVALID_PARAMS, `${method}: '${cursor}' is not a cursor this server gave (the list is one page)`, {
+    reason: 'invalid_cursor',
+    cursor,
+  });
+}
+
+type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/** A request schema of the SDK: its `method` literal and its `params`. */
+interface RequestSchema<T> {
+  shape: { method: { value: string } };
+  safeParse(request: unknown): { success: true; data: T } | { success: false; error: z.ZodError };
+}
+
+/**
+ * Registers `handler` for the requests of `schema`, refusing malformed params with -32602 (Invalid params, as
+ * JSON-RPC and MCP say). The SDK parses a request with its schema before any handler and sends a failure as
+ * -32603 (Internal error), telling the client the server broke when its own request was wrong; so the SDK is given a
+ * schema that only names the method, and the params are checked here. (For `tools/call`, the SDK's Server checks
+ * them again itself, and answers -32602 too.)
+ */
+function handleRequest<T>(
+  server: Server,
+  schema: RequestSchema<T>,
+  handler: (request: T, extra: RequestExtra) => ServerResult | Promise<ServerResult>,
+): void {
+  const method = schema.shape.method.value;
+  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request, extra) => {
+    const parsed = schema.safeParse(request);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = issue?.path.join('.') ?? 'params';
+      throw rpcError(INVALID_PARAMS, `Invalid params of ${method}: ${path}: ${issue?.message ?? 'invalid'}`, {
+        reason: 'invalid_params',
+        path,
+      });
+    }
+    return handler(parsed.data, extra);
+  });
 }
 
 /** Refusals as JSON-RPC errors; anything else as it is. */
@@ -79,25 +127,33 @@ export function createMcpProtocolServer(
     subscriptions.close();
     listChanges.stop();
   };
-  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+  handleRequest(server, ListResourcesRequestSchema, (request) =>
     refusing(() => listMcpResources(host, request.params?.cursor)),
   );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: mcpResourceTemplates() }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+  handleRequest(server, ListResourceTemplatesRequestSchema, (request) => {
+    const cursor = request.params?.cursor;
+    if (cursor !== undefined) throw refuseCursor('resources/templates/list', cursor);
+    return { resourceTemplates: mcpResourceTemplates() };
+  });
+  handleRequest(server, ReadResourceRequestSchema, (request) =>
     refusing(() => readMcpResource(host, request.params.uri)),
   );
-  server.setRequestHandler(SubscribeRequestSchema, (request) =>
+  handleRequest(server, SubscribeRequestSchema, (request) =>
     refusing(async () => {
       await subscriptions.subscribe(request.params.uri);
       return {};
     }),
   );
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  handleRequest(server, UnsubscribeRequestSchema, (request) => {
     subscriptions.unsubscribe(request.params.uri);
     return {};
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDescriptions(host) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  handleRequest(server, ListToolsRequestSchema, (request) => {
+    const cursor = request.params?.cursor;
+    if (cursor !== undefined) throw refuseCursor('tools/list', cursor);
+    return { tools: mcpToolDescriptions(host) };
+  });
+  handleRequest(server, CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;
     const progressToken = request.params._meta?.progressToken;
     const progress =

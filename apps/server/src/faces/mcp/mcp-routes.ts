@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { API_ERRORS, errorResponses, errorSchema } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
+import { ServerError } from '../../errors.js';
 import { createManagerHost } from './manager-host.js';
 import { McpSessionLimitError } from './mcp-session-limit-error.js';
 import type { McpSessionLimits } from './mcp-session-limits.js';
@@ -43,6 +45,37 @@ function isInitialize(body: unknown): boolean {
 function refuse(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code, message } });
 }
+
+/**
+ * A POST body that is not JSON-RPC, answered as JSON-RPC says (HTTP 400 with -32700 Parse error for what is not
+ * JSON, -32600 Invalid Request for JSON that is no JSON-RPC message) rather than in the REST API's error shapes,
+ * which an MCP client does not read. Any other error goes on to the server's error handler.
+ */
+function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return refuse(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message or a batch of them');
+  }
+  // The server's JSON parser (api/json-parser.ts) refuses what is not JSON with MalformedBodyError.
+  if (ServerError.isInstance(error) && error.code === 'malformed_body') {
+    return refuse(reply, 400, -32700, `Parse error: ${error.message}`);
+  }
+  throw error;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes the session key as `Authorization: Bearer <key>` too (route-auth's `PublicRouteConfig`). */
+    bearerAuth?: boolean;
+  }
+}
+
+/** MCP clients send the session key as MCP's bearer token, or as the REST header (see route-auth). */
+const security: Array<Record<string, string[]>> = [{ sessionApiKey: [] }, { bearerAuth: [] }];
+
+/** What route-auth answers a route that takes a bearer token when the key is missing or wrong. */
+const unauthorizedSchema = z
+  .looseObject({ error: z.looseObject({ message: z.string() }) })
+  .describe('No session key, or a wrong one (as `Authorization: Bearer` or `X-Session-API-Key`)');
 
 const rpcMessageSchema = z
   .looseObject({ jsonrpc: z.literal('2.0') })
@@ -122,8 +155,10 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
 
   const common = {
     tags: ['mcp'],
+    security,
     response: {
       ...errorResponses(API_ERRORS),
+      401: unauthorizedSchema,
       200: streamSchema,
       400: rpcErrorSchema,
       404: rpcErrorSchema,
@@ -138,6 +173,8 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
   app.post(
     MCP_PATH,
     {
+      config: { bearerAuth: true },
+      errorHandler: refuseMalformedBody,
       schema: {
         ...common,
         summary: 'MCP streamable HTTP: send JSON-RPC messages (initialize opens a session)',
@@ -150,6 +187,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
   app.get(
     MCP_PATH,
     {
+      config: { bearerAuth: true },
       schema: {
         ...common,
         summary:
@@ -161,7 +199,10 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
   );
   app.delete(
     MCP_PATH,
-    { schema: { ...common, summary: 'MCP streamable HTTP: end the session', operationId: 'mcpEndSession' } },
+    {
+      config: { bearerAuth: true },
+      schema: { ...common, summary: 'MCP streamable HTTP: end the session', operationId: 'mcpEndSession' },
+    },
     handle,
   );
 }

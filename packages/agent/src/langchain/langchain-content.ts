@@ -1,0 +1,96 @@
+import { type AnyThinkingBlock, anyThinkingBlockSchema, ChatImportError } from '@x/events';
+import type { LangChainContentBlock, LangChainMessage } from './langchain-message.js';
+
+/** A tool call found only in an AI message's content (a `tool_use` or v1 `tool_call` block with no `tool_calls` entry). */
+export interface ContentToolCall {
+  id: string | undefined;
+  name: string;
+  arguments: string;
+}
+
+/** What an AI message's content holds, in the places events keep it. */
+export interface AiContent {
+  text: string;
+  /** The text of `reasoning` blocks (LangChain v1's standard blocks), joined. */
+  reasoning: string;
+  /** Anthropic's `thinking` and `redacted_thinking` blocks, signatures included (ChatAnthropic keeps them here). */
+  thinkingBlocks: AnyThinkingBlock[];
+  calls: ContentToolCall[];
+}
+
+/** The blocks that repeat a tool call of the message (ChatAnthropic's `tool_use`, v1's `tool_call`, a stream's chunk). */
+const CALL_BLOCKS = new Set(['tool_use', 'tool_call', 'tool_call_chunk']);
+
+export function unsupportedBlock(index: number, blockIndex: number, block: LangChainContentBlock): ChatImportError {
+  return new ChatImportError({
+    index,
+    path: `content[${blockIndex}].type`,
+    message: `a LangChain content block of type "${block.type}" cannot be represented in an event`,
+  });
+}
+
+/**
+ * An AI message's content as events hold it: text blocks, reasoning (`reasoning` blocks), Anthropic thinking blocks
+ * (kept whole: a continuation on Anthropic must send them back), and the tool calls content blocks name that
+ * `tool_calls` does not (those it does are the same calls, written twice by the provider's format).
+ */
+export function aiContent(message: LangChainMessage, index: number): AiContent {
+  const out: AiContent = { text: '', reasoning: '', thinkingBlocks: [], calls: [] };
+  if (typeof message.content === 'string') return { ...out, text: message.content };
+  const known = new Set(
+    [...(message.tool_calls ?? []), ...(message.invalid_tool_calls ?? [])].map((call) => call.id).filter(Boolean),
+  );
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  message.content.forEach((block, blockIndex) => {
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'reasoning' && typeof block.reasoning === 'string') reasoning.push(block.reasoning);
+    else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      const parsed = anyThinkingBlockSchema.safeParse(
+        block.type === 'thinking'
+          ? { type: 'thinking', thinking: block.thinking, signature: block.signature ?? undefined }
+          : { type: 'redacted_thinking', data: block.data },
+      );
+      if (!parsed.success) throw unsupportedBlock(index, blockIndex, block);
+      out.thinkingBlocks.push(parsed.data);
+    } else if (CALL_BLOCKS.has(block.type) && typeof block.name === 'string') {
+      const id = typeof block.id === 'string' ? block.id : undefined;
+      if (id !== undefined && known.has(id)) return;
+      const args = block.type === 'tool_use' ? block.input : block.args;
+      out.calls.push({ id, name: block.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
+    } else if (!CALL_BLOCKS.has(block.type)) throw unsupportedBlock(index, blockIndex, block);
+  });
+  return { ...out, text: texts.join('\n'), reasoning: reasoning.join('\n') };
+}
+
+/**
+ * The URL of an image block: `{ type: 'image_url', image_url: { url } | url }` (OpenAI's), v1's `{ type: 'image', url }`
+ * or `{ type: 'image', data, mimeType }`, v0.3's `{ type: 'image', source_type: 'base64', data, mime_type }`, and
+ * Anthropic's `{ type: 'image', source: { type: 'base64', media_type, data } | { type: 'url', url } }`; base64 data as
+ * a `data:` URL (how events hold inline images).
+ */
+export function imageUrl(block: LangChainContentBlock): string | undefined {
+  if (block.type === 'image_url') {
+    const value = block.image_url;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'object' && value !== null && typeof (value as { url?: unknown }).url === 'string') {
+      return (value as { url: string }).url;
+    }
+    return undefined;
+  }
+  if (block.type !== 'image') return undefined;
+  if (typeof block.url === 'string') return block.url;
+  const source = block.source as { type?: unknown; url?: unknown; media_type?: unknown; data?: unknown } | undefined;
+  if (typeof source === 'object' && source !== null) {
+    if (source.type === 'url' && typeof source.url === 'string') return source.url;
+    return dataUrl(source.media_type, source.data);
+  }
+  return dataUrl(block.mimeType ?? block.mime_type, block.data);
+}
+
+function dataUrl(mimeType: unknown, data: unknown): string | undefined {
+  if (typeof data !== 'string' || data === '' || typeof mimeType !== 'string' || !/^image\/[\w.+-]+$/.test(mimeType)) {
+    return undefined;
+  }
+  return `data:${mimeType};base64,${data}`;
+}
