@@ -65,7 +65,8 @@ export function redactingLoggerOptions(): {
     redact: { paths, censor: REDACTED },
     serializers: {
       req: (request) => {
-        if (typeof request !== 'object' || request === null) return { value: String(request) };
+        // A request line logged as text (`GET /x?token=...`) has a query to redact as much as a URL.
+        if (typeof request !== 'object' || request === null) return { value: redactUrl(String(request)) };
         if (!('raw' in request)) {
           // Something else logged under `req` (a plain object, headers...): copied with secrets censored.
           const copy: Record<string, unknown> = { ...(request as unknown as Record<string, unknown>) };
