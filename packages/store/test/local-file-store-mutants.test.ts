@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { StoreError } from '../src/errors.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 
 const base = mkdtempSync(join(tmpdir(), 'x-store-local-mutants-'));
@@ -79,5 +80,24 @@ describe('local FileStore root', () => {
     expect(atHome.describe('a.json')).toBe(join(fakeHome, 'a.json'));
     await below.write('a.json', 'below');
     expect(await atHome.read('stores/one/a.json')).toBe('below');
+  });
+});
+
+describe('local FileStore temp-file names', () => {
+  it('refuses them for exists and delete as for read and write, so an in-progress write is left alone', async () => {
+    const root = join(base, 'temps');
+    const store = createLocalFileStore({ root, durability: 'none' });
+    // What a write in progress (in this or another process) has on disk before its rename.
+    const temp = '.a.json.tmp-123-0123456789ab';
+    await mkdir(join(root, 'd'), { recursive: true });
+    await writeFile(join(root, 'd', temp), 'partial');
+    for (const action of [() => store.exists(`d/${temp}`), () => store.delete(`d/${temp}`)]) {
+      const error = await action().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(StoreError.isInstance(error) && error.code).toBe('invalid_path');
+    }
+    expect(await readdir(join(root, 'd'))).toEqual([temp]);
   });
 });
