@@ -269,10 +269,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     listUnordered: (prefix) => listDirectory(prefix, false),
 
     async delete(path) {
-      const key = validateStorePath(path);
-      const segments = key.split('/');
-      const name = segments.pop()!;
-      const location = absolute(key);
+      const { segments, name, location } = fileKey(path);
       try {
         const parent = await openDirectory(root, segments, { create: false, storePath: path });
         if (parent === undefined) return;
@@ -289,10 +286,7 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     },
 
     async exists(path) {
-      const key = validateStorePath(path);
-      const segments = key.split('/');
-      const name = segments.pop()!;
-      const location = absolute(key);
+      const { segments, name, location } = fileKey(path);
       try {
         const parent = await openDirectory(root, segments, { create: false, storePath: path });
         if (parent === undefined) return false;

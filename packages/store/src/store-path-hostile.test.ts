@@ -38,6 +38,9 @@ const refused = [
   '..\\x',
   'nul\0/x',
   'x\0',
+  // Lone surrogates: the filesystem writes each as U+FFFD, so these two would be one file there.
+  'a\uD800',
+  'a\uDC00',
   'a'.repeat(256),
   `dir/${'é'.repeat(128)}`, // 256 UTF-8 bytes in 128 characters
   `${'d/'.repeat(600)}x`,
@@ -57,6 +60,7 @@ const literal = [
   'C:/x',
   'caf\u00e9',
   'cafe\u0301',
+  '\uD83C\uDF89',
   'a'.repeat(255),
 ];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidPathError } from './errors/invalid-path-error.js';
 import { StoreError } from './errors.js';
-import { validateStorePath } from './store-path.js';
+import { joinStorePath, validateStorePath } from './store-path.js';
 
 function reasonFor(path: string, options?: { allowTrailingSlash?: boolean }): string {
   try {
@@ -53,9 +53,20 @@ describe('validateStorePath', () => {
     expect(reasonFor('a\\b')).toMatch(/backslash/);
     expect(reasonFor('..\\x')).toMatch(/backslash/);
     expect(reasonFor('a\0b')).toMatch(/NUL/);
+    expect(reasonFor('a\uD800')).toMatch(/lone UTF-16 surrogate/);
+    expect(reasonFor('\uDC00/x')).toMatch(/lone UTF-16 surrogate/);
+    expect(reasonFor('x/\uDF89\uD83C')).toMatch(/lone UTF-16 surrogate/);
   });
 
   it('rejects non-strings that slip past the types', () => {
     expect(() => validateStorePath(42 as unknown as string)).toThrow(/expected a string, got number/);
+  });
+});
+
+describe('joinStorePath', () => {
+  it('puts a child of the root at the top level and a child of a directory under it', () => {
+    expect(joinStorePath('', 'a.json')).toBe('a.json');
+    expect(joinStorePath('dir', 'a.json')).toBe('dir/a.json');
+    expect(joinStorePath('dir/sub', 'a.json')).toBe('dir/sub/a.json');
   });
 });

@@ -11,12 +11,13 @@ export interface ValidateStorePathOptions {
 /**
  * Checks that `path` is a confined store path and returns it without any trailing `/`.
  *
- * Rejected (with an `InvalidPathError` naming the reason): non-strings, NUL characters, backslashes
- * (a Windows separator would mean different things on different backends), absolute paths, empty
- * segments (`a//b`), `.` and `..` segments, a segment over 255 UTF-8 bytes (a file name on POSIX file
- * systems) and a path over 1024 UTF-8 bytes (an S3 key). Rejecting `.` as well as `..` keeps one
- * spelling per file, and the length limits one verdict per path, so an S3 key and a filesystem path
- * can never disagree about which file is meant or whether it can exist.
+ * Rejected (with an `InvalidPathError` naming the reason): non-strings, NUL characters, lone UTF-16
+ * surrogates (not valid Unicode: the filesystem writes each as U+FFFD, so two such paths would name one
+ * file there and two in memory), backslashes (a Windows separator would mean different things on
+ * different backends), absolute paths, empty segments (`a//b`), `.` and `..` segments, a segment over
+ * 255 UTF-8 bytes (a file name on POSIX file systems) and a path over 1024 UTF-8 bytes (an S3 key).
+ * Rejecting `.` as well as `..` keeps one spelling per file, and the length limits one verdict per path,
+ * so an S3 key and a filesystem path can never disagree about which file is meant or whether it can exist.
  */
 export function validateStorePath(path: string, options: ValidateStorePathOptions = {}): string {
   if (typeof path !== 'string') {
@@ -26,6 +27,9 @@ export function validateStorePath(path: string, options: ValidateStorePathOption
   if (reason !== undefined) throw new InvalidPathError({ path, reason });
   return path.endsWith('/') ? path.slice(0, -1) : path;
 }
+
+/** With the `u` flag a surrogate pair is one code point, so this matches only unpaired halves. */
+const loneSurrogate = /\p{Surrogate}/u;
 
 /** The longest segment (NAME_MAX of POSIX file systems) and path (an S3 key), in UTF-8 bytes. */
 const maxSegmentBytes = 255;
@@ -43,6 +47,7 @@ function findProblem(path: string, directory: boolean): string | undefined {
   if (path === '') return directory ? undefined : 'a file path must not be empty';
   if (utf8LongerThan(path, maxPathBytes)) return `is longer than ${maxPathBytes} bytes`;
   if (path.includes('\0')) return 'contains a NUL character';
+  if (loneSurrogate.test(path)) return 'contains a lone UTF-16 surrogate (not valid Unicode)';
   if (path.includes('\\')) return 'contains a backslash (use "/" as the separator)';
   if (path.startsWith('/')) return 'is absolute (store paths are relative to the store root)';
   let body = path;

@@ -49,13 +49,7 @@ export async function copyInto(
     if (errnoCode(error) !== 'EEXIST') linkError = error;
   }
   const code = linkError === undefined ? undefined : errnoCode(linkError);
-  if (code === 'ENOENT') {
-    throw new FileNotFoundError({
-      path: sourceContext.storePath,
-      location: sourceContext.location,
-      cause: linkError,
-    });
-  }
+  if (code === 'ENOENT') throw await whichIsMissing(linkError, sourcePath, sourceContext);
   if (code !== undefined && code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw linkError;
   if (code === undefined) {
     const temp = `${directory.path}/${tempNameFor(name)}`;
@@ -66,17 +60,29 @@ export async function copyInto(
       await unlink(temp).catch(() => undefined);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
-      if (errnoCode(error) === 'ENOENT') {
-        throw new FileNotFoundError({
-          path: sourceContext.storePath,
-          location: sourceContext.location,
-          cause: error,
-        });
-      }
+      if (errnoCode(error) === 'ENOENT') throw await whichIsMissing(error, sourcePath, sourceContext);
       throw error;
     }
     return;
   }
   const bytes = await readRegularFile(sourcePath, sourceContext);
   await replaceWith(await writeTemp(directory, name, bytes), targetPath);
+}
+
+/**
+ * link() and rename() say ENOENT both when the source is gone and when the target's directory is (a concurrent
+ * delete pruned it after it was opened). Only the first is the copy's FileNotFoundError; the second stays the
+ * system's error, which the store's walk answers by opening the directory again.
+ */
+async function whichIsMissing(
+  error: unknown,
+  sourcePath: string,
+  sourceContext: { storePath: string; location: string },
+): Promise<unknown> {
+  const sourceIsThere = await lstat(sourcePath).then(
+    () => true,
+    () => false,
+  );
+  if (sourceIsThere) return error;
+  return new FileNotFoundError({ path: sourceContext.storePath, location: sourceContext.location, cause: error });
 }

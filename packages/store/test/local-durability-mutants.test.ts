@@ -1,0 +1,116 @@
+import { fstatSync, mkdtempSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { FileStore } from '../src/file-store.js';
+import { createLocalFileStore } from '../src/local-file-store.js';
+
+/** The inodes fsynced since the last reset: a change is durable once its file and its directory entry are. */
+const synced = vi.hoisted(() => ({ inodes: [] as number[] }));
+
+vi.mock('../src/internal/fs-calls.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/internal/fs-calls.js')>();
+  return {
+    ...actual,
+    fsyncFd: (fd: number) => {
+      synced.inodes.push(fstatSync(fd).ino);
+      return actual.fsyncFd(fd);
+    },
+  };
+});
+
+const base = mkdtempSync(join(tmpdir(), 'x-store-durability-'));
+afterAll(() => rm(base, { recursive: true, force: true, maxRetries: 5 }));
+let counter = 0;
+
+beforeEach(() => {
+  synced.inodes = [];
+});
+
+function makeStore(durability?: 'fsync' | 'none') {
+  const root = join(base, `${durability ?? 'default'}-${++counter}`);
+  const store = createLocalFileStore(durability === undefined ? { root } : { root, durability });
+  /** Which of `paths` (files or directories of the store) were fsynced by `change`. */
+  const syncedBy = async (change: (store: FileStore) => Promise<unknown>, paths: string[]) => {
+    synced.inodes = [];
+    await change(store);
+    return Object.fromEntries(paths.map((path) => [path, synced.inodes.includes(statSync(join(root, path)).ino)]));
+  };
+  return { store, syncedBy };
+}
+
+const all = (paths: string[], value: boolean) => Object.fromEntries(paths.map((path) => [path, value]));
+
+describe('local FileStore durability', () => {
+  it('by default fsyncs a changed file and its directory before the change resolves', async () => {
+    const { syncedBy } = makeStore();
+    expect(await syncedBy((store) => store.write('d/a.json', 'a'), ['d/a.json', 'd'])).toEqual(
+      all(['d/a.json', 'd'], true),
+    );
+    expect(await syncedBy((store) => store.writeIfAbsent('d/b.json', 'b'), ['d/b.json', 'd'])).toEqual(
+      all(['d/b.json', 'd'], true),
+    );
+    // A copy is a hard link of a file already durable: only the new directory entry needs an fsync.
+    expect(await syncedBy((store) => store.copy('d/a.json', 'e/c.json'), ['e'])).toEqual({ e: true });
+    expect(await syncedBy((store) => store.delete('d/b.json'), ['d'])).toEqual({ d: true });
+  });
+
+  it("fsyncs nothing with durability 'none'", async () => {
+    const { store } = makeStore('none');
+    await store.write('d/a.json', 'a');
+    await store.writeIfAbsent('d/b.json', 'b');
+    await store.copy('d/a.json', 'e/c.json');
+    await store.delete('d/b.json');
+    await store.writeIfAbsentThenWrite!({ path: 'c/0.json', data: '0' }, { path: 'f/0.json', data: '0' }, () => {});
+    expect(synced.inodes).toEqual([]);
+  });
+
+  describe('pair writes: `then` is fsynced unless the caller can rebuild it (deferThen)', () => {
+    const pairs: Record<string, (store: FileStore, deferThen: boolean) => Promise<unknown>> = {
+      writeIfAbsentThenWrite: (store, deferThen) =>
+        store.writeIfAbsentThenWrite!(
+          { path: 'log/.slots/0.json', data: 'claim' },
+          { path: 'log/event-0.json', data: 'event' },
+          () => {},
+          deferThen ? { deferThen: () => {} } : {},
+        ),
+      writeIfAbsentThenWriteMany: (store, deferThen) =>
+        store.writeIfAbsentThenWriteMany!(
+          [
+            {
+              first: { path: 'log/.slots/0.json', data: 'claim' },
+              second: { path: 'log/event-0.json', data: 'event' },
+            },
+          ],
+          () => {},
+          deferThen ? { deferThen: () => {} } : {},
+        ),
+      writeIfAbsentThenLinkMany: (store, deferThen) =>
+        store.writeIfAbsentThenLinkMany!(
+          [
+            {
+              first: { path: 'log/.slots/0.json', data: 'claim' },
+              body: { path: 'log/.slots/event-0.json', data: 'event' },
+              linkAt: 'log/event-0.json',
+            },
+          ],
+          () => {},
+          deferThen ? { deferThen: () => {} } : {},
+        ),
+    };
+    for (const [name, write] of Object.entries(pairs)) {
+      it(name, async () => {
+        const paths = ['log/.slots/0.json', 'log/.slots', 'log'];
+        const durable = makeStore();
+        expect(await durable.syncedBy((store) => write(store, false), paths)).toEqual(all(paths, true));
+        const deferred = makeStore();
+        expect(await deferred.syncedBy((store) => write(store, true), paths)).toEqual({
+          'log/.slots/0.json': true,
+          'log/.slots': true,
+          log: false,
+        });
+      });
+    }
+  });
+});
