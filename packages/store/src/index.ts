@@ -23,6 +23,7 @@ export { InvalidDidKeyError } from './errors/invalid-did-key-error.js';
 export { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 export { InvalidPathError } from './errors/invalid-path-error.js';
 export { InvalidSigningKeyError } from './errors/invalid-signing-key-error.js';
+export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 export { LeaseHeldError } from './errors/lease-held-error.js';
 export { LeaseLostError } from './errors/lease-lost-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
 import { InvalidPathError } from './errors/invalid-path-error.js';
+import { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
 import {
@@ -46,6 +47,15 @@ export interface LocalFileStoreOptions {
  * cannot lead a read, write, listing, link or delete out of the root.
  */
 export function createLocalFileStore(options: LocalFileStoreOptions): FileStore {
+  if (typeof options?.root !== 'string' || options.root === '') {
+    throw new InvalidStoreOptionsError('root', `expected a directory path, got ${JSON.stringify(options?.root)}`);
+  }
+  if (options.durability !== undefined && options.durability !== 'fsync' && options.durability !== 'none') {
+    throw new InvalidStoreOptionsError(
+      'durability',
+      `expected 'fsync' or 'none', got ${JSON.stringify(options.durability)}`,
+    );
+  }
   const durable = (options.durability ?? 'fsync') === 'fsync';
   const rootPath = resolve(expandHome(options.root));
   mkdirSync(rootPath, { recursive: true });
