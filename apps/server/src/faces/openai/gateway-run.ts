@@ -88,3 +88,12 @@ export async function gatewayAnswer(
   const usage: CompletionUsage = usageOfStats((open.state as { stats?: unknown }).stats);
   return { ...identity, content: await agentFinalResponse(events), usage };
 }
+
+/**
+ * Stops the run because its client went away (an OpenAI client cancels a completion by closing its request): the
+ * model call and running tools are aborted, an InterruptEvent is recorded and the conversation is `paused`. Nothing
+ * is done when the run is already over, so a finished conversation is never paused.
+ */
+export async function interruptRun(run: GatewayRun): Promise<void> {
+  if (run.conversation.isRunning) await run.conversation.interrupt();
+}
