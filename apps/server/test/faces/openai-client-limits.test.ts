@@ -1,11 +1,11 @@
 // A run that fails on a limit, as the official `openai` SDK sees it from the gateway of a real server: the model
-// provider's rate limit is a RateLimitError (429 `rate_limit_exceeded`), a conversation too long for the model's
-// context is a BadRequestError (400 `context_length_exceeded`), not a bare 500; none is retried by the SDK, which would
-// run the agent again.
+// provider's rate limit is a RateLimitError (429 `rate_limit_exceeded`), so is a spent budget (429
+// `insufficient_quota`); a conversation too long for the model's context is a BadRequestError (400
+// `context_length_exceeded`), not a bare 500; none is retried by the SDK, which would run the agent again.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, type TestServer } from '../helpers.js';
-import { rejectionOf, startGateway } from '../support/openai-gateway.js';
+import { createRequest, removeDir, type TestServer } from '../helpers.js';
+import { CONVERSATION_HEADER, GATEWAY_KEY, rejectionOf, startGateway } from '../support/openai-gateway.js';
 
 let server: TestServer;
 let client: OpenAI;
@@ -42,6 +42,28 @@ describe('limits the run hits', () => {
     const error = await rejectionOf(ask(client));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'context_length_exceeded' });
+  });
+
+  it("the conversation's spent budget is a RateLimitError insufficient_quota", async () => {
+    // gpt-4o lists at $2.50 / $10 per million tokens: the first call costs $0.0075 and the next, estimated at $0.00375,
+    // would pass the $0.01 budget, so the run stops before it.
+    const create = createRequest(server.llm, { budget: { max_usd: 0.01 } });
+    (create.agent as { llm: { model: string } }).llm.model = 'gpt-4o';
+    const created = await server.call('POST', '/api/conversations', create, { 'X-Session-API-Key': GATEWAY_KEY });
+    expect(created.status).toBe(201);
+    server.llm.push({
+      toolCalls: [{ name: 'terminal', arguments: { command: 'echo spend' } }],
+      usage: { prompt_tokens: 1000, completion_tokens: 500 },
+    });
+    const error = await rejectionOf(
+      client.chat.completions.create(
+        { model: 'x-terminal', messages: [{ role: 'user', content: 'Spend' }] },
+        { headers: { [CONVERSATION_HEADER]: (created.json as { id: string }).id } },
+      ),
+    );
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(error).toMatchObject({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
+    expect((error as Error).message).toContain('MaxBudgetReached');
   });
 
   it('any other failure stays a 500 agent_run_failed', async () => {
