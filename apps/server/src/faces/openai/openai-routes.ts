@@ -46,7 +46,8 @@ function conversationIdOf(request: FastifyRequest): string | undefined {
 }
 
 /** Whether the client is gone: the connection closed before the whole answer was written. */
-const clientLeft = (response: ServerResponse): boolean => response.destroyed && !response.writableFinished;
+const clientLeft = (response: ServerResponse): boolean =>
+  !response.writableFinished && (response.destroyed || response.socket?.destroyed === true);
 
 /**
  * Interrupts the run when the client goes away before its answer is written (an OpenAI client cancels a completion,
