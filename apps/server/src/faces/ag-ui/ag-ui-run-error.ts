@@ -7,7 +7,8 @@ export type AgUiRunErrorCode =
   | 'unknown_tool_call'
   | 'pending_tool_call'
   | 'invalid_state'
-  | 'invalid_context';
+  | 'invalid_context'
+  | 'unsupported_content';
 
 /** A run input the AG-UI face refuses with a `RUN_ERROR` event: the thread is left as it was. */
 export class AgUiRunError extends ServerError {

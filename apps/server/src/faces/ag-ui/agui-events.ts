@@ -32,7 +32,7 @@ export interface AgUiInterrupt {
 }
 
 export type AgUiRunOutcome =
-  | { type: 'success' }
+  | { type: 'success'; pendingToolCallIds?: string[] }
   | { type: 'interrupt'; interrupts: AgUiInterrupt[] }
   | { type: 'cancelled' };
 

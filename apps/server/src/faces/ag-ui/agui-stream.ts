@@ -101,8 +101,12 @@ async function finalEvent(
   }
   let outcome: AgUiRunOutcome = { type: 'success' };
   if (status === 'waiting_for_confirmation') {
-    // Calls of frontend tools wait for the client to run them: the run succeeded, their results come next run.
-    const pending = (await open.pendingActions()).filter((action) => !isFrontendCall(action));
+    const actions = await open.pendingActions();
+    // Calls of frontend tools wait for the client to run them: the run succeeded, their results come next run. They
+    // are named, so a client that did not see them started (one that reattached after them) still knows them.
+    const frontend = actions.filter(isFrontendCall).map((action) => action.tool_call_id);
+    if (frontend.length > 0) outcome = { type: 'success', pendingToolCallIds: frontend };
+    const pending = actions.filter((action) => !isFrontendCall(action));
     if (pending.length > 0) {
       outcome = {
         type: 'interrupt',

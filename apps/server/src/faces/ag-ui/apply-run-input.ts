@@ -5,9 +5,10 @@ import type { ManagedConversation } from '../../conversations/managed-conversati
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
 import { lastRecordedContext, runContextContent } from './run-context.js';
-import { type AgUiRunInput, confirmationDecision, userMessageText } from './run-input.js';
+import { type AgUiRunInput, confirmationDecision } from './run-input.js';
 import { sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
 import { streamAnchorOf } from './streamed-messages.js';
+import { userMessageContent } from './user-content.js';
 
 /** Whether a client message id is one this face gave out: a log event's id, or a streamed message's. */
 function isLogged(conversation: ManagedConversation, messageId: string): boolean {
@@ -22,9 +23,9 @@ function isLogged(conversation: ManagedConversation, messageId: string): boolean
  * messages, recorded as the calls' observations), the answers to the interrupts of the last run (approve runs the
  * pending actions; any refusal rejects them, with its reason, and the run goes on so the model sees it), then the
  * shared `state` (what differs from the session state is recorded as one session-state update), then the user
- * messages the conversation does not have yet (those after the last message whose id this face gave out); the last
- * of them carries the input's `context` and, when the input shares state, the shared state, for the model (its
- * `extended_content`). An input with no new user message (only tool results or answers, or a bare re-run) records a
+ * messages the conversation does not have yet (those after the last message whose id this face gave out), with their
+ * text and images (`user-content.ts`); the last of them carries the input's `context` and, when the input shares
+ * state, the shared state, for the model (its `extended_content`). An input with no new user message (only tool results or answers, or a bare re-run) records a
  * user message of no text whose `extended_content` carries its context unless it is the last one the log holds, and
  * the shared state when it changed it, so the model's next request has them and a re-run repeats nothing. Starts a
  * run when there was a message, result or answer to act on (a state or context change alone starts none). Returns
@@ -57,12 +58,13 @@ export async function applyRunInput(
       if (!decision.approved) refusal ??= decision;
     }
   }
-  const texts = fresh
-    .filter((message) => message.role === 'user')
-    .map((message) => userMessageText(message.content))
-    .filter((text) => text !== '');
+  const contents = fresh
+    .map((message, position) =>
+      message.role === 'user' ? userMessageContent(message.content, `messages[${known + 1 + position}]`) : [],
+    )
+    .filter((content) => content.length > 0);
 
-  let act = (input.resume ?? []).length > 0 || texts.length > 0;
+  let act = (input.resume ?? []).length > 0 || contents.length > 0;
   if (results.decisions.length > 0) {
     // The answered calls' tools must be known to record their results, even when this input no longer offers them.
     clientTools.set(conversation.id, [...offered, ...results.answeredTools]);
@@ -82,13 +84,13 @@ export async function applyRunInput(
     ...(context === undefined ? [] : [context]),
     ...(sharesState ? [sharedStateContent(open.session.state)] : []),
   ];
-  for (const [position, text] of texts.entries()) {
+  for (const [position, content] of contents.entries()) {
     await conversation.sendMessage(
-      { role: 'user', content: [{ cache_prompt: false, type: 'text', text }], thinking_blocks: [] },
-      { run: false, ...(position === texts.length - 1 ? { extendedContent } : {}) },
+      { role: 'user', content, thinking_blocks: [] },
+      { run: false, ...(position === contents.length - 1 ? { extendedContent } : {}) },
     );
   }
-  if (texts.length === 0) {
+  if (contents.length === 0) {
     // No user message to carry them: a user message of no text of its own does, with only what the model has not
     // seen yet (a context other than the last one recorded, the shared state when this input changed it).
     const unseen = [

@@ -76,12 +76,24 @@ export interface ChatTurn {
 /**
  * The reference's reading of `messages`: the agent gets the latest user message; system and developer texts
  * join its system message suffix; earlier user and assistant turns are not replayed (continue a conversation
- * with `X-OpenHands-ServerConversation-ID` instead). Throws an `invalid_request_error` when there is no user message.
+ * with `X-OpenHands-ServerConversation-ID` instead). Throws an `invalid_request_error` when there is no user message,
+ * or when an assistant or tool message follows the last one.
  */
 export function chatTurnOf(request: ChatCompletionRequest): ChatTurn {
   const index = request.messages.findLastIndex((message) => message.role === 'user');
   const last = request.messages[index];
   if (last === undefined) throw invalidRequest('At least one user message is required', 'messages');
+  const after = request.messages.findIndex(
+    (message, position) => position > index && (message.role === 'assistant' || message.role === 'tool'),
+  );
+  if (after >= 0) {
+    // Answering the older user message again would drop what follows it (a tool's result, most often).
+    throw invalidRequest(
+      `messages[${after}] is a '${request.messages[after]?.role}' message after the last user message: the agent answers the latest user message and runs its own tools, so it never waits for a tool result or continues an assistant message (continue a conversation with the X-OpenHands-ServerConversation-ID header and a user message)`,
+      `messages[${after}].role`,
+      'unsupported_value',
+    );
+  }
   const user = partsOf(last, index);
   if (user.length === 0) throw invalidRequest('The last user message has no content', `messages[${index}].content`);
   const system = request.messages

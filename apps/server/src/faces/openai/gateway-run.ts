@@ -5,10 +5,22 @@ import type { ConversationManager } from '../../conversations/conversation-manag
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { type AgentAnswer, type CompletionUsage, usageOfStats } from './chat-completion.js';
 import type { ChatTurn } from './chat-request.js';
-import { OpenAiGatewayError } from './openai-error.js';
+import { type OpenAiErrorType, OpenAiGatewayError } from './openai-error.js';
 
 /** How long one wait for a run's end lasts before checking again (agent runs may be long). */
 const RUN_WAIT_MS = 60_000;
+
+/**
+ * The failures of a run that OpenAI answers with a status of their own, by the ConversationErrorEvent's code (an
+ * exception class name, or the budget's stop): the `openai` SDK raises a `RateLimitError` for a 429 and a
+ * `BadRequestError` for a 400, so a client tells a provider's rate limit, a spent budget or a conversation too long for
+ * the model's context from a failed run. Any other failure is a 500 `agent_run_failed`.
+ */
+const FAILURES: Readonly<Record<string, { status: number; type: OpenAiErrorType; code: string }>> = {
+  LLMRateLimitError: { status: 429, type: 'requests', code: 'rate_limit_exceeded' },
+  MaxBudgetReached: { status: 429, type: 'insufficient_quota', code: 'insufficient_quota' },
+  LLMContextWindowExceededError: { status: 400, type: 'invalid_request_error', code: 'context_length_exceeded' },
+};
 
 /** A run the gateway started: its conversation, and the log index where its events begin. */
 export interface GatewayRun {
@@ -74,8 +86,10 @@ export async function gatewayAnswer(
       | { code?: string; detail?: string }
       | undefined;
     const detail = failure === undefined ? '' : `: ${failure.code ?? 'error'}: ${failure.detail ?? ''}`;
+    const known =
+      failure?.code !== undefined && Object.hasOwn(FAILURES, failure.code) ? FAILURES[failure.code] : undefined;
     throw new OpenAiGatewayError(
-      { status: 500, type: 'server_error', code: 'agent_run_failed' },
+      known ?? { status: 500, type: 'server_error', code: 'agent_run_failed' },
       `The agent's run in conversation ${conversation.id} ended with status ${status}${detail}`,
     );
   }
@@ -87,4 +101,13 @@ export async function gatewayAnswer(
   }
   const usage: CompletionUsage = usageOfStats((open.state as { stats?: unknown }).stats);
   return { ...identity, content: await agentFinalResponse(events), usage };
+}
+
+/**
+ * Stops the run because its client went away (an OpenAI client cancels a completion by closing its request): the
+ * model call and running tools are aborted, an InterruptEvent is recorded and the conversation is `paused`. Nothing
+ * is done when the run is already over, so a finished conversation is never paused.
+ */
+export async function interruptRun(run: GatewayRun): Promise<void> {
+  if (run.conversation.isRunning) await run.conversation.interrupt();
 }

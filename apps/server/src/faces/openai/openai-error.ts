@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { ServerError } from '../../errors.js';
 
 /** OpenAI's error `type`s this face answers with. */
-export type OpenAiErrorType = 'invalid_request_error' | 'authentication_error' | 'not_found_error' | 'server_error';
+export type OpenAiErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'not_found_error'
+  | 'server_error'
+  | 'requests'
+  | 'insufficient_quota';
 
 /**
  * A gateway request that cannot be answered: sent as OpenAI's error body with `status`, which the `openai` SDK

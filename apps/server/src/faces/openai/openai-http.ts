@@ -1,0 +1,50 @@
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { PublicRouteConfig } from '../../security/route-auth.js';
+import { OpenAiGatewayError, openAiErrorBodySchema, openAiErrorOf } from './openai-error.js';
+
+const errorMeaning = {
+  400: 'Malformed JSON, a body that is not a chat request, no user message, a bad conversation header, a parameter the gateway cannot honour (`unsupported_value`, `unsupported_parameter`)',
+  401: 'No session key, or a wrong one (as `Authorization: Bearer` or `X-Session-API-Key`)',
+  404: 'The model is not one of `GET /v1/models`, or the path is not one the gateway serves',
+  409: 'The conversation is running, or its run stopped for a confirmation or a pause',
+  413: 'Request body too large',
+  415: 'The body is not JSON',
+  500: "The agent's run ended in error (or stuck)",
+  '4xx': 'Any other client error',
+  '5xx': 'Any other server error',
+} as const;
+
+/**
+ * The server's own guards (Host/Origin, body limits) answer before the gateway's handler, in the REST API's
+ * `{detail}` shape: both shapes are declared, so such an answer is sent as it is instead of failing to serialize.
+ */
+const guardErrorSchema = z.object({ detail: z.unknown() });
+
+/** The error responses of every gateway route, for its OpenAPI schema. */
+export const errorSchemas = Object.fromEntries(
+  Object.entries(errorMeaning).map(([status, meaning]) => [
+    status,
+    z.union([openAiErrorBodySchema, guardErrorSchema]).describe(meaning),
+  ]),
+);
+
+/** OpenAI clients send the key as `Authorization: Bearer`; the REST header is accepted too (see route-auth). */
+export const security: Array<Record<string, string[]>> = [{ sessionApiKey: [] }, { bearerAuth: [] }];
+
+/** Every gateway route takes the session key as OpenAI clients send it, `Authorization: Bearer` (see route-auth). */
+export const gatewayRouteConfig: PublicRouteConfig = { bearerAuth: true };
+
+export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  const { status, body } = openAiErrorOf(error);
+  // The openai SDK retries 409 and 5xx by default, which would run the agent again.
+  return reply.code(status).header('x-should-retry', 'false').send(body);
+}
+
+/** 404 `model_not_found` for a model that is not one of `GET /v1/models`, naming those. */
+export function modelNotFound(model: string, modelIds: readonly string[]): OpenAiGatewayError {
+  return new OpenAiGatewayError(
+    { status: 404, type: 'invalid_request_error', code: 'model_not_found', param: 'model' },
+    `The model '${model}' does not exist: GET /v1/models lists ${modelIds.length === 0 ? 'none (the server has no openaiModels configured)' : modelIds.join(', ')}`,
+  );
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { OpenAiGatewayError } from './openai-error.js';
+import { errorSchemas, gatewayRouteConfig, modelNotFound, security, sendError } from './openai-http.js';
+import { sendRequestId } from './request-id.js';
+
+const modelSchema = z
+  .object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() })
+  .describe('A model (configured agent) a chat completion can name');
+const modelListSchema = z
+  .object({ object: z.literal('list'), data: z.array(modelSchema) })
+  .describe('The models (configured agents) a chat completion can name');
+
+const modelOf = (id: string) => ({ id, object: 'model' as const, created: 0, owned_by: 'x' });
+
+/** The methods an unknown `/v1` path is answered for (OpenAI's `Invalid URL` 404). */
+const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * `GET /v1/models` and `GET /v1/models/{model}` (the configured agents), and OpenAI's 404 for every other `/v1`
+ * path (`/v1/responses`, `/v1/embeddings`, ...), so an SDK call the gateway does not serve fails as a `NotFoundError`
+ * that says so, not as a bare 404.
+ */
+export function registerModelRoutes(app: FastifyInstance, modelIds: readonly string[]): void {
+  const shared = {
+    config: gatewayRouteConfig,
+    onSend: sendRequestId,
+    errorHandler: (error: unknown, _request: unknown, reply: Parameters<typeof sendError>[0]) =>
+      sendError(reply, error),
+  };
+  app.get(
+    '/v1/models',
+    {
+      ...shared,
+      schema: {
+        tags: ['openai'],
+        summary: 'The models (configured agents) of the OpenAI-compatible gateway',
+        operationId: 'openaiListModels',
+        security,
+        response: { 200: modelListSchema, ...errorSchemas },
+      },
+    },
+    async () => ({ object: 'list' as const, data: modelIds.map(modelOf) }),
+  );
+
+  app.get(
+    '/v1/models/:model',
+    {
+      ...shared,
+      schema: {
+        tags: ['openai'],
+        summary: 'One model (configured agent) of the OpenAI-compatible gateway',
+        operationId: 'openaiRetrieveModel',
+        security,
+        params: z.object({ model: z.string().min(1) }),
+        response: { 200: modelSchema, ...errorSchemas },
+      },
+    },
+    async (request) => {
+      const { model } = request.params as { model: string };
+      if (!modelIds.includes(model)) throw modelNotFound(model, modelIds);
+      return modelOf(model);
+    },
+  );
+
+  app.route({
+    method: ANY_METHOD,
+    url: '/v1/*',
+    ...shared,
+    schema: { hide: true },
+    handler: async (request) => {
+      const path = request.url.split('?')[0] ?? request.url;
+      const hint = path === '/v1/responses' ? ': the Responses API is not served, use POST /v1/chat/completions' : '';
+      throw new OpenAiGatewayError(
+        { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
+        `Invalid URL (${request.method} ${path})${hint}; the gateway serves GET /v1/models, GET /v1/models/{model} and POST /v1/chat/completions`,
+      );
+    },
+  });
+}
