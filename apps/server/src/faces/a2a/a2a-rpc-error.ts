@@ -11,6 +11,8 @@ export const A2A_ERROR_CODES = {
   taskNotCancelable: -32002,
   pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
+  contentTypeNotSupported: -32005,
+  versionNotSupported: -32009,
 } as const;
 export type A2aErrorName = keyof typeof A2A_ERROR_CODES;
 
