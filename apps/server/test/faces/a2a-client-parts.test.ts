@@ -1,7 +1,9 @@
-// Message parts through the official client (`@a2a-js/sdk`): data parts reach the agent as JSON, and file parts
-// (raw bytes or a URL) are refused with ContentTypeNotSupported (-32005) instead of being dropped unseen.
+// Media types through the official client (`@a2a-js/sdk`): data parts reach the agent as JSON, file parts (raw bytes
+// or a URL) are refused with ContentTypeNotSupported (-32005) instead of being dropped unseen, and so is a client
+// whose acceptedOutputModes rule out the text every answer is.
 import type { Part, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishReply } from '../helpers.js';
 import { type A2aFixture, send, startA2aFixture, textPart, userMessage, userTextsSeen } from './a2a-client-support.js';
@@ -78,5 +80,24 @@ describe('A2A message parts, driven by @a2a-js/sdk', () => {
     });
     const stream = client.sendMessageStream(send(userMessage([textPart('See the report'), link])));
     await expect(stream.next()).rejects.toMatchObject({ name: 'ContentTypeNotSupportedError' });
+  });
+
+  it('refuses a client that accepts no text answers, and serves one whose accepted modes include text', async () => {
+    const { server } = fixture;
+    const accepting = (acceptedOutputModes: string[]) =>
+      new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { clientConfig: { acceptedOutputModes } }),
+      ).createFromUrl(server.url);
+    const before = (await server.built.manager.list()).length;
+    const imagesOnly = await accepting(['image/png']);
+    await expect(imagesOnly.sendMessage(send(userMessage([textPart('Draw me a cat')])))).rejects.toMatchObject({
+      name: 'ContentTypeNotSupportedError',
+      message: expect.stringMatching(/acceptedOutputModes.*image\/png/),
+    });
+    expect((await server.built.manager.list()).length).toBe(before);
+    server.llm.push(finishReply('Described.'));
+    const textToo = await accepting(['application/json', 'text/plain; charset=utf-8']);
+    const task = (await textToo.sendMessage(send(userMessage([textPart('Describe a cat')])))) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 });

@@ -7,6 +7,7 @@ import { A2aRpcError } from './a2a-rpc-error.js';
 import { cancelTask, findTask, runEnded, taskOf } from './a2a-tasks.js';
 import { applyMessage } from './apply-message.js';
 import { listTasks } from './list-tasks.js';
+import { checkOutputModes } from './message-input.js';
 import { isFinalState } from './task-projection.js';
 
 /** What a call comes to: a JSON-RPC result, or a task to stream from a log index on. */
@@ -72,6 +73,7 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
           `${rpc.method}: params.configuration.taskPushNotificationConfig: this agent does not send push notifications`,
         );
       }
+      checkOutputModes(params.configuration?.acceptedOutputModes);
       const applied = await applyMessage(manager, params.message, options.defaultConversation);
       if (rpc.method === 'SendStreamingMessage') return { kind: 'stream', ...applied };
       if (params.configuration?.returnImmediately !== true) await runEnded(applied.conversation);

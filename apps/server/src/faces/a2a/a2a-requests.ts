@@ -49,6 +49,8 @@ export const sendMessageParamsSchema = z.looseObject({
     .looseObject({
       returnImmediately: z.boolean().optional(),
       historyLength: z.number().int().nonnegative().optional(),
+      /** The media types the client takes in answers; empty or absent: any. */
+      acceptedOutputModes: z.array(z.string()).optional(),
       /** Refused (-32003): the card declares no push notifications. */
       taskPushNotificationConfig: z.unknown().optional(),
     })

@@ -6,6 +6,26 @@ import { findTask, taskOf } from './a2a-tasks.js';
 /** The media types a message's parts may have: text, and structured data (the card's `defaultInputModes`). */
 export const INPUT_MODES = ['text/plain', 'application/json'] as const;
 
+/** The media type every answer has: the response artifact and the agent's messages are text. */
+const ANSWER_MODE = 'text/plain';
+
+/**
+ * Refuses (-32005) a message whose `acceptedOutputModes` rule out text, the one media type every answer has; an
+ * empty list, the any-type wildcard, `text/*` and media-type parameters (`text/plain; charset=utf-8`) accept it.
+ */
+export function checkOutputModes(accepted: readonly string[] | undefined): void {
+  if (accepted === undefined || accepted.length === 0) return;
+  const takesText = accepted.some((mode) => {
+    const type = mode.split(';')[0]?.trim().toLowerCase();
+    return type === ANSWER_MODE || type === 'text/*' || type === '*/*';
+  });
+  if (takesText) return;
+  throw new A2aRpcError(
+    'contentTypeNotSupported',
+    `configuration.acceptedOutputModes [${accepted.join(', ')}]: this agent answers in ${ANSWER_MODE} (its response artifact and messages), which the client does not accept`,
+  );
+}
+
 /**
  * What one part gives the agent. Text is taken as it is; a data part becomes a JSON block (the agent reads JSON as
  * well as prose). File parts are refused with ContentTypeNotSupported (-32005) rather than dropped: the agent has no
