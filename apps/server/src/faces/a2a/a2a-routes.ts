@@ -35,7 +35,9 @@ const rpcResponseSchema = z
 
 const rpcAnswerSchema = z
   .union([rpcResponseSchema, z.array(rpcResponseSchema)])
-  .describe('One response, or for a batch request (a JSON array) an array of them, one per call that has an id');
+  .describe(
+    'One response, or for a batch request (a JSON array) an array of them, one per call that has an id. A body of notifications only (calls without an id) is answered 204 with no body, as JSON-RPC answers none.',
+  );
 
 const agentCardSchema = z
   .looseObject({
@@ -165,7 +167,6 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
         operationId: 'a2aRpc',
         response: {
           200: rpcAnswerSchema,
-          204: z.null().describe('The request held notifications only (calls without an id): JSON-RPC answers none'),
           ...errorResponses(API_ERRORS),
         },
       },
@@ -197,8 +198,9 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
         const response = await answer(request, call, { batch, version, dispatch });
         if (response !== undefined) responses.push(response);
       }
-      // Notifications only: JSON-RPC 2.0 sends nothing back.
-      if (responses.length === 0) return reply.code(204).send();
+      // Notifications only: JSON-RPC 2.0 sends nothing back. The 204 has no body, so no schema: the OpenAPI document
+      // wants a JSON schema for every 2xx it lists, and the typed reply knows only the listed codes.
+      if (responses.length === 0) return (reply as FastifyReply).code(204).send();
       return batch ? responses : responses[0];
     },
   );
