@@ -10,12 +10,16 @@ export const rpcRequestSchema = z.looseObject({
 });
 export type RpcRequest = z.infer<typeof rpcRequestSchema>;
 
+/** A `Part` (protobuf JSON): its content is whichever of `text`, `data`, `raw` (base64) or `url` it has. */
 const partSchema = z.looseObject({
   text: z.string().optional(),
   data: z.unknown().optional(),
   url: z.string().optional(),
   raw: z.string().optional(),
+  filename: z.string().optional(),
+  mediaType: z.string().optional(),
 });
+export type A2aIncomingPart = z.infer<typeof partSchema>;
 
 /** An answer to a confirmation the task is waiting for, in a message's `metadata.confirmation`. */
 export const confirmationSchema = z.object({ approved: z.boolean(), reason: z.string().optional() });
@@ -27,6 +31,8 @@ export const a2aMessageSchema = z.looseObject({
   taskId: z.string().optional(),
   contextId: z.string().optional(),
   parts: z.array(partSchema).default([]),
+  /** Other tasks this message builds on: their outcome is given to the agent with the message. */
+  referenceTaskIds: z.array(z.string()).default([]),
   metadata: z
     .looseObject({
       /** The create body (`StartConversationRequest`) of the conversation a message without `taskId` starts. */
@@ -43,6 +49,10 @@ export const sendMessageParamsSchema = z.looseObject({
     .looseObject({
       returnImmediately: z.boolean().optional(),
       historyLength: z.number().int().nonnegative().optional(),
+      /** The media types the client takes in answers; empty or absent: any. */
+      acceptedOutputModes: z.array(z.string()).optional(),
+      /** Refused (-32003): the card declares no push notifications. */
+      taskPushNotificationConfig: z.unknown().optional(),
     })
     .nullish(),
 });
@@ -59,13 +69,7 @@ export const listTasksParamsSchema = z.looseObject({
   pageSize: z.number().int().min(1).max(100).optional(),
   pageToken: z.string().optional(),
   historyLength: z.number().int().nonnegative().optional(),
+  /** Only tasks whose status changed after this instant (ISO 8601). */
+  statusTimestampAfter: z.iso.datetime({ offset: true }).optional(),
   includeArtifacts: z.boolean().optional(),
 });
-
-/** The text a message brings: its text parts, joined by blank lines. */
-export function messageText(message: A2aIncomingMessage): string {
-  return message.parts
-    .map((part) => part.text ?? '')
-    .filter((text) => text !== '')
-    .join('\n\n');
-}

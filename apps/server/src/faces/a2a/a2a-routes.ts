@@ -5,20 +5,12 @@ import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
-import {
-  listTasksParamsSchema,
-  type RpcRequest,
-  rpcRequestSchema,
-  sendMessageParamsSchema,
-  taskIdParamsSchema,
-} from './a2a-requests.js';
+import { type DispatchOptions, dispatchRpc, STREAMING_METHODS } from './a2a-dispatch.js';
 import { A2aRpcError, rpcErrorResponse } from './a2a-rpc-error.js';
 import { streamTask } from './a2a-stream.js';
-import { applyMessage, cancelTask, findTask, runEnded, taskOf } from './a2a-tasks.js';
 import { A2A_PATH, AGENT_CARD_PATH, agentCard } from './agent-card.js';
 import { signAgentCard } from './card-signature.js';
-import { listTasks } from './list-tasks.js';
-import { isFinalState } from './task-projection.js';
+import { type RequestId, type RpcCall, readCalls, unsupportedVersion } from './json-rpc-calls.js';
 
 export interface A2aRoutesOptions {
   version: string;
@@ -30,8 +22,6 @@ export interface A2aRoutesOptions {
   signingKey?: KeyObject | undefined;
 }
 
-type RequestId = string | number | null;
-
 const rpcResponseSchema = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
@@ -40,7 +30,13 @@ const rpcResponseSchema = z
     error: z.looseObject({ code: z.number().int(), message: z.string() }).optional(),
   })
   .describe(
-    'A JSON-RPC 2.0 response: `result` (a Task, or ListTasks page) or `error` (A2A codes: -32001 task not found, -32002 not cancelable, -32003 no push notifications, -32004 unsupported, -326xx JSON-RPC). SendStreamingMessage and SubscribeToTask answer text/event-stream instead, one such response per event.',
+    'A JSON-RPC 2.0 response: `result` (a Task, or ListTasks page) or `error` (A2A codes: -32001 task not found, -32002 not cancelable, -32003 no push notifications, -32004 unsupported, -32005 content type not supported, -32009 version not supported, -326xx JSON-RPC). SendStreamingMessage and SubscribeToTask answer text/event-stream instead, one such response per event.',
+  );
+
+const rpcAnswerSchema = z
+  .union([rpcResponseSchema, z.array(rpcResponseSchema)])
+  .describe(
+    'One response, or for a batch request (a JSON array) an array of them, one per call that has an id. A body of notifications only (calls without an id) is answered 204 with no body, as JSON-RPC answers none.',
   );
 
 const agentCardSchema = z
@@ -59,16 +55,6 @@ const agentCardSchema = z
       .describe('JWS signatures (EdDSA) over the canonical card, when the server has a signing key'),
   })
   .describe('The A2A agent card (protocol 1.0)');
-
-function paramsOf<T extends z.ZodType>(schema: T, request: RpcRequest): z.infer<T> {
-  const parsed = schema.safeParse(request.params ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? 'params' : `params.${issue.path.join('.')}`;
-    throw new A2aRpcError('invalidParams', `${request.method}: ${where}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
-}
 
 /** Answers a streaming method: server-sent JSON-RPC responses, built from the conversation's log. */
 async function stream(
@@ -98,12 +84,55 @@ async function stream(
   }
 }
 
+type Outcome = Awaited<ReturnType<typeof dispatchRpc>>;
+
+function isStream(outcome: unknown): outcome is Extract<Outcome, { kind: 'stream' }> {
+  return (outcome as { kind?: unknown } | null)?.kind === 'stream';
+}
+
+function errorOf(request: FastifyRequest, call: Extract<RpcCall, { rpc: unknown }>, error: unknown) {
+  if (!A2aRpcError.isInstance(error)) request.log.warn({ err: error, method: call.rpc.method }, 'a2a: request failed');
+  return rpcErrorResponse(call.id, error);
+}
+
+/**
+ * The response to one call of a single or batch request, undefined for a notification (JSON-RPC 2.0 answers none).
+ * Streaming methods cannot be batched: their answer is a stream of its own, so in a batch they are refused unrun.
+ */
+async function answer(
+  request: FastifyRequest,
+  call: RpcCall,
+  context: { batch: boolean; version: string | undefined; dispatch: DispatchOptions },
+): Promise<Record<string, unknown> | undefined> {
+  if ('invalid' in call) return { ...call.invalid };
+  let response: Record<string, unknown>;
+  if (context.version !== undefined) {
+    response = rpcErrorResponse(call.id, new A2aRpcError('versionNotSupported', context.version));
+  } else if (STREAMING_METHODS.has(call.rpc.method)) {
+    // Only a batch gets here: a single streaming call is answered with its stream.
+    response = rpcErrorResponse(
+      call.id,
+      new A2aRpcError('invalidRequest', `${call.rpc.method} answers with a stream and cannot be part of a batch`),
+    );
+  } else {
+    try {
+      const outcome = await dispatchRpc(call.rpc, context.dispatch);
+      response = { jsonrpc: '2.0', id: call.id, result: outcome.kind === 'result' ? outcome.result : null };
+    } catch (error) {
+      response = errorOf(request, call, error);
+    }
+  }
+  return call.notification ? undefined : response;
+}
+
 /**
  * The A2A face (protocol v1.0, JSON-RPC binding): the agent card at `/.well-known/agent-card.json` (public), and
  * `POST /api/a2a` for `SendMessage`, `SendStreamingMessage`, `GetTask`, `ListTasks`, `CancelTask` and
- * `SubscribeToTask`. A task is a conversation. Every error is a JSON-RPC error with the spec's code.
+ * `SubscribeToTask` (the non-streaming ones also in JSON-RPC batches). A task is a conversation, and so is its
+ * context. Every error is a JSON-RPC error with the spec's code.
  */
 export function registerA2aRoutes(app: FastifyInstance, manager: ConversationManager, options: A2aRoutesOptions): void {
+  const dispatch: DispatchOptions = { manager, defaultConversation: options.defaultConversation };
   app.get(
     AGENT_CARD_PATH,
     {
@@ -134,9 +163,12 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
       schema: {
         tags: ['a2a'],
         summary:
-          'A2A JSON-RPC 2.0 endpoint (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask)',
+          'A2A JSON-RPC 2.0 endpoint (SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask; batches of the non-streaming ones)',
         operationId: 'a2aRpc',
-        response: { 200: rpcResponseSchema, ...errorResponses(API_ERRORS) },
+        response: {
+          200: rpcAnswerSchema,
+          ...errorResponses(API_ERRORS),
+        },
       },
       // A body that is not JSON is a JSON-RPC parse error, answered as one.
       errorHandler: (error, _request, reply) => {
@@ -150,74 +182,26 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
       },
     },
     async (request, reply) => {
-      const envelope = rpcRequestSchema.safeParse(request.body);
-      if (!envelope.success) {
-        const id = (request.body as { id?: unknown } | null)?.id;
-        return {
-          jsonrpc: '2.0',
-          id: typeof id === 'string' || typeof id === 'number' ? id : null,
-          error: { code: -32600, message: `Not a JSON-RPC 2.0 request: ${envelope.error.issues[0]?.message ?? ''}` },
-        };
-      }
-      const rpc = envelope.data;
-      const id: RequestId = rpc.id ?? null;
-      try {
-        switch (rpc.method) {
-          case 'SendMessage': {
-            const params = paramsOf(sendMessageParamsSchema, rpc);
-            const { conversation } = await applyMessage(manager, params.message, options.defaultConversation);
-            if (params.configuration?.returnImmediately !== true) await runEnded(conversation);
-            const historyLength = params.configuration?.historyLength;
-            const task = (await taskOf(conversation)).task(historyLength === undefined ? {} : { historyLength });
-            return { jsonrpc: '2.0', id, result: { task } };
-          }
-          case 'SendStreamingMessage': {
-            const params = paramsOf(sendMessageParamsSchema, rpc);
-            const { conversation, fromIndex } = await applyMessage(
-              manager,
-              params.message,
-              options.defaultConversation,
-            );
-            return stream(request, reply, { conversation, requestId: id, fromIndex });
-          }
-          case 'SubscribeToTask': {
-            const params = paramsOf(taskIdParamsSchema, rpc);
-            const conversation = await findTask(manager, params.id);
-            const fromIndex = conversation.log.length;
-            const state = (await taskOf(conversation)).state;
-            if (!conversation.isRunning && isFinalState(state)) {
-              throw new A2aRpcError(
-                'unsupportedOperation',
-                `Task '${params.id}' has ended (${state}): nothing to subscribe to`,
-              );
-            }
-            return stream(request, reply, { conversation, requestId: id, fromIndex });
-          }
-          case 'GetTask': {
-            const params = paramsOf(taskIdParamsSchema, rpc);
-            const conversation = await findTask(manager, params.id);
-            const history = params.historyLength === undefined ? {} : { historyLength: params.historyLength };
-            return { jsonrpc: '2.0', id, result: (await taskOf(conversation)).task(history) };
-          }
-          case 'ListTasks':
-            return { jsonrpc: '2.0', id, result: await listTasks(manager, paramsOf(listTasksParamsSchema, rpc)) };
-          case 'CancelTask': {
-            const params = paramsOf(taskIdParamsSchema, rpc);
-            const conversation = await findTask(manager, params.id);
-            return { jsonrpc: '2.0', id, result: (await cancelTask(conversation)).task() };
-          }
-          case 'CreateTaskPushNotificationConfig':
-          case 'GetTaskPushNotificationConfig':
-          case 'ListTaskPushNotificationConfigs':
-          case 'DeleteTaskPushNotificationConfig':
-            throw new A2aRpcError('pushNotificationNotSupported', 'This agent does not send push notifications');
-          default:
-            return { jsonrpc: '2.0', id, error: { code: -32601, message: `Unknown A2A method '${rpc.method}'` } };
+      const { batch, calls } = readCalls(request.body);
+      const version = unsupportedVersion(request.headers['a2a-version']);
+      const only = calls[0];
+      if (!batch && version === undefined && only !== undefined && 'rpc' in only) {
+        if (STREAMING_METHODS.has(only.rpc.method)) {
+          // Refusals before the stream starts are a plain JSON-RPC error; the SDK reads them as such.
+          const outcome = await dispatchRpc(only.rpc, dispatch).catch((error: unknown) => error);
+          if (!isStream(outcome)) return errorOf(request, only, outcome);
+          return stream(request, reply, { ...outcome, requestId: only.id });
         }
-      } catch (error) {
-        if (!A2aRpcError.isInstance(error)) request.log.warn({ err: error, method: rpc.method }, 'a2a: request failed');
-        return rpcErrorResponse(id, error);
       }
+      const responses: Record<string, unknown>[] = [];
+      for (const call of calls) {
+        const response = await answer(request, call, { batch, version, dispatch });
+        if (response !== undefined) responses.push(response);
+      }
+      // Notifications only: JSON-RPC 2.0 sends nothing back. The 204 has no body, so no schema: the OpenAPI document
+      // wants a JSON schema for every 2xx it lists, and the typed reply knows only the listed codes.
+      if (responses.length === 0) return (reply as FastifyReply).code(204).send();
+      return batch ? responses : responses[0];
     },
   );
 }

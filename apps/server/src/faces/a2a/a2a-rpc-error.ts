@@ -11,6 +11,8 @@ export const A2A_ERROR_CODES = {
   taskNotCancelable: -32002,
   pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
+  contentTypeNotSupported: -32005,
+  versionNotSupported: -32009,
 } as const;
 export type A2aErrorName = keyof typeof A2A_ERROR_CODES;
 
@@ -24,7 +26,21 @@ export class A2aRpcError extends ServerError {
   }
 }
 
-/** A JSON-RPC error response for any error: ours keep their code, a request error is invalid params, others internal. */
+/** The `google.rpc.ErrorInfo` reason of each A2A error code (§3.3.2; the SDK's names), and of invalid params. */
+const ERROR_REASONS: Readonly<Record<number, string>> = {
+  [A2A_ERROR_CODES.invalidParams]: 'INVALID_PARAMS',
+  [A2A_ERROR_CODES.taskNotFound]: 'TASK_NOT_FOUND',
+  [A2A_ERROR_CODES.taskNotCancelable]: 'TASK_NOT_CANCELABLE',
+  [A2A_ERROR_CODES.pushNotificationNotSupported]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [A2A_ERROR_CODES.unsupportedOperation]: 'UNSUPPORTED_OPERATION',
+  [A2A_ERROR_CODES.contentTypeNotSupported]: 'CONTENT_TYPE_NOT_SUPPORTED',
+  [A2A_ERROR_CODES.versionNotSupported]: 'VERSION_NOT_SUPPORTED',
+};
+
+/**
+ * A JSON-RPC error response for any error: ours keep their code, a request error is invalid params, others
+ * internal. A2A errors carry their `google.rpc.ErrorInfo` in `error.data`, as §9.5 asks.
+ */
 export function rpcErrorResponse(id: string | number | null, error: unknown): Record<string, unknown> {
   let code: number = A2A_ERROR_CODES.internalError;
   if (A2aRpcError.isInstance(error)) code = error.rpcCode;
@@ -32,5 +48,10 @@ export function rpcErrorResponse(id: string | number | null, error: unknown): Re
     code = A2A_ERROR_CODES.taskNotFound;
   } else if (ServerError.isInstance(error)) code = A2A_ERROR_CODES.invalidParams;
   const message = error instanceof Error ? error.message : String(error);
-  return { jsonrpc: '2.0', id, error: { code, message } };
+  const reason = ERROR_REASONS[code];
+  const data =
+    reason === undefined
+      ? {}
+      : { data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'a2a-protocol.org' }] };
+  return { jsonrpc: '2.0', id, error: { code, message, ...data } };
 }

@@ -1,5 +1,6 @@
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { A2A_PROTOCOL_VERSION } from './a2a-types.js';
+import { INPUT_MODES } from './message-input.js';
 
 /** Where the agent card is served (the SDK's `AGENT_CARD_PATH`, RFC 8615 well-known URI). */
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -68,7 +69,7 @@ export function agentCard(options: AgentCardOptions): Record<string, unknown> {
       { url: `${options.baseUrl}${A2A_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
     capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
-    defaultInputModes: ['text/plain'],
+    defaultInputModes: [...INPUT_MODES],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills,
     ...(options.requiresKey

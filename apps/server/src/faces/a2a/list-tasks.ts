@@ -7,26 +7,56 @@ import type { A2aTask } from './a2a-types.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
+/** A task as listed: `artifacts` is left out entirely unless asked for (§3.1.4). */
+type ListedTask = Omit<A2aTask, 'artifacts'> & { artifacts?: A2aTask['artifacts'] };
+
+/** Where a page ends: the status timestamp and id of its last task, in the listing's order. */
+interface Cursor {
+  timestamp: string;
+  id: string;
+}
+
+const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+function decodeCursor(token: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<Cursor> | null;
+    if (typeof value?.timestamp === 'string' && typeof value.id === 'string') {
+      return { timestamp: value.timestamp, id: value.id };
+    }
+  } catch {
+    // Not ours: refused below.
+  }
+  throw new A2aRpcError('invalidParams', `ListTasks: params.pageToken '${token}' is not a token this server gave`);
+}
+
+const timestampOf = (task: ListedTask): string => task.status.timestamp ?? '';
+
+/** The listing's order: most recently updated first (§3.1.4), ties by id so a cursor lands on one place. */
+function compare(left: Cursor, right: Cursor): number {
+  if (left.timestamp !== right.timestamp) return left.timestamp < right.timestamp ? 1 : -1;
+  return left.id < right.id ? -1 : left.id > right.id ? 1 : 0;
+}
+
+const cursorOf = (task: ListedTask): Cursor => ({ timestamp: timestampOf(task), id: task.id });
+
 /**
- * `ListTasks`: the server's conversations as tasks, in the order the server lists them, filtered by `contextId` (a task's context is
- * itself) and `status`, a page at a time (`pageToken` is the offset of the page). Damaged conversations are left
- * out. Each task is folded from its whole log, so a page costs one log read per task.
+ * `ListTasks`: the server's conversations as tasks, most recently updated first, filtered by `contextId` (a task's
+ * context is itself), `status` and `statusTimestampAfter`, a page at a time. The page token is a cursor (the last
+ * task's timestamp and id), so tasks that change between pages do not shift later pages. Damaged conversations are
+ * left out. Each task is folded from its whole log, so a page costs one log read per task.
  */
 export async function listTasks(
   manager: ConversationManager,
   params: z.infer<typeof listTasksParamsSchema>,
-): Promise<{ tasks: A2aTask[]; nextPageToken: string; pageSize: number; totalSize: number }> {
+): Promise<{ tasks: ListedTask[]; nextPageToken: string; pageSize: number; totalSize: number }> {
   const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
-  const offset = params.pageToken === undefined || params.pageToken === '' ? 0 : Number(params.pageToken);
-  if (!Number.isInteger(offset) || offset < 0) {
-    throw new A2aRpcError(
-      'invalidParams',
-      `ListTasks: params.pageToken '${params.pageToken}' is not a token this server gave`,
-    );
-  }
+  const after = params.pageToken === undefined || params.pageToken === '' ? undefined : decodeCursor(params.pageToken);
   const filterState =
     params.status === undefined || params.status === 'TASK_STATE_UNSPECIFIED' ? undefined : params.status;
-  const tasks: A2aTask[] = [];
+  const changedAfter =
+    params.statusTimestampAfter === undefined ? undefined : new Date(params.statusTimestampAfter).toISOString();
+  const tasks: ListedTask[] = [];
   for (const conversation of await manager.list()) {
     if (params.contextId !== undefined && params.contextId !== '' && params.contextId !== conversation.id) continue;
     const opened = await conversation.open().then(
@@ -34,14 +64,24 @@ export async function listTasks(
       () => false,
     );
     if (!opened) continue;
-    const task = (await taskOf(conversation)).task({
+    const includeArtifacts = params.includeArtifacts === true;
+    const { artifacts, ...task } = (await taskOf(conversation)).task({
       ...(params.historyLength === undefined ? {} : { historyLength: params.historyLength }),
-      includeArtifacts: params.includeArtifacts === true,
+      includeArtifacts,
     });
     if (filterState !== undefined && task.status.state !== filterState) continue;
-    tasks.push(task);
+    if (changedAfter !== undefined && !(timestampOf(task) > changedAfter)) continue;
+    tasks.push(includeArtifacts ? { ...task, artifacts } : task);
   }
-  const page = tasks.slice(offset, offset + pageSize);
-  const next = offset + pageSize < tasks.length ? String(offset + pageSize) : '';
-  return { tasks: page, nextPageToken: next, pageSize: page.length, totalSize: tasks.length };
+  tasks.sort((left, right) => compare(cursorOf(left), cursorOf(right)));
+  const start = after === undefined ? 0 : tasks.findIndex((task) => compare(cursorOf(task), after) > 0);
+  const page = start < 0 ? [] : tasks.slice(start, start + pageSize);
+  const last = page.at(-1);
+  const more = start >= 0 && start + pageSize < tasks.length && last !== undefined;
+  return {
+    tasks: page,
+    nextPageToken: more ? encodeCursor(cursorOf(last)) : '',
+    pageSize: page.length,
+    totalSize: tasks.length,
+  };
 }

@@ -73,6 +73,7 @@ export class TaskProjection {
   #lastError: string | undefined;
   #pending = new Map<string, PendingCall>();
   #length = 0;
+  #updatedAt: string | undefined;
 
   constructor(taskId: string) {
     this.taskId = taskId;
@@ -104,6 +105,7 @@ export class TaskProjection {
    */
   apply(event: AnyEvent, index: number): A2aStreamResponse[] {
     this.#length = index + 1;
+    this.#updatedAt = utcTimestamp(event.timestamp) ?? this.#updatedAt;
     const before = this.state;
     const items = this.#itemsOf(event, index);
     this.#state = applyEvent(this.#state, event);
@@ -169,14 +171,22 @@ export class TaskProjection {
     }
   }
 
-  /** The task as the events applied so far leave it; `historyLength` keeps the last messages only. */
+  /** When the task last changed: the time of the latest event applied (ISO 8601, UTC), if it had one. */
+  get updatedAt(): string | undefined {
+    return this.#updatedAt;
+  }
+
+  /**
+   * The task as the events applied so far leave it; `historyLength` keeps the last messages only. Its status is
+   * stamped with `updatedAt`.
+   */
   task(options: { historyLength?: number; includeArtifacts?: boolean } = {}): A2aTask {
     const artifact = this.state === 'TASK_STATE_COMPLETED' ? this.#artifact() : undefined;
     const { historyLength } = options;
     return {
       id: this.taskId,
       contextId: this.taskId,
-      status: this.#status_(),
+      status: { ...this.#status_(), ...(this.#updatedAt === undefined ? {} : { timestamp: this.#updatedAt }) },
       artifacts: artifact === undefined || options.includeArtifacts === false ? [] : [artifact],
       history:
         historyLength === undefined
@@ -240,6 +250,19 @@ export class TaskProjection {
       },
     };
   }
+}
+
+/**
+ * An event's timestamp (the log's naive local time, `YYYY-MM-DDTHH:MM:SS.ffffff`) as A2A wants it: ISO 8601 in
+ * UTC with milliseconds. Undefined for one that does not read as a time.
+ */
+function utcTimestamp(timestamp: string): string | undefined {
+  const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/.test(timestamp);
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,3})?\d*/.exec(timestamp);
+  if (match === null) return undefined;
+  // Without a zone the log's time is the server's local time, which is how Date reads a zoneless date-time.
+  const date = new Date(zoned ? timestamp : `${match[1]}${match[2] ?? ''}`);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /** A projection of the given events (a log's first events, in order). */

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { StartConversationRequest } from '../../api/request-schemas.js';
+import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { conversationHex, hyphenate } from '../../internal/conversation-ids.js';
+import type { A2aIncomingMessage } from './a2a-requests.js';
+import { A2aRpcError } from './a2a-rpc-error.js';
+import { findTask } from './a2a-tasks.js';
+import { messageInput } from './message-input.js';
+
+export interface AppliedMessage {
+  conversation: ManagedConversation;
+  /** The log index the run's events start at. */
+  fromIndex: number;
+}
+
+const present = (id: string | undefined): string | undefined => (id === undefined || id === '' ? undefined : id);
+
+/** Whether two ids name the same conversation (a UUID and its 32-hex spelling do). */
+function sameId(left: string, right: string): boolean {
+  const leftHex = conversationHex(left);
+  return leftHex === undefined ? left === right : leftHex === conversationHex(right);
+}
+
+/**
+ * The conversation a message continues. A task is a conversation and so is its context: `taskId` and `contextId`
+ * name the same thing, must agree when both are given (§3.4.3), and either one continues it. Undefined when the
+ * message names neither, or a `contextId` this server has no conversation for.
+ */
+async function continued(
+  manager: ConversationManager,
+  message: A2aIncomingMessage,
+): Promise<ManagedConversation | undefined> {
+  const taskId = present(message.taskId);
+  const contextId = present(message.contextId);
+  if (taskId !== undefined && contextId !== undefined && !sameId(taskId, contextId)) {
+    throw new A2aRpcError(
+      'invalidParams',
+      `message.contextId '${contextId}' is not the context of task '${taskId}' (a task's context id is its own id)`,
+    );
+  }
+  if (taskId !== undefined) return findTask(manager, taskId);
+  if (contextId === undefined) return undefined;
+  const conversation = await manager.get(contextId).catch(() => undefined);
+  await conversation?.open();
+  return conversation;
+}
+
+/**
+ * The id of the conversation a message without a known context starts: a fresh one, or the client's own
+ * `contextId`, kept as it is so later messages find it (§3.4.1). A client id this server cannot keep unchanged (not
+ * a lowercase hyphenated UUID) is refused rather than replaced with another.
+ */
+function newConversationId(message: A2aIncomingMessage): string {
+  const contextId = present(message.contextId);
+  if (contextId === undefined) return randomUUID();
+  const hex = conversationHex(contextId);
+  if (hex === undefined || hyphenate(hex) !== contextId) {
+    throw new A2aRpcError(
+      'invalidParams',
+      `message.contextId '${contextId}' names no context of this server, and a new context id must be a lowercase hyphenated UUID`,
+    );
+  }
+  return contextId;
+}
+
+function userMessage(text: string) {
+  return {
+    role: 'user' as const,
+    content: [{ cache_prompt: false, type: 'text' as const, text }],
+    thinking_blocks: [],
+  };
+}
+
+/** Continues a conversation with the message: a confirmation answer or a new turn, then a run. */
+async function continueWith(
+  conversation: ManagedConversation,
+  message: A2aIncomingMessage,
+  text: string,
+): Promise<AppliedMessage> {
+  if (conversation.isRunning) {
+    throw new A2aRpcError(
+      'unsupportedOperation',
+      `Task '${conversation.id}' is working: wait for it to stop, or cancel it first`,
+    );
+  }
+  const open = await conversation.open();
+  const waiting = open.state.execution_status === 'waiting_for_confirmation';
+  const confirmation = message.metadata?.confirmation;
+  if (waiting && confirmation?.approved !== true) {
+    const reason = confirmation?.reason ?? (text === '' ? 'The user declined the action' : text);
+    await open.rejectPendingActions(reason);
+  } else if (!waiting && text === '') {
+    throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
+  }
+  // While waiting, the text is the answer to the confirmation, not a new turn.
+  if (text !== '' && !waiting) await conversation.sendMessage(userMessage(text), { run: false });
+  const fromIndex = conversation.log.length;
+  await conversation.startRun();
+  return { conversation, fromIndex };
+}
+
+/**
+ * Applies an incoming message and starts the run it asks for. A message naming a task (or its context) continues
+ * that conversation: a task waiting for a confirmation takes `metadata.confirmation` (approve runs the pending
+ * actions; a refusal, or a plain text answer, rejects them with that reason); otherwise the message is a new user
+ * turn. A task that is working refuses new messages (cancel it or wait). Any other message creates a conversation
+ * from `metadata.conversation` or else the face's default create body.
+ */
+export async function applyMessage(
+  manager: ConversationManager,
+  message: A2aIncomingMessage,
+  defaultConversation: StartConversationRequest | undefined,
+): Promise<AppliedMessage> {
+  const existing = await continued(manager, message);
+  const text = await messageInput(manager, message);
+  if (existing !== undefined) return continueWith(existing, message, text);
+  const create = message.metadata?.conversation ?? defaultConversation;
+  if (create === undefined) {
+    throw new A2aRpcError(
+      'invalidParams',
+      'This server has no default agent for A2A: pass the conversation create body (agent, llm, tools) as message.metadata.conversation',
+    );
+  }
+  const conversationId = newConversationId(message);
+  if (text === '') throw new A2aRpcError('invalidParams', 'message.parts: a new task needs a text or data part');
+  const { conversation, created } = await manager.create({
+    ...create,
+    conversation_id: conversationId,
+    initial_message: null,
+  });
+  // Another message with the same new context id got there first: this one continues what that one started.
+  if (!created) return continueWith(conversation, message, text);
+  await conversation.sendMessage(userMessage(text), { run: false });
+  const fromIndex = conversation.log.length;
+  await conversation.startRun();
+  return { conversation, fromIndex };
+}
