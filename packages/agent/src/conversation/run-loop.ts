@@ -105,7 +105,13 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
           stoppedBeforeModelCall = verdict.reason;
           break;
         }
+        const lastUserMessage = host.state().last_user_message_id;
         await host.conversation.agent.step(host.stepContext(stepSignal));
+        // A message sent while the model was answering came after its request: when that answer finished the
+        // run, the model never saw the message. The run goes on to answer it rather than leave it unanswered.
+        if (host.state().execution_status === 'finished' && host.state().last_user_message_id !== lastUserMessage) {
+          await host.setStatus('running');
+        }
       }
       iterations += 1;
       await host.captureWorkspace?.();
