@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecisionConflictError } from '../src/index.js';
+import { ActionNotPendingError, DecisionConflictError } from '../src/index.js';
 import type { ScriptedReply } from '../src/testing/index.js';
 import { effectTool } from './support/approval-tools.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -44,6 +44,28 @@ describe('a retried decision', () => {
     expect(first?.replacement_action_id).toBeDefined();
     expect((await conversation.run()).status).toBe('finished');
     expect(await readFile(join(harness.workspace, 'effects.log'), 'utf8')).toBe('edited\n');
+    await conversation.close();
+  });
+});
+
+describe('a decision for an action that is not waiting', () => {
+  it('says why: no such action is waiting', async () => {
+    harness = await startHarness([call, done]);
+    const { conversation } = await harness.conversation({
+      agent: harness.agent({ tools: [effectTool] }),
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [action] = await conversation.pendingActions();
+    const decide = (actionId: string) =>
+      conversation.decide([{ action_id: actionId, decision: { kind: 'approve' } }], { principal: 'alice' });
+
+    await expect(decide('no-such-action')).rejects.toSatisfy(
+      (error) =>
+        ActionNotPendingError.isInstance(error) &&
+        /no such action is waiting \(unknown, or it already has a result\)/.test((error as Error).message),
+    );
     await conversation.close();
   });
 });
