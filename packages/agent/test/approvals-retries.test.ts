@@ -66,6 +66,8 @@ describe('a decision for an action that is not waiting', () => {
         ActionNotPendingError.isInstance(error) &&
         /no such action is waiting \(unknown, or it already has a result\)/.test((error as Error).message),
     );
+    expect(await decide(action!.id)).toHaveLength(1);
+    expect((await conversation.run()).status).toBe('finished');
     await conversation.close();
   });
 });
