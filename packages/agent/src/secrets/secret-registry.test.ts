@@ -57,7 +57,8 @@ describe('SecretRegistry.update', () => {
     expect(registry.names()).toEqual(['A_TOKEN', 'B_TOKEN']);
     expect(registry.describe('A_TOKEN')).toBe('rotated');
     expect(await registry.envFor('$A_TOKEN')).toEqual({ A_TOKEN: 'second-value' });
-    expect(registry.knownValues()).toEqual(['second-value', 'other-value']);
+    // The replaced value is still known (and masked): see 'keeps masking a value after it is replaced'.
+    expect(registry.knownValues()).toEqual(['second-value', 'other-value', 'first-value']);
   });
 
   it('rejects bad input with a typed error naming the secret and changes nothing', () => {
@@ -86,6 +87,19 @@ describe('SecretRegistry.mask', () => {
   it('hides overlapping values whole', () => {
     const registry = new SecretRegistry({ LEFT: 'alpha-beta', RIGHT: 'beta-gamma' });
     expect(registry.mask('[alpha-beta-gamma]')).toBe('[<secret-hidden>]');
+  });
+
+  it('keeps masking a value after it is replaced: the shell it was exported to still has it', async () => {
+    const registry = new SecretRegistry({ GITHUB_TOKEN: 'ghp_old_token_1234' });
+    expect(await registry.envFor('git push # $GITHUB_TOKEN')).toEqual({ GITHUB_TOKEN: 'ghp_old_token_1234' });
+    registry.update({ GITHUB_TOKEN: 'ghp_new_token_5678' });
+    registry.update({ GITHUB_TOKEN: { description: 'revoked, no value now' } });
+    // What `env` prints in the session the old token was exported to.
+    expect(registry.mask('GITHUB_TOKEN=ghp_old_token_1234 NEXT=ghp_new_token_5678')).toBe(
+      'GITHUB_TOKEN=<secret-hidden> NEXT=<secret-hidden>',
+    );
+    expect(await registry.envFor('$GITHUB_TOKEN')).toEqual({});
+    expect(JSON.stringify(registry.toJSON())).not.toMatch(/ghp_(old|new)_token/);
   });
 
   it('hides values computed by functions once they have been used', async () => {

@@ -50,6 +50,11 @@ export class SecretRegistry {
   readonly #kept = new Map<string, KeptSecretSourceJson>();
   /** Values produced by secret functions so far; they are masked like static values. */
   readonly #computedValues = new Set<string>();
+  /**
+   * Values `update` replaced. They stay masked: the terminal's shell keeps what it exported (`env` prints the old
+   * token after a rotation), and a file or a background process may still hold one.
+   */
+  readonly #replacedValues = new Set<string>();
   readonly #logger: SecretLogger | undefined;
 
   constructor(secrets: Readonly<Record<string, SecretInput>> = {}, options: SecretRegistryOptions = {}) {
@@ -64,6 +69,8 @@ export class SecretRegistry {
   update(secrets: Readonly<Record<string, SecretInput>>): void {
     const entries = Object.entries(secrets).map(([name, input]) => [name, toEntry(name, input)] as const);
     for (const [name, entry] of entries) {
+      const previous = this.#entries.get(name)?.value;
+      if (typeof previous === 'string' && previous !== entry.value) this.#replacedValues.add(previous);
       this.#entries.set(name, entry);
       this.#kept.delete(name);
     }
@@ -111,11 +118,15 @@ export class SecretRegistry {
     );
   }
 
-  /** Every value the registry knows: static values plus the values secret functions have returned so far. */
+  /**
+   * Every value the registry knows: static values, the values secret functions have returned so far and the values
+   * `update` replaced (all of them are masked; none is written by `toJSON`).
+   */
   knownValues(): string[] {
     const values = new Set<string>();
     for (const entry of this.#entries.values()) if (typeof entry.value === 'string') values.add(entry.value);
     for (const value of this.#computedValues) values.add(value);
+    for (const value of this.#replacedValues) values.add(value);
     return [...values];
   }
 
@@ -191,7 +202,9 @@ export class SecretRegistry {
 function toEntry(name: string, input: SecretInput): SecretEntry {
   if (name === '') throw new InvalidSecretsError('', 'a secret name must not be empty');
   if (typeof input === 'string' || typeof input === 'function') return { value: input };
-  if (typeof input !== 'object' || input === null) {
+  // An array is an object too, but `{ value }` of one is undefined: taken as is it would register a secret
+  // without a value, and whatever the caller meant to hide in it would never be masked.
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new InvalidSecretsError(
       name,
       `expected a string, a function or { value, description }, got ${typeOf(input)}`,

@@ -10,8 +10,8 @@ const minimumCredentialLength = 8;
 
 /**
  * The credentials an LLM's errors must never carry: its API key (as resolved, from the config or the environment),
- * the values of its extra headers (`api-key`, `Authorization`, ...) and what the base URL holds (a password in its
- * userinfo, the values of its query parameters, e.g. `?key=...`).
+ * the values of its extra headers (`api-key`, `Authorization`, ...) and what the base URL holds (the user and
+ * password of its userinfo, as written and decoded, and the values of its query parameters, e.g. `?key=...`).
  */
 export function llmCredentials(options: {
   apiKey: string | undefined;
@@ -27,13 +27,23 @@ export function llmCredentials(options: {
   if (options.baseURL !== undefined) {
     try {
       const url = new URL(options.baseURL);
-      values.push(url.username, url.password, decodeURIComponent(url.password));
+      // The URL keeps its userinfo percent-encoded; a message may show it either way (fetch names the URL as written).
+      for (const part of [url.username, url.password]) values.push(...spellings(part));
       for (const value of url.searchParams.values()) values.push(value);
     } catch {
       // Not a URL: the SDK refuses it with its own error, which names no credential of it.
     }
   }
   return [...new Set(values.filter((value): value is string => (value?.length ?? 0) >= minimumCredentialLength))];
+}
+
+/** A userinfo part as written and decoded; only as written where a `%` starts no escape (`p%ss`, decoding throws). */
+function spellings(part: string): string[] {
+  try {
+    return [part, decodeURIComponent(part)];
+  } catch {
+    return [part];
+  }
 }
 
 /**

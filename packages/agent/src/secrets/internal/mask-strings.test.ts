@@ -30,11 +30,12 @@ describe('maskStrings copy on write', () => {
     const untouched = { kind: 'X', content: [{ type: 'text', text: 'plain' }], meta: { n: 1 } };
     expect(maskStrings(untouched, (text) => text)).toBe(untouched);
 
-    const observation = { kind: 'X', content: [{ type: 'text', text: 'the S' }], meta: { n: 1 } };
+    const observation = { kind: 'X', content: [{ type: 'text', text: 'the S' }], meta: { n: 1 }, tags: ['a', 'b'] };
     const masked = maskStrings(observation, (text) => text.replaceAll('S', '#'));
     expect(masked).not.toBe(observation);
     expect(masked.content[0]).toEqual({ type: 'text', text: 'the #' });
     expect(masked.meta).toBe(observation.meta);
+    expect(masked.tags).toBe(observation.tags);
     // The input is never changed.
     expect(observation.content[0]?.text).toBe('the S');
   });
@@ -45,6 +46,18 @@ describe('maskStrings copy on write', () => {
     expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
     expect(Object.hasOwn(masked, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(masked, '__proto__')?.value).toBe('#');
+  });
+
+  it('gives the masked copy ordinary fields, which can be reassigned and deleted', () => {
+    const masked = maskStrings({ kind: 'X', text: 'S', other: 'S' }, (text) => text.replaceAll('S', '#'));
+    expect(Object.getOwnPropertyDescriptor(masked, 'text')).toEqual({
+      value: '#',
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    expect(delete (masked as Partial<typeof masked>).other).toBe(true);
+    expect(masked).toEqual({ kind: 'X', text: '#' });
   });
 });
 
@@ -57,5 +70,20 @@ describe('maskStrings on shared and cyclic values', () => {
     const cyclic: Record<string, unknown> = { text: 'plain' };
     cyclic.self = cyclic;
     expect(maskStrings(cyclic, (text) => text.replaceAll('S', '#'))).toBe(cyclic);
+  });
+
+  it('looks at each string once, however often its object is referenced or however deep a cycle sits', () => {
+    const inner: Record<string, unknown> = { text: 'plain' };
+    inner.self = inner;
+    const value = { kind: 'X', parts: [inner, inner, { again: inner }] };
+    const seen: string[] = [];
+    const result = maskStrings(value, (text) => {
+      // A walk that re-entered the cycle would never end: fail at once instead.
+      if (seen.length > 10) throw new Error('the walk does not end');
+      seen.push(text);
+      return text;
+    });
+    expect(result).toBe(value);
+    expect(seen).toEqual(['plain']);
   });
 });
