@@ -69,7 +69,9 @@ function genericNumbers(): Map<string, number> {
 }
 
 const tables: { arch: 'x64' | 'arm64'; numbers: Map<string, number> }[] = [
-  ...(process.arch === 'x64' ? [{ arch: 'x64' as const, numbers: nativeNumbers(deniedSystemCalls('x64')) }] : []),
+  ...(process.arch === 'x64'
+    ? [{ arch: 'x64' as const, numbers: nativeNumbers([...deniedSystemCalls('x64'), 'mount_setattr']) }]
+    : []),
   { arch: 'arm64', numbers: genericNumbers() },
 ];
 
@@ -81,6 +83,15 @@ describe.each(tables)('the filter for $arch', ({ arch, numbers }) => {
     const names = deniedSystemCalls(arch);
     expect(names.length).toBeGreaterThan(30);
     for (const name of names) {
+      const nr = numbers.get(name);
+      expect(nr, `${name} is a call of ${arch}`).toBeDefined();
+      expect(verdict(program, { arch: own, nr: nr as number }), name).toBe(EPERM);
+    }
+  });
+
+  it('refuses the whole mount API, old and new (mount_setattr included), as the README says', () => {
+    const mountApi = ['mount', 'umount2', 'pivot_root', 'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount'];
+    for (const name of [...mountApi, 'fspick', 'mount_setattr']) {
       const nr = numbers.get(name);
       expect(nr, `${name} is a call of ${arch}`).toBeDefined();
       expect(verdict(program, { arch: own, nr: nr as number }), name).toBe(EPERM);
