@@ -145,6 +145,25 @@ describe('a CONNECT tunnel through the proxy', () => {
     expect(answer).toContain('method=GET path=/tunnelled');
   });
 
+  it('carries what came with its CONNECT however short, before what follows', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const client = connect(join(directory, 'proxy.sock'));
+      let received = '';
+      client.setEncoding('utf8');
+      client.on('error', reject);
+      client.on('data', (chunk) => {
+        const first = received === '';
+        received += chunk;
+        // The rest of the request once the tunnel stands: only its first byte came with the CONNECT.
+        if (first) client.write('ET /one-byte HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      });
+      client.on('close', () => resolve(received));
+      client.write(`CONNECT 127.0.0.1:${port()} HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\n\r\nG`);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 /);
+    expect(answer).toContain('method=GET path=/one-byte');
+  });
+
   it('is refused with 400 for an authority without a port', async () => {
     denied.length = 0;
     expect(await exchange('CONNECT localhost HTTP/1.1\r\nHost: localhost\r\n\r\n')).toMatch(

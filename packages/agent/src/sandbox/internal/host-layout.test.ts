@@ -41,6 +41,12 @@ describe('privateEntries', () => {
   });
 });
 
+describe('privateEntries of a directory that cannot be read', () => {
+  it('names nothing (a host without /etc, or one removed while it is scanned)', () => {
+    expect(privateEntries(join(root, 'no-such-directory'))).toEqual({ files: [], directories: [] });
+  });
+});
+
 describe('readHostLayout', () => {
   it("mounts the directory of a `node` outside the system's, by its real path, and nothing for one inside", () => {
     // A `node` installed under a home or /opt (nvm, a tarball), reached through a symlink as a version manager does.

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deniedSystemCalls, seccompFilterFile, seccompProgram } from './seccomp-filter.js';
 
 const ALLOW = 0x7fff0000;
@@ -130,6 +130,22 @@ describe('another machine', () => {
     }
     expect(deniedSystemCalls('arm64')).toContain('ptrace');
     expect(deniedSystemCalls('x64')).toContain('ptrace');
+  });
+});
+
+describe('the filter file on a machine without a filter', () => {
+  it('is none, however often asked, and nothing is written', async () => {
+    const arch = Object.getOwnPropertyDescriptor(process, 'arch') as PropertyDescriptor;
+    vi.resetModules();
+    Object.defineProperty(process, 'arch', { value: 'riscv64' });
+    try {
+      const fresh = await import('./seccomp-filter.js');
+      expect(fresh.seccompFilterFile()).toBeUndefined();
+      expect(fresh.seccompFilterFile()).toBeUndefined();
+    } finally {
+      Object.defineProperty(process, 'arch', arch);
+      vi.resetModules();
+    }
   });
 });
 
