@@ -61,6 +61,17 @@ describe('the seccomp filter', () => {
     }
   });
 
+  it('kills a process calling through the x32 ABI, which the host answers (ENOSYS or the call)', async () => {
+    expect(process.arch, "x32 is x86-64's second ABI").toBe('x64');
+    // getpid (39) with x32's bit: a harmless call, refused for its ABI alone.
+    const script = `${call(0x40000000 + 39)}; echo "status $?"`;
+    const host = spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
+    expect(host.stdout).toMatch(/\nstatus 0\n$/);
+    const inside = await sh(script);
+    // 128 + SIGSYS (31): the kernel's answer to SECCOMP_RET_KILL_PROCESS.
+    expect(inside.stdout, inside.stderr).toBe('status 159\n');
+  });
+
   it('leaves what agents run alone, and leaves no descriptor of the filter open inside', async () => {
     const result = await sh(
       [

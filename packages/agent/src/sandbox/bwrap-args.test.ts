@@ -138,4 +138,17 @@ describe('buildBwrapArgs', () => {
     expect(pairs(args, '--ro-bind')).toContainEqual(['/tmp/x-sandbox-abc', '/run/x-sandbox']);
     expect(args.slice(-6)).toEqual(['--chdir', base.cwd, '--', '/bin/sh', '-c', 'echo hi']);
   });
+
+  it('hands bubblewrap the seccomp filter by its descriptor, only when there is one', () => {
+    const args = buildBwrapArgs({ ...base, seccompFd: 3 });
+    expect(args.slice(args.indexOf('--seccomp'), args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '3']);
+    expect(args.indexOf('--seccomp')).toBeLessThan(args.indexOf('--'));
+    expect(buildBwrapArgs(base)).not.toContain('--seccomp');
+  });
+
+  it('mounts nothing again under a writable `/`', () => {
+    const args = buildBwrapArgs({ ...base, writablePaths: ['/'], readablePaths: ['/opt/tools'] });
+    expect(pairs(args, '--bind')).toEqual([['/', '/']]);
+    expect(pairs(args, '--ro-bind').map((pair) => pair[1])).not.toContain('/opt/tools');
+  });
 });

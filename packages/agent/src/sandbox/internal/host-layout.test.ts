@@ -1,10 +1,10 @@
 // The rule that hides private files of /etc in every sandbox, checked on a directory of ours (whoever runs the
 // tests): a file others may not read, and a directory others may not enter, are the owner's secrets.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { privateEntries } from './host-layout.js';
+import { privateEntries, readHostLayout } from './host-layout.js';
 
 const root = mkdtempSync(join(tmpdir(), 'x-host-layout-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -38,5 +38,28 @@ describe('privateEntries', () => {
     expect(found.directories.sort()).toEqual(
       ['closed', 'listable-only', 'readable-only'].map((path) => join(root, path)).sort(),
     );
+  });
+});
+
+describe('privateEntries of a directory that cannot be read', () => {
+  it('names nothing (a host without /etc, or one removed while it is scanned)', () => {
+    expect(privateEntries(join(root, 'no-such-directory'))).toEqual({ files: [], directories: [] });
+  });
+});
+
+describe('readHostLayout', () => {
+  it("mounts the directory of a `node` outside the system's, by its real path, and nothing for one inside", () => {
+    // A `node` installed under a home or /opt (nvm, a tarball), reached through a symlink as a version manager does.
+    mkdirSync(join(root, 'opt-node', 'bin'), { recursive: true });
+    writeFileSync(join(root, 'opt-node', 'bin', 'node'), '');
+    symlinkSync(join(root, 'opt-node', 'bin', 'node'), join(root, 'node-link'));
+    const outside = readHostLayout(join(root, 'node-link'));
+    const real = realpathSync(join(root, 'opt-node', 'bin', 'node'));
+    expect(outside.node).toBe(real);
+    expect(outside.runtimeDirectories).toEqual([dirname(real)]);
+    // Debian's own node is under /usr, mounted already.
+    const inside = readHostLayout('/usr/bin/env');
+    expect(inside.node).toBe('/usr/bin/env');
+    expect(inside.runtimeDirectories).toEqual([]);
   });
 });

@@ -72,7 +72,8 @@ function isUnder(path: string, roots: readonly string[]): boolean {
   return roots.some((root) => path === root || path.startsWith(`${root}/`));
 }
 
-export function readHostLayout(): HostLayout {
+/** `execPath`: the `node` that runs the bridge (this process's own; another only in the tests). */
+export function readHostLayout(execPath: string = process.execPath): HostLayout {
   const systemEntries: SystemEntry[] = [];
   for (const path of SYSTEM_PATHS) {
     const kind = exists(path);
@@ -88,7 +89,7 @@ export function readHostLayout(): HostLayout {
   } catch {
     // No SSH server configured.
   }
-  const node = realpathSync(process.execPath);
+  const node = realpathSync(execPath);
   const mounted = systemEntries.filter((entry) => entry.kind === 'directory').map((entry) => entry.path);
   const runtimeDirectories = isUnder(node, mounted) ? [] : [dirname(node)];
   return {

@@ -1,0 +1,179 @@
+// The seccomp filter's program, run here by a classic-BPF interpreter on every call number, against the kernel's
+// own numbering (perl's syscall.ph for this machine, the kernel headers' asm-generic table for aarch64): each
+// call of the list is refused, every other one allowed, and another ABI killed. The real kernel applying it is
+// test/sandbox-seccomp.test.ts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { deniedSystemCalls, seccompFilterFile, seccompProgram } from './seccomp-filter.js';
+
+const ALLOW = 0x7fff0000;
+const KILL_PROCESS = 0x80000000;
+const EPERM = 0x00050000 | 1;
+const AUDIT_ARCH = { x64: 0xc000003e, arm64: 0xc00000b7, i386: 0x40000003 } as const;
+const X32_BIT = 0x40000000;
+
+/** What the kernel does with one call under `program` (`struct sock_filter[]`), by classic BPF's rules. */
+function verdict(program: Buffer, call: { arch: number; nr: number }): number {
+  expect(program.length % 8).toBe(0);
+  let accumulator = 0;
+  for (let pc = 0; pc * 8 < program.length; pc += 1) {
+    const code = program.readUInt16LE(pc * 8);
+    const jt = program.readUInt8(pc * 8 + 2);
+    const jf = program.readUInt8(pc * 8 + 3);
+    const k = program.readUInt32LE(pc * 8 + 4);
+    if (code === 0x20) {
+      // BPF_LD | BPF_W | BPF_ABS: `struct seccomp_data` has nr at 0 and arch at 4.
+      if (k === 0) accumulator = call.nr >>> 0;
+      else if (k === 4) accumulator = call.arch >>> 0;
+      else throw new Error(`load of offset ${k}`);
+    } else if (code === 0x15 || code === 0x35) {
+      // BPF_JMP | BPF_JEQ / BPF_JGE | BPF_K
+      const taken = code === 0x15 ? accumulator === k : accumulator >= k;
+      pc += taken ? jt : jf;
+    } else if (code === 0x06) {
+      return k; // BPF_RET | BPF_K
+    } else {
+      throw new Error(`unknown instruction ${code.toString(16)} at ${pc}`);
+    }
+  }
+  throw new Error('the program ran off its end');
+}
+
+/** This machine's call numbers by name, as perl's syscall.ph (generated from the kernel headers) has them. */
+function nativeNumbers(names: readonly string[]): Map<string, number> {
+  const result = spawnSync(
+    'perl',
+    ['-e', 'require "syscall.ph"; for (@ARGV) { print "$_ ", eval("&SYS_$_"), "\\n" }', ...names],
+    { encoding: 'utf8' },
+  );
+  return new Map(
+    result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '))
+      .filter(([, number]) => number !== undefined && number !== '')
+      .map(([name, number]) => [name as string, Number(number)]),
+  );
+}
+
+/** aarch64's call numbers: the kernel's generic table, which the headers carry on every machine. */
+function genericNumbers(): Map<string, number> {
+  const header = readFileSync('/usr/include/asm-generic/unistd.h', 'utf8');
+  const numbers = new Map<string, number>();
+  for (const match of header.matchAll(/^#define __NR(?:3264)?_(\w+)\s+(\d+)$/gm))
+    numbers.set(match[1] as string, Number(match[2]));
+  return numbers;
+}
+
+const tables: { arch: 'x64' | 'arm64'; numbers: Map<string, number> }[] = [
+  ...(process.arch === 'x64'
+    ? [{ arch: 'x64' as const, numbers: nativeNumbers([...deniedSystemCalls('x64'), 'mount_setattr']) }]
+    : []),
+  { arch: 'arm64', numbers: genericNumbers() },
+];
+
+describe.each(tables)('the filter for $arch', ({ arch, numbers }) => {
+  const program = seccompProgram(arch) as Buffer;
+  const own = AUDIT_ARCH[arch];
+
+  it('refuses each call of its list with EPERM, by the kernel numbering', () => {
+    const names = deniedSystemCalls(arch);
+    expect(names.length).toBeGreaterThan(30);
+    for (const name of names) {
+      const nr = numbers.get(name);
+      expect(nr, `${name} is a call of ${arch}`).toBeDefined();
+      expect(verdict(program, { arch: own, nr: nr as number }), name).toBe(EPERM);
+    }
+  });
+
+  it('refuses the whole mount API, old and new (mount_setattr included), as the README says', () => {
+    const mountApi = ['mount', 'umount2', 'pivot_root', 'open_tree', 'move_mount', 'fsopen', 'fsconfig', 'fsmount'];
+    for (const name of [...mountApi, 'fspick', 'mount_setattr']) {
+      const nr = numbers.get(name);
+      expect(nr, `${name} is a call of ${arch}`).toBeDefined();
+      expect(verdict(program, { arch: own, nr: nr as number }), name).toBe(EPERM);
+    }
+  });
+
+  it('allows every other call', () => {
+    const denied = new Set(deniedSystemCalls(arch).map((name) => numbers.get(name)));
+    for (let nr = 0; nr < 512; nr += 1)
+      if (!denied.has(nr)) expect(verdict(program, { arch: own, nr }), `call ${nr}`).toBe(ALLOW);
+  });
+
+  it('kills a call made through another ABI', () => {
+    const others = Object.values(AUDIT_ARCH).filter((value) => value !== own);
+    for (const other of others)
+      for (const nr of [0, 1, 39, 101, 117])
+        expect(verdict(program, { arch: other, nr }), `${other.toString(16)} ${nr}`).toBe(KILL_PROCESS);
+  });
+});
+
+describe('the x86-64 filter and the x32 ABI (its numbers carry a bit, its AUDIT_ARCH is x86-64 own)', () => {
+  it('kills x32 calls, the refused and the harmless alike', () => {
+    const program = seccompProgram('x64') as Buffer;
+    for (const nr of [0, 1, 39, 101, 250, 0x3fffffff]) {
+      expect(verdict(program, { arch: AUDIT_ARCH.x64, nr: X32_BIT + nr }), `x32 ${nr}`).toBe(KILL_PROCESS);
+    }
+    expect(verdict(program, { arch: AUDIT_ARCH.x64, nr: X32_BIT - 1 })).toBe(ALLOW);
+  });
+});
+
+describe('another machine', () => {
+  it('has no filter and no list', () => {
+    for (const arch of ['riscv64', 'ia32', 'arm', 's390x']) {
+      expect(seccompProgram(arch), arch).toBeUndefined();
+      expect(deniedSystemCalls(arch), arch).toEqual([]);
+    }
+    expect(deniedSystemCalls('arm64')).toContain('ptrace');
+    expect(deniedSystemCalls('x64')).toContain('ptrace');
+  });
+});
+
+describe('the filter file on a machine without a filter', () => {
+  it('is none, however often asked, and nothing is written', async () => {
+    const arch = Object.getOwnPropertyDescriptor(process, 'arch') as PropertyDescriptor;
+    vi.resetModules();
+    Object.defineProperty(process, 'arch', { value: 'riscv64' });
+    try {
+      const fresh = await import('./seccomp-filter.js');
+      expect(fresh.seccompFilterFile()).toBeUndefined();
+      expect(fresh.seccompFilterFile()).toBeUndefined();
+    } finally {
+      Object.defineProperty(process, 'arch', arch);
+      vi.resetModules();
+    }
+  });
+});
+
+describe('the filter file', () => {
+  it('is written once, private, holds the program, and is removed when the process exits', () => {
+    const file = seccompFilterFile() as string;
+    expect(seccompFilterFile()).toBe(file);
+    expect(readFileSync(file).equals(seccompProgram() as Buffer)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o400);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+
+    // Another process writes its own and removes it as it exits.
+    const module = join(dirname(fileURLToPath(import.meta.url)), 'seccomp-filter.ts');
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { seccompFilterFile } = await import(${JSON.stringify(module)}); console.log(seccompFilterFile());`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const written = child.stdout.trim();
+    expect(written).toMatch(/filter\.bpf$/);
+    expect(written).not.toBe(file);
+    expect(existsSync(dirname(written))).toBe(false);
+  });
+});
