@@ -83,7 +83,12 @@ export function createLocalFileStore(options: LocalFileStoreOptions): FileStore 
     work: (directory: DirectoryHandle) => Promise<T>,
   ): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
-      const directory = (await openDirectory(root, segments, { create: true, storePath: path, sync: !durable }))!;
+      const directory = (await openDirectory(root, segments, {
+        create: true,
+        storePath: path,
+        sync: !durable,
+        durable,
+      }))!;
       try {
         return await work(directory);
       } catch (error) {

@@ -88,6 +88,11 @@ export interface OpenDirectoryOptions {
   readonly sync?: boolean;
   /** The segments from the root to where the walk starts, when it starts below the root (for messages). */
   readonly above?: readonly string[];
+  /**
+   * Make a directory the walk creates durable in its parent (fsync the parent after the `mkdir`): a durable write
+   * into a new directory is only on disk once the directory's own entry is (POSIX; a journal usually covers it).
+   */
+  readonly durable?: boolean;
 }
 
 /**
@@ -105,7 +110,7 @@ export async function openDirectory(
   for (let depth = 0; depth < segments.length; depth++) {
     let next: DirectoryHandle | undefined;
     try {
-      next = await openChild(current, segments[depth]!, options.create, options.sync ?? false);
+      next = await openChild(current, segments[depth]!, options);
     } catch (error) {
       const kind = await classifyFailure(current.path, segments[depth]!, error);
       await current.close();
@@ -131,7 +136,7 @@ export async function openDirectory(
  */
 export async function openDirectoryAt(parent: DirectoryHandle, name: string): Promise<DirectoryHandle | undefined> {
   try {
-    return await openChild(parent, name, false);
+    return await openChild(parent, name, { create: false });
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
@@ -142,21 +147,26 @@ export async function openDirectoryAt(parent: DirectoryHandle, name: string): Pr
 async function openChild(
   parent: DirectoryHandle,
   name: string,
-  create: boolean,
-  sync = false,
+  options: Pick<OpenDirectoryOptions, 'create' | 'sync' | 'durable'>,
 ): Promise<DirectoryHandle> {
   const path = `${parent.path}/${name}`;
-  if (parent.fd === undefined) return openChildByPath(path, create);
+  const madeDurable = options.durable ? () => syncDirectory(parent) : undefined;
+  if (parent.fd === undefined) return openChildByPath(path, options.create, madeDurable);
   try {
-    return anchoredHandle(sync ? openSync(path, DIRECTORY_FLAGS) : await openFd(path, DIRECTORY_FLAGS));
+    return anchoredHandle(options.sync ? openSync(path, DIRECTORY_FLAGS) : await openFd(path, DIRECTORY_FLAGS));
   } catch (error) {
-    if (!create || errnoCode(error) !== 'ENOENT') throw error;
+    if (!options.create || errnoCode(error) !== 'ENOENT') throw error;
   }
   // mkdir never follows a link in its last component (a dangling link is EEXIST): nothing is
   // created outside the directory, and the open below checks what is there now.
-  await mkdir(path).catch((error: unknown) => {
-    if (errnoCode(error) !== 'EEXIST') throw error;
-  });
+  const created = await mkdir(path).then(
+    () => true,
+    (error: unknown) => {
+      if (errnoCode(error) !== 'EEXIST') throw error;
+      return false;
+    },
+  );
+  if (created) await madeDurable?.();
   return anchoredHandle(await openFd(path, DIRECTORY_FLAGS));
 }
 
@@ -165,12 +175,21 @@ function anchoredHandle(fd: number): DirectoryHandle {
 }
 
 /** The fallback without `/proc`: the path itself, after `lstat` shows a real directory. */
-async function openChildByPath(path: string, create: boolean): Promise<DirectoryHandle> {
+async function openChildByPath(
+  path: string,
+  create: boolean,
+  madeDurable: (() => Promise<void>) | undefined,
+): Promise<DirectoryHandle> {
   const info = await lstat(path).catch(async (error: unknown) => {
     if (!create || errnoCode(error) !== 'ENOENT') throw error;
-    await mkdir(path).catch((mkdirError: unknown) => {
-      if (errnoCode(mkdirError) !== 'EEXIST') throw mkdirError;
-    });
+    const created = await mkdir(path).then(
+      () => true,
+      (mkdirError: unknown) => {
+        if (errnoCode(mkdirError) !== 'EEXIST') throw mkdirError;
+        return false;
+      },
+    );
+    if (created) await madeDurable?.();
     return lstat(path);
   });
   if (info.isSymbolicLink()) throw Object.assign(new Error(`${path} is a symbolic link`), { code: 'ELOOP' });

@@ -19,7 +19,11 @@ export async function openAppendFileLocal(deps: LocalWritePairDeps, path: string
   let fd: number;
   let scope: string | undefined;
   try {
-    const directory = (await openDirectory(deps.root, segments, { create: true, storePath: path }))!;
+    const directory = (await openDirectory(deps.root, segments, {
+      create: true,
+      storePath: path,
+      durable: deps.durable,
+    }))!;
     try {
       fd = await openOrCreate(directory, name, deps.durable);
     } finally {
@@ -126,6 +130,7 @@ export async function writeRebuildableLocal(deps: LocalWritePairDeps, files: rea
           directory = undefined;
           directory = (await openDirectory(deps.root, key.segments, {
             create: true,
+            durable: deps.durable,
             storePath: file.path,
             sync: true,
           }))!;

@@ -82,6 +82,7 @@ export async function writeIfAbsentThenWriteLocal(
     try {
       directory = (await openDirectory(deps.root, file.segments, {
         create: true,
+        durable: deps.durable,
         storePath: then.path,
         sync: true,
       }))!;
@@ -89,6 +90,7 @@ export async function writeIfAbsentThenWriteLocal(
       if (onVersions !== undefined) versionBefore = await versionOf(directory);
       const claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
         create: true,
+        durable: deps.durable,
         storePath: first.path,
         sync: true,
         above: file.segments,

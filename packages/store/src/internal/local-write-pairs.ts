@@ -60,12 +60,14 @@ export async function writeIfAbsentThenWriteManyLocal(
   try {
     directory = (await openDirectory(deps.root, files[0]!.segments, {
       create: true,
+      durable: deps.durable,
       storePath: pairs[0]!.second.path,
       sync: true,
     }))!;
     if (options.onVersions !== undefined) versionBefore = await versionOf(directory);
     claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
       create: true,
+      durable: deps.durable,
       storePath: pairs[0]!.first.path,
       sync: true,
       above: files[0]!.segments,

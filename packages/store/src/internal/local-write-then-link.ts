@@ -69,12 +69,14 @@ export async function writeIfAbsentThenLinkManyLocal(
   try {
     directory = (await openDirectory(deps.root, files[0]!.segments, {
       create: true,
+      durable: deps.durable,
       storePath: items[0]!.linkAt,
       sync: true,
     }))!;
     if (options.onVersions !== undefined) versionBefore = await versionOf(directory);
     claimDirectory = (await openDirectory(borrowedRoot(deps.root, directory), below, {
       create: true,
+      durable: deps.durable,
       storePath: items[0]!.first.path,
       sync: true,
       above: files[0]!.segments,
