@@ -5,10 +5,12 @@ import { isValidSessionKey } from '../websocket/session-keys.js';
 export interface PublicRouteConfig {
   public?: boolean;
   /**
-   * The route also takes the session key as `Authorization: Bearer <key>` (how OpenAI clients send their API key)
-   * and answers a missing or wrong key with OpenAI's error body.
+   * The route also takes the session key as `Authorization: Bearer <key>`: `'openai'` as OpenAI clients send their
+   * API key, a missing or wrong key answered with OpenAI's error body; `true` as MCP clients send their bearer
+   * token, answered with the REST API's `{detail: 'Unauthorized'}`. Both 401s carry `WWW-Authenticate: Bearer`
+   * (RFC 6750).
    */
-  bearerAuth?: boolean;
+  bearerAuth?: boolean | 'openai';
 }
 
 /** Whether a route was declared public; anything but exactly `config.public === true` is protected. */
@@ -39,6 +41,8 @@ function bearerToken(headers: Record<string, string | string[] | undefined>): st
   const match = /^Bearer[ \t]+(\S+)\s*$/i.exec((Array.isArray(header) ? header[0] : header) ?? '');
   return match?.[1];
 }
+
+const BEARER_CHALLENGE = 'Bearer realm="x"';
 
 const OPENAI_UNAUTHORIZED = {
   error: {
@@ -77,12 +81,24 @@ export function installRouteAuth(app: FastifyInstance, keys: readonly string[]):
       done();
       return;
     }
-    void reply.code(401).send(OPENAI_UNAUTHORIZED);
+    void reply.code(401).header('www-authenticate', BEARER_CHALLENGE).send(OPENAI_UNAUTHORIZED);
+  };
+  const checkWithBearerPlain: onRequestHookHandler = (request, reply, done) => {
+    if (
+      keys.length === 0 ||
+      isValidSessionKey(keys, presentedKey(request.headers)) ||
+      isValidSessionKey(keys, bearerToken(request.headers))
+    ) {
+      done();
+      return;
+    }
+    void reply.code(401).header('www-authenticate', BEARER_CHALLENGE).send({ detail: 'Unauthorized' });
   };
   app.addHook('onRoute', function (this: FastifyInstance, route) {
     if (isPublicRoute(route) || this.hasDecorator(PUBLIC_SCOPE)) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    const bearer = (route.config as PublicRouteConfig | undefined)?.bearerAuth === true;
-    route.onRequest = [bearer ? checkWithBearer : check, ...existing];
+    const bearer = (route.config as PublicRouteConfig | undefined)?.bearerAuth;
+    const first = bearer === 'openai' ? checkWithBearer : bearer === true ? checkWithBearerPlain : check;
+    route.onRequest = [first, ...existing];
   });
 }

@@ -86,7 +86,7 @@ describe('credentials: only the key, only where the route takes it', () => {
     expect(got).toEqual([]);
   });
 
-  it('takes Authorization: Bearer only on the OpenAI face (its clients send the key so), nowhere else', async () => {
+  it('takes Authorization: Bearer only on the OpenAI and MCP faces (their clients send the key so), nowhere else', async () => {
     const got: string[] = [];
     for (const route of protectedRoutes()) {
       const response = await rawRequest(port, {
@@ -94,10 +94,32 @@ describe('credentials: only the key, only where the route takes it', () => {
         target: concrete(route),
         headers: { Authorization: `Bearer ${KEY}` },
       });
-      const bearerRoute = route.url.startsWith('/v1/');
+      const bearerRoute = route.url.startsWith('/v1/') || route.url === '/api/mcp';
       if ((response.status === 401) === bearerRoute) got.push(`${route.method} ${route.url} → ${response.status}`);
     }
     expect(got).toEqual([]);
+  });
+
+  it('answers a refused bearer with a Bearer challenge, in the face’s own error shape', async () => {
+    const mcp = await rawRequest(port, { method: 'POST', target: '/api/mcp', headers: { Authorization: 'Bearer no' } });
+    expect([mcp.status, mcp.headers['www-authenticate'], JSON.parse(mcp.body)]).toEqual([
+      401,
+      'Bearer realm="x"',
+      { detail: 'Unauthorized' },
+    ]);
+    const openai = await rawRequest(port, { target: '/v1/models', headers: { Authorization: 'Bearer no' } });
+    expect([openai.status, openai.headers['www-authenticate'], JSON.parse(openai.body).error.code]).toEqual([
+      401,
+      'Bearer realm="x"',
+      'invalid_api_key',
+    ]);
+    // The REST API takes no bearer token: no challenge to offer.
+    const rest = await rawRequest(port, { target: '/api/conversations/search', headers: { Authorization: 'Bearer no' } });
+    expect([rest.status, rest.headers['www-authenticate'], JSON.parse(rest.body)]).toEqual([
+      401,
+      undefined,
+      { detail: 'Unauthorized' },
+    ]);
   });
 
   it('reads the bearer scheme case-insensitively with any run of blanks, and nothing else as a bearer token', async () => {

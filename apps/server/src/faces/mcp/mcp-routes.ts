@@ -65,16 +65,16 @@ function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, repl
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes the session key as `Authorization: Bearer <key>` too (route-auth's `PublicRouteConfig`). */
-    bearerAuth?: boolean;
+    bearerAuth?: boolean | 'openai';
   }
 }
 
 /** MCP clients send the session key as MCP's bearer token, or as the REST header (see route-auth). */
 const security: Array<Record<string, string[]>> = [{ sessionApiKey: [] }, { bearerAuth: [] }];
 
-/** What route-auth answers a route that takes a bearer token when the key is missing or wrong. */
+/** What route-auth answers a missing or wrong key (as `Authorization: Bearer` or `X-Session-API-Key`). */
 const unauthorizedSchema = z
-  .looseObject({ error: z.looseObject({ message: z.string() }) })
+  .looseObject({ detail: z.string() })
   .describe('No session key, or a wrong one (as `Authorization: Bearer` or `X-Session-API-Key`)');
 
 const rpcMessageSchema = z

@@ -33,7 +33,7 @@ export const errorSchemas = Object.fromEntries(
 export const security: Array<Record<string, string[]>> = [{ sessionApiKey: [] }, { bearerAuth: [] }];
 
 /** Every gateway route takes the session key as OpenAI clients send it, `Authorization: Bearer` (see route-auth). */
-export const gatewayRouteConfig: PublicRouteConfig = { bearerAuth: true };
+export const gatewayRouteConfig: PublicRouteConfig = { bearerAuth: 'openai' };
 
 export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   const { status, body } = openAiErrorOf(error);
