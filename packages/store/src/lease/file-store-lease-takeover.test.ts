@@ -27,6 +27,16 @@ describe('a file-store lease taken over by another owner', () => {
     expect(await store.exists('.leases/conversation-1/released-0000000002.json')).toBe(false);
   });
 
+  it('aborts its signal when assertHeld finds the takeover, before any heartbeat', async () => {
+    const store = createMemoryFileStore();
+    const lease = await createFileStoreLeases(store, { owner: 'a', ttlMs: 150, clock: createManualClock() }).acquire(
+      'conversation-4',
+    );
+    await store.writeIfAbsent('.leases/conversation-4/gen-0000000002.json', '{"owner":"b"}');
+    await expect(lease.assertHeld()).rejects.toBeInstanceOf(LeaseLostError);
+    expect(lease.signal.aborted).toBe(true);
+  });
+
   it('notices the takeover at its next heartbeat, without being asked', async () => {
     const store = createMemoryFileStore();
     const clock = createManualClock();
