@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { createMemoryFileStore } from '../memory-file-store.js';
+import { createManualClock } from '../testing/manual-clock.js';
 import { createFileStoreLeases } from './file-store-leases.js';
 
 // A holder whose lease another owner took over (its heartbeat was seen standing still) must learn it at its
@@ -26,14 +27,28 @@ describe('a file-store lease taken over by another owner', () => {
     expect(await store.exists('.leases/conversation-1/released-0000000002.json')).toBe(false);
   });
 
+  it('aborts its signal when assertHeld finds the takeover, before any heartbeat', async () => {
+    const store = createMemoryFileStore();
+    const lease = await createFileStoreLeases(store, { owner: 'a', ttlMs: 150, clock: createManualClock() }).acquire(
+      'conversation-4',
+    );
+    await store.writeIfAbsent('.leases/conversation-4/gen-0000000002.json', '{"owner":"b"}');
+    await expect(lease.assertHeld()).rejects.toBeInstanceOf(LeaseLostError);
+    expect(lease.signal.aborted).toBe(true);
+  });
+
   it('notices the takeover at its next heartbeat, without being asked', async () => {
     const store = createMemoryFileStore();
-    const lease = await createFileStoreLeases(store, { owner: 'a', ttlMs: 150 }).acquire('conversation-2');
-    const lost = new Promise<unknown>((resolve) =>
-      lease.signal.addEventListener('abort', () => resolve(lease.signal.reason), { once: true }),
-    );
+    const clock = createManualClock();
+    const lease = await createFileStoreLeases(store, { owner: 'a', ttlMs: 150, clock }).acquire('conversation-2');
     await store.writeIfAbsent('.leases/conversation-2/gen-0000000002.json', '{"owner":"b"}');
-    expect(LeaseLostError.isInstance(await lost)).toBe(true);
+    expect(lease.signal.aborted).toBe(false);
+    // The next heartbeat, a third of the ttl on.
+    await clock.advance(50);
+    expect(lease.signal.aborted).toBe(true);
+    expect(LeaseLostError.isInstance(lease.signal.reason)).toBe(true);
+    // Its heartbeat timer is gone with it: a server that loses many leases leaks no timers.
+    expect(clock.pending).toBe(0);
     // No heartbeat of the lost generation after it noticed.
     const beat = await store.read('.leases/conversation-2/beat-0000000001.json').catch(() => '');
     await lease.renew();

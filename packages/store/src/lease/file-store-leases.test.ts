@@ -3,37 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { userMessageEvent } from '../../test/helpers/events.js';
+import { partitionable } from '../../test/helpers/partitionable-store.js';
 import { LeaseHeldError } from '../errors/lease-held-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { EventLog } from '../event-log.js';
-import type { FileStore } from '../file-store.js';
 import { createLocalFileStore } from '../local-file-store.js';
 import { createMemoryFileStore } from '../memory-file-store.js';
 import { advanceUntilSettled, createManualClock } from '../testing/manual-clock.js';
 import { fenceEventLog } from './fenced-event-log.js';
 import { FileStoreLeases } from './file-store-leases.js';
-
-/** `store`, cut off while `cut.on` (a paused or partitioned process): every call fails. */
-function partitionable(store: FileStore): { store: FileStore; cut: { on: boolean } } {
-  const cut = { on: false };
-  const guard =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      cut.on ? Promise.reject(new Error('partitioned')) : call(...args);
-  return {
-    cut,
-    store: {
-      read: guard((path: string) => store.read(path)),
-      write: guard((path: string, data: string | Uint8Array) => store.write(path, data)),
-      writeIfAbsent: guard((path: string, data: string | Uint8Array) => store.writeIfAbsent(path, data)),
-      copy: guard((from: string, to: string) => store.copy(from, to)),
-      list: guard((prefix: string) => store.list(prefix)),
-      delete: guard((path: string) => store.delete(path)),
-      exists: guard((path: string) => store.exists(path)),
-      describe: (path: string) => store.describe(path),
-    },
-  };
-}
 
 const roots: string[] = [];
 afterAll(async () => {

@@ -31,7 +31,8 @@ function pad(generation: number): string {
  * file `<dir>/<key>/gen-N.json`, and only one writer can create it. The holder rewrites
  * `beat-N.json` every ttl/3; a contender takes generation N+1 only after watching that heartbeat
  * stand still for a whole ttl on its own monotonic clock, so no two machines' clocks are compared.
- * A holder checks for generation N+1 before each fenced write (`assertHeld`) and on every renewal.
+ * A holder checks for generation N+1 before each fenced write (`assertHeld`) and on every renewal, and counts
+ * its lease lost once it can no longer renew before a contender may take over.
  */
 export class FileStoreLeases implements Leases {
   readonly store: FileStore;
@@ -63,9 +64,12 @@ export class FileStoreLeases implements Leases {
       if (free) {
         const next = current + 1;
         const record = JSON.stringify({ owner: this.owner, ttl_ms: this.ttlMs });
+        // A contender may start watching the moment the create lands, before this call returns.
+        const creating = this.clock.now();
         if (await this.store.writeIfAbsent(`${base}/gen-${pad(next)}.json`, record)) {
           const released = current > 0 && (await this.store.exists(`${base}/released-${pad(current)}.json`));
-          return this.#held(key, base, next, current === 0 ? 'none' : released ? 'released' : 'expired');
+          const previous = current === 0 ? 'none' : released ? 'released' : 'expired';
+          return this.#held({ key, base, generation: next, previous, renewedAt: creating });
         }
         continue;
       }
@@ -140,16 +144,32 @@ export class FileStoreLeases implements Leases {
     }
   }
 
-  #held(key: string, base: string, generation: number, previous: Lease['previous']): Lease {
+  /**
+   * `renewedAt`: when the generation file began to be written. A contender takes the lease over once its heartbeat
+   * stood still for a whole ttl, watched from no earlier than the moment a beat (or the generation) began to be
+   * written; so the lease is this holder's until a ttl after its last renewal began, and its signal must have
+   * aborted by then.
+   */
+  #held(options: {
+    key: string;
+    base: string;
+    generation: number;
+    previous: Lease['previous'];
+    renewedAt: number;
+  }): Lease {
+    const { key, base, generation, previous } = options;
     const controller = new AbortController();
+    const lose = (reason: unknown = new LeaseLostError({ leaseKey: key, generation })): void =>
+      controller.abort(reason);
     let beats = 0;
-    let lastRenewed = this.clock.now();
+    let renewedAt = options.renewedAt;
     let released = false;
     const takenOver = (): Promise<boolean> => this.store.exists(`${base}/gen-${pad(generation + 1)}.json`);
     const renew = async (): Promise<boolean> => {
       if (released || controller.signal.aborted) return false;
+      const began = this.clock.now();
       if (await takenOver()) {
-        controller.abort(new LeaseLostError({ leaseKey: key, generation }));
+        lose();
         return false;
       }
       beats++;
@@ -157,13 +177,16 @@ export class FileStoreLeases implements Leases {
         `${base}/beat-${pad(generation)}.json`,
         JSON.stringify({ owner: this.owner, beat: beats }),
       );
-      lastRenewed = this.clock.now();
+      renewedAt = Math.max(renewedAt, began);
       return true;
     };
     let renewing: Promise<unknown> = Promise.resolve();
-    const stop = this.clock.every(Math.max(10, Math.floor(this.ttlMs / 3)), () => {
+    const interval = Math.max(10, Math.floor(this.ttlMs / 3));
+    const stop = this.clock.every(interval, () => {
+      const tick = this.clock.now();
       renewing = renew().catch((error: unknown) => {
-        if (this.clock.now() - lastRenewed > this.ttlMs) controller.abort(error);
+        // The next beat would come at or past the deadline, too late to keep a contender off: lost now.
+        if (tick + interval - renewedAt >= this.ttlMs) lose(error);
       });
       return renewing;
     });
@@ -176,7 +199,7 @@ export class FileStoreLeases implements Leases {
       signal: controller.signal,
       async assertHeld() {
         if (controller.signal.aborted || (await takenOver())) {
-          controller.abort(new LeaseLostError({ leaseKey: key, generation }));
+          lose();
           throw new LeaseLostError({ leaseKey: key, generation });
         }
       },

@@ -21,7 +21,12 @@ export interface LeaseClock {
 export const systemLeaseClock: LeaseClock = {
   now: () => performance.now(),
   sleep: async (ms, signal) => {
-    await sleep(ms, undefined, signal === undefined ? undefined : { signal });
+    try {
+      await sleep(ms, undefined, signal === undefined ? undefined : { signal });
+    } catch {
+      // Node rejects only on abort, with its own AbortError; callers are promised the reason they aborted with.
+      throw signal?.reason;
+    }
   },
   every: (ms, tick) => {
     const timer = setInterval(tick, ms);

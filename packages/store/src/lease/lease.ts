@@ -9,9 +9,12 @@ export interface Lease {
    * renewing without releasing (killed, machine lost), so work it had in flight may be half done.
    */
   readonly previous: 'none' | 'released' | 'expired';
-  /** Aborts when the lease is lost (another owner took it over, or renewals failed for a whole ttl). */
+  /**
+   * Aborts when the lease is lost: another owner took it over, or its renewals failed until the next one would
+   * come too late to keep another owner from taking it.
+   */
   readonly signal: AbortSignal;
-  /** Throws `LeaseLostError` when another owner has taken the lease over. */
+  /** Throws `LeaseLostError` when another owner has taken the lease over, or the signal aborted. */
   assertHeld(): Promise<void>;
   /** Renews now; false when the lease is no longer held. */
   renew(): Promise<boolean>;
