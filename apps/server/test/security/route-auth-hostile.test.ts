@@ -114,7 +114,10 @@ describe('credentials: only the key, only where the route takes it', () => {
       'invalid_api_key',
     ]);
     // The REST API takes no bearer token: no challenge to offer.
-    const rest = await rawRequest(port, { target: '/api/conversations/search', headers: { Authorization: 'Bearer no' } });
+    const rest = await rawRequest(port, {
+      target: '/api/conversations/search',
+      headers: { Authorization: 'Bearer no' },
+    });
     expect([rest.status, rest.headers['www-authenticate'], JSON.parse(rest.body)]).toEqual([
       401,
       undefined,
