@@ -14,16 +14,22 @@ afterEach(async () => {
 const call: ScriptedReply = { toolCalls: [{ name: 'record_effect', arguments: { label: 'asked' } }] };
 const done: ScriptedReply = { content: 'Done.' };
 
+/** A conversation whose one call waits for a decision, and that call. */
+async function waitingForDecision() {
+  harness = await startHarness([call, done]);
+  const { conversation } = await harness.conversation({
+    agent: harness.agent({ tools: [effectTool] }),
+    confirmationPolicy: { kind: 'AlwaysConfirm' },
+  });
+  await conversation.sendMessage('go');
+  expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+  const [action] = await conversation.pendingActions();
+  return { conversation, action };
+}
+
 describe('a retried decision', () => {
   it('is the same decision when its edited arguments come with their keys in another order', async () => {
-    harness = await startHarness([call, done]);
-    const { conversation } = await harness.conversation({
-      agent: harness.agent({ tools: [effectTool] }),
-      confirmationPolicy: { kind: 'AlwaysConfirm' },
-    });
-    await conversation.sendMessage('go');
-    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
-    const [action] = await conversation.pendingActions();
+    const { conversation, action } = await waitingForDecision();
     const [first] = await conversation.decide(
       [{ action_id: action!.id, decision: { kind: 'approve', arguments: { label: 'edited', count: 2 } } }],
       { principal: 'alice' },
@@ -50,14 +56,7 @@ describe('a retried decision', () => {
 
 describe('a decision for an action that is not waiting', () => {
   it('says why: no such action is waiting', async () => {
-    harness = await startHarness([call, done]);
-    const { conversation } = await harness.conversation({
-      agent: harness.agent({ tools: [effectTool] }),
-      confirmationPolicy: { kind: 'AlwaysConfirm' },
-    });
-    await conversation.sendMessage('go');
-    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
-    const [action] = await conversation.pendingActions();
+    const { conversation, action } = await waitingForDecision();
     const decide = (actionId: string) =>
       conversation.decide([{ action_id: actionId, decision: { kind: 'approve' } }], { principal: 'alice' });
 

@@ -65,40 +65,28 @@ const OPENAI_UNAUTHORIZED = {
  * Must be installed before any route is registered (plugins registered later inherit the hook).
  */
 export function installRouteAuth(app: FastifyInstance, keys: readonly string[]): void {
-  const check: onRequestHookHandler = (request, reply, done) => {
-    if (keys.length === 0 || isValidSessionKey(keys, presentedKey(request.headers))) {
-      done();
-      return;
-    }
-    void reply.code(401).send({ detail: 'Unauthorized' });
+  /** The check of one kind of route: which credentials it takes, and how it refuses. */
+  const checkFor = (bearer: PublicRouteConfig['bearerAuth']): onRequestHookHandler => {
+    const takesBearer = bearer === true || bearer === 'openai';
+    return (request, reply, done) => {
+      if (
+        keys.length === 0 ||
+        isValidSessionKey(keys, presentedKey(request.headers)) ||
+        (takesBearer && isValidSessionKey(keys, bearerToken(request.headers)))
+      ) {
+        done();
+        return;
+      }
+      if (takesBearer) void reply.header('www-authenticate', BEARER_CHALLENGE);
+      void reply.code(401).send(bearer === 'openai' ? OPENAI_UNAUTHORIZED : { detail: 'Unauthorized' });
+    };
   };
-  const checkWithBearer: onRequestHookHandler = (request, reply, done) => {
-    if (
-      keys.length === 0 ||
-      isValidSessionKey(keys, presentedKey(request.headers)) ||
-      isValidSessionKey(keys, bearerToken(request.headers))
-    ) {
-      done();
-      return;
-    }
-    void reply.code(401).header('www-authenticate', BEARER_CHALLENGE).send(OPENAI_UNAUTHORIZED);
-  };
-  const checkWithBearerPlain: onRequestHookHandler = (request, reply, done) => {
-    if (
-      keys.length === 0 ||
-      isValidSessionKey(keys, presentedKey(request.headers)) ||
-      isValidSessionKey(keys, bearerToken(request.headers))
-    ) {
-      done();
-      return;
-    }
-    void reply.code(401).header('www-authenticate', BEARER_CHALLENGE).send({ detail: 'Unauthorized' });
-  };
+  const checks = { plain: checkFor(false), bearer: checkFor(true), openai: checkFor('openai') };
   app.addHook('onRoute', function (this: FastifyInstance, route) {
     if (isPublicRoute(route) || this.hasDecorator(PUBLIC_SCOPE)) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
     const bearer = (route.config as PublicRouteConfig | undefined)?.bearerAuth;
-    const first = bearer === 'openai' ? checkWithBearer : bearer === true ? checkWithBearerPlain : check;
-    route.onRequest = [first, ...existing];
+    const check = bearer === 'openai' ? checks.openai : bearer === true ? checks.bearer : checks.plain;
+    route.onRequest = [check, ...existing];
   });
 }
