@@ -146,6 +146,8 @@ export class PostgresLeases implements Leases {
       previous,
       signal: controller.signal,
       assertHeld: async () => {
+        // Released: the next owner may take it at once (the row stays until then, so the query below would pass).
+        if (released) throw new LeaseLostError({ leaseKey: key, generation });
         // The database restarting or unreachable: wait for it while the lease can still be ours (no renewal
         // for a ttl by this process's monotonic clock means another owner may have it by now).
         const rows = await retryOnConnectionFailure(

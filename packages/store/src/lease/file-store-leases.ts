@@ -198,6 +198,8 @@ export class FileStoreLeases implements Leases {
       previous,
       signal: controller.signal,
       async assertHeld() {
+        // Released: the next owner may take it without waiting, so a write checked now could race its first.
+        if (released) throw new LeaseLostError({ leaseKey: key, generation });
         if (controller.signal.aborted || (await takenOver())) {
           lose();
           throw new LeaseLostError({ leaseKey: key, generation });

@@ -14,7 +14,7 @@ export interface Lease {
    * come too late to keep another owner from taking it.
    */
   readonly signal: AbortSignal;
-  /** Throws `LeaseLostError` when another owner has taken the lease over, or the signal aborted. */
+  /** Throws `LeaseLostError` when another owner has taken the lease over, the signal aborted, or it was released. */
   assertHeld(): Promise<void>;
   /** Renews now; false when the lease is no longer held. */
   renew(): Promise<boolean>;
