@@ -119,4 +119,15 @@ describe('maskErrorChain', () => {
       expect(() => maskErrorChain(value, mask)).not.toThrow();
     }
   });
+
+  it('masks an error held deep inside a plain property, its hidden message and stack included', () => {
+    const inner = new Error(`upstream said ${SECRET}`);
+    const error = Object.assign(new Error('request failed'), {
+      response: { detail: { reasons: [{ error: inner }] }, status: 401 },
+    });
+    maskErrorChain(error, mask);
+    expect(inner.message).toBe('upstream said <hidden>');
+    expect(inner.stack).not.toContain(SECRET);
+    expect(printed(error)).not.toContain(SECRET);
+  });
 });

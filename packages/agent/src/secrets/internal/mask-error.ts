@@ -34,6 +34,9 @@ function maskOwnProperties(target: object, mask: (text: string) => string, pendi
       pending.push(value);
       continue;
     }
+    // Errors held deeper in a plain value (`{ response: { error } }`) are masked in place too: the copy below sees
+    // only enumerable fields, and an error's message and stack are not.
+    pushNestedErrors(value, pending);
     // An object is replaced by a copy with its strings masked (one the SDK still holds is not changed under it);
     // anything but a string or an object comes back as it is.
     const masked = typeof value === 'string' ? mask(value) : maskStrings(value, mask);
@@ -43,6 +46,23 @@ function maskOwnProperties(target: object, mask: (text: string) => string, pendi
     } catch {
       // Non-configurable and read-only: nothing to do about it here.
     }
+  }
+}
+
+/** Puts every error found inside `value` (objects and arrays, enumerable fields, any depth) on `pending`. */
+function pushNestedErrors(value: unknown, pending: unknown[]): void {
+  if (typeof value !== 'object' || value === null) return;
+  const stack: unknown[] = [value];
+  const entered = new Set<object>();
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null || entered.has(item)) continue;
+    entered.add(item);
+    if (isError(item)) {
+      pending.push(item);
+      continue;
+    }
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child);
   }
 }
 
