@@ -205,6 +205,7 @@ describe('the MCP Inspector CLI', () => {
     expect(listed.tools.map((tool) => tool.name).sort()).toEqual([
       'confirm_actions',
       'get_conversation',
+      'interrupt',
       'list_conversations',
       'run',
       'send_message',
@@ -268,7 +269,7 @@ describe('the MCP Inspector CLI', () => {
       const url = (await served.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/, undefined, 'stderr'))[1] ?? '';
       const http = [`${url}/api/mcp`, '--transport', 'http', '--header', 'X-Session-API-Key: mcp-key'];
       const listed = (await inspector([...http, '--method', 'tools/list'])) as { tools: { name: string }[] };
-      expect(listed.tools).toHaveLength(6);
+      expect(listed.tools).toHaveLength(7);
       llm.push(finishReply('Hello over HTTP.'));
       // No create body: the agent of --mcp-conversation.
       const started = (await inspector([

@@ -195,6 +195,10 @@ class LocalConversation implements McpConversation {
     await this.conversation.rejectPendingActions(reason);
   }
 
+  async interrupt(): Promise<void> {
+    await this.conversation.interrupt();
+  }
+
   async state(): Promise<Record<string, unknown>> {
     const { state } = this.conversation;
     // The reference's ConversationState fields of base_state.json, less the agent, secrets and our own x_state.

@@ -77,7 +77,7 @@ describe('MCP face: malformed requests and pagination, through the SDK client', 
     await expect(client.listResources({ cursor: 'page-2' })).rejects.toMatchObject({ code: -32602 });
     // Without a cursor, the one page and no nextCursor.
     const tools = await client.listTools();
-    expect(tools.tools).toHaveLength(6);
+    expect(tools.tools).toHaveLength(7);
     expect(tools.nextCursor).toBeUndefined();
   });
 
@@ -166,7 +166,7 @@ describe('MCP face: protocol versions and the bearer token', () => {
       codeVerifier: () => '',
     });
     const { mcp } = await connect(server.url, { authProvider: provider(KEY) });
-    expect((await mcp.listTools()).tools).toHaveLength(6);
+    expect((await mcp.listTools()).tools).toHaveLength(7);
     await mcp.close();
     const headed = await connect(server.url, { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } });
     await expect(headed.mcp.ping()).resolves.toEqual({});

@@ -65,6 +65,7 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'confirm_actions',
       'get_conversation',
+      'interrupt',
       'list_conversations',
       'run',
       'send_message',
@@ -267,7 +268,7 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     try {
       await expect(connect(keyed.url)).rejects.toMatchObject({ code: 401 });
       const mcp = await connect(keyed.url, { 'X-Session-API-Key': 'mcp-key' });
-      expect((await mcp.listTools()).tools).toHaveLength(6);
+      expect((await mcp.listTools()).tools).toHaveLength(7);
       // No default agent here: start_conversation says what to pass.
       await expect(mcp.callTool({ name: 'start_conversation', arguments: {} })).rejects.toMatchObject({
         code: -32602,

@@ -49,6 +49,9 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
     async rejectPendingActions(reason) {
       await (await conversation.open()).rejectPendingActions(reason);
     },
+    async interrupt() {
+      await conversation.interrupt();
+    },
     async followRun({ signal, onEvent }) {
       const fromIndex = conversation.log.length;
       // Accepting runs the pending actions (when waiting for confirmation) or the new messages, unless a run is going.

@@ -39,8 +39,14 @@ export interface McpConversation {
   /** Rejects every pending action with `reason` (the next run tells the model). */
   rejectPendingActions(reason: string): Promise<void>;
   /**
+   * Stops the run in progress now (the model call and running tools are aborted, an InterruptEvent is recorded,
+   * status `paused`); with none running, pauses. The next `run` goes on from there.
+   */
+  interrupt(): Promise<void>;
+  /**
    * Starts a run unless one is going, and calls `onEvent` for every event it appends (with its log index) until
-   * the run is over. `signal` (the MCP request's cancellation, a client gone) ends the wait only: the run goes on.
+   * the run is over. `signal` (the MCP request's cancellation, a client gone) ends the wait only: the run goes on
+   * (`interrupt` stops it).
    */
   followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent, index: number) => void }): Promise<void>;
   /**

@@ -57,12 +57,13 @@ describe('progressMessageOf', () => {
 });
 
 describe('mcpToolDescriptions', () => {
-  it('describes six tools with object input schemas; start_conversation takes a create body only where the host does', () => {
+  it('describes seven tools with object input schemas; start_conversation takes a create body only where the host does', () => {
     const server = mcpToolDescriptions({ acceptsCreateBody: true });
     expect(server.map((tool) => tool.name)).toEqual([
       'start_conversation',
       'send_message',
       'run',
+      'interrupt',
       'get_conversation',
       'list_conversations',
       'confirm_actions',

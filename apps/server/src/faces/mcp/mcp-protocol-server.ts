@@ -111,7 +111,7 @@ export function createMcpProtocolServer(
         resources: { subscribe: true, listChanged: host.onListChanged !== undefined },
       },
       instructions:
-        'An @x agent: start_conversation, then run with a message; get_conversation reads its state and final answer; confirm_actions answers actions waiting for confirmation. Resources x://conversations/{id} and x://conversations/{id}/events?start=&limit= read its state and event log (subscribe to hear when the log grows).',
+        'An @x agent: start_conversation, then run with a message (interrupt stops a run); get_conversation reads its state and final answer; confirm_actions answers actions waiting for confirmation. Resources x://conversations/{id} and x://conversations/{id}/events?start=&limit= read its state and event log (subscribe to hear when the log grows).',
     },
   );
   const subscriptions = new McpSubscriptions(host, (uri) => {

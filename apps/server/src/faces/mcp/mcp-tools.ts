@@ -62,8 +62,14 @@ const TOOLS = {
   run: {
     schema: runArgumentsSchema,
     description:
-      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Sends progress notifications, one per event (`progress`: the log index of the event + 1), when the request has a progressToken. Cancelling the request stops the wait, not the run.',
+      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Sends progress notifications, one per event (`progress`: the log index of the event + 1), when the request has a progressToken. Cancelling the request stops the wait, not the run (`interrupt` stops it).',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+  interrupt: {
+    schema: getConversationArgumentsSchema,
+    description:
+      "Stop the agent's run now: the model call and running tools are aborted and the conversation is paused (with no run going, it is paused). `run` goes on from there. Returns the state.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   get_conversation: {
     schema: getConversationArgumentsSchema,
@@ -176,6 +182,12 @@ export async function callMcpTool(
       const conversation = await conversationOf(host, args.conversation_id);
       if (args.message !== undefined) await conversation.sendMessage(args.message);
       return runToStop(conversation, context);
+    }
+    case 'interrupt': {
+      const args = parseArguments(name, getConversationArgumentsSchema, input);
+      const conversation = await conversationOf(host, args.conversation_id);
+      await conversation.interrupt();
+      return result(await conversation.view());
     }
     case 'get_conversation': {
       const args = parseArguments(name, getConversationArgumentsSchema, input);
