@@ -133,7 +133,7 @@ describe('server examples, each run as a process', () => {
       const run = await runExample('mcp-face-client', { OPENAI_API_KEY: 'sk-local', OPENAI_BASE_URL: llm.baseURL });
       expect(run.code, describeRun(run)).toBe(0);
       expect(run.lines).toContain(
-        'tools start_conversation send_message run get_conversation list_conversations confirm_actions',
+        'tools start_conversation send_message run interrupt get_conversation list_conversations confirm_actions',
       );
       expect(run.lines).toContainEqual(expect.stringMatching(/^progress \d+ agent calls terminal: echo mcp-date$/));
       expect(run.lines).toContain('status finished');

@@ -19,6 +19,7 @@ async function appWith(keys: readonly string[]): Promise<{ app: FastifyInstance;
   app.get('/protected', async () => ({ ok: true }));
   app.get('/public', { config: { public: true } }, async () => ({ ok: true }));
   app.get('/bearer', { config: { bearerAuth: true } }, async () => ({ ok: true }));
+  app.get('/bearer-openai', { config: { bearerAuth: 'openai' } }, async () => ({ ok: true }));
   app.get(
     '/hooked',
     {
@@ -63,20 +64,28 @@ describe('the session key check on each route', () => {
     expect((await get(app, '/docs')).statusCode).toBe(200);
   });
 
-  it('on a bearer route, takes `Authorization: Bearer <key>` (or the header) and answers OpenAI’s error body', async () => {
+  it('on a bearer route, takes `Authorization: Bearer <key>` (or the header) and answers in the route’s shape, with a Bearer challenge', async () => {
     const { app } = await appWith([KEY]);
-    for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `BEARER\t${KEY}  `]) {
-      expect((await get(app, '/bearer', { authorization })).statusCode, authorization).toBe(200);
+    for (const route of ['/bearer', '/bearer-openai']) {
+      for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `BEARER\t${KEY}  `]) {
+        expect((await get(app, route, { authorization })).statusCode, `${route} ${authorization}`).toBe(200);
+      }
+      expect((await get(app, route, { 'x-session-api-key': KEY })).statusCode).toBe(200);
+      for (const authorization of ['Bearer wrong', `Basic ${KEY}`, KEY, `Bearer ${KEY} extra`, '']) {
+        const refused = await get(app, route, { authorization });
+        expect(refused.statusCode, `${route} ${authorization}`).toBe(401);
+        expect(refused.headers['www-authenticate'], `${route} ${authorization}`).toBe('Bearer realm="x"');
+        if (route === '/bearer') expect(refused.json(), authorization).toEqual({ detail: 'Unauthorized' });
+        else {
+          expect(refused.json(), authorization).toMatchObject({
+            error: { type: 'authentication_error', code: 'invalid_api_key' },
+          });
+        }
+      }
     }
-    expect((await get(app, '/bearer', { 'x-session-api-key': KEY })).statusCode).toBe(200);
-    for (const authorization of ['Bearer wrong', `Basic ${KEY}`, KEY, `Bearer ${KEY} extra`, '']) {
-      const refused = await get(app, '/bearer', { authorization });
-      expect(refused.statusCode, authorization).toBe(401);
-      expect(refused.json(), authorization).toMatchObject({
-        error: { type: 'authentication_error', code: 'invalid_api_key' },
-      });
-    }
-    expect((await get(app, '/bearer')).json()).toMatchObject({ error: { code: 'invalid_api_key' } });
+    expect((await get(app, '/bearer-openai')).json()).toMatchObject({ error: { code: 'invalid_api_key' } });
+    // A route that takes no bearer token offers no challenge.
+    expect((await get(app, '/protected')).headers['www-authenticate']).toBeUndefined();
   });
 
   it('runs first, before the route’s own onRequest hooks, which are kept', async () => {
