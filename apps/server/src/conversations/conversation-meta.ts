@@ -1,6 +1,7 @@
 import type { FileStore } from '@x/store';
 import { z } from 'zod';
 import { storedAgentRequestSchema } from '../api/request-schemas.js';
+import { completeReferenceMeta } from './reference-stored-conversation.js';
 
 /**
  * meta.json: the server's record of a conversation (the reference's StoredConversation, reduced to what
@@ -49,11 +50,14 @@ export function metaPath(hex: string): string {
   return `${hex}/meta.json`;
 }
 
-/** Reads and validates meta.json; `undefined` when the directory has none (not a server conversation). */
+/**
+ * Reads and validates meta.json; `undefined` when the directory has none (not a server conversation). One the
+ * reference server wrote (no agent) is completed from base_state.json.
+ */
 export async function readConversationMeta(store: FileStore, hex: string): Promise<ConversationMeta | undefined> {
   if (!(await store.exists(metaPath(hex)))) return undefined;
   const text = await store.read(metaPath(hex));
-  return conversationMetaSchema.parse(JSON.parse(text));
+  return conversationMetaSchema.parse(await completeReferenceMeta(store, hex, JSON.parse(text)));
 }
 
 export async function writeConversationMeta(store: FileStore, meta: ConversationMeta): Promise<void> {
