@@ -12,11 +12,12 @@ export class MissingDependencyError extends AgentError {
   readonly versionRange: string;
   /** What needed it, e.g. `the anthropic provider`. */
   readonly feature: string;
-  /** `npm install <package>@<range>`. */
+  /** `npm install <package>@<range>`, the spec quoted when the range has spaces or `||` (a shell would split it). */
   readonly installCommand: string;
 
   constructor(options: { packageName: string; versionRange: string; feature: string; cause?: unknown }) {
-    const installCommand = `npm install ${options.packageName}@${options.versionRange}`;
+    const spec = `${options.packageName}@${options.versionRange}`;
+    const installCommand = `npm install ${/^[\w@/.^~*-]+$/.test(spec) ? spec : `'${spec}'`}`;
     super(
       'missing_dependency',
       `${options.feature} needs '${options.packageName}', an optional peer dependency of @x/agent that is not installed: ${installCommand}`,

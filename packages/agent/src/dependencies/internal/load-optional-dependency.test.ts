@@ -37,6 +37,16 @@ describe('loadOptionalDependency', () => {
     );
   });
 
+  it('quotes a range a shell would split: the printed command installs a supported openai as it reads', async () => {
+    const cause = await notInstalledError('openai');
+    const error = (await loadOptionalDependency('The openai provider', 'openai', () => Promise.reject(cause)).catch(
+      (thrown: unknown) => thrown,
+    )) as MissingDependencyError;
+    expect(error.versionRange).toBe('^6.49.0 || ^7.0.0');
+    expect(error.installCommand).toBe("npm install 'openai@^6.49.0 || ^7.0.0'");
+    expect(error.message.endsWith(error.installCommand)).toBe(true);
+  });
+
   it('lets any other failure through: a package missing one of its own dependencies is not reported as missing', async () => {
     const cause = await notInstalledError('protobufjs');
     await expect(

@@ -4,7 +4,7 @@
  * `peerDependencies` in package.json.
  */
 export const optionalDependencies = {
-  openai: '^6.49.0',
+  openai: '^6.49.0 || ^7.0.0',
   '@anthropic-ai/sdk': '^1.12.0',
   '@google/genai': '^2.32.0',
   '@modelcontextprotocol/sdk': '^1.32.0',
