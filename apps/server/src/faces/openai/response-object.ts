@@ -130,12 +130,16 @@ export function completedResponse(
   };
 }
 
-/** The response ended without an answer: `failed` with the gateway's error code, or `cancelled` by its client. */
+/**
+ * The response ended without an answer: `failed` with the gateway's error code, or `cancelled` because its client
+ * left (no error, as OpenAI's cancelled responses).
+ */
 export function endedResponse(
   started: ResponseObject,
-  outcome: { status: 'failed' | 'cancelled'; code: string; message: string },
+  outcome: { status: 'cancelled' } | { status: 'failed'; code: string; message: string },
 ): ResponseObject {
-  return { ...started, status: outcome.status, error: { code: outcome.code, message: outcome.message } };
+  if (outcome.status === 'cancelled') return { ...started, status: 'cancelled' };
+  return { ...started, status: 'failed', error: { code: outcome.code, message: outcome.message } };
 }
 
 /** Token counts of a conversation's stats, summed over its models; zeros when it has none. */

@@ -53,9 +53,10 @@ async function completionOf(run: GatewayRun, started: ResponseObject, before: Re
 
 /** The response ended without an answer: `cancelled` when its client left, else `failed` with the gateway's error. */
 function endedOf(started: ResponseObject, error: unknown, reply: FastifyReply): ResponseObject {
+  if (clientLeft(reply.raw)) return endedResponse(started, { status: 'cancelled' });
   const { body } = openAiErrorOf(error);
   return endedResponse(started, {
-    status: clientLeft(reply.raw) ? 'cancelled' : 'failed',
+    status: 'failed',
     code: body.error.code ?? body.error.type,
     message: body.error.message,
   });
