@@ -1,5 +1,5 @@
 // The gateway's paths as the official `openai` SDK reaches them against a real server: `models.retrieve`, OpenAI's
-// 404 for what it does not serve (the Responses API, embeddings, legacy completions), the `x-request-id` the SDK
+// 404 for what it does not serve (embeddings, legacy completions, the Responses API's cancel and delete), the `x-request-id` the SDK
 // reports as `_request_id` / `requestID` on every answer, errors included, and the `chat.completions.stream()`
 // helper assembling the streamed answer and its usage.
 import OpenAI from 'openai';
@@ -38,7 +38,8 @@ describe('models', () => {
 
 describe('what the gateway does not serve', () => {
   it.each<[string, () => PromiseLike<unknown>, string]>([
-    ['the Responses API', () => client.responses.create({ model: 'x-terminal', input: 'hi' }), 'POST /v1/responses'],
+    ['cancelling a response', () => client.responses.cancel('resp_x'), 'POST /v1/responses/resp_x/cancel'],
+    ['deleting a response', () => client.responses.delete('resp_x'), 'DELETE /v1/responses/resp_x'],
     ['embeddings', () => client.embeddings.create({ model: 'x-terminal', input: 'hi' }), 'POST /v1/embeddings'],
     [
       'legacy completions',
@@ -52,11 +53,12 @@ describe('what the gateway does not serve', () => {
     expect(error).toMatchObject({ code: 'unknown_url', type: 'invalid_request_error' });
     expect((error as Error).message).toContain(path);
     expect((error as Error).message).toContain('POST /v1/chat/completions');
+    expect((error as Error).message).toContain('POST /v1/responses');
   });
 
   it('still asks for the key first', async () => {
     const stranger = new OpenAI({ apiKey: 'not-the-key', baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const error = await rejectionOf(stranger.responses.create({ model: 'x-terminal', input: 'hi' }));
+    const error = await rejectionOf(stranger.embeddings.create({ model: 'x-terminal', input: 'hi' }));
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });

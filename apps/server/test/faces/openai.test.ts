@@ -238,7 +238,10 @@ describe('gateway errors are OpenAI error bodies', () => {
   it('is in the OpenAPI document with the bearer scheme', async () => {
     const { json } = await server.call('GET', '/openapi.json');
     const document = json as { paths: Record<string, Record<string, { security?: unknown }>> };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/models', '/v1/chat/completions']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v1/models', '/v1/chat/completions', '/v1/responses', '/v1/responses/{response_id}']),
+    );
+    expect(document.paths['/v1/responses']?.post?.security).toEqual([{ sessionApiKey: [] }, { bearerAuth: [] }]);
     expect(document.paths['/v1/chat/completions']?.post?.security).toEqual([{ sessionApiKey: [] }, { bearerAuth: [] }]);
   });
 });

@@ -29,6 +29,7 @@ const faces = [
   { method: 'POST', target: '/api/mcp' },
   { method: 'GET', target: '/v1/models' },
   { method: 'POST', target: '/v1/chat/completions' },
+  { method: 'POST', target: '/v1/responses' },
   { method: 'GET', target: '/' },
   { method: 'GET', target: '/assets/index.js' },
   { method: 'GET', target: '/docs' },

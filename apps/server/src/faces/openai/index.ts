@@ -18,3 +18,7 @@ export {
 } from './chat-request.js';
 export { type OpenAiErrorBody, OpenAiGatewayError, openAiErrorBody, openAiErrorOf } from './openai-error.js';
 export { CONVERSATION_HEADER, OPENAI_PATH, type OpenAiRoutesOptions, registerOpenAiRoutes } from './openai-routes.js';
+export type { ResponseObject, ResponseUsage } from './response-object.js';
+export { ResponseStore, type StoredResponse } from './response-store.js';
+export { type ResponsesRequest, responsesRequestSchema, responsesTurnOf } from './responses-request.js';
+export { registerResponsesRoutes } from './responses-routes.js';

@@ -1,12 +1,12 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { PublicRouteConfig } from '../../security/route-auth.js';
-import { OpenAiGatewayError, openAiErrorBodySchema, openAiErrorOf } from './openai-error.js';
+import { invalidRequest, OpenAiGatewayError, openAiErrorBodySchema, openAiErrorOf } from './openai-error.js';
 
 const errorMeaning = {
-  400: 'Malformed JSON, a body that is not a chat request, no user message, a bad conversation header, a parameter the gateway cannot honour (`unsupported_value`, `unsupported_parameter`)',
+  400: 'Malformed JSON, a body that is not a chat or responses request, no user message, a bad conversation header, a parameter the gateway cannot honour (`unsupported_value`, `unsupported_parameter`)',
   401: 'No session key, or a wrong one (as `Authorization: Bearer` or `X-Session-API-Key`)',
-  404: 'The model is not one of `GET /v1/models`, or the path is not one the gateway serves',
+  404: 'The model is not one of `GET /v1/models`, a response id the server does not hold, or the path is not one the gateway serves',
   409: 'The conversation is running, or its run stopped for a confirmation or a pause',
   413: 'Request body too large',
   415: 'The body is not JSON',
@@ -47,4 +47,21 @@ export function modelNotFound(model: string, modelIds: readonly string[]): OpenA
     { status: 404, type: 'invalid_request_error', code: 'model_not_found', param: 'model' },
     `The model '${model}' does not exist: GET /v1/models lists ${modelIds.length === 0 ? 'none (the server has no openaiModels configured)' : modelIds.join(', ')}`,
   );
+}
+
+/**
+ * The error handler of the routes that take a body: malformed JSON, a body that fails its schema, a bad header, all
+ * answered in OpenAI's error body (the offending field in `param`), never in Fastify's.
+ */
+export function gatewayErrorHandler(error: Error, _request: unknown, reply: FastifyReply): FastifyReply {
+  const validation = (error as { validation?: Array<{ instancePath?: string; message?: string }> }).validation;
+  if (validation !== undefined) {
+    const first = validation[0];
+    const param = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || null;
+    return sendError(
+      reply,
+      invalidRequest(`Invalid request body: ${param ?? 'body'}: ${first?.message ?? error.message}`, param),
+    );
+  }
+  return sendError(reply, error);
 }

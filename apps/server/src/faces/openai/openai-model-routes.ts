@@ -18,7 +18,7 @@ const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * `GET /v1/models` and `GET /v1/models/{model}` (the configured agents), and OpenAI's 404 for every other `/v1`
- * path (`/v1/responses`, `/v1/embeddings`, ...), so an SDK call the gateway does not serve fails as a `NotFoundError`
+ * path (`/v1/embeddings`, `/v1/completions`, ...), so an SDK call the gateway does not serve fails as a `NotFoundError`
  * that says so, not as a bare 404.
  */
 export function registerModelRoutes(app: FastifyInstance, modelIds: readonly string[]): void {
@@ -70,10 +70,9 @@ export function registerModelRoutes(app: FastifyInstance, modelIds: readonly str
     schema: { hide: true },
     handler: async (request) => {
       const path = request.url.split('?')[0] ?? request.url;
-      const hint = path === '/v1/responses' ? ': the Responses API is not served, use POST /v1/chat/completions' : '';
       throw new OpenAiGatewayError(
         { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
-        `Invalid URL (${request.method} ${path})${hint}; the gateway serves GET /v1/models, GET /v1/models/{model} and POST /v1/chat/completions`,
+        `Invalid URL (${request.method} ${path}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
       );
     },
   });

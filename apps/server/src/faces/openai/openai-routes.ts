@@ -1,21 +1,22 @@
-import type { ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { conversationIdSchema, type StartConversationRequest } from '../../api/request-schemas.js';
+import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { answerChunks, chatCompletionOf, completionIdentity, roleChunk, SSE_DONE, sseData } from './chat-completion.js';
 import { type ChatCompletionRequest, chatCompletionRequestSchema, chatTurnOf } from './chat-request.js';
-import { type GatewayRun, gatewayAnswer, interruptRun, startGatewayRun } from './gateway-run.js';
-import { invalidRequest, openAiErrorOf } from './openai-error.js';
-import { errorSchemas, gatewayRouteConfig, modelNotFound, security, sendError } from './openai-http.js';
+import { interruptWhenClientLeaves } from './client-watch.js';
+import { CONVERSATION_HEADER, conversationIdOf } from './conversation-header.js';
+import { type GatewayRun, gatewayAnswer, startGatewayRun } from './gateway-run.js';
+import { openAiErrorOf } from './openai-error.js';
+import { errorSchemas, gatewayErrorHandler, gatewayRouteConfig, modelNotFound, security } from './openai-http.js';
 import { registerModelRoutes } from './openai-model-routes.js';
 import { REQUEST_ID_HEADER, requestIdOf, sendRequestId } from './request-id.js';
+import { registerResponsesRoutes } from './responses-routes.js';
 import { refuseUnsupportedParameters } from './unsupported-parameters.js';
 
 /** The path prefix of the gateway (an OpenAI client's `baseURL` is `<server>/v1`). */
 export const OPENAI_PATH = '/v1';
-/** The request and response header naming the conversation behind a completion (the reference's name). */
-export const CONVERSATION_HEADER = 'X-OpenHands-ServerConversation-ID';
+export { CONVERSATION_HEADER };
 
 export interface OpenAiRoutesOptions {
   /** The models the gateway offers: each id is the create body of the conversations a request to it starts. */
@@ -34,38 +35,6 @@ const completionSchema = z
   .describe(
     "An OpenAI ChatCompletion with the agent's final answer; with `stream: true`, text/event-stream of `chat.completion.chunk` frames ending `data: [DONE]`",
   );
-
-function conversationIdOf(request: FastifyRequest): string | undefined {
-  const header = request.headers[CONVERSATION_HEADER.toLowerCase()];
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value === '') return undefined;
-  const parsed = conversationIdSchema.safeParse(value);
-  if (!parsed.success)
-    throw invalidRequest(`${CONVERSATION_HEADER}: ${parsed.error.issues[0]?.message}`, CONVERSATION_HEADER);
-  return parsed.data;
-}
-
-/** Whether the client is gone: the connection closed before the whole answer was written. */
-const clientLeft = (response: ServerResponse): boolean =>
-  !response.writableFinished && (response.destroyed || response.socket?.destroyed === true);
-
-/**
- * Interrupts the run when the client goes away before its answer is written (an OpenAI client cancels a completion,
- * streamed or not, by closing its request; the SDK's `AbortSignal` and `stream.controller.abort()` do): a run nobody
- * waits for any more is not left to spend tokens and run tools. Returns the disposer of the watch.
- */
-function interruptWhenClientLeaves(run: GatewayRun, response: ServerResponse, log: FastifyBaseLogger): () => void {
-  const onClose = (): void => {
-    if (response.writableFinished) return;
-    interruptRun(run).catch((error: unknown) =>
-      log.warn({ err: error, conversationId: run.conversation.id }, 'openai: interrupting the abandoned run failed'),
-    );
-  };
-  response.once('close', onClose);
-  // The client may have left while the run was being started.
-  if (clientLeft(response)) onClose();
-  return () => response.off('close', onClose);
-}
 
 async function stream(
   request: FastifyRequest,
@@ -106,7 +75,7 @@ async function stream(
 /**
  * The OpenAI-compatible gateway (the reference's `/v1` router): `GET /v1/models` lists the configured agents,
  * `POST /v1/chat/completions` runs one on the latest user message and answers with its final response, whole or
- * streamed. Every error is OpenAI's error body with a 4xx (or 500 for a failed run), and every answer carries an
+ * streamed, and `POST /v1/responses` / `GET /v1/responses/{id}` do the same in the Responses API (responses-routes). Every error is OpenAI's error body with a 4xx (or 500 for a failed run), and every answer carries an
  * `x-request-id`.
  */
 export function registerOpenAiRoutes(
@@ -116,6 +85,7 @@ export function registerOpenAiRoutes(
 ): void {
   const modelIds = Object.keys(options.models).sort();
   registerModelRoutes(app, modelIds);
+  registerResponsesRoutes(app, manager, { models: options.models });
 
   app.post(
     `${OPENAI_PATH}/chat/completions`,
@@ -131,19 +101,7 @@ export function registerOpenAiRoutes(
         body: chatCompletionRequestSchema,
         response: { 200: completionSchema, ...errorSchemas },
       },
-      // Malformed JSON, a body that is not a chat request, a bad header: OpenAI's error body, never Fastify's.
-      errorHandler: (error, _request, reply) => {
-        const validation = (error as { validation?: Array<{ instancePath?: string; message?: string }> }).validation;
-        if (validation !== undefined) {
-          const first = validation[0];
-          const param = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || null;
-          return sendError(
-            reply,
-            invalidRequest(`Invalid request body: ${param ?? 'body'}: ${first?.message ?? error.message}`, param),
-          );
-        }
-        return sendError(reply, error);
-      },
+      errorHandler: gatewayErrorHandler,
     },
     async (request, reply) => {
       const body = request.body as ChatCompletionRequest;
