@@ -20,6 +20,22 @@ const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/lib
 const HIDDEN_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd'];
 const HIDDEN_DIRECTORIES = ['/etc/ssl/private', '/etc/sudoers.d'];
 /**
+ * Files of the sandbox's own /proc that show the whole machine, not its PID namespace (Docker masks them too).
+ * `keys` and `key-users` list every key of every keyring the server's user can view, of processes outside the
+ * sandbox too (a Kerberos ticket cache's principal, a mount's credentials: a key's description names what it is
+ * for); the rest show the kernel's timers, scheduler and memory. Hidden where the kernel has them: the sandbox's
+ * procfs is the host's kernel's, so it has the same files.
+ */
+const HIDDEN_PROC_FILES = [
+  '/proc/keys',
+  '/proc/key-users',
+  '/proc/timer_list',
+  '/proc/timer_stats',
+  '/proc/sched_debug',
+  '/proc/latency_stats',
+  '/proc/kcore',
+];
+/**
  * Entries of /etc looked at, at most: a stock /etc has one or two thousand. Past it the scan fails closed
  * (`SandboxHostScanError`): an entry it did not look at could be a private file left readable. Hiding the unscanned
  * rest wholesale instead would break the tools whose configuration happens to lie there, unpredictably.
@@ -109,7 +125,7 @@ export function readHostLayout(options: HostLayoutOptions = {}): HostLayout {
   }
   const scanned =
     exists(etc) === 'directory' ? privateEntries(etc, options.etcScan?.limit) : { files: [], directories: [] };
-  const hiddenFiles = [...new Set([...HIDDEN_FILES, '/etc/sudoers', ...scanned.files])];
+  const hiddenFiles = [...new Set([...HIDDEN_FILES, '/etc/sudoers', ...scanned.files, ...HIDDEN_PROC_FILES])];
   try {
     // The host's SSH private keys (its identity on the network).
     for (const name of readdirSync('/etc/ssh'))
