@@ -84,8 +84,9 @@ describe("the kernel keyring's listing in /proc", () => {
 });
 
 describe("the kernel's machine-wide files in /proc", () => {
-  it('read empty inside where this machine has them (the timers, the scheduler, the memory image)', async () => {
-    const files = ['/proc/timer_list', '/proc/timer_stats', '/proc/sched_debug', '/proc/latency_stats', '/proc/kcore'];
+  it('read empty inside where this machine has them (the keyrings, the timers, the scheduler, the memory image)', async () => {
+    const files = ['/proc/keys', '/proc/key-users', '/proc/timer_list', '/proc/timer_stats', '/proc/sched_debug'];
+    files.push('/proc/latency_stats', '/proc/kcore');
     const present = files.filter((file) => existsSync(file));
     // This machine's kernel has /proc/timer_list at least (0400 root: a server running as root reads it inside,
     // where its owner is root too).
