@@ -36,6 +36,8 @@ export interface BubblewrapSandboxOptions {
   layout: HostLayout;
   cgroups: CgroupHierarchies;
   onNetworkDenied?: (denied: DeniedConnection) => void;
+  /** The shell that runs the launcher (`buildLauncher`): bash where there is one, else /bin/sh; the tests choose. */
+  launcherShell?: string;
 }
 
 function isInside(path: string, roots: readonly string[]): boolean {
@@ -168,6 +170,7 @@ export class BubblewrapSandbox implements Sandbox {
       args: bwrapArgs,
       cgroups: cgroups.procsFiles,
       ...(seccompFile === undefined ? {} : { seccompFile }),
+      ...(this.#options.launcherShell === undefined ? {} : { shell: this.#options.launcherShell }),
     });
     return {
       command: launcher.command,

@@ -14,7 +14,10 @@ export interface BwrapArgsOptions {
   systemEntries: readonly SystemEntry[];
   /** Directories mounted read-only for the runtime (the one holding the host's `node`). */
   runtimeDirectories: readonly string[];
-  /** Files under the system directories that must not be readable (/etc/shadow…): hidden behind /dev/null. */
+  /**
+   * Files that must not be readable: under the system directories (/etc/shadow…), and the machine-wide files of the
+   * sandbox's own /proc (/proc/keys…). Hidden behind /dev/null, after /proc is mounted.
+   */
   hiddenFiles: readonly string[];
   /** Directories under the system directories that must not be readable: hidden behind an empty tmpfs. */
   hiddenDirectories: readonly string[];

@@ -53,8 +53,9 @@ function versionAtLeast(version: string, minimum: readonly number[]): boolean {
 
 /**
  * A bubblewrap sandbox for one conversation's workspace. Throws `SandboxUnavailableError` when this host
- * cannot sandbox (never falls back to running unsandboxed) and `InvalidSandboxPolicyError` for a policy that
- * does not parse, a missing workspace, or `mode: 'unsandboxed'` (that opt-out has its own implementation).
+ * cannot sandbox (never falls back to running unsandboxed), `SandboxHostScanError` when /etc holds more entries
+ * than the scan for its private files looks at, and `InvalidSandboxPolicyError` for a policy that does not parse,
+ * a missing workspace, or `mode: 'unsandboxed'` (that opt-out has its own implementation).
  */
 export async function createSandbox(options: CreateSandboxOptions): Promise<Sandbox> {
   const parsed = sandboxPolicySchema.safeParse(options.policy);
@@ -69,6 +70,8 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       "createSandbox builds sandboxes; a policy of mode 'unsandboxed' is run by the explicit unsandboxed implementation",
     );
   const workspace = realDirectory(options.workspace, 'workspace');
+  // Before the probe (cached for the process): an /etc grown past its scan's limit since is refused here, by name.
+  const layout = readHostLayout();
   const support = await detectSandboxSupport();
   if (!support.available) throw new SandboxUnavailableError(support.reason);
   const cgroups = discoverCgroupHierarchies();
@@ -82,7 +85,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     workspace,
     bwrap: support.bwrap,
     sizesTmpfs: versionAtLeast(support.version, [0, 8, 0]),
-    layout: readHostLayout(),
+    layout,
     cgroups,
     ...(options.onNetworkDenied === undefined ? {} : { onNetworkDenied: options.onNetworkDenied }),
   });

@@ -1,7 +1,8 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { buildBwrapArgs } from './bwrap-args.js';
-import { readHostLayout } from './internal/host-layout.js';
+import { type EtcScanOptions, type HostLayout, readHostLayout } from './internal/host-layout.js';
+import { SandboxHostScanError } from './sandbox-host-scan-error.js';
 
 /** Whether this host can run the bubblewrap sandbox, and if not, why. */
 export type SandboxSupport = { available: true; bwrap: string; version: string } | { available: false; reason: string };
@@ -40,11 +41,12 @@ async function run(file: string, args: string[]): Promise<{ ok: boolean; output:
 }
 
 /**
- * The probe itself, uncached; `bwrap` names the binary to try (a test points it at a missing or broken one).
- * Not exported from the package: `detectSandboxSupport` is the face.
+ * The probe itself, uncached; `bwrap` names the binary to try (a test points it at a missing or broken one), `etcScan`
+ * the scan of /etc (a test points it at a directory of its own). Not exported from the package:
+ * `detectSandboxSupport` is the face.
  */
 export async function probeSandboxSupport(
-  options: { bwrap?: string | undefined; platform?: NodeJS.Platform } = {},
+  options: { bwrap?: string | undefined; platform?: NodeJS.Platform; etcScan?: EtcScanOptions } = {},
 ): Promise<SandboxSupport> {
   const platform = options.platform ?? process.platform;
   if (platform !== 'linux') return { available: false, reason: `bubblewrap needs Linux, and this is ${platform}` };
@@ -56,7 +58,14 @@ export async function probeSandboxSupport(
     };
   // The real thing, with every namespace and mount a command gets: anything less could pass here and fail later.
   // Run beside `--version` (each is a process start, paid once per process; a conversation waits for both).
-  const layout = readHostLayout();
+  let layout: HostLayout;
+  try {
+    layout = readHostLayout(options.etcScan === undefined ? {} : { etcScan: options.etcScan });
+  } catch (error) {
+    // An /etc too large to scan whole: the private files it may hold cannot all be hidden, so no sandbox.
+    if (SandboxHostScanError.isInstance(error)) return { available: false, reason: error.message };
+    throw error;
+  }
   const args = buildBwrapArgs({
     workspace: '/tmp',
     cwd: '/',

@@ -7,6 +7,7 @@ export { InvalidSandboxPolicyError } from './invalid-sandbox-policy-error.js';
 export { type RunSandboxedOptions, runSandboxed } from './run-sandboxed.js';
 export type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
 export { SandboxCommandError } from './sandbox-command-error.js';
+export { SandboxHostScanError } from './sandbox-host-scan-error.js';
 export { SandboxLimitError } from './sandbox-limit-error.js';
 export {
   type SandboxLimits,

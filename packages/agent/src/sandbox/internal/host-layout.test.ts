@@ -4,7 +4,9 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { privateEntries, readHostLayout } from './host-layout.js';
+import { probeSandboxSupport } from '../detect-sandbox-support.js';
+import { SandboxHostScanError } from '../sandbox-host-scan-error.js';
+import { ETC_SCAN_LIMIT, privateEntries, readHostLayout } from './host-layout.js';
 
 const root = mkdtempSync(join(tmpdir(), 'x-host-layout-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,13 +55,57 @@ describe('readHostLayout', () => {
     mkdirSync(join(root, 'opt-node', 'bin'), { recursive: true });
     writeFileSync(join(root, 'opt-node', 'bin', 'node'), '');
     symlinkSync(join(root, 'opt-node', 'bin', 'node'), join(root, 'node-link'));
-    const outside = readHostLayout(join(root, 'node-link'));
+    const outside = readHostLayout({ execPath: join(root, 'node-link') });
     const real = realpathSync(join(root, 'opt-node', 'bin', 'node'));
     expect(outside.node).toBe(real);
     expect(outside.runtimeDirectories).toEqual([dirname(real)]);
     // Debian's own node is under /usr, mounted already.
-    const inside = readHostLayout('/usr/bin/env');
+    const inside = readHostLayout({ execPath: '/usr/bin/env' });
     expect(inside.node).toBe('/usr/bin/env');
     expect(inside.runtimeDirectories).toEqual([]);
+  });
+});
+
+describe('the scan of a directory larger than its limit', () => {
+  /** 24 public files at the top, then a directory holding one private file: 26 entries, the secret the last seen. */
+  function largeEtc(): { etc: string; secret: string } {
+    const etc = mkdtempSync(join(root, 'large-etc-'));
+    for (let index = 0; index < 24; index += 1) writeFileSync(join(etc, `public-${index}.conf`), 'x');
+    mkdirSync(join(etc, 'late'));
+    const secret = join(etc, 'late', 'private.key');
+    writeFileSync(secret, 'x');
+    chmodSync(secret, 0o600);
+    return { etc, secret };
+  }
+
+  it('finds every entry up to the limit, and fails closed one past it, naming the directory and the limit', () => {
+    const { etc, secret } = largeEtc();
+    expect(privateEntries(etc, 26).files).toEqual([secret]);
+    let thrown: unknown;
+    try {
+      privateEntries(etc, 25);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SandboxHostScanError.isInstance(thrown)).toBe(true);
+    const error = thrown as SandboxHostScanError;
+    expect(error.code).toBe('sandbox_host_scan_limit');
+    expect([error.root, error.limit]).toEqual([etc, 25]);
+    expect(error.message).toContain(`${etc} holds more than 25 entries`);
+  });
+
+  it('refuses the host layout, and the probe reports no sandbox, rather than leave the rest unhidden', async () => {
+    const { etc } = largeEtc();
+    expect(() => readHostLayout({ etcScan: { root: etc, limit: 10 } })).toThrow(SandboxHostScanError);
+    expect(readHostLayout({ etcScan: { root: etc, limit: 26 } }).hiddenFiles).toContain(
+      join(etc, 'late', 'private.key'),
+    );
+    const support = await probeSandboxSupport({ etcScan: { root: etc, limit: 10 } });
+    expect(support).toEqual({ available: false, reason: expect.stringContaining('more than 10 entries') });
+  });
+
+  it("leaves room by default for a stock /etc (one or two thousand entries): this machine's is scanned whole", () => {
+    expect(privateEntries('/etc', ETC_SCAN_LIMIT / 10).files.length).toBeGreaterThanOrEqual(0);
+    expect(() => readHostLayout()).not.toThrow();
   });
 });

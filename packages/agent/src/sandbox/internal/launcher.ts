@@ -1,9 +1,9 @@
 import { accessSync, constants } from 'node:fs';
 
 /**
- * The host-side start of every sandboxed command: a shell that closes every file descriptor past stdio, joins
- * the command's cgroups, then becomes bubblewrap. Spawned with the command's environment less its start-up
- * variables (`splitCommandEnvironment`).
+ * The host-side start of every sandboxed command: a shell that closes every file descriptor past stdio (or starts
+ * nothing, where it cannot), joins the command's cgroups, then becomes bubblewrap. Spawned with the command's
+ * environment less its start-up variables (`splitCommandEnvironment`).
  *
  * The descriptors: bubblewrap passes on every descriptor it is given, and a process inherits every one of its
  * parent's that is not close-on-exec. Node opens its own close-on-exec, but not those it inherited itself: a
@@ -19,21 +19,44 @@ export interface Launcher {
 /** The descriptor the launcher opens the seccomp filter on, after closing every inherited one past stdio. */
 export const SECCOMP_FD = 3;
 
-let shell: { path: string; options: string[]; closesAll: boolean } | undefined;
-
 /**
- * bash closes a descriptor of any number; dash (Debian's /bin/sh), only 0 to 9. `--norc`: bash reads ~/.bashrc
- * even with `-c` when its stdin is a socket (it takes it for sshd's), and Node's stdio pipes are sockets.
+ * Closes every descriptor past stdio, in any POSIX shell. bash, busybox's ash and mksh close one of any number;
+ * dash (Debian's /bin/sh) reads only 0 to 9 in a redirection (`10>&-` is the word `10` and a redirection of
+ * stdout). Which one this is, is found without running anything: `echo x 10>/dev/null` prints `x` where `10>` is a
+ * redirection, and nothing where it is a word. A shell that cannot close an open descriptor past 9 starts nothing:
+ * exit 125, naming it (fail closed; bash, installed almost everywhere bubblewrap is, is the launcher wherever it
+ * is found). The glob lists the shell's own descriptors, and the directory it read (closed by then: closing it is a
+ * no-op, and `-L` finds it gone).
  */
-function launcherShell(): { path: string; options: string[]; closesAll: boolean } {
-  if (shell !== undefined) return shell;
+const CLOSE_INHERITED = [
+  '[ "$(echo x 10>/dev/null)" = x ] && __many=1 || __many=',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's parameter expansion, not a template
+  'for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; [ "$__fd" -gt 2 ] 2>/dev/null || continue',
+  'if [ "$__fd" -le 9 ] || [ -n "$__many" ]; then eval "exec $__fd>&-"',
+  'elif [ -L "/proc/self/fd/$__fd" ]; then echo "x-sandbox: the launcher shell cannot close the inherited descriptor $__fd (it closes 0 to 9 only); nothing was started" >&2; exit 125',
+  'fi; done; unset __fd __many',
+].join('; ');
+
+let found: string | undefined;
+
+/** bash where there is one, else /bin/sh. */
+function defaultShell(): string {
+  if (found !== undefined) return found;
   try {
     accessSync('/bin/bash', constants.X_OK);
-    shell = { path: '/bin/bash', options: ['--norc', '--noprofile'], closesAll: true };
+    found = '/bin/bash';
   } catch {
-    shell = { path: '/bin/sh', options: [], closesAll: false };
+    found = '/bin/sh';
   }
-  return shell;
+  return found;
+}
+
+/**
+ * `--norc`: bash reads ~/.bashrc even with `-c` when its stdin is a socket (it takes it for sshd's), and Node's
+ * stdio pipes are sockets.
+ */
+function shellOptions(shell: string): string[] {
+  return /(^|\/)bash$/.test(shell) ? ['--norc', '--noprofile'] : [];
 }
 
 /** A shell word, single-quoted. */
@@ -51,13 +74,10 @@ export function buildLauncher(options: {
   cgroups: readonly { file: string; required: boolean }[];
   /** The seccomp filter's file, opened as descriptor `SECCOMP_FD` for bubblewrap (`--seccomp`); must open. */
   seccompFile?: string;
+  /** The shell that runs the launcher: bash where there is one, else /bin/sh (another only in the tests). */
+  shell?: string;
 }): Launcher {
-  const { path, options: shellOptions, closesAll } = launcherShell();
-  const close = closesAll
-    ? // The glob lists the shell's own descriptors (and the directory it reads, closed by then: closing it is a no-op).
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's parameter expansion, not a template
-      'for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; [ "$__fd" -gt 2 ] 2>/dev/null && eval "exec $__fd>&-"; done; unset __fd'
-    : 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-';
+  const path = options.shell ?? defaultShell();
   const joins = options.cgroups.map(({ file, required }) =>
     required ? `{ echo $$ > ${quote(file)} || exit 125; }` : `{ echo $$ > ${quote(file)}; } 2>/dev/null`,
   );
@@ -66,9 +86,9 @@ export function buildLauncher(options: {
   return {
     command: path,
     args: [
-      ...shellOptions,
+      ...shellOptions(path),
       '-c',
-      [close, ...seccomp, ...joins, 'exec "$@"'].join('; '),
+      [CLOSE_INHERITED, ...seccomp, ...joins, 'exec "$@"'].join('; '),
       'x-sandbox',
       options.bwrap,
       ...options.args,

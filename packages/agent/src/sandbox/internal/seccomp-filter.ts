@@ -9,12 +9,19 @@ import { join } from 'node:path';
  * The filter refuses, with EPERM, the calls an agent's commands have no use for and that carry that risk (the same
  * families Docker's default profile refuses):
  *
- * - debugging and reading other processes' memory: `ptrace`, `process_vm_readv`/`writev`;
+ * - debugging and reaching into other processes: `ptrace`, `process_vm_readv`/`writev`, `process_madvise`,
+ *   `pidfd_getfd` (takes a copy of another process's descriptor), `kcmp` (compares kernel objects across processes);
+ * - namespaces: `unshare`, `setns`, and `clone` with any `CLONE_NEW*` flag (bubblewrap's `--disable-userns` and the
+ *   dropped capabilities refuse them too, but from inside the kernel's namespace code, long a source of
+ *   privilege escalations; here they never reach it). `clone3` passes its flags in memory, which a filter cannot
+ *   read: it fails with ENOSYS, as under Docker, so that glibc (2.34 and later tries it first for threads and
+ *   `posix_spawn`) falls back to `clone`, whose flags the filter does read;
+ * - the kernel's log (`syslog`: the host's messages, where `kernel.dmesg_restrict` is 0);
  * - the kernel keyring, shared by every process of the user outside any namespace: `keyctl`, `add_key`,
  *   `request_key`;
  * - programs and events loaded into the kernel: `bpf`, `perf_event_open`, `userfaultfd`, `io_uring_*`;
  * - the machine itself: modules, `kexec_*`, `reboot`, swap, clocks, host and domain names, quotas, accounting,
- *   I/O ports;
+ *   I/O ports (`iopl`, `ioperm`, x86-64 only);
  * - mounts (`mount`, `umount2`, `pivot_root`, the new mount API) and file handles that bypass paths
  *   (`open_by_handle_at`, `name_to_handle_at`).
  *
@@ -27,6 +34,12 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
     ptrace: 101,
     process_vm_readv: 310,
     process_vm_writev: 311,
+    process_madvise: 440,
+    pidfd_getfd: 438,
+    kcmp: 312,
+    unshare: 272,
+    setns: 308,
+    syslog: 103,
     keyctl: 250,
     add_key: 248,
     request_key: 249,
@@ -51,6 +64,7 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
     sethostname: 170,
     setdomainname: 171,
     quotactl: 179,
+    quotactl_fd: 443,
     acct: 163,
     lookup_dcookie: 212,
     iopl: 172,
@@ -72,6 +86,12 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
     ptrace: 117,
     process_vm_readv: 270,
     process_vm_writev: 271,
+    process_madvise: 440,
+    pidfd_getfd: 438,
+    kcmp: 272,
+    unshare: 97,
+    setns: 268,
+    syslog: 116,
     keyctl: 219,
     add_key: 217,
     request_key: 218,
@@ -96,6 +116,7 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
     sethostname: 161,
     setdomainname: 162,
     quotactl: 60,
+    quotactl_fd: 443,
     acct: 89,
     lookup_dcookie: 18,
     mount: 40,
@@ -113,6 +134,19 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
   },
 };
 
+/**
+ * `clone3` (the same number on both machines): refused with ENOSYS, not EPERM, so that glibc takes it for a kernel
+ * older than 5.3 and falls back to `clone`, as it does under Docker's profile.
+ */
+const CLONE3 = 435;
+/** `clone` itself: allowed (every fork and thread), unless its flags ask for a namespace. */
+const CLONE: Record<'x64' | 'arm64', number> = { x64: 56, arm64: 220 };
+/**
+ * `CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET`, Docker's
+ * mask (`CLONE_NEWTIME` shares its bit with the exit signal in `clone`'s flags, and is only for `clone3`/`unshare`).
+ */
+const CLONE_NAMESPACE_FLAGS = 0x7e020000;
+
 /** `AUDIT_ARCH_*`: the ABI a call was made through, as `seccomp_data.arch` gives it. */
 const AUDIT_ARCH = { x64: 0xc000003e, arm64: 0xc00000b7 } as const;
 /** x86-64's x32 ABI: call numbers with this bit set. */
@@ -122,26 +156,34 @@ const X32_SYSCALL_BIT = 0x40000000;
 const LD_W_ABS = 0x20;
 const JEQ_K = 0x15;
 const JGE_K = 0x35;
+const JSET_K = 0x45;
 const RET_K = 0x06;
 const RET_ALLOW = 0x7fff0000;
 const RET_KILL_PROCESS = 0x80000000;
 const RET_ERRNO_EPERM = 0x00050000 | 1;
-/** Offsets in `struct seccomp_data`. */
+const RET_ERRNO_ENOSYS = 0x00050000 | 38;
+/**
+ * Offsets in `struct seccomp_data`: the call's number, its ABI, and the low 32 bits of its first argument (both
+ * machines are little-endian; every namespace flag is in the low half).
+ */
 const NR = 0;
 const ARCH = 4;
+const ARG0_LOW = 16;
 
 type Instruction = [code: number, jt: number, jf: number, k: number];
+/** Where a comparison jumps: the next instruction, past the `clone` check, or one of the returns at the end. */
+type Target = 'next' | 'after-clone' | 'allow' | 'eperm' | 'enosys';
+type Comparison = [code: number, jt: Target, jf: Target, k: number];
 
-/** The names of the calls the filter refuses on `arch` (for the README and the tests). */
+/** The names of the calls the filter refuses on `arch` (for the README and the tests), `clone3` included. */
 export function deniedSystemCalls(arch: string = process.arch): readonly string[] {
-  return arch === 'x64' || arch === 'arm64' ? Object.keys(DENIED[arch]) : [];
+  return arch === 'x64' || arch === 'arm64' ? [...Object.keys(DENIED[arch]), 'clone3'] : [];
 }
 
 /** The filter as bubblewrap reads it (`struct sock_filter[]`, native byte order), or undefined on another arch. */
 export function seccompProgram(arch: string = process.arch): Buffer | undefined {
   if (arch !== 'x64' && arch !== 'arm64') return undefined;
-  const numbers = Object.values(DENIED[arch]);
-  const program: Instruction[] = [
+  const head: Instruction[] = [
     [LD_W_ABS, 0, 0, ARCH],
     [JEQ_K, 1, 0, AUDIT_ARCH[arch]],
     [RET_K, 0, 0, RET_KILL_PROCESS],
@@ -149,14 +191,38 @@ export function seccompProgram(arch: string = process.arch): Buffer | undefined 
   ];
   // x32 shares x86-64's AUDIT_ARCH: its calls are told apart by the bit in their number, and killed like any
   // other foreign ABI's (the numbers below are x86-64's own, which x32's are not).
-  if (arch === 'x64') program.push([JGE_K, 0, 1, X32_SYSCALL_BIT], [RET_K, 0, 0, RET_KILL_PROCESS]);
-  // Every comparison jumps to the EPERM return, after the last comparison and the ALLOW return.
-  numbers.forEach((number, index) => {
-    program.push([JEQ_K, numbers.length - index, 0, number]);
-  });
-  program.push([RET_K, 0, 0, RET_ALLOW], [RET_K, 0, 0, RET_ERRNO_EPERM]);
+  if (arch === 'x64') head.push([JGE_K, 0, 1, X32_SYSCALL_BIT], [RET_K, 0, 0, RET_KILL_PROCESS]);
+  // `clone` is looked at first: loading its flags replaces the call's number in the accumulator, so the flag test
+  // decides, and no comparison of numbers below ever sees a flag word.
+  const comparisons: Comparison[] = [
+    [JEQ_K, 'next', 'after-clone', CLONE[arch]],
+    [LD_W_ABS, 'next', 'next', ARG0_LOW],
+    [JSET_K, 'eperm', 'allow', CLONE_NAMESPACE_FLAGS],
+  ];
+  const afterClone = comparisons.length;
+  comparisons.push([JEQ_K, 'enosys', 'next', CLONE3]);
+  for (const number of Object.values(DENIED[arch])) comparisons.push([JEQ_K, 'eperm', 'next', number]);
+  const at: Record<Exclude<Target, 'next' | 'after-clone'>, number> = {
+    allow: comparisons.length,
+    eperm: comparisons.length + 1,
+    enosys: comparisons.length + 2,
+  };
+  // Offsets are relative to the instruction after the jump, so the head before them changes none.
+  const jump = (target: Target, index: number): number => {
+    const to = target === 'next' ? index + 1 : target === 'after-clone' ? afterClone : at[target];
+    return to - index - 1;
+  };
+  const program: Instruction[] = [
+    ...head,
+    ...comparisons.map(([code, jt, jf, k], index): Instruction => [code, jump(jt, index), jump(jf, index), k]),
+    [RET_K, 0, 0, RET_ALLOW],
+    [RET_K, 0, 0, RET_ERRNO_EPERM],
+    [RET_K, 0, 0, RET_ERRNO_ENOSYS],
+  ];
   const bytes = Buffer.alloc(program.length * 8);
   program.forEach(([code, jt, jf, k], index) => {
+    // A jump of classic BPF is one byte: a list past 255 calls needs another layout, never a wrapped offset.
+    if (jt > 255 || jf > 255) throw new Error(`unreachable: a jump of ${Math.max(jt, jf)} in the seccomp filter`);
     bytes.writeUInt16LE(code, index * 8);
     bytes.writeUInt8(jt, index * 8 + 2);
     bytes.writeUInt8(jf, index * 8 + 3);
