@@ -294,6 +294,7 @@ export {
   type Sandbox,
   type SandboxCommand,
   SandboxCommandError,
+  SandboxHostScanError,
   SandboxLimitError,
   type SandboxLimitKind,
   type SandboxLimits,
