@@ -50,14 +50,19 @@ describe('an event that cannot be read', () => {
     expect(report).toMatchObject({ signed: 2, unsigned: 1, firstUnsigned: 3 });
   });
 
-  it('is counted as unsigned when it has no signature record', async () => {
+  it('is counted as unsigned when it has no signature record: after signed events, a missing signature', async () => {
     const { location, inner } = await partlySigned();
     expect(await verifyEventSignatures(damagedAt(inner, 3), location)).toMatchObject({
-      status: 'verified',
+      status: 'incomplete',
       signed: 3,
       unsigned: 1,
       firstUnsigned: 3,
+      missing: { index: 3, id: 'u-3' },
       problem: undefined,
+    });
+    expect(await verifyEventSignatures(damagedAt(inner, 3), location, { require: 'none' })).toMatchObject({
+      status: 'verified',
+      unsigned: 1,
     });
   });
 

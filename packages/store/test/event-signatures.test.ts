@@ -189,15 +189,26 @@ describe('a signing event log on the local filesystem', () => {
     expect((await verifyEventSignatures(reopened, reopened)).problem).toMatchObject({ kind: 'unreadable', index: 1 });
   });
 
-  it('counts events without a signature record as unsigned, not invalid', async () => {
+  it('reports the last event incomplete, not verified, once its signature record is deleted', async () => {
     const { root, store } = await signedLog();
     await rm(join(root, signatureRecordPath('events', 'u-3')));
     const reopened = await EventLog.open(store);
     expect(await verifyEventSignatures(reopened, reopened)).toMatchObject({
-      status: 'verified',
+      status: 'incomplete',
+      require: 'after-first-signed',
       signed: 3,
       unsigned: 1,
       firstUnsigned: 3,
+      unsignedPrefix: 0,
+      missing: { index: 3, id: 'u-3', message: expect.stringContaining('event 3 (id u-3) has no signature record') },
+      problem: undefined,
+    });
+    // Only a caller that signs some events on purpose asks for no requirement: then it is counted, not failed.
+    expect(await verifyEventSignatures(reopened, reopened, { require: 'none' })).toMatchObject({
+      status: 'verified',
+      require: 'none',
+      unsigned: 1,
+      missing: undefined,
     });
   });
 });
@@ -220,6 +231,8 @@ describe('conversations the Python reference wrote', () => {
       signed: 1,
       unsigned: before,
       firstUnsigned: 0,
+      unsignedPrefix: before,
+      missing: undefined,
       signers: [{ did: didKeyFromKey(key), events: 1, firstIndex: before }],
     });
   });

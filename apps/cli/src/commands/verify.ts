@@ -4,6 +4,7 @@ import {
   createLocalFileStore,
   EventLog,
   type SignatureReport,
+  type SignatureRequirement,
   signChainHead,
   verifyEventChain,
   verifyEventSignatures,
@@ -21,6 +22,8 @@ export interface VerifyOptions {
   publicKey?: string;
   sign?: string;
   databaseUrl?: string;
+  /** Which events must be signed (commander gives the default, `after-first-signed`). */
+  requireSignatures?: SignatureRequirement;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function verifyCommand(
   const checked =
     databaseUrl === undefined || databaseUrl === ''
       ? await verifyFiles(input, options, publicKey, privateKey)
-      : await verifyInDatabase(databaseUrl, input, publicKey, privateKey);
+      : await verifyInDatabase(databaseUrl, input, options, { publicKey, privateKey });
   const { location, report, signed, signatures } = checked;
   const { output } = context;
   if (options.json === true) {
@@ -49,7 +52,9 @@ export async function verifyCommand(
     renderSignatureReport(context, signatures);
     if (signed !== undefined) output.line(`signed the head: ${signed} events`);
   }
-  return report.status === 'tampered' || signatures.status === 'invalid' ? ExitCode.tampered : ExitCode.ok;
+  // An event the requirement says must be signed but is not may be a deleted signature record: it fails as tampering.
+  const signaturesFail = signatures.status === 'invalid' || signatures.status === 'incomplete';
+  return report.status === 'tampered' || signaturesFail ? ExitCode.tampered : ExitCode.ok;
 }
 
 interface Checked {
@@ -72,7 +77,7 @@ async function verifyFiles(
   const report = await verifyEventChain(store, { dir, publicKey });
   // A reader: it neither writes a name index nor rolls unfinished event files forward.
   const log = await EventLog.open(store, { dir, nameIndex: { write: false }, rollForward: false });
-  const signatures = await verifyEventSignatures(log, { store, dir });
+  const signatures = await verifyEventSignatures(log, { store, dir }, requirement(options));
   let signed: number | undefined;
   if (privateKey !== undefined && report.status === 'verified') {
     signed = (await signChainHead(store, { dir, privateKey }))?.length;
@@ -84,9 +89,10 @@ async function verifyFiles(
 async function verifyInDatabase(
   url: string,
   input: string | undefined,
-  publicKey: KeyObject | undefined,
-  privateKey: KeyObject | undefined,
+  options: VerifyOptions,
+  keys: { publicKey: KeyObject | undefined; privateKey: KeyObject | undefined },
 ): Promise<Checked> {
+  const { publicKey, privateKey } = keys;
   const id = input === undefined ? undefined : hyphenatedId(input);
   if (id === undefined) {
     throw new UsageError('with --database-url, give the conversation id (32 hex digits, or the hyphenated UUID)');
@@ -98,10 +104,11 @@ async function verifyInDatabase(
     if (log.length === 0) throw new UsageError(`no conversation ${id} in ${database.location}`);
     const report = await log.verifyChain(publicKey === undefined ? {} : { publicKey });
     // The server keeps signature records in its files table, beside the conversation's other files.
-    const signatures = await verifyEventSignatures(log, {
-      store: createPostgresFileStore(database),
-      dir: `${id.replace(/-/g, '')}/events`,
-    });
+    const signatures = await verifyEventSignatures(
+      log,
+      { store: createPostgresFileStore(database), dir: `${id.replace(/-/g, '')}/events` },
+      requirement(options),
+    );
     let signed: number | undefined;
     if (privateKey !== undefined && report.status === 'verified')
       signed = (await log.signChainHead(privateKey))?.length;
@@ -109,6 +116,10 @@ async function verifyInDatabase(
   } finally {
     await database.close();
   }
+}
+
+function requirement(options: VerifyOptions): { require?: SignatureRequirement } {
+  return options.requireSignatures === undefined ? {} : { require: options.requireSignatures };
 }
 
 function hyphenatedId(input: string): string | undefined {

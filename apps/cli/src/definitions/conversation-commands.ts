@@ -122,7 +122,7 @@ export function defineConversationCommands(program: Command): void {
     .command('verify')
     .summary('check that a conversation’s events were not tampered with')
     .description(
-      'Checks the hash chain kept beside the events (in events/.slots/) against the exact bytes of every event file, and names the first altered, removed, reordered or inserted event by index and id. With --public-key, also checks the head signed with --sign. Also checks the signature of every event signed with x run --signing-key (events/.chain/signatures/), naming each signer’s did:key and the first event whose signature does not verify. Events written before chaining, or by the Python SDK, are reported as unchained. Exit code 5 when it does not verify.',
+      'Checks the hash chain kept beside the events (in events/.slots/) against the exact bytes of every event file, and names the first altered, removed, reordered or inserted event by index and id. With --public-key, also checks the head signed with --sign. Also checks the signature of every event signed with x run --signing-key (events/.chain/signatures/), naming each signer’s did:key and the first event whose signature does not verify, and by default any event after the first signed one that has no signature (--require-signatures). Events written before chaining, or by the Python SDK, are reported as unchained. Exit code 5 when it does not verify.',
     )
     .argument('[conversation]', `${CONVERSATION} (default: the current directory)`)
     .option('--public-key <file>', 'Ed25519 public key (PEM) the signed head must verify against')
@@ -131,12 +131,21 @@ export function defineConversationCommands(program: Command): void {
       '--database-url <url>',
       'the conversation (an id) is in this PostgreSQL database (x serve --database-url); env X_SERVER_DATABASE_URL',
     )
+    .addOption(
+      new Option(
+        '--require-signatures <which>',
+        'which events must be signed: after-first-signed (every event from the first signed one on), all, or none (only check the signatures present)',
+      )
+        .choices(['after-first-signed', 'all', 'none'])
+        .default('after-first-signed'),
+    )
     .option('--json', 'print the report as JSON')
     .option(...DATA_DIR)
     .addHelpText(
       'after',
       examples(
         ['x verify 3f2c1a9e', 'check the chain'],
+        ['x verify 3f2c1a9e --require-signatures all', 'every event must carry a valid signature'],
         ['x verify 3f2c1a9e --sign ~/.x/key.pem', 'check, then sign the head with your key'],
         ['x verify 3f2c1a9e --public-key ~/.x/key.pub', 'also detect truncation and rewritten chains'],
         ['x verify 3f2c1a9e --database-url postgres://x@db/x', 'a conversation the replicas keep in PostgreSQL'],

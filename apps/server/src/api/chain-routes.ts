@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { verifyEventSignatures } from '@x/store';
+import { DEFAULT_SIGNATURE_REQUIREMENT, SIGNATURE_REQUIREMENTS, verifyEventSignatures } from '@x/store';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,13 +16,16 @@ const chainReportSchema = z
     chainedFrom: z.number().int().nullable(),
     signatures: z
       .looseObject({
-        status: z.enum(['verified', 'unsigned', 'invalid']),
+        status: z.enum(['verified', 'unsigned', 'incomplete', 'invalid']),
+        require: z.enum(SIGNATURE_REQUIREMENTS),
         signed: z.number().int(),
         unsigned: z.number().int(),
+        unsignedPrefix: z.number().int(),
+        missing: z.object({ index: z.number().int(), id: z.string(), message: z.string() }).optional(),
         signers: z.array(z.object({ did: z.string(), events: z.number().int(), firstIndex: z.number().int() })),
       })
       .describe(
-        "Each event's signature (events/.chain/signatures/): the signers' did:keys and the first event whose signature does not check out",
+        "Each event's signature (events/.chain/signatures/): the signers' did:keys, the first event whose signature does not check out, and the first event `require_signatures` says must be signed that has no signature",
       ),
   })
   .describe('The chain verification report, and the per-event signatures');
@@ -30,13 +33,19 @@ const chainReportSchema = z
 const verifyQuerySchema = z.object({
   /** Ed25519 public key (SPKI PEM) the signed chain head must verify against; optional. */
   public_key: z.string().min(1).max(4096).optional(),
+  /**
+   * Which events must be signed for `signatures.status` to be `verified`: `after-first-signed` (every event from the
+   * first signed one on), `all`, or `none` (only the signatures present are checked).
+   */
+  require_signatures: z.enum(SIGNATURE_REQUIREMENTS).default(DEFAULT_SIGNATURE_REQUIREMENT),
 });
 
 /**
  * `GET /api/conversations/{conversation_id}/verify`: checks the conversation's tamper-evident event chain
  * (x's own route; the reference has none) and reports the first altered, removed, reordered or inserted
  * event. Always 200 with the report: `status` says `verified`, `unchained` or `tampered`; `signatures` checks
- * each event's signature and names the signers' did:keys and the first event whose signature does not verify.
+ * each event's signature and names the signers' did:keys, the first event whose signature does not verify and the
+ * first event `require_signatures` says must be signed that has no signature (`incomplete`).
  */
 export function registerChainRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -59,10 +68,11 @@ export function registerChainRoutes(fastify: FastifyInstance, manager: Conversat
       // The report's named fields are checked against chainReportSchema when the response is serialized.
       const report = await conversation.log.verifyChain(publicKey === undefined ? {} : { publicKey });
       // Signature records live in the conversation's store (files, or the files table), whatever holds the events.
-      const signatures = await verifyEventSignatures(conversation.log, {
-        store: conversation.store,
-        dir: `${conversation.directory}/events`,
-      });
+      const signatures = await verifyEventSignatures(
+        conversation.log,
+        { store: conversation.store, dir: `${conversation.directory}/events` },
+        { require: request.query.require_signatures },
+      );
       return { ...report, signatures } as unknown as z.output<typeof chainReportSchema>;
     },
   );

@@ -4,7 +4,9 @@ import type { ConversationOptions } from './conversation-options.js';
 /**
  * The conversation's log, signing each event it appends when a key is given (`ConversationOptions.signingKey`,
  * else the agent's `signingKey`; `approverSigningKey` for the user's events); the log itself otherwise. Signatures go
- * to `<dir>/.chain/signatures/` in the conversation's store, whatever holds the events.
+ * to `<dir>/.chain/signatures/` in the conversation's store, whatever holds the events. With only an approver key the
+ * agent's events are left unsigned, so `verifyEventSignatures` reports such a log `incomplete` unless told
+ * `require: 'none'`.
  */
 export function withSigning(
   log: EventLogLike,

@@ -11,9 +11,10 @@ type ChatCompletionMessageParam = Parameters<typeof fromChatCompletionsMessages>
  * tool call (`tool_calls`, `invalid_tool_calls`, then calls only its content names, in that order; on the first, the
  * reasoning: `additional_kwargs.reasoning_content`, else v1 `reasoning` blocks, and Anthropic `thinking` blocks as
  * the event's `thinking_blocks`), `ToolMessage` → ObservationEvent answering its call (as
- * `fromChatCompletionsMessages` imports them). Image blocks of every LangChain shape are read (base64 data as a
- * `data:` URL). Throws `ChatImportError` naming the message index for a message type or content block events have no
- * place for (a `ToolMessage` answering no earlier call, `RemoveMessage`, audio or file blocks, images in a tool result).
+ * `fromChatCompletionsMessages` imports them, its text and images the observation's content). Image blocks of every
+ * LangChain shape are read, in human and tool messages (base64 data as a `data:` URL). Throws `ChatImportError`
+ * naming the message index for a message type or content block events have no place for (a `ToolMessage` answering no
+ * earlier call, `RemoveMessage`, audio or file blocks).
  * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`.
  */
 export function fromLangChainMessages(messages: readonly LangChainMessage[]): AnyEvent[] {
@@ -57,12 +58,13 @@ function otherMessage(message: LangChainMessage, index: number, type: string | u
     case 'system':
       return { role: 'system', content: textOnly(message.content, index) };
     case 'human':
-      return { role: 'user', content: userContent(message.content, index), ...name };
+      return { role: 'user', content: textAndImages(message.content, index), ...name };
     case 'tool':
       if (typeof message.tool_call_id !== 'string' || message.tool_call_id === '') {
         throw new ChatImportError({ index, path: 'tool_call_id', message: 'a ToolMessage must name its tool call' });
       }
-      return { role: 'tool', content: textOnly(message.content, index), tool_call_id: message.tool_call_id };
+      // Images too: a tool that returns a screenshot or a chart answers with image blocks beside its text.
+      return { role: 'tool', content: textAndImages(message.content, index), tool_call_id: message.tool_call_id };
     default:
       throw new ChatImportError({
         index,
@@ -123,10 +125,11 @@ function textOnly(content: LangChainMessage['content'], index: number): string {
     .join('\n');
 }
 
-function userContent(
+/** Text and image blocks as Chat Completions parts (what a user message and a tool result may hold); others refused. */
+function textAndImages(
   content: LangChainMessage['content'],
   index: number,
-): Extract<ChatCompletionMessageParam, { role: 'user' }>['content'] {
+): string | ({ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } })[] {
   if (typeof content === 'string') return content;
   return content.map((block, blockIndex) => {
     if (block.type === 'text' && typeof block.text === 'string') return { type: 'text' as const, text: block.text };

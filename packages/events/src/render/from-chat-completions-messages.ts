@@ -1,16 +1,17 @@
 import { createEvent } from '../create/create-event.js';
 import { newEventId } from '../create/ids.js';
 import { ChatImportError } from '../errors/chat-import-error.js';
-import type { ContentPart, TextContent } from '../schemas/content.js';
+import type { ContentPart, ImageContent, TextContent } from '../schemas/content.js';
 import type { AnyEvent } from '../schemas/events.js';
 import type { ActionEvent } from '../schemas/llm-convertible-events.js';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,
+  ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from './openai-wire-types.js';
 
-/** Observation kind of imported tool results: the tool's output is known only as text. */
+/** Observation kind of imported tool results: the tool's output is known only as its content (text and images). */
 export const IMPORTED_OBSERVATION_KIND = 'ImportedObservation';
 
 /**
@@ -19,8 +20,9 @@ export const IMPORTED_OBSERVATION_KIND = 'ImportedObservation';
  * with tool calls → one ActionEvent per call sharing a new `llm_response_id` (text and
  * `reasoning_content` on the first; `action` absent since no tool validated it); other assistant
  * turns → agent MessageEvent; tool → ObservationEvent of kind `ImportedObservation` answering the
- * matching ActionEvent. Throws `ChatImportError` naming the message index and field for a tool
- * result that answers an unknown call, the legacy `function` role, audio/file parts or custom tool calls.
+ * matching ActionEvent, its `content` the result's text and `image_url` parts (each image an `ImageContent`, as a
+ * user message's). Throws `ChatImportError` naming the message index and field for a tool result that answers an
+ * unknown call, the legacy `function` role, audio/file parts, an image part without a URL or custom tool calls.
  */
 export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletionMessageParam[]): AnyEvent[] {
   const events: AnyEvent[] = [];
@@ -67,7 +69,7 @@ export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletio
             action_id: action.id,
             observation: {
               kind: IMPORTED_OBSERVATION_KIND,
-              content: textParts(message.content, index),
+              content: toolContent(message.content, index),
               is_error: false,
             },
           }),
@@ -131,9 +133,35 @@ function userContent(content: ChatCompletionUserMessageParam['content'], index: 
   if (typeof content === 'string') return [text(content)];
   return content.map((part, partIndex): ContentPart => {
     if (part.type === 'text') return text(part.text);
-    if (part.type === 'image_url') return { cache_prompt: false, type: 'image', image_urls: [part.image_url.url] };
+    if (part.type === 'image_url') return image(part, index, partIndex);
     throw unsupportedPart(index, partIndex, part.type);
   });
+}
+
+/** A tool result's text and images: the observation's content, in order. */
+function toolContent(content: ChatCompletionToolMessageParam['content'], index: number): ContentPart[] {
+  if (typeof content === 'string') return [text(content)];
+  return content.map((part, partIndex): ContentPart => {
+    if (part.type === 'text' && typeof part.text === 'string') return text(part.text);
+    if (part.type === 'image_url') return image(part, index, partIndex);
+    throw unsupportedPart(index, partIndex, (part as { type: string }).type);
+  });
+}
+
+/**
+ * An `image_url` part as an `ImageContent` of its one URL (an http(s) URL or a `data:` URI, kept as given). Checked
+ * because the import also takes JSON from outside: a part without a URL would otherwise be an image of nothing.
+ */
+function image(part: { image_url?: { url?: unknown } }, index: number, partIndex: number): ImageContent {
+  const url = part.image_url?.url;
+  if (typeof url !== 'string' || url === '') {
+    throw new ChatImportError({
+      index,
+      path: `content[${partIndex}].image_url.url`,
+      message: 'an image_url part must carry a URL',
+    });
+  }
+  return { cache_prompt: false, type: 'image', image_urls: [url] };
 }
 
 function textParts(content: string | readonly { type: string; text?: string }[], index: number): TextContent[] {

@@ -57,9 +57,14 @@ export interface ChatCompletionAssistantMessageParam {
   tool_calls?: (ChatCompletionMessageFunctionToolCall | ChatCompletionMessageCustomToolCall)[];
 }
 
+/**
+ * A tool result. Its content may hold `image_url` parts, which OpenAI's own type does not allow: the reference sends
+ * a tool result's images so with vision on (§2.3), LiteLLM and other compatible servers take them, and LangChain's
+ * `ToolMessage` carries them; the import keeps them as the observation's images.
+ */
 export interface ChatCompletionToolMessageParam {
   role: 'tool';
-  content: string | ChatCompletionContentPartText[];
+  content: string | (ChatCompletionContentPartText | ChatCompletionContentPartImage)[];
   tool_call_id: string;
 }
 

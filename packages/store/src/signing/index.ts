@@ -7,12 +7,16 @@ export {
   signatureRecordPath,
   signatureRecordSchema,
 } from './signature-record.js';
-export { SIGNED_PAYLOAD_VERSION, type SignedPayload, signedPayload, signedPayloadBytes } from './signed-payload.js';
-export { createSigningEventLog, type EventSigner, type SigningEventLogOptions } from './signing-event-log.js';
 export {
-  type IndexedEvents,
+  DEFAULT_SIGNATURE_REQUIREMENT,
+  type MissingSignature,
+  SIGNATURE_REQUIREMENTS,
   type SignatureProblem,
   type SignatureReport,
+  type SignatureRequirement,
   type SignerSummary,
-  verifyEventSignatures,
-} from './verify-signatures.js';
+  type VerifySignaturesOptions,
+} from './signature-report.js';
+export { SIGNED_PAYLOAD_VERSION, type SignedPayload, signedPayload, signedPayloadBytes } from './signed-payload.js';
+export { createSigningEventLog, type EventSigner, type SigningEventLogOptions } from './signing-event-log.js';
+export { type IndexedEvents, verifyEventSignatures } from './verify-signatures.js';

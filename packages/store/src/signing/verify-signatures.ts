@@ -1,48 +1,17 @@
 import type { AnyEvent } from '@x/events';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { verifySignature } from './sign-event.js';
 import { payloadHash, readSignatureRecord, type SignatureLocation } from './signature-record.js';
+import {
+  DEFAULT_SIGNATURE_REQUIREMENT,
+  type MissingSignature,
+  SIGNATURE_REQUIREMENTS,
+  type SignatureProblem,
+  type SignatureReport,
+  type SignatureRequirement,
+  type VerifySignaturesOptions,
+} from './signature-report.js';
 import { signedPayloadBytes } from './signed-payload.js';
-
-/** What is wrong with the first event whose signature does not check out. */
-export interface SignatureProblem {
-  /**
-   * `altered`: the event changed after it was signed (what the signature covers differs from the record's hash);
-   * `bad-signature`: the event is as signed but the signature does not verify (the record was tampered with);
-   * `unreadable`: the signature record or the event cannot be read.
-   */
-  readonly kind: 'altered' | 'bad-signature' | 'unreadable';
-  readonly index: number;
-  readonly id: string | undefined;
-  /** The did:key the record names, where it could be read. */
-  readonly signer: string | undefined;
-  readonly message: string;
-}
-
-/** One signer of a log's events. */
-export interface SignerSummary {
-  readonly did: string;
-  /** How many events it signed (with a valid signature). */
-  readonly events: number;
-  /** The index of the first of them. */
-  readonly firstIndex: number;
-}
-
-/** The outcome of `verifyEventSignatures`. */
-export interface SignatureReport {
-  /** `verified`: every signed event checks out (and at least one is signed); `unsigned`: none is; `invalid`: see `problem`. */
-  readonly status: 'verified' | 'unsigned' | 'invalid';
-  readonly length: number;
-  /** Events with a valid signature. */
-  readonly signed: number;
-  /** Events without a signature record. */
-  readonly unsigned: number;
-  /** The index of the first unsigned event, or null. */
-  readonly firstUnsigned: number | null;
-  /** Each signer's did:key, in order of first signature. */
-  readonly signers: readonly SignerSummary[];
-  /** The first event whose signature does not check out. */
-  readonly problem: SignatureProblem | undefined;
-}
 
 /** Where the events come from: a log (any `EventLogLike`) or just something that reads one by index. */
 export interface IndexedEvents {
@@ -54,18 +23,31 @@ export interface IndexedEvents {
 
 /**
  * Checks the signature of every event of `events` against its record in `location` (`<dir>/.chain/signatures/`)
- * and reports each signer's did:key and the first event whose signature does not check out. Unsigned events are
- * counted, not failed: which events must be signed is the caller's policy.
+ * and reports each signer's did:key, the first event whose signature does not check out, and the first event that
+ * `options.require` says must be signed but has no record (by default every event from the first signed one on:
+ * deleting the records of the last events, or appending events without one, is `incomplete`, not `verified`).
  */
 export async function verifyEventSignatures(
   events: IndexedEvents,
   location: SignatureLocation,
+  options: VerifySignaturesOptions = {},
 ): Promise<SignatureReport> {
+  const require = requirementOf(options);
   const signers = new Map<string, { events: number; firstIndex: number }>();
   let signed = 0;
   let unsigned = 0;
   let firstUnsigned: number | null = null;
+  // The first event with a signature record of any kind, a bad one included: from there on, signing was on.
+  let firstWithRecord: number | null = null;
+  let unsignedPrefix = 0;
+  let missing: MissingSignature | undefined;
   let problem: SignatureProblem | undefined;
+  const countUnsigned = (index: number, id: string): void => {
+    unsigned++;
+    firstUnsigned ??= index;
+    if (firstWithRecord === null) unsignedPrefix++;
+    missing ??= missingSignature(require, firstWithRecord, index, id);
+  };
   const length = events.length;
   for (let index = 0; index < length; index++) {
     let event: AnyEvent;
@@ -77,10 +59,10 @@ export async function verifyEventSignatures(
       const id = idOf(events, index);
       const record = id === undefined ? undefined : await readSignatureRecord(location, id);
       if (id !== undefined && record === undefined) {
-        unsigned++;
-        firstUnsigned ??= index;
+        countUnsigned(index, id);
         continue;
       }
+      if (record !== undefined) firstWithRecord ??= index;
       problem ??= {
         kind: 'unreadable',
         index,
@@ -92,10 +74,10 @@ export async function verifyEventSignatures(
     }
     const record = await readSignatureRecord(location, event.id);
     if (record === undefined) {
-      unsigned++;
-      firstUnsigned ??= index;
+      countUnsigned(index, event.id);
       continue;
     }
+    firstWithRecord ??= index;
     if ('problem' in record) {
       problem ??= { kind: 'unreadable', index, id: event.id, signer: undefined, message: record.problem };
       continue;
@@ -119,14 +101,59 @@ export async function verifyEventSignatures(
     else known.events++;
   }
   return {
-    status: problem !== undefined ? 'invalid' : signed === 0 ? 'unsigned' : 'verified',
+    status: statusOf(problem, missing, firstWithRecord),
+    require,
     length,
     signed,
     unsigned,
     firstUnsigned,
+    unsignedPrefix,
+    missing,
     signers: [...signers].map(([did, summary]) => ({ did, ...summary })),
     problem,
   };
+}
+
+function requirementOf(options: VerifySignaturesOptions): SignatureRequirement {
+  const require = options.require ?? DEFAULT_SIGNATURE_REQUIREMENT;
+  // Refused rather than read as the default: a misspelt requirement must not quietly relax the check.
+  if (!(SIGNATURE_REQUIREMENTS as readonly string[]).includes(require)) {
+    throw new InvalidStoreOptionsError(
+      'require',
+      `expected one of ${SIGNATURE_REQUIREMENTS.join(', ')}, got ${JSON.stringify(require)}`,
+    );
+  }
+  return require;
+}
+
+/** The unsigned event at `index` as a missing signature, when `require` covers it. */
+function missingSignature(
+  require: SignatureRequirement,
+  firstWithRecord: number | null,
+  index: number,
+  id: string,
+): MissingSignature | undefined {
+  if (require === 'all') {
+    return { index, id, message: `event ${index} (id ${id}) has no signature record, and every event must be signed` };
+  }
+  if (require === 'after-first-signed' && firstWithRecord !== null) {
+    return {
+      index,
+      id,
+      message: `event ${index} (id ${id}) has no signature record, though event ${firstWithRecord} before it is signed`,
+    };
+  }
+  return undefined;
+}
+
+function statusOf(
+  problem: SignatureProblem | undefined,
+  missing: MissingSignature | undefined,
+  firstWithRecord: number | null,
+): SignatureReport['status'] {
+  if (problem !== undefined) return 'invalid';
+  if (missing !== undefined) return 'incomplete';
+  return firstWithRecord === null ? 'unsigned' : 'verified';
 }
 
 function idOf(events: IndexedEvents, index: number): string | undefined {
