@@ -3,13 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnyEvent } from '@x/events';
 import { createFileStoreLeases, createMemoryFileStore } from '@x/store';
+import { advanceUntilSettled, createManualClock } from '@x/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
 
 // An owner that died (its lease expired) while the conversation was waiting for confirmation had no action in
 // flight: the held action is the user's to approve or reject. The next owner must not answer it as interrupted
-// (`interruptedActions: 'report'`); a rejection then is recorded as the user's.
+// (`interruptedActions: 'report'`); a rejection then is recorded as the user's. The leases run on a manual clock:
+// the dead owner's lease expires when the test advances it, not when a real ttl happens to pass.
+
+const TTL = 300;
 
 let dir: string;
 beforeEach(async () => {
@@ -33,6 +37,7 @@ describe('an expired lease over a conversation waiting for confirmation', () => 
       },
     });
     const events: AnyEvent[] = [];
+    const clock = createManualClock();
     const conversation = await Conversation.create({
       agent: new Agent({
         tools: [tool],
@@ -42,7 +47,7 @@ describe('an expired lease over a conversation waiting for confirmation', () => 
       persistenceDir: dir,
       durability: 'none',
       store,
-      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: 50 }),
+      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: TTL, clock }),
       confirmationPolicy: { kind: 'AlwaysConfirm' },
       interruptedActions: 'report',
       onEvent: (event) => events.push(event),
@@ -53,7 +58,8 @@ describe('an expired lease over a conversation waiting for confirmation', () => 
     expect(await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"dead"}')).toBe(
       true,
     );
-    await conversation.rejectPendingActions('not now');
+    // The rejection waits for the dead owner's heartbeat to stand still for a ttl before it takes the lease.
+    await advanceUntilSettled(clock, conversation.rejectPendingActions('not now'), TTL / 4);
     await conversation.close();
     expect(ran).toEqual([]);
     // The lease taken for the rejection was the dead owner's, expired.

@@ -2,12 +2,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileStoreLeases, createMemoryFileStore, LeaseLostError } from '@x/store';
+import { createManualClock } from '@x/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
 
 // A run whose lease another owner took over stops at the holder's next heartbeat: the tool in flight is aborted
-// and the model is not called again, instead of the run going on until its next append meets the fence.
+// and the model is not called again, instead of the run going on until its next append meets the fence. The lease
+// runs on a manual clock: its heartbeat comes when the test advances it, and its deadline never passes on its own
+// however slowly the machine runs the tool.
+
+const TTL = 150;
 
 let dir: string;
 beforeEach(async () => {
@@ -25,7 +30,7 @@ describe('a run whose lease was taken over', () => {
       started = resolve;
     });
     const toolSaw: string[] = [];
-    // Waits for its abort signal; a run that never aborts it is caught by the bound below, long past a heartbeat.
+    // Works until its abort signal says why it must stop.
     const waitForAbort = defineTool({
       name: 'wait',
       description: 'Works until it is told to stop.',
@@ -33,13 +38,9 @@ describe('a run whose lease was taken over', () => {
       execute: async (_args, context) => {
         started();
         const outcome = await new Promise<string>((resolve) => {
-          const bound = setTimeout(() => resolve('never aborted'), 30_000);
           context.signal?.addEventListener(
             'abort',
-            () => {
-              clearTimeout(bound);
-              resolve(LeaseLostError.isInstance(context.signal?.reason) ? 'lease lost' : 'aborted');
-            },
+            () => resolve(LeaseLostError.isInstance(context.signal?.reason) ? 'lease lost' : 'aborted'),
             { once: true },
           );
         });
@@ -47,6 +48,7 @@ describe('a run whose lease was taken over', () => {
         return { content: outcome };
       },
     });
+    const clock = createManualClock();
     let modelCalls = 0;
     const conversation = await Conversation.create({
       agent: new Agent({
@@ -62,7 +64,7 @@ describe('a run whose lease was taken over', () => {
       persistenceDir: dir,
       durability: 'none',
       store,
-      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: 150 }),
+      leases: createFileStoreLeases(store, { owner: 'a', ttlMs: TTL, clock }),
     });
     await conversation.sendMessage('go');
     const run = conversation.run().catch((caught: unknown) => caught);
@@ -71,6 +73,9 @@ describe('a run whose lease was taken over', () => {
     expect(await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}')).toBe(
       true,
     );
+    expect(toolSaw).toEqual([]);
+    // The holder's next heartbeat, a third of a ttl on, finds generation 2.
+    await clock.advance(TTL / 3);
     const error = await run;
     expect(toolSaw).toEqual(['lease lost']);
     expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);

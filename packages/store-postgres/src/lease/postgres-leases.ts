@@ -62,6 +62,9 @@ export class PostgresLeases implements Leases {
     const started = this.clock.now();
     for (;;) {
       options.signal?.throwIfAborted();
+      // The row's expiry starts when the database runs the upsert, no earlier than this: the local deadline counts
+      // from here, so it never falls after the database's.
+      const attempted = this.clock.now();
       const rows = await this.database.query<{ generation: string; previous: 'none' | 'released' | 'expired' }>(
         `WITH old AS (SELECT expires_at FROM ${this.#table} WHERE lease_key = $1)
          INSERT INTO ${this.#table} AS lease (lease_key, generation, owner, expires_at)
@@ -75,7 +78,7 @@ export class PostgresLeases implements Leases {
            ELSE 'expired' END AS previous`,
         [key, this.owner, this.ttlMs],
       );
-      if (rows[0] !== undefined) return this.#held(key, Number(rows[0].generation), rows[0].previous);
+      if (rows[0] !== undefined) return this.#held(key, Number(rows[0].generation), rows[0].previous, attempted);
       const holder = await this.database.query<{ owner: string }>(
         `SELECT owner FROM ${this.#table} WHERE lease_key = $1`,
         [key],
@@ -113,32 +116,67 @@ export class PostgresLeases implements Leases {
     return rows.map((row) => row.lease_key);
   }
 
-  #held(key: string, generation: number, previous: PostgresLease['previous']): PostgresLease {
+  /**
+   * `renewedAt`: when the last successful renewal (or the acquisition) began, by this process's clock. The database
+   * moved the row's expiry a ttl past a moment no earlier than that, so until `renewedAt + ttl` (the deadline) no
+   * other owner can have taken it; from the deadline on this holder refuses `assertHeld` and aborts its signal,
+   * whether or not a renewal is still out (hung, or the process was paused and none could run).
+   */
+  #held(key: string, generation: number, previous: PostgresLease['previous'], renewedAt: number): PostgresLease {
     const controller = new AbortController();
-    let lastRenewed = this.clock.now();
+    const lose = (reason: unknown = new LeaseLostError({ leaseKey: key, generation })): void =>
+      controller.abort(reason);
     let released = false;
+    const expired = (): boolean => this.clock.now() >= renewedAt + this.ttlMs;
     const renew = async (): Promise<boolean> => {
       if (released || controller.signal.aborted) return false;
+      const began = this.clock.now();
+      // Past the deadline another owner may have it already; renewing the row now would keep every owner out
+      // for another ttl on behalf of a holder that must stop.
+      if (expired()) {
+        lose();
+        return false;
+      }
       const rows = await this.database.query(
         `UPDATE ${this.#table} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
          WHERE lease_key = $1 AND generation = $2 RETURNING 1`,
         [key, generation, this.ttlMs],
       );
-      if (rows.length === 0) {
-        controller.abort(new LeaseLostError({ leaseKey: key, generation }));
+      // An answer past the deadline came too late: this process cannot tell whether another owner ran meanwhile.
+      if (rows.length === 0 || controller.signal.aborted || expired()) {
+        lose();
         return false;
       }
-      lastRenewed = this.clock.now();
+      renewedAt = Math.max(renewedAt, began);
       return true;
     };
-    const stop = this.clock.every(Math.max(50, Math.floor(this.ttlMs / 3)), () =>
+    // A connection failure is retried at the next beat: the deadline watch below loses the lease if none gets
+    // through in time. Anything else (the table gone, a bad query) will not heal by waiting.
+    const stopHeartbeat = this.clock.every(Math.max(50, Math.floor(this.ttlMs / 3)), () =>
       renew().catch((error: unknown) => {
-        if (!isConnectionFailure(error) || this.clock.now() - lastRenewed > this.ttlMs) {
-          controller.abort(error);
-        }
+        if (!isConnectionFailure(error)) lose(error);
       }),
     );
+    // The signal must abort at the deadline even while every renewal hangs; a one-shot `every` (not `sleep`)
+    // because its timer must not keep the process alive. It re-arms when renewals moved the deadline on.
+    let stopDeadline = (): void => undefined;
+    const watchDeadline = (): void => {
+      const left = renewedAt + this.ttlMs - this.clock.now();
+      if (left <= 0) {
+        lose();
+        return;
+      }
+      stopDeadline = this.clock.every(Math.ceil(left), () => {
+        stopDeadline();
+        watchDeadline();
+      });
+    };
+    const stop = (): void => {
+      stopHeartbeat();
+      stopDeadline();
+    };
     controller.signal.addEventListener('abort', stop, { once: true });
+    watchDeadline();
     return {
       key,
       generation,
@@ -148,20 +186,24 @@ export class PostgresLeases implements Leases {
       assertHeld: async () => {
         // Released: the next owner may take it at once (the row stays until then, so the query below would pass).
         if (released) throw new LeaseLostError({ leaseKey: key, generation });
-        // The database restarting or unreachable: wait for it while the lease can still be ours (no renewal
-        // for a ttl by this process's monotonic clock means another owner may have it by now).
+        if (controller.signal.aborted || expired()) {
+          lose();
+          throw new LeaseLostError({ leaseKey: key, generation });
+        }
+        // The database restarting or unreachable: wait for it while the lease can still be ours (until the
+        // deadline by this process's monotonic clock; after it another owner may have it by now).
         const rows = await retryOnConnectionFailure(
           () =>
             this.database.query(`SELECT 1 FROM ${this.#table} WHERE lease_key = $1 AND generation = $2`, [
               key,
               generation,
             ]),
-          Math.max(0, this.ttlMs - (this.clock.now() - lastRenewed)),
+          Math.max(0, renewedAt + this.ttlMs - this.clock.now()),
         );
-        if (rows.length === 0 || controller.signal.aborted) {
-          const lost = new LeaseLostError({ leaseKey: key, generation });
-          controller.abort(lost);
-          throw lost;
+        // The deadline again after the read: the process may have been paused while it was out.
+        if (rows.length === 0 || controller.signal.aborted || expired()) {
+          lose();
+          throw new LeaseLostError({ leaseKey: key, generation });
         }
       },
       renew,

@@ -26,25 +26,29 @@ function watchingTakeover(store: FileStore, holderStopped: () => boolean): { sto
   };
 }
 
-/** A clock whose time the test sets and whose heartbeat it fires by hand: a timer that runs late, after a pause. */
+/**
+ * A clock whose time the test sets and whose timers it fires by hand: a timer that runs late, after a pause. `fire`
+ * runs every timer (the heartbeat and the lease's deadline watch, which only re-arms while the deadline is ahead).
+ */
 function handClock(): { clock: LeaseClock; set(ms: number): void; fire(): Promise<unknown> } {
   let now = 0;
-  let tick: (() => unknown) | undefined;
+  const ticks = new Set<() => unknown>();
   return {
     clock: {
       now: () => now,
       sleep: () => Promise.reject(new Error('this test never waits')),
       every: (_ms, onTick) => {
-        tick = onTick;
+        const tick = () => onTick();
+        ticks.add(tick);
         return () => {
-          tick = undefined;
+          ticks.delete(tick);
         };
       },
     },
     set: (ms) => {
       now = ms;
     },
-    fire: async () => tick?.(),
+    fire: () => Promise.all([...ticks].map((tick) => tick())),
   };
 }
 

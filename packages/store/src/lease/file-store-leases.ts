@@ -147,8 +147,9 @@ export class FileStoreLeases implements Leases {
   /**
    * `renewedAt`: when the generation file began to be written. A contender takes the lease over once its heartbeat
    * stood still for a whole ttl, watched from no earlier than the moment a beat (or the generation) began to be
-   * written; so the lease is this holder's until a ttl after its last renewal began, and its signal must have
-   * aborted by then.
+   * written; so the lease is this holder's until its deadline, a ttl after its last successful renewal began, and
+   * not a moment longer: past it `assertHeld` refuses and the signal aborts, whether or not a renewal is still out
+   * (hung, or the process was paused and none could run).
    */
   #held(options: {
     key: string;
@@ -164,11 +165,13 @@ export class FileStoreLeases implements Leases {
     let beats = 0;
     let renewedAt = options.renewedAt;
     let released = false;
+    const expired = (): boolean => this.clock.now() >= renewedAt + this.ttlMs;
     const takenOver = (): Promise<boolean> => this.store.exists(`${base}/gen-${pad(generation + 1)}.json`);
     const renew = async (): Promise<boolean> => {
       if (released || controller.signal.aborted) return false;
       const began = this.clock.now();
-      if (await takenOver()) {
+      // Past the deadline a contender may already own it: a renewal now would hand this holder a second term.
+      if (expired() || (await takenOver())) {
         lose();
         return false;
       }
@@ -177,12 +180,17 @@ export class FileStoreLeases implements Leases {
         `${base}/beat-${pad(generation)}.json`,
         JSON.stringify({ owner: this.owner, beat: beats }),
       );
+      // A beat that landed past the deadline came too late: a contender watching the old one may have taken over.
+      if (controller.signal.aborted || expired()) {
+        lose();
+        return false;
+      }
       renewedAt = Math.max(renewedAt, began);
       return true;
     };
     let renewing: Promise<unknown> = Promise.resolve();
     const interval = Math.max(10, Math.floor(this.ttlMs / 3));
-    const stop = this.clock.every(interval, () => {
+    const stopHeartbeat = this.clock.every(interval, () => {
       const tick = this.clock.now();
       renewing = renew().catch((error: unknown) => {
         // The next beat would come at or past the deadline, too late to keep a contender off: lost now.
@@ -190,7 +198,26 @@ export class FileStoreLeases implements Leases {
       });
       return renewing;
     });
+    // The signal must abort at the deadline even while every renewal hangs; a one-shot `every` (not `sleep`)
+    // because its timer must not keep the process alive. It re-arms when renewals moved the deadline on.
+    let stopDeadline = (): void => undefined;
+    const watchDeadline = (): void => {
+      const left = renewedAt + this.ttlMs - this.clock.now();
+      if (left <= 0) {
+        lose();
+        return;
+      }
+      stopDeadline = this.clock.every(Math.ceil(left), () => {
+        stopDeadline();
+        watchDeadline();
+      });
+    };
+    const stop = (): void => {
+      stopHeartbeat();
+      stopDeadline();
+    };
     controller.signal.addEventListener('abort', stop, { once: true });
+    watchDeadline();
     return {
       key,
       generation,
@@ -200,7 +227,8 @@ export class FileStoreLeases implements Leases {
       async assertHeld() {
         // Released: the next owner may take it without waiting, so a write checked now could race its first.
         if (released) throw new LeaseLostError({ leaseKey: key, generation });
-        if (controller.signal.aborted || (await takenOver())) {
+        // The deadline again after the read: the process may have been paused while it was out.
+        if (controller.signal.aborted || expired() || (await takenOver()) || expired()) {
           lose();
           throw new LeaseLostError({ leaseKey: key, generation });
         }

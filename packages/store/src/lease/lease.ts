@@ -10,11 +10,15 @@ export interface Lease {
    */
   readonly previous: 'none' | 'released' | 'expired';
   /**
-   * Aborts when the lease is lost: another owner took it over, or its renewals failed until the next one would
-   * come too late to keep another owner from taking it.
+   * Aborts when the lease is lost: another owner took it over, its renewals failed until the next one would come
+   * too late to keep another owner from taking it, or its deadline (a ttl after its last successful renewal
+   * began, on the lease's clock) passed, even with a renewal still out.
    */
   readonly signal: AbortSignal;
-  /** Throws `LeaseLostError` when another owner has taken the lease over, the signal aborted, or it was released. */
+  /**
+   * Throws `LeaseLostError` when another owner has taken the lease over, its deadline has passed (whether or not
+   * a renewal returned: the process may have been paused), the signal aborted, or it was released.
+   */
   assertHeld(): Promise<void>;
   /** Renews now; false when the lease is no longer held. */
   renew(): Promise<boolean>;
