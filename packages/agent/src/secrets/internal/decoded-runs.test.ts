@@ -46,6 +46,10 @@ describe('base64 runs holding a value', () => {
     for (const [name, form] of Object.entries(forms)) {
       expect(mask(`"${form}"`, [value]), name).toBe(`"${placeholder}"`);
     }
+    // A run that starts with escaped characters (`%2B%2F...`) is hidden from its first one.
+    const leading = encodeURIComponent(Buffer.concat([Buffer.from([0xfb, 0xff]), data]).toString('base64'));
+    expect(leading.startsWith('%2B%2F')).toBe(true);
+    expect(mask(`?auth=${leading}&next=1`, [value])).toBe(`?auth=${placeholder}&next=1`);
   });
 
   it('hides the lines of a wrapped run that carry bits of the value, and no line after the run', () => {

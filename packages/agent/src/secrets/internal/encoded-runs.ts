@@ -39,8 +39,10 @@ function stretches(characterClass: string, minimum: number): Stretches {
   const key = `${characterClass}${minimum}`;
   const cached = compiled.get(key);
   if (cached !== undefined) return cached;
+  // `{n}` then `+`, not `{n,}`: the engine runs `+` over a character class as a tight loop, but `{n,}` keeps a
+  // backtrack entry per character and overflows the stack on a run of a few megabytes.
   const made = {
-    find: new RegExp(`${characterClass}{${minimum},}`, 'gu'),
+    find: new RegExp(`${characterClass}{${minimum - 1}}${characterClass}+`, 'gu'),
     next: new RegExp(`${characterClass}+`, 'yu'),
   };
   compiled.set(key, made);
@@ -113,13 +115,15 @@ export function scanRuns(text: string, options: { encoding: 'base64' | 'hex'; mi
     let start = match.index;
     let data = match[0];
     let end = start + data.length;
+    if (base64 && start > previousEnd && escapeLength(text, start - 1) === 3) {
+      // The stretch began inside an escape (`%2Fab...`: `2F` are base64 characters too).
+      start -= 1;
+      data = unescaped(text, start) + data.slice(2);
+      [start, data] = dataBefore(text, start, data, previousEnd);
+    }
     for (let back = base64 ? escapeBefore(text, start, previousEnd) : 0; back > 0; ) {
       start -= back;
-      data = unescaped(text, start) + data;
-      let from = start;
-      while (from > previousEnd && isBase64(text.charCodeAt(from - 1))) from -= 1;
-      data = text.slice(from, start) + data;
-      start = from;
+      [start, data] = dataBefore(text, start, unescaped(text, start) + data, previousEnd);
       back = escapeBefore(text, start, previousEnd);
     }
     runs.lineStreamStarts.push(stream);
@@ -168,6 +172,16 @@ function isBase64(code: number): boolean {
     code === 0x2d ||
     code === 0x5f
   );
+}
+
+/**
+ * A run reaching back from an escape at `start` over the base64 characters right before it, up to another escape
+ * (whose `2F` are base64 characters too) or `floor`.
+ */
+function dataBefore(text: string, start: number, data: string, floor: number): [number, string] {
+  let from = start;
+  while (from > floor && isBase64(text.charCodeAt(from - 1)) && escapeBefore(text, from, floor) === 0) from -= 1;
+  return [from, text.slice(from, start) + data];
 }
 
 /** The length of a base64 escape (`%2B`, `%2F`, `\/`) ending right before `at` and after `floor`, 0 if none. */
