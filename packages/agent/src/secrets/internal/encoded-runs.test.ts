@@ -51,6 +51,8 @@ describe('scanRuns', () => {
   it('reads %2B, %2F (either case) and \\/ as base64 data, before, inside and after a run', () => {
     const text = 'q=%2Fab%2bcdef%2F\\/gh%3D%3d&r';
     expect(runsOf(base64(text), text)).toEqual([{ text: '%2Fab%2bcdef%2F\\/gh%3D%3d', data: '/ab+cdef//gh' }]);
+    // At the very start of the text too.
+    expect(base64('%2Fabcdef').data).toEqual(['/abcdef']);
     const leading = 'q=%2Fa%2Bbcdefg&r';
     expect(runsOf(base64(leading), leading)).toEqual([{ text: '%2Fa%2Bbcdefg', data: '/a+bcdefg' }]);
     // Hex has no escapes.
