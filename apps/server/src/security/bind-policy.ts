@@ -7,10 +7,27 @@ import { InsecureBindError } from './insecure-bind-error.js';
  */
 const MAPPED_LOOPBACK = /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/;
 
-/** Whether `host` is a loopback address or `localhost` (IPv4 127/8, IPv6 ::1, IPv4-mapped loopback). */
+/** A DNS label: letters, digits, `-` and `_`, not empty (`a..localhost` and `.localhost` are not names). */
+const LABEL = /^[a-z0-9_-]+$/;
+
+/**
+ * Whether `name` (lower case) is `localhost` or a name under it (RFC 6761), written relative or fully qualified
+ * with the root's empty label at the end (`localhost.`, `app.localhost.`): the same names. Nothing else ends so
+ * (`localhost.example.com`, `127.0.0.1.nip.io` resolve wherever their owner wants).
+ */
+function isLocalhostName(name: string): boolean {
+  const labels = (name.endsWith('.') ? name.slice(0, -1) : name).split('.');
+  return labels.at(-1) === 'localhost' && labels.every((label) => LABEL.test(label));
+}
+
+/**
+ * Whether `host` is a loopback address or `localhost` (IPv4 127/8, IPv6 ::1, IPv4-mapped loopback), in any case and
+ * with or without the trailing dot of a fully qualified name. An address with a trailing dot (`127.0.0.1.`) is a
+ * name to resolve, not an address, and is refused.
+ */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
+  if (isLocalhostName(bare)) return true;
   if (isIP(bare) === 4) return bare.startsWith('127.');
   if (isIP(bare) === 6) {
     // A zone (`::1%lo`) names the interface, not the address, and the URL parser refuses it.

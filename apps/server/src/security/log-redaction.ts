@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { censorLogLine, isSensitiveLogKey, REDACTED } from './log-line-censor.js';
+
+export { REDACTED };
 
 /** Query parameter names whose values never reach the log (session keys, tokens, passwords, ...). */
 const SECRET_PARAM = /key|token|secret|passw|auth|session|signature|credential/i;
-export const REDACTED = '[REDACTED]';
 
 /**
  * The URL as it may be logged: values of key-like query parameters (`session_api_key`, `api_key`,
@@ -40,19 +42,22 @@ export function redactHeaders(headers: Record<string, unknown>): Record<string, 
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
-      SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : value,
+      SECRET_HEADERS.includes(name.toLowerCase()) || isSensitiveLogKey(name) ? REDACTED : value,
     ]),
   );
 }
 
 /**
  * Fastify logger options that keep secrets out of the log: the request serializer logs the URL with
- * key-like query values redacted (never headers), and pino's `redact` censors key, authorization and
- * cookie headers in anything that logs them (`req.headers`, `res.headers`, `headers`).
+ * key-like query values redacted (never headers); pino's `redact` censors key, authorization and
+ * cookie headers and key fields at the paths it knows (exact names, fast); and every line is censored once
+ * serialized (`censorLogLine`): the value of any key named like a credential (`Authorization`, `X-Api-Key`,
+ * `API_KEY`, `password`, `*_token`...), in any case and at any depth, bindings and errors included.
  */
 export function redactingLoggerOptions(): {
   redact: { paths: string[]; censor: string };
   serializers: { req: (request: FastifyRequest) => Record<string, unknown> };
+  hooks: { streamWrite: (line: string) => string };
 } {
   const paths = [
     ...SECRET_HEADERS.flatMap((name) =>
@@ -63,6 +68,7 @@ export function redactingLoggerOptions(): {
   ];
   return {
     redact: { paths, censor: REDACTED },
+    hooks: { streamWrite: censorLogLine },
     serializers: {
       req: (request) => {
         // A request line logged as text (`GET /x?token=...`) has a query to redact as much as a URL.

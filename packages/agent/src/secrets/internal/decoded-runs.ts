@@ -1,0 +1,77 @@
+import { runSeparatorLength, scanRuns } from './encoded-runs.js';
+
+/** A span of text, `[start, end)`. */
+export type Span = [number, number];
+
+/** Finds the spans to hide in decoded bytes (held one byte per character, latin1). */
+export type FindInBytes = (bytes: string) => Span[];
+
+/** An encoding whose runs are decoded and searched. */
+export interface RunEncoding {
+  name: 'base64' | 'hex';
+  /** Bits per character. */
+  bits: number;
+  /** Characters per group of whole bytes: where the data starts inside a run is only known modulo this. */
+  group: number;
+  /**
+   * `runSeparatorLength` characters that hold a whole zero byte at every alignment: between two runs, so that no
+   * match and no run in the decoded bytes joins them.
+   */
+  separator: string;
+}
+
+export const encodings: readonly RunEncoding[] = [
+  { name: 'base64', bits: 6, group: 4, separator: 'A'.repeat(runSeparatorLength) },
+  { name: 'hex', bits: 4, group: 2, separator: '0'.repeat(runSeparatorLength) },
+];
+
+/** The shortest decoded data worth a look: a value must have 3 bytes or more to be found in bytes. */
+const minimumBytes = 3;
+
+/**
+ * The runs of `encoding` in `text` whose decoded bytes hold something `find` hides (a secret value, one of its other
+ * forms, or a further encoded run holding one), each whole: a run is one encoded datum, and any part of it left
+ * visible gives away bits of the value. What precedes the data inside a run is unknown (`Basic` glued to it, a
+ * `token` prefix, a value at any byte of `user:password`), so every start offset modulo the group is tried. A run
+ * wrapped over several lines is hidden from the first to the last line that carries a bit of what was found: the
+ * other lines hold none of its bits, and a run joined over a line break may take in the next line's first word
+ * (`...dXNl\nHOME=/root` in `env` output).
+ *
+ * All runs are laid end to end in one stream, a separator between them, and the stream is decoded once per start
+ * offset (4 for base64, 2 for hex): one `find` per offset over all runs' bytes, so the work stays linear in the text
+ * however many small runs (words) it has. A match counts only if all its bytes come from one run's characters.
+ */
+export function decodedRunSpans(text: string, options: { encoding: RunEncoding; find: FindInBytes }): Span[] {
+  const { encoding, find } = options;
+  const minimumChars = Math.ceil((minimumBytes * 8) / encoding.bits);
+  const runs = scanRuns(text, { encoding: encoding.name, minimumChars });
+  if (runs.textStarts.length === 0) return [];
+  const stream = runs.data.join(encoding.separator) + encoding.separator;
+  const spans: Span[] = [];
+  for (let offset = 0; offset < encoding.group; offset++) {
+    const decoded = Buffer.from(offset === 0 ? stream : stream.slice(offset), encoding.name).toString('latin1');
+    for (const [start, end] of find(decoded)) {
+      /** The stream characters holding the first and the last bit of the match. */
+      const first = offset + Math.floor((start * 8) / encoding.bits);
+      const last = offset + Math.floor((end * 8 - 1) / encoding.bits);
+      const run = lastAtOrBefore(runs.streamStarts, first);
+      if (first < (runs.streamStarts[run] as number) || last >= (runs.streamEnds[run] as number)) continue;
+      const firstLine = lastAtOrBefore(runs.lineStreamStarts, first);
+      const lastLine = lastAtOrBefore(runs.lineStreamStarts, last);
+      spans.push([runs.lineTextStarts[firstLine] as number, runs.lineTextEnds[lastLine] as number]);
+    }
+  }
+  return spans;
+}
+
+/** The index of the last of `starts` (ascending) at or before `position`. */
+function lastAtOrBefore(starts: readonly number[], position: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((starts[middle] as number) <= position) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
