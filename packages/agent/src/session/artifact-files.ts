@@ -5,13 +5,29 @@ import { InvalidArtifactNameError } from './session-errors.js';
 const hasControlCharacter = (name: string): boolean =>
   [...name].some((char) => (char.codePointAt(0) ?? 0) < 0x20 || char.codePointAt(0) === 0x7f);
 
-/** Checks an artifact name: 1–200 characters, no slash, backslash or control character, not `.` or `..`. */
+/** With the `u` flag a surrogate pair is one code point, so this matches only unpaired halves. */
+const loneSurrogate = /\p{Surrogate}/u;
+
+/** The longest file name of POSIX file systems, in bytes: the URI-encoded name is one path segment. */
+const maxEncodedLength = 255;
+
+/**
+ * Checks an artifact name: 1–200 characters, no slash, backslash, control character or lone surrogate, not `.`,
+ * `..` or `__proto__`, and at most 255 characters URI-encoded. Every name that passes is one file on every store.
+ */
 export function assertArtifactName(name: string): void {
   if (typeof name !== 'string' || name.length === 0) throw new InvalidArtifactNameError(String(name), 'it is empty');
   if (name.length > 200) throw new InvalidArtifactNameError(name, 'it is longer than 200 characters');
   if (/[/\\]/.test(name)) throw new InvalidArtifactNameError(name, 'it contains a slash');
   if (hasControlCharacter(name)) throw new InvalidArtifactNameError(name, 'it contains a control character');
+  // encodeURIComponent throws a URIError on one, and a store refuses it (not valid Unicode).
+  if (loneSurrogate.test(name)) throw new InvalidArtifactNameError(name, 'it contains a lone UTF-16 surrogate');
   if (name === '.' || name === '..') throw new InvalidArtifactNameError(name, 'it is a relative path');
+  // The versions are kept as a JSON object's keys: one named `__proto__` is taken for its prototype, not a key.
+  if (name === '__proto__') throw new InvalidArtifactNameError(name, 'it is reserved');
+  if (encodeURIComponent(name).length > maxEncodedLength) {
+    throw new InvalidArtifactNameError(name, `URI-encoded it is longer than ${maxEncodedLength} characters`);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { FileNotFoundError, type FileStore } from '@x/store';
 import type { ConversationState } from '../state/conversation-state.js';
 import { artifactPath, assertArtifactName, writeArtifactVersion } from './artifact-files.js';
 import { InvalidStateDeltaError, UnknownArtifactError } from './session-errors.js';
-import { ARTIFACT_DELTA_KEY, type SessionStateDelta, STATE_DELTA_KEY } from './session-keys.js';
+import { ARTIFACT_DELTA_KEY, ownValue, RESERVED_KEY, type SessionStateDelta, STATE_DELTA_KEY } from './session-keys.js';
 
 /** One saved version of an artifact. */
 export interface ArtifactVersion {
@@ -55,11 +55,15 @@ export class ConversationSession {
     return this.#host.state.artifacts ?? {};
   }
 
-  /** Sets each key of `delta` (`null` removes it): recorded as one `state_delta` update. */
+  /**
+   * Sets each key of `delta` (`null` removes it) to its value's JSON form (a Date becomes its ISO string, as the log
+   * stores it): recorded as one `state_delta` update.
+   */
   async update(delta: SessionStateDelta): Promise<void> {
-    assertJsonObject(delta);
-    if (Object.keys(delta).length === 0) return;
-    await this.#host.emit(createEvent('ConversationStateUpdateEvent', { key: STATE_DELTA_KEY, value: { ...delta } }));
+    const json = jsonObjectOf(delta);
+    if (Object.keys(json).length === 0) return;
+    // The JSON form, not the values given: the state in memory is then what a resume or another replica folds.
+    await this.#host.emit(createEvent('ConversationStateUpdateEvent', { key: STATE_DELTA_KEY, value: json }));
   }
 
   /** Saves `data` as the next version of artifact `name`; returns that version (1 for the first). */
@@ -71,13 +75,14 @@ export class ConversationSession {
     assertArtifactName(name);
     const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
     const file: ArtifactFile = {
+      // An empty type is no type: it would be served as an empty content-type.
       mime_type:
-        options.mimeType ?? (typeof data === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
+        options.mimeType || (typeof data === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream'),
       encoding: 'base64',
       data: Buffer.from(bytes).toString('base64'),
     };
     const { store, directory } = this.#host;
-    const version = await writeArtifactVersion(store, directory, name, JSON.stringify(file), this.artifacts[name] ?? 0);
+    const version = await writeArtifactVersion(store, directory, name, JSON.stringify(file), this.#latest(name) ?? 0);
     await this.#host.emit(
       createEvent('ConversationStateUpdateEvent', { key: ARTIFACT_DELTA_KEY, value: { [name]: version } }),
     );
@@ -87,7 +92,7 @@ export class ConversationSession {
   /** Loads version `version` of artifact `name` (the latest without one); `UnknownArtifactError` when absent. */
   async loadArtifact(name: string, version?: number): Promise<ArtifactVersion> {
     assertArtifactName(name);
-    const wanted = version ?? this.artifacts[name];
+    const wanted = version ?? this.#latest(name);
     if (wanted === undefined) throw new UnknownArtifactError(name);
     let text: string;
     try {
@@ -104,22 +109,33 @@ export class ConversationSession {
   /** The versions of artifact `name`, oldest first (`[]` when it has none). */
   artifactVersions(name: string): number[] {
     assertArtifactName(name);
-    const latest = this.artifacts[name] ?? 0;
+    const latest = this.#latest(name) ?? 0;
     return Array.from({ length: latest }, (_, index) => index + 1);
+  }
+
+  #latest(name: string): number | undefined {
+    return ownValue(this.artifacts, name);
   }
 }
 
-function assertJsonObject(delta: unknown): asserts delta is SessionStateDelta {
-  if (delta === null || typeof delta !== 'object' || Array.isArray(delta)) {
-    throw new InvalidStateDeltaError('it must be an object of keys to values');
-  }
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `delta` as JSON would hold it; `InvalidStateDeltaError` naming a key whose value JSON drops (a function). */
+function jsonObjectOf(delta: unknown): Record<string, unknown> {
+  if (!isObject(delta)) throw new InvalidStateDeltaError('it must be an object of keys to values');
+  let copy: unknown;
   try {
-    const copy = JSON.parse(JSON.stringify(delta)) as Record<string, unknown>;
-    for (const key of Object.keys(delta)) {
-      if (!(key in copy)) throw new InvalidStateDeltaError(`the value of ${JSON.stringify(key)} is not JSON`);
-    }
+    copy = JSON.parse(JSON.stringify(delta));
   } catch (error) {
-    if (error instanceof InvalidStateDeltaError) throw error;
     throw new InvalidStateDeltaError(error instanceof Error ? error.message : String(error));
   }
+  // An object whose `toJSON` gives something else (a Date) is not a delta either.
+  if (!isObject(copy)) throw new InvalidStateDeltaError('it must be an object of keys to values');
+  for (const key of Object.keys(delta)) {
+    if (key === RESERVED_KEY) throw new InvalidStateDeltaError(`${JSON.stringify(key)} cannot be a key`);
+    // Own keys only: `toString` or `constructor` is "in" every object.
+    if (!Object.hasOwn(copy, key)) throw new InvalidStateDeltaError(`the value of ${JSON.stringify(key)} is not JSON`);
+  }
+  return copy;
 }

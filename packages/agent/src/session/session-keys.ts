@@ -6,6 +6,9 @@
 export const STATE_DELTA_KEY = 'state_delta';
 export const ARTIFACT_DELTA_KEY = 'artifact_delta';
 
+/** The one key a state or artifact delta cannot have: a JSON object's `__proto__` is its prototype to JavaScript. */
+export const RESERVED_KEY = '__proto__';
+
 /** A change of the session state: each key set to its value; `null` removes the key. */
 export type SessionStateDelta = Readonly<Record<string, unknown>>;
 
@@ -16,6 +19,8 @@ export function applySessionStateDelta(
 ): Record<string, unknown> {
   const next: Record<string, unknown> = { ...state };
   for (const [key, value] of Object.entries(delta)) {
+    // Assigning `__proto__` would set the state's prototype (and a resume from base_state.json drops the key).
+    if (key === RESERVED_KEY) continue;
     if (value === null) delete next[key];
     else next[key] = value;
   }
@@ -29,7 +34,18 @@ export function applyArtifactDelta(
 ): Record<string, number> {
   const next: Record<string, number> = { ...artifacts };
   for (const [name, version] of Object.entries(delta)) {
-    if (typeof version === 'number' && Number.isInteger(version) && version > (next[name] ?? 0)) next[name] = version;
+    if (name === RESERVED_KEY) continue;
+    if (typeof version === 'number' && Number.isInteger(version) && version > (ownValue(next, name) ?? 0)) {
+      next[name] = version;
+    }
   }
   return next;
+}
+
+/**
+ * `record[key]` when `record` has it as its own key: a name like `constructor` or `toString` would otherwise read
+ * the Object member of that name.
+ */
+export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
