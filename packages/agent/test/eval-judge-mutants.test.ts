@@ -111,6 +111,7 @@ describe('scorer configs', () => {
 
   it('refuse empty names, paths, patterns and rubrics', () => {
     const refused: unknown[] = [
+      { type: 'trajectory', match: 'exact', tools: [] },
       { type: 'trajectory', match: 'exact', tools: [''] },
       { type: 'trajectory', match: 'exact', tools: [{ tool: '' }] },
       { type: 'trajectory', match: 'exact', tools: ['a'], minRecall: 1.5 },

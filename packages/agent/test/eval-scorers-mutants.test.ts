@@ -130,6 +130,11 @@ describe('trajectory', () => {
     expect((await scorer.score(made, {})).detail).toContain('precision 0.60 (min 0), recall 0.75');
     const reversed = trajectory({ match: 'in-order', tools: ['c', 'b', 'a'], minRecall: 0 });
     expect((await reversed.score(made, {})).detail).toContain('recall 0.67');
+    // One call made counts once, however many times it is expected.
+    const again = trajectory({ match: 'in-order', tools: ['a', 'a'], minRecall: 0 });
+    expect((await again.score(runWith({ toolCalls: [call('a')] }), {})).detail).toContain('recall 0.50');
+    const once = trajectory({ match: 'in-order', tools: ['a'] });
+    expect((await once.score(runWith({ toolCalls: [call('a'), call('a')] }), {})).detail).toContain('precision 0.50');
     const first = trajectory({ match: 'in-order', tools: ['a'] });
     expect((await first.score(runWith({ toolCalls: [call('a'), call('z')] }), {})).passed).toBe(true);
     const last = trajectory({ match: 'in-order', tools: ['z'] });
