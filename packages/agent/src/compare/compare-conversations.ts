@@ -127,7 +127,7 @@ async function side(
 }
 
 async function filesChanged(checkpoints: WorkspaceCheckpoints, from: string | undefined, to: string | null) {
-  if (!checkpoints.enabled && (await checkpoints.at(to)) === undefined) return undefined;
+  // Records are read even when checkpoints are off now: a conversation resumed without them keeps its history.
   const [start, end] = await Promise.all([checkpoints.at(from ?? null), checkpoints.at(to)]);
   if (end === undefined) return undefined;
   const before = start === undefined ? undefined : await checkpoints.manifest(start.checkpoint_id);

@@ -12,7 +12,10 @@ export type FilesWithinConfig = z.infer<typeof filesWithinConfigSchema>;
 function inside(file: string, allowed: string): boolean {
   const normalizedFile = posix.normalize(file);
   const normalizedAllowed = posix.normalize(allowed).replace(/\/$/, '');
-  if (normalizedAllowed === '.') return !normalizedFile.startsWith('..') && !posix.isAbsolute(normalizedFile);
+  // `..notes` is a file of the workspace; only `..` itself and what is under it lie above.
+  if (normalizedAllowed === '.') {
+    return normalizedFile !== '..' && !normalizedFile.startsWith('../') && !posix.isAbsolute(normalizedFile);
+  }
   return normalizedFile === normalizedAllowed || normalizedFile.startsWith(`${normalizedAllowed}/`);
 }
 

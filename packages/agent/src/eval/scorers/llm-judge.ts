@@ -29,13 +29,25 @@ function transcript(run: EvalRun): string {
   ].join('\n\n');
 }
 
-/** The first `{...}` of the reply, validated; undefined when there is none or it is not a verdict. */
+/**
+ * The first `{...}` of the reply that is a verdict; undefined when there is none. Each `{` is tried with each later
+ * `}`, so braces in the judge's prose before the verdict (or inside its reason) do not hide it.
+ */
 function parseVerdict(text: string): z.infer<typeof verdictSchema> | undefined {
-  const match = /\{[\s\S]*\}/.exec(text);
-  if (match === null) return undefined;
+  const closes = [...text.matchAll(/\}/g)].map((match) => match.index);
+  for (const open of text.matchAll(/\{/g)) {
+    for (const close of closes) {
+      if (close < open.index) continue;
+      const parsed = verdictSchema.safeParse(parseJson(text.slice(open.index, close + 1)));
+      if (parsed.success) return parsed.data;
+    }
+  }
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
   try {
-    const parsed = verdictSchema.safeParse(JSON.parse(match[0]));
-    return parsed.success ? parsed.data : undefined;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -59,18 +59,28 @@ function inOrderMatches(expected: readonly ExpectedToolCall[], actual: readonly 
   return table[expected.length]![actual.length]!;
 }
 
-/** How many expected calls were made, each actual call counting once, in any order (greedy, most specific first). */
+/**
+ * How many expected calls were made, each actual call counting once, in any order: a maximum matching (augmenting
+ * paths), not a greedy one, which can hand a call that fits two expectations to the wrong one and miss the other.
+ */
 function anyOrderMatches(expected: readonly ExpectedToolCall[], actual: readonly EvalToolCall[]): number {
-  const used = new Set<number>();
-  const specificFirst = [...expected].sort((a, b) => Number(typeof a === 'string') - Number(typeof b === 'string'));
-  let count = 0;
-  for (const call of specificFirst) {
-    const index = actual.findIndex((candidate, position) => !used.has(position) && matches(call, candidate));
-    if (index !== -1) {
-      used.add(index);
-      count += 1;
+  const fits = expected.map((call) => actual.map((candidate) => matches(call, candidate)));
+  // The expected call each actual call is matched to, if any.
+  const holder = new Array<number | undefined>(actual.length).fill(undefined);
+  const assign = (want: number, seen: Set<number>): boolean => {
+    for (let position = 0; position < actual.length; position++) {
+      if (seen.has(position) || !fits[want]![position]) continue;
+      seen.add(position);
+      const current = holder[position];
+      if (current === undefined || assign(current, seen)) {
+        holder[position] = want;
+        return true;
+      }
     }
-  }
+    return false;
+  };
+  let count = 0;
+  for (let want = 0; want < expected.length; want++) if (assign(want, new Set())) count += 1;
   return count;
 }
 
