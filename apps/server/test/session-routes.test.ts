@@ -44,6 +44,25 @@ describe('session state and artifacts over REST', () => {
     expect([...new Uint8Array(await latest.arrayBuffer())]).toEqual([0, 255, 1]);
   });
 
+  it('serves an artifact as a download that no browser runs: HTML and SVG saved by an agent stay inert', async () => {
+    const id = await createConversation(server);
+    const base = `/api/conversations/${id}`;
+    for (const [name, type] of [
+      ['page.html', 'text/html'],
+      ['logo.svg', 'image/svg+xml'],
+      ['notes', 'text/plain'],
+    ] as const) {
+      await server.call('POST', `${base}/artifacts/${name}`, { text: '<script>alert(1)</script>', mime_type: type });
+      const served = await fetch(`${server.url}${base}/artifacts/${name}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe(type);
+      expect(served.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''${name}`);
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+      expect(await served.text()).toBe('<script>alert(1)</script>');
+    }
+  });
+
   it('answers bad input with typed errors and records nothing', async () => {
     const id = await createConversation(server);
     const base = `/api/conversations/${id}`;

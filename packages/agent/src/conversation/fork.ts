@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type AnyEvent, createEvent, EventTree } from '@x/events';
-import type { EventLogLike, FileStore } from '@x/store';
+import { type EventLogLike, FileNotFoundError, type FileStore } from '@x/store';
 import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
+import { artifactPath } from '../session/artifact-files.js';
+import { ARTIFACT_DELTA_KEY } from '../session/session-keys.js';
 import { applyEvent } from '../state/apply-event.js';
 import { type ConversationState, initialConversationState } from '../state/conversation-state.js';
 import { foldBranch } from '../state/fold-branch.js';
@@ -66,6 +68,9 @@ export async function fork<Forked extends ForkedConversation>(input: ForkInput<F
     maxIterations: sourceState.max_iterations,
     stuckDetection: sourceState.stuck_detection,
   });
+  // The artifact versions the copied events record live beside the source's files, not in its log: copied first,
+  // so the fork never records a version it cannot load (one written after the branch point stays the source's).
+  await copyRecordedArtifacts(source.store, conversationDirName(source.id), dir, copied);
   for (const event of copied) {
     await log.append(event);
     state = applyEvent(state, event);
@@ -91,4 +96,24 @@ export async function fork<Forked extends ForkedConversation>(input: ForkInput<F
   }
   await conversation.checkpoint();
   return conversation;
+}
+
+async function copyRecordedArtifacts(store: FileStore, from: string, to: string, events: AnyEvent[]): Promise<void> {
+  for (const event of events) {
+    if (event.kind !== 'ConversationStateUpdateEvent' || event.key !== ARTIFACT_DELTA_KEY) continue;
+    const delta = event.value;
+    if (typeof delta !== 'object' || delta === null || Array.isArray(delta)) continue;
+    for (const [name, version] of Object.entries(delta)) {
+      if (typeof version !== 'number') continue;
+      let file: string;
+      try {
+        file = await store.read(artifactPath(from, name, version));
+      } catch (error) {
+        // A version the source recorded but lost (a damaged store) stays missing in the fork, as in the source.
+        if (FileNotFoundError.isInstance(error)) continue;
+        throw error;
+      }
+      await store.writeIfAbsent(artifactPath(to, name, version), file);
+    }
+  }
 }
