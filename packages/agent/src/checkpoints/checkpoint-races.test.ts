@@ -131,6 +131,19 @@ describe('a snapshot walk', () => {
   });
 });
 
+describe('a snapshot walk, racing removals', () => {
+  it('leaves out an entry removed between the listing and the look at it', async () => {
+    const { workspace } = await scratch();
+    await writeFile(join(workspace, 'gone'), 'removed by the agent');
+    await writeFile(join(workspace, 'kept'), 'kept');
+    onListing = { name: 'gone', run: () => rm(join(workspace, 'gone')) };
+    const manifest = await snapshotWorkspace(workspace, undefined);
+    expect(onListing).toBeUndefined();
+    expect(manifest.files.map((file) => file.path)).toEqual(['kept']);
+    expect(manifest.skipped).toEqual([]);
+  });
+});
+
 describe('checkpoints', () => {
   it('leave no descriptor open after a snapshot and a restore', async () => {
     const { workspace } = await scratch();

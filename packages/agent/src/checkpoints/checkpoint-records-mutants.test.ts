@@ -33,13 +33,13 @@ describe('checkpointsByEvent', () => {
       message('between'),
       undefined,
       update('other_key', { checkpoint_id: id('c'), event_id: 'e3' }),
-      record(id('b'), 'e2'),
+      record(id('0'), 'e2'),
       record(id('d'), 'e1'),
     ];
     expect(checkpointsByEvent(events)).toEqual(
       new Map([
         ['e1', id('d')],
-        ['e2', id('b')],
+        ['e2', id('0')],
       ]),
     );
   });
