@@ -69,12 +69,13 @@ describe('snapshotWorkspace with the previous snapshot', () => {
 });
 
 describe('snapshotWorkspace of a workspace that is not there', () => {
-  it('is empty when it does not exist, and fails when it cannot be resolved', async () => {
+  it('is empty when it does not exist or is a file, and fails when it cannot be resolved', async () => {
     const base = await mkdtemp(join(tmpdir(), 'x-snapshot-'));
     dirs.push(base);
     const missing = await snapshotWorkspace(join(base, 'missing'), undefined);
     expect(missing).toMatchObject({ version: 1, files: [], symlinks: [], skipped: [] });
     await writeFile(join(base, 'file'), 'not a directory');
+    expect(await snapshotWorkspace(join(base, 'file'), undefined)).toMatchObject({ files: [], skipped: [] });
     await expect(snapshotWorkspace(join(base, 'file', 'below'), undefined)).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 });
