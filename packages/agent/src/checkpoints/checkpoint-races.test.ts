@@ -144,6 +144,27 @@ describe('a snapshot walk, racing removals', () => {
   });
 });
 
+describe('a snapshot walk, racing a removed directory', () => {
+  it('leaves out a directory removed between its parent’s listing and its own', async () => {
+    const { workspace } = await scratch();
+    for (const dir of ['a', 'b']) {
+      await mkdir(join(workspace, dir));
+      await writeFile(join(workspace, dir, 'f'), dir);
+    }
+    let removed = '';
+    onListing = {
+      name: 'f',
+      run: async (listed) => {
+        removed = basename(listed) === 'a' ? 'b' : 'a';
+        await rm(join(workspace, removed), { recursive: true });
+      },
+    };
+    const manifest = await snapshotWorkspace(workspace, undefined);
+    expect(manifest.files.map((file) => file.path)).toEqual([removed === 'a' ? 'b/f' : 'a/f']);
+    expect(manifest.skipped).toEqual([]);
+  });
+});
+
 describe('checkpoints', () => {
   it('leave no descriptor open after a snapshot and a restore', async () => {
     const { workspace } = await scratch();

@@ -57,6 +57,8 @@ describe('snapshotWorkspace with the previous snapshot', () => {
       const { manifest, read } = await readAgain(workspace, previous);
       expect(read).toHaveLength(1);
       expect(manifest.files.map((file) => file.sha256)).toEqual(read);
+      // The size read, which the next snapshot compares.
+      expect(manifest.files[0]!.size).toBe(Buffer.byteLength('content'));
     }
     const { workspace, previous } = await withPrevious(['size.txt', 'mtime.txt'], MTIME_MS + 5000);
     await writeFile(join(workspace, 'size.txt'), 'longer content');
