@@ -59,6 +59,55 @@ describe('a snapshot', () => {
     expect(manifest.files.map((file) => file.path)).not.toContain('a/x');
     expect(manifest.skipped.map((file) => file.path)).toContain('a/x');
   });
+
+  it('never records the target of a host link through a directory swapped for a link after the walk', async () => {
+    const { workspace, outside } = await scratch();
+    await symlink('/host/only/target', join(outside, 'l'));
+    for (let n = 0; n < 200; n++) await writeFile(join(workspace, `f${String(n).padStart(3, '0')}`), `file ${n}`);
+    await mkdir(join(workspace, 'a'));
+    await symlink('inside', join(workspace, 'a', 'l'));
+    const swap = swapper(workspace, outside);
+    const manifest = await snapshotWorkspace(workspace, undefined, swap);
+    expect(JSON.stringify(manifest)).not.toContain('/host/only/target');
+    expect(manifest.symlinks).toEqual([{ path: 'a/l', target: 'inside' }]);
+  });
+
+  it('never reads a host file through a file swapped for a link after the walk, and says so', async () => {
+    const { workspace, outside } = await scratch();
+    await writeFile(join(outside, 'x'), 'HOST SECRET');
+    for (let n = 0; n < 200; n++) await writeFile(join(workspace, `f${String(n).padStart(3, '0')}`), `file ${n}`);
+    await mkdir(join(workspace, 'a'));
+    await writeFile(join(workspace, 'a', 'z'), 'inside');
+    let swapped: Promise<void> | undefined;
+    const stored: string[] = [];
+    const manifest = await snapshotWorkspace(workspace, undefined, async (_hash, content) => {
+      swapped ??= rm(join(workspace, 'a', 'z')).then(() => symlink(join(outside, 'x'), join(workspace, 'a', 'z')));
+      await swapped;
+      stored.push(Buffer.from(content).toString('utf8'));
+    });
+    expect(stored).not.toContain('HOST SECRET');
+    expect(manifest.skipped).toEqual([{ path: 'a/z', reason: expect.stringContaining('replaced by a symbolic link') }]);
+  });
+
+  it('leaves out what was removed after the walk, and never makes a removed directory again', async () => {
+    const { workspace } = await scratch();
+    for (let n = 0; n < 200; n++) await writeFile(join(workspace, `f${String(n).padStart(3, '0')}`), `file ${n}`);
+    for (const dir of ['a', 'b']) {
+      await mkdir(join(workspace, dir));
+      await writeFile(join(workspace, dir, 'x'), 'inside');
+    }
+    let removed: Promise<void> | undefined;
+    const manifest = await snapshotWorkspace(workspace, undefined, async () => {
+      removed ??= (async () => {
+        await rm(join(workspace, 'a'), { recursive: true });
+        await rm(join(workspace, 'b', 'x'));
+      })();
+      await removed;
+    });
+    expect(manifest.files).toHaveLength(200);
+    expect(manifest.skipped).toEqual([]);
+    expect(await readdir(workspace)).not.toContain('a');
+  });
 });
 
 describe('a restore', () => {
@@ -80,6 +129,24 @@ describe('a restore', () => {
     const error = await restoreWorkspace({ workspace, target, objects: racing }).catch((caught: unknown) => caught);
     expect(WorkspacePathError.isInstance(error)).toBe(true);
     expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('never removes through a directory swapped for a link after the workspace was read', async () => {
+    const { workspace, outside } = await scratch();
+    await writeFile(join(outside, 'x'), 'host');
+    const objects = new CheckpointStore(createMemoryFileStore(), 'conv');
+    const target = await snapshotWorkspace(workspace, undefined);
+    await mkdir(join(workspace, 'a'));
+    await writeFile(join(workspace, 'a', 'x'), 'not in the checkpoint');
+    const swap = swapper(workspace, outside);
+    const racing = Object.create(objects) as CheckpointStore;
+    racing.getBlobs = async (hashes) => {
+      await swap();
+      return objects.getBlobs(hashes);
+    };
+    const error = await restoreWorkspace({ workspace, target, objects: racing }).catch((caught: unknown) => caught);
+    expect(WorkspacePathError.isInstance(error)).toBe(true);
+    expect(await readdir(outside)).toEqual(['x']);
   });
 
   const blob = 'a'.repeat(64);

@@ -42,9 +42,16 @@ export class CheckpointStore {
 
   /** Whether the blob is stored (one listing of `objects/` the first time, then remembered). */
   async hasBlob(sha256: string): Promise<boolean> {
-    this.#listed ??= this.store.list(`${this.root}/objects`).then((entries) => {
-      for (const entry of entries) this.#known.add(entry.slice(entry.lastIndexOf('/') + 1).replace(/\.b64$/, ''));
-    });
+    this.#listed ??= this.store.list(`${this.root}/objects`).then(
+      (entries) => {
+        for (const entry of entries) this.#known.add(entry.slice(entry.lastIndexOf('/') + 1).replace(/\.b64$/, ''));
+      },
+      (error: unknown) => {
+        // Not kept: a store unreachable for a moment would otherwise fail every later checkpoint of the session.
+        this.#listed = undefined;
+        throw error;
+      },
+    );
     await this.#listed;
     return this.#known.has(sha256);
   }
@@ -102,13 +109,16 @@ export class CheckpointStore {
     return readTree(this.#trees, id);
   }
 
-  /** Copies checkpoints (trees and their blobs) into `target` (a fork): hard links on the local store. */
+  /**
+   * Copies checkpoints (trees and their blobs) into `target`: within one store (a fork) each blob is copied as it
+   * is (hard links on the local store); into another, read and written anew (re-encoded where the kinds differ).
+   */
   async copyTo(target: CheckpointStore, ids: readonly string[]): Promise<void> {
     for (const id of new Set(ids)) {
       const manifest = await this.getTree(id);
       for (const file of manifest.files) {
         if (await target.hasBlob(file.sha256)) continue;
-        if (this.#binary === target.#binary) {
+        if (this.store === target.store) {
           await target.store.copy(this.#blobPath(file.sha256), target.#blobPath(file.sha256));
           target.#known.add(file.sha256);
         } else {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Dirent } from 'node:fs';
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Stats } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import type { CheckpointFile, CheckpointManifest, SkippedFile } from './checkpoint-manifest.js';
-import { listDirectory, readWorkspaceFile } from './internal/confined-entries.js';
+import { type ListedEntry, listDirectory, readWorkspaceFile } from './internal/confined-entries.js';
 
 /**
  * Directories a checkpoint leaves out, at any depth: `.git` has its own history (restoring it would rewrite refs
@@ -35,7 +34,7 @@ export async function snapshotWorkspace(
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  const paths = root === undefined ? [] : await walk(root, '', skipped);
+  const entries = root === undefined ? [] : await walk(root, '', skipped);
   const takenMs = Date.now();
   // A hash is trusted by size and mtime only if the file was older than the clock's granularity when hashed:
   // a write in the same tick as the one hashed would leave both unchanged (git's "racy" files).
@@ -44,31 +43,25 @@ export async function snapshotWorkspace(
 
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < paths.length) {
-      const path = paths[next++]!;
-      const absolute = join(root!, path);
+    while (next < entries.length) {
+      const { path, info, target } = entries[next++]!;
+      if (target !== undefined) {
+        symlinks.push({ path, target });
+        continue;
+      }
+      if (!info.isFile()) continue;
+      const cached = known.get(path);
+      if (cached !== undefined && cached.size === info.size && cached.mtime_ms === info.mtimeMs && stable(cached)) {
+        files.push({ ...cached, mode: info.mode & 0o7777 });
+        continue;
+      }
       let loaded: { content: Buffer; mtime_ms: number; mode: number };
       try {
-        const stat = await lstat(absolute);
-        if (stat.isSymbolicLink()) {
-          symlinks.push({ path, target: await readlink(absolute) });
-          continue;
-        }
-        if (!stat.isFile()) continue;
-        const mode = stat.mode & 0o7777;
-        const cached = known.get(path);
-        if (cached !== undefined && cached.size === stat.size && cached.mtime_ms === stat.mtimeMs && stable(cached)) {
-          files.push({ ...cached, mode });
-          continue;
-        }
         const read = await readWorkspaceFile(root!, path);
         // Gone between the listing and the read: it is simply not part of this checkpoint.
         if (read === undefined) continue;
         loaded = read;
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // Gone between the listing and the read: it is simply not part of this checkpoint.
-        if (code === 'ENOENT') continue;
         skipped.push({ path, reason: (error as Error).message });
         continue;
       }
@@ -90,11 +83,21 @@ export async function snapshotWorkspace(
   };
 }
 
-/** Every non-directory path under `dir` (relative, `/`-separated); unreadable directories go to `skipped`. */
-async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<string[]> {
-  let entries: Dirent[];
+/** A non-directory entry of the workspace, as the walk saw it. */
+interface WalkedEntry {
+  path: string;
+  info: Stats;
+  target?: string;
+}
+
+/**
+ * Every non-directory entry under `dir` (paths relative, `/`-separated), looked at through verified descriptors;
+ * unreadable directories and entries go to `skipped`.
+ */
+async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<WalkedEntry[]> {
+  let listed: ListedEntry[];
   try {
-    entries = await listDirectory(root, dir);
+    listed = await listDirectory(root, dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const problem = (error as { problem?: string }).problem;
@@ -102,14 +105,15 @@ async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<
     skipped.push({ path: dir, reason: (error as Error).message });
     return [];
   }
-  const paths: string[] = [];
+  const entries: WalkedEntry[] = [];
   const subdirectories: string[] = [];
-  for (const entry of entries) {
+  for (const entry of listed) {
     if (IGNORED_NAMES.has(entry.name)) continue;
     const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
-    if (entry.isDirectory()) subdirectories.push(path);
-    else paths.push(path);
+    if ('error' in entry) skipped.push({ path, reason: entry.error.message });
+    else if (entry.info.isDirectory()) subdirectories.push(path);
+    else entries.push({ path, info: entry.info, ...(entry.target === undefined ? {} : { target: entry.target }) });
   }
-  for (const subdirectory of subdirectories) paths.push(...(await walk(root, subdirectory, skipped)));
-  return paths;
+  for (const subdirectory of subdirectories) entries.push(...(await walk(root, subdirectory, skipped)));
+  return entries;
 }

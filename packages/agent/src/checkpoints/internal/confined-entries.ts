@@ -1,5 +1,5 @@
-import { constants, type Dirent } from 'node:fs';
-import { type FileHandle, open, readdir, rm, rmdir, symlink } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, lstat, open, readdir, readlink, rm, rmdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openOrCreateDirectory, openVerifiedDirectory } from '../../paths/verified-directory.js';
 import { WorkspacePathError } from '../../paths/workspace-path-error.js';
@@ -41,13 +41,41 @@ async function inParent<T>(
   }
 }
 
-/** The entries of the workspace directory `dir` ('' for the root), listed through its verified descriptor. */
-export async function listDirectory(realRoot: string, dir: string): Promise<Dirent[]> {
+/** An entry of a workspace directory: what `lstat` said of it (and a link's target), or why it could not be seen. */
+export type ListedEntry = { name: string; info: Stats; target?: string } | { name: string; error: Error };
+
+/** How many entries of one directory are looked at at once. */
+const LSTATS_IN_FLIGHT = 64;
+
+/**
+ * The entries of the workspace directory `dir` ('' for the root), each looked at (and a link read) through the
+ * directory's verified descriptor: a directory swapped for a link to the outside never shows an outside entry, nor
+ * an outside link's target. An entry gone between the listing and the look is left out.
+ */
+export async function listDirectory(realRoot: string, dir: string): Promise<ListedEntry[]> {
   const directory = await openVerifiedDirectory(realRoot, join(realRoot, dir), dir === '' ? '.' : dir);
   try {
-    return await readdir(directory.base, { withFileTypes: true });
+    const names = await readdir(directory.base);
+    const listed: ListedEntry[] = [];
+    for (let start = 0; start < names.length; start += LSTATS_IN_FLIGHT) {
+      const batch = names.slice(start, start + LSTATS_IN_FLIGHT);
+      for (const entry of await Promise.all(batch.map((name) => lookAt(join(directory.base, name), name)))) {
+        if (entry !== undefined) listed.push(entry);
+      }
+    }
+    return listed;
   } finally {
     await directory.close();
+  }
+}
+
+async function lookAt(entry: string, name: string): Promise<ListedEntry | undefined> {
+  try {
+    const info = await lstat(entry);
+    return info.isSymbolicLink() ? { name, info, target: await readlink(entry) } : { name, info };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { name, error: error as Error };
   }
 }
 
@@ -93,7 +121,7 @@ export async function writeWorkspaceFile(
   file: { content: Uint8Array; mode: number; mtimeMs: number },
 ): Promise<void> {
   await inParent(realRoot, path, true, async (entry) => {
-    await rm(entry, { recursive: true, force: true });
+    await removeAnything(realRoot, entry, path);
     const handle = await open(entry, CREATE_FLAGS, file.mode);
     try {
       await handle.writeFile(file.content);
@@ -109,9 +137,38 @@ export async function writeWorkspaceFile(
 /** Makes `path` a symbolic link to `target`, replacing whatever stands there. */
 export async function writeWorkspaceSymlink(realRoot: string, path: string, target: string): Promise<void> {
   await inParent(realRoot, path, true, async (entry) => {
-    await rm(entry, { recursive: true, force: true });
+    await removeAnything(realRoot, entry, path);
     await symlink(target, entry);
   });
+}
+
+/**
+ * Removes whatever stands at `entry` (a name under a verified descriptor): a file or link is unlinked, never
+ * followed; a directory is emptied through its own verified descriptor, then removed. Not Node's recursive `rm`,
+ * which walks by path: a subdirectory swapped for a link to the outside mid-walk would have it delete host files.
+ */
+async function removeAnything(realRoot: string, entry: string, shown: string): Promise<void> {
+  let info: Stats;
+  try {
+    info = await lstat(entry);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (!info.isDirectory()) {
+    // A directory swapped in since the look fails the unlink (EISDIR) rather than being followed.
+    await rm(entry, { force: true });
+    return;
+  }
+  const directory = await openVerifiedDirectory(realRoot, entry, shown);
+  try {
+    for (const name of await readdir(directory.base)) {
+      await removeAnything(realRoot, join(directory.base, name), `${shown}/${name}`);
+    }
+  } finally {
+    await directory.close();
+  }
+  await rmdir(entry);
 }
 
 /** Removes the file or link `path` (nothing when it, or its parent, is gone). */
