@@ -26,7 +26,7 @@ function runChild(
     ['--import', 'tsx', childScript, harness.server.baseURL, harness.persistenceDir, harness.workspace, id],
     {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...process.env, X_TEST_CRASH_POINT: crashPoint, X_LEASE_TTL_MS: '1500', ...env },
+      env: { ...process.env, X_TEST_CRASH_POINT: crashPoint, X_LEASE_TTL_MS: '5000', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

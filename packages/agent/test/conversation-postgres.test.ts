@@ -283,7 +283,8 @@ describe('fencing at the database', () => {
     try {
       const { conversation: onA } = await harness.conversation({
         store: createPostgresFileStore(a),
-        leases: new PostgresLeases(stall.database, { owner: 'a', ttlMs: 1000 }),
+        // Long enough that A keeps its lease (its deadline is strict) on a loaded machine until the stall.
+        leases: new PostgresLeases(stall.database, { owner: 'a', ttlMs: 3000 }),
         openEventLog: async ({ conversationId }) => {
           const log = await PostgresEventLog.open(stall.database, { logId: conversationId, pollIntervalMs: 50 });
           // A's process stalls right before it sends the insert of its tool's observation: whatever it

@@ -46,14 +46,14 @@ describe('PostgresEventLog with several OS processes', () => {
     const testDatabase = await createTestDatabase(inject('postgresUrl'));
     databases.push(testDatabase);
     await (await testDatabase.connect()).close();
-    const first = startChild('lease-holder', [testDatabase.url, 'conversation:x', 'x', '600']);
+    const first = startChild('lease-holder', [testDatabase.url, 'conversation:x', 'x', '3000']);
     children.push(first);
     expect(await first.line(/^ready/)).toBe('ready 1 none');
     first.send('append before');
     expect(await first.line(/^(ack|refused)/)).toBe('ack 0');
     // A stopped process (GC pause, frozen VM) renews nothing: the database clock lets the lease expire.
     first.child.kill('SIGSTOP');
-    const second = startChild('lease-holder', [testDatabase.url, 'conversation:x', 'x', '600', '60000']);
+    const second = startChild('lease-holder', [testDatabase.url, 'conversation:x', 'x', '3000', '60000']);
     children.push(second);
     expect(await second.line(/^ready/)).toBe('ready 2 expired');
     second.send('append after');

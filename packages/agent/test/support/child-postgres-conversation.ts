@@ -18,7 +18,7 @@ const conversation = await Conversation.create({
   workspace,
   store: createPostgresFileStore(database),
   openEventLog: ({ conversationId }) => PostgresEventLog.open(database, { logId: conversationId }),
-  leases: new PostgresLeases(database, { owner: `child-${process.pid}`, ttlMs: 1000 }),
+  leases: new PostgresLeases(database, { owner: `child-${process.pid}`, ttlMs: 3000 }),
 });
 conversation.subscribe((event) => process.stdout.write(`${event.kind}\n`));
 await conversation.sendMessage(message);
