@@ -60,6 +60,7 @@ export {
   type LeaseClock,
   type Leases,
   systemLeaseClock,
+  watchLeaseDeadline,
 } from './lease/index.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';
 export { createMemoryFileStore } from './memory-file-store.js';

@@ -8,6 +8,7 @@ import {
   LeaseLostError,
   type Leases,
   systemLeaseClock,
+  watchLeaseDeadline,
 } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
 import type { LeaseFence } from '../event-log/postgres-event-log.js';
@@ -157,26 +158,18 @@ export class PostgresLeases implements Leases {
         if (!isConnectionFailure(error)) lose(error);
       }),
     );
-    // The signal must abort at the deadline even while every renewal hangs; a one-shot `every` (not `sleep`)
-    // because its timer must not keep the process alive. It re-arms when renewals moved the deadline on.
+    // The signal aborts at the deadline even while every renewal hangs.
     let stopDeadline = (): void => undefined;
-    const watchDeadline = (): void => {
-      const left = renewedAt + this.ttlMs - this.clock.now();
-      if (left <= 0) {
-        lose();
-        return;
-      }
-      stopDeadline = this.clock.every(Math.ceil(left), () => {
-        stopDeadline();
-        watchDeadline();
-      });
-    };
     const stop = (): void => {
       stopHeartbeat();
       stopDeadline();
     };
     controller.signal.addEventListener('abort', stop, { once: true });
-    watchDeadline();
+    stopDeadline = watchLeaseDeadline(
+      this.clock,
+      () => renewedAt + this.ttlMs,
+      () => lose(),
+    );
     return {
       key,
       generation,

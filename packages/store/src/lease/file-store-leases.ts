@@ -7,6 +7,7 @@ import type { FileStore } from '../file-store.js';
 import { validateStorePath } from '../store-path.js';
 import type { AcquireLeaseOptions, Lease, Leases } from './lease.js';
 import { type LeaseClock, systemLeaseClock } from './lease-clock.js';
+import { watchLeaseDeadline } from './lease-deadline.js';
 
 /** Options for `createFileStoreLeases`. */
 export interface FileStoreLeasesOptions {
@@ -198,26 +199,18 @@ export class FileStoreLeases implements Leases {
       });
       return renewing;
     });
-    // The signal must abort at the deadline even while every renewal hangs; a one-shot `every` (not `sleep`)
-    // because its timer must not keep the process alive. It re-arms when renewals moved the deadline on.
+    // The signal aborts at the deadline even while every renewal hangs.
     let stopDeadline = (): void => undefined;
-    const watchDeadline = (): void => {
-      const left = renewedAt + this.ttlMs - this.clock.now();
-      if (left <= 0) {
-        lose();
-        return;
-      }
-      stopDeadline = this.clock.every(Math.ceil(left), () => {
-        stopDeadline();
-        watchDeadline();
-      });
-    };
     const stop = (): void => {
       stopHeartbeat();
       stopDeadline();
     };
     controller.signal.addEventListener('abort', stop, { once: true });
-    watchDeadline();
+    stopDeadline = watchLeaseDeadline(
+      this.clock,
+      () => renewedAt + this.ttlMs,
+      () => lose(),
+    );
     return {
       key,
       generation,
