@@ -1,5 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UnknownArtifactError } from '../src/index.js';
+import { ArtifactDamagedError, UnknownArtifactError } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -39,5 +41,28 @@ describe('a fork and the artifacts of its history', () => {
     expect([...(await conversation.session.loadArtifact('chart.bin', 2)).data]).toEqual([7]);
     expect([...(await early.session.loadArtifact('chart.bin', 2)).data]).toEqual([9]);
     for (const open of [whole, early, conversation]) await open.close();
+  });
+
+  it('names a damaged artifact file instead of failing with a TypeError or returning wrong bytes', async () => {
+    harness = await startHarness();
+    const { conversation } = await harness.conversation();
+    await conversation.session.saveArtifact('notes.md', 'kept');
+    const file = join(harness.persistenceDir, conversation.directory, 'artifacts', 'notes.md', 'v1');
+    for (const [content, why] of [
+      ['{"mime_type": "text/plain", "enc', /not JSON/],
+      ['null', /no mime_type/],
+      ['{"mime_type": "text/plain", "encoding": "hex", "data": "00"}', /not base64-encoded/],
+      ['{"mime_type": "text/plain", "encoding": "base64", "data": "a b"}', /data is not base64/],
+      ['{"mime_type": "text/plain", "encoding": "base64"}', /data is not base64/],
+    ] as const) {
+      await writeFile(file, content);
+      const error = await conversation.session.loadArtifact('notes.md').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ArtifactDamagedError);
+      expect(error).toMatchObject({ code: 'artifact_damaged', artifactName: 'notes.md', version: 1 });
+      expect((error as Error).message).toMatch(why);
+    }
+    await writeFile(file, JSON.stringify({ mime_type: 'text/plain', encoding: 'base64', data: 'a2VwdA==' }));
+    expect((await conversation.session.loadArtifact('notes.md')).text()).toBe('kept');
+    await conversation.close();
   });
 });

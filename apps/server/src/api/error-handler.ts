@@ -77,6 +77,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         case 'unknown_artifact':
           return reply.code(404).send({ detail: error.message });
         case 'conversation_exists':
+        case 'artifact_damaged':
           return reply.code(409).send({ detail: error.message });
         case 'no_condenser':
         case 'no_user_message':

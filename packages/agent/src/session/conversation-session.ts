@@ -3,7 +3,7 @@ import { type AnyEvent, createEvent } from '@x/events';
 import { FileNotFoundError, type FileStore } from '@x/store';
 import type { ConversationState } from '../state/conversation-state.js';
 import { artifactPath, assertArtifactName, writeArtifactVersion } from './artifact-files.js';
-import { InvalidStateDeltaError, UnknownArtifactError } from './session-errors.js';
+import { ArtifactDamagedError, InvalidStateDeltaError, UnknownArtifactError } from './session-errors.js';
 import { ARTIFACT_DELTA_KEY, ownValue, RESERVED_KEY, type SessionStateDelta, STATE_DELTA_KEY } from './session-keys.js';
 
 /** One saved version of an artifact. */
@@ -101,7 +101,7 @@ export class ConversationSession {
       if (FileNotFoundError.isInstance(error)) throw new UnknownArtifactError(name, wanted);
       throw error;
     }
-    const file = JSON.parse(text) as ArtifactFile;
+    const file = artifactFileOf(text, name, wanted);
     const data = new Uint8Array(Buffer.from(file.data, 'base64'));
     return { name, version: wanted, mimeType: file.mime_type, data, text: () => new TextDecoder().decode(data) };
   }
@@ -138,4 +138,25 @@ function jsonObjectOf(delta: unknown): Record<string, unknown> {
     if (!Object.hasOwn(copy, key)) throw new InvalidStateDeltaError(`the value of ${JSON.stringify(key)} is not JSON`);
   }
   return copy;
+}
+
+/** The artifact file's JSON, checked: a damaged one is `ArtifactDamagedError`, never a `TypeError` or wrong bytes. */
+function artifactFileOf(text: string, name: string, version: number): ArtifactFile {
+  let file: unknown;
+  try {
+    file = JSON.parse(text);
+  } catch (error) {
+    throw new ArtifactDamagedError(name, version, `its file is not JSON (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  const record = (typeof file === 'object' && file !== null ? file : {}) as Partial<
+    Record<keyof ArtifactFile, unknown>
+  >;
+  if (typeof record.mime_type !== 'string') throw new ArtifactDamagedError(name, version, 'its file has no mime_type');
+  if (record.encoding !== 'base64') throw new ArtifactDamagedError(name, version, 'its file is not base64-encoded');
+  if (typeof record.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(record.data) || record.data.length % 4 !== 0) {
+    throw new ArtifactDamagedError(name, version, 'its data is not base64');
+  }
+  return record as ArtifactFile;
 }

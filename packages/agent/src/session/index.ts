@@ -1,6 +1,11 @@
 export { artifactPath } from './artifact-files.js';
 export { type ArtifactVersion, ConversationSession, type SessionHost } from './conversation-session.js';
-export { InvalidArtifactNameError, InvalidStateDeltaError, UnknownArtifactError } from './session-errors.js';
+export {
+  ArtifactDamagedError,
+  InvalidArtifactNameError,
+  InvalidStateDeltaError,
+  UnknownArtifactError,
+} from './session-errors.js';
 export {
   ARTIFACT_DELTA_KEY,
   applyArtifactDelta,

@@ -33,3 +33,15 @@ export class InvalidStateDeltaError extends AgentError {
     super('invalid_state_delta', `Invalid session state delta: ${why}`);
   }
 }
+
+/** An artifact version whose file is not what `saveArtifact` writes (cut short, edited, not JSON): named, not guessed. */
+export class ArtifactDamagedError extends AgentError {
+  readonly artifactName: string;
+  readonly version: number;
+
+  constructor(name: string, version: number, why: string, options: { cause?: unknown } = {}) {
+    super('artifact_damaged', `Version ${version} of artifact ${JSON.stringify(name)} is damaged: ${why}`, options);
+    this.artifactName = name;
+    this.version = version;
+  }
+}
