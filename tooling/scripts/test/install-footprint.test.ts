@@ -43,7 +43,7 @@ function run(consumer: Consumer, file: string, source: string): string {
 
 /** Prints `<error name> <code> <whether the message names the package and its install command>`. */
 const printError = (packageName: string) =>
-  `(error) => console.log(error.name, error.code, error.message.includes("'${packageName}'") && error.message.includes('npm install ${packageName}@'))`;
+  `(error) => console.log(error.name, error.code, error.message.includes("'${packageName}'") && (error.message.includes('npm install ${packageName}@') || error.message.includes("npm install '${packageName}@")))`;
 
 describe('@x/events + @x/store + @x/agent with one provider SDK (@anthropic-ai/sdk)', () => {
   let consumer: Consumer;
