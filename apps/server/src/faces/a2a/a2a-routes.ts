@@ -5,6 +5,7 @@ import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { type DispatchOptions, dispatchRpc, STREAMING_METHODS } from './a2a-dispatch.js';
 import { A2aRpcError, rpcErrorResponse } from './a2a-rpc-error.js';
 import { streamTask } from './a2a-stream.js';
@@ -64,12 +65,7 @@ async function stream(
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
-  response.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  response.writeHead(200, SSE_HEADERS);
   const gone = new AbortController();
   request.raw.once('close', () => gone.abort());
   response.once('close', () => gone.abort());

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { answerChunks, chatCompletionOf, completionIdentity, roleChunk, SSE_DONE, sseData } from './chat-completion.js';
 import { type ChatCompletionRequest, chatCompletionRequestSchema, chatTurnOf } from './chat-request.js';
 import { interruptWhenClientLeaves } from './client-watch.js';
@@ -44,10 +45,7 @@ async function stream(
   reply.hijack();
   const response = reply.raw;
   response.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
+    ...SSE_HEADERS,
     [CONVERSATION_HEADER]: options.run.conversation.id,
     [REQUEST_ID_HEADER]: requestIdOf(request),
   });

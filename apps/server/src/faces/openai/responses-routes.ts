@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { clientLeft, interruptWhenClientLeaves } from './client-watch.js';
 import { CONVERSATION_HEADER, conversationIdOf } from './conversation-header.js';
 import { type GatewayRun, gatewayAnswer, startGatewayRun } from './gateway-run.js';
@@ -110,10 +111,7 @@ async function stream(
   reply.hijack();
   const response = reply.raw;
   response.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
+    ...SSE_HEADERS,
     [CONVERSATION_HEADER]: run.conversation.id,
     [REQUEST_ID_HEADER]: requestIdOf(request),
   });
