@@ -16,6 +16,12 @@ import {
 import { mapGeminiError } from './map-gemini-error.js';
 
 const geminiBaseURL = 'https://generativelanguage.googleapis.com';
+/**
+ * The API version is pinned, not left to the SDK: `@google/genai` 2.x defaults to v1beta, 3.x to v1
+ * (or to `GOOGLE_GENAI_API_VERSION`), where the `-latest` model aliases do not exist. x's requests
+ * (and `startGeminiServer`) follow v1beta, so the same URLs go out whichever major is installed.
+ */
+const geminiApiVersion = 'v1beta';
 
 function envBaseURL(): string | undefined {
   return process.env.GEMINI_BASE_URL ?? process.env.GOOGLE_GEMINI_BASE_URL;
@@ -49,6 +55,7 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
       apiKey,
       httpOptions: {
         baseUrl: baseURL,
+        apiVersion: geminiApiVersion,
         timeout: config.timeoutMs ?? 120_000,
         ...(config.headers && { headers: config.headers }),
         retryOptions: {
