@@ -18,7 +18,7 @@ let tarballs: Map<string, string>;
 const optionalPeers = [
   'openai@^6.49.0',
   '@anthropic-ai/sdk@^1.12.0',
-  '@google/genai@^2.32.0',
+  '@google/genai@^2.32.0 || ^3.0.0',
   '@modelcontextprotocol/sdk@^1.32.0',
   '@a2a-js/sdk@^1.3.0',
   'pg@^8.23.0',

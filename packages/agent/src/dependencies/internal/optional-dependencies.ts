@@ -6,7 +6,7 @@
 export const optionalDependencies = {
   openai: '^6.49.0 || ^7.0.0',
   '@anthropic-ai/sdk': '^1.12.0',
-  '@google/genai': '^2.32.0',
+  '@google/genai': '^2.32.0 || ^3.0.0',
   '@modelcontextprotocol/sdk': '^1.32.0',
   '@a2a-js/sdk': '^1.3.0',
   '@langchain/core': '^1.4.0',
