@@ -11,12 +11,28 @@ export interface GeminiReply {
   usageMetadata?: object;
 }
 
-const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+/** Gemini's reasons for output that was blocked or withheld (the `FinishReason` enum of `@google/genai` 3.x). */
+const filtered = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+  'ESCALATION',
+  'PUP_LIMITED_DISABLED',
+  'MODEL_ARMOR',
+]);
+
+/** Stops at an output limit: `CONTINUATION` is the per-request token limit with the answer not yet complete. */
+const truncated = new Set(['MAX_TOKENS', 'CONTINUATION']);
 
 export function geminiFinishReason(raw: string | undefined, hasCalls: boolean): LLMFinishReason | null {
   if (hasCalls) return 'tool_calls';
   if (raw === undefined) return null;
-  if (raw === 'MAX_TOKENS') return 'length';
+  if (truncated.has(raw)) return 'length';
   if (filtered.has(raw)) return 'content_filter';
   return 'stop';
 }
