@@ -28,6 +28,9 @@ describe('a damaged event file', () => {
     expect(damaged).toBeDefined();
     await writeFile(join(eventsDir, damaged as string), '{"this is": not json');
 
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
     const resumed = await Conversation.resume(conversation.id, {
       agent: harness.agent(),
       workspace: harness.workspace,
@@ -37,5 +40,12 @@ describe('a damaged event file', () => {
     await resumed.sendMessage('again');
     expect((await resumed.run()).status).toBe('finished');
     expect(JSON.stringify(harness.server.requests.at(-1))).toContain('again');
+    // Leaving the event out of the model's history is said, once, naming the file and what is wrong with it.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    const damagedWarnings = warnings.filter((warning) => (warning as { code?: string }).code === 'X_DAMAGED_EVENT');
+    expect(damagedWarnings).toHaveLength(1);
+    expect(damagedWarnings[0]?.message).toContain(damaged);
+    expect(damagedWarnings[0]?.message).toMatch(/^Event 2 is left out of the conversation's history .*not valid JSON/);
   });
 });

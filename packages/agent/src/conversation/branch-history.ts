@@ -1,7 +1,7 @@
 import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
 import { CorruptEventError, type EventLogLike } from '@x/store';
 import { treeOf } from '../state/fold-branch.js';
-import { readableEvents } from './readable-events.js';
+import { readableEvents, warnDamagedEvent } from './readable-events.js';
 
 /** Every event of the log, `undefined` for a corrupt file. */
 export async function readAllEvents(log: EventLogLike): Promise<(AnyEvent | undefined)[]> {
@@ -41,8 +41,9 @@ export async function recentBranch(log: EventLogLike, leaf: string | undefined, 
     try {
       event = await log.get(index);
     } catch (error) {
-      if (CorruptEventError.isInstance(error)) break;
-      throw error;
+      if (!CorruptEventError.isInstance(error)) throw error;
+      warnDamagedEvent(index, error);
+      break;
     }
     recent.push(event);
     if (event.parent_id === ROOT_PARENT_ID) break;
