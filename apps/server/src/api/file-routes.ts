@@ -24,6 +24,25 @@ const errors = {
   413: errorSchema.describe('The file is larger than the upload limit'),
 };
 
+/**
+ * The headers that make a response a download saved under `name`, whatever its bytes: a workspace file or an artifact
+ * holds what the agent wrote, and an HTML or SVG one served inline on this origin would run script beside the viewer.
+ * Never sniffed, never a document (a sandbox that loads nothing). The name goes in `filename*` (RFC 6266) with every
+ * character outside RFC 5987's attr-char percent-encoded: `encodeURIComponent` leaves `'`, `(`, `)` and `*`, which
+ * end or break the value for a strict reader, and a plain `filename="..."` is not percent-decoded by every browser.
+ */
+export function downloadHeaders(name: string): Record<string, string> {
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return {
+    'content-disposition': `attachment; filename*=UTF-8''${encoded}`,
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+  };
+}
+
 /** Runs `use` with the path's verified parent directory, closed afterwards; file system failures become 4xx. */
 async function withEntry<T>(
   root: string,
@@ -135,10 +154,7 @@ export function registerFileRoutes(fastify: FastifyInstance, options: FileRoutes
             name: entry.name,
           }),
         );
-        reply
-          .type('application/octet-stream')
-          .header('content-length', size)
-          .header('content-disposition', `attachment; filename="${encodeURIComponent(name)}"`);
+        reply.type('application/octet-stream').header('content-length', size).headers(downloadHeaders(name));
         if (size === 0) {
           await handle.close();
           return reply.send(Buffer.alloc(0));

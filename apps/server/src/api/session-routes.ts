@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
+import { downloadHeaders } from './file-routes.js';
 import { conversationIdSchema } from './request-schemas.js';
 import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
 
@@ -93,13 +94,10 @@ export function registerSessionRoutes(fastify: FastifyInstance, manager: Convers
     async (request, reply) => {
       const conversation = await (await manager.require(request.params.conversation_id)).open();
       const artifact = await conversation.session.loadArtifact(request.params.name, request.query.version);
-      // An artifact's bytes and type are whatever the agent (or a client) saved: served inline on this origin, an
-      // HTML or SVG one would run script beside the viewer. It is a download, never sniffed, never a document.
+      // An artifact's bytes and type are whatever the agent (or a client) saved: a download, as a workspace file is.
       return reply
         .header('content-type', artifact.mimeType)
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.params.name)}`)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
+        .headers(downloadHeaders(request.params.name))
         .header('x-artifact-version', String(artifact.version))
         .send(Buffer.from(artifact.data));
     },

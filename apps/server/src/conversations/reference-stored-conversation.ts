@@ -32,8 +32,21 @@ export async function completeReferenceMeta(store: FileStore, hex: string, raw: 
   if (completed.execution_status === undefined && typeof state.execution_status === 'string') {
     completed.execution_status = state.execution_status;
   }
-  if (completed.secret_names === undefined && isRecord(raw.secrets)) completed.secret_names = Object.keys(raw.secrets);
+  if (completed.secret_names === undefined) completed.secret_names = secretNames(raw.secrets, state.secret_registry);
   return completed;
+}
+
+/**
+ * The conversation's secret names: the start request's (the StoredConversation's `secrets`) and those set since. The
+ * reference's `POST .../secrets` updates the state's registry only, so those are in base_state.json alone.
+ */
+function secretNames(requested: unknown, registry: unknown): string[] {
+  const sources = isRecord(registry) ? registry.secret_sources : undefined;
+  return [...new Set([...keysOf(requested), ...keysOf(sources)])];
+}
+
+function keysOf(value: unknown): string[] {
+  return isRecord(value) ? Object.keys(value) : [];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

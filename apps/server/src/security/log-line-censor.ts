@@ -2,25 +2,35 @@
 export const REDACTED = '[REDACTED]';
 
 /**
- * Names whose value never reaches the log, compared lower-cased with everything but letters and digits dropped, so
- * that `Authorization`, `authorization`, `X-Api-Key`, `x_api_key`, `API_KEY` and `apiKey` are one name: a name ending
- * in api key, authorization, cookie, password, passphrase, secret (key), token, private/session/access key or
- * credential(s). `max_tokens`, `tokenizer` or `secret_names` end otherwise and stay.
+ * The words a credential's name ends in, compared lower-cased with everything but letters and digits dropped, so
+ * that `Authorization`, `authorization`, `X-Api-Key`, `x_api_key`, `API_KEY`, `apiKey` and `PASS_PHRASE` are one
+ * name: api key, authorization (or authorisation), cookie, password, passphrase, secret (key), token, private/session/
+ * access key or credential, in the plural too (a list of keys is as secret as one) but for token (`prompt_tokens` is
+ * a count), and numbered (`OPENAI_API_KEY_2`). `max_tokens`, `tokenizer` or `secret_names` end otherwise and stay.
  */
-const SENSITIVE_NAME =
-  /(?:apikey|authorization|cookie|password|passwd|passphrase|secret|secretkey|token|privatekey|sessionkey|accesskey|credentials?)$/;
+const SENSITIVE_WORDS =
+  'apikeys?|authori[sz]ations?|cookies?|passwords?|passwd|passphrases?|secrets?|secretkeys?|token|privatekeys?|sessionkeys?|accesskeys?|credentials?';
+const SENSITIVE_NAME = new RegExp(`(?:${SENSITIVE_WORDS})\\d*$`);
 
 export function isSensitiveLogKey(name: string): boolean {
-  return SENSITIVE_NAME.test(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  return SENSITIVE_NAME.test(lettersAndDigits(name));
+}
+
+function lettersAndDigits(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 /**
- * A cheap look at a serialized line for a key (or a string in a list) that may be sensitive, looser than
- * `isSensitiveLogKey`: only a line that has one is parsed and walked. Almost no line has one (`incoming request`,
- * `request completed`).
+ * A cheap look at a serialized line for a name that may be sensitive: only a line that has one is parsed and walked.
+ * It reads the line as `isSensitiveLogKey` reads a name (JSON escapes, then all but letters and digits dropped) and
+ * looks for the same words anywhere, so it is never stricter than the name check: a key spelled `pass_word` or
+ * `"api\tkey"` is not let through unparsed. Most lines have none (`incoming request`, `request completed`).
  */
-const MAYBE_SENSITIVE_KEY =
-  /"[^"\\]*(?:key|authori[sz]ation|cookie|passw|passphrase|secret|token|credential)[^"\\]*"\s*[:,]/i;
+const SENSITIVE_WORD = new RegExp(SENSITIVE_WORDS);
+
+function mayHaveSensitiveKey(line: string): boolean {
+  return SENSITIVE_WORD.test(lettersAndDigits(line.replace(/\\(?:u[0-9a-fA-F]{4}|.)/g, '')));
+}
 
 /**
  * pino's `hooks.streamWrite`: the serialized line as it goes to the stream, with the value of every sensitive key
@@ -30,7 +40,7 @@ const MAYBE_SENSITIVE_KEY =
  * pino's own `redact` paths are exact and case-sensitive, so they let `Authorization` or `API_KEY` through.
  */
 export function censorLogLine(line: string): string {
-  if (!MAYBE_SENSITIVE_KEY.test(line)) return line;
+  if (!mayHaveSensitiveKey(line)) return line;
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
