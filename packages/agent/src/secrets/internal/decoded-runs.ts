@@ -25,11 +25,25 @@ export const encodings: readonly RunEncoding[] = [
   { name: 'hex', bits: 4, group: 2, separator: '0'.repeat(runSeparatorLength) },
 ];
 
-/** The shortest decoded data worth a look: a value must have 3 bytes or more to be found in bytes. */
+/**
+ * The shortest decoded data a run starts from: a value must have 3 bytes or more to be found in bytes. Runs are
+ * joined from stretches of this many bytes' characters (see `scanRuns`), whatever the values.
+ */
 const minimumBytes = 3;
 
 /**
- * The runs of `encoding` in `text` whose decoded bytes hold something `find` hides (a secret value, one of its other
+ * The fewest characters of `encoding` that hold `bytes` whole bytes, at the best alignment: the bytes' first bit at
+ * the start of a character (base64 of n bytes at a bit offset of 2 or 4 inside its first character needs one more
+ * character when 8n + 2 or 8n + 4 crosses a multiple of 6). Every start offset is decoded, so the best alignment
+ * occurs: a shorter run cannot hold a value of `bytes` bytes, nor any form of it (none is shorter than its UTF-8).
+ */
+export function shortestRunHolding(bytes: number, encoding: RunEncoding): number {
+  return Math.ceil((bytes * 8) / encoding.bits);
+}
+
+/**
+ * The runs of `encoding` in `text` whose decoded bytes hold something `find` hides (`shortestBytes` long or more: a
+ * secret value, one of its other
  * forms, or a further encoded run holding one), each whole: a run is one encoded datum, and any part of it left
  * visible gives away bits of the value. What precedes the data inside a run is unknown (`Basic` glued to it, a
  * `token` prefix, a value at any byte of `user:password`), so every start offset modulo the group is tried. A run
@@ -41,19 +55,27 @@ const minimumBytes = 3;
  * offset (4 for base64, 2 for hex): one `find` per offset over all runs' bytes, so the work stays linear in the text
  * however many small runs (words) it has. A match counts only if all its bytes come from one run's characters.
  */
-export function decodedRunSpans(text: string, options: { encoding: RunEncoding; find: FindInBytes }): Span[] {
+export function decodedRunSpans(
+  text: string,
+  options: { encoding: RunEncoding; find: FindInBytes; shortestBytes: number },
+): Span[] {
   const { encoding, find } = options;
-  const minimumChars = Math.ceil((minimumBytes * 8) / encoding.bits);
-  const runs = scanRuns(text, { encoding: encoding.name, minimumChars });
+  const runs = scanRuns(text, {
+    encoding: encoding.name,
+    minimumChars: shortestRunHolding(minimumBytes, encoding),
+    minimumData: shortestRunHolding(options.shortestBytes, encoding),
+  });
   if (runs.textStarts.length === 0) return [];
-  const stream = runs.data.join(encoding.separator) + encoding.separator;
+  // A separator before the first run too: a value whose first bit is inside a run's first character (a run cut at
+  // the start) is decoded from a group that starts before the run, and every run must have such a group.
+  const stream = encoding.separator + runs.data.join(encoding.separator) + encoding.separator;
   const spans: Span[] = [];
   for (let offset = 0; offset < encoding.group; offset++) {
     const decoded = Buffer.from(offset === 0 ? stream : stream.slice(offset), encoding.name).toString('latin1');
     for (const [start, end] of find(decoded)) {
-      /** The stream characters holding the first and the last bit of the match. */
-      const first = offset + Math.floor((start * 8) / encoding.bits);
-      const last = offset + Math.floor((end * 8 - 1) / encoding.bits);
+      /** The characters holding the first and the last bit of the match, in the stream `runs` describe. */
+      const first = offset + Math.floor((start * 8) / encoding.bits) - runSeparatorLength;
+      const last = offset + Math.floor((end * 8 - 1) / encoding.bits) - runSeparatorLength;
       const run = lastAtOrBefore(runs.streamStarts, first);
       if (first < (runs.streamStarts[run] as number) || last >= (runs.streamEnds[run] as number)) continue;
       const firstLine = lastAtOrBefore(runs.lineStreamStarts, first);

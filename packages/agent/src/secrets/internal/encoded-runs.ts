@@ -88,14 +88,19 @@ function paddingLength(text: string, at: number): number {
 }
 
 /**
- * The maximal runs of base64 or hex characters in `text` with at least `minimumChars` of data. A run goes on over a
+ * The maximal runs of base64 or hex characters in `text` with at least `minimumData` characters of data (default
+ * `minimumChars`), each found from a stretch of `minimumChars`. A run goes on over a
  * line break followed by more data (`base64` wraps at 76 columns, `xxd -p` at 60; also `\n` written inside a JSON
  * string) and, in base64, over escaped characters, in either direction; its span takes in up to two `=` of padding
  * after it. A run starts at a stretch of `minimumChars` (runs of shorter stretches joined by escapes are found
  * from their first long stretch): ordinary words and random bytes hold short stretches every few characters, and
  * looking at each would cost more than all the rest.
  */
-export function scanRuns(text: string, options: { encoding: 'base64' | 'hex'; minimumChars: number }): EncodedRuns {
+export function scanRuns(
+  text: string,
+  options: { encoding: 'base64' | 'hex'; minimumChars: number; minimumData?: number },
+): EncodedRuns {
+  const minimumData = options.minimumData ?? options.minimumChars;
   const base64 = options.encoding === 'base64';
   const { find, next } = stretches(base64 ? base64Class : hexClass, options.minimumChars);
   const runs: EncodedRuns = {
@@ -126,6 +131,7 @@ export function scanRuns(text: string, options: { encoding: 'base64' | 'hex'; mi
       [start, data] = dataBefore(text, start, unescaped(text, start) + data, previousEnd);
       back = escapeBefore(text, start, previousEnd);
     }
+    const lines = runs.lineTextEnds.length;
     runs.lineStreamStarts.push(stream);
     runs.lineTextStarts.push(start);
     for (;;) {
@@ -148,9 +154,17 @@ export function scanRuns(text: string, options: { encoding: 'base64' | 'hex'; mi
       }
     }
     for (let pad = 0; base64 && pad < 2; pad++) end += paddingLength(text, end);
-    runs.lineTextEnds.push(end);
     find.lastIndex = end;
     previousEnd = end;
+    if (data.length < minimumData) {
+      // Too short to hold what is looked for: its characters are passed over all the same, so that the runs after
+      // it are found exactly as they would be, but it takes no place in the stream.
+      while (runs.lineStreamStarts.length > lines) runs.lineStreamStarts.pop();
+      while (runs.lineTextStarts.length > lines) runs.lineTextStarts.pop();
+      while (runs.lineTextEnds.length > lines) runs.lineTextEnds.pop();
+      continue;
+    }
+    runs.lineTextEnds.push(end);
     runs.data.push(data);
     runs.textStarts.push(start);
     runs.textEnds.push(end);

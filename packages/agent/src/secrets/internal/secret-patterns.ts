@@ -26,9 +26,31 @@ export function spelledFor(value: string, target: PatternTarget): string {
 
 /** The regular expressions (global, Unicode) matching the encoded forms of `value` in `target`. */
 export function secretPatterns(value: string, target: PatternTarget = 'text'): RegExp[] {
+  return patternSources(value, target).map((source) => new RegExp(source, 'gu'));
+}
+
+/**
+ * How many characters of a value its screen looks for. Every form is one part per character (per byte for hex)
+ * in order, so the forms of the value's first characters match wherever any form of the whole value does. Each
+ * value's screen stays a few hundred characters however long the value, and 8 characters of a secret occur by
+ * chance almost never.
+ */
+export const screenedCharacters = 8;
+
+/**
+ * Sources matching the forms (literal included) of the first `screenedCharacters` characters of `value`: a
+ * necessary condition for any match of its `secretPatterns` or of the literal value. The prefix has 4 bytes or more
+ * whenever the value has, so it has a hex form exactly when the value has.
+ */
+export function screenSources(value: string, target: PatternTarget): string[] {
+  const characters = [...value];
+  const prefix = characters.length > screenedCharacters ? characters.slice(0, screenedCharacters).join('') : value;
+  return patternSources(prefix, target);
+}
+
+function patternSources(value: string, target: PatternTarget): string[] {
   const hex = hexSource(new TextEncoder().encode(value));
-  const sources = [percentSource(value, target), jsonSource(value, target), ...(hex === undefined ? [] : [hex])];
-  return sources.map((source) => new RegExp(source, 'gu'));
+  return [percentSource(value, target), jsonSource(value, target), ...(hex === undefined ? [] : [hex])];
 }
 
 /**
