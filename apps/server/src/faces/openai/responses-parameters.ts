@@ -23,6 +23,8 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
  *   agent's final answer is free text from a run, not one sampling.
  * - `conversation` and `prompt`: OpenAI's Conversations and stored prompts, which the gateway does not serve
  *   (`previous_response_id` continues a conversation).
+ * - `moderation`: the client would be handed an answer nobody moderated, without the `moderation` results (or the
+ *   block) it asked for.
  * `store: false` is honoured (the response is not kept for `retrieve` or `previous_response_id`), and sampling
  * options (`temperature`, `max_output_tokens`, `reasoning`, `truncation`, ...) are accepted and ignored.
  */
@@ -71,5 +73,8 @@ export function refuseUnsupportedResponseParameters(request: ResponsesRequest): 
   }
   if (isSet(body.prompt)) {
     throw unsupportedParameter('prompt', 'is not supported: the gateway keeps no prompt templates; send input');
+  }
+  if (isSet(body.moderation)) {
+    throw unsupportedParameter('moderation', 'is not supported: the gateway runs no moderation of input or output');
   }
 }
