@@ -2,7 +2,8 @@
 // the scripted model on loopback: the values next to each refusal are still answered (no tools, a null tool choice, no
 // log probabilities, 16 metadata pairs) and those just past it are refused (a function tool choice, one log
 // probability, 17 pairs, moderation, empty ids, items with an empty type) before any run; every streamed item event
-// names output 0; a 404 says why a response may be missing; and the OpenAPI document says what the routes answer.
+// names output 0; an empty id is a 400 and a 404 says why a response may be missing; and the OpenAPI document says
+// what the routes answer.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishReply, removeDir, type TestServer } from '../helpers.js';
@@ -123,6 +124,12 @@ describe('a streamed answer', () => {
 });
 
 describe('a response the server does not have', () => {
+  it('asked for by an empty id is a 400 naming response_id', async () => {
+    const error = await rejectionOf(client.responses.retrieve(''));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ param: 'response_id' });
+  });
+
   it('is a 404 saying responses made with store: false are not kept, retrieved or continued', async () => {
     const retrieved = (await rejectionOf(client.responses.retrieve('resp_missing'))) as ApiError;
     const continued = (await rejectionOf(
