@@ -55,6 +55,24 @@ describe('next to a refusal, a request is answered', () => {
   });
 });
 
+describe("tools sent with tool_choice: 'none'", () => {
+  it('are accepted, the answer a message, none of them offered to the model', async () => {
+    server.llm.push(finishReply('No tools needed.'));
+    const response = await client.responses.create({
+      model: 'x-terminal',
+      input: 'hi',
+      tool_choice: 'none',
+      tools: [
+        { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} }, strict: false },
+        { type: 'web_search' },
+      ],
+    });
+    expect(response.output.map((item) => item.type)).toEqual(['message']);
+    expect(response.output_text).toBe('No tools needed.');
+    expect(JSON.stringify(server.llm.requests.at(-1)?.tools ?? [])).not.toContain('get_weather');
+  });
+});
+
 describe('just past it, a request is refused before any run', () => {
   it.each<[string, Partial<Params>, string, string]>([
     [

@@ -16,8 +16,9 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
  * `invalid_request_error`, code `unsupported_value` or `unsupported_parameter`, the field in `param`), before any run
  * starts. Each of these changes what the client gets back, so ignoring it would hand the client something else than it
  * asked for:
- * - `tools` (any): the agent runs its own tools and never returns a `function_call` item for the client to run, nor
- *   runs OpenAI's hosted tools (web search, file search, ...); a forcing `tool_choice` likewise.
+ * - `tools` (any, but with `tool_choice: 'none'`, which asks for no call of them): the agent runs its own tools and
+ *   never returns a `function_call` item for the client to run, nor runs OpenAI's hosted tools (web search, file
+ *   search, ...); a forcing `tool_choice` likewise.
  * - `background: true`: the answer would be polled for; the gateway answers in the request (or its stream).
  * - `text.format` other than `text`, logprobs (`top_logprobs`, `include: ['message.output_text.logprobs']`): the
  *   agent's final answer is free text from a run, not one sampling.
@@ -30,10 +31,10 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
  */
 export function refuseUnsupportedResponseParameters(request: ResponsesRequest): void {
   const body = request as Record<string, unknown>;
-  if (Array.isArray(body.tools) && body.tools.length > 0) {
+  if (Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none') {
     throw unsupportedParameter(
       'tools',
-      "is not supported: the agent runs its own tools and never returns a function_call for the client's, nor runs hosted tools",
+      "is not supported: the agent runs its own tools and never returns a function_call for the client's, nor runs hosted tools (tools sent with tool_choice: 'none', which calls none of them, are accepted)",
     );
   }
   const choice = body.tool_choice;
