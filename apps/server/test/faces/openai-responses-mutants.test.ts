@@ -1,6 +1,6 @@
 // The edges of the gateway's Responses API, judged by the official `openai` SDK against a real server whose agent uses
-// the scripted model on loopback: the values next to each refusal are still answered (no tools, a null tool choice, no
-// log probabilities, 16 metadata pairs) and those just past it are refused (a function tool choice, one log
+// the scripted model on loopback: the values next to each refusal are still answered (no tools, no log
+// probabilities, 16 metadata pairs) and those just past it are refused (a function tool choice, one log
 // probability, 17 pairs, moderation, empty ids, items with an empty type) before any run; every streamed item event
 // names output 0; an empty id is a 400 and a 404 says why a response may be missing; and the OpenAPI document says
 // what the routes answer.
@@ -36,13 +36,12 @@ async function refusal(params: Partial<Params>): Promise<ApiError> {
 }
 
 describe('next to a refusal, a request is answered', () => {
-  it('with no tools, a null tool choice, zero log probabilities, 16 metadata pairs and null options', async () => {
+  it('with no tools, zero log probabilities, 16 metadata pairs and null options', async () => {
     server.llm.push(finishReply('Still answered.'));
     const response = await client.responses.create({
       model: 'x-terminal',
       input: 'hi',
       tools: [],
-      tool_choice: null,
       top_logprobs: 0,
       metadata: pairs(16),
       conversation: null,
