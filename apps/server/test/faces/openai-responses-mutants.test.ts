@@ -166,11 +166,12 @@ describe('the OpenAPI document', () => {
     responses: Record<string, { content?: Record<string, { schema: { description?: string } }> }>;
   };
 
-  it('describes the create body, its streamed answer, and which responses retrieve cannot find', async () => {
+  it('describes the create body, its streamed answer, and which responses are not kept', async () => {
     const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, Operation>>;
     };
     const create = document.paths['/v1/responses']?.post;
+    expect(create?.description).toContain('(newest 1000, but those with `store: false`)');
     expect(create?.requestBody?.content['application/json']?.schema.description).toContain(
       'the agent answers the latest user message of `input`',
     );
