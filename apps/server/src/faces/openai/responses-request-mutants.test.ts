@@ -27,6 +27,16 @@ describe('the refusals of responsesTurnOf say what to send instead', () => {
     ).toContain("Unsupported content part type 'input_file' in a system message (input_text is)");
   });
 
+  it('name a last user message whose content is null as one with no content', () => {
+    expect(refusalOf([{ role: 'user', content: null }])).toBe('The last user message has no content');
+    expect(
+      refusalOf([
+        { role: 'developer', content: null },
+        { role: 'user', content: null },
+      ]),
+    ).toBe('The last user message has no content');
+  });
+
   it('name the message or the item after the last user message by its role or type', () => {
     expect(
       refusalOf([
