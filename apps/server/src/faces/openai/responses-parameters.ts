@@ -16,22 +16,25 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
  * `invalid_request_error`, code `unsupported_value` or `unsupported_parameter`, the field in `param`), before any run
  * starts. Each of these changes what the client gets back, so ignoring it would hand the client something else than it
  * asked for:
- * - `tools` (any): the agent runs its own tools and never returns a `function_call` item for the client to run, nor
- *   runs OpenAI's hosted tools (web search, file search, ...); a forcing `tool_choice` likewise.
+ * - `tools` (any, but with `tool_choice: 'none'`, which asks for no call of them): the agent runs its own tools and
+ *   never returns a `function_call` item for the client to run, nor runs OpenAI's hosted tools (web search, file
+ *   search, ...); a forcing `tool_choice` likewise.
  * - `background: true`: the answer would be polled for; the gateway answers in the request (or its stream).
  * - `text.format` other than `text`, logprobs (`top_logprobs`, `include: ['message.output_text.logprobs']`): the
  *   agent's final answer is free text from a run, not one sampling.
  * - `conversation` and `prompt`: OpenAI's Conversations and stored prompts, which the gateway does not serve
  *   (`previous_response_id` continues a conversation).
+ * - `moderation`: the client would be handed an answer nobody moderated, without the `moderation` results (or the
+ *   block) it asked for.
  * `store: false` is honoured (the response is not kept for `retrieve` or `previous_response_id`), and sampling
  * options (`temperature`, `max_output_tokens`, `reasoning`, `truncation`, ...) are accepted and ignored.
  */
 export function refuseUnsupportedResponseParameters(request: ResponsesRequest): void {
   const body = request as Record<string, unknown>;
-  if (Array.isArray(body.tools) && body.tools.length > 0) {
+  if (Array.isArray(body.tools) && body.tools.length > 0 && body.tool_choice !== 'none') {
     throw unsupportedParameter(
       'tools',
-      "is not supported: the agent runs its own tools and never returns a function_call for the client's, nor runs hosted tools",
+      "is not supported: the agent runs its own tools and never returns a function_call for the client's, nor runs hosted tools (tools sent with tool_choice: 'none', which calls none of them, are accepted)",
     );
   }
   const choice = body.tool_choice;
@@ -71,5 +74,8 @@ export function refuseUnsupportedResponseParameters(request: ResponsesRequest): 
   }
   if (isSet(body.prompt)) {
     throw unsupportedParameter('prompt', 'is not supported: the gateway keeps no prompt templates; send input');
+  }
+  if (isSet(body.moderation)) {
+    throw unsupportedParameter('moderation', 'is not supported: the gateway runs no moderation of input or output');
   }
 }

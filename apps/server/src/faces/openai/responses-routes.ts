@@ -91,6 +91,15 @@ function continuationOf(
       'previous_response_id',
     );
   }
+  // The conversation keeps the agent it started with: another model's agent would not answer, and the response would
+  // name a model that did not run.
+  if (body.model !== previous.response.model) {
+    throw invalidRequest(
+      `Unsupported value: 'model' '${body.model}' is not the model of previous_response_id's conversation, '${previous.response.model}': a conversation's agent is set when it starts; send model '${previous.response.model}' (or start a new conversation)`,
+      'model',
+      'unsupported_value',
+    );
+  }
   // The system message is written when the conversation starts: other instructions could not reach the agent.
   if (options.system !== '' && options.system !== previous.system) {
     throw invalidRequest(
@@ -160,7 +169,7 @@ export function registerResponsesRoutes(
       schema: {
         tags: ['openai'],
         summary: 'Run an agent on an input (OpenAI Responses), answering with its final response',
-        description: `A new conversation per request, or the conversation of \`previous_response_id\` (or of the \`${CONVERSATION_HEADER}\` header); the response carries the header. The server keeps its responses in memory (newest ${DEFAULT_RESPONSE_CAPACITY}, but those with \`store: false\`) for \`GET /v1/responses/{response_id}\` and \`previous_response_id\`.`,
+        description: `A new conversation per request, or the conversation of \`previous_response_id\` (asked of the same \`model\`) or of the \`${CONVERSATION_HEADER}\` header; the response carries the header. The server keeps its responses in memory (newest ${DEFAULT_RESPONSE_CAPACITY}, but those with \`store: false\`) for \`GET /v1/responses/{response_id}\` and \`previous_response_id\`.`,
         operationId: 'openaiCreateResponse',
         security,
         body: responsesRequestSchema,
