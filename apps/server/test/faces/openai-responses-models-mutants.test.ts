@@ -16,7 +16,10 @@ const logs: Record<string, unknown>[] = [];
 beforeAll(async () => {
   const llm = await startScriptedLLMServer();
   const agentOf = (model: string) => ({
-    agent: { llm: { model, base_url: llm.baseURL, api_key: 'sk-test-secret' }, tools: [{ name: 'TerminalTool' as const }] },
+    agent: {
+      llm: { model, base_url: llm.baseURL, api_key: 'sk-test-secret' },
+      tools: [{ name: 'TerminalTool' as const }],
+    },
   });
   server = await startTestServer({
     llm,
