@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { InvalidPathError } from '../errors/invalid-path-error.js';
+import { LeaseHeldError } from '../errors/lease-held-error.js';
 import { createMemoryFileStore } from '../memory-file-store.js';
 import { advanceUntilSettled, createManualClock } from '../testing/manual-clock.js';
 import { FileStoreLeases } from './file-store-leases.js';
@@ -27,6 +28,8 @@ describe('FileStoreLeases options', () => {
     const store = createMemoryFileStore();
     const first = new FileStoreLeases(store).owner;
     expect(first.startsWith(`${hostname()}:${process.pid}:`)).toBe(true);
+    // Eight hex digits of a random UUID: the part that tells two processes of one host and pid apart.
+    expect(first.slice(`${hostname()}:${process.pid}:`.length)).toMatch(/^[0-9a-f]{8}$/);
     expect(new FileStoreLeases(store).owner).not.toBe(first);
   });
 });
@@ -43,5 +46,25 @@ describe('FileStoreLeases.acquire without waitMs', () => {
     expect(taken).toMatchObject({ generation: 2, previous: 'expired', owner: 'next' });
     expect(clock.now()).toBeGreaterThanOrEqual(TTL);
     await taken.release();
+  });
+});
+
+describe('FileStoreLeases.acquire with a wait shorter than the ttl', () => {
+  it("gives up when its wait is over, even though a silent holder's ttl would run out at the next look", async () => {
+    const store = createMemoryFileStore();
+    await new FileStoreLeases(store, { owner: 'stopped', ttlMs: TTL, clock: createManualClock() }).acquire('c1');
+    const clock = createManualClock();
+    const contender = new FileStoreLeases(store, { owner: 'next', ttlMs: TTL, clock });
+    // It looks every fifth of the ttl; stepping by exactly that, each look sees the time it was due at.
+    const look = TTL / 5;
+    const outcome = await advanceUntilSettled(
+      clock,
+      contender.acquire('c1', { waitMs: 4 * look }).then(
+        (lease) => ({ generation: lease.generation, at: clock.now() }),
+        (error: unknown) => ({ error, at: clock.now() }),
+      ),
+      look,
+    );
+    expect(outcome).toMatchObject({ error: expect.any(LeaseHeldError), at: 4 * look });
   });
 });
