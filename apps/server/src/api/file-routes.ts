@@ -3,6 +3,7 @@ import { openRegularFile, openWorkspaceEntry, replaceFileAtomically, type Worksp
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { downloadHeaders } from '../internal/download-headers.js';
 import { fileSystemFailure } from '../workspace/file-system-failure.js';
 import { multipartBoundary, receiveMultipartFile } from '../workspace/multipart-file.js';
 import { UploadError } from '../workspace/upload-error.js';
@@ -23,25 +24,6 @@ const errors = {
   403: errorSchema.describe('The path lies outside the workspace root, goes through a link, or has several hard links'),
   413: errorSchema.describe('The file is larger than the upload limit'),
 };
-
-/**
- * The headers that make a response a download saved under `name`, whatever its bytes: a workspace file or an artifact
- * holds what the agent wrote, and an HTML or SVG one served inline on this origin would run script beside the viewer.
- * Never sniffed, never a document (a sandbox that loads nothing). The name goes in `filename*` (RFC 6266) with every
- * character outside RFC 5987's attr-char percent-encoded: `encodeURIComponent` leaves `'`, `(`, `)` and `*`, which
- * end or break the value for a strict reader, and a plain `filename="..."` is not percent-decoded by every browser.
- */
-export function downloadHeaders(name: string): Record<string, string> {
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return {
-    'content-disposition': `attachment; filename*=UTF-8''${encoded}`,
-    'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'none'; sandbox",
-  };
-}
 
 /** Runs `use` with the path's verified parent directory, closed afterwards; file system failures become 4xx. */
 async function withEntry<T>(

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
-import { downloadHeaders } from './file-routes.js';
+import { downloadHeaders } from '../internal/download-headers.js';
 import { conversationIdSchema } from './request-schemas.js';
 import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
 
