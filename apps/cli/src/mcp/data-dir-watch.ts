@@ -110,8 +110,9 @@ export class DataDirWatch {
   }
 
   #watchForming(name: string): void {
+    const path = join(this.#options.dataDir, name);
     try {
-      const watcher = watch(join(this.#options.dataDir, name), { persistent: false }, () => this.#schedule());
+      const watcher = watch(path, { persistent: false }, () => this.#schedule());
       watcher.on('error', () => {
         watcher.close();
         this.#forming.delete(name);
@@ -119,6 +120,9 @@ export class DataDirWatch {
       this.#forming.set(name, watcher);
     } catch {
       // Gone already (or not a directory): the data directory's own watch sees what became of it.
+      return;
     }
+    // Its first file may have come between the look that found it forming and the watch: no event tells of that one.
+    if (this.#options.isConversation(path)) this.#schedule();
   }
 }
