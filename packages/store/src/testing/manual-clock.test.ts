@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { advanceUntilSettled, createManualClock } from './manual-clock.js';
 
@@ -46,5 +49,31 @@ describe('createManualClock', () => {
     expect(clock.pending).toBe(0);
     const late = clock.sleep(10_000).then(() => clock.now());
     expect(await advanceUntilSettled(clock, late, 1_000)).toBe(10_000);
+  });
+
+  it('moves time only while no file read or write is out, however long one takes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'x-manual-clock-'));
+    try {
+      const clock = createManualClock();
+      const seen: [number, number][] = [];
+      // A participant that wakes, spends many event loop turns on file I/O, and sleeps again: its clock must read
+      // the same before and after, as a lease holder's does around its heartbeat write.
+      const participant = (async () => {
+        for (let round = 0; round < 5; round++) {
+          await clock.sleep(10);
+          const before = clock.now();
+          for (let i = 0; i < 20; i++) {
+            await writeFile(join(dir, `f${i}`), 'x'.repeat(64 * 1024));
+            await readFile(join(dir, `f${i}`));
+          }
+          seen.push([before, clock.now()]);
+        }
+      })();
+      await advanceUntilSettled(clock, participant, 100);
+      expect(seen).toHaveLength(5);
+      for (const [before, after] of seen) expect(after).toBe(before);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { LeaseClock } from '../lease/lease-clock.js';
+import { fileSystemQuiet } from './file-system-quiet.js';
 
 /** A `LeaseClock` whose time moves only when the test says so. */
 export interface ManualClock extends LeaseClock {
@@ -75,8 +76,10 @@ export function createManualClock(start = 0): ManualClock {
         queue.splice(queue.indexOf(next), 1);
         current = Math.max(current, next.at);
         await next.fire();
-        // Lets whatever the fired wait or tick resumed run up to its next wait before time moves on.
-        await new Promise((resolve) => setImmediate(resolve));
+        // Lets whatever the fired wait or tick resumed run up to its next wait before time moves on: its file reads
+        // and writes too, however long a loaded machine takes over them (time moving while a holder's write is out
+        // would expire its lease for no fault of its own).
+        await fileSystemQuiet();
       }
       for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.cancelled) queue.splice(i, 1);
       current = target;
@@ -86,8 +89,10 @@ export function createManualClock(start = 0): ManualClock {
 
 /**
  * Settles `promise` while advancing `clock` by `stepMs` at a time, for a lease operation that waits on the
- * clock. Rejects with `promise`'s error. Between steps it yields to I/O for a real millisecond: that only
- * paces the loop (no busy spin on a shared machine); nothing depends on how long a step really takes.
+ * clock. Rejects with `promise`'s error. A step is taken only once no file system request of this process is in
+ * flight, so time never moves while an acquisition or a renewal is still reading or writing its files, however
+ * slowly the machine runs them. (I/O over sockets, as to PostgreSQL, is not seen: a test of such a backend keeps
+ * its steps small.) The real millisecond between steps only paces the loop.
  */
 export async function advanceUntilSettled<T>(clock: ManualClock, promise: Promise<T>, stepMs: number): Promise<T> {
   let settled = false;
@@ -96,6 +101,8 @@ export async function advanceUntilSettled<T>(clock: ManualClock, promise: Promis
   });
   tracked.catch(() => undefined);
   while (!settled) {
+    await fileSystemQuiet();
+    if (settled) break;
     await clock.advance(stepMs);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
