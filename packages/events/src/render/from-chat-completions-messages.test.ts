@@ -66,6 +66,35 @@ describe('fromChatCompletionsMessages', () => {
     ]);
   });
 
+  // openai 7.26 added `original` to the image detail levels of its Chat Completions types: a history typed with
+  // that SDK must still typecheck against the import (this file's typecheck), and every level import the same.
+  it('takes an image part at every detail level the openai SDK allows, and keeps its URL alone', () => {
+    const levels = ['auto', 'low', 'high', 'original'] as const;
+    const events = fromChatCompletionsMessages([
+      {
+        role: 'user',
+        content: levels.map((detail) => ({ type: 'image_url', image_url: { url: `https://i/${detail}`, detail } })),
+      },
+      { role: 'assistant', content: null, tool_calls: [call('c1')] },
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: [{ type: 'image_url', image_url: { url: 'https://i/tool', detail: 'original' } }],
+      },
+    ]);
+    const [user, , observation] = events;
+    if (user?.kind !== 'MessageEvent') throw new Error(`expected a message, got ${user?.kind}`);
+    expect(user.llm_message.content).toEqual(
+      levels.map((detail) => ({ cache_prompt: false, type: 'image', image_urls: [`https://i/${detail}`] })),
+    );
+    if (observation?.kind !== 'ObservationEvent') throw new Error(`expected an observation, got ${observation?.kind}`);
+    expect(observation.observation).toEqual({
+      kind: 'ImportedObservation',
+      content: [{ cache_prompt: false, type: 'image', image_urls: ['https://i/tool'] }],
+      is_error: false,
+    });
+  });
+
   it('throws ChatImportError naming the index for an unknown tool call and unsupported input', () => {
     const unknown = () => fromChatCompletionsMessages([{ role: 'tool', tool_call_id: 'nope', content: 'x' }]);
     expect(unknown).toThrow(ChatImportError);

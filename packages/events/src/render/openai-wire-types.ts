@@ -10,9 +10,20 @@ export interface ChatCompletionContentPartText {
   text: string;
 }
 
+/** An image part as rendered: only the detail levels every openai release in the supported range accepts. */
 export interface ChatCompletionContentPartImage {
   type: 'image_url';
   image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+/**
+ * An image part as imported. Its `detail` takes `original` as well, which the SDK's type allows since openai 7.26:
+ * without it a history typed with that SDK would not typecheck against `fromChatCompletionsMessages`. The import
+ * keeps the URL only, so any level is accepted.
+ */
+export interface ChatCompletionContentPartImageInput {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' | 'original' };
 }
 
 export interface ChatCompletionContentPartRefusal {
@@ -45,7 +56,9 @@ export interface ChatCompletionSystemMessageParam {
 
 export interface ChatCompletionUserMessageParam {
   role: 'user';
-  content: string | (ChatCompletionContentPartText | ChatCompletionContentPartImage | ChatCompletionContentPartOther)[];
+  content:
+    | string
+    | (ChatCompletionContentPartText | ChatCompletionContentPartImageInput | ChatCompletionContentPartOther)[];
   name?: string;
 }
 
@@ -64,7 +77,7 @@ export interface ChatCompletionAssistantMessageParam {
  */
 export interface ChatCompletionToolMessageParam {
   role: 'tool';
-  content: string | (ChatCompletionContentPartText | ChatCompletionContentPartImage)[];
+  content: string | (ChatCompletionContentPartText | ChatCompletionContentPartImageInput)[];
   tool_call_id: string;
 }
 
