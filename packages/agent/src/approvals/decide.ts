@@ -18,7 +18,8 @@ import { crashPoint } from './internal/crash-point.js';
 
 /**
  * Decides on actions waiting for confirmation, one decision per action. All are checked before anything is
- * recorded (not pending → `ActionNotPendingError`; not fitting the tool → `InvalidDecisionError`). Each is then
+ * recorded (not pending → `ActionNotPendingError`; not fitting the tool, or one action given two different decisions
+ * → `InvalidDecisionError`; the same decision given twice counts once). Each is then
  * recorded once (`events/.decisions/<action id>.json`, the first decision wins: a different decision already
  * there → `DecisionConflictError`; the same one again is a no-op) and carried into the log (see `decisionEvents`).
  * An approved action stays pending until the next run executes it. Once no action is left pending the
@@ -32,12 +33,19 @@ export async function decidePendingActions(
   const now = context.now ?? (() => new Date());
   const pending = new Map((await host.pendingActions()).map((action) => [action.id, action]));
   const planned: { action: ActionEvent; record: DecisionRecord }[] = [];
+  const plannedDecisions = new Map<string, ApprovalDecision>();
   for (const input of decisions) {
     const parsed = actionDecisionSchema.safeParse(input);
     if (!parsed.success) {
       throw new InvalidDecisionError(String(input?.action_id), `not a decision: ${parsed.error.message}`);
     }
     const { action_id: actionId, decision } = parsed.data;
+    const earlier = plannedDecisions.get(actionId);
+    if (earlier !== undefined) {
+      // Applied twice, one call would get two answers in the log (the record alone would only keep the first).
+      if (canonicalJson(earlier) === canonicalJson(decision)) continue;
+      throw new InvalidDecisionError(actionId, 'the request gives this action two different decisions');
+    }
     const action = pending.get(actionId);
     if (action === undefined || host.state().execution_status !== 'waiting_for_confirmation') {
       const existing = await readDecision(host.store, host.directory, actionId);
@@ -52,6 +60,7 @@ export async function decidePendingActions(
     // Built now only to check the decision fits the tool: nothing is recorded when one of them does not.
     decisionEvents(action, decision, host.tools, replacement);
     planned.push({ action, record: recordOf(action, decision, context.principal, now(), replacement) });
+    plannedDecisions.set(actionId, decision);
   }
   const results: DecisionRecord[] = [];
   // Edits last: the edited call must come after every other answer of its response (see `assertLastOfBatch`).

@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AnyEvent } from '@x/events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decisionRecordPath, InvalidDecisionError, readDecision } from '../src/index.js';
+import type { ScriptedReply } from '../src/testing/index.js';
+import { effectTool } from './support/approval-tools.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+let harness: Harness;
+afterEach(() => harness?.close());
+
+const call: ScriptedReply = { toolCalls: [{ name: 'record_effect', arguments: { label: 'asked' } }] };
+const done: ScriptedReply = { content: 'Done.' };
+
+async function effects(): Promise<string[]> {
+  try {
+    return (await readFile(join(harness.workspace, 'effects.log'), 'utf8')).split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** A conversation whose one call waits for a decision, the events it logged, and that call. */
+async function waitingForDecision() {
+  harness = await startHarness([call, done]);
+  const made = await harness.conversation({
+    agent: harness.agent({ tools: [effectTool] }),
+    confirmationPolicy: { kind: 'AlwaysConfirm' },
+  });
+  await made.conversation.sendMessage('go');
+  expect((await made.conversation.run()).status).toBe('waiting_for_confirmation');
+  const [action] = await made.conversation.pendingActions();
+  return { ...made, action: action! };
+}
+
+/** The events answering one call: a tool call must have exactly one. */
+function answersTo(events: readonly AnyEvent[], actionId: string): AnyEvent[] {
+  return events.filter(
+    (event) =>
+      (event.kind === 'UserRejectObservation' || event.kind === 'ObservationEvent') && event.action_id === actionId,
+  );
+}
+
+describe('one action named twice in one request', () => {
+  it.each([
+    ['deny', { kind: 'deny', reason: 'no' }],
+    ['substitute', { kind: 'substitute', result: { content: 'pretend it ran' } }],
+  ] as const)('with the same %s decision: decided once, answered once in the log', async (_kind, decision) => {
+    const { conversation, events, action } = await waitingForDecision();
+    const records = await conversation.decide(
+      [
+        { action_id: action.id, decision },
+        { action_id: action.id, decision },
+      ],
+      { principal: 'alice' },
+    );
+    expect(records.map((record) => record.action_id)).toEqual([action.id]);
+    expect(answersTo(events, action.id)).toHaveLength(1);
+    expect(conversation.state.execution_status).toBe('idle');
+    expect((await conversation.run()).status).toBe('finished');
+    expect(answersTo(events, action.id)).toHaveLength(1);
+    expect(await effects()).toEqual([]);
+  });
+
+  it('with two different decisions: refused before anything is recorded, the action still waiting', async () => {
+    const { conversation, events, action } = await waitingForDecision();
+    const attempt = conversation.decide(
+      [
+        { action_id: action.id, decision: { kind: 'deny', reason: 'no' } },
+        { action_id: action.id, decision: { kind: 'approve' } },
+      ],
+      { principal: 'alice' },
+    );
+    await expect(attempt).rejects.toBeInstanceOf(InvalidDecisionError);
+    await expect(attempt).rejects.toThrow(/two different decisions/);
+    expect(await conversation.store.exists(decisionRecordPath(conversation.directory, action.id))).toBe(false);
+    expect(answersTo(events, action.id)).toEqual([]);
+    expect((await conversation.pendingActions()).map((pending) => pending.id)).toEqual([action.id]);
+    await conversation.decide([{ action_id: action.id, decision: { kind: 'approve' } }], { principal: 'alice' });
+    expect((await readDecision(conversation.store, conversation.directory, action.id))?.decision.kind).toBe('approve');
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await effects()).toEqual(['asked']);
+  });
+});

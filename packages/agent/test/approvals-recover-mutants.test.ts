@@ -1,0 +1,128 @@
+import { type ActionEvent, type AnyEvent, createEvent } from '@x/events';
+import { createMemoryFileStore } from '@x/store';
+import { describe, expect, it } from 'vitest';
+import type { ApprovalHost } from '../src/approvals/approval-host.js';
+import { decidePendingActions, recoverEditedActions } from '../src/approvals/decide.js';
+import { editOutboxPath } from '../src/approvals/decision-records.js';
+import { ActionNotPendingError, readDecision } from '../src/index.js';
+import type { ConversationState } from '../src/state/conversation-state.js';
+import type { ExecutionStatus } from '../src/state/execution-status.js';
+import { effectTool } from './support/approval-tools.js';
+
+/*
+ * `decidePendingActions` and `recoverEditedActions` against an in-memory conversation: a log, a status and a store,
+ * so a crash between answering an edited call and appending its replacement is one failing `emit`.
+ */
+
+const directory = 'conversations/c1';
+
+function originalCall(): ActionEvent {
+  return createEvent('ActionEvent', {
+    thought: [],
+    action: { kind: 'RecordEffectAction', label: 'original' },
+    tool_name: 'record_effect',
+    tool_call_id: 'call_1',
+    tool_call: { id: 'call_1', name: 'record_effect', arguments: '{"label":"original"}', origin: 'completion' },
+    llm_response_id: 'response-1',
+  }) as ActionEvent;
+}
+
+function memoryConversation(status: ExecutionStatus) {
+  const log: AnyEvent[] = [];
+  let executionStatus = status;
+  let failAppendingActions = false;
+  const answered = () =>
+    new Set(log.flatMap((event) => (event.kind !== 'ActionEvent' && 'action_id' in event ? [event.action_id] : [])));
+  const host: ApprovalHost = {
+    conversationId: 'c1',
+    store: createMemoryFileStore(),
+    directory,
+    tools: [effectTool],
+    state: () => ({ execution_status: executionStatus }) as ConversationState,
+    pendingActions: async () =>
+      log.filter((event): event is ActionEvent => event.kind === 'ActionEvent' && !answered().has(event.id)),
+    getEvent: async (id) => log.find((event) => event.id === id),
+    emit: async (event) => {
+      if (failAppendingActions && event.kind === 'ActionEvent') throw new Error('the process died here');
+      log.push(event);
+    },
+    setStatus: async (next) => {
+      executionStatus = next;
+    },
+  };
+  return {
+    host,
+    log,
+    crashBeforeAppendingActions: (crash: boolean) => {
+      failAppendingActions = crash;
+    },
+  };
+}
+
+describe('an approved edit cut short before its call is in the log', () => {
+  async function cutShortEdit() {
+    const conversation = memoryConversation('waiting_for_confirmation');
+    const original = originalCall();
+    conversation.log.push(original);
+    conversation.crashBeforeAppendingActions(true);
+    const edit = decidePendingActions(
+      conversation.host,
+      [{ action_id: original.id, decision: { kind: 'approve', arguments: { label: 'edited' } } }],
+      { principal: 'alice' },
+    );
+    await expect(edit).rejects.toThrow('the process died here');
+    conversation.crashBeforeAppendingActions(false);
+    const record = await readDecision(conversation.host.store, directory, original.id);
+    return { ...conversation, original, replacementId: record!.replacement_action_id! };
+  }
+
+  it('is finished by the next recovery: the edited call is appended under its id, approved, its outbox gone', async () => {
+    const { host, log, original, replacementId } = await cutShortEdit();
+    expect(log.map((event) => event.kind)).toEqual(['ActionEvent', 'UserRejectObservation']);
+    expect(await host.store.exists(editOutboxPath(directory, replacementId))).toBe(true);
+
+    await recoverEditedActions(host);
+
+    const replacement = log.at(-1);
+    expect(replacement).toMatchObject({
+      kind: 'ActionEvent',
+      id: replacementId,
+      tool_call_id: 'call_1_edited',
+      action: { label: 'edited' },
+    });
+    expect(await readDecision(host.store, directory, replacementId)).toMatchObject({
+      action_id: replacementId,
+      decision: { kind: 'approve' },
+      principal: 'alice',
+      edited_from: original.id,
+    });
+    expect(await host.store.exists(editOutboxPath(directory, replacementId))).toBe(false);
+    expect((await host.pendingActions()).map((action) => action.id)).toEqual([replacementId]);
+  });
+
+  it('leaves files in the outbox that are not entries alone, and recovers once however often it runs', async () => {
+    const { host, log, replacementId } = await cutShortEdit();
+    const stray = `${directory}/events/.decisions/edits/notes.txt`;
+    await host.store.write(stray, 'not an entry');
+
+    await recoverEditedActions(host);
+    await recoverEditedActions(host);
+
+    expect(log.filter((event) => event.id === replacementId)).toHaveLength(1);
+    expect(await host.store.read(stray)).toBe('not an entry');
+  });
+});
+
+describe('a decision for a pending action while the conversation is not waiting', () => {
+  it('is refused, saying what the conversation is doing', async () => {
+    const { host, log } = memoryConversation('running');
+    const original = originalCall();
+    log.push(original);
+    const attempt = decidePendingActions(host, [{ action_id: original.id, decision: { kind: 'approve' } }], {
+      principal: 'alice',
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ActionNotPendingError);
+    await expect(attempt).rejects.toThrow(/: the conversation is running, not waiting_for_confirmation\.$/);
+    expect(await readDecision(host.store, directory, original.id)).toBeUndefined();
+  });
+});
