@@ -77,20 +77,18 @@ describe('file_editor view ranges', () => {
     expect(text(observation)).toBe('The `view_range` parameter is not allowed when `path` points to a directory.');
   });
 
-  it('lists a directory in name order, whatever order the entries were made in', async () => {
+  it('lists a directory in name order, ignoring case', async () => {
+    // Node's readdir already returns names in byte order, where `Beta` comes before `alpha`.
     await writeFile(join(workspace, 'zeta.txt'), '');
+    await writeFile(join(workspace, 'Beta.txt'), '');
     await mkdir(join(workspace, 'mid'));
     await writeFile(join(workspace, 'alpha.txt'), '');
     const listing = text(await edit({ command: 'view', path: '.' }))
       .split('\n')
       .slice(1);
-    expect(listing).toEqual([
-      `${workspace}/`,
-      `${workspace}/alpha.txt`,
-      `${workspace}/f.txt`,
-      `${workspace}/mid/`,
-      `${workspace}/zeta.txt`,
-    ]);
+    expect(listing).toEqual(
+      ['', 'alpha.txt', 'Beta.txt', 'f.txt', 'mid/', 'zeta.txt'].map((name) => `${workspace}/${name}`),
+    );
   });
 });
 
