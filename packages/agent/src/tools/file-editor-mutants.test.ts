@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Observation } from '@x/events';
@@ -207,5 +207,23 @@ describe('file_editor paths that are not files', () => {
     await edit({ command: 'undo_edit', path: 'sub/f.txt' });
     expect(await open()).toBe(before);
     expect(await read('sub/f.txt')).toBe('b\n');
+  });
+});
+
+describe('file_editor undo_edit that cannot run', () => {
+  it('keeps the edit undoable when a directory stands at its path at the undo, and undoes it once the file is back', async () => {
+    await edit({ command: 'create', path: 'f.txt', file_text: 'first\n' });
+    await edit({ command: 'str_replace', path: 'f.txt', old_str: 'first', new_str: 'second' });
+    await edit({ command: 'str_replace', path: 'f.txt', old_str: 'second', new_str: 'third' });
+    await unlink(join(workspace, 'f.txt'));
+    await mkdir(join(workspace, 'f.txt'));
+    const refused = await edit({ command: 'undo_edit', path: 'f.txt' });
+    expect(text(refused)).toContain('is a directory');
+    await rm(join(workspace, 'f.txt'), { recursive: true });
+    await writeFile(join(workspace, 'f.txt'), 'third\n');
+    // The last edit is undone, not the one before it.
+    const undone = await edit({ command: 'undo_edit', path: 'f.txt' });
+    expect(undone.is_error).toBe(false);
+    expect(await read('f.txt')).toBe('second\n');
   });
 });

@@ -119,8 +119,25 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
           return Promise.resolve(missing('new_str', 'insert'));
         }
         return insertIntoFile(target, action.insert_line, action.new_str);
-      case 'undo_edit':
-        return undoEdit(target, historyOf(key).get(target.real)?.pop());
+      case 'undo_edit': {
+        // Put back when the undo is refused (a directory, a missing file) or fails: the edit it could not undo stays
+        // undoable. (Taken off before the undo runs, so two undos under way take two different entries.)
+        const history = historyOf(key).get(target.real);
+        const previous = history?.pop();
+        const putBack = () => {
+          if (history !== undefined && previous !== undefined) history.push(previous);
+        };
+        return undoEdit(target, previous).then(
+          (outcome) => {
+            if (outcome.is_error) putBack();
+            return outcome;
+          },
+          (error: unknown) => {
+            putBack();
+            throw error;
+          },
+        );
+      }
     }
   };
 
