@@ -107,6 +107,9 @@ describe('a system prompt given as parts', () => {
     expect(attempt).toThrow(ChatImportError);
     expect(attempt).toThrow(/message 1 \(content\[1\]\.type\).*"image_url"/);
     const textless = JSON.parse('{"role":"system","content":[{"type":"text"}]}');
-    expect(() => fromChatCompletionsMessages([textless])).toThrow(/message 0 \(content\[0\]\.type\)/);
+    // A text part without its text names the missing field.
+    expect(() => fromChatCompletionsMessages([textless])).toThrow(
+      /message 0 \(content\[0\]\.text\): expected a string/,
+    );
   });
 });

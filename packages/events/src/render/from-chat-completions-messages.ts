@@ -4,6 +4,7 @@ import { ChatImportError } from '../errors/chat-import-error.js';
 import type { ContentPart, ImageContent, TextContent } from '../schemas/content.js';
 import type { AnyEvent } from '../schemas/events.js';
 import type { ActionEvent } from '../schemas/llm-convertible-events.js';
+import { checkChatMessage } from './check-chat-message.js';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,
@@ -22,12 +23,17 @@ export const IMPORTED_OBSERVATION_KIND = 'ImportedObservation';
  * turns → agent MessageEvent; tool → ObservationEvent of kind `ImportedObservation` answering the
  * matching ActionEvent, its `content` the result's text and `image_url` parts (each image an `ImageContent`, as a
  * user message's). Throws `ChatImportError` naming the message index and field for a tool result that answers an
- * unknown call, the legacy `function` role, audio/file parts, an image part without a URL or custom tool calls.
+ * unknown call, the legacy `function` role, audio/file parts, an image part without a URL or custom tool calls, and
+ * for a message whose shape does not fit the wire type (JSON from outside: `content: 42`, `tool_calls: false`).
  */
 export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletionMessageParam[]): AnyEvent[] {
   const events: AnyEvent[] = [];
   const actionsByCallId = new Map<string, ActionEvent>();
+  if (!Array.isArray(chatMessages)) {
+    throw new ChatImportError({ index: 0, path: '(messages)', message: 'expected an array of messages' });
+  }
   chatMessages.forEach((message, index) => {
+    checkChatMessage(message, index);
     switch (message.role) {
       case 'system':
       case 'developer': {
@@ -42,7 +48,7 @@ export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletio
           createEvent('MessageEvent', {
             source: 'user',
             llm_message: { role: 'user', content: userContent(message.content, index) },
-            ...(message.name === undefined ? {} : { sender: message.name }),
+            ...senderOf(message),
           }),
         );
         break;
@@ -93,7 +99,7 @@ function assistantEvents(message: ChatCompletionAssistantMessageParam, index: nu
       createEvent('MessageEvent', {
         source: 'agent',
         llm_message: { role: 'assistant', content, ...reasoningContent },
-        ...(message.name === undefined ? {} : { sender: message.name }),
+        ...senderOf(message),
       }),
     ];
   }
@@ -118,10 +124,19 @@ function assistantEvents(message: ChatCompletionAssistantMessageParam, index: nu
   });
 }
 
+/** A message's `name` as the event's `sender` (JSON from Python may carry `name: null`: no sender). */
+function senderOf(message: { name?: string | null }): { sender?: string } {
+  return typeof message.name === 'string' ? { sender: message.name } : {};
+}
+
+/** An assistant turn's text; a refusal-only turn (`content: null`, `refusal: '…'`) is its refusal's text. */
 function assistantText(message: ChatCompletionAssistantMessageParam, index: number): TextContent[] {
   const content = message.content;
-  if (content === null || content === undefined) return [];
-  if (typeof content === 'string') return content === '' ? [] : [text(content)];
+  const refusal = (message as { refusal?: unknown }).refusal;
+  if (content === null || content === undefined || content === '') {
+    return typeof refusal === 'string' && refusal !== '' ? [text(refusal)] : [];
+  }
+  if (typeof content === 'string') return [text(content)];
   return content.map((part, partIndex) => {
     if (part.type === 'text') return text(part.text);
     if (part.type === 'refusal') return text(part.refusal);
