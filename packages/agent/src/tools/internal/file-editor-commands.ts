@@ -109,7 +109,12 @@ function snippet(path: string, lines: readonly string[], fromLine: number, toLin
 }
 
 /** Visible entries up to two levels below a directory (read through `readBase`, named under `shownBase`). */
-async function listTwoLevels(readBase: string, shownBase: string): Promise<string[]> {
+/**
+ * Names up to two levels under the verified directory `readBase`. A subdirectory is opened as a verified directory
+ * too (no link followed, still inside `realRoot`), not read by its name: one swapped for a link between the two
+ * reads would otherwise list a directory outside the workspace. One that cannot be opened so is listed, not entered.
+ */
+async function listTwoLevels(readBase: string, shownBase: string, realRoot: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (readDir: string, shownDir: string, depth: number) => {
     const entries = (await readdir(readDir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith('.'));
@@ -117,7 +122,17 @@ async function listTwoLevels(readBase: string, shownBase: string): Promise<strin
     for (const entry of entries) {
       const shown = join(shownDir, entry.name);
       found.push(entry.isDirectory() ? `${shown}/` : shown);
-      if (entry.isDirectory() && depth < 2) await walk(join(readDir, entry.name), shown, depth + 1);
+      if (!entry.isDirectory() || depth >= 2) continue;
+      const sub = await openVerifiedDirectory(realRoot, join(readDir, entry.name), shown).catch((error: unknown) => {
+        if (WorkspacePathError.isInstance(error)) return undefined;
+        throw error;
+      });
+      if (sub === undefined) continue;
+      try {
+        await walk(sub.base, shown, depth + 1);
+      } finally {
+        await sub.close();
+      }
     }
   };
   await walk(readBase, shownBase, 1);
@@ -129,7 +144,7 @@ async function viewDirectory(target: EditorTarget, viewRange: readonly number[] 
     return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
   const dir = await openVerifiedDirectory(target.realRoot, target.real, target.requested);
   try {
-    const listing = [`${target.path}/`, ...(await listTwoLevels(dir.base, target.path))];
+    const listing = [`${target.path}/`, ...(await listTwoLevels(dir.base, target.path, target.realRoot))];
     const text = `Here's the files and directories up to 2 levels deep in ${target.path}, excluding hidden items:\n${listing.join('\n')}`;
     return ok(truncateMiddle(text, maxChars));
   } finally {
