@@ -67,8 +67,10 @@ describe('A2A task outcomes, driven by @a2a-js/sdk', () => {
     const snapshot = (resumed[0] as { $case: 'task'; value: Task }).value;
     expect(snapshot.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(statusText(snapshot)).toContain('needs-a-yes');
-    // It says how to answer: the approval a client sends to run the action.
-    expect(statusText(snapshot)).toContain('metadata.confirmation is { "approved": true }');
+    // It says how to answer: the approval a client sends to run the action, or the refusal with its reason.
+    expect(statusText(snapshot)).toContain(
+      'metadata.confirmation is { "approved": true } or { "approved": false, "reason": "…" }',
+    );
 
     const canceled = await client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);

@@ -153,9 +153,9 @@ export class TaskProjection {
         return [this.#result(index, event.id, event.tool_call_id, getEventError(event)?.message ?? event.error)];
       case 'ConversationErrorEvent':
       case 'ServerErrorEvent': {
-        const error = getEventError(event)?.message;
+        const error = getEventError(event)?.message ?? '';
         // An error without a detail says nothing the failed status does not already say.
-        if (error === undefined || error === '') return [];
+        if (error === '') return [];
         this.#lastError = error;
         // The log records the change to `error` before the error itself, so the failed status sent for that change
         // could only say the status: this update, still failed, tells a streaming client why.
