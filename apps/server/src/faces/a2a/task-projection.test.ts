@@ -166,6 +166,44 @@ describe('TaskProjection', () => {
     expect(task.status.message?.parts).toEqual([{ text: expect.stringContaining('the model is down') }]);
   });
 
+  it('streams an error logged after the change to error as a failed update carrying it', () => {
+    const error = parseEvent({
+      ...base,
+      id: 'e1',
+      source: 'environment',
+      code: 'LLMError',
+      detail: 'the model is down',
+      kind: 'ConversationErrorEvent',
+    });
+    const projection = projectTask('t', [userMessage('u1', 'x'), status('s1', 'running')]);
+    const failed = projection.apply(status('s2', 'error'), 2);
+    expect(failed).toEqual([{ statusUpdate: expect.objectContaining({ metadata: { logIndex: 2 } }) }]);
+    const [update] = projection.apply(error, 3);
+    expect(update).toMatchObject({
+      statusUpdate: {
+        status: {
+          state: 'TASK_STATE_FAILED',
+          message: { parts: [{ text: expect.stringContaining('model is down') }] },
+        },
+        metadata: { logIndex: 3 },
+      },
+    });
+  });
+
+  it('keeps saying which status the task ended with when the error logged has no detail', () => {
+    const error = parseEvent({
+      ...base,
+      id: 'e1',
+      source: 'environment',
+      code: 'LLMError',
+      detail: '',
+      kind: 'ConversationErrorEvent',
+    });
+    const projection = projectTask('t', [userMessage('u1', 'x'), status('s1', 'running'), status('s2', 'error')]);
+    expect(projection.apply(error, 3)).toEqual([]);
+    expect(projection.task().status.message?.parts).toEqual([{ text: "The conversation ended with status 'error'" }]);
+  });
+
   it('sends a status update only when the state changes', () => {
     const projection = new TaskProjection('t');
     expect(projection.apply(status('s1', 'running'), 0)).toHaveLength(1);

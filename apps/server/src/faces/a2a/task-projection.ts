@@ -61,8 +61,9 @@ interface PendingCall {
  * task and the same stream. The task is the conversation (its id is the task id and the context id). `apply`
  * returns the stream items an event stands for: agent messages, tool calls and their results are `working`
  * status updates carrying an agent message; a change of `execution_status` is a status update of the mapped
- * state, preceded, when the task completes, by the final response as the `response` artifact. Each update's
- * `metadata.logIndex` is the log index of the event it comes from.
+ * state, preceded, when the task completes, by the final response as the `response` artifact; an error recorded
+ * once the task failed is a failed status update carrying it. Each update's `metadata.logIndex` is the log index of
+ * the event it comes from.
  */
 export class TaskProjection {
   readonly taskId: string;
@@ -82,11 +83,6 @@ export class TaskProjection {
 
   get #status(): string {
     return this.#state.execution_status;
-  }
-
-  /** How many log events were applied (the log index the task's snapshot is up to). */
-  get length(): number {
-    return this.#length;
   }
 
   get state(): A2aTaskState {
@@ -117,14 +113,7 @@ export class TaskProjection {
         artifactUpdate: { taskId: this.taskId, contextId: this.taskId, artifact, append: false, lastChunk: true },
       });
     }
-    items.push({
-      statusUpdate: {
-        taskId: this.taskId,
-        contextId: this.taskId,
-        status: this.#status_(),
-        metadata: { logIndex: index },
-      },
-    });
+    items.push(this.#statusUpdate(index));
     return items;
   }
 
@@ -163,22 +152,23 @@ export class TaskProjection {
       case 'AgentErrorEvent':
         return [this.#result(index, event.id, event.tool_call_id, getEventError(event)?.message ?? event.error)];
       case 'ConversationErrorEvent':
-      case 'ServerErrorEvent':
-        this.#lastError = getEventError(event)?.message ?? this.#lastError;
-        return [];
+      case 'ServerErrorEvent': {
+        const error = getEventError(event)?.message ?? '';
+        // An error without a detail says nothing the failed status does not already say.
+        if (error === '') return [];
+        this.#lastError = error;
+        // The log records the change to `error` before the error itself, so the failed status sent for that change
+        // could only say the status: this update, still failed, tells a streaming client why.
+        return this.state === 'TASK_STATE_FAILED' ? [this.#statusUpdate(index)] : [];
+      }
       default:
         return [];
     }
   }
 
-  /** When the task last changed: the time of the latest event applied (ISO 8601, UTC), if it had one. */
-  get updatedAt(): string | undefined {
-    return this.#updatedAt;
-  }
-
   /**
    * The task as the events applied so far leave it; `historyLength` keeps the last messages only. Its status is
-   * stamped with `updatedAt`.
+   * stamped with the time of the latest event applied (ISO 8601, UTC), if it had one.
    */
   task(options: { historyLength?: number; includeArtifacts?: boolean } = {}): A2aTask {
     const artifact = this.state === 'TASK_STATE_COMPLETED' ? this.#artifact() : undefined;
@@ -223,6 +213,18 @@ export class TaskProjection {
       ...(text === undefined
         ? {}
         : { message: this.#message(`${this.taskId}-status-${this.#length}`, 'ROLE_AGENT', [{ text }]) }),
+    };
+  }
+
+  /** The task's status now, as the update for the event at `index`. */
+  #statusUpdate(index: number): A2aStreamResponse {
+    return {
+      statusUpdate: {
+        taskId: this.taskId,
+        contextId: this.taskId,
+        status: this.#status_(),
+        metadata: { logIndex: index },
+      },
     };
   }
 

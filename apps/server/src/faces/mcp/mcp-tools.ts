@@ -195,17 +195,15 @@ export async function callMcpTool(
     }
     case 'list_conversations': {
       const args = parseArguments(name, listConversationsArgumentsSchema, input);
-      const offset = args.cursor === undefined ? 0 : Number(args.cursor);
-      if (!/^\d{1,9}$/.test(args.cursor ?? '0') || !Number.isSafeInteger(offset)) {
+      // A cursor is the offset this server gave as `next_cursor`: digits only, at most nine (a safe integer).
+      if (args.cursor !== undefined && !/^\d{1,9}$/.test(args.cursor)) {
         throw new McpToolCallError(
           'invalid_arguments',
           `list_conversations: arguments.cursor: '${args.cursor}' is not a cursor this server gave`,
-          {
-            tool: name,
-            path: 'arguments.cursor',
-          },
+          { tool: name, path: 'arguments.cursor' },
         );
       }
+      const offset = args.cursor === undefined ? 0 : Number(args.cursor);
       const limit = args.limit ?? DEFAULT_PAGE_SIZE;
       const all = await host.list();
       const page = all.slice(offset, offset + limit);
