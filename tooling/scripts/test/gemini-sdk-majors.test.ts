@@ -3,42 +3,19 @@
 // their Node. The repository's own tests run 2.x (its devDependency: `pnpm install` is engine-strict and these
 // machines run Node 20), so here the packed @x/agent is installed by npm on Node 20 and on Node 22, and the gemini
 // provider runs a tool-calling, thinking, streaming exchange against @x/agent/testing's Gemini server on each.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureNode } from '../node-lines.mjs';
-import { root, sh } from './support/consumer-project.js';
+import { sh } from './support/consumer-project.js';
+import { installedMajor, installOnNodeLine, packAgent } from './support/sdk-majors.js';
 
-const npmCli = join(spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim(), 'npm', 'bin', 'npm-cli.js');
-const agentManifest = JSON.parse(readFileSync(join(root, 'packages/agent/package.json'), 'utf8')) as {
-  peerDependencies: Record<string, string>;
-};
-const genaiRange = agentManifest.peerDependencies['@google/genai'] as string;
-
-let work: string;
-const tarballs: Record<string, string> = {};
+let packed: { work: string; tarballs: Record<string, string> };
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'x-gemini-majors-'));
-  const packs = join(work, 'packs');
-  mkdirSync(packs);
-  for (const [name, dir] of [
-    ['@x/events', 'packages/events'],
-    ['@x/store', 'packages/store'],
-    ['@x/agent', 'packages/agent'],
-  ] as const) {
-    const before = new Set(readdirSync(packs));
-    sh('pnpm', ['pack', '--pack-destination', packs], join(root, dir));
-    const file = readdirSync(packs).find((entry) => !before.has(entry));
-    if (file === undefined) throw new Error(`pnpm pack wrote no tarball for ${name}`);
-    tarballs[name] = `file:${join(packs, file)}`;
-  }
+  packed = packAgent('x-gemini-majors-');
 }, 600_000);
 
 afterAll(() => {
-  if (work !== undefined) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+  if (packed !== undefined) rmSync(packed.work, { recursive: true, force: true, maxRetries: 5 });
 }, 300_000);
 
 /** One tool call with a thought signature (non-streaming), then its result sent back and a streamed answer. */
@@ -82,25 +59,11 @@ describe.each([
   let dir: string;
   let node: string;
   beforeAll(() => {
-    node = line === process.versions.node.split('.')[0] ? process.execPath : ensureNode(line);
-    dir = join(work, `node-${line}`);
-    mkdirSync(dir);
-    writeFileSync(
-      join(dir, 'package.json'),
-      JSON.stringify({
-        name: `gemini-node-${line}`,
-        private: true,
-        type: 'module',
-        dependencies: { ...tarballs, zod: '^4', '@google/genai': genaiRange },
-      }),
-    );
-    sh(node, [npmCli, 'install', '--engine-strict', '--no-audit', '--no-fund'], dir);
-    writeFileSync(join(dir, 'exchange.mjs'), exchange);
+    ({ dir, node } = installOnNodeLine({ ...packed, line, sdk: '@google/genai', script: exchange }));
   }, 600_000);
 
   it(`is the newest major that Node ${line} runs (${major}.x)`, () => {
-    const { version } = JSON.parse(readFileSync(join(dir, 'node_modules/@google/genai/package.json'), 'utf8'));
-    expect(version.split('.')[0]).toBe(major);
+    expect(installedMajor(dir, '@google/genai')).toBe(major);
   });
 
   it('carries a tool call, its thought signature and a streamed answer over the v1beta API', () => {
