@@ -43,6 +43,13 @@ describe('A2A task outcomes, driven by @a2a-js/sdk', () => {
     expect(status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(status?.message?.parts[0]?.content?.value).toContain('the provider refused this request');
     expect(items.some((item) => item?.$case === 'artifactUpdate')).toBe(false);
+    // One terminal status, the one that says why: nothing follows a final state on the stream.
+    const failed = items.filter(
+      (item) =>
+        item?.$case === 'statusUpdate' &&
+        (item.value as { status?: Task['status'] }).status?.state === TaskState.TASK_STATE_FAILED,
+    );
+    expect(failed).toHaveLength(1);
 
     const fetched = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
     expect(fetched.status?.state).toBe(TaskState.TASK_STATE_FAILED);

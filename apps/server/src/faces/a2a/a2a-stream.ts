@@ -34,7 +34,20 @@ export async function streamTask(options: StreamTaskOptions): Promise<void> {
   };
   write({ task: snapshot.task() });
 
+  // A failed status is held back until the next item or the end of the run: the log records the change to `error`
+  // before the error itself, and a later failed status (carrying the error) replaces it, so a client gets one
+  // terminal status, and it says why.
+  let failed: { item: A2aStreamResponse; index: number } | undefined;
   for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
-    for (const item of snapshot.apply(event, index)) write(item, index);
+    for (const item of snapshot.apply(event, index)) {
+      if ('statusUpdate' in item && item.statusUpdate.status.state === 'TASK_STATE_FAILED') {
+        failed = { item, index };
+        continue;
+      }
+      if (failed !== undefined) write(failed.item, failed.index);
+      failed = undefined;
+      write(item, index);
+    }
   }
+  if (failed !== undefined) write(failed.item, failed.index);
 }
