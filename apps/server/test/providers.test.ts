@@ -1,4 +1,4 @@
-import { startAnthropicServer, startGeminiServer, type WireServer } from '@x/agent/testing';
+import { startAnthropicServer, startGeminiServer, startResponsesServer, type WireServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConversation, startTestServer, type TestServer, waitForIdle } from './helpers.js';
 
@@ -42,5 +42,37 @@ describe('the create body chooses the provider', () => {
     expect(body).toMatch(/"budget_tokens":2048|"thinkingBudget":1024/);
     const final = await server.call('GET', `/api/conversations/${id}/agent_final_response`);
     expect(final.json).toEqual({ response: 'Done on the provider.' });
+  });
+});
+
+describe('the reference LLM reasoning options', () => {
+  it.each(['low', 'xhigh'])('sends reasoning_effort %s and the summary to the Responses API', async (effort) => {
+    const wire = await startResponsesServer(script, { apiKey: 'provider-key' });
+    wires.push(wire);
+    const id = await createConversation(server, {
+      agent: {
+        llm: {
+          model: 'gpt-5.1',
+          custom_llm_provider: 'openai-responses',
+          reasoning_effort: effort,
+          reasoning_summary: 'detailed',
+          base_url: wire.baseURL,
+          api_key: 'provider-key',
+        },
+      },
+      initial_message: { content: [{ type: 'text', text: 'Think, then finish' }] },
+    });
+    expect((await waitForIdle(server, id)).execution_status).toBe('finished');
+    expect(wire.requests.flatMap((request) => request.violations)).toEqual([]);
+    for (const request of wire.requests)
+      expect((request.body as { reasoning?: unknown }).reasoning).toEqual({ effort, summary: 'detailed' });
+  });
+
+  it('refuses an effort the reference does not name, naming the field', async () => {
+    const refused = await server.call('POST', '/api/conversations', {
+      agent: { llm: { model: 'gpt-5.1', reasoning_effort: 'extreme' } },
+    });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.json)).toContain('reasoning_effort');
   });
 });

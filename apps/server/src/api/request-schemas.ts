@@ -38,7 +38,8 @@ export const llmRequestSchema = z.looseObject({
   // The reference LLM's provider options (same names); see build-agent.ts for how each is used.
   /** `openai`, `openai-responses`, `anthropic`, `gemini` (or `google`); default: from the model name. */
   custom_llm_provider: z.string().min(1).nullish(),
-  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high', 'none']).nullish(),
+  /** The reference's `low` … `xhigh` and `none`, and OpenAI's `minimal`: sent as the Responses API's `reasoning.effort`. */
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'none']).nullish(),
   reasoning_summary: z.enum(['auto', 'concise', 'detailed']).nullish(),
   /** Anthropic extended thinking / Gemini thinking budget in tokens. */
   extended_thinking_budget: z.number().int().min(0).nullish(),

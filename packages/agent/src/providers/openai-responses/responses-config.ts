@@ -8,7 +8,7 @@ export interface OpenAIResponsesLLMConfig extends BaseLLMConfig {
    * reasoning item (id, summaries, encrypted content) is stored on the events and sent back on the
    * next turn. Default: none (the model's default effort, no encrypted reasoning asked for).
    */
-  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' };
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high' | 'xhigh'; summary?: 'auto' | 'concise' | 'detailed' };
   /** Ask for `reasoning.encrypted_content` (default: true for reasoning models — o-series, gpt-5, codex — or when `reasoning` is set). */
   encryptedReasoning?: boolean;
   /** Let OpenAI store responses (default false: every call carries its whole context). */
