@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { createLocalFileStore } from '../src/local-file-store.js';
  * Stands in for a concurrent `delete` that removes a directory the moment after the store saw it with lstat
  * (a race no test can time by itself): the next lstat that finds a directory named `race.name` removes it.
  */
-const race = vi.hoisted(() => ({ name: '', removed: 0 }));
+const race = vi.hoisted(() => ({ name: '', removed: 0, linkTo: '' }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>();
@@ -20,6 +20,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       race.name = '';
       race.removed++;
       rmdirSync(path);
+      // Or swapped for a link to a directory outside the root.
+      if (race.linkTo !== '') symlinkSync(race.linkTo, path);
     }
     return info;
   };
@@ -33,6 +35,7 @@ let counter = 0;
 beforeEach(() => {
   race.name = '';
   race.removed = 0;
+  race.linkTo = '';
 });
 
 async function storeWithEmptyDirectory() {
@@ -59,6 +62,20 @@ describe('local FileStore when a concurrent delete removes a directory it just l
     await store.delete('a/gone');
     expect(race.removed).toBe(1);
     expect(existsSync(join(root, 'a', 'gone'))).toBe(false);
+    expect(await store.read('a/keep.json')).toBe('k');
+  });
+
+  it('delete removes the link a directory was swapped for, and nothing it points to', async () => {
+    const { root, store } = await storeWithEmptyDirectory();
+    const outside = `${root}-outside`;
+    await mkdir(outside);
+    writeFileSync(join(outside, 'secret.json'), 'secret');
+    race.name = 'gone';
+    race.linkTo = outside;
+    await store.delete('a/gone');
+    expect(race.removed).toBe(1);
+    expect(() => lstatSync(join(root, 'a', 'gone'))).toThrow();
+    expect(readdirSync(outside)).toEqual(['secret.json']);
     expect(await store.read('a/keep.json')).toBe('k');
   });
 });
