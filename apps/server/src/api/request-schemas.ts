@@ -109,14 +109,33 @@ export const confirmationPolicyRequestSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export const secretInputSchema = z.union([
-  z.string(),
-  z.looseObject({
-    value: z.string().nullish(),
-    description: z.string().nullish(),
-    kind: z.literal('StaticSecret').nullish(),
-  }),
-]);
+/** Why a secret the server would have to fetch is refused: the agent's server never requests a client's URL. */
+const LOOKUP_REFUSED =
+  "secrets fetched from a URL (the reference's LookupSecret) are not supported: the server does not request a " +
+  "client's URLs (a request forgery risk); send the value as a StaticSecret";
+
+export const secretInputSchema = z.union(
+  [
+    z.string(),
+    z
+      .looseObject({
+        value: z.string().nullish(),
+        description: z.string().nullish(),
+        kind: z.literal('StaticSecret', { error: LOOKUP_REFUSED }).nullish(),
+      })
+      // Without `kind`, a LookupSecret's `url` would otherwise pass as a secret with no value.
+      .refine((secret) => !('url' in secret) || typeof secret.value === 'string', {
+        error: LOOKUP_REFUSED,
+        path: ['url'],
+      }),
+  ],
+  {
+    // A union names no branch's problem by default: an object is told what is wrong with it as a secret object.
+    error: (issue) =>
+      (issue as { errors?: { message?: string }[][] }).errors?.[1]?.[0]?.message ??
+      'expected a string or a StaticSecret object',
+  },
+);
 
 export const initialMessageSchema = z.object({
   role: z.literal('user').default('user'),

@@ -130,6 +130,13 @@ describe('the reference RemoteConversation against our server', () => {
       secrets: { REMOTE: { kind: 'LookupSecret', url: 'http://127.0.0.1:1/x', headers: {} } },
     });
     expect(lookup.status).toBe(422);
+    expect(JSON.stringify(lookup.json)).toContain("the reference's LookupSecret");
+    // The same without its kind is refused too, rather than kept as a secret with no value.
+    const kindless = await api('POST', `/api/conversations/${id}/secrets`, {
+      secrets: { REMOTE: { url: 'http://127.0.0.1:1/x', headers: { Authorization: 'Bearer t' } } },
+    });
+    expect(kindless.status).toBe(422);
+    expect(JSON.stringify(kindless.json)).toContain("the reference's LookupSecret");
 
     expect(
       (
