@@ -8,6 +8,7 @@ import {
   eventSearchQuerySchema,
   filePathSchema,
   generateTitleSchema,
+  initialMessageSchema,
   llmRequestSchema,
   offlineTurnSchema,
   respondToConfirmationSchema,
@@ -98,6 +99,9 @@ describe('request schemas: the bounds and defaults a client sees', () => {
 
   it('fills message and confirmation defaults; refuses empty questions and titles', () => {
     expect(sendMessageRequestSchema.parse({ content: [] })).toMatchObject({ role: 'user', run: false });
+    // The reference's SendMessageRequest defaults its content to [] (its Python client may leave it out).
+    expect(sendMessageRequestSchema.parse({})).toEqual({ role: 'user', content: [], run: false });
+    expect(initialMessageSchema.parse({})).toEqual({ role: 'user', content: [] });
     expect(respondToConfirmationSchema.parse({ accept: false }).reason).toBe('User rejected the action.');
     expect(ok(askAgentSchema, { question: '' })).toBe(false);
     expect(ok(askAgentSchema, { question: '?' })).toBe(true);

@@ -139,7 +139,8 @@ export const secretInputSchema = z.union(
 
 export const initialMessageSchema = z.object({
   role: z.literal('user').default('user'),
-  content: z.union([z.string(), z.array(contentPartSchema)]),
+  /** The reference's default: no content (an empty user message, still sent and run). */
+  content: z.union([z.string(), z.array(contentPartSchema)]).default([]),
   /** Ignored: the reference always runs after an initial message. */
   run: z.boolean().nullish(),
 });
@@ -218,7 +219,8 @@ export type StartConversationRequest = z.infer<typeof startConversationRequestSc
 
 export const sendMessageRequestSchema = z.object({
   role: messageRoleSchema.default('user'),
-  content: z.array(contentPartSchema),
+  /** The reference's default: an empty message. */
+  content: z.array(contentPartSchema).default([]),
   run: z.boolean().default(false),
   /** Accepted and ignored (the Python client sends it). */
   sender: z.string().nullish(),
