@@ -255,12 +255,15 @@ export class RemoteConversation {
     return body.response;
   }
 
-  /** Generates, records and returns a title (`POST .../generate_title`). */
-  async generateTitle(options: { maxLength?: number } = {}): Promise<string> {
-    const body = await this.#post<{ title: string }>(
-      'generate_title',
-      options.maxLength === undefined ? {} : { max_length: options.maxLength },
-    );
+  /**
+   * Generates, records and returns a title (`POST .../generate_title`). `llm`: the model that writes it, in the
+   * reference's LLM fields (`model`, `base_url`, `api_key`, …); else the agent's.
+   */
+  async generateTitle(options: { maxLength?: number; llm?: Readonly<Record<string, unknown>> } = {}): Promise<string> {
+    const body = await this.#post<{ title: string }>('generate_title', {
+      ...(options.maxLength === undefined ? {} : { max_length: options.maxLength }),
+      ...(options.llm === undefined ? {} : { llm: options.llm }),
+    });
     return body.title;
   }
 

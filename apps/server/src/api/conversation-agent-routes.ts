@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { buildLLM } from '../conversations/build-agent.js';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import { SUCCESS, CONVERSATION_TAGS as tags } from './conversation-route-shared.js';
@@ -65,8 +66,14 @@ export function registerConversationAgentRoutes(fastify: FastifyInstance, manage
     },
     async (request) => {
       const managed = await manager.require(request.params.conversation_id);
+      const config = request.body?.llm;
+      // Built before anything is opened: a config that cannot build is a 422 that changes nothing.
+      const llm = config ? buildLLM(config, undefined, manager.llmKeys, 'llm') : undefined;
       const conversation = await managed.open();
-      const title = await conversation.generateTitle({ maxLength: request.body?.max_length ?? 50 });
+      const title = await conversation.generateTitle({
+        maxLength: request.body?.max_length ?? 50,
+        ...(llm === undefined ? {} : { llm }),
+      });
       managed.meta = { ...managed.meta, title };
       await managed.saveMeta();
       managed.publishFullState();

@@ -235,8 +235,13 @@ export const respondToConfirmationSchema = z.object({
 
 export const askAgentSchema = z.object({ question: z.string().min(1) });
 
-/** The reference takes 1 to 200 (its Python client passes `max_length` through unchecked); a title is cut to fit. */
-export const generateTitleSchema = z.object({ max_length: z.number().int().min(1).max(200).default(50) }).nullish();
+/**
+ * The reference takes 1 to 200 (its Python client passes `max_length` through unchecked); a title is cut to fit.
+ * `llm`: the model that writes the title (the reference's LLM fields), else the conversation's agent's.
+ */
+export const generateTitleSchema = z
+  .object({ max_length: z.number().int().min(1).max(200).default(50), llm: llmRequestSchema.nullish() })
+  .nullish();
 
 export const updateConversationSchema = z.object({
   title: z.string().trim().min(1).max(200).nullish(),

@@ -84,8 +84,16 @@ function providerOptions(llm: AgentRequest['llm'], provider: ProviderName): Part
   };
 }
 
-function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
-  const { llm } = request;
+/**
+ * The LLM a request's `llm` describes (`field` names it in errors). Only an agent has an offline script: an `llm`
+ * of its own (generate_title's) with model `offline` gets the offline model's default answer.
+ */
+export function buildLLM(
+  llm: AgentRequest['llm'],
+  script: AgentRequest['x_offline_script'],
+  options: BuildAgentOptions,
+  field = 'agent.llm',
+): LLM {
   const model = llm.model ?? defaultModel;
   const provider = providerOf(llm, model);
   // The server's own key is an OpenAI key; other providers read theirs from the environment.
@@ -98,19 +106,17 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
   // names no model, endpoint or key gets the server's default from its environment, as `x run` does, and a
   // server that has none refuses it: a conversation never silently "succeeds" on the offline demo model.
   const unconfigured = (llm.model ?? undefined) === undefined && !llm.base_url && apiKey === undefined;
-  const scripted = request.x_offline_script !== undefined && request.x_offline_script !== null;
+  const scripted = script !== undefined && script !== null;
   if (unconfigured && !scripted && llm.model !== 'offline') {
     const fromEnvironment = resolveLLMFromEnv(options.modelEnvironment ?? process.env);
     if (fromEnvironment !== undefined) {
       return usageId === undefined ? fromEnvironment : withUsageId(fromEnvironment, usageId);
     }
-    if (options.stored !== true) throw new NoServerModelError();
+    if (options.stored !== true) throw new NoServerModelError(field);
   }
   if (llm.model === 'offline' || unconfigured) {
-    const script = request.x_offline_script ?? [
-      { toolCalls: [{ name: 'finish', arguments: { message: OFFLINE_NOTICE } }] },
-    ];
-    return createOfflineLLM({ script, ...(usageId === undefined ? {} : { usageId }) });
+    const turns = script ?? [{ toolCalls: [{ name: 'finish', arguments: { message: OFFLINE_NOTICE } }] }];
+    return createOfflineLLM({ script: turns, ...(usageId === undefined ? {} : { usageId }) });
   }
   try {
     return createLLM({
@@ -122,7 +128,7 @@ function buildLLM(request: AgentRequest, options: BuildAgentOptions): LLM {
       ...(usageId === undefined ? {} : { usageId }),
     });
   } catch (error) {
-    throw new InvalidRequestError(`agent.llm: ${(error as Error).message}`, { cause: error });
+    throw new InvalidRequestError(`${field}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -166,7 +172,7 @@ function buildTools(request: AgentRequest): Tool[] {
 
 /** The Agent a start request (or the agent config stored in meta.json) describes. */
 export function buildAgent(request: AgentRequest, options: BuildAgentOptions): Agent {
-  const llm = buildLLM(request, options);
+  const llm = buildLLM(request.llm, request.x_offline_script, options);
   let condenser: ReturnType<typeof condenserFromJSON> | undefined;
   if (request.condenser !== null && request.condenser !== undefined) {
     try {

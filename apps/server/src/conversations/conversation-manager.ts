@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Conversation, createSecretCipher, type SecretCipher } from '@x/agent';
-import type { Message } from '@x/events';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
 import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { resolveWorkingDir } from '../workspace/working-dir.js';
-import { buildAgent, buildAgents, storableAgentConfig, storableAgents } from './build-agent.js';
+import { type BuildAgentOptions, buildAgent, buildAgents, storableAgentConfig, storableAgents } from './build-agent.js';
 import { ClientTools } from './client-tools.js';
 import { ConversationDeletions } from './conversation-deletions.js';
 import { hooksOfRequest } from './conversation-hooks.js';
@@ -19,6 +18,7 @@ import { ConversationNotFoundError } from './errors/conversation-not-found-error
 import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { releaseIdleConversations, startIdleSweep } from './idle-sweep.js';
+import { initialMessage } from './initial-message.js';
 import { ListChanges } from './list-changes.js';
 import { listConversationDirectories, loadConversations } from './list-conversations.js';
 import { ManagedConversation, type ManagedConversationDeps } from './managed-conversation.js';
@@ -196,6 +196,11 @@ export class ConversationManager implements EventSocketHost {
     return this.#listChanges.on(listener);
   }
 
+  /** What a request's LLM is built with: the server's secret key (for stored keys) and its own API key. */
+  get llmKeys(): BuildAgentOptions {
+    return { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey };
+  }
+
   /** The tools each conversation's client runs (the AG-UI face sets them for a run). */
   get clientTools(): ClientTools {
     return this.#deps.clientTools;
@@ -210,8 +215,8 @@ export class ConversationManager implements EventSocketHost {
     // Everything that can be refused is checked before anything is written.
     this.#options.sandboxing.assertCanRun();
     const sandbox = this.#options.sandboxing.policyFor(request.sandbox);
-    const agent = buildAgent(request.agent, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
-    const agents = buildAgents(request.agents, { cipher: this.#deps.cipher, serverApiKey: this.#deps.serverApiKey });
+    const agent = buildAgent(request.agent, this.llmKeys);
+    const agents = buildAgents(request.agents, this.llmKeys);
     const hooks = hooksOfRequest(request.hook_config);
     const workspace = await resolveWorkingDir(this.#options.workspaceRoot, hex, request.workspace?.working_dir);
     const guard = guardConversationStore(this.store, hyphenate(hex));
@@ -269,16 +274,8 @@ export class ConversationManager implements EventSocketHost {
     this.#listChanges.emit();
     this.logger.info({ conversationId: managed.id, model: agent.llm.model }, 'conversation created');
     managed.publishFullState();
-    if (request.initial_message) {
-      const { content } = request.initial_message;
-      const message: Message = {
-        role: 'user',
-        content: typeof content === 'string' ? [{ cache_prompt: false, type: 'text', text: content }] : content,
-        thinking_blocks: [],
-      };
-      // The reference always runs after an initial message, whatever its `run` flag says.
-      await managed.sendMessage(message, { run: true });
-    }
+    // The reference always runs after an initial message, whatever its `run` flag says.
+    if (request.initial_message) await managed.sendMessage(initialMessage(request.initial_message), { run: true });
     return { conversation: managed, created: true };
   }
 

@@ -6,10 +6,11 @@ import { InvalidRequestError } from './invalid-request-error.js';
  * doing anything.
  */
 export class NoServerModelError extends InvalidRequestError {
-  constructor() {
+  /** `field`: where the request's LLM config is (`agent.llm`, or generate_title's `llm`). */
+  constructor(field = 'agent.llm') {
     super(
-      'agent.llm.model: the request names no model and the server has none configured. Name one in ' +
-        'agent.llm (model, and api_key or base_url), or start the server with X_MODEL and a provider key ' +
+      `${field}.model: the request names no model and the server has none configured. Name one in ` +
+        `${field} (model, and api_key or base_url), or start the server with X_MODEL and a provider key ` +
         '(OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY); "offline" selects the offline demo model.',
       { statusCode: 422 },
     );
