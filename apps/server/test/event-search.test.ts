@@ -94,6 +94,15 @@ describe('event search', () => {
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await search(`timestamp__gte=${encodeURIComponent(future)}`)).items).toHaveLength(0);
     expect((await search(`timestamp__lt=${encodeURIComponent(future)}`)).items).toHaveLength(1 + texts.length);
+    // The same bound spelled with a space, as pydantic also takes it: compared as a datetime, not as text.
+    const spaced = third.replace('T', ' ');
+    const fromSpaced = await search(`kind=MessageEvent&timestamp__gte=${encodeURIComponent(spaced)}`);
+    expect(fromSpaced.items.map((item) => item.id)).toEqual(messages.slice(2).map((item) => item.id));
+    for (const bound of ['yesterday', '2024-02-30T10:00:00']) {
+      const refused = await server.call('GET', `/api/conversations/${id}/events/search?timestamp__gte=${bound}`);
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.json)).toContain('timestamp__gte');
+    }
 
     const count = async (query: string) =>
       (await server.call('GET', `/api/conversations/${id}/events/count?${query}`)).json;

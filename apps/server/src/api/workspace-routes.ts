@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { naiveUtcTimestamp } from '../internal/query-datetime.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { BashCommands } from '../workspace/bash-commands.js';
 import { confinePath } from '../workspace/confine-path.js';
@@ -22,9 +23,23 @@ const executeBashSchema = z.object({
   cwd: filePathSchema.nullish(),
   timeout: z.number().int().min(1).max(86_400).default(300),
 });
+/** A time bound on shell events, whose timestamps are naive UTC (the reference's `utc_now()`); see query-datetime.ts. */
+function utcBound() {
+  return z
+    .string()
+    .max(64)
+    .transform((value, context) => {
+      const bound = naiveUtcTimestamp(value);
+      if (bound === undefined) context.addIssue({ code: 'custom', message: 'not an ISO 8601 datetime' });
+      return bound ?? z.NEVER;
+    });
+}
+
 const bashSearchSchema = z.object({
   kind__eq: z.enum(['BashCommand', 'BashOutput']).optional(),
   command_id__eq: z.uuid().optional(),
+  timestamp__gte: utcBound().optional(),
+  timestamp__lt: utcBound().optional(),
   order__gt: z.coerce.number().int().optional(),
   sort_order: z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']).default('TIMESTAMP'),
   page_id: z.string().optional(),

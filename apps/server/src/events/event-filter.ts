@@ -1,6 +1,7 @@
-import { type AnyEvent, type ContentPart, eventTimestamp } from '@x/events';
+import type { AnyEvent, ContentPart } from '@x/events';
 import type { EventFilterQuery } from '../api/request-schemas.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import { naiveLocalTimestamp } from '../internal/query-datetime.js';
 
 /** The reference matches `kind` against the Python class path (§11.3); we accept these and bare kinds. */
 export const QUALIFIED_EVENT_KINDS: Readonly<Record<string, string>> = {
@@ -32,19 +33,17 @@ export function kindOfFilter(value: string): string {
   return dot === -1 ? value : value.slice(dot + 1);
 }
 
-const ZONED = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
-
 /**
  * §11.3: a timezone-aware bound is converted to the server's local time and made naive; a naive one is
- * taken as local. Both are then compared as strings with the events' naive local timestamps.
+ * taken as local. Both are then compared as strings with the events' naive local timestamps, so a bound that is
+ * no datetime (which the reference's pydantic refuses) is a 422 naming the field, never a silent string compare.
  */
 export function normalizeTimestampBound(value: string, field: string): string {
-  if (!ZONED.test(value)) return value;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) {
+  const naive = naiveLocalTimestamp(value);
+  if (naive === undefined) {
     throw new InvalidRequestError(`${field}: not an ISO 8601 datetime: ${JSON.stringify(value)}`, { statusCode: 422 });
   }
-  return eventTimestamp(date);
+  return naive;
 }
 
 function partsText(parts: readonly ContentPart[] | undefined): string[] {

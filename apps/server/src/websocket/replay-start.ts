@@ -1,5 +1,5 @@
-import { eventTimestamp } from '@x/events';
 import type { EventLogLike } from '@x/store';
+import { naiveLocalTimestamp } from '../internal/query-datetime.js';
 
 /** Where a subscription starts in the log, or why the query cannot be served. */
 export type ReplayStart = { readonly fromIndex: number } | { readonly invalid: string };
@@ -55,27 +55,4 @@ async function firstIndexAtOrAfter(log: EventLogLike, threshold: string): Promis
     else high = middle;
   }
   return low;
-}
-
-const ISO_DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/**
- * The reference's normalisation: a timezone-aware value is converted to server local time and made
- * naive; a naive value is taken as local time as it is. The result has the event timestamp format.
- */
-export function naiveLocalTimestamp(value: string): string | undefined {
-  const match = ISO_DATETIME.exec(value.trim());
-  if (match === null) return undefined;
-  const [, date, time, fraction = '', zone] = match;
-  const seconds = time!.length === 5 ? `${time}:00` : time!;
-  const micros = fraction.slice(1).padEnd(6, '0').slice(0, 6);
-  if (zone === undefined) return `${date}T${seconds}.${micros}`;
-  const parsed = new Date(`${date}T${seconds}${zone.toUpperCase() === 'Z' ? 'Z' : normaliseOffset(zone)}`);
-  if (Number.isNaN(parsed.getTime())) return undefined;
-  // Date keeps whole milliseconds only; keep the value's own sub-second digits instead.
-  return `${eventTimestamp(parsed).slice(0, 19)}.${micros}`;
-}
-
-function normaliseOffset(zone: string): string {
-  return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
 }

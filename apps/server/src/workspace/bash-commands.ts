@@ -31,6 +31,9 @@ export type BashEvent = BashCommandEvent | BashOutputEvent;
 export interface BashSearch {
   kind__eq?: 'BashCommand' | 'BashOutput' | undefined;
   command_id__eq?: string | undefined;
+  /** Naive UTC bounds in the events' timestamp format (`naiveUtcTimestamp`): compared as strings. */
+  timestamp__gte?: string | undefined;
+  timestamp__lt?: string | undefined;
   order__gt?: number | undefined;
   sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC';
   page_id?: string | undefined;
@@ -259,6 +262,8 @@ export class BashCommands {
         (query.kind__eq === undefined || event.kind === query.kind__eq) &&
         (query.command_id__eq === undefined ||
           (event.kind === 'BashOutput' ? event.command_id : event.id) === query.command_id__eq) &&
+        (query.timestamp__gte === undefined || event.timestamp >= query.timestamp__gte) &&
+        (query.timestamp__lt === undefined || event.timestamp < query.timestamp__lt) &&
         (query.order__gt === undefined || (event.kind === 'BashOutput' && event.order > query.order__gt)),
     );
     if (query.sort_order === 'TIMESTAMP_DESC') matching = matching.reverse();
