@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { naiveUtcTimestamp } from '../internal/query-datetime.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { BashCommands } from '../workspace/bash-commands.js';
+import { BashEventNotFoundError } from '../workspace/bash-event-not-found-error.js';
 import { confinePath } from '../workspace/confine-path.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
 import { filePathSchema } from './request-schemas.js';
@@ -148,6 +149,40 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
         },
       },
       async (request) => bash.search(request.query),
+    );
+
+    app.get(
+      '/api/bash/bash_events/:event_id',
+      {
+        schema: {
+          tags: ['workspace'],
+          operationId: 'getBashEvent',
+          summary: 'One shell command or output by id (404 if this server keeps none)',
+          params: z.object({ event_id: z.string().min(1).max(200) }),
+          response: { 200: bashEventSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const event = bash.get(request.params.event_id);
+        if (event === undefined) throw new BashEventNotFoundError(request.params.event_id);
+        return event;
+      },
+    );
+
+    app.delete(
+      '/api/bash/bash_events',
+      {
+        schema: {
+          tags: ['workspace'],
+          operationId: 'clearBashEvents',
+          summary: 'Forget every shell command and output kept so far (running commands go on)',
+          response: {
+            200: z.object({ cleared_count: z.number().int() }).describe('How many events were forgotten'),
+            ...errors,
+          },
+        },
+      },
+      async () => ({ cleared_count: bash.clear() }),
     );
   });
 }

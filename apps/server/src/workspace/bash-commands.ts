@@ -74,7 +74,7 @@ export class BashCommands {
   readonly #sandboxing: ServerSandboxing;
   /** One sandbox per workspace root commands ran in, opened on first use. */
   readonly #sandboxes = new Map<string, Promise<Sandbox>>();
-  readonly #events: BashEvent[] = [];
+  #events: BashEvent[] = [];
   /**
    * Commands whose output is not closed yet, by the pid of their shell (the leader of its own process group), and
    * whether that shell has exited (background jobs may still hold the output open).
@@ -254,6 +254,13 @@ export class BashCommands {
 
   get(id: string): BashEvent | undefined {
     return this.#events.find((event) => event.id === id);
+  }
+
+  /** Forgets every event kept so far (the reference's `DELETE /bash_events`); running commands go on recording. */
+  clear(): number {
+    const count = this.#events.length;
+    this.#events = [];
+    return count;
   }
 
   search(query: BashSearch): { items: BashEvent[]; next_page_id: string | null } {

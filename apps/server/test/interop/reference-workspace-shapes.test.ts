@@ -113,6 +113,8 @@ describe('the reference RemoteWorkspace against our server', () => {
     for (const [method, path] of [
       ['POST', '/api/bash/start_bash_command'],
       ['GET', '/api/bash/bash_events/search'],
+      ['GET', '/api/bash/bash_events/some-id'],
+      ['DELETE', '/api/bash/bash_events'],
       ['POST', '/api/file/upload?path=/tmp/x'],
       ['GET', '/api/file/download?path=/tmp/x'],
       ['POST', '/api/conversations/00000000-0000-4000-8000-000000000000/fork'],

@@ -40,3 +40,33 @@ describe('bash event search by time', () => {
     }
   });
 });
+
+describe('one shell event by id, and clearing them (the reference’s bash_events routes)', () => {
+  it('answers an event by id, 404 for an unknown one, and forgets them all on DELETE', async () => {
+    const ran = await api('POST', '/api/bash/execute_bash_command', {
+      command: 'echo kept',
+      cwd: workspace,
+      timeout: 30,
+    });
+    const output = ran.json as Info;
+    // execute_bash_command answers the last output with the command's whole output; the event itself keeps its piece.
+    const byId = await api('GET', `/api/bash/bash_events/${output.id as string}`);
+    expect(byId).toMatchObject({
+      status: 200,
+      json: { id: output.id, kind: 'BashOutput', command_id: output.command_id },
+    });
+    const command = (await search('')).items.find((event) => event.id === output.command_id);
+    expect((await api('GET', `/api/bash/bash_events/${output.command_id as string}`)).json).toEqual(command);
+
+    const unknown = await api('GET', '/api/bash/bash_events/no-such-event');
+    expect(unknown.status).toBe(404);
+    expect(JSON.stringify(unknown.json)).toContain('no-such-event');
+
+    const kept = (await api('GET', '/api/bash/bash_events/search?limit=100')).json as { items: Info[] };
+    const cleared = await api('DELETE', '/api/bash/bash_events');
+    expect(cleared).toEqual({ status: 200, json: { cleared_count: kept.items.length } });
+    expect(kept.items.length).toBeGreaterThanOrEqual(2);
+    expect(((await api('GET', '/api/bash/bash_events/search')).json as { items: Info[] }).items).toEqual([]);
+    expect((await api('GET', `/api/bash/bash_events/${output.id as string}`)).status).toBe(404);
+  });
+});
