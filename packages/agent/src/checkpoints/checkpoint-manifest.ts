@@ -2,6 +2,13 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CheckpointDamagedError } from './errors/checkpoint-damaged-error.js';
 
+/**
+ * The permission bits a checkpoint keeps and a restore gives back: never setuid or setgid. A restore writes files
+ * with the server's own identity, outside the sandbox; a set-id bit the agent gave its file (or a hostile
+ * manifest names) would make the server create a set-id program of the agent's choosing on the host.
+ */
+export const CHECKPOINT_MODE_BITS = 0o1777;
+
 /** One regular file of a workspace checkpoint. */
 export const checkpointFileSchema = z.object({
   /** Path relative to the workspace, `/`-separated. */
@@ -11,7 +18,7 @@ export const checkpointFileSchema = z.object({
   size: z.number().int().nonnegative(),
   /** Modification time when captured: a later capture trusts the hash while size and mtime are unchanged. */
   mtime_ms: z.number(),
-  /** Permission bits (e.g. 0o755 for an executable). */
+  /** Permission bits (e.g. 0o755 for an executable); set-id bits are dropped (`CHECKPOINT_MODE_BITS`). */
   mode: z.number().int().nonnegative(),
 });
 export type CheckpointFile = z.infer<typeof checkpointFileSchema>;

@@ -1,5 +1,5 @@
 import { mkdir, realpath } from 'node:fs/promises';
-import { type CheckpointManifest, checkRestorableTree } from './checkpoint-manifest.js';
+import { CHECKPOINT_MODE_BITS, type CheckpointManifest, checkRestorableTree } from './checkpoint-manifest.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import {
   pruneEmptyParents,
@@ -41,7 +41,9 @@ export async function restoreWorkspace(options: {
 
   const toWrite = target.files.filter((file) => {
     const existing = present.get(file.path);
-    return existing === undefined || existing.sha256 !== file.sha256 || existing.mode !== file.mode;
+    return (
+      existing === undefined || existing.sha256 !== file.sha256 || existing.mode !== (file.mode & CHECKPOINT_MODE_BITS)
+    );
   });
   const toLink = target.symlinks.filter((link) => presentLinks.get(link.path) !== link.target);
   const wanted = new Set([...target.files.map((file) => file.path), ...target.symlinks.map((link) => link.path)]);

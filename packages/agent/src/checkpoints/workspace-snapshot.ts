@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
-import type { CheckpointFile, CheckpointManifest, SkippedFile } from './checkpoint-manifest.js';
+import {
+  CHECKPOINT_MODE_BITS,
+  type CheckpointFile,
+  type CheckpointManifest,
+  type SkippedFile,
+} from './checkpoint-manifest.js';
 import { type ListedEntry, listDirectory, readWorkspaceFile } from './internal/confined-entries.js';
 
 /**
@@ -52,7 +57,7 @@ export async function snapshotWorkspace(
       if (!info.isFile()) continue;
       const cached = known.get(path);
       if (cached !== undefined && cached.size === info.size && cached.mtime_ms === info.mtimeMs && stable(cached)) {
-        files.push({ ...cached, mode: info.mode & 0o7777 });
+        files.push({ ...cached, mode: info.mode & CHECKPOINT_MODE_BITS });
         continue;
       }
       let loaded: { content: Buffer; mtime_ms: number; mode: number };

@@ -3,6 +3,7 @@ import { type FileHandle, lstat, open, readdir, readlink, rm, rmdir, symlink } f
 import { join } from 'node:path';
 import { openOrCreateDirectory, openVerifiedDirectory } from '../../paths/verified-directory.js';
 import { WorkspacePathError } from '../../paths/workspace-path-error.js';
+import { CHECKPOINT_MODE_BITS } from '../checkpoint-manifest.js';
 
 // Checkpoints read and write the workspace with the server's authority while the agent's background processes
 // (the sandboxed shell session outlives a step) may still be changing it: a directory swapped for a link to the
@@ -98,7 +99,7 @@ export async function readWorkspaceFile(
       try {
         const info = await handle.stat();
         if (!info.isFile()) throw new WorkspacePathError(path, 'it is not a regular file', { problem: 'not_regular' });
-        return { content: await handle.readFile(), mtime_ms: info.mtimeMs, mode: info.mode & 0o7777 };
+        return { content: await handle.readFile(), mtime_ms: info.mtimeMs, mode: info.mode & CHECKPOINT_MODE_BITS };
       } finally {
         await handle.close();
       }
@@ -122,10 +123,12 @@ export async function writeWorkspaceFile(
 ): Promise<void> {
   await inParent(realRoot, path, true, async (entry) => {
     await removeAnything(realRoot, entry, path);
-    const handle = await open(entry, CREATE_FLAGS, file.mode);
+    // Masked here too, where the file is made: a manifest written before the mask, or by someone else, may name them.
+    const mode = file.mode & CHECKPOINT_MODE_BITS;
+    const handle = await open(entry, CREATE_FLAGS, mode);
     try {
       await handle.writeFile(file.content);
-      await handle.chmod(file.mode);
+      await handle.chmod(mode);
       const seconds = file.mtimeMs / 1000;
       await handle.utimes(seconds, seconds);
     } finally {
