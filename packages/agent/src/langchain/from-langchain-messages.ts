@@ -103,8 +103,9 @@ function assistantMessage(
       ? {}
       : {
           tool_calls: calls.map((call, callIndex) => ({
-            // LangChain lets a call go without an id; an action needs one to be answered.
-            id: call.id ?? `langchain-call-${index}-${callIndex}`,
+            // LangChain lets a call go without an id (or with an empty one); an action needs one to be answered, and
+            // calls of one turn need distinct ones to be told apart.
+            id: call.id || `langchain-call-${index}-${callIndex}`,
             type: 'function' as const,
             function: { name: call.name, arguments: call.arguments },
           })),
