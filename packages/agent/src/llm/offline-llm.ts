@@ -18,7 +18,9 @@ export type OfflineScript = OfflineTurn[] | ((request: LLMRequest, turnIndex: nu
 
 export type OfflineLLMOptions = { usageId?: string } & ({ script: OfflineScript } | { recording: RecordedResponse[] });
 
-const offlineModel = 'offline';
+/** The offline model's name (always): stats record only a model's name, and budgets count its tokens as free. */
+export const OFFLINE_MODEL_NAME = 'offline';
+const offlineModel = OFFLINE_MODEL_NAME;
 
 // Deterministic stand-in for a tokenizer: about four characters per token, at least one.
 function roughTokens(text: string): number {
