@@ -125,6 +125,17 @@ describe('ConversationBudget.status', () => {
   });
 });
 
+describe('ConversationBudget.set', () => {
+  it('keeps the replies of unknown cost another process noted since this one last read the record', async () => {
+    const { budget, store } = setup();
+    await budget.set(1);
+    const record = await readBudgetRecord(store, 'c');
+    await store.write(`c/${BUDGET_FILE}`, JSON.stringify({ ...record, unknown_cost_responses: ['elsewhere'] }));
+    await budget.set(2);
+    expect(await readBudgetRecord(store, 'c')).toMatchObject({ max_usd: 2, unknown_cost_responses: ['elsewhere'] });
+  });
+});
+
 describe('ConversationBudget.noteResponse', () => {
   it('counts a reply that reported any token as known cost, and one without usage as unknown', async () => {
     const { budget } = setup();
@@ -134,6 +145,13 @@ describe('ConversationBudget.noteResponse', () => {
     await budget.noteResponse(fakeLLM(), reply('no-usage', null));
     await budget.noteResponse(fakeLLM(), reply('zero-usage', { prompt: 0, completion: 0 }));
     expect((await budget.status()).unknownCost.responses).toEqual(['no-usage', 'zero-usage']);
+  });
+
+  it('records nothing without a budget in force', async () => {
+    const { budget, store } = setup();
+    await budget.noteResponse(fakeLLM(), reply('no-usage', null));
+    expect(await store.exists(`c/${BUDGET_FILE}`)).toBe(false);
+    expect((await budget.status()).unknownCost.responses).toEqual([]);
   });
 
   it('keeps a budget another process raised while this one ran', async () => {

@@ -19,6 +19,9 @@ describe('deepEqual', () => {
     expect(deepEqual({}, [])).toBe(false);
     expect(deepEqual(['a'], { 0: 'a' })).toBe(false);
     expect(deepEqual({ 0: 'a' }, ['a'])).toBe(false);
+    // A tool argument may well be named `length`.
+    expect(deepEqual({ 0: 'a', length: 1 }, ['a'])).toBe(false);
+    expect(deepEqual(['a'], { 0: 'a', length: 1 })).toBe(false);
   });
 
   it('compares arrays item by item, length included', () => {
