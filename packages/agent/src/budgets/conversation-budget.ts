@@ -5,7 +5,7 @@ import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { type Budget, type BudgetInput, parseBudget } from './budget.js';
 import { type BudgetRecord, type BudgetStop, readBudgetRecord, writeBudgetRecord } from './budget-record.js';
-import { type ActiveBudget, budgetStopDetail, checkBudget } from './check-budget.js';
+import { type ActiveBudget, type BudgetStopFigures, budgetStopDetail, checkBudget } from './check-budget.js';
 import { estimateNextCallUsd, pricingOf } from './estimate-next-call.js';
 import { spendOf } from './spend.js';
 
@@ -94,7 +94,9 @@ export class ConversationBudget {
   async noteResponse(llm: LLM, response: LLMResponse): Promise<void> {
     const usage = response.usage;
     if (llm.offline || (usage !== null && usage.prompt_tokens + usage.completion_tokens > 0)) return;
-    const record = await this.#load(false);
+    // Read afresh before writing back: a record cached since the run began would undo a budget another process
+    // set meanwhile. Replies without usage are rare, so the read costs little.
+    const record = await this.#load(true);
     if (this.#budgets(record).length === 0) return;
     this.#record = { ...record, unknown_cost_responses: [...record.unknown_cost_responses, response.id] };
     await writeBudgetRecord(this.#host.store, this.#host.directory, this.#record);
@@ -120,19 +122,13 @@ export class ConversationBudget {
    */
   async guard(): Promise<{ proceed: true } | { proceed: false; reason: string }> {
     const host = this.#host;
-    const record = await this.#load(false);
-    const budgets = this.#budgets(record);
-    if (budgets.length === 0 || host.hasPendingActions()) return { proceed: true };
-    const llm = host.llm();
-    const stats = host.stats();
-    const stop = checkBudget({
-      budgets,
-      spend: spendOf(stats),
-      model: llm.model,
-      modelPriceKnown: pricingOf(llm) !== undefined,
-      nextCallEstimateUsd: estimateNextCallUsd(llm, stats),
-      unknownCostResponses: record.unknown_cost_responses,
-    });
+    const cached = await this.#load(false);
+    if (this.#budgets(cached).length === 0 || host.hasPendingActions()) return { proceed: true };
+    // The record cached since the run began decides most steps; a stop is decided (and written) only on a fresh
+    // read, so a budget another process raised meanwhile is honoured and never overwritten with the stale one.
+    if (this.#check(cached) === undefined) return { proceed: true };
+    const record = await this.#load(true);
+    const stop = this.#check(record);
     if (stop === undefined) return { proceed: true };
     const detail = budgetStopDetail(stop);
     const error = createEvent('ConversationErrorEvent', { source: 'environment', code: 'MaxBudgetReached', detail });
@@ -144,6 +140,21 @@ export class ConversationBudget {
     };
     await writeBudgetRecord(host.store, host.directory, this.#record);
     return { proceed: false, reason: detail };
+  }
+
+  #check(record: BudgetRecord): BudgetStopFigures | undefined {
+    const budgets = this.#budgets(record);
+    if (budgets.length === 0) return undefined;
+    const llm = this.#host.llm();
+    const stats = this.#host.stats();
+    return checkBudget({
+      budgets,
+      spend: spendOf(stats),
+      model: llm.model,
+      modelPriceKnown: pricingOf(llm) !== undefined,
+      nextCallEstimateUsd: estimateNextCallUsd(llm, stats),
+      unknownCostResponses: record.unknown_cost_responses,
+    });
   }
 
   #budgets(record: BudgetRecord): ActiveBudget[] {

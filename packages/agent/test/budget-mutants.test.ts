@@ -1,0 +1,34 @@
+// Budgets with the offline model, end to end: the README promises it costs $0, so a budget must not stop it as a
+// model of unknown cost once it has spent tokens.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, createOfflineLLM, defaultTools } from '../src/index.js';
+import { type Harness, startHarness } from './support/harness.js';
+
+let harness: Harness;
+afterEach(async () => {
+  await harness?.close();
+});
+
+describe('a money budget with the offline model', () => {
+  it('runs to the end: its tokens cost $0, they are not an unknown cost', async () => {
+    harness = await startHarness([]);
+    const llm = createOfflineLLM({
+      script: [
+        { toolCalls: [{ name: 'think', arguments: { thought: 'one' } }] },
+        { toolCalls: [{ name: 'think', arguments: { thought: 'two' } }] },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
+      ],
+    });
+    const { conversation } = await harness.conversation({
+      agent: new Agent({ llm, tools: defaultTools() }),
+      budget: 1,
+    });
+    await conversation.sendMessage('think twice');
+    const result = await conversation.run();
+    expect(result.stoppedBeforeModelCall).toBe(undefined);
+    expect(result.status).toBe('finished');
+    const status = await conversation.budgetStatus();
+    expect(status).toMatchObject({ spentUsd: 0, unknownCost: { usageIds: [], responses: [] }, lastStop: null });
+    await conversation.close();
+  });
+});
