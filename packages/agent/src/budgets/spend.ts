@@ -1,4 +1,5 @@
 import type { ConversationStatsSnapshot, MetricsSnapshot } from '../llm/metrics.js';
+import { OFFLINE_MODEL_NAME } from '../llm/offline-llm.js';
 
 /** What a conversation spent, as its stats (folded out of the log) tell. */
 export interface Spend {
@@ -30,5 +31,5 @@ export function spendOf(stats: ConversationStatsSnapshot): Spend {
  * known price, not an unknown one. Stats record only the model's name, so the name is what tells it.
  */
 function isOffline(metrics: MetricsSnapshot): boolean {
-  return metrics.model_name === 'offline';
+  return metrics.model_name === OFFLINE_MODEL_NAME;
 }
