@@ -9,6 +9,13 @@ const refusal = (where: string, reason: string) =>
   expect.objectContaining({ code: 'unsupported_content', message: expect.stringContaining(`${where}: ${reason}`) });
 
 describe('userMessageContent', () => {
+  it('takes text as text parts not marked for prompt caching (the agent places its own cache marks), empty text as none', () => {
+    const text = (value: string) => ({ cache_prompt: false, type: 'text', text: value });
+    expect(userMessageContent('Hi', 'messages[0]')).toEqual([text('Hi')]);
+    expect(userMessageContent('', 'messages[0]')).toEqual([]);
+    expect(userMessageContent([{ type: 'text', text: 'Look' }], 'messages[0]')).toEqual([text('Look')]);
+  });
+
   it('takes a pre-1.0 binary image part, as inline data or by URL, like an image part', () => {
     expect(
       userMessageContent(
