@@ -24,6 +24,14 @@ describe('runContextContent at its bounds', () => {
     expect(runContextContent([])).toBeUndefined();
   });
 
+  it('is one text part for the model, not marked for prompt caching (it changes from run to run)', () => {
+    expect(runContextContent([{ description: 'page', value: '/a' }])).toEqual({
+      cache_prompt: false,
+      type: 'text',
+      text: "<context>\nContext the user's application gives for this request:\n\npage:\n/a\n</context>",
+    });
+  });
+
   it('accepts MAX_CONTEXT_ENTRIES entries and refuses one more, saying how many it got', () => {
     expect(runContextContent(entries(MAX_CONTEXT_ENTRIES))?.text).toContain(`entry ${MAX_CONTEXT_ENTRIES - 1}:\nv`);
     expect(() => runContextContent(entries(MAX_CONTEXT_ENTRIES + 1))).toThrow(
