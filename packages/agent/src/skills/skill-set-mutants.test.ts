@@ -111,6 +111,17 @@ describe('agent_context JSON', () => {
     expect(parseAgentContext({ system_message_suffix: null })).toEqual({ skills: [] });
   });
 
+  it('refuses two skills of one name, as the reference AgentContext does, naming the second', () => {
+    const skills = [
+      { name: 'deploy', content: 'one' },
+      { name: 'other', content: 'x' },
+      { name: 'deploy', content: 'two' },
+    ];
+    expect(() => parseAgentContext({ skills })).toThrow(
+      new InvalidSkillError('agent_context.skills[2]', "duplicate skill name 'deploy'"),
+    );
+  });
+
   it('refuses an agent_context that is not an object, and names the field of a malformed skill', () => {
     for (const value of ['', 0, false, []]) expect(() => parseAgentContext(value)).toThrow(InvalidSkillError);
     expect(() =>
