@@ -43,6 +43,7 @@ interface Received {
 /** How each task ends, by its text: `<state>` or `<state>:<status message>`. */
 const endings: Record<string, TaskState> = {
   input: TaskState.TASK_STATE_INPUT_REQUIRED,
+  draft: TaskState.TASK_STATE_INPUT_REQUIRED,
   auth: TaskState.TASK_STATE_AUTH_REQUIRED,
   reject: TaskState.TASK_STATE_REJECTED,
   cancel: TaskState.TASK_STATE_CANCELED,
@@ -79,6 +80,19 @@ async function startRemote() {
           metadata: undefined,
         }),
       );
+      if (kind === 'draft') {
+        const artifact = { artifactId: 'draft', name: 'draft', description: '', parts: [textPart('a draft')] };
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: { ...artifact, metadata: undefined, extensions: [] },
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        );
+      }
       const state = endings[kind];
       if (state !== undefined) {
         bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(state), metadata: undefined }));
@@ -177,6 +191,10 @@ describe('an A2A sub-agent', () => {
     expect(remote.received[1]?.taskId).toBe(remote.received[0]?.taskId);
     await send('message:done');
     expect(remote.received[2]?.taskId).toBe(remote.received[0]?.taskId);
+  });
+
+  it('asks with the status message, not the draft artifact, when a task with an artifact needs input', async () => {
+    expect(await send('draft:is this right?')).toBe('The remote agent needs more input: is this right?');
   });
 
   it('fails a task the remote rejects or cancels, with what it said', async () => {
