@@ -20,6 +20,7 @@ afterEach(async () => {
 const userMessage = (...texts: string[]): Message => ({
   role: 'user',
   content: texts.map((text) => ({ type: 'text', text, cache_prompt: false })),
+  thinking_blocks: [],
 });
 
 describe('SkillSet', () => {
@@ -58,6 +59,7 @@ describe('SkillSet', () => {
         { type: 'image', image_urls: ['data:image/png;base64,AAAA'], cache_prompt: false },
         { type: 'text', text: 'please', cache_prompt: false },
       ],
+      thinking_blocks: [],
     };
     expect(set.activate(message, [])).toEqual({
       activatedSkills: [],
