@@ -33,7 +33,10 @@ export const agentContextJsonSchema = z.looseObject({
   load_project_skills: z.boolean().optional(),
 });
 
-/** Reads the reference's `agent_context` JSON; a malformed skill throws `InvalidSkillError` naming its index. */
+/**
+ * Reads the reference's `agent_context` JSON; a malformed skill, or a second skill of one name, throws
+ * `InvalidSkillError` naming its index.
+ */
 export function parseAgentContext(value: unknown): AgentContextOptions {
   const parsed = agentContextJsonSchema.safeParse(value ?? {});
   if (!parsed.success) {
@@ -47,6 +50,14 @@ export function parseAgentContext(value: unknown): AgentContextOptions {
     }
     return skill.data;
   });
+  // The reference's AgentContext refuses two skills of one name (which of them would a trigger or invoke_skill mean?).
+  const seen = new Set<string>();
+  for (const [index, skill] of skills.entries()) {
+    if (seen.has(skill.name)) {
+      throw new InvalidSkillError(`agent_context.skills[${index}]`, `duplicate skill name '${skill.name}'`);
+    }
+    seen.add(skill.name);
+  }
   const { system_message_suffix: systemSuffix, user_message_suffix: userSuffix } = parsed.data;
   return {
     skills,
