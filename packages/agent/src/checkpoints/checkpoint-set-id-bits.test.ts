@@ -32,9 +32,9 @@ describe('checkpoints and set-id bits', () => {
     const taken = await snapshotWorkspace(setId, undefined, (hash, content) => objects.putBlob(hash, content));
     expect(taken.files[0]?.mode).toBe(0o755);
     // Taken again with the first as `current`, the size-and-mtime shortcut must mask the bits too.
-    const again = await snapshotWorkspace(setId, { ...taken, taken_ms: Date.now() + 60_000 }, () => undefined);
+    const again = await snapshotWorkspace(setId, { ...taken, taken_ms: Date.now() + 60_000 }, async () => undefined);
     expect(again.files[0]?.mode).toBe(0o755);
-    const plain = await snapshotWorkspace(await workspaceWithTool(0o755), undefined, () => undefined);
+    const plain = await snapshotWorkspace(await workspaceWithTool(0o755), undefined, async () => undefined);
     expect(checkpointId(taken)).toBe(checkpointId(plain));
   });
 
