@@ -1,20 +1,11 @@
 // How an A2A sub-agent reads each way a remote task can end, against `@a2a-js/sdk`'s own server classes on
 // 127.0.0.1: the executor below ends each task as its text asks (input or authorization required, rejected,
 // canceled, a stream that ends while working, a direct message, no answer at all).
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type AgentCard, type Part, TaskState } from '@a2a-js/sdk';
-import {
-  AgentEvent,
-  type AgentExecutor,
-  DefaultRequestHandler,
-  defaultServerCallContextBuilder,
-  InMemoryTaskStore,
-  JsonRpcTransportHandler,
-  UnauthenticatedUser,
-} from '@a2a-js/sdk/server';
+import { type Part, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createA2aSubAgentType, RemoteAgentError, type RemoteSubAgent } from '../src/index.js';
+import { serveA2aExecutor } from './support/a2a-remote-agent.js';
 
 const textPart = (text: string): Part => ({
   content: { $case: 'text', value: text },
@@ -101,65 +92,12 @@ async function startRemote() {
     },
     async cancelTask() {},
   };
-  let card: AgentCard | undefined;
-  let handler: JsonRpcTransportHandler | undefined;
-  const server = createServer((request, response) => {
-    void (async () => {
-      if (request.method === 'GET' && request.url === '/.well-known/agent-card.json') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(card));
-        return;
-      }
-      const context = defaultServerCallContextBuilder({
-        extensions: undefined,
-        user: new UnauthenticatedUser(),
-        headers: request.headers,
-        requestedVersion: '1.0',
-      });
-      const result = await (handler as JsonRpcTransportHandler).handle(await readBody(request), context);
-      if (typeof (result as AsyncGenerator)[Symbol.asyncIterator] === 'function') {
-        response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        for await (const event of result as AsyncGenerator) response.write(`data: ${JSON.stringify(event)}\n\n`);
-        response.end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(result));
-    })().catch((error: unknown) => {
-      response.writeHead(500).end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  card = {
+  const served = await serveA2aExecutor(executor, {
     name: 'states test agent',
     description: 'Ends tasks as asked',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
-    provider: undefined,
-    documentationUrl: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
     skills: [],
-    signatures: [],
-    iconUrl: undefined,
-  } as AgentCard;
-  handler = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), executor));
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { url, received, close };
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  });
+  return { ...served, received };
 }
 
 let remote: Awaited<ReturnType<typeof startRemote>>;

@@ -3,10 +3,10 @@
 // the model has not seen is recorded on a user message of no text (its `extended_content`, as the context of a user
 // message is) and is in the model's next request; one it has seen (the last recorded) is not recorded again.
 import { randomUUID } from 'node:crypto';
-import type { BaseEvent, Context, Tool } from '@ag-ui/core';
+import type { Context, Tool } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
-import { collect, XAgent } from '../support/ag-ui-agent.js';
+import { runToEnd as run, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -39,13 +39,6 @@ async function contextMessages(threadId: string): Promise<[string, string][]> {
     if (context === undefined) return [];
     return [[event.llm_message.content.map((part) => ('text' in part ? part.text : '')).join(''), context.text]];
   });
-}
-
-/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
-async function run(agent: XAgent, parameters: Parameters<XAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
-  const events = collect(agent);
-  await agent.runAgent(parameters).catch(() => undefined);
-  return events;
 }
 
 /** The model's last request: its messages as JSON, and how often `text` occurs in it. */

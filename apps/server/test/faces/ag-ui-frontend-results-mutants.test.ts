@@ -5,10 +5,10 @@
 // is not a frontend call waiting for it (no call id, an unknown one, a server tool's call awaiting confirmation) is
 // refused, recording nothing.
 import { randomUUID } from 'node:crypto';
-import type { BaseEvent, Message, Tool } from '@ag-ui/core';
+import type { Message, Tool } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
-import { collect, XAgent } from '../support/ag-ui-agent.js';
+import { runToEnd as run, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -29,13 +29,6 @@ const pickColor: Tool = {
 async function logOf(threadId: string) {
   const conversation = await (await server.built.manager.require(threadId)).open();
   return conversation.log.range(0, conversation.log.length);
-}
-
-/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
-async function run(agent: XAgent, parameters: Parameters<XAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
-  const events = collect(agent);
-  await agent.runAgent(parameters).catch(() => undefined);
-  return events;
 }
 
 /** A thread whose model called `pick_color` as `callId`: its run ended waiting for the client's result. */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseEvent, Tool } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
-import { collect, XAgent } from '../support/ag-ui-agent.js';
+import { runToEnd as run, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -27,13 +27,6 @@ const pickColor: Tool = {
 async function logOf(threadId: string) {
   const conversation = await (await server.built.manager.require(threadId)).open();
   return { conversation, events: await conversation.log.range(0, conversation.log.length) };
-}
-
-/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
-async function run(agent: XAgent, parameters: Parameters<XAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
-  const events = collect(agent);
-  await agent.runAgent(parameters).catch(() => undefined);
-  return events;
 }
 
 /** A thread whose model called `pick_color` (call id `callId`): the run ended waiting for the client. */

@@ -3,12 +3,12 @@
 // context and the shared state (one key is enough) on the last; a frontend call's result is recorded after a server
 // restart even when the input no longer offers the tool (the server keeps no client tools across a restart).
 import { randomUUID } from 'node:crypto';
-import type { BaseEvent, Tool } from '@ag-ui/core';
+import type { Tool } from '@ag-ui/core';
 import { startScriptedLLMServer } from '@x/agent/testing';
 import type { MessageEvent } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer, tempDir } from '../helpers.js';
-import { collect, XAgent } from '../support/ag-ui-agent.js';
+import { runToEnd as run, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -19,13 +19,6 @@ afterAll(async () => {
   await server.stop();
   await removeDir(server.dataDir);
 });
-
-/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
-async function run(agent: XAgent, parameters: Parameters<XAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
-  const events = collect(agent);
-  await agent.runAgent(parameters).catch(() => undefined);
-  return events;
-}
 
 describe('AG-UI run input', () => {
   it('records each user message of a new thread’s history in order, the context and a one-key state on the last', async () => {

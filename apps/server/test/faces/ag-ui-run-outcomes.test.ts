@@ -2,11 +2,10 @@
 // HttpAgent against `x serve`): a run that ended in error is a RUN_ERROR carrying the status and the logged error, a
 // run interrupted by the user is RUN_FINISHED `cancelled`, and a confirmation interrupt names the action and its call.
 import { randomUUID } from 'node:crypto';
-import type { BaseEvent } from '@ag-ui/core';
 import { getEventError } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, removeDir, startTestServer, type TestServer } from '../helpers.js';
-import { collect, XAgent } from '../support/ag-ui-agent.js';
+import { runToEnd as run, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -17,13 +16,6 @@ afterAll(async () => {
   await server.stop();
   await removeDir(server.dataDir);
 });
-
-/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
-async function run(agent: XAgent, parameters: Parameters<XAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
-  const events = collect(agent);
-  await agent.runAgent(parameters).catch(() => undefined);
-  return events;
-}
 
 describe('AG-UI run outcomes', () => {
   it('ends a run the model failed with RUN_ERROR: the status as code, the logged error as message', async () => {

@@ -3,10 +3,10 @@
 // Patches, shown to the model), context goes on the run's user message (in the log, in the model's request). Bad
 // ones, and frontend tools named like any agent's tool (handoff tools too), get a typed RUN_ERROR and change nothing.
 import { randomUUID } from 'node:crypto';
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
+import type { RunAgentInput } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
-import { collect, XAgent } from '../support/ag-ui-agent.js';
+import { runToEnd as run, XAgent } from '../support/ag-ui-agent.js';
 
 let server: TestServer;
 
@@ -31,13 +31,6 @@ class RawContextAgent extends XAgent {
     const init = super.requestInit(input);
     return { ...init, body: JSON.stringify({ ...JSON.parse(String(init.body)), context: this.rawContext }) };
   }
-}
-
-/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
-async function run(agent: XAgent, parameters: Parameters<XAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
-  const events = collect(agent);
-  await agent.runAgent(parameters).catch(() => undefined);
-  return events;
 }
 
 /** The text of the last user message of the model's last request (content and extended content together). */

@@ -26,6 +26,16 @@ export function collect(agent: HttpAgent): BaseEvent[] {
   return events;
 }
 
+/** Runs and returns the events, resolving also when the run ends with a RUN_ERROR. */
+export async function runToEnd(
+  agent: HttpAgent,
+  parameters: Parameters<HttpAgent['runAgent']>[0] = {},
+): Promise<BaseEvent[]> {
+  const events = collect(agent);
+  await agent.runAgent(parameters).catch(() => undefined);
+  return events;
+}
+
 /** The text of the TEXT_MESSAGE_CONTENT events of one message, in order. */
 export function contentOf(events: readonly BaseEvent[], messageId: string): string[] {
   return events

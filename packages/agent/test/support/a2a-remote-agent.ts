@@ -131,6 +131,41 @@ export async function startRemoteA2aAgent(options: RemoteA2aAgentOptions = {}): 
     async cancelTask() {},
   };
 
+  const served = await serveA2aExecutor(
+    executor,
+    {
+      name: 'remote test agent',
+      description: 'Answers in capitals',
+      skills: [
+        {
+          id: 'shout',
+          name: 'Shout',
+          description: 'Repeats in capitals',
+          tags: ['text'],
+          examples: [],
+          inputModes: [],
+          outputModes: [],
+          securityRequirements: [],
+        },
+      ],
+    },
+    (request) => {
+      const header = request.headers.authorization;
+      authorization = Array.isArray(header) ? header[0] : header;
+    },
+  );
+  return { ...served, received };
+}
+
+/**
+ * Serves `executor` as `@a2a-js/sdk`'s own server classes do (JSON-RPC, SSE for streams, the card at
+ * `/.well-known/agent-card.json`) on 127.0.0.1; `onRequest` sees each request before it is handled.
+ */
+export async function serveA2aExecutor(
+  executor: AgentExecutor,
+  about: Pick<AgentCard, 'name' | 'description' | 'skills'>,
+  onRequest?: (request: IncomingMessage) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
   // The card names the server's URL, known once it listens: both are set then.
   let card: AgentCard | undefined;
   let handler: JsonRpcTransportHandler | undefined;
@@ -141,8 +176,7 @@ export async function startRemoteA2aAgent(options: RemoteA2aAgentOptions = {}): 
         response.end(JSON.stringify(card));
         return;
       }
-      const header = request.headers.authorization;
-      authorization = Array.isArray(header) ? header[0] : header;
+      onRequest?.(request);
       const context = defaultServerCallContextBuilder({
         extensions: undefined,
         user: new UnauthenticatedUser(),
@@ -165,8 +199,7 @@ export async function startRemoteA2aAgent(options: RemoteA2aAgentOptions = {}): 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   card = {
-    name: 'remote test agent',
-    description: 'Answers in capitals',
+    ...about,
     version: '1.0.0',
     supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
     provider: undefined,
@@ -176,25 +209,12 @@ export async function startRemoteA2aAgent(options: RemoteA2aAgentOptions = {}): 
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [
-      {
-        id: 'shout',
-        name: 'Shout',
-        description: 'Repeats in capitals',
-        tags: ['text'],
-        examples: [],
-        inputModes: [],
-        outputModes: [],
-        securityRequirements: [],
-      },
-    ],
     signatures: [],
     iconUrl: undefined,
   } as AgentCard;
   handler = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), executor));
   return {
     url,
-    received,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
