@@ -1,29 +1,11 @@
 // How an A2A sub-agent reads each way a remote task can end, against `@a2a-js/sdk`'s own server classes on
 // 127.0.0.1: the executor below ends each task as its text asks (input or authorization required, rejected,
 // canceled, a stream that ends while working, a direct message, no answer at all).
-import { type Part, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createA2aSubAgentType, RemoteAgentError, type RemoteSubAgent } from '../src/index.js';
-import { serveA2aExecutor } from './support/a2a-remote-agent.js';
-
-const textPart = (text: string): Part => ({
-  content: { $case: 'text', value: text },
-  metadata: undefined,
-  filename: '',
-  mediaType: 'text/plain',
-});
-
-const agentMessage = (text: string) => ({
-  messageId: `agent-${text}`,
-  contextId: '',
-  taskId: '',
-  role: 2, // ROLE_AGENT
-  parts: [textPart(text)],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
+import { agentMessage, serveA2aExecutor, textPart } from './support/a2a-remote-agent.js';
 
 interface Received {
   text: string;
@@ -52,13 +34,13 @@ async function startRemote() {
       received.push({ text, taskId, role: context.userMessage.role });
       const [kind = '', said] = text.split(':');
       if (kind === 'message') {
-        bus.publish(AgentEvent.message({ ...agentMessage(said ?? ''), contextId }));
+        bus.publish(AgentEvent.message({ ...agentMessage(`agent-${said ?? ''}`, said ?? ''), contextId }));
         bus.finished();
         return;
       }
       const status = (state: TaskState) => ({
         state,
-        message: said === undefined ? undefined : agentMessage(said),
+        message: said === undefined ? undefined : agentMessage(`agent-${said}`, said),
         timestamp: undefined,
       });
       bus.publish(

@@ -30,15 +30,7 @@ function naiveTimestamp(value: string, format: (date: Date) => string): string |
   const match = ISO_DATETIME.exec(text);
   if (match === null) return undefined;
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
-  const fields = [year, month, day, hour, minute, second].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (!existingLocalTime(fields)) return undefined;
+  if (!existingLocalTime([year, month, day, hour, minute, second].map(Number))) return undefined;
   const micros = fraction.padEnd(6, '0').slice(0, 6);
   const naive = `${year}-${month}-${day}T${hour}:${minute}:${second}`;
   if (zone === undefined) return `${naive}.${micros}`;
@@ -55,10 +47,11 @@ const ISO_DATETIME =
 /** pydantic's rule: seconds up to 2e10 in magnitude, milliseconds beyond. */
 function unixTime(value: number, format: (date: Date) => string): string | undefined {
   const ms = Math.abs(value) <= 2e10 ? value * 1000 : value;
-  const date = new Date(ms);
+  const date = new Date(Math.floor(ms));
   if (Number.isNaN(date.getTime())) return undefined;
+  // Date keeps whole milliseconds: the microseconds below them are written from the value itself.
   const micros = Math.round((ms - Math.floor(ms)) * 1000);
-  return `${format(new Date(Math.floor(ms))).slice(0, 23)}${String(micros).padStart(3, '0')}`;
+  return `${format(date).slice(0, 23)}${String(micros).padStart(3, '0')}`;
 }
 
 function existingLocalTime([year, month, day, hour, minute, second]: readonly number[]): boolean {

@@ -3,7 +3,7 @@
 // an artifact streamed in two appended chunks, or fails it when asked to; it can report what each task spent.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AgentCard, type Part, TaskState } from '@a2a-js/sdk';
+import { type AgentCard, type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
   type AgentExecutor,
@@ -21,29 +21,30 @@ export interface RemoteA2aAgent {
   close(): Promise<void>;
 }
 
-const textPart = (text: string): Part => ({
+/** A text part as the SDK's server classes write one. */
+export const textPart = (text: string): Part => ({
   content: { $case: 'text', value: text },
   metadata: undefined,
   filename: '',
   mediaType: 'text/plain',
 });
 
+/** A message of the remote agent's, saying `text`. */
+export const agentMessage = (messageId: string, text: string): Message => ({
+  messageId,
+  contextId: '',
+  taskId: '',
+  role: Role.ROLE_AGENT,
+  parts: [textPart(text)],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+
 function status(state: TaskState, text?: string) {
   return {
     state,
-    message:
-      text === undefined
-        ? undefined
-        : {
-            messageId: `status-${state}`,
-            contextId: '',
-            taskId: '',
-            role: 2, // ROLE_AGENT
-            parts: [textPart(text)],
-            metadata: undefined,
-            extensions: [],
-            referenceTaskIds: [],
-          },
+    message: text === undefined ? undefined : agentMessage(`status-${state}`, text),
     timestamp: undefined,
   };
 }
