@@ -27,6 +27,7 @@ const TINY: Record<string, string> = {
   BENCH_STEPS: '20',
   BENCH_WARMUP_STEPS: '5',
   BENCH_VIEWER_EVENTS: '200',
+  BENCH_LISTING_CONVERSATIONS: '200',
 };
 
 /** Workspace packages with a `bench` script, as `pnpm bench` (turbo) runs them. */

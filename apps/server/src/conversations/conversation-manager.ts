@@ -9,6 +9,7 @@ import { resolveWorkingDir } from '../workspace/working-dir.js';
 import { type BuildAgentOptions, buildAgent, buildAgents, storableAgentConfig, storableAgents } from './build-agent.js';
 import { ClientTools } from './client-tools.js';
 import { ConversationDeletions } from './conversation-deletions.js';
+import { ConversationEntries } from './conversation-entries.js';
 import { hooksOfRequest } from './conversation-hooks.js';
 import type { ConversationManagerOptions } from './conversation-manager-options.js';
 import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
@@ -37,8 +38,7 @@ export class ConversationManager implements EventSocketHost {
   readonly store: FileStore;
   readonly #options: ConversationManagerOptions;
   readonly #deps: ManagedConversationDeps;
-  /** hex → the conversation, or undefined while its meta.json has not been read. */
-  readonly #entries = new Map<string, ManagedConversation | undefined>();
+  readonly #entries = new ConversationEntries();
   readonly #loading = new Map<string, Promise<ManagedConversation | undefined>>();
   readonly #creating = new Map<string, Promise<{ conversation: ManagedConversation; created: boolean }>>();
   /** Each conversation's guarded view of the store, revoked when it is deleted. */
@@ -71,6 +71,7 @@ export class ConversationManager implements EventSocketHost {
       now: options.now,
       signingKey: options.signingKey,
       clientTools: new ClientTools(),
+      hold: (conversation) => this.#entries.hold(conversation),
     };
   }
 
@@ -80,7 +81,7 @@ export class ConversationManager implements EventSocketHost {
     // Deletes a crash (or a failing store) cut short are finished first: a deleted conversation never comes back.
     await manager.#deletions.finishInterrupted(options.store, options.logger);
     for (const hex of await listConversationDirectories(options.store)) {
-      if (!manager.#deletions.isDeleted(hex)) manager.#entries.set(hex, undefined);
+      if (!manager.#deletions.isDeleted(hex)) manager.#entries.setUnread(hex);
     }
     options.logger.info(
       { conversations: manager.#entries.size, store: options.persistenceDir },
@@ -96,7 +97,7 @@ export class ConversationManager implements EventSocketHost {
     if (hex === undefined) throw new InvalidConversationIdError(id);
     // Another replica may have created it since this one listed the store.
     if (!this.#entries.has(hex) && this.#options.shared !== undefined && !this.#deletions.isDeleted(hex)) {
-      if (await this.store.exists(`${hex}/meta.json`)) this.#entries.set(hex, undefined);
+      if (await this.store.exists(`${hex}/meta.json`)) this.#entries.setUnread(hex);
     }
     if (!this.#entries.has(hex)) return undefined;
     const known = this.#entries.get(hex);
@@ -121,7 +122,7 @@ export class ConversationManager implements EventSocketHost {
     const guard = guardConversationStore(this.store, hyphenate(hex));
     const conversation = new ManagedConversation(meta, { ...this.#deps, store: guard.store });
     this.#guards.set(conversation, guard);
-    this.#entries.set(hex, conversation);
+    this.#entries.set(conversation);
     return conversation;
   }
 
@@ -130,8 +131,10 @@ export class ConversationManager implements EventSocketHost {
    * are open, the least recently used of the rest (unused for a tenth of that at least). Conversations in use
    * (running, watched by an event socket, being opened) are never released. Returns how many were released.
    */
-  releaseIdle(): Promise<number> {
-    return releaseIdleConversations(this.#entries.values(), { ...this.#options, logger: this.logger });
+  async releaseIdle(): Promise<number> {
+    const released = await releaseIdleConversations(this.#entries.held(), { ...this.#options, logger: this.logger });
+    this.#entries.holdWeakly(released);
+    return released.length;
   }
 
   /** True when the conversation was opened and found damaged (listings leave it out). */
@@ -270,7 +273,7 @@ export class ConversationManager implements EventSocketHost {
     this.#guards.set(managed, guard);
     await managed.saveMeta();
     this.#deletions.forget(hex);
-    this.#entries.set(hex, managed);
+    this.#entries.set(managed);
     this.#listChanges.emit();
     this.logger.info({ conversationId: managed.id, model: agent.llm.model }, 'conversation created');
     managed.publishFullState();
@@ -323,7 +326,7 @@ export class ConversationManager implements EventSocketHost {
     };
     await writeConversationMeta(this.store, meta);
     this.#deletions.forget(hex);
-    this.#entries.set(hex, undefined);
+    this.#entries.setUnread(hex);
     this.#listChanges.emit();
     const conversation = await this.require(hex);
     await conversation.open();
@@ -354,7 +357,7 @@ export class ConversationManager implements EventSocketHost {
         await this.#guards.get(conversation)?.revoke();
       },
       onNotDeleted: () => {
-        this.#entries.set(hex, conversation);
+        this.#entries.set(conversation);
         this.#listChanges.emit();
       },
     });
@@ -369,9 +372,7 @@ export class ConversationManager implements EventSocketHost {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#releaseTimer !== undefined) clearInterval(this.#releaseTimer);
-    const open = [...this.#entries.values()].filter(
-      (conversation): conversation is ManagedConversation => conversation?.isOpen === true,
-    );
+    const open = [...this.#entries.held()].filter((conversation) => conversation.isOpen);
     const running = open.filter((conversation) => conversation.isRunning);
     await Promise.all(
       running.map((conversation) =>

@@ -40,7 +40,7 @@ async function sweep(
     logger,
   });
   const open = conversations.filter((c): c is FakeConversation => c?.isOpen === true).map((c) => c.id);
-  return { released, open };
+  return { released: released.length, open };
 }
 
 afterEach(() => {

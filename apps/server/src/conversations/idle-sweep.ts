@@ -36,12 +36,12 @@ export function startIdleSweep(options: IdleSweepOptions, sweep: () => Promise<u
 /**
  * Releases the open conversations not used for `idleReleaseMs`, then, while more than `maxOpenConversations`
  * are open, the least recently used of the rest (unused for a tenth of that at least). Conversations in use
- * (running, watched by an event socket, being opened) are never released. Returns how many were released.
+ * (running, watched by an event socket, being opened) are never released. Returns those released.
  */
 export async function releaseIdleConversations(
   conversations: Iterable<ManagedConversation | undefined>,
   options: IdleSweepOptions & { logger: FastifyBaseLogger },
-): Promise<number> {
+): Promise<ManagedConversation[]> {
   const idleMs = options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS;
   const maxOpen = options.maxOpenConversations ?? DEFAULT_MAX_OPEN_CONVERSATIONS;
   const now = (options.now ?? Date.now)();
@@ -49,7 +49,7 @@ export async function releaseIdleConversations(
     .filter((conversation): conversation is ManagedConversation => conversation?.isOpen === true)
     .sort((a, b) => a.lastUsed - b.lastUsed);
   let stillOpen = open.length;
-  let released = 0;
+  const released: ManagedConversation[] = [];
   for (const conversation of open) {
     const unused = now - conversation.lastUsed;
     const due = idleMs > 0 && unused >= idleMs;
@@ -57,7 +57,7 @@ export async function releaseIdleConversations(
     if (!(due || overLimit) || !conversation.isReleasable) continue;
     try {
       if (await conversation.release()) {
-        released += 1;
+        released.push(conversation);
         stillOpen -= 1;
       }
     } catch (error) {

@@ -27,6 +27,11 @@ export interface ManagedConversationDeps {
    * a single server's listing index follows live statuses, titles and update times with it.
    */
   onMetaChange?: ((meta: ConversationMeta) => void) | undefined;
+  /**
+   * Told when the conversation must stay in memory: it has just opened, or failed to open (its damage is
+   * remembered). The manager holds closed conversations weakly, and an open one must never be collected.
+   */
+  hold?: ((conversation: { readonly hex: string }) => void) | undefined;
   /** The clock idle release reads (tests inject one); default `Date.now`. */
   now?: (() => number) | undefined;
   /** Signs every event the conversation appends (the server's `signingKey`). */

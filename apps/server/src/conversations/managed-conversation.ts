@@ -150,6 +150,7 @@ export class ManagedConversation implements SocketConversation {
         if (this.#deletion.isDeleted) throw new ConversationDeletedError(this.id);
         const damaged = ConversationDamagedError.of(this.id, error);
         this.#damage = damaged.reason;
+        this.#deps.hold?.(this);
         throw damaged;
       })
       .finally(() => {
@@ -209,6 +210,7 @@ export class ManagedConversation implements SocketConversation {
 
   #attach(conversation: Conversation): void {
     this.#conversation = conversation;
+    this.#deps.hold?.(this);
     void this.refreshSubConversations();
     conversation.subscribe((event, index) => {
       if (event.kind === 'ObservationEvent' && event.tool_name === 'delegate') void this.refreshSubConversations();

@@ -1,4 +1,5 @@
-import { getHeapSnapshot } from 'node:v8';
+import { getHeapSnapshot, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * Counts the live objects of each named class in a V8 heap snapshot (taking one collects garbage first, so
@@ -25,4 +26,14 @@ export async function countHeapObjects(classNames: readonly string[]): Promise<R
     if (count !== undefined) wanted.set(name, count + 1);
   }
   return Object.fromEntries(wanted);
+}
+
+/**
+ * Collects garbage now, weak references included: waits one turn of the event loop first, since V8 keeps the
+ * target of a weak reference read during the current turn alive until that turn ends.
+ */
+export async function collectGarbage(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }

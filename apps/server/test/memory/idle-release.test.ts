@@ -76,9 +76,10 @@ describe('server memory', () => {
     expect(await openCount(server, ids)).toBe(0);
 
     const after = await countHeapObjects(['Conversation', 'ManagedConversation']);
-    // What stays per conversation is its meta (ManagedConversation); its events, state and processes are gone.
+    // Their events, state and processes are gone; what stays of each is at most its meta (ManagedConversation,
+    // held weakly: weak-entries.test.ts).
     expect(after.Conversation).toBe(0);
-    expect(after.ManagedConversation).toBe(before.ManagedConversation);
+    expect(after.ManagedConversation).toBeLessThanOrEqual(before.ManagedConversation as number);
 
     // A released conversation resumes on its next use, with everything it had.
     const info = await server.call('GET', `/api/conversations/${ids[3]}`);

@@ -20,11 +20,13 @@ export interface PathSource {
  * and a lookup is O(1). A `Map` of sliced ids took ~10 MB and a string per id.
  */
 export class PathIdTable {
-  #fingerprints = new Int32Array(1024);
+  // Small at first, grown by doubling: a server holds thousands of short logs open at once (a fixed 12 KB each
+  // was most of what an open conversation kept outside the JS heap).
+  #fingerprints = new Int32Array(16);
   /** Paths below this index have their fingerprint. */
   #fingerprinted = 0;
   /** index + 1 per slot (0: empty), keyed by fingerprint; at most half full. */
-  #slots = new Int32Array(2048);
+  #slots = new Int32Array(32);
   /** Paths below this index are in `#slots`. */
   #placed = 0;
 
