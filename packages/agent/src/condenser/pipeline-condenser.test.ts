@@ -55,6 +55,30 @@ describe('PipelineCondenser', () => {
     expect(second.seen).toHaveLength(0);
   });
 
+  it('gives every condenser the caller’s context', async () => {
+    const contexts: unknown[] = [];
+    const remember: Condenser = {
+      async condense(view, context) {
+        contexts.push(context);
+        return view;
+      },
+      handlesCondensationRequests: () => false,
+      toJSON: () => ({ kind: 'Remember' }),
+    };
+    const context = { llm: fakeLLM(), signal: new AbortController().signal };
+    await new PipelineCondenser([remember, remember]).condense(viewOf(messageEvents(2)), context);
+    expect(contexts).toEqual([context, context]);
+  });
+
+  it('keeps its own list: changing the array it was built from changes nothing', async () => {
+    const children: Condenser[] = [new NoOpCondenser()];
+    const pipeline = new PipelineCondenser(children);
+    children.push(recording(() => condensationEvent()).condenser);
+    const view = viewOf(messageEvents(2));
+    expect(await pipeline.condense(view)).toBe(view);
+    expect(pipeline.toJSON()).toEqual({ condensers: [{ kind: 'NoOpCondenser' }], kind: 'PipelineCondenser' });
+  });
+
   it('returns the view when empty, and handles requests iff a child does', async () => {
     const view = viewOf(messageEvents(2));
     expect(await new PipelineCondenser([]).condense(view)).toBe(view);

@@ -53,7 +53,8 @@ export async function runHook(hook: HookDefinition, input: HookInput, options: R
       workspace: options.workspace,
       sessionId: input.session_id ?? '',
       eventType: input.event_type,
-      ...(input.tool_name === null ? {} : { toolName: input.tool_name }),
+      // As the reference (`if event.tool_name:`): an empty name is no tool.
+      ...(input.tool_name ? { toolName: input.tool_name } : {}),
       ...(options.env === undefined ? {} : { extra: options.env }),
     }),
     stdin: JSON.stringify(input),
