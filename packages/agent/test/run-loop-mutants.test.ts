@@ -1,14 +1,19 @@
 // What the run loop promises around its edges: a finished conversation takes no further step, stuck detection
 // follows the conversation's own setting (kept across a resume), a failure is announced as the reference announces
 // it (status first, then the error), and the result carries only what happened.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AnyEvent } from '@x/events';
 import { createMemoryFileStore, EventLog, type FileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   Agent,
   Conversation,
   type ConversationOptions,
   createOfflineLLM,
+  defineTool,
   finishTool,
   RUN_STATE_KEY,
   thinkTool,
@@ -125,5 +130,41 @@ describe('the run loop', () => {
     );
     expect(conversation.state.execution_status).toBe('error');
     await conversation.close();
+  });
+
+  it('stops before the next step when paused as the last event of a step is announced', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'x-run-loop-pause-'));
+    try {
+      const trace: number[] = [];
+      const step = defineTool({
+        name: 'step',
+        description: 'Records the step.',
+        parameters: z.object({ turn: z.number() }),
+        execute: ({ turn }) => {
+          trace.push(turn);
+          return { content: `step ${turn}` };
+        },
+      });
+      const llm = createOfflineLLM({
+        script: (_request, turn) => ({ toolCalls: [{ name: 'step', arguments: { turn } }] }),
+      });
+      // Files on disk: the pause's events are still being written when the step returns.
+      let conversation: Conversation | undefined;
+      conversation = await Conversation.create({
+        agent: new Agent({ llm, tools: [step] }),
+        workspace: dir,
+        persistenceDir: dir,
+        durability: 'none',
+        onEvent: (event) => {
+          if (event.kind === 'ObservationEvent' && trace.length === 2) void conversation?.pause();
+        },
+      });
+      await conversation.sendMessage('go');
+      expect(await conversation.run()).toMatchObject({ status: 'paused', iterations: 2 });
+      expect(trace).toEqual([0, 1]);
+      await conversation.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+    }
   });
 });
