@@ -49,8 +49,11 @@ export async function forkConversation<Built extends ForkedConversation>(
 }
 
 /** `Conversation.close`: waits for a run in progress, checkpoints, ends what was started, refuses further use. */
-export async function closeConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
-  if (parts.lifecycle.closed) return;
+export function closeConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+  return parts.lifecycle.closeOnce(() => closeNow(owner, parts));
+}
+
+async function closeNow(owner: PartsOwner, parts: ConversationParts): Promise<void> {
   await parts.runs.ended();
   await parts.extensions.endSession();
   await parts.events.settled();

@@ -47,10 +47,15 @@ export interface PartsOwner {
   blockMessage(messageId: string, reason: string): Promise<void>;
 }
 
-/** Whether the conversation was closed: every call but the reads refuses then. */
+/**
+ * Whether the conversation was closed: every call but the reads refuses then. From the moment closing begins, a
+ * new run is refused (closing waits only for the run already going, then closes the log and the sandbox), and a
+ * second close waits for the first instead of closing again.
+ */
 export class OpenGuard {
   readonly #id: string;
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   constructor(id: string) {
     this.#id = id;
@@ -64,8 +69,23 @@ export class OpenGuard {
     this.#closed = true;
   }
 
+  /** Runs `close` once (concurrent calls share it; a failed one may be tried again); nothing once closed. */
+  closeOnce(close: () => Promise<void>): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closing ??= close().catch((error: unknown) => {
+      this.#closing = undefined;
+      throw error;
+    });
+    return this.#closing;
+  }
+
   assertOpen(): void {
     if (this.#closed) throw new ConversationClosedError(this.#id);
+  }
+
+  /** Refuses a new run once the conversation is closed or closing. */
+  assertAcceptsRuns(): void {
+    if (this.#closed || this.#closing !== undefined) throw new ConversationClosedError(this.#id);
   }
 }
 

@@ -192,7 +192,7 @@ export class Conversation {
 
   /** Runs the agent until it stops; a failure is recorded and thrown (`ConversationRunError`). One run at a time. */
   async run(options: RunOptions = {}): Promise<RunResult> {
-    this.#assertOpen();
+    this.#parts.lifecycle.assertAcceptsRuns();
     return runConversation(this, this.#parts, options);
   }
 
