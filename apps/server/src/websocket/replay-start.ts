@@ -4,11 +4,16 @@ import { naiveLocalTimestamp } from '../internal/query-datetime.js';
 /** Where a subscription starts in the log, or why the query cannot be served. */
 export type ReplayStart = { readonly fromIndex: number } | { readonly invalid: string };
 
+/** How the reference's server (pydantic) reads a boolean query value, case-insensitively. */
+const TRUE_VALUES = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_VALUES = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
 /**
  * Resolves the query of `/sockets/events/{id}` to the first log index to send. Our extension
  * `from_index=N` / `after_event_id=<id>` wins over the reference's `resend_mode` (`all`, `since` with
  * `after_timestamp`; the deprecated `resend_all=true` means `all`); without any of them the socket gets
- * live events only, from the log's length now.
+ * live events only, from the log's length now. A `resend_mode` or `resend_all` the reference would refuse is
+ * refused too: read as "no replay", a typo would silently cost the client every event it asked for.
  */
 export async function resolveReplayStart(query: URLSearchParams, log: EventLogLike): Promise<ReplayStart> {
   const fromIndex = query.get('from_index');
@@ -28,7 +33,14 @@ export async function resolveReplayStart(query: URLSearchParams, log: EventLogLi
     if (index < 0) return { invalid: `after_event_id names no event of this conversation: ${afterEventId}` };
     return { fromIndex: index + 1 };
   }
-  const mode = query.get('resend_mode') ?? (query.get('resend_all') === 'true' ? 'all' : null);
+  const resendMode = query.get('resend_mode');
+  if (resendMode !== null && resendMode !== 'all' && resendMode !== 'since') {
+    return { invalid: `resend_mode must be all or since, got ${JSON.stringify(resendMode)}` };
+  }
+  const resendAllText = query.get('resend_all');
+  const resendAll = resendAllText === null ? false : queryBoolean(resendAllText);
+  if (resendAll === undefined) return { invalid: `resend_all must be a boolean, got ${JSON.stringify(resendAllText)}` };
+  const mode = resendMode ?? (resendAll ? 'all' : null);
   if (mode === 'all') return { fromIndex: 0 };
   if (mode === 'since') {
     const after = query.get('after_timestamp');
@@ -38,6 +50,14 @@ export async function resolveReplayStart(query: URLSearchParams, log: EventLogLi
     return { fromIndex: await firstIndexAtOrAfter(log, threshold) };
   }
   return { fromIndex: log.length };
+}
+
+/** A boolean query value as the reference's server reads it; undefined when it is none. */
+function queryBoolean(value: string): boolean | undefined {
+  const lowered = value.toLowerCase();
+  if (TRUE_VALUES.has(lowered)) return true;
+  if (FALSE_VALUES.has(lowered)) return false;
+  return undefined;
 }
 
 /**

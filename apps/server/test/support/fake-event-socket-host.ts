@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AnyEvent, Message } from '@x/events';
-import { createMemoryFileStore, EventLog } from '@x/store';
+import { createMemoryFileStore, EventLog, type FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   attachEventSockets,
@@ -13,12 +13,21 @@ import {
 /** A conversation of the fake host: a real EventLog on a memory store, plus hooks for the tests. */
 export interface FakeConversation extends SocketConversation {
   readonly log: EventLog;
+  /** The store under `log` (its events are in `<id>/events`), for a second writer such as another replica. */
+  readonly store: FileStore;
   /** Messages received through `sendUserMessage`, in order. */
   readonly received: Message[];
   /** Publishes a published-only event to the current subscribers. */
   publish(event: AnyEvent): void;
   /** Makes `sendUserMessage` throw this error from now on. */
   failWith(error: Error | undefined): void;
+  /** How many sockets listen for published-only events now (each live socket adds one, a closed one removes it). */
+  publishedListeners(): number;
+  /**
+   * Runs `callback` once, right after the next socket subscribes to published-only events: after its full_state
+   * snapshot and before its pull loop has sent any event of the log, so the test knows where the socket stands.
+   */
+  whenSubscribed(callback: () => void): void;
 }
 
 export interface LogRecord {
@@ -79,17 +88,21 @@ export async function startFakeSocketServer(
     httpServer,
     logs,
     async addConversation(id) {
-      const log = await EventLog.open(createMemoryFileStore(), { dir: `${id}/events`, pollIntervalMs: 50 });
+      const store = createMemoryFileStore();
+      const log = await EventLog.open(store, { dir: `${id}/events`, pollIntervalMs: 50 });
       const listeners = new Set<(event: AnyEvent) => void>();
       const received: Message[] = [];
+      const subscribedHooks: (() => void)[] = [];
       let failure: Error | undefined;
       const conversation: FakeConversation = {
         id,
         log,
+        store,
         received,
         fullState: () => ({ id, execution_status: 'idle', events: log.length }),
         onPublished(listener) {
           listeners.add(listener);
+          for (const hook of subscribedHooks.splice(0)) hook();
           return () => listeners.delete(listener);
         },
         async sendUserMessage(message) {
@@ -101,6 +114,10 @@ export async function startFakeSocketServer(
         },
         failWith(error) {
           failure = error;
+        },
+        publishedListeners: () => listeners.size,
+        whenSubscribed(callback) {
+          subscribedHooks.push(callback);
         },
       };
       conversations.set(id, conversation);
