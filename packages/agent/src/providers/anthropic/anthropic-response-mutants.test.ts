@@ -55,6 +55,17 @@ describe.each([false, true])('an Anthropic reply (streaming: %s)', (stream) => {
     expect(response).toMatchObject({ finishReason: 'length', providerFinishReason: 'max_tokens' });
   });
 
+  it('reads a lone tool call with its id and its input as JSON text', async () => {
+    const llm = await llmAnswering([
+      { toolCalls: [{ id: 'toolu_only', name: 'finish', arguments: { message: 'x' } }] },
+    ]);
+    const response = await complete(llm, [user('finish')]);
+    expect(response.message.tool_calls).toEqual([
+      { id: 'toolu_only', name: 'finish', arguments: '{"message":"x"}', origin: 'completion' },
+    ]);
+    expect(response).toMatchObject({ finishReason: 'tool_calls', providerFinishReason: 'tool_use' });
+  });
+
   it('keeps thinking and redacted thinking byte for byte, and the follow-up carries them back', async () => {
     const llm = await llmAnswering(
       [
