@@ -99,6 +99,26 @@ describe('Gemini request contents', () => {
     });
   });
 
+  it('sends no empty text part and no empty turn (Gemini rejects both)', async () => {
+    const body = await sent([
+      { role: 'user', content: [text('Start.'), text('')], thinking_blocks: [] },
+      { role: 'assistant', content: [text('')], thinking_blocks: [] },
+      { role: 'user', content: [text('Go on.')], thinking_blocks: [] },
+      {
+        role: 'assistant',
+        content: [text('')],
+        thinking_blocks: [],
+        tool_calls: [{ id: 'call_1', name: 'finish', arguments: '{"message":"done"}', origin: 'completion' }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', name: 'finish', content: [text('done')], thinking_blocks: [] },
+    ]);
+    expect(body.contents).toEqual([
+      { role: 'user', parts: [{ text: 'Start.' }, { text: 'Go on.' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'call_1', name: 'finish', args: { message: 'done' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'call_1', name: 'finish', response: { output: 'done' } } }] },
+    ]);
+  });
+
   it('sends every system text in systemInstruction, in order', async () => {
     const body = await sent([
       { role: 'system', content: [text('Be brief.'), text('Use metric units.')], thinking_blocks: [] },
