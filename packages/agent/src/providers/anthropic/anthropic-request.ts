@@ -4,6 +4,8 @@ import { type LLMRequest, normalizeMessages } from '../../llm/llm.js';
 import type { AnthropicLLMConfig, AnthropicPromptCaching } from './anthropic-config.js';
 
 const ephemeral = { type: 'ephemeral' as const };
+/** Anthropic rejects a request with more `cache_control` marks than this. */
+const maxCacheMarks = 4;
 
 interface AnthropicTool {
   name: string;
@@ -22,8 +24,11 @@ export function anthropicParams(config: AnthropicLLMConfig, model: string, reque
   }));
   const caching = cachingOf(config.promptCaching);
   if (caching) applyCacheControl(rendered.system, tools, rendered.messages, caching);
-  const budget = config.thinking && 'budgetTokens' in config.thinking ? config.thinking.budgetTokens : 0;
-  const maxTokens = Math.max(config.maxOutputTokens ?? 8192, budget + 1024);
+  const budget = config.thinking && 'budgetTokens' in config.thinking ? config.thinking.budgetTokens : undefined;
+  const requested = config.maxOutputTokens ?? 8192;
+  // Anthropic wants max_tokens above the thinking budget; the 1024 on top leaves room for the answer.
+  // Without a budget the configured limit holds as given (a small one caps cost and latency).
+  const maxTokens = budget === undefined ? requested : Math.max(requested, budget + 1024);
   return {
     model,
     max_tokens: maxTokens,
@@ -53,7 +58,8 @@ function cacheable(block: AnthropicContentBlock | undefined): block is Anthropic
 
 /**
  * Anthropic caches the prefix up to each marked block: the system prompt, the tool list, and the last
- * user turns (so the next call reads what this one wrote).
+ * user turns (so the next call reads what this one wrote). The turns get the marks the system prompt
+ * and the tools leave of Anthropic's four, so a large `recentTurns` never makes the request invalid.
  */
 function applyCacheControl(
   system: AnthropicTextBlock[],
@@ -61,12 +67,19 @@ function applyCacheControl(
   messages: AnthropicMessageParam[],
   caching: Required<AnthropicPromptCaching>,
 ): void {
-  const lastSystem = system[system.length - 1];
-  if (caching.system && lastSystem) lastSystem.cache_control = ephemeral;
-  const lastTool = tools[tools.length - 1];
-  if (caching.tools && lastTool) lastTool.cache_control = ephemeral;
   let marked = 0;
-  for (let index = messages.length - 1; index >= 0 && marked < caching.recentTurns; index--) {
+  const lastSystem = system[system.length - 1];
+  if (caching.system && lastSystem) {
+    lastSystem.cache_control = ephemeral;
+    marked += 1;
+  }
+  const lastTool = tools[tools.length - 1];
+  if (caching.tools && lastTool) {
+    lastTool.cache_control = ephemeral;
+    marked += 1;
+  }
+  const limit = Math.min(maxCacheMarks, marked + caching.recentTurns);
+  for (let index = messages.length - 1; index >= 0 && marked < limit; index--) {
     const message = messages[index];
     if (message?.role !== 'user') continue;
     const last = message.content[message.content.length - 1];
