@@ -6,7 +6,10 @@ export interface AnthropicPromptCaching {
   system?: boolean;
   /** Mark the last tool definition (default true). */
   tools?: boolean;
-  /** Mark the last block of this many most recent user turns (default 2; Anthropic allows 4 marks in all). */
+  /**
+   * Mark the last block of this many most recent user turns (default 2). Anthropic allows 4 marks in all: the
+   * turns get only those the system prompt and tools leave (the most recent turns first).
+   */
   recentTurns?: number;
 }
 
