@@ -32,17 +32,19 @@ export function anthropicFinishReason(reason: string | null): LLMFinishReason | 
 }
 
 /**
- * The assistant Message of a reply: text blocks as text parts, thinking and redacted-thinking blocks
+ * The assistant Message of a reply: its text blocks as one text part, thinking and redacted-thinking blocks
  * (signatures and data kept byte for byte) as `thinking_blocks` with their text joined into
  * `reasoning_content`, tool_use blocks as tool calls (input as JSON text).
  */
 export function anthropicMessage(reply: AnthropicReply): Message {
-  const content: TextContent[] = [];
+  // Several text blocks (around tool calls, with citations) are one answer: joined into the one text part an
+  // LLMResponse holds, as the reference's LiteLLM joins them.
+  let text = '';
   const thinking: AnyThinkingBlock[] = [];
   const calls: MessageToolCall[] = [];
   for (const block of reply.content) {
     if (block.type === 'text' && 'text' in block) {
-      if (block.text !== '') content.push({ cache_prompt: false, type: 'text', text: block.text });
+      text += block.text;
     } else if (block.type === 'thinking' && 'thinking' in block) {
       thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
     } else if (block.type === 'redacted_thinking' && 'data' in block) {
@@ -56,6 +58,7 @@ export function anthropicMessage(reply: AnthropicReply): Message {
       });
     }
   }
+  const content: TextContent[] = text === '' ? [] : [{ cache_prompt: false, type: 'text', text }];
   const message: Message = { role: 'assistant', content, thinking_blocks: thinking };
   if (calls.length > 0) message.tool_calls = calls;
   const texts = thinking.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : []));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { geminiFinishReason } from './gemini-reply.js';
+import { geminiFinishReason, geminiMessage } from './gemini-reply.js';
 
 describe('geminiFinishReason', () => {
   it.each([
@@ -28,5 +28,22 @@ describe('geminiFinishReason', () => {
     expect(geminiFinishReason('STOP', true)).toBe('tool_calls');
     expect(geminiFinishReason(undefined, true)).toBe('tool_calls');
     expect(geminiFinishReason(undefined, false)).toBeNull();
+  });
+});
+
+describe('geminiMessage', () => {
+  it('joins the text parts around a function call into the one text part a response holds (as the stream does)', () => {
+    const message = geminiMessage(
+      [
+        { text: 'Reading it. ' },
+        { functionCall: { id: 'call_1', name: 'terminal', args: { command: 'ls' } } },
+        { text: 'Then done.' },
+        { text: 'thinking', thought: true },
+      ],
+      'resp_1',
+    );
+    expect(message.content).toEqual([{ cache_prompt: false, type: 'text', text: 'Reading it. Then done.' }]);
+    expect(message.tool_calls?.map((call) => call.name)).toEqual(['terminal']);
+    expect(message.reasoning_content).toBe('thinking');
   });
 });

@@ -38,11 +38,12 @@ export function geminiFinishReason(raw: string | undefined, hasCalls: boolean): 
 }
 
 /**
- * The assistant Message of a reply: text parts as text, thought parts as `reasoning_content`, function
+ * The assistant Message of a reply: its text parts as one text part, thought parts as `reasoning_content`, function
  * calls as tool calls whose ids carry their thought signatures.
  */
 export function geminiMessage(parts: readonly GeminiPart[], responseId: string): Message {
-  const content: TextContent[] = [];
+  // Several text parts are one answer, joined into the one text part an LLMResponse holds (streamed or not).
+  let text = '';
   const thoughts: string[] = [];
   const calls: MessageToolCall[] = [];
   for (const part of parts) {
@@ -56,9 +57,10 @@ export function geminiMessage(parts: readonly GeminiPart[], responseId: string):
       });
     } else if (typeof part.text === 'string' && part.text !== '') {
       if (part.thought) thoughts.push(part.text);
-      else content.push({ cache_prompt: false, type: 'text', text: part.text });
+      else text += part.text;
     }
   }
+  const content: TextContent[] = text === '' ? [] : [{ cache_prompt: false, type: 'text', text }];
   const message: Message = { role: 'assistant', content, thinking_blocks: [] };
   if (calls.length > 0) message.tool_calls = calls;
   if (thoughts.length > 0) message.reasoning_content = thoughts.join('');
