@@ -12,10 +12,24 @@ const FALSE_VALUES = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
  * Resolves the query of `/sockets/events/{id}` to the first log index to send. Our extension
  * `from_index=N` / `after_event_id=<id>` wins over the reference's `resend_mode` (`all`, `since` with
  * `after_timestamp`; the deprecated `resend_all=true` means `all`); without any of them the socket gets
- * live events only, from the log's length now. A `resend_mode` or `resend_all` the reference would refuse is
- * refused too: read as "no replay", a typo would silently cost the client every event it asked for.
+ * live events only, from the log's length now. A `resend_mode`, `resend_all` or `after_timestamp` the reference
+ * would refuse is refused too, whatever else is asked: read as "no replay", a typo would silently cost the client
+ * every event it asked for.
  */
 export async function resolveReplayStart(query: URLSearchParams, log: EventLogLike): Promise<ReplayStart> {
+  // The reference's query parameters are validated first, whichever applies, as its server validates them.
+  const resendMode = query.get('resend_mode');
+  if (resendMode !== null && resendMode !== 'all' && resendMode !== 'since') {
+    return { invalid: `resend_mode must be all or since, got ${JSON.stringify(resendMode)}` };
+  }
+  const resendAllText = query.get('resend_all');
+  const resendAll = resendAllText === null ? false : queryBoolean(resendAllText);
+  if (resendAll === undefined) return { invalid: `resend_all must be a boolean, got ${JSON.stringify(resendAllText)}` };
+  const after = query.get('after_timestamp');
+  const threshold = after === null ? undefined : naiveLocalTimestamp(after);
+  if (after !== null && threshold === undefined) {
+    return { invalid: `after_timestamp is not an ISO datetime: ${JSON.stringify(after)}` };
+  }
   const fromIndex = query.get('from_index');
   if (fromIndex !== null) {
     if (!/^\d+$/.test(fromIndex) || !Number.isSafeInteger(Number(fromIndex))) {
@@ -33,22 +47,10 @@ export async function resolveReplayStart(query: URLSearchParams, log: EventLogLi
     if (index < 0) return { invalid: `after_event_id names no event of this conversation: ${afterEventId}` };
     return { fromIndex: index + 1 };
   }
-  const resendMode = query.get('resend_mode');
-  if (resendMode !== null && resendMode !== 'all' && resendMode !== 'since') {
-    return { invalid: `resend_mode must be all or since, got ${JSON.stringify(resendMode)}` };
-  }
-  const resendAllText = query.get('resend_all');
-  const resendAll = resendAllText === null ? false : queryBoolean(resendAllText);
-  if (resendAll === undefined) return { invalid: `resend_all must be a boolean, got ${JSON.stringify(resendAllText)}` };
   const mode = resendMode ?? (resendAll ? 'all' : null);
   if (mode === 'all') return { fromIndex: 0 };
-  if (mode === 'since') {
-    const after = query.get('after_timestamp');
-    if (after === null) return { fromIndex: log.length };
-    const threshold = naiveLocalTimestamp(after);
-    if (threshold === undefined) return { invalid: `after_timestamp is not an ISO datetime: ${JSON.stringify(after)}` };
-    return { fromIndex: await firstIndexAtOrAfter(log, threshold) };
-  }
+  // `since` without a timestamp resends nothing, as the reference (which logs a warning).
+  if (mode === 'since' && threshold !== undefined) return { fromIndex: await firstIndexAtOrAfter(log, threshold) };
   return { fromIndex: log.length };
 }
 

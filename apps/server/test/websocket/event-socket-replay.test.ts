@@ -97,6 +97,10 @@ describe('event sockets: subscribe and replay', () => {
     ['from_index=abc', 'from_index must be a non-negative integer'],
     ['after_event_id=no-such-event', 'after_event_id names no event of this conversation: no-such-event'],
     ['resend_mode=since&after_timestamp=yesterday', 'after_timestamp is not an ISO datetime'],
+    // Validated whatever the mode, as the reference's server validates its query.
+    ['resend_mode=all&after_timestamp=yesterday', 'after_timestamp is not an ISO datetime'],
+    ['after_timestamp=', 'after_timestamp is not an ISO datetime'],
+    ['from_index=0&resend_mode=everything', 'resend_mode must be all or since'],
   ])('closes with 1008 naming the problem for %s', async (query, reason) => {
     const client = connectRecording(`${server.wsUrl}/sockets/events/c1?${query}`);
     const closed = await client.closed;
