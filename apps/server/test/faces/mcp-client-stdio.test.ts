@@ -42,6 +42,14 @@ describe('MCP face over stdio, driven by @modelcontextprotocol/sdk', () => {
         isError: true,
         content: [{ type: 'text', text: expect.stringContaining('this host makes no conversations') }],
       });
+      // This host runs its own agent: start_conversation offers no create body, and refuses one.
+      const { tools } = await client.listTools();
+      const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema;
+      expect(Object.keys(schemaOf('start_conversation')?.properties ?? {})).toEqual(['message']);
+      expect(schemaOf('run')?.required).toEqual(['conversation_id']);
+      await expect(
+        client.callTool({ name: 'start_conversation', arguments: { conversation: { agent: {} } } }),
+      ).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_arguments', path: 'arguments.conversation' } });
       const { resources } = await client.listResources();
       expect(resources.map((resource) => resource.uri)).toContain('x://conversations/c1');
     } finally {

@@ -149,6 +149,16 @@ describe('MCP tool annotations, as the SDK client lists them', () => {
   });
 });
 
+describe('input schemas, as the SDK client lists them', () => {
+  it("offers start_conversation's create body where the host takes one, and leaves the other tools' schemas their own", async () => {
+    const client = await connect(recordingHost(0));
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema;
+    expect(Object.keys(schemaOf('start_conversation')?.properties ?? {})).toEqual(['message', 'conversation']);
+    expect(schemaOf('run')?.required).toEqual(['conversation_id']);
+  });
+});
+
 describe('list_conversations pages, through the SDK client', () => {
   it('walks every conversation once, in the host order, following next_cursor until there is none', async () => {
     const client = await connect(recordingHost(5));

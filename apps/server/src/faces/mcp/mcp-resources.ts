@@ -30,11 +30,19 @@ function invalid(uri: string, why: string): McpResourceError {
   );
 }
 
-function integerParam(uri: string, params: URLSearchParams, name: string, fallback: number, max: number): number {
+/** A query parameter's integer in `[range.min, range.max]`; `range.fallback` when it is absent. */
+function integerParam(
+  uri: string,
+  params: URLSearchParams,
+  name: string,
+  range: { fallback: number; min: number; max: number },
+): number {
   const text = params.get(name);
-  if (text === null) return fallback;
+  if (text === null) return range.fallback;
   const value = Number(text);
-  if (!/^\d{1,9}$/.test(text) || value > max) throw invalid(uri, `${name} must be an integer from 0 to ${max}`);
+  if (!/^\d{1,9}$/.test(text) || value < range.min || value > range.max) {
+    throw invalid(uri, `${name} must be an integer from ${range.min} to ${range.max}`);
+  }
   return value;
 }
 
@@ -59,9 +67,12 @@ export function parseResourceUri(uri: string): McpResourceRef {
   for (const name of url.searchParams.keys()) {
     if (name !== 'start' && name !== 'limit') throw invalid(uri, `unknown query parameter '${name}'`);
   }
-  const start = integerParam(uri, url.searchParams, 'start', 0, 999_999_999);
-  const limit = integerParam(uri, url.searchParams, 'limit', DEFAULT_EVENTS_LIMIT, MAX_EVENTS_LIMIT);
-  if (limit === 0) throw invalid(uri, `limit must be an integer from 1 to ${MAX_EVENTS_LIMIT}`);
+  const start = integerParam(uri, url.searchParams, 'start', { fallback: 0, min: 0, max: 999_999_999 });
+  const limit = integerParam(uri, url.searchParams, 'limit', {
+    fallback: DEFAULT_EVENTS_LIMIT,
+    min: 1,
+    max: MAX_EVENTS_LIMIT,
+  });
   return { kind: 'events', conversationId, start, limit };
 }
 

@@ -24,10 +24,6 @@ export class McpSubscriptions {
     this.#max = max;
   }
 
-  get size(): number {
-    return this.#watches.size;
-  }
-
   async subscribe(uri: string): Promise<void> {
     const { conversation } = await resourceConversation(this.#host, uri);
     if (this.#closed || this.#watches.has(uri)) return;

@@ -1,0 +1,95 @@
+// The timing a client cannot arrange over a transport: a subscribe still looking up its conversation when the session
+// ends, and an unsubscribe between a change and its notification. (What clients see is in
+// test/faces/mcp-resources*.test.ts.)
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { McpConversation, McpConversationHost } from './mcp-host.js';
+import { McpSubscriptions } from './mcp-subscriptions.js';
+
+/** A host of one conversation `c1` whose lookups wait for `release`, and whose watches are kept in `listeners`. */
+function watchedHost() {
+  const listeners = new Set<() => void>();
+  let release: () => void = () => undefined;
+  let held = Promise.resolve();
+  const conversation: McpConversation = {
+    id: 'c1',
+    isRunning: false,
+    view: async () => ({
+      conversation_id: 'c1',
+      status: 'idle',
+      final_answer: '',
+      pending_actions: [],
+      event_count: 0,
+    }),
+    sendMessage: async () => undefined,
+    rejectPendingActions: async () => undefined,
+    interrupt: async () => undefined,
+    followRun: async () => undefined,
+    state: async () => ({}),
+    events: async () => ({ events: [], total: 0 }),
+    watch(listener) {
+      const watch = () => listener();
+      listeners.add(watch);
+      return () => listeners.delete(watch);
+    },
+  };
+  const host: McpConversationHost = {
+    acceptsCreateBody: false,
+    create: async () => conversation,
+    find: async (id) => {
+      await held;
+      return id === 'c1' ? conversation : undefined;
+    },
+    list: async () => [{ conversation_id: 'c1', status: 'idle' }],
+  };
+  return {
+    host,
+    listeners,
+    hold() {
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    },
+    release: () => release(),
+    grow: () => {
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+const URI = 'x://conversations/c1';
+
+describe('McpSubscriptions', () => {
+  it('leaves no watch behind when the session ends while a subscribe is still finding its conversation', async () => {
+    const watched = watchedHost();
+    const subscriptions = new McpSubscriptions(watched.host, () => undefined);
+    watched.hold();
+    const subscribing = subscriptions.subscribe(URI);
+    subscriptions.close();
+    watched.release();
+    await subscribing;
+    expect(watched.listeners.size).toBe(0);
+  });
+
+  it('sends one notification for changes close together, and none for a change made before the subscription', async () => {
+    const watched = watchedHost();
+    const notified: string[] = [];
+    const subscriptions = new McpSubscriptions(watched.host, (uri) => notified.push(uri));
+    await subscriptions.subscribe(URI);
+    watched.grow();
+    watched.grow();
+    await nextTurn();
+    expect(notified).toEqual([URI]);
+
+    // Given up, then watched again before the notification went out: the change came before this subscription.
+    watched.grow();
+    subscriptions.unsubscribe(URI);
+    expect(watched.listeners.size).toBe(0);
+    await subscriptions.subscribe(URI);
+    await nextTurn();
+    expect(notified).toEqual([URI]);
+    watched.grow();
+    await nextTurn();
+    expect(notified).toEqual([URI, URI]);
+  });
+});
