@@ -52,6 +52,9 @@ describe('responses.create with stream: true', () => {
 
     expect(events.map((event) => event.type)).toEqual(['response.created', 'response.in_progress', ...ANSWER_EVENTS]);
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_event, index) => index));
+    // The answer is the response's only output item: every event that places it says so, the item's opening too.
+    const placed = events.flatMap((event) => ('output_index' in event ? [[event.type, event.output_index]] : []));
+    expect(placed).toEqual(ANSWER_EVENTS.slice(0, -1).map((type) => [type, 0]));
     const created = events[0] as OpenAI.Responses.ResponseCreatedEvent;
     expect(created.response).toMatchObject({ status: 'in_progress', output: [] });
     const delta = events.find((event) => event.type === 'response.output_text.delta') as

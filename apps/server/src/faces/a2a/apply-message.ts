@@ -88,7 +88,8 @@ async function continueWith(
   const waiting = open.state.execution_status === 'waiting_for_confirmation';
   const confirmation = message.metadata?.confirmation;
   if (waiting && confirmation?.approved !== true) {
-    const reason = confirmation?.reason ?? (text === '' ? 'The user declined the action' : text);
+    // An empty reason says nothing: the answer's text (or the default) is the reason then, not a blank one.
+    const reason = confirmation?.reason || (text === '' ? 'The user declined the action' : text);
     await open.rejectPendingActions(reason);
   } else if (!waiting && text === '') {
     throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
