@@ -36,7 +36,13 @@ afterEach(async () => {
 /** Leases of `owner` that tell `onAcquire` each time the conversation asks for the lease. */
 function leasesOf(owner: string, onAcquire: () => void = () => undefined): Leases {
   const inner = createFileStoreLeases(store, { owner, ttlMs: TTL, clock });
-  return { owner, acquire: (key, options) => (onAcquire(), inner.acquire(key, options)) };
+  return {
+    owner,
+    acquire: (key, options) => {
+      onAcquire();
+      return inner.acquire(key, options);
+    },
+  };
 }
 
 function open(id: string | undefined, options: { leases: Leases; leaseWaitMs?: number }) {
