@@ -44,7 +44,7 @@ async function finished() {
     {
       role: 'user',
       content: [
-        { type: 'image', image_urls: ['https://example.com/a.png'] },
+        { type: 'image', image_urls: ['https://example.com/a.png'], cache_prompt: false },
         { type: 'text', text: 'Change some files', cache_prompt: true },
       ],
       thinking_blocks: [],

@@ -69,7 +69,9 @@ function changesFor(original: AnyEvent, content: EventEdit): Record<string, unkn
     const parts = original.llm_message.content;
     const first = parts.findIndex((part) => part.type === 'text');
     const text = { ...parts[first], type: 'text', text: content };
-    const kept = parts.flatMap((part, index) => (index === first ? [text] : part.type === 'text' ? [] : [part]));
+    const kept = parts.flatMap<unknown>((part, index) =>
+      index === first ? [text] : part.type === 'text' ? [] : [part],
+    );
     return { llm_message: { ...original.llm_message, content: first === -1 ? [text, ...kept] : kept } };
   }
   for (const key of Object.keys(content)) {
