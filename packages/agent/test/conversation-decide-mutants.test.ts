@@ -15,6 +15,7 @@ import {
   createOfflineLLM,
   DecisionConflictError,
   decisionRecordPath,
+  readDecision,
 } from '../src/index.js';
 import { effectTool } from './support/approval-tools.js';
 
@@ -45,7 +46,7 @@ function leasesOf(owner: string, onAcquire: () => void = () => undefined): Lease
   };
 }
 
-function open(id: string | undefined, options: { leases: Leases; leaseWaitMs?: number }) {
+function open(id: string | undefined, options: { leases?: Leases; leaseWaitMs?: number }) {
   const common = {
     agent: new Agent({
       tools: [effectTool],
@@ -103,6 +104,9 @@ describe('decide on a shared conversation', { timeout: 20_000 }, () => {
     });
     expect(records).toMatchObject([{ action_id: action!.id, decision: { kind: 'deny' } }]);
     expect(other.state.execution_status).toBe('idle');
+    // Persisted at once, not only when the object is closed.
+    const base = JSON.parse(await store.read(`${other.directory}/base_state.json`)) as { execution_status?: string };
+    expect(base.execution_status).toBe('idle');
     // Checkpointed: a third object opened now sees the decision's outcome.
     await other.close();
     const reopened = await open(early.id, { leases: leasesOf('c') });
@@ -176,11 +180,17 @@ describe('decide on a shared conversation', { timeout: 20_000 }, () => {
     await conversation.close();
   });
 
-  it('is refused on a closed conversation', async () => {
-    const { conversation, actionId } = await waiting();
-    await conversation.close();
-    await expect(
-      conversation.decide([{ action_id: actionId, decision: { kind: 'approve' } }], { principal: 'alice' }),
-    ).rejects.toBeInstanceOf(ConversationClosedError);
+  it('is refused on a closed conversation, with no decision recorded (shared or not)', async () => {
+    for (const leases of [leasesOf('a'), undefined]) {
+      const conversation = await open(undefined, leases === undefined ? {} : { leases });
+      await conversation.sendMessage('go');
+      expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+      const [action] = await conversation.pendingActions();
+      await conversation.close();
+      await expect(
+        conversation.decide([{ action_id: action!.id, decision: { kind: 'approve' } }], { principal: 'alice' }),
+      ).rejects.toBeInstanceOf(ConversationClosedError);
+      expect(await readDecision(store, conversation.directory, action!.id)).toBeUndefined();
+    }
   });
 });
