@@ -88,6 +88,26 @@ describe('editEvent', () => {
     await conversation.close();
   });
 
+  it('gives a message of text only one text part, and adds one to a message of an image only', async () => {
+    const conversation = await Conversation.create(options());
+    await conversation.sendMessage('Change some files');
+    await conversation.sendMessage({
+      role: 'user',
+      content: [{ type: 'image', image_urls: ['https://example.com/b.png'], cache_prompt: false }],
+      thinking_blocks: [],
+    });
+    const [text, image] = (await conversation.activeBranch()).filter((event) => event.kind === 'MessageEvent');
+    const textCopy = (await conversation.editEvent(text!.id, 'Change other files')) as MessageEvent;
+    expect(textCopy.llm_message.content).toEqual([{ type: 'text', text: 'Change other files', cache_prompt: false }]);
+    const imageCopy = (await conversation.editEvent(image!.id, 'What is this?')) as MessageEvent;
+    expect(imageCopy.llm_message.content).toMatchObject([
+      { type: 'text', text: 'What is this?' },
+      { type: 'image', image_urls: ['https://example.com/b.png'] },
+    ]);
+    expect(imageCopy.llm_message.content).toHaveLength(2);
+    await conversation.close();
+  });
+
   it('replaces the fields given in an object, keeping the others', async () => {
     const { conversation, message } = await finished();
     const edited = await conversation.editEvent(message.id, { sender: 'alice' });
@@ -130,6 +150,22 @@ describe('editEvent', () => {
     expect(conversation.log.length).toBe(length);
     expect(conversation.leafEventId).toBe(head);
     await conversation.close();
-    await expect(conversation.editEvent(message.id, 'x')).rejects.toBeInstanceOf(ConversationClosedError);
+    // Closed comes first, whatever else is wrong with the edit.
+    for (const eventId of [message.id, 'nope']) {
+      await expect(conversation.editEvent(eventId, 'x')).rejects.toBeInstanceOf(ConversationClosedError);
+    }
+  });
+
+  it('refuses to edit an event whose file cannot be read, naming it', async () => {
+    const { conversation, message } = await finished();
+    await conversation.close();
+    const files = await store.list(`${conversation.directory}/events`);
+    const file = files.find((path) => path.includes(message.id))!;
+    await store.write(file, '{"this is": not json');
+    const resumed = await Conversation.resume(conversation.id, options());
+    const error = await resumed.editEvent(message.id, 'x').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InvalidEventEditError);
+    expect((error as Error).message).toMatch(new RegExp(`${message.id}: its file cannot be read`));
+    await resumed.close();
   });
 });
