@@ -1,3 +1,4 @@
+import { canonicalJson } from '@x/store';
 import { decidePendingActions } from '../approvals/decide.js';
 import type { ActionDecision, DecisionContext, DecisionRecord } from '../approvals/decision.js';
 import { readDecision } from '../approvals/decision-records.js';
@@ -53,7 +54,8 @@ async function assertNoConflict(
   for (const { action_id: actionId, decision } of decisions) {
     const existing = await readDecision(owner.store, owner.directory, actionId);
     if (existing === undefined) continue;
-    if (existing.principal === context.principal && JSON.stringify(existing.decision) === JSON.stringify(decision)) {
+    // Compared as `decidePendingActions` does: a retry whose edited arguments come in another key order is the same.
+    if (existing.principal === context.principal && canonicalJson(existing.decision) === canonicalJson(decision)) {
       continue;
     }
     throw new DecisionConflictError(existing);

@@ -1,5 +1,6 @@
 import { type AnyEvent, eventTimestamp, newEventId, safeParseEvent } from '@x/events';
-import { readBranch } from './branch-history.js';
+import { treeOf } from '../state/fold-branch.js';
+import { readAllEvents } from './branch-history.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { InvalidEventEditError } from './errors/invalid-event-edit-error.js';
@@ -28,7 +29,8 @@ export async function editConversationEvent(
   parts.lifecycle.assertOpen();
   if (owner.isRunning) throw new ConversationAlreadyRunningError(owner.id);
   await parts.events.settled();
-  const { events, tree } = await readBranch(owner.log, undefined, false);
+  const events = await readAllEvents(owner.log);
+  const tree = treeOf(events, (index) => owner.log.idAt(index));
   if (!tree.has(eventId)) throw new UnknownEventError(owner.id, eventId);
   const original = events[tree.indexOf(eventId)];
   if (original === undefined) throw new InvalidEventEditError(eventId, 'its file cannot be read');
@@ -63,12 +65,14 @@ function changesFor(original: AnyEvent, content: EventEdit): Record<string, unkn
     if (original.kind !== 'MessageEvent') {
       throw new InvalidEventEditError(original.id, `a ${original.kind} has no text to replace: give fields instead`);
     }
-    const text = {
-      ...(original.llm_message.content.find((part) => part.type === 'text') ?? {}),
-      type: 'text',
-      text: content,
-    };
-    return { llm_message: { ...original.llm_message, content: [text] } };
+    // Only the text is replaced: images stay where they were, the first text part keeps its settings.
+    const parts = original.llm_message.content;
+    const first = parts.findIndex((part) => part.type === 'text');
+    const text = { ...parts[first], type: 'text', text: content };
+    const kept = parts.flatMap<unknown>((part, index) =>
+      index === first ? [text] : part.type === 'text' ? [] : [part],
+    );
+    return { llm_message: { ...original.llm_message, content: first === -1 ? [text, ...kept] : kept } };
   }
   for (const key of Object.keys(content)) {
     if (OWN_FIELDS.has(key)) throw new InvalidEventEditError(original.id, `${key} is the copy's own and cannot be set`);

@@ -17,6 +17,7 @@ export { ConversationNotFoundError } from './errors/conversation-not-found-error
 export { ConversationRunError } from './errors/conversation-run-error.js';
 export { CorruptConversationError } from './errors/corrupt-conversation-error.js';
 export { InvalidEventEditError } from './errors/invalid-event-edit-error.js';
+export { InvalidMessageError } from './errors/invalid-message-error.js';
 export { InvalidToolCallError } from './errors/invalid-tool-call-error.js';
 export { NoUserMessageError } from './errors/no-user-message-error.js';
 export { UnknownEventError } from './errors/unknown-event-error.js';

@@ -1,6 +1,7 @@
 import type { Message } from '@x/events';
 import type { SendMessageOptions } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
+import { InvalidMessageError } from './errors/invalid-message-error.js';
 
 /** Adds a user message (`Conversation.sendMessage`). A finished or stuck conversation becomes idle (reference §8.2). */
 export async function sendConversationMessage(
@@ -14,6 +15,10 @@ export async function sendConversationMessage(
     typeof message === 'string'
       ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
       : message;
+  // The reference asserts this: another role would be recorded as the user's and sent to the model as that role.
+  if (llmMessage.role !== 'user') {
+    throw new InvalidMessageError(owner.id, `only user messages can be sent (role was '${llmMessage.role}')`);
+  }
   const { extensions } = parts;
   await extensions.startSession();
   await extensions.emitWithHooks(extensions.userMessage(llmMessage, options));
