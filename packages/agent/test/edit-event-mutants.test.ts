@@ -168,4 +168,19 @@ describe('editEvent', () => {
     expect((error as Error).message).toMatch(new RegExp(`${message.id}: its file cannot be read`));
     await resumed.close();
   });
+
+  it("keeps the original's parent when that parent's file cannot be read", async () => {
+    const { conversation, events, message } = await finished();
+    await conversation.close();
+    const parentId = message.parent_id as string;
+    expect(events.some((event) => event.id === parentId)).toBe(true);
+    const files = await store.list(`${conversation.directory}/events`);
+    await store.write(files.find((path) => path.includes(parentId))!, '{"this is": not json');
+    const resumed = await Conversation.resume(conversation.id, options());
+    const copy = await resumed.editEvent(message.id, 'Change nothing');
+    // Not a new root: the copy hangs where the original did, beside it.
+    expect(copy.parent_id).toBe(parentId);
+    expect(resumed.leafEventId).toBe(copy.id);
+    await resumed.close();
+  });
 });

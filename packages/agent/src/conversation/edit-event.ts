@@ -39,7 +39,8 @@ export async function editConversationEvent(
   }
   const path = tree.pathToRoot(eventId);
   const parentIndex = path.at(-2);
-  const parent = parentIndex === undefined ? null : (events[parentIndex]?.id ?? null);
+  // By the log's name, not the parsed event: a parent whose file cannot be read is still the copy's parent.
+  const parent = parentIndex === undefined ? null : owner.log.idAt(parentIndex);
 
   const edited = safeParseEvent({
     ...withoutOwnFields(original),
