@@ -40,6 +40,11 @@ export async function writeSignatureRecord(location: SignatureLocation, record: 
   await location.store.write(signatureRecordPath(location.dir, record.id), `${JSON.stringify(record)}\n`);
 }
 
+/** Writes the record unless its event already has one; true when it wrote it. */
+export function writeSignatureRecordIfAbsent(location: SignatureLocation, record: SignatureRecord): Promise<boolean> {
+  return location.store.writeIfAbsent(signatureRecordPath(location.dir, record.id), `${JSON.stringify(record)}\n`);
+}
+
 /** The event's record; `undefined` when it has none, `{ problem }` when one is there but is not a record. */
 export async function readSignatureRecord(
   location: SignatureLocation,

@@ -1,11 +1,13 @@
 import type { KeyObject } from 'node:crypto';
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import type { ChainReport } from '../chain/verify-report.js';
+import { InvalidEventIdError } from '../errors/invalid-event-id-error.js';
 import type { EventLogAppendOptions, EventLogLike } from '../event-log/event-log-like.js';
+import { isStorableEventId } from '../event-log/file-names.js';
 import type { LogEntry, SubscribeOptions } from '../event-log/subscription.js';
 import type { FileStore } from '../file-store.js';
 import { assertSigningKey, signEvent } from './sign-event.js';
-import { type SignatureLocation, writeSignatureRecord } from './signature-record.js';
+import { type SignatureLocation, writeSignatureRecord, writeSignatureRecordIfAbsent } from './signature-record.js';
 
 /** Picks the key that signs an event (by its `source`, say), or none to leave it unsigned. */
 export type EventSigner = (event: AnyEvent) => KeyObject | undefined;
@@ -21,7 +23,9 @@ export interface SigningEventLogOptions extends SignatureLocation {
  * `<dir>/.chain/signatures/<id>.json` (see `SignatureRecord`), then the event is appended unchanged, so event
  * files keep the reference's format. The record is written before the event: a signed event is never seen
  * without its signature (a record left by an append that then failed names an event that is not there, and is
- * ignored). Everything else is the wrapped log's.
+ * ignored, or replaced when an event with that id is appended). An append the log would refuse as invalid, or as
+ * a duplicate of an event it holds, writes no record: the held event's record stays. Everything else is the
+ * wrapped log's.
  */
 export function createSigningEventLog(
   log: EventLogLike,
@@ -74,7 +78,20 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
 
   async #sign(event: AnyEvent): Promise<void> {
     const key = this.#signer(event);
-    if (key !== undefined) await writeSignatureRecord(this, signEvent(event, key));
+    if (key === undefined) return;
+    // What the log would refuse is refused before any record is written, with the log's own errors: an invalid
+    // event (EventParseError), an id that cannot name a file (the record's path is made of it: `../..` would
+    // write outside the signatures).
+    const checked = isRoundTripSafe(event) ? event : parseEventJson(serializeEvent(event));
+    if (!isStorableEventId(checked.id)) throw new InvalidEventIdError(checked.id);
+    const record = signEvent(event, key);
+    if (await writeSignatureRecordIfAbsent(this, record)) return;
+    // The id has a record already: that of the event the log holds under it, which this append (a duplicate the
+    // log will refuse) must not replace, or one an append that then failed left, which this one replaces.
+    if (this.#log.indexOf(event.id) !== -1) return;
+    await this.#log.refresh();
+    if (this.#log.indexOf(event.id) !== -1) return;
+    await writeSignatureRecord(this, record);
   }
 
   indexOf(id: string): number {

@@ -1,0 +1,47 @@
+// A signing log is the wrapped log in everything but signing: the shared EventLog contract runs against it, on
+// both layouts: one signing every event, one leaving every other event unsigned (a signer function may choose
+// none). After each test, the signatures present must all check out and cover every signed event.
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, expect } from 'vitest';
+import type { EventLogLike } from '../src/event-log/event-log-like.js';
+import { EventLog } from '../src/event-log.js';
+import type { FileStore } from '../src/file-store.js';
+import { createMemoryFileStore } from '../src/memory-file-store.js';
+import { createSigningEventLog, type EventSigner, verifyEventSignatures } from '../src/signing/index.js';
+import { describeEventLogContract } from '../src/testing/event-log-contract.js';
+
+const { privateKey } = generateKeyPairSync('ed25519');
+
+const opened: { store: FileStore; log: EventLogLike }[] = [];
+afterEach(async () => {
+  for (const { store, log } of opened.splice(0)) {
+    await log.refresh();
+    const report = await verifyEventSignatures(log, { store, dir: 'events' }, { require: 'none' });
+    expect(report.problem).toBeUndefined();
+    expect(report.signed + report.unsigned).toBe(log.length);
+  }
+});
+
+const signers: Record<string, () => EventSigner> = {
+  'signing every event': () => () => privateKey,
+  'signing every other event': () => {
+    let calls = 0;
+    return () => (calls++ % 2 === 0 ? privateKey : undefined);
+  },
+};
+
+for (const layout of ['files', 'segment'] as const) {
+  for (const [label, makeSigner] of Object.entries(signers)) {
+    describeEventLogContract(`a signing log (${label}) over ${layout} in a memory store`, () => {
+      const store = createMemoryFileStore();
+      const signer = makeSigner();
+      return {
+        open: async () => {
+          const log = createSigningEventLog(await EventLog.open(store, { layout }), { store, dir: 'events', signer });
+          opened.push({ store, log });
+          return log;
+        },
+      };
+    });
+  }
+}
