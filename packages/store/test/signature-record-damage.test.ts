@@ -119,17 +119,18 @@ describe('a signing log refusing an append', () => {
 
   it("keeps the held event's signature when a different event with its id is refused as a duplicate", async () => {
     const { store, inner, log } = await signingLog();
-    await log.append(userMessageEvent('the original', 'e-1'));
-    const before = await store.read(signatureRecordPath(inner.dir, 'e-1'));
-    await expect(log.append(userMessageEvent('an impostor', 'e-1'))).rejects.toBeInstanceOf(DuplicateEventIdError);
-    expect(await store.read(signatureRecordPath(inner.dir, 'e-1'))).toBe(before);
-    // Another writer's instance, which has not seen the event yet, is refused the same way.
+    // Another writer's instance, opened before the event was appended (it has not seen it).
     const other = createSigningEventLog(await EventLog.open(store), {
       store,
       dir: inner.dir,
       signer: generateKeyPairSync('ed25519').privateKey,
     });
+    await log.append(userMessageEvent('the original', 'e-1'));
+    const before = await store.read(signatureRecordPath(inner.dir, 'e-1'));
+    await expect(log.append(userMessageEvent('an impostor', 'e-1'))).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect(await store.read(signatureRecordPath(inner.dir, 'e-1'))).toBe(before);
     await inner.append(userMessageEvent('unsigned', 'e-2'));
+    expect(other.length).toBe(0);
     await expect(other.append(userMessageEvent('again', 'e-1'))).rejects.toBeInstanceOf(DuplicateEventIdError);
     expect(await store.read(signatureRecordPath(inner.dir, 'e-1'))).toBe(before);
     const report = await verifyEventSignatures(inner, { store, dir: inner.dir });

@@ -2,13 +2,13 @@
 // both layouts: one signing every event, one leaving every other event unsigned (a signer function may choose
 // none). After each test, the signatures present must all check out and cover every signed event.
 import { generateKeyPairSync } from 'node:crypto';
-import { afterEach, expect } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventLogLike } from '../src/event-log/event-log-like.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { createSigningEventLog, type EventSigner, verifyEventSignatures } from '../src/signing/index.js';
-import { describeEventLogContract } from '../src/testing/event-log-contract.js';
+import { contractMessageEvent, describeEventLogContract } from '../src/testing/event-log-contract.js';
 
 const { privateKey } = generateKeyPairSync('ed25519');
 
@@ -45,3 +45,23 @@ for (const layout of ['files', 'segment'] as const) {
     });
   }
 }
+
+describe('a signing log', () => {
+  it('closes, fences and delivers to listeners as the log it wraps', async () => {
+    const store = createMemoryFileStore();
+    const inner = await EventLog.open(store);
+    const close = vi.spyOn(inner, 'close');
+    const log = createSigningEventLog(inner, { store, dir: inner.dir, signer: privateKey });
+    expect(log.fencesAppends).toBe(inner.fencesAppends);
+    const heard: string[] = [];
+    const stop = log.listen(0, (entry) => {
+      heard.push(entry.event.id);
+    });
+    const event = contractMessageEvent('heard');
+    await log.append(event);
+    await vi.waitFor(() => expect(heard).toEqual([event.id]));
+    stop();
+    await log.close?.();
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+});
