@@ -100,4 +100,26 @@ describe('toResponsesInput', () => {
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: '' }] },
     ]);
   });
+
+  it("derives a function call's item id when its recorded one is empty, as the reference's `or` does", () => {
+    const { input } = toResponsesInput([
+      msg({
+        role: 'assistant',
+        tool_calls: [
+          { id: 'call_9', responses_item_id: '', name: 'terminal', arguments: '{}', origin: 'responses' },
+          { id: 'fc_9', name: 'terminal', arguments: '{}', origin: 'responses' },
+        ],
+      }),
+    ]);
+    expect(input.map((item) => (item as { id?: string }).id)).toEqual(['fc_call_9', 'fc_9']);
+  });
+
+  it('sends no reasoning content for an empty list, and no reasoning item without an id', () => {
+    const reasoning = { summary: [], content: [] as string[] };
+    const { input } = toResponsesInput([
+      msg({ role: 'assistant', responses_reasoning_item: { id: 'rs_2', ...reasoning } }),
+      msg({ role: 'assistant', responses_reasoning_item: reasoning }),
+    ]);
+    expect(input).toEqual([{ type: 'reasoning', id: 'rs_2', summary: [] }]);
+  });
 });

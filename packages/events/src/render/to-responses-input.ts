@@ -102,7 +102,8 @@ function pushAssistantItems(input: ResponsesInputItem[], message: Message): void
 
 /** Echo the original item id; otherwise derive one with the `fc` prefix the API requires (§2.1). */
 export function functionCallItem(call: MessageToolCall): ResponseFunctionToolCall {
-  const id = call.responses_item_id ?? (call.id.startsWith('fc') ? call.id : `fc_${call.id}`);
+  // `||` as the reference's `or`: an empty recorded id is no id (the API refuses an empty one).
+  const id = call.responses_item_id || (call.id.startsWith('fc') ? call.id : `fc_${call.id}`);
   return { type: 'function_call', id, call_id: call.id, name: call.name, arguments: call.arguments };
 }
 
