@@ -115,6 +115,8 @@ describe('a streamed chat whose run fails', () => {
     expect(roles).toEqual(['assistant']);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect(error).toMatchObject({ code: 'agent_run_failed' });
+    // The message says why the run failed: the error event's code and the provider's own words.
+    expect((error as Error).message).toMatch(/ended with status error: LLM\w+Error: .*the model refused the request/);
     const conversationId = response.headers.get('x-openhands-serverconversation-id');
     expect(
       logs.filter((line) => line.msg === 'openai: the run did not answer' && line.conversationId === conversationId),
