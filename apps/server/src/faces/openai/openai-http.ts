@@ -50,17 +50,16 @@ export function modelNotFound(model: string, modelIds: readonly string[]): OpenA
 }
 
 /**
- * A schema error's JSON pointer as OpenAI names a field in `param`, items by their index in brackets (`/messages/0/role`
- * is `messages[0].role`, as the face's own errors and OpenAI's say it); null for the body itself.
+ * A schema error's instance path as OpenAI names a field in `param`, items by their index in brackets (`/messages/0/role`
+ * is `messages[0].role`, as the face's own errors and OpenAI's say it); null for the body itself. The zod type provider
+ * joins the issue's path with `/` unescaped, so a key holding a `/` reads as two (the path itself is not kept).
  */
 function paramOf(instancePath: string | undefined): string | null {
   const segments = (instancePath ?? '').split('/').slice(1);
-  const param = segments
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce(
-      (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`),
-      '',
-    );
+  const param = segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`),
+    '',
+  );
   return param === '' ? null : param;
 }
 
