@@ -29,7 +29,7 @@ describe('a request the gateway answers as usual', () => {
     ["turns tools off with tool_choice 'none' and no tools", { tool_choice: 'none' }],
     [
       'sends unused options as null',
-      { background: null, top_logprobs: null, text: { format: null } } as Partial<Params>,
+      { background: null, top_logprobs: null, text: { format: null } } as unknown as Partial<Params>,
     ],
   ])('%s', async (_name, params) => {
     server.llm.push(finishReply('Answered.'));
