@@ -208,7 +208,7 @@ describe('gateway errors are OpenAI error bodies', () => {
     [
       'a message with an unknown role',
       JSON.stringify({ model: 'x-terminal', messages: [{ role: 'robot' }] }),
-      'messages.0.role',
+      'messages[0].role',
     ],
     ['a body that is an array', '[1, 2]', undefined],
     [

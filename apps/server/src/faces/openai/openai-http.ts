@@ -50,6 +50,20 @@ export function modelNotFound(model: string, modelIds: readonly string[]): OpenA
 }
 
 /**
+ * A schema error's instance path as OpenAI names a field in `param`, items by their index in brackets (`/messages/0/role`
+ * is `messages[0].role`, as the face's own errors and OpenAI's say it); null for the body itself. The zod type provider
+ * joins the issue's path with `/` unescaped, so a key holding a `/` reads as two (the path itself is not kept).
+ */
+function paramOf(instancePath: string | undefined): string | null {
+  const segments = (instancePath ?? '').split('/').slice(1);
+  const param = segments.reduce(
+    (path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path === '' ? segment : `${path}.${segment}`),
+    '',
+  );
+  return param === '' ? null : param;
+}
+
+/**
  * The error handler of the routes that take a body: malformed JSON, a body that fails its schema, a bad header, all
  * answered in OpenAI's error body (the offending field in `param`), never in Fastify's.
  */
@@ -57,7 +71,7 @@ export function gatewayErrorHandler(error: Error, _request: unknown, reply: Fast
   const validation = (error as { validation?: Array<{ instancePath?: string; message?: string }> }).validation;
   if (validation !== undefined) {
     const first = validation[0];
-    const param = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || null;
+    const param = paramOf(first?.instancePath);
     return sendError(
       reply,
       invalidRequest(`Invalid request body: ${param ?? 'body'}: ${first?.message ?? error.message}`, param),
