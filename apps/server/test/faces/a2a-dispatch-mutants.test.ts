@@ -111,6 +111,25 @@ describe('A2A methods and their tasks, driven by @a2a-js/sdk', () => {
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false, extendedAgentCard: false });
   });
 
+  it('tells a client of another protocol version, or one asking for the extended card, what the card says', async () => {
+    const reply = async (method: string): Promise<{ code: number; message: string }> => {
+      const response = await fetch(`${fixture.server.url}/api/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
+      });
+      return ((await response.json()) as { error: { code: number; message: string } }).error;
+    };
+    expect(await reply('tasks/get')).toMatchObject({
+      code: -32009,
+      message: expect.stringMatching(/'tasks\/get' is an A2A 0\.3 method: this agent speaks A2A 1\.0 only/),
+    });
+    expect(await reply('GetExtendedAgentCard')).toMatchObject({
+      code: -32004,
+      message: expect.stringContaining('extendedAgentCard: false'),
+    });
+  });
+
   it('refuses to cancel a failed task', async () => {
     const { client, server } = fixture;
     server.llm.push({ error: { status: 400, message: 'the provider refused this request' } });
