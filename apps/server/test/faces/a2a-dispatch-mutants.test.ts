@@ -11,11 +11,14 @@ import { createRequest, finishReply, startTestServer, waitFor } from '../helpers
 import { type A2aFixture, send, startA2aFixture, textPart, userMessage } from './a2a-client-support.js';
 
 let fixture: A2aFixture;
+/** Opens the gate the model is held at, should a test end before it opened it. */
+let release = (): void => undefined;
 
 beforeAll(async () => {
   fixture = await startA2aFixture();
 });
 afterAll(async () => {
+  release();
   await fixture.stop();
 });
 
@@ -54,6 +57,7 @@ describe('A2A methods and their tasks, driven by @a2a-js/sdk', () => {
     const gate = new Promise<void>((resolve) => {
       open = resolve;
     });
+    release = open;
     server.llm.push({ ...finishReply('late'), gate });
     const task = (await client.sendMessage(
       configured(send(userMessage([textPart('No rush')])), { returnImmediately: true }),
