@@ -122,6 +122,24 @@ async function answer(
 }
 
 /**
+ * The refusal of a request whose body is not `application/json`, or undefined for one that is (or has no body):
+ * ContentTypeNotSupported (-32005), as `@a2a-js/sdk`'s own server answers it, since the body may be valid JSON
+ * (neither a parse error nor an invalid request).
+ */
+function mediaTypeRefusal(request: FastifyRequest): Record<string, unknown> | undefined {
+  const header = request.headers['content-type'];
+  const mediaType = header?.split(';', 1)[0]?.trim().toLowerCase();
+  if (mediaType === undefined || mediaType === '' || mediaType === 'application/json') return undefined;
+  return rpcErrorResponse(
+    null,
+    new A2aRpcError(
+      'contentTypeNotSupported',
+      `Unsupported Content-Type '${header}': a JSON-RPC request is application/json`,
+    ),
+  );
+}
+
+/**
  * The A2A face (protocol v1.0, JSON-RPC binding): the agent card at `/.well-known/agent-card.json` (public), and
  * `POST /api/a2a` for `SendMessage`, `SendStreamingMessage`, `GetTask`, `ListTasks`, `CancelTask` and
  * `SubscribeToTask` (the non-streaming ones also in JSON-RPC batches). A task is a conversation, and so is its
@@ -166,9 +184,15 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
           ...errorResponses(API_ERRORS),
         },
       },
-      // A body that is not JSON is a JSON-RPC parse error, answered as one.
-      errorHandler: (error, _request, reply) => {
+      // A body that is not JSON is a JSON-RPC parse error, answered as one; a body of another media type (one Fastify
+      // has no parser for) is refused as the handler refuses the others.
+      errorHandler: (error, request, reply) => {
         const code = (error as { statusCode?: number }).statusCode;
+        const refusal = code === 415 ? mediaTypeRefusal(request) : undefined;
+        if (refusal !== undefined) {
+          void reply.code(200).send(refusal);
+          return;
+        }
         const parse = code !== undefined && code < 500;
         void reply.code(200).send({
           jsonrpc: '2.0',
@@ -178,6 +202,8 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
       },
     },
     async (request, reply) => {
+      const refusal = mediaTypeRefusal(request);
+      if (refusal !== undefined) return refusal;
       const { batch, calls } = readCalls(request.body);
       const version = unsupportedVersion(request.headers['a2a-version']);
       const only = calls[0];

@@ -34,15 +34,21 @@ export function closesStream(event: AnyEvent): boolean {
 export class StreamedMessages {
   #text: { messageId: string; sent: string } | undefined;
   #reasoning: string | undefined;
+  /** The reasoning message ids given out, so a second reasoning message under one anchor gets an id of its own. */
+  #reasoningIds = new Set<string>();
 
-  /** The events of one delta; `anchorId` is the id of the last log event sent before it. */
+  /**
+   * The events of one delta; `anchorId` is the id of the last log event sent before it. Reasoning that comes after
+   * the text began (a model that thinks between sentences) is a reasoning message of its own, streamed while the text
+   * message stays open: AG-UI lets the two run side by side, and the text still ends with the log event carrying it.
+   */
   delta(event: StreamingDeltaEvent, anchorId: string): AgUiEvent[] {
     const out: AgUiEvent[] = [];
     const reasoning = event.reasoning_content ?? '';
     const content = event.content ?? '';
-    if (reasoning !== '' && this.#text === undefined) {
+    if (reasoning !== '') {
       if (this.#reasoning === undefined) {
-        this.#reasoning = `${anchorId}${REASONING_SUFFIX}`;
+        this.#reasoning = this.#newReasoningId(anchorId);
         out.push({ type: 'REASONING_START', messageId: this.#reasoning });
         out.push({ type: 'REASONING_MESSAGE_START', messageId: this.#reasoning, role: 'reasoning' });
       }
@@ -90,6 +96,14 @@ export class StreamedMessages {
     if (this.#text !== undefined) out.push({ type: 'TEXT_MESSAGE_END', messageId: this.#text.messageId });
     this.#text = undefined;
     return out;
+  }
+
+  #newReasoningId(anchorId: string): string {
+    const first = `${anchorId}${REASONING_SUFFIX}`;
+    let id = first;
+    for (let count = 2; this.#reasoningIds.has(id); count += 1) id = `${first}:${count}`;
+    this.#reasoningIds.add(id);
+    return id;
   }
 
   #endReasoning(): AgUiEvent[] {
