@@ -1,5 +1,5 @@
 import type { XServe } from '@x/browser-testing';
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, userMessage } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteConversation, RemoteConversationNotFoundError, RemoteRunError } from '../src/index.js';
 import { api, eventually, finish, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
@@ -96,7 +96,7 @@ describe('RemoteConversation against x serve', TEST_TIMEOUT, () => {
 
       unsubscribe();
       const before = subscribed.length;
-      await conversation.sendMessage({ role: 'user', content: [{ type: 'text', text: 'again' }] });
+      await conversation.sendMessage(userMessage('again').llm_message);
       expect((await conversation.run()).status).toBe('finished');
       expect(subscribed.length).toBe(before);
       const texts = (await collect(conversation.events()))
