@@ -174,4 +174,38 @@ describe('RemoteConversation.run() waiting for the end of a run', TEST_TIMEOUT, 
       await conversation.close();
     }
   });
+
+  it('fails at once on an error polling sees, once it saw the run running (also before it was armed)', async () => {
+    proxy = await startLoopbackProxy(server.url);
+    const slow = { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 1' } }] };
+    const id = (
+      (await api(server, 'POST', '/api/conversations', {
+        agent: scriptedAgent([slow], ['terminal']),
+        workspace: { working_dir: '.' },
+      })) as { id: string }
+    ).id;
+    await api(server, 'POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'go' }],
+      run: true,
+    });
+    // Attached while the run is under way: the cached status is `running` when run() is armed.
+    const conversation = await RemoteConversation.attach(proxy.url, id, {
+      ...options,
+      // The first poll comes after the run ended: only the cached status says it was running.
+      pollIntervalMs: 2_000,
+      snapshotGraceMs: 600_000,
+      runTimeoutMs: 20_000,
+    });
+    try {
+      expect(conversation.state.execution_status).toBe('running');
+      proxy.muteSockets(true);
+      const error = await failure(conversation.run());
+      expect(RemoteRunError.isInstance(error)).toBe(true);
+      expect((error as RemoteRunError).status).toBe('error');
+    } finally {
+      proxy.muteSockets(false);
+      await conversation.close();
+    }
+  });
 });
