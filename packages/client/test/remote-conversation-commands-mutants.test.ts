@@ -32,6 +32,10 @@ describe('RemoteConversation commands against x serve', TEST_TIMEOUT, () => {
       const forked = await info(forkId);
       expect(forked.title).toBe('A fork');
       expect(forked.tags).toEqual({ kind: 'copy' });
+      // resetMetrics: false keeps the usage the original run recorded.
+      const original = await info(conversation.id);
+      expect(Object.keys((original.stats as { usage_to_metrics: object }).usage_to_metrics)).not.toEqual([]);
+      expect(forked.stats).toEqual(original.stats);
       expect(fork.state.id).toBe(forkId);
       const heardBefore = heard.length;
       await fork.sendMessage('only on the fork');
@@ -47,6 +51,7 @@ describe('RemoteConversation commands against x serve', TEST_TIMEOUT, () => {
     try {
       expect(partial.leafEventId).toBe(branchPoint);
       expect((await info(partial.id)).event_count).toBe(2);
+      expect((await info(partial.id)).stats).toEqual({ usage_to_metrics: {} });
     } finally {
       await partial.close();
       await conversation.close();

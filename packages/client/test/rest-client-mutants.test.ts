@@ -36,15 +36,16 @@ describe('the REST calls of the client against x serve', TEST_TIMEOUT, () => {
   it('sends the key, the query and a JSON body to the server named with or without trailing slashes', async () => {
     const rest = new RestClient(`${server.url}//`, KEY);
     expect(rest.serverUrl).toBe(server.url);
-    const page = await rest.request<{ items: unknown[] }>('GET', `/api/conversations/${id}/events/search`, {
-      query: { limit: 1, page_id: undefined },
-    });
-    expect(page.items).toHaveLength(1);
     await rest.request('POST', `/api/conversations/${id}/events`, {
       body: { role: 'user', content: [{ type: 'text', text: 'by rest' }] },
     });
     const count = await rest.request<number>('GET', `/api/conversations/${id}/events/count`);
     expect(count).toBe(2);
+    // A query value left undefined is not sent; the others are.
+    const page = await rest.request<{ items: unknown[] }>('GET', `/api/conversations/${id}/events/search`, {
+      query: { limit: 1, page_id: undefined },
+    });
+    expect(page.items).toHaveLength(1);
     const body = await rest.request('POST', `/api/conversations/${id}/pause`, { body: {} });
     expect(body).toEqual({ success: true });
   });
@@ -114,10 +115,10 @@ describe('the REST calls of the client against x serve', TEST_TIMEOUT, () => {
     }
     // A 400 that names no missing conversation stays a failed request.
     const rest = new RestClient(server.url, KEY);
-    const invalid = await failure(
-      rest.request('POST', `/api/conversations/${id}/events`, { body: { role: 'nobody' }, conversationId: id }),
+    const refused = await failure(
+      rest.request('POST', `/api/conversations/${id}/condense`, { body: {}, conversationId: id }),
     );
-    expect(invalid).toMatchObject({ code: 'remote_request_failed' });
+    expect(refused).toMatchObject({ code: 'remote_request_failed', status: 400 });
   });
 
   it('fails with status 0 when nothing answers, and returns a body that is not JSON as text', async () => {

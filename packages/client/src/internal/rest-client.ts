@@ -60,7 +60,8 @@ export class RestClient {
     if (response.status === 404 && options.conversationId !== undefined) {
       throw await this.#notFound(method, url.href, options.conversationId, detailOf(body, text));
     }
-    // `pause` and `interrupt` answer a missing conversation with 400, as the reference's do: the detail says which.
+    // Some routes (`pause`, `interrupt`) answer an unknown conversation with 400, as the reference's do; the detail
+    // says which, and a missing conversation is the same error whichever command found it.
     if (response.status === 400 && options.conversationId !== undefined && NOT_FOUND.test(detailOf(body, text))) {
       throw new RemoteConversationNotFoundError({ conversationId: options.conversationId, serverUrl: this.serverUrl });
     }
