@@ -21,7 +21,9 @@ afterEach(async () => {
   await proxy?.close();
 });
 
-const options = { apiKey: KEY, pollIntervalMs: 20 };
+// Without a grace period to fall back on, a run ends only by the snapshot published after it (unless a test
+// mutes the stream and sets its own grace).
+const options = { apiKey: KEY, pollIntervalMs: 20, snapshotGraceMs: 600_000, runTimeoutMs: 20_000 };
 const think = { toolCalls: [{ name: 'think', arguments: { thought: 'the same again' } }] };
 const sleepy = { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 30' } }] };
 
