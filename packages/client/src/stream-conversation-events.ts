@@ -124,6 +124,7 @@ export function streamConversationEvents(
     options.resume === 'index' || options.resume === 'timestamp' ? options.resume : undefined;
   /** Timestamp mode: the newest persisted event known, and the ids of the recent ones (for dropping replays). */
   let lastTimestamp: string | undefined;
+  let opened = false;
   const seen = new SeenEvents();
   const noteBaseline = async (): Promise<void> => {
     // The reference's server cannot replay by index: remember the newest event so a reconnect asks for
@@ -166,8 +167,12 @@ export function streamConversationEvents(
         apiKey: options.apiKey,
         handlers: {
           onOpen(resumesByIndex) {
-            if (resumeMode !== undefined) return;
-            resumeMode = resumesByIndex === false ? 'timestamp' : 'index';
+            // Only the first connection to open: later ones resume from what was received.
+            if (opened) return;
+            opened = true;
+            resumeMode ??= resumesByIndex === false ? 'timestamp' : 'index';
+            // Also when `timestamp` was asked for: without a baseline, a drop before the first event would
+            // reconnect live only and lose what the log gained meanwhile.
             if (resumeMode === 'timestamp') void noteBaseline();
           },
           onRefused(status) {

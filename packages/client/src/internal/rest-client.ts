@@ -12,6 +12,9 @@ export interface RequestOptions {
   allow?: readonly number[];
 }
 
+/** How a server's detail says the conversation is missing. */
+const NOT_FOUND = /conversation not found/i;
+
 /** The JSON REST calls of the client: global `fetch`, the session key header, typed errors. */
 export class RestClient {
   readonly serverUrl: string;
@@ -57,6 +60,11 @@ export class RestClient {
     if (response.status === 404 && options.conversationId !== undefined) {
       throw await this.#notFound(method, url.href, options.conversationId, detailOf(body, text));
     }
+    // Some routes (`pause`, `interrupt`) answer an unknown conversation with 400, as the reference's do; the detail
+    // says which, and a missing conversation is the same error whichever command found it.
+    if (response.status === 400 && options.conversationId !== undefined && NOT_FOUND.test(detailOf(body, text))) {
+      throw new RemoteConversationNotFoundError({ conversationId: options.conversationId, serverUrl: this.serverUrl });
+    }
     throw new RemoteRequestError({ method, url: url.href, status: response.status, detail: detailOf(body, text) });
   }
 }
@@ -74,7 +82,7 @@ async function classify404(
   detail: string,
 ): Promise<Error> {
   const missing = (): Error => new RemoteConversationNotFoundError({ conversationId, serverUrl: client.serverUrl });
-  if (/conversation not found/i.test(detail)) return missing();
+  if (NOT_FOUND.test(detail)) return missing();
   if (/event/i.test(detail)) return new RemoteRequestError({ method, url, status: 404, detail });
   if (method === 'GET' && new URL(url).pathname === `/api/conversations/${encodeURIComponent(conversationId)}`) {
     return missing();
