@@ -52,7 +52,7 @@ describe('a signing log', () => {
     const inner = await EventLog.open(store);
     const close = vi.spyOn(inner, 'close');
     const log = createSigningEventLog(inner, { store, dir: inner.dir, signer: privateKey });
-    expect(log.fencesAppends).toBe(inner.fencesAppends);
+    expect(log.fencesAppends).toBe((inner as EventLogLike).fencesAppends);
     const heard: string[] = [];
     const stop = log.listen(0, (entry) => {
       heard.push(entry.event.id);
