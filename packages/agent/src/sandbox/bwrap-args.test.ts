@@ -55,6 +55,7 @@ describe('buildBwrapArgs', () => {
     expect(pairs(args, '--ro-bind')).toEqual([
       ['/usr', '/usr'],
       ['/etc', '/etc'],
+      ['/proc/sys', '/proc/sys'],
       ['/dev/null', '/etc/shadow'],
     ]);
     expect(pairs(args, '--symlink')).toEqual([['usr/bin', '/bin']]);

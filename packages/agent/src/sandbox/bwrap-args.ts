@@ -74,6 +74,12 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);
   // After the policy's paths: a readable `/proc` (or `/`) would otherwise show the host's processes.
   args.push('--proc', '/proc', '--dev', '/dev');
+  // The sandbox's /proc/sys, writable as bubblewrap leaves it, sets the kernel's own settings (`kernel.core_pattern`
+  // names a program the kernel runs as root on the host at a crash) for a server running as root: root inside is
+  // the host's root, and a sysctl checks its file's mode, not capabilities. bubblewrap means to cover it read-only
+  // but skips it (the directory is 0555 to `access`). The host's, read-only, shows the same values: a sysctl
+  // answers for the namespaces of the process that reads it (the sandbox's network, hostname, PIDs).
+  args.push('--ro-bind', '/proc/sys', '/proc/sys');
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const directory of options.hiddenDirectories) args.push('--tmpfs', directory, '--remount-ro', directory);
   for (const [name, value] of Object.entries(options.setenv ?? {})) args.push('--setenv', name, value);
