@@ -1,14 +1,18 @@
 // More attacks of a hostile command on the host, with real bubblewrap: the kernel's settings under /proc/sys (which
 // root inside, the host's root when the server runs as root, could write), the hypervisor's vsock (which no network
 // namespace holds), the terminal the server was started from (keystrokes pushed into it with TIOCSTI), and the
-// sandbox's own init (the one process inside that is not the command).
+// sandbox's own init (the one process inside that is not the command), and the memory of /dev (a tmpfs) on a host
+// without a memory cgroup.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BubblewrapSandbox } from '../src/sandbox/bubblewrap-sandbox.js';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
+import { detectSandboxSupport } from '../src/sandbox/detect-sandbox-support.js';
+import { readHostLayout } from '../src/sandbox/internal/host-layout.js';
 import { runSandboxed } from '../src/sandbox/run-sandboxed.js';
 import type { Sandbox } from '../src/sandbox/sandbox.js';
-import type { SandboxPolicyInput } from '../src/sandbox/sandbox-policy.js';
+import { type SandboxPolicyInput, sandboxPolicySchema } from '../src/sandbox/sandbox-policy.js';
 import { makeServerLayout, requireBubblewrap, type ServerLayout } from './support/sandbox-fixture.js';
 
 let layout: ServerLayout;
@@ -172,5 +176,42 @@ describe("the sandbox's init (PID 1, bubblewrap's, whose memory a command may wr
       'NoNewPrivs:\t1',
       'Seccomp:\t2',
     ]);
+  });
+});
+
+describe('the memory of a sandbox on a host without a memory cgroup (RLIMIT_AS stands in, per process)', () => {
+  it('cannot be outgrown through the tmpfs of /dev: /dev/shm holds no more than the limit, /dev nothing', async () => {
+    const memoryBytes = 32 * 1024 * 1024;
+    const support = await detectSandboxSupport();
+    if (!support.available) throw new Error(support.reason);
+    const sandbox = new BubblewrapSandbox({
+      policy: sandboxPolicySchema.parse({ limits: { memoryBytes } }),
+      workspace: layout.workspace,
+      bwrap: support.bwrap,
+      sizesTmpfs: true,
+      layout: readHostLayout(),
+      // No cgroup at all, as on a host where none is writable.
+      cgroups: {},
+    });
+    sandboxes.push(sandbox);
+    // Three times the limit into each; `dd` itself stays far below RLIMIT_AS. What each holds is then printed.
+    const fill = (file: string) =>
+      `dd if=/dev/zero of=${file} bs=1M count=96 2>/dev/null; echo ${file} $(stat -c %s ${file} 2>/dev/null || echo none)`;
+    const result = await runSandboxed(sandbox, {
+      command: '/bin/bash',
+      args: ['-c', [fill('/dev/shm/fill'), fill('/dev/fill'), fill('/tmp/fill')].join('; ')],
+      cwd: layout.workspace,
+      env: { PATH: '/usr/bin:/bin' },
+      wallTimeMs: 120_000,
+    });
+    const held = Object.fromEntries(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')),
+    );
+    expect(Number(held['/dev/shm/fill']), result.stderr).toBeLessThanOrEqual(memoryBytes);
+    expect(held['/dev/fill']).toBe('none');
+    expect(Number(held['/tmp/fill'])).toBeLessThanOrEqual(memoryBytes);
   });
 });
