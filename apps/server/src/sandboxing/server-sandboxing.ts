@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   detectSandboxSupport,
   openDefaultSandbox,
@@ -62,7 +62,8 @@ function real(path: string): string {
 function overlaps(path: string, directory: string): boolean {
   const inside = (child: string, parent: string): boolean => {
     const rel = relative(parent, child);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    // Out of `parent` only by `..` itself as the first step: `..cache` is a name inside it.
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
   };
   const pairs: [string, string][] = [
     [resolve(path), resolve(directory)],

@@ -55,6 +55,7 @@ describe('buildBwrapArgs', () => {
     expect(pairs(args, '--ro-bind')).toEqual([
       ['/usr', '/usr'],
       ['/etc', '/etc'],
+      ['/proc/sys', '/proc/sys'],
       ['/dev/null', '/etc/shadow'],
     ]);
     expect(pairs(args, '--symlink')).toEqual([['usr/bin', '/bin']]);
@@ -89,7 +90,7 @@ describe('buildBwrapArgs', () => {
     expect(pairs(args, '--ro-bind').map((pair) => pair[1])).not.toContain('/home/u/project/ws/docs');
   });
 
-  it("sizes the sandbox's /tmp to the memory limit when there is one", () => {
+  it("sizes the sandbox's /tmp and /dev/shm to the memory limit when there is one, and makes /dev read-only", () => {
     const args = buildBwrapArgs({ ...base, tmpSizeBytes: 1_000_000 });
     expect(args.slice(args.indexOf('--size'), args.indexOf('--size') + 4)).toEqual([
       '--size',
@@ -97,7 +98,14 @@ describe('buildBwrapArgs', () => {
       '--tmpfs',
       '/tmp',
     ]);
-    expect(buildBwrapArgs(base)).not.toContain('--size');
+    const shm = args.lastIndexOf('--size');
+    expect(args.slice(shm, shm + 6)).toEqual(['--size', '1000000', '--tmpfs', '/dev/shm', '--remount-ro', '/dev']);
+    // On top of bubblewrap's /dev, which would cover it.
+    expect(shm).toBeGreaterThan(args.indexOf('--dev'));
+    const unsized = buildBwrapArgs(base);
+    expect(unsized).not.toContain('--size');
+    expect(unsized).not.toContain('/dev/shm');
+    expect(pairs(unsized, '--remount-ro').map((pair) => pair[0])).toEqual(['/etc/ssl/private']);
   });
 
   it('sets start-up variables inside the sandbox only, with --setenv', () => {

@@ -29,8 +29,9 @@ export interface BwrapArgsOptions {
    */
   setenv?: Readonly<Record<string, string>>;
   /**
-   * The size of the sandbox's /tmp (a tmpfs, so memory): the memory limit, where the policy has one, so that a
-   * host without a memory cgroup (where RLIMIT_AS, per process, stands in) cannot be filled through /tmp.
+   * The size of the sandbox's /tmp and of its /dev/shm (each a tmpfs, so memory): the memory limit, where the policy
+   * has one, so that a host without a memory cgroup (where RLIMIT_AS, per process, stands in) cannot be filled
+   * through them. /dev itself (bubblewrap's tmpfs, unsized) is then read-only.
    */
   tmpSizeBytes?: number;
   /**
@@ -74,6 +75,16 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);
   // After the policy's paths: a readable `/proc` (or `/`) would otherwise show the host's processes.
   args.push('--proc', '/proc', '--dev', '/dev');
+  // The sandbox's /proc/sys, writable as bubblewrap leaves it, sets the kernel's own settings (`kernel.core_pattern`
+  // names a program the kernel runs as root on the host at a crash) for a server running as root: root inside is
+  // the host's root, and a sysctl checks its file's mode, not capabilities. bubblewrap means to cover it read-only
+  // but skips it (the directory is 0555 to `access`). The host's, read-only, shows the same values: a sysctl
+  // answers for the namespaces of the process that reads it (the sandbox's network, hostname, PIDs).
+  args.push('--ro-bind', '/proc/sys', '/proc/sys');
+  // bubblewrap's /dev is a tmpfs of half the machine's memory, /dev/shm a directory on it: both writable, beyond any
+  // RLIMIT_AS. A sized tmpfs of its own for /dev/shm (POSIX shared memory needs it writable), and /dev read-only.
+  if (options.tmpSizeBytes !== undefined)
+    args.push('--size', String(options.tmpSizeBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const directory of options.hiddenDirectories) args.push('--tmpfs', directory, '--remount-ro', directory);
   for (const [name, value] of Object.entries(options.setenv ?? {})) args.push('--setenv', name, value);

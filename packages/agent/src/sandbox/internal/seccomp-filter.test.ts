@@ -76,7 +76,12 @@ function genericNumbers(): Map<string, number> {
 
 const tables: { arch: 'x64' | 'arm64'; numbers: Map<string, number> }[] = [
   ...(process.arch === 'x64'
-    ? [{ arch: 'x64' as const, numbers: nativeNumbers([...deniedSystemCalls('x64'), 'mount_setattr', 'clone']) }]
+    ? [
+        {
+          arch: 'x64' as const,
+          numbers: nativeNumbers([...deniedSystemCalls('x64'), 'mount_setattr', 'clone', 'socket', 'socketpair']),
+        },
+      ]
     : []),
   { arch: 'arm64', numbers: genericNumbers() },
 ];
@@ -131,6 +136,18 @@ describe.each(tables)('the filter for $arch', ({ arch, numbers }) => {
     expect(verdict(program, { arch: own, nr: nr('clone'), arg0: nr('ptrace') })).toBe(ALLOW);
     // Nor is a refused call's argument looked at.
     expect(verdict(program, { arch: own, nr: nr('ptrace'), arg0: 0 })).toBe(EPERM);
+  });
+
+  it('refuses a socket of the vsock family (no network namespace holds it), and allows every other family', () => {
+    const AF_VSOCK = 40;
+    expect(verdict(program, { arch: own, nr: nr('socket'), arg0: AF_VSOCK })).toBe(EPERM);
+    // AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, and the families on either side of vsock's number.
+    for (const family of [1, 2, 10, 16, 17, AF_VSOCK - 1, AF_VSOCK + 1])
+      expect(verdict(program, { arch: own, nr: nr('socket'), arg0: family }), `family ${family}`).toBe(ALLOW);
+    // The family is never taken for a call number: one equal to a refused call's number is still a plain socket.
+    expect(verdict(program, { arch: own, nr: nr('socket'), arg0: nr('ptrace') })).toBe(ALLOW);
+    // Nor is the first argument of another call compared with vsock's number.
+    expect(verdict(program, { arch: own, nr: nr('socketpair'), arg0: AF_VSOCK })).toBe(ALLOW);
   });
 
   it('refuses the whole mount API, old and new (mount_setattr included), as the README says', () => {

@@ -23,7 +23,9 @@ import { join } from 'node:path';
  * - the machine itself: modules, `kexec_*`, `reboot`, swap, clocks, host and domain names, quotas, accounting,
  *   I/O ports (`iopl`, `ioperm`, x86-64 only);
  * - mounts (`mount`, `umount2`, `pivot_root`, the new mount API) and file handles that bypass paths
- *   (`open_by_handle_at`, `name_to_handle_at`).
+ *   (`open_by_handle_at`, `name_to_handle_at`);
+ * - `socket` of the `AF_VSOCK` family (as Docker's profile): a network namespace does not hold vsock, so on a
+ *   virtual machine it reaches the hypervisor's host (and its services) under `network: 'none'` too.
  *
  * A call made through another ABI than the machine's own (a 32-bit binary's `int 0x80` on x86-64, x32) kills the
  * process: its numbers mean other calls, which this list does not know. On a machine other than x86-64 and
@@ -141,6 +143,9 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
 const CLONE3 = 435;
 /** `clone` itself: allowed (every fork and thread), unless its flags ask for a namespace. */
 const CLONE: Record<'x64' | 'arm64', number> = { x64: 56, arm64: 220 };
+/** `socket`: allowed, unless its domain (the first argument) is `AF_VSOCK`. */
+const SOCKET: Record<'x64' | 'arm64', number> = { x64: 41, arm64: 198 };
+const AF_VSOCK = 40;
 /**
  * `CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET`, Docker's
  * mask (`CLONE_NEWTIME` shares its bit with the exit signal in `clone`'s flags, and is only for `clone3`/`unshare`).
@@ -171,8 +176,11 @@ const ARCH = 4;
 const ARG0_LOW = 16;
 
 type Instruction = [code: number, jt: number, jf: number, k: number];
-/** Where a comparison jumps: the next instruction, past the `clone` check, or one of the returns at the end. */
-type Target = 'next' | 'after-clone' | 'allow' | 'eperm' | 'enosys';
+/**
+ * Where a comparison jumps: the next instruction, past the `clone` or the `socket` check, or one of the returns at
+ * the end.
+ */
+type Target = 'next' | 'after-clone' | 'after-socket' | 'allow' | 'eperm' | 'enosys';
 type Comparison = [code: number, jt: Target, jf: Target, k: number];
 
 /** The names of the calls the filter refuses on `arch` (for the README and the tests), `clone3` included. */
@@ -192,24 +200,37 @@ export function seccompProgram(arch: string = process.arch): Buffer | undefined 
   // x32 shares x86-64's AUDIT_ARCH: its calls are told apart by the bit in their number, and killed like any
   // other foreign ABI's (the numbers below are x86-64's own, which x32's are not).
   if (arch === 'x64') head.push([JGE_K, 0, 1, X32_SYSCALL_BIT], [RET_K, 0, 0, RET_KILL_PROCESS]);
-  // `clone` is looked at first: loading its flags replaces the call's number in the accumulator, so the flag test
-  // decides, and no comparison of numbers below ever sees a flag word.
+  // `clone` and `socket` are looked at first: loading an argument replaces the call's number in the accumulator,
+  // so the argument's test decides, and no comparison of numbers below ever sees an argument.
   const comparisons: Comparison[] = [
     [JEQ_K, 'next', 'after-clone', CLONE[arch]],
     [LD_W_ABS, 'next', 'next', ARG0_LOW],
     [JSET_K, 'eperm', 'allow', CLONE_NAMESPACE_FLAGS],
   ];
   const afterClone = comparisons.length;
+  comparisons.push(
+    [JEQ_K, 'next', 'after-socket', SOCKET[arch]],
+    [LD_W_ABS, 'next', 'next', ARG0_LOW],
+    [JEQ_K, 'eperm', 'allow', AF_VSOCK],
+  );
+  const afterSocket = comparisons.length;
   comparisons.push([JEQ_K, 'enosys', 'next', CLONE3]);
   for (const number of Object.values(DENIED[arch])) comparisons.push([JEQ_K, 'eperm', 'next', number]);
-  const at: Record<Exclude<Target, 'next' | 'after-clone'>, number> = {
+  const at: Record<Exclude<Target, 'next' | 'after-clone' | 'after-socket'>, number> = {
     allow: comparisons.length,
     eperm: comparisons.length + 1,
     enosys: comparisons.length + 2,
   };
   // Offsets are relative to the instruction after the jump, so the head before them changes none.
   const jump = (target: Target, index: number): number => {
-    const to = target === 'next' ? index + 1 : target === 'after-clone' ? afterClone : at[target];
+    const to =
+      target === 'next'
+        ? index + 1
+        : target === 'after-clone'
+          ? afterClone
+          : target === 'after-socket'
+            ? afterSocket
+            : at[target];
     return to - index - 1;
   };
   const program: Instruction[] = [
