@@ -96,11 +96,11 @@ describe('closing a remote server', () => {
     const server = await scripted(() => ({ tools: [scriptedTool('ping')] }));
     const set = toolset({ remote: { url: server.url } });
     const { tools } = await set.start();
-    await vi.waitFor(() => expect(server.openStreams()).toBe(1));
+    await vi.waitFor(() => expect(server.openStreams()).toBe(1), { timeout: 20_000 });
     await set.close();
-    await vi.waitFor(() => expect(server.openStreams()).toBe(0));
+    await vi.waitFor(() => expect(server.openStreams()).toBe(0), { timeout: 20_000 });
     expect(text(await call(tools, 'ping'), 1)).toBe('called ping');
-    await vi.waitFor(() => expect(server.openStreams()).toBe(1));
+    await vi.waitFor(() => expect(server.openStreams()).toBe(1), { timeout: 20_000 });
   });
 });
 
