@@ -38,6 +38,13 @@ describe('SessionEventStore.check', () => {
     expect(store.check(id)).toBe('evicted');
     expect(store.bytes).toBe(0);
   });
+
+  it('keeps nothing with a buffer of 0 bytes (no resumption), rather than the default size', async () => {
+    const store = new SessionEventStore({ maxBytes: 0 });
+    const id = await store.storeEvent('a', note(1));
+    expect(store.check(id)).toBe('evicted');
+    expect(store.bytes).toBe(0);
+  });
 });
 
 describe('SessionEventStore bytes', () => {

@@ -104,6 +104,19 @@ describe('closing a remote server', () => {
   });
 });
 
+describe('a remote server that goes away', () => {
+  it("reports the transport's own error with the failed call", async () => {
+    const server = await scripted(() => ({ tools: [scriptedTool('ping')] }));
+    const { tools } = await toolset({ remote: { url: server.url } }).start();
+    await server.close();
+    const failed = await call(tools, 'ping');
+    expect(failed.is_error).toBe(true);
+    expect(text(failed, 0)).toMatch(
+      /^Error calling MCP tool ping: MCP server 'remote' failed to run tool 'ping': .+ \(transport error: .+\)$/,
+    );
+  });
+});
+
 /** A conversation's sandbox (unsandboxed underneath) that records what its stdio servers take and give back. */
 function recordingSandbox(): { access: SandboxAccess; events: string[] } {
   const events: string[] = [];
