@@ -172,6 +172,30 @@ describe("a stdio server in the conversation's sandbox", () => {
     expect([...events].sort()).toEqual(['own dispose', 'own release', 'shared release']);
   });
 
+  it('tries a server again whose sandbox could not prepare it the first time', async () => {
+    const { access, events } = recordingSandbox();
+    let refusals = 1;
+    const flaky: SandboxAccess = {
+      ...access,
+      get: async () => {
+        const sandbox = await access.get();
+        return {
+          ...sandbox,
+          prepare: async (command) => {
+            if (refusals-- > 0) throw new Error('sandbox busy');
+            return sandbox.prepare(command);
+          },
+        };
+      },
+    };
+    const set = toolset({ test: plainServer() }, { sandbox: flaky });
+    expect((await set.start()).errors[0]?.message).toMatch(/^MCP server 'test' failed to start: sandbox busy/);
+    const { tools, errors } = await set.start();
+    expect(errors).toEqual([]);
+    expect(text(await call(tools, 'pid'), 1)).toMatch(/^\d+@/);
+    expect(events).toEqual([`shared prepare ${process.execPath}`]);
+  });
+
   it('gives back what a server that failed to start held', async () => {
     const { access, events } = recordingSandbox();
     const { errors } = await toolset(
