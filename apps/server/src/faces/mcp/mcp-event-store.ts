@@ -46,7 +46,8 @@ export class SessionEventStore implements EventStore {
 
   check(eventId: string): ResumeCheck {
     if (this.#byId.has(eventId)) return 'stored';
-    return /^\d{1,15}$/.test(eventId) && Number(eventId) <= this.#seq ? 'evicted' : 'unknown';
+    // Only an id in the form this store gives (`String(seq)`, from 1) was ever sent: `0`, `007` or `` were not.
+    return /^[1-9]\d{0,14}$/.test(eventId) && Number(eventId) <= this.#seq ? 'evicted' : 'unknown';
   }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {

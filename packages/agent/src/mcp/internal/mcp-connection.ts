@@ -58,13 +58,23 @@ export class McpConnection {
     const client = await this.#connected();
     const tools: McpToolDescriptor[] = [];
     let cursor: string | undefined;
+    // The start limit bounds the whole list: a server whose pages never end would otherwise hold the start forever.
+    const deadline = Date.now() + this.#startTimeout * 1000;
+    const cursors = new Set<string>();
     try {
       do {
-        const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-          timeout: this.#startTimeout * 1000,
-        });
+        const left = deadline - Date.now();
+        if (left <= 0) throw this.#listTimeout();
+        const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: left });
         tools.push(...page.tools);
         cursor = page.nextCursor;
+        if (cursor !== undefined && cursors.has(cursor)) {
+          throw new McpServerError(
+            this.name,
+            `MCP server '${this.name}' failed to list its tools: it gave the cursor '${cursor}' again (its pages never end)`,
+          );
+        }
+        if (cursor !== undefined) cursors.add(cursor);
       } while (cursor !== undefined);
     } catch (error) {
       throw await this.#fail('list its tools', error, this.#startTimeout);
@@ -169,6 +179,14 @@ export class McpConnection {
     return new sdk.StreamableHTTPClientTransport(new URL(server.url as string), {
       requestInit: { headers },
     }) as Transport;
+  }
+
+  #listTimeout(): McpServerError {
+    return new McpServerError(
+      this.name,
+      `MCP server '${this.name}' failed to list its tools: no reply within ${this.#startTimeout} seconds (its tool list did not end)`,
+      { timeout: true, during: 'start' },
+    );
   }
 
   /** Turns a failed request into an McpServerError; a timed-out server is stopped so the next call restarts it. */
