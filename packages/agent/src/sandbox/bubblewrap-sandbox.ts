@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildBwrapArgs } from './bwrap-args.js';
 import { parseHostPattern } from './host-allowlist.js';
@@ -11,6 +10,7 @@ import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } fro
 import type { HostLayout } from './internal/host-layout.js';
 import { splitCommandEnvironment } from './internal/host-side-environment.js';
 import { buildLauncher, SECCOMP_FD } from './internal/launcher.js';
+import { privateRootHiddenIn, processPrivateDirectory } from './internal/private-directory.js';
 import { PROXY_BRIDGE_SOURCE } from './internal/proxy-bridge-source.js';
 import { seccompFilterFile } from './internal/seccomp-filter.js';
 import { signalSandboxedProcesses } from './internal/signal-sandboxed.js';
@@ -53,11 +53,22 @@ export class BubblewrapSandbox implements Sandbox {
   readonly #live = new Set<{ child?: ChildProcess; release: () => Promise<void> }>();
   #control: Promise<{ directory: string; proxy: AllowlistProxy }> | undefined;
   #disposed = false;
+  /** The host's private root of the sandboxes, where this sandbox's mounts would show it (else nothing). */
+  readonly #hiddenPrivateRoot: readonly string[];
 
   constructor(options: BubblewrapSandboxOptions) {
     this.#options = options;
     this.policy = options.policy;
     this.workspace = options.workspace;
+    const { layout } = options;
+    const mounted = [
+      ...layout.systemEntries.flatMap((entry) => (entry.kind === 'directory' ? [entry.path] : [])),
+      ...layout.runtimeDirectories,
+      ...options.policy.readablePaths,
+      ...options.policy.writablePaths,
+      options.workspace,
+    ];
+    this.#hiddenPrivateRoot = privateRootHiddenIn(mounted);
   }
 
   /** The proxy starts with the first command that needs it, so a sandbox that runs nothing costs nothing. */
@@ -65,8 +76,8 @@ export class BubblewrapSandbox implements Sandbox {
     const network = this.policy.network;
     if (network.mode !== 'allowlist') throw new Error('unreachable: no allowlist');
     this.#control ??= (async () => {
-      const directory = await mkdtemp(join(tmpdir(), 'x-sandbox-'));
-      await chmod(directory, 0o700);
+      // Under this process's private directory, which every sandbox hides (see `privateRootHiddenIn`).
+      const directory = await mkdtemp(join(processPrivateDirectory(), 'allowlist-'));
       await writeFile(join(directory, 'bridge.cjs'), PROXY_BRIDGE_SOURCE, { mode: 0o444 });
       const hosts = network.hosts.flatMap((host) => {
         const pattern = parseHostPattern(host);
@@ -146,6 +157,7 @@ export class BubblewrapSandbox implements Sandbox {
       writablePaths: this.policy.writablePaths,
       readablePaths: this.policy.readablePaths,
       ...layout,
+      hiddenDirectories: [...layout.hiddenDirectories, ...this.#hiddenPrivateRoot],
       ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
       setenv: environment.inside,
       ...(memoryBytes === undefined || !this.#options.sizesTmpfs ? {} : { tmpSizeBytes: memoryBytes }),

@@ -5,6 +5,7 @@ import { detectSandboxSupport } from './detect-sandbox-support.js';
 import type { DeniedConnection } from './internal/allowlist-proxy.js';
 import { discoverCgroupHierarchies, removeStaleCgroups } from './internal/cgroups.js';
 import { readHostLayout } from './internal/host-layout.js';
+import { checkPolicyAroundPrivateRoot } from './internal/private-directory.js';
 import { InvalidSandboxPolicyError } from './invalid-sandbox-policy-error.js';
 import type { Sandbox } from './sandbox.js';
 import { type SandboxPolicyInput, sandboxPolicySchema } from './sandbox-policy.js';
@@ -76,12 +77,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   if (!support.available) throw new SandboxUnavailableError(support.reason);
   const cgroups = discoverCgroupHierarchies();
   await removeStaleCgroups(cgroups);
+  const writablePaths = policy.writablePaths.map((path) => realPath(path, 'writable path'));
+  const readablePaths = policy.readablePaths.map((path) => realPath(path, 'readable path'));
+  checkPolicyAroundPrivateRoot({ writable: [workspace, ...writablePaths], readable: readablePaths });
   return new BubblewrapSandbox({
-    policy: {
-      ...policy,
-      writablePaths: policy.writablePaths.map((path) => realPath(path, 'writable path')),
-      readablePaths: policy.readablePaths.map((path) => realPath(path, 'readable path')),
-    },
+    policy: { ...policy, writablePaths, readablePaths },
     workspace,
     bwrap: support.bwrap,
     sizesTmpfs: versionAtLeast(support.version, [0, 8, 0]),

@@ -3,7 +3,7 @@
 // call of the list is refused, every other one allowed, and another ABI killed. The real kernel applying it is
 // test/sandbox-seccomp.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -208,14 +208,16 @@ describe('the filter file on a machine without a filter', () => {
 });
 
 describe('the filter file', () => {
-  it('is written once, private, holds the program, and is removed when the process exits', () => {
+  it('is written once, holds the program, and is held open by this process only: no name is left on disk', () => {
     const file = seccompFilterFile() as string;
     expect(seccompFilterFile()).toBe(file);
+    expect(file).toMatch(new RegExp(`^/proc/${process.pid}/fd/\\d+$`));
     expect(readFileSync(file).equals(seccompProgram() as Buffer)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o400);
-    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    expect(statSync(file).nlink).toBe(0);
+    expect(readlinkSync(file)).toMatch(/\/filter-[0-9a-f]{12}\.bpf \(deleted\)$/);
 
-    // Another process writes its own and removes it as it exits.
+    // Another process writes its own, in its own private directory, which it removes as it exits.
     const module = join(dirname(fileURLToPath(import.meta.url)), 'seccomp-filter.ts');
     const child = spawnSync(
       process.execPath,
@@ -224,14 +226,18 @@ describe('the filter file', () => {
         'tsx',
         '--input-type=module',
         '-e',
-        `const { seccompFilterFile } = await import(${JSON.stringify(module)}); console.log(seccompFilterFile());`,
+        [
+          `const { seccompFilterFile } = await import(${JSON.stringify(module)});`,
+          "const { readlinkSync } = await import('node:fs');",
+          'console.log(readlinkSync(seccompFilterFile()));',
+        ].join(' '),
       ],
       { encoding: 'utf8' },
     );
     expect(child.status, child.stderr).toBe(0);
-    const written = child.stdout.trim();
-    expect(written).toMatch(/filter\.bpf$/);
-    expect(written).not.toBe(file);
+    const written = child.stdout.trim().replace(/ \(deleted\)$/, '');
+    expect(written).toMatch(/\/filter-[0-9a-f]{12}\.bpf$/);
+    expect(dirname(written)).not.toBe(dirname(readlinkSync(file).replace(/ \(deleted\)$/, '')));
     expect(existsSync(dirname(written))).toBe(false);
   });
 });

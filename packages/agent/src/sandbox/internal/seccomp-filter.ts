@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processPrivateDirectory } from './private-directory.js';
 
 /**
  * The seccomp filter every sandboxed command runs under (bubblewrap's `--seccomp`, applied just before it execs
@@ -255,8 +256,12 @@ export function seccompProgram(arch: string = process.arch): Buffer | undefined 
 let written: string | undefined | null = null;
 
 /**
- * The filter's file, written once per process in a private temporary directory (0700; removed at exit), which
- * the launcher opens for bubblewrap; undefined where there is no filter for this machine.
+ * Where the launcher opens the filter (for bubblewrap's `--seccomp`): `/proc/<pid>/fd/<n>`, a descriptor this
+ * process holds on the filter's file, whose name is gone; undefined where there is no filter for this machine.
+ *
+ * Written once per process in its private directory (`processPrivateDirectory`), opened, and unlinked: nothing is
+ * left on disk for a command to replace (the next command's filter) or for a killed process to leave behind, and
+ * opening it through this process's descriptor does not resolve any directory a sandbox could rename.
  */
 export function seccompFilterFile(): string | undefined {
   if (written !== null) return written;
@@ -265,10 +270,14 @@ export function seccompFilterFile(): string | undefined {
     written = undefined;
     return written;
   }
-  const directory = mkdtempSync(join(tmpdir(), 'x-seccomp-'));
-  const file = join(directory, 'filter.bpf');
-  writeFileSync(file, program, { mode: 0o400 });
-  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-  written = file;
+  const file = join(processPrivateDirectory(), `filter-${randomBytes(6).toString('hex')}.bpf`);
+  writeFileSync(file, program, { mode: 0o400, flag: 'wx' });
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, 'r');
+  } finally {
+    unlinkSync(file);
+  }
+  written = `/proc/${process.pid}/fd/${descriptor}`;
   return written;
 }

@@ -1,0 +1,108 @@
+import { lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { InvalidSandboxPolicyError } from '../invalid-sandbox-policy-error.js';
+import { SandboxUnavailableError } from '../sandbox-unavailable-error.js';
+
+/**
+ * The host side of the sandbox keeps files of its own: each allowlist's proxy socket and bridge script, and the
+ * seccomp filter while it is written. They live under one directory per user, the same for every x process of that
+ * user (`<tmpdir>/x-sandbox-private-<uid>`, 0700, kept like tmux's socket directory), each process in its own
+ * subdirectory of it, removed as it exits.
+ *
+ * One shared name, not one per process, because every sandbox hides it (`privateRootHiddenIn`): a policy that
+ * mounts the host's temporary directory (`writablePaths: ['/tmp']`) or all of it (`readablePaths: ['/']`) would
+ * otherwise show a command every other sandbox's proxy socket (a way out of `network: 'none'`, through another
+ * sandbox's allowlist) and bridge script, and the seccomp filter of the next command to replace. A sandbox whose
+ * own process made the root hides it, and so does every other's; inside, it is an empty read-only tmpfs, a mount
+ * point that cannot be renamed or removed.
+ */
+const ROOT_PREFIX = 'x-sandbox-private-';
+
+let root: string | undefined;
+let processDirectory: string | undefined;
+
+function uid(): number {
+  return process.getuid?.() ?? 0;
+}
+
+/**
+ * This user's root, made if missing, checked if found: a directory (not a symlink) owned by this user that no one
+ * else can enter. Anything else (another user made it first, to read or replace what goes in it) is refused,
+ * naming it: a sandbox is never started with its private files where others can reach them.
+ */
+export function sandboxPrivateRoot(): string {
+  if (root !== undefined) return root;
+  const base = realpathSync(tmpdir());
+  const path = join(base, `${ROOT_PREFIX}${uid()}`);
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new SandboxUnavailableError(`the sandbox's private directory ${path} could not be made`, { cause: error });
+  }
+  const found = lstatSync(path);
+  const problem = !found.isDirectory()
+    ? 'is not a directory'
+    : found.uid !== uid()
+      ? `belongs to uid ${found.uid}, not ${uid()}`
+      : (found.mode & 0o077) !== 0
+        ? `is open to others (mode ${(found.mode & 0o777).toString(8)})`
+        : undefined;
+  if (problem !== undefined)
+    throw new SandboxUnavailableError(
+      `the sandbox's private directory ${path} ${problem}; remove it, or set TMPDIR to a directory of this user's`,
+    );
+  root = path;
+  return root;
+}
+
+/** This process's own directory under the root: made on first use, removed when the process exits. */
+export function processPrivateDirectory(): string {
+  if (processDirectory !== undefined) return processDirectory;
+  const directory = mkdtempSync(join(sandboxPrivateRoot(), `${process.pid}-`));
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  processDirectory = directory;
+  return processDirectory;
+}
+
+/** Whether `path` is `ancestor` or lies under it (both absolute and normalised). */
+function isUnder(path: string, ancestor: string): boolean {
+  return ancestor === '/' || path === ancestor || path.startsWith(`${ancestor}/`);
+}
+
+/**
+ * The root, where a sandbox mounting `mounted` (host paths, each at the same path inside) would show it: it is then
+ * hidden behind an empty read-only tmpfs, after every mount of the policy. Elsewhere there is nothing to hide.
+ */
+export function privateRootHiddenIn(mounted: readonly string[]): string[] {
+  const path = sandboxPrivateRoot();
+  return mounted.some((mount) => isUnder(path, mount)) ? [path] : [];
+}
+
+/**
+ * Refuses a policy that would reach the private files around their hiding: a path inside the root (its mount would
+ * show what the root's tmpfs hides), and a writable path (or workspace) that holds the directory the root lies in:
+ * a command could rename that directory (only the root itself is a mount point inside) and put one of its own at
+ * its name, which the host would then use for the next sandbox's proxy socket. `/tmp` itself may be writable;
+ * `/` may not.
+ */
+export function checkPolicyAroundPrivateRoot(paths: {
+  writable: readonly string[];
+  readable: readonly string[];
+}): void {
+  const root = sandboxPrivateRoot();
+  const inside = [...paths.writable, ...paths.readable].find((path) => path !== root && isUnder(path, root));
+  if (inside !== undefined)
+    throw new InvalidSandboxPolicyError(
+      `The path ${inside} lies inside ${root}, where the sandbox keeps its private files, which no sandbox may see`,
+    );
+  const parent = dirname(root);
+  const holder = paths.writable.find((path) => path !== parent && isUnder(parent, path));
+  if (holder !== undefined)
+    throw new InvalidSandboxPolicyError(
+      `The writable path ${holder} holds ${parent}, where the sandbox keeps its private files (${root}): ` +
+        'a command could rename it and have the next sandbox use files of its own. Make a narrower path writable, ' +
+        'or set TMPDIR to a directory outside it.',
+    );
+}
