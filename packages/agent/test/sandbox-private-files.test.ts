@@ -51,7 +51,7 @@ function findOnHost(directory: string, inodes: readonly number[]): string[] {
       try {
         const entry = lstatSync(child);
         if (entry.dev === device && inodes.includes(entry.ino)) found.push(child);
-        if (entry.isDirectory() && depth < 5) walk(child, depth + 1);
+        if (entry.isDirectory() && depth < 3) walk(child, depth + 1);
       } catch {
         // Removed while walked.
       }
@@ -69,7 +69,7 @@ let allowlisted: Sandbox;
 function findPrivateFiles(): string {
   const names = privateInodes.map((inode) => `-inum ${inode}`).join(' -o ');
   return [
-    `find ${temporary} -xdev -maxdepth 6 \\( ${names} \\) 2>/dev/null`,
+    `find ${temporary} -xdev -maxdepth 4 \\( ${names} \\) 2>/dev/null`,
     `ls -A ${sandboxPrivateRoot()} 2>&1 | sed 's/^/root: /'`,
     'echo done',
   ].join('\n');
@@ -107,6 +107,17 @@ describe("the host side's private files", () => {
       expect(result.exitCode, JSON.stringify(policy)).toBe(0);
       expect(result.stdout.trim().split('\n'), JSON.stringify(policy)).toEqual(['done']);
     }
+    // The host temporary directory as the workspace itself.
+    const inTemporary = await createSandbox({ policy: {}, workspace: temporary });
+    sandboxes.push(inTemporary);
+    const result = await runSandboxed(inTemporary, {
+      command: '/bin/bash',
+      args: ['-c', findPrivateFiles()],
+      cwd: temporary,
+      env: { PATH: '/usr/bin:/bin' },
+      wallTimeMs: 120_000,
+    });
+    expect(result.stdout.trim().split('\n')).toEqual(['done']);
   });
 
   it('cannot be renamed, removed or replaced from inside, and the next sandbox still runs behind its proxy', async () => {
