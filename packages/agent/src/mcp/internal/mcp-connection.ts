@@ -15,6 +15,12 @@ const STDERR_TAIL = 2000;
 /** JSON-RPC code the SDK uses for a request that timed out. */
 const REQUEST_TIMEOUT_CODE = -32001;
 
+/** A request that failed: its time limit, and how many transport errors there had been when it began. */
+interface FailedRequest {
+  seconds: number;
+  since: number;
+}
+
 export interface McpConnectionOptions {
   name: string;
   server: McpServerConfig;
@@ -40,7 +46,9 @@ export class McpConnection {
   /** What the running stdio server holds in its sandbox, freed when it is closed. */
   #spawned: McpSpawn | undefined;
   #stderr = '';
+  /** The transport's latest error, and how many it had: a failure reports it only if it came during that request. */
   #lastTransportError: string | undefined;
+  #transportErrors = 0;
 
   constructor(options: McpConnectionOptions) {
     this.name = options.name;
@@ -55,6 +63,7 @@ export class McpConnection {
   }
 
   async listTools(): Promise<McpToolDescriptor[]> {
+    const since = this.#transportErrors;
     const client = await this.#connected();
     const tools: McpToolDescriptor[] = [];
     let cursor: string | undefined;
@@ -77,13 +86,14 @@ export class McpConnection {
         if (cursor !== undefined) cursors.add(cursor);
       } while (cursor !== undefined);
     } catch (error) {
-      throw await this.#fail('list its tools', error, this.#startTimeout);
+      throw await this.#fail('list its tools', error, { seconds: this.#startTimeout, since });
     }
     return tools;
   }
 
   /** The server's `CallToolResult`, left `unknown` for `observationFromCallResult` to read defensively. */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const since = this.#transportErrors;
     const client = await this.#connected();
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
@@ -92,7 +102,10 @@ export class McpConnection {
       });
       return result;
     } catch (error) {
-      throw await this.#fail(`run tool '${name}'`, error, this.server.timeout ?? CALL_TIMEOUT_SECONDS);
+      throw await this.#fail(`run tool '${name}'`, error, {
+        seconds: this.server.timeout ?? CALL_TIMEOUT_SECONDS,
+        since,
+      });
     }
   }
 
@@ -122,17 +135,18 @@ export class McpConnection {
   async #connect(): Promise<Client> {
     const sdk = await loadMcpSdk();
     this.#stderr = '';
-    this.#lastTransportError = undefined;
+    const since = this.#transportErrors;
     let transport: Transport;
     try {
       transport = await this.#transport(sdk);
     } catch (error) {
       await this.#releaseSpawn();
-      throw this.#error('start', error, this.#startTimeout);
+      throw this.#error('start', error, { seconds: this.#startTimeout, since });
     }
     const client = new sdk.Client({ name: 'x-agent', version: '0.0.0' });
     client.onerror = (error) => {
       this.#lastTransportError = error.message;
+      this.#transportErrors += 1;
     };
     const pending = this.#client;
     client.onclose = () => {
@@ -145,7 +159,7 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
       await this.#releaseSpawn();
-      throw this.#error('start', error, this.#startTimeout);
+      throw this.#error('start', error, { seconds: this.#startTimeout, since });
     }
     return client;
   }
@@ -190,22 +204,26 @@ export class McpConnection {
   }
 
   /** Turns a failed request into an McpServerError; a timed-out server is stopped so the next call restarts it. */
-  async #fail(what: string, error: unknown, seconds: number): Promise<McpServerError> {
-    const failure = this.#error(what, error, seconds);
+  async #fail(what: string, error: unknown, request: FailedRequest): Promise<McpServerError> {
+    const failure = this.#error(what, error, request);
     if (failure.code === 'mcp_timeout') await this.close();
     return failure;
   }
 
-  #error(what: string, error: unknown, seconds: number): McpServerError {
+  /**
+   * The McpServerError of a failed request. The transport's error is named only when one came while the request was
+   * under way: one the connection lived through before says nothing about this failure.
+   */
+  #error(what: string, error: unknown, request: FailedRequest): McpServerError {
     if (error instanceof McpServerError) return error;
     const timedOut = (error as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT_CODE;
     const reason = timedOut
-      ? `no reply within ${seconds} seconds`
+      ? `no reply within ${request.seconds} seconds`
       : error instanceof Error
         ? error.message
         : String(error);
     const details = [
-      this.#lastTransportError === undefined ? '' : ` (transport error: ${this.#lastTransportError})`,
+      this.#transportErrors === request.since ? '' : ` (transport error: ${this.#lastTransportError})`,
       this.#stderr.trim() === '' ? '' : `; server stderr: ${this.#stderr.trim().slice(-500)}`,
     ].join('');
     return new McpServerError(this.name, `MCP server '${this.name}' failed to ${what}: ${reason}${details}`, {
