@@ -193,7 +193,7 @@ export class McpConnection {
       this.#transportErrors += 1;
     };
     client.onclose = () => {
-      // The server went (a crash, or a close): what it held is freed now, before a next call starts another.
+      // The server went (a crash, or a close): what it held is freed at once, not left to the next start or close.
       if (this.#session === session) this.#session = undefined;
       const released = this.#release(session);
       this.#stopping.add(released);
