@@ -64,7 +64,7 @@ describe('A2A request bodies over the size limit', () => {
 
   it('lets the official client report the limit, for a send and for a stream alike', async () => {
     const { client } = fixture;
-    const large = () => send(userMessage([textPart('y'.repeat(BODY_LIMIT * 2))]));
+    const large = () => send(userMessage([textPart('y'.repeat(BODY_LIMIT * 64))]));
     const refusal = { name: 'RequestMalformedError', message: expect.stringContaining(`limit of ${BODY_LIMIT} bytes`) };
     await expect(client.sendMessage(large())).rejects.toMatchObject(refusal);
     await expect(client.sendMessageStream(large()).next()).rejects.toMatchObject(refusal);
