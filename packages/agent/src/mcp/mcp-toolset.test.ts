@@ -79,6 +79,7 @@ describe.each([
       'garbage',
       'hang',
       'read_path',
+      'noise',
     ]);
     const add = byName(tools, 'add');
     expect(add.toolKind).toBe(MCP_TOOL_KIND);

@@ -37,7 +37,7 @@ const rpcResponseSchema = z
 const rpcAnswerSchema = z
   .union([rpcResponseSchema, z.array(rpcResponseSchema)])
   .describe(
-    'One response, or for a batch request (a JSON array) an array of them, one per call that has an id. A body of notifications only (calls without an id) is answered 204 with no body, as JSON-RPC answers none.',
+    'One response, or for a batch request (a JSON array) an array of them, one per call that has an id. A body of notifications only (calls without an id) is answered 204 with no body, as JSON-RPC answers none, streaming methods included.',
   );
 
 const agentCardSchema = z
@@ -94,6 +94,8 @@ function errorOf(request: FastifyRequest, call: Extract<RpcCall, { rpc: unknown 
 /**
  * The response to one call of a single or batch request, undefined for a notification (JSON-RPC 2.0 answers none).
  * Streaming methods cannot be batched: their answer is a stream of its own, so in a batch they are refused unrun.
+ * A notification to one is carried out all the same, single or batched, as every method's is: SendStreamingMessage
+ * sends its message and starts the run, SubscribeToTask does nothing; neither is answered.
  */
 async function answer(
   request: FastifyRequest,
@@ -104,8 +106,9 @@ async function answer(
   let response: Record<string, unknown>;
   if (context.version !== undefined) {
     response = rpcErrorResponse(call.id, new A2aRpcError('versionNotSupported', context.version));
-  } else if (STREAMING_METHODS.has(call.rpc.method)) {
-    // Only a batch gets here: a single streaming call is answered with its stream.
+  } else if (STREAMING_METHODS.has(call.rpc.method) && !call.notification) {
+    // Only a batch gets here: a single streaming call is answered with its stream. A notification wants no answer, so
+    // it is carried out below like any other call (its stream, were one started, would have no reader).
     response = rpcErrorResponse(
       call.id,
       new A2aRpcError('invalidRequest', `${call.rpc.method} answers with a stream and cannot be part of a batch`),
@@ -135,6 +138,20 @@ function mediaTypeRefusal(request: FastifyRequest): Record<string, unknown> | un
     new A2aRpcError(
       'contentTypeNotSupported',
       `Unsupported Content-Type '${header}': a JSON-RPC request is application/json`,
+    ),
+  );
+}
+
+/**
+ * The refusal of a request body over the server's size limit: Invalid Request (-32600), the closest JSON-RPC code
+ * for a request that cannot be taken as it is, with a message that names the limit. No id: the body was not read.
+ */
+function tooLarge(request: FastifyRequest): Record<string, unknown> {
+  return rpcErrorResponse(
+    null,
+    new A2aRpcError(
+      'invalidRequest',
+      `The request body is larger than this server's limit of ${request.routeOptions.bodyLimit} bytes: send less per request (large files as url parts)`,
     ),
   );
 }
@@ -182,12 +199,20 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
         response: {
           200: rpcAnswerSchema,
           ...errorResponses(API_ERRORS),
+          413: rpcResponseSchema.describe(
+            'The request body is over the server limit: a JSON-RPC Invalid Request (-32600) error naming the limit',
+          ),
         },
       },
       // A body that is not JSON is a JSON-RPC parse error, answered as one; a body of another media type (one Fastify
-      // has no parser for) is refused as the handler refuses the others.
+      // has no parser for) is refused as the handler refuses the others; a body over the size limit is no parse error
+      // (it was never read) but a 413 whose JSON-RPC error names the limit: the SDK client reports that message.
       errorHandler: (error, request, reply) => {
         const code = (error as { statusCode?: number }).statusCode;
+        if (code === 413) {
+          void reply.code(413).send(tooLarge(request));
+          return;
+        }
         const refusal = code === 415 ? mediaTypeRefusal(request) : undefined;
         if (refusal !== undefined) {
           void reply.code(200).send(refusal);
@@ -207,7 +232,7 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
       const { batch, calls } = readCalls(request.body);
       const version = unsupportedVersion(request.headers['a2a-version']);
       const only = calls[0];
-      if (!batch && version === undefined && only !== undefined && 'rpc' in only) {
+      if (!batch && version === undefined && only !== undefined && 'rpc' in only && !only.notification) {
         if (STREAMING_METHODS.has(only.rpc.method)) {
           // Refusals before the stream starts are a plain JSON-RPC error; the SDK reads them as such.
           const outcome = await dispatchRpc(only.rpc, dispatch).catch((error: unknown) => error);

@@ -1,3 +1,4 @@
+import { ConversationDeletedError } from '../../conversations/errors/conversation-deleted-error.js';
 import { ServerError } from '../../errors.js';
 
 /** The JSON-RPC error codes this face answers with (JSON-RPC 2.0 and the A2A specification, §5.4). */
@@ -39,15 +40,19 @@ const ERROR_REASONS: Readonly<Record<number, string>> = {
 
 /**
  * A JSON-RPC error response for any error: ours keep their code, a request error is invalid params, others
- * internal. A2A errors carry their `google.rpc.ErrorInfo` in `error.data`, as §9.5 asks.
+ * internal. A conversation deleted while the call was under way (a delete racing it) is a task not found: the
+ * request was fine, the task is gone. A2A errors carry their `google.rpc.ErrorInfo` in `error.data`, as §9.5 asks.
  */
 export function rpcErrorResponse(id: string | number | null, error: unknown): Record<string, unknown> {
   let code: number = A2A_ERROR_CODES.internalError;
+  let message = error instanceof Error ? error.message : String(error);
   if (A2aRpcError.isInstance(error)) code = error.rpcCode;
-  else if (ServerError.isInstance(error) && (error as { statusCode?: number }).statusCode === 404) {
+  else if (ConversationDeletedError.isInstance(error)) {
+    code = A2A_ERROR_CODES.taskNotFound;
+    message = `Task '${error.conversationId}' was deleted`;
+  } else if (ServerError.isInstance(error) && (error as { statusCode?: number }).statusCode === 404) {
     code = A2A_ERROR_CODES.taskNotFound;
   } else if (ServerError.isInstance(error)) code = A2A_ERROR_CODES.invalidParams;
-  const message = error instanceof Error ? error.message : String(error);
   const reason = ERROR_REASONS[code];
   const data =
     reason === undefined

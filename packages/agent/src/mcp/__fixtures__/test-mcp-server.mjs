@@ -80,6 +80,18 @@ function registerBaseTools(server) {
       }
     },
   );
+  // Over stdio, a line on stdout that is not JSON-RPC is a transport error on the client's side, which lives on.
+  server.registerTool(
+    'noise',
+    {
+      description: 'Writes a line that is not JSON-RPC to stdout, then answers (a malformed result with `malformed`)',
+      inputSchema: { malformed: z.boolean().optional() },
+    },
+    async ({ malformed }) => {
+      process.stdout.write('this line is not json-rpc\n');
+      return malformed === true ? { content: 'not a list' } : { content: [{ type: 'text', text: 'noisy' }] };
+    },
+  );
 }
 
 const mode = process.argv[2] ?? 'stdio';

@@ -15,6 +15,25 @@ const STDERR_TAIL = 2000;
 /** JSON-RPC code the SDK uses for a request that timed out. */
 const REQUEST_TIMEOUT_CODE = -32001;
 
+/** What one start of the server holds: its stdio server's share of the sandbox, and its stop once begun. */
+interface SessionState {
+  /** Freed (once) when the session stops. */
+  spawned?: McpSpawn | undefined;
+  /** Set once it is being stopped: resolves when its server is gone and what it held is freed. */
+  stopped?: Promise<void>;
+}
+
+/** One start of the server: its client (connected, or the start failing), and what it holds. */
+interface Session extends SessionState {
+  client: Promise<Client>;
+}
+
+/** A request that failed: its time limit, and how many transport errors there had been when it began. */
+interface FailedRequest {
+  seconds: number;
+  since: number;
+}
+
 export interface McpConnectionOptions {
   name: string;
   server: McpServerConfig;
@@ -28,7 +47,9 @@ export interface McpConnectionOptions {
 
 /**
  * One MCP server: started on first use, kept across calls, started again on the next call after it crashed,
- * timed out or was closed. Every failure is an `McpServerError` naming the server.
+ * timed out or was closed. Every failure is an `McpServerError` naming the server. Each start is a session of its
+ * own, so a start that fails late, a crash or a timeout only ever stops (and frees) its own server, never a newer
+ * one, and `close` resolves only once every server it stopped, or saw stopping, is gone.
  */
 export class McpConnection {
   readonly name: string;
@@ -36,11 +57,13 @@ export class McpConnection {
   readonly #workspace: string | undefined;
   readonly #startTimeout: number;
   readonly #sandbox: SandboxAccess | undefined;
-  #client: Promise<Client> | undefined;
-  /** What the running stdio server holds in its sandbox, freed when it is closed. */
-  #spawned: McpSpawn | undefined;
+  #session: Session | undefined;
+  /** Sessions being stopped (by close, a crash, a timeout): close waits for them all. */
+  readonly #stopping = new Set<Promise<void>>();
   #stderr = '';
+  /** The transport's latest error, and how many it had: a failure reports it only if it came during that request. */
   #lastTransportError: string | undefined;
+  #transportErrors = 0;
 
   constructor(options: McpConnectionOptions) {
     this.name = options.name;
@@ -55,7 +78,9 @@ export class McpConnection {
   }
 
   async listTools(): Promise<McpToolDescriptor[]> {
-    const client = await this.#connected();
+    const since = this.#transportErrors;
+    const session = this.#connected();
+    const client = await session.client;
     const tools: McpToolDescriptor[] = [];
     let cursor: string | undefined;
     // The start limit bounds the whole list: a server whose pages never end would otherwise hold the start forever.
@@ -77,14 +102,16 @@ export class McpConnection {
         if (cursor !== undefined) cursors.add(cursor);
       } while (cursor !== undefined);
     } catch (error) {
-      throw await this.#fail('list its tools', error, this.#startTimeout);
+      throw await this.#fail('list its tools', error, { seconds: this.#startTimeout, since, session });
     }
     return tools;
   }
 
   /** The server's `CallToolResult`, left `unknown` for `observationFromCallResult` to read defensively. */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
-    const client = await this.#connected();
+    const since = this.#transportErrors;
+    const session = this.#connected();
+    const client = await session.client;
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         timeout: (this.server.timeout ?? CALL_TIMEOUT_SECONDS) * 1000,
@@ -92,77 +119,109 @@ export class McpConnection {
       });
       return result;
     } catch (error) {
-      throw await this.#fail(`run tool '${name}'`, error, this.server.timeout ?? CALL_TIMEOUT_SECONDS);
+      throw await this.#fail(`run tool '${name}'`, error, {
+        seconds: this.server.timeout ?? CALL_TIMEOUT_SECONDS,
+        since,
+        session,
+      });
     }
   }
 
-  /** Stops the server (kills a stdio child). A later call starts it again. */
+  /**
+   * Stops the server (kills a stdio child), also one still starting, and waits for every stop under way (another
+   * close, a crash, a timeout): when it resolves, no server of this connection runs. A later call starts it again.
+   */
   async close(): Promise<void> {
-    const client = this.#client;
-    this.#client = undefined;
-    if (client === undefined) return;
-    await client.then((connected) => connected.close()).catch(() => undefined);
-    await this.#releaseSpawn();
+    for (;;) {
+      const session = this.#session;
+      if (session !== undefined) void this.#stop(session);
+      if (this.#stopping.size === 0) return;
+      await Promise.all([...this.#stopping]);
+    }
   }
 
-  async #releaseSpawn(): Promise<void> {
-    const spawned = this.#spawned;
-    this.#spawned = undefined;
+  /** Stops one session (once): forgets it if it is the current one, closes its client, frees what it held. */
+  #stop(session: Session): Promise<void> {
+    if (this.#session === session) this.#session = undefined;
+    if (session.stopped !== undefined) return session.stopped;
+    const stopped = (async () => {
+      // A start under way is waited for, then closed: a server must not come up after its close.
+      await session.client.then((client) => client.close()).catch(() => undefined);
+      await this.#release(session);
+    })();
+    session.stopped = stopped;
+    this.#stopping.add(stopped);
+    void stopped.finally(() => this.#stopping.delete(stopped));
+    return stopped;
+  }
+
+  /** Frees what the session's stdio server held in its sandbox, once. */
+  async #release(session: SessionState): Promise<void> {
+    const spawned = session.spawned;
+    session.spawned = undefined;
     await spawned?.release().catch(() => undefined);
   }
 
-  #connected(): Promise<Client> {
-    this.#client ??= this.#connect().catch((error: unknown) => {
-      this.#client = undefined;
-      throw error;
+  #connected(): Session {
+    if (this.#session !== undefined) return this.#session;
+    const state: SessionState = {};
+    const session: Session = Object.assign(state, {
+      client: this.#connect(state).catch((error: unknown) => {
+        // Only forget this session: a newer one may have started since (after a close).
+        if (this.#session === session) this.#session = undefined;
+        throw error;
+      }),
     });
-    return this.#client;
+    this.#session = session;
+    return session;
   }
 
-  async #connect(): Promise<Client> {
+  async #connect(session: SessionState): Promise<Client> {
     const sdk = await loadMcpSdk();
     this.#stderr = '';
-    this.#lastTransportError = undefined;
+    const since = this.#transportErrors;
     let transport: Transport;
     try {
-      transport = await this.#transport(sdk);
+      transport = await this.#transport(sdk, session);
     } catch (error) {
-      await this.#releaseSpawn();
-      throw this.#error('start', error, this.#startTimeout);
+      await this.#release(session);
+      throw this.#error('start', error, { seconds: this.#startTimeout, since });
     }
     const client = new sdk.Client({ name: 'x-agent', version: '0.0.0' });
     client.onerror = (error) => {
       this.#lastTransportError = error.message;
+      this.#transportErrors += 1;
     };
-    const pending = this.#client;
     client.onclose = () => {
-      // Only forget the client that closed: a newer one may already be starting.
-      if (this.#client === pending) this.#client = undefined;
+      // The server went (a crash, or a close): what it held is freed at once, not left to the next start or close.
+      if (this.#session === session) this.#session = undefined;
+      const released = this.#release(session);
+      this.#stopping.add(released);
+      void released.finally(() => this.#stopping.delete(released));
     };
     try {
       await client.connect(transport, { timeout: this.#startTimeout * 1000 });
     } catch (error) {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
-      await this.#releaseSpawn();
-      throw this.#error('start', error, this.#startTimeout);
+      await this.#release(session);
+      throw this.#error('start', error, { seconds: this.#startTimeout, since });
     }
     return client;
   }
 
-  async #transport(sdk: Awaited<ReturnType<typeof loadMcpSdk>>): Promise<Transport> {
+  async #transport(sdk: Awaited<ReturnType<typeof loadMcpSdk>>, session: SessionState): Promise<Transport> {
     const server = this.server;
     if (this.transportName === 'stdio') {
       // The SDK spawns the process itself: it gets the command rewritten to start inside the sandbox.
-      await this.#releaseSpawn();
-      this.#spawned = await prepareMcpSpawn({
+      session.spawned = await prepareMcpSpawn({
         server,
         sandbox: this.#sandbox,
         workspace: this.#workspace ?? process.cwd(),
         // Only PATH/HOME-like basics and what the config gives: the host's secrets never reach the server.
         env: { ...sdk.getDefaultEnvironment(), ...(server.env ?? {}) },
       });
-      const { command, args, env, cwd } = this.#spawned.prepared;
+      const { command, args, env, cwd } = session.spawned.prepared;
       const transport = new sdk.StdioClientTransport({ command, args, env, cwd, stderr: 'pipe' });
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
@@ -190,22 +249,27 @@ export class McpConnection {
   }
 
   /** Turns a failed request into an McpServerError; a timed-out server is stopped so the next call restarts it. */
-  async #fail(what: string, error: unknown, seconds: number): Promise<McpServerError> {
-    const failure = this.#error(what, error, seconds);
-    if (failure.code === 'mcp_timeout') await this.close();
+  async #fail(what: string, error: unknown, request: FailedRequest & { session: Session }): Promise<McpServerError> {
+    const failure = this.#error(what, error, request);
+    // The session the request went to, not whichever is current by now (it may be a newer, healthy one).
+    if (failure.code === 'mcp_timeout') await this.#stop(request.session);
     return failure;
   }
 
-  #error(what: string, error: unknown, seconds: number): McpServerError {
+  /**
+   * The McpServerError of a failed request. The transport's error is named only when one came while the request was
+   * under way: one the connection lived through before says nothing about this failure.
+   */
+  #error(what: string, error: unknown, request: FailedRequest): McpServerError {
     if (error instanceof McpServerError) return error;
     const timedOut = (error as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT_CODE;
     const reason = timedOut
-      ? `no reply within ${seconds} seconds`
+      ? `no reply within ${request.seconds} seconds`
       : error instanceof Error
         ? error.message
         : String(error);
     const details = [
-      this.#lastTransportError === undefined ? '' : ` (transport error: ${this.#lastTransportError})`,
+      this.#transportErrors === request.since ? '' : ` (transport error: ${this.#lastTransportError})`,
       this.#stderr.trim() === '' ? '' : `; server stderr: ${this.#stderr.trim().slice(-500)}`,
     ].join('');
     return new McpServerError(this.name, `MCP server '${this.name}' failed to ${what}: ${reason}${details}`, {
