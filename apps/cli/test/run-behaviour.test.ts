@@ -40,8 +40,11 @@ describe('x run --demo workspace', () => {
     const workspace = /workspace\s+(\S+)/.exec(result.stdout)?.[1] ?? '';
     expect(workspace.startsWith(join(home.path, 'demo-workspaces', 'x-demo-'))).toBe(true);
     expect(readFileSync(join(workspace, 'hello.txt'), 'utf8')).toBe('Hello from the offline model!\n');
-    // cleanEnv points TMPDIR at $X_HOME/tmp for the child: nothing went there.
-    expect(readdirSync(join(home.path, 'tmp'))).toEqual([]);
+    // cleanEnv points TMPDIR at $X_HOME/tmp for the child: nothing went there but the sandbox's private directory
+    // (kept for every x process of the user, like tmux's), and nothing of this process is left in it.
+    const privateRoot = `x-sandbox-private-${process.getuid?.() ?? 0}`;
+    expect(readdirSync(join(home.path, 'tmp')).filter((name) => name !== privateRoot)).toEqual([]);
+    expect(readdirSync(join(home.path, 'tmp', privateRoot))).toEqual([]);
   });
 });
 

@@ -103,6 +103,11 @@ describe('the private root', () => {
     const module = await fresh();
     expect(() => module.sandboxPrivateRoot()).toThrow(module.SandboxUnavailableError);
     expect(() => module.sandboxPrivateRoot()).toThrow(`x-sandbox-private-${uid} could not be made`);
+    // A temporary directory that does not exist.
+    process.env.TMPDIR = join(scratch, 'missing');
+    const missing = await fresh();
+    expect(() => missing.sandboxPrivateRoot()).toThrow(missing.SandboxUnavailableError);
+    expect(() => missing.sandboxPrivateRoot()).toThrow(`${join(scratch, 'missing')}/x-sandbox-private-${uid} could not`);
   });
 });
 

@@ -33,9 +33,9 @@ function uid(): number {
  */
 export function sandboxPrivateRoot(): string {
   if (root !== undefined) return root;
-  const base = realpathSync(tmpdir());
-  const path = join(base, `${ROOT_PREFIX}${uid()}`);
+  let path = join(tmpdir(), `${ROOT_PREFIX}${uid()}`);
   try {
+    path = join(realpathSync(tmpdir()), `${ROOT_PREFIX}${uid()}`);
     mkdirSync(path, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
