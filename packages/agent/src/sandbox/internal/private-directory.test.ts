@@ -107,7 +107,9 @@ describe('the private root', () => {
     process.env.TMPDIR = join(scratch, 'missing');
     const missing = await fresh();
     expect(() => missing.sandboxPrivateRoot()).toThrow(missing.SandboxUnavailableError);
-    expect(() => missing.sandboxPrivateRoot()).toThrow(`${join(scratch, 'missing')}/x-sandbox-private-${uid} could not`);
+    expect(() => missing.sandboxPrivateRoot()).toThrow(
+      `${join(scratch, 'missing')}/x-sandbox-private-${uid} could not`,
+    );
   });
 });
 
@@ -137,6 +139,26 @@ describe("a process's private directory", () => {
     expect(made).not.toBe(directory);
     expect(existsSync(made)).toBe(false);
     expect(existsSync(directory)).toBe(true);
+  });
+});
+
+describe('the directories of processes that died without exiting', () => {
+  it('are removed by the next process that makes its own; those of live processes, and other names, are kept', async () => {
+    const module = await fresh();
+    const root = module.sandboxPrivateRoot();
+    // A process that is gone: one that was spawned and has been waited for.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const left = join(root, `${dead}-killed`);
+    mkdirSync(join(left, 'allowlist-x'), { recursive: true });
+    writeFileSync(join(left, 'allowlist-x', 'bridge.cjs'), '');
+    const live = join(root, `${process.ppid}-live`);
+    const other = join(root, 'not-a-process');
+    mkdirSync(live);
+    mkdirSync(other);
+    module.processPrivateDirectory();
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(other)).toBe(true);
   });
 });
 

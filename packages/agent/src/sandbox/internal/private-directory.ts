@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { InvalidSandboxPolicyError } from '../invalid-sandbox-policy-error.js';
@@ -57,10 +57,29 @@ export function sandboxPrivateRoot(): string {
   return root;
 }
 
-/** This process's own directory under the root: made on first use, removed when the process exits. */
+/** Whether the process `pid` is alive (one of another user, which `kill` may not signal, counts as alive). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * This process's own directory under the root: made on first use, removed when the process exits. The directories
+ * of processes that died without exiting (SIGKILL, a crash) are removed here, by the next process that makes its own.
+ */
 export function processPrivateDirectory(): string {
   if (processDirectory !== undefined) return processDirectory;
-  const directory = mkdtempSync(join(sandboxPrivateRoot(), `${process.pid}-`));
+  const root = sandboxPrivateRoot();
+  for (const name of readdirSync(root)) {
+    const pid = Number.parseInt(/^(\d+)-/.exec(name)?.[1] ?? '', 10);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))
+      rmSync(join(root, name), { recursive: true, force: true });
+  }
+  const directory = mkdtempSync(join(root, `${process.pid}-`));
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
   processDirectory = directory;
   return processDirectory;
