@@ -163,7 +163,7 @@ export async function buildServer(
     }
   });
   // Every route registered from here on needs the session key unless it says `config: { public: true }`.
-  installRouteAuth(app, config.apiKeys);
+  installRouteAuth(app, config.apiKeys, config.approvalDeciders);
 
   await registerOpenApi(app, version);
 
@@ -209,6 +209,7 @@ export async function buildServer(
     maxOpenConversations: config.maxOpenConversations,
     ...(options.clock === undefined ? {} : { now: options.clock }),
     apiKeys: config.apiKeys,
+    approvalDeciders: config.approvalDeciders,
     persistenceDir: root,
     workspaceRoot,
     secretKey: config.secretKey,

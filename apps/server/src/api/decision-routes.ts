@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { actionDecisionSchema, decisionRecordSchema, PrincipalNotAllowedError, readDecision } from '@x/agent';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
+import { principalOfKey } from '../security/request-caller.js';
 import { conversationParamsSchema } from './request-schemas.js';
 import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
 
@@ -41,9 +41,7 @@ export function decidingPrincipal(request: FastifyRequest, options: DecisionRout
 /** Who a request decides as: its session key, named by a prefix of the key's hash (never the key itself). */
 export function principalOf(request: FastifyRequest, apiKeys: readonly string[]): string {
   const header = request.headers['x-session-api-key'];
-  const key = Array.isArray(header) ? header[0] : header;
-  if (apiKeys.length === 0 || key === undefined) return 'local';
-  return `api-key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+  return principalOfKey(apiKeys, Array.isArray(header) ? header[0] : header);
 }
 
 /**

@@ -25,6 +25,8 @@ export interface ConversationManagerOptions {
   now?: () => number;
   logger: FastifyBaseLogger;
   apiKeys: readonly string[];
+  /** Who may decide on pending actions, whatever the route or face (`approvalDeciders`); everyone when unset. */
+  approvalDeciders?: readonly string[] | undefined;
   /** Human-readable root of the store, reported as `persistence_dir`. */
   persistenceDir: string;
   /** Parent of the default per-conversation workspaces (`<root>/<id hex>`). */

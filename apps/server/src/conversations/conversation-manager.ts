@@ -70,6 +70,7 @@ export class ConversationManager implements EventSocketHost {
       onMetaChange: options.onMetaChange,
       now: options.now,
       signingKey: options.signingKey,
+      approvalDeciders: options.approvalDeciders,
       clientTools: new ClientTools(),
       hold: (conversation) => this.#entries.hold(conversation),
     };

@@ -36,6 +36,8 @@ export interface ManagedConversationDeps {
   now?: (() => number) | undefined;
   /** Signs every event the conversation appends (the server's `signingKey`). */
   signingKey?: ConversationOptions['signingKey'] | undefined;
+  /** Who may decide on pending actions (the server's `approvalDeciders`); everyone when unset. */
+  approvalDeciders?: readonly string[] | undefined;
   /** The tools each conversation's client runs (set by the AG-UI face for a run). */
   clientTools: ClientTools;
 }

@@ -1,4 +1,5 @@
 import { AgentError, type Conversation } from '@x/agent';
+import { assertMayConfirm } from './approval-gate.js';
 import { ConversationBusyError } from './errors/conversation-busy-error.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import type { ManagedConversationDeps } from './managed-conversation-deps.js';
@@ -29,12 +30,15 @@ export interface RunDriverHost {
  */
 export class RunDriver {
   readonly #host: RunDriverHost;
-  readonly #deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared'>;
+  readonly #deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders'>;
   #run: Promise<void> | undefined;
   #rerunRequested = false;
   #afterRunDone: Promise<void> = Promise.resolve();
 
-  constructor(host: RunDriverHost, deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared'>) {
+  constructor(
+    host: RunDriverHost,
+    deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders'>,
+  ) {
     this.#host = host;
     this.#deps = deps;
   }
@@ -92,6 +96,7 @@ export class RunDriver {
     // on the new run does not take it for its end.
     if (conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
     if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
+    await assertMayConfirm(conversation, this.#deps.approvalDeciders);
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
       markStarted = resolve;

@@ -11,4 +11,5 @@ export {
 export { InsecureBindError } from './insecure-bind-error.js';
 export { installHostOriginCheck } from './install-host-origin-check.js';
 export { REDACTED, redactHeaders, redactingLoggerOptions, redactUrl } from './log-redaction.js';
+export { actAs, type Caller, callerOfKey, currentCaller, principalOfKey } from './request-caller.js';
 export { installRouteAuth, isPublicRoute, makeScopePublic, type PublicRouteConfig } from './route-auth.js';

@@ -3,32 +3,25 @@ import { censorLogLine, isSensitiveLogKey, REDACTED } from './log-line-censor.js
 
 export { REDACTED };
 
-/** Query parameter names whose values never reach the log (session keys, tokens, passwords, ...). */
+/** Parameter names whose values never reach the log (session keys, tokens, passwords, ...). */
 const SECRET_PARAM = /key|token|secret|passw|auth|session|signature|credential/i;
 
 /**
- * The URL as it may be logged: values of key-like query parameters (`session_api_key`, `api_key`,
- * `token`, ...) replaced by `[REDACTED]`, in any spelling of the name (percent-encoded, any case).
+ * The URL as it may be logged: values of key-like parameters (`session_api_key`, `api_key`, `token`, ...)
+ * replaced by `[REDACTED]`, in any spelling of the name (percent-encoded, any case). A parameter is any `name=value`
+ * after a `?`, `&` or `;`: clients pass keys as `;` parameters too, of the path (`/x;token=...`) or the query
+ * (`?a=1;token=...`), and a second `?` starts another one; all reach the log as written.
  */
 export function redactUrl(url: string): string {
-  const mark = url.indexOf('?');
-  if (mark < 0) return url;
-  const query = url
-    .slice(mark + 1)
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      const rawName = equals < 0 ? pair : pair.slice(0, equals);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {
-        // A malformed name is judged as written.
-      }
-      return SECRET_PARAM.test(name) && equals >= 0 ? `${rawName}=${REDACTED}` : pair;
-    })
-    .join('&');
-  return `${url.slice(0, mark)}?${query}`;
+  return url.replace(/([?&;])([^=&;?#]*)=([^&;?#]*)/g, (pair, separator: string, rawName: string) => {
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      // A malformed name is judged as written.
+    }
+    return SECRET_PARAM.test(name) ? `${separator}${rawName}=${REDACTED}` : pair;
+  });
 }
 
 /** Field names whose values pino censors in logged objects. */

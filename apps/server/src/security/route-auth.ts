@@ -1,5 +1,6 @@
-import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { isValidSessionKey } from '../websocket/session-keys.js';
+import { actAs, type Caller, callerOfKey } from './request-caller.js';
 
 /** The route option that opts a route out of the session key: `{ config: { public: true } }`. Nothing else does. */
 export interface PublicRouteConfig {
@@ -64,16 +65,29 @@ const OPENAI_UNAUTHORIZED = {
  *
  * Must be installed before any route is registered (plugins registered later inherit the hook).
  */
-export function installRouteAuth(app: FastifyInstance, keys: readonly string[]): void {
+export function installRouteAuth(
+  app: FastifyInstance,
+  keys: readonly string[],
+  approvalDeciders?: readonly string[] | undefined,
+): void {
   /** The check of one kind of route: which credentials it takes, and how it refuses. */
+  /** The caller of each admitted request: the handler runs as it (see the preHandler hook below). */
+  const callers = new WeakMap<FastifyRequest, Caller>();
   const checkFor = (bearer: PublicRouteConfig['bearerAuth']): onRequestHookHandler => {
     const takesBearer = bearer === true || bearer === 'openai';
     return (request, reply, done) => {
-      if (
-        keys.length === 0 ||
-        isValidSessionKey(keys, presentedKey(request.headers)) ||
-        (takesBearer && isValidSessionKey(keys, bearerToken(request.headers)))
-      ) {
+      const header = presentedKey(request.headers);
+      const bearerKey = takesBearer ? bearerToken(request.headers) : undefined;
+      const accepted =
+        keys.length === 0
+          ? undefined
+          : isValidSessionKey(keys, header)
+            ? header
+            : isValidSessionKey(keys, bearerKey)
+              ? bearerKey
+              : null;
+      if (accepted !== null) {
+        callers.set(request, callerOfKey(keys, accepted, approvalDeciders));
         done();
         return;
       }
@@ -82,6 +96,13 @@ export function installRouteAuth(app: FastifyInstance, keys: readonly string[]):
     };
   };
   const checks = { plain: checkFor(false), bearer: checkFor(true), openai: checkFor('openai') };
+  // The last hook before the handler, and called back synchronously: the handler and all it awaits run as the
+  // request's caller (entering it in `onRequest` would not survive the body being read).
+  app.addHook('preHandler', (request, _reply, done) => {
+    const caller = callers.get(request);
+    if (caller === undefined) done();
+    else actAs(caller, done);
+  });
   app.addHook('onRoute', function (this: FastifyInstance, route) {
     if (isPublicRoute(route) || this.hasDecorator(PUBLIC_SCOPE)) return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { actAs, type Caller, principalOfKey } from '../security/request-caller.js';
 import { isAuthFrame } from './client-frame.js';
 import { CloseCode } from './close-codes.js';
 import { closeSocket } from './close-socket.js';
@@ -69,13 +70,13 @@ export function attachEventSockets(
     wss.handleUpgrade(request, socket, head, (ws) => {
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
-      void serve(ws, { conversationId, query: url.searchParams, auth });
+      void serve(ws, { conversationId, query: url.searchParams, request, auth });
     });
   };
 
   async function serve(
     ws: WebSocket,
-    init: { conversationId: string; query: URLSearchParams; auth: AuthState },
+    init: { conversationId: string; query: URLSearchParams; request: IncomingMessage; auth: AuthState },
   ): Promise<void> {
     const { conversationId } = init;
     const log = host.logger;
@@ -83,10 +84,18 @@ export function attachEventSockets(
     const early: string[] = [];
     let session: EventSocketSession | undefined;
     let onFirstFrame: ((text: string) => void) | undefined;
+    // The frames of this socket act as the key that opened it (query, header or auth frame). They only send
+    // messages: a run one starts on a waiting conversation is judged by the run's own approval check.
+    const callerOf = (key: string | undefined): Caller => ({
+      principal: principalOfKey(host.apiKeys, key),
+      mayDecide: false,
+    });
+    let caller = callerOf(presentedKey(init.query, init.request));
+    const receive = (target: EventSocketSession, text: string): void => actAs(caller, () => target.receive(text));
     ws.on('message', (data: RawData) => {
       const text = rawDataText(data);
       if (onFirstFrame !== undefined) onFirstFrame(text);
-      else if (session !== undefined) session.receive(text);
+      else if (session !== undefined) receive(session, text);
       else if (early.length < 100) early.push(text);
     });
     ws.on('error', (error) => log.debug({ err: error, conversationId }, 'event socket error'));
@@ -95,9 +104,13 @@ export function attachEventSockets(
       closeSocket(ws, CloseCode.authenticationFailed, AUTHENTICATION_FAILED, settings.closeTimeoutMs);
       return;
     }
-    if (init.auth === 'pending' && !(await awaitAuthFrame())) {
-      closeSocket(ws, CloseCode.authenticationFailed, AUTHENTICATION_FAILED, settings.closeTimeoutMs);
-      return;
+    if (init.auth === 'pending') {
+      const key = await awaitAuthFrame();
+      if (key === undefined) {
+        closeSocket(ws, CloseCode.authenticationFailed, AUTHENTICATION_FAILED, settings.closeTimeoutMs);
+        return;
+      }
+      caller = callerOf(key);
     }
 
     let conversation: Awaited<ReturnType<EventSocketHost['open']>>;
@@ -147,29 +160,30 @@ export function attachEventSockets(
     }
     session = created;
     session.start(start.fromIndex);
-    for (const text of early.splice(0)) session.receive(text);
+    for (const text of early.splice(0)) receive(session, text);
 
-    /** Resolves true once the first frame is a valid auth frame; false on anything else or the timeout. */
-    function awaitAuthFrame(): Promise<boolean> {
+    /** Resolves with the key once the first frame is a valid auth frame; undefined on anything else or the timeout. */
+    function awaitAuthFrame(): Promise<string | undefined> {
       return new Promise((resolve) => {
-        const finish = (valid: boolean): void => {
+        const finish = (key: string | undefined): void => {
           clearTimeout(timer);
           onFirstFrame = undefined;
           ws.off('close', onClose);
-          resolve(valid);
+          resolve(key);
         };
-        const onClose = (): void => finish(false);
-        const timer = setTimeout(() => finish(false), settings.authTimeoutMs);
+        const onClose = (): void => finish(undefined);
+        const timer = setTimeout(() => finish(undefined), settings.authTimeoutMs);
         ws.once('close', onClose);
         onFirstFrame = (text) => {
           let value: unknown;
           try {
             value = JSON.parse(text);
           } catch {
-            finish(false);
+            finish(undefined);
             return;
           }
-          finish(isAuthFrame(value) && isValidSessionKey(host.apiKeys, value.session_api_key));
+          const key = isAuthFrame(value) ? value.session_api_key : undefined;
+          finish(isValidSessionKey(host.apiKeys, key) ? (key as string) : undefined);
         };
       });
     }
@@ -213,10 +227,14 @@ export function attachEventSockets(
 }
 
 /** The reference's precedence: the query key wins over the header; with neither, the first frame must authenticate. */
+function presentedKey(query: URLSearchParams, request: IncomingMessage): string | undefined {
+  const header = request.headers['x-session-api-key'];
+  return query.get('session_api_key') ?? (Array.isArray(header) ? header[0] : header);
+}
+
 function authenticateUpgrade(keys: readonly string[], query: URLSearchParams, request: IncomingMessage): AuthState {
   if (keys.length === 0) return 'none';
-  const header = request.headers['x-session-api-key'];
-  const presented = query.get('session_api_key') ?? (Array.isArray(header) ? header[0] : header);
+  const presented = presentedKey(query, request);
   if (presented === undefined) return 'pending';
   return isValidSessionKey(keys, presented) ? 'valid' : 'invalid';
 }

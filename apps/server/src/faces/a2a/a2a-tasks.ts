@@ -1,3 +1,4 @@
+import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
@@ -39,7 +40,9 @@ export async function cancelTask(conversation: ManagedConversation): Promise<Tas
       `Task '${conversation.id}' has ended (${status}) and cannot be canceled`,
     );
   }
-  if (status === 'waiting_for_confirmation') await open.rejectPendingActions('The task was canceled');
+  // Canceling rejects the pending actions: a decision, a decider's only (`approvalDeciders`).
+  if (status === 'waiting_for_confirmation')
+    await open.rejectPendingActions('The task was canceled', { principal: assertMayDecide() });
   if (status !== 'paused') await conversation.pause();
   return taskOf(conversation);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
+import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { conversationHex, hyphenate } from '../../internal/conversation-ids.js';
@@ -87,6 +88,8 @@ async function continueWith(
   const open = await conversation.open();
   const waiting = open.state.execution_status === 'waiting_for_confirmation';
   const confirmation = message.metadata?.confirmation;
+  // An answer to a confirmation is a decision: only a decider's (`approvalDeciders`) is taken.
+  if (waiting) assertMayDecide();
   if (waiting && confirmation?.approved !== true) {
     // An empty reason says nothing: the answer's text (or the default) is the reason then, not a blank one.
     const reason = confirmation?.reason || (text === '' ? 'The user declined the action' : text);

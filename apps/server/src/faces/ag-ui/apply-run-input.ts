@@ -1,4 +1,5 @@
 import { AgentError } from '@x/agent';
+import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ClientTools } from '../../conversations/client-tools.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
@@ -45,6 +46,8 @@ export async function applyRunInput(
   const results = await frontendResultsOf(fresh, open, offered);
   let refusal: { approved: boolean; reason?: string } | undefined;
   if (input.resume !== undefined && input.resume.length > 0) {
+    // Answers to interrupts decide on pending actions: a decider's only (`approvalDeciders`), before anything is recorded.
+    assertMayDecide();
     const pending = new Set(
       (await open.pendingActions()).filter((action) => !isFrontendCall(action)).map((action) => action.id),
     );

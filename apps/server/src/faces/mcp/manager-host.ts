@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../api/request-schemas.js';
+import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
@@ -47,7 +48,8 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
       await conversation.sendMessage(userMessage(text), { run: false });
     },
     async rejectPendingActions(reason) {
-      await (await conversation.open()).rejectPendingActions(reason);
+      const principal = assertMayDecide();
+      await (await conversation.open()).rejectPendingActions(reason, principal === undefined ? {} : { principal });
     },
     async interrupt() {
       await conversation.interrupt();
