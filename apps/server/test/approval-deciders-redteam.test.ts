@@ -104,6 +104,9 @@ describe('approvalDeciders on every way to run a waiting conversation', () => {
     const sent = await server.call('POST', `/api/conversations/${conversation.id}/events`, message, as(OTHER));
     expect(sent).toEqual({ status: 403, json: refusal });
     await stillWaiting(conversation);
+    // Refused before it was recorded: a client that retries does not send it twice.
+    const events = await conversation.managed.log.range(0, conversation.managed.log.length);
+    expect(events.filter((event) => JSON.stringify(event).includes('go on'))).toEqual([]);
   });
 
   it('AG-UI: a resume approving the interrupt is refused to another key, taken from the decider', async () => {
@@ -193,6 +196,8 @@ describe('approvalDeciders on every way to run a waiting conversation', () => {
     const body = await response.text();
     expect(response.status, body).toBe(403);
     await stillWaiting(conversation);
+    const events = await conversation.managed.log.range(0, conversation.managed.log.length);
+    expect(events.filter((event) => JSON.stringify(event).includes('go on'))).toEqual([]);
   });
 
   it('event socket: a message frame is refused to a socket opened with another key, taken from the decider’s', async () => {
@@ -300,5 +305,19 @@ describe('approvalDeciders on every way to reject pending actions', () => {
     expect(record?.principal).toBe(principal(DECIDER));
     expect(record?.decision).toEqual({ kind: 'deny', reason: 'not today' });
     expect(await ran(conversation)).toBe(false);
+  });
+});
+
+describe('approvalDeciders on the confirmation policy', () => {
+  it('refuses another key a change of policy (NeverConfirm would run every later action undecided)', async () => {
+    const conversation = await waiting();
+    const path = `/api/conversations/${conversation.id}/confirmation_policy`;
+    const relaxed = await server.call('POST', path, { policy: { kind: 'NeverConfirm' } }, as(OTHER));
+    expect(relaxed).toEqual({ status: 403, json: refusal });
+    expect((await conversation.managed.open()).state.confirmation_policy).toEqual({ kind: 'AlwaysConfirm' });
+    const byDecider = await server.call('POST', path, { policy: { kind: 'NeverConfirm' } }, as(DECIDER));
+    expect(byDecider.status).toBe(200);
+    expect((await conversation.managed.open()).state.confirmation_policy).toEqual({ kind: 'NeverConfirm' });
+    await stillWaiting(conversation);
   });
 });

@@ -102,6 +102,9 @@ export function registerConversationControlRoutes(
       },
     },
     async (request) => {
+      // Which actions wait for a decision is itself a decision on them: with `approvalDeciders`, a caller outside it
+      // could otherwise turn a decider's conversation to NeverConfirm and have every later action run undecided.
+      decidingPrincipal(request, decisionOptions);
       const conversation = await manager.require(request.params.conversation_id);
       await (await conversation.open()).setConfirmationPolicy(request.body.policy as ConfirmationPolicy);
       conversation.publishFullState();

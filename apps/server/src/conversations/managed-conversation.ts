@@ -3,6 +3,7 @@ import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike } from '@x/store';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
+import { assertMayConfirm } from './approval-gate.js';
 import { openConversationInfo } from './conversation-info.js';
 import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
 import { DeletionMark } from './deletion-mark.js';
@@ -285,10 +286,19 @@ export class ManagedConversation implements SocketConversation {
     }
     if (this.#deletion.isDeleted) throw new ConversationDeletedError(this.id);
     const conversation = await this.open();
+    if (options.run) await this.assertMayRun();
     await conversation.sendMessage(message, options);
     await this.saveMeta();
     if (!options.run) return;
     await this.#runs.runAfterMessage();
+  }
+
+  /**
+   * Refuses (403) a caller outside `approvalDeciders` a run that would approve pending actions. Checked before a
+   * message that starts a run is recorded, so a refused request changes nothing (the run itself checks again).
+   */
+  async assertMayRun(): Promise<void> {
+    await assertMayConfirm(await this.open(), this.#deps.approvalDeciders);
   }
 
   /**

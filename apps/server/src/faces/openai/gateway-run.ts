@@ -56,6 +56,8 @@ export async function startGatewayRun(
       `Conversation ${conversation.id} is running: wait for its answer before sending the next message`,
     );
   }
+  // Before the turn is recorded: a turn refused its run (its pending actions not the caller's to approve) leaves none.
+  await conversation.assertMayRun();
   await conversation.sendMessage(
     { role: 'user', content: options.turn.user, thinking_blocks: [] } as Parameters<
       ManagedConversation['sendMessage']
