@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OpenAiGatewayError } from './openai-error.js';
 import { errorSchemas, gatewayRouteConfig, modelNotFound, security, sendError } from './openai-http.js';
@@ -12,9 +12,6 @@ const modelListSchema = z
   .describe('The models (configured agents) a chat completion can name');
 
 const modelOf = (id: string) => ({ id, object: 'model' as const, created: 0, owned_by: 'x' });
-
-/** The methods an unknown `/v1` path is answered for (OpenAI's `Invalid URL` 404). */
-const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * `GET /v1/models` and `GET /v1/models/{model}` (the configured agents), and OpenAI's 404 for every other `/v1`
@@ -63,17 +60,24 @@ export function registerModelRoutes(app: FastifyInstance, modelIds: readonly str
     },
   );
 
+  // OpenAI's 404 is answered in `onRequest`, after the key check and before the body is read: an upload
+  // (`files.create` sends multipart) or a body that is not JSON, malformed or too large would otherwise be refused for
+  // its body (415, 400, 413), and the SDK would raise a bare APIError instead of a NotFoundError naming the path.
+  const unknownUrl = async (request: FastifyRequest): Promise<never> => {
+    const path = request.url.split('?')[0] ?? request.url;
+    throw new OpenAiGatewayError(
+      { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
+      `Invalid URL (${request.method} ${path}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
+    );
+  };
   app.route({
-    method: ANY_METHOD,
+    // Every method: no path under the gateway's prefix falls to the server's `{detail}` 404.
+    method: app.supportedMethods,
     url: '/v1/*',
     ...shared,
     schema: { hide: true },
-    handler: async (request) => {
-      const path = request.url.split('?')[0] ?? request.url;
-      throw new OpenAiGatewayError(
-        { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
-        `Invalid URL (${request.method} ${path}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
-      );
-    },
+    onRequest: unknownUrl,
+    // Never reached (the hook has answered), but Fastify requires a handler.
+    handler: unknownUrl,
   });
 }
