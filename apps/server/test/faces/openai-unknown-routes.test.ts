@@ -1,7 +1,8 @@
 // Every path under the gateway's `/v1` that it does not serve is OpenAI's 404 (`unknown_url`, naming the path and what
 // is served), which the official `openai` SDK raises as a NotFoundError, whatever the request carries: an upload
 // (multipart, as `files.create` and `audio.transcriptions.create` send), a body that is not JSON, malformed or too
-// large, or a method no route takes. The body of such a request is never what is wrong with it.
+// large, or a method no route takes. The body of such a request is never what is wrong with it. An empty id in a
+// served path is a 400 naming the path parameter, as a bad body field is named.
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, type TestServer } from '../helpers.js';
@@ -87,5 +88,17 @@ describe('a request to a path the gateway does not serve', () => {
     const file = await toFile(Buffer.from('{}\n'), 'batch.jsonl');
     const error = await rejectionOf(stranger.files.create({ file, purpose: 'batch' }));
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
+
+describe('a served path with an empty id', () => {
+  it.each<[string, () => PromiseLike<unknown>, string]>([
+    ['models.retrieve', () => client.models.retrieve(''), 'model'],
+    ['responses.retrieve', () => client.responses.retrieve(''), 'response_id'],
+  ])('%s is a BadRequestError naming the path parameter, in OpenAI terms', async (_name, call, param) => {
+    const error = await rejectionOf(call());
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ param, code: 'invalid_request', type: 'invalid_request_error' });
+    expect((error as ApiError).message).toMatch(new RegExp(`^400 Invalid path parameter: ${param}: `));
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OpenAiGatewayError } from './openai-error.js';
-import { errorSchemas, gatewayRouteConfig, modelNotFound, security, sendError } from './openai-http.js';
+import { errorSchemas, gatewayErrorHandler, gatewayRouteConfig, modelNotFound, security } from './openai-http.js';
 import { sendRequestId } from './request-id.js';
 
 const modelSchema = z
@@ -19,12 +19,7 @@ const modelOf = (id: string) => ({ id, object: 'model' as const, created: 0, own
  * that says so, not as a bare 404.
  */
 export function registerModelRoutes(app: FastifyInstance, modelIds: readonly string[]): void {
-  const shared = {
-    config: gatewayRouteConfig,
-    onSend: sendRequestId,
-    errorHandler: (error: unknown, _request: unknown, reply: Parameters<typeof sendError>[0]) =>
-      sendError(reply, error),
-  };
+  const shared = { config: gatewayRouteConfig, onSend: sendRequestId, errorHandler: gatewayErrorHandler };
   app.get(
     '/v1/models',
     {
