@@ -79,6 +79,17 @@ describe('the OpenAPI document', () => {
     ]?.post?.requestBody as { content: Record<string, { schema: { description?: string } }> };
     expect(body.content['application/json']?.schema.description).toContain('OpenAI Chat Completions request');
   });
+
+  it('says the answer is a completion, or with stream: true an event stream ending [DONE]', async () => {
+    type Answer = { content: Record<string, { schema: { description?: string } }> };
+    const { json } = await server.call('GET', '/openapi.json');
+    const answer = (json as { paths: Record<string, Record<string, { responses: Record<string, Answer> }>> }).paths[
+      '/v1/chat/completions'
+    ]?.post?.responses['200'];
+    expect(answer?.content['application/json']?.schema.description).toContain(
+      'with `stream: true`, text/event-stream of `chat.completion.chunk` frames ending `data: [DONE]`',
+    );
+  });
 });
 
 describe("the user message's parts, as the conversation records them", () => {
@@ -147,6 +158,15 @@ describe("the user message's parts, as the conversation records them", () => {
     );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, param: 'model' });
+  });
+
+  it('refuses a content part with an empty type as a malformed body, even in a message the agent does not read', async () => {
+    const error = await refusal([
+      { role: 'assistant', content: [{ type: '', text: 'An earlier answer' }] },
+      { role: 'user', content: 'Go on' },
+    ]);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ status: 400, param: 'messages[0].content[0].type' });
   });
 });
 

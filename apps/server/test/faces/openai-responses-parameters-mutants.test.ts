@@ -1,7 +1,8 @@
 // Responses parameters the gateway takes as they are, judged by the official `openai` SDK against a real server whose
 // agent uses the scripted model on loopback: a client that keeps no state (store: false) and asks for its reasoning
 // back encrypted, or for hosted tools' sources, is answered (only log probabilities are refused in `include`), and so
-// is one that turns tools off with no tools, or sends the options it does not use as null.
+// is one that turns tools off with no tools, or sends the options it does not use as null; a refusal says what is
+// supported instead.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishReply, removeDir, type TestServer } from '../helpers.js';
@@ -48,6 +49,19 @@ describe('a request the gateway answers as usual', () => {
     );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ param: 'include', code: 'unsupported_value' });
+    expect(server.llm.requests.length).toBe(before);
+  });
+});
+
+describe('a refusal says what the gateway takes instead', () => {
+  it('background: true names background and says only false is supported', async () => {
+    const before = server.llm.requests.length;
+    const error = await rejectionOf(client.responses.create({ model: 'x-terminal', input: 'hi', background: true }));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ param: 'background', code: 'unsupported_value' });
+    expect((error as Error).message).toMatch(
+      /^400 Unsupported value: 'background' does not support true: .*Supported values are: false\.$/,
+    );
     expect(server.llm.requests.length).toBe(before);
   });
 });

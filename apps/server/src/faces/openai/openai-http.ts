@@ -63,18 +63,30 @@ function paramOf(instancePath: string | undefined): string | null {
   return param === '' ? null : param;
 }
 
+/** What a schema error's message calls the part of the request that failed (Fastify's `validationContext`). */
+const PART_NAMES: Readonly<Record<string, string>> = {
+  body: 'request body',
+  params: 'path parameter',
+  querystring: 'query parameter',
+  headers: 'header',
+};
+
 /**
- * The error handler of the routes that take a body: malformed JSON, a body that fails its schema, a bad header, all
- * answered in OpenAI's error body (the offending field in `param`), never in Fastify's.
+ * The error handler of the gateway's routes: malformed JSON, a body, path or query that fails its schema, a bad header,
+ * all answered in OpenAI's error body (the offending field in `param`), never in Fastify's.
  */
 export function gatewayErrorHandler(error: Error, _request: unknown, reply: FastifyReply): FastifyReply {
-  const validation = (error as { validation?: Array<{ instancePath?: string; message?: string }> }).validation;
+  const { validation, validationContext } = error as {
+    validation?: Array<{ instancePath?: string; message?: string }>;
+    validationContext?: string;
+  };
   if (validation !== undefined) {
     const first = validation[0];
     const param = paramOf(first?.instancePath);
+    const part = PART_NAMES[validationContext ?? 'body'] ?? 'request';
     return sendError(
       reply,
-      invalidRequest(`Invalid request body: ${param ?? 'body'}: ${first?.message ?? error.message}`, param),
+      invalidRequest(`Invalid ${part}: ${param ?? 'body'}: ${first?.message ?? error.message}`, param),
     );
   }
   return sendError(reply, error);

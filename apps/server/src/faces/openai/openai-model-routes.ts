@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OpenAiGatewayError } from './openai-error.js';
-import { errorSchemas, gatewayRouteConfig, modelNotFound, security, sendError } from './openai-http.js';
+import { errorSchemas, gatewayErrorHandler, gatewayRouteConfig, modelNotFound, security } from './openai-http.js';
 import { sendRequestId } from './request-id.js';
 
 const modelSchema = z
@@ -13,21 +13,13 @@ const modelListSchema = z
 
 const modelOf = (id: string) => ({ id, object: 'model' as const, created: 0, owned_by: 'x' });
 
-/** The methods an unknown `/v1` path is answered for (OpenAI's `Invalid URL` 404). */
-const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
 /**
  * `GET /v1/models` and `GET /v1/models/{model}` (the configured agents), and OpenAI's 404 for every other `/v1`
  * path (`/v1/embeddings`, `/v1/completions`, ...), so an SDK call the gateway does not serve fails as a `NotFoundError`
  * that says so, not as a bare 404.
  */
 export function registerModelRoutes(app: FastifyInstance, modelIds: readonly string[]): void {
-  const shared = {
-    config: gatewayRouteConfig,
-    onSend: sendRequestId,
-    errorHandler: (error: unknown, _request: unknown, reply: Parameters<typeof sendError>[0]) =>
-      sendError(reply, error),
-  };
+  const shared = { config: gatewayRouteConfig, onSend: sendRequestId, errorHandler: gatewayErrorHandler };
   app.get(
     '/v1/models',
     {
@@ -63,17 +55,24 @@ export function registerModelRoutes(app: FastifyInstance, modelIds: readonly str
     },
   );
 
+  // OpenAI's 404 is answered in `onRequest`, after the key check and before the body is read: an upload
+  // (`files.create` sends multipart) or a body that is not JSON, malformed or too large would otherwise be refused for
+  // its body (415, 400, 413), and the SDK would raise a bare APIError instead of a NotFoundError naming the path.
+  const unknownUrl = async (request: FastifyRequest): Promise<never> => {
+    const path = request.url.split('?')[0] ?? request.url;
+    throw new OpenAiGatewayError(
+      { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
+      `Invalid URL (${request.method} ${path}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
+    );
+  };
   app.route({
-    method: ANY_METHOD,
+    // Every method: no path under the gateway's prefix falls to the server's `{detail}` 404.
+    method: app.supportedMethods,
     url: '/v1/*',
     ...shared,
     schema: { hide: true },
-    handler: async (request) => {
-      const path = request.url.split('?')[0] ?? request.url;
-      throw new OpenAiGatewayError(
-        { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
-        `Invalid URL (${request.method} ${path}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
-      );
-    },
+    onRequest: unknownUrl,
+    // Never reached (the hook has answered), but Fastify requires a handler.
+    handler: unknownUrl,
   });
 }
