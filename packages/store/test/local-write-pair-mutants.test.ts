@@ -109,6 +109,13 @@ describe.each(['none', 'fsync'] as const)('local pair writes (durability %s)', (
           linkAt: `l/e-${i}.json`,
         },
       ];
+      const throwing = [{ ...items[0]!, first: { path: `l/.slots/${i}-x.json`, data: 'c' } }];
+      const thrownByLink = await rejection(
+        store.writeIfAbsentThenLinkMany!(throwing, () => {
+          throw new Error('caller failed');
+        }),
+      );
+      expect(thrownByLink).toBeInstanceOf(Error);
       expect(await store.writeIfAbsentThenLinkMany!(items, () => undefined)).toBe(1);
       expect(await store.writeIfAbsentThenLinkMany!(items, () => undefined)).toBe(0);
     };
@@ -259,4 +266,24 @@ describe.each(['none', 'fsync'] as const)('local pair writes (durability %s)', (
     expect(hooks.removed).toBe(1);
     expect(names(join(root, 'c/events'))).toEqual(['.slots', 'event-00000-a.json', 'event-00001-b.json']);
   });
+
+  it.each([
+    ['a body', 'event-00001-b.json', { operation: 'write', path: 'c/events/.slots/event-00001-b.json' }],
+    ['a claim', '00001.json', { operation: 'writeIfAbsent', path: 'c/events/.slots/00001.json' }],
+  ])(
+    'reports %s of a linked batch that cannot be written as its own call would, creating nothing',
+    async (_what, failName, expected) => {
+      const { root, store } = fresh(durability);
+      hooks.failName = failName;
+      const items = [0, 1].map((i) => ({
+        first: { path: `c/events/.slots/0000${i}.json`, data: `c${i}` },
+        body: { path: `c/events/.slots/event-0000${i}-${'ab'[i]}.json`, data: `e${i}` },
+        linkAt: `c/events/event-0000${i}-${'ab'[i]}.json`,
+      }));
+      const error = await rejection(store.writeIfAbsentThenLinkMany!(items, () => undefined));
+      expect(error).toMatchObject({ code: 'backend_error', backendCode: 'ENOSPC', ...expected });
+      expect(names(join(root, 'c/events'))).toEqual(['.slots']);
+      expect(names(join(root, 'c/events/.slots'))).toEqual([]);
+    },
+  );
 });

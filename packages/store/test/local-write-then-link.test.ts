@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -186,5 +186,28 @@ describe.each(['none', 'fsync'] as const)('local writeIfAbsentThenLinkMany (dura
     expect(readFileSync(join(root, 'a/event-00000-x.json'), 'utf8')).toBe('ax');
     expect(names(join(root, 'b'))).toEqual(['.slots']);
     expect(names(join(root, 'b/.slots'))).toEqual(['00000.json']);
+  });
+
+  it('links afresh, as copy would, when the directory is removed once the claims are made', async () => {
+    const { root, store } = fresh(durability);
+    // A concurrent delete of the whole log, bodies and claims with it: `copy` walks again and finds no body.
+    const error = await rejection(
+      linkMany(store)(items(0, 2), (i) => {
+        if (i === 0) rmSync(join(root, 'c/events'), { recursive: true });
+      }),
+    );
+    expect(error).toMatchObject({ code: 'file_not_found', path: body(0) });
+    expect(existsSync(join(root, 'c/events'))).toBe(false);
+  });
+
+  it('writes every item of a mixed layout one call at a time, counting them all', async () => {
+    const { root, store } = fresh(durability);
+    const mixed = ['a', 'b'].map((dir) => ({
+      first: { path: `${dir}/.slots/00000.json`, data: dir },
+      body: { path: `${dir}/.slots/event-00000-x.json`, data: `${dir}x` },
+      linkAt: `${dir}/event-00000-x.json`,
+    }));
+    expect(await linkMany(store)(mixed, () => undefined)).toBe(2);
+    expect(readFileSync(join(root, 'b/event-00000-x.json'), 'utf8')).toBe('bx');
   });
 });
