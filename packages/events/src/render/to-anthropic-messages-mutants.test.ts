@@ -142,6 +142,19 @@ describe('toAnthropicMessages tool results', () => {
       },
     ]);
     expect(JSON.stringify(toAnthropicMessages([result('c', content)]))).not.toContain('cache_control');
+    // Nor an image of a cached part: the marker goes on the tool_result alone.
+    const withImage = toAnthropicMessages([result('c', [img(['http://i'], true)])], {
+      cacheEnabled: true,
+      visionEnabled: true,
+    });
+    expect(withImage.messages[0]?.content).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'c',
+        content: [{ type: 'image', source: { type: 'url', url: 'http://i' } }],
+        cache_control: ephemeral,
+      },
+    ]);
   });
 
   it('gives a result without a call id an empty tool_use_id', () => {
