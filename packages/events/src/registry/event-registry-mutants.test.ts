@@ -65,6 +65,7 @@ describe('registered options', () => {
     const registry = createEventRegistry();
     const builtins = registry.kinds();
     expect(builtins.actions.slice(0, 2)).toEqual(['FinishAction', 'ThinkAction']);
+    expect(builtins.observations.slice(0, 2)).toEqual(['FinishObservation', 'ThinkObservation']);
     expect(builtins.actions).toEqual(
       expect.arrayContaining(['ApplyPatchAction', 'GlobAction', 'GrepAction', 'InvokeSkillAction']),
     );
