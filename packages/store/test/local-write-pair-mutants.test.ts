@@ -286,4 +286,17 @@ describe.each(['none', 'fsync'] as const)('local pair writes (durability %s)', (
       expect(names(join(root, 'c/events/.slots'))).toEqual([]);
     },
   );
+
+  it('rejects with what onCreated threw, keeping the claim and leaving neither the file nor its temp', async () => {
+    const { root, store } = fresh(durability);
+    const thrown = new Error('caller failed');
+    const error = await rejection(
+      pair(store)({ path: CLAIM, data: 'c' }, { path: EVENT, data: 'e' }, () => {
+        throw thrown;
+      }),
+    );
+    expect(error).toBe(thrown);
+    expect(await store.read(CLAIM)).toBe('c');
+    expect(names(join(root, 'c/events'))).toEqual(['.slots']);
+  });
 });
