@@ -43,6 +43,25 @@ describe('createS3FileStore writeIfAbsent', () => {
     expect(await createS3FileStore({ bucket: 'b', client }).writeIfAbsent('slot.json', 'x')).toBe(false);
   });
 
+  it('sends at most five attempts: a success after five conflicts comes too late', async () => {
+    const conflicts = Array.from({ length: 5 }, () => serviceError('ConditionalRequestConflict', 409));
+    const { client, commands } = scriptedClient([...conflicts, {}]);
+    const error = await createS3FileStore({ bucket: 'b', client })
+      .writeIfAbsent('slot.json', 'x')
+      .catch((reason: unknown) => reason);
+    expect((error as StoreError).code).toBe('backend_error');
+    expect((error as StoreError).message).toContain('ConditionalRequestConflict');
+    expect(commands).toHaveLength(5);
+  });
+
+  it('retries a conflict known by its status alone or by its name alone', async () => {
+    const nameless = serviceError('Conflict', 409);
+    const statusless = Object.assign(new Error('conflict'), { name: 'ConditionalRequestConflict' });
+    const { client, commands } = scriptedClient([nameless, statusless, {}]);
+    expect(await createS3FileStore({ bucket: 'b', client }).writeIfAbsent('slot.json', 'x')).toBe(true);
+    expect(commands).toHaveLength(3);
+  });
+
   it('gives up after repeated conflicts with a backend_error carrying the SDK error', async () => {
     const conflicts = Array.from({ length: 5 }, () => serviceError('ConditionalRequestConflict', 409));
     const { client } = scriptedClient(conflicts);
@@ -73,5 +92,46 @@ describe('createS3FileStore error mapping', () => {
     ]);
     expect(await createS3FileStore({ bucket: 'b', client }).exists('dir')).toBe(true);
     expect(commands).toEqual(['HeadObjectCommand', 'ListObjectsV2Command']);
+  });
+
+  it('counts the listed objects when a server leaves KeyCount out', async () => {
+    const { client } = scriptedClient([serviceError('NotFound', 404), { Contents: [{ Key: 'dir/x' }] }]);
+    expect(await createS3FileStore({ bucket: 'b', client }).exists('dir')).toBe(true);
+  });
+
+  it('maps a bare 404 on copy (a server naming no code) to file_not_found for the source', async () => {
+    const { client } = scriptedClient([serviceError('NotFound', 404)]);
+    const error = await createS3FileStore({ bucket: 'b', client })
+      .copy('from.json', 'to.json')
+      .catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ code: 'file_not_found', path: 'from.json' });
+  });
+});
+
+// moto deletes every key of a DeleteObjects it is sent (it refuses only locked versions, which the store never
+// names), so a partial failure is scripted: S3 answers 200 with the keys it could not delete in `Errors`.
+describe('createS3FileStore delete', () => {
+  const listing = { Contents: [{ Key: 'p/dir/a' }, { Key: 'p/dir/b' }], IsTruncated: false };
+
+  it('rejects when DeleteObjects reports a key it could not delete', async () => {
+    const { client, commands } = scriptedClient([
+      {},
+      listing,
+      { Errors: [{ Key: 'p/dir/b', Code: 'AccessDenied', Message: 'Access Denied' }] },
+    ]);
+    const error = await createS3FileStore({ bucket: 'b', prefix: 'p', client })
+      .delete('dir')
+      .catch((reason: unknown) => reason);
+    expect(commands).toEqual(['DeleteObjectCommand', 'ListObjectsV2Command', 'DeleteObjectsCommand']);
+    expect(error).toMatchObject({ code: 'backend_error', path: 'dir', location: 's3://b/p/dir/b' });
+    expect((error as StoreError).message).toContain('AccessDenied');
+  });
+
+  it('names the batch’s first key when the failure names none', async () => {
+    const { client } = scriptedClient([{}, listing, { Errors: [{ Code: 'InternalError' }] }]);
+    const error = await createS3FileStore({ bucket: 'b', prefix: 'p', client })
+      .delete('dir')
+      .catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ code: 'backend_error', location: 's3://b/p/dir/a' });
   });
 });

@@ -205,7 +205,8 @@ export function createS3FileStore(options: S3FileStoreOptions): FileStore {
         const copySource = `${bucket}/${source.split('/').map(encodeURIComponent).join('/')}`;
         await client.send(new sdk.CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: copySource }));
       } catch (error) {
-        if (s3ErrorName(error) === 'NoSuchKey' || s3Status(error) === 404) {
+        // A bare 404 (some S3-compatible servers name no code) is the source too, but not a missing bucket.
+        if (s3ErrorName(error) === 'NoSuchKey' || (s3Status(error) === 404 && s3ErrorName(error) !== 'NoSuchBucket')) {
           throw new FileNotFoundError({ path: from, location: location(source), cause: error });
         }
         throw toS3StoreError(error, { operation: 'copy', path: to, location: location(key) });

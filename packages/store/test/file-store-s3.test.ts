@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../src/errors.js';
 import type { FileStore } from '../src/file-store.js';
@@ -79,7 +79,15 @@ describe('S3 FileStore', () => {
   });
 
   it('follows continuation tokens when listing, and deletes a directory of more than 1000 keys in batches', async () => {
-    const store = bucket.createStore({ prefix: freshPrefix(), listPageSize: 150 });
+    // The real client, noting how many keys each DeleteObjects names (S3 refuses more than 1000; moto does not).
+    const batches: number[] = [];
+    const client = {
+      send(command: { input: { Delete?: { Objects?: unknown[] } } }) {
+        if (command instanceof DeleteObjectsCommand) batches.push(command.input.Delete?.Objects?.length ?? 0);
+        return bucket.client.send(command as never);
+      },
+    };
+    const store = createS3FileStore({ bucket: bucket.bucket, prefix: freshPrefix(), listPageSize: 150, client });
     const names = Array.from({ length: 1010 }, (_, i) => `many/${String(i).padStart(5, '0')}.json`);
     for (let i = 0; i < names.length; i += 50) {
       await Promise.all(names.slice(i, i + 50).map((name) => store.write(name, name)));
@@ -88,6 +96,7 @@ describe('S3 FileStore', () => {
     await store.write('keep.json', 'k');
     expect(await store.list('many')).toEqual([...names, 'many/sub/']);
     await store.delete('many');
+    expect(batches).toEqual([1000, 11]);
     expect(await store.list('many')).toEqual([]);
     expect(await store.exists('many')).toBe(false);
     expect(await store.list('')).toEqual(['keep.json']);

@@ -63,6 +63,20 @@ describe('local FileStore durability', () => {
     await store.copy('d/a.json', 'e/c.json');
     await store.delete('d/b.json');
     await store.writeIfAbsentThenWrite!({ path: 'c/0.json', data: '0' }, { path: 'f/0.json', data: '0' }, () => {});
+    await store.writeIfAbsentThenWriteMany!(
+      [{ first: { path: 'g/.slots/0.json', data: '0' }, second: { path: 'g/0.json', data: '0' } }],
+      () => {},
+    );
+    await store.writeIfAbsentThenLinkMany!(
+      [
+        {
+          first: { path: 'h/.slots/0.json', data: '0' },
+          body: { path: 'h/.slots/b.json', data: 'b' },
+          linkAt: 'h/0.json',
+        },
+      ],
+      () => {},
+    );
     expect(synced.inodes).toEqual([]);
   });
 

@@ -89,9 +89,16 @@ export async function writeIfAbsentThenLinkManyLocal(
     // With 'fsync' all at once (the fsyncs overlap in the thread pool); else synchronous calls, in turn.
     const results = deps.durable ? await Promise.allSettled(writes.map((write) => write())) : await inTurn(writes);
     for (const result of results) if (result.status === 'fulfilled') temps.push(result.value);
-    const failed = results.find((result) => result.status === 'rejected');
-    if (failed !== undefined || results.length < writes.length) {
-      throw failed === undefined ? new Error('a temp file was not written') : failed.reason;
+    // In turn, the writes stop at the first failure: every write ran unless one failed.
+    const failedAt = results.findIndex((result) => result.status === 'rejected');
+    if (failedAt !== -1) {
+      // A body, then its claim: the failure is reported as the call that stores it would report it.
+      const i = Math.floor(failedAt / 2);
+      failing =
+        failedAt % 2 === 0
+          ? { operation: 'write', path: items[i]!.body.path, location: bodies[i]!.location }
+          : { operation: 'writeIfAbsent', path: items[i]!.first.path, location: claims[i]!.location };
+      throw (results[failedAt] as PromiseRejectedResult).reason;
     }
     // Every body under its name before any claim: a claim never exists without the bytes it commits.
     for (let i = 0; i < items.length; i++) {
