@@ -14,6 +14,10 @@ export interface LoopbackProxy {
   readonly restRefused: number;
   /** The request lines (`GET /api/…`) of the REST requests forwarded so far. */
   readonly requests: readonly string[];
+  /** The request lines (`GET /sockets/events/…?…`) of the event sockets let through so far. */
+  readonly socketRequests: readonly string[];
+  /** The text of every REST chunk forwarded so far (request heads and bodies). */
+  readonly restTraffic: readonly string[];
   /** New event sockets: `pass` forwards them, `refuse` closes them at once, `stall` accepts them and never answers. */
   setSockets(mode: Mode): void;
   /** New REST connections: `pass` or `refuse`. */
@@ -32,6 +36,8 @@ export interface LoopbackProxy {
   whenRequest(pattern: RegExp, callback: () => Promise<void>): void;
   /** Calls `callback` once, when the next event socket is let through (before its upgrade reaches the server). */
   whenSocketOpens(callback: () => void): void;
+  /** Sends a text frame to every open event socket as if the server had (a malformed one, say); between frames only. */
+  injectFrame(text: string): void;
   /** While on, upgrade responses lose the resume header: the server looks like the reference's. */
   hideResumeHeader(hidden: boolean): void;
   close(): Promise<void>;
@@ -54,6 +60,8 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
   let socketConnections = 0;
   let restRefused = 0;
   const requests: string[] = [];
+  const restTraffic: string[] = [];
+  const socketRequests: string[] = [];
   const eventSockets = new Set<Socket>();
   const restSockets = new Set<Socket>();
   const all = new Set<Socket>();
@@ -94,7 +102,8 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     };
     const note = (chunk: Buffer): void => {
       const line = requestLine(chunk);
-      if (line !== undefined && !isEventSocket) requests.push(line);
+      if (line !== undefined) (isEventSocket ? socketRequests : requests).push(line);
+      if (!isEventSocket) restTraffic.push(chunk.toString('utf8'));
     };
     // The server refuses a Host it does not serve (DNS rebinding): requests name the server, not the proxy.
     const rewrite = (chunk: Buffer): Buffer =>
@@ -147,6 +156,12 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     get requests() {
       return requests;
     },
+    get socketRequests() {
+      return socketRequests;
+    },
+    get restTraffic() {
+      return restTraffic;
+    },
     setSockets(mode) {
       socketMode = mode;
     },
@@ -177,6 +192,15 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
     },
     whenSocketOpens(callback) {
       onSocketOpen.push(callback);
+    },
+    injectFrame(text) {
+      const payload = Buffer.from(text, 'utf8');
+      // An unmasked final text frame, as servers send them; the tests here keep payloads under 64 KiB.
+      const head =
+        payload.length < 126
+          ? Buffer.from([0x81, payload.length])
+          : Buffer.from([0x81, 126, payload.length >> 8, payload.length & 0xff]);
+      for (const client of eventSockets) client.write(Buffer.concat([head, payload]));
     },
     hideResumeHeader(hidden) {
       resumeHeaderHidden = hidden;
