@@ -45,89 +45,98 @@ async function logIds(id: string): Promise<string[]> {
  * over REST after the subscription would take that event as already seen (and drop it when it arrives), or
  * a reconnect before that answer would resume live only. A drop then forces a resume from the start point.
  */
-describe.each<{ resume: ResumeMode; server: string }>([
-  { resume: 'timestamp', server: 'x serve' },
-  { resume: 'auto', server: 'a server without the resume header (the reference)' },
-])('a stream resuming by $resume against $server, while events are appended', TEST_TIMEOUT, ({ resume }) => {
-  it('delivers each event after its start once, even when REST is slower than the socket', async () => {
-    const id = await conversation();
-    await say(id, 'before the stream');
-    proxy = await startLoopbackProxy(server.url);
-    proxy.hideResumeHeader(resume === 'auto');
-    proxy.whenSocketOpens(() => proxy.holdRest(true));
-    const persisted: string[] = [];
-    const indices: number[] = [];
-    const readies: boolean[] = [];
-    const stream = streamConversationEvents(proxy.url, id, {
-      apiKey: KEY,
-      resume,
-      reconnect: { initialDelayMs: 20, maxDelayMs: 40 },
-      onEvent: (event, index) => {
-        if (index === undefined) return;
-        persisted.push(event.id);
-        indices.push(index);
-      },
-      onReady: (info) => readies.push(info.reconnected),
+describe.each<{ resume: ResumeMode }>([{ resume: 'timestamp' }, { resume: 'auto' }])(
+  "a stream resuming by $resume against a server in the reference's shape, while events are appended",
+  TEST_TIMEOUT,
+  ({ resume }) => {
+    it('delivers each event after its start once, even when REST is slower than the socket', async () => {
+      const id = await conversation();
+      await say(id, 'before the stream');
+      proxy = await startLoopbackProxy(server.url);
+      proxy.actAsReference(true);
+      proxy.whenSocketOpens(() => proxy.holdRest(true));
+      const persisted: string[] = [];
+      const indices: number[] = [];
+      const readies: boolean[] = [];
+      const stream = streamConversationEvents(proxy.url, id, {
+        apiKey: KEY,
+        resume,
+        reconnect: { initialDelayMs: 20, maxDelayMs: 40 },
+        onEvent: (event, index) => {
+          if (index === undefined) return;
+          persisted.push(event.id);
+          indices.push(index);
+        },
+        onReady: (info) => readies.push(info.reconnected),
+      });
+      await stream.ready;
+      expect(stream.resumeMode).toBe('timestamp');
+      proxy.holdSocketFrames(true);
+      await say(id, 'appended once the socket is subscribed');
+      proxy.holdRest(false);
+      proxy.dropSockets();
+      proxy.holdSocketFrames(false);
+      await eventually(() => readies).toEqual([false, true]);
+      await say(id, 'after the reconnect');
+      const ids = await logIds(id);
+      await eventually(() => persisted.includes(ids.at(-1) ?? '')).toBe(true);
+      expect(persisted).toEqual(ids.slice(2));
+      expect(indices).toEqual([2, 3]);
+      stream.close();
+      await stream.done;
     });
-    await stream.ready;
-    expect(stream.resumeMode).toBe('timestamp');
-    proxy.holdSocketFrames(true);
-    await say(id, 'appended once the socket is subscribed');
-    proxy.holdRest(false);
-    proxy.dropSockets();
-    proxy.holdSocketFrames(false);
-    await eventually(() => readies).toEqual([false, true]);
-    await say(id, 'after the reconnect');
-    const ids = await logIds(id);
-    await eventually(() => persisted.includes(ids.at(-1) ?? '')).toBe(true);
-    expect(persisted).toEqual(ids.slice(2));
-    expect(indices).toEqual([2, 3]);
-    stream.close();
-    await stream.done;
-  });
-});
+  },
+);
 
 describe('where a stream resuming by timestamp starts', TEST_TIMEOUT, () => {
-  it('starts when it is called, even when its first connection is refused and retried', async () => {
-    const id = await conversation();
-    await say(id, 'before the stream');
-    proxy = await startLoopbackProxy(server.url);
-    proxy.setSockets('refuse');
-    const persisted: string[] = [];
-    const stream = streamConversationEvents(proxy.url, id, {
-      apiKey: KEY,
-      resume: 'timestamp',
-      reconnect: { initialDelayMs: 20, maxDelayMs: 40, retryFirstConnection: true },
-      onEvent: (event, index) => {
-        if (index !== undefined) persisted.push(`${index}:${event.id}`);
-      },
-    });
-    await eventually(() => proxy.socketConnections).toBeGreaterThan(0);
-    await say(id, 'while the first connection is refused');
-    proxy.setSockets('pass');
-    await stream.ready;
-    const ids = await logIds(id);
-    await eventually(() => persisted).toEqual([`2:${ids[2]}`]);
-    stream.close();
-    await stream.done;
-  });
+  it.each<ResumeMode>(['timestamp', 'auto'])(
+    'starts when it is called, even when its first connection is refused and retried (%s)',
+    async (resume) => {
+      const id = await conversation();
+      await say(id, 'before the stream');
+      proxy = await startLoopbackProxy(server.url);
+      proxy.actAsReference(true);
+      proxy.setSockets('refuse');
+      const persisted: string[] = [];
+      const stream = streamConversationEvents(proxy.url, id, {
+        apiKey: KEY,
+        resume,
+        reconnect: { initialDelayMs: 20, maxDelayMs: 40, retryFirstConnection: true },
+        onEvent: (event, index) => {
+          if (index !== undefined) persisted.push(`${index}:${event.id}`);
+        },
+      });
+      await eventually(() => proxy.socketConnections).toBeGreaterThan(0);
+      await say(id, 'while the first connection is refused');
+      proxy.setSockets('pass');
+      await stream.ready;
+      const ids = await logIds(id);
+      await eventually(() => persisted).toEqual([`2:${ids[2]}`]);
+      stream.close();
+      await stream.done;
+    },
+  );
 
-  it.each([
-    { fromIndex: 0, first: 0 },
-    { fromIndex: 2, first: 2 },
-    { fromIndex: -2, first: 1 },
-    { fromIndex: -9, first: 0 },
-  ])(
-    'starts at fromIndex $fromIndex: the events from index $first, each with its index',
-    async ({ fromIndex, first }) => {
+  // By index too: there the start is the log's length (`events/count`), with no timestamp start to read.
+  it.each(
+    (['timestamp', 'index'] as const).flatMap((resume) => [
+      { resume, fromIndex: 0, first: 0 },
+      { resume, fromIndex: 2, first: 2 },
+      { resume, fromIndex: -2, first: 1 },
+      { resume, fromIndex: -9, first: 0 },
+      { resume, fromIndex: undefined, first: 3 },
+    ]),
+  )(
+    'starts at fromIndex $fromIndex ($resume): the events from index $first, each with its index',
+    async ({ resume, fromIndex, first }) => {
       const id = await conversation();
       await say(id, 'one');
       await say(id, 'two');
       const persisted: string[] = [];
       const stream = streamConversationEvents(server.url, id, {
         apiKey: KEY,
-        resume: 'timestamp',
-        fromIndex,
+        resume,
+        ...(fromIndex === undefined ? {} : { fromIndex }),
         onEvent: (event, index) => {
           if (index !== undefined) persisted.push(`${index}:${event.id}`);
         },

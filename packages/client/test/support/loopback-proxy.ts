@@ -38,8 +38,11 @@ export interface LoopbackProxy {
   whenSocketOpens(callback: () => void): void;
   /** Sends a text frame to every open event socket as if the server had (a malformed one, say); between frames only. */
   injectFrame(text: string): void;
-  /** While on, upgrade responses lose the resume header: the server looks like the reference's. */
-  hideResumeHeader(hidden: boolean): void;
+  /**
+   * While on, the server looks like the reference's: event socket requests lose `from_index` (which the reference
+   * ignores) and upgrade responses the resume header.
+   */
+  actAsReference(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -52,7 +55,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
   let muted = false;
   let framesHeld = false;
   let restHeld = false;
-  let resumeHeaderHidden = false;
+  let asReference = false;
   const heldFrames = new Map<Socket, Buffer[]>();
   const heldRequests: Array<() => void> = [];
   const requestHooks: Array<{ pattern: RegExp; callback: () => Promise<void> }> = [];
@@ -80,7 +83,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       if (isEventSocket && !upgraded) {
         upgraded = true;
         const header = new RegExp(`^${RESUME_HEADER}:.*\\r\\n`, 'im');
-        if (resumeHeaderHidden) chunk = Buffer.from(chunk.toString('latin1').replace(header, ''), 'latin1');
+        if (asReference) chunk = Buffer.from(chunk.toString('latin1').replace(header, ''), 'latin1');
       }
       if (isEventSocket && muted) return;
       const held = heldFrames.get(client);
@@ -110,7 +113,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       Buffer.from(chunk.toString('latin1').replace(/^host: .*$/im, `Host: ${hostname}:${port}`), 'latin1');
     upstream.connect(Number(port), hostname, () => {
       note(first);
-      if (isEventSocket) upstream.write(rewrite(first));
+      if (isEventSocket) upstream.write(asReference ? withoutFromIndex(rewrite(first)) : rewrite(first));
       else toUpstream(rewrite(first));
       client.on('data', (chunk: Buffer) => {
         // After the upgrade, an event socket carries masked frames, not headers.
@@ -202,8 +205,8 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
           : Buffer.from([0x81, 126, payload.length >> 8, payload.length & 0xff]);
       for (const client of eventSockets) client.write(Buffer.concat([head, payload]));
     },
-    hideResumeHeader(hidden) {
-      resumeHeaderHidden = hidden;
+    actAsReference(on) {
+      asReference = on;
     },
     async close() {
       for (const socket of all) socket.destroy();
@@ -216,4 +219,12 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
 function requestLine(chunk: Buffer): string | undefined {
   const line = /^(GET|POST|PUT|PATCH|DELETE) (\S+)/.exec(chunk.toString('latin1'));
   return line === null ? undefined : `${line[1]} ${line[2]}`;
+}
+
+/** An upgrade request without its `from_index` query parameter. */
+function withoutFromIndex(chunk: Buffer): Buffer {
+  const text = chunk
+    .toString('latin1')
+    .replace(/([?&])from_index=\d+(&?)/, (_match, separator: string, next: string) => (next === '' ? '' : separator));
+  return Buffer.from(text, 'latin1');
 }
