@@ -7,6 +7,7 @@ import { RemoteTimeoutError } from './errors/remote-timeout-error.js';
 import { type EventSocket, loadEventSocket, type OpenEventSocket } from './internal/event-socket.js';
 import { RestClient } from './internal/rest-client.js';
 import { SeenEvents } from './internal/seen-events.js';
+import { findTimestampStart } from './internal/timestamp-start.js';
 
 /**
  * Reconnection after a dropped stream: delays double from `initialDelayMs` up to `maxDelayMs`, each one
@@ -29,7 +30,9 @@ export interface ReconnectOptions {
 /**
  * How reconnects resume: `index` (`from_index`, an x server), `timestamp` (`resend_mode=since`, a server in
  * the reference's shape; replayed events are dropped by id) or `auto`: the server's upgrade response says
- * which, where its headers are visible (`ws`); where they are not (a browser's WebSocket), `index`.
+ * which, where its headers are visible (`ws`); where they are not (a browser's WebSocket), `index`. Where it may be
+ * `timestamp`, the start (`fromIndex`) is read over REST before connecting (`events/count` and a newest-first
+ * `events/search`) and the first connection replays from it too, so no event appended meanwhile is lost.
  */
 export type ResumeMode = 'auto' | 'index' | 'timestamp';
 
@@ -124,36 +127,24 @@ export function streamConversationEvents(
     options.resume === 'index' || options.resume === 'timestamp' ? options.resume : undefined;
   /** Timestamp mode: the newest persisted event known, and the ids of the recent ones (for dropping replays). */
   let lastTimestamp: string | undefined;
+  /** Timestamp mode, until an event is known: whether the stream starts at the log's beginning (`resend_mode=all`). */
+  let fromLogStart = false;
   let opened = false;
   const seen = new SeenEvents();
-  const noteBaseline = async (): Promise<void> => {
-    // The reference's server cannot replay by index: remember the newest event so a reconnect asks for
-    // `resend_mode=since` from it; anything already received is dropped by id.
-    try {
-      const page = await rest.request<{ items: Array<{ id?: unknown; timestamp?: unknown }> }>(
-        'GET',
-        `/api/conversations/${encodeURIComponent(conversationId)}/events/search`,
-        { conversationId, query: { sort_order: 'TIMESTAMP_DESC', limit: 1 } },
-      );
-      const newest = page.items[0];
-      if (newest !== undefined && typeof newest.id === 'string' && typeof newest.timestamp === 'string') {
-        seen.add(newest.id);
-        if (lastTimestamp === undefined || newest.timestamp > lastTimestamp) lastTimestamp = newest.timestamp;
-      }
-    } catch {
-      // Without a baseline a reconnect replays from the first event received, or live only.
-    }
-  };
 
   const streamUrl = (): string => {
     const base = rest.serverUrl.replace(/^http/, 'ws');
     const url = `${base}/sockets/events/${encodeURIComponent(conversationId)}`;
-    if (resumeMode === 'timestamp') {
-      return lastTimestamp === undefined
-        ? url
-        : `${url}?resend_mode=since&after_timestamp=${encodeURIComponent(lastTimestamp)}`;
-    }
-    return `${url}?from_index=${nextIndex}`;
+    const replay =
+      lastTimestamp !== undefined
+        ? `resend_mode=since&after_timestamp=${encodeURIComponent(lastTimestamp)}`
+        : fromLogStart
+          ? 'resend_mode=all'
+          : undefined;
+    if (resumeMode === 'timestamp') return replay === undefined ? url : `${url}?${replay}`;
+    // Before the first upgrade says which (auto), both: an x server takes `from_index` over `resend_mode`.
+    const byIndex = `${url}?from_index=${nextIndex}`;
+    return resumeMode === undefined && replay !== undefined ? `${byIndex}&${replay}` : byIndex;
   };
 
   /** One connection: resolves with how it ended and whether it got as far as its snapshot. */
@@ -171,9 +162,6 @@ export function streamConversationEvents(
             if (opened) return;
             opened = true;
             resumeMode ??= resumesByIndex === false ? 'timestamp' : 'index';
-            // Also when `timestamp` was asked for: without a baseline, a drop before the first event would
-            // reconnect live only and lose what the log gained meanwhile.
-            if (resumeMode === 'timestamp') void noteBaseline();
           },
           onRefused(status) {
             outcome = {
@@ -232,17 +220,29 @@ export function streamConversationEvents(
 
   let connections = 0;
   const run = async (): Promise<void> => {
-    if (fromEnd !== undefined) {
+    openSocket ??= await loadEventSocket();
+    if (resumeMode === 'timestamp' || (resumeMode === undefined && openSocket.readsUpgradeHeaders)) {
+      // The start is read before the first connection, which resumes from it: read after the upgrade, an event
+      // appended meanwhile would be both the start (so dropped as seen when it arrives) and a live one.
+      const start = await findTimestampStart(
+        rest,
+        conversationId,
+        fromEnd === undefined ? { fromIndex: nextIndex } : { fromEnd },
+      );
+      nextIndex = start.index;
+      fromLogStart = start.index === 0;
+      if (start.baseline !== undefined) {
+        seen.add(start.baseline.id);
+        lastTimestamp = start.baseline.timestamp;
+      }
+    } else if (fromEnd !== undefined) {
       const length = await rest.request<number>(
         'GET',
         `/api/conversations/${encodeURIComponent(conversationId)}/events/count`,
-        {
-          conversationId,
-        },
+        { conversationId },
       );
       nextIndex = Math.max(0, length + fromEnd);
     }
-    openSocket ??= await loadEventSocket();
     let attempts = 0;
     let delay = initialDelay;
     while (!stopper.signal.aborted) {

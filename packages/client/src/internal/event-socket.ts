@@ -21,10 +21,15 @@ export interface EventSocket {
   terminate(): void;
 }
 
-export type OpenEventSocket = (
+export type OpenEventSocket = ((
   url: string,
   init: { apiKey: string | undefined; handlers: EventSocketHandlers },
-) => EventSocket;
+) => EventSocket) & {
+  /** Whether `onOpen` can tell the server's resume header (whether `auto` may resolve to `timestamp`). */
+  readonly readsUpgradeHeaders: boolean;
+};
+
+type OpenInit = Parameters<OpenEventSocket>[1];
 
 let loaded: Promise<OpenEventSocket> | undefined;
 
@@ -39,7 +44,11 @@ export function loadEventSocket(): Promise<OpenEventSocket> {
 
 async function choose(): Promise<OpenEventSocket> {
   const Platform = (globalThis as { WebSocket?: typeof WebSocket }).WebSocket;
-  if (typeof Platform === 'function') return (url, init) => openPlatformSocket(Platform, url, init);
+  if (typeof Platform === 'function') {
+    return Object.assign((url: string, init: OpenInit) => openPlatformSocket(Platform, url, init), {
+      readsUpgradeHeaders: false,
+    });
+  }
   // A specifier in a variable: bundlers leave the import alone instead of pulling `ws` into the bundle.
   const specifier = 'ws';
   let module: { WebSocket?: unknown; default?: unknown };
@@ -50,7 +59,9 @@ async function choose(): Promise<OpenEventSocket> {
     throw new WebSocketUnavailableError({ cause: error });
   }
   const NodeWebSocket = (module.WebSocket ?? module.default) as NodeWebSocketClass;
-  return (url, init) => openNodeSocket(NodeWebSocket, url, init);
+  return Object.assign((url: string, init: OpenInit) => openNodeSocket(NodeWebSocket, url, init), {
+    readsUpgradeHeaders: true,
+  });
 }
 
 /**
