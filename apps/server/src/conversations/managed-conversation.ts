@@ -293,10 +293,7 @@ export class ManagedConversation implements SocketConversation {
     await this.#runs.runAfterMessage();
   }
 
-  /**
-   * Refuses (403) a caller outside `approvalDeciders` a run that would approve pending actions. Checked before a
-   * message that starts a run is recorded, so a refused request changes nothing (the run itself checks again).
-   */
+  /** 403 to a caller outside `approvalDeciders` whose run would approve pending actions: checked before recording. */
   async assertMayRun(): Promise<void> {
     await assertMayConfirm(await this.open(), this.#deps.approvalDeciders);
   }
@@ -309,11 +306,7 @@ export class ManagedConversation implements SocketConversation {
     return this.#runs.acceptPendingActions(options);
   }
 
-  /**
-   * Starts a run in the background. Resolves once the run has begun (status `running`) or already
-   * ended, so a client that reads the conversation next sees it. Throws `ConversationBusyError` (409)
-   * when a run is in progress.
-   */
+  /** Starts a run in the background; resolves once it has begun or already ended. 409 when one is in progress. */
   startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
     return this.#runs.start(options);
   }
@@ -361,10 +354,7 @@ export class ManagedConversation implements SocketConversation {
     this.publishFullState();
   }
 
-  /**
-   * Interrupts the run in progress now (the model call and running tools are aborted, an InterruptEvent is
-   * recorded, status `paused`), or pauses when none runs here; then publishes the state.
-   */
+  /** Interrupts the run now (model call and tools aborted, an InterruptEvent, `paused`), else pauses; publishes. */
   async interrupt(): Promise<void> {
     const conversation = await this.open();
     await conversation.interrupt();
@@ -377,8 +367,8 @@ export class ManagedConversation implements SocketConversation {
   }
 
   /**
-   * Checkpoints and releases the conversation; a run still going (shutdown timeout) is only checkpointed, and the
-   * processes its tools started are ended all the same.
+   * Checkpoints and releases the conversation; a run still going (shutdown timeout) is only checkpointed, and its
+   * tools' processes are ended all the same.
    */
   async close(): Promise<void> {
     const conversation = this.#conversation;
@@ -398,9 +388,7 @@ export class ManagedConversation implements SocketConversation {
    * and the MCP servers. Writes nothing (a deleted conversation's store is already revoked).
    */
   async releaseProcesses(): Promise<void> {
-    const conversation = this.#conversation;
-    if (conversation === undefined) return;
-    await conversation.endProcesses();
+    await this.#conversation?.endProcesses();
   }
 
   /** The open conversation (opening it when needed). */
