@@ -23,10 +23,14 @@ export type AgUiEvent =
   | { type: 'STATE_SNAPSHOT'; snapshot: Record<string, unknown> }
   | { type: 'STATE_DELTA'; delta: ({ op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string })[] };
 
-/** An interrupt this face raises: an action waiting for the user's confirmation. */
+/**
+ * An interrupt this face raises: an action waiting for the user's confirmation, or (only beside one) a frontend tool
+ * call waiting for the client's result (`tool_call`: answered by its `role: "tool"` message, its resume entry only
+ * acknowledges it).
+ */
 export interface AgUiInterrupt {
   id: string;
-  reason: 'confirmation';
+  reason: 'confirmation' | 'tool_call';
   message: string;
   toolCallId: string;
 }

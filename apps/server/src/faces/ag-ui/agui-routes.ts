@@ -45,7 +45,7 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
 /**
  * The AG-UI face: `POST /api/ag-ui` takes an AG-UI `RunAgentInput` and answers with the run as server-sent AG-UI
  * events, built from the conversation's log (`agui-events.ts`) and the model's token deltas (`streamed-messages.ts`).
- * A request with `Last-Event-ID` reattaches to the thread's run from that log index, sending nothing twice and
+ * A request with `Last-Event-ID` reattaches to the thread's run from that log index (one past its last event is refused), sending nothing twice and
  * skipping nothing. A run input refused (its frontend tools or their results, its state, its context) gets a typed `RUN_ERROR` alone.
  */
 export function registerAgUiRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
@@ -69,6 +69,13 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       const reattach = lastEventId(request);
       const conversation = await threadOf(manager, input);
       const open = await conversation.open();
+      if (reattach !== undefined && reattach >= conversation.log.length) {
+        // An id this thread never gave out (another thread's, or made up): refused before a stream starts, where it
+        // would fail after RUN_STARTED as a server error.
+        throw new InvalidRequestError(
+          `Last-Event-ID ${reattach} is past the last event of this thread (index ${conversation.log.length - 1})`,
+        );
+      }
       const fromIndex = reattach === undefined ? conversation.log.length : reattach + 1;
       // Taken with `fromIndex`, before the input is applied: its state change comes as a STATE_DELTA.
       const sharedState = { ...open.session.state };

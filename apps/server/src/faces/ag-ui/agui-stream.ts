@@ -1,8 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { type AnyEvent, getEventError } from '@x/events';
+import { type ActionEvent, type AnyEvent, getEventError } from '@x/events';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
-import { AG_UI_PROTOCOL_VERSION, type AgUiEvent, type AgUiRunOutcome, sseFrames } from './agui-events.js';
+import {
+  AG_UI_PROTOCOL_VERSION,
+  type AgUiEvent,
+  type AgUiInterrupt,
+  type AgUiRunOutcome,
+  sseFrames,
+} from './agui-events.js';
 import type { DeltaFeed, FedDelta } from './delta-feed.js';
 import { isFrontendCall } from './frontend-tools.js';
 import { SharedStateView } from './shared-state.js';
@@ -102,24 +108,36 @@ async function finalEvent(
   let outcome: AgUiRunOutcome = { type: 'success' };
   if (status === 'waiting_for_confirmation') {
     const actions = await open.pendingActions();
-    // Calls of frontend tools wait for the client to run them: the run succeeded, their results come next run. They
-    // are named, so a client that did not see them started (one that reattached after them) still knows them.
-    const frontend = actions.filter(isFrontendCall).map((action) => action.tool_call_id);
-    if (frontend.length > 0) outcome = { type: 'success', pendingToolCallIds: frontend };
-    const pending = actions.filter((action) => !isFrontendCall(action));
-    if (pending.length > 0) {
-      outcome = {
-        type: 'interrupt',
-        interrupts: pending.map((action) => ({
-          id: action.id,
-          reason: 'confirmation',
-          message: `Confirm running ${action.tool_name}`,
-          toolCallId: action.tool_call_id,
-        })),
-      };
+    if (actions.some((action) => !isFrontendCall(action))) {
+      // Something waits for the user: an interrupt. The interrupt outcome has no `pendingToolCallIds`, so a frontend
+      // call waiting beside a confirmation is an interrupt too, or a client that reattached after the call was
+      // streamed could not know that the thread also waits for its result.
+      outcome = { type: 'interrupt', interrupts: actions.map(interruptOf) };
+    } else if (actions.length > 0) {
+      // Only frontend calls: the run succeeded, their results come next run. They are named, so a client that did not
+      // see them started (one that reattached after them) still knows them.
+      outcome = { type: 'success', pendingToolCallIds: actions.map((action) => action.tool_call_id) };
     }
   } else if (status === 'paused') {
     outcome = { type: 'cancelled' };
   }
   return { type: 'RUN_FINISHED', threadId, runId, outcome };
+}
+
+/** What a pending action waits for, as an interrupt answered by its action id (`apply-run-input.ts`). */
+function interruptOf(action: ActionEvent): AgUiInterrupt {
+  if (isFrontendCall(action)) {
+    return {
+      id: action.id,
+      reason: 'tool_call',
+      message: `Run ${action.tool_name} and send its result as a message with role 'tool' and toolCallId '${action.tool_call_id}'`,
+      toolCallId: action.tool_call_id,
+    };
+  }
+  return {
+    id: action.id,
+    reason: 'confirmation',
+    message: `Confirm running ${action.tool_name}`,
+    toolCallId: action.tool_call_id,
+  };
 }

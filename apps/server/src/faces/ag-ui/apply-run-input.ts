@@ -22,7 +22,8 @@ function isLogged(conversation: ManagedConversation, messageId: string): boolean
  * Applies what a run input brings, after checking all of it (a refusal records nothing): its frontend `tools`
  * (offered to the model from now on), the results of the frontend calls the thread waits for (`role: "tool"`
  * messages, recorded as the calls' observations), the answers to the interrupts of the last run (approve runs the
- * pending actions; any refusal rejects them, with its reason, and the run goes on so the model sees it), then the
+ * pending actions; any refusal rejects them, with its reason, and the run goes on so the model sees it; the entry of a
+ * frontend call's interrupt only acknowledges it, its result being its tool message), then the
  * shared `state` (what differs from the session state is recorded as one session-state update), then the user
  * messages the conversation does not have yet (those after the last message whose id this face gave out), with their
  * text and images (`user-content.ts`); the last of them carries the input's `context` and, when the input shares
@@ -48,10 +49,13 @@ export async function applyRunInput(
   if (input.resume !== undefined && input.resume.length > 0) {
     // Answers to interrupts decide on pending actions: a decider's only (`approvalDeciders`), before anything is recorded.
     assertMayDecide();
-    const pending = new Set(
-      (await open.pendingActions()).filter((action) => !isFrontendCall(action)).map((action) => action.id),
-    );
+    const actions = await open.pendingActions();
+    const pending = new Set(actions.filter((action) => !isFrontendCall(action)).map((action) => action.id));
+    // A frontend call raised as an interrupt beside a confirmation is answered by its tool message (checked above):
+    // its entry only acknowledges it, and never counts as a refusal of the confirmations.
+    const frontendCalls = new Set(actions.filter(isFrontendCall).map((action) => action.id));
     for (const entry of input.resume) {
+      if (frontendCalls.has(entry.interruptId)) continue;
       if (!pending.has(entry.interruptId)) {
         throw new InvalidRequestError(`resume: interrupt '${entry.interruptId}' is not pending in this thread`, {
           statusCode: 409,
