@@ -11,7 +11,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 20_000 };
+const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 90_000 };
 const info = async (id: string) => (await api(server, 'GET', `/api/conversations/${id}`)) as Record<string, unknown>;
 
 describe('RemoteConversation commands against x serve', TEST_TIMEOUT, () => {

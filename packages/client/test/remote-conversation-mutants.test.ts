@@ -12,7 +12,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 20_000 };
+const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 90_000 };
 
 async function collect(events: AsyncIterable<AnyEvent>): Promise<AnyEvent[]> {
   const all: AnyEvent[] = [];

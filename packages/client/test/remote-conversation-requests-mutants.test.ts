@@ -19,7 +19,7 @@ afterEach(async () => {
   await proxy?.close();
 });
 
-const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 20_000 };
+const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 90_000 };
 
 const FAILED_RUN = new URL('./fixtures/failed-run.ts', import.meta.url);
 

@@ -16,7 +16,7 @@ afterEach(async () => {
   await proxy?.close();
 });
 
-const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 20_000 };
+const options = { apiKey: KEY, pollIntervalMs: 50, runTimeoutMs: 90_000 };
 const sleepy = { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 30' } }] };
 
 const failure = (promise: Promise<unknown>) =>

@@ -23,7 +23,7 @@ afterEach(async () => {
 
 // Without a grace period to fall back on, a run ends only by the snapshot published after it (unless a test
 // mutes the stream and sets its own grace).
-const options = { apiKey: KEY, pollIntervalMs: 20, snapshotGraceMs: 600_000, runTimeoutMs: 20_000 };
+const options = { apiKey: KEY, pollIntervalMs: 20, snapshotGraceMs: 600_000, runTimeoutMs: 90_000 };
 const think = { toolCalls: [{ name: 'think', arguments: { thought: 'the same again' } }] };
 const sleepy = { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 30' } }] };
 
@@ -108,7 +108,7 @@ describe('RemoteConversation.run() waiting for the end of a run', TEST_TIMEOUT, 
       ...options,
       agent: scriptedAgent([finish('done')]),
       snapshotGraceMs: 0,
-      runTimeoutMs: 15_000,
+      runTimeoutMs: 90_000,
     });
     try {
       await conversation.sendMessage('hello');
@@ -149,7 +149,7 @@ describe('RemoteConversation.run() waiting for the end of a run', TEST_TIMEOUT, 
       await conversation.interrupt();
       expect(await run).toEqual({ status: 'paused' });
       const error = await failure(conversation.run());
-      expect(RemoteRunError.isInstance(error)).toBe(true);
+      expect(RemoteRunError.isInstance(error), String(error)).toBe(true);
       expect((error as RemoteRunError).status).toBe('stuck');
     } finally {
       await conversation.close();
@@ -197,7 +197,7 @@ describe('RemoteConversation.run() waiting for the end of a run', TEST_TIMEOUT, 
       // The first poll comes after the run ended: only the cached status says it was running.
       pollIntervalMs: 2_000,
       snapshotGraceMs: 600_000,
-      runTimeoutMs: 20_000,
+      runTimeoutMs: 90_000,
     });
     try {
       expect(conversation.state.execution_status).toBe('running');

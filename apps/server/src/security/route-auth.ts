@@ -70,9 +70,9 @@ export function installRouteAuth(
   keys: readonly string[],
   approvalDeciders?: readonly string[] | undefined,
 ): void {
-  /** The check of one kind of route: which credentials it takes, and how it refuses. */
   /** The caller of each admitted request: the handler runs as it (see the preHandler hook below). */
   const callers = new WeakMap<FastifyRequest, Caller>();
+  /** The check of one kind of route: which credentials it takes, and how it refuses. */
   const checkFor = (bearer: PublicRouteConfig['bearerAuth']): onRequestHookHandler => {
     const takesBearer = bearer === true || bearer === 'openai';
     return (request, reply, done) => {

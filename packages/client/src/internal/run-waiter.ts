@@ -5,6 +5,9 @@ import { RemoteRunError } from '../errors/remote-run-error.js';
 import { RemoteTimeoutError } from '../errors/remote-timeout-error.js';
 import type { RemoteRunResult } from '../remote-conversation-options.js';
 
+/** The statuses a run starts from by setting `running` (the agent's run loop), which the socket then shows. */
+const RUN_SETS_RUNNING: ReadonlySet<unknown> = new Set(['idle', 'paused', 'error', 'stuck']);
+
 /** How long to wait for the ConversationErrorEvent that follows a field-level `error` status. */
 const ERROR_EVENT_WAIT_MS = 1_000;
 
@@ -66,9 +69,11 @@ export class RunWaiter {
     if (status === 'running') {
       this.#sawRunning = true;
       this.#runningSinceArmed = true;
-    } else if (this.#started || this.#runningSinceArmed) {
-      // Before the run request is answered, a terminal snapshot ends the wait only after this run was seen
-      // running: otherwise it is the end of the previous run (e.g. the paused step that just finished).
+    } else if (this.#runningSinceArmed || (this.#started && !RUN_SETS_RUNNING.has(this.#init.statusNow))) {
+      // A terminal snapshot ends the wait only once this run was seen running, where the run announces itself: the
+      // end of the previous run (the paused step that just finished) may be published before this run starts yet
+      // reach the socket after the run request is answered, which comes back on another connection. From another
+      // status (finished, waiting for confirmation) a run may end without ever running: its answer is enough.
       this.#finish(status);
     }
   }
