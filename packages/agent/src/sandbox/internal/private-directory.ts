@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isPathUnder } from '../bwrap-args.js';
 import { InvalidSandboxPolicyError } from '../invalid-sandbox-policy-error.js';
 import { SandboxUnavailableError } from '../sandbox-unavailable-error.js';
 
@@ -85,18 +86,13 @@ export function processPrivateDirectory(): string {
   return processDirectory;
 }
 
-/** Whether `path` is `ancestor` or lies under it (both absolute and normalised). */
-function isUnder(path: string, ancestor: string): boolean {
-  return ancestor === '/' || path === ancestor || path.startsWith(`${ancestor}/`);
-}
-
 /**
  * The root, where a sandbox mounting `mounted` (host paths, each at the same path inside) would show it: it is then
  * hidden behind an empty read-only tmpfs, after every mount of the policy. Elsewhere there is nothing to hide.
  */
 export function privateRootHiddenIn(mounted: readonly string[]): string[] {
   const path = sandboxPrivateRoot();
-  return mounted.some((mount) => isUnder(path, mount)) ? [path] : [];
+  return mounted.some((mount) => isPathUnder(path, mount)) ? [path] : [];
 }
 
 /**
@@ -111,13 +107,13 @@ export function checkPolicyAroundPrivateRoot(paths: {
   readable: readonly string[];
 }): void {
   const root = sandboxPrivateRoot();
-  const inside = [...paths.writable, ...paths.readable].find((path) => path !== root && isUnder(path, root));
+  const inside = [...paths.writable, ...paths.readable].find((path) => path !== root && isPathUnder(path, root));
   if (inside !== undefined)
     throw new InvalidSandboxPolicyError(
       `The path ${inside} lies inside ${root}, where the sandbox keeps its private files, which no sandbox may see`,
     );
   const parent = dirname(root);
-  const holder = paths.writable.find((path) => path !== parent && isUnder(parent, path));
+  const holder = paths.writable.find((path) => path !== parent && isPathUnder(parent, path));
   if (holder !== undefined)
     throw new InvalidSandboxPolicyError(
       `The writable path ${holder} holds ${parent}, where the sandbox keeps its private files (${root}): ` +
