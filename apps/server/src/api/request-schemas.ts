@@ -27,11 +27,25 @@ export const eventParamsSchema = z.object({
   event_id: z.string().min(1).max(200),
 });
 
+/** Whether a request's endpoint can be requested at all: an absolute http(s) URL (refused at creation, not at the first step). */
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export const llmRequestSchema = z.looseObject({
   /** Model name; `offline` selects the offline model. Absent (with no endpoint or key): the server's default (X_MODEL, else the first provider key in its environment), or 422 when it has none. */
   model: z.string().min(1).nullish(),
-  /** The provider's endpoint (OpenAI-compatible ones include `/v1`). */
-  base_url: z.string().min(1).nullish(),
+  /** The provider's endpoint (OpenAI-compatible ones include `/v1`): an http or https URL. */
+  base_url: z
+    .string()
+    .min(1)
+    .refine(isHttpUrl, { message: 'expected an http:// or https:// URL (the provider endpoint)' })
+    .nullish(),
   /** Plain text; stored encrypted with the server's secret key, or redacted without one. */
   api_key: z.string().nullish(),
   usage_id: z.string().min(1).nullish(),

@@ -18,6 +18,7 @@ export function agentExtensions(
   cipher: SecretCipher | undefined,
 ): { mcpConfig?: McpConfig; agentContext?: AgentContextOptions } {
   const result: { mcpConfig?: McpConfig; agentContext?: AgentContextOptions } = {};
+  let field = 'mcp_config';
   try {
     if (request.mcp_config !== null && request.mcp_config !== undefined) {
       const config = parseMcpConfig(request.mcp_config, 'agent.mcp_config');
@@ -26,11 +27,12 @@ export function agentExtensions(
       );
     }
     if (request.agent_context !== null && request.agent_context !== undefined) {
+      field = 'agent_context';
       result.agentContext = parseAgentContext(request.agent_context);
     }
   } catch (error) {
     if (!AgentError.isInstance(error)) throw error;
-    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error });
+    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error, loc: ['body', 'agent', field] });
   }
   return result;
 }

@@ -180,7 +180,11 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
       condenser = condenserFromJSON(request.condenser, { llm: withUsageId(llm, 'condenser') });
     } catch (error) {
       if (!AgentError.isInstance(error)) throw error;
-      throw new InvalidRequestError(`agent.condenser: ${error.message}`, { statusCode: 422, cause: error });
+      throw new InvalidRequestError(`agent.condenser: ${error.message}`, {
+        statusCode: 422,
+        cause: error,
+        loc: ['body', 'agent', 'condenser'],
+      });
     }
   }
   return new Agent({
@@ -236,7 +240,11 @@ export function buildAgents(
     try {
       agents[name] = buildAgent(request, options);
     } catch (error) {
-      throw new InvalidRequestError(`agents.${name}: ${(error as Error).message}`, { statusCode: 422, cause: error });
+      throw new InvalidRequestError(`agents.${name}: ${(error as Error).message}`, {
+        statusCode: 422,
+        cause: error,
+        loc: ['body', 'agents', name],
+      });
     }
   }
   return agents;

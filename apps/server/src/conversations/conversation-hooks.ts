@@ -13,7 +13,7 @@ export function hooksOfRequest(hookConfig: Record<string, unknown> | null | unde
     return parseHookConfig(hookConfig, 'hook_config');
   } catch (error) {
     if (!AgentError.isInstance(error)) throw error;
-    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error });
+    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error, loc: ['body', 'hook_config'] });
   }
 }
 

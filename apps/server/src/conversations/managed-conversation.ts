@@ -337,7 +337,7 @@ export class ManagedConversation implements SocketConversation {
     if (analyzer !== null && analyzer.kind !== 'LLMSecurityAnalyzer') {
       throw new InvalidRequestError(
         `security_analyzer.kind '${analyzer.kind}' is not supported (supported: LLMSecurityAnalyzer, or null for none)`,
-        { statusCode: 422 },
+        { statusCode: 422, loc: ['body', 'security_analyzer', 'kind'] },
       );
     }
     const conversation = await this.open();

@@ -41,7 +41,10 @@ export function kindOfFilter(value: string): string {
 export function normalizeTimestampBound(value: string, field: string): string {
   const naive = naiveLocalTimestamp(value);
   if (naive === undefined) {
-    throw new InvalidRequestError(`${field}: not an ISO 8601 datetime: ${JSON.stringify(value)}`, { statusCode: 422 });
+    throw new InvalidRequestError(`${field}: not an ISO 8601 datetime: ${JSON.stringify(value)}`, {
+      statusCode: 422,
+      loc: ['query', field],
+    });
   }
   return naive;
 }

@@ -101,7 +101,10 @@ export async function resolveServerSandboxing(options: ServerSandboxingOptions):
         const problems = parsed.error.issues.map(
           (issue) => `${['sandbox', ...issue.path].join('.')}: ${issue.message}`,
         );
-        throw new InvalidRequestError(`Invalid sandbox policy: ${problems.join('; ')}`, { statusCode: 422 });
+        throw new InvalidRequestError(`Invalid sandbox policy: ${problems.join('; ')}`, {
+          statusCode: 422,
+          loc: ['body', 'sandbox'],
+        });
       }
       const policy = parsed.data;
       if (policy.mode === 'unsandboxed' && mode !== 'unsandboxed') {

@@ -5,11 +5,11 @@ import { InvalidRequestError } from '../conversations/errors/invalid-request-err
 const field = ['body', 'workspace', 'working_dir'];
 
 function refuse(message: string, cause?: unknown): InvalidRequestError {
-  const error = new InvalidRequestError(`workspace.working_dir: ${message}`, {
+  return new InvalidRequestError(`workspace.working_dir: ${message}`, {
     statusCode: 422,
+    loc: field,
     ...(cause === undefined ? {} : { cause }),
   });
-  return Object.assign(error, { loc: field });
 }
 
 /**

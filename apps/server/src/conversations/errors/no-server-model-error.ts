@@ -12,7 +12,7 @@ export class NoServerModelError extends InvalidRequestError {
       `${field}.model: the request names no model and the server has none configured. Name one in ` +
         `${field} (model, and api_key or base_url), or start the server with X_MODEL and a provider key ` +
         '(OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY); "offline" selects the offline demo model.',
-      { statusCode: 422 },
+      { statusCode: 422, loc: ['body', ...field.split('.'), 'model'] },
     );
   }
 }
