@@ -153,8 +153,9 @@ describe('approvalDeciders on every way to run a waiting conversation', () => {
         },
         as(key),
       );
-    const refused = (await approve(OTHER)).json as { error?: { message: string } };
+    const refused = (await approve(OTHER)).json as { error?: { message: string; code: number } };
     expect(refused.error?.message).toBe(refusal.detail);
+    expect(refused.error?.code).toBe(-32600);
     await stillWaiting(conversation);
     expectRun();
     const accepted = (await approve(DECIDER)).json as { result?: { task: { status: { state: string } } } };

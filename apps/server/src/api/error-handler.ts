@@ -3,8 +3,7 @@ import { AgentError } from '@x/agent';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServerError } from '../errors.js';
-import { workspaceProblemStatus } from '../workspace/file-system-failure.js';
-import { llmErrorStatus } from './llm-error-status.js';
+import { agentErrorAnswer } from './agent-error-status.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -68,55 +67,14 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         return reply.code(503).send({ detail: serverError.message, code: serverError.code });
       }
     }
-    // Subclass isInstance checks only the package marker, so agent errors are told apart by code.
-    if (AgentError.isInstance(error)) {
-      switch (error.code) {
-        case 'conversation_running':
-          return reply.code(409).send({ detail: 'Conversation already running. Wait for completion or pause first.' });
-        case 'unknown_event':
-        case 'unknown_artifact':
-          return reply.code(404).send({ detail: error.message });
-        case 'conversation_exists':
-        case 'artifact_damaged':
-          return reply.code(409).send({ detail: error.message });
-        case 'no_condenser':
-        case 'no_user_message':
-          return reply.code(400).send({ detail: error.message });
-        case 'sandbox_unavailable':
-          return reply.code(503).send({ detail: error.message, code: error.code });
-        case 'sandbox_policy_invalid':
-          return reply
-            .code(422)
-            .send({ detail: [{ type: 'value_error', loc: ['body', 'sandbox'], msg: error.message }] });
-        case 'workspace_path': {
-          const problem = (error as { problem?: keyof typeof workspaceProblemStatus }).problem;
-          return reply.code(workspaceProblemStatus[problem ?? 'invalid'] ?? 400).send({ detail: error.message });
-        }
-        case 'invalid_budget':
-          return reply
-            .code(422)
-            .send({ detail: [{ type: 'value_error', loc: ['body', 'budget'], msg: error.message }] });
-        case 'decision_conflict':
-        case 'action_not_pending':
-          return reply.code(409).send({ detail: error.message, code: error.code });
-        case 'principal_not_allowed':
-          return reply.code(403).send({ detail: error.message, code: error.code });
-        case 'invalid_decision':
-          return reply
-            .code(422)
-            .send({ detail: [{ type: 'value_error', loc: ['body', 'decisions'], msg: error.message }] });
-        case 'tool_name_collision':
-        case 'invalid_confirmation_policy':
-        case 'invalid_secrets':
-        case 'invalid_artifact_name':
-        case 'invalid_state_delta':
-          return reply.code(422).send({ detail: [{ type: 'value_error', loc: ['body'], msg: error.message }] });
+    const agent = agentErrorAnswer(error);
+    if (agent !== undefined) {
+      if (agent.llm === true) request.log.warn({ err: error }, 'LLM call failed');
+      const detail = agent.detail ?? error.message;
+      if (agent.status === 422) {
+        return reply.code(422).send({ detail: [{ type: 'value_error', loc: agent.loc ?? ['body'], msg: detail }] });
       }
-      const llm = llmErrorStatus(error.code);
-      if (llm !== undefined) {
-        request.log.warn({ err: error }, 'LLM call failed');
-        return reply.code(llm.status).send({ detail: llm.detail, code: error.code });
-      }
+      return reply.code(agent.status).send(agent.withCode === true ? { detail, code: error.code } : { detail });
     }
     // A NUL byte that got past a route's schema into a file system call: the request's fault, never a 500.
     const nodeCode = (error as { code?: unknown }).code;

@@ -1,3 +1,4 @@
+import { errorStatus } from '../../api/agent-error-status.js';
 import { ConversationDeletedError } from '../../conversations/errors/conversation-deleted-error.js';
 import { ServerError } from '../../errors.js';
 
@@ -39,21 +40,32 @@ const ERROR_REASONS: Readonly<Record<number, string>> = {
 };
 
 /**
- * A JSON-RPC error response for any error: ours keep their code, a request error is invalid params, others
- * internal. A conversation deleted while the call was under way (a delete racing it) is a task not found: the
+ * A JSON-RPC error response for any error: ours keep their code; others by the HTTP status they stand for
+ * (`errorStatus`, as the REST routes answer them): 404 task not found; 401 and 403 invalid request with the
+ * `google.rpc.ErrorInfo` reason `PERMISSION_DENIED` (JSON-RPC and A2A have no code for a caller who may not do
+ * this, e.g. one outside `approvalDeciders`); other 4xx, and a server error without a status, invalid params;
+ * anything else internal. A conversation deleted while the call was under way (a delete racing it) is a task not found: the
  * request was fine, the task is gone. A2A errors carry their `google.rpc.ErrorInfo` in `error.data`, as §9.5 asks.
  */
 export function rpcErrorResponse(id: string | number | null, error: unknown): Record<string, unknown> {
   let code: number = A2A_ERROR_CODES.internalError;
   let message = error instanceof Error ? error.message : String(error);
+  let reason: string | undefined;
   if (A2aRpcError.isInstance(error)) code = error.rpcCode;
   else if (ConversationDeletedError.isInstance(error)) {
     code = A2A_ERROR_CODES.taskNotFound;
     message = `Task '${error.conversationId}' was deleted`;
-  } else if (ServerError.isInstance(error) && (error as { statusCode?: number }).statusCode === 404) {
-    code = A2A_ERROR_CODES.taskNotFound;
-  } else if (ServerError.isInstance(error)) code = A2A_ERROR_CODES.invalidParams;
-  const reason = ERROR_REASONS[code];
+  } else {
+    const status = errorStatus(error);
+    if (status === 404) code = A2A_ERROR_CODES.taskNotFound;
+    else if (status === 401 || status === 403) {
+      code = A2A_ERROR_CODES.invalidRequest;
+      reason = 'PERMISSION_DENIED';
+    } else if ((status !== undefined && status < 500) || (status === undefined && ServerError.isInstance(error))) {
+      code = A2A_ERROR_CODES.invalidParams;
+    }
+  }
+  reason ??= ERROR_REASONS[code];
   const data =
     reason === undefined
       ? {}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { errorStatus } from '../../api/agent-error-status.js';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../api/request-schemas.js';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
@@ -109,8 +110,8 @@ export function createManagerHost(manager: ConversationManager, options: Manager
       const created = await manager
         .create({ ...parsed.data, conversation_id: randomUUID(), initial_message: null })
         .catch((error: unknown) => {
-          const status = (error as { statusCode?: unknown }).statusCode;
-          if (typeof status === 'number' && status < 500) {
+          const status = errorStatus(error);
+          if (status !== undefined && status < 500) {
             throw new McpToolCallError('invalid_arguments', `start_conversation: ${(error as Error).message}`, {
               tool: 'start_conversation',
               path: 'arguments.conversation',

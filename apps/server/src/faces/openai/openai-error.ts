@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorStatus } from '../../api/agent-error-status.js';
 import { ServerError } from '../../errors.js';
 
 /** OpenAI's error `type`s this face answers with. */
@@ -55,7 +56,7 @@ export function openAiErrorBody(
   return { error: { message, type: options.type, param: options.param ?? null, code: options.code ?? null } };
 }
 
-/** The status and body for any error reaching the face: ours as they are, others by their `statusCode`, else 500. */
+/** The status and body for any error reaching the face: ours as they are, others by the status they stand for (`errorStatus`), else 500. */
 export function openAiErrorOf(error: unknown): { status: number; body: OpenAiErrorBody } {
   if (OpenAiGatewayError.isInstance(error)) {
     return {
@@ -63,10 +64,10 @@ export function openAiErrorOf(error: unknown): { status: number; body: OpenAiErr
       body: openAiErrorBody(error.message, { type: error.type, code: error.code, param: error.param }),
     };
   }
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  const status = errorStatus(error);
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof status === 'number' && status >= 400 && status < 600) {
+  if (status !== undefined) {
     const type =
       status >= 500
         ? 'server_error'
