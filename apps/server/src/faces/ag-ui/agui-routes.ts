@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CONVERSATION_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { InvalidConversationIdError } from '../../conversations/errors/invalid-conversation-id-error.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
@@ -27,8 +28,10 @@ function lastEventId(request: FastifyRequest): number | undefined {
 }
 
 async function threadOf(manager: ConversationManager, input: AgUiRunInput): Promise<ManagedConversation> {
+  // Only a malformed id is the request's fault (400 naming threadId); a store that fails stays a server error.
   const existing = await manager.get(input.threadId).catch((error: unknown) => {
-    throw new InvalidRequestError(`threadId: ${(error as Error).message}`, { cause: error });
+    if (!InvalidConversationIdError.isInstance(error)) throw error;
+    throw new InvalidRequestError(`threadId: ${error.message}`, { cause: error });
   });
   if (existing !== undefined) return existing;
   const create = input.forwardedProps?.conversation;
