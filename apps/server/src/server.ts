@@ -95,6 +95,8 @@ export interface BuildServerOptions {
   clock?: () => number;
   /** Bounds of the MCP face's HTTP sessions (idle expiry, replay buffer, back-pressure); `clock` measures idleness. */
   mcpSessions?: McpSessionLimits;
+  /** How long a delete waits for a running conversation's interrupted run to end before cutting it off (10 s). */
+  deleteRunTimeoutMs?: number;
 }
 
 function storeFor(config: ServerConfig): { store: FileStore; root: string } {
@@ -207,6 +209,7 @@ export async function buildServer(
     ...(eventSigningKey === undefined ? {} : { signingKey: eventSigningKey }),
     idleReleaseMs: config.idleReleaseMs,
     maxOpenConversations: config.maxOpenConversations,
+    ...(options.deleteRunTimeoutMs === undefined ? {} : { deleteRunTimeoutMs: options.deleteRunTimeoutMs }),
     ...(options.clock === undefined ? {} : { now: options.clock }),
     apiKeys: config.apiKeys,
     approvalDeciders: config.approvalDeciders,

@@ -94,7 +94,9 @@ export class ConversationDeletions {
     this.#deleted.add(hex);
     conversation.markDeleted();
     if (conversation.isRunning) {
-      await conversation.pause().catch(() => undefined);
+      // Interrupted, not paused: a pause waits for the step under way (a model call can take minutes, a tool
+      // longer), and nothing the run does now can be kept.
+      await conversation.interrupt().catch(() => undefined);
       const ended = await conversation.waitForRun(request.runTimeoutMs);
       if (!ended) logger.warn({ conversationId: conversation.id }, 'delete: run still going; cutting it off');
     }

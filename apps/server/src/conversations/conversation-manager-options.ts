@@ -35,7 +35,7 @@ export interface ConversationManagerOptions {
   serverApiKey?: string | undefined;
   /** Accept `agent.x_offline_script` (scripted offline agents) in create requests: servers started for testing only. */
   allowScriptedAgents?: boolean;
-  /** How long a delete waits for a running conversation to pause before cutting it off. Default 10,000 ms. */
+  /** How long a delete waits for a running conversation's interrupted run to end before cutting it off. Default 10,000 ms. */
   deleteRunTimeoutMs?: number;
   /**
    * The store is shared with other replicas (PostgreSQL): conversations they create are found on first

@@ -338,7 +338,7 @@ export class ConversationManager implements EventSocketHost {
   /**
    * Deletes the conversation's directory (not its workspace); false when unknown. Final: from the moment it
    * begins, later requests see an unknown conversation (404) and a second delete gets 409; a tombstone is
-   * written first so that a crash cannot resurrect it; a running conversation is paused (bounded wait); then
+   * written first so that a crash cannot resurrect it; a running conversation is interrupted (bounded wait); then
    * its store is revoked, so nothing under way (requests, the run) can write again, and the files are removed.
    */
   async delete(id: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message, Part, SendMessageRequest } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
-import type { ServerConfigInput } from '../../src/index.js';
+import type { BuildServerOptions, ServerConfigInput } from '../../src/index.js';
 import { createRequest, removeDir, startTestServer, type TestServer } from '../helpers.js';
 
 export interface A2aFixture {
@@ -14,11 +14,15 @@ export interface A2aFixture {
 }
 
 /** A server whose A2A tasks default to the scripted model, and an SDK client made from its agent card. */
-export async function startA2aFixture(config: Partial<ServerConfigInput> = {}): Promise<A2aFixture> {
+export async function startA2aFixture(
+  config: Partial<ServerConfigInput> = {},
+  build: BuildServerOptions = {},
+): Promise<A2aFixture> {
   const llm = await startScriptedLLMServer();
   const withDefault = await startTestServer({
     llm,
     config: { a2aConversation: createRequest(llm) as ServerConfigInput['a2aConversation'], ...config },
+    build,
   });
   const client = await new ClientFactory().createFromUrl(withDefault.url);
   return {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { ConversationDeletedError } from '../../conversations/errors/conversation-deleted-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { type DispatchOptions, dispatchRpc, STREAMING_METHODS } from './a2a-dispatch.js';
@@ -72,7 +73,9 @@ async function stream(
   try {
     await streamTask({ ...options, response, signal: gone.signal });
   } catch (error) {
-    request.log.error({ err: error, conversationId: options.conversation.id }, 'a2a: streaming the task failed');
+    if (ConversationDeletedError.isInstance(error)) {
+      request.log.info({ conversationId: options.conversation.id }, 'a2a: the streamed task was deleted');
+    } else request.log.error({ err: error, conversationId: options.conversation.id }, 'a2a: streaming the task failed');
     if (!response.writableEnded)
       response.write(`data: ${JSON.stringify(rpcErrorResponse(options.requestId, error))}\n\n`);
   } finally {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { ConversationDeletedError } from '../../conversations/errors/conversation-deleted-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
 import type { A2aStreamResponse } from './a2a-types.js';
@@ -24,6 +25,7 @@ export function sseFrame(requestId: string | number | null, result: A2aStreamRes
  * Streams a task from the conversation's log: first the `Task` as the log has it up to `fromIndex`, then the
  * stream items of every event from `fromIndex` on (`TaskProjection.apply`), until the run is over and every event
  * it appended was sent. The snapshot and the stream meet at one log index, so nothing is sent twice or skipped.
+ * A task deleted meanwhile ends the stream with `ConversationDeletedError` (answered as TaskNotFound).
  */
 export async function streamTask(options: StreamTaskOptions): Promise<void> {
   const { conversation, requestId, response, signal } = options;
@@ -50,4 +52,6 @@ export async function streamTask(options: StreamTaskOptions): Promise<void> {
     }
   }
   if (failed !== undefined) write(failed.item, failed.index);
+  // Deleted while it ran: the stream ends without a terminal status, so it says why (TaskNotFound, "was deleted").
+  if (conversation.isDeleted) throw new ConversationDeletedError(conversation.id);
 }

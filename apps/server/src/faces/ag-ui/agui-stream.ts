@@ -33,7 +33,8 @@ export interface StreamRunOptions {
  * Streams one AG-UI run from the conversation's log: RUN_STARTED, the shared state's snapshot, the AG-UI events of every log
  * event from `fromIndex` on (each log event's frames written at once, the last carrying its log index as the SSE
  * id), until the conversation's run is over and every event it appended was sent; then RUN_FINISHED (success,
- * an interrupt per action awaiting confirmation, or cancelled when paused) or RUN_ERROR. The log is the source,
+ * an interrupt per action awaiting confirmation, or cancelled when paused) or RUN_ERROR (also when the thread was
+ * deleted meanwhile, code `conversation_deleted`). The log is the source,
  * so a reconnect from any id misses nothing and repeats nothing.
  *
  * Token deltas are interleaved where they belong: a delta is written once every log event appended before it was
@@ -86,6 +87,11 @@ async function stream(options: StreamRunOptions): Promise<void> {
   deltas.stop();
   if (signal.aborted) return;
   write(messages.close());
+  // Deleted while it ran: the run was stopped with it, which is no success; the thread is gone.
+  if (conversation.isDeleted) {
+    write([{ type: 'RUN_ERROR', code: 'conversation_deleted', message: `Thread '${threadId}' was deleted` }]);
+    return;
+  }
   write([await finalEvent(conversation, threadId, runId, lastError)]);
 }
 
