@@ -65,7 +65,7 @@ describe('a stream whose conversation is deleted mid-run', () => {
     const stream = fixture.client.sendMessageStream(send(userMessage([textPart('Work on it')])));
     const first = await stream.next();
     expect(first.value?.payload?.$case).toBe('task');
-    const id = (first.value?.payload?.value as { id: string }).id;
+    const id = (first.value?.payload?.value as { id?: string } | undefined)?.id ?? '';
     // Settled at once (a rejection left unhandled while the delete runs would fail the file).
     const rest = (async () => {
       for await (const _item of stream) {
