@@ -47,8 +47,9 @@ describe('request schemas: the bounds and defaults a client sees', () => {
     expect(ok(eventParamsSchema, { conversation_id: '0'.repeat(32), event_id: 'e' })).toBe(true);
     for (const field of ['model', 'base_url', 'usage_id', 'custom_llm_provider']) {
       expect(ok(llmRequestSchema, { [field]: '' }), field).toBe(false);
-      expect(ok(llmRequestSchema, { [field]: 'x' }), field).toBe(true);
+      expect(ok(llmRequestSchema, { [field]: field === 'base_url' ? 'http://x' : 'x' }), field).toBe(true);
     }
+    expect(ok(llmRequestSchema, { base_url: 'x' })).toBe(false);
     expect(ok(llmRequestSchema, { extended_thinking_budget: 0 })).toBe(true);
     expect(ok(llmRequestSchema, { extended_thinking_budget: -1 })).toBe(false);
     expect(ok(offlineTurnSchema, { toolCalls: [{ name: '', arguments: {} }] })).toBe(false);
