@@ -63,6 +63,16 @@ describe('one action named twice in one request', () => {
     expect(await effects()).toEqual([]);
   });
 
+  it('that is no decision: refused with one readable line naming the field', async () => {
+    const { conversation, action } = await waitingForDecision();
+    const attempt = conversation.decide([{ action_id: action.id, decision: { kind: 'maybe' } } as never], {
+      principal: 'alice',
+    });
+    await expect(attempt).rejects.toBeInstanceOf(InvalidDecisionError);
+    await expect(attempt).rejects.toThrow(/not a decision: decision(\.kind)?: [^\n{[]+$/);
+    expect((await conversation.pendingActions()).map((pending) => pending.id)).toEqual([action.id]);
+  });
+
   it('with two different decisions: refused before anything is recorded, the action still waiting', async () => {
     const { conversation, events, action } = await waitingForDecision();
     const attempt = conversation.decide(

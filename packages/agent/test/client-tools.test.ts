@@ -72,6 +72,10 @@ describe('client tools', () => {
 
   it('refuses a tool that is not an object schema or has a bad name', () => {
     expect(() => createClientTool({ name: 'a b', description: '' })).toThrow(InvalidToolError);
+    // One readable line naming the field, not zod's issues as JSON.
+    expect(() => createClientTool({ name: 'a b', description: '' })).toThrow(
+      /^Client tool 'a b' is invalid: name: [^\n{[]+$/,
+    );
     expect(() => createClientTool({ name: 'ok', description: '', parameters: { type: 'string' } })).toThrow(
       /object JSON Schema/,
     );

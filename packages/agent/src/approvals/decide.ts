@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionEvent } from '@x/events';
 import { canonicalJson } from '@x/store';
+import { zodProblems } from '../internal/zod-problems.js';
 import type { ApprovalHost } from './approval-host.js';
 import {
   type ActionDecision,
@@ -37,7 +38,7 @@ export async function decidePendingActions(
   for (const input of decisions) {
     const parsed = actionDecisionSchema.safeParse(input);
     if (!parsed.success) {
-      throw new InvalidDecisionError(String(input?.action_id), `not a decision: ${parsed.error.message}`);
+      throw new InvalidDecisionError(String(input?.action_id), `not a decision: ${zodProblems(parsed.error)}`);
     }
     const { action_id: actionId, decision } = parsed.data;
     const earlier = plannedDecisions.get(actionId);

@@ -1,4 +1,5 @@
 import type { FileStore } from '@x/store';
+import { zodProblems } from '../internal/zod-problems.js';
 import { type DecisionRecord, decisionRecordSchema } from './decision.js';
 
 /** Where the records live: beside the event files, in a directory the reference ignores (like `.chain/`). */
@@ -40,7 +41,7 @@ export async function readDecision(
   if (!(await store.exists(path))) return undefined;
   const parsed = decisionRecordSchema.safeParse(JSON.parse(await store.read(path)));
   if (!parsed.success) {
-    throw new Error(`Decision record ${store.describe(path)} is invalid: ${parsed.error.message}`);
+    throw new Error(`Decision record ${store.describe(path)} is invalid: ${zodProblems(parsed.error)}`);
   }
   return parsed.data;
 }

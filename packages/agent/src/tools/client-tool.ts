@@ -1,5 +1,6 @@
 import type { Observation } from '@x/events';
 import { z } from 'zod';
+import { zodProblems } from '../internal/zod-problems.js';
 import { InvalidToolError } from './invalid-tool-error.js';
 import { type Tool, toolNamePattern } from './tool.js';
 import { ToolExecutionError } from './tool-execution-error.js';
@@ -25,7 +26,10 @@ export type ClientToolSpec = z.input<typeof clientToolSpecSchema>;
 export function createClientTool(spec: ClientToolSpec): Tool {
   const parsed = clientToolSpecSchema.safeParse(spec);
   if (!parsed.success) {
-    throw new InvalidToolError(String(spec?.name), `Client tool '${spec?.name}' is invalid: ${parsed.error.message}`);
+    throw new InvalidToolError(
+      String(spec?.name),
+      `Client tool '${spec?.name}' is invalid: ${zodProblems(parsed.error)}`,
+    );
   }
   const { name, description, parameters } = parsed.data;
   if (parameters.type !== undefined && parameters.type !== 'object') {
