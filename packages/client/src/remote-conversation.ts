@@ -35,6 +35,8 @@ export class RemoteConversation {
   readonly #waiters = new Set<RunWaiter>();
   #state: Record<string, unknown>;
   #stream: ConversationEventStream | undefined;
+  /** `nextIndex` as the closed stream left it: what a later attach resumes from (`resume.fromIndex`). */
+  #nextIndexAtClose = 0;
   /** The first full_state of each connection describes the past, not a run that just ended. */
   #awaitingSubscribeSnapshot = true;
   #lastError: string | undefined;
@@ -114,9 +116,12 @@ export class RemoteConversation {
     return this.#state;
   }
 
-  /** Index the next persisted event will have (events received over the stream so far). */
+  /**
+   * Index the next persisted event will have (events received over the stream so far); after `close()`, where the
+   * stream stopped, so that a later attach can resume from it.
+   */
   get nextIndex(): number {
-    return this.#stream?.nextIndex ?? 0;
+    return this.#stream?.nextIndex ?? this.#nextIndexAtClose;
   }
 
   /** Calls `listener` for every later event. Returns the unsubscribe function. */
@@ -297,6 +302,7 @@ export class RemoteConversation {
     this.#stream = undefined;
     stream?.close();
     await stream?.done.catch(() => undefined);
+    if (stream !== undefined) this.#nextIndexAtClose = stream.nextIndex;
     this.#listeners.clear();
   }
 

@@ -77,6 +77,7 @@ describe('RemoteConversation against x serve', TEST_TIMEOUT, () => {
       onEvent: (event, index) => received.push({ kind: event.kind, index }),
     });
     const subscribed: string[] = [];
+    let persisted = -1;
     const unsubscribe = conversation.subscribe((event) => subscribed.push(event.kind));
     try {
       expect(conversation.nextIndex).toBe(1);
@@ -103,9 +104,13 @@ describe('RemoteConversation against x serve', TEST_TIMEOUT, () => {
         .filter((event) => event.kind === 'MessageEvent' && event.source === 'user')
         .map((event) => JSON.stringify(event));
       expect(texts.at(-1)).toContain('again');
+      persisted = (await collect(conversation.events())).length;
+      await eventually(() => conversation.nextIndex).toBe(persisted);
     } finally {
       await conversation.close();
     }
+    // After close, where the stream stopped: what a later attach resumes from, not 0.
+    expect(conversation.nextIndex).toBe(persisted);
     const closedAt = received.length;
     await api(server, 'POST', `/api/conversations/${conversation.id}/events`, {
       role: 'user',
