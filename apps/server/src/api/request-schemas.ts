@@ -1,6 +1,7 @@
 import { approvalRulesSchema, executionStatusSchema, sandboxPolicySchema } from '@x/agent';
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
+import { imageUrlProblem } from '../internal/image-url.js';
 import { REFERENCE_AGENT_FIELDS, REFERENCE_START_FIELDS, refuseUnknownFields } from './unknown-fields.js';
 
 /** A conversation id in a path: hyphenated UUID or the 32-hex directory form. Anything else never reaches storage. */
@@ -151,10 +152,22 @@ export const secretInputSchema = z.union(
   },
 );
 
+/** A message's content parts as a client sends them: images must be URLs a model can be sent (`imageUrlProblem`). */
+const requestContentSchema = z.array(contentPartSchema).superRefine((parts, context) => {
+  parts.forEach((part, index) => {
+    if (part.type !== 'image') return;
+    part.image_urls.forEach((url, urlIndex) => {
+      const problem = imageUrlProblem(url);
+      if (problem !== undefined)
+        context.addIssue({ code: 'custom', message: problem, path: [index, 'image_urls', urlIndex] });
+    });
+  });
+});
+
 export const initialMessageSchema = z.object({
   role: z.literal('user').default('user'),
   /** The reference's default: no content (an empty user message, still sent and run). */
-  content: z.union([z.string(), z.array(contentPartSchema)]).default([]),
+  content: z.union([z.string(), requestContentSchema]).default([]),
   /** Ignored: the reference always runs after an initial message. */
   run: z.boolean().nullish(),
 });
@@ -234,7 +247,7 @@ export type StartConversationRequest = z.infer<typeof startConversationRequestSc
 export const sendMessageRequestSchema = z.object({
   role: messageRoleSchema.default('user'),
   /** The reference's default: an empty message. */
-  content: z.array(contentPartSchema).default([]),
+  content: requestContentSchema.default([]),
   run: z.boolean().default(false),
   /** Accepted and ignored (the Python client sends it). */
   sender: z.string().nullish(),

@@ -1,4 +1,5 @@
 import { type Message, messageSchema } from '@x/events';
+import { imageProblems } from '../internal/image-url.js';
 import { InvalidClientFrameError } from './invalid-client-frame-error.js';
 
 /** What a client frame asks for: a message to send, or nothing (a redundant auth frame). */
@@ -22,6 +23,8 @@ export function parseClientFrame(text: string): ClientFrame {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     throw new InvalidClientFrameError(`the frame is not a Message: ${issues.join('; ')}`, { cause: parsed.error });
   }
+  const images = imageProblems(parsed.data);
+  if (images.length > 0) throw new InvalidClientFrameError(`the frame is not a Message: ${images.join('; ')}`);
   return { kind: 'message', message: parsed.data };
 }
 

@@ -20,6 +20,7 @@ afterAll(async () => {
 });
 
 const IMAGE = 'data:image/png;base64,iVBORw0KGgo=';
+const SECOND_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
 
 /** Answers `messages` with a scripted finish, giving the completion and the conversation it ran in. */
 async function complete(
@@ -102,7 +103,7 @@ describe("the user message's parts, as the conversation records them", () => {
           { type: 'text', text: '' },
           { type: 'image_url', image_url: { url: IMAGE } },
           // The bare string some clients send for image_url.
-          { type: 'image_url', image_url: `${IMAGE}#2` } as unknown as OpenAI.ChatCompletionContentPartImage,
+          { type: 'image_url', image_url: SECOND_IMAGE } as unknown as OpenAI.ChatCompletionContentPartImage,
         ],
       },
     ]);
@@ -110,7 +111,7 @@ describe("the user message's parts, as the conversation records them", () => {
       [
         { type: 'text', text: 'Look:', cache_prompt: false },
         { type: 'image', image_urls: [IMAGE], cache_prompt: false },
-        { type: 'image', image_urls: [`${IMAGE}#2`], cache_prompt: false },
+        { type: 'image', image_urls: [SECOND_IMAGE], cache_prompt: false },
       ],
     ]);
   });

@@ -1,4 +1,5 @@
 import type { ImageContent, TextContent } from '@x/events';
+import { imageUrlProblem } from '../../internal/image-url.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 
 /** A user message's content as the conversation records it: its text, and its images by URL. */
@@ -15,16 +16,23 @@ function refuse(where: string, reason: string): AgUiRunError {
   );
 }
 
+/** `url` when a model can be sent it (`imageUrlProblem`), else the run input is refused naming the part. */
+function checked(url: string, where: string): string {
+  const problem = imageUrlProblem(url);
+  if (problem !== undefined) throw refuse(where, problem);
+  return url;
+}
+
 /** The URL of an AG-UI 1.0 image part's `source`: inline data as a `data:` URI, or its URL. */
 function imageUrlOf(source: unknown, where: string): string {
   if (!isObject(source) || typeof source.value !== 'string' || source.value === '') {
     throw refuse(where, 'an image part without a source value');
   }
-  if (source.type === 'url') return source.value;
+  if (source.type === 'url') return checked(source.value, where);
   if (source.type === 'data') {
     const mimeType = typeof source.mimeType === 'string' ? source.mimeType : '';
     if (!mimeType.startsWith('image/')) throw refuse(where, `inline image data of type '${mimeType}'`);
-    return `data:${mimeType};base64,${source.value}`;
+    return checked(`data:${mimeType};base64,${source.value}`, where);
   }
   // A `file` source names bytes held by some model provider, which this server cannot fetch.
   throw refuse(where, `an image whose source is of type '${String(source.type)}'`);

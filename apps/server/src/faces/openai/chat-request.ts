@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageUrlProblem } from '../../internal/image-url.js';
 import { invalidRequest } from './openai-error.js';
 
 /** One part of a message's `content` array (text and image parts; others are refused when read). */
@@ -48,6 +49,10 @@ function partsOf(message: ChatMessage, index: number): UserContentPart[] {
           'An image_url content part has no url',
           `messages[${index}].content[${partIndex}].image_url`,
         );
+      }
+      const problem = imageUrlProblem(url);
+      if (problem !== undefined) {
+        throw invalidRequest(`Invalid image_url: ${problem}`, `messages[${index}].content[${partIndex}].image_url`);
       }
       return [{ type: 'image', image_urls: [url], cache_prompt: false }];
     }

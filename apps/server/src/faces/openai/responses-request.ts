@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { imageUrlProblem } from '../../internal/image-url.js';
 import type { ChatTurn, UserContentPart } from './chat-request.js';
 import { invalidRequest } from './openai-error.js';
 
@@ -66,6 +67,8 @@ function isMessage(item: InputItem, index: number): boolean {
 
 function imageOf(part: z.infer<typeof inputContentSchema>, param: string): UserContentPart {
   if (typeof part.image_url === 'string' && part.image_url !== '') {
+    const problem = imageUrlProblem(part.image_url);
+    if (problem !== undefined) throw invalidRequest(`Invalid image_url: ${problem}`, `${param}.image_url`);
     return { type: 'image', image_urls: [part.image_url], cache_prompt: false };
   }
   if (typeof part.file_id === 'string') {
