@@ -78,7 +78,18 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
       return fail('inserted', parseEventFileName(slot.files[1]!)!.id, `has a second event file, ${slot.files[1]}`);
     }
     if (link === undefined) {
-      if (chainedFrom === null && !isAnchoredAt(anchor, index)) continue;
+      if (chainedFrom === null && !isAnchoredAt(anchor, index)) {
+        // No link to check here (written before chaining, or by the reference), but a hole in the indices is an
+        // event removed: every reader stops at it, so the events after it are lost to them.
+        if (file === undefined && claim === undefined) {
+          return fail(
+            'removed',
+            undefined,
+            `is missing (no event file): the ${length - index - 1} after it are not read`,
+          );
+        }
+        continue;
+      }
       if (chainedFrom === null) {
         const missing = file === undefined ? 'is missing (no event file and no claim)' : 'has no chain link';
         return fail(
