@@ -94,6 +94,25 @@ describe('apply_patch', () => {
     });
   });
 
+  it('keeps a file whose move names the file itself (written as given or through `./`)', async () => {
+    for (const target of ['src/app.py', './src/app.py']) {
+      await writeFile(join(workspace, 'src', 'app.py'), 'def greet():\n    print("hi")\n');
+      const observation = await apply(
+        [
+          '*** Begin Patch',
+          '*** Update File: src/app.py',
+          `*** Move to: ${target}`,
+          '@@ def greet():',
+          '-    print("hi")',
+          `+    print("moved to ${target}")`,
+          '*** End Patch',
+        ].join('\n'),
+      );
+      expect(text(observation)).toBe('Done!');
+      expect(await read('src/app.py')).toContain(`print("moved to ${target}")`);
+    }
+  });
+
   it('matches context that differs in whitespace, counting fuzz', async () => {
     const observation = await apply(
       [
