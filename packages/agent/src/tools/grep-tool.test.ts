@@ -99,5 +99,18 @@ describe('grep', () => {
     expect((await grep({ pattern: 'needle' }, small)).matches).toEqual([]);
     const one = await grep({ pattern: 'needle' }, createGrepTool({ maxResults: 1 }));
     expect(one).toMatchObject({ matches: [join(workspace, 'src/new.tsx')], truncated: true });
+    expect(text(one)).toBe(
+      `Found 1 file(s) containing pattern 'needle' in '${workspace}':\n${join(workspace, 'src/new.tsx')}\n\n` +
+        '[Results truncated to first 1 files. Consider using a more specific pattern.]',
+    );
+  });
+
+  it('stops a walk over too many entries and says so, with what it found', async () => {
+    const observation = await grep({ pattern: 'needle|nothing' }, createGrepTool({ maxEntries: 2 }));
+    expect(observation.truncated).toBe(true);
+    expect(text(observation)).toMatch(
+      /\n\n\[The search stopped after 2 entries\. Consider giving a narrower path\.\]$/,
+    );
+    expect(text(observation)).not.toContain('[Results truncated');
   });
 });
