@@ -210,4 +210,14 @@ describe('apply_patch', () => {
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
     expect(await exists(join(outside, 'planted.txt'))).toBe(false);
   });
+
+  it('refuses to add a file through a symlink whose target does not exist, saying so', async () => {
+    await symlink(join(outside, 'not-yet'), join(workspace, 'ghost'));
+    for (const path of ['ghost', 'ghost/planted.txt']) {
+      const observation = await apply(`*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch`);
+      expect(observation.is_error).toBe(true);
+      expect(text(observation)).toBe(`Invalid path '${path}': it goes through a symlink whose target does not exist.`);
+    }
+    expect(await exists(join(outside, 'not-yet'))).toBe(false);
+  });
 });
