@@ -113,6 +113,20 @@ describe('apply_patch', () => {
     }
   });
 
+  it('moves a file onto one the same patch deletes, whichever comes first in the patch', async () => {
+    for (const deleteFirst of [false, true]) {
+      await writeFile(join(workspace, 'old.txt'), 'replaced\n');
+      await writeFile(join(workspace, 'new.txt'), 'kept\n');
+      const move = ['*** Update File: new.txt', '*** Move to: old.txt', '@@', '-kept', '+kept and moved'];
+      const remove = ['*** Delete File: old.txt'];
+      const body = deleteFirst ? [...remove, ...move] : [...move, ...remove];
+      const observation = await apply(['*** Begin Patch', ...body, '*** End Patch'].join('\n'));
+      expect(text(observation)).toBe('Done!');
+      expect(await read('old.txt')).toBe('kept and moved\n');
+      expect(await exists(join(workspace, 'new.txt'))).toBe(false);
+    }
+  });
+
   it('matches context that differs in whitespace, counting fuzz', async () => {
     const observation = await apply(
       [
