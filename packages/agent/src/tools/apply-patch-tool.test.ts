@@ -191,6 +191,13 @@ describe('apply_patch', () => {
     expect(await exists(join(workspace, 'first.txt'))).toBe(false);
   });
 
+  it('refuses a path with a NUL byte as an error observation, writing nothing', async () => {
+    const observation = await apply('*** Begin Patch\n*** Add File: bad\0name.txt\n+x\n*** End Patch');
+    expect(observation.is_error).toBe(true);
+    expect(text(observation)).toBe("Invalid path 'bad\0name.txt': it contains a NUL byte.");
+    expect(await exists(join(workspace, 'bad'))).toBe(false);
+  });
+
   it('refuses a move out of the workspace with the reference message', async () => {
     const observation = await apply(
       [
