@@ -140,3 +140,33 @@ describe('createEvent on the fast path', () => {
     expect(() => createEvent('ObservationEvent', { ...bad, id: '__root__' } as never)).toThrow(EventParseError);
   });
 });
+
+describe('createEvent keeps the shapes the fast path leaves to the schema', () => {
+  const fields = {
+    id: 'a1',
+    timestamp: '2026-01-01T00:00:00.000000',
+    thought: [],
+    action: { command: 'ls', kind: 'RunCommandAction' },
+    tool_name: 'run_command',
+    tool_call_id: 'call_1',
+    tool_call: { id: 'call_1', name: 'run_command', arguments: '{}', origin: 'completion' as const },
+    llm_response_id: 'response-1',
+  };
+  const thinking = { type: 'thinking', thinking: 'first, list the files', signature: 'sig' };
+  const redacted = { type: 'redacted_thinking', data: 'opaque' };
+  const rare: [string, Record<string, unknown>][] = [
+    ['one thinking block', { thinking_blocks: [thinking] }],
+    ['two thinking blocks', { thinking_blocks: [thinking, redacted] }],
+    ['a reasoning item', { responses_reasoning_item: { id: 'rs_1', summary: ['why'], encrypted_content: 'enc' } }],
+    ['a critic result', { critic_result: { score: 0.5, message: 'fine' } }],
+  ];
+  for (const [name, extra] of rare) {
+    it(`for an ActionEvent with ${name}`, () => {
+      const event = createEvent('ActionEvent', { ...fields, ...extra } as never) as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(extra)) expect(event[key]).toEqual(value);
+      expect(serializeEvent(event as never)).toBe(
+        serializeEvent(parseEvent({ ...fields, ...extra, kind: 'ActionEvent' })),
+      );
+    });
+  }
+});

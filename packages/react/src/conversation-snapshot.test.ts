@@ -28,6 +28,19 @@ describe('applyFrames', () => {
     snapshot = applyFrames(snapshot, [{ event: user, index: 0 }]);
     expect(snapshot.events.map((event) => event.id)).toEqual([user.id, snapshot.events[1]?.id]);
     expect(snapshot.executionStatus).toBe('running');
+    // The window starts at the log's first event: nothing is older.
+    expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([0, false]);
+  });
+
+  it("shows a server error frame's code and detail", () => {
+    const failed = createEvent('ServerErrorEvent', {
+      source: 'environment',
+      code: 'StoreUnavailable',
+      detail: 'the log cannot be read',
+    });
+    const snapshot = applyFrames(initialConversationSnapshot, [{ event: failed, index: undefined }]);
+    expect(snapshot.error?.message).toBe('StoreUnavailable: the log cannot be read');
+    expect(snapshot.events).toEqual([]);
   });
 
   it('does not let a replayed field update undo the newer snapshot a reconnection starts with (timestamps: a reference server)', () => {
@@ -72,6 +85,10 @@ describe('applyFrames', () => {
       { event: delta('lo'), index: undefined },
     ]);
     expect([streaming.streamingText, streaming.streamingReasoning]).toEqual(['Hello', 'rr']);
+    expect(streaming.error).toBeUndefined();
+    // The user's own message (typed while the agent streams) is not the agent's answer.
+    const typed = applyFrames(streaming, [{ event: userMessage('wait'), index: 0 }]);
+    expect([typed.streamingText, typed.streamingReasoning]).toEqual(['Hello', 'rr']);
     const done = applyFrames(streaming, [{ event: agentMessage('Hello'), index: 0 }]);
     expect([done.streamingText, done.streamingReasoning]).toEqual(['', '']);
   });

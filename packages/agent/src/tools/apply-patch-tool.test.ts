@@ -94,6 +94,39 @@ describe('apply_patch', () => {
     });
   });
 
+  it('keeps a file whose move names the file itself (written as given or through `./`)', async () => {
+    for (const target of ['src/app.py', './src/app.py']) {
+      await writeFile(join(workspace, 'src', 'app.py'), 'def greet():\n    print("hi")\n');
+      const observation = await apply(
+        [
+          '*** Begin Patch',
+          '*** Update File: src/app.py',
+          `*** Move to: ${target}`,
+          '@@ def greet():',
+          '-    print("hi")',
+          `+    print("moved to ${target}")`,
+          '*** End Patch',
+        ].join('\n'),
+      );
+      expect(text(observation)).toBe('Done!');
+      expect(await read('src/app.py')).toContain(`print("moved to ${target}")`);
+    }
+  });
+
+  it('moves a file onto one the same patch deletes, whichever comes first in the patch', async () => {
+    for (const deleteFirst of [false, true]) {
+      await writeFile(join(workspace, 'old.txt'), 'replaced\n');
+      await writeFile(join(workspace, 'new.txt'), 'kept\n');
+      const move = ['*** Update File: new.txt', '*** Move to: old.txt', '@@', '-kept', '+kept and moved'];
+      const remove = ['*** Delete File: old.txt'];
+      const body = deleteFirst ? [...remove, ...move] : [...move, ...remove];
+      const observation = await apply(['*** Begin Patch', ...body, '*** End Patch'].join('\n'));
+      expect(text(observation)).toBe('Done!');
+      expect(await read('old.txt')).toBe('kept and moved\n');
+      expect(await exists(join(workspace, 'new.txt'))).toBe(false);
+    }
+  });
+
   it('matches context that differs in whitespace, counting fuzz', async () => {
     const observation = await apply(
       [
@@ -158,6 +191,13 @@ describe('apply_patch', () => {
     expect(await exists(join(workspace, 'first.txt'))).toBe(false);
   });
 
+  it('refuses a path with a NUL byte as an error observation, writing nothing', async () => {
+    const observation = await apply('*** Begin Patch\n*** Add File: bad\0name.txt\n+x\n*** End Patch');
+    expect(observation.is_error).toBe(true);
+    expect(text(observation)).toBe("Invalid path 'bad\0name.txt': it contains a NUL byte.");
+    expect(await exists(join(workspace, 'bad'))).toBe(false);
+  });
+
   it('refuses a move out of the workspace with the reference message', async () => {
     const observation = await apply(
       [
@@ -190,5 +230,15 @@ describe('apply_patch', () => {
     expect(text(viaHardLink)).toMatch(/hard links/);
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
     expect(await exists(join(outside, 'planted.txt'))).toBe(false);
+  });
+
+  it('refuses to add a file through a symlink whose target does not exist, saying so', async () => {
+    await symlink(join(outside, 'not-yet'), join(workspace, 'ghost'));
+    for (const path of ['ghost', 'ghost/planted.txt']) {
+      const observation = await apply(`*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch`);
+      expect(observation.is_error).toBe(true);
+      expect(text(observation)).toBe(`Invalid path '${path}': it goes through a symlink whose target does not exist.`);
+    }
+    expect(await exists(join(outside, 'not-yet'))).toBe(false);
   });
 });

@@ -46,6 +46,11 @@ class WorkspaceFiles {
     return resolve(this.root, path);
   }
 
+  /** Both paths name the same file of the workspace (`a.py` and `./a.py`). */
+  isSameFile(path: string, other: string): boolean {
+    return this.#absolute(path) === this.#absolute(other);
+  }
+
   async read(path: string): Promise<string> {
     const entry = await openWorkspaceEntry([this.root], this.#absolute(path), { create: false, shown: path });
     try {
@@ -108,10 +113,13 @@ async function processPatch(text: string, files: WorkspaceFiles): Promise<{ fuzz
   const patch = parsePatch(text, current);
   const commit = patchToCommit(patch, current);
   for (const path of commitPaths(commit)) await files.check(path);
-  for (const [path, change] of Object.entries(commit.changes)) {
-    if (change.type === 'delete') {
-      await files.remove(path);
-    } else if (change.move_path !== undefined) {
+  const changes = Object.entries(commit.changes);
+  // Deletions first: a move may land on a path the same patch deletes, which must not then remove the moved file.
+  for (const [path, change] of changes) if (change.type === 'delete') await files.remove(path);
+  for (const [path, change] of changes) {
+    if (change.type === 'delete') continue;
+    if (change.move_path !== undefined && !files.isSameFile(change.move_path, path)) {
+      // A move onto the file itself is an update: removing the source would remove what was just written.
       await files.write(change.move_path, change.new_content ?? '');
       await files.remove(path);
     } else {

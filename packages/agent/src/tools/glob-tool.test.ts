@@ -39,6 +39,10 @@ const text = (observation: Observation) =>
   observation.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 describe('glob', () => {
+  it('is read-only: the model is asked for no security risk', () => {
+    expect(globTool.readOnly).toBe(true);
+  });
+
   it('finds files at any depth for a name pattern, newest first, in the reference GlobObservation', async () => {
     const observation = await glob({ pattern: '*.ts' });
     const files = [join(workspace, 'src/b.ts'), join(workspace, 'src/deep/c.ts'), join(workspace, 'a.ts')];
@@ -92,6 +96,16 @@ describe('glob', () => {
       files: [join(workspace, 'src/b.ts'), join(workspace, 'src/deep/c.ts')],
     });
     expect(text(limited)).toContain('[Results truncated to first 2 files. Consider using a more specific pattern.]');
+    // As many files as the limit: all of them, nothing left out.
+    const exact = await createGlobTool({ maxResults: 3 }).execute(
+      { pattern: '*.ts', kind: 'GlobAction' },
+      { workspace },
+    );
+    expect(exact).toMatchObject({
+      truncated: false,
+      files: [expect.any(String), expect.any(String), expect.any(String)],
+    });
+    expect(text(exact)).not.toContain('[Results truncated');
   });
 
   it('stops a walk over too many entries and says so', async () => {

@@ -36,6 +36,10 @@ const text = (observation: Observation) =>
   observation.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 describe('grep', () => {
+  it('is read-only: the model is asked for no security risk', () => {
+    expect(grepTool.readOnly).toBe(true);
+  });
+
   it('lists the files whose content matches, case-insensitive, newest first, in the reference GrepObservation', async () => {
     const observation = await grep({ pattern: 'needle' });
     const matches = [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts')];
@@ -90,14 +94,41 @@ describe('grep', () => {
       expect(observation).toMatchObject({ is_error: true, matches: [], kind: 'GrepObservation' });
       expect(text(observation)).toMatch(/^Invalid path '.*': it resolves to .*outside the workspace/);
     }
-    const matches = (await grep({ pattern: 'outside' })).matches;
-    expect(matches).toEqual([]);
+    // The links are passed over without failing the search.
+    expect(await grep({ pattern: 'outside' })).toMatchObject({ is_error: false, matches: [] });
   });
 
   it('skips files over the size limit and truncates to the newest matches', async () => {
     const small = createGrepTool({ maxFileBytes: 20 });
-    expect((await grep({ pattern: 'needle' }, small)).matches).toEqual([]);
+    expect(await grep({ pattern: 'needle' }, small)).toMatchObject({ is_error: false, matches: [] });
+    // A file over the limit is passed over; the others are still searched.
+    await put(join(workspace, 'big.txt'), `needle ${'x'.repeat(100)}\n`, 500);
+    const limited = await grep({ pattern: 'needle' }, createGrepTool({ maxFileBytes: 50 }));
+    expect(limited).toMatchObject({
+      is_error: false,
+      matches: [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts')],
+      truncated: false,
+    });
+    const exact = await grep({ pattern: 'needle' }, createGrepTool({ maxResults: 3 }));
+    expect(exact).toMatchObject({
+      matches: [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts'), join(workspace, 'big.txt')],
+      truncated: false,
+    });
+    expect(text(exact)).not.toContain('[Results truncated');
     const one = await grep({ pattern: 'needle' }, createGrepTool({ maxResults: 1 }));
     expect(one).toMatchObject({ matches: [join(workspace, 'src/new.tsx')], truncated: true });
+    expect(text(one)).toBe(
+      `Found 1 file(s) containing pattern 'needle' in '${workspace}':\n${join(workspace, 'src/new.tsx')}\n\n` +
+        '[Results truncated to first 1 files. Consider using a more specific pattern.]',
+    );
+  });
+
+  it('stops a walk over too many entries and says so, with what it found', async () => {
+    const observation = await grep({ pattern: 'needle|nothing' }, createGrepTool({ maxEntries: 2 }));
+    expect(observation.truncated).toBe(true);
+    expect(text(observation)).toMatch(
+      /\n\n\[The search stopped after 2 entries\. Consider giving a narrower path\.\]$/,
+    );
+    expect(text(observation)).not.toContain('[Results truncated');
   });
 });

@@ -87,6 +87,15 @@ describe('eventsToMessages keeps final messages', () => {
     expect(after).toEqual(fresh(live));
   });
 
+  it('keeps the object of a tool message that is the first and only message', () => {
+    const live: AnyEvent[] = [observation('c1')];
+    const before = eventsToMessages(live);
+    live.push(userMessage('next'));
+    const after = eventsToMessages(live);
+    expect(after[0]).toBe(before[0]);
+    expect(after).toEqual(fresh(live));
+  });
+
   it('gives what a fresh conversion gives under random appends, replacements and truncations', () => {
     let seed = 7;
     const random = (n: number) => {

@@ -101,6 +101,15 @@ describe('toResponsesInput', () => {
     ]);
   });
 
+  it("drops a tool result's images without vision, and sends nothing for a tool message without a call id", () => {
+    const image = { cache_prompt: false, type: 'image' as const, image_urls: ['http://o'] };
+    const { input } = toResponsesInput([
+      msg({ role: 'tool', tool_call_id: 'call_1', name: 'terminal', content: [t('out'), image] }),
+      msg({ role: 'tool', name: 'terminal', content: [t('orphan'), image] }),
+    ]);
+    expect(input).toEqual([{ type: 'function_call_output', call_id: 'call_1', output: 'out' }]);
+  });
+
   it("derives a function call's item id when its recorded one is empty, as the reference's `or` does", () => {
     const { input } = toResponsesInput([
       msg({
