@@ -138,4 +138,34 @@ describe('the tamper-evident chain on PostgreSQL', () => {
     await db.query(`DELETE FROM ${db.tablePrefix}events WHERE idx >= 1`);
     expect((await log.verifyChain({ publicKey })).problem).toMatchObject({ kind: 'removed', index: 1 });
   });
+
+  it('signs no head of an empty log, and catches a last row rewritten after signing by its signature', async () => {
+    const { log, ids, db } = await logWith(0);
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    expect(await log.signChainHead(privateKey)).toBeUndefined();
+    expect(await db.query(`SELECT * FROM ${db.tablePrefix}chain_heads`)).toEqual([]);
+    for (const text of ['m0', 'm1', 'm2']) {
+      const event = contractMessageEvent(text);
+      await log.append(event);
+      ids.push(event.id);
+    }
+    await log.signChainHead(privateKey);
+    // The last row replaced with a link recomputed over its new text: the chain alone still holds together.
+    const table = `${db.tablePrefix}events`;
+    const [row] = await db.query<{ body: string; prev_hash: string }>(
+      `SELECT body, prev_hash FROM ${table} WHERE idx = 2`,
+    );
+    const body = row!.body.replace('m2', 'mX');
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+    await db.query(`UPDATE ${table} SET body = $1, hash = $2 WHERE idx = 2`, [
+      body,
+      computeChainHash(2, row!.prev_hash, body),
+    ]);
+    expect((await log.verifyChain()).status).toBe('verified');
+    expect(await log.verifyChain({ publicKey })).toMatchObject({
+      status: 'tampered',
+      signature: 'invalid',
+      problem: { kind: 'signature', index: 3, message: 'the signed head (3 events) does not match the chain' },
+    });
+  });
 });
