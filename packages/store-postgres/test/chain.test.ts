@@ -86,6 +86,43 @@ describe('the tamper-evident chain on PostgreSQL', () => {
     expect((await log.verifyChain()).problem).toMatchObject({ kind: 'altered', index: 2, id: ids[2] });
   });
 
+  it('names the row that was replaced (its link recomputed over its new text) by index and id', async () => {
+    const { log, ids, db } = await logWith(5);
+    const table = `${db.tablePrefix}events`;
+    const [row] = await db.query<{ body: string; prev_hash: string }>(
+      `SELECT body, prev_hash FROM ${table} WHERE idx = 2`,
+    );
+    const body = row!.body.replace('m2', 'mX');
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+    await db.query(`UPDATE ${table} SET body = $1, hash = $2 WHERE idx = 2`, [
+      body,
+      computeChainHash(2, row!.prev_hash, body),
+    ]);
+    expect((await log.verifyChain()).problem).toEqual({
+      kind: 'altered',
+      index: 2,
+      id: ids[2],
+      message: `event 2 (${ids[2]}) was replaced: event 3 chains to a different hash`,
+    });
+  });
+
+  it('names a forged link on the last row of a page of the check (row 999), as on any other row', async () => {
+    database = await freshTables();
+    const db = database;
+    const log = await PostgresEventLog.open(db, { logId: 'chained' });
+    const events = Array.from({ length: 1002 }, (_, index) => contractMessageEvent(`m${index}`));
+    for (let from = 0; from < events.length; from += 250) await log.appendMany(events.slice(from, from + 250));
+    const table = `${db.tablePrefix}events`;
+    const [row] = await db.query<{ body: string }>(`SELECT body FROM ${table} WHERE idx = 999`);
+    const prev = 'f'.repeat(64);
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+    await db.query(`UPDATE ${table} SET prev_hash = $1, hash = $2 WHERE idx = 999`, [
+      prev,
+      computeChainHash(999, prev, row!.body),
+    ]);
+    expect((await log.verifyChain()).problem).toMatchObject({ kind: 'altered', index: 999, id: events[999]!.id });
+  });
+
   it('signs the head: truncation after signing and a wrong key are reported', async () => {
     const { log, db } = await logWith(3);
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -100,5 +137,35 @@ describe('the tamper-evident chain on PostgreSQL', () => {
     expect((await log.verifyChain({ publicKey: other })).signature).toBe('invalid');
     await db.query(`DELETE FROM ${db.tablePrefix}events WHERE idx >= 1`);
     expect((await log.verifyChain({ publicKey })).problem).toMatchObject({ kind: 'removed', index: 1 });
+  });
+
+  it('signs no head of an empty log, and catches a last row rewritten after signing by its signature', async () => {
+    const { log, ids, db } = await logWith(0);
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    expect(await log.signChainHead(privateKey)).toBeUndefined();
+    expect(await db.query(`SELECT * FROM ${db.tablePrefix}chain_heads`)).toEqual([]);
+    for (const text of ['m0', 'm1', 'm2']) {
+      const event = contractMessageEvent(text);
+      await log.append(event);
+      ids.push(event.id);
+    }
+    await log.signChainHead(privateKey);
+    // The last row replaced with a link recomputed over its new text: the chain alone still holds together.
+    const table = `${db.tablePrefix}events`;
+    const [row] = await db.query<{ body: string; prev_hash: string }>(
+      `SELECT body, prev_hash FROM ${table} WHERE idx = 2`,
+    );
+    const body = row!.body.replace('m2', 'mX');
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+    await db.query(`UPDATE ${table} SET body = $1, hash = $2 WHERE idx = 2`, [
+      body,
+      computeChainHash(2, row!.prev_hash, body),
+    ]);
+    expect((await log.verifyChain()).status).toBe('verified');
+    expect(await log.verifyChain({ publicKey })).toMatchObject({
+      status: 'tampered',
+      signature: 'invalid',
+      problem: { kind: 'signature', index: 3, message: 'the signed head (3 events) does not match the chain' },
+    });
   });
 });

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { computeChainHash } from '../src/chain/chain-link.js';
 import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { StoreError } from '../src/errors.js';
 import { eventFileName, slotFileName } from '../src/event-log/file-names.js';
@@ -80,6 +82,36 @@ describe('verifyEventChain problem messages', () => {
       status: 'tampered',
       problem: { kind: 'removed', index: 1, id: ids[1], message: `event 1 (${ids[1]}) cannot be read` },
     });
+  });
+
+  it("a live log's last event rewritten with a link on a forged prev: the writer's own head blames that event", async () => {
+    // No head record yet (the writer has not closed): what the writer knows of its last link is the only witness
+    // that tells a forged last link from a replaced event before it.
+    const store = createMemoryFileStore();
+    const log = await EventLog.open(store);
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const event = userMessageEvent(`message ${index}`);
+      await log.append(event);
+      ids.push(event.id);
+    }
+    const path = `events/${eventFileName(2, ids[2]!)}`;
+    const forged = (await store.read(path)).replace('message 2', 'massage 2');
+    const claim = await store.read(slotPath(2));
+    const link = JSON.parse(claim.slice(0, claim.indexOf('\n'))) as { prev: string | null; hash: string };
+    link.prev = createHash('sha256')
+      .update(await store.read(`events/${eventFileName(1, ids[1]!)}`))
+      .digest('hex');
+    link.hash = computeChainHash(2, link.prev, forged);
+    await store.write(slotPath(2), `${JSON.stringify(link)}\n${forged}`);
+    await store.write(path, forged);
+    expect((await log.verifyChain()).problem).toEqual({
+      kind: 'altered',
+      index: 2,
+      id: ids[2],
+      message: `event 2 (${ids[2]}) has a forged chain link: it chains to a hash event 1 does not have`,
+    });
+    await log.close();
   });
 
   it('an empty event file whose claim was altered too: altered, not taken for a file a power loss left unfinished', async () => {

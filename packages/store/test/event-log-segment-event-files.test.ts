@@ -121,6 +121,19 @@ describe('EventLog segment layout: the derived event files a close records as wh
     expect(await filesCount(root)).toBe(COUNT + 2);
   });
 
+  it('are not looked at by the close of a reader that does not write to the directory (rollForward: false)', async () => {
+    const root = await newRoot();
+    const writer = await EventLog.open(createLocalFileStore({ root, durability: 'none' }), { layout: 'segment' });
+    await writer.appendMany(events.slice(0, COUNT));
+    // No index yet (the writer has not closed): a reader knows none of the files whole, and records nothing.
+    const { store, sized } = instrumentedStore(root);
+    const reader = await EventLog.open(store, { rollForward: false });
+    expect(reader.length).toBe(COUNT);
+    await reader.close();
+    expect(sized()).toBe(0);
+    await writer.close();
+  });
+
   it('are not looked at by the close of a log too short for an index', async () => {
     const root = await newRoot();
     const { store, sized } = instrumentedStore(root);

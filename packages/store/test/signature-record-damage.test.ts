@@ -155,4 +155,16 @@ describe('a signing log refusing an append', () => {
     expect(await store.list('')).toEqual([]);
     expect(inner.length).toBe(0);
   });
+
+  it('refuses a batch holding an invalid event or a bad id before writing the record of any event in it', async () => {
+    const { store, inner, log } = await signingLog();
+    const broken = { ...userMessageEvent('x', 'e-3'), llm_message: 5 } as unknown as AnyEvent;
+    const invalid = await log.appendMany!([userMessageEvent('fine', 'e-1'), broken]).catch((caught: unknown) => caught);
+    expect(EventsError.isInstance(invalid)).toBe(true);
+    await expect(
+      log.appendMany!([userMessageEvent('fine', 'e-1'), userMessageEvent('x', '../../base_state')]),
+    ).rejects.toBeInstanceOf(InvalidEventIdError);
+    expect(await store.list('')).toEqual([]);
+    expect(inner.length).toBe(0);
+  });
 });

@@ -3,7 +3,7 @@
 // none). After each test, the signatures present must all check out and cover every signed event.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EventLogLike } from '../src/event-log/event-log-like.js';
+import type { AppendFence, EventLogAppendOptions, EventLogLike } from '../src/event-log/event-log-like.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
@@ -63,5 +63,31 @@ describe('a signing log', () => {
     stop();
     await log.close?.();
     expect(close).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a signing log over a log that fences its appends (a database log)', () => {
+  it('says it fences, so callers leave the lease check to it, and hands each append its fence', async () => {
+    const store = createMemoryFileStore();
+    const inner = await EventLog.open(store);
+    const fences: (AppendFence | undefined)[] = [];
+    const fencing = new Proxy(inner as EventLogLike, {
+      get(target, property) {
+        if (property === 'fencesAppends') return true;
+        if (property === 'append')
+          return (event: Parameters<EventLogLike['append']>[0], options?: EventLogAppendOptions) => {
+            fences.push(options?.fence);
+            return target.append(event);
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const log = createSigningEventLog(fencing, { store, dir: inner.dir, signer: privateKey });
+    expect(log.fencesAppends).toBe(true);
+    const fence = { key: 'conversation', generation: 3 };
+    expect(await log.append(contractMessageEvent('fenced'), { fence })).toBe(0);
+    expect(fences).toEqual([fence]);
+    await log.close?.();
   });
 });

@@ -53,16 +53,18 @@ export async function verifyPostgresChain(
     }) satisfies ChainReport;
   const fail = (kind: ChainProblemKind, index: number, id: string | undefined, message: string) =>
     result({ kind, index, id, message: `event ${index}${id ? ` (${id})` : ''} ${message}` }, 'not-checked', null);
+  let previousId: string | undefined;
   for (;;) {
+    // One row past the page: the last row of a page is told forged or not by the row after it, as any other is.
     const rows = await retryOnConnectionFailure(
       () =>
         database.query<ChainRow>(
-          `SELECT idx, event_id, body, prev_hash, hash FROM ${table} WHERE log_id = $1 AND idx >= $2 ORDER BY idx LIMIT ${PAGE}`,
+          `SELECT idx, event_id, body, prev_hash, hash FROM ${table} WHERE log_id = $1 AND idx >= $2 ORDER BY idx LIMIT ${PAGE + 1}`,
           [logId, length],
         ),
       options.retryForMs,
     );
-    for (const [position, row] of rows.entries()) {
+    for (const [position, row] of rows.slice(0, PAGE).entries()) {
       const index = length;
       if (row.idx !== index) return fail('removed', index, undefined, 'is missing (no row at this index)');
       length = index + 1;
@@ -106,12 +108,13 @@ export async function verifyPostgresChain(
             `has a forged chain link: it chains to a hash event ${index - 1} does not have`,
           );
         }
-        return fail('altered', index - 1, undefined, `was replaced: event ${index} chains to a different hash`);
+        return fail('altered', index - 1, previousId, `was replaced: event ${index} chains to a different hash`);
       }
       prevHash = row.hash;
+      previousId = row.event_id;
       hashes.set(index, row.hash);
     }
-    if (rows.length < PAGE) break;
+    if (rows.length <= PAGE) break;
   }
   if (options.publicKey === undefined) return result(undefined, 'not-checked', null);
   const head = await readSignedHead(database, logId);

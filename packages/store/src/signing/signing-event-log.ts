@@ -7,7 +7,12 @@ import { isStorableEventId } from '../event-log/file-names.js';
 import type { LogEntry, SubscribeOptions } from '../event-log/subscription.js';
 import type { FileStore } from '../file-store.js';
 import { assertSigningKey, signEvent } from './sign-event.js';
-import { type SignatureLocation, writeSignatureRecord, writeSignatureRecordIfAbsent } from './signature-record.js';
+import {
+  type SignatureLocation,
+  type SignatureRecord,
+  writeSignatureRecord,
+  writeSignatureRecordIfAbsent,
+} from './signature-record.js';
 
 /** Picks the key that signs an event (by its `source`, say), or none to leave it unsigned. */
 export type EventSigner = (event: AnyEvent) => KeyObject | undefined;
@@ -56,7 +61,9 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
       appendMany === undefined
         ? undefined
         : async (events, options) => {
-            await Promise.all(events.map((event) => this.#sign(event)));
+            // Every event is checked before any record is written: a batch the log refuses leaves none behind.
+            const signed = events.map((event) => this.#check(event));
+            await Promise.all(signed.map((sign) => sign?.()));
             // The options (a fence, the expected index) are the wrapped log's to honour, as for `append`.
             return appendMany(events, options);
           };
@@ -72,19 +79,26 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
   }
 
   async append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number> {
-    await this.#sign(event);
+    await this.#check(event)?.();
     return this.#log.append(event, options);
   }
 
-  async #sign(event: AnyEvent): Promise<void> {
-    const key = this.#signer(event);
-    if (key === undefined) return;
-    // What the log would refuse is refused before any record is written, with the log's own errors: an invalid
-    // event (EventParseError), an id that cannot name a file (the record's path is made of it: `../..` would
-    // write outside the signatures).
+  /**
+   * Checks `event` as the log will, and signs it: returns what writes its record, or undefined when its signer
+   * leaves it unsigned. What the log would refuse is refused before any record is written, with the log's own
+   * errors: an invalid event (EventParseError), an id that cannot name a file (the record's path is made of it:
+   * `../..` would write outside the signatures). Unsigned events are checked too: one in a batch refuses it all.
+   */
+  #check(event: AnyEvent): (() => Promise<void>) | undefined {
     const checked = isRoundTripSafe(event) ? event : parseEventJson(serializeEvent(event));
     if (!isStorableEventId(checked.id)) throw new InvalidEventIdError(checked.id);
+    const key = this.#signer(event);
+    if (key === undefined) return undefined;
     const record = signEvent(event, key);
+    return () => this.#write(event, record);
+  }
+
+  async #write(event: AnyEvent, record: SignatureRecord): Promise<void> {
     if (await writeSignatureRecordIfAbsent(this, record)) return;
     // The id has a record already: that of the event the log holds under it, which this append (a duplicate the
     // log will refuse) must not replace, or one an append that then failed left, which this one replaces.
