@@ -158,4 +158,17 @@ describe('loadPersistedState of a directory x checkpointed', () => {
     expect(state).toMatchObject({ event_count: 3, leaf_event_id: 'm2', last_user_message_id: 'm2' });
     expect(state.pending_actions).toEqual([]);
   });
+
+  it('folds the log itself when the checkpoint covers more events than the log holds', async () => {
+    const store = createMemoryFileStore();
+    const log = await EventLog.open(store, { dir: `${dir}/events` });
+    const first = message('m0', ROOT_PARENT_ID);
+    await log.append(first);
+    // A checkpoint of two events over a log that kept one (its second event file was lost).
+    const state = applyEvent(applyEvent(initialConversationState({ id }), first), action('a1', 'm0'));
+    const base = buildBaseState({ state, agent: {}, workspace: '/w', persistenceDir: dir, secretRegistry: {} });
+    await store.write(`${dir}/base_state.json`, JSON.stringify(base));
+    const loaded = await load(store);
+    expect(loaded.state).toMatchObject({ event_count: 1, leaf_event_id: 'm0', pending_actions: [] });
+  });
 });
