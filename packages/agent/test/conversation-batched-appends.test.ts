@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalFileStore, type FileStore } from '@x/store';
+import { createFileStoreLeases, createLocalFileStore, EventLog, type FileStore } from '@x/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
@@ -91,4 +91,55 @@ describe('a conversation on the local store', () => {
     expect(responses?.accumulated_token_usage).toBeDefined();
     await resumed.close();
   });
+});
+
+describe('a conversation whose log cannot take a stats update with the next event', () => {
+  /** Runs two tool steps on the local store's log as seen through `overrides` (a log of the caller's). */
+  async function runOn(options: {
+    root: string;
+    store: FileStore;
+    shared: boolean;
+    overrides: Record<string, unknown>;
+  }) {
+    const conversation = await Conversation.create({
+      agent: agentFor(2),
+      workspace: options.root,
+      persistenceDir: options.root,
+      store: options.store,
+      ...(options.shared
+        ? { leases: createFileStoreLeases(options.store, { owner: 'replica-a', ttlMs: 60_000 }) }
+        : {}),
+      openEventLog: async ({ store, conversationId }) => {
+        const log = await EventLog.open(store, { dir: `${conversationId.replaceAll('-', '')}/events` });
+        return new Proxy(log, {
+          get(target, key) {
+            if (typeof key === 'string' && Object.hasOwn(options.overrides, key)) return options.overrides[key];
+            const value = Reflect.get(target, key, target) as unknown;
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      },
+    });
+    await conversation.sendMessage('go');
+    const result = await conversation.run();
+    const stats = conversation.state.stats;
+    await conversation.close();
+    return { result, stats };
+  }
+
+  for (const [name, shared, overrides] of [
+    // `appendMany` is optional in EventLogLike.
+    ['a log without appendMany', false, { appendMany: undefined }],
+    ['a log shared with other replicas that does not fence a batch', true, { fencesAppends: false }],
+  ] as const) {
+    it(`writes each stats update on its own, on ${name}`, async () => {
+      const root = await mkdtemp(join(tmpdir(), 'x-unbatched-'));
+      roots.push(root);
+      const { store, writes } = recordingStore(createLocalFileStore({ root, durability: 'fsync' }));
+      const { result, stats } = await runOn({ root, store, shared, overrides });
+      expect(result.status).toBe('finished');
+      expect(writes.filter((write) => write.endsWith('×2'))).toEqual([]);
+      expect(Object.values(stats.usage_to_metrics)[0]?.accumulated_token_usage).toBeDefined();
+    });
+  }
 });

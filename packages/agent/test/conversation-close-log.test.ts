@@ -1,6 +1,6 @@
 import { createMemoryFileStore, EventLog, type FileStore } from '@x/store';
 import { describe, expect, it, vi } from 'vitest';
-import { Agent, Conversation, createOfflineLLM } from '../src/index.js';
+import { Agent, Conversation, ConversationClosedError, createOfflineLLM } from '../src/index.js';
 
 const agent = (): Agent =>
   new Agent({
@@ -28,5 +28,17 @@ describe('Conversation.close and its event log', () => {
     const resumed = await Conversation.resume(conversation.id, { agent: agent(), store, openEventLog });
     expect(resumed.log.length).toBe(conversation.log.length);
     await resumed.close();
+  });
+
+  it('is closed again after a close that failed, and then refuses calls naming the conversation', async () => {
+    const conversation = await Conversation.create({ agent: agent(), store: createMemoryFileStore() });
+    await conversation.sendMessage('hello');
+    const close = vi.spyOn(conversation.log, 'close').mockRejectedValueOnce(new Error('disk full'));
+    await expect(conversation.close()).rejects.toThrow('disk full');
+    await conversation.close();
+    expect(close).toHaveBeenCalledTimes(2);
+    const refused = conversation.sendMessage('again');
+    await expect(refused).rejects.toThrow(ConversationClosedError);
+    await expect(refused).rejects.toThrow(`Conversation ${conversation.id} is closed.`);
   });
 });

@@ -140,5 +140,14 @@ describe('span nesting and errors', () => {
     expect(parentOf(hook!)).toBe(idOf(root!));
     const recorded = events.find((event) => event.kind === 'HookExecutionEvent');
     expect(hook!.attributes['x.event.id']).toBe(recorded!.id);
+    expect(hook!.status.code).not.toBe(SpanStatusCode.ERROR);
+  });
+
+  it('marks the run_hook span of a failing hook command failed', async () => {
+    const agent = new Agent({ llm: createOfflineLLM({ script: [finish('done')] }) });
+    await run(agent, { hooks: { Stop: [{ hooks: [{ command: 'exit 3' }] }] } });
+    const [hook] = byName('run_hook Stop');
+    expect(hook!.status).toMatchObject({ code: SpanStatusCode.ERROR, message: 'Stop hook failed' });
+    expect(hook!.attributes['error.type']).toBe('HookFailed');
   });
 });

@@ -114,7 +114,9 @@ export async function initResumedConversation(
   let state = persisted.state;
   // The agent the log says is in control must be one of those given (UnknownAgentError naming it).
   roster.active(state);
-  const securityAnalyzer = options.securityAnalyzer ?? persisted.securityAnalyzer ?? 'llm';
+  // A given `null` is the reference's None: it overrides the recorded analyzer as `'none'` does.
+  const securityAnalyzer =
+    options.securityAnalyzer === undefined ? (persisted.securityAnalyzer ?? 'llm') : options.securityAnalyzer;
   if (options.maxIterationsPerRun !== undefined) state = { ...state, max_iterations: options.maxIterationsPerRun };
   const secrets =
     options.secrets === undefined && persisted.secrets !== undefined ? persisted.secrets : toRegistry(options.secrets);

@@ -175,7 +175,8 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     options,
     secrets: init.secrets,
     cipher: init.cipher,
-    security: new SecuritySettings(options.securityAnalyzer ?? 'llm'),
+    // `null` is the reference's None (`'none'`), not a missing setting: only `undefined` takes the default.
+    security: new SecuritySettings(options.securityAnalyzer === undefined ? 'llm' : options.securityAnalyzer),
     stuck:
       options.stuckDetection === false
         ? undefined

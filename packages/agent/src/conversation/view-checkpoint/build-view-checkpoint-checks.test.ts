@@ -145,4 +145,33 @@ describe('buildViewCheckpoint', () => {
     const older = { ...c.state, head_is_empty: undefined } as unknown as ConversationState;
     expect(buildViewCheckpoint(c.view, older, c.log)?.head_is_empty).toBe(false);
   });
+
+  it('names only the events appended since the last checkpoint of the view, each found without a lookup by id', async () => {
+    const c = await checkpointConversation();
+    const lookups = { idAt: 0, indexOf: 0 };
+    const log = new Proxy(c.log, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (key === 'idAt' || key === 'indexOf') lookups[key] += 1;
+          return value.apply(target, args);
+        };
+      },
+    });
+    for (let step = 0; step < 100; step++) {
+      await c.append(user(`m${step}`));
+      await c.append(title(`t${step}`));
+    }
+    expect(buildViewCheckpoint(c.view, c.state, log)?.entries).toHaveLength(100);
+    // A long history costs one near look per event, never a scan of the log's names.
+    expect(lookups.indexOf).toBe(0);
+    await c.append(user('next'));
+    lookups.idAt = 0;
+    const built = buildViewCheckpoint(c.view, c.state, log);
+    expect(built).toEqual(fresh(c.view, c.state, c.log));
+    // A few looks (the last named event, the new one, the log's last), not one per event of the history.
+    expect(lookups.idAt).toBeLessThan(10);
+    expect(lookups.indexOf).toBe(0);
+  });
 });

@@ -154,6 +154,31 @@ describe('restoreView', () => {
     expect(restored?.events.length).toBe(1403 - 5 + 1);
   });
 
+  it('reads an uncondensed view (one run per step, a state update between) in one span, not a read per run', async () => {
+    const c = await conversation();
+    await steps(c, 100);
+    await c.checkpoint();
+    const ranges: [number, number][] = [];
+    const log = new Proxy(c.log, {
+      get(target, key) {
+        if (key === 'range')
+          return (from: number, to: number) => {
+            ranges.push([from, to]);
+            return target.range(from, to);
+          };
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const restored = await restoreView({ store: c.store, directory: 'conversation', log, state: c.state });
+    expect(ids(restored)).toEqual(ids(c.rebuilt()));
+    // The view's span, then the (empty) tail after the checkpoint.
+    expect(ranges).toEqual([
+      [1, 200],
+      [200, 200],
+    ]);
+  });
+
   describe('answers undefined when the checkpoint does not match', () => {
     async function matched() {
       const c = await conversation();
