@@ -11,6 +11,7 @@ const sourceEntries = {
   '@x/events/testing': 'packages/events/src/testing/index.ts',
   '@x/events': 'packages/events/src/index.ts',
   '@x/store/testing': 'packages/store/src/testing/index.ts',
+  '@x/store/optional-dependency': 'packages/store/src/optional-dependency/index.ts',
   '@x/store': 'packages/store/src/index.ts',
   '@x/store-postgres/testing': 'packages/store-postgres/src/testing/index.ts',
   '@x/store-postgres': 'packages/store-postgres/src/index.ts',

@@ -191,3 +191,27 @@ describe('promoteConversation', () => {
     await refusal(await suiteAt('empty-scorers.yaml'), []);
   });
 });
+
+describe('parseEvalSuite, the suite’s own fields', () => {
+  it('names the suite field at fault: an empty name, or runs out of range', () => {
+    const cases = [{ id: 'a', task: 't', scorers: ['no-errors'] }];
+    for (const [suite, field] of [
+      [{ name: '', cases }, 'name'],
+      [{ runs: 0, cases }, 'runs'],
+      [{ runs: 1.5, cases }, 'runs'],
+      [{ runs: 1001, cases }, 'runs'],
+    ] as const) {
+      const error = (() => {
+        try {
+          parseEvalSuite(suite);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(InvalidEvalSuiteError.isInstance(error), JSON.stringify(suite)).toBe(true);
+      expect((error as InvalidEvalSuiteError).field, JSON.stringify(suite)).toBe(field);
+      expect((error as InvalidEvalSuiteError).caseId, JSON.stringify(suite)).toBeUndefined();
+    }
+    expect(parseEvalSuite({ name: 'n', runs: 1000, cases })).toMatchObject({ name: 'n', runs: 1000 });
+  });
+});

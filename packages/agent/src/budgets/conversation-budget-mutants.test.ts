@@ -50,6 +50,19 @@ function reply(id: string, usage: { prompt: number; completion: number } | null)
   } as LLMResponse;
 }
 
+/** A host on `store` that only reads and writes the record (another process's, setting a budget). */
+function hostOf(store: BudgetHost['store']): BudgetHost {
+  return {
+    store,
+    directory: 'c',
+    llm: () => fakeLLM(),
+    stats: () => ({ usage_to_metrics: {} }),
+    hasPendingActions: () => false,
+    emit: async () => undefined,
+    setStatus: async () => undefined,
+  };
+}
+
 function setup(llm: LLM = fakeLLM()) {
   const store = createMemoryFileStore();
   const emitted: AnyEvent[] = [];
@@ -176,6 +189,17 @@ describe('ConversationBudget.guard', () => {
     expect(await budget.guard()).toEqual({ proceed: true });
     expect(emitted).toEqual([]);
     expect(statuses).toEqual([]);
+  });
+
+  it('stops a run under a budget another process set since this one last read the record', async () => {
+    const { budget, spend, store, emitted } = setup();
+    expect((await budget.status()).budget).toBeUndefined();
+    spend('agent', 0.015);
+    // Another process (another ConversationBudget on the same record) sets a budget already spent.
+    await new ConversationBudget(hostOf(store)).set(0.01);
+    await budget.beginRun(undefined);
+    expect((await budget.guard()).proceed).toBe(false);
+    expect(emitted.map((event) => event.kind)).toEqual(['ConversationErrorEvent']);
   });
 
   it('records a stop without undoing what another process wrote to the record', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFileStore, type FileStore } from '@x/store';
@@ -62,6 +62,23 @@ describe('CheckpointStore', () => {
     const error = await new CheckpointStore(store, 'conv').getTree(id).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CheckpointDamagedError);
     expect((error as Error).message).toContain(chunks[0]);
+  });
+
+  it('reads back a snapshot with files and links above and below a directory as the same checkpoint', async () => {
+    // The walk meets the top's entries before a directory's, the opposite of their order by path ('a/…' < 'z…').
+    const workspace = await mkdtemp(join(tmpdir(), 'x-checkpoint-ws-'));
+    dirs.push(workspace);
+    await mkdir(join(workspace, 'a'));
+    await writeFile(join(workspace, 'a', 'below.txt'), 'below');
+    await symlink('below.txt', join(workspace, 'a', 'below-link'));
+    await writeFile(join(workspace, 'z.txt'), 'above');
+    await symlink('z.txt', join(workspace, 'z-link'));
+    const objects = new CheckpointStore(createMemoryFileStore(), 'conv');
+    const manifest = await snapshotWorkspace(workspace, undefined, (hash, content) => objects.putBlob(hash, content));
+    expect(manifest.files.map((file) => file.path)).toEqual(['a/below.txt', 'z.txt']);
+    expect(manifest.symlinks.map((link) => link.path)).toEqual(['a/below-link', 'z-link']);
+    const id = await objects.putTree(manifest);
+    expect(await new CheckpointStore(objects.store, 'conv').getTree(id)).toEqual(manifest);
   });
 
   it('snapshots modes and links, and restores them', async () => {

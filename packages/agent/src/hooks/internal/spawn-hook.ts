@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { killProcessTree, whenSpawned } from '../../processes/index.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 
@@ -145,11 +146,9 @@ function watchHook(child: ChildProcess, options: SpawnHookOptions): Promise<Spaw
     });
     child.on('exit', (code, signal) => {
       // Killed by a signal: 128 + its number, as a shell reports it; -1 when unknown.
-      exitCode = code ?? (signal === null ? -1 : 128 + (signalNumbers[signal] ?? 0));
+      exitCode = code ?? (signal === null ? -1 : 128 + constants.signals[signal]);
       if (openStreams === 0) finish();
       else drainTimer = setTimeout(finish, DRAIN_GRACE_MS);
     });
   });
 }
-
-const signalNumbers: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGSEGV: 11, SIGTERM: 15 };
