@@ -26,6 +26,7 @@ import {
   serverConfigSchema,
   workspaceRootOf,
 } from './config/server-config.js';
+import type { ConversationListing } from './conversations/conversation-listing.js';
 import { ConversationManager } from './conversations/conversation-manager.js';
 import type { ConversationMeta } from './conversations/conversation-meta.js';
 import { indexedConversationStore } from './conversations/indexed-store.js';
@@ -250,7 +251,9 @@ export async function buildServer(
 
   registerHealthRoutes(app, { version, startedAt: Date.now(), isShuttingDown: () => shuttingDown });
   const decisionOptions = { apiKeys: config.apiKeys, approvalDeciders: config.approvalDeciders };
-  registerConversationRoutes(app, manager, shared?.listing ?? localIndex, decisionOptions);
+  // Exactly one of the two exists: replicas list from PostgreSQL, a single server from its index in memory.
+  const listing = (shared?.listing ?? localIndex) as ConversationListing;
+  registerConversationRoutes(app, manager, listing, decisionOptions);
   registerBudgetRoutes(app, manager);
   registerEventRoutes(app, manager);
   registerDecisionRoutes(app, manager, decisionOptions);

@@ -1,4 +1,5 @@
 import { startScriptedLLMServer } from '@x/agent/testing';
+import type { AnyEvent } from '@x/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createConversation,
@@ -130,11 +131,20 @@ describe('messages, runs, pause and confirmation', () => {
     });
     expect((await waitForIdle(server, id)).execution_status).toBe('waiting_for_confirmation');
 
+    const managed = await server.built.manager.require(id);
+    const published: AnyEvent[] = [];
+    const stop = managed.onPublished((event) => published.push(event));
     const rejected = await server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, {
       accept: false,
       reason: 'not today',
     });
-    expect(rejected.status).toBe(200);
+    stop();
+    expect(rejected).toEqual({ status: 200, json: { success: true } });
+    // Its watchers are told at once that nothing waits for a decision any more.
+    const fullStates = published.filter(
+      (event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state',
+    );
+    expect(fullStates.length).toBeGreaterThan(0);
     const info = await waitForIdle(server, id);
     expect(info.execution_status).toBe('idle');
     const rejections = await server.call('GET', `/api/conversations/${id}/events/search?kind=UserRejectObservation`);

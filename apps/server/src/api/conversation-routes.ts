@@ -35,10 +35,10 @@ import {
 export function registerConversationRoutes(
   fastify: FastifyInstance,
   manager: ConversationManager,
-  /** Replicas: search and count with SQL; only the conversations of the page are opened. */
-  listing?: ConversationListing,
+  /** The index search and count read (in memory, or replicas' PostgreSQL table). */
+  listing: ConversationListing,
   /** Who may decide on pending actions, and how a caller is named (see decision-routes.ts). */
-  decisionOptions: DecisionRouteOptions = { apiKeys: [] },
+  decisionOptions: DecisionRouteOptions,
 ): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

@@ -29,6 +29,15 @@ export interface DecisionRouteOptions {
   approvalDeciders?: readonly string[] | undefined;
 }
 
+/** The JSON value of a text, or undefined when it is none (a damaged record is left out, as an invalid one is). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller's principal, refused (403) when the server restricts who decides and it is not listed. */
 export function decidingPrincipal(request: FastifyRequest, options: DecisionRouteOptions): string {
   const principal = principalOf(request, options.apiKeys);
@@ -106,12 +115,14 @@ export function registerDecisionRoutes(
     async (request) => {
       const conversation = await (await manager.require(request.params.conversation_id)).open();
       const dir = `${conversation.directory}/events/.decisions`;
-      const entries = await conversation.store.list(dir).catch(() => [] as string[]);
+      // A missing folder lists as []; any other failure is one, not an audit listing that says no one decided.
+      const entries = await conversation.store.list(dir);
       const decisions = [];
       for (const entry of entries) {
         if (!entry.endsWith('.json')) continue;
-        const parsed = decisionRecordSchema.safeParse(JSON.parse(await conversation.store.read(entry)));
+        const parsed = decisionRecordSchema.safeParse(parseJson(await conversation.store.read(entry)));
         if (parsed.success) decisions.push(parsed.data);
+        else request.log.warn({ record: conversation.store.describe(entry) }, 'a decision record does not parse');
       }
       decisions.sort((a, b) => a.decided_at.localeCompare(b.decided_at));
       return { decisions };

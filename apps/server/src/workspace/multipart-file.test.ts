@@ -47,6 +47,29 @@ describe('receiveMultipartFile', () => {
     await expect(receive([Buffer.from('not multipart at all')])).rejects.toBeInstanceOf(UploadError);
   });
 
+  it('accepts a body whose closing delimiter ends it without a line break', async () => {
+    const text = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc\r\n--${boundary}--`;
+    expect(await receive([Buffer.from(text, 'latin1')])).toEqual({ size: 3, file: 'abc' });
+  });
+
+  it('refuses a body more than 1 MiB over the limit (413) even when the extra bytes are other fields', async () => {
+    const limit = 1024;
+    const framing = body([{ headers: 'Content-Disposition: form-data; name="note"', content: '' }]);
+    const padded = (size: number) =>
+      body([{ headers: 'Content-Disposition: form-data; name="note"', content: 'x'.repeat(size - framing.length) }]);
+    const atAllowance = padded(limit + 1024 * 1024);
+    // The largest body allowed gets through to the check of its field (here: no file, a 422).
+    await expect(receive([atAllowance], limit)).rejects.toMatchObject({ statusCode: 422 });
+    const overAllowance = padded(limit + 1024 * 1024 + 1);
+    await expect(receive([overAllowance], limit)).rejects.toMatchObject({
+      statusCode: 413,
+      message: expect.stringContaining('upload is larger'),
+    });
+    // Counted across chunks, not per chunk.
+    const halves = [overAllowance.subarray(0, 600_000), overAllowance.subarray(600_000)];
+    await expect(receive(halves, limit)).rejects.toMatchObject({ statusCode: 413 });
+  });
+
   it('reads the boundary of a multipart/form-data content type only', () => {
     expect(multipartBoundary(`multipart/form-data; boundary=${boundary}`)).toBe(boundary);
     expect(multipartBoundary('multipart/form-data; boundary="quoted b"')).toBe('quoted b');
