@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decisionRecordPath, InvalidDecisionError, readDecision } from '../src/index.js';
+import { DecisionRecordDamagedError, decisionRecordPath, InvalidDecisionError, readDecision } from '../src/index.js';
 import type { ScriptedReply } from '../src/testing/index.js';
 import { effectTool } from './support/approval-tools.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -71,6 +71,21 @@ describe('one action named twice in one request', () => {
     await expect(attempt).rejects.toBeInstanceOf(InvalidDecisionError);
     await expect(attempt).rejects.toThrow(/not a decision: decision(\.kind)?: [^\n{[]+$/);
     expect((await conversation.pendingActions()).map((pending) => pending.id)).toEqual([action.id]);
+  });
+
+  it('over a damaged decision record: a typed error naming the record, nothing run', async () => {
+    const { conversation, action } = await waitingForDecision();
+    const path = decisionRecordPath(conversation.directory, action.id);
+    for (const damaged of ['{not json', '{"action_id": 5}\n']) {
+      await conversation.store.write(path, damaged);
+      const attempt = conversation.decide([{ action_id: action.id, decision: { kind: 'approve' } }], {
+        principal: 'alice',
+      });
+      await expect(attempt).rejects.toBeInstanceOf(DecisionRecordDamagedError);
+      await expect(attempt).rejects.toThrow(`Decision record ${conversation.store.describe(path)} is damaged: `);
+      await expect(attempt).rejects.toMatchObject({ code: 'decision_record_damaged' });
+    }
+    expect(await effects()).toEqual([]);
   });
 
   it('with two different decisions: refused before anything is recorded, the action still waiting', async () => {

@@ -1,4 +1,4 @@
-import { AgentError, PrincipalNotAllowedError } from '@x/agent';
+import { AgentError, DecisionRecordDamagedError, PrincipalNotAllowedError } from '@x/agent';
 import { describe, expect, it } from 'vitest';
 import { rpcErrorResponse } from '../faces/a2a/a2a-rpc-error.js';
 import { openAiErrorOf } from '../faces/openai/openai-error.js';
@@ -15,6 +15,7 @@ const cases: [string, AgentError, number][] = [
   ['a decision that lost to another', new TestAgentError('decision_conflict', 'already decided'), 409],
   ['an unknown event', new TestAgentError('unknown_event', 'no such event'), 404],
   ['an invalid decision', new TestAgentError('invalid_decision', 'bad'), 422],
+  ['a damaged decision record', new DecisionRecordDamagedError('events/.decisions/a.json', 'not JSON'), 409],
   ['a provider rate limit', new TestAgentError('llm_rate_limit', 'slow down'), 429],
 ];
 

@@ -25,6 +25,7 @@ const AGENT_ERROR_ANSWERS: Readonly<Record<string, AgentErrorAnswer>> = {
   unknown_artifact: { status: 404 },
   conversation_exists: { status: 409 },
   artifact_damaged: { status: 409 },
+  decision_record_damaged: { status: 409, withCode: true },
   no_condenser: { status: 400 },
   no_user_message: { status: 400 },
   sandbox_unavailable: { status: 503, withCode: true },

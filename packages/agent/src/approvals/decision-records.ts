@@ -1,6 +1,7 @@
 import type { FileStore } from '@x/store';
 import { zodProblems } from '../internal/zod-problems.js';
 import { type DecisionRecord, decisionRecordSchema } from './decision.js';
+import { DecisionRecordDamagedError } from './errors/decision-record-damaged-error.js';
 
 /** Where the records live: beside the event files, in a directory the reference ignores (like `.chain/`). */
 export function decisionRecordPath(conversationDirectory: string, actionId: string): string {
@@ -31,7 +32,10 @@ export async function claimDecision(
   return { created: false, record: existing };
 }
 
-/** The recorded decision for an action, or undefined. A record that does not parse is an error (named by path). */
+/**
+ * The recorded decision for an action, or undefined. A record that does not parse is `DecisionRecordDamagedError`
+ * (named by path and why), never a bare `SyntaxError`.
+ */
 export async function readDecision(
   store: FileStore,
   conversationDirectory: string,
@@ -39,9 +43,16 @@ export async function readDecision(
 ): Promise<DecisionRecord | undefined> {
   const path = decisionRecordPath(conversationDirectory, actionId);
   if (!(await store.exists(path))) return undefined;
-  const parsed = decisionRecordSchema.safeParse(JSON.parse(await store.read(path)));
-  if (!parsed.success) {
-    throw new Error(`Decision record ${store.describe(path)} is invalid: ${zodProblems(parsed.error)}`);
+  const text = await store.read(path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DecisionRecordDamagedError(store.describe(path), `not JSON (${(error as Error).message})`, {
+      cause: error,
+    });
   }
+  const parsed = decisionRecordSchema.safeParse(value);
+  if (!parsed.success) throw new DecisionRecordDamagedError(store.describe(path), zodProblems(parsed.error));
   return parsed.data;
 }

@@ -24,5 +24,6 @@ export { EDITED_ARGUMENTS_REASON } from './decision-events.js';
 export { decisionRecordPath, readDecision } from './decision-records.js';
 export { ActionNotPendingError } from './errors/action-not-pending-error.js';
 export { DecisionConflictError } from './errors/decision-conflict-error.js';
+export { DecisionRecordDamagedError } from './errors/decision-record-damaged-error.js';
 export { InvalidDecisionError } from './errors/invalid-decision-error.js';
 export { PrincipalNotAllowedError } from './errors/principal-not-allowed-error.js';
