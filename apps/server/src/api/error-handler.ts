@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { AgentError } from '@x/agent';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServerError } from '../errors.js';
-import { agentErrorAnswer } from './agent-error-status.js';
+import { agentErrorAnswer, errorStatus } from './agent-error-status.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
-
-function statusOf(error: unknown): number | undefined {
-  const status = (error as { statusCode?: unknown }).statusCode;
-  return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
-}
 
 /** The error itself or the first ServerError in its `cause` chain (a store refusal wrapped by the agent). */
 function serverErrorIn(error: unknown): ServerError | undefined {
@@ -56,7 +50,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
     }
     const serverError = serverErrorIn(error);
     if (serverError !== undefined) {
-      const status = statusOf(serverError) ?? 500;
+      const status = errorStatus(serverError) ?? 500;
       if (status === 422) {
         const loc = (serverError as { loc?: readonly string[] }).loc ?? ['body'];
         return reply.code(422).send({ detail: [{ type: 'value_error', loc, msg: serverError.message }] });
@@ -85,7 +79,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
       request.log.warn({ err: error }, 'a path with a NUL byte reached the file system');
       return reply.code(400).send({ detail: 'A path in the request contains a NUL byte' });
     }
-    const status = AgentError.isInstance(error) ? undefined : statusOf(error);
+    const status = errorStatus(error);
     if (status !== undefined && status < 500) {
       // Fastify's own: 413 body too large, 415 media type, 400 empty body, ...
       return reply.code(status).send({ detail: error.message });

@@ -1,7 +1,7 @@
 import { approvalRulesSchema, executionStatusSchema, sandboxPolicySchema } from '@x/agent';
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
-import { imageUrlProblem } from '../internal/image-url.js';
+import { imageUrlIssues } from '../internal/image-url.js';
 import { REFERENCE_AGENT_FIELDS, REFERENCE_START_FIELDS, refuseUnknownFields } from './unknown-fields.js';
 
 /** A conversation id in a path: hyphenated UUID or the 32-hex directory form. Anything else never reaches storage. */
@@ -154,14 +154,7 @@ export const secretInputSchema = z.union(
 
 /** A message's content parts as a client sends them: images must be URLs a model can be sent (`imageUrlProblem`). */
 const requestContentSchema = z.array(contentPartSchema).superRefine((parts, context) => {
-  parts.forEach((part, index) => {
-    if (part.type !== 'image') return;
-    part.image_urls.forEach((url, urlIndex) => {
-      const problem = imageUrlProblem(url);
-      if (problem !== undefined)
-        context.addIssue({ code: 'custom', message: problem, path: [index, 'image_urls', urlIndex] });
-    });
-  });
+  for (const { path, problem } of imageUrlIssues(parts)) context.addIssue({ code: 'custom', message: problem, path });
 });
 
 export const initialMessageSchema = z.object({

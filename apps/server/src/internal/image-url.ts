@@ -21,17 +21,28 @@ export function imageUrlProblem(url: string): string | undefined {
   return `a ${protocol} URL cannot be sent to a model (an image is an http(s):// URL or a data:image/... URL)`;
 }
 
+/** A refused image URL of a message's content, where it is: `[part index, 'image_urls', URL index]`. */
+export interface ImageUrlIssue {
+  path: [number, 'image_urls', number];
+  problem: string;
+}
+
+/** The refused image URLs of content parts (`imageUrlProblem`), in order; none: an empty list. */
+export function imageUrlIssues(parts: readonly { type: string; image_urls?: readonly string[] }[]): ImageUrlIssue[] {
+  const issues: ImageUrlIssue[] = [];
+  parts.forEach((part, index) => {
+    if (part.type !== 'image') return;
+    (part.image_urls ?? []).forEach((url, urlIndex) => {
+      const problem = imageUrlProblem(url);
+      if (problem !== undefined) issues.push({ path: [index, 'image_urls', urlIndex], problem });
+    });
+  });
+  return issues;
+}
+
 /** The problems of a message's image URLs, each as `content.<i>.image_urls.<j>: <problem>` (none: an empty list). */
 export function imageProblems(message: {
   content: readonly { type: string; image_urls?: readonly string[] }[];
 }): string[] {
-  const problems: string[] = [];
-  message.content.forEach((part, index) => {
-    if (part.type !== 'image') return;
-    (part.image_urls ?? []).forEach((url, urlIndex) => {
-      const problem = imageUrlProblem(url);
-      if (problem !== undefined) problems.push(`content.${index}.image_urls.${urlIndex}: ${problem}`);
-    });
-  });
-  return problems;
+  return imageUrlIssues(message.content).map(({ path, problem }) => `content.${path.join('.')}: ${problem}`);
 }

@@ -62,7 +62,7 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
         ? undefined
         : async (events, options) => {
             // Every event is checked before any record is written: a batch the log refuses leaves none behind.
-            const signed = events.map((event) => this.#check(event));
+            const signed = events.map((event) => this.#check(event, { unsigned: true }));
             await Promise.all(signed.map((sign) => sign?.()));
             // The options (a fence, the expected index) are the wrapped log's to honour, as for `append`.
             return appendMany(events, options);
@@ -79,7 +79,8 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
   }
 
   async append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number> {
-    await this.#check(event)?.();
+    // Alone, an unsigned event leaves no record to refuse it before: the log's own checks are enough.
+    await this.#check(event, { unsigned: false })?.();
     return this.#log.append(event, options);
   }
 
@@ -87,12 +88,14 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
    * Checks `event` as the log will, and signs it: returns what writes its record, or undefined when its signer
    * leaves it unsigned. What the log would refuse is refused before any record is written, with the log's own
    * errors: an invalid event (EventParseError), an id that cannot name a file (the record's path is made of it:
-   * `../..` would write outside the signatures). Unsigned events are checked too: one in a batch refuses it all.
+   * `../..` would write outside the signatures). With `unsigned`, an event left unsigned is checked too: in a batch,
+   * one the log refuses refuses it all, records included.
    */
-  #check(event: AnyEvent): (() => Promise<void>) | undefined {
+  #check(event: AnyEvent, options: { unsigned: boolean }): (() => Promise<void>) | undefined {
+    const key = this.#signer(event);
+    if (key === undefined && !options.unsigned) return undefined;
     const checked = isRoundTripSafe(event) ? event : parseEventJson(serializeEvent(event));
     if (!isStorableEventId(checked.id)) throw new InvalidEventIdError(checked.id);
-    const key = this.#signer(event);
     if (key === undefined) return undefined;
     const record = signEvent(event, key);
     return () => this.#write(event, record);
