@@ -1,5 +1,6 @@
 import type { BranchComparison, ConversationComparison } from '@x/agent';
 import type { CliContext } from '../context.js';
+import { terminalText } from '../render/terminal-safe.js';
 import { resolveConversation } from '../resolve-conversation.js';
 import { openResolved, restoreAgent } from './tree.js';
 
@@ -65,13 +66,13 @@ export function comparisonTable(comparison: ConversationComparison): string[] {
     ['B', b],
   ] as const) {
     lines.push(`${label} actions:`);
-    for (const action of side.actions) lines.push(`  ${action.tool_name}: ${oneLine(action.summary)}`);
+    for (const action of side.actions) lines.push(`  ${terminalText(action.tool_name)}: ${oneLine(action.summary)}`);
   }
   return lines;
 }
 
 function oneLine(text: string | undefined): string {
   if (text === undefined) return '-';
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalText(text).replace(/\s+/g, ' ').trim();
   return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }

@@ -1,9 +1,10 @@
 import { lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createLocalFileStore, type FileStore, StoreError } from '@x/store';
 import type { CliContext } from '../context.js';
 import { resolveDataDir } from '../data-dir.js';
 import { ExitCode } from '../errors.js';
+import { terminalText } from '../render/terminal-safe.js';
 import { isConversationDir } from '../resolve-conversation.js';
 import { subConversations } from '../sub-conversations.js';
 
@@ -53,10 +54,19 @@ export async function listCommand(context: CliContext, options: { dataDir?: stri
     const status =
       entry.status === 'finished' ? c.green : entry.status === 'error' || entry.status === 'stuck' ? c.red : c.yellow;
     output.line(
-      `${c.cyan(entry.id.replace(/-/g, '').slice(0, 8))}  ${status(entry.status.padEnd(24))} ${String(entry.events).padStart(5)} events  ${c.dim(entry.updated_at.slice(0, 16).replace('T', ' '))}  ${c.dim(entry.workspace ?? '')}${entry.sub_conversation_ids.length === 0 ? '' : c.dim(` · ${entry.sub_conversation_ids.length} sub-agent(s)`)}`,
+      `${c.cyan(handle(entry))}  ${status(terminalText(entry.status).padEnd(24))} ${String(entry.events).padStart(5)} events  ${c.dim(entry.updated_at.slice(0, 16).replace('T', ' '))}  ${c.dim(terminalText(entry.workspace ?? ''))}${entry.sub_conversation_ids.length === 0 ? '' : c.dim(` · ${entry.sub_conversation_ids.length} sub-agent(s)`)}`,
     );
   }
   return finish();
+}
+
+/**
+ * What to type to open a listed conversation: a prefix of its id when its directory is named by the id (as
+ * x and the reference name them), else the directory's name (a copied or renamed directory).
+ */
+function handle(entry: Entry): string {
+  const name = basename(entry.location);
+  return name === entry.id.replace(/-/g, '').toLowerCase() ? name.slice(0, 8) : terminalText(name);
 }
 
 async function describe(store: FileStore, dataDir: string, name: string, problems: string[]): Promise<Entry> {

@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import { colorsEnabled, createColors } from './colors.js';
 import type { Output } from './output.js';
+import { terminalOutput } from './terminal-safe.js';
 import { createVisualizer } from './visualizer.js';
 
 export interface ConversationVisualizerOptions {
@@ -33,8 +34,8 @@ export function createConversationVisualizer(options: ConversationVisualizerOpti
   );
   const output: Pick<Output, 'colors' | 'line' | 'write'> = {
     colors,
-    line: (text = '') => write(`${text}\n`),
-    write,
+    line: (text = '') => write(`${terminalOutput(text)}\n`),
+    write: (text) => write(terminalOutput(text)),
   };
   const visualizer = createVisualizer(output as Output);
   return { onEvent: (event, index) => visualizer.render(event, index), flush: () => visualizer.flush() };

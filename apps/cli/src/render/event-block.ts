@@ -1,5 +1,6 @@
 import { type AnyEvent, contentText, getEventThinking, observationText } from '@x/events';
 import type { Colors } from './colors.js';
+import { terminalSafe, terminalText } from './terminal-safe.js';
 import { actionSummary, excerpt, toolArgumentLines } from './tool-arguments.js';
 import { oneLine } from './truncate.js';
 
@@ -17,7 +18,9 @@ export interface BlockOptions {
  * One readable block per event (the first line is the header, the rest is indented), or `undefined` for
  * events a reader does not need to see (token ids, completion logs, stats updates).
  */
-export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | undefined {
+export function eventBlock(unsafeEvent: AnyEvent, options: BlockOptions): string[] | undefined {
+  const event = terminalSafe(unsafeEvent);
+  const streamedText = options.streamedText === undefined ? undefined : terminalText(options.streamedText);
   const c = options.colors;
   const tag = options.index === undefined ? '' : ` ${c.dim(`#${options.index}`)}`;
   const header = (symbol: string, title: string, detail = ''): string =>
@@ -38,7 +41,7 @@ export function eventBlock(event: AnyEvent, options: BlockOptions): string[] | u
     case 'MessageEvent': {
       const text = contentText(event.llm_message.content) + contentText(event.extended_content);
       // Already shown token by token while streaming.
-      if (text === options.streamedText && getEventThinking(event) === '') return undefined;
+      if (text === streamedText && getEventThinking(event) === '') return undefined;
       const who =
         event.source === 'user'
           ? header(c.cyan('▶'), c.bold(c.cyan(event.sender ?? 'User')))

@@ -1,9 +1,11 @@
 import { type AnyEvent, contentText, observationText } from '@x/events';
+import { terminalSafe } from './terminal-safe.js';
 import { actionSummary, toolArguments } from './tool-arguments.js';
 import { oneLine } from './truncate.js';
 
 /** A one-line description of an event, for listings. */
-export function eventSummary(event: AnyEvent, max = 100): string {
+export function eventSummary(unsafeEvent: AnyEvent, max = 100): string {
+  const event = terminalSafe(unsafeEvent);
   switch (event.kind) {
     case 'SystemPromptEvent':
       return oneLine(`${event.tools.length} tools · ${event.system_prompt.text}`, max);

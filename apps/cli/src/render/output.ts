@@ -1,5 +1,6 @@
 import { type Colors, colorsEnabled, createColors } from './colors.js';
 import { createSpinner, type Spinner } from './spinner.js';
+import { terminalOutput } from './terminal-safe.js';
 
 /** Where a command writes: data and transcripts to stdout, progress and problems to stderr. */
 export interface Output {
@@ -8,9 +9,12 @@ export interface Output {
   readonly errorColors: Colors;
   readonly spinner: Spinner;
   readonly stdinIsTTY: boolean;
-  /** Writes text plus a newline to stdout (clearing the spinner first). */
+  /**
+   * Writes text plus a newline to stdout (clearing the spinner first). Here and in `write` and `error`, control
+   * characters other than the CLI's own colors are spelled out (`terminalOutput`).
+   */
   line(text?: string): void;
-  /** Writes text as is to stdout. */
+  /** Writes text to stdout, without a newline. */
   write(text: string): void;
   /** Writes text plus a newline to stderr. */
   error(text: string): void;
@@ -38,15 +42,15 @@ export function createOutput(options: OutputOptions): Output {
     stdinIsTTY: process.stdin.isTTY === true,
     line(text = '') {
       spinner.clear();
-      stdout.write(`${text}\n`);
+      stdout.write(`${terminalOutput(text)}\n`);
     },
     write(text) {
       spinner.clear();
-      stdout.write(text);
+      stdout.write(terminalOutput(text));
     },
     error(text) {
       spinner.clear();
-      stderr.write(`${text}\n`);
+      stderr.write(`${terminalOutput(text)}\n`);
     },
   };
 }

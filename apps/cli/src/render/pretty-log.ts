@@ -1,4 +1,5 @@
 import type { Colors } from './colors.js';
+import { terminalText } from './terminal-safe.js';
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 const HIDDEN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'v']);
@@ -11,22 +12,22 @@ function colorFor(level: number, c: Colors): (text: string) => string {
 }
 
 function valueText(value: unknown): string {
-  if (typeof value === 'string') return /\s/.test(value) ? JSON.stringify(value) : value;
-  return JSON.stringify(value);
+  if (typeof value === 'string') return /\s/.test(value) ? JSON.stringify(value) : terminalText(value);
+  return terminalText(JSON.stringify(value) ?? String(value));
 }
 
 /**
  * One JSON log line of the server (pino) as a line for people: `12:03:04 INFO  message key=value …`.
- * A line that is not a JSON object is returned as is.
+ * A line that is not a JSON object is returned as is; control characters are spelled out either way.
  */
 export function prettyLogLine(line: string, c: Colors): string {
   let record: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(line);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return line;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return terminalText(line);
     record = parsed as Record<string, unknown>;
   } catch {
-    return line;
+    return terminalText(line);
   }
   const level = typeof record.level === 'number' ? record.level : 30;
   const time = typeof record.time === 'number' ? new Date(record.time).toTimeString().slice(0, 8) : '';
@@ -34,7 +35,7 @@ export function prettyLogLine(line: string, c: Colors): string {
   const fields = Object.entries(record)
     .filter(([key]) => !HIDDEN.has(key))
     .map(([key, value]) => `${c.dim(`${key}=`)}${valueText(value)}`);
-  const message = typeof record.msg === 'string' ? record.msg : '';
+  const message = typeof record.msg === 'string' ? terminalText(record.msg) : '';
   return [c.dim(time), colorFor(level, c)(name), message, ...fields].filter((part) => part !== '').join(' ');
 }
 

@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import { eventBlock } from './event-block.js';
 import type { Output } from './output.js';
+import { terminalText } from './terminal-safe.js';
 
 /** Renders a conversation's events as readable blocks, live or replayed. */
 export interface Visualizer {
@@ -28,7 +29,7 @@ export function createVisualizer(output: Output): Visualizer {
         if (!streaming) output.write(`${c.green('◀')} ${c.bold(c.green('Agent'))}\n  `);
         streaming = true;
         streamed += text;
-        output.write(text.replace(/\n/g, '\n  '));
+        output.write(terminalText(text).replace(/\n/g, '\n  '));
         return;
       }
       const streamedText = streamed;

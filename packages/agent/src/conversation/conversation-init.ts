@@ -28,6 +28,11 @@ export interface ConversationInit {
   sandbox: ConversationSandbox;
   /** Its agents and which one is in control (`ConversationOptions.agents`). */
   roster: AgentRoster;
+  /**
+   * Its directory in the store, where everything it writes goes: the one it was read from when resumed, which
+   * need not be named by the id it records (a copied or renamed directory).
+   */
+  directory: string;
   /** The base_state.json it was opened from, whose fields x does not manage are written back (see `buildBaseState`). */
   recordedBaseState?: Readonly<Record<string, unknown>> | undefined;
 }
@@ -90,7 +95,22 @@ export async function initNewConversation(options: ConversationOptions): Promise
       : { confirmationPolicy: parseConfirmationPolicy(options.confirmationPolicy) }),
   });
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
-  return { options, store, log, state, secrets: toRegistry(options.secrets), cipher, sandbox, roster };
+  const directory = conversationDirName(id);
+  return { options, store, log, state, secrets: toRegistry(options.secrets), cipher, sandbox, roster, directory };
+}
+
+/**
+ * The directory `Conversation.resume(id)` reads: the one named by the id (`conversationDirName`), else one whose
+ * exact name is `id`, so a directory that is not named by an id (a copy, `x run --resume ./backup-1`) is resumed,
+ * and written, where it is.
+ */
+async function resumedDirectory(store: FileStore, id: string): Promise<string> {
+  const named = conversationDirName(id);
+  if (named === id || id.includes('/') || id === '.' || id === '..') return named;
+  const holdsConversation = async (dir: string) =>
+    (await store.exists(`${dir}/base_state.json`)) || (await store.exists(`${dir}/events`));
+  if (await holdsConversation(named)) return named;
+  return (await holdsConversation(id)) ? id : named;
 }
 
 /**
@@ -105,9 +125,11 @@ export async function initResumedConversation(
   const roster = rosterFor(options);
   const store = storeFor(options);
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
+  const directory = await resumedDirectory(store, id);
   const persisted = await loadPersistedState({
     store,
     id: conversationId,
+    directory,
     cipher,
     openLog: (location) => openConversationLog(options, location),
   });
@@ -121,7 +143,7 @@ export async function initResumedConversation(
   const secrets =
     options.secrets === undefined && persisted.secrets !== undefined ? persisted.secrets : toRegistry(options.secrets);
   // The policy given now, else the one recorded, else the default; recorded when the sandbox is first opened.
-  const recorded = currentSandboxPolicy(await readSandboxPolicyRecord(store, conversationDirName(conversationId)));
+  const recorded = currentSandboxPolicy(await readSandboxPolicyRecord(store, directory));
   const policy =
     options.sandbox === undefined
       ? (recorded ?? sandboxPolicySchema.parse({}, ONE_SHOT))
@@ -129,7 +151,7 @@ export async function initResumedConversation(
   const eventCount: { current?: () => number } = {};
   const sandbox = conversationSandbox(options, policy, {
     store,
-    directory: conversationDirName(conversationId),
+    directory,
     sinceEvent: () => eventCount.current?.() ?? persisted.log.length,
   });
   return {
@@ -142,6 +164,7 @@ export async function initResumedConversation(
       cipher,
       sandbox,
       roster,
+      directory,
       recordedBaseState: persisted.recordedBaseState,
     },
     historyEnd: persisted.log.length,
@@ -190,5 +213,6 @@ export function initForkedConversation(
       },
     ),
     roster: rosterFor({ ...source.options, agent }),
+    directory: conversationDirName(fork.state.id),
   };
 }

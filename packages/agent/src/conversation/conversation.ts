@@ -37,7 +37,6 @@ import { ConversationAlreadyRunningError } from './errors/conversation-already-r
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
 import { openConversation } from './open-conversation.js';
-import { conversationDirName } from './persistence-layout.js';
 import { recordResponse } from './record-response.js';
 import { sendConversationMessage } from './send-message.js';
 import { askAgent, generateTitle } from './side-questions.js';
@@ -54,7 +53,10 @@ export class Conversation {
   readonly id: string;
   readonly workspace: string;
   readonly store: FileStore;
-  /** Directory of this conversation inside the store (`<id as 32 hex>`). */
+  /**
+   * Directory of this conversation inside the store: `<id as 32 hex>`, or for a resumed one the directory it was
+   * read from (a copied or renamed directory keeps its name).
+   */
   readonly directory: string;
   readonly log: EventLogLike;
   /** The workspace checkpoints (`workspaceCheckpoints`): capture, look up, restore, warnings. */
@@ -66,7 +68,7 @@ export class Conversation {
     this.id = init.state.id;
     this.workspace = init.sandbox.workspace;
     this.store = init.store;
-    this.directory = conversationDirName(this.id);
+    this.directory = init.directory;
     this.log = init.log;
     this.#parts = createConversationParts(this, init);
     this.checkpoints = this.#parts.checkpoints;

@@ -17,6 +17,8 @@ import { conversationDirName } from './persistence-layout.js';
 /** The conversation forked from: where its events are and which store the fork goes to. */
 export interface ForkSource {
   readonly id: string;
+  /** Its directory in the store, where the artifacts its events record are. */
+  readonly directory: string;
   readonly log: EventLogLike;
   readonly store: FileStore;
 }
@@ -70,7 +72,7 @@ export async function fork<Forked extends ForkedConversation>(input: ForkInput<F
   });
   // The artifact versions the copied events record live beside the source's files, not in its log: copied first,
   // so the fork never records a version it cannot load (one written after the branch point stays the source's).
-  await copyRecordedArtifacts(source.store, conversationDirName(source.id), dir, copied);
+  await copyRecordedArtifacts(source.store, source.directory, dir, copied);
   for (const event of copied) {
     await log.append(event);
     state = applyEvent(state, event);

@@ -53,6 +53,7 @@ function load(store: FileStore, reads: number[] = []) {
   return loadPersistedState({
     store,
     id,
+    directory: dir,
     cipher: undefined,
     openLog: async ({ store: at, dir: events }) => {
       const log = await EventLog.open(at, { dir: events });

@@ -8,7 +8,6 @@ import { foldBranch, treeOf } from '../state/fold-branch.js';
 import { persistedAnalyzer } from './analyzer-setting.js';
 import { checkpointFromBaseState, parseBaseState } from './base-state.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
-import { conversationDirName } from './persistence-layout.js';
 import { readableEvents } from './readable-events.js';
 
 export interface PersistedConversation {
@@ -32,11 +31,13 @@ export interface PersistedConversation {
 export async function loadPersistedState(options: {
   store: FileStore;
   id: string;
+  /** Its directory in the store (`conversationDirName(id)` unless it was found under another name). */
+  directory: string;
   cipher: SecretCipher | undefined;
   openLog: (location: { conversationId: string; store: FileStore; dir: string }) => Promise<EventLogLike>;
 }): Promise<PersistedConversation> {
   const { store, id, cipher } = options;
-  const dir = conversationDirName(id);
+  const dir = options.directory;
   const log = await options.openLog({ conversationId: id, store, dir: `${dir}/events` });
   const hasBase = await store.exists(`${dir}/base_state.json`);
   if (!hasBase && log.length === 0) throw new ConversationNotFoundError(id, store.describe(dir));

@@ -1,0 +1,72 @@
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Agent, Conversation, ConversationNotFoundError, createOfflineLLM } from '../src/index.js';
+
+// A conversation directory copied or renamed (a backup, `x run --resume ./copy-1`) is resumed, and written,
+// where it is: its base_state.json, events and artifacts never go to the directory its recorded id names.
+
+const agent = () =>
+  new Agent({ llm: createOfflineLLM({ script: () => ({ content: 'done', toolCalls: [] }) }), tools: [] });
+
+let root: string;
+const opened: Conversation[] = [];
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'x-renamed-'));
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((conversation) => conversation.close()));
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
+});
+
+const eventFiles = async (dir: string) =>
+  (await readdir(join(root, dir, 'events'))).filter((name) => name.startsWith('event-')).sort();
+
+/** A finished conversation with an artifact, closed, and its directory copied to `copyName`. */
+async function copiedConversation(copyName: string) {
+  const original = await Conversation.create({ agent: agent(), persistenceDir: root, workspace: root });
+  await original.session.saveArtifact('notes.md', 'first draft');
+  await original.sendMessage('hello');
+  await original.run();
+  await original.close();
+  await cp(join(root, original.directory), join(root, copyName), { recursive: true });
+  return { id: original.id, directory: original.directory, events: await eventFiles(original.directory) };
+}
+
+describe('resuming a conversation whose directory is not named by its id', () => {
+  it('reads and writes the directory it was found in, keeping the recorded id', async () => {
+    const original = await copiedConversation('backup-1');
+    const copy = await Conversation.resume('backup-1', { agent: agent(), persistenceDir: root, workspace: root });
+    opened.push(copy);
+    expect(copy.id).toBe(original.id);
+    expect(copy.directory).toBe('backup-1');
+    await copy.sendMessage('and again');
+    await copy.run();
+    await copy.session.saveArtifact('notes.md', 'second draft');
+
+    // The copy has grown; the original is as it was closed, and no third directory appeared.
+    expect((await eventFiles('backup-1')).length).toBeGreaterThan(original.events.length);
+    expect(await eventFiles(original.directory)).toEqual(original.events);
+    expect((await readdir(root)).sort()).toEqual(['backup-1', original.directory].sort());
+    const copyState = JSON.parse(await readFile(join(root, 'backup-1', 'base_state.json'), 'utf8'));
+    expect(copyState.id).toBe(original.id);
+    expect(copyState.execution_status).toBe('finished');
+
+    // A fork of the copy loads the artifact versions from the copy's directory.
+    const fork = await copy.fork();
+    opened.push(fork);
+    expect((await fork.session.loadArtifact('notes.md', 1)).text()).toBe('first draft');
+    expect((await fork.session.loadArtifact('notes.md')).text()).toBe('second draft');
+  });
+
+  it('prefers the directory named by the id, and still names a missing one', async () => {
+    const original = await copiedConversation('ignored');
+    const byId = await Conversation.resume(original.id, { agent: agent(), persistenceDir: root, workspace: root });
+    opened.push(byId);
+    expect(byId.directory).toBe(original.directory);
+    await expect(
+      Conversation.resume('no-such-copy', { agent: agent(), persistenceDir: root, workspace: root }),
+    ).rejects.toBeInstanceOf(ConversationNotFoundError);
+  });
+});
