@@ -212,12 +212,17 @@ function seconds(started: number): number {
   return (performance.now() - started) / 1000;
 }
 
-function serverAttributes(baseURL: string | undefined): Attributes {
+/**
+ * `server.address` and `server.port` of a model's base URL. The address is the host as semantic conventions
+ * spell it: an IPv6 literal without the brackets a URL needs around it (`::1`, not `[::1]`).
+ */
+export function serverAttributes(baseURL: string | undefined): Attributes {
   if (baseURL === undefined) return {};
   try {
     const url = new URL(baseURL);
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-    return { [ATTR.serverAddress]: url.hostname, [ATTR.serverPort]: port };
+    const address = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    return { [ATTR.serverAddress]: address, [ATTR.serverPort]: port };
   } catch {
     return {};
   }
