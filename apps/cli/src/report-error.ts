@@ -1,6 +1,7 @@
 import { withCommandName } from './command-name.js';
 import { CliError, ExitCode } from './errors.js';
 import type { Colors } from './render/colors.js';
+import { terminalOutput } from './render/terminal-safe.js';
 
 /** What to do about the typed errors of the @x packages, by `code`. */
 const HINTS: Record<string, string> = {
@@ -52,8 +53,9 @@ const NOT_FOUND_CODES = new Set([
  */
 export function reportError(error: unknown, colors: Colors, env: NodeJS.ProcessEnv = process.env): number {
   const debug = env.X_DEBUG === '1' || env.X_DEBUG === 'true';
+  // An error message can quote a conversation's files (an invalid event, a hostile tool name): spelled out too.
   const write = (text: string): void => {
-    process.stderr.write(`${text}\n`);
+    process.stderr.write(`${terminalOutput(text)}\n`);
   };
   const code =
     typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;

@@ -104,4 +104,11 @@ describe('text from a conversation cannot drive the terminal', () => {
     expect(events.stdout).toContain('think: summary \\x1b]0;owned');
     expect(events.stdout).toContain('think: observation \\x1b]0;owned');
   });
+
+  it('an error quoting what it was given spells it out too', async () => {
+    const result = await runCli(['inspect', `missing${SET_TITLE}${ERASE}`], { env });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("No conversation 'missing\\x1b]0;owned\\x07\\x1b[2J");
+    expectTerminalSafe(result.stderr, 'inspect', true);
+  });
 });
