@@ -1,6 +1,7 @@
 import { hostname, userInfo } from 'node:os';
 import { maybeTruncate } from '@x/events';
-import { maskSecrets } from '../secrets.js';
+import { hideValueEndAtStart, hideValueStartAtEnd } from '../../secrets/internal/cut-edges.js';
+import { maskSecrets, secretPlaceholder } from '../secrets.js';
 import type { ToolContext } from '../tool.js';
 import { ansiCQuote, type CollectedOutput, type CommandReport, type ShellSession } from './shell-session.js';
 import { isControlKey, terminalInput } from './terminal-keys.js';
@@ -58,11 +59,13 @@ function identity(): { readonly username: string | undefined; readonly hostname:
 }
 
 function outputText(output: CollectedOutput, secrets: readonly string[], limit: number): string {
-  // Mask each kept end on its own: a secret is never reassembled across the cut.
+  // Mask each kept end on its own: a secret is never reassembled across the cut. A secret the cut split leaves a
+  // piece at the head's end and at the tail's start, which no whole-value match finds: those pieces are hidden too.
   const masked =
     output.dropped === 0
       ? maskSecrets(output.head + output.tail, secrets)
-      : maskSecrets(output.head, secrets) + maskSecrets(output.tail, secrets);
+      : hideValueStartAtEnd(maskSecrets(output.head, secrets), secrets, secretPlaceholder) +
+        hideValueEndAtStart(maskSecrets(output.tail, secrets), secrets, secretPlaceholder);
   return maybeTruncate(masked.trim(), limit);
 }
 

@@ -1,0 +1,57 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hideValueEndAtStart, hideValueStartAtEnd } from '../secrets/internal/cut-edges.js';
+import { createTerminalTool } from './terminal-tool.js';
+
+// A command's output is kept as its first and last `maxOutputChars` characters while the middle streams past: a
+// secret lying across either cut leaves a piece at the head's end or the tail's start that whole-value masking
+// cannot find. Those pieces must not reach the observation.
+
+const SECRET = `sk-${'Q7x9K2mPw4Lz'.repeat(6)}Ab3De`; // 80 characters
+let workspace: string;
+const terminal = createTerminalTool({ noChangeTimeoutSeconds: 1, maxOutputChars: 100 });
+
+beforeAll(async () => {
+  workspace = await realpath(await mkdtemp(join(tmpdir(), 'x-terminal-cut-')));
+});
+afterAll(async () => {
+  await terminal.closeAll();
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe('a secret split by the cut in a long output', () => {
+  it('leaves no piece of it at the edges of the kept head and tail', async () => {
+    // Head (first 100): the secret, 12 a's, the secret's first 8 characters. Tail (last 100): its last 8 or so,
+    // 12 b's, the secret. Masked, both are short enough to be shown whole, side by side.
+    const command = `printf '%s' "$S" aaaaaaaaaaaa "$S" "$(head -c 300 /dev/zero | tr '\\0' c)" "$S" bbbbbbbbbbbb "$S"`;
+    const observation = await terminal.execute(
+      { command, kind: 'TerminalAction' },
+      { workspace, conversationId: 'cut', env: { S: SECRET }, secretValues: [SECRET] },
+    );
+    const output = observation.content.map((part) => ('text' in part ? part.text : '')).join('');
+    expect(output).toContain('aaaaaaaaaaaa<secret-hidden>');
+    expect(output).toContain('<secret-hidden>bbbbbbbbbbbb');
+    expect(output).not.toContain(SECRET.slice(0, 4));
+    expect(output).not.toContain(SECRET.slice(-4));
+  });
+});
+
+describe('hiding the pieces of a value at a cut', () => {
+  const values = ['correct-horse', 'battery'];
+  it('hides the longest piece that starts a value at the end, and that ends one at the start', () => {
+    expect(hideValueStartAtEnd('log: correct-ho', values, '#')).toBe('log: #');
+    expect(hideValueStartAtEnd('log: batt', values, '#')).toBe('log: #');
+    expect(hideValueEndAtStart('horse and more', values, '#')).toBe('# and more');
+    expect(hideValueEndAtStart('tery!', values, '#')).toBe('#!');
+  });
+
+  it('leaves pieces of two characters, whole values (masked already) and text that merely resembles', () => {
+    expect(hideValueStartAtEnd('log: co', values, '#')).toBe('log: co');
+    expect(hideValueEndAtStart('ry then', values, '#')).toBe('ry then');
+    expect(hideValueStartAtEnd('correct-horse', values, '#')).toBe('correct-horse');
+    expect(hideValueStartAtEnd('log: correct-', ['incorrect-'], '#')).toBe('log: correct-');
+    expect(hideValueEndAtStart('', values, '#')).toBe('');
+  });
+});
