@@ -204,6 +204,33 @@ describe('a disposed sandbox', () => {
   });
 });
 
+describe('dispose', () => {
+  it('kills a running command by its process group where no cgroup holds it', async () => {
+    const sandbox = make({}, { cgroups: {} });
+    const child = await sandbox.spawn({
+      command: '/bin/sleep',
+      args: ['1000'],
+      cwd: workspace,
+      env: {},
+      stdio: 'ignore',
+    });
+    const ended = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    await sandbox.dispose();
+    expect(await ended).toBe('SIGKILL');
+  });
+
+  it('releases the cgroups of a command prepared and never released', async () => {
+    const sandbox = make(
+      { limits: { processes: 8, memoryBytes: 200_000_000 } },
+      { cgroups: discoverCgroupHierarchies() },
+    );
+    const before = ownCgroups().length;
+    await prepare(sandbox);
+    await sandbox.dispose();
+    expect(ownCgroups().length).toBe(before);
+  });
+});
+
 describe('the warning of a process limit no cgroup enforces', () => {
   it('is emitted once per process, only for a policy with a process limit', async () => {
     vi.resetModules();
