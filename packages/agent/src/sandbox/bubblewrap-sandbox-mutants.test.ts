@@ -1,14 +1,15 @@
 // What a bubblewrap sandbox prepares for a command, read off the launcher it returns (nothing is run but where
 // said): the per-process limits on prlimit's line and which of them a cgroup takes over, the cgroups' own limits
 // (written into a hierarchy of the test's own, a plain directory), /tmp's size, the seccomp filter, the directory
-// check, the allowlist's private directory, and a sandbox that was disposed.
+// check, the allowlist's private directory, a sandbox that was disposed, and the cgroups of a command that never
+// started (real ones, where this host lets the server make them).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BubblewrapSandbox, type BubblewrapSandboxOptions } from './bubblewrap-sandbox.js';
 import { detectSandboxSupport } from './detect-sandbox-support.js';
-import type { CgroupHierarchies } from './internal/cgroups.js';
+import { type CgroupHierarchies, discoverCgroupHierarchies } from './internal/cgroups.js';
 import { type HostLayout, readHostLayout } from './internal/host-layout.js';
 import { seccompFilterFile } from './internal/seccomp-filter.js';
 import type { PreparedCommand } from './sandbox.js';
@@ -62,6 +63,14 @@ function fakeHierarchies(): CgroupHierarchies & { pidsV1: string; memoryV1: stri
 
 async function prepare(sandbox: BubblewrapSandbox, cwd = workspace): Promise<PreparedCommand> {
   return sandbox.prepare({ command: 'cmd', args: ['arg'], cwd, env: { PATH: '/usr/bin:/bin' } });
+}
+
+/** This process's sandbox cgroups in the host's real hierarchies (none where it cannot make any). */
+function ownCgroups(): string[] {
+  const hierarchies = discoverCgroupHierarchies();
+  return [hierarchies.pidsV1, hierarchies.memoryV1, hierarchies.v2?.dir].flatMap((parent) =>
+    parent === undefined ? [] : readdirSync(parent).filter((name) => name.startsWith(`x-sandbox-${process.pid}-`)),
+  );
 }
 
 /** bubblewrap's own arguments on the launcher's line, and what runs inside (after `--`). */
@@ -181,6 +190,45 @@ describe('a disposed sandbox', () => {
     await sandbox.dispose();
     await expect(prepare(sandbox)).rejects.toThrow('The sandbox was disposed; it runs nothing more');
   });
+
+  it('starts no command it was still setting up, and leaves none of its cgroups behind', async () => {
+    const sandbox = make(
+      { limits: { processes: 8, memoryBytes: 200_000_000 } },
+      { cgroups: discoverCgroupHierarchies() },
+    );
+    const before = ownCgroups().length;
+    const preparing = prepare(sandbox);
+    await sandbox.dispose();
+    await expect(preparing).rejects.toThrow('The sandbox was disposed; it runs nothing more');
+    expect(ownCgroups().length).toBe(before);
+  });
+});
+
+describe('dispose', () => {
+  it('kills a running command by its process group where no cgroup holds it', async () => {
+    const sandbox = make({}, { cgroups: {} });
+    const child = await sandbox.spawn({
+      command: '/bin/sleep',
+      args: ['1000'],
+      cwd: workspace,
+      env: {},
+      stdio: 'ignore',
+    });
+    const ended = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    await sandbox.dispose();
+    expect(await ended).toBe('SIGKILL');
+  });
+
+  it('releases the cgroups of a command prepared and never released', async () => {
+    const sandbox = make(
+      { limits: { processes: 8, memoryBytes: 200_000_000 } },
+      { cgroups: discoverCgroupHierarchies() },
+    );
+    const before = ownCgroups().length;
+    await prepare(sandbox);
+    await sandbox.dispose();
+    expect(ownCgroups().length).toBe(before);
+  });
 });
 
 describe('the warning of a process limit no cgroup enforces', () => {
@@ -210,5 +258,21 @@ describe('the warning of a process limit no cgroup enforces', () => {
       emitWarning.mockRestore();
       vi.resetModules();
     }
+  });
+});
+
+describe('a command that cannot start', () => {
+  it('releases its cgroups at once, not at dispose (a long-lived sandbox would gather them)', async () => {
+    const hierarchies = discoverCgroupHierarchies();
+    const sandbox = make(
+      { limits: { processes: 16, memoryBytes: 200_000_000 } },
+      { cgroups: hierarchies, launcherShell: join(root, 'no-such-shell') },
+    );
+    const before = ownCgroups().length;
+    const child = await sandbox.spawn({ command: 'cmd', args: [], cwd: workspace, env: {}, stdio: 'ignore' });
+    const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once('error', resolve));
+    expect(error.code).toBe('ENOENT');
+    // Where this host lets the server make cgroups, the failed command made some: each must go without a dispose.
+    await vi.waitFor(() => expect(ownCgroups().length).toBe(before), { timeout: 30_000, interval: 20 });
   });
 });

@@ -142,6 +142,11 @@ export class BubblewrapSandbox implements Sandbox {
         ...(memoryBytes === undefined ? {} : { memoryBytes }),
       },
     );
+    if (this.#disposed) {
+      // Disposed while this command was being set up: `dispose` did not see it, so nothing else would release it.
+      await cgroups.release();
+      throw new SandboxCommandError('The sandbox was disposed; it runs nothing more');
+    }
     if (processes !== undefined && !cgroups.enforcesProcesses) warnNoProcessLimit();
     const argv = [...bridge, ...this.#limitArgs(!cgroups.enforcesMemory), command.command, ...command.args];
     // The environment is the command's alone: bubblewrap passes it on, and it is readable inside as

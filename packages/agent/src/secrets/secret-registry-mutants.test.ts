@@ -81,3 +81,33 @@ describe('SecretRegistry.update errors', () => {
     expect(registry.mask('got wrapped-value')).toBe('got <secret-hidden>');
   });
 });
+
+describe('SecretRegistry warnings', () => {
+  it('masks the known secrets a failing secret function quotes in its error, in any spelling', async () => {
+    const warnings: string[] = [];
+    const vaultToken = 'hvs.vault-static-token';
+    let issued = 0;
+    const registry = new SecretRegistry(
+      {
+        VAULT_TOKEN: vaultToken,
+        SESSION: () => {
+          issued += 1;
+          if (issued === 1) return 'session-first-value';
+          throw new Error(
+            `GET https://vault.test/v1/renew?token=${encodeURIComponent(vaultToken)} refused session-first-value, ` +
+              `header ${Buffer.from(`Bearer ${vaultToken}`).toString('base64')}`,
+          );
+        },
+      },
+      { logger: { warn: (message) => warnings.push(message) } },
+    );
+    expect(await registry.envFor('use $SESSION')).toEqual({ SESSION: 'session-first-value' });
+    expect(await registry.envFor('use $SESSION')).toEqual({});
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('secret SESSION: its function failed (GET https://vault.test/v1/renew?token=');
+    expect(warnings[0]).not.toContain('vault-static-token');
+    expect(warnings[0]).not.toContain('session-first-value');
+    expect(warnings[0]).not.toContain(Buffer.from(`Bearer ${vaultToken}`).toString('base64').slice(0, 12));
+    expect(warnings[0]?.match(/<secret-hidden>/g)).toHaveLength(3);
+  });
+});

@@ -200,7 +200,9 @@ export class SecretRegistry {
       }
       return computed;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      // Masked: a function fetching a token may fail with a message that quotes another secret (the vault's own
+      // token in a request URL, the expired value it tried to refresh), and the logger is not masked downstream.
+      const reason = this.mask(error instanceof Error ? error.message : String(error));
       this.#logger?.warn(`secret ${name}: its function failed (${reason}); left out`);
       return undefined;
     }

@@ -46,14 +46,32 @@ function parseMountinfo(text: string): { root: string; mountPoint: string; type:
 
 /** Reads /proc/self/mountinfo and /proc/self/cgroup; empty where they do not exist (not Linux). */
 export function discoverCgroupHierarchies(): CgroupHierarchies {
-  let mounts: ReturnType<typeof parseMountinfo>;
-  let memberships: string[];
+  let mountinfo: string;
+  let memberships: string;
   try {
-    mounts = parseMountinfo(readFileSync('/proc/self/mountinfo', 'utf8'));
-    memberships = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+    mountinfo = readFileSync('/proc/self/mountinfo', 'utf8');
+    memberships = readFileSync('/proc/self/cgroup', 'utf8');
   } catch {
     return {};
   }
+  return cgroupHierarchiesIn({
+    mountinfo,
+    memberships,
+    subtreeControl: (dir) => readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8'),
+  });
+}
+
+/**
+ * This process's own cgroup directories, from its mount table (`/proc/self/mountinfo`) and memberships
+ * (`/proc/self/cgroup`); `subtreeControl` reads a v2 directory's `cgroup.subtree_control` (it may throw).
+ */
+export function cgroupHierarchiesIn(host: {
+  mountinfo: string;
+  memberships: string;
+  subtreeControl: (dir: string) => string;
+}): CgroupHierarchies {
+  const mounts = parseMountinfo(host.mountinfo);
+  const memberships = host.memberships.split('\n');
   const ownPath = (controller: string | undefined): string | undefined => {
     for (const line of memberships) {
       const [id, controllers = '', path] = line.split(':');
@@ -79,7 +97,7 @@ export function discoverCgroupHierarchies(): CgroupHierarchies {
       const dir = join(mount.mountPoint, relative(mount.root, path));
       let controllers: string[] = [];
       try {
-        controllers = readFileSync(join(dir, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/);
+        controllers = host.subtreeControl(dir).trim().split(/\s+/);
       } catch {
         // Unreadable: no controllers for children, the cgroup still serves to find and kill processes.
       }
