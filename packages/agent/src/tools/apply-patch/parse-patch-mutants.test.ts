@@ -29,6 +29,10 @@ describe('parsePatch hunks', () => {
     expect(update('x\ny\nx\ny\n', ['@@ x', ' x', '-y', '+z'])).toEqual({ content: 'x\ny\nx\nz\n', fuzz: 0 });
   });
 
+  it('searches the context from the line after an @@ line matched only once indentation is ignored', () => {
+    expect(update('  x\ny\n  x\ny\n', ['@@ x', '   x', '-y', '+z'])).toEqual({ content: '  x\ny\n  x\nz\n', fuzz: 1 });
+  });
+
   it('finds an @@ line that matches only once indentation is ignored, counting one fuzz', () => {
     const file =
       'class First:\n    def run(self):\n        return 1\n\nclass Second:\n    def run2(self):\n        return 1\n';
