@@ -110,8 +110,9 @@ describe('file_editor str_replace and insert', () => {
     await writeFile(join(workspace, 'dup.txt'), 'x = 1\ny = 2\nx = 1\n');
     const observation = await edit({ command: 'str_replace', path: 'dup.txt', old_str: 'x = 1', new_str: 'x = 3' });
     expect(observation.is_error).toBe(true);
-    expect(text(observation)).toContain('Found 2 occurrences of old_str `x = 1`');
-    expect(text(observation)).toContain('in lines [1, 3]');
+    expect(text(observation)).toBe(
+      'No replacement was performed. Multiple occurrences of old_str `x = 1` in lines [1, 3]. Please ensure it is unique.',
+    );
     expect(await readFile(join(workspace, 'dup.txt'), 'utf8')).toBe('x = 1\ny = 2\nx = 1\n');
   });
 
