@@ -135,7 +135,7 @@ describe('file_editor str_replace', () => {
     const same = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'keep', new_str: 'keep' });
     expect({ is_error: same.is_error, text: text(same) }).toEqual({
       is_error: true,
-      text: 'No replacement was performed: `new_str` and `old_str` must be different.',
+      text: 'Invalid `new_str` parameter: keep. No replacement was performed. `new_str` and `old_str` must be different.',
     });
     expect(await read('f.txt')).toBe('keep\n');
   });

@@ -67,6 +67,26 @@ describe('file_editor str_replace, as the reference', () => {
   });
 });
 
+describe('file_editor str_replace without new_str, as the reference', () => {
+  it('is refused, naming the parameter, and deletes nothing', async () => {
+    await writeFile(join(workspace, 'f.txt'), 'keep this\n');
+    const observation = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'keep this' });
+    expect({ is_error: observation.is_error, text: text(observation) }).toEqual({
+      is_error: true,
+      text: 'Parameter `new_str` is required for command: str_replace.',
+    });
+    expect(await read('f.txt')).toBe('keep this\n');
+  });
+
+  it('deletes old_str when new_str is given as empty', async () => {
+    await writeFile(join(workspace, 'f.txt'), 'a\ndrop\nb\n');
+    expect((await edit({ command: 'str_replace', path: 'f.txt', old_str: 'drop\n', new_str: '' })).is_error).toBe(
+      false,
+    );
+    expect(await read('f.txt')).toBe('a\nb\n');
+  });
+});
+
 describe('file_editor view, as the reference', () => {
   it('says when a view range ends past the file, and shows no note when it ends at the last line or at -1', async () => {
     await writeFile(join(workspace, 'f.txt'), 'a\nb\n');

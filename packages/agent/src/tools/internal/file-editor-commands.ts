@@ -237,7 +237,11 @@ export function replaceInFile(target: EditorTarget, oldStr: string, newStr: stri
     const text = await readForEdit(dir, name, target, 'str_replace');
     if (typeof text !== 'string') return text;
     if (oldStr === '') return fail('No replacement was performed: `old_str` is empty.');
-    if (oldStr === newStr) return fail('No replacement was performed: `new_str` and `old_str` must be different.');
+    if (oldStr === newStr) {
+      return fail(
+        `Invalid \`new_str\` parameter: ${newStr}. No replacement was performed. \`new_str\` and \`old_str\` must be different.`,
+      );
+    }
     let search = oldStr;
     let positions = occurrences(text, search);
     // As the reference: an old_str found nowhere is tried again without its surrounding whitespace (new_str is kept
