@@ -82,8 +82,7 @@ describe('file_editor view ranges', () => {
     expect(text(observation)).toBe('The `view_range` parameter is not allowed when `path` points to a directory.');
   });
 
-  it('lists a directory in name order, ignoring case', async () => {
-    // Node's readdir already returns names in byte order, where `Beta` comes before `alpha`.
+  it('lists a directory in code point order, capitals first, as the reference sorts paths', async () => {
     await writeFile(join(workspace, 'zeta.txt'), '');
     await writeFile(join(workspace, 'Beta.txt'), '');
     await mkdir(join(workspace, 'mid'));
@@ -92,7 +91,7 @@ describe('file_editor view ranges', () => {
       .split('\n')
       .slice(1);
     expect(listing).toEqual(
-      ['', 'alpha.txt', 'Beta.txt', 'f.txt', 'mid/', 'zeta.txt'].map((name) => `${workspace}/${name}`),
+      ['', 'Beta.txt', 'alpha.txt', 'f.txt', 'mid/', 'zeta.txt'].map((name) => `${workspace}/${name}`),
     );
   });
 });

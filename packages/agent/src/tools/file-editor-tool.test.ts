@@ -60,15 +60,23 @@ describe('file_editor create and view', () => {
     expect(text(bad)).toContain('Invalid `view_range` parameter: [9, 10]');
   });
 
-  it('lists a directory two levels deep without hidden entries', async () => {
+  it('lists a directory two levels deep without hidden entries, counting those at its top', async () => {
     await mkdir(join(workspace, 'a/b/c'), { recursive: true });
     await writeFile(join(workspace, 'a/file.txt'), '');
     await writeFile(join(workspace, 'a/b/c/deep.txt'), '');
+    await writeFile(join(workspace, 'a/.inner'), '');
     await writeFile(join(workspace, '.hidden'), '');
+    await mkdir(join(workspace, '.git'));
     const listing = text(await edit({ command: 'view', path: '.' }));
     expect(listing).toBe(
       `Here's the files and directories up to 2 levels deep in ${workspace}, excluding hidden items:\n` +
-        `${workspace}/\n${workspace}/a/\n${workspace}/a/b/\n${workspace}/a/file.txt`,
+        `${workspace}/\n${workspace}/a/\n${workspace}/a/b/\n${workspace}/a/file.txt\n\n` +
+        `2 hidden files/directories in this directory are excluded. You can use 'ls -la ${workspace}' to see them.`,
+    );
+    expect(text(await edit({ command: 'view', path: 'a' }))).toBe(
+      `Here's the files and directories up to 2 levels deep in ${workspace}/a, excluding hidden items:\n` +
+        `${workspace}/a/\n${workspace}/a/b/\n${workspace}/a/b/c/\n${workspace}/a/file.txt\n\n` +
+        `1 hidden files/directories in this directory are excluded. You can use 'ls -la ${workspace}/a' to see them.`,
     );
   });
 

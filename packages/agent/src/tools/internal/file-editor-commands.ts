@@ -122,11 +122,19 @@ function editedMessage(
  * too (no link followed, still inside `realRoot`), not read by its name: one swapped for a link between the two
  * reads would otherwise list a directory outside the workspace. One that cannot be opened so is listed, not entered.
  */
-async function listTwoLevels(readBase: string, shownBase: string, realRoot: string): Promise<string[]> {
+async function listTwoLevels(
+  readBase: string,
+  shownBase: string,
+  realRoot: string,
+): Promise<{ found: string[]; hiddenAtTop: number }> {
   const found: string[] = [];
+  let hiddenAtTop = 0;
   const walk = async (readDir: string, shownDir: string, depth: number) => {
-    const entries = (await readdir(readDir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith('.'));
-    entries.sort((a, b) => a.name.localeCompare(b.name));
+    const all = await readdir(readDir, { withFileTypes: true });
+    const entries = all.filter((entry) => !entry.name.startsWith('.'));
+    if (depth === 1) hiddenAtTop = all.length - entries.length;
+    // The reference sorts by path: code point order, capitals first.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const shown = join(shownDir, entry.name);
       found.push(entry.isDirectory() ? `${shown}/` : shown);
@@ -144,7 +152,7 @@ async function listTwoLevels(readBase: string, shownBase: string, realRoot: stri
     }
   };
   await walk(readBase, shownBase, 1);
-  return found;
+  return { found, hiddenAtTop };
 }
 
 async function viewDirectory(target: EditorTarget, viewRange: readonly number[] | undefined, maxChars: number) {
@@ -152,8 +160,12 @@ async function viewDirectory(target: EditorTarget, viewRange: readonly number[] 
     return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
   const dir = await openVerifiedDirectory(target.realRoot, target.real, target.requested);
   try {
-    const listing = [`${target.path}/`, ...(await listTwoLevels(dir.base, target.path, target.realRoot))];
-    const text = `Here's the files and directories up to 2 levels deep in ${target.path}, excluding hidden items:\n${listing.join('\n')}`;
+    const { found, hiddenAtTop } = await listTwoLevels(dir.base, target.path, target.realRoot);
+    const listing = [`${target.path}/`, ...found];
+    let text = `Here's the files and directories up to 2 levels deep in ${target.path}, excluding hidden items:\n${listing.join('\n')}`;
+    if (hiddenAtTop > 0) {
+      text += `\n\n${hiddenAtTop} hidden files/directories in this directory are excluded. You can use 'ls -la ${target.path}' to see them.`;
+    }
     return ok(truncateMiddle(text, maxChars));
   } finally {
     await dir.close();
