@@ -42,6 +42,13 @@ describe('parsePatch hunks', () => {
     });
   });
 
+  it('searches each hunk after the context of the one before it, so the same context twice edits two places', () => {
+    expect(update('a\nb\na\nb\n', [' a', '-b', '+B', '@@', ' a', '-b', '+C'])).toEqual({
+      content: 'a\nB\na\nC\n',
+      fuzz: 0,
+    });
+  });
+
   it('counts no fuzz for several hunks whose @@ lines match exactly', () => {
     const file = 'def a():\n    return 1\n\ndef b():\n    return 1\n';
     const result = update(file, [
