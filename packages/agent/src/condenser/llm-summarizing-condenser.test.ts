@@ -222,7 +222,9 @@ describe('LLMSummarizingCondenser: SOFT and HARD requirements', () => {
     const passing = new LLMSummarizingCondenser({ llm: fakeLLM(), maxSize: 20, minimumProgress: 0.6 });
     expect((await passing.getCondensation(requested)).forgotten_event_ids).toHaveLength(16);
     const failingProgress = new LLMSummarizingCondenser({ llm: fakeLLM(), maxSize: 20, minimumProgress: 0.65 });
-    await expect(failingProgress.getCondensation(requested)).rejects.toThrow(NoCondensationAvailableError);
+    const failure = failingProgress.getCondensation(requested);
+    await expect(failure).rejects.toThrow(NoCondensationAvailableError);
+    await expect(failure).rejects.toThrow('Forgetting 16 of 25 events does not reach the minimum progress of 0.65');
   });
 
   it('reports that no cut exists when the tail cannot be reached', async () => {

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import { Conversation } from '../conversation/conversation.js';
 import { createOfflineLLM, type OfflineTurn } from '../llm/offline-llm.js';
+import { createUnsandboxedSandbox } from '../sandbox/unsandboxed.js';
+import { defaultTools } from '../tools/default-tools.js';
 import { defineTool } from '../tools/tool.js';
 import { createDelegateTool, type SubAgentType } from './delegate-tool.js';
 
@@ -97,5 +99,54 @@ describe('delegating to local children', () => {
     expect(text).toMatch(
       /^1\. Agent busy ERROR: Sub-agent busy failed: it stopped with status 'error': MaxIterationsReached: \S/m,
     );
+  });
+
+  it("runs a child's commands in the sandbox the parent opened, not one of its own", async () => {
+    const spawned: string[] = [];
+    let opened = 0;
+    const conversation = await Conversation.create({
+      agent: new Agent({
+        llm: createOfflineLLM({
+          script: [
+            call('delegate', { command: 'spawn', ids: ['worker'] }),
+            call('delegate', { command: 'delegate', tasks: { worker: 'say hi' } }),
+            call('finish', { message: 'done' }),
+          ],
+        }),
+        tools: [
+          createDelegateTool({
+            agentTypes: {
+              default: {
+                createAgent: () =>
+                  new Agent({
+                    llm: createOfflineLLM({
+                      script: [call('terminal', { command: 'echo hi' }), call('finish', { message: 'said' })],
+                    }),
+                    tools: defaultTools(),
+                  }),
+              },
+            },
+          }),
+        ],
+      }),
+      workspace: dir,
+      persistenceDir: join(dir, 'data'),
+      durability: 'none',
+      openSandbox: async (request) => {
+        opened += 1;
+        const sandbox = createUnsandboxedSandbox({ workspace: request.workspace, warn: () => undefined });
+        return {
+          ...sandbox,
+          spawn: (options) => {
+            spawned.push(options.command);
+            return sandbox.spawn(options);
+          },
+        };
+      },
+    });
+    await conversation.sendMessage('Delegate');
+    await conversation.run();
+    await conversation.close();
+    expect({ opened, spawned }).toEqual({ opened: 1, spawned: ['/bin/bash'] });
   });
 });

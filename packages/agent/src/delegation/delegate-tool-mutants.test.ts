@@ -70,18 +70,45 @@ async function call(
 }
 
 describe('the delegate tool with remote sub-agents', () => {
-  it('keeps the sub-agents spawned before one that could not connect', async () => {
+  it('spawns none of the sub-agents when one cannot connect: those made are closed, those already there stay', async () => {
     const echo = fakeRemote((task) => `echo ${task}`);
     const broken = fakeRemote(() => 'never', { connectError: 'connection refused' });
     const tool = createDelegateTool({ agentTypes: { echo, broken } });
     const { conversation } = parent();
+    await call(tool, conversation, { command: 'spawn', ids: ['near'], agent_types: ['echo'] });
     expect(
-      await call(tool, conversation, { command: 'spawn', ids: ['near', 'far'], agent_types: ['echo', 'broken'] }),
+      await call(tool, conversation, {
+        command: 'spawn',
+        ids: ['near', 'new', 'far'],
+        agent_types: ['echo', 'echo', 'broken'],
+      }),
     ).toEqual({ text: 'Could not spawn far (broken): connection refused', isError: true });
+    // Connections 1 and 2 were made for the failed spawn and closed; connection 0, the first `near`, is kept.
+    expect(echo.closed).toEqual([1, 2]);
     expect(await call(tool, conversation, { command: 'delegate', tasks: { near: 'hello' } })).toEqual({
       text: 'Completed delegation of 1 tasks\n\nResults:\n1. Agent near: echo hello',
       isError: false,
     });
+    expect(echo.asked).toEqual([['hello'], [], []]);
+    expect(await call(tool, conversation, { command: 'delegate', tasks: { new: 'hi' } })).toEqual({
+      text: 'sub-agents not found: new. Available agents: near',
+      isError: true,
+    });
+  });
+
+  it('reports a local sub-agent that cannot be made as the failed spawn, closing the remote one made before it', async () => {
+    const echo = fakeRemote((task) => task);
+    const bad = {
+      createAgent: () => {
+        throw new Error('no model configured');
+      },
+    };
+    const tool = createDelegateTool({ agentTypes: { echo, bad } });
+    const { conversation } = parent();
+    expect(await call(tool, conversation, { command: 'spawn', ids: ['r', 'l'], agent_types: ['echo', 'bad'] })).toEqual(
+      { text: 'Could not spawn l (bad): no model configured', isError: true },
+    );
+    expect(echo.closed).toEqual([0]);
   });
 
   it('closes the connection it replaces when an id is spawned again', async () => {

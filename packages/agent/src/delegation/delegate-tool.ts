@@ -108,40 +108,32 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     }
     const directory = subConversationsDirectory(parent.directory);
     const store = prefixedStore(parent.store, directory);
-    for (const [index, id] of ids.entries()) {
-      const type = types[resolved[index]!]!;
-      if (isRemoteSubAgentType(type)) {
-        let remote: RemoteSubAgent;
-        try {
-          remote = await type.connect();
-        } catch (error) {
-          children.set(parent.id, mine);
-          return failure(`Could not spawn ${id} (${resolved[index]}): ${(error as Error).message}`);
-        }
-        await closeChild(mine.get(id));
-        mine.set(id, remote);
-        continue;
-      }
-      const conversation = await Conversation.create({
-        agent: type.createAgent(parent.llm),
-        store,
-        workspace: parent.workspace,
-        persistenceDir: `${parent.persistenceDir}/${directory}`,
-        confirmationPolicy: parent.confirmationPolicy as { kind: 'NeverConfirm' },
-        // A child may stop for a human (`escalate`): its run ends, and so does the parent's.
-        escalate: true,
-        // Children run under the parent's policy, in the parent's sandbox (lent: it ends with the parent).
-        ...(parent.sandboxPolicy === undefined ? {} : { sandbox: parent.sandboxPolicy }),
-        ...(parent.sandbox === undefined ? {} : { openSandbox: lentSandbox(parent) }),
-        ...(type.hooks === undefined ? {} : { hooks: type.hooks }),
-        ...(type.maxIterationsPerRun === undefined ? {} : { maxIterationsPerRun: type.maxIterationsPerRun }),
-        ...(type.signingKey === undefined ? {} : { signingKey: type.signingKey }),
-      });
-      await closeChild(mine.get(id));
-      mine.set(id, conversation);
-      options.onSubConversation?.({ agentId: id, agentType: resolved[index]!, conversation, parentId: parent.id });
+    // As the reference, a spawn makes every sub-agent it names or none: one that cannot be made closes those made
+    // before it, and the sub-agents already there (an id spawned again included) stay as they were.
+    const created: Child[] = [];
+    try {
+      for (const name of resolved) created.push(await createChild(parent, types[name]!, { directory, store }));
+    } catch (error) {
+      await Promise.all(created.map((child) => closeChild(child)));
+      const failed = created.length;
+      const reason = error instanceof Error ? error.message : String(error);
+      return failure(`Could not spawn ${ids[failed]} (${resolved[failed]}): ${reason}`);
     }
-    children.set(parent.id, mine);
+    const current = children.get(parent.id) ?? mine;
+    for (const [index, id] of ids.entries()) {
+      const child = created[index]!;
+      await closeChild(current.get(id));
+      current.set(id, child);
+      if (child instanceof Conversation) {
+        options.onSubConversation?.({
+          agentId: id,
+          agentType: resolved[index]!,
+          conversation: child,
+          parentId: parent.id,
+        });
+      }
+    }
+    children.set(parent.id, current);
     const labels = ids.map((id, index) => `${id} (${resolved[index]})`);
     return { content: `Successfully spawned ${ids.length} sub-agents: ${labels.join(', ')}`, command: 'spawn' };
   };
@@ -273,6 +265,30 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
 
 /** A spawned sub-agent: a child conversation, or a connection to a remote agent. */
 type Child = Conversation | RemoteSubAgent;
+
+/** Connects to a remote sub-agent, or creates a child conversation beside the parent's. */
+async function createChild(
+  parent: ToolConversation,
+  type: SubAgentType | RemoteSubAgentType,
+  place: { directory: string; store: ToolConversation['store'] },
+): Promise<Child> {
+  if (isRemoteSubAgentType(type)) return type.connect();
+  return Conversation.create({
+    agent: type.createAgent(parent.llm),
+    store: place.store,
+    workspace: parent.workspace,
+    persistenceDir: `${parent.persistenceDir}/${place.directory}`,
+    confirmationPolicy: parent.confirmationPolicy as { kind: 'NeverConfirm' },
+    // A child may stop for a human (`escalate`): its run ends, and so does the parent's.
+    escalate: true,
+    // Children run under the parent's policy, in the parent's sandbox (lent: it ends with the parent).
+    ...(parent.sandboxPolicy === undefined ? {} : { sandbox: parent.sandboxPolicy }),
+    ...(parent.sandbox === undefined ? {} : { openSandbox: lentSandbox(parent) }),
+    ...(type.hooks === undefined ? {} : { hooks: type.hooks }),
+    ...(type.maxIterationsPerRun === undefined ? {} : { maxIterationsPerRun: type.maxIterationsPerRun }),
+    ...(type.signingKey === undefined ? {} : { signingKey: type.signingKey }),
+  });
+}
 
 async function closeChild(child: Child | undefined): Promise<void> {
   await child?.close?.();

@@ -32,6 +32,9 @@ const twentyLines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join
 const edited = (shown: string[]) =>
   `The file ${workspace}/f.txt has been edited. Here's the result of running \`cat -n\` on a snippet of ${workspace}/f.txt:\n` +
   `${shown.join('\n')}\nReview the changes and make sure they are as expected. Edit the file again if necessary.`;
+const inserted = (shown: string[]) =>
+  `The file ${workspace}/f.txt has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n` +
+  `${shown.join('\n')}\nReview the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.`;
 
 describe('file_editor view ranges', () => {
   beforeEach(async () => {
@@ -45,7 +48,9 @@ describe('file_editor view ranges', () => {
     expect(await view([2, 2])).toBe(`${header()}     2\tb\n`);
     expect(await view([1, 1])).toBe(`${header()}     1\ta\n`);
     expect(await view([4, 4])).toBe(`${header()}     4\td\n`);
-    expect(await view([3, 99])).toBe(`${header()}     3\tc\n     4\td\n`);
+    expect(await view([3, 5])).toBe(
+      `NOTE: We only show up to 4 since there're only 4 lines in this file.\n${header()}     3\tc\n     4\td\n`,
+    );
   });
 
   it('names what is wrong with a start outside the file, an end before the start, or not two numbers', async () => {
@@ -56,7 +61,7 @@ describe('file_editor view ranges', () => {
       'Invalid `view_range` parameter: [5, 6]. Its first element `5` should be within the range of lines of the file: [1, 4].',
     );
     expect(await view([3, 1])).toBe(
-      'Invalid `view_range` parameter: [3, 1]. Its second element `1` should be -1 or not smaller than the first element `3`.',
+      'Invalid `view_range` parameter: [3, 1]. Its second element `1` should be greater than or equal to the first element `3`.',
     );
     expect(await view([1, 2, 3])).toBe(
       'Invalid `view_range` parameter: [1, 2, 3]. It should be a list of two integers.',
@@ -77,8 +82,7 @@ describe('file_editor view ranges', () => {
     expect(text(observation)).toBe('The `view_range` parameter is not allowed when `path` points to a directory.');
   });
 
-  it('lists a directory in name order, ignoring case', async () => {
-    // Node's readdir already returns names in byte order, where `Beta` comes before `alpha`.
+  it('lists a directory in code point order, capitals first, as the reference sorts paths', async () => {
     await writeFile(join(workspace, 'zeta.txt'), '');
     await writeFile(join(workspace, 'Beta.txt'), '');
     await mkdir(join(workspace, 'mid'));
@@ -87,27 +91,27 @@ describe('file_editor view ranges', () => {
       .split('\n')
       .slice(1);
     expect(listing).toEqual(
-      ['', 'alpha.txt', 'Beta.txt', 'f.txt', 'mid/', 'zeta.txt'].map((name) => `${workspace}/${name}`),
+      ['', 'Beta.txt', 'alpha.txt', 'f.txt', 'mid/', 'zeta.txt'].map((name) => `${workspace}/${name}`),
     );
   });
 });
 
 describe('file_editor edit snippets', () => {
-  it('shows four lines either side of a replacement in the middle of a long file', async () => {
+  it('shows three lines before a replacement and four after it, in the middle of a long file', async () => {
     await writeFile(join(workspace, 'f.txt'), twentyLines);
     const observation = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'line 10', new_str: 'ten\nTEN' });
     const after = await read('f.txt');
     expect(after).toBe(twentyLines.replace('line 10', 'ten\nTEN'));
-    // The replacement is lines 10 and 11.
-    expect(text(observation)).toBe(edited(catLines(after, 6, 15)));
+    // The replacement is lines 10 and 11; the reference shows from its line minus three.
+    expect(text(observation)).toBe(edited(catLines(after, 7, 15)));
   });
 
-  it('shows four lines either side of an insertion in the middle of a long file', async () => {
+  it('shows four lines either side of an insertion in the middle of a long file, as the edited file', async () => {
     await writeFile(join(workspace, 'f.txt'), twentyLines);
     const observation = await edit({ command: 'insert', path: 'f.txt', insert_line: 10, new_str: 'new a\nnew b' });
     const after = await read('f.txt');
     expect(after).toBe(twentyLines.replace('line 10\n', 'line 10\nnew a\nnew b\n'));
-    expect(text(observation)).toBe(edited(catLines(after, 7, 16)));
+    expect(text(observation)).toBe(inserted(catLines(after, 7, 16)));
   });
 });
 
@@ -130,7 +134,7 @@ describe('file_editor str_replace', () => {
     const same = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'keep', new_str: 'keep' });
     expect({ is_error: same.is_error, text: text(same) }).toEqual({
       is_error: true,
-      text: 'No replacement was performed: `new_str` and `old_str` must be different.',
+      text: 'Invalid `new_str` parameter: keep. No replacement was performed. `new_str` and `old_str` must be different.',
     });
     expect(await read('f.txt')).toBe('keep\n');
   });

@@ -60,15 +60,23 @@ describe('file_editor create and view', () => {
     expect(text(bad)).toContain('Invalid `view_range` parameter: [9, 10]');
   });
 
-  it('lists a directory two levels deep without hidden entries', async () => {
+  it('lists a directory two levels deep without hidden entries, counting those at its top', async () => {
     await mkdir(join(workspace, 'a/b/c'), { recursive: true });
     await writeFile(join(workspace, 'a/file.txt'), '');
     await writeFile(join(workspace, 'a/b/c/deep.txt'), '');
+    await writeFile(join(workspace, 'a/.inner'), '');
     await writeFile(join(workspace, '.hidden'), '');
+    await mkdir(join(workspace, '.git'));
     const listing = text(await edit({ command: 'view', path: '.' }));
     expect(listing).toBe(
       `Here's the files and directories up to 2 levels deep in ${workspace}, excluding hidden items:\n` +
-        `${workspace}/\n${workspace}/a/\n${workspace}/a/b/\n${workspace}/a/file.txt`,
+        `${workspace}/\n${workspace}/a/\n${workspace}/a/b/\n${workspace}/a/file.txt\n\n` +
+        `2 hidden files/directories in this directory are excluded. You can use 'ls -la ${workspace}' to see them.`,
+    );
+    expect(text(await edit({ command: 'view', path: 'a' }))).toBe(
+      `Here's the files and directories up to 2 levels deep in ${workspace}/a, excluding hidden items:\n` +
+        `${workspace}/a/\n${workspace}/a/b/\n${workspace}/a/b/c/\n${workspace}/a/file.txt\n\n` +
+        `1 hidden files/directories in this directory are excluded. You can use 'ls -la ${workspace}/a' to see them.`,
     );
   });
 
@@ -110,8 +118,9 @@ describe('file_editor str_replace and insert', () => {
     await writeFile(join(workspace, 'dup.txt'), 'x = 1\ny = 2\nx = 1\n');
     const observation = await edit({ command: 'str_replace', path: 'dup.txt', old_str: 'x = 1', new_str: 'x = 3' });
     expect(observation.is_error).toBe(true);
-    expect(text(observation)).toContain('Found 2 occurrences of old_str `x = 1`');
-    expect(text(observation)).toContain('in lines [1, 3]');
+    expect(text(observation)).toBe(
+      'No replacement was performed. Multiple occurrences of old_str `x = 1` in lines [1, 3]. Please ensure it is unique.',
+    );
     expect(await readFile(join(workspace, 'dup.txt'), 'utf8')).toBe('x = 1\ny = 2\nx = 1\n');
   });
 

@@ -110,7 +110,11 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
         if (action.old_str === undefined || action.old_str === null) {
           return Promise.resolve(missing('old_str', 'str_replace'));
         }
-        return replaceInFile(target, action.old_str, action.new_str ?? '');
+        // As the reference: a missing new_str is an error, not an empty one (which would delete old_str).
+        if (action.new_str === undefined || action.new_str === null) {
+          return Promise.resolve(missing('new_str', 'str_replace'));
+        }
+        return replaceInFile(target, action.old_str, action.new_str);
       case 'insert':
         if (action.insert_line === undefined || action.insert_line === null) {
           return Promise.resolve(missing('insert_line', 'insert'));

@@ -29,12 +29,23 @@ describe('parsePatch hunks', () => {
     expect(update('x\ny\nx\ny\n', ['@@ x', ' x', '-y', '+z'])).toEqual({ content: 'x\ny\nx\nz\n', fuzz: 0 });
   });
 
+  it('searches the context from the line after an @@ line matched only once indentation is ignored', () => {
+    expect(update('  x\ny\n  x\ny\n', ['@@ x', '   x', '-y', '+z'])).toEqual({ content: '  x\ny\n  x\nz\n', fuzz: 1 });
+  });
+
   it('finds an @@ line that matches only once indentation is ignored, counting one fuzz', () => {
     const file =
       'class First:\n    def run(self):\n        return 1\n\nclass Second:\n    def run2(self):\n        return 1\n';
     expect(update(file, ['@@ def run2(self):', '-        return 1', '+        return 2'])).toEqual({
       content: file.replace(/return 1\n$/, 'return 2\n'),
       fuzz: 1,
+    });
+  });
+
+  it('searches each hunk after the context of the one before it, so the same context twice edits two places', () => {
+    expect(update('a\nb\na\nb\n', [' a', '-b', '+B', '@@', ' a', '-b', '+C'])).toEqual({
+      content: 'a\nB\na\nC\n',
+      fuzz: 0,
     });
   });
 

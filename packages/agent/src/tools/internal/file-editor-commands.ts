@@ -30,7 +30,7 @@ export interface EditorTarget {
   maxFileBytes: number;
 }
 
-/** Lines shown around an edit. */
+/** Lines shown after an edit (the reference's SNIPPET_CONTEXT_WINDOW; one fewer is shown before it). */
 const snippetContext = 4;
 
 export const fail = (content: string): EditorOutcome => ({ content, is_error: true });
@@ -98,27 +98,43 @@ async function readForEdit(
   return readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
 }
 
-function snippet(path: string, lines: readonly string[], fromLine: number, toLine: number): string {
-  const start = Math.max(1, fromLine - snippetContext);
-  const end = Math.min(lines.length, toLine + snippetContext);
+/**
+ * The reference's message after an edit: lines `firstLine`..`lastLine` (1-based, clamped to the file) under the
+ * header naming `shown`, then `review`.
+ */
+function editedMessage(
+  path: string,
+  shown: string,
+  lines: readonly string[],
+  range: { firstLine: number; lastLine: number },
+  review: string,
+): string {
+  const start = Math.max(1, range.firstLine);
+  const end = Math.min(lines.length, range.lastLine);
   return (
-    `The file ${path} has been edited. Here's the result of running \`cat -n\` on a snippet of ${path}:\n` +
-    `${numbered(lines.slice(start - 1, end), start)}\n` +
-    'Review the changes and make sure they are as expected. Edit the file again if necessary.'
+    `The file ${path} has been edited. Here's the result of running \`cat -n\` on ${shown}:\n` +
+    `${numbered(lines.slice(start - 1, end), start)}\n${review}`
   );
 }
 
-/** Visible entries up to two levels below a directory (read through `readBase`, named under `shownBase`). */
 /**
  * Names up to two levels under the verified directory `readBase`. A subdirectory is opened as a verified directory
  * too (no link followed, still inside `realRoot`), not read by its name: one swapped for a link between the two
  * reads would otherwise list a directory outside the workspace. One that cannot be opened so is listed, not entered.
  */
-async function listTwoLevels(readBase: string, shownBase: string, realRoot: string): Promise<string[]> {
+async function listTwoLevels(
+  readBase: string,
+  shownBase: string,
+  realRoot: string,
+): Promise<{ found: string[]; hiddenAtTop: number }> {
   const found: string[] = [];
+  let hiddenAtTop = 0;
   const walk = async (readDir: string, shownDir: string, depth: number) => {
-    const entries = (await readdir(readDir, { withFileTypes: true })).filter((entry) => !entry.name.startsWith('.'));
-    entries.sort((a, b) => a.name.localeCompare(b.name));
+    const all = await readdir(readDir, { withFileTypes: true });
+    const entries = all.filter((entry) => !entry.name.startsWith('.'));
+    if (depth === 1) hiddenAtTop = all.length - entries.length;
+    // The reference sorts by path: code point order, capitals first.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const shown = join(shownDir, entry.name);
       found.push(entry.isDirectory() ? `${shown}/` : shown);
@@ -136,7 +152,7 @@ async function listTwoLevels(readBase: string, shownBase: string, realRoot: stri
     }
   };
   await walk(readBase, shownBase, 1);
-  return found;
+  return { found, hiddenAtTop };
 }
 
 async function viewDirectory(target: EditorTarget, viewRange: readonly number[] | undefined, maxChars: number) {
@@ -144,8 +160,12 @@ async function viewDirectory(target: EditorTarget, viewRange: readonly number[] 
     return fail('The `view_range` parameter is not allowed when `path` points to a directory.');
   const dir = await openVerifiedDirectory(target.realRoot, target.real, target.requested);
   try {
-    const listing = [`${target.path}/`, ...(await listTwoLevels(dir.base, target.path, target.realRoot))];
-    const text = `Here's the files and directories up to 2 levels deep in ${target.path}, excluding hidden items:\n${listing.join('\n')}`;
+    const { found, hiddenAtTop } = await listTwoLevels(dir.base, target.path, target.realRoot);
+    const listing = [`${target.path}/`, ...found];
+    let text = `Here's the files and directories up to 2 levels deep in ${target.path}, excluding hidden items:\n${listing.join('\n')}`;
+    if (hiddenAtTop > 0) {
+      text += `\n\n${hiddenAtTop} hidden files/directories in this directory are excluded. You can use 'ls -la ${target.path}' to see them.`;
+    }
     return ok(truncateMiddle(text, maxChars));
   } finally {
     await dir.close();
@@ -167,6 +187,7 @@ export async function viewPath(
     );
     let first = 1;
     let last = lines.length;
+    let note = '';
     if (viewRange !== undefined) {
       const [start, end] = viewRange;
       if (viewRange.length !== 2 || start === undefined || end === undefined) {
@@ -181,14 +202,18 @@ export async function viewPath(
       }
       if (end !== -1 && end < start) {
         return fail(
-          `Invalid \`view_range\` parameter: [${start}, ${end}]. Its second element \`${end}\` should be -1 or not smaller than the first element \`${start}\`.`,
+          `Invalid \`view_range\` parameter: [${start}, ${end}]. Its second element \`${end}\` should be greater than or equal to the first element \`${start}\`.`,
         );
+      }
+      // As the reference: an end past the file is clamped, and the view says so.
+      if (end > lines.length) {
+        note = `NOTE: We only show up to ${lines.length} since there're only ${lines.length} lines in this file.\n`;
       }
       first = start;
       last = end === -1 ? lines.length : Math.min(end, lines.length);
     }
     const body = numbered(lines.slice(first - 1, last), first);
-    return ok(truncateMiddle(`Here's the result of running \`cat -n\` on ${target.path}:\n${body}\n`, maxChars));
+    return ok(truncateMiddle(`${note}Here's the result of running \`cat -n\` on ${target.path}:\n${body}\n`, maxChars));
   });
 }
 
@@ -212,33 +237,60 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
+/** Where `search` starts in `text`, left to right without overlaps (as Python's `re.finditer`). */
+function occurrences(text: string, search: string): number[] {
+  const positions: number[] = [];
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) positions.push(at);
+  return positions;
+}
+
 export function replaceInFile(target: EditorTarget, oldStr: string, newStr: string): Promise<EditorOutcome> {
   return inParent(target, async (dir, name) => {
     const text = await readForEdit(dir, name, target, 'str_replace');
     if (typeof text !== 'string') return text;
     if (oldStr === '') return fail('No replacement was performed: `old_str` is empty.');
-    if (oldStr === newStr) return fail('No replacement was performed: `new_str` and `old_str` must be different.');
-    const positions: number[] = [];
-    for (let at = text.indexOf(oldStr); at !== -1; at = text.indexOf(oldStr, at + oldStr.length)) positions.push(at);
+    if (oldStr === newStr) {
+      return fail(
+        `Invalid \`new_str\` parameter: ${newStr}. No replacement was performed. \`new_str\` and \`old_str\` must be different.`,
+      );
+    }
+    let search = oldStr;
+    let positions = occurrences(text, search);
+    // As the reference: an old_str found nowhere is tried again without its surrounding whitespace (new_str is kept
+    // as it is: its whitespace is what the caller asked to write).
+    if (positions.length === 0 && oldStr.trim() !== '') {
+      search = oldStr.trim();
+      positions = occurrences(text, search);
+    }
     if (positions.length === 0) {
-      return fail(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${target.path}.`);
+      return fail(`No replacement was performed, old_str \`${search}\` did not appear verbatim in ${target.path}.`);
     }
     if (positions.length > 1) {
-      const lines = positions.map((at) => lineOf(text, at));
+      const lines = [...new Set(positions.map((at) => lineOf(text, at)))];
       return fail(
-        `No replacement was performed. Found ${positions.length} occurrences of old_str \`${oldStr}\` in ${target.path}, ` +
-          `in lines [${lines.join(', ')}]. Please ensure it is unique, e.g. by including more surrounding lines.`,
+        `No replacement was performed. Multiple occurrences of old_str \`${search}\` in lines [${lines.join(', ')}]. ` +
+          'Please ensure it is unique.',
       );
     }
     const at = positions[0]!;
-    const updated = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
+    const updated = text.slice(0, at) + newStr + text.slice(at + search.length);
     await replaceFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
-    const startLine = lineOf(updated, at);
-    const endLine = startLine + newStr.split('\n').length - 1;
-    return ok(snippet(target.path, splitLines(updated), startLine, endLine), {
-      old_content: text,
-      new_content: updated,
-    });
+    const replacementLine = lineOf(updated, at);
+    const newlines = newStr.split('\n').length - 1;
+    const range = {
+      firstLine: replacementLine - snippetContext + 1,
+      lastLine: replacementLine + snippetContext + newlines,
+    };
+    return ok(
+      editedMessage(
+        target.path,
+        `a snippet of ${target.path}`,
+        splitLines(updated),
+        range,
+        'Review the changes and make sure they are as expected. Edit the file again if necessary.',
+      ),
+      { old_content: text, new_content: updated },
+    );
   });
 }
 
@@ -258,10 +310,21 @@ export function insertIntoFile(target: EditorTarget, insertLine: number, newStr:
     const trailing = text === '' || text.endsWith('\n') ? '\n' : '';
     const updated = updatedLines.join('\n') + trailing;
     await replaceFileAtomically(dir, name, updated, { exclusive: false, shown: target.requested });
-    return ok(snippet(target.path, updatedLines, insertLine + 1, insertLine + inserted.length), {
-      old_content: text,
-      new_content: updated,
-    });
+    const range = {
+      firstLine: insertLine - snippetContext + 1,
+      lastLine: insertLine + snippetContext + inserted.length,
+    };
+    return ok(
+      editedMessage(
+        target.path,
+        'a snippet of the edited file',
+        updatedLines,
+        range,
+        'Review the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). ' +
+          'Edit the file again if necessary.',
+      ),
+      { old_content: text, new_content: updated },
+    );
   });
 }
 
