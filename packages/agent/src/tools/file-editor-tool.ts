@@ -191,6 +191,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
           realRoot: resolved.realRoot,
           requested: action.path,
           maxFileBytes,
+          secretValues: context.secretValues,
         };
         try {
           if (action.command === 'str_replace' || action.command === 'insert') {

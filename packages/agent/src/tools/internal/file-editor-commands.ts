@@ -9,6 +9,7 @@ import {
   type VerifiedDirectory,
   WorkspacePathError,
 } from '../../paths/index.js';
+import { maskSecrets } from '../secrets.js';
 import { truncateMiddle } from './output-buffer.js';
 
 /** What a command returns: the text and the reference's FileEditorObservation fields. */
@@ -28,6 +29,17 @@ export interface EditorTarget {
   requested: string;
   /** Files longer than this are refused (the editor holds a file in memory). */
   maxFileBytes: number;
+  /** The conversation's secret values (`ToolContext.secretValues`): hidden before a long view is cut. */
+  secretValues?: readonly string[] | undefined;
+}
+
+/**
+ * A view as shown: masked, then cut in the middle when longer than `maxChars`. The conversation masks every
+ * observation again, but a secret the cut splits would leave pieces no whole-value match finds.
+ */
+function shownView(text: string, target: EditorTarget, maxChars: number): string {
+  const secrets = target.secretValues ?? [];
+  return truncateMiddle(secrets.length === 0 ? text : maskSecrets(text, secrets), maxChars);
 }
 
 /** Lines shown after an edit (the reference's SNIPPET_CONTEXT_WINDOW; one fewer is shown before it). */
@@ -166,7 +178,7 @@ async function viewDirectory(target: EditorTarget, viewRange: readonly number[] 
     if (hiddenAtTop > 0) {
       text += `\n\n${hiddenAtTop} hidden files/directories in this directory are excluded. You can use 'ls -la ${target.path}' to see them.`;
     }
-    return ok(truncateMiddle(text, maxChars));
+    return ok(shownView(text, target, maxChars));
   } finally {
     await dir.close();
   }
@@ -213,7 +225,9 @@ export async function viewPath(
       last = end === -1 ? lines.length : Math.min(end, lines.length);
     }
     const body = numbered(lines.slice(first - 1, last), first);
-    return ok(truncateMiddle(`${note}Here's the result of running \`cat -n\` on ${target.path}:\n${body}\n`, maxChars));
+    return ok(
+      shownView(`${note}Here's the result of running \`cat -n\` on ${target.path}:\n${body}\n`, target, maxChars),
+    );
   });
 }
 

@@ -55,3 +55,32 @@ describe('hiding the pieces of a value at a cut', () => {
     expect(hideValueEndAtStart('', values, '#')).toBe('');
   });
 });
+
+describe('a secret in a long file the file editor views', () => {
+  it('is hidden before the view is cut, so no piece of it is left at the cut', async () => {
+    const { createFileEditorTool } = await import('./file-editor-tool.js');
+    const { writeFile } = await import('node:fs/promises');
+    const editor = createFileEditorTool({ maxOutputChars: 400 });
+    // The view's middle falls inside the secret on line 4 (each line is 60 characters plus its number).
+    const lines = ['x'.repeat(60), 'y'.repeat(60), 'z'.repeat(60), `TOKEN=${SECRET}`, 'w'.repeat(60), 'v'.repeat(60)];
+    await writeFile(join(workspace, 'config.env'), `${lines.join('\n')}\n`);
+    const view = async (secretValues: readonly string[]) => {
+      const observation = await editor.execute(
+        { command: 'view', path: join(workspace, 'config.env'), kind: 'FileEditorAction' },
+        { workspace, secretValues },
+      );
+      return observation.content.map((part) => ('text' in part ? part.text : '')).join('');
+    };
+    // Without the secret known, the cut does fall inside it (the test's layout is right).
+    const unmasked = await view([]);
+    expect(unmasked).toContain('<response clipped');
+    expect(unmasked).toContain(SECRET.slice(-8));
+    expect(unmasked).not.toContain(SECRET);
+
+    const shown = await view([SECRET]);
+    expect(shown).toContain('<response clipped');
+    expect(shown).toContain('<secret-hidden>');
+    expect(shown).not.toContain(SECRET.slice(0, 4));
+    expect(shown).not.toContain(SECRET.slice(-4));
+  });
+});
