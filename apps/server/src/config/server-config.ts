@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { startConversationRequestSchema } from '../api/request-schemas.js';
+import { normalizeOrigin, parseAuthority } from '../security/host-origin.js';
 
 /** S3 (or S3-compatible) storage for conversations instead of the local data directory. */
 export const s3ConfigSchema = z.object({
@@ -100,9 +101,29 @@ export const serverConfigSchema = z.object({
    * `Host` values accepted besides the defaults (`localhost`, `127.0.0.1`, `[::1]` and the bind address, with
    * the server's port): `name` (any port) or `name:port`, e.g. the name of a reverse proxy. `*` accepts any Host.
    */
-  allowedHosts: z.array(z.string().min(1)).default([]),
+  allowedHosts: z
+    .array(
+      z
+        .string()
+        .min(1)
+        // `*.example` would match only a Host spelled with a literal `*`: refused rather than taken as a pattern.
+        .refine((entry) => entry === '*' || (!entry.includes('*') && parseAuthority(entry.trim()) !== undefined), {
+          message:
+            'not a host: expected `name` or `name:port` (e.g. `proxy.example:8443`), without scheme, path or pattern',
+        }),
+    )
+    .default([]),
   /** Cross-origin `Origin`s accepted (same-origin requests always are), e.g. `https://app.example`. `*` accepts any. */
-  allowedOrigins: z.array(z.string().min(1)).default([]),
+  allowedOrigins: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine((entry) => entry === '*' || normalizeOrigin(entry.trim()) !== undefined, {
+          message: 'not an origin: expected `http(s)://name[:port]` (e.g. `https://app.example`), without path',
+        }),
+    )
+    .default([]),
   /** Accept `agent.x_offline_script` (scripted agents that run any command without a model): test servers only. */
   allowScriptedAgents: z.boolean().default(false),
   /**

@@ -43,7 +43,8 @@ function hostLines(rawHeaders: readonly string[] | undefined): number {
   return count;
 }
 
-const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
+/** The unspecified addresses in canonical form: `0`, `0:0:0:0:0:0:0:0`, `::0`... bind every interface too. */
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '[::]']);
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 interface HostPort {
@@ -75,14 +76,14 @@ function bracketed(host: string): string {
 /** The host names the server answers to by default: loopback names, the bind address or, for a wildcard bind, the machine's. */
 export function defaultHostNames(bindHost: string): string[] {
   const names = new Set(LOOPBACK_NAMES);
-  if (WILDCARD_BINDS.has(bindHost)) {
+  const parsed = parseAuthority(bracketed(bindHost));
+  if (bindHost === '' || (parsed !== undefined && WILDCARD_ADDRESSES.has(parsed.name))) {
     names.add(machineName().toLowerCase());
     for (const addresses of Object.values(networkInterfaces())) {
       for (const address of addresses ?? []) names.add(bracketed(address.address.toLowerCase().replace(/%.*$/, '')));
     }
-  } else {
-    const parsed = parseAuthority(bracketed(bindHost));
-    if (parsed !== undefined) names.add(parsed.name);
+  } else if (parsed !== undefined) {
+    names.add(parsed.name);
   }
   return [...names];
 }
@@ -171,16 +172,27 @@ export function createHostOriginCheck(
     if (anyOrigin) return undefined;
     const normalized = normalizeOrigin(origin);
     if (normalized !== undefined && extraOrigins.has(normalized)) return undefined;
-    const originHost = normalized === undefined ? undefined : parseAuthority(new URL(normalized).host);
-    // Same-origin: the page's host (default ports omitted by URL) is the one the request was sent to.
-    const sameOrigin =
-      originHost !== undefined && host !== undefined && originHost.name === host.name && originHost.port === host.port;
-    if (sameOrigin) return undefined;
+    if (normalized !== undefined && host !== undefined && sameOrigin(normalized, host)) return undefined;
     return refusal(
       'origin_not_allowed',
       `Forbidden: cross-origin request from Origin ${shown(origin)} refused (allow it with --allowed-origin)`,
     );
   };
+}
+
+const SCHEME_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * Whether a page of `origin` (canonical, from `normalizeOrigin`) sent the request to its own host: same name, same
+ * port. The port a `Host` without one stands for is the default of the page's scheme (a TLS proxy in front may have
+ * taken `https`), so `Host: app.example` and `Host: app.example:443` are both the page `https://app.example`.
+ */
+function sameOrigin(origin: string, host: HostPort): boolean {
+  const url = new URL(origin);
+  const originHost = parseAuthority(url.host);
+  if (originHost === undefined || originHost.name !== host.name) return false;
+  const defaultPort = SCHEME_PORTS[url.protocol];
+  return (originHost.port || defaultPort) === (host.port || defaultPort);
 }
 
 /**

@@ -52,6 +52,26 @@ describe('A2A messages applied, driven by @a2a-js/sdk', () => {
     expect(userTurns(next)).toEqual(['First', 'Second']);
   });
 
+  it('takes an empty taskId and contextId on the wire as none given: a new task', async () => {
+    const { server } = fixture;
+    server.llm.push(finishReply('fresh'));
+    const response = await fetch(`${server.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: { messageId: randomUUID(), taskId: '', contextId: '', role: 'ROLE_USER', parts: [{ text: 'Hi' }] },
+        },
+      }),
+    });
+    const reply = (await response.json()) as { result?: { task?: { id: string; status: { state: string } } } };
+    expect(reply.result?.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(reply.result?.task?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
   it('continues a context on a server with no default agent, the create body given only once', async () => {
     const { server } = fixture;
     const bare = await startTestServer({ llm: server.llm });
@@ -134,7 +154,10 @@ describe('A2A messages applied, driven by @a2a-js/sdk', () => {
     const requests = server.llm.requests.length;
     const stream = client.sendMessageStream(send(userMessage([textPart('Second')], { taskId: task.id })));
     const first = await stream.next();
-    expect(first.value?.payload?.$case).toBe('task');
+    const opening = first.value?.payload as { $case: 'task'; value: Task } | undefined;
+    expect(opening?.$case).toBe('task');
+    // The task the stream opens with already holds the turn that continued it.
+    expect(userTurns(opening!.value)).toEqual(['First', 'Second']);
     await server.llm.waitForRequests(requests + 1);
     open();
     const rest = await collect({ [Symbol.asyncIterator]: () => stream });

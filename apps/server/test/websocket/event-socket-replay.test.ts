@@ -200,4 +200,21 @@ describe('event sockets: client frames', () => {
     });
     client.ws.close();
   });
+
+  it('reports an error without a name by its class, never with an empty code', async () => {
+    class NamelessFailure extends Error {
+      override name = '';
+    }
+    conversation.failWith(new NamelessFailure('no name given'));
+    const client = connectRecording(`${server.wsUrl}/sockets/events/c1`);
+    await client.waitFor((frames) => frames.length === 1);
+    client.send({ role: 'user', content: 'hi' });
+    await client.waitFor((frames) => frames.length === 2);
+    expect(client.frames[1]).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'NamelessFailure',
+      detail: 'no name given',
+    });
+    client.ws.close();
+  });
 });

@@ -88,12 +88,12 @@ async function continueWith(
   const open = await conversation.open();
   const waiting = open.state.execution_status === 'waiting_for_confirmation';
   const confirmation = message.metadata?.confirmation;
-  // An answer to a confirmation is a decision: only a decider's (`approvalDeciders`) is taken.
-  if (waiting) assertMayDecide();
+  // An answer to a confirmation is a decision: only a decider's (`approvalDeciders`) is taken, recorded as theirs.
+  const principal = waiting ? assertMayDecide() : undefined;
   if (waiting && confirmation?.approved !== true) {
     // An empty reason says nothing: the answer's text (or the default) is the reason then, not a blank one.
     const reason = confirmation?.reason || (text === '' ? 'The user declined the action' : text);
-    await open.rejectPendingActions(reason);
+    await open.rejectPendingActions(reason, principal === undefined ? {} : { principal });
   } else if (!waiting && text === '') {
     throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
   }

@@ -216,4 +216,48 @@ describe('TaskProjection', () => {
       },
     ]);
   });
+
+  it('names only the calls still waiting when asking for confirmation, not those that already ran', () => {
+    const task = projectTask('t', [
+      userMessage('u1', 'tidy'),
+      status('s1', 'running'),
+      action('a1', 'terminal', '{"command":"ls"}'),
+      observation('o1', 'a1', 'a b'),
+      action('a2', 'terminal', '{"command":"rm a"}'),
+      status('s2', 'waiting_for_confirmation'),
+    ]).task();
+    const part = task.status.message?.parts[0] as { text: string };
+    expect(part.text).toContain('terminal {"command":"rm a"}');
+    expect(part.text).not.toContain('"ls"');
+  });
+
+  it('does not give an earlier run’s error as the reason a later run ended', () => {
+    const error = parseEvent({
+      ...base,
+      id: 'e1',
+      source: 'environment',
+      code: 'LLMError',
+      detail: 'the model is down',
+      kind: 'ConversationErrorEvent',
+    });
+    const first = [userMessage('u1', 'x'), status('s1', 'running'), status('s2', 'error'), error];
+    const again = [...first, userMessage('u2', 'try again'), status('s3', 'running'), status('s4', 'stuck')];
+    expect(projectTask('t', again).task().status.message?.parts).toEqual([
+      { text: "The conversation ended with status 'stuck'" },
+    ]);
+  });
+});
+
+describe('the task status timestamp', () => {
+  const at = (timestamp: string, id: string): AnyEvent => ({ ...status(id, 'running'), timestamp }) as AnyEvent;
+
+  it('is the latest event’s time in UTC with milliseconds, and an unreadable time keeps the previous one', () => {
+    const projection = projectTask('t', [at('2026-03-04T05:06:07.123456+02:00', 's1')]);
+    expect(projection.task().status.timestamp).toBe('2026-03-04T03:06:07.123Z');
+    projection.apply(at('2026-03-04T05:06:08Z', 's2'), 1);
+    expect(projection.task().status.timestamp).toBe('2026-03-04T05:06:08.000Z');
+    projection.apply(at('yesterday', 's3'), 2);
+    expect(projection.task().status.timestamp).toBe('2026-03-04T05:06:08.000Z');
+    expect(projectTask('t', [at('', 's1')]).task().status).not.toHaveProperty('timestamp');
+  });
 });

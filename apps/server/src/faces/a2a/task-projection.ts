@@ -107,6 +107,8 @@ export class TaskProjection {
     this.#state = applyEvent(this.#state, event);
     const state = this.state;
     if (state === before) return items;
+    // A new run: why an earlier one failed is not why this one may.
+    if (state === 'TASK_STATE_WORKING') this.#lastError = undefined;
     const artifact = state === 'TASK_STATE_COMPLETED' ? this.#artifact() : undefined;
     if (artifact !== undefined) {
       items.push({
