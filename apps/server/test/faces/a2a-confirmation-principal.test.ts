@@ -1,4 +1,4 @@
-// Who refused a pending action through A2A, as the decision record and `/decisions` keep it: the caller's session
+// Who answered (refused or approved) a pending action through A2A, as the decision record and `/decisions` keep it: the caller's session
 // key principal, as the REST route, MCP and A2A's own cancel record it, never the anonymous default `user`.
 import { createHash } from 'node:crypto';
 import type { Task } from '@a2a-js/sdk';
@@ -62,5 +62,13 @@ describe('an A2A refusal of a pending action, driven by @a2a-js/sdk', () => {
     expect(decisions).toEqual([
       expect.objectContaining({ principal, decision: { kind: 'deny', reason: 'too risky' } }),
     ]);
+  });
+
+  it('records an approval (metadata.confirmation.approved) with the principal of the key, not as the run', async () => {
+    const decisions = await refusedWith((taskId) => ({
+      ...userMessage([textPart('')], { taskId }),
+      metadata: { confirmation: { approved: true } },
+    }));
+    expect(decisions).toEqual([expect.objectContaining({ principal, decision: { kind: 'approve' } })]);
   });
 });

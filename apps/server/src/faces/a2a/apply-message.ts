@@ -94,6 +94,11 @@ async function continueWith(
     // An empty reason says nothing: the answer's text (or the default) is the reason then, not a blank one.
     const reason = confirmation?.reason || (text === '' ? 'The user declined the action' : text);
     await open.rejectPendingActions(reason, principal === undefined ? {} : { principal });
+  } else if (waiting && principal !== undefined) {
+    // An explicit approval is the answerer's decision, recorded as theirs before the run executes the actions.
+    const pending = await open.pendingActions();
+    const approvals = pending.map((action) => ({ action_id: action.id, decision: { kind: 'approve' as const } }));
+    await open.decide(approvals, { principal });
   } else if (!waiting && text === '') {
     throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
   }

@@ -46,9 +46,12 @@ export async function applyRunInput(
   const context = runContextContent(input.context);
   const results = await frontendResultsOf(fresh, open, offered);
   let refusal: { approved: boolean; reason?: string } | undefined;
+  let decidedBy: string | undefined;
+  const approved: string[] = [];
   if (input.resume !== undefined && input.resume.length > 0) {
-    // Answers to interrupts decide on pending actions: a decider's only (`approvalDeciders`), before anything is recorded.
-    assertMayDecide();
+    // Answers to interrupts decide on pending actions: a decider's only (`approvalDeciders`), before anything is
+    // recorded, and recorded as that caller's.
+    decidedBy = assertMayDecide();
     const actions = await open.pendingActions();
     const pending = new Set(actions.filter((action) => !isFrontendCall(action)).map((action) => action.id));
     // A frontend call raised as an interrupt beside a confirmation is answered by its tool message (checked above):
@@ -63,6 +66,7 @@ export async function applyRunInput(
       }
       const decision = confirmationDecision(entry);
       if (!decision.approved) refusal ??= decision;
+      else approved.push(entry.interruptId);
     }
   }
   const contents = fresh
@@ -84,7 +88,14 @@ export async function applyRunInput(
     act = true;
   }
   clientTools.set(conversation.id, offered);
-  if (refusal !== undefined) await open.rejectPendingActions(refusal.reason);
+  if (refusal !== undefined) {
+    await open.rejectPendingActions(refusal.reason, decidedBy === undefined ? {} : { principal: decidedBy });
+  } else if (approved.length > 0 && decidedBy !== undefined) {
+    // An explicit approval is the answerer's decision, recorded as theirs; the run then executes the actions (those
+    // the input did not answer it approves as a run does, principal `run`).
+    const approvals = approved.map((id) => ({ action_id: id, decision: { kind: 'approve' as const } }));
+    await open.decide(approvals, { principal: decidedBy });
+  }
   if (stateDelta !== undefined) await open.session.update(stateDelta);
   const sharesState = typeof input.state === 'object' && input.state !== null && Object.keys(input.state).length > 0;
   const extendedContent = [
