@@ -90,7 +90,9 @@ describe('the agent a create body describes', () => {
     [true, true],
     [false, false],
   ])('with caching_prompt %s marks the Anthropic prompt for caching: %s', async (cachingPrompt, marked) => {
-    const wire = await startAnthropicServer([{ content: 'Done.' }], { apiKey: 'provider-key' });
+    const wire = await startAnthropicServer([{ toolCalls: [{ name: 'finish', arguments: { message: 'Done.' } }] }], {
+      apiKey: 'provider-key',
+    });
     wires.push(wire);
     const id = await createConversation(server, {
       agent: {
