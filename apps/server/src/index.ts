@@ -14,6 +14,7 @@ export {
   s3ConfigSchema,
   serverConfigSchema,
 } from './config/server-config.js';
+export { ServerConfigError } from './config/server-config-error.js';
 export { ConversationManager, type ConversationManagerOptions } from './conversations/conversation-manager.js';
 export { ConversationBusyError } from './conversations/errors/conversation-busy-error.js';
 export { ConversationDamagedError } from './conversations/errors/conversation-damaged-error.js';

@@ -17,6 +17,11 @@ function locations(json: unknown): unknown[][] {
   return (json as Detail).detail.map((entry) => entry.loc);
 }
 
+/** A handoff target that can run (its model served by the scripted server), with `extra`. */
+function helperAgent(extra: Record<string, unknown>): Record<string, unknown> {
+  return { llm: { model: 'gpt-test', base_url: server.llm.baseURL, api_key: 'k' }, tools: [], ...extra };
+}
+
 function withAgent(extra: Record<string, unknown>): Record<string, unknown> {
   const request = createRequest(server.llm);
   Object.assign(request.agent as Record<string, unknown>, extra);
@@ -45,16 +50,35 @@ describe('where a 422 says the problem is', () => {
       [withAgent({ mcp_config: { mcpServers: { a: { command: '' } } } }), ['body', 'agent', 'mcp_config']],
       [withAgent({ agent_context: { system_message_suffix: 5 } }), ['body', 'agent', 'agent_context']],
       [
+        { ...createRequest(server.llm), agents: { helper: helperAgent({ condenser: { kind: 'Nope' } }) } },
+        ['body', 'agents', 'helper', 'condenser'],
+      ],
+      [
         {
           ...createRequest(server.llm),
-          agents: { helper: { llm: { model: 'gpt-test' }, tools: [], condenser: { kind: 'Nope' } } },
+          agents: { helper: helperAgent({ mcp_config: { mcpServers: { a: { command: '' } } } }) },
         },
-        ['body', 'agents', 'helper'],
+        ['body', 'agents', 'helper', 'mcp_config'],
       ],
     ];
     for (const [body, loc] of cases) {
       const { status, json } = await server.call('POST', '/api/conversations', body);
       expect({ status, loc: status === 422 ? locations(json) : json }).toEqual({ status: 422, loc: [loc] });
+    }
+  });
+
+  it("a named agent's problem is named under agents.<name>, not as the main agent's", async () => {
+    for (const [extra, field] of [
+      [{ condenser: { kind: 'Nope' } }, 'agents.helper.condenser'],
+      [{ mcp_config: { mcpServers: { a: { command: '' } } } }, 'agents.helper.mcp_config'],
+    ] as const) {
+      const { status, json } = await server.call('POST', '/api/conversations', {
+        ...createRequest(server.llm),
+        agents: { helper: helperAgent(extra) },
+      });
+      const message = status === 422 ? (json as Detail).detail[0]!.msg : JSON.stringify(json);
+      expect({ field, status, named: message.includes(field) }).toEqual({ field, status: 422, named: true });
+      expect(message).not.toMatch(/(^|[^s])agent\.(condenser|mcp_config)/);
     }
   });
 

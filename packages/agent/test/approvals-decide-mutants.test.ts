@@ -107,4 +107,20 @@ describe('one action named twice in one request', () => {
     expect((await conversation.run()).status).toBe('finished');
     expect(await effects()).toEqual(['asked']);
   });
+
+  it.each([
+    ['an entry with no decision', { action_id: 'not-an-action' }],
+    ['an empty entry', null],
+  ])('with edited arguments followed by %s: refused as no decision, nothing recorded', async (_what, malformed) => {
+    const { conversation, events, action } = await waitingForDecision();
+    const attempt = conversation.decide(
+      [{ action_id: action.id, decision: { kind: 'approve', arguments: { label: 'edited' } } }, malformed as never],
+      { principal: 'alice' },
+    );
+    await expect(attempt).rejects.toBeInstanceOf(InvalidDecisionError);
+    await expect(attempt).rejects.toThrow(/not a decision: /);
+    expect(await conversation.store.exists(decisionRecordPath(conversation.directory, action.id))).toBe(false);
+    expect(answersTo(events, action.id)).toEqual([]);
+    expect((await conversation.pendingActions()).map((pending) => pending.id)).toEqual([action.id]);
+  });
 });

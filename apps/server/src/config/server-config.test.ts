@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { resolveServerConfig } from './server-config.js';
+import { ServerConfigError } from './server-config-error.js';
 
 describe('replica settings', () => {
   it('defaults the lease ttl and the recovery interval, and leaves interruptedActions to the run (report)', () => {
@@ -37,8 +38,9 @@ describe('replica settings', () => {
         return error;
       }
     })();
-    expect(unknown).toBeInstanceOf(ZodError);
-    expect((unknown as ZodError).issues[0]?.path).toEqual(['interruptedActions']);
+    expect(unknown).toBeInstanceOf(ServerConfigError);
+    expect(unknown).toMatchObject({ setting: 'interruptedActions', variable: 'X_SERVER_INTERRUPTED_ACTIONS' });
+    expect((unknown as ServerConfigError).cause).toBeInstanceOf(ZodError);
     expect(() => resolveServerConfig({}, { leaseTtlMs: 10 })).toThrow(/leaseTtlMs/);
   });
 });
@@ -73,7 +75,9 @@ describe('mcpConversation', () => {
         /^X_SERVER_MCP_CONVERSATION: cannot read /,
       );
       await writeFile(bad, JSON.stringify({ agent: 'no' }));
-      expect(() => resolveServerConfig({ X_SERVER_MCP_CONVERSATION: bad })).toThrow(ZodError);
+      expect(() => resolveServerConfig({ X_SERVER_MCP_CONVERSATION: bad })).toThrow(
+        /^mcpConversation\.agent(\.llm)? \(X_SERVER_MCP_CONVERSATION\): /,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { startConversationRequestSchema } from '../api/request-schemas.js';
 import { normalizeOrigin, parseAuthority } from '../security/host-origin.js';
+import { describeSetting, flagFromEnv, integerFromEnv, jsonFileFromEnv, listFromEnv } from './environment-values.js';
+import { ServerConfigError } from './server-config-error.js';
 
 /** S3 (or S3-compatible) storage for conversations instead of the local data directory. */
 export const s3ConfigSchema = z.object({
@@ -188,121 +189,117 @@ function keysFromEnv(env: NodeJS.ProcessEnv): string[] {
 
 function s3FromEnv(env: NodeJS.ProcessEnv): ServerConfigInput['s3'] {
   if (!env.X_SERVER_S3_BUCKET) return undefined;
+  const forcePathStyle = flagFromEnv(
+    's3.forcePathStyle',
+    'X_SERVER_S3_FORCE_PATH_STYLE',
+    env.X_SERVER_S3_FORCE_PATH_STYLE,
+  );
   return {
     bucket: env.X_SERVER_S3_BUCKET,
     ...(env.X_SERVER_S3_PREFIX === undefined ? {} : { prefix: env.X_SERVER_S3_PREFIX }),
     ...(env.X_SERVER_S3_REGION === undefined ? {} : { region: env.X_SERVER_S3_REGION }),
     ...(env.X_SERVER_S3_ENDPOINT === undefined ? {} : { endpoint: env.X_SERVER_S3_ENDPOINT }),
-    ...(env.X_SERVER_S3_FORCE_PATH_STYLE === undefined
-      ? {}
-      : { forcePathStyle: env.X_SERVER_S3_FORCE_PATH_STYLE === 'true' || env.X_SERVER_S3_FORCE_PATH_STYLE === '1' }),
+    ...(forcePathStyle === undefined ? {} : { forcePathStyle }),
   };
 }
 
-function listFromEnv(value: string | undefined): string[] | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  return value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-}
+type Setting = keyof ServerConfigInput;
 
-/**
- * A configuration value from a JSON file named by an environment variable (validated with the rest of the
- * configuration): `X_SERVER_OPENAI_MODELS` (`{ "<model id>": <StartConversationRequest>, ... }`) and
- * `X_SERVER_MCP_CONVERSATION` (a `StartConversationRequest`). Throws naming the variable and the file when it
- * cannot be read or is not JSON.
- */
-function jsonFileFromEnv(variable: string, path: string | undefined): unknown {
-  if (path === undefined || path === '') return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`${variable}: cannot read ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new Error(`${variable}: ${path} is not JSON: ${(error as Error).message}`);
-  }
-}
+/** Settings an environment variable sets as written (the schema checks the value). */
+const TEXT_VARIABLES = {
+  host: 'X_SERVER_HOST',
+  dataDir: 'X_SERVER_DATA_DIR',
+  workspaceRoot: 'X_SERVER_WORKSPACE_ROOT',
+  databaseUrl: 'X_SERVER_DATABASE_URL',
+  eventLogLayout: 'X_SERVER_EVENT_LOG_LAYOUT',
+  interruptedActions: 'X_SERVER_INTERRUPTED_ACTIONS',
+  openaiApiKey: 'OPENAI_API_KEY',
+  logLevel: 'X_SERVER_LOG_LEVEL',
+  a2aSigningKey: 'X_SERVER_A2A_SIGNING_KEY',
+  signingKey: 'X_SERVER_SIGNING_KEY',
+} as const satisfies Partial<Record<Setting, string>>;
 
-function portFromEnv(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  return Number(value);
+/** Settings an environment variable sets as a whole number. */
+const INTEGER_VARIABLES = {
+  port: 'X_SERVER_PORT',
+  uploadLimit: 'X_SERVER_UPLOAD_LIMIT',
+  leaseTtlMs: 'X_SERVER_LEASE_TTL_MS',
+  recoveryIntervalMs: 'X_SERVER_RECOVERY_INTERVAL_MS',
+  idleReleaseMs: 'X_SERVER_IDLE_RELEASE_MS',
+  maxOpenConversations: 'X_SERVER_MAX_OPEN_CONVERSATIONS',
+  bodyLimit: 'X_SERVER_BODY_LIMIT',
+  mcpMaxSessions: 'X_SERVER_MCP_MAX_SESSIONS',
+} as const satisfies Partial<Record<Setting, string>>;
+
+/** Settings an environment variable names the JSON file of. */
+const JSON_FILE_VARIABLES = {
+  mcpConversation: 'X_SERVER_MCP_CONVERSATION',
+  openaiModels: 'X_SERVER_OPENAI_MODELS',
+} as const satisfies Partial<Record<Setting, string>>;
+
+/** The settings the environment gives, and the variable each came from (named when the value is refused). */
+function configFromEnv(env: NodeJS.ProcessEnv): {
+  values: Partial<Record<Setting, unknown>>;
+  variables: Partial<Record<Setting, string>>;
+} {
+  const values: Partial<Record<Setting, unknown>> = {};
+  const variables: Partial<Record<Setting, string>> = {};
+  const set = (setting: Setting, variable: string, value: unknown): void => {
+    if (value === undefined) return;
+    values[setting] = value;
+    variables[setting] = variable;
+  };
+  for (const [setting, variable] of Object.entries(TEXT_VARIABLES)) {
+    set(setting as Setting, variable, env[variable] || undefined);
+  }
+  for (const [setting, variable] of Object.entries(INTEGER_VARIABLES)) {
+    set(setting as Setting, variable, integerFromEnv(setting, variable, env[variable]));
+  }
+  for (const [setting, variable] of Object.entries(JSON_FILE_VARIABLES)) {
+    set(setting as Setting, variable, jsonFileFromEnv(setting, variable, env[variable]));
+  }
+  set('s3', 'X_SERVER_S3_BUCKET', s3FromEnv(env));
+  set('apiKeys', 'SESSION_API_KEY', keysFromEnv(env));
+  set(
+    'secretKey',
+    env.X_SECRET_KEY ? 'X_SECRET_KEY' : 'OH_SECRET_KEY',
+    env.X_SECRET_KEY || env.OH_SECRET_KEY || undefined,
+  );
+  set('allowedHosts', 'X_SERVER_ALLOWED_HOSTS', listFromEnv(env.X_SERVER_ALLOWED_HOSTS));
+  set('allowedOrigins', 'X_SERVER_ALLOWED_ORIGINS', listFromEnv(env.X_SERVER_ALLOWED_ORIGINS));
+  set(
+    'unsandboxed',
+    'X_SERVER_UNSANDBOXED',
+    flagFromEnv('unsandboxed', 'X_SERVER_UNSANDBOXED', env.X_SERVER_UNSANDBOXED),
+  );
+  return { values, variables };
 }
 
 /**
  * The effective configuration: `overrides` (CLI flags, programmatic options) win over the environment,
- * which wins over the defaults. Throws a `ZodError` naming the bad field.
+ * which wins over the defaults. Throws `ServerConfigError` naming the setting that is wrong (and the environment
+ * variable it came from, when it came from one), with the schema's `ZodError` as its cause.
  */
 export function resolveServerConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<ServerConfigInput> = {},
 ): ServerConfig {
-  const fromEnv: Partial<ServerConfigInput> = {
-    ...(env.X_SERVER_HOST ? { host: env.X_SERVER_HOST } : {}),
-    ...(portFromEnv(env.X_SERVER_PORT) === undefined ? {} : { port: portFromEnv(env.X_SERVER_PORT) }),
-    ...(env.X_SERVER_DATA_DIR ? { dataDir: env.X_SERVER_DATA_DIR } : {}),
-    ...(env.X_SERVER_WORKSPACE_ROOT ? { workspaceRoot: env.X_SERVER_WORKSPACE_ROOT } : {}),
-    ...(portFromEnv(env.X_SERVER_UPLOAD_LIMIT) === undefined
-      ? {}
-      : { uploadLimit: portFromEnv(env.X_SERVER_UPLOAD_LIMIT) }),
-    ...(s3FromEnv(env) === undefined ? {} : { s3: s3FromEnv(env) }),
-    ...(env.X_SERVER_DATABASE_URL ? { databaseUrl: env.X_SERVER_DATABASE_URL } : {}),
-    ...(env.X_SERVER_EVENT_LOG_LAYOUT
-      ? { eventLogLayout: env.X_SERVER_EVENT_LOG_LAYOUT as ServerConfig['eventLogLayout'] }
-      : {}),
-    ...(env.X_SERVER_INTERRUPTED_ACTIONS
-      ? { interruptedActions: env.X_SERVER_INTERRUPTED_ACTIONS as ServerConfig['interruptedActions'] }
-      : {}),
-    ...(portFromEnv(env.X_SERVER_LEASE_TTL_MS) === undefined
-      ? {}
-      : { leaseTtlMs: portFromEnv(env.X_SERVER_LEASE_TTL_MS) }),
-    ...(portFromEnv(env.X_SERVER_RECOVERY_INTERVAL_MS) === undefined
-      ? {}
-      : { recoveryIntervalMs: portFromEnv(env.X_SERVER_RECOVERY_INTERVAL_MS) }),
-    ...(portFromEnv(env.X_SERVER_IDLE_RELEASE_MS) === undefined
-      ? {}
-      : { idleReleaseMs: portFromEnv(env.X_SERVER_IDLE_RELEASE_MS) }),
-    ...(portFromEnv(env.X_SERVER_MAX_OPEN_CONVERSATIONS) === undefined
-      ? {}
-      : { maxOpenConversations: portFromEnv(env.X_SERVER_MAX_OPEN_CONVERSATIONS) }),
-    apiKeys: keysFromEnv(env),
-    ...(env.X_SECRET_KEY || env.OH_SECRET_KEY ? { secretKey: env.X_SECRET_KEY || env.OH_SECRET_KEY } : {}),
-    ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
-    ...(portFromEnv(env.X_SERVER_BODY_LIMIT) === undefined ? {} : { bodyLimit: portFromEnv(env.X_SERVER_BODY_LIMIT) }),
-    ...(env.X_SERVER_LOG_LEVEL ? { logLevel: env.X_SERVER_LOG_LEVEL as ServerConfig['logLevel'] } : {}),
-    ...(listFromEnv(env.X_SERVER_ALLOWED_HOSTS) === undefined
-      ? {}
-      : { allowedHosts: listFromEnv(env.X_SERVER_ALLOWED_HOSTS) }),
-    ...(env.X_SERVER_MCP_CONVERSATION
-      ? {
-          mcpConversation: jsonFileFromEnv(
-            'X_SERVER_MCP_CONVERSATION',
-            env.X_SERVER_MCP_CONVERSATION,
-          ) as ServerConfigInput['mcpConversation'],
-        }
-      : {}),
-    ...(portFromEnv(env.X_SERVER_MCP_MAX_SESSIONS) === undefined
-      ? {}
-      : { mcpMaxSessions: portFromEnv(env.X_SERVER_MCP_MAX_SESSIONS) }),
-    ...(env.X_SERVER_OPENAI_MODELS
-      ? {
-          openaiModels: jsonFileFromEnv(
-            'X_SERVER_OPENAI_MODELS',
-            env.X_SERVER_OPENAI_MODELS,
-          ) as ServerConfigInput['openaiModels'],
-        }
-      : {}),
-    ...(env.X_SERVER_A2A_SIGNING_KEY ? { a2aSigningKey: env.X_SERVER_A2A_SIGNING_KEY } : {}),
-    ...(env.X_SERVER_SIGNING_KEY ? { signingKey: env.X_SERVER_SIGNING_KEY } : {}),
-    ...(env.X_SERVER_UNSANDBOXED === '1' || env.X_SERVER_UNSANDBOXED === 'true' ? { unsandboxed: true } : {}),
-    ...(listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) === undefined
-      ? {}
-      : { allowedOrigins: listFromEnv(env.X_SERVER_ALLOWED_ORIGINS) }),
-  };
+  const fromEnv = configFromEnv(env);
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
-  return serverConfigSchema.parse({ ...fromEnv, ...defined });
+  const parsed = serverConfigSchema.safeParse({ ...fromEnv.values, ...defined });
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const setting = issue.path.length === 0 ? 'config' : issue.path.map(String).join('.');
+    const top = String(issue.path[0]) as Setting;
+    // A value the overrides gave hides the environment's: name the variable only when its value was used.
+    const variable = top in defined ? undefined : fromEnv.variables[top];
+    return { setting, variable, text: `${describeSetting(setting, variable)}: ${issue.message}` };
+  });
+  const first = problems[0] as (typeof problems)[number];
+  throw new ServerConfigError({
+    setting: first.setting,
+    variable: first.variable,
+    message: problems.map((problem) => problem.text).join('; '),
+    cause: parsed.error,
+  });
 }

@@ -12,16 +12,20 @@ import { InvalidRequestError } from './errors/invalid-request-error.js';
 
 const REDACTED = '**********';
 
-/** The MCP servers and skills of a start request (`agent.mcp_config`, `agent.agent_context`); 422 when malformed. */
+/**
+ * The MCP servers and skills of a start request (`agent.mcp_config`, `agent.agent_context`); 422 when malformed,
+ * naming them under `at` (where the agent is in the body).
+ */
 export function agentExtensions(
   request: AgentRequest,
   cipher: SecretCipher | undefined,
+  at: readonly string[] = ['agent'],
 ): { mcpConfig?: McpConfig; agentContext?: AgentContextOptions } {
   const result: { mcpConfig?: McpConfig; agentContext?: AgentContextOptions } = {};
   let field = 'mcp_config';
   try {
     if (request.mcp_config !== null && request.mcp_config !== undefined) {
-      const config = parseMcpConfig(request.mcp_config, 'agent.mcp_config');
+      const config = parseMcpConfig(request.mcp_config, [...at, 'mcp_config'].join('.'));
       result.mcpConfig = mapMcpSecrets(config, (value) =>
         cipher !== undefined && value.startsWith('gAAAAA') && cipher.isToken(value) ? cipher.decrypt(value) : value,
       );
@@ -32,7 +36,7 @@ export function agentExtensions(
     }
   } catch (error) {
     if (!AgentError.isInstance(error)) throw error;
-    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error, loc: ['body', 'agent', field] });
+    throw new InvalidRequestError(error.message, { statusCode: 422, cause: error, loc: ['body', ...at, field] });
   }
   return result;
 }

@@ -128,7 +128,10 @@ export function buildLLM(
       ...(usageId === undefined ? {} : { usageId }),
     });
   } catch (error) {
-    throw new InvalidRequestError(`${field}: ${(error as Error).message}`, { cause: error });
+    throw new InvalidRequestError(`${field}: ${(error as Error).message}`, {
+      cause: error,
+      loc: ['body', ...field.split('.')],
+    });
   }
 }
 
@@ -170,9 +173,17 @@ function buildTools(request: AgentRequest): Tool[] {
   return tools;
 }
 
-/** The Agent a start request (or the agent config stored in meta.json) describes. */
-export function buildAgent(request: AgentRequest, options: BuildAgentOptions): Agent {
-  const llm = buildLLM(request.llm, request.x_offline_script, options);
+/**
+ * The Agent a start request (or the agent config stored in meta.json) describes. `at` is where it is in the body
+ * (`['agent']`, or `['agents', name]` for a handoff target), named in every refusal.
+ */
+export function buildAgent(
+  request: AgentRequest,
+  options: BuildAgentOptions,
+  at: readonly string[] = ['agent'],
+): Agent {
+  const field = at.join('.');
+  const llm = buildLLM(request.llm, request.x_offline_script, options, `${field}.llm`);
   let condenser: ReturnType<typeof condenserFromJSON> | undefined;
   if (request.condenser !== null && request.condenser !== undefined) {
     try {
@@ -180,10 +191,10 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
       condenser = condenserFromJSON(request.condenser, { llm: withUsageId(llm, 'condenser') });
     } catch (error) {
       if (!AgentError.isInstance(error)) throw error;
-      throw new InvalidRequestError(`agent.condenser: ${error.message}`, {
+      throw new InvalidRequestError(`${field}.condenser: ${error.message}`, {
         statusCode: 422,
         cause: error,
-        loc: ['body', 'agent', 'condenser'],
+        loc: ['body', ...at, 'condenser'],
       });
     }
   }
@@ -192,7 +203,7 @@ export function buildAgent(request: AgentRequest, options: BuildAgentOptions): A
     tools: buildTools(request),
     ...(request.system_prompt ? { systemPrompt: request.system_prompt } : {}),
     ...(condenser === undefined ? {} : { condenser }),
-    ...agentExtensions(request, options.cipher),
+    ...agentExtensions(request, options.cipher, at),
     // The reference LLM's `stream` flag: token deltas are published live (StreamingDeltaEvent), never persisted.
     ...(request.llm.stream === true ? { stream: true } : {}),
   });
@@ -238,8 +249,12 @@ export function buildAgents(
   const agents: Record<string, Agent> = {};
   for (const [name, request] of Object.entries(requests)) {
     try {
-      agents[name] = buildAgent(request, options);
+      agents[name] = buildAgent(request, options, ['agents', name]);
     } catch (error) {
+      // Already named where it is (agents.<name>.llm, .condenser, …): refused as any handoff target's problem is.
+      if (InvalidRequestError.isInstance(error)) {
+        throw new InvalidRequestError(error.message, { statusCode: 422, cause: error, loc: error.loc });
+      }
       throw new InvalidRequestError(`agents.${name}: ${(error as Error).message}`, {
         statusCode: 422,
         cause: error,

@@ -178,4 +178,26 @@ describe('MemoryConversationIndex', () => {
       expect(index.forksOf(D)).toEqual([{ conversation_id: hyphenate(A), from_event_id: 'e' }]);
     }
   });
+
+  it('loads a store holding a single conversation, whatever hex digits its id has', async () => {
+    const id = '0123456789abcdef0000000000000000';
+    const store = createMemoryFileStore();
+    await store.write(
+      `${id}/meta.json`,
+      JSON.stringify({
+        id,
+        execution_status: 'idle',
+        title: 'only one',
+        created_at: 't',
+        updated_at: 'u',
+        agent: { llm: { model: 'offline' } },
+        workspace: { working_dir: '/workspace' },
+      }),
+    );
+    for (const source of [store, { ...store, readBatch: undefined }]) {
+      const index = new MemoryConversationIndex();
+      await index.load(source);
+      expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 10 })).toEqual([id]);
+    }
+  });
 });

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { isAbsolute, relative } from 'node:path';
-import { buildToolEnvironment, killProcessTree, type Sandbox } from '@x/agent';
+import { buildToolEnvironment, isPathInside, killProcessTree, type Sandbox } from '@x/agent';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 
 /** Reference `BashCommand` (an ExecuteBashRequest with an id and timestamp). */
@@ -52,11 +51,6 @@ export interface BashCommandResult {
   stderr: string;
 }
 
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 function timestamp(): string {
   // The reference's naive isoformat (microseconds, no offset).
   return new Date().toISOString().replace('Z', '000');
@@ -86,9 +80,13 @@ export class BashCommands {
     this.#sandboxing = sandboxing;
   }
 
-  /** The sandbox of the innermost root holding `cwd` (the roots the route confined it to). */
+  /**
+   * The sandbox of the innermost root holding `cwd` (the roots the route confined it to). A directory named like
+   * `..cache` lies inside its root (`isPathInside`), so the command still gets the whole root as its workspace.
+   */
   #sandboxFor(cwd: string, roots: readonly string[]): Promise<Sandbox> {
-    const root = roots.filter((candidate) => isInside(cwd, candidate)).sort((a, b) => b.length - a.length)[0] ?? cwd;
+    const root =
+      roots.filter((candidate) => isPathInside(candidate, cwd)).sort((a, b) => b.length - a.length)[0] ?? cwd;
     let sandbox = this.#sandboxes.get(root);
     if (sandbox === undefined) {
       sandbox = this.#sandboxing.open({ policy: this.#sandboxing.policyFor(undefined), workspace: root });

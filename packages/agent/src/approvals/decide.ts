@@ -32,15 +32,11 @@ export async function decidePendingActions(
   context: DecisionContext,
 ): Promise<DecisionRecord[]> {
   const now = context.now ?? (() => new Date());
+  const parsedDecisions = parseActionDecisions(decisions);
   const pending = new Map((await host.pendingActions()).map((action) => [action.id, action]));
   const planned: { action: ActionEvent; record: DecisionRecord }[] = [];
   const plannedDecisions = new Map<string, ApprovalDecision>();
-  for (const input of decisions) {
-    const parsed = actionDecisionSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new InvalidDecisionError(String(input?.action_id), `not a decision: ${zodProblems(parsed.error)}`);
-    }
-    const { action_id: actionId, decision } = parsed.data;
+  for (const { action_id: actionId, decision } of parsedDecisions) {
     const earlier = plannedDecisions.get(actionId);
     if (earlier !== undefined) {
       // Applied twice, one call would get two answers in the log (the record alone would only keep the first).
@@ -57,7 +53,7 @@ export async function decidePendingActions(
       throw new ActionNotPendingError(host.conversationId, actionId, notPendingReason(host, action));
     }
     const replacement = decision.kind === 'approve' && decision.arguments !== undefined ? randomUUID() : undefined;
-    if (replacement !== undefined) assertLastOfBatch(action, [...pending.values()], decisions);
+    if (replacement !== undefined) assertLastOfBatch(action, [...pending.values()], parsedDecisions);
     // Built now only to check the decision fits the tool: nothing is recorded when one of them does not.
     decisionEvents(action, decision, host.tools, replacement);
     planned.push({ action, record: recordOf(action, decision, context.principal, now(), replacement) });
@@ -77,6 +73,19 @@ export async function decidePendingActions(
   }
   await settleWaiting(host);
   return results;
+}
+
+/**
+ * Every decision of a request checked before any is looked at: a later entry that is no decision is refused as one
+ * (`InvalidDecisionError`), never read half-way by the checks of an earlier entry.
+ */
+export function parseActionDecisions(decisions: readonly unknown[]): ActionDecision[] {
+  return decisions.map((input) => {
+    const parsed = actionDecisionSchema.safeParse(input);
+    if (parsed.success) return parsed.data;
+    const actionId = (input as { action_id?: unknown } | null | undefined)?.action_id;
+    throw new InvalidDecisionError(String(actionId), `not a decision: ${zodProblems(parsed.error)}`);
+  });
 }
 
 /**

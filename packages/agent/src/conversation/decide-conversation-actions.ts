@@ -1,5 +1,5 @@
 import { canonicalJson } from '@x/store';
-import { decidePendingActions } from '../approvals/decide.js';
+import { decidePendingActions, parseActionDecisions } from '../approvals/decide.js';
 import type { ActionDecision, DecisionContext, DecisionRecord } from '../approvals/decision.js';
 import { readDecision } from '../approvals/decision-records.js';
 import { DecisionConflictError } from '../approvals/errors/decision-conflict-error.js';
@@ -23,7 +23,7 @@ export async function decideConversationActions(
   const { ownership } = parts;
   if (ownership.shared && ownership.lease === undefined) {
     // Fail fast on a decision another one already beat (the common case of a late second decision).
-    await assertNoConflict(owner, decisions, context);
+    await assertNoConflict(owner, parseActionDecisions(decisions), context);
     try {
       // Deciding holds the lease for a moment: wait for another decider rather than refuse.
       await takeConversationLease(owner, parts, undefined, parts.options.leaseWaitMs ?? DECIDE_LEASE_WAIT_MS);
