@@ -1,7 +1,7 @@
 import type { XServe } from '@x/browser-testing';
 import { type AnyEvent, createEvent } from '@x/events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { streamConversationEvents } from '../src/index.js';
+import { RemoteStreamClosedError, streamConversationEvents } from '../src/index.js';
 import { type LoopbackProxy, startLoopbackProxy } from './support/loopback-proxy.js';
 import { api, eventually, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
 
@@ -124,5 +124,23 @@ describe('reconnect details against x serve', TEST_TIMEOUT, () => {
     expect(stream.nextIndex).toBe(2);
     stream.close();
     await stream.done;
+  });
+
+  it('retries a refused first connection maxAttempts times when told to keep trying, then gives up', async () => {
+    const id = await conversation();
+    proxy = await startLoopbackProxy(server.url);
+    proxy.setSockets('refuse');
+    const stream = streamConversationEvents(proxy.url, id, {
+      apiKey: KEY,
+      reconnect: { initialDelayMs: 5, maxDelayMs: 10, maxAttempts: 2, retryFirstConnection: true },
+      onEvent: () => undefined,
+    });
+    const error = await stream.done.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(RemoteStreamClosedError.isInstance(error)).toBe(true);
+    // The first connection, then the two retries allowed.
+    expect(proxy.socketConnections).toBe(3);
   });
 });
