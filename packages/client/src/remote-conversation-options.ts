@@ -12,6 +12,11 @@ export interface RemoteAttachOptions {
   onEvent?: RemoteConversationListener;
   /** How the stream resumes after a drop (see `ResumeMode`). Default `auto`. */
   resume?: ResumeMode;
+  /**
+   * Index of the first persisted event the stream delivers, as `streamConversationEvents` takes it: a closed
+   * conversation's `nextIndex` attaches again where it stopped. Default: live events only. Not inherited by a fork.
+   */
+  fromIndex?: number;
   /** Stream reconnection; default 1 s doubling to 30 s. */
   reconnect?: boolean | ReconnectOptions;
   /** How long a (re)connection may take to deliver its first full_state snapshot. Default 30,000 ms. */

@@ -35,7 +35,7 @@ export class RemoteConversation {
   readonly #waiters = new Set<RunWaiter>();
   #state: Record<string, unknown>;
   #stream: ConversationEventStream | undefined;
-  /** `nextIndex` as the closed stream left it: what a later attach resumes from (`resume.fromIndex`). */
+  /** `nextIndex` as the closed stream left it: what a later attach resumes from (its `fromIndex`). */
   #nextIndexAtClose = 0;
   /** The first full_state of each connection describes the past, not a run that just ended. */
   #awaitingSubscribeSnapshot = true;
@@ -201,7 +201,8 @@ export class RemoteConversation {
         detail: 'the response has no conversation id',
       });
     }
-    const { onEvent: _listener, ...inherited } = this.#options;
+    // Neither this conversation's listener nor a start in its log: the fork's log is another one.
+    const { onEvent: _listener, fromIndex: _start, ...inherited } = this.#options;
     return RemoteConversation.#open(this.#rest, id, info, { ...inherited, ...options.attach });
   }
 
@@ -311,6 +312,7 @@ export class RemoteConversation {
       ...(this.#options.apiKey === undefined ? {} : { apiKey: this.#options.apiKey }),
       ...(this.#options.reconnect === undefined ? {} : { reconnect: this.#options.reconnect }),
       ...(this.#options.resume === undefined ? {} : { resume: this.#options.resume }),
+      ...(this.#options.fromIndex === undefined ? {} : { fromIndex: this.#options.fromIndex }),
       ...(this.#options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: this.#options.readyTimeoutMs }),
       onEvent: (event, index) => this.#onEvent(event, index),
       onDisconnect: () => {

@@ -102,8 +102,9 @@ export function streamConversationEvents(
   const rest = new RestClient(serverUrl, options.apiKey);
   const reconnect =
     options.reconnect === false ? undefined : options.reconnect === true ? {} : (options.reconnect ?? {});
-  const initialDelay = reconnect?.initialDelayMs ?? 1_000;
   const maxDelay = reconnect?.maxDelayMs ?? 30_000;
+  // The cap holds for the first delay too: `maxDelayMs: 0` reconnects at once, whatever the initial delay.
+  const initialDelay = Math.min(reconnect?.initialDelayMs ?? 1_000, maxDelay);
   const maxAttempts = reconnect?.maxAttempts ?? Number.POSITIVE_INFINITY;
   const retryFirstConnection = reconnect?.retryFirstConnection === true;
   let everReady = false;

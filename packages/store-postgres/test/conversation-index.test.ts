@@ -52,6 +52,10 @@ describe('PostgresConversationIndex', () => {
     await conversations.upsert({ conversationId: 'c1', status: 'running' });
     expect(await conversations.get('c1')).toMatchObject({ status: 'running', title: 'Fix the build' });
     expect(await conversations.snapshot('c1')).toBe('{"v":1}');
+    // A field given as undefined is left out too (a spread of optional fields): only null clears the title.
+    await conversations.upsert({ conversationId: 'c1', status: 'finished', title: undefined, snapshot: undefined });
+    expect(await conversations.get('c1')).toMatchObject({ status: 'finished', title: 'Fix the build' });
+    expect(await conversations.snapshot('c1')).toBe('{"v":1}');
     await conversations.upsert({ conversationId: 'c1', title: null });
     expect((await conversations.get('c1'))?.title).toBeNull();
     expect(await conversations.delete('c1')).toBe(true);

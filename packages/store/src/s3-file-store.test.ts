@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
+import { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 import { StoreError } from './errors.js';
 import { createS3FileStore } from './s3-file-store.js';
 
@@ -133,5 +134,30 @@ describe('createS3FileStore delete', () => {
       .delete('dir')
       .catch((reason: unknown) => reason);
     expect(error).toMatchObject({ code: 'backend_error', location: 's3://b/p/dir/a' });
+  });
+});
+
+describe('createS3FileStore options', () => {
+  it.each([0, -1, 1001, 1.5, Number.NaN])('refuses listPageSize %s, naming the option', (listPageSize) => {
+    const { client, commands } = scriptedClient([]);
+    const attempt = () => createS3FileStore({ bucket: 'b', client, listPageSize });
+    expect(attempt).toThrow(InvalidStoreOptionsError);
+    expect(attempt).toThrow(/'listPageSize'.*1 to 1000/);
+    expect(commands).toEqual([]);
+  });
+
+  it('takes the bounds of listPageSize, and pages listings by it', async () => {
+    for (const listPageSize of [1, 1000]) expect(() => createS3FileStore({ bucket: 'b', listPageSize })).not.toThrow();
+    const { client, commands } = scriptedClient([
+      { Contents: [{ Key: 'dir/a' }], IsTruncated: true, NextContinuationToken: 't' },
+      { Contents: [{ Key: 'dir/b' }], IsTruncated: false },
+    ]);
+    expect(await createS3FileStore({ bucket: 'b', client, listPageSize: 1 }).list('dir')).toEqual(['dir/a', 'dir/b']);
+    expect(commands).toEqual(['ListObjectsV2Command', 'ListObjectsV2Command']);
+  });
+
+  it('refuses a missing or empty bucket name', () => {
+    expect(() => createS3FileStore({ bucket: '' })).toThrow(/'bucket'/);
+    expect(() => createS3FileStore({} as { bucket: string })).toThrow(InvalidStoreOptionsError);
   });
 });

@@ -1,5 +1,6 @@
 import type { ListObjectsV2CommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { FileNotFoundError } from './errors/file-not-found-error.js';
+import { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 import { StoreBackendError } from './errors/store-backend-error.js';
 import type { FileStore } from './file-store.js';
 import { sortByCodePoint } from './internal/compare-code-points.js';
@@ -65,9 +66,16 @@ const CONFLICT_ATTEMPTS = 5;
  */
 export function createS3FileStore(options: S3FileStoreOptions): FileStore {
   const { bucket } = options;
+  if (typeof bucket !== 'string' || bucket === '') {
+    throw new InvalidStoreOptionsError('bucket', `expected a bucket name, got ${JSON.stringify(bucket)}`);
+  }
   const prefixDirectory = validateStorePath(options.prefix ?? '', { allowTrailingSlash: true });
   const keyPrefix = prefixDirectory === '' ? '' : `${prefixDirectory}/`;
   const pageSize = options.listPageSize ?? 1000;
+  // Outside 1–1000 S3 answers pages that are not what was asked: MaxKeys 0 is an empty listing, not an error.
+  if (!(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000)) {
+    throw new InvalidStoreOptionsError('listPageSize', `expected an integer from 1 to 1000, got ${String(pageSize)}`);
+  }
   let connecting: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
   const connect = (): Promise<{ sdk: S3Sdk; client: S3Client }> => {
     connecting ??= loadSdk().then(

@@ -101,3 +101,18 @@ describe('local FileStore temp-file names', () => {
     expect(await readdir(join(root, 'd'))).toEqual([temp]);
   });
 });
+
+describe('local FileStore copy from a missing source', () => {
+  it('is file_not_found and leaves nothing behind: no directory of the source, no target', async () => {
+    const root = join(base, 'copy-missing');
+    const store = createLocalFileStore({ root, durability: 'none' });
+    await store.write('kept.json', '1');
+    const error = await store.copy('gone/deeper/a.json', 'target/a.json').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(StoreError.isInstance(error) && error.code).toBe('file_not_found');
+    expect(await store.list('')).toEqual(['kept.json']);
+    expect(await readdir(root)).toEqual(['kept.json']);
+  });
+});

@@ -116,8 +116,9 @@ export class PostgresConversationIndex {
   }
 
   /**
-   * Creates or updates a conversation's row; fields left out keep their value. `updatedAt` (ISO) sets the
-   * update time, else it is the database's clock now; `createdAt` is used only when the row is created.
+   * Creates or updates a conversation's row; fields left out (or undefined) keep their value, and `title: null`
+   * clears the title. `updatedAt` (ISO) sets the update time, else it is the database's clock now; `createdAt` is
+   * used only when the row is created.
    */
   async upsert(
     record: {
@@ -166,7 +167,8 @@ export class PostgresConversationIndex {
           record.status ?? null,
           record.title ?? null,
           record.snapshot ?? null,
-          'title' in record,
+          // Undefined is left out, as for the other fields; null clears the title.
+          record.title !== undefined,
           record.createdAt ?? null,
           record.updatedAt ?? null,
           record.forkedFrom?.conversationId ?? null,

@@ -57,6 +57,8 @@ export class FileStoreLeases implements Leases {
     validateStorePath(base);
     const started = this.clock.now();
     const waitMs = options.waitMs ?? 0;
+    // NaN would never compare as over: the wait would never end.
+    if (!(waitMs >= 0)) throw new RangeError(`waitMs must be a number of ms ≥ 0, got ${waitMs}`);
     for (;;) {
       options.signal?.throwIfAborted();
       const current = await this.#currentGeneration(base);
