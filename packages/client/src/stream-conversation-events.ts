@@ -52,7 +52,9 @@ export interface StreamConversationEventsOptions {
   fromIndex?: number;
   /**
    * Every frame, in order: persisted events with their log index; published-only ones (full_state
-   * snapshots, streaming deltas, server errors) with `undefined`.
+   * snapshots, streaming deltas, server errors) with `undefined`. A throw here (or in `onReady`) ends the
+   * stream: `done` rejects with what was thrown, and `nextIndex` is the event it was thrown on, so an attach
+   * from there gets that event again.
    */
   onEvent: (event: AnyEvent, index: number | undefined) => void;
   /** Called each time a (re)connection is subscribed, right after its full_state snapshot. */
@@ -132,6 +134,8 @@ export function streamConversationEvents(
   let fromLogStart = false;
   let opened = false;
   const seen = new SeenEvents();
+  /** What a listener threw: the stream ends with it, never as an exception inside the socket's handler. */
+  let listenerFailure: { error: unknown } | undefined;
 
   const streamUrl = (): string => {
     const base = rest.serverUrl.replace(/^http/, 'ws');
@@ -174,6 +178,7 @@ export function streamConversationEvents(
             outcome ??= { code: 1006, reason: message, cause };
           },
           onMessage(text) {
+            if (listenerFailure !== undefined) return;
             const parsed = parseFrame(text);
             if (parsed === undefined) return;
             if (!parsed.success) {
@@ -192,13 +197,20 @@ export function streamConversationEvents(
                 lastTimestamp = stamp;
             }
             const index = persisted ? nextIndex++ : undefined;
-            options.onEvent(event, index);
-            if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
-              wasReady = true;
-              everReady = true;
-              clearTimeout(readyTimer);
-              markReady();
-              options.onReady?.({ reconnected: connections > 1 });
+            try {
+              options.onEvent(event, index);
+              if (!wasReady && event.kind === 'ConversationStateUpdateEvent' && event.key === 'full_state') {
+                wasReady = true;
+                everReady = true;
+                clearTimeout(readyTimer);
+                markReady();
+                options.onReady?.({ reconnected: connections > 1 });
+              }
+            } catch (error) {
+              // The event the listener failed on was not taken: an attach from `nextIndex` gets it again.
+              if (index !== undefined) nextIndex = index;
+              listenerFailure = { error };
+              ws.terminate();
             }
           },
           onClose(code, reason) {
@@ -249,6 +261,7 @@ export function streamConversationEvents(
     while (!stopper.signal.aborted) {
       connections += 1;
       const ended = await connectOnce(openSocket);
+      if (listenerFailure !== undefined) throw listenerFailure.error;
       if (stopper.signal.aborted) return;
       if (ended.code === 4001) throw new RemoteAuthError(streamUrl(), { cause: ended.cause });
       if (ended.code === 4004) throw new RemoteConversationNotFoundError({ conversationId, serverUrl: rest.serverUrl });
