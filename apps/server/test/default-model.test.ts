@@ -39,6 +39,17 @@ describe('a create body without a model', () => {
     expect((list.json as { items: unknown[] }).items).toEqual([]);
   });
 
+  it('names a handoff agent without a model by its place in the body, a dot in its name kept whole', async () => {
+    const { status, json } = await server.call('POST', '/api/conversations', {
+      agent: { llm: { model: 'offline' }, tools: [] },
+      agents: { 'team.helper': { llm: {}, tools: [] } },
+    });
+    expect(status).toBe(422);
+    const [detail] = (json as { detail: { loc: string[]; msg: string }[] }).detail;
+    expect(detail?.loc).toEqual(['body', 'agents', 'team.helper', 'llm', 'model']);
+    expect(detail?.msg).toContain('agents.team.helper.llm.model: the request names no model');
+  });
+
   it("runs on the server's default model (X_MODEL and the provider's key and endpoint)", async () => {
     process.env.X_MODEL = 'gpt-default-test';
     process.env.OPENAI_API_KEY = 'sk-default-test';

@@ -68,7 +68,7 @@ export function registerConversationAgentRoutes(fastify: FastifyInstance, manage
       const managed = await manager.require(request.params.conversation_id);
       const config = request.body?.llm;
       // Built before anything is opened: a config that cannot build is a 422 that changes nothing.
-      const llm = config ? buildLLM(config, undefined, manager.llmKeys, 'llm') : undefined;
+      const llm = config ? buildLLM(config, undefined, manager.llmKeys, ['llm']) : undefined;
       const conversation = await managed.open();
       const title = await conversation.generateTitle({
         maxLength: request.body?.max_length ?? 50,

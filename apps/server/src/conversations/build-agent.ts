@@ -85,15 +85,17 @@ function providerOptions(llm: AgentRequest['llm'], provider: ProviderName): Part
 }
 
 /**
- * The LLM a request's `llm` describes (`field` names it in errors). Only an agent has an offline script: an `llm`
- * of its own (generate_title's) with model `offline` gets the offline model's default answer.
+ * The LLM a request's `llm` describes (`at`, its place in the body, names it in errors: a handoff agent's name may
+ * hold a dot, so the path is kept as parts). Only an agent has an offline script: an `llm` of its own
+ * (generate_title's) with model `offline` gets the offline model's default answer.
  */
 export function buildLLM(
   llm: AgentRequest['llm'],
   script: AgentRequest['x_offline_script'],
   options: BuildAgentOptions,
-  field = 'agent.llm',
+  at: readonly string[] = ['agent', 'llm'],
 ): LLM {
+  const field = at.join('.');
   const model = llm.model ?? defaultModel;
   const provider = providerOf(llm, model);
   // The server's own key is an OpenAI key; other providers read theirs from the environment.
@@ -112,7 +114,7 @@ export function buildLLM(
     if (fromEnvironment !== undefined) {
       return usageId === undefined ? fromEnvironment : withUsageId(fromEnvironment, usageId);
     }
-    if (options.stored !== true) throw new NoServerModelError(field);
+    if (options.stored !== true) throw new NoServerModelError(at);
   }
   if (llm.model === 'offline' || unconfigured) {
     const turns = script ?? [{ toolCalls: [{ name: 'finish', arguments: { message: OFFLINE_NOTICE } }] }];
@@ -130,7 +132,7 @@ export function buildLLM(
   } catch (error) {
     throw new InvalidRequestError(`${field}: ${(error as Error).message}`, {
       cause: error,
-      loc: ['body', ...field.split('.')],
+      loc: ['body', ...at],
     });
   }
 }
@@ -183,7 +185,7 @@ export function buildAgent(
   at: readonly string[] = ['agent'],
 ): Agent {
   const field = at.join('.');
-  const llm = buildLLM(request.llm, request.x_offline_script, options, `${field}.llm`);
+  const llm = buildLLM(request.llm, request.x_offline_script, options, [...at, 'llm']);
   let condenser: ReturnType<typeof condenserFromJSON> | undefined;
   if (request.condenser !== null && request.condenser !== undefined) {
     try {

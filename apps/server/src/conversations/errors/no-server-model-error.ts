@@ -6,13 +6,14 @@ import { InvalidRequestError } from './invalid-request-error.js';
  * doing anything.
  */
 export class NoServerModelError extends InvalidRequestError {
-  /** `field`: where the request's LLM config is (`agent.llm`, or generate_title's `llm`). */
-  constructor(field = 'agent.llm') {
+  /** `at`: where the request's LLM config is in the body (`['agent', 'llm']`, or generate_title's `['llm']`). */
+  constructor(at: readonly string[] = ['agent', 'llm']) {
+    const field = at.join('.');
     super(
       `${field}.model: the request names no model and the server has none configured. Name one in ` +
         `${field} (model, and api_key or base_url), or start the server with X_MODEL and a provider key ` +
         '(OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY); "offline" selects the offline demo model.',
-      { statusCode: 422, loc: ['body', ...field.split('.'), 'model'] },
+      { statusCode: 422, loc: ['body', ...at, 'model'] },
     );
   }
 }
