@@ -10,7 +10,18 @@ import {
 } from '../src/testing/index.js';
 
 /** Keys whose values are free-form JSON: a null inside them is data, so none is added there. */
-const freeForm = new Set(['value', 'hook_input', 'raw_input', 'raw_output', 'metadata', 'meta', 'mcp_tool']);
+const freeForm = new Set([
+  'value',
+  'hook_input',
+  'raw_input',
+  'raw_output',
+  'metadata',
+  'meta',
+  'mcp_tool',
+  'data',
+  'input_schema',
+  'response_schema',
+]);
 /** Optional model fields the generator may leave out; a REST single-event GET writes them as null. */
 const optionalKeys = [
   'parent_id',
@@ -24,11 +35,15 @@ const optionalKeys = [
 ];
 
 /** Adds explicit nulls for absent optional fields at every model level (not inside free-form values). */
-function withExplicitNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => withExplicitNulls(item));
+function withExplicitNulls(value: unknown, topLevel = true): unknown {
+  if (Array.isArray(value)) return value.map((item) => withExplicitNulls(item, false));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = freeForm.has(key) ? item : withExplicitNulls(item);
+  // ACPToolCallEvent.content is list[Any]: free-form there only.
+  const acpContent = topLevel && (value as { kind?: unknown }).kind === 'ACPToolCallEvent';
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = freeForm.has(key) || (acpContent && key === 'content') ? item : withExplicitNulls(item, false);
+  }
   for (const key of optionalKeys) if (!(key in out)) out[key] = null;
   return out;
 }

@@ -157,6 +157,38 @@ describe('BrowserObservation', () => {
       }),
     ).toEqual([{ cache_prompt: false, type: 'image', image_urls: [`data:image/jpeg;base64,${jpeg}`] }]);
   });
+  it("names the saved screenshot exactly when Python's lenient b64decode accepts the data", () => {
+    // Each answer is what `base64.b64decode(data)` did in CPython 3.11: padding counts only from a quad's third
+    // character and is reset by data, completed padding ends the input, other characters are skipped, and a
+    // string that is not ASCII is refused whole.
+    const python: [string, boolean][] = [
+      ['ab=c', false],
+      ['a=bcd', true],
+      ['abcd==ef', false],
+      ['+b=/9ZZ=', false],
+      ['ab==', true],
+      ['====abcd', true],
+      ['QUJD', true],
+      ['QUJD\u65e5', false],
+      ['QQ==\u00e9', false],
+      ['Q!Q=.=', true],
+      ['QUJ=junk', true],
+      ['QQ=Q=', true],
+    ];
+    for (const [data, decodes] of python) {
+      const content = rendered('browser_get_state', {
+        content: [],
+        is_error: false,
+        screenshot_data: data,
+        full_output_save_dir: '/s',
+        kind: 'BrowserObservation',
+      });
+      const saved = (content ?? []).some(
+        (part) => part.type === 'text' && part.text.startsWith('Screenshot saved to: /s/'),
+      );
+      expect([data, saved]).toEqual([data, decodes]);
+    }
+  });
 });
 
 describe('TaskObservation', () => {

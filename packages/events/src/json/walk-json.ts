@@ -9,10 +9,27 @@ import { formatPath, setOwn } from './format-path.js';
 export const MAX_EVENT_DEPTH = 512;
 
 /**
- * Keys whose values are free-form JSON owned by someone else (state values, hook inputs, MCP
- * schemas, tool metadata): nulls inside them are data and are kept as they are.
+ * Keys whose values are free-form JSON owned by someone else, as the reference types them (`Any`,
+ * `dict[str, Any]`): state values, hook inputs, an MCP call's arguments (`MCPToolAction.data`), tool
+ * schemas and metadata. The reference's `exclude_none` drops only a model's own null fields, so nulls
+ * inside these are data and are kept as they are (an MCP argument sent as null, a schema's
+ * `"default": null`).
  */
-const FREE_FORM_KEYS = new Set(['value', 'hook_input', 'raw_input', 'raw_output', 'metadata', 'meta', 'mcp_tool']);
+const FREE_FORM_KEYS = new Set([
+  'value',
+  'hook_input',
+  'raw_input',
+  'raw_output',
+  'metadata',
+  'meta',
+  'mcp_tool',
+  'data',
+  'input_schema',
+  'response_schema',
+]);
+
+/** Top-level fields that are free-form only in one event kind (`ACPToolCallEvent.content` is `list[Any]`). */
+const FREE_FORM_EVENT_FIELDS: Readonly<Record<string, string>> = { content: 'ACPToolCallEvent' };
 
 export interface WalkJsonOptions {
   /** Return a copy (sharing nothing with the input); without it the input is only checked. */
@@ -81,6 +98,7 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     return { ok: false, issue: { path: shortPath(path), message } };
   };
 
+  const rootKind = (value as { kind?: unknown }).kind;
   const root = push(value, undefined, options.dropNulls, options.copy);
   let lossless = true;
   while (stack.length > 0) {
@@ -100,7 +118,12 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     let copy = item;
     if (item !== null && typeof item === 'object') {
       if (onStack?.has(item)) return fail(key, 'the value contains itself (a cycle), which JSON cannot hold');
-      const freeForm = typeof key === 'string' && FREE_FORM_KEYS.has(key);
+      const freeForm =
+        typeof key === 'string' &&
+        (FREE_FORM_KEYS.has(key) ||
+          (stack.length === 1 &&
+            Object.hasOwn(FREE_FORM_EVENT_FIELDS, key) &&
+            FREE_FORM_EVENT_FIELDS[key] === rootKind));
       const dropNulls = frame.dropNulls && !freeForm;
       const copying = frame.copying && (options.foreign || !freeForm);
       const walked = dropNulls ? seen?.dropped : seen?.kept;

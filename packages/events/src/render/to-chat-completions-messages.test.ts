@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { maybeTruncate } from '../registry/reference-kinds/maybe-truncate.js';
 import type { Message } from '../schemas/content.js';
 import { toChatCompletionsMessages } from './to-chat-completions-messages.js';
 import { TOOL_TEXT_LIMIT, TRUNCATE_NOTICE, truncateToolText } from './truncate-tool-text.js';
@@ -117,5 +118,14 @@ describe('truncateToolText', () => {
     expect(out.endsWith('z'.repeat(10))).toBe(true);
     expect(truncateToolText(`abc${'x'.repeat(200)}ij`, TRUNCATE_NOTICE.length + 5)).toBe(`abc${TRUNCATE_NOTICE}ij`);
     expect(truncateToolText('short')).toBe('short');
+  });
+
+  it('counts characters as Python does (code points): an emoji is one, and none is split', () => {
+    // The reference's maybe_truncate(text, truncate_after=200) gave exactly this.
+    const text = '😀'.repeat(150) + 'é'.repeat(10) + '𝄞'.repeat(150);
+    expect(truncateToolText(text, 200)).toBe('😀'.repeat(44) + TRUNCATE_NOTICE + '𝄞'.repeat(43));
+    expect(maybeTruncate(text, 200)).toBe('😀'.repeat(44) + TRUNCATE_NOTICE + '𝄞'.repeat(43));
+    expect(truncateToolText('😀'.repeat(200), 200)).toBe('😀'.repeat(200));
+    expect(maybeTruncate('😀'.repeat(200), 200)).toBe('😀'.repeat(200));
   });
 });

@@ -1,3 +1,5 @@
+import { pythonHead, pythonLength, pythonTail } from '../registry/reference-kinds/python-text.js';
+
 /** Longest tool-result text sent to the LLM (the reference's `DEFAULT_TEXT_CONTENT_LIMIT`). */
 export const TOOL_TEXT_LIMIT = 50_000;
 
@@ -8,13 +10,12 @@ export const TRUNCATE_NOTICE =
 /**
  * Middle-truncates tool-result text longer than `limit` (reference `maybe_truncate`): the head and
  * tail are kept around the notice so the result is exactly `limit` long; the head gets the extra
- * character when the remainder is odd. Lengths are UTF-16 code units (Python counts code points).
+ * character when the remainder is odd. Lengths are Python's: code points, so an emoji counts once.
  */
 export function truncateToolText(text: string, limit: number = TOOL_TEXT_LIMIT): string {
-  if (text.length <= limit) return text;
+  if (pythonLength(text) <= limit) return text;
   if (TRUNCATE_NOTICE.length >= limit) return TRUNCATE_NOTICE.slice(0, limit);
   const available = limit - TRUNCATE_NOTICE.length;
   const head = Math.ceil(available / 2);
-  const tail = available - head;
-  return text.slice(0, head) + TRUNCATE_NOTICE + (tail > 0 ? text.slice(text.length - tail) : '');
+  return pythonHead(text, head) + TRUNCATE_NOTICE + pythonTail(text, available - head);
 }

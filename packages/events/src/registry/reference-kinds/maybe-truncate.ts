@@ -1,4 +1,4 @@
-import { pythonLineCount, pythonPosixJoin } from './python-text.js';
+import { pythonHead, pythonLength, pythonLineCount, pythonPosixJoin, pythonTail } from './python-text.js';
 import { sha256Hex } from './sha256-hex.js';
 
 /** The reference's `DEFAULT_TRUNCATE_NOTICE` (113 characters). */
@@ -7,15 +7,15 @@ export const truncateNotice =
 
 /**
  * The reference's `maybe_truncate`: text longer than `limit` keeps its head and tail (head gets the odd
- * character) around the notice, for a total of exactly `limit` characters.
+ * character) around the notice, for a total of exactly `limit` characters. Characters are Python's (code points).
  */
 export function maybeTruncate(text: string, limit: number, notice = truncateNotice): string {
-  if (limit <= 0 || text.length <= limit) return text;
-  if (notice.length >= limit) return notice.slice(0, limit);
-  const available = limit - notice.length;
+  if (limit <= 0 || pythonLength(text) <= limit) return text;
+  const noticeLength = pythonLength(notice);
+  if (noticeLength >= limit) return pythonHead(notice, limit);
+  const available = limit - noticeLength;
   const head = Math.ceil(available / 2);
-  const tail = available - head;
-  return text.slice(0, head) + notice + (tail > 0 ? text.slice(-tail) : '');
+  return pythonHead(text, head) + notice + pythonTail(text, available - head);
 }
 
 export interface PersistedTruncateOptions {
@@ -39,17 +39,17 @@ export function savedOutputPath(content: string, saveDir: string, toolPrefix: st
 export function maybeTruncatePersisted(text: string, options: PersistedTruncateOptions): string {
   const { limit, saveDir, toolPrefix } = options;
   if (!saveDir) return maybeTruncate(text, limit);
-  if (limit <= 0 || text.length <= limit) return text;
+  if (limit <= 0 || pythonLength(text) <= limit) return text;
   if (truncateNotice.length >= limit) return truncateNotice.slice(0, limit);
   const available = limit - truncateNotice.length;
   const proposedHead = Math.ceil(available / 2);
   const notice =
     '<response clipped><NOTE>Due to the max output limit, only part of the full response has been shown to you. ' +
     `The complete output has been saved to ${savedOutputPath(text, saveDir, toolPrefix)} - you can use other tools ` +
-    `to view the full content (truncated part starts around line ${pythonLineCount(text.slice(0, proposedHead)) + 1}).</NOTE>`;
-  if (notice.length >= limit) return notice.slice(0, limit);
-  const remaining = limit - notice.length;
+    `to view the full content (truncated part starts around line ${pythonLineCount(pythonHead(text, proposedHead)) + 1}).</NOTE>`;
+  const noticeLength = pythonLength(notice);
+  if (noticeLength >= limit) return pythonHead(notice, limit);
+  const remaining = limit - noticeLength;
   const head = Math.min(proposedHead, remaining);
-  const tail = remaining - head;
-  return text.slice(0, head) + notice + (tail > 0 ? text.slice(-tail) : '');
+  return pythonHead(text, head) + notice + pythonTail(text, remaining - head);
 }

@@ -32,3 +32,48 @@ export function pythonPosixJoin(directory: string, name: string): string {
   const segments = directory.split('/').filter((segment) => segment !== '' && segment !== '.');
   return leading + [...segments, name].join('/');
 }
+
+const surrogate = /[\uD800-\uDFFF]/;
+
+function isHigh(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLow(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * `len(text)`: Python counts code points, so a character outside the Basic Multilingual Plane (an emoji) counts
+ * once where JavaScript's `length` counts its two UTF-16 halves. A lone surrogate counts once, as in Python.
+ */
+export function pythonLength(text: string): number {
+  if (!surrogate.test(text)) return text.length;
+  let count = 0;
+  for (let index = 0; index < text.length; index++, count++) {
+    if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) index++;
+  }
+  return count;
+}
+
+/** `text[:count]`, counting code points as Python does (never splitting a surrogate pair). */
+export function pythonHead(text: string, count: number): string {
+  if (count <= 0) return '';
+  if (!surrogate.test(text)) return text.slice(0, count);
+  let index = 0;
+  for (let taken = 0; index < text.length && taken < count; index++, taken++) {
+    if (isHigh(text.charCodeAt(index)) && isLow(text.charCodeAt(index + 1))) index++;
+  }
+  return text.slice(0, index);
+}
+
+/** `text[-count:]` for a positive count (`""` otherwise), counting code points as Python does. */
+export function pythonTail(text: string, count: number): string {
+  if (count <= 0) return '';
+  if (!surrogate.test(text)) return text.slice(Math.max(0, text.length - count));
+  let index = text.length;
+  for (let taken = 0; index > 0 && taken < count; index--, taken++) {
+    if (isLow(text.charCodeAt(index - 1)) && isHigh(text.charCodeAt(index - 2))) index--;
+  }
+  return text.slice(index);
+}

@@ -16,8 +16,12 @@ export const terminalObservationReadSchema = z.looseObject({
   exit_code: z.number().nullish(),
   timeout: z.boolean().optional(),
   metadata: z
+    // The reference's field order (CmdOutputMetadata), so an event written again keeps its bytes.
     .looseObject({
       exit_code: z.number().optional(),
+      pid: z.number().optional(),
+      username: z.string().nullish(),
+      hostname: z.string().nullish(),
       working_dir: z.string().nullish(),
       py_interpreter_path: z.string().nullish(),
       prefix: z.string().optional(),

@@ -42,18 +42,30 @@ function screenshotMimeType(base64: string): string {
 }
 
 /**
- * Whether Python's lenient `base64.b64decode` accepts the data (characters outside the alphabet are skipped; the
- * data must not end one past a multiple of four, nor lack its padding): the reference names the saved screenshot
- * only when it could decode and save it.
+ * Whether Python's `base64.b64decode(data)` accepts the data, as CPython's lenient `a2b_base64` reads it: a string
+ * that is not ASCII is refused whole; characters outside the alphabet are skipped; a `=` counts once two characters
+ * of a quad are in (a data character starts the count again), and completing the quad's padding ends the input;
+ * otherwise the data must not stop inside a quad. The reference names the saved screenshot only when it could decode
+ * (and save) it.
  */
 function decodableBase64(data: string): boolean {
-  const cleaned = data.replace(/[^A-Za-z0-9+/=]/g, '');
-  const firstPad = cleaned.indexOf('=');
-  const body = firstPad === -1 ? cleaned : cleaned.slice(0, firstPad);
-  const padding = firstPad === -1 ? 0 : cleaned.length - firstPad;
-  const rest = body.length % 4;
-  return rest === 0 || (rest === 2 && padding >= 2) || (rest === 3 && padding >= 1);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  if (/[^\x00-\x7f]/.test(data)) return false;
+  let quadPosition = 0;
+  let pads = 0;
+  for (let index = 0; index < data.length; index++) {
+    if (data[index] === '=') {
+      if (quadPosition >= 2 && quadPosition + ++pads >= 4) return true;
+      continue;
+    }
+    if (!base64Alphabet.test(data[index] as string)) continue;
+    pads = 0;
+    quadPosition = (quadPosition + 1) % 4;
+  }
+  return quadPosition === 0;
 }
+
+const base64Alphabet = /^[A-Za-z0-9+/]$/;
 
 /**
  * `BrowserObservation.to_llm_content`: the error header, the text (joined, truncated at 50,000 characters with the

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eventsToMessages, parseEventJson, serializeEvent, toChatCompletionsMessages, View } from '../src/index.js';
+
+/**
+ * Conversations the reference itself wrote and read (tooling/reference-oracle): random event sequences (batches of
+ * tool calls, errors, rejections, calls left unanswered, condensations forgetting ranges or scattered events, with and
+ * without summaries and offsets, pauses, requests, state updates, images, reasoning) and random observations and
+ * actions of every kind the reference registers, with texts in many scripts and lengths past every truncation limit.
+ * Each case holds the event files as the reference wrote them and what the reference derived from them: its View, and
+ * the Chat Completions messages in both of its forms.
+ */
+interface OracleCase {
+  name: string;
+  files: Record<string, string>;
+  expected: {
+    kinds: string[];
+    view_event_ids: string[];
+    llm_visible_event_ids: string[];
+    unhandled_condensation_request: boolean;
+    messages: unknown[];
+    messages_string_form: unknown[];
+  };
+}
+
+const cases: OracleCase[] = readFileSync(
+  join(import.meta.dirname, '__fixtures__', 'reference-oracle', 'cases.jsonl'),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line !== '')
+  .map((line) => JSON.parse(line));
+
+/** Tool-call arguments are Python json.dumps text: compare them as parsed JSON. */
+function normalize(messages: readonly unknown[]): unknown[] {
+  return messages.map((message) => {
+    const { tool_calls, ...rest } = message as { tool_calls?: { function: { arguments: string } }[] };
+    if (tool_calls === undefined) return rest;
+    return {
+      ...rest,
+      tool_calls: tool_calls.map((call) => ({
+        ...call,
+        function: { ...call.function, arguments: JSON.parse(call.function.arguments) },
+      })),
+    };
+  });
+}
+
+describe('conversations the reference wrote, read as the reference reads them', () => {
+  it('has the whole corpus', () => {
+    expect(cases.length).toBeGreaterThan(300);
+  });
+
+  for (const oracle of cases) {
+    it(oracle.name, () => {
+      const names = Object.keys(oracle.files).sort();
+      const events = names.map((name) => parseEventJson(oracle.files[name] as string));
+      expect(events.map((event) => event.kind)).toEqual(oracle.expected.kinds);
+
+      const view = View.fromEvents(events);
+      expect(view.events.map((event) => event.id)).toEqual(oracle.expected.view_event_ids);
+      expect(view.events.filter((event) => event.kind !== 'CondensationSummaryEvent').map((event) => event.id)).toEqual(
+        oracle.expected.llm_visible_event_ids,
+      );
+      expect(view.unhandledCondensationRequest).toBe(oracle.expected.unhandled_condensation_request);
+
+      const messages = eventsToMessages(view.events);
+      const list = toChatCompletionsMessages(messages, {
+        cacheEnabled: false,
+        visionEnabled: true,
+        functionCallingEnabled: true,
+      });
+      expect(normalize(list)).toEqual(normalize(oracle.expected.messages));
+      const strings = toChatCompletionsMessages(messages, {
+        forceStringSerializer: true,
+        functionCallingEnabled: false,
+      });
+      expect(normalize(strings)).toEqual(normalize(oracle.expected.messages_string_form));
+
+      names.forEach((name, index) => {
+        const text = oracle.files[name] as string;
+        // Read back as the same bytes, and written from the object alone (as after a copy) as the same JSON.
+        expect(serializeEvent(events[index]!)).toBe(text);
+        expect(JSON.parse(serializeEvent(structuredClone(events[index]!)))).toEqual(JSON.parse(text));
+      });
+    });
+  }
+});

@@ -1,0 +1,47 @@
+"""Derive what the OpenHands reference (611629e6) makes of a conversation directory.
+
+Usage: refderive.py <conversation dir> [...]  -> JSON per dir on stdout (one line each).
+"""
+import sys, os, json, glob
+os.environ['OPENHANDS_SUPPRESS_BANNER'] = '1'
+REF = os.environ.get('REFERENCE_DIR', '/tmp/ref')
+sys.path.insert(0, os.path.join(REF, 'openhands-sdk')); sys.path.insert(0, os.path.join(REF, 'openhands-tools')); sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stubs
+stubs.install(["litellm","rich","acp","deprecation","fakeredis","fastmcp","mcp","filelock","httpx","jsonschema","joserfc","PIL","frontmatter","pythonjsonlogger","tenacity","websockets","lmnr","tree_sitter","tree_sitter_bash","opentelemetry","openai","anthropic","tiktoken","jinja2","yaml","requests","docker","psutil","libtmux","bashlex","binaryornot","cachetools","tokenizers","boto3","botocore","google"]); stubs.install_fallback()
+import logging; logging.disable(logging.CRITICAL)
+import openhands.sdk
+from openhands.sdk.event.base import Event, LLMConvertibleEvent
+from openhands.sdk.context.view import View
+import importlib
+for mod in ['openhands.tools.terminal', 'openhands.tools.file_editor', 'openhands.tools.task_tracker', 'openhands.tools.glob', 'openhands.tools.grep', 'openhands.tools.apply_patch', 'openhands.tools.delegate', 'openhands.tools.browser_use', 'openhands.tools.planning_file_editor', 'openhands.tools.gemini', 'openhands.tools.tom_consult', 'openhands.tools.task']:
+    try: importlib.import_module(mod)
+    except Exception as e: print(f'# could not import {mod}: {type(e).__name__}: {e}', file=sys.stderr)
+
+def derive(d):
+    files = sorted(glob.glob(os.path.join(d, 'events', 'event-*.json')))
+    out = {'dir': d, 'errors': []}
+    events = []
+    for f in files:
+        try:
+            events.append(Event.model_validate_json(open(f).read()))
+        except Exception as e:
+            out['errors'].append({'file': os.path.basename(f), 'error': str(e)[:2000]})
+    out['event_count'] = len(events)
+    out['kinds'] = [type(e).__name__ for e in events]
+    try:
+        view = View.from_events(events)
+        out['view_event_ids'] = [e.id for e in view.events]
+        out['llm_visible_event_ids'] = [e.id for e in view.events if type(e).__name__ != 'CondensationSummaryEvent']
+        out['unhandled_condensation_request'] = view.unhandled_condensation_request
+        msgs = LLMConvertibleEvent.events_to_messages(list(view.events))
+        out['messages'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=True, function_calling_enabled=True, force_string_serializer=False, send_reasoning_content=False) for m in msgs]
+        out['messages_string_form'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=False, function_calling_enabled=False, force_string_serializer=True, send_reasoning_content=False) for m in msgs]
+        # Round trip: the reference writes back what it read
+        out['reserialized'] = [json.loads(e.model_dump_json(exclude_none=True)) for e in events]
+    except Exception as e:
+        import traceback
+        out['derive_error'] = traceback.format_exc()[-3000:]
+    return out
+
+for d in sys.argv[1:]:
+    print(json.dumps(derive(d), default=str))

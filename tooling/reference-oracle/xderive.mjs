@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ev = await import(new URL('../../packages/events/dist/index.js', import.meta.url).href);
+for (const dir of process.argv.slice(2)) {
+  const out = { dir, errors: [] };
+  const files = readdirSync(join(dir, 'events'))
+    .filter((f) => f.startsWith('event-') && f.endsWith('.json'))
+    .sort();
+  const events = [];
+  for (const f of files) {
+    try {
+      events.push(ev.parseEventJson(readFileSync(join(dir, 'events', f), 'utf8')));
+    } catch (e) {
+      out.errors.push({ file: f, error: String(e.message).slice(0, 2000) });
+    }
+  }
+  out.event_count = events.length;
+  out.kinds = events.map((e) => e.kind);
+  try {
+    const view = ev.View.fromEvents(events);
+    out.view_event_ids = view.events.map((e) => e.id);
+    out.llm_visible_event_ids = view.events.filter((e) => e.kind !== 'CondensationSummaryEvent').map((e) => e.id);
+    out.unhandled_condensation_request = view.unhandledCondensationRequest;
+    const messages = ev.eventsToMessages(view.events);
+    out.messages = ev.toChatCompletionsMessages(messages, {
+      cacheEnabled: false,
+      visionEnabled: true,
+      functionCallingEnabled: true,
+    });
+    out.messages_string_form = ev.toChatCompletionsMessages(messages, {
+      forceStringSerializer: true,
+      functionCallingEnabled: false,
+    });
+    out.reserialized = events.map((e) => JSON.parse(ev.serializeEvent(e)));
+  } catch (e) {
+    out.derive_error = String(e.stack).slice(0, 3000);
+  }
+  console.log(JSON.stringify(out));
+}
