@@ -27,6 +27,13 @@ for d,r in sorted(ref.items()):
                 for i,(x,y) in enumerate(zip(a,b)):
                     if x!=y: diffs.append((k,i,json.dumps(x)[:500],json.dumps(y)[:500])); break
                 else: diffs.append((k,'len',len(a),len(b)))
+        if r.get('responses')!=o.get('responses'):
+            a,b=r.get('responses') or {},o.get('responses') or {}
+            if a.get('instructions')!=b.get('instructions'): diffs.append(('responses.instructions', repr(a.get('instructions'))[:300], repr(b.get('instructions'))[:300]))
+            for i,(x,y) in enumerate(zip(a.get('input',[]),b.get('input',[]))):
+                if x!=y: diffs.append(('responses.input',i,json.dumps(x)[:500],json.dumps(y)[:500])); break
+            else:
+                if len(a.get('input',[]))!=len(b.get('input',[])): diffs.append(('responses.input len', len(a.get('input',[])), len(b.get('input',[]))))
         if r.get('reserialized')!=o.get('reserialized'):
             for i,(x,y) in enumerate(zip(r.get('reserialized') or [],o.get('reserialized') or [])):
                 if x!=y: diffs.append(('reserialized',i,json.dumps(x)[:400],json.dumps(y)[:400])); break

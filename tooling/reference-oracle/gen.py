@@ -18,7 +18,8 @@ def run(seed, out):
         evs.append(json.loads(ev.model_dump_json(exclude_none=True)))
         return evs[-1]
     def text(t): return {'type': 'text', 'text': t, 'cache_prompt': False}
-    add({'kind': 'SystemPromptEvent', 'source': 'agent', 'system_prompt': text('You are a test agent %d.' % seed),
+    pad = lambda: rng.choice(['', ' ', '\n', '\t', '\u2028', '\u00a0', '\x1c', '\ufeff', '\u3000', '\x85', '\u200b'])
+    add({'kind': 'SystemPromptEvent', 'source': 'agent', 'system_prompt': text(pad() + 'You are a test agent %d.' % seed + pad() + pad()),
          'tools': [], **({'dynamic_context': text('Dynamic context %d' % seed)} if rng.random() < 0.3 else {})})
     def user_message():
         content = [text('user says %d' % rng.randint(0, 999))]
@@ -45,7 +46,7 @@ def run(seed, out):
                 else:
                     args = {'message': 'done %d' % i}; action = {'kind': 'FinishAction', 'message': args['message']}
                 broken = rng.random() < 0.1
-                d = {'kind': 'ActionEvent', 'source': 'agent', 'thought': [text('thought for batch %d' % turn)] if i == 0 and rng.random() < 0.7 else [],
+                d = {'kind': 'ActionEvent', 'source': 'agent', 'thought': [text(pad() + pad() if rng.random() < 0.25 else 'thought for batch %d' % turn)] if i == 0 and rng.random() < 0.7 else [],
                      'tool_name': tool, 'tool_call_id': call,
                      'tool_call': {'id': call, 'name': tool, 'arguments': json.dumps(args), 'origin': 'completion'},
                      'llm_response_id': resp, 'security_risk': rng.choice(['UNKNOWN', 'LOW', 'HIGH'])}
@@ -53,6 +54,8 @@ def run(seed, out):
                 if i == 0 and rng.random() < 0.3: d['reasoning_content'] = 'reasoning %d' % turn
                 if i == 0 and rng.random() < 0.2: d['thinking_blocks'] = [{'type': 'thinking', 'thinking': 'hmm', 'signature': 'sig'}]
                 if rng.random() < 0.3: d['summary'] = 'summary %d' % i
+                if i == 0 and rng.random() < 0.2:
+                    d['responses_reasoning_item'] = {k: v for k, v in {'id': rng.choice(['rs_%d' % turn, None]), 'summary': rng.choice([[], ['s1'], ['s1', 's2']]), 'content': rng.choice([None, [], ['c1']]), 'encrypted_content': rng.choice([None, 'enc']), 'status': rng.choice([None, 'completed'])}.items() if v is not None}
                 actions.append((add(d), tool, broken))
             order = list(actions)
             if rng.random() < 0.3: rng.shuffle(order)
@@ -74,7 +77,11 @@ def run(seed, out):
                     if rng.random() < 0.1: d['extended_content'] = [text('hook context')]
                     add(d)
         elif r < 0.68:
-            add({'kind': 'MessageEvent', 'source': 'agent', 'llm_message': {'role': 'assistant', 'content': [text('agent reply %d' % turn)], **({'reasoning_content': 'why'} if rng.random() < 0.3 else {})}, 'llm_response_id': 'chatcmpl-m-%d-%d' % (seed, turn)})
+            extra = {}
+            if rng.random() < 0.3: extra['reasoning_content'] = 'why'
+            if rng.random() < 0.2: extra['responses_reasoning_item'] = {'id': 'rs_m_%d' % turn, 'summary': ['sum'], 'encrypted_content': 'e'}
+            content = [text(pad() + 'agent reply %d' % turn + pad())] if rng.random() < 0.9 else []
+            add({'kind': 'MessageEvent', 'source': 'agent', 'llm_message': {'role': 'assistant', 'content': content, **extra}, 'llm_response_id': 'chatcmpl-m-%d-%d' % (seed, turn)})
         elif r < 0.76:
             user_message()
         elif r < 0.8:

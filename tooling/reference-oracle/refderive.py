@@ -36,6 +36,15 @@ def derive(d):
         msgs = LLMConvertibleEvent.events_to_messages(list(view.events))
         out['messages'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=True, function_calling_enabled=True, force_string_serializer=False, send_reasoning_content=False) for m in msgs]
         out['messages_string_form'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=False, function_calling_enabled=False, force_string_serializer=True, send_reasoning_content=False) for m in msgs]
+        instructions, items = None, []
+        for m in msgs:
+            val = m.to_responses_value(vision_enabled=True)
+            if isinstance(val, str):
+                t = val.strip()
+                if t: instructions = t if instructions is None else f"{instructions}\n\n---\n\n{t}"
+            elif val:
+                items.extend(val)
+        out['responses'] = {'instructions': instructions, 'input': items}
         # Round trip: the reference writes back what it read
         out['reserialized'] = [json.loads(e.model_dump_json(exclude_none=True)) for e in events]
     except Exception as e:

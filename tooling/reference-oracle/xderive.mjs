@@ -32,6 +32,7 @@ for (const dir of process.argv.slice(2)) {
       forceStringSerializer: true,
       functionCallingEnabled: false,
     });
+    out.responses = ev.toResponsesInput(messages, { visionEnabled: true });
     out.reserialized = events.map((e) => JSON.parse(ev.serializeEvent(e)));
   } catch (e) {
     out.derive_error = String(e.stack).slice(0, 3000);

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventsToMessages, parseEventJson, serializeEvent, toChatCompletionsMessages, View } from '../src/index.js';
+import {
+  eventsToMessages,
+  parseEventJson,
+  serializeEvent,
+  toChatCompletionsMessages,
+  toResponsesInput,
+  View,
+} from '../src/index.js';
 
 /**
  * Conversations the reference itself wrote and read (tooling/reference-oracle): random event sequences (batches of
@@ -9,7 +16,7 @@ import { eventsToMessages, parseEventJson, serializeEvent, toChatCompletionsMess
  * without summaries and offsets, pauses, requests, state updates, images, reasoning) and random observations and
  * actions of every kind the reference registers, with texts in many scripts and lengths past every truncation limit.
  * Each case holds the event files as the reference wrote them and what the reference derived from them: its View, and
- * the Chat Completions messages in both of its forms.
+ * the Chat Completions messages in both of its forms, and the Responses API `instructions` and `input`.
  */
 interface OracleCase {
   name: string;
@@ -21,6 +28,7 @@ interface OracleCase {
     unhandled_condensation_request: boolean;
     messages: unknown[];
     messages_string_form: unknown[];
+    responses: { instructions: string | null; input: unknown[] };
   };
 }
 
@@ -77,6 +85,7 @@ describe('conversations the reference wrote, read as the reference reads them', 
         functionCallingEnabled: false,
       });
       expect(normalize(strings)).toEqual(normalize(oracle.expected.messages_string_form));
+      expect(toResponsesInput(messages, { visionEnabled: true })).toEqual(oracle.expected.responses);
 
       names.forEach((name, index) => {
         const text = oracle.files[name] as string;

@@ -1,3 +1,4 @@
+import { pythonIsBlank } from '../registry/reference-kinds/python-text.js';
 import type { ContentPart, Message } from '../schemas/content.js';
 import type {
   ChatCompletionsMessage,
@@ -108,11 +109,11 @@ function listForm(message: Message, settings: RenderSettings): ChatCompletionsMe
 /** A tool-call turn keeps only non-blank text; with nothing left the `content` key goes. */
 function dropBlankContent(out: { content?: string | ChatContentPart[] }): void {
   if (typeof out.content === 'string') {
-    if (out.content.trim() === '') delete out.content;
+    if (pythonIsBlank(out.content)) delete out.content;
     return;
   }
   if (out.content === undefined) return;
-  const kept = out.content.filter((part) => part.type !== 'text' || part.text.trim() !== '');
+  const kept = out.content.filter((part) => part.type !== 'text' || !pythonIsBlank(part.text));
   if (kept.length > 0) out.content = kept;
   else delete out.content;
 }

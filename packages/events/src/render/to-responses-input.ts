@@ -1,3 +1,4 @@
+import { pythonStrip } from '../registry/reference-kinds/python-text.js';
 import type { Message, MessageToolCall, ReasoningItem } from '../schemas/content.js';
 import type {
   ResponseFunctionCallOutputItem,
@@ -76,7 +77,7 @@ export function toResponsesInput(messages: readonly Message[], options: Response
 function systemText(message: Message): string {
   const parts: string[] = [];
   for (const part of message.content) if (part.type === 'text' && part.text) parts.push(part.text);
-  return parts.join('\n').trim();
+  return pythonStrip(parts.join('\n'));
 }
 
 function userItem(message: Message, vision: boolean): ResponseInputMessageItem {

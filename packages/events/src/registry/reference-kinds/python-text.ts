@@ -77,3 +77,21 @@ export function pythonTail(text: string, count: number): string {
   }
   return text.slice(index);
 }
+
+/**
+ * The characters Python's `str.strip()` removes (`str.isspace()`): JavaScript's `trim()` also removes U+FEFF, which
+ * Python keeps, and keeps the separators U+001C–U+001F and NEL (U+0085), which Python removes.
+ */
+const pythonSpace = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const pythonStripPattern = new RegExp(`^[${pythonSpace}]+|[${pythonSpace}]+$`, 'g');
+const pythonBlankPattern = new RegExp(`^[${pythonSpace}]*$`);
+
+/** `text.strip()`. */
+export function pythonStrip(text: string): string {
+  return text.replace(pythonStripPattern, '');
+}
+
+/** `text.strip() == ""`. */
+export function pythonIsBlank(text: string): boolean {
+  return pythonBlankPattern.test(text);
+}
