@@ -19,7 +19,7 @@ for d,r in sorted(ref.items()):
     diffs=[]
     if o is None: diffs.append('missing'); 
     else:
-        for k in ['errors','event_count','kinds','view_event_ids','llm_visible_event_ids','unhandled_condensation_request','derive_error']:
+        for k in ['errors','event_count','kinds','view_event_ids','llm_visible_event_ids','unhandled_condensation_request','derive_error','manipulation_indices']:
             if r.get(k)!=o.get(k) and not (k=='errors' and not r.get(k) and not o.get(k)): diffs.append((k, str(r.get(k))[:400], str(o.get(k))[:400]))
         for k in ['messages','messages_string_form']:
             a,b=norm(r.get(k)),norm(o.get(k))

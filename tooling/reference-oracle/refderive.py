@@ -33,6 +33,10 @@ def derive(d):
         out['view_event_ids'] = [e.id for e in view.events]
         out['llm_visible_event_ids'] = [e.id for e in view.events if type(e).__name__ != 'CondensationSummaryEvent']
         out['unhandled_condensation_request'] = view.unhandled_condensation_request
+        try:
+            out['manipulation_indices'] = sorted(view.manipulation_indices)
+        except Exception as e:
+            out['manipulation_indices'] = 'error: ' + type(e).__name__
         msgs = LLMConvertibleEvent.events_to_messages(list(view.events))
         out['messages'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=True, function_calling_enabled=True, force_string_serializer=False, send_reasoning_content=False) for m in msgs]
         out['messages_string_form'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=False, function_calling_enabled=False, force_string_serializer=True, send_reasoning_content=False) for m in msgs]

@@ -22,6 +22,11 @@ for (const dir of process.argv.slice(2)) {
     out.view_event_ids = view.events.map((e) => e.id);
     out.llm_visible_event_ids = view.events.filter((e) => e.kind !== 'CondensationSummaryEvent').map((e) => e.id);
     out.unhandled_condensation_request = view.unhandledCondensationRequest;
+    try {
+      out.manipulation_indices = view.manipulationIndices();
+    } catch (e) {
+      out.manipulation_indices = `error: ${e.name}`;
+    }
     const messages = ev.eventsToMessages(view.events);
     out.messages = ev.toChatCompletionsMessages(messages, {
       cacheEnabled: false,
