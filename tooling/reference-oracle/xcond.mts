@@ -1,5 +1,5 @@
 // Compares @x/agent's LLMSummarizingCondenser with the reference's choices (refcond.py output): the events forgotten
-// and the summary offset (PROMPT=1 also compares the summarizing prompt, which is our own text by design).
+// and the summary offset (--prompt also compares the summarizing prompt, which is our own text by design).
 // Usage (from packages/agent): npx tsx ../../tooling/reference-oracle/xcond.mts /tmp/ref-cond.jsonl
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +59,7 @@ for (const ref of lines) {
       `forgotten ours ${JSON.stringify(forgotten)?.slice(0, 200)} ref ${JSON.stringify(ref.forgotten)?.slice(0, 200)} error ${error}`,
     );
   if (offset !== ref.offset) problems.push(`offset ours ${offset} ref ${ref.offset}`);
-  if (process.env.PROMPT && ref.prompt !== undefined && prompt !== ref.prompt) {
+  if (process.argv.includes('--prompt') && ref.prompt !== undefined && prompt !== ref.prompt) {
     let i = 0;
     while (prompt && i < prompt.length && prompt[i] === ref.prompt[i]) i++;
     problems.push(

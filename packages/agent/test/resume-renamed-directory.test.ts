@@ -60,6 +60,25 @@ describe('resuming a conversation whose directory is not named by its id', () =>
     expect((await fork.session.loadArtifact('notes.md')).text()).toBe('second draft');
   });
 
+  it('keeps the UUID a reference-written copy records (the reference reads nothing else there)', async () => {
+    const fixture = new URL('../../events/test/__fixtures__/openhands/01_simple_message_reply/', import.meta.url);
+    await cp(fixture, join(root, 'reference-backup'), { recursive: true });
+    const recorded = JSON.parse(await readFile(join(root, 'reference-backup', 'base_state.json'), 'utf8')).id;
+    const copy = await Conversation.resume('reference-backup', {
+      agent: agent(),
+      persistenceDir: root,
+      workspace: root,
+    });
+    opened.push(copy);
+    expect(copy.id).toBe(recorded);
+    await copy.sendMessage('and again');
+    await copy.run();
+    await copy.close();
+    const written = JSON.parse(await readFile(join(root, 'reference-backup', 'base_state.json'), 'utf8'));
+    expect(written.id).toBe(recorded);
+    expect((await readdir(root)).sort()).toEqual(['reference-backup']);
+  });
+
   it('prefers the directory named by the id, and still names a missing one', async () => {
     const original = await copiedConversation('ignored');
     const byId = await Conversation.resume(original.id, { agent: agent(), persistenceDir: root, workspace: root });

@@ -113,6 +113,28 @@ async function resumedDirectory(store: FileStore, id: string): Promise<string> {
   return (await holdsConversation(id)) ? id : named;
 }
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The id of the conversation `resume(name)` opens. A UUID (hyphenated or as 32 hex digits) is the id. Any other name
+ * is a directory's (a copy, a renamed directory, `x run --resume ./backup-1`): the id its base_state.json records
+ * stays the conversation's, so the state written back keeps its identity and the reference, which reads only a UUID
+ * there, can still open it. Without a recorded id the name is the id, as before.
+ */
+async function resumedConversationId(store: FileStore, name: string, directory: string): Promise<string> {
+  const hyphenated = hyphenateConversationId(name);
+  if (uuidPattern.test(hyphenated)) return hyphenated;
+  const path = `${directory}/base_state.json`;
+  if (!(await store.exists(path))) return hyphenated;
+  try {
+    const recorded = (JSON.parse(await store.read(path)) as { id?: unknown } | null)?.id;
+    return typeof recorded === 'string' && recorded !== '' ? recorded : hyphenated;
+  } catch {
+    // A damaged file is reported, naming what is wrong, when the state is loaded from it.
+    return hyphenated;
+  }
+}
+
 /**
  * The parts of a persisted conversation (base_state.json and the events after it). `eventCount` tells the
  * sandbox how far the conversation is when it records its policy: set it to the opened conversation's count.
@@ -121,11 +143,11 @@ export async function initResumedConversation(
   id: string,
   options: Omit<ConversationOptions, 'id'>,
 ): Promise<{ init: ConversationInit; historyEnd: number; eventCount: { current?: () => number } }> {
-  const conversationId = hyphenateConversationId(id);
   const roster = rosterFor(options);
   const store = storeFor(options);
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
   const directory = await resumedDirectory(store, id);
+  const conversationId = await resumedConversationId(store, id, directory);
   const persisted = await loadPersistedState({
     store,
     id: conversationId,
