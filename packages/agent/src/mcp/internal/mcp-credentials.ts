@@ -1,0 +1,26 @@
+import { credentialValues } from '../../secrets/internal/credential-values.js';
+import { maskValues } from '../../secrets/internal/mask-values.js';
+import { secretPlaceholder } from '../../tools/secrets.js';
+import type { McpServerConfig } from '../mcp-config.js';
+import { authHeaders } from './auth-headers.js';
+
+/**
+ * What configures an MCP server that its failures and replies must never carry into the conversation's events: its
+ * `env` values, its headers and `auth` credential (the reference's SecretStr fields, which base_state.json and the
+ * server's API redact), and what its URL holds (see `credentialValues`). A server prints them where no one meant it
+ * to: a token it was refused in its stderr (quoted by McpServerError), a header echoed in a tool's result.
+ */
+export function mcpCredentials(server: McpServerConfig): string[] {
+  const auth = server.auth as Record<string, unknown> | undefined;
+  const authValues = [auth?.value, auth?.password].filter((value): value is string => typeof value === 'string');
+  return credentialValues({
+    values: [...Object.values(server.env ?? {}), ...authValues],
+    headers: authHeaders(server),
+    url: server.url,
+  });
+}
+
+/** `text` with every one of `credentials` (and its encoded forms, as tool output is masked) hidden. */
+export function hideMcpCredentials(text: string, credentials: readonly string[]): string {
+  return credentials.length === 0 ? text : maskValues(text, credentials, secretPlaceholder);
+}
