@@ -1,13 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SandboxAccess } from '../../sandboxing/sandbox-access.js';
+import { hideCredentialValues } from '../../secrets/internal/credential-values.js';
 import { hideValueEndAtStart } from '../../secrets/internal/cut-edges.js';
 import { maskErrorChain } from '../../secrets/internal/mask-error.js';
 import { secretPlaceholder } from '../../tools/secrets.js';
 import { effectiveMcpTransport, type McpServerConfig } from '../mcp-config.js';
 import { McpServerError } from '../mcp-server-error.js';
 import { authHeaders } from './auth-headers.js';
-import { hideMcpCredentials, mcpCredentials } from './mcp-credentials.js';
+import { mcpCredentials } from './mcp-credentials.js';
 import { loadMcpSdk } from './mcp-sdk.js';
 import { type McpSpawn, prepareMcpSpawn } from './mcp-spawn.js';
 import type { McpToolDescriptor } from './mcp-tool-descriptor.js';
@@ -84,7 +85,7 @@ export class McpConnection {
 
   /** `text` with the config's secrets hidden: what the server says goes to the model and the event log. */
   hide(text: string): string {
-    return hideMcpCredentials(text, this.#credentials);
+    return hideCredentialValues(text, this.#credentials);
   }
 
   get transportName(): 'stdio' | 'http' | 'sse' {

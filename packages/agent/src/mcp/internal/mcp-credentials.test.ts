@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type McpServerConfigInput, parseMcpConfig } from '../mcp-config.js';
-import { hideMcpCredentials, mcpCredentials } from './mcp-credentials.js';
+import { mcpCredentials } from './mcp-credentials.js';
 
 function credentialsOf(server: McpServerConfigInput): string[] {
   const config = parseMcpConfig({ mcpServers: { one: server } });
@@ -48,17 +48,5 @@ describe('mcpCredentials', () => {
     expect(credentialsOf({ url, auth: { strategy: 'header', headers: { 'X-Secret': 'header-auth-4' } } })).toEqual([
       'header-auth-4',
     ]);
-  });
-});
-
-describe('hideMcpCredentials', () => {
-  it('hides each value and its encoded forms, and leaves text without one as it is', () => {
-    const credentials = ['env-token-123'];
-    const base64 = Buffer.from('user:env-token-123').toString('base64');
-    expect(hideMcpCredentials(`got env-token-123 and ${base64}`, credentials)).toBe(
-      'got <secret-hidden> and <secret-hidden>',
-    );
-    expect(hideMcpCredentials('nothing here', credentials)).toBe('nothing here');
-    expect(hideMcpCredentials('env-token-123', [])).toBe('env-token-123');
   });
 });

@@ -1,6 +1,4 @@
 import { credentialValues } from '../../secrets/internal/credential-values.js';
-import { maskValues } from '../../secrets/internal/mask-values.js';
-import { secretPlaceholder } from '../../tools/secrets.js';
 import type { McpServerConfig } from '../mcp-config.js';
 import { authHeaders } from './auth-headers.js';
 
@@ -18,9 +16,4 @@ export function mcpCredentials(server: McpServerConfig): string[] {
     headers: authHeaders(server),
     url: server.url,
   });
-}
-
-/** `text` with every one of `credentials` (and its encoded forms, as tool output is masked) hidden. */
-export function hideMcpCredentials(text: string, credentials: readonly string[]): string {
-  return credentials.length === 0 ? text : maskValues(text, credentials, secretPlaceholder);
 }

@@ -1,7 +1,5 @@
-import { credentialValues } from '../../secrets/internal/credential-values.js';
+import { credentialValues, hideCredentialValues } from '../../secrets/internal/credential-values.js';
 import { maskErrorChain } from '../../secrets/internal/mask-error.js';
-import { maskValues } from '../../secrets/internal/mask-values.js';
-import { secretPlaceholder } from '../../tools/secrets.js';
 
 /**
  * The credentials an LLM's errors must never carry: its API key (as resolved, from the config or the environment),
@@ -24,6 +22,6 @@ export function llmCredentials(options: {
  */
 export function hideCredentials<E extends Error>(error: E, credentials: readonly string[]): E {
   if (credentials.length === 0) return error;
-  maskErrorChain(error, (text) => maskValues(text, credentials, secretPlaceholder));
+  maskErrorChain(error, (text) => hideCredentialValues(text, credentials));
   return error;
 }

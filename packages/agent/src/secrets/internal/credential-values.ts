@@ -1,3 +1,6 @@
+import { secretPlaceholder } from '../../tools/secrets.js';
+import { maskValues } from './mask-values.js';
+
 /**
  * Credentials shorter than this are not hidden: placeholder keys (`not-needed`, a test's `k`) and settings such as
  * `DEBUG=1` would mask every occurrence of a common word in a message; real keys and tokens are far longer.
@@ -42,4 +45,9 @@ function spellings(part: string): string[] {
   } catch {
     return [part];
   }
+}
+
+/** `text` with every one of `credentials` (and its encoded forms, as tool output is masked) hidden. */
+export function hideCredentialValues(text: string, credentials: readonly string[]): string {
+  return credentials.length === 0 ? text : maskValues(text, credentials, secretPlaceholder);
 }
