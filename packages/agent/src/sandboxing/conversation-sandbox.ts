@@ -119,6 +119,11 @@ export function createConversationSandbox(options: {
     onRecord: () => recordSandboxPolicy(record.store, record.directory, { policy, sinceEvent: record.sinceEvent() }),
     // Every sandbox of the conversation, its own and an MCP server's wider one, keeps out of its store.
     guard: (opened) =>
-      assertStoreOutsideSandbox({ policy: opened, workspace: options.workspace, storeRoot: record.store.describe('') }),
+      assertStoreOutsideSandbox({
+        policy: opened,
+        workspace: options.workspace,
+        storeRoot: record.store.describe(''),
+        conversationDirectory: record.directory,
+      }),
   });
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,8 +16,15 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+const own = 'c0ffee';
+
 function check(workspace: string, policy: SandboxPolicyInput = {}, storeRoot = store): Promise<void> {
-  return assertStoreOutsideSandbox({ policy: sandboxPolicySchema.parse(policy), workspace, storeRoot });
+  return assertStoreOutsideSandbox({
+    policy: sandboxPolicySchema.parse(policy),
+    workspace,
+    storeRoot,
+    conversationDirectory: own,
+  });
 }
 
 describe('assertStoreOutsideSandbox', () => {
@@ -29,8 +36,19 @@ describe('assertStoreOutsideSandbox', () => {
     await expect(check(join(home, 'project'), { writablePaths: [home] })).rejects.toThrow(
       `The sandbox's writable path ${home} holds the conversation store`,
     );
-    await expect(check(join(store, 'abc'))).rejects.toThrow(`workspace ${join(store, 'abc')} lies inside`);
     await expect(check(store)).rejects.toThrow(`workspace ${store} holds`);
+  });
+
+  it("refuses a mount inside this conversation's directory or another's, not one beside them in the store", async () => {
+    await mkdir(join(store, 'other', 'sub'), { recursive: true });
+    await writeFile(join(store, 'other', 'base_state.json'), '{}');
+    await expect(check(join(store, own))).rejects.toThrow(
+      `workspace ${join(store, own)} lies inside a conversation of`,
+    );
+    await expect(check(join(home, 'project'), { writablePaths: [join(store, 'other', 'sub')] })).rejects.toThrow(
+      'lies inside a conversation of the conversation store',
+    );
+    await expect(check(join(store, 'fork-workspace'))).resolves.toBeUndefined();
   });
 
   it('follows symlinks: a workspace linking to the home directory holds its store', async () => {

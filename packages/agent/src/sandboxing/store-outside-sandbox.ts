@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { access } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js';
 import { InvalidSandboxPolicyError } from '../sandbox/invalid-sandbox-policy-error.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
@@ -11,17 +12,34 @@ async function real(path: string): Promise<string> {
 
 /**
  * Refuses a sandbox whose writable mounts (the workspace, `writablePaths`) hold the conversation store on this
- * machine, or lie inside it (`InvalidSandboxPolicyError`, naming both). A command could then rewrite any
+ * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). A command could then rewrite any
  * conversation's files there: its events, and the sandbox policy record a resumed conversation runs under
  * (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host). `x run` in the home
  * directory, whose `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of
  * this machine (S3, memory), and a policy that opts out of the sandbox, have nothing to refuse.
  */
+/**
+ * Whether `mounted`, inside the store, lies in one of its conversations' directories (`conversationDirectory`, this
+ * conversation's, or any holding a base_state.json): a directory beside them (a fork's workspace under the store's
+ * root) holds nothing the store reads.
+ */
+async function insideAConversation(store: string, mounted: string, conversationDirectory: string): Promise<boolean> {
+  if (!isPathInside(store, mounted) || mounted === store) return false;
+  const top = join(store, relative(store, mounted).split(sep)[0] ?? '');
+  if (top === join(store, conversationDirectory)) return true;
+  return access(join(top, 'base_state.json')).then(
+    () => true,
+    () => false,
+  );
+}
+
 export async function assertStoreOutsideSandbox(options: {
   policy: SandboxPolicy;
   workspace: string;
   /** `store.describe('')`: the store's directory, or another kind of location. */
   storeRoot: string;
+  /** This conversation's directory in the store (`conversationDirName`). */
+  conversationDirectory: string;
 }): Promise<void> {
   if (options.policy.mode === 'unsandboxed' || !isAbsolute(options.storeRoot)) return;
   const store = await real(options.storeRoot);
@@ -31,7 +49,11 @@ export async function assertStoreOutsideSandbox(options: {
   ];
   for (const mount of mounts) {
     const mounted = await real(mount.path);
-    const how = isPathInside(mounted, store) ? 'holds' : isPathInside(store, mounted) ? 'lies inside' : undefined;
+    const how = isPathInside(mounted, store)
+      ? 'holds'
+      : (await insideAConversation(store, mounted, options.conversationDirectory))
+        ? 'lies inside a conversation of'
+        : undefined;
     if (how === undefined) continue;
     throw new InvalidSandboxPolicyError(
       `The sandbox's ${mount.what} ${mount.path} ${how} the conversation store ${options.storeRoot}: a sandboxed ` +
