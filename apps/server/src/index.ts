@@ -48,6 +48,7 @@ export { SandboxRequiredError } from './sandboxing/sandbox-required-error.js';
 export { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 export {
   createHostOriginCheck,
+  DataDirExposedError,
   type HostOriginPolicy,
   type HostOriginProblem,
   type HostOriginRefusal,

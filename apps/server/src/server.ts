@@ -45,6 +45,7 @@ import { registerInsightRoutes } from './insights/insight-routes.js';
 import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/server-sandboxing.js';
 import {
   assertBindAllowed,
+  assertDataDirOutsideWorkspaces,
   createHostOriginCheck,
   installHostOriginCheck,
   installRouteAuth,
@@ -126,6 +127,7 @@ export async function buildServer(
 ): Promise<BuiltServer> {
   const config = serverConfigSchema.parse(input);
   assertBindAllowed(config);
+  await assertDataDirOutsideWorkspaces({ dataDir: config.dataDir, workspaceRoot: workspaceRootOf(config) });
   const cardSigningKey = config.a2aSigningKey === undefined ? undefined : await loadSigningKey(config.a2aSigningKey);
   const eventSigningKey = config.signingKey === undefined ? undefined : await loadSigningKey(config.signingKey);
   const app = Fastify({

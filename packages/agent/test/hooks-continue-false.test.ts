@@ -15,6 +15,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  await rm(`${dir}-data`, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function run(hooks: HookConfigInput) {
@@ -40,7 +41,8 @@ async function run(hooks: HookConfigInput) {
       }),
     }),
     workspace: dir,
-    persistenceDir: join(dir, 'data'),
+    // Beside the workspace: a sandbox is refused where its workspace holds the conversation store.
+    persistenceDir: `${dir}-data`,
     durability: 'none',
     hooks,
     onEvent: (event) => events.push(event),

@@ -27,6 +27,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await sdk.shutdown();
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  await rm(`${dir}-data`, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const finish = (message: string): OfflineTurn => ({ toolCalls: [{ name: 'finish', arguments: { message } }] });
@@ -35,7 +36,8 @@ async function run(agent: Agent, options: Partial<ConversationOptions> = {}) {
   const conversation = await Conversation.create({
     agent,
     workspace: dir,
-    persistenceDir: join(dir, 'data'),
+    // Beside the workspace: a sandbox is refused where its workspace holds the conversation store.
+    persistenceDir: `${dir}-data`,
     durability: 'none',
     ...options,
   });

@@ -1,4 +1,6 @@
 export { assertBindAllowed, isLoopbackHost } from './bind-policy.js';
+export { DataDirExposedError } from './data-dir-exposed-error.js';
+export { assertDataDirOutsideWorkspaces } from './data-dir-policy.js';
 export {
   createHostOriginCheck,
   defaultHostNames,

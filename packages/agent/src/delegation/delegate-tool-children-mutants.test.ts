@@ -20,6 +20,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  await rm(`${dir}-data`, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const call = (name: string, args: Record<string, unknown>): OfflineTurn => ({ toolCalls: [{ name, arguments: args }] });
@@ -44,7 +45,8 @@ async function delegateOnce(agentTypes: Record<string, SubAgentType>, tasks: Rec
       tools: [createDelegateTool({ agentTypes })],
     }),
     workspace: dir,
-    persistenceDir: join(dir, 'data'),
+    // Beside the workspace: a sandbox is refused where its workspace holds the conversation store.
+    persistenceDir: `${dir}-data`,
     durability: 'none',
     onEvent: (event) => events.push(event),
   });
@@ -130,7 +132,8 @@ describe('delegating to local children', () => {
         ],
       }),
       workspace: dir,
-      persistenceDir: join(dir, 'data'),
+      // Beside the workspace: a sandbox is refused where its workspace holds the conversation store.
+      persistenceDir: `${dir}-data`,
       durability: 'none',
       openSandbox: async (request) => {
         opened += 1;

@@ -1,5 +1,6 @@
 import type { Action, Observation } from '@x/events';
 import { z } from 'zod';
+import { maskStrings } from '../secrets/internal/mask-strings.js';
 import type { Tool, ToolAnnotations, ToolContext } from '../tools/tool.js';
 import type { McpConnection } from './internal/mcp-connection.js';
 import type { McpToolDescriptor } from './internal/mcp-tool-descriptor.js';
@@ -19,7 +20,11 @@ export function createMcpTool(descriptor: McpToolDescriptor, connection: McpConn
   const annotations = annotationsOf(descriptor);
   const inputSchema = { ...descriptor.inputSchema } as Record<string, unknown>;
 
-  const run = async (args: Record<string, unknown>, context: ToolContext): Promise<Observation> => {
+  // Whatever the server answers is masked with its config's secrets (a header or token it echoes back).
+  const run = async (args: Record<string, unknown>, context: ToolContext): Promise<Observation> =>
+    maskStrings(await call(args, context), (text) => connection.hide(text));
+
+  const call = async (args: Record<string, unknown>, context: ToolContext): Promise<Observation> => {
     try {
       const result = await connection.callTool(name, args, context.signal);
       return observationFromCallResult(name, result);

@@ -140,3 +140,25 @@ describe('ConversationSandbox', () => {
     expect(opener.requests).toHaveLength(2);
   });
 });
+
+describe('ConversationSandbox guard', () => {
+  it('refuses every policy it refuses before opening anything: its own, and a wider one for an MCP server', async () => {
+    const { open, requests } = scriptedOpener([]);
+    const guarded: SandboxPolicy[] = [];
+    const sandbox = new ConversationSandbox({
+      policy,
+      workspace: '/w',
+      open,
+      guard: async (checked) => {
+        guarded.push(checked);
+        if (checked.writablePaths.includes('/store')) throw new Error('holds the store');
+      },
+    });
+    const wider = sandboxPolicySchema.parse({ writablePaths: ['/store'] });
+    await expect(sandbox.openWith(wider)).rejects.toThrow('holds the store');
+    expect(requests).toEqual([]);
+    await sandbox.get();
+    expect(guarded).toEqual([wider, policy]);
+    expect(requests).toHaveLength(1);
+  });
+});

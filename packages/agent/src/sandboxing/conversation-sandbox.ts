@@ -6,6 +6,7 @@ import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js
 import type { SandboxAccess } from './sandbox-access.js';
 import type { SandboxOpener } from './sandbox-opener.js';
 import { recordSandboxPolicy } from './sandbox-policy-record.js';
+import { assertStoreOutsideSandbox } from './store-outside-sandbox.js';
 
 /**
  * A conversation's sandbox: opened once, on first need (a terminal command, a hook, an MCP server), so the start
@@ -20,6 +21,7 @@ export class ConversationSandbox implements SandboxAccess {
   readonly workspace: string;
   readonly #open: SandboxOpener;
   readonly #onRecord: (() => Promise<void>) | undefined;
+  readonly #guard: ((policy: SandboxPolicy) => Promise<void>) | undefined;
   #sandbox: Promise<Sandbox> | undefined;
   #unavailable: SandboxUnavailableError | undefined;
 
@@ -29,17 +31,25 @@ export class ConversationSandbox implements SandboxAccess {
     open: SandboxOpener;
     /** Records the policy: each time the sandbox was opened, and on `recordPolicy()`. */
     onRecord?: () => Promise<void>;
+    /** Refuses (throws) a policy before any sandbox of it is opened. */
+    guard?: (policy: SandboxPolicy) => Promise<void>;
   }) {
     this.policy = options.policy;
     this.workspace = options.workspace;
     this.#open = options.open;
     this.#onRecord = options.onRecord;
+    this.#guard = options.guard;
+  }
+
+  async #opened(policy: SandboxPolicy): Promise<Sandbox> {
+    await this.#guard?.(policy);
+    return this.#open({ policy, workspace: resolve(this.workspace) });
   }
 
   /** The sandbox, opened on the first call. */
   get(): Promise<Sandbox> {
     this.#sandbox ??= (async () => {
-      const sandbox = await this.#open({ policy: this.policy, workspace: resolve(this.workspace) });
+      const sandbox = await this.#opened(this.policy);
       try {
         await this.#onRecord?.();
       } catch (error) {
@@ -61,7 +71,7 @@ export class ConversationSandbox implements SandboxAccess {
    * the caller disposes it.
    */
   openWith(policy: SandboxPolicy): Promise<Sandbox> {
-    return this.#open({ policy, workspace: resolve(this.workspace) }).catch((error: unknown) => {
+    return this.#opened(policy).catch((error: unknown) => {
       this.#noteUnavailable(error);
       throw error;
     });
@@ -107,5 +117,13 @@ export function createConversationSandbox(options: {
     workspace: options.workspace,
     open: options.open,
     onRecord: () => recordSandboxPolicy(record.store, record.directory, { policy, sinceEvent: record.sinceEvent() }),
+    // Every sandbox of the conversation, its own and an MCP server's wider one, keeps out of its store.
+    guard: (opened) =>
+      assertStoreOutsideSandbox({
+        policy: opened,
+        workspace: options.workspace,
+        storeRoot: record.store.describe(''),
+        conversationDirectory: record.directory,
+      }),
   });
 }

@@ -88,19 +88,23 @@ export async function startRemoteA2aAgent(options: RemoteA2aAgentOptions = {}): 
           metadata: undefined,
         }),
       );
-      if (text.includes('impossible')) {
+      // `refuse me`: fails the task quoting the credential it was sent, as a remote refusing a key may.
+      const refusal = text.includes('refuse me') ? `bad credentials: ${authorization}` : undefined;
+      if (text.includes('impossible') || refusal !== undefined) {
         bus.publish(
           AgentEvent.statusUpdate({
             taskId,
             contextId,
-            status: status(TaskState.TASK_STATE_FAILED, 'cannot do the impossible'),
+            status: status(TaskState.TASK_STATE_FAILED, refusal ?? 'cannot do the impossible'),
             metadata: undefined,
           }),
         );
         bus.finished();
         return;
       }
-      for (const [index, chunk] of ['Remote says: ', text.toUpperCase()].entries()) {
+      // `whoami`: answers with the credential it was sent, as a remote echoing its request may.
+      const answer = text.includes('whoami') ? `you sent ${authorization}` : text.toUpperCase();
+      for (const [index, chunk] of ['Remote says: ', answer].entries()) {
         bus.publish(
           AgentEvent.artifactUpdate({
             taskId,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
+import { credentialValues, hideCredentialValues } from '../../secrets/internal/credential-values.js';
+import { maskErrorChain } from '../../secrets/internal/mask-error.js';
 import { type RemoteSubAgent, type RemoteSubAgentType, remoteUsageSchema } from '../remote-sub-agent.js';
 import { type A2aStreamItem, foldA2aStream, isTerminalState } from './a2a-answer.js';
 import { RemoteAgentError } from './remote-agent-error.js';
@@ -44,7 +46,30 @@ export function createA2aSubAgentType(options: A2aSubAgentOptions): RemoteSubAge
   };
 }
 
+/**
+ * The remote, with what configures it hidden in everything it says: its headers (an API key) and what its URL holds
+ * (`credentialValues`). A remote quotes the key it refused in a failed task's status, or echoes a header in its
+ * answer; the delegate tool records both in the conversation's events, which hide only the conversation's secrets.
+ */
 async function connectA2a(options: A2aSubAgentOptions): Promise<RemoteSubAgent> {
+  const credentials = credentialValues({ headers: options.headers, url: options.url });
+  const hide = (text: string): string => hideCredentialValues(text, credentials);
+  const hidden = <T>(work: () => Promise<T>): Promise<T> =>
+    work().catch((error: unknown) => {
+      maskErrorChain(error, hide);
+      throw error;
+    });
+  const remote = await hidden(() => connectRemote(options));
+  return {
+    send: (task, sendOptions) =>
+      hidden(async () => {
+        const answer = await remote.send(task, sendOptions);
+        return typeof answer === 'string' ? hide(answer) : { ...answer, text: hide(answer.text) };
+      }),
+  };
+}
+
+async function connectRemote(options: A2aSubAgentOptions): Promise<RemoteSubAgent> {
   const sdk = await loadOptionalDependency('The A2A sub-agent', '@a2a-js/sdk', () => import('@a2a-js/sdk/client'));
   const fetchImpl = fetchWithHeaders(options.headers);
   const factory = new sdk.ClientFactory(

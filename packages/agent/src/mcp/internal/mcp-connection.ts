@@ -1,9 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SandboxAccess } from '../../sandboxing/sandbox-access.js';
+import { hideCredentialValues } from '../../secrets/internal/credential-values.js';
+import { hideValueEndAtStart } from '../../secrets/internal/cut-edges.js';
+import { maskErrorChain } from '../../secrets/internal/mask-error.js';
+import { secretPlaceholder } from '../../tools/secrets.js';
 import { effectiveMcpTransport, type McpServerConfig } from '../mcp-config.js';
 import { McpServerError } from '../mcp-server-error.js';
 import { authHeaders } from './auth-headers.js';
+import { mcpCredentials } from './mcp-credentials.js';
 import { loadMcpSdk } from './mcp-sdk.js';
 import { type McpSpawn, prepareMcpSpawn } from './mcp-spawn.js';
 import type { McpToolDescriptor } from './mcp-tool-descriptor.js';
@@ -12,6 +17,8 @@ import type { McpToolDescriptor } from './mcp-tool-descriptor.js';
 export const START_TIMEOUT_SECONDS = 30;
 const CALL_TIMEOUT_SECONDS = 300;
 const STDERR_TAIL = 2000;
+/** How much of that tail an error quotes. */
+const STDERR_SHOWN = 500;
 /** JSON-RPC code the SDK uses for a request that timed out. */
 const REQUEST_TIMEOUT_CODE = -32001;
 
@@ -64,6 +71,8 @@ export class McpConnection {
   /** The transport's latest error, and how many it had: a failure reports it only if it came during that request. */
   #lastTransportError: string | undefined;
   #transportErrors = 0;
+  /** The config's secrets (`mcpCredentials`), hidden in every failure and reply of the server. */
+  readonly #credentials: readonly string[];
 
   constructor(options: McpConnectionOptions) {
     this.name = options.name;
@@ -71,6 +80,12 @@ export class McpConnection {
     this.#workspace = options.workspace;
     this.#startTimeout = options.startTimeout ?? START_TIMEOUT_SECONDS;
     this.#sandbox = options.sandbox;
+    this.#credentials = mcpCredentials(options.server);
+  }
+
+  /** `text` with the config's secrets hidden: what the server says goes to the model and the event log. */
+  hide(text: string): string {
+    return hideCredentialValues(text, this.#credentials);
   }
 
   get transportName(): 'stdio' | 'http' | 'sse' {
@@ -261,6 +276,20 @@ export class McpConnection {
    * under way: one the connection lived through before says nothing about this failure.
    */
   #error(what: string, error: unknown, request: FailedRequest): McpServerError {
+    const failure = this.#describe(what, error, request);
+    // Its message quotes the server's stderr and the transport's errors, its cause the client's: all of it is told.
+    maskErrorChain(failure, (text) => this.hide(text));
+    return failure;
+  }
+
+  /** The end of what the server wrote to stderr; a credential cut in two by its start is hidden too. */
+  #stderrTail(): string {
+    const stderr = this.#stderr.trim();
+    if (stderr.length <= STDERR_SHOWN) return stderr;
+    return hideValueEndAtStart(stderr.slice(-STDERR_SHOWN), this.#credentials, secretPlaceholder);
+  }
+
+  #describe(what: string, error: unknown, request: FailedRequest): McpServerError {
     if (error instanceof McpServerError) return error;
     const timedOut = (error as { code?: unknown } | undefined)?.code === REQUEST_TIMEOUT_CODE;
     const reason = timedOut
@@ -270,7 +299,7 @@ export class McpConnection {
         : String(error);
     const details = [
       this.#transportErrors === request.since ? '' : ` (transport error: ${this.#lastTransportError})`,
-      this.#stderr.trim() === '' ? '' : `; server stderr: ${this.#stderr.trim().slice(-500)}`,
+      this.#stderr.trim() === '' ? '' : `; server stderr: ${this.#stderrTail()}`,
     ].join('');
     return new McpServerError(this.name, `MCP server '${this.name}' failed to ${what}: ${reason}${details}`, {
       cause: error,

@@ -1,0 +1,64 @@
+import { access } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js';
+import { InvalidSandboxPolicyError } from '../sandbox/invalid-sandbox-policy-error.js';
+import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+
+/** Where a path really lands once its symlinks are followed (as written where it cannot be resolved). */
+async function real(path: string): Promise<string> {
+  const absolute = resolve(path);
+  return (await resolveRealLocation(absolute).catch(() => undefined)) ?? absolute;
+}
+
+/**
+ * Refuses a sandbox whose writable mounts (the workspace, `writablePaths`) hold the conversation store on this
+ * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). A command could then rewrite any
+ * conversation's files there: its events, and the sandbox policy record a resumed conversation runs under
+ * (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host). `x run` in the home
+ * directory, whose `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of
+ * this machine (S3, memory), and a policy that opts out of the sandbox, have nothing to refuse.
+ */
+/**
+ * Whether `mounted`, inside the store, lies in one of its conversations' directories (`conversationDirectory`, this
+ * conversation's, or any holding a base_state.json): a directory beside them (a fork's workspace under the store's
+ * root) holds nothing the store reads.
+ */
+async function insideAConversation(store: string, mounted: string, conversationDirectory: string): Promise<boolean> {
+  if (!isPathInside(store, mounted) || mounted === store) return false;
+  const top = join(store, relative(store, mounted).split(sep)[0] ?? '');
+  if (top === join(store, conversationDirectory)) return true;
+  return access(join(top, 'base_state.json')).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function assertStoreOutsideSandbox(options: {
+  policy: SandboxPolicy;
+  workspace: string;
+  /** `store.describe('')`: the store's directory, or another kind of location. */
+  storeRoot: string;
+  /** This conversation's directory in the store (`conversationDirName`). */
+  conversationDirectory: string;
+}): Promise<void> {
+  if (options.policy.mode === 'unsandboxed' || !isAbsolute(options.storeRoot)) return;
+  const store = await real(options.storeRoot);
+  const mounts = [
+    { what: 'workspace', path: options.workspace },
+    ...options.policy.writablePaths.map((path) => ({ what: 'writable path', path })),
+  ];
+  for (const mount of mounts) {
+    const mounted = await real(mount.path);
+    const how = isPathInside(mounted, store)
+      ? 'holds'
+      : (await insideAConversation(store, mounted, options.conversationDirectory))
+        ? 'lies inside a conversation of'
+        : undefined;
+    if (how === undefined) continue;
+    throw new InvalidSandboxPolicyError(
+      `The sandbox's ${mount.what} ${mount.path} ${how} the conversation store ${options.storeRoot}: a sandboxed ` +
+        "command could rewrite the conversations' events and the sandbox policy they resume under. Work in a " +
+        'directory that does not hold the store, or keep the store elsewhere (persistenceDir, X_HOME).',
+    );
+  }
+}

@@ -1,0 +1,84 @@
+// A sandboxed command must not reach the conversation store: there it could rewrite the sandbox policy record a
+// resumed conversation runs under (x_sandbox_policy.json) and have its next commands run on the host. `x run` in
+// the home directory, whose ~/.x/conversations holds the store, is the case in point. With real bubblewrap.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { conversationDirName } from '../src/conversation/persistence-layout.js';
+import { Agent, Conversation, createOpenAILLM, defaultTools } from '../src/index.js';
+import { type ScriptedLLMServer, type ScriptedReply, startScriptedLLMServer } from '../src/testing/index.js';
+import { requireBubblewrap } from './support/sandbox-fixture.js';
+
+const id = '5a7e0000-0000-4000-8000-00000000c0de';
+const opened: { home: string; server: ScriptedLLMServer }[] = [];
+
+beforeAll(async () => {
+  await requireBubblewrap();
+});
+afterEach(async () => {
+  for (const { home, server } of opened.splice(0)) {
+    await server.close();
+    await rm(home, { recursive: true, force: true, maxRetries: 5 });
+  }
+});
+
+const terminal = (command: string): ScriptedReply => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
+const finish: ScriptedReply = { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] };
+
+/** A run of one terminal command in `workspace`, the store at `<home>/.x/conversations`; the events as text. */
+async function runCommand(workspaceOf: (home: string) => string, command: (dir: string) => string) {
+  const home = await mkdtemp(join(tmpdir(), 'x-store-in-sandbox-'));
+  const persistenceDir = join(home, '.x', 'conversations');
+  const dir = join(persistenceDir, conversationDirName(id));
+  const server = await startScriptedLLMServer([terminal(command(dir)), finish]);
+  opened.push({ home, server });
+  const agent = new Agent({
+    llm: createOpenAILLM({ model: 'scripted', baseURL: server.baseURL, apiKey: 'sk-test' }),
+    tools: defaultTools(),
+  });
+  const workspace = workspaceOf(home);
+  await mkdir(workspace, { recursive: true });
+  const conversation = await Conversation.create({ id, agent, workspace, persistenceDir });
+  await conversation.sendMessage('go');
+  await conversation.run();
+  const events: string[] = [];
+  for await (const event of conversation.events()) events.push(JSON.stringify(event));
+  await conversation.close();
+  return { dir, events: events.join('\n') };
+}
+
+/** The record a command would write to run the conversation's next commands on the host once it is resumed. */
+const OPT_OUT = JSON.stringify({
+  version: 1,
+  entries: [
+    {
+      policy: { mode: 'unsandboxed', network: { mode: 'all' }, writablePaths: [], readablePaths: [], limits: {} },
+      since_event: 0,
+      recorded_at: '2026-01-01T00:00:00.000Z',
+    },
+  ],
+});
+
+describe('a conversation whose workspace holds its store', () => {
+  it('runs no command: the sandbox is refused, naming the store, and the policy record stays as recorded', async () => {
+    const { dir, events } = await runCommand(
+      (home) => home,
+      (directory) => `printf '%s' '${OPT_OUT}' > ${directory}/x_sandbox_policy.json; echo WROTE-$((40 + 2))`,
+    );
+    expect(events).toContain('holds the conversation store');
+    expect(events).not.toContain('WROTE-42');
+    const record = join(dir, 'x_sandbox_policy.json');
+    expect(existsSync(record) ? readFileSync(record, 'utf8') : '').not.toContain('unsandboxed');
+  });
+
+  it('runs its commands in the sandbox where the workspace lies beside the store (the control)', async () => {
+    const { events } = await runCommand(
+      (home) => join(home, 'project'),
+      () => 'echo pid1 $(cat /proc/1/comm)',
+    );
+    expect(events).toContain('pid1 bwrap');
+    expect(events).not.toContain('holds the conversation store');
+  });
+});
