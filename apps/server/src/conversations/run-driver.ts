@@ -32,6 +32,8 @@ export class RunDriver {
   readonly #host: RunDriverHost;
   readonly #deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders'>;
   #run: Promise<void> | undefined;
+  /** Whether the run in progress has begun (recorded its first status): before that it is starting, not ending. */
+  #runBegun = false;
   #rerunRequested = false;
   #afterRunDone: Promise<void> = Promise.resolve();
 
@@ -67,7 +69,8 @@ export class RunDriver {
   async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
     const state = () => this.#host.current()?.state;
     if (this.#run !== undefined) {
-      if (state()?.execution_status === 'running') return;
+      // A run that is starting takes the accepted actions at its first step, as one still stepping does.
+      if (!this.#runBegun || state()?.execution_status === 'running') return;
       const accepted = new Set(state()?.pending_actions.map((pending) => pending.action_id));
       await this.#waitForEndingRun();
       // That run may have taken the accepted actions and stopped at new ones: a run started now would confirm
@@ -93,13 +96,19 @@ export class RunDriver {
     // message, stopped) has stopped stepping and is only ending: its checkpoint and run record are being written.
     // A client that saw that status may start the next run at once (the reference allows it), so wait for the
     // ending run instead of refusing with 409. Its post-run snapshot is published first, so that a client waiting
-    // on the new run does not take it for its end.
-    if (conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
-    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
+    // on the new run does not take it for its end. A run that has not begun yet (its status is still the one before
+    // it) is starting, not ending: a second start is refused as during the run.
+    if (this.#runBegun && conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
     await assertMayConfirm(conversation, this.#deps.approvalDeciders);
+    // Nothing is awaited from this check until the run is registered: two starts that opened the conversation
+    // together (or waited for the same ending run) cannot both pass it.
+    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
-      markStarted = resolve;
+      markStarted = () => {
+        this.#runBegun = true;
+        resolve();
+      };
     });
     const unsubscribe = conversation.subscribe((event) => {
       if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
@@ -123,6 +132,7 @@ export class RunDriver {
         unsubscribe();
         markStarted();
         this.#run = undefined;
+        this.#runBegun = false;
         this.#afterRunDone = this.#afterRun();
       });
     await started;
