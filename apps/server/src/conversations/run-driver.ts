@@ -49,10 +49,21 @@ export class RunDriver {
     return this.#run !== undefined;
   }
 
-  /** After a user message sent with `run`: starts a run, or schedules one after the run in progress. */
+  /**
+   * After a user message sent with `run`: starts a run, or schedules one after the run in progress. A run still
+   * stepping (or starting) takes the message at its next step. One that has stopped stepping (paused, waiting for
+   * confirmation) is only ending: the message asks for the next run, started once that one has ended, as it would be
+   * a moment later (a pause asked for after the message instead stops the run, and nothing reruns).
+   */
   async runAfterMessage(): Promise<void> {
-    if (this.isRunning) this.#rerunRequested = true;
-    else if (this.#deps.shared === undefined) await this.start();
+    if (this.isRunning && (!this.#runBegun || this.#host.current()?.state.execution_status === 'running')) {
+      this.#rerunRequested = true;
+    } else if (this.isRunning) {
+      // Another start may come first (a client's run, the ending run's scheduled re-run): that run takes the message.
+      await this.start().catch((error: unknown) => {
+        if (!ConversationBusyError.isInstance(error)) throw error;
+      });
+    } else if (this.#deps.shared === undefined) await this.start();
     else {
       // Another replica may run it: its run folds the message at its next step, as a run in this process
       // would. One that is just ending releases the lease in a moment, so wait for it a little.
