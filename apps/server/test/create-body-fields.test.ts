@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequest, removeDir, startTestServer, type TestServer } from './helpers.js';
+import { createConversation, createRequest, removeDir, startTestServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -42,5 +42,20 @@ describe('create body fields', () => {
     Object.assign(request.agent as Record<string, unknown>, { filter_tools_regex: null, critic: null, kind: 'Agent' });
     const { status } = await server.call('POST', '/api/conversations', request);
     expect(status).toBe(201);
+  });
+});
+
+describe('update body fields', () => {
+  it('refuses an unknown field, naming it, and changes nothing', async () => {
+    const id = await createConversation(server, { title: 'before' });
+    const { status, json } = await server.call('PATCH', `/api/conversations/${id}`, { titel: 'after', tags: {} });
+    expect(status).toBe(422);
+    expect(json).toEqual({ detail: [{ type: 'custom', loc: ['body', 'titel'], msg: "Unknown field 'titel'" }] });
+    expect((await server.call('GET', `/api/conversations/${id}`)).json).toMatchObject({ title: 'before' });
+    expect(await server.call('PATCH', `/api/conversations/${id}`, { title: 'after' })).toEqual({
+      status: 200,
+      json: { success: true },
+    });
+    expect((await server.call('GET', `/api/conversations/${id}`)).json).toMatchObject({ title: 'after' });
   });
 });

@@ -108,6 +108,7 @@ describe('request schemas: the bounds and defaults a client sees', () => {
     expect(ok(askAgentSchema, { question: '?' })).toBe(true);
     expect(ok(updateConversationSchema, { title: ' ' })).toBe(false);
     expect(ok(updateConversationSchema, { title: 'a' })).toBe(true);
+    expect(ok(updateConversationSchema, { title: 'a', name: 'b' })).toBe(false);
     expect(generateTitleSchema.parse({})).toEqual({ max_length: 50 });
   });
 

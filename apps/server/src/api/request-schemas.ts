@@ -263,10 +263,15 @@ export const generateTitleSchema = z
   .object({ max_length: z.number().int().min(1).max(200).default(50), llm: llmRequestSchema.nullish() })
   .nullish();
 
-export const updateConversationSchema = z.object({
+const updateConversationShape = z.looseObject({
   title: z.string().trim().min(1).max(200).nullish(),
   tags: z.record(z.string().regex(/^[a-z0-9]+$/), z.string().max(256)).nullish(),
 });
+
+/** Unknown fields are refused (422 naming them): a misspelt `titel` would otherwise be a success that changed nothing. */
+export const updateConversationSchema = updateConversationShape.superRefine(
+  refuseUnknownFields('', Object.keys(updateConversationShape.shape)),
+);
 
 export const conversationSortOrderSchema = z.enum(['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC']);
 /** The execution status filter takes exactly the agent's statuses. */

@@ -32,6 +32,8 @@ export class RunDriver {
   readonly #host: RunDriverHost;
   readonly #deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders'>;
   #run: Promise<void> | undefined;
+  /** Whether the run in progress has begun (recorded its first status): before that it is starting, not ending. */
+  #runBegun = false;
   #rerunRequested = false;
   #afterRunDone: Promise<void> = Promise.resolve();
 
@@ -47,10 +49,21 @@ export class RunDriver {
     return this.#run !== undefined;
   }
 
-  /** After a user message sent with `run`: starts a run, or schedules one after the run in progress. */
+  /**
+   * After a user message sent with `run`: starts a run, or schedules one after the run in progress. A run still
+   * stepping (or starting) takes the message at its next step. One that has stopped stepping (paused, waiting for
+   * confirmation) is only ending: the message asks for the next run, started once that one has ended, as it would be
+   * a moment later (a pause asked for after the message instead stops the run, and nothing reruns).
+   */
   async runAfterMessage(): Promise<void> {
-    if (this.isRunning) this.#rerunRequested = true;
-    else if (this.#deps.shared === undefined) await this.start();
+    if (this.isRunning && (!this.#runBegun || this.#host.current()?.state.execution_status === 'running')) {
+      this.#rerunRequested = true;
+    } else if (this.isRunning) {
+      // Another start may come first (a client's run, the ending run's scheduled re-run): that run takes the message.
+      await this.start().catch((error: unknown) => {
+        if (!ConversationBusyError.isInstance(error)) throw error;
+      });
+    } else if (this.#deps.shared === undefined) await this.start();
     else {
       // Another replica may run it: its run folds the message at its next step, as a run in this process
       // would. One that is just ending releases the lease in a moment, so wait for it a little.
@@ -67,7 +80,8 @@ export class RunDriver {
   async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
     const state = () => this.#host.current()?.state;
     if (this.#run !== undefined) {
-      if (state()?.execution_status === 'running') return;
+      // A run that is starting takes the accepted actions at its first step, as one still stepping does.
+      if (!this.#runBegun || state()?.execution_status === 'running') return;
       const accepted = new Set(state()?.pending_actions.map((pending) => pending.action_id));
       await this.#waitForEndingRun();
       // That run may have taken the accepted actions and stopped at new ones: a run started now would confirm
@@ -93,13 +107,19 @@ export class RunDriver {
     // message, stopped) has stopped stepping and is only ending: its checkpoint and run record are being written.
     // A client that saw that status may start the next run at once (the reference allows it), so wait for the
     // ending run instead of refusing with 409. Its post-run snapshot is published first, so that a client waiting
-    // on the new run does not take it for its end.
-    if (conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
-    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
+    // on the new run does not take it for its end. A run that has not begun yet (its status is still the one before
+    // it) is starting, not ending: a second start is refused as during the run.
+    if (this.#runBegun && conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
     await assertMayConfirm(conversation, this.#deps.approvalDeciders);
+    // Nothing is awaited from this check until the run is registered: two starts that opened the conversation
+    // together (or waited for the same ending run) cannot both pass it.
+    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
-      markStarted = resolve;
+      markStarted = () => {
+        this.#runBegun = true;
+        resolve();
+      };
     });
     const unsubscribe = conversation.subscribe((event) => {
       if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status') markStarted();
@@ -123,6 +143,7 @@ export class RunDriver {
         unsubscribe();
         markStarted();
         this.#run = undefined;
+        this.#runBegun = false;
         this.#afterRunDone = this.#afterRun();
       });
     await started;
