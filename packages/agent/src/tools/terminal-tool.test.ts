@@ -175,7 +175,7 @@ describe('terminal tool: one persistent session per conversation', () => {
     newContext();
     await run('export LOST=1');
     const exited = await run('exit 7');
-    expect(exited.exit_code).toBe(7);
+    expect(exited).toMatchObject({ is_error: false, exit_code: 7, timeout: false });
     const next = await run('echo "[$LOST]"');
     expect(text(next)).toBe(
       'Terminal session has been reset. All previous environment variables and session state have been cleared.\n\n[]',
@@ -294,7 +294,7 @@ describe('terminal tool: output, secrets and process lifetime', () => {
     expect((await sleepers(60101)).length).toBeGreaterThan(0);
     controller.abort();
     const observation = await pending;
-    expect(observation.is_error).toBe(true);
+    expect(observation).toMatchObject({ is_error: true, exit_code: -1, timeout: false });
     expect(await sleepersEnded(60101)).toBe(true);
     await rm(join(workspace, 'bg.pid'), { force: true });
   });
