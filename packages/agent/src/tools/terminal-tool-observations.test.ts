@@ -31,7 +31,7 @@ function newRunner(): (command: string, fields?: Record<string, unknown>) => Ret
 
 const text = (observation: { content: { type: string }[] }) =>
   observation.content.map((part) => ('text' in part ? part.text : '')).join('');
-const prefixOf = (observation: { metadata?: unknown }) => (observation.metadata as { prefix: string }).prefix;
+const prefixOf = (observation: Record<string, unknown>) => (observation.metadata as { prefix: string }).prefix;
 
 describe('terminal observation metadata', () => {
   it('names the user and the short host name that ran a completed command', async () => {
