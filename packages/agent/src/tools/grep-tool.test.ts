@@ -132,3 +132,39 @@ describe('grep', () => {
     expect(text(observation)).not.toContain('[Results truncated');
   });
 });
+
+describe('grep: the include filter and the truncation note', () => {
+  it('reads an empty include as no filter, and reports it as given', async () => {
+    const observation = await grep({ pattern: 'needle', include: '' });
+    expect(observation).toMatchObject({
+      is_error: false,
+      matches: [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts')],
+      include_pattern: '',
+    });
+    expect(text(observation)).not.toContain('filtered by');
+  });
+
+  it('names the include pattern in an error observation only when one was given', async () => {
+    const withInclude = await grep({ pattern: '(unclosed', include: '*.ts' });
+    expect(withInclude).toMatchObject({ is_error: true, include_pattern: '*.ts', search_path: workspace });
+    expect(await grep({ pattern: '(unclosed' })).not.toHaveProperty('include_pattern');
+  });
+
+  it('refuses an include pattern that is no glob with an error observation naming it', async () => {
+    const observation = await grep({ pattern: 'needle', include: '[z-a]' });
+    expect(observation).toMatchObject({ is_error: true, matches: [], include_pattern: '[z-a]', truncated: false });
+    expect(text(observation)).toMatch(/^Invalid include pattern '\[z-a\]': /);
+  });
+
+  it('adds the truncation note when a single file more than the limit matched', async () => {
+    await put(join(workspace, 'third.txt'), 'needle\n', 500);
+    const observation = await grep({ pattern: 'needle' }, createGrepTool({ maxResults: 2 }));
+    expect(observation).toMatchObject({
+      matches: [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts')],
+      truncated: true,
+    });
+    expect(text(observation)).toMatch(
+      /\n\n\[Results truncated to first 2 files\. Consider using a more specific pattern\.\]$/,
+    );
+  });
+});
