@@ -38,6 +38,14 @@ const text = (observation: Observation) =>
 describe('grep', () => {
   it('is read-only: the model is asked for no security risk', () => {
     expect(grepTool.readOnly).toBe(true);
+    // The reference's GrepTool annotations.
+    expect(grepTool.annotations).toEqual({
+      title: 'grep',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('lists the files whose content matches, case-insensitive, newest first, in the reference GrepObservation', async () => {
