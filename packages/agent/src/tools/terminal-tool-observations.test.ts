@@ -1,7 +1,7 @@
 // What a terminal observation says of the command it reports on, field by field, as the reference's
 // TerminalObservation and CmdOutputMetadata say it: who ran it, whether a timeout is an error, and when the output
 // is announced as the continuation of what an earlier observation already showed.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { access, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,31 @@ describe('a command still running when the call returns', () => {
     const answered = await run('yes', { is_input: true });
     expect(text(answered)).toBe('got yes');
     expect(prefixOf(answered)).toBe('');
+  });
+});
+
+describe('a command interrupted by an abort', () => {
+  it('reports the working directory the last completed command left', async () => {
+    const controller = new AbortController();
+    const context: ToolContext = { workspace, conversationId: 'observations-abort', signal: controller.signal };
+    const run = (command: string, fields: Record<string, unknown> = {}) =>
+      terminal.execute({ command, ...fields, kind: 'TerminalAction' }, context);
+    await run('mkdir -p moved && cd moved');
+    const pending = run('touch started; sleep 60104', { timeout: 600 });
+    // Aborted once the command runs (polled: the shell starts it on its own time).
+    for (;;) {
+      if (
+        await access(join(workspace, 'moved', 'started')).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    controller.abort();
+    const observation = await pending;
+    expect(observation).toMatchObject({ is_error: true, exit_code: -1 });
+    expect((observation.metadata as { working_dir: string }).working_dir).toBe(join(workspace, 'moved'));
   });
 });
