@@ -92,4 +92,15 @@ describe('restoreWorkspace', () => {
     expect(result.removed.sort()).toEqual(['dir/gone.txt', 'gone.txt']);
     expect(await readdir(workspace)).toEqual(['kept.txt']);
   });
+
+  it('brings back a link whose directory is gone, the directory with it', async () => {
+    const workspace = await workspaceWith({ 'target.txt': 'pointed at' });
+    await mkdir(join(workspace, 'links'));
+    await symlink('../target.txt', join(workspace, 'links', 'to-target'));
+    const { objects, target } = await checkpoint(workspace);
+    await rm(join(workspace, 'links'), { recursive: true });
+    await restoreWorkspace({ workspace, target, objects });
+    expect(await readlink(join(workspace, 'links', 'to-target'))).toBe('../target.txt');
+    expect(await readFile(join(workspace, 'links', 'to-target'), 'utf8')).toBe('pointed at');
+  });
 });

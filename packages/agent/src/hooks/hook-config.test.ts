@@ -74,3 +74,22 @@ describe('hookMatcherMatches', () => {
     expect(hookMatcherMatches('a(b', 'a(b')).toBe(true);
   });
 });
+
+describe('parseHookConfig: the hooks wrapper', () => {
+  it("reads a Claude Code plugin's hooks.json: other top-level keys beside 'hooks' are ignored", () => {
+    const config = parseHookConfig({
+      description: 'Formats edited files',
+      hooks: { PostToolUse: [{ matcher: 'file_editor', hooks: [{ command: './format.sh' }] }] },
+    });
+    expect(config.post_tool_use).toEqual([
+      { matcher: 'file_editor', hooks: [{ type: 'command', command: './format.sh', timeout: 60, async: false }] },
+    ]);
+  });
+
+  it('refuses an event type beside the wrapper, where it would never run, and a wrapper that is no object', () => {
+    expect(() => parseHookConfig({ hooks: {}, Stop: [{ hooks: [{ command: 'a' }] }] })).toThrow(
+      "Invalid hook configuration (hook config): event type 'Stop' must be inside 'hooks', not beside it",
+    );
+    expect(() => parseHookConfig({ hooks: [], description: 'x' })).toThrow(InvalidHookConfigError);
+  });
+});

@@ -79,8 +79,7 @@ export function emptyHookConfig(): HookConfig {
 /** Validates a hook configuration; throws `InvalidHookConfigError` naming the offending entry. */
 export function parseHookConfig(input: unknown, where = 'hook config'): HookConfig {
   if (!isRecord(input)) throw new InvalidHookConfigError(where, 'expected an object of event types');
-  const body = 'hooks' in input && Object.keys(input).length === 1 ? input.hooks : input;
-  if (!isRecord(body)) throw new InvalidHookConfigError(where, "'hooks' must be an object of event types");
+  const body = 'hooks' in input ? unwrapHooks(input, where) : input;
   const config: Record<HookConfigField, HookMatcher[]> = { ...emptyHookConfig() } as Record<
     HookConfigField,
     HookMatcher[]
@@ -101,6 +100,20 @@ export function parseHookConfig(input: unknown, where = 'hook config'): HookConf
     config[field] = value.map((matcher, index) => parseMatcher(matcher, `${where}: ${key}[${index}]`));
   }
   return config;
+}
+
+/**
+ * The event types of a `{ "hooks": { ... } }` file. Its other top-level keys are ignored as the reference ignores
+ * them (a Claude Code plugin's hooks.json carries a `description`), except an event type: a hook left beside the
+ * wrapper would silently never run.
+ */
+function unwrapHooks(input: Record<string, unknown>, where: string): Record<string, unknown> {
+  const stray = Object.keys(input).find((key) => key !== 'hooks' && fieldByKey.has(key));
+  if (stray !== undefined) {
+    throw new InvalidHookConfigError(where, `event type '${stray}' must be inside 'hooks', not beside it`);
+  }
+  if (!isRecord(input.hooks)) throw new InvalidHookConfigError(where, "'hooks' must be an object of event types");
+  return input.hooks;
 }
 
 function parseMatcher(input: unknown, where: string): HookMatcher {

@@ -38,6 +38,14 @@ const text = (observation: Observation) =>
 describe('grep', () => {
   it('is read-only: the model is asked for no security risk', () => {
     expect(grepTool.readOnly).toBe(true);
+    // The reference's GrepTool annotations.
+    expect(grepTool.annotations).toEqual({
+      title: 'grep',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('lists the files whose content matches, case-insensitive, newest first, in the reference GrepObservation', async () => {
@@ -130,5 +138,41 @@ describe('grep', () => {
       /\n\n\[The search stopped after 2 entries\. Consider giving a narrower path\.\]$/,
     );
     expect(text(observation)).not.toContain('[Results truncated');
+  });
+});
+
+describe('grep: the include filter and the truncation note', () => {
+  it('reads an empty include as no filter, and reports it as given', async () => {
+    const observation = await grep({ pattern: 'needle', include: '' });
+    expect(observation).toMatchObject({
+      is_error: false,
+      matches: [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts')],
+      include_pattern: '',
+    });
+    expect(text(observation)).not.toContain('filtered by');
+  });
+
+  it('names the include pattern in an error observation only when one was given', async () => {
+    const withInclude = await grep({ pattern: '(unclosed', include: '*.ts' });
+    expect(withInclude).toMatchObject({ is_error: true, include_pattern: '*.ts', search_path: workspace });
+    expect(await grep({ pattern: '(unclosed' })).not.toHaveProperty('include_pattern');
+  });
+
+  it('refuses an include pattern that is no glob with an error observation naming it', async () => {
+    const observation = await grep({ pattern: 'needle', include: '[z-a]' });
+    expect(observation).toMatchObject({ is_error: true, matches: [], include_pattern: '[z-a]', truncated: false });
+    expect(text(observation)).toMatch(/^Invalid include pattern '\[z-a\]': /);
+  });
+
+  it('adds the truncation note when a single file more than the limit matched', async () => {
+    await put(join(workspace, 'third.txt'), 'needle\n', 500);
+    const observation = await grep({ pattern: 'needle' }, createGrepTool({ maxResults: 2 }));
+    expect(observation).toMatchObject({
+      matches: [join(workspace, 'src/new.tsx'), join(workspace, 'old.ts')],
+      truncated: true,
+    });
+    expect(text(observation)).toMatch(
+      /\n\n\[Results truncated to first 2 files\. Consider using a more specific pattern\.\]$/,
+    );
   });
 });

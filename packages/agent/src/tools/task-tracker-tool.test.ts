@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTaskTrackerTool, tasksFileName } from './task-tracker-tool.js';
+import { createTaskTrackerTool, formatTaskList, tasksFileName } from './task-tracker-tool.js';
 import type { ConversationFiles, ToolContext } from './tool.js';
 
 function memoryFiles(): ConversationFiles & { files: Map<string, string> } {
@@ -77,5 +77,28 @@ describe('task_tracker', () => {
       { securityAnalyzerEnabled: false },
     );
     expect(bad.ok).toBe(false);
+  });
+
+  it('keeps the list in memory for a conversation without a directory', async () => {
+    const context: ToolContext = { workspace: '/tmp', conversationId: 'no-directory' };
+    const tracker = createTaskTrackerTool();
+    await tracker.execute({ command: 'plan', task_list: [{ title: 'Only task' }], kind: 'TaskTrackerAction' }, context);
+    const viewed = await tracker.execute({ command: 'view', kind: 'TaskTrackerAction' }, context);
+    expect(text(viewed)).toBe('# Task List\n\n1. ⏳ Only task');
+    expect(viewed.task_list).toEqual([{ title: 'Only task', notes: '', status: 'todo' }]);
+  });
+
+  it('formats lists as the reference does, an empty one included', () => {
+    expect(formatTaskList([])).toBe('No tasks in the list.');
+    expect(formatTaskList([{ title: 'One', notes: '', status: 'done' }])).toBe('# Task List\n\n1. ✅ One');
+  });
+
+  it('carries the reference TaskTrackerTool annotations', () => {
+    expect(createTaskTrackerTool().annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 });

@@ -175,7 +175,7 @@ describe('terminal tool: one persistent session per conversation', () => {
     newContext();
     await run('export LOST=1');
     const exited = await run('exit 7');
-    expect(exited.exit_code).toBe(7);
+    expect(exited).toMatchObject({ is_error: false, exit_code: 7, timeout: false });
     const next = await run('echo "[$LOST]"');
     expect(text(next)).toBe(
       'Terminal session has been reset. All previous environment variables and session state have been cleared.\n\n[]',
@@ -187,7 +187,7 @@ describe('terminal tool: one persistent session per conversation', () => {
     newContext();
     await run('export KEPT=1');
     const reset = await run('', { reset: true });
-    expect(reset).toMatchObject({ command: '[RESET]', exit_code: 0, is_error: false });
+    expect(reset).toMatchObject({ command: '[RESET]', exit_code: 0, is_error: false, timeout: false });
     expect(text(await run('echo "[$KEPT]"'))).toBe('[]');
     await expect(run('x', { reset: true, is_input: true })).rejects.toThrow('Cannot use reset=True with is_input=True');
   });
@@ -273,7 +273,9 @@ describe('terminal tool: output, secrets and process lifetime', () => {
   it('refuses a Python literal as a command with the reference hint', async () => {
     newContext();
     const observation = await run('[{"a": 1}]');
-    expect(observation.is_error).toBe(true);
+    // As the reference's: an error, no exit code (no command ran), not a timeout.
+    expect(observation).toMatchObject({ is_error: true, command: '[{"a": 1}]', timeout: false });
+    expect(observation).not.toHaveProperty('exit_code');
     expect(text(observation)).toContain(
       '[Tool-argument error] The `command` argument looks like a Python/JSON list literal',
     );
@@ -292,7 +294,7 @@ describe('terminal tool: output, secrets and process lifetime', () => {
     expect((await sleepers(60101)).length).toBeGreaterThan(0);
     controller.abort();
     const observation = await pending;
-    expect(observation.is_error).toBe(true);
+    expect(observation).toMatchObject({ is_error: true, exit_code: -1, timeout: false });
     expect(await sleepersEnded(60101)).toBe(true);
     await rm(join(workspace, 'bg.pid'), { force: true });
   });
