@@ -73,6 +73,8 @@ export async function initNewConversation(options: ConversationOptions): Promise
   const policy = sandboxPolicySchema.parse(options.sandbox ?? {}, ONE_SHOT);
   const record = { store, directory: conversationDirName(id), sinceEvent: () => 0 };
   const sandbox = conversationSandbox(options, policy, record);
+  // A store in the workspace's reach is refused before anything is written (InvalidSandboxPolicyError).
+  await sandbox.checkPolicy();
   // The explicit opt-out opens at once (it starts nothing, and says so loudly here). Bubblewrap is probed where
   // a process first starts (a tool, a hook, an MCP server), which fails then with SandboxUnavailableError; the
   // policy is recorded now, as the conversation's from its first event.
@@ -176,6 +178,7 @@ export async function initResumedConversation(
     directory,
     sinceEvent: () => eventCount.current?.() ?? persisted.log.length,
   });
+  await sandbox.checkPolicy();
   return {
     init: {
       options: { ...options, id: conversationId, securityAnalyzer },

@@ -1,4 +1,5 @@
 import { type AnyEvent, createEvent } from '@x/events';
+import { assertStoreOutsideSandbox } from '../sandboxing/store-outside-sandbox.js';
 import { openConversationLog } from './conversation-defaults.js';
 import { type ConversationInit, initForkedConversation } from './conversation-init.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
@@ -20,6 +21,15 @@ export async function forkConversation<Built extends ForkedConversation>(
 ): Promise<Built> {
   parts.lifecycle.assertOpen();
   await parts.events.settled();
+  // A fork given a workspace that holds the store is refused before anything is written, as a new conversation is.
+  if (options.workspace !== undefined) {
+    await assertStoreOutsideSandbox({
+      policy: parts.sandbox.policy,
+      workspace: options.workspace,
+      storeRoot: owner.store.describe(''),
+      conversationDirectory: owner.directory,
+    });
+  }
   const { fork } = await import('./fork.js');
   const source = {
     options: parts.options,

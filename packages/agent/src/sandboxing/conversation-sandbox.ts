@@ -85,6 +85,15 @@ export class ConversationSandbox implements SandboxAccess {
     await this.#onRecord?.();
   }
 
+  /**
+   * Refuses the conversation's own policy as opening its sandbox would (the conversation store kept out of its
+   * reach), without opening it. A conversation checks this when it opens: its in-process tools (the file editor,
+   * apply_patch) reach the workspace without any sandbox, so a store inside the workspace is refused up front.
+   */
+  async checkPolicy(): Promise<void> {
+    await this.#guard?.(this.policy);
+  }
+
   /** Throws the `SandboxUnavailableError` of the last failed open, if no open has succeeded since. */
   throwIfUnavailable(): void {
     if (this.#unavailable !== undefined) throw this.#unavailable;

@@ -11,14 +11,6 @@ async function real(path: string): Promise<string> {
 }
 
 /**
- * Refuses a sandbox whose writable mounts (the workspace, `writablePaths`) hold the conversation store on this
- * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). A command could then rewrite any
- * conversation's files there: its events, and the sandbox policy record a resumed conversation runs under
- * (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host). `x run` in the home
- * directory, whose `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of
- * this machine (S3, memory), and a policy that opts out of the sandbox, have nothing to refuse.
- */
-/**
  * Whether `mounted`, inside the store, lies in one of its conversations' directories (`conversationDirectory`, this
  * conversation's, or any holding a base_state.json): a directory beside them (a fork's workspace under the store's
  * root) holds nothing the store reads.
@@ -33,6 +25,14 @@ async function insideAConversation(store: string, mounted: string, conversationD
   );
 }
 
+/**
+ * Refuses a sandbox whose writable mounts (the workspace, `writablePaths`) hold the conversation store on this
+ * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). A command could then rewrite any
+ * conversation's files there: its events, and the sandbox policy record a resumed conversation runs under
+ * (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host). `x run` in the home
+ * directory, whose `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of
+ * this machine (S3, memory), and a policy that opts out of the sandbox, have nothing to refuse.
+ */
 export async function assertStoreOutsideSandbox(options: {
   policy: SandboxPolicy;
   workspace: string;
