@@ -62,10 +62,6 @@ export class OpenGuard {
     this.#id = id;
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   close(): void {
     this.#closed = true;
   }
