@@ -88,4 +88,21 @@ describe('resuming a conversation whose directory is not named by its id', () =>
       Conversation.resume('no-such-copy', { agent: agent(), persistenceDir: root, workspace: root }),
     ).rejects.toBeInstanceOf(ConversationNotFoundError);
   });
+
+  it('resumes a copy that holds only its events (its first base_state.json never written)', async () => {
+    const original = await copiedConversation('backup-2');
+    await rm(join(root, 'backup-2', 'base_state.json'));
+    const copy = await Conversation.resume('backup-2', { agent: agent(), persistenceDir: root, workspace: root });
+    opened.push(copy);
+    expect(copy.directory).toBe('backup-2');
+    expect(copy.state.event_count).toBe(original.events.length);
+    expect(copy.state.execution_status).toBe('finished');
+  });
+
+  it('takes an id with a slash as a name, never as a path to a nested directory', async () => {
+    await copiedConversation(join('nested', 'copy-1'));
+    await expect(
+      Conversation.resume('nested/copy-1', { agent: agent(), persistenceDir: root, workspace: root }),
+    ).rejects.toBeInstanceOf(ConversationNotFoundError);
+  });
 });

@@ -37,6 +37,8 @@ export class ConversationEvents {
   /** Writes queued and not yet settled: none means `settled()` has nothing to wait for. */
   #queued = 0;
   readonly #mask: ((text: string) => string) | undefined;
+  /** Run in the queue before the first append, until it succeeds once (see the constructor). */
+  #beforeFirstAppend: (() => Promise<void>) | undefined;
 
   constructor(init: {
     log: EventLogLike;
@@ -44,11 +46,25 @@ export class ConversationEvents {
     ownership: AppendOwnership;
     /** Hides the conversation's secrets (`SecretRegistry.mask`) in the error events that enter the log. */
     mask?: (text: string) => string;
+    /**
+     * Writes what must be durable before the log grows: the checkpoint of a conversation whose base_state.json
+     * would otherwise win over the events appended before the next one (`checkpointBeforeAppend`).
+     */
+    beforeFirstAppend?: () => Promise<void>;
   }) {
     this.#log = init.log;
     this.#fold = init.fold;
     this.#ownership = init.ownership;
     this.#mask = init.mask;
+    this.#beforeFirstAppend = init.beforeFirstAppend;
+  }
+
+  async #readyToAppend(): Promise<void> {
+    await this.#ownership.assertOwner();
+    const prepare = this.#beforeFirstAppend;
+    if (prepare === undefined) return;
+    await prepare();
+    this.#beforeFirstAppend = undefined;
   }
 
   /**
@@ -96,7 +112,7 @@ export class ConversationEvents {
     if (this.#heldUpdates.length > 0) return this.#emitBatch([...this.#heldUpdates.splice(0), event]);
     linkEvent(event);
     return this.#enqueue(async () => {
-      await this.#ownership.assertOwner();
+      await this.#readyToAppend();
       const { stamped, index } = this.#ownership.shared
         ? await this.#appendAfterOthers(event)
         : await this.#appendStamped(event);
@@ -167,7 +183,7 @@ export class ConversationEvents {
   #emitBatch(events: AnyEvent[]): Promise<void> {
     for (const event of events) linkEvent(event);
     return this.#enqueue(async () => {
-      await this.#ownership.assertOwner();
+      await this.#readyToAppend();
       const { stamped, indices } = this.#ownership.shared
         ? await this.#appendBatchAfterOthers(events)
         : await this.#appendBatch(events);

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import { parseBudget } from '../budgets/index.js';
 import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
-import { buildBaseState } from './base-state.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import { conversationStepContext, toolsInControl } from './conversation-step-context.js';
@@ -12,6 +10,7 @@ import { pause } from './run-control.js';
 import type { RunHost } from './run-host.js';
 import { type RunStarter, startRun } from './start-run.js';
 import { writeViewCheckpoint } from './view-checkpoint/index.js';
+import { writeBaseState } from './write-base-state.js';
 
 /** What the run loop, `condense` and the interrupt and takeover records get of a conversation. */
 export function conversationRunHost(owner: PartsOwner, parts: ConversationParts): RunHost {
@@ -135,29 +134,6 @@ export function pauseConversation(owner: PartsOwner, parts: ConversationParts): 
 /** Writes base_state.json (after the held stats updates): the constant-size checkpoint of the state; then the view's. */
 export async function checkpointConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
   await parts.events.flushHeld();
-  const { secrets, cipher } = parts;
-  const json = buildBaseState({
-    state: owner.state,
-    agent: withSwitchedLLM(owner.agent.toJSON(), parts.model.switched),
-    workspace: owner.workspace,
-    // The reference records the conversation's own directory (`get_persistence_dir`: base / id hex) and, resuming,
-    // derives from it where observations are saved, where forks go (its parent) and the hooks' directory.
-    persistenceDir: join(parts.persistenceDir, owner.directory),
-    securityAnalyzer: parts.security.setting,
-    secretRegistry: secrets.toJSON(cipher === undefined ? {} : { cipher }) as Record<string, unknown>,
-    hookConfig: parts.extensions.hookConfigJSON(),
-    recorded: parts.recordedBaseState,
-  });
-  // Durable even for the run's periodic checkpoints (not `writeRebuildable`, unlike the view checkpoint): the file
-  // also holds what no event records (the creation's confirmation policy, max_iterations and stuck_detection, the
-  // secrets, the security analyzer), and an unsynced rename can leave it empty after a power loss, which makes
-  // the conversation unopenable (CorruptConversationError) and those settings unrecoverable (issue 33, item 6).
-  await owner.store.write(`${owner.directory}/base_state.json`, JSON.stringify(json));
+  await writeBaseState(owner, parts);
   await writeViewCheckpoint(owner.store, owner.directory, parts.fold.builtView, owner.state, owner.log);
-}
-
-/** The agent's JSON with the model `switchLLM` set, when it set one (what the next step calls). */
-function withSwitchedLLM(agent: Record<string, unknown>, llm: ConversationParts['model']['switched']) {
-  if (llm === undefined) return agent;
-  return { ...agent, llm: { model: llm.model, api_key: '**********', usage_id: llm.usageId } };
 }

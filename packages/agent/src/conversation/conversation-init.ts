@@ -35,6 +35,8 @@ export interface ConversationInit {
   directory: string;
   /** The base_state.json it was opened from, whose fields x does not manage are written back (see `buildBaseState`). */
   recordedBaseState?: Readonly<Record<string, unknown>> | undefined;
+  /** base_state.json's HEAD or status won over the events: checkpoint before the first append (`loadPersistedState`). */
+  checkpointBeforeAppend?: boolean;
 }
 
 function rosterFor(options: Pick<ConversationOptions, 'agent' | 'agents' | 'escalate'>): AgentRoster {
@@ -191,6 +193,7 @@ export async function initResumedConversation(
       roster,
       directory,
       recordedBaseState: persisted.recordedBaseState,
+      checkpointBeforeAppend: persisted.checkpointBeforeAppend,
     },
     historyEnd: persisted.log.length,
     eventCount,

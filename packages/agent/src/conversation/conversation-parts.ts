@@ -23,6 +23,7 @@ import { RunOwnership } from './ownership/run-ownership.js';
 import { defaultPersistenceDir } from './persistence-layout.js';
 import { RunControl } from './run-control.js';
 import { SecuritySettings } from './security-settings.js';
+import { writeBaseState } from './write-base-state.js';
 
 /**
  * The public face of a conversation its parts call back into (a `Conversation` is one; declared here so that no
@@ -59,10 +60,6 @@ export class OpenGuard {
 
   constructor(id: string) {
     this.#id = id;
-  }
-
-  get closed(): boolean {
-    return this.#closed;
   }
 
   close(): void {
@@ -133,7 +130,14 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     leaseWaitMs: options.leaseWaitMs,
     fencesAppends: () => init.log.fencesAppends === true,
   });
-  const events = new ConversationEvents({ log: init.log, fold, ownership, mask: (text) => init.secrets.mask(text) });
+  const events = new ConversationEvents({
+    log: init.log,
+    fold,
+    ownership,
+    mask: (text) => init.secrets.mask(text),
+    // The parts exist by the time anything is appended.
+    ...(init.checkpointBeforeAppend === true ? { beforeFirstAppend: () => writeBaseState(owner, parts) } : {}),
+  });
   if (options.onEvent !== undefined) events.subscribe(options.onEvent);
   const lifecycle = new OpenGuard(owner.id);
   const host = {
@@ -171,7 +175,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     head: () => fold.leafEventId,
     emit: (event) => events.emit(event),
   });
-  return {
+  const parts: ConversationParts = {
     options,
     secrets: init.secrets,
     cipher: init.cipher,
@@ -220,4 +224,5 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
       setStatus: (status) => events.setStatus(status),
     }),
   };
+  return parts;
 }

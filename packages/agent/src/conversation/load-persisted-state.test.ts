@@ -173,3 +173,27 @@ describe('loadPersistedState of a directory x checkpointed', () => {
     expect(loaded.state).toMatchObject({ event_count: 1, leaf_event_id: 'm0', pending_actions: [] });
   });
 });
+
+describe('loadPersistedState: whether a checkpoint must precede the next append', () => {
+  // Needed wherever base_state.json's own HEAD or status won over the events: they would win again over every
+  // event appended before the next checkpoint, leaving it off the conversation's branch.
+  it("is needed for the reference's file, and for one whose HEAD the reference moved after our checkpoint", async () => {
+    expect((await load(await referenceDirectory({ leaf_event_id: 'm1' }))).checkpointBeforeAppend).toBe(true);
+    expect((await load(await referenceDirectory({}))).checkpointBeforeAppend).toBe(true);
+    const store = await referenceDirectory(undefined);
+    const state = { ...initialConversationState({ id }), event_count: 3, leaf_event_id: 'm2' };
+    const base = buildBaseState({ state, agent: {}, workspace: '/w', persistenceDir: dir, secretRegistry: {} });
+    await store.write(`${dir}/base_state.json`, JSON.stringify(base));
+    expect((await load(store)).checkpointBeforeAppend).toBe(false);
+    await store.write(`${dir}/base_state.json`, JSON.stringify({ ...base, leaf_event_id: 'm1' }));
+    const moved = await load(store);
+    expect(moved.state.leaf_event_id).toBe('m1');
+    expect(moved.checkpointBeforeAppend).toBe(true);
+  });
+
+  it('is not needed for a log without base_state.json: its events alone decide', async () => {
+    const loaded = await load(await referenceDirectory(undefined));
+    expect(loaded.state.leaf_event_id).toBe('m2');
+    expect(loaded.checkpointBeforeAppend).toBe(false);
+  });
+});

@@ -19,6 +19,12 @@ export interface PersistedConversation {
   securityAnalyzer: 'llm' | 'none' | undefined;
   /** base_state.json as read (undefined without one): its fields x does not manage are written back unchanged. */
   recordedBaseState: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Whether base_state.json's own HEAD or status won over the events (a directory the reference wrote, or whose
+   * HEAD it moved; a checkpoint of ours the log does not reach): they would win again over every event appended
+   * before our next checkpoint, so one must be written before the first append (`ConversationEvents`).
+   */
+  checkpointBeforeAppend: boolean;
 }
 
 /**
@@ -103,7 +109,8 @@ export async function loadPersistedState(options: {
     const leaf = head === undefined ? tree.activeLeaf(undefined) : head.empty ? undefined : head.leaf;
     if (leaf === undefined || tree.has(leaf)) state = foldBranch(state, events, tree, leaf, head?.empty ?? false);
   }
-  return { log, state, secrets, securityAnalyzer, recordedBaseState };
+  const checkpointBeforeAppend = hasBase && (!fromCheckpoint || recordedHead !== undefined);
+  return { log, state, secrets, securityAnalyzer, recordedBaseState, checkpointBeforeAppend };
 }
 
 /** Whether appending `event` to a log whose HEAD is `state.leaf_event_id` starts or continues another branch. */
