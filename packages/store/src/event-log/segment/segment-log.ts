@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
+import { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
 import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
@@ -151,8 +152,17 @@ export class SegmentLog implements LogSegment {
       known: (id) => core.findId(id) !== undefined,
     });
     const accepted: SegmentRecord[] = [];
+    /** The hashes of the intact records seen, and where the last accepted one ends. */
+    const seen = new Set<string>();
+    let chainedEnd = 0;
     for (const record of decoded.records) {
-      if (!chain.accept(record)) continue;
+      if (!chain.accept(record)) {
+        this.#refuseDamage(record, chain.next, decoded, { seen, chainedEnd });
+        seen.add(record.link.hash);
+        continue;
+      }
+      seen.add(record.link.hash);
+      chainedEnd = record.end;
       core.push(core.eventPath(record.link.index, record.link.id), undefined, record.link);
       this.#positions.push(record.jsonOffset, record.jsonLength);
       this.#lastRecord = { offset: record.offset, crc: record.crc };
@@ -165,6 +175,32 @@ export class SegmentLog implements LogSegment {
     }
     this.scanned = decoded.end;
     return accepted;
+  }
+
+  /**
+   * Throws `DamagedSegmentError` when `record` shows that the segment lost events: it is for a later index than the
+   * chain's next, after bytes skipped as not intact, and it chains to no record seen (so to one the damage took). A
+   * crash only ever cuts a writer's last write short, after which writers append at the index it failed to take; a
+   * writer that lost a race writes records for later indices too, but each chained to its own record before.
+   * Reading on would drop the events after the damage, and the next append would take their indices.
+   */
+  #refuseDamage(
+    record: SegmentRecord,
+    next: number,
+    decoded: DecodedRecords,
+    known: { seen: ReadonlySet<string>; chainedEnd: number },
+  ): void {
+    const { link } = record;
+    if (link.index <= next || (link.prev !== null && known.seen.has(link.prev))) return;
+    const damage = decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+    if (damage === undefined) return;
+    throw new DamagedSegmentError({
+      location: this.#core.store.describe(this.path),
+      offset: damage.offset,
+      end: damage.end,
+      missingIndex: next,
+      nextIntact: link.index,
+    });
   }
 
   /**
