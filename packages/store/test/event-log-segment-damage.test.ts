@@ -56,6 +56,44 @@ describe('a segment log whose segment is damaged', () => {
     await expect(EventLog.open(store, { layout: 'segment' })).rejects.toMatchObject({ code: 'damaged_segment' });
   });
 
+  it('refuses to open when its last record was changed after it committed, naming the record', async () => {
+    const { root, store, segment } = await segmentLog(6);
+    const bytes = await readFile(segment);
+    const at = bytes.lastIndexOf('"m5"');
+    bytes[at + 2] = 'X'.charCodeAt(0);
+    await writeFile(segment, bytes);
+    const before = await readdir(join(root, 'events'));
+
+    const error = await EventLog.open(store).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DamagedSegmentError);
+    expect(error).toMatchObject({ code: 'damaged_segment', missingIndex: 5, end: bytes.length });
+    const { offset } = error as DamagedSegmentError;
+    // The record's header: its magic, where decoding of five intact records stopped.
+    expect([...bytes.subarray(offset, offset + 4)]).toEqual([0xff, 0x78, 0x53, 0x31]);
+    expect(bytes.indexOf('"m4"')).toBeLessThan(offset);
+    expect((error as Error).message).toMatch(/last record, whole but changed/);
+    expect(await readdir(join(root, 'events'))).toEqual(before);
+  });
+
+  it('opens without the last event when a power loss left its record zero-filled, and appends in its place', async () => {
+    const { root, store, segment } = await segmentLog(6);
+    const bytes = await readFile(segment);
+    // The size reached the disk, the data did not: the record's tail reads as NUL bytes (as does its event file's).
+    const at = bytes.lastIndexOf('"m5"');
+    bytes.fill(0, at);
+    await writeFile(segment, bytes);
+    const lost = (await readdir(join(root, 'events'))).find((name) => name.startsWith('event-00005-'))!;
+    await rm(join(root, 'events', lost));
+
+    const log = await EventLog.open(store);
+    expect(log.length).toBe(5);
+    expect(await log.append(userMessageEvent('m5 again'))).toBe(5);
+    await log.close();
+    const reopened = await EventLog.open(store);
+    expect(messageText(await reopened.get(5))).toBe('m5 again');
+    await reopened.close();
+  });
+
   it('opens past a torn record followed by a writer that lost the race with a batch', async () => {
     const { store, segment } = await segmentLog(6);
     const torn = encodeRecords([record('torn')], 6, null, 'crashed-writer').bytes;

@@ -15,6 +15,7 @@ import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
 import { SegmentPositions } from './segment-positions.js';
 import {
   type DecodedRecords,
+  damagedLastRecord,
   decodeRecords,
   type EncodedRecord,
   encodeRecords,
@@ -139,7 +140,19 @@ export class SegmentLog implements LogSegment {
     const file = await this.#opened();
     const bytes = await file.readFrom(this.scanned);
     const before = this.#core.length;
-    this.#consume(decodeRecords(bytes, this.scanned));
+    const base = this.scanned;
+    const decoded = decodeRecords(bytes, base);
+    this.#consume(decoded);
+    // A last record changed after it committed would otherwise read as a crash's cut-short tail: the log would lose
+    // its event silently, and the next append would take its index.
+    const damaged = damagedLastRecord(bytes, base, decoded.end);
+    if (damaged !== undefined) {
+      throw new DamagedSegmentError({
+        location: this.#core.store.describe(this.path),
+        ...damaged,
+        missingIndex: this.#core.length,
+      });
+    }
     return this.#core.length - before;
   }
 
