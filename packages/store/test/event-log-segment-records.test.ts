@@ -193,7 +193,7 @@ describe('damagedLastRecord', () => {
 
   it('finds a whole last record with a byte changed since, at its file offsets', () => {
     const { bytes, decoded, lastAt } = tail((last) => {
-      last[last.length - 5] ^= 1;
+      last[last.length - 5] = last[last.length - 5]! ^ 1;
       return last;
     });
     expect(decoded.end).toBe(lastAt);
