@@ -68,19 +68,26 @@ export class SegmentLog implements LogSegment {
   static async open(core: LogCore, owner: object, options: { eventFiles: EventFilesWhen }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
     const segment = new SegmentLog(core, file, owner, options.eventFiles);
-    const adopted = await adoptSegmentIndex(core, file);
-    if (adopted !== undefined) {
-      segment.#positions.adopt(adopted.pairs, adopted.count);
-      segment.#lastRecord = adopted.last;
-      segment.#indexed = adopted.count;
-      segment.scanned = adopted.size;
-      // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
-      if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
-        segment.files.advance(Math.min(adopted.files.count, adopted.count));
-        segment.#indexedChecked = segment.files.checked;
+    try {
+      const adopted = await adoptSegmentIndex(core, file);
+      if (adopted !== undefined) {
+        segment.#positions.adopt(adopted.pairs, adopted.count);
+        segment.#lastRecord = adopted.last;
+        segment.#indexed = adopted.count;
+        segment.scanned = adopted.size;
+        // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
+        if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
+          segment.files.advance(Math.min(adopted.files.count, adopted.count));
+          segment.#indexedChecked = segment.files.checked;
+        }
       }
+      await segment.catchUp();
+    } catch (error) {
+      // A failed open (a damaged segment among others) leaves no descriptor for the garbage collector to close.
+      openFiles.unregister(segment);
+      await file.close().catch(() => undefined);
+      throw error;
     }
-    await segment.catchUp();
     return segment;
   }
 
