@@ -16,6 +16,7 @@ export {
 export { AppendConflictError } from './errors/append-conflict-error.js';
 export { ChainTamperedError } from './errors/chain-tampered-error.js';
 export { CorruptEventError } from './errors/corrupt-event-error.js';
+export { DamagedSegmentError } from './errors/damaged-segment-error.js';
 export { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
 export { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
 export { FileNotFoundError } from './errors/file-not-found-error.js';

@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,23 @@ describe.runIf(process.platform === 'linux')('segment log descriptors', () => {
     expect(messageText(await reader.get(1))).toBe('b');
     expect(descriptorsOn(segment)).toBe(1);
     await reader.close();
+    expect(descriptorsOn(segment)).toBe(0);
+  });
+
+  it('holds none after an open that fails on a damaged segment', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'x-segment-fd-'));
+    roots.push(root);
+    const segment = join(root, 'events/.slots/segment');
+    const store = createLocalFileStore({ root, durability: 'none' });
+    const log = await EventLog.open(store, { layout: 'segment' });
+    await log.appendMany([userMessageEvent('a'), userMessageEvent('b'), userMessageEvent('c')]);
+    await log.close();
+    const bytes = await readFile(segment);
+    bytes[bytes.indexOf('"b"') + 1] = 'X'.charCodeAt(0);
+    await writeFile(segment, bytes);
+
+    await expect(EventLog.open(store)).rejects.toMatchObject({ code: 'damaged_segment' });
+    // Not left for the garbage collector: the directory can be repaired or removed right away.
     expect(descriptorsOn(segment)).toBe(0);
   });
 });

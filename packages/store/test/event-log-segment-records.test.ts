@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  damagedLastRecord,
   decodeRecords,
   encodeRecords,
   SegmentChain,
@@ -177,5 +178,39 @@ describe('SegmentChain', () => {
     expect(rule.next).toBe(2);
     // The chain starts at index 0 whatever `prev` says.
     expect(chain(0, zero.link.hash).accept(zero)).toBe(true);
+  });
+});
+
+describe('damagedLastRecord', () => {
+  const base = 1000;
+  /** Two records from file offset `base`, the second changed as `change` says; where decoding stops. */
+  function tail(change: (last: Buffer) => Buffer) {
+    const first = encoded(0, 1).bytes;
+    const last = change(Buffer.from(encoded(1, 1, encoded(0, 1).records[0]!.link.hash).bytes));
+    const bytes = Buffer.concat([first, last]);
+    return { bytes, decoded: decodeRecords(bytes, base), lastAt: base + first.length };
+  }
+
+  it('finds a whole last record with a byte changed since, at its file offsets', () => {
+    const { bytes, decoded, lastAt } = tail((last) => {
+      last[last.length - 5] = last[last.length - 5]! ^ 1;
+      return last;
+    });
+    expect(decoded.end).toBe(lastAt);
+    expect(damagedLastRecord(bytes, base, decoded.end)).toEqual({ offset: lastAt, end: base + bytes.length });
+  });
+
+  it.each([
+    ['an intact last record', (last: Buffer) => last],
+    ['a record cut short, as a crash leaves it', (last: Buffer) => last.subarray(0, last.length - 7)],
+    ['a record whose end a power loss left as zeros', (last: Buffer) => last.fill(0, last.length - 7)],
+    [
+      'a whole frame with a valid checksum that is not a record of the log',
+      () => Buffer.from(encodeRecords([{ event: { id: 'a/b' }, json: '{"id":"a/b"}' }], 1, null, WRITER).bytes),
+    ],
+    ['bytes that are not a frame', (last: Buffer) => Buffer.concat([garbage(1), last]).subarray(0, last.length)],
+  ])('finds nothing after %s', (_, change) => {
+    const { bytes, decoded } = tail(change);
+    expect(damagedLastRecord(bytes, base, decoded.end)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { StoreError } from '../errors.js';
 import { AppendConflictError } from './append-conflict-error.js';
 import { CorruptEventError } from './corrupt-event-error.js';
+import { DamagedSegmentError } from './damaged-segment-error.js';
 import { DuplicateEventIdError } from './duplicate-event-id-error.js';
 import { EventIndexOutOfRangeError } from './event-index-out-of-range-error.js';
 import { InvalidEventIdError } from './invalid-event-id-error.js';
@@ -25,6 +26,17 @@ describe('EventLog errors', () => {
       [new EventIndexOutOfRangeError(-9, 2), 'event_index_out_of_range', 'Event index out of range: -9'],
       [new UnknownEventIdError('nope'), 'unknown_event_id', 'Unknown event_id: nope'],
       [new InvalidEventIdError('a/b'), 'invalid_event_id', '"a/b" cannot be stored'],
+      [
+        new DamagedSegmentError({
+          location: '/x/events/.slots/segment',
+          offset: 40,
+          end: 90,
+          missingIndex: 2,
+          nextIntact: 3,
+        }),
+        'damaged_segment',
+        '/x/events/.slots/segment: bytes 40…89 are not an intact record, yet intact records follow (from event 3); event 2',
+      ],
     ];
     for (const [error, code, text] of cases) {
       expect(StoreError.isInstance(error)).toBe(true);

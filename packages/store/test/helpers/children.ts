@@ -68,14 +68,17 @@ export function startAppendWorker(options: {
       }
     }
   });
+  let closed = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => {
+      closed = true;
       markReady();
       for (const waiter of waiters.splice(0)) waiter.resolve();
       resolve({ code, signal, stderr });
     });
   });
+  // A child that already ended acknowledges nothing more: waiting for it would hang the test instead of failing it.
   const acked = (count: number): Promise<void> =>
-    acks.size >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
+    acks.size >= count || closed ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }));
   return { child, acks, ready, exited, acked };
 }

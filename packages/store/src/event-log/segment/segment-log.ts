@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
+import { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
 import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
@@ -14,6 +15,7 @@ import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
 import { SegmentPositions } from './segment-positions.js';
 import {
   type DecodedRecords,
+  damagedLastRecord,
   decodeRecords,
   type EncodedRecord,
   encodeRecords,
@@ -66,19 +68,26 @@ export class SegmentLog implements LogSegment {
   static async open(core: LogCore, owner: object, options: { eventFiles: EventFilesWhen }): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
     const segment = new SegmentLog(core, file, owner, options.eventFiles);
-    const adopted = await adoptSegmentIndex(core, file);
-    if (adopted !== undefined) {
-      segment.#positions.adopt(adopted.pairs, adopted.count);
-      segment.#lastRecord = adopted.last;
-      segment.#indexed = adopted.count;
-      segment.scanned = adopted.size;
-      // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
-      if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
-        segment.files.advance(Math.min(adopted.files.count, adopted.count));
-        segment.#indexedChecked = segment.files.checked;
+    try {
+      const adopted = await adoptSegmentIndex(core, file);
+      if (adopted !== undefined) {
+        segment.#positions.adopt(adopted.pairs, adopted.count);
+        segment.#lastRecord = adopted.last;
+        segment.#indexed = adopted.count;
+        segment.scanned = adopted.size;
+        // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
+        if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
+          segment.files.advance(Math.min(adopted.files.count, adopted.count));
+          segment.#indexedChecked = segment.files.checked;
+        }
       }
+      await segment.catchUp();
+    } catch (error) {
+      // A failed open (a damaged segment among others) leaves no descriptor for the garbage collector to close.
+      openFiles.unregister(segment);
+      await file.close().catch(() => undefined);
+      throw error;
     }
-    await segment.catchUp();
     return segment;
   }
 
@@ -138,7 +147,19 @@ export class SegmentLog implements LogSegment {
     const file = await this.#opened();
     const bytes = await file.readFrom(this.scanned);
     const before = this.#core.length;
-    this.#consume(decodeRecords(bytes, this.scanned));
+    const base = this.scanned;
+    const decoded = decodeRecords(bytes, base);
+    this.#consume(decoded);
+    // A last record changed after it committed would otherwise read as a crash's cut-short tail: the log would lose
+    // its event silently, and the next append would take its index.
+    const damaged = damagedLastRecord(bytes, base, decoded.end);
+    if (damaged !== undefined) {
+      throw new DamagedSegmentError({
+        location: this.#core.store.describe(this.path),
+        ...damaged,
+        missingIndex: this.#core.length,
+      });
+    }
     return this.#core.length - before;
   }
 
@@ -151,8 +172,17 @@ export class SegmentLog implements LogSegment {
       known: (id) => core.findId(id) !== undefined,
     });
     const accepted: SegmentRecord[] = [];
+    /** The hashes of the intact records seen, and where the last accepted one ends. */
+    const seen = new Set<string>();
+    let chainedEnd = 0;
     for (const record of decoded.records) {
-      if (!chain.accept(record)) continue;
+      if (!chain.accept(record)) {
+        this.#refuseDamage(record, chain.next, decoded, { seen, chainedEnd });
+        seen.add(record.link.hash);
+        continue;
+      }
+      seen.add(record.link.hash);
+      chainedEnd = record.end;
       core.push(core.eventPath(record.link.index, record.link.id), undefined, record.link);
       this.#positions.push(record.jsonOffset, record.jsonLength);
       this.#lastRecord = { offset: record.offset, crc: record.crc };
@@ -165,6 +195,32 @@ export class SegmentLog implements LogSegment {
     }
     this.scanned = decoded.end;
     return accepted;
+  }
+
+  /**
+   * Throws `DamagedSegmentError` when `record` shows that the segment lost events: it is for a later index than the
+   * chain's next, after bytes skipped as not intact, and it chains to no record seen (so to one the damage took). A
+   * crash only ever cuts a writer's last write short, after which writers append at the index it failed to take; a
+   * writer that lost a race writes records for later indices too, but each chained to its own record before.
+   * Reading on would drop the events after the damage, and the next append would take their indices.
+   */
+  #refuseDamage(
+    record: SegmentRecord,
+    next: number,
+    decoded: DecodedRecords,
+    known: { seen: ReadonlySet<string>; chainedEnd: number },
+  ): void {
+    const { link } = record;
+    if (link.index <= next || (link.prev !== null && known.seen.has(link.prev))) return;
+    const damage = decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+    if (damage === undefined) return;
+    throw new DamagedSegmentError({
+      location: this.#core.store.describe(this.path),
+      offset: damage.offset,
+      end: damage.end,
+      missingIndex: next,
+      nextIntact: link.index,
+    });
   }
 
   /**

@@ -126,6 +126,26 @@ export function decodeRecords(bytes: Uint8Array, base: number): DecodedRecords {
   return { records, skipped, end: base + consumed };
 }
 
+/**
+ * The bytes after the last intact record (`bytes` start at file offset `base`; decoding consumed them up to `end`)
+ * when they are one whole record whose checksum fails: a record committed and changed since (a flipped byte). A
+ * write a crash cut short leaves fewer bytes than its header says, and one whose data a power loss lost ends in
+ * zeros: for those, and anything else, undefined.
+ */
+export function damagedLastRecord(
+  bytes: Uint8Array,
+  base: number,
+  end: number,
+): { readonly offset: number; readonly end: number } | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = end - base;
+  if (buffer.length - at < HEADER_BYTES || buffer.compare(MAGIC, 0, 4, at, at + 4) !== 0) return undefined;
+  const start = at + HEADER_BYTES;
+  if (start + buffer.readUInt32LE(at + 4) !== buffer.length || buffer[buffer.length - 1] === 0) return undefined;
+  if (crc32(buffer.subarray(start)) === buffer.readUInt32LE(at + 8)) return undefined;
+  return { offset: end, end: base + buffer.length };
+}
+
 function recordAt(buffer: Buffer, at: number, base: number): SegmentRecord | undefined {
   if (at + HEADER_BYTES > buffer.length || buffer.compare(MAGIC, 0, 4, at, at + 4) !== 0) return undefined;
   const length = buffer.readUInt32LE(at + 4);

@@ -1,0 +1,42 @@
+import { StoreError } from '../errors.js';
+
+/**
+ * A segment log's segment holds a committed record that is no longer intact: intact records follow it that chain
+ * to the event it held, or it is the last record, whole but with a failing checksum (not what a crash leaves). Opening past the damage would drop every event after
+ * it and let the next append take their indices (a fork of the log), so the log is not read past it. The
+ * reference's event files (`<dir>/event-….json`), derived from the segment, may still hold those events.
+ */
+export class DamagedSegmentError extends StoreError {
+  declare readonly code: 'damaged_segment';
+  /** Where the segment is, as `FileStore.describe` renders it. */
+  readonly location: string;
+  /** The damaged bytes: `[offset, end)` in the segment. */
+  readonly offset: number;
+  readonly end: number;
+  /** The index of the first event the damage took (the log's events before it are intact). */
+  readonly missingIndex: number;
+
+  constructor(options: {
+    location: string;
+    offset: number;
+    end: number;
+    missingIndex: number;
+    /** The index of the first intact record after the damage; undefined when the damage is the last record. */
+    nextIntact?: number | undefined;
+  }) {
+    const what =
+      options.nextIntact === undefined
+        ? 'are the last record, whole but changed since it was written (its checksum fails)'
+        : `are not an intact record, yet intact records follow (from event ${options.nextIntact})`;
+    super(
+      'damaged_segment',
+      `Damaged segment ${options.location}: bytes ${options.offset}…${options.end - 1} ${what}; event ` +
+        `${options.missingIndex} is lost from the segment, so the log is not read past it (the event files derived ` +
+        'from the segment may still hold the events)',
+    );
+    this.location = options.location;
+    this.offset = options.offset;
+    this.end = options.end;
+    this.missingIndex = options.missingIndex;
+  }
+}
