@@ -8,6 +8,7 @@ import { CorruptConversationError } from '../src/conversation/index.js';
 import { CHECKPOINT_EVERY_STEPS } from '../src/conversation/run-loop.js';
 import { VIEW_CHECKPOINT_FILE } from '../src/conversation/view-checkpoint/index.js';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 type Write = { how: 'write' | 'writeRebuildable'; file: string; steps: number };
 
@@ -65,7 +66,7 @@ describe('base_state.json during a run', () => {
     });
     conversation = await Conversation.create({
       agent: new Agent({ llm, tools: [tool] }),
-      workspace: root,
+      workspace: await workspaceIn(root),
       persistenceDir: root,
       store,
       stuckDetection: false,
@@ -94,7 +95,7 @@ describe('base_state.json during a run', () => {
   it('left empty (what an unsynced rename can leave after a power loss) stops the conversation from opening', async () => {
     // Why it is never written without fsync: unlike the view checkpoint, it cannot be rebuilt from the events.
     const llm = createOfflineLLM({ script: () => ({ content: 'done' }) });
-    const options = { agent: new Agent({ llm, tools: [] }), workspace: root, persistenceDir: root };
+    const options = { agent: new Agent({ llm, tools: [] }), workspace: await workspaceIn(root), persistenceDir: root };
     const conversation = await Conversation.create({ ...options, confirmationPolicy: { kind: 'AlwaysConfirm' } });
     await conversation.close();
     await writeFile(join(root, conversation.directory, 'base_state.json'), '');

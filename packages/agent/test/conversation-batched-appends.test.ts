@@ -5,6 +5,7 @@ import { createFileStoreLeases, createLocalFileStore, EventLog, type FileStore }
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 // A step's stats update (from the model's response) is written with the step's next event in one round of
 // the store (EventLog.appendMany → writeIfAbsentThenLinkMany on the local store, with the batch's events).
@@ -59,7 +60,7 @@ describe('a conversation on the local store', () => {
     const steps = 4;
     const conversation = await Conversation.create({
       agent: agentFor(steps),
-      workspace: root,
+      workspace: await workspaceIn(root),
       persistenceDir: root,
       store,
     });
@@ -103,7 +104,7 @@ describe('a conversation whose log cannot take a stats update with the next even
   }) {
     const conversation = await Conversation.create({
       agent: agentFor(2),
-      workspace: options.root,
+      workspace: await workspaceIn(options.root),
       persistenceDir: options.root,
       store: options.store,
       ...(options.shared

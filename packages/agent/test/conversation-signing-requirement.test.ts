@@ -15,6 +15,7 @@ import {
 } from '@x/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, Conversation, conversationDirName, createOfflineLLM, type OfflineTurn } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -39,7 +40,7 @@ async function readBack(id: string, require?: SignatureRequirement) {
 async function turn(id: string | undefined, message: string, key: KeyObject | undefined): Promise<string> {
   const options = {
     agent: new Agent({ llm: createOfflineLLM({ script: [finish(`done: ${message}`)] }), signingKey: key }),
-    workspace: dir,
+    workspace: await workspaceIn(dir),
     persistenceDir: join(dir, 'data'),
     durability: 'none' as const,
   };
@@ -111,7 +112,7 @@ describe('a conversation where only the approver signs', () => {
     const conversation = await Conversation.create({
       agent: new Agent({ llm: createOfflineLLM({ script: [finish('done')] }) }),
       approverSigningKey: approverKey,
-      workspace: dir,
+      workspace: await workspaceIn(dir),
       persistenceDir: join(dir, 'data'),
       durability: 'none',
     });

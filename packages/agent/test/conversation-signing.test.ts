@@ -14,6 +14,7 @@ import {
   createOfflineLLM,
   type OfflineTurn,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 const sets: FieldSets = JSON.parse(
   await readFile(new URL('../../events/test/__fixtures__/reference-field-sets.json', import.meta.url), 'utf8'),
@@ -50,7 +51,7 @@ describe('a conversation with signing keys', () => {
         signingKey: agentKey,
       }),
       approverSigningKey: approverKey,
-      workspace: dir,
+      workspace: await workspaceIn(dir),
       persistenceDir: join(dir, 'data'),
       durability: 'none',
     });
@@ -80,7 +81,7 @@ describe('a conversation with signing keys', () => {
         llm: createOfflineLLM({ script: [finish('the answer is forty-two')] }),
         signingKey: newKey(),
       }),
-      workspace: dir,
+      workspace: await workspaceIn(dir),
       persistenceDir: join(dir, 'data'),
       durability: 'none',
     });
@@ -126,7 +127,7 @@ describe('a conversation with signing keys', () => {
         tools: [tool],
         signingKey: parentKey,
       }),
-      workspace: dir,
+      workspace: await workspaceIn(dir),
       persistenceDir: join(dir, 'data'),
       durability: 'none',
     });
@@ -152,7 +153,7 @@ describe('a conversation the Python reference wrote', () => {
     const key = newKey();
     const conversation = await Conversation.resume(id, {
       agent: new Agent({ llm: createOfflineLLM({ script: [finish('again')] }), signingKey: key }),
-      workspace: dir,
+      workspace: await workspaceIn(dir),
       persistenceDir: join(dir, 'data'),
       durability: 'none',
     });

@@ -15,6 +15,7 @@ import {
   type OfflineTurn,
 } from '../src/index.js';
 import { type RemoteA2aAgent, startRemoteA2aAgent } from './support/a2a-remote-agent.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 let dir: string;
 let remote: RemoteA2aAgent;
@@ -41,7 +42,7 @@ async function delegateTo(task: string): Promise<{ observation: string; events: 
   ];
   const conversation = await Conversation.create({
     agent: new Agent({ llm: createOfflineLLM({ script }), tools: [tool] }),
-    workspace: dir,
+    workspace: await workspaceIn(dir),
     persistenceDir: join(dir, 'data'),
     durability: 'none',
   });

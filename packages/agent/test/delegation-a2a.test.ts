@@ -15,6 +15,7 @@ import {
   type OfflineTurn,
 } from '../src/index.js';
 import { type RemoteA2aAgent, startRemoteA2aAgent } from './support/a2a-remote-agent.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 let dir: string;
 let remote: RemoteA2aAgent;
@@ -43,7 +44,7 @@ async function runParent(
   const persistenceDir = join(dir, 'data');
   const conversation = await Conversation.create({
     agent: new Agent({ llm: createOfflineLLM({ script }), tools: [tool] }),
-    workspace: dir,
+    workspace: await workspaceIn(dir),
     persistenceDir,
     durability: 'none',
   });

@@ -15,6 +15,7 @@ import {
   defineTool,
   type OfflineTurn,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 // The delegate tool's limits: the cap on children holds across spawns, a child that stops stuck is an error,
 // and a child runs under the parent's confirmation policy, where a refusal keeps its action from running.
@@ -40,7 +41,7 @@ async function runParent(
   const events: AnyEvent[] = [];
   const conversation = await Conversation.create({
     agent: new Agent({ llm: createOfflineLLM({ script }), tools: [createDelegateTool(toolOptions)] }),
-    workspace: dir,
+    workspace: await workspaceIn(dir),
     persistenceDir: join(dir, 'data'),
     durability: 'none',
     onEvent: (event) => events.push(event),

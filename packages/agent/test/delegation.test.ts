@@ -15,6 +15,7 @@ import {
   listSubConversationIds,
   type OfflineTurn,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -61,7 +62,7 @@ async function runParent(tool: ReturnType<typeof createDelegateTool>, script: Of
   const events: AnyEvent[] = [];
   const conversation = await Conversation.create({
     agent: new Agent({ llm: createOfflineLLM({ script }), tools: [tool] }),
-    workspace: dir,
+    workspace: await workspaceIn(dir),
     persistenceDir: join(dir, 'data'),
     durability: 'none',
     onEvent: (event) => events.push(event),

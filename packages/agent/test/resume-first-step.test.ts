@@ -14,6 +14,7 @@ import {
   LLMSummarizingCondenser,
   type OfflineTurn,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 // The first step after a resume must send the model exactly what the same conversation, never closed,
 // sends: whichever way the resume rebuilt its view (view checkpoint, packed read cache, full rebuild).
@@ -79,7 +80,7 @@ async function liveFirstStep(options: { steps: number; condensed: boolean; copie
         return turn <= steps ? historyTurn(turn, steps) : { content: 'Done again.' };
       },
     }),
-    workspace: root,
+    workspace: await workspaceIn(root),
     persistenceDir: join(root, 'live'),
     durability: 'none',
   });

@@ -11,13 +11,17 @@ const agent = () =>
   new Agent({ llm: createOfflineLLM({ script: () => ({ content: 'done', toolCalls: [] }) }), tools: [] });
 
 let root: string;
+/** The conversations' workspace, beside the store (a workspace that holds its store is refused). */
+let workspace: string;
 const opened: Conversation[] = [];
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'x-renamed-'));
+  workspace = await mkdtemp(join(tmpdir(), 'x-renamed-workspace-'));
 });
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((conversation) => conversation.close()));
   await rm(root, { recursive: true, force: true, maxRetries: 5 });
+  await rm(workspace, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const eventFiles = async (dir: string) =>
@@ -25,7 +29,7 @@ const eventFiles = async (dir: string) =>
 
 /** A finished conversation with an artifact, closed, and its directory copied to `copyName`. */
 async function copiedConversation(copyName: string) {
-  const original = await Conversation.create({ agent: agent(), persistenceDir: root, workspace: root });
+  const original = await Conversation.create({ agent: agent(), persistenceDir: root, workspace });
   await original.session.saveArtifact('notes.md', 'first draft');
   await original.sendMessage('hello');
   await original.run();
@@ -37,7 +41,7 @@ async function copiedConversation(copyName: string) {
 describe('resuming a conversation whose directory is not named by its id', () => {
   it('reads and writes the directory it was found in, keeping the recorded id', async () => {
     const original = await copiedConversation('backup-1');
-    const copy = await Conversation.resume('backup-1', { agent: agent(), persistenceDir: root, workspace: root });
+    const copy = await Conversation.resume('backup-1', { agent: agent(), persistenceDir: root, workspace });
     opened.push(copy);
     expect(copy.id).toBe(original.id);
     expect(copy.directory).toBe('backup-1');
@@ -67,7 +71,7 @@ describe('resuming a conversation whose directory is not named by its id', () =>
     const copy = await Conversation.resume('reference-backup', {
       agent: agent(),
       persistenceDir: root,
-      workspace: root,
+      workspace,
     });
     opened.push(copy);
     expect(copy.id).toBe(recorded);
@@ -81,18 +85,18 @@ describe('resuming a conversation whose directory is not named by its id', () =>
 
   it('prefers the directory named by the id, and still names a missing one', async () => {
     const original = await copiedConversation('ignored');
-    const byId = await Conversation.resume(original.id, { agent: agent(), persistenceDir: root, workspace: root });
+    const byId = await Conversation.resume(original.id, { agent: agent(), persistenceDir: root, workspace });
     opened.push(byId);
     expect(byId.directory).toBe(original.directory);
     await expect(
-      Conversation.resume('no-such-copy', { agent: agent(), persistenceDir: root, workspace: root }),
+      Conversation.resume('no-such-copy', { agent: agent(), persistenceDir: root, workspace }),
     ).rejects.toBeInstanceOf(ConversationNotFoundError);
   });
 
   it('resumes a copy that holds only its events (its first base_state.json never written)', async () => {
     const original = await copiedConversation('backup-2');
     await rm(join(root, 'backup-2', 'base_state.json'));
-    const copy = await Conversation.resume('backup-2', { agent: agent(), persistenceDir: root, workspace: root });
+    const copy = await Conversation.resume('backup-2', { agent: agent(), persistenceDir: root, workspace });
     opened.push(copy);
     expect(copy.directory).toBe('backup-2');
     expect(copy.state.event_count).toBe(original.events.length);
@@ -102,7 +106,7 @@ describe('resuming a conversation whose directory is not named by its id', () =>
   it('takes an id with a slash as a name, never as a path to a nested directory', async () => {
     await copiedConversation(join('nested', 'copy-1'));
     await expect(
-      Conversation.resume('nested/copy-1', { agent: agent(), persistenceDir: root, workspace: root }),
+      Conversation.resume('nested/copy-1', { agent: agent(), persistenceDir: root, workspace }),
     ).rejects.toBeInstanceOf(ConversationNotFoundError);
   });
 });

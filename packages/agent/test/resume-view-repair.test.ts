@@ -14,6 +14,7 @@ import {
   LLMSummarizingCondenser,
   type OfflineTurn,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 // A response whose first call is invalid is logged A1 (no action), E1, A2, O2: the index between E1 and A2
 // is a manipulation index, so the condenser may forget A1 and E1 and keep A2 and O2. The reference's
@@ -93,7 +94,7 @@ describe('the first step after a resume, when a condensation cut a batch', () =>
         requests.push(request);
         return turn <= STEPS ? historyTurn(turn) : { content: 'Done again.' };
       }),
-      workspace: root,
+      workspace: await workspaceIn(root),
       persistenceDir: join(root, 'live'),
       durability: 'none',
     });

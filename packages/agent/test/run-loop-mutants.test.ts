@@ -18,6 +18,7 @@ import {
   RUN_STATE_KEY,
   thinkTool,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 type Turn = { toolCalls: { name: string; arguments: Record<string, unknown> }[] };
 const think: Turn = { toolCalls: [{ name: 'think', arguments: { thought: 'again' } }] };
@@ -152,7 +153,7 @@ describe('the run loop', () => {
       let conversation: Conversation | undefined;
       conversation = await Conversation.create({
         agent: new Agent({ llm, tools: [step] }),
-        workspace: dir,
+        workspace: await workspaceIn(dir),
         persistenceDir: dir,
         durability: 'none',
         onEvent: (event) => {

@@ -1,13 +1,13 @@
 // A sandboxed command must not reach the conversation store: there it could rewrite the sandbox policy record a
 // resumed conversation runs under (x_sandbox_policy.json) and have its next commands run on the host. `x run` in
 // the home directory, whose ~/.x/conversations holds the store, is the case in point. With real bubblewrap.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { conversationDirName } from '../src/conversation/persistence-layout.js';
-import { Agent, Conversation, createOpenAILLM, defaultTools } from '../src/index.js';
+import { Agent, Conversation, createOpenAILLM, defaultTools, InvalidSandboxPolicyError } from '../src/index.js';
 import { type ScriptedLLMServer, type ScriptedReply, startScriptedLLMServer } from '../src/testing/index.js';
 import { requireBubblewrap } from './support/sandbox-fixture.js';
 
@@ -62,15 +62,16 @@ const OPT_OUT = JSON.stringify({
 });
 
 describe('a conversation whose workspace holds its store', () => {
-  it('runs no command: the sandbox is refused, naming the store, and the policy record stays as recorded', async () => {
-    const { dir, events } = await runCommand(
+  it('is refused before anything is written, naming the store: neither a command nor a file tool can reach it', async () => {
+    const refused = await runCommand(
       (home) => home,
       (directory) => `printf '%s' '${OPT_OUT}' > ${directory}/x_sandbox_policy.json; echo WROTE-$((40 + 2))`,
-    );
-    expect(events).toContain('holds the conversation store');
-    expect(events).not.toContain('WROTE-42');
-    const record = join(dir, 'x_sandbox_policy.json');
-    expect(existsSync(record) ? readFileSync(record, 'utf8') : '').not.toContain('unsandboxed');
+    ).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidSandboxPolicyError);
+    expect((refused as Error).message).toContain('holds the conversation store');
+    const { home, server } = opened[0]!;
+    expect(existsSync(join(home, '.x', 'conversations', conversationDirName(id)))).toBe(false);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('runs its commands in the sandbox where the workspace lies beside the store (the control)', async () => {

@@ -21,11 +21,15 @@ const secret = 'sk-live-4f2a9c1e77';
 const other = 'pw-0b8d3e55';
 
 let dir: string;
+/** The conversation store, beside the workspace: a workspace that holds its store is refused. */
+let store: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'x-masking-'));
+  store = await mkdtemp(join(tmpdir(), 'x-masking-store-'));
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  await rm(store, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const leaky = defineTool({
@@ -43,7 +47,7 @@ async function run(script: OfflineTurn[]) {
   const conversation = await Conversation.create({
     agent: new Agent({ llm: createOfflineLLM({ script }), tools: [leaky, createFileEditorTool()] }),
     workspace: dir,
-    persistenceDir: join(dir, 'data'),
+    persistenceDir: join(store, 'data'),
     durability: 'none',
     secrets: { API_KEY: secret, DB_PASSWORD: other },
     onEvent: (event) => events.push(event),
@@ -132,7 +136,7 @@ describe('secrets in a tool’s environment', () => {
         tools: [probe],
       }),
       workspace: dir,
-      persistenceDir: join(dir, 'data'),
+      persistenceDir: join(store, 'data'),
       durability: 'none',
       ...(secrets === undefined ? {} : { secrets }),
     });

@@ -5,6 +5,7 @@ import { inspect } from 'node:util';
 import type { AnyEvent } from '@x/events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, Conversation, type LLM } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 // A failed run's error is thrown (as the cause of ConversationRunError) and printed by loggers whole: every error
 // below it, not only the first `cause` levels, and not only errors that are `cause`s.
@@ -56,7 +57,7 @@ describe('secrets in the error chain of a failed run', () => {
     const events: AnyEvent[] = [];
     const conversation = await Conversation.create({
       agent: new Agent({ llm, tools: [] }),
-      workspace: dir,
+      workspace: await workspaceIn(dir),
       persistenceDir: join(dir, 'data'),
       secrets: { GITHUB_TOKEN: SECRET },
       onEvent: (event) => events.push(event),

@@ -14,6 +14,7 @@ import {
   type LLMRequest,
   LLMSummarizingCondenser,
 } from '../src/index.js';
+import { workspaceIn } from './support/workspace-beside-store.js';
 
 const tool = defineTool({
   name: 'run_command',
@@ -88,7 +89,7 @@ const ids = (events: readonly AnyEvent[]) => events.map((event) => event.id);
 async function longConversation(steps = 30): Promise<{ id: string; length: number }> {
   const conversation = await Conversation.create({
     agent: agentFor(steps),
-    workspace: root,
+    workspace: await workspaceIn(root),
     store: createLocalFileStore({ root, durability: 'none' }),
     persistenceDir: root,
   });
