@@ -53,7 +53,7 @@ export function eventBlock(unsafeEvent: AnyEvent, options: BlockOptions): string
     case 'ActionEvent': {
       const thought = contentText(event.thought);
       const lines: string[] = [];
-      const alreadyStreamed = thought !== '' && thought === options.streamedText;
+      const alreadyStreamed = thought !== '' && thought === streamedText;
       if (!alreadyStreamed && (thought !== '' || getEventThinking(event) !== '')) {
         lines.push(header(c.green('◀'), c.bold(c.green('Agent'))));
         lines.push(...body([...thinking(event, c), ...excerpt(thought, c, { head: 20, tail: 5, plain: true })]));
