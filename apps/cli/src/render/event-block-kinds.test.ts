@@ -53,4 +53,22 @@ describe('eventBlock for each kind a reader sees', () => {
       '⚑ Hook PreToolUse ./check.sh · failed (exit 2): crashed',
     );
   });
+  it('shows the reasoning of a tool call whose thought was streamed, and not the thought again', () => {
+    const action = createEvent('ActionEvent', {
+      thought: [{ type: 'text', text: 'Looking.' }],
+      reasoning_content: 'the files first',
+      action: { kind: 'TerminalAction', command: 'ls' },
+      tool_name: 'terminal',
+      tool_call_id: 'c1',
+      tool_call: { id: 'c1', name: 'terminal', arguments: '{"command":"ls"}', origin: 'completion' },
+      llm_response_id: 'r1',
+    });
+    expect(eventBlock(action, { colors, streamedText: 'Looking.' })).toEqual([
+      '◀ Agent',
+      '  the files first',
+      '⚙ terminal',
+      '  $ ls',
+    ]);
+    expect(eventBlock(action, { colors })?.slice(0, 3)).toEqual(['◀ Agent', '  the files first', '  Looking.']);
+  });
 });
