@@ -21,26 +21,49 @@ afterAll(async () => {
   await server?.stop();
 });
 
+async function post(url: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}${path}`, { method: 'POST', headers: AUTH, body: JSON.stringify(body) });
+  expect(response.status, path).toBeLessThan(300);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** Adds a user message to the log (no run). */
+async function say(url: string, conversationId: string, text: string): Promise<void> {
+  await post(url, `/api/conversations/${conversationId}/events`, {
+    role: 'user',
+    content: [{ type: 'text', text }],
+    run: false,
+  });
+}
+
 async function createConversation(url: string, messages: number): Promise<string> {
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${url}${path}`, { method: 'POST', headers: AUTH, body: JSON.stringify(body) });
-    expect(response.status, path).toBeLessThan(300);
-    return (await response.json()) as Record<string, unknown>;
-  };
-  const created = await post('/api/conversations', {
+  const created = await post(url, '/api/conversations', {
     agent: { llm: { model: 'offline' }, tools: [], x_offline_script: [] },
     initial_message: null,
   });
   const id = created.id as string;
-  for (let message = 0; message < messages; message++) {
-    await post(`/api/conversations/${id}/events`, {
-      role: 'user',
-      content: [{ type: 'text', text: `message ${message}` }],
-      run: false,
-    });
-  }
+  for (let message = 0; message < messages; message++) await say(url, id, `message ${message}`);
   return id;
 }
+
+/** The ids of the conversation's log, in order, read over REST. */
+async function logIds(url: string, conversationId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let pageId: string | null = null;
+  do {
+    const query: string = pageId === null ? '' : `&page_id=${pageId}`;
+    const response = await fetch(`${url}/api/conversations/${conversationId}/events/search?limit=100${query}`, {
+      headers: AUTH,
+    });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { items: { id: string }[]; next_page_id: string | null };
+    ids.push(...page.items.map((event) => event.id));
+    pageId = page.next_page_id;
+  } while (pageId !== null);
+  return ids;
+}
+
+const heldIds = (store: ConversationStore) => store.getSnapshot().events.map((event) => event.id);
 
 describe('ConversationStore (Node, against x serve)', () => {
   it('shows why the stream was refused (a wrong key) and ends closed', async () => {
@@ -98,6 +121,46 @@ describe('ConversationStore (Node, against x serve)', () => {
     } finally {
       store.stop();
       if (!stopped) await own.stop();
+    }
+  });
+  it('goes on after stop() and start() from the end of the events held, missing none appended meanwhile', async () => {
+    const conversationId = await createConversation(server.url, 4);
+    const store = new ConversationStore({ baseUrl: server.url, conversationId, apiKey: KEY, fromIndex: -2 });
+    try {
+      store.start();
+      await eventually(() => store.getSnapshot().connection).toBe('open');
+      const before = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(before.slice(-2));
+      store.stop();
+      // While stopped, the log grows by more than the window: `fromIndex` counted from the new end would skip some.
+      await say(server.url, conversationId, 'while stopped 1');
+      await say(server.url, conversationId, 'while stopped 2');
+      await say(server.url, conversationId, 'while stopped 3');
+      const after = await logIds(server.url, conversationId);
+      store.start();
+      await eventually(() => heldIds(store).at(-1)).toBe(after.at(-1));
+      expect(heldIds(store)).toEqual(after.slice(before.length - 2));
+      expect(store.getSnapshot().firstIndex).toBe(before.length - 2);
+    } finally {
+      store.stop();
+    }
+  });
+
+  it('starts its window at the log’s end when nothing is replayed, and knows older events exist', async () => {
+    const conversationId = await createConversation(server.url, 0);
+    // A new conversation's log holds one event: a window starting after it has exactly one older event.
+    expect(await logIds(server.url, conversationId)).toHaveLength(1);
+    const store = new ConversationStore({ baseUrl: server.url, conversationId, apiKey: KEY, fromIndex: 1 });
+    try {
+      store.start();
+      await eventually(() => store.getSnapshot().connection).toBe('open');
+      expect(store.getSnapshot()).toMatchObject({ events: [], firstIndex: 1, hasOlder: true });
+      // The next event is shown at its log index, after the window's start.
+      await say(server.url, conversationId, 'second');
+      await eventually(() => heldIds(store)).toEqual((await logIds(server.url, conversationId)).slice(1));
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: 1, hasOlder: true });
+    } finally {
+      store.stop();
     }
   });
 });

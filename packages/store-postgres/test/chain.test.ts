@@ -67,6 +67,10 @@ describe('the tamper-evident chain on PostgreSQL', () => {
       expect((await log.verifyChain()).problem, `links 0…${stripped - 1} cleared`).toMatchObject({
         kind: 'removed',
         index: 0,
+        message:
+          stripped === 1
+            ? 'event 0 is missing from the chain: event 1 chains to it'
+            : `event 0 is where the chain starts, but the links of events 0…${stripped - 1} are missing: event ${stripped} chains to them`,
       });
       await database?.close();
       database = undefined;
@@ -83,7 +87,31 @@ describe('the tamper-evident chain on PostgreSQL', () => {
       prev,
       computeChainHash(2, prev, row!.body),
     ]);
-    expect((await log.verifyChain()).problem).toMatchObject({ kind: 'altered', index: 2, id: ids[2] });
+    expect((await log.verifyChain()).problem).toEqual({
+      kind: 'altered',
+      index: 2,
+      id: ids[2],
+      message: `event 2 (${ids[2]}) has a forged chain link: it chains to a hash event 1 does not have`,
+    });
+  });
+
+  it('finds where a chain started after unchained rows, when its first links were cleared', async () => {
+    const { log, db } = await logWith(0);
+    const table = `${db.tablePrefix}events`;
+    const trigger = `${db.tablePrefix}events_chain`;
+    // Two rows from before the chain (no links), then a chain of three from event 2.
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
+    for (const text of ['old0', 'old1']) await log.append(contractMessageEvent(text));
+    await db.query(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
+    for (const text of ['m2', 'm3', 'm4']) await log.append(contractMessageEvent(text));
+    expect(await log.verifyChain()).toMatchObject({ status: 'verified', chainedFrom: 2 });
+    await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
+    await db.query(`UPDATE ${table} SET hash = NULL, prev_hash = NULL WHERE idx IN (2, 3)`);
+    expect((await log.verifyChain()).problem).toMatchObject({
+      kind: 'removed',
+      index: 2,
+      message: 'event 2 is where the chain starts, but the links of events 2…3 are missing: event 4 chains to them',
+    });
   });
 
   it('names the row that was replaced (its link recomputed over its new text) by index and id', async () => {
@@ -136,7 +164,22 @@ describe('the tamper-evident chain on PostgreSQL', () => {
     const other = generateKeyPairSync('ed25519').publicKey;
     expect((await log.verifyChain({ publicKey: other })).signature).toBe('invalid');
     await db.query(`DELETE FROM ${db.tablePrefix}events WHERE idx >= 1`);
-    expect((await log.verifyChain({ publicKey })).problem).toMatchObject({ kind: 'removed', index: 1 });
+    expect((await log.verifyChain({ publicKey })).problem).toMatchObject({
+      kind: 'removed',
+      index: 1,
+      message: 'events 1…2 were signed but are gone',
+    });
+  });
+
+  it('verifies the signed head of a log of one event', async () => {
+    const { log } = await logWith(1);
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    expect(await log.signChainHead(privateKey)).toMatchObject({ length: 1 });
+    expect(await log.verifyChain({ publicKey })).toMatchObject({
+      status: 'verified',
+      signature: 'valid',
+      signedLength: 1,
+    });
   });
 
   it('signs no head of an empty log, and catches a last row rewritten after signing by its signature', async () => {

@@ -5,9 +5,9 @@ import { eventBlock } from './event-block.js';
 
 const colors = createColors(false);
 
-function terminalAction(command: string, summary?: string) {
+function terminalAction(command: string, summary?: string, thought = 'Looking around.') {
   return createEvent('ActionEvent', {
-    thought: [{ type: 'text', text: 'Looking around.' }],
+    thought: [{ type: 'text', text: thought }],
     action: { kind: 'TerminalAction', command },
     tool_name: 'terminal',
     tool_call_id: 'call_1',
@@ -58,5 +58,25 @@ describe('eventBlock', () => {
     expect(eventBlock(status, { colors, index: 9 })).toEqual(['· status finished #9']);
     const stats = createEvent('ConversationStateUpdateEvent', { key: 'stats', value: {} });
     expect(eventBlock(stats, { colors })).toBeUndefined();
+  });
+
+  it('does not print again a thought or a reply already streamed, even one holding control characters', () => {
+    // Streamed as it came; the event's text is shown with its control characters spelled out (`\r`, `\x1b`).
+    const streamed = 'Checking\r\nthe \u001b[31mfiles\u001b[0m.';
+    const action = eventBlock(terminalAction('ls', 'list files', streamed), {
+      colors,
+      index: 3,
+      streamedText: streamed,
+    });
+    expect(action).toEqual(['⚙ terminal — list files #3', '  $ ls']);
+    const reply = createEvent('MessageEvent', {
+      source: 'agent',
+      llm_message: { role: 'assistant', content: [{ type: 'text', text: streamed }] },
+    });
+    expect(eventBlock(reply, { colors, streamedText: streamed })).toBeUndefined();
+    // Another text than the one streamed is shown, spelled out.
+    expect(eventBlock(terminalAction('ls', undefined, streamed), { colors, streamedText: 'Checking' })?.[1]).toBe(
+      '  Checking\\r',
+    );
   });
 });

@@ -53,10 +53,12 @@ export function eventBlock(unsafeEvent: AnyEvent, options: BlockOptions): string
     case 'ActionEvent': {
       const thought = contentText(event.thought);
       const lines: string[] = [];
-      const alreadyStreamed = thought !== '' && thought === options.streamedText;
-      if (!alreadyStreamed && (thought !== '' || getEventThinking(event) !== '')) {
+      // A thought already streamed is not shown again; its reasoning, never streamed, still is.
+      const shownThought = thought === streamedText ? '' : thought;
+      const reasoning = thinking(event, c);
+      if (shownThought !== '' || reasoning.length > 0) {
         lines.push(header(c.green('◀'), c.bold(c.green('Agent'))));
-        lines.push(...body([...thinking(event, c), ...excerpt(thought, c, { head: 20, tail: 5, plain: true })]));
+        lines.push(...body([...reasoning, ...excerpt(shownThought, c, { head: 20, tail: 5, plain: true })]));
       }
       const valid = event.action !== undefined;
       const risk = event.security_risk !== 'UNKNOWN' ? ` risk ${event.security_risk}` : '';

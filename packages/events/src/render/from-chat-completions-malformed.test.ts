@@ -88,7 +88,9 @@ describe('fromChatCompletionsMessages on JSON that does not fit the wire type', 
   });
 
   it('refuses a history that is not an array', () => {
-    expect(() => importJson({ role: 'user', content: 'hi' })).toThrow(ChatImportError);
+    const attempt = () => importJson({ role: 'user', content: 'hi' });
+    expect(attempt).toThrow(ChatImportError);
+    expect(attempt).toThrow('Cannot import chat message 0 ((messages)): expected an array of messages');
   });
 
   it('still refuses unsupported roles and part types by name', () => {

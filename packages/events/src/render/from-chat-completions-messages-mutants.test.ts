@@ -112,4 +112,11 @@ describe('a system prompt given as parts', () => {
       /message 0 \(content\[0\]\.text\): expected a string/,
     );
   });
+
+  it('refuses an image part even when it carries a text field, rather than taking that text as the prompt', () => {
+    const captioned = JSON.parse(
+      '{"role":"system","content":[{"type":"image_url","image_url":{"url":"https://a.test/x.png"},"text":"caption"}]}',
+    );
+    expect(() => fromChatCompletionsMessages([captioned])).toThrow(/message 0 \(content\[0\]\.type\).*"image_url"/);
+  });
 });
