@@ -99,3 +99,38 @@ describe('file_editor path errors, as the reference', () => {
     );
   });
 });
+
+describe('file_editor file validation errors, as the reference', () => {
+  it('refuses a file with a NUL byte in its first 1024 bytes as binary, for viewing and editing', async () => {
+    await writeFile(join(workspace, 'bin.dat'), Buffer.from(Array.from({ length: 1024 }, (_, i) => i % 256)));
+    const binary = refused(
+      `File validation failed for ${workspace}/bin.dat: File appears to be binary and this file type cannot be read or edited by this tool.`,
+    );
+    expect(await edit({ command: 'view', path: 'bin.dat' })).toEqual(binary);
+    expect(await edit({ command: 'str_replace', path: 'bin.dat', old_str: 'a', new_str: 'b' })).toEqual(binary);
+    expect(await edit({ command: 'insert', path: 'bin.dat', insert_line: 0, new_str: 'b' })).toEqual(binary);
+  });
+
+  it('counts the 1024 bytes in bytes: a NUL at byte 1023 is binary, one at byte 1040 after 520 é is not', async () => {
+    await writeFile(join(workspace, 'edge.txt'), `${'a'.repeat(1023)}\0\n`);
+    expect(await edit({ command: 'view', path: 'edge.txt' })).toEqual(
+      refused(
+        `File validation failed for ${workspace}/edge.txt: File appears to be binary and this file type cannot be read or edited by this tool.`,
+      ),
+    );
+    await writeFile(join(workspace, 'mb.txt'), `${'é'.repeat(520)}\0\n`);
+    expect(await edit({ command: 'view', path: 'mb.txt', view_range: [1, 1] })).toEqual({
+      is_error: false,
+      text: `Here's the result of running \`cat -n\` on ${workspace}/mb.txt:\n     1\t${'é'.repeat(520)}\0\n`,
+    });
+  });
+
+  it('names the size of a file over 10 MiB in MB, one decimal', async () => {
+    await writeFile(join(workspace, 'big.txt'), 'a'.repeat(11010048));
+    const tooLarge = refused(
+      `File validation failed for ${workspace}/big.txt: File is too large (10.5MB). Maximum allowed size is 10MB.`,
+    );
+    expect(await edit({ command: 'view', path: 'big.txt' })).toEqual(tooLarge);
+    expect(await edit({ command: 'str_replace', path: 'big.txt', old_str: 'a', new_str: 'b' })).toEqual(tooLarge);
+  });
+});

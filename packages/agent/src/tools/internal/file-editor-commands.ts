@@ -1,11 +1,6 @@
-import {
-  entryKind,
-  readRegularFile,
-  replaceFileAtomically,
-  type VerifiedDirectory,
-  WorkspacePathError,
-} from '../../paths/index.js';
+import { entryKind, replaceFileAtomically, type VerifiedDirectory, WorkspacePathError } from '../../paths/index.js';
 import { type EditorOutcome, type EditorTarget, fail, inParent, ok, shownText } from './file-editor-outcome.js';
+import { readEditorFile } from './file-editor-read.js';
 import {
   catOutput,
   directoryPathText,
@@ -49,7 +44,7 @@ async function readForEdit(
   const kind = await entryKind(dir, name);
   if (kind === 'missing') return fail(missingPathText(target.path));
   if (kind === 'directory') return fail(directoryPathText(target.path));
-  return readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
+  return readEditorFile(dir, name, target);
 }
 
 /**

@@ -67,3 +67,28 @@ export interface Snippet {
 export function catOutput({ content, description, firstLine = 1 }: Snippet): string {
   return `Here's the result of running \`cat -n\` on ${description}:\n${numberedLines(content, firstLine)}\n`;
 }
+
+/** The reference's `FileValidationError` text. */
+export const fileValidationText = (path: string, reason: string): string =>
+  `File validation failed for ${path}: ${reason}`;
+
+/** Python's `f"{value:.1f}"` of `numerator / denominator` (both integers): rounded half to even, as Python does. */
+function pythonOneDecimal(numerator: number, denominator: number): string {
+  const tenths = BigInt(numerator) * 10n;
+  const whole = BigInt(denominator);
+  let rounded = tenths / whole;
+  const twiceRest = (tenths % whole) * 2n;
+  if (twiceRest > whole || (twiceRest === whole && rounded % 2n === 1n)) rounded += 1n;
+  return `${rounded / 10n}.${rounded % 10n}`;
+}
+
+const mebibyte = 1024 * 1024;
+
+export const tooLargeText = (path: string, size: number, maxBytes: number): string =>
+  fileValidationText(
+    path,
+    `File is too large (${pythonOneDecimal(size, mebibyte)}MB). Maximum allowed size is ${Math.trunc(maxBytes / mebibyte)}MB.`,
+  );
+
+export const binaryFileText = (path: string): string =>
+  fileValidationText(path, 'File appears to be binary and this file type cannot be read or edited by this tool.');

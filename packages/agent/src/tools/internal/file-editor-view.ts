@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { entryKind, openVerifiedDirectory, readRegularFile, WorkspacePathError } from '../../paths/index.js';
+import { entryKind, openVerifiedDirectory, WorkspacePathError } from '../../paths/index.js';
 import { type EditorOutcome, type EditorTarget, fail, inParent, ok, shownText } from './file-editor-outcome.js';
+import { readEditorFile } from './file-editor-read.js';
 import {
   catOutput,
   invalidParameterText,
@@ -117,7 +118,8 @@ export async function viewPath(target: EditorTarget, viewRange: readonly number[
     const kind = await entryKind(dir, name);
     if (kind === 'missing') return fail(missingPathText(target.path));
     if (kind === 'directory') return viewDirectory(target, viewRange);
-    const text = await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
+    const text = await readEditorFile(dir, name, target);
+    if (typeof text !== 'string') return text;
     if (viewRange === undefined || viewRange.length === 0) {
       return ok(catOutput({ content: shownText(text, target), description: target.path }));
     }
