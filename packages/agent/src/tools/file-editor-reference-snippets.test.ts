@@ -162,4 +162,15 @@ describe('file_editor str_replace with an empty or blank old_str, as the referen
     });
     expect(await readFile(join(workspace, 'keep.txt'), 'utf8')).toBe('keep\n');
   });
+
+  it("strips an old_str found nowhere of Python's whitespace (\\x85, \\x1c), not of a byte order mark", async () => {
+    await writeFile(join(workspace, 'app.py'), 'def greet():\n    print("hi")\n');
+    expect(
+      await edit({ command: 'str_replace', path: 'app.py', old_str: '\u0085\u001cprint("hi")\u0085', new_str: 'x' }),
+    ).toEqual(shown(replaced('app.py', '     1\tdef greet():\n     2\t    x\n     3\t\n')));
+    expect(await edit({ command: 'str_replace', path: 'app.py', old_str: '\ufeffgreet', new_str: 'x' })).toEqual({
+      is_error: true,
+      text: `No replacement was performed, old_str \`\ufeffgreet\` did not appear verbatim in ${workspace}/app.py.`,
+    });
+  });
 });

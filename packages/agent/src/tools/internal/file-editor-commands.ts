@@ -9,6 +9,7 @@ import {
   lineRangeText,
   missingPathText,
   pythonIntList,
+  pythonStrip,
 } from './file-editor-texts.js';
 
 /** Lines shown after an edit (the reference's SNIPPET_CONTEXT_WINDOW; one fewer is shown before it). */
@@ -119,7 +120,7 @@ export function replaceInFile(target: EditorTarget, oldStr: string, newStr: stri
     // As the reference: an old_str found nowhere is tried again without its surrounding whitespace (new_str is kept
     // as it is: its whitespace is what the caller asked to write).
     if (positions.length === 0) {
-      search = oldStr.trim();
+      search = pythonStrip(oldStr);
       positions = occurrences(text, search);
     }
     if (positions.length === 0) {

@@ -92,3 +92,10 @@ export const tooLargeText = (path: string, size: number, maxBytes: number): stri
 
 export const binaryFileText = (path: string): string =>
   fileValidationText(path, 'File appears to be binary and this file type cannot be read or edited by this tool.');
+
+/** Python's whitespace (`str.isspace`): unlike JavaScript's `trim`, it has \x1c-\x1f and \x85, and not U+FEFF. */
+const pythonSpace = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const pythonStripPattern = new RegExp(`^[${pythonSpace}]+|[${pythonSpace}]+$`, 'g');
+
+/** Python's `str.strip()`. */
+export const pythonStrip = (text: string): string => text.replace(pythonStripPattern, '');
