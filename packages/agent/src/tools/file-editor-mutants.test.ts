@@ -68,18 +68,24 @@ describe('file_editor view ranges', () => {
     );
   });
 
-  it('views an empty file, whole or from line 1, as no lines', async () => {
+  it('views an empty file whole as one empty numbered line, and refuses a range in it (it has no lines)', async () => {
     await writeFile(join(workspace, 'empty.txt'), '');
-    const expected = `Here's the result of running \`cat -n\` on ${workspace}/empty.txt:\n\n`;
-    expect(text(await edit({ command: 'view', path: 'empty.txt' }))).toBe(expected);
+    expect(text(await edit({ command: 'view', path: 'empty.txt' }))).toBe(
+      `Here's the result of running \`cat -n\` on ${workspace}/empty.txt:\n     1\t\n`,
+    );
     const ranged = await edit({ command: 'view', path: 'empty.txt', view_range: [1, -1] });
-    expect({ is_error: ranged.is_error, text: text(ranged) }).toEqual({ is_error: false, text: expected });
+    expect({ is_error: ranged.is_error, text: text(ranged) }).toEqual({
+      is_error: true,
+      text: 'Invalid `view_range` parameter: [1, -1]. Its first element `1` should be within the range of lines of the file: [1, 0].',
+    });
   });
 
   it('refuses a view range on a directory', async () => {
     const observation = await edit({ command: 'view', path: '.', view_range: [1, 2] });
     expect(observation.is_error).toBe(true);
-    expect(text(observation)).toBe('The `view_range` parameter is not allowed when `path` points to a directory.');
+    expect(text(observation)).toBe(
+      'Invalid `view_range` parameter: [1, 2]. The `view_range` parameter is not allowed when `path` points to a directory.',
+    );
   });
 
   it('lists a directory in code point order, capitals first, as the reference sorts paths', async () => {
@@ -102,8 +108,9 @@ describe('file_editor edit snippets', () => {
     const observation = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'line 10', new_str: 'ten\nTEN' });
     const after = await read('f.txt');
     expect(after).toBe(twentyLines.replace('line 10', 'ten\nTEN'));
-    // The replacement is lines 10 and 11; the reference shows from its line minus three.
-    expect(text(observation)).toBe(edited(catLines(after, 7, 15)));
+    // The replacement is lines 10 and 11; the reference shows from its line minus three to four after its last,
+    // with their line ends: the last one's gives an empty line 16.
+    expect(text(observation)).toBe(edited([...catLines(after, 7, 15), '    16\t']));
   });
 
   it('shows four lines either side of an insertion in the middle of a long file, as the edited file', async () => {
@@ -111,7 +118,7 @@ describe('file_editor edit snippets', () => {
     const observation = await edit({ command: 'insert', path: 'f.txt', insert_line: 10, new_str: 'new a\nnew b' });
     const after = await read('f.txt');
     expect(after).toBe(twentyLines.replace('line 10\n', 'line 10\nnew a\nnew b\n'));
-    expect(text(observation)).toBe(inserted(catLines(after, 7, 16)));
+    expect(text(observation)).toBe(inserted([...catLines(after, 7, 16), '    17\t']));
   });
 });
 
@@ -124,12 +131,12 @@ describe('file_editor str_replace', () => {
     expect(await read('f.txt')).toBe('1st line\nsecond\n');
   });
 
-  it('refuses an empty old_str and an old_str equal to new_str, leaving the file alone', async () => {
+  it('refuses an empty old_str (found on every line) and an old_str equal to new_str, leaving the file alone', async () => {
     await writeFile(join(workspace, 'f.txt'), 'keep\n');
     const empty = await edit({ command: 'str_replace', path: 'f.txt', old_str: '', new_str: 'x' });
     expect({ is_error: empty.is_error, text: text(empty) }).toEqual({
       is_error: true,
-      text: 'No replacement was performed: `old_str` is empty.',
+      text: 'No replacement was performed. Multiple occurrences of old_str `` in lines [1, 2]. Please ensure it is unique.',
     });
     const same = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'keep', new_str: 'keep' });
     expect({ is_error: same.is_error, text: text(same) }).toEqual({
@@ -166,7 +173,7 @@ describe('file_editor insert', () => {
 });
 
 describe('file_editor paths that are not files', () => {
-  it('refuses to edit a directory, naming the command', async () => {
+  it('refuses to edit a directory, saying only view takes one', async () => {
     await mkdir(join(workspace, 'dir'));
     for (const [command, extra] of [
       ['str_replace', { old_str: 'a', new_str: 'b' }],
@@ -176,7 +183,7 @@ describe('file_editor paths that are not files', () => {
       const observation = await edit({ command, path: 'dir', ...extra });
       expect({ is_error: observation.is_error, text: text(observation) }).toEqual({
         is_error: true,
-        text: `The path ${workspace}/dir is a directory; \`${command}\` works on files only.`,
+        text: `Invalid \`path\` parameter: ${workspace}/dir. The path ${workspace}/dir is a directory and only the \`view\` command can be used on directories.`,
       });
     }
   });
@@ -184,7 +191,9 @@ describe('file_editor paths that are not files', () => {
   it('refuses to edit the workspace directory itself', async () => {
     const observation = await edit({ command: 'str_replace', path: '.', old_str: 'a', new_str: 'b' });
     expect(observation.is_error).toBe(true);
-    expect(text(observation)).toContain('it is the workspace directory, not a file');
+    expect(text(observation)).toBe(
+      `Invalid \`path\` parameter: ${workspace}. The path ${workspace} is a directory and only the \`view\` command can be used on directories.`,
+    );
   });
 
   it('creates no directory when viewing or editing a file in one that does not exist', async () => {

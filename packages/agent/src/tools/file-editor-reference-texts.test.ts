@@ -63,7 +63,8 @@ describe('file_editor str_replace, as the reference', () => {
   it('shows a replacement on line 2 from line 1, three lines before it never reaching past the start', async () => {
     await writeFile(join(workspace, 'f.txt'), 'a\nb\nc\n');
     const observation = await edit({ command: 'str_replace', path: 'f.txt', old_str: 'b', new_str: 'B' });
-    expect(text(observation)).toContain(':\n     1\ta\n     2\tB\n     3\tc\nReview');
+    // The snippet's last line end gives an empty line 4, as the reference numbers it.
+    expect(text(observation)).toContain(':\n     1\ta\n     2\tB\n     3\tc\n     4\t\nReview');
   });
 });
 

@@ -1,20 +1,23 @@
 import { z } from 'zod';
 import { WorkspacePathError } from '../paths/index.js';
 import {
+  checkPathForCommand,
   createFile,
-  type EditorOutcome,
-  type EditorTarget,
-  fail,
   insertIntoFile,
   replaceInFile,
   undoEdit,
-  viewPath,
 } from './internal/file-editor-commands.js';
+import { type EditorOutcome, type EditorTarget, fail } from './internal/file-editor-outcome.js';
+import { missingPathText } from './internal/file-editor-texts.js';
+import { viewPath } from './internal/file-editor-view.js';
 import { resolveWorkspacePath } from './internal/workspace-path.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
 export interface FileEditorToolOptions {
-  /** `view` output longer than this is cut in the middle. Default 30000. */
+  /**
+   * File text shown (a view, the snippet after an edit) or a directory listing longer than this many characters is
+   * cut in the middle, with the reference's notice. Default 16000 (the reference's `MAX_RESPONSE_LEN_CHAR`).
+   */
   maxOutputChars?: number;
   /** Files longer than this many bytes are refused (they would be held in memory whole). Default 10 MiB. */
   maxFileBytes?: number;
@@ -75,7 +78,7 @@ const missing = (name: string, command: string): EditorOutcome =>
  * written by renaming a new file over it (a hard link to an outside file is replaced, not written through).
  */
 export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<FileEditorAction> {
-  const maxOutputChars = options.maxOutputChars ?? 30_000;
+  const maxOutputChars = options.maxOutputChars ?? 16_000;
   const maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
   /** Per conversation, per real path: contents before each edit, newest last. */
   const histories = new Map<string, Map<string, string[]>>();
@@ -96,7 +99,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
   const runCommand = (action: FileEditorAction, target: EditorTarget, key: string): Promise<EditorOutcome> => {
     switch (action.command) {
       case 'view':
-        return viewPath(target, action.view_range ?? undefined, maxOutputChars);
+        return viewPath(target, action.view_range ?? undefined);
       case 'create': {
         const fileText = action.file_text;
         if (fileText === undefined || fileText === null) return Promise.resolve(missing('file_text', 'create'));
@@ -183,22 +186,25 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<
       const resolved = await resolveWorkspacePath(context.workspace, action.path);
       let outcome: EditorOutcome;
       if (!resolved.ok) {
-        outcome = fail(resolved.message);
+        // `create` makes missing directories, so to it a file in the way is a path it cannot use, not a missing one.
+        const missing = resolved.throughFile === true && action.command !== 'create';
+        outcome = fail(missing ? missingPathText(resolved.path) : resolved.message);
       } else {
-        const target = {
+        const target: EditorTarget = {
           path: resolved.path,
           real: resolved.real,
           realRoot: resolved.realRoot,
           requested: action.path,
           maxFileBytes,
+          maxOutputChars,
           secretValues: context.secretValues,
         };
         try {
-          if (action.command === 'str_replace' || action.command === 'insert') {
-            outcome = await runCommand(action, target, key);
-            if (!outcome.is_error && outcome.old_content !== undefined) remember(key, target.real, outcome.old_content);
-          } else {
-            outcome = await runCommand(action, target, key);
+          // As the reference, the path is checked for the command before the command's parameters are.
+          outcome = (await checkPathForCommand(target, action.command)) ?? (await runCommand(action, target, key));
+          const edited = action.command === 'str_replace' || action.command === 'insert';
+          if (edited && !outcome.is_error && outcome.old_content !== undefined) {
+            remember(key, target.real, outcome.old_content);
           }
         } catch (error) {
           if (!WorkspacePathError.isInstance(error)) throw error;

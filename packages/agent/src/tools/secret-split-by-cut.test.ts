@@ -61,8 +61,10 @@ describe('a secret in a long file the file editor views', () => {
     const { createFileEditorTool } = await import('./file-editor-tool.js');
     const { writeFile } = await import('node:fs/promises');
     const editor = createFileEditorTool({ maxOutputChars: 400 });
-    // The view's middle falls inside the secret on line 4 (each line is 60 characters plus its number).
-    const lines = ['x'.repeat(60), 'y'.repeat(60), 'z'.repeat(60), `TOKEN=${SECRET}`, 'w'.repeat(60), 'v'.repeat(60)];
+    // As the reference, the file's text (474 characters) is cut before it is numbered: 400 characters keep the
+    // notice (250) and the text's first and last 75, and the last 75 start inside the secret on the TOKEN line
+    // (followed by 22 characters).
+    const lines = [...['x', 'y', 'z', 'u', 't', 's'].map((c) => c.repeat(60)), `TOKEN=${SECRET}`, 'w'.repeat(20)];
     await writeFile(join(workspace, 'config.env'), `${lines.join('\n')}\n`);
     const view = async (secretValues: readonly string[]) => {
       const observation = await editor.execute(

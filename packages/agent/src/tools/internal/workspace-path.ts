@@ -4,7 +4,13 @@ import { checkPathText, confineToRoots, isPathInside, WorkspacePathError } from 
 
 export type WorkspacePathResult =
   | { ok: true; path: string; real: string; realRoot: string }
-  | { ok: false; path: string; message: string };
+  | {
+      ok: false;
+      path: string;
+      message: string;
+      /** A file stands where a directory of the path should be: to the reference, the path does not exist. */
+      throughFile?: boolean;
+    };
 
 /**
  * Resolves a file-editor path (relative to the workspace, or absolute) and refuses anything that ends up outside
@@ -34,7 +40,8 @@ export async function resolveWorkspacePath(workspace: string, requested: string)
   } catch (error) {
     // A symlink loop, a file used as a directory, a name too long: refused like any other bad path.
     if (!WorkspacePathError.isInstance(error)) throw error;
-    return { ok: false, path, message: error.message };
+    const throughFile = (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOTDIR';
+    return { ok: false, path, message: error.message, ...(throughFile ? { throughFile } : {}) };
   }
   if (confined.ok) return { ok: true, path, real: confined.real, realRoot };
   if (confined.reason === 'dangling_symlink') {

@@ -1,0 +1,37 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readRegularFile, type VerifiedDirectory, WorkspacePathError } from '../../paths/index.js';
+import { type EditorOutcome, type EditorTarget, fail } from './file-editor-outcome.js';
+import { binaryFileText, tooLargeText } from './file-editor-texts.js';
+
+/** How much of a file's start is looked at for a NUL byte, as the reference's `is_binary` reads 1024 bytes. */
+const binarySniffBytes = 1024;
+
+/**
+ * The first NUL byte within the first 1024 bytes marks a file as binary: the reference's check (`binaryornot`)
+ * refuses such files, except text in an encoding with NUL bytes (UTF-16), which this editor cannot read either.
+ */
+function looksBinary(text: string): boolean {
+  const nul = text.indexOf('\0');
+  return nul !== -1 && Buffer.byteLength(text.slice(0, nul)) < binarySniffBytes;
+}
+
+/**
+ * Reads a regular file for the editor, or the reference's `validate_file` error that stops the command: a file over
+ * the size limit, or one that looks binary.
+ */
+export async function readEditorFile(
+  dir: VerifiedDirectory,
+  name: string,
+  target: EditorTarget,
+): Promise<string | EditorOutcome> {
+  let text: string;
+  try {
+    text = await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
+  } catch (error) {
+    if (!WorkspacePathError.isInstance(error) || error.problem !== 'too_large') throw error;
+    const { size } = await lstat(join(dir.base, name));
+    return fail(tooLargeText(target.path, size, target.maxFileBytes));
+  }
+  return looksBinary(text) ? fail(binaryFileText(target.path)) : text;
+}
