@@ -119,11 +119,16 @@ export async function openRegularFile(
 export async function readRegularFile(
   directory: VerifiedDirectory,
   name: string,
-  options: { shown: string; maxBytes?: number },
+  options: {
+    shown: string;
+    maxBytes?: number;
+    /** Refuse bytes that are not UTF-8 (`not_utf8`) instead of reading them as U+FFFD, for a caller that writes back. */
+    strictUtf8?: boolean;
+  },
 ): Promise<string> {
   const { handle, size } = await openRegularFile(directory, name, options);
   try {
-    if (options.maxBytes === undefined) return await handle.readFile('utf8');
+    if (options.maxBytes === undefined) return decodeText(await handle.readFile(), options);
     // The file may grow after it was checked: never read more than the limit.
     let buffer = Buffer.alloc(Math.min(size, options.maxBytes) + 1);
     let length = 0;
@@ -138,8 +143,18 @@ export async function readRegularFile(
         });
       }
     }
-    return buffer.subarray(0, length).toString('utf8');
+    return decodeText(buffer.subarray(0, length), options);
   } finally {
     await handle.close();
+  }
+}
+
+/** The file's bytes as text: lossy (U+FFFD for what is not UTF-8), or refused when `strictUtf8` (a BOM is kept). */
+function decodeText(bytes: Buffer, options: { shown: string; strictUtf8?: boolean }): string {
+  if (options.strictUtf8 !== true) return bytes.toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new WorkspacePathError(options.shown, 'it is not UTF-8 text', { problem: 'not_utf8' });
   }
 }

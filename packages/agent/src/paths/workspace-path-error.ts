@@ -16,7 +16,8 @@ export type WorkspacePathProblem =
   | 'directory'
   | 'missing'
   | 'exists'
-  | 'too_large';
+  | 'too_large'
+  | 'not_utf8';
 
 /**
  * A workspace path that cannot be used safely: outside the workspace, through a link leading out, not a regular

@@ -45,7 +45,7 @@ async function readForEdit(
   const kind = await entryKind(dir, name);
   if (kind === 'missing') return fail(missingPathText(target.path));
   if (kind === 'directory') return fail(directoryPathText(target.path));
-  return readEditorFile(dir, name, target);
+  return readEditorFile(dir, name, target, { forEdit: true });
 }
 
 /**

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readRegularFile, type VerifiedDirectory, WorkspacePathError } from '../../paths/index.js';
 import { type EditorOutcome, type EditorTarget, fail } from './file-editor-outcome.js';
-import { binaryFileText, tooLargeText } from './file-editor-texts.js';
+import { binaryFileText, notUtf8Text, tooLargeText } from './file-editor-texts.js';
 
 /** How much of a file's start is looked at for a NUL byte, as the reference's `is_binary` reads 1024 bytes. */
 const binarySniffBytes = 1024;
@@ -18,17 +18,24 @@ function looksBinary(text: string): boolean {
 
 /**
  * Reads a regular file for the editor, or the reference's `validate_file` error that stops the command: a file over
- * the size limit, or one that looks binary.
+ * the size limit, or one that looks binary. For an edit (`forEdit`), a file that is not UTF-8 is refused too: read as
+ * U+FFFD, its undecodable bytes would be written back as U+FFFD and lost (the reference detects the encoding).
  */
 export async function readEditorFile(
   dir: VerifiedDirectory,
   name: string,
   target: EditorTarget,
+  options: { forEdit?: boolean } = {},
 ): Promise<string | EditorOutcome> {
   let text: string;
   try {
-    text = await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
+    text = await readRegularFile(dir, name, {
+      shown: target.requested,
+      maxBytes: target.maxFileBytes,
+      strictUtf8: options.forEdit === true,
+    });
   } catch (error) {
+    if (WorkspacePathError.isInstance(error) && error.problem === 'not_utf8') return fail(notUtf8Text(target.path));
     if (!WorkspacePathError.isInstance(error) || error.problem !== 'too_large') throw error;
     const { size } = await lstat(join(dir.base, name));
     return fail(tooLargeText(target.path, size, target.maxFileBytes));

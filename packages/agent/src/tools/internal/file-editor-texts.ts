@@ -99,3 +99,10 @@ const pythonStripPattern = new RegExp(`^[${pythonSpace}]+|[${pythonSpace}]+$`, '
 
 /** Python's `str.strip()`. */
 export const pythonStrip = (text: string): string => text.replace(pythonStripPattern, '');
+
+/** x's own: an edit of a file that is not UTF-8 would write its undecodable bytes back as U+FFFD (they would be lost). */
+export const notUtf8Text = (path: string): string =>
+  fileValidationText(
+    path,
+    'File is not UTF-8 text and this tool cannot edit it without losing bytes. View it, or change it with the terminal.',
+  );
