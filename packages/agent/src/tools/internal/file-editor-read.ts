@@ -29,16 +29,25 @@ export async function readEditorFile(
 ): Promise<string | EditorOutcome> {
   let text: string;
   try {
-    text = await readRegularFile(dir, name, {
-      shown: target.requested,
-      maxBytes: target.maxFileBytes,
-      strictUtf8: options.forEdit === true,
-    });
+    text = await readRegularFile(dir, name, { shown: target.requested, maxBytes: target.maxFileBytes });
   } catch (error) {
-    if (WorkspacePathError.isInstance(error) && error.problem === 'not_utf8') return fail(notUtf8Text(target.path));
     if (!WorkspacePathError.isInstance(error) || error.problem !== 'too_large') throw error;
     const { size } = await lstat(join(dir.base, name));
     return fail(tooLargeText(target.path, size, target.maxFileBytes));
   }
-  return looksBinary(text) ? fail(binaryFileText(target.path)) : text;
+  if (looksBinary(text)) return fail(binaryFileText(target.path));
+  // A U+FFFD may be the file's own or an undecodable byte: only then is the file read again, strictly.
+  if (options.forEdit === true && text.includes('\uFFFD')) {
+    try {
+      return await readRegularFile(dir, name, {
+        shown: target.requested,
+        maxBytes: target.maxFileBytes,
+        strictUtf8: true,
+      });
+    } catch (error) {
+      if (WorkspacePathError.isInstance(error) && error.problem === 'not_utf8') return fail(notUtf8Text(target.path));
+      throw error;
+    }
+  }
+  return text;
 }
