@@ -9,6 +9,7 @@ import {
   toChatCompletionsMessages,
   View,
 } from '../src/index.js';
+import { withParsedToolArguments } from './support/parsed-tool-arguments.js';
 
 const fixtures = join(import.meta.dirname, '__fixtures__', 'openhands');
 
@@ -18,21 +19,6 @@ function readEvents(name: string): AnyEvent[] {
     .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => parseEventJson(readFileSync(join(dir, file), 'utf8')));
-}
-
-/** Tool-call arguments are Python json.dumps text in the fixtures: compare them as parsed JSON. */
-function normalize(messages: readonly unknown[]): unknown[] {
-  return messages.map((message) => {
-    const { tool_calls, ...rest } = message as { tool_calls?: { function: { arguments: string } }[] };
-    if (tool_calls === undefined) return rest;
-    return {
-      ...rest,
-      tool_calls: tool_calls.map((call) => ({
-        ...call,
-        function: { ...call.function, arguments: JSON.parse(call.function.arguments) },
-      })),
-    };
-  });
 }
 
 describe('reference conversation fixtures → View → Chat Completions messages', () => {
@@ -52,9 +38,9 @@ describe('reference conversation fixtures → View → Chat Completions messages
         cacheEnabled: false,
         functionCallingEnabled: true,
       });
-      expect(normalize(list)).toEqual(normalize(expected.messages));
+      expect(withParsedToolArguments(list)).toEqual(withParsedToolArguments(expected.messages));
       const strings = toChatCompletionsMessages(messages, { forceStringSerializer: true });
-      expect(normalize(strings)).toEqual(normalize(expected.messages_string_form));
+      expect(withParsedToolArguments(strings)).toEqual(withParsedToolArguments(expected.messages_string_form));
     });
   }
 });

@@ -9,6 +9,7 @@ import {
   toResponsesInput,
   View,
 } from '../src/index.js';
+import { withParsedToolArguments } from './support/parsed-tool-arguments.js';
 
 /**
  * Conversations the reference itself wrote and read (tooling/reference-oracle): random event sequences (batches of
@@ -40,21 +41,6 @@ const cases: OracleCase[] = readFileSync(
   .filter((line) => line !== '')
   .map((line) => JSON.parse(line));
 
-/** Tool-call arguments are Python json.dumps text: compare them as parsed JSON. */
-function normalize(messages: readonly unknown[]): unknown[] {
-  return messages.map((message) => {
-    const { tool_calls, ...rest } = message as { tool_calls?: { function: { arguments: string } }[] };
-    if (tool_calls === undefined) return rest;
-    return {
-      ...rest,
-      tool_calls: tool_calls.map((call) => ({
-        ...call,
-        function: { ...call.function, arguments: JSON.parse(call.function.arguments) },
-      })),
-    };
-  });
-}
-
 describe('conversations the reference wrote, read as the reference reads them', () => {
   it('has the whole corpus', () => {
     expect(cases.length).toBeGreaterThan(300);
@@ -79,12 +65,12 @@ describe('conversations the reference wrote, read as the reference reads them', 
         visionEnabled: true,
         functionCallingEnabled: true,
       });
-      expect(normalize(list)).toEqual(normalize(oracle.expected.messages));
+      expect(withParsedToolArguments(list)).toEqual(withParsedToolArguments(oracle.expected.messages));
       const strings = toChatCompletionsMessages(messages, {
         forceStringSerializer: true,
         functionCallingEnabled: false,
       });
-      expect(normalize(strings)).toEqual(normalize(oracle.expected.messages_string_form));
+      expect(withParsedToolArguments(strings)).toEqual(withParsedToolArguments(oracle.expected.messages_string_form));
       expect(toResponsesInput(messages, { visionEnabled: true })).toEqual(oracle.expected.responses);
 
       names.forEach((name, index) => {
