@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,9 @@ import { runCli, tempDir } from './helpers/run-cli.js';
 
 const home = tempDir();
 const env = { X_HOME: home.path };
+/** Where the runs work: beside X_HOME's store, never holding it (a sandboxed conversation refuses that). */
+const project = join(home.path, 'project');
+mkdirSync(project, { recursive: true });
 let server: ScriptedLLMServer;
 let llmEnv: Record<string, string>;
 
@@ -23,7 +26,7 @@ const idOf = (text: string): string => /^Conversation ([0-9a-f-]{36})$/m.exec(te
 
 describe('x run without a model', () => {
   it('says no model is configured, exits 1 and records nothing', async () => {
-    const result = await runCli(['run', 'Describe this project'], { env, cwd: home.path });
+    const result = await runCli(['run', 'Describe this project'], { env, cwd: project });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No model is configured');
     expect(result.stderr).toContain('OPENAI_API_KEY');
@@ -79,7 +82,7 @@ describe('x run stats', () => {
     server.push({ content: 'Just an answer.' });
     const result = await runCli(['run', 'Say something', '--model', 'my-local-model'], {
       env: llmEnv,
-      cwd: home.path,
+      cwd: project,
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
@@ -93,7 +96,7 @@ describe('x run stats', () => {
   it('shows the cost of a priced model, also with a provider prefix, never a rounded $0.00', async () => {
     for (const model of ['gpt-4o-mini', 'openai/gpt-4o-mini']) {
       server.push({ content: 'Priced answer.' });
-      const result = await runCli(['run', 'Say something', '--model', model], { env: llmEnv, cwd: home.path });
+      const result = await runCli(['run', 'Say something', '--model', model], { env: llmEnv, cwd: project });
       expect(result.code).toBe(0);
       // 10 prompt tokens at $0.15/M and 5 completion tokens at $0.60/M.
       expect(result.stdout).toMatch(/── 1 iteration · 15 tokens \(10 in, 5 out\) · \$0\.0000045 · /);

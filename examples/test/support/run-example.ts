@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +25,13 @@ export async function runExample(name: string, env: Record<string, string>): Pro
   if (!existsSync(script))
     throw new Error(`${script} is missing: build the examples first (pnpm --filter @x/examples build)`);
   const home = await mkdtemp(join(tmpdir(), `x-example-${name}-`));
+  // The example runs in a project directory of its own, as a user would: not in HOME, which holds the conversation
+  // store (~/.x/conversations), since a sandboxed conversation refuses a workspace that holds its store.
+  const project = join(home, 'project');
+  await mkdir(project);
   try {
     const child = spawn(process.execPath, [script], {
-      cwd: home,
+      cwd: project,
       // TMPDIR too: the temp workspaces the examples make are removed with it.
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home, X_HOME: join(home, '.x'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

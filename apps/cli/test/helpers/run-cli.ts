@@ -47,11 +47,22 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
+/**
+ * Where a command runs when the test names no directory: inside the test's own X_HOME (beside its conversation
+ * store, never holding it: a sandboxed conversation refuses a workspace that holds its store), else the temp dir.
+ */
+function defaultCwd(extra: Record<string, string | undefined> = {}): string {
+  if (extra.X_HOME === undefined) return tmpdir();
+  const dir = join(extra.X_HOME, 'tmp');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** Runs `node dist/bin.js …args` and collects its output and exit code. */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.node ?? process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? tmpdir(),
+      cwd: options.cwd ?? defaultCwd(options.env),
       env: cleanEnv(options.env),
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });

@@ -13,6 +13,7 @@ export const workspaceProblemStatus: Readonly<Record<WorkspacePathProblem, numbe
   missing: 404,
   exists: 409,
   too_large: 413,
+  not_utf8: 422,
 };
 
 /** errno codes a client's path can cause, and what they mean for it. */
