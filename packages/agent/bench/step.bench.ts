@@ -19,7 +19,7 @@
 // the segment layout with batched event files, against the same floors as `none`.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,9 +114,12 @@ async function runLoop(mode: Mode, steps: number, postgresUrl: string | undefine
       (mode === 'memory'
         ? createMemoryFileStore()
         : createLocalFileStore({ root: dir, durability: mode.startsWith('none') ? 'none' : 'fsync' }));
+    // The workspace lies beside the store, not holding it: a sandboxed conversation refuses a workspace holding its store.
+    const workspace = join(dir, 'workspace');
+    await mkdir(workspace, { recursive: true });
     const conversation = await Conversation.create({
       agent,
-      workspace: dir,
+      workspace,
       persistenceDir: dir,
       store,
       ...(postgres === undefined ? {} : { openEventLog: postgres.openEventLog, leases: postgres.leases }),
