@@ -1,4 +1,5 @@
 import { decodedRunSpans, encodings, type Span } from './decoded-runs.js';
+import { dumpSpans } from './dump-view.js';
 import { type PatternTarget, screenSources, secretPatterns, spelledFor } from './secret-patterns.js';
 import { originalSpan, terminalView } from './terminal-view.js';
 
@@ -67,6 +68,10 @@ export function maskValues(text: string, values: Iterable<string>, placeholder: 
 export function maskCompiled(text: string, compiled: CompiledValues | undefined, placeholder: string): string {
   if (compiled === undefined) return text;
   const spans = findSpans(text, compiled);
+  const decoded = compiled.decoded;
+  if (decoded !== undefined) {
+    for (const span of dumpSpans(text, (bytes) => findSpans(bytes, decoded))) spans.push(span);
+  }
   const view = terminalView(text);
   if (view !== undefined) {
     for (const span of findSpans(view.text, compiled)) spans.push(originalSpan(view, span));
