@@ -68,13 +68,46 @@ function realOd(bytes: Buffer, args: string[]): string {
   return execFileSync('od', [...args, file], { encoding: 'latin1', env: { LC_ALL: 'C' } });
 }
 
-/** Payloads that put the value at different places in the rows: inside one row, across one or two row breaks. */
-const payloads = [
-  secret,
-  `token=${secret}\n`,
-  `${'x'.repeat(13)}${secret}!`,
-  `${'ä'.repeat(9)}${secret} and ${secret}`,
+/**
+ * Payloads that put the value at different places in the rows: inside one row and across one or two row breaks,
+ * ending at a row's end, after bytes a dump spells as escapes or octal (NUL, tab, 0xff, non-ASCII), twice.
+ */
+const payloads: Buffer[] = [
+  Buffer.from(secret),
+  Buffer.from(`token=${secret}\n`),
+  Buffer.from(`${'x'.repeat(5)}${secret}, then more bytes after the row it ends`),
+  Buffer.concat([Buffer.from([0xff, 0xff, 0x00, 0x09]), Buffer.from(`xxxx${secret}`)]),
+  Buffer.from(`${'ä'.repeat(9)}${secret} and ${secret}`),
 ];
+
+/** Where `needle` occurs in `bytes`. */
+function occurrences(bytes: Buffer, needle: Buffer): number[] {
+  const found: number[] = [];
+  for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1)) found.push(at);
+  return found;
+}
+
+/**
+ * The dump with the rows (16 bytes each) that show each occurrence of the value replaced by one placeholder; two
+ * occurrences that share a row share a placeholder.
+ */
+function expectedMasking(output: string, payload: Buffer): string {
+  const rows = output.split('\n');
+  const ranges: [number, number][] = [];
+  for (const at of occurrences(payload, Buffer.from(secret))) {
+    const range: [number, number] = [Math.floor(at / 16), Math.floor((at + Buffer.byteLength(secret) - 1) / 16)];
+    const last = ranges.at(-1);
+    if (last !== undefined && range[0] <= last[1]) last[1] = range[1];
+    else ranges.push(range);
+  }
+  let cursor = 0;
+  const kept: string[] = [];
+  for (const [first, last] of ranges) {
+    kept.push(...rows.slice(cursor, first), placeholder);
+    cursor = last + 1;
+  }
+  return [...kept, ...rows.slice(cursor)].join('\n');
+}
 
 const dumps: Record<string, (bytes: Buffer) => string> = {
   xxd: (bytes) => xxd(bytes),
@@ -95,19 +128,26 @@ const dumps: Record<string, (bytes: Buffer) => string> = {
 
 describe('a value in a hex or octal dump', () => {
   for (const [tool, dump] of Object.entries(dumps)) {
-    it(`is hidden in ${tool} output wherever it falls in the rows`, () => {
+    it(`is hidden in ${tool} output, the rows that show it and only those`, () => {
       for (const payload of payloads) {
-        const output = dump(Buffer.from(payload, 'utf8'));
-        const masked = maskSecrets(output, [secret]);
-        expect(masked, `${tool} of ${JSON.stringify(payload)}`).toContain(placeholder);
-        // No row that shows a byte of the value is left: its hex, and its piece in the ASCII column, are gone.
-        const hexOfValue = hexOf(Buffer.from(secret)).join('');
-        const left = masked.split(placeholder).join('\n');
-        expect(hexOf(Buffer.from(left.replace(/[^0-9a-f]/giu, ''), 'hex')).join('')).not.toContain(hexOfValue);
-        expect(left).not.toMatch(/ABCDEF0|23456789/u);
+        const output = dump(payload);
+        expect(maskSecrets(output, [secret]), `${tool} of ${JSON.stringify(payload.toString('latin1'))}`).toBe(
+          expectedMasking(output, payload),
+        );
+        // The last row read up to the text's end, with no line break after it.
+        const unended = output.trimEnd();
+        expect(maskSecrets(unended, [secret])).toBe(expectedMasking(unended, payload));
       }
     });
   }
+
+  it('hides a value shorter than a row, inside one row', () => {
+    const short = 'pw-93jf-2kd';
+    for (const [tool, dump] of Object.entries(dumps)) {
+      const output = dump(Buffer.from(`${short}\n`));
+      expect(maskSecrets(output, [short]), tool).toContain(placeholder);
+    }
+  });
 
   it('hides a base64 of the value dumped in hex', () => {
     const output = xxd(Buffer.from(`Authorization: Basic ${Buffer.from(`me:${secret}`).toString('base64')}\n`));

@@ -22,8 +22,8 @@ type LineReader = (body: string) => string | undefined;
  * after an offset starts with a blank; one without an offset (`od -An`) has had its leading blanks read already.
  */
 function tokens(body: string): string[] {
-  const match = /^[ \t]*((?:[0-9A-Fa-f]+(?: {1,2}|$))+)/u.exec(body);
-  return match === null ? [] : (match[1] as string).trim().split(/ +/u);
+  const match = /^[ \t]*(?:[0-9A-Fa-f]+(?: {1,2}|$))+/u.exec(body);
+  return match === null ? [] : match[0].trim().split(/ +/u);
 }
 
 /** Hex tokens of whole bytes, as long as the first or shorter (the last group of `xxd`); `reverse`: little-endian words. */
@@ -31,7 +31,7 @@ function hexTokens(reverse: boolean): LineReader {
   return (body) => {
     const found = tokens(body);
     const width = (found[0] ?? '').length;
-    if (width === 0 || width % 2 !== 0 || (reverse && width === 2)) return undefined;
+    if (width % 2 !== 0 || (reverse && width === 2)) return undefined;
     let bytes = '';
     for (const token of found) {
       if (token.length % 2 !== 0 || token.length > width) break;
@@ -39,7 +39,7 @@ function hexTokens(reverse: boolean): LineReader {
       if (reverse) decoded.reverse();
       bytes += decoded.toString('latin1');
     }
-    return bytes;
+    return bytes === '' ? undefined : bytes;
   };
 }
 
