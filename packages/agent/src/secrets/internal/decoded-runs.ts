@@ -8,7 +8,7 @@ export type FindInBytes = (bytes: string) => Span[];
 
 /** An encoding whose runs are decoded and searched. */
 export interface RunEncoding {
-  name: 'base64' | 'hex';
+  name: 'base64' | 'hex' | 'base32';
   /** Bits per character. */
   bits: number;
   /** Characters per group of whole bytes: where the data starts inside a run is only known modulo this. */
@@ -18,11 +18,49 @@ export interface RunEncoding {
    * match and no run in the decoded bytes joins them.
    */
   separator: string;
+  /** The bytes (latin1) of a stream of the encoding's characters; a trailing partial byte is dropped. */
+  decode: (characters: string) => string;
+}
+
+/** Each base32 character's 5 bits by its code (RFC 4648: `A`-`Z` are 0-25, `2`-`7` are 26-31). */
+const base32Values = new Uint8Array(128);
+for (const [index, character] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'].entries()) {
+  base32Values[character.charCodeAt(0)] = index;
+}
+
+/** RFC 4648 base32 (`base32`, `basenc --base32`), which Node's Buffer does not decode. */
+function decodeBase32(characters: string): string {
+  const bytes = new Uint8Array(Math.floor((characters.length * 5) / 8));
+  let length = 0;
+  let bits = 0;
+  let held = 0;
+  for (let index = 0; index < characters.length; index++) {
+    held = ((held << 5) | (base32Values[characters.charCodeAt(index) & 0x7f] as number)) & 0x1fff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[length++] = held >> bits;
+    }
+  }
+  return Buffer.from(bytes.buffer, 0, length).toString('latin1');
 }
 
 export const encodings: readonly RunEncoding[] = [
-  { name: 'base64', bits: 6, group: 4, separator: 'A'.repeat(runSeparatorLength) },
-  { name: 'hex', bits: 4, group: 2, separator: '0'.repeat(runSeparatorLength) },
+  {
+    name: 'base64',
+    bits: 6,
+    group: 4,
+    separator: 'A'.repeat(runSeparatorLength),
+    decode: (characters) => Buffer.from(characters, 'base64').toString('latin1'),
+  },
+  {
+    name: 'hex',
+    bits: 4,
+    group: 2,
+    separator: '0'.repeat(runSeparatorLength),
+    decode: (characters) => Buffer.from(characters, 'hex').toString('latin1'),
+  },
+  { name: 'base32', bits: 5, group: 8, separator: 'A'.repeat(runSeparatorLength), decode: decodeBase32 },
 ];
 
 /**
@@ -71,7 +109,7 @@ export function decodedRunSpans(
   const stream = encoding.separator + runs.data.join(encoding.separator) + encoding.separator;
   const spans: Span[] = [];
   for (let offset = 0; offset < encoding.group; offset++) {
-    const decoded = Buffer.from(offset === 0 ? stream : stream.slice(offset), encoding.name).toString('latin1');
+    const decoded = encoding.decode(offset === 0 ? stream : stream.slice(offset));
     for (const [start, end] of find(decoded)) {
       /** The characters holding the first and the last bit of the match, in the stream `runs` describe. */
       const first = offset + Math.floor((start * 8) / encoding.bits) - runSeparatorLength;

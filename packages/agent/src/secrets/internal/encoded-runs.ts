@@ -21,6 +21,8 @@ export const runSeparatorLength = 4;
 /** Both base64 alphabets: standard (`+/`) and URL-safe (`-_`); Node decodes either. */
 const base64Class = '[A-Za-z0-9+/_-]';
 const hexClass = '[0-9A-Fa-f]';
+/** RFC 4648 base32, as `base32` writes it: upper case. */
+const base32Class = '[A-Z2-7]';
 
 /**
  * Unbroken stretches of data characters: `find` looks for the first long one of a run, `next` (sticky) for one
@@ -78,7 +80,7 @@ function lineBreakLength(text: string, at: number): number {
   return 0;
 }
 
-/** `=` padding after a base64 run, as written or percent-encoded (`%3D`): part of the run's span, not data. */
+/** `=` padding after a base64 or base32 run, as written or percent-encoded (`%3D`): part of the run's span, not data. */
 function paddingLength(text: string, at: number): number {
   if (text.charCodeAt(at) === 0x3d) return 1;
   if (text.charCodeAt(at) === 0x25 && text.charCodeAt(at + 1) === 0x33 && (text.charCodeAt(at + 2) | 0x20) === 0x64) {
@@ -88,21 +90,24 @@ function paddingLength(text: string, at: number): number {
 }
 
 /**
- * The maximal runs of base64 or hex characters in `text` with at least `minimumData` characters of data (default
- * `minimumChars`), each found from a stretch of `minimumChars`. A run goes on over a
- * line break followed by more data (`base64` wraps at 76 columns, `xxd -p` at 60; also `\n` written inside a JSON
- * string) and, in base64, over escaped characters, in either direction; its span takes in up to two `=` of padding
- * after it. A run starts at a stretch of `minimumChars` (runs of shorter stretches joined by escapes are found
+ * The maximal runs of base64, hex or base32 characters in `text` with at least `minimumData` characters of data
+ * (default `minimumChars`), each found from a stretch of `minimumChars`. A run goes on over a line break followed by
+ * more data (`base64` and `base32` wrap at 76 columns, `xxd -p` at 60; also `\n` written inside a JSON string) and,
+ * in base64, over escaped characters, in either direction; its span takes in the `=` padding after it (up to two in
+ * base64, six in base32). A run starts at a stretch of `minimumChars` (runs of shorter stretches joined by escapes are found
  * from their first long stretch): ordinary words and random bytes hold short stretches every few characters, and
  * looking at each would cost more than all the rest.
  */
 export function scanRuns(
   text: string,
-  options: { encoding: 'base64' | 'hex'; minimumChars: number; minimumData?: number },
+  options: { encoding: 'base64' | 'hex' | 'base32'; minimumChars: number; minimumData?: number },
 ): EncodedRuns {
   const minimumData = options.minimumData ?? options.minimumChars;
   const base64 = options.encoding === 'base64';
-  const { find, next } = stretches(base64 ? base64Class : hexClass, options.minimumChars);
+  const characterClass = base64 ? base64Class : options.encoding === 'hex' ? hexClass : base32Class;
+  const { find, next } = stretches(characterClass, options.minimumChars);
+  /** Base64 pads to whole groups of 4 characters with up to 2 `=`, base32 to groups of 8 with up to 6. */
+  const padding = base64 ? 2 : options.encoding === 'base32' ? 6 : 0;
   const runs: EncodedRuns = {
     data: [],
     textStarts: [],
@@ -153,7 +158,7 @@ export function scanRuns(
         end += following[0].length;
       }
     }
-    for (let pad = 0; base64 && pad < 2; pad++) end += paddingLength(text, end);
+    for (let pad = 0; pad < padding; pad++) end += paddingLength(text, end);
     find.lastIndex = end;
     previousEnd = end;
     if (data.length < minimumData) {
