@@ -13,6 +13,7 @@ import {
 import { filesNeeded, parsePatch } from './apply-patch/parse-patch.js';
 import { commitPaths, type PatchCommit, patchToCommit } from './apply-patch/patch-commit.js';
 import { PatchError } from './apply-patch/patch-error.js';
+import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
 export interface ApplyPatchToolOptions {
@@ -136,6 +137,7 @@ async function processPatch(text: string, files: WorkspaceFiles): Promise<{ fuzz
  * followed, files are replaced by renaming a new one over them).
  */
 export function createApplyPatchTool(options: ApplyPatchToolOptions = {}): Tool<ApplyPatchAction> {
+  checkToolOptionLimits('apply_patch', options, { maxFileBytes: 'count' });
   const maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
   return defineTool({
     name: 'apply_patch',

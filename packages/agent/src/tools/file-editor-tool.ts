@@ -10,6 +10,7 @@ import {
 import { type EditorOutcome, type EditorTarget, fail } from './internal/file-editor-outcome.js';
 import { missingPathText } from './internal/file-editor-texts.js';
 import { viewPath } from './internal/file-editor-view.js';
+import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { resolveWorkspacePath } from './internal/workspace-path.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
@@ -78,6 +79,7 @@ const missing = (name: string, command: string): EditorOutcome =>
  * written by renaming a new file over it (a hard link to an outside file is replaced, not written through).
  */
 export function createFileEditorTool(options: FileEditorToolOptions = {}): Tool<FileEditorAction> {
+  checkToolOptionLimits('file_editor', options, { maxOutputChars: 'count', maxFileBytes: 'count' });
   const maxOutputChars = options.maxOutputChars ?? 16_000;
   const maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
   /** Per conversation, per real path: contents before each edit, newest last. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type WalkResult, walkWorkspaceFiles } from '../paths/index.js';
 import { createGlobMatcher, type GlobMatcher, hasGlobMagic } from './internal/glob-pattern.js';
 import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
+import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
 export interface GlobToolOptions {
@@ -61,6 +62,7 @@ export function splitGlobPattern(pattern: string): { directory: string | undefin
  * workspace, symlinks are never followed and hidden entries are skipped (as ripgrep does; `.gitignore` is not read).
  */
 export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobAction> {
+  checkToolOptionLimits('glob', options, { maxResults: 'count', maxEntries: 'count' });
   const maxResults = options.maxResults ?? 100;
   const maxEntries = options.maxEntries ?? 200_000;
   return defineTool({

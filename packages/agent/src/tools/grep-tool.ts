@@ -4,6 +4,7 @@ import { readRegularFile, walkWorkspaceFiles } from '../paths/index.js';
 import { createGlobMatcher, type GlobMatcher } from './internal/glob-pattern.js';
 import { compileSearchPattern, createRegexRunner, RegexTimeoutError } from './internal/regex-runner.js';
 import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
+import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
 
 export interface GrepToolOptions {
@@ -58,6 +59,12 @@ function isBinary(text: string): boolean {
  * backtracks without end is stopped at the time limit.
  */
 export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> {
+  checkToolOptionLimits('grep', options, {
+    maxResults: 'count',
+    maxEntries: 'count',
+    maxFileBytes: 'count',
+    timeoutSeconds: 'duration',
+  });
   const maxResults = options.maxResults ?? 100;
   const maxEntries = options.maxEntries ?? 200_000;
   const maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;

@@ -4,6 +4,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { type SandboxPolicyInput, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
 import { openDefaultSandbox, type SandboxOpener } from '../sandboxing/sandbox-opener.js';
 import { buildToolEnvironment, type ToolEnvironment, validateToolEnvironment } from './environment/index.js';
+import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { runTerminalAction, type TerminalOutcome, type TerminalState } from './terminal/run-terminal-action.js';
 import { ShellSession } from './terminal/shell-session.js';
 import { defaultMetadata } from './terminal/terminal-observation.js';
@@ -140,6 +141,11 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   /** Kills every session this tool started. */
   closeAll(): Promise<void>;
 } {
+  checkToolOptionLimits('terminal', options, {
+    noChangeTimeoutSeconds: 'duration',
+    maxWaitSeconds: 'duration',
+    maxOutputChars: 'count',
+  });
   validateToolEnvironment(options.environment);
   const settings = {
     noChangeTimeoutSeconds: options.noChangeTimeoutSeconds ?? 30,
