@@ -14,9 +14,19 @@ export interface WalkedFile {
   mtimeMs: number;
 }
 
+/** Entries a walk leaves out (ignore files): asked about each entry, told each directory's names first. */
+export interface WalkIgnore {
+  /** Called with each directory and all its entry names (hidden ones too) before any entry is looked at. */
+  enter(directory: VerifiedDirectory, prefix: string, names: readonly string[]): Promise<void>;
+  /** Whether an entry (its path relative to the searched directory) is left out; a directory is not walked. */
+  ignored(relative: string, isDirectory: boolean): boolean;
+}
+
 export interface WalkOptions {
   /** Stop after this many directory entries (files and directories) have been looked at. */
   maxEntries: number;
+  /** Entries to leave out besides hidden ones. */
+  ignore?: WalkIgnore;
   /** Called for each file; returning `false` stops the walk. */
   visit(file: WalkedFile): Promise<boolean | undefined> | boolean | undefined;
 }
@@ -45,9 +55,15 @@ export async function walkWorkspaceFiles(start: WorkspaceDirectory, options: Wal
     try {
       const entries = await readdir(directory.base, { withFileTypes: true });
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      await options.ignore?.enter(
+        directory,
+        prefix,
+        entries.map((entry) => entry.name),
+      );
       for (const entry of entries) {
         if (stopped) return;
         if (entry.name.startsWith('.')) continue;
+        if (options.ignore?.ignored(`${prefix}${entry.name}`, entry.isDirectory())) continue;
         if (seen >= options.maxEntries) {
           incomplete = true;
           stopped = true;

@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { type WalkResult, walkWorkspaceFiles } from '../paths/index.js';
 import { createGlobMatcher, type GlobMatcher, hasGlobMagic } from './internal/glob-pattern.js';
+import { createIgnoreFilter } from './internal/ignore-files.js';
 import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
 import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { defineTool, type Tool, type ToolResult } from './tool.js';
@@ -59,7 +60,7 @@ export function splitGlobPattern(pattern: string): { directory: string | undefin
 /**
  * `glob` (the reference's GlobTool): files of the workspace whose path matches a glob pattern, newest first,
  * at most 100. Searched in-process through the confined file layer: the search directory must lie inside the
- * workspace, symlinks are never followed and hidden entries are skipped (as ripgrep does; `.gitignore` is not read).
+ * workspace, symlinks are never followed, hidden entries are skipped and ignore files are read (as ripgrep does).
  */
 export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobAction> {
   checkToolOptionLimits('glob', options, { maxResults: 'count', maxEntries: 'count' });
@@ -103,6 +104,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobAction> 
       try {
         walk = await walkWorkspaceFiles(directory, {
           maxEntries,
+          ignore: await createIgnoreFilter(directory.real),
           visit(file) {
             if (matcher.matches(file.relative))
               found.push({ path: join(directory.path, file.relative), mtimeMs: file.mtimeMs });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, walkWorkspaceFiles } from '../paths/index.js';
 import { createGlobMatcher, type GlobMatcher } from './internal/glob-pattern.js';
+import { createIgnoreFilter } from './internal/ignore-files.js';
 import { compileSearchPattern, createRegexRunner, RegexTimeoutError } from './internal/regex-runner.js';
 import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
 import { checkToolOptionLimits } from './internal/tool-option-limits.js';
@@ -115,6 +116,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
       try {
         walk = await walkWorkspaceFiles(directory, {
           maxEntries,
+          ignore: await createIgnoreFilter(directory.real),
           async visit(file) {
             if (filter !== undefined && !filter.matches(file.relative)) return true;
             let text: string;
