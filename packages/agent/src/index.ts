@@ -236,6 +236,7 @@ export {
   resolveWorkspaceDirectory,
   type VerifiedDirectory,
   type WalkedFile,
+  type WalkIgnore,
   type WalkOptions,
   type WalkResult,
   type WorkspaceDirectory,
