@@ -102,4 +102,17 @@ describe('A2A JSON-RPC envelopes', () => {
     ]);
     expect((JSON.parse(one.text) as RpcReply[]).map((reply) => [reply.id, reply.error?.code])).toEqual([[9, -32001]]);
   });
+
+  it('names the parameter a call got wrong, and refuses params that are not an object', async () => {
+    const { text } = await post([
+      { jsonrpc: '2.0', id: 'no-id', method: 'GetTask', params: {} },
+      { jsonrpc: '2.0', id: 'nested', method: 'SendMessage', params: { message: { parts: [] } } },
+      { jsonrpc: '2.0', id: 'not-an-object', method: 'ListTasks', params: false },
+    ]);
+    const replies = JSON.parse(text) as RpcReply[];
+    expect(replies.map((reply) => reply.error?.code)).toEqual([-32602, -32602, -32602]);
+    expect(replies[0]?.error?.message).toMatch(/^GetTask: params\.id: /);
+    expect(replies[1]?.error?.message).toMatch(/^SendMessage: params\.message\.messageId: /);
+    expect(replies[2]?.error?.message).toMatch(/^ListTasks: params: /);
+  });
 });

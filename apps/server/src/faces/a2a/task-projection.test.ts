@@ -246,6 +246,22 @@ describe('TaskProjection', () => {
       { text: "The conversation ended with status 'stuck'" },
     ]);
   });
+
+  it('is submitted again, not ended, once a failed or canceled task takes a new message, until a run starts', () => {
+    for (const ended of ['error', 'paused']) {
+      const projection = projectTask('t', [userMessage('u1', 'x'), status('s1', 'running'), status('s2', ended)]);
+      expect(projection.state).not.toBe('TASK_STATE_SUBMITTED');
+      const update = projection.apply(userMessage('u2', 'try again'), 3);
+      expect(projection.task().status).toEqual({ state: 'TASK_STATE_SUBMITTED', timestamp: expect.any(String) });
+      expect(update.map((item) => 'statusUpdate' in item && item.statusUpdate.status.state)).toEqual([
+        'TASK_STATE_SUBMITTED',
+      ]);
+      projection.apply(status('s3', 'running'), 4);
+      expect(projection.state).toBe('TASK_STATE_WORKING');
+      projection.apply(status('s4', ended), 5);
+      expect(projection.state).toBe(ended === 'error' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED');
+    }
+  });
 });
 
 describe('the task status timestamp', () => {

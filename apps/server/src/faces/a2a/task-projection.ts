@@ -75,6 +75,12 @@ export class TaskProjection {
   #pending = new Map<string, PendingCall>();
   #length = 0;
   #updatedAt: string | undefined;
+  /**
+   * A user message came after the task failed or was canceled, and no run has taken it up yet. The conversation's
+   * status stays `error` or `paused` until a run starts, but the task has accepted new input: it is submitted again,
+   * not ended (a stream that began with an ended task would tell its client that nothing follows).
+   */
+  #resubmitted = false;
 
   constructor(taskId: string) {
     this.taskId = taskId;
@@ -86,7 +92,8 @@ export class TaskProjection {
   }
 
   get state(): A2aTaskState {
-    return taskStateOf(this.#status);
+    const state = taskStateOf(this.#status);
+    return this.#resubmitted && isFinalState(state) ? 'TASK_STATE_SUBMITTED' : state;
   }
 
   /** The final response: the `finish` tool's message, or else the last agent message. */
@@ -104,7 +111,10 @@ export class TaskProjection {
     this.#updatedAt = utcTimestamp(event.timestamp) ?? this.#updatedAt;
     const before = this.state;
     const items = this.#itemsOf(event, index);
+    const statusBefore = this.#status;
     this.#state = applyEvent(this.#state, event);
+    if (this.#status !== statusBefore) this.#resubmitted = false;
+    else if (event.kind === 'MessageEvent' && event.source === 'user') this.#resubmitted = true;
     const state = this.state;
     if (state === before) return items;
     // A new run: why an earlier one failed is not why this one may.
