@@ -96,6 +96,15 @@ describe('final-answer', () => {
     const run = runWith({ finalAnswer: 'done' });
     expect([(await scorer.score(run, {})).passed, (await scorer.score(run, {})).passed]).toEqual([true, true]);
   });
+
+  it('gives the same verdict every time with the y flag (each run of a case is scored by one scorer)', async () => {
+    const scorer = finalAnswerMatches('done', 'y');
+    const run = runWith({ finalAnswer: 'done' });
+    const verdicts = [];
+    for (let time = 0; time < 3; time++) verdicts.push((await scorer.score(run, {})).passed);
+    expect(verdicts).toEqual([true, true, true]);
+    expect((await scorer.score(runWith({ finalAnswer: 'not done' }), {})).passed).toBe(false);
+  });
 });
 
 describe('trajectory', () => {
