@@ -133,6 +133,16 @@ describe('trajectory', () => {
     expect((await lenient.score(made, {})).passed).toBe(true);
   });
 
+  it('lets exact allow calls between when its precision minimum is set to 0, and not by default', async () => {
+    const made = runWith({ toolCalls: [call('read'), call('think'), call('write')] });
+    const strict = await trajectory({ match: 'exact', tools: ['read', 'write'] }).score(made, {});
+    expect(strict.passed).toBe(false);
+    expect(strict.detail).toContain('precision 0.67 (min 1)');
+    const loose = await trajectory({ match: 'exact', tools: ['read', 'write'], minPrecision: 0 }).score(made, {});
+    expect(loose.passed).toBe(true);
+    expect(loose.detail).toContain('precision 0.67 (min 0)');
+  });
+
   it('counts the longest in-order match, calls between allowed', async () => {
     const made = runWith({ toolCalls: [call('a'), call('x'), call('b'), call('a'), call('c')] });
     const scorer = trajectory({ match: 'in-order', tools: ['a', 'b', 'c', 'd'], minRecall: 0 });
