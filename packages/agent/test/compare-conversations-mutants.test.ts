@@ -177,6 +177,18 @@ describe('compareConversations, counting each branch after the shared events', (
     expect(comparison.a.actions[1]?.summary).toBe(`echo ${'x'.repeat(75)}`);
   });
 
+  it('keeps the last reply that says something when a later one is blank (a turn of reasoning only)', async () => {
+    const answer = agentMessage('The answer is 4.', 'r1');
+    const blank = agentMessage(' \n ', 'r2');
+    const comparison = await compareConversations(
+      conversation('a', [system, task, answer, blank]),
+      conversation('b', [system, task, blank]),
+    );
+    expect(comparison.a.final_message).toBe('The answer is 4.');
+    expect(comparison.a.responses).toBe(2);
+    expect(comparison.b.final_message).toBeUndefined();
+  });
+
   it('shares nothing with an unrelated conversation, and everything with an identical one', async () => {
     const otherSystem = createSystemPromptEvent({ system_prompt: 'Another.' });
     const unrelated = await compareConversations(

@@ -96,6 +96,15 @@ describe('final-answer', () => {
     const run = runWith({ finalAnswer: 'done' });
     expect([(await scorer.score(run, {})).passed, (await scorer.score(run, {})).passed]).toEqual([true, true]);
   });
+
+  it('gives the same verdict every time with the y flag (each run of a case is scored by one scorer)', async () => {
+    const scorer = finalAnswerMatches('done', 'y');
+    const run = runWith({ finalAnswer: 'done' });
+    const verdicts = [];
+    for (let time = 0; time < 3; time++) verdicts.push((await scorer.score(run, {})).passed);
+    expect(verdicts).toEqual([true, true, true]);
+    expect((await scorer.score(runWith({ finalAnswer: 'not done' }), {})).passed).toBe(false);
+  });
 });
 
 describe('trajectory', () => {
@@ -122,6 +131,16 @@ describe('trajectory', () => {
     // An explicit minimum of 0 is kept, not replaced by the default.
     const lenient = trajectory({ match: 'in-order', tools: ['x'], minRecall: 0 });
     expect((await lenient.score(made, {})).passed).toBe(true);
+  });
+
+  it('lets exact allow calls between when its precision minimum is set to 0, and not by default', async () => {
+    const made = runWith({ toolCalls: [call('read'), call('think'), call('write')] });
+    const strict = await trajectory({ match: 'exact', tools: ['read', 'write'] }).score(made, {});
+    expect(strict.passed).toBe(false);
+    expect(strict.detail).toContain('precision 0.67 (min 1)');
+    const loose = await trajectory({ match: 'exact', tools: ['read', 'write'], minPrecision: 0 }).score(made, {});
+    expect(loose.passed).toBe(true);
+    expect(loose.detail).toContain('precision 0.67 (min 0)');
   });
 
   it('counts the longest in-order match, calls between allowed', async () => {

@@ -1,5 +1,6 @@
 import { type AnyEvent, createEvent } from '@x/events';
 import { describe, expect, it } from 'vitest';
+import { eventSummaryText } from '../condenser/internal/event-summary-text.js';
 import { recallFromHistory } from './recall-history.js';
 import { DEFAULT_RECALL_LIMITS } from './recall-limits.js';
 
@@ -84,5 +85,18 @@ describe('recall size caps', () => {
     expect(capped.text).toContain('alpha apple');
     expect(capped.truncated).toBe(true);
     expect(capped.text).toContain('[truncated: 3 events left out (over the 1-character cap)');
+  });
+
+  it('says an event one character over its cap was cut, and one exactly at it was not', () => {
+    const long = message(`start ${'x'.repeat(200)} end`);
+    const events = [long];
+    const length = eventSummaryText(long).length;
+    const request = { start_index: 0 };
+    const over = recallFromHistory(events, request, { ...limits, maxEventChars: length - 1 });
+    expect(over.truncated).toBe(true);
+    expect(over.text).toContain(`[truncated: events longer than ${length - 1} characters lost their middle]`);
+    const at = recallFromHistory(events, request, { ...limits, maxEventChars: length });
+    expect(at.truncated).toBe(false);
+    expect(at.text).not.toContain('[truncated');
   });
 });

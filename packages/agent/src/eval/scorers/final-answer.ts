@@ -27,10 +27,12 @@ function excerpt(text: string): string {
 
 /** Passes when the agent's final answer matches `pattern`. */
 export function finalAnswerMatches(pattern: string, flags?: string): Scorer {
-  const expression = new RegExp(pattern, flags?.replace('g', ''));
+  const expression = new RegExp(pattern, flags);
   return {
     name: 'final-answer',
     async score(run) {
+      // A `g` or `y` expression searches from where its last match ended: one scorer grades every run of a case.
+      expression.lastIndex = 0;
       const passed = expression.test(run.finalAnswer);
       return verdict(
         'final-answer',
