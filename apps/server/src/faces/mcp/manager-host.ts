@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AgentError } from '@x/agent';
 import type { FastifyBaseLogger } from 'fastify';
 import { errorStatus } from '../../api/agent-error-status.js';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../api/request-schemas.js';
@@ -21,6 +22,25 @@ const userMessage = (text: string) => ({
   content: [{ cache_prompt: false, type: 'text' as const, text }],
   thinking_blocks: [],
 });
+
+/**
+ * The agent's refusals of the caller (outside `approvalDeciders`, deciding on pending actions) or of the conversation's
+ * state (a run already going), as the face's refusals: a JSON-RPC error naming its reason, as REST answers them 403 and
+ * 409, not a tool result saying the tool failed, which a client cannot tell from a broken conversation.
+ */
+async function refusing<T>(conversationId: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (
+      AgentError.isInstance(error) &&
+      (error.code === 'principal_not_allowed' || error.code === 'conversation_running')
+    ) {
+      throw new McpToolCallError(error.code, error.message, { conversation_id: conversationId });
+    }
+    throw error;
+  }
+}
 
 /** One conversation of the server, for the MCP tools. */
 function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): McpConversation {
@@ -46,11 +66,13 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
       };
     },
     async sendMessage(text) {
-      await conversation.sendMessage(userMessage(text), { run: false });
+      await refusing(conversation.id, () => conversation.sendMessage(userMessage(text), { run: false }));
     },
     async rejectPendingActions(reason) {
-      const principal = assertMayDecide();
-      await (await conversation.open()).rejectPendingActions(reason, principal === undefined ? {} : { principal });
+      await refusing(conversation.id, async () => {
+        const principal = assertMayDecide();
+        await (await conversation.open()).rejectPendingActions(reason, principal === undefined ? {} : { principal });
+      });
     },
     async interrupt() {
       await conversation.interrupt();
@@ -58,7 +80,7 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
     async followRun({ signal, onEvent }) {
       const fromIndex = conversation.log.length;
       // Accepting runs the pending actions (when waiting for confirmation) or the new messages, unless a run is going.
-      await conversation.acceptPendingActions();
+      await refusing(conversation.id, () => conversation.acceptPendingActions());
       for await (const { event, index } of runLogEntries(conversation, fromIndex, signal)) onEvent(event, index);
     },
     async state() {

@@ -7,7 +7,8 @@ export type McpToolCallReason =
   | 'conversation_not_found'
   | 'no_default_agent'
   | 'no_pending_actions'
-  | 'conversation_running';
+  | 'conversation_running'
+  | 'principal_not_allowed';
 
 /** JSON-RPC codes (MCP uses JSON-RPC's): the arguments were wrong, or the call does not fit the conversation's state. */
 const RPC_CODES: Record<McpToolCallReason, number> = {
@@ -17,12 +18,13 @@ const RPC_CODES: Record<McpToolCallReason, number> = {
   no_default_agent: -32602,
   no_pending_actions: -32600,
   conversation_running: -32600,
+  principal_not_allowed: -32600,
 };
 
 /**
  * A tool call the MCP face refuses. It reaches the client as a JSON-RPC error (not a tool result): `code` -32602
- * (Invalid params: malformed arguments, an unknown tool or conversation) or -32600 (the conversation's state does
- * not allow it), `data: { reason, ...details }`.
+ * (Invalid params: malformed arguments, an unknown tool or conversation) or -32600 (the conversation's state, or the
+ * caller's rights, do not allow it), `data: { reason, ...details }`.
  */
 export class McpToolCallError extends ServerError {
   declare readonly code: 'mcp_tool_call_refused';

@@ -113,9 +113,11 @@ export function registerOpenAiRoutes(
         return stream(request, reply, { run, identity, includeUsage: body.stream_options?.include_usage === true });
       }
       const unwatch = interruptWhenClientLeaves(run, reply.raw, request.log);
+      // Named on an error too: a run stopped for a confirmation leaves its conversation waiting for the client.
+      reply.header(CONVERSATION_HEADER, run.conversation.id);
       try {
         const answer = await gatewayAnswer(run, identity);
-        return reply.header(CONVERSATION_HEADER, run.conversation.id).send(chatCompletionOf(answer));
+        return reply.send(chatCompletionOf(answer));
       } finally {
         unwatch();
       }

@@ -205,10 +205,12 @@ export function registerResponsesRoutes(
       keep(entry);
       if (body.stream === true) return stream(request, reply, { run, entry, before, keep });
       const unwatch = interruptWhenClientLeaves(run, reply.raw, request.log);
+      // Named on an error too: a run stopped for a confirmation leaves its conversation waiting for the client.
+      reply.header(CONVERSATION_HEADER, run.conversation.id);
       try {
         const completed = await completionOf(run, started, before);
         keep({ ...entry, response: completed });
-        return reply.header(CONVERSATION_HEADER, run.conversation.id).send(completed);
+        return reply.send(completed);
       } catch (error) {
         keep({ ...entry, response: endedOf(started, error, reply) });
         throw error;
