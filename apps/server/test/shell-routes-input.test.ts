@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, startTestServer, type TestServer } from './helpers.js';
@@ -35,5 +35,29 @@ describe('the shell routes', () => {
     const ran = await server.call('POST', '/api/bash/execute_bash_command', { command: 'echo here; pwd' });
     expect(ran).toMatchObject({ status: 200, json: { kind: 'BashOutput', exit_code: 0 } });
     expect((ran.json as { stdout: string }).stdout).toContain('here\n');
+  });
+
+  it('run a command only in a directory of the workspace root: not through a link out, not in a file', async () => {
+    const root = join(server.dataDir, 'workspaces');
+    const outside = join(server.dataDir, 'outside');
+    await mkdir(join(root, 'project', 'sub'), { recursive: true });
+    await mkdir(outside, { recursive: true });
+    await writeFile(join(root, 'project', 'file.txt'), 'a file');
+    await symlink(outside, join(root, 'project', 'escape'));
+    const run = (cwd: string) =>
+      server.call('POST', '/api/bash/execute_bash_command', { command: 'touch ran-here; pwd', cwd });
+
+    const viaLink = await run(join(root, 'project', 'escape'));
+    expect(viaLink.status).toBe(403);
+    const inFile = await run(join(root, 'project', 'file.txt'));
+    expect(inFile.status).toBe(400);
+    expect(JSON.stringify(inFile.json)).toContain(`cwd '${join(root, 'project', 'file.txt')}' is not a directory`);
+    expect((await run('project/sub')).status).toBe(400);
+    expect(await readdir(outside)).toEqual([]);
+
+    const inside = await run(join(root, 'project', 'sub'));
+    expect(inside).toMatchObject({ status: 200, json: { exit_code: 0 } });
+    expect((inside.json as { stdout: string }).stdout).toBe(`${await realpath(join(root, 'project', 'sub'))}\n`);
+    expect(await readdir(join(root, 'project', 'sub'))).toEqual(['ran-here']);
   });
 });

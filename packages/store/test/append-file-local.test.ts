@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,8 @@ describe('local writeRebuildable and fileSizes', () => {
       'a/five',
     ]);
     expect(sizes).toEqual([5, undefined, 0, undefined, undefined, 2, undefined, undefined, 5]);
+    // Only a look: a missing directory is not created (a reader that may not write to the store asks too).
+    expect(existsSync(join(root, 'nowhere'))).toBe(false);
     expect(await store.fileSizes!([])).toEqual([]);
   });
 });

@@ -1,11 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventFileName } from '../src/event-log/file-names.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { userMessageEvent } from './helpers/events.js';
+import { collectWarnings } from './helpers/segment-stores.js';
 
 // When a segment log writes its event files once idle (src/event-log/segment/derived-event-files.ts): 'batched'
 // starts writing them when no commit ran for a while, 'at-close' never before close. The idle timer is faked (only
@@ -62,4 +65,42 @@ describe('EventLog segment layout: event files once the log is idle', () => {
       expect(written()).toBe(count);
     },
   );
+});
+
+describe('EventLog segment layout: a background writer that fails', () => {
+  it('warns, keeps the log working, and leaves the file it lost for the next open to rebuild', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'x-segment-idle-'));
+    roots.push(root);
+    const inner = createLocalFileStore({ root, durability: 'none' });
+    let faults = 1;
+    // Not a StoreError (those are warned about where they happen): a fault of the writer itself, once.
+    const failingOnce: FileStore = {
+      ...inner,
+      writeRebuildable: async (files) => {
+        if (faults-- > 0) throw new TypeError('writer fault');
+        return inner.writeRebuildable!(files);
+      },
+    };
+    const { warnings, logger } = collectWarnings();
+    const log = await EventLog.open(failingOnce, { layout: 'segment', eventFiles: 'batched', logger });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const [lost, after] = [userMessageEvent('its file is lost'), userMessageEvent('appended after the fault')];
+    await log.append(lost);
+    vi.advanceTimersByTime(60_000);
+    await vi.waitFor(() => expect(warnings).toEqual(['event files were not written (writer fault); rebuilt on open']), {
+      timeout: 10_000,
+    });
+    vi.useRealTimers();
+    await log.append(after);
+    await log.close();
+    const lostFile = join(root, 'events', eventFileName(0, lost.id));
+    expect(existsSync(lostFile)).toBe(false);
+    expect(existsSync(join(root, 'events', eventFileName(1, after.id)))).toBe(true);
+
+    // The segment holds the event: the next open rebuilds its file (in the background, done by its close).
+    const reopened = await EventLog.open(inner, { layout: 'segment' });
+    expect(reopened.length).toBe(2);
+    await reopened.close();
+    expect(JSON.parse(await readFile(lostFile, 'utf8'))).toMatchObject({ id: lost.id });
+  });
 });

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { NotRegularFileError } from '../src/errors/not-regular-file-error.js';
 import { StoreError } from '../src/errors.js';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
@@ -231,6 +232,7 @@ describe('local FileStore confinement', () => {
           const error = await attempt(action);
           expect(StoreError.isInstance(error) && error.code, path).toBe('not_regular_file');
           expect((error as Error).message).toContain(join(root, 'a', path.slice(2)));
+          expect((error as NotRegularFileError).fileType, path).toBe(path === 'a/fifo.json' ? 'FIFO' : 'socket');
         }
         expect(await store.exists(path)).toBe(true);
         expect(await store.writeIfAbsent(path, 'x')).toBe(false);

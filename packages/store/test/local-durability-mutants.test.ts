@@ -6,15 +6,20 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 
-/** The inodes fsynced since the last reset: a change is durable once its file and its directory entry are. */
-const synced = vi.hoisted(() => ({ inodes: [] as number[] }));
+/**
+ * The inodes fsynced since the last reset, and each one's size then: a change is durable once its file (with all
+ * its bytes: an fsync before the write covers none of them) and its directory entry are.
+ */
+const synced = vi.hoisted(() => ({ inodes: [] as number[], sizes: [] as number[] }));
 
 vi.mock('../src/internal/fs-calls.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/internal/fs-calls.js')>();
   return {
     ...actual,
     fsyncFd: (fd: number) => {
-      synced.inodes.push(fstatSync(fd).ino);
+      const { ino, size } = fstatSync(fd);
+      synced.inodes.push(ino);
+      synced.sizes.push(size);
       return actual.fsyncFd(fd);
     },
   };
@@ -26,16 +31,24 @@ let counter = 0;
 
 beforeEach(() => {
   synced.inodes = [];
+  synced.sizes = [];
 });
 
 function makeStore(durability?: 'fsync' | 'none') {
   const root = join(base, `${durability ?? 'default'}-${++counter}`);
   const store = createLocalFileStore(durability === undefined ? { root } : { root, durability });
-  /** Which of `paths` (files or directories of the store) were fsynced by `change`. */
+  /** Which of `paths` (files or directories of the store) were fsynced by `change`; a file, once it was whole. */
   const syncedBy = async (change: (store: FileStore) => Promise<unknown>, paths: string[]) => {
     synced.inodes = [];
+    synced.sizes = [];
     await change(store);
-    return Object.fromEntries(paths.map((path) => [path, synced.inodes.includes(statSync(join(root, path)).ino)]));
+    return Object.fromEntries(
+      paths.map((path) => {
+        const info = statSync(join(root, path));
+        const whole = (k: number) => info.isDirectory() || synced.sizes[k] === info.size;
+        return [path, synced.inodes.some((ino, k) => ino === info.ino && whole(k))];
+      }),
+    );
   };
   return { store, syncedBy };
 }
@@ -120,7 +133,8 @@ describe('local FileStore durability', () => {
         // local-durability-new-directory.test.ts), so only the pair's own files and entries count here.
         const durable = makeStore();
         await durable.store.write('log/.slots/seed.json', 'seed');
-        expect(await durable.syncedBy((store) => write(store, false), paths)).toEqual(all(paths, true));
+        const withThen = [...paths, 'log/event-0.json'];
+        expect(await durable.syncedBy((store) => write(store, false), withThen)).toEqual(all(withThen, true));
         const deferred = makeStore();
         await deferred.store.write('log/.slots/seed.json', 'seed');
         expect(await deferred.syncedBy((store) => write(store, true), paths)).toEqual({

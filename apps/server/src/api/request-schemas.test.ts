@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   askAgentSchema,
+  batchGetQuerySchema,
   budgetBodySchema,
+  conversationCountQuerySchema,
   conversationIdSchema,
   conversationSearchQuerySchema,
   eventParamsSchema,
@@ -12,6 +14,7 @@ import {
   llmRequestSchema,
   offlineTurnSchema,
   respondToConfirmationSchema,
+  secretInputSchema,
   sendMessageRequestSchema,
   setBudgetBodySchema,
   startConversationRequestSchema,
@@ -120,5 +123,45 @@ describe('request schemas: the bounds and defaults a client sees', () => {
     expect(eventSearchQuerySchema.parse({ limit: '0' }).limit).toBe(0);
     expect(eventSearchQuerySchema.parse({})).toMatchObject({ limit: 100, sort_order: 'TIMESTAMP' });
     expect(ok(eventSearchQuerySchema, { limit: '-1' })).toBe(false);
+  });
+
+  it('takes an http or https endpoint only (no other scheme, nothing that is no URL)', () => {
+    for (const url of ['http://127.0.0.1:8000/v1', 'https://api.example.invalid/v1']) {
+      expect(ok(llmRequestSchema, { base_url: url }), url).toBe(true);
+    }
+    for (const url of ['ftp://example.invalid/v1', 'file:///etc/passwd', 'javascript:alert(1)', '/v1']) {
+      expect(ok(llmRequestSchema, { base_url: url }), url).toBe(false);
+    }
+  });
+
+  it('takes a secret as a string or a StaticSecret; refuses one fetched from a URL, saying why', () => {
+    expect(ok(secretInputSchema, 'value')).toBe(true);
+    expect(ok(secretInputSchema, { value: 'v', description: 'd', kind: 'StaticSecret' })).toBe(true);
+    expect(ok(secretInputSchema, { value: 'v' })).toBe(true);
+    for (const lookup of [
+      { kind: 'LookupSecret', url: 'http://127.0.0.1/secret' },
+      { url: 'http://127.0.0.1/secret' },
+    ]) {
+      const parsed = secretInputSchema.safeParse(lookup);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => issue.message)).toEqual([
+        expect.stringMatching(/^secrets fetched from a URL \(the reference's LookupSecret\) are not supported/),
+      ]);
+    }
+  });
+
+  it('bounds titles to generate, tags, text queries and batch reads', () => {
+    expect(ok(generateTitleSchema, { max_length: 0 })).toBe(false);
+    expect(ok(generateTitleSchema, { max_length: 1 })).toBe(true);
+    expect(ok(generateTitleSchema, { max_length: 200 })).toBe(true);
+    expect(ok(generateTitleSchema, { max_length: 201 })).toBe(false);
+    const tags = (value: unknown) => ok(updateConversationSchema, { tags: value });
+    expect(tags({ env: 'x'.repeat(256), v2: '' })).toBe(true);
+    expect(tags({ env: 'x'.repeat(257) })).toBe(false);
+    for (const key of ['Env', 'my-tag', '']) expect(tags({ [key]: 'x' }), key).toBe(false);
+    expect(ok(conversationCountQuerySchema, { q: 'x'.repeat(200) })).toBe(true);
+    expect(ok(conversationCountQuerySchema, { q: 'x'.repeat(201) })).toBe(false);
+    expect(ok(batchGetQuerySchema, { ids: Array.from({ length: 99 }, () => '0'.repeat(32)) })).toBe(true);
+    expect(ok(batchGetQuerySchema, { ids: Array.from({ length: 100 }, () => '0'.repeat(32)) })).toBe(false);
   });
 });

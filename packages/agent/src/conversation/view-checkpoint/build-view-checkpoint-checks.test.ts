@@ -88,8 +88,10 @@ describe('buildViewCheckpoint', () => {
   it('is undefined when the view is not restorable, or names events its state or log does not hold', async () => {
     const c = await checkpointConversation();
     for (let step = 0; step < 3; step++) await c.append(user(`m${step}`));
-    // A state past the end of the log, or one from before the view's last event.
+    // A state past the end of the log, or one from before the view's last event (also right after a checkpoint of
+    // the whole view, whose names are not reused past the state's events).
     expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 4 }, c.log)).toBeUndefined();
+    expect(buildViewCheckpoint(c.view, c.state, c.log)?.entries).toEqual([[0, 3]]);
     expect(buildViewCheckpoint(c.view, { ...c.state, event_count: 2 }, c.log)).toBeUndefined();
     // An event the log does not hold.
     const stranger = View.restore([...c.view.foldedEvents, user('never written')], false);
@@ -172,6 +174,33 @@ describe('buildViewCheckpoint', () => {
     expect(built).toEqual(fresh(c.view, c.state, c.log));
     // A few looks (the last named event, the new one, the log's last), not one per event of the history.
     expect(lookups.idAt).toBeLessThan(10);
+    expect(lookups.indexOf).toBe(0);
+  });
+
+  it('names a summary whose Condensation is the log’s first event, and reuses it when the view ends with it', async () => {
+    const c = await checkpointConversation();
+    const lookups = { indexOf: 0 };
+    const log = new Proxy(c.log, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (key === 'indexOf') lookups.indexOf += 1;
+          return value.apply(target, args);
+        };
+      },
+    });
+    await c.append(
+      createEvent('Condensation', { forgotten_event_ids: [], summary: 's', summary_offset: 0, llm_response_id: 'r' }),
+    );
+    expect(c.view.foldedEvents.map((event) => event.kind)).toEqual(['CondensationSummaryEvent']);
+    expect(buildViewCheckpoint(c.view, c.state, log)?.entries).toEqual([{ summary_of: 0 }]);
+    await c.append(user('after the summary'));
+    lookups.indexOf = 0;
+    const built = buildViewCheckpoint(c.view, c.state, log);
+    expect(built?.entries).toEqual([{ summary_of: 0 }, [1, 2]]);
+    expect(built).toEqual(fresh(c.view, c.state, c.log));
+    // The summary named last time is not looked up again.
     expect(lookups.indexOf).toBe(0);
   });
 });
