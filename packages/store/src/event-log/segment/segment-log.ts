@@ -130,16 +130,21 @@ export class SegmentLog implements LogSegment {
 
   /** Releases the descriptor (reopened on next use), so the directory may be removed or copied. */
   async close(): Promise<void> {
-    await this.files.flush();
-    // Only where a segment index will record what it finds.
-    if (this.#core.writesNameIndex && this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
-      await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
+    try {
+      await this.files.flush();
+      // Only where a segment index will record what it finds.
+      if (this.#core.writesNameIndex && this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
+        await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
+      }
+      this.writeIndexIfDue('close');
+      await this.#indexWrite;
+    } finally {
+      // Closed whatever failed above (a custom store's fault while writing the last event files): the caller gets
+      // that error, not a descriptor held for the life of the process.
+      const file = this.#file;
+      this.#file = undefined;
+      await file?.close();
     }
-    this.writeIndexIfDue('close');
-    await this.#indexWrite;
-    const file = this.#file;
-    this.#file = undefined;
-    await file?.close();
   }
 
   /** Reads what other writers appended since the last look and records it; how many events were new. */
