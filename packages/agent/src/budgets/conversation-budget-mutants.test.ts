@@ -192,7 +192,7 @@ describe('ConversationBudget.guard', () => {
   });
 
   it('stops a run under a budget another process set since this one last read the record', async () => {
-    const { budget, spend, store, emitted } = setup();
+    const { budget, spend, store, emitted, statuses } = setup();
     expect((await budget.status()).budget).toBeUndefined();
     spend('agent', 0.015);
     // Another process (another ConversationBudget on the same record) sets a budget already spent.
@@ -200,6 +200,8 @@ describe('ConversationBudget.guard', () => {
     await budget.beginRun(undefined);
     expect((await budget.guard()).proceed).toBe(false);
     expect(emitted.map((event) => event.kind)).toEqual(['ConversationErrorEvent']);
+    // The status goes to `error` as the reference records it (a state update readers of the log see).
+    expect(statuses).toEqual(['error']);
   });
 
   it('records a stop without undoing what another process wrote to the record', async () => {
