@@ -219,6 +219,22 @@ describe('ConversationBudget.guard', () => {
     expect(after.last_stop?.reason).toBe('unknown_cost');
   });
 
+  it('lets a model given a price of $0 run under a budget; another model of no price still stops it', async () => {
+    const free = fakeLLM({ model: 'local-free', pricing: { inputPerMillion: 0, outputPerMillion: 0 } });
+    const { budget, spend, emitted } = setup(free);
+    await budget.set(1);
+    spend('agent', 0, { prompt: 400, completion: 20 });
+    await budget.beginRun(undefined);
+    expect(await budget.guard()).toEqual({ proceed: true });
+    expect((await budget.status()).unknownCost.usageIds).toEqual([]);
+    expect(emitted).toEqual([]);
+    // The same usage id having recorded another model: its $0 is not this model's price.
+    spend('agent', 0, { prompt: 400, completion: 20 }, 'unpriced-elsewhere');
+    spend('condenser', 0, { prompt: 10, completion: 0 }, 'unpriced-elsewhere');
+    expect((await budget.status()).unknownCost.usageIds).toEqual(['agent', 'condenser']);
+    expect((await budget.guard()).proceed).toBe(false);
+  });
+
   it('lets the offline model run under a budget: it costs $0, not an unknown amount', async () => {
     const offline = fakeLLM({ model: 'offline', offline: true, pricing: undefined });
     const { budget, spend, emitted } = setup(offline);
