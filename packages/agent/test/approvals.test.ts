@@ -157,6 +157,28 @@ describe('decisions per pending action', () => {
     ]);
   });
 
+  it('applies a denial whose answer never reached the log (its process died after the record): the action never runs', async () => {
+    const { conversation, events } = await waiting([call('denied'), done]);
+    const [action] = await conversation.pendingActions();
+    // What `decide` leaves when its process dies between the record and the UserRejectObservation.
+    await conversation.store.write(
+      decisionRecordPath(conversation.directory, action!.id),
+      JSON.stringify({
+        action_id: action!.id,
+        tool_name: action!.tool_name,
+        tool_call_id: action!.tool_call_id,
+        decision: { kind: 'deny', reason: 'denied before the crash' },
+        principal: 'tester',
+        decided_at: fixedClock().toISOString(),
+      }),
+    );
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await effects()).toEqual([]);
+    expect(ofKind(events, 'UserRejectObservation')).toMatchObject([
+      { action_id: action!.id, rejection_reason: 'denied before the crash' },
+    ]);
+  });
+
   it('substitutes a result without running the tool', async () => {
     const { conversation, events } = await waiting([call('never'), done]);
     const [action] = await conversation.pendingActions();

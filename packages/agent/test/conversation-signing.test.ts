@@ -102,6 +102,23 @@ describe('a conversation with signing keys', () => {
     expect(report.problem).toMatchObject({ kind: 'altered', index });
   });
 
+  it("signs with the conversation's signingKey rather than its agent's, the user's events too", async () => {
+    const conversationKey = newKey();
+    const conversation = await Conversation.create({
+      agent: new Agent({ llm: createOfflineLLM({ script: [finish('done')] }), signingKey: newKey() }),
+      signingKey: conversationKey,
+      workspace: await workspaceIn(dir),
+      persistenceDir: join(dir, 'data'),
+      durability: 'none',
+    });
+    await conversation.sendMessage('Whose key?');
+    await conversation.run();
+    await conversation.close();
+    const { log, report } = await readBack(conversation.id);
+    expect(report).toMatchObject({ status: 'verified', unsigned: 0 });
+    expect(report.signers).toEqual([{ did: didKeyFromKey(conversationKey), events: log.length, firstIndex: 0 }]);
+  });
+
   it('gives a sub-agent its own identity', async () => {
     const parentKey = newKey();
     const childKey = newKey();

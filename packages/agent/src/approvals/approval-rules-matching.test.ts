@@ -55,6 +55,14 @@ describe('the arguments a rule names', () => {
     const anything = rules([{ tool: 'terminal', arguments: { path: 'undefined' }, status: 'denied' }]);
     expect(evaluateApprovalRules(anything, call('terminal', { command: 'ls' })).status).toBe('not-applicable');
   });
+
+  it('do not match a call that lacks them when they are named like an Object member', () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty']) {
+      const approving = rules([{ tool: 'terminal', arguments: { [name]: '.*' }, status: 'approved' }]);
+      expect(evaluateApprovalRules(approving, call('terminal', { command: 'ls' })).status, name).toBe('not-applicable');
+      expect(evaluateApprovalRules(approving, call('terminal', { [name]: 'x' })).status, name).toBe('approved');
+    }
+  });
 });
 
 describe('a denied rule', () => {

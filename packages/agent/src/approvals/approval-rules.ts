@@ -74,7 +74,8 @@ function matchesTool(rule: ApprovalRule, toolName: string): boolean {
 
 function matchesArguments(rule: ApprovalRule, args: Readonly<Record<string, unknown>>, whole: boolean): boolean {
   for (const [name, pattern] of Object.entries(rule.arguments ?? {})) {
-    const value = args[name];
+    // An own key only: `args.constructor` of a call without that argument is Object's, and would match as text.
+    const value = Object.hasOwn(args, name) ? args[name] : undefined;
     if (value === undefined) return false;
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     // A group, so a top-level alternation (`ls|pwd`) is anchored as a whole, not at one end each.

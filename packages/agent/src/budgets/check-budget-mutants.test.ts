@@ -2,6 +2,7 @@
 // conversation without x_budget.json (or with a bad one) reads as.
 import { createMemoryFileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
+import { parseBudget, parseBudgetUsd } from './budget.js';
 import { BUDGET_FILE, readBudgetRecord } from './budget-record.js';
 import { type ActiveBudget, budgetStopDetail, checkBudget } from './check-budget.js';
 import { InvalidBudgetError } from './invalid-budget-error.js';
@@ -73,6 +74,17 @@ describe('readBudgetRecord', () => {
       (error) =>
         InvalidBudgetError.isInstance(error) &&
         /x_budget\.json does not parse: Too small: expected number to be >=0$/.test((error as Error).message),
+    );
+  });
+});
+
+describe('a bad budget', () => {
+  it('is refused naming where it came from, the field, what was wrong and what a budget is', () => {
+    expect(() => parseBudget({ maxUsd: -1 }, 'RunOptions.budget')).toThrow(
+      'RunOptions.budget.maxUsd: Too small: expected number to be >=0 (got {"maxUsd":-1}); a budget is a number of dollars ≥ 0',
+    );
+    expect(() => parseBudgetUsd('ten', '--budget')).toThrow(
+      "--budget: 'ten' is not a number of dollars ≥ 0 (e.g. 0.50)",
     );
   });
 });

@@ -192,7 +192,7 @@ describe('ConversationBudget.guard', () => {
   });
 
   it('stops a run under a budget another process set since this one last read the record', async () => {
-    const { budget, spend, store, emitted } = setup();
+    const { budget, spend, store, emitted, statuses } = setup();
     expect((await budget.status()).budget).toBeUndefined();
     spend('agent', 0.015);
     // Another process (another ConversationBudget on the same record) sets a budget already spent.
@@ -200,6 +200,8 @@ describe('ConversationBudget.guard', () => {
     await budget.beginRun(undefined);
     expect((await budget.guard()).proceed).toBe(false);
     expect(emitted.map((event) => event.kind)).toEqual(['ConversationErrorEvent']);
+    // The status goes to `error` as the reference records it (a state update readers of the log see).
+    expect(statuses).toEqual(['error']);
   });
 
   it('records a stop without undoing what another process wrote to the record', async () => {
@@ -215,6 +217,22 @@ describe('ConversationBudget.guard', () => {
     const after = await readBudgetRecord(store, 'c');
     expect(after.unknown_cost_responses).toEqual(['elsewhere']);
     expect(after.last_stop?.reason).toBe('unknown_cost');
+  });
+
+  it('lets a model given a price of $0 run under a budget; another model of no price still stops it', async () => {
+    const free = fakeLLM({ model: 'local-free', pricing: { inputPerMillion: 0, outputPerMillion: 0 } });
+    const { budget, spend, emitted } = setup(free);
+    await budget.set(1);
+    spend('agent', 0, { prompt: 400, completion: 20 });
+    await budget.beginRun(undefined);
+    expect(await budget.guard()).toEqual({ proceed: true });
+    expect((await budget.status()).unknownCost.usageIds).toEqual([]);
+    expect(emitted).toEqual([]);
+    // The same usage id having recorded another model: its $0 is not this model's price.
+    spend('agent', 0, { prompt: 400, completion: 20 }, 'unpriced-elsewhere');
+    spend('condenser', 0, { prompt: 10, completion: 0 }, 'unpriced-elsewhere');
+    expect((await budget.status()).unknownCost.usageIds).toEqual(['agent', 'condenser']);
+    expect((await budget.guard()).proceed).toBe(false);
   });
 
   it('lets the offline model run under a budget: it costs $0, not an unknown amount', async () => {

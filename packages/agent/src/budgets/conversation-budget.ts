@@ -63,7 +63,7 @@ export class ConversationBudget {
 
   async status(): Promise<BudgetStatus> {
     const record = await this.#load(true);
-    const spend = spendOf(this.#host.stats());
+    const spend = spendOf(this.#host.stats(), this.#host.llm());
     return {
       budget: budgetOf(record),
       spentUsd: spend.spentUsd,
@@ -149,7 +149,7 @@ export class ConversationBudget {
     const stats = this.#host.stats();
     return checkBudget({
       budgets,
-      spend: spendOf(stats),
+      spend: spendOf(stats, llm),
       model: llm.model,
       modelPriceKnown: pricingOf(llm) !== undefined,
       nextCallEstimateUsd: estimateNextCallUsd(llm, stats),

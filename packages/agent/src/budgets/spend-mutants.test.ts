@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LLM } from '../llm/llm.js';
 import type { ConversationStatsSnapshot, MetricsSnapshot } from '../llm/metrics.js';
+import { registerPricing } from '../llm/pricing.js';
 import { estimateNextCallUsd, pricingOf } from './estimate-next-call.js';
 import { spendOf } from './spend.js';
 
@@ -55,6 +56,14 @@ describe('spendOf', () => {
     );
     expect(spend.unknownCostUsageIds).toEqual(['condenser', 'side']);
     expect(spend.spentUsd).toBeCloseTo(0.1);
+  });
+
+  it('counts the tokens of a model the price table lists at $0 as free, not unknown', () => {
+    registerPricing({ 'spend-test-free-local': { inputPerMillion: 0, outputPerMillion: 0 } });
+    const spend = spendOf(
+      statsOf({ agent: entry('spend-test-free-local', 0, 400, 20), side: entry('spend-test-unpriced', 0, 5, 0) }),
+    );
+    expect(spend.unknownCostUsageIds).toEqual(['side']);
   });
 
   it("counts the offline model's tokens as free, not unknown", () => {
