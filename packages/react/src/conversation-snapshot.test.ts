@@ -113,4 +113,23 @@ describe('applyFrames', () => {
     expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([0, false]);
     expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, c.id, d.id]);
   });
+
+  it('counts an index the stream skipped (an event it cannot read), so a replay after it is not shown twice', () => {
+    const [a, b, d] = ['a', 'b', 'd'].map((text) => userMessage(text)) as [
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+    ];
+    // Index 2 held an event left out as unreadable: `d` is at 3, and the next event will be at 4.
+    let snapshot = applyFrames(initialConversationSnapshot, [
+      { event: b, index: 1 },
+      { event: d, index: 3 },
+    ]);
+    expect([snapshot.firstIndex, snapshot.nextIndex]).toEqual([1, 4]);
+    snapshot = applyFrames(snapshot, [{ event: d, index: 3 }]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([b.id, d.id]);
+    snapshot = prependEvents(snapshot, [a], true);
+    expect([snapshot.firstIndex, snapshot.nextIndex]).toEqual([0, 4]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, d.id]);
+  });
 });

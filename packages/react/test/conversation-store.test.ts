@@ -1,6 +1,7 @@
 import { startXServe, type XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../src/conversation-store.js';
+import { startFrameProxy } from './support/frame-proxy.js';
 
 /**
  * ConversationStore without React or a browser: in Node (the client's `ws`) against a real `x serve`, for what the
@@ -161,6 +162,40 @@ describe('ConversationStore (Node, against x serve)', () => {
       expect(store.getSnapshot()).toMatchObject({ firstIndex: 1, hasOlder: true });
     } finally {
       store.stop();
+    }
+  });
+
+  it('goes on after stop() and start() from the index after the last event streamed, an unreadable one counted', async () => {
+    const conversationId = await createConversation(server.url, 1);
+    const proxy = await startFrameProxy(server.url);
+    const store = new ConversationStore({ baseUrl: proxy.url, conversationId, apiKey: KEY });
+    try {
+      store.start();
+      const first = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(first);
+      // The next event reaches the client as a kind it cannot read (a newer server's): left out, its index kept.
+      proxy.holdFrames(true);
+      await say(server.url, conversationId, 'unreadable here');
+      await eventually(() => proxy.heldText).toContain('unreadable here');
+      proxy.discardHeldFrames();
+      proxy.injectFrame(JSON.stringify({ kind: 'MessageEvent', id: 'unreadable' }));
+      proxy.holdFrames(false);
+      await say(server.url, conversationId, 'readable');
+      const log = await logIds(server.url, conversationId);
+      const readable = [...first, log[first.length + 1]];
+      await eventually(() => heldIds(store)).toEqual(readable);
+      expect(store.getSnapshot().nextIndex).toBe(first.length + 2);
+      store.stop();
+      store.start();
+      await eventually(() => store.getSnapshot().connection).toBe('open');
+      // Nothing held is asked for again, and nothing held is shown twice.
+      expect(proxy.socketRequests.at(-1)).toContain(`from_index=${first.length + 2}`);
+      await say(server.url, conversationId, 'after the restart');
+      const now = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual([...readable, now.at(-1)]);
+    } finally {
+      store.stop();
+      await proxy.close();
     }
   });
 });
