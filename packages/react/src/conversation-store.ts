@@ -68,7 +68,7 @@ export class ConversationStore {
 
   readonly getSnapshot = (): ConversationSnapshot => this.#snapshot;
 
-  /** Opens the stream (again after `stop()`), from the first event not held yet. */
+  /** Opens the stream (again after `stop()`, or after it ended by itself), from the first event not held yet. */
   start(): void {
     if (this.#stream !== undefined) return;
     this.#flush();
@@ -98,13 +98,17 @@ export class ConversationStore {
       },
     });
     this.#stream = stream;
+    // A stream that ended by itself (a fatal error, a drop without reconnection) is forgotten, so `start()` retries.
     stream.done.then(
       () => {
-        if (current()) this.#update({ connection: 'closed' });
+        if (!current()) return;
+        this.#stream = undefined;
+        this.#update({ connection: 'closed' });
       },
       (error: unknown) => {
-        if (current())
-          this.#update({ connection: 'closed', error: error instanceof Error ? error : new Error(String(error)) });
+        if (!current()) return;
+        this.#stream = undefined;
+        this.#update({ connection: 'closed', error: error instanceof Error ? error : new Error(String(error)) });
       },
     );
   }

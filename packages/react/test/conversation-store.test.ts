@@ -198,4 +198,29 @@ describe('ConversationStore (Node, against x serve)', () => {
       await proxy.close();
     }
   });
+
+  it('opens again on start() after the stream ended by itself, from the end of the events held', async () => {
+    const conversationId = await createConversation(server.url, 1);
+    const proxy = await startFrameProxy(server.url);
+    const store = new ConversationStore({ baseUrl: proxy.url, conversationId, apiKey: KEY, reconnect: false });
+    try {
+      store.start();
+      const first = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(first);
+      proxy.dropSockets();
+      await eventually(() => store.getSnapshot().connection).toBe('closed');
+      expect(store.getSnapshot().error).toBeInstanceOf(Error);
+      await say(server.url, conversationId, 'while closed');
+      // A retry (a page's button, say) without stop() first.
+      store.start();
+      await eventually(() => store.getSnapshot().connection).toBe('open');
+      expect(store.getSnapshot().error).toBeUndefined();
+      expect(proxy.socketRequests.at(-1)).toContain(`from_index=${first.length}`);
+      const now = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(now);
+    } finally {
+      store.stop();
+      await proxy.close();
+    }
+  });
 });

@@ -14,6 +14,8 @@ export interface FrameProxy {
   holdFrames(held: boolean): void;
   /** Forgets what waits in the proxy: the client never gets it. */
   discardHeldFrames(): void;
+  /** Cuts every open event socket (as a network drop would). */
+  dropSockets(): void;
   /** Sends a text frame to every open event socket as if the server had; between frames only. */
   injectFrame(text: string): void;
   close(): Promise<void>;
@@ -84,6 +86,9 @@ export async function startFrameProxy(target: string): Promise<FrameProxy> {
     },
     discardHeldFrames() {
       waiting = [];
+    },
+    dropSockets() {
+      for (const socket of eventSockets) socket.destroy();
     },
     injectFrame(text) {
       const payload = Buffer.from(text, 'utf8');
