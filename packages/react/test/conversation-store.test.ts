@@ -142,6 +142,11 @@ describe('ConversationStore (Node, against x serve)', () => {
       await eventually(() => heldIds(store).at(-1)).toBe(after.at(-1));
       expect(heldIds(store)).toEqual(after.slice(before.length - 2));
       expect(store.getSnapshot().firstIndex).toBe(before.length - 2);
+      // The stream stopped before ends without closing the new one.
+      await say(server.url, conversationId, 'after the restart');
+      const last = (await logIds(server.url, conversationId)).at(-1);
+      await eventually(() => heldIds(store).at(-1)).toBe(last);
+      expect(store.getSnapshot().connection).toBe('open');
     } finally {
       store.stop();
     }
@@ -221,6 +226,30 @@ describe('ConversationStore (Node, against x serve)', () => {
     } finally {
       store.stop();
       await proxy.close();
+    }
+  });
+
+  it('loads older events in front of those held, one load at a time, up to the log’s first', async () => {
+    const conversationId = await createConversation(server.url, 4);
+    const ids = await logIds(server.url, conversationId);
+    const store = new ConversationStore({ baseUrl: server.url, conversationId, apiKey: KEY, fromIndex: -2 });
+    const loading: boolean[] = [];
+    store.subscribe(() => loading.push(store.getSnapshot().loadingOlder));
+    try {
+      store.start();
+      await eventually(() => heldIds(store)).toEqual(ids.slice(-2));
+      loading.length = 0;
+      // A second call while the first is under way does nothing.
+      await Promise.all([store.loadOlder(2), store.loadOlder(2)]);
+      expect(heldIds(store)).toEqual(ids.slice(-4));
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: ids.length - 4, hasOlder: true, loadingOlder: false });
+      expect(loading).toContain(true);
+      await store.loadOlder(50);
+      expect(heldIds(store)).toEqual(ids);
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: 0, hasOlder: false, loadingOlder: false });
+      expect(store.getSnapshot().error).toBeUndefined();
+    } finally {
+      store.stop();
     }
   });
 });
