@@ -52,6 +52,16 @@ describe('applyFrames', () => {
     expect(applyFrames(snapshot, [{ event: statusUpdate('running', 6), index: 1 }]).executionStatus).toBe('running');
   });
 
+  it('keeps its state when a full_state snapshot carries no object', () => {
+    const snapshot = applyFrames(initialConversationSnapshot, [{ event: fullState('idle', 1), index: undefined }]);
+    const notObject = createEvent('ConversationStateUpdateEvent', {
+      key: 'full_state',
+      value: 'idle',
+      timestamp: at(2),
+    });
+    expect(applyFrames(snapshot, [{ event: notObject, index: undefined }]).state).toEqual({ execution_status: 'idle' });
+  });
+
   it('does not let a replayed field update undo a snapshot with event_count, by log index whatever the timestamps say', () => {
     // The snapshot's timestamp may be older than the replayed update's (it need not be the time it was sent):
     // the index it reflects decides, as in RemoteConversation.
@@ -125,7 +135,7 @@ describe('applyFrames', () => {
       { event: b, index: 1 },
       { event: d, index: 3 },
     ]);
-    expect([snapshot.firstIndex, snapshot.nextIndex]).toEqual([1, 4]);
+    expect([snapshot.firstIndex, snapshot.nextIndex, snapshot.hasOlder]).toEqual([1, 4, true]);
     snapshot = applyFrames(snapshot, [{ event: d, index: 3 }]);
     expect(snapshot.events.map((event) => event.id)).toEqual([b.id, d.id]);
     snapshot = prependEvents(snapshot, [a], true);
