@@ -132,7 +132,6 @@ export function streamConversationEvents(
   let lastTimestamp: string | undefined;
   /** Timestamp mode, until an event is known: whether the stream starts at the log's beginning (`resend_mode=all`). */
   let fromLogStart = false;
-  let opened = false;
   const seen = new SeenEvents();
   /** What a listener threw: the stream ends with it, never as an exception inside the socket's handler. */
   let listenerFailure: { error: unknown } | undefined;
@@ -163,9 +162,7 @@ export function streamConversationEvents(
         apiKey: options.apiKey,
         handlers: {
           onOpen(resumesByIndex) {
-            // Only the first connection to open: later ones resume from what was received.
-            if (opened) return;
-            opened = true;
+            // Only the first connection to open decides (`??=`): later ones resume the way it did.
             resumeMode ??= resumesByIndex === false ? 'timestamp' : 'index';
           },
           onRefused(status) {

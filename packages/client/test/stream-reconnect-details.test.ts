@@ -1,7 +1,13 @@
 import type { XServe } from '@x/browser-testing';
 import { type AnyEvent, createEvent } from '@x/events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteStreamClosedError, streamConversationEvents } from '../src/index.js';
+import {
+  RemoteAuthError,
+  RemoteConversationNotFoundError,
+  RemoteRequestError,
+  RemoteStreamClosedError,
+  streamConversationEvents,
+} from '../src/index.js';
 import { type LoopbackProxy, startLoopbackProxy } from './support/loopback-proxy.js';
 import { api, eventually, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
 
@@ -95,6 +101,54 @@ describe('reconnect details against x serve', TEST_TIMEOUT, () => {
     await eventually(() => received.map((event) => event.id)).toEqual(ids);
     stream.close();
     await stream.done;
+  });
+
+  it('does not resume by timestamp after a published-only frame, which may be newer than events still to come', async () => {
+    const id = await conversation();
+    proxy = await startLoopbackProxy(server.url);
+    const received: string[] = [];
+    const published: string[] = [];
+    const stream = streamConversationEvents(proxy.url, id, {
+      apiKey: KEY,
+      resume: 'timestamp',
+      fromIndex: 0,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 40 },
+      onEvent: (event, index) => (index === undefined ? published : received).push(event.id),
+    });
+    await stream.ready;
+    await eventually(() => received).toHaveLength(1);
+    // An event appended but not delivered when a streaming delta, stamped later, arrives; then the drop.
+    proxy.muteSockets(true);
+    await say(id, 'not delivered before the drop');
+    const delta = createEvent('StreamingDeltaEvent', { content: 'later' });
+    proxy.injectFrame(JSON.stringify(delta));
+    await eventually(() => published).toContain(delta.id);
+    expect(received).toHaveLength(1);
+    // Unmuted before the reconnect, which waits for a timer.
+    proxy.dropSockets();
+    proxy.muteSockets(false);
+    const ids = await logIds(id);
+    await eventually(() => received).toEqual(ids);
+    stream.close();
+    await stream.done;
+  });
+
+  it('ends at an upgrade refused as unauthorized or not found, and fails a first one refused otherwise with its status', async () => {
+    const id = await conversation();
+    proxy = await startLoopbackProxy(server.url);
+    const refusedWith = async (status: number): Promise<unknown> => {
+      proxy.setSockets({ status });
+      const stream = streamConversationEvents(proxy.url, id, { apiKey: KEY, fromIndex: 0, onEvent: () => undefined });
+      return stream.done.then(
+        () => 'resolved',
+        (caught: unknown) => caught,
+      );
+    };
+    expect(RemoteAuthError.isInstance(await refusedWith(401))).toBe(true);
+    expect(RemoteAuthError.isInstance(await refusedWith(403))).toBe(true);
+    expect(RemoteConversationNotFoundError.isInstance(await refusedWith(404))).toBe(true);
+    const unavailable = await refusedWith(503);
+    expect(RemoteRequestError.isInstance(unavailable) && unavailable.status).toBe(503);
   });
 
   it('counts an unreadable persisted frame in the index (it holds one in the log), and no other unreadable frame', async () => {

@@ -52,6 +52,16 @@ describe('applyFrames', () => {
     expect(applyFrames(snapshot, [{ event: statusUpdate('running', 6), index: 1 }]).executionStatus).toBe('running');
   });
 
+  it('keeps its state when a full_state snapshot carries no object', () => {
+    const snapshot = applyFrames(initialConversationSnapshot, [{ event: fullState('idle', 1), index: undefined }]);
+    const notObject = createEvent('ConversationStateUpdateEvent', {
+      key: 'full_state',
+      value: 'idle',
+      timestamp: at(2),
+    });
+    expect(applyFrames(snapshot, [{ event: notObject, index: undefined }]).state).toEqual({ execution_status: 'idle' });
+  });
+
   it('does not let a replayed field update undo a snapshot with event_count, by log index whatever the timestamps say', () => {
     // The snapshot's timestamp may be older than the replayed update's (it need not be the time it was sent):
     // the index it reflects decides, as in RemoteConversation.
@@ -112,5 +122,24 @@ describe('applyFrames', () => {
     snapshot = prependEvents(snapshot, [a], true);
     expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([0, false]);
     expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, c.id, d.id]);
+  });
+
+  it('counts an index the stream skipped (an event it cannot read), so a replay after it is not shown twice', () => {
+    const [a, b, d] = ['a', 'b', 'd'].map((text) => userMessage(text)) as [
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+    ];
+    // Index 2 held an event left out as unreadable: `d` is at 3, and the next event will be at 4.
+    let snapshot = applyFrames(initialConversationSnapshot, [
+      { event: b, index: 1 },
+      { event: d, index: 3 },
+    ]);
+    expect([snapshot.firstIndex, snapshot.nextIndex, snapshot.hasOlder]).toEqual([1, 4, true]);
+    snapshot = applyFrames(snapshot, [{ event: d, index: 3 }]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([b.id, d.id]);
+    snapshot = prependEvents(snapshot, [a], true);
+    expect([snapshot.firstIndex, snapshot.nextIndex]).toEqual([0, 4]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, d.id]);
   });
 });

@@ -9,11 +9,18 @@ export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed'
 export interface ConversationSnapshot {
   /**
    * Persisted events in log order (`events[i]` has log index `firstIndex + i`): each once, none missing, across
-   * reconnects. From index 0 unless the hook was asked to start later (`fromIndex`); `loadOlder()` prepends.
+   * reconnects. From index 0 unless the hook was asked to start later (`fromIndex`); `loadOlder()` prepends. An
+   * event this client cannot read (a kind from a newer server) is left out, as the stream leaves it out, and the
+   * events after it then sit one place lower than their log index.
    */
   readonly events: readonly AnyEvent[];
   /** Log index of `events[0]` (of the next event while none is held). */
   readonly firstIndex: number;
+  /**
+   * Log index the next persisted event will have: one past the last event streamed. Not `firstIndex +
+   * events.length` when an unreadable event was left out, which still holds its index in the log.
+   */
+  readonly nextIndex: number;
   /** Older events exist than those held (`firstIndex > 0`): `loadOlder()` fetches them. */
   readonly hasOlder: boolean;
   /** A `loadOlder()` is in progress. */
@@ -42,6 +49,7 @@ export interface ConversationSnapshot {
 export const initialConversationSnapshot: ConversationSnapshot = Object.freeze({
   events: Object.freeze([]),
   firstIndex: 0,
+  nextIndex: 0,
   hasOlder: false,
   loadingOlder: false,
   state: Object.freeze({}),
@@ -68,13 +76,14 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
   if (frames.length === 0) return snapshot;
   const events = [...snapshot.events];
   let state: Record<string, unknown> = snapshot.state;
-  let { streamingText, streamingReasoning, error, stateOrder, firstIndex } = snapshot;
+  let { streamingText, streamingReasoning, error, stateOrder, firstIndex, nextIndex } = snapshot;
   for (const { event, index } of frames) {
     if (index !== undefined) {
       // The first event held fixes where the window starts (the stream's `fromIndex`).
       if (events.length === 0) firstIndex = index;
-      if (index < firstIndex + events.length) continue;
+      else if (index < nextIndex) continue;
       events.push(event);
+      nextIndex = index + 1;
     }
     switch (event.kind) {
       case 'ConversationStateUpdateEvent':
@@ -107,6 +116,7 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
     ...snapshot,
     events,
     firstIndex,
+    nextIndex,
     hasOlder: firstIndex > 0,
     state,
     stateOrder,

@@ -68,7 +68,7 @@ export class ConversationStore {
 
   readonly getSnapshot = (): ConversationSnapshot => this.#snapshot;
 
-  /** Opens the stream (again after `stop()`), from the first event not held yet. */
+  /** Opens the stream (again after `stop()`, or after it ended by itself), from the first event not held yet. */
   start(): void {
     if (this.#stream !== undefined) return;
     this.#flush();
@@ -76,9 +76,8 @@ export class ConversationStore {
     const current = (): boolean => generation === this.#generation;
     const { baseUrl, conversationId, apiKey, reconnect, resume } = this.#options;
     this.#update({ connection: 'connecting' });
-    const { firstIndex, events } = this.#snapshot;
     const stream = streamConversationEvents(baseUrl, conversationId, {
-      fromIndex: this.#anchored ? firstIndex + events.length : (this.#options.fromIndex ?? 0),
+      fromIndex: this.#anchored ? this.#snapshot.nextIndex : (this.#options.fromIndex ?? 0),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(reconnect === undefined ? {} : { reconnect }),
       ...(resume === undefined ? {} : { resume }),
@@ -91,20 +90,25 @@ export class ConversationStore {
         if (this.#anchored || this.#snapshot.events.length > 0) return;
         // Nothing replayed yet: the stream's next index is where the window starts (a negative `fromIndex` resolved).
         this.#anchored = true;
-        this.#publish({ ...this.#snapshot, firstIndex: stream.nextIndex, hasOlder: stream.nextIndex > 0 });
+        const { nextIndex } = stream;
+        this.#publish({ ...this.#snapshot, firstIndex: nextIndex, nextIndex, hasOlder: nextIndex > 0 });
       },
       onDisconnect: () => {
         if (current()) this.#update({ connection: 'reconnecting' });
       },
     });
     this.#stream = stream;
+    // A stream that ended by itself (a fatal error, a drop without reconnection) is forgotten, so `start()` retries.
     stream.done.then(
       () => {
-        if (current()) this.#update({ connection: 'closed' });
+        if (!current()) return;
+        this.#stream = undefined;
+        this.#update({ connection: 'closed' });
       },
       (error: unknown) => {
-        if (current())
-          this.#update({ connection: 'closed', error: error instanceof Error ? error : new Error(String(error)) });
+        if (!current()) return;
+        this.#stream = undefined;
+        this.#update({ connection: 'closed', error: error instanceof Error ? error : new Error(String(error)) });
       },
     );
   }

@@ -1,6 +1,7 @@
 import { startXServe, type XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../src/conversation-store.js';
+import { startFrameProxy } from './support/frame-proxy.js';
 
 /**
  * ConversationStore without React or a browser: in Node (the client's `ws`) against a real `x serve`, for what the
@@ -141,6 +142,11 @@ describe('ConversationStore (Node, against x serve)', () => {
       await eventually(() => heldIds(store).at(-1)).toBe(after.at(-1));
       expect(heldIds(store)).toEqual(after.slice(before.length - 2));
       expect(store.getSnapshot().firstIndex).toBe(before.length - 2);
+      // The stream stopped before ends without closing the new one.
+      await say(server.url, conversationId, 'after the restart');
+      const last = (await logIds(server.url, conversationId)).at(-1);
+      await eventually(() => heldIds(store).at(-1)).toBe(last);
+      expect(store.getSnapshot().connection).toBe('open');
     } finally {
       store.stop();
     }
@@ -159,6 +165,89 @@ describe('ConversationStore (Node, against x serve)', () => {
       await say(server.url, conversationId, 'second');
       await eventually(() => heldIds(store)).toEqual((await logIds(server.url, conversationId)).slice(1));
       expect(store.getSnapshot()).toMatchObject({ firstIndex: 1, hasOlder: true });
+    } finally {
+      store.stop();
+    }
+  });
+
+  it('goes on after stop() and start() from the index after the last event streamed, an unreadable one counted', async () => {
+    const conversationId = await createConversation(server.url, 1);
+    const proxy = await startFrameProxy(server.url);
+    const store = new ConversationStore({ baseUrl: proxy.url, conversationId, apiKey: KEY });
+    try {
+      store.start();
+      const first = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(first);
+      // The next event reaches the client as a kind it cannot read (a newer server's): left out, its index kept.
+      proxy.holdFrames(true);
+      await say(server.url, conversationId, 'unreadable here');
+      await eventually(() => proxy.heldText).toContain('unreadable here');
+      proxy.discardHeldFrames();
+      proxy.injectFrame(JSON.stringify({ kind: 'MessageEvent', id: 'unreadable' }));
+      proxy.holdFrames(false);
+      await say(server.url, conversationId, 'readable');
+      const log = await logIds(server.url, conversationId);
+      const readable = [...first, log[first.length + 1]];
+      await eventually(() => heldIds(store)).toEqual(readable);
+      expect(store.getSnapshot().nextIndex).toBe(first.length + 2);
+      store.stop();
+      store.start();
+      await eventually(() => store.getSnapshot().connection).toBe('open');
+      // Nothing held is asked for again, and nothing held is shown twice.
+      expect(proxy.socketRequests.at(-1)).toContain(`from_index=${first.length + 2}`);
+      await say(server.url, conversationId, 'after the restart');
+      const now = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual([...readable, now.at(-1)]);
+    } finally {
+      store.stop();
+      await proxy.close();
+    }
+  });
+
+  it('opens again on start() after the stream ended by itself, from the end of the events held', async () => {
+    const conversationId = await createConversation(server.url, 1);
+    const proxy = await startFrameProxy(server.url);
+    const store = new ConversationStore({ baseUrl: proxy.url, conversationId, apiKey: KEY, reconnect: false });
+    try {
+      store.start();
+      const first = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(first);
+      proxy.dropSockets();
+      await eventually(() => store.getSnapshot().connection).toBe('closed');
+      expect(store.getSnapshot().error).toBeInstanceOf(Error);
+      await say(server.url, conversationId, 'while closed');
+      // A retry (a page's button, say) without stop() first.
+      store.start();
+      await eventually(() => store.getSnapshot().connection).toBe('open');
+      expect(store.getSnapshot().error).toBeUndefined();
+      expect(proxy.socketRequests.at(-1)).toContain(`from_index=${first.length}`);
+      const now = await logIds(server.url, conversationId);
+      await eventually(() => heldIds(store)).toEqual(now);
+    } finally {
+      store.stop();
+      await proxy.close();
+    }
+  });
+
+  it('loads older events in front of those held, one load at a time, up to the log’s first', async () => {
+    const conversationId = await createConversation(server.url, 4);
+    const ids = await logIds(server.url, conversationId);
+    const store = new ConversationStore({ baseUrl: server.url, conversationId, apiKey: KEY, fromIndex: -2 });
+    const loading: boolean[] = [];
+    store.subscribe(() => loading.push(store.getSnapshot().loadingOlder));
+    try {
+      store.start();
+      await eventually(() => heldIds(store)).toEqual(ids.slice(-2));
+      loading.length = 0;
+      // A second call while the first is under way does nothing.
+      await Promise.all([store.loadOlder(2), store.loadOlder(2)]);
+      expect(heldIds(store)).toEqual(ids.slice(-4));
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: ids.length - 4, hasOlder: true, loadingOlder: false });
+      expect(loading).toContain(true);
+      await store.loadOlder(50);
+      expect(heldIds(store)).toEqual(ids);
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: 0, hasOlder: false, loadingOlder: false });
+      expect(store.getSnapshot().error).toBeUndefined();
     } finally {
       store.stop();
     }

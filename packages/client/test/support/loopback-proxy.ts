@@ -18,7 +18,10 @@ export interface LoopbackProxy {
   readonly socketRequests: readonly string[];
   /** The text of every REST chunk forwarded so far (request heads and bodies). */
   readonly restTraffic: readonly string[];
-  /** New event sockets: `pass` forwards them, `refuse` closes them at once, `stall` accepts them and never answers. */
+  /**
+   * New event sockets: `pass` forwards them, `refuse` closes them at once, `stall` accepts them and never answers,
+   * `{ status }` answers the upgrade with that HTTP status (a server or a gateway refusing it).
+   */
   setSockets(mode: Mode): void;
   /** New REST connections: `pass` or `refuse`. */
   setRest(mode: 'pass' | 'refuse'): void;
@@ -46,7 +49,7 @@ export interface LoopbackProxy {
   close(): Promise<void>;
 }
 
-type Mode = 'pass' | 'refuse' | 'stall';
+type Mode = 'pass' | 'refuse' | 'stall' | { status: number };
 
 export async function startLoopbackProxy(target: string): Promise<LoopbackProxy> {
   const { hostname, port } = new URL(target);
@@ -138,6 +141,10 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       if (mode === 'refuse') {
         if (!isEventSocket) restRefused += 1;
         client.destroy();
+        return;
+      }
+      if (typeof mode === 'object') {
+        client.end(`HTTP/1.1 ${mode.status} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
         return;
       }
       track(isEventSocket ? eventSockets : restSockets, client);
