@@ -125,7 +125,7 @@ export function decodedRunSpans(
 }
 
 /** The index of the last of `starts` (ascending) at or before `position`. */
-function lastAtOrBefore(starts: readonly number[], position: number): number {
+export function lastAtOrBefore(starts: readonly number[], position: number): number {
   let low = 0;
   let high = starts.length - 1;
   while (low < high) {

@@ -1,4 +1,4 @@
-import type { FindInBytes, Span } from './decoded-runs.js';
+import { type FindInBytes, lastAtOrBefore, type Span } from './decoded-runs.js';
 
 /**
  * Hex and octal dumps (`xxd`, `hexdump -C`, `hexdump`, `od -c`, `od -b`, `od -x`, `od`, `od -t x4`, `od -An -t x1`):
@@ -159,16 +159,4 @@ function collect(lines: readonly ParsedLine[], read: LineReader, find: FindInByt
     if (count === -1) close();
   }
   close();
-}
-
-/** The index of the last of `starts` (ascending) at or before `position`. */
-function lastAtOrBefore(starts: readonly number[], position: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((starts[middle] as number) <= position) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }
