@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   detectSandboxSupport,
+  InvalidSandboxPolicyError,
   openDefaultSandbox,
   type SandboxOpener,
   type SandboxPolicy,
@@ -74,7 +75,23 @@ function overlaps(path: string, directory: string): boolean {
 
 /** Probes the host once, at start-up, and says loudly when tools will be refused or run unsandboxed. */
 export async function resolveServerSandboxing(options: ServerSandboxingOptions): Promise<ServerSandboxing> {
-  const open = options.open ?? openDefaultSandbox;
+  const openSandbox = options.open ?? openDefaultSandbox;
+  // The paths of a request are checked when it is made (`policyFor`), but mounted later: one that did not exist yet,
+  // or was a directory then, may since be a symlink into the data directory (left by a sandboxed command, in its
+  // workspace or a writable /tmp). So they are checked again as the opened sandbox holds them (symlinks followed as
+  // it mounts them, and held to that at every command).
+  const open: SandboxOpener = async (request) => {
+    const sandbox = await openSandbox(request);
+    if (sandbox.kind === 'unsandboxed') return sandbox;
+    const exposing = [...sandbox.policy.writablePaths, ...sandbox.policy.readablePaths].find((path) =>
+      overlaps(path, options.dataDir),
+    );
+    if (exposing === undefined) return sandbox;
+    await sandbox.dispose().catch(() => undefined);
+    throw new InvalidSandboxPolicyError(
+      `A sandbox path now leads to ${exposing}, which overlaps the server's data directory (a symlink put in its place since the policy was accepted); no sandbox may see it`,
+    );
+  };
   let mode: ServerSandboxing['mode'];
   let reason: string | undefined;
   if (options.unsandboxed) {
