@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidSandboxPolicyError, runSandboxed } from '@x/agent';
@@ -79,5 +79,27 @@ describe('a sandbox path accepted in a request that becomes a symlink into the d
     } finally {
       await allowed.dispose();
     }
+  });
+});
+
+describe("a working directory in another conversation's workspace, made a symlink to the data directory since", () => {
+  it('is refused as the workspace of a sandbox; a working directory that is still one opens (the control)', async () => {
+    const withRoot = await resolveServerSandboxing({
+      unsandboxed: false,
+      dataDir,
+      workspaceRoot: join(dataDir, 'workspaces'),
+      warn: () => undefined,
+    });
+    const policy = withRoot.policyFor({});
+    const workingDir = join(dataDir, 'workspaces', 'other', 'sub');
+    mkdirSync(workingDir);
+    const control = await withRoot.open({ policy, workspace: workingDir });
+    await control.dispose();
+    // The other conversation's command renames it and leaves a symlink to the data directory in its place.
+    renameSync(workingDir, `${workingDir}.moved`);
+    symlinkSync(dataDir, workingDir);
+    const refused = await withRoot.open({ policy, workspace: workingDir }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidSandboxPolicyError);
+    expect((refused as Error).message).toContain(`now leads to ${dataDir}`);
   });
 });

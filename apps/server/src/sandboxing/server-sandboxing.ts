@@ -40,6 +40,8 @@ export interface ServerSandboxingOptions {
   unsandboxed: boolean;
   /** The server's data directory: never mounted into a sandbox. */
   dataDir: string;
+  /** The workspace root: the one part of the data directory a sandbox's workspace may lie in (when it lies there). */
+  workspaceRoot?: string;
   /** Whether this host can sandbox (default `detectSandboxSupport`); tests inject a failing probe. */
   probe?: () => Promise<SandboxSupport>;
   /** Opens a sandbox (default `openDefaultSandbox`). */
@@ -59,13 +61,15 @@ function real(path: string): string {
   }
 }
 
+/** Whether `child` is `parent` or lies in it (both absolute). */
+function inside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  // Out of `parent` only by `..` itself as the first step: `..cache` is a name inside it.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
 /** Whether either path lies in the other, as written or once their symlinks are followed. */
 function overlaps(path: string, directory: string): boolean {
-  const inside = (child: string, parent: string): boolean => {
-    const rel = relative(parent, child);
-    // Out of `parent` only by `..` itself as the first step: `..cache` is a name inside it.
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-  };
   const pairs: [string, string][] = [
     [resolve(path), resolve(directory)],
     [real(path), real(directory)],
@@ -83,9 +87,17 @@ export async function resolveServerSandboxing(options: ServerSandboxingOptions):
   const open: SandboxOpener = async (request) => {
     const sandbox = await openSandbox(request);
     if (sandbox.kind === 'unsandboxed') return sandbox;
-    const exposing = [...sandbox.policy.writablePaths, ...sandbox.policy.readablePaths].find((path) =>
-      overlaps(path, options.dataDir),
-    );
+    // The workspace too: a working directory in another conversation's workspace may have been renamed and made a
+    // symlink to the data directory by that conversation's command.
+    const workspaceRoot = options.workspaceRoot === undefined ? undefined : real(options.workspaceRoot);
+    const workspaceExposes =
+      overlaps(sandbox.workspace, options.dataDir) &&
+      (workspaceRoot === undefined || !inside(sandbox.workspace, workspaceRoot));
+    const exposing = [
+      ...(workspaceExposes ? [sandbox.workspace] : []),
+      ...sandbox.policy.writablePaths,
+      ...sandbox.policy.readablePaths,
+    ].find((path) => overlaps(path, options.dataDir));
     if (exposing === undefined) return sandbox;
     await sandbox.dispose().catch(() => undefined);
     throw new InvalidSandboxPolicyError(
