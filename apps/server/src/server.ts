@@ -193,6 +193,7 @@ export async function buildServer(
   const sandboxing = await resolveServerSandboxing({
     unsandboxed: config.unsandboxed,
     dataDir: config.dataDir,
+    workspaceRoot: workspaceRootOf(config),
     warn: (message) => app.log.warn(message),
     ...(options.sandboxProbe === undefined ? {} : { probe: options.sandboxProbe }),
     ...(options.openSandbox === undefined ? {} : { open: options.openSandbox }),

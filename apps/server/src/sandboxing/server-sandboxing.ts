@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   detectSandboxSupport,
+  InvalidSandboxPolicyError,
   openDefaultSandbox,
   type SandboxOpener,
   type SandboxPolicy,
@@ -39,6 +40,8 @@ export interface ServerSandboxingOptions {
   unsandboxed: boolean;
   /** The server's data directory: never mounted into a sandbox. */
   dataDir: string;
+  /** The workspace root: the one part of the data directory a sandbox's workspace may lie in (when it lies there). */
+  workspaceRoot?: string;
   /** Whether this host can sandbox (default `detectSandboxSupport`); tests inject a failing probe. */
   probe?: () => Promise<SandboxSupport>;
   /** Opens a sandbox (default `openDefaultSandbox`). */
@@ -58,13 +61,15 @@ function real(path: string): string {
   }
 }
 
+/** Whether `child` is `parent` or lies in it (both absolute). */
+function inside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  // Out of `parent` only by `..` itself as the first step: `..cache` is a name inside it.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
 /** Whether either path lies in the other, as written or once their symlinks are followed. */
 function overlaps(path: string, directory: string): boolean {
-  const inside = (child: string, parent: string): boolean => {
-    const rel = relative(parent, child);
-    // Out of `parent` only by `..` itself as the first step: `..cache` is a name inside it.
-    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-  };
   const pairs: [string, string][] = [
     [resolve(path), resolve(directory)],
     [real(path), real(directory)],
@@ -74,7 +79,31 @@ function overlaps(path: string, directory: string): boolean {
 
 /** Probes the host once, at start-up, and says loudly when tools will be refused or run unsandboxed. */
 export async function resolveServerSandboxing(options: ServerSandboxingOptions): Promise<ServerSandboxing> {
-  const open = options.open ?? openDefaultSandbox;
+  const openSandbox = options.open ?? openDefaultSandbox;
+  // The paths of a request are checked when it is made (`policyFor`), but mounted later: one that did not exist yet,
+  // or was a directory then, may since be a symlink into the data directory (left by a sandboxed command, in its
+  // workspace or a writable /tmp). So they are checked again as the opened sandbox holds them (symlinks followed as
+  // it mounts them, and held to that at every command).
+  const open: SandboxOpener = async (request) => {
+    const sandbox = await openSandbox(request);
+    if (sandbox.kind === 'unsandboxed') return sandbox;
+    // The workspace too: a working directory in another conversation's workspace may have been renamed and made a
+    // symlink to the data directory by that conversation's command.
+    const workspaceRoot = options.workspaceRoot === undefined ? undefined : real(options.workspaceRoot);
+    const workspaceExposes =
+      overlaps(sandbox.workspace, options.dataDir) &&
+      (workspaceRoot === undefined || !inside(sandbox.workspace, workspaceRoot));
+    const exposing = [
+      ...(workspaceExposes ? [sandbox.workspace] : []),
+      ...sandbox.policy.writablePaths,
+      ...sandbox.policy.readablePaths,
+    ].find((path) => overlaps(path, options.dataDir));
+    if (exposing === undefined) return sandbox;
+    await sandbox.dispose().catch(() => undefined);
+    throw new InvalidSandboxPolicyError(
+      `A sandbox path now leads to ${exposing}, which overlaps the server's data directory (a symlink put in its place since the policy was accepted); no sandbox may see it`,
+    );
+  };
   let mode: ServerSandboxing['mode'];
   let reason: string | undefined;
   if (options.unsandboxed) {

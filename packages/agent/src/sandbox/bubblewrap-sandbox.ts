@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildBwrapArgs } from './bwrap-args.js';
+import { buildBwrapArgs, policyMounts } from './bwrap-args.js';
 import { parseHostPattern } from './host-allowlist.js';
 import type { AllowlistProxy, DeniedConnection } from './internal/allowlist-proxy.js';
 import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
 import type { HostLayout } from './internal/host-layout.js';
 import { splitCommandEnvironment } from './internal/host-side-environment.js';
-import { buildLauncher, SECCOMP_FD } from './internal/launcher.js';
+import { buildLauncher, FIRST_MOUNT_FD, SECCOMP_FD } from './internal/launcher.js';
 import { privateRootHiddenIn, processPrivateDirectory } from './internal/private-directory.js';
 import { PROXY_BRIDGE_SOURCE } from './internal/proxy-bridge-source.js';
 import { seccompFilterFile } from './internal/seccomp-filter.js';
@@ -155,18 +155,22 @@ export class BubblewrapSandbox implements Sandbox {
     // PWD keeps `sh` from resetting it.
     const environment = splitCommandEnvironment(command.env);
     const seccompFile = seccompFilterFile();
-    const bwrapArgs = buildBwrapArgs({
+    const paths = {
       workspace: this.workspace,
-      cwd,
-      network,
       writablePaths: this.policy.writablePaths,
       readablePaths: this.policy.readablePaths,
+    };
+    const bwrapArgs = buildBwrapArgs({
+      ...paths,
+      cwd,
+      network,
       ...layout,
       hiddenDirectories: [...layout.hiddenDirectories, ...this.#hiddenPrivateRoot],
       ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
       setenv: environment.inside,
       ...(memoryBytes === undefined || !this.#options.sizesTmpfs ? {} : { tmpSizeBytes: memoryBytes }),
       ...(seccompFile === undefined ? {} : { seccompFd: SECCOMP_FD }),
+      firstMountDescriptor: FIRST_MOUNT_FD,
       argv,
     });
     let released = false;
@@ -181,11 +185,13 @@ export class BubblewrapSandbox implements Sandbox {
     this.#live.add(entry);
     // The launcher closes every inherited descriptor past stdio and joins the cgroups before becoming bubblewrap,
     // so nothing the sandbox forks can start outside them. A cgroup that enforces a limit must be joined (else
-    // exit 125); the one kept only for `cgroup.kill` may not be.
+    // exit 125); the one kept only for `cgroup.kill` may not be. It opens each path of the policy and checks it is
+    // still where the policy found it, and bubblewrap mounts that descriptor (see `policyMounts`).
     const launcher = buildLauncher({
       bwrap: this.#options.bwrap,
       args: bwrapArgs,
       cgroups: cgroups.procsFiles,
+      mounts: policyMounts(paths).map(({ path }, index) => ({ descriptor: FIRST_MOUNT_FD + index, path })),
       ...(seccompFile === undefined ? {} : { seccompFile }),
       ...(this.#options.launcherShell === undefined ? {} : { shell: this.#options.launcherShell }),
     });

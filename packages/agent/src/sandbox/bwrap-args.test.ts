@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BwrapArgsOptions, buildBwrapArgs } from './bwrap-args.js';
+import { type BwrapArgsOptions, buildBwrapArgs, policyMounts } from './bwrap-args.js';
 
 const base: BwrapArgsOptions = {
   workspace: '/srv/data/conversations/c1/workspace',
@@ -157,6 +157,24 @@ describe('buildBwrapArgs', () => {
   it('mounts nothing again under a writable `/`', () => {
     const args = buildBwrapArgs({ ...base, writablePaths: ['/'], readablePaths: ['/opt/tools'] });
     expect(pairs(args, '--bind')).toEqual([['/', '/']]);
+    expect(pairs(args, '--ro-bind').map((pair) => pair[1])).not.toContain('/opt/tools');
+  });
+
+  it('mounts the policy paths from the descriptors the launcher opened, in the order policyMounts lists them', () => {
+    const paths = { workspace: '/w', writablePaths: ['/cache', '/w/inner'], readablePaths: ['/opt/tools', '/w/docs'] };
+    expect(policyMounts(paths)).toEqual([
+      { path: '/opt/tools', writable: false },
+      { path: '/w', writable: true },
+      { path: '/cache', writable: true },
+    ]);
+    const args = buildBwrapArgs({ ...base, ...paths, cwd: '/w', firstMountDescriptor: 4 });
+    expect(pairs(args, '--ro-bind-fd')).toEqual([['4', '/opt/tools']]);
+    expect(pairs(args, '--bind-fd')).toEqual([
+      ['5', '/w'],
+      ['6', '/cache'],
+    ]);
+    // None of them by its name as well, which bubblewrap would resolve again.
+    expect(pairs(args, '--bind')).toEqual([]);
     expect(pairs(args, '--ro-bind').map((pair) => pair[1])).not.toContain('/opt/tools');
   });
 });

@@ -39,8 +39,44 @@ export interface BwrapArgsOptions {
    * command just before it runs, after bubblewrap's own setup. See `seccompProgram`.
    */
   seccompFd?: number;
+  /**
+   * Where given, the policy's own mounts (`policyMounts`: the workspace, the writable and readable paths) are made
+   * from descriptors the launcher opened and checked (`buildLauncher`'s `mounts`), one each from this number up, in
+   * `policyMounts`' order (`--bind-fd`, `--ro-bind-fd`): a path is then mounted as it was when checked, never through
+   * a symlink another sandbox put in its place since (see `policyMounts`).
+   */
+  firstMountDescriptor?: number;
   /** What runs inside: the argv after `--`. */
   argv: readonly string[];
+}
+
+/** One host path of the policy, mounted at the same path inside. */
+export interface PolicyMount {
+  path: string;
+  writable: boolean;
+}
+
+/**
+ * The policy's own mounts, in the order bubblewrap applies them: the readable paths, then the writable ones (so a
+ * workspace inside a readable path stays writable). A path inside a writable one is not mounted again (see
+ * `buildBwrapArgs`).
+ *
+ * Each is a host path that something else may be able to rename: a path inside another conversation's workspace (a
+ * working directory, a readable path), or under a directory another sandbox may write. Mounted by its name, it would
+ * be resolved by bubblewrap at each command, and a symlink put in its place (`ln -s /srv/x-data sub`) would mount
+ * whatever it names, the server's data directory included, writable where the path is. So each is opened by the
+ * launcher and checked to be where the policy found it (`buildLauncher`), and mounted from that descriptor.
+ */
+export function policyMounts(
+  options: Pick<BwrapArgsOptions, 'workspace' | 'writablePaths' | 'readablePaths'>,
+): PolicyMount[] {
+  const writable = outermostWritable([options.workspace, ...options.writablePaths]);
+  return [
+    ...options.readablePaths
+      .filter((path) => !writable.some((root) => isPathUnder(path, root)))
+      .map((path) => ({ path, writable: false })),
+    ...writable.map((path) => ({ path, writable: true })),
+  ];
 }
 
 /**
@@ -68,10 +104,10 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   if (options.tmpSizeBytes !== undefined) args.push('--size', String(options.tmpSizeBytes));
   args.push('--tmpfs', '/tmp');
   for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
-  const writable = outermostWritable([options.workspace, ...options.writablePaths]);
-  for (const path of options.readablePaths)
-    if (!writable.some((root) => isPathUnder(path, root))) args.push('--ro-bind', path, path);
-  for (const path of writable) args.push('--bind', path, path);
+  policyMounts(options).forEach(({ path, writable }, index) => {
+    if (options.firstMountDescriptor === undefined) args.push(writable ? '--bind' : '--ro-bind', path, path);
+    else args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(options.firstMountDescriptor + index), path);
+  });
   if (options.control !== undefined) args.push('--ro-bind', options.control.host, options.control.sandbox);
   // After the policy's paths: a readable `/proc` (or `/`) would otherwise show the host's processes.
   args.push('--proc', '/proc', '--dev', '/dev');

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './create-sandbox.js';
-import { probeSandboxSupport } from './detect-sandbox-support.js';
+import { detectSandboxSupport, probeSandboxSupport } from './detect-sandbox-support.js';
 import { InvalidSandboxPolicyError } from './invalid-sandbox-policy-error.js';
+import { runSandboxed } from './run-sandboxed.js';
 import { SandboxUnavailableError } from './sandbox-unavailable-error.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'x-sandbox-create-'));
@@ -53,5 +54,29 @@ describe('createSandbox', () => {
     await expect(createSandbox({ policy: { mode: 'unsandboxed' }, workspace })).rejects.toBeInstanceOf(
       InvalidSandboxPolicyError,
     );
+  });
+});
+
+describe("the sandbox's /tmp under a memory limit", () => {
+  it('is a tmpfs of that size where bubblewrap can size one (0.8.0 and later), so it cannot take more memory', async () => {
+    const support = await detectSandboxSupport();
+    if (!support.available) throw new Error(support.reason);
+    const [major = 0, minor = 0] = support.version.split('.').map((part) => Number.parseInt(part, 10));
+    const sizes = major > 0 || minor >= 8;
+    const sandbox = await createSandbox({ policy: { limits: { memoryBytes: 48 * 1024 * 1024 } }, workspace });
+    try {
+      const result = await runSandboxed(sandbox, {
+        command: '/bin/sh',
+        args: ['-c', "df -k /tmp /dev/shm | tail -n 2 | awk '{print $2}'"],
+        cwd: workspace,
+        env: { PATH: '/usr/bin:/bin' },
+      });
+      expect(result.exitCode, result.stderr).toBe(0);
+      const kilobytes = result.stdout.trim().split('\n');
+      if (sizes) expect(kilobytes).toEqual([String(48 * 1024), String(48 * 1024)]);
+      else expect(kilobytes).not.toContain(String(48 * 1024));
+    } finally {
+      await sandbox.dispose();
+    }
   });
 });

@@ -158,7 +158,31 @@ describe('ConversationSandbox guard', () => {
     await expect(sandbox.openWith(wider)).rejects.toThrow('holds the store');
     expect(requests).toEqual([]);
     await sandbox.get();
-    expect(guarded).toEqual([wider, policy]);
+    // The policy asked for, then the one the opened sandbox holds (here the same).
+    expect(guarded).toEqual([wider, policy, policy]);
     expect(requests).toHaveLength(1);
+  });
+
+  it('refuses, and disposes, a sandbox whose own paths it refuses once opened (a path made a symlink meanwhile)', async () => {
+    const opened: FakeSandbox[] = [];
+    const checked: string[] = [];
+    const sandbox = new ConversationSandbox({
+      policy,
+      workspace: '/w',
+      // The opener resolves the workspace to somewhere else, as a symlink put in its place since would.
+      open: async (request) => {
+        const resolved = fakeSandbox({ ...request, workspace: '/store/conversation' });
+        opened.push(resolved);
+        return resolved;
+      },
+      guard: async (_checked, workspace) => {
+        checked.push(workspace);
+        if (workspace.startsWith('/store')) throw new Error('holds the store');
+      },
+    });
+    await expect(sandbox.get()).rejects.toThrow('holds the store');
+    await expect(sandbox.openWith(policy)).rejects.toThrow('holds the store');
+    expect(checked).toEqual(['/w', '/store/conversation', '/w', '/store/conversation']);
+    expect(opened.map((one) => one.disposed)).toEqual([1, 1]);
   });
 });

@@ -21,7 +21,7 @@ export class ConversationSandbox implements SandboxAccess {
   readonly workspace: string;
   readonly #open: SandboxOpener;
   readonly #onRecord: (() => Promise<void>) | undefined;
-  readonly #guard: ((policy: SandboxPolicy) => Promise<void>) | undefined;
+  readonly #guard: ((policy: SandboxPolicy, workspace: string) => Promise<void>) | undefined;
   #sandbox: Promise<Sandbox> | undefined;
   #unavailable: SandboxUnavailableError | undefined;
 
@@ -31,8 +31,11 @@ export class ConversationSandbox implements SandboxAccess {
     open: SandboxOpener;
     /** Records the policy: each time the sandbox was opened, and on `recordPolicy()`. */
     onRecord?: () => Promise<void>;
-    /** Refuses (throws) a policy before any sandbox of it is opened. */
-    guard?: (policy: SandboxPolicy) => Promise<void>;
+    /**
+     * Refuses (throws) a policy in a workspace: before any sandbox of it is opened, and again on the paths of the
+     * sandbox opened (see `#opened`).
+     */
+    guard?: (policy: SandboxPolicy, workspace: string) => Promise<void>;
   }) {
     this.policy = options.policy;
     this.workspace = options.workspace;
@@ -42,8 +45,18 @@ export class ConversationSandbox implements SandboxAccess {
   }
 
   async #opened(policy: SandboxPolicy): Promise<Sandbox> {
-    await this.#guard?.(policy);
-    return this.#open({ policy, workspace: resolve(this.workspace) });
+    const workspace = resolve(this.workspace);
+    await this.#guard?.(policy, workspace);
+    const sandbox = await this.#open({ policy, workspace });
+    // Again on the paths the sandbox mounts (each resolved as it opened, and held to that at every command): one made
+    // a symlink to the store since the check above, by a command of another sandbox, is refused here.
+    try {
+      await this.#guard?.(sandbox.policy, sandbox.workspace);
+    } catch (error) {
+      await sandbox.dispose().catch(() => undefined);
+      throw error;
+    }
+    return sandbox;
   }
 
   /** The sandbox, opened on the first call. */
@@ -91,7 +104,7 @@ export class ConversationSandbox implements SandboxAccess {
    * apply_patch) reach the workspace without any sandbox, so a store inside the workspace is refused up front.
    */
   async checkPolicy(): Promise<void> {
-    await this.#guard?.(this.policy);
+    await this.#guard?.(this.policy, resolve(this.workspace));
   }
 
   /** Throws the `SandboxUnavailableError` of the last failed open, if no open has succeeded since. */
@@ -127,10 +140,10 @@ export function createConversationSandbox(options: {
     open: options.open,
     onRecord: () => recordSandboxPolicy(record.store, record.directory, { policy, sinceEvent: record.sinceEvent() }),
     // Every sandbox of the conversation, its own and an MCP server's wider one, keeps out of its store.
-    guard: (opened) =>
+    guard: (opened, workspace) =>
       assertStoreOutsideSandbox({
         policy: opened,
-        workspace: options.workspace,
+        workspace,
         storeRoot: record.store.describe(''),
         conversationDirectory: record.directory,
       }),

@@ -177,7 +177,11 @@ describe('cgroupHierarchiesIn', () => {
 
   it('finds nothing where this process is in no cgroup of a mounted hierarchy', () => {
     const found = cgroupHierarchiesIn({
-      mountinfo: '38 31 0:35 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids\n',
+      mountinfo: [
+        '38 31 0:35 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids',
+        '40 31 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw',
+      ].join('\n'),
+      // No `0::` line: a v1-only host's process, with a v2 mount it is in no cgroup of.
       memberships: '4:memory:/\n',
       subtreeControl: () => '',
     });

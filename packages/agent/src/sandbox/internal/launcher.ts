@@ -18,6 +18,8 @@ export interface Launcher {
 
 /** The descriptor the launcher opens the seccomp filter on, after closing every inherited one past stdio. */
 export const SECCOMP_FD = 3;
+/** The first descriptor the launcher opens a policy mount on (`buildLauncher`'s `mounts`), the others after it. */
+export const FIRST_MOUNT_FD = SECCOMP_FD + 1;
 
 /**
  * Closes every descriptor past stdio, in any POSIX shell. bash, busybox's ash and mksh close one of any number;
@@ -34,7 +36,7 @@ const CLOSE_INHERITED = [
   'for __fd in /proc/self/fd/*; do __fd=${__fd##*/}; [ "$__fd" -gt 2 ] 2>/dev/null || continue',
   'if [ "$__fd" -le 9 ] || [ -n "$__many" ]; then eval "exec $__fd>&-"',
   'elif [ -L "/proc/self/fd/$__fd" ]; then echo "x-sandbox: the launcher shell cannot close the inherited descriptor $__fd (it closes 0 to 9 only); nothing was started" >&2; exit 125',
-  'fi; done; unset __fd __many',
+  'fi; done; unset __fd',
 ].join('; ');
 
 let found: string | undefined;
@@ -65,6 +67,22 @@ function quote(value: string): string {
 }
 
 /**
+ * Opens the policy mount `path` on `descriptor` for bubblewrap (`--bind-fd`), and checks that what it opened is at
+ * `path` (a real path: no symlink on the way) by the kernel's own name for it, so that a symlink or a rename put
+ * there since the policy was read is refused: nothing is started (exit 125, naming the path). `command exec`: a
+ * failed redirection of `exec` alone would end dash at once, before it could say why. `command -p`: `readlink` from
+ * the system's own PATH, not the command's. Past 9, a shell that cannot open one (dash) starts nothing either.
+ */
+function openMount(descriptor: number, path: string): string {
+  const refuse = (why: string): string =>
+    `{ echo ${quote(`x-sandbox: the mounted path ${path} ${why}; nothing was started`)} >&2; exit 125; }`;
+  const open = `{ command exec ${descriptor}<${quote(path)} && [ "$(command -p readlink /proc/self/fd/${descriptor})" = ${quote(path)} ]; } 2>/dev/null || ${refuse('is gone, or is not where the sandbox found it (a symlink or a rename put in its place)')}`;
+  return descriptor <= 9
+    ? open
+    : `[ -n "$__many" ] || ${refuse(`needs descriptor ${descriptor}, which the launcher shell cannot open (it opens 0 to 9 only)`)}; ${open}`;
+}
+
+/**
  * The launcher for `bwrap` with `args`. `cgroups`: the `cgroup.procs` files to join; a `required` one (it
  * enforces a limit) must be joined, else the launcher exits 125 before starting anything.
  */
@@ -74,6 +92,11 @@ export function buildLauncher(options: {
   cgroups: readonly { file: string; required: boolean }[];
   /** The seccomp filter's file, opened as descriptor `SECCOMP_FD` for bubblewrap (`--seccomp`); must open. */
   seccompFile?: string;
+  /**
+   * The policy's mounts, each opened on its descriptor (`FIRST_MOUNT_FD` up) for `--bind-fd` and checked to be at
+   * its path (see `policyMounts`); must open.
+   */
+  mounts?: readonly { descriptor: number; path: string }[];
   /** The shell that runs the launcher: bash where there is one, else /bin/sh (another only in the tests). */
   shell?: string;
 }): Launcher {
@@ -88,7 +111,14 @@ export function buildLauncher(options: {
     args: [
       ...shellOptions(path),
       '-c',
-      [CLOSE_INHERITED, ...seccomp, ...joins, 'exec "$@"'].join('; '),
+      [
+        CLOSE_INHERITED,
+        ...seccomp,
+        ...(options.mounts ?? []).map(({ descriptor, path }) => openMount(descriptor, path)),
+        'unset __many',
+        ...joins,
+        'exec "$@"',
+      ].join('; '),
       'x-sandbox',
       options.bwrap,
       ...options.args,
