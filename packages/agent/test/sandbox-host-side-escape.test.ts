@@ -89,6 +89,14 @@ describe("the command's start-up variables", () => {
   });
 });
 
+describe('the locale and time zone', () => {
+  it('are kept from the host side (glibc would read files a path value names) and reach the command as given', async () => {
+    const env = { LANG: 'C.UTF-8', LC_ALL: join(layout.workspace, 'locale'), LANGUAGE: 'en', TZ: 'UTC' };
+    const result = await sh(await sandboxFor(), 'echo "inside: $LANG|$LC_ALL|$LANGUAGE|$TZ"', env);
+    expect(result.stdout).toContain(`inside: C.UTF-8|${env.LC_ALL}|en|UTC`);
+  });
+});
+
 describe('descriptors the host process inherited', () => {
   it('are closed before bubblewrap: a file open in the spawner is not readable inside', async () => {
     const secretFile = join(layout.dataDir, 'server-secrets.json');

@@ -16,6 +16,10 @@ describe('splitCommandEnvironment', () => {
       ENV: '/ws/rc',
       SHELLOPTS: 'xtrace',
       GCONV_PATH: '/ws/gconv',
+      LANG: 'C.UTF-8',
+      LC_ALL: '/ws/locale',
+      LANGUAGE: 'en',
+      TZ: '/ws/zone',
     });
     expect(host).toEqual({ PATH: '/usr/bin:/bin', HOME: '/ws', GITHUB_TOKEN: 'ghp-1' });
     expect(Object.keys(inside).sort()).toEqual(
@@ -25,16 +29,20 @@ describe('splitCommandEnvironment', () => {
         'ENV',
         'GCONV_PATH',
         'GLIBC_TUNABLES',
+        'LANG',
+        'LANGUAGE',
+        'LC_ALL',
         'LD_LIBRARY_PATH',
         'LD_PRELOAD',
         'MALLOC_CHECK_',
         'SHELLOPTS',
+        'TZ',
       ].sort(),
     );
   });
 
   it('leaves ordinary variables alone', () => {
-    for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'NODE_OPTIONS', 'PYTHONPATH', 'LDFLAGS'])
+    for (const name of ['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'PYTHONPATH', 'LDFLAGS', 'LCOV', 'LANGFUSE_HOST'])
       expect(isStartupVariable(name), name).toBe(false);
   });
 });

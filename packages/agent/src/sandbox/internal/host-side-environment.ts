@@ -2,7 +2,10 @@
  * Variables that act on a program as it starts, before it runs a line of its own: what the dynamic loader
  * reads (`LD_PRELOAD`, `LD_AUDIT`, `LD_DEBUG_OUTPUT`…), the rest of glibc's list of variables it refuses to a
  * setuid program (`GCONV_PATH`, `GLIBC_TUNABLES`, `MALLOC_*`, `LOCPATH`…), and what a shell reads as it starts
- * (`BASH_ENV`, `ENV`, exported functions `BASH_FUNC_*`, `SHELLOPTS`, `GLOBIGNORE`…).
+ * (`BASH_ENV`, `ENV`, exported functions `BASH_FUNC_*`, `SHELLOPTS`, `GLOBIGNORE`…). Also the locale and time
+ * zone (`LANG`, `LANGUAGE`, `LC_*`, `TZ`): glibc reads locale files from a value holding a `/` and a zone file
+ * from `TZ=/path`, so a value a client chose (an MCP server's `env`) would have the host side parse files it
+ * picked; the wrapper and bubblewrap run in the C locale, and the command gets them as given.
  *
  * The sandbox's wrapper shell and bubblewrap itself run on the host, outside every namespace, with the
  * command's environment: one of these there would load a library of the command's choosing into them (code
@@ -29,8 +32,11 @@ const HOST_SIDE_NAMES = new Set([
   'IFS',
   'CDPATH',
   'PS4',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
 ]);
-const HOST_SIDE_PREFIXES = ['LD_', 'MALLOC_', 'BASH_'];
+const HOST_SIDE_PREFIXES = ['LD_', 'MALLOC_', 'BASH_', 'LC_'];
 
 /** Whether `name` acts on a program as it starts (see above), so must not reach the host side of the sandbox. */
 export function isStartupVariable(name: string): boolean {
