@@ -121,7 +121,10 @@ export class EventLog implements EventLogLike {
   }
 
   /**
-   * Appends `event` and resolves with its index once its file is written. The event must survive
+   * Appends `event` and resolves with its index once it is committed (its slot claim, or its segment record,
+   * durable as the store's durability says) and, unless deferred, its event file is written: a failure to
+   * write that file after the commit is warned about through `logger`, not thrown, as the event is in the log
+   * and the file is rebuilt from the claim or segment by the next open or read. The event must survive
    * `parseEventJson(serializeEvent(event))` (the `EventParseError` from @x/events otherwise), its id
    * must be new (`DuplicateEventIdError`) and storable in a file name (`InvalidEventIdError`).
    */

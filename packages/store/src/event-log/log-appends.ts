@@ -44,8 +44,8 @@ export async function appendNow(
     const { link, writes, eventBytes } = appendWrites(core, index, { event, json }, await previousHash(core, index));
     if (link.prev === null) await anchorChain(core, index);
     const ownPath = writes.eventFile.path;
-    // Once the claim commits the event, it is recorded even if writing its file fails, so a retry of this
-    // append reports a duplicate instead of writing the event twice.
+    // Once the claim commits the event, it is recorded and the append resolves even if writing its file
+    // fails (warned about; the file is rebuilt from the claim), as it is committed in the log.
     const onClaimed = () => core.push(ownPath, event, link);
     const won =
       writes.body !== undefined

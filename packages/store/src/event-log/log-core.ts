@@ -80,14 +80,20 @@ export class LogCore {
 
   #trackPublish(rest: Promise<void>): void {
     const tracked: Promise<void> = rest
-      .catch((error: unknown) => {
-        // The event is durable in its claim: its file is rebuilt from it by the next open or read.
-        this.logger?.warn(
-          `${this.store.describe(this.dir)}: an event file was not finished (${error instanceof Error ? error.message : String(error)}); the event is kept in its slot claim and its file is rebuilt from it`,
-        );
-      })
+      .catch((error: unknown) => this.warnUnfinishedEventFile(error))
       .finally(() => this.unfinishedPublishes.delete(tracked));
     this.unfinishedPublishes.add(tracked);
+  }
+
+  /**
+   * Warns that an event file was not written after its claim committed the event. Never thrown: the event is
+   * durable in its claim (an append that rejected now would be retried and refused as a duplicate), and its file
+   * is rebuilt from the claim by the next open or read.
+   */
+  warnUnfinishedEventFile(error: unknown): void {
+    this.logger?.warn(
+      `${this.store.describe(this.dir)}: an event file was not finished (${error instanceof Error ? error.message : String(error)}); the event is kept in its slot claim and its file is rebuilt from it`,
+    );
   }
 
   /** Resolves once the deferred event-file writes started so far have finished (failures were warned about). */

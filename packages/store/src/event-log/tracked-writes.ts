@@ -14,8 +14,30 @@ import type { SlotClaim } from './slot-claims.js';
  * version is read just before the claim and just after the event file, within the same store call where
  * the store can (the local store: on the directory handle its walk opened, two `fstat`s), and the log
  * stays verified only when the version before is the one it knew, so nothing else changed the directory.
+ * A failure after the claim committed the event resolves true all the same, warned about
+ * (`LogCore.warnUnfinishedEventFile`): the append happened, and only its derived file is missing.
  */
 export async function claimAndPublish(
+  core: LogCore,
+  index: number,
+  writes: { claim: StoreWrite; eventFile: StoreWrite },
+  onClaimed: () => void,
+): Promise<boolean> {
+  let claimed = false;
+  try {
+    return await claimAndPublishOnce(core, index, writes, () => {
+      onClaimed();
+      claimed = true;
+    });
+  } catch (error) {
+    // Past its claim the event is committed: the append succeeds, its file is rebuilt from the claim.
+    if (!claimed) throw error;
+    core.warnUnfinishedEventFile(error);
+    return true;
+  }
+}
+
+async function claimAndPublishOnce(
   core: LogCore,
   index: number,
   writes: { claim: StoreWrite; eventFile: StoreWrite },
@@ -64,6 +86,26 @@ export interface AppendWrites {
  * its staged body (the event's bytes stored once), else `writeIfAbsentThenWriteMany`.
  */
 export async function claimAndPublishMany(
+  core: LogCore,
+  start: number,
+  writes: readonly AppendWrites[],
+  onClaimed: (offset: number) => void,
+): Promise<number> {
+  let claimed = 0;
+  try {
+    return await claimAndPublishManyOnce(core, start, writes, (offset) => {
+      onClaimed(offset);
+      claimed = offset + 1;
+    });
+  } catch (error) {
+    // The claims made are commits (see claimAndPublish): those events are appended, the rest go one by one.
+    if (claimed === 0) throw error;
+    core.warnUnfinishedEventFile(error);
+    return claimed;
+  }
+}
+
+async function claimAndPublishManyOnce(
   core: LogCore,
   start: number,
   writes: readonly AppendWrites[],

@@ -84,7 +84,13 @@ export class DerivedEventFiles {
   async committed(files: readonly HeldFile[]): Promise<void> {
     this.#pending.push(...files);
     if (this.#when === 'each-commit') {
-      await this.#write(this.#pending.splice(0));
+      try {
+        await this.#write(this.#pending.splice(0));
+      } catch (error) {
+        // Not a store failure (those are warned about inside), still after the commit: the append must resolve,
+        // as one that rejected would be retried and refused as a duplicate. The segment holds the events.
+        this.#core.logger?.warn(`event files were not written (${(error as Error).message}); rebuilt on open`);
+      }
       return;
     }
     if (this.#when === 'at-close' || this.#pending.length === 0) return;
