@@ -16,6 +16,7 @@ export { ConversationExistsError } from './errors/conversation-exists-error.js';
 export { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 export { ConversationRunError } from './errors/conversation-run-error.js';
 export { CorruptConversationError } from './errors/corrupt-conversation-error.js';
+export { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 export { InvalidEventEditError } from './errors/invalid-event-edit-error.js';
 export { InvalidMessageError } from './errors/invalid-message-error.js';
 export { InvalidToolCallError } from './errors/invalid-tool-call-error.js';

@@ -1,9 +1,35 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidPathError, validateStorePath } from '@x/store';
+import { InvalidConversationIdError } from './errors/invalid-conversation-id-error.js';
 
-/** `3f2c…-…` → `3f2c…` (32 hex): the directory name of a conversation, as the reference names it. */
+/**
+ * `3f2c…-…` → `3f2c…` (32 hex): the directory name of a conversation, as the reference names it. Any other id is
+ * allowed too (the same rule: hyphens dropped, lower case) when that name is one store path segment;
+ * `InvalidConversationIdError` otherwise.
+ */
 export function conversationDirName(id: string): string {
-  return id.replace(/-/g, '').toLowerCase();
+  if (typeof id !== 'string') throw new InvalidConversationIdError(String(id), `expected a string, got ${typeof id}`);
+  const name = id.replace(/-/g, '').toLowerCase();
+  const problem = dirNameProblem(name);
+  if (problem !== undefined) throw new InvalidConversationIdError(id, problem);
+  return name;
+}
+
+// C0 and C1 control characters: legal in file names, but a log line or terminal would show them as commands.
+const controlCharacter = /\p{Cc}/u;
+
+function dirNameProblem(name: string): string | undefined {
+  if (name === '') return 'it names no directory (empty once its hyphens are dropped)';
+  if (name.includes('/')) return 'contains "/" (a conversation directory is one path segment)';
+  if (controlCharacter.test(name)) return 'contains a control character';
+  try {
+    validateStorePath(name);
+  } catch (error) {
+    if (InvalidPathError.isInstance(error)) return error.reason;
+    throw error;
+  }
+  return undefined;
 }
 
 /** `3f2c…` (32 hex) → hyphenated UUID; other ids are returned unchanged. */
