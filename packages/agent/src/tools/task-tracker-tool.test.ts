@@ -102,3 +102,45 @@ describe('task_tracker', () => {
     });
   });
 });
+
+describe('task_tracker with a store that refuses TASKS.json', () => {
+  it('answers the plan, keeps the list for this process, and says it was not saved', async () => {
+    const { StoreBackendError } = await import('@x/store');
+    const context: ToolContext = {
+      workspace: '/tmp',
+      conversationId: 'c-unsaved',
+      conversationFiles: {
+        read: async () => undefined,
+        write: async (name) => {
+          throw new StoreBackendError({ operation: 'write', path: name, location: '/data', detail: 'disk full' });
+        },
+      },
+    };
+    const tracker = createTaskTrackerTool();
+    const planned = await tracker.execute(
+      { command: 'plan', task_list: [{ title: 'Ship' }], kind: 'TaskTrackerAction' },
+      context,
+    );
+    expect(planned.is_error).toBe(false);
+    expect(text(planned)).toMatch(
+      /^Task list has been updated with 1 item\(s\)\. It could not be saved to TASKS\.json \(.*disk full.*\), so it lasts until the conversation closes\.$/,
+    );
+    const viewed = await tracker.execute({ command: 'view', kind: 'TaskTrackerAction' }, context);
+    expect(viewed.task_list).toEqual([{ title: 'Ship', notes: '', status: 'todo' }]);
+  });
+
+  it('still fails on a fault that is not the store refusing the write', async () => {
+    const context: ToolContext = {
+      workspace: '/tmp',
+      conversationFiles: {
+        read: async () => undefined,
+        write: async () => {
+          throw new TypeError('a bug in a custom ConversationFiles');
+        },
+      },
+    };
+    await expect(
+      createTaskTrackerTool().execute({ command: 'plan', task_list: [], kind: 'TaskTrackerAction' }, context),
+    ).rejects.toThrow('a bug in a custom ConversationFiles');
+  });
+});

@@ -1,3 +1,4 @@
+import { StoreError } from '@x/store';
 import { z } from 'zod';
 import { defineTool, type Tool, type ToolContext } from './tool.js';
 
@@ -111,6 +112,20 @@ rather than creating tracking overhead.
 When uncertain, favor using this tool. Proactive task management demonstrates
 systematic approach and ensures comprehensive requirement fulfillment.`;
 
+/**
+ * Writes TASKS.json. A store that refuses it does not fail the action, as in the reference (which logs it): the list
+ * is kept for this process, and the answer says it was not saved (returned as a sentence to append, '' when saved).
+ */
+async function saveTasks(context: ToolContext, list: readonly TaskItem[]): Promise<string> {
+  try {
+    await context.conversationFiles?.write(tasksFileName, JSON.stringify(list, null, 2));
+    return '';
+  } catch (error) {
+    if (!StoreError.isInstance(error)) throw error;
+    return ` It could not be saved to ${tasksFileName} (${error.message}), so it lasts until the conversation closes.`;
+  }
+}
+
 /** Reads TASKS.json; a missing or unreadable file is an empty list, as in the reference. */
 async function loadTasks(context: ToolContext): Promise<TaskItem[]> {
   const text = await context.conversationFiles?.read(tasksFileName).catch(() => undefined);
@@ -149,9 +164,9 @@ export function createTaskTrackerTool(): Tool<TaskTrackerAction> {
       if (action.command === 'plan') {
         const list = action.task_list.map((task) => ({ ...task }));
         lists.set(context.conversationId ?? context.workspace, list);
-        await context.conversationFiles?.write(tasksFileName, JSON.stringify(list, null, 2));
+        const unsaved = await saveTasks(context, list);
         return {
-          content: `Task list has been updated with ${list.length} item(s).`,
+          content: `Task list has been updated with ${list.length} item(s).${unsaved}`,
           command: action.command,
           task_list: list,
         };
