@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MalformedBodyError } from '../conversations/errors/malformed-body-error.js';
+import { UnsupportedCharsetError } from '../conversations/errors/unsupported-charset-error.js';
 
 /**
  * How deeply a request body may nest. What a request carries ends up in events (an AG-UI state, a message's
@@ -27,16 +28,43 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** The charsets a JSON body may declare: UTF-8, and ASCII, its subset. Compared in lower case. */
+const UTF8_NAMES = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+
+/** Decodes UTF-8, throwing on a malformed sequence; a leading byte order mark is dropped (RFC 8259 §8.1 allows it). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The `charset` parameter of a Content-Type header (unquoted), or undefined when it has none. */
+export function declaredCharset(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  return match === null ? undefined : (match[1] ?? match[2] ?? '');
+}
+
 /**
  * JSON bodies: an empty body is "no body" (clients POST `/pause` with a JSON content type and nothing
  * else), invalid JSON is a 400 that says where it broke, and `__proto__` keys are dropped. A number JSON cannot hold
- * (`1e400` parses to Infinity, which no event can store) and nesting beyond `MAX_BODY_DEPTH` are 400s too. The size
+ * (`1e400` parses to Infinity, which no event can store) and nesting beyond `MAX_BODY_DEPTH` are 400s too. The body
+ * must be UTF-8: a body that is not is a 400, and a declared charset other than UTF-8 (or ASCII)
+ * a 415 naming it (`UnsupportedCharsetError`), never text decoded into something the client did not send. The size
  * limit is Fastify's `bodyLimit` (413 above it).
  */
 export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = declaredCharset(request.headers['content-type']);
+    if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
+      done(new UnsupportedCharsetError(charset), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : strictUtf8.decode(body);
+    } catch {
+      // Read leniently, each bad byte would become U+FFFD: text the client never sent, stored in its events.
+      done(new MalformedBodyError('not valid UTF-8 (send JSON as UTF-8)'), undefined);
+      return;
+    }
     if (text.trim() === '') {
       done(null, undefined);
       return;

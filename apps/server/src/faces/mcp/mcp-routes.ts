@@ -49,7 +49,8 @@ function refuse(reply: FastifyReply, status: number, code: number, message: stri
 /**
  * A POST body that is not JSON-RPC, answered as JSON-RPC says (HTTP 400 with -32700 Parse error for what is not
  * JSON, -32600 Invalid Request for JSON that is no JSON-RPC message) rather than in the REST API's error shapes,
- * which an MCP client does not read. Any other error goes on to the server's error handler.
+ * which an MCP client does not read; a body in a charset other than UTF-8 is a 415 with -32700. Any other error goes
+ * on to the server's error handler.
  */
 function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -58,6 +59,10 @@ function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, repl
   // The server's JSON parser (api/json-parser.ts) refuses what is not JSON with MalformedBodyError.
   if (ServerError.isInstance(error) && error.code === 'malformed_body') {
     return refuse(reply, 400, -32700, `Parse error: ${error.message}`);
+  }
+  // A body in another charset than UTF-8 (UnsupportedCharsetError): still unreadable JSON, answered with its 415.
+  if (ServerError.isInstance(error) && error.code === 'unsupported_charset') {
+    return refuse(reply, 415, -32700, `Parse error: ${error.message}`);
   }
   throw error;
 }
@@ -163,6 +168,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
       400: rpcErrorSchema,
       404: rpcErrorSchema,
       410: rpcErrorSchema,
+      415: rpcErrorSchema.describe('A JSON-RPC error -32700 for a body declared in a charset other than UTF-8'),
       503: rpcErrorSchema
         .or(errorSchema)
         .describe(
