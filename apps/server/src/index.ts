@@ -24,6 +24,7 @@ export { EventNotFoundError } from './conversations/errors/event-not-found-error
 export { InvalidConversationIdError } from './conversations/errors/invalid-conversation-id-error.js';
 export { InvalidRequestError } from './conversations/errors/invalid-request-error.js';
 export { MalformedBodyError } from './conversations/errors/malformed-body-error.js';
+export { UnsupportedCharsetError } from './conversations/errors/unsupported-charset-error.js';
 export { ManagedConversation } from './conversations/managed-conversation.js';
 export { RESTART_ERROR_TEXT } from './conversations/restart-recovery.js';
 export { MissingDependencyError } from './dependencies/missing-dependency-error.js';
