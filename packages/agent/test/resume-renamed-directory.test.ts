@@ -2,7 +2,13 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, Conversation, ConversationNotFoundError, createOfflineLLM } from '../src/index.js';
+import {
+  Agent,
+  Conversation,
+  ConversationNotFoundError,
+  createOfflineLLM,
+  InvalidConversationIdError,
+} from '../src/index.js';
 
 // A conversation directory copied or renamed (a backup, `x run --resume ./copy-1`) is resumed, and written,
 // where it is: its base_state.json, events and artifacts never go to the directory its recorded id names.
@@ -103,10 +109,10 @@ describe('resuming a conversation whose directory is not named by its id', () =>
     expect(copy.state.execution_status).toBe('finished');
   });
 
-  it('takes an id with a slash as a name, never as a path to a nested directory', async () => {
+  it('refuses an id with a slash, never taking it as a path to a nested directory', async () => {
     await copiedConversation(join('nested', 'copy-1'));
     await expect(
       Conversation.resume('nested/copy-1', { agent: agent(), persistenceDir: root, workspace }),
-    ).rejects.toBeInstanceOf(ConversationNotFoundError);
+    ).rejects.toBeInstanceOf(InvalidConversationIdError);
   });
 });
