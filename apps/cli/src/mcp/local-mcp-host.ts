@@ -107,7 +107,11 @@ export class LocalMcpHost implements McpConversationHost {
     } catch {
       return [];
     }
-    const dated = names.map((name) => ({ name, at: statSync(join(dataDir, name)).mtimeMs }));
+    // A conversation deleted since the listing (`x rm`, another process) is left out, not a failed listing.
+    const dated = names.flatMap((name) => {
+      const at = statSync(join(dataDir, name), { throwIfNoEntry: false })?.mtimeMs;
+      return at === undefined ? [] : [{ name, at }];
+    });
     dated.sort((a, b) => b.at - a.at);
     return dated.map(({ name }) => {
       const open = this.#open.get(name);
