@@ -35,6 +35,7 @@ export {
   type McpConversationHost,
   type McpConversationSummary,
   type McpConversationView,
+  McpCursorError,
   type McpPendingAction,
   McpResourceError,
   type McpResourceReason,
