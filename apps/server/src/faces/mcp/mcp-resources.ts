@@ -48,6 +48,15 @@ function integerParam(
   return value;
 }
 
+/** A path segment percent-decoded; a stray `%` or a cut UTF-8 sequence makes the URI none of ours. */
+function decodedSegment(uri: string, segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalid(uri, 'the conversation id is not valid percent-encoding');
+  }
+}
+
 /** Parses a resource URI of the face; McpResourceError (`invalid_resource_uri`) for anything else. */
 export function parseResourceUri(uri: string): McpResourceRef {
   let url: URL;
@@ -60,7 +69,7 @@ export function parseResourceUri(uri: string): McpResourceRef {
   if (url.protocol !== 'x:' || url.host !== 'conversations' || segments[0] === undefined || segments[0] === '') {
     throw invalid(uri, 'no resource of this server');
   }
-  const conversationId = decodeURIComponent(segments[0]);
+  const conversationId = decodedSegment(uri, segments[0]);
   if (segments.length === 1) {
     if (url.search !== '') throw invalid(uri, 'a conversation takes no query');
     return { kind: 'state', conversationId };
