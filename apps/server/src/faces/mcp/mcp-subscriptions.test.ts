@@ -45,10 +45,12 @@ function watchedHost() {
   return {
     host,
     listeners,
-    hold() {
+    /** Holds the lookups from now on; returns what releases them (and not those of a later hold). */
+    hold(): () => void {
       held = new Promise<void>((resolve) => {
         release = resolve;
       });
+      return release;
     },
     release: () => release(),
     grow: () => {
@@ -96,6 +98,22 @@ describe('McpSubscriptions', () => {
     watched.grow();
     await nextTurn();
     expect(notified).toEqual([URI]);
+  });
+
+  it('cancels every subscribe of the URI still finding its conversation, also once another of them has ended', async () => {
+    const watched = watchedHost();
+    const subscriptions = new McpSubscriptions(watched.host, () => undefined);
+    const releaseFirst = watched.hold();
+    const first = subscriptions.subscribe(URI);
+    const releaseSecond = watched.hold();
+    const second = subscriptions.subscribe(URI);
+    releaseFirst();
+    await first;
+    expect(watched.listeners.size).toBe(1);
+    subscriptions.unsubscribe(URI);
+    releaseSecond();
+    await second;
+    expect(watched.listeners.size).toBe(0);
   });
 
   it('sends one notification for changes close together, and none for a change made before the subscription', async () => {

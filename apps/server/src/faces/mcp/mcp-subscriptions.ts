@@ -38,7 +38,7 @@ export class McpSubscriptions {
       ({ conversation } = await resourceConversation(this.#host, uri));
     } finally {
       finding.delete(attempt);
-      if (finding.size === 0 && this.#finding.get(uri) === finding) this.#finding.delete(uri);
+      if (finding.size === 0) this.#finding.delete(uri);
     }
     if (this.#closed || attempt.cancelled || this.#watches.has(uri)) return;
     if (this.#watches.size >= this.#max) {
