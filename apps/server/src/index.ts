@@ -36,6 +36,7 @@ export {
   type McpConversationHost,
   type McpConversationSummary,
   type McpConversationView,
+  McpCursorError,
   type McpPendingAction,
   McpResourceError,
   type McpResourceReason,

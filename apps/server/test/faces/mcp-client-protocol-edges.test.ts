@@ -74,7 +74,10 @@ describe('MCP face: malformed requests and pagination, through the SDK client', 
       code: -32602,
       data: { reason: 'invalid_cursor' },
     });
-    await expect(client.listResources({ cursor: 'page-2' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.listResources({ cursor: 'page-2' })).rejects.toMatchObject({
+      code: -32602,
+      data: { reason: 'invalid_cursor', cursor: 'page-2' },
+    });
     // Without a cursor, the one page and no nextCursor.
     const tools = await client.listTools();
     expect(tools.tools).toHaveLength(7);

@@ -68,7 +68,7 @@ describe('MCP resources on the conversation log', () => {
     );
     await expect(client.listResources({ cursor: 'nope' })).rejects.toMatchObject({
       code: -32602,
-      data: { reason: 'invalid_resource_uri' },
+      data: { reason: 'invalid_cursor', cursor: 'nope' },
     });
   });
 

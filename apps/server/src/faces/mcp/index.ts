@@ -1,4 +1,5 @@
 export { createManagerHost, type ManagerHostOptions } from './manager-host.js';
+export { McpCursorError } from './mcp-cursor-error.js';
 export type {
   McpConversation,
   McpConversationHost,

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { McpSdk } from './load-mcp-sdk.js';
+import { McpCursorError } from './mcp-cursor-error.js';
 import type { McpConversationHost } from './mcp-host.js';
 import { watchListChanges } from './mcp-list-changes.js';
 import { McpResourceError } from './mcp-resource-error.js';
@@ -26,12 +27,9 @@ function rpcError(code: number, message: string, data: Record<string, unknown>):
 /** JSON-RPC's Invalid params. */
 const INVALID_PARAMS = -32602;
 
-/** A `cursor` of a list that fits one page: no cursor was ever given, so every one is invalid (MCP pagination). */
-function refuseCursor(method: string, cursor: string): Error {
-  return rpcError(INVALID_PARAMS, `${method}: '${cursor}' is not a cursor this server gave (the list is one page)`, {
-    reason: 'invalid_cursor',
-    cursor,
-  });
+/** A list that fits one page: no cursor was ever given, so every one is refused (MCP pagination). */
+function refuseAnyCursor(method: string, cursor: string | undefined): void {
+  if (cursor !== undefined) throw new McpCursorError(method, cursor, 'the list is one page');
 }
 
 type RequestExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
@@ -60,6 +58,11 @@ function handleRequest<T>(
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const path = issue?.path.join('.') ?? 'params';
+      // A cursor that is no string is refused as every other cursor this server never gave, whatever the list.
+      if (path === 'params.cursor') {
+        const cursor = (request.params as { cursor?: unknown }).cursor;
+        throw asRpcError(new McpCursorError(method, cursor, 'a cursor is a string'));
+      }
       throw rpcError(INVALID_PARAMS, `Invalid params of ${method}: ${path}: ${issue?.message ?? 'invalid'}`, {
         reason: 'invalid_params',
         path,
@@ -69,13 +72,19 @@ function handleRequest<T>(
   });
 }
 
+type Refusal = McpResourceError | McpToolCallError | McpCursorError;
+
+function asRpcError(refusal: Refusal): Error {
+  return rpcError(refusal.rpcCode, refusal.message, { reason: refusal.reason, ...refusal.details });
+}
+
 /** Refusals as JSON-RPC errors; anything else as it is. */
-async function refusing<T>(handle: () => Promise<T>): Promise<T> {
+async function refusing<T>(handle: () => T | Promise<T>): Promise<T> {
   try {
     return await handle();
   } catch (error) {
-    if (McpResourceError.isInstance(error) || McpToolCallError.isInstance(error)) {
-      throw rpcError(error.rpcCode, error.message, { reason: error.reason, ...error.details });
+    if (McpResourceError.isInstance(error) || McpToolCallError.isInstance(error) || McpCursorError.isInstance(error)) {
+      throw asRpcError(error);
     }
     throw error;
   }
@@ -130,11 +139,12 @@ export function createMcpProtocolServer(
   handleRequest(server, ListResourcesRequestSchema, (request) =>
     refusing(() => listMcpResources(host, request.params?.cursor)),
   );
-  handleRequest(server, ListResourceTemplatesRequestSchema, (request) => {
-    const cursor = request.params?.cursor;
-    if (cursor !== undefined) throw refuseCursor('resources/templates/list', cursor);
-    return { resourceTemplates: mcpResourceTemplates() };
-  });
+  handleRequest(server, ListResourceTemplatesRequestSchema, (request) =>
+    refusing(() => {
+      refuseAnyCursor('resources/templates/list', request.params?.cursor);
+      return { resourceTemplates: mcpResourceTemplates() };
+    }),
+  );
   handleRequest(server, ReadResourceRequestSchema, (request) =>
     refusing(() => readMcpResource(host, request.params.uri)),
   );
@@ -148,11 +158,12 @@ export function createMcpProtocolServer(
     subscriptions.unsubscribe(request.params.uri);
     return {};
   });
-  handleRequest(server, ListToolsRequestSchema, (request) => {
-    const cursor = request.params?.cursor;
-    if (cursor !== undefined) throw refuseCursor('tools/list', cursor);
-    return { tools: mcpToolDescriptions(host) };
-  });
+  handleRequest(server, ListToolsRequestSchema, (request) =>
+    refusing(() => {
+      refuseAnyCursor('tools/list', request.params?.cursor);
+      return { tools: mcpToolDescriptions(host) };
+    }),
+  );
   handleRequest(server, CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: input } = request.params;
     const progressToken = request.params._meta?.progressToken;
@@ -168,9 +179,7 @@ export function createMcpProtocolServer(
     try {
       return await callMcpTool(host, name, input, { signal: extra.signal, progress });
     } catch (error) {
-      if (McpToolCallError.isInstance(error)) {
-        throw rpcError(error.rpcCode, error.message, { reason: error.reason, ...error.details });
-      }
+      if (McpToolCallError.isInstance(error)) throw asRpcError(error);
       options.onUnexpectedError?.(error, name);
       return {
         content: [{ type: 'text', text: `${name} failed: ${error instanceof Error ? error.message : String(error)}` }],

@@ -11,8 +11,8 @@ const RPC_CODES: Record<McpResourceReason, number> = {
 };
 
 /**
- * A `resources/read`, `resources/subscribe` or `resources/list` the MCP face refuses. It reaches the client as a
- * JSON-RPC error: `code` -32002 (no such conversation), -32602 (a URI or cursor of no form this server gives) or
+ * A `resources/read` or `resources/subscribe` the MCP face refuses. It reaches the client as a
+ * JSON-RPC error: `code` -32002 (no such conversation), -32602 (a URI of no form this server gives) or
  * -32600 (the session holds as many subscriptions as it may), `data: { reason, uri, ... }`.
  */
 export class McpResourceError extends ServerError {

@@ -1,5 +1,7 @@
 import { serializeEvent } from '@x/events';
+import { McpCursorError } from './mcp-cursor-error.js';
 import type { McpConversation, McpConversationHost } from './mcp-host.js';
+import { pageCursor, pageOffset } from './mcp-page-cursor.js';
 import { McpResourceError } from './mcp-resource-error.js';
 
 /** A conversation's state (OpenHands JSON: the server's ConversationInfo). */
@@ -46,6 +48,15 @@ function integerParam(
   return value;
 }
 
+/** A path segment percent-decoded; a stray `%` or a cut UTF-8 sequence makes the URI none of ours. */
+function decodedSegment(uri: string, segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalid(uri, 'the conversation id is not valid percent-encoding');
+  }
+}
+
 /** Parses a resource URI of the face; McpResourceError (`invalid_resource_uri`) for anything else. */
 export function parseResourceUri(uri: string): McpResourceRef {
   let url: URL;
@@ -58,7 +69,7 @@ export function parseResourceUri(uri: string): McpResourceRef {
   if (url.protocol !== 'x:' || url.host !== 'conversations' || segments[0] === undefined || segments[0] === '') {
     throw invalid(uri, 'no resource of this server');
   }
-  const conversationId = decodeURIComponent(segments[0]);
+  const conversationId = decodedSegment(uri, segments[0]);
   if (segments.length === 1) {
     if (url.search !== '') throw invalid(uri, 'a conversation takes no query');
     return { kind: 'state', conversationId };
@@ -113,14 +124,10 @@ export function mcpResourceTemplates() {
   ];
 }
 
-/** `resources/list`: each conversation's state and first events page, a page at a time (`cursor`: an offset). */
+/** `resources/list`: each conversation's state and first events page, a page at a time (`cursor`: one it gave). */
 export async function listMcpResources(host: McpConversationHost, cursor: string | undefined) {
-  if (cursor !== undefined && !/^\d{1,9}$/.test(cursor)) {
-    throw new McpResourceError('invalid_resource_uri', `resources/list: '${cursor}' is not a cursor this server gave`, {
-      cursor,
-    });
-  }
-  const offset = cursor === undefined ? 0 : Number(cursor);
+  const offset = cursor === undefined ? 0 : pageOffset('resources/list', cursor);
+  if (offset === undefined) throw new McpCursorError('resources/list', cursor, 'see the nextCursor of a page');
   const all = (await host.list()).flatMap((summary) => {
     const label = summary.title ?? summary.conversation_id;
     return [
@@ -139,7 +146,7 @@ export async function listMcpResources(host: McpConversationHost, cursor: string
     ];
   });
   const resources = all.slice(offset, offset + LIST_PAGE_SIZE);
-  const next = offset + LIST_PAGE_SIZE < all.length ? String(offset + LIST_PAGE_SIZE) : undefined;
+  const next = offset + LIST_PAGE_SIZE < all.length ? pageCursor('resources/list', offset + LIST_PAGE_SIZE) : undefined;
   return { resources, ...(next === undefined ? {} : { nextCursor: next }) };
 }
 

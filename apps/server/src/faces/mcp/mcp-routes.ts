@@ -6,6 +6,7 @@ import { API_ERRORS, errorResponses, errorSchema } from '../../api/response-sche
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import { ServerError } from '../../errors.js';
+import { currentCaller } from '../../security/request-caller.js';
 import { createManagerHost } from './manager-host.js';
 import { McpSessionLimitError } from './mcp-session-limit-error.js';
 import type { McpSessionLimits } from './mcp-session-limits.js';
@@ -103,7 +104,8 @@ const streamSchema = z
 /**
  * The MCP face over streamable HTTP (MCP 2025-06-18 transport): `POST /api/mcp` (an `initialize` without
  * `Mcp-Session-Id` opens a session; every other message names it), `GET` (the session's server-to-client stream)
- * and `DELETE` (ends the session). Behind the session key and Host/Origin checks of every `/api` route.
+ * and `DELETE` (ends the session). Behind the session key and Host/Origin checks of every `/api` route; a session
+ * answers only the principal (session key) that opened it.
  */
 export function registerMcpRoutes(app: FastifyInstance, manager: ConversationManager, options: McpRoutesOptions): void {
   const sessions = new McpSessions(
@@ -120,7 +122,9 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     await sessions.sweepIfDue();
     const id = sessionIdOf(request);
-    let session = id === undefined ? undefined : sessions.get(id);
+    // A session is its opener's: another key's request naming it finds none, as for an id never given.
+    const principal = currentCaller()?.principal;
+    let session = id === undefined ? undefined : sessions.get(id, principal);
     if (id !== undefined && session === undefined) {
       return refuse(
         reply,
@@ -134,7 +138,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
         return refuse(reply, 400, -32000, `No ${SESSION_HEADER} header: a session starts with an initialize request`);
       }
       try {
-        session = await sessions.open();
+        session = await sessions.open(principal);
       } catch (error) {
         if (McpSessionLimitError.isInstance(error)) return refuse(reply, 503, -32000, error.message);
         if (!MissingDependencyError.isInstance(error)) throw error;

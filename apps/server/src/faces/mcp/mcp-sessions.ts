@@ -15,6 +15,8 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 100;
 
 export interface McpSession {
+  /** Who opened it (the caller's principal): a request of any other principal is answered as for no such session. */
+  readonly principal: string | undefined;
   readonly transport: StreamableHTTPServerTransport;
   readonly store: SessionEventStore;
   readonly backpressure: ResponseBackpressure;
@@ -62,16 +64,21 @@ export class McpSessions {
     return this.#sessions.size;
   }
 
-  get(id: string): McpSession | undefined {
-    return this.#sessions.get(id);
+  /**
+   * The session `id` names, if `principal` opened it. A session id is a bearer of the session: one that leaked to a
+   * caller with another key must not let it send into the session, take or resume its stream, or end it.
+   */
+  get(id: string, principal?: string): McpSession | undefined {
+    const session = this.#sessions.get(id);
+    return session?.principal === principal ? session : undefined;
   }
 
   /**
-   * A session, registered once the SDK has answered its `initialize`. With `maxSessions` live (or being
+   * A session of `principal`, registered once the SDK has answered its `initialize`. With `maxSessions` live (or being
    * initialized), the idle ones are ended first; if none was, `McpSessionLimitError`: a new session never evicts a
    * live one.
    */
-  async open(): Promise<McpSession> {
+  async open(principal?: string): Promise<McpSession> {
     const sdk = await loadMcpSdk();
     if (this.#sessions.size + this.#initializing >= this.#maxSessions) {
       await this.sweep();
@@ -93,6 +100,7 @@ export class McpSessions {
       },
     });
     const session: McpSession = {
+      principal,
       transport,
       store,
       backpressure,

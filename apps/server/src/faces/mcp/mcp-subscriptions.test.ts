@@ -1,6 +1,6 @@
-// The timing a client cannot arrange over a transport: a subscribe still looking up its conversation when the session
-// ends, and an unsubscribe between a change and its notification. (What clients see is in
-// test/faces/mcp-resources*.test.ts.)
+// The timing a client cannot arrange reliably over a transport: a subscribe still looking up its conversation when the
+// session ends or its unsubscribe arrives, and an unsubscribe between a change and its notification. (What clients
+// see is in test/faces/mcp-resources*.test.ts.)
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { McpConversation, McpConversationHost } from './mcp-host.js';
@@ -45,10 +45,12 @@ function watchedHost() {
   return {
     host,
     listeners,
-    hold() {
+    /** Holds the lookups from now on; returns what releases them (and not those of a later hold). */
+    hold(): () => void {
       held = new Promise<void>((resolve) => {
         release = resolve;
       });
+      return release;
     },
     release: () => release(),
     grow: () => {
@@ -68,6 +70,49 @@ describe('McpSubscriptions', () => {
     subscriptions.close();
     watched.release();
     await subscribing;
+    expect(watched.listeners.size).toBe(0);
+  });
+
+  it('lets an unsubscribe sent while its subscribe is still finding the conversation win: nothing is watched', async () => {
+    const watched = watchedHost();
+    const notified: string[] = [];
+    const subscriptions = new McpSubscriptions(watched.host, (uri) => notified.push(uri));
+    watched.hold();
+    const subscribing = subscriptions.subscribe(URI);
+    subscriptions.unsubscribe(URI);
+    watched.release();
+    await subscribing;
+    expect(watched.listeners.size).toBe(0);
+    watched.grow();
+    await nextTurn();
+    expect(notified).toEqual([]);
+
+    // A subscribe sent after that unsubscribe is the client's last word: it holds.
+    watched.hold();
+    const first = subscriptions.subscribe(URI);
+    subscriptions.unsubscribe(URI);
+    const again = subscriptions.subscribe(URI);
+    watched.release();
+    await Promise.all([first, again]);
+    expect(watched.listeners.size).toBe(1);
+    watched.grow();
+    await nextTurn();
+    expect(notified).toEqual([URI]);
+  });
+
+  it('cancels every subscribe of the URI still finding its conversation, also once another of them has ended', async () => {
+    const watched = watchedHost();
+    const subscriptions = new McpSubscriptions(watched.host, () => undefined);
+    const releaseFirst = watched.hold();
+    const first = subscriptions.subscribe(URI);
+    const releaseSecond = watched.hold();
+    const second = subscriptions.subscribe(URI);
+    releaseFirst();
+    await first;
+    expect(watched.listeners.size).toBe(1);
+    subscriptions.unsubscribe(URI);
+    releaseSecond();
+    await second;
     expect(watched.listeners.size).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import type { McpConversationHost } from './mcp-host.js';
+import type { McpConversation, McpConversationHost } from './mcp-host.js';
 import { McpResourceError } from './mcp-resource-error.js';
 import { resourceConversation } from './mcp-resources.js';
 
@@ -16,6 +16,11 @@ export class McpSubscriptions {
   readonly #max: number;
   readonly #watches = new Map<string, () => void>();
   readonly #pending = new Set<string>();
+  /**
+   * Subscribes still finding their conversation, by URI. The SDK runs a session's requests concurrently, so an
+   * unsubscribe the client sent after a subscribe can be handled while that subscribe still waits: it cancels them.
+   */
+  readonly #finding = new Map<string, Set<{ cancelled: boolean }>>();
   #closed = false;
 
   constructor(host: McpConversationHost, notify: (uri: string) => void, max = MAX_SUBSCRIPTIONS) {
@@ -25,8 +30,17 @@ export class McpSubscriptions {
   }
 
   async subscribe(uri: string): Promise<void> {
-    const { conversation } = await resourceConversation(this.#host, uri);
-    if (this.#closed || this.#watches.has(uri)) return;
+    const attempt = { cancelled: false };
+    const finding = this.#finding.get(uri) ?? new Set();
+    this.#finding.set(uri, finding.add(attempt));
+    let conversation: McpConversation;
+    try {
+      ({ conversation } = await resourceConversation(this.#host, uri));
+    } finally {
+      finding.delete(attempt);
+      if (finding.size === 0) this.#finding.delete(uri);
+    }
+    if (this.#closed || attempt.cancelled || this.#watches.has(uri)) return;
     if (this.#watches.size >= this.#max) {
       throw new McpResourceError(
         'too_many_subscriptions',
@@ -41,6 +55,7 @@ export class McpSubscriptions {
   }
 
   unsubscribe(uri: string): void {
+    for (const attempt of this.#finding.get(uri) ?? []) attempt.cancelled = true;
     this.#watches.get(uri)?.();
     this.#watches.delete(uri);
     this.#pending.delete(uri);

@@ -1,6 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import { z } from 'zod';
 import type { McpConversation, McpConversationHost, McpConversationView } from './mcp-host.js';
+import { pageCursor, pageOffset } from './mcp-page-cursor.js';
 import { progressMessageOf } from './mcp-progress.js';
 import { McpToolCallError } from './mcp-tool-call-error.js';
 import {
@@ -195,19 +196,19 @@ export async function callMcpTool(
     }
     case 'list_conversations': {
       const args = parseArguments(name, listConversationsArgumentsSchema, input);
-      // A cursor is the offset this server gave as `next_cursor`: digits only, at most nine (a safe integer).
-      if (args.cursor !== undefined && !/^\d{1,9}$/.test(args.cursor)) {
+      // Only a `next_cursor` this tool gave: another list's cursor counts something else.
+      const offset = args.cursor === undefined ? 0 : pageOffset('list_conversations', args.cursor);
+      if (offset === undefined) {
         throw new McpToolCallError(
           'invalid_arguments',
-          `list_conversations: arguments.cursor: '${args.cursor}' is not a cursor this server gave`,
+          `list_conversations: arguments.cursor: '${args.cursor}' is not a cursor this server gave (see next_cursor)`,
           { tool: name, path: 'arguments.cursor' },
         );
       }
-      const offset = args.cursor === undefined ? 0 : Number(args.cursor);
       const limit = args.limit ?? DEFAULT_PAGE_SIZE;
       const all = await host.list();
       const page = all.slice(offset, offset + limit);
-      const next = offset + limit < all.length ? String(offset + limit) : undefined;
+      const next = offset + limit < all.length ? pageCursor('list_conversations', offset + limit) : undefined;
       return result({ conversations: page, ...(next === undefined ? {} : { next_cursor: next }) });
     }
     case 'confirm_actions': {
