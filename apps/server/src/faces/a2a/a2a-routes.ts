@@ -62,7 +62,7 @@ const agentCardSchema = z
 async function stream(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { conversation: ManagedConversation; requestId: RequestId; fromIndex: number },
+  options: { conversation: ManagedConversation; requestId: RequestId; fromIndex: number; runStarted: boolean },
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
