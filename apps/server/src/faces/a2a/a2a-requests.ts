@@ -71,7 +71,23 @@ export const taskIdParamsSchema = z.looseObject({
 
 export const listTasksParamsSchema = z.looseObject({
   contextId: z.string().optional(),
-  status: z.string().optional(),
+  /** A `TaskState` name; `TASK_STATE_UNSPECIFIED` (the protobuf default) filters nothing out. */
+  status: z
+    .enum(
+      [
+        'TASK_STATE_UNSPECIFIED',
+        'TASK_STATE_SUBMITTED',
+        'TASK_STATE_WORKING',
+        'TASK_STATE_COMPLETED',
+        'TASK_STATE_FAILED',
+        'TASK_STATE_CANCELED',
+        'TASK_STATE_INPUT_REQUIRED',
+        'TASK_STATE_REJECTED',
+        'TASK_STATE_AUTH_REQUIRED',
+      ],
+      { error: (issue) => `'${String(issue.input)}' is not a TaskState name (TASK_STATE_COMPLETED, ...)` },
+    )
+    .optional(),
   pageSize: z.number().int().min(1).max(100).optional(),
   pageToken: z.string().optional(),
   historyLength: z.number().int().nonnegative().optional(),
