@@ -6,7 +6,7 @@
 // the task holding the user's turn.
 import { randomUUID } from 'node:crypto';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
-import { TaskState } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer } from '../helpers.js';
@@ -86,6 +86,13 @@ describe('A2A messages applied, driven by @a2a-js/sdk', () => {
       )) as Task;
       expect(next.id).toBe(first.id);
       expect(userTurns(next)).toEqual(['Begin', 'Carry on']);
+      // A new task without a create body: refused, naming what to pass, and no conversation is made.
+      const before = (await bare.built.manager.list()).length;
+      await expect(client.sendMessage(send(userMessage([textPart('Start anew')])))).rejects.toMatchObject({
+        name: 'RequestMalformedError',
+        message: expect.stringContaining('message.metadata.conversation'),
+      });
+      expect((await bare.built.manager.list()).length).toBe(before);
     } finally {
       await bare.built.close();
       await removeDir(bare.dataDir);
@@ -108,6 +115,19 @@ describe('A2A messages applied, driven by @a2a-js/sdk', () => {
       name: 'RequestMalformedError',
       message: expect.stringContaining('message.parts'),
     });
+    expect(server.llm.requests.length).toBe(requests);
+  });
+
+  it('refuses a message in the agent role rather than recording it as a user turn', async () => {
+    const { client, server } = fixture;
+    const before = (await server.built.manager.list()).length;
+    const requests = server.llm.requests.length;
+    const fromAgent = { ...userMessage([textPart('I am the agent')]), role: Role.ROLE_AGENT };
+    await expect(client.sendMessage(send(fromAgent))).rejects.toMatchObject({
+      name: 'RequestMalformedError',
+      message: expect.stringContaining("params.message.role: 'ROLE_AGENT'"),
+    });
+    expect((await server.built.manager.list()).length).toBe(before);
     expect(server.llm.requests.length).toBe(requests);
   });
 

@@ -47,6 +47,26 @@ describe('A2A requests of another media type', () => {
     expect((await server.built.manager.list()).length).toBe(before);
   });
 
+  it('refuses a body sent with no media type, or a blank one, with ContentTypeNotSupported saying so', async () => {
+    const { server } = fixture;
+    const before = (await server.built.manager.list()).length;
+    const message = { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] };
+    const body = new TextEncoder().encode(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }),
+    );
+    // A byte body gets no Content-Type from fetch; a blank one is sent as it is.
+    for (const headers of [{}, { 'content-type': ' ' }] as Record<string, string>[]) {
+      const response = await fetch(`${server.url}/api/a2a`, { method: 'POST', headers, body });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32005, message: expect.stringContaining('no Content-Type') },
+      });
+    }
+    expect((await server.built.manager.list()).length).toBe(before);
+  });
+
   it('still answers a JSON body that does not parse with a parse error', async () => {
     const response = await fetch(`${fixture.server.url}/api/a2a`, {
       method: 'POST',

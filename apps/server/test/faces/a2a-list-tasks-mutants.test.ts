@@ -132,6 +132,16 @@ describe('A2A ListTasks at the edges, driven by @a2a-js/sdk', () => {
     expect(unfiltered.result?.tasks.map((task) => task.id)).toEqual(expectedOrder());
   });
 
+  it('refuses a status that is no TaskState name rather than listing nothing', async () => {
+    for (const status of ['completed', 'TASK_STATE_DONE']) {
+      const reply = (await rawListTasks({ status })) as { error?: { code: number; message: string } };
+      expect(reply.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`params.status: '${status}'`),
+      });
+    }
+  });
+
   it.each([
     ['a timestamp that is not a string', { timestamp: 1, id: 'x' }],
     ['an id that is not a string', { timestamp: '2024-01-01T00:00:00.000Z', id: 7 }],

@@ -98,6 +98,15 @@ describe('A2A message input at the edges, driven by @a2a-js/sdk', () => {
     },
   );
 
+  it('tells the agent the state and final response of a referenced task that completed', async () => {
+    const { client, server } = fixture;
+    server.llm.push(finishReply('The answer is 42.'));
+    const done = (await client.sendMessage(send(userMessage([textPart('Compute it')])))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const seen = await seenFor([textPart('Build on that')], { referenceTaskIds: [done.id] });
+    expect(seen).toBe(`Build on that\n\nReferenced task ${done.id} (TASK_STATE_COMPLETED): The answer is 42.`);
+  });
+
   it('tells the agent a referenced task has no response yet, and names the reference that is missing', async () => {
     const { client, server } = fixture;
     const idle = await createConversation(server);

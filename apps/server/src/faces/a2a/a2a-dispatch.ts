@@ -13,7 +13,13 @@ import { isFinalState } from './task-projection.js';
 /** What a call comes to: a JSON-RPC result, or a task to stream from a log index on. */
 export type RpcOutcome =
   | { kind: 'result'; result: unknown }
-  | { kind: 'stream'; conversation: ManagedConversation; fromIndex: number };
+  | {
+      kind: 'stream';
+      conversation: ManagedConversation;
+      fromIndex: number;
+      /** The call has just started the task's run (a message), rather than joining what is going (a subscription). */
+      runStarted: boolean;
+    };
 
 /** The methods answered with a stream of server-sent events rather than one response. */
 export const STREAMING_METHODS: ReadonlySet<string> = new Set(['SendStreamingMessage', 'SubscribeToTask']);
@@ -75,7 +81,7 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
       }
       checkOutputModes(params.configuration?.acceptedOutputModes);
       const applied = await applyMessage(manager, params.message, options.defaultConversation);
-      if (rpc.method === 'SendStreamingMessage') return { kind: 'stream', ...applied };
+      if (rpc.method === 'SendStreamingMessage') return { kind: 'stream', ...applied, runStarted: true };
       if (params.configuration?.returnImmediately !== true) await runEnded(applied.conversation);
       const historyLength = params.configuration?.historyLength;
       const task = (await taskOf(applied.conversation)).task(historyLength === undefined ? {} : { historyLength });
@@ -92,7 +98,7 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
           `Task '${params.id}' has ended (${state}): nothing to subscribe to`,
         );
       }
-      return { kind: 'stream', conversation, fromIndex };
+      return { kind: 'stream', conversation, fromIndex, runStarted: false };
     }
     case 'GetTask': {
       const params = paramsOf(taskIdParamsSchema, rpc);

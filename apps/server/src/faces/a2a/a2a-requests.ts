@@ -27,7 +27,13 @@ export const confirmationSchema = z.object({ approved: z.boolean(), reason: z.st
 /** An A2A `Message` as this face reads it: its text parts, its task, and the metadata this face understands. */
 export const a2aMessageSchema = z.looseObject({
   messageId: z.string().min(1, 'message.messageId is required'),
-  role: z.enum(['ROLE_USER', 'ROLE_AGENT', 'ROLE_UNSPECIFIED']).optional(),
+  /** The sender's role: the client's is the user's. An agent's message would be recorded as a user turn, so it is refused. */
+  role: z
+    .enum(['ROLE_USER', 'ROLE_UNSPECIFIED'], {
+      error: (issue) =>
+        `'${String(issue.input)}' is not a role a message sent to this agent may have: it is the user's (ROLE_USER)`,
+    })
+    .optional(),
   taskId: z.string().optional(),
   contextId: z.string().optional(),
   parts: z.array(partSchema).default([]),
@@ -65,7 +71,23 @@ export const taskIdParamsSchema = z.looseObject({
 
 export const listTasksParamsSchema = z.looseObject({
   contextId: z.string().optional(),
-  status: z.string().optional(),
+  /** A `TaskState` name; `TASK_STATE_UNSPECIFIED` (the protobuf default) filters nothing out. */
+  status: z
+    .enum(
+      [
+        'TASK_STATE_UNSPECIFIED',
+        'TASK_STATE_SUBMITTED',
+        'TASK_STATE_WORKING',
+        'TASK_STATE_COMPLETED',
+        'TASK_STATE_FAILED',
+        'TASK_STATE_CANCELED',
+        'TASK_STATE_INPUT_REQUIRED',
+        'TASK_STATE_REJECTED',
+        'TASK_STATE_AUTH_REQUIRED',
+      ],
+      { error: (issue) => `'${String(issue.input)}' is not a TaskState name (TASK_STATE_COMPLETED, ...)` },
+    )
+    .optional(),
   pageSize: z.number().int().min(1).max(100).optional(),
   pageToken: z.string().optional(),
   historyLength: z.number().int().nonnegative().optional(),

@@ -62,7 +62,7 @@ const agentCardSchema = z
 async function stream(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { conversation: ManagedConversation; requestId: RequestId; fromIndex: number },
+  options: { conversation: ManagedConversation; requestId: RequestId; fromIndex: number; runStarted: boolean },
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
@@ -127,22 +127,24 @@ async function answer(
   return call.notification ? undefined : response;
 }
 
+/** ContentTypeNotSupported (-32005), as `@a2a-js/sdk`'s own server answers it, naming the request's media type. */
+function contentTypeRefusal(header: string | undefined): Record<string, unknown> {
+  const given = header === undefined || header.trim() === '' ? 'no Content-Type' : `Content-Type '${header}'`;
+  return rpcErrorResponse(
+    null,
+    new A2aRpcError('contentTypeNotSupported', `Unsupported ${given}: a JSON-RPC request is application/json`),
+  );
+}
+
 /**
- * The refusal of a request whose body is not `application/json`, or undefined for one that is (or has no body):
- * ContentTypeNotSupported (-32005), as `@a2a-js/sdk`'s own server answers it, since the body may be valid JSON
- * (neither a parse error nor an invalid request).
+ * The refusal of a request whose body is not `application/json`, or undefined for one that is (or has no body, so
+ * no media type). The body may be valid JSON, so it is neither a parse error nor an invalid request.
  */
 function mediaTypeRefusal(request: FastifyRequest): Record<string, unknown> | undefined {
   const header = request.headers['content-type'];
   const mediaType = header?.split(';', 1)[0]?.trim().toLowerCase();
   if (mediaType === undefined || mediaType === '' || mediaType === 'application/json') return undefined;
-  return rpcErrorResponse(
-    null,
-    new A2aRpcError(
-      'contentTypeNotSupported',
-      `Unsupported Content-Type '${header}': a JSON-RPC request is application/json`,
-    ),
-  );
+  return contentTypeRefusal(header);
 }
 
 /**
@@ -208,17 +210,18 @@ export function registerA2aRoutes(app: FastifyInstance, manager: ConversationMan
         },
       },
       // A body that is not JSON is a JSON-RPC parse error, answered as one; a body of another media type (one Fastify
-      // has no parser for) is refused as the handler refuses the others; a body over the size limit is no parse error
-      // (it was never read) but a 413 whose JSON-RPC error names the limit: the SDK client reports that message.
+      // has no parser for), or of none, is refused as the handler refuses the others; a body over the size limit is no
+      // parse error (it was never read) but a 413 whose JSON-RPC error names the limit: the SDK client reports that
+      // message.
       errorHandler: (error, request, reply) => {
         const code = (error as { statusCode?: number }).statusCode;
         if (code === 413) {
           void reply.code(413).send(tooLarge(request));
           return;
         }
-        const refusal = code === 415 ? mediaTypeRefusal(request) : undefined;
-        if (refusal !== undefined) {
-          void reply.code(200).send(refusal);
+        // Fastify has no parser for the body's media type, or the body came without one (no or a blank Content-Type).
+        if (code === 415) {
+          void reply.code(200).send(contentTypeRefusal(request.headers['content-type']));
           return;
         }
         const parse = code !== undefined && code < 500;

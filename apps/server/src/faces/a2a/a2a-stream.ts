@@ -11,6 +11,11 @@ export interface StreamTaskOptions {
   requestId: string | number | null;
   /** The first log index whose events are streamed; the task snapshot sent first covers the ones before. */
   fromIndex: number;
+  /**
+   * The request has just started the task's run: its opening `Task` is submitted even where the log up to `fromIndex`
+   * has it ended (a follow-up to a failed or canceled task), as the run's updates follow.
+   */
+  runStarted: boolean;
   response: ServerResponse;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
@@ -34,7 +39,7 @@ export async function streamTask(options: StreamTaskOptions): Promise<void> {
   const write = (result: A2aStreamResponse, id?: number): void => {
     if (!response.writableEnded) response.write(sseFrame(requestId, result, id));
   };
-  write({ task: snapshot.task() });
+  write({ task: snapshot.task({ runStarting: options.runStarted }) });
 
   // A failed status is held back until the next item or the end of the run: the log records the change to `error`
   // before the error itself, and a later failed status (carrying the error) replaces it, so a client gets one

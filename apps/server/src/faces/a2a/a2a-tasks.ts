@@ -28,21 +28,24 @@ export async function runEnded(conversation: ManagedConversation): Promise<void>
 
 /**
  * `CancelTask`: pauses the conversation (a run stops between steps; the pause is logged at once, so the task is
- * `canceled` right away). A task waiting for a confirmation has its pending actions rejected first. A completed
- * or failed task is not cancelable (-32002); a canceled one is returned as it is.
+ * `canceled` right away). A task waiting for a confirmation has its pending actions rejected first. Whether it may be
+ * canceled is read from the task as `GetTask` has it: a completed or failed task is not cancelable (-32002), a
+ * canceled one is returned as it is.
  */
 export async function cancelTask(conversation: ManagedConversation): Promise<TaskProjection> {
   const open = await conversation.open();
-  const status = open.state.execution_status;
-  if (status === 'finished' || status === 'error' || status === 'stuck') {
+  const task = await taskOf(conversation);
+  const { state } = task;
+  if (state === 'TASK_STATE_COMPLETED' || state === 'TASK_STATE_FAILED') {
     throw new A2aRpcError(
       'taskNotCancelable',
-      `Task '${conversation.id}' has ended (${status}) and cannot be canceled`,
+      `Task '${conversation.id}' has ended (${state}, conversation status '${open.state.execution_status}') and cannot be canceled`,
     );
   }
+  if (state === 'TASK_STATE_CANCELED') return task;
   // Canceling rejects the pending actions: a decision, a decider's only (`approvalDeciders`).
-  if (status === 'waiting_for_confirmation')
+  if (open.state.execution_status === 'waiting_for_confirmation')
     await open.rejectPendingActions('The task was canceled', { principal: assertMayDecide() });
-  if (status !== 'paused') await conversation.pause();
+  await conversation.pause();
   return taskOf(conversation);
 }

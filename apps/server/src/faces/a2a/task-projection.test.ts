@@ -247,19 +247,23 @@ describe('TaskProjection', () => {
     ]);
   });
 
-  it('is submitted again, not ended, once a failed or canceled task takes a new message, until a run starts', () => {
+  it('stays ended when a failed or canceled task takes a new message no run took up, as its conversation does', () => {
     for (const ended of ['error', 'paused']) {
+      const endedState = ended === 'error' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED';
       const projection = projectTask('t', [userMessage('u1', 'x'), status('s1', 'running'), status('s2', ended)]);
-      expect(projection.state).not.toBe('TASK_STATE_SUBMITTED');
-      const update = projection.apply(userMessage('u2', 'try again'), 3);
-      expect(projection.task().status).toEqual({ state: 'TASK_STATE_SUBMITTED', timestamp: expect.any(String) });
-      expect(update.map((item) => 'statusUpdate' in item && item.statusUpdate.status.state)).toEqual([
-        'TASK_STATE_SUBMITTED',
-      ]);
+      expect(projection.apply(userMessage('u2', 'try again'), 3)).toEqual([]);
+      expect(projection.state).toBe(endedState);
+      expect(projection.task().status.state).toBe(endedState);
+      // The caller that starts the run opens its stream with the task submitted again, without the old reason.
+      expect(projection.task({ runStarting: true }).status).toEqual({
+        state: 'TASK_STATE_SUBMITTED',
+        timestamp: expect.any(String),
+      });
       projection.apply(status('s3', 'running'), 4);
       expect(projection.state).toBe('TASK_STATE_WORKING');
+      expect(projection.task({ runStarting: true }).status.state).toBe('TASK_STATE_WORKING');
       projection.apply(status('s4', ended), 5);
-      expect(projection.state).toBe(ended === 'error' ? 'TASK_STATE_FAILED' : 'TASK_STATE_CANCELED');
+      expect(projection.state).toBe(endedState);
     }
   });
 });

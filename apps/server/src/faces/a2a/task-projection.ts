@@ -75,12 +75,6 @@ export class TaskProjection {
   #pending = new Map<string, PendingCall>();
   #length = 0;
   #updatedAt: string | undefined;
-  /**
-   * A user message came after the task failed or was canceled, and no run has taken it up yet. The conversation's
-   * status stays `error` or `paused` until a run starts, but the task has accepted new input: it is submitted again,
-   * not ended (a stream that began with an ended task would tell its client that nothing follows).
-   */
-  #resubmitted = false;
 
   constructor(taskId: string) {
     this.taskId = taskId;
@@ -91,9 +85,13 @@ export class TaskProjection {
     return this.#state.execution_status;
   }
 
+  /**
+   * The conversation's status as a task state, and nothing else: every face and the REST API see one status, so a
+   * message another face adds to a failed or canceled conversation without running it leaves the task ended, as the
+   * conversation is, and `CancelTask`, `GetTask` and `ListTasks` agree with the conversation.
+   */
   get state(): A2aTaskState {
-    const state = taskStateOf(this.#status);
-    return this.#resubmitted && isFinalState(state) ? 'TASK_STATE_SUBMITTED' : state;
+    return taskStateOf(this.#status);
   }
 
   /** The final response: the `finish` tool's message, or else the last agent message. */
@@ -111,10 +109,7 @@ export class TaskProjection {
     this.#updatedAt = utcTimestamp(event.timestamp) ?? this.#updatedAt;
     const before = this.state;
     const items = this.#itemsOf(event, index);
-    const statusBefore = this.#status;
     this.#state = applyEvent(this.#state, event);
-    if (this.#status !== statusBefore) this.#resubmitted = false;
-    else if (event.kind === 'MessageEvent' && event.source === 'user') this.#resubmitted = true;
     const state = this.state;
     if (state === before) return items;
     // A new run: why an earlier one failed is not why this one may.
@@ -180,15 +175,20 @@ export class TaskProjection {
 
   /**
    * The task as the events applied so far leave it; `historyLength` keeps the last messages only. Its status is
-   * stamped with the time of the latest event applied (ISO 8601, UTC), if it had one.
+   * stamped with the time of the latest event applied (ISO 8601, UTC), if it had one. With `runStarting`, the caller
+   * has just started a run on it: a task the log has ended (failed, canceled) is submitted again, without the old
+   * reason, since the run's own updates follow (a stream that opened with an ended task would tell its client that
+   * nothing does).
    */
-  task(options: { historyLength?: number; includeArtifacts?: boolean } = {}): A2aTask {
-    const artifact = this.state === 'TASK_STATE_COMPLETED' ? this.#artifact() : undefined;
+  task(options: { historyLength?: number; includeArtifacts?: boolean; runStarting?: boolean } = {}): A2aTask {
+    const reopened = options.runStarting === true && isFinalState(this.state);
+    const artifact = this.state === 'TASK_STATE_COMPLETED' && !reopened ? this.#artifact() : undefined;
     const { historyLength } = options;
+    const status: A2aTaskStatus = reopened ? { state: 'TASK_STATE_SUBMITTED' } : this.#status_();
     return {
       id: this.taskId,
       contextId: this.taskId,
-      status: { ...this.#status_(), ...(this.#updatedAt === undefined ? {} : { timestamp: this.#updatedAt }) },
+      status: { ...status, ...(this.#updatedAt === undefined ? {} : { timestamp: this.#updatedAt }) },
       artifacts: artifact === undefined || options.includeArtifacts === false ? [] : [artifact],
       history:
         historyLength === undefined

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { AgentError } from '@x/agent';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ClientTools } from '../../conversations/client-tools.js';
@@ -11,11 +12,40 @@ import { sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
 import { streamAnchorOf } from './streamed-messages.js';
 import { userMessageContent } from './user-content.js';
 
-/** Whether a client message id is one this face gave out: a log event's id, or a streamed message's. */
-function isLogged(conversation: ManagedConversation, messageId: string): boolean {
-  if (conversation.log.indexOf(messageId) >= 0) return true;
+/**
+ * The log index a client message id points at when it is one this face gave out (a log event's id, or a streamed
+ * message's, which names the event before it), else -1.
+ */
+function loggedIndexOf(conversation: ManagedConversation, messageId: string): number {
+  const index = conversation.log.indexOf(messageId);
+  if (index >= 0) return index;
   const anchor = streamAnchorOf(messageId);
-  return anchor !== undefined && conversation.log.indexOf(anchor) >= 0;
+  return anchor === undefined ? -1 : conversation.log.indexOf(anchor);
+}
+
+/**
+ * How many of the input's new user messages, from the first, the log already holds after index `after`, in order and
+ * with the same content. The client never learns the log ids of its own user messages: a run that failed (or was cut
+ * off) before the agent said anything leaves the client's thread with nothing this face gave out after them, so
+ * retrying the run sends them again; they were taken once and are not recorded twice.
+ */
+async function alreadyTaken(
+  conversation: ManagedConversation,
+  after: number,
+  contents: readonly (readonly unknown[])[],
+): Promise<number> {
+  if (contents.length === 0) return 0;
+  const events = await conversation.log.range(after + 1, conversation.log.length);
+  const logged = events.flatMap((event) =>
+    event.kind === 'MessageEvent' && event.source === 'user' && event.llm_message.content.length > 0
+      ? [event.llm_message.content]
+      : [],
+  );
+  let taken = 0;
+  while (taken < contents.length && taken < logged.length && isDeepStrictEqual(contents[taken], logged[taken])) {
+    taken += 1;
+  }
+  return taken;
 }
 
 /**
@@ -25,8 +55,8 @@ function isLogged(conversation: ManagedConversation, messageId: string): boolean
  * pending actions; any refusal rejects them, with its reason, and the run goes on so the model sees it; the entry of a
  * frontend call's interrupt only acknowledges it, its result being its tool message), then the
  * shared `state` (what differs from the session state is recorded as one session-state update), then the user
- * messages the conversation does not have yet (those after the last message whose id this face gave out), with their
- * text and images (`user-content.ts`); the last of them carries the input's `context` and, when the input shares
+ * messages the conversation does not have yet (those after the last message whose id this face gave out, less those
+ * the log already holds after it: a retried turn), with their text and images (`user-content.ts`); the last of them carries the input's `context` and, when the input shares
  * state, the shared state, for the model (its `extended_content`). An input with no new user message (only tool results or answers, or a bare re-run) records a
  * user message of no text whose `extended_content` carries its context unless it is the last one the log holds, and
  * the shared state when it changed it, so the model's next request has them and a re-run repeats nothing. Starts a
@@ -39,7 +69,8 @@ export async function applyRunInput(
   clientTools: ClientTools,
 ): Promise<boolean> {
   const open = await conversation.open();
-  const known = input.messages.findLastIndex((message) => isLogged(conversation, message.id));
+  const loggedAt = input.messages.map((message) => loggedIndexOf(conversation, message.id));
+  const known = loggedAt.findLastIndex((index) => index >= 0);
   const fresh = input.messages.slice(known + 1);
   const offered = frontendToolsOf(input, open);
   const stateDelta = sharedStateDeltaOf(input.state, open.session.state);
@@ -74,6 +105,8 @@ export async function applyRunInput(
       message.role === 'user' ? userMessageContent(message.content, `messages[${known + 1 + position}]`) : [],
     )
     .filter((content) => content.length > 0);
+  // A turn the thread took already (a retry) is acted on again, but recorded once.
+  const unrecorded = contents.slice(await alreadyTaken(conversation, loggedAt[known] ?? -1, contents));
 
   let act = (input.resume ?? []).length > 0 || contents.length > 0;
   if (results.decisions.length > 0) {
@@ -102,13 +135,13 @@ export async function applyRunInput(
     ...(context === undefined ? [] : [context]),
     ...(sharesState ? [sharedStateContent(open.session.state)] : []),
   ];
-  for (const [position, content] of contents.entries()) {
+  for (const [position, content] of unrecorded.entries()) {
     await conversation.sendMessage(
       { role: 'user', content, thinking_blocks: [] },
-      { run: false, ...(position === contents.length - 1 ? { extendedContent } : {}) },
+      { run: false, ...(position === unrecorded.length - 1 ? { extendedContent } : {}) },
     );
   }
-  if (contents.length === 0) {
+  if (unrecorded.length === 0) {
     // No user message to carry them: a user message of no text of its own does, with only what the model has not
     // seen yet (a context other than the last one recorded, the shared state when this input changed it).
     const unseen = [
