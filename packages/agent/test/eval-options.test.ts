@@ -12,6 +12,8 @@ import {
   InvalidEvalSuiteError,
   loadBaseline,
   parseEvalSuite,
+  passAtK,
+  passHatK,
   runEvalSuite,
 } from '../src/index.js';
 import { evalAgent } from './support/eval-recordings.js';
@@ -157,5 +159,34 @@ describe('compareToBaseline refuses a tolerance that is not a pass rate', () => 
   it('takes the edges, 0 and 1', () => {
     expect(compareToBaseline(now, baseline, { tolerance: 0 }).regressions).toHaveLength(1);
     expect(compareToBaseline(now, baseline, { tolerance: 1 }).unchanged).toHaveLength(1);
+  });
+});
+
+describe('passAtK and passHatK refuse counts that are not counts', () => {
+  it.each([
+    ['n', -1, 0, 1],
+    ['n', 2.5, 1, 1],
+    ['c', 3, -1, 1],
+    ['c', 3, 1.5, 1],
+    ['c', 2, 3, 1],
+    ['k', 3, 1, -1],
+    ['k', 3, 1, Number.NaN],
+  ] as const)('%s in (%s, %s, %s)', (option, n, c, k) => {
+    for (const estimate of [passAtK, passHatK]) {
+      let caught: unknown;
+      try {
+        estimate(n, c, k);
+      } catch (error) {
+        caught = error;
+      }
+      expect(InvalidEvalOptionError.isInstance(caught), `${estimate.name}: ${String(caught)}`).toBe(true);
+      expect((caught as InvalidEvalOptionError).option).toBe(option);
+    }
+  });
+
+  it('take the edges: no runs, no draws, every run passed', () => {
+    expect([passAtK(0, 0, 0), passHatK(0, 0, 0)]).toEqual([0, 0]);
+    expect([passAtK(0, 0, 3), passHatK(0, 0, 3)]).toEqual([0, 0]);
+    expect([passAtK(4, 4, 2), passHatK(4, 4, 2)]).toEqual([1, 1]);
   });
 });

@@ -1,6 +1,9 @@
 import { AgentError } from '../../errors.js';
 
-/** An option of `runEvalSuite` or `compareToBaseline` out of its range (`runs: 0`, `k: 1.5`, `tolerance: NaN`...). */
+/**
+ * An option of `runEvalSuite` or `compareToBaseline`, or a count given to `passAtK`/`passHatK`, out of its range
+ * (`runs: 0`, `k: 1.5`, `tolerance: NaN`...).
+ */
 export class InvalidEvalOptionError extends AgentError {
   declare readonly code: 'invalid_eval_option';
   /** The option's name, e.g. `runs`. */
