@@ -21,3 +21,8 @@ export function checkRateOption(option: string, value: number | undefined): void
     throw new InvalidEvalOptionError(option, value, 'a pass rate from 0 to 1');
   }
 }
+
+/** A limit option (`usd`, `seconds`): a finite number above 0; NaN would fail every run, Infinity pass every one. */
+export function checkLimitOption(option: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidEvalOptionError(option, value, 'a number above 0');
+}

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { checkRateOption } from '../eval-options.js';
 import type { EvalToolCall } from '../eval-run.js';
 import type { Scorer } from './scorer.js';
 import { workspaceRelativeArguments } from './tool-call-paths.js';
@@ -101,6 +102,8 @@ function withWorkspacePaths(call: ExpectedToolCall, workspace: string | undefine
  * matched an expected one, recall the share of expected calls that were made; the score is their F1.
  */
 export function trajectory(config: Omit<TrajectoryConfig, 'type'>): Scorer {
+  checkRateOption('minPrecision', config.minPrecision);
+  checkRateOption('minRecall', config.minRecall);
   const minPrecision = config.minPrecision ?? (config.match === 'exact' ? 1 : 0);
   const minRecall = config.minRecall ?? 1;
   return {
