@@ -31,12 +31,13 @@ const HINTS: Record<string, string> = {
     'Fix the suite file: each case has an id, a task or a conversation, and scorers (see `x eval --help`).',
   invalid_eval_baseline:
     'Give a report `x eval --json` or `--save-baseline` wrote, or save a new one with --save-baseline.',
+  invalid_eval_option: '--runs and --k take a whole number from 1 to 1000, --tolerance a pass rate from 0 to 1.',
   eval_conversation_not_found:
     'Give the conversation directory (relative to the suite file) or an id in the data directory (--data-dir).',
 };
 
-/** Errors in what the user wrote (a suite, a baseline): exit 2, as a wrong command line, not 1 (a failed eval). */
-const USAGE_CODES = new Set(['invalid_eval_suite', 'invalid_eval_baseline']);
+/** Errors in what the user wrote (a suite, a baseline, an option): exit 2, as a wrong command line, not 1 (a failed eval). */
+const USAGE_CODES = new Set(['invalid_eval_suite', 'invalid_eval_baseline', 'invalid_eval_option']);
 
 const NOT_FOUND_CODES = new Set([
   'conversation_not_found',

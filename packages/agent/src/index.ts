@@ -104,6 +104,7 @@ export {
   filesWithin,
   finalAnswerMatches,
   InvalidEvalBaselineError,
+  InvalidEvalOptionError,
   InvalidEvalSuiteError,
   type JudgeUsage,
   llmJudge,

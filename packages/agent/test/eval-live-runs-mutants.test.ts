@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOfflineLLM, type EvalSuite, parseEvalSuite, runEvalSuite } from '../src/index.js';
+import { createOfflineLLM, type EvalSuite, type LLM, parseEvalSuite, runEvalSuite } from '../src/index.js';
 import { evalAgent } from './support/eval-recordings.js';
 
 const finishing = (message: string) =>
@@ -11,35 +11,22 @@ const bananaCase = (runs: number): EvalSuite =>
   });
 
 describe('runEvalSuite, the k of pass@k', () => {
-  it('raises a k below 1 to one draw, rather than falling back to every run', async () => {
-    // Runs 1 and 3 pass: one draw passes 2 times in 3, all three draws never pass together.
+  it('draws one run at k = 1: runs 1 and 3 pass, so one draw passes 2 times in 3', async () => {
     const report = await runEvalSuite(bananaCase(3), {
       llm: ({ run }) => finishing(run === 2 ? 'apple' : 'banana'),
       agent: (llm) => evalAgent(llm),
-      k: 0,
+      k: 1,
     });
     const [entry] = report.cases;
     expect(entry?.k).toBe(1);
     expect(entry?.passAtK).toBeCloseTo(2 / 3, 12);
     expect(entry?.passHatK).toBeCloseTo(2 / 3, 12);
   });
-});
 
-describe('runEvalSuite, a case with no runs', () => {
-  it('reports a pass rate of 0 (not NaN) and one draw when asked for no runs', async () => {
-    const suite = parseEvalSuite({ cases: [{ id: 'idle', task: 'T', scorers: ['no-errors'] }] });
-    const report = await runEvalSuite(suite, { llm: () => finishing('ok'), agent: (llm) => evalAgent(llm), runs: 0 });
-    expect(report.cases[0]).toEqual({
-      id: 'idle',
-      mode: 'live',
-      runs: [],
-      passed: 0,
-      passRate: 0,
-      k: 1,
-      passAtK: 0,
-      passHatK: 0,
-      judgeCostUsd: 0,
-    });
+  it('refuses k = 0 (and asking for no runs) with the option named: eval-options.test.ts has the rest', async () => {
+    const options = { llm: () => finishing('banana'), agent: (llm: LLM) => evalAgent(llm) };
+    await expect(runEvalSuite(bananaCase(3), { ...options, k: 0 })).rejects.toMatchObject({ option: 'k' });
+    await expect(runEvalSuite(bananaCase(3), { ...options, runs: 0 })).rejects.toMatchObject({ option: 'runs' });
   });
 });
 

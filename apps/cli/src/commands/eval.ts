@@ -4,7 +4,7 @@ import { resolveDataDir } from '../data-dir.js';
 import { NoModelError } from '../errors/no-model-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { ExitCode } from '../errors.js';
-import { evalTable } from '../render/eval-table.js';
+import { casePassed, evalTable } from '../render/eval-table.js';
 import { chooseModel } from '../run/choose-model.js';
 
 export interface EvalOptions {
@@ -82,5 +82,5 @@ export async function evalCommand(context: CliContext, suitePath: string, option
     );
     return ExitCode.failure;
   }
-  return report.cases.every((entry) => entry.passed === entry.runs.length) ? ExitCode.ok : ExitCode.failure;
+  return report.cases.every(casePassed) ? ExitCode.ok : ExitCode.failure;
 }

@@ -5,10 +5,15 @@ function percent(rate: number): string {
   return `${Math.round(rate * 100)}%`;
 }
 
+/** A case passed when it ran and every run passed: a case that never ran did not pass. */
+export function casePassed(entry: EvalCaseResult): boolean {
+  return entry.runs.length > 0 && entry.runs.every((run) => run.passed);
+}
+
 /** Why a case's first failed run failed, in a line. */
 function firstFailure(entry: EvalCaseResult): string {
   const run = entry.runs.find((candidate) => !candidate.passed);
-  if (run === undefined) return '';
+  if (run === undefined) return 'no run was made';
   if (run.divergence !== undefined) {
     return `run ${run.run}: replay diverged at request ${run.divergence.requestIndex} (${run.divergence.path})`;
   }
@@ -45,9 +50,9 @@ export function evalTable(
   report.cases.forEach((entry, index) => {
     const text = line(rows[index]!);
     const mark = regressed.has(entry.id) ? ` ${colors.red('REGRESSED')}` : '';
-    lines.push(`${entry.passed === entry.runs.length ? colors.green(text) : colors.yellow(text)}${mark}`);
+    lines.push(`${casePassed(entry) ? colors.green(text) : colors.yellow(text)}${mark}`);
   });
-  const failures = report.cases.filter((entry) => entry.passed < entry.runs.length);
+  const failures = report.cases.filter((entry) => !casePassed(entry));
   if (failures.length > 0) lines.push('');
   for (const entry of failures) lines.push(`${colors.yellow(entry.id)}: ${firstFailure(entry)}`);
   if (report.judge !== undefined) {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InvalidEvalBaselineError } from './errors/invalid-eval-baseline-error.js';
-import { type EvalReport, evalReportSchema } from './eval-report.js';
+import { checkRateOption } from './eval-options.js';
+import { type EvalCaseResult, type EvalReport, evalReportSchema } from './eval-report.js';
 
 /** One case's pass rate now and in the baseline. */
 export interface CaseComparison {
@@ -22,17 +23,23 @@ export interface BaselineComparison {
   removed: string[];
 }
 
+/** A case's pass rate; a case that never ran passed nothing, whatever a report built in code claims. */
+function passRateOf(entry: EvalCaseResult): number {
+  return entry.runs.length === 0 ? 0 : entry.passRate;
+}
+
 /**
  * Compares each case's pass rate with the baseline's: lower by more than `tolerance` (default 0) is a
- * regression, higher an improvement.
+ * regression, higher an improvement. `tolerance` is a pass rate (0 to 1): `InvalidEvalOptionError` otherwise.
  */
 export function compareToBaseline(
   report: EvalReport,
   baseline: EvalReport,
   options: { tolerance?: number } = {},
 ): BaselineComparison {
+  checkRateOption('tolerance', options.tolerance);
   const tolerance = options.tolerance ?? 0;
-  const before = new Map(baseline.cases.map((entry) => [entry.id, entry.passRate]));
+  const before = new Map(baseline.cases.map((entry) => [entry.id, passRateOf(entry)]));
   const comparison: BaselineComparison = { regressions: [], improvements: [], unchanged: [], added: [], removed: [] };
   for (const entry of report.cases) {
     const baselinePassRate = before.get(entry.id);
@@ -40,9 +47,10 @@ export function compareToBaseline(
       comparison.added.push(entry.id);
       continue;
     }
-    const row = { id: entry.id, baselinePassRate, passRate: entry.passRate };
-    if (entry.passRate < baselinePassRate - tolerance - 1e-9) comparison.regressions.push(row);
-    else if (entry.passRate > baselinePassRate + 1e-9) comparison.improvements.push(row);
+    const passRate = passRateOf(entry);
+    const row = { id: entry.id, baselinePassRate, passRate };
+    if (passRate < baselinePassRate - tolerance - 1e-9) comparison.regressions.push(row);
+    else if (passRate > baselinePassRate + 1e-9) comparison.improvements.push(row);
     else comparison.unchanged.push(row);
   }
   const now = new Set(report.cases.map((entry) => entry.id));

@@ -26,21 +26,36 @@ export const evalRunResultSchema = z.object({
 });
 export type EvalRunResult = z.infer<typeof evalRunResultSchema>;
 
-export const evalCaseResultSchema = z.object({
-  id: z.string(),
-  /** `live` (a task), `replay` (a recording replayed strictly) or `recorded` (a recording scored as it is). */
-  mode: z.enum(['live', 'replay', 'recorded']),
-  runs: z.array(evalRunResultSchema),
-  /** Runs that passed every scorer. */
-  passed: z.number().int().min(0),
-  passRate: z.number().min(0).max(1),
-  /** The k of pass@k and pass^k (the number of runs unless asked otherwise, capped at it). */
-  k: z.number().int().min(1),
-  passAtK: z.number().min(0).max(1),
-  passHatK: z.number().min(0).max(1),
-  /** Dollars the LLM judge spent on this case. */
-  judgeCostUsd: z.number().min(0),
-});
+export const evalCaseResultSchema = z
+  .object({
+    id: z.string(),
+    /** `live` (a task), `replay` (a recording replayed strictly) or `recorded` (a recording scored as it is). */
+    mode: z.enum(['live', 'replay', 'recorded']),
+    /** At least one: a case that never ran has no pass rate to report or to compare with. */
+    runs: z.array(evalRunResultSchema).min(1, 'a case ran at least once'),
+    /** Runs that passed every scorer. */
+    passed: z.number().int().min(0),
+    passRate: z.number().min(0).max(1),
+    /** The k of pass@k and pass^k (the number of runs unless asked otherwise, capped at it). */
+    k: z.number().int().min(1),
+    passAtK: z.number().min(0).max(1),
+    passHatK: z.number().min(0).max(1),
+    /** Dollars the LLM judge spent on this case. */
+    judgeCostUsd: z.number().min(0),
+  })
+  .superRefine((value, context) => {
+    // The counts are what a baseline is compared on: they must be the runs', not a claim beside them.
+    const passed = value.runs.filter((run) => run.passed).length;
+    if (value.passed !== passed) {
+      context.addIssue({ code: 'custom', path: ['passed'], message: `${passed} of the runs passed` });
+    } else if (value.runs.length > 0 && Math.abs(value.passRate - passed / value.runs.length) > 1e-9) {
+      context.addIssue({
+        code: 'custom',
+        path: ['passRate'],
+        message: `${passed} of ${value.runs.length} runs passed`,
+      });
+    }
+  });
 export type EvalCaseResult = z.infer<typeof evalCaseResultSchema>;
 
 /** What the judge's calls used, metered like any other model's: calls, tokens and dollars. */

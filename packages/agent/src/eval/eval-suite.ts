@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidEvalSuiteError } from './errors/invalid-eval-suite-error.js';
+import { MAX_RUNS } from './eval-options.js';
 import { scorerConfigSchema, scorerTypes } from './scorers/scorer-config.js';
 
 /**
@@ -22,7 +23,7 @@ export const evalCaseSchema = z
      */
     replay: z.boolean().optional(),
     /** Live runs of this case (default: the suite's, then `--runs`). */
-    runs: z.number().int().min(1).max(1000).optional(),
+    runs: z.number().int().min(1).max(MAX_RUNS).optional(),
     scorers: z.array(scorerConfigSchema).min(1),
   })
   .superRefine((value, context) => {
@@ -38,7 +39,7 @@ export type EvalCase = z.infer<typeof evalCaseSchema>;
 export const evalSuiteSchema = z.strictObject({
   name: z.string().min(1).optional(),
   /** Live runs per case unless a case says otherwise. */
-  runs: z.number().int().min(1).max(1000).optional(),
+  runs: z.number().int().min(1).max(MAX_RUNS).optional(),
   cases: z.array(evalCaseSchema).min(1),
 });
 /** A validated suite; `directory` is where relative conversation paths start (the suite file's). */

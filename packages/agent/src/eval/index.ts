@@ -6,6 +6,7 @@ export {
 } from './baseline.js';
 export { EvalConversationNotFoundError } from './errors/eval-conversation-not-found-error.js';
 export { InvalidEvalBaselineError } from './errors/invalid-eval-baseline-error.js';
+export { InvalidEvalOptionError } from './errors/invalid-eval-option-error.js';
 export { InvalidEvalSuiteError } from './errors/invalid-eval-suite-error.js';
 export { defaultEvalAgent, type EvalAgentContext, type EvalAgentFactory } from './eval-agent.js';
 export {

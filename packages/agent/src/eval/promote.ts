@@ -4,6 +4,7 @@ import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { InvalidEvalSuiteError } from './errors/invalid-eval-suite-error.js';
 import { evalRunFromEvents } from './eval-run.js';
 import { type EvalCase, parseEvalSuite } from './eval-suite.js';
+import { parseSuiteText } from './load-suite.js';
 import { readRecordedConversation } from './recorded-conversation.js';
 import type { ScorerConfig } from './scorers/scorer-config.js';
 
@@ -40,8 +41,9 @@ export async function caseFromConversation(
 }
 
 /**
- * Adds a recorded conversation to a suite file as a case (creating the file when it does not exist), keeping
- * the file's comments and layout when it is YAML. Refuses an id the suite already has.
+ * Adds a recorded conversation to a suite file as a case (creating the file when it does not exist or holds only
+ * whitespace), keeping the file's comments and layout when it is YAML. Refuses, with `InvalidEvalSuiteError` and the
+ * file left as it was, an id the suite already has and a file that is not a suite.
  */
 export async function promoteConversation(options: {
   /** The conversation directory. */
@@ -59,12 +61,25 @@ export async function promoteConversation(options: {
   const json = extname(suitePath) === '.json';
   // Loaded on first use, not with `@x/agent` (see parseSuiteText).
   const { isMap, isSeq, parseDocument, stringify } = await import('yaml');
+  let current = '';
+  if (existsSync(suitePath)) {
+    try {
+      current = await readFile(suitePath, 'utf8');
+    } catch (cause) {
+      throw new InvalidEvalSuiteError(
+        { source: suitePath, problem: `cannot be read: ${(cause as Error).message}` },
+        { cause },
+      );
+    }
+  }
   let text: string;
-  if (!existsSync(suitePath)) {
+  // A missing file and an empty one (nothing but whitespace) are the same: a suite with no case yet.
+  if (current.trim() === '') {
     const suite = { name: basename(suitePath, extname(suitePath)), cases: [evalCase] };
     text = json ? `${JSON.stringify(suite, null, 2)}\n` : stringify(suite);
   } else {
-    const current = await readFile(suitePath, 'utf8');
+    // `loadSuite` reads a `.json` file as JSON only: YAML in it is no suite, and must not be rewritten as one.
+    if (json) await parseSuiteText(current, suitePath);
     const document = parseDocument(current);
     if (document.errors.length > 0) {
       throw new InvalidEvalSuiteError({

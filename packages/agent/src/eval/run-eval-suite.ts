@@ -1,8 +1,9 @@
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { defaultEvalAgent, type EvalAgentFactory } from './eval-agent.js';
+import { checkCountOption } from './eval-options.js';
 import type { EvalCaseResult, EvalReport, EvalRunResult, JudgeUsage } from './eval-report.js';
 import { evalRunFromEvents } from './eval-run.js';
-import type { EvalCase, EvalSuite } from './eval-suite.js';
+import { type EvalCase, type EvalSuite, parseEvalSuite } from './eval-suite.js';
 import { locateConversation, readRecordedConversation } from './recorded-conversation.js';
 import { passAtK, passHatK } from './reliability.js';
 import { replayRecording } from './replay-case.js';
@@ -19,9 +20,9 @@ export interface RunEvalSuiteOptions {
   agent?: EvalAgentFactory;
   /** The model the `llm-judge` scorer asks; its usage and cost are reported in `report.judge`. */
   judge?: LLM;
-  /** Live runs per case when neither the case nor the suite says (default 1). */
+  /** Live runs per case when neither the case nor the suite says (default 1; a whole number from 1 to 1000). */
   runs?: number;
-  /** The k of pass@k and pass^k (default: each case's number of runs). */
+  /** The k of pass@k and pass^k (default: each case's number of runs; a whole number from 1 to 1000). */
   k?: number;
   /** Where live runs' conversations are kept (and recorded ids are looked up); default: temporary, removed. */
   persistenceDir?: string;
@@ -137,9 +138,16 @@ async function runCase(
 /**
  * Runs every case of a suite: live cases `runs` times with the model in `options.llm`, recorded cases through a
  * strict replay against today's agent; scores each run and reports pass rates, pass@k and pass^k per case.
- * A recorded conversation that cannot be found throws `EvalConversationNotFoundError` before anything runs.
+ * A recorded conversation that cannot be found throws `EvalConversationNotFoundError` before anything runs, an
+ * option out of range `InvalidEvalOptionError`, and a suite built in code that would not load from a file (a case
+ * with `runs: 0`, say) `InvalidEvalSuiteError`.
  */
-export async function runEvalSuite(suite: EvalSuite, options: RunEvalSuiteOptions = {}): Promise<EvalReport> {
+export async function runEvalSuite(declared: EvalSuite, options: RunEvalSuiteOptions = {}): Promise<EvalReport> {
+  checkCountOption('runs', options.runs);
+  checkCountOption('k', options.k);
+  // A suite object typed as `EvalSuite` need not have come through `parseEvalSuite`: check it as a file's would be.
+  const { directory, ...fields } = declared;
+  const suite = parseEvalSuite(fields, directory === undefined ? {} : { directory });
   for (const evalCase of suite.cases) {
     if (evalCase.conversation !== undefined) {
       locateConversation(evalCase.conversation, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkLimitOption } from '../eval-options.js';
 import { type Scorer, verdict } from './scorer.js';
 
 export const costUnderConfigSchema = z.strictObject({
@@ -10,6 +11,7 @@ export type CostUnderConfig = z.infer<typeof costUnderConfigSchema>;
 
 /** Passes when the run's model cost (every usage id) is below `usd` dollars. */
 export function costUnder(usd: number): Scorer {
+  checkLimitOption('usd', usd);
   return {
     name: 'cost-under',
     async score(run) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkLimitOption } from '../eval-options.js';
 import { type Scorer, verdict } from './scorer.js';
 
 export const durationUnderConfigSchema = z.strictObject({
@@ -10,6 +11,7 @@ export type DurationUnderConfig = z.infer<typeof durationUnderConfigSchema>;
 
 /** Passes when the run took less than `seconds` from its first event to its last. */
 export function durationUnder(seconds: number): Scorer {
+  checkLimitOption('seconds', seconds);
   return {
     name: 'duration-under',
     async score(run) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LLMResponse } from '../../llm/llm.js';
+import { checkRateOption } from '../eval-options.js';
 import type { EvalRun } from '../eval-run.js';
 import type { ScoreResult, Scorer } from './scorer.js';
 
@@ -62,6 +63,7 @@ function textOf(response: LLMResponse): string {
  * the errors and the final answer. Its usage goes to `context.onJudgeResponse` and its cost into the result.
  */
 export function llmJudge(rubric: string, threshold = 0.7): Scorer {
+  checkRateOption('threshold', threshold);
   return {
     name: 'llm-judge',
     async score(run, context): Promise<ScoreResult> {

@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { checkRateOption } from '../eval-options.js';
 import type { EvalToolCall } from '../eval-run.js';
 import type { Scorer } from './scorer.js';
+import { workspaceRelativeArguments } from './tool-call-paths.js';
 
 /** An expected tool call: its name, or its name and the arguments it must have (others may be there too). */
 export const expectedToolCallSchema = z.union([
@@ -88,19 +90,32 @@ function label(call: ExpectedToolCall): string {
   return typeof call === 'string' ? call : call.tool;
 }
 
+/** Both sides' file paths made workspace-relative, so `src/a.ts` and `<workspace>/src/a.ts` are one file. */
+function withWorkspacePaths(call: ExpectedToolCall, workspace: string | undefined): ExpectedToolCall {
+  if (typeof call === 'string' || call.arguments === undefined) return call;
+  return { ...call, arguments: workspaceRelativeArguments(call.tool, call.arguments, workspace) };
+}
+
 /**
- * Compares the agent's tool calls with the expected ones. Precision is the share of the agent's calls that
+ * Compares the agent's tool calls with the expected ones. The paths the built-in file tools take are compared
+ * relative to the run's workspace (see `workspacePath`). Precision is the share of the agent's calls that
  * matched an expected one, recall the share of expected calls that were made; the score is their F1.
  */
 export function trajectory(config: Omit<TrajectoryConfig, 'type'>): Scorer {
+  checkRateOption('minPrecision', config.minPrecision);
+  checkRateOption('minRecall', config.minRecall);
   const minPrecision = config.minPrecision ?? (config.match === 'exact' ? 1 : 0);
   const minRecall = config.minRecall ?? 1;
   return {
     name: 'trajectory',
     async score(run) {
-      const actual = run.toolCalls;
+      const actual = run.toolCalls.map((call) => ({
+        tool: call.tool,
+        arguments: workspaceRelativeArguments(call.tool, call.arguments, run.workspace),
+      }));
+      const expected = config.tools.map((call) => withWorkspacePaths(call, run.workspace));
       const matched =
-        config.match === 'any-order' ? anyOrderMatches(config.tools, actual) : inOrderMatches(config.tools, actual);
+        config.match === 'any-order' ? anyOrderMatches(expected, actual) : inOrderMatches(expected, actual);
       const precision = actual.length === 0 ? 0 : matched / actual.length;
       const recall = matched / config.tools.length;
       const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
