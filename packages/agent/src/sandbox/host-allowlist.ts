@@ -11,7 +11,8 @@ export interface HostPattern {
 const HOST_PART = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
 const IPV6 = /^[0-9a-f:.]+$/;
 
-function normalizeHost(host: string): string {
+/** A host as the allowlist compares it: lower case, without brackets or a trailing dot. */
+export function normalizeHost(host: string): string {
   const lower = host.toLowerCase();
   const unbracketed = lower.startsWith('[') && lower.endsWith(']') ? lower.slice(1, -1) : lower;
   return unbracketed.endsWith('.') ? unbracketed.slice(0, -1) : unbracketed;
