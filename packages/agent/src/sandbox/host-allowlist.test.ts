@@ -43,6 +43,15 @@ describe('isHostAllowed', () => {
     expect(allowed(['*.example.com'], 'badexample.com', 443)).toBe(false);
   });
 
+  it('never admits an IP address through a wildcard, only by an entry naming it', () => {
+    expect(allowed(['*.0.1'], '127.0.0.1', 80)).toBe(false);
+    expect(allowed(['*.1'], '169.254.169.254', 80)).toBe(false);
+    expect(allowed(['*.0.1'], '[::ffff:127.0.0.1]', 80)).toBe(false);
+    // A name ending the same way is still a name (the proxy refuses it if it resolves to this machine).
+    expect(allowed(['*.0.1'], 'host.0.1', 80)).toBe(true);
+    expect(allowed(['127.0.0.1'], '127.0.0.1', 80)).toBe(true);
+  });
+
   it('holds a port to the one named', () => {
     expect(allowed(['127.0.0.1:8080'], '127.0.0.1', 8080)).toBe(true);
     expect(allowed(['127.0.0.1:8080'], '127.0.0.1', 8081)).toBe(false);

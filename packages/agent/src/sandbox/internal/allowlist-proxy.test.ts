@@ -237,6 +237,11 @@ describe('a CONNECT authority spelled oddly', () => {
         /^HTTP\/1\.1 400 Bad Request\r\n/,
       );
     expect(denied).toEqual([]);
+    // The ends of the range are ports: admitted (`localhost`, every port), and nothing listens there.
+    for (const authority of ['localhost:1', 'localhost:65535'])
+      expect(await exchange(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`), authority).toMatch(
+        /^HTTP\/1\.1 502 Bad Gateway\r\n/,
+      );
     expect(
       await exchange(
         `CONNECT 127.0.0.1:${port()} HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
@@ -272,5 +277,13 @@ describe('a CONNECT authority spelled oddly', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
     ]);
+  });
+});
+
+describe('starting a proxy', () => {
+  it('rejects where its socket cannot be listened on (a path in use), without a stray error event', async () => {
+    await expect(
+      startAllowlistProxy({ socketPath: join(directory, 'proxy.sock'), hosts: [], onDenied: () => undefined }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });
