@@ -19,10 +19,23 @@ describe('parseHostPattern', () => {
     expect(parseHostPattern('*.example.com')).toEqual({ host: 'example.com', wildcard: true });
     expect(parseHostPattern('127.0.0.1:8080')).toEqual({ host: '127.0.0.1', wildcard: false, port: 8080 });
     expect(parseHostPattern('[::1]:443')).toEqual({ host: '::1', wildcard: false, port: 443 });
+    expect(parseHostPattern('[::1]')).toEqual({ host: '::1', wildcard: false });
+    expect(parseHostPattern('[2001:DB8::10]')).toEqual({ host: '2001:db8::10', wildcard: false });
   });
 
   it('refuses what is not a host', () => {
-    for (const bad of ['', 'http://example.com', 'example.com:0', 'example.com:99999', 'a b', '*', 'ex*.com', '[zz]'])
+    for (const bad of [
+      '',
+      'http://example.com',
+      'example.com:0',
+      'example.com:99999',
+      'a b',
+      '*',
+      'ex*.com',
+      '[zz]',
+      'ab]',
+      '[ab',
+    ])
       expect(parseHostPattern(bad), bad).toBeUndefined();
   });
 });
