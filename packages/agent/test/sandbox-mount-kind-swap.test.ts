@@ -3,7 +3,7 @@
 // with it, until its wall time. The path must be refused at once instead (exit 125, naming it), before and after the
 // command was prepared.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
@@ -35,6 +35,17 @@ function swapForFifo(path: string): void {
 function putBack(path: string): void {
   rmSync(path);
   renameSync(`${path}.moved`, path);
+}
+
+/** This process's descriptors open on `path`. */
+function descriptorsOn(path: string): string[] {
+  return readdirSync('/proc/self/fd').filter((descriptor) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${descriptor}`) === path;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function run(sandbox: Sandbox, script: string) {
@@ -121,5 +132,20 @@ describe('a path of the policy swapped for a FIFO', () => {
     } finally {
       putBack(directory);
     }
+  }, 120_000);
+});
+
+describe('the descriptors the server holds on the paths of the policy', () => {
+  it('are held from prepare until the command is released, and no longer', async () => {
+    const directory = join(layout.siblingWorkspace, 'held-dir');
+    mkdirSync(directory);
+    const sandbox = await sandboxFor({ readablePaths: [directory], writablePaths: [ownDirectory] });
+    const prepared = await sandbox.prepare({ command: '/bin/true', args: [], cwd: ownDirectory, env: {} });
+    expect(descriptorsOn(directory)).toHaveLength(1);
+    await prepared.release();
+    expect(descriptorsOn(directory)).toEqual([]);
+    const result = await run(sandbox, `ls -d "${directory}"`);
+    expect(result.exitCode).toBe(0);
+    expect(descriptorsOn(directory)).toEqual([]);
   }, 120_000);
 });

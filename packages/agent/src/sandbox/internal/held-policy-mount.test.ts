@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +22,17 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
+
+/** This process's descriptors open on `path`. */
+function descriptorsOn(path: string): string[] {
+  return readdirSync('/proc/self/fd').filter((descriptor) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${descriptor}`) === path;
+    } catch {
+      return false;
+    }
+  });
+}
 
 function fifo(path: string): string {
   const made = spawnSync('mkfifo', [path]);
@@ -47,9 +67,12 @@ describe('holdPolicyMount', () => {
       path,
       refused: 'is a FIFO (named pipe) now, not the directory or regular file the sandbox found there',
     });
+    // Refused, it is not held either.
+    expect(descriptorsOn(path)).toEqual([]);
   });
 
-  it('refuses a socket, and another kind than the one the sandbox found', async () => {
+  it('refuses a socket, a device, and another kind than the one the sandbox found', async () => {
+    const descriptorsBefore = descriptorsOn('/dev/null').length;
     const socket = join(root, 'sock');
     const server: Server = createServer();
     await new Promise<void>((resolve) => server.listen(socket, resolve));
@@ -67,6 +90,11 @@ describe('holdPolicyMount', () => {
       refused: expect.stringContaining('a regular file now'),
     });
     expect(holdPolicyMount(root, 'file')).toMatchObject({ refused: expect.stringContaining('a directory now') });
+    expect(holdPolicyMount('/dev/null', 'file')).toEqual({
+      path: '/dev/null',
+      refused: 'is a device now, not the regular file the sandbox found there',
+    });
+    expect(descriptorsOn('/dev/null').length).toBeLessThanOrEqual(descriptorsBefore);
   });
 
   it('refuses a symlink on the way or in its place, and a path that is gone, as not where the sandbox found it', () => {

@@ -34,8 +34,8 @@ function kindName(info: ReturnType<typeof fstatSync>): string {
   if (info.isFile()) return 'a regular file';
   if (info.isFIFO()) return 'a FIFO (named pipe)';
   if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'neither a directory nor a regular file';
+  // What is left, symlinks being followed: a character or block device.
+  return 'a device';
 }
 
 const MOVED = 'is gone, or is not where the sandbox found it (a symlink or a rename put in its place)';
