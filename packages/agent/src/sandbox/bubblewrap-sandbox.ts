@@ -7,6 +7,7 @@ import { buildBwrapArgs, policyMounts } from './bwrap-args.js';
 import { parseHostPattern } from './host-allowlist.js';
 import type { AllowlistProxy, DeniedConnection } from './internal/allowlist-proxy.js';
 import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
+import { holdPolicyMounts, type MountKind, mountKindAt, releasePolicyMounts } from './internal/held-policy-mount.js';
 import type { HostLayout } from './internal/host-layout.js';
 import { splitCommandEnvironment } from './internal/host-side-environment.js';
 import { buildLauncher, FIRST_MOUNT_FD, SECCOMP_FD } from './internal/launcher.js';
@@ -55,6 +56,8 @@ export class BubblewrapSandbox implements Sandbox {
   #disposed = false;
   /** The host's private root of the sandboxes, where this sandbox's mounts would show it (else nothing). */
   readonly #hiddenPrivateRoot: readonly string[];
+  /** What each path of the policy was when the sandbox was made, by path: what it must still be at each command. */
+  readonly #mountKinds = new Map<string, MountKind | undefined>();
 
   constructor(options: BubblewrapSandboxOptions) {
     this.#options = options;
@@ -69,6 +72,15 @@ export class BubblewrapSandbox implements Sandbox {
       options.workspace,
     ];
     this.#hiddenPrivateRoot = privateRootHiddenIn(mounted);
+    for (const { path } of policyMounts(this.#mountPaths())) this.#mountKinds.set(path, mountKindAt(path));
+  }
+
+  #mountPaths() {
+    return {
+      workspace: this.workspace,
+      writablePaths: this.policy.writablePaths,
+      readablePaths: this.policy.readablePaths,
+    };
   }
 
   /** The proxy starts with the first command that needs it, so a sandbox that runs nothing costs nothing. */
@@ -155,11 +167,7 @@ export class BubblewrapSandbox implements Sandbox {
     // PWD keeps `sh` from resetting it.
     const environment = splitCommandEnvironment(command.env);
     const seccompFile = seccompFilterFile();
-    const paths = {
-      workspace: this.workspace,
-      writablePaths: this.policy.writablePaths,
-      readablePaths: this.policy.readablePaths,
-    };
+    const paths = this.#mountPaths();
     const bwrapArgs = buildBwrapArgs({
       ...paths,
       cwd,
@@ -173,25 +181,41 @@ export class BubblewrapSandbox implements Sandbox {
       firstMountDescriptor: FIRST_MOUNT_FD,
       argv,
     });
+    // Held open by this process until the command ends, for its launcher to reopen (see `HeldPolicyMount`).
+    let mounts: ReturnType<typeof holdPolicyMounts>;
+    try {
+      mounts = holdPolicyMounts(
+        policyMounts(paths).map(({ path }) => ({ path, expected: this.#mountKinds.get(path) })),
+      );
+    } catch (error) {
+      await cgroups.release();
+      throw error;
+    }
     let released = false;
     const entry = {
       release: async () => {
         if (released) return;
         released = true;
         this.#live.delete(entry);
+        releasePolicyMounts(mounts);
         await cgroups.release();
       },
     };
     this.#live.add(entry);
     // The launcher closes every inherited descriptor past stdio and joins the cgroups before becoming bubblewrap,
     // so nothing the sandbox forks can start outside them. A cgroup that enforces a limit must be joined (else
-    // exit 125); the one kept only for `cgroup.kill` may not be. It opens each path of the policy and checks it is
-    // still where the policy found it, and bubblewrap mounts that descriptor (see `policyMounts`).
+    // exit 125); the one kept only for `cgroup.kill` may not be. It reopens each path of the policy this process
+    // holds, checks it is still where the policy found it, and bubblewrap mounts that descriptor (see `policyMounts`).
     const launcher = buildLauncher({
       bwrap: this.#options.bwrap,
       args: bwrapArgs,
       cgroups: cgroups.procsFiles,
-      mounts: policyMounts(paths).map(({ path }, index) => ({ descriptor: FIRST_MOUNT_FD + index, path })),
+      mounts: mounts.map((mount, index) => ({
+        descriptor: FIRST_MOUNT_FD + index,
+        ...('held' in mount
+          ? { path: mount.path, source: `/proc/${process.pid}/fd/${mount.held}` }
+          : { path: mount.path, refused: mount.refused }),
+      })),
       ...(seccompFile === undefined ? {} : { seccompFile }),
       ...(this.#options.launcherShell === undefined ? {} : { shell: this.#options.launcherShell }),
     });

@@ -65,7 +65,9 @@ export interface PolicyMount {
  * working directory, a readable path), or under a directory another sandbox may write. Mounted by its name, it would
  * be resolved by bubblewrap at each command, and a symlink put in its place (`ln -s /srv/x-data sub`) would mount
  * whatever it names, the server's data directory included, writable where the path is. So each is opened by the
- * launcher and checked to be where the policy found it (`buildLauncher`), and mounted from that descriptor.
+ * server (`holdPolicyMount`: O_PATH, never waiting on a FIFO put in its place) and checked to be where the policy found
+ * it and of the kind it had, reopened by the launcher from the server's descriptor and checked again
+ * (`buildLauncher`), and mounted from that descriptor.
  */
 export function policyMounts(
   options: Pick<BwrapArgsOptions, 'workspace' | 'writablePaths' | 'readablePaths'>,

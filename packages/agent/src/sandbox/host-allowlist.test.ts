@@ -19,10 +19,23 @@ describe('parseHostPattern', () => {
     expect(parseHostPattern('*.example.com')).toEqual({ host: 'example.com', wildcard: true });
     expect(parseHostPattern('127.0.0.1:8080')).toEqual({ host: '127.0.0.1', wildcard: false, port: 8080 });
     expect(parseHostPattern('[::1]:443')).toEqual({ host: '::1', wildcard: false, port: 443 });
+    expect(parseHostPattern('[::1]')).toEqual({ host: '::1', wildcard: false });
+    expect(parseHostPattern('[2001:DB8::10]')).toEqual({ host: '2001:db8::10', wildcard: false });
   });
 
   it('refuses what is not a host', () => {
-    for (const bad of ['', 'http://example.com', 'example.com:0', 'example.com:99999', 'a b', '*', 'ex*.com', '[zz]'])
+    for (const bad of [
+      '',
+      'http://example.com',
+      'example.com:0',
+      'example.com:99999',
+      'a b',
+      '*',
+      'ex*.com',
+      '[zz]',
+      'ab]',
+      '[ab',
+    ])
       expect(parseHostPattern(bad), bad).toBeUndefined();
   });
 });
@@ -41,6 +54,15 @@ describe('isHostAllowed', () => {
     expect(allowed(['*.example.com'], 'a.b.example.com', 443)).toBe(true);
     expect(allowed(['*.example.com'], 'example.com', 443)).toBe(false);
     expect(allowed(['*.example.com'], 'badexample.com', 443)).toBe(false);
+  });
+
+  it('never admits an IP address through a wildcard, only by an entry naming it', () => {
+    expect(allowed(['*.0.1'], '127.0.0.1', 80)).toBe(false);
+    expect(allowed(['*.1'], '169.254.169.254', 80)).toBe(false);
+    expect(allowed(['*.0.1'], '[::ffff:127.0.0.1]', 80)).toBe(false);
+    // A name ending the same way is still a name (the proxy refuses it if it resolves to this machine).
+    expect(allowed(['*.0.1'], 'host.0.1', 80)).toBe(true);
+    expect(allowed(['127.0.0.1'], '127.0.0.1', 80)).toBe(true);
   });
 
   it('holds a port to the one named', () => {

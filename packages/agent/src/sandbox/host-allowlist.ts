@@ -10,8 +10,14 @@ export interface HostPattern {
 
 const HOST_PART = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
 const IPV6 = /^[0-9a-f:.]+$/;
+/**
+ * An IP address as the proxy takes one (`net.isIP`), or wider: dotted IPv4 and anything with a colon (IPv6). Not
+ * `net.isIP` itself: this module is loaded with the policy schema, by every process that imports the package.
+ */
+const IP_ADDRESS = /^(\d{1,3}(\.\d{1,3}){3}|.*:.*)$/;
 
-function normalizeHost(host: string): string {
+/** A host as the allowlist compares it: lower case, without brackets or a trailing dot. */
+export function normalizeHost(host: string): string {
   const lower = host.toLowerCase();
   const unbracketed = lower.startsWith('[') && lower.endsWith(']') ? lower.slice(1, -1) : lower;
   return unbracketed.endsWith('.') ? unbracketed.slice(0, -1) : unbracketed;
@@ -42,11 +48,15 @@ export function parseHostPattern(pattern: string): HostPattern | undefined {
   return port === undefined ? { host: name, wildcard } : { host: name, wildcard, port };
 }
 
-/** Whether a connection to `host`:`port` is admitted by any of `patterns`. */
+/**
+ * Whether a connection to `host`:`port` is admitted by any of `patterns`. A wildcard admits names only, never an IP
+ * address: `*.0.1` would otherwise admit `127.0.0.1`, and the proxy connects to an address as given (an address is
+ * reached only by an entry naming it).
+ */
 export function isHostAllowed(patterns: readonly HostPattern[], host: string, port: number): boolean {
   const name = normalizeHost(host);
   return patterns.some((pattern) => {
     if (pattern.port !== undefined && pattern.port !== port) return false;
-    return pattern.wildcard ? name.endsWith(`.${pattern.host}`) : name === pattern.host;
+    return pattern.wildcard ? !IP_ADDRESS.test(name) && name.endsWith(`.${pattern.host}`) : name === pattern.host;
   });
 }

@@ -59,13 +59,16 @@ export async function recordSandboxPolicy(
 ): Promise<void> {
   const record = await readSandboxPolicyRecord(store, directory);
   const current = currentSandboxPolicy(record);
-  if (current !== undefined && JSON.stringify(current) === JSON.stringify(entry.policy)) return;
+  // In the schema's own key order, as the record's is read back: the same policy built in another order (a caller's
+  // spread) is the one in force, not a new entry.
+  const policy = sandboxPolicySchema.parse(entry.policy, { jitless: true });
+  if (current !== undefined && JSON.stringify(current) === JSON.stringify(policy)) return;
   const next: SandboxPolicyRecord = {
     version: 1,
     entries: [
       ...(record?.entries ?? []),
       {
-        policy: entry.policy,
+        policy,
         since_event: entry.sinceEvent,
         recorded_at: (entry.now ?? new Date()).toISOString(),
       },

@@ -56,11 +56,42 @@ describe('assertStoreOutsideSandbox', () => {
     await expect(check(join(home, 'project', 'home-link'))).rejects.toThrow('holds the conversation store');
   });
 
-  it('leaves alone a workspace beside the store, a readable path holding it, the opt-out and non-local stores', async () => {
+  it('refuses a readable path that holds the store or lies inside one of its conversations, with the same error', async () => {
+    await expect(check(join(home, 'project'), { readablePaths: [home] })).rejects.toMatchObject({
+      code: 'sandbox_policy_invalid',
+      message: expect.stringContaining(
+        `The sandbox's readable path ${home} holds the conversation store ${store}: a sandboxed command could read`,
+      ),
+    });
+    await expect(check(join(home, 'project'), { readablePaths: [join(home, '.x')] })).rejects.toThrow(
+      'holds the conversation store',
+    );
+    await mkdir(join(store, own, 'events'), { recursive: true });
+    await expect(check(join(home, 'project'), { readablePaths: [join(store, own, 'events')] })).rejects.toThrow(
+      `readable path ${join(store, own, 'events')} lies inside a conversation of`,
+    );
+  });
+
+  it('sees through every spelling of a path: a symlink, a trailing slash, `..` after a symlink', async () => {
+    await mkdir(store, { recursive: true });
+    await symlink(join(home, '.x'), join(home, 'project', 'dot-x'));
+    const project = join(home, 'project');
+    await expect(check(project, { readablePaths: [join(project, 'dot-x')] })).rejects.toThrow('holds the');
+    await expect(check(project, { readablePaths: [`${home}/`] })).rejects.toThrow('holds the');
+    await expect(check(`${home}//`, {})).rejects.toThrow('holds the');
+    await expect(check(project, { readablePaths: [`${project}/../.x/conversations/..`] })).rejects.toThrow('holds');
+    // `dot-x/..` is where the symlink's target lies (the home directory), not the project holding the link.
+    await expect(check(project, { readablePaths: [`${project}/dot-x/..`] })).rejects.toThrow('holds the');
+    await expect(check(project, { writablePaths: [`${project}/dot-x/..`] })).rejects.toThrow('holds the');
+    await expect(check(`${project}/dot-x/..`)).rejects.toThrow(`workspace ${project}/dot-x/.. holds the`);
+  });
+
+  it('leaves alone a workspace or a readable path beside the store, the opt-out and non-local stores', async () => {
     await expect(check(join(home, 'project'))).resolves.toBeUndefined();
     // `.x-other` starts like `.x` but is not inside it.
     await expect(check(join(home, '.x-other'))).resolves.toBeUndefined();
-    await expect(check(join(home, 'project'), { readablePaths: [home] })).resolves.toBeUndefined();
+    await expect(check(join(home, 'project'), { readablePaths: [join(home, 'project')] })).resolves.toBeUndefined();
+    await expect(check(join(home, 'project'), { readablePaths: [join(home, '.x-other')] })).resolves.toBeUndefined();
     await expect(check(home, { mode: 'unsandboxed' })).resolves.toBeUndefined();
     await expect(check(home, {}, 's3://bucket/prefix/')).resolves.toBeUndefined();
     await expect(check(home, {}, 'memory://store-1/')).resolves.toBeUndefined();

@@ -4,10 +4,15 @@ import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js'
 import { InvalidSandboxPolicyError } from '../sandbox/invalid-sandbox-policy-error.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 
-/** Where a path really lands once its symlinks are followed (as written where it cannot be resolved). */
+/**
+ * Where a path really lands once its symlinks are followed (as written where it cannot be resolved). The path goes to
+ * `realpath` as spelled: `..` after a symlink is the parent of the link's target, as the sandbox resolves it when it
+ * mounts the path (`link/..`, with `link` leading to `~/.x`, is the home directory holding the store), not the
+ * directory holding the link, as a lexical normalisation would make it.
+ */
 async function real(path: string): Promise<string> {
-  const absolute = resolve(path);
-  return (await resolveRealLocation(absolute).catch(() => undefined)) ?? absolute;
+  const absolute = isAbsolute(path) ? path : `${process.cwd()}/${path}`;
+  return (await resolveRealLocation(absolute).catch(() => undefined)) ?? resolve(absolute);
 }
 
 /**
@@ -26,12 +31,13 @@ async function insideAConversation(store: string, mounted: string, conversationD
 }
 
 /**
- * Refuses a sandbox whose writable mounts (the workspace, `writablePaths`) hold the conversation store on this
- * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). A command could then rewrite any
- * conversation's files there: its events, and the sandbox policy record a resumed conversation runs under
- * (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host). `x run` in the home
- * directory, whose `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of
- * this machine (S3, memory), and a policy that opts out of the sandbox, have nothing to refuse.
+ * Refuses a sandbox whose mounts (the workspace, `writablePaths`, `readablePaths`) hold the conversation store on this
+ * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). Writable, a command
+ * could rewrite any conversation's files there: its events, and the sandbox policy record a resumed conversation runs
+ * under (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host); readable, it could
+ * read every conversation's events, and whatever secrets they hold. `x run` in the home directory, whose
+ * `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of this machine (S3,
+ * memory), and a policy that opts out of the sandbox, have nothing to refuse.
  */
 export async function assertStoreOutsideSandbox(options: {
   policy: SandboxPolicy;
@@ -46,6 +52,7 @@ export async function assertStoreOutsideSandbox(options: {
   const mounts = [
     { what: 'workspace', path: options.workspace },
     ...options.policy.writablePaths.map((path) => ({ what: 'writable path', path })),
+    ...options.policy.readablePaths.map((path) => ({ what: 'readable path', path })),
   ];
   for (const mount of mounts) {
     const mounted = await real(mount.path);
@@ -57,8 +64,10 @@ export async function assertStoreOutsideSandbox(options: {
     if (how === undefined) continue;
     throw new InvalidSandboxPolicyError(
       `The sandbox's ${mount.what} ${mount.path} ${how} the conversation store ${options.storeRoot}: a sandboxed ` +
-        "command could rewrite the conversations' events and the sandbox policy they resume under. Work in a " +
-        'directory that does not hold the store, or keep the store elsewhere (persistenceDir, X_HOME).',
+        (mount.what === 'readable path'
+          ? "command could read the conversations' events and the secrets in them. "
+          : "command could rewrite the conversations' events and the sandbox policy they resume under. ") +
+        'Work in a directory that does not hold the store, or keep the store elsewhere (persistenceDir, X_HOME).',
     );
   }
 }

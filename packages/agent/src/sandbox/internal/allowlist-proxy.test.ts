@@ -227,3 +227,63 @@ describe('an admitted name that resolves to this machine', () => {
     ]);
   });
 });
+
+describe('a CONNECT authority spelled oddly', () => {
+  it('is refused with 400 for a port no socket can have, and the proxy keeps serving', async () => {
+    denied.length = 0;
+    // `localhost` is admitted on every port: the port alone decides, and connecting to these throws.
+    for (const authority of ['localhost:99999', 'localhost:0', 'localhost:65536', 'localhost:4294967377'])
+      expect(await exchange(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`), authority).toMatch(
+        /^HTTP\/1\.1 400 Bad Request\r\n/,
+      );
+    expect(denied).toEqual([]);
+    // The ends of the range are ports: admitted (`localhost`, every port), and nothing listens there.
+    for (const authority of ['localhost:1', 'localhost:65535'])
+      expect(await exchange(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`), authority).toMatch(
+        /^HTTP\/1\.1 502 Bad Gateway\r\n/,
+      );
+    expect(
+      await exchange(
+        `CONNECT 127.0.0.1:${port()} HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      ),
+    ).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n/);
+  });
+
+  it('reaches the admitted host under another spelling of its name: upper case, a trailing dot', async () => {
+    for (const host of ['LOCALHOST', 'localhost.', 'LocalHost.']) {
+      const target = `${host}:${port()}`;
+      const tunnel = await exchange(
+        `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\nGET /spelled HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
+      expect(tunnel, target).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 /);
+      const plain = await exchange(
+        `GET http://${target}/plain HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(plain, target).toContain('method=GET path=/plain');
+    }
+  });
+
+  it('is not admitted as another spelling of an admitted address: decimal, hexadecimal, IPv4-mapped IPv6', async () => {
+    denied.length = 0;
+    for (const host of ['2130706433', '0x7f.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+      const target = `${host}:${deadPort}`;
+      expect(await exchange(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`), target).toMatch(
+        /^HTTP\/1\.1 403 Forbidden\r\n/,
+      );
+    }
+    expect(denied.map((connection) => connection.host)).toEqual([
+      '2130706433',
+      '0x7f.1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+    ]);
+  });
+});
+
+describe('starting a proxy', () => {
+  it('rejects where its socket cannot be listened on (a path in use), without a stray error event', async () => {
+    await expect(
+      startAllowlistProxy({ socketPath: join(directory, 'proxy.sock'), hosts: [], onDenied: () => undefined }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});

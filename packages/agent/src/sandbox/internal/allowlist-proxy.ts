@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { type HostPattern, isHostAllowed } from '../host-allowlist.js';
+import { type HostPattern, isHostAllowed, normalizeHost } from '../host-allowlist.js';
 import { resolveUpstream } from './resolve-upstream.js';
 
 /** A connection the allowlist refused. */
@@ -24,10 +24,16 @@ export const MAX_PROXY_CONNECTIONS = 256;
 
 const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
 
+/**
+ * A CONNECT's `host:port`, or undefined where it is not one. The port must be one a socket can connect to (1 to
+ * 65535): `net.connect` throws for any other, and a throw there would end the server, not just the tunnel.
+ */
 function splitAuthority(authority: string): { host: string; port: number } | undefined {
-  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(authority);
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(authority);
   if (match === null) return undefined;
-  return { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port: Number.parseInt(match[2] ?? '', 10) };
+  const port = Number.parseInt(match[2] ?? '', 10);
+  if (port < 1 || port > 65535) return undefined;
+  return { host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port };
 }
 
 function deny(response: ServerResponse, denied: DeniedConnection, why?: string): void {
@@ -74,26 +80,35 @@ export async function startAllowlistProxy(options: {
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
       response.end(`The proxy could not reach ${host}:${port}: ${error.message}\n`);
     };
-    resolveUpstream(host).then((resolved) => {
-      if ('refused' in resolved) {
-        const denied = { host, port, method: incoming.method ?? 'GET' };
-        options.onDenied(denied);
-        deny(response, denied, resolved.refused);
-        return;
-      }
-      const upstream = request(
-        { host: resolved.address, port, method: incoming.method, path: `${target.pathname}${target.search}`, headers },
-        (reply) => {
-          // Hop-by-hop both ways: the upstream's `connection: keep-alive` is not the client's connection's.
-          const replyHeaders = { ...reply.headers };
-          for (const name of HOP_BY_HOP) delete replyHeaders[name];
-          response.writeHead(reply.statusCode ?? 502, replyHeaders);
-          reply.pipe(response);
-        },
-      );
-      upstream.on('error', unreachable);
-      incoming.pipe(upstream);
-    }, unreachable);
+    // The name the allowlist admitted (`LOCALHOST.` is `localhost`), not another spelling of it.
+    resolveUpstream(normalizeHost(host))
+      .then((resolved) => {
+        if ('refused' in resolved) {
+          const denied = { host, port, method: incoming.method ?? 'GET' };
+          options.onDenied(denied);
+          deny(response, denied, resolved.refused);
+          return;
+        }
+        const upstream = request(
+          {
+            host: resolved.address,
+            port,
+            method: incoming.method,
+            path: `${target.pathname}${target.search}`,
+            headers,
+          },
+          (reply) => {
+            // Hop-by-hop both ways: the upstream's `connection: keep-alive` is not the client's connection's.
+            const replyHeaders = { ...reply.headers };
+            for (const name of HOP_BY_HOP) delete replyHeaders[name];
+            response.writeHead(reply.statusCode ?? 502, replyHeaders);
+            reply.pipe(response);
+          },
+        );
+        upstream.on('error', unreachable);
+        incoming.pipe(upstream);
+      })
+      .catch(unreachable);
   });
   server.maxConnections = MAX_PROXY_CONNECTIONS;
   server.on('connection', (socket: Socket) => {
@@ -124,23 +139,25 @@ export async function startAllowlistProxy(options: {
       if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
       client.destroy();
     };
-    resolveUpstream(authority.host).then((resolved) => {
-      if ('refused' in resolved) {
-        refuse(resolved.refused);
-        return;
-      }
-      if (client.destroyed) return;
-      const upstream = connect(authority.port, resolved.address, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length > 0) upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      sockets.add(upstream);
-      upstream.on('close', () => sockets.delete(upstream));
-      upstream.on('error', badGateway);
-      client.on('close', () => upstream.destroy());
-    }, badGateway);
+    resolveUpstream(normalizeHost(authority.host))
+      .then((resolved) => {
+        if ('refused' in resolved) {
+          refuse(resolved.refused);
+          return;
+        }
+        if (client.destroyed) return;
+        const upstream = connect(authority.port, resolved.address, () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length > 0) upstream.write(head);
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        sockets.add(upstream);
+        upstream.on('close', () => sockets.delete(upstream));
+        upstream.on('error', badGateway);
+        client.on('close', () => upstream.destroy());
+      })
+      .catch(badGateway);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -66,20 +66,29 @@ function quote(value: string): string {
   return `'${value.replace(/'/g, "'\\''")}'`;
 }
 
+/** A policy mount for the launcher: where to reopen it from (`HeldPolicyMount`), or why nothing may start. */
+export type LauncherMount = { descriptor: number; path: string } & ({ source: string } | { refused: string });
+
+function refusal(path: string, why: string): string {
+  return `{ echo ${quote(`x-sandbox: the mounted path ${path} ${why}; nothing was started`)} >&2; exit 125; }`;
+}
+
 /**
- * Opens the policy mount `path` on `descriptor` for bubblewrap (`--bind-fd`), and checks that what it opened is at
- * `path` (a real path: no symlink on the way) by the kernel's own name for it, so that a symlink or a rename put
- * there since the policy was read is refused: nothing is started (exit 125, naming the path). `command exec`: a
- * failed redirection of `exec` alone would end dash at once, before it could say why. `command -p`: `readlink` from
- * the system's own PATH, not the command's. Past 9, a shell that cannot open one (dash) starts nothing either.
+ * Opens the policy mount `path` on `descriptor` for bubblewrap (`--bind-fd`) from `source`, the server's own
+ * descriptor on it (`/proc/<pid>/fd/<n>`: the inode the server checked, which a rename of the name cannot change, nor
+ * make a FIFO that an open would wait on), and checks that what it opened is still at `path` (a real path: no
+ * symlink on the way) by the kernel's own name for it, so that a symlink or a rename put there since the server
+ * checked it is refused: nothing is started (exit 125, naming the path). `command exec`: a failed redirection of
+ * `exec` alone would end dash at once, before it could say why. `command -p`: `readlink` from the system's own PATH,
+ * not the command's. Past 9, a shell that cannot open one (dash) starts nothing either.
  */
-function openMount(descriptor: number, path: string): string {
-  const refuse = (why: string): string =>
-    `{ echo ${quote(`x-sandbox: the mounted path ${path} ${why}; nothing was started`)} >&2; exit 125; }`;
-  const open = `{ command exec ${descriptor}<${quote(path)} && [ "$(command -p readlink /proc/self/fd/${descriptor})" = ${quote(path)} ]; } 2>/dev/null || ${refuse('is gone, or is not where the sandbox found it (a symlink or a rename put in its place)')}`;
+function openMount(mount: LauncherMount): string {
+  const { descriptor, path } = mount;
+  if ('refused' in mount) return refusal(path, mount.refused);
+  const open = `{ command exec ${descriptor}<${quote(mount.source)} && [ "$(command -p readlink /proc/self/fd/${descriptor})" = ${quote(path)} ]; } 2>/dev/null || ${refusal(path, 'is gone, or is not where the sandbox found it (a symlink or a rename put in its place)')}`;
   return descriptor <= 9
     ? open
-    : `[ -n "$__many" ] || ${refuse(`needs descriptor ${descriptor}, which the launcher shell cannot open (it opens 0 to 9 only)`)}; ${open}`;
+    : `[ -n "$__many" ] || ${refusal(path, `needs descriptor ${descriptor}, which the launcher shell cannot open (it opens 0 to 9 only)`)}; ${open}`;
 }
 
 /**
@@ -93,10 +102,10 @@ export function buildLauncher(options: {
   /** The seccomp filter's file, opened as descriptor `SECCOMP_FD` for bubblewrap (`--seccomp`); must open. */
   seccompFile?: string;
   /**
-   * The policy's mounts, each opened on its descriptor (`FIRST_MOUNT_FD` up) for `--bind-fd` and checked to be at
-   * its path (see `policyMounts`); must open.
+   * The policy's mounts, each opened on its descriptor (`FIRST_MOUNT_FD` up) for `--bind-fd` from its `source` and
+   * checked to be at its path (see `policyMounts`); must open. One `refused` starts nothing (exit 125, naming it).
    */
-  mounts?: readonly { descriptor: number; path: string }[];
+  mounts?: readonly LauncherMount[];
   /** The shell that runs the launcher: bash where there is one, else /bin/sh (another only in the tests). */
   shell?: string;
 }): Launcher {
@@ -114,7 +123,7 @@ export function buildLauncher(options: {
       [
         CLOSE_INHERITED,
         ...seccomp,
-        ...(options.mounts ?? []).map(({ descriptor, path }) => openMount(descriptor, path)),
+        ...(options.mounts ?? []).map(openMount),
         'unset __many',
         ...joins,
         'exec "$@"',
