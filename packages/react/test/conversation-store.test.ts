@@ -162,6 +162,9 @@ describe('ConversationStore (Node, against x serve)', () => {
       store.start();
       await eventually(() => store.getSnapshot().connection).toBe('open');
       expect(store.getSnapshot()).toMatchObject({ events: [], firstIndex: 1, hasOlder: true });
+      // No event held to load older ones before: nothing happens, and nothing fails.
+      await store.loadOlder();
+      expect(store.getSnapshot()).toMatchObject({ events: [], firstIndex: 1, loadingOlder: false, error: undefined });
       // The next event is shown at its log index, after the window's start.
       await say(server.url, conversationId, 'second');
       await eventually(() => heldIds(store)).toEqual((await logIds(server.url, conversationId)).slice(1));
