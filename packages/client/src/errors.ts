@@ -2,6 +2,7 @@ const marker = Symbol.for('@x/client.error');
 
 /** What went wrong, one code per error class. */
 export type ClientErrorCode =
+  | 'invalid_option'
   | 'remote_auth_failed'
   | 'remote_conversation_not_found'
   | 'remote_request_failed'

@@ -1,11 +1,15 @@
 import { type AnyEvent, safeParseEvent } from '@x/events';
+import { InvalidOptionError } from './errors/invalid-option-error.js';
 import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RestClient } from './internal/rest-client.js';
 
 export interface FetchEventsBeforeOptions {
   /** Session API key (`X-Session-API-Key`). */
   apiKey?: string;
-  /** How many events at most; 1 to 99 (the route's page holds 100, and one of them is `eventId` itself). Default 50. */
+  /**
+   * How many events at most: an integer from 1 to 99 (the route's page holds 100, and one of them is `eventId`
+   * itself), else `InvalidOptionError`. Default 50.
+   */
   limit?: number;
 }
 
@@ -15,7 +19,20 @@ export interface EventsBefore {
   readonly events: readonly AnyEvent[];
   /** No event is older than the first one returned (the log's index 0 is in `events`, or `events` is empty). */
   readonly reachedStart: boolean;
+  /**
+   * How many places of the log the page covers: `events` and the unreadable events left out, which hold their index
+   * too. The oldest of them is at the index of `eventId` minus `slots`.
+   */
+  readonly slots: number;
+  /**
+   * Id of the oldest event the page covers, readable or not: the `eventId` that asks for the page before this one
+   * (asked from `events[0]`, it would cover again the unreadable events older than it). Undefined when none.
+   */
+  readonly oldestEventId: string | undefined;
 }
+
+/** The most events one page before an event can hold: the route's maximum page (100) less the event itself. */
+const MAX_LIMIT = 99;
 
 /**
  * The events of the log just before `eventId`, for pages that hold the newest events and load older ones on
@@ -28,7 +45,15 @@ export async function fetchEventsBefore(
   eventId: string,
   options: FetchEventsBeforeOptions = {},
 ): Promise<EventsBefore> {
-  const limit = Math.min(99, Math.max(1, Math.floor(options.limit ?? 50)));
+  const limit = options.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new InvalidOptionError({
+      call: 'fetchEventsBefore',
+      option: 'limit',
+      value: limit,
+      expected: `an integer from 1 to ${MAX_LIMIT}`,
+    });
+  }
   const rest = new RestClient(serverUrl, options.apiKey);
   const path = `/api/conversations/${encodeURIComponent(conversationId)}/events/search`;
   const page = await rest.request<{ items?: unknown; next_page_id?: unknown }>('GET', path, {
@@ -45,10 +70,22 @@ export async function fetchEventsBefore(
       detail: `the page of events before ${eventId} does not start at that event (is it in conversation ${conversationId}?)`,
     });
   }
+  const reachedStart = page.next_page_id === null || page.next_page_id === undefined;
+  const newestFirst = items.slice(1);
+  // The page ends at its oldest event with an id, the next page's anchor: one without (never a readable event) is
+  // covered by the next page, unless there is none.
+  let slots = reachedStart ? newestFirst.length : 0;
+  let oldestEventId: string | undefined;
+  newestFirst.forEach((item, position) => {
+    const id = (item as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') return;
+    oldestEventId = id;
+    if (!reachedStart) slots = position + 1;
+  });
   const events: AnyEvent[] = [];
-  for (const item of items.slice(1).reverse()) {
+  for (const item of newestFirst.reverse()) {
     const parsed = safeParseEvent(item);
     if (parsed.success) events.push(parsed.event);
   }
-  return { events, reachedStart: page.next_page_id === null || page.next_page_id === undefined };
+  return { events, reachedStart, slots, oldestEventId };
 }

@@ -3,6 +3,7 @@ export {
   type ConversationCommandsOptions,
   createConversationCommands,
 } from './conversation-commands.js';
+export { InvalidOptionError } from './errors/invalid-option-error.js';
 export { RemoteAuthError } from './errors/remote-auth-error.js';
 export { RemoteConversationNotFoundError } from './errors/remote-conversation-not-found-error.js';
 export { RemoteRequestError } from './errors/remote-request-error.js';

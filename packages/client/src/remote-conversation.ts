@@ -144,8 +144,8 @@ export class RemoteConversation {
 
   /**
    * Starts a run (`POST .../run`; 409, already running, is fine) and waits until it ends: a full_state
-   * snapshot published after the run (or REST polling, as a fallback) shows a status other than
-   * `running`. `error` and `stuck` throw `RemoteRunError` with the last ConversationErrorEvent.
+   * snapshot published after the run, or the one a reconnection starts with after the run ended while the stream was
+   * down (or REST polling, as a fallback), shows a status other than `running`. `error` and `stuck` throw `RemoteRunError` with the last ConversationErrorEvent.
    */
   async run(): Promise<RemoteRunResult> {
     const waiter = new RunWaiter({
@@ -317,6 +317,7 @@ export class RemoteConversation {
       onEvent: (event, index) => this.#onEvent(event, index),
       onDisconnect: () => {
         this.#awaitingSubscribeSnapshot = true;
+        for (const waiter of this.#waiters) waiter.onDisconnect();
       },
     });
     this.#stream = stream;
@@ -334,7 +335,10 @@ export class RemoteConversation {
         this.#stateOrder = stateOrderAfter(event);
         const published = !this.#awaitingSubscribeSnapshot;
         this.#awaitingSubscribeSnapshot = false;
-        if (published) for (const waiter of this.#waiters) waiter.onSnapshot(this.#state.execution_status);
+        for (const waiter of this.#waiters) {
+          if (published) waiter.onSnapshot(this.#state.execution_status);
+          else waiter.onReconnectSnapshot(this.#state.execution_status);
+        }
       } else if (isNewerStateUpdate(this.#stateOrder, event, index)) {
         this.#state = { ...this.#state, [event.key]: event.value };
         if (event.key === 'execution_status') for (const waiter of this.#waiters) waiter.onStatus(event.value);

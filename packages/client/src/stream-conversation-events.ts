@@ -260,7 +260,10 @@ export function streamConversationEvents(
       const ended = await connectOnce(openSocket);
       if (listenerFailure !== undefined) throw listenerFailure.error;
       if (stopper.signal.aborted) return;
-      if (ended.code === 4001) throw new RemoteAuthError(streamUrl(), { cause: ended.cause });
+      if (ended.code === 4001) {
+        const status = httpStatusOf(ended.reason);
+        throw new RemoteAuthError(streamUrl(), { ...(status === undefined ? {} : { status }), cause: ended.cause });
+      }
       if (ended.code === 4004) throw new RemoteConversationNotFoundError({ conversationId, serverUrl: rest.serverUrl });
       if (ended.wasReady) {
         attempts = 0;
@@ -318,14 +321,19 @@ function firstConnectionError(
   ended: { code: number; reason: string; cause?: unknown },
 ): Error {
   if (RemoteTimeoutError.isInstance(ended.cause)) return ended.cause as Error;
-  const status = /^HTTP (\d+)$/.exec(ended.reason)?.[1];
   return new RemoteRequestError({
     method: 'GET',
     url,
-    status: status === undefined ? 0 : Number(status),
+    status: httpStatusOf(ended.reason) ?? 0,
     detail: `could not open the event stream of ${serverUrl}: ${ended.reason === '' ? `closed with ${ended.code}` : ended.reason}`,
     cause: ended.cause,
   });
+}
+
+/** The status of an upgrade the server refused (`onRefused` names it `HTTP <status>`). */
+function httpStatusOf(reason: string): number | undefined {
+  const status = /^HTTP (\d+)$/.exec(reason)?.[1];
+  return status === undefined ? undefined : Number(status);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -15,7 +15,7 @@ interface PageApi {
   createAndRun(apiKey: string, agent: Record<string, unknown>, text: string): Promise<string>;
   follow(apiKey: string, conversationId: string): void;
   received: { index: number | undefined; id: string; kind: string }[];
-  state: { disconnects: number; readies: number; failure: string | undefined };
+  state: { disconnects: number; readies: number; failure: string | undefined; resumeMode: string | undefined };
 }
 declare const xTest: PageApi;
 
@@ -90,11 +90,15 @@ describe('@x/client bundled for the browser, in Chromium against x serve', () =>
       html: '<!doctype html><html><body><script type="module" src="./page.js"></script></body></html>',
       script,
     });
+    const socketUrls: string[] = [];
+    page.on('websocket', (socket) => socketUrls.push(socket.url()));
     try {
       await page.goto(`${server.url}/__test__/`);
       await page.waitForFunction(() => 'xTest' in window);
       // REST and the run's wait (the stream's published snapshots) through fetch and the browser's WebSocket.
       const id = await page.evaluate(([key, body]) => xTest.createAndRun(key, body, 'hello'), [KEY, agent] as const);
+      // From here, the sockets of the stream followed (the run's own stream was opened and closed before).
+      const followed = socketUrls.length;
       await page.evaluate(([key, conversationId]) => xTest.follow(key, conversationId), [KEY, id] as const);
       const before = await settledIds(page, id);
 
@@ -120,6 +124,12 @@ describe('@x/client bundled for the browser, in Chromium against x serve', () =>
       expect(gate.connections).toBeGreaterThanOrEqual(2);
       expect(await page.evaluate(() => xTest.state.readies)).toBeGreaterThanOrEqual(2);
       expect(await page.evaluate(() => xTest.state.failure)).toBeUndefined();
+      // The browser's WebSocket hides the upgrade's headers: `auto` resumes by index, asking nothing else of the
+      // server (no timestamp start read over REST, no reference replay parameters), from 0 then from the drop.
+      expect(await page.evaluate(() => xTest.state.resumeMode)).toBe('index');
+      const stream = `${server.url.replace(/^http/, 'ws')}/sockets/events/${id}`;
+      expect(socketUrls[followed]).toBe(`${stream}?from_index=0`);
+      expect(socketUrls.at(-1)).toBe(`${stream}?from_index=${before.length}`);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,6 +1,7 @@
 import type { XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchEventsBefore, RemoteAuthError, RemoteRequestError } from '../src/index.js';
+import { fetchEventsBefore, InvalidOptionError, RemoteAuthError, RemoteRequestError } from '../src/index.js';
+import { startLoopbackProxy } from './support/loopback-proxy.js';
 import { api, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
 
 let server: XServe;
@@ -62,19 +63,40 @@ describe('fetchEventsBefore against x serve', TEST_TIMEOUT, () => {
       reachedStart: true,
     });
     const none = await fetchEventsBefore(server.url, id, ids[0] as string, { apiKey: KEY });
-    expect({ ids: idsOf(none), reachedStart: none.reachedStart }).toEqual({ ids: [], reachedStart: true });
+    expect(none).toMatchObject({ events: [], reachedStart: true, slots: 0, oldestEventId: undefined });
   });
 
-  it('takes 50 by default and keeps the limit between 1 and 99', async () => {
+  it('takes 50 by default, 1 to 99 when asked, and covers as many places of the log', async () => {
     const { id, ids } = await conversationWith(120);
     const newest = ids.at(-1) as string;
     const before = ids.slice(0, -1);
     const byDefault = await fetchEventsBefore(server.url, id, newest, { apiKey: KEY });
     expect(idsOf(byDefault)).toEqual(before.slice(-50));
-    const tooMany = await fetchEventsBefore(server.url, id, newest, { apiKey: KEY, limit: 500 });
-    expect(idsOf(tooMany)).toEqual(before.slice(-99));
-    const tooFew = await fetchEventsBefore(server.url, id, newest, { apiKey: KEY, limit: 0 });
-    expect(idsOf(tooFew)).toEqual(before.slice(-1));
+    expect(byDefault).toMatchObject({ slots: 50, oldestEventId: before.at(-50), reachedStart: false });
+    const most = await fetchEventsBefore(server.url, id, newest, { apiKey: KEY, limit: 99 });
+    expect(idsOf(most)).toEqual(before.slice(-99));
+    const least = await fetchEventsBefore(server.url, id, newest, { apiKey: KEY, limit: 1 });
+    expect(idsOf(least)).toEqual(before.slice(-1));
+    expect(least).toMatchObject({ slots: 1, oldestEventId: before.at(-1) });
+  });
+
+  it('refuses a limit that is not an integer from 1 to 99 with a typed error naming it, before any request', async () => {
+    const { id, ids } = await conversationWith(1);
+    const proxy = await startLoopbackProxy(server.url);
+    try {
+      for (const limit of [Number.NaN, -1, 0, 2.5, Number.POSITIVE_INFINITY, 100, 500]) {
+        const error = await fetchEventsBefore(proxy.url, id, ids[1] as string, { apiKey: KEY, limit }).catch(
+          (caught: unknown) => caught,
+        );
+        expect(InvalidOptionError.isInstance(error), `limit ${limit}`).toBe(true);
+        expect(error).toMatchObject({ code: 'invalid_option', option: 'limit' });
+        expect((error as Error).message).toContain(`\`limit\``);
+        expect((error as Error).message).toContain(String(limit));
+      }
+      expect(proxy.requests).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('fails with a typed error for an event not in the conversation, or a wrong key', async () => {

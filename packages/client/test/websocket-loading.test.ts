@@ -38,4 +38,20 @@ describe('the WebSocket on Node without a global one', () => {
     expect((error as Error).message).toContain('npm install ws');
     await expect(stream.ready).rejects.toBe(error);
   });
+
+  it('tries ws again on the next use after it could not be loaded', async () => {
+    vi.resetModules();
+    vi.doMock('ws', () => {
+      throw new Error("Cannot find package 'ws'");
+    });
+    const { loadEventSocket } = await import('../src/internal/event-socket.js');
+    const { WebSocketUnavailableError } = await import('../src/index.js');
+    const error = await loadEventSocket().catch((caught: unknown) => caught);
+    expect(WebSocketUnavailableError.isInstance(error)).toBe(true);
+    // Installed meanwhile: the failure was not kept.
+    vi.doUnmock('ws');
+    const open = await loadEventSocket();
+    expect(open).toBeTypeOf('function');
+    expect(open.readsUpgradeHeaders).toBe(true);
+  });
 });

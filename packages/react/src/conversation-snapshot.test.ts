@@ -117,9 +117,9 @@ describe('applyFrames', () => {
     expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([2, true]);
     snapshot = applyFrames(snapshot, [{ event: d, index: 3 }]);
     expect(snapshot.events.map((event) => event.id)).toEqual([c.id, d.id]);
-    snapshot = prependEvents(snapshot, [b], false);
+    snapshot = prependEvents(snapshot, { events: [b], reachedStart: false, slots: 1 });
     expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([1, true]);
-    snapshot = prependEvents(snapshot, [a], true);
+    snapshot = prependEvents(snapshot, { events: [a], reachedStart: true, slots: 1 });
     expect([snapshot.firstIndex, snapshot.hasOlder]).toEqual([0, false]);
     expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, c.id, d.id]);
   });
@@ -138,8 +138,20 @@ describe('applyFrames', () => {
     expect([snapshot.firstIndex, snapshot.nextIndex, snapshot.hasOlder]).toEqual([1, 4, true]);
     snapshot = applyFrames(snapshot, [{ event: d, index: 3 }]);
     expect(snapshot.events.map((event) => event.id)).toEqual([b.id, d.id]);
-    snapshot = prependEvents(snapshot, [a], true);
+    snapshot = prependEvents(snapshot, { events: [a], reachedStart: true, slots: 1 });
     expect([snapshot.firstIndex, snapshot.nextIndex]).toEqual([0, 4]);
     expect(snapshot.events.map((event) => event.id)).toEqual([a.id, b.id, d.id]);
+  });
+
+  it('moves the window’s start by the places an older page covers, its unreadable events included', () => {
+    const [a, d] = ['a', 'd'].map((text) => userMessage(text)) as [
+      ReturnType<typeof userMessage>,
+      ReturnType<typeof userMessage>,
+    ];
+    let snapshot = applyFrames(initialConversationSnapshot, [{ event: d, index: 9 }]);
+    // Indices 6 to 8: `a` at 7 is the only one readable.
+    snapshot = prependEvents(snapshot, { events: [a], reachedStart: false, slots: 3 });
+    expect([snapshot.firstIndex, snapshot.hasOlder, snapshot.nextIndex]).toEqual([6, true, 10]);
+    expect(snapshot.events.map((event) => event.id)).toEqual([a.id, d.id]);
   });
 });

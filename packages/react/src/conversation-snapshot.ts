@@ -1,4 +1,4 @@
-import { initialStateOrder, isNewerStateUpdate, type StateOrder, stateOrderAfter } from '@x/client';
+import { type EventsBefore, initialStateOrder, isNewerStateUpdate, type StateOrder, stateOrderAfter } from '@x/client';
 import type { ActionEvent, AnyEvent } from '@x/events';
 import { getUnmatchedActions } from '@x/events';
 
@@ -14,7 +14,10 @@ export interface ConversationSnapshot {
    * events after it then sit one place lower than their log index.
    */
   readonly events: readonly AnyEvent[];
-  /** Log index of `events[0]` (of the next event while none is held). */
+  /**
+   * Log index of the oldest place of the log loaded: `events[0]`'s, or that of an unreadable event before it that a
+   * `loadOlder()` page covered (of the next event while none is held).
+   */
   readonly firstIndex: number;
   /**
    * Log index the next persisted event will have: one past the last event streamed. Not `firstIndex +
@@ -129,16 +132,15 @@ export function applyFrames(snapshot: ConversationSnapshot, frames: readonly Str
 }
 
 /**
- * Puts the events just before `events[0]` in front (`fetchEventsBefore` of @x/client); `reachedStart`: they
- * begin at index 0.
+ * Puts a page of the events just before the window in front (`fetchEventsBefore` of @x/client): the window then
+ * starts `slots` places earlier, unreadable events left out of `events` counted, or at index 0 with `reachedStart`.
  */
 export function prependEvents(
   snapshot: ConversationSnapshot,
-  older: readonly AnyEvent[],
-  reachedStart: boolean,
+  page: Pick<EventsBefore, 'events' | 'reachedStart' | 'slots'>,
 ): ConversationSnapshot {
-  const firstIndex = reachedStart ? 0 : Math.max(0, snapshot.firstIndex - older.length);
-  const events = [...older, ...snapshot.events];
+  const firstIndex = page.reachedStart ? 0 : Math.max(0, snapshot.firstIndex - page.slots);
+  const events = [...page.events, ...snapshot.events];
   return {
     ...snapshot,
     events,

@@ -51,6 +51,11 @@ export class ConversationStore {
   #generation = 0;
   /** The window's start is known (a connection was ready): later streams go on from the end of the window. */
   #anchored = false;
+  /**
+   * Id of the oldest event loaded, readable or not, which the next older page is asked before: once a page ended
+   * with unreadable events, `events[0]` is newer than them, and a page before it would cover them twice.
+   */
+  #oldestLoadedId: string | undefined;
 
   constructor(options: ConversationStoreOptions) {
     this.#options = options;
@@ -125,23 +130,26 @@ export class ConversationStore {
   }
 
   /**
-   * Fetches up to `limit` (default 50, at most 99) events before the oldest one held and puts them in front. Does
-   * nothing when none is older, none is held yet, or a load is in progress; a failure is the snapshot's `error`.
+   * Fetches up to `limit` (an integer from 1 to 99, default 50) events before the oldest one loaded and puts them in
+   * front. Does nothing when none is older, none is held yet, or a load is in progress; a failure (an invalid `limit`
+   * included) is the snapshot's `error`.
    */
   async loadOlder(limit = 50): Promise<void> {
     this.#flush();
-    const anchor = this.#snapshot.events[0];
-    if (anchor === undefined || !this.#snapshot.hasOlder || this.#snapshot.loadingOlder) return;
+    const first = this.#snapshot.events[0];
+    if (first === undefined || !this.#snapshot.hasOlder || this.#snapshot.loadingOlder) return;
+    const anchor = this.#oldestLoadedId ?? first.id;
     const { baseUrl, conversationId, apiKey } = this.#options;
     this.#update({ loadingOlder: true });
     try {
-      const page = await fetchEventsBefore(baseUrl, conversationId, anchor.id, {
+      const page = await fetchEventsBefore(baseUrl, conversationId, anchor, {
         limit,
         ...(apiKey === undefined ? {} : { apiKey }),
       });
       this.#flush();
-      if (this.#snapshot.events[0]?.id === anchor.id) {
-        this.#publish(prependEvents(this.#snapshot, page.events, page.reachedStart));
+      if (this.#snapshot.events[0]?.id === first.id) {
+        this.#publish(prependEvents(this.#snapshot, page));
+        this.#oldestLoadedId = page.oldestEventId ?? this.#oldestLoadedId;
       }
       this.#update({ loadingOlder: false });
     } catch (error) {

@@ -2,6 +2,7 @@ import { startXServe, type XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../src/conversation-store.js';
 import { startFrameProxy } from './support/frame-proxy.js';
+import { startPageRewritingProxy } from './support/page-rewriting-proxy.js';
 
 /**
  * ConversationStore without React or a browser: in Node (the client's `ws`) against a real `x serve`, for what the
@@ -161,6 +162,9 @@ describe('ConversationStore (Node, against x serve)', () => {
       store.start();
       await eventually(() => store.getSnapshot().connection).toBe('open');
       expect(store.getSnapshot()).toMatchObject({ events: [], firstIndex: 1, hasOlder: true });
+      // No event held to load older ones before: nothing happens, and nothing fails.
+      await store.loadOlder();
+      expect(store.getSnapshot()).toMatchObject({ events: [], firstIndex: 1, loadingOlder: false, error: undefined });
       // The next event is shown at its log index, after the window's start.
       await say(server.url, conversationId, 'second');
       await eventually(() => heldIds(store)).toEqual((await logIds(server.url, conversationId)).slice(1));
@@ -248,6 +252,49 @@ describe('ConversationStore (Node, against x serve)', () => {
       expect(heldIds(store)).toEqual(ids);
       expect(store.getSnapshot()).toMatchObject({ firstIndex: 0, hasOlder: false, loadingOlder: false });
       expect(store.getSnapshot().error).toBeUndefined();
+    } finally {
+      store.stop();
+    }
+  });
+
+  it('counts the unreadable events of older pages in firstIndex, and asks the next page before them', async () => {
+    const conversationId = await createConversation(server.url, 8);
+    const ids = await logIds(server.url, conversationId);
+    expect(ids).toHaveLength(9);
+    const proxy = await startPageRewritingProxy(server.url);
+    // As a newer server's events: the oldest of the first page, and one between readable ones.
+    proxy.makeUnreadable([ids[4] as string, ids[6] as string]);
+    const store = new ConversationStore({ baseUrl: proxy.url, conversationId, apiKey: KEY, fromIndex: -2 });
+    try {
+      store.start();
+      await eventually(() => heldIds(store)).toEqual(ids.slice(7));
+      await store.loadOlder(3);
+      expect(store.getSnapshot().error).toBeUndefined();
+      expect(heldIds(store)).toEqual([ids[5], ids[7], ids[8]]);
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: 4, hasOlder: true });
+      await store.loadOlder(3);
+      expect(heldIds(store)).toEqual([ids[1], ids[2], ids[3], ids[5], ids[7], ids[8]]);
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: 1, hasOlder: true });
+      await store.loadOlder(3);
+      expect(heldIds(store)).toEqual([ids[0], ids[1], ids[2], ids[3], ids[5], ids[7], ids[8]]);
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: 0, hasOlder: false, error: undefined });
+    } finally {
+      store.stop();
+      await proxy.close();
+    }
+  });
+
+  it('refuses a limit that is not an integer from 1 to 99, as the snapshot’s error, and loads nothing', async () => {
+    const conversationId = await createConversation(server.url, 3);
+    const ids = await logIds(server.url, conversationId);
+    const store = new ConversationStore({ baseUrl: server.url, conversationId, apiKey: KEY, fromIndex: -1 });
+    try {
+      store.start();
+      await eventually(() => heldIds(store)).toEqual(ids.slice(-1));
+      await store.loadOlder(Number.NaN);
+      expect(store.getSnapshot().error).toMatchObject({ code: 'invalid_option', option: 'limit' });
+      expect(store.getSnapshot()).toMatchObject({ firstIndex: ids.length - 1, loadingOlder: false });
+      expect(heldIds(store)).toEqual(ids.slice(-1));
     } finally {
       store.stop();
     }

@@ -8,6 +8,7 @@ const AUTH = { 'x-session-api-key': KEY, 'content-type': 'application/json' };
 const terminal = (command: string) => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
 
 declare function mount(props: { conversationId: string; apiKey: string; fromIndex?: number }): void;
+declare function unmount(): void;
 
 /** Polls until the assertion holds: generous, because the machine running the suite may be heavily loaded. */
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 50 });
@@ -199,6 +200,53 @@ describe('useConversation in a React page, in Chromium against x serve', () => {
       await eventually(() => rendered(page)).toEqual(after.map((eventId, index) => ({ index, id: eventId })));
       await eventually(() => text(page, '#connection')).toBe('open');
       expect(Number(sockets.at(-1))).toBe(all.length);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('follows another conversation when its id changes, and closes its stream when unmounted', async () => {
+    const conversations: string[] = [];
+    for (const text of ['first conversation', 'second conversation']) {
+      const created = await call('POST', '/api/conversations', {
+        agent: { llm: { model: 'offline' }, tools: [], x_offline_script: [] },
+        initial_message: null,
+      });
+      await call('POST', `/api/conversations/${created.id}/events`, {
+        role: 'user',
+        content: [{ type: 'text', text }],
+        run: false,
+      });
+      conversations.push(created.id as string);
+    }
+    const [first, second] = conversations as [string, string];
+    const { page, problems, close } = await openTestPage(browser, {
+      origin: server.url,
+      html: '<!doctype html><html><body><div id="root"></div><script type="module" src="./page.js"></script></body></html>',
+      script,
+    });
+    // The page's event sockets still open, by the conversation they follow.
+    const open: string[] = [];
+    page.on('websocket', (socket) => {
+      const followed = new URL(socket.url()).pathname.split('/').at(-1) ?? '';
+      open.push(followed);
+      socket.on('close', () => open.splice(open.indexOf(followed), 1));
+    });
+    try {
+      await page.goto(`${server.url}/__test__/`);
+      await page.waitForFunction(() => 'mount' in window);
+      await page.evaluate(([conversationId, apiKey]) => mount({ conversationId, apiKey }), [first, KEY] as const);
+      await eventually(() => rendered(page)).toEqual(
+        (await restEventIds(first)).map((eventId, index) => ({ index, id: eventId })),
+      );
+      await page.evaluate(([conversationId, apiKey]) => mount({ conversationId, apiKey }), [second, KEY] as const);
+      await eventually(() => rendered(page)).toEqual(
+        (await restEventIds(second)).map((eventId, index) => ({ index, id: eventId })),
+      );
+      await eventually(() => [...open]).toEqual([second]);
+      await page.evaluate(() => unmount());
+      await eventually(() => [...open]).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -103,7 +103,8 @@ type NodeWebSocketClass = new (
     listener: (request: unknown, response: { statusCode?: number; resume(): void }) => void,
   ): void;
   on(event: 'error', listener: (error: Error) => void): void;
-  on(event: 'message', listener: (data: ArrayBuffer | Uint8Array | Uint8Array[]) => void): void;
+  /** `binaryType` is left `nodebuffer`: a message, fragmented or not, comes as one Buffer. */
+  on(event: 'message', listener: (data: Uint8Array) => void): void;
   on(event: 'close', listener: (code: number, reason: Uint8Array) => void): void;
   close(code: number, reason: string): void;
   terminate(): void;
@@ -123,17 +124,10 @@ function openNodeSocket(
     ws.terminate();
   });
   ws.on('error', (error) => handlers.onError(error.message, error));
-  ws.on('message', (data) => handlers.onMessage(decode(data)));
+  ws.on('message', (data) => handlers.onMessage(new TextDecoder().decode(data)));
   ws.on('close', (code, reason) => handlers.onClose(code, new TextDecoder().decode(reason)));
   return {
     close: (code, reason) => ws.close(code, reason),
     terminate: () => ws.terminate(),
   };
-}
-
-function decode(data: ArrayBuffer | Uint8Array | Uint8Array[]): string {
-  if (!Array.isArray(data)) return new TextDecoder().decode(data);
-  // A fragmented message: one streaming decoder, so a character split across fragments stays whole.
-  const decoder = new TextDecoder();
-  return data.map((part, i) => decoder.decode(part, { stream: i < data.length - 1 })).join('');
 }

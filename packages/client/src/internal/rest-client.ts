@@ -56,7 +56,10 @@ export class RestClient {
     const text = await response.text();
     const body = parseJson(text);
     if (response.ok || options.allow?.includes(response.status)) return body as T;
-    if (response.status === 401) throw new RemoteAuthError(url.href);
+    // Both are the stream's auth failure too (an upgrade refused with either closes it as 4001): one error class.
+    if (response.status === 401 || response.status === 403) {
+      throw new RemoteAuthError(url.href, { status: response.status, detail: detailOf(body, text) });
+    }
     if (response.status === 404 && options.conversationId !== undefined) {
       throw await this.#notFound(method, url.href, options.conversationId, detailOf(body, text));
     }

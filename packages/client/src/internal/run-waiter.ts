@@ -37,6 +37,8 @@ export class RunWaiter {
   #settled = false;
   #sawRunning: boolean;
   #started = false;
+  /** The stream dropped after the run request was answered: its reconnection's first snapshot is later than both. */
+  #droppedSinceStarted = false;
   #runningSinceArmed = false;
   #terminalSince: number | undefined;
   #errorTimer: ReturnType<typeof setTimeout> | undefined;
@@ -76,6 +78,24 @@ export class RunWaiter {
       // status (finished, waiting for confirmation) a run may end without ever running: its answer is enough.
       this.#finish(status);
     }
+  }
+
+  /** The event stream dropped (its reconnection will start with a snapshot of the state then). */
+  onDisconnect(): void {
+    if (this.#started) this.#droppedSinceStarted = true;
+  }
+
+  /**
+   * The snapshot a reconnection starts with. Once the run request was answered before the drop, it shows the state
+   * after that request, which the server answers once the run has begun or ended: unless `running`, the run ended
+   * while the stream was down, and its post-run snapshot was lost with the connection. `error` waits for the error
+   * event, which comes next with the events replayed.
+   */
+  onReconnectSnapshot(status: unknown): void {
+    if (!this.#droppedSinceStarted || typeof status !== 'string') return;
+    this.#droppedSinceStarted = false;
+    if (status === 'running' || status === 'error') this.onStatus(status);
+    else this.#finish(status);
   }
 
   /** A field-level `execution_status` update. */

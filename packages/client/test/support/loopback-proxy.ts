@@ -23,8 +23,11 @@ export interface LoopbackProxy {
    * `{ status }` answers the upgrade with that HTTP status (a server or a gateway refusing it).
    */
   setSockets(mode: Mode): void;
-  /** New REST connections: `pass` or `refuse`. */
-  setRest(mode: 'pass' | 'refuse'): void;
+  /**
+   * REST: `pass`, `refuse` (new connections are closed at once) or `{ status }` (every request from now on, on open
+   * connections too, is answered with that HTTP status, as a gateway refusing it would).
+   */
+  setRest(mode: 'pass' | 'refuse' | { status: number }): void;
   /** Cuts every open event socket (as a network drop would). */
   dropSockets(): void;
   /** Cuts every open REST connection (kept-alive ones included). */
@@ -54,7 +57,7 @@ type Mode = 'pass' | 'refuse' | 'stall' | { status: number };
 export async function startLoopbackProxy(target: string): Promise<LoopbackProxy> {
   const { hostname, port } = new URL(target);
   let socketMode: Mode = 'pass';
-  let restMode: 'pass' | 'refuse' = 'pass';
+  let restMode: 'pass' | 'refuse' | { status: number } = 'pass';
   let muted = false;
   let framesHeld = false;
   let restHeld = false;
@@ -103,7 +106,8 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       sent = sent.then(async () => {
         await hook?.callback();
         if (restHeld) await new Promise<void>((resolve) => heldRequests.push(resolve));
-        upstream.write(chunk);
+        if (typeof restMode === 'object') client.end(refusal(restMode.status));
+        else upstream.write(chunk);
       });
     };
     const note = (chunk: Buffer): void => {
@@ -144,7 +148,7 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
         return;
       }
       if (typeof mode === 'object') {
-        client.end(`HTTP/1.1 ${mode.status} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        client.end(refusal(mode.status));
         return;
       }
       track(isEventSocket ? eventSockets : restSockets, client);
@@ -220,6 +224,11 @@ export async function startLoopbackProxy(target: string): Promise<LoopbackProxy>
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** An HTTP answer with `status` and no body that closes the connection. */
+function refusal(status: number): string {
+  return `HTTP/1.1 ${status} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
 }
 
 /** `GET /api/…` when `chunk` starts a request. */
