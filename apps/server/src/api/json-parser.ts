@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { MalformedBodyError } from '../conversations/errors/malformed-body-error.js';
 import { UnsupportedCharsetError } from '../conversations/errors/unsupported-charset-error.js';
