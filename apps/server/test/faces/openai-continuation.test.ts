@@ -134,16 +134,17 @@ describe('a chat completion continuing a conversation by its header', () => {
 });
 
 describe('a conversation the gateway did not start, continued by its header', () => {
-  const createdWith = async (llmModel: string): Promise<string> => {
+  const createdWith = async (llmModel: string, fields: Record<string, unknown> = {}): Promise<string> => {
     const create = createRequest(server.llm);
     (create.agent as { llm: { model: string } }).llm.model = llmModel;
+    Object.assign(create.agent as object, fields);
     const created = await server.call('POST', '/api/conversations', create, { 'X-Session-API-Key': GATEWAY_KEY });
     expect(created.status).toBe(201);
     return (created.json as { id: string }).id;
   };
 
-  it("runs when its agent is the model's agent", async () => {
-    const id = await createdWith('llm-first');
+  it("runs when its agent is the model's agent, options it sends as null or empty included", async () => {
+    const id = await createdWith('llm-first', { condenser: null, system_prompt: null, agent_context: {} });
     server.llm.push(finishReply('ran'));
     const answer = await client.chat.completions.create(
       { model: 'x-first', messages: [{ role: 'user', content: 'go' }] },
