@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { MalformedBodyError } from '../conversations/errors/malformed-body-error.js';
 import { UnsupportedCharsetError } from '../conversations/errors/unsupported-charset-error.js';
@@ -28,41 +29,48 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** The charsets a JSON body may declare: UTF-8, and ASCII, its subset. Compared in lower case. */
-const UTF8_NAMES = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
-
-/** Decodes UTF-8, throwing on a malformed sequence; a leading byte order mark is dropped (RFC 8259 §8.1 allows it). */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The `charset` parameter of a Content-Type header (unquoted), or undefined when it has none. */
-export function declaredCharset(contentType: string | undefined): string | undefined {
-  if (contentType === undefined) return undefined;
-  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  return match === null ? undefined : (match[1] ?? match[2] ?? '');
+/** The `charset` a Content-Type names, lower-cased; utf-8 when it names none. */
+function charsetOf(contentType: string | undefined): string {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  const charset = (match?.[1] ?? match?.[2] ?? '').trim().toLowerCase();
+  return charset === '' ? 'utf-8' : charset;
 }
 
 /**
- * JSON bodies: an empty body is "no body" (clients POST `/pause` with a JSON content type and nothing
+ * The body's text in the charset its Content-Type names (UTF-8 when it names none, as JSON is exchanged): a body in
+ * another charset read as UTF-8 would reach the agent with its accented letters turned into U+FFFD, and bytes that are
+ * not valid in the charset would be replaced the same way, so both are refused instead of read wrong.
+ */
+function decodeBody(body: Buffer, contentType: string | undefined): string {
+  const charset = charsetOf(contentType);
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new UnsupportedCharsetError(charset);
+  }
+  try {
+    return decoder.decode(body);
+  } catch {
+    throw new MalformedBodyError(`the body is not valid ${decoder.encoding} text (the charset of its Content-Type)`);
+  }
+}
+
+/**
+ * JSON bodies, decoded in the charset the Content-Type names (UTF-8 by default; an unknown charset is a 415, bytes not
+ * valid in it a 400): an empty body is "no body" (clients POST `/pause` with a JSON content type and nothing
  * else), invalid JSON is a 400 that says where it broke, and `__proto__` keys are dropped. A number JSON cannot hold
- * (`1e400` parses to Infinity, which no event can store) and nesting beyond `MAX_BODY_DEPTH` are 400s too. The body
- * must be UTF-8: a body that is not is a 400, and a declared charset other than UTF-8 (or ASCII)
- * a 415 naming it (`UnsupportedCharsetError`), never text decoded into something the client did not send. The size
+ * (`1e400` parses to Infinity, which no event can store) and nesting beyond `MAX_BODY_DEPTH` are 400s too. The size
  * limit is Fastify's `bodyLimit` (413 above it).
  */
 export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const charset = declaredCharset(request.headers['content-type']);
-    if (charset !== undefined && !UTF8_NAMES.has(charset.toLowerCase())) {
-      done(new UnsupportedCharsetError(charset), undefined);
-      return;
-    }
     let text: string;
     try {
-      text = typeof body === 'string' ? body : strictUtf8.decode(body);
-    } catch {
-      // Read leniently, each bad byte would become U+FFFD: text the client never sent, stored in its events.
-      done(new MalformedBodyError('not valid UTF-8 (send JSON as UTF-8)'), undefined);
+      text = typeof body === 'string' ? body : decodeBody(body, request.headers['content-type']);
+    } catch (error) {
+      done(error as Error, undefined);
       return;
     }
     if (text.trim() === '') {

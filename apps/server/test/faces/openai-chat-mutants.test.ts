@@ -140,6 +140,24 @@ describe("the user message's parts, as the conversation records them", () => {
     expect(error).toMatchObject({ status: 400, param: 'messages[0].content[1].image_url' });
   });
 
+  it.each(['system', 'developer'] as const)(
+    'refuses an image in a %s message, which could not reach the system text, before any run',
+    async (role) => {
+      const error = await refusal([
+        {
+          role,
+          content: [
+            { type: 'text', text: 'Match this style:' },
+            { type: 'image_url', image_url: { url: IMAGE } },
+          ],
+        },
+        { role: 'user', content: 'Draw' },
+      ]);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error).toMatchObject({ param: 'messages[0].content[1].type', code: 'unsupported_value' });
+    },
+  );
+
   it.each<[string, unknown]>([
     ['empty text', ''],
     ['null', null],

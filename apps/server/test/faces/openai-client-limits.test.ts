@@ -4,14 +4,23 @@
 // `context_length_exceeded`), not a bare 500; none is retried by the SDK, which would run the agent again.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequest, removeDir, type TestServer } from '../helpers.js';
-import { CONVERSATION_HEADER, GATEWAY_KEY, rejectionOf, startGateway } from '../support/openai-gateway.js';
+import { removeDir, type TestServer } from '../helpers.js';
+import { rejectionOf, startGateway } from '../support/openai-gateway.js';
 
 let server: TestServer;
 let client: OpenAI;
 
 beforeAll(async () => {
-  ({ server, client } = await startGateway());
+  // gpt-4o lists at $2.50 / $10 per million tokens: the budget's model has a known cost.
+  ({ server, client } = await startGateway({
+    'x-budget': (baseURL) => ({
+      agent: {
+        llm: { model: 'gpt-4o', base_url: baseURL, api_key: 'sk-test-secret' },
+        tools: [{ name: 'TerminalTool' }],
+      },
+      budget: { max_usd: 0.01 },
+    }),
+  }));
 });
 afterAll(async () => {
   await server.stop();
@@ -45,21 +54,14 @@ describe('limits the run hits', () => {
   });
 
   it("the conversation's spent budget is a RateLimitError insufficient_quota", async () => {
-    // gpt-4o lists at $2.50 / $10 per million tokens: the first call costs $0.0075 and the next, estimated at $0.00375,
-    // would pass the $0.01 budget, so the run stops before it.
-    const create = createRequest(server.llm, { budget: { max_usd: 0.01 } });
-    (create.agent as { llm: { model: string } }).llm.model = 'gpt-4o';
-    const created = await server.call('POST', '/api/conversations', create, { 'X-Session-API-Key': GATEWAY_KEY });
-    expect(created.status).toBe(201);
+    // The first call costs $0.0075 and the next, estimated at $0.00375, would pass the $0.01 budget, so the run stops
+    // before it.
     server.llm.push({
       toolCalls: [{ name: 'terminal', arguments: { command: 'echo spend' } }],
       usage: { prompt_tokens: 1000, completion_tokens: 500 },
     });
     const error = await rejectionOf(
-      client.chat.completions.create(
-        { model: 'x-terminal', messages: [{ role: 'user', content: 'Spend' }] },
-        { headers: { [CONVERSATION_HEADER]: (created.json as { id: string }).id } },
-      ),
+      client.chat.completions.create({ model: 'x-budget', messages: [{ role: 'user', content: 'Spend' }] }),
     );
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     expect(error).toMatchObject({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });

@@ -64,7 +64,7 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
     expect(error).toMatchObject({ param: 'n', code: 'unsupported_value' });
   });
 
-  it('accepts what only tunes sampling, tools the model may call included, and answers as usual', async () => {
+  it('accepts what only tunes sampling or labels the request, strict tools the model may call included, and answers as usual', async () => {
     server.llm.push(finishReply('Two files.'));
     const completion = await client.chat.completions.create({
       model: 'x-terminal',
@@ -74,9 +74,16 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       max_completion_tokens: 100,
       response_format: { type: 'text' },
       modalities: ['text'],
-      tools: [weatherTool],
+      tools: [{ ...weatherTool, function: { ...weatherTool.function, strict: true } }],
       tool_choice: 'auto',
       logprobs: false,
+      top_logprobs: 0,
+      max_tokens: 100,
+      user: 'user-1',
+      metadata: { ticket: 'T-1' },
+      store: false,
+      seed: 7,
+      stop: ['\n\n'],
     });
     expect(completion.choices).toHaveLength(1);
     expect(completion.choices[0]?.message.content).toBe('Two files.');

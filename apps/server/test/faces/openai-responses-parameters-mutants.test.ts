@@ -2,7 +2,7 @@
 // agent uses the scripted model on loopback: a client that keeps no state (store: false) and asks for its reasoning
 // back encrypted, or for hosted tools' sources, is answered (only log probabilities are refused in `include`), and so
 // is one that turns tools off with no tools, or sends the options it does not use as null; a refusal says what is
-// supported instead.
+// supported instead; an input item with an empty type is refused, not passed over.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishReply, removeDir, type TestServer } from '../helpers.js';
@@ -62,6 +62,24 @@ describe('a refusal says what the gateway takes instead', () => {
     expect((error as Error).message).toMatch(
       /^400 Unsupported value: 'background' does not support true: .*Supported values are: false\.$/,
     );
+    expect(server.llm.requests.length).toBe(before);
+  });
+});
+
+describe('an input item with an empty type', () => {
+  it('is a 400 naming it, not an item of no kind passed over as history', async () => {
+    const before = server.llm.requests.length;
+    const error = await rejectionOf(
+      client.responses.create({
+        model: 'x-terminal',
+        input: [
+          { type: '', role: 'user', content: 'Read this first' },
+          { role: 'user', content: 'hi' },
+        ] as unknown as Params['input'],
+      }),
+    );
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error).toMatchObject({ param: 'input[0].type' });
     expect(server.llm.requests.length).toBe(before);
   });
 });

@@ -6,12 +6,19 @@ import { startTestServer, type TestServer } from '../helpers.js';
 export const GATEWAY_KEY = 'gateway-session-key';
 export const CONVERSATION_HEADER = 'X-OpenHands-ServerConversation-ID';
 
+/** A model's create body, given the scripted model's base URL. */
+export type GatewayModel = (baseURL: string) => Record<string, unknown>;
+
 /**
- * A real server on 127.0.0.1 whose `openaiModels` has one model, `x-terminal` (the terminal agent on the scripted
- * model), and an `openai` SDK client on its `/v1` that never retries (a test sees every request it makes).
+ * A real server on 127.0.0.1 whose `openaiModels` has `x-terminal` (the terminal agent on the scripted model), and
+ * any `more` a test needs, and an `openai` SDK client on its `/v1` that never retries (a test sees every request it
+ * makes).
  */
-export async function startGateway(): Promise<{ server: TestServer; client: OpenAI }> {
+export async function startGateway(
+  more: Record<string, GatewayModel> = {},
+): Promise<{ server: TestServer; client: OpenAI }> {
   const llm = await startScriptedLLMServer();
+  const extra = Object.fromEntries(Object.entries(more).map(([id, model]) => [id, model(llm.baseURL)]));
   const server = await startTestServer({
     llm,
     config: {
@@ -23,6 +30,7 @@ export async function startGateway(): Promise<{ server: TestServer; client: Open
             tools: [{ name: 'TerminalTool' }],
           },
         },
+        ...extra,
       },
     },
   });

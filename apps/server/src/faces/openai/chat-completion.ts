@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { ResponseUsage } from './response-object.js';
 
-/** OpenAI `CompletionUsage`: the conversation's accumulated token counts. */
+/** OpenAI `CompletionUsage`: the tokens of the model calls one completion's run made. */
 export interface CompletionUsage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -39,13 +40,13 @@ export interface ChatCompletionChunk {
   usage?: CompletionUsage;
 }
 
-/** What one answer is built from: the agent's final response and the conversation's token counts. */
+/** What one answer is built from: the agent's final response and the tokens its run spent. */
 export interface AgentAnswer {
   id: string;
   created: number;
   model: string;
   content: string;
-  usage: CompletionUsage;
+  usage: ResponseUsage;
 }
 
 /** A fresh completion id and creation time (seconds), shared by a response and all chunks of its stream. */
@@ -53,25 +54,13 @@ export function completionIdentity(now: () => number = Date.now): { id: string; 
   return { id: `chatcmpl-${randomUUID().replaceAll('-', '')}`, created: Math.floor(now() / 1000) };
 }
 
-/**
- * Token usage summed over the models of a conversation's stats (`usage_to_metrics.*.accumulated_token_usage`, the
- * reference's `get_combined_metrics`); zeros when there is none.
- */
-export function usageOfStats(stats: unknown): CompletionUsage {
-  let prompt = 0;
-  let completion = 0;
-  const metrics = (stats as { usage_to_metrics?: unknown } | null | undefined)?.usage_to_metrics;
-  if (metrics !== null && typeof metrics === 'object') {
-    for (const entry of Object.values(metrics)) {
-      const usage = (entry as { accumulated_token_usage?: unknown } | null)?.accumulated_token_usage as
-        | { prompt_tokens?: unknown; completion_tokens?: unknown }
-        | null
-        | undefined;
-      if (typeof usage?.prompt_tokens === 'number') prompt += usage.prompt_tokens;
-      if (typeof usage?.completion_tokens === 'number') completion += usage.completion_tokens;
-    }
-  }
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+/** OpenAI's `CompletionUsage` of a run's usage: the tokens this completion's model calls spent. */
+export function completionUsageOf(usage: ResponseUsage): CompletionUsage {
+  return {
+    prompt_tokens: usage.input_tokens,
+    completion_tokens: usage.output_tokens,
+    total_tokens: usage.input_tokens + usage.output_tokens,
+  };
 }
 
 export function chatCompletionOf(answer: AgentAnswer): ChatCompletion {
@@ -88,7 +77,7 @@ export function chatCompletionOf(answer: AgentAnswer): ChatCompletion {
         logprobs: null,
       },
     ],
-    usage: answer.usage,
+    usage: completionUsageOf(answer.usage),
   };
 }
 
@@ -124,7 +113,7 @@ export function answerChunks(answer: AgentAnswer, options: { includeUsage: boole
       created: answer.created,
       model: answer.model,
       choices: [],
-      usage: answer.usage,
+      usage: completionUsageOf(answer.usage),
     });
   }
   return chunks;

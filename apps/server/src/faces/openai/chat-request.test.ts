@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { answerChunks, chatCompletionOf, usageOfStats } from './chat-completion.js';
+import { answerChunks, chatCompletionOf } from './chat-completion.js';
 import { chatTurnOf } from './chat-request.js';
 import { OpenAiGatewayError } from './openai-error.js';
+import { usageTotalsOf } from './response-object.js';
 
 describe('chatTurnOf', () => {
   it('takes the latest user message and joins system and developer text', () => {
@@ -46,7 +47,7 @@ describe('completion shapes', () => {
     created: 7,
     model: 'm',
     content: 'done',
-    usage: usageOfStats({
+    usage: usageTotalsOf({
       usage_to_metrics: {
         a: { accumulated_token_usage: { prompt_tokens: 3, completion_tokens: 2 } },
         b: { accumulated_token_usage: { prompt_tokens: 1, completion_tokens: 1 } },
@@ -54,9 +55,8 @@ describe('completion shapes', () => {
     }),
   };
 
-  it('sums the usage of every model in the stats', () => {
-    expect(answer.usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
-    expect(usageOfStats(undefined)).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+  it("reports the run's usage in OpenAI's CompletionUsage fields", () => {
+    expect(chatCompletionOf(answer).usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
   });
 
   it('builds a chat.completion and its chunks with one id', () => {
@@ -67,7 +67,7 @@ describe('completion shapes', () => {
       [{}, 'stop'],
       [undefined, undefined],
     ]);
-    expect(chunks.at(-1)?.usage).toEqual(answer.usage);
+    expect(chunks.at(-1)?.usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
     expect(answerChunks(answer, { includeUsage: false })).toHaveLength(2);
   });
 });

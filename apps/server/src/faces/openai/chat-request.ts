@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import { invalidRequest } from './openai-error.js';
 
-/** One part of a message's `content` array (text and image parts; others are refused when read). */
+/** One part of a message's `content` array (text, and image parts in a user message; others are refused when read). */
 const contentPartSchema = z.looseObject({
   type: z.string().min(1),
   text: z.string().nullish(),
@@ -42,7 +42,8 @@ function partsOf(message: ChatMessage, index: number): UserContentPart[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content, cache_prompt: false }];
   return content.flatMap((part, partIndex): UserContentPart[] => {
     if (part.type === 'text') return part.text ? [{ type: 'text', text: part.text, cache_prompt: false }] : [];
-    if (part.type === 'image_url') {
+    // OpenAI takes images in user messages only: one in a system message could not reach the agent's system text.
+    if (part.type === 'image_url' && message.role === 'user') {
       const url = typeof part.image_url === 'string' ? part.image_url : part.image_url?.url;
       if (url === undefined || url === '') {
         throw invalidRequest(
@@ -57,8 +58,9 @@ function partsOf(message: ChatMessage, index: number): UserContentPart[] {
       return [{ type: 'image', image_urls: [url], cache_prompt: false }];
     }
     throw invalidRequest(
-      `Unsupported content part type '${part.type}' (text and image_url are)`,
+      `Unsupported content part type '${part.type}' in a ${message.role} message (${message.role === 'user' ? 'text and image_url are' : 'text is'})`,
       `messages[${index}].content[${partIndex}].type`,
+      'unsupported_value',
     );
   });
 }

@@ -3,9 +3,11 @@ import { agentFinalResponse } from '@x/agent';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
-import { type AgentAnswer, type CompletionUsage, usageOfStats } from './chat-completion.js';
+import type { AgentAnswer } from './chat-completion.js';
 import type { ChatTurn } from './chat-request.js';
+import { assertContinues, MODEL_TAG, withSystemText } from './conversation-continuation.js';
 import { type OpenAiErrorType, OpenAiGatewayError } from './openai-error.js';
+import { type ResponseUsage, usageBetween, usageTotalsOf } from './response-object.js';
 
 /** How long one wait for a run's end lasts before checking again (agent runs may be long). */
 const RUN_WAIT_MS = 60_000;
@@ -22,34 +24,48 @@ const FAILURES: Readonly<Record<string, { status: number; type: OpenAiErrorType;
   LLMContextWindowExceededError: { status: 400, type: 'invalid_request_error', code: 'context_length_exceeded' },
 };
 
-/** A run the gateway started: its conversation, and the log index where its events begin. */
+/** A run the gateway started: its conversation, the log index where its events begin, and its tokens before it. */
 export interface GatewayRun {
   conversation: ManagedConversation;
   fromIndex: number;
+  /** The conversation's token totals when the run started: an answer reports what its own run spent, as OpenAI's. */
+  usageBefore: ResponseUsage;
 }
 
-function withSystemText(create: StartConversationRequest, system: string): StartConversationRequest {
-  if (system === '') return create;
-  const context = (create.agent.agent_context ?? {}) as { system_message_suffix?: unknown };
-  const existing = typeof context.system_message_suffix === 'string' ? context.system_message_suffix.trim() : '';
-  const suffix = [existing, system.trim()].filter((text) => text !== '').join('\n\n');
-  return { ...create, agent: { ...create.agent, agent_context: { ...context, system_message_suffix: suffix } } };
+const usageOf = (state: { stats?: unknown }): ResponseUsage => usageTotalsOf(state.stats);
+
+/** What a run is started from: the model asked (its name and create body), the turn, and the conversation named. */
+export interface GatewayRunRequest {
+  model: string;
+  create: StartConversationRequest;
+  turn: ChatTurn;
+  conversationId?: string | undefined;
+  /** Where the request carries its system text (`messages`, `instructions`): the param of a refusal. */
+  systemParam: string;
 }
 
 /**
  * Starts the agent on a request's turn. Without `conversationId`, or with one no conversation has yet, a new
- * conversation is created from the model's create body (system text appended to its system message suffix),
- * as the reference does; with the id of an existing conversation, the user message continues it.
+ * conversation is created from the model's create body (system text appended to its system message suffix, the model
+ * in its tags), as the reference does; with the id of an existing conversation, the user message continues it, when
+ * the request asks the conversation's own model and system text (`assertContinues`).
  */
-export async function startGatewayRun(
-  manager: ConversationManager,
-  options: { create: StartConversationRequest; turn: ChatTurn; conversationId?: string | undefined },
-): Promise<GatewayRun> {
-  const { conversation } = await manager.create({
-    ...withSystemText(options.create, options.turn.system),
+export async function startGatewayRun(manager: ConversationManager, options: GatewayRunRequest): Promise<GatewayRun> {
+  const create = withSystemText(options.create, options.turn.system);
+  const { conversation, created } = await manager.create({
+    ...create,
+    tags: { ...(create.tags ?? {}), [MODEL_TAG]: options.model },
     conversation_id: options.conversationId ?? randomUUID(),
     initial_message: null,
   });
+  if (!created) {
+    assertContinues(conversation.meta, {
+      model: options.model,
+      create: options.create,
+      system: options.turn.system,
+      systemParam: options.systemParam,
+    });
+  }
   if (conversation.isRunning) {
     throw new OpenAiGatewayError(
       { status: 409, type: 'invalid_request_error', code: 'conversation_running', param: null },
@@ -65,13 +81,14 @@ export async function startGatewayRun(
     { run: false },
   );
   const fromIndex = conversation.log.length;
+  const usageBefore = usageOf((await conversation.open()).state as { stats?: unknown });
   await conversation.startRun();
-  return { conversation, fromIndex };
+  return { conversation, fromIndex, usageBefore };
 }
 
 /**
- * Waits for the run to end and reads its answer: the agent's final response among the run's events and the
- * conversation's token usage. A run that ends in `error` or `stuck` is a 500; one that stops for a confirmation
+ * Waits for the run to end and reads its answer: the agent's final response among the run's events and the tokens
+ * the run spent (the conversation's totals now, less those when it started). A run that ends in `error` or `stuck` is a 500; one that stops for a confirmation
  * or a pause is a 409 (as the reference).
  */
 export async function gatewayAnswer(
@@ -101,7 +118,7 @@ export async function gatewayAnswer(
       `The agent's run in conversation ${conversation.id} stopped with status ${status}`,
     );
   }
-  const usage: CompletionUsage = usageOfStats((open.state as { stats?: unknown }).stats);
+  const usage = usageBetween(run.usageBefore, usageOf(open.state as { stats?: unknown }));
   return { ...identity, content: await agentFinalResponse(events), usage };
 }
 

@@ -5,10 +5,10 @@ export {
   type ChatCompletionChunk,
   type CompletionUsage,
   chatCompletionOf,
+  completionUsageOf,
   roleChunk,
   SSE_DONE,
   sseData,
-  usageOfStats,
 } from './chat-completion.js';
 export {
   type ChatCompletionRequest,

@@ -107,7 +107,13 @@ export function registerOpenAiRoutes(
       if (create === undefined) throw modelNotFound(body.model, modelIds);
       refuseUnsupportedParameters(body);
       const turn = chatTurnOf(body);
-      const run = await startGatewayRun(manager, { create, turn, conversationId: conversationIdOf(request) });
+      const run = await startGatewayRun(manager, {
+        model: body.model,
+        create,
+        turn,
+        conversationId: conversationIdOf(request),
+        systemParam: 'messages',
+      });
       const identity = { ...completionIdentity(), model: body.model };
       if (body.stream === true) {
         return stream(request, reply, { run, identity, includeUsage: body.stream_options?.include_usage === true });

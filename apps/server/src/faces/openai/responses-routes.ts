@@ -4,6 +4,7 @@ import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { clientLeft, interruptWhenClientLeaves } from './client-watch.js';
+import { otherModelRefused, otherSystemRefused } from './conversation-continuation.js';
 import { CONVERSATION_HEADER, conversationIdOf } from './conversation-header.js';
 import { type GatewayRun, gatewayAnswer, startGatewayRun } from './gateway-run.js';
 import { invalidRequest, OpenAiGatewayError, openAiErrorOf } from './openai-error.js';
@@ -14,10 +15,7 @@ import {
   endedResponse,
   outputMessageOf,
   type ResponseObject,
-  type ResponseUsage,
   startedResponse,
-  usageBetween,
-  usageTotalsOf,
 } from './response-object.js';
 import { DEFAULT_RESPONSE_CAPACITY, ResponseStore, type StoredResponse } from './response-store.js';
 import { refuseUnsupportedResponseParameters } from './responses-parameters.js';
@@ -37,19 +35,10 @@ const responseSchema = z
     "An OpenAI Response whose one output message is the agent's final answer; with `stream: true`, text/event-stream of OpenAI's `response.*` events, each with its `sequence_number`",
   );
 
-/** The conversation's token totals now (zeros for a conversation that does not exist yet). */
-async function usageNow(manager: ConversationManager, conversationId: string | undefined): Promise<ResponseUsage> {
-  const conversation =
-    conversationId === undefined ? undefined : await manager.get(conversationId).catch(() => undefined);
-  if (conversation === undefined) return usageTotalsOf(undefined);
-  return usageTotalsOf(((await conversation.open()).state as { stats?: unknown }).stats);
-}
-
 /** Waits for the run's answer: the response completed with the final answer and what this run spent. */
-async function completionOf(run: GatewayRun, started: ResponseObject, before: ResponseUsage): Promise<ResponseObject> {
+async function completionOf(run: GatewayRun, started: ResponseObject): Promise<ResponseObject> {
   const answer = await gatewayAnswer(run, { id: started.id, created: started.created_at, model: started.model });
-  const after = usageTotalsOf(((await run.conversation.open()).state as { stats?: unknown }).stats);
-  return completedResponse(started, { message: outputMessageOf(answer.content), usage: usageBetween(before, after) });
+  return completedResponse(started, { message: outputMessageOf(answer.content), usage: answer.usage });
 }
 
 /** The response ended without an answer: `cancelled` when its client left, else `failed` with the gateway's error. */
@@ -94,19 +83,11 @@ function continuationOf(
   // The conversation keeps the agent it started with: another model's agent would not answer, and the response would
   // name a model that did not run.
   if (body.model !== previous.response.model) {
-    throw invalidRequest(
-      `Unsupported value: 'model' '${body.model}' is not the model of previous_response_id's conversation, '${previous.response.model}': a conversation's agent is set when it starts; send model '${previous.response.model}' (or start a new conversation)`,
-      'model',
-      'unsupported_value',
-    );
+    throw otherModelRefused(body.model, "previous_response_id's conversation", previous.response.model);
   }
   // The system message is written when the conversation starts: other instructions could not reach the agent.
   if (options.system !== '' && options.system !== previous.system) {
-    throw invalidRequest(
-      "Unsupported value: 'instructions' (and system/developer messages) differ from those the conversation of previous_response_id started with: the agent's system message is set when its conversation starts; send the same, or none",
-      'instructions',
-      'unsupported_value',
-    );
+    throw otherSystemRefused('instructions', "previous_response_id's conversation");
   }
   return { previous, conversationId: previous.conversationId };
 }
@@ -114,7 +95,7 @@ function continuationOf(
 async function stream(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { run: GatewayRun; entry: StoredResponse; before: ResponseUsage; keep: (entry: StoredResponse) => void },
+  options: { run: GatewayRun; entry: StoredResponse; keep: (entry: StoredResponse) => void },
 ): Promise<void> {
   const { run, entry } = options;
   reply.hijack();
@@ -133,7 +114,7 @@ async function stream(
   // The response goes out at once, in progress: the client knows the run started (and its id) while it works.
   write(startEvents(entry.response).map(frame));
   try {
-    const completed = await completionOf(run, entry.response, options.before);
+    const completed = await completionOf(run, entry.response);
     options.keep({ ...entry, response: completed });
     write(answerEvents(completed).map(frame));
   } catch (error) {
@@ -184,8 +165,13 @@ export function registerResponsesRoutes(
       refuseUnsupportedResponseParameters(body);
       const turn = responsesTurnOf(body);
       const { previous, conversationId } = continuationOf(request, body, { store, system: turn.system });
-      const before = await usageNow(manager, conversationId);
-      const run = await startGatewayRun(manager, { create, turn, conversationId });
+      const run = await startGatewayRun(manager, {
+        model: body.model,
+        create,
+        turn,
+        conversationId,
+        systemParam: 'instructions',
+      });
       const keepIt = body.store !== false;
       const keep = (entry: StoredResponse): void => {
         if (keepIt) store.set(entry);
@@ -203,12 +189,12 @@ export function registerResponsesRoutes(
         system: previous?.system ?? turn.system,
       };
       keep(entry);
-      if (body.stream === true) return stream(request, reply, { run, entry, before, keep });
+      if (body.stream === true) return stream(request, reply, { run, entry, keep });
       const unwatch = interruptWhenClientLeaves(run, reply.raw, request.log);
       // Named on an error too: a run stopped for a confirmation leaves its conversation waiting for the client.
       reply.header(CONVERSATION_HEADER, run.conversation.id);
       try {
-        const completed = await completionOf(run, started, before);
+        const completed = await completionOf(run, started);
         keep({ ...entry, response: completed });
         return reply.send(completed);
       } catch (error) {
