@@ -1,6 +1,7 @@
-// JSON bodies are UTF-8 (RFC 8259 §8.1). A body in another charset, declared or not, is refused by every face with
-// its own error shape, naming what was wrong, and records nothing: read as UTF-8 it would have become other text
-// (Latin-1 `é` → U+FFFD) in the conversation's events, or failed as "not JSON" without saying why.
+// A JSON body is read in the charset its Content-Type names (UTF-8 when it names none). One the server cannot read
+// right (a charset it does not know, bytes not valid in the charset) is refused by every face with its own error
+// shape, naming what was wrong, and records nothing: read as UTF-8 it would have become other text (Latin-1 `é` →
+// U+FFFD) in the conversation's events, or failed as "not JSON" without saying why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConversation, removeDir, startTestServer, type TestServer } from './helpers.js';
 
@@ -42,9 +43,9 @@ function expectRefused(path: string, response: { status: number; text: string },
   const json = JSON.parse(response.text) as Record<string, unknown>;
   const message = (json.error as { message?: string } | undefined)?.message ?? json.detail;
   if (path === '/api/a2a') {
-    // JSON-RPC over HTTP: a parse error, answered with 200.
+    // JSON-RPC over HTTP, answered with 200: a content type A2A does not support, or a parse error.
     expect(response.status).toBe(200);
-    expect((json.error as { code: number }).code).toBe(-32700);
+    expect((json.error as { code: number }).code).toBe(status === 415 ? -32005 : -32700);
   } else if (path === '/api/mcp') {
     expect(response.status).toBe(status);
     expect((json.error as { code: number }).code).toBe(-32700);
@@ -55,28 +56,43 @@ function expectRefused(path: string, response: { status: number; text: string },
 }
 
 describe('JSON bodies that are not UTF-8', () => {
-  it('refuses a body that declares another charset, naming it, on every face', async () => {
+  it('refuses a body in a charset it does not know, naming it, on every face', async () => {
     const before = (await server.built.manager.require(id)).log.length;
+    for (const charset of ['x-klingon', 'utf-7', '"cp-none"']) {
+      for (const [path, body] of bodies('café', `c${charset}`)) {
+        const response = await post(path, `application/json; charset=${charset}`, Buffer.from(body, 'utf8'));
+        const named = charset.replace(/"/g, '');
+        // A2A answers it as a content type it does not support (-32005), naming the whole Content-Type.
+        const detail =
+          path === '/api/a2a' ? `charset=${charset}` : `Unsupported charset "${named}" in the Content-Type`;
+        expectRefused(path, response, 415, new RegExp(detail));
+      }
+    }
+    expect((await server.built.manager.require(id)).log.length).toBe(before);
+  });
+
+  it('reads a body in the charset it declares', async () => {
     for (const [charset, encode] of [
       ['utf-16', (text: string) => Buffer.from(text, 'utf16le')],
       ['UTF-16LE', (text: string) => Buffer.from(text, 'utf16le')],
       ['"ISO-8859-1"', (text: string) => Buffer.from(text, 'latin1')],
       ['latin1', (text: string) => Buffer.from(text, 'latin1')],
     ] as const) {
-      for (const [path, body] of bodies('café', `c${charset}`)) {
-        const response = await post(path, `application/json; charset=${charset}`, encode(body));
-        const named = charset.replace(/"/g, '');
-        expectRefused(path, response, 415, new RegExp(`Unsupported charset "${named}" for a JSON body`));
-      }
+      const conversation = await createConversation(server, {});
+      const body = `{"role":"user","content":[{"type":"text","text":"café crème"}],"run":false}`;
+      const path = `/api/conversations/${conversation}/events`;
+      const response = await post(path, `application/json; charset=${charset}`, encode(body));
+      expect(response.status, `${charset}: ${response.text}`).toBeLessThan(300);
+      const log = (await server.built.manager.require(conversation)).log;
+      expect(JSON.stringify(await log.get(log.length - 1))).toContain('café crème');
     }
-    expect((await server.built.manager.require(id)).log.length).toBe(before);
   });
 
   it('refuses bytes that are not UTF-8 when no charset is declared, instead of replacing them', async () => {
     const before = (await server.built.manager.require(id)).log.length;
     for (const [path, body] of bodies('café', 'latin1-undeclared')) {
       const response = await post(path, 'application/json', Buffer.from(body, 'latin1'));
-      expectRefused(path, response, 400, /not valid UTF-8/);
+      expectRefused(path, response, 400, /not valid utf-8 text/);
     }
     expect((await server.built.manager.require(id)).log.length).toBe(before);
   });
