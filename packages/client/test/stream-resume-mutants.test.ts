@@ -107,18 +107,27 @@ describe('resuming an event stream against x serve', TEST_TIMEOUT, () => {
   });
 
   it('keeps a healthy connection past the ready timeout', async () => {
-    const sleepy = { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 0.5' } }] };
-    const id = await conversation([sleepy, finish('done')]);
+    const id = await conversation([finish('done')]);
     const persisted: string[] = [];
+    // Long enough for a connection to get ready on a loaded machine; the run starts only once it has passed.
+    const readyTimeoutMs = 2_000;
+    const started = performance.now();
     const stream = streamConversationEvents(server.url, id, {
       apiKey: KEY,
-      readyTimeoutMs: 100,
+      readyTimeoutMs,
       reconnect: false,
       onEvent: (event, index) => {
         if (index !== undefined) persisted.push(event.id);
       },
     });
+    let ended = false;
+    void stream.done.finally(() => {
+      ended = true;
+    });
     await stream.ready;
+    // Past the ready timeout: a timer still armed after ready would have cut the connection by now.
+    await eventually(() => performance.now() - started > readyTimeoutMs + 100).toBe(true);
+    expect(ended).toBe(false);
     await say(id, 'go', true);
     await eventually(() => status(id)).toBe('finished');
     const ids = await logIds(id);
