@@ -58,6 +58,20 @@ describe('A2A contexts, driven by @a2a-js/sdk', () => {
       includeArtifacts: false,
     });
     expect(listed.tasks.map((task) => task.contextId)).toEqual([contextId]);
+    // The spellings SendMessage takes for the context filter the same way: 32 hex digits, upper case.
+    for (const spelling of [contextId.replace(/-/g, ''), contextId.toUpperCase()]) {
+      const respelled = await client.listTasks({
+        tenant: '',
+        contextId: spelling,
+        status: 0,
+        pageSize: undefined,
+        pageToken: '',
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      });
+      expect(respelled.tasks.map((task) => task.contextId)).toEqual([contextId]);
+    }
   });
 
   it('refuses a context id it cannot keep as it is, creating nothing', async () => {

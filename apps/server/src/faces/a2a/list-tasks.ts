@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { conversationHex } from '../../internal/conversation-ids.js';
 import type { listTasksParamsSchema } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
 import { taskOf } from './a2a-tasks.js';
@@ -56,9 +57,12 @@ export async function listTasks(
     params.status === undefined || params.status === 'TASK_STATE_UNSPECIFIED' ? undefined : params.status;
   const changedAfter =
     params.statusTimestampAfter === undefined ? undefined : new Date(params.statusTimestampAfter).toISOString();
+  // Any spelling SendMessage takes for a context (32 hex, upper case) filters as its hyphenated id does.
+  const context = params.contextId === undefined || params.contextId === '' ? undefined : params.contextId;
+  const contextHex = context === undefined ? undefined : (conversationHex(context) ?? context);
   const tasks: ListedTask[] = [];
   for (const conversation of await manager.list()) {
-    if (params.contextId !== undefined && params.contextId !== '' && params.contextId !== conversation.id) continue;
+    if (contextHex !== undefined && contextHex !== conversationHex(conversation.id)) continue;
     const opened = await conversation.open().then(
       () => true,
       () => false,
