@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readlink, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createEvent } from '@x/events';
@@ -126,5 +126,29 @@ describe('locateConversation', () => {
     expect(() => locateConversation('file-conv', { caseId: 'c', directory: root, persistenceDir: data })).toThrow(
       /no conversation "file-conv"/,
     );
+  });
+});
+
+describe('readRecordedConversation and the files it opens', () => {
+  it('leaves nothing of the conversation open once read (a segment-layout log included)', async () => {
+    const store = createLocalFileStore({ root, durability: 'none' });
+    const log = await EventLog.open(store, { dir: 'segmented/events', layout: 'segment' });
+    await log.append(
+      createEvent('MessageEvent', {
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'kept in a segment' }] },
+      }),
+    );
+    await log.close();
+    const location = join(root, 'segmented');
+    const openUnder = async (): Promise<string[]> => {
+      const targets = await Promise.all(
+        (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
+      );
+      return targets.filter((target) => target.startsWith(location));
+    };
+    const recorded = await readRecordedConversation(location);
+    expect(recorded.events).toHaveLength(1);
+    expect(await openUnder()).toEqual([]);
   });
 });

@@ -60,7 +60,13 @@ export async function readRecordedConversation(location: string): Promise<Record
     nameIndex: { write: false },
     rollForward: false,
   });
-  const events = log.length === 0 ? [] : await log.range(0, log.length);
+  let events: AnyEvent[];
+  try {
+    events = log.length === 0 ? [] : await log.range(0, log.length);
+  } finally {
+    // A segment-layout log holds its segment file open until closed (a read-only close writes nothing).
+    await log.close();
+  }
   let baseState: z.infer<typeof baseStateSchema> = {};
   if (await store.exists(`${name}/base_state.json`)) {
     try {
