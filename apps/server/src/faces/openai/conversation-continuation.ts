@@ -1,3 +1,4 @@
+import { canonicalJson } from '@x/store';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationMeta } from '../../conversations/conversation-meta.js';
 import { invalidRequest, type OpenAiGatewayError } from './openai-error.js';
@@ -51,14 +52,13 @@ const suffixOf = (agent: AgentConfig): string => {
   return typeof suffix === 'string' ? suffix : '';
 };
 
-/** JSON with sorted keys, empty objects and null/undefined values left out: two equal configs read the same. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
+/** The value with empty objects and null/undefined values left out, at every level: two equal configs read the same. */
+function withoutEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmpty);
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value)
-    .map(([key, item]) => [key, canonical(item)] as const)
-    .filter(([, item]) => item !== null && item !== undefined && !(typeof item === 'object' && isEmpty(item)))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .map(([key, item]) => [key, withoutEmpty(item)] as const)
+    .filter(([, item]) => item !== null && item !== undefined && !(typeof item === 'object' && isEmpty(item)));
   return Object.fromEntries(entries);
 }
 const isEmpty = (value: object): boolean => !Array.isArray(value) && Object.keys(value).length === 0;
@@ -69,8 +69,14 @@ const isEmpty = (value: object): boolean => !Array.isArray(value) && Object.keys
  */
 function agentIdentity(agent: AgentConfig): string {
   const context = { ...((agent.agent_context ?? {}) as Record<string, unknown>), system_message_suffix: undefined };
-  return JSON.stringify(
-    canonical({ ...agent, llm: { ...agent.llm, api_key: undefined }, mcp_config: undefined, agent_context: context }),
+  // Keys sorted by canonicalJson, so that key order does not tell two equal configs apart.
+  return canonicalJson(
+    withoutEmpty({
+      ...agent,
+      llm: { ...agent.llm, api_key: undefined },
+      mcp_config: undefined,
+      agent_context: context,
+    }),
   );
 }
 
