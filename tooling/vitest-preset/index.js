@@ -17,6 +17,7 @@ const sourceEntries = {
   '@x/store-postgres': 'packages/store-postgres/src/index.ts',
   '@x/agent/testing': 'packages/agent/src/testing/index.ts',
   '@x/agent': 'packages/agent/src/index.ts',
+  '@x/client': 'packages/client/src/index.ts',
   '@x/server/client': 'apps/server/src/client/index.ts',
   '@x/server': 'apps/server/src/index.ts',
 };
