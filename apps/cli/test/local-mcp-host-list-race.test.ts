@@ -40,7 +40,7 @@ describe("x mcp's listing of the data directory", () => {
     conversationDir(kept, 'idle');
     race.remove = gone;
     const host = new LocalMcpHost({
-      agentModule: {} as never,
+      agentModule: await import('@x/agent'),
       serverModule: {} as never,
       dataDir,
       conversationOptions: {} as never,

@@ -116,7 +116,7 @@ export class LocalMcpHost implements McpConversationHost {
     return dated.map(({ name }) => {
       const open = this.#open.get(name);
       return {
-        conversation_id: open?.id ?? hyphenate(name),
+        conversation_id: open?.id ?? this.#options.agentModule.hyphenateConversationId(name),
         status: open?.conversation.state.execution_status ?? recordedStatus(join(dataDir, name)),
       };
     });
@@ -137,12 +137,6 @@ export class LocalMcpHost implements McpConversationHost {
     this.#open.set(conversation.id.replace(/-/g, ''), local);
     return local;
   }
-}
-
-function hyphenate(hex: string): string {
-  return /^[0-9a-f]{32}$/.test(hex)
-    ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-    : hex;
 }
 
 /** The status base_state.json records (a listing opens nothing), `unknown` when it cannot be read. */
