@@ -6,6 +6,7 @@ export type AgUiRunErrorCode =
   | 'invalid_tool'
   | 'unknown_tool_call'
   | 'pending_tool_call'
+  | 'unanswered_interrupt'
   | 'invalid_state'
   | 'invalid_context'
   | 'unsupported_content';

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { AgentError } from '@x/agent';
+import type { ActionEvent } from '@x/events';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ClientTools } from '../../conversations/client-tools.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
@@ -7,7 +8,7 @@ import type { ManagedConversation } from '../../conversations/managed-conversati
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
 import { lastRecordedContext, runContextContent } from './run-context.js';
-import { type AgUiRunInput, confirmationDecision } from './run-input.js';
+import { type AgUiResumeEntry, type AgUiRunInput, confirmationDecision } from './run-input.js';
 import { sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
 import { streamAnchorOf } from './streamed-messages.js';
 import { userMessageContent } from './user-content.js';
@@ -49,6 +50,29 @@ async function alreadyTaken(
 }
 
 /**
+ * Refuses (`unanswered_interrupt`, nothing recorded) an input that would act while a confirmation interrupt of the
+ * thread has no answer in `resume`, or one answered twice: `@ag-ui/client` refuses to send such an input, and a
+ * producer taking it would approve the unanswered actions (a run executes what waits for confirmation). A frontend
+ * call's interrupt is answered by its tool message, checked elsewhere; an entry for an unknown interrupt is a 409 below.
+ */
+function refuseUnansweredInterrupts(actions: readonly ActionEvent[], resume: readonly AgUiResumeEntry[]): void {
+  const answered = new Set<string>();
+  for (const entry of resume) {
+    if (answered.has(entry.interruptId)) {
+      throw new AgUiRunError('unanswered_interrupt', `resume: interrupt '${entry.interruptId}' is answered twice`);
+    }
+    answered.add(entry.interruptId);
+  }
+  const unanswered = actions.filter((action) => !isFrontendCall(action) && !answered.has(action.id));
+  if (unanswered.length === 0) return;
+  const named = unanswered.map((action) => `'${action.id}' (${action.tool_name})`).join(', ');
+  throw new AgUiRunError(
+    'unanswered_interrupt',
+    `The thread has ${unanswered.length} pending interrupt(s) not addressed by resume: ${named}; answer each with a resume entry (approve with payload { approved: true }, refuse with { approved: false, reason } or status 'cancelled')`,
+  );
+}
+
+/**
  * Applies what a run input brings, after checking all of it (a refusal records nothing): its frontend `tools`
  * (offered to the model from now on), the results of the frontend calls the thread waits for (`role: "tool"`
  * messages, recorded as the calls' observations), the answers to the interrupts of the last run (approve runs the
@@ -79,16 +103,27 @@ export async function applyRunInput(
   let refusal: { approved: boolean; reason?: string } | undefined;
   let decidedBy: string | undefined;
   const approved: string[] = [];
-  if (input.resume !== undefined && input.resume.length > 0) {
+  const contents = fresh
+    .map((message, position) =>
+      message.role === 'user' ? userMessageContent(message.content, `messages[${known + 1 + position}]`) : [],
+    )
+    .filter((content) => content.length > 0);
+  const resume = input.resume ?? [];
+  const actions = await open.pendingActions();
+  if (resume.length > 0 || contents.length > 0 || results.decisions.length > 0) {
+    // An input that acts must answer every interrupt the thread has open (AG-UI 1.0's coverage rule): a run goes on
+    // only past answered confirmations, so a new message never approves an action its sender did not answer.
+    refuseUnansweredInterrupts(actions, resume);
+  }
+  if (resume.length > 0) {
     // Answers to interrupts decide on pending actions: a decider's only (`approvalDeciders`), before anything is
     // recorded, and recorded as that caller's.
     decidedBy = assertMayDecide();
-    const actions = await open.pendingActions();
     const pending = new Set(actions.filter((action) => !isFrontendCall(action)).map((action) => action.id));
     // A frontend call raised as an interrupt beside a confirmation is answered by its tool message (checked above):
     // its entry only acknowledges it, and never counts as a refusal of the confirmations.
     const frontendCalls = new Set(actions.filter(isFrontendCall).map((action) => action.id));
-    for (const entry of input.resume) {
+    for (const entry of resume) {
       if (frontendCalls.has(entry.interruptId)) continue;
       if (!pending.has(entry.interruptId)) {
         throw new InvalidRequestError(`resume: interrupt '${entry.interruptId}' is not pending in this thread`, {
@@ -100,15 +135,10 @@ export async function applyRunInput(
       else approved.push(entry.interruptId);
     }
   }
-  const contents = fresh
-    .map((message, position) =>
-      message.role === 'user' ? userMessageContent(message.content, `messages[${known + 1 + position}]`) : [],
-    )
-    .filter((content) => content.length > 0);
   // A turn the thread took already (a retry) is acted on again, but recorded once.
   const unrecorded = contents.slice(await alreadyTaken(conversation, loggedAt[known] ?? -1, contents));
 
-  let act = (input.resume ?? []).length > 0 || contents.length > 0;
+  let act = resume.length > 0 || contents.length > 0;
   if (results.decisions.length > 0) {
     // The answered calls' tools must be known to record their results, even when this input no longer offers them.
     clientTools.set(conversation.id, [...offered, ...results.answeredTools]);
