@@ -76,7 +76,6 @@ describe('MCP tools a caller outside approvalDeciders may not use on a waiting c
       'confirm_actions rejecting',
       (id: string) => ({ name: 'confirm_actions', arguments: { conversation_id: id, approve: false } }),
     ],
-    ['run (which approves what waits)', (id: string) => ({ name: 'run', arguments: { conversation_id: id } })],
   ])('refuses %s with -32600 and data.reason principal_not_allowed, deciding nothing', async (_what, request) => {
     const conversation = await waiting();
     const error = await refusalOf(client.callTool(request(conversation.id)));

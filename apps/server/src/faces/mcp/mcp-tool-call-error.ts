@@ -7,6 +7,7 @@ export type McpToolCallReason =
   | 'conversation_not_found'
   | 'no_default_agent'
   | 'no_pending_actions'
+  | 'pending_actions'
   | 'conversation_running'
   | 'principal_not_allowed';
 
@@ -17,6 +18,7 @@ const RPC_CODES: Record<McpToolCallReason, number> = {
   conversation_not_found: -32602,
   no_default_agent: -32602,
   no_pending_actions: -32600,
+  pending_actions: -32600,
   conversation_running: -32600,
   principal_not_allowed: -32600,
 };

@@ -63,7 +63,7 @@ const TOOLS = {
   run: {
     schema: runArgumentsSchema,
     description:
-      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Sends progress notifications, one per event (`progress`: the log index of the event + 1), when the request has a progressToken. Cancelling the request stops the wait, not the run (`interrupt` stops it).',
+      'Run the agent (after recording `message`, if given) until it finishes, needs a confirmation, or stops; returns the state and final answer. Refused while actions wait for confirmation: answer them with `confirm_actions`. Sends progress notifications, one per event (`progress`: the log index of the event + 1), when the request has a progressToken. Cancelling the request stops the wait, not the run (`interrupt` stops it).',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   },
   interrupt: {
@@ -130,6 +130,22 @@ async function conversationOf(host: McpConversationHost, id: string): Promise<Mc
   return conversation;
 }
 
+/**
+ * Refuses `run` on a conversation waiting for confirmation, before its message is recorded: a run executes the
+ * actions that wait (the REST API's run approves them, as the reference's does), so an MCP client asking to go on
+ * with a new message ("no, don't") would approve what it never answered. `confirm_actions` decides them.
+ */
+async function refusePendingActions(conversation: McpConversation, id: string): Promise<void> {
+  const view = await conversation.view();
+  if (view.pending_actions.length === 0) return;
+  const named = view.pending_actions.map((action) => `'${action.id}' (${action.tool_name})`).join(', ');
+  throw new McpToolCallError(
+    'pending_actions',
+    `Conversation '${id}' waits for confirmation of ${view.pending_actions.length} action(s): ${named}; answer them with confirm_actions (approve runs them, a rejection tells the agent)`,
+    { conversation_id: id, pending_action_ids: view.pending_actions.map((action) => action.id) },
+  );
+}
+
 function result(value: McpConversationView | Record<string, unknown>): McpToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
@@ -181,6 +197,7 @@ export async function callMcpTool(
     case 'run': {
       const args = parseArguments(name, runArgumentsSchema, input);
       const conversation = await conversationOf(host, args.conversation_id);
+      await refusePendingActions(conversation, args.conversation_id);
       if (args.message !== undefined) await conversation.sendMessage(args.message);
       return runToStop(conversation, context);
     }

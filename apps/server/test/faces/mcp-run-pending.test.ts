@@ -1,0 +1,88 @@
+// `run` on a conversation waiting for confirmation, judged by `@modelcontextprotocol/sdk`'s Client over streamable
+// HTTP. A run executes the actions that wait, so `run` with a new message ("no, don't") would approve what the client
+// never answered: it is refused with the face's kind of refusal (a JSON-RPC error, `data.reason: pending_actions`,
+// naming the actions), nothing recorded, and `confirm_actions` decides them.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
+
+let server: TestServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new Client({ name: 'x-mcp-run-pending', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`)));
+});
+afterAll(async () => {
+  await client.close();
+  await server.stop();
+  await removeDir(server.dataDir);
+});
+
+interface View {
+  status: string;
+  final_answer: string;
+  event_count: number;
+  pending_actions: { id: string; tool_name: string }[];
+}
+
+function viewOf(result: unknown): View {
+  return (result as { structuredContent: View }).structuredContent;
+}
+
+/** A conversation whose model asked to run a command, waiting for its confirmation. */
+async function waiting(): Promise<{ id: string; view: View }> {
+  server.llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo confirmed-step' } }] });
+  const started = viewOf(
+    await client.callTool({
+      name: 'start_conversation',
+      arguments: { conversation: createRequest(server.llm, { confirmation_policy: { kind: 'AlwaysConfirm' } }) },
+    }),
+  );
+  const id = (started as unknown as { conversation_id: string }).conversation_id;
+  const view = viewOf(await client.callTool({ name: 'run', arguments: { conversation_id: id, message: 'Echo' } }));
+  expect(view.status).toBe('waiting_for_confirmation');
+  expect(view.pending_actions).toHaveLength(1);
+  return { id, view };
+}
+
+async function refusalOf(call: Promise<unknown>): Promise<McpError> {
+  const outcome = await call.then(
+    (result) => result,
+    (error: unknown) => error,
+  );
+  expect(outcome).toBeInstanceOf(McpError);
+  return outcome as McpError;
+}
+
+describe('MCP run on a conversation waiting for confirmation', () => {
+  it.each([
+    ['with a message', { message: 'No, do not run that' }],
+    ['without one', {}],
+  ])('is refused %s: -32600 pending_actions naming the action, nothing recorded, nothing run', async (_what, extra) => {
+    const { id, view } = await waiting();
+    const [action] = view.pending_actions;
+    const error = await refusalOf(client.callTool({ name: 'run', arguments: { conversation_id: id, ...extra } }));
+    expect(error.code).toBe(-32600);
+    expect(error.data).toEqual({ reason: 'pending_actions', conversation_id: id, pending_action_ids: [action?.id] });
+    expect(error.message).toContain(`'${action?.id}' (terminal)`);
+    expect(error.message).toContain('confirm_actions');
+    const after = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
+    expect(after).toEqual(view);
+  });
+
+  it('goes on once confirm_actions approves, and run works again afterwards', async () => {
+    const { id } = await waiting();
+    server.llm.push(finishReply('echoed'));
+    const done = viewOf(
+      await client.callTool({ name: 'confirm_actions', arguments: { conversation_id: id, approve: true } }),
+    );
+    expect(done).toMatchObject({ status: 'finished', final_answer: 'echoed', pending_actions: [] });
+    server.llm.push(finishReply('again'));
+    const next = viewOf(await client.callTool({ name: 'run', arguments: { conversation_id: id, message: 'More' } }));
+    expect(next).toMatchObject({ status: 'finished', final_answer: 'again' });
+  });
+});
