@@ -72,3 +72,68 @@ describe('an error before any run', () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).headers?.get(CONVERSATION_HEADER)).toBeNull();
   });
 });
+
+describe('a follow-up message on a conversation waiting for a confirmation', () => {
+  /** A conversation the gateway left waiting for confirmation of one command, and its log length. */
+  async function waiting(): Promise<{ id: string; length: number }> {
+    server.llm.push(toolCall);
+    const error = await rejectionOf(
+      client.chat.completions.create({ model: 'x-confirming', messages: [{ role: 'user', content: 'run it' }] }),
+    );
+    const { id, status } = await namedConversation(error);
+    expect(status).toBe('waiting_for_confirmation');
+    const managed = await server.built.manager.require(id ?? '');
+    return { id: id ?? '', length: managed.log.length };
+  }
+
+  it.each([
+    [
+      'chat completions',
+      (id: string) =>
+        client.chat.completions.create(
+          { model: 'x-confirming', messages: [{ role: 'user', content: 'No, do not run that' }] },
+          { headers: { [CONVERSATION_HEADER]: id } },
+        ),
+    ],
+    [
+      'the Responses API',
+      (id: string) =>
+        client.responses.create(
+          { model: 'x-confirming', input: 'No, do not run that' },
+          { headers: { [CONVERSATION_HEADER]: id } },
+        ),
+    ],
+  ])('is refused on %s with a 409 naming the action, approving nothing', async (_face, send) => {
+    const { id, length } = await waiting();
+    const error = await rejectionOf(send(id));
+    expect(error).toBeInstanceOf(OpenAI.ConflictError);
+    expect(error).toMatchObject({ status: 409, code: 'conversation_waiting_for_confirmation' });
+    const managed = await server.built.manager.require(id);
+    const [pending] = await (await managed.open()).pendingActions();
+    expect((error as Error).message).toContain(`'${pending?.id}' (terminal)`);
+    expect((error as Error).message).toContain(`/api/conversations/${id}/events/respond_to_confirmation`);
+    expect(managed.log.length).toBe(length);
+    expect((await managed.open()).state.execution_status).toBe('waiting_for_confirmation');
+  });
+
+  it('goes on once the actions are decided through the conversation API', async () => {
+    const { id } = await waiting();
+    const decided = await server.call(
+      'POST',
+      `/api/conversations/${id}/events/respond_to_confirmation`,
+      { accept: false, reason: 'not now' },
+      { 'X-Session-API-Key': KEY },
+    );
+    expect(decided.status).toBe(200);
+    const managed = await server.built.manager.require(id);
+    await expect.poll(async () => (await (await managed.open()).pendingActions()).length).toBe(0);
+    // A rejection records the refusal for the agent and runs nothing until the next message.
+    expect((await managed.open()).state.execution_status).toBe('idle');
+    server.llm.push({ content: 'Next answer.' });
+    const next = await client.chat.completions.create(
+      { model: 'x-confirming', messages: [{ role: 'user', content: 'What now?' }] },
+      { headers: { [CONVERSATION_HEADER]: id } },
+    );
+    expect(next.choices[0]?.message.content).toBe('Next answer.');
+  });
+});

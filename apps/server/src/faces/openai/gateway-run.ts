@@ -45,6 +45,22 @@ export interface GatewayRunRequest {
 }
 
 /**
+ * Refuses a turn on a conversation whose actions wait for confirmation (409 `conversation_waiting_for_confirmation`),
+ * before the turn is recorded. A run executes what waits, and a chat client sees no confirmation to answer: its next
+ * message ("no, don't") would approve the actions. They are decided through the conversation API, whose id the
+ * 409 that stopped the run carried.
+ */
+async function refuseWhileActionsWait(conversation: ManagedConversation): Promise<void> {
+  const pending = await (await conversation.open()).pendingActions();
+  if (pending.length === 0) return;
+  const named = pending.map((action) => `'${action.id}' (${action.tool_name})`).join(', ');
+  throw new OpenAiGatewayError(
+    { status: 409, type: 'invalid_request_error', code: 'conversation_waiting_for_confirmation', param: null },
+    `Conversation ${conversation.id} waits for confirmation of ${pending.length} action(s): ${named}; decide them with POST /api/conversations/${conversation.id}/events/respond_to_confirmation before the next message`,
+  );
+}
+
+/**
  * Starts the agent on a request's turn. Without `conversationId`, or with one no conversation has yet, a new
  * conversation is created from the model's create body (system text appended to its system message suffix, the model
  * in its tags), as the reference does; with the id of an existing conversation, the user message continues it, when
@@ -72,6 +88,7 @@ export async function startGatewayRun(manager: ConversationManager, options: Gat
       `Conversation ${conversation.id} is running: wait for its answer before sending the next message`,
     );
   }
+  await refuseWhileActionsWait(conversation);
   // Before the turn is recorded: a turn refused its run (its pending actions not the caller's to approve) leaves none.
   await conversation.assertMayRun();
   await conversation.sendMessage(
