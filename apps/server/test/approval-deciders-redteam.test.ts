@@ -183,7 +183,7 @@ describe('approvalDeciders on every way to run a waiting conversation', () => {
     await stillWaiting(conversation);
   });
 
-  it('OpenAI: a turn continuing the conversation is refused to another key sent as a bearer token', async () => {
+  it('OpenAI: a turn continuing the conversation is refused to another key sent as a bearer token (a turn decides nothing for any key)', async () => {
     const conversation = await waiting();
     const response = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
@@ -195,7 +195,8 @@ describe('approvalDeciders on every way to run a waiting conversation', () => {
       body: JSON.stringify({ model: 'agent', messages: [{ role: 'user', content: 'go on' }] }),
     });
     const body = await response.text();
-    expect(response.status, body).toBe(403);
+    expect(response.status, body).toBe(409);
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'conversation_waiting_for_confirmation' } });
     await stillWaiting(conversation);
     const events = await conversation.managed.log.range(0, conversation.managed.log.length);
     expect(events.filter((event) => JSON.stringify(event).includes('go on'))).toEqual([]);
