@@ -5,11 +5,11 @@
 import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startScriptedLLMServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagedConversation } from '../../src/conversations/managed-conversation.js';
 import { createRequest, removeDir, startTestServer, type TestServer, waitFor } from '../helpers.js';
+import { mcpRefusalOf } from '../support/mcp-refusal.js';
 
 const DECIDER = 'mcp-key-of-the-decider-01';
 const OTHER = 'mcp-key-of-someone-else-02';
@@ -56,16 +56,6 @@ async function waiting(): Promise<ManagedConversation> {
   return managed;
 }
 
-/** The JSON-RPC error a call was refused with (the call must be refused). */
-async function refusalOf(call: Promise<unknown>): Promise<McpError> {
-  const outcome = await call.then(
-    (result) => result,
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(McpError);
-  return outcome as McpError;
-}
-
 describe('MCP tools a caller outside approvalDeciders may not use on a waiting conversation', () => {
   it.each([
     [
@@ -78,7 +68,7 @@ describe('MCP tools a caller outside approvalDeciders may not use on a waiting c
     ],
   ])('refuses %s with -32600 and data.reason principal_not_allowed, deciding nothing', async (_what, request) => {
     const conversation = await waiting();
-    const error = await refusalOf(client.callTool(request(conversation.id)));
+    const error = await mcpRefusalOf(client.callTool(request(conversation.id)));
     expect(error.code).toBe(-32600);
     expect(error.data).toEqual({ reason: 'principal_not_allowed', conversation_id: conversation.id });
     expect(error.message).toContain(`'${principal(OTHER)}' is not allowed to decide on pending actions`);

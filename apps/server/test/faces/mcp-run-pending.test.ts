@@ -4,9 +4,9 @@
 // naming the actions), nothing recorded, and `confirm_actions` decides them.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
+import { mcpRefusalOf } from '../support/mcp-refusal.js';
 
 let server: TestServer;
 let client: Client;
@@ -49,15 +49,6 @@ async function waiting(): Promise<{ id: string; view: View }> {
   return { id, view };
 }
 
-async function refusalOf(call: Promise<unknown>): Promise<McpError> {
-  const outcome = await call.then(
-    (result) => result,
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(McpError);
-  return outcome as McpError;
-}
-
 describe('MCP run on a conversation waiting for confirmation', () => {
   it.each([
     ['with a message', { message: 'No, do not run that' }],
@@ -65,7 +56,7 @@ describe('MCP run on a conversation waiting for confirmation', () => {
   ])('is refused %s: -32600 pending_actions naming the action, nothing recorded, nothing run', async (_what, extra) => {
     const { id, view } = await waiting();
     const [action] = view.pending_actions;
-    const error = await refusalOf(client.callTool({ name: 'run', arguments: { conversation_id: id, ...extra } }));
+    const error = await mcpRefusalOf(client.callTool({ name: 'run', arguments: { conversation_id: id, ...extra } }));
     expect(error.code).toBe(-32600);
     expect(error.data).toEqual({ reason: 'pending_actions', conversation_id: id, pending_action_ids: [action?.id] });
     expect(error.message).toContain(`'${action?.id}' (terminal)`);
