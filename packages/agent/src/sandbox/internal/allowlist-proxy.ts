@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { type HostPattern, isHostAllowed, normalizeHost } from '../host-allowlist.js';
-import { resolveUpstream } from './resolve-upstream.js';
+import { type ResolveUpstreamOptions, resolveUpstream } from './resolve-upstream.js';
 
 /** A connection the allowlist refused. */
 export interface DeniedConnection {
@@ -51,9 +51,14 @@ function deny(response: ServerResponse, denied: DeniedConnection, why?: string):
 export async function startAllowlistProxy(options: {
   socketPath: string;
   hosts: readonly HostPattern[];
+  /** Admit names that resolve into a private network (see `resolveUpstream`). */
+  allowPrivateNetworks?: boolean;
+  /** The resolver of admitted names; the system's by default. */
+  resolve?: ResolveUpstreamOptions['resolve'];
   onDenied: (denied: DeniedConnection) => void;
 }): Promise<AllowlistProxy> {
   const sockets = new Set<Socket>();
+  const upstreamOptions = { allowPrivateNetworks: options.allowPrivateNetworks, resolve: options.resolve };
   const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     let target: URL;
     try {
@@ -81,7 +86,7 @@ export async function startAllowlistProxy(options: {
       response.end(`The proxy could not reach ${host}:${port}: ${error.message}\n`);
     };
     // The name the allowlist admitted (`LOCALHOST.` is `localhost`), not another spelling of it.
-    resolveUpstream(normalizeHost(host))
+    resolveUpstream(normalizeHost(host), upstreamOptions)
       .then((resolved) => {
         if ('refused' in resolved) {
           const denied = { host, port, method: incoming.method ?? 'GET' };
@@ -139,7 +144,7 @@ export async function startAllowlistProxy(options: {
       if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
       client.destroy();
     };
-    resolveUpstream(normalizeHost(authority.host))
+    resolveUpstream(normalizeHost(authority.host), upstreamOptions)
       .then((resolved) => {
         if ('refused' in resolved) {
           refuse(resolved.refused);
