@@ -26,6 +26,7 @@ describe('classifyAddress', () => {
       '2606:2800:220:1::1',
       '2001:4860:4860::8888',
       '2001:200::1',
+      '2606:4700:1::1',
       '::ffff:8.8.8.8',
       '64:ff9b::808:808',
       '2002:808:808::1',
@@ -114,6 +115,11 @@ describe('classifyAddress', () => {
       ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'private'],
     ])
       expect(scopeOf(address as string), address).toBe(scope);
+  });
+
+  it('names loopback and the unspecified address as such, not as IPv4-compatible forms', () => {
+    expect(classifyAddress('::1')).toEqual({ scope: 'local', range: 'loopback, this machine (::1)' });
+    expect(classifyAddress('::')).toEqual({ scope: 'local', range: 'unspecified (::)' });
   });
 
   it('names the carried address and its range', () => {
