@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { type HostPattern, isHostAllowed, normalizeHost } from '../host-allowlist.js';
-import { type ResolveUpstreamOptions, resolveUpstream } from './resolve-upstream.js';
+import { resolveUpstream } from './resolve-upstream.js';
 
 /** A connection the allowlist refused. */
 export interface DeniedConnection {
@@ -53,12 +53,10 @@ export async function startAllowlistProxy(options: {
   hosts: readonly HostPattern[];
   /** Admit names that resolve into a private network (see `resolveUpstream`). */
   allowPrivateNetworks?: boolean;
-  /** The resolver of admitted names; the system's by default. */
-  resolve?: ResolveUpstreamOptions['resolve'];
   onDenied: (denied: DeniedConnection) => void;
 }): Promise<AllowlistProxy> {
   const sockets = new Set<Socket>();
-  const upstreamOptions = { allowPrivateNetworks: options.allowPrivateNetworks, resolve: options.resolve };
+  const upstreamOptions = { allowPrivateNetworks: options.allowPrivateNetworks };
   const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     let target: URL;
     try {
