@@ -313,6 +313,7 @@ export {
   sandboxPolicySchema,
 } from './sandbox/index.js';
 export { createUnsandboxedSandbox, type UnsandboxedOptions, warnUnsandboxedOnce } from './sandbox/unsandboxed.js';
+export { DamagedSandboxPolicyRecordError } from './sandboxing/damaged-sandbox-policy-record-error.js';
 export type { SandboxAccess } from './sandboxing/sandbox-access.js';
 export {
   lendSandbox,

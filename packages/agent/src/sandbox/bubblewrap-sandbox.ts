@@ -101,6 +101,7 @@ export class BubblewrapSandbox implements Sandbox {
       const proxy = await startAllowlistProxy({
         socketPath: join(directory, 'proxy.sock'),
         hosts,
+        allowPrivateNetworks: network.allowPrivateNetworks,
         onDenied: (denied) => this.#options.onNetworkDenied?.(denied),
       });
       return { directory, proxy };

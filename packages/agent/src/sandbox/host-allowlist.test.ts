@@ -23,6 +23,14 @@ describe('parseHostPattern', () => {
     expect(parseHostPattern('[2001:DB8::10]')).toEqual({ host: '2001:db8::10', wildcard: false });
   });
 
+  it('takes every port a socket can connect to, 1 to 65535, and none past them', () => {
+    expect(parseHostPattern('example.com:1')).toEqual({ host: 'example.com', wildcard: false, port: 1 });
+    expect(parseHostPattern('example.com:65535')).toEqual({ host: 'example.com', wildcard: false, port: 65535 });
+    expect(parseHostPattern('[::1]:65535')).toEqual({ host: '::1', wildcard: false, port: 65535 });
+    expect(parseHostPattern('example.com:65536')).toBeUndefined();
+    expect(parseHostPattern('[::1]:0')).toBeUndefined();
+  });
+
   it('refuses what is not a host', () => {
     for (const bad of [
       '',

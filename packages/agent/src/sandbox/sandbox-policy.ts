@@ -5,7 +5,8 @@ import { parseHostPattern } from './host-allowlist.js';
  * Where the sandbox's processes may connect. `none` (the default): a network namespace with only its own
  * loopback, so neither the host's loopback listeners nor anything outside is reachable. `all`: the host's
  * network. `allowlist`: only through a filtering proxy on the host that admits the listed hosts
- * (`example.com`, `*.example.com`, `127.0.0.1:8080`; a host without a port admits every port).
+ * (`example.com`, `*.example.com`, `127.0.0.1:8080`; a host without a port admits every port), and only where the
+ * name resolves to a public address unless `allowPrivateNetworks`.
  */
 export const sandboxNetworkSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('none') }).strict(),
@@ -20,6 +21,13 @@ export const sandboxNetworkSchema = z.discriminatedUnion('mode', [
           }),
         )
         .min(1),
+      /**
+       * Admit a listed name that resolves into a private network (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7,
+       * ...). Off by default: a name whose answer is not a public address is refused, as a DNS record (or a
+       * rebinding) would otherwise reach the server's internal network. Never admitted by a name: this machine and
+       * its link (loopback, 169.254.169.254): an entry naming the address (`10.0.0.5`, `127.0.0.1:8080`) admits it.
+       */
+      allowPrivateNetworks: z.boolean().optional(),
     })
     .strict(),
 ]);

@@ -1,6 +1,7 @@
 import { createMemoryFileStore, type FileStore } from '@x/store';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { DamagedSandboxPolicyRecordError } from './damaged-sandbox-policy-record-error.js';
 import {
   currentSandboxPolicy,
   readSandboxPolicyRecord,
@@ -45,18 +46,42 @@ describe('recordSandboxPolicy', () => {
 });
 
 describe('readSandboxPolicyRecord', () => {
-  it('is undefined without a record, and for one that does not parse (it grants nothing)', async () => {
+  it('is undefined without a record', async () => {
     expect(await readSandboxPolicyRecord(store, directory)).toBeUndefined();
     expect(currentSandboxPolicy(undefined)).toBeUndefined();
-    for (const bad of [
-      'not json',
-      JSON.stringify({ version: 1, entries: [] }),
-      JSON.stringify({ version: 2, entries: [{ policy: {}, since_event: 0, recorded_at: 'x' }] }),
-      JSON.stringify({ version: 1, entries: [{ policy: { mode: 'nope' }, since_event: 0, recorded_at: 'x' }] }),
-      JSON.stringify({ version: 1, entries: [{ policy: {}, since_event: -1, recorded_at: 'x' }] }),
-    ]) {
+  });
+
+  it('refuses one that does not parse, naming the file and what is wrong, and no write replaces it', async () => {
+    for (const [bad, problem] of [
+      ['not json', 'not JSON'],
+      [JSON.stringify({ version: 1, entries: [] }), 'entries:'],
+      [JSON.stringify({ version: 2, entries: [{ policy: {}, since_event: 0, recorded_at: 'x' }] }), 'version:'],
+      [
+        JSON.stringify({ version: 1, entries: [{ policy: { mode: 'nope' }, since_event: 0, recorded_at: 'x' }] }),
+        'entries.0.policy.mode:',
+      ],
+      [JSON.stringify({ version: 1, entries: [{ policy: {}, since_event: -1, recorded_at: 'x' }] }), 'since_event:'],
+    ] as const) {
       await store.write(path, bad);
-      expect(await readSandboxPolicyRecord(store, directory), bad).toBeUndefined();
+      const read = await readSandboxPolicyRecord(store, directory).catch((error: unknown) => error);
+      expect(DamagedSandboxPolicyRecordError.isInstance(read), bad).toBe(true);
+      const damaged = read as DamagedSandboxPolicyRecordError;
+      expect(damaged).toMatchObject({ code: 'sandbox_policy_record_damaged', path });
+      expect(damaged.problem, bad).toContain(problem);
+      expect(damaged.message).toContain(`${path} is damaged`);
+      expect(damaged.message).toContain('move it aside or delete it');
+      await expect(recordSandboxPolicy(store, directory, { policy: first, sinceEvent: 3 })).rejects.toThrow(
+        DamagedSandboxPolicyRecordError,
+      );
+      expect(await store.read(path), bad).toBe(bad);
     }
+  });
+
+  it('starts anew once the damaged record is moved aside', async () => {
+    await store.write(path, '{"version":1,');
+    await expect(readSandboxPolicyRecord(store, directory)).rejects.toThrow(DamagedSandboxPolicyRecordError);
+    await store.delete(path);
+    await recordSandboxPolicy(store, directory, { policy: second, sinceEvent: 4 });
+    expect(currentSandboxPolicy(await readSandboxPolicyRecord(store, directory))).toEqual(second);
   });
 });

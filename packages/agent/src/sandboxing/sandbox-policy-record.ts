@@ -1,6 +1,8 @@
 import type { FileStore } from '@x/store';
 import { z } from 'zod';
+import { zodProblems } from '../internal/zod-problems.js';
 import { type SandboxPolicy, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
+import { DamagedSandboxPolicyRecordError } from './damaged-sandbox-policy-record-error.js';
 
 /**
  * `<conversation dir>/x_sandbox_policy.json`: the sandbox policies a conversation's tools ran under, oldest
@@ -27,7 +29,8 @@ export type SandboxPolicyRecord = z.infer<typeof sandboxPolicyRecordSchema>;
 
 /**
  * The record of a conversation's directory; undefined when there is none (a conversation written before
- * sandboxing, or by the reference) or it does not parse (it is an audit record, never trusted to grant anything).
+ * sandboxing, or by the reference). One that does not parse is a `DamagedSandboxPolicyRecordError`, never taken for
+ * none: the next write would otherwise replace the audit of what ran under which policy.
  */
 export async function readSandboxPolicyRecord(
   store: FileStore,
@@ -35,15 +38,17 @@ export async function readSandboxPolicyRecord(
 ): Promise<SandboxPolicyRecord | undefined> {
   const path = `${directory}/${SANDBOX_POLICY_FILE}`;
   if (!(await store.exists(path))) return undefined;
+  let json: unknown;
   try {
-    const parsed = sandboxPolicyRecordSchema.safeParse(JSON.parse(await store.read(path)), {
-      // Read once per conversation: zod's compiled fast path would cost more than it saves.
-      jitless: true,
-    });
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
+    json = JSON.parse(await store.read(path));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new DamagedSandboxPolicyRecordError(path, `not JSON: ${error.message}`, { cause: error });
   }
+  // Read once per conversation: zod's compiled fast path would cost more than it saves.
+  const parsed = sandboxPolicyRecordSchema.safeParse(json, { jitless: true });
+  if (!parsed.success) throw new DamagedSandboxPolicyRecordError(path, zodProblems(parsed.error));
+  return parsed.data;
 }
 
 /** The policy in force: the last entry's. */
@@ -51,7 +56,7 @@ export function currentSandboxPolicy(record: SandboxPolicyRecord | undefined): S
   return record?.entries.at(-1)?.policy;
 }
 
-/** Adds `policy` to the record unless it is already the one in force. */
+/** Adds `policy` to the record unless it is already the one in force; a damaged record is left as it is (thrown). */
 export async function recordSandboxPolicy(
   store: FileStore,
   directory: string,

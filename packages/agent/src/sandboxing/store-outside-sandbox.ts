@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js';
+import { liesInside, respelledUnder } from '../sandbox/internal/same-directory.js';
 import { InvalidSandboxPolicyError } from '../sandbox/invalid-sandbox-policy-error.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 
@@ -32,7 +33,8 @@ async function insideAConversation(store: string, mounted: string, conversationD
 
 /**
  * Refuses a sandbox whose mounts (the workspace, `writablePaths`, `readablePaths`) hold the conversation store on this
- * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both). Writable, a command
+ * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both), by path or through
+ * another path to the same directory (a bind mount). Writable, a command
  * could rewrite any conversation's files there: its events, and the sandbox policy record a resumed conversation runs
  * under (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host); readable, it could
  * read every conversation's events, and whatever secrets they hold. `x run` in the home directory, whose
@@ -56,11 +58,14 @@ export async function assertStoreOutsideSandbox(options: {
   ];
   for (const mount of mounts) {
     const mounted = await real(mount.path);
-    const how = isPathInside(mounted, store)
-      ? 'holds'
-      : (await insideAConversation(store, mounted, options.conversationDirectory))
-        ? 'lies inside a conversation of'
-        : undefined;
+    // By identity too (device and inode): a bind mount of the store, or of a directory above it, is another path to it.
+    const inStore = respelledUnder(mounted, store) ?? mounted;
+    const how =
+      isPathInside(mounted, store) || liesInside(store, mounted)
+        ? 'holds'
+        : (await insideAConversation(store, inStore, options.conversationDirectory))
+          ? 'lies inside a conversation of'
+          : undefined;
     if (how === undefined) continue;
     throw new InvalidSandboxPolicyError(
       `The sandbox's ${mount.what} ${mount.path} ${how} the conversation store ${options.storeRoot}: a sandboxed ` +

@@ -51,9 +51,12 @@ function deny(response: ServerResponse, denied: DeniedConnection, why?: string):
 export async function startAllowlistProxy(options: {
   socketPath: string;
   hosts: readonly HostPattern[];
+  /** Admit names that resolve into a private network (see `resolveUpstream`). */
+  allowPrivateNetworks?: boolean;
   onDenied: (denied: DeniedConnection) => void;
 }): Promise<AllowlistProxy> {
   const sockets = new Set<Socket>();
+  const upstreamOptions = { allowPrivateNetworks: options.allowPrivateNetworks };
   const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     let target: URL;
     try {
@@ -81,7 +84,7 @@ export async function startAllowlistProxy(options: {
       response.end(`The proxy could not reach ${host}:${port}: ${error.message}\n`);
     };
     // The name the allowlist admitted (`LOCALHOST.` is `localhost`), not another spelling of it.
-    resolveUpstream(normalizeHost(host))
+    resolveUpstream(normalizeHost(host), upstreamOptions)
       .then((resolved) => {
         if ('refused' in resolved) {
           const denied = { host, port, method: incoming.method ?? 'GET' };
@@ -139,7 +142,7 @@ export async function startAllowlistProxy(options: {
       if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n');
       client.destroy();
     };
-    resolveUpstream(normalizeHost(authority.host))
+    resolveUpstream(normalizeHost(authority.host), upstreamOptions)
       .then((resolved) => {
         if ('refused' in resolved) {
           refuse(resolved.refused);

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { isPathUnder } from '../bwrap-args.js';
 import { InvalidSandboxPolicyError } from '../invalid-sandbox-policy-error.js';
 import { SandboxUnavailableError } from '../sandbox-unavailable-error.js';
+import { isSameDirectory, liesInside, selfAndAncestors, whereShownThrough } from './same-directory.js';
 
 /**
  * The host side of the sandbox keeps files of its own: each allowlist's proxy socket and bridge script, and the
@@ -87,12 +88,20 @@ export function processPrivateDirectory(): string {
 }
 
 /**
- * The root, where a sandbox mounting `mounted` (host paths, each at the same path inside) would show it: it is then
- * hidden behind an empty read-only tmpfs, after every mount of the policy. Elsewhere there is nothing to hide.
+ * Where a sandbox mounting `mounted` (host paths, each at the same path inside) would show the root: there it is
+ * hidden behind an empty read-only tmpfs, after every mount of the policy. By path (a mount of the root or of a
+ * directory above it), and by identity (device and inode): a mount that is the root or a directory above it under
+ * another path (a bind mount of /tmp at /mnt/tmp, a second mount of its filesystem) shows it at the matching path
+ * below it, which a path comparison misses. Elsewhere there is nothing to hide.
  */
 export function privateRootHiddenIn(mounted: readonly string[]): string[] {
   const path = sandboxPrivateRoot();
-  return mounted.some((mount) => isPathUnder(path, mount)) ? [path] : [];
+  const hidden = new Set<string>();
+  for (const mount of mounted) {
+    const shown = isPathUnder(path, mount) ? path : whereShownThrough(path, mount);
+    if (shown !== undefined) hidden.add(shown);
+  }
+  return [...hidden];
 }
 
 /**
@@ -100,20 +109,26 @@ export function privateRootHiddenIn(mounted: readonly string[]): string[] {
  * show what the root's tmpfs hides), and a writable path (or workspace) that holds the directory the root lies in:
  * a command could rename that directory (only the root itself is a mount point inside) and put one of its own at
  * its name, which the host would then use for the next sandbox's proxy socket. `/tmp` itself may be writable;
- * `/` may not.
+ * `/` may not. Both by path and by identity (device and inode), so that another path to the same directory (a bind
+ * mount) is refused as its own path is.
  */
 export function checkPolicyAroundPrivateRoot(paths: {
   writable: readonly string[];
   readable: readonly string[];
 }): void {
   const root = sandboxPrivateRoot();
-  const inside = [...paths.writable, ...paths.readable].find((path) => path !== root && isPathUnder(path, root));
+  const inside = [...paths.writable, ...paths.readable].find(
+    (path) => path !== root && (isPathUnder(path, root) || (liesInside(path, root) && !isSameDirectory(path, [root]))),
+  );
   if (inside !== undefined)
     throw new InvalidSandboxPolicyError(
       `The path ${inside} lies inside ${root}, where the sandbox keeps its private files, which no sandbox may see`,
     );
   const parent = dirname(root);
-  const holder = paths.writable.find((path) => path !== parent && isPathUnder(parent, path));
+  const above = selfAndAncestors(parent).slice(1);
+  const holder = paths.writable.find(
+    (path) => path !== parent && (isPathUnder(parent, path) || isSameDirectory(path, above)),
+  );
   if (holder !== undefined)
     throw new InvalidSandboxPolicyError(
       `The writable path ${holder} holds ${parent}, where the sandbox keeps its private files (${root}): ` +

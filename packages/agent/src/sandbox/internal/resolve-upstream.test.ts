@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLocalAddress, resolveUpstream } from './resolve-upstream.js';
+import { resolveUpstream } from './resolve-upstream.js';
 
 const answers =
   (...addresses: string[]) =>
@@ -8,7 +8,7 @@ const answers =
 
 describe('resolveUpstream', () => {
   it('connects to the address a name resolves to, resolved once', async () => {
-    expect(await resolveUpstream('registry.example', answers('93.184.216.34', '2606:2800::1'))).toEqual({
+    expect(await resolveUpstream('registry.example', { resolve: answers('93.184.216.34', '2606:2800::1') })).toEqual({
       address: '93.184.216.34',
     });
   });
@@ -22,23 +22,47 @@ describe('resolveUpstream', () => {
       'fe80::1',
       '0.0.0.0',
       '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
     ]) {
-      const resolved = await resolveUpstream('evil.example', answers('93.184.216.34', local));
-      expect(resolved, local).toEqual({ refused: expect.stringContaining(local) });
+      for (const resolve of [answers('93.184.216.34', local), answers(local, '93.184.216.34')]) {
+        const resolved = await resolveUpstream('evil.example', { resolve });
+        expect(resolved, local).toEqual({ refused: expect.stringContaining(`evil.example resolves to ${local}, `) });
+      }
+      // Not even with private networks admitted: the metadata service and the server's loopback are never a name's.
+      const admitted = await resolveUpstream('evil.example', { resolve: answers(local), allowPrivateNetworks: true });
+      expect(admitted, local).toEqual({
+        refused: expect.stringContaining('reached only by an allowlist entry naming it'),
+      });
     }
   });
 
-  it('lets an entry naming a local address reach it: an IP literal, or localhost', async () => {
+  it('refuses a name that resolves into a private network, saying how to admit one', async () => {
+    for (const internal of ['10.0.0.1', '172.16.5.4', '192.168.1.1', '100.64.0.1', 'fd00::1', '::ffff:a00:1']) {
+      const resolved = await resolveUpstream('evil.example', { resolve: answers('93.184.216.34', internal) });
+      expect(resolved, internal).toEqual({
+        refused: expect.stringMatching(
+          new RegExp(`^evil\\.example resolves to ${internal.replace(/\./g, '\\.')}, .*allowPrivateNetworks: true`),
+        ),
+      });
+    }
+  });
+
+  it('admits a name that resolves into a private network where the allowlist allows private networks', async () => {
+    expect(
+      await resolveUpstream('db.internal', { resolve: answers('10.0.0.7', 'fd00::7'), allowPrivateNetworks: true }),
+    ).toEqual({ address: '10.0.0.7' });
+    expect(await resolveUpstream('db.internal', { resolve: answers('10.0.0.7'), allowPrivateNetworks: false })).toEqual(
+      { refused: expect.stringContaining('10.0.0.7') },
+    );
+  });
+
+  it('lets an entry naming an address reach it: an IP literal, or localhost', async () => {
     const never = async () => {
       throw new Error('not resolved');
     };
-    expect(await resolveUpstream('127.0.0.1', never)).toEqual({ address: '127.0.0.1' });
-    expect(await resolveUpstream('::1', never)).toEqual({ address: '::1' });
-    expect(await resolveUpstream('localhost', never)).toEqual({ address: 'localhost' });
-  });
-
-  it('knows private networks from local ones', () => {
-    for (const address of ['10.0.0.1', '192.168.1.1', '172.16.0.1', '93.184.216.34', '2606:2800::1'])
-      expect(isLocalAddress(address), address).toBe(false);
+    expect(await resolveUpstream('127.0.0.1', { resolve: never })).toEqual({ address: '127.0.0.1' });
+    expect(await resolveUpstream('10.0.0.5', { resolve: never })).toEqual({ address: '10.0.0.5' });
+    expect(await resolveUpstream('::1', { resolve: never })).toEqual({ address: '::1' });
+    expect(await resolveUpstream('localhost', { resolve: never })).toEqual({ address: 'localhost' });
   });
 });
