@@ -93,6 +93,36 @@ describe('x run and the sandbox', () => {
     expect(result.stderr).toContain('--unsandboxed runs without a sandbox');
     expect(server.requests).toHaveLength(0);
   });
+
+  it('--allow-private-networks widens a host list, says so in the header and is recorded; alone it is refused', async () => {
+    const refused = await runCli(['run', 'Hi', '--allow-private-networks'], { env: llmEnv });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--allow-private-networks widens a host list');
+    const all = await runCli(['run', 'Hi', '--allow-network', '--allow-private-networks'], { env: llmEnv });
+    expect(all.code).toBe(2);
+    expect(server.requests).toHaveLength(0);
+
+    const workspace = tempDir();
+    const data = tempDir();
+    server.push(finish);
+    const widened = await runCli(
+      ['run', 'Hi', '--allow-network', 'db.internal.example:5432', '--allow-private-networks', '--data-dir', data.path],
+      { env: llmEnv, cwd: workspace.path },
+    );
+    expect(widened.code, widened.stderr).toBe(0);
+    expect(widened.stdout).toMatch(/network db\.internal\.example:5432 \(private networks allowed\)/);
+    const [name] = readdirSync(data.path);
+    const record = JSON.parse(readFileSync(join(data.path, name ?? '', 'x_sandbox_policy.json'), 'utf8')) as {
+      entries: { policy: { network: unknown } }[];
+    };
+    expect(record.entries[0]?.policy.network).toEqual({
+      mode: 'allowlist',
+      hosts: ['db.internal.example:5432'],
+      allowPrivateNetworks: true,
+    });
+    workspace.remove();
+    data.remove();
+  });
 });
 
 describe('x serve and the sandbox', () => {

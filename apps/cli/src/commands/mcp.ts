@@ -19,6 +19,7 @@ export interface McpCommandOptions {
   maxIterations?: number;
   sandbox?: boolean;
   allowNetwork?: boolean | string;
+  allowPrivateNetworks?: boolean;
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;

@@ -55,6 +55,7 @@ export interface RunCommandOptions {
   env?: string[];
   sandbox?: boolean;
   allowNetwork?: boolean | string;
+  allowPrivateNetworks?: boolean;
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;

@@ -28,6 +28,7 @@ export function defineMcp(program: Command): void {
     .option('--max-iterations <n>', 'stop a run after this many agent steps (default: 500)', parsePositiveInteger)
     .option('--sandbox', 'run the agent’s processes in a bubblewrap sandbox (the default), as `x run`')
     .option('--allow-network [hosts]', 'let sandboxed processes reach the network: all, or these hosts')
+    .option('--allow-private-networks', 'with --allow-network <hosts>: the hosts may resolve into private networks')
     .option('--allow-read <path>', 'also mount this host path read-only in the sandbox (repeatable)', collect)
     .option('--allow-write <path>', 'also mount this host path writable in the sandbox (repeatable)', collect)
     .option('--unsandboxed', 'run the agent’s processes WITHOUT a sandbox, with your authority')

@@ -71,6 +71,10 @@ export function defineRun(program: Command): void {
       '--allow-network [hosts]',
       'let sandboxed processes reach the network: all of it, or only these hosts (comma-separated: example.com,*.example.com,127.0.0.1:8080)',
     )
+    .option(
+      '--allow-private-networks',
+      'with --allow-network <hosts>: the hosts may resolve into private networks (10/8, 172.16/12, 192.168/16, fc00::/7, ...), refused by default; never this machine',
+    )
     .option('--allow-read <path>', 'also mount this host path read-only in the sandbox (repeatable)', collect)
     .option('--allow-write <path>', 'also mount this host path writable in the sandbox (repeatable)', collect)
     .option(

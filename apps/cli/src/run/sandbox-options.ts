@@ -8,6 +8,8 @@ export interface SandboxFlags {
   sandbox?: boolean;
   /** `--allow-network` alone: true (all); with hosts: the comma-separated list. */
   allowNetwork?: boolean | string;
+  /** `--allow-private-networks`: the listed hosts may resolve into private networks (with `--allow-network <hosts>`). */
+  allowPrivateNetworks?: boolean;
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;
@@ -19,7 +21,10 @@ export interface SandboxFlags {
  */
 export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | undefined {
   const widening =
-    flags.allowNetwork !== undefined || (flags.allowRead?.length ?? 0) > 0 || (flags.allowWrite?.length ?? 0) > 0;
+    flags.allowNetwork !== undefined ||
+    flags.allowPrivateNetworks === true ||
+    (flags.allowRead?.length ?? 0) > 0 ||
+    (flags.allowWrite?.length ?? 0) > 0;
   if (flags.unsandboxed === true) {
     if (flags.sandbox === true || widening) {
       throw new UsageError('--unsandboxed runs without a sandbox: leave out --sandbox and the --allow-* options.');
@@ -39,6 +44,11 @@ export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | 
       hint: 'Use --allow-network alone for the whole network, or --allow-network example.com,api.example.com.',
     });
   }
+  if (flags.allowPrivateNetworks === true && hosts.length === 0) {
+    throw new UsageError('--allow-private-networks widens a host list: give it with --allow-network <hosts>.', {
+      hint: 'For example: --allow-network db.internal.example:5432 --allow-private-networks (or list the IP address itself).',
+    });
+  }
   const absolute = (path: string): string => resolve(expandHome(path));
   return {
     mode: 'sandboxed',
@@ -47,7 +57,11 @@ export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | 
         ? { mode: 'none' }
         : hosts.length === 0
           ? { mode: 'all' }
-          : { mode: 'allowlist', hosts },
+          : {
+              mode: 'allowlist',
+              hosts,
+              ...(flags.allowPrivateNetworks === true ? { allowPrivateNetworks: true } : {}),
+            },
     readablePaths: (flags.allowRead ?? []).map(absolute),
     writablePaths: (flags.allowWrite ?? []).map(absolute),
   };
@@ -56,14 +70,14 @@ export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | 
 /** One line for the run header: what the agent's processes run under. */
 export function describeSandboxPolicy(policy: {
   mode: string;
-  network: { mode: string; hosts?: string[] };
+  network: { mode: string; hosts?: string[]; allowPrivateNetworks?: boolean };
   readablePaths: string[];
   writablePaths: string[];
 }): string {
   if (policy.mode === 'unsandboxed') return 'NONE: commands run with your authority (--unsandboxed)';
   const network =
     policy.network.mode === 'allowlist'
-      ? `network ${policy.network.hosts?.join(', ')}`
+      ? `network ${policy.network.hosts?.join(', ')}${policy.network.allowPrivateNetworks === true ? ' (private networks allowed)' : ''}`
       : `network ${policy.network.mode}`;
   const extra = [
     ...(policy.readablePaths.length === 0 ? [] : [`+read ${policy.readablePaths.join(', ')}`]),
