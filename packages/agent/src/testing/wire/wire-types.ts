@@ -10,6 +10,13 @@ export interface WireTurn {
   usage?: { input?: number; output?: number; reasoning?: number };
   /** Stop because the output limit was reached. */
   truncated?: boolean;
+  /**
+   * The vendor's own stop reason, instead of the one the turn implies: an Anthropic `stop_reason`
+   * (`pause_turn`, `refusal`...) or a Gemini `finishReason` (`MALFORMED_FUNCTION_CALL`...).
+   */
+  stopReason?: string;
+  /** Gemini only: the candidate's `finishMessage` (what went wrong, in Gemini's words). */
+  finishMessage?: string;
   delayMs?: number;
 }
 
