@@ -15,8 +15,6 @@ export interface WireTurn {
    * (`pause_turn`, `refusal`...) or a Gemini `finishReason` (`MALFORMED_FUNCTION_CALL`...).
    */
   stopReason?: string;
-  /** Gemini only: the candidate's `finishMessage` (what went wrong, in Gemini's words). */
-  finishMessage?: string;
   delayMs?: number;
 }
 
