@@ -136,6 +136,25 @@ describe('glob', () => {
     expect(files.some((file) => file.includes('linked') || file.includes('secret'))).toBe(false);
   });
 
+  it('takes an absolute pattern without glob characters as the directory to search, as the reference does', async () => {
+    // The reference splits `/ws/src` into the directory `/ws/src` and the pattern `**/*`: every file below it.
+    const directory = await glob({ pattern: join(workspace, 'src') });
+    expect(directory).toMatchObject({ is_error: false, search_path: join(workspace, 'src') });
+    expect(directory.files).toEqual([
+      join(workspace, 'src/b.ts'),
+      join(workspace, 'src/deep/c.ts'),
+      join(workspace, 'src/d.js'),
+    ]);
+    // A file named that way is a search directory that is not one: the reference's error, not a match.
+    const file = await glob({ pattern: join(workspace, 'src/b.ts') });
+    expect(file).toMatchObject({ is_error: true, files: [], search_path: join(workspace, 'src/b.ts') });
+    expect(text(file)).toBe(`Search path '${join(workspace, 'src/b.ts')}' is not a valid directory`);
+    // Confined to the workspace as any search directory.
+    const beyond = await glob({ pattern: join(outside, 'secret.ts') });
+    expect(beyond).toMatchObject({ is_error: true, files: [] });
+    expect(text(beyond)).not.toContain('not a valid directory');
+  });
+
   it('a path that is a file is not a valid directory', async () => {
     const observation = await glob({ pattern: '*', path: 'a.ts' });
     expect(observation.is_error).toBe(true);
