@@ -95,6 +95,26 @@ describe.each([false, true])('a paused Anthropic answer (streaming: %s)', (strea
     });
   });
 
+  it("sends back a server tool's blocks unchanged, and never takes them for the agent's tool calls", async () => {
+    const search = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x releases' } };
+    const results = {
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_1',
+      content: [{ type: 'web_search_result', url: 'https://example.com', title: 'x', encrypted_content: 'abc' }],
+    };
+    const llm = await llmAnswering([
+      { anthropicBlocks: [search], stopReason: 'pause_turn' },
+      { anthropicBlocks: [results], text: 'Version 2 is out.' },
+    ]);
+    const response = await ask(llm);
+    expect(response.message.tool_calls).toBeUndefined();
+    expect(response.message.content).toEqual([{ cache_prompt: false, type: 'text', text: 'Version 2 is out.' }]);
+    expect(response).toMatchObject({ finishReason: 'stop', providerFinishReason: 'end_turn' });
+    const wire = server as WireServer;
+    expect(wire.requests.flatMap((request) => request.violations)).toEqual([]);
+    expect(lastTurn(wire.requests[1])).toEqual({ role: 'assistant', content: [search] });
+  });
+
   it('refuses an answer paused past the continuation limit with a typed error', async () => {
     const llm = await llmAnswering(() => ({ text: 'still going ', stopReason: 'pause_turn' }));
     const failure = await ask(llm).catch((error: unknown) => error);

@@ -177,6 +177,7 @@ class AnthropicProtocol implements WireProtocol {
     }
     if (turn.redactedThinking !== undefined) blocks.push({ type: 'redacted_thinking', data: turn.redactedThinking });
     const thinking = [...blocks];
+    blocks.push(...(turn.anthropicBlocks ?? []));
     if (turn.text !== undefined) blocks.push({ type: 'text', text: turn.text });
     (turn.toolCalls ?? []).forEach((call, index) => {
       const id = call.id ?? `toolu_${requestNumber}_${index}`;
