@@ -106,6 +106,30 @@ describe('glob', () => {
       files: [expect.any(String), expect.any(String), expect.any(String)],
     });
     expect(text(exact)).not.toContain('[Results truncated');
+    // One file more than the limit is already truncated, and says so.
+    const oneOver = await createGlobTool({ maxResults: 2 }).execute(
+      { pattern: '*.ts', kind: 'GlobAction' },
+      { workspace },
+    );
+    expect(oneOver).toMatchObject({
+      truncated: true,
+      files: [join(workspace, 'src/b.ts'), join(workspace, 'src/deep/c.ts')],
+    });
+    expect(text(oneOver)).toContain('[Results truncated to first 2 files.');
+  });
+
+  it('takes an empty pattern for every file, as the reference does', async () => {
+    const observation = await glob({ pattern: '' });
+    expect(observation).toMatchObject({ is_error: false, search_path: workspace });
+    expect([...observation.files].sort()).toEqual(
+      ['a.ts', 'config.yaml', 'src/b.ts', 'src/d.js', 'src/deep/c.ts'].map((path) => join(workspace, path)),
+    );
+  });
+
+  it('answers a pattern that cannot be compiled with an error observation naming it', async () => {
+    const observation = await glob({ pattern: 'src/[z-a]*.ts' });
+    expect(observation).toMatchObject({ is_error: true, files: [], search_path: workspace, pattern: 'src/[z-a]*.ts' });
+    expect(text(observation)).toMatch(/^Invalid glob pattern 'src\/\[z-a\]\*\.ts': .*Range out of order/);
   });
 
   it('stops a walk over too many entries and says so', async () => {
