@@ -50,12 +50,10 @@ function mergeReplies(replies: readonly AnthropicReply[]): AnthropicReply {
 }
 
 /** Every continuation is billed for its whole prompt and output: the counts of the replies add up. */
-function sumUsage(usages: readonly (object | null)[]): object | null {
-  const present = usages.filter((usage): usage is object => usage !== null);
-  if (present.length === 0) return null;
+function sumUsage(usages: readonly (object | null)[]): Record<string, number> {
   const total: Record<string, number> = {};
-  for (const usage of present) {
-    for (const [key, value] of Object.entries(usage)) {
+  for (const usage of usages) {
+    for (const [key, value] of Object.entries(usage ?? {})) {
       if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
     }
   }
