@@ -121,7 +121,7 @@ describe('glob', () => {
   it('takes an empty pattern for every file, as the reference does', async () => {
     const observation = await glob({ pattern: '' });
     expect(observation).toMatchObject({ is_error: false, search_path: workspace });
-    expect([...observation.files].sort()).toEqual(
+    expect([...(observation.files as string[])].sort()).toEqual(
       ['a.ts', 'config.yaml', 'src/b.ts', 'src/d.js', 'src/deep/c.ts'].map((path) => join(workspace, path)),
     );
   });
