@@ -30,15 +30,25 @@ const events = [
   fileEditor('view', `${workspace}/secret.txt`),
   fileEditor('create', '/etc/motd'),
   fileEditor('create', workspace),
+  // A sibling whose name starts with the workspace's is outside it, and a relative path is normalized.
+  fileEditor('create', `${workspace}-old/notes.txt`),
+  fileEditor('create', 'notes//draft.txt/'),
 ];
 
 describe('the files an EvalRun says were written', () => {
   it('makes absolute paths inside the workspace relative to it, leaves reads out and keeps paths outside it', async () => {
     const run = await evalRunFromEvents(events, { workspace });
-    expect(run.filesWritten).toEqual(['notes/today.txt', 'notes/plan.txt', '../../etc/motd', '.']);
+    expect(run.filesWritten).toEqual([
+      'notes/today.txt',
+      'notes/plan.txt',
+      '/etc/motd',
+      '.',
+      `${workspace}-old/notes.txt`,
+      'notes/draft.txt',
+    ]);
     const verdict = await filesWithin(['notes']).score(run, {});
     expect(verdict.passed).toBe(false);
-    expect(verdict.detail).toBe('written outside notes: ../../etc/motd, .');
+    expect(verdict.detail).toBe(`written outside notes: /etc/motd, ., ${workspace}-old/notes.txt`);
   });
 
   it('keeps absolute paths as they are when the workspace is not known', async () => {

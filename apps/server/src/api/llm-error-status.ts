@@ -13,6 +13,8 @@ const LLM_STATUS: Record<string, { status: number; detail: string }> = {
   llm_aborted: { status: 503, detail: 'The LLM call was aborted' },
   llm_script_exhausted: { status: 502, detail: 'The scripted model has no reply left' },
   llm_invalid_recording: { status: 502, detail: 'The recorded model answer is invalid' },
+  llm_incomplete_response: { status: 502, detail: 'The LLM provider left its answer unfinished' },
+  llm_malformed_tool_call: { status: 502, detail: 'The LLM provider could not read the tool call the model made' },
 };
 
 /** `{status, detail}` for an LLM error code, undefined for any other code. */

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { type ActionEvent, createEvent, eventsToMessages, type SystemPromptEvent } from '@x/events';
 import type { Condenser } from '../condenser/condenser.js';
 import { LLMContextWindowExceededError } from '../llm/errors/llm-context-window-exceeded-error.js';
+import { LLMMalformedToolCallError } from '../llm/errors/llm-malformed-tool-call-error.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { MCP_TOOL_KIND } from '../mcp/mcp-tool.js';
 import { withRecallTool } from '../recall/index.js';
@@ -196,7 +197,9 @@ export class Agent {
         await context.emit(createEvent('CondensationRequest', {}));
         return;
       }
-      throw error;
+      // A tool call the provider could not deliver takes the path of any invalid call: the model is told, and retries.
+      if (!LLMMalformedToolCallError.isInstance(error)) throw error;
+      response = error.response;
     }
     await context.recordResponse(llm, response);
 

@@ -1,7 +1,7 @@
-import { isAbsolute, relative } from 'node:path';
 import type { AnyEvent } from '@x/events';
 import { agentFinalResponse } from '../delegation/final-response.js';
 import { stateAt } from '../state/state-at.js';
+import { workspacePath } from './scorers/tool-call-paths.js';
 
 /** One tool call of the agent, in the order it was made. */
 export interface EvalToolCall {
@@ -25,7 +25,10 @@ export interface EvalRun {
   costUsd: number;
   /** Seconds from the first to the last event. */
   durationSeconds: number;
-  /** Workspace-relative paths the agent wrote through a tool's `path` argument (reads are left out). */
+  /**
+   * Paths the agent wrote through a tool's `path` argument (reads are left out), relative to the workspace as
+   * `workspacePath` makes them (a path outside the workspace stays as written).
+   */
   filesWritten: string[];
   /** The workspace the conversation ran in, when known. */
   workspace: string | undefined;
@@ -42,11 +45,6 @@ function textOf(event: AnyEvent): string {
 function seconds(timestamp: string): number {
   // Reference timestamps carry no zone; both ends are read the same way, so the difference holds.
   return Date.parse(timestamp) / 1000;
-}
-
-function workspaceRelative(path: string, workspace: string | undefined): string {
-  if (workspace !== undefined && isAbsolute(path)) return relative(workspace, path) || '.';
-  return path.replace(/^\.\//, '');
 }
 
 /** Reads an `EvalRun` from a conversation's events (its workspace, when known, makes paths relative). */
@@ -66,7 +64,7 @@ export async function evalRunFromEvents(
       const { kind: _kind, ...callArguments } = args;
       toolCalls.push({ tool: event.tool_name, arguments: callArguments });
       if (typeof args.path === 'string' && !READ_COMMANDS.has(String(args.command))) {
-        filesWritten.add(workspaceRelative(args.path, options.workspace));
+        filesWritten.add(workspacePath(args.path, options.workspace));
       }
     }
     if (event.kind === 'AgentErrorEvent') errors.push(`${event.tool_name}: ${event.error}`);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, relative, resolve } from 'node:path';
 import { InvalidEvalSuiteError } from './errors/invalid-eval-suite-error.js';
 import { evalRunFromEvents } from './eval-run.js';
@@ -7,6 +7,7 @@ import { type EvalCase, parseEvalSuite } from './eval-suite.js';
 import { parseSuiteText } from './load-suite.js';
 import { readRecordedConversation } from './recorded-conversation.js';
 import type { ScorerConfig } from './scorers/scorer-config.js';
+import { writeSuiteFile } from './write-suite-file.js';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,8 +43,9 @@ export async function caseFromConversation(
 
 /**
  * Adds a recorded conversation to a suite file as a case (creating the file when it does not exist or holds only
- * whitespace), keeping the file's comments and layout when it is YAML. Refuses, with `InvalidEvalSuiteError` and the
- * file left as it was, an id the suite already has and a file that is not a suite.
+ * whitespace, or only YAML comments), keeping the file's comments and layout when it is YAML. Refuses, with
+ * `InvalidEvalSuiteError` and the file left as it was, an id the suite already has and a file that is not a suite.
+ * The file is replaced whole (see `writeSuiteFile`): a crash never leaves half a suite.
  */
 export async function promoteConversation(options: {
   /** The conversation directory. */
@@ -73,10 +75,10 @@ export async function promoteConversation(options: {
     }
   }
   let text: string;
+  const newSuite = { name: basename(suitePath, extname(suitePath)), cases: [evalCase] };
   // A missing file and an empty one (nothing but whitespace) are the same: a suite with no case yet.
   if (current.trim() === '') {
-    const suite = { name: basename(suitePath, extname(suitePath)), cases: [evalCase] };
-    text = json ? `${JSON.stringify(suite, null, 2)}\n` : stringify(suite);
+    text = json ? `${JSON.stringify(newSuite, null, 2)}\n` : stringify(newSuite);
   } else {
     // `loadSuite` reads a `.json` file as JSON only: YAML in it is no suite, and must not be rewritten as one.
     if (json) await parseSuiteText(current, suitePath);
@@ -86,6 +88,10 @@ export async function promoteConversation(options: {
         source: suitePath,
         problem: `not valid YAML/JSON: ${document.errors[0]!.message}`,
       });
+    }
+    // Nothing but comments is an empty suite too (a header written before any case): the comments stay on top.
+    if (document.contents === null) {
+      document.contents = document.createNode({ ...newSuite, cases: [] }) as unknown as typeof document.contents;
     }
     const cases = isMap(document.contents) ? document.contents.get('cases') : undefined;
     if (!isSeq(cases)) throw new InvalidEvalSuiteError({ source: suitePath, field: 'cases', problem: 'is not a list' });
@@ -103,6 +109,6 @@ export async function promoteConversation(options: {
   }
   // What is written must load: validate it as `loadSuite` will.
   parseEvalSuite(json ? JSON.parse(text) : parseDocument(text).toJSON(), { source: suitePath });
-  await writeFile(suitePath, text);
+  await writeSuiteFile(suitePath, text);
   return evalCase;
 }

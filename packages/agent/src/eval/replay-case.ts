@@ -9,6 +9,7 @@ import { ReplayDivergenceError } from '../testing/strict-replay/replay-divergenc
 import { createStrictReplay } from '../testing/strict-replay/strict-replay.js';
 import { type EvalAgentFactory, recordedCondenser } from './eval-agent.js';
 import type { RecordedConversation } from './recorded-conversation.js';
+import { replaceWholePath } from './replace-whole-path.js';
 
 /** How a strict replay of a recording went. */
 export interface ReplayOutcome {
@@ -31,8 +32,8 @@ export async function replayRecording(
   const persistenceDir = await mkdtemp(join(tmpdir(), 'x-eval-replay-data-'));
   const recordedWorkspace = recording.workspace;
   const normalize = (text: string): string => {
-    const result = text.replaceAll(workspace, '<workspace>');
-    return recordedWorkspace ? result.replaceAll(recordedWorkspace, '<workspace>') : result;
+    const result = replaceWholePath(text, workspace, '<workspace>');
+    return recordedWorkspace ? replaceWholePath(result, recordedWorkspace, '<workspace>') : result;
   };
   const replay = createStrictReplay(
     recording.events.map((event) => eventToJson(event)),

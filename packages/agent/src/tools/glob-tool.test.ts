@@ -106,6 +106,30 @@ describe('glob', () => {
       files: [expect.any(String), expect.any(String), expect.any(String)],
     });
     expect(text(exact)).not.toContain('[Results truncated');
+    // One file more than the limit is already truncated, and says so.
+    const oneOver = await createGlobTool({ maxResults: 2 }).execute(
+      { pattern: '*.ts', kind: 'GlobAction' },
+      { workspace },
+    );
+    expect(oneOver).toMatchObject({
+      truncated: true,
+      files: [join(workspace, 'src/b.ts'), join(workspace, 'src/deep/c.ts')],
+    });
+    expect(text(oneOver)).toContain('[Results truncated to first 2 files.');
+  });
+
+  it('takes an empty pattern for every file, as the reference does', async () => {
+    const observation = await glob({ pattern: '' });
+    expect(observation).toMatchObject({ is_error: false, search_path: workspace });
+    expect([...(observation.files as string[])].sort()).toEqual(
+      ['a.ts', 'config.yaml', 'src/b.ts', 'src/d.js', 'src/deep/c.ts'].map((path) => join(workspace, path)),
+    );
+  });
+
+  it('answers a pattern that cannot be compiled with an error observation naming it', async () => {
+    const observation = await glob({ pattern: 'src/[z-a]*.ts' });
+    expect(observation).toMatchObject({ is_error: true, files: [], search_path: workspace, pattern: 'src/[z-a]*.ts' });
+    expect(text(observation)).toMatch(/^Invalid glob pattern 'src\/\[z-a\]\*\.ts': .*Range out of order/);
   });
 
   it('stops a walk over too many entries and says so', async () => {
@@ -134,6 +158,25 @@ describe('glob', () => {
     await symlink(join(outside, 'secret.ts'), join(workspace, 'linked.ts'));
     const files = (await glob({ pattern: '**/*' })).files as string[];
     expect(files.some((file) => file.includes('linked') || file.includes('secret'))).toBe(false);
+  });
+
+  it('takes an absolute pattern without glob characters as the directory to search, as the reference does', async () => {
+    // The reference splits `/ws/src` into the directory `/ws/src` and the pattern `**/*`: every file below it.
+    const directory = await glob({ pattern: join(workspace, 'src') });
+    expect(directory).toMatchObject({ is_error: false, search_path: join(workspace, 'src') });
+    expect(directory.files).toEqual([
+      join(workspace, 'src/b.ts'),
+      join(workspace, 'src/deep/c.ts'),
+      join(workspace, 'src/d.js'),
+    ]);
+    // A file named that way is a search directory that is not one: the reference's error, not a match.
+    const file = await glob({ pattern: join(workspace, 'src/b.ts') });
+    expect(file).toMatchObject({ is_error: true, files: [], search_path: join(workspace, 'src/b.ts') });
+    expect(text(file)).toBe(`Search path '${join(workspace, 'src/b.ts')}' is not a valid directory`);
+    // Confined to the workspace as any search directory.
+    const beyond = await glob({ pattern: join(outside, 'secret.ts') });
+    expect(beyond).toMatchObject({ is_error: true, files: [] });
+    expect(text(beyond)).not.toContain('not a valid directory');
   });
 
   it('a path that is a file is not a valid directory', async () => {

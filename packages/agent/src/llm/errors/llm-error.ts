@@ -9,7 +9,9 @@ export type LLMErrorCode =
   | 'llm_service'
   | 'llm_aborted'
   | 'llm_script_exhausted'
-  | 'llm_invalid_recording';
+  | 'llm_invalid_recording'
+  | 'llm_incomplete_response'
+  | 'llm_malformed_tool_call';
 
 export interface LLMErrorDetails {
   /** HTTP status of the provider's answer; absent when there was none (timeout, connection error). */

@@ -6,6 +6,7 @@ import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import { createProviderLLM, sdkClientOptions } from '../internal/provider-llm.js';
 import type { AnthropicLLMConfig } from './anthropic-config.js';
+import { completeThroughPauses } from './anthropic-pause.js';
 import { anthropicParams } from './anthropic-request.js';
 import { type AnthropicReply, anthropicFinishReason, anthropicMessage, anthropicUsage } from './anthropic-response.js';
 
@@ -52,20 +53,33 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
 
   async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
     const params = anthropicParams(config, model, request) as Anthropic.MessageCreateParamsNonStreaming;
-    const reply = await (await client()).messages.create(
-      { ...params, stream: false },
-      { ...(request.signal && { signal: request.signal }) },
+    const sdk = await client();
+    const reply = await completeThroughPauses(
+      params,
+      async (body) =>
+        (await sdk.messages.create(
+          { ...body, stream: false },
+          { ...(request.signal && { signal: request.signal }) },
+        )) as AnthropicReply,
+      context,
     );
-    return finish(reply as AnthropicReply, startedAt);
+    return finish(reply, startedAt);
   }
 
   async function completeStreaming(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
     const params = anthropicParams(config, model, request) as Anthropic.MessageStreamParams;
-    const stream = (await client()).messages.stream(params, { ...(request.signal && { signal: request.signal }) });
-    stream.on('text', (delta) => request.onDelta?.({ content: delta }));
-    stream.on('thinking', (delta) => request.onDelta?.({ reasoning_content: delta }));
-    const reply = await stream.finalMessage();
-    return finish(reply as AnthropicReply, startedAt);
+    const sdk = await client();
+    const reply = await completeThroughPauses(
+      params,
+      async (body) => {
+        const stream = sdk.messages.stream(body, { ...(request.signal && { signal: request.signal }) });
+        stream.on('text', (delta) => request.onDelta?.({ content: delta }));
+        stream.on('thinking', (delta) => request.onDelta?.({ reasoning_content: delta }));
+        return (await stream.finalMessage()) as AnthropicReply;
+      },
+      context,
+    );
+    return finish(reply, startedAt);
   }
 
   return createProviderLLM(config, {

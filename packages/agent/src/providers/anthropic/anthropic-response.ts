@@ -20,7 +20,6 @@ export interface AnthropicReply {
 const finishReasons: Record<string, LLMFinishReason> = {
   end_turn: 'stop',
   stop_sequence: 'stop',
-  pause_turn: 'stop',
   tool_use: 'tool_calls',
   max_tokens: 'length',
   model_context_window_exceeded: 'length',

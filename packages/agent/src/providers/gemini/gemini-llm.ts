@@ -1,10 +1,12 @@
 import type { GoogleGenAI } from '@google/genai';
 import { loadOptionalDependency } from '../../dependencies/internal/load-optional-dependency.js';
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
+import { LLMMalformedToolCallError } from '../../llm/errors/llm-malformed-tool-call-error.js';
 import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import { createProviderLLM } from '../internal/provider-llm.js';
 import type { GeminiLLMConfig } from './gemini-config.js';
+import { failedToolCall, failedToolCallReasons } from './gemini-failed-call.js';
 import { toGeminiContents } from './gemini-render.js';
 import {
   type GeminiReply,
@@ -98,11 +100,12 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
   function finish(reply: Required<Pick<GeminiReply, 'responseId'>> & GeminiReply, startedAt: number): LLMResponse {
     const candidate = reply.candidates?.[0];
     const message = geminiMessage(candidate?.content?.parts ?? [], reply.responseId);
-    return finishResponse(config, {
+    const reason = candidate?.finishReason;
+    const response = finishResponse(config, {
       id: reply.responseId,
       message,
-      finishReason: geminiFinishReason(candidate?.finishReason, (message.tool_calls ?? []).length > 0),
-      providerFinishReason: candidate?.finishReason ?? null,
+      finishReason: geminiFinishReason(reason, (message.tool_calls ?? []).length > 0),
+      providerFinishReason: reason ?? null,
       usage: geminiUsage(reply.usageMetadata, {
         model: config.model,
         responseId: reply.responseId,
@@ -110,6 +113,16 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
       }),
       startedAt,
     });
+    if (reason === undefined || !failedToolCallReasons.has(reason) || message.tool_calls !== undefined) return response;
+    throw new LLMMalformedToolCallError(
+      `Model '${config.model}' attempted a tool call Gemini could not deliver (finishReason ${reason})`,
+      {
+        ...response,
+        message: { ...message, tool_calls: [failedToolCall(reason, reply.responseId)] },
+        finishReason: 'tool_calls',
+      },
+      { providerCode: reason },
+    );
   }
 
   async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {

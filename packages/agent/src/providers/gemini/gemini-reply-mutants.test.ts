@@ -104,3 +104,20 @@ describe.each([false, true])('a Gemini reply (streaming: %s)', (stream) => {
     expect(second.usage?.cache_read_tokens).toBeGreaterThan(0);
   });
 });
+
+describe('a streamed Gemini reply', () => {
+  it('hands every piece of text and of thought to onDelta, in order, and they add up to the message', async () => {
+    const llm = await llmAnswering([{ thinking: 'Weigh both options.', text: 'Take the second one, it is shorter.' }], {
+      thinking: true,
+    });
+    const deltas: { content?: string; reasoning_content?: string }[] = [];
+    const response = await llm.complete({ messages: [user('which?')], onDelta: (delta) => deltas.push(delta) });
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((delta) => delta.reasoning_content ?? '').join('')).toBe('Weigh both options.');
+    expect(deltas.map((delta) => delta.content ?? '').join('')).toBe('Take the second one, it is shorter.');
+    expect(response.message.reasoning_content).toBe('Weigh both options.');
+    expect(response.message.content).toEqual([
+      { cache_prompt: false, type: 'text', text: 'Take the second one, it is shorter.' },
+    ]);
+  });
+});

@@ -26,6 +26,7 @@ const checks = [
   'every tool_use is answered by a tool_result in the next user turn, tool_results first',
   'at most 4 blocks carry cache_control',
   'with thinking enabled: budget_tokens >= 1024 and below max_tokens, and no temperature',
+  'after a pause_turn answer, the next request ends with an assistant turn holding every block answered since the last user turn, unchanged',
 ] as const;
 
 const failures: Record<WireFailureKind, { status: number; type: string; message: string }> = {
@@ -61,6 +62,8 @@ class AnthropicProtocol implements WireProtocol {
   /** tool_use id → the thinking blocks of the response that issued it. */
   readonly #issued = new Map<string, Block[]>();
   readonly #cache = new PrefixCache();
+  /** The blocks of the answer paused so far (pause_turn), which the next request must end with. */
+  #paused: Block[] = [];
 
   route(method: string, path: string) {
     return method === 'POST' && path === '/v1/messages' ? {} : undefined;
@@ -112,6 +115,14 @@ class AnthropicProtocol implements WireProtocol {
         }
       }
     });
+    if (this.#paused.length > 0) {
+      const last = messages[messages.length - 1];
+      if (last?.role !== 'assistant' || JSON.stringify(blocksOf(last)) !== JSON.stringify(this.#paused)) {
+        violations.push(
+          `messages.${messages.length - 1}: a paused turn (pause_turn) is continued by sending its content back as the last assistant turn`,
+        );
+      }
+    }
     const marks =
       JSON.stringify([body.system ?? null, body.tools ?? null, messages]).split('"cache_control"').length - 1;
     if (marks > 4) violations.push(`A maximum of 4 blocks with cache_control may be provided. Found ${marks}.`);
@@ -166,6 +177,7 @@ class AnthropicProtocol implements WireProtocol {
     }
     if (turn.redactedThinking !== undefined) blocks.push({ type: 'redacted_thinking', data: turn.redactedThinking });
     const thinking = [...blocks];
+    blocks.push(...(turn.anthropicBlocks ?? []));
     if (turn.text !== undefined) blocks.push({ type: 'text', text: turn.text });
     (turn.toolCalls ?? []).forEach((call, index) => {
       const id = call.id ?? `toolu_${requestNumber}_${index}`;
@@ -180,7 +192,9 @@ class AnthropicProtocol implements WireProtocol {
       cache_read_input_tokens: cache.read,
       output_tokens: turn.usage?.output ?? roughTokens(blocks),
     };
-    const stopReason = turn.truncated ? 'max_tokens' : (turn.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn';
+    const stopReason =
+      turn.stopReason ?? (turn.truncated ? 'max_tokens' : (turn.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn');
+    this.#paused = stopReason === 'pause_turn' ? [...this.#paused, ...blocks] : [];
     const message = {
       id: `msg_${requestNumber}`,
       type: 'message',

@@ -158,7 +158,7 @@ class GeminiProtocol implements WireProtocol {
       ...(thoughts > 0 && { thoughtsTokenCount: thoughts }),
       ...(cached > 0 && { cachedContentTokenCount: Math.min(cached, prompt) }),
     };
-    const finishReason = turn.truncated ? 'MAX_TOKENS' : 'STOP';
+    const finishReason = turn.stopReason ?? (turn.truncated ? 'MAX_TOKENS' : 'STOP');
     const base = { modelVersion: 'gemini-local', responseId: `gemini-resp-${requestNumber}` };
     const reply = (chunkParts: Part[], last: boolean) => ({
       candidates: [{ content: { role: 'model', parts: chunkParts }, index: 0, ...(last && { finishReason }) }],

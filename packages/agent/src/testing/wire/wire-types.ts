@@ -5,11 +5,21 @@ export interface WireTurn {
   thinking?: string;
   /** Anthropic only: a redacted-thinking block with this opaque data. */
   redactedThinking?: string;
+  /**
+   * Anthropic only: content blocks sent as given, after the thinking and before the text (the `server_tool_use` and
+   * `web_search_tool_result` blocks of Anthropic's server tools, say).
+   */
+  anthropicBlocks?: ({ type: string } & Record<string, unknown>)[];
   toolCalls?: { id?: string; name: string; arguments: Record<string, unknown> }[];
   /** Token counts; default: the prompt's characters / 4, cache counts simulated from the request. */
   usage?: { input?: number; output?: number; reasoning?: number };
   /** Stop because the output limit was reached. */
   truncated?: boolean;
+  /**
+   * The vendor's own stop reason, instead of the one the turn implies: an Anthropic `stop_reason`
+   * (`pause_turn`, `refusal`...) or a Gemini `finishReason` (`MALFORMED_FUNCTION_CALL`...).
+   */
+  stopReason?: string;
   delayMs?: number;
 }
 
