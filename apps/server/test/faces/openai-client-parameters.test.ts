@@ -103,6 +103,28 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
   });
 });
 
+describe('a refusal says what the gateway takes instead', () => {
+  it.each<[string, Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>, RegExp]>([
+    [
+      'store: true',
+      { store: true },
+      /^400 Unsupported value: 'store' does not support true: .*Supported values are: false\.$/,
+    ],
+    ['n: 2', { n: 2 }, /^400 Unsupported value: 'n' does not support 2: .*Supported values are: 1\.$/],
+    // Where the limit is set instead: the agent's configuration, per model call.
+    [
+      'max_tokens',
+      { max_tokens: 50 },
+      /^400 Unsupported parameter: 'max_tokens' is not supported: .*llm\.max_output_tokens/,
+    ],
+    ['tools', { tools: [weatherTool] }, /^400 Unsupported parameter: 'tools' .*tool_choice: 'none'/],
+  ])('%s', async (_name, extra, message) => {
+    const error = await rejectionOf(client.chat.completions.create({ model: 'x-terminal', messages: user, ...extra }));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
 describe('a chat whose last turn is not a user message', () => {
   const toolTurn: OpenAI.ChatCompletionMessageParam[] = [
     { role: 'user', content: 'What is the weather in Paris?' },
