@@ -39,6 +39,11 @@ describe('stop', () => {
     expect(completion.choices[0]?.message.content).toBe('Two files: a.txt');
   });
 
+  it('leaves nothing of an answer that opens with one', async () => {
+    const completion = await answerWith(['Two files', 'empty']);
+    expect(completion.choices[0]).toMatchObject({ finish_reason: 'stop', message: { content: '' } });
+  });
+
   it('leaves an answer that holds none of them whole', async () => {
     const completion = await answerWith(['###', 'END']);
     expect(completion.choices[0]?.message.content).toBe(ANSWER);
