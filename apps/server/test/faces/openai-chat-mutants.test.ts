@@ -1,7 +1,8 @@
 // What the official `openai` SDK sees of Chat Completions beyond the common path, against a real server on 127.0.0.1:
-// the one choice's index and its null fields, the user message's text and image parts as the conversation records
-// them, which system and developer texts reach the model's system message, and which messages around the last user
-// message are refused (a BadRequestError naming the field) before any run.
+// the one choice's index and its null fields (whole, and in the chunks its stream helper assembles), the user
+// message's text and image parts as the conversation records them, which system and developer texts reach the model's
+// system message, and which messages around the last user message are refused (a BadRequestError naming the field)
+// before any run.
 import { serializeEvent } from '@x/events';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,25 @@ describe('the completion the SDK reads', () => {
         logprobs: null,
       },
     ]);
+  });
+});
+
+describe('the stream the SDK assembles', () => {
+  it('carries every chunk of the one choice at index 0, so the final completion holds it as choices[0]', async () => {
+    server.llm.push(finishReply('Assembled.'));
+    // The SDK's stream helper merges each chunk into the choice its index names.
+    const stream = client.chat.completions.stream({ model: 'x-terminal', messages: [{ role: 'user', content: 'hi' }] });
+    const indexes: number[] = [];
+    stream.on('chunk', (chunk) => indexes.push(...chunk.choices.map((choice) => choice.index)));
+    const completion = await stream.finalChatCompletion();
+    expect(indexes.length).toBeGreaterThan(1);
+    expect(new Set(indexes)).toEqual(new Set([0]));
+    expect(completion.choices).toHaveLength(1);
+    expect(completion.choices[0]).toMatchObject({
+      index: 0,
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'Assembled.' },
+    });
   });
 });
 

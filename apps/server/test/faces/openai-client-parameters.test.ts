@@ -1,7 +1,8 @@
 // What the OpenAI-compatible gateway does with the parts of a Chat Completions request it cannot honour, judged by
 // the official `openai` SDK against a real server: each is refused as OpenAI refuses what a model does not support
 // (a BadRequestError, code `unsupported_value` / `unsupported_parameter`, the field in `param`) before any run
-// starts; what only tunes sampling is accepted and ignored; and a chat whose last turn is a tool result is refused
+// starts (tools the model could call, token limits and stored completions too); what only tunes sampling is accepted
+// and ignored; and a chat whose last turn is a tool result is refused
 // rather than answered by repeating the user message before it.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,18 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       'tool_choice',
       'unsupported_value',
     ],
+    // The model is never shown the client's tools, so 'auto' could not let it choose one (as on the Responses face).
+    ['tools the model may call', { tools: [weatherTool], tool_choice: 'auto' }, 'tools', 'unsupported_parameter'],
+    ['tools with no tool_choice', { tools: [weatherTool] }, 'tools', 'unsupported_parameter'],
+    [
+      'deprecated functions',
+      { functions: [{ name: 'get_weather', parameters: { type: 'object' } }] },
+      'functions',
+      'unsupported_parameter',
+    ],
+    ['a token limit', { max_tokens: 100 }, 'max_tokens', 'unsupported_parameter'],
+    ['a completion token limit', { max_completion_tokens: 100 }, 'max_completion_tokens', 'unsupported_parameter'],
+    ['a stored completion', { store: true }, 'store', 'unsupported_value'],
   ])('%s', async (_name, extra, param, code) => {
     const before = server.llm.requests.length;
     const error = await rejectionOf(client.chat.completions.create({ model: 'x-terminal', messages: user, ...extra }));
@@ -64,21 +77,21 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
     expect(error).toMatchObject({ param: 'n', code: 'unsupported_value' });
   });
 
-  it('accepts what only tunes sampling or labels the request, strict tools the model may call included, and answers as usual', async () => {
+  it('accepts what only tunes sampling or labels the request, and tools it asks no call of, and answers as usual', async () => {
     server.llm.push(finishReply('Two files.'));
     const completion = await client.chat.completions.create({
       model: 'x-terminal',
       messages: user,
       n: 1,
       temperature: 0.2,
-      max_completion_tokens: 100,
       response_format: { type: 'text' },
       modalities: ['text'],
       tools: [{ ...weatherTool, function: { ...weatherTool.function, strict: true } }],
-      tool_choice: 'auto',
+      tool_choice: 'none',
+      functions: [{ name: 'get_weather' }],
+      function_call: 'none',
       logprobs: false,
       top_logprobs: 0,
-      max_tokens: 100,
       user: 'user-1',
       metadata: { ticket: 'T-1' },
       store: false,
@@ -87,6 +100,28 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
     });
     expect(completion.choices).toHaveLength(1);
     expect(completion.choices[0]?.message.content).toBe('Two files.');
+  });
+});
+
+describe('a refusal says what the gateway takes instead', () => {
+  it.each<[string, Partial<OpenAI.ChatCompletionCreateParamsNonStreaming>, RegExp]>([
+    [
+      'store: true',
+      { store: true },
+      /^400 Unsupported value: 'store' does not support true: .*Supported values are: false\.$/,
+    ],
+    ['n: 2', { n: 2 }, /^400 Unsupported value: 'n' does not support 2: .*Supported values are: 1\.$/],
+    // Where the limit is set instead: the agent's configuration, per model call.
+    [
+      'max_tokens',
+      { max_tokens: 50 },
+      /^400 Unsupported parameter: 'max_tokens' is not supported: .*llm\.max_output_tokens/,
+    ],
+    ['tools', { tools: [weatherTool] }, /^400 Unsupported parameter: 'tools' .*tool_choice: 'none'/],
+  ])('%s', async (_name, extra, message) => {
+    const error = await rejectionOf(client.chat.completions.create({ model: 'x-terminal', messages: user, ...extra }));
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toMatch(message);
   });
 });
 

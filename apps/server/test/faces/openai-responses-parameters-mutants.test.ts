@@ -28,6 +28,7 @@ describe('a request the gateway answers as usual', () => {
       { include: ['reasoning.encrypted_content', 'web_search_call.action.sources'], store: false },
     ],
     ["turns tools off with tool_choice 'none' and no tools", { tool_choice: 'none' }],
+    ['asks for no log probabilities', { top_logprobs: 0 }],
     [
       'sends unused options as null',
       { background: null, top_logprobs: null, text: { format: null } } as unknown as Partial<Params>,

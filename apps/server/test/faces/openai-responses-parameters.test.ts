@@ -53,6 +53,7 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
     ['log probabilities included', { include: ['message.output_text.logprobs'] }, 'include', 'unsupported_value'],
     ['an OpenAI conversation', { conversation: 'conv_123' }, 'conversation', 'unsupported_parameter'],
     ['a stored prompt', { prompt: { id: 'pmpt_123' } }, 'prompt', 'unsupported_parameter'],
+    ['an output token limit', { max_output_tokens: 100 }, 'max_output_tokens', 'unsupported_parameter'],
   ])('%s', async (_name, params, param, code) => {
     await expectRefused(params, param, code);
   });
@@ -71,7 +72,6 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       model: 'x-terminal',
       input: 'hi',
       temperature: 0.2,
-      max_output_tokens: 100,
       text: { format: { type: 'text' } },
       tools: [],
       tool_choice: 'auto',

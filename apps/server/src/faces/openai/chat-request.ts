@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import { invalidRequest } from './openai-error.js';
+import { integerSchema, toolChoiceSchema, toolsSchema, typedFormatSchema } from './parameter-schemas.js';
 
 /** One part of a message's `content` array (text, and image parts in a user message; others are refused when read). */
 const contentPartSchema = z.looseObject({
@@ -16,10 +17,22 @@ export const chatMessageSchema = z.looseObject({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
+/** `stop`: up to 4 sequences, the answer ending before the first of them it holds. */
+const stopSchema = z.union([z.string().min(1), z.array(z.string().min(1)).max(4)], {
+  error: 'expected a non-empty string or an array of at most 4 non-empty strings',
+});
+
+/** `function_call` (the deprecated form of `tool_choice`): a mode, or an object naming a function. */
+const functionCallSchema = z.union([z.enum(['none', 'auto']), z.looseObject({ name: z.string().min(1) })], {
+  error: "expected 'none', 'auto' or an object naming a function",
+});
+
 /**
- * `POST /v1/chat/completions` body, the fields the reference reads: `model` (one of `GET /v1/models`), `messages`,
- * `stream`, `stream_options.include_usage`. Sampling options (`temperature`, `tools`, ...) are accepted and
- * ignored: the agent's own configuration decides them.
+ * `POST /v1/chat/completions` body: `model` (one of `GET /v1/models`), `messages`, `stream`,
+ * `stream_options.include_usage`, `stop` (honoured), and every parameter the gateway reads to refuse what it cannot
+ * honour (`unsupported-parameters`), each with OpenAI's type, so no reader sees a value of another. Other options
+ * (`temperature`, `seed`, `user`, ...) are accepted unchecked and ignored: the agent's own configuration decides
+ * sampling.
  */
 export const chatCompletionRequestSchema = z
   .looseObject({
@@ -27,6 +40,20 @@ export const chatCompletionRequestSchema = z
     messages: z.array(chatMessageSchema).min(1),
     stream: z.boolean().nullish(),
     stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+    stop: stopSchema.nullish(),
+    n: integerSchema(1, 128).nullish(),
+    logprobs: z.boolean().nullish(),
+    top_logprobs: integerSchema(0, 20).nullish(),
+    response_format: typedFormatSchema.nullish(),
+    modalities: z.array(z.enum(['text', 'audio'])).nullish(),
+    audio: z.looseObject({}).nullish(),
+    tools: toolsSchema.nullish(),
+    tool_choice: toolChoiceSchema.nullish(),
+    functions: z.array(z.looseObject({ name: z.string().min(1) })).nullish(),
+    function_call: functionCallSchema.nullish(),
+    max_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
+    max_completion_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
+    store: z.boolean().nullish(),
   })
   .describe('An OpenAI Chat Completions request; the agent answers the latest user message');
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;

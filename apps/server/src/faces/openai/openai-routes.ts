@@ -3,7 +3,15 @@ import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { SSE_HEADERS } from '../../internal/sse-headers.js';
-import { answerChunks, chatCompletionOf, completionIdentity, roleChunk, SSE_DONE, sseData } from './chat-completion.js';
+import {
+  type AgentAnswer,
+  answerChunks,
+  chatCompletionOf,
+  completionIdentity,
+  roleChunk,
+  SSE_DONE,
+  sseData,
+} from './chat-completion.js';
 import { type ChatCompletionRequest, chatCompletionRequestSchema, chatTurnOf } from './chat-request.js';
 import { interruptWhenClientLeaves } from './client-watch.js';
 import { CONVERSATION_HEADER, conversationIdOf } from './conversation-header.js';
@@ -13,6 +21,7 @@ import { errorSchemas, gatewayErrorHandler, gatewayRouteConfig, modelNotFound, s
 import { registerModelRoutes } from './openai-model-routes.js';
 import { REQUEST_ID_HEADER, requestIdOf, sendRequestId } from './request-id.js';
 import { registerResponsesRoutes } from './responses-routes.js';
+import { cutAtFirstStop } from './stop-sequences.js';
 import { refuseUnsupportedParameters } from './unsupported-parameters.js';
 
 /** The path prefix of the gateway (an OpenAI client's `baseURL` is `<server>/v1`). */
@@ -37,10 +46,25 @@ const completionSchema = z
     "An OpenAI ChatCompletion with the agent's final answer; with `stream: true`, text/event-stream of `chat.completion.chunk` frames ending `data: [DONE]`",
   );
 
+/** The run's answer, cut at the first of the request's stop sequences. */
+async function stoppedAnswer(
+  run: GatewayRun,
+  identity: { id: string; created: number; model: string },
+  stop: ChatCompletionRequest['stop'],
+): Promise<AgentAnswer> {
+  const answer = await gatewayAnswer(run, identity);
+  return { ...answer, content: cutAtFirstStop(answer.content, stop) };
+}
+
 async function stream(
   request: FastifyRequest,
   reply: FastifyReply,
-  options: { run: GatewayRun; identity: { id: string; created: number; model: string }; includeUsage: boolean },
+  options: {
+    run: GatewayRun;
+    identity: { id: string; created: number; model: string };
+    includeUsage: boolean;
+    stop: ChatCompletionRequest['stop'];
+  },
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
@@ -57,7 +81,7 @@ async function stream(
   // The role chunk goes out at once: the client knows the run started (and its conversation) while it works.
   write(sseData(roleChunk(options.identity)));
   try {
-    const answer = await gatewayAnswer(options.run, options.identity);
+    const answer = await stoppedAnswer(options.run, options.identity, options.stop);
     for (const chunk of answerChunks(answer, { includeUsage: options.includeUsage })) write(sseData(chunk));
     write(SSE_DONE);
   } catch (error) {
@@ -116,13 +140,18 @@ export function registerOpenAiRoutes(
       });
       const identity = { ...completionIdentity(), model: body.model };
       if (body.stream === true) {
-        return stream(request, reply, { run, identity, includeUsage: body.stream_options?.include_usage === true });
+        return stream(request, reply, {
+          run,
+          identity,
+          includeUsage: body.stream_options?.include_usage === true,
+          stop: body.stop,
+        });
       }
       const unwatch = interruptWhenClientLeaves(run, reply.raw, request.log);
       // Named on an error too: a run stopped for a confirmation leaves its conversation waiting for the client.
       reply.header(CONVERSATION_HEADER, run.conversation.id);
       try {
-        const answer = await gatewayAnswer(run, identity);
+        const answer = await stoppedAnswer(run, identity, body.stop);
         return reply.send(chatCompletionOf(answer));
       } finally {
         unwatch();

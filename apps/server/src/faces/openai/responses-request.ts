@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import type { ChatTurn, UserContentPart } from './chat-request.js';
 import { invalidRequest } from './openai-error.js';
+import { integerSchema, toolChoiceSchema, toolsSchema, typedFormatSchema } from './parameter-schemas.js';
 
 /** One part of an input message's `content` array: `input_text`, `input_image`, an assistant's `output_text`, ... */
 const inputContentSchema = z.looseObject({
@@ -28,10 +29,11 @@ const metadataSchema = z
   .refine((metadata) => Object.keys(metadata).length <= 16, 'metadata holds at most 16 pairs');
 
 /**
- * `POST /v1/responses` body, the fields the gateway reads: `model` (one of `GET /v1/models`), `input`,
- * `instructions`, `previous_response_id`, `metadata`, `stream`, `store`. What it cannot honour is refused by
- * `refuseUnsupportedResponseParameters`; sampling options (`temperature`, `max_output_tokens`, ...) are accepted and
- * ignored: the agent's own configuration decides them.
+ * `POST /v1/responses` body: `model` (one of `GET /v1/models`), `input`, `instructions`, `previous_response_id`,
+ * `metadata`, `stream`, `store`, and every parameter the gateway reads to refuse what it cannot honour
+ * (`refuseUnsupportedResponseParameters`), each with OpenAI's type, so no reader sees a value of another. Other
+ * options (`temperature`, `reasoning`, `truncation`, ...) are accepted unchecked and ignored: the agent's own
+ * configuration decides sampling.
  */
 export const responsesRequestSchema = z
   .looseObject({
@@ -42,6 +44,19 @@ export const responsesRequestSchema = z
     metadata: metadataSchema.nullish(),
     stream: z.boolean().nullish(),
     store: z.boolean().nullish(),
+    tools: toolsSchema.nullish(),
+    tool_choice: toolChoiceSchema.nullish(),
+    background: z.boolean().nullish(),
+    text: z.looseObject({ format: typedFormatSchema.nullish() }).nullish(),
+    top_logprobs: integerSchema(0, 20).nullish(),
+    include: z.array(z.string()).nullish(),
+    max_output_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
+    conversation: z
+      .union([z.string().min(1), z.looseObject({ id: z.string().min(1) })], {
+        error: 'expected a conversation id or an object with its id',
+      })
+      .nullish(),
+    prompt: z.looseObject({ id: z.string().min(1) }).nullish(),
   })
   .describe('An OpenAI Responses request; the agent answers the latest user message of `input`');
 export type ResponsesRequest = z.infer<typeof responsesRequestSchema>;
