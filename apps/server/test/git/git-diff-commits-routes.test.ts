@@ -42,6 +42,15 @@ describe('GET /api/git/diff', () => {
       status: 400,
       json: { detail: 'File too large for git diff: 1048577 bytes (max: 1048576 bytes)' },
     });
+    // The side read from git is capped too: a file that was past the cap at the base.
+    await git(repo, 'add', '--', 'big.bin');
+    await git(repo, 'commit', '-q', '-m', 'big');
+    await writeFile(join(repo, 'big.bin'), 'small now\n');
+    const bigBefore = await server.call('GET', query('/api/git/diff', { path: join(repo, 'big.bin'), ref: 'HEAD' }));
+    expect(bigBefore).toEqual({
+      status: 400,
+      json: { detail: 'File too large for git diff: 1048577 bytes (max: 1048576 bytes)' },
+    });
   });
 
   it('with commit, shows a file as that commit changed it, also once deleted from disk; ref and commit together are a 400', async () => {

@@ -110,3 +110,28 @@ describe('a repository whose configuration names programs', () => {
     );
   });
 });
+
+describe('a repository with a dirty submodule whose own configuration names a filter', () => {
+  it('never has git look into the submodule, where that filter would run', async () => {
+    const { server, root } = await servers.start();
+    const marker = join(root, 'ran.txt');
+    const scripts = await writePrograms(root, marker);
+    const library = join(root, 'library');
+    await initRepository(library, { 'lib.txt': 'lib\n' });
+    const repo = join(root, 'super');
+    await initRepository(repo, { 'top.txt': 'top\n' });
+    // Two levels down: a repository right below the path is listed by its own git (as the reference does).
+    await git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', library, 'deps/sub');
+    await git(repo, 'commit', '-q', '-m', 'add submodule');
+    const submodule = join(repo, 'deps/sub');
+    await git(submodule, 'config', 'filter.evil.clean', join(scripts, 'clean.sh'));
+    await writeFile(join(submodule, '.gitattributes'), '* filter=evil\n');
+    // The same size: only its content (through the filter) tells whether it changed.
+    await write(submodule, 'lib.txt', 'LIB\n');
+
+    const changes = await server.call('GET', query('/api/git/changes', { path: repo, ref: 'HEAD' }));
+
+    expect(await readFile(marker, 'utf8').catch(() => 'nothing ran')).toBe('nothing ran');
+    expect(changes).toEqual({ status: 200, json: [] });
+  });
+});
