@@ -86,4 +86,18 @@ describe('the auto-detected base of the changes', () => {
       json: [{ status: 'UPDATED', path: 'base.txt' }],
     });
   });
+
+  it('without a remote or a main, uses the fork point with a local master', async () => {
+    const { server, root } = await servers.start();
+    const repo = join(root, 'repo');
+    await initRepository(repo, { 'base.txt': 'base\n' });
+    await git(repo, 'branch', '-q', '-m', 'main', 'master');
+    await git(repo, 'checkout', '-q', '-b', 'work');
+    await commitFiles(repo, { 'committed.txt': 'work\n' }, 'work');
+
+    expect(await server.call('GET', query('/api/git/changes', { path: repo }))).toEqual({
+      status: 200,
+      json: [{ status: 'ADDED', path: 'committed.txt' }],
+    });
+  });
 });
