@@ -39,6 +39,7 @@ import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
 import { type McpSessionLimits, registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
+import { registerGitRoutes } from './git/index.js';
 import { registerCompareRoute } from './insights/compare-route.js';
 import { registerEvalCaseRoute } from './insights/eval-case-route.js';
 import { registerInsightRoutes } from './insights/insight-routes.js';
@@ -264,6 +265,7 @@ export async function buildServer(
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
+  registerGitRoutes(app, { workspaceRoot, sandboxing });
   registerChainRoutes(app, manager);
   registerInsightRoutes(app, manager, localIndex ?? shared?.forks);
   registerCompareRoute(app, manager);

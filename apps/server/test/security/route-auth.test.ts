@@ -44,19 +44,23 @@ function concrete(route: RegisteredRoute): string {
   const path = route.url
     .replace(':conversation_id', conversationId)
     .replace(':event_id', 'no-such-event')
-    .replace(':other_id', conversationId);
-  // The workspace file routes need a path (one outside the workspaces: refused by the handler).
-  return path.startsWith('/api/file/') ? `${path}?path=/nonexistent/x` : path;
+    .replace(':other_id', conversationId)
+    .replace(':sha', 'abcd');
+  // The workspace file and git routes need a path (one outside the workspaces: refused by the handler).
+  return path.startsWith('/api/file/') || path.startsWith('/api/git/') ? `${path}?path=/nonexistent/x` : path;
 }
 
 /**
- * Handlers that never need a conversation: the shell and file routes work in the server's workspace root, and
+ * Handlers that never need a conversation: the shell, file and git routes work in the server's workspace root, and
  * `count` reads the listing index only. They are reached when they answer with their own verdict (a success,
  * or the file routes' refusal of the path or body).
  */
 const handlersWithoutManager = {
   has: (url: string) =>
-    url.startsWith('/api/bash/') || url.startsWith('/api/file/') || url === '/api/conversations/count',
+    url.startsWith('/api/bash/') ||
+    url.startsWith('/api/file/') ||
+    url.startsWith('/api/git/') ||
+    url === '/api/conversations/count',
 };
 
 /** A body each route accepts, so that with the key the request reaches its handler. */

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveServerSandboxing } from '../sandboxing/server-sandboxing.js';
+import { GitCommandError } from './git-command-error.js';
+import { GitRunner } from './git-runner.js';
+
+const run = promisify(execFile);
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A runner over a fresh workspace holding one repository with a 4 KiB file committed, in the real sandbox. */
+async function setUp(options: { outputBytes?: number }): Promise<{ runner: GitRunner; repo: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'x-git-runner-'));
+  const workspaceRoot = join(dataDir, 'workspaces');
+  const repo = join(workspaceRoot, 'repo');
+  await mkdir(repo, { recursive: true });
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  await run('git', ['init', '-q'], { cwd: repo, env });
+  await writeFile(join(repo, 'big.txt'), 'x'.repeat(4096));
+  const sandboxing = await resolveServerSandboxing({ unsandboxed: false, dataDir, workspaceRoot, warn: () => {} });
+  const runner = new GitRunner({ sandboxing, workspaceRoot, ...options });
+  cleanups.push(async () => {
+    await runner.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { runner, repo };
+}
+
+describe('GitRunner', () => {
+  it('fails a command that prints past the output cap, instead of keeping its output', async () => {
+    const { runner, repo } = await setUp({ outputBytes: 1024 });
+    // A short output comes back whole.
+    await expect(runner.runOrThrow(repo, ['hash-object', '--', 'big.txt'])).resolves.toMatch(/^[0-9a-f]{40}\n$/);
+    const failure = await runner
+      .runOrThrow(repo, ['diff', '--no-index', '--no-ext-diff', '--', '/dev/null', 'big.txt'])
+      .catch((error: unknown) => error);
+    expect(GitCommandError.isInstance(failure)).toBe(true);
+    expect((failure as GitCommandError).message).toContain('printed more than the output limit');
+  });
+
+  it('gives a nonzero exit in the result from run, and as a GitCommandError with its stderr from runOrThrow', async () => {
+    const { runner, repo } = await setUp({});
+    const result = await runner.run(repo, ['rev-parse', '--verify', '--quiet', 'no-such-ref']);
+    expect(result.exitCode).toBe(1);
+    const failure = await runner
+      .runOrThrow(repo, ['rev-parse', '--verify', 'no-such-ref'])
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(GitCommandError);
+    expect((failure as GitCommandError).exitCode).toBe(128);
+    expect((failure as GitCommandError).message).toContain('Needed a single revision');
+  });
+
+  it('runs nothing once closed', async () => {
+    const { runner, repo } = await setUp({});
+    await runner.close();
+    await expect(runner.run(repo, ['--version'])).rejects.toThrow('the server is shutting down');
+  });
+});

@@ -1,0 +1,111 @@
+import { realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { runSandboxed, type Sandbox } from '@x/agent';
+import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
+import { GitCommandError } from './git-command-error.js';
+import { configEnvironment, gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
+
+/** Where git is looked up: the system's directories only, never one the agent could write a `git` into. */
+const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+export interface GitRunnerOptions {
+  /** How the bash routes run commands: git runs the same way (bubblewrap, or the operator's `--unsandboxed`). */
+  sandboxing: ServerSandboxing;
+  /** The server's workspace root: the sandbox's workspace, and where repository discovery stops. */
+  workspaceRoot: string;
+  /** Longest a git command may run, in milliseconds (the reference's 30 s by default). */
+  timeoutMs?: number;
+  /** Most output bytes a git command may print (stdout and stderr); past it the command is killed and fails. */
+  outputBytes?: number;
+}
+
+export interface GitRunOptions {
+  /** Extra configuration for this command (the repository's filter drivers switched off). */
+  settings?: ReadonlyArray<[string, string]>;
+  /** Overrides the output cap for this command. */
+  outputBytes?: number;
+}
+
+export interface GitRunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const DEFAULT_GIT_TIMEOUT_MS = 30_000;
+export const DEFAULT_GIT_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Runs git for the git routes as the bash routes run commands: in the server's sandbox of the workspace root
+ * (opened on first use, ended by `close()`), with an argv (never a shell line), the hardening options and a minimal
+ * environment (see git-hardening.ts), a time bound and an output cap. Without a sandbox the server refuses
+ * (`SandboxRequiredError`, 503) unless it was started `--unsandboxed`, where git runs on the host, hardened still.
+ */
+export class GitRunner {
+  readonly #options: GitRunnerOptions;
+  #sandbox: Promise<Sandbox> | undefined;
+  #closed = false;
+
+  constructor(options: GitRunnerOptions) {
+    this.#options = options;
+  }
+
+  #open(): Promise<Sandbox> {
+    if (this.#sandbox === undefined) {
+      const { sandboxing, workspaceRoot } = this.#options;
+      const opening = sandboxing.open({ policy: sandboxing.policyFor(undefined), workspace: workspaceRoot });
+      this.#sandbox = opening;
+      // A failed open is tried again by the next command.
+      opening.catch(() => {
+        if (this.#sandbox === opening) this.#sandbox = undefined;
+      });
+    }
+    return this.#sandbox;
+  }
+
+  /** Runs `git <hardening> <args>` in `cwd`; a failure to start, a limit hit or a nonzero exit is in the result. */
+  async run(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRunResult> {
+    this.#options.sandboxing.assertCanRun();
+    if (this.#closed) throw this.#failure(args, -1, 'the server is shutting down');
+    const ceiling = dirname(await realpath(this.#options.workspaceRoot));
+    const sandbox = await this.#open();
+    const fullArgs = [...HARDENING_OPTIONS, ...args];
+    const result = await runSandboxed(sandbox, {
+      command: 'git',
+      args: fullArgs,
+      cwd,
+      env: { ...gitEnvironment({ path: SYSTEM_PATH, ceiling }), ...configEnvironment(options.settings ?? []) },
+      wallTimeMs: this.#options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      outputBytes: options.outputBytes ?? this.#options.outputBytes ?? DEFAULT_GIT_OUTPUT_BYTES,
+    });
+    if (result.limit === 'wall_time') throw this.#failure(args, -1, 'it ran past its time limit');
+    if (result.limit === 'output' || result.truncated) {
+      throw this.#failure(args, -1, 'it printed more than the output limit (the listing is too large)');
+    }
+    if (result.exitCode === null) throw this.#failure(args, -1, result.stderr);
+    return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** Like `run`, and a nonzero exit throws `GitCommandError`. */
+  async runOrThrow(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<string> {
+    const result = await this.run(cwd, args, options);
+    if (result.exitCode !== 0) throw this.#failure(args, result.exitCode, result.stderr.trim());
+    return result.stdout;
+  }
+
+  #failure(args: readonly string[], exitCode: number, why: string): GitCommandError {
+    return new GitCommandError(`Git command failed: git ${args.join(' ')}: ${why}`, {
+      args,
+      exitCode,
+      stderr: why,
+    });
+  }
+
+  /** Ends the sandbox and everything still running in it; nothing more runs. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const sandbox = this.#sandbox;
+    this.#sandbox = undefined;
+    if (sandbox !== undefined) await (await sandbox.catch(() => undefined))?.dispose();
+  }
+}

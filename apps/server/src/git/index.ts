@@ -1,0 +1,18 @@
+export { GitCommandError } from './git-command-error.js';
+export { GitError, type GitErrorCode } from './git-error.js';
+export { GitPathError } from './git-path-error.js';
+export { GitRefError } from './git-ref-error.js';
+export { GitRepositoryError } from './git-repository-error.js';
+export { type GitRoutesOptions, registerGitRoutes } from './git-routes.js';
+export {
+  type GitChange,
+  type GitChangeStatus,
+  type GitCommit,
+  type GitCommitsPage,
+  type GitDiff,
+  gitChangeSchema,
+  gitChangeStatusSchema,
+  gitCommitSchema,
+  gitCommitsPageSchema,
+  gitDiffSchema,
+} from './git-schemas.js';
