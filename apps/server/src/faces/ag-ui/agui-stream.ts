@@ -10,6 +10,7 @@ import {
   sseFrames,
 } from './agui-events.js';
 import type { DeltaFeed, FedDelta } from './delta-feed.js';
+import { errorTextOr } from './error-text.js';
 import { isFrontendCall } from './frontend-tools.js';
 import { SharedStateView } from './shared-state.js';
 import { closesStream, StreamedMessages } from './streamed-messages.js';
@@ -109,7 +110,11 @@ async function finalEvent(
   const open = await conversation.open();
   const status = open.state.execution_status;
   if (status === 'error' || status === 'stuck') {
-    return { type: 'RUN_ERROR', code: status, message: lastError ?? `The run ended with status '${status}'` };
+    return {
+      type: 'RUN_ERROR',
+      code: status,
+      message: errorTextOr(lastError, `The run ended with status '${status}'`),
+    };
   }
   let outcome: AgUiRunOutcome = { type: 'success' };
   if (status === 'waiting_for_confirmation') {
