@@ -37,7 +37,7 @@ import { resumeInterruptedRuns } from './conversations/resume-on-start.js';
 import { segmentEventLogOpener } from './conversations/segment-event-logs.js';
 import { loadSigningKey, registerA2aRoutes } from './faces/a2a/index.js';
 import { registerAgUiRoutes } from './faces/ag-ui/index.js';
-import { type McpSessionLimits, registerMcpRoutes } from './faces/mcp/index.js';
+import { defaultMaxSessionsPerPrincipal, type McpSessionLimits, registerMcpRoutes } from './faces/mcp/index.js';
 import { registerOpenAiRoutes } from './faces/openai/index.js';
 import { registerGitRoutes } from './git/index.js';
 import { registerCompareRoute } from './insights/compare-route.js';
@@ -288,6 +288,9 @@ export async function buildServer(
     defaultConversation: config.mcpConversation,
     sessions: {
       maxSessions: config.mcpMaxSessions,
+      maxSessionsPerPrincipal:
+        config.mcpMaxSessionsPerPrincipal ??
+        defaultMaxSessionsPerPrincipal(config.mcpMaxSessions, config.apiKeys.length > 0),
       ...(options.clock === undefined ? {} : { now: options.clock }),
       ...options.mcpSessions,
     },

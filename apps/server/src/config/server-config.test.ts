@@ -54,6 +54,16 @@ describe('mcpMaxSessions', () => {
   });
 });
 
+describe('mcpMaxSessionsPerPrincipal', () => {
+  it('is unset by default (the server derives it), reads its variable, and refuses a share below 1 naming it', () => {
+    expect(resolveServerConfig({}).mcpMaxSessionsPerPrincipal).toBeUndefined();
+    expect(resolveServerConfig({ X_SERVER_MCP_MAX_SESSIONS_PER_PRINCIPAL: '3' }).mcpMaxSessionsPerPrincipal).toBe(3);
+    expect(() => resolveServerConfig({ X_SERVER_MCP_MAX_SESSIONS_PER_PRINCIPAL: '0' })).toThrow(
+      /mcpMaxSessionsPerPrincipal/,
+    );
+  });
+});
+
 describe('mcpConversation', () => {
   it('reads the create body from the JSON file X_SERVER_MCP_CONVERSATION names, and names a bad one', async () => {
     const { mkdtemp, rm, writeFile } = await import('node:fs/promises');

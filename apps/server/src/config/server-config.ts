@@ -159,6 +159,13 @@ export const serverConfigSchema = z.object({
    * the limit, and no live session is ended for it (idle ones expire as always). Env `X_SERVER_MCP_MAX_SESSIONS`.
    */
   mcpMaxSessions: z.number().int().min(1).default(100),
+  /**
+   * The most live MCP sessions one principal (session key) may hold, within `mcpMaxSessions`, so one key cannot
+   * take every slot: its `initialize` beyond them gets the same 503 naming this limit. Unset: a quarter of
+   * `mcpMaxSessions` (at least 1) on a server with keys, all of it on one without (its callers are one principal,
+   * `local`). Env `X_SERVER_MCP_MAX_SESSIONS_PER_PRINCIPAL`.
+   */
+  mcpMaxSessionsPerPrincipal: z.number().int().min(1).optional(),
   /** Allow listening beyond loopback without a session key. Dangerous: anyone who reaches the port runs commands. */
   insecureNoKey: z.boolean().default(false),
   /**
@@ -229,6 +236,7 @@ const INTEGER_VARIABLES = {
   maxOpenConversations: 'X_SERVER_MAX_OPEN_CONVERSATIONS',
   bodyLimit: 'X_SERVER_BODY_LIMIT',
   mcpMaxSessions: 'X_SERVER_MCP_MAX_SESSIONS',
+  mcpMaxSessionsPerPrincipal: 'X_SERVER_MCP_MAX_SESSIONS_PER_PRINCIPAL',
 } as const satisfies Partial<Record<Setting, string>>;
 
 /** Settings an environment variable names the JSON file of. */

@@ -110,4 +110,24 @@ describe('attachments a conversation cannot hold', () => {
     const logged = await conversation.log.range(0, conversation.log.length);
     expect(logged.some((event) => event.kind === 'MessageEvent' && event.source === 'user')).toBe(false);
   });
+
+  it('names the message by its place in the input, after the messages before it', async () => {
+    const agent = threadWith({ id: randomUUID(), role: 'user', content: 'First, this' });
+    agent.addMessage({
+      id: randomUUID(),
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Then this' },
+        { type: 'audio', source: { type: 'url', value: 'https://media.example/b.wav', mimeType: 'audio/wav' } },
+      ] as Extract<Message, { role: 'user' }>['content'],
+    });
+    const events = await run(agent, { forwardedProps: { conversation: createRequest(server.llm) } });
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'RUN_ERROR',
+        code: 'unsupported_content',
+        message: expect.stringContaining('messages[1].content[1]'),
+      }),
+    ]);
+  });
 });

@@ -29,6 +29,23 @@ describe('agUiEventsOf, what a client reads', () => {
     ]);
   });
 
+  it('gives a tool error of no words (empty or blank) the fallback naming the tool, never an empty result', () => {
+    for (const error of ['', ' \n\t']) {
+      const failure = parseEvent({
+        ...base,
+        id: 'o4',
+        source: 'agent',
+        tool_name: 'deploy',
+        tool_call_id: 'call_4',
+        error,
+        kind: 'AgentErrorEvent',
+      });
+      expect(agUiEventsOf(failure)).toEqual([
+        { type: 'TOOL_CALL_RESULT', messageId: 'o4', toolCallId: 'call_4', content: 'deploy failed', role: 'tool' },
+      ]);
+    }
+  });
+
   it('maps an agent message without text to nothing', () => {
     const empty = parseEvent({
       ...base,

@@ -1,4 +1,5 @@
-import { type AnyEvent, getEventError, getEventText, observationText } from '@x/events';
+import { type AnyEvent, getEventText, observationText } from '@x/events';
+import { errorTextOr } from './error-text.js';
 
 /**
  * The AG-UI events this face emits (AG-UI protocol 1.0), as plain JSON objects: the face depends on no AG-UI
@@ -87,7 +88,7 @@ export function agUiEventsOf(event: AnyEvent): AgUiEvent[] {
     case 'UserRejectObservation':
       return [result(event.id, event.tool_call_id, `Action rejected: ${event.rejection_reason}`)];
     case 'AgentErrorEvent':
-      return [result(event.id, event.tool_call_id, getEventError(event)?.message ?? event.error)];
+      return [result(event.id, event.tool_call_id, errorTextOr(event.error, `${event.tool_name} failed`))];
     default:
       return [];
   }

@@ -11,6 +11,7 @@ import { sseFrames } from './agui-events.js';
 import { streamRun } from './agui-stream.js';
 import { applyRunInput } from './apply-run-input.js';
 import { DeltaFeed } from './delta-feed.js';
+import { errorTextOr } from './error-text.js';
 import { type AgUiRunInput, agUiRunInputSchema } from './run-input.js';
 
 /** Where the AG-UI endpoint is mounted: an AG-UI `HttpAgent`'s `url`. */
@@ -123,7 +124,8 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       } catch (error) {
         request.log.error({ err: error, conversationId: conversation.id }, 'ag-ui: streaming the run failed');
         if (!response.writableEnded) {
-          response.write(`data: ${JSON.stringify({ type: 'RUN_ERROR', message: (error as Error).message })}\n\n`);
+          const message = errorTextOr(error instanceof Error ? error.message : undefined, 'Streaming the run failed');
+          response.write(sseFrames([{ type: 'RUN_ERROR', message }]));
         }
       } finally {
         response.end();

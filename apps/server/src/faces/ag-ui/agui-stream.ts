@@ -10,6 +10,7 @@ import {
   sseFrames,
 } from './agui-events.js';
 import type { DeltaFeed, FedDelta } from './delta-feed.js';
+import { errorTextOr } from './error-text.js';
 import { isFrontendCall } from './frontend-tools.js';
 import { SharedStateView } from './shared-state.js';
 import { closesStream, StreamedMessages } from './streamed-messages.js';
@@ -109,7 +110,10 @@ async function finalEvent(
   const open = await conversation.open();
   const status = open.state.execution_status;
   if (status === 'error' || status === 'stuck') {
-    return { type: 'RUN_ERROR', code: status, message: lastError ?? `The run ended with status '${status}'` };
+    // A run that failed logged its error last; a stuck run logs none, so an error the stream carried before it (an
+    // MCP server that failed to start, an earlier run's failure on a reattach) is not why it ended.
+    const reason = status === 'error' ? lastError : undefined;
+    return { type: 'RUN_ERROR', code: status, message: errorTextOr(reason, `The run ended with status '${status}'`) };
   }
   let outcome: AgUiRunOutcome = { type: 'success' };
   if (status === 'waiting_for_confirmation') {

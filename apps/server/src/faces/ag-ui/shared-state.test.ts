@@ -32,6 +32,34 @@ describe('sharedStateDeltaOf', () => {
   });
 });
 
+describe('sharedStateDeltaOf, the bound on the state as stored', () => {
+  const third = 'x'.repeat(Math.floor(MAX_SHARED_STATE_BYTES / 3));
+
+  it('refuses an input of a new key that would take the merged state over the bound, small as the input is', () => {
+    const current = { a: third, b: third };
+    expect(sharedStateDeltaOf({ c: third.slice(100) }, current)).toEqual({ c: third.slice(100) });
+    expect(() => sharedStateDeltaOf({ c: third }, current)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_state',
+        message: expect.stringMatching(/would hold \d+ bytes of JSON/),
+      }),
+    );
+  });
+
+  it('counts the keys the input removes (null) and replaces, not only those it adds', () => {
+    const current = { a: third, b: third };
+    expect(sharedStateDeltaOf({ a: null, c: third }, current)).toEqual({ a: null, c: third });
+    expect(sharedStateDeltaOf({ a: 'short', c: third }, current)).toEqual({ a: 'short', c: third });
+  });
+
+  it('lets a state already over the bound shrink or change at its size, never grow', () => {
+    const over = { a: 'x'.repeat(MAX_SHARED_STATE_BYTES), b: 'yy' };
+    expect(sharedStateDeltaOf({ b: null }, over)).toEqual({ b: null });
+    expect(sharedStateDeltaOf({ b: 'zz' }, over)).toEqual({ b: 'zz' });
+    expect(() => sharedStateDeltaOf({ b: 'yyy' }, over)).toThrow(expect.objectContaining({ code: 'invalid_state' }));
+  });
+});
+
 describe('SharedStateView', () => {
   it('turns session-state updates into JSON Patches that apply to what the client has', () => {
     const view = new SharedStateView({ a: 1 });

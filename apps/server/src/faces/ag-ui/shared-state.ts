@@ -4,7 +4,10 @@ import type { AnyEvent, TextContent } from '@x/events';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import type { AgUiEvent } from './agui-events.js';
 
-/** The most JSON a run input's `state` may hold (UTF-8 bytes): it is recorded in the log and shown to the model. */
+/**
+ * The most JSON the shared state may hold (UTF-8 bytes), as stored once a run input is applied: it is recorded in the
+ * log and shown whole to the model on every run that shares state.
+ */
 export const MAX_SHARED_STATE_BYTES = 64 * 1024;
 
 type SharedState = Readonly<Record<string, unknown>>;
@@ -23,7 +26,10 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  * `state` is the client's view of it: each top-level key whose value differs from the server's is set (`null`
  * removes a key); a key the client does not send is left as it is, so a client that has not seen the state yet
  * (an `HttpAgent` starts with `{}`) erases nothing. Returns the session `state_delta` to record, undefined when
- * nothing differs. A `state` that is not a JSON object, or larger than `MAX_SHARED_STATE_BYTES`, is `invalid_state`.
+ * nothing differs. A `state` that is not a JSON object is `invalid_state`, and so is one that would leave the shared
+ * state larger than `MAX_SHARED_STATE_BYTES`: the bound is on the state as stored, after the input is merged in, or
+ * inputs of different keys would grow it without end. A state already over the bound (written before it held, or by
+ * another writer) may shrink, or change without growing.
  */
 export function sharedStateDeltaOf(state: unknown, current: SharedState): Record<string, unknown> | undefined {
   if (state === undefined || state === null) return undefined;
@@ -31,18 +37,33 @@ export function sharedStateDeltaOf(state: unknown, current: SharedState): Record
     const kind = Array.isArray(state) ? 'an array' : `a ${typeof state}`;
     throw new AgUiRunError('invalid_state', `state: the shared state must be a JSON object, got ${kind}`);
   }
-  const bytes = Buffer.byteLength(JSON.stringify(state));
-  if (bytes > MAX_SHARED_STATE_BYTES) {
-    throw new AgUiRunError(
-      'invalid_state',
-      `state: ${bytes} bytes of JSON, more than the ${MAX_SHARED_STATE_BYTES} a shared state may hold`,
-    );
-  }
   const delta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(state)) {
     if (value === null ? Object.hasOwn(current, key) : !isDeepStrictEqual(current[key], value)) delta[key] = value;
   }
-  return Object.keys(delta).length === 0 ? undefined : delta;
+  if (Object.keys(delta).length === 0) return undefined;
+  const bytes = jsonBytes(merged(current, delta));
+  if (bytes > MAX_SHARED_STATE_BYTES && bytes > jsonBytes(current)) {
+    throw new AgUiRunError(
+      'invalid_state',
+      `state: the shared state would hold ${bytes} bytes of JSON with this input, more than the ${MAX_SHARED_STATE_BYTES} it may hold`,
+    );
+  }
+  return delta;
+}
+
+function jsonBytes(state: SharedState): number {
+  return Buffer.byteLength(JSON.stringify(state));
+}
+
+/** The shared state once `delta` is applied, as the session stores it (`null` removes a key). */
+function merged(current: SharedState, delta: Readonly<Record<string, unknown>>): SharedState {
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(delta)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
 }
 
 /** The shared state as the model reads it, on the user message of a run whose input shares state. */

@@ -176,7 +176,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
       503: rpcErrorSchema
         .or(errorSchema)
         .describe(
-          'A JSON-RPC error -32000 when an initialize finds the session limit (mcpMaxSessions) reached; without the MCP SDK installed, the install command; shutting down',
+          "A JSON-RPC error -32000 when an initialize finds a session limit reached (mcpMaxSessions, or the caller's mcpMaxSessionsPerPrincipal); without the MCP SDK installed, the install command; shutting down",
         ),
     },
   };

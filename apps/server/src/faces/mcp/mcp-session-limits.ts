@@ -14,6 +14,20 @@ export interface McpSessionLimits {
    * (`McpSessionLimitError`), never at the expense of a live one. Default `DEFAULT_MAX_SESSIONS`.
    */
   maxSessions?: number | undefined;
+  /**
+   * The most live sessions one principal (session key) may hold, within `maxSessions`: one key opening sessions
+   * can then not take every slot and lock the other keys out. Default `maxSessions` (no share of its own).
+   */
+  maxSessionsPerPrincipal?: number | undefined;
   /** The clock idleness is measured with. */
   now?: (() => number) | undefined;
+}
+
+/**
+ * The share of the live MCP sessions one principal may hold when the server config does not set it
+ * (`mcpMaxSessionsPerPrincipal`): a quarter of `maxSessions` (at least one) on a server with session keys, so no key
+ * fills the cap alone; `maxSessions` on a server without keys, whose callers are all one principal (`local`).
+ */
+export function defaultMaxSessionsPerPrincipal(maxSessions: number, hasKeys: boolean): number {
+  return hasKeys ? Math.max(1, Math.floor(maxSessions / 4)) : maxSessions;
 }

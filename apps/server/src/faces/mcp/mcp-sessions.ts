@@ -22,8 +22,6 @@ export interface McpSession {
   readonly backpressure: ResponseBackpressure;
   openRequests: number;
   lastSeen: number;
-  /** Whether its `initialize` is still being answered: it holds one of the slots `maxSessions` bounds. */
-  initializing: boolean;
 }
 
 /**
@@ -38,8 +36,9 @@ export class McpSessions {
   readonly #options: McpProtocolServerOptions;
   readonly #idleMs: number;
   readonly #maxSessions: number;
-  /** Sessions made whose `initialize` has not been answered yet: counted against `maxSessions`. */
-  #initializing = 0;
+  readonly #maxSessionsPerPrincipal: number;
+  /** Sessions made whose `initialize` has not been answered yet: counted against the limits. */
+  readonly #initializing = new Set<McpSession>();
   readonly #limits: McpSessionLimits;
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
@@ -53,6 +52,7 @@ export class McpSessions {
     this.#limits = limits;
     this.#idleMs = limits.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#maxSessions = limits.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.#maxSessionsPerPrincipal = limits.maxSessionsPerPrincipal ?? this.#maxSessions;
     this.#now = limits.now ?? Date.now;
     this.#sweepEvery = Math.min(this.#idleMs, 60_000);
     this.#lastSweep = this.#now();
@@ -75,16 +75,15 @@ export class McpSessions {
 
   /**
    * A session of `principal`, registered once the SDK has answered its `initialize`. With `maxSessions` live (or being
-   * initialized), the idle ones are ended first; if none was, `McpSessionLimitError`: a new session never evicts a
-   * live one.
+   * initialized), or `maxSessionsPerPrincipal` of them `principal`'s, the idle ones are ended first; if that made no
+   * room, `McpSessionLimitError` naming the limit met: a new session never evicts a live one, another key's least.
    */
   async open(principal?: string): Promise<McpSession> {
     const sdk = await loadMcpSdk();
-    if (this.#sessions.size + this.#initializing >= this.#maxSessions) {
+    if (this.#limitMet(principal) !== undefined) {
       await this.sweep();
-      if (this.#sessions.size + this.#initializing >= this.#maxSessions) {
-        throw new McpSessionLimitError(this.#maxSessions);
-      }
+      const refusal = this.#limitMet(principal);
+      if (refusal !== undefined) throw refusal;
     }
     const backpressure = new ResponseBackpressure(this.#limits.maxBlockedBytes);
     const store = new SessionEventStore({
@@ -106,9 +105,8 @@ export class McpSessions {
       backpressure,
       openRequests: 0,
       lastSeen: this.#now(),
-      initializing: true,
     };
-    this.#initializing += 1;
+    this.#initializing.add(session);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       store.clear();
@@ -124,9 +122,20 @@ export class McpSessions {
 
   /** Its `initialize` was answered (or refused): the slot it held is now its registration's, or free. */
   #initialized(session: McpSession): void {
-    if (!session.initializing) return;
-    session.initializing = false;
-    this.#initializing -= 1;
+    this.#initializing.delete(session);
+  }
+
+  /**
+   * The limit a new session of `principal` would pass, if any: its principal's share first (room the other keys
+   * free would not help it). A session counts once, also while it is registered and its `initialize` still answered.
+   */
+  #limitMet(principal: string | undefined): McpSessionLimitError | undefined {
+    const live = new Set([...this.#sessions.values(), ...this.#initializing]);
+    const held = [...live].filter((session) => session.principal === principal).length;
+    if (held >= this.#maxSessionsPerPrincipal) {
+      return new McpSessionLimitError('principal', this.#maxSessionsPerPrincipal);
+    }
+    return live.size >= this.#maxSessions ? new McpSessionLimitError('server', this.#maxSessions) : undefined;
   }
 
   /** Whether a GET's `Last-Event-ID` can be resumed in `session`. */
