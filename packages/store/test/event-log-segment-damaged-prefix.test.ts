@@ -97,3 +97,40 @@ describe.each(damageBackends)('a damaged segment ($name)', (backend) => {
     await reader.close();
   });
 });
+
+describe.each(damageBackends)('damage an append finds in what other writers appended ($name)', (backend) => {
+  afterEach(() => backend.cleanUp());
+
+  /** Writer A knows m0…m3; B appended m4 and m5 after; then B's m4 was damaged in place. */
+  async function damagedUnderWriter(options: { keepEventFile: boolean }) {
+    const store = await backend.make();
+    await closedSegmentLog(store, 4);
+    const writerA = await EventLog.open(store);
+    const writerB = await EventLog.open(store);
+    await writerB.appendMany([userMessageEvent('m4'), userMessageEvent('m5')]);
+    await writerB.close();
+    if (!options.keepEventFile) await store.delete(await eventFileOf(store, 4));
+    const bytes = await readSegment(store);
+    await backend.damageInPlace(store, bytes.indexOf('"m4"') + 2, 'X'.charCodeAt(0));
+    return { store, writerA };
+  }
+
+  it('repairs it and appends after the events it learns', async () => {
+    const { store, writerA } = await damagedUnderWriter({ keepEventFile: true });
+    expect(await writerA.append(userMessageEvent('m6'))).toBe(6);
+    await writerA.close();
+    const reader = await EventLog.open(store);
+    expect((await reader.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
+    await reader.close();
+  });
+
+  it('refuses the append when the lost event cannot be recovered, without looping', async () => {
+    const { writerA } = await damagedUnderWriter({ keepEventFile: false });
+    await expect(writerA.append(userMessageEvent('m6'))).rejects.toMatchObject({
+      code: 'damaged_segment',
+      unrecovered: [4],
+    });
+    expect(writerA.length).toBe(4);
+    await writerA.close();
+  });
+});

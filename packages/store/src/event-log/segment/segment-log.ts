@@ -270,11 +270,12 @@ export class SegmentLog implements LogSegment {
    */
   async append(batch: readonly SegmentAppend[], expectedIndex: number | undefined): Promise<number[]> {
     const core = this.#core;
-    this.assertWritable();
     const file = await this.#opened();
     const indices: number[] = [];
     let rest = batch;
     for (;;) {
+      // Also after damage learned below that left the log read-only: nothing more is written.
+      this.assertWritable();
       for (const { event } of rest) core.rejectDuplicate(event.id);
       if (expectedIndex !== undefined && indices.length === 0 && expectedIndex !== core.length) {
         throw new AppendConflictError({ eventId: rest[0]!.event.id, expectedIndex, actualIndex: core.length });
@@ -300,7 +301,10 @@ export class SegmentLog implements LogSegment {
         const tail = await file.readFrom(before, size - before);
         // This batch's bytes, unique by the writer token; the records of it the rule accepted are this append's.
         const mine = before + Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).indexOf(bytes);
-        const accepted = this.#consume(decodeRecords(tail, before), tail, before).accepted;
+        const { accepted, damage } = this.#consume(decodeRecords(tail, before), tail, before);
+        // Damage in what other writers appended since the last look: repaired (or refused) as `catchUp` does; the
+        // batch, not accepted past the damage, is written again after what that learns.
+        if (damage !== undefined) await this.catchUp();
         won = 0;
         for (const record of accepted) {
           if (record.offset >= mine && record.offset < mine + bytes.length && won < rest.length) {
