@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DamagedSegmentError } from '../src/errors/damaged-segment-error.js';
 import { EventLog } from '../src/event-log.js';
+import type { FileStore } from '../src/file-store.js';
+import { createMemoryFileStore } from '../src/memory-file-store.js';
 import {
   closedSegmentLog,
   collectWarnings,
@@ -138,6 +140,34 @@ describe.each(damageBackends)('a damaged segment recovered from its event files 
     expect(await reader.refresh()).toBe(0);
     await reader.close();
     expect(await readSegment(store)).toEqual(damaged);
+  });
+});
+
+describe('a repair its store does not keep', () => {
+  it('fails the open with DamagedSegmentError instead of appending the repair again and again', async () => {
+    const inner = createMemoryFileStore();
+    await closedSegmentLog(inner, 4);
+    await flipByteOf(inner, 'm1');
+    let appends = 0;
+    // A faulty backend: appends resolve as if written, and nothing lands.
+    const store: FileStore = {
+      ...inner,
+      async openAppendFile(path) {
+        const file = await inner.openAppendFile!(path);
+        return {
+          ...file,
+          append: async () => {
+            appends++;
+            return (await file.readFrom(0)).length;
+          },
+          readFrom: (offset, length) => file.readFrom(offset, length),
+          close: () => file.close(),
+        };
+      },
+    };
+
+    await expect(EventLog.open(store)).rejects.toMatchObject({ code: 'damaged_segment', missingIndex: 1 });
+    expect(appends).toBe(1);
   });
 });
 
