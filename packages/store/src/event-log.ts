@@ -35,6 +35,7 @@ import type { FileStore } from './file-store.js';
 
 export type {
   AppendOptions,
+  DamagedSegmentPolicy,
   EventLogLayout,
   EventLogLogger,
   EventLogOptions,

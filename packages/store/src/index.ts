@@ -29,6 +29,7 @@ export { LeaseHeldError } from './errors/lease-held-error.js';
 export { LeaseLostError } from './errors/lease-lost-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { NotRegularFileError } from './errors/not-regular-file-error.js';
+export { ReadOnlyLogError } from './errors/read-only-log-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { UnsupportedLayoutError } from './errors/unsupported-layout-error.js';
@@ -44,6 +45,7 @@ export type { SettledEntry } from './event-log/settled-entry.js';
 export type { LogEntry, SubscribeOptions } from './event-log/subscription.js';
 export {
   type AppendOptions,
+  type DamagedSegmentPolicy,
   EventLog,
   type EventLogLayout,
   type EventLogLogger,

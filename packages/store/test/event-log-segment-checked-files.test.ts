@@ -98,6 +98,19 @@ describe('EventLog segment layout: the event files checked on open', () => {
     expect(sized()).toBe(0);
   });
 
+  it('checks each event file once when the index is of another boot and all are whole, and records them', async () => {
+    const root = await newRoot();
+    await closedLog(root);
+    await setIndexScope(root, 'another-boot');
+    const { store, sized } = countingStore(root);
+    await openAndClose(store);
+    // The open's check found them whole: close does not lstat them again, and the index it writes says so.
+    expect(sized()).toBe(COUNT);
+    const header = await indexHeader(root);
+    expect(header.files?.count).toBe(COUNT);
+    expect(header.files?.scope).not.toBe('another-boot');
+  });
+
   it('rebuilds event files a power loss cut short or dropped: the index of another boot is not trusted', async () => {
     const root = await newRoot();
     await closedLog(root);

@@ -37,6 +37,8 @@ function collectWarnings(): { warnings: string[]; logger: { warn(message: string
 describe('a segment log whose segment is damaged', () => {
   it('refuses to open past a damaged record that intact events follow, naming the bytes and the lost event', async () => {
     const { root, store, segment } = await segmentLog(6);
+    // Without the event file derived from the lost record, nothing can restore it.
+    await rm(join(root, 'events', await eventFileName(root, 2)));
     const bytes = await readFile(segment);
     const at = bytes.indexOf('"m2"');
     bytes[at + 2] = 'X'.charCodeAt(0);
@@ -46,18 +48,19 @@ describe('a segment log whose segment is damaged', () => {
     const opening = EventLog.open(store);
     await expect(opening).rejects.toBeInstanceOf(DamagedSegmentError);
     const error = (await opening.catch((caught: unknown) => caught)) as DamagedSegmentError;
-    expect(error).toMatchObject({ code: 'damaged_segment', missingIndex: 2 });
+    expect(error).toMatchObject({ code: 'damaged_segment', missingIndex: 2, unrecovered: [2] });
     expect(error.offset).toBeLessThan(at);
     expect(error.end).toBeGreaterThan(at);
     expect(error.location).toContain(segment);
     expect(error.message).toContain(`bytes ${error.offset}…${error.end - 1}`);
-    // Nothing was appended over the lost events: the reference still holds all six, once each.
+    // Nothing was appended over the lost events: the reference holds what it held, once each.
     expect(await readdir(join(root, 'events'))).toEqual(before);
     await expect(EventLog.open(store, { layout: 'segment' })).rejects.toMatchObject({ code: 'damaged_segment' });
   });
 
   it('refuses to open when its last record was changed after it committed, naming the record', async () => {
     const { root, store, segment } = await segmentLog(6);
+    await rm(join(root, 'events', await eventFileName(root, 5)));
     const bytes = await readFile(segment);
     const at = bytes.lastIndexOf('"m5"');
     bytes[at + 2] = 'X'.charCodeAt(0);
@@ -66,7 +69,7 @@ describe('a segment log whose segment is damaged', () => {
 
     const error = await EventLog.open(store).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DamagedSegmentError);
-    expect(error).toMatchObject({ code: 'damaged_segment', missingIndex: 5, end: bytes.length });
+    expect(error).toMatchObject({ code: 'damaged_segment', missingIndex: 5, end: bytes.length, unrecovered: [5] });
     const { offset } = error as DamagedSegmentError;
     // The record's header: its magic, where decoding of five intact records stopped.
     expect([...bytes.subarray(offset, offset + 4)]).toEqual([0xff, 0x78, 0x53, 0x31]);
@@ -82,8 +85,7 @@ describe('a segment log whose segment is damaged', () => {
     const at = bytes.lastIndexOf('"m5"');
     bytes.fill(0, at);
     await writeFile(segment, bytes);
-    const lost = (await readdir(join(root, 'events'))).find((name) => name.startsWith('event-00005-'))!;
-    await rm(join(root, 'events', lost));
+    await rm(join(root, 'events', await eventFileName(root, 5)));
 
     const log = await EventLog.open(store);
     expect(log.length).toBe(5);
@@ -118,4 +120,10 @@ describe('a segment log whose segment is damaged', () => {
 function record(text: string): { event: { id: string }; json: string } {
   const event = userMessageEvent(text);
   return { event, json: serializeEvent(event) };
+}
+
+/** The name of the event file of `index` in the log's directory. */
+async function eventFileName(root: string, index: number): Promise<string> {
+  const prefix = `event-${String(index).padStart(5, '0')}-`;
+  return (await readdir(join(root, 'events'))).find((name) => name.startsWith(prefix))!;
 }

@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,9 @@ describe.runIf(process.platform === 'linux')('segment log descriptors', () => {
     const bytes = await readFile(segment);
     bytes[bytes.indexOf('"b"') + 1] = 'X'.charCodeAt(0);
     await writeFile(segment, bytes);
+    // Its event file gone too, so the open cannot recover the event and fails.
+    const names = await readdir(join(root, 'events'));
+    await rm(join(root, 'events', names.find((name) => name.startsWith('event-00001-'))!));
 
     await expect(EventLog.open(store)).rejects.toMatchObject({ code: 'damaged_segment' });
     // Not left for the garbage collector: the directory can be repaired or removed right away.

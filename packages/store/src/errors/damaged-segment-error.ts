@@ -4,7 +4,8 @@ import { StoreError } from '../errors.js';
  * A segment log's segment holds a committed record that is no longer intact: intact records follow it that chain
  * to the event it held, or it is the last record, whole but with a failing checksum (not what a crash leaves). Opening past the damage would drop every event after
  * it and let the next append take their indices (a fork of the log), so the log is not read past it. The
- * reference's event files (`<dir>/event-….json`), derived from the segment, may still hold those events.
+ * reference's event files (`<dir>/event-….json`), derived from the segment, may still hold those events: `open`
+ * restores them from there when the hash chain proves them, and throws this only when it cannot.
  */
 export class DamagedSegmentError extends StoreError {
   declare readonly code: 'damaged_segment';
@@ -15,6 +16,11 @@ export class DamagedSegmentError extends StoreError {
   readonly end: number;
   /** The index of the first event the damage took (the log's events before it are intact). */
   readonly missingIndex: number;
+  /**
+   * The lost events that could not be recovered from the event files derived from the segment (missing, or not what
+   * the hash chain says they were); empty when recovery was not tried.
+   */
+  readonly unrecovered: readonly number[];
 
   constructor(options: {
     location: string;
@@ -23,20 +29,28 @@ export class DamagedSegmentError extends StoreError {
     missingIndex: number;
     /** The index of the first intact record after the damage; undefined when the damage is the last record. */
     nextIntact?: number | undefined;
+    unrecovered?: readonly number[];
   }) {
     const what =
       options.nextIntact === undefined
         ? 'are the last record, whole but changed since it was written (its checksum fails)'
         : `are not an intact record, yet intact records follow (from event ${options.nextIntact})`;
+    const unrecovered = options.unrecovered ?? [];
+    const recovery =
+      unrecovered.length === 0
+        ? '(the event files derived from the segment may still hold the events)'
+        : `(the event files derived from the segment could not restore event${unrecovered.length === 1 ? '' : 's'} ` +
+          `${unrecovered.join(', ')}: missing, or not what the hash chain says; open with ` +
+          `{ damagedSegment: 'read-intact-prefix' } to read the events before the damage)`;
     super(
       'damaged_segment',
       `Damaged segment ${options.location}: bytes ${options.offset}…${options.end - 1} ${what}; event ` +
-        `${options.missingIndex} is lost from the segment, so the log is not read past it (the event files derived ` +
-        'from the segment may still hold the events)',
+        `${options.missingIndex} is lost from the segment, so the log is not read past it ${recovery}`,
     );
     this.location = options.location;
     this.offset = options.offset;
     this.end = options.end;
     this.missingIndex = options.missingIndex;
+    this.unrecovered = unrecovered;
   }
 }

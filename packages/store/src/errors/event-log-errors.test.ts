@@ -6,6 +6,7 @@ import { DamagedSegmentError } from './damaged-segment-error.js';
 import { DuplicateEventIdError } from './duplicate-event-id-error.js';
 import { EventIndexOutOfRangeError } from './event-index-out-of-range-error.js';
 import { InvalidEventIdError } from './invalid-event-id-error.js';
+import { ReadOnlyLogError } from './read-only-log-error.js';
 import { UnknownEventIdError } from './unknown-event-id-error.js';
 
 describe('EventLog errors', () => {
@@ -36,6 +37,23 @@ describe('EventLog errors', () => {
         }),
         'damaged_segment',
         '/x/events/.slots/segment: bytes 40…89 are not an intact record, yet intact records follow (from event 3); event 2',
+      ],
+      [
+        new DamagedSegmentError({
+          location: '/x/events/.slots/segment',
+          offset: 40,
+          end: 90,
+          missingIndex: 2,
+          nextIntact: 4,
+          unrecovered: [2, 3],
+        }),
+        'damaged_segment',
+        'could not restore events 2, 3: missing, or not what the hash chain says',
+      ],
+      [
+        new ReadOnlyLogError({ location: '/x/events', length: 2 }),
+        'read_only_log',
+        "The log /x/events is read-only: its segment is damaged and it was opened with { damagedSegment: 'read-intact-prefix' }, holding only the 2 events",
       ],
     ];
     for (const [error, code, text] of cases) {

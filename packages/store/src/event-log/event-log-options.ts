@@ -68,7 +68,19 @@ export interface EventLogOptions {
    * no acknowledged event, and `open` rebuilds any event file missing or cut short.
    */
   eventFiles?: 'each-commit' | 'batched' | 'at-close';
+  /**
+   * Segment layout only: what `open` (and `refresh`) do when a committed record of the segment is damaged (a changed
+   * byte, not what a crash leaves). Both first restore the lost events from their event files where the hash chain
+   * proves them (warned about through `logger`; the segment is repaired by appending them again). When that cannot
+   * be done, `'recover'` (default) throws `DamagedSegmentError` naming the events that could not be recovered;
+   * `'read-intact-prefix'` opens the events before the damage read-only (warned about; an append throws
+   * `ReadOnlyLogError`), so a damaged conversation can still be read or exported. Never silently shorter.
+   */
+  damagedSegment?: DamagedSegmentPolicy;
 }
+
+/** What opening a segment log does with damage it cannot repair (see `EventLogOptions.damagedSegment`). */
+export type DamagedSegmentPolicy = 'recover' | 'read-intact-prefix';
 
 /**
  * How a log commits its events (see the README, "Segment layout"): `'files'`, a slot claim per event (every

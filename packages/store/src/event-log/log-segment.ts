@@ -15,6 +15,8 @@ export interface SegmentAppend {
 export interface LogSegment {
   /** The event at `index` (within bounds), from its record. */
   read(index: number): Promise<AnyEvent>;
+  /** Throws `ReadOnlyLogError` when the log was opened read-only, past damage (see `EventLogOptions.damagedSegment`). */
+  assertWritable(): void;
   /** Reads what other writers appended since the last look and records it; how many events were new. */
   catchUp(): Promise<number>;
   /** Appends `batch` as the log's next events and resolves with their indices (see `SegmentLog.append`). */

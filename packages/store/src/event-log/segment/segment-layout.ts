@@ -50,7 +50,10 @@ export async function openSegmentLayout(
         "this Node has no zlib.crc32 (it came in Node 20.15 / 22.2), which the segment's record checksums need; use a newer Node, or the default layout for new logs",
     });
   }
-  const segment = await SegmentLog.open(core, owner, { eventFiles: options.eventFiles ?? 'each-commit' });
+  const segment = await SegmentLog.open(core, owner, {
+    eventFiles: options.eventFiles ?? 'each-commit',
+    damagedSegment: options.damagedSegment,
+  });
   core.segment = segment;
   // A long log read whole (no index, or one that did not match) gets its index, so the next open reads a tail.
   const indexed = segment.writeIndexIfDue('open');
@@ -82,6 +85,8 @@ export async function appendToSegment(
   expectedIndex: number | undefined,
 ): Promise<number[]> {
   const segment = core.segment!;
+  // Before anything is written (the chain's anchor included): a log opened read-only past damage takes no event.
+  segment.assertWritable();
   if (expectedIndex !== undefined && expectedIndex > core.length) await segment.catchUp();
   // The first event of a segment log starts the chain: its anchor is written (once, fsynced) before it.
   if (core.length === 0) await anchorChain(core, 0);

@@ -1,28 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
-import { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
+import type { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
+import { ReadOnlyLogError } from '../../errors/read-only-log-error.js';
 import type { AppendFile } from '../../file-store.js';
+import type { DamagedSegmentPolicy } from '../event-log-options.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import type { LogSegment, SegmentAppend } from '../log-segment.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
 import { DerivedEventFiles, type EventFilesWhen } from './derived-event-files.js';
+import { lastRecordDamage, type SegmentDamage } from './segment-damage.js';
 import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
 import { SegmentPositions } from './segment-positions.js';
 import {
   type DecodedRecords,
-  damagedLastRecord,
   decodeRecords,
   type EncodedRecord,
   encodeRecords,
-  SegmentChain,
-  type SegmentRecord,
   segmentPath,
 } from './segment-records.js';
+import { damagedSegmentError, recoverFromEventFiles, recoveryWarning, repairRecords } from './segment-recovery.js';
+import { type RecordSelection, selectRecords } from './segment-selection.js';
 
 /** Closes the segment's descriptor of a log that was dropped without `close`. */
 const openFiles = new FinalizationRegistry<AppendFile>((file) => {
@@ -52,10 +54,16 @@ export class SegmentLog implements LogSegment {
   readonly #writer = randomBytes(8).toString('hex');
   /** The reference's event files: when they are written, and how many are known whole. */
   readonly files: DerivedEventFiles;
+  readonly #damagedSegment: DamagedSegmentPolicy;
+  /** Set when damage past recovery left this instance the events before it, read-only (`'read-intact-prefix'`). */
+  #intactPrefix: DamagedSegmentError | undefined;
+  /** Events recovered from their event files by an instance that must not write (so not in the segment): index → bytes. */
+  readonly #recovered = new Map<number, Uint8Array>();
 
-  private constructor(core: LogCore, file: AppendFile, owner: object, eventFiles: EventFilesWhen) {
+  private constructor(core: LogCore, file: AppendFile, owner: object, options: SegmentLogOptions) {
     this.#core = core;
-    this.files = new DerivedEventFiles(core, { when: eventFiles, scope: file.scope });
+    this.#damagedSegment = options.damagedSegment ?? 'recover';
+    this.files = new DerivedEventFiles(core, { when: options.eventFiles, scope: file.scope });
     this.path = segmentPath(core.dir);
     this.#file = file;
     openFiles.register(owner, file, this);
@@ -65,9 +73,9 @@ export class SegmentLog implements LogSegment {
    * Opens the segment (creating it when missing) and records its events in `core`: those its segment index
    * covers, when it matches the segment (see `adoptSegmentIndex`), from the index; the rest read from the segment.
    */
-  static async open(core: LogCore, owner: object, options: { eventFiles: EventFilesWhen }): Promise<SegmentLog> {
+  static async open(core: LogCore, owner: object, options: SegmentLogOptions): Promise<SegmentLog> {
     const file = await core.store.openAppendFile!(segmentPath(core.dir));
-    const segment = new SegmentLog(core, file, owner, options.eventFiles);
+    const segment = new SegmentLog(core, file, owner, options);
     try {
       const adopted = await adoptSegmentIndex(core, file);
       if (adopted !== undefined) {
@@ -101,7 +109,9 @@ export class SegmentLog implements LogSegment {
   writeIndexIfDue(when: 'open' | 'append' | 'close'): Promise<void> | undefined {
     const core = this.#core;
     const count = core.length;
-    if (!core.writesNameIndex || !core.rollsForward || count < SEGMENT_INDEX_MIN_COUNT) return undefined;
+    if (!core.writesNameIndex || !core.rollsForward || this.readOnly || count < SEGMENT_INDEX_MIN_COUNT) {
+      return undefined;
+    }
     const always = when === 'close' || (when === 'open' && this.#indexed === 0);
     const { scope, checked } = this.files;
     const moreChecked = when === 'close' && scope !== undefined && checked > this.#indexedChecked;
@@ -147,85 +157,110 @@ export class SegmentLog implements LogSegment {
     }
   }
 
-  /** Reads what other writers appended since the last look and records it; how many events were new. */
-  async catchUp(): Promise<number> {
-    const file = await this.#opened();
-    const bytes = await file.readFrom(this.scanned);
-    const before = this.#core.length;
-    const base = this.scanned;
-    const decoded = decodeRecords(bytes, base);
-    this.#consume(decoded);
-    // A last record changed after it committed would otherwise read as a crash's cut-short tail: the log would lose
-    // its event silently, and the next append would take its index.
-    const damaged = damagedLastRecord(bytes, base, decoded.end);
-    if (damaged !== undefined) {
-      throw new DamagedSegmentError({
-        location: this.#core.store.describe(this.path),
-        ...damaged,
-        missingIndex: this.#core.length,
-      });
-    }
-    return this.#core.length - before;
+  /** Opened past damage it could not repair (`'read-intact-prefix'`): reads only, of the events before the damage. */
+  get readOnly(): boolean {
+    return this.#intactPrefix !== undefined;
   }
 
-  /** Records the log's events among `decoded` (see `SegmentChain`); returns the records accepted. */
-  #consume(decoded: DecodedRecords): SegmentRecord[] {
+  /** Throws `ReadOnlyLogError` when the log was opened read-only (see `readOnly`): before anything of an append. */
+  assertWritable(): void {
+    if (this.#intactPrefix === undefined) return;
     const core = this.#core;
-    const chain = new SegmentChain({
+    throw new ReadOnlyLogError({
+      location: core.store.describe(core.dir),
+      length: core.length,
+      cause: this.#intactPrefix,
+    });
+  }
+
+  /**
+   * Reads what other writers appended since the last look and records it; how many events were new. Damage to a
+   * committed record is repaired from the event files where the hash chain proves them (see `#recover`).
+   */
+  async catchUp(): Promise<number> {
+    if (this.#intactPrefix !== undefined) return 0;
+    const before = this.#core.length;
+    /** The damaged runs repaired by this call: a repair its reading back does not find is not written twice. */
+    const repaired = new Set<number>();
+    for (;;) {
+      const file = await this.#opened();
+      const base = this.scanned;
+      const bytes = await file.readFrom(base);
+      const decoded = decodeRecords(bytes, base);
+      const core = this.#core;
+      // A last record changed after it committed would otherwise read as a crash's cut-short tail: the log would
+      // lose its event silently, and the next append would take its index.
+      const damage =
+        this.#consume(decoded, bytes, base).damage ??
+        lastRecordDamage(bytes, base, decoded.end, { next: core.length, prev: core.lastLink?.hash ?? null });
+      if (damage === undefined) return this.#core.length - before;
+      if (repaired.has(damage.run.offset)) throw damagedSegmentError(core, damage, []);
+      repaired.add(damage.run.offset);
+      await this.#recover(damage);
+      if (this.#intactPrefix !== undefined) return this.#core.length - before;
+    }
+  }
+
+  /**
+   * Restores the events `damage` took from their event files, where the hash chain proves them (see
+   * `recoverFromEventFiles`), and warns naming the segment, the damaged bytes and the events. A writer repairs the
+   * segment: it appends them again, as records with their original links, which every reader takes in place of the
+   * damaged ones (see `findRepairRecords`), and reads them back. A reader that must not write holds them in memory.
+   * Where they cannot be proven: `DamagedSegmentError` naming them, or, with `'read-intact-prefix'`, the events
+   * before the damage, read-only.
+   */
+  async #recover(damage: SegmentDamage): Promise<void> {
+    const core = this.#core;
+    const result = await recoverFromEventFiles(core, damage);
+    if ('unrecovered' in result) {
+      const error = damagedSegmentError(core, damage, result.unrecovered);
+      if (this.#damagedSegment !== 'read-intact-prefix') throw error;
+      this.#intactPrefix = error;
+      core.logger?.warn(`${error.message}; opened read-only with the ${core.length} events before the damage`);
+      return;
+    }
+    const { recovered } = result;
+    if (core.rollsForward) {
+      await (await this.#opened()).append(repairRecords(recovered, damage, this.#writer));
+      core.logger?.warn(recoveryWarning(core, damage, recovered, 'appended to the segment again'));
+      return;
+    }
+    for (const { event, json, link } of recovered) {
+      const data = Buffer.from(json, 'utf8');
+      this.#recovered.set(link.index, data);
+      core.push(core.eventPath(link.index, event.id), undefined, link);
+      this.#positions.push(-1, data.length);
+    }
+    // Past the damage: the record after it (if any) now chains to the last event recovered.
+    this.scanned = damage.run.end;
+    core.logger?.warn(recoveryWarning(core, damage, recovered, 'kept in memory (this reader does not write)'));
+  }
+
+  /**
+   * Records the log's events among `decoded` (read from file offset `base`: see `selectRecords`), warns about runs
+   * skipped as not intact, and moves `scanned` to where the selection stopped; returns the selection.
+   */
+  #consume(decoded: DecodedRecords, bytes: Uint8Array, base: number): RecordSelection {
+    const core = this.#core;
+    const selection = selectRecords(decoded, {
+      bytes,
+      base,
       next: core.length,
       prev: core.lastLink?.hash ?? null,
       known: (id) => core.findId(id) !== undefined,
     });
-    const accepted: SegmentRecord[] = [];
-    /** The hashes of the intact records seen, and where the last accepted one ends. */
-    const seen = new Set<string>();
-    let chainedEnd = 0;
-    for (const record of decoded.records) {
-      if (!chain.accept(record)) {
-        this.#refuseDamage(record, chain.next, decoded, { seen, chainedEnd });
-        seen.add(record.link.hash);
-        continue;
-      }
-      seen.add(record.link.hash);
-      chainedEnd = record.end;
+    for (const record of selection.accepted) {
       core.push(core.eventPath(record.link.index, record.link.id), undefined, record.link);
       this.#positions.push(record.jsonOffset, record.jsonLength);
       this.#lastRecord = { offset: record.offset, crc: record.crc };
-      accepted.push(record);
     }
-    for (const { offset, end } of decoded.skipped) {
+    for (const run of selection.unexplained) {
       core.logger?.warn(
-        `${core.store.describe(this.path)}: bytes ${offset}…${end - 1} are not an intact record (a write cut short by a crash, or damage) and were skipped`,
+        `${core.store.describe(this.path)}: bytes ${run.offset}…${run.end - 1} are not an intact record (a write cut short by a crash, or damage) and were skipped`,
       );
     }
-    this.scanned = decoded.end;
-    return accepted;
-  }
-
-  /**
-   * Throws `DamagedSegmentError` when `record` shows that the segment lost events: it is for a later index than the
-   * chain's next, after bytes skipped as not intact, and it chains to no record seen (so to one the damage took). A
-   * crash only ever cuts a writer's last write short, after which writers append at the index it failed to take; a
-   * writer that lost a race writes records for later indices too, but each chained to its own record before.
-   * Reading on would drop the events after the damage, and the next append would take their indices.
-   */
-  #refuseDamage(
-    record: SegmentRecord,
-    next: number,
-    decoded: DecodedRecords,
-    known: { seen: ReadonlySet<string>; chainedEnd: number },
-  ): void {
-    const { link } = record;
-    if (link.index <= next || (link.prev !== null && known.seen.has(link.prev))) return;
-    const damage = decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
-    if (damage === undefined) return;
-    throw new DamagedSegmentError({
-      location: this.#core.store.describe(this.path),
-      offset: damage.offset,
-      end: damage.end,
-      missingIndex: next,
-      nextIntact: link.index,
-    });
+    this.scanned = selection.stop;
+    return selection;
   }
 
   /**
@@ -239,6 +274,8 @@ export class SegmentLog implements LogSegment {
     const indices: number[] = [];
     let rest = batch;
     for (;;) {
+      // Also after damage learned below that left the log read-only: nothing more is written.
+      this.assertWritable();
       for (const { event } of rest) core.rejectDuplicate(event.id);
       if (expectedIndex !== undefined && indices.length === 0 && expectedIndex !== core.length) {
         throw new AppendConflictError({ eventId: rest[0]!.event.id, expectedIndex, actualIndex: core.length });
@@ -264,7 +301,10 @@ export class SegmentLog implements LogSegment {
         const tail = await file.readFrom(before, size - before);
         // This batch's bytes, unique by the writer token; the records of it the rule accepted are this append's.
         const mine = before + Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).indexOf(bytes);
-        const accepted = this.#consume(decodeRecords(tail, before));
+        const { accepted, damage } = this.#consume(decodeRecords(tail, before), tail, before);
+        // Damage in what other writers appended since the last look: repaired (or refused) as `catchUp` does; the
+        // batch, not accepted past the damage, is written again after what that learns.
+        if (damage !== undefined) await this.catchUp();
         won = 0;
         for (const record of accepted) {
           if (record.offset >= mine && record.offset < mine + bytes.length && won < rest.length) {
@@ -300,8 +340,7 @@ export class SegmentLog implements LogSegment {
 
   /** The event at `index` (within bounds), from its record. */
   async read(index: number): Promise<AnyEvent> {
-    const file = await this.#opened();
-    const bytes = await file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
+    const bytes = await this.bytesOf(index);
     const location = `${this.#core.store.describe(this.path)} (event ${index})`;
     return parseStoredEvent({
       text: Buffer.from(bytes).toString('utf8'),
@@ -317,7 +356,15 @@ export class SegmentLog implements LogSegment {
 
   /** The exact bytes of event `index`'s record (for rebuilding its event file). */
   async bytesOf(index: number): Promise<Uint8Array> {
+    const recovered = this.#recovered.get(index);
+    if (recovered !== undefined) return recovered;
     const file = await this.#opened();
     return file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
   }
+}
+
+/** Options of `SegmentLog.open`. */
+export interface SegmentLogOptions {
+  readonly eventFiles: EventFilesWhen;
+  readonly damagedSegment?: DamagedSegmentPolicy | undefined;
 }

@@ -14,7 +14,8 @@ import type { SegmentLog } from './segment-log.js';
  * found whole or rebuilt, up to the first that is not.
  */
 export async function rebuildEventFiles(core: LogCore, segment: SegmentLog): Promise<number> {
-  if (!core.rollsForward || core.length === 0) return 0;
+  // A log opened read-only past damage writes nothing.
+  if (!core.rollsForward || segment.readOnly || core.length === 0) return 0;
   // The events this open found: those appended later have their files written by their appends.
   const count = core.length;
   const files = segment.files;

@@ -7,8 +7,9 @@ import { isStorableEventId } from '../file-names.js';
 // payload's length and its CRC-32 (both u32 little-endian), then the payload: a chained slot claim's text
 // (the chain link's header line, then the event file's exact bytes).
 
-const MAGIC = Buffer.from([0xff, 0x78, 0x53, 0x31]);
-const HEADER_BYTES = 12;
+/** The magic every record starts with, and the bytes of a record's header (magic, length, checksum). */
+export const RECORD_MAGIC = Buffer.from([0xff, 0x78, 0x53, 0x31]);
+export const RECORD_HEADER_BYTES = 12;
 
 /** One intact record of a segment: where it lies in the file, its chain link and its event's bytes. */
 export interface SegmentRecord {
@@ -75,17 +76,17 @@ export function encodeRecords(
     // length (the header's size does not depend on the hash), filled in below.
     const layout = layoutClaim(start + offset, event.id, offset === 0 ? prev : HASH_SIZED, json, writer);
     layouts.push(layout);
-    size += HEADER_BYTES + layout.size;
+    size += RECORD_HEADER_BYTES + layout.size;
   }
   const bytes = Buffer.allocUnsafeSlow(size);
   const records: EncodedRecord[] = [];
   let at = 0;
   let previous = prev;
   for (const layout of layouts) {
-    const payloadAt = at + HEADER_BYTES;
+    const payloadAt = at + RECORD_HEADER_BYTES;
     const link = writeClaim(bytes, payloadAt, { ...layout, prev: previous });
     const end = payloadAt + layout.size;
-    MAGIC.copy(bytes, at);
+    RECORD_MAGIC.copy(bytes, at);
     bytes.writeUInt32LE(layout.size, at + 4);
     const crc = crc32(bytes.subarray(payloadAt, end));
     bytes.writeUInt32LE(crc, at + 8);
@@ -119,7 +120,7 @@ export function decodeRecords(bytes: Uint8Array, base: number): DecodedRecords {
       consumed = at;
       continue;
     }
-    const next = buffer.indexOf(MAGIC, at + 1);
+    const next = buffer.indexOf(RECORD_MAGIC, at + 1);
     if (next === -1) break;
     at = next;
   }
@@ -139,17 +140,19 @@ export function damagedLastRecord(
 ): { readonly offset: number; readonly end: number } | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = end - base;
-  if (buffer.length - at < HEADER_BYTES || buffer.compare(MAGIC, 0, 4, at, at + 4) !== 0) return undefined;
-  const start = at + HEADER_BYTES;
+  if (buffer.length - at < RECORD_HEADER_BYTES || buffer.compare(RECORD_MAGIC, 0, 4, at, at + 4) !== 0)
+    return undefined;
+  const start = at + RECORD_HEADER_BYTES;
   if (start + buffer.readUInt32LE(at + 4) !== buffer.length || buffer[buffer.length - 1] === 0) return undefined;
   if (crc32(buffer.subarray(start)) === buffer.readUInt32LE(at + 8)) return undefined;
   return { offset: end, end: base + buffer.length };
 }
 
 function recordAt(buffer: Buffer, at: number, base: number): SegmentRecord | undefined {
-  if (at + HEADER_BYTES > buffer.length || buffer.compare(MAGIC, 0, 4, at, at + 4) !== 0) return undefined;
+  if (at + RECORD_HEADER_BYTES > buffer.length || buffer.compare(RECORD_MAGIC, 0, 4, at, at + 4) !== 0)
+    return undefined;
   const length = buffer.readUInt32LE(at + 4);
-  const start = at + HEADER_BYTES;
+  const start = at + RECORD_HEADER_BYTES;
   if (start + length > buffer.length) return undefined;
   const payload = buffer.subarray(start, start + length);
   const crc = buffer.readUInt32LE(at + 8);
@@ -187,6 +190,11 @@ export class SegmentChain {
 
   get next(): number {
     return this.#next;
+  }
+
+  /** The chain hash of the event before `next` (null at index 0). */
+  get prev(): string | null {
+    return this.#next === 0 ? null : this.#prev;
   }
 
   /** Whether `record` is the log's next event; if so, the chain moves past it. */

@@ -1,0 +1,149 @@
+import { type ChainLink, computeChainHash, parseSlotClaimBytes } from '../../chain/chain-link.js';
+import { crc32 } from '../../internal/crc32.js';
+import {
+  type DecodedRecords,
+  damagedLastRecord,
+  RECORD_HEADER_BYTES,
+  RECORD_MAGIC,
+  type SegmentRecord,
+} from './segment-records.js';
+
+// Damage to committed records (a flipped byte, not what a crash leaves) and the records that repair it. A repair
+// appends the lost events again, as records with their original links (same index, prev and hash: the bytes are
+// the same), after everything else: appends are the only writes the segment's writers share, so a repair is as safe
+// among many writers as an append. Every reader applies the rule below to the same bytes, so all agree on the log.
+
+/** A run of bytes `[offset, end)` in the segment. */
+export interface ByteRun {
+  readonly offset: number;
+  readonly end: number;
+}
+
+/** Events a damaged segment lost, and what proves a copy of them (see `recoverFromEventFiles`). */
+export interface SegmentDamage {
+  /** The damaged bytes. */
+  readonly run: ByteRun;
+  /** The first index the damage took, and the chain hash of the event before it (null at index 0). */
+  readonly next: number;
+  readonly prev: string | null;
+  /** The first intact record after the damage; undefined when the damage is the segment's last record. */
+  readonly nextIntact: ChainLink | undefined;
+  /** The damaged last record's own link, when its header line still reads (what its event must hash to). */
+  readonly damagedLink: ChainLink | undefined;
+}
+
+/**
+ * The damage of a last record changed after it committed (see `damagedLastRecord`: `bytes` start at file offset
+ * `base`, decoding consumed them up to `end`), which would otherwise read as a crash's cut-short tail: the log would
+ * lose its event silently, and the next append would take its index. `chain` is where the log's chain stands.
+ */
+export function lastRecordDamage(
+  bytes: Uint8Array,
+  base: number,
+  end: number,
+  chain: { readonly next: number; readonly prev: string | null },
+): SegmentDamage | undefined {
+  const run = damagedLastRecord(bytes, base, end);
+  if (run === undefined) return undefined;
+  return { run, ...chain, nextIntact: undefined, damagedLink: damagedRecordLink(bytes, base, run) };
+}
+
+/**
+ * The damaged run before `record` when `record` shows that the segment lost events: it is for a later index than
+ * `next` (the chain's next), after bytes skipped as not intact (past `chainedEnd`, where the last accepted record
+ * ends), and it chains to no record seen (so to one the damage took). A crash only ever cuts a writer's last write
+ * short, after which writers append at the index it failed to take; a writer that lost a race writes records for
+ * later indices too, but each chained to its own record before. Undefined when `record` is no such sign.
+ */
+export function damageBefore(
+  record: SegmentRecord,
+  next: number,
+  decoded: DecodedRecords,
+  known: { readonly seen: ReadonlySet<string>; readonly chainedEnd: number },
+): ByteRun | undefined {
+  const { link } = record;
+  if (link.index <= next || (link.prev !== null && known.seen.has(link.prev))) return undefined;
+  return decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+}
+
+/**
+ * The repair records, among `records` from position `from` on (they are appended after the damage), that restore
+ * the events `next…until.index - 1`: each for its index, its bytes hashing to its link (recomputed, not trusted
+ * from its header), the last one's hash the `prev` of `until` (the intact record after the damage) and the first
+ * one's `prev` the hash before the damage (`prev`, null at index 0). Walked back from `until`, so the hash chain
+ * alone picks them: a lost race's record for one of those indices has another hash. Undefined when any is missing.
+ */
+export function findRepairRecords(
+  records: readonly SegmentRecord[],
+  from: number,
+  need: { readonly next: number; readonly prev: string | null; readonly until: ChainLink },
+): SegmentRecord[] | undefined {
+  const found: SegmentRecord[] = [];
+  let hash = need.until.prev;
+  for (let index = need.until.index - 1; index >= need.next; index--) {
+    if (hash === null) return undefined;
+    const wanted = hash;
+    const match = records
+      .slice(from)
+      .find(
+        ({ link, json }) =>
+          link.index === index && link.hash === wanted && computeChainHash(index, link.prev, json) === wanted,
+      );
+    if (match === undefined) return undefined;
+    found.unshift(match);
+    hash = match.link.prev;
+  }
+  return hash === (need.next === 0 ? null : need.prev) ? found : undefined;
+}
+
+/**
+ * The chain link in the header of the damaged record that is `run` (`bytes` start at file offset `base`), when the
+ * run is one whole record whose header line still reads as a link: what the damage left of what it committed.
+ */
+export function damagedRecordLink(bytes: Uint8Array, base: number, run: ByteRun): ChainLink | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = run.offset - base;
+  const end = run.end - base;
+  if (at < 0 || end > buffer.length || end - at < RECORD_HEADER_BYTES) return undefined;
+  if (buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) !== 0) return undefined;
+  const start = at + RECORD_HEADER_BYTES;
+  if (start + buffer.readUInt32LE(at + 4) !== end) return undefined;
+  const parts = parseSlotClaimBytes(buffer.subarray(start, end));
+  return parts.eventBytes === undefined ? undefined : parts.link;
+}
+
+/**
+ * Whether `run`, skipped before `accepted` (the record the log took for the next index), is that record's damaged
+ * earlier copy: one whole record with a failing checksum whose header names the same index and hash. It is the
+ * last-record damage a repair appended the record again for; nothing was lost, so nothing is warned about.
+ */
+export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: ChainLink): boolean {
+  const link = damagedRecordLink(bytes, base, run);
+  if (link === undefined || link.index !== accepted.index || link.hash !== accepted.hash) return false;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = run.offset - base;
+  return crc32(buffer.subarray(at + RECORD_HEADER_BYTES, run.end - base)) !== buffer.readUInt32LE(at + 8);
+}
+
+/**
+ * The runs of `decoded` skipped as not intact that are worth a warning: before `stop` (where reading stopped), and
+ * neither restored by repair records (`repairedRuns`) nor a damaged last record appended again (`isRepairedRun`,
+ * against the first of the records `accepted` after it).
+ */
+export function unexplainedRuns(
+  decoded: DecodedRecords,
+  options: {
+    bytes: Uint8Array;
+    base: number;
+    stop: number;
+    repairedRuns: ReadonlySet<number>;
+    accepted: readonly SegmentRecord[];
+  },
+): ByteRun[] {
+  const { bytes, base, stop, repairedRuns, accepted } = options;
+  return decoded.skipped.filter((run) => {
+    if (run.offset >= stop || repairedRuns.has(run.offset)) return false;
+    const after = accepted.find((record) => record.offset >= run.end);
+    return after === undefined || !isRepairedRun(bytes, base, run, after.link);
+  });
+}

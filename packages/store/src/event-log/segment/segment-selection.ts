@@ -1,0 +1,77 @@
+import {
+  type ByteRun,
+  damageBefore,
+  findRepairRecords,
+  type SegmentDamage,
+  unexplainedRuns,
+} from './segment-damage.js';
+import { type DecodedRecords, SegmentChain, type SegmentRecord } from './segment-records.js';
+
+/** Which of a run of decoded records are the log's events (see `selectRecords`). */
+export interface RecordSelection {
+  /** The records that hold the log's next events, in index order. */
+  readonly accepted: SegmentRecord[];
+  /** Damage that lost events no repair records restore: reading stopped there. */
+  readonly damage?: SegmentDamage;
+  /** Where reading stopped: the damage, or the end of what was decoded. */
+  readonly stop: number;
+  /** Runs skipped as not intact that are worth a warning (see `unexplainedRuns`). */
+  readonly unexplained: ByteRun[];
+}
+
+/**
+ * The records among `decoded` (`bytes` from file offset `base`) that hold the log's events from index `next` on
+ * (after the event hashed `prev`; `known` says which ids the log already holds): those `SegmentChain` accepts, and,
+ * where damage took committed records (see `damageBefore`), the repair records appended later that restore them
+ * (see `findRepairRecords`), taken in their place. Damage nothing restores stops the selection there: reading on
+ * would drop the events after the damage, and the next append would take their indices. Every reader of a segment
+ * (the log, `verifyChain`) selects with this, so all agree on the log.
+ */
+export function selectRecords(
+  decoded: DecodedRecords,
+  options: { bytes: Uint8Array; base: number; next: number; prev: string | null; known: (id: string) => boolean },
+): RecordSelection {
+  const { bytes, base, known } = options;
+  const ids = new Set<string>();
+  const isKnown = (id: string): boolean => ids.has(id) || known(id);
+  const chain = new SegmentChain({ next: options.next, prev: options.prev, known: isKnown });
+  const accepted: SegmentRecord[] = [];
+  /** The hashes of the intact records seen, where the last accepted one ends, and runs repair records restored. */
+  const seen = new Set<string>();
+  let chainedEnd = 0;
+  const repairedRuns = new Set<number>();
+  const take = (record: SegmentRecord): void => {
+    seen.add(record.link.hash);
+    ids.add(record.link.id);
+    chainedEnd = record.end;
+    accepted.push(record);
+  };
+  let damage: SegmentDamage | undefined;
+  for (const [position, record] of decoded.records.entries()) {
+    if (chain.accept(record)) {
+      take(record);
+      continue;
+    }
+    const run = damageBefore(record, chain.next, decoded, { seen, chainedEnd });
+    if (run !== undefined) {
+      const need = { next: chain.next, prev: chain.prev, until: record.link };
+      const repair = findRepairRecords(decoded.records, position + 1, need);
+      const repairIds = new Set(repair?.map(({ link }) => link.id));
+      if (repair === undefined || repairIds.size < repair.length || [...repairIds].some(isKnown)) {
+        damage = { run, ...need, nextIntact: record.link, damagedLink: undefined };
+        break;
+      }
+      // Each for the next index, chained to the one before (see `findRepairRecords`), of a new id: all accepted.
+      for (const found of repair) if (chain.accept(found)) take(found);
+      repairedRuns.add(run.offset);
+      if (chain.accept(record)) {
+        take(record);
+        continue;
+      }
+    }
+    seen.add(record.link.hash);
+  }
+  const stop = damage?.run.offset ?? decoded.end;
+  const unexplained = unexplainedRuns(decoded, { bytes, base, stop, repairedRuns, accepted });
+  return damage === undefined ? { accepted, stop, unexplained } : { accepted, damage, stop, unexplained };
+}
