@@ -116,6 +116,27 @@ describe('an AG-UI input while confirmations wait', () => {
     expect(after.userTexts.at(-1)).toBe('Go ahead');
   });
 
+  it('takes a new message while a run is running its action (not waiting for it): the input joins the run', async () => {
+    const threadId = randomUUID();
+    server.llm.push({ toolCalls: [{ id: 'call_sleep', name: 'terminal', arguments: { command: 'sleep 600' } }] });
+    const agent = new XAgent(server.url, threadId);
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'Sleep' });
+    const first = run(agent, { forwardedProps: { conversation: createRequest(server.llm) } });
+    await expect.poll(async () => (await server.built.manager.get(threadId)) !== undefined).toBe(true);
+    const managed = await server.built.manager.require(threadId);
+    await expect
+      .poll(async () => managed.isRunning && (await logOf(threadId)).pending.includes('call_sleep'))
+      .toBe(true);
+    const joined = run(unawareClient(threadId));
+    await expect.poll(async () => (await logOf(threadId)).userTexts.at(-1)).toBe('No, wait!');
+    const interrupted = await server.call('POST', `/api/conversations/${threadId}/interrupt`);
+    expect(interrupted.status).toBe(200);
+    const [firstEvents, joinedEvents] = await Promise.all([first, joined]);
+    for (const events of [firstEvents, joinedEvents]) {
+      expect(events.filter((event) => event.type === 'RUN_ERROR')).toEqual([]);
+    }
+  });
+
   it('takes a bare re-run that acts on nothing (a reattach), leaving the interrupts open', async () => {
     const { threadId } = await threadWaitingForTwo();
     const before = await logOf(threadId);

@@ -65,6 +65,27 @@ describe('MCP run on a conversation waiting for confirmation', () => {
     expect(after).toEqual(view);
   });
 
+  it('follows a run that is running its action (not waiting for it), with the message joining it', async () => {
+    server.llm.push({ toolCalls: [{ id: 'call_sleep', name: 'terminal', arguments: { command: 'sleep 600' } }] });
+    const started = viewOf(
+      await client.callTool({ name: 'start_conversation', arguments: { conversation: createRequest(server.llm) } }),
+    );
+    const id = (started as unknown as { conversation_id: string }).conversation_id;
+    const first = client.callTool({ name: 'run', arguments: { conversation_id: id, message: 'Sleep' } });
+    const managed = await server.built.manager.require(id);
+    await expect
+      .poll(async () => managed.isRunning && (await (await managed.open()).pendingActions()).length === 1)
+      .toBe(true);
+    const joined = client.callTool({ name: 'run', arguments: { conversation_id: id, message: 'Then stop' } });
+    await expect
+      .poll(async () => JSON.stringify(await managed.log.range(0, managed.log.length)).includes('Then stop'))
+      .toBe(true);
+    await client.callTool({ name: 'interrupt', arguments: { conversation_id: id } });
+    const [firstView, joinedView] = (await Promise.all([first, joined])).map(viewOf);
+    expect(firstView?.status).toBe('paused');
+    expect(joinedView?.status).toBe('paused');
+  });
+
   it('goes on once confirm_actions approves, and run works again afterwards', async () => {
     const { id } = await waiting();
     server.llm.push(finishReply('echoed'));

@@ -110,9 +110,10 @@ export async function applyRunInput(
     .filter((content) => content.length > 0);
   const resume = input.resume ?? [];
   const actions = await open.pendingActions();
-  if (resume.length > 0 || contents.length > 0 || results.decisions.length > 0) {
+  if (!conversation.isRunning && (resume.length > 0 || contents.length > 0 || results.decisions.length > 0)) {
     // An input that acts must answer every interrupt the thread has open (AG-UI 1.0's coverage rule): a run goes on
-    // only past answered confirmations, so a new message never approves an action its sender did not answer.
+    // only past answered confirmations, so a new message never approves an action its sender did not answer. While a
+    // run goes on, its actions without results are being run, not waiting: the input joins the run.
     refuseUnansweredInterrupts(actions, resume);
   }
   if (resume.length > 0) {

@@ -136,6 +136,8 @@ async function conversationOf(host: McpConversationHost, id: string): Promise<Mc
  * with a new message ("no, don't") would approve what it never answered. `confirm_actions` decides them.
  */
 async function refusePendingActions(conversation: McpConversation, id: string): Promise<void> {
+  // A run going on is running its actions without results, not waiting for them: `run` follows it.
+  if (conversation.isRunning) return;
   const view = await conversation.view();
   if (view.pending_actions.length === 0) return;
   const named = view.pending_actions.map((action) => `'${action.id}' (${action.tool_name})`).join(', ');
