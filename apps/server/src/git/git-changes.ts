@@ -2,11 +2,10 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resolveBaseRef } from './base-ref.js';
 import { GitError } from './git-error.js';
-import { DIFF_HARDENING_OPTIONS } from './git-hardening.js';
 import { GitRepository } from './git-repository.js';
 import type { GitRunner } from './git-runner.js';
 import type { GitChange } from './git-schemas.js';
-import { parseNameStatus } from './name-status.js';
+import { diffNameStatus } from './name-status.js';
 
 /** Paths of a NUL-separated listing. */
 function nulSeparated(output: string): string[] {
@@ -25,17 +24,7 @@ export async function getChangesInRepository(
 ): Promise<GitChange[]> {
   const repository = await GitRepository.open(runner, directory);
   const base = await resolveBaseRef(repository, ref);
-  const diff = await repository.git([
-    'diff',
-    '--name-status',
-    '-z',
-    '--no-relative',
-    ...DIFF_HARDENING_OPTIONS,
-    '--end-of-options',
-    base,
-    '--',
-  ]);
-  const changes = parseNameStatus(diff);
+  const changes = await diffNameStatus(repository, base);
   // As in the reference, a failed listing of untracked files leaves them out rather than failing the whole answer.
   const untracked = await repository
     .git(['ls-files', '-z', '--others', '--exclude-standard', '--full-name'])

@@ -1,12 +1,11 @@
 import { closestRepositoryTop } from './file-contents.js';
 import { GitCommandError } from './git-command-error.js';
 import { blobAt, pathInRepository } from './git-diff.js';
-import { DIFF_HARDENING_OPTIONS } from './git-hardening.js';
 import { GIT_EMPTY_TREE_HASH, GitRepository } from './git-repository.js';
 import { GitRepositoryError } from './git-repository-error.js';
 import type { GitRunner } from './git-runner.js';
 import type { GitChange, GitCommit, GitCommitsPage, GitDiff } from './git-schemas.js';
-import { parseNameStatus } from './name-status.js';
+import { diffNameStatus } from './name-status.js';
 
 export const DEFAULT_COMMIT_LIMIT = 50;
 
@@ -63,18 +62,7 @@ export async function getCommitChanges(runner: GitRunner, directory: string, com
   const repository = await GitRepository.open(runner, directory);
   const sha = await resolveCommit(repository, commit);
   const parent = await firstParent(repository, sha);
-  const output = await repository.git([
-    'diff',
-    '--name-status',
-    '-z',
-    '--no-relative',
-    ...DIFF_HARDENING_OPTIONS,
-    '--end-of-options',
-    parent,
-    sha,
-    '--',
-  ]);
-  return parseNameStatus(output);
+  return diffNameStatus(repository, parent, sha);
 }
 
 /**

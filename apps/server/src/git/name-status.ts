@@ -1,4 +1,6 @@
 import { GitCommandError } from './git-command-error.js';
+import { DIFF_HARDENING_OPTIONS } from './git-hardening.js';
+import type { GitRepository } from './git-repository.js';
 import type { GitChange, GitChangeStatus } from './git-schemas.js';
 
 const SINGLE_PATH_STATUS: Readonly<Record<string, GitChangeStatus>> = {
@@ -46,4 +48,23 @@ export function parseNameStatus(output: string): GitChange[] {
     index += 2;
   }
   return changes;
+}
+
+/**
+ * The files that differ between two revisions of `repository` (`to` omitted: the work tree), as `git diff
+ * --name-status` reports them, hardened and NUL-separated; revisions are checked hex shas or refs not starting with `-`.
+ */
+export async function diffNameStatus(repository: GitRepository, from: string, to?: string): Promise<GitChange[]> {
+  const output = await repository.git([
+    'diff',
+    '--name-status',
+    '-z',
+    '--no-relative',
+    ...DIFF_HARDENING_OPTIONS,
+    '--end-of-options',
+    from,
+    ...(to === undefined ? [] : [to]),
+    '--',
+  ]);
+  return parseNameStatus(output);
 }
