@@ -16,8 +16,16 @@ export const checkpointFileSchema = z.object({
   /** SHA-256 of the content, hex: the blob's name in the object store. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   size: z.number().int().nonnegative(),
-  /** Modification time when captured: a later capture trusts the hash while size and mtime are unchanged. */
+  /** Modification time when captured; a restore gives it back. */
   mtime_ms: z.number(),
+  /**
+   * Status-change time when captured. With `ino`, what a later capture trusts the hash by (with size and mtime):
+   * the kernel sets it on every write, chmod or `utimes`, and no call sets it back, whereas the agent's tools can
+   * put an mtime back (`touch -r`) after rewriting a file with the same size. Absent in older trees: rehashed.
+   */
+  ctime_ms: z.number().optional(),
+  /** Inode number when captured: a file renamed over the path is another file, whatever its times say. */
+  ino: z.number().nonnegative().optional(),
   /** Permission bits (e.g. 0o755 for an executable); set-id bits are dropped (`CHECKPOINT_MODE_BITS`). */
   mode: z.number().int().nonnegative(),
 });
@@ -30,7 +38,7 @@ export type SkippedFile = z.infer<typeof skippedFileSchema>;
 /** The tree of one workspace checkpoint: every file (sorted by path) and symbolic link. */
 export const checkpointManifestSchema = z.object({
   version: z.literal(1),
-  /** When the walk started (epoch ms): a later walk trusts size and mtime only for files older than that. */
+  /** When the walk started (epoch ms): a later walk trusts a file's stat only if it last changed well before that. */
   taken_ms: z.number().optional(),
   files: z.array(checkpointFileSchema),
   symlinks: z.array(z.object({ path: z.string().min(1), target: z.string() })),

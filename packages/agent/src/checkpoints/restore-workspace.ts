@@ -22,7 +22,7 @@ export interface RestoreResult {
  * so is every path of `target`, which must stay inside the workspace (see `checkRestorableTree`). Each file is
  * then written through its parent's verified descriptor, never through a link (see `internal/confined-entries`):
  * the agent's background processes may still be changing the workspace. `current` is the workspace's latest
- * manifest, whose size and mtime spare rehashing unchanged files.
+ * manifest, whose stats (size, times, inode) spare rehashing unchanged files.
  */
 export async function restoreWorkspace(options: {
   workspace: string;

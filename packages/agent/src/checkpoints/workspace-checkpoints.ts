@@ -34,7 +34,7 @@ export class WorkspaceCheckpoints {
   readonly #host: CheckpointsHost;
   readonly objects: CheckpointStore;
   readonly #warnings: string[] = [];
-  /** The manifest last taken or restored (its sizes and mtimes spare rehashing), and its id. */
+  /** The manifest last taken or restored (its files' stats spare rehashing), and its id. */
   #latest: { id: string; manifest: CheckpointManifest } | undefined;
   /** The checkpoint in effect at HEAD as recorded in the log (undefined: not looked up yet). */
   #atHead: string | null | undefined;

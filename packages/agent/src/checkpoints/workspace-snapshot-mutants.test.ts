@@ -1,5 +1,6 @@
-// A snapshot given the previous one trusts a file's hash by size and mtime only when the file was older than the
-// clock's granularity when that one was taken ("racy" files are read again), and a missing workspace is empty.
+// A snapshot given the previous one trusts a file's hash by its stat (size, mtime, ctime, inode) only when the file
+// was older than the clock's granularity when that one was taken ("racy" files are read again), and a missing
+// workspace is empty.
 import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,19 +16,26 @@ afterEach(async () => {
 const FAKE = 'f'.repeat(64);
 const MTIME_MS = 1_700_000_000_000;
 
-/** A workspace with `names` (same content), each with mtime MTIME_MS; and a previous manifest claiming FAKE hashes. */
-async function withPrevious(names: string[], takenMs: number | undefined) {
+/**
+ * A workspace with `names` (same content), each with mtime MTIME_MS; and a previous manifest claiming FAKE hashes
+ * for their stats as they are, taken `takenAfterChange` ms after their last status change.
+ */
+async function withPrevious(names: string[], takenAfterChange: number | undefined) {
   const workspace = await mkdtemp(join(tmpdir(), 'x-snapshot-'));
   dirs.push(workspace);
   for (const name of names) {
     await writeFile(join(workspace, name), 'content');
     await utimes(join(workspace, name), MTIME_MS / 1000, MTIME_MS / 1000);
   }
-  const size = (await stat(join(workspace, names[0]!))).size;
+  const stats = await Promise.all(names.map((name) => stat(join(workspace, name))));
+  const lastChange = Math.max(...stats.map((info) => info.ctimeMs));
   const previous: CheckpointManifest = {
     version: 1,
-    ...(takenMs === undefined ? {} : { taken_ms: takenMs }),
-    files: names.map((path) => ({ path, sha256: FAKE, size, mtime_ms: MTIME_MS, mode: 0o600 })),
+    ...(takenAfterChange === undefined ? {} : { taken_ms: lastChange + takenAfterChange }),
+    files: names.map((path, index) => {
+      const { size, ctimeMs, ino } = stats[index]!;
+      return { path, sha256: FAKE, size, mtime_ms: MTIME_MS, ctime_ms: ctimeMs, ino, mode: 0o600 };
+    }),
     symlinks: [],
     skipped: [],
   };
@@ -44,7 +52,7 @@ async function readAgain(workspace: string, previous: CheckpointManifest) {
 
 describe('snapshotWorkspace with the previous snapshot', () => {
   it('keeps the hash of a file unchanged since, older than the clock granularity, without reading it', async () => {
-    const { workspace, previous } = await withPrevious(['a.txt'], MTIME_MS + 2001);
+    const { workspace, previous } = await withPrevious(['a.txt'], 2001);
     const { manifest, read } = await readAgain(workspace, previous);
     expect(read).toEqual([]);
     // The hash as it was; the mode as it is now.
@@ -52,15 +60,15 @@ describe('snapshotWorkspace with the previous snapshot', () => {
   });
 
   it('reads again a file changed in size or mtime, or as new as the clock granularity', async () => {
-    for (const takenMs of [MTIME_MS + 2000, MTIME_MS, undefined]) {
-      const { workspace, previous } = await withPrevious(['a.txt'], takenMs);
+    for (const takenAfterChange of [2000, 0, undefined]) {
+      const { workspace, previous } = await withPrevious(['a.txt'], takenAfterChange);
       const { manifest, read } = await readAgain(workspace, previous);
       expect(read).toHaveLength(1);
       expect(manifest.files.map((file) => file.sha256)).toEqual(read);
       // The size read, which the next snapshot compares.
       expect(manifest.files[0]!.size).toBe(Buffer.byteLength('content'));
     }
-    const { workspace, previous } = await withPrevious(['size.txt', 'mtime.txt'], MTIME_MS + 5000);
+    const { workspace, previous } = await withPrevious(['size.txt', 'mtime.txt'], 5000);
     await writeFile(join(workspace, 'size.txt'), 'longer content');
     await utimes(join(workspace, 'size.txt'), MTIME_MS / 1000, MTIME_MS / 1000);
     await utimes(join(workspace, 'mtime.txt'), MTIME_MS / 1000 + 1, MTIME_MS / 1000 + 1);

@@ -7,7 +7,12 @@ import {
   type CheckpointManifest,
   type SkippedFile,
 } from './checkpoint-manifest.js';
-import { type ListedEntry, listDirectory, readWorkspaceFile } from './internal/confined-entries.js';
+import {
+  type ListedEntry,
+  listDirectory,
+  type ReadWorkspaceFile,
+  readWorkspaceFile,
+} from './internal/confined-entries.js';
 
 /**
  * Directories a checkpoint leaves out, at any depth: `.git` has its own history (restoring it would rewrite refs
@@ -19,8 +24,8 @@ const CONCURRENCY = 64;
 const RACY_MS = 2000;
 
 /**
- * Walks `workspace` and describes every regular file and symbolic link. A file whose size and mtime match
- * `previous` keeps its hash unread, so a step that changed nothing costs one stat per file. A file that cannot
+ * Walks `workspace` and describes every regular file and symbolic link. A file whose size, mtime, ctime and inode
+ * match `previous` keeps its hash unread, so a step that changed nothing costs one stat per file. A file that cannot
  * be read (permissions, vanished mid-walk) is listed in `skipped` with the reason rather than failing the step.
  * `onContent` receives each file read (its hash and bytes) so the caller stores blobs without a second read.
  * Directories are listed and files read through descriptors verified to lie inside the workspace, never through a
@@ -41,10 +46,16 @@ export async function snapshotWorkspace(
   });
   const entries = root === undefined ? [] : await walk(root, '', skipped);
   const takenMs = Date.now();
-  // A hash is trusted by size and mtime only if the file was older than the clock's granularity when hashed:
-  // a write in the same tick as the one hashed would leave both unchanged (git's "racy" files).
-  const stable = (file: CheckpointFile) =>
-    previous?.taken_ms !== undefined && previous.taken_ms - file.mtime_ms > RACY_MS;
+  // The mtime alone is the agent's to set (`touch -r` after a same-size rewrite); the ctime is not, and any write,
+  // chmod or utimes moves it. Yet a write in the same clock tick as the one hashed leaves it unchanged (git's
+  // "racy" files), so it is trusted only when it was older than the clock's granularity when `previous` was taken.
+  const unchanged = (cached: CheckpointFile, info: Stats) =>
+    cached.size === info.size &&
+    cached.mtime_ms === info.mtimeMs &&
+    cached.ctime_ms === info.ctimeMs &&
+    cached.ino === info.ino &&
+    previous?.taken_ms !== undefined &&
+    previous.taken_ms - info.ctimeMs > RACY_MS;
 
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -56,11 +67,11 @@ export async function snapshotWorkspace(
       }
       if (!info.isFile()) continue;
       const cached = known.get(path);
-      if (cached !== undefined && cached.size === info.size && cached.mtime_ms === info.mtimeMs && stable(cached)) {
+      if (cached !== undefined && unchanged(cached, info)) {
         files.push({ ...cached, mode: info.mode & CHECKPOINT_MODE_BITS });
         continue;
       }
-      let loaded: { content: Buffer; mtime_ms: number; mode: number };
+      let loaded: ReadWorkspaceFile;
       try {
         const read = await readWorkspaceFile(root!, path);
         // Gone between the listing and the read: it is simply not part of this checkpoint.
@@ -71,10 +82,10 @@ export async function snapshotWorkspace(
         continue;
       }
       // Outside the read's try: a failure to store the blob is the store's (a full disk), not the file's.
-      const { content, mtime_ms, mode } = loaded;
+      const { content, ...stated } = loaded;
       const sha256 = createHash('sha256').update(content).digest('hex');
       await onContent(sha256, content);
-      files.push({ path, sha256, size: content.length, mtime_ms, mode });
+      files.push({ path, sha256, size: content.length, ...stated });
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -80,11 +80,20 @@ async function lookAt(entry: string, name: string): Promise<ListedEntry | undefi
   }
 }
 
-/** A regular file's content, mode and mtime, all from one descriptor; undefined when it is gone. */
-export async function readWorkspaceFile(
-  realRoot: string,
-  path: string,
-): Promise<{ content: Buffer; mtime_ms: number; mode: number } | undefined> {
+/** What `readWorkspaceFile` read: the content and, stated before it was read, the file's stat. */
+export interface ReadWorkspaceFile {
+  content: Buffer;
+  mtime_ms: number;
+  ctime_ms: number;
+  ino: number;
+  mode: number;
+}
+
+/**
+ * A regular file's content, mode, times and inode, all from one descriptor; undefined when it is gone. The stat
+ * comes before the read, so a write during the read leaves a later stat different from the one returned.
+ */
+export async function readWorkspaceFile(realRoot: string, path: string): Promise<ReadWorkspaceFile | undefined> {
   try {
     return await inParent(realRoot, path, false, async (entry) => {
       let handle: FileHandle;
@@ -99,7 +108,9 @@ export async function readWorkspaceFile(
       try {
         const info = await handle.stat();
         if (!info.isFile()) throw new WorkspacePathError(path, 'it is not a regular file', { problem: 'not_regular' });
-        return { content: await handle.readFile(), mtime_ms: info.mtimeMs, mode: info.mode & CHECKPOINT_MODE_BITS };
+        const mode = info.mode & CHECKPOINT_MODE_BITS;
+        const stated = { mtime_ms: info.mtimeMs, ctime_ms: info.ctimeMs, ino: info.ino, mode };
+        return { content: await handle.readFile(), ...stated };
       } finally {
         await handle.close();
       }
