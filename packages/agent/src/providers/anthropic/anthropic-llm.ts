@@ -6,6 +6,7 @@ import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import { createProviderLLM, sdkClientOptions } from '../internal/provider-llm.js';
 import type { AnthropicLLMConfig } from './anthropic-config.js';
+import { AnthropicContainers } from './anthropic-containers.js';
 import { completeThroughPauses } from './anthropic-pause.js';
 import { anthropicParams } from './anthropic-request.js';
 import { type AnthropicReply, anthropicFinishReason, anthropicMessage, anthropicUsage } from './anthropic-response.js';
@@ -35,8 +36,17 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
   const model = wireModel(config.model, ['anthropic']);
   const context = { model: config.model, baseURL };
   const longOutput = anthropicParams(config, model, { messages: [] }).max_tokens > 16_000;
+  const containers = new AnthropicContainers();
+
+  /** The body for `request`, naming the code-execution container its latest assistant turn ran in, if any. */
+  function paramsOf(request: LLMRequest) {
+    const params = anthropicParams(config, model, request);
+    const container = containers.containerOf(params.messages);
+    return container === undefined ? params : { ...params, container };
+  }
 
   function finish(reply: AnthropicReply, startedAt: number): LLMResponse {
+    containers.remember(reply);
     return finishResponse(config, {
       id: reply.id,
       message: anthropicMessage(reply),
@@ -52,7 +62,7 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
   }
 
   async function completeOnce(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
-    const params = anthropicParams(config, model, request) as Anthropic.MessageCreateParamsNonStreaming;
+    const params = paramsOf(request) as Anthropic.MessageCreateParamsNonStreaming;
     const sdk = await client();
     const reply = await completeThroughPauses(
       params,
@@ -67,7 +77,7 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
   }
 
   async function completeStreaming(request: LLMRequest, startedAt: number): Promise<LLMResponse> {
-    const params = anthropicParams(config, model, request) as Anthropic.MessageStreamParams;
+    const params = paramsOf(request) as Anthropic.MessageStreamParams;
     const sdk = await client();
     const reply = await completeThroughPauses(
       params,

@@ -11,12 +11,14 @@ export const maxPauseContinuations = 8;
 /** The request body fields a continuation changes. */
 interface MessagesBody {
   messages: readonly unknown[];
+  container?: unknown;
 }
 
 /**
  * One answer through its pauses: while the reply stops with `pause_turn`, asks again with the request's
  * messages followed by an assistant turn holding everything answered so far (block for block, as Anthropic
- * returned it, so the model continues where it paused), then merges the replies into one.
+ * returned it, so the model continues where it paused), in the container the paused part ran in (code execution
+ * goes on where it stopped, its files there), then merges the replies into one.
  */
 export async function completeThroughPauses<Body extends MessagesBody>(
   body: Body,
@@ -32,20 +34,37 @@ export async function completeThroughPauses<Body extends MessagesBody>(
       );
     }
     const answered = replies.flatMap((reply) => reply.content);
-    replies.push(await ask({ ...body, messages: [...body.messages, { role: 'assistant', content: answered }] }));
+    const container = latestContainer(replies);
+    replies.push(
+      await ask({
+        ...body,
+        messages: [...body.messages, { role: 'assistant', content: answered }],
+        ...(container && { container: container.id }),
+      }),
+    );
   }
   return mergeReplies(replies);
 }
 
-/** The replies of one paused answer as one: their blocks in order, the last stop reason, the usage summed. */
+/** The container the latest of `replies` that ran in one ran in. */
+function latestContainer(replies: readonly AnthropicReply[]) {
+  return replies.findLast((reply) => reply.container)?.container ?? undefined;
+}
+
+/**
+ * The replies of one paused answer as one: their blocks in order, the last stop reason, the usage summed, the
+ * latest container.
+ */
 function mergeReplies(replies: readonly AnthropicReply[]): AnthropicReply {
   const [first] = replies as [AnthropicReply, ...AnthropicReply[]];
   if (replies.length === 1) return first;
+  const container = latestContainer(replies);
   return {
     id: first.id,
     content: replies.flatMap((reply) => reply.content),
     stop_reason: replies[replies.length - 1]?.stop_reason ?? null,
     usage: sumUsage(replies.map((reply) => reply.usage)),
+    ...(container && { container }),
   };
 }
 

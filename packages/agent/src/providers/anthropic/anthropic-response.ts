@@ -2,6 +2,7 @@ import type { AnyThinkingBlock, Message, MessageToolCall, TextContent } from '@x
 import { numberAt, tokenUsage } from '../../llm/internal/usage.js';
 import type { LLMFinishReason } from '../../llm/llm.js';
 import type { TokenUsage } from '../../llm/metrics.js';
+import type { AnthropicContainer } from './anthropic-containers.js';
 
 /** The parts of an Anthropic `Message` we read (the SDK's type, structurally). */
 export interface AnthropicReply {
@@ -15,6 +16,8 @@ export interface AnthropicReply {
   )[];
   stop_reason: string | null;
   usage: object | null;
+  /** The code-execution container the reply ran in (null or absent when it ran in none). */
+  container?: AnthropicContainer | null;
 }
 
 const finishReasons: Record<string, LLMFinishReason> = {

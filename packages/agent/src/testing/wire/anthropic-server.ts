@@ -27,6 +27,7 @@ const checks = [
   'at most 4 blocks carry cache_control',
   'with thinking enabled: budget_tokens >= 1024 and below max_tokens, and no temperature',
   'after a pause_turn answer, the next request ends with an assistant turn holding every block answered since the last user turn, unchanged',
+  'a request continuing a paused answer that ran in a container, or whose last assistant turn holds a tool_use issued from one, names that container as its `container` (an id or `{ id }`)',
 ] as const;
 
 const failures: Record<WireFailureKind, { status: number; type: string; message: string }> = {
@@ -64,6 +65,10 @@ class AnthropicProtocol implements WireProtocol {
   readonly #cache = new PrefixCache();
   /** The blocks of the answer paused so far (pause_turn), which the next request must end with. */
   #paused: Block[] = [];
+  /** The container of the answer paused so far, which the next request must name. */
+  #pausedContainer: string | undefined;
+  /** tool_use id → the container of the response that issued it (one expired is not required: it is gone). */
+  readonly #containers = new Map<string, { id: string; expires_at: string }>();
 
   route(method: string, path: string) {
     return method === 'POST' && path === '/v1/messages' ? {} : undefined;
@@ -123,6 +128,7 @@ class AnthropicProtocol implements WireProtocol {
         );
       }
     }
+    violations.push(...this.#containerViolations(body, messages));
     const marks =
       JSON.stringify([body.system ?? null, body.tools ?? null, messages]).split('"cache_control"').length - 1;
     if (marks > 4) violations.push(`A maximum of 4 blocks with cache_control may be provided. Found ${marks}.`);
@@ -135,6 +141,23 @@ class AnthropicProtocol implements WireProtocol {
       if (body.temperature !== undefined) violations.push('temperature may not be set when thinking is enabled');
     }
     return violations;
+  }
+
+  /** The container the request must name (a paused answer's, or that of the tool uses it answers), if it is not. */
+  #containerViolations(body: Record<string, unknown>, messages: Turn[]): string[] {
+    const named = typeof body.container === 'string' ? body.container : (body.container as { id?: string })?.id;
+    const lastAssistant = messages.findLast((turn) => turn.role === 'assistant');
+    const uses = lastAssistant === undefined ? [] : blocksOf(lastAssistant).filter((b) => b.type === 'tool_use');
+    const required = [
+      this.#pausedContainer,
+      ...uses.map((use) => {
+        const container = messages.at(-1) === lastAssistant ? undefined : this.#containers.get(String(use.id));
+        return container !== undefined && Date.parse(container.expires_at) > Date.now() ? container.id : undefined;
+      }),
+    ].filter((id) => id !== undefined);
+    return [...new Set(required)]
+      .filter((id) => id !== named)
+      .map((id) => `container: this request continues work in container ${id}, but names ${named ?? 'none'}`);
   }
 
   invalid(violations: string[]) {
@@ -182,6 +205,7 @@ class AnthropicProtocol implements WireProtocol {
     (turn.toolCalls ?? []).forEach((call, index) => {
       const id = call.id ?? `toolu_${requestNumber}_${index}`;
       if (thinking.length > 0) this.#issued.set(id, thinking);
+      if (turn.container !== undefined) this.#containers.set(id, turn.container);
       blocks.push({ type: 'tool_use', id, name: call.name, input: call.arguments });
     });
     const cache = this.#cacheUse(body);
@@ -195,6 +219,8 @@ class AnthropicProtocol implements WireProtocol {
     const stopReason =
       turn.stopReason ?? (turn.truncated ? 'max_tokens' : (turn.toolCalls ?? []).length > 0 ? 'tool_use' : 'end_turn');
     this.#paused = stopReason === 'pause_turn' ? [...this.#paused, ...blocks] : [];
+    this.#pausedContainer = stopReason === 'pause_turn' ? (turn.container?.id ?? this.#pausedContainer) : undefined;
+    const container = turn.container === undefined ? null : { ...turn.container, skills: null };
     const message = {
       id: `msg_${requestNumber}`,
       type: 'message',
@@ -204,13 +230,14 @@ class AnthropicProtocol implements WireProtocol {
       stop_reason: stopReason,
       stop_sequence: null,
       usage,
+      container,
     };
     if (!context.stream) return { status: 200, json: message };
     const events: { event: string; data: unknown }[] = [];
     const emit = (data: { type: string } & Record<string, unknown>) => events.push({ event: data.type, data });
     emit({
       type: 'message_start',
-      message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+      message: { ...message, content: [], stop_reason: null, container: null, usage: { ...usage, output_tokens: 1 } },
     });
     blocks.forEach((block, index) => {
       if (block.type === 'thinking') {
@@ -236,7 +263,7 @@ class AnthropicProtocol implements WireProtocol {
     });
     emit({
       type: 'message_delta',
-      delta: { stop_reason: stopReason, stop_sequence: null },
+      delta: { stop_reason: stopReason, stop_sequence: null, container },
       usage: { output_tokens: usage.output_tokens },
     });
     emit({ type: 'message_stop' });

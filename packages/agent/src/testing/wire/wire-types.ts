@@ -11,6 +11,11 @@ export interface WireTurn {
    */
   anthropicBlocks?: ({ type: string } & Record<string, unknown>)[];
   toolCalls?: { id?: string; name: string; arguments: Record<string, unknown> }[];
+  /**
+   * Anthropic only: the code-execution container the turn ran in (the reply's `container`). A request continuing
+   * the turn after a pause, or answering its tool calls, must name it as its `container`.
+   */
+  container?: { id: string; expires_at: string };
   /** Token counts; default: the prompt's characters / 4, cache counts simulated from the request. */
   usage?: { input?: number; output?: number; reasoning?: number };
   /** Stop because the output limit was reached. */
