@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalHost } from '../src/approvals/approval-host.js';
 import { decidePendingActions, recoverEditedActions } from '../src/approvals/decide.js';
 import { editOutboxPath } from '../src/approvals/decision-records.js';
-import { ActionNotPendingError, readDecision } from '../src/index.js';
+import { ActionNotPendingError, DecisionRecordDamagedError, readDecision } from '../src/index.js';
 import type { ConversationState } from '../src/state/conversation-state.js';
 import type { ExecutionStatus } from '../src/state/execution-status.js';
 import { effectTool } from './support/approval-tools.js';
@@ -110,6 +110,24 @@ describe('an approved edit cut short before its call is in the log', () => {
 
     expect(log.filter((event) => event.id === replacementId)).toHaveLength(1);
     expect(await host.store.read(stray)).toBe('not an entry');
+  });
+});
+
+describe('a damaged outbox entry', () => {
+  it('is a DecisionRecordDamagedError naming the entry, whether it is not JSON or names no action', async () => {
+    for (const [text, why] of [
+      ['{"original_action_id":', 'not JSON'],
+      ['{"original":"x"}', 'original_action_id'],
+    ] as const) {
+      const { host, log } = memoryConversation('idle');
+      const entry = editOutboxPath(directory, 'replacement-1');
+      await host.store.write(entry, text);
+      const recovery = recoverEditedActions(host);
+      await expect(recovery).rejects.toBeInstanceOf(DecisionRecordDamagedError);
+      await expect(recovery).rejects.toThrow(host.store.describe(entry));
+      await expect(recovery).rejects.toThrow(why);
+      expect(log).toEqual([]);
+    }
   });
 });
 

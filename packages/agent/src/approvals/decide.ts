@@ -11,7 +11,7 @@ import {
   type DecisionRecord,
 } from './decision.js';
 import { decisionEvents, editedAction } from './decision-events.js';
-import { claimDecision, editOutboxPath, readDecision } from './decision-records.js';
+import { claimDecision, editOutboxPath, readDecision, readEditOutboxEntry } from './decision-records.js';
 import { ActionNotPendingError } from './errors/action-not-pending-error.js';
 import { DecisionConflictError } from './errors/decision-conflict-error.js';
 import { InvalidDecisionError } from './errors/invalid-decision-error.js';
@@ -146,9 +146,7 @@ export async function recoverEditedActions(host: ApprovalHost): Promise<void> {
   for (const entry of entries) {
     if (!entry.endsWith('.json')) continue;
     const replacementId = decodeURIComponent(entry.slice(entry.lastIndexOf('/') + 1, -'.json'.length));
-    const { original_action_id: originalId } = JSON.parse(await host.store.read(entry)) as {
-      original_action_id: string;
-    };
+    const originalId = await readEditOutboxEntry(host.store, entry);
     const original = await host.getEvent(originalId);
     const record = await readDecision(host.store, host.directory, originalId);
     if (original?.kind !== 'ActionEvent' || record === undefined) continue;

@@ -1,4 +1,5 @@
 import type { FileStore } from '@x/store';
+import { z } from 'zod';
 import { zodProblems } from '../internal/zod-problems.js';
 import { type DecisionRecord, decisionRecordSchema } from './decision.js';
 import { DecisionRecordDamagedError } from './errors/decision-record-damaged-error.js';
@@ -14,6 +15,21 @@ export function decisionRecordPath(conversationDirectory: string, actionId: stri
  */
 export function editOutboxPath(conversationDirectory: string, replacementActionId: string): string {
   return `${conversationDirectory}/events/.decisions/edits/${encodeURIComponent(replacementActionId)}.json`;
+}
+
+/** An outbox entry (see `editOutboxPath`): the call whose arguments were edited. */
+const editOutboxEntrySchema = z.object({ original_action_id: z.string().min(1) });
+
+/**
+ * The original action of the outbox entry at `path`; `DecisionRecordDamagedError` (naming the path and why) for
+ * one that is not JSON or names none: a bare `SyntaxError` at every run would stop the conversation for good
+ * without saying which file is at fault.
+ */
+export async function readEditOutboxEntry(store: FileStore, path: string): Promise<string> {
+  const value = parseRecordJson(store, path, await store.read(path));
+  const parsed = editOutboxEntrySchema.safeParse(value);
+  if (!parsed.success) throw new DecisionRecordDamagedError(store.describe(path), zodProblems(parsed.error));
+  return parsed.data.original_action_id;
 }
 
 /**
@@ -43,16 +59,18 @@ export async function readDecision(
 ): Promise<DecisionRecord | undefined> {
   const path = decisionRecordPath(conversationDirectory, actionId);
   if (!(await store.exists(path))) return undefined;
-  const text = await store.read(path);
-  let value: unknown;
+  const value = parseRecordJson(store, path, await store.read(path));
+  const parsed = decisionRecordSchema.safeParse(value);
+  if (!parsed.success) throw new DecisionRecordDamagedError(store.describe(path), zodProblems(parsed.error));
+  return parsed.data;
+}
+
+function parseRecordJson(store: FileStore, path: string, text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new DecisionRecordDamagedError(store.describe(path), `not JSON (${(error as Error).message})`, {
       cause: error,
     });
   }
-  const parsed = decisionRecordSchema.safeParse(value);
-  if (!parsed.success) throw new DecisionRecordDamagedError(store.describe(path), zodProblems(parsed.error));
-  return parsed.data;
 }
