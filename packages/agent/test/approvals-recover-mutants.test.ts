@@ -16,13 +16,13 @@ import { effectTool } from './support/approval-tools.js';
 
 const directory = 'conversations/c1';
 
-function originalCall(): ActionEvent {
+function originalCall(callId = 'call_1'): ActionEvent {
   return createEvent('ActionEvent', {
     thought: [],
     action: { kind: 'RecordEffectAction', label: 'original' },
     tool_name: 'record_effect',
-    tool_call_id: 'call_1',
-    tool_call: { id: 'call_1', name: 'record_effect', arguments: '{"label":"original"}', origin: 'completion' },
+    tool_call_id: callId,
+    tool_call: { id: callId, name: 'record_effect', arguments: '{"label":"original"}', origin: 'completion' },
     llm_response_id: 'response-1',
   }) as ActionEvent;
 }
@@ -45,6 +45,10 @@ function memoryConversation(status: ExecutionStatus) {
     emit: async (event) => {
       if (failAppendingActions && event.kind === 'ActionEvent') throw new Error('the process died here');
       log.push(event);
+      // As the reference's fold: a waiting conversation is idle at any rejection, though others of the batch wait.
+      if (event.kind === 'UserRejectObservation' && executionStatus === 'waiting_for_confirmation') {
+        executionStatus = 'idle';
+      }
     },
     setStatus: async (next) => {
       executionStatus = next;
@@ -110,6 +114,49 @@ describe('an approved edit cut short before its call is in the log', () => {
 
     expect(log.filter((event) => event.id === replacementId)).toHaveLength(1);
     expect(await host.store.read(stray)).toBe('not an entry');
+  });
+});
+
+describe('an approved edit not cut short', () => {
+  it('leaves the edited call approved by the person who edited it, and no outbox entry', async () => {
+    const { host, log } = memoryConversation('waiting_for_confirmation');
+    const original = originalCall();
+    log.push(original);
+    const [record] = await decidePendingActions(
+      host,
+      [{ action_id: original.id, decision: { kind: 'approve', arguments: { label: 'edited' } } }],
+      { principal: 'alice' },
+    );
+    const replacementId = record!.replacement_action_id!;
+    expect(await readDecision(host.store, directory, replacementId)).toMatchObject({
+      principal: 'alice',
+      edited_from: original.id,
+    });
+    expect(await host.store.exists(editOutboxPath(directory, replacementId))).toBe(false);
+  });
+});
+
+describe('a denial of one call of two', () => {
+  it('leaves the conversation waiting for the other, though the rejection made the fold idle', async () => {
+    const { host, log } = memoryConversation('waiting_for_confirmation');
+    const [first, second] = [originalCall('call_1'), originalCall('call_2')];
+    log.push(first, second);
+    await decidePendingActions(host, [{ action_id: first.id, decision: { kind: 'deny', reason: 'no' } }], {
+      principal: 'alice',
+    });
+    expect((await host.pendingActions()).map((action) => action.id)).toEqual([second.id]);
+    expect(host.state().execution_status).toBe('waiting_for_confirmation');
+  });
+});
+
+describe('an outbox entry whose original call is not in the log', () => {
+  it('is left alone by recovery, which appends nothing', async () => {
+    const { host, log } = memoryConversation('idle');
+    const entry = editOutboxPath(directory, 'replacement-1');
+    await host.store.write(entry, JSON.stringify({ original_action_id: 'no-such-action' }));
+    await recoverEditedActions(host);
+    expect(log).toEqual([]);
+    expect(await host.store.exists(entry)).toBe(true);
   });
 });
 

@@ -101,7 +101,10 @@ describe('escalate', () => {
     expect(observation).toMatchObject({ is_error: false, tool_name: 'escalate' });
     expect(textOf(observation)).toBe('Escalated: needs a human. Your run ends here.');
     await expect(escalateTool.execute({ data: { reason: '' } }, context)).rejects.toBeInstanceOf(ToolExecutionError);
+    await expect(escalateTool.execute({ data: { reason: ' \n\t' } }, context)).rejects.toThrow(/reason/);
     expect(calls).toHaveLength(1);
+    await escalateTool.execute({ data: { reason: '  padded\n' } }, context);
+    expect(calls.at(-1)).toEqual(['escalate', 'padded']);
     const outside = await escalateTool
       .execute({ data: { reason: 'x' } }, { workspace: '/nowhere' })
       .catch((error) => error);

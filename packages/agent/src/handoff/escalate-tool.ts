@@ -5,8 +5,9 @@ import { defineControlTool } from './control-tool.js';
 
 export const ESCALATE_TOOL_NAME = 'escalate';
 
+// Trimmed before the length check: a blank reason would stop two runs and tell the human nothing.
 const parameters = z.object({
-  reason: z.string().min(1).describe('What a human must look at before the work can go on.'),
+  reason: z.string().trim().min(1).describe('What a human must look at before the work can go on.'),
 });
 
 /**
