@@ -3,8 +3,13 @@ import { createMemoryFileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalHost } from '../src/approvals/approval-host.js';
 import { decidePendingActions, recoverEditedActions } from '../src/approvals/decide.js';
-import { editOutboxPath } from '../src/approvals/decision-records.js';
-import { ActionNotPendingError, DecisionRecordDamagedError, readDecision } from '../src/index.js';
+import { claimDecision, editOutboxPath } from '../src/approvals/decision-records.js';
+import {
+  ActionNotPendingError,
+  DecisionConflictError,
+  DecisionRecordDamagedError,
+  readDecision,
+} from '../src/index.js';
 import type { ConversationState } from '../src/state/conversation-state.js';
 import type { ExecutionStatus } from '../src/state/execution-status.js';
 import { effectTool } from './support/approval-tools.js';
@@ -133,6 +138,30 @@ describe('an approved edit not cut short', () => {
       edited_from: original.id,
     });
     expect(await host.store.exists(editOutboxPath(directory, replacementId))).toBe(false);
+  });
+});
+
+describe('a decision for a pending action another writer has just decided', () => {
+  it('is a DecisionConflictError naming the decision that holds, and carries nothing into the log', async () => {
+    const { host, log } = memoryConversation('waiting_for_confirmation');
+    const original = originalCall();
+    log.push(original);
+    // Another replica recorded its denial and has not yet carried it into the log: the action is still pending.
+    const denial = {
+      action_id: original.id,
+      tool_name: original.tool_name,
+      tool_call_id: original.tool_call_id,
+      decision: { kind: 'deny' as const, reason: 'not now' },
+      principal: 'bob',
+      decided_at: new Date(0).toISOString(),
+    };
+    await claimDecision(host.store, directory, denial);
+    const attempt = decidePendingActions(host, [{ action_id: original.id, decision: { kind: 'approve' } }], {
+      principal: 'alice',
+    });
+    await expect(attempt).rejects.toBeInstanceOf(DecisionConflictError);
+    await expect(attempt).rejects.toThrow('bob');
+    expect(log).toEqual([original]);
   });
 });
 
