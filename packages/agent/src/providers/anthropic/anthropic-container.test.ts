@@ -1,8 +1,10 @@
-import type { Message } from '@x/events';
+import type { AnthropicMessageParam, Message } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LLMRequest, LLMResponse } from '../../llm/llm.js';
 import { startAnthropicServer, type WireReply, type WireServer } from '../../testing/wire/index.js';
+import { AnthropicContainers, REMEMBERED_CALLS } from './anthropic-containers.js';
 import { createAnthropicLLM } from './anthropic-llm.js';
+import type { AnthropicReply } from './anthropic-response.js';
 
 /**
  * Anthropic's code execution runs in a container (its files, and with programmatic tool calling a process waiting on
@@ -102,5 +104,26 @@ describe.each([false, true])('an Anthropic reply that ran in a container (stream
     await ask(llm, [user('Read d.'), expiring.message, toolResult('toolu_d')]);
     expect(violations()).toEqual([]);
     expect(sent()).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('AnthropicContainers', () => {
+  const reply = (toolCallId: string): AnthropicReply => ({
+    id: `msg_${toolCallId}`,
+    content: [{ type: 'tool_use', id: toolCallId, name: 'read', input: {} }],
+    stop_reason: 'tool_use',
+    usage: null,
+    container: LIVE,
+  });
+  const turnCalling = (toolCallId: string): AnthropicMessageParam[] => [
+    { role: 'assistant', content: [{ type: 'tool_use', id: toolCallId, name: 'read', input: {} }] },
+  ];
+
+  it('remembers the latest REMEMBERED_CALLS tool calls, so a long-lived LLM stays small', () => {
+    const containers = new AnthropicContainers();
+    for (let index = 0; index <= REMEMBERED_CALLS; index++) containers.remember(reply(`toolu_${index}`));
+    expect(containers.containerOf(turnCalling('toolu_0'))).toBeUndefined();
+    expect(containers.containerOf(turnCalling('toolu_1'))).toBe(LIVE.id);
+    expect(containers.containerOf(turnCalling(`toolu_${REMEMBERED_CALLS}`))).toBe(LIVE.id);
   });
 });

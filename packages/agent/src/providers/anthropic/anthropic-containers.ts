@@ -9,7 +9,7 @@ export interface AnthropicContainer {
 }
 
 /** How many tool calls' containers one LLM keeps: far more than a step's calls, few enough to stay small. */
-const REMEMBERED_CALLS = 256;
+export const REMEMBERED_CALLS = 256;
 
 /**
  * The containers of the replies an Anthropic LLM gave, by the ids of their tool calls. Code execution runs in a
