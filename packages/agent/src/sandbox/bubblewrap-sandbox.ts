@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildBwrapArgs, policyMounts } from './bwrap-args.js';
 import { parseHostPattern } from './host-allowlist.js';
-import type { AllowlistProxy, DeniedConnection } from './internal/allowlist-proxy.js';
+import type { AllowlistProxy, DeniedConnection, UpstreamLookup } from './internal/allowlist-proxy.js';
 import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
 import { holdPolicyMounts, type MountKind, mountKindAt, releasePolicyMounts } from './internal/held-policy-mount.js';
 import type { HostLayout } from './internal/host-layout.js';
@@ -39,6 +39,8 @@ export interface BubblewrapSandboxOptions {
   onNetworkDenied?: (denied: DeniedConnection) => void;
   /** The shell that runs the launcher (`buildLauncher`): bash where there is one, else /bin/sh; the tests choose. */
   launcherShell?: string;
+  /** How the allowlist's proxy resolves and classes an admitted name's addresses: the system's unless a test says. */
+  upstreamLookup?: UpstreamLookup;
 }
 
 function isInside(path: string, roots: readonly string[]): boolean {
@@ -102,6 +104,7 @@ export class BubblewrapSandbox implements Sandbox {
         socketPath: join(directory, 'proxy.sock'),
         hosts,
         allowPrivateNetworks: network.allowPrivateNetworks,
+        ...(this.#options.upstreamLookup === undefined ? {} : { lookup: this.#options.upstreamLookup }),
         onDenied: (denied) => this.#options.onNetworkDenied?.(denied),
       });
       return { directory, proxy };
