@@ -199,6 +199,10 @@ describe('terminal tool: soft timeouts and input to a running command', () => {
     // The soft timeout is real time: it is long enough that the echo's output is in, however loaded the machine.
     const first = await run('echo started; read answer; echo "got $answer"', { timeout: 5 });
     expect(first.exit_code).toBe(-1);
+    // What the tool's description tells the model to look for is what it returns.
+    expect(terminal.description).toContain(
+      `If a command returns exit code \`${first.exit_code}\`, it hit the soft timeout`,
+    );
     expect(first.timeout).toBe(true);
     expect(text(first)).toBe('started');
     expect((first.metadata as { suffix: string }).suffix).toMatch(
