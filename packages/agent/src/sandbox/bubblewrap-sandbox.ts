@@ -5,13 +5,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildBwrapArgs, policyMounts } from './bwrap-args.js';
 import { parseHostPattern } from './host-allowlist.js';
-import type { AllowlistProxy, DeniedConnection } from './internal/allowlist-proxy.js';
+import type { AllowlistProxy, DeniedConnection, UpstreamLookup } from './internal/allowlist-proxy.js';
 import { type CgroupHierarchies, createSandboxCgroups, type SandboxCgroups } from './internal/cgroups.js';
 import { holdPolicyMounts, type MountKind, mountKindAt, releasePolicyMounts } from './internal/held-policy-mount.js';
 import type { HostLayout } from './internal/host-layout.js';
 import { splitCommandEnvironment } from './internal/host-side-environment.js';
 import { buildLauncher, FIRST_MOUNT_FD, SECCOMP_FD } from './internal/launcher.js';
-import { privateRootHiddenIn, processPrivateDirectory } from './internal/private-directory.js';
+import {
+  checkPolicyAroundPrivateRoot,
+  privateRootHiddenIn,
+  processPrivateDirectory,
+} from './internal/private-directory.js';
 import { PROXY_BRIDGE_SOURCE } from './internal/proxy-bridge-source.js';
 import { seccompFilterFile } from './internal/seccomp-filter.js';
 import { signalSandboxedProcesses } from './internal/signal-sandboxed.js';
@@ -39,6 +43,8 @@ export interface BubblewrapSandboxOptions {
   onNetworkDenied?: (denied: DeniedConnection) => void;
   /** The shell that runs the launcher (`buildLauncher`): bash where there is one, else /bin/sh; the tests choose. */
   launcherShell?: string;
+  /** How the allowlist's proxy resolves and classes an admitted name's addresses: the system's unless a test says. */
+  upstreamLookup?: UpstreamLookup;
 }
 
 function isInside(path: string, roots: readonly string[]): boolean {
@@ -54,8 +60,8 @@ export class BubblewrapSandbox implements Sandbox {
   readonly #live = new Set<{ child?: ChildProcess; release: () => Promise<void> }>();
   #control: Promise<{ directory: string; proxy: AllowlistProxy }> | undefined;
   #disposed = false;
-  /** The host's private root of the sandboxes, where this sandbox's mounts would show it (else nothing). */
-  readonly #hiddenPrivateRoot: readonly string[];
+  /** Every host directory this sandbox mounts, where the host's private root of the sandboxes may show. */
+  readonly #mounted: readonly string[];
   /** What each path of the policy was when the sandbox was made, by path: what it must still be at each command. */
   readonly #mountKinds = new Map<string, MountKind | undefined>();
 
@@ -71,7 +77,7 @@ export class BubblewrapSandbox implements Sandbox {
       ...options.policy.writablePaths,
       options.workspace,
     ];
-    this.#hiddenPrivateRoot = privateRootHiddenIn(mounted);
+    this.#mounted = mounted;
     for (const { path } of policyMounts(this.#mountPaths())) this.#mountKinds.set(path, mountKindAt(path));
   }
 
@@ -102,6 +108,7 @@ export class BubblewrapSandbox implements Sandbox {
         socketPath: join(directory, 'proxy.sock'),
         hosts,
         allowPrivateNetworks: network.allowPrivateNetworks,
+        ...(this.#options.upstreamLookup === undefined ? {} : { lookup: this.#options.upstreamLookup }),
         onDenied: (denied) => this.#options.onNetworkDenied?.(denied),
       });
       return { directory, proxy };
@@ -169,12 +176,24 @@ export class BubblewrapSandbox implements Sandbox {
     const environment = splitCommandEnvironment(command.env);
     const seccompFile = seccompFilterFile();
     const paths = this.#mountPaths();
+    // At each command, not once: a mount made below a mounted path since (see `mountPointsBelow`) is mounted with it.
+    let hiddenPrivateRoot: string[];
+    try {
+      checkPolicyAroundPrivateRoot({
+        writable: [this.workspace, ...this.policy.writablePaths],
+        readable: this.policy.readablePaths,
+      });
+      hiddenPrivateRoot = privateRootHiddenIn(this.#mounted);
+    } catch (error) {
+      await cgroups.release();
+      throw error;
+    }
     const bwrapArgs = buildBwrapArgs({
       ...paths,
       cwd,
       network,
       ...layout,
-      hiddenDirectories: [...layout.hiddenDirectories, ...this.#hiddenPrivateRoot],
+      hiddenDirectories: [...layout.hiddenDirectories, ...hiddenPrivateRoot],
       ...(control === undefined ? {} : { control: { host: control.directory, sandbox: CONTROL_DIRECTORY } }),
       setenv: environment.inside,
       ...(memoryBytes === undefined || !this.#options.sizesTmpfs ? {} : { tmpSizeBytes: memoryBytes }),

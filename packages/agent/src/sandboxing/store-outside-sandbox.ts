@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js';
+import { mountPointsBelow } from '../sandbox/internal/mounts-below.js';
 import { liesInside, respelledUnder } from '../sandbox/internal/same-directory.js';
 import { InvalidSandboxPolicyError } from '../sandbox/invalid-sandbox-policy-error.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
@@ -34,7 +35,7 @@ async function insideAConversation(store: string, mounted: string, conversationD
 /**
  * Refuses a sandbox whose mounts (the workspace, `writablePaths`, `readablePaths`) hold the conversation store on this
  * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both), by path or through
- * another path to the same directory (a bind mount). Writable, a command
+ * another path to the same directory (a bind mount), a mount below one of them included (mounted with it). Writable, a command
  * could rewrite any conversation's files there: its events, and the sandbox policy record a resumed conversation runs
  * under (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host); readable, it could
  * read every conversation's events, and whatever secrets they hold. `x run` in the home directory, whose
@@ -56,8 +57,17 @@ export async function assertStoreOutsideSandbox(options: {
     ...options.policy.writablePaths.map((path) => ({ what: 'writable path', path })),
     ...options.policy.readablePaths.map((path) => ({ what: 'readable path', path })),
   ];
+  const checked: { shown: string; path: string; readable: boolean }[] = [];
   for (const mount of mounts) {
-    const mounted = await real(mount.path);
+    const path = await real(mount.path);
+    const readable = mount.what === 'readable path';
+    checked.push({ shown: `${mount.what} ${mount.path}`, path, readable });
+    // Mounted with it (bubblewrap binds every mount below a path): a bind of the store inside the workspace.
+    for (const below of mountPointsBelow([path]))
+      checked.push({ shown: `mount ${below} (below its ${mount.what} ${mount.path})`, path: below, readable });
+  }
+  for (const mount of checked) {
+    const mounted = mount.path;
     // By identity too (device and inode): a bind mount of the store, or of a directory above it, is another path to it.
     const inStore = respelledUnder(mounted, store) ?? mounted;
     const how =
@@ -68,8 +78,8 @@ export async function assertStoreOutsideSandbox(options: {
           : undefined;
     if (how === undefined) continue;
     throw new InvalidSandboxPolicyError(
-      `The sandbox's ${mount.what} ${mount.path} ${how} the conversation store ${options.storeRoot}: a sandboxed ` +
-        (mount.what === 'readable path'
+      `The sandbox's ${mount.shown} ${how} the conversation store ${options.storeRoot}: a sandboxed ` +
+        (mount.readable
           ? "command could read the conversations' events and the secrets in them. "
           : "command could rewrite the conversations' events and the sandbox policy they resume under. ") +
         'Work in a directory that does not hold the store, or keep the store elsewhere (persistenceDir, X_HOME).',

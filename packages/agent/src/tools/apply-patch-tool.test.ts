@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Observation } from '@x/events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool } from './apply-patch-tool.js';
+import { toolToChatTool } from './chat-tool.js';
 
 let root: string;
 let workspace: string;
@@ -240,5 +241,18 @@ describe('apply_patch', () => {
       expect(text(observation)).toBe(`Invalid path '${path}': it goes through a symlink whose target does not exist.`);
     }
     expect(await exists(join(outside, 'not-yet'))).toBe(false);
+  });
+});
+
+describe('apply_patch as a tool that writes', () => {
+  it('asks the model for a security_risk, as every tool that is not read-only does', () => {
+    const properties = toolToChatTool(applyPatchTool).function.parameters.properties as Record<string, unknown>;
+    expect(Object.keys(properties)).toContain('security_risk');
+  });
+
+  it('leaves no directory behind for an update of a file in a directory that does not exist', async () => {
+    const observation = await apply('*** Begin Patch\n*** Update File: ghost/deeper/a.py\n@@\n-x\n+y\n*** End Patch');
+    expect(observation.is_error).toBe(true);
+    expect(await exists(join(workspace, 'ghost'))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { type WalkResult, walkWorkspaceFiles } from '../paths/index.js';
+import { checkHomeOption, expandHome } from './internal/expand-home.js';
 import { createGlobMatcher, type GlobMatcher, hasGlobMagic } from './internal/glob-pattern.js';
 import { createIgnoreFilter } from './internal/ignore-files.js';
 import { byModifiedDescending, searchDirectory, searchFailureMessage } from './internal/search-directory.js';
@@ -12,6 +13,8 @@ export interface GlobToolOptions {
   maxResults?: number;
   /** The walk stops after this many directory entries (the result is then marked truncated). Default 200000. */
   maxEntries?: number;
+  /** The directory a leading `~` stands for (see `expandHome`). Default: this process's home directory. */
+  home?: string;
 }
 
 export const globParameters = z.object({
@@ -64,6 +67,7 @@ export function splitGlobPattern(pattern: string): { directory: string | undefin
  */
 export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobAction> {
   checkToolOptionLimits('glob', options, { maxResults: 'count', maxEntries: 'count' });
+  checkHomeOption('glob', options.home);
   const maxResults = options.maxResults ?? 100;
   const maxEntries = options.maxEntries ?? 200_000;
   return defineTool({
@@ -79,9 +83,11 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<GlobAction> 
       openWorldHint: false,
     },
     async execute(action, context): Promise<ToolResult> {
+      // As the reference, `~` in the pattern when no path is given; and in the path too, which it takes literally
+      // (a directory named `~` in the working directory, which no model means). Either is then confined.
       const split = action.path
-        ? { directory: action.path, pattern: action.pattern }
-        : splitGlobPattern(action.pattern);
+        ? { directory: expandHome(action.path, options.home), pattern: action.pattern }
+        : splitGlobPattern(expandHome(action.pattern, options.home));
       const resolved = await searchDirectory(context.workspace, split.directory);
       const failure = (searchPath: string, message: string): ToolResult => ({
         content: message,

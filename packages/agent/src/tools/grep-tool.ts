@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, walkWorkspaceFiles } from '../paths/index.js';
+import { checkHomeOption, expandHome } from './internal/expand-home.js';
 import { createGlobMatcher, type GlobMatcher } from './internal/glob-pattern.js';
 import { createIgnoreFilter } from './internal/ignore-files.js';
 import { compileSearchPattern, createRegexRunner, RegexTimeoutError } from './internal/regex-runner.js';
@@ -19,6 +20,8 @@ export interface GrepToolOptions {
   timeoutSeconds?: number;
   /** Milliseconds since some origin, for the time limit (tests inject one). Default `performance.now`. */
   now?: () => number;
+  /** The directory a leading `~` of `path` stands for (see `expandHome`). Default: this process's home directory. */
+  home?: string;
 }
 
 export const grepParameters = z.object({
@@ -66,6 +69,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
     maxFileBytes: 'count',
     timeoutSeconds: 'duration',
   });
+  checkHomeOption('grep', options.home);
   const maxResults = options.maxResults ?? 100;
   const maxEntries = options.maxEntries ?? 200_000;
   const maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
@@ -85,7 +89,9 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepAction> 
     },
     async execute(action, context): Promise<ToolResult> {
       const include = action.include ?? null;
-      const resolved = await searchDirectory(context.workspace, action.path);
+      // `~` in the path as the glob tool's (the reference takes it literally), then confined to the workspace.
+      const path = action.path ? expandHome(action.path, options.home) : action.path;
+      const resolved = await searchDirectory(context.workspace, path);
       const failure = (searchPath: string, message: string): ToolResult => ({
         content: message,
         is_error: true,

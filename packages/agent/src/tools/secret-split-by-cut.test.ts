@@ -38,6 +38,18 @@ describe('a secret split by the cut in a long output', () => {
   });
 });
 
+describe('a secret across the head and tail of an output nothing was dropped from', () => {
+  it('is masked once, whole, as in an output that was never split', async () => {
+    // 110 characters: the head keeps the first 100 (30 a's and 70 of the secret), the tail the last 10.
+    const observation = await terminal.execute(
+      { command: `printf '%s' aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "$S"`, kind: 'TerminalAction' },
+      { workspace, conversationId: 'whole', env: { S: SECRET }, secretValues: [SECRET] },
+    );
+    const output = observation.content.map((part) => ('text' in part ? part.text : '')).join('');
+    expect(output).toBe(`${'a'.repeat(30)}<secret-hidden>`);
+  });
+});
+
 describe('hiding the pieces of a value at a cut', () => {
   const values = ['correct-horse', 'battery'];
   it('hides the longest piece that starts a value at the end, and that ends one at the start', () => {

@@ -94,3 +94,24 @@ describe('terminal: a sandbox the tool opens itself', () => {
     expect(opened.map((record) => record.disposed)).toEqual([1, 1, 1]);
   });
 });
+
+describe('terminal: a sandbox the tool could not open', () => {
+  it('is opened again at the next action, not kept failed for the conversation', async () => {
+    let attempts = 0;
+    const openSandbox: SandboxOpener = async (request) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('bubblewrap is being upgraded');
+      return openDefaultSandbox(request);
+    };
+    const terminal = createTerminalTool({ openSandbox });
+    const run = () =>
+      terminal.execute({ command: 'echo hi', kind: 'TerminalAction' }, { workspace, conversationId: 'c' });
+    try {
+      await expect(run()).rejects.toThrow("Cannot start the terminal's sandbox: bubblewrap is being upgraded");
+      expect(text(await run())).toBe('hi');
+      expect(attempts).toBe(2);
+    } finally {
+      await terminal.closeAll();
+    }
+  });
+});

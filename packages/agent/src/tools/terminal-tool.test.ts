@@ -183,6 +183,13 @@ describe('terminal tool: one persistent session per conversation', () => {
     expect(next.command).toBe('[RESET] echo "[$LOST]"');
   });
 
+  it('reports a shell that exited with code 0 as code 0', async () => {
+    newContext();
+    const exited = await run('exit');
+    expect(exited).toMatchObject({ is_error: false, exit_code: 0, timeout: false });
+    expect((exited.metadata as { suffix: string }).suffix).toContain('The shell exited with code 0.');
+  });
+
   it('reset: true starts a fresh session', async () => {
     newContext();
     await run('export KEPT=1');
@@ -199,6 +206,10 @@ describe('terminal tool: soft timeouts and input to a running command', () => {
     // The soft timeout is real time: it is long enough that the echo's output is in, however loaded the machine.
     const first = await run('echo started; read answer; echo "got $answer"', { timeout: 5 });
     expect(first.exit_code).toBe(-1);
+    // What the tool's description tells the model to look for is what it returns.
+    expect(terminal.description).toContain(
+      `If a command returns exit code \`${first.exit_code}\`, it hit the soft timeout`,
+    );
     expect(first.timeout).toBe(true);
     expect(text(first)).toBe('started');
     expect((first.metadata as { suffix: string }).suffix).toMatch(
@@ -268,6 +279,14 @@ describe('terminal tool: output, secrets and process lifetime', () => {
     newContext({ env: { API_TOKEN: 'tok-123456' }, secretValues: ['tok-123456'] });
     const observation = await run('echo "token=$API_TOKEN"');
     expect(text(observation)).toBe('token=<secret-hidden>');
+  });
+
+  it("reports the command's own exit code and output after exporting the secrets it mentions", async () => {
+    newContext({ env: { API_TOKEN: 'tok-123456' }, secretValues: ['tok-123456'] });
+    const observation = await run('test "$API_TOKEN" = tok-123456 && echo exported; false');
+    expect(text(observation)).toBe('exported');
+    expect(observation.exit_code).toBe(1);
+    expect(text(await run('echo next'))).toBe('next');
   });
 
   it('refuses a Python literal as a command with the reference hint', async () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { type HostPattern, isHostAllowed, normalizeHost } from '../host-allowlist.js';
-import { resolveUpstream } from './resolve-upstream.js';
+import { type ResolveUpstreamOptions, resolveUpstream } from './resolve-upstream.js';
 
 /** A connection the allowlist refused. */
 export interface DeniedConnection {
@@ -10,6 +10,9 @@ export interface DeniedConnection {
   /** `CONNECT` for a tunnel (HTTPS), else the HTTP method of a plain request. */
   method: string;
 }
+
+/** The resolver and classifier of the proxy's upstream addresses, replaced by tests only (see `resolveUpstream`). */
+export type UpstreamLookup = Pick<ResolveUpstreamOptions, 'resolve' | 'classify'>;
 
 export interface AllowlistProxy {
   close(): Promise<void>;
@@ -53,10 +56,15 @@ export async function startAllowlistProxy(options: {
   hosts: readonly HostPattern[];
   /** Admit names that resolve into a private network (see `resolveUpstream`). */
   allowPrivateNetworks?: boolean;
+  /** How an admitted name is resolved and its addresses classed (the system's resolver and `classifyAddress`). */
+  lookup?: UpstreamLookup;
   onDenied: (denied: DeniedConnection) => void;
 }): Promise<AllowlistProxy> {
   const sockets = new Set<Socket>();
-  const upstreamOptions = { allowPrivateNetworks: options.allowPrivateNetworks };
+  const upstreamOptions: ResolveUpstreamOptions = {
+    ...options.lookup,
+    ...(options.allowPrivateNetworks === undefined ? {} : { allowPrivateNetworks: options.allowPrivateNetworks }),
+  };
   const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     let target: URL;
     try {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { isPathUnder } from '../bwrap-args.js';
 import { InvalidSandboxPolicyError } from '../invalid-sandbox-policy-error.js';
 import { SandboxUnavailableError } from '../sandbox-unavailable-error.js';
+import { mountPointsBelow } from './mounts-below.js';
 import { isSameDirectory, liesInside, selfAndAncestors, whereShownThrough } from './same-directory.js';
 
 /**
@@ -92,12 +93,15 @@ export function processPrivateDirectory(): string {
  * hidden behind an empty read-only tmpfs, after every mount of the policy. By path (a mount of the root or of a
  * directory above it), and by identity (device and inode): a mount that is the root or a directory above it under
  * another path (a bind mount of /tmp at /mnt/tmp, a second mount of its filesystem) shows it at the matching path
- * below it, which a path comparison misses. Elsewhere there is nothing to hide.
+ * below it, which a path comparison misses. A mount below a mounted path counts as mounted (bubblewrap carries it),
+ * so a bind of the temporary directory inside the workspace is hidden at its path too. Elsewhere there is nothing to
+ * hide.
  */
 export function privateRootHiddenIn(mounted: readonly string[]): string[] {
   const path = sandboxPrivateRoot();
   const hidden = new Set<string>();
-  for (const mount of mounted) {
+  // A mount below a mounted path is mounted with it (`mountPointsBelow`): it shows the root as a mount of its own would.
+  for (const mount of [...mounted, ...mountPointsBelow(mounted)]) {
     const shown = isPathUnder(path, mount) ? path : whereShownThrough(path, mount);
     if (shown !== undefined) hidden.add(shown);
   }
@@ -117,22 +121,43 @@ export function checkPolicyAroundPrivateRoot(paths: {
   readable: readonly string[];
 }): void {
   const root = sandboxPrivateRoot();
-  const inside = [...paths.writable, ...paths.readable].find(
-    (path) => path !== root && (isPathUnder(path, root) || (liesInside(path, root) && !isSameDirectory(path, [root]))),
+  // The mounts below each path are mounted with it, and as it is (writable or not): checked as paths of their own.
+  const writable = withMountsBelow(paths.writable);
+  const readable = withMountsBelow(paths.readable);
+  const inside = [...writable, ...readable].find(
+    ({ path }) =>
+      path !== root && (isPathUnder(path, root) || (liesInside(path, root) && !isSameDirectory(path, [root]))),
   );
   if (inside !== undefined)
     throw new InvalidSandboxPolicyError(
-      `The path ${inside} lies inside ${root}, where the sandbox keeps its private files, which no sandbox may see`,
+      `The path ${describeMount(inside)} lies inside ${root}, where the sandbox keeps its private files, which no sandbox may see`,
     );
   const parent = dirname(root);
   const above = selfAndAncestors(parent).slice(1);
-  const holder = paths.writable.find(
-    (path) => path !== parent && (isPathUnder(parent, path) || isSameDirectory(path, above)),
+  const holder = writable.find(
+    ({ path }) => path !== parent && (isPathUnder(parent, path) || isSameDirectory(path, above)),
   );
   if (holder !== undefined)
     throw new InvalidSandboxPolicyError(
-      `The writable path ${holder} holds ${parent}, where the sandbox keeps its private files (${root}): ` +
+      `The writable path ${describeMount(holder)} holds ${parent}, where the sandbox keeps its private files (${root}): ` +
         'a command could rename it and have the next sandbox use files of its own. Make a narrower path writable, ' +
         'or set TMPDIR to a directory outside it.',
     );
+}
+
+/** A policy path, or a mount below one (`below`: that path), as a check found it. */
+interface CheckedPath {
+  path: string;
+  below?: string;
+}
+
+function withMountsBelow(paths: readonly string[]): CheckedPath[] {
+  return [
+    ...paths.map((path) => ({ path })),
+    ...mountPointsBelow(paths).map((path) => ({ path, below: paths.find((top) => isPathUnder(path, top)) })),
+  ];
+}
+
+function describeMount({ path, below }: CheckedPath): string {
+  return below === undefined ? path : `${path} (a mount below the policy's ${below}, which the sandbox mounts with it)`;
 }

@@ -1,12 +1,17 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress } from './classify-address.js';
+import { type AddressClass, classifyAddress } from './classify-address.js';
 
 export interface ResolveUpstreamOptions {
   /** Admit a name that resolves into a private network (`classifyAddress`'s `private`); never into a `local` one. */
   allowPrivateNetworks?: boolean;
   /** The resolver: the system's (`getaddrinfo`, /etc/hosts included), every answer of it. */
   resolve?: (host: string) => Promise<readonly { address: string }[]>;
+  /**
+   * Who an answer reaches (default `classifyAddress`). The tests' seam: a loopback listener classed `private` stands
+   * for a host of the internal network, so `allowPrivateNetworks` is proven end to end without leaving this machine.
+   */
+  classify?: (address: string) => AddressClass | undefined;
 }
 
 const systemResolve = (name: string) => lookup(name, { all: true, verbatim: true });
@@ -26,7 +31,7 @@ export async function resolveUpstream(
   if (isIP(host) !== 0 || host === 'localhost') return { address: host };
   const addresses = await (options.resolve ?? systemResolve)(host);
   for (const { address } of addresses) {
-    const found = classifyAddress(address);
+    const found = (options.classify ?? classifyAddress)(address);
     if (found === undefined)
       return { refused: `${host} resolves to ${address}, which is not an IP address the proxy can check` };
     if (found.scope === 'local')
