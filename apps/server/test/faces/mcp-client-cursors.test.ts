@@ -115,7 +115,10 @@ describe('a cursor this server never gave, on every list method', () => {
     // The tool refuses it as it refuses every argument it cannot take, naming the argument.
     await expect(
       client.callTool({ name: 'list_conversations', arguments: { cursor: resourcesCursor } }),
-    ).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_arguments', path: 'arguments.cursor' } });
+    ).resolves.toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'invalid_arguments', path: 'arguments.cursor' },
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // The MCP face judged by the official SDK's Client where a careless or older client goes: requests whose params do
 // not fit the method (-32602, never -32603 "Internal error"), cursors this server never gave, methods it does not
 // offer (-32601), protocol-version negotiation with an older client, bodies that are not JSON-RPC (answered in
-// JSON-RPC, never a 500), and the session key given as MCP's bearer token. A real server on 127.0.0.1.
+// JSON-RPC, never a 500), batches only where MCP has them (2025-03-26), and the session key given as MCP's bearer token. A real server on 127.0.0.1.
 
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -140,6 +140,61 @@ describe('MCP face: sessions and headers', () => {
     expect(noSession).toMatchObject({ status: 400, json: { error: { code: -32000 } } });
     await live.terminateSession();
     await live.close();
+  });
+});
+
+describe('MCP face: JSON-RPC batches', () => {
+  const initialize = (protocolVersion: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'x-batch', version: '1.0.0' } },
+  });
+  const pings = JSON.stringify([
+    { jsonrpc: '2.0', id: 2, method: 'ping' },
+    { jsonrpc: '2.0', id: 3, method: 'ping' },
+  ]);
+
+  it('refuses a batch in a session of a revision without batches (2025-06-18 on), and an initialize in one', async () => {
+    const { transport } = await connect(server.url, { requestInit: { headers: auth } });
+    const session = { 'mcp-session-id': transport.sessionId ?? '' };
+    for (const version of ['2025-06-18', transport.protocolVersion ?? '']) {
+      const refused = await post(pings, { ...session, 'mcp-protocol-version': version });
+      expect(refused, version).toMatchObject({ status: 400, json: { id: null, error: { code: -32600 } } });
+    }
+    const batchedInitialize = await post(JSON.stringify([initialize('2025-03-26')]));
+    expect(batchedInitialize).toMatchObject({ status: 400, json: { id: null, error: { code: -32600 } } });
+    await transport.terminateSession();
+    await transport.close();
+  });
+
+  it('answers every request of a batch in a 2025-03-26 session, the revision that has them', async () => {
+    const send = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...auth,
+          ...headers,
+        },
+        body,
+      });
+    const opened = await send(JSON.stringify(initialize('2025-03-26')));
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const session = {
+      'mcp-session-id': opened.headers.get('mcp-session-id') ?? '',
+      'mcp-protocol-version': '2025-03-26',
+    };
+    expect((await send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), session)).status).toBe(
+      202,
+    );
+    const response = await send(pings, session);
+    expect(response.status).toBe(200);
+    const answered = (await response.text()).split('\n').filter((line) => line.startsWith('data: {'));
+    expect(answered.map((line) => (JSON.parse(line.slice(6)) as { id: number }).id).sort()).toEqual([2, 3]);
+    await fetch(`${server.url}/api/mcp`, { method: 'DELETE', headers: { ...auth, ...session } });
   });
 });
 

@@ -49,7 +49,10 @@ describe('MCP face over stdio, driven by @modelcontextprotocol/sdk', () => {
       expect(schemaOf('run')?.required).toEqual(['conversation_id']);
       await expect(
         client.callTool({ name: 'start_conversation', arguments: { conversation: { agent: {} } } }),
-      ).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_arguments', path: 'arguments.conversation' } });
+      ).resolves.toMatchObject({
+        isError: true,
+        structuredContent: { reason: 'invalid_arguments', path: 'arguments.conversation' },
+      });
       const { resources } = await client.listResources();
       expect(resources.map((resource) => resource.uri)).toContain('x://conversations/c1');
     } finally {

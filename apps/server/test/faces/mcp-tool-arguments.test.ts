@@ -1,6 +1,6 @@
 // Tool arguments at the edge of what the tools take, as `@modelcontextprotocol/sdk`'s Client sees the answers,
 // connected in memory to the face's protocol server over a host that records what reached it: an empty conversation
-// id, a blank message and a page of no conversations are refused as arguments (-32602 invalid_arguments, naming the
+// id, a blank message and a page of no conversations are refused as arguments (tool execution errors, isError with structuredContent.reason invalid_arguments, naming the
 // argument) before the host is asked anything; a page of 0 would hand back the same cursor for ever.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -57,7 +57,8 @@ async function connect(host: McpConversationHost): Promise<Client> {
   return client;
 }
 
-const refusedAt = (path: string) => ({ code: -32602, data: { reason: 'invalid_arguments', path } });
+/** A tool execution error (MCP 2025-11-25, SEP-1303): the model reads why and can call again; the reason is structured. */
+const refusedAt = (path: string) => ({ isError: true, structuredContent: { reason: 'invalid_arguments', path } });
 
 describe('tool arguments the tools do not take', () => {
   it('refuses an empty conversation id as an argument, not as a conversation it did not find', async () => {
@@ -65,10 +66,21 @@ describe('tool arguments the tools do not take', () => {
     const client = await connect(host);
     for (const name of ['get_conversation', 'run', 'interrupt', 'send_message']) {
       const args = name === 'send_message' ? { conversation_id: '', message: 'hi' } : { conversation_id: '' };
-      await expect(client.callTool({ name, arguments: args }), name).rejects.toMatchObject(
+      await expect(client.callTool({ name, arguments: args }), name).resolves.toMatchObject(
         refusedAt('arguments.conversation_id'),
       );
     }
+    expect(host.reached).toEqual([]);
+  });
+
+  it('answers arguments of the wrong type with a tool error the model reads, naming the argument and the type', async () => {
+    const host = recordingHost();
+    const client = await connect(host);
+    const result = await client.callTool({ name: 'get_conversation', arguments: { conversation_id: 5 } });
+    expect(result).toMatchObject(refusedAt('arguments.conversation_id'));
+    expect(result.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^get_conversation: arguments\.conversation_id: .*expected string/) },
+    ]);
     expect(host.reached).toEqual([]);
   });
 
@@ -79,10 +91,10 @@ describe('tool arguments the tools do not take', () => {
       await expect(
         client.callTool({ name: 'send_message', arguments: { conversation_id: 'c1', message } }),
         JSON.stringify(message),
-      ).rejects.toMatchObject(refusedAt('arguments.message'));
+      ).resolves.toMatchObject(refusedAt('arguments.message'));
       await expect(
         client.callTool({ name: 'run', arguments: { conversation_id: 'c1', message } }),
-      ).rejects.toMatchObject(refusedAt('arguments.message'));
+      ).resolves.toMatchObject(refusedAt('arguments.message'));
     }
     expect(host.reached).toEqual([]);
     await client.callTool({ name: 'send_message', arguments: { conversation_id: 'c1', message: '  kept  ' } });
@@ -96,7 +108,7 @@ describe('tool arguments the tools do not take', () => {
       await expect(
         client.callTool({ name: 'list_conversations', arguments: { limit } }),
         String(limit),
-      ).rejects.toMatchObject(refusedAt('arguments.limit'));
+      ).resolves.toMatchObject(refusedAt('arguments.limit'));
     }
     expect(host.reached).toEqual([]);
   });

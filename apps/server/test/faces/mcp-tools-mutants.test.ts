@@ -188,9 +188,9 @@ describe('list_conversations pages, through the SDK client', () => {
 
   it('refuses an empty cursor, which it never gives', async () => {
     const client = await connect(recordingHost(3));
-    await expect(client.callTool({ name: 'list_conversations', arguments: { cursor: '' } })).rejects.toMatchObject({
-      code: -32602,
-      data: { reason: 'invalid_arguments', path: 'arguments.cursor' },
+    await expect(client.callTool({ name: 'list_conversations', arguments: { cursor: '' } })).resolves.toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'invalid_arguments', path: 'arguments.cursor' },
     });
   });
 });
@@ -200,10 +200,10 @@ describe('argument refusals, through the SDK client', () => {
     const client = await connect(recordingHost(1));
     await expect(
       client.callTool({ name: 'get_conversation', arguments: { conversation_id: 'c0', verbose: true } }),
-    ).rejects.toMatchObject({
-      code: -32602,
-      message: expect.stringContaining('get_conversation: arguments: '),
-      data: { reason: 'invalid_arguments', tool: 'get_conversation', path: 'arguments' },
+    ).resolves.toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('get_conversation: arguments: ') }],
+      structuredContent: { reason: 'invalid_arguments', tool: 'get_conversation', path: 'arguments' },
     });
   });
 });

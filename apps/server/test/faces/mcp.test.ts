@@ -171,7 +171,7 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     );
   });
 
-  it('answers refusals as JSON-RPC errors with a code and data.reason', async () => {
+  it('answers refusals as JSON-RPC errors with a code and data.reason, arguments a tool refuses as tool errors', async () => {
     const unknown = '0b3a5a8e-7a61-4c1e-9a55-3f4a1f0e2b7c';
     await expect(
       client.callTool({ name: 'get_conversation', arguments: { conversation_id: unknown } }),
@@ -179,22 +179,23 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     await expect(
       client.callTool({ name: 'get_conversation', arguments: { conversation_id: 'nope' } }),
     ).rejects.toMatchObject({ code: -32602, data: { reason: 'conversation_not_found' } });
-    await expect(client.callTool({ name: 'run', arguments: {} })).rejects.toMatchObject({
-      code: -32602,
-      data: { reason: 'invalid_arguments', path: 'arguments.conversation_id' },
+    // Arguments the schema refuses are tool execution errors the model reads (MCP 2025-11-25), the reason structured.
+    await expect(client.callTool({ name: 'run', arguments: {} })).resolves.toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'invalid_arguments', path: 'arguments.conversation_id' },
     });
     await expect(
       client.callTool({ name: 'send_message', arguments: { conversation_id: unknown, message: 'x', extra: 1 } }),
-    ).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_arguments' } });
-    await expect(client.callTool({ name: 'list_conversations', arguments: { cursor: 'x' } })).rejects.toMatchObject({
-      code: -32602,
-      data: { reason: 'invalid_arguments', path: 'arguments.cursor' },
+    ).resolves.toMatchObject({ isError: true, structuredContent: { reason: 'invalid_arguments' } });
+    await expect(client.callTool({ name: 'list_conversations', arguments: { cursor: 'x' } })).resolves.toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'invalid_arguments', path: 'arguments.cursor' },
     });
     await expect(
       client.callTool({ name: 'start_conversation', arguments: { conversation: { agent: 'no' } } }),
-    ).rejects.toMatchObject({
-      code: -32602,
-      data: { reason: 'invalid_arguments', path: 'arguments.conversation.agent' },
+    ).resolves.toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'invalid_arguments', path: 'arguments.conversation.agent' },
     });
     await expect(client.callTool({ name: 'fly', arguments: {} })).rejects.toMatchObject({
       code: -32602,

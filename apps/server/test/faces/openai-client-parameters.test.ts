@@ -59,6 +59,17 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
     ['a token limit', { max_tokens: 100 }, 'max_tokens', 'unsupported_parameter'],
     ['a completion token limit', { max_completion_tokens: 100 }, 'max_completion_tokens', 'unsupported_parameter'],
     ['a stored completion', { store: true }, 'store', 'unsupported_value'],
+    // OpenAI takes metadata only with store: true (a label of the stored completion), which the gateway refuses.
+    ['metadata without store', { metadata: { ticket: 'T-1' } }, 'metadata', 'invalid_value'],
+    ['metadata with store: false', { metadata: { ticket: 'T-1' }, store: false }, 'metadata', 'invalid_value'],
+    ['a web search', { web_search_options: {} }, 'web_search_options', 'unsupported_parameter'],
+    [
+      'a web search near a place',
+      { web_search_options: { search_context_size: 'low', user_location: { type: 'approximate', approximate: {} } } },
+      'web_search_options',
+      'unsupported_parameter',
+    ],
+    ['a banned token', { logit_bias: { '50256': -100 } }, 'logit_bias', 'unsupported_parameter'],
   ])('%s', async (_name, extra, param, code) => {
     const before = server.llm.requests.length;
     const error = await rejectionOf(client.chat.completions.create({ model: 'x-terminal', messages: user, ...extra }));
@@ -93,7 +104,9 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       logprobs: false,
       top_logprobs: 0,
       user: 'user-1',
-      metadata: { ticket: 'T-1' },
+      safety_identifier: 'hashed-user-1',
+      logit_bias: {},
+      metadata: null,
       store: false,
       seed: 7,
       stop: ['\n\n'],
@@ -118,6 +131,7 @@ describe('a refusal says what the gateway takes instead', () => {
       /^400 Unsupported parameter: 'max_tokens' is not supported: .*llm\.max_output_tokens/,
     ],
     ['tools', { tools: [weatherTool] }, /^400 Unsupported parameter: 'tools' .*tool_choice: 'none'/],
+    ['metadata', { metadata: { k: 'v' } }, /^400 The 'metadata' parameter is only allowed when 'store' is enabled/],
   ])('%s', async (_name, extra, message) => {
     const error = await rejectionOf(client.chat.completions.create({ model: 'x-terminal', messages: user, ...extra }));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);

@@ -57,6 +57,9 @@ describe('a Chat Completions parameter of the wrong type', () => {
     ['five stop sequences', { stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop', /at most 4/],
     ['an empty stop sequence', { stop: '' }, 'stop', /expected string to have >=1 characters/],
     ['store as a string', { store: 'true' }, 'store', /expected boolean/],
+    ['a metadata value not a string', { metadata: { k: 1 } }, 'metadata.k', /expected string/],
+    ['web_search_options as a boolean', { web_search_options: true }, 'web_search_options', /expected object/],
+    ['a logit bias past 100', { logit_bias: { '50256': 101 } }, 'logit_bias[50256]', /<=100/],
   ])('%s is a 400 naming it and the type expected', async (_name, extra, param, expected) => {
     await expectTypeRefusal('/v1/chat/completions', { ...chat, ...extra }, param, expected);
   });
@@ -75,6 +78,7 @@ describe('a Responses parameter of the wrong type', () => {
     ['max_output_tokens as a string', { max_output_tokens: '100' }, 'max_output_tokens', /expected number/],
     ['conversation as a number', { conversation: 5 }, 'conversation', /conversation id/],
     ['prompt as a string', { prompt: 'pmpt_123' }, 'prompt', /expected object/],
+    ['max_tool_calls as a string', { max_tool_calls: '2' }, 'max_tool_calls', /expected number/],
   ])('%s is a 400 naming it and the type expected', async (_name, extra, param, expected) => {
     await expectTypeRefusal('/v1/responses', { model: 'x-terminal', input: 'hi', ...extra }, param, expected);
   });

@@ -54,6 +54,9 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
     ['an OpenAI conversation', { conversation: 'conv_123' }, 'conversation', 'unsupported_parameter'],
     ['a stored prompt', { prompt: { id: 'pmpt_123' } }, 'prompt', 'unsupported_parameter'],
     ['an output token limit', { max_output_tokens: 100 }, 'max_output_tokens', 'unsupported_parameter'],
+    // OpenAI ignores the calls past the bound and still answers; the agent's run cannot, so it is not promised.
+    ['a tool call limit', { max_tool_calls: 2 } as Partial<Params>, 'max_tool_calls', 'unsupported_parameter'],
+    ['no tool calls at all', { max_tool_calls: 0 } as Partial<Params>, 'max_tool_calls', 'unsupported_parameter'],
   ])('%s', async (_name, params, param, code) => {
     await expectRefused(params, param, code);
   });

@@ -42,6 +42,24 @@ function isInitialize(body: unknown): boolean {
   );
 }
 
+/** The first revision of MCP without JSON-RPC batches (2025-06-18): a POST body is one message from it on. */
+const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
+
+/**
+ * Why a batch (a JSON array body) is refused, or undefined when it may be served: an initialize is never part of a
+ * batch (MCP 2025-03-26, the one revision with batches), and a session of a later revision, named by the
+ * `Mcp-Protocol-Version` header, has no batches at all. Without the header the revision is 2025-03-26, as MCP says.
+ */
+function batchRefusal(request: FastifyRequest): string | undefined {
+  if (!Array.isArray(request.body)) return undefined;
+  if (isInitialize(request.body)) return 'Invalid Request: an initialize request is never part of a JSON-RPC batch';
+  const version = headerOf(request, 'mcp-protocol-version');
+  if (version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= FIRST_VERSION_WITHOUT_BATCHES) {
+    return `Invalid Request: MCP ${version} has no JSON-RPC batches (removed in ${FIRST_VERSION_WITHOUT_BATCHES}): send one message per POST`;
+  }
+  return undefined;
+}
+
 /** A JSON-RPC error answered over plain HTTP (no session to answer it in), as the MCP transport spec shows them. */
 function refuse(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).send({ jsonrpc: '2.0', id: null, error: { code, message } });
@@ -94,7 +112,7 @@ const rpcErrorSchema = z
     error: z.looseObject({ code: z.number().int(), message: z.string() }),
   })
   .describe(
-    'A JSON-RPC error: -32000 no session (400) or a Last-Event-ID never sent (400) or no longer stored (410), -32001 unknown session (404)',
+    'A JSON-RPC error: -32000 no session (400) or a Last-Event-ID never sent (400) or no longer stored (410), -32600 a batch MCP does not take (400), -32001 unknown session (404)',
   );
 
 const streamSchema = z
@@ -133,6 +151,8 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
         `MCP session '${id}' not found (ended, or this server restarted): initialize again`,
       );
     }
+    const batch = request.method === 'POST' ? batchRefusal(request) : undefined;
+    if (batch !== undefined) return refuse(reply, 400, -32600, batch);
     if (session === undefined) {
       if (request.method !== 'POST' || !isInitialize(request.body)) {
         return refuse(reply, 400, -32000, `No ${SESSION_HEADER} header: a session starts with an initialize request`);

@@ -24,9 +24,10 @@ const RPC_CODES: Record<McpToolCallReason, number> = {
 };
 
 /**
- * A tool call the MCP face refuses. It reaches the client as a JSON-RPC error (not a tool result): `code` -32602
- * (Invalid params: malformed arguments, an unknown tool or conversation) or -32600 (the conversation's state, or the
- * caller's rights, do not allow it), `data: { reason, ...details }`.
+ * A tool call the MCP face refuses. It reaches the client as a JSON-RPC error: `code` -32602 (Invalid params: an
+ * unknown tool or conversation) or -32600 (the conversation's state, or the caller's rights, do not allow it),
+ * `data: { reason, ...details }`; but `invalid_arguments` (the tool's input schema refuses them) is a tool result with
+ * `isError` and `structuredContent: { reason, ...details }`, as MCP 2025-11-25 asks, so the model can correct them.
  */
 export class McpToolCallError extends ServerError {
   declare readonly code: 'mcp_tool_call_refused';

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import { invalidRequest } from './openai-error.js';
-import { integerSchema, toolChoiceSchema, toolsSchema, typedFormatSchema } from './parameter-schemas.js';
+import {
+  integerSchema,
+  metadataSchema,
+  toolChoiceSchema,
+  toolsSchema,
+  typedFormatSchema,
+} from './parameter-schemas.js';
 
 /** One part of a message's `content` array (text, and image parts in a user message; others are refused when read). */
 const contentPartSchema = z.looseObject({
@@ -54,6 +60,9 @@ export const chatCompletionRequestSchema = z
     max_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
     max_completion_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
     store: z.boolean().nullish(),
+    metadata: metadataSchema.nullish(),
+    web_search_options: z.looseObject({}).nullish(),
+    logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullish(),
   })
   .describe('An OpenAI Chat Completions request; the agent answers the latest user message');
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;

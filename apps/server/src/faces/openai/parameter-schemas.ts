@@ -20,3 +20,8 @@ export const toolsSchema = z.array(z.looseObject({ type: z.string().min(1) }));
 
 /** An object with a string `type`: Chat's `response_format` and the `format` of Responses' `text`. */
 export const typedFormatSchema = z.looseObject({ type: z.string().min(1) });
+
+/** OpenAI's `metadata`: at most 16 pairs, keys up to 64 characters, values up to 512. */
+export const metadataSchema = z
+  .record(z.string().max(64), z.string().max(512))
+  .refine((metadata) => Object.keys(metadata).length <= 16, 'metadata holds at most 16 pairs');

@@ -17,6 +17,8 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
  * - `tools` (any, but with `tool_choice: 'none'`, which asks for no call of them): the agent runs its own tools and
  *   never returns a `function_call` item for the client to run, nor runs OpenAI's hosted tools (web search, file
  *   search, ...); a forcing `tool_choice` likewise. The chat face applies the same rule to its `tools`.
+ * - `max_tool_calls`: OpenAI ignores the model's tool calls past it and still answers; the agent's run cannot skip a
+ *   call and go on (its iteration limit ends the run in an error), so the bound would be a promise not kept.
  * - `max_output_tokens`: the answer is a run of many model calls, each bounded by the agent's configuration, and the
  *   gateway has no tokenizer to cut it at a token count (the chat face refuses `max_tokens` likewise).
  * - `background: true`: the answer would be polled for; the gateway answers in the request (or its stream).
@@ -64,6 +66,12 @@ export function refuseUnsupportedResponseParameters(request: ResponsesRequest): 
   }
   if (typeof request.max_output_tokens === 'number') {
     throw unsupportedParameter('max_output_tokens', TOKEN_LIMIT_REFUSAL);
+  }
+  if (isSet(request.max_tool_calls)) {
+    throw unsupportedParameter(
+      'max_tool_calls',
+      "is not supported: OpenAI ignores a model's tool calls past the limit and still answers, and the agent's run has no such bound (its only bound, the conversation's max_iterations, ends the run in an error without an answer)",
+    );
   }
   if (isSet(request.conversation)) {
     throw unsupportedParameter(

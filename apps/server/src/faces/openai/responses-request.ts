@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import type { ChatTurn, UserContentPart } from './chat-request.js';
 import { invalidRequest } from './openai-error.js';
-import { integerSchema, toolChoiceSchema, toolsSchema, typedFormatSchema } from './parameter-schemas.js';
+import {
+  integerSchema,
+  metadataSchema,
+  toolChoiceSchema,
+  toolsSchema,
+  typedFormatSchema,
+} from './parameter-schemas.js';
 
 /** One part of an input message's `content` array: `input_text`, `input_image`, an assistant's `output_text`, ... */
 const inputContentSchema = z.looseObject({
@@ -22,11 +28,6 @@ const inputItemSchema = z.looseObject({
   content: z.union([z.string(), z.array(inputContentSchema)]).nullish(),
 });
 type InputItem = z.infer<typeof inputItemSchema>;
-
-/** OpenAI's `metadata`: at most 16 pairs, keys up to 64 characters, values up to 512. */
-const metadataSchema = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((metadata) => Object.keys(metadata).length <= 16, 'metadata holds at most 16 pairs');
 
 /**
  * `POST /v1/responses` body: `model` (one of `GET /v1/models`), `input`, `instructions`, `previous_response_id`,
@@ -51,6 +52,7 @@ export const responsesRequestSchema = z
     top_logprobs: integerSchema(0, 20).nullish(),
     include: z.array(z.string()).nullish(),
     max_output_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
+    max_tool_calls: integerSchema(0, Number.MAX_SAFE_INTEGER).nullish(),
     conversation: z
       .union([z.string().min(1), z.looseObject({ id: z.string().min(1) })], {
         error: 'expected a conversation id or an object with its id',

@@ -1,4 +1,5 @@
 import type { ChatCompletionRequest } from './chat-request.js';
+import { invalidRequest } from './openai-error.js';
 import {
   forcesACall,
   TOKEN_LIMIT_REFUSAL,
@@ -13,8 +14,10 @@ import {
  * changes the shape or the meaning of the answer the client expects, or promises something, so accepting and ignoring
  * it would hand the client something else than it asked for: several choices, token log probabilities, JSON that obeys
  * a schema, audio, its own tools offered to the model (the agent runs its own and never returns `tool_calls`), an
- * answer within a token limit, or a completion stored for retrieval. The values were type-checked by the request
- * schema; options that only tune sampling (`temperature`, `seed`, ...) are accepted and ignored.
+ * answer within a token limit, a completion stored for retrieval (and `metadata`, which OpenAI takes only with
+ * `store: true`), a web search with its citations, or tokens banned or favoured by `logit_bias`. The values were
+ * type-checked by the request schema; options that only tune sampling (`temperature`, `seed`, ...) or label the
+ * request (`user`, `safety_identifier`, ...) are accepted and ignored.
  */
 export function refuseUnsupportedParameters(request: ChatCompletionRequest): void {
   if (typeof request.n === 'number' && request.n !== 1) {
@@ -50,6 +53,27 @@ export function refuseUnsupportedParameters(request: ChatCompletionRequest): voi
     throw unsupportedValue(
       'store',
       "'store' does not support true: the gateway keeps no chat completions to retrieve (the Responses API keeps its responses; the conversation keeps every turn). Supported values are: false.",
+    );
+  }
+  // OpenAI's own rule: metadata labels a stored completion, so without `store: true` it is a 400 (and `store: true`
+  // is refused above), never a label silently dropped.
+  if (request.metadata !== undefined && request.metadata !== null) {
+    throw invalidRequest(
+      "The 'metadata' parameter is only allowed when 'store' is enabled: it labels a stored completion, and the gateway stores none (the Responses API keeps its responses with their metadata)",
+      'metadata',
+      'invalid_value',
+    );
+  }
+  if (request.web_search_options !== undefined && request.web_search_options !== null) {
+    throw unsupportedParameter(
+      'web_search_options',
+      "is not supported: the agent searches the web only with the tools of the model's configuration, never for the client, and returns no url_citation annotations",
+    );
+  }
+  if (Object.keys(request.logit_bias ?? {}).length > 0) {
+    throw unsupportedParameter(
+      'logit_bias',
+      'is not supported: the answer is an agent run of many model calls, and the gateway passes no token biases to them, so a token banned or favoured would not be',
     );
   }
 }
