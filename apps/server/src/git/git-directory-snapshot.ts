@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -81,6 +81,8 @@ export interface GitDirectoryLocation {
 /** What a snapshot links to in the repository's common directory, and in its own git directory. */
 const COMMON_ENTRIES = ['refs', 'packed-refs', 'objects', 'shallow', 'info'];
 const OWN_ENTRIES = ['index'];
+/** The shared part of a split index (`core.splitIndex`), which git looks for next to the index's git directory. */
+const SHARED_INDEX = /^sharedindex\.(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Writes, in `directory` (the server's, never the workspace's), the git directory git is pointed at for one request
@@ -98,5 +100,8 @@ export async function writeGitDirectorySnapshot(
   for (const entry of COMMON_ENTRIES) {
     await symlink(join(options.location.commonDirectory, entry), join(directory, entry));
   }
-  for (const entry of OWN_ENTRIES) await symlink(join(options.location.gitDirectory, entry), join(directory, entry));
+  const own = await readdir(options.location.gitDirectory).catch(() => []);
+  for (const entry of [...OWN_ENTRIES, ...own.filter((name) => SHARED_INDEX.test(name))]) {
+    await symlink(join(options.location.gitDirectory, entry), join(directory, entry));
+  }
 }

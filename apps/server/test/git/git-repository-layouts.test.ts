@@ -47,4 +47,24 @@ describe('the git routes on repositories of other layouts', () => {
     expect(detached.json).toMatchObject({ commits: [{ sha: first, subject: 'initial' }], has_more: false });
     expect(bareCommits.json).toMatchObject({ commits: [{ subject: 'second' }, { sha: first }], has_more: false });
   });
+
+  it('read a split index, and answer an empty page for a branch without commits', async () => {
+    const { server, root } = await servers.start();
+    const repo = join(root, 'repo');
+    await initRepository(repo, { 'a.txt': 'a\n' });
+    await git(repo, 'update-index', '--split-index');
+    await write(repo, 'b.txt', 'b\n');
+    await git(repo, 'add', '--', 'b.txt');
+    const unborn = join(root, 'unborn');
+    await git(root, 'init', '-q', '-b', 'main', unborn);
+
+    expect(await server.call('GET', query('/api/git/changes', { path: repo, ref: 'HEAD' }))).toEqual({
+      status: 200,
+      json: [{ status: 'ADDED', path: 'b.txt' }],
+    });
+    expect(await server.call('GET', query('/api/git/commits', { path: unborn }))).toEqual({
+      status: 200,
+      json: { commits: [], has_more: false },
+    });
+  });
 });
