@@ -5,11 +5,13 @@ export type ClientErrorCode =
   | 'invalid_option'
   | 'remote_auth_failed'
   | 'remote_conversation_not_found'
+  | 'remote_git_failed'
   | 'remote_request_failed'
   | 'remote_route_not_found'
   | 'remote_run_failed'
   | 'remote_stream_closed'
   | 'remote_timeout'
+  | 'remote_workspace_path_refused'
   | 'websocket_unavailable';
 
 /** Base class of every error thrown by @x/client. Subclasses narrow `code`. */

@@ -2,7 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resolveBaseRef } from './base-ref.js';
 import { GitError } from './git-error.js';
-import { GitRepository } from './git-repository.js';
+import { withGitRepository } from './git-repository.js';
 import type { GitRunner } from './git-runner.js';
 import type { GitChange } from './git-schemas.js';
 import { diffNameStatus } from './name-status.js';
@@ -15,25 +15,27 @@ function nulSeparated(output: string): string[] {
 /**
  * The changes of the repository holding `directory` against `ref` (or the auto-detected base): what
  * `git diff --name-status` reports, plus untracked files (not ignored) as ADDED. Paths are relative to the
- * repository's top directory. Throws `GitRepositoryError` when `directory` is in no repository.
+ * repository's top directory. Throws `GitRepositoryError` when `directory` is in no repository,
+ * `GitOutsideWorkspaceError` when its repository reaches outside the workspace.
  */
 export async function getChangesInRepository(
   runner: GitRunner,
   directory: string,
   ref: string | undefined,
 ): Promise<GitChange[]> {
-  const repository = await GitRepository.open(runner, directory);
-  const base = await resolveBaseRef(repository, ref);
-  const changes = await diffNameStatus(repository, base);
-  // As in the reference, a failed listing of untracked files leaves them out rather than failing the whole answer.
-  const untracked = await repository
-    .git(['ls-files', '-z', '--others', '--exclude-standard', '--full-name'])
-    .catch((error: unknown) => {
-      if (GitError.isInstance(error)) return '';
-      throw error;
-    });
-  for (const path of nulSeparated(untracked)) changes.push({ status: 'ADDED', path });
-  return changes;
+  return withGitRepository(runner, directory, async (repository) => {
+    const base = await resolveBaseRef(repository, ref);
+    const changes = await diffNameStatus(repository, base);
+    // As in the reference, a failed listing of untracked files leaves them out rather than failing the whole answer.
+    const untracked = await repository
+      .git(['ls-files', '-z', '--others', '--exclude-standard', '--full-name'])
+      .catch((error: unknown) => {
+        if (GitError.isInstance(error)) return '';
+        throw error;
+      });
+    for (const path of nulSeparated(untracked)) changes.push({ status: 'ADDED', path });
+    return changes;
+  });
 }
 
 /** Directories right inside `directory` (not through a symlink) that hold a `.git` of their own. */

@@ -1,7 +1,7 @@
 import { closestRepositoryTop } from './file-contents.js';
 import { GitCommandError } from './git-command-error.js';
 import { blobAt, pathInRepository } from './git-diff.js';
-import { GIT_EMPTY_TREE_HASH, GitRepository } from './git-repository.js';
+import { GIT_EMPTY_TREE_HASH, type GitRepository, withGitRepository } from './git-repository.js';
 import { GitRepositoryError } from './git-repository-error.js';
 import type { GitRunner } from './git-runner.js';
 import type { GitChange, GitCommit, GitCommitsPage, GitDiff } from './git-schemas.js';
@@ -17,7 +17,10 @@ const LOG_FORMAT = '%H%x1f%h%x1f%an%x1f%aI%x1f%s';
  * and whether there are more. An unborn HEAD has none. Throws `GitRepositoryError` outside a repository.
  */
 export async function getGitCommits(runner: GitRunner, directory: string, limit: number): Promise<GitCommitsPage> {
-  const repository = await GitRepository.open(runner, directory);
+  return withGitRepository(runner, directory, (repository) => commitsOf(repository, limit));
+}
+
+async function commitsOf(repository: GitRepository, limit: number): Promise<GitCommitsPage> {
   const head = await repository.revParse('HEAD');
   if (head === undefined) return { commits: [], has_more: false };
   const output = await repository.git([
@@ -59,10 +62,11 @@ async function firstParent(repository: GitRepository, sha: string): Promise<stri
 
 /** The reference's `get_commit_changes`: the files `commit` changed against its first parent. */
 export async function getCommitChanges(runner: GitRunner, directory: string, commit: string): Promise<GitChange[]> {
-  const repository = await GitRepository.open(runner, directory);
-  const sha = await resolveCommit(repository, commit);
-  const parent = await firstParent(repository, sha);
-  return diffNameStatus(repository, parent, sha);
+  return withGitRepository(runner, directory, async (repository) => {
+    const sha = await resolveCommit(repository, commit);
+    const parent = await firstParent(repository, sha);
+    return diffNameStatus(repository, parent, sha);
+  });
 }
 
 /**
@@ -76,11 +80,12 @@ export async function getCommitFileDiff(
   const { file, root, commit } = options;
   const top = await closestRepositoryTop(file, root);
   if (top === undefined) throw new GitRepositoryError(`File is not in a git repository: ${file}`);
-  const repository = await GitRepository.open(runner, top);
-  const sha = await resolveCommit(repository, commit);
-  const parent = await firstParent(repository, sha);
-  const path = pathInRepository(file, top);
-  const original = await blobAt(repository, parent, path);
-  const modified = await blobAt(repository, sha, path);
-  return { modified, original };
+  return withGitRepository(runner, top, async (repository) => {
+    const sha = await resolveCommit(repository, commit);
+    const parent = await firstParent(repository, sha);
+    const path = pathInRepository(file, top);
+    const original = await blobAt(repository, parent, path);
+    const modified = await blobAt(repository, sha, path);
+    return { modified, original };
+  });
 }

@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import { resolveBaseRef } from './base-ref.js';
 import { closestRepositoryTop, MAX_FILE_SIZE_FOR_GIT_DIFF, readWorkTreeFile, tooLarge } from './file-contents.js';
 import { GitPathError } from './git-path-error.js';
-import { GitRepository } from './git-repository.js';
+import { type GitRepository, withGitRepository } from './git-repository.js';
 import { GitRepositoryError } from './git-repository-error.js';
 import type { GitRunner } from './git-runner.js';
 import type { GitDiff } from './git-schemas.js';
@@ -45,8 +45,9 @@ export async function getGitDiff(
   const modified = await readWorkTreeFile(file);
   const top = await closestRepositoryTop(file, root);
   if (top === undefined) throw new GitRepositoryError(`File is not in a git repository: ${file}`);
-  const repository = await GitRepository.open(runner, top);
-  const base = await resolveBaseRef(repository, ref);
-  const original = await blobAt(repository, base, pathInRepository(file, top));
+  const original = await withGitRepository(runner, top, async (repository) => {
+    const base = await resolveBaseRef(repository, ref);
+    return blobAt(repository, base, pathInRepository(file, top));
+  });
   return { modified, original };
 }

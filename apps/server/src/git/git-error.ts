@@ -1,11 +1,14 @@
 import { ServerError } from '../errors.js';
 
-/** What kind of git failure: the reference's GitRepositoryError, GitCommandError and GitPathError, and a refused ref. */
-export type GitErrorCode = 'git_repository' | 'git_command' | 'git_path' | 'git_ref';
+/**
+ * What kind of git failure: the reference's GitRepositoryError, GitCommandError and GitPathError, a refused ref, and
+ * a repository that reaches outside the workspace.
+ */
+export type GitErrorCode = 'git_repository' | 'git_command' | 'git_path' | 'git_ref' | 'git_outside_workspace';
 
 /**
  * Base of the git routes' errors. A route answers 400 for every one of them (as the reference does for its
- * `GitError`s), except `GitRepositoryError`, which it turns into an empty answer.
+ * `GitError`s), except `GitRepositoryError`, which it turns into an empty answer, and `GitOutsideWorkspaceError` (403).
  */
 export class GitError extends ServerError {
   declare readonly code: GitErrorCode;

@@ -3,8 +3,10 @@
  * agent, and its configuration (`.git/config` and what it includes) and attributes can make git execute commands:
  * `core.fsmonitor`, hooks (`core.hooksPath`), `diff.external` and `diff.<driver>.command`, textconv drivers, and
  * `filter.<driver>.clean|smudge|process` named by `.gitattributes`. git runs in the sandbox anyway; these settings
- * make it run none of them even there. Settings given on git's command line (or in `GIT_CONFIG_COUNT`) outrank
- * every configuration file, so a repository cannot undo them.
+ * make it run none of them even there. Settings given on git's command line outrank every configuration file, so a
+ * repository cannot undo them. The repository's configuration itself is never read by the commands of a route: they
+ * read a snapshot that keeps none of these (git-directory-snapshot.ts), so a filter driver, whatever its name, has
+ * no program, and one the agent adds while a route runs is not seen.
  */
 
 /** Options before the subcommand: no pager, no optional index writes, and the repository's programs switched off. */
@@ -50,38 +52,4 @@ export function gitEnvironment(options: { path: string; ceiling: string }): Reco
     GIT_NO_REPLACE_OBJECTS: '1',
     GIT_CEILING_DIRECTORIES: options.ceiling,
   };
-}
-
-/** Configuration keys that name a program git runs on file contents (lower case, as `git config --list` prints). */
-const FILTER_KEY = /^filter\.(.+)\.(clean|smudge|process)$/s;
-
-/**
- * Settings that switch off every filter driver a repository's configuration defines, from its
- * `git config --null --list` output: an empty `clean`, `smudge` and `process` make git skip the driver, and
- * `required=false` keeps it from failing for want of one. Given through `GIT_CONFIG_COUNT` (key and value apart),
- * so a driver whose name holds `=` is switched off too.
- */
-export function filterOverrides(configList: string): Array<[key: string, value: string]> {
-  const drivers = new Set<string>();
-  for (const record of configList.split('\0')) {
-    const key = record.split('\n', 1)[0] ?? '';
-    const match = FILTER_KEY.exec(key);
-    if (match?.[1] !== undefined) drivers.add(match[1]);
-  }
-  return [...drivers].flatMap((driver) => [
-    [`filter.${driver}.clean`, ''],
-    [`filter.${driver}.smudge`, ''],
-    [`filter.${driver}.process`, ''],
-    [`filter.${driver}.required`, 'false'],
-  ]);
-}
-
-/** `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>` for the given settings. */
-export function configEnvironment(settings: ReadonlyArray<[string, string]>): Record<string, string> {
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) };
-  settings.forEach(([key, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = key;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return env;
 }

@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { GitCommandError } from './git-command-error.js';
-import { filterOverrides } from './git-hardening.js';
+import { snapshotConfiguration, writeGitDirectorySnapshot } from './git-directory-snapshot.js';
 import { GitRepositoryError } from './git-repository-error.js';
+import { locateGitRepository } from './git-repository-location.js';
 import type { GitRunner } from './git-runner.js';
 
 /** The hash of the empty tree: the base of a root commit, and of a branch without commits. */
@@ -10,39 +11,68 @@ export const GIT_EMPTY_TREE_HASH = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** A full or abbreviated object name as git prints it: hex only, so it can never be read as an option. */
 const OBJECT_NAME = /^[0-9a-f]{4,64}$/;
 
+/** A full object name (SHA-1 or SHA-256). */
+const FULL_OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /**
  * One repository, opened for a directory inside the workspace: every git command of a route runs through it, in
- * that directory, with the repository's own filter drivers switched off (read once from its configuration, so
- * that a clean filter `.gitattributes` names cannot run when git reads the work tree).
+ * that directory, against the git directory and work tree found when it was opened (both inside the workspace), and
+ * with a snapshot of the repository's configuration taken then, keeping none of the settings that name a program or
+ * a path (git-directory-snapshot.ts): what the agent writes to the configuration while a route runs is not read.
  */
 export class GitRepository {
   readonly directory: string;
   readonly #runner: GitRunner;
-  readonly #settings: ReadonlyArray<[string, string]>;
+  /** `--git-dir` (the snapshot) and `--work-tree`, before every command's own arguments. */
+  readonly #location: readonly string[];
+  readonly #snapshot: string;
 
-  private constructor(directory: string, runner: GitRunner, settings: ReadonlyArray<[string, string]>) {
+  private constructor(directory: string, runner: GitRunner, options: { snapshot: string; workTree?: string }) {
     this.directory = directory;
     this.#runner = runner;
-    this.#settings = settings;
+    this.#snapshot = options.snapshot;
+    this.#location = [
+      `--git-dir=${options.snapshot}`,
+      ...(options.workTree === undefined ? [] : [`--work-tree=${options.workTree}`]),
+    ];
   }
 
   /**
-   * Opens the repository holding `directory` (git's discovery, stopped at the workspace root). Throws
-   * `GitRepositoryError` when the directory is missing, not a directory, or in no repository.
+   * Opens the repository holding `directory` (git's discovery, stopped at the workspace root); `close()` it when
+   * done (or use `withGitRepository`). Throws `GitRepositoryError` when the directory is missing, not a directory,
+   * or in no repository, and `GitOutsideWorkspaceError` when the repository's git directory or work tree lies
+   * outside the workspace root.
    */
   static async open(runner: GitRunner, directory: string): Promise<GitRepository> {
     const info = await stat(directory).catch(() => undefined);
     if (info === undefined) throw new GitRepositoryError(`Directory does not exist: ${directory}`);
     if (!info.isDirectory()) throw new GitRepositoryError(`Path is not a directory: ${directory}`);
-    const probe = await runner.run(directory, ['rev-parse', '--git-dir']);
-    if (probe.exitCode !== 0) throw new GitRepositoryError(`Not a git repository: ${directory}`);
-    const config = await runner.runOrThrow(directory, ['config', '--null', '--list']);
-    return new GitRepository(directory, runner, filterOverrides(config));
+    const location = await locateGitRepository(runner, directory);
+    const gitDir = `--git-dir=${location.gitDirectory}`;
+    const head = await readHead(runner, directory, gitDir);
+    const listing = await runner.runOrThrow(directory, [gitDir, 'config', '--null', '--list', '--show-scope']);
+    const configuration = snapshotConfiguration(listing, { bare: location.workTree === undefined });
+    const snapshot = await runner.snapshotDirectory();
+    try {
+      await writeGitDirectorySnapshot(snapshot, { location, configuration, head });
+    } catch (error) {
+      await rm(snapshot, { recursive: true, force: true });
+      throw error;
+    }
+    return new GitRepository(directory, runner, {
+      snapshot,
+      ...(location.workTree === undefined ? {} : { workTree: location.workTree }),
+    });
+  }
+
+  /** Removes the snapshot; nothing more runs. */
+  async close(): Promise<void> {
+    await rm(this.#snapshot, { recursive: true, force: true });
   }
 
   /** git's output; a nonzero exit throws `GitCommandError`. */
   async git(args: readonly string[], options: { outputBytes?: number } = {}): Promise<string> {
-    return this.#runner.runOrThrow(this.directory, args, { ...options, settings: this.#settings });
+    return this.#runner.runOrThrow(this.directory, [...this.#location, ...args], options);
   }
 
   /** git's output, or undefined when it exits nonzero (a probe for something that may not exist). */
@@ -96,4 +126,32 @@ export class GitRepository {
 /** Whether `value` is an object name as git prints it (the only thing passed on from one command to the next). */
 export function isObjectName(value: string): boolean {
   return OBJECT_NAME.test(value);
+}
+
+/**
+ * The repository's `HEAD` as its snapshot holds it: `ref: refs/heads/<branch>` (a branch, born or not), or the
+ * commit of a detached HEAD. Throws `GitRepositoryError` when it is neither.
+ */
+async function readHead(runner: GitRunner, directory: string, gitDir: string): Promise<string> {
+  const symbolic = await runner.run(directory, [gitDir, 'symbolic-ref', '--quiet', 'HEAD']);
+  const branch = symbolic.stdout.trim();
+  if (symbolic.exitCode === 0 && /^refs\/[^\0\n]+$/.test(branch)) return `ref: ${branch}`;
+  const detached = await runner.run(directory, [gitDir, 'rev-parse', '--verify', '--quiet', 'HEAD']);
+  const sha = detached.stdout.trim();
+  if (detached.exitCode === 0 && FULL_OBJECT_NAME.test(sha)) return sha;
+  throw new GitRepositoryError(`The HEAD of the repository of ${directory} names neither a branch nor a commit`);
+}
+
+/** Runs `work` on the repository holding `directory`, and removes the repository's snapshot after it. */
+export async function withGitRepository<T>(
+  runner: GitRunner,
+  directory: string,
+  work: (repository: GitRepository) => Promise<T>,
+): Promise<T> {
+  const repository = await GitRepository.open(runner, directory);
+  try {
+    return await work(repository);
+  } finally {
+    await repository.close();
+  }
 }

@@ -45,7 +45,9 @@ const repositoryPathSchema = filePathSchema.describe('The git repository path (a
 
 const errors = {
   ...documentedErrors(['400', '401', '422', '500', '503'].map(Number) as ErrorStatus[]),
-  403: errorSchema.describe('The path lies outside the workspace root'),
+  403: errorSchema.describe(
+    "The path, or the git directory or work tree of the path's repository, lies outside the workspace root",
+  ),
 };
 
 /** A ref that git would read as an option is refused before git runs. */
@@ -67,8 +69,10 @@ async function unlessNoRepository<T>(work: Promise<T>, empty: T): Promise<T> {
 /**
  * The reference's git routes (`/api/git/changes`, `/api/git/diff`, `/api/git/commits`,
  * `/api/git/commits/{sha}/changes`), which its frontend and `RemoteWorkspace` use. Paths are confined to the
- * workspace root (symlinks followed; outside is a 403, a relative path a 400); a path in no repository answers an
- * empty list, diff or page; any other git failure is a 400. git runs sandboxed and hardened (git-runner.ts).
+ * workspace root (symlinks followed; outside is a 403, a relative path a 400), and so are the git directory and work
+ * tree of its repository (a `core.worktree` or `.git` file naming a directory outside is a 403); a path in no
+ * repository answers an empty list, diff or page; any other git failure is a 400. git runs sandboxed and hardened
+ * (git-runner.ts), on a snapshot of the repository's configuration (git-directory-snapshot.ts).
  */
 export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOptions): void {
   const runner = new GitRunner({

@@ -1,9 +1,10 @@
-import { realpath } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { runSandboxed, type Sandbox } from '@x/agent';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { GitCommandError } from './git-command-error.js';
-import { configEnvironment, gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
+import { gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
 
 /** Where git is looked up: the system's directories only, never one the agent could write a `git` into. */
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -20,8 +21,6 @@ export interface GitRunnerOptions {
 }
 
 export interface GitRunOptions {
-  /** Extra configuration for this command (the repository's filter drivers switched off). */
-  settings?: ReadonlyArray<[string, string]>;
   /** Overrides the output cap for this command. */
   outputBytes?: number;
 }
@@ -44,16 +43,39 @@ export const DEFAULT_GIT_OUTPUT_BYTES = 8 * 1024 * 1024;
 export class GitRunner {
   readonly #options: GitRunnerOptions;
   #sandbox: Promise<Sandbox> | undefined;
+  #snapshots: Promise<string> | undefined;
   #closed = false;
 
   constructor(options: GitRunnerOptions) {
     this.#options = options;
   }
 
-  #open(): Promise<Sandbox> {
+  /** The server's workspace root (as configured; callers resolve it). */
+  get workspaceRoot(): string {
+    return this.#options.workspaceRoot;
+  }
+
+  /**
+   * The server's own directory of git directory snapshots (see git-directory-snapshot.ts): outside the workspace,
+   * made on first use, readable (never writable) in the sandbox, removed by `close()`.
+   */
+  #snapshotRoot(): Promise<string> {
+    this.#snapshots ??= mkdtemp(join(tmpdir(), 'x-git-snapshots-'));
+    return this.#snapshots;
+  }
+
+  /** A new empty directory of the server's for one repository's snapshot; the caller removes it. */
+  async snapshotDirectory(): Promise<string> {
+    if (this.#closed) throw this.#failure([], -1, 'the server is shutting down');
+    return mkdtemp(join(await this.#snapshotRoot(), 'repository-'));
+  }
+
+  async #open(): Promise<Sandbox> {
+    const snapshots = await this.#snapshotRoot();
     if (this.#sandbox === undefined) {
       const { sandboxing, workspaceRoot } = this.#options;
-      const opening = sandboxing.open({ policy: sandboxing.policyFor(undefined), workspace: workspaceRoot });
+      const policy = sandboxing.policyFor({ readablePaths: [snapshots] });
+      const opening = sandboxing.open({ policy, workspace: workspaceRoot });
       this.#sandbox = opening;
       // A failed open is tried again by the next command.
       opening.catch(() => {
@@ -74,7 +96,7 @@ export class GitRunner {
       command: 'git',
       args: fullArgs,
       cwd,
-      env: { ...gitEnvironment({ path: SYSTEM_PATH, ceiling }), ...configEnvironment(options.settings ?? []) },
+      env: gitEnvironment({ path: SYSTEM_PATH, ceiling }),
       wallTimeMs: this.#options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
       outputBytes: options.outputBytes ?? this.#options.outputBytes ?? DEFAULT_GIT_OUTPUT_BYTES,
     });
@@ -107,5 +129,7 @@ export class GitRunner {
     const sandbox = this.#sandbox;
     this.#sandbox = undefined;
     if (sandbox !== undefined) await (await sandbox.catch(() => undefined))?.dispose();
+    const snapshots = await this.#snapshots?.catch(() => undefined);
+    if (snapshots !== undefined) await rm(snapshots, { recursive: true, force: true });
   }
 }

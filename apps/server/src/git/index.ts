@@ -1,5 +1,6 @@
 export { GitCommandError } from './git-command-error.js';
 export { GitError, type GitErrorCode } from './git-error.js';
+export { GitOutsideWorkspaceError } from './git-outside-workspace-error.js';
 export { GitPathError } from './git-path-error.js';
 export { GitRefError } from './git-ref-error.js';
 export { GitRepositoryError } from './git-repository-error.js';

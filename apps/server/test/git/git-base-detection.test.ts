@@ -47,6 +47,23 @@ describe('the auto-detected base of the changes', () => {
     });
   });
 
+  it("uses the fork point with origin's default branch of a one-letter name", async () => {
+    const { server, root } = await servers.start();
+    const upstream = join(root, 'upstream');
+    await initRepository(upstream, { 'base.txt': 'base\n' });
+    await git(upstream, 'branch', '-q', '-m', 'main', 'm');
+    const clone = join(root, 'clone');
+    await git(root, 'clone', '-q', upstream, clone);
+    await git(clone, 'checkout', '-q', '-b', 'feature');
+    await git(clone, 'branch', '-q', '-D', 'm');
+    await commitFiles(clone, { 'feature.txt': 'feature work\n' }, 'feature');
+
+    expect(await server.call('GET', query('/api/git/changes', { path: clone }))).toEqual({
+      status: 200,
+      json: [{ status: 'ADDED', path: 'feature.txt' }],
+    });
+  });
+
   it('uses the tip of an unrelated origin default branch when there is no fork point', async () => {
     const { server, root } = await servers.start();
     const other = join(root, 'other');

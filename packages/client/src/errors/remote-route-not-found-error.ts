@@ -8,10 +8,11 @@ export class RemoteRouteNotFoundError extends ClientError {
   readonly method: string;
   readonly url: string;
 
-  constructor(init: { method: string; url: string }) {
+  /** `why`: how the 404 was told from a missing resource (default: the conversation exists). */
+  constructor(init: { method: string; url: string; why?: string }) {
     super(
       'remote_route_not_found',
-      `The server does not support ${init.method} ${init.url} (404 for an existing conversation)`,
+      `The server does not support ${init.method} ${init.url} (${init.why ?? '404 for an existing conversation'})`,
     );
     this.method = init.method;
     this.url = init.url;

@@ -10,6 +10,11 @@ export interface RequestOptions {
   conversationId?: string;
   /** Statuses that are not errors: the response body is returned as for a 2xx. */
   allow?: readonly number[];
+  /**
+   * The error of a route's own refusals (e.g. the git routes' 403 for a path outside the workspace, which is not a
+   * refused key): asked first for every status but 401; undefined leaves the usual error.
+   */
+  refusal?: (failure: { method: string; url: string; status: number; detail: string }) => Error | undefined;
 }
 
 /** How a server's detail says the conversation is missing. */
@@ -56,6 +61,11 @@ export class RestClient {
     const text = await response.text();
     const body = parseJson(text);
     if (response.ok || options.allow?.includes(response.status)) return body as T;
+    if (response.status !== 401 && options.refusal !== undefined) {
+      const failure = { method, url: url.href, status: response.status, detail: detailOf(body, text) };
+      const refused = options.refusal(failure);
+      if (refused !== undefined) throw refused;
+    }
     // Both are the stream's auth failure too (an upgrade refused with either closes it as 4001): one error class.
     if (response.status === 401 || response.status === 403) {
       throw new RemoteAuthError(url.href, { status: response.status, detail: detailOf(body, text) });

@@ -1,0 +1,59 @@
+import { realpath } from 'node:fs/promises';
+import { isPathInside } from '@x/agent';
+import type { GitDirectoryLocation } from './git-directory-snapshot.js';
+import { GitOutsideWorkspaceError } from './git-outside-workspace-error.js';
+import { GitRepositoryError } from './git-repository-error.js';
+import type { GitRunner } from './git-runner.js';
+
+/** Where git finds the repository of a directory, each path real and inside the workspace root. */
+export interface GitRepositoryLocation extends GitDirectoryLocation {
+  /** The top of its work tree, or undefined for a bare repository (or a directory inside the git directory). */
+  workTree: string | undefined;
+}
+
+/** The lines of git's output, the last newline dropped (a path may hold any other character but a newline). */
+function outputLines(output: string): string[] {
+  return output.replace(/\n$/, '').split('\n');
+}
+
+/**
+ * The real path of `path`, a directory git would read for the repository of `directory`; refused
+ * (`GitOutsideWorkspaceError`, 403) when it lies outside the workspace root `root`.
+ */
+async function confined(path: string, what: string, context: { directory: string; root: string }): Promise<string> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined)
+    throw new GitRepositoryError(`The ${what} of ${context.directory} cannot be resolved: ${path}`);
+  if (!isPathInside(context.root, real)) {
+    throw new GitOutsideWorkspaceError(
+      `The repository of ${context.directory} has its ${what} outside the server's workspaces: ${path}`,
+    );
+  }
+  return real;
+}
+
+/**
+ * The git directory, common directory and work tree git would use for `directory` (its discovery, stopped at the
+ * workspace root, with `core.worktree`, includes and `.git` files as the repository sets them). Each is refused
+ * (`GitOutsideWorkspaceError`) when it lies outside the workspace root, so that git, given them explicitly
+ * afterwards, reads nothing outside it; a directory in no repository throws `GitRepositoryError`.
+ */
+export async function locateGitRepository(runner: GitRunner, directory: string): Promise<GitRepositoryLocation> {
+  const found = await runner.run(directory, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir']);
+  if (found.exitCode !== 0) throw new GitRepositoryError(`Not a git repository: ${directory}`);
+  const [gitDirectory, commonDirectory, ...rest] = outputLines(found.stdout);
+  if (gitDirectory === undefined || commonDirectory === undefined || rest.length > 0) {
+    throw new GitRepositoryError(`The git directory of ${directory} cannot be told from git's answer`);
+  }
+  const context = { directory, root: await realpath(runner.workspaceRoot) };
+  const location = {
+    gitDirectory: await confined(gitDirectory, 'git directory', context),
+    commonDirectory: await confined(commonDirectory, 'common git directory', context),
+  };
+  const top = await runner.run(directory, ['rev-parse', '--path-format=absolute', '--show-toplevel']);
+  if (top.exitCode === 0) {
+    return { ...location, workTree: await confined(outputLines(top.stdout).join('\n'), 'work tree', context) };
+  }
+  // A bare repository (or a directory inside the git directory): git reads no work tree.
+  return { ...location, workTree: undefined };
+}

@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { XServe } from '@x/browser-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createRemoteWorkspace,
+  InvalidOptionError,
+  RemoteAuthError,
+  RemoteGitError,
+  RemoteRequestError,
+  RemoteRouteNotFoundError,
+  RemoteWorkspacePathError,
+} from '../src/index.js';
+import { api, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
+
+const run = promisify(execFile);
+
+/** git as the test builds repositories with: no configuration of the machine, a fixed identity and date. */
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const date = '2026-01-02T03:04:05+00:00';
+  const { stdout } = await run('git', args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'Client Test',
+      GIT_AUTHOR_EMAIL: 'client@example.invalid',
+      GIT_COMMITTER_NAME: 'Client Test',
+      GIT_COMMITTER_EMAIL: 'client@example.invalid',
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+    },
+  });
+  return stdout;
+}
+
+let server: XServe;
+/** A repository in the server's workspace: `a.txt` committed twice, then edited, and `new.txt` untracked. */
+let repo: string;
+let commits: string[];
+let outside: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  // The server's workspace root, as a conversation working in it reports it.
+  const created = (await api(server, 'POST', '/api/conversations', {
+    agent: scriptedAgent([]),
+    workspace: { working_dir: '.' },
+  })) as { workspace: { working_dir: string } };
+  repo = join(created.workspace.working_dir, 'client-git-repo');
+  await mkdir(repo, { recursive: true });
+  await git(repo, 'init', '-q', '-b', 'main');
+  commits = [];
+  for (const content of ['one\n', 'two\n']) {
+    await writeFile(join(repo, 'a.txt'), content);
+    await git(repo, 'add', '--', 'a.txt');
+    await git(repo, 'commit', '-q', '-m', `a.txt: ${content.trim()}`);
+    commits.push((await git(repo, 'rev-parse', 'HEAD')).trim());
+  }
+  await writeFile(join(repo, 'a.txt'), 'three\n');
+  await writeFile(join(repo, 'new.txt'), 'new\n');
+  outside = await mkdtemp(join(tmpdir(), 'x-client-outside-'));
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  if (outside !== undefined) await rm(outside, { recursive: true, force: true });
+});
+
+describe('RemoteWorkspace git methods', TEST_TIMEOUT, () => {
+  it('give the changes, the diff of a file, the commits and the changes of a commit, typed', async () => {
+    const workspace = createRemoteWorkspace(`${server.url}/`, { apiKey: KEY });
+
+    expect(workspace.serverUrl).toBe(server.url);
+    expect(await workspace.gitChanges(repo, { ref: 'HEAD' })).toEqual([
+      { status: 'UPDATED', path: 'a.txt' },
+      { status: 'ADDED', path: 'new.txt' },
+    ]);
+    // Against the first commit, the second commit's change shows too: the ref reaches the server.
+    expect(await workspace.gitChanges(repo, { ref: commits[0] })).toEqual([
+      { status: 'UPDATED', path: 'a.txt' },
+      { status: 'ADDED', path: 'new.txt' },
+    ]);
+    expect(await workspace.gitDiff(join(repo, 'a.txt'))).toEqual({ modified: 'three', original: 'two' });
+    expect(await workspace.gitDiff(join(repo, 'a.txt'), { ref: commits[0] })).toEqual({
+      modified: 'three',
+      original: 'one',
+    });
+    expect(await workspace.gitDiff(join(repo, 'a.txt'), { commit: commits[1] })).toEqual({
+      modified: 'two',
+      original: 'one',
+    });
+    const page = await workspace.gitCommits(repo, { limit: 1 });
+    expect(page).toEqual({
+      commits: [
+        {
+          sha: commits[1],
+          short_sha: commits[1]?.slice(0, 7),
+          subject: 'a.txt: two',
+          author: 'Client Test',
+          timestamp: '2026-01-02T03:04:05+00:00',
+        },
+      ],
+      has_more: true,
+    });
+    expect((await workspace.gitCommits(repo)).commits.map((commit) => commit.sha)).toEqual([...commits].reverse());
+    expect(await workspace.gitCommitChanges(repo, commits[0] ?? '')).toEqual([{ status: 'ADDED', path: 'a.txt' }]);
+  });
+
+  it('answer empty for a path in no repository, as the server does', async () => {
+    const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
+    const plain = join(repo, '..', 'client-git-plain');
+    await mkdir(plain, { recursive: true });
+    expect(await workspace.gitChanges(plain)).toEqual([]);
+    expect(await workspace.gitCommits(plain)).toEqual({ commits: [], has_more: false });
+  });
+
+  it('throw a typed error for each refusal: outside path, git failure, bad key, bad option', async () => {
+    const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
+
+    const outsidePath = await workspace.gitChanges(outside).catch((error: unknown) => error);
+    expect(RemoteWorkspacePathError.isInstance(outsidePath)).toBe(true);
+    expect(outsidePath).toMatchObject({ path: outside, code: 'remote_workspace_path_refused' });
+
+    const unknownRef = await workspace.gitChanges(repo, { ref: 'no-such-branch' }).catch((error: unknown) => error);
+    expect(RemoteGitError.isInstance(unknownRef)).toBe(true);
+    expect(unknownRef).toMatchObject({ status: 400, detail: expect.stringContaining('no-such-branch') });
+    const missingFile = await workspace.gitDiff(join(repo, 'missing.txt')).catch((error: unknown) => error);
+    expect(missingFile).toMatchObject({ status: 400, detail: expect.stringContaining('does not exist') });
+    expect(RemoteGitError.isInstance(missingFile)).toBe(true);
+
+    const badKey = await createRemoteWorkspace(server.url, { apiKey: 'wrong' })
+      .gitCommits(repo)
+      .catch((error: unknown) => error);
+    expect(RemoteAuthError.isInstance(badKey)).toBe(true);
+
+    const refusals = [
+      workspace.gitCommits(repo, { limit: 0 }),
+      workspace.gitCommits(repo, { limit: 201 }),
+      workspace.gitCommits(repo, { limit: 1.5 }),
+      workspace.gitCommitChanges(repo, '../../conversations'),
+      workspace.gitDiff(join(repo, 'a.txt'), { ref: 'HEAD', commit: commits[0] ?? '' }),
+    ];
+    for (const refusal of refusals) {
+      const error = await refusal.catch((caught: unknown) => caught);
+      expect(InvalidOptionError.isInstance(error)).toBe(true);
+    }
+    // The bounds themselves are accepted.
+    expect((await workspace.gitCommits(repo, { limit: 200 })).commits).toHaveLength(2);
+  });
+
+  it('tell a server without the git routes, and an answer that is not the route’s', async () => {
+    const notFound = createRemoteWorkspace(`${server.url}/no-such-prefix`, { apiKey: KEY });
+    const missing = await notFound.gitChanges(repo).catch((error: unknown) => error);
+    expect(RemoteRouteNotFoundError.isInstance(missing)).toBe(true);
+    expect((missing as Error).message).toContain('the server has no git routes');
+
+    // A base URL whose query sends every call to the commits route: a page comes back where a list was expected.
+    const misrouted = createRemoteWorkspace(`${server.url}/api/git/commits?to=`, { apiKey: KEY });
+    const wrongShape = await misrouted.gitChanges(repo).catch((error: unknown) => error);
+    expect(RemoteRequestError.isInstance(wrongShape)).toBe(true);
+    expect((wrongShape as Error).message).toContain('the answer is not what /api/git/changes returns');
+  });
+});
