@@ -220,3 +220,28 @@ describe('a decision for a pending action while the conversation is not waiting'
     expect(await readDecision(host.store, directory, original.id)).toBeUndefined();
   });
 });
+
+describe('a decision record another writer created and removed before it was read back', () => {
+  it('is a DecisionRecordDamagedError naming the record, not a bare Error', async () => {
+    const memory = createMemoryFileStore();
+    // Another writer's file exists (so ours is not written), then is gone when read back.
+    const store = new Proxy(memory, {
+      get(target, key) {
+        if (key === 'writeIfAbsent' || key === 'exists') return async () => false;
+        const value = Reflect.get(target, key, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const record = {
+      action_id: 'a1',
+      tool_name: 'record_effect',
+      tool_call_id: 'call_1',
+      decision: { kind: 'approve' as const },
+      principal: 'alice',
+      decided_at: new Date(0).toISOString(),
+    };
+    const attempt = claimDecision(store, directory, record);
+    await expect(attempt).rejects.toBeInstanceOf(DecisionRecordDamagedError);
+    await expect(attempt).rejects.toThrow('.decisions/a1.json');
+  });
+});

@@ -44,7 +44,11 @@ export async function claimDecision(
   const path = decisionRecordPath(conversationDirectory, record.action_id);
   if (await store.writeIfAbsent(path, `${JSON.stringify(record)}\n`)) return { created: true, record };
   const existing = await readDecision(store, conversationDirectory, record.action_id);
-  if (existing === undefined) throw new Error(`Decision record ${store.describe(path)} vanished after it was written`);
+  // Another writer's record that is gone when read back (removed between the two calls): the action is neither
+  // decided nor safely undecided, as with a record that does not parse.
+  if (existing === undefined) {
+    throw new DecisionRecordDamagedError(store.describe(path), 'another writer created it, and it was gone when read');
+  }
   return { created: false, record: existing };
 }
 
