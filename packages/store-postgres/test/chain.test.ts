@@ -24,6 +24,19 @@ async function logWith(count: number): Promise<{ log: PostgresEventLog; ids: str
   return { log, ids, db: database };
 }
 
+/** Gives row `index` another prev (its own hash recomputed over it), with the chaining trigger off. */
+async function forgePrev(db: PostgresDatabase, index: number): Promise<void> {
+  const table = `${db.tablePrefix}events`;
+  const [row] = await db.query<{ body: string }>(`SELECT body FROM ${table} WHERE idx = $1`, [index]);
+  const prev = 'f'.repeat(64);
+  await db.query(`ALTER TABLE ${table} DISABLE TRIGGER ${db.tablePrefix}events_chain`);
+  await db.query(`UPDATE ${table} SET prev_hash = $1, hash = $2 WHERE idx = $3`, [
+    prev,
+    computeChainHash(index, prev, row!.body),
+    index,
+  ]);
+}
+
 describe('the tamper-evident chain on PostgreSQL', () => {
   it('links every row to the one before it, whichever path appended it', async () => {
     const { log, db } = await logWith(3);
@@ -92,6 +105,53 @@ describe('the tamper-evident chain on PostgreSQL', () => {
       index: 2,
       id: ids[2],
       message: `event 2 (${ids[2]}) has a forged chain link: it chains to a hash event 1 does not have`,
+    });
+  });
+
+  it('names the last row when its own link was forged with another prev, not the row before it', async () => {
+    const { log, ids, db } = await logWith(5);
+    await forgePrev(db, 4);
+    expect((await log.verifyChain()).problem).toEqual({
+      kind: 'altered',
+      index: 4,
+      id: ids[4],
+      message: `event 4 (${ids[4]}) chains to a hash event 3 does not have (its own link was forged, or event 3 was replaced: no later row or signed head tells which)`,
+    });
+  });
+
+  it('tells a forged last link from a replaced row before it by the signed head', async () => {
+    const { log, ids, db } = await logWith(5);
+    const table = `${db.tablePrefix}events`;
+    await log.signChainHead(generateKeyPairSync('ed25519').privateKey);
+    const [before] = await db.query<{ body: string; prev_hash: string; hash: string }>(
+      `SELECT body, prev_hash, hash FROM ${table} WHERE idx = 3`,
+    );
+    await forgePrev(db, 4);
+    expect((await log.verifyChain()).problem).toMatchObject({
+      index: 4,
+      id: ids[4],
+      message: `event 4 (${ids[4]}) has a forged chain link: it chains to a hash event 3 does not have`,
+    });
+    // Row 4 as it was; row 3 replaced instead, its link recomputed over its new text: the head still names row 4.
+    await db.query(`UPDATE ${table} SET prev_hash = $1, hash = $2 WHERE idx = 4`, [
+      before!.hash,
+      computeChainHash(
+        4,
+        before!.hash,
+        (await db.query<{ body: string }>(`SELECT body FROM ${table} WHERE idx = 4`))[0]!.body,
+      ),
+    ]);
+    expect((await log.verifyChain()).status).toBe('verified');
+    const body = before!.body.replace('m3', 'mX');
+    await db.query(`UPDATE ${table} SET body = $1, hash = $2 WHERE idx = 3`, [
+      body,
+      computeChainHash(3, before!.prev_hash, body),
+    ]);
+    expect((await log.verifyChain()).problem).toEqual({
+      kind: 'altered',
+      index: 3,
+      id: ids[3],
+      message: `event 3 (${ids[3]}) was replaced: event 4 chains to a different hash`,
     });
   });
 

@@ -165,17 +165,24 @@ describe('the segment index format', () => {
     expect(problemOf(text.slice(0, -1))).toMatch(/checksum does not match/);
   });
 
-  it('rejects positions that are missing, of another count, or out of order', () => {
+  it('takes positions out of file order (an event a repair record restored lies after those that follow it)', () => {
+    const read = parseSegmentIndex(withPairs(3, (pairs) => (pairs[0] = 5000)));
+    if (read.kind !== 'parsed') throw new Error(JSON.stringify(read));
+    expect(Array.from(read.pairs.subarray(0, 2))).toEqual([5000, 100]);
+  });
+
+  it('rejects positions that are missing, of another count, or not places in the segment', () => {
     const { header } = parts(formatSegmentIndex(snapshot(2)));
     expect(problemOf(indexText({ ...header }, 'AAAA'))).toBe('truncated (no positions line)');
     expect(problemOf(withHeader(2, (changed) => (changed.count = 3)))).toBe(
       'the header says 3 events, the positions line holds 2',
     );
     const cases: [(pairs: Float64Array, header: Record<string, unknown>) => void, RegExp][] = [
-      [(pairs) => (pairs[2] = 150), /position of event 1 is not after/],
-      [(pairs) => (pairs[2] = 260.5), /position of event 1 is not after/],
-      [(pairs) => (pairs[1] = Number.NaN), /position of event 0 is not after/],
-      [(pairs) => (pairs[3] = -1), /position of event 1 is not after/],
+      [(pairs) => (pairs[2] = 150), /its events end at byte 250, its header says 360/],
+      [(pairs) => (pairs[2] = 260.5), /position of event 1 is not a place in the segment/],
+      [(pairs) => (pairs[1] = Number.NaN), /position of event 0 is not a place in the segment/],
+      [(pairs) => (pairs[3] = -1), /position of event 1 is not a place in the segment/],
+      [(pairs) => (pairs[0] = -60), /position of event 0 is not a place in the segment/],
       [(_, header) => (header.size = 361), /its events end at byte 360, its header says 361/],
       [(_, header) => (header.last = { offset: 260, crc: 1 }), /last record's offset \(260\) is not just before/],
       [(_, header) => (header.last = { offset: 261, crc: 1 }), /last record's offset \(261\) is not just before/],

@@ -97,10 +97,24 @@ export async function verifyPostgresChain(
         return fail('altered', index, row.event_id, 'does not match its chain link (its text was changed)');
       }
       if (row.prev_hash !== prevHash && index > chainedFrom) {
-        // The row before was replaced, or this row's own link was forged with another prev: then the next row no
-        // longer chains to this one either (as `verifyEventChain` tells them apart for event files).
-        const next = rows[position + 1];
-        if (next !== undefined && next.idx === index + 1 && next.prev_hash !== row.hash) {
+        // The row before was replaced, or this row's own link was forged with another prev: then what follows it
+        // (the next row, else the signed head of the chain) no longer chains to this one either (as
+        // `verifyEventChain` tells them apart for event files).
+        const follower = rows[position + 1];
+        const next =
+          follower !== undefined && follower.idx === index + 1
+            ? follower.prev_hash
+            : await headHashAt(database, logId, index + 1, options.retryForMs);
+        if (next === undefined) {
+          // The last row, and no head to tell: the link that does not hold is this row's own, so it is named.
+          return fail(
+            'altered',
+            index,
+            row.event_id,
+            `chains to a hash event ${index - 1} does not have (its own link was forged, or event ${index - 1} was replaced: no later row or signed head tells which)`,
+          );
+        }
+        if (next !== row.hash) {
           return fail(
             'altered',
             index,
@@ -185,6 +199,20 @@ export async function signPostgresChainHead(
     [logId, head.length, head.hash, head.signature, head.publicKey],
   );
   return head;
+}
+
+/**
+ * The hash the chain's signed head names when it covers exactly `length` rows (signature not checked: a witness of
+ * which link was last, as `verifyEventChain` takes a head record); undefined otherwise.
+ */
+async function headHashAt(
+  database: PostgresDatabase,
+  logId: string,
+  length: number,
+  retryForMs: number,
+): Promise<string | undefined> {
+  const head = await retryOnConnectionFailure(() => readSignedHead(database, logId), retryForMs);
+  return head?.length === length ? head.hash : undefined;
 }
 
 async function readSignedHead(database: PostgresDatabase, logId: string): Promise<SignedHead | undefined> {

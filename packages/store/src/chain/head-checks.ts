@@ -65,7 +65,7 @@ export function checkHeads(
           kind: 'removed',
           index: length,
           id: undefined,
-          message: `${gone} gone: the log had ${head.length} events (${head.source}) and was cut short`,
+          message: `${gone} gone: the log had ${head.length} event${head.length === 1 ? '' : 's'} (${head.source}) and was cut short`,
         },
       };
     }

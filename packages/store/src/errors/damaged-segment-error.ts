@@ -21,6 +21,8 @@ export class DamagedSegmentError extends StoreError {
    * the hash chain says they were); empty when recovery was not tried.
    */
   readonly unrecovered: readonly number[];
+  /** The event a read was for, when a read (not an open) met the damage. */
+  readonly reading: number | undefined;
 
   constructor(options: {
     location: string;
@@ -30,11 +32,15 @@ export class DamagedSegmentError extends StoreError {
     /** The index of the first intact record after the damage; undefined when the damage is the last record. */
     nextIntact?: number | undefined;
     unrecovered?: readonly number[];
+    /** The event a read was for, when a read (not an open) met the damage: only the damaged events are refused. */
+    reading?: number | undefined;
   }) {
     const what =
-      options.nextIntact === undefined
-        ? 'are the last record, whole but changed since it was written (its checksum fails)'
-        : `are not an intact record, yet intact records follow (from event ${options.nextIntact})`;
+      options.reading !== undefined
+        ? `are not an intact record (changed since it was written), where event ${options.missingIndex}'s was`
+        : options.nextIntact === undefined
+          ? 'are the last record, whole but changed since it was written (its checksum fails)'
+          : `are not an intact record, yet intact records follow (from event ${options.nextIntact})`;
     const unrecovered = options.unrecovered ?? [];
     const recovery =
       unrecovered.length === 0
@@ -42,15 +48,19 @@ export class DamagedSegmentError extends StoreError {
         : `(the event files derived from the segment could not restore event${unrecovered.length === 1 ? '' : 's'} ` +
           `${unrecovered.join(', ')}: missing, or not what the hash chain says; open with ` +
           `{ damagedSegment: 'read-intact-prefix' } to read the events before the damage)`;
+    const consequence =
+      options.reading === undefined
+        ? `event ${options.missingIndex} is lost from the segment, so the log is not read past it ${recovery}`
+        : `event ${options.reading} cannot be read ${recovery.replace(/; open with .*\)$/, ')')}; the log's other events can`;
     super(
       'damaged_segment',
-      `Damaged segment ${options.location}: bytes ${options.offset}…${options.end - 1} ${what}; event ` +
-        `${options.missingIndex} is lost from the segment, so the log is not read past it ${recovery}`,
+      `Damaged segment ${options.location}: bytes ${options.offset}…${options.end - 1} ${what}; ${consequence}`,
     );
     this.location = options.location;
     this.offset = options.offset;
     this.end = options.end;
     this.missingIndex = options.missingIndex;
     this.unrecovered = unrecovered;
+    this.reading = options.reading;
   }
 }

@@ -67,6 +67,43 @@ export function damageBefore(
 }
 
 /**
+ * The damaged record that took index `next` before `record` did: one whole record (not what a crash leaves: that
+ * is cut short, or ends in zeros where a power loss lost its data), skipped as not intact after `chainedEnd` (where the last accepted record ends) and before `record`,
+ * whose header still names index `next`, chained to `prev` (the proven history), with another hash than `record`'s.
+ * Records for one index are taken first come, so `record` is then another writer's lost race: taking it would drop
+ * the event acknowledged at `next` and put an event never acknowledged there in its place. Undefined otherwise.
+ */
+export function damagedEarlierRecord(
+  record: SegmentRecord,
+  decoded: DecodedRecords,
+  options: {
+    readonly bytes: Uint8Array;
+    readonly base: number;
+    readonly next: number;
+    readonly prev: string | null;
+    readonly chainedEnd: number;
+  },
+): { readonly run: ByteRun; readonly link: ChainLink } | undefined {
+  const { bytes, base, next, prev, chainedEnd } = options;
+  if (record.link.index !== next) return undefined;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const skipped of decoded.skipped) {
+    if (skipped.offset < chainedEnd || skipped.end > record.offset) continue;
+    // A run may hold more than one damaged record: walked record by record, by the lengths their headers give.
+    for (let at = skipped.offset; at + RECORD_HEADER_BYTES <= skipped.end; ) {
+      const end = at + RECORD_HEADER_BYTES + buffer.readUInt32LE(at - base + 4);
+      if (end > skipped.end) break;
+      const run = { offset: at, end };
+      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecord`).
+      const link = buffer[end - base - 1] === 0 ? undefined : damagedRecordLink(bytes, base, run);
+      if (link?.index === next && link.prev === prev && link.hash !== record.link.hash) return { run, link };
+      at = end;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The repair records, among `records` from position `from` on (they are appended after the damage), that restore
  * the events `next…until.index - 1`: each for its index, its bytes hashing to its link (recomputed, not trusted
  * from its header), the last one's hash the `prev` of `until` (the intact record after the damage) and the first

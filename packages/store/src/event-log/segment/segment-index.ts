@@ -27,7 +27,7 @@ export const SEGMENT_INDEX_EVERY = 4096;
 
 const FORMAT = 'x-segment-index';
 /** Bound on a record's bytes before its event's (the 12-byte frame header and the chain header line). */
-const MAX_RECORD_HEAD = 4096;
+export const MAX_RECORD_HEAD = 4096;
 const VERSION = 1;
 
 /** The record of the index's last event: where its header is, and its CRC-32. */
@@ -141,17 +141,19 @@ export function parseSegmentIndex(text: string): SegmentIndexRead {
   return { kind: 'parsed', count, size, last, files, pairs, text, starts };
 }
 
-/** Each event's bytes after the previous one's, the last ending at `size`, after its record's header. */
+/**
+ * Each event's bytes within the segment, the last ending at `size`, after its record's header. Not in order: a
+ * repair record restores an event after the damaged one, and those after it (see segment-damage.ts).
+ */
 function checkPairs(pairs: Float64Array, count: number, size: number, last: CoveredRecord): string | undefined {
-  let end = 0;
   for (let index = 0; index < count; index++) {
     const offset = pairs[index * 2]!;
     const length = pairs[index * 2 + 1]!;
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < end || length < 0) {
-      return `the position of event ${index} is not after the previous event's`;
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+      return `the position of event ${index} is not a place in the segment`;
     }
-    end = offset + length;
   }
+  const end = pairs[(count - 1) * 2]! + pairs[(count - 1) * 2 + 1]!;
   if (end !== size) return `its events end at byte ${end}, its header says ${size}`;
   const lastEvent = pairs[(count - 1) * 2]!;
   // A record's header line is a few hundred bytes: a farther offset would make an open read far more than it.

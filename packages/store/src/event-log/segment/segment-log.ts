@@ -16,6 +16,8 @@ import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
 import { SegmentPositions } from './segment-positions.js';
+import { readRecordOf } from './segment-read-check.js';
+import { HeldEvents, repairAndRead } from './segment-read-repair.js';
 import {
   type DecodedRecords,
   decodeRecords,
@@ -57,8 +59,12 @@ export class SegmentLog implements LogSegment {
   readonly #damagedSegment: DamagedSegmentPolicy;
   /** Set when damage past recovery left this instance the events before it, read-only (`'read-intact-prefix'`). */
   #intactPrefix: DamagedSegmentError | undefined;
-  /** Events recovered from their event files by an instance that must not write (so not in the segment): index → bytes. */
-  readonly #recovered = new Map<number, Uint8Array>();
+  /** Events recovered from their event files by an instance that must not write (so not in the segment). */
+  readonly #held = new HeldEvents();
+  /** Repairs of damage met by reads, one at a time (see `bytesOf`). */
+  #readRepairs: Promise<unknown> = Promise.resolve();
+  /** The last event's bytes were moved by a read's repair: `#lastRecord` no longer holds them, so no index is written. */
+  #lastMoved = false;
 
   private constructor(core: LogCore, file: AppendFile, owner: object, options: SegmentLogOptions) {
     this.#core = core;
@@ -109,7 +115,13 @@ export class SegmentLog implements LogSegment {
   writeIndexIfDue(when: 'open' | 'append' | 'close'): Promise<void> | undefined {
     const core = this.#core;
     const count = core.length;
-    if (!core.writesNameIndex || !core.rollsForward || this.readOnly || count < SEGMENT_INDEX_MIN_COUNT) {
+    if (
+      !core.writesNameIndex ||
+      !core.rollsForward ||
+      this.readOnly ||
+      this.#lastMoved ||
+      count < SEGMENT_INDEX_MIN_COUNT
+    ) {
       return undefined;
     }
     const always = when === 'close' || (when === 'open' && this.#indexed === 0);
@@ -226,8 +238,7 @@ export class SegmentLog implements LogSegment {
       return;
     }
     for (const { event, json, link } of recovered) {
-      const data = Buffer.from(json, 'utf8');
-      this.#recovered.set(link.index, data);
+      const data = this.#held.hold(json, link);
       core.push(core.eventPath(link.index, event.id), undefined, link);
       this.#positions.push(-1, data.length);
     }
@@ -253,6 +264,7 @@ export class SegmentLog implements LogSegment {
       core.push(core.eventPath(record.link.index, record.link.id), undefined, record.link);
       this.#positions.push(record.jsonOffset, record.jsonLength);
       this.#lastRecord = { offset: record.offset, crc: record.crc };
+      this.#lastMoved = false;
     }
     for (const run of selection.unexplained) {
       core.logger?.warn(
@@ -293,6 +305,7 @@ export class SegmentLog implements LogSegment {
         rest.forEach(({ event }, offset) => {
           const { link, offset: at, end, crc, json } = records[offset]!;
           this.#lastRecord = { offset: before + at, crc };
+          this.#lastMoved = false;
           core.push(core.eventPath(link.index, event.id), event, link);
           this.#positions.push(before + end - json.length, json.length);
         });
@@ -354,12 +367,29 @@ export class SegmentLog implements LogSegment {
     return this.#positions.lengthOf(index);
   }
 
-  /** The exact bytes of event `index`'s record (for rebuilding its event file). */
+  /**
+   * The exact bytes of event `index`'s record (for rebuilding its event file), its record checked (see
+   * `readRecordOf`). A record no longer intact is repaired as the open repairs one (see `repairDamagedRead`).
+   */
   async bytesOf(index: number): Promise<Uint8Array> {
-    const recovered = this.#recovered.get(index);
-    if (recovered !== undefined) return recovered;
-    const file = await this.#opened();
-    return file.readFrom(this.#positions.offsetOf(index), this.#positions.lengthOf(index));
+    const held = this.#held.bytes.get(index);
+    if (held !== undefined) return held;
+    const id = eventIdOfPath(this.#core.paths.at(index)!);
+    const read = await readRecordOf(await this.#opened(), this.#positions, { index, id });
+    if (read.record !== undefined) return read.record.json;
+    // One repair at a time: the next finds what the one before repaired, and repairs nothing twice.
+    const repaired = this.#readRepairs.then(async () => {
+      const core = this.#core;
+      const writer = core.rollsForward && !this.readOnly ? this.#writer : undefined;
+      const context = { core, file: await this.#opened(), positions: this.#positions, held: this.#held, writer };
+      const { bytes, moved } = await repairAndRead(context, { index, id });
+      if (moved.includes(core.length - 1)) this.#lastMoved = true;
+      // The segment index this instance writes next carries the new positions (the one read at open does not).
+      if (moved.length > 0) this.#indexed = Math.min(this.#indexed, ...moved);
+      return bytes;
+    });
+    this.#readRepairs = repaired.catch(() => undefined);
+    return repaired;
   }
 }
 

@@ -23,6 +23,14 @@ export class SegmentPositions {
     this.#pushed.push(offset, length);
   }
 
+  /** Event `index`'s bytes are now at `offset` (a repair record's, appended after the damaged one). */
+  move(index: number, offset: number, length: number): void {
+    const [list, at] =
+      index < this.#adoptedCount ? [this.#adopted, index * 2] : [this.#pushed, (index - this.#adoptedCount) * 2];
+    list[at] = offset;
+    list[at + 1] = length;
+  }
+
   offsetOf(index: number): number {
     return index < this.#adoptedCount ? this.#adopted[index * 2]! : this.#pushed[(index - this.#adoptedCount) * 2]!;
   }

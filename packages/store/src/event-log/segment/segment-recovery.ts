@@ -63,7 +63,7 @@ export async function recoverFromEventFiles(
   return search(damage.next, damage.next === 0 ? null : damage.prev) ? { recovered: chosen } : { unrecovered: indices };
 }
 
-/** The event files of `indices` that hold a valid event of a new id, the one their name says, by index. */
+/** The event files of `indices` that hold a valid event of the id their name says, not held at another index, by index. */
 async function readCandidates(
   core: LogCore,
   indices: readonly number[],
@@ -85,8 +85,10 @@ async function readCandidates(
       if (CorruptEventError.isInstance(error)) return;
       throw error;
     }
-    if (core.findId(id) !== undefined) return;
     const index = parseEventFileIndex(path);
+    // An id the log holds elsewhere is not a lost event's (a read's repair looks for the ids it holds there).
+    const held = core.findId(id);
+    if (held !== undefined && held !== index) return;
     candidates.set(index, [...(candidates.get(index) ?? []), { id, json }]);
   });
   return candidates;

@@ -1,6 +1,7 @@
 import {
   type ByteRun,
   damageBefore,
+  damagedEarlierRecord,
   findRepairRecords,
   type SegmentDamage,
   unexplainedRuns,
@@ -48,6 +49,25 @@ export function selectRecords(
   };
   let damage: SegmentDamage | undefined;
   for (const [position, record] of decoded.records.entries()) {
+    const earlier = damagedEarlierRecord(record, decoded, {
+      bytes,
+      base,
+      next: chain.next,
+      prev: chain.prev,
+      chainedEnd,
+    });
+    if (earlier !== undefined) {
+      // Restored only by repair records that hash as the damaged record's header says (see `findRepairRecords`).
+      const need = { next: chain.next, prev: chain.prev };
+      const until = { ...earlier.link, index: earlier.link.index + 1, prev: earlier.link.hash };
+      const repair = findRepairRecords(decoded.records, position + 1, { ...need, until });
+      if (repair === undefined || repair.some(({ link }) => isKnown(link.id))) {
+        damage = { run: earlier.run, ...need, nextIntact: undefined, damagedLink: earlier.link };
+        break;
+      }
+      for (const found of repair) if (chain.accept(found)) take(found);
+      repairedRuns.add(earlier.run.offset);
+    }
     if (chain.accept(record)) {
       take(record);
       continue;
