@@ -28,6 +28,8 @@ let server: TestServer;
 let model: Server;
 let modelUrl: string;
 let requests = 0;
+/** Whether the held (second) reply reports its usage: without it the call logs no stats update before its action. */
+let heldReportsUsage = true;
 let gate: { open: () => void; opened: Promise<void> };
 let heldBack: { reached: () => void; promise: Promise<void> };
 
@@ -71,7 +73,8 @@ function startModel(): Promise<void> {
       }
       response.write(chunk({}, reply.command === undefined ? 'stop' : 'tool_calls'));
       const usage = { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 };
-      response.end(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\ndata: [DONE]\n\n`);
+      if (number % replies.length === 1 && !heldReportsUsage) response.end('data: [DONE]\n\n');
+      else response.end(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\ndata: [DONE]\n\n`);
     });
   });
   return new Promise((resolve) => {
@@ -118,49 +121,61 @@ async function loggedTexts(threadId: string): Promise<string[]> {
 
 describe('AG-UI deltas of a model call still streaming', () => {
   it('reach the client during the call, and a client reattaching mid-call gets the message whole, then streams again', async () => {
-    requests = 0;
-    gate = newGate();
-    let reached!: () => void;
-    heldBack = { reached: () => reached(), promise: new Promise<void>((resolve) => (reached = resolve)) };
-    const threadId = randomUUID();
-    const first = new XAgent(server.url, threadId);
-    const seen = collect(first);
-    first.addMessage({ id: randomUUID(), role: 'user', content: 'Look twice, then answer' });
-    const firstRun = first.runAgent({ forwardedProps: { conversation: createBody() } }).catch(() => undefined);
-    try {
-      await heldBack.promise;
-      // The second call is held after its first chunk: its first delta still reaches the client.
-      await waitFor(async () => textMessages(seen).length === 2 && (textMessages(seen)[1]?.parts ?? 0) > 0, 15_000);
-      expect(textMessages(seen)[1]?.text).toBe('Now ');
-      const [firstMessage, secondMessage] = textMessages(seen);
-      // Each streamed message has an id of its own, named after a logged event before it.
-      expect(firstMessage?.id).not.toBe(secondMessage?.id);
-      first.abortRun();
-      await firstRun;
+    heldReportsUsage = true;
+    await reattachMidCall();
+  });
 
-      // A client reattaching from the first user message, while the second call is half streamed.
-      const managed = await server.built.manager.require(threadId);
-      const conversation = await managed.open();
-      const logged = await conversation.log.range(0, conversation.log.length);
-      const userIndex = logged.findIndex((event) => event.kind === 'MessageEvent' && event.source === 'user');
-      expect(managed.log.indexOf((secondMessage?.id ?? '').replace(/:text$/, ''))).toBeGreaterThan(userIndex);
-      const again = new XAgent(server.url, threadId);
-      again.lastEventId = userIndex;
-      const resumed = collect(again);
-      const run = again.runAgent();
-      await waitFor(async () => resumed.some((event) => event.type === 'RUN_STARTED'));
-      gate.open();
-      await run;
-
-      const texts = await loggedTexts(threadId);
-      expect(texts).toEqual(replies.map((reply) => reply.content));
-      const messages = textMessages(resumed);
-      // Each logged text once, whole: the half-streamed one from the log, the next call streamed in parts.
-      expect(messages.map((message) => message.text)).toEqual(texts);
-      expect(messages.at(-1)?.parts).toBeGreaterThan(2);
-      expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
-    } finally {
-      gate.open();
-    }
+  it('stream the next call again when the held call’s action is the first event logged after the reattach', async () => {
+    // No usage, no stats update: the action that ends the half-streamed call lands at the very index the reattach
+    // started watching from, and must end the skipping there, or the next call's tokens would be held back too.
+    heldReportsUsage = false;
+    await reattachMidCall();
   });
 });
+
+async function reattachMidCall(): Promise<void> {
+  requests = 0;
+  gate = newGate();
+  let reached!: () => void;
+  heldBack = { reached: () => reached(), promise: new Promise<void>((resolve) => (reached = resolve)) };
+  const threadId = randomUUID();
+  const first = new XAgent(server.url, threadId);
+  const seen = collect(first);
+  first.addMessage({ id: randomUUID(), role: 'user', content: 'Look twice, then answer' });
+  const firstRun = first.runAgent({ forwardedProps: { conversation: createBody() } }).catch(() => undefined);
+  try {
+    await heldBack.promise;
+    // The second call is held after its first chunk: its first delta still reaches the client.
+    await waitFor(async () => textMessages(seen).length === 2 && (textMessages(seen)[1]?.parts ?? 0) > 0, 15_000);
+    expect(textMessages(seen)[1]?.text).toBe('Now ');
+    const [firstMessage, secondMessage] = textMessages(seen);
+    // Each streamed message has an id of its own, named after a logged event before it.
+    expect(firstMessage?.id).not.toBe(secondMessage?.id);
+    first.abortRun();
+    await firstRun;
+
+    // A client reattaching from the first user message, while the second call is half streamed.
+    const managed = await server.built.manager.require(threadId);
+    const conversation = await managed.open();
+    const logged = await conversation.log.range(0, conversation.log.length);
+    const userIndex = logged.findIndex((event) => event.kind === 'MessageEvent' && event.source === 'user');
+    expect(managed.log.indexOf((secondMessage?.id ?? '').replace(/:text$/, ''))).toBeGreaterThan(userIndex);
+    const again = new XAgent(server.url, threadId);
+    again.lastEventId = userIndex;
+    const resumed = collect(again);
+    const run = again.runAgent();
+    await waitFor(async () => resumed.some((event) => event.type === 'RUN_STARTED'));
+    gate.open();
+    await run;
+
+    const texts = await loggedTexts(threadId);
+    expect(texts).toEqual(replies.map((reply) => reply.content));
+    const messages = textMessages(resumed);
+    // Each logged text once, whole: the half-streamed one from the log, the next call streamed in parts.
+    expect(messages.map((message) => message.text)).toEqual(texts);
+    expect(messages.at(-1)?.parts).toBeGreaterThan(2);
+    expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
+  } finally {
+    gate.open();
+  }
+}

@@ -73,8 +73,36 @@ function userMessage(text: string) {
   };
 }
 
+/** The message being applied to each conversation (by id), if any: the next one waits for it (`exclusively`). */
+const applying = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `apply` once every message to the same conversation taken before it was applied. A message is refused while
+ * the task is working, and only a run started tells: two messages sent at once would both find the task idle, both be
+ * recorded, and the second's run be refused after its message was in the log (the model would read a turn its sender
+ * was told failed). One after the other, the second finds the task working and is refused with nothing recorded.
+ */
+async function exclusively<T>(conversation: ManagedConversation, apply: () => Promise<T>): Promise<T> {
+  const before = applying.get(conversation.id) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(apply);
+  applying.set(conversation.id, mine);
+  try {
+    return await mine;
+  } finally {
+    if (applying.get(conversation.id) === mine) applying.delete(conversation.id);
+  }
+}
+
 /** Continues a conversation with the message: a confirmation answer or a new turn, then a run. */
-async function continueWith(
+function continueWith(
+  conversation: ManagedConversation,
+  message: A2aIncomingMessage,
+  text: string,
+): Promise<AppliedMessage> {
+  return exclusively(conversation, () => continueNow(conversation, message, text));
+}
+
+async function continueNow(
   conversation: ManagedConversation,
   message: A2aIncomingMessage,
   text: string,
@@ -133,15 +161,12 @@ export async function applyMessage(
   }
   const conversationId = newConversationId(message);
   if (text === '') throw new A2aRpcError('invalidParams', 'message.parts: a new task needs a text or data part');
-  const { conversation, created } = await manager.create({
+  const { conversation } = await manager.create({
     ...create,
     conversation_id: conversationId,
     initial_message: null,
   });
-  // Another message with the same new context id got there first: this one continues what that one started.
-  if (!created) return continueWith(conversation, message, text);
-  await conversation.sendMessage(userMessage(text), { run: false });
-  const fromIndex = conversation.log.length;
-  await conversation.startRun();
-  return { conversation, fromIndex };
+  // Created or not (another message with the same new context id got there first), the message is applied as any to
+  // an existing task is: one at a time, so of two such messages one starts the task and the other finds it working.
+  return continueWith(conversation, message, text);
 }

@@ -132,6 +132,17 @@ describe('TaskProjection', () => {
     expect(projectTask('t', events).task().artifacts[0]?.parts).toEqual([{ text: 'Hello!' }]);
   });
 
+  it('keeps the last `historyLength` messages of the history, the last one alone for 1', () => {
+    const events = [userMessage('u1', 'Hi'), status('s1', 'running'), agentMessage('m1', 'Hello!')];
+    const texts = (historyLength?: number) =>
+      projectTask('t', events)
+        .task(historyLength === undefined ? {} : { historyLength })
+        .history.map((message) => message.parts);
+    expect(texts(1)).toEqual([[{ text: 'Hello!' }]]);
+    expect(texts(2)).toEqual([[{ text: 'Hi' }], [{ text: 'Hello!' }]]);
+    expect(texts(5)).toEqual(texts());
+  });
+
   it('has no response from an earlier turn while a new one is working', () => {
     const events = [...run, userMessage('u2', 'And now?'), status('s3', 'running')];
     const task = projectTask('t', events).task();

@@ -1,4 +1,5 @@
 import { type AnyEvent, getEventText, observationText } from '@x/events';
+import type { AgUiRunErrorCode } from './ag-ui-run-error.js';
 import { errorTextOr } from './error-text.js';
 
 /**
@@ -8,7 +9,7 @@ import { errorTextOr } from './error-text.js';
 export type AgUiEvent =
   | { type: 'RUN_STARTED'; threadId: string; runId: string; protocolVersion?: string }
   | { type: 'RUN_FINISHED'; threadId: string; runId: string; outcome: AgUiRunOutcome; result?: unknown }
-  | { type: 'RUN_ERROR'; message: string; code?: string }
+  | { type: 'RUN_ERROR'; message: string; code: AgUiRunErrorEventCode }
   | { type: 'TEXT_MESSAGE_START'; messageId: string; role: 'assistant' }
   | { type: 'TEXT_MESSAGE_CONTENT'; messageId: string; delta: string }
   | { type: 'TEXT_MESSAGE_END'; messageId: string }
@@ -23,6 +24,14 @@ export type AgUiEvent =
   | { type: 'TOOL_CALL_RESULT'; messageId: string; toolCallId: string; content: string; role: 'tool' }
   | { type: 'STATE_SNAPSHOT'; snapshot: Record<string, unknown> }
   | { type: 'STATE_DELTA'; delta: ({ op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string })[] };
+
+/**
+ * The class of failure a `RUN_ERROR` names, always given: a run input refused before anything is recorded
+ * (`AgUiRunErrorCode`), a run that ended with status `error` or `stuck`, a thread deleted while its run streamed
+ * (`conversation_deleted`), or a stream the server failed to go on writing after RUN_STARTED (`stream_failed`: the
+ * run itself may go on; a client may reattach with `Last-Event-ID`).
+ */
+export type AgUiRunErrorEventCode = AgUiRunErrorCode | 'error' | 'stuck' | 'conversation_deleted' | 'stream_failed';
 
 /**
  * An interrupt this face raises: an action waiting for the user's confirmation, or (only beside one) a frontend tool

@@ -125,7 +125,7 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
         request.log.error({ err: error, conversationId: conversation.id }, 'ag-ui: streaming the run failed');
         if (!response.writableEnded) {
           const message = errorTextOr(error instanceof Error ? error.message : undefined, 'Streaming the run failed');
-          response.write(sseFrames([{ type: 'RUN_ERROR', message }]));
+          response.write(sseFrames([{ type: 'RUN_ERROR', code: 'stream_failed', message }]));
         }
       } finally {
         response.end();

@@ -7,9 +7,10 @@ import { InvalidRequestError } from '../../conversations/errors/invalid-request-
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
-import { lastRecordedContext, runContextContent } from './run-context.js';
+import { lastRecordedTexts } from './last-recorded-texts.js';
+import { CONTEXT_OPENING, runContextContent } from './run-context.js';
 import { type AgUiResumeEntry, type AgUiRunInput, confirmationDecision } from './run-input.js';
-import { sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
+import { SHARED_STATE_OPENING, sharedStateContent, sharedStateDeltaOf } from './shared-state.js';
 import { streamAnchorOf } from './streamed-messages.js';
 import { userMessageContent } from './user-content.js';
 
@@ -80,11 +81,14 @@ function refuseUnansweredInterrupts(actions: readonly ActionEvent[], resume: rea
  * frontend call's interrupt only acknowledges it, its result being its tool message), then the
  * shared `state` (what differs from the session state is recorded as one session-state update), then the user
  * messages the conversation does not have yet (those after the last message whose id this face gave out, less those
- * the log already holds after it: a retried turn), with their text and images (`user-content.ts`); the last of them carries the input's `context` and, when the input shares
- * state, the shared state, for the model (its `extended_content`). An input with no new user message (only tool results or answers, or a bare re-run) records a
- * user message of no text whose `extended_content` carries its context unless it is the last one the log holds, and
- * the shared state when it changed it, so the model's next request has them and a re-run repeats nothing. Starts a
- * run when there was a message, result or answer to act on (a state or context change alone starts none). Returns
+ * the log already holds after it: a retried turn), with their text and images (`user-content.ts`); the last of them
+ * carries the input's `context` and, when the input shares state and acts, the shared state unless it is the last one
+ * the model's messages hold, for the model (its `extended_content`). An input with no new user message (only tool
+ * results or answers, or a bare re-run) records a user message of no text whose `extended_content` carries what the
+ * model has not seen: its context unless it is the last one the log holds, and the shared state on the same terms as
+ * above (so a state change alone records only the session-state update; the model reads the state with the next input
+ * that acts). Starts a run when there was a message, result or answer to act on (a state or context change alone
+ * starts none). Returns
  * whether a run was started.
  */
 export async function applyRunInput(
@@ -162,10 +166,18 @@ export async function applyRunInput(
   }
   if (stateDelta !== undefined) await open.session.update(stateDelta);
   const sharesState = typeof input.state === 'object' && input.state !== null && Object.keys(input.state).length > 0;
-  const extendedContent = [
-    ...(context === undefined ? [] : [context]),
-    ...(sharesState ? [sharedStateContent(open.session.state)] : []),
+  const state = sharesState ? sharedStateContent(open.session.state) : undefined;
+  // What the model's messages already hold: a context or shared state of the same text is not recorded again.
+  const needed = [
+    ...(unrecorded.length === 0 && context !== undefined ? [CONTEXT_OPENING] : []),
+    ...(act && state !== undefined ? [SHARED_STATE_OPENING] : []),
   ];
+  const held = needed.length === 0 ? new Map<string, string>() : await lastRecordedTexts(conversation.log, needed);
+  // The shared state goes to the model only with an input that asks it to act, and only when it differs from the last
+  // one its messages hold: a client that syncs state on every keystroke records session-state updates (cheap, not
+  // in the model's messages), and the model reads the latest state once, with the next message, result or answer.
+  const unseenState = act && state !== undefined && state.text !== held.get(SHARED_STATE_OPENING) ? [state] : [];
+  const extendedContent = [...(context === undefined ? [] : [context]), ...unseenState];
   for (const [position, content] of unrecorded.entries()) {
     await conversation.sendMessage(
       { role: 'user', content, thinking_blocks: [] },
@@ -174,10 +186,10 @@ export async function applyRunInput(
   }
   if (unrecorded.length === 0) {
     // No user message to carry them: a user message of no text of its own does, with only what the model has not
-    // seen yet (a context other than the last one recorded, the shared state when this input changed it).
+    // seen yet (a context other than the last one recorded, the shared state as above).
     const unseen = [
-      ...(context === undefined || context.text === (await lastRecordedContext(conversation.log)) ? [] : [context]),
-      ...(stateDelta === undefined ? [] : [sharedStateContent(open.session.state)]),
+      ...(context === undefined || context.text === held.get(CONTEXT_OPENING) ? [] : [context]),
+      ...unseenState,
     ];
     if (unseen.length > 0) {
       await conversation.sendMessage(

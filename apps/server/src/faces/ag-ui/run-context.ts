@@ -2,15 +2,14 @@ import type { TextContent } from '@x/events';
 import type { EventLogLike } from '@x/store';
 import { z } from 'zod';
 import { AgUiRunError } from './ag-ui-run-error.js';
+import { lastRecordedTexts } from './last-recorded-texts.js';
 
 /** The most entries a run input's `context` may have, and the most UTF-8 bytes of their text together. */
 export const MAX_CONTEXT_ENTRIES = 100;
 export const MAX_CONTEXT_BYTES = 64 * 1024;
 
 /** How the text of a run's context begins: how the log's context texts are told from other extended content. */
-const CONTEXT_OPENING = "<context>\nContext the user's application gives for this request:\n\n";
-/** Events read at a time when looking back through the log for the last context recorded. */
-const LOOK_BACK_CHUNK = 200;
+export const CONTEXT_OPENING = "<context>\nContext the user's application gives for this request:\n\n";
 
 /** AG-UI `Context`: a piece of the client application's context for the run. */
 const agUiContextSchema = z.array(z.looseObject({ description: z.string(), value: z.string() }));
@@ -50,18 +49,8 @@ export function runContextContent(context: unknown): TextContent | undefined {
 
 /**
  * The text of the last context the log gave the model (on a user message's `extended_content`), or undefined when
- * there is none since the last condensation: a condensation may have dropped it from the model's view, so the next
- * context is recorded again rather than taken as known.
+ * there is none since the last condensation (`last-recorded-texts.ts`).
  */
 export async function lastRecordedContext(log: EventLogLike): Promise<string | undefined> {
-  for (let end = log.length; end > 0; end -= LOOK_BACK_CHUNK) {
-    const events = await log.range(Math.max(0, end - LOOK_BACK_CHUNK), end);
-    for (const event of events.reverse()) {
-      if (event.kind === 'Condensation') return undefined;
-      if (event.kind !== 'MessageEvent' || event.source !== 'user') continue;
-      const context = event.extended_content.findLast((part) => part.text.startsWith(CONTEXT_OPENING));
-      if (context !== undefined) return context.text;
-    }
-  }
-  return undefined;
+  return (await lastRecordedTexts(log, [CONTEXT_OPENING])).get(CONTEXT_OPENING);
 }

@@ -66,12 +66,15 @@ function merged(current: SharedState, delta: Readonly<Record<string, unknown>>):
   return next;
 }
 
+/** How the text of the shared state begins: how the log's shared-state texts are told from other extended content. */
+export const SHARED_STATE_OPENING = "<shared_state>\nThe state the user's application shares with you, as JSON:\n";
+
 /** The shared state as the model reads it, on the user message of a run whose input shares state. */
 export function sharedStateContent(state: SharedState): TextContent {
   return {
     cache_prompt: false,
     type: 'text',
-    text: `<shared_state>\nThe state the user's application shares with you, as JSON:\n${JSON.stringify(state)}\n</shared_state>`,
+    text: `${SHARED_STATE_OPENING}${JSON.stringify(state)}\n</shared_state>`,
   };
 }
 
