@@ -1,12 +1,6 @@
 import type { AnthropicMessageParam } from '@x/events';
+import type { AnthropicContainer } from './anthropic-container.js';
 import type { AnthropicReply } from './anthropic-response.js';
-
-/** The code-execution container a reply ran in (its `container`). */
-export interface AnthropicContainer {
-  id: string;
-  /** When Anthropic drops it (ISO 8601); a container past it is not named again. */
-  expires_at?: string;
-}
 
 /** How many tool calls' containers one LLM keeps: far more than a step's calls, few enough to stay small. */
 export const REMEMBERED_CALLS = 256;

@@ -2,7 +2,7 @@ import type { AnyThinkingBlock, Message, MessageToolCall, TextContent } from '@x
 import { numberAt, tokenUsage } from '../../llm/internal/usage.js';
 import type { LLMFinishReason } from '../../llm/llm.js';
 import type { TokenUsage } from '../../llm/metrics.js';
-import type { AnthropicContainer } from './anthropic-containers.js';
+import type { AnthropicContainer } from './anthropic-container.js';
 
 /** The parts of an Anthropic `Message` we read (the SDK's type, structurally). */
 export interface AnthropicReply {
