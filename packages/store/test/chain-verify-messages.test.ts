@@ -114,6 +114,34 @@ describe('verifyEventChain problem messages', () => {
     await log.close();
   });
 
+  it("a live log's last event rewritten with a link on a forged prev, checked with no head: that event is named", async () => {
+    // Nothing after the event and no head record tells a forged last link from a replaced event before it: the
+    // link that does not hold is the last event's, so it is named, with both readings (as the PostgreSQL log does).
+    const store = createMemoryFileStore();
+    const log = await EventLog.open(store);
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const event = userMessageEvent(`message ${index}`);
+      await log.append(event);
+      ids.push(event.id);
+    }
+    const path = `events/${eventFileName(2, ids[2]!)}`;
+    const forged = (await store.read(path)).replace('message 2', 'massage 2');
+    const claim = await store.read(slotPath(2));
+    const link = JSON.parse(claim.slice(0, claim.indexOf('\n'))) as { prev: string | null; hash: string };
+    link.prev = createHash('sha256').update('another event 1').digest('hex');
+    link.hash = computeChainHash(2, link.prev, forged);
+    await store.write(slotPath(2), `${JSON.stringify(link)}\n${forged}`);
+    await store.write(path, forged);
+    expect((await verifyEventChain(store)).problem).toEqual({
+      kind: 'altered',
+      index: 2,
+      id: ids[2],
+      message: `event 2 (${ids[2]}) chains to a hash event 1 does not have (its own link was forged, or event 1 was replaced: no later event or head tells which)`,
+    });
+    await log.close();
+  });
+
   it('an empty event file whose claim was altered too: altered, not taken for a file a power loss left unfinished', async () => {
     const { store, ids } = await chainedLog(3);
     const claim = await store.read(slotPath(1));

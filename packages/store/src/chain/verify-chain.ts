@@ -155,7 +155,16 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
           ? follower.link.prev
           : ((records.head?.length === index + 1 ? records.head.hash : undefined) ??
             (options.knownHead?.length === index + 1 ? options.knownHead.hash : undefined));
-      if (next !== undefined && next !== link.hash) {
+      if (next === undefined) {
+        // The last event, and no head to tell: the link that does not hold is this event's own, so it is named (as
+        // the PostgreSQL log names its last row), with both readings.
+        return fail(
+          'altered',
+          fileId ?? link.id,
+          `chains to a hash event ${index - 1} does not have (its own link was forged, or event ${index - 1} was replaced: no later event or head tells which)`,
+        );
+      }
+      if (next !== link.hash) {
         return fail(
           'altered',
           fileId ?? link.id,
