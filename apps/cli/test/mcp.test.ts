@@ -89,9 +89,13 @@ describe('x mcp over stdio, driven by the SDK Client', () => {
       await expect(
         client.callTool({ name: 'get_conversation', arguments: { conversation_id: '../../etc' } }),
       ).rejects.toMatchObject({ code: -32602, data: { reason: 'conversation_not_found' } });
+      // Arguments refused are a tool execution error the model can read (MCP 2025-11-25, SEP-1303).
       await expect(
         client.callTool({ name: 'start_conversation', arguments: { conversation: { agent: {} } } }),
-      ).rejects.toMatchObject({ code: -32602, data: { reason: 'invalid_arguments', path: 'arguments.conversation' } });
+      ).resolves.toMatchObject({
+        isError: true,
+        structuredContent: { reason: 'invalid_arguments', tool: 'start_conversation', path: 'arguments.conversation' },
+      });
     } finally {
       await client.close();
     }
