@@ -5,12 +5,12 @@
 // store let a command read or rewrite every conversation. Mounts need privileges, so the scenario runs in a user and
 // mount namespace of its own (`unshare -Urm`, what bubblewrap needs anyway), by tsx from the sources; the sandbox it
 // makes is the real one.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInMountNamespace } from './support/mount-namespace.js';
 import { requireBubblewrap } from './support/sandbox-fixture.js';
 
 const script = fileURLToPath(new URL('./support/mounts-below-policy.ts', import.meta.url));
@@ -35,23 +35,14 @@ beforeAll(async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'x-mounts-below-')));
   for (const directory of ['tmp', 'workspace/up', 'readable/t', 'workspace-2/data', 'store/conversation-1'])
     mkdirSync(join(base, directory), { recursive: true });
-  const child = spawnSync(
-    'unshare',
-    [
-      '-Urm',
-      'sh',
-      '-c',
+  outcome = runInMountNamespace<Outcome>({
+    mounts:
       'mount --bind "$1" "$1/workspace/up" && mount --bind "$1/tmp" "$1/readable/t" && ' +
-        'mount --bind "$1/store" "$1/workspace-2/data" && exec "$2" --import tsx "$3" "$1"',
-      'sh',
-      base,
-      process.execPath,
-      script,
-    ],
-    { encoding: 'utf8', env: { ...process.env, TMPDIR: join(base, 'tmp') }, timeout: 120_000 },
-  );
-  expect(child.status, `${child.stdout}${child.stderr}`).toBe(0);
-  outcome = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as Outcome;
+      'mount --bind "$1/store" "$1/workspace-2/data"',
+    args: [base],
+    script,
+    tmp: join(base, 'tmp'),
+  });
 }, 150_000);
 
 afterAll(() => {

@@ -3,12 +3,12 @@
 // missed it there, and a policy mounting the second path showed every sandbox's proxy socket. A bind mount needs
 // privileges, so the scenario runs in a user and mount namespace of its own (`unshare -Urm`, what bubblewrap needs
 // anyway), by tsx from the sources; the sandbox it makes is the real one.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInMountNamespace } from './support/mount-namespace.js';
 import { requireBubblewrap } from './support/sandbox-fixture.js';
 
 const script = fileURLToPath(new URL('./support/private-root-through-bind-mount.ts', import.meta.url));
@@ -37,23 +37,12 @@ beforeAll(async () => {
   base2 = realpathSync(mkdtempSync(join(tmpdir(), 'x-bind-private-holder-')));
   mkdirSync(join(base, 'tmp'));
   mkdirSync(join(base, 'alias'));
-  const child = spawnSync(
-    'unshare',
-    [
-      '-Urm',
-      'sh',
-      '-c',
-      'mount --bind "$1/tmp" "$1/alias" && mount --bind "$1" "$2" && exec "$3" --import tsx "$4" "$1" "$2"',
-      'sh',
-      base,
-      base2,
-      process.execPath,
-      script,
-    ],
-    { encoding: 'utf8', env: { ...process.env, TMPDIR: join(base, 'tmp') }, timeout: 120_000 },
-  );
-  expect(child.status, `${child.stdout}${child.stderr}`).toBe(0);
-  outcome = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as Outcome;
+  outcome = runInMountNamespace<Outcome>({
+    mounts: 'mount --bind "$1/tmp" "$1/alias" && mount --bind "$1" "$2"',
+    args: [base, base2],
+    script,
+    tmp: join(base, 'tmp'),
+  });
 }, 150_000);
 
 afterAll(() => {
