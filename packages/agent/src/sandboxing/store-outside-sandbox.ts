@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js';
-import { mountPointsBelow } from '../sandbox/internal/mounts-below.js';
+import { respelledByMountSource } from '../sandbox/internal/mount-source.js';
+import { mountPointsBelow, readMountInfo } from '../sandbox/internal/mounts-below.js';
 import { liesInside, respelledUnder } from '../sandbox/internal/same-directory.js';
 import { InvalidSandboxPolicyError } from '../sandbox/invalid-sandbox-policy-error.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
@@ -35,12 +36,12 @@ async function insideAConversation(store: string, mounted: string, conversationD
 /**
  * Refuses a sandbox whose mounts (the workspace, `writablePaths`, `readablePaths`) hold the conversation store on this
  * machine, or lie inside one of its conversations (`InvalidSandboxPolicyError`, naming both), by path or through
- * another path to the same directory (a bind mount), a mount below one of them included (mounted with it). Writable, a command
- * could rewrite any conversation's files there: its events, and the sandbox policy record a resumed conversation runs
- * under (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would run its next commands on the host); readable, it could
- * read every conversation's events, and whatever secrets they hold. `x run` in the home directory, whose
- * `~/.x/conversations` holds the store, is the case in point. A store that is not a directory of this machine (S3,
- * memory), and a policy that opts out of the sandbox, have nothing to refuse.
+ * another path to the same directory (a bind mount, of the store or of any directory inside it), a mount below one of
+ * them included (mounted with it). Writable, a command could rewrite any conversation's files there: its events, and
+ * the sandbox policy record a resumed conversation runs under (`x_sandbox_policy.json`: `mode: 'unsandboxed'` would
+ * run its next commands on the host); readable, it could read every conversation's events, and whatever secrets they
+ * hold. `x run` in the home directory, whose `~/.x/conversations` holds the store, is the case in point. A store that
+ * is not a directory of this machine (S3, memory), and a policy that opts out of the sandbox, have nothing to refuse.
  */
 export async function assertStoreOutsideSandbox(options: {
   policy: SandboxPolicy;
@@ -58,18 +59,21 @@ export async function assertStoreOutsideSandbox(options: {
     ...options.policy.readablePaths.map((path) => ({ what: 'readable path', path })),
   ];
   const checked: { shown: string; path: string; readable: boolean }[] = [];
+  const mountinfo = readMountInfo();
   for (const mount of mounts) {
     const path = await real(mount.path);
     const readable = mount.what === 'readable path';
     checked.push({ shown: `${mount.what} ${mount.path}`, path, readable });
     // Mounted with it (bubblewrap binds every mount below a path): a bind of the store inside the workspace.
-    for (const below of mountPointsBelow([path]))
+    for (const below of mountPointsBelow([path], mountinfo))
       checked.push({ shown: `mount ${below} (below its ${mount.what} ${mount.path})`, path: below, readable });
   }
   for (const mount of checked) {
     const mounted = mount.path;
     // By identity too (device and inode): a bind mount of the store, or of a directory above it, is another path to it.
-    const inStore = respelledUnder(mounted, store) ?? mounted;
+    // By the mount's source too: a bind mount of one conversation's directory is a path into the store whose
+    // ancestors are none of the store's.
+    const inStore = respelledUnder(mounted, store) ?? respelledByMountSource(mounted, store, mountinfo) ?? mounted;
     const how =
       isPathInside(mounted, store) || liesInside(store, mounted)
         ? 'holds'

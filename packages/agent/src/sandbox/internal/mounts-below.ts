@@ -1,21 +1,46 @@
 import { readFileSync } from 'node:fs';
 
-/** Where this process reads its mount table (`proc(5)`: one line per mount, its mount point the fifth field). */
+/** Where this process reads its mount table (`proc(5)`: one line per mount). */
 const MOUNTINFO = '/proc/self/mountinfo';
 
-/** A mount point as mountinfo writes it: space, tab, newline and backslash as three-digit octal escapes. */
-function unescapeMountPoint(field: string): string {
+/** One line of mountinfo: the fields the sandbox's checks read. */
+export interface MountEntry {
+  /** The filesystem's `major:minor` (third field): the same for every mount of one filesystem, binds included. */
+  device: string;
+  /** The directory of that filesystem the mount shows (fourth field): `/`, or a bind mount's source. */
+  root: string;
+  /** Where it is mounted (fifth field). */
+  mountPoint: string;
+}
+
+/** A path as mountinfo writes it: space, tab, newline and backslash as three-digit octal escapes. */
+function unescapeMountPath(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+}
+
+/** Every mount of a mountinfo text, in the table's order. */
+export function parseMountEntries(mountinfo: string): MountEntry[] {
+  const entries: MountEntry[] = [];
+  for (const line of mountinfo.split('\n')) {
+    const [, , device, root, mountPoint] = line.split(' ');
+    if (device === undefined || root === undefined || !mountPoint?.startsWith('/')) continue;
+    entries.push({ device, root: unescapeMountPath(root), mountPoint: unescapeMountPath(mountPoint) });
+  }
+  return entries;
 }
 
 /** Every mount point of a mountinfo text, in the table's order. */
 export function parseMountPoints(mountinfo: string): string[] {
-  const points: string[] = [];
-  for (const line of mountinfo.split('\n')) {
-    const field = line.split(' ')[4];
-    if (field?.startsWith('/')) points.push(unescapeMountPoint(field));
+  return parseMountEntries(mountinfo).map((entry) => entry.mountPoint);
+}
+
+/** This process's mount table as text, or undefined where it cannot be read (no /proc). */
+export function readMountInfo(): string | undefined {
+  try {
+    return readFileSync(MOUNTINFO, 'utf8');
+  } catch {
+    return undefined;
   }
-  return points;
 }
 
 /**
@@ -25,17 +50,10 @@ export function parseMountPoints(mountinfo: string): string[] {
  * looks at. `mountinfo`: the table's text (this process's own unless a test gives one); an unreadable table (no
  * /proc) shows none.
  */
-export function mountPointsBelow(roots: readonly string[], mountinfo?: string): string[] {
-  let text = mountinfo;
-  if (text === undefined) {
-    try {
-      text = readFileSync(MOUNTINFO, 'utf8');
-    } catch {
-      return [];
-    }
-  }
+export function mountPointsBelow(roots: readonly string[], mountinfo: string | undefined = readMountInfo()): string[] {
+  if (mountinfo === undefined) return [];
   const below = new Set<string>();
-  for (const point of parseMountPoints(text)) {
+  for (const point of parseMountPoints(mountinfo)) {
     if (roots.some((root) => point !== root && (root === '/' || point.startsWith(`${root}/`)))) below.add(point);
   }
   return [...below];
