@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { isPathUnder } from '../bwrap-args.js';
 import { InvalidSandboxPolicyError } from '../invalid-sandbox-policy-error.js';
 import { SandboxUnavailableError } from '../sandbox-unavailable-error.js';
+import { currentMountTable, type MountTableView } from './mount-table-memo.js';
 import { mountPointsBelow } from './mounts-below.js';
 import { isSameDirectory, liesInside, selfAndAncestors, whereShownThrough } from './same-directory.js';
 
@@ -99,12 +100,17 @@ export function processPrivateDirectory(): string {
  */
 export function privateRootHiddenIn(mounted: readonly string[]): string[] {
   const path = sandboxPrivateRoot();
+  const table = currentMountTable(selfAndAncestors(path));
+  const shownThrough = (mount: string): string | undefined =>
+    isPathUnder(path, mount) ? path : whereShownThrough(path, mount);
   const hidden = new Set<string>();
-  // A mount below a mounted path is mounted with it (`mountPointsBelow`): it shows the root as a mount of its own would.
-  for (const mount of [...mounted, ...mountPointsBelow(mounted)]) {
-    const shown = isPathUnder(path, mount) ? path : whereShownThrough(path, mount);
+  const add = (shown: string | undefined) => {
     if (shown !== undefined) hidden.add(shown);
-  }
+  };
+  for (const mount of mounted) add(shownThrough(mount));
+  // A mount below a mounted path is mounted with it (`mountPointsBelow`): it shows the root as a mount of its own would.
+  for (const mount of mountPointsBelow(mounted, table.mountinfo))
+    add(table.remember('shows-private-root', mount, () => shownThrough(mount)));
   return [...hidden];
 }
 
@@ -121,12 +127,15 @@ export function checkPolicyAroundPrivateRoot(paths: {
   readable: readonly string[];
 }): void {
   const root = sandboxPrivateRoot();
+  const table = currentMountTable(selfAndAncestors(root));
   // The mounts below each path are mounted with it, and as it is (writable or not): checked as paths of their own.
-  const writable = withMountsBelow(paths.writable);
-  const readable = withMountsBelow(paths.readable);
-  const inside = [...writable, ...readable].find(
-    ({ path }) =>
-      path !== root && (isPathUnder(path, root) || (liesInside(path, root) && !isSameDirectory(path, [root]))),
+  const writable = withMountsBelow(paths.writable, table);
+  const readable = withMountsBelow(paths.readable, table);
+  const inside = [...writable, ...readable].find((checked) =>
+    checked.remember('inside-private-root', () => {
+      const { path } = checked;
+      return path !== root && (isPathUnder(path, root) || (liesInside(path, root) && !isSameDirectory(path, [root])));
+    }),
   );
   if (inside !== undefined)
     throw new InvalidSandboxPolicyError(
@@ -134,8 +143,11 @@ export function checkPolicyAroundPrivateRoot(paths: {
     );
   const parent = dirname(root);
   const above = selfAndAncestors(parent).slice(1);
-  const holder = writable.find(
-    ({ path }) => path !== parent && (isPathUnder(parent, path) || isSameDirectory(path, above)),
+  const holder = writable.find((checked) =>
+    checked.remember('holds-private-parent', () => {
+      const { path } = checked;
+      return path !== parent && (isPathUnder(parent, path) || isSameDirectory(path, above));
+    }),
   );
   if (holder !== undefined)
     throw new InvalidSandboxPolicyError(
@@ -145,16 +157,24 @@ export function checkPolicyAroundPrivateRoot(paths: {
     );
 }
 
-/** A policy path, or a mount below one (`below`: that path), as a check found it. */
+/**
+ * A policy path, or a mount below one (`below`: that path), as a check found it. `remember`: a check's result, kept
+ * for the next command where the path is a mount point (see `currentMountTable`), computed afresh for a policy path.
+ */
 interface CheckedPath {
   path: string;
   below?: string;
+  remember(check: string, compute: () => boolean): boolean;
 }
 
-function withMountsBelow(paths: readonly string[]): CheckedPath[] {
+function withMountsBelow(paths: readonly string[], table: MountTableView): CheckedPath[] {
   return [
-    ...paths.map((path) => ({ path })),
-    ...mountPointsBelow(paths).map((path) => ({ path, below: paths.find((top) => isPathUnder(path, top)) })),
+    ...paths.map((path) => ({ path, remember: (_check: string, compute: () => boolean) => compute() })),
+    ...mountPointsBelow(paths, table.mountinfo).map((path) => ({
+      path,
+      below: paths.find((top) => isPathUnder(path, top)),
+      remember: (check: string, compute: () => boolean) => table.remember(check, path, compute),
+    })),
   ];
 }
 

@@ -2,12 +2,18 @@ import { statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /**
+ * How an identity is read: `statSync`. A seam for the tests that count the stats a command costs (with
+ * `readablePaths: ['/']`, one per mount point would be paid at every command but for `mount-table-memo`).
+ */
+export const identityStat = { stat: (path: string) => statSync(path, { bigint: true }) };
+
+/**
  * A directory's identity, device and inode: the same for every path to it, where a path comparison sees two (a bind
  * mount, a second mount of the same filesystem). Undefined where it cannot be read.
  */
-function identity(path: string): string | undefined {
+export function identity(path: string): string | undefined {
   try {
-    const found = statSync(path, { bigint: true });
+    const found = identityStat.stat(path);
     return `${found.dev}:${found.ino}`;
   } catch {
     return undefined;
