@@ -95,8 +95,11 @@ describe('apply_patch', () => {
     });
   });
 
-  it('keeps a file whose move names the file itself (written as given or through `./`)', async () => {
-    for (const target of ['src/app.py', './src/app.py']) {
+  it('keeps a file whose move names the file itself (as given, through `./`, through a symlinked directory)', async () => {
+    // The move wrote the file, then removed it under its other name: the only copy was lost.
+    await symlink('src', join(workspace, 'source-link'));
+    await symlink('.', join(workspace, 'here'));
+    for (const target of ['src/app.py', './src/app.py', 'source-link/app.py', 'here/src/app.py']) {
       await writeFile(join(workspace, 'src', 'app.py'), 'def greet():\n    print("hi")\n');
       const observation = await apply(
         [

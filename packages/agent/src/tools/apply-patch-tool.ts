@@ -8,6 +8,7 @@ import {
   openWorkspaceEntry,
   readRegularFile,
   replaceFileAtomically,
+  resolveRealLocation,
   WorkspacePathError,
 } from '../paths/index.js';
 import { filesNeeded, parsePatch } from './apply-patch/parse-patch.js';
@@ -47,9 +48,18 @@ class WorkspaceFiles {
     return resolve(this.root, path);
   }
 
-  /** Both paths name the same file of the workspace (`a.py` and `./a.py`). */
-  isSameFile(path: string, other: string): boolean {
-    return this.#absolute(path) === this.#absolute(other);
+  /**
+   * Both paths name the same file of the workspace: by spelling (`a.py` and `./a.py`), or through a symlink on the way
+   * (`alias/a.py`, where `alias` leads to the workspace itself).
+   */
+  async isSameFile(path: string, other: string): Promise<boolean> {
+    const [real, otherReal] = await Promise.all([this.#real(path), this.#real(other)]);
+    return real === otherReal;
+  }
+
+  async #real(path: string): Promise<string> {
+    const absolute = this.#absolute(path);
+    return (await resolveRealLocation(absolute)) ?? absolute;
   }
 
   async read(path: string): Promise<string> {
@@ -119,7 +129,7 @@ async function processPatch(text: string, files: WorkspaceFiles): Promise<{ fuzz
   for (const [path, change] of changes) if (change.type === 'delete') await files.remove(path);
   for (const [path, change] of changes) {
     if (change.type === 'delete') continue;
-    if (change.move_path !== undefined && !files.isSameFile(change.move_path, path)) {
+    if (change.move_path !== undefined && !(await files.isSameFile(change.move_path, path))) {
       // A move onto the file itself is an update: removing the source would remove what was just written.
       await files.write(change.move_path, change.new_content ?? '');
       await files.remove(path);
