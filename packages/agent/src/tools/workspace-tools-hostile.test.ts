@@ -30,6 +30,9 @@ beforeAll(async () => {
   workspace = join(root, 'ws');
   outside = join(root, 'out');
   await mkdir(workspace);
+  await mkdir(join(root, 'home'));
+  glob = createGlobTool({ home: join(root, 'home') });
+  grep = createGrepTool({ home: join(root, 'home') });
   await mkdir(join(outside, 'dir'), { recursive: true });
   await writeFile(join(outside, 'secret.txt'), `${SECRET}\n`);
   await writeFile(join(outside, 'dir', 'secret.txt'), `${SECRET}\n`);
@@ -121,8 +124,10 @@ function lookAlikes(): string[] {
 }
 
 const editor = createFileEditorTool();
-const glob = createGlobTool();
-const grep = createGrepTool();
+// `~` in glob's and grep's paths stands for a home of this test's own, not the run's HOME, which every test file of
+// the run shares and writes to while this one runs: what `~/out/secret.txt` meant depended on what they had made.
+let glob: ReturnType<typeof createGlobTool>;
+let grep: ReturnType<typeof createGrepTool>;
 const patch = createApplyPatchTool();
 
 /** Every tool that takes a path, as one call each. */
