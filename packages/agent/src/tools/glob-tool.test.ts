@@ -41,6 +41,14 @@ const text = (observation: Observation) =>
 describe('glob', () => {
   it('is read-only: the model is asked for no security risk', () => {
     expect(globTool.readOnly).toBe(true);
+    // The reference's GlobTool annotations, which MCP clients and the chat tool list read.
+    expect(globTool.annotations).toEqual({
+      title: 'glob',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('finds files at any depth for a name pattern, newest first, in the reference GlobObservation', async () => {
