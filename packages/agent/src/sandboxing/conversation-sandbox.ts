@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import type { FileStore } from '@x/store';
+import { readMountInfo } from '../sandbox/internal/mounts-below.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';
+import { guardEachCommand } from './guard-each-command.js';
 import type { SandboxAccess } from './sandbox-access.js';
 import type { SandboxOpener } from './sandbox-opener.js';
 import { recordSandboxPolicy } from './sandbox-policy-record.js';
@@ -48,15 +50,20 @@ export class ConversationSandbox implements SandboxAccess {
     const workspace = resolve(this.workspace);
     await this.#guard?.(policy, workspace);
     const sandbox = await this.#open({ policy, workspace });
+    const guard = this.#guard;
+    if (guard === undefined || policy.mode === 'unsandboxed') return sandbox;
     // Again on the paths the sandbox mounts (each resolved as it opened, and held to that at every command): one made
     // a symlink to the store since the check above, by a command of another sandbox, is refused here.
+    const table = readMountInfo();
+    const guardOpened = () => guard(sandbox.policy, sandbox.workspace);
     try {
-      await this.#guard?.(sandbox.policy, sandbox.workspace);
+      await guardOpened();
     } catch (error) {
       await sandbox.dispose().catch(() => undefined);
       throw error;
     }
-    return sandbox;
+    // And before each command once mounts changed: a bind of the store made after the open.
+    return guardEachCommand(sandbox, guardOpened, table);
   }
 
   /** The sandbox, opened on the first call. */
