@@ -89,11 +89,18 @@ describe('A2A methods and their tasks, driven by @a2a-js/sdk', () => {
 
   it('lets a client subscribe to a task waiting for a confirmation', async () => {
     const task = await waitingTask('rm -rf build');
+    const managed = await fixture.server.built.manager.require(task.id);
+    while (managed.isRunning) await managed.waitForRun(60_000);
     const stream = fixture.client.resubscribeTask({ tenant: '', id: task.id });
     const first = await stream.next();
+    // The opening task is the whole log as it is: the stream that follows carries only what comes after.
     expect(first.value?.payload).toMatchObject({
       $case: 'task',
-      value: { id: task.id, status: { state: TaskState.TASK_STATE_INPUT_REQUIRED } },
+      value: {
+        id: task.id,
+        status: { state: TaskState.TASK_STATE_INPUT_REQUIRED },
+        metadata: { logLength: managed.log.length },
+      },
     });
     await stream.return(undefined);
   });
