@@ -28,6 +28,11 @@ export const conversationMetaSchema = z.looseObject({
    * conversation, and flags the conversations a crash left `running` (recovered when opened).
    */
   execution_status: z.string().default('idle'),
+  /**
+   * The `timestamp` of the log's last event as the server last saw it: lets listings order conversations by their
+   * latest change (A2A `ListTasks`) without opening them. Absent in files written before it was kept.
+   */
+  last_event_at: z.string().optional(),
   /** The start request's hook_config (the reference's StoredConversation keeps it too). */
   hook_config: z.record(z.string(), z.unknown()).nullish(),
   /** The reference's security analyzer JSON last set with `POST .../security_analyzer` (null: none). */

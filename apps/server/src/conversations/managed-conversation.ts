@@ -219,15 +219,15 @@ export class ManagedConversation implements SocketConversation {
         this.#published.publish(event);
         return;
       }
+      const changed = event.kind === 'ConversationStateUpdateEvent' ? {} : { updated_at: nowIso() };
+      this.meta = { ...this.meta, last_event_at: event.timestamp, ...changed };
       if (event.kind === 'ConversationStateUpdateEvent') {
         if (event.key === 'execution_status' && typeof event.value === 'string') this.#recordStatus(event.value);
         if (event.key === 'title' && typeof event.value === 'string' && event.value !== this.meta.state_title) {
           this.meta = { ...this.meta, state_title: event.value };
           this.saveMeta().catch(() => undefined);
         }
-        return;
       }
-      this.meta = { ...this.meta, updated_at: nowIso() };
     });
   }
 
@@ -279,8 +279,8 @@ export class ManagedConversation implements SocketConversation {
     await this.sendMessage(message, { run: true });
   }
 
-  /** Adds a user message; with `run`, starts a run, or schedules one after the run in progress. */
-  async sendMessage(message: Message, options: { run: boolean } & SendMessageOptions): Promise<void> {
+  /** A user message; with `run`, starts a run or has the one in progress take it. Resolves to the log's length then. */
+  async sendMessage(message: Message, options: { run: boolean } & SendMessageOptions): Promise<number> {
     if (message.role !== 'user') {
       throw new InvalidRequestError(`Only user messages can be sent to a conversation (role was '${message.role}')`);
     }
@@ -288,9 +288,10 @@ export class ManagedConversation implements SocketConversation {
     const conversation = await this.open();
     if (options.run) await this.assertMayRun();
     await conversation.sendMessage(message, options);
+    const recordedUpTo = conversation.log.length;
     await this.saveMeta();
-    if (!options.run) return;
-    await this.#runs.runAfterMessage();
+    if (options.run) await this.#runs.runAfterMessage();
+    return recordedUpTo;
   }
 
   /** 403 to a caller outside `approvalDeciders` whose run would approve pending actions: checked before recording. */

@@ -1,7 +1,8 @@
 // What each A2A method does with its task, judged by the official client (`@a2a-js/sdk`) against a real server:
 // SendMessage waits for the run unless told to return at once, and trims the history it answers with; a task that
 // waits for a confirmation can be subscribed to, and canceling it rejects what it waited for; a failed task is not
-// cancelable; and a task is read back whole by a server restarted on the same data.
+// cancelable; a task is read back whole by a server restarted on the same data; and a parameter error names the
+// parameter.
 import type { SendMessageRequest, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
@@ -88,11 +89,18 @@ describe('A2A methods and their tasks, driven by @a2a-js/sdk', () => {
 
   it('lets a client subscribe to a task waiting for a confirmation', async () => {
     const task = await waitingTask('rm -rf build');
+    const managed = await fixture.server.built.manager.require(task.id);
+    while (managed.isRunning) await managed.waitForRun(60_000);
     const stream = fixture.client.resubscribeTask({ tenant: '', id: task.id });
     const first = await stream.next();
+    // The opening task is the whole log as it is: the stream that follows carries only what comes after.
     expect(first.value?.payload).toMatchObject({
       $case: 'task',
-      value: { id: task.id, status: { state: TaskState.TASK_STATE_INPUT_REQUIRED } },
+      value: {
+        id: task.id,
+        status: { state: TaskState.TASK_STATE_INPUT_REQUIRED },
+        metadata: { logLength: managed.log.length },
+      },
     });
     await stream.return(undefined);
   });
@@ -165,5 +173,22 @@ describe('A2A methods and their tasks, driven by @a2a-js/sdk', () => {
     } finally {
       await restarted.built.close();
     }
+  });
+});
+
+describe('A2A parameter errors, over raw JSON-RPC', () => {
+  async function call(method: string, params: unknown): Promise<{ error?: { code: number; message: string } }> {
+    const response = await fetch(`${fixture.server.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return (await response.json()) as { error?: { code: number; message: string } };
+  }
+
+  it('names the one parameter that is wrong, and what is wrong with it', async () => {
+    const answer = await call('GetTask', { id: 42 });
+    expect(answer.error?.code).toBe(-32602);
+    expect(answer.error?.message).toMatch(/^GetTask: params\.id: \S/);
   });
 });

@@ -130,8 +130,9 @@ async function continueNow(
   } else if (!waiting && text === '') {
     throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
   }
-  // While waiting, the text is the answer to the confirmation, not a new turn.
-  if (text !== '' && !waiting) await conversation.sendMessage(userMessage(text), { run: false });
+  // While waiting, the text is the answer to the confirmation, not a new turn. A new turn is recorded and run in one
+  // step: a run another face starts after the check above takes the message, and the sender gets that run's task.
+  if (!waiting) return { conversation, fromIndex: await conversation.sendMessage(userMessage(text), { run: true }) };
   const fromIndex = conversation.log.length;
   await conversation.startRun();
   return { conversation, fromIndex };

@@ -5,6 +5,7 @@ import type { listTasksParamsSchema } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
 import { taskOf } from './a2a-tasks.js';
 import type { A2aTask } from './a2a-types.js';
+import { type ListedTaskKeys, listedTaskKeys } from './listed-task-keys.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -31,21 +32,20 @@ function decodeCursor(token: string): Cursor {
   throw new A2aRpcError('invalidParams', `ListTasks: params.pageToken '${token}' is not a token this server gave`);
 }
 
-const timestampOf = (task: ListedTask): string => task.status.timestamp ?? '';
-
 /** The listing's order: most recently updated first (§3.1.4), ties by id so a cursor lands on one place. */
 function compare(left: Cursor, right: Cursor): number {
   if (left.timestamp !== right.timestamp) return left.timestamp < right.timestamp ? 1 : -1;
   return left.id < right.id ? -1 : left.id > right.id ? 1 : 0;
 }
 
-const cursorOf = (task: ListedTask): Cursor => ({ timestamp: timestampOf(task), id: task.id });
+const cursorOf = (keys: ListedTaskKeys): Cursor => ({ timestamp: keys.timestamp, id: keys.conversation.id });
 
 /**
  * `ListTasks`: the server's conversations as tasks, most recently updated first, filtered by `contextId` (a task's
  * context is itself), `status` and `statusTimestampAfter`, a page at a time. The page token is a cursor (the last
  * task's timestamp and id), so tasks that change between pages do not shift later pages. Damaged conversations are
- * left out. Each task is folded from its whole log, so a page costs one log read per task.
+ * left out. Filtering and ordering read each conversation's listing keys (`listedTaskKeys`: stored files, no log), so
+ * only the tasks of the page are opened and folded from their logs.
  */
 export async function listTasks(
   manager: ConversationManager,
@@ -60,32 +60,41 @@ export async function listTasks(
   // Any spelling SendMessage takes for a context (32 hex, upper case) filters as its hyphenated id does.
   const context = params.contextId === undefined || params.contextId === '' ? undefined : params.contextId;
   const contextHex = context === undefined ? undefined : (conversationHex(context) ?? context);
-  const tasks: ListedTask[] = [];
+  const listed: ListedTaskKeys[] = [];
   for (const conversation of await manager.list()) {
     if (contextHex !== undefined && contextHex !== conversationHex(conversation.id)) continue;
-    const opened = await conversation.open().then(
-      () => true,
-      () => false,
-    );
-    if (!opened) continue;
-    const includeArtifacts = params.includeArtifacts === true;
+    const keys = await listedTaskKeys(manager, conversation);
+    if (keys === undefined) continue;
+    if (filterState !== undefined && keys.state !== filterState) continue;
+    if (changedAfter !== undefined && !(keys.timestamp > changedAfter)) continue;
+    listed.push(keys);
+  }
+  listed.sort((left, right) => compare(cursorOf(left), cursorOf(right)));
+  const start = after === undefined ? 0 : listed.findIndex((keys) => compare(cursorOf(keys), after) > 0);
+  const page = start < 0 ? [] : listed.slice(start, start + pageSize);
+  const last = page.at(-1);
+  const more = start >= 0 && start + pageSize < listed.length && last !== undefined;
+  const includeArtifacts = params.includeArtifacts === true;
+  const tasks: ListedTask[] = [];
+  for (const { conversation } of page) {
+    // Not open yet when its stored keys were read: one that cannot be opened after all is left out of the page.
+    if (
+      !(await conversation.open().then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     const { artifacts, ...task } = (await taskOf(conversation)).task({
       ...(params.historyLength === undefined ? {} : { historyLength: params.historyLength }),
       includeArtifacts,
     });
-    if (filterState !== undefined && task.status.state !== filterState) continue;
-    if (changedAfter !== undefined && !(timestampOf(task) > changedAfter)) continue;
     tasks.push(includeArtifacts ? { ...task, artifacts } : task);
   }
-  tasks.sort((left, right) => compare(cursorOf(left), cursorOf(right)));
-  const start = after === undefined ? 0 : tasks.findIndex((task) => compare(cursorOf(task), after) > 0);
-  const page = start < 0 ? [] : tasks.slice(start, start + pageSize);
-  const last = page.at(-1);
-  const more = start >= 0 && start + pageSize < tasks.length && last !== undefined;
   return {
-    tasks: page,
+    tasks,
     nextPageToken: more ? encodeCursor(cursorOf(last)) : '',
-    pageSize: page.length,
-    totalSize: tasks.length,
+    pageSize: tasks.length,
+    totalSize: listed.length,
   };
 }

@@ -270,7 +270,7 @@ export class TaskProjection {
  * An event's timestamp (the log's naive local time, `YYYY-MM-DDTHH:MM:SS.ffffff`) as A2A wants it: ISO 8601 in
  * UTC with milliseconds. Undefined for one that does not read as a time.
  */
-function utcTimestamp(timestamp: string): string | undefined {
+export function utcTimestamp(timestamp: string): string | undefined {
   const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/.test(timestamp);
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,3})?\d*/.exec(timestamp);
   if (match === null) return undefined;
