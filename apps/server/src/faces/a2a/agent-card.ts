@@ -48,11 +48,12 @@ export interface AgentCardOptions {
 export function agentCard(options: AgentCardOptions): Record<string, unknown> {
   const configured = options.defaultConversation?.agent.tools?.map((tool) => {
     const name = (tool as { name: string }).name;
-    return TOOL_ALIASES[name] ?? name;
+    // Own entries only: a tool named `constructor` or `toString` is that tool, not a property of Object.prototype.
+    return Object.hasOwn(TOOL_ALIASES, name) ? (TOOL_ALIASES[name] as string) : name;
   });
   const tools = configured ?? Object.keys(TOOL_SKILLS);
   const skills = tools.map((tool) => {
-    const known = TOOL_SKILLS[tool];
+    const known = Object.hasOwn(TOOL_SKILLS, tool) ? TOOL_SKILLS[tool] : undefined;
     return {
       id: tool,
       name: known?.name ?? tool,
