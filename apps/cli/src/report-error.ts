@@ -70,7 +70,8 @@ export function reportError(error: unknown, colors: Colors, env: NodeJS.ProcessE
   } else if (typeof code === 'string' && error instanceof Error) {
     if (NOT_FOUND_CODES.has(code)) exitCode = ExitCode.notFound;
     if (USAGE_CODES.has(code)) exitCode = ExitCode.usage;
-    hint = HINTS[code];
+    // Own entries only: a server's code `constructor` has no hint, not Object.prototype's.
+    hint = Object.hasOwn(HINTS, code) ? HINTS[code] : undefined;
     write(`${colors.red(colors.bold('error'))} ${message} ${colors.dim(`(${code})`)}`);
   } else {
     write(`${colors.red(colors.bold('unexpected error'))} ${message}`);

@@ -51,6 +51,11 @@ describe('update body fields', () => {
     const { status, json } = await server.call('PATCH', `/api/conversations/${id}`, { titel: 'after', tags: {} });
     expect(status).toBe(422);
     expect(json).toEqual({ detail: [{ type: 'custom', loc: ['body', 'titel'], msg: "Unknown field 'titel'" }] });
+    // A field named like an inherited property has no hint either (not Object.prototype's constructor as text).
+    const inherited = await server.call('PATCH', `/api/conversations/${id}`, JSON.parse('{"constructor": 1}'));
+    expect(inherited.json).toEqual({
+      detail: [{ type: 'custom', loc: ['body', 'constructor'], msg: "Unknown field 'constructor'" }],
+    });
     expect((await server.call('GET', `/api/conversations/${id}`)).json).toMatchObject({ title: 'before' });
     expect(await server.call('PATCH', `/api/conversations/${id}`, { title: 'after' })).toEqual({
       status: 200,

@@ -71,7 +71,8 @@ export function refuseUnknownFields(prefix: string, known: readonly string[]) {
     for (const key of Object.keys(value)) {
       if (allowed.has(key)) continue;
       const path = prefix === '' ? key : `${prefix}.${key}`;
-      const hint = MISPLACED[path];
+      // Own entries only: a field named `constructor` or `__proto__` has no hint, not Object.prototype's.
+      const hint = Object.hasOwn(MISPLACED, path) ? MISPLACED[path] : undefined;
       context.addIssue({
         code: 'custom',
         path: [key],

@@ -50,6 +50,12 @@ describe('loadProjectSkills at the workspace root', () => {
     expect(summary(await loadProjectSkills(root))).toEqual({ skills: [['agents', 'agents']], errors: [] });
   });
 
+  it('reads no file named like a property every object inherits (constructor, __proto__, toString)', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) await write(name, 'not a skill');
+    await write('AGENTS.md', 'agents');
+    expect(summary(await loadProjectSkills(root))).toEqual({ skills: [['agents', 'agents']], errors: [] });
+  });
+
   it('keeps the first skill of a name across the skill directories (.agents before .openhands)', async () => {
     await write('.openhands/microagents/deploy.md', 'microagents');
     await write('.openhands/skills/deploy.md', 'openhands');

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { openVerifiedDirectory, readRegularFile } from '../paths/index.js';
 import { InvalidSkillError } from './invalid-skill-error.js';
-import { parseSkillFile, THIRD_PARTY_SKILL_FILES } from './parse-skill-file.js';
+import { parseSkillFile, thirdPartySkillName } from './parse-skill-file.js';
 import type { Skill } from './skill.js';
 
 /** Skill directories of a workspace, highest priority first (reference `load_project_skills`). */
@@ -56,7 +56,7 @@ export async function loadProjectSkills(workspace: string): Promise<LoadedSkills
   if (realRoot === undefined) return result;
   const entries = await readdir(workspace, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (!entry.isFile() || THIRD_PARTY_SKILL_FILES[entry.name.toLowerCase()] === undefined) continue;
+    if (!entry.isFile() || thirdPartySkillName(entry.name) === undefined) continue;
     await loadInto(result, realRoot, join(workspace, entry.name), { defaultName: entry.name });
   }
   for (const dir of PROJECT_SKILL_DIRS) {

@@ -10,6 +10,15 @@ export const THIRD_PARTY_SKILL_FILES: Readonly<Record<string, string>> = Object.
   'gemini.md': 'gemini',
 });
 
+/**
+ * The skill name of a third-party instruction file named `fileName` (any case), or undefined for any other file: a
+ * file named `constructor` or `__proto__` is no instruction file, whatever Object.prototype holds under that name.
+ */
+export function thirdPartySkillName(fileName: string): string | undefined {
+  const key = fileName.toLowerCase();
+  return Object.hasOwn(THIRD_PARTY_SKILL_FILES, key) ? THIRD_PARTY_SKILL_FILES[key] : undefined;
+}
+
 export interface ParseSkillFileOptions {
   /** Path recorded as the skill's `source`. */
   path: string;
@@ -26,7 +35,7 @@ const frontmatterPattern = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
  * `description`, …) between `---` lines, then the markdown content. Throws `InvalidSkillError` naming the file.
  */
 export async function parseSkillFile(text: string, options: ParseSkillFileOptions): Promise<Skill> {
-  const thirdParty = THIRD_PARTY_SKILL_FILES[basename(options.path).toLowerCase()];
+  const thirdParty = thirdPartySkillName(basename(options.path));
   if (thirdParty !== undefined) {
     return skillSchema.parse({ name: thirdParty, content: text, trigger: null, source: options.path });
   }

@@ -9,7 +9,10 @@ const PATH_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function pathArgumentsOf(tool: string): readonly string[] {
-  return PATH_ARGUMENTS[tool] ?? PATH_ARGUMENTS[toolNameAliases[tool] ?? ''] ?? [];
+  // Own entries only: a call to a tool named `constructor` (the model names it) takes no path, it is not Object.
+  const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined =>
+    Object.hasOwn(table, key) ? table[key] : undefined;
+  return own(PATH_ARGUMENTS, tool) ?? own(PATH_ARGUMENTS, own(toolNameAliases, tool) ?? '') ?? [];
 }
 
 function outside(relativePath: string): boolean {

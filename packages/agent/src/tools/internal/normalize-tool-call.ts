@@ -65,7 +65,7 @@ export function normalizeToolCall(
   // A registered tool is never renamed, even when its name is also an alias.
   if (!available.has(requestedName)) {
     const baseName = leadingIdentifier.exec(requestedName)?.[0] ?? requestedName;
-    const aliasTarget = toolNameAliases[baseName];
+    const aliasTarget = Object.hasOwn(toolNameAliases, baseName) ? toolNameAliases[baseName] : undefined;
     if (baseName !== requestedName && available.has(baseName)) {
       name = baseName;
     } else if (aliasTarget !== undefined && available.has(aliasTarget)) {
