@@ -26,6 +26,8 @@ const OBJECT_NAME = /^[0-9a-f]{4,64}$/;
  */
 export class GitRepository {
   readonly directory: string;
+  /** The top of the work tree git uses (real, inside the workspace), or undefined for a bare repository. */
+  readonly workTree: string | undefined;
   readonly #runner: GitRunner;
   /** `--git-dir` (the snapshot) and `--work-tree`, before every command's own arguments. */
   readonly #location: readonly string[];
@@ -40,6 +42,7 @@ export class GitRepository {
   ) {
     const { workTree } = options.location;
     this.directory = directory;
+    this.workTree = workTree;
     this.#runner = runner;
     this.#snapshot = options.snapshot;
     this.#shownDirectories = options.location;
