@@ -100,6 +100,8 @@ export interface BuildServerOptions {
   mcpSessions?: McpSessionLimits;
   /** How long a delete waits for a running conversation's interrupted run to end before cutting it off (10 s). */
   deleteRunTimeoutMs?: number;
+  /** Where the git routes make their private directory of repository snapshots (the system's temporary directory). */
+  gitTemporaryDirectory?: string;
 }
 
 function storeFor(config: ServerConfig): { store: FileStore; root: string } {
@@ -265,7 +267,11 @@ export async function buildServer(
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
-  registerGitRoutes(app, { workspaceRoot, sandboxing });
+  registerGitRoutes(app, {
+    workspaceRoot,
+    sandboxing,
+    ...(options.gitTemporaryDirectory === undefined ? {} : { temporaryDirectory: options.gitTemporaryDirectory }),
+  });
   registerChainRoutes(app, manager);
   registerInsightRoutes(app, manager, localIndex ?? shared?.forks);
   registerCompareRoute(app, manager);

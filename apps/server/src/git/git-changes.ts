@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { resolveBaseRef } from './base-ref.js';
 import { GitError } from './git-error.js';
 import { withGitRepository } from './git-repository.js';
+import { GitRepositoryError } from './git-repository-error.js';
 import type { GitRunner } from './git-runner.js';
 import type { GitChange } from './git-schemas.js';
 import { diffNameStatus } from './name-status.js';
@@ -15,15 +16,20 @@ function nulSeparated(output: string): string[] {
 /**
  * The changes of the repository holding `directory` against `ref` (or the auto-detected base): what
  * `git diff --name-status` reports, plus untracked files (not ignored) as ADDED. Paths are relative to the
- * repository's top directory. Throws `GitRepositoryError` when `directory` is in no repository,
+ * repository's top directory. Throws `GitRepositoryError` when `directory` is in no repository (with `ownWorkTree`,
+ * when it is not the top of its repository's work tree),
  * `GitOutsideWorkspaceError` when its repository reaches outside the workspace.
  */
 export async function getChangesInRepository(
   runner: GitRunner,
   directory: string,
   ref: string | undefined,
+  options: { ownWorkTree?: boolean } = {},
 ): Promise<GitChange[]> {
   return withGitRepository(runner, directory, async (repository) => {
+    if (options.ownWorkTree === true && repository.workTree !== directory) {
+      throw new GitRepositoryError(`${directory} is not the top of a repository of its own`);
+    }
     const base = await resolveBaseRef(repository, ref);
     const changes = await diffNameStatus(repository, base);
     // As in the reference, a failed listing of untracked files leaves them out rather than failing the whole answer.
@@ -51,26 +57,44 @@ async function nestedRepositories(directory: string): Promise<string[]> {
 }
 
 /**
+ * The changes of the repository whose work tree is `directory` itself, or undefined when it has none (a `.git` that
+ * git refuses, or one it passes over for the repository around it, such as an empty `.git` directory) or git fails
+ * on it (a ref it does not have, a work tree outside the workspace): the outer repository's answer still stands.
+ */
+async function changesOfOwnRepository(
+  runner: GitRunner,
+  directory: string,
+  ref: string | undefined,
+): Promise<GitChange[] | undefined> {
+  try {
+    return await getChangesInRepository(runner, directory, ref, { ownWorkTree: true });
+  } catch (error) {
+    if (GitError.isInstance(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
  * The reference's `get_git_changes`: the changes of the repository at `directory`, with those of each repository
  * one level below it (a checkout inside the workspace repository) in place of what the outer one says of that
- * directory, prefixed with its name; sorted by path. A nested directory that is no repository is skipped.
+ * directory, prefixed with its name; sorted by path. A nested directory that is no repository of its own is left
+ * as the outer one lists it.
  */
 export async function getGitChanges(
   runner: GitRunner,
   directory: string,
   ref: string | undefined,
 ): Promise<GitChange[]> {
-  const nested = await nestedRepositories(directory);
-  const insideNested = (path: string): boolean => nested.some((name) => path === name || path.startsWith(`${name}/`));
-  const changes = (await getChangesInRepository(runner, directory, ref)).filter((change) => !insideNested(change.path));
-  for (const name of nested) {
-    let inner: GitChange[];
-    try {
-      inner = await getChangesInRepository(runner, join(directory, name), ref);
-    } catch (error) {
-      if (GitError.isInstance(error)) continue;
-      throw error;
-    }
+  const outer = await getChangesInRepository(runner, directory, ref);
+  const nested: Array<{ name: string; changes: GitChange[] }> = [];
+  for (const name of await nestedRepositories(directory)) {
+    const changes = await changesOfOwnRepository(runner, join(directory, name), ref);
+    if (changes !== undefined) nested.push({ name, changes });
+  }
+  const insideNested = (path: string): boolean =>
+    nested.some(({ name }) => path === name || path.startsWith(`${name}/`));
+  const changes = outer.filter((change) => !insideNested(change.path));
+  for (const { name, changes: inner } of nested) {
     for (const change of inner) changes.push({ status: change.status, path: `${name}/${change.path}` });
   }
   return changes.sort((one, other) => (one.path < other.path ? -1 : one.path > other.path ? 1 : 0));

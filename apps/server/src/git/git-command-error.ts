@@ -15,3 +15,8 @@ export class GitCommandError extends GitError {
     this.stderr = details.stderr;
   }
 }
+
+/** The failure of `git <args>` for `why` (its stderr, or the limit it hit), as the git routes report it. */
+export function gitCommandFailure(args: readonly string[], exitCode: number, why: string): GitCommandError {
+  return new GitCommandError(`Git command failed: git ${args.join(' ')}: ${why}`, { args, exitCode, stderr: why });
+}

@@ -1,4 +1,4 @@
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -79,13 +79,14 @@ export interface GitDirectoryLocation {
 }
 
 /** What a snapshot links to in the repository's common directory, and in its own git directory. */
-const COMMON_ENTRIES = ['refs', 'packed-refs', 'objects', 'shallow', 'info'];
+export const SNAPSHOT_COMMON_ENTRIES: readonly string[] = ['refs', 'packed-refs', 'objects', 'shallow', 'info'];
 const OWN_ENTRIES = ['index'];
 /** The shared part of a split index (`core.splitIndex`), which git looks for next to the index's git directory. */
 const SHARED_INDEX = /^sharedindex\.(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
- * Writes, in `directory` (the server's, never the workspace's), the git directory git is pointed at for one request
+ * Writes, in `directory` (the server's, never the workspace's; made empty by the caller and never made here, so that a
+ * snapshot root removed by a shutdown meanwhile is not made again and left behind), the git directory git is pointed at for one request
  * (`--git-dir`): `config` is `configuration` (see `snapshotConfiguration`), `HEAD` is `head`, and the rest are links
  * to the repository's refs, objects and index. The agent may rewrite the repository's configuration at any time;
  * git never reads it here, so nothing it adds there while a request runs is seen.
@@ -94,10 +95,9 @@ export async function writeGitDirectorySnapshot(
   directory: string,
   options: { location: GitDirectoryLocation; configuration: string; head: string },
 ): Promise<void> {
-  await mkdir(directory, { recursive: true });
   await writeFile(join(directory, 'config'), options.configuration, { mode: 0o400 });
   await writeFile(join(directory, 'HEAD'), `${options.head}\n`, { mode: 0o400 });
-  for (const entry of COMMON_ENTRIES) {
+  for (const entry of SNAPSHOT_COMMON_ENTRIES) {
     await symlink(join(options.location.commonDirectory, entry), join(directory, entry));
   }
   const own = await readdir(options.location.gitDirectory).catch(() => []);

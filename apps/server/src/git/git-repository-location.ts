@@ -34,26 +34,34 @@ async function confined(path: string, what: string, context: { directory: string
 
 /**
  * The git directory, common directory and work tree git would use for `directory` (its discovery, stopped at the
- * workspace root, with `core.worktree`, includes and `.git` files as the repository sets them). Each is refused
- * (`GitOutsideWorkspaceError`) when it lies outside the workspace root, so that git, given them explicitly
- * afterwards, reads nothing outside it; a directory in no repository throws `GitRepositoryError`.
+ * workspace root, with `core.worktree`, includes and `.git` files as the repository sets them), from one
+ * `git rev-parse`. Each is refused (`GitOutsideWorkspaceError`) when it lies outside the workspace root, so that git,
+ * given them explicitly afterwards, reads nothing outside it; a directory in no repository throws
+ * `GitRepositoryError`.
  */
 export async function locateGitRepository(runner: GitRunner, directory: string): Promise<GitRepositoryLocation> {
-  const found = await runner.run(directory, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir']);
-  if (found.exitCode !== 0) throw new GitRepositoryError(`Not a git repository: ${directory}`);
+  const found = await runner.run(directory, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--git-dir',
+    '--git-common-dir',
+    // Last, for it dies where there is no work tree, after the others are printed.
+    '--show-toplevel',
+  ]);
+  // Nothing printed: git found no repository. Printed and failed: it died at `--show-toplevel`, as the last flag does
+  // where there is no work tree (a bare repository, a directory inside the git directory).
+  if (found.exitCode !== 0 && found.stdout === '') throw new GitRepositoryError(`Not a git repository: ${directory}`);
   const [gitDirectory, commonDirectory, ...rest] = outputLines(found.stdout);
-  if (gitDirectory === undefined || commonDirectory === undefined || rest.length > 0) {
+  const workTree = found.exitCode === 0 ? rest.shift() : undefined;
+  const incomplete = gitDirectory === undefined || commonDirectory === undefined;
+  // A path holding a newline would shift the lines: refused rather than guessed at.
+  if (incomplete || rest.length > 0 || (found.exitCode === 0 && workTree === undefined)) {
     throw new GitRepositoryError(`The git directory of ${directory} cannot be told from git's answer`);
   }
   const context = { directory, root: await realpath(runner.workspaceRoot) };
-  const location = {
+  return {
     gitDirectory: await confined(gitDirectory, 'git directory', context),
     commonDirectory: await confined(commonDirectory, 'common git directory', context),
+    workTree: workTree === undefined ? undefined : await confined(workTree, 'work tree', context),
   };
-  const top = await runner.run(directory, ['rev-parse', '--path-format=absolute', '--show-toplevel']);
-  if (top.exitCode === 0) {
-    return { ...location, workTree: await confined(outputLines(top.stdout).join('\n'), 'work tree', context) };
-  }
-  // A bare repository (or a directory inside the git directory): git reads no work tree.
-  return { ...location, workTree: undefined };
 }

@@ -1,18 +1,22 @@
 import { rm, stat } from 'node:fs/promises';
-import { GitCommandError } from './git-command-error.js';
-import { snapshotConfiguration, writeGitDirectorySnapshot } from './git-directory-snapshot.js';
+import { join } from 'node:path';
+import { GitCommandError, gitCommandFailure } from './git-command-error.js';
+import {
+  type GitDirectoryLocation,
+  SNAPSHOT_COMMON_ENTRIES,
+  snapshotConfiguration,
+  writeGitDirectorySnapshot,
+} from './git-directory-snapshot.js';
 import { GitRepositoryError } from './git-repository-error.js';
-import { locateGitRepository } from './git-repository-location.js';
+import { type GitRepositoryLocation, locateGitRepository } from './git-repository-location.js';
 import type { GitRunner } from './git-runner.js';
+import { readRepositoryHead } from './repository-head.js';
 
 /** The hash of the empty tree: the base of a root commit, and of a branch without commits. */
 export const GIT_EMPTY_TREE_HASH = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** A full or abbreviated object name as git prints it: hex only, so it can never be read as an option. */
 const OBJECT_NAME = /^[0-9a-f]{4,64}$/;
-
-/** A full object name (SHA-1 or SHA-256). */
-const FULL_OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * One repository, opened for a directory inside the workspace: every git command of a route runs through it, in
@@ -22,19 +26,27 @@ const FULL_OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  */
 export class GitRepository {
   readonly directory: string;
+  /** The top of the work tree git uses (real, inside the workspace), or undefined for a bare repository. */
+  readonly workTree: string | undefined;
   readonly #runner: GitRunner;
   /** `--git-dir` (the snapshot) and `--work-tree`, before every command's own arguments. */
   readonly #location: readonly string[];
   readonly #snapshot: string;
+  /** What git's messages say instead of a path in the snapshot: the repository's own git directories. */
+  readonly #shownDirectories: GitDirectoryLocation;
 
-  private constructor(directory: string, runner: GitRunner, options: { snapshot: string; workTree?: string }) {
+  private constructor(
+    directory: string,
+    runner: GitRunner,
+    options: { snapshot: string; location: GitRepositoryLocation },
+  ) {
+    const { workTree } = options.location;
     this.directory = directory;
+    this.workTree = workTree;
     this.#runner = runner;
     this.#snapshot = options.snapshot;
-    this.#location = [
-      `--git-dir=${options.snapshot}`,
-      ...(options.workTree === undefined ? [] : [`--work-tree=${options.workTree}`]),
-    ];
+    this.#shownDirectories = options.location;
+    this.#location = [`--git-dir=${options.snapshot}`, ...(workTree === undefined ? [] : [`--work-tree=${workTree}`])];
   }
 
   /**
@@ -48,9 +60,14 @@ export class GitRepository {
     if (info === undefined) throw new GitRepositoryError(`Directory does not exist: ${directory}`);
     if (!info.isDirectory()) throw new GitRepositoryError(`Path is not a directory: ${directory}`);
     const location = await locateGitRepository(runner, directory);
-    const gitDir = `--git-dir=${location.gitDirectory}`;
-    const head = await readHead(runner, directory, gitDir);
-    const listing = await runner.runOrThrow(directory, [gitDir, 'config', '--null', '--list', '--show-scope']);
+    const head = await readRepositoryHead(location.gitDirectory, directory);
+    const listing = await runner.runOrThrow(directory, [
+      `--git-dir=${location.gitDirectory}`,
+      'config',
+      '--null',
+      '--list',
+      '--show-scope',
+    ]);
     const configuration = snapshotConfiguration(listing, { bare: location.workTree === undefined });
     const snapshot = await runner.snapshotDirectory();
     try {
@@ -59,10 +76,7 @@ export class GitRepository {
       await rm(snapshot, { recursive: true, force: true });
       throw error;
     }
-    return new GitRepository(directory, runner, {
-      snapshot,
-      ...(location.workTree === undefined ? {} : { workTree: location.workTree }),
-    });
+    return new GitRepository(directory, runner, { snapshot, location });
   }
 
   /** Removes the snapshot; nothing more runs. */
@@ -70,9 +84,27 @@ export class GitRepository {
     await rm(this.#snapshot, { recursive: true, force: true });
   }
 
-  /** git's output; a nonzero exit throws `GitCommandError`. */
+  /**
+   * git's output; a nonzero exit throws `GitCommandError`, whose message names the command's own arguments and the
+   * repository's git directory, never the server's snapshot of it (a path the client must not see).
+   */
   async git(args: readonly string[], options: { outputBytes?: number } = {}): Promise<string> {
-    return this.#runner.runOrThrow(this.directory, [...this.#location, ...args], options);
+    try {
+      return await this.#runner.runOrThrow(this.directory, [...this.#location, ...args], options);
+    } catch (error) {
+      if (!GitCommandError.isInstance(error)) throw error;
+      throw gitCommandFailure(args, error.exitCode, this.#withoutSnapshot(error.stderr));
+    }
+  }
+
+  /** `text` with each path in the snapshot replaced by the path in the repository it links to or stands for. */
+  #withoutSnapshot(text: string): string {
+    const { gitDirectory, commonDirectory } = this.#shownDirectories;
+    let shown = text;
+    for (const entry of SNAPSHOT_COMMON_ENTRIES) {
+      shown = shown.replaceAll(join(this.#snapshot, entry), join(commonDirectory, entry));
+    }
+    return shown.replaceAll(this.#snapshot, gitDirectory);
   }
 
   /** git's output, or undefined when it exits nonzero (a probe for something that may not exist). */
@@ -126,20 +158,6 @@ export class GitRepository {
 /** Whether `value` is an object name as git prints it (the only thing passed on from one command to the next). */
 export function isObjectName(value: string): boolean {
   return OBJECT_NAME.test(value);
-}
-
-/**
- * The repository's `HEAD` as its snapshot holds it: `ref: refs/heads/<branch>` (a branch, born or not), or the
- * commit of a detached HEAD. Throws `GitRepositoryError` when it is neither.
- */
-async function readHead(runner: GitRunner, directory: string, gitDir: string): Promise<string> {
-  const symbolic = await runner.run(directory, [gitDir, 'symbolic-ref', '--quiet', 'HEAD']);
-  const branch = symbolic.stdout.trim();
-  if (symbolic.exitCode === 0 && /^refs\/[^\0\n]+$/.test(branch)) return `ref: ${branch}`;
-  const detached = await runner.run(directory, [gitDir, 'rev-parse', '--verify', '--quiet', 'HEAD']);
-  const sha = detached.stdout.trim();
-  if (detached.exitCode === 0 && FULL_OBJECT_NAME.test(sha)) return sha;
-  throw new GitRepositoryError(`The HEAD of the repository of ${directory} names neither a branch nor a commit`);
 }
 
 /** Runs `work` on the repository holding `directory`, and removes the repository's snapshot after it. */

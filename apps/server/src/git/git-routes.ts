@@ -23,6 +23,8 @@ export interface GitRoutesOptions {
   sandboxing: ServerSandboxing;
   /** Longest a git command may run, in milliseconds (default 30 s). */
   timeoutMs?: number;
+  /** Where the routes make their private directory of repository snapshots (the system's temporary directory). */
+  temporaryDirectory?: string;
 }
 
 /** Hex only, so a sha can never reach git as an option (the reference's `_SHA_PATTERN`). */
@@ -79,6 +81,7 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
     sandboxing: options.sandboxing,
     workspaceRoot: options.workspaceRoot,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.temporaryDirectory === undefined ? {} : { temporaryDirectory: options.temporaryDirectory }),
   });
   fastify.addHook('onClose', async () => runner.close());
   const root = async (): Promise<string> => {

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { GitCommandError } from './git-command-error.js';
+import { writeGitDirectorySnapshot } from './git-directory-snapshot.js';
 import { GitRunner } from './git-runner.js';
 
 const run = promisify(execFile);
@@ -15,7 +16,10 @@ afterEach(async () => {
 });
 
 /** A runner over a fresh workspace holding one repository with a 4 KiB file committed, in the real sandbox. */
-async function setUp(options: { outputBytes?: number }): Promise<{ runner: GitRunner; repo: string }> {
+async function setUp(options: {
+  outputBytes?: number;
+  temporaryDirectory?: string;
+}): Promise<{ runner: GitRunner; repo: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'x-git-runner-'));
   const workspaceRoot = join(dataDir, 'workspaces');
   const repo = join(workspaceRoot, 'repo');
@@ -60,5 +64,21 @@ describe('GitRunner', () => {
     const { runner, repo } = await setUp({});
     await runner.close();
     await expect(runner.run(repo, ['--version'])).rejects.toThrow('the server is shutting down');
+  });
+
+  it('leaves no snapshot behind when it closes while a request is writing one', async () => {
+    const temporaryDirectory = await mkdtemp(join(tmpdir(), 'x-git-runner-temporary-'));
+    cleanups.push(() => rm(temporaryDirectory, { recursive: true, force: true }));
+    const { runner, repo } = await setUp({ temporaryDirectory });
+    const snapshot = await runner.snapshotDirectory();
+    await runner.close();
+
+    const gitDirectory = join(repo, '.git');
+    const location = { gitDirectory, commonDirectory: gitDirectory };
+    const writing = writeGitDirectorySnapshot(snapshot, { location, configuration: '', head: 'ref: refs/heads/main' });
+
+    await expect(writing).rejects.toThrow('ENOENT');
+    expect(await readdir(temporaryDirectory)).toEqual([]);
+    await expect(runner.snapshotDirectory()).rejects.toThrow('the server is shutting down');
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runSandboxed, type Sandbox } from '@x/agent';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
-import { GitCommandError } from './git-command-error.js';
+import { gitCommandFailure } from './git-command-error.js';
 import { gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
 
 /** Where git is looked up: the system's directories only, never one the agent could write a `git` into. */
@@ -18,6 +18,8 @@ export interface GitRunnerOptions {
   timeoutMs?: number;
   /** Most output bytes a git command may print (stdout and stderr); past it the command is killed and fails. */
   outputBytes?: number;
+  /** Where the server's directory of snapshots is made (the system's temporary directory by default). */
+  temporaryDirectory?: string;
 }
 
 export interface GitRunOptions {
@@ -60,13 +62,13 @@ export class GitRunner {
    * made on first use, readable (never writable) in the sandbox, removed by `close()`.
    */
   #snapshotRoot(): Promise<string> {
-    this.#snapshots ??= mkdtemp(join(tmpdir(), 'x-git-snapshots-'));
+    this.#snapshots ??= mkdtemp(join(this.#options.temporaryDirectory ?? tmpdir(), 'x-git-snapshots-'));
     return this.#snapshots;
   }
 
   /** A new empty directory of the server's for one repository's snapshot; the caller removes it. */
   async snapshotDirectory(): Promise<string> {
-    if (this.#closed) throw this.#failure([], -1, 'the server is shutting down');
+    if (this.#closed) throw gitCommandFailure([], -1, 'the server is shutting down');
     return mkdtemp(join(await this.#snapshotRoot(), 'repository-'));
   }
 
@@ -88,7 +90,7 @@ export class GitRunner {
   /** Runs `git <hardening> <args>` in `cwd`; a failure to start, a limit hit or a nonzero exit is in the result. */
   async run(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRunResult> {
     this.#options.sandboxing.assertCanRun();
-    if (this.#closed) throw this.#failure(args, -1, 'the server is shutting down');
+    if (this.#closed) throw gitCommandFailure(args, -1, 'the server is shutting down');
     const ceiling = dirname(await realpath(this.#options.workspaceRoot));
     const sandbox = await this.#open();
     const fullArgs = [...HARDENING_OPTIONS, ...args];
@@ -100,27 +102,19 @@ export class GitRunner {
       wallTimeMs: this.#options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
       outputBytes: options.outputBytes ?? this.#options.outputBytes ?? DEFAULT_GIT_OUTPUT_BYTES,
     });
-    if (result.limit === 'wall_time') throw this.#failure(args, -1, 'it ran past its time limit');
+    if (result.limit === 'wall_time') throw gitCommandFailure(args, -1, 'it ran past its time limit');
     if (result.limit === 'output' || result.truncated) {
-      throw this.#failure(args, -1, 'it printed more than the output limit (the listing is too large)');
+      throw gitCommandFailure(args, -1, 'it printed more than the output limit (the listing is too large)');
     }
-    if (result.exitCode === null) throw this.#failure(args, -1, result.stderr);
+    if (result.exitCode === null) throw gitCommandFailure(args, -1, result.stderr);
     return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
   }
 
   /** Like `run`, and a nonzero exit throws `GitCommandError`. */
   async runOrThrow(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<string> {
     const result = await this.run(cwd, args, options);
-    if (result.exitCode !== 0) throw this.#failure(args, result.exitCode, result.stderr.trim());
+    if (result.exitCode !== 0) throw gitCommandFailure(args, result.exitCode, result.stderr.trim());
     return result.stdout;
-  }
-
-  #failure(args: readonly string[], exitCode: number, why: string): GitCommandError {
-    return new GitCommandError(`Git command failed: git ${args.join(' ')}: ${why}`, {
-      args,
-      exitCode,
-      stderr: why,
-    });
   }
 
   /** Ends the sandbox and everything still running in it; nothing more runs. */

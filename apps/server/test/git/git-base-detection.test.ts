@@ -117,4 +117,20 @@ describe('the auto-detected base of the changes', () => {
       json: [{ status: 'ADDED', path: 'committed.txt' }],
     });
   });
+
+  it("compares a detached HEAD with its fork point from origin's default branch, not that branch's later tip", async () => {
+    const { server, root } = await servers.start();
+    const upstream = join(root, 'upstream');
+    await initRepository(upstream, { 'base.txt': 'base\n' });
+    await commitFiles(upstream, { 'later.txt': 'later upstream work\n' }, 'later');
+    const clone = join(root, 'clone');
+    await git(root, 'clone', '-q', upstream, clone);
+    await git(clone, 'checkout', '-q', '--detach', 'HEAD~1');
+    await write(clone, 'base.txt', 'edited\n');
+
+    expect(await server.call('GET', query('/api/git/changes', { path: clone }))).toEqual({
+      status: 200,
+      json: [{ status: 'UPDATED', path: 'base.txt' }],
+    });
+  });
 });
