@@ -100,3 +100,15 @@ describe('a call a rule denies, beside one a rule asks a person about', () => {
     expect(await effects()).toEqual(['ask-me']);
   });
 });
+
+describe('calls the rules answer, under a policy that asks about every call', () => {
+  it('run without a person: the policy is asked only about calls no rule matched', async () => {
+    const { conversation, events, result } = await runWithRules([batch('safe-one', 'the-secret'), done], {
+      kind: 'AlwaysConfirm',
+    });
+    expect(result.status).toBe('finished');
+    expect(await effects()).toEqual(['safe-one']);
+    expect(rejections(events)).toEqual(['no']);
+    expect(await conversation.pendingActions()).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@
 // tool the agent no longer has: refused as a decision, not a TypeError.
 import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Conversation, decisionRecordPath, InvalidDecisionError } from '../src/index.js';
+import { Conversation, decisionRecordPath, InvalidDecisionError, readDecision } from '../src/index.js';
 import type { ScriptedReply } from '../src/testing/index.js';
 import { effectTool } from './support/approval-tools.js';
 import { type Harness, startHarness } from './support/harness.js';
@@ -63,5 +63,33 @@ describe('edited arguments for a call whose tool the agent no longer has', () =>
     await expect(attempt).rejects.toThrow(/tool 'record_effect' is not available/);
     expect(await resumed.store.exists(decisionRecordPath(resumed.directory, action.id))).toBe(false);
     await resumed.close();
+  });
+});
+
+describe('edited arguments for the only call waiting', () => {
+  it('leave the conversation waiting (not running) with the edited call pending until the next run', async () => {
+    const { conversation, action } = await waitingForDecision();
+    const [record] = await conversation.decide(
+      [{ action_id: action.id, decision: { kind: 'approve', arguments: { label: 'edited' } } }],
+      { principal: 'alice' },
+    );
+    // The edited call's ActionEvent alone would fold to `running`, though no run is going on.
+    expect(conversation.state.execution_status).toBe('waiting_for_confirmation');
+    const pending = await conversation.pendingActions();
+    expect(pending.map((event) => [event.id, event.action])).toEqual([
+      [record!.replacement_action_id, { label: 'edited', kind: 'RecordEffectAction' }],
+    ]);
+    // The edited call is approved by whoever edited it (not implicitly by the next run), and the edit is finished:
+    // no outbox entry is left for the next run to redo.
+    expect(
+      await readDecision(conversation.store, conversation.directory, record!.replacement_action_id!),
+    ).toMatchObject({
+      principal: 'alice',
+      decision: { kind: 'approve' },
+      edited_from: action.id,
+    });
+    const outbox = `${conversation.directory}/events/.decisions/edits`;
+    expect(await conversation.store.list(outbox).catch(() => [])).toEqual([]);
+    expect((await conversation.run()).status).toBe('finished');
   });
 });

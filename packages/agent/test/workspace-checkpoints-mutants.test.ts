@@ -43,6 +43,11 @@ describe('workspace checkpoints', () => {
       written: ['a.txt'],
       removed: ['b.txt'],
     });
+    // A capture that records a new checkpoint answers its id, the one the log now holds.
+    await writeFile(join(harness.workspace, 'c.txt'), 'new\n');
+    const captured = await conversation.checkpoints.capture();
+    expect(captured).toMatch(/^[0-9a-f]{64}$/);
+    expect(records(events).at(-1)).toMatchObject({ value: { checkpoint_id: captured } });
     await conversation.close();
   });
 

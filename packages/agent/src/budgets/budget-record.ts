@@ -61,7 +61,9 @@ export async function readBudgetRecord(store: FileStore, directory: string): Pro
     throw new InvalidBudgetError(`${store.describe(path)} is not JSON: ${(error as Error).message}`);
   }
   if (!parsed.success) {
-    throw new InvalidBudgetError(`${store.describe(path)} does not parse: ${parsed.error.issues[0]?.message}`);
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new InvalidBudgetError(`${store.describe(path)} does not parse: ${field}${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
 }

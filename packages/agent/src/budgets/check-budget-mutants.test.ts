@@ -73,7 +73,7 @@ describe('readBudgetRecord', () => {
     await expect(readBudgetRecord(store, 'c')).rejects.toSatisfy(
       (error) =>
         InvalidBudgetError.isInstance(error) &&
-        /x_budget\.json does not parse: Too small: expected number to be >=0$/.test((error as Error).message),
+        /x_budget\.json does not parse: max_usd: Too small: expected number to be >=0$/.test((error as Error).message),
     );
   });
 });

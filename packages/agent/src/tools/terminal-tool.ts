@@ -7,6 +7,11 @@ import { buildToolEnvironment, type ToolEnvironment, validateToolEnvironment } f
 import { checkToolOptionLimits } from './internal/tool-option-limits.js';
 import { runTerminalAction, type TerminalOutcome, type TerminalState } from './terminal/run-terminal-action.js';
 import { ShellSession } from './terminal/shell-session.js';
+import {
+  defaultNoChangeTimeoutSeconds,
+  terminalDescription,
+  timeoutParameterDescription,
+} from './terminal/terminal-description.js';
 import { defaultMetadata } from './terminal/terminal-observation.js';
 import { literalArgumentHint, pythonLiteralKind, resetText } from './terminal/terminal-texts.js';
 import { defineTool, type Tool, type ToolContext, type ToolResult } from './tool.js';
@@ -38,87 +43,41 @@ export interface TerminalToolOptions {
   openSandbox?: SandboxOpener;
 }
 
-export const terminalParameters = z.object({
-  command: z
-    .string()
-    .describe(
-      'The shell command to execute. Can be empty string to view additional logs when the previous exit code is ' +
-        '`-1`. Can be a special key name when `is_input` is True: `C-c` (Ctrl+C), `C-d` (Ctrl+D/EOF), `C-z` ' +
-        '(Ctrl+Z), or any `C-<letter>` for Ctrl sequences; navigation keys `UP`, `DOWN`, `LEFT`, `RIGHT`, `HOME`, ' +
-        '`END`, `PGUP`, `PGDN`; and `TAB`, `ESC`, `BS` (Backspace), `ENTER`. You can only execute one command at ' +
-        'a time. Use the platform-appropriate shell syntax described in the tool description when chaining commands.',
-    ),
-  is_input: z
-    .boolean()
-    .default(false)
-    .describe(
-      'If True, the command is an input to the running process. If False, the command is executed in the ' +
-        'terminal session. Default is False.',
-    ),
-  timeout: z
-    .number()
-    .min(0)
-    .nullish()
-    .describe(
-      'Optional. Sets a maximum time limit (in seconds) for running the command. If the command takes longer ' +
-        'than this limit, you’ll be asked whether to continue or stop it. If you don’t set a value, the command ' +
-        'will instead pause and ask for confirmation when it produces no new output for 30 seconds. Use a higher ' +
-        'value if the command is expected to take a long time (like installation or testing), or if it has a ' +
-        'known fixed duration (like sleep).',
-    ),
-  reset: z
-    .boolean()
-    .default(false)
-    .describe(
-      'If True, reset the terminal by creating a new session. Use this only when the terminal becomes ' +
-        'unresponsive. Note that all previously set environment variables and session state will be lost after ' +
-        'reset. Cannot be used with is_input=True.',
-    ),
-});
+/** The terminal's arguments; the `timeout` text states the soft timeout the tool applies without one. */
+function terminalParametersFor(noChangeTimeoutSeconds: number) {
+  return z.object({
+    command: z
+      .string()
+      .describe(
+        'The shell command to execute. Can be empty string to view additional logs when the previous exit code is ' +
+          '`-1`. Can be a special key name when `is_input` is True: `C-c` (Ctrl+C), `C-d` (Ctrl+D/EOF), `C-z` ' +
+          '(Ctrl+Z), or any `C-<letter>` for Ctrl sequences; navigation keys `UP`, `DOWN`, `LEFT`, `RIGHT`, `HOME`, ' +
+          '`END`, `PGUP`, `PGDN`; and `TAB`, `ESC`, `BS` (Backspace), `ENTER`. You can only execute one command at ' +
+          'a time. Use the platform-appropriate shell syntax described in the tool description when chaining commands.',
+      ),
+    is_input: z
+      .boolean()
+      .default(false)
+      .describe(
+        'If True, the command is an input to the running process. If False, the command is executed in the ' +
+          'terminal session. Default is False.',
+      ),
+    timeout: z.number().min(0).nullish().describe(timeoutParameterDescription(noChangeTimeoutSeconds)),
+    reset: z
+      .boolean()
+      .default(false)
+      .describe(
+        'If True, reset the terminal by creating a new session. Use this only when the terminal becomes ' +
+          'unresponsive. Note that all previously set environment variables and session state will be lost after ' +
+          'reset. Cannot be used with is_input=True.',
+      ),
+  });
+}
+
+/** The terminal's arguments with the default soft timeout (`createTerminalTool` states its configured one). */
+export const terminalParameters = terminalParametersFor(defaultNoChangeTimeoutSeconds);
 
 export type TerminalAction = z.output<typeof terminalParameters>;
-
-/** The reference's `UNIX_TOOL_DESCRIPTION`. */
-const description = [
-  'Execute a shell command in the terminal within a persistent shell session.',
-  '',
-  '',
-  '### Command Execution',
-  '* One command at a time: You can only execute one shell command at a time.',
-  '  If you need to run multiple commands sequentially, use `&&` or `;`.',
-  '* Persistent session: Environment variables, virtual environments, and',
-  '  working directory changes persist across commands.',
-  '* Soft timeout: Commands pause for confirmation after 10 seconds without',
-  '  new output unless you provide a longer `timeout`.',
-  '* Shell options: Do NOT use `set -e`, `set -eu`, or `set -euo pipefail`.',
-  '  The runtime may not support them reliably.',
-  '',
-  '### Long-running Commands',
-  '* For commands that may run indefinitely, run them in the background and',
-  '  redirect output to a file, e.g. `python3 app.py > server.log 2>&1 &`.',
-  '* For long-running commands, set the `timeout` parameter accordingly.',
-  '* If a command returns exit code `-1`, it hit the soft timeout and is',
-  '  still running. With `is_input=true`, you can:',
-  '  - Send empty `command` to retrieve additional logs',
-  '  - Send text to STDIN of the running process',
-  '  - Send control commands like `C-c`, `C-d`, or `C-z`',
-  '  - Send navigation keys like `UP`, `DOWN`, `LEFT`, `RIGHT`, `TAB`,',
-  '    `ESC`, `BS`, `HOME`, `END`, `PGUP`, and `PGDN`',
-  '  - Send any `C-<letter>` Ctrl sequence such as `C-a`, `C-e`, or `C-l`',
-  '',
-  '### Best Practices',
-  '* Verify a parent directory exists before creating files or directories.',
-  '* Prefer absolute paths and avoid excessive use of `cd`.',
-  '',
-  '### Output Handling',
-  '* Large output may be truncated before being returned.',
-  '',
-  '### Terminal Reset',
-  '* Set `reset=true` to create a fresh terminal session if the current one',
-  '  becomes unresponsive.',
-  '* Resetting the terminal clears environment variables, working directory',
-  '  changes, and running processes.',
-].join('\n');
 
 function toResult(outcome: TerminalOutcome): ToolResult {
   const { text, is_error, command, exit_code, timeout, metadata } = outcome;
@@ -148,7 +107,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   });
   validateToolEnvironment(options.environment);
   const settings = {
-    noChangeTimeoutSeconds: options.noChangeTimeoutSeconds ?? 30,
+    noChangeTimeoutSeconds: options.noChangeTimeoutSeconds ?? defaultNoChangeTimeoutSeconds,
     maxOutputChars: options.maxOutputChars ?? 30_000,
     maxWaitSeconds: options.maxWaitSeconds ?? 600,
   };
@@ -266,8 +225,8 @@ export function createTerminalTool(options: TerminalToolOptions = {}): Tool<Term
   const tool = defineTool({
     name: 'terminal',
     toolKind: 'TerminalTool',
-    description,
-    parameters: terminalParameters,
+    description: terminalDescription(settings.noChangeTimeoutSeconds),
+    parameters: terminalParametersFor(settings.noChangeTimeoutSeconds),
     annotations: {
       title: 'terminal',
       readOnlyHint: false,
