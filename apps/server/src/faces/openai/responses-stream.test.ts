@@ -10,7 +10,14 @@ import {
 import { ResponseStore } from './response-store.js';
 import { answerEvents, createEventFramer, failedEvent, startEvents } from './responses-stream.js';
 
-const echo = { model: 'm', instructions: null, metadata: {}, previous_response_id: null, store: true };
+const echo = {
+  model: 'm',
+  instructions: null,
+  metadata: {},
+  previous_response_id: null,
+  store: true,
+  parallel_tool_calls: true,
+};
 const usage = usageTotalsOf(undefined);
 
 describe('the events of a response', () => {
