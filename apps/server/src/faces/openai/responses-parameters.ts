@@ -1,5 +1,6 @@
 import {
   forcesACall,
+  SERIAL_TOOL_CALLS_REFUSAL,
   TOKEN_LIMIT_REFUSAL,
   toolsRefusal,
   unsupportedParameter,
@@ -75,10 +76,7 @@ export function refuseUnsupportedResponseParameters(request: ResponsesRequest): 
     }
   }
   if (request.parallel_tool_calls === false) {
-    throw unsupportedValue(
-      'parallel_tool_calls',
-      "'parallel_tool_calls' does not support false: the agent's model may call several of the agent's tools in one step, and the gateway cannot bound it to one. Supported values are: true.",
-    );
+    throw unsupportedValue('parallel_tool_calls', SERIAL_TOOL_CALLS_REFUSAL);
   }
   if (typeof request.max_output_tokens === 'number') {
     throw unsupportedParameter('max_output_tokens', TOKEN_LIMIT_REFUSAL);
