@@ -65,7 +65,7 @@ describe('MCP run on a conversation waiting for confirmation', () => {
         pending_action_ids: [action?.id],
       });
       const text = (refused.content as { text: string }[])[0]?.text;
-      expect(text).toContain(`'${action?.id}' (terminal)`);
+      expect(text).toContain(`waits for confirmation of 1 action(s): '${action?.id}' (terminal)`);
       expect(text).toContain('confirm_actions');
       const after = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
       expect(after).toEqual(view);
