@@ -86,10 +86,14 @@ describe('x mcp over stdio, driven by the SDK Client', () => {
         conversation_id: id,
         status: 'finished',
       });
+      // A conversation named that is not, and arguments refused, are tool execution errors the model can read (MCP
+      // 2025-11-25, SEP-1303), the reason structured for a client.
       await expect(
         client.callTool({ name: 'get_conversation', arguments: { conversation_id: '../../etc' } }),
-      ).rejects.toMatchObject({ code: -32602, data: { reason: 'conversation_not_found' } });
-      // Arguments refused are a tool execution error the model can read (MCP 2025-11-25, SEP-1303).
+      ).resolves.toMatchObject({
+        isError: true,
+        structuredContent: { reason: 'conversation_not_found', conversation_id: '../../etc' },
+      });
       await expect(
         client.callTool({ name: 'start_conversation', arguments: { conversation: { agent: {} } } }),
       ).resolves.toMatchObject({

@@ -152,7 +152,8 @@ function recordedStatus(location: string): string {
 class LocalConversation implements McpConversation {
   readonly conversation: Conversation;
   readonly #options: LocalMcpHostOptions;
-  #run: Promise<void> | undefined;
+  /** The run going on in this process; it settles with the refusal of a run another process holds, if that. */
+  #run: Promise<Error | undefined> | undefined;
 
   constructor(conversation: Conversation, options: LocalMcpHostOptions) {
     this.conversation = conversation;
@@ -240,11 +241,15 @@ class LocalConversation implements McpConversation {
         .then(
           () => undefined,
           (error: unknown) => {
+            // Another process holds the run (its lease): a refusal for the caller, who would else read a view of a
+            // run that is not this process's as if it had followed it.
+            const { AgentError, ConversationRunError } = this.#options.agentModule;
+            if (AgentError.isInstance(error) && error.code === 'conversation_running') return error as Error;
             // A failed run is recorded in the conversation (its error event, status `error`); anything else is not.
-            const { ConversationRunError } = this.#options.agentModule;
             if (!(ConversationRunError.isInstance(error) && error.code === 'conversation_run_failed')) {
               this.#options.warn(`run of ${this.conversation.id} failed: ${(error as Error).message}`);
             }
+            return undefined;
           },
         )
         .finally(() => {
@@ -257,8 +262,15 @@ class LocalConversation implements McpConversation {
         stopWaiting = resolve;
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
-      await Promise.race([this.#run, left]);
+      const refusal = await Promise.race([this.#run, left]);
       stopWaiting();
+      if (refusal instanceof Error) {
+        throw new this.#options.serverModule.McpToolCallError(
+          'conversation_running',
+          `Conversation '${this.conversation.id}' is being run by another process (${refusal.message})`,
+          { conversation_id: this.conversation.id },
+        );
+      }
     } finally {
       unsubscribe();
     }

@@ -1,12 +1,11 @@
 // `run` on a conversation waiting for confirmation, judged by `@modelcontextprotocol/sdk`'s Client over streamable
 // HTTP. A run executes the actions that wait, so `run` with a new message ("no, don't") would approve what the client
-// never answered: it is refused with the face's kind of refusal (a JSON-RPC error, `data.reason: pending_actions`,
-// naming the actions), nothing recorded, and `confirm_actions` decides them.
+// never answered: it is refused as a tool execution error the model reads (`isError`, `structuredContent.reason:
+// pending_actions`, naming the actions), nothing recorded, and `confirm_actions` decides them.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
-import { mcpRefusalOf } from '../support/mcp-refusal.js';
 
 let server: TestServer;
 let client: Client;
@@ -53,17 +52,25 @@ describe('MCP run on a conversation waiting for confirmation', () => {
   it.each([
     ['with a message', { message: 'No, do not run that' }],
     ['without one', {}],
-  ])('is refused %s: -32600 pending_actions naming the action, nothing recorded, nothing run', async (_what, extra) => {
-    const { id, view } = await waiting();
-    const [action] = view.pending_actions;
-    const error = await mcpRefusalOf(client.callTool({ name: 'run', arguments: { conversation_id: id, ...extra } }));
-    expect(error.code).toBe(-32600);
-    expect(error.data).toEqual({ reason: 'pending_actions', conversation_id: id, pending_action_ids: [action?.id] });
-    expect(error.message).toContain(`'${action?.id}' (terminal)`);
-    expect(error.message).toContain('confirm_actions');
-    const after = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
-    expect(after).toEqual(view);
-  });
+  ])(
+    'is refused %s: a tool error pending_actions naming the action, nothing recorded, nothing run',
+    async (_what, extra) => {
+      const { id, view } = await waiting();
+      const [action] = view.pending_actions;
+      const refused = await client.callTool({ name: 'run', arguments: { conversation_id: id, ...extra } });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toEqual({
+        reason: 'pending_actions',
+        conversation_id: id,
+        pending_action_ids: [action?.id],
+      });
+      const text = (refused.content as { text: string }[])[0]?.text;
+      expect(text).toContain(`waits for confirmation of 1 action(s): '${action?.id}' (terminal)`);
+      expect(text).toContain('confirm_actions');
+      const after = viewOf(await client.callTool({ name: 'get_conversation', arguments: { conversation_id: id } }));
+      expect(after).toEqual(view);
+    },
+  );
 
   it('follows a run that is running its action (not waiting for it), with the message joining it', async () => {
     server.llm.push({ toolCalls: [{ id: 'call_sleep', name: 'terminal', arguments: { command: 'sleep 600' } }] });

@@ -171,14 +171,18 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     );
   });
 
-  it('answers refusals as JSON-RPC errors with a code and data.reason, arguments a tool refuses as tool errors', async () => {
+  it('answers an unknown tool as a JSON-RPC error with data.reason, what the tool refuses as tool errors', async () => {
     const unknown = '0b3a5a8e-7a61-4c1e-9a55-3f4a1f0e2b7c';
-    await expect(
-      client.callTool({ name: 'get_conversation', arguments: { conversation_id: unknown } }),
-    ).rejects.toMatchObject({ code: -32602, data: { reason: 'conversation_not_found', conversation_id: unknown } });
+    // A conversation named that is not is an execution error the model reads (and calls list_conversations).
+    const notFound = await client.callTool({ name: 'get_conversation', arguments: { conversation_id: unknown } });
+    expect(notFound).toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'conversation_not_found', conversation_id: unknown },
+    });
+    expect((notFound.content as { text: string }[])[0]?.text).toContain(`No conversation '${unknown}'`);
     await expect(
       client.callTool({ name: 'get_conversation', arguments: { conversation_id: 'nope' } }),
-    ).rejects.toMatchObject({ code: -32602, data: { reason: 'conversation_not_found' } });
+    ).resolves.toMatchObject({ isError: true, structuredContent: { reason: 'conversation_not_found' } });
     // Arguments the schema refuses are tool execution errors the model reads (MCP 2025-11-25), the reason structured.
     await expect(client.callTool({ name: 'run', arguments: {} })).resolves.toMatchObject({
       isError: true,
@@ -204,7 +208,10 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
     const id = await start();
     await expect(
       client.callTool({ name: 'confirm_actions', arguments: { conversation_id: id, approve: true } }),
-    ).rejects.toMatchObject({ code: -32600, data: { reason: 'no_pending_actions' } });
+    ).resolves.toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'no_pending_actions', conversation_id: id, status: 'idle' },
+    });
   });
 
   it('keeps running when the client cancels the call and leaves mid-run; another client reads the answer', async () => {
@@ -271,9 +278,9 @@ describe('MCP face over streamable HTTP, driven by @modelcontextprotocol/sdk', (
       const mcp = await connect(keyed.url, { 'X-Session-API-Key': 'mcp-key' });
       expect((await mcp.listTools()).tools).toHaveLength(7);
       // No default agent here: start_conversation says what to pass.
-      await expect(mcp.callTool({ name: 'start_conversation', arguments: {} })).rejects.toMatchObject({
-        code: -32602,
-        data: { reason: 'no_default_agent' },
+      await expect(mcp.callTool({ name: 'start_conversation', arguments: {} })).resolves.toMatchObject({
+        isError: true,
+        structuredContent: { reason: 'no_default_agent', path: 'arguments.conversation' },
       });
       await mcp.close();
       const rebinding = await rawRequest(Number(new URL(keyed.url).port), {

@@ -158,6 +158,7 @@ describe("the user message's parts, as the conversation records them", () => {
     ]);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(error).toMatchObject({ status: 400, param: 'messages[0].content[1].image_url' });
+    expect((error as Error).message).toContain('An image_url content part has no url');
   });
 
   it.each(['system', 'developer'] as const)(

@@ -70,6 +70,8 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       'unsupported_parameter',
     ],
     ['a banned token', { logit_bias: { '50256': -100 } }, 'logit_bias', 'unsupported_parameter'],
+    // The agent's model may call several of the agent's tools in one step, as on the Responses face.
+    ['one tool call at a time', { parallel_tool_calls: false }, 'parallel_tool_calls', 'unsupported_value'],
   ])('%s', async (_name, extra, param, code) => {
     const before = server.llm.requests.length;
     const error = await rejectionOf(client.chat.completions.create({ model: 'x-terminal', messages: user, ...extra }));
@@ -110,6 +112,7 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       store: false,
       seed: 7,
       stop: ['\n\n'],
+      parallel_tool_calls: true,
     });
     expect(completion.choices).toHaveLength(1);
     expect(completion.choices[0]?.message.content).toBe('Two files.');

@@ -56,6 +56,8 @@ describe('a Chat Completions parameter of the wrong type', () => {
     ['stop as a number', { stop: 5 }, 'stop', /a non-empty string or an array of at most 4/],
     ['five stop sequences', { stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop', /at most 4/],
     ['an empty stop sequence', { stop: '' }, 'stop', /expected string to have >=1 characters/],
+    // An empty sequence would be found at 0 and cut the whole answer away.
+    ['an empty sequence in a stop list', { stop: ['END', ''] }, 'stop[1]', />=1 characters/],
     ['store as a string', { store: 'true' }, 'store', /expected boolean/],
     ['a metadata value not a string', { metadata: { k: 1 } }, 'metadata.k', /expected string/],
     ['web_search_options as a boolean', { web_search_options: true }, 'web_search_options', /expected object/],
@@ -79,6 +81,8 @@ describe('a Responses parameter of the wrong type', () => {
     ['conversation as a number', { conversation: 5 }, 'conversation', /conversation id/],
     ['prompt as a string', { prompt: 'pmpt_123' }, 'prompt', /expected object/],
     ['max_tool_calls as a string', { max_tool_calls: '2' }, 'max_tool_calls', /expected number/],
+    ['an unknown reasoning summary', { reasoning: { summary: 'brief' } }, 'reasoning.summary', /"auto"\|"concise"/],
+    ['parallel_tool_calls as a string', { parallel_tool_calls: 'false' }, 'parallel_tool_calls', /expected boolean/],
   ])('%s is a 400 naming it and the type expected', async (_name, extra, param, expected) => {
     await expectTypeRefusal('/v1/responses', { model: 'x-terminal', input: 'hi', ...extra }, param, expected);
   });

@@ -49,7 +49,7 @@ describe('a request the gateway answers as usual', () => {
       }),
     );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(error).toMatchObject({ param: 'include', code: 'unsupported_value' });
+    expect(error).toMatchObject({ param: 'include[1]', code: 'unsupported_value' });
     expect(server.llm.requests.length).toBe(before);
   });
 });

@@ -50,7 +50,7 @@ describe('parameters the gateway cannot honour are OpenAI 400s', () => {
       'unsupported_value',
     ],
     ['top log probabilities', { top_logprobs: 3 }, 'top_logprobs', 'unsupported_parameter'],
-    ['log probabilities included', { include: ['message.output_text.logprobs'] }, 'include', 'unsupported_value'],
+    ['log probabilities included', { include: ['message.output_text.logprobs'] }, 'include[0]', 'unsupported_value'],
     ['an OpenAI conversation', { conversation: 'conv_123' }, 'conversation', 'unsupported_parameter'],
     ['a stored prompt', { prompt: { id: 'pmpt_123' } }, 'prompt', 'unsupported_parameter'],
     ['an output token limit', { max_output_tokens: 100 }, 'max_output_tokens', 'unsupported_parameter'],

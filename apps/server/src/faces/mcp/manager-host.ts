@@ -25,8 +25,9 @@ const userMessage = (text: string) => ({
 
 /**
  * The agent's refusals of the caller (outside `approvalDeciders`, deciding on pending actions) or of the conversation's
- * state (a run already going), as the face's refusals: a JSON-RPC error naming its reason, as REST answers them 403 and
- * 409, not a tool result saying the tool failed, which a client cannot tell from a broken conversation.
+ * state (a run already going), as the face's refusals naming their reason (as REST answers them 403 and 409), not a
+ * tool failure, which a client cannot tell from a broken conversation: the caller's as a JSON-RPC error, the state's as
+ * a tool result with `isError` and `structuredContent.reason` (`McpToolCallError.isExecutionError`).
  */
 async function refusing<T>(conversationId: string, operation: () => Promise<T>): Promise<T> {
   try {

@@ -94,9 +94,10 @@ async function refusing<T>(handle: () => T | Promise<T>): Promise<T> {
  * One MCP server (one per session or stdio connection) offering the face's tools over `host`, and each
  * conversation's state and events as resources (subscribable: updated when its log grows; the list's changes
  * notified when the host tells them). Refusals become
- * JSON-RPC errors with their code and `data.reason`, but for tool arguments the tool's schema refuses and failures of
+ * JSON-RPC errors with their code and `data.reason`, but for a tool's execution errors (arguments refused, a
+ * conversation not found, a state that does not allow the call: `McpToolCallError.isExecutionError`) and failures of
  * the conversation itself (its model refused, it is damaged): those are tool results with `isError`, as MCP asks for
- * errors the model should see (arguments: `structuredContent.reason` 'invalid_arguments' and the argument's `path`).
+ * errors the model should see (`structuredContent.reason`, e.g. 'invalid_arguments' with the argument's `path`).
  */
 export function createMcpProtocolServer(
   sdk: McpSdk,
@@ -180,9 +181,10 @@ export function createMcpProtocolServer(
     try {
       return await callMcpTool(host, name, input, { signal: extra.signal, progress });
     } catch (error) {
-      // Arguments the tool's input schema refuses are a tool execution error (MCP 2025-11-25, SEP-1303): the model
-      // that wrote them reads why in the result and can call again; a client reads the reason in structuredContent.
-      if (McpToolCallError.isInstance(error) && error.reason === 'invalid_arguments') {
+      // A tool execution error (MCP 2025-11-25, SEP-1303: arguments refused, a conversation named that is not, a
+      // state that does not allow the call): the model that called reads why in the result and can call again; a
+      // client reads the reason in structuredContent.
+      if (McpToolCallError.isInstance(error) && error.isExecutionError) {
         return {
           content: [{ type: 'text', text: error.message }],
           structuredContent: { reason: error.reason, ...error.details },

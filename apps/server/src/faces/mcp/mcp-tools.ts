@@ -168,7 +168,8 @@ async function runToStop(conversation: McpConversation, context: McpToolCallCont
 
 /**
  * Calls one tool of the MCP face. Arguments are validated here; every refusal is a McpToolCallError (the
- * protocol adapter sends it as a JSON-RPC error with its code and `data.reason`).
+ * protocol adapter sends a tool execution error as a tool result with `isError`, any other as a JSON-RPC error with
+ * its code and `data.reason`).
  */
 export async function callMcpTool(
   host: McpConversationHost,

@@ -55,6 +55,7 @@ export const chatCompletionRequestSchema = z
     audio: z.looseObject({}).nullish(),
     tools: toolsSchema.nullish(),
     tool_choice: toolChoiceSchema.nullish(),
+    parallel_tool_calls: z.boolean().nullish(),
     functions: z.array(z.looseObject({ name: z.string().min(1) })).nullish(),
     function_call: functionCallSchema.nullish(),
     max_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),

@@ -24,3 +24,7 @@ export const TOKEN_LIMIT_REFUSAL =
 /** Why the client's tools are refused, on either face; `choiceParam` is the field that turns their calls off. */
 export const toolsRefusal = (choiceParam: string): string =>
   `is not supported: the agent runs its own tools, so the model is never shown the client's and never calls them (sent with ${choiceParam}: 'none', which calls none of them, they are accepted)`;
+
+/** Why `parallel_tool_calls: false` is refused, on either face: the agent's model calls the agent's tools as it will. */
+export const SERIAL_TOOL_CALLS_REFUSAL =
+  "'parallel_tool_calls' does not support false: the agent's model may call several of the agent's tools in one step, and the gateway cannot bound it to one. Supported values are: true.";

@@ -63,6 +63,8 @@ export interface ResponseRequestEcho {
   metadata: Record<string, string>;
   previous_response_id: string | null;
   store: boolean;
+  /** As the request asked (OpenAI's default true): the gateway refuses what it cannot honour. */
+  parallel_tool_calls: boolean;
 }
 
 const hex = (): string => randomUUID().replaceAll('-', '');
@@ -82,7 +84,7 @@ export function startedResponse(echo: ResponseRequestEcho, now: () => number = D
     model: echo.model,
     output: [],
     output_text: '',
-    parallel_tool_calls: true,
+    parallel_tool_calls: echo.parallel_tool_calls,
     previous_response_id: echo.previous_response_id,
     temperature: null,
     top_p: null,

@@ -1,10 +1,12 @@
 import {
   forcesACall,
+  SERIAL_TOOL_CALLS_REFUSAL,
   TOKEN_LIMIT_REFUSAL,
   toolsRefusal,
   unsupportedParameter,
   unsupportedValue,
 } from './parameter-refusals.js';
+import { refuseUnsupportedIncludes } from './responses-include.js';
 import type { ResponsesRequest } from './responses-request.js';
 
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
@@ -22,14 +24,20 @@ const isSet = (value: unknown): boolean => value !== undefined && value !== null
  * - `max_output_tokens`: the answer is a run of many model calls, each bounded by the agent's configuration, and the
  *   gateway has no tokenizer to cut it at a token count (the chat face refuses `max_tokens` likewise).
  * - `background: true`: the answer would be polled for; the gateway answers in the request (or its stream).
- * - `text.format` other than `text`, logprobs (`top_logprobs`, `include: ['message.output_text.logprobs']`): the
- *   agent's final answer is free text from a run, not one sampling.
+ * - `text.format` other than `text`, `top_logprobs`: the agent's final answer is free text from a run, not one
+ *   sampling.
+ * - `include` values but those the answer holds anyway (`refuseUnsupportedIncludes`).
+ * - `reasoning.summary` (and the deprecated `generate_summary`): the answer is the agent's final message, never a
+ *   `reasoning` item, and the run's reasoning (many model calls, where the provider exposes any) stays in the
+ *   conversation's events. OpenAI refuses it likewise for a model that gives no summary.
+ * - `parallel_tool_calls: false`: the agent's model may call several of the agent's tools in one step, and the
+ *   gateway has no way to bound it to one.
  * - `conversation` and `prompt`: OpenAI's Conversations and stored prompts, which the gateway does not serve
  *   (`previous_response_id` continues a conversation).
  * - `moderation`: the client would be handed an answer nobody moderated, without the `moderation` results (or the
  *   block) it asked for.
  * `store: false` is honoured (the response is not kept for `retrieve` or `previous_response_id`), and sampling
- * options (`temperature`, `reasoning`, `truncation`, ...) are accepted and ignored. The values were type-checked by the
+ * options (`temperature`, `reasoning.effort`, `truncation`, ...) are accepted and ignored. The values were type-checked by the
  * request schema.
  */
 export function refuseUnsupportedResponseParameters(request: ResponsesRequest): void {
@@ -58,11 +66,17 @@ export function refuseUnsupportedResponseParameters(request: ResponsesRequest): 
   if (typeof request.top_logprobs === 'number' && request.top_logprobs > 0) {
     throw unsupportedParameter('top_logprobs', 'is not supported: the answer is an agent run, not one sampling');
   }
-  if (request.include?.includes('message.output_text.logprobs') === true) {
-    throw unsupportedValue(
-      'include',
-      "'include' does not support 'message.output_text.logprobs': the answer is an agent run, not one sampling.",
-    );
+  refuseUnsupportedIncludes(request);
+  for (const field of ['summary', 'generate_summary'] as const) {
+    if (isSet(request.reasoning?.[field])) {
+      throw unsupportedParameter(
+        `reasoning.${field}`,
+        "is not supported: the answer is the agent's final message, with no reasoning item; the run's reasoning stays in the conversation's events (GET /api/conversations/{id}/events)",
+      );
+    }
+  }
+  if (request.parallel_tool_calls === false) {
+    throw unsupportedValue('parallel_tool_calls', SERIAL_TOOL_CALLS_REFUSAL);
   }
   if (typeof request.max_output_tokens === 'number') {
     throw unsupportedParameter('max_output_tokens', TOKEN_LIMIT_REFUSAL);

@@ -29,11 +29,14 @@ const inputItemSchema = z.looseObject({
 });
 type InputItem = z.infer<typeof inputItemSchema>;
 
+/** OpenAI's `reasoning.summary` (and the deprecated `reasoning.generate_summary`). */
+const reasoningSummarySchema = z.enum(['auto', 'concise', 'detailed']);
+
 /**
  * `POST /v1/responses` body: `model` (one of `GET /v1/models`), `input`, `instructions`, `previous_response_id`,
- * `metadata`, `stream`, `store`, and every parameter the gateway reads to refuse what it cannot honour
+ * `metadata`, `stream`, `store`, `parallel_tool_calls` (echoed), and every parameter the gateway reads to refuse what it cannot honour
  * (`refuseUnsupportedResponseParameters`), each with OpenAI's type, so no reader sees a value of another. Other
- * options (`temperature`, `reasoning`, `truncation`, ...) are accepted unchecked and ignored: the agent's own
+ * options (`temperature`, `reasoning.effort`, `truncation`, ...) are accepted unchecked and ignored: the agent's own
  * configuration decides sampling.
  */
 export const responsesRequestSchema = z
@@ -51,6 +54,13 @@ export const responsesRequestSchema = z
     text: z.looseObject({ format: typedFormatSchema.nullish() }).nullish(),
     top_logprobs: integerSchema(0, 20).nullish(),
     include: z.array(z.string()).nullish(),
+    reasoning: z
+      .looseObject({
+        summary: reasoningSummarySchema.nullish(),
+        generate_summary: reasoningSummarySchema.nullish(),
+      })
+      .nullish(),
+    parallel_tool_calls: z.boolean().nullish(),
     max_output_tokens: integerSchema(1, Number.MAX_SAFE_INTEGER).nullish(),
     max_tool_calls: integerSchema(0, Number.MAX_SAFE_INTEGER).nullish(),
     conversation: z

@@ -182,6 +182,7 @@ export function registerResponsesRoutes(
         metadata: body.metadata ?? {},
         previous_response_id: previous?.response.id ?? null,
         store: keepIt,
+        parallel_tool_calls: body.parallel_tool_calls ?? true,
       });
       const entry: StoredResponse = {
         response: started,

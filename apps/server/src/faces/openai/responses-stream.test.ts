@@ -10,7 +10,14 @@ import {
 import { ResponseStore } from './response-store.js';
 import { answerEvents, createEventFramer, failedEvent, startEvents } from './responses-stream.js';
 
-const echo = { model: 'm', instructions: null, metadata: {}, previous_response_id: null, store: true };
+const echo = {
+  model: 'm',
+  instructions: null,
+  metadata: {},
+  previous_response_id: null,
+  store: true,
+  parallel_tool_calls: true,
+};
 const usage = usageTotalsOf(undefined);
 
 describe('the events of a response', () => {
@@ -33,6 +40,8 @@ describe('the events of a response', () => {
     ]);
     const itemId = completed.output[0]?.id;
     expect(events.slice(1, 5).every((event) => event.item_id === itemId && event.content_index === 0)).toBe(true);
+    // The one item is at index 0 of the output: the SDK's stream builds its final response by these indexes.
+    expect(events.slice(0, 6).map((event) => event.output_index)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(events[0]).toMatchObject({ item: { id: itemId, status: 'in_progress', content: [] } });
     expect(events[2]).toMatchObject({ delta: 'the answer' });
     expect(events[3]).toMatchObject({ text: 'the answer' });

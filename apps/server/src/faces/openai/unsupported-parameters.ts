@@ -2,6 +2,7 @@ import type { ChatCompletionRequest } from './chat-request.js';
 import { invalidRequest } from './openai-error.js';
 import {
   forcesACall,
+  SERIAL_TOOL_CALLS_REFUSAL,
   TOKEN_LIMIT_REFUSAL,
   toolsRefusal,
   unsupportedParameter,
@@ -14,7 +15,7 @@ import {
  * changes the shape or the meaning of the answer the client expects, or promises something, so accepting and ignoring
  * it would hand the client something else than it asked for: several choices, token log probabilities, JSON that obeys
  * a schema, audio, its own tools offered to the model (the agent runs its own and never returns `tool_calls`), an
- * answer within a token limit, a completion stored for retrieval (and `metadata`, which OpenAI takes only with
+ * answer within a token limit, one tool call at a time (`parallel_tool_calls: false`), a completion stored for retrieval (and `metadata`, which OpenAI takes only with
  * `store: true`), a web search with its citations, or tokens banned or favoured by `logit_bias`. The values were
  * type-checked by the request schema; options that only tune sampling (`temperature`, `seed`, ...) or label the
  * request (`user`, `safety_identifier`, ...) are accepted and ignored.
@@ -46,6 +47,7 @@ export function refuseUnsupportedParameters(request: ChatCompletionRequest): voi
     throw unsupportedParameter('audio', 'is not supported: the agent answers in text');
   }
   refuseClientTools(request);
+  if (request.parallel_tool_calls === false) throw unsupportedValue('parallel_tool_calls', SERIAL_TOOL_CALLS_REFUSAL);
   for (const param of ['max_tokens', 'max_completion_tokens'] as const) {
     if (typeof request[param] === 'number') throw unsupportedParameter(param, TOKEN_LIMIT_REFUSAL);
   }
