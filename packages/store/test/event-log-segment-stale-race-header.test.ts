@@ -66,7 +66,7 @@ const headerDamage = [
 async function damageM3Header(store: FileStore, bytes: Buffer, at: number): Promise<void> {
   const damaged = Buffer.from(bytes);
   const record = damaged.lastIndexOf(MAGIC, damaged.indexOf('"m3"'));
-  damaged[record + at] ^= 0x20;
+  damaged[record + at] = damaged[record + at]! ^ 0x20;
   await store.write(SEGMENT, damaged);
 }
 
