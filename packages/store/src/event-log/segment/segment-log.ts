@@ -233,7 +233,8 @@ export class SegmentLog implements LogSegment {
     }
     const { recovered } = result;
     if (core.rollsForward) {
-      await (await this.#opened()).append(repairRecords(recovered, damage, this.#writer));
+      const by = { writer: this.#writer, location: core.store.describe(this.path) };
+      await (await this.#opened()).append(repairRecords(recovered, damage, by));
       core.logger?.warn(recoveryWarning(core, damage, recovered, 'appended to the segment again'));
       return;
     }
