@@ -6,7 +6,7 @@ import { repairRecords } from '../src/event-log/segment/segment-recovery.js';
 import { EventLog } from '../src/event-log.js';
 import type { AppendFile, FileStore } from '../src/file-store.js';
 import { StoreError } from '../src/index.js';
-import { damageBackends, readSegment, SEGMENT } from './helpers/damaged-segment.js';
+import { closedSegmentLog, damageBackends, readSegment, SEGMENT } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
 
 // The segment layout checks its own repairs before it writes or serves them: what would break the hash chain, or
@@ -89,5 +89,31 @@ describe.each(damageBackends)('a read repair the store does not keep ($name)', (
     corrupt.on = false;
     expect(messageText(await log.get(5))).toBe('m5');
     await log.close();
+  });
+});
+
+describe.each(damageBackends)('an append the store does not keep, after another writer appended ($name)', (backend) => {
+  afterEach(() => backend.cleanUp());
+
+  it("is refused, naming the segment: the other writer's record is not taken for this append's", async () => {
+    const base = await backend.make();
+    await closedSegmentLog(base, 3);
+    const { store, corrupt } = corruptingAppends(base);
+    const first = await EventLog.open(base);
+    const second = await EventLog.open(store);
+    expect(await first.append(userMessageEvent('m3'))).toBe(3);
+    corrupt.on = true;
+
+    const error = await second.append(userMessageEvent('lost')).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SegmentInvariantError);
+    expect(error).toMatchObject({ code: 'segment_invariant', location: store.describe(SEGMENT) });
+    expect((error as SegmentInvariantError).problem).toMatch(/appended but is not in the segment/);
+    await first.close();
+    await second.close();
+    // The changed record left at the end reads as damage to a committed record (nothing tells it from one): the
+    // events before it are the first writer's.
+    const reopened = await EventLog.open(base, { damagedSegment: 'read-intact-prefix' });
+    expect((await reopened.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    await reopened.close();
   });
 });
