@@ -30,6 +30,7 @@ export { LeaseLostError } from './errors/lease-lost-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { ReadOnlyLogError } from './errors/read-only-log-error.js';
+export { SegmentInvariantError } from './errors/segment-invariant-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { UnsupportedLayoutError } from './errors/unsupported-layout-error.js';

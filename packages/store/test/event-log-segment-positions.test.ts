@@ -34,6 +34,11 @@ describe('SegmentPositions', () => {
   it('adopts only into an empty list', () => {
     const positions = new SegmentPositions();
     positions.push(12, 3);
-    expect(() => positions.adopt(new Float64Array([1, 2]), 1)).toThrow(/empty/);
+    expect(() => positions.adopt(new Float64Array([1, 2]), 1)).toThrow(
+      expect.objectContaining({
+        code: 'segment_invariant',
+        problem: expect.stringMatching(/1 events .* over 1 known/),
+      }),
+    );
   });
 });

@@ -67,6 +67,37 @@ export function damageBefore(
 }
 
 /**
+ * The damaged run before `record` (for index `next`, the chain's next) when a record after it proves that the run
+ * held the event committed at `next`: bytes were skipped as not intact past `chainedEnd` (where the last accepted
+ * record ends) and before `record`, and a record for a later index, in the unbroken run of intact records from
+ * `record` on, chains to a hash no intact record before it has (`firstAt`: the position of the first record of a hash) — to the event
+ * the damage took (repair records for it, appended later, come after). `record` is then
+ * another writer's lost race for `next` (see `damagedEarlierRecord`, which reads it from the damaged header when
+ * that still reads), and chaining to the same event before it proves nothing. A crash cuts only a writer's last
+ * write short: no record chains to what it cut. Undefined when nothing proves it; else the run and the proving
+ * record's position in `decoded.records` (`position` is `record`'s).
+ */
+export function damageProvenAfter(
+  position: number,
+  decoded: DecodedRecords,
+  known: { readonly next: number; readonly chainedEnd: number; firstAt(hash: string): number | undefined },
+): { readonly run: ByteRun; readonly proof: number } | undefined {
+  const { records } = decoded;
+  const record = records[position]!;
+  if (record.link.index !== known.next) return undefined;
+  const run = decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+  if (run === undefined) return undefined;
+  // Not past other skipped bytes: damage there is its own (see `damageBefore`).
+  for (let at = position + 1; at < records.length && records[at]!.offset === records[at - 1]!.end; at++) {
+    const { link } = records[at]!;
+    if (link.index > known.next && link.prev !== null && !((known.firstAt(link.prev) ?? at) < at)) {
+      return { run, proof: at };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The damaged record that took index `next` before `record` did: one whole record (not what a crash leaves: that
  * is cut short, or ends in zeros where a power loss lost its data), skipped as not intact after `chainedEnd` (where the last accepted record ends) and before `record`,
  * whose header still names index `next`, chained to `prev` (the proven history), with another hash than `record`'s.

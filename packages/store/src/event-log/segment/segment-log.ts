@@ -11,10 +11,12 @@ import type { LogCore } from '../log-core.js';
 import type { LogSegment, SegmentAppend } from '../log-segment.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
 import { DerivedEventFiles, type EventFilesWhen } from './derived-event-files.js';
+import { batchOffset, batchWinners } from './segment-append-race.js';
 import { lastRecordDamage, type SegmentDamage } from './segment-damage.js';
 import type { CoveredRecord } from './segment-index.js';
-import { SEGMENT_INDEX_EVERY, SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
+import { SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
+import { isIndexWriteDue } from './segment-index-schedule.js';
 import { SegmentPositions } from './segment-positions.js';
 import { readRecordOf } from './segment-read-check.js';
 import { HeldEvents, repairAndRead } from './segment-read-repair.js';
@@ -106,30 +108,16 @@ export class SegmentLog implements LogSegment {
   }
 
   /**
-   * Writes the segment index when the log is long enough and the index this instance knows covers less than it:
-   * at close, any less; at open, when there was none (or it did not match) or it covers `SEGMENT_INDEX_EVERY`
-   * events less; after appends, `SEGMENT_INDEX_EVERY` less (so a crash leaves at most that many to scan). At
-   * close also when more event files are known whole than it says (so the next open skips checking them).
+   * Writes the segment index when it is due (see `isIndexWriteDue`), unless this instance must not write it.
    * Resolves when written; never rejects (see `writeSegmentIndex`).
    */
   writeIndexIfDue(when: 'open' | 'append' | 'close'): Promise<void> | undefined {
     const core = this.#core;
     const count = core.length;
-    if (
-      !core.writesNameIndex ||
-      !core.rollsForward ||
-      this.readOnly ||
-      this.#lastMoved ||
-      count < SEGMENT_INDEX_MIN_COUNT
-    ) {
-      return undefined;
-    }
-    const always = when === 'close' || (when === 'open' && this.#indexed === 0);
+    if (!core.writesNameIndex || !core.rollsForward || this.readOnly || this.#lastMoved) return undefined;
     const { scope, checked } = this.files;
     const moreChecked = when === 'close' && scope !== undefined && checked > this.#indexedChecked;
-    if ((count === this.#indexed && !moreChecked) || (!always && count - this.#indexed < SEGMENT_INDEX_EVERY)) {
-      return undefined;
-    }
+    if (!isIndexWriteDue({ when, count, indexed: this.#indexed, moreChecked })) return undefined;
     // Taken now, written later: the events up to `count` never change, so the snapshot stays true.
     const snapshot = {
       count,
@@ -233,7 +221,8 @@ export class SegmentLog implements LogSegment {
     }
     const { recovered } = result;
     if (core.rollsForward) {
-      await (await this.#opened()).append(repairRecords(recovered, damage, this.#writer));
+      const by = { writer: this.#writer, location: core.store.describe(this.path) };
+      await (await this.#opened()).append(repairRecords(recovered, damage, by));
       core.logger?.warn(recoveryWarning(core, damage, recovered, 'appended to the segment again'));
       return;
     }
@@ -312,19 +301,14 @@ export class SegmentLog implements LogSegment {
         this.scanned = size;
       } else {
         const tail = await file.readFrom(before, size - before);
-        // This batch's bytes, unique by the writer token; the records of it the rule accepted are this append's.
-        const mine = before + Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).indexOf(bytes);
+        const at = batchOffset(tail, before, bytes, core.store.describe(this.path));
         const { accepted, damage } = this.#consume(decodeRecords(tail, before), tail, before);
         // Damage in what other writers appended since the last look: repaired (or refused) as `catchUp` does; the
         // batch, not accepted past the damage, is written again after what that learns.
         if (damage !== undefined) await this.catchUp();
-        won = 0;
-        for (const record of accepted) {
-          if (record.offset >= mine && record.offset < mine + bytes.length && won < rest.length) {
-            core.cache.set(record.link.index, rest[won]!.event);
-            won++;
-          }
-        }
+        const winners = batchWinners(accepted, { at, length: bytes.length, count: rest.length });
+        for (const [offset, record] of winners.entries()) core.cache.set(record.link.index, rest[offset]!.event);
+        won = winners.length;
       }
       if (won > 0) core.appended = true;
       for (let offset = 0; offset < won; offset++) indices.push(start + offset);

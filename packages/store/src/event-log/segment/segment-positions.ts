@@ -1,3 +1,5 @@
+import { SegmentInvariantError } from '../../errors/segment-invariant-error.js';
+
 /**
  * Where each event's bytes are in the segment, by index: its offset and length. Those read from a segment index
  * stay in the typed array it was decoded into (no number boxed per event); later ones are pushed one by one.
@@ -14,7 +16,12 @@ export class SegmentPositions {
 
   /** Takes `count` (offset, length) pairs from `pairs` as the first positions; only on an empty list. */
   adopt(pairs: Float64Array, count: number): void {
-    if (this.length !== 0) throw new Error('SegmentPositions.adopt needs an empty list');
+    if (this.length !== 0) {
+      // Cannot happen (only an open adopts, into its new list): adopted over pushed positions, reads would go astray.
+      throw new SegmentInvariantError({
+        problem: `the positions of ${count} events from a segment index were to be adopted over ${this.length} known`,
+      });
+    }
     this.#adopted = pairs;
     this.#adoptedCount = count;
   }

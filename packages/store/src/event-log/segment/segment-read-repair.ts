@@ -1,5 +1,6 @@
 import type { ChainLink } from '../../chain/chain-link.js';
 import { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
+import { SegmentInvariantError } from '../../errors/segment-invariant-error.js';
 import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
@@ -57,7 +58,12 @@ export async function repairAndRead(
   for (const [index, { offset, length }] of repair.positions) positions.move(index, offset, length);
   const read = await readRecordOf(file, positions, event);
   // Cannot happen (the repair records were proven by the hash chain where they are): refused, not served.
-  if (read.record === undefined) throw new Error(`the repair of event ${event.index} did not read back intact`);
+  if (read.record === undefined) {
+    throw new SegmentInvariantError({
+      location: context.core.store.describe(segmentPath(context.core.dir)),
+      problem: `the repair of event ${event.index} did not read back intact`,
+    });
+  }
   return { bytes: read.record.json, moved: [...repair.positions.keys()] };
 }
 
@@ -129,11 +135,17 @@ export async function repairDamagedRead(context: ReadRepairContext, index: numbe
     core.logger?.warn(recoveryWarning(core, damage, recovered, 'kept in memory (this reader does not write)'));
     return { kind: 'held', events: recovered };
   }
-  const bytes = repairRecords(recovered, damage, context.writer);
+  const location = core.store.describe(segmentPath(core.dir));
+  const bytes = repairRecords(recovered, damage, { writer: context.writer, location });
   await file.append(bytes);
   // Found by its bytes (unique by the writer token): other writers may have appended before or after it.
-  const tail = Buffer.from(await file.readFrom(run.end));
-  const at = run.end + tail.indexOf(bytes);
+  const found = Buffer.from(await file.readFrom(run.end)).indexOf(bytes);
+  if (found === -1) {
+    // Cannot happen (the store holds what it was given): positions pointing elsewhere would serve other bytes.
+    const problem = `the repair records of event${recovered.length === 1 ? '' : 's'} ${recovered.map(({ link }) => link.index).join(', ')} were appended but are not in the segment after byte ${run.end}`;
+    throw new SegmentInvariantError({ location, problem });
+  }
+  const at = run.end + found;
   core.logger?.warn(recoveryWarning(core, damage, recovered, 'appended to the segment again'));
   return { kind: 'moved', positions: positionsOf(decodeRecords(bytes, at).records) };
 }

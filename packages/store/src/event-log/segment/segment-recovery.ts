@@ -2,6 +2,7 @@ import { type ChainLink, computeChainHash } from '../../chain/chain-link.js';
 import { readBytes } from '../../chain/read-bytes.js';
 import { CorruptEventError } from '../../errors/corrupt-event-error.js';
 import { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
+import { SegmentInvariantError } from '../../errors/segment-invariant-error.js';
 import { eventIdOfPath, parseEventFileIndex } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
@@ -96,13 +97,22 @@ async function readCandidates(
 
 /**
  * The records that repair `damage` with the events `recovered` (see `findRepairRecords`): their original links
- * (index, prev and hash), in one buffer to append with one write. `writer` is the repairing instance's token.
+ * (index, prev and hash), in one buffer to append with one write. `writer` is the repairing instance's token;
+ * `location` names the segment (for the error when the records would not keep those links).
  */
-export function repairRecords(recovered: readonly RecoveredEvent[], damage: SegmentDamage, writer: string): Buffer {
-  const { bytes, records } = encodeRecords(recovered, damage.next, damage.prev, writer);
+export function repairRecords(
+  recovered: readonly RecoveredEvent[],
+  damage: SegmentDamage,
+  by: { readonly writer: string; readonly location: string },
+): Buffer {
+  const { bytes, records } = encodeRecords(recovered, damage.next, damage.prev, by.writer);
   // Cannot happen (the same index, prev and bytes): a record that would not repair the chain must never be written.
-  if (records.some(({ link }, offset) => link.hash !== recovered[offset]!.link.hash)) {
-    throw new Error(`the repair records from event ${damage.next} did not keep the links they were verified with`);
+  const broken = records.findIndex(({ link }, offset) => link.hash !== recovered[offset]!.link.hash);
+  if (broken !== -1) {
+    throw new SegmentInvariantError({
+      location: by.location,
+      problem: `the repair record of event ${damage.next + broken} would not keep the chain link it was verified with`,
+    });
   }
   return bytes;
 }

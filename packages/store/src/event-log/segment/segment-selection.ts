@@ -2,6 +2,7 @@ import {
   type ByteRun,
   damageBefore,
   damagedEarlierRecord,
+  damageProvenAfter,
   findRepairRecords,
   type SegmentDamage,
   unexplainedRuns,
@@ -47,6 +48,20 @@ export function selectRecords(
     chainedEnd = record.end;
     accepted.push(record);
   };
+  /** Whether `repair` restores events of ids all new to the log, each once. */
+  const newIds = (repair: readonly SegmentRecord[]): boolean => {
+    const repairIds = new Set(repair.map(({ link }) => link.id));
+    return repairIds.size === repair.length && ![...repairIds].some(isKnown);
+  };
+  /** Where each hash is first among the intact records decoded (see `damageProvenAfter`): mapped when first asked. */
+  let hashAt: Map<string, number> | undefined;
+  const firstAt = (hash: string): number | undefined => {
+    if (hashAt === undefined) {
+      hashAt = new Map();
+      for (const [at, { link }] of decoded.records.entries()) if (!hashAt.has(link.hash)) hashAt.set(link.hash, at);
+    }
+    return hashAt.get(hash);
+  };
   let damage: SegmentDamage | undefined;
   for (const [position, record] of decoded.records.entries()) {
     const earlier = damagedEarlierRecord(record, decoded, {
@@ -68,6 +83,17 @@ export function selectRecords(
       for (const found of repair) if (chain.accept(found)) take(found);
       repairedRuns.add(earlier.run.offset);
     }
+    const proven = damageProvenAfter(position, decoded, { next: chain.next, chainedEnd, firstAt });
+    if (proven !== undefined) {
+      const need = { next: chain.next, prev: chain.prev, until: decoded.records[proven.proof]!.link };
+      const repair = findRepairRecords(decoded.records, proven.proof + 1, need);
+      if (repair === undefined || !newIds(repair)) {
+        damage = { run: proven.run, ...need, nextIntact: need.until, damagedLink: undefined };
+        break;
+      }
+      for (const found of repair) if (chain.accept(found)) take(found);
+      repairedRuns.add(proven.run.offset);
+    }
     if (chain.accept(record)) {
       take(record);
       continue;
@@ -76,8 +102,7 @@ export function selectRecords(
     if (run !== undefined) {
       const need = { next: chain.next, prev: chain.prev, until: record.link };
       const repair = findRepairRecords(decoded.records, position + 1, need);
-      const repairIds = new Set(repair?.map(({ link }) => link.id));
-      if (repair === undefined || repairIds.size < repair.length || [...repairIds].some(isKnown)) {
+      if (repair === undefined || !newIds(repair)) {
         damage = { run, ...need, nextIntact: record.link, damagedLink: undefined };
         break;
       }
