@@ -58,10 +58,13 @@ describe('the interrupt tool', () => {
     ).toBe('finished');
   });
 
-  it('refuses an unknown conversation with a typed error', async () => {
-    const refused = await client
-      .callTool({ name: 'interrupt', arguments: { conversation_id: '00000000-0000-4000-8000-000000000000' } })
-      .catch((error: unknown) => error);
-    expect(String(refused)).toMatch(/no conversation|not found|unknown/i);
+  it('refuses an unknown conversation with a tool error the model can read, naming the reason', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const refused = await client.callTool({ name: 'interrupt', arguments: { conversation_id: unknown } });
+    expect(refused).toMatchObject({
+      isError: true,
+      structuredContent: { reason: 'conversation_not_found', conversation_id: unknown },
+    });
+    expect(JSON.stringify(refused.content)).toMatch(/no conversation|not found|unknown/i);
   });
 });
