@@ -29,6 +29,14 @@ export interface EventsBefore {
    * (asked from `events[0]`, it would cover again the unreadable events older than it). Undefined when none.
    */
   readonly oldestEventId: string | undefined;
+  /**
+   * How many of the places the page covers hold an event that could not be read (it does not parse as an event of
+   * this client's, or it is no event at all): left out of `events`, they are counted here, so that a page with
+   * fewer events than `slots` is known to be partial. `events.length + skipped === slots`.
+   */
+  readonly skipped: number;
+  /** The ids of the unreadable events left out that have one, oldest first. */
+  readonly skippedEventIds: readonly string[];
 }
 
 /** The most events one page before an event can hold: the route's maximum page (100) less the event itself. */
@@ -37,7 +45,7 @@ const MAX_LIMIT = 99;
 /**
  * The events of the log just before `eventId`, for pages that hold the newest events and load older ones on
  * demand (`GET .../events/search`, newest first from `eventId`, unfiltered so in log order). An event that does
- * not parse is left out, as the event stream leaves it out.
+ * not parse is left out, as the event stream leaves it out, and counted in `skipped` (its id in `skippedEventIds`).
  */
 export async function fetchEventsBefore(
   serverUrl: string,
@@ -83,9 +91,18 @@ export async function fetchEventsBefore(
     if (!reachedStart) slots = position + 1;
   });
   const events: AnyEvent[] = [];
-  for (const item of newestFirst.reverse()) {
+  const skippedEventIds: string[] = [];
+  let skipped = 0;
+  // Only what the page covers: an item past it is the next page's to read (or to skip).
+  for (const item of newestFirst.slice(0, slots).reverse()) {
     const parsed = safeParseEvent(item);
-    if (parsed.success) events.push(parsed.event);
+    if (parsed.success) {
+      events.push(parsed.event);
+      continue;
+    }
+    skipped += 1;
+    const id = (item as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') skippedEventIds.push(id);
   }
-  return { events, reachedStart, slots, oldestEventId };
+  return { events, reachedStart, slots, oldestEventId, skipped, skippedEventIds };
 }

@@ -56,20 +56,36 @@ async function nestedRepositories(directory: string): Promise<string[]> {
   return nested.sort();
 }
 
+/** A repository one level below the one asked about that git found but could not list: the answer leaves it out. */
+export interface UnreadableRepository {
+  /** Its directory's name, relative to the directory asked about. */
+  name: string;
+  /** The failure (git's or the server's), as the server logs it. */
+  error: unknown;
+}
+
+/** The changes of `getGitChanges`, and the nested repositories whose changes are missing from them. */
+export interface GitChangesListing {
+  changes: GitChange[];
+  unreadable: UnreadableRepository[];
+}
+
 /**
- * The changes of the repository whose work tree is `directory` itself, or undefined when it has none (a `.git` that
- * git refuses, or one it passes over for the repository around it, such as an empty `.git` directory) or git fails
- * on it (a ref it does not have, a work tree outside the workspace): the outer repository's answer still stands.
+ * The changes of the repository whose work tree is `directory` itself; `undefined` when it has none of its own (a
+ * `.git` that git refuses, or one it passes over for the repository around it, such as an empty `.git` directory:
+ * the outer repository lists its files), and the failure when git found it but failed on it (a ref it does not
+ * have, a damaged object, a work tree outside the workspace): then the answer is partial, and says so.
  */
 async function changesOfOwnRepository(
   runner: GitRunner,
   directory: string,
   ref: string | undefined,
-): Promise<GitChange[] | undefined> {
+): Promise<{ changes: GitChange[] } | { error: unknown } | undefined> {
   try {
-    return await getChangesInRepository(runner, directory, ref, { ownWorkTree: true });
+    return { changes: await getChangesInRepository(runner, directory, ref, { ownWorkTree: true }) };
   } catch (error) {
-    if (GitError.isInstance(error)) return undefined;
+    if (GitRepositoryError.isInstance(error)) return undefined;
+    if (GitError.isInstance(error)) return { error };
     throw error;
   }
 }
@@ -78,18 +94,22 @@ async function changesOfOwnRepository(
  * The reference's `get_git_changes`: the changes of the repository at `directory`, with those of each repository
  * one level below it (a checkout inside the workspace repository) in place of what the outer one says of that
  * directory, prefixed with its name; sorted by path. A nested directory that is no repository of its own is left
- * as the outer one lists it.
+ * as the outer one lists it. A nested repository git fails on is left as the outer one lists it too, and named in
+ * `unreadable` (the reference only logs it), so that "no changes" is told from "could not be read".
  */
 export async function getGitChanges(
   runner: GitRunner,
   directory: string,
   ref: string | undefined,
-): Promise<GitChange[]> {
+): Promise<GitChangesListing> {
   const outer = await getChangesInRepository(runner, directory, ref);
   const nested: Array<{ name: string; changes: GitChange[] }> = [];
+  const unreadable: UnreadableRepository[] = [];
   for (const name of await nestedRepositories(directory)) {
-    const changes = await changesOfOwnRepository(runner, join(directory, name), ref);
-    if (changes !== undefined) nested.push({ name, changes });
+    const own = await changesOfOwnRepository(runner, join(directory, name), ref);
+    if (own === undefined) continue;
+    if ('error' in own) unreadable.push({ name, error: own.error });
+    else nested.push({ name, changes: own.changes });
   }
   const insideNested = (path: string): boolean =>
     nested.some(({ name }) => path === name || path.startsWith(`${name}/`));
@@ -97,5 +117,6 @@ export async function getGitChanges(
   for (const { name, changes: inner } of nested) {
     for (const change of inner) changes.push({ status: change.status, path: `${name}/${change.path}` });
   }
-  return changes.sort((one, other) => (one.path < other.path ? -1 : one.path > other.path ? 1 : 0));
+  changes.sort((one, other) => (one.path < other.path ? -1 : one.path > other.path ? 1 : 0));
+  return { changes, unreadable };
 }

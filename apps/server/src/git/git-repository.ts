@@ -9,7 +9,8 @@ import {
 } from './git-directory-snapshot.js';
 import { GitRepositoryError } from './git-repository-error.js';
 import { type GitRepositoryLocation, locateGitRepository } from './git-repository-location.js';
-import type { GitRunner } from './git-runner.js';
+import type { GitRunner, GitRunOptions } from './git-runner.js';
+import { GitTimeoutError } from './git-timeout-error.js';
 import { readRepositoryHead } from './repository-head.js';
 
 /** The hash of the empty tree: the base of a root commit, and of a branch without commits. */
@@ -88,11 +89,12 @@ export class GitRepository {
    * git's output; a nonzero exit throws `GitCommandError`, whose message names the command's own arguments and the
    * repository's git directory, never the server's snapshot of it (a path the client must not see).
    */
-  async git(args: readonly string[], options: { outputBytes?: number } = {}): Promise<string> {
+  async git(args: readonly string[], options: GitRunOptions = {}): Promise<string> {
     try {
       return await this.#runner.runOrThrow(this.directory, [...this.#location, ...args], options);
     } catch (error) {
       if (!GitCommandError.isInstance(error)) throw error;
+      if (GitTimeoutError.isInstance(error)) throw new GitTimeoutError(args, error.timeoutMs);
       throw gitCommandFailure(args, error.exitCode, this.#withoutSnapshot(error.stderr));
     }
   }

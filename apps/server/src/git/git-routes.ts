@@ -13,6 +13,7 @@ import { DEFAULT_COMMIT_LIMIT, getCommitChanges, getCommitFileDiff, getGitCommit
 import { getGitDiff } from './git-diff.js';
 import { GitRefError } from './git-ref-error.js';
 import { GitRepositoryError } from './git-repository-error.js';
+import { shownGitFailure } from './git-route-failure.js';
 import { GitRunner } from './git-runner.js';
 import { gitChangeSchema, gitCommitsPageSchema, gitDiffSchema } from './git-schemas.js';
 
@@ -58,6 +59,12 @@ function checkedRef(ref: string | undefined): string | undefined {
   return ref;
 }
 
+/**
+ * Header of a changes answer that leaves out nested repositories git failed on: their directory names, each
+ * percent-encoded, comma-separated (absent when none was left out).
+ */
+export const UNREADABLE_REPOSITORIES_HEADER = 'x-git-unreadable-repositories';
+
 /** What a route answers for a path in no repository, instead of the error. */
 async function unlessNoRepository<T>(work: Promise<T>, empty: T): Promise<T> {
   try {
@@ -73,8 +80,9 @@ async function unlessNoRepository<T>(work: Promise<T>, empty: T): Promise<T> {
  * `/api/git/commits/{sha}/changes`), which its frontend and `RemoteWorkspace` use. Paths are confined to the
  * workspace root (symlinks followed; outside is a 403, a relative path a 400), and so are the git directory and work
  * tree of its repository (a `core.worktree` or `.git` file naming a directory outside is a 403); a path in no
- * repository answers an empty list, diff or page; any other git failure is a 400. git runs sandboxed and hardened
- * (git-runner.ts), on a snapshot of the repository's configuration (git-directory-snapshot.ts).
+ * repository answers an empty list, diff or page; any other git failure is a 400, a failure of the server's own a 500,
+ * and no answer names a path of the server's outside the workspace (git-route-failure.ts). git runs sandboxed and
+ * hardened (git-runner.ts), on a snapshot of the repository's configuration (git-directory-snapshot.ts).
  */
 export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOptions): void {
   const runner = new GitRunner({
@@ -87,6 +95,13 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
   const root = async (): Promise<string> => {
     await mkdir(options.workspaceRoot, { recursive: true });
     return realpath(options.workspaceRoot);
+  };
+  const answer = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw await shownGitFailure(error, (text) => runner.hidePaths(text));
+    }
   };
   const confined = async (path: string): Promise<{ path: string; root: string }> => {
     const realRoot = await root();
@@ -107,11 +122,20 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
           response: { 200: z.array(gitChangeSchema).describe('The changes, sorted by path'), ...errors },
         },
       },
-      async (request) => {
-        const ref = checkedRef(request.query.ref);
-        const { path } = await confined(request.query.path);
-        return unlessNoRepository(getGitChanges(runner, path, ref), []);
-      },
+      async (request, reply) =>
+        answer(async () => {
+          const ref = checkedRef(request.query.ref);
+          const { path } = await confined(request.query.path);
+          const listing = await unlessNoRepository(getGitChanges(runner, path, ref), { changes: [], unreadable: [] });
+          if (listing.unreadable.length > 0) {
+            for (const { name, error } of listing.unreadable) {
+              request.log.warn({ err: error, repository: name }, 'git changes: a nested repository was left out');
+            }
+            const names = listing.unreadable.map(({ name }) => encodeURIComponent(name));
+            void reply.header(UNREADABLE_REPOSITORIES_HEADER, names.join(','));
+          }
+          return listing.changes;
+        }),
     );
 
     app.get(
@@ -129,19 +153,20 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
           response: { 200: gitDiffSchema, ...errors },
         },
       },
-      async (request) => {
-        const { commit } = request.query;
-        const ref = checkedRef(request.query.ref);
-        if (ref !== undefined && commit !== undefined) {
-          throw new InvalidRequestError("'ref' and 'commit' are mutually exclusive");
-        }
-        const { path: file, root: realRoot } = await confined(request.query.path);
-        const empty = { modified: null, original: null };
-        if (commit !== undefined) {
-          return unlessNoRepository(getCommitFileDiff(runner, { file, root: realRoot, commit }), empty);
-        }
-        return unlessNoRepository(getGitDiff(runner, { file, root: realRoot, ref }), empty);
-      },
+      async (request) =>
+        answer(async () => {
+          const { commit } = request.query;
+          const ref = checkedRef(request.query.ref);
+          if (ref !== undefined && commit !== undefined) {
+            throw new InvalidRequestError("'ref' and 'commit' are mutually exclusive");
+          }
+          const { path: file, root: realRoot } = await confined(request.query.path);
+          const empty = { modified: null, original: null };
+          if (commit !== undefined) {
+            return unlessNoRepository(getCommitFileDiff(runner, { file, root: realRoot, commit }), empty);
+          }
+          return unlessNoRepository(getGitDiff(runner, { file, root: realRoot, ref }), empty);
+        }),
     );
 
     app.get(
@@ -164,10 +189,12 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
           response: { 200: gitCommitsPageSchema, ...errors },
         },
       },
-      async (request) => {
-        const { path } = await confined(request.query.path);
-        return unlessNoRepository(getGitCommits(runner, path, request.query.limit), { commits: [], has_more: false });
-      },
+      async (request) =>
+        answer(async () => {
+          const { path } = await confined(request.query.path);
+          const empty = { commits: [], has_more: false };
+          return unlessNoRepository(getGitCommits(runner, path, request.query.limit), empty);
+        }),
     );
 
     app.get(
@@ -182,18 +209,19 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
           response: { 200: z.array(gitChangeSchema).describe('The changes of the commit'), ...errors },
         },
       },
-      async (request) => {
-        const { sha } = request.params;
-        // Checked here rather than by the params schema, which this server answers with 400: the reference says 422.
-        if (!SHA_PATTERN.test(sha)) {
-          throw new InvalidRequestError(`sha '${sha}' is not 4 to 64 hexadecimal digits`, {
-            statusCode: 422,
-            loc: ['path', 'sha'],
-          });
-        }
-        const { path } = await confined(request.query.path);
-        return unlessNoRepository(getCommitChanges(runner, path, sha), []);
-      },
+      async (request) =>
+        answer(async () => {
+          const { sha } = request.params;
+          // Checked here rather than by the params schema, which this server answers with 400: the reference says 422.
+          if (!SHA_PATTERN.test(sha)) {
+            throw new InvalidRequestError(`sha '${sha}' is not 4 to 64 hexadecimal digits`, {
+              statusCode: 422,
+              loc: ['path', 'sha'],
+            });
+          }
+          const { path } = await confined(request.query.path);
+          return unlessNoRepository(getCommitChanges(runner, path, sha), []);
+        }),
     );
   });
 }

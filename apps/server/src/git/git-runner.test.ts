@@ -1,13 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { GitCommandError } from './git-command-error.js';
 import { writeGitDirectorySnapshot } from './git-directory-snapshot.js';
+import { withGitRepository } from './git-repository.js';
 import { GitRunner } from './git-runner.js';
+import { GitTimeoutError } from './git-timeout-error.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => Promise<void>> = [];
@@ -19,6 +22,7 @@ afterEach(async () => {
 async function setUp(options: {
   outputBytes?: number;
   temporaryDirectory?: string;
+  timeoutMs?: number;
 }): Promise<{ runner: GitRunner; repo: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'x-git-runner-'));
   const workspaceRoot = join(dataDir, 'workspaces');
@@ -80,5 +84,42 @@ describe('GitRunner', () => {
     await expect(writing).rejects.toThrow('ENOENT');
     expect(await readdir(temporaryDirectory)).toEqual([]);
     await expect(runner.snapshotDirectory()).rejects.toThrow('the server is shutting down');
+  });
+
+  it('kills a command still running at its time limit, with all it started, and throws GitTimeoutError', async () => {
+    // The runner's limit, and a repository's command given its own (its repository opened within the default).
+    const limited = await setUp({ timeoutMs: 300 });
+    const unlimited = await setUp({});
+    const cases = [
+      { repo: limited.repo, blocked: () => limited.runner.run(limited.repo, ['hash-object', '--', 'blocking']) },
+      {
+        repo: unlimited.repo,
+        blocked: () =>
+          withGitRepository(unlimited.runner, unlimited.repo, (repository) =>
+            repository.git(['hash-object', '--', 'blocking'], { timeoutMs: 300 }),
+          ),
+      },
+    ];
+    for (const { repo, blocked } of cases) {
+      // git opens a FIFO no one writes to: it blocks until it is killed, however fast or slow the machine is.
+      const fifo = join(repo, 'blocking');
+      await run('mkfifo', [fifo]);
+      const failure = await blocked().catch((error: unknown) => error);
+      expect(GitTimeoutError.isInstance(failure)).toBe(true);
+      expect(failure).toMatchObject({ code: 'git_command', exitCode: -1, timeoutMs: 300 });
+      // The command's own arguments, never the server's snapshot (`--git-dir=...`) of a repository's command.
+      expect((failure as GitTimeoutError).message).toBe(
+        'Git command timed out: git hash-object -- blocking: it ran past its time limit of 300 ms and was killed',
+      );
+      // Killed, not left behind: the FIFO comes to have no reader (opening it to write without one fails, ENXIO).
+      await vi.waitFor(
+        async () => {
+          const opened = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: unknown) => error);
+          if (!(opened instanceof Error)) await opened.close();
+          expect((opened as NodeJS.ErrnoException).code).toBe('ENXIO');
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+    }
   });
 });

@@ -1,10 +1,12 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { runSandboxed, type Sandbox } from '@x/agent';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { gitCommandFailure } from './git-command-error.js';
 import { gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
+import { GitTimeoutError } from './git-timeout-error.js';
+import { hideServerPaths } from './hide-server-paths.js';
 
 /** Where git is looked up: the system's directories only, never one the agent could write a `git` into. */
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -25,6 +27,8 @@ export interface GitRunnerOptions {
 export interface GitRunOptions {
   /** Overrides the output cap for this command. */
   outputBytes?: number;
+  /** Overrides the time limit for this command, in milliseconds. */
+  timeoutMs?: number;
 }
 
 export interface GitRunResult {
@@ -62,7 +66,14 @@ export class GitRunner {
    * made on first use, readable (never writable) in the sandbox, removed by `close()`.
    */
   #snapshotRoot(): Promise<string> {
-    this.#snapshots ??= mkdtemp(join(this.#options.temporaryDirectory ?? tmpdir(), 'x-git-snapshots-'));
+    if (this.#snapshots === undefined) {
+      const making = mkdtemp(join(this.#options.temporaryDirectory ?? tmpdir(), 'x-git-snapshots-'));
+      this.#snapshots = making;
+      // A failure (the temporary directory missing or full) is tried again by the next request, not kept.
+      making.catch(() => {
+        if (this.#snapshots === making) this.#snapshots = undefined;
+      });
+    }
     return this.#snapshots;
   }
 
@@ -87,22 +98,45 @@ export class GitRunner {
     return this.#sandbox;
   }
 
-  /** Runs `git <hardening> <args>` in `cwd`; a failure to start, a limit hit or a nonzero exit is in the result. */
+  /**
+   * `text` as a client may read it: the server's paths outside the workspace (its snapshots above all) hidden, those in
+   * the workspace kept (see hide-server-paths.ts). Every failure a git route answers with goes through it.
+   */
+  async hidePaths(text: string): Promise<string> {
+    const workspaceRoots = [resolve(this.#options.workspaceRoot)];
+    const realRoot = await realpath(this.#options.workspaceRoot).catch(() => undefined);
+    if (realRoot !== undefined) workspaceRoots.push(realRoot);
+    const snapshots = await this.#snapshots?.catch(() => undefined);
+    const directories: string[] = [];
+    if (snapshots !== undefined) {
+      directories.push(snapshots, resolve(snapshots));
+      const realSnapshots = await realpath(snapshots).catch(() => undefined);
+      if (realSnapshots !== undefined) directories.push(realSnapshots);
+    }
+    return hideServerPaths(text, { workspaceRoots, directories });
+  }
+
+  /**
+   * Runs `git <hardening> <args>` in `cwd`; a nonzero exit is in the result. A command still running at the time
+   * limit is killed with all it started (`GitTimeoutError`); one past the output cap or that could not start throws
+   * `GitCommandError`.
+   */
   async run(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRunResult> {
     this.#options.sandboxing.assertCanRun();
     if (this.#closed) throw gitCommandFailure(args, -1, 'the server is shutting down');
     const ceiling = dirname(await realpath(this.#options.workspaceRoot));
     const sandbox = await this.#open();
     const fullArgs = [...HARDENING_OPTIONS, ...args];
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
     const result = await runSandboxed(sandbox, {
       command: 'git',
       args: fullArgs,
       cwd,
       env: gitEnvironment({ path: SYSTEM_PATH, ceiling }),
-      wallTimeMs: this.#options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      wallTimeMs: timeoutMs,
       outputBytes: options.outputBytes ?? this.#options.outputBytes ?? DEFAULT_GIT_OUTPUT_BYTES,
     });
-    if (result.limit === 'wall_time') throw gitCommandFailure(args, -1, 'it ran past its time limit');
+    if (result.limit === 'wall_time') throw new GitTimeoutError(args, timeoutMs);
     if (result.limit === 'output' || result.truncated) {
       throw gitCommandFailure(args, -1, 'it printed more than the output limit (the listing is too large)');
     }
