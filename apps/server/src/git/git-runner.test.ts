@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -115,7 +115,7 @@ describe('GitRunner', () => {
       await vi.waitFor(
         async () => {
           const opened = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: unknown) => error);
-          if (!(opened instanceof Error)) await opened.close();
+          if (!(opened instanceof Error)) await (opened as FileHandle).close();
           expect((opened as NodeJS.ErrnoException).code).toBe('ENXIO');
         },
         { timeout: 30_000, interval: 50 },

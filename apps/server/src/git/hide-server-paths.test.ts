@@ -53,6 +53,9 @@ describe('hideServerPaths', () => {
     const text =
       'git: /tmp/my snapshots/x-git-snapshots-1/repository-2/objects failed; x/tmp/my snapshots/x-git-snapshots-1';
     expect(hideServerPaths(text, { workspaceRoots, directories })).toBe(`git: ${HIDDEN_PATH} failed; x${HIDDEN_PATH}`);
+    // The longer of two directories, one the other's name and more, is hidden whole, whatever order they come in.
+    const similar = ['/tmp/a b', '/tmp/a bc'];
+    expect(hideServerPaths('at /tmp/a bc/x', { workspaceRoots, directories: similar })).toBe(`at ${HIDDEN_PATH}`);
     // A directory that is only `/` (or empty) hides nothing by itself.
     expect(hideServerPaths('a/b c', { workspaceRoots, directories: ['/', ''] })).toBe('a/b c');
   });
