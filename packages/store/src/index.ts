@@ -32,6 +32,7 @@ export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { ReadOnlyLogError } from './errors/read-only-log-error.js';
 export { SegmentInvariantError } from './errors/segment-invariant-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
+export { StoreInvariantError } from './errors/store-invariant-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { UnsupportedLayoutError } from './errors/unsupported-layout-error.js';
 export { StoreError } from './errors.js';

@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { serializeEvent } from '@x/events';
 import { describe, expect, it } from 'vitest';
+import { headRecordPath } from '../src/chain/chain-records.js';
 import { signChainHead } from '../src/chain/sign-chain-head.js';
 import { signedHeadPath, signHead } from '../src/chain/signed-head.js';
 import { verifyEventChain } from '../src/chain/verify-chain.js';
+import { StoreBackendError } from '../src/errors/store-backend-error.js';
 import { eventFileName, slotFileName } from '../src/event-log/file-names.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
@@ -141,6 +143,71 @@ describe('verifyEventChain report of a log that verifies', () => {
       signedLength: 1,
       problem: undefined,
     });
+  });
+
+  it('a head signed with another key: a signature problem at the signed length', async () => {
+    const store = await log(0, 3);
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const other = generateKeyPairSync('ed25519');
+    await signChainHead(store, { privateKey });
+    expect(await verifyEventChain(store, { publicKey: other.publicKey })).toMatchObject({
+      status: 'tampered',
+      signature: 'invalid',
+      signedLength: null,
+      problem: { kind: 'signature', index: 3, message: 'the signed chain head does not match the public key' },
+    });
+  });
+
+  it('a key that cannot verify an Ed25519 signature: the signed head does not match it', async () => {
+    const store = await log(0, 2);
+    await signChainHead(store, { privateKey: generateKeyPairSync('ed25519').privateKey });
+    // X25519 keys only agree on secrets: verifying with one throws inside node:crypto.
+    const { publicKey } = generateKeyPairSync('x25519');
+    expect(await verifyEventChain(store, { publicKey })).toMatchObject({
+      status: 'tampered',
+      signature: 'invalid',
+      problem: { kind: 'signature', index: 2, message: 'the signed chain head does not match the public key' },
+    });
+  });
+
+  it('a signed head of fields of the wrong types, or that the store fails to read: cannot be read', async () => {
+    const store = await log(0, 3);
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const head = (await signChainHead(store, { privateKey }))!;
+    const unreadable = {
+      status: 'tampered',
+      signature: 'invalid',
+      problem: { kind: 'signature', index: -1, message: 'the signed chain head cannot be read' },
+    };
+    // The length as a string signs the same bytes (the message holds it as text), yet is no signed head; nor is one
+    // whose hash or signature is not a string.
+    for (const field of [{ length: String(head.length) }, { hash: 7 }, { signature: null }]) {
+      await store.write(signedHeadPath('events'), `${JSON.stringify({ ...head, ...field })}\n`);
+      expect(await verifyEventChain(store, { publicKey }), JSON.stringify(field)).toMatchObject(unreadable);
+    }
+    // A read that fails for another reason than a missing file: the head is there, not absent.
+    await store.write(signedHeadPath('events'), `${JSON.stringify(head)}\n`);
+    const failing = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property !== 'read') return Reflect.get(target, property, receiver);
+        return async (path: string) => {
+          if (path === signedHeadPath('events')) {
+            throw new StoreBackendError({ operation: 'read', path, location: 'memory', backendCode: 'EIO' });
+          }
+          return target.read(path);
+        };
+      },
+    });
+    expect(await verifyEventChain(failing, { publicKey })).toMatchObject(unreadable);
+  });
+
+  it('two head records (a crash between writing the new and deleting the old): the longer one counts', async () => {
+    const store = await log(0, 2);
+    const older = await store.read(headRecordPath('events', 2));
+    await log(0, 3, store);
+    await expect(store.read(headRecordPath('events', 2))).rejects.toThrow();
+    await store.write(headRecordPath('events', 2), older);
+    expect(await verifyEventChain(store)).toMatchObject({ status: 'verified', length: 5, recordedLength: 5 });
   });
 
   it('a signed head longer than the log: the signed events past its end are reported removed', async () => {

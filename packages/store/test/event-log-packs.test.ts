@@ -336,6 +336,11 @@ describe('EventLog packed read cache', () => {
       `${JSON.stringify({ ...header, names: header.names.map(() => 'event-00000-x.json') })}\n${forgedBody}`,
     );
     expect((await verifyEventChain(store)).status).toBe('verified');
+    // Nor one whose first name alone is another log's: readers check every name, so verify does.
+    const firstOther = header.names.map((name: string, k: number) => (k === 0 ? 'event-00000-x.json' : name));
+    await store.write(path, `${JSON.stringify({ ...header, names: firstOther })}\n${forgedBody}`);
+    expect(messageText((await (await EventLog.open(store, { packs })).range(0))[2]!)).toBe('message 2');
+    expect((await verifyEventChain(store)).status).toBe('verified');
   });
 
   it('verifyChain accepts packs of events whose stored text is kept as a string (written by a foreign writer)', async () => {

@@ -74,7 +74,7 @@ describe('a segment log whose segment is damaged', () => {
     // The record's header: its magic, where decoding of five intact records stopped.
     expect([...bytes.subarray(offset, offset + 4)]).toEqual([0xff, 0x78, 0x53, 0x31]);
     expect(bytes.indexOf('"m4"')).toBeLessThan(offset);
-    expect((error as Error).message).toMatch(/last record, whole but changed/);
+    expect((error as Error).message).toMatch(/the log's last record, whole but changed/);
     expect(await readdir(join(root, 'events'))).toEqual(before);
   });
 

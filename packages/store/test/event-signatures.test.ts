@@ -118,7 +118,7 @@ describe('signing events', () => {
     expect(() => signEvent(userMessageEvent('x'), publicKey)).toThrow(InvalidSigningKeyError);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
     expect(() => createSigningEventLog({} as never, { store: {} as never, dir: 'events', signer: rsa })).toThrow(
-      /Ed25519 private key, not a rsa private key/,
+      /Ed25519 private key, not an RSA private key$/,
     );
   });
 });

@@ -46,6 +46,6 @@ describe('verifySignature', () => {
     const { publicKey } = generateKeyPairSync('ed25519');
     const event = userMessageEvent('hello');
     expect(() => signEvent(event, publicKey)).toThrow(InvalidSigningKeyError);
-    expect(() => signEvent(event, publicKey)).toThrow(/not a ed25519 public key/);
+    expect(() => signEvent(event, publicKey)).toThrow(/not an Ed25519 public key$/);
   });
 });

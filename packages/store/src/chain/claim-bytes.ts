@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { StoreInvariantError } from '../errors/store-invariant-error.js';
 import type { ChainLink } from './chain-link.js';
 
 // A chained claim's bytes built in place: the event's UTF-8 bytes are written once, at their final offset in the
@@ -72,7 +73,7 @@ export function writeClaim(target: Buffer, at: number, layout: ClaimLayout): Cha
   const header = chainHeaderText(link, writer);
   if (target.write(header, at, headerBytes, 'utf8') !== headerBytes || Buffer.byteLength(header) !== headerBytes) {
     // Cannot happen (the placeholder has the hash's length); a wrong claim must never be written.
-    throw new Error(`the chain header of event ${index} did not keep the length it was measured with`);
+    throw new StoreInvariantError(`the chain header of event ${index} did not keep the length it was measured with`);
   }
   target[at + headerBytes] = 0x0a;
   return link;

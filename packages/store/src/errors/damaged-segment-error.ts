@@ -2,10 +2,12 @@ import { StoreError } from '../errors.js';
 
 /**
  * A segment log's segment holds a committed record that is no longer intact: intact records follow it that chain
- * to the event it held, or it is the last record, whole but with a failing checksum (not what a crash leaves). Opening past the damage would drop every event after
- * it and let the next append take their indices (a fork of the log), so the log is not read past it. The
- * reference's event files (`<dir>/event-….json`), derived from the segment, may still hold those events: `open`
- * restores them from there when the hash chain proves them, and throws this only when it cannot.
+ * to the event it held, or it is the last record the log holds, whole but changed since (not what a crash leaves:
+ * its checksum, or the magic and length framing it, fail; records after it, if any, are not the log's). Opening
+ * past the damage would drop every event after it and let the next append take their indices (a fork of the log),
+ * so the log is not read past it. The reference's event files (`<dir>/event-….json`), derived from the segment, may
+ * still hold those events: `open` restores them from there when the hash chain proves them, and throws this only
+ * when it cannot.
  */
 export class DamagedSegmentError extends StoreError {
   declare readonly code: 'damaged_segment';
@@ -29,7 +31,7 @@ export class DamagedSegmentError extends StoreError {
     offset: number;
     end: number;
     missingIndex: number;
-    /** The index of the first intact record after the damage; undefined when the damage is the last record. */
+    /** The index of the first intact record after the damage; undefined when the damage is the log's last record. */
     nextIntact?: number | undefined;
     unrecovered?: readonly number[];
     /** The event a read was for, when a read (not an open) met the damage: only the damaged events are refused. */
@@ -39,7 +41,7 @@ export class DamagedSegmentError extends StoreError {
       options.reading !== undefined
         ? `are not an intact record (changed since it was written), where event ${options.missingIndex}'s was`
         : options.nextIntact === undefined
-          ? 'are the last record, whole but changed since it was written (its checksum fails)'
+          ? "are the log's last record, whole but changed since it was written (not what a crash leaves)"
           : `are not an intact record, yet intact records follow (from event ${options.nextIntact})`;
     const unrecovered = options.unrecovered ?? [];
     const recovery =

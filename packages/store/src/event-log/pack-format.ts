@@ -1,4 +1,5 @@
 import { type AnyEvent, eventParserVersion, rawEventText, reviveValidatedEvent, serializeEvent } from '@x/events';
+import { StoreInvariantError } from '../errors/store-invariant-error.js';
 import { nodeCrc32 } from '../internal/crc32.js';
 import { eventIdOfPath, pathHasEventId } from './file-names.js';
 import { parseStoredEvent } from './parse-stored-event.js';
@@ -54,7 +55,9 @@ export function encodePack(options: {
   encoded?: readonly (Uint8Array | undefined)[];
 }): Buffer {
   const { start, names, events, encoded } = options;
-  if (crc32 === undefined) throw new Error('zlib.crc32 is not available');
+  // Cannot happen: without `zlib.crc32` packs are off (`packsAvailable`), so none is ever encoded.
+  if (crc32 === undefined)
+    throw new StoreInvariantError(`the pack of events ${start}… was encoded on a Node without zlib.crc32`);
   const count = events.length;
   // The body `[e0,e1,…]` as pieces: the given bytes as they are; elements without bytes serialized and encoded in
   // runs (one Buffer.from per run, not per element).

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StoreInvariantError } from '../errors/store-invariant-error.js';
 import { parseNameIndex } from './name-index.js';
 import { PathList } from './path-list.js';
 
@@ -34,7 +35,35 @@ describe('PathList', () => {
     expect(list.namesText('conv/events/', 4)).toBe(`${[...names, 'event-00003-d.json'].join('\n')}\n`);
     expect(list.namesText('conv/events/', 2)).toBe('event-00000-a.json\nevent-00001-b.json\n');
     expect(list.namesText('conv/events/', 0)).toBe('');
-    expect(() => list.adopt('x/', read.text, read.starts, read.count)).toThrow();
+  });
+
+  it('refuses to adopt an index over paths it holds, with a StoreInvariantError naming them', () => {
+    const read = parseNameIndex(index(['event-00000-a.json']), 't');
+    if (read.kind !== 'current') throw new Error(`unexpected ${read.kind}`);
+    const pushedOnly = new PathList();
+    pushedOnly.push('conv/events/event-00000-a.json');
+    const adopted = new PathList();
+    adopted.adopt('conv/events/', read.text, read.starts, read.count);
+    for (const list of [pushedOnly, adopted]) {
+      const error = (() => {
+        try {
+          list.adopt('x/', read.text, read.starts, read.count);
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(StoreInvariantError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'store_invariant',
+        message: expect.stringContaining(
+          'the paths of "x/" were adopted from an index into a list that already holds 1',
+        ),
+      });
+      // Nothing was adopted over what it held.
+      expect(list.length).toBe(1);
+      expect(list.at(0)).toBe('conv/events/event-00000-a.json');
+    }
   });
 
   it('reads an index of no names as empty, and rejects one with more lines than it says', () => {

@@ -1,3 +1,5 @@
+import { StoreInvariantError } from '../errors/store-invariant-error.js';
+
 /**
  * The store path of each event file, by index (`EventLog`'s index of its log). Paths taken from a name
  * index are kept as that file's text and the offset of each name in it, and made into a string only when
@@ -49,7 +51,12 @@ export class PathList {
    * empty list (an opening log).
    */
   adopt(prefix: string, text: string, starts: Int32Array, count: number): void {
-    if (this.length !== 0) throw new Error('PathList.adopt needs an empty list');
+    if (this.length !== 0) {
+      // Only an opening log adopts its index: names adopted over paths it holds would shift every index after them.
+      throw new StoreInvariantError(
+        `the paths of ${JSON.stringify(prefix)} were adopted from an index into a list that already holds ${this.length}`,
+      );
+    }
     this.#prefix = prefix;
     this.#text = text;
     this.#starts = starts;

@@ -62,6 +62,19 @@ describe('fenceEventLog', () => {
     expect(fenced.fencesAppends).toBeFalsy();
   });
 
+  it('checks the lease before each append to a log that does not fence, and appends nothing once it is lost', async () => {
+    const log = await EventLog.open(createMemoryFileStore(), { dir: 'events' });
+    const lease = leaseThatLooksHeld(1);
+    const fenced = fenceEventLog(log, lease);
+    expect(await fenced.append(userMessageEvent('held'))).toBe(0);
+    expect(lease.checks).toBe(1);
+    lease.assertHeld = async () => {
+      throw new LeaseLostError({ leaseKey: lease.key, generation: lease.generation });
+    };
+    await expect(fenced.append(userMessageEvent('lost'))).rejects.toBeInstanceOf(LeaseLostError);
+    expect(log.length).toBe(1);
+  });
+
   it('hands the lease to a log that fences inside its write, so a takeover after the last check is refused', async () => {
     let generation = 1;
     const inner = fencingInsideTheWrite(

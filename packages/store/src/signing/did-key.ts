@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { InvalidDidKeyError } from '../errors/invalid-did-key-error.js';
+import { describeKey } from './key-description.js';
 
 /** Multicodec prefix of an Ed25519 public key (`ed25519-pub`, 0xed as an unsigned varint: 0xed 0x01). */
 const ED25519_PUB = [0xed, 0x01] as const;
@@ -12,7 +13,7 @@ const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvw
 export function didKeyFromKey(key: KeyObject): string {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
   if (publicKey.asymmetricKeyType !== 'ed25519') {
-    throw new InvalidDidKeyError(`a ${publicKey.asymmetricKeyType} key has no Ed25519 did:key`);
+    throw new InvalidDidKeyError(`${describeKey(publicKey)} has no Ed25519 did:key`);
   }
   const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
   return `did:key:z${base58Encode(Uint8Array.from([...ED25519_PUB, ...raw]))}`;

@@ -2,6 +2,7 @@ import { type KeyObject, sign, verify } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import { InvalidSigningKeyError } from '../errors/invalid-signing-key-error.js';
 import { didKeyFromKey, publicKeyFromDidKey } from './did-key.js';
+import { describeKey } from './key-description.js';
 import { payloadHash, readSignatureRecord, type SignatureLocation, type SignatureRecord } from './signature-record.js';
 import { signedPayloadBytes } from './signed-payload.js';
 
@@ -50,8 +51,6 @@ export async function isSigned(event: AnyEvent, log: SignatureLocation): Promise
 /** Throws `InvalidSigningKeyError` unless `key` is an Ed25519 private key. */
 export function assertSigningKey(key: KeyObject): void {
   if (key.type !== 'private' || key.asymmetricKeyType !== 'ed25519') {
-    throw new InvalidSigningKeyError(
-      `a signing key must be an Ed25519 private key, not a ${key.asymmetricKeyType ?? 'symmetric'} ${key.type} key`,
-    );
+    throw new InvalidSigningKeyError(`a signing key must be an Ed25519 private key, not ${describeKey(key)}`);
   }
 }

@@ -1,11 +1,12 @@
 import { type ChainLink, computeChainHash, parseSlotClaimBytes } from '../../chain/chain-link.js';
-import { crc32 } from '../../internal/crc32.js';
 import {
   type DecodedRecords,
   damagedLastRecord,
   RECORD_HEADER_BYTES,
   RECORD_MAGIC,
+  recordFrameHolds,
   type SegmentRecord,
+  wholeRecordEnd,
 } from './segment-records.js';
 
 // Damage to committed records (a flipped byte, not what a crash leaves) and the records that repair it. A repair
@@ -98,11 +99,12 @@ export function damageProvenAfter(
 }
 
 /**
- * The damaged record that took index `next` before `record` did: one whole record (not what a crash leaves: that
- * is cut short, or ends in zeros where a power loss lost its data), skipped as not intact after `chainedEnd` (where the last accepted record ends) and before `record`,
- * whose header still names index `next`, chained to `prev` (the proven history), with another hash than `record`'s.
- * Records for one index are taken first come, so `record` is then another writer's lost race: taking it would drop
- * the event acknowledged at `next` and put an event never acknowledged there in its place. Undefined otherwise.
+ * The damaged record that took index `next` before `record` did: one whole record (see `wholeRecordsSkipped`: not
+ * what a crash leaves), skipped as not intact after `chainedEnd` (where the last accepted record ends) and before
+ * `record`, whose header still names index `next` (read past a damaged magic or length where its checksum proves
+ * the payload), chained to `prev` (the proven history), with another hash than `record`'s. Records for one index
+ * are taken first come, so `record` is then another writer's lost race: taking it would drop the event acknowledged
+ * at `next` and put an event never acknowledged there in its place. Undefined otherwise.
  */
 export function damagedEarlierRecord(
   record: SegmentRecord,
@@ -116,22 +118,72 @@ export function damagedEarlierRecord(
   },
 ): { readonly run: ByteRun; readonly link: ChainLink } | undefined {
   const { bytes, base, next, prev, chainedEnd } = options;
-  if (record.link.index !== next) return undefined;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const skipped of decoded.skipped) {
-    if (skipped.offset < chainedEnd || skipped.end > record.offset) continue;
-    // A run may hold more than one damaged record: walked record by record, by the lengths their headers give.
-    for (let at = skipped.offset; at + RECORD_HEADER_BYTES <= skipped.end; ) {
-      const end = at + RECORD_HEADER_BYTES + buffer.readUInt32LE(at - base + 4);
-      if (end > skipped.end) break;
-      const run = { offset: at, end };
-      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecord`).
-      const link = buffer[end - base - 1] === 0 ? undefined : damagedRecordLink(bytes, base, run);
-      if (link?.index === next && link.prev === prev && link.hash !== record.link.hash) return { run, link };
-      at = end;
+  if (record.link.index !== next || decoded.skipped.length === 0) return undefined;
+  for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to: record.offset })) {
+    const link = damagedRecordLink(bytes, base, damaged);
+    if (link?.index === next && link.prev === prev && link.hash !== record.link.hash) return { run: damaged, link };
+  }
+  return undefined;
+}
+
+/**
+ * The damaged record that held index `next` (after the event hashed `prev`) when nothing after it can prove or
+ * disprove that: one whole record (see `wholeRecordsSkipped`) skipped past `chainedEnd` (where the last accepted
+ * record ends) and before `to`, whose header no longer says what it held, or says `next` after `prev`. A record for
+ * `next` that follows it, and that no record chains to, is then another writer's lost race, the writer cut off
+ * before it wrote again (see `damagedEarlierRecord` for the one whose header still reads): taking it would drop the
+ * event acknowledged at `next`, as `damagedLastRecord` would with nothing after it. `except` is the hash of the
+ * record it would be taken for: its damaged earlier copy, which a repair appended again, lost nothing.
+ */
+export function damagedUnconfirmedRecord(
+  decoded: DecodedRecords,
+  options: {
+    readonly bytes: Uint8Array;
+    readonly base: number;
+    readonly next: number;
+    readonly prev: string | null;
+    readonly chainedEnd: number;
+    readonly to: number;
+    readonly except?: string;
+  },
+): { readonly run: ByteRun; readonly link: ChainLink | undefined } | undefined {
+  const { bytes, base, next, prev, chainedEnd, to, except } = options;
+  for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to })) {
+    const link = damagedRecordLink(bytes, base, damaged);
+    if (link === undefined || (link.index === next && link.prev === prev && link.hash !== except)) {
+      return { run: damaged, link };
     }
   }
   return undefined;
+}
+
+/**
+ * The whole records (see `wholeRecordEnd`) in the runs of `decoded` skipped as not intact within `[from, to)`: what
+ * damage left of records committed whole. A run may hold more than one, and a crash's cut-short write before them:
+ * walked record by record, by the lengths their headers give, on from the next magic past what is no whole record.
+ */
+function* wholeRecordsSkipped(
+  decoded: DecodedRecords,
+  range: { readonly bytes: Uint8Array; readonly base: number; readonly from: number; readonly to: number },
+): Generator<ByteRun> {
+  const { bytes, base, from, to } = range;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const skipped of decoded.skipped) {
+    if (skipped.offset < from || skipped.end > to) continue;
+    const limit = skipped.end - base;
+    for (let at = skipped.offset - base; at + RECORD_HEADER_BYTES <= limit; ) {
+      const end = wholeRecordEnd(buffer, at, limit);
+      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecord`).
+      if (end !== undefined && buffer[end - 1] !== 0) {
+        yield { offset: base + at, end: base + end };
+        at = end;
+        continue;
+      }
+      const magic = buffer.indexOf(RECORD_MAGIC, at + 1);
+      if (magic === -1 || magic >= limit) break;
+      at = magic;
+    }
+  }
 }
 
 /**
@@ -166,31 +218,28 @@ export function findRepairRecords(
 
 /**
  * The chain link in the header of the damaged record that is `run` (`bytes` start at file offset `base`), when the
- * run is one whole record whose header line still reads as a link: what the damage left of what it committed.
+ * run is one whole record (see `wholeRecordEnd`: its frame may be what changed) whose header line still reads as a
+ * link: what the damage left of what it committed.
  */
 export function damagedRecordLink(bytes: Uint8Array, base: number, run: ByteRun): ChainLink | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = run.offset - base;
   const end = run.end - base;
-  if (at < 0 || end > buffer.length || end - at < RECORD_HEADER_BYTES) return undefined;
-  if (buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) !== 0) return undefined;
-  const start = at + RECORD_HEADER_BYTES;
-  if (start + buffer.readUInt32LE(at + 4) !== end) return undefined;
-  const parts = parseSlotClaimBytes(buffer.subarray(start, end));
+  if (at < 0 || end > buffer.length || wholeRecordEnd(buffer, at, end) !== end) return undefined;
+  const parts = parseSlotClaimBytes(buffer.subarray(at + RECORD_HEADER_BYTES, end));
   return parts.eventBytes === undefined ? undefined : parts.link;
 }
 
 /**
  * Whether `run`, skipped before `accepted` (the record the log took for the next index), is that record's damaged
- * earlier copy: one whole record with a failing checksum whose header names the same index and hash. It is the
+ * earlier copy: one whole record, no longer intact, whose header names the same index and hash. It is the
  * last-record damage a repair appended the record again for; nothing was lost, so nothing is warned about.
  */
 export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: ChainLink): boolean {
   const link = damagedRecordLink(bytes, base, run);
   if (link === undefined || link.index !== accepted.index || link.hash !== accepted.hash) return false;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = run.offset - base;
-  return crc32(buffer.subarray(at + RECORD_HEADER_BYTES, run.end - base)) !== buffer.readUInt32LE(at + 8);
+  return !recordFrameHolds(buffer, run.offset - base, run.end - base);
 }
 
 /**

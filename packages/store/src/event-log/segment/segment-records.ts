@@ -129,9 +129,10 @@ export function decodeRecords(bytes: Uint8Array, base: number): DecodedRecords {
 
 /**
  * The bytes after the last intact record (`bytes` start at file offset `base`; decoding consumed them up to `end`)
- * when they are one whole record whose checksum fails: a record committed and changed since (a flipped byte). A
- * write a crash cut short leaves fewer bytes than its header says, and one whose data a power loss lost ends in
- * zeros: for those, and anything else, undefined.
+ * when they are one whole record that is no longer intact: a record committed and changed since (a flipped byte in
+ * its payload, or in the magic or length that frame it: see `wholeRecordEnd`). A write a crash cut short leaves
+ * fewer bytes than its header says, and one whose data a power loss lost ends in zeros: for those, and anything
+ * else, undefined.
  */
 export function damagedLastRecord(
   bytes: Uint8Array,
@@ -140,12 +141,45 @@ export function damagedLastRecord(
 ): { readonly offset: number; readonly end: number } | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = end - base;
-  if (buffer.length - at < RECORD_HEADER_BYTES || buffer.compare(RECORD_MAGIC, 0, 4, at, at + 4) !== 0)
-    return undefined;
-  const start = at + RECORD_HEADER_BYTES;
-  if (start + buffer.readUInt32LE(at + 4) !== buffer.length || buffer[buffer.length - 1] === 0) return undefined;
-  if (crc32(buffer.subarray(start)) === buffer.readUInt32LE(at + 8)) return undefined;
+  if (wholeRecordEnd(buffer, at, buffer.length) !== buffer.length || buffer[buffer.length - 1] === 0) return undefined;
+  if (recordFrameHolds(buffer, at, buffer.length)) return undefined;
   return { offset: end, end: base + buffer.length };
+}
+
+/**
+ * Where the record written whole at `at` (an offset into `buffer`) ends, at most at `limit`, though damage may have
+ * changed it since: its magic and length frame it (its payload may be what changed), or the frame is what changed
+ * and its payload, up to `limit` or to a magic before it, still matches the checksum in its header. A crash leaves
+ * a prefix of what it wrote, whose length points past it and whose checksum fails: for that, undefined. Callers
+ * also refuse a record ending in zeros (a power loss lost its data: never durable, so never acknowledged).
+ */
+export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): number | undefined {
+  const start = at + RECORD_HEADER_BYTES;
+  if (at < 0 || start >= limit) return undefined;
+  const crc = buffer.readUInt32LE(at + 8);
+  let framed: number | undefined;
+  if (buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) === 0) {
+    const end = start + buffer.readUInt32LE(at + 4);
+    if (end > start && end <= limit) framed = end;
+    if (framed === limit || (framed !== undefined && crc32(buffer.subarray(start, framed)) === crc)) return framed;
+  }
+  // A length changed to a shorter one still frames a record: the checksum then says where it really ends.
+  for (let magic = buffer.indexOf(RECORD_MAGIC, start + 1); ; magic = buffer.indexOf(RECORD_MAGIC, magic + 1)) {
+    const end = magic === -1 || magic > limit ? limit : magic;
+    if (end !== framed && crc32(buffer.subarray(start, end)) === crc) return end;
+    if (end === limit) return framed;
+  }
+}
+
+/** Whether the record `[at, end)` of `buffer` is framed as written: its magic, its length and its checksum hold. */
+export function recordFrameHolds(buffer: Buffer, at: number, end: number): boolean {
+  const start = at + RECORD_HEADER_BYTES;
+  return (
+    start <= end &&
+    buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) === 0 &&
+    start + buffer.readUInt32LE(at + 4) === end &&
+    crc32(buffer.subarray(start, end)) === buffer.readUInt32LE(at + 8)
+  );
 }
 
 function recordAt(buffer: Buffer, at: number, base: number): SegmentRecord | undefined {

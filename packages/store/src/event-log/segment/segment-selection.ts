@@ -2,6 +2,7 @@ import {
   type ByteRun,
   damageBefore,
   damagedEarlierRecord,
+  damagedUnconfirmedRecord,
   damageProvenAfter,
   findRepairRecords,
   type SegmentDamage,
@@ -62,6 +63,11 @@ export function selectRecords(
     }
     return hashAt.get(hash);
   };
+  /** Whether a record after the one at `position` chains to it: a writer took it as the log's (see `selectRecords`). */
+  const confirmed = (position: number): boolean => {
+    const { hash } = decoded.records[position]!.link;
+    return decoded.records.some(({ link }, at) => at > position && link.prev === hash);
+  };
   let damage: SegmentDamage | undefined;
   for (const [position, record] of decoded.records.entries()) {
     const earlier = damagedEarlierRecord(record, decoded, {
@@ -94,6 +100,29 @@ export function selectRecords(
       for (const found of repair) if (chain.accept(found)) take(found);
       repairedRuns.add(proven.run.offset);
     }
+    // Checked first: `confirmed` looks at every later record, and skipped runs are rare.
+    const unconfirmed =
+      decoded.skipped.length > 0 && record.link.index === chain.next
+        ? damagedUnconfirmedRecord(decoded, {
+            bytes,
+            base,
+            next: chain.next,
+            prev: chain.prev,
+            chainedEnd,
+            to: record.offset,
+            except: record.link.hash,
+          })
+        : undefined;
+    if (unconfirmed !== undefined && !confirmed(position)) {
+      damage = {
+        run: unconfirmed.run,
+        next: chain.next,
+        prev: chain.prev,
+        nextIntact: undefined,
+        damagedLink: unconfirmed.link,
+      };
+      break;
+    }
     if (chain.accept(record)) {
       take(record);
       continue;
@@ -115,6 +144,28 @@ export function selectRecords(
       }
     }
     seen.add(record.link.hash);
+  }
+  // Damage after the last record taken, that the records after it (none taken) do not explain: as a damaged last
+  // record (see `damagedLastRecord`), it lost the event committed at the next index.
+  const trailing =
+    damage === undefined
+      ? damagedUnconfirmedRecord(decoded, {
+          bytes,
+          base,
+          next: chain.next,
+          prev: chain.prev,
+          chainedEnd,
+          to: decoded.end,
+        })
+      : undefined;
+  if (trailing !== undefined) {
+    damage = {
+      run: trailing.run,
+      next: chain.next,
+      prev: chain.prev,
+      nextIntact: undefined,
+      damagedLink: trailing.link,
+    };
   }
   const stop = damage?.run.offset ?? decoded.end;
   const unexplained = unexplainedRuns(decoded, { bytes, base, stop, repairedRuns, accepted });
