@@ -30,10 +30,13 @@ function callOf(body: unknown): RpcCall {
   const envelope = rpcRequestSchema.safeParse(body);
   if (!envelope.success) {
     const id = (body as { id?: unknown } | null)?.id;
+    // Named by its member (`method: ...`), so the caller knows which part of the envelope to fix.
+    const [issue] = envelope.error.issues;
+    const member = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
     return {
       invalid: invalidRequest(
         typeof id === 'string' || typeof id === 'number' ? id : null,
-        `Not a JSON-RPC 2.0 request: ${envelope.error.issues[0]?.message ?? ''}`,
+        `Not a JSON-RPC 2.0 request: ${member}${issue?.message ?? ''}`,
       ),
     };
   }
