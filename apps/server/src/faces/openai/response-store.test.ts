@@ -53,6 +53,18 @@ describe('ResponseStore', () => {
     expect(kept(store, [long, b, c])).toEqual([long.id, c.id]);
   });
 
+  it('keeps a response written anew in place of its older state, forgetting no other', () => {
+    const store = new ResponseStore(2);
+    const [a, b] = responses(2) as [ResponseObject, ResponseObject];
+    keep(store, a);
+    keep(store, b);
+    keep(store, { ...b, status: 'completed' });
+    expect(kept(store, [a, b])).toEqual([a.id, b.id]);
+    keep(store, { ...a, status: 'completed' });
+    expect(kept(store, [a, b])).toEqual([a.id, b.id]);
+    expect([store.get(a.id)?.response.status, store.get(b.id)?.response.status]).toEqual(['completed', 'completed']);
+  });
+
   it('with a capacity of 0 keeps none, as if every request said store: false', () => {
     const store = new ResponseStore(0);
     const [a, b] = responses(2) as [ResponseObject, ResponseObject];
@@ -88,8 +100,9 @@ describe('ResponseStore', () => {
       expect(ServerConfigError.isInstance(thrown)).toBe(true);
       expect(ServerError.isInstance(thrown)).toBe(true);
       expect(thrown).toMatchObject({ setting: 'responseStore.capacity', code: 'invalid_server_config' });
-      expect((thrown as Error).message).toContain(`capacity must be a whole number of responses, 0 or more`);
-      expect((thrown as Error).message).toContain(String(capacity));
+      expect((thrown as Error).message).toBe(
+        `The response store's capacity must be a whole number of responses, 0 or more (0 keeps none), not ${capacity}`,
+      );
     },
   );
 });
