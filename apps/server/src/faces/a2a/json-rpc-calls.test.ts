@@ -83,7 +83,24 @@ describe('unsupportedVersion', () => {
     expect(unsupportedVersion(header)).toBeUndefined();
   });
 
-  it.each([['0.3'], ['2.0'], ['1.1'], ['0'], [['0.3', '1.0']], ['1.x'], ['one']])('refuses %j, naming it', (header) => {
+  it.each([
+    ['0.3'],
+    ['2.0'],
+    ['1.1'],
+    ['0'],
+    [['0.3', '1.0']],
+    ['1.x'],
+    ['one'],
+    ['0x1.0'],
+    ['1e0'],
+    ['+1.0'],
+    ['1.'],
+    ['.0'],
+    ['1.0.'],
+    ['1.0.0.0'],
+    ['1 .0'],
+    ['1.0-beta'],
+  ])('refuses %j, naming it', (header) => {
     const value = Array.isArray(header) ? header[0] : header;
     expect(unsupportedVersion(header)).toBe(`A2A-Version '${value}' is not supported: this agent speaks A2A 1.0`);
   });
