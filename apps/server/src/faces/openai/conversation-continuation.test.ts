@@ -61,7 +61,7 @@ describe('assertContinues', () => {
   it("takes an untagged conversation's agent as the model's when only secrets, key order and empty fields differ", () => {
     const stored = {
       tools: [{ name: 'terminal' }],
-      llm: { api_key: 'encrypted:abc', model: 'scripted', base_url: null },
+      llm: { api_key: 'encrypted:abc', model: 'scripted', base_url: null, litellm_extra_body: {} },
       mcp_config: { mcpServers: { s: { command: 'x', env: { TOKEN: 'encrypted:def' } } } },
       agent_context: {},
       condenser: null,
