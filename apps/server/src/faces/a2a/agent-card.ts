@@ -20,13 +20,34 @@ const TOOL_SKILLS: Record<string, { name: string; description: string; tags: str
     tags: ['files', 'editing'],
   },
   task_tracker: { name: 'Task tracker', description: 'Plans and tracks the steps of a task', tags: ['planning'] },
+  apply_patch: {
+    name: 'Patch applier',
+    description: 'Applies multi-file patches to the conversation workspace',
+    tags: ['files', 'editing'],
+  },
+  glob: {
+    name: 'Glob',
+    description: 'Finds files in the conversation workspace by name pattern',
+    tags: ['files', 'search'],
+  },
+  grep: {
+    name: 'Grep',
+    description: 'Searches file contents in the conversation workspace',
+    tags: ['files', 'search'],
+  },
   delegate: { name: 'Delegation', description: 'Hands sub-tasks to sub-agents', tags: ['sub-agents'] },
 };
 
+/** Every class-style spelling a tool may be configured by (the create body takes both), to its one skill id. */
 const TOOL_ALIASES: Record<string, string> = {
   TerminalTool: 'terminal',
   FileEditorTool: 'file_editor',
   TaskTrackerTool: 'task_tracker',
+  ApplyPatchTool: 'apply_patch',
+  GlobTool: 'glob',
+  GrepTool: 'grep',
+  FinishTool: 'finish',
+  ThinkTool: 'think',
   DelegateTool: 'delegate',
 };
 
@@ -51,7 +72,8 @@ export function agentCard(options: AgentCardOptions): Record<string, unknown> {
     // Own entries only: a tool named `constructor` or `toString` is that tool, not a property of Object.prototype.
     return Object.hasOwn(TOOL_ALIASES, name) ? (TOOL_ALIASES[name] as string) : name;
   });
-  const tools = configured ?? Object.keys(TOOL_SKILLS);
+  // One skill per tool: a tool configured twice, or by both its spellings, is one skill (a card's skill ids are unique).
+  const tools = [...new Set(configured ?? Object.keys(TOOL_SKILLS))];
   const skills = tools.map((tool) => {
     const known = Object.hasOwn(TOOL_SKILLS, tool) ? TOOL_SKILLS[tool] : undefined;
     return {

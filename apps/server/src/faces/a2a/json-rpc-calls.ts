@@ -30,10 +30,13 @@ function callOf(body: unknown): RpcCall {
   const envelope = rpcRequestSchema.safeParse(body);
   if (!envelope.success) {
     const id = (body as { id?: unknown } | null)?.id;
+    // Named by its member (`method: ...`), so the caller knows which part of the envelope to fix.
+    const [issue] = envelope.error.issues;
+    const member = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
     return {
       invalid: invalidRequest(
         typeof id === 'string' || typeof id === 'number' ? id : null,
-        `Not a JSON-RPC 2.0 request: ${envelope.error.issues[0]?.message ?? ''}`,
+        `Not a JSON-RPC 2.0 request: ${member}${issue?.message ?? ''}`,
       ),
     };
   }
@@ -51,14 +54,16 @@ export function readCalls(body: unknown): RpcCalls {
 }
 
 /**
- * Why the request's `A2A-Version` cannot be served, or undefined when it can. Only the major.minor counts (§3.6).
+ * Why the request's `A2A-Version` cannot be served, or undefined when it can: `major[.minor[.patch]]` in digits, of
+ * which only the major.minor counts (§3.6).
  * A request without the header is served as 1.0: the spec reads a missing header as 0.3, but a 0.3 client is
  * known by its method names (answered -32009 too), and plain JSON-RPC callers (curl, scripts) send no header.
  */
 export function unsupportedVersion(header: string | string[] | undefined): string | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (value === undefined || value === '') return undefined;
-  const [major, minor = '0'] = value.split('.');
-  if (`${Number(major)}.${Number(minor)}` === A2A_PROTOCOL_VERSION) return undefined;
+  // Digits only: Number() would read '0x1', '1e0', '+1' or '1.' as 1.0 and serve a version the client never named.
+  const match = /^(\d+)(?:\.(\d+))?(?:\.\d+)?$/.exec(value);
+  if (match !== null && `${Number(match[1])}.${Number(match[2] ?? '0')}` === A2A_PROTOCOL_VERSION) return undefined;
   return `A2A-Version '${value}' is not supported: this agent speaks A2A ${A2A_PROTOCOL_VERSION}`;
 }

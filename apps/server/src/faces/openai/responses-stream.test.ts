@@ -7,7 +7,6 @@ import {
   usageBetween,
   usageTotalsOf,
 } from './response-object.js';
-import { ResponseStore } from './response-store.js';
 import { answerEvents, createEventFramer, failedEvent, startEvents } from './responses-stream.js';
 
 const echo = {
@@ -93,21 +92,5 @@ describe('usage', () => {
       output_tokens_details: { reasoning_tokens: 3 },
       total_tokens: 29,
     });
-  });
-});
-
-describe('ResponseStore', () => {
-  it('keeps the newest responses up to its capacity, a newer state replacing the older', () => {
-    const store = new ResponseStore(2);
-    const [a, b, c] = [startedResponse(echo), startedResponse(echo), startedResponse(echo)];
-    for (const response of [a, b]) store.set({ response, conversationId: 'x', system: '' });
-    store.set({ response: { ...a, status: 'completed' }, conversationId: 'x', system: '' });
-    expect(store.get(a.id)?.response.status).toBe('completed');
-    store.set({ response: c, conversationId: 'x', system: '' });
-    expect([store.get(a.id), store.get(b.id)?.response.id, store.get(c.id)?.response.id]).toEqual([
-      undefined,
-      b.id,
-      c.id,
-    ]);
   });
 });
