@@ -73,6 +73,35 @@ describe('one action named twice in one request', () => {
     expect((await conversation.pendingActions()).map((pending) => pending.id)).toEqual([action.id]);
   });
 
+  it('an approval with a reason: refused saying only a denial carries one, nothing recorded', async () => {
+    const { conversation, events, action } = await waitingForDecision();
+    for (const reason of ['looks safe', '']) {
+      const attempt = conversation.decide([{ action_id: action.id, decision: { kind: 'approve', reason } } as never], {
+        principal: 'alice',
+      });
+      await expect(attempt).rejects.toBeInstanceOf(InvalidDecisionError);
+      await expect(attempt).rejects.toThrow(
+        `Decision for action ${action.id}: an approval carries no reason (only a denial's reason is recorded`,
+      );
+    }
+    // Edited arguments do not make room for one either.
+    const edited = conversation.decide(
+      [{ action_id: action.id, decision: { kind: 'approve', arguments: { label: 'x' }, reason: 'ok' } } as never],
+      { principal: 'alice' },
+    );
+    await expect(edited).rejects.toThrow(/an approval carries no reason/);
+    expect(await conversation.store.exists(decisionRecordPath(conversation.directory, action.id))).toBe(false);
+    expect(answersTo(events, action.id)).toEqual([]);
+    // Another stray field of an approval is refused as no decision, naming it.
+    const stray = conversation.decide([{ action_id: action.id, decision: { kind: 'approve', note: 'ok' } } as never], {
+      principal: 'alice',
+    });
+    await expect(stray).rejects.toThrow(/not a decision: .*note/);
+    await conversation.decide([{ action_id: action.id, decision: { kind: 'approve' } }], { principal: 'alice' });
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await effects()).toEqual(['asked']);
+  });
+
   it('over a damaged decision record: a typed error naming the record, nothing run', async () => {
     const { conversation, action } = await waitingForDecision();
     const path = decisionRecordPath(conversation.directory, action.id);

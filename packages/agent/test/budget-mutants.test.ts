@@ -31,4 +31,24 @@ describe('a money budget with the offline model', () => {
     expect(status).toMatchObject({ spentUsd: 0, unknownCost: { usageIds: [], responses: [] }, lastStop: null });
     await conversation.close();
   });
+
+  it('runs under a $0 budget (conversation and run): $0 means spend no money, and it spends none', async () => {
+    harness = await startHarness([]);
+    const llm = createOfflineLLM({
+      script: [
+        { toolCalls: [{ name: 'think', arguments: { thought: 'one' } }] },
+        { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] },
+      ],
+    });
+    const { conversation } = await harness.conversation({
+      agent: new Agent({ llm, tools: defaultTools() }),
+      budget: 0,
+    });
+    await conversation.sendMessage('think once');
+    const result = await conversation.run({ budget: 0 });
+    expect(result.stoppedBeforeModelCall).toBe(undefined);
+    expect(result.status).toBe('finished');
+    expect(await conversation.budgetStatus()).toMatchObject({ spentUsd: 0, lastStop: null });
+    await conversation.close();
+  });
 });

@@ -5,6 +5,7 @@ import { InvalidAgentRosterError } from '../src/handoff/invalid-agent-roster-err
 import { UnknownAgentError } from '../src/handoff/unknown-agent-error.js';
 import { createOfflineLLM } from '../src/llm/offline-llm.js';
 import { initialConversationState } from '../src/state/conversation-state.js';
+import { ToolExecutionError } from '../src/tools/tool-execution-error.js';
 
 // Who may take control, under which name, and what each agent is offered to pass it on; no model is called.
 const agent = (name: string, description?: string) =>
@@ -60,7 +61,54 @@ describe('AgentRoster', () => {
     expect(roster.agents).toEqual([triage, billing]);
     expect(roster.nameOf(billing)).toBe('billing');
     expect(transferTargets(roster, billing)).toEqual(['triage']);
-    expect(transferTargets(roster, triage)).toEqual(['billing', 'refunds']);
+    // Each other agent once, under its first name: 'refunds' is billing again, not a third agent.
+    expect(transferTargets(roster, triage)).toEqual(['billing']);
+    expect(roster.resolve('refunds')).toBe(billing);
+  });
+
+  it('counts agents, not names: one agent under two names has no one to pass control to', () => {
+    const triage = agent('triage');
+    const roster = new AgentRoster({ agent: triage, agents: { triage, front: triage } });
+    expect(roster.transfers).toBe(false);
+    expect(roster.agents).toEqual([triage]);
+    expect(roster.names).toEqual(['triage', 'front']);
+    expect(roster.toolsFor(triage)).toEqual([]);
+    expect([...roster.toolNames()].sort()).toEqual(['finish', 'think']);
+    // Listed under a name of its own besides the one it was created with: still one agent.
+    const renamed = new AgentRoster({ agent: triage, agents: { front: triage, desk: triage } });
+    expect(renamed.transfers).toBe(false);
+    expect(renamed.toolsFor(triage)).toEqual([]);
+  });
+
+  it('refuses a transfer to the agent in control under any of its names, and passes control to another', () => {
+    const triage = agent('triage');
+    const billing = agent('billing');
+    const roster = new AgentRoster({ agent: triage, agents: { triage, front: triage, billing, refunds: billing } });
+    expect(roster.transferTarget('refunds', triage)).toBe(billing);
+    expect(roster.transferTarget('front', billing)).toBe(triage);
+    for (const [name, inControl] of [
+      ['front', triage],
+      ['triage', triage],
+      ['refunds', billing],
+    ] as const) {
+      const error = (() => {
+        try {
+          return roster.transferTarget(name, inControl);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(ToolExecutionError);
+      expect(error).toMatchObject({ toolName: 'transfer_to_agent' });
+      expect((error as Error).message).toContain(`'${name}' is the agent in control`);
+    }
+    expect(() => roster.transferTarget('front', triage)).toThrow(
+      /control stays with it; transfer to another: 'billing'\.$/,
+    );
+    expect(() => roster.transferTarget('refunds', billing)).toThrow(/\('billing'\), so control stays/);
+    expect(() => roster.transferTarget('nobody', triage)).toThrow(UnknownAgentError);
+    const alone = new AgentRoster({ agent: triage, agents: { front: triage } });
+    expect(() => alone.transferTarget('front', triage)).toThrow(/; the conversation has no other agent\.$/);
   });
 
   it('refuses a blank name, and a first agent whose name another agent holds', () => {

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { type AnyEvent, eventToJson } from '@x/events';
 import { type FieldSets, fieldSetProblems, payloadProblems } from '@x/events/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   Agent,
   Conversation,
   createDelegateTool,
   createOpenAILLM,
+  defineTool,
   InvalidAgentRosterError,
   UnknownAgentError,
 } from '../src/index.js';
@@ -178,6 +180,60 @@ describe('transfer_to_agent', () => {
     expect(JSON.stringify(error)).toContain('billing');
     expect(conversation.state.active_agent).toBeUndefined();
     expect(billingServer!.requests).toHaveLength(0);
+    await conversation.close();
+  });
+
+  it('a transfer to the agent in control under another of its names is an error the model sees; nothing is recorded', async () => {
+    harness = await startHarness([
+      { toolCalls: [{ name: 'hand_over', arguments: { to: 'front' } }] },
+      { toolCalls: [{ name: 'transfer_to_agent', arguments: { agent_name: 'front' } }] },
+      finish('Stayed.'),
+    ]);
+    billingServer = await startScriptedLLMServer([]);
+    // A tool of the agent's own may pass control by any name (`ToolContext.conversation.transferControl`).
+    const handOver = defineTool({
+      name: 'hand_over',
+      description: 'Passes control by name.',
+      parameters: z.object({ to: z.string() }),
+      execute: async ({ to }, context) => {
+        await context.conversation?.transferControl?.(to, 'by hand');
+        return { content: 'handed over' };
+      },
+    });
+    const triage = new Agent({ name: 'triage', llm: llmOf(harness.server, 'triage-model'), tools: [handOver] });
+    const billing = new Agent({ name: 'billing', llm: llmOf(billingServer, 'billing-model') });
+    const { conversation, events } = await harness.conversation({
+      agent: triage,
+      agents: { triage, front: triage, billing, refunds: billing },
+    });
+    await conversation.sendMessage('Hand me to yourself');
+    expect(await conversation.run()).toMatchObject({ status: 'finished', agent: 'triage' });
+    // Each other agent once: billing is offered under its first name only, triage under none of its own.
+    expect(seen(harness.server.requests[0]).transferNames).toEqual(['billing']);
+    const errors = events.filter((event) => event.kind === 'AgentErrorEvent');
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatchObject({ tool_name: 'hand_over' });
+    expect(JSON.stringify(errors[0])).toContain("'front' is the agent in control ('triage'), so control stays with it");
+    expect(errors[1]).toMatchObject({ tool_name: 'transfer_to_agent' });
+    const handedOver = events.some(
+      (event) => event.kind === 'ConversationStateUpdateEvent' && event.key === 'active_agent',
+    );
+    expect(handedOver).toBe(false);
+    expect(conversation.state.active_agent).toBeUndefined();
+    expect(billingServer.requests).toHaveLength(0);
+    await conversation.close();
+  });
+
+  it('one agent listed under two names is one agent: no transfer tool, no agent in the run result', async () => {
+    harness = await startHarness([finish('Done.')]);
+    const triage = new Agent({ name: 'triage', llm: llmOf(harness.server, 'triage-model') });
+    const { conversation } = await harness.conversation({ agent: triage, agents: { triage, front: triage } });
+    await conversation.sendMessage('Hello');
+    const result = await conversation.run();
+    expect(result.status).toBe('finished');
+    expect(result).not.toHaveProperty('agent');
+    expect(seen(harness.server.requests[0]).tools).toEqual(['finish', 'think']);
+    expect([...conversation.toolNames].sort()).toEqual(['finish', 'think']);
     await conversation.close();
   });
 

@@ -74,6 +74,21 @@ describe('workspace checkpoints', () => {
     await later.close();
   });
 
+  it('forks the whole conversation with each checkpoint record once, not again beside the copied one', async () => {
+    const { conversation, events } = await twoSteps();
+    const pairs = (from: readonly AnyEvent[]) =>
+      records(from).map((event) => JSON.stringify((event as { value: unknown }).value));
+    const recorded = pairs(events);
+    expect(recorded.length).toBeGreaterThan(0);
+    const fork = await conversation.fork({ workspace: join(harness.persistenceDir, 'fork-ws') });
+    const copied: AnyEvent[] = [];
+    for await (const event of fork.events()) copied.push(event);
+    expect(pairs(copied)).toEqual(recorded);
+    expect(fork.checkpoints.warnings).toEqual([]);
+    await fork.close();
+    await conversation.close();
+  });
+
   it('forks a conversation that has no checkpoint yet', async () => {
     harness = await startHarness();
     const { conversation, events } = await harness.conversation({ workspaceCheckpoints: true });

@@ -83,9 +83,29 @@ export function parseActionDecisions(decisions: readonly unknown[]): ActionDecis
   return decisions.map((input) => {
     const parsed = actionDecisionSchema.safeParse(input);
     if (parsed.success) return parsed.data;
-    const actionId = (input as { action_id?: unknown } | null | undefined)?.action_id;
-    throw new InvalidDecisionError(String(actionId), `not a decision: ${zodProblems(parsed.error)}`);
+    const entry = input as { action_id?: unknown; decision?: unknown } | null | undefined;
+    const actionId = String(entry?.action_id);
+    if (isApprovalWithReason(entry?.decision)) throw new InvalidDecisionError(actionId, APPROVAL_REASON_REFUSED);
+    throw new InvalidDecisionError(actionId, `not a decision: ${zodProblems(parsed.error)}`);
   });
+}
+
+/**
+ * Why an approval's `reason` is refused rather than dropped: the reference records a reason for a rejection only
+ * (UserRejectObservation.rejection_reason), no event of its has a field for an approval's, and a reason accepted but
+ * kept nowhere would tell the caller it was.
+ */
+const APPROVAL_REASON_REFUSED =
+  "an approval carries no reason (only a denial's reason is recorded, as the UserRejectObservation's " +
+  'rejection_reason the model sees); approve without one, or deny with it';
+
+function isApprovalWithReason(decision: unknown): boolean {
+  return (
+    typeof decision === 'object' &&
+    decision !== null &&
+    (decision as { kind?: unknown }).kind === 'approve' &&
+    Object.hasOwn(decision, 'reason')
+  );
 }
 
 /**

@@ -14,7 +14,8 @@ const resultContentSchema = z.union([
 /**
  * What a person (or a rule) decides about one action waiting for confirmation.
  * - `approve`: it runs (once) on the next run; with `arguments`, it runs with those instead (validated against
- *   the tool's schema).
+ *   the tool's schema). It carries no `reason` (refused with `InvalidDecisionError`): the reference records a reason
+ *   for a rejection only.
  * - `deny`: it does not run; the model sees `reason` (a UserRejectObservation's `rejection_reason`).
  * - `substitute`: it does not run; the model sees `result` as the tool's observation.
  */

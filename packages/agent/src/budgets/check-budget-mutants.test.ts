@@ -14,7 +14,7 @@ const budget = (scope: ActiveBudget['scope'], limitUsd: number): ActiveBudget =>
   allowUnknownCost: false,
 });
 const nothingSpent = { spentUsd: 0, unknownCostUsageIds: [] };
-const input = { model: 'm', modelPriceKnown: true, nextCallEstimateUsd: 0, spend: nothingSpent };
+const input = { model: 'm', modelPriceKnown: true, modelFree: false, nextCallEstimateUsd: 0, spend: nothingSpent };
 
 describe('checkBudget: unknown cost', () => {
   it('stops on a single reply that reported no usage, with a known price and nothing else unknown', () => {
@@ -30,6 +30,7 @@ describe('budgetStopDetail', () => {
     const stop = checkBudget({
       ...input,
       modelPriceKnown: false,
+      modelFree: false,
       budgets: [budget('run', 2)],
       unknownCostResponses: [],
     });

@@ -11,7 +11,7 @@ const conversationBudget = (limitUsd: number, allowUnknownCost = false): ActiveB
   baselineUsd: 0,
   allowUnknownCost,
 });
-const known = { model: 'm', modelPriceKnown: true, unknownCostResponses: [] };
+const known = { model: 'm', modelPriceKnown: true, modelFree: false, unknownCostResponses: [] };
 
 describe('checkBudget', () => {
   it('lets a call through while spend plus its estimate stays within the limit', () => {
@@ -24,9 +24,47 @@ describe('checkBudget', () => {
     ).toMatchObject({ reason: 'limit', spent_usd: 0.03, limit_usd: 0.05 });
   });
 
-  it('stops once the spend has reached the limit, even with no estimate (a zero budget runs nothing)', () => {
+  it('stops once the spend has reached the limit, even with no estimate (a zero budget runs no paid model)', () => {
     const spend = { spentUsd: 0, unknownCostUsageIds: [] };
     expect(checkBudget({ ...known, budgets: [conversationBudget(0)], spend, nextCallEstimateUsd: 0 })).toMatchObject({
+      reason: 'limit',
+    });
+  });
+
+  it('lets a model priced at $0 run with the spend at the limit ($0 = spend no money), never past it', () => {
+    const free = { ...known, modelFree: true, nextCallEstimateUsd: 0 };
+    const nothing = { spentUsd: 0, unknownCostUsageIds: [] };
+    expect(checkBudget({ ...free, budgets: [conversationBudget(0)], spend: nothing })).toBe(undefined);
+    // At the limit of a run budget, counted from its baseline, and of a conversation budget spent to the cent.
+    const run: ActiveBudget = { scope: 'run', limitUsd: 0, baselineUsd: 0.25, allowUnknownCost: false };
+    const atLimit = { spentUsd: 0.25, unknownCostUsageIds: [] };
+    expect(checkBudget({ ...free, budgets: [conversationBudget(0.25), run], spend: atLimit })).toBe(undefined);
+    // Past the limit (spent by a paid model before), it stops: the budget is spent, free call or not.
+    expect(checkBudget({ ...free, budgets: [conversationBudget(0.2)], spend: atLimit })).toMatchObject({
+      reason: 'limit',
+      spent_usd: 0.25,
+    });
+    expect(checkBudget({ ...free, budgets: [run], spend: { ...atLimit, spentUsd: 0.26 } })).toMatchObject({
+      reason: 'limit',
+      scope: 'run',
+    });
+    // An unknown cost still stops it (a reply without usage, tokens at no known price) unless allowed.
+    const unknownUsage = { spentUsd: 0, unknownCostUsageIds: ['condenser'] };
+    expect(checkBudget({ ...free, budgets: [conversationBudget(0)], spend: unknownUsage })).toMatchObject({
+      reason: 'unknown_cost',
+    });
+    expect(
+      checkBudget({ ...free, budgets: [conversationBudget(0)], spend: nothing, unknownCostResponses: ['r1'] }),
+    ).toMatchObject({ reason: 'unknown_cost' });
+  });
+
+  it('stops a model of unknown price under a $0 budget, even where unknown cost is allowed', () => {
+    const spend = { spentUsd: 0, unknownCostUsageIds: [] };
+    const unpriced = { ...known, modelPriceKnown: false, modelFree: false, nextCallEstimateUsd: 0 };
+    expect(checkBudget({ ...unpriced, budgets: [conversationBudget(0)], spend })).toMatchObject({
+      reason: 'unknown_cost',
+    });
+    expect(checkBudget({ ...unpriced, budgets: [conversationBudget(0, true)], spend })).toMatchObject({
       reason: 'limit',
     });
   });
@@ -49,6 +87,7 @@ describe('checkBudget', () => {
       checkBudget({
         ...known,
         modelPriceKnown: false,
+        modelFree: false,
         budgets: [conversationBudget(1)],
         spend: { spentUsd: 0, unknownCostUsageIds: [] },
         nextCallEstimateUsd: 0,

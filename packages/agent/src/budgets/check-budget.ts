@@ -16,6 +16,12 @@ export interface BudgetCheckInput {
   /** The model about to be called, whether its price is known, and the estimated cost of the call. */
   model: string;
   modelPriceKnown: boolean;
+  /**
+   * Whether the model's price is known to be $0 for every token (`isFreeModel`; never for an unknown price): its call
+   * spends nothing, so it may run with the spend at the limit (a $0 budget means "spend no money", not "call no
+   * model").
+   */
+  modelFree: boolean;
   nextCallEstimateUsd: number;
   /** Replies recorded without usage (their cost is unknown). */
   unknownCostResponses: readonly string[];
@@ -25,9 +31,11 @@ export interface BudgetCheckInput {
 export type BudgetStopFigures = Omit<BudgetStop, 'error_event_id' | 'recorded_at'>;
 
 /**
- * Whether the next model call may be made. It may not when a budget's spend has reached its limit or the call's
- * estimate would pass it, nor when a cost is unknown (a model without a price, tokens at no cost, replies without
- * usage) and some budget does not allow that: an unknown cost is never counted as $0.
+ * Whether the next model call may be made. It may not when a budget's spend has reached its limit (the estimate is a
+ * lower bound, so any paid call would pass it) or the call's estimate would pass it, nor when a cost is unknown (a
+ * model without a price, tokens at no cost, replies without usage) and some budget does not allow that: an unknown
+ * cost is never counted as $0. A call of a model priced at $0 (`modelFree`) spends nothing: it may be made while the
+ * spend is at the limit, not past it.
  */
 export function checkBudget(input: BudgetCheckInput): BudgetStopFigures | undefined {
   const { budgets, spend } = input;
@@ -44,7 +52,7 @@ export function checkBudget(input: BudgetCheckInput): BudgetStopFigures | undefi
       unknown_cost_usage_ids: spend.unknownCostUsageIds,
     };
     if (unknown && !budget.allowUnknownCost) return { reason: 'unknown_cost', ...figures };
-    if (spentUsd >= budget.limitUsd || spentUsd + input.nextCallEstimateUsd > budget.limitUsd) {
+    if ((spentUsd >= budget.limitUsd && !input.modelFree) || spentUsd + input.nextCallEstimateUsd > budget.limitUsd) {
       return { reason: 'limit', ...figures };
     }
   }

@@ -5,6 +5,7 @@ import { createMemoryFileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
+import { parseBudget } from './budget.js';
 import { BUDGET_FILE, budgetRecordSchema, readBudgetRecord } from './budget-record.js';
 import { type BudgetHost, ConversationBudget } from './conversation-budget.js';
 
@@ -233,6 +234,42 @@ describe('ConversationBudget.guard', () => {
     spend('condenser', 0, { prompt: 10, completion: 0 }, 'unpriced-elsewhere');
     expect((await budget.status()).unknownCost.usageIds).toEqual(['agent', 'condenser']);
     expect((await budget.guard()).proceed).toBe(false);
+  });
+
+  it('lets a model priced at $0 run under a $0 budget; a paid or unpriced model, or one free of input only, stops', async () => {
+    const free = fakeLLM({ model: 'local-free', pricing: { inputPerMillion: 0, outputPerMillion: 0 } });
+    const freeRun = setup(free);
+    await freeRun.budget.set(0);
+    await freeRun.budget.beginRun(parseBudget(0));
+    expect(await freeRun.budget.guard()).toEqual({ proceed: true });
+    freeRun.spend('agent', 0, { prompt: 400, completion: 20 });
+    expect(await freeRun.budget.guard()).toEqual({ proceed: true });
+    expect(freeRun.emitted).toEqual([]);
+    const stops: [string, Partial<LLM>][] = [
+      ['paid', {}],
+      ['unpriced', { model: 'unpriced-model', pricing: undefined }],
+      ['output paid', { pricing: { inputPerMillion: 0, outputPerMillion: 1 } }],
+      ['cache reads paid', { pricing: { inputPerMillion: 0, outputPerMillion: 0, cachedInputPerMillion: 1 } }],
+      ['cache writes paid', { pricing: { inputPerMillion: 0, outputPerMillion: 0, cacheWritePerMillion: 1 } }],
+    ];
+    for (const [what, overrides] of stops) {
+      const { budget } = setup(fakeLLM(overrides));
+      await budget.set({ maxUsd: 0, allowUnknownCost: true });
+      expect({ what, proceed: (await budget.guard()).proceed }).toEqual({ what, proceed: false });
+    }
+  });
+
+  it('counts a reply without usage from a model priced at $0 as free, not unknown', async () => {
+    const free = fakeLLM({ model: 'local-free', pricing: { inputPerMillion: 0, outputPerMillion: 0 } });
+    const { budget, store } = setup(free);
+    await budget.set(0);
+    await budget.noteResponse(free, reply('r-free', null));
+    expect((await readBudgetRecord(store, 'c')).unknown_cost_responses).toEqual([]);
+    expect(await budget.guard()).toEqual({ proceed: true });
+    // Free of input only: what its reply cost is unknown.
+    const half = fakeLLM({ model: 'half', pricing: { inputPerMillion: 0, outputPerMillion: 1 } });
+    await budget.noteResponse(half, reply('r-half', null));
+    expect((await readBudgetRecord(store, 'c')).unknown_cost_responses).toEqual(['r-half']);
   });
 
   it('lets the offline model run under a budget: it costs $0, not an unknown amount', async () => {

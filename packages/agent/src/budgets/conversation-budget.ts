@@ -6,7 +6,7 @@ import type { ExecutionStatus } from '../state/execution-status.js';
 import { type Budget, type BudgetInput, parseBudget } from './budget.js';
 import { type BudgetRecord, type BudgetStop, readBudgetRecord, writeBudgetRecord } from './budget-record.js';
 import { type ActiveBudget, type BudgetStopFigures, budgetStopDetail, checkBudget } from './check-budget.js';
-import { estimateNextCallUsd, pricingOf } from './estimate-next-call.js';
+import { estimateNextCallUsd, isFreeModel, pricingOf } from './estimate-next-call.js';
 import { spendOf } from './spend.js';
 
 /** What a conversation lends its budget. */
@@ -90,10 +90,13 @@ export class ConversationBudget {
     this.#run = undefined;
   }
 
-  /** Notes a reply that reported no usage: its cost is unknown (not $0). Only under a budget. */
+  /**
+   * Notes a reply that reported no usage: its cost is unknown (not $0). Only under a budget, and not for a model
+   * priced at $0 (the offline model's included): whatever it used cost nothing.
+   */
   async noteResponse(llm: LLM, response: LLMResponse): Promise<void> {
     const usage = response.usage;
-    if (llm.offline || (usage !== null && usage.prompt_tokens + usage.completion_tokens > 0)) return;
+    if (isFreeModel(llm) || (usage !== null && usage.prompt_tokens + usage.completion_tokens > 0)) return;
     // Read afresh before writing back: a record cached since the run began would undo a budget another process
     // set meanwhile. Replies without usage are rare, so the read costs little.
     const record = await this.#load(true);
@@ -152,6 +155,7 @@ export class ConversationBudget {
       spend: spendOf(stats, llm),
       model: llm.model,
       modelPriceKnown: pricingOf(llm) !== undefined,
+      modelFree: isFreeModel(llm),
       nextCallEstimateUsd: estimateNextCallUsd(llm, stats),
       unknownCostResponses: record.unknown_cost_responses,
     });

@@ -9,6 +9,17 @@ export function pricingOf(llm: LLM): Pricing | undefined {
 }
 
 /**
+ * Whether every call of `llm` is known to cost nothing: it has a price, and each of its rates (input, output, cache
+ * reads and writes) is $0. A model of no known price is not free, its cost is unknown.
+ */
+export function isFreeModel(llm: LLM): boolean {
+  const pricing = pricingOf(llm);
+  if (pricing === undefined) return false;
+  const { inputPerMillion, outputPerMillion, cachedInputPerMillion = 0, cacheWritePerMillion = 0 } = pricing;
+  return inputPerMillion === 0 && outputPerMillion === 0 && cachedInputPerMillion === 0 && cacheWritePerMillion === 0;
+}
+
+/**
  * What the next model call will cost at least: its prompt holds the last call's whole prompt and reply
  * (`per_turn_token` of the LLM's usage id), all priced here as uncached input. Cache reads make the real call
  * cheaper, the new reply dearer; it is an estimate, and 0 before the first call (nothing is known of the prompt

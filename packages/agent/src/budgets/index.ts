@@ -9,6 +9,6 @@ export {
 } from './budget-record.js';
 export { type ActiveBudget, type BudgetStopFigures, budgetStopDetail, checkBudget } from './check-budget.js';
 export { type BudgetHost, type BudgetStatus, ConversationBudget } from './conversation-budget.js';
-export { estimateNextCallUsd, pricingOf } from './estimate-next-call.js';
+export { estimateNextCallUsd, isFreeModel, pricingOf } from './estimate-next-call.js';
 export { InvalidBudgetError } from './invalid-budget-error.js';
 export { type Spend, spendOf } from './spend.js';

@@ -19,10 +19,10 @@ export interface ControlHost {
 /**
  * Passes control to the agent named `name` (`transfer_to_agent`): recorded as a state update `active_agent`
  * (`{name, reason}`), so the fold, and with it a resume, knows who is in control; the next step is that agent's.
- * `UnknownAgentError` for a name the conversation was not given.
+ * `UnknownAgentError` for a name the conversation was not given, `ToolExecutionError` for the agent in control.
  */
 export async function transferControl(host: ControlHost, name: string, reason: string): Promise<void> {
-  const agent = host.roster.resolve(name);
+  const agent = host.roster.transferTarget(name, host.roster.active(host.state()));
   await host.emit(
     createEvent('ConversationStateUpdateEvent', {
       key: 'active_agent',

@@ -1,10 +1,11 @@
 import type { Agent } from '../agent/agent.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { Tool } from '../tools/tool.js';
+import { ToolExecutionError } from '../tools/tool-execution-error.js';
 import { assertUniqueToolNames } from '../tools/tool-names.js';
 import { escalateTool } from './escalate-tool.js';
 import { InvalidAgentRosterError } from './invalid-agent-roster-error.js';
-import { createTransferTool, type TransferTarget } from './transfer-tool.js';
+import { createTransferTool, TRANSFER_TOOL_NAME, type TransferTarget } from './transfer-tool.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
 
 export interface AgentRosterOptions {
@@ -48,11 +49,12 @@ export class AgentRoster {
     for (const agent of this.agents) assertUniqueToolNames([...agent.tools, ...this.toolsFor(agent)]);
   }
 
-  /** Whether control can pass at all (more than one agent). */
+  /** Whether control can pass at all: more than one agent (one agent listed under several names is still one). */
   get transfers(): boolean {
-    return this.#byName.size > 1;
+    return this.agents.length > 1;
   }
 
+  /** Every name `resolve` accepts, in the order given; an agent listed under several names has each of them. */
   get names(): string[] {
     return [...this.#byName.keys()];
   }
@@ -69,7 +71,25 @@ export class AgentRoster {
     return agent;
   }
 
-  /** The name of `agent` here. */
+  /**
+   * The agent control passes to when `inControl` transfers to `name`: `UnknownAgentError` for a name the conversation
+   * was not given, `ToolExecutionError` (the model can pick another) for `inControl` itself, under any of its names:
+   * a transfer to itself would only record a hand-over that did not happen (and drop a model `switchLLM` set).
+   */
+  transferTarget(name: string, inControl: Agent): Agent {
+    const agent = this.resolve(name);
+    if (agent !== inControl) return agent;
+    const others = this.agents.filter((candidate) => candidate !== inControl).map((other) => `'${this.nameOf(other)}'`);
+    throw new ToolExecutionError(
+      TRANSFER_TOOL_NAME,
+      `'${name}' is the agent in control ('${this.nameOf(agent)}'), so control stays with it` +
+        (others.length === 0
+          ? '; the conversation has no other agent.'
+          : `; transfer to another: ${others.join(', ')}.`),
+    );
+  }
+
+  /** The name of `agent` here (the first it is listed under). */
   nameOf(agent: Agent): string {
     for (const [name, candidate] of this.#byName) if (candidate === agent) return name;
     return agent.name;
@@ -86,14 +106,17 @@ export class AgentRoster {
     return new Set(this.agents.flatMap((agent) => [...agent.tools, ...this.toolsFor(agent)]).map((tool) => tool.name));
   }
 
-  /** The tools the conversation adds to `agent`'s own: `transfer_to_agent` (listing the others), `escalate`. */
+  /**
+   * The tools the conversation adds to `agent`'s own: `transfer_to_agent` (listing each other agent once, under its
+   * name here), `escalate`. The model picks an agent, not a name: an agent listed under several names would otherwise
+   * be offered as several, and the agent itself under another of its names.
+   */
   toolsFor(agent: Agent): readonly Tool[] {
     let tools = this.#tools.get(agent);
     if (tools === undefined) {
-      const own = this.nameOf(agent);
-      const others: TransferTarget[] = [...this.#byName]
-        .filter(([name, candidate]) => name !== own && candidate !== agent)
-        .map(([name, candidate]) => ({ name, description: candidate.description }));
+      const others: TransferTarget[] = this.agents
+        .filter((candidate) => candidate !== agent)
+        .map((candidate) => ({ name: this.nameOf(candidate), description: candidate.description }));
       const [first, ...rest] = others;
       tools = Object.freeze([
         ...(first === undefined ? [] : [createTransferTool([first, ...rest])]),

@@ -11,6 +11,7 @@ import { holdPolicyMounts, type MountKind, mountKindAt, releasePolicyMounts } fr
 import type { HostLayout } from './internal/host-layout.js';
 import { splitCommandEnvironment } from './internal/host-side-environment.js';
 import { buildLauncher, FIRST_MOUNT_FD, SECCOMP_FD } from './internal/launcher.js';
+import { withMountTableRead } from './internal/mount-table-read.js';
 import {
   checkPolicyAroundPrivateRoot,
   privateRootHiddenIn,
@@ -179,11 +180,14 @@ export class BubblewrapSandbox implements Sandbox {
     // At each command, not once: a mount made below a mounted path since (see `mountPointsBelow`) is mounted with it.
     let hiddenPrivateRoot: string[];
     try {
-      checkPolicyAroundPrivateRoot({
-        writable: [this.workspace, ...this.policy.writablePaths],
-        readable: this.policy.readablePaths,
+      // Both checks on one read of the mount table (the command's, when a guard around the sandbox made it).
+      hiddenPrivateRoot = withMountTableRead(() => {
+        checkPolicyAroundPrivateRoot({
+          writable: [this.workspace, ...this.policy.writablePaths],
+          readable: this.policy.readablePaths,
+        });
+        return privateRootHiddenIn(this.#mounted);
       });
-      hiddenPrivateRoot = privateRootHiddenIn(this.#mounted);
     } catch (error) {
       await cgroups.release();
       throw error;

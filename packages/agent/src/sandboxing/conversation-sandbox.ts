@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { FileStore } from '@x/store';
-import { readMountInfo } from '../sandbox/internal/mounts-below.js';
+import { readMountInfo } from '../sandbox/internal/mount-table-read.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { SandboxUnavailableError } from '../sandbox/sandbox-unavailable-error.js';

@@ -1,13 +1,14 @@
-import { readMountInfo } from '../sandbox/internal/mounts-below.js';
+import { withMountTableRead } from '../sandbox/internal/mount-table-read.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 
 /**
  * `sandbox`, with `guard` (the conversation store kept out of its mounts) run again before each command whenever the
  * host's mount table changed since the guard last passed: a bind of the store, or of one conversation's directory,
  * made below a mounted path after the sandbox opened would otherwise be mounted into every later command, because
- * bubblewrap binds a path with every mount below it at each command. An unchanged table (the usual case) costs one
- * read of `/proc/self/mountinfo`; paths swapped for symlinks need no re-check, as the sandbox holds each path to where
- * it resolved when it opened. `passedWith`: the table read just before the guard passed at the open.
+ * bubblewrap binds a path with every mount below it at each command. A command reads `/proc/self/mountinfo` once
+ * (`withMountTableRead`): this check, the guard when it runs, and the sandbox's own checks of the command (the private
+ * root's) share the read; paths swapped for symlinks need no re-check, as the sandbox holds each path to where it
+ * resolved when it opened. `passedWith`: the table read just before the guard passed at the open.
  */
 export function guardEachCommand(
   sandbox: Sandbox,
@@ -15,9 +16,8 @@ export function guardEachCommand(
   passedWith: string | undefined,
 ): Sandbox {
   let passed = passedWith;
-  const check = async (): Promise<void> => {
-    // Read before the guard runs: a mount made while it runs is then checked again at the next command.
-    const table = readMountInfo();
+  // `table` is read before the guard runs: a mount made while it runs is then checked again at the next command.
+  const check = async (table: string | undefined): Promise<void> => {
     if (table !== undefined && table === passed) return;
     await guard();
     passed = table;
@@ -26,14 +26,16 @@ export function guardEachCommand(
     kind: sandbox.kind,
     policy: sandbox.policy,
     workspace: sandbox.workspace,
-    prepare: async (command) => {
-      await check();
-      return sandbox.prepare(command);
-    },
-    spawn: async (options) => {
-      await check();
-      return sandbox.spawn(options);
-    },
+    prepare: (command) =>
+      withMountTableRead(async (table) => {
+        await check(table);
+        return sandbox.prepare(command);
+      }),
+    spawn: (options) =>
+      withMountTableRead(async (table) => {
+        await check(table);
+        return sandbox.spawn(options);
+      }),
     signal: (pid, signal) => sandbox.signal(pid, signal),
     dispose: () => sandbox.dispose(),
   } satisfies Sandbox);

@@ -76,7 +76,7 @@ export interface ToolConversation {
   readonly session?: ConversationSession;
   /**
    * Passes control to another of the conversation's agents (`transfer_to_agent`); `UnknownAgentError` for a name
-   * it was not given.
+   * it was not given, `ToolExecutionError` for the agent already in control (under any of its names).
    */
   transferControl?(agentName: string, reason: string): Promise<void>;
   /** Stops the conversation's run for a human with `reason` (`escalate`; `agent`: the sub-agent that escalated). */

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { isPathInside } from '../../paths/confine-to-roots.js';
-import { type MountEntry, parseMountEntries, readMountInfo } from './mounts-below.js';
+import { readMountInfo } from './mount-table-read.js';
+import { type MountEntry, parseMountEntries } from './mounts-below.js';
 
 /** Where a path lies on its filesystem: the filesystem (`device`) and the path from its root. */
 interface MountSource {

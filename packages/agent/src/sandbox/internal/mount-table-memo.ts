@@ -1,4 +1,4 @@
-import { readMountInfo } from './mounts-below.js';
+import { readMountInfo } from './mount-table-read.js';
 import { identity } from './same-directory.js';
 
 /** The mount table as one check of a command read it, with what earlier commands found for its mount points. */

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-
-/** Where this process reads its mount table (`proc(5)`: one line per mount). */
-const MOUNTINFO = '/proc/self/mountinfo';
+import { readMountInfo } from './mount-table-read.js';
 
 /** One line of mountinfo: the fields the sandbox's checks read. */
 export interface MountEntry {
@@ -32,15 +29,6 @@ export function parseMountEntries(mountinfo: string): MountEntry[] {
 /** Every mount point of a mountinfo text, in the table's order. */
 export function parseMountPoints(mountinfo: string): string[] {
   return parseMountEntries(mountinfo).map((entry) => entry.mountPoint);
-}
-
-/** This process's mount table as text, or undefined where it cannot be read (no /proc). */
-export function readMountInfo(): string | undefined {
-  try {
-    return readFileSync(MOUNTINFO, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /**
