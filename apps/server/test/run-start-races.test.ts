@@ -1,7 +1,7 @@
 // Two runs asked for at (nearly) the same time, as two tabs of a client or a retried request send them. One of them
 // runs, the other gets the reference's 409 at once; the conversation is not run twice, and it stays known as
 // running (a message sent with `run` during the run is scheduled, not refused; idle release leaves it open).
-import { createLocalFileStore, type FileStore } from '@x/store';
+import { createLocalFileStore } from '@x/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createConversation,
@@ -13,47 +13,7 @@ import {
   waitFor,
   waitForIdle,
 } from './helpers.js';
-
-/** A store whose reads or writes (`kind`) of paths `matching` wait, once `hold()` was called, until `release()`. */
-function storeGate(
-  store: FileStore,
-  kind: 'read' | 'write',
-  matching: (path: string) => boolean,
-): { store: FileStore; hold(): void; release(): void; held(): number } {
-  let gate: Promise<void> | undefined;
-  let open: () => void = () => undefined;
-  let held = 0;
-  const gated = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      if (typeof property !== 'string' || !property.startsWith(kind)) return method.bind(target);
-      return async (...args: unknown[]) => {
-        const first = args[0];
-        const paths = Array.isArray(first) ? first.map((file: { path: string }) => file.path) : [String(first)];
-        if (gate !== undefined && paths.some(matching)) {
-          held += 1;
-          await gate;
-        }
-        return method.apply(target, args);
-      };
-    },
-  });
-  return {
-    store: gated,
-    hold() {
-      gate = new Promise((resolve) => {
-        open = resolve;
-      });
-    },
-    release() {
-      gate = undefined;
-      open();
-    },
-    held: () => held,
-  };
-}
+import { storeGate } from './support/store-gate.js';
 
 /** A clock that counts its reads: a conversation reads it each time a request opens it (touch), so a test knows a
  * request it sent has reached the conversation. */

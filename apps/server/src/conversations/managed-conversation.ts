@@ -16,6 +16,8 @@ import type { ManagedConversationDeps } from './managed-conversation-deps.js';
 import { PublishedEvents } from './published-events.js';
 import { resumeRecovering } from './restart-recovery.js';
 import { RunDriver } from './run-driver.js';
+import type { RunReservation } from './run-reservation.js';
+import { securityAnalysisOf } from './security-analyzer-choice.js';
 
 export type { ManagedConversationDeps } from './managed-conversation-deps.js';
 
@@ -307,6 +309,11 @@ export class ManagedConversation implements SocketConversation {
     return this.#runs.acceptPendingActions(options);
   }
 
+  /** Claims the next run right after a check, before any await (`RunDriver.reserve`): 409 when one is going/claimed. */
+  reserveRun(): RunReservation {
+    return this.#runs.reserve();
+  }
+
   /** Starts a run in the background; resolves once it has begun or already ended. 409 when one is in progress. */
   startRun(options: { leaseWaitMs?: number } = {}): Promise<void> {
     return this.#runs.start(options);
@@ -330,19 +337,11 @@ export class ManagedConversation implements SocketConversation {
     this.publishFullState();
   }
 
-  /**
-   * Sets the security analyzer from the reference's JSON: `{"kind": "LLMSecurityAnalyzer"}` trusts the
-   * risk the model declares, `null` turns analysis off; other kinds are refused (422).
-   */
+  /** Sets the security analyzer from the reference's JSON (`securityAnalysisOf`: an unknown kind is a 422). */
   async setSecurityAnalyzer(analyzer: { kind: string } | null): Promise<void> {
-    if (analyzer !== null && analyzer.kind !== 'LLMSecurityAnalyzer') {
-      throw new InvalidRequestError(
-        `security_analyzer.kind '${analyzer.kind}' is not supported (supported: LLMSecurityAnalyzer, or null for none)`,
-        { statusCode: 422, loc: ['body', 'security_analyzer', 'kind'] },
-      );
-    }
+    const analysis = securityAnalysisOf(analyzer);
     const conversation = await this.open();
-    await conversation.setSecurityAnalyzer(analyzer === null ? 'none' : 'llm');
+    await conversation.setSecurityAnalyzer(analysis);
     this.meta = { ...this.meta, security_analyzer: analyzer };
     await this.saveMeta();
     this.publishFullState();

@@ -3,6 +3,7 @@ import { assertMayConfirm } from './approval-gate.js';
 import { ConversationBusyError } from './errors/conversation-busy-error.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import type { ManagedConversationDeps } from './managed-conversation-deps.js';
+import { createRunClaim, type RunClaim, type RunReservation } from './run-reservation.js';
 
 /** How long a message sent with `run` waits for another replica's run that is ending to release the lease. */
 const SHARED_RUN_WAIT_MS = 1_000;
@@ -36,6 +37,8 @@ export class RunDriver {
   #runBegun = false;
   #rerunRequested = false;
   #afterRunDone: Promise<void> = Promise.resolve();
+  /** The next run, claimed by a caller between its checks and its start (`reserve`). */
+  #claim: RunClaim | undefined;
 
   constructor(
     host: RunDriverHost,
@@ -45,8 +48,41 @@ export class RunDriver {
     this.#deps = deps;
   }
 
+  /** A run is going, or claimed by a caller about to start it (`reserve`). */
   get isRunning(): boolean {
-    return this.#run !== undefined;
+    return this.#run !== undefined || this.#claim !== undefined;
+  }
+
+  /**
+   * Claims the next run, synchronously: `ConversationBusyError` (409) when a run is going or claimed. Until the
+   * reservation starts its run or is released, the conversation counts as running, every other start waits for the
+   * claim to settle (then finds the run going, or starts as it would have), and a second claim is refused. A face
+   * checks, claims before its first await, records its turn and starts: nothing else starts a run in between. The
+   * holder must not ask for another run itself (a message sent with `run`, `startRun`) before it settles.
+   */
+  reserve(): RunReservation {
+    if (this.isRunning) throw new ConversationBusyError();
+    const claim = createRunClaim();
+    this.#claim = claim;
+    const release = (): void => {
+      if (this.#claim === claim) this.#claim = undefined;
+      claim.settle();
+    };
+    return {
+      start: async (options = {}) => {
+        try {
+          await this.#start(options, claim);
+        } finally {
+          release();
+        }
+      },
+      release,
+    };
+  }
+
+  /** Waits until no caller holds a claim on the next run (each one has begun its run or given up). */
+  async #claimsSettled(): Promise<void> {
+    while (this.#claim !== undefined) await this.#claim.settled;
   }
 
   /**
@@ -56,20 +92,33 @@ export class RunDriver {
    * a moment later (a pause asked for after the message instead stops the run, and nothing reruns).
    */
   async runAfterMessage(): Promise<void> {
-    if (this.isRunning && (!this.#runBegun || this.#host.current()?.state.execution_status === 'running')) {
-      this.#rerunRequested = true;
-    } else if (this.isRunning) {
-      // Another start may come first (a client's run, the ending run's scheduled re-run): that run takes the message.
-      await this.start().catch((error: unknown) => {
-        if (!ConversationBusyError.isInstance(error)) throw error;
-      });
-    } else if (this.#deps.shared === undefined) await this.start();
-    else {
-      // Another replica may run it: its run folds the message at its next step, as a run in this process
-      // would. One that is just ending releases the lease in a moment, so wait for it a little.
-      await this.start({ leaseWaitMs: SHARED_RUN_WAIT_MS }).catch((error: unknown) => {
-        if (!isHeldElsewhere(error)) throw error;
-      });
+    for (;;) {
+      await this.#claimsSettled();
+      if (this.#run !== undefined && (!this.#runBegun || this.#host.current()?.state.execution_status === 'running')) {
+        this.#rerunRequested = true;
+        return;
+      }
+      // Another replica may run it: its run folds the message at its next step, as a run in this process would. One
+      // that is just ending releases the lease in a moment, so wait for it a little.
+      const elsewhere = this.#run === undefined && this.#deps.shared !== undefined;
+      if (await this.#startUnlessTaken(elsewhere ? { leaseWaitMs: SHARED_RUN_WAIT_MS } : {}, elsewhere)) return;
+    }
+  }
+
+  /**
+   * Starts a run for what was just recorded (a message, accepted actions): true when a run takes it, false when a
+   * claim taken meanwhile refused the start (the caller waits for that claim and decides again: it may be given up
+   * without a run). A start refused by a run registered after the recording (another request's, a scheduled re-run)
+   * is no failure: that run takes what was recorded, so its caller is never told "busy" for a turn that is answered.
+   */
+  async #startUnlessTaken(options: { leaseWaitMs?: number }, elsewhere: boolean): Promise<boolean> {
+    try {
+      await this.start(options);
+      return true;
+    } catch (error) {
+      if (elsewhere && isHeldElsewhere(error)) return true;
+      if (!ConversationBusyError.isInstance(error)) throw error;
+      return this.#claim === undefined;
     }
   }
 
@@ -79,19 +128,20 @@ export class RunDriver {
    */
   async acceptPendingActions(options: { leaseWaitMs?: number } = {}): Promise<void> {
     const state = () => this.#host.current()?.state;
-    if (this.#run !== undefined) {
-      // A run that is starting takes the accepted actions at its first step, as one still stepping does.
-      if (!this.#runBegun || state()?.execution_status === 'running') return;
-      const accepted = new Set(state()?.pending_actions.map((pending) => pending.action_id));
-      await this.#waitForEndingRun();
-      // That run may have taken the accepted actions and stopped at new ones: a run started now would confirm
-      // those implicitly (reference `run` semantics), and nobody accepted them.
-      const unseen = state()?.pending_actions.some((pending) => !accepted.has(pending.action_id));
-      if (this.#run !== undefined || unseen === true) return;
+    for (;;) {
+      await this.#claimsSettled();
+      if (this.#run !== undefined) {
+        // A run that is starting takes the accepted actions at its first step, as one still stepping does.
+        if (!this.#runBegun || state()?.execution_status === 'running') return;
+        const accepted = new Set(state()?.pending_actions.map((pending) => pending.action_id));
+        await this.#waitForEndingRun();
+        // That run may have taken the accepted actions and stopped at new ones: a run started now would confirm
+        // those implicitly (reference `run` semantics), and nobody accepted them.
+        const unseen = state()?.pending_actions.some((pending) => !accepted.has(pending.action_id));
+        if (this.#run !== undefined || unseen === true) return;
+      }
+      if (await this.#startUnlessTaken(options, this.#deps.shared !== undefined)) return;
     }
-    await this.start(options).catch((error: unknown) => {
-      if (this.#deps.shared === undefined || !isHeldElsewhere(error)) throw error;
-    });
   }
 
   /**
@@ -100,6 +150,12 @@ export class RunDriver {
    * when a run is in progress.
    */
   async start(options: { leaseWaitMs?: number } = {}): Promise<void> {
+    await this.#claimsSettled();
+    await this.#start(options, undefined);
+  }
+
+  /** Starts a run: `claim` is the reservation it fulfils, undefined for a start that claimed nothing. */
+  async #start(options: { leaseWaitMs?: number }, claim: RunClaim | undefined): Promise<void> {
     const conversation = await this.#host.open();
     if (this.#host.isDeleted()) throw new ConversationDeletedError(this.#host.id);
     this.#deps.sandboxing.assertCanRun();
@@ -112,8 +168,8 @@ export class RunDriver {
     if (this.#runBegun && conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
     await assertMayConfirm(conversation, this.#deps.approvalDeciders);
     // Nothing is awaited from this check until the run is registered: two starts that opened the conversation
-    // together (or waited for the same ending run) cannot both pass it.
-    if (this.#run !== undefined || conversation.isRunning) throw new ConversationBusyError();
+    // together (or waited for the same ending run) cannot both pass it, nor one that a claim was taken against since.
+    if (this.#run !== undefined || this.#claim !== claim || conversation.isRunning) throw new ConversationBusyError();
     let markStarted: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
       markStarted = () => {
@@ -169,6 +225,8 @@ export class RunDriver {
       this.#rerunRequested = false;
       if (conversation.state.execution_status === 'idle') {
         await this.start().catch((error: unknown) => {
+          // A run another caller started (or claimed) meanwhile takes the message the re-run was for.
+          if (ConversationBusyError.isInstance(error)) return;
           this.#deps.logger.warn({ conversationId: this.#host.id, err: error }, 'scheduled re-run could not start');
         });
       }
@@ -177,13 +235,18 @@ export class RunDriver {
 
   /** Resolves when the background run (if any) has ended, or after `timeoutMs`; true when it ended. */
   async waitFor(timeoutMs: number): Promise<boolean> {
-    const run = this.#run;
-    if (run === undefined) return true;
+    if (!this.isRunning) return true;
+    // A claimed run counts as running: its run, once begun, is waited for as any other.
+    const runEnded = async (): Promise<true> => {
+      await this.#claimsSettled();
+      await this.#run;
+      return true;
+    };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
-    const ended = await Promise.race([run.then(() => true as const), timeout]);
+    const ended = await Promise.race([runEnded(), timeout]);
     clearTimeout(timer);
     return ended;
   }

@@ -73,36 +73,14 @@ function userMessage(text: string) {
   };
 }
 
-/** The message being applied to each conversation (by id), if any: the next one waits for it (`exclusively`). */
-const applying = new Map<string, Promise<unknown>>();
-
 /**
- * Runs `apply` once every message to the same conversation taken before it was applied. A message is refused while
- * the task is working, and only a run started tells: two messages sent at once would both find the task idle, both be
- * recorded, and the second's run be refused after its message was in the log (the model would read a turn its sender
- * was told failed). One after the other, the second finds the task working and is refused with nothing recorded.
+ * Continues a conversation with the message: a confirmation answer or a new turn, then its run. A message is refused
+ * while the task is working, and the run is claimed with that check (before any await): a message sent at the same
+ * moment (through this face or another) finds the task working and is refused with nothing recorded, and no run
+ * another face starts slips in between this message's recording and its run (whose 409 would come after the
+ * confirmation answer or the turn was in the log: the model would read what its sender was told failed).
  */
-async function exclusively<T>(conversation: ManagedConversation, apply: () => Promise<T>): Promise<T> {
-  const before = applying.get(conversation.id) ?? Promise.resolve();
-  const mine = before.catch(() => undefined).then(apply);
-  applying.set(conversation.id, mine);
-  try {
-    return await mine;
-  } finally {
-    if (applying.get(conversation.id) === mine) applying.delete(conversation.id);
-  }
-}
-
-/** Continues a conversation with the message: a confirmation answer or a new turn, then a run. */
-function continueWith(
-  conversation: ManagedConversation,
-  message: A2aIncomingMessage,
-  text: string,
-): Promise<AppliedMessage> {
-  return exclusively(conversation, () => continueNow(conversation, message, text));
-}
-
-async function continueNow(
+async function continueWith(
   conversation: ManagedConversation,
   message: A2aIncomingMessage,
   text: string,
@@ -113,29 +91,41 @@ async function continueNow(
       `Task '${conversation.id}' is working: wait for it to stop, or cancel it first`,
     );
   }
+  const reservation = conversation.reserveRun();
+  try {
+    const fromIndex = await record(conversation, message, text);
+    await reservation.start();
+    return { conversation, fromIndex };
+  } finally {
+    reservation.release();
+  }
+}
+
+/**
+ * Records what the message brings to a task that is not working (its run claimed): the answer to the confirmation the
+ * task waits for (the text is that answer then, not a new turn), or else a new user turn. The log index the run's
+ * events start at.
+ */
+async function record(conversation: ManagedConversation, message: A2aIncomingMessage, text: string): Promise<number> {
   const open = await conversation.open();
-  const waiting = open.state.execution_status === 'waiting_for_confirmation';
+  if (open.state.execution_status !== 'waiting_for_confirmation') {
+    if (text === '') throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
+    return conversation.sendMessage(userMessage(text), { run: false });
+  }
   const confirmation = message.metadata?.confirmation;
   // An answer to a confirmation is a decision: only a decider's (`approvalDeciders`) is taken, recorded as theirs.
-  const principal = waiting ? assertMayDecide() : undefined;
-  if (waiting && confirmation?.approved !== true) {
+  const principal = assertMayDecide();
+  if (confirmation?.approved !== true) {
     // An empty reason says nothing: the answer's text (or the default) is the reason then, not a blank one.
     const reason = confirmation?.reason || (text === '' ? 'The user declined the action' : text);
     await open.rejectPendingActions(reason, principal === undefined ? {} : { principal });
-  } else if (waiting && principal !== undefined) {
+  } else if (principal !== undefined) {
     // An explicit approval is the answerer's decision, recorded as theirs before the run executes the actions.
     const pending = await open.pendingActions();
     const approvals = pending.map((action) => ({ action_id: action.id, decision: { kind: 'approve' as const } }));
     await open.decide(approvals, { principal });
-  } else if (!waiting && text === '') {
-    throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
   }
-  // While waiting, the text is the answer to the confirmation, not a new turn. A new turn is recorded and run in one
-  // step: a run another face starts after the check above takes the message, and the sender gets that run's task.
-  if (!waiting) return { conversation, fromIndex: await conversation.sendMessage(userMessage(text), { run: true }) };
-  const fromIndex = conversation.log.length;
-  await conversation.startRun();
-  return { conversation, fromIndex };
+  return conversation.log.length;
 }
 
 /**

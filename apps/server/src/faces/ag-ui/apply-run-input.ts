@@ -96,6 +96,29 @@ export async function applyRunInput(
   input: AgUiRunInput,
   clientTools: ClientTools,
 ): Promise<boolean> {
+  // An input to a thread that is not running claims its run before any await: a run another request starts meanwhile
+  // would otherwise refuse this one's (409) after its answers and messages were recorded. One to a running thread
+  // joins that run.
+  const joining = conversation.isRunning;
+  const reservation = joining ? undefined : conversation.reserveRun();
+  try {
+    const act = await recordRunInput(conversation, input, clientTools, joining);
+    if (act && reservation !== undefined) await reservation.start();
+    // The joined run may have stopped stepping since: one is started then, unless it stopped at actions nobody answered.
+    else if (act) await conversation.acceptPendingActions();
+    return act;
+  } finally {
+    reservation?.release();
+  }
+}
+
+/** Checks and records what the input brings (see `applyRunInput`); whether it asks for a run. */
+async function recordRunInput(
+  conversation: ManagedConversation,
+  input: AgUiRunInput,
+  clientTools: ClientTools,
+  joining: boolean,
+): Promise<boolean> {
   const open = await conversation.open();
   const loggedAt = input.messages.map((message) => loggedIndexOf(conversation, message.id));
   const known = loggedAt.findLastIndex((index) => index >= 0);
@@ -114,7 +137,7 @@ export async function applyRunInput(
     .filter((content) => content.length > 0);
   const resume = input.resume ?? [];
   const actions = await open.pendingActions();
-  if (!conversation.isRunning && (resume.length > 0 || contents.length > 0 || results.decisions.length > 0)) {
+  if (!joining && (resume.length > 0 || contents.length > 0 || results.decisions.length > 0)) {
     // An input that acts must answer every interrupt the thread has open (AG-UI 1.0's coverage rule): a run goes on
     // only past answered confirmations, so a new message never approves an action its sender did not answer. While a
     // run goes on, its actions without results are being run, not waiting: the input joins the run.
@@ -198,6 +221,5 @@ export async function applyRunInput(
       );
     }
   }
-  if (act && !conversation.isRunning) await conversation.startRun();
   return act;
 }

@@ -88,19 +88,25 @@ export async function startGatewayRun(manager: ConversationManager, options: Gat
       `Conversation ${conversation.id} is running: wait for its answer before sending the next message`,
     );
   }
-  await refuseWhileActionsWait(conversation);
-  // Before the turn is recorded: a turn refused its run (its pending actions not the caller's to approve) leaves none.
-  await conversation.assertMayRun();
-  await conversation.sendMessage(
-    { role: 'user', content: options.turn.user, thinking_blocks: [] } as Parameters<
-      ManagedConversation['sendMessage']
-    >[0],
-    { run: false },
-  );
-  const fromIndex = conversation.log.length;
-  const usageBefore = usageOf((await conversation.open()).state as { stats?: unknown });
-  await conversation.startRun();
-  return { conversation, fromIndex, usageBefore };
+  // Claimed with the check, before any await: a turn sent at the same moment finds the conversation running (the 409
+  // above, nothing of it recorded), and no other start slips in between this turn's recording and its own run.
+  const reservation = conversation.reserveRun();
+  try {
+    await refuseWhileActionsWait(conversation);
+    // Before the turn is recorded: a turn refused its run (its pending actions not the caller's to approve) leaves none.
+    await conversation.assertMayRun();
+    const fromIndex = await conversation.sendMessage(
+      { role: 'user', content: options.turn.user, thinking_blocks: [] } as Parameters<
+        ManagedConversation['sendMessage']
+      >[0],
+      { run: false },
+    );
+    const usageBefore = usageOf((await conversation.open()).state as { stats?: unknown });
+    await reservation.start();
+    return { conversation, fromIndex, usageBefore };
+  } finally {
+    reservation.release();
+  }
 }
 
 /**
