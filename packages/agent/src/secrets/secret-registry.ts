@@ -173,7 +173,7 @@ export class SecretRegistry {
       throw new InvalidSecretsError(issue?.path.map(String).join('.') ?? '', issue?.message ?? 'invalid JSON');
     }
     const registry = new SecretRegistry({}, { logger: options.logger });
-    const raw = (json as { secret_sources: Record<string, unknown> }).secret_sources;
+    const raw = (json as { secret_sources?: Record<string, unknown> | null }).secret_sources ?? {};
     // A file another writer made may hold a source named `__proto__` (parsing drops it): kept as read, as the
     // sources x cannot resolve are, so it is written back unchanged; no secret of that name is registered.
     if (Object.hasOwn(raw, PROTOTYPE_KEY))
