@@ -31,4 +31,14 @@ describe('setOwnEntry', () => {
     setOwnEntry(target, '__proto__', 2);
     expect(Object.entries(target)).toEqual([['__proto__', 2]]);
   });
+
+  it('leaves an own __proto__ entry as a plain field: assignable and deletable like any other', () => {
+    const target: Record<string, number> = {};
+    setOwnEntry(target, '__proto__', 1);
+    Reflect.set(target, '__proto__', 3);
+    expect(Object.entries(target)).toEqual([['__proto__', 3]]);
+    Reflect.deleteProperty(target, '__proto__');
+    expect(Object.keys(target)).toEqual([]);
+    expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+  });
 });
