@@ -25,7 +25,6 @@ describe('the event id __proto__', () => {
     expect(issuesOf(() => parseEvent({ ...message, id: '__proto__', kind: 'MessageEvent' }))).toEqual(expected);
     const text = JSON.stringify({ id: '__proto__', ...message, kind: 'MessageEvent' });
     expect(issuesOf(() => parseEventJson(text))).toEqual(expected);
-    expect(fastParseEvent('MessageEvent', { ...message, id: 'm1' })).toBeDefined();
     expect(fastParseEvent('MessageEvent', { ...message, id: '__proto__' })).toBeUndefined();
   });
 
