@@ -32,6 +32,23 @@ describe('create body fields', () => {
     expect(JSON.stringify(json)).toContain("Unknown field 'hooks': did you mean hook_config?");
   });
 
+  it('refuses the usage id __proto__ naming it (a provider LLM and the offline one), and accepts constructor', async () => {
+    const request = createRequest(server.llm);
+    const llm = (request.agent as { llm: Record<string, unknown> }).llm;
+    llm.usage_id = '__proto__';
+    expect(await server.call('POST', '/api/conversations', request)).toEqual({
+      status: 400,
+      json: { detail: 'agent.llm: The usage id "__proto__" cannot be used: choose another name' },
+    });
+    const offline = { agent: { llm: { model: 'offline', usage_id: '__proto__' }, tools: [] } };
+    expect(await server.call('POST', '/api/conversations', offline)).toMatchObject({
+      status: 422,
+      json: { detail: [{ loc: ['body'], msg: 'The usage id "__proto__" cannot be used: choose another name' }] },
+    });
+    llm.usage_id = 'constructor';
+    expect((await server.call('POST', '/api/conversations', request)).status).toBe(201);
+  });
+
   it("accepts the reference's own fields, as its Python client sends them", async () => {
     const request = createRequest(server.llm, {
       plugins: null,

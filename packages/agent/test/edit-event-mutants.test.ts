@@ -136,6 +136,9 @@ describe('editEvent', () => {
       [action.id, 'text', /a ActionEvent has no text to replace/],
       [message.id, { id: 'mine' }, /id is the copy's own/],
       [message.id, { bogus: 1 }, /has no field bogus/],
+      [message.id, { constructor: 1 }, /has no field constructor/],
+      [message.id, { toString: 'x' }, /has no field toString/],
+      [message.id, JSON.parse('{"__proto__": {"source": "agent"}}'), /has no field __proto__/],
       [message.id, { source: 42 }, /source/],
     ];
     for (const [eventId, content, reason] of refused) {

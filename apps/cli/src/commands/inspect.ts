@@ -95,8 +95,11 @@ export async function inspectCommand(
 
 async function buildReport(record: ConversationRecord, events: readonly AnyEvent[], damaged: DamagedEvent[]) {
   const state = await deriveState(record, events);
-  const kinds: Record<string, number> = {};
-  for (const event of events) kinds[displayKind(event)] = (kinds[displayKind(event)] ?? 0) + 1;
+  // Counted in a Map: a kind x does not know is named by the log (`constructor`, `__proto__`), and an object would
+  // count it from Object.prototype's member; `fromEntries` then makes every kind an own key.
+  const counts = new Map<string, number>();
+  for (const event of events) counts.set(displayKind(event), (counts.get(displayKind(event)) ?? 0) + 1);
+  const kinds: Record<string, number> = Object.fromEntries(counts);
   const indexById = new Map(events.map((event, index) => [event.id, index]));
   const children = subConversations(record.source.location);
   // The tree of a damaged log may be unreadable (unknown parents, cycles): then no HEAD or branches are shown.

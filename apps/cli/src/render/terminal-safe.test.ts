@@ -68,3 +68,14 @@ describe('renderers', () => {
     expect(prettyLogLine('not json \u001b[2J', plain)).toBe('not json \\x1b[2J');
   });
 });
+
+describe('terminalSafe and fields named like inherited properties', () => {
+  it('keeps a __proto__ field a field: its contents never read as fields of the copy', () => {
+    const value = JSON.parse('{"args": {"__proto__": {"command": "rm -rf /"}, "constructor": "c\\u001b"}}');
+    const safe = terminalSafe(value) as { args: Record<string, unknown> };
+    expect(Object.getPrototypeOf(safe.args)).toBe(Object.prototype);
+    expect(safe.args.command).toBeUndefined();
+    expect(Object.keys(safe.args)).toEqual(['__proto__', 'constructor']);
+    expect(JSON.stringify(safe)).toBe('{"args":{"__proto__":{"command":"rm -rf /"},"constructor":"c\\\\x1b"}}');
+  });
+});

@@ -47,7 +47,18 @@ function safeValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(safeValue);
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[terminalText(key)] = safeValue(item);
+  for (const [key, item] of Object.entries(value)) {
+    // A `__proto__` field (a model's tool argument) stays a field: assigned, it would become the copy's prototype,
+    // and a renderer reading a field the event lacks (`command`, `path`) would show the model's value instead.
+    if (key === '__proto__') {
+      Object.defineProperty(copy, key, {
+        value: safeValue(item),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    } else copy[terminalText(key)] = safeValue(item);
+  }
   return copy;
 }
 

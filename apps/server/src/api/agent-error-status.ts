@@ -40,6 +40,7 @@ const AGENT_ERROR_ANSWERS: Readonly<Record<string, AgentErrorAnswer>> = {
   invalid_secrets: { status: 422, loc: ['body'] },
   invalid_artifact_name: { status: 422, loc: ['body'] },
   invalid_state_delta: { status: 422, loc: ['body'] },
+  invalid_usage_id: { status: 422, loc: ['body'] },
 };
 
 /**

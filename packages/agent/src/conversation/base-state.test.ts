@@ -66,6 +66,28 @@ describe('buildBaseState over a recorded base_state.json', () => {
   });
 });
 
+describe('buildBaseState and recorded fields named like inherited properties', () => {
+  it('writes back unknown fields, tags and agent_state keys named __proto__, constructor or toString unchanged', () => {
+    const text =
+      '{"__proto__": {"a": 1}, "constructor": "c", "toString": [1], "hasOwnProperty": true,' +
+      ' "tags": {"__proto__": "p", "constructor": "c"}, "agent_state": {"__proto__": {"b": 2}, "toString": 3}}';
+    const written = build(initialConversationState({ id }), JSON.parse(text));
+    expect(Object.getPrototypeOf(written)).toBe(Object.prototype);
+    const reread = JSON.parse(JSON.stringify(written)) as Record<string, unknown>;
+    expect(Object.keys(reread).slice(-4)).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty']);
+    expect(JSON.stringify(Object.fromEntries(Object.entries(reread).slice(-4)))).toBe(
+      '{"__proto__":{"a":1},"constructor":"c","toString":[1],"hasOwnProperty":true}',
+    );
+    expect(JSON.stringify(reread.tags)).toBe('{"__proto__":"p","constructor":"c"}');
+    expect(Object.keys(reread.agent_state as object)).toEqual([
+      '__proto__',
+      'toString',
+      'x_state',
+      'x_security_analyzer',
+    ]);
+  });
+});
+
 describe('parseBaseState', () => {
   it('names the field that is wrong and where the file is', () => {
     const text = JSON.stringify({ id, max_iterations: 0 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setOwnEntry } from '../internal/own-entries.js';
 import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
 import { type ConversationState, conversationStateSchema } from '../state/conversation-state.js';
 import { executionStatusSchema } from '../state/execution-status.js';
@@ -69,9 +70,10 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     agent_state: { ...objectOrUndefined(recorded.agent_state), x_state: state, x_security_analyzer: setting },
     ...(hookConfig ? { hook_config: hookConfig } : {}),
   };
-  // Fields x does not know (a newer reference's) follow, unchanged.
+  // Fields x does not know (a newer reference's) follow, unchanged: whatever their name (`constructor`, `__proto__`
+  // are fields like any other in a JSON file, not members of the object written).
   for (const [key, value] of Object.entries(recorded)) {
-    if (!(key in json) && !knownFields.has(key) && value !== null) json[key] = value;
+    if (!Object.hasOwn(json, key) && !knownFields.has(key) && value !== null) setOwnEntry(json, key, value);
   }
   return json;
 }

@@ -77,7 +77,9 @@ function changesFor(original: AnyEvent, content: EventEdit): Record<string, unkn
   }
   for (const key of Object.keys(content)) {
     if (OWN_FIELDS.has(key)) throw new InvalidEventEditError(original.id, `${key} is the copy's own and cannot be set`);
-    if (!(key in original)) throw new InvalidEventEditError(original.id, `a ${original.kind} has no field ${key}`);
+    // Own fields only: `constructor` or `toString` is no field of an event, whatever every object inherits.
+    if (!Object.hasOwn(original, key))
+      throw new InvalidEventEditError(original.id, `a ${original.kind} has no field ${key}`);
   }
   return { ...content };
 }

@@ -84,3 +84,29 @@ describe('HookBlocks.popIfAny', () => {
     await expect(blocks.popIfAny('blocked_actions', 'a1')).resolves.toBeUndefined();
   });
 });
+
+describe('HookBlocks and event ids named like inherited properties', () => {
+  const names = ['constructor', 'toString', 'hasOwnProperty'];
+
+  it('finds no block for such an id unless one was set', async () => {
+    const { events, blocks } = await setup();
+    await events.emit(blockEvent('other', 'no'));
+    for (const name of names) {
+      await expect(blocks.popIfAny('blocked_messages', name)).resolves.toBeUndefined();
+      await expect(blocks.popIfAny('blocked_actions', name)).resolves.toBeUndefined();
+      await expect(blocks.pop('blocked_actions', name)).resolves.toBeUndefined();
+    }
+    // Queued: the slow path answers the same.
+    const queued = events.emit(blockEvent('later', 'no'));
+    await expect(blocks.popIfAny('blocked_actions', 'constructor')).resolves.toBeUndefined();
+    await queued;
+  });
+
+  it('blocks and unblocks such an id like any other', async () => {
+    const { fold, blocks } = await setup();
+    for (const name of names) await blocks.block('blocked_messages', name, `no ${name}`);
+    expect(Object.keys(fold.state.blocked_messages)).toEqual(names);
+    for (const name of names) await expect(blocks.popIfAny('blocked_messages', name)).resolves.toBe(`no ${name}`);
+    expect(fold.state.blocked_messages).toEqual({});
+  });
+});

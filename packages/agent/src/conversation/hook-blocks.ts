@@ -1,4 +1,5 @@
 import { type AnyEvent, createEvent } from '@x/events';
+import { ownEntry } from '../internal/own-entries.js';
 import type { ConversationState } from '../state/conversation-state.js';
 
 type BlockKey = 'blocked_actions' | 'blocked_messages';
@@ -38,7 +39,7 @@ export class HookBlocks {
   async pop(key: BlockKey, id: string): Promise<string | undefined> {
     this.#host.assertOpen();
     await this.#host.settled();
-    const reason = this.#host.state()[key][id];
+    const reason = ownEntry(this.#host.state()[key], id);
     if (reason === undefined) return undefined;
     const { [id]: _removed, ...rest } = this.#host.state()[key];
     await this.#set(key, rest);
@@ -52,14 +53,19 @@ export class HookBlocks {
    */
   popIfAny(key: BlockKey, id: string | undefined): Promise<string | undefined> {
     if (id === undefined) return NOT_BLOCKED;
-    if (this.#host.idle() && this.#host.state()[key][id] === undefined) return NOT_BLOCKED;
+    if (this.#host.idle() && !this.#blocked(key, id)) return NOT_BLOCKED;
     return this.#popAfterSettling(key, id);
   }
 
   async #popAfterSettling(key: BlockKey, id: string): Promise<string | undefined> {
     await this.#host.settled();
-    if (this.#host.state()[key][id] === undefined) return undefined;
+    if (!this.#blocked(key, id)) return undefined;
     return this.pop(key, id);
+  }
+
+  /** Own entries only: an event id `constructor` or `toString` is not blocked by Object.prototype's member. */
+  #blocked(key: BlockKey, id: string): boolean {
+    return ownEntry(this.#host.state()[key], id) !== undefined;
   }
 
   async #set(key: BlockKey, value: Record<string, string>): Promise<void> {

@@ -1,6 +1,7 @@
 import { type AnyEvent, createEvent } from '@x/events';
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { MetricsSnapshot } from '../llm/metrics.js';
+import { checkUsageId } from '../llm/usage-id.js';
 import { accumulateStats } from '../state/accumulate-stats.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import { isValidatedStats, markValidatedStats } from '../state/validated-stats.js';
@@ -21,6 +22,7 @@ export async function recordResponse(
   sink: StatsSink,
   call: { llm: LLM; response: LLMResponse; hold: boolean },
 ): Promise<void> {
+  checkUsageId(call.llm.usageId);
   const latest = sink.latestStats();
   const stats = accumulateStats(latest, call.llm, call.response);
   // A response without usage or cost changes nothing in the snapshot: record no event for it.

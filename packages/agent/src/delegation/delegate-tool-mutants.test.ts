@@ -188,3 +188,25 @@ describe('the delegate tool refuses', () => {
     );
   });
 });
+
+describe('the delegate tool and agent types named like inherited properties', () => {
+  it('refuses a type the model names after an Object member, and spawns a configured one of that name', async () => {
+    const echo = fakeRemote((task) => `echo ${task}`);
+    const named = JSON.parse('{"__proto__": 0, "toString": 0}') as Record<string, RemoteSubAgentType>;
+    for (const name of Object.keys(named)) named[name] = echo;
+    const tool = createDelegateTool({ agentTypes: named });
+    const { conversation } = parent();
+    for (const name of ['constructor', 'hasOwnProperty']) {
+      expect(await call(tool, conversation, { command: 'spawn', ids: ['a'], agent_types: [name] })).toEqual({
+        text: `Unknown agent type(s): ${name}. Available: default, __proto__, toString`,
+        isError: true,
+      });
+    }
+    expect(
+      await call(tool, conversation, { command: 'spawn', ids: ['p', 't'], agent_types: ['__proto__', 'toString'] }),
+    ).toMatchObject({ isError: false });
+    expect(await call(tool, conversation, { command: 'delegate', tasks: { p: 'one', t: 'two' } })).toMatchObject({
+      text: expect.stringContaining('1. Agent p: echo one\n2. Agent t: echo two'),
+    });
+  });
+});

@@ -83,7 +83,12 @@ const defaultAgentType: SubAgentType = {
  * in that observation (which is then an error) and the parent goes on.
  */
 export function createDelegateTool(options: DelegateToolOptions = {}): Tool<DelegateAction> {
-  const types: Record<string, SubAgentType | RemoteSubAgentType> = { default: defaultAgentType, ...options.agentTypes };
+  // A Map: the model names the type, and one named `constructor` or `toString` is no type (an object would answer
+  // Object.prototype's member of that name).
+  const types = new Map<string, SubAgentType | RemoteSubAgentType>([
+    ['default', defaultAgentType],
+    ...Object.entries(options.agentTypes ?? {}),
+  ]);
   const maxChildren = options.maxChildren ?? 5;
   const children = new Map<string, Map<string, Child>>();
   /** What each remote sub-agent reported it spent, by parent id then sub-agent id (kept across a respawn). */
@@ -97,9 +102,9 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
       return failure(`agent_types length (${agentTypes.length}) cannot exceed ids length (${ids.length})`);
     }
     const resolved = ids.map((_, index) => agentTypes[index]?.trim() || 'default');
-    const unknown = resolved.filter((name) => types[name] === undefined);
+    const unknown = resolved.filter((name) => !types.has(name));
     if (unknown.length > 0) {
-      return failure(`Unknown agent type(s): ${unknown.join(', ')}. Available: ${Object.keys(types).join(', ')}`);
+      return failure(`Unknown agent type(s): ${unknown.join(', ')}. Available: ${[...types.keys()].join(', ')}`);
     }
     const mine = children.get(parent.id) ?? new Map<string, Child>();
     const added = new Set(ids.filter((id) => !mine.has(id)));
@@ -112,7 +117,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     // before it, and the sub-agents already there (an id spawned again included) stay as they were.
     const created: Child[] = [];
     try {
-      for (const name of resolved) created.push(await createChild(parent, types[name]!, { directory, store }));
+      for (const name of resolved) created.push(await createChild(parent, types.get(name)!, { directory, store }));
     } catch (error) {
       await Promise.all(created.map((child) => closeChild(child)));
       const failed = created.length;
@@ -238,7 +243,7 @@ export function createDelegateTool(options: DelegateToolOptions = {}): Tool<Dele
     return { answer: (await agentFinalResponse(child.events())) || 'No response from sub-agent' };
   };
 
-  const typeList = Object.entries(types)
+  const typeList = [...types]
     .map(([name, type]) => `- ${name}${type.description === undefined ? '' : `: ${type.description}`}`)
     .join('\n');
   return defineTool({

@@ -1,4 +1,5 @@
 // The public exports of llm/, re-exported by the package root.
+export { InvalidUsageIdError } from './errors/invalid-usage-id-error.js';
 export { LLMAbortedError } from './errors/llm-aborted-error.js';
 export { LLMAuthenticationError } from './errors/llm-authentication-error.js';
 export { LLMBadRequestError } from './errors/llm-bad-request-error.js';

@@ -113,6 +113,18 @@ describe('stats', () => {
     expect(stats.usage_to_metrics.default?.response_latencies).toHaveLength(2);
   });
 
+  it('starts a usage id named like an inherited property from empty metrics', () => {
+    for (const usageId of ['constructor', 'toString', 'hasOwnProperty']) {
+      const stats = recordStatsResponse(emptyStats(), { usageId, model: 'm' }, response('a', 0.5));
+      expect(Object.keys(stats.usage_to_metrics)).toEqual([usageId]);
+      expect(conversationStatsSchema.parse(stats).usage_to_metrics[usageId]).toMatchObject({
+        model_name: 'm',
+        accumulated_cost: 0.5,
+        costs: [{ model: 'm', cost: 0.5 }],
+      });
+    }
+  });
+
   it('combines every usage id into one "default" Metrics and snapshots without the lists', () => {
     let stats = recordStatsResponse(emptyStats(), { usageId: 'agent', model: 'big' }, response('a', 0.5));
     stats = recordStatsResponse(stats, { usageId: 'condenser', model: 'small' }, response('c', 0.25));

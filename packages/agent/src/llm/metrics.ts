@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { copyFields } from '../internal/copy-fields.js';
+import { ownEntry } from '../internal/own-entries.js';
 
 // Missing and null are the same (design.md): every defaulted field accepts null or absence.
 const count = z
@@ -244,7 +245,8 @@ export function recordStatsResponse(
   llm: { usageId: string; model: string },
   response: ResponseRecord,
 ): ConversationStats {
-  const current = stats.usage_to_metrics[llm.usageId] ?? emptyMetrics(llm.model);
+  // Own entries only: a usage id `constructor` starts from empty metrics, not from Object.
+  const current = ownEntry(stats.usage_to_metrics, llm.usageId) ?? emptyMetrics(llm.model);
   return { usage_to_metrics: { ...stats.usage_to_metrics, [llm.usageId]: recordResponse(current, response) } };
 }
 

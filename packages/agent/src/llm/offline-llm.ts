@@ -6,6 +6,7 @@ import { roughJsonLength } from './internal/rough-json-length.js';
 import type { LLM, LLMMessage, LLMRequest, LLMResponse } from './llm.js';
 import type { TokenUsage } from './metrics.js';
 import type { RecordedResponse } from './recording.js';
+import { checkUsageId } from './usage-id.js';
 
 /** One scripted reply of the offline model. */
 export interface OfflineTurn {
@@ -144,7 +145,7 @@ export function createOfflineLLM(options: OfflineLLMOptions): LLM {
 
   return {
     model: offlineModel,
-    usageId: options.usageId ?? 'default',
+    usageId: checkUsageId(options.usageId ?? 'default'),
     offline: true,
     async complete(request: LLMRequest): Promise<LLMResponse> {
       if (request.signal?.aborted) {

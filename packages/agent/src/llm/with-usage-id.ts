@@ -1,5 +1,6 @@
 import { describeLLM, llmSettings } from '../telemetry/llm-settings.js';
 import type { LLM } from './llm.js';
+import { checkUsageId } from './usage-id.js';
 
 /**
  * The same model under another usage id, so its calls are counted separately in
@@ -7,7 +8,7 @@ import type { LLM } from './llm.js';
  * the usage id "condenser").
  */
 export function withUsageId(llm: LLM, usageId: string): LLM {
-  if (llm.usageId === usageId) return llm;
+  if (llm.usageId === checkUsageId(usageId)) return llm;
   return describeLLM(
     {
       model: llm.model,

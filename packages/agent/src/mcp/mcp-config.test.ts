@@ -21,6 +21,17 @@ describe('parseMcpConfig', () => {
     expect(() => parseMcpConfig([1])).toThrow(/expected an object of servers/);
   });
 
+  it('refuses a server named __proto__ naming it, and keeps servers named constructor or toString', () => {
+    const proto = JSON.parse('{"mcpServers": {"__proto__": {"command": "uvx"}}}');
+    expect(() => parseMcpConfig(proto, 'mcp.json')).toThrow(InvalidMcpConfigError);
+    expect(() => parseMcpConfig(proto, 'mcp.json')).toThrow(
+      "Invalid MCP configuration in mcp.json: server name '__proto__' is reserved",
+    );
+    const config = parseMcpConfig({ constructor: { command: 'a' }, toString: { url: 'http://127.0.0.1:1/mcp' } });
+    expect(Object.keys(config)).toEqual(['constructor', 'toString']);
+    expect(Object.keys(mcpConfigToJSON(config))).toEqual(['constructor', 'toString']);
+  });
+
   it('redacts env values and headers in the persisted JSON', () => {
     const config = parseMcpConfig({ s: { command: 'x', env: { TOKEN: 'secret' }, headers: { 'X-Key': 'k' } } });
     expect(JSON.stringify(mcpConfigToJSON(config))).not.toMatch(/secret|"k"/);

@@ -109,6 +109,9 @@ export function parseMcpConfig(value: unknown, source = 'mcp_config'): McpConfig
     if (!serverNamePattern.test(name)) {
       throw new InvalidMcpConfigError(source, `server name '${name}' must be 1-64 letters, digits, '_', '.' or '-'`);
     }
+    // The config is a JSON object keyed by server name, whose `__proto__` key is its prototype to JavaScript: the
+    // server would vanish from the config (and from base_state.json), so the name is refused.
+    if (name === '__proto__') throw new InvalidMcpConfigError(source, "server name '__proto__' is reserved");
     const parsed = mcpServerConfigSchema.safeParse(normalizeTransportField(raw));
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(server)'}: ${issue.message}`);

@@ -173,7 +173,11 @@ export class SecretRegistry {
       throw new InvalidSecretsError(issue?.path.map(String).join('.') ?? '', issue?.message ?? 'invalid JSON');
     }
     const registry = new SecretRegistry({}, { logger: options.logger });
-    const raw = (json as { secret_sources: Record<string, unknown> }).secret_sources;
+    const raw = (json as { secret_sources?: Record<string, unknown> | null }).secret_sources ?? {};
+    // A file another writer made may hold a source named `__proto__` (parsing drops it): kept as read, as the
+    // sources x cannot resolve are, so it is written back unchanged; no secret of that name is registered.
+    if (Object.hasOwn(raw, PROTOTYPE_KEY))
+      registry.#kept.set(PROTOTYPE_KEY, raw[PROTOTYPE_KEY] as KeptSecretSourceJson);
     for (const [name, source] of Object.entries(parsed.data.secret_sources)) {
       if (source.kind !== 'StaticSecret') {
         registry.#kept.set(name, raw[name] as KeptSecretSourceJson);
@@ -209,8 +213,17 @@ export class SecretRegistry {
   }
 }
 
+/**
+ * The one name `secret_sources` cannot hold for x: a JSON object's `__proto__` key is its prototype to JavaScript (zod
+ * drops it on load), so a secret of that name would be lost on the first save and reload.
+ */
+const PROTOTYPE_KEY = '__proto__';
+
 function toEntry(name: string, input: SecretInput): SecretEntry {
   if (name === '') throw new InvalidSecretsError('', 'a secret name must not be empty');
+  if (name === PROTOTYPE_KEY) {
+    throw new InvalidSecretsError(name, `a secret cannot be named ${PROTOTYPE_KEY}: name it otherwise`);
+  }
   if (typeof input === 'string' || typeof input === 'function') return { value: input };
   // An array is an object too, but `{ value }` of one is undefined: taken as is it would register a secret
   // without a value, and whatever the caller meant to hide in it would never be masked.

@@ -1,3 +1,4 @@
+import { setOwnEntry } from '../internal/own-entries.js';
 import { maskValues } from '../secrets/internal/mask-values.js';
 
 /** The text that replaces a secret value in tool output. */
@@ -11,7 +12,8 @@ export function secretEnvFor(command: string, secrets: Readonly<Record<string, s
   const text = command.toLowerCase();
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets)) {
-    if (name !== '' && text.includes(name.toLowerCase())) env[name] = value;
+    // Set as an own key: a variable named `__proto__` is assigned, not made the object's prototype (and lost).
+    if (name !== '' && text.includes(name.toLowerCase())) setOwnEntry(env, name, value);
   }
   return env;
 }

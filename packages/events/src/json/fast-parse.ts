@@ -1,4 +1,4 @@
-import { ROOT_PARENT_ID } from '../schemas/event-base.js';
+import { PROTOTYPE_KEY, ROOT_PARENT_ID } from '../schemas/event-base.js';
 
 /**
  * Hand-written checks for the event kinds a conversation creates at every step (ActionEvent,
@@ -29,7 +29,7 @@ function isObject(value: unknown): value is Json {
 function base(value: Json, defaultSource: string): Json | undefined {
   const { id, timestamp, parent_id } = value;
   const source = value.source ?? defaultSource;
-  if (typeof id !== 'string' || id === '' || id === ROOT_PARENT_ID) return undefined;
+  if (typeof id !== 'string' || id === '' || id === ROOT_PARENT_ID || id === PROTOTYPE_KEY) return undefined;
   if (typeof timestamp !== 'string' || !sources.has(source)) return undefined;
   const out: Json = { id, timestamp, source };
   if (parent_id !== undefined) {

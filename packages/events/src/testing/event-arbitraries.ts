@@ -15,7 +15,7 @@ export const builtinEventKinds = Object.keys(builtinEventSchemas) as BuiltinEven
 export const arbitraryEventId = (): fc.Arbitrary<string> =>
   fc.oneof(
     fc.uuid({ version: 4 }),
-    arbitraryText().filter((id) => id !== '' && id !== '__root__'),
+    arbitraryText().filter((id) => id !== '' && id !== '__root__' && id !== '__proto__'),
   );
 
 /** Timestamps in the reference format, and (rarely) any string, which the format allows. */

@@ -1,4 +1,5 @@
 import type { AnyThinkingBlock, Message, MessageToolCall, TextContent } from '@x/events';
+import { ownEntry } from '../../internal/own-entries.js';
 import { numberAt, tokenUsage } from '../../llm/internal/usage.js';
 import type { LLMFinishReason } from '../../llm/llm.js';
 import type { TokenUsage } from '../../llm/metrics.js';
@@ -30,7 +31,8 @@ const finishReasons: Record<string, LLMFinishReason> = {
 };
 
 export function anthropicFinishReason(reason: string | null): LLMFinishReason | null {
-  return reason === null ? null : (finishReasons[reason] ?? 'stop');
+  // Own entries only: a stop reason `constructor` (a proxy's, a newer API's) is an unknown one, not Object.
+  return reason === null ? null : (ownEntry(finishReasons, reason) ?? 'stop');
 }
 
 /**

@@ -48,7 +48,9 @@ export function normalizeArgumentKeys(arguments_: Arguments): Arguments {
   }
   const cleaned: Arguments = {};
   for (const [key, value] of Object.entries(renamed)) {
-    if (value !== null && value !== undefined) cleaned[key] = value;
+    // Dropped, not assigned: `cleaned.__proto__ = value` would make the model's object the prototype, and every
+    // field it holds (`command`, `security_risk`) would then read as an argument of the call.
+    if (key !== '__proto__' && value !== null && value !== undefined) cleaned[key] = value;
   }
   return cleaned;
 }
