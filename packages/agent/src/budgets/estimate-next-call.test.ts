@@ -66,6 +66,14 @@ describe('estimateNextCallUsd', () => {
     expect(estimateNextCallUsd(priced, statsOf({ condenser: 5000 }))).toBe(0);
   });
 
+  it("is 0 before the first call of a usage id named like Object's members, and prices its own entry after", () => {
+    for (const usageId of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const named = llmOf({ usageId, pricing: { inputPerMillion: 1000, outputPerMillion: 4000 } });
+      expect(estimateNextCallUsd(named, statsOf({ agent: 5000 }))).toBe(0);
+      expect(estimateNextCallUsd(named, statsOf({ [usageId]: 15 }))).toBeCloseTo(0.015, 10);
+    }
+  });
+
   it('is 0 for a model of unknown price and for the offline model, however long the last turn', () => {
     expect(estimateNextCallUsd(llmOf({}), statsOf({ agent: 1_000_000 }))).toBe(0);
     const offline = createOfflineLLM({ script: [] });

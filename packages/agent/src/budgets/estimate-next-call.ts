@@ -1,6 +1,7 @@
 import type { LLM } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 import { type Pricing, pricingFor } from '../llm/pricing.js';
+import { ownEntry } from '../internal/own-entries.js';
 
 /** The prices an LLM's calls cost: its own, else the price table's; undefined when unknown. */
 export function pricingOf(llm: LLM): Pricing | undefined {
@@ -27,7 +28,8 @@ export function isFreeModel(llm: LLM): boolean {
  */
 export function estimateNextCallUsd(llm: LLM, stats: ConversationStatsSnapshot): number {
   const pricing = pricingOf(llm);
-  const lastTurnTokens = stats.usage_to_metrics[llm.usageId]?.accumulated_token_usage.per_turn_token ?? 0;
+  // Own entries only: a usage id such as `constructor` must not find Object.prototype's member.
+  const lastTurnTokens = ownEntry(stats.usage_to_metrics, llm.usageId)?.accumulated_token_usage.per_turn_token ?? 0;
   if (pricing === undefined) return 0;
   return (lastTurnTokens * pricing.inputPerMillion) / 1_000_000;
 }
