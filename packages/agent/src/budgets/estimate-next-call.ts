@@ -1,7 +1,7 @@
+import { ownEntry } from '../internal/own-entries.js';
 import type { LLM } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 import { type Pricing, pricingFor } from '../llm/pricing.js';
-import { ownEntry } from '../internal/own-entries.js';
 
 /** The prices an LLM's calls cost: its own, else the price table's; undefined when unknown. */
 export function pricingOf(llm: LLM): Pricing | undefined {
