@@ -5,7 +5,7 @@ import { AgentError } from '../errors.js';
 import { createAnthropicLLM } from '../providers/anthropic/anthropic-llm.js';
 import { createLLM } from '../providers/create-llm.js';
 import { InvalidUsageIdError } from './errors/invalid-usage-id-error.js';
-import type { LLM } from './llm.js';
+import type { LLM, LLMResponse } from './llm.js';
 import { emptyStats, emptyTokenUsage } from './metrics.js';
 import { createOfflineLLM } from './offline-llm.js';
 import { createOpenAILLM } from './openai-llm.js';
@@ -47,9 +47,11 @@ describe('the usage id __proto__ (usage_to_metrics cannot key it)', () => {
       },
     };
     const llm = { ...createOfflineLLM({ script: [] }), usageId: '__proto__' } as LLM;
-    const response = {
+    const response: LLMResponse = {
       id: 'r',
-      message: { role: 'assistant' as const, content: [] },
+      finishReason: 'stop',
+      latencySeconds: 0,
+      message: { role: 'assistant', content: [], thinking_blocks: [] },
       cost: 1,
       usage: { ...emptyTokenUsage('m'), prompt_tokens: 10 },
     };
