@@ -36,6 +36,8 @@ function threadWaitingForResult(decide: () => Promise<unknown>) {
     open: async () => open,
     sendMessage: async () => undefined,
     startRun: async () => void runs.push('run'),
+    // The thread is idle: the input claims its run before recording, and starts it through the claim.
+    reserveRun: () => ({ start: async () => void runs.push('run'), release: () => undefined }),
   } as unknown as ManagedConversation;
   return { conversation, runs };
 }
