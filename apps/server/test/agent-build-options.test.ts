@@ -1,5 +1,6 @@
 import { startAnthropicServer, type WireServer } from '@x/agent/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_TOOL_NAMES } from '../src/api/tool-names.js';
 import {
   createConversation,
   createRequest,
@@ -63,6 +64,12 @@ describe('the agent a create body describes', () => {
       'terminal',
       'think',
     ]);
+  });
+
+  it('offers, for every class name the schema accepts, the tool of that name', async () => {
+    const body = await firstRequestOf({ tools: SERVER_TOOL_NAMES.map((tool) => ({ name: tool.className })) });
+    const names = (body.tools as ToolSpec[]).map((tool) => tool.function?.name).sort();
+    expect(names).toEqual(SERVER_TOOL_NAMES.map((tool) => tool.name).sort());
   });
 
   it('offers no built-in tool the body does not name', async () => {

@@ -2,6 +2,7 @@ import { approvalRulesSchema, executionStatusSchema, sandboxPolicySchema } from 
 import { contentPartSchema, messageRoleSchema } from '@x/events';
 import { z } from 'zod';
 import { imageUrlIssues } from '../internal/image-url.js';
+import { SERVER_TOOL_SPELLINGS } from './tool-names.js';
 import { REFERENCE_AGENT_FIELDS, REFERENCE_START_FIELDS, refuseUnknownFields } from './unknown-fields.js';
 
 /** A conversation id in a path: hyphenated UUID or the 32-hex directory form. Anything else never reaches storage. */
@@ -65,26 +66,7 @@ export const llmRequestSchema = z.looseObject({
   max_output_tokens: z.number().int().positive().nullish(),
 });
 
-export const toolNameSchema = z.enum([
-  'TerminalTool',
-  'FileEditorTool',
-  'TaskTrackerTool',
-  'FinishTool',
-  'ThinkTool',
-  'terminal',
-  'file_editor',
-  'task_tracker',
-  'finish',
-  'think',
-  'DelegateTool',
-  'delegate',
-  'ApplyPatchTool',
-  'apply_patch',
-  'GlobTool',
-  'glob',
-  'GrepTool',
-  'grep',
-]);
+export const toolNameSchema = z.enum(SERVER_TOOL_SPELLINGS);
 
 export const offlineTurnSchema = z.object({
   content: z.string().optional(),

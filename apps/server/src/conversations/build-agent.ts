@@ -24,6 +24,7 @@ import {
   withUsageId,
 } from '@x/agent';
 import type { AgentRequest } from '../api/request-schemas.js';
+import { type ServerToolName, serverToolName } from '../api/tool-names.js';
 import { agentExtensions, redactedMcpConfig, storableMcpConfig } from './agent-extensions.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { NoServerModelError } from './errors/no-server-model-error.js';
@@ -138,39 +139,33 @@ export function buildLLM(
 }
 
 /**
- * The built-in tools a request names. The terminal's shell gets the minimal default environment
+ * How each built-in tool is made: `finish` and `think` are always added by Agent, so naming them adds nothing. Keyed
+ * by the shared table's registry names, so a tool added there without a factory here does not compile.
+ */
+const TOOL_FACTORIES: Record<ServerToolName, (() => Tool) | undefined> = {
+  terminal: () => createTerminalTool(),
+  file_editor: () => createFileEditorTool(),
+  task_tracker: () => createTaskTrackerTool(),
+  finish: undefined,
+  think: undefined,
+  delegate: () => createDelegateTool(),
+  // The reference's opt-in workspace tools.
+  apply_patch: () => applyPatchTool,
+  glob: () => globTool,
+  grep: () => grepTool,
+};
+
+/**
+ * The built-in tools a request names (by registry or class name, each once). The terminal's shell gets the minimal default environment
  * (`defaultInheritedVariables` of @x/agent): the server's own keys never reach the agent; credentials for the
  * agent are passed as conversation secrets, which are masked in events.
  */
 function buildTools(request: AgentRequest): Tool[] {
   const tools: Tool[] = [];
-  for (const { name } of request.tools) {
-    if ((name === 'TerminalTool' || name === 'terminal') && !tools.some((tool) => tool.name === 'terminal')) {
-      tools.push(createTerminalTool());
-    }
-    if ((name === 'FileEditorTool' || name === 'file_editor') && !tools.some((tool) => tool.name === 'file_editor')) {
-      tools.push(createFileEditorTool());
-    }
-    if ((name === 'DelegateTool' || name === 'delegate') && !tools.some((tool) => tool.name === 'delegate')) {
-      tools.push(createDelegateTool());
-    }
-    if (
-      (name === 'TaskTrackerTool' || name === 'task_tracker') &&
-      !tools.some((tool) => tool.name === 'task_tracker')
-    ) {
-      tools.push(createTaskTrackerTool());
-    }
-    // The reference's opt-in workspace tools, by registry name or class name.
-    for (const [toolName, className, tool] of [
-      ['apply_patch', 'ApplyPatchTool', applyPatchTool],
-      ['glob', 'GlobTool', globTool],
-      ['grep', 'GrepTool', grepTool],
-    ] as const) {
-      if ((name === className || name === toolName) && !tools.some((existing) => existing.name === toolName)) {
-        tools.push(tool);
-      }
-    }
-    // finish and think are always added by Agent.
+  for (const { name: spelling } of request.tools) {
+    const name = serverToolName(spelling);
+    const create = name === undefined ? undefined : TOOL_FACTORIES[name];
+    if (create !== undefined && !tools.some((tool) => tool.name === name)) tools.push(create());
   }
   return tools;
 }

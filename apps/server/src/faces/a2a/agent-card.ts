@@ -1,4 +1,5 @@
 import type { StartConversationRequest } from '../../api/request-schemas.js';
+import { type ServerToolName, serverToolName } from '../../api/tool-names.js';
 import { A2A_PROTOCOL_VERSION } from './a2a-types.js';
 import { INPUT_MODES } from './message-input.js';
 
@@ -7,8 +8,8 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 /** The A2A JSON-RPC endpoint. */
 export const A2A_PATH = '/api/a2a';
 
-/** What the built-in tools let a task do, as the card's skills. */
-const TOOL_SKILLS: Record<string, { name: string; description: string; tags: string[] }> = {
+/** What the built-in tools let a task do, as the card's skills (`finish` and `think` are every agent's, not skills). */
+const TOOL_SKILLS: Partial<Record<ServerToolName, { name: string; description: string; tags: string[] }>> = {
   terminal: {
     name: 'Terminal',
     description: 'Runs shell commands in the conversation workspace and reads their output',
@@ -38,19 +39,6 @@ const TOOL_SKILLS: Record<string, { name: string; description: string; tags: str
   delegate: { name: 'Delegation', description: 'Hands sub-tasks to sub-agents', tags: ['sub-agents'] },
 };
 
-/** Every class-style spelling a tool may be configured by (the create body takes both), to its one skill id. */
-const TOOL_ALIASES: Record<string, string> = {
-  TerminalTool: 'terminal',
-  FileEditorTool: 'file_editor',
-  TaskTrackerTool: 'task_tracker',
-  ApplyPatchTool: 'apply_patch',
-  GlobTool: 'glob',
-  GrepTool: 'grep',
-  FinishTool: 'finish',
-  ThinkTool: 'think',
-  DelegateTool: 'delegate',
-};
-
 export interface AgentCardOptions {
   /** The server's base URL as the client reached it (`http://host:port`). */
   baseUrl: string;
@@ -69,13 +57,14 @@ export interface AgentCardOptions {
 export function agentCard(options: AgentCardOptions): Record<string, unknown> {
   const configured = options.defaultConversation?.agent.tools?.map((tool) => {
     const name = (tool as { name: string }).name;
-    // Own entries only: a tool named `constructor` or `toString` is that tool, not a property of Object.prototype.
-    return Object.hasOwn(TOOL_ALIASES, name) ? (TOOL_ALIASES[name] as string) : name;
+    // Class names become the registry name they stand for; the table compares its own strings, so a tool named
+    // `constructor` or `toString` stays that tool.
+    return serverToolName(name) ?? name;
   });
   // One skill per tool: a tool configured twice, or by both its spellings, is one skill (a card's skill ids are unique).
   const tools = [...new Set(configured ?? Object.keys(TOOL_SKILLS))];
   const skills = tools.map((tool) => {
-    const known = Object.hasOwn(TOOL_SKILLS, tool) ? TOOL_SKILLS[tool] : undefined;
+    const known = Object.hasOwn(TOOL_SKILLS, tool) ? TOOL_SKILLS[tool as ServerToolName] : undefined;
     return {
       id: tool,
       name: known?.name ?? tool,
