@@ -153,3 +153,20 @@ describe('release tooling', () => {
     }
   });
 });
+
+/** The packages whose build bundles dist/ (tooling/scripts/bundle-dist.mjs). */
+const bundled = publishable.filter((dir) =>
+  ((readJson(join(root, dir, 'package.json')).scripts as Record<string, string>).build ?? '').includes(
+    'bundle-dist.mjs',
+  ),
+);
+
+describe.each(bundled)('%s, bundled', (dir) => {
+  it('ships its JavaScript as ASCII (one other character makes Node decode and parse a whole file as two-byte)', () => {
+    const pkg = extracted.get(dir) as string;
+    const scripts = filesUnder(join(pkg, 'dist')).filter((file) => file.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const outside = scripts.filter((file) => /[\u0080-\uffff]/.test(readFileSync(file, 'utf8')));
+    expect(outside.map((file) => relative(pkg, file))).toEqual([]);
+  });
+});
