@@ -1,6 +1,16 @@
+import { createHash } from 'node:crypto';
 import { startScriptedLLMServer } from '@x/agent/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRequest, finishReply, removeDir, startTestServer, tempDir, waitForIdle } from './helpers.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createRequest,
+  finishReply,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  tempDir,
+  waitFor,
+  waitForIdle,
+} from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -11,6 +21,30 @@ afterEach(async () => {
 // and the next call is estimated at those 1500 tokens as input, $0.00375.
 const usage = { prompt_tokens: 1000, completion_tokens: 500 };
 const think = { toolCalls: [{ name: 'think', arguments: { thought: 'hmm' } }], usage };
+
+/** A promise the test resolves by hand (an LLM reply held while the test acts during the run). */
+function manualGate(): { promise: Promise<void>; open(): void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** A create request of a thinking gpt-4o agent (priced) with `extra`. */
+function thinkingRequest(server: TestServer, extra: Record<string, unknown>): Record<string, unknown> {
+  const request = createRequest(server.llm, extra);
+  (request.agent as { llm: { model: string }; tools: unknown[] }).llm.model = 'gpt-4o';
+  (request.agent as { tools: unknown[] }).tools = [{ name: 'ThinkTool' }];
+  return request;
+}
+
+async function runsStarted(server: TestServer, id: string): Promise<number> {
+  const page = await server.call('GET', `/api/conversations/${id}/events/search?limit=100`);
+  const items = (page.json as { items: { kind: string; value?: { phase?: string } }[] }).items;
+  return items.filter((event) => event.kind === 'ConversationStateUpdateEvent' && event.value?.phase === 'started')
+    .length;
+}
 
 describe('money budgets over REST (x only)', () => {
   it('stops a run before the call that would pass it, keeps it across a restart, continues when raised', async () => {
@@ -72,6 +106,79 @@ describe('money budgets over REST (x only)', () => {
       expect(bad.status).toBe(422);
       const removed = await server.call('POST', `/api/conversations/${id}/budget`, { max_usd: null });
       expect(removed).toMatchObject({ status: 200, json: { max_usd: null } });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('raises the budget of a running conversation with run (200, recorded once): the run goes on under it', async () => {
+    const server = await startTestServer();
+    dirs.push(server.dataDir);
+    const answer = manualGate();
+    try {
+      server.llm.push({ ...think, gate: answer.promise }, think, { ...finishReply('done'), usage });
+      const created = await server.call(
+        'POST',
+        '/api/conversations',
+        thinkingRequest(server, { budget: { max_usd: 0.01 }, initial_message: { content: 'think' } }),
+      );
+      const id = (created.json as { id: string }).id;
+      await server.llm.waitForRequests(1);
+      const conversation = await (await server.built.manager.require(id)).open();
+      const setBudget = vi.spyOn(conversation, 'setBudget');
+
+      const raised = await server.call('POST', `/api/conversations/${id}/budget`, { max_usd: 1, run: true });
+      expect(raised).toMatchObject({ status: 200, json: { max_usd: 1 } });
+      expect(setBudget).toHaveBeenCalledTimes(1);
+      answer.open();
+
+      // Under $0.01 the run would stop before call 2; the run in progress read the raise and went on, alone.
+      expect((await waitForIdle(server, id)).execution_status).toBe('finished');
+      expect(server.llm.requests).toHaveLength(3);
+      expect(await runsStarted(server, id)).toBe(1);
+    } finally {
+      // A failed assertion must not leave the run waiting for its reply until the shutdown timeout.
+      answer.open();
+      await server.stop();
+    }
+  });
+
+  it('refuses with 403, recording nothing, a budget with run from a caller who may not approve', async () => {
+    const decider = 'key-of-the-decider-0001';
+    const other = 'key-of-someone-else-0002';
+    const principal = (key: string) => `api-key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+    const as = (key: string) => ({ 'x-session-api-key': key });
+    const server = await startTestServer({
+      config: { apiKeys: [decider, other], approvalDeciders: [principal(decider)] },
+    });
+    dirs.push(server.dataDir);
+    try {
+      // Waiting for confirmation: a run would run the pending command, which only the decider may approve.
+      server.llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo budget-approval' } }] });
+      const request = {
+        ...createRequest(server.llm),
+        confirmation_policy: { kind: 'AlwaysConfirm' },
+        initial_message: { content: [{ type: 'text', text: 'do it' }], run: true },
+      };
+      const created = await server.call('POST', '/api/conversations', request, as(decider));
+      const id = (created.json as { id: string }).id;
+      const managed = await server.built.manager.require(id);
+      await waitFor(
+        async () => (await managed.open()).state.execution_status === 'waiting_for_confirmation' && !managed.isRunning,
+      );
+      const setBudget = vi.spyOn(await managed.open(), 'setBudget');
+
+      const refused = await server.call(
+        'POST',
+        `/api/conversations/${id}/budget`,
+        { max_usd: 5, run: true },
+        as(other),
+      );
+      expect(refused).toMatchObject({ status: 403, json: { code: 'principal_not_allowed' } });
+      expect(setBudget).not.toHaveBeenCalled();
+      const budget = await server.call('GET', `/api/conversations/${id}/budget`, undefined, as(decider));
+      expect(budget).toMatchObject({ status: 200, json: { max_usd: null } });
+      expect((await managed.open()).state.execution_status).toBe('waiting_for_confirmation');
     } finally {
       await server.stop();
     }

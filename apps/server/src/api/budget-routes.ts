@@ -32,7 +32,7 @@ function budgetJson(status: BudgetStatus): z.infer<typeof budgetStatusSchema> {
 /**
  * x only: `GET /api/conversations/{id}/budget` (the budget, the spend from the log, the last budget stop) and
  * `POST` to set it (`max_usd: null` removes it), optionally starting a run: a run stopped on its budget continues
- * once it is raised.
+ * once it is raised, and a run in progress goes on under the new budget.
  */
 export function registerBudgetRoutes(app: FastifyInstance, manager: ConversationManager): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -62,16 +62,19 @@ export function registerBudgetRoutes(app: FastifyInstance, manager: Conversation
         operationId: 'setBudget',
         params: conversationParamsSchema,
         body: setBudgetBodySchema,
-        response: { 200: budgetStatusSchema, ...errorResponses(CONVERSATION_ERRORS) },
+        response: { 200: budgetStatusSchema, ...errorResponses([...CONVERSATION_ERRORS, 403]) },
       },
     },
     async (request) => {
       const managed = await manager.require(request.params.conversation_id);
       const conversation = await managed.open();
       const { max_usd: maxUsd, allow_unknown_cost: allowUnknownCost, run } = request.body;
+      // Refused (403) before recording: a caller who may not run changes nothing, and a retry does not record twice.
+      if (run) await managed.assertMayRun();
       await conversation.setBudget(maxUsd === null ? null : { maxUsd, allowUnknownCost });
       const status = budgetJson(await conversation.budgetStatus());
-      if (run) await managed.startRun();
+      // A run in progress reads the budget before its next model call, so it goes on under the new one (no 409).
+      if (run) await managed.runAfterChange();
       return status;
     },
   );

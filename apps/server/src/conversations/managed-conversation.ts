@@ -296,6 +296,11 @@ export class ManagedConversation implements SocketConversation {
     return recordedUpTo;
   }
 
+  /** After a change a run acts on (a raised budget): starts one, or the one going takes it (`runAfterMessage`). */
+  runAfterChange(): Promise<void> {
+    return this.#runs.runAfterMessage();
+  }
+
   /** 403 to a caller outside `approvalDeciders` whose run would approve pending actions: checked before recording. */
   async assertMayRun(): Promise<void> {
     await assertMayConfirm(await this.open(), this.#deps.approvalDeciders);
