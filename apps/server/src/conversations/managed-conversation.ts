@@ -46,13 +46,10 @@ export class ManagedConversation implements SocketConversation {
     this.hex = meta.id;
     this.id = hyphenate(meta.id);
     this.#deps = deps;
-    this.#deletion = new DeletionMark((error) => {
-      deps.logger.warn({ conversationId: this.id, err: error }, 'a delete listener failed');
-    });
+    const warn = (what: string) => (error: unknown) => deps.logger.warn({ conversationId: this.id, err: error }, what);
+    this.#deletion = new DeletionMark(warn('a delete listener failed'));
     this.meta = meta;
-    this.#published = new PublishedEvents((error) => {
-      this.#deps.logger.warn({ conversationId: this.id, err: error }, 'a published-event listener failed');
-    });
+    this.#published = new PublishedEvents(warn('a published-event listener failed'));
     this.#idle = new IdleRelease({ now: () => (deps.now ?? Date.now)(), logger: deps.logger, conversationId: this.id });
     this.#runs = new RunDriver(
       {
