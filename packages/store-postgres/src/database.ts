@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { InvalidPostgresOptionsError } from './errors/invalid-postgres-options-error.js';
 import { PostgresStoreError } from './errors.js';
 import { EventNotifier } from './event-log/event-notifier.js';
 import { loadPg } from './internal/load-pg.js';
@@ -60,7 +61,10 @@ export async function connectPostgres(options: ConnectPostgresOptions): Promise<
   const location = redactDatabaseUrl(options.url);
   const tablePrefix = options.tablePrefix ?? 'x_';
   if (!/^[a-z_][a-z0-9_]{0,30}$/.test(tablePrefix)) {
-    throw new RangeError(`tablePrefix must be lower-case letters, digits and '_', got '${tablePrefix}'`);
+    throw new InvalidPostgresOptionsError(
+      'tablePrefix',
+      `expected lower-case letters, digits and '_' (at most 31, not starting with a digit), got '${tablePrefix}'`,
+    );
   }
   const pg = await loadPg();
   const pool: Pool = new pg.Pool({

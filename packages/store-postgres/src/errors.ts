@@ -5,7 +5,8 @@ export type PostgresStoreErrorCode =
   | 'postgres_unavailable'
   | 'postgres_query_failed'
   | 'schema_too_new'
-  | 'missing_dependency';
+  | 'missing_dependency'
+  | 'invalid_postgres_options';
 
 /**
  * Base class of every error thrown by @x/store-postgres. It extends `StoreError`, so

@@ -8,6 +8,7 @@ export {
   PostgresConversationIndex,
 } from './conversations/postgres-conversation-index.js';
 export { type ConnectPostgresOptions, connectPostgres, type PostgresDatabase, type QueryOptions } from './database.js';
+export { InvalidPostgresOptionsError } from './errors/invalid-postgres-options-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { SchemaTooNewError } from './errors/schema-too-new-error.js';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './errors.js';

@@ -2,6 +2,7 @@ import { AppendConflictError } from '@x/store';
 import { contractMessageEvent } from '@x/store/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { PostgresDatabase } from '../src/database.js';
+import { InvalidPostgresOptionsError } from '../src/errors/invalid-postgres-options-error.js';
 import { PostgresEventLog as EventLog } from '../src/event-log/postgres-event-log.js';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database.js';
 
@@ -82,7 +83,10 @@ describe('PostgresEventLog appends with expectedIndex', () => {
 
   it('rejects a negative or fractional expectedIndex', async () => {
     const log = await open(await freshDatabase());
-    await expect(log.append(contractMessageEvent('a'), { expectedIndex: -1 })).rejects.toThrow(RangeError);
-    await expect(log.append(contractMessageEvent('a'), { expectedIndex: 0.5 })).rejects.toThrow(RangeError);
+    for (const expectedIndex of [-1, 0.5]) {
+      const error = await log.append(contractMessageEvent('a'), { expectedIndex }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidPostgresOptionsError);
+      expect(error).toMatchObject({ code: 'invalid_postgres_options', option: 'expectedIndex' });
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { ChainReport } from './chain/verify-report.js';
 import { DuplicateEventIdError } from './errors/duplicate-event-id-error.js';
 import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-error.js';
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
+import { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 import type { EventLogLike } from './event-log/event-log-like.js';
 import {
@@ -133,7 +134,7 @@ export class EventLog implements EventLogLike {
     const prepared = prepare(event);
     const { expectedIndex } = options;
     if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
-      throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
+      throw new InvalidStoreOptionsError('expectedIndex', `expected a non-negative integer, got ${expectedIndex}`);
     }
     const core = this.#core;
     if (core.segment) return core.enqueue(async () => (await appendToSegment(core, [prepared], expectedIndex))[0]!);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppendConflictError } from '../src/errors/append-conflict-error.js';
+import { InvalidStoreOptionsError } from '../src/errors/invalid-store-options-error.js';
 import { EventLog } from '../src/event-log.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { contractMessageEvent } from '../src/testing/index.js';
@@ -68,7 +69,10 @@ describe('EventLog appends with expectedIndex', () => {
 
   it('rejects a negative or fractional expectedIndex', async () => {
     const log = await EventLog.open(createMemoryFileStore());
-    await expect(log.append(contractMessageEvent('a'), { expectedIndex: -1 })).rejects.toThrow(RangeError);
-    await expect(log.append(contractMessageEvent('a'), { expectedIndex: 0.5 })).rejects.toThrow(RangeError);
+    for (const expectedIndex of [-1, 0.5]) {
+      const error = await log.append(contractMessageEvent('a'), { expectedIndex }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidStoreOptionsError);
+      expect(error).toMatchObject({ code: 'invalid_store_options', option: 'expectedIndex' });
+    }
   });
 });

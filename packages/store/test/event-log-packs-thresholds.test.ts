@@ -45,9 +45,13 @@ describe('packs.chunkSize', () => {
   it('must be a positive integer', async () => {
     for (const chunkSize of [0, -1, 1.5, Number.NaN, 2 ** 53]) {
       expect(() => new PackedReads(host, { chunkSize }), String(chunkSize)).toThrow(
-        `packs.chunkSize must be a positive integer, got ${chunkSize}`,
+        `Invalid store option 'packs.chunkSize': expected a positive integer, got ${chunkSize}`,
       );
-      await expect(EventLog.open(createMemoryFileStore(), { packs: { chunkSize } })).rejects.toThrow(RangeError);
+      await expect(EventLog.open(createMemoryFileStore(), { packs: { chunkSize } })).rejects.toMatchObject({
+        name: 'InvalidStoreOptionsError',
+        code: 'invalid_store_options',
+        option: 'packs.chunkSize',
+      });
     }
     expect(() => new PackedReads(host, { chunkSize: 1 })).not.toThrow();
     expect(() => new PackedReads(host)).not.toThrow();

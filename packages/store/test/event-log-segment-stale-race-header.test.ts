@@ -1,7 +1,5 @@
-import { serializeEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DamagedSegmentError } from '../src/errors/damaged-segment-error.js';
-import { decodeRecords, encodeRecords } from '../src/event-log/segment/segment-records.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import {
@@ -13,14 +11,13 @@ import {
   SEGMENT,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
+import { lastRecordStart, messageRecords, recordOf, withRecordByteChanged } from './helpers/segment-bytes.js';
 
 // As event-log-segment-stale-race.test.ts, but with the damaged record's header gone too (its framing or the chain
 // link it names): nothing in it says which index it held. The other writer's record for that index, that lost the
 // race to it, chains to the same event before it, yet the records after it chain to the damaged one, which proves
 // that it held a committed event: the lost race is never taken in its place (that would drop the acknowledged event
 // and every event after it, and fork the log at the next append).
-
-const MAGIC = Buffer.from([0xff, 0x78, 0x53, 0x31]);
 
 /**
  * Events m0…m2, then `m3` committed at 3 by one writer and `late` written at 3 too by another that had not seen it
@@ -46,11 +43,12 @@ async function lostRace(store: FileStore): Promise<Buffer> {
  */
 async function lostRaceThenCrash(store: FileStore): Promise<Buffer> {
   const bytes = await lostRace(store);
-  const withoutRetry = bytes.subarray(0, bytes.lastIndexOf(MAGIC));
-  const m3 = decodeRecords(withoutRetry, 0).records.find(({ link }) => link.index === 3)!;
-  const m4 = userMessageEvent('m4');
-  const { bytes: record } = encodeRecords([{ event: m4, json: serializeEvent(m4) }], 4, m3.link.hash, 'first');
-  const segment = Buffer.concat([withoutRetry, record]);
+  const withoutRetry = bytes.subarray(0, lastRecordStart(bytes));
+  const m3 = recordOf(withoutRetry, 'm3');
+  const segment = Buffer.concat([
+    withoutRetry,
+    messageRecords(['m4'], { start: 4, prev: m3.link.hash, writer: 'first' }),
+  ]);
   await store.write(SEGMENT, segment);
   return segment;
 }
@@ -64,10 +62,7 @@ const headerDamage = [
 
 /** The segment `bytes` with a byte of m3's record's header changed (so its checksum fails too). */
 async function damageM3Header(store: FileStore, bytes: Buffer, at: number): Promise<void> {
-  const damaged = Buffer.from(bytes);
-  const record = damaged.lastIndexOf(MAGIC, damaged.indexOf('"m3"'));
-  damaged[record + at] = damaged[record + at]! ^ 0x20;
-  await store.write(SEGMENT, damaged);
+  await store.write(SEGMENT, withRecordByteChanged(bytes, 'm3', at));
 }
 
 describe.each(damageBackends)('a record with a damaged header before a lost race for its index ($name)', (backend) => {

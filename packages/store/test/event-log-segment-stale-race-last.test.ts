@@ -1,7 +1,6 @@
-import { serializeEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DamagedSegmentError } from '../src/errors/damaged-segment-error.js';
-import { decodeRecords, encodeRecords } from '../src/event-log/segment/segment-records.js';
+import { decodeRecords } from '../src/event-log/segment/segment-records.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import {
@@ -13,6 +12,13 @@ import {
   SEGMENT,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
+import {
+  lastRecordStart,
+  messageRecords,
+  nextRecordStart,
+  recordStartOf,
+  withRecordByteChanged,
+} from './helpers/segment-bytes.js';
 
 // As event-log-segment-stale-race-header.test.ts, but with nothing after the lost race: the writer that lost the
 // race for index 3 to `m3` crashed between that write and its next (which would have appended `late` again at 4,
@@ -21,8 +27,6 @@ import { messageText, userMessageEvent } from './helpers/events.js';
 // ending in zeros), so the lost race is never taken at 3: m3 is restored from its event file where the hash chain
 // proves it, and the log is refused (DamagedSegmentError) where not. The same holds with no lost race at all (m3 the
 // segment's last record), and with a lost race for an earlier index after m3.
-
-const MAGIC = Buffer.from([0xff, 0x78, 0x53, 0x31]);
 
 /** The bytes of m0…m3 and `late`'s record for index 3 (its lost race), the last record. */
 async function lostRaceLast(store: FileStore): Promise<Buffer> {
@@ -35,7 +39,7 @@ async function lostRaceLast(store: FileStore): Promise<Buffer> {
   await second.close();
   const bytes = await readSegment(store);
   // The second writer's record for 4 gone (it crashed before writing it): its lost race for 3 is the last record.
-  const segment = bytes.subarray(0, bytes.lastIndexOf(MAGIC));
+  const segment = bytes.subarray(0, lastRecordStart(bytes));
   // Nor did it write what follows a write: its event file, and its record of the chain's head at 5 events.
   await store.write(SEGMENT, segment);
   await store.delete(await eventFileOf(store, 4));
@@ -57,13 +61,11 @@ async function m3Last(store: FileStore): Promise<Buffer> {
  * bit flipped, or the byte zeroed.
  */
 function damageM3(bytes: Buffer, at: number, zero = false): Buffer {
-  const damaged = Buffer.from(bytes);
-  const record = damaged.lastIndexOf(MAGIC, damaged.indexOf('"m3"'));
+  const record = recordStartOf(bytes, 'm3');
   // The records here are 256…65,535 bytes long: a length's second byte is non-zero, its third zero.
-  expect(damaged.readUInt32LE(record + 4)).toBeGreaterThan(0xff);
-  expect(damaged.readUInt32LE(record + 4)).toBeLessThan(0x10000);
-  damaged[record + at] = zero ? 0 : damaged[record + at]! ^ 0x20;
-  return damaged;
+  expect(bytes.readUInt32LE(record + 4)).toBeGreaterThan(0xff);
+  expect(bytes.readUInt32LE(record + 4)).toBeLessThan(0x10000);
+  return withRecordByteChanged(bytes, 'm3', at, zero);
 }
 
 /** Where each kind of damage hits, from the start of m3's record; `readable`: its header still names its link. */
@@ -133,7 +135,7 @@ describe.each(damageBackends)('a damaged record followed by no record the log ta
   it('is refused by a reader that meets it on a refresh, not read past', async () => {
     const store = await backend.make();
     const bytes = damageM3(await lostRaceLast(store), 12);
-    const before = bytes.subarray(0, bytes.lastIndexOf(MAGIC, bytes.indexOf('"m3"')));
+    const before = bytes.subarray(0, recordStartOf(bytes, 'm3'));
     await store.write(SEGMENT, before);
     await store.delete(await eventFileOf(store, 3));
     const reader = await EventLog.open(store, { rollForward: false });
@@ -153,13 +155,7 @@ describe.each(damageBackends)('a damaged record followed by no record the log ta
     const bytes = await m3Last(store);
     const { records } = decodeRecords(bytes, 0);
     // Another writer's record for 2, chained to 1 as it had seen the log: it lost the race to m2.
-    const stale = userMessageEvent('stale');
-    const { bytes: lostRace } = encodeRecords(
-      [{ event: stale, json: serializeEvent(stale) }],
-      2,
-      records[1]!.link.hash,
-      'other',
-    );
+    const lostRace = messageRecords(['stale'], { start: 2, prev: records[1]!.link.hash, writer: 'other' });
     const damaged = Buffer.from(bytes);
     damaged[damaged.indexOf('"m3"') + 2] = 'X'.charCodeAt(0);
     await store.write(SEGMENT, Buffer.concat([damaged, lostRace]));
@@ -179,18 +175,10 @@ describe.each(damageBackends)('a damaged record whose header no longer says whic
     await closedSegmentLog(store, 3);
     const bytes = await readSegment(store);
     const [, m1, m2] = decodeRecords(bytes, 0).records;
-    const encode = (texts: string[], start: number, prev: string) => {
-      const events = texts.map((text) => userMessageEvent(text));
-      return encodeRecords(
-        events.map((event) => ({ event, json: serializeEvent(event) })),
-        start,
-        prev,
-        'other',
-      ).bytes;
-    };
-    const lostRace = Buffer.from(encode(['stale'], 2, m1!.link.hash));
+    const lostRace = messageRecords(['stale'], { start: 2, prev: m1!.link.hash, writer: 'other' });
     lostRace[12] = lostRace[12]! ^ 0x20;
-    await store.write(SEGMENT, Buffer.concat([bytes, lostRace, encode(after, 3, m2!.link.hash)]));
+    const records = messageRecords(after, { start: 3, prev: m2!.link.hash, writer: 'other' });
+    await store.write(SEGMENT, Buffer.concat([bytes, lostRace, records]));
   }
 
   it('takes the records after it when a later record chains to the first of them', async () => {
@@ -217,8 +205,8 @@ describe.each(damageBackends)('what a crash leaves before the last record ($name
   /** m0…m2, then `bytes` where a crashed writer's record for 3 was, then `late`'s record for 3. */
   async function afterCrash(store: FileStore, crashed: (record: Buffer) => Buffer): Promise<void> {
     const bytes = await lostRaceLast(store);
-    const m3 = bytes.lastIndexOf(MAGIC, bytes.indexOf('"m3"'));
-    const late = bytes.indexOf(MAGIC, m3 + 1);
+    const m3 = recordStartOf(bytes, 'm3');
+    const late = nextRecordStart(bytes, m3);
     await store.delete(await eventFileOf(store, 3));
     await store.write(
       SEGMENT,

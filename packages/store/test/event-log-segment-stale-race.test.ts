@@ -11,6 +11,7 @@ import {
   SEGMENT,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
+import { lastRecordStart } from './helpers/segment-bytes.js';
 
 // A damaged record followed by another writer's record for the same index, that lost the race to it: records for
 // one index are taken first come, so the damaged one is the event acknowledged there, the other never was. Taking
@@ -62,7 +63,7 @@ describe.each(damageBackends)('a damaged record before a lost race for its index
     const store = await backend.make();
     const bytes = await lostRace(store);
     // The second writer's record for 4 gone (it crashed before writing again): its lost race is the last record.
-    await damageM3(store, bytes, bytes.lastIndexOf(Buffer.from([0xff, 0x78, 0x53, 0x31])));
+    await damageM3(store, bytes, lastRecordStart(bytes));
     await store.delete(await eventFileOf(store, 3));
 
     const error = await EventLog.open(store).catch((caught: unknown) => caught);

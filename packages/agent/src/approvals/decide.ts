@@ -7,6 +7,7 @@ import {
   type ActionDecision,
   type ApprovalDecision,
   actionDecisionSchema,
+  BLANK_DENIAL_REASON,
   type DecisionContext,
   type DecisionRecord,
 } from './decision.js';
@@ -86,6 +87,9 @@ export function parseActionDecisions(decisions: readonly unknown[]): ActionDecis
     const entry = input as { action_id?: unknown; decision?: unknown } | null | undefined;
     const actionId = String(entry?.action_id);
     if (isApprovalWithReason(entry?.decision)) throw new InvalidDecisionError(actionId, APPROVAL_REASON_REFUSED);
+    if (parsed.error.issues.some(({ message }) => message === BLANK_DENIAL_REASON)) {
+      throw new InvalidDecisionError(actionId, BLANK_DENIAL_REASON);
+    }
     throw new InvalidDecisionError(actionId, `not a decision: ${zodProblems(parsed.error)}`);
   });
 }

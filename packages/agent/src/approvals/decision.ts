@@ -34,11 +34,30 @@ export const approvalDecisionSchema = z.discriminatedUnion('kind', [
 ]);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
-/** One decision for one pending action, as a library call or an HTTP body gives it. */
-export const actionDecisionSchema = z.strictObject({
-  action_id: z.string().min(1),
-  decision: approvalDecisionSchema,
-});
+/**
+ * Why a denial whose reason is blank (whitespace only) is refused, as an empty one is: the reason is the
+ * UserRejectObservation's `rejection_reason`, the one thing the model is told of why (`Action rejected: <reason>`),
+ * and the reference always gives it one (`User rejected the action` where none is given). Refused rather than
+ * replaced, as a decision is recorded as it was given.
+ */
+export const BLANK_DENIAL_REASON =
+  'a denial\'s reason is blank: it is the rejection_reason the model is told ("Action rejected: <reason>"); give one that says why';
+
+/**
+ * One decision for one pending action, as a library call or an HTTP body gives it. Stricter than
+ * `approvalDecisionSchema` (a denial's reason must not be blank): decision records written before that check keep
+ * reading as they were.
+ */
+export const actionDecisionSchema = z
+  .strictObject({
+    action_id: z.string().min(1),
+    decision: approvalDecisionSchema,
+  })
+  .superRefine(({ decision }, context) => {
+    if (decision.kind === 'deny' && decision.reason.trim() === '') {
+      context.addIssue({ code: 'custom', path: ['decision', 'reason'], message: BLANK_DENIAL_REASON });
+    }
+  });
 export type ActionDecision = z.infer<typeof actionDecisionSchema>;
 
 /**

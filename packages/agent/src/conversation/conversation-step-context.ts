@@ -1,5 +1,6 @@
 import { createEvent } from '@x/events';
 import type { StepContext } from '../agent/step-context.js';
+import { checkToolUsageId } from '../llm/usage-id.js';
 import type { Tool, ToolConversation } from '../tools/tool.js';
 import { type ControlHost, escalateConversation, transferControl } from './conversation-control.js';
 import { conversationFiles } from './conversation-files.js';
@@ -137,6 +138,7 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
       return owner.state.confirmation_policy;
     },
     recordUsage: async (usageId, metrics) => {
+      checkToolUsageId(usageId, [(parts.model.switched ?? owner.agent.llm).usageId]);
       const stats = { usage_to_metrics: { ...events.latestStats().usage_to_metrics, [usageId]: metrics } };
       await events.emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
     },

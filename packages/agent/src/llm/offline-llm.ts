@@ -6,7 +6,7 @@ import { roughJsonLength } from './internal/rough-json-length.js';
 import type { LLM, LLMMessage, LLMRequest, LLMResponse } from './llm.js';
 import type { TokenUsage } from './metrics.js';
 import type { RecordedResponse } from './recording.js';
-import { checkUsageId } from './usage-id.js';
+import { checkUsageId, DEFAULT_USAGE_ID } from './usage-id.js';
 
 /** One scripted reply of the offline model. */
 export interface OfflineTurn {
@@ -145,7 +145,7 @@ export function createOfflineLLM(options: OfflineLLMOptions): LLM {
 
   return {
     model: offlineModel,
-    usageId: checkUsageId(options.usageId ?? 'default'),
+    usageId: checkUsageId(options.usageId ?? DEFAULT_USAGE_ID),
     offline: true,
     async complete(request: LLMRequest): Promise<LLMResponse> {
       if (request.signal?.aborted) {

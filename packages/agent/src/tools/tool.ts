@@ -62,7 +62,11 @@ export interface ToolConversation {
   readonly llm: LLM;
   /** The conversation's current confirmation policy. */
   readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
-  /** Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). */
+  /**
+   * Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). Refuses
+   * (`InvalidUsageIdError`) an id no usage id may be, and `default` or the conversation's model's own id, whose
+   * entry it would replace.
+   */
   recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
   /** What the conversation's money budgets have left (a sub-agent's budget); undefined without one. */
   budgetRemaining?(): Promise<{ remainingUsd: number; allowUnknownCost: boolean } | undefined>;

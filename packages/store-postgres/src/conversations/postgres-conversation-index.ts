@@ -1,5 +1,6 @@
 import { validateStorePath } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
+import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 
 /** One conversation as the index knows it. */
@@ -98,7 +99,7 @@ function decodeToken(token: string): [string, string] {
   } catch {
     // Reported below.
   }
-  throw new RangeError(`pageToken is not one this index issued: '${token}'`);
+  throw new InvalidPostgresOptionsError('pageToken', `not one this index issued: '${token}'`);
 }
 
 /**
@@ -217,10 +218,13 @@ export class PostgresConversationIndex {
   async search(search: ConversationSearch = {}): Promise<ConversationPage> {
     const limit = search.limit ?? 50;
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 1000))
-      throw new RangeError(`limit must be 1–1000, got ${limit}`);
+      throw new InvalidPostgresOptionsError('limit', `expected an integer from 1 to 1000, got ${limit}`);
     const order = search.order ?? 'updated_desc';
     if (!['updated_desc', 'updated_asc', 'created_desc', 'created_asc'].includes(order))
-      throw new RangeError(`order must be updated_desc, updated_asc, created_desc or created_asc, got '${order}'`);
+      throw new InvalidPostgresOptionsError(
+        'order',
+        `expected updated_desc, updated_asc, created_desc or created_asc, got '${order}'`,
+      );
     const column = order.startsWith('updated') ? 'updated_at' : 'created_at';
     const descending = order.endsWith('_desc');
     const after = descending ? '<' : '>';

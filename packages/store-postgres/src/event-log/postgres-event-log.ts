@@ -15,6 +15,7 @@ import {
   UnknownEventIdError,
 } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
+import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
 import { isConnectionFailure, sqlState, violatedConstraint } from '../internal/pg-errors.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 import {
@@ -57,7 +58,7 @@ export interface PostgresEventLogOptions {
 
 function checkedExpectedIndex(expectedIndex: number | undefined): number | undefined {
   if (expectedIndex !== undefined && !(Number.isSafeInteger(expectedIndex) && expectedIndex >= 0)) {
-    throw new RangeError(`expectedIndex must be a non-negative integer, got ${expectedIndex}`);
+    throw new InvalidPostgresOptionsError('expectedIndex', `expected a non-negative integer, got ${expectedIndex}`);
   }
   return expectedIndex;
 }

@@ -11,6 +11,7 @@ import {
   watchLeaseDeadline,
 } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
+import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
 import type { LeaseFence } from '../event-log/postgres-event-log.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
@@ -49,7 +50,7 @@ export class PostgresLeases implements Leases {
     this.database = database;
     this.ttlMs = options.ttlMs ?? 15_000;
     if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 100))
-      throw new RangeError(`ttlMs must be an integer ≥ 100, got ${this.ttlMs}`);
+      throw new InvalidPostgresOptionsError('ttlMs', `expected an integer ≥ 100, got ${this.ttlMs}`);
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.clock = options.clock ?? systemLeaseClock;
     this.#table = `${database.tablePrefix}leases`;
@@ -108,7 +109,7 @@ export class PostgresLeases implements Leases {
   async expired(options: { limit?: number } = {}): Promise<string[]> {
     const limit = options.limit ?? 100;
     if (!(Number.isInteger(limit) && limit >= 1 && limit <= 10_000))
-      throw new RangeError(`limit must be 1–10000, got ${limit}`);
+      throw new InvalidPostgresOptionsError('limit', `expected an integer from 1 to 10000, got ${limit}`);
     const rows = await this.database.query<{ lease_key: string }>(
       `SELECT lease_key FROM ${this.#table}
        WHERE expires_at <= clock_timestamp() AND expires_at <> '-infinity'

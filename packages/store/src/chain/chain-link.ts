@@ -111,6 +111,21 @@ export function parseSlotClaimBytes(
   return { link, eventBytes: buffer.subarray(newline + 1) };
 }
 
+/**
+ * Where the chain header line that ends just before `end` (its newline at `end - 1`) starts in `bytes`, when that
+ * line reads as a link; undefined otherwise. A segment record's payload starts with this line, so it places a record
+ * whose framing bytes (its magic) are damaged: only the header line ending at the event's bytes is that event's.
+ */
+export function chainHeaderStartBefore(bytes: Uint8Array, end: number): number | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (end < 1 || end > buffer.length || buffer[end - 1] !== 0x0a) return undefined;
+  const start = buffer.lastIndexOf(HEADER_BYTES, end - 1);
+  if (start === -1) return undefined;
+  const parts = parseSlotClaimBytes(buffer.subarray(start, end));
+  if (parts.eventBytes === undefined) return undefined;
+  return parts.link !== undefined && parts.eventBytes.length === 0 ? start : undefined;
+}
+
 function toChainLink(value: unknown): ChainLink | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { index, id, prev, hash } = value as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { ChainTamperedError } from '../errors/chain-tampered-error.js';
+import { logDirectory } from '../event-log/log-directory.js';
 import type { FileStore } from '../file-store.js';
 import { type SignedHead, signedHeadPath, signHead } from './signed-head.js';
 import { verifyEventChain } from './verify-chain.js';
@@ -19,7 +20,7 @@ export interface SignChainHeadOptions {
  * and nothing is signed when no event is chained (the head is undefined then).
  */
 export async function signChainHead(store: FileStore, options: SignChainHeadOptions): Promise<SignedHead | undefined> {
-  const dir = options.dir ?? 'events';
+  const dir = logDirectory(options.dir);
   const report = await verifyEventChain(store, { dir });
   if (report.problem) throw new ChainTamperedError(report.problem);
   if (report.headHash === null) return undefined;

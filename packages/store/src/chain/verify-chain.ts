@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { parseEventFileName } from '../event-log/file-names.js';
+import { logDirectory } from '../event-log/log-directory.js';
 import { isUnfinishedCopy } from '../event-log/unfinished-file.js';
 import type { FileStore } from '../file-store.js';
 import { computeChainHash } from './chain-link.js';
@@ -33,7 +34,7 @@ export interface VerifyChainOptions {
  * chaining, or by the reference), which is not a problem. Reads every event file and claim once.
  */
 export async function verifyEventChain(store: FileStore, options: VerifyChainOptions = {}): Promise<ChainReport> {
-  const dir = options.dir ?? 'events';
+  const dir = logDirectory(options.dir);
   const [slots, records] = await Promise.all([collectSlots(store, dir), readChainRecords(store, dir)]);
   const { anchor } = records;
   const length = slots.length;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { EventCache } from './event-cache.js';
 
 describe('EventCache', () => {
@@ -19,7 +20,7 @@ describe('EventCache', () => {
     const cache = new EventCache<string>(0);
     cache.set(0, 'a');
     expect(cache.get(0)).toBeUndefined();
-    expect(() => new EventCache<string>(-1)).toThrow(RangeError);
+    expect(() => new EventCache<string>(-1)).toThrow(InvalidStoreOptionsError);
   });
 
   it('evicts exactly as a list in use order does, whatever was read, re-set or evicted before', () => {

@@ -1,3 +1,5 @@
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+
 /**
  * A bounded least-recently-used map from index to parsed event. A Map keeps insertion order, so
  * re-inserting on access moves an entry to the young end and the first key is always the oldest.
@@ -16,7 +18,7 @@ export class EventCache<Value> {
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 0) {
-      throw new RangeError(`cacheSize must be a non-negative integer, got ${capacity}`);
+      throw new InvalidStoreOptionsError('cacheSize', `expected a non-negative integer, got ${capacity}`);
     }
     this.#capacity = capacity;
   }

@@ -3,10 +3,10 @@ import type { ChainLink } from '../chain/chain-link.js';
 import { DuplicateEventIdError } from '../errors/duplicate-event-id-error.js';
 import { StoreError } from '../errors.js';
 import type { FileStore } from '../file-store.js';
-import { validateStorePath } from '../store-path.js';
 import { EventCache } from './event-cache.js';
 import type { EventLogLogger, EventLogOptions } from './event-log-options.js';
 import { eventFileName, slotFileName } from './file-names.js';
+import { logDirectory } from './log-directory.js';
 import type { LogSegment } from './log-segment.js';
 import type { VerifiedListing } from './name-index.js';
 import type { PackedReads } from './packs.js';
@@ -67,8 +67,7 @@ export class LogCore {
 
   constructor(store: FileStore, options: EventLogOptions) {
     this.store = store;
-    // Checked here, once, so a bad `dir` is named as it was given, not as the first path built under it.
-    this.dir = validateStorePath(options.dir ?? 'events');
+    this.dir = logDirectory(options.dir);
     this.cache = new EventCache(options.cacheSize ?? 1024);
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.logger = options.logger;

@@ -1,4 +1,5 @@
 import type { AnyEvent } from '@x/events';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import type { FileStore } from '../file-store.js';
 import { handOver } from '../internal/to-bytes.js';
 import { padIndex } from './file-names.js';
@@ -78,7 +79,7 @@ export class PackedReads {
   constructor(host: PackHost, options: { chunkSize?: number; write?: boolean } = {}) {
     const { chunkSize = PACK_CHUNK, write = true } = options;
     if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
-      throw new RangeError(`packs.chunkSize must be a positive integer, got ${chunkSize}`);
+      throw new InvalidStoreOptionsError('packs.chunkSize', `expected a positive integer, got ${chunkSize}`);
     }
     this.#host = host;
     this.#chunk = chunkSize;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import type { FileStore } from '../file-store.js';
 import { createMemoryFileStore } from '../memory-file-store.js';
@@ -50,7 +51,9 @@ describe('FileStoreLeases renew', () => {
     const contender = new FileStoreLeases(store, { owner: 'b', ttlMs: TTL, clock });
     for (const waitMs of [Number.NaN, -1]) {
       await expect(contender.acquire('c1', { waitMs }), `waitMs ${waitMs}`).rejects.toThrow(/waitMs/);
-      await expect(contender.acquire('c1', { waitMs }), `waitMs ${waitMs}`).rejects.toBeInstanceOf(RangeError);
+      await expect(contender.acquire('c1', { waitMs }), `waitMs ${waitMs}`).rejects.toBeInstanceOf(
+        InvalidStoreOptionsError,
+      );
     }
   });
 });

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { InvalidPathError } from '../errors/invalid-path-error.js';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { LeaseHeldError } from '../errors/lease-held-error.js';
 import { createMemoryFileStore } from '../memory-file-store.js';
 import { advanceUntilSettled, createManualClock } from '../testing/manual-clock.js';
@@ -14,7 +15,7 @@ describe('FileStoreLeases options', () => {
   it('refuses a ttl that is not a whole number of ms of at least 50, and takes 50', () => {
     const store = createMemoryFileStore();
     for (const ttlMs of [0, 49, 50.5, Number.NaN])
-      expect(() => new FileStoreLeases(store, { ttlMs }), `ttlMs ${ttlMs}`).toThrow(RangeError);
+      expect(() => new FileStoreLeases(store, { ttlMs }), `ttlMs ${ttlMs}`).toThrow(InvalidStoreOptionsError);
     expect(new FileStoreLeases(store, { ttlMs: 50 }).ttlMs).toBe(50);
     expect(new FileStoreLeases(store).ttlMs).toBe(15_000);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import { LeaseHeldError } from '../errors/lease-held-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { isFileNotFound } from '../event-log/is-file-not-found.js';
@@ -47,7 +48,7 @@ export class FileStoreLeases implements Leases {
     this.dir = options.dir ?? '.leases';
     this.ttlMs = options.ttlMs ?? 15_000;
     if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 50))
-      throw new RangeError(`ttlMs must be an integer ≥ 50, got ${this.ttlMs}`);
+      throw new InvalidStoreOptionsError('ttlMs', `expected an integer ≥ 50, got ${this.ttlMs}`);
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.clock = options.clock ?? systemLeaseClock;
   }
@@ -58,7 +59,7 @@ export class FileStoreLeases implements Leases {
     const started = this.clock.now();
     const waitMs = options.waitMs ?? 0;
     // NaN would never compare as over: the wait would never end.
-    if (!(waitMs >= 0)) throw new RangeError(`waitMs must be a number of ms ≥ 0, got ${waitMs}`);
+    if (!(waitMs >= 0)) throw new InvalidStoreOptionsError('waitMs', `expected a number of ms ≥ 0, got ${waitMs}`);
     for (;;) {
       options.signal?.throwIfAborted();
       const current = await this.#currentGeneration(base);

@@ -1,7 +1,7 @@
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import type { BaseLLMConfig } from '../../llm/llm-config.js';
-import { checkUsageId } from '../../llm/usage-id.js';
+import { checkUsageId, DEFAULT_USAGE_ID } from '../../llm/usage-id.js';
 import { hideCredentials, llmCredentials } from './hide-credentials.js';
 
 /** What differs between the providers' `LLM`s: how one call is made each way, and how their errors are mapped. */
@@ -32,7 +32,7 @@ export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): 
   });
   return {
     model: config.model,
-    usageId: checkUsageId(config.usageId ?? 'default'),
+    usageId: checkUsageId(config.usageId ?? DEFAULT_USAGE_ID),
     offline: false,
     provider: calls.provider,
     ...(config.pricing !== undefined && { pricing: config.pricing }),

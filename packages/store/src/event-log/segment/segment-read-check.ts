@@ -1,7 +1,8 @@
+import { chainHeaderStartBefore } from '../../chain/chain-link.js';
 import type { AppendFile } from '../../file-store.js';
 import { MAX_RECORD_HEAD } from './segment-index.js';
 import type { SegmentPositions } from './segment-positions.js';
-import { decodeRecords, RECORD_MAGIC, type SegmentRecord } from './segment-records.js';
+import { decodeRecords, RECORD_HEADER_BYTES, RECORD_MAGIC, type SegmentRecord } from './segment-records.js';
 
 // A read of an event a segment index covers checks its record, not only its bytes: an open that adopts an index
 // does not scan the records it covers (that is what makes it fast), so damage there is first met by a read. The
@@ -42,11 +43,21 @@ export async function readRecordOf(
 }
 
 /**
- * Where the record that should hold event `index`'s bytes starts (its magic, the last before the bytes), in what
- * `read` found; `read.base` when no magic is left.
+ * Where the record that should hold event `index`'s bytes starts, in what `read` found: by its chain header line,
+ * which ends just before the bytes, when that still reads, else by its magic (the last before the bytes);
+ * `read.base` when neither is left. The header comes first because a damaged magic leaves the last magic before
+ * the bytes an earlier record's (what `read` holds before the record when the event before it was moved by a
+ * repair or is held in memory): the damage would be placed over that intact record, and the hash its damaged
+ * header still names, which a damaged last record is recovered by, would not be found.
  */
 export function damagedRecordStart(read: RecordRead, jsonOffset: number): number {
   const buffer = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
-  const at = buffer.lastIndexOf(RECORD_MAGIC, Math.max(0, jsonOffset - read.base - RECORD_MAGIC.length));
-  return at === -1 ? read.base : read.base + at;
+  const json = jsonOffset - read.base;
+  const magic = buffer.lastIndexOf(RECORD_MAGIC, Math.max(0, json - RECORD_MAGIC.length));
+  const header = chainHeaderStartBefore(buffer, json);
+  // The header's record starts a record header before it; a magic after that is inside this record's frame.
+  if (header !== undefined && header - RECORD_HEADER_BYTES >= 0 && header - RECORD_HEADER_BYTES > magic) {
+    return read.base + header - RECORD_HEADER_BYTES;
+  }
+  return magic === -1 ? read.base : read.base + magic;
 }

@@ -1,0 +1,107 @@
+// A tool records spending of its own in the conversation's stats (`ToolConversation.recordUsage`: a sub-agent's,
+// under `delegate:<id>`). A record sets an id's entry whole, so it must name an id of the tool's own: never one no
+// usage id may be (`__proto__`, which the stats cannot key; a non-string from a tool written in JavaScript), and
+// never `default` or the id the conversation's model spends under, whose spending it would replace (and every
+// budget would read the tool's figure for it).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryFileStore } from '@x/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { InvalidUsageIdError } from '../src/llm/errors/invalid-usage-id-error.js';
+import { emptyTokenUsage, type MetricsSnapshot } from '../src/llm/metrics.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+/** What a sub-agent spent: a cost no offline model's response has. */
+const spent: MetricsSnapshot = {
+  model_name: 'sub-agent-model',
+  accumulated_cost: 7,
+  accumulated_token_usage: emptyTokenUsage('sub-agent-model'),
+};
+
+/**
+ * Runs a conversation whose model (usage id `usageId`, when given) calls a tool that records `spent` under each of
+ * `ids` in turn, then finishes; what each record did (`'recorded'`, or the error it threw), and the final stats.
+ */
+async function recordUnder(ids: readonly unknown[], usageId?: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'x-record-usage-'));
+  dirs.push(dir);
+  const outcomes: unknown[] = [];
+  const spend = defineTool({
+    name: 'spend',
+    description: 'Records a sub-agent spending.',
+    parameters: z.object({ at: z.number() }),
+    execute: async ({ at }, context) => {
+      try {
+        await context.conversation!.recordUsage!(ids[at] as string, spent);
+        outcomes.push('recorded');
+      } catch (error) {
+        outcomes.push(error);
+      }
+      return { content: 'done' };
+    },
+  });
+  const llm = createOfflineLLM({
+    ...(usageId === undefined ? {} : { usageId }),
+    script: (_request, turn) =>
+      turn >= ids.length
+        ? { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }
+        : { toolCalls: [{ name: 'spend', arguments: { at: turn } }] },
+  });
+  const conversation = await Conversation.create({
+    agent: new Agent({ llm, tools: [spend] }),
+    workspace: dir,
+    persistenceDir: dir,
+    store: createMemoryFileStore(),
+  });
+  await conversation.sendMessage('go');
+  expect((await conversation.run()).status).toBe('finished');
+  const stats = conversation.stats.usage_to_metrics;
+  await conversation.close();
+  return { outcomes, stats };
+}
+
+function expectRefused(outcome: unknown, usageId: string): void {
+  expect(outcome).toBeInstanceOf(InvalidUsageIdError);
+  expect(outcome).toMatchObject({ code: 'invalid_usage_id', usageId });
+}
+
+describe('recordUsage from a tool', () => {
+  it("records under an id of the tool's own", async () => {
+    const { outcomes, stats } = await recordUnder(['delegate:child']);
+    expect(outcomes).toEqual(['recorded']);
+    expect(Object.hasOwn(stats, 'delegate:child')).toBe(true);
+    expect(stats['delegate:child']).toMatchObject({ model_name: 'sub-agent-model', accumulated_cost: 7 });
+  });
+
+  it('refuses an id no usage id may be, and records nothing under it', async () => {
+    const { outcomes, stats } = await recordUnder(['__proto__', 42]);
+    expectRefused(outcomes[0], '__proto__');
+    expectRefused(outcomes[1], '42');
+    expect((outcomes[1] as Error).message).toContain('expected a string, got number');
+    expect(Object.keys(stats)).toEqual(['default']);
+  });
+
+  it("refuses default, leaving the model's own spending in place", async () => {
+    const { outcomes, stats } = await recordUnder(['default']);
+    expectRefused(outcomes[0], 'default');
+    expect((outcomes[0] as Error).message).toContain("the conversation's model's own");
+    expect(stats.default!.model_name).not.toBe('sub-agent-model');
+    expect(stats.default!.accumulated_cost).toBe(0);
+  });
+
+  it("refuses the usage id the conversation's model spends under, and default still", async () => {
+    const { outcomes, stats } = await recordUnder(['main', 'default', 'delegate:child'], 'main');
+    expectRefused(outcomes[0], 'main');
+    expectRefused(outcomes[1], 'default');
+    expect(outcomes[2]).toBe('recorded');
+    expect(stats.main!.accumulated_cost).toBe(0);
+    expect(Object.keys(stats).sort()).toEqual(['delegate:child', 'main']);
+  });
+});
