@@ -5,6 +5,12 @@ import { RemoteRequestError } from './errors/remote-request-error.js';
 import { RemoteRouteNotFoundError } from './errors/remote-route-not-found-error.js';
 import { RemoteWorkspacePathError } from './errors/remote-workspace-path-error.js';
 import {
+  type GitChangesAnswer,
+  gitChangesAnswer,
+  parseUnreadableRepositories,
+  UNREADABLE_REPOSITORIES_HEADER,
+} from './git-changes-answer.js';
+import {
   type GitChange,
   type GitCommitsPage,
   type GitDiff,
@@ -24,9 +30,11 @@ export interface RemoteWorkspace {
   /**
    * The files changed in the repository at `path` (`GET /api/git/changes`), sorted by path, untracked ones as
    * ADDED: against `ref` (e.g. `HEAD`, a branch, a sha), or the base the server detects (the upstream branch, the
-   * fork point with the default branch).
+   * fork point with the default branch). Nested repositories git failed on (a damaged index, say) are missing from
+   * the list; their directory names are in the answer's `unreadableRepositories` (not enumerable; empty when every
+   * repository was read), so that "no changes" is told from "could not be read".
    */
-  gitChanges(path: string, options?: { ref?: string }): Promise<GitChange[]>;
+  gitChanges(path: string, options?: { ref?: string }): Promise<GitChangesAnswer>;
   /**
    * The file at `path` now and at the base (`GET /api/git/diff`), or, with `commit`, before and at that commit
    * (read from git's objects, so a file deleted since still shows). `ref` and `commit` exclude each other.
@@ -62,9 +70,11 @@ export function createRemoteWorkspace(serverUrl: string, options: RemoteWorkspac
     path: string,
     query: Record<string, string | number | undefined>,
     schema: z.ZodType<T>,
+    onHeaders?: (headers: Headers) => void,
   ): Promise<T> => {
     const body = await rest.request('GET', route, {
       query: { path, ...query },
+      ...(onHeaders === undefined ? {} : { onHeaders }),
       refusal: ({ method, url, status, detail }) => {
         if (status === 403) return new RemoteWorkspacePathError({ path, url, detail });
         if (status === 404) return new RemoteRouteNotFoundError({ method, url, why: 'the server has no git routes' });
@@ -84,7 +94,13 @@ export function createRemoteWorkspace(serverUrl: string, options: RemoteWorkspac
   const changes = gitChangeSchema.array();
   return {
     serverUrl: rest.serverUrl,
-    gitChanges: (path, { ref } = {}) => get('/api/git/changes', path, { ref }, changes),
+    gitChanges: async (path, { ref } = {}) => {
+      let unreadable: string[] = [];
+      const onHeaders = (headers: Headers): void => {
+        unreadable = parseUnreadableRepositories(headers.get(UNREADABLE_REPOSITORIES_HEADER));
+      };
+      return gitChangesAnswer(await get('/api/git/changes', path, { ref }, changes, onHeaders), unreadable);
+    },
     gitDiff: (path, { ref, commit } = {}) => {
       if (ref !== undefined && commit !== undefined) {
         const expected = 'left out when `ref` is given (they exclude each other)';

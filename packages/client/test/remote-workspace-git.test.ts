@@ -110,6 +110,39 @@ describe('RemoteWorkspace git methods', TEST_TIMEOUT, () => {
     expect(await workspace.gitCommitChanges(repo, commits[0] ?? '')).toEqual([{ status: 'ADDED', path: 'a.txt' }]);
   });
 
+  it('name the nested repositories git could not read, on the answer but outside its items', async () => {
+    const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
+    const outer = join(repo, '..', 'client-git-nested');
+    await mkdir(outer, { recursive: true });
+    await git(outer, 'init', '-q', '-b', 'main');
+    await writeFile(join(outer, 'top.txt'), 'top\n');
+    await git(outer, 'add', '--', 'top.txt');
+    await git(outer, 'commit', '-q', '-m', 'top');
+    await writeFile(join(outer, 'top.txt'), 'changed\n');
+    // Two nested repositories whose index is damaged: git fails listing their changes, so the server leaves them out.
+    for (const name of ['damaged', 'damaged, too']) {
+      const nested = join(outer, name);
+      await mkdir(nested, { recursive: true });
+      await git(nested, 'init', '-q', '-b', 'main');
+      await writeFile(join(nested, 'b.txt'), 'b\n');
+      await git(nested, 'add', '--', 'b.txt');
+      await git(nested, 'commit', '-q', '-m', 'b');
+      await writeFile(join(nested, '.git', 'index'), 'not an index');
+    }
+
+    const answer = await workspace.gitChanges(outer, { ref: 'HEAD' });
+
+    expect(answer.unreadableRepositories).toEqual(['damaged', 'damaged, too']);
+    // The outer repository sees the broken ones as untracked directories; its own change is there.
+    expect(answer.filter(({ path }) => !path.startsWith('damaged'))).toEqual([{ status: 'UPDATED', path: 'top.txt' }]);
+    // Still the plain list: the names are no item, no key, and not in its JSON.
+    expect(Object.keys(answer)).toEqual(answer.map((_, index) => String(index)));
+    expect(JSON.parse(JSON.stringify(answer))).toEqual([...answer]);
+
+    // A repository read whole names none.
+    expect((await workspace.gitChanges(repo, { ref: 'HEAD' })).unreadableRepositories).toEqual([]);
+  });
+
   it('answer empty for a path in no repository, as the server does', async () => {
     const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
     const plain = join(repo, '..', 'client-git-plain');

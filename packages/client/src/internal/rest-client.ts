@@ -15,6 +15,8 @@ export interface RequestOptions {
    * refused key): asked first for every status but 401; undefined leaves the usual error.
    */
   refusal?: (failure: { method: string; url: string; status: number; detail: string }) => Error | undefined;
+  /** Given the headers of an answer that is returned (a 2xx or an allowed status), for what a route says in them. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** How a server's detail says the conversation is missing. */
@@ -60,7 +62,10 @@ export class RestClient {
     }
     const text = await response.text();
     const body = parseJson(text);
-    if (response.ok || options.allow?.includes(response.status)) return body as T;
+    if (response.ok || options.allow?.includes(response.status)) {
+      options.onHeaders?.(response.headers);
+      return body as T;
+    }
     if (response.status !== 401 && options.refusal !== undefined) {
       const failure = { method, url: url.href, status: response.status, detail: detailOf(body, text) };
       const refused = options.refusal(failure);
