@@ -1,0 +1,38 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { removeDir, startTestServer, type TestServer, tempDir } from '../helpers.js';
+import { initRepository, query } from './git-fixture.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A server making its git snapshots in a temporary directory of the test's, its workspace root, and that directory. */
+async function startServer(): Promise<{ server: TestServer; root: string; temporaryDirectory: string }> {
+  const temporaryDirectory = await tempDir();
+  cleanups.push(() => removeDir(temporaryDirectory));
+  const server = await startTestServer({ build: { gitTemporaryDirectory: temporaryDirectory } });
+  cleanups.push(async () => {
+    await server.stop();
+    await removeDir(server.dataDir);
+  });
+  return { server, root: join(server.dataDir, 'workspaces'), temporaryDirectory };
+}
+
+describe('a git route after a directory of the server was deleted under it', () => {
+  it('makes a new directory of snapshots when its own was deleted, and answers as before', async () => {
+    const { server, root, temporaryDirectory } = await startServer();
+    const repo = join(root, 'repo');
+    await initRepository(repo, { 'a.txt': 'a\n' });
+    const first = await server.call('GET', query('/api/git/commits', { path: repo }));
+    expect(first.status).toBe(200);
+    const [own] = await readdir(temporaryDirectory);
+    await rm(join(temporaryDirectory, own as string), { recursive: true });
+
+    const answer = await server.call('GET', query('/api/git/commits', { path: repo }));
+
+    expect(answer).toEqual(first);
+  });
+});
