@@ -53,13 +53,16 @@ export interface RemoteWorkspaceOptions {
 
 /** The server's own bounds on the commits of a page. */
 const MAX_COMMIT_LIMIT = 200;
+/** The code of the git routes' 409: the server's workspace root has been deleted. */
+const WORKSPACE_GONE = 'git_workspace_gone';
 /** A sha as the server takes it: 4 to 64 hex digits. */
 const SHA = /^[0-9a-fA-F]{4,64}$/;
 
 /**
  * A workspace of the agent server at `serverUrl`. Each call is one request; its answer is checked against the
  * route's schema. Errors: `RemoteWorkspacePathError` (403: the path, or its repository, lies outside the
- * workspaces), `RemoteGitError` (400/422: git failed or the request was refused), `RemoteRouteNotFoundError` (404:
+ * workspaces), `RemoteGitError` (400/422: git failed or the request was refused; 409 `git_workspace_gone`: the
+ * server's workspace root has been deleted), `RemoteRouteNotFoundError` (404:
  * a server without the git routes), `RemoteAuthError` (401), `RemoteRequestError` (anything else, or an answer that
  * is not the route's), `InvalidOptionError` (refused before any request).
  */
@@ -75,10 +78,15 @@ export function createRemoteWorkspace(serverUrl: string, options: RemoteWorkspac
     const body = await rest.request('GET', route, {
       query: { path, ...query },
       ...(onHeaders === undefined ? {} : { onHeaders }),
-      refusal: ({ method, url, status, detail }) => {
+      refusal: ({ method, url, status, detail, code }) => {
         if (status === 403) return new RemoteWorkspacePathError({ path, url, detail });
         if (status === 404) return new RemoteRouteNotFoundError({ method, url, why: 'the server has no git routes' });
-        if (status === 400 || status === 422) return new RemoteGitError({ method, url, status, detail });
+        if (status === 400 || status === 422)
+          return new RemoteGitError({ method, url, status, detail, serverCode: code });
+        // Only the deleted workspace root: another 409 (a proxy's, say) stays a RemoteRequestError.
+        if (status === 409 && code === WORKSPACE_GONE) {
+          return new RemoteGitError({ method, url, status, detail, serverCode: code });
+        }
         return undefined;
       },
     });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
   RemoteRouteNotFoundError,
   RemoteWorkspacePathError,
 } from '../src/index.js';
+import { startLoopbackProxy } from './support/loopback-proxy.js';
 import { api, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
 
 const run = promisify(execFile);
@@ -183,6 +184,45 @@ describe('RemoteWorkspace git methods', TEST_TIMEOUT, () => {
     }
     // The bounds themselves are accepted.
     expect((await workspace.gitCommits(repo, { limit: 200 })).commits).toHaveLength(2);
+  });
+
+  it('throw RemoteGitError (409, git_workspace_gone) once the server’s workspace root was deleted', async () => {
+    // A server of its own: the one of the other tests keeps its root.
+    const own = await startServer();
+    try {
+      const created = (await api(own, 'POST', '/api/conversations', {
+        agent: scriptedAgent([]),
+        workspace: { working_dir: '.' },
+      })) as { workspace: { working_dir: string } };
+      // The conversation's own directory, `<root>/<id>`: its parent is the server's workspace root.
+      const root = dirname(created.workspace.working_dir);
+      const workspace = createRemoteWorkspace(own.url, { apiKey: KEY });
+      expect(await workspace.gitChanges(root)).toEqual([]);
+      await rm(root, { recursive: true });
+
+      const gone = await workspace.gitChanges(root).catch((error: unknown) => error);
+
+      expect(RemoteGitError.isInstance(gone)).toBe(true);
+      expect(gone).toMatchObject({
+        status: 409,
+        serverCode: 'git_workspace_gone',
+        detail: expect.stringContaining('has been deleted'),
+      });
+      // A 409 without that code (a gateway's) is no git failure: it stays the request's error.
+      const proxy = await startLoopbackProxy(own.url);
+      try {
+        proxy.setRest({ status: 409 });
+        const other = await createRemoteWorkspace(proxy.url, { apiKey: KEY })
+          .gitChanges(root)
+          .catch((error: unknown) => error);
+        expect(RemoteRequestError.isInstance(other)).toBe(true);
+        expect(other).toMatchObject({ status: 409 });
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      await own.stop();
+    }
   });
 
   it('tell a server without the git routes, and an answer that is not the route’s', async () => {
