@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import type { XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,30 +12,9 @@ import {
   RemoteRouteNotFoundError,
   RemoteWorkspacePathError,
 } from '../src/index.js';
+import { git, repositoryWithUnreadableNested } from './support/git.js';
 import { startLoopbackProxy } from './support/loopback-proxy.js';
 import { api, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
-
-const run = promisify(execFile);
-
-/** git as the test builds repositories with: no configuration of the machine, a fixed identity and date. */
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const date = '2026-01-02T03:04:05+00:00';
-  const { stdout } = await run('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'Client Test',
-      GIT_AUTHOR_EMAIL: 'client@example.invalid',
-      GIT_COMMITTER_NAME: 'Client Test',
-      GIT_COMMITTER_EMAIL: 'client@example.invalid',
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-    },
-  });
-  return stdout;
-}
 
 let server: XServe;
 /** A repository in the server's workspace: `a.txt` committed twice, then edited, and `new.txt` untracked. */
@@ -114,22 +91,8 @@ describe('RemoteWorkspace git methods', TEST_TIMEOUT, () => {
   it('name the nested repositories git could not read, on the answer but outside its items', async () => {
     const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
     const outer = join(repo, '..', 'client-git-nested');
-    await mkdir(outer, { recursive: true });
-    await git(outer, 'init', '-q', '-b', 'main');
-    await writeFile(join(outer, 'top.txt'), 'top\n');
-    await git(outer, 'add', '--', 'top.txt');
-    await git(outer, 'commit', '-q', '-m', 'top');
-    await writeFile(join(outer, 'top.txt'), 'changed\n');
     // Two nested repositories whose index is damaged: git fails listing their changes, so the server leaves them out.
-    for (const name of ['damaged', 'damaged, too']) {
-      const nested = join(outer, name);
-      await mkdir(nested, { recursive: true });
-      await git(nested, 'init', '-q', '-b', 'main');
-      await writeFile(join(nested, 'b.txt'), 'b\n');
-      await git(nested, 'add', '--', 'b.txt');
-      await git(nested, 'commit', '-q', '-m', 'b');
-      await writeFile(join(nested, '.git', 'index'), 'not an index');
-    }
+    await repositoryWithUnreadableNested(outer, ['damaged', 'damaged, too']);
 
     const answer = await workspace.gitChanges(outer, { ref: 'HEAD' });
 
