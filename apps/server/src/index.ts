@@ -78,4 +78,5 @@ export {
   InvalidClientFrameError,
   type SocketConversation,
 } from './websocket/index.js';
+export { WorkspaceGoneError } from './workspace/workspace-gone-error.js';
 export { WorkspacePathError } from './workspace/workspace-path-error.js';

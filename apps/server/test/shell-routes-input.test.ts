@@ -1,4 +1,4 @@
-import { mkdir, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, startTestServer, type TestServer } from './helpers.js';
@@ -30,8 +30,17 @@ describe('the shell routes', () => {
     expect(JSON.stringify(none.json)).toContain('limit');
   });
 
-  it('run a command in the workspace root after it was removed, creating it again', async () => {
-    await rm(join(server.dataDir, 'workspaces'), { recursive: true, force: true });
+  it('refuse a command once the workspace root was removed (409 workspace_gone), and do not make it again', async () => {
+    const root = join(server.dataDir, 'workspaces');
+    await rm(root, { recursive: true, force: true });
+    const refused = await server.call('POST', '/api/bash/execute_bash_command', { command: 'echo here; pwd' });
+    expect(refused).toEqual({
+      status: 409,
+      json: { detail: `The server's workspace root ${root} has been deleted`, code: 'workspace_gone' },
+    });
+    await expect(stat(root)).rejects.toThrow('ENOENT');
+    // Made again by whoever removed it, the root serves commands as before.
+    await mkdir(root);
     const ran = await server.call('POST', '/api/bash/execute_bash_command', { command: 'echo here; pwd' });
     expect(ran).toMatchObject({ status: 200, json: { kind: 'BashOutput', exit_code: 0 } });
     expect((ran.json as { stdout: string }).stdout).toContain('here\n');

@@ -16,6 +16,7 @@ export { RemoteWorkspacePathError } from './errors/remote-workspace-path-error.j
 export { WebSocketUnavailableError } from './errors/websocket-unavailable-error.js';
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { type EventsBefore, type FetchEventsBeforeOptions, fetchEventsBefore } from './fetch-events-before.js';
+export { type GitChangesAnswer, UNREADABLE_REPOSITORIES_HEADER } from './git-changes-answer.js';
 export {
   type GitChange,
   type GitChangeStatus,

@@ -360,14 +360,18 @@ export class RemoteConversation {
   }
 }
 
-/** The reference's `secrets` body: strings as they are, objects as StaticSecrets. */
+/**
+ * The reference's `secrets` body: strings as they are, objects as StaticSecrets. Built with `Object.fromEntries`,
+ * which defines own data properties: an assignment would hand a secret named `__proto__` to the prototype setter,
+ * and it would never reach the server.
+ */
 function secretsBody(secrets: Readonly<Record<string, RemoteSecretInput>>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(secrets)) {
-    body[name] =
+  return Object.fromEntries(
+    Object.entries(secrets).map(([name, value]) => [
+      name,
       typeof value === 'string'
         ? value
-        : { kind: 'StaticSecret', value: value.value ?? null, description: value.description ?? null };
-  }
-  return body;
+        : { kind: 'StaticSecret', value: value.value ?? null, description: value.description ?? null },
+    ]),
+  );
 }

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleForBrowser, launchChromium, openTestPage, startXServe, type XServe } from '@x/browser-testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repositoryWithUnreadableNested } from './support/git.js';
 
 const KEY = 'browser-client-key';
 const AUTH = { 'x-session-api-key': KEY, 'content-type': 'application/json' };
@@ -14,6 +16,7 @@ const agent = {
 interface PageApi {
   createAndRun(apiKey: string, agent: Record<string, unknown>, text: string): Promise<string>;
   follow(apiKey: string, conversationId: string): void;
+  gitChanges(apiKey: string, path: string): Promise<{ paths: string[]; unreadable: string[] }>;
   received: { index: number | undefined; id: string; kind: string }[];
   state: { disconnects: number; readies: number; failure: string | undefined; resumeMode: string | undefined };
 }
@@ -130,6 +133,35 @@ describe('@x/client bundled for the browser, in Chromium against x serve', () =>
       const stream = `${server.url.replace(/^http/, 'ws')}/sockets/events/${id}`;
       expect(socketUrls[followed]).toBe(`${stream}?from_index=0`);
       expect(socketUrls.at(-1)).toBe(`${stream}?from_index=${before.length}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads, at the server’s origin, the header naming the nested repositories the server could not read', async () => {
+    const created = await fetch(`${server.url}/api/conversations`, {
+      method: 'POST',
+      headers: AUTH,
+      body: JSON.stringify({ agent, workspace: { working_dir: '.' } }),
+    });
+    const { workspace } = (await created.json()) as { workspace: { working_dir: string } };
+    const outer = join(workspace.working_dir, 'nested-git');
+    await repositoryWithUnreadableNested(outer, ['damaged']);
+    const { page, problems, close } = await openTestPage(browser, {
+      origin: server.url,
+      html: '<!doctype html><html><body><script type="module" src="./page.js"></script></body></html>',
+      script,
+    });
+    try {
+      await page.goto(`${server.url}/__test__/`);
+      await page.waitForFunction(() => 'xTest' in window);
+
+      const answer = await page.evaluate(([key, path]) => xTest.gitChanges(key, path), [KEY, outer] as const);
+
+      // Same-origin, the page's fetch shows every response header: no Access-Control-Expose-Headers is needed.
+      expect(answer.unreadable).toEqual(['damaged']);
+      expect(answer.paths).toContain('top.txt');
       expect(problems).toEqual([]);
     } finally {
       await close();

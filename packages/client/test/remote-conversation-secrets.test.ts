@@ -48,4 +48,32 @@ describe('RemoteConversation secrets on the wire', TEST_TIMEOUT, () => {
       await conversation.close();
     }
   });
+
+  it('sends a secret named __proto__ as an own property of the body, on create and on update', async () => {
+    proxy = await startLoopbackProxy(server.url);
+    // JSON.parse makes `__proto__` an own property, as a caller's map of names read from a file would have it.
+    const named = JSON.parse('{"__proto__": "proto-secret", "NEXT": "next"}') as Record<string, string>;
+    const conversation = await RemoteConversation.create(proxy.url, {
+      apiKey: KEY,
+      agent: scriptedAgent([]),
+      secrets: named,
+    });
+    try {
+      await conversation.updateSecrets(JSON.parse('{"__proto__": {"value": "later"}, "AFTER": "after"}'));
+      const [created] = bodiesWith('"NEXT"');
+      const createdSecrets = created?.secrets as Record<string, unknown>;
+      expect(Object.keys(createdSecrets)).toEqual(['__proto__', 'NEXT']);
+      expect(Object.getOwnPropertyDescriptor(createdSecrets, '__proto__')?.value).toBe('proto-secret');
+      const [updated] = bodiesWith('"AFTER"');
+      const updatedSecrets = updated?.secrets as Record<string, unknown>;
+      expect(Object.keys(updatedSecrets)).toEqual(['__proto__', 'AFTER']);
+      expect(Object.getOwnPropertyDescriptor(updatedSecrets, '__proto__')?.value).toEqual({
+        kind: 'StaticSecret',
+        value: 'later',
+        description: null,
+      });
+    } finally {
+      await conversation.close();
+    }
+  });
 });

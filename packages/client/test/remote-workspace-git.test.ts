@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { dirname, join } from 'node:path';
 import type { XServe } from '@x/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,29 +12,9 @@ import {
   RemoteRouteNotFoundError,
   RemoteWorkspacePathError,
 } from '../src/index.js';
+import { git, repositoryWithUnreadableNested } from './support/git.js';
+import { startLoopbackProxy } from './support/loopback-proxy.js';
 import { api, KEY, scriptedAgent, startServer, TEST_TIMEOUT } from './support/x-server.js';
-
-const run = promisify(execFile);
-
-/** git as the test builds repositories with: no configuration of the machine, a fixed identity and date. */
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const date = '2026-01-02T03:04:05+00:00';
-  const { stdout } = await run('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'Client Test',
-      GIT_AUTHOR_EMAIL: 'client@example.invalid',
-      GIT_COMMITTER_NAME: 'Client Test',
-      GIT_COMMITTER_EMAIL: 'client@example.invalid',
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-    },
-  });
-  return stdout;
-}
 
 let server: XServe;
 /** A repository in the server's workspace: `a.txt` committed twice, then edited, and `new.txt` untracked. */
@@ -110,6 +88,25 @@ describe('RemoteWorkspace git methods', TEST_TIMEOUT, () => {
     expect(await workspace.gitCommitChanges(repo, commits[0] ?? '')).toEqual([{ status: 'ADDED', path: 'a.txt' }]);
   });
 
+  it('name the nested repositories git could not read, on the answer but outside its items', async () => {
+    const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
+    const outer = join(repo, '..', 'client-git-nested');
+    // Two nested repositories whose index is damaged: git fails listing their changes, so the server leaves them out.
+    await repositoryWithUnreadableNested(outer, ['damaged', 'damaged, too']);
+
+    const answer = await workspace.gitChanges(outer, { ref: 'HEAD' });
+
+    expect(answer.unreadableRepositories).toEqual(['damaged', 'damaged, too']);
+    // The outer repository sees the broken ones as untracked directories; its own change is there.
+    expect(answer.filter(({ path }) => !path.startsWith('damaged'))).toEqual([{ status: 'UPDATED', path: 'top.txt' }]);
+    // Still the plain list: the names are no item, no key, and not in its JSON.
+    expect(Object.keys(answer)).toEqual(answer.map((_, index) => String(index)));
+    expect(JSON.parse(JSON.stringify(answer))).toEqual([...answer]);
+
+    // A repository read whole names none.
+    expect((await workspace.gitChanges(repo, { ref: 'HEAD' })).unreadableRepositories).toEqual([]);
+  });
+
   it('answer empty for a path in no repository, as the server does', async () => {
     const workspace = createRemoteWorkspace(server.url, { apiKey: KEY });
     const plain = join(repo, '..', 'client-git-plain');
@@ -150,6 +147,45 @@ describe('RemoteWorkspace git methods', TEST_TIMEOUT, () => {
     }
     // The bounds themselves are accepted.
     expect((await workspace.gitCommits(repo, { limit: 200 })).commits).toHaveLength(2);
+  });
+
+  it('throw RemoteGitError (409, git_workspace_gone) once the server’s workspace root was deleted', async () => {
+    // A server of its own: the one of the other tests keeps its root.
+    const own = await startServer();
+    try {
+      const created = (await api(own, 'POST', '/api/conversations', {
+        agent: scriptedAgent([]),
+        workspace: { working_dir: '.' },
+      })) as { workspace: { working_dir: string } };
+      // The conversation's own directory, `<root>/<id>`: its parent is the server's workspace root.
+      const root = dirname(created.workspace.working_dir);
+      const workspace = createRemoteWorkspace(own.url, { apiKey: KEY });
+      expect(await workspace.gitChanges(root)).toEqual([]);
+      await rm(root, { recursive: true });
+
+      const gone = await workspace.gitChanges(root).catch((error: unknown) => error);
+
+      expect(RemoteGitError.isInstance(gone)).toBe(true);
+      expect(gone).toMatchObject({
+        status: 409,
+        serverCode: 'git_workspace_gone',
+        detail: expect.stringContaining('has been deleted'),
+      });
+      // A 409 without that code (a gateway's) is no git failure: it stays the request's error.
+      const proxy = await startLoopbackProxy(own.url);
+      try {
+        proxy.setRest({ status: 409 });
+        const other = await createRemoteWorkspace(proxy.url, { apiKey: KEY })
+          .gitChanges(root)
+          .catch((error: unknown) => error);
+        expect(RemoteRequestError.isInstance(other)).toBe(true);
+        expect(other).toMatchObject({ status: 409 });
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      await own.stop();
+    }
   });
 
   it('tell a server without the git routes, and an answer that is not the route’s', async () => {

@@ -115,6 +115,15 @@ describe('installErrorHandlers', () => {
     expect((await answer(new Error('wrapper 8', { cause: wrapped }))).status).toBe(500);
   });
 
+  it('names the code of a deleted workspace root in the body, beside the detail', async () => {
+    for (const code of ['git_workspace_gone', 'workspace_gone']) {
+      expect(await answer(new TestServerError(code, 'Root deleted', { statusCode: 409 }))).toEqual({
+        status: 409,
+        body: { detail: 'Root deleted', code },
+      });
+    }
+  });
+
   it('answers a 422 ServerError as a validation issue at its location, the body by default', async () => {
     expect(await answer(new TestServerError('invalid', 'Bad field', { statusCode: 422, loc: ['body', 'x'] }))).toEqual({
       status: 422,

@@ -6,6 +6,12 @@ import { agentErrorAnswer, errorStatus } from './agent-error-status.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
+/**
+ * Refusals of the server's own whose body names the code too: a client tells them from other answers of the same
+ * status by it (a 409 of a deleted workspace root is no conflict a retry resolves).
+ */
+const CODED_SERVER_ERRORS: ReadonlySet<string> = new Set(['git_workspace_gone', 'workspace_gone']);
+
 /** The error itself or the first ServerError in its `cause` chain (a store refusal wrapped by the agent). */
 function serverErrorIn(error: unknown): ServerError | undefined {
   let current: unknown = error;
@@ -55,7 +61,10 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
         const loc = (serverError as { loc?: readonly string[] }).loc ?? ['body'];
         return reply.code(422).send({ detail: [{ type: 'value_error', loc, msg: serverError.message }] });
       }
-      if (status < 500) return reply.code(status).send({ detail: serverError.message });
+      if (status < 500) {
+        const code = CODED_SERVER_ERRORS.has(serverError.code) ? { code: serverError.code } : {};
+        return reply.code(status).send({ detail: serverError.message, ...code });
+      }
       // No sandbox and no --unsandboxed: the operator must act; the message names the flag.
       if (serverError.code === 'sandbox_required') {
         return reply.code(503).send({ detail: serverError.message, code: serverError.code });

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +7,8 @@ import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { BashCommands } from '../workspace/bash-commands.js';
 import { BashEventNotFoundError } from '../workspace/bash-event-not-found-error.js';
 import { confinePath } from '../workspace/confine-path.js';
+import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
+import { WorkspaceGoneError } from '../workspace/workspace-gone-error.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
 import { filePathSchema } from './request-schemas.js';
 import { errorResponses as documentedErrors, type ErrorStatus } from './response-schemas.js';
@@ -52,6 +54,7 @@ const bashEventSchema = z
 const errors = {
   ...documentedErrors(['400', '401', '404', '422', '500', '503'].map(Number) as ErrorStatus[]),
   403: errorSchema.describe('The path or working directory lies outside the workspace'),
+  409: errorSchema.describe("The server's workspace root has been deleted (`code`: `workspace_gone`)"),
 };
 
 /**
@@ -63,9 +66,12 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
   const bash = new BashCommands(options.sandboxing);
   // Shutdown (`close()`, SIGTERM/SIGINT) ends every command started here, with all it started.
   fastify.addHook('onClose', async () => bash.closeAll());
-  // Conversations' working directories all lie in the root (checked when they are created).
+  // Conversations' working directories all lie in the root (checked when they are created). The server makes it at
+  // start-up; deleted since, it is not made again: an empty root would hide that every working directory has gone.
   const roots = async (): Promise<string[]> => {
-    await mkdir(options.workspaceRoot, { recursive: true });
+    if ((await existingWorkspaceRoot(options.workspaceRoot)) === undefined) {
+      throw new WorkspaceGoneError(options.workspaceRoot);
+    }
     return [options.workspaceRoot];
   };
   const directory = async (requested: string | null | undefined): Promise<string> => {

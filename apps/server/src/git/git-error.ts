@@ -2,7 +2,8 @@ import { ServerError } from '../errors.js';
 
 /**
  * What kind of git failure: the reference's GitRepositoryError, GitCommandError and GitPathError, a refused ref, a
- * repository that reaches outside the workspace, and a failure of the server's own.
+ * repository that reaches outside the workspace, a workspace root deleted under the server, and a failure of the
+ * server's own.
  */
 export type GitErrorCode =
   | 'git_repository'
@@ -10,6 +11,7 @@ export type GitErrorCode =
   | 'git_path'
   | 'git_ref'
   | 'git_outside_workspace'
+  | 'git_workspace_gone'
   | 'git_internal';
 
 /**

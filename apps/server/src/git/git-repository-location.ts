@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isPathInside } from '@x/agent';
+import { gitCommandFailure } from './git-command-error.js';
 import type { GitDirectoryLocation } from './git-directory-snapshot.js';
 import { GitOutsideWorkspaceError } from './git-outside-workspace-error.js';
 import { GitRepositoryError } from './git-repository-error.js';
@@ -10,6 +11,9 @@ export interface GitRepositoryLocation extends GitDirectoryLocation {
   /** The top of its work tree, or undefined for a bare repository (or a directory inside the git directory). */
   workTree: string | undefined;
 }
+
+/** What git says, with exit code 128, where it finds no repository (`LC_ALL=C`: never translated). */
+const NOT_A_REPOSITORY = /not a git repository/i;
 
 /** The lines of git's output, the last newline dropped (a path may hold any other character but a newline). */
 function outputLines(output: string): string[] {
@@ -37,20 +41,29 @@ async function confined(path: string, what: string, context: { directory: string
  * workspace root, with `core.worktree`, includes and `.git` files as the repository sets them), from one
  * `git rev-parse`. Each is refused (`GitOutsideWorkspaceError`) when it lies outside the workspace root, so that git,
  * given them explicitly afterwards, reads nothing outside it; a directory in no repository throws
- * `GitRepositoryError`.
+ * `GitRepositoryError`. Any other failure of git's (a configuration it cannot parse, a repository format it does not
+ * know, a sandbox that could not start it) throws `GitCommandError` with git's stderr: the routes answer it 400
+ * rather than an empty answer that would pass a broken repository off as no repository.
  */
 export async function locateGitRepository(runner: GitRunner, directory: string): Promise<GitRepositoryLocation> {
-  const found = await runner.run(directory, [
+  const args = [
     'rev-parse',
     '--path-format=absolute',
     '--git-dir',
     '--git-common-dir',
     // Last, for it dies where there is no work tree, after the others are printed.
     '--show-toplevel',
-  ]);
-  // Nothing printed: git found no repository. Printed and failed: it died at `--show-toplevel`, as the last flag does
-  // where there is no work tree (a bare repository, a directory inside the git directory).
-  if (found.exitCode !== 0 && found.stdout === '') throw new GitRepositoryError(`Not a git repository: ${directory}`);
+  ];
+  const found = await runner.run(directory, args);
+  // Nothing printed: git found no repository, or failed before it could say. Printed and failed: it died at
+  // `--show-toplevel`, as the last flag does where there is no work tree (a bare repository, a directory inside the
+  // git directory).
+  if (found.exitCode !== 0 && found.stdout === '') {
+    if (found.exitCode === 128 && NOT_A_REPOSITORY.test(found.stderr)) {
+      throw new GitRepositoryError(`Not a git repository: ${directory}`);
+    }
+    throw gitCommandFailure(args, found.exitCode, found.stderr.trim());
+  }
   const [gitDirectory, commonDirectory, ...rest] = outputLines(found.stdout);
   const workTree = found.exitCode === 0 ? rest.shift() : undefined;
   const incomplete = gitDirectory === undefined || commonDirectory === undefined;

@@ -1,4 +1,3 @@
-import { mkdir, realpath } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { errorSchema } from '../api/tree-schemas.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { confinePath } from '../workspace/confine-path.js';
+import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
 import { getGitChanges } from './git-changes.js';
 import { DEFAULT_COMMIT_LIMIT, getCommitChanges, getCommitFileDiff, getGitCommits } from './git-commits.js';
 import { getGitDiff } from './git-diff.js';
@@ -16,6 +16,7 @@ import { GitRepositoryError } from './git-repository-error.js';
 import { shownGitFailure } from './git-route-failure.js';
 import { GitRunner } from './git-runner.js';
 import { gitChangeSchema, gitCommitsPageSchema, gitDiffSchema } from './git-schemas.js';
+import { GitWorkspaceGoneError } from './git-workspace-gone-error.js';
 
 export interface GitRoutesOptions {
   /** The server's workspace root: no path outside it is looked at. */
@@ -48,6 +49,7 @@ const repositoryPathSchema = filePathSchema.describe('The git repository path (a
 
 const errors = {
   ...documentedErrors(['400', '401', '422', '500', '503'].map(Number) as ErrorStatus[]),
+  409: errorSchema.describe("The server's workspace root has been deleted (`code`: `git_workspace_gone`)"),
   403: errorSchema.describe(
     "The path, or the git directory or work tree of the path's repository, lies outside the workspace root",
   ),
@@ -80,7 +82,8 @@ async function unlessNoRepository<T>(work: Promise<T>, empty: T): Promise<T> {
  * `/api/git/commits/{sha}/changes`), which its frontend and `RemoteWorkspace` use. Paths are confined to the
  * workspace root (symlinks followed; outside is a 403, a relative path a 400), and so are the git directory and work
  * tree of its repository (a `core.worktree` or `.git` file naming a directory outside is a 403); a path in no
- * repository answers an empty list, diff or page; any other git failure is a 400, a failure of the server's own a 500,
+ * repository answers an empty list, diff or page; a workspace root deleted under the server a 409 (`git_workspace_gone`,
+ * never made again here); any other git failure is a 400, a failure of the server's own a 500,
  * and no answer names a path of the server's outside the workspace (git-route-failure.ts). git runs sandboxed and
  * hardened (git-runner.ts), on a snapshot of the repository's configuration (git-directory-snapshot.ts).
  */
@@ -92,9 +95,11 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
     ...(options.temporaryDirectory === undefined ? {} : { temporaryDirectory: options.temporaryDirectory }),
   });
   fastify.addHook('onClose', async () => runner.close());
+  // Made at start-up; deleted since, it is not made again (see git-workspace-gone-error.ts).
   const root = async (): Promise<string> => {
-    await mkdir(options.workspaceRoot, { recursive: true });
-    return realpath(options.workspaceRoot);
+    const real = await existingWorkspaceRoot(options.workspaceRoot);
+    if (real === undefined) throw new GitWorkspaceGoneError(options.workspaceRoot);
+    return real;
   };
   const answer = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

@@ -4,6 +4,7 @@ import { type FileHandle, mkdir, mkdtemp, open, readdir, rm, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { openDefaultSandbox, SandboxUnavailableError } from '@x/agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { GitCommandError } from './git-command-error.js';
@@ -23,6 +24,7 @@ async function setUp(options: {
   outputBytes?: number;
   temporaryDirectory?: string;
   timeoutMs?: number;
+  open?: Parameters<typeof resolveServerSandboxing>[0]['open'];
 }): Promise<{ runner: GitRunner; repo: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'x-git-runner-'));
   const workspaceRoot = join(dataDir, 'workspaces');
@@ -31,8 +33,15 @@ async function setUp(options: {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
   await run('git', ['init', '-q'], { cwd: repo, env });
   await writeFile(join(repo, 'big.txt'), 'x'.repeat(4096));
-  const sandboxing = await resolveServerSandboxing({ unsandboxed: false, dataDir, workspaceRoot, warn: () => {} });
-  const runner = new GitRunner({ sandboxing, workspaceRoot, ...options });
+  const { open, ...runnerOptions } = options;
+  const sandboxing = await resolveServerSandboxing({
+    unsandboxed: false,
+    dataDir,
+    workspaceRoot,
+    warn: () => {},
+    ...(open === undefined ? {} : { open }),
+  });
+  const runner = new GitRunner({ sandboxing, workspaceRoot, ...runnerOptions });
   cleanups.push(async () => {
     await runner.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -62,6 +71,23 @@ describe('GitRunner', () => {
     expect(failure).toBeInstanceOf(GitCommandError);
     expect((failure as GitCommandError).exitCode).toBe(128);
     expect((failure as GitCommandError).message).toContain('Needed a single revision');
+  });
+
+  it('opens the sandbox again at the next command when opening it failed, and keeps one that opened', async () => {
+    const failure = new SandboxUnavailableError('the first open fails');
+    let opens = 0;
+    const { runner, repo } = await setUp({
+      open: async (request) => {
+        opens += 1;
+        if (opens === 1) throw failure;
+        return openDefaultSandbox(request);
+      },
+    });
+
+    await expect(runner.run(repo, ['--version'])).rejects.toBe(failure);
+    await expect(runner.runOrThrow(repo, ['--version'])).resolves.toMatch(/^git version /);
+    await expect(runner.runOrThrow(repo, ['--version'])).resolves.toMatch(/^git version /);
+    expect(opens).toBe(2);
   });
 
   it('runs nothing once closed', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runSandboxed, type Sandbox } from '@x/agent';
@@ -48,8 +48,13 @@ export const DEFAULT_GIT_OUTPUT_BYTES = 8 * 1024 * 1024;
  */
 export class GitRunner {
   readonly #options: GitRunnerOptions;
-  #sandbox: Promise<Sandbox> | undefined;
+  /** The sandbox, and the directory of snapshots its policy lets it read. */
+  #sandbox: { opening: Promise<Sandbox>; snapshots: string } | undefined;
+  /** Sandboxes replaced after their directory of snapshots was deleted: ended by `close()`, not under a command. */
+  readonly #retired: Promise<Sandbox>[] = [];
   #snapshots: Promise<string> | undefined;
+  /** Directories of snapshots that were deleted and replaced: still hidden from messages (a late command's). */
+  readonly #goneSnapshotRoots: string[] = [];
   #closed = false;
 
   constructor(options: GitRunnerOptions) {
@@ -63,9 +68,21 @@ export class GitRunner {
 
   /**
    * The server's own directory of git directory snapshots (see git-directory-snapshot.ts): outside the workspace,
-   * made on first use, readable (never writable) in the sandbox, removed by `close()`.
+   * made on first use, readable (never writable) in the sandbox, removed by `close()`. Made anew when it has gone
+   * (a cleaner of the temporary directory, an operator): the sandbox, which mounts it, would otherwise start nothing
+   * more, and every route would fail until the server restarts.
    */
-  #snapshotRoot(): Promise<string> {
+  async #snapshotRoot(): Promise<string> {
+    const current = this.#snapshots;
+    if (current !== undefined) {
+      const path = await current.catch(() => undefined);
+      const gone = path !== undefined && (await lstat(path).catch(() => undefined))?.isDirectory() !== true;
+      // Another request may have replaced it meanwhile: that one is kept.
+      if (gone && this.#snapshots === current) {
+        this.#snapshots = undefined;
+        this.#goneSnapshotRoots.push(path);
+      }
+    }
     if (this.#snapshots === undefined) {
       const making = mkdtemp(join(this.#options.temporaryDirectory ?? tmpdir(), 'x-git-snapshots-'));
       this.#snapshots = making;
@@ -85,17 +102,23 @@ export class GitRunner {
 
   async #open(): Promise<Sandbox> {
     const snapshots = await this.#snapshotRoot();
+    if (this.#sandbox !== undefined && this.#sandbox.snapshots !== snapshots) {
+      // Its policy mounts the directory that has gone. Commands still running in it are left to end on their own.
+      this.#retired.push(this.#sandbox.opening);
+      this.#sandbox = undefined;
+    }
     if (this.#sandbox === undefined) {
       const { sandboxing, workspaceRoot } = this.#options;
       const policy = sandboxing.policyFor({ readablePaths: [snapshots] });
       const opening = sandboxing.open({ policy, workspace: workspaceRoot });
-      this.#sandbox = opening;
+      const entry = { opening, snapshots };
+      this.#sandbox = entry;
       // A failed open is tried again by the next command.
       opening.catch(() => {
-        if (this.#sandbox === opening) this.#sandbox = undefined;
+        if (this.#sandbox === entry) this.#sandbox = undefined;
       });
     }
-    return this.#sandbox;
+    return this.#sandbox.opening;
   }
 
   /**
@@ -107,7 +130,7 @@ export class GitRunner {
     const realRoot = await realpath(this.#options.workspaceRoot).catch(() => undefined);
     if (realRoot !== undefined) workspaceRoots.push(realRoot);
     const snapshots = await this.#snapshots?.catch(() => undefined);
-    const directories: string[] = [];
+    const directories: string[] = [...this.#goneSnapshotRoots];
     if (snapshots !== undefined) {
       directories.push(snapshots, resolve(snapshots));
       const realSnapshots = await realpath(snapshots).catch(() => undefined);
@@ -154,9 +177,9 @@ export class GitRunner {
   /** Ends the sandbox and everything still running in it; nothing more runs. */
   async close(): Promise<void> {
     this.#closed = true;
-    const sandbox = this.#sandbox;
+    const sandboxes = [...this.#retired.splice(0), ...(this.#sandbox === undefined ? [] : [this.#sandbox.opening])];
     this.#sandbox = undefined;
-    if (sandbox !== undefined) await (await sandbox.catch(() => undefined))?.dispose();
+    for (const sandbox of sandboxes) await (await sandbox.catch(() => undefined))?.dispose();
     const snapshots = await this.#snapshots?.catch(() => undefined);
     if (snapshots !== undefined) await rm(snapshots, { recursive: true, force: true });
   }

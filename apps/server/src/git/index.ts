@@ -19,3 +19,4 @@ export {
   gitDiffSchema,
 } from './git-schemas.js';
 export { GitTimeoutError } from './git-timeout-error.js';
+export { GitWorkspaceGoneError } from './git-workspace-gone-error.js';

@@ -1,4 +1,4 @@
-import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, startTestServer, type TestServer, tempDir } from '../helpers.js';
@@ -79,5 +79,36 @@ describe('a git route failure', () => {
     const next = await server.call('GET', query('/api/git/commits', { path: repo }));
     expect(next.status).toBe(200);
     expect((next.json as { commits: unknown[] }).commits).toHaveLength(1);
+  });
+
+  it('answers 400 naming git\'s stderr when git fails looking for the repository, not an empty "no repository"', async () => {
+    const temporaryDirectory = await tempDir();
+    cleanups.push(() => removeDir(temporaryDirectory));
+    const { server, root } = await startServer(temporaryDirectory);
+    const badConfig = join(root, 'bad-config');
+    await initRepository(badConfig, { 'a.txt': 'a\n' });
+    await appendFile(join(badConfig, '.git', 'config'), '[core\nbroken\n');
+    const newerFormat = join(root, 'newer-format');
+    await initRepository(newerFormat, { 'a.txt': 'a\n' });
+    await git(newerFormat, 'config', 'core.repositoryformatversion', '99');
+    const plain = join(root, 'plain');
+    await mkdir(plain);
+
+    for (const [repo, stderr] of [
+      [badConfig, 'fatal: bad config line 6 in file .git/config'],
+      [newerFormat, 'fatal: Expected git repo version <= 1, found 99'],
+    ] as const) {
+      for (const route of ['/api/git/changes', '/api/git/commits']) {
+        const answer = await server.call('GET', query(route, { path: repo }));
+        expect(answer).toEqual({
+          status: 400,
+          json: {
+            detail: `Git command failed: git rev-parse --path-format=absolute --git-dir --git-common-dir --show-toplevel: ${stderr}`,
+          },
+        });
+      }
+    }
+    // Where git finds no repository (exit code 128, "not a git repository"), the answer is still empty.
+    expect(await server.call('GET', query('/api/git/changes', { path: plain }))).toEqual({ status: 200, json: [] });
   });
 });

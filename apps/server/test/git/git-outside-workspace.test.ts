@@ -62,12 +62,17 @@ describe.each(MODES)('the git routes ($mode)', ({ sandboxed, options }) => {
       const refused = await server.call('GET', query(route, { path: system, ref: 'HEAD' }));
       expect({ route, status: refused.status }).toEqual({ route, status: 403 });
       const answer = await server.call('GET', query(route, { path: direct, ref: 'HEAD' }));
-      // The sandbox does not show the outside directory: git finds no repository there, and says nothing of it.
+      // The sandbox does not show the outside directory: git fails on the work tree it cannot find (a broken
+      // repository, not none: 400 with git's message), and the answer says nothing of where it is.
       if (sandboxed)
         expect({ route, status: answer.status, json: answer.json }).toEqual({
           route,
-          status: 200,
-          json: route.endsWith('changes') ? [] : { commits: [], has_more: false },
+          status: 400,
+          json: {
+            detail:
+              'Git command failed: git rev-parse --path-format=absolute --git-dir --git-common-dir --show-toplevel: ' +
+              "fatal: Invalid path '<server path>': No such file or directory",
+          },
         });
       else expect({ route, status: answer.status }).toEqual({ route, status: 403 });
     }

@@ -3,6 +3,16 @@ import { RemoteConversationNotFoundError } from '../errors/remote-conversation-n
 import { RemoteRequestError } from '../errors/remote-request-error.js';
 import { RemoteRouteNotFoundError } from '../errors/remote-route-not-found-error.js';
 
+/** A request a route refused: what a route's own error is made from. */
+export interface RefusedRequest {
+  method: string;
+  url: string;
+  status: number;
+  detail: string;
+  /** The `code` the answer's body names, when it names one (e.g. `git_workspace_gone`). */
+  code: string | undefined;
+}
+
 export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
@@ -14,7 +24,9 @@ export interface RequestOptions {
    * The error of a route's own refusals (e.g. the git routes' 403 for a path outside the workspace, which is not a
    * refused key): asked first for every status but 401; undefined leaves the usual error.
    */
-  refusal?: (failure: { method: string; url: string; status: number; detail: string }) => Error | undefined;
+  refusal?: (failure: RefusedRequest) => Error | undefined;
+  /** Given the headers of an answer that is returned (a 2xx or an allowed status), for what a route says in them. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** How a server's detail says the conversation is missing. */
@@ -60,9 +72,18 @@ export class RestClient {
     }
     const text = await response.text();
     const body = parseJson(text);
-    if (response.ok || options.allow?.includes(response.status)) return body as T;
+    if (response.ok || options.allow?.includes(response.status)) {
+      options.onHeaders?.(response.headers);
+      return body as T;
+    }
     if (response.status !== 401 && options.refusal !== undefined) {
-      const failure = { method, url: url.href, status: response.status, detail: detailOf(body, text) };
+      const failure = {
+        method,
+        url: url.href,
+        status: response.status,
+        detail: detailOf(body, text),
+        code: codeOf(body),
+      };
       const refused = options.refusal(failure);
       if (refused !== undefined) throw refused;
     }
@@ -116,6 +137,12 @@ function parseJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+function codeOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('code' in body)) return undefined;
+  const { code } = body as { code: unknown };
+  return typeof code === 'string' ? code : undefined;
 }
 
 function detailOf(body: unknown, text: string): string {
