@@ -56,6 +56,23 @@ describe('x run: the agent’s shell environment', () => {
     workspace.remove();
   });
 
+  it('passes --env values named like Object.prototype members, __proto__ included', async () => {
+    const workspace = tempDir();
+    server.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'env | sort' } }] },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Listed.' } }] },
+    );
+    const names = ['__proto__=V', 'constructor=W', 'toString=X', 'hasOwnProperty=Y'];
+    const result = await runCli(['run', 'Show the environment', ...names.flatMap((entry) => ['--env', entry])], {
+      env: { X_HOME: home.path, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'sk-cli-test' },
+      cwd: workspace.path,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const events = eventTexts(result.stdout);
+    for (const entry of names) expect(events, entry).toContain(entry);
+    workspace.remove();
+  });
+
   it('refuses to copy a credential with --env NAME', async () => {
     const result = await runCli(['run', 'x', '--env', 'GITHUB_TOKEN'], {
       env: { X_HOME: home.path, OPENAI_BASE_URL: server.baseURL, ...secrets },

@@ -7,7 +7,7 @@ import { UsageError } from '../errors/usage-error.js';
  */
 export function toolEnvironment(agentModule: typeof import('@x/agent'), entries: readonly string[]): ToolEnvironment {
   const inherit = [...agentModule.defaultInheritedVariables];
-  const set: Record<string, string> = {};
+  const values: [string, string][] = [];
   for (const entry of entries) {
     const at = entry.indexOf('=');
     if (at === -1) {
@@ -18,10 +18,12 @@ export function toolEnvironment(agentModule: typeof import('@x/agent'), entries:
       }
       inherit.push(entry);
     } else {
-      set[entry.slice(0, at)] = entry.slice(at + 1);
+      values.push([entry.slice(0, at), entry.slice(at + 1)]);
     }
   }
-  return { inherit, set };
+  // Object.fromEntries defines each name as an own key: `set[name] = value` would drop `--env __proto__=…` (a legal
+  // variable name) by setting the object's prototype. A repeated name keeps its last value, as assignment would.
+  return { inherit, set: Object.fromEntries(values) };
 }
 
 /** The built-in tools a counterfactual fork keeps (`x fork --tools`). */

@@ -41,6 +41,20 @@ describe('splitCommandEnvironment', () => {
     );
   });
 
+  it('keeps names of Object.prototype members as own keys, `__proto__` included', () => {
+    // JSON.parse makes `__proto__` an own key; an object literal would set the prototype instead.
+    const env = JSON.parse('{"__proto__":"V","constructor":"W","toString":"X","hasOwnProperty":"Y","LC_ALL":"C"}');
+    const { host, inside } = splitCommandEnvironment(env);
+    expect(Object.entries(host)).toEqual([
+      ['__proto__', 'V'],
+      ['constructor', 'W'],
+      ['toString', 'X'],
+      ['hasOwnProperty', 'Y'],
+    ]);
+    expect(Object.getPrototypeOf(host)).toBe(Object.prototype);
+    expect(Object.entries(inside)).toEqual([['LC_ALL', 'C']]);
+  });
+
   it('leaves ordinary variables alone', () => {
     for (const name of ['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'PYTHONPATH', 'LDFLAGS', 'LCOV', 'LANGFUSE_HOST'])
       expect(isStartupVariable(name), name).toBe(false);

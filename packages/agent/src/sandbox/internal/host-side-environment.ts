@@ -1,3 +1,5 @@
+import { setOwnEntry } from '../../internal/own-entries.js';
+
 /**
  * Variables that act on a program as it starts, before it runs a line of its own: what the dynamic loader
  * reads (`LD_PRELOAD`, `LD_AUDIT`, `LD_DEBUG_OUTPUT`…), the rest of glibc's list of variables it refuses to a
@@ -45,7 +47,8 @@ export function isStartupVariable(name: string): boolean {
 
 /**
  * Splits a command's environment: `host` is what the wrapper and bubblewrap are spawned with (it reaches the
- * command too, as bubblewrap passes it on), `inside` what bubblewrap sets only inside the sandbox.
+ * command too, as bubblewrap passes it on), `inside` what bubblewrap sets only inside the sandbox. Every name is
+ * an own key of the result: `__proto__` is a legal variable name, which a plain assignment would drop.
  */
 export function splitCommandEnvironment(env: Readonly<Record<string, string>>): {
   host: Record<string, string>;
@@ -54,8 +57,7 @@ export function splitCommandEnvironment(env: Readonly<Record<string, string>>): 
   const host: Record<string, string> = {};
   const inside: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (isStartupVariable(name)) inside[name] = value;
-    else host[name] = value;
+    setOwnEntry(isStartupVariable(name) ? inside : host, name, value);
   }
   return { host, inside };
 }

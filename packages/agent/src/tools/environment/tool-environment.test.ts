@@ -50,6 +50,25 @@ describe('buildToolEnvironment', () => {
     expect(env.OPENAI_API_KEY).toBeUndefined();
   });
 
+  it('keeps names of Object.prototype members as own keys, whether inherited, set or given by the command', () => {
+    // JSON.parse and Object.fromEntries make `__proto__` an own key (as process.env does); a literal would not.
+    const withNames = { ...host, ...JSON.parse('{"__proto__":"V","constructor":"W"}') };
+    const env = buildToolEnvironment(
+      { inherit: ['PATH', '__proto__', 'constructor'], set: Object.fromEntries([['toString', 'X']]) },
+      withNames,
+      Object.fromEntries([['hasOwnProperty', 'Y']]),
+    );
+    expect(Object.entries(env)).toEqual([
+      ['PATH', '/usr/bin'],
+      ['__proto__', 'V'],
+      ['constructor', 'W'],
+      ['toString', 'X'],
+      ['hasOwnProperty', 'Y'],
+    ]);
+    // Not inherited unless asked: read as own entries, never from Object.prototype.
+    expect(Object.keys(buildToolEnvironment({ inherit: ['PATH'] }, withNames))).toEqual(['PATH']);
+  });
+
   it('never copies a credential even when a prefix pattern matches it', () => {
     expect(buildToolEnvironment({ inherit: ['MY_*', 'STRIPE*'] }, host)).toEqual({});
   });

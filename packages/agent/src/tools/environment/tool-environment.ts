@@ -1,3 +1,4 @@
+import { setOwnEntry } from '../../internal/own-entries.js';
 import { ToolEnvironmentError } from './tool-environment-error.js';
 
 /**
@@ -12,7 +13,10 @@ export interface ToolEnvironment {
    * the conversation, which is masked in events.
    */
   inherit?: readonly string[];
-  /** Explicit values, applied after `inherit` (any name is allowed: the caller chose the value). */
+  /**
+   * Explicit values, applied after `inherit` (any name is allowed: the caller chose the value). A variable named
+   * `__proto__` must be an own key (`Object.fromEntries`, `JSON.parse`): in an object literal it sets the prototype.
+   */
   set?: Readonly<Record<string, string>>;
 }
 
@@ -106,7 +110,9 @@ export function buildToolEnvironment(
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(host)) {
     if (value === undefined || isSensitiveVariableName(name)) continue;
-    if (patterns.some((pattern) => matches(pattern, name))) env[name] = value;
+    // An own key even for `__proto__` (a legal variable name), which `env[name] = value` would drop.
+    if (patterns.some((pattern) => matches(pattern, name))) setOwnEntry(env, name, value);
   }
+  // Spreads copy `__proto__` as a key too (they define properties; they do not assign them).
   return { ...env, ...environment?.set, ...extra };
 }
