@@ -32,6 +32,31 @@ describe('parseMcpConfig', () => {
     expect(Object.keys(mcpConfigToJSON(config))).toEqual(['constructor', 'toString']);
   });
 
+  it('keeps an env variable or header named __proto__ as an own entry, through the persisted JSON', () => {
+    const raw = JSON.parse(
+      '{"s": {"type": "stdio", "command": "x", "env": {"A": "1", "__proto__": "V"}, "headers": {"__proto__": "H"}}}',
+    );
+    const config = parseMcpConfig(raw);
+    const server = config.s!;
+    expect(Object.entries(server.env ?? {})).toEqual([
+      ['A', '1'],
+      ['__proto__', 'V'],
+    ]);
+    expect(Object.entries(server.headers ?? {})).toEqual([['__proto__', 'H']]);
+    expect(Object.getPrototypeOf(server.env)).toBe(Object.prototype);
+    const persisted = JSON.parse(JSON.stringify(mcpConfigToJSON(config)));
+    expect(Object.keys(persisted.s.env)).toEqual(['A', '__proto__']);
+    expect(Object.keys(parseMcpConfig(persisted).s!.env ?? {})).toEqual(['A', '__proto__']);
+  });
+
+  it('refuses an env variable named __proto__ whose value is not a string, naming the server and field', () => {
+    const raw = JSON.parse('{"s": {"command": "x", "env": {"__proto__": 5}}}');
+    expect(() => parseMcpConfig(raw, 'mcp.json')).toThrow(InvalidMcpConfigError);
+    expect(() => parseMcpConfig(raw, 'mcp.json')).toThrow(
+      "Invalid MCP configuration in mcp.json: server 's': env.__proto__: expected a string, got number",
+    );
+  });
+
   it('redacts env values and headers in the persisted JSON', () => {
     const config = parseMcpConfig({ s: { command: 'x', env: { TOKEN: 'secret' }, headers: { 'X-Key': 'k' } } });
     expect(JSON.stringify(mcpConfigToJSON(config))).not.toMatch(/secret|"k"/);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setOwnEntry } from '../internal/own-entries.js';
 import { sandboxNetworkSchema } from '../sandbox/sandbox-policy.js';
 import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
 
@@ -117,9 +118,27 @@ export function parseMcpConfig(value: unknown, source = 'mcp_config'): McpConfig
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(server)'}: ${issue.message}`);
       throw new InvalidMcpConfigError(source, `server '${name}': ${problems.join('; ')}`, { cause: parsed.error });
     }
+    const problem = restoreProtoNamedEntries(parsed.data, raw);
+    if (problem !== undefined) throw new InvalidMcpConfigError(source, `server '${name}': ${problem}`);
     config[name] = parsed.data;
   }
   return config;
+}
+
+/**
+ * zod's records leave out a `__proto__` key (so parsing never sets a prototype), but `__proto__` is a legal name for an
+ * environment variable or a header: the one `raw` has as its own key is put back into the parsed `env` / `headers`
+ * as an own entry, so the server gets what its config says. Returns what is wrong when that value is not a string.
+ */
+function restoreProtoNamedEntries(server: McpServerConfig, raw: unknown): string | undefined {
+  for (const field of ['env', 'headers'] as const) {
+    const given = (raw as Record<string, unknown>)[field];
+    if (typeof given !== 'object' || given === null || !Object.hasOwn(given, '__proto__')) continue;
+    const value = Object.getOwnPropertyDescriptor(given, '__proto__')?.value;
+    if (typeof value !== 'string') return `${field}.__proto__: expected a string, got ${typeof value}`;
+    setOwnEntry(server[field] as Record<string, string>, '__proto__', value);
+  }
+  return undefined;
 }
 
 function normalizeTransportField(raw: unknown): unknown {

@@ -1,3 +1,4 @@
+import { setOwnEntry } from '../../internal/own-entries.js';
 import type { McpServerConfig } from '../mcp-config.js';
 
 /** HTTP headers of a remote server: its `headers` plus those of its `auth` credential (reference `to_http_headers`). */
@@ -12,7 +13,7 @@ export function authHeaders(server: McpServerConfig): Record<string, string> {
       break;
     case 'api_key':
       if (value !== undefined) {
-        if (typeof auth.header_name === 'string') headers[auth.header_name] = value;
+        if (typeof auth.header_name === 'string') setOwnEntry(headers, auth.header_name, value);
         else headers.Authorization = `Bearer ${value}`;
       }
       break;
@@ -23,7 +24,8 @@ export function authHeaders(server: McpServerConfig): Record<string, string> {
       break;
     case 'header':
       if (typeof auth.headers === 'object' && auth.headers !== null) {
-        for (const [key, item] of Object.entries(auth.headers)) if (typeof item === 'string') headers[key] = item;
+        for (const [key, item] of Object.entries(auth.headers))
+          if (typeof item === 'string') setOwnEntry(headers, key, item);
       }
       break;
     default:
