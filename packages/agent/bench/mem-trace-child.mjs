@@ -5,6 +5,7 @@
 // [snapshot path]`); a snapshot path writes a heap snapshot at the model call.
 import { writeHeapSnapshot } from 'node:v8';
 import { Agent, Conversation, createOfflineLLM } from '../dist/index.js';
+import { peakRssBytes } from './peak-rss.mjs';
 
 const [root, id, durability = 'none', snapshot] = process.argv.slice(2);
 const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
@@ -19,7 +20,7 @@ const mark = (label) => {
     heapTotal: mib(usage.heapTotal),
     external: mib(usage.external),
     arrayBuffers: mib(usage.arrayBuffers),
-    peakRss: mib(process.resourceUsage().maxRSS * 1024),
+    peakRss: mib(peakRssBytes()),
   });
 };
 mark('imported');

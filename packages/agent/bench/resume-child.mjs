@@ -3,6 +3,7 @@
 // answers at once with `finish`), so the time and memory are what a user's process would see from
 // start to its first new step.
 import { Agent, Conversation, createOfflineLLM } from '../dist/index.js';
+import { peakRssBytes } from './peak-rss.mjs';
 
 const [root, id, durability = 'none'] = process.argv.slice(2);
 const agent = new Agent({
@@ -19,8 +20,8 @@ await conversation.sendMessage('One more check, please.');
 const result = await conversation.run();
 const elapsed = performance.now() - start;
 const cpuUsed = process.cpuUsage(cpuBefore);
-// The peak, not the RSS now: what the machine must have for the process (maxRSS is in KiB).
-const peak = process.resourceUsage().maxRSS * 1024;
+// The peak, not the RSS now: what the machine must have for the process (its own, not its parent's: peak-rss.mjs).
+const peak = peakRssBytes();
 if (result.status !== 'finished') throw new Error(`first step ended ${result.status}`);
 const viewEvents = (await conversation.view()).events.length;
 await conversation.close();

@@ -5,6 +5,7 @@
 // no view, no messages, no model: the time and the peak RSS of reading and parsing alone.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { peakRssBytes } from './peak-rss.mjs';
 
 const [packs] = process.argv.slice(2);
 const cpuBefore = process.cpuUsage();
@@ -22,7 +23,7 @@ for (const name of readdirSync(packs).sort()) {
 }
 const elapsed = performance.now() - start;
 const cpuUsed = process.cpuUsage(cpuBefore);
-const peak = process.resourceUsage().maxRSS * 1024;
+const peak = peakRssBytes();
 console.log(
   JSON.stringify({ elapsed, cpu: (cpuUsed.user + cpuUsed.system) / 1000, rss: peak, events, kept: kept.length }),
 );
