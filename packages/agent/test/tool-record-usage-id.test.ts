@@ -1,15 +1,24 @@
 // A tool records spending of its own in the conversation's stats (`ToolConversation.recordUsage`: a sub-agent's,
 // under `delegate:<id>`). A record sets an id's entry whole, so it must name an id of the tool's own: never one no
 // usage id may be (`__proto__`, which the stats cannot key; a non-string from a tool written in JavaScript), and
-// never `default` or the id the conversation's model spends under, whose spending it would replace (and every
-// budget would read the tool's figure for it).
+// never `default` or an id one of the conversation's own models spends under (the agent's LLM, its condenser's,
+// another agent's control can pass to), whose spending it would replace (and every budget would read the tool's
+// figure for it).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFileStore } from '@x/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import {
+  Agent,
+  type Condenser,
+  Conversation,
+  createOfflineLLM,
+  defineTool,
+  LLMSummarizingCondenser,
+  PipelineCondenser,
+} from '../src/index.js';
 import { InvalidUsageIdError } from '../src/llm/errors/invalid-usage-id-error.js';
 import { emptyTokenUsage, type MetricsSnapshot } from '../src/llm/metrics.js';
 
@@ -25,11 +34,24 @@ const spent: MetricsSnapshot = {
   accumulated_token_usage: emptyTokenUsage('sub-agent-model'),
 };
 
+/** A model that only finishes, spending under `usageId` (a condenser's or another agent's; it is never called here). */
+function idleLLM(usageId: string) {
+  return createOfflineLLM({
+    usageId,
+    script: () => ({ toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }),
+  });
+}
+
 /**
  * Runs a conversation whose model (usage id `usageId`, when given) calls a tool that records `spent` under each of
- * `ids` in turn, then finishes; what each record did (`'recorded'`, or the error it threw), and the final stats.
+ * `ids` in turn, then finishes; what each record did (`'recorded'`, or the error it threw), and the final stats. The
+ * agent has `condenser` when given, and control can pass to `agents`.
  */
-async function recordUnder(ids: readonly unknown[], usageId?: string) {
+async function recordUnder(
+  ids: readonly unknown[],
+  options: { usageId?: string; condenser?: Condenser; agents?: Record<string, Agent> } = {},
+) {
+  const { usageId } = options;
   const dir = await mkdtemp(join(tmpdir(), 'x-record-usage-'));
   dirs.push(dir);
   const outcomes: unknown[] = [];
@@ -55,7 +77,12 @@ async function recordUnder(ids: readonly unknown[], usageId?: string) {
         : { toolCalls: [{ name: 'spend', arguments: { at: turn } }] },
   });
   const conversation = await Conversation.create({
-    agent: new Agent({ llm, tools: [spend] }),
+    agent: new Agent({
+      llm,
+      tools: [spend],
+      ...(options.condenser === undefined ? {} : { condenser: options.condenser }),
+    }),
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
     workspace: dir,
     persistenceDir: dir,
     store: createMemoryFileStore(),
@@ -91,17 +118,41 @@ describe('recordUsage from a tool', () => {
   it("refuses default, leaving the model's own spending in place", async () => {
     const { outcomes, stats } = await recordUnder(['default']);
     expectRefused(outcomes[0], 'default');
-    expect((outcomes[0] as Error).message).toContain("the conversation's model's own");
+    expect((outcomes[0] as Error).message).toContain("one of the conversation's own models spends under it");
     expect(stats.default!.model_name).not.toBe('sub-agent-model');
     expect(stats.default!.accumulated_cost).toBe(0);
   });
 
   it("refuses the usage id the conversation's model spends under, and default still", async () => {
-    const { outcomes, stats } = await recordUnder(['main', 'default', 'delegate:child'], 'main');
+    const { outcomes, stats } = await recordUnder(['main', 'default', 'delegate:child'], { usageId: 'main' });
     expectRefused(outcomes[0], 'main');
     expectRefused(outcomes[1], 'default');
     expect(outcomes[2]).toBe('recorded');
     expect(stats.main!.accumulated_cost).toBe(0);
     expect(Object.keys(stats).sort()).toEqual(['delegate:child', 'main']);
+  });
+
+  it("refuses the usage ids of the agent's condenser, in a pipeline too, and of the other agents", async () => {
+    const summarizing = (usageId: string) => new LLMSummarizingCondenser({ llm: idleLLM(usageId), maxSize: 80 });
+    const reviewer = new Agent({
+      name: 'reviewer',
+      llm: idleLLM('reviewer'),
+      condenser: summarizing('reviewer-summary'),
+    });
+    const { outcomes, stats } = await recordUnder(
+      ['condenser', 'summary', 'reviewer', 'reviewer-summary', 'delegate:child'],
+      { condenser: new PipelineCondenser([summarizing('condenser'), summarizing('summary')]), agents: { reviewer } },
+    );
+    expectRefused(outcomes[0], 'condenser');
+    expectRefused(outcomes[1], 'summary');
+    expectRefused(outcomes[2], 'reviewer');
+    expectRefused(outcomes[3], 'reviewer-summary');
+    expect(outcomes[4]).toBe('recorded');
+    expect(Object.keys(stats).sort()).toEqual(['default', 'delegate:child']);
+  });
+
+  it('records under the id a condenser would spend under when the agent has none of that kind', async () => {
+    const { outcomes } = await recordUnder(['condenser']);
+    expect(outcomes).toEqual(['recorded']);
   });
 });

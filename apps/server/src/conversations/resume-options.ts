@@ -1,9 +1,10 @@
-import { type Agent, approvalRulesSchema, type ConversationOptions } from '@x/agent';
+import type { Agent, ConversationOptions } from '@x/agent';
 import { buildAgent, buildAgents } from './build-agent.js';
 import { hooksOfRequest } from './conversation-hooks.js';
 import type { ConversationMeta } from './conversation-meta.js';
 import { ConversationDamagedError } from './errors/conversation-damaged-error.js';
 import type { ManagedConversationDeps } from './managed-conversation-deps.js';
+import { storedApprovalRules } from './stored-approval-rules.js';
 
 /**
  * The options a server conversation is resumed with, rebuilt from its meta.json (the agent, the handoff targets,
@@ -37,7 +38,7 @@ export function resumeOptions(
     // The policy it was created with (meta.json), under what the server allows now (--unsandboxed).
     sandbox: deps.sandboxing.storedPolicy(meta.sandbox),
     openSandbox: deps.sandboxing.open,
-    ...(meta.approval_rules ? { approvalRules: approvalRulesSchema.parse(meta.approval_rules) } : {}),
+    ...(meta.approval_rules ? { approvalRules: storedApprovalRules(meta.approval_rules) } : {}),
     ...(deps.signingKey === undefined ? {} : { signingKey: deps.signingKey }),
     ...(agents === undefined ? {} : { agents }),
     clientTools: () => deps.clientTools.get(id),

@@ -5,29 +5,14 @@
 // refusal gives none; a continued task runs once, its model call held at a gate; and a new task's stream opens with
 // the task holding the user's turn.
 import { randomUUID } from 'node:crypto';
-import type { StreamResponse, Task } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRequest, finishReply, removeDir, startTestServer } from '../helpers.js';
-import { type A2aFixture, send, startA2aFixture, textPart, userMessage, userTextsSeen } from './a2a-client-support.js';
+import { collect, send, textPart, useA2aFixture, userMessage, userTextsSeen } from './a2a-client-support.js';
 
-let fixture: A2aFixture;
-
-beforeAll(async () => {
-  fixture = await startA2aFixture();
-});
-afterAll(async () => {
-  await fixture.stop();
-});
-
-type Payload = StreamResponse['payload'];
-
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<Payload[]> {
-  const items: Payload[] = [];
-  for await (const event of stream) items.push(event.payload);
-  return items;
-}
+const fixture = useA2aFixture();
 
 const userTurns = (task: Task): unknown[] =>
   task.history.filter((message) => message.role === 1).map((message) => message.parts[0]?.content?.value);

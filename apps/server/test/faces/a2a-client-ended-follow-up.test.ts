@@ -1,33 +1,18 @@
 // A follow-up message to a task that failed or was canceled, through the official client (`@a2a-js/sdk`): the task
 // takes it (a task is its conversation, which goes on), so the stream it answers with starts with the task
 // submitted again, never with the ended state and its old reason, then works and ends as the new run does.
-import type { StreamResponse, Task } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRequest, finishReply } from '../helpers.js';
-import { type A2aFixture, send, startA2aFixture, textPart, userMessage } from './a2a-client-support.js';
+import { collect, type StreamPayload, send, textPart, useA2aFixture, userMessage } from './a2a-client-support.js';
 
-let fixture: A2aFixture;
+const fixture = useA2aFixture();
 
-beforeAll(async () => {
-  fixture = await startA2aFixture();
-});
-afterAll(async () => {
-  await fixture.stop();
-});
-
-type Payload = StreamResponse['payload'];
-
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<Payload[]> {
-  const items: Payload[] = [];
-  for await (const event of stream) items.push(event.payload);
-  return items;
-}
-
-const statesOf = (items: Payload[]): (number | undefined)[] =>
+const statesOf = (items: StreamPayload[]): (number | undefined)[] =>
   items.flatMap((item) => (item?.$case === 'statusUpdate' ? [item.value.status?.state] : []));
 
-async function followUp(taskId: string): Promise<Payload[]> {
+async function followUp(taskId: string): Promise<StreamPayload[]> {
   fixture.server.llm.push(finishReply('Done this time.'));
   return collect(fixture.client.sendMessageStream(send(userMessage([textPart('Try again')], { taskId }))));
 }

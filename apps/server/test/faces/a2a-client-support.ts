@@ -1,9 +1,11 @@
-// Shared by the a2a-client-*.test.ts files: a real server on 127.0.0.1 whose A2A tasks run on the scripted model
-// by default, the official `@a2a-js/sdk` client found from its card, and builders for the SDK's message types.
+// Shared by the a2a-*.test.ts files: a real server on 127.0.0.1 whose A2A tasks run on the scripted model
+// by default (`useA2aFixture` gives a test file one), the official `@a2a-js/sdk` client found from its card, builders for
+// the SDK's message types, and `collect` to read a stream to its end.
 import { randomUUID } from 'node:crypto';
-import type { Message, Part, SendMessageRequest } from '@a2a-js/sdk';
+import type { Message, Part, SendMessageRequest, StreamResponse } from '@a2a-js/sdk';
 import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
+import { afterAll, beforeAll } from 'vitest';
 import type { BuildServerOptions, ServerConfigInput } from '../../src/index.js';
 import { createRequest, removeDir, startTestServer, type TestServer } from '../helpers.js';
 
@@ -33,6 +35,33 @@ export async function startA2aFixture(
       await removeDir(withDefault.dataDir);
     },
   };
+}
+
+/**
+ * One fixture for the calling test file: started before its first test (`beforeAll`), stopped after its last
+ * (`afterAll`). The object returned is filled in when it has started, so tests read `fixture.server` and
+ * `fixture.client` as they would a fixture of their own.
+ */
+export function useA2aFixture(config: Partial<ServerConfigInput> = {}, build: BuildServerOptions = {}): A2aFixture {
+  const fixture = {} as A2aFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await startA2aFixture(config, build));
+  });
+  afterAll(async () => {
+    // Undefined when the start failed: that failure is the one to report.
+    await fixture.stop?.();
+  });
+  return fixture;
+}
+
+/** One item of an A2A stream: the task, a status update, an artifact update or a message. */
+export type StreamPayload = StreamResponse['payload'];
+
+/** Every item of the stream, read until the server ends it. */
+export async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamPayload[]> {
+  const items: StreamPayload[] = [];
+  for await (const event of stream) items.push(event.payload);
+  return items;
 }
 
 export const textPart = (text: string): Part => ({

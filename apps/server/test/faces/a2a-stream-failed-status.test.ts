@@ -1,30 +1,14 @@
 // The failed status of a streamed A2A task, through the official client (`@a2a-js/sdk`): the log records the change
 // to `error` before the error itself, so the stream holds a failed status back until the next item or the run's
 // end (`streamTask`). A client sees one failed status, the last item of the stream, which then ends, and it says why.
-import type { StreamResponse, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aFixture, send, startA2aFixture, textPart, userMessage } from './a2a-client-support.js';
+import { describe, expect, it } from 'vitest';
+import { collect, type StreamPayload, send, textPart, useA2aFixture, userMessage } from './a2a-client-support.js';
 
-let fixture: A2aFixture;
+const fixture = useA2aFixture();
 
-beforeAll(async () => {
-  fixture = await startA2aFixture();
-});
-afterAll(async () => {
-  await fixture.stop();
-});
-
-type Payload = StreamResponse['payload'];
-
-/** Every item of the stream, read until the server ends it. */
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<Payload[]> {
-  const items: Payload[] = [];
-  for await (const event of stream) items.push(event.payload);
-  return items;
-}
-
-const isFailedStatus = (item: Payload): boolean =>
+const isFailedStatus = (item: StreamPayload): boolean =>
   item?.$case === 'statusUpdate' && item.value.status?.state === TaskState.TASK_STATE_FAILED;
 
 /** The text parts of a status update's message. */

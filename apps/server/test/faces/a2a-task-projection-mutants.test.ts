@@ -1,28 +1,13 @@
 // How a task's outcome reaches the official client (`@a2a-js/sdk`) beyond a plain run: a model failure ends the
 // stream failed with the model's error, which tasks can be subscribed to again (not the ended ones: completed,
 // failed, canceled; yes one waiting for input), and a new turn's response is never an earlier turn's.
-import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
+import type { Message, Task } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRequest, finishReply } from '../helpers.js';
-import { type A2aFixture, send, startA2aFixture, textPart, userMessage, userTextsSeen } from './a2a-client-support.js';
+import { collect, send, textPart, useA2aFixture, userMessage, userTextsSeen } from './a2a-client-support.js';
 
-let fixture: A2aFixture;
-
-beforeAll(async () => {
-  fixture = await startA2aFixture();
-});
-afterAll(async () => {
-  await fixture.stop();
-});
-
-type Payload = StreamResponse['payload'];
-
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<Payload[]> {
-  const items: Payload[] = [];
-  for await (const event of stream) items.push(event.payload);
-  return items;
-}
+const fixture = useA2aFixture();
 
 const statusText = (task: Task): unknown => task.status?.message?.parts[0]?.content?.value;
 const responseOf = (task: Task): unknown => task.artifacts[0]?.parts[0]?.content?.value;

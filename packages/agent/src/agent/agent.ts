@@ -86,6 +86,11 @@ export class Agent {
     return started;
   }
 
+  /** The usage ids the agent's models spend under: its LLM's, then its condenser's (e.g. `condenser`). */
+  usageIds(): string[] {
+    return [this.llm.usageId, ...(this.condenser?.usageIds?.() ?? [])];
+  }
+
   /** The first event of every conversation: the prompt and the tool definitions (with the conversation's own). */
   systemPromptEvent(conversationTools: readonly Tool[] = []): SystemPromptEvent {
     const dynamic = [this.dynamicContext, this.extensions.systemContext()].filter((part) => part !== undefined);

@@ -1,5 +1,6 @@
 import type { ActionEvent } from '@x/events';
 import { z } from 'zod';
+import { InvalidApprovalRuleError } from './errors/invalid-approval-rule-error.js';
 
 /** What a rule answers for an action (the statuses of the Vercel AI SDK's tool approval). */
 export const approvalStatusSchema = z.enum(['approved', 'denied', 'user-approval', 'not-applicable']);
@@ -18,6 +19,19 @@ const regexSource = z.string().refine(
 );
 
 /**
+ * Why a rule's blank reason (whitespace only) is refused, as an empty one is: it is the rejection_reason the model is
+ * told of a denial (`Action rejected: <reason>`), so blank it would tell nothing, where no reason gives one naming the
+ * rule. Refused rather than dropped, as a denial's blank reason in a decision is.
+ */
+export const BLANK_RULE_REASON =
+  'its reason is blank: it is the rejection_reason the model is told ("Action rejected: <reason>"); give one that says why, or none (the default names the rule)';
+
+const ruleReason = z
+  .string()
+  .min(1, { abort: true })
+  .refine((reason) => reason.trim() !== '', { message: BLANK_RULE_REASON });
+
+/**
  * One rule: which tool (a name, several, or `*`), optionally which arguments (argument name → regular expression
  * its value must match; a non-string value is matched as JSON), and the status it answers. An `approved` rule's
  * pattern must match the whole value; the others' anywhere in it (see `evaluateApprovalRules`).
@@ -28,14 +42,27 @@ export const approvalRuleSchema = z.strictObject({
   tool: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   arguments: z.record(z.string(), regexSource).optional(),
   status: approvalStatusSchema,
-  /** For `denied`: what the model is told (default: names the rule). */
-  reason: z.string().min(1).optional(),
+  /** For `denied`: what the model is told (default: names the rule). Not blank. */
+  reason: ruleReason.optional(),
 });
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 
 /** Rules in order: the first whose status is not `not-applicable` decides; none → `not-applicable`. */
 export const approvalRulesSchema = z.array(approvalRuleSchema);
 export type ApprovalRules = z.infer<typeof approvalRulesSchema>;
+
+/**
+ * `rules`, or an `InvalidApprovalRuleError` naming the first rule (by name, else index) whose reason is blank: what the
+ * schema refuses, for rules given as typed options without being parsed.
+ */
+export function checkApprovalRules<T extends ApprovalRules | undefined>(rules: T): T {
+  for (const [index, rule] of (rules ?? []).entries()) {
+    if (typeof rule.reason === 'string' && rule.reason.trim() === '') {
+      throw new InvalidApprovalRuleError(rule.name ?? String(index), BLANK_RULE_REASON);
+    }
+  }
+  return rules;
+}
 
 export interface RuleVerdict {
   status: ApprovalStatus;

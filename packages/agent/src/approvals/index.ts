@@ -6,6 +6,8 @@ export {
   approvalRuleSchema,
   approvalRulesSchema,
   approvalStatusSchema,
+  BLANK_RULE_REASON,
+  checkApprovalRules,
   evaluateApprovalRules,
   type RuleVerdict,
 } from './approval-rules.js';
@@ -25,5 +27,6 @@ export { decisionRecordPath, readDecision } from './decision-records.js';
 export { ActionNotPendingError } from './errors/action-not-pending-error.js';
 export { DecisionConflictError } from './errors/decision-conflict-error.js';
 export { DecisionRecordDamagedError } from './errors/decision-record-damaged-error.js';
+export { InvalidApprovalRuleError } from './errors/invalid-approval-rule-error.js';
 export { InvalidDecisionError } from './errors/invalid-decision-error.js';
 export { PrincipalNotAllowedError } from './errors/principal-not-allowed-error.js';

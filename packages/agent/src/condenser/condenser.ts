@@ -21,6 +21,11 @@ export interface Condenser {
   handlesCondensationRequests(): boolean;
   /** The reference JSON of the configuration, e.g. `{ kind: 'NoOpCondenser' }`. */
   toJSON(): Record<string, unknown>;
+  /**
+   * The usage ids of the models the condenser calls, whose spending the conversation records under them (none for a
+   * condenser that calls no model). No tool may record its own spending under one of them.
+   */
+  usageIds?(): readonly string[];
 }
 
 /** True for a Condensation event (as opposed to a View) returned by `condense`. */

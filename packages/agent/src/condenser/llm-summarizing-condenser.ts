@@ -184,6 +184,10 @@ export class LLMSummarizingCondenser extends RollingCondenser {
     return null;
   }
 
+  usageIds(): readonly string[] {
+    return [this.llm.usageId];
+  }
+
   toJSON(): Record<string, unknown> {
     const settings = this.settings;
     return {

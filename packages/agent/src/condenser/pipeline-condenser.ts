@@ -26,6 +26,10 @@ export class PipelineCondenser implements Condenser {
     return this.condensers.some((condenser) => condenser.handlesCondensationRequests());
   }
 
+  usageIds(): readonly string[] {
+    return this.condensers.flatMap((condenser) => condenser.usageIds?.() ?? []);
+  }
+
   toJSON(): Record<string, unknown> {
     return { condensers: this.condensers.map((condenser) => condenser.toJSON()), kind: 'PipelineCondenser' };
   }

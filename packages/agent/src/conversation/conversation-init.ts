@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLogLike, FileStore } from '@x/store';
+import { checkApprovalRules } from '../approvals/approval-rules.js';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { AgentRoster } from '../handoff/agent-roster.js';
 import { type SandboxPolicy, sandboxPolicySchema } from '../sandbox/sandbox-policy.js';
@@ -66,7 +67,9 @@ const ONE_SHOT = { jitless: true } as const;
 /** The parts of a new conversation; refused before anything is written when it exists. */
 export async function initNewConversation(options: ConversationOptions): Promise<ConversationInit> {
   const id = options.id ?? randomUUID();
-  // Clashing agent names are refused before anything is written (InvalidAgentRosterError).
+  // A rule with a blank reason (InvalidApprovalRuleError) and clashing agent names (InvalidAgentRosterError) are
+  // refused before anything is written.
+  checkApprovalRules(options.approvalRules);
   const roster = rosterFor(options);
   const store = storeFor(options);
   if (await store.exists(`${conversationDirName(id)}/base_state.json`)) {
@@ -147,6 +150,7 @@ export async function initResumedConversation(
   id: string,
   options: Omit<ConversationOptions, 'id'>,
 ): Promise<{ init: ConversationInit; historyEnd: number; eventCount: { current?: () => number } }> {
+  checkApprovalRules(options.approvalRules);
   const roster = rosterFor(options);
   const store = storeFor(options);
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);

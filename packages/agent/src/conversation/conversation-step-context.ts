@@ -122,6 +122,15 @@ function controlHost(owner: PartsOwner, parts: ConversationParts): ControlHost {
   };
 }
 
+/**
+ * The usage ids the conversation's own models spend under: every agent's that control can pass to (its LLM's and its
+ * condenser's), and the model `switchLLM` set.
+ */
+function ownUsageIds(parts: ConversationParts): string[] {
+  const switched = parts.model.switched === undefined ? [] : [parts.model.switched.usageId];
+  return [...new Set([...switched, ...parts.roster.agents.flatMap((agent) => agent.usageIds())])];
+}
+
 /** The conversation as tools see it (the delegate tool's sub-agents, `recall`). */
 function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConversation {
   const { events } = parts;
@@ -138,7 +147,7 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
       return owner.state.confirmation_policy;
     },
     recordUsage: async (usageId, metrics) => {
-      checkToolUsageId(usageId, [(parts.model.switched ?? owner.agent.llm).usageId]);
+      checkToolUsageId(usageId, ownUsageIds(parts));
       const stats = { usage_to_metrics: { ...events.latestStats().usage_to_metrics, [usageId]: metrics } };
       await events.emit(createEvent('ConversationStateUpdateEvent', { key: 'stats', value: stats }));
     },

@@ -15,9 +15,9 @@ export const DEFAULT_USAGE_ID = 'default';
 /**
  * `usageId` for spending a tool records itself (`ToolConversation.recordUsage`: a sub-agent's), or an
  * `InvalidUsageIdError`: for what no usage id may be (see `checkUsageId`; a tool written in JavaScript may pass
- * anything), and for `default` and `ownIds` (the ids the conversation's own model spends under). A record sets an
- * id's entry whole, so a tool's record under one of those would replace the model's spending with its own, and every
- * budget would read the tool's figure for it.
+ * anything), and for `default` and `ownIds` (the ids the conversation's own models spend under: each agent's LLM and
+ * condenser, a switched model). A record sets an id's entry whole, so a tool's record under one of those would
+ * replace that model's spending with its own, and every budget would read the tool's figure for it.
  */
 export function checkToolUsageId(usageId: unknown, ownIds: readonly string[]): string {
   if (typeof usageId !== 'string') {
@@ -27,7 +27,7 @@ export function checkToolUsageId(usageId: unknown, ownIds: readonly string[]): s
   if (usageId === DEFAULT_USAGE_ID || ownIds.includes(usageId)) {
     throw new InvalidUsageIdError(
       usageId,
-      "it is the conversation's model's own; a tool records its spending under an id of its own (e.g. delegate:<id>)",
+      "one of the conversation's own models spends under it; a tool records its spending under an id of its own (e.g. delegate:<id>)",
     );
   }
   return usageId;

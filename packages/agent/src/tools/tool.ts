@@ -64,8 +64,8 @@ export interface ToolConversation {
   readonly confirmationPolicy: Readonly<{ kind: string } & Record<string, unknown>>;
   /**
    * Sets the metrics of one usage id in the conversation's stats (a sub-agent's spending, `delegate:<id>`). Refuses
-   * (`InvalidUsageIdError`) an id no usage id may be, and `default` or the conversation's model's own id, whose
-   * entry it would replace.
+   * (`InvalidUsageIdError`) an id no usage id may be, `default`, and the id of any of the conversation's own models
+   * (each agent's LLM and condenser, a switched model), whose entry it would replace.
    */
   recordUsage?(usageId: string, metrics: MetricsSnapshot): Promise<void>;
   /** What the conversation's money budgets have left (a sub-agent's budget); undefined without one. */
