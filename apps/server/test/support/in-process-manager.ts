@@ -30,6 +30,8 @@ export function recordingLogger(): { logger: FastifyBaseLogger; lines: string[] 
 export interface InProcessManager {
   manager: ConversationManager;
   store: FileStore;
+  /** The manager's workspace root (a fresh temporary directory). */
+  workspaceRoot: string;
   lines: string[];
   /** Moves the clock idle release reads. */
   advance(ms: number): void;
@@ -77,6 +79,7 @@ export async function startInProcessManager(
   return {
     manager,
     store,
+    workspaceRoot,
     lines,
     advance: (ms) => {
       now += ms;

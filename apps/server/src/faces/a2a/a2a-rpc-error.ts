@@ -1,6 +1,7 @@
 import { errorStatus } from '../../api/agent-error-status.js';
 import { ConversationDeletedError } from '../../conversations/errors/conversation-deleted-error.js';
 import { ServerError } from '../../errors.js';
+import { WorkspaceGoneError } from '../../workspace/workspace-gone-error.js';
 
 /** The JSON-RPC error codes this face answers with (JSON-RPC 2.0 and the A2A specification, §5.4). */
 export const A2A_ERROR_CODES = {
@@ -44,7 +45,8 @@ const ERROR_REASONS: Readonly<Record<number, string>> = {
  * (`errorStatus`, as the REST routes answer them): 404 task not found; 401 and 403 invalid request with the
  * `google.rpc.ErrorInfo` reason `PERMISSION_DENIED` (JSON-RPC and A2A have no code for a caller who may not do
  * this, e.g. one outside `approvalDeciders`); other 4xx, and a server error without a status, invalid params;
- * anything else internal. A conversation deleted while the call was under way (a delete racing it) is a task not found: the
+ * anything else internal, as is a deleted workspace root (409 `workspace_gone` on REST, but no fault of the request).
+ * A conversation deleted while the call was under way (a delete racing it) is a task not found: the
  * request was fine, the task is gone. A2A errors carry their `google.rpc.ErrorInfo` in `error.data`, as §9.5 asks.
  */
 export function rpcErrorResponse(id: string | number | null, error: unknown): Record<string, unknown> {
@@ -55,6 +57,9 @@ export function rpcErrorResponse(id: string | number | null, error: unknown): Re
   else if (ConversationDeletedError.isInstance(error)) {
     code = A2A_ERROR_CODES.taskNotFound;
     message = `Task '${error.conversationId}' was deleted`;
+  } else if (WorkspaceGoneError.isInstance(error)) {
+    // A 409, but the server's own failure (its workspace root was deleted under it), not the request's params.
+    code = A2A_ERROR_CODES.internalError;
   } else {
     const status = errorStatus(error);
     if (status === 404) code = A2A_ERROR_CODES.taskNotFound;

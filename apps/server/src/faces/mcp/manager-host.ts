@@ -8,6 +8,7 @@ import type { ConversationManager } from '../../conversations/conversation-manag
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
 import { agentFinalResponse } from '../../events/event-search.js';
+import { WorkspaceGoneError } from '../../workspace/workspace-gone-error.js';
 import type { McpConversation, McpConversationHost, McpConversationSummary } from './mcp-host.js';
 import { McpToolCallError } from './mcp-tool-call-error.js';
 
@@ -134,7 +135,8 @@ export function createManagerHost(manager: ConversationManager, options: Manager
         .create({ ...parsed.data, conversation_id: randomUUID(), initial_message: null })
         .catch((error: unknown) => {
           const status = errorStatus(error);
-          if (status !== undefined && status < 500) {
+          // A deleted workspace root is the server's failure (reported as one), not the arguments'.
+          if (status !== undefined && status < 500 && !WorkspaceGoneError.isInstance(error)) {
             throw new McpToolCallError('invalid_arguments', `start_conversation: ${(error as Error).message}`, {
               tool: 'start_conversation',
               path: 'arguments.conversation',

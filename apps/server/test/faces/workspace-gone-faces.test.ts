@@ -1,0 +1,43 @@
+// A workspace root deleted while the server runs, as the protocol faces report it: the server's own failure (REST's
+// 409 `workspace_gone`), never the caller's bad arguments. A2A through the official client answers an internal error,
+// not invalid params; MCP's start_conversation fails as the server failing, not as `invalid_arguments`.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createManagerHost } from '../../src/faces/mcp/manager-host.js';
+import { McpToolCallError } from '../../src/faces/mcp/mcp-tool-call-error.js';
+import { WorkspaceGoneError } from '../../src/workspace/workspace-gone-error.js';
+import { managersStoppedAfterEach, offlineRequest, recordingLogger } from '../support/in-process-manager.js';
+import { send, textPart, useA2aFixture, userMessage } from './a2a-client-support.js';
+
+const fixture = useA2aFixture();
+const start = managersStoppedAfterEach();
+
+describe('a deleted workspace root, through the protocol faces', () => {
+  it('A2A: a new task is refused with an internal error naming the root, not invalid params', async () => {
+    const root = join(fixture.server.dataDir, 'workspaces');
+    await rm(root, { recursive: true, force: true });
+    const refused = await fixture.client.sendMessage(send(userMessage([textPart('hello')]))).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    expect(refused).toMatchObject({ name: 'JsonRpcTransportError', envelopeCode: -32603, reason: 'INTERNAL_ERROR' });
+    expect(refused?.message).toContain(`The server's workspace root ${root} has been deleted`);
+    expect(refused).not.toMatchObject({ name: 'RequestMalformedError' });
+  });
+
+  it('MCP: start_conversation fails with the workspace error itself, not as invalid arguments', async () => {
+    const { manager, workspaceRoot } = await start();
+    const host = createManagerHost(manager, {
+      logger: recordingLogger().logger,
+      defaultConversation: offlineRequest(),
+    });
+    await rm(workspaceRoot, { recursive: true, force: true });
+    const refused = await host.create(undefined).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(McpToolCallError.isInstance(refused)).toBe(false);
+    expect(WorkspaceGoneError.isInstance(refused)).toBe(true);
+  });
+});
