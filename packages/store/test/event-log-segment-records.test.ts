@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  damagedLastRecord,
+  damagedLastRecords,
   decodeRecords,
   encodeRecords,
+  RECORD_HEADER_BYTES,
   SegmentChain,
   type SegmentRecord,
 } from '../src/event-log/segment/segment-records.js';
@@ -181,7 +182,7 @@ describe('SegmentChain', () => {
   });
 });
 
-describe('damagedLastRecord', () => {
+describe('damagedLastRecords', () => {
   const base = 1000;
   /** Two records from file offset `base`, the second changed as `change` says; where decoding stops. */
   function tail(change: (last: Buffer) => Buffer) {
@@ -197,7 +198,22 @@ describe('damagedLastRecord', () => {
       return last;
     });
     expect(decoded.end).toBe(lastAt);
-    expect(damagedLastRecord(bytes, base, decoded.end)).toEqual({ offset: lastAt, end: base + bytes.length });
+    expect(damagedLastRecords(bytes, base, decoded.end)).toEqual([{ offset: lastAt, end: base + bytes.length }]);
+  });
+
+  it.each([
+    ['payload', (record: number) => record + RECORD_HEADER_BYTES + 3],
+    ['magic', (record: number) => record],
+  ])('finds each of several whole last records whose %s changed, one after another', (_, at) => {
+    const { bytes, records } = encoded(0, 4);
+    const damaged = Buffer.from(bytes);
+    for (const { offset } of records.slice(1)) damaged[at(offset)] = damaged[at(offset)]! ^ 1;
+    const decoded = decodeRecords(damaged, base);
+
+    expect(decoded.end).toBe(base + records[1]!.offset);
+    expect(damagedLastRecords(damaged, base, decoded.end)).toEqual(
+      records.slice(1).map(({ offset, end }) => ({ offset: base + offset, end: base + end })),
+    );
   });
 
   it.each([
@@ -211,6 +227,6 @@ describe('damagedLastRecord', () => {
     ['bytes that are not a frame', (last: Buffer) => Buffer.concat([garbage(1), last]).subarray(0, last.length)],
   ])('finds nothing after %s', (_, change) => {
     const { bytes, decoded } = tail(change);
-    expect(damagedLastRecord(bytes, base, decoded.end)).toBeUndefined();
+    expect(damagedLastRecords(bytes, base, decoded.end)).toBeUndefined();
   });
 });

@@ -46,7 +46,14 @@ describe('repairRecords', () => {
     const prev = 'a'.repeat(64);
     // The hash of another index: records for index 7 after `prev` cannot have it.
     const link = { index: 7, id: 'e-7', prev, hash: computeChainHash(8, prev, json) };
-    const damage = { run: { offset: 10, end: 20 }, next: 7, prev, nextIntact: undefined, damagedLink: undefined };
+    const damage = {
+      run: { offset: 10, end: 20 },
+      next: 7,
+      prev,
+      last: 7,
+      nextIntact: undefined,
+      damagedLink: undefined,
+    };
     const repair = () => repairRecords([{ event: { id: 'e-7' }, json, link }], damage, { writer: 'w', location: 'L' });
     expect(repair).toThrow(SegmentInvariantError);
     const error = (() => {

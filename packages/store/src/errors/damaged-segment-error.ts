@@ -2,10 +2,10 @@ import { StoreError } from '../errors.js';
 
 /**
  * A segment log's segment holds a committed record that is no longer intact: intact records follow it that chain
- * to the event it held, or it is the last record the log holds, whole but changed since (not what a crash leaves:
- * its checksum, or the magic and length framing it, fail; records after it, if any, are not the log's). Opening
- * past the damage would drop every event after it and let the next append take their indices (a fork of the log),
- * so the log is not read past it. The reference's event files (`<dir>/event-….json`), derived from the segment, may
+ * to the event it held, or it is the last record the log holds (or one of several in a row), whole but changed since
+ * (not what a crash leaves: its checksum, or the magic and length framing it, fail; records after it, if any, are
+ * not the log's). Opening past the damage would drop every event after it and let the next append take their
+ * indices (a fork of the log), so the log is not read past it. The reference's event files (`<dir>/event-….json`), derived from the segment, may
  * still hold those events: `open` restores them from there when the hash chain proves them, and throws this only
  * when it cannot.
  */
@@ -31,18 +31,29 @@ export class DamagedSegmentError extends StoreError {
     offset: number;
     end: number;
     missingIndex: number;
-    /** The index of the first intact record after the damage; undefined when the damage is the log's last record. */
+    /** The index of the first intact record after the damage; undefined when the damage is the log's last records. */
     nextIntact?: number | undefined;
+    /** The last index the damage took, when it took more than `missingIndex` (consecutive damaged records). */
+    lastMissingIndex?: number | undefined;
     unrecovered?: readonly number[];
     /** The event a read was for, when a read (not an open) met the damage: only the damaged events are refused. */
     reading?: number | undefined;
   }) {
+    const through = options.lastMissingIndex ?? options.missingIndex;
+    const lost =
+      through > options.missingIndex
+        ? `events ${options.missingIndex}…${through} are`
+        : `event ${options.missingIndex} is`;
     const what =
       options.reading !== undefined
-        ? `are not an intact record (changed since it was written), where event ${options.missingIndex}'s was`
-        : options.nextIntact === undefined
-          ? "are the log's last record, whole but changed since it was written (not what a crash leaves)"
-          : `are not an intact record, yet intact records follow (from event ${options.nextIntact})`;
+        ? through > options.missingIndex
+          ? `are not intact records (changed since they were written), where events ${options.missingIndex}…${through} were`
+          : `are not an intact record (changed since it was written), where event ${options.missingIndex}'s was`
+        : options.nextIntact !== undefined
+          ? `are not an intact record, yet intact records follow (from event ${options.nextIntact})`
+          : through > options.missingIndex
+            ? `are the log's last ${through - options.missingIndex + 1} records, whole but changed since they were written (not what a crash leaves)`
+            : "are the log's last record, whole but changed since it was written (not what a crash leaves)";
     const unrecovered = options.unrecovered ?? [];
     const recovery =
       unrecovered.length === 0
@@ -52,7 +63,7 @@ export class DamagedSegmentError extends StoreError {
           `{ damagedSegment: 'read-intact-prefix' } to read the events before the damage)`;
     const consequence =
       options.reading === undefined
-        ? `event ${options.missingIndex} is lost from the segment, so the log is not read past it ${recovery}`
+        ? `${lost} lost from the segment, so the log is not read past it ${recovery}`
         : `event ${options.reading} cannot be read ${recovery.replace(/; open with .*\)$/, ')')}; the log's other events can`;
     super(
       'damaged_segment',

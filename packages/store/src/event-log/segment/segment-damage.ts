@@ -1,7 +1,7 @@
 import { type ChainLink, computeChainHash, parseSlotClaimBytes } from '../../chain/chain-link.js';
 import {
   type DecodedRecords,
-  damagedLastRecord,
+  damagedLastRecords,
   RECORD_HEADER_BYTES,
   RECORD_MAGIC,
   recordFrameHolds,
@@ -27,16 +27,46 @@ export interface SegmentDamage {
   /** The first index the damage took, and the chain hash of the event before it (null at index 0). */
   readonly next: number;
   readonly prev: string | null;
-  /** The first intact record after the damage; undefined when the damage is the segment's last record. */
+  /**
+   * The last index the damage took: the one before `nextIntact`, else one index per whole record the damage left
+   * (see `damageOfRecords`), however many that is.
+   */
+  readonly last: number;
+  /** The first intact record after the damage; undefined when no intact record of the log follows it. */
   readonly nextIntact: ChainLink | undefined;
-  /** The damaged last record's own link, when its header line still reads (what its event must hash to). */
+  /** The link the header of the damaged record of `last` still holds, when it reads (what its event must hash to). */
   readonly damagedLink: ChainLink | undefined;
 }
 
 /**
- * The damage of a last record changed after it committed (see `damagedLastRecord`: `bytes` start at file offset
+ * The damage of the whole records `records` (in file order, none intact any more: see `wholeRecordEnd`) that no
+ * intact record of the log follows, taken from the log's next index on (`chain`). Records are appended whole, one
+ * per event, so each one the damage left took one event: `chain.next` … `chain.next + records.length - 1`, every
+ * one acknowledged, however many were damaged before any was read. Only the last one's header can prove them (an
+ * intact record after them would otherwise): it must still read, and name that last index.
+ */
+export function damageOfRecords(
+  bytes: Uint8Array,
+  base: number,
+  records: readonly ByteRun[],
+  chain: { readonly next: number; readonly prev: string | null },
+): SegmentDamage {
+  const final = records[records.length - 1]!;
+  const last = chain.next + records.length - 1;
+  const link = damagedRecordLink(bytes, base, final);
+  return {
+    run: { offset: records[0]!.offset, end: final.end },
+    ...chain,
+    last,
+    nextIntact: undefined,
+    damagedLink: link?.index === last ? link : undefined,
+  };
+}
+
+/**
+ * The damage of last records changed after they committed (see `damagedLastRecords`: `bytes` start at file offset
  * `base`, decoding consumed them up to `end`), which would otherwise read as a crash's cut-short tail: the log would
- * lose its event silently, and the next append would take its index. `chain` is where the log's chain stands.
+ * lose their events silently, and the next append would take their indices. `chain` is where the log's chain stands.
  */
 export function lastRecordDamage(
   bytes: Uint8Array,
@@ -44,9 +74,8 @@ export function lastRecordDamage(
   end: number,
   chain: { readonly next: number; readonly prev: string | null },
 ): SegmentDamage | undefined {
-  const run = damagedLastRecord(bytes, base, end);
-  if (run === undefined) return undefined;
-  return { run, ...chain, nextIntact: undefined, damagedLink: damagedRecordLink(bytes, base, run) };
+  const records = damagedLastRecords(bytes, base, end);
+  return records === undefined ? undefined : damageOfRecords(bytes, base, records, chain);
 }
 
 /**
@@ -127,15 +156,18 @@ export function damagedEarlierRecord(
 }
 
 /**
- * The damaged record that held index `next` (after the event hashed `prev`) when nothing after it can prove or
- * disprove that: one whole record (see `wholeRecordsSkipped`) skipped past `chainedEnd` (where the last accepted
- * record ends) and before `to`, whose header no longer says what it held, or says `next` after `prev`. A record for
- * `next` that follows it, and that no record chains to, is then another writer's lost race, the writer cut off
- * before it wrote again (see `damagedEarlierRecord` for the one whose header still reads): taking it would drop the
- * event acknowledged at `next`, as `damagedLastRecord` would with nothing after it. `except` is the hash of the
- * record it would be taken for: its damaged earlier copy, which a repair appended again, lost nothing.
+ * The damaged records from the one that held index `next` (after the event hashed `prev`) on, when nothing after
+ * them can prove or disprove that: the first whole record (see `wholeRecordsSkipped`) skipped past `chainedEnd`
+ * (where the last accepted record ends) and before `to` whose header no longer says what it held, or says `next`
+ * after `prev`, and every whole record skipped after it before `to` (each took the next index: see
+ * `damageOfRecords`; left out, repair records appended after them would carry the chain past them, and their events
+ * would be lost unseen). A record for `next` that follows them, and that no record chains to, is then another
+ * writer's lost race, the writer cut off before it wrote again (see `damagedEarlierRecord` for the one whose header
+ * still reads): taking it would drop the events acknowledged from `next` on, as `damagedLastRecords` would with
+ * nothing after them. `except` is the hash of the record it would be taken for: its damaged earlier copy, which a
+ * repair appended again, lost nothing. Undefined when no such record is there.
  */
-export function damagedUnconfirmedRecord(
+export function damagedUnconfirmedRecords(
   decoded: DecodedRecords,
   options: {
     readonly bytes: Uint8Array;
@@ -146,15 +178,20 @@ export function damagedUnconfirmedRecord(
     readonly to: number;
     readonly except?: string;
   },
-): { readonly run: ByteRun; readonly link: ChainLink | undefined } | undefined {
+): ByteRun[] | undefined {
   const { bytes, base, next, prev, chainedEnd, to, except } = options;
+  const records: ByteRun[] = [];
   for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to })) {
-    const link = damagedRecordLink(bytes, base, damaged);
-    if (link === undefined || (link.index === next && link.prev === prev && link.hash !== except)) {
-      return { run: damaged, link };
+    const link = records.length === 0 ? damagedRecordLink(bytes, base, damaged) : undefined;
+    if (
+      records.length > 0 ||
+      link === undefined ||
+      (link.index === next && link.prev === prev && link.hash !== except)
+    ) {
+      records.push(damaged);
     }
   }
-  return undefined;
+  return records.length === 0 ? undefined : records;
 }
 
 /**
@@ -173,7 +210,7 @@ function* wholeRecordsSkipped(
     const limit = skipped.end - base;
     for (let at = skipped.offset - base; at + RECORD_HEADER_BYTES <= limit; ) {
       const end = wholeRecordEnd(buffer, at, limit);
-      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecord`).
+      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecords`).
       if (end !== undefined && buffer[end - 1] !== 0) {
         yield { offset: base + at, end: base + end };
         at = end;
@@ -231,21 +268,30 @@ export function damagedRecordLink(bytes: Uint8Array, base: number, run: ByteRun)
 }
 
 /**
- * Whether `run`, skipped before `accepted` (the record the log took for the next index), is that record's damaged
- * earlier copy: one whole record, no longer intact, whose header names the same index and hash. It is the
- * last-record damage a repair appended the record again for; nothing was lost, so nothing is warned about.
+ * Whether `run`, skipped before `accepted` (the records the log took that lie after it), is their damaged earlier
+ * copies: whole records (see `wholeRecordEnd`), each no longer intact, whose headers name the index and hash of a
+ * record accepted after them, however many. It is last-record damage a repair appended the records again for;
+ * nothing was lost, so nothing is warned about.
  */
-export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: ChainLink): boolean {
-  const link = damagedRecordLink(bytes, base, run);
-  if (link === undefined || link.index !== accepted.index || link.hash !== accepted.hash) return false;
+export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: readonly ChainLink[]): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return !recordFrameHolds(buffer, run.offset - base, run.end - base);
+  const limit = run.end - base;
+  for (let at = run.offset - base; at !== limit; ) {
+    const end = at < 0 ? undefined : wholeRecordEnd(buffer, at, limit);
+    if (end === undefined || recordFrameHolds(buffer, at, end)) return false;
+    const link = damagedRecordLink(bytes, base, { offset: base + at, end: base + end });
+    if (link === undefined || !accepted.some(({ index, hash }) => index === link.index && hash === link.hash)) {
+      return false;
+    }
+    at = end;
+  }
+  return true;
 }
 
 /**
  * The runs of `decoded` skipped as not intact that are worth a warning: before `stop` (where reading stopped), and
- * neither restored by repair records (`repairedRuns`) nor a damaged last record appended again (`isRepairedRun`,
- * against the first of the records `accepted` after it).
+ * neither restored by repair records (`repairedRuns`) nor damaged last records appended again (`isRepairedRun`,
+ * against the records `accepted` after it).
  */
 export function unexplainedRuns(
   decoded: DecodedRecords,
@@ -260,7 +306,7 @@ export function unexplainedRuns(
   const { bytes, base, stop, repairedRuns, accepted } = options;
   return decoded.skipped.filter((run) => {
     if (run.offset >= stop || repairedRuns.has(run.offset)) return false;
-    const after = accepted.find((record) => record.offset >= run.end);
-    return after === undefined || !isRepairedRun(bytes, base, run, after.link);
+    const after = accepted.filter((record) => record.offset >= run.end).map(({ link }) => link);
+    return !isRepairedRun(bytes, base, run, after);
   });
 }

@@ -105,12 +105,15 @@ export async function repairDamagedRead(context: ReadRepairContext, index: numbe
     end: lastOffset + positions.lengthOf(last),
   };
   const lastRun = { offset: damagedRecordStart(lastRead, lastOffset), end: run.end };
+  const damagedLink = damagedRecordLink(lastRead.bytes, lastRead.base, lastRun);
   const damage: SegmentDamage = {
     run,
     next: first,
     prev: first === 0 ? null : before!.hash,
+    // Every event of the run, however many: the log knows their indices (and ids), the damage need not say.
+    last,
     nextIntact: after,
-    damagedLink: damagedRecordLink(lastRead.bytes, lastRead.base, lastRun),
+    damagedLink: damagedLink?.index === last ? damagedLink : undefined,
   };
   const ids = Array.from({ length: last - first + 1 }, (_, offset) => idAt(core, first + offset));
   const appended = await findAppendedRepair(context, damage, ids);
@@ -119,13 +122,15 @@ export async function repairDamagedRead(context: ReadRepairContext, index: numbe
     return { kind: 'moved', positions: appended.positions };
   }
   const result = await recoverFromEventFiles(core, damage);
-  if ('unrecovered' in result || result.recovered.some(({ event }, offset) => event.id !== ids[offset])) {
+  const wrong = 'recovered' in result && result.recovered.some(({ event }, offset) => event.id !== ids[offset]);
+  if ('unrecovered' in result || wrong || result.recovered.length !== ids.length) {
     throw new DamagedSegmentError({
       location: core.store.describe(segmentPath(core.dir)),
       offset: run.offset,
       end: run.end,
       missingIndex: first,
       nextIntact: after?.index,
+      lastMissingIndex: last,
       unrecovered: 'unrecovered' in result ? result.unrecovered : ids.map((_, offset) => first + offset),
       reading: index,
     });

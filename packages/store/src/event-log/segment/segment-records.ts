@@ -128,40 +128,53 @@ export function decodeRecords(bytes: Uint8Array, base: number): DecodedRecords {
 }
 
 /**
- * The bytes after the last intact record (`bytes` start at file offset `base`; decoding consumed them up to `end`)
- * when they are one whole record that is no longer intact: a record committed and changed since (a flipped byte in
- * its payload, or in the magic or length that frame it: see `wholeRecordEnd`). A write a crash cut short leaves
- * fewer bytes than its header says, and one whose data a power loss lost ends in zeros: for those, and anything
- * else, undefined.
+ * The records after the last intact record (`bytes` start at file offset `base`; decoding consumed them up to `end`)
+ * when those bytes are whole records, one or more, that are no longer intact: records committed and changed since (a
+ * flipped byte in a payload, or in the magic or length that frame it: see `wholeRecordEnd`). A write a crash cut
+ * short leaves fewer bytes than its header says, and one whose data a power loss lost ends in zeros: for those, and
+ * anything else, undefined. Each record's span, in file order; a whole record whose frame holds (not a record of the
+ * log) or that ends in zeros (never durable) is not among them, and none left is undefined.
  */
-export function damagedLastRecord(
+export function damagedLastRecords(
   bytes: Uint8Array,
   base: number,
   end: number,
-): { readonly offset: number; readonly end: number } | undefined {
+): { readonly offset: number; readonly end: number }[] | undefined {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = end - base;
-  if (wholeRecordEnd(buffer, at, buffer.length) !== buffer.length || buffer[buffer.length - 1] === 0) return undefined;
-  if (recordFrameHolds(buffer, at, buffer.length)) return undefined;
-  return { offset: end, end: base + buffer.length };
+  if (buffer.length === end - base || buffer[buffer.length - 1] === 0) return undefined;
+  const records: { offset: number; end: number }[] = [];
+  for (let at = end - base; at < buffer.length; ) {
+    const recordEnd = wholeRecordEnd(buffer, at, buffer.length);
+    if (recordEnd === undefined) return undefined;
+    if (buffer[recordEnd - 1] !== 0 && !recordFrameHolds(buffer, at, recordEnd)) {
+      records.push({ offset: base + at, end: base + recordEnd });
+    }
+    at = recordEnd;
+  }
+  return records.length === 0 ? undefined : records;
 }
 
 /**
  * Where the record written whole at `at` (an offset into `buffer`) ends, at most at `limit`, though damage may have
  * changed it since: its magic and length frame it (its payload may be what changed), or the frame is what changed
- * and its payload, up to `limit` or to a magic before it, still matches the checksum in its header. A crash leaves
- * a prefix of what it wrote, whose length points past it and whose checksum fails: for that, undefined. Callers
- * also refuse a record ending in zeros (a power loss lost its data: never durable, so never acknowledged).
+ * and its payload, by its length or up to `limit` or to a magic before it, still matches the checksum in its
+ * header. A crash leaves a prefix of what it wrote, whose length points past it and whose checksum fails: for that,
+ * undefined. Callers also refuse a record ending in zeros (a power loss lost its data: never durable, so never
+ * acknowledged).
  */
 export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): number | undefined {
   const start = at + RECORD_HEADER_BYTES;
   if (at < 0 || start >= limit) return undefined;
   const crc = buffer.readUInt32LE(at + 8);
   let framed: number | undefined;
+  const lengthEnd = start + buffer.readUInt32LE(at + 4);
   if (buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) === 0) {
-    const end = start + buffer.readUInt32LE(at + 4);
-    if (end > start && end <= limit) framed = end;
+    if (lengthEnd > start && lengthEnd <= limit) framed = lengthEnd;
     if (framed === limit || (framed !== undefined && crc32(buffer.subarray(start, framed)) === crc)) return framed;
+  } else if (lengthEnd > start && lengthEnd <= limit && crc32(buffer.subarray(start, lengthEnd)) === crc) {
+    // A changed magic with its length intact: the checksum proves where the record ends, though the next record's
+    // magic (what the search below ends it at) may be damaged too.
+    return lengthEnd;
   }
   // A length changed to a shorter one still frames a record: the checksum then says where it really ends.
   for (let magic = buffer.indexOf(RECORD_MAGIC, start + 1); ; magic = buffer.indexOf(RECORD_MAGIC, magic + 1)) {

@@ -16,19 +16,19 @@ export interface RecoveredEvent {
   readonly link: ChainLink;
 }
 
-/** The indices `damage` took: up to the intact record after it, or the one last record. */
+/** The indices `damage` took: `next` … `last`, as many as it took (see `SegmentDamage.last`). */
 export function missingIndices(damage: SegmentDamage): number[] {
-  const end = damage.nextIntact?.index ?? damage.next + 1;
-  return Array.from({ length: end - damage.next }, (_, offset) => damage.next + offset);
+  return Array.from({ length: damage.last - damage.next + 1 }, (_, offset) => damage.next + offset);
 }
 
 /**
  * Looks for the lost events in the reference's event files (`<dir>/event-{index}-{id}.json`, derived from the
  * segment) and takes them only where the hash chain proves them the events the segment committed: each file's
  * link hash (index, the hash before it, its exact bytes) chained from the hash before the damage must end at the
- * `prev` of the intact record after it, or, for a damaged last record, equal the hash its header still names (a
- * header that no longer reads proves nothing: refused). A file changed since, or one for the wrong id, does not
- * hash to it. Resolves with the events, or with the indices that could not be recovered.
+ * `prev` of the intact record after it, or, with none after it, equal the hash the header of the damaged record of
+ * the last index still names (`damagedLink`; a header that no longer reads proves nothing: refused). A file changed
+ * since, or one for the wrong id, does not hash to it. Resolves with the events, or with the indices that could not
+ * be recovered.
  */
 export async function recoverFromEventFiles(
   core: LogCore,
@@ -36,7 +36,9 @@ export async function recoverFromEventFiles(
 ): Promise<{ recovered: RecoveredEvent[] } | { unrecovered: number[] }> {
   const indices = missingIndices(damage);
   // What the last lost event must hash to: the link after the damage names it, or the damaged record's own header.
-  const targetHash = damage.nextIntact === undefined ? damage.damagedLink?.hash : damage.nextIntact.prev;
+  const { nextIntact, damagedLink } = damage;
+  const targetHash =
+    nextIntact !== undefined ? nextIntact.prev : damagedLink?.index === damage.last ? damagedLink.hash : undefined;
   if (targetHash === undefined || targetHash === null) return { unrecovered: indices };
   const candidates = await readCandidates(core, indices);
   const without = indices.filter((index) => (candidates.get(index) ?? []).length === 0);
@@ -143,6 +145,7 @@ export function damagedSegmentError(
     end: damage.run.end,
     missingIndex: damage.next,
     nextIntact: damage.nextIntact?.index,
+    lastMissingIndex: damage.last,
     unrecovered,
   });
 }

@@ -2,13 +2,14 @@ import {
   type ByteRun,
   damageBefore,
   damagedEarlierRecord,
-  damagedUnconfirmedRecord,
+  damagedUnconfirmedRecords,
+  damageOfRecords,
   damageProvenAfter,
   findRepairRecords,
   type SegmentDamage,
   unexplainedRuns,
 } from './segment-damage.js';
-import { type DecodedRecords, SegmentChain, type SegmentRecord } from './segment-records.js';
+import { type DecodedRecords, damagedLastRecords, SegmentChain, type SegmentRecord } from './segment-records.js';
 
 /** Which of a run of decoded records are the log's events (see `selectRecords`). */
 export interface RecordSelection {
@@ -83,7 +84,7 @@ export function selectRecords(
       const until = { ...earlier.link, index: earlier.link.index + 1, prev: earlier.link.hash };
       const repair = findRepairRecords(decoded.records, position + 1, { ...need, until });
       if (repair === undefined || repair.some(({ link }) => isKnown(link.id))) {
-        damage = { run: earlier.run, ...need, nextIntact: undefined, damagedLink: earlier.link };
+        damage = { run: earlier.run, ...need, last: need.next, nextIntact: undefined, damagedLink: earlier.link };
         break;
       }
       for (const found of repair) if (chain.accept(found)) take(found);
@@ -94,7 +95,8 @@ export function selectRecords(
       const need = { next: chain.next, prev: chain.prev, until: decoded.records[proven.proof]!.link };
       const repair = findRepairRecords(decoded.records, proven.proof + 1, need);
       if (repair === undefined || !newIds(repair)) {
-        damage = { run: proven.run, ...need, nextIntact: need.until, damagedLink: undefined };
+        const last = need.until.index - 1;
+        damage = { run: proven.run, ...need, last, nextIntact: need.until, damagedLink: undefined };
         break;
       }
       for (const found of repair) if (chain.accept(found)) take(found);
@@ -103,7 +105,7 @@ export function selectRecords(
     // Checked first: `confirmed` looks at every later record, and skipped runs are rare.
     const unconfirmed =
       decoded.skipped.length > 0 && record.link.index === chain.next
-        ? damagedUnconfirmedRecord(decoded, {
+        ? damagedUnconfirmedRecords(decoded, {
             bytes,
             base,
             next: chain.next,
@@ -114,13 +116,7 @@ export function selectRecords(
           })
         : undefined;
     if (unconfirmed !== undefined && !confirmed(position)) {
-      damage = {
-        run: unconfirmed.run,
-        next: chain.next,
-        prev: chain.prev,
-        nextIntact: undefined,
-        damagedLink: unconfirmed.link,
-      };
+      damage = damageOfRecords(bytes, base, unconfirmed, { next: chain.next, prev: chain.prev });
       break;
     }
     if (chain.accept(record)) {
@@ -132,7 +128,7 @@ export function selectRecords(
       const need = { next: chain.next, prev: chain.prev, until: record.link };
       const repair = findRepairRecords(decoded.records, position + 1, need);
       if (repair === undefined || !newIds(repair)) {
-        damage = { run, ...need, nextIntact: record.link, damagedLink: undefined };
+        damage = { run, ...need, last: record.link.index - 1, nextIntact: record.link, damagedLink: undefined };
         break;
       }
       // Each for the next index, chained to the one before (see `findRepairRecords`), of a new id: all accepted.
@@ -145,11 +141,12 @@ export function selectRecords(
     }
     seen.add(record.link.hash);
   }
-  // Damage after the last record taken, that the records after it (none taken) do not explain: as a damaged last
-  // record (see `damagedLastRecord`), it lost the event committed at the next index.
+  // Damage after the last record taken, that the records after it (none taken) do not explain: as damaged last
+  // records (see `damagedLastRecords`), it lost the events committed from the next index on; whole records damaged
+  // after the last intact one are part of it (each took an index too: see `damageOfRecords`).
   const trailing =
     damage === undefined
-      ? damagedUnconfirmedRecord(decoded, {
+      ? damagedUnconfirmedRecords(decoded, {
           bytes,
           base,
           next: chain.next,
@@ -159,13 +156,8 @@ export function selectRecords(
         })
       : undefined;
   if (trailing !== undefined) {
-    damage = {
-      run: trailing.run,
-      next: chain.next,
-      prev: chain.prev,
-      nextIntact: undefined,
-      damagedLink: trailing.link,
-    };
+    const after = damagedLastRecords(bytes, base, decoded.end) ?? [];
+    damage = damageOfRecords(bytes, base, [...trailing, ...after], { next: chain.next, prev: chain.prev });
   }
   const stop = damage?.run.offset ?? decoded.end;
   const unexplained = unexplainedRuns(decoded, { bytes, base, stop, repairedRuns, accepted });
