@@ -84,3 +84,41 @@ describe('navigate and fork once the workspace root was deleted', () => {
     await expect(stat(root)).rejects.toThrow('ENOENT');
   });
 });
+
+describe('opening a conversation with checkpoints once the workspace root was deleted', () => {
+  it('answers from the log without restoring its files, so the root is not made again', async () => {
+    const first = await startTestServer();
+    const dataDir = first.dataDir;
+    const workspaces = join(dataDir, 'workspaces');
+    const created = await first.call(
+      'POST',
+      '/api/conversations',
+      createRequest(first.llm, { workspace_checkpoints: true }),
+    );
+    const id = (created.json as { id: string }).id;
+    first.llm.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo made > made.txt' } }] },
+      finishReply('done'),
+    );
+    await first.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'go' }], run: true });
+    expect((await waitForIdle(first, id)).execution_status).toBe('finished');
+    await first.built.close();
+    // A new server has the conversation closed: the next request opens (resumes) it.
+    const again = await startTestServer({ dataDir, llm: first.llm });
+    try {
+      await rm(workspaces, { recursive: true });
+      const info = await again.call('GET', `/api/conversations/${id}`);
+      expect(info.status).toBe(200);
+      expect((info.json as { execution_status: string }).execution_status).toBe('finished');
+      await expect(stat(workspaces)).rejects.toThrow('ENOENT');
+      const events = await again.call('GET', `/api/conversations/${id}/events/search?limit=100`);
+      expect(events.status).toBe(200);
+      const last = (events.json as { items: { id: string }[] }).items.at(-1)?.id;
+      expect((await again.call('POST', `/api/conversations/${id}/navigate`, { event_id: last })).status).toBe(409);
+      await expect(stat(workspaces)).rejects.toThrow('ENOENT');
+    } finally {
+      await again.stop();
+      await removeDir(dataDir);
+    }
+  });
+});
