@@ -263,7 +263,7 @@ export async function buildServer(
   registerBudgetRoutes(app, manager);
   registerEventRoutes(app, manager);
   registerDecisionRoutes(app, manager, decisionOptions);
-  registerTreeRoutes(app, manager);
+  registerTreeRoutes(app, manager, { workspaceRoot });
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
   registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });

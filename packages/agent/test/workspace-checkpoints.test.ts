@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { AnyEvent, ObservationEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -174,6 +175,26 @@ describe('workspace checkpoints', () => {
     expect(await readFile(join(harness.workspace, 'c.txt'), 'utf8')).toBe('my uncommitted work\n');
     expect(kept.checkpoints.warnings).toEqual([expect.stringContaining('differs from checkpoint')]);
     await kept.close();
+  });
+
+  it('restores on resume into a missing workspace, but makes no directory above it (a deleted root stays deleted)', async () => {
+    const { conversation, third } = await runThreeSteps();
+    await conversation.close();
+    const base = await mkdtemp(join(tmpdir(), 'x-agent-ws-base-'));
+    const parent = join(base, 'gone');
+    const workspace = join(parent, 'nested');
+    const options = { agent: harness.agent(), persistenceDir: harness.persistenceDir, workspaceCheckpoints: true };
+    // Files at HEAD, into a workspace elsewhere whose parent does not exist: nothing is made, a warning says why.
+    const orphaned = await Conversation.resume(conversation.id, { ...options, workspace });
+    expect(orphaned.checkpoints.warnings).toEqual([
+      `Could not restore the workspace on resume: Invalid path '${workspace}': the directory ${parent} it lies in does not exist.`,
+    ]);
+    await expect(readdir(parent)).rejects.toThrow('ENOENT');
+    // An explicit navigate still makes every directory the user asked for.
+    await orphaned.navigateTo(third.id);
+    expect(await filesOf(workspace)).toEqual({ 'c.txt': 'created\n', 'sub/b.txt': 'second\n' });
+    await orphaned.close();
+    await rm(base, { recursive: true });
   });
 
   it('names a damaged blob, touches nothing, and the conversation still loads and runs', async () => {

@@ -4,9 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { downloadHeaders } from '../internal/download-headers.js';
+import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
 import { fileSystemFailure } from '../workspace/file-system-failure.js';
 import { multipartBoundary, receiveMultipartFile } from '../workspace/multipart-file.js';
 import { UploadError } from '../workspace/upload-error.js';
+import { WorkspaceGoneError } from '../workspace/workspace-gone-error.js';
 import { filePathSchema } from './request-schemas.js';
 import { errorResponses as documentedErrors, type ErrorStatus } from './response-schemas.js';
 import { errorSchema, successSchema } from './tree-schemas.js';
@@ -22,8 +24,24 @@ const pathQuerySchema = z.object({ path: filePathSchema.describe('Absolute path 
 const errors = {
   ...documentedErrors(['400', '401', '404', '422', '500', '503'].map(Number) as ErrorStatus[]),
   403: errorSchema.describe('The path lies outside the workspace root, goes through a link, or has several hard links'),
+  409: errorSchema.describe("The server's workspace root has been deleted (`code`: `workspace_gone`)"),
   413: errorSchema.describe('The file is larger than the upload limit'),
 };
+
+/**
+ * What a failure on `path` answers: a workspace root deleted while the server runs is the server's failure (409
+ * `workspace_gone`), not the path's, although every path under a missing root resolves outside it (403) or to a
+ * missing directory (404); the root is never made again. The upload's own refusals (size, body) stand; a root that
+ * cannot be looked at (EACCES) leaves the failure as it is.
+ */
+async function refusal(root: string, error: unknown, path: string): Promise<unknown> {
+  if (UploadError.isInstance(error)) return error;
+  const gone = await existingWorkspaceRoot(root).then(
+    (real) => real === undefined,
+    () => false,
+  );
+  return gone ? new WorkspaceGoneError(root) : fileSystemFailure(error, path);
+}
 
 /** Runs `use` with the path's verified parent directory, closed afterwards; file system failures become 4xx. */
 async function withEntry<T>(
@@ -36,12 +54,12 @@ async function withEntry<T>(
   try {
     entry = await openWorkspaceEntry([root], path, { create });
   } catch (error) {
-    throw fileSystemFailure(error, path);
+    throw await refusal(root, error, path);
   }
   try {
     return await use(entry);
   } catch (error) {
-    throw fileSystemFailure(error, path);
+    throw await refusal(root, error, path);
   } finally {
     await entry.directory.close();
   }
@@ -54,7 +72,8 @@ async function withEntry<T>(
  * before it is opened for I/O (the open is O_NONBLOCK, then the descriptor's type is checked), and a file with
  * several hard links is not read. An upload streams to a temporary file in the target's directory, renamed over
  * the target once complete: concurrent uploads leave one whole file, a hard link's other name is never written.
- * A download streams the file; nothing is held in memory whole.
+ * A download streams the file; nothing is held in memory whole. A workspace root deleted while the server runs is
+ * a 409 (`workspace_gone`, as the shell routes) and is not made again by an upload.
  */
 export function registerFileRoutes(fastify: FastifyInstance, options: FileRoutesOptions): void {
   fastify.register(async (scope) => {

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
+import type { ManagedConversation } from '../conversations/managed-conversation.js';
 import { secretInputsOf } from '../conversations/secret-inputs.js';
+import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
+import { WorkspaceGoneError } from '../workspace/workspace-gone-error.js';
 import { conversationParamsSchema } from './request-schemas.js';
 import type { ConversationInfoJson } from './response-schemas.js';
 import {
@@ -16,9 +19,29 @@ import {
 
 const tags = ['conversations'];
 
-/** The reference's fork, navigate, secrets and security_analyzer routes (§11.2). */
-export function registerTreeRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
+export interface TreeRoutesOptions {
+  /** The server's workspace root, where the conversations' working directories lie. */
+  workspaceRoot: string;
+}
+
+/**
+ * The reference's fork, navigate, secrets and security_analyzer routes (§11.2). Forking and navigating a
+ * conversation with `workspace_checkpoints` restore its working directory's files, making the directory (and every
+ * directory above it) when missing: once the workspace root has been deleted they are refused (409
+ * `workspace_gone`) rather than make the root again.
+ */
+export function registerTreeRoutes(
+  fastify: FastifyInstance,
+  manager: ConversationManager,
+  options: TreeRoutesOptions,
+): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const assertRestorable = async (conversation: ManagedConversation): Promise<void> => {
+    if (!conversation.meta.workspace_checkpoints) return;
+    if ((await existingWorkspaceRoot(options.workspaceRoot)) === undefined) {
+      throw new WorkspaceGoneError(options.workspaceRoot);
+    }
+  };
 
   app.post(
     '/api/conversations/:conversation_id/fork',
@@ -33,6 +56,7 @@ export function registerTreeRoutes(fastify: FastifyInstance, manager: Conversati
       },
     },
     async (request, reply) => {
+      await assertRestorable(await manager.require(request.params.conversation_id));
       const fork = await manager.fork(request.params.conversation_id, request.body);
       return reply.code(201).send(fork.fullState() as ConversationInfoJson);
     },
@@ -52,6 +76,7 @@ export function registerTreeRoutes(fastify: FastifyInstance, manager: Conversati
     },
     async (request) => {
       const conversation = await manager.require(request.params.conversation_id);
+      await assertRestorable(conversation);
       await conversation.navigateTo(request.body.event_id);
       return conversation.fullState() as ConversationInfoJson;
     },

@@ -76,8 +76,14 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
   };
   const directory = async (requested: string | null | undefined): Promise<string> => {
     const path = await confinePath(requested ?? options.workspaceRoot, await roots());
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory() !== true) throw new WorkspacePathError(`cwd '${requested}' is not a directory`, 400);
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+    // A directory deleted since (a conversation's working directory) is missing, as the file routes say of it.
+    if (info instanceof Error && info.code === 'ENOENT') {
+      throw new WorkspacePathError(`cwd '${requested}' does not exist`, 404);
+    }
+    if (info instanceof Error || !info.isDirectory()) {
+      throw new WorkspacePathError(`cwd '${requested}' is not a directory`, 400);
+    }
     return path;
   };
 

@@ -1,4 +1,6 @@
 import { mkdir, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { WorkspacePathError } from '../paths/workspace-path-error.js';
 import { CHECKPOINT_MODE_BITS, type CheckpointManifest, checkRestorableTree } from './checkpoint-manifest.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import {
@@ -22,17 +24,20 @@ export interface RestoreResult {
  * so is every path of `target`, which must stay inside the workspace (see `checkRestorableTree`). Each file is
  * then written through its parent's verified descriptor, never through a link (see `internal/confined-entries`):
  * the agent's background processes may still be changing the workspace. `current` is the workspace's latest
- * manifest, whose stats (size, times, inode) spare rehashing unchanged files.
+ * manifest, whose stats (size, times, inode) spare rehashing unchanged files. A missing workspace is made, with the
+ * directories above it unless `parents` is false: then a missing parent is a `WorkspacePathError` (`missing`).
  */
 export async function restoreWorkspace(options: {
   workspace: string;
   target: CheckpointManifest;
   objects: CheckpointStore;
   current?: CheckpointManifest;
+  /** Make the missing directories above the workspace too (default true). */
+  parents?: boolean;
 }): Promise<RestoreResult> {
   const { workspace, target, objects } = options;
   checkRestorableTree(target);
-  await mkdir(workspace, { recursive: true });
+  await makeWorkspace(workspace, options.parents ?? true);
   const root = await realpath(workspace);
   const now = await snapshotWorkspace(workspace, options.current);
   const present = new Map(now.files.map((file) => [file.path, file]));
@@ -58,4 +63,22 @@ export async function restoreWorkspace(options: {
   }
   for (const link of toLink) await writeWorkspaceSymlink(root, link.path, link.target);
   return { written: [...toWrite.map((file) => file.path), ...toLink.map((link) => link.path)], removed: toRemove };
+}
+
+async function makeWorkspace(workspace: string, parents: boolean): Promise<void> {
+  if (parents) {
+    await mkdir(workspace, { recursive: true });
+    return;
+  }
+  try {
+    await mkdir(workspace);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT') throw error;
+    throw new WorkspacePathError(workspace, `the directory ${dirname(workspace)} it lies in does not exist`, {
+      cause: error,
+      problem: 'missing',
+    });
+  }
 }

@@ -105,13 +105,17 @@ export class WorkspaceCheckpoints {
     return this.restore(record.checkpoint_id);
   }
 
-  /** Makes the workspace hold exactly checkpoint `id`. */
-  async restore(id: string): Promise<RestoreResult> {
+  /**
+   * Makes the workspace hold exactly checkpoint `id`, making it (and, with `parents`, the default, the directories
+   * above it) when missing.
+   */
+  async restore(id: string, options: { parents?: boolean } = {}): Promise<RestoreResult> {
     const target = await this.objects.getTree(id);
     const result = await restoreWorkspace({
       workspace: this.#host.workspace,
       target,
       objects: this.objects,
+      ...(options.parents === undefined ? {} : { parents: options.parents }),
       ...(this.#latest === undefined ? {} : { current: this.#latest.manifest }),
     });
     this.#latest = { id, manifest: target };
@@ -122,7 +126,9 @@ export class WorkspaceCheckpoints {
   /**
    * On resume: a missing or empty workspace gets the files of HEAD's checkpoint; a workspace with files is never
    * overwritten (they may be the user's uncommitted work): when they differ from the checkpoint, a warning says so.
-   * A damaged store is a warning too: the conversation opens and runs either way.
+   * A missing workspace is made again, but not the directories above it (a server's workspace root deleted under
+   * it is not the conversation's to make again, by merely opening it): a warning says so. A damaged store is a
+   * warning too: the conversation opens and runs either way.
    */
   async resumed(): Promise<void> {
     if (!this.enabled) return;
@@ -131,7 +137,7 @@ export class WorkspaceCheckpoints {
       this.#atHead = record?.checkpoint_id ?? null;
       if (record === undefined) return;
       if (await isEmptyWorkspace(this.#host.workspace)) {
-        await this.restore(record.checkpoint_id);
+        await this.restore(record.checkpoint_id, { parents: false });
         return;
       }
       const manifest = await snapshotWorkspace(this.#host.workspace, await this.objects.getTree(record.checkpoint_id));
