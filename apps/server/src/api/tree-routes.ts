@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../conversations/managed-conversation.js';
 import { secretInputsOf } from '../conversations/secret-inputs.js';
-import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
-import { WorkspaceGoneError } from '../workspace/workspace-gone-error.js';
+import { assertWorkspaceRootExists } from '../workspace/existing-workspace-root.js';
 import { conversationParamsSchema } from './request-schemas.js';
 import type { ConversationInfoJson } from './response-schemas.js';
 import {
@@ -38,9 +37,7 @@ export function registerTreeRoutes(
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const assertRestorable = async (conversation: ManagedConversation): Promise<void> => {
     if (!conversation.meta.workspace_checkpoints) return;
-    if ((await existingWorkspaceRoot(options.workspaceRoot)) === undefined) {
-      throw new WorkspaceGoneError(options.workspaceRoot);
-    }
+    await assertWorkspaceRootExists(options.workspaceRoot);
   };
 
   app.post(

@@ -7,8 +7,7 @@ import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { BashCommands } from '../workspace/bash-commands.js';
 import { BashEventNotFoundError } from '../workspace/bash-event-not-found-error.js';
 import { confinePath } from '../workspace/confine-path.js';
-import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
-import { WorkspaceGoneError } from '../workspace/workspace-gone-error.js';
+import { assertWorkspaceRootExists } from '../workspace/existing-workspace-root.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
 import { filePathSchema } from './request-schemas.js';
 import { errorResponses as documentedErrors, type ErrorStatus } from './response-schemas.js';
@@ -69,9 +68,7 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
   // Conversations' working directories all lie in the root (checked when they are created). The server makes it at
   // start-up; deleted since, it is not made again: an empty root would hide that every working directory has gone.
   const roots = async (): Promise<string[]> => {
-    if ((await existingWorkspaceRoot(options.workspaceRoot)) === undefined) {
-      throw new WorkspaceGoneError(options.workspaceRoot);
-    }
+    await assertWorkspaceRootExists(options.workspaceRoot);
     return [options.workspaceRoot];
   };
   const directory = async (requested: string | null | undefined): Promise<string> => {

@@ -67,6 +67,7 @@ export class ConversationManager implements EventSocketHost {
       interruptedActions: options.interruptedActions,
       openEventLog: options.openEventLog,
       sandboxing: options.sandboxing,
+      workspaceRoot: options.workspaceRoot,
       onMetaChange: options.onMetaChange,
       now: options.now,
       signingKey: options.signingKey,

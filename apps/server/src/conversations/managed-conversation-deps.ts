@@ -23,6 +23,11 @@ export interface ManagedConversationDeps {
   /** How the conversation's processes are sandboxed. */
   sandboxing: ServerSandboxing;
   /**
+   * The server's workspace root, where the conversations' working directories lie: a run is refused (409
+   * `workspace_gone`) once it has been deleted. Unset (tests of parts): not checked.
+   */
+  workspaceRoot?: string | undefined;
+  /**
    * Told of every change of a conversation's meta, as it happens in memory (before meta.json is written):
    * a single server's listing index follows live statuses, titles and update times with it.
    */

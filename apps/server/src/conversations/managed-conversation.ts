@@ -3,7 +3,6 @@ import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike } from '@x/store';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
-import { assertMayConfirm } from './approval-gate.js';
 import { openConversationInfo } from './conversation-info.js';
 import { type ConversationMeta, nowIso, writeConversationMeta } from './conversation-meta.js';
 import { DeletionMark } from './deletion-mark.js';
@@ -298,9 +297,9 @@ export class ManagedConversation implements SocketConversation {
     return this.#runs.runAfterMessage();
   }
 
-  /** 403 to a caller outside `approvalDeciders` whose run would approve pending actions: checked before recording. */
+  /** What a run would be refused for (`RunDriver.assertMayRun`), checked before recording what asks for one. */
   async assertMayRun(): Promise<void> {
-    await assertMayConfirm(await this.open(), this.#deps.approvalDeciders);
+    await this.#runs.assertMayRun(await this.open());
   }
 
   /**

@@ -1,4 +1,5 @@
 import { AgentError, type Conversation } from '@x/agent';
+import { assertWorkspaceRootExists } from '../workspace/existing-workspace-root.js';
 import { assertMayConfirm } from './approval-gate.js';
 import { ConversationBusyError } from './errors/conversation-busy-error.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
@@ -31,7 +32,10 @@ export interface RunDriverHost {
  */
 export class RunDriver {
   readonly #host: RunDriverHost;
-  readonly #deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders'>;
+  readonly #deps: Pick<
+    ManagedConversationDeps,
+    'logger' | 'sandboxing' | 'shared' | 'approvalDeciders' | 'workspaceRoot'
+  >;
   #run: Promise<void> | undefined;
   /** Whether the run in progress has begun (recorded its first status): before that it is starting, not ending. */
   #runBegun = false;
@@ -42,7 +46,7 @@ export class RunDriver {
 
   constructor(
     host: RunDriverHost,
-    deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders'>,
+    deps: Pick<ManagedConversationDeps, 'logger' | 'sandboxing' | 'shared' | 'approvalDeciders' | 'workspaceRoot'>,
   ) {
     this.#host = host;
     this.#deps = deps;
@@ -154,6 +158,16 @@ export class RunDriver {
     await this.#start(options, undefined);
   }
 
+  /**
+   * What a run of `conversation` is refused for: 403 to a caller outside `approvalDeciders` whose run would approve
+   * pending actions; 409 `workspace_gone` once the server's workspace root is deleted (its tools work in a directory
+   * under it: the run would pay for model calls whose tools can only fail).
+   */
+  async assertMayRun(conversation: Conversation): Promise<void> {
+    await assertMayConfirm(conversation, this.#deps.approvalDeciders);
+    if (this.#deps.workspaceRoot !== undefined) await assertWorkspaceRootExists(this.#deps.workspaceRoot);
+  }
+
   /** Starts a run: `claim` is the reservation it fulfils, undefined for a start that claimed nothing. */
   async #start(options: { leaseWaitMs?: number }, claim: RunClaim | undefined): Promise<void> {
     const conversation = await this.#host.open();
@@ -166,7 +180,7 @@ export class RunDriver {
     // on the new run does not take it for its end. A run that has not begun yet (its status is still the one before
     // it) is starting, not ending: a second start is refused as during the run.
     if (this.#runBegun && conversation.state.execution_status !== 'running') await this.#waitForEndingRun();
-    await assertMayConfirm(conversation, this.#deps.approvalDeciders);
+    await this.assertMayRun(conversation);
     // Nothing is awaited from this check until the run is registered: two starts that opened the conversation
     // together (or waited for the same ending run) cannot both pass it, nor one that a claim was taken against since.
     if (this.#run !== undefined || this.#claim !== claim || conversation.isRunning) throw new ConversationBusyError();

@@ -1,8 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { AgentError, confineToRoots, openOrCreateDirectory } from '@x/agent';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
-import { existingWorkspaceRoot } from './existing-workspace-root.js';
-import { WorkspaceGoneError } from './workspace-gone-error.js';
+import { assertWorkspaceRootExists } from './existing-workspace-root.js';
 
 const field = ['body', 'workspace', 'working_dir'];
 
@@ -11,7 +10,7 @@ const field = ['body', 'workspace', 'working_dir'];
  * fault, since every path under a missing root resolves outside it; else a 422 naming `workspace.working_dir`.
  */
 async function refuse(root: string, message: string, cause?: unknown): Promise<never> {
-  if ((await existingWorkspaceRoot(root)) === undefined) throw new WorkspaceGoneError(root);
+  await assertWorkspaceRootExists(root);
   throw new InvalidRequestError(`workspace.working_dir: ${message}`, {
     statusCode: 422,
     loc: field,
@@ -28,7 +27,7 @@ async function refuse(root: string, message: string, cause?: unknown): Promise<n
  * every conversation's working directory has gone.
  */
 export async function resolveWorkingDir(root: string, hex: string, requested: string | undefined): Promise<string> {
-  if ((await existingWorkspaceRoot(root)) === undefined) throw new WorkspaceGoneError(root);
+  await assertWorkspaceRootExists(root);
   const own = join(root, hex);
   const wanted = requested === undefined ? own : isAbsolute(requested) ? resolve(requested) : resolve(own, requested);
   const confined = await confineToRoots(wanted, [root], { shown: requested ?? own }).catch(

@@ -1,12 +1,15 @@
 // A workspace root deleted while the server runs, as the protocol faces report it: the server's own failure (REST's
 // 409 `workspace_gone`), never the caller's bad arguments. A2A through the official client answers an internal error,
-// not invalid params; MCP's start_conversation fails as the server failing, not as `invalid_arguments`.
-import { rm } from 'node:fs/promises';
+// not invalid params, for a new task and for a follow-up's run (the model is asked nothing); MCP's start_conversation
+// fails as the server failing, not as `invalid_arguments`.
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Task } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { createManagerHost } from '../../src/faces/mcp/manager-host.js';
 import { McpToolCallError } from '../../src/faces/mcp/mcp-tool-call-error.js';
 import { WorkspaceGoneError } from '../../src/workspace/workspace-gone-error.js';
+import { finishReply } from '../helpers.js';
 import { managersStoppedAfterEach, offlineRequest, recordingLogger } from '../support/in-process-manager.js';
 import { send, textPart, useA2aFixture, userMessage } from './a2a-client-support.js';
 
@@ -14,6 +17,22 @@ const fixture = useA2aFixture();
 const start = managersStoppedAfterEach();
 
 describe('a deleted workspace root, through the protocol faces', () => {
+  it('A2A: a follow-up to a task is refused its run with an internal error, the model asked nothing', async () => {
+    const root = join(fixture.server.dataDir, 'workspaces');
+    fixture.server.llm.push(finishReply('first answer'));
+    const task = (await fixture.client.sendMessage(send(userMessage([textPart('hello')])))) as Task;
+    const asked = fixture.server.llm.requests.length;
+    await rm(root, { recursive: true, force: true });
+    const followUp = userMessage([textPart('and then?')], { taskId: task.id, contextId: task.contextId });
+    await expect(fixture.client.sendMessage(send(followUp))).rejects.toMatchObject({
+      name: 'JsonRpcTransportError',
+      envelopeCode: -32603,
+      message: expect.stringContaining(`The server's workspace root ${root} has been deleted`),
+    });
+    expect(fixture.server.llm.requests.length).toBe(asked);
+    await mkdir(root, { recursive: true });
+  });
+
   it('A2A: a new task is refused with an internal error naming the root, not invalid params', async () => {
     const root = join(fixture.server.dataDir, 'workspaces');
     await rm(root, { recursive: true, force: true });
