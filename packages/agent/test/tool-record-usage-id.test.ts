@@ -156,3 +156,48 @@ describe('recordUsage from a tool', () => {
     expect(outcomes).toEqual(['recorded']);
   });
 });
+
+describe('recordUsage from a tool once the conversation switched its model', () => {
+  it("refuses the switched model's usage id as well as the agent's own", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'x-record-usage-'));
+    dirs.push(dir);
+    const ids = ['switched', 'main', 'delegate:child'];
+    const outcomes: unknown[] = [];
+    const spend = defineTool({
+      name: 'spend',
+      description: 'Records a sub-agent spending.',
+      parameters: z.object({ at: z.number() }),
+      execute: async ({ at }, context) => {
+        await context.conversation!.recordUsage!(ids[at]!, spent).then(
+          () => outcomes.push('recorded'),
+          (error: unknown) => outcomes.push(error),
+        );
+        return { content: 'done' };
+      },
+    });
+    const switched = createOfflineLLM({
+      usageId: 'switched',
+      script: (_request, turn) =>
+        turn >= ids.length
+          ? { toolCalls: [{ name: 'finish', arguments: { message: 'done' } }] }
+          : { toolCalls: [{ name: 'spend', arguments: { at: turn } }] },
+    });
+    const conversation = await Conversation.create({
+      agent: new Agent({ llm: idleLLM('main'), tools: [spend] }),
+      workspace: dir,
+      persistenceDir: dir,
+      store: createMemoryFileStore(),
+    });
+    await conversation.switchLLM(switched);
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('finished');
+    const stats = conversation.stats.usage_to_metrics;
+    await conversation.close();
+
+    expectRefused(outcomes[0], 'switched');
+    expectRefused(outcomes[1], 'main');
+    expect(outcomes[2]).toBe('recorded');
+    expect(stats.switched!.model_name).not.toBe('sub-agent-model');
+    expect(stats['delegate:child']).toMatchObject({ accumulated_cost: 7 });
+  });
+});
