@@ -89,4 +89,38 @@ describe('an approval rule with a blank reason', () => {
       .json as { items: { rejection_reason: string }[] };
     expect(rejections.items.map((item) => item.rejection_reason)).toEqual(["Denied by the approval rule 'no-rm'."]);
   });
+  it('leaves the stored rules with a reason, or none, as they are when resuming', async () => {
+    const llm = await startScriptedLLMServer([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf build' } }] },
+      finishReply('ok, not deleting'),
+    ]);
+    const dataDir = await tempDir();
+    dirs.push(dataDir);
+    const first = await startTestServer({ llm, dataDir });
+    const listing = { name: 'ls', tool: 'terminal', arguments: { command: '^ls' }, status: 'approved' };
+    const created = await first.call(
+      'POST',
+      '/api/conversations',
+      createRequest(llm, { approval_rules: [listing, rule('the build is kept')] }),
+    );
+    expect(created.status).toBe(201);
+    const id = (created.json as { id: string }).id;
+    await first.built.close();
+
+    const second = await startTestServer({ llm, dataDir });
+    servers.push(second);
+    const sent = await second.call('POST', `/api/conversations/${id}/events`, {
+      content: [{ type: 'text', text: 'clean up' }],
+      run: true,
+    });
+    expect(sent.status).toBe(200);
+    const managed = await second.built.manager.require(id);
+    await waitFor(async () => {
+      const info = (await second.call('GET', `/api/conversations/${id}`)).json as { execution_status: string };
+      return info.execution_status === 'finished' && !managed.isRunning;
+    });
+    const rejections = (await second.call('GET', `/api/conversations/${id}/events/search?kind=UserRejectObservation`))
+      .json as { items: { rejection_reason: string }[] };
+    expect(rejections.items.map((item) => item.rejection_reason)).toEqual(['the build is kept']);
+  });
 });
