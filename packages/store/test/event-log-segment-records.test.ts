@@ -216,6 +216,73 @@ describe('damagedLastRecords', () => {
     );
   });
 
+  /** Four records from file offset `base`, the last two changed as `changes` says (neither intact any more). */
+  function lastTwo(changes: { third: (record: Buffer) => void; fourth: (record: Buffer) => void }) {
+    const { bytes, records } = encoded(0, 4);
+    const third = Buffer.from(bytes.subarray(records[2]!.offset, records[2]!.end));
+    const fourth = Buffer.from(bytes.subarray(records[3]!.offset, records[3]!.end));
+    changes.third(third);
+    changes.fourth(fourth);
+    const tail = Buffer.concat([bytes.subarray(0, records[2]!.offset), third, fourth]);
+    const decoded = decodeRecords(tail, base);
+    expect(decoded.end).toBe(base + records[2]!.offset);
+    return {
+      tail,
+      decoded,
+      spans: records.slice(2).map(({ offset, end }) => ({ offset: base + offset, end: base + end })),
+    };
+  }
+  const lastTwoAt = (changes: Parameters<typeof lastTwo>[0]) => {
+    const { tail, decoded } = lastTwo(changes);
+    return [tail, base, decoded.end] as const;
+  };
+  const flipPayload = (record: Buffer) => {
+    record[RECORD_HEADER_BYTES + 3] = record[RECORD_HEADER_BYTES + 3]! ^ 1;
+  };
+
+  it('leaves out a whole record a power loss left ending in zeros, before a damaged last one', () => {
+    const { tail, decoded, spans } = lastTwo({
+      third: (record) => record.fill(0, record.length - 7),
+      fourth: flipPayload,
+    });
+    expect(damagedLastRecords(tail, base, decoded.end)).toEqual([spans[1]]);
+  });
+
+  it('finds nothing when the last byte is a zero a power loss left, even after a whole damaged record', () => {
+    const { tail, decoded } = lastTwo({ third: flipPayload, fourth: (record) => record.fill(0, record.length - 1) });
+    expect(damagedLastRecords(tail, base, decoded.end)).toBeUndefined();
+  });
+
+  it('finds nothing when a write a crash cut short after its first byte follows the damaged records', () => {
+    const { tail, decoded, spans } = lastTwo({ third: flipPayload, fourth: flipPayload });
+    expect(damagedLastRecords(tail, base, decoded.end)).toEqual(spans);
+    const cut = Buffer.concat([tail, encoded(4, 1).bytes.subarray(0, 1)]);
+    expect(damagedLastRecords(cut, base, decoded.end)).toBeUndefined();
+  });
+
+  it('finds nothing in a header of zeros a power loss left before a damaged record: zeros frame no record', () => {
+    const { bytes, records } = encoded(0, 3);
+    const last = Buffer.from(bytes.subarray(records[2]!.offset));
+    flipPayload(last);
+    const zeros = Buffer.alloc(RECORD_HEADER_BYTES);
+    const damaged = Buffer.concat([bytes.subarray(0, records[2]!.offset), zeros, last]);
+    expect(damagedLastRecords(damaged, base, base + records[2]!.offset)).toBeUndefined();
+    const without = Buffer.concat([bytes.subarray(0, records[2]!.offset), last]);
+    expect(damagedLastRecords(without, base, base + records[2]!.offset)).toHaveLength(1);
+  });
+
+  it('takes a record whose magic changed as whole only where its checksum proves its length', () => {
+    const flipMagic = (record: Buffer) => {
+      record[0] = record[0]! ^ 1;
+    };
+    expect(damagedLastRecords(...lastTwoAt({ third: flipPayload, fourth: flipMagic }))).toHaveLength(2);
+    const both = (record: Buffer) => {
+      flipMagic(record);
+      flipPayload(record);
+    };
+    expect(damagedLastRecords(...lastTwoAt({ third: flipPayload, fourth: both }))).toBeUndefined();
+  });
+
   it.each([
     ['an intact last record', (last: Buffer) => last],
     ['a record cut short, as a crash leaves it', (last: Buffer) => last.subarray(0, last.length - 7)],
