@@ -50,6 +50,15 @@ export function selectRecords(
     chainedEnd = record.end;
     accepted.push(record);
   };
+  /**
+   * Takes `repair`, the records appended again for the damaged `run`: the chain then stands after `run`, not after
+   * the repair records (at the segment's end), so damage between the two is still seen as the log's.
+   */
+  const takeRepair = (repair: readonly SegmentRecord[], run: ByteRun): void => {
+    for (const found of repair) if (chain.accept(found)) take(found);
+    chainedEnd = run.end;
+    repairedRuns.add(run.offset);
+  };
   /** Whether `repair` restores events of ids all new to the log, each once. */
   const newIds = (repair: readonly SegmentRecord[]): boolean => {
     const repairIds = new Set(repair.map(({ link }) => link.id));
@@ -87,8 +96,7 @@ export function selectRecords(
         damage = { run: earlier.run, ...need, last: need.next, nextIntact: undefined, damagedLink: earlier.link };
         break;
       }
-      for (const found of repair) if (chain.accept(found)) take(found);
-      repairedRuns.add(earlier.run.offset);
+      takeRepair(repair, earlier.run);
     }
     const proven = damageProvenAfter(position, decoded, { next: chain.next, chainedEnd, firstAt });
     if (proven !== undefined) {
@@ -99,8 +107,7 @@ export function selectRecords(
         damage = { run: proven.run, ...need, last, nextIntact: need.until, damagedLink: undefined };
         break;
       }
-      for (const found of repair) if (chain.accept(found)) take(found);
-      repairedRuns.add(proven.run.offset);
+      takeRepair(repair, proven.run);
     }
     // Checked first: `confirmed` looks at every later record, and skipped runs are rare.
     const unconfirmed =
@@ -132,8 +139,7 @@ export function selectRecords(
         break;
       }
       // Each for the next index, chained to the one before (see `findRepairRecords`), of a new id: all accepted.
-      for (const found of repair) if (chain.accept(found)) take(found);
-      repairedRuns.add(run.offset);
+      takeRepair(repair, run);
       if (chain.accept(record)) {
         take(record);
         continue;
