@@ -314,6 +314,11 @@ export class Conversation {
     await this.checkpoint();
   }
 
+  /** `text` with the secrets' values masked as tool output is: for a host's own text (an error a client reads). */
+  maskSecrets(text: string): string {
+    return this.#parts.secrets.mask(text);
+  }
+
   /** Sets the security analyzer (reference `set_security_analyzer`): `'llm'`, a function, or `'none'`/`null`. */
   async setSecurityAnalyzer(analyzer: SecurityAnalyzerInput): Promise<void> {
     this.#assertOpen();
