@@ -30,14 +30,13 @@ import type {
   RunResult,
 } from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
-import { conversationToolRunner } from './conversation-step-context.js';
+import { conversationToolRunner, recordSideResponse } from './conversation-step-context.js';
 import { decideConversationActions } from './decide-conversation-actions.js';
 import { type EventEdit, editConversationEvent } from './edit-event.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
 import { openConversation } from './open-conversation.js';
-import { recordResponse } from './record-response.js';
 import { sendConversationMessage } from './send-message.js';
 import { askAgent, generateTitle } from './side-questions.js';
 import { type StateChangeListener, subscribeStateChanges } from './state-changes.js';
@@ -397,7 +396,7 @@ export class Conversation {
   }
 
   readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> =>
-    recordResponse(this.#parts.events, { llm, response, hold: false });
+    recordSideResponse(this.#parts, llm, response);
 }
 
 function budgetOption(options: Pick<ConversationOptions, 'budget'>) {
