@@ -2,7 +2,7 @@ import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observ
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ActionDecision, DecisionContext, DecisionRecord } from '../approvals/decision.js';
-import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
+import type { BudgetInput, BudgetStatus } from '../budgets/index.js';
 import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
@@ -13,6 +13,7 @@ import type { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
+import { budgetOption } from './budget-option.js';
 import {
   checkpointConversation,
   conversationRunHost,
@@ -52,10 +53,7 @@ export class Conversation {
   readonly id: string;
   readonly workspace: string;
   readonly store: FileStore;
-  /**
-   * Directory of this conversation inside the store: `<id as 32 hex>`, or for a resumed one the directory it was
-   * read from (a copied or renamed directory keeps its name).
-   */
+  /** Its directory in the store: `<id as 32 hex>`, or the one a resume read from (a copy keeps its name). */
   readonly directory: string;
   readonly log: EventLogLike;
   /** The workspace checkpoints (`workspaceCheckpoints`): capture, look up, restore, warnings. */
@@ -397,8 +395,4 @@ export class Conversation {
 
   readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> =>
     recordSideResponse(this.#parts, llm, response);
-}
-
-function budgetOption(options: Pick<ConversationOptions, 'budget'>) {
-  return options.budget === undefined ? undefined : parseBudget(options.budget, 'ConversationOptions.budget');
 }
