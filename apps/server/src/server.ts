@@ -17,6 +17,7 @@ import { registerFileRoutes } from './api/file-routes.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
+import { serverExceptionText } from './api/server-exception-text.js';
 import { registerSessionRoutes } from './api/session-routes.js';
 import { registerTreeRoutes } from './api/tree-routes.js';
 import { registerWorkspaceRoutes } from './api/workspace-routes.js';
@@ -155,7 +156,15 @@ export async function buildServer(
   installJsonParser(app);
   installTraceContext(app);
   let conversationGone: (id: string) => boolean = () => false;
-  installErrorHandlers(app, { conversationGone: (id) => conversationGone(id) });
+  let managerOfErrors: ConversationManager | undefined;
+  installErrorHandlers(app, {
+    conversationGone: (id) => conversationGone(id),
+    describeException: serverExceptionText({
+      config,
+      workspaceRoot: workspaceRootOf(config),
+      manager: () => managerOfErrors,
+    }),
+  });
 
   const hostOriginCheck = createHostOriginCheck({
     bindHost: config.host,
@@ -227,6 +236,7 @@ export async function buildServer(
     allowScriptedAgents: config.allowScriptedAgents,
   });
   conversationGone = (id) => manager.wasDeleted(id);
+  managerOfErrors = manager;
   if (localIndex !== undefined) {
     localIndex.exclude((hex) => manager.isKnownDamaged(hex));
     await localIndex.load(store);

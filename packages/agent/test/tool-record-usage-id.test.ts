@@ -2,8 +2,8 @@
 // under `delegate:<id>`). A record sets an id's entry whole, so it must name an id of the tool's own: never one no
 // usage id may be (`__proto__`, which the stats cannot key; a non-string from a tool written in JavaScript), and
 // never `default` or an id one of the conversation's own models spends under (the agent's LLM, its condenser's,
-// another agent's control can pass to), whose spending it would replace (and every budget would read the tool's
-// figure for it).
+// another agent's control can pass to, a title model passed to `generateTitle`), whose spending it would replace
+// (and every budget would read the tool's figure for it).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import {
   Conversation,
   createOfflineLLM,
   defineTool,
+  type LLM,
   LLMSummarizingCondenser,
   PipelineCondenser,
 } from '../src/index.js';
@@ -49,7 +50,13 @@ function idleLLM(usageId: string) {
  */
 async function recordUnder(
   ids: readonly unknown[],
-  options: { usageId?: string; condenser?: Condenser; agents?: Record<string, Agent> } = {},
+  options: {
+    usageId?: string;
+    condenser?: Condenser;
+    agents?: Record<string, Agent>;
+    /** Called with the conversation once its message is sent, before its run. */
+    beforeRun?: (conversation: Conversation) => Promise<void>;
+  } = {},
 ) {
   const { usageId } = options;
   const dir = await mkdtemp(join(tmpdir(), 'x-record-usage-'));
@@ -88,6 +95,7 @@ async function recordUnder(
     store: createMemoryFileStore(),
   });
   await conversation.sendMessage('go');
+  await options.beforeRun?.(conversation);
   expect((await conversation.run()).status).toBe('finished');
   const stats = conversation.stats.usage_to_metrics;
   await conversation.close();
@@ -149,6 +157,25 @@ describe('recordUsage from a tool', () => {
     expectRefused(outcomes[3], 'reviewer-summary');
     expect(outcomes[4]).toBe('recorded');
     expect(Object.keys(stats).sort()).toEqual(['default', 'delegate:child']);
+  });
+
+  it('refuses the usage id of a title model passed to generateTitle, whose spending the conversation recorded', async () => {
+    const titles = createOfflineLLM({ usageId: 'titles', script: () => ({ content: 'Go' }) });
+    // Not offline: generateTitle asks (and records the spending of) a model that is not the offline one.
+    const titleModel: LLM = {
+      model: 'title-model',
+      usageId: titles.usageId,
+      offline: false,
+      complete: (request) => titles.complete(request),
+    };
+    const { outcomes, stats } = await recordUnder(['titles', 'delegate:child'], {
+      beforeRun: async (conversation) => {
+        expect(await conversation.generateTitle({ llm: titleModel })).toBe('Go');
+      },
+    });
+    expectRefused(outcomes[0], 'titles');
+    expect(outcomes[1]).toBe('recorded');
+    expect(stats.titles).toMatchObject({ model_name: 'title-model', accumulated_cost: 0 });
   });
 
   it('records under the id a condenser would spend under when the agent has none of that kind', async () => {

@@ -134,7 +134,11 @@ function render(context: CliContext, location: string, report: ChainReport): voi
   output.line(`${c.bold('Conversation')} ${location}`);
   if (report.status === 'tampered' && report.problem) {
     const { kind, index, id, message } = report.problem;
-    output.line(`${c.red('TAMPERED')} ${kind} at index ${index}${id ? ` (id ${id})` : ''}: ${message}`);
+    const at = `at index ${index}${id ? ` (id ${id})` : ''}`;
+    // A segment changed since it was written is named as damage (a flipped byte is no proof of tampering), and still
+    // fails: the chain cannot vouch for the events it lost.
+    if (kind === 'damaged') output.line(`${c.red('DAMAGED')} ${at}: ${message}`);
+    else output.line(`${c.red('TAMPERED')} ${kind} ${at}: ${message}`);
     return;
   }
   if (report.status === 'unchained') {

@@ -228,4 +228,9 @@ describe('installErrorHandlers', () => {
       error_id: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
   });
+
+  it("hides every absolute path in a 500's exception when the server gave no workspace to keep", async () => {
+    const { body } = await answer(new Error("ENOENT: no such file or directory, open '/srv/x/data/meta.json'"));
+    expect(body.exception).toBe("Error: ENOENT: no such file or directory, open '<server path>'");
+  });
 });

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServerError } from '../errors.js';
 import { agentErrorAnswer, errorStatus } from './agent-error-status.js';
+import { exceptionText } from './exception-text.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -30,6 +31,11 @@ function serverErrorIn(error: unknown): ServerError | undefined {
 export interface ErrorHandlerOptions {
   /** True for a conversation being deleted or deleted: a late request's failure on it is a 409, not a 500. */
   conversationGone?: (id: string) => boolean;
+  /**
+   * The `exception` of a 500 (the failed request's conversation id, if any): the server's, with its paths and secrets
+   * hidden. Default: `exceptionText` with every absolute path hidden and no secret known.
+   */
+  describeException?: (error: unknown, conversationId: string | undefined) => Promise<string>;
 }
 
 export function installErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
@@ -38,7 +44,7 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
     void reply.code(404).send({ detail: 'Not Found' });
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = (error as { validationContext?: string }).validationContext ?? 'body';
       const detail = error.validation.map((issue) => ({
@@ -100,6 +106,10 @@ export function installErrorHandlers(app: FastifyInstance, options: ErrorHandler
     }
     const errorId = randomBytes(16).toString('hex');
     request.log.error({ err: error, error_id: errorId }, 'unhandled error');
-    return reply.code(500).send({ detail: 'Internal Server Error', exception: String(error), error_id: errorId });
+    const id = typeof conversationId === 'string' ? conversationId : undefined;
+    const describe = options.describeException ?? ((thrown: unknown) => exceptionText(thrown));
+    // A describer that fails still leaves the client an answer, naming nothing of the server's.
+    const exception = await describe(error, id).catch(() => 'Error');
+    return reply.code(500).send({ detail: 'Internal Server Error', exception, error_id: errorId });
   });
 }

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runSandboxed, type Sandbox } from '@x/agent';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
+import { hideServerPaths } from '../security/hide-server-paths.js';
 import { gitCommandFailure } from './git-command-error.js';
 import { gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
 import { GitTimeoutError } from './git-timeout-error.js';
-import { hideServerPaths } from './hide-server-paths.js';
 
 /** Where git is looked up: the system's directories only, never one the agent could write a `git` into. */
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -123,7 +123,7 @@ export class GitRunner {
 
   /**
    * `text` as a client may read it: the server's paths outside the workspace (its snapshots above all) hidden, those in
-   * the workspace kept (see hide-server-paths.ts). Every failure a git route answers with goes through it.
+   * the workspace kept (see security/hide-server-paths.ts). Every failure a git route answers with goes through it.
    */
   async hidePaths(text: string): Promise<string> {
     const workspaceRoots = [resolve(this.#options.workspaceRoot)];

@@ -104,4 +104,33 @@ describe('MCP run on a conversation waiting for confirmation', () => {
     const next = viewOf(await client.callTool({ name: 'run', arguments: { conversation_id: id, message: 'More' } }));
     expect(next).toMatchObject({ status: 'finished', final_answer: 'again' });
   });
+
+  it('approves with a reason as without one, and says the reason was not used (approving records none)', async () => {
+    const { id } = await waiting();
+    server.llm.push(finishReply('ran it'));
+    const answer = await client.callTool({
+      name: 'confirm_actions',
+      arguments: { conversation_id: id, approve: true, reason: 'looks safe to me' },
+    });
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent).toMatchObject({
+      status: 'finished',
+      final_answer: 'ran it',
+      note: 'reason was not used: approving records no reason (the agent is told a reason only when actions are rejected)',
+    });
+    const text = JSON.parse((answer.content as { text: string }[])[0]?.text ?? '{}') as { note?: string };
+    expect(text.note).toBe((answer.structuredContent as { note: string }).note);
+    const managed = await server.built.manager.require(id);
+    const events = JSON.stringify(await managed.log.range(0, managed.log.length));
+    expect(events).not.toContain('looks safe to me');
+    expect(events).not.toContain('UserRejectObservation');
+
+    const { id: plain } = await waiting();
+    server.llm.push(finishReply('ran it too'));
+    const approved = await client.callTool({
+      name: 'confirm_actions',
+      arguments: { conversation_id: plain, approve: true },
+    });
+    expect(approved.structuredContent).not.toHaveProperty('note');
+  });
 });

@@ -110,6 +110,11 @@ export interface ConversationParts {
   readonly checkpoints: WorkspaceCheckpoints;
   /** The model the conversation switched to (`switchLLM`): the next steps call it instead of the agent's. */
   readonly model: { switched?: LLM };
+  /**
+   * The usage ids of models the conversation called on the side and recorded the spending of (`generateTitle`'s
+   * `llm`), in this process: its own, which a tool may not record under (`recordUsage`).
+   */
+  readonly sideUsageIds: Set<string>;
   /** The session state and artifacts (orxhestra's `state_delta`, `artifact_delta`). */
   readonly session: ConversationSession;
   /** Its money budgets, asked before every model call. */
@@ -186,6 +191,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
         ? undefined
         : new StuckDetector(typeof options.stuckDetection === 'object' ? options.stuckDetection : {}),
     persistenceDir: options.persistenceDir ?? defaultPersistenceDir(),
+    sideUsageIds: new Set(),
     recordedBaseState: init.recordedBaseState,
     sandbox: init.sandbox,
     fold,

@@ -1,5 +1,6 @@
 import { createEvent } from '@x/events';
 import type { StepContext } from '../agent/step-context.js';
+import type { LLM, LLMResponse } from '../llm/llm.js';
 import { checkToolUsageId } from '../llm/usage-id.js';
 import type { Tool, ToolConversation } from '../tools/tool.js';
 import { type ControlHost, escalateConversation, transferControl } from './conversation-control.js';
@@ -124,11 +125,22 @@ function controlHost(owner: PartsOwner, parts: ConversationParts): ControlHost {
 
 /**
  * The usage ids the conversation's own models spend under: every agent's that control can pass to (its LLM's and its
- * condenser's), and the model `switchLLM` set.
+ * condenser's), the model `switchLLM` set, and the models of side calls (`recordSideResponse`).
  */
 function ownUsageIds(parts: ConversationParts): string[] {
   const switched = parts.model.switched === undefined ? [] : [parts.model.switched.usageId];
-  return [...new Set([...switched, ...parts.roster.agents.flatMap((agent) => agent.usageIds())])];
+  const agents = parts.roster.agents.flatMap((agent) => agent.usageIds());
+  return [...new Set([...switched, ...agents, ...parts.sideUsageIds])];
+}
+
+/**
+ * Records the spending of a side call (`askAgent`, `generateTitle`): its model may be one the caller passed for the
+ * call only (a cheaper title model), held nowhere else, so its usage id is kept as one of the conversation's own,
+ * lest a tool's record under it replace that spending.
+ */
+export function recordSideResponse(parts: ConversationParts, llm: LLM, response: LLMResponse): Promise<void> {
+  parts.sideUsageIds.add(llm.usageId);
+  return recordResponse(parts.events, { llm, response, hold: false });
 }
 
 /** The conversation as tools see it (the delegate tool's sub-agents, `recall`). */

@@ -2,7 +2,7 @@ import { type ActionEvent, type AnyEvent, createEvent, type Message, type Observ
 import type { EventLogLike, FileStore } from '@x/store';
 import type { Agent } from '../agent/agent.js';
 import type { ActionDecision, DecisionContext, DecisionRecord } from '../approvals/decision.js';
-import { type BudgetInput, type BudgetStatus, parseBudget } from '../budgets/index.js';
+import type { BudgetInput, BudgetStatus } from '../budgets/index.js';
 import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { type ConfirmationPolicyInput, parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import type { LLM, LLMResponse } from '../llm/llm.js';
@@ -13,6 +13,7 @@ import type { ConversationSession } from '../session/conversation-session.js';
 import type { ConversationState } from '../state/conversation-state.js';
 import type { StuckDetector } from '../stuck/stuck-detector.js';
 import type { SecurityAnalyzerInput } from './analyzer-setting.js';
+import { budgetOption } from './budget-option.js';
 import {
   checkpointConversation,
   conversationRunHost,
@@ -30,14 +31,13 @@ import type {
   RunResult,
 } from './conversation-options.js';
 import { type ConversationParts, createConversationParts } from './conversation-parts.js';
-import { conversationToolRunner } from './conversation-step-context.js';
+import { conversationToolRunner, recordSideResponse } from './conversation-step-context.js';
 import { decideConversationActions } from './decide-conversation-actions.js';
 import { type EventEdit, editConversationEvent } from './edit-event.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { executeTool } from './execute-tool.js';
 import type { ForkOptions } from './fork-options.js';
 import { openConversation } from './open-conversation.js';
-import { recordResponse } from './record-response.js';
 import { sendConversationMessage } from './send-message.js';
 import { askAgent, generateTitle } from './side-questions.js';
 import { type StateChangeListener, subscribeStateChanges } from './state-changes.js';
@@ -53,10 +53,7 @@ export class Conversation {
   readonly id: string;
   readonly workspace: string;
   readonly store: FileStore;
-  /**
-   * Directory of this conversation inside the store: `<id as 32 hex>`, or for a resumed one the directory it was
-   * read from (a copied or renamed directory keeps its name).
-   */
+  /** Its directory in the store: `<id as 32 hex>`, or the one a resume read from (a copy keeps its name). */
   readonly directory: string;
   readonly log: EventLogLike;
   /** The workspace checkpoints (`workspaceCheckpoints`): capture, look up, restore, warnings. */
@@ -314,6 +311,11 @@ export class Conversation {
     await this.checkpoint();
   }
 
+  /** `text` with the secrets' values masked as tool output is: for a host's own text (an error a client reads). */
+  maskSecrets(text: string): string {
+    return this.#parts.secrets.mask(text);
+  }
+
   /** Sets the security analyzer (reference `set_security_analyzer`): `'llm'`, a function, or `'none'`/`null`. */
   async setSecurityAnalyzer(analyzer: SecurityAnalyzerInput): Promise<void> {
     this.#assertOpen();
@@ -392,9 +394,5 @@ export class Conversation {
   }
 
   readonly #recorder = (llm: LLM, response: LLMResponse): Promise<void> =>
-    recordResponse(this.#parts.events, { llm, response, hold: false });
-}
-
-function budgetOption(options: Pick<ConversationOptions, 'budget'>) {
-  return options.budget === undefined ? undefined : parseBudget(options.budget, 'ConversationOptions.budget');
+    recordSideResponse(this.#parts, llm, response);
 }

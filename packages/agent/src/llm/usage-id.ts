@@ -16,8 +16,9 @@ export const DEFAULT_USAGE_ID = 'default';
  * `usageId` for spending a tool records itself (`ToolConversation.recordUsage`: a sub-agent's), or an
  * `InvalidUsageIdError`: for what no usage id may be (see `checkUsageId`; a tool written in JavaScript may pass
  * anything), and for `default` and `ownIds` (the ids the conversation's own models spend under: each agent's LLM and
- * condenser, a switched model). A record sets an id's entry whole, so a tool's record under one of those would
- * replace that model's spending with its own, and every budget would read the tool's figure for it.
+ * condenser, a switched model, a side call's model such as `generateTitle`'s `llm`). A record sets an id's entry
+ * whole, so a tool's record under one of those would replace that model's spending with its own, and every budget
+ * would read the tool's figure for it.
  */
 export function checkToolUsageId(usageId: unknown, ownIds: readonly string[]): string {
   if (typeof usageId !== 'string') {

@@ -2,7 +2,7 @@ import { parseEventFileName } from '../event-log/file-names.js';
 import type { FileStore } from '../file-store.js';
 import { type ChainLink, parseSlotClaimBytes, stagedBodyPath } from './chain-link.js';
 import { readBytes } from './read-bytes.js';
-import { readSegmentClaims } from './segment-claims.js';
+import { readSegmentClaims, type SegmentClaims } from './segment-claims.js';
 
 /** What verification needs of a slot claim: its link (none for claims written before chaining) and event bytes. */
 export interface ClaimParts {
@@ -76,8 +76,14 @@ export function indexIds(slots: Slot[], headHashes: readonly (string | undefined
 /** What `indexIds` tells about a log's slots. */
 export type SlotIds = ReturnType<typeof indexIds>;
 
-/** Event files and claims by index, up to the highest index either has. */
-export async function collectSlots(store: FileStore, dir: string): Promise<Slot[]> {
+/**
+ * Event files and claims by index, up to the highest index either has; for a segment log, the damage its records
+ * stop at, if any (see `readSegmentClaims`).
+ */
+export async function collectSlots(
+  store: FileStore,
+  dir: string,
+): Promise<{ slots: Slot[]; segmentDamage: SegmentClaims['damage'] }> {
   const [listing, claimListing] = await Promise.all([store.list(dir), store.list(`${dir}/.slots`)]);
   const slots: Slot[] = [];
   const at = (index: number): Slot => {
@@ -95,7 +101,8 @@ export async function collectSlots(store: FileStore, dir: string): Promise<Slot[
   }
   for (const { index } of claims) at(index);
   // A segment log's records are its claims (see event-log/segment/): the same checks apply to them.
-  for (const record of await readSegmentClaims(store, dir)) at(record.link.index).claim ??= record;
+  const segment = await readSegmentClaims(store, dir);
+  for (const record of segment.claims) at(record.link.index).claim ??= record;
   const read = await readBytes(
     store,
     claims.map((claim) => claim.path),
@@ -115,7 +122,7 @@ export async function collectSlots(store: FileStore, dir: string): Promise<Slot[
           ? { link: parts.link, json: parts.eventBytes, staged: stagedBodyPath(path, parts.link) }
           : { link: parts.link, json: parts.eventBytes };
   });
-  return slots;
+  return { slots, segmentDamage: segment.damage };
 }
 
 /**

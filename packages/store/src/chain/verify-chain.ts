@@ -5,7 +5,7 @@ import { isUnfinishedCopy } from '../event-log/unfinished-file.js';
 import type { FileStore } from '../file-store.js';
 import { computeChainHash } from './chain-link.js';
 import { type ChainAnchor, chainAnchorPath, readChainRecords } from './chain-records.js';
-import { claimedBytes, collectSlots, indexIds } from './chain-slots.js';
+import { claimedBytes, collectSlots, indexIds, type Slot } from './chain-slots.js';
 import { checkHeads, type KnownHead, strippedChainStart } from './head-checks.js';
 import { placementProblem } from './placement.js';
 import { readBytes } from './read-bytes.js';
@@ -35,7 +35,10 @@ export interface VerifyChainOptions {
  */
 export async function verifyEventChain(store: FileStore, options: VerifyChainOptions = {}): Promise<ChainReport> {
   const dir = logDirectory(options.dir);
-  const [slots, records] = await Promise.all([collectSlots(store, dir), readChainRecords(store, dir)]);
+  const [{ slots, segmentDamage }, records] = await Promise.all([
+    collectSlots(store, dir),
+    readChainRecords(store, dir),
+  ]);
   const { anchor } = records;
   const length = slots.length;
   // The hashes the heads name count as successors too: the last authentic event is referenced by them.
@@ -59,6 +62,11 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
   if (records.problem !== undefined) {
     return result({ kind: 'altered', index: -1, id: undefined, message: records.problem }, 'not-checked', null);
   }
+  const damaged = (damage: NonNullable<typeof segmentDamage>, slot: Slot | undefined) => {
+    const file = slot?.files[0];
+    const id = file === undefined ? undefined : parseEventFileName(file)!.id;
+    return result({ kind: 'damaged', index: damage.index, id, message: damage.error.message }, 'not-checked', null);
+  };
   const hashes: (string | undefined)[] = [];
   // Every event file in one bulk read, hashed as the bytes it holds.
   const bytes = await readBytes(
@@ -70,6 +78,9 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     const claim = slot.claim;
     const fail = (kind: ChainProblemKind, id: string | undefined, message: string) =>
       result({ kind, index, id, message: `event ${index}${id ? ` (${id})` : ''} ${message}` }, 'not-checked', null);
+    // The segment's records stop at damage: the event files from there on are derived from records it lost, so it
+    // is the damage that is named, not files "not in the chain".
+    if (index === segmentDamage?.index) return damaged(segmentDamage, slot);
     if (claim !== undefined && 'error' in claim)
       return fail('altered', undefined, `has a damaged slot claim: ${claim.error}`);
     const link = claim?.link;
@@ -186,6 +197,8 @@ export async function verifyEventChain(store: FileStore, options: VerifyChainOpt
     prevHash = link.hash;
     hashes[index] = link.hash;
   }
+  // Damage that took the log's last records, whose event files are not there either.
+  if (segmentDamage !== undefined) return damaged(segmentDamage, undefined);
   // What readers serve from the packed read cache must be these bytes too.
   const mismatch = await findPackMismatch(
     store,

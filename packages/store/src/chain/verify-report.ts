@@ -1,5 +1,9 @@
-/** What `verifyEventChain` found wrong first. */
-export type ChainProblemKind = 'altered' | 'removed' | 'reordered' | 'inserted' | 'signature';
+/**
+ * What `verifyEventChain` found wrong first. `damaged`: a segment log's records are damaged from `index` on (changed
+ * since they were written, and no repair record restores them); the message is the `DamagedSegmentError`'s, naming
+ * the bytes and the events lost from the segment.
+ */
+export type ChainProblemKind = 'altered' | 'removed' | 'reordered' | 'inserted' | 'signature' | 'damaged';
 
 /** The first problem in a log's chain, by index (and id where one is known). */
 export interface ChainProblem {

@@ -33,5 +33,10 @@ export const listConversationsArgumentsSchema = z.strictObject({
 export const confirmActionsArgumentsSchema = z.strictObject({
   conversation_id: conversationId,
   approve: z.boolean().describe('true runs the pending actions; false rejects them and the agent is told why'),
-  reason: z.string().optional().describe('Why they were rejected (with approve: false)'),
+  reason: z
+    .string()
+    .optional()
+    .describe(
+      'Why they were rejected (with approve: false); not used with approve: true (the answer says so in `note`)',
+    ),
 });

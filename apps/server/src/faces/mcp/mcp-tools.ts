@@ -85,7 +85,7 @@ const TOOLS = {
   confirm_actions: {
     schema: confirmActionsArgumentsSchema,
     description:
-      'Answer the actions a conversation waits to have confirmed: approve runs them, reject tells the agent (with `reason`); then the run goes on as with `run`.',
+      "Answer the actions a conversation waits to have confirmed: approve runs them, reject tells the agent (with `reason`); then the run goes on as with `run`. A `reason` given with approve is not used (the answer's `note` says so).",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   },
 } satisfies Record<string, ToolSpec>;
@@ -153,6 +153,14 @@ function result(value: McpConversationView | Record<string, unknown>): McpToolRe
     content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
     structuredContent: { ...value },
   };
+}
+
+/** What `confirm_actions` says of a `reason` given with `approve: true`. */
+const REASON_NOT_USED =
+  'reason was not used: approving records no reason (the agent is told a reason only when actions are rejected)';
+
+function withNote(answer: McpToolResult, note: string): McpToolResult {
+  return result({ ...answer.structuredContent, note });
 }
 
 /** Runs the conversation to its stop, reporting each event as progress; answers its view. */
@@ -242,8 +250,14 @@ export async function callMcpTool(
           { conversation_id: args.conversation_id, status: view.status },
         );
       }
-      if (!args.approve) await conversation.rejectPendingActions(args.reason ?? 'The user rejected the action');
-      return runToStop(conversation, context);
+      if (!args.approve) {
+        await conversation.rejectPendingActions(args.reason ?? 'The user rejected the action');
+        return runToStop(conversation, context);
+      }
+      const answer = await runToStop(conversation, context);
+      // An approval records no reason (as the REST route's accept and the reference): the caller learns that the one
+      // it gave went nowhere rather than believing the agent was told.
+      return args.reason === undefined ? answer : withNote(answer, REASON_NOT_USED);
     }
     default:
       throw new McpToolCallError(
