@@ -1,7 +1,7 @@
 // A frontend tool's result, judged by `@ag-ui/client`'s HttpAgent against `x serve`: the client adds its own
 // `role: "tool"` message for the call and sends it; the run that input starts must not stream the same result back as
-// a TOOL_CALL_RESULT, which the client's reducer would add as a second tool message for the one call (a history a
-// chat model refuses). A client that did not send it (one reattaching from before it) still gets it from the log.
+// a TOOL_CALL_RESULT, which the client's reducer would add as a second tool message for the one call. A client that
+// did not send it (one reattaching from before it) still gets it from the log.
 import { randomUUID } from 'node:crypto';
 import type { BaseEvent, Message, Tool } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
