@@ -132,7 +132,7 @@ export async function startGatewayRun(manager: ConversationManager, options: Gat
 /**
  * Waits for the run to end and reads its answer: the agent's final response among the run's events and the tokens
  * the run spent (the conversation's totals now, less those when it started). A run that ends in `error` or `stuck` is a 500; one that stops for a confirmation
- * or a pause is a 409 (as the reference).
+ * or a pause is a 409 (as the reference), and so is one whose conversation was deleted meanwhile (`conversation_deleted`).
  */
 export async function gatewayAnswer(
   run: GatewayRun,
@@ -140,6 +140,13 @@ export async function gatewayAnswer(
 ): Promise<AgentAnswer> {
   const { conversation, fromIndex } = run;
   while (conversation.isRunning) await conversation.waitForRun(RUN_WAIT_MS);
+  // Deleted while it ran: the delete stopped the run (its conversation reads paused), and nothing is left to continue.
+  if (conversation.isDeleted) {
+    throw new OpenAiGatewayError(
+      { status: 409, type: 'invalid_request_error', code: 'conversation_deleted' },
+      `The agent's run in conversation ${conversation.id} did not answer: the conversation was deleted`,
+    );
+  }
   const open = await conversation.open();
   const status = open.state.execution_status;
   const events = await conversation.log.range(fromIndex, conversation.log.length);
