@@ -8,15 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startScriptedLLMServer } from '@x/agent/testing';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerConfigInput } from '../../src/index.js';
-import {
-  createConversation,
-  createRequest,
-  finishReply,
-  removeDir,
-  startTestServer,
-  type TestServer,
-} from '../helpers.js';
+import { createConversation, finishReply, removeDir, startTestServer, type TestServer } from '../helpers.js';
 import { CONVERSATION_HEADER, rejectionOf } from '../support/openai-gateway.js';
 
 let server: TestServer;
@@ -27,7 +19,16 @@ beforeAll(async () => {
   const llm = await startScriptedLLMServer();
   server = await startTestServer({
     llm,
-    config: { openaiModels: { 'x-terminal': createRequest(llm) as ServerConfigInput['openaiModels'][string] } },
+    config: {
+      openaiModels: {
+        'x-terminal': {
+          agent: {
+            llm: { model: 'gpt-test', base_url: llm.baseURL, api_key: 'sk-test-secret' },
+            tools: [{ name: 'TerminalTool' }],
+          },
+        },
+      },
+    },
     // A delete that waited for the step under way (the held model call) would wait this long: the test would time out.
     build: { deleteRunTimeoutMs: 600_000 },
   });
@@ -81,7 +82,7 @@ describe('a run whose conversation is deleted while a face waits for its answer'
     expect(error).toBeInstanceOf(OpenAI.ConflictError);
     expect(error).toMatchObject({ status: 409, code: 'conversation_deleted', type: 'invalid_request_error' });
     expect((error as Error).message).toContain(`conversation ${id} did not answer: the conversation was deleted`);
-    expect((error as OpenAI.APIError).headers?.get(CONVERSATION_HEADER)).toBe(id);
+    expect((error as InstanceType<typeof OpenAI.APIError>).headers?.get(CONVERSATION_HEADER)).toBe(id);
   });
 
   it('an OpenAI Responses stream ends with response.failed, code conversation_deleted', async () => {
