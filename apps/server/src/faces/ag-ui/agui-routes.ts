@@ -51,7 +51,9 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
       { statusCode: 404 },
     );
   }
-  const { conversation } = await manager.create({ ...create, conversation_id: input.threadId });
+  // The thread's messages are the input's `messages`: an `initial_message` of the create body would be recorded and run
+  // on its own, a message the client's thread does not hold (and a retried turn would no longer match the log).
+  const { conversation } = await manager.create({ ...create, conversation_id: input.threadId, initial_message: null });
   return conversation;
 }
 
