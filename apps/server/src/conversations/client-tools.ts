@@ -16,4 +16,9 @@ export class ClientTools {
     if (tools.length === 0) this.#byId.delete(conversationId);
     else this.#byId.set(conversationId, tools);
   }
+
+  /** Drops the conversation's tools if they are still `tools` (the same list): a later `set` is left as it is. */
+  release(conversationId: string, tools: readonly Tool[]): void {
+    if (this.#byId.get(conversationId) === tools) this.#byId.delete(conversationId);
+  }
 }

@@ -28,6 +28,15 @@ function lastEventId(request: FastifyRequest): number | undefined {
   return Number(text.trim());
 }
 
+/** The tool call ids the input's `role: "tool"` messages answer: results the client holds already. */
+function clientResultsOf(input: AgUiRunInput): Set<string> {
+  return new Set(
+    input.messages.flatMap((message) =>
+      message.role === 'tool' && typeof message.toolCallId === 'string' ? [message.toolCallId] : [],
+    ),
+  );
+}
+
 async function threadOf(manager: ConversationManager, input: AgUiRunInput): Promise<ManagedConversation> {
   // Only a malformed id is the request's fault (400 naming threadId); a store that fails stays a server error.
   const existing = await manager.get(input.threadId).catch((error: unknown) => {
@@ -42,7 +51,9 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
       { statusCode: 404 },
     );
   }
-  const { conversation } = await manager.create({ ...create, conversation_id: input.threadId });
+  // The thread's messages are the input's `messages`: an `initial_message` of the create body would be recorded and run
+  // on its own, a message the client's thread does not hold (and a retried turn would no longer match the log).
+  const { conversation } = await manager.create({ ...create, conversation_id: input.threadId, initial_message: null });
   return conversation;
 }
 
@@ -120,6 +131,7 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
           sharedState,
           response,
           signal: gone.signal,
+          clientResults: reattach === undefined ? clientResultsOf(input) : new Set(),
         });
       } catch (error) {
         request.log.error({ err: error, conversationId: conversation.id }, 'ag-ui: streaming the run failed');

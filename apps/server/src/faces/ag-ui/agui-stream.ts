@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { CLIENT_TOOL_OBSERVATION_KIND } from '@x/agent';
 import { type ActionEvent, type AnyEvent, getEventError } from '@x/events';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
@@ -28,6 +29,21 @@ export interface StreamRunOptions {
   response: ServerResponse;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
+  /**
+   * The tool call ids of the frontend results the run input brought: the client added its own tool message for each,
+   * so their observations are not sent back (its reducer would hold two results for one call). A client that did not
+   * send them (a reattach) gets them.
+   */
+  clientResults?: ReadonlySet<string>;
+}
+
+/** Whether the event is the result of a frontend call that the client sent with this stream's input. */
+function sentByClient(event: AnyEvent, clientResults: ReadonlySet<string>): boolean {
+  return (
+    event.kind === 'ObservationEvent' &&
+    event.observation.kind === CLIENT_TOOL_OBSERVATION_KIND &&
+    clientResults.has(event.tool_call_id)
+  );
 }
 
 /**
@@ -52,7 +68,7 @@ export async function streamRun(options: StreamRunOptions): Promise<void> {
 }
 
 async function stream(options: StreamRunOptions): Promise<void> {
-  const { conversation, threadId, runId, response, signal, deltas } = options;
+  const { conversation, threadId, runId, response, signal, deltas, clientResults = new Set<string>() } = options;
   const write = (events: readonly AgUiEvent[], id?: number): void => {
     if (events.length > 0 && !response.writableEnded) response.write(sseFrames(events, id));
   };
@@ -77,7 +93,8 @@ async function stream(options: StreamRunOptions): Promise<void> {
   let lastError: string | undefined;
   for await (const { index, event } of runLogEntries(conversation, options.fromIndex, signal)) {
     lastError = errorText(event) ?? lastError;
-    write([...messages.logged(event), ...state.logged(event)], index);
+    const mapped = sentByClient(event, clientResults) ? [] : messages.logged(event);
+    write([...mapped, ...state.logged(event)], index);
     sentUpTo = index + 1;
     anchorId = event.id;
     if (skipping && index >= (deltas.midRunFrom ?? 0) && closesStream(event)) skipping = false;

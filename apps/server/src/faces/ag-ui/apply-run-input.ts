@@ -109,7 +109,28 @@ export async function applyRunInput(
     return act;
   } finally {
     reservation?.release();
+    void releaseAfterRun(conversation, clientTools);
   }
+}
+
+/** How long one wait for the run's end lasts before checking again (runs may be long). */
+const RUN_WAIT_MS = 60_000;
+
+/**
+ * Frontend tools are offered for the run their input starts or joins: once it is over they are dropped, unless a later
+ * input set its own meanwhile, so a run another face starts on the thread (REST, A2A, MCP, OpenAI) never offers the model
+ * tools only an AG-UI client can run (a call to one would wait for a result nobody gives). A result the thread still
+ * waits for is recorded all the same: the input that brings it names the call's tool (`answeredTools`).
+ */
+async function releaseAfterRun(conversation: ManagedConversation, clientTools: ClientTools): Promise<void> {
+  const tools = clientTools.get(conversation.id);
+  if (tools.length === 0) return;
+  try {
+    while (conversation.isRunning) await conversation.waitForRun(RUN_WAIT_MS);
+  } catch {
+    // A run whose end could not be awaited is over all the same; nothing waits for this promise to report it.
+  }
+  clientTools.release(conversation.id, tools);
 }
 
 /** Checks and records what the input brings (see `applyRunInput`); whether it asks for a run. */

@@ -52,6 +52,12 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
       return conversation.isRunning;
     },
     async view() {
+      // Deleted while a call went on (a run the delete stopped reads paused): there is no state left to report.
+      if (conversation.isDeleted) {
+        throw new McpToolCallError('conversation_deleted', `Conversation '${conversation.id}' was deleted`, {
+          conversation_id: conversation.id,
+        });
+      }
       const open = await conversation.open();
       const pending = await open.pendingActions();
       return {

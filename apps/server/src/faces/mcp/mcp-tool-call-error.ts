@@ -5,6 +5,7 @@ export type McpToolCallReason =
   | 'invalid_arguments'
   | 'unknown_tool'
   | 'conversation_not_found'
+  | 'conversation_deleted'
   | 'no_default_agent'
   | 'no_pending_actions'
   | 'pending_actions'
@@ -19,6 +20,7 @@ const RPC_CODES: Record<McpToolCallReason, number> = {
   invalid_arguments: -32602,
   unknown_tool: -32602,
   conversation_not_found: -32602,
+  conversation_deleted: -32600,
   no_default_agent: -32602,
   no_pending_actions: -32600,
   pending_actions: -32600,
@@ -28,8 +30,8 @@ const RPC_CODES: Record<McpToolCallReason, number> = {
 
 /**
  * The refusals that are tool execution errors (MCP 2025-11-25: errors the model that called the tool can act on, its
- * arguments included): arguments the tool's schema refuses, a conversation id naming none, a start with no agent to
- * start, and calls the conversation's state does not allow now (actions waiting for confirmation, none waiting, a run
+ * arguments included): arguments the tool's schema refuses, a conversation id naming none (or one deleted while the
+ * call went on), a start with no agent to start, and calls the conversation's state does not allow now (actions waiting for confirmation, none waiting, a run
  * going on elsewhere). The model reads why in the result and calls again, or another tool (`list_conversations`,
  * `confirm_actions`). The others are protocol errors: a tool that does not exist (as MCP says), and a caller without
  * the right to decide (as REST's 403: the model can do nothing about it, and a client must not take it for a tool
@@ -38,6 +40,7 @@ const RPC_CODES: Record<McpToolCallReason, number> = {
 const EXECUTION_ERRORS: ReadonlySet<McpToolCallReason> = new Set<McpToolCallReason>([
   'invalid_arguments',
   'conversation_not_found',
+  'conversation_deleted',
   'no_default_agent',
   'no_pending_actions',
   'pending_actions',

@@ -42,6 +42,31 @@ export interface GatewayRunRequest {
   conversationId?: string | undefined;
   /** Where the request carries its system text (`messages`, `instructions`): the param of a refusal. */
   systemParam: string;
+  /**
+   * Set when the request continues a conversation that must exist (`previous_response_id`): the error when it is gone.
+   * A conversation made in its place would answer without the history the client asked to continue from.
+   */
+  missing?: ((conversationId: string) => OpenAiGatewayError) | undefined;
+}
+
+/** The conversation the request continues, or a new one made from the model's create body (see `startGatewayRun`). */
+async function conversationFor(
+  manager: ConversationManager,
+  options: GatewayRunRequest,
+): Promise<{ conversation: ManagedConversation; created: boolean }> {
+  const { conversationId, missing } = options;
+  if (missing !== undefined && conversationId !== undefined) {
+    const conversation = await manager.get(conversationId);
+    if (conversation === undefined) throw missing(conversationId);
+    return { conversation, created: false };
+  }
+  const create = withSystemText(options.create, options.turn.system);
+  return manager.create({
+    ...create,
+    tags: { ...(create.tags ?? {}), [MODEL_TAG]: options.model },
+    conversation_id: conversationId ?? randomUUID(),
+    initial_message: null,
+  });
 }
 
 /**
@@ -63,17 +88,12 @@ async function refuseWhileActionsWait(conversation: ManagedConversation): Promis
 /**
  * Starts the agent on a request's turn. Without `conversationId`, or with one no conversation has yet, a new
  * conversation is created from the model's create body (system text appended to its system message suffix, the model
- * in its tags), as the reference does; with the id of an existing conversation, the user message continues it, when
- * the request asks the conversation's own model and system text (`assertContinues`).
+ * in its tags), as the reference does (unless the request continues one that must exist, `missing`); with the id of an
+ * existing conversation, the user message continues it, when the request asks the conversation's own model and system
+ * text (`assertContinues`).
  */
 export async function startGatewayRun(manager: ConversationManager, options: GatewayRunRequest): Promise<GatewayRun> {
-  const create = withSystemText(options.create, options.turn.system);
-  const { conversation, created } = await manager.create({
-    ...create,
-    tags: { ...(create.tags ?? {}), [MODEL_TAG]: options.model },
-    conversation_id: options.conversationId ?? randomUUID(),
-    initial_message: null,
-  });
+  const { conversation, created } = await conversationFor(manager, options);
   if (!created) {
     assertContinues(conversation.meta, {
       model: options.model,
@@ -112,7 +132,7 @@ export async function startGatewayRun(manager: ConversationManager, options: Gat
 /**
  * Waits for the run to end and reads its answer: the agent's final response among the run's events and the tokens
  * the run spent (the conversation's totals now, less those when it started). A run that ends in `error` or `stuck` is a 500; one that stops for a confirmation
- * or a pause is a 409 (as the reference).
+ * or a pause is a 409 (as the reference), and so is one whose conversation was deleted meanwhile (`conversation_deleted`).
  */
 export async function gatewayAnswer(
   run: GatewayRun,
@@ -120,6 +140,13 @@ export async function gatewayAnswer(
 ): Promise<AgentAnswer> {
   const { conversation, fromIndex } = run;
   while (conversation.isRunning) await conversation.waitForRun(RUN_WAIT_MS);
+  // Deleted while it ran: the delete stopped the run (its conversation reads paused), and nothing is left to continue.
+  if (conversation.isDeleted) {
+    throw new OpenAiGatewayError(
+      { status: 409, type: 'invalid_request_error', code: 'conversation_deleted' },
+      `The agent's run in conversation ${conversation.id} did not answer: the conversation was deleted`,
+    );
+  }
   const open = await conversation.open();
   const status = open.state.execution_status;
   const events = await conversation.log.range(fromIndex, conversation.log.length);

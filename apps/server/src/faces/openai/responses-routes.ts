@@ -53,6 +53,12 @@ function endedOf(started: ResponseObject, error: unknown, reply: FastifyReply): 
 }
 
 /** What a request continues: the conversation of `previous_response_id`, or the one its header names. */
+const previousNotFound = (message: string): OpenAiGatewayError =>
+  new OpenAiGatewayError(
+    { status: 404, type: 'invalid_request_error', code: 'previous_response_not_found', param: 'previous_response_id' },
+    message,
+  );
+
 function continuationOf(
   request: FastifyRequest,
   body: ResponsesRequest,
@@ -63,13 +69,7 @@ function continuationOf(
   if (previousId === undefined || previousId === null) return { previous: undefined, conversationId: headerId };
   const previous = options.store.get(previousId);
   if (previous === undefined) {
-    throw new OpenAiGatewayError(
-      {
-        status: 404,
-        type: 'invalid_request_error',
-        code: 'previous_response_not_found',
-        param: 'previous_response_id',
-      },
+    throw previousNotFound(
       `Previous response with id '${previousId}' not found: the server keeps the responses it made (but those with store: false) until it restarts; continue the conversation by its ${CONVERSATION_HEADER} header`,
     );
   }
@@ -171,6 +171,14 @@ export function registerResponsesRoutes(
         turn,
         conversationId,
         systemParam: 'instructions',
+        ...(previous === undefined
+          ? {}
+          : {
+              missing: (id: string) =>
+                previousNotFound(
+                  `Previous response with id '${previous.response.id}' cannot be continued: its conversation ${id} was deleted`,
+                ),
+            }),
       });
       const keepIt = body.store !== false;
       const keep = (entry: StoredResponse): void => {
