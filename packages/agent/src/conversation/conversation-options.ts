@@ -143,6 +143,12 @@ export interface SendMessageOptions {
   sender?: string;
   /** More text for the model with this message (its `extended_content`, after the text of the skills it activates). */
   extendedContent?: readonly TextContent[];
+  /**
+   * The MessageEvent's id (default: a fresh UUID v4): a client's own id for what it sent (an A2A `messageId`), so
+   * the message can be found by it. 1-128 letters, digits, `.`, `_` or `-`, starting with a letter or digit (it
+   * names the event's file), and not the id of an event already in the log: `InvalidMessageError` otherwise.
+   */
+  id?: string;
 }
 
 export interface RunOptions {

@@ -31,4 +31,5 @@ export {
 } from './persistence-layout.js';
 export type { RunHost } from './run-host.js';
 export { RUN_STATE_KEY, type RunRecord } from './run-lifecycle.js';
+export { isMessageId } from './send-message.js';
 export type { StateChange, StateChangeListener } from './state-changes.js';

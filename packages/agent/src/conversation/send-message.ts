@@ -19,6 +19,7 @@ export async function sendConversationMessage(
   if (llmMessage.role !== 'user') {
     throw new InvalidMessageError(owner.id, `only user messages can be sent (role was '${llmMessage.role}')`);
   }
+  if (options.id !== undefined) checkMessageId(owner, options.id);
   const { extensions } = parts;
   await extensions.startSession();
   await extensions.emitWithHooks(extensions.userMessage(llmMessage, options));
@@ -26,4 +27,31 @@ export async function sendConversationMessage(
     await parts.events.setStatus('idle');
   }
   if (!owner.isRunning) await owner.checkpoint();
+}
+
+const MESSAGE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Whether `value` may be a message's own id (`SendMessageOptions.id`): 1-128 letters, digits, `.`, `_` or `-`,
+ * starting with a letter or digit, since it names the event's file (a UUID always is).
+ */
+export function isMessageId(value: unknown): value is string {
+  return typeof value === 'string' && MESSAGE_ID.test(value);
+}
+
+/** A caller's own id names the event's file and must be new to the log: checked before any hook runs. */
+function checkMessageId(owner: PartsOwner, id: unknown): void {
+  const conversationId = owner.id;
+  if (!isMessageId(id)) {
+    throw new InvalidMessageError(
+      conversationId,
+      `its id ${JSON.stringify(id)} is not 1-128 letters, digits, '.', '_' or '-' starting with a letter or digit`,
+    );
+  }
+  if (owner.log.indexOf(id) !== -1) {
+    throw new InvalidMessageError(
+      conversationId,
+      `an event with id '${id}' is already in its log (a message is sent once)`,
+    );
+  }
 }

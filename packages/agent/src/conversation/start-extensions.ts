@@ -28,7 +28,7 @@ export async function startExtensions(
 export function userMessageEvent(
   agent: Agent,
   message: Message,
-  options: { sender?: string; extendedContent?: readonly TextContent[]; activated: Set<string> },
+  options: { sender?: string; extendedContent?: readonly TextContent[]; id?: string; activated: Set<string> },
 ): MessageEvent {
   const activation = agent.extensions.activateSkills(message, options.activated);
   for (const name of activation?.activatedSkills ?? []) options.activated.add(name);
@@ -41,5 +41,6 @@ export function userMessageEvent(
       : { activated_skills: activation.activatedSkills }),
     ...(extended.length === 0 ? {} : { extended_content: extended }),
     ...(options.sender === undefined ? {} : { sender: options.sender }),
+    ...(options.id === undefined ? {} : { id: options.id }),
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isMessageId } from '@x/agent';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
@@ -110,7 +111,7 @@ async function record(conversation: ManagedConversation, message: A2aIncomingMes
   const open = await conversation.open();
   if (open.state.execution_status !== 'waiting_for_confirmation') {
     if (text === '') throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
-    return conversation.sendMessage(userMessage(text), { run: false });
+    return conversation.sendMessage(userMessage(text), { run: false, ...ownId(conversation, message) });
   }
   const confirmation = message.metadata?.confirmation;
   // An answer to a confirmation is a decision: only a decider's (`approvalDeciders`) is taken, recorded as theirs.
@@ -126,6 +127,22 @@ async function record(conversation: ManagedConversation, message: A2aIncomingMes
     await open.decide(approvals, { principal });
   }
   return conversation.log.length;
+}
+
+/**
+ * The client's `messageId` as the id of the turn it records, when it can be an event's (`isMessageId`: a UUID always
+ * can), so the task's history gives the message back under the id it was sent with; any other is replaced by a fresh
+ * one. A `messageId` the task's log already holds is that message sent again: refused, not recorded twice.
+ */
+function ownId(conversation: ManagedConversation, message: A2aIncomingMessage): { id?: string } {
+  if (!isMessageId(message.messageId)) return {};
+  if (conversation.log.indexOf(message.messageId) !== -1) {
+    throw new A2aRpcError(
+      'invalidParams',
+      `message.messageId '${message.messageId}' is already in the history of task '${conversation.id}': a message is sent once`,
+    );
+  }
+  return { id: message.messageId };
 }
 
 /**
