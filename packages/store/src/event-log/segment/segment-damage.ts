@@ -1,24 +1,13 @@
-import { type ChainLink, computeChainHash, parseSlotClaimBytes } from '../../chain/chain-link.js';
-import {
-  type DecodedRecords,
-  damagedLastRecords,
-  RECORD_HEADER_BYTES,
-  RECORD_MAGIC,
-  recordFrameHolds,
-  type SegmentRecord,
-  wholeRecordEnd,
-} from './segment-records.js';
+import { type ChainLink, computeChainHash } from '../../chain/chain-link.js';
+import { type DecodedRecords, damagedLastRecords, type SegmentRecord } from './segment-records.js';
+import { type ByteRun, damagedRecordLink, skippedWithin, wholeRecordsSkipped } from './segment-skipped-runs.js';
+
+export type { ByteRun } from './segment-skipped-runs.js';
 
 // Damage to committed records (a flipped byte, not what a crash leaves) and the records that repair it. A repair
 // appends the lost events again, as records with their original links (same index, prev and hash: the bytes are
 // the same), after everything else: appends are the only writes the segment's writers share, so a repair is as safe
 // among many writers as an append. Every reader applies the rule below to the same bytes, so all agree on the log.
-
-/** A run of bytes `[offset, end)` in the segment. */
-export interface ByteRun {
-  readonly offset: number;
-  readonly end: number;
-}
 
 /** Events a damaged segment lost, and what proves a copy of them (see `recoverFromEventFiles`). */
 export interface SegmentDamage {
@@ -93,7 +82,7 @@ export function damageBefore(
 ): ByteRun | undefined {
   const { link } = record;
   if (link.index <= next || (link.prev !== null && known.seen.has(link.prev))) return undefined;
-  return decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+  return skippedWithin(decoded, known.chainedEnd, record.offset)[0];
 }
 
 /**
@@ -115,7 +104,7 @@ export function damageProvenAfter(
   const { records } = decoded;
   const record = records[position]!;
   if (record.link.index !== known.next) return undefined;
-  const run = decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+  const run = skippedWithin(decoded, known.chainedEnd, record.offset)[0];
   if (run === undefined) return undefined;
   // Not past other skipped bytes: damage there is its own (see `damageBefore`).
   for (let at = position + 1; at < records.length && records[at]!.offset === records[at - 1]!.end; at++) {
@@ -195,35 +184,6 @@ export function damagedUnconfirmedRecords(
 }
 
 /**
- * The whole records (see `wholeRecordEnd`) in the runs of `decoded` skipped as not intact within `[from, to)`: what
- * damage left of records committed whole. A run may hold more than one, and a crash's cut-short write before them:
- * walked record by record, by the lengths their headers give, on from the next magic past what is no whole record.
- */
-function* wholeRecordsSkipped(
-  decoded: DecodedRecords,
-  range: { readonly bytes: Uint8Array; readonly base: number; readonly from: number; readonly to: number },
-): Generator<ByteRun> {
-  const { bytes, base, from, to } = range;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const skipped of decoded.skipped) {
-    if (skipped.offset < from || skipped.end > to) continue;
-    const limit = skipped.end - base;
-    for (let at = skipped.offset - base; at + RECORD_HEADER_BYTES <= limit; ) {
-      const end = wholeRecordEnd(buffer, at, limit);
-      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecords`).
-      if (end !== undefined && buffer[end - 1] !== 0) {
-        yield { offset: base + at, end: base + end };
-        at = end;
-        continue;
-      }
-      const magic = buffer.indexOf(RECORD_MAGIC, at + 1);
-      if (magic === -1 || magic >= limit) break;
-      at = magic;
-    }
-  }
-}
-
-/**
  * The repair records, among `records` from position `from` on (they are appended after the damage), that restore
  * the events `next…until.index - 1`: each for its index, its bytes hashing to its link (recomputed, not trusted
  * from its header), the last one's hash the `prev` of `until` (the intact record after the damage) and the first
@@ -251,62 +211,4 @@ export function findRepairRecords(
     hash = match.link.prev;
   }
   return hash === (need.next === 0 ? null : need.prev) ? found : undefined;
-}
-
-/**
- * The chain link in the header of the damaged record that is `run` (`bytes` start at file offset `base`), when the
- * run is one whole record (see `wholeRecordEnd`: its frame may be what changed) whose header line still reads as a
- * link: what the damage left of what it committed.
- */
-export function damagedRecordLink(bytes: Uint8Array, base: number, run: ByteRun): ChainLink | undefined {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = run.offset - base;
-  const end = run.end - base;
-  if (at < 0 || end > buffer.length || wholeRecordEnd(buffer, at, end) !== end) return undefined;
-  const parts = parseSlotClaimBytes(buffer.subarray(at + RECORD_HEADER_BYTES, end));
-  return parts.eventBytes === undefined ? undefined : parts.link;
-}
-
-/**
- * Whether `run`, skipped before `accepted` (the records the log took that lie after it), is their damaged earlier
- * copies: whole records (see `wholeRecordEnd`), each no longer intact, whose headers name the index and hash of a
- * record accepted after them, however many. It is last-record damage a repair appended the records again for;
- * nothing was lost, so nothing is warned about.
- */
-export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: readonly ChainLink[]): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const limit = run.end - base;
-  for (let at = run.offset - base; at !== limit; ) {
-    const end = at < 0 ? undefined : wholeRecordEnd(buffer, at, limit);
-    if (end === undefined || recordFrameHolds(buffer, at, end)) return false;
-    const link = damagedRecordLink(bytes, base, { offset: base + at, end: base + end });
-    if (link === undefined || !accepted.some(({ index, hash }) => index === link.index && hash === link.hash)) {
-      return false;
-    }
-    at = end;
-  }
-  return true;
-}
-
-/**
- * The runs of `decoded` skipped as not intact that are worth a warning: before `stop` (where reading stopped), and
- * neither restored by repair records (`repairedRuns`) nor damaged last records appended again (`isRepairedRun`,
- * against the records `accepted` after it).
- */
-export function unexplainedRuns(
-  decoded: DecodedRecords,
-  options: {
-    bytes: Uint8Array;
-    base: number;
-    stop: number;
-    repairedRuns: ReadonlySet<number>;
-    accepted: readonly SegmentRecord[];
-  },
-): ByteRun[] {
-  const { bytes, base, stop, repairedRuns, accepted } = options;
-  return decoded.skipped.filter((run) => {
-    if (run.offset >= stop || repairedRuns.has(run.offset)) return false;
-    const after = accepted.filter((record) => record.offset >= run.end).map(({ link }) => link);
-    return !isRepairedRun(bytes, base, run, after);
-  });
 }
