@@ -283,6 +283,29 @@ describe('damagedLastRecords', () => {
     expect(damagedLastRecords(...lastTwoAt({ third: flipPayload, fourth: both }))).toBeUndefined();
   });
 
+  it('takes a record whose magic and length changed as whole where its checksum proves an end, then the next', () => {
+    const flipMagic = (record: Buffer) => {
+      record[0] = record[0]! ^ 1;
+    };
+    const longer = (record: Buffer) => {
+      flipMagic(record);
+      record[6] = record[6]! ^ 1;
+    };
+    const { tail, decoded, spans } = lastTwo({ third: longer, fourth: flipMagic });
+    expect(damagedLastRecords(tail, base, decoded.end)).toEqual(spans);
+    // Its checksum changed too: nothing proves where it ends.
+    const unproven = (record: Buffer) => {
+      longer(record);
+      record[8] = record[8]! ^ 1;
+    };
+    expect(damagedLastRecords(...lastTwoAt({ third: unproven, fourth: flipMagic }))).toBeUndefined();
+    // Its magic intact (as a crash's prefix keeps it), its length changed: read as a torn write, not searched.
+    const lengthOnly = (record: Buffer) => {
+      record[6] = record[6]! ^ 1;
+    };
+    expect(damagedLastRecords(...lastTwoAt({ third: lengthOnly, fourth: flipMagic }))).toBeUndefined();
+  });
+
   it.each([
     ['an intact last record', (last: Buffer) => last],
     ['a record cut short, as a crash leaves it', (last: Buffer) => last.subarray(0, last.length - 7)],
