@@ -44,6 +44,12 @@ async function lastRecords(store: FileStore): Promise<Buffer> {
   return readSegment(store);
 }
 
+/** m0…m5: m5's record (intact) follows m3's and m4's, and chains to m4. */
+async function beforeIntact(store: FileStore): Promise<Buffer> {
+  await closedSegmentLog(store, 6);
+  return readSegment(store);
+}
+
 /**
  * m0…m4 (m3 and m4 by one writer), then `late` at 3 by another writer that had not seen them (its lost race), the
  * segment's last record: that writer crashed before writing again (its event file and chain head gone too).
@@ -64,19 +70,29 @@ async function lostRaceAfter(store: FileStore): Promise<Buffer> {
 }
 
 /**
- * Each layout and how its damage is settled: as one run (the last damaged header proves both), or one record at a
- * time (m3 restored in place of the lost race first, then m4 found after it).
+ * Each layout and how its damage is settled: as one run (the last damaged header proves both, or the intact record
+ * after them, which proved them before records like these were framed: kept so every position stays covered), or one
+ * record at a time (m3 restored in place of the lost race first, then m4 found after it).
  */
 const layouts = [
   {
     name: 'the last records',
     build: lastRecords,
+    events: ['m0', 'm1', 'm2', 'm3', 'm4'],
+    recovered: [/events 3, 4 recovered from their event files/],
+    refused: () => ({ missingIndex: 3, message: /events 3…4 are lost from the segment/, before: 3 }),
+  },
+  {
+    name: 'before an intact record',
+    build: beforeIntact,
+    events: ['m0', 'm1', 'm2', 'm3', 'm4', 'm5'],
     recovered: [/events 3, 4 recovered from their event files/],
     refused: () => ({ missingIndex: 3, message: /events 3…4 are lost from the segment/, before: 3 }),
   },
   {
     name: 'before a lost race for the first',
     build: lostRaceAfter,
+    events: ['m0', 'm1', 'm2', 'm3', 'm4'],
     recovered: [/event 3 recovered from their event files/, /event 4 recovered from their event files/],
     refused: (lost: number) => ({
       missingIndex: lost,
@@ -89,22 +105,22 @@ const layouts = [
 describe.each(damageBackends)('a record with a changed magic and length, then a changed magic ($name)', (backend) => {
   afterEach(() => backend.cleanUp());
 
-  describe.each(layouts)('as $name', ({ build, recovered, refused }) => {
+  describe.each(layouts)('as $name', ({ build, events, recovered, refused }) => {
     it.each(lengths)('recovers both events with $what; the next append takes a new index', async (length) => {
       const store = await backend.make();
       await store.write(SEGMENT, damageFrames(await build(store), length));
 
       const { warnings, logger } = collectWarnings();
       const log = await EventLog.open(store, { logger });
-      expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      expect((await log.range(0)).map(messageText)).toEqual(events);
       for (const warning of recovered) expect(warnings.join('\n')).toMatch(warning);
-      expect(await log.verifyChain()).toMatchObject({ status: 'verified', length: 5 });
-      expect(await log.append(userMessageEvent('next'))).toBe(5);
+      expect(await log.verifyChain()).toMatchObject({ status: 'verified', length: events.length });
+      expect(await log.append(userMessageEvent('next'))).toBe(events.length);
       await log.close();
 
       const again = collectWarnings();
       const reopened = await EventLog.open(store, { logger: again.logger });
-      expect((await reopened.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'next']);
+      expect((await reopened.range(0)).map(messageText)).toEqual([...events, 'next']);
       expect(again.warnings).toEqual([]);
       await reopened.close();
     });
@@ -114,7 +130,7 @@ describe.each(damageBackends)('a record with a changed magic and length, then a 
       await store.write(SEGMENT, damageFrames(await build(store), length));
 
       const log = await EventLog.open(store, { rollForward: false });
-      expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      expect((await log.range(0)).map(messageText)).toEqual(events);
       await log.close();
     });
 
@@ -130,7 +146,7 @@ describe.each(damageBackends)('a record with a changed magic and length, then a 
       expect(error).toMatchObject({ missingIndex, unrecovered: [lost], location: store.describe(SEGMENT) });
       expect((error as Error).message).toMatch(message);
       const prefix = await EventLog.open(store, { damagedSegment: 'read-intact-prefix' });
-      expect((await prefix.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4'].slice(0, before));
+      expect((await prefix.range(0)).map(messageText)).toEqual(events.slice(0, before));
       await prefix.close();
     });
   });
