@@ -1,5 +1,10 @@
 import { type ChainLink, computeChainHash } from '../../chain/chain-link.js';
-import { type DecodedRecords, damagedLastRecords, type SegmentRecord } from './segment-records.js';
+import {
+  type DecodedRecords,
+  damagedLastRecords,
+  lastFramedRecordStart,
+  type SegmentRecord,
+} from './segment-records.js';
 import { type ByteRun, damagedRecordLink, skippedWithin, wholeRecordsSkipped } from './segment-skipped-runs.js';
 
 export type { ByteRun } from './segment-skipped-runs.js';
@@ -56,6 +61,8 @@ export function damageOfRecords(
  * The damage of last records changed after they committed (see `damagedLastRecords`: `bytes` start at file offset
  * `base`, decoding consumed them up to `end`), which would otherwise read as a crash's cut-short tail: the log would
  * lose their events silently, and the next append would take their indices. `chain` is where the log's chain stands.
+ * Where the records before the last one frame no record (a length changed, its magic intact), the last one, found
+ * from the end (see `lastFramedRecordStart`), still proves them: its header names the last index they took.
  */
 export function lastRecordDamage(
   bytes: Uint8Array,
@@ -64,7 +71,16 @@ export function lastRecordDamage(
   chain: { readonly next: number; readonly prev: string | null },
 ): SegmentDamage | undefined {
   const records = damagedLastRecords(bytes, base, end);
-  return records === undefined ? undefined : damageOfRecords(bytes, base, records, chain);
+  if (records !== undefined) return damageOfRecords(bytes, base, records, chain);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = lastFramedRecordStart(buffer, end - base, buffer.length);
+  if (at === undefined) return undefined;
+  const final = { offset: base + at, end: base + buffer.length };
+  const link = damagedRecordLink(bytes, base, final);
+  // A last record for an earlier index is a lost race's: it proves nothing taken before it.
+  if (link === undefined || link.index < chain.next) return undefined;
+  const run = { offset: end, end: final.end };
+  return { run, ...chain, last: link.index, nextIntact: undefined, damagedLink: link };
 }
 
 /**

@@ -189,6 +189,22 @@ export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): numbe
   return magicHolds ? framed : firstEndWithCrc32(buffer, { start, limit }, crc);
 }
 
+/**
+ * Where the record that ends `buffer[from, limit)` starts, found from its end: the first `at` whose length and
+ * checksum frame a payload up to `limit` exactly (its magic may have changed). For the last record of damaged bytes
+ * nothing before it frames; a crash's cut-short write ends mid-record, so no frame ends where it does. A last byte
+ * of zero (a power loss's) frames nothing. Undefined when none does.
+ */
+export function lastFramedRecordStart(buffer: Buffer, from: number, limit: number): number | undefined {
+  if (limit === 0 || buffer[limit - 1] === 0) return undefined;
+  for (let at = Math.max(from, 0); at + RECORD_HEADER_BYTES < limit; at++) {
+    const start = at + RECORD_HEADER_BYTES;
+    if (start + buffer.readUInt32LE(at + 4) !== limit) continue;
+    if (crc32(buffer.subarray(start, limit)) === buffer.readUInt32LE(at + 8)) return at;
+  }
+  return undefined;
+}
+
 /** Whether the record `[at, end)` of `buffer` is framed as written: its magic, its length and its checksum hold. */
 export function recordFrameHolds(buffer: Buffer, at: number, end: number): boolean {
   const start = at + RECORD_HEADER_BYTES;

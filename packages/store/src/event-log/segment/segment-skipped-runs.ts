@@ -1,6 +1,7 @@
 import { type ChainLink, parseSlotClaimBytes } from '../../chain/chain-link.js';
 import {
   type DecodedRecords,
+  lastFramedRecordStart,
   RECORD_HEADER_BYTES,
   RECORD_MAGIC,
   recordFrameHolds,
@@ -83,13 +84,22 @@ export function damagedRecordLink(bytes: Uint8Array, base: number, run: ByteRun)
 export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: readonly ChainLink[]): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const limit = run.end - base;
+  const isAccepted = (link: ChainLink | undefined): boolean =>
+    link !== undefined && accepted.some(({ index, hash }) => index === link.index && hash === link.hash);
   for (let at = run.offset - base; at !== limit; ) {
     const end = at < 0 ? undefined : wholeRecordEnd(buffer, at, limit);
-    if (end === undefined || recordFrameHolds(buffer, at, end)) return false;
-    const link = damagedRecordLink(bytes, base, { offset: base + at, end: base + end });
-    if (link === undefined || !accepted.some(({ index, hash }) => index === link.index && hash === link.hash)) {
-      return false;
+    if (end === undefined) {
+      // Records that frame nothing from the front, before a last one found from the end that a repair appended again
+      // (see `lastRecordDamage`): the log holds every index up to it, so nothing in them was lost.
+      const last = at < 0 ? undefined : lastFramedRecordStart(buffer, at, limit);
+      return (
+        last !== undefined &&
+        !recordFrameHolds(buffer, last, limit) &&
+        isAccepted(damagedRecordLink(bytes, base, { offset: base + last, end: run.end }))
+      );
     }
+    if (recordFrameHolds(buffer, at, end)) return false;
+    if (!isAccepted(damagedRecordLink(bytes, base, { offset: base + at, end: base + end }))) return false;
     at = end;
   }
   return true;
