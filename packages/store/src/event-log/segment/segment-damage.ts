@@ -5,7 +5,14 @@ import {
   lastFramedRecordStart,
   type SegmentRecord,
 } from './segment-records.js';
-import { type ByteRun, damagedRecordLink, skippedWithin, wholeRecordsSkipped } from './segment-skipped-runs.js';
+import {
+  type ByteRun,
+  damagedRecordLink,
+  type SkippedRecord,
+  skippedRecordLink,
+  skippedWithin,
+  wholeRecordsSkipped,
+} from './segment-skipped-runs.js';
 
 export type { ByteRun } from './segment-skipped-runs.js';
 
@@ -37,17 +44,22 @@ export interface SegmentDamage {
  * intact record of the log follows, taken from the log's next index on (`chain`). Records are appended whole, one
  * per event, so each one the damage left took one event: `chain.next` … `chain.next + records.length - 1`, every
  * one acknowledged, however many were damaged before any was read. Only the last one's header can prove them (an
- * intact record after them would otherwise): it must still read, and name that last index.
+ * intact record after them would otherwise): it must still read, and name that last index. Where the last one was
+ * found from the end of bytes that frame nothing before it (see `SkippedRecord.framedFrom`), its header, proven by
+ * its checksum, names the last index, which may lie past what the records counted give.
  */
 export function damageOfRecords(
   bytes: Uint8Array,
   base: number,
-  records: readonly ByteRun[],
+  records: readonly SkippedRecord[],
   chain: { readonly next: number; readonly prev: string | null },
 ): SegmentDamage {
   const final = records[records.length - 1]!;
-  const last = chain.next + records.length - 1;
-  const link = damagedRecordLink(bytes, base, final);
+  const link = skippedRecordLink(bytes, base, final);
+  const counted = chain.next + records.length - 1;
+  // Found from the end, its header proven by its checksum, it names the last index taken, where the bytes before it
+  // framed fewer records than that.
+  const last = final.framedFrom !== undefined && link !== undefined && link.index > counted ? link.index : counted;
   return {
     run: { offset: records[0]!.offset, end: final.end },
     ...chain,
@@ -138,7 +150,10 @@ export function damageProvenAfter(
  * `record`, whose header still names index `next` (read past a damaged magic or length where its checksum proves
  * the payload), chained to `prev` (the proven history), with another hash than `record`'s. Records for one index
  * are taken first come, so `record` is then another writer's lost race: taking it would drop the event acknowledged
- * at `next` and put an event never acknowledged there in its place. Undefined otherwise.
+ * at `next` and put an event never acknowledged there in its place. Or the last record of bytes that frame nothing
+ * from the front, found from their end (see `SkippedRecord.framedFrom`), whose header (its checksum proves it) names
+ * a later index: its writer saw `next` taken before it, so the damage took `next` up to that index. Undefined
+ * otherwise.
  */
 export function damagedEarlierRecord(
   record: SegmentRecord,
@@ -154,8 +169,12 @@ export function damagedEarlierRecord(
   const { bytes, base, next, prev, chainedEnd } = options;
   if (record.link.index !== next || decoded.skipped.length === 0) return undefined;
   for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to: record.offset })) {
-    const link = damagedRecordLink(bytes, base, damaged);
-    if (link?.index === next && link.prev === prev && link.hash !== record.link.hash) return { run: damaged, link };
+    const link = skippedRecordLink(bytes, base, damaged);
+    if (link === undefined) continue;
+    const sameIndex = link.index === next && link.prev === prev && link.hash !== record.link.hash;
+    // A header its checksum proves (found from the end), for a later index: its writer saw `next` taken before it.
+    const laterIndex = damaged.framedFrom !== undefined && link.index > next;
+    if (sameIndex || laterIndex) return { run: { offset: damaged.offset, end: damaged.end }, link };
   }
   return undefined;
 }
@@ -164,7 +183,8 @@ export function damagedEarlierRecord(
  * The damaged records from the one that held index `next` (after the event hashed `prev`) on, when nothing after
  * them can prove or disprove that: the first whole record (see `wholeRecordsSkipped`) skipped past `chainedEnd`
  * (where the last accepted record ends) and before `to` whose header no longer says what it held, or says `next`
- * after `prev`, and every whole record skipped after it before `to` (each took the next index: see
+ * after `prev`, or, found from the end (see `SkippedRecord.framedFrom`), a later index, and every whole record
+ * skipped after it before `to` (each took the next index: see
  * `damageOfRecords`; left out, repair records appended after them would carry the chain past them, and their events
  * would be lost unseen). A record for `next` that follows them, and that no record chains to, is then another
  * writer's lost race, the writer cut off before it wrote again (see `damagedEarlierRecord` for the one whose header
@@ -183,15 +203,16 @@ export function damagedUnconfirmedRecords(
     readonly to: number;
     readonly except?: string;
   },
-): ByteRun[] | undefined {
+): SkippedRecord[] | undefined {
   const { bytes, base, next, prev, chainedEnd, to, except } = options;
-  const records: ByteRun[] = [];
+  const records: SkippedRecord[] = [];
   for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to })) {
-    const link = records.length === 0 ? damagedRecordLink(bytes, base, damaged) : undefined;
+    const link = records.length === 0 ? skippedRecordLink(bytes, base, damaged) : undefined;
     if (
       records.length > 0 ||
       link === undefined ||
-      (link.index === next && link.prev === prev && link.hash !== except)
+      (link.index === next && link.prev === prev && link.hash !== except) ||
+      (damaged.framedFrom !== undefined && link.index > next)
     ) {
       records.push(damaged);
     }

@@ -90,12 +90,19 @@ export function selectRecords(
       chainedEnd,
     });
     if (earlier !== undefined) {
-      // Restored only by repair records that hash as the damaged record's header says (see `findRepairRecords`).
+      // Restored only by repair records that hash as the damaged record's header says (see `findRepairRecords`):
+      // `record` among them, where it is the first (the damage took a later index too, so it is no lost race).
       const need = { next: chain.next, prev: chain.prev };
       const until = { ...earlier.link, index: earlier.link.index + 1, prev: earlier.link.hash };
-      const repair = findRepairRecords(decoded.records, position + 1, { ...need, until });
+      const repair = findRepairRecords(decoded.records, position, { ...need, until });
       if (repair === undefined || repair.some(({ link }) => isKnown(link.id))) {
-        damage = { run: earlier.run, ...need, last: need.next, nextIntact: undefined, damagedLink: earlier.link };
+        damage = {
+          run: earlier.run,
+          ...need,
+          last: earlier.link.index,
+          nextIntact: undefined,
+          damagedLink: earlier.link,
+        };
         break;
       }
       takeRepair(repair, earlier.run);

@@ -32,16 +32,32 @@ export function skippedWithin(decoded: DecodedRecords, from: number, to: number)
   return runs;
 }
 
+/** A damaged record in bytes skipped as not intact (see `wholeRecordsSkipped`). */
+export interface SkippedRecord extends ByteRun {
+  /**
+   * Set for the last record of bytes that frame nothing from the front, found from their end (see
+   * `lastFramedRecordStart`): where its own frame starts. `offset` is then where those bytes start, so the record
+   * stands for all of them; its length and checksum prove its header.
+   */
+  readonly framedFrom?: number;
+}
+
+/** The chain link the damaged header of `record` still holds, when it reads (see `damagedRecordLink`). */
+export function skippedRecordLink(bytes: Uint8Array, base: number, record: SkippedRecord): ChainLink | undefined {
+  return damagedRecordLink(bytes, base, { offset: record.framedFrom ?? record.offset, end: record.end });
+}
+
 /**
  * The whole records (see `wholeRecordEnd`) in the runs of `decoded` skipped as not intact within `[from, to)` (see
  * `skippedWithin`): what damage left of records committed whole. A run may hold more than one, and a crash's
  * cut-short write before them: walked record by record, by the lengths their headers give, on from the next magic
- * past what is no whole record.
+ * past what is no whole record; where no magic follows, the run's last record found from its end stands for the
+ * bytes from there (see `SkippedRecord.framedFrom`).
  */
 export function* wholeRecordsSkipped(
   decoded: DecodedRecords,
   range: { readonly bytes: Uint8Array; readonly base: number; readonly from: number; readonly to: number },
-): Generator<ByteRun> {
+): Generator<SkippedRecord> {
   const { bytes, base, from, to } = range;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const skipped of skippedWithin(decoded, from, to)) {
@@ -55,7 +71,11 @@ export function* wholeRecordsSkipped(
         continue;
       }
       const magic = buffer.indexOf(RECORD_MAGIC, at + 1);
-      if (magic === -1 || magic >= limit) break;
+      if (magic === -1 || magic >= limit) {
+        const last = lastFramedRecordStart(buffer, at + 1, limit);
+        if (last !== undefined) yield { offset: base + at, end: skipped.end, framedFrom: base + last };
+        break;
+      }
       at = magic;
     }
   }
