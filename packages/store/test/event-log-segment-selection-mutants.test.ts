@@ -11,6 +11,7 @@ import {
   SEGMENT,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
+import { messageRecords } from './helpers/segment-bytes.js';
 
 // What `selectRecords` (segment-selection.ts) decides at the edges its other tests do not reach: damage to the
 // segment's very first record (offset 0, where "no damage" must not be confused with damage at the start), and a
@@ -71,5 +72,24 @@ describe.each(damageBackends)('a record whose id the log holds already ($name)',
     expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2']);
     expect(await log.append(userMessageEvent('m3'))).toBe(3);
     await log.close();
+  });
+
+  it('is no repair of damage before a record that chains to it: the open is refused, nothing dropped', async () => {
+    const store = await backend.make();
+    await closedSegmentLog(store, 3);
+    const bytes = await readSegment(store);
+    const [, m1, m2] = decodeRecords(bytes, 0).records;
+    // At 3, chained to m2, m1's event again; m4 chained to it; that record damaged where it lies before m4, and its
+    // copy after m4: the chain proves the copy, yet the log holds its id at 1, and never takes an id twice.
+    const twice = [{ event: { id: m1!.link.id }, json: Buffer.from(m1!.json).toString('utf8') }];
+    const { bytes: copy, records } = encodeRecords(twice, 3, m2!.link.hash, 'other');
+    const m4 = messageRecords(['m4'], { start: 4, prev: records[0]!.link.hash, writer: 'other' });
+    const damaged = Buffer.from(copy);
+    damaged[damaged.length - 3] = damaged[damaged.length - 3]! ^ 0x20;
+    await store.write(SEGMENT, Buffer.concat([bytes, damaged, m4, copy]));
+
+    const error = await EventLog.open(store).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DamagedSegmentError);
+    expect(error).toMatchObject({ offset: bytes.length, missingIndex: 3, unrecovered: [3] });
   });
 });

@@ -25,7 +25,11 @@ const TABLE = Int32Array.from({ length: 256 }, (_, value) => {
  * The first `end` in `(start, limit]` where the CRC-32 of `data[start, end)` is `expected`, or undefined: one pass
  * over the bytes (a checksum per candidate end would be quadratic), for a payload whose length is not known.
  */
-export function firstEndWithCrc32(data: Uint8Array, range: { start: number; limit: number }, expected: number) {
+export function firstEndWithCrc32(
+  data: Uint8Array,
+  range: { readonly start: number; readonly limit: number },
+  expected: number,
+): number | undefined {
   let crc = ~0;
   for (let at = range.start; at < range.limit; at++) {
     crc = TABLE[(crc ^ data[at]!) & 0xff]! ^ (crc >>> 8);

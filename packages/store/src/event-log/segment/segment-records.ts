@@ -158,9 +158,9 @@ export function damagedLastRecords(
  * Where the record written whole at `at` (an offset into `buffer`) ends, at most at `limit`, though damage may have
  * changed it since: its magic and length frame it (its payload may be what changed), or the frame is what changed
  * and its payload, by its length or up to `limit` or to a magic before it (or, its magic changed, at any end),
- * still matches the checksum in its header. A crash leaves a prefix of what it wrote, whose length points past it and whose checksum fails: for that,
- * undefined. Callers also refuse a record ending in zeros (a power loss lost its data: never durable, so never
- * acknowledged).
+ * still matches the checksum in its header. A crash leaves a prefix of what it wrote, whose length points past it
+ * and whose checksum fails: for that, undefined. Callers also refuse a record ending in zeros (a power loss lost its
+ * data: never durable, so never acknowledged).
  */
 export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): number | undefined {
   const start = at + RECORD_HEADER_BYTES;
