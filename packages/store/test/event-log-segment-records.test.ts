@@ -3,6 +3,7 @@ import {
   damagedLastRecords,
   decodeRecords,
   encodeRecords,
+  lastFramedRecordStart,
   RECORD_HEADER_BYTES,
   SegmentChain,
   type SegmentRecord,
@@ -137,6 +138,29 @@ describe('decodeRecords', () => {
     const decoded = decodeRecords(view, 0);
     expect(decoded.records.map((record) => record.link.index)).toEqual([0, 1]);
     expect(decoded.end).toBe(bytes.length);
+  });
+});
+
+describe('lastFramedRecordStart', () => {
+  it('finds the last record from the end by its length and checksum, its magic changed or not', () => {
+    const { bytes, records } = encoded(0, 3);
+    const damaged = Buffer.from(bytes);
+    damaged[records[1]!.offset + 6] = damaged[records[1]!.offset + 6]! ^ 1;
+    damaged[records[2]!.offset] = damaged[records[2]!.offset]! ^ 1;
+    expect(lastFramedRecordStart(damaged, records[1]!.offset, damaged.length)).toBe(records[2]!.offset);
+    expect(lastFramedRecordStart(bytes, 0, bytes.length)).toBe(records[2]!.offset);
+    // Not before `from`, nor past the end it is given.
+    expect(lastFramedRecordStart(bytes, records[2]!.offset + 1, bytes.length)).toBeUndefined();
+    expect(lastFramedRecordStart(bytes, 0, records[2]!.end - 1)).toBeUndefined();
+  });
+
+  it('finds nothing in a write cut short, nor where a power loss left the last byte zero', () => {
+    const { bytes, records } = encoded(0, 2);
+    expect(lastFramedRecordStart(bytes, 0, bytes.length - 7)).toBeUndefined();
+    const zeroed = Buffer.from(bytes);
+    zeroed[zeroed.length - 1] = 0;
+    expect(lastFramedRecordStart(zeroed, 0, zeroed.length)).toBeUndefined();
+    expect(lastFramedRecordStart(bytes, 0, records[0]!.end)).toBe(0);
   });
 });
 
@@ -281,6 +305,29 @@ describe('damagedLastRecords', () => {
       flipPayload(record);
     };
     expect(damagedLastRecords(...lastTwoAt({ third: flipPayload, fourth: both }))).toBeUndefined();
+  });
+
+  it('takes a record whose magic and length changed as whole where its checksum proves an end, then the next', () => {
+    const flipMagic = (record: Buffer) => {
+      record[0] = record[0]! ^ 1;
+    };
+    const longer = (record: Buffer) => {
+      flipMagic(record);
+      record[6] = record[6]! ^ 1;
+    };
+    const { tail, decoded, spans } = lastTwo({ third: longer, fourth: flipMagic });
+    expect(damagedLastRecords(tail, base, decoded.end)).toEqual(spans);
+    // Its checksum changed too: nothing proves where it ends.
+    const unproven = (record: Buffer) => {
+      longer(record);
+      record[8] = record[8]! ^ 1;
+    };
+    expect(damagedLastRecords(...lastTwoAt({ third: unproven, fourth: flipMagic }))).toBeUndefined();
+    // Its magic intact (as a crash's prefix keeps it), its length changed: read as a torn write, not searched.
+    const lengthOnly = (record: Buffer) => {
+      record[6] = record[6]! ^ 1;
+    };
+    expect(damagedLastRecords(...lastTwoAt({ third: lengthOnly, fourth: flipMagic }))).toBeUndefined();
   });
 
   it.each([

@@ -1,24 +1,25 @@
-import { type ChainLink, computeChainHash, parseSlotClaimBytes } from '../../chain/chain-link.js';
+import { type ChainLink, computeChainHash } from '../../chain/chain-link.js';
 import {
   type DecodedRecords,
   damagedLastRecords,
-  RECORD_HEADER_BYTES,
-  RECORD_MAGIC,
-  recordFrameHolds,
+  lastFramedRecordStart,
   type SegmentRecord,
-  wholeRecordEnd,
 } from './segment-records.js';
+import {
+  type ByteRun,
+  damagedRecordLink,
+  type SkippedRecord,
+  skippedRecordLink,
+  skippedWithin,
+  wholeRecordsSkipped,
+} from './segment-skipped-runs.js';
+
+export type { ByteRun } from './segment-skipped-runs.js';
 
 // Damage to committed records (a flipped byte, not what a crash leaves) and the records that repair it. A repair
 // appends the lost events again, as records with their original links (same index, prev and hash: the bytes are
 // the same), after everything else: appends are the only writes the segment's writers share, so a repair is as safe
 // among many writers as an append. Every reader applies the rule below to the same bytes, so all agree on the log.
-
-/** A run of bytes `[offset, end)` in the segment. */
-export interface ByteRun {
-  readonly offset: number;
-  readonly end: number;
-}
 
 /** Events a damaged segment lost, and what proves a copy of them (see `recoverFromEventFiles`). */
 export interface SegmentDamage {
@@ -43,17 +44,22 @@ export interface SegmentDamage {
  * intact record of the log follows, taken from the log's next index on (`chain`). Records are appended whole, one
  * per event, so each one the damage left took one event: `chain.next` … `chain.next + records.length - 1`, every
  * one acknowledged, however many were damaged before any was read. Only the last one's header can prove them (an
- * intact record after them would otherwise): it must still read, and name that last index.
+ * intact record after them would otherwise): it must still read, and name that last index. Where the last one was
+ * found from the end of bytes that frame nothing before it (see `SkippedRecord.framedFrom`), its header, proven by
+ * its checksum, names the last index, which may lie past what the records counted give.
  */
 export function damageOfRecords(
   bytes: Uint8Array,
   base: number,
-  records: readonly ByteRun[],
+  records: readonly SkippedRecord[],
   chain: { readonly next: number; readonly prev: string | null },
 ): SegmentDamage {
   const final = records[records.length - 1]!;
-  const last = chain.next + records.length - 1;
-  const link = damagedRecordLink(bytes, base, final);
+  const link = skippedRecordLink(bytes, base, final);
+  const counted = chain.next + records.length - 1;
+  // Found from the end, its header proven by its checksum, it names the last index taken, where the bytes before it
+  // framed fewer records than that.
+  const last = final.framedFrom !== undefined && link !== undefined && link.index > counted ? link.index : counted;
   return {
     run: { offset: records[0]!.offset, end: final.end },
     ...chain,
@@ -67,6 +73,8 @@ export function damageOfRecords(
  * The damage of last records changed after they committed (see `damagedLastRecords`: `bytes` start at file offset
  * `base`, decoding consumed them up to `end`), which would otherwise read as a crash's cut-short tail: the log would
  * lose their events silently, and the next append would take their indices. `chain` is where the log's chain stands.
+ * Where the records before the last one frame no record (a length changed, its magic intact), the last one, found
+ * from the end (see `lastFramedRecordStart`), still proves them: its header names the last index they took.
  */
 export function lastRecordDamage(
   bytes: Uint8Array,
@@ -75,7 +83,16 @@ export function lastRecordDamage(
   chain: { readonly next: number; readonly prev: string | null },
 ): SegmentDamage | undefined {
   const records = damagedLastRecords(bytes, base, end);
-  return records === undefined ? undefined : damageOfRecords(bytes, base, records, chain);
+  if (records !== undefined) return damageOfRecords(bytes, base, records, chain);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = lastFramedRecordStart(buffer, end - base, buffer.length);
+  if (at === undefined) return undefined;
+  const final = { offset: base + at, end: base + buffer.length };
+  const link = damagedRecordLink(bytes, base, final);
+  // A last record for an earlier index is a lost race's: it proves nothing taken before it.
+  if (link === undefined || link.index < chain.next) return undefined;
+  const run = { offset: end, end: final.end };
+  return { run, ...chain, last: link.index, nextIntact: undefined, damagedLink: link };
 }
 
 /**
@@ -93,7 +110,7 @@ export function damageBefore(
 ): ByteRun | undefined {
   const { link } = record;
   if (link.index <= next || (link.prev !== null && known.seen.has(link.prev))) return undefined;
-  return decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+  return skippedWithin(decoded, known.chainedEnd, record.offset)[0];
 }
 
 /**
@@ -115,7 +132,7 @@ export function damageProvenAfter(
   const { records } = decoded;
   const record = records[position]!;
   if (record.link.index !== known.next) return undefined;
-  const run = decoded.skipped.find(({ offset, end }) => offset >= known.chainedEnd && end <= record.offset);
+  const run = skippedWithin(decoded, known.chainedEnd, record.offset)[0];
   if (run === undefined) return undefined;
   // Not past other skipped bytes: damage there is its own (see `damageBefore`).
   for (let at = position + 1; at < records.length && records[at]!.offset === records[at - 1]!.end; at++) {
@@ -133,7 +150,10 @@ export function damageProvenAfter(
  * `record`, whose header still names index `next` (read past a damaged magic or length where its checksum proves
  * the payload), chained to `prev` (the proven history), with another hash than `record`'s. Records for one index
  * are taken first come, so `record` is then another writer's lost race: taking it would drop the event acknowledged
- * at `next` and put an event never acknowledged there in its place. Undefined otherwise.
+ * at `next` and put an event never acknowledged there in its place. Or the last record of bytes that frame nothing
+ * from the front, found from their end (see `SkippedRecord.framedFrom`), whose header (its checksum proves it) names
+ * a later index: its writer saw `next` taken before it, so the damage took `next` up to that index. Undefined
+ * otherwise.
  */
 export function damagedEarlierRecord(
   record: SegmentRecord,
@@ -149,8 +169,12 @@ export function damagedEarlierRecord(
   const { bytes, base, next, prev, chainedEnd } = options;
   if (record.link.index !== next || decoded.skipped.length === 0) return undefined;
   for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to: record.offset })) {
-    const link = damagedRecordLink(bytes, base, damaged);
-    if (link?.index === next && link.prev === prev && link.hash !== record.link.hash) return { run: damaged, link };
+    const link = skippedRecordLink(bytes, base, damaged);
+    if (link === undefined) continue;
+    const sameIndex = link.index === next && link.prev === prev && link.hash !== record.link.hash;
+    // A header its checksum proves (found from the end), for a later index: its writer saw `next` taken before it.
+    const laterIndex = damaged.framedFrom !== undefined && link.index > next;
+    if (sameIndex || laterIndex) return { run: { offset: damaged.offset, end: damaged.end }, link };
   }
   return undefined;
 }
@@ -159,7 +183,8 @@ export function damagedEarlierRecord(
  * The damaged records from the one that held index `next` (after the event hashed `prev`) on, when nothing after
  * them can prove or disprove that: the first whole record (see `wholeRecordsSkipped`) skipped past `chainedEnd`
  * (where the last accepted record ends) and before `to` whose header no longer says what it held, or says `next`
- * after `prev`, and every whole record skipped after it before `to` (each took the next index: see
+ * after `prev`, or, found from the end (see `SkippedRecord.framedFrom`), a later index, and every whole record
+ * skipped after it before `to` (each took the next index: see
  * `damageOfRecords`; left out, repair records appended after them would carry the chain past them, and their events
  * would be lost unseen). A record for `next` that follows them, and that no record chains to, is then another
  * writer's lost race, the writer cut off before it wrote again (see `damagedEarlierRecord` for the one whose header
@@ -178,49 +203,21 @@ export function damagedUnconfirmedRecords(
     readonly to: number;
     readonly except?: string;
   },
-): ByteRun[] | undefined {
+): SkippedRecord[] | undefined {
   const { bytes, base, next, prev, chainedEnd, to, except } = options;
-  const records: ByteRun[] = [];
+  const records: SkippedRecord[] = [];
   for (const damaged of wholeRecordsSkipped(decoded, { bytes, base, from: chainedEnd, to })) {
-    const link = records.length === 0 ? damagedRecordLink(bytes, base, damaged) : undefined;
+    const link = records.length === 0 ? skippedRecordLink(bytes, base, damaged) : undefined;
     if (
       records.length > 0 ||
       link === undefined ||
-      (link.index === next && link.prev === prev && link.hash !== except)
+      (link.index === next && link.prev === prev && link.hash !== except) ||
+      (damaged.framedFrom !== undefined && link.index > next)
     ) {
       records.push(damaged);
     }
   }
   return records.length === 0 ? undefined : records;
-}
-
-/**
- * The whole records (see `wholeRecordEnd`) in the runs of `decoded` skipped as not intact within `[from, to)`: what
- * damage left of records committed whole. A run may hold more than one, and a crash's cut-short write before them:
- * walked record by record, by the lengths their headers give, on from the next magic past what is no whole record.
- */
-function* wholeRecordsSkipped(
-  decoded: DecodedRecords,
-  range: { readonly bytes: Uint8Array; readonly base: number; readonly from: number; readonly to: number },
-): Generator<ByteRun> {
-  const { bytes, base, from, to } = range;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const skipped of decoded.skipped) {
-    if (skipped.offset < from || skipped.end > to) continue;
-    const limit = skipped.end - base;
-    for (let at = skipped.offset - base; at + RECORD_HEADER_BYTES <= limit; ) {
-      const end = wholeRecordEnd(buffer, at, limit);
-      // One a power loss left ending in zeros was never durable, so never acknowledged (as `damagedLastRecords`).
-      if (end !== undefined && buffer[end - 1] !== 0) {
-        yield { offset: base + at, end: base + end };
-        at = end;
-        continue;
-      }
-      const magic = buffer.indexOf(RECORD_MAGIC, at + 1);
-      if (magic === -1 || magic >= limit) break;
-      at = magic;
-    }
-  }
 }
 
 /**
@@ -251,62 +248,4 @@ export function findRepairRecords(
     hash = match.link.prev;
   }
   return hash === (need.next === 0 ? null : need.prev) ? found : undefined;
-}
-
-/**
- * The chain link in the header of the damaged record that is `run` (`bytes` start at file offset `base`), when the
- * run is one whole record (see `wholeRecordEnd`: its frame may be what changed) whose header line still reads as a
- * link: what the damage left of what it committed.
- */
-export function damagedRecordLink(bytes: Uint8Array, base: number, run: ByteRun): ChainLink | undefined {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = run.offset - base;
-  const end = run.end - base;
-  if (at < 0 || end > buffer.length || wholeRecordEnd(buffer, at, end) !== end) return undefined;
-  const parts = parseSlotClaimBytes(buffer.subarray(at + RECORD_HEADER_BYTES, end));
-  return parts.eventBytes === undefined ? undefined : parts.link;
-}
-
-/**
- * Whether `run`, skipped before `accepted` (the records the log took that lie after it), is their damaged earlier
- * copies: whole records (see `wholeRecordEnd`), each no longer intact, whose headers name the index and hash of a
- * record accepted after them, however many. It is last-record damage a repair appended the records again for;
- * nothing was lost, so nothing is warned about.
- */
-export function isRepairedRun(bytes: Uint8Array, base: number, run: ByteRun, accepted: readonly ChainLink[]): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const limit = run.end - base;
-  for (let at = run.offset - base; at !== limit; ) {
-    const end = at < 0 ? undefined : wholeRecordEnd(buffer, at, limit);
-    if (end === undefined || recordFrameHolds(buffer, at, end)) return false;
-    const link = damagedRecordLink(bytes, base, { offset: base + at, end: base + end });
-    if (link === undefined || !accepted.some(({ index, hash }) => index === link.index && hash === link.hash)) {
-      return false;
-    }
-    at = end;
-  }
-  return true;
-}
-
-/**
- * The runs of `decoded` skipped as not intact that are worth a warning: before `stop` (where reading stopped), and
- * neither restored by repair records (`repairedRuns`) nor damaged last records appended again (`isRepairedRun`,
- * against the records `accepted` after it).
- */
-export function unexplainedRuns(
-  decoded: DecodedRecords,
-  options: {
-    bytes: Uint8Array;
-    base: number;
-    stop: number;
-    repairedRuns: ReadonlySet<number>;
-    accepted: readonly SegmentRecord[];
-  },
-): ByteRun[] {
-  const { bytes, base, stop, repairedRuns, accepted } = options;
-  return decoded.skipped.filter((run) => {
-    if (run.offset >= stop || repairedRuns.has(run.offset)) return false;
-    const after = accepted.filter((record) => record.offset >= run.end).map(({ link }) => link);
-    return !isRepairedRun(bytes, base, run, after);
-  });
 }

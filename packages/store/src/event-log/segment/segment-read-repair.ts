@@ -4,11 +4,12 @@ import { SegmentInvariantError } from '../../errors/segment-invariant-error.js';
 import type { AppendFile } from '../../file-store.js';
 import { eventIdOfPath } from '../file-names.js';
 import type { LogCore } from '../log-core.js';
-import { damagedRecordLink, findRepairRecords, type SegmentDamage } from './segment-damage.js';
+import { findRepairRecords, type SegmentDamage } from './segment-damage.js';
 import type { SegmentPositions } from './segment-positions.js';
 import { damagedRecordStart, readRecordOf } from './segment-read-check.js';
 import { decodeRecords, segmentPath } from './segment-records.js';
 import { type RecoveredEvent, recoverFromEventFiles, recoveryWarning, repairRecords } from './segment-recovery.js';
+import { damagedRecordLink } from './segment-skipped-runs.js';
 
 // Damage a read meets in records a segment index covers (see segment-read-check.ts) is repaired as the open's
 // (see `SegmentLog.catchUp`): by repair records another instance appended already, else from the event files the

@@ -1,6 +1,6 @@
 import { type ChainLink, parseSlotClaimBytes } from '../../chain/chain-link.js';
 import { type ClaimLayout, layoutClaim, writeClaim } from '../../chain/claim-bytes.js';
-import { crc32 } from '../../internal/crc32.js';
+import { crc32, firstEndWithCrc32 } from '../../internal/crc32.js';
 import { isStorableEventId } from '../file-names.js';
 
 // The segment's record framing: `FF 78 53 31` (0xFF never occurs in UTF-8, so never inside a payload), the
@@ -157,10 +157,10 @@ export function damagedLastRecords(
 /**
  * Where the record written whole at `at` (an offset into `buffer`) ends, at most at `limit`, though damage may have
  * changed it since: its magic and length frame it (its payload may be what changed), or the frame is what changed
- * and its payload, by its length or up to `limit` or to a magic before it, still matches the checksum in its
- * header. A crash leaves a prefix of what it wrote, whose length points past it and whose checksum fails: for that,
- * undefined. Callers also refuse a record ending in zeros (a power loss lost its data: never durable, so never
- * acknowledged).
+ * and its payload, by its length or up to `limit` or to a magic before it (or, its magic changed, at any end),
+ * still matches the checksum in its header. A crash leaves a prefix of what it wrote, whose length points past it
+ * and whose checksum fails: for that, undefined. Callers also refuse a record ending in zeros (a power loss lost its
+ * data: never durable, so never acknowledged).
  */
 export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): number | undefined {
   const start = at + RECORD_HEADER_BYTES;
@@ -168,7 +168,8 @@ export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): numbe
   const crc = buffer.readUInt32LE(at + 8);
   let framed: number | undefined;
   const lengthEnd = start + buffer.readUInt32LE(at + 4);
-  if (buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) === 0) {
+  const magicHolds = buffer.compare(RECORD_MAGIC, 0, RECORD_MAGIC.length, at, at + RECORD_MAGIC.length) === 0;
+  if (magicHolds) {
     if (lengthEnd > start && lengthEnd <= limit) framed = lengthEnd;
     if (framed === limit || (framed !== undefined && crc32(buffer.subarray(start, framed)) === crc)) return framed;
   } else if (lengthEnd > start && lengthEnd <= limit && crc32(buffer.subarray(start, lengthEnd)) === crc) {
@@ -180,8 +181,28 @@ export function wholeRecordEnd(buffer: Buffer, at: number, limit: number): numbe
   for (let magic = buffer.indexOf(RECORD_MAGIC, start + 1); ; magic = buffer.indexOf(RECORD_MAGIC, magic + 1)) {
     const end = magic === -1 || magic > limit ? limit : magic;
     if (end !== framed && crc32(buffer.subarray(start, end)) === crc) return end;
-    if (end === limit) return framed;
+    if (end === limit) break;
   }
+  // A changed magic with its length changed too, before a record whose magic changed as well (or none): only the
+  // checksum still says where the payload ends. A crash's prefix keeps the magic it wrote, so this is no torn write,
+  // and a torn write is never looked into this way (its checksum could match a prefix of it by chance).
+  return magicHolds ? framed : firstEndWithCrc32(buffer, { start, limit }, crc);
+}
+
+/**
+ * Where the record that ends `buffer[from, limit)` starts, found from its end: the first `at` whose length and
+ * checksum frame a payload up to `limit` exactly (its magic may have changed). For the last record of damaged bytes
+ * nothing before it frames; a crash's cut-short write ends mid-record, so no frame ends where it does. A last byte
+ * of zero (a power loss's) frames nothing. Undefined when none does.
+ */
+export function lastFramedRecordStart(buffer: Buffer, from: number, limit: number): number | undefined {
+  if (limit === 0 || buffer[limit - 1] === 0) return undefined;
+  for (let at = Math.max(from, 0); at + RECORD_HEADER_BYTES < limit; at++) {
+    const start = at + RECORD_HEADER_BYTES;
+    if (start + buffer.readUInt32LE(at + 4) !== limit) continue;
+    if (crc32(buffer.subarray(start, limit)) === buffer.readUInt32LE(at + 8)) return at;
+  }
+  return undefined;
 }
 
 /** Whether the record `[at, end)` of `buffer` is framed as written: its magic, its length and its checksum hold. */

@@ -7,9 +7,9 @@ import {
   damageProvenAfter,
   findRepairRecords,
   type SegmentDamage,
-  unexplainedRuns,
 } from './segment-damage.js';
 import { type DecodedRecords, damagedLastRecords, SegmentChain, type SegmentRecord } from './segment-records.js';
+import { unexplainedRuns } from './segment-skipped-runs.js';
 
 /** Which of a run of decoded records are the log's events (see `selectRecords`). */
 export interface RecordSelection {
@@ -43,7 +43,7 @@ export function selectRecords(
   /** The hashes of the intact records seen, where the last accepted one ends, and runs repair records restored. */
   const seen = new Set<string>();
   let chainedEnd = 0;
-  const repairedRuns = new Set<number>();
+  const repaired: ByteRun[] = [];
   const take = (record: SegmentRecord): void => {
     seen.add(record.link.hash);
     ids.add(record.link.id);
@@ -52,12 +52,14 @@ export function selectRecords(
   };
   /**
    * Takes `repair`, the records appended again for the damaged `run`: the chain then stands after `run`, not after
-   * the repair records (at the segment's end), so damage between the two is still seen as the log's.
+   * the repair records (at the segment's end), so damage between the two is still seen as the log's. `run` may be
+   * one record of a longer skipped run: the checks look past `chainedEnd` within runs (see `skippedWithin`), so the
+   * damaged records after it in that run are still the log's too.
    */
   const takeRepair = (repair: readonly SegmentRecord[], run: ByteRun): void => {
     for (const found of repair) if (chain.accept(found)) take(found);
     chainedEnd = run.end;
-    repairedRuns.add(run.offset);
+    repaired.push(run);
   };
   /** Whether `repair` restores events of ids all new to the log, each once. */
   const newIds = (repair: readonly SegmentRecord[]): boolean => {
@@ -88,12 +90,19 @@ export function selectRecords(
       chainedEnd,
     });
     if (earlier !== undefined) {
-      // Restored only by repair records that hash as the damaged record's header says (see `findRepairRecords`).
+      // Restored only by repair records that hash as the damaged record's header says (see `findRepairRecords`):
+      // `record` among them, where it is the first (the damage took a later index too, so it is no lost race).
       const need = { next: chain.next, prev: chain.prev };
       const until = { ...earlier.link, index: earlier.link.index + 1, prev: earlier.link.hash };
-      const repair = findRepairRecords(decoded.records, position + 1, { ...need, until });
+      const repair = findRepairRecords(decoded.records, position, { ...need, until });
       if (repair === undefined || repair.some(({ link }) => isKnown(link.id))) {
-        damage = { run: earlier.run, ...need, last: need.next, nextIntact: undefined, damagedLink: earlier.link };
+        damage = {
+          run: earlier.run,
+          ...need,
+          last: earlier.link.index,
+          nextIntact: undefined,
+          damagedLink: earlier.link,
+        };
         break;
       }
       takeRepair(repair, earlier.run);
@@ -166,6 +175,6 @@ export function selectRecords(
     damage = damageOfRecords(bytes, base, [...trailing, ...after], { next: chain.next, prev: chain.prev });
   }
   const stop = damage?.run.offset ?? decoded.end;
-  const unexplained = unexplainedRuns(decoded, { bytes, base, stop, repairedRuns, accepted });
+  const unexplained = unexplainedRuns(decoded, { bytes, base, stop, repaired, accepted });
   return damage === undefined ? { accepted, stop, unexplained } : { accepted, damage, stop, unexplained };
 }
