@@ -34,7 +34,10 @@ describe('A2A message ids, driven by @a2a-js/sdk', () => {
     const message = userMessage([textPart('Only once')]);
     const task = (await client.sendMessage(send(message))) as Task;
     const again = { ...message, taskId: task.id };
-    const error = await client.sendMessage(send(again)).catch((reason: unknown) => reason as Error);
+    const error = await client.sendMessage(send(again)).then(
+      () => undefined,
+      (reason: unknown) => reason as Error,
+    );
     expect(error).toMatchObject({ name: 'RequestMalformedError', envelopeCode: -32602 });
     expect(error?.message).toContain(`message.messageId '${message.messageId}' is already in the history`);
     const read = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
