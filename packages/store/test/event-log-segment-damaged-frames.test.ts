@@ -8,11 +8,12 @@ import {
   collectWarnings,
   damageBackends,
   eventFileOf,
+  lostRaceAfterTwo,
   readSegment,
   SEGMENT,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
-import { lastRecordStart, recordStartOf } from './helpers/segment-bytes.js';
+import { recordStartOf } from './helpers/segment-bytes.js';
 
 // A record whose magic and length both changed, then a record whose magic changed too: neither the first one's
 // length nor the next magic says where it ends. A crash leaves a prefix of what a writer wrote, whose magic is
@@ -51,25 +52,6 @@ async function beforeIntact(store: FileStore): Promise<Buffer> {
 }
 
 /**
- * m0…m4 (m3 and m4 by one writer), then `late` at 3 by another writer that had not seen them (its lost race), the
- * segment's last record: that writer crashed before writing again (its event file and chain head gone too).
- */
-async function lostRaceAfter(store: FileStore): Promise<Buffer> {
-  await closedSegmentLog(store, 3);
-  const first = await EventLog.open(store);
-  const second = await EventLog.open(store);
-  expect(await first.append(userMessageEvent('m3'))).toBe(3);
-  expect(await first.append(userMessageEvent('m4'))).toBe(4);
-  expect(await second.append(userMessageEvent('late'))).toBe(5);
-  await first.close();
-  await second.close();
-  const bytes = await readSegment(store);
-  await store.delete(await eventFileOf(store, 5));
-  await store.delete('events/.chain/head-00006.json');
-  return bytes.subarray(0, lastRecordStart(bytes));
-}
-
-/**
  * Each layout and how its damage is settled: as one run (the last damaged header proves both, or the intact record
  * after them, which proved them before records like these were framed: kept so every position stays covered), or one
  * record at a time (m3 restored in place of the lost race first, then m4 found after it).
@@ -91,7 +73,7 @@ const layouts = [
   },
   {
     name: 'before a lost race for the first',
-    build: lostRaceAfter,
+    build: lostRaceAfterTwo,
     events: ['m0', 'm1', 'm2', 'm3', 'm4'],
     recovered: [/event 3 recovered from their event files/, /event 4 recovered from their event files/],
     refused: (lost: number) => ({

@@ -10,6 +10,7 @@ import {
   eventFileOf,
   readSegment,
   SEGMENT,
+  twoThenLostRace,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
 import { lastRecordStart, messageRecords } from './helpers/segment-bytes.js';
@@ -25,15 +26,7 @@ import { lastRecordStart, messageRecords } from './helpers/segment-bytes.js';
  * and its record of the chain's head gone too). The payloads of m3 and m4 damaged.
  */
 async function damagedRunBeforeLostRace(store: FileStore, retried: boolean): Promise<void> {
-  await closedSegmentLog(store, 3);
-  const first = await EventLog.open(store);
-  const second = await EventLog.open(store);
-  expect(await first.append(userMessageEvent('m3'))).toBe(3);
-  expect(await first.append(userMessageEvent('m4'))).toBe(4);
-  expect(await second.append(userMessageEvent('late'))).toBe(5);
-  await first.close();
-  await second.close();
-  let bytes = await readSegment(store);
+  let bytes = await twoThenLostRace(store);
   expect(decodeRecords(bytes, 0).records.map(({ link }) => link.index)).toEqual([0, 1, 2, 3, 4, 3, 5]);
   if (!retried) {
     bytes = bytes.subarray(0, lastRecordStart(bytes));

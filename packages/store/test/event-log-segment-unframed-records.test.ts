@@ -8,11 +8,12 @@ import {
   collectWarnings,
   damageBackends,
   eventFileOf,
+  lostRaceAfterTwo,
   readSegment,
   SEGMENT,
 } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
-import { lastRecordStart, messageRecords, recordStartOf } from './helpers/segment-bytes.js';
+import { messageRecords, recordStartOf } from './helpers/segment-bytes.js';
 
 // Two damaged records, m3 and m4, so that nothing frames m3 (its length changed, its magic intact as a crash's
 // prefix keeps it, or its magic, length and checksum all changed) and m4's magic changed too: walked from the front,
@@ -33,25 +34,6 @@ async function lastRecords(store: FileStore): Promise<Buffer> {
   return readSegment(store);
 }
 
-/**
- * m0…m4 (m3 and m4 by one writer), then `late` at 3 by another writer that had not seen them (its lost race), the
- * segment's last record: that writer crashed before writing again (its event file and chain head gone too).
- */
-async function lostRaceForFirst(store: FileStore): Promise<Buffer> {
-  await closedSegmentLog(store, 3);
-  const first = await EventLog.open(store);
-  const second = await EventLog.open(store);
-  expect(await first.append(userMessageEvent('m3'))).toBe(3);
-  expect(await first.append(userMessageEvent('m4'))).toBe(4);
-  expect(await second.append(userMessageEvent('late'))).toBe(5);
-  await first.close();
-  await second.close();
-  const bytes = await readSegment(store);
-  await store.delete(await eventFileOf(store, 5));
-  await store.delete('events/.chain/head-00006.json');
-  return bytes.subarray(0, lastRecordStart(bytes));
-}
-
 /** m0…m4, then another writer's record for 2, chained to m1 as it had seen the log: its lost race to m2. */
 async function lostRaceForEarlier(store: FileStore): Promise<Buffer> {
   const bytes = await lastRecords(store);
@@ -61,7 +43,7 @@ async function lostRaceForEarlier(store: FileStore): Promise<Buffer> {
 
 const layouts = [
   { name: 'the last records', build: lastRecords },
-  { name: 'before a lost race for the first', build: lostRaceForFirst },
+  { name: 'before a lost race for the first', build: lostRaceAfterTwo },
   { name: 'before a lost race for an earlier index', build: lostRaceForEarlier },
 ];
 

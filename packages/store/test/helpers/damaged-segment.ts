@@ -1,11 +1,13 @@
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { EventLog } from '../../src/event-log.js';
 import type { FileStore } from '../../src/file-store.js';
 import { createLocalFileStore } from '../../src/local-file-store.js';
 import { createMemoryFileStore } from '../../src/memory-file-store.js';
 import { userMessageEvent } from './events.js';
+import { lastRecordStart } from './segment-bytes.js';
 
 /** The segment of the log in `events/`, as a store path. */
 export const SEGMENT = 'events/.slots/segment';
@@ -97,4 +99,29 @@ export async function eventFileOf(store: FileStore, index: number): Promise<stri
 export function collectWarnings(): { warnings: string[]; logger: { warn(message: string): void } } {
   const warnings: string[] = [];
   return { warnings, logger: { warn: (message) => warnings.push(message) } };
+}
+
+/**
+ * m0…m4 (m3 and m4 by one writer), then `late` at 3 by another writer that had not seen them (its lost race), the
+ * segment's last record: that writer crashed before writing again (its event file and chain head gone too). The
+ * segment's bytes as that leaves them, without the lost race's retry.
+ */
+export async function lostRaceAfterTwo(store: FileStore): Promise<Buffer> {
+  const bytes = await twoThenLostRace(store);
+  await store.delete(await eventFileOf(store, 5));
+  await store.delete('events/.chain/head-00006.json');
+  return bytes.subarray(0, lastRecordStart(bytes));
+}
+
+/** m0…m4 (m3 and m4 by one writer), `late` at 3 by another (its lost race), then `late` again at 5: the segment. */
+export async function twoThenLostRace(store: FileStore): Promise<Buffer> {
+  await closedSegmentLog(store, 3);
+  const first = await EventLog.open(store);
+  const second = await EventLog.open(store);
+  expect(await first.append(userMessageEvent('m3'))).toBe(3);
+  expect(await first.append(userMessageEvent('m4'))).toBe(4);
+  expect(await second.append(userMessageEvent('late'))).toBe(5);
+  await first.close();
+  await second.close();
+  return readSegment(store);
 }
