@@ -21,14 +21,10 @@ const hyphenated = (hex: string) =>
 describe("x mcp's pages of the data directory", () => {
   it('go on after where the last page ended, also when that conversation was removed meanwhile', async () => {
     // Five conversations, the newest (last modified) first: e, d, c, b, a.
-    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((digit) => digit.repeat(32)) as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    [a, b, c, d, e].forEach((hex, minutes) => conversationDir(hex, minutes));
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((digit, minutes) => {
+      conversationDir(digit.repeat(32), minutes);
+      return digit.repeat(32);
+    }) as [string, string, string, string, string];
     const host = new LocalMcpHost({
       agentModule: await import('@x/agent'),
       serverModule: {} as never,
