@@ -46,6 +46,8 @@ describe("x mcp's listing of the data directory", () => {
       conversationOptions: {} as never,
       warn: () => undefined,
     });
-    expect(await host.list()).toEqual([{ conversation_id: 'bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb', status: 'idle' }]);
+    expect(await host.page({ limit: 10 })).toEqual({
+      conversations: [{ conversation_id: 'bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb', status: 'idle' }],
+    });
   });
 });

@@ -301,6 +301,7 @@ export async function buildServer(
   registerOpenAiRoutes(app, manager, { models: config.openaiModels });
   registerMcpRoutes(app, manager, {
     version,
+    listing,
     defaultConversation: config.mcpConversation,
     sessions: {
       maxSessions: config.mcpMaxSessions,

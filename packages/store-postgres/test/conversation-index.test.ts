@@ -128,4 +128,19 @@ describe('PostgresConversationIndex', () => {
     expect(await ids({ order: 'created_asc', startAt: 'k3' })).toEqual(['k3', 'k4']);
     expect(await ids({ order: 'created_desc', startAt: 'k3', status: 'idle' })).toEqual(['k3', 'k1']);
   });
+
+  it('starts a page just after a place, which needs no row of its id any more', async () => {
+    const conversations = await index();
+    for (const id of ['p1', 'p2', 'p3', 'p4']) await conversations.upsert({ conversationId: id, status: 'idle' });
+    const [, second] = (await conversations.search({ order: 'created_desc' })).items;
+    const place = { at: second?.createdAt as string, conversationId: 'p3' };
+    expect(second?.conversationId).toBe('p3');
+    const ids = async (search: Parameters<typeof conversations.search>[0]) =>
+      (await conversations.search(search)).items.map((item) => item.conversationId);
+    expect(await ids({ order: 'created_desc', after: place })).toEqual(['p2', 'p1']);
+    await conversations.delete('p3');
+    await conversations.delete('p2');
+    expect(await ids({ order: 'created_desc', after: place })).toEqual(['p1']);
+    expect(await ids({ order: 'created_asc', after: place })).toEqual(['p4']);
+  });
 });

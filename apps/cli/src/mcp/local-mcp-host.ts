@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation, ConversationOptions } from '@x/agent';
 import type { AnyEvent } from '@x/events';
-import type { McpConversation, McpConversationHost, McpConversationSummary } from '@x/server';
+import type { McpConversation, McpConversationHost, McpConversationPage, McpListPosition } from '@x/server';
 import { isConversationDir } from '../resolve-conversation.js';
 import { DataDirWatch } from './data-dir-watch.js';
 
@@ -99,27 +99,39 @@ export class LocalMcpHost implements McpConversationHost {
     }
   }
 
-  async list(): Promise<McpConversationSummary[]> {
+  /**
+   * A page of the data directory's conversations, most recently modified first (ties by name). Each page lists the
+   * directory afresh and goes on after `after`'s place in that order, so a conversation removed between pages skips
+   * none of the others; one modified between pages moves to the front (already passed). Opens nothing: the status
+   * is the live one of a conversation this process holds, else base_state.json's.
+   */
+  async page({ after, limit }: { after?: McpListPosition | undefined; limit: number }): Promise<McpConversationPage> {
     const { dataDir } = this.#options;
     let names: string[] = [];
     try {
       names = readdirSync(dataDir).filter((name) => isConversationDir(join(dataDir, name)));
     } catch {
-      return [];
+      return { conversations: [] };
     }
     // A conversation deleted since the listing (`x rm`, another process) is left out, not a failed listing.
-    const dated = names.flatMap((name) => {
-      const at = statSync(join(dataDir, name), { throwIfNoEntry: false })?.mtimeMs;
-      return at === undefined ? [] : [{ name, at }];
+    const placed = names.flatMap((name) => {
+      const modified = statSync(join(dataDir, name), { throwIfNoEntry: false })?.mtime;
+      return modified === undefined ? [] : [{ at: modified.toISOString(), id: name }];
     });
-    dated.sort((a, b) => b.at - a.at);
-    return dated.map(({ name }) => {
+    placed.sort(newestFirst);
+    const start = after === undefined ? 0 : placed.findIndex((place) => newestFirst(place, after) > 0);
+    const page = start < 0 ? [] : placed.slice(start, start + limit);
+    const last = page.at(-1);
+    const conversations = page.map(({ id: name }) => {
       const open = this.#open.get(name);
       return {
         conversation_id: open?.id ?? this.#options.agentModule.hyphenateConversationId(name),
         status: open?.conversation.state.execution_status ?? recordedStatus(join(dataDir, name)),
       };
     });
+    return start >= 0 && start + limit < placed.length && last !== undefined
+      ? { conversations, next: last }
+      : { conversations };
   }
 
   /** Pauses the runs still going and closes every conversation (the client went away). */
@@ -137,6 +149,11 @@ export class LocalMcpHost implements McpConversationHost {
     this.#open.set(conversation.id.replace(/-/g, ''), local);
     return local;
   }
+}
+
+/** Negative when `a` comes before `b`: the most recently modified first, ties by name (the order of a page). */
+function newestFirst(a: McpListPosition, b: McpListPosition): number {
+  return b.at.localeCompare(a.at) || b.id.localeCompare(a.id);
 }
 
 /** The status base_state.json records (a listing opens nothing), `unknown` when it cannot be read. */

@@ -33,14 +33,40 @@ describe('MemoryConversationIndex', () => {
 
   it('pages by limit from startAt (inclusive), naming the next page’s first id; an unknown startAt starts over', async () => {
     const index = await fourRows();
-    expect(await index.page({ sortOrder: 'CREATED_AT', limit: 2 })).toEqual({ ids: [A, B], next: C });
+    expect(await index.page({ sortOrder: 'CREATED_AT', limit: 2 })).toEqual({
+      ids: [A, B],
+      next: C,
+      end: { at: 't2', id: B },
+    });
     expect(await index.page({ sortOrder: 'CREATED_AT', limit: 2, startAt: C })).toEqual({ ids: [C, D] });
-    expect(await index.page({ sortOrder: 'CREATED_AT', limit: 1, startAt: B })).toEqual({ ids: [B], next: C });
+    expect(await index.page({ sortOrder: 'CREATED_AT', limit: 1, startAt: B })).toEqual({
+      ids: [B],
+      next: C,
+      end: { at: 't2', id: B },
+    });
     expect(await index.page({ sortOrder: 'CREATED_AT', limit: 3, startAt: hex('e') })).toEqual({
       ids: [A, B, C],
       next: D,
+      end: { at: 't3', id: C },
     });
     expect(await index.page({ sortOrder: 'CREATED_AT', limit: 4 })).toEqual({ ids: [A, B, C, D] });
+  });
+
+  it('pages strictly after a place (time and id) in the order, whether or not its conversation is still there', async () => {
+    const index = await fourRows();
+    const first = await index.page({ sortOrder: 'CREATED_AT_DESC', limit: 2 });
+    expect(first).toEqual({ ids: [D, C], next: B, end: { at: 't3', id: C } });
+    expect(await index.page({ sortOrder: 'CREATED_AT_DESC', limit: 2, after: first.end })).toEqual({ ids: [B, A] });
+    await index.delete(C);
+    await index.delete(B);
+    expect(await index.page({ sortOrder: 'CREATED_AT_DESC', limit: 2, after: first.end })).toEqual({ ids: [A] });
+    // The update order's place is an update time; one past the end gives an empty page.
+    expect(await index.page({ sortOrder: 'UPDATED_AT', limit: 1 })).toEqual({
+      ids: [D],
+      next: A,
+      end: { at: 'u1', id: D },
+    });
+    expect(await index.page({ sortOrder: 'UPDATED_AT', limit: 1, after: { at: 'u9', id: A } })).toEqual({ ids: [] });
   });
 
   it('filters by status and by text in the title or the id (hex or hyphenated), ignoring case and blanks', async () => {

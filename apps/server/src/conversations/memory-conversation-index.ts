@@ -1,6 +1,6 @@
 import type { FileStore } from '@x/store';
 import { hyphenate } from '../internal/conversation-ids.js';
-import type { ConversationListing, ConversationSortOrder } from './conversation-listing.js';
+import type { ConversationListing, ConversationSortOrder, ListingPosition } from './conversation-listing.js';
 import { type ConversationMeta, metaPath, readConversationMeta } from './conversation-meta.js';
 
 /** What the index keeps of a conversation's meta. */
@@ -150,14 +150,16 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
     query?: string | undefined;
     sortOrder: ConversationSortOrder;
     startAt?: string | undefined;
+    after?: ListingPosition | undefined;
     limit: number;
-  }): Promise<{ ids: string[]; next?: string }> {
+  }): Promise<{ ids: string[]; next?: string; end?: ListingPosition }> {
     const matching = this.#matching(this.#ordered(query.sortOrder), query.status, query.query);
-    const found = query.startAt === undefined ? -1 : matching.findIndex((row) => row.hex === query.startAt);
-    const start = Math.max(0, found);
-    const ids = matching.slice(start, start + query.limit).map((row) => row.hex);
+    const start = this.#start(matching, query);
+    const page = matching.slice(start, start + query.limit);
     const next = matching[start + query.limit]?.hex;
-    return next === undefined ? { ids } : { ids, next };
+    const last = page.at(-1);
+    if (next === undefined || last === undefined) return { ids: page.map((row) => row.hex) };
+    return { ids: page.map((row) => row.hex), next, end: { at: last[sortField(query.sortOrder)], id: last.hex } };
   }
 
   async count(status?: string, query?: string): Promise<number> {
@@ -191,15 +193,27 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
     this.#sorted.clear();
   }
 
+  /** Where a page starts in `matching`: at `startAt` when known, else just after `after`, else at the top. */
+  #start(
+    matching: IndexedConversation[],
+    query: { sortOrder: ConversationSortOrder; startAt?: string | undefined; after?: ListingPosition | undefined },
+  ): number {
+    const found = query.startAt === undefined ? -1 : matching.findIndex((row) => row.hex === query.startAt);
+    if (found >= 0 || query.after === undefined) return Math.max(0, found);
+    const { after, sortOrder } = query;
+    // By value, not by finding the row: the conversation `after` names may be deleted since its page was given.
+    const field = sortField(sortOrder);
+    const beyond = matching.findIndex((row) => compareRows(sortOrder, { at: row[field], id: row.hex }, after) > 0);
+    return beyond < 0 ? matching.length : beyond;
+  }
+
   #ordered(order: ConversationSortOrder): IndexedConversation[] {
     let sorted = this.#sorted.get(order);
     if (sorted === undefined) {
-      const field = order.startsWith('UPDATED_AT') ? 'updatedAt' : 'createdAt';
-      const descending = order.endsWith('_DESC');
-      sorted = [...this.#rows.values()].sort((a, b) => {
-        const compared = a[field].localeCompare(b[field]) || a.hex.localeCompare(b.hex);
-        return descending ? -compared : compared;
-      });
+      const field = sortField(order);
+      sorted = [...this.#rows.values()].sort((a, b) =>
+        compareRows(order, { at: a[field], id: a.hex }, { at: b[field], id: b.hex }),
+      );
       this.#sorted.set(order, sorted);
     }
     return sorted;
@@ -218,6 +232,15 @@ export class MemoryConversationIndex implements ConversationIndexSink, Conversat
           hyphenated(row.hex).includes(needle)),
     );
   }
+}
+
+const sortField = (order: ConversationSortOrder): 'updatedAt' | 'createdAt' =>
+  order.startsWith('UPDATED_AT') ? 'updatedAt' : 'createdAt';
+
+/** Negative when `a` comes before `b` in `order` (by time, ties by id). */
+function compareRows(order: ConversationSortOrder, a: ListingPosition, b: ListingPosition): number {
+  const compared = a.at.localeCompare(b.at) || a.id.localeCompare(b.id);
+  return order.endsWith('_DESC') ? -compared : compared;
 }
 
 function hyphenated(hex: string): string {

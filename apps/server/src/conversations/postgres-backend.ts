@@ -128,17 +128,22 @@ export async function openPostgresBackend(
   return {
     store,
     listing: {
-      async page({ status, query, sortOrder, startAt, limit }) {
+      async page({ status, query, sortOrder, startAt, after, limit }) {
         const known = startAt !== undefined && (await index.get(startAt)) !== undefined;
         const page = await index.search({
           ...(status === undefined ? {} : { status }),
           ...(query === undefined ? {} : { textContains: query.trim() }),
           order: ORDERS[sortOrder],
-          ...(known ? { startAt } : {}),
+          ...(known ? { startAt } : after === undefined ? {} : { after: { at: after.at, conversationId: after.id } }),
           limit: limit + 1,
         });
-        const ids = page.items.map((item) => item.conversationId);
-        return { ids: ids.slice(0, limit), ...(ids.length > limit ? { next: ids[limit] } : {}) };
+        const items = page.items.slice(0, limit);
+        const next = page.items[limit]?.conversationId;
+        const last = items.at(-1);
+        const ids = items.map((item) => item.conversationId);
+        if (next === undefined || last === undefined) return { ids };
+        const at = sortOrder.startsWith('UPDATED_AT') ? last.updatedAt : last.createdAt;
+        return { ids, next, end: { at, id: last.conversationId } };
       },
       count: (status, query) =>
         index.count({

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
 import type { McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -31,8 +32,11 @@ function listingHost(count: number): McpConversationHost {
     async find() {
       return undefined;
     },
-    async list() {
-      return ids.map((id) => ({ conversation_id: id, status: 'finished' }));
+    async page(request) {
+      return pageOf(
+        ids.map((id) => ({ conversation_id: id, status: 'finished' })),
+        request,
+      );
     },
   };
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
 import type { McpConversation, McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -43,7 +44,7 @@ function oneConversationHost(): McpConversationHost & { asked: string[] } {
       asked.push(id);
       return id === 'c1' ? conversation : undefined;
     },
-    list: async () => [{ conversation_id: 'c1', status: 'idle' }],
+    page: async (request) => pageOf([{ conversation_id: 'c1', status: 'idle' }], request),
   };
 }
 

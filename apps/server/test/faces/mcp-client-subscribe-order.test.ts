@@ -10,6 +10,7 @@ import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
 import type { McpConversation, McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
 import { waitFor } from '../helpers.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -52,7 +53,7 @@ function heldHost() {
       await held;
       return id === 'c1' ? conversation : undefined;
     },
-    list: async () => [{ conversation_id: 'c1', status: 'idle' }],
+    page: async (request) => pageOf([{ conversation_id: 'c1', status: 'idle' }], request),
   };
   return {
     host,

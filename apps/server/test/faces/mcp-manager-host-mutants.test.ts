@@ -17,8 +17,12 @@ import {
 const start = managersStoppedAfterEach();
 
 async function host(): Promise<McpConversationHost> {
-  const { manager } = await start();
-  return createManagerHost(manager, { logger: recordingLogger().logger, defaultConversation: offlineRequest() });
+  const { manager, listing } = await start();
+  return createManagerHost(manager, {
+    listing,
+    logger: recordingLogger().logger,
+    defaultConversation: offlineRequest(),
+  });
 }
 
 describe('the manager host', () => {
@@ -102,7 +106,7 @@ describe('the manager host', () => {
     const mcp = await host();
     const named = await mcp.create({ ...offlineRequest(), title: 'Named one' });
     const plain = await mcp.create(undefined);
-    const listed = await mcp.list();
+    const { conversations: listed } = await mcp.page({ limit: 10 });
     expect(listed).toContainEqual({ conversation_id: named.id, status: 'idle', title: 'Named one' });
     expect(listed).toContainEqual({ conversation_id: plain.id, status: 'idle' });
     expect((await mcp.find(plain.id))?.id).toBe(plain.id);
@@ -110,10 +114,11 @@ describe('the manager host', () => {
     expect(await mcp.find('not an id')).toBeUndefined();
   });
 
-  it('leaves a conversation it cannot open out of the listing, and lists the others', async () => {
+  it('lists a damaged conversation as its meta.json has it until it is opened, and leaves it out once found damaged', async () => {
     const store = createMemoryFileStore();
     const before = await startInProcessManager({ store });
     const first = createManagerHost(before.manager, {
+      listing: before.listing,
       logger: recordingLogger().logger,
       defaultConversation: offlineRequest(),
     });
@@ -127,8 +132,13 @@ describe('the manager host', () => {
     expect(baseState).toBeDefined();
     const text = await store.read(baseState as string);
     await store.write(baseState as string, text.slice(0, Math.floor(text.length / 2)));
-    const { manager } = await start({ store });
-    const listed = await createManagerHost(manager, { logger: recordingLogger().logger }).list();
+    const { manager, listing } = await start({ store });
+    const mcp = createManagerHost(manager, { listing, logger: recordingLogger().logger });
+    // A listing opens nothing, so it cannot know yet (as the REST search, whose index lists it too).
+    const unopened = (await mcp.page({ limit: 10 })).conversations;
+    expect(unopened.map((summary) => summary.conversation_id).sort()).toEqual([healthy.id, damaged.id].sort());
+    await expect(mcp.find(damaged.id)).rejects.toMatchObject({ code: 'conversation_damaged' });
+    const listed = (await mcp.page({ limit: 10 })).conversations;
     expect(listed.map((summary) => summary.conversation_id)).toEqual([healthy.id]);
   });
 });

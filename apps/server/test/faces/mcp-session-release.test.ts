@@ -9,6 +9,7 @@ import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
 import type { McpConversation, McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
 import { waitFor } from '../helpers.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 /** A host of one conversation `c1` that counts the watches held on it. */
 function countingHost(): McpConversationHost & { listWatches: () => number; logWatches: () => number } {
@@ -43,8 +44,8 @@ function countingHost(): McpConversationHost & { listWatches: () => number; logW
     async find(id) {
       return id === 'c1' ? conversation : undefined;
     },
-    async list() {
-      return [{ conversation_id: 'c1', status: 'finished' }];
+    async page(request) {
+      return pageOf([{ conversation_id: 'c1', status: 'finished' }], request);
     },
     onListChanged(listener) {
       listListeners.add(listener);

@@ -31,7 +31,10 @@ async function harness(limits: Omit<McpSessionLimits, 'now'>): Promise<Harness> 
   const inProcess: InProcessManager = await startInProcessManager();
   cleanups.push(() => inProcess.stop());
   const clock = { now: T0 };
-  const host = createManagerHost(inProcess.manager, { logger: recordingLogger().logger });
+  const host = createManagerHost(inProcess.manager, {
+    listing: inProcess.listing,
+    logger: recordingLogger().logger,
+  });
   // The sweeper's timer is registered on a fake clock that never runs: only the test's calls sweep.
   vi.useFakeTimers({ toFake: ['setInterval'] });
   let sessions: McpSessions;

@@ -22,7 +22,10 @@ async function sessionsOverHttp(
 ): Promise<{ sessions: McpSessions; url: string }> {
   const inProcess = await startInProcessManager();
   cleanups.push(() => inProcess.stop());
-  const host = createManagerHost(inProcess.manager, { logger: recordingLogger().logger });
+  const host = createManagerHost(inProcess.manager, {
+    listing: inProcess.listing,
+    logger: recordingLogger().logger,
+  });
   const sessions = new McpSessions(host, { name: 'x', version: '0.0.0' }, { idleMs, now: () => clock.now });
   const http: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -10,8 +10,8 @@ const start = managersStoppedAfterEach();
 
 describe('MCP start_conversation refused by the server', () => {
   it('fails as invalid arguments naming arguments.conversation for a working directory outside the root', async () => {
-    const { manager } = await start();
-    const host = createManagerHost(manager, { logger: recordingLogger().logger });
+    const { manager, listing } = await start();
+    const host = createManagerHost(manager, { listing, logger: recordingLogger().logger });
     const refused = await host.create(offlineRequest({ workspace: { working_dir: '/' } })).then(
       () => undefined,
       (error: unknown) => error,

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
 import type { McpConversation, McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -40,9 +41,12 @@ function recordingHost(): McpConversationHost & { reached: string[] } {
       reached.push(`find ${id}`);
       return ids.includes(id) ? conversation(id) : undefined;
     },
-    async list() {
+    async page(request) {
       reached.push('list');
-      return ids.map((id) => ({ conversation_id: id, status: 'idle' }));
+      return pageOf(
+        ids.map((id) => ({ conversation_id: id, status: 'idle' })),
+        request,
+      );
     },
   };
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
 import type { McpConversation, McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -55,8 +56,11 @@ async function connect(): Promise<{ client: Client; asked: Map<string, string[]>
       const log = asked.get(id);
       return log === undefined ? undefined : recordingConversation(id, log);
     },
-    async list() {
-      return [...asked.keys()].map((id) => ({ conversation_id: id, status: 'idle' }));
+    async page(request) {
+      return pageOf(
+        [...asked.keys()].map((id) => ({ conversation_id: id, status: 'idle' })),
+        request,
+      );
     },
   };
   const server = createMcpProtocolServer(await loadMcpSdk(), host, { name: 'x-test', version: '0.0.0' });

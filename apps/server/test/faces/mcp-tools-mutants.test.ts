@@ -7,13 +7,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpSdk } from '../../src/faces/mcp/load-mcp-sdk.js';
-import type {
-  McpConversation,
-  McpConversationHost,
-  McpConversationSummary,
-  McpPendingAction,
-} from '../../src/faces/mcp/mcp-host.js';
+import type { McpConversation, McpConversationHost, McpPendingAction } from '../../src/faces/mcp/mcp-host.js';
 import { createMcpProtocolServer } from '../../src/faces/mcp/mcp-protocol-server.js';
+import { pageOf } from '../support/paged-summaries.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -79,8 +75,11 @@ function recordingHost(count: number): McpConversationHost & { conversations: Ma
     async find(id) {
       return conversations.get(id);
     },
-    async list(): Promise<McpConversationSummary[]> {
-      return [...conversations.keys()].map((id) => ({ conversation_id: id, status: 'finished' }));
+    async page(request) {
+      return pageOf(
+        [...conversations.keys()].map((id) => ({ conversation_id: id, status: 'finished' })),
+        request,
+      );
     },
   };
 }

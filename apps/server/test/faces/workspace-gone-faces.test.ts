@@ -46,8 +46,9 @@ describe('a deleted workspace root, through the protocol faces', () => {
   });
 
   it('MCP: start_conversation fails with the workspace error itself, not as invalid arguments', async () => {
-    const { manager, workspaceRoot } = await start();
+    const { manager, listing, workspaceRoot } = await start();
     const host = createManagerHost(manager, {
+      listing,
       logger: recordingLogger().logger,
       defaultConversation: offlineRequest(),
     });

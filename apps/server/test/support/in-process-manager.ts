@@ -6,6 +6,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach } from 'vitest';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../src/api/request-schemas.js';
 import { ConversationManager, type ConversationManagerOptions } from '../../src/conversations/conversation-manager.js';
+import type { ConversationMeta } from '../../src/conversations/conversation-meta.js';
+import { indexedConversationStore } from '../../src/conversations/indexed-store.js';
+import { MemoryConversationIndex } from '../../src/conversations/memory-conversation-index.js';
 import { resolveServerSandboxing } from '../../src/sandboxing/server-sandboxing.js';
 
 /** A logger that records `level: message` of every call. */
@@ -30,6 +33,8 @@ export function recordingLogger(): { logger: FastifyBaseLogger; lines: string[] 
 export interface InProcessManager {
   manager: ConversationManager;
   store: FileStore;
+  /** The manager's conversation index, wired as a single server wires it (what listings page through). */
+  listing: MemoryConversationIndex;
   /** The manager's workspace root (a fresh temporary directory). */
   workspaceRoot: string;
   lines: string[];
@@ -58,8 +63,11 @@ export async function startInProcessManager(
   let now = 1_000_000;
   const store = options.store ?? createMemoryFileStore();
   const { logger, lines } = recordingLogger();
+  // As `buildServer` has it on a single server; replicas list from their PostgreSQL table instead.
+  const listing = new MemoryConversationIndex();
   const manager = await ConversationManager.start({
-    store,
+    store: options.shared === undefined ? indexedConversationStore(store, listing) : store,
+    ...(options.shared === undefined ? { onMetaChange: (meta: ConversationMeta) => listing.follow(meta) } : {}),
     logger,
     apiKeys: [],
     persistenceDir: 'memory',
@@ -76,9 +84,12 @@ export async function startInProcessManager(
       warn: () => undefined,
     }),
   });
+  listing.exclude((hex) => manager.isKnownDamaged(hex));
+  await listing.load(store);
   return {
     manager,
     store,
+    listing,
     workspaceRoot,
     lines,
     advance: (ms) => {

@@ -48,6 +48,11 @@ export interface ConversationSearch {
   order?: ConversationOrder;
   /** Start the page at this conversation (inclusive), in `order`: paging by id, as the reference's `page_id`. */
   startAt?: string;
+  /**
+   * Start the page just after this place in `order`: the time the order sorts by (ISO 8601, as a record has it) and
+   * the id. Unlike `startAt`, it needs no row of that id: a page goes on after a conversation deleted meanwhile.
+   */
+  after?: { at: string; conversationId: string };
 }
 
 /** `updated_desc` (default), `updated_asc`, `created_desc`, `created_asc`. */
@@ -232,6 +237,10 @@ export class PostgresConversationIndex {
     if (search.pageToken !== undefined) {
       const [time, id] = decodeToken(search.pageToken);
       values.push(time, id);
+      where.push(`(${column}, conversation_id) ${after} ($${values.length - 1}::timestamptz, $${values.length})`);
+    }
+    if (search.after !== undefined) {
+      values.push(search.after.at, search.after.conversationId);
       where.push(`(${column}, conversation_id) ${after} ($${values.length - 1}::timestamptz, $${values.length})`);
     }
     if (search.startAt !== undefined) {

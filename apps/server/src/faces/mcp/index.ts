@@ -3,8 +3,10 @@ export { McpCursorError } from './mcp-cursor-error.js';
 export type {
   McpConversation,
   McpConversationHost,
+  McpConversationPage,
   McpConversationSummary,
   McpConversationView,
+  McpListPosition,
   McpPendingAction,
 } from './mcp-host.js';
 export { progressMessageOf } from './mcp-progress.js';

@@ -4,15 +4,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import { errorStatus } from '../../api/agent-error-status.js';
 import { type StartConversationRequest, startConversationRequestSchema } from '../../api/request-schemas.js';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
+import type { ConversationListing } from '../../conversations/conversation-listing.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { runLogEntries } from '../../conversations/run-log-entries.js';
 import { agentFinalResponse } from '../../events/event-search.js';
 import { WorkspaceGoneError } from '../../workspace/workspace-gone-error.js';
-import type { McpConversation, McpConversationHost, McpConversationSummary } from './mcp-host.js';
+import { listedSummary } from './listed-summary.js';
+import type { McpConversation, McpConversationHost } from './mcp-host.js';
 import { McpToolCallError } from './mcp-tool-call-error.js';
 
 export interface ManagerHostOptions {
+  /** The index pages are read from (the single server's in memory, or replicas' PostgreSQL table). */
+  listing: ConversationListing;
   /** The create body of conversations `start_conversation` makes without one (`mcpConversation`). */
   defaultConversation?: StartConversationRequest | undefined;
   logger: FastifyBaseLogger;
@@ -161,19 +165,11 @@ export function createManagerHost(manager: ConversationManager, options: Manager
     onListChanged(listener) {
       return manager.onListChanged(listener);
     },
-    async list() {
-      const summaries: McpConversationSummary[] = [];
-      for (const conversation of await manager.list()) {
-        const open = await conversation.open().catch(() => undefined);
-        if (open === undefined) continue;
-        const title = conversation.meta.title ?? open.state.title ?? undefined;
-        summaries.push({
-          conversation_id: conversation.id,
-          status: open.state.execution_status,
-          ...(title === undefined || title === null ? {} : { title }),
-        });
-      }
-      return summaries;
+    async page({ after, limit }) {
+      // Newest first by creation, which no status change or new message reorders while a client pages.
+      const page = await options.listing.page({ sortOrder: 'CREATED_AT_DESC', after, limit });
+      const listed = await Promise.all(page.ids.map((hex) => manager.get(hex).then(listedSummary, () => undefined)));
+      return { conversations: listed.filter((summary) => summary !== undefined), next: page.end };
     },
   };
 }

@@ -7,6 +7,24 @@ export interface McpConversationSummary {
   title?: string | undefined;
 }
 
+/**
+ * Where a listing page ended: the time the host orders its last conversation by, and that conversation's id (as the
+ * host keys it). The face turns it into the page's cursor and back.
+ */
+export interface McpListPosition {
+  /** ISO 8601 (empty for a conversation recorded without a time). */
+  at: string;
+  /** Letters, digits, `_` and `-`, at most 64. */
+  id: string;
+}
+
+/** One page of the host's listing. */
+export interface McpConversationPage {
+  conversations: McpConversationSummary[];
+  /** Where this page ended, when more conversations follow. */
+  next?: McpListPosition | undefined;
+}
+
 /** An action the agent wants to run, waiting for a person's confirmation. */
 export interface McpPendingAction {
   /** The ActionEvent's id. */
@@ -77,10 +95,16 @@ export interface McpConversationHost {
   create(createBody: Record<string, unknown> | undefined): Promise<McpConversation>;
   /** The conversation `id` names, or undefined when there is none (also for ids of no valid form). */
   find(id: string): Promise<McpConversation | undefined>;
-  /** Every conversation, newest first when the host knows the order. */
-  list(): Promise<McpConversationSummary[]>;
   /**
-   * Calls `listener` whenever a conversation is added or removed (what `list` answers changes by more than a status
+   * One page of the conversations, newest first, of at most `limit`: the first, or the one after `after` (the `next`
+   * of a page before). It follows `after`'s place in the order, found again even when its conversation is gone, so a
+   * conversation deleted or created between pages makes the next page skip or repeat none of the others. A page costs
+   * at most its own conversations, never the whole list: a host opens no conversation for it where it can read status
+   * and title from what it stores beside the log.
+   */
+  page(request: { after?: McpListPosition | undefined; limit: number }): Promise<McpConversationPage>;
+  /**
+   * Calls `listener` whenever a conversation is added or removed (what `page` answers changes by more than a status
    * or title); returns the function that stops it. A host that cannot tell leaves it out, and the face declares no
    * `resources.listChanged`.
    */

@@ -11,7 +11,7 @@ function hostWithChanges() {
       throw new Error('not used');
     },
     find: async () => undefined,
-    list: async () => [],
+    page: async () => ({ conversations: [] }),
     onListChanged(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);

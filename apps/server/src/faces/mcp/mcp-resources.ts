@@ -1,7 +1,7 @@
 import { serializeEvent } from '@x/events';
 import { McpCursorError } from './mcp-cursor-error.js';
 import type { McpConversation, McpConversationHost } from './mcp-host.js';
-import { pageCursor, pageOffset } from './mcp-page-cursor.js';
+import { pageCursor, pagePosition } from './mcp-page-cursor.js';
 import { McpResourceError } from './mcp-resource-error.js';
 
 /** A conversation's state (OpenHands JSON: the server's ConversationInfo). */
@@ -11,8 +11,8 @@ export const EVENTS_URI_TEMPLATE = 'x://conversations/{conversation_id}/events{?
 
 export const DEFAULT_EVENTS_LIMIT = 100;
 export const MAX_EVENTS_LIMIT = 1000;
-/** Resources per `resources/list` page (two per conversation). */
-const LIST_PAGE_SIZE = 100;
+/** Conversations per `resources/list` page: 100 resources, two per conversation. */
+const LIST_PAGE_CONVERSATIONS = 50;
 const JSON_TYPE = 'application/json';
 
 /** What a resource URI names. */
@@ -124,11 +124,17 @@ export function mcpResourceTemplates() {
   ];
 }
 
-/** `resources/list`: each conversation's state and first events page, a page at a time (`cursor`: one it gave). */
+/**
+ * `resources/list`: each conversation's state and first events page, a page of 50 conversations (100 resources) at
+ * a time (`cursor`: one it gave, naming where its page ended).
+ */
 export async function listMcpResources(host: McpConversationHost, cursor: string | undefined) {
-  const offset = cursor === undefined ? 0 : pageOffset('resources/list', cursor);
-  if (offset === undefined) throw new McpCursorError('resources/list', cursor, 'see the nextCursor of a page');
-  const all = (await host.list()).flatMap((summary) => {
+  const after = cursor === undefined ? undefined : pagePosition('resources/list', cursor);
+  if (cursor !== undefined && after === undefined) {
+    throw new McpCursorError('resources/list', cursor, 'see the nextCursor of a page');
+  }
+  const page = await host.page({ after, limit: LIST_PAGE_CONVERSATIONS });
+  const resources = page.conversations.flatMap((summary) => {
     const label = summary.title ?? summary.conversation_id;
     return [
       {
@@ -145,9 +151,7 @@ export async function listMcpResources(host: McpConversationHost, cursor: string
       },
     ];
   });
-  const resources = all.slice(offset, offset + LIST_PAGE_SIZE);
-  const next = offset + LIST_PAGE_SIZE < all.length ? pageCursor('resources/list', offset + LIST_PAGE_SIZE) : undefined;
-  return { resources, ...(next === undefined ? {} : { nextCursor: next }) };
+  return { resources, ...(page.next === undefined ? {} : { nextCursor: pageCursor('resources/list', page.next) }) };
 }
 
 /** `resources/read`: the state, or a page of events, as one JSON text. */

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { API_ERRORS, errorResponses, errorSchema } from '../../api/response-schemas.js';
+import type { ConversationListing } from '../../conversations/conversation-listing.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import { ServerError } from '../../errors.js';
@@ -17,6 +18,8 @@ export const MCP_PATH = '/api/mcp';
 
 export interface McpRoutesOptions {
   version: string;
+  /** The index `list_conversations` and `resources/list` page through (the one the REST search reads). */
+  listing: ConversationListing;
   /** The create body of conversations `start_conversation` makes without one (config `mcpConversation`). */
   defaultConversation?: StartConversationRequest | undefined;
   /** Session bounds (their number, idle expiry, replay buffer, back-pressure); the defaults of `McpSessions` otherwise. */
@@ -127,7 +130,11 @@ const streamSchema = z
  */
 export function registerMcpRoutes(app: FastifyInstance, manager: ConversationManager, options: McpRoutesOptions): void {
   const sessions = new McpSessions(
-    createManagerHost(manager, { defaultConversation: options.defaultConversation, logger: app.log }),
+    createManagerHost(manager, {
+      listing: options.listing,
+      defaultConversation: options.defaultConversation,
+      logger: app.log,
+    }),
     {
       name: 'x',
       version: options.version,

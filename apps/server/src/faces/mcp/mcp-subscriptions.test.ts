@@ -40,7 +40,7 @@ function watchedHost() {
       await held;
       return id === 'c1' ? conversation : undefined;
     },
-    list: async () => [{ conversation_id: 'c1', status: 'idle' }],
+    page: async () => ({ conversations: [{ conversation_id: 'c1', status: 'idle' }] }),
   };
   return {
     host,

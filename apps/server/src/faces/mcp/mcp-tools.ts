@@ -1,7 +1,7 @@
 import type { AnyEvent } from '@x/events';
 import { z } from 'zod';
 import type { McpConversation, McpConversationHost, McpConversationView } from './mcp-host.js';
-import { pageCursor, pageOffset } from './mcp-page-cursor.js';
+import { pageCursor, pagePosition } from './mcp-page-cursor.js';
 import { progressMessageOf } from './mcp-progress.js';
 import { McpToolCallError } from './mcp-tool-call-error.js';
 import {
@@ -224,20 +224,20 @@ export async function callMcpTool(
     }
     case 'list_conversations': {
       const args = parseArguments(name, listConversationsArgumentsSchema, input);
-      // Only a `next_cursor` this tool gave: another list's cursor counts something else.
-      const offset = args.cursor === undefined ? 0 : pageOffset('list_conversations', args.cursor);
-      if (offset === undefined) {
+      // Only a `next_cursor` this tool gave: another list's cursor ends pages of another kind.
+      const after = args.cursor === undefined ? undefined : pagePosition('list_conversations', args.cursor);
+      if (args.cursor !== undefined && after === undefined) {
         throw new McpToolCallError(
           'invalid_arguments',
           `list_conversations: arguments.cursor: '${args.cursor}' is not a cursor this server gave (see next_cursor)`,
           { tool: name, path: 'arguments.cursor' },
         );
       }
-      const limit = args.limit ?? DEFAULT_PAGE_SIZE;
-      const all = await host.list();
-      const page = all.slice(offset, offset + limit);
-      const next = offset + limit < all.length ? pageCursor('list_conversations', offset + limit) : undefined;
-      return result({ conversations: page, ...(next === undefined ? {} : { next_cursor: next }) });
+      const page = await host.page({ after, limit: args.limit ?? DEFAULT_PAGE_SIZE });
+      return result({
+        conversations: page.conversations,
+        ...(page.next === undefined ? {} : { next_cursor: pageCursor('list_conversations', page.next) }),
+      });
     }
     case 'confirm_actions': {
       const args = parseArguments(name, confirmActionsArgumentsSchema, input);
