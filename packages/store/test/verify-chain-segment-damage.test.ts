@@ -6,7 +6,8 @@ import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
-import { userMessageEvent } from './helpers/events.js';
+import { messageText, userMessageEvent } from './helpers/events.js';
+import { recordOf } from './helpers/segment-bytes.js';
 
 // `verifyEventChain` on a segment log whose records were changed after they committed (a flipped byte): the segment's
 // records stop at the damage, so the event files derived from the lost records have no link. The report names the
@@ -36,6 +37,14 @@ async function damage(segment: string, index: number): Promise<void> {
   await writeFile(segment, bytes);
 }
 
+/** `store` as one that cannot append to a file (S3): a log there is read file by file, whatever segment it holds. */
+function withoutAppend(store: FileStore): FileStore {
+  return new Proxy(store, {
+    get: (target, property, receiver) =>
+      property === 'openAppendFile' ? undefined : (Reflect.get(target, property, receiver) as unknown),
+  });
+}
+
 async function eventFileId(root: string, index: number): Promise<string | undefined> {
   const prefix = `event-${String(index).padStart(5, '0')}-`;
   const name = (await readdir(join(root, 'events'))).find((file) => file.startsWith(prefix));
@@ -58,14 +67,63 @@ describe('verifyEventChain on a damaged segment', () => {
     expect(report.problem?.message).not.toContain('not in the chain');
   });
 
-  it('names damage to a record that intact records follow, at the first index it took', async () => {
+  it('names damage to a record that intact records follow, at the first index it took, and its bytes', async () => {
     const { store, segment } = await segmentLog(6);
+    const record = recordOf(await readFile(segment), 'm2');
     await damage(segment, 2);
 
     const report = await verifyEventChain(store);
 
     expect(report.problem).toMatchObject({ kind: 'damaged', index: 2 });
-    expect(report.problem?.message).toContain('intact records follow (from event 3)');
+    expect(report.problem?.message).toContain(
+      `bytes ${record.offset}…${record.end - 1} are not an intact record, yet intact records follow (from event 3)`,
+    );
+  });
+
+  it('names damage to the only record at index 0', async () => {
+    const { root, store, segment } = await segmentLog(1);
+    await damage(segment, 0);
+
+    const report = await verifyEventChain(store);
+
+    expect(report.problem).toMatchObject({ kind: 'damaged', index: 0, id: await eventFileId(root, 0) });
+    expect(report.problem?.message).toContain('event 0 is lost from the segment');
+  });
+
+  it('verifies a segment log whose damaged record a read restored with repair records', async () => {
+    const { store, segment } = await segmentLog(6);
+    await damage(segment, 2);
+    const log = await EventLog.open(store);
+    expect(messageText(await log.get(2))).toBe('m2');
+    await log.close();
+    expect((await readFile(segment)).lastIndexOf('"m2"')).toBeGreaterThan(
+      (await readFile(segment)).lastIndexOf('"m5"'),
+    );
+
+    const report = await verifyEventChain(store);
+
+    expect(report.problem).toBeUndefined();
+    expect(report).toMatchObject({ status: 'verified', length: 6 });
+  });
+
+  it('verifies an intact segment log as intact', async () => {
+    const { store } = await segmentLog(3);
+
+    const report = await verifyEventChain(store);
+
+    expect(report.status).toBe('verified');
+    expect(report.problem).toBeUndefined();
+  });
+
+  it('reads a segment log on a store that cannot append as its readers do there: file by file', async () => {
+    const { root, store, segment } = await segmentLog(3);
+    await damage(segment, 1);
+
+    const onAppendless = await verifyEventChain(withoutAppend(store));
+    await rm(segment);
+
+    expect(onAppendless.problem?.kind).not.toBe('damaged');
+    expect(onAppendless).toEqual(await verifyEventChain(createLocalFileStore({ root, durability: 'none' })));
   });
 
   it('names damage to the last record whose event file is gone too, rather than verifying the shorter log', async () => {

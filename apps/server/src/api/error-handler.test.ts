@@ -234,3 +234,35 @@ describe('installErrorHandlers', () => {
     expect(body.exception).toBe("Error: ENOENT: no such file or directory, open '<server path>'");
   });
 });
+
+describe('installErrorHandlers with describeException', () => {
+  it("gives the describer the request's conversation id, and answers a bare class name when it fails", async () => {
+    const seen: (string | undefined)[] = [];
+    const described = Fastify({ logger: false });
+    installErrorHandlers(described, {
+      describeException: async (error, conversationId) => {
+        seen.push(conversationId);
+        if (conversationId === 'broken') throw new Error('the describer failed at /srv/secret/path');
+        return `described ${String(error)}`;
+      },
+    });
+    described.get('/throw/:conversation_id', async () => {
+      throw new Error('boom');
+    });
+    described.get('/throw', async () => {
+      throw new Error('boom');
+    });
+    try {
+      const on = await described.inject({ method: 'GET', url: '/throw/c7' });
+      expect(on.json()).toMatchObject({ exception: 'described Error: boom' });
+      const without = await described.inject({ method: 'GET', url: '/throw' });
+      expect(without.json()).toMatchObject({ exception: 'described Error: boom' });
+      const broken = await described.inject({ method: 'GET', url: '/throw/broken' });
+      expect(broken.statusCode).toBe(500);
+      expect(broken.json()).toMatchObject({ detail: 'Internal Server Error', exception: 'Error' });
+      expect(seen).toEqual(['c7', undefined, 'broken']);
+    } finally {
+      await described.close();
+    }
+  });
+});

@@ -58,5 +58,7 @@ describe('hideServerPaths', () => {
     expect(hideServerPaths('at /tmp/a bc/x', { workspaceRoots, directories: similar })).toBe(`at ${HIDDEN_PATH}`);
     // A directory that is only `/` (or empty) hides nothing by itself.
     expect(hideServerPaths('a/b c', { workspaceRoots, directories: ['/', ''] })).toBe('a/b c');
+    // A directory one letter below the root is one: hidden even where no path starts (after a letter).
+    expect(hideServerPaths('x/s/y', { workspaceRoots, directories: ['/s'] })).toBe(`x${HIDDEN_PATH}`);
   });
 });
