@@ -96,6 +96,15 @@ export function privateEntries(
   return { files, directories };
 }
 
+/**
+ * The system directories every sandbox mounts read-only, whatever its policy (a symlink among them, such as a
+ * merged-/usr `/bin`, is recreated inside and leads into one of them): what lies under them is readable by every
+ * sandboxed command.
+ */
+export function systemDirectories(): string[] {
+  return SYSTEM_PATHS.filter((path) => exists(path) === 'directory');
+}
+
 function exists(path: string): 'file' | 'directory' | 'symlink' | undefined {
   try {
     const stat = lstatSync(path);
