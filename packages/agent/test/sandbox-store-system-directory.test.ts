@@ -4,7 +4,7 @@
 // and the secrets in them. The store's guard must see those mounts as it sees the policy's readable paths. With real
 // bubblewrap, where this machine lets the test make a directory under /usr/local/share (it runs as root here).
 import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
