@@ -73,7 +73,6 @@ export class BubblewrapSandbox implements Sandbox {
     const { layout } = options;
     const mounted = [
       ...layout.systemEntries.flatMap((entry) => (entry.kind === 'directory' ? [entry.path] : [])),
-      ...layout.runtimeDirectories,
       ...options.policy.readablePaths,
       ...options.policy.writablePaths,
       options.workspace,

@@ -12,7 +12,7 @@ const base: BwrapArgsOptions = {
     { path: '/bin', kind: 'symlink', target: 'usr/bin' },
     { path: '/etc', kind: 'directory' },
   ],
-  runtimeDirectories: [],
+  runtimeFiles: [],
   hiddenFiles: ['/etc/shadow'],
   hiddenDirectories: ['/etc/ssl/private'],
   argv: ['/bin/sh', '-c', 'echo hi'],
@@ -134,7 +134,7 @@ describe('buildBwrapArgs', () => {
       ...base,
       writablePaths: ['/cache'],
       readablePaths: ['/opt/tools'],
-      runtimeDirectories: ['/opt/node/bin'],
+      runtimeFiles: ['/opt/node/bin/node'],
       control: { host: '/tmp/x-sandbox-abc', sandbox: '/run/x-sandbox' },
     });
     expect(pairs(args, '--bind')).toEqual([
@@ -142,7 +142,7 @@ describe('buildBwrapArgs', () => {
       ['/cache', '/cache'],
     ]);
     expect(pairs(args, '--ro-bind')).toContainEqual(['/opt/tools', '/opt/tools']);
-    expect(pairs(args, '--ro-bind')).toContainEqual(['/opt/node/bin', '/opt/node/bin']);
+    expect(pairs(args, '--ro-bind')).toContainEqual(['/opt/node/bin/node', '/opt/node/bin/node']);
     expect(pairs(args, '--ro-bind')).toContainEqual(['/tmp/x-sandbox-abc', '/run/x-sandbox']);
     expect(args.slice(-6)).toEqual(['--chdir', base.cwd, '--', '/bin/sh', '-c', 'echo hi']);
   });

@@ -12,8 +12,11 @@ export interface BwrapArgsOptions {
   readablePaths: readonly string[];
   /** /usr, /etc, /bin, /lib… as found on the host. */
   systemEntries: readonly SystemEntry[];
-  /** Directories mounted read-only for the runtime (the one holding the host's `node`). */
-  runtimeDirectories: readonly string[];
+  /**
+   * Files mounted read-only for the runtime: the host's `node` binary (which runs the allowlist's bridge) where it is
+   * outside the system directories. Only the file: its directory may hold anything (a `node` in the home directory).
+   */
+  runtimeFiles: readonly string[];
   /**
    * Files that must not be readable: under the system directories (/etc/shadow…), and the machine-wide files of the
    * sandbox's own /proc (/proc/keys…). Hidden behind /dev/null, after /proc is mounted.
@@ -105,7 +108,7 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   }
   if (options.tmpSizeBytes !== undefined) args.push('--size', String(options.tmpSizeBytes));
   args.push('--tmpfs', '/tmp');
-  for (const directory of options.runtimeDirectories) args.push('--ro-bind', directory, directory);
+  for (const file of options.runtimeFiles) args.push('--ro-bind', file, file);
   policyMounts(options).forEach(({ path, writable }, index) => {
     if (options.firstMountDescriptor === undefined) args.push(writable ? '--bind' : '--ro-bind', path, path);
     else args.push(writable ? '--bind-fd' : '--ro-bind-fd', String(options.firstMountDescriptor + index), path);

@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isPathInside, resolveRealLocation } from '../paths/confine-to-roots.js';
+import { systemDirectories } from '../sandbox/internal/host-layout.js';
 import { respelledByMountSource } from '../sandbox/internal/mount-source.js';
 import { readMountInfo } from '../sandbox/internal/mount-table-read.js';
 import { mountPointsBelow } from '../sandbox/internal/mounts-below.js';
@@ -58,12 +59,15 @@ export async function assertStoreOutsideSandbox(options: {
     { what: 'workspace', path: options.workspace },
     ...options.policy.writablePaths.map((path) => ({ what: 'writable path', path })),
     ...options.policy.readablePaths.map((path) => ({ what: 'readable path', path })),
+    // Mounted read-only in every sandbox, whatever the policy: a store kept under /usr (an app in /usr/src/app with
+    // its data beside it) would be every command's to read.
+    ...systemDirectories().map((path) => ({ what: 'system directory', path })),
   ];
   const checked: { shown: string; path: string; readable: boolean }[] = [];
   const mountinfo = readMountInfo();
   for (const mount of mounts) {
     const path = await real(mount.path);
-    const readable = mount.what === 'readable path';
+    const readable = mount.what !== 'workspace' && mount.what !== 'writable path';
     checked.push({ shown: `${mount.what} ${mount.path}`, path, readable });
     // Mounted with it (bubblewrap binds every mount below a path): a bind of the store inside the workspace.
     for (const below of mountPointsBelow([path], mountinfo))

@@ -2,7 +2,7 @@
 // tests): a file others may not read, and a directory others may not enter, are the owner's secrets.
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandboxSupport } from '../detect-sandbox-support.js';
 import { SandboxHostScanError } from '../sandbox-host-scan-error.js';
@@ -50,7 +50,7 @@ describe('privateEntries of a directory that cannot be read', () => {
 });
 
 describe('readHostLayout', () => {
-  it("mounts the directory of a `node` outside the system's, by its real path, and nothing for one inside", () => {
+  it("mounts a `node` outside the system's, the binary alone by its real path, and nothing for one inside", () => {
     // A `node` installed under a home or /opt (nvm, a tarball), reached through a symlink as a version manager does.
     mkdirSync(join(root, 'opt-node', 'bin'), { recursive: true });
     writeFileSync(join(root, 'opt-node', 'bin', 'node'), '');
@@ -58,11 +58,11 @@ describe('readHostLayout', () => {
     const outside = readHostLayout({ execPath: join(root, 'node-link') });
     const real = realpathSync(join(root, 'opt-node', 'bin', 'node'));
     expect(outside.node).toBe(real);
-    expect(outside.runtimeDirectories).toEqual([dirname(real)]);
+    expect(outside.runtimeFiles).toEqual([real]);
     // Debian's own node is under /usr, mounted already.
     const inside = readHostLayout({ execPath: '/usr/bin/env' });
     expect(inside.node).toBe('/usr/bin/env');
-    expect(inside.runtimeDirectories).toEqual([]);
+    expect(inside.runtimeFiles).toEqual([]);
   });
 });
 

@@ -1,12 +1,16 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { SystemEntry } from '../bwrap-args.js';
 import { SandboxHostScanError } from '../sandbox-host-scan-error.js';
 
 /** What the sandbox mounts of the host's system, read once per sandbox. */
 export interface HostLayout {
   systemEntries: SystemEntry[];
-  runtimeDirectories: string[];
+  /**
+   * Host files mounted read-only at their own path for the runtime: the host's `node` where it is not under the
+   * system directories. The binary alone, never its directory, which may be any directory (`~/node`: the home).
+   */
+  runtimeFiles: string[];
   hiddenFiles: string[];
   hiddenDirectories: string[];
   /** The host's `node`, by its real path: runs the allowlist bridge inside the sandbox. */
@@ -92,6 +96,15 @@ export function privateEntries(
   return { files, directories };
 }
 
+/**
+ * The system directories every sandbox mounts read-only, whatever its policy (a symlink among them, such as a
+ * merged-/usr `/bin`, is recreated inside and leads into one of them): what lies under them is readable by every
+ * sandboxed command.
+ */
+export function systemDirectories(): string[] {
+  return SYSTEM_PATHS.filter((path) => exists(path) === 'directory');
+}
+
 function exists(path: string): 'file' | 'directory' | 'symlink' | undefined {
   try {
     const stat = lstatSync(path);
@@ -135,10 +148,10 @@ export function readHostLayout(options: HostLayoutOptions = {}): HostLayout {
   }
   const node = realpathSync(execPath);
   const mounted = systemEntries.filter((entry) => entry.kind === 'directory').map((entry) => entry.path);
-  const runtimeDirectories = isUnder(node, mounted) ? [] : [dirname(node)];
+  const runtimeFiles = isUnder(node, mounted) ? [] : [node];
   return {
     systemEntries,
-    runtimeDirectories,
+    runtimeFiles,
     hiddenFiles: [...new Set(hiddenFiles)].filter((path) => exists(path) === 'file'),
     hiddenDirectories: [...new Set([...HIDDEN_DIRECTORIES, ...scanned.directories])].filter(
       (path) => exists(path) === 'directory',

@@ -7,7 +7,13 @@ import { existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { deniedSystemCalls, seccompFilterFile, seccompProgram } from './seccomp-filter.js';
+import {
+  deniedSystemCalls,
+  modeCheckedSystemCalls,
+  seccompFilterFile,
+  seccompProgram,
+  unreadableSystemCalls,
+} from './seccomp-filter.js';
 
 const ALLOW = 0x7fff0000;
 const KILL_PROCESS = 0x80000000;
@@ -18,9 +24,12 @@ const X32_BIT = 0x40000000;
 
 /**
  * What the kernel does with one call under `program` (`struct sock_filter[]`), by classic BPF's rules; `arg0` is
- * the call's first argument (`clone`'s flags).
+ * the call's first argument (`clone`'s flags), `args` its arguments by index (a mode).
  */
-function verdict(program: Buffer, call: { arch: number; nr: number; arg0?: number }): number {
+function verdict(
+  program: Buffer,
+  call: { arch: number; nr: number; arg0?: number; args?: Record<number, number> },
+): number {
   expect(program.length % 8).toBe(0);
   let accumulator = 0;
   for (let pc = 0; pc * 8 < program.length; pc += 1) {
@@ -29,11 +38,13 @@ function verdict(program: Buffer, call: { arch: number; nr: number; arg0?: numbe
     const jf = program.readUInt8(pc * 8 + 3);
     const k = program.readUInt32LE(pc * 8 + 4);
     if (code === 0x20) {
-      // BPF_LD | BPF_W | BPF_ABS: `struct seccomp_data` has nr at 0, arch at 4, args[0] at 16 (low half first).
+      // BPF_LD | BPF_W | BPF_ABS: `struct seccomp_data` has nr at 0, arch at 4, args[i] at 16 + 8i (low half first).
       if (k === 0) accumulator = call.nr >>> 0;
       else if (k === 4) accumulator = call.arch >>> 0;
-      else if (k === 16) accumulator = (call.arg0 ?? 0) >>> 0;
-      else throw new Error(`load of offset ${k}`);
+      else if (k >= 16 && k < 64 && (k - 16) % 8 === 0) {
+        const index = (k - 16) / 8;
+        accumulator = ((index === 0 ? call.arg0 : undefined) ?? call.args?.[index] ?? 0) >>> 0;
+      } else throw new Error(`load of offset ${k}`);
     } else if (code === 0x15 || code === 0x35 || code === 0x45) {
       // BPF_JMP | BPF_JEQ / BPF_JGE / BPF_JSET | BPF_K
       const taken =
@@ -96,11 +107,40 @@ describe.each(tables)('the filter for $arch', ({ arch, numbers }) => {
     return number as number;
   };
 
-  it('refuses each call of its list with EPERM, clone3 with ENOSYS, by the kernel numbering', () => {
+  it('refuses each call of its list with EPERM, clone3 and openat2 with ENOSYS, by the kernel numbering', () => {
     const names = deniedSystemCalls(arch);
     expect(names.length).toBeGreaterThan(30);
+    expect(unreadableSystemCalls()).toEqual(['clone3', 'openat2']);
     for (const name of names)
-      expect(verdict(program, { arch: own, nr: nr(name) }), name).toBe(name === 'clone3' ? ENOSYS : EPERM);
+      expect(verdict(program, { arch: own, nr: nr(name) }), name).toBe(
+        unreadableSystemCalls().includes(name) ? ENOSYS : EPERM,
+      );
+  });
+
+  it('refuses a setuid or setgid bit in the mode of every call that sets or creates one, and allows every other mode', () => {
+    const calls = modeCheckedSystemCalls(arch);
+    expect(Object.keys(calls)).toEqual(
+      expect.arrayContaining(['fchmod', 'fchmodat', 'fchmodat2', 'openat', 'mknodat']),
+    );
+    for (const [name, { number, argument }] of Object.entries(calls)) {
+      // The kernel's numbering, where this machine's headers know the call (fchmodat2 is newer than some).
+      if (numbers.has(name)) expect(number, name).toBe(numbers.get(name));
+      for (const mode of [0o4755, 0o2755, 0o6755, 0o4000, 0o2000, 0o104755])
+        expect(
+          verdict(program, { arch: own, nr: number, args: { [argument]: mode } }),
+          `${name} ${mode.toString(8)}`,
+        ).toBe(EPERM);
+      for (const mode of [0, 0o755, 0o644, 0o1777, 0o777, 0o100644])
+        expect(
+          verdict(program, { arch: own, nr: number, args: { [argument]: mode } }),
+          `${name} ${mode.toString(8)}`,
+        ).toBe(ALLOW);
+      // Only the mode's argument is looked at: a set-id bit in another one (a flag, a descriptor) is no mode.
+      for (const other of [0, 1, 2, 3].filter((index) => index !== argument))
+        expect(verdict(program, { arch: own, nr: number, args: { [other]: 0o6000 } }), `${name} arg ${other}`).toBe(
+          ALLOW,
+        );
+    }
   });
 
   it("refuses what Docker's default profile refuses, among them the calls that reach into other processes or namespaces", () => {
@@ -159,7 +199,7 @@ describe.each(tables)('the filter for $arch', ({ arch, numbers }) => {
       expect(verdict(program, { arch: own, nr: nr(name) }), name).toBe(EPERM);
   });
 
-  it('allows every other call', () => {
+  it('allows every other call (with a mode of 0 where the call has one)', () => {
     const denied = new Set(deniedSystemCalls(arch).map((name) => numbers.get(name)));
     for (let nr = 0; nr < 512; nr += 1)
       if (!denied.has(nr)) expect(verdict(program, { arch: own, nr }), `call ${nr}`).toBe(ALLOW);

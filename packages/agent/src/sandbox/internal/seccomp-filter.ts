@@ -26,7 +26,12 @@ import { processPrivateDirectory } from './private-directory.js';
  * - mounts (`mount`, `umount2`, `pivot_root`, the new mount API) and file handles that bypass paths
  *   (`open_by_handle_at`, `name_to_handle_at`);
  * - `socket` of the `AF_VSOCK` family (as Docker's profile): a network namespace does not hold vsock, so on a
- *   virtual machine it reaches the hypervisor's host (and its services) under `network: 'none'` too.
+ *   virtual machine it reaches the hypervisor's host (and its services) under `network: 'none'` too;
+ * - a setuid or setgid bit, set (`chmod`, `fchmod`, `fchmodat`, `fchmodat2`) or created with a file (`open`, `openat`,
+ *   `creat`, `mknod`, `mknodat`): the sandbox's user is the server's own on the host (root for a server run as root),
+ *   so a set-id program made in the workspace is one of the server's identity on the host, for whoever runs it there.
+ *   `openat2` passes its mode in memory, which a filter cannot read: it fails with ENOSYS, as on a kernel before 5.6,
+ *   and callers fall back to `openat`.
  *
  * A call made through another ABI than the machine's own (a 32-bit binary's `int 0x80` on x86-64, x32) kills the
  * process: its numbers mean other calls, which this list does not know. On a machine other than x86-64 and
@@ -138,15 +143,39 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
 };
 
 /**
- * `clone3` (the same number on both machines): refused with ENOSYS, not EPERM, so that glibc takes it for a kernel
- * older than 5.3 and falls back to `clone`, as it does under Docker's profile.
+ * Refused with ENOSYS, not EPERM (the same numbers on both machines), so that a caller takes it for an older kernel
+ * and falls back to a call whose arguments the filter reads: `clone3` (glibc falls back to `clone`, as under
+ * Docker's profile), `openat2` (to `openat`: its mode is in memory).
  */
-const CLONE3 = 435;
+const UNREADABLE: Record<string, number> = { clone3: 435, openat2: 437 };
 /** `clone` itself: allowed (every fork and thread), unless its flags ask for a namespace. */
 const CLONE: Record<'x64' | 'arm64', number> = { x64: 56, arm64: 220 };
 /** `socket`: allowed, unless its domain (the first argument) is `AF_VSOCK`. */
 const SOCKET: Record<'x64' | 'arm64', number> = { x64: 41, arm64: 198 };
 const AF_VSOCK = 40;
+/** `S_ISUID | S_ISGID`: the bits that make a file run as its owner or group. */
+const SET_ID_BITS = 0o6000;
+/** The calls that set a file's mode or create one with a mode, and which argument holds the mode. */
+const MODE_ARGUMENT: Record<'x64' | 'arm64', Record<string, { number: number; argument: number }>> = {
+  x64: {
+    open: { number: 2, argument: 2 },
+    creat: { number: 85, argument: 1 },
+    chmod: { number: 90, argument: 1 },
+    fchmod: { number: 91, argument: 1 },
+    mknod: { number: 133, argument: 1 },
+    openat: { number: 257, argument: 3 },
+    mknodat: { number: 259, argument: 2 },
+    fchmodat: { number: 268, argument: 2 },
+    fchmodat2: { number: 452, argument: 2 },
+  },
+  arm64: {
+    mknodat: { number: 33, argument: 2 },
+    fchmod: { number: 52, argument: 1 },
+    fchmodat: { number: 53, argument: 2 },
+    openat: { number: 56, argument: 3 },
+    fchmodat2: { number: 452, argument: 2 },
+  },
+};
 /**
  * `CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET`, Docker's
  * mask (`CLONE_NEWTIME` shares its bit with the exit signal in `clone`'s flags, and is only for `clone3`/`unshare`).
@@ -169,24 +198,39 @@ const RET_KILL_PROCESS = 0x80000000;
 const RET_ERRNO_EPERM = 0x00050000 | 1;
 const RET_ERRNO_ENOSYS = 0x00050000 | 38;
 /**
- * Offsets in `struct seccomp_data`: the call's number, its ABI, and the low 32 bits of its first argument (both
- * machines are little-endian; every namespace flag is in the low half).
+ * Offsets in `struct seccomp_data`: the call's number, its ABI, and the low 32 bits of its arguments (both machines
+ * are little-endian; every namespace flag and mode bit is in the low half).
  */
 const NR = 0;
 const ARCH = 4;
-const ARG0_LOW = 16;
+const argumentLow = (index: number): number => 16 + 8 * index;
 
 type Instruction = [code: number, jt: number, jf: number, k: number];
 /**
- * Where a comparison jumps: the next instruction, past the `clone` or the `socket` check, or one of the returns at
- * the end.
+ * Where a comparison jumps: the next instruction, past the check of one call's argument (`{ after }`, the index of
+ * the comparison after it), or one of the returns at the end.
  */
-type Target = 'next' | 'after-clone' | 'after-socket' | 'allow' | 'eperm' | 'enosys';
+type Target = 'next' | { after: number } | 'allow' | 'eperm' | 'enosys';
 type Comparison = [code: number, jt: Target, jf: Target, k: number];
 
-/** The names of the calls the filter refuses on `arch` (for the README and the tests), `clone3` included. */
+/**
+ * The names of the calls the filter refuses outright on `arch` (for the README and the tests): EPERM, or ENOSYS for
+ * those `unreadableSystemCalls` names. Those refused by an argument (`clone`, `socket`, the mode setters) are not.
+ */
 export function deniedSystemCalls(arch: string = process.arch): readonly string[] {
-  return arch === 'x64' || arch === 'arm64' ? [...Object.keys(DENIED[arch]), 'clone3'] : [];
+  return arch === 'x64' || arch === 'arm64' ? [...Object.keys(DENIED[arch]), ...Object.keys(UNREADABLE)] : [];
+}
+
+/** The calls refused with ENOSYS rather than EPERM: their arguments are in memory (`clone3`, `openat2`). */
+export function unreadableSystemCalls(): readonly string[] {
+  return Object.keys(UNREADABLE);
+}
+
+/** The calls refused when their mode argument carries a setuid or setgid bit, on `arch`, by name. */
+export function modeCheckedSystemCalls(
+  arch: string = process.arch,
+): Readonly<Record<string, { number: number; argument: number }>> {
+  return arch === 'x64' || arch === 'arm64' ? MODE_ARGUMENT[arch] : {};
 }
 
 /** The filter as bubblewrap reads it (`struct sock_filter[]`, native byte order), or undefined on another arch. */
@@ -201,37 +245,27 @@ export function seccompProgram(arch: string = process.arch): Buffer | undefined 
   // x32 shares x86-64's AUDIT_ARCH: its calls are told apart by the bit in their number, and killed like any
   // other foreign ABI's (the numbers below are x86-64's own, which x32's are not).
   if (arch === 'x64') head.push([JGE_K, 0, 1, X32_SYSCALL_BIT], [RET_K, 0, 0, RET_KILL_PROCESS]);
-  // `clone` and `socket` are looked at first: loading an argument replaces the call's number in the accumulator,
-  // so the argument's test decides, and no comparison of numbers below ever sees an argument.
-  const comparisons: Comparison[] = [
-    [JEQ_K, 'next', 'after-clone', CLONE[arch]],
-    [LD_W_ABS, 'next', 'next', ARG0_LOW],
-    [JSET_K, 'eperm', 'allow', CLONE_NAMESPACE_FLAGS],
-  ];
-  const afterClone = comparisons.length;
-  comparisons.push(
-    [JEQ_K, 'next', 'after-socket', SOCKET[arch]],
-    [LD_W_ABS, 'next', 'next', ARG0_LOW],
-    [JEQ_K, 'eperm', 'allow', AF_VSOCK],
-  );
-  const afterSocket = comparisons.length;
-  comparisons.push([JEQ_K, 'enosys', 'next', CLONE3]);
-  for (const number of Object.values(DENIED[arch])) comparisons.push([JEQ_K, 'eperm', 'next', number]);
-  const at: Record<Exclude<Target, 'next' | 'after-clone' | 'after-socket'>, number> = {
-    allow: comparisons.length,
-    eperm: comparisons.length + 1,
-    enosys: comparisons.length + 2,
+  // The calls decided by an argument are looked at first: loading an argument replaces the call's number in the
+  // accumulator, so the argument's test decides, and no comparison of numbers below ever sees an argument.
+  const comparisons: Comparison[] = [];
+  const byArgument = (number: number, argument: number, test: [code: number, k: number]): void => {
+    const after = comparisons.length + 3;
+    comparisons.push(
+      [JEQ_K, 'next', { after }, number],
+      [LD_W_ABS, 'next', 'next', argumentLow(argument)],
+      [test[0], 'eperm', 'allow', test[1]],
+    );
   };
+  byArgument(CLONE[arch], 0, [JSET_K, CLONE_NAMESPACE_FLAGS]);
+  byArgument(SOCKET[arch], 0, [JEQ_K, AF_VSOCK]);
+  for (const { number, argument } of Object.values(MODE_ARGUMENT[arch]))
+    byArgument(number, argument, [JSET_K, SET_ID_BITS]);
+  for (const number of Object.values(UNREADABLE)) comparisons.push([JEQ_K, 'enosys', 'next', number]);
+  for (const number of Object.values(DENIED[arch])) comparisons.push([JEQ_K, 'eperm', 'next', number]);
+  const at = { allow: comparisons.length, eperm: comparisons.length + 1, enosys: comparisons.length + 2 };
   // Offsets are relative to the instruction after the jump, so the head before them changes none.
   const jump = (target: Target, index: number): number => {
-    const to =
-      target === 'next'
-        ? index + 1
-        : target === 'after-clone'
-          ? afterClone
-          : target === 'after-socket'
-            ? afterSocket
-            : at[target];
+    const to = target === 'next' ? index + 1 : typeof target === 'object' ? target.after : at[target];
     return to - index - 1;
   };
   const program: Instruction[] = [

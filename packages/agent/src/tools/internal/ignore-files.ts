@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readRegularFile, type VerifiedDirectory, type WalkIgnore } from '../../paths/index.js';
-import { globToRegexSource } from './glob-pattern.js';
+import { compileGlob } from './glob-pattern.js';
 
 /**
  * The ignore files ripgrep reads, as the reference's grep and glob tools run it: `.gitignore` inside a git
@@ -15,7 +15,8 @@ const anywhereIgnoreFiles = ['.ignore', '.rgignore'];
 const maxIgnoreFileBytes = 1024 * 1024;
 
 interface IgnoreRule {
-  regex: RegExp;
+  /** Whether the rule's glob matches a whole path or name. */
+  matches: (text: string) => boolean;
   /** Tested against the path relative to the rule's directory; otherwise against the entry's name. */
   anchored: boolean;
   directoryOnly: boolean;
@@ -37,7 +38,7 @@ export function parseIgnoreRules(text: string): IgnoreRule[] {
     if (line === '') continue;
     const anchored = line.includes('/');
     line = line.replace(/^\/+/u, '');
-    rules.push({ regex: new RegExp(`^${globToRegexSource(line)}$`, 'u'), anchored, directoryOnly, negated });
+    rules.push({ matches: compileGlob(line), anchored, directoryOnly, negated });
   }
   return rules;
 }
@@ -87,7 +88,7 @@ export async function createIgnoreFilter(searchedReal: string): Promise<WalkIgno
         const name = inside.slice(inside.lastIndexOf('/') + 1);
         for (const rule of set.rules) {
           if (rule.directoryOnly && !isDirectory) continue;
-          if (rule.regex.test(rule.anchored ? inside : name)) ignored = !rule.negated;
+          if (rule.matches(rule.anchored ? inside : name)) ignored = !rule.negated;
         }
       }
       return ignored;
