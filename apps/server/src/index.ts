@@ -61,6 +61,7 @@ export {
   isPublicRoute,
   type PublicRouteConfig,
   redactUrl,
+  SystemDirectoryExposedError,
 } from './security/index.js';
 export { type BuildServerOptions, type BuiltServer, buildServer, type RegisteredRoute } from './server.js';
 export { type StartedServer, type StartServerOptions, startServer } from './start-server.js';

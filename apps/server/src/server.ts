@@ -48,6 +48,7 @@ import { resolveServerSandboxing, type ServerSandboxing } from './sandboxing/ser
 import {
   assertBindAllowed,
   assertDataDirOutsideWorkspaces,
+  assertOutsideSystemDirectories,
   createHostOriginCheck,
   installHostOriginCheck,
   installRouteAuth,
@@ -132,6 +133,11 @@ export async function buildServer(
   const config = serverConfigSchema.parse(input);
   assertBindAllowed(config);
   await assertDataDirOutsideWorkspaces({ dataDir: config.dataDir, workspaceRoot: workspaceRootOf(config) });
+  await assertOutsideSystemDirectories({
+    dataDir: config.dataDir,
+    workspaceRoot: workspaceRootOf(config),
+    unsandboxed: config.unsandboxed,
+  });
   const cardSigningKey = config.a2aSigningKey === undefined ? undefined : await loadSigningKey(config.a2aSigningKey);
   const eventSigningKey = config.signingKey === undefined ? undefined : await loadSigningKey(config.signingKey);
   const app = Fastify({

@@ -311,6 +311,7 @@ export {
   sandboxLimitsSchema,
   sandboxNetworkSchema,
   sandboxPolicySchema,
+  systemDirectories,
 } from './sandbox/index.js';
 export { createUnsandboxedSandbox, type UnsandboxedOptions, warnUnsandboxedOnce } from './sandbox/unsandboxed.js';
 export { DamagedSandboxPolicyRecordError } from './sandboxing/damaged-sandbox-policy-record-error.js';

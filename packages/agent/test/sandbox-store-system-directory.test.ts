@@ -2,7 +2,7 @@
 // kept under one of them (a server's `--data-dir ./data` in a container whose app lives in /usr/src/app, a package
 // that keeps its state under /usr/local) is then readable by every sandboxed command: every conversation's events
 // and the secrets in them. The store's guard must see those mounts as it sees the policy's readable paths. With real
-// bubblewrap, where this machine lets the test make a directory under /usr/local/share (it runs as root here).
+// bubblewrap; the test makes a directory under /usr/local/share (the suite runs as root).
 import { accessSync, constants, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,17 +18,10 @@ const SYSTEM_PARENT = '/usr/local/share';
 const made: string[] = [];
 const servers: ScriptedLLMServer[] = [];
 
-const writable = (() => {
-  try {
-    accessSync(SYSTEM_PARENT, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 beforeAll(async () => {
   await requireBubblewrap();
+  // The suite runs as root (as CI does): a system directory is writable, so a store can be made under one.
+  accessSync(SYSTEM_PARENT, constants.W_OK);
 });
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
@@ -71,7 +64,7 @@ async function runUnder(parent: string): Promise<{ events: string } | { refused:
 }
 
 describe('a conversation store under a system directory every sandbox mounts', () => {
-  it.runIf(writable)('is refused before anything is written, naming the system directory and the store', async () => {
+  it('is refused before anything is written, naming the system directory and the store', async () => {
     const outcome = await runUnder(SYSTEM_PARENT);
     expect('events' in outcome ? outcome.events : '').not.toContain('STORE-READ-42');
     if (!('refused' in outcome)) throw new Error('the conversation opened');

@@ -1,6 +1,6 @@
 export { assertBindAllowed, isLoopbackHost } from './bind-policy.js';
 export { DataDirExposedError } from './data-dir-exposed-error.js';
-export { assertDataDirOutsideWorkspaces } from './data-dir-policy.js';
+export { assertDataDirOutsideWorkspaces, assertOutsideSystemDirectories } from './data-dir-policy.js';
 export {
   createHostOriginCheck,
   defaultHostNames,
@@ -15,3 +15,4 @@ export { installHostOriginCheck } from './install-host-origin-check.js';
 export { REDACTED, redactHeaders, redactingLoggerOptions, redactUrl } from './log-redaction.js';
 export { actAs, type Caller, callerOfKey, currentCaller, principalOfKey } from './request-caller.js';
 export { installRouteAuth, isPublicRoute, makeScopePublic, type PublicRouteConfig } from './route-auth.js';
+export { SystemDirectoryExposedError } from './system-directory-exposed-error.js';

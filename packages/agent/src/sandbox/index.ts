@@ -3,6 +3,7 @@ export { type CreateSandboxOptions, createSandbox } from './create-sandbox.js';
 export { detectSandboxSupport, type SandboxSupport } from './detect-sandbox-support.js';
 export { type HostPattern, isHostAllowed, parseHostPattern } from './host-allowlist.js';
 export type { DeniedConnection } from './internal/allowlist-proxy.js';
+export { systemDirectories } from './internal/host-layout.js';
 export { InvalidSandboxPolicyError } from './invalid-sandbox-policy-error.js';
 export { type RunSandboxedOptions, runSandboxed } from './run-sandboxed.js';
 export type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
