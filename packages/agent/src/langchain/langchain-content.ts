@@ -42,6 +42,7 @@ export function aiContent(message: LangChainMessage, index: number): AiContent {
   );
   const texts: string[] = [];
   const reasoning: string[] = [];
+  const streamedInputs = streamedToolInputs(message.content);
   message.content.forEach((block, blockIndex) => {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     else if (block.type === 'reasoning' && typeof block.reasoning === 'string') reasoning.push(block.reasoning);
@@ -56,11 +57,40 @@ export function aiContent(message: LangChainMessage, index: number): AiContent {
     } else if (CALL_BLOCKS.has(block.type) && typeof block.name === 'string') {
       const id = typeof block.id === 'string' ? block.id : undefined;
       if (id !== undefined && known.has(id)) return;
-      const args = block.type === 'tool_use' ? block.input : block.args;
+      const args = block.type === 'tool_use' ? toolUseInput(block, streamedInputs) : block.args;
       out.calls.push({ id, name: block.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
-    } else if (!CALL_BLOCKS.has(block.type)) throw unsupportedBlock(index, blockIndex, block);
+    } else if (block.type === INPUT_JSON_DELTA && streamedInputs.tools.has(block.index)) return;
+    else if (!CALL_BLOCKS.has(block.type)) throw unsupportedBlock(index, blockIndex, block);
   });
   return { ...out, text: texts.join('\n'), reasoning: reasoning.join('\n') };
+}
+
+/**
+ * ChatAnthropic streams a tool call's input as `input_json_delta` blocks after its `tool_use` block (`input: ''`),
+ * all with the block's `index`; LangChain's `concat` keeps them apart (their types differ). Their pieces, joined by
+ * index, are the call's arguments; the `tool_use` indices say which pieces belong to a call.
+ */
+const INPUT_JSON_DELTA = 'input_json_delta';
+
+interface StreamedInputs {
+  pieces: Map<unknown, string>;
+  tools: Set<unknown>;
+}
+
+function streamedToolInputs(content: readonly LangChainContentBlock[]): StreamedInputs {
+  const out: StreamedInputs = { pieces: new Map(), tools: new Set() };
+  for (const block of content) {
+    if (block.type === 'tool_use' && block.index !== undefined) out.tools.add(block.index);
+    if (block.type === INPUT_JSON_DELTA && typeof block.input === 'string') {
+      out.pieces.set(block.index, (out.pieces.get(block.index) ?? '') + block.input);
+    }
+  }
+  return out;
+}
+
+function toolUseInput(block: LangChainContentBlock, streamed: StreamedInputs): unknown {
+  if (typeof block.input !== 'string' || block.index === undefined) return block.input;
+  return block.input + (streamed.pieces.get(block.index) ?? '');
 }
 
 /**
