@@ -1,4 +1,4 @@
-import { type AnyEvent, eventsToMessages, type Message, View } from '@x/events';
+import { type AnyEvent, ChatImportError, eventsToMessages, type Message, View } from '@x/events';
 import { fromLangChainMessages } from './from-langchain-messages.js';
 import type { LangChainMessage, LangChainStoredMessage } from './langchain-message.js';
 import { loadLangChainMessages } from './load-langchain.js';
@@ -21,11 +21,32 @@ export async function toLangChainStoredMessages(messages: readonly Message[]): P
   return stored as unknown as LangChainStoredMessage[];
 }
 
-/** Events from LangChain's stored form (`mapStoredMessagesToChatMessages`, then `fromLangChainMessages`). */
+/**
+ * Events from LangChain's stored form (`mapStoredMessagesToChatMessages`, then `fromLangChainMessages`). A record
+ * LangChain cannot read (not an object, a type it does not know) is a `ChatImportError` naming its index.
+ */
 export async function fromLangChainStoredMessages(stored: readonly LangChainStoredMessage[]): Promise<AnyEvent[]> {
   const { mapStoredMessagesToChatMessages } = await loadLangChainMessages();
-  const messages = mapStoredMessagesToChatMessages(
-    stored as unknown as Parameters<typeof mapStoredMessagesToChatMessages>[0],
-  );
+  if (!Array.isArray(stored)) {
+    throw new ChatImportError({ index: 0, path: '(messages)', message: 'expected an array of stored messages' });
+  }
+  // One record at a time, so what LangChain throws on (a plain Error, a TypeError) names the record it came from.
+  const messages = stored.map((record: unknown, index) => {
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      throw new ChatImportError({ index, path: '(message)', message: 'expected a stored message (an object)' });
+    }
+    if (typeof (record as { type?: unknown }).type !== 'string') {
+      throw new ChatImportError({ index, path: 'type', message: 'expected a string' });
+    }
+    try {
+      return mapStoredMessagesToChatMessages([record] as Parameters<typeof mapStoredMessagesToChatMessages>[0])[0];
+    } catch (error) {
+      throw new ChatImportError({
+        index,
+        path: 'type',
+        message: `LangChain cannot read this stored message: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  });
   return fromLangChainMessages(messages as unknown as LangChainMessage[]);
 }
