@@ -87,4 +87,57 @@ describe('a handoff between agents with their own signing keys', () => {
     expect(triage?.events).toBe(first.report.signers[0]?.events);
     expect(billing?.events).toBe(second.log.length - (triage?.events ?? 0));
   });
+
+  it("signs a fork's new events with the key of the agent in control: the one the log names, or the fork's own", async () => {
+    const triageKey = newKey();
+    const billingKey = newKey();
+    const reviewerKey = newKey();
+    const triage = new Agent({
+      name: 'triage',
+      llm: createOfflineLLM({ script: [transfer('billing')] }),
+      signingKey: triageKey,
+    });
+    const billing = new Agent({
+      llm: createOfflineLLM({ script: [finish('refunded'), finish('again')] }),
+      signingKey: billingKey,
+    });
+    const conversation = await Conversation.create({
+      agent: triage,
+      agents: { triage, billing },
+      workspace: await workspaceIn(dir),
+      persistenceDir: join(dir, 'data'),
+      durability: 'none',
+    });
+    await conversation.sendMessage('Refund order 7');
+    await conversation.run();
+
+    // Billing is in control of the fork too: what the fork appends is billing's.
+    const fork = await conversation.fork({});
+    const copied = fork.state.event_count;
+    await fork.sendMessage('And order 8');
+    expect(await fork.run()).toMatchObject({ status: 'finished', agent: 'billing' });
+    await fork.close();
+    const forked = await signersOnDisk(fork.id);
+    expect(forked.report.status).toBe('verified');
+    const billingSigned = forked.report.signers.find((signer) => signer.did === didKeyFromKey(billingKey));
+    expect(billingSigned?.events).toBeGreaterThanOrEqual(forked.log.length - copied);
+
+    // A fork given its own agent (another prompt, another key) signs what it appends with that agent's key.
+    const reviewer = new Agent({
+      name: 'reviewer',
+      llm: createOfflineLLM({ script: [finish('reviewed')] }),
+      systemPrompt: 'You review refunds.',
+      signingKey: reviewerKey,
+    });
+    const review = await conversation.fork({ agent: reviewer });
+    const before = review.state.event_count;
+    await review.sendMessage('Review it');
+    expect((await review.run()).status).toBe('finished');
+    await review.close();
+    await conversation.close();
+    const reviewed = await signersOnDisk(review.id);
+    expect(reviewed.report.status).toBe('verified');
+    const reviewerSigned = reviewed.report.signers.find((signer) => signer.did === didKeyFromKey(reviewerKey));
+    expect(reviewerSigned?.events).toBeGreaterThanOrEqual(reviewed.log.length - before);
+  });
 });
