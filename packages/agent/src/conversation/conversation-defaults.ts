@@ -2,7 +2,7 @@ import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } fro
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
 import { defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
-import { withSigning } from './signing-log.js';
+import { type SigningControl, withSigning } from './signing-log.js';
 
 /** The store a conversation lives in: the one given, else a local store at the persistence directory. */
 export function storeFor(options: Pick<ConversationOptions, 'store' | 'persistenceDir' | 'durability'>): FileStore {
@@ -20,6 +20,7 @@ export async function openConversationLog(
   options: Pick<ConversationOptions, 'openEventLog'> &
     Partial<Pick<ConversationOptions, 'agent' | 'signingKey' | 'approverSigningKey'>>,
   location: { conversationId: string; store: FileStore; dir: string },
+  signing?: SigningControl,
 ): Promise<EventLogLike> {
   // One log id per conversation whichever spelling (hex or hyphenated) opened it.
   const normalized = { ...location, conversationId: hyphenateConversationId(location.conversationId) };
@@ -27,7 +28,7 @@ export async function openConversationLog(
     options.openEventLog !== undefined
       ? await options.openEventLog(normalized)
       : await EventLog.open(location.store, { dir: location.dir });
-  return withSigning(log, options, location);
+  return withSigning(log, options, location, signing);
 }
 
 /** The secrets given as a registry or as a plain record of names to values. */

@@ -17,6 +17,7 @@ import { ConversationExistsError } from './errors/conversation-exists-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { loadPersistedState } from './load-persisted-state.js';
 import { conversationDirName, hyphenateConversationId } from './persistence-layout.js';
+import type { SigningControl } from './signing-log.js';
 
 /** Everything a `Conversation` is built from (its constructor's argument). */
 export interface ConversationInit {
@@ -38,6 +39,8 @@ export interface ConversationInit {
   recordedBaseState?: Readonly<Record<string, unknown>> | undefined;
   /** base_state.json's HEAD or status won over the events: checkpoint before the first append (`loadPersistedState`). */
   checkpointBeforeAppend?: boolean;
+  /** Whose key signs an event: the conversation sets `inControl`, so the agent in control signs (after a transfer too). */
+  signing?: SigningControl;
 }
 
 function rosterFor(options: Pick<ConversationOptions, 'agent' | 'agents' | 'escalate'>): AgentRoster {
@@ -85,11 +88,12 @@ export async function initNewConversation(options: ConversationOptions): Promise
   // policy is recorded now, as the conversation's from its first event.
   if (policy.mode === 'unsandboxed') await sandbox.get();
   else await sandbox.recordPolicy();
-  const log = await openConversationLog(options, {
-    conversationId: id,
-    store,
-    dir: `${conversationDirName(id)}/events`,
-  }).catch(async (error: unknown) => {
+  const signing: SigningControl = { roster };
+  const log = await openConversationLog(
+    options,
+    { conversationId: id, store, dir: `${conversationDirName(id)}/events` },
+    signing,
+  ).catch(async (error: unknown) => {
     await sandbox.dispose();
     throw error;
   });
@@ -103,7 +107,8 @@ export async function initNewConversation(options: ConversationOptions): Promise
   });
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
   const directory = conversationDirName(id);
-  return { options, store, log, state, secrets: toRegistry(options.secrets), cipher, sandbox, roster, directory };
+  const secrets = toRegistry(options.secrets);
+  return { options, store, log, state, secrets, cipher, sandbox, roster, directory, signing };
 }
 
 /**
@@ -156,12 +161,13 @@ export async function initResumedConversation(
   const cipher = options.secretKey === undefined ? undefined : createSecretCipher(options.secretKey);
   const directory = await resumedDirectory(store, id);
   const conversationId = await resumedConversationId(store, id, directory);
+  const signing: SigningControl = { roster };
   const persisted = await loadPersistedState({
     store,
     id: conversationId,
     directory,
     cipher,
-    openLog: (location) => openConversationLog(options, location),
+    openLog: (location) => openConversationLog(options, location, signing),
   });
   let state = persisted.state;
   // The agent the log says is in control must be one of those given (UnknownAgentError naming it).
@@ -198,6 +204,7 @@ export async function initResumedConversation(
       directory,
       recordedBaseState: persisted.recordedBaseState,
       checkpointBeforeAppend: persisted.checkpointBeforeAppend,
+      signing,
     },
     historyEnd: persisted.log.length,
     eventCount,

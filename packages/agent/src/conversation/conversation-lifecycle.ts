@@ -5,6 +5,7 @@ import { type ConversationInit, initForkedConversation } from './conversation-in
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import type { ForkedConversation } from './fork.js';
 import type { ForkOptions } from './fork-options.js';
+import type { SigningControl } from './signing-log.js';
 
 /** How a new conversation is built and written to (the class's private constructor and emit). */
 export interface ConversationBuilder<Built extends ForkedConversation> {
@@ -38,13 +39,26 @@ export async function forkConversation<Built extends ForkedConversation>(
     securityAnalyzer: parts.security.input,
     sandboxPolicy: parts.sandbox.policy,
   };
+  const signing: SigningControl = { roster: parts.roster };
   const forked = await fork({
     source: owner,
     sourceState: owner.state,
     options,
-    open: (init) => builder.open(initForkedConversation(source, init, options)),
+    open: (init) => {
+      const forkInit = initForkedConversation(source, init, options);
+      const built = builder.open(forkInit);
+      signing.roster = forkInit.roster;
+      signing.inControl = () => forkInit.roster.active(built.state);
+      return built;
+    },
     emit: (conversation, event) => builder.emit(conversation, event),
-    openLog: (location) => openConversationLog(parts.options, location),
+    // The fork's agent in control signs (its own agent when given one), not the agent this conversation started with.
+    openLog: (location) =>
+      openConversationLog(
+        options.agent === undefined ? parts.options : { ...parts.options, agent: options.agent },
+        location,
+        signing,
+      ),
   });
   await parts.checkpoints.handOver(forked.checkpoints, await forked.activeBranch());
   // A counterfactual with another system prompt: the copied SystemPromptEvent stays (events are copied

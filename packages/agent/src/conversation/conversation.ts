@@ -77,6 +77,7 @@ export class Conversation {
     const budget = budgetOption(options);
     const init = await initNewConversation(options);
     const conversation = new Conversation(init);
+    if (init.signing !== undefined) init.signing.inControl = () => conversation.agent;
     if (budget !== undefined) await conversation.#parts.budget.set(budget);
     await options.agent.startExtensions(conversation.workspace, init.sandbox);
     await conversation.#parts.events.emit(options.agent.systemPromptEvent(init.roster.toolsFor(options.agent)));
@@ -90,6 +91,7 @@ export class Conversation {
     const budget = budgetOption(options);
     const { init, historyEnd, eventCount } = await initResumedConversation(id, options);
     const conversation = new Conversation(init);
+    if (init.signing !== undefined) init.signing.inControl = () => conversation.agent;
     if (budget !== undefined) await conversation.#parts.budget.set(budget);
     eventCount.current = () => conversation.state.event_count;
     // Stuck detection's recent events are read when a run starts: opening (to inspect, message, query) reads none.

@@ -1,4 +1,5 @@
 import { type AnyEvent, type AnyThinkingBlock, ChatImportError, fromChatCompletionsMessages } from '@x/events';
+import { checkLangChainMessages } from './check-langchain-message.js';
 import { aiContent, imageUrl, unsupportedBlock } from './langchain-content.js';
 import { type LangChainMessage, langChainMessageType } from './langchain-message.js';
 
@@ -15,9 +16,11 @@ type ChatCompletionMessageParam = Parameters<typeof fromChatCompletionsMessages>
  * LangChain shape are read, in human and tool messages (base64 data as a `data:` URL). Throws `ChatImportError`
  * naming the message index for a message type or content block events have no place for (a `ToolMessage` answering no
  * earlier call, `RemoveMessage`, audio or file blocks).
- * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`.
+ * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`. What does not fit LangChain's
+ * types (`content: 42`, a null block, args that are not an object or that JSON cannot write) is a `ChatImportError` too.
  */
 export function fromLangChainMessages(messages: readonly LangChainMessage[]): AnyEvent[] {
+  checkLangChainMessages(messages);
   const thinking = new Map<number, AnyThinkingBlock[]>();
   const chat = messages.map((message, index) => {
     const converted = toChatMessage(message, index);

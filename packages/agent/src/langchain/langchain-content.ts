@@ -32,7 +32,8 @@ export function unsupportedBlock(index: number, blockIndex: number, block: LangC
 /**
  * An AI message's content as events hold it: text blocks, reasoning (`reasoning` blocks), Anthropic thinking blocks
  * (kept whole: a continuation on Anthropic must send them back), and the tool calls content blocks name that
- * `tool_calls` does not (those it does are the same calls, written twice by the provider's format).
+ * `tool_calls` does not (those it does are the same calls, written twice by the provider's format: ChatAnthropic's
+ * `tool_use`, LangChain v1's `tool_call`, ChatGoogleGenerativeAI's `functionCall`).
  */
 export function aiContent(message: LangChainMessage, index: number): AiContent {
   const out: AiContent = { text: '', reasoning: '', thinkingBlocks: [], calls: [] };
@@ -42,6 +43,8 @@ export function aiContent(message: LangChainMessage, index: number): AiContent {
   );
   const texts: string[] = [];
   const reasoning: string[] = [];
+  const streamedInputs = streamedToolInputs(message.content);
+  const repeatsGeminiCall = geminiCallMatcher(message);
   message.content.forEach((block, blockIndex) => {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     else if (block.type === 'reasoning' && typeof block.reasoning === 'string') reasoning.push(block.reasoning);
@@ -56,11 +59,44 @@ export function aiContent(message: LangChainMessage, index: number): AiContent {
     } else if (CALL_BLOCKS.has(block.type) && typeof block.name === 'string') {
       const id = typeof block.id === 'string' ? block.id : undefined;
       if (id !== undefined && known.has(id)) return;
-      const args = block.type === 'tool_use' ? block.input : block.args;
+      const args = block.type === 'tool_use' ? toolUseInput(block, streamedInputs) : block.args;
       out.calls.push({ id, name: block.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) });
-    } else if (!CALL_BLOCKS.has(block.type)) throw unsupportedBlock(index, blockIndex, block);
+    } else if (block.type === GEMINI_CALL && isGeminiCall(block.functionCall)) {
+      const { name, args } = block.functionCall;
+      if (!repeatsGeminiCall(name, args))
+        out.calls.push({ id: undefined, name, arguments: JSON.stringify(args ?? {}) });
+    } else if (block.type === INPUT_JSON_DELTA && streamedInputs.tools.has(block.index)) return;
+    else if (!CALL_BLOCKS.has(block.type)) throw unsupportedBlock(index, blockIndex, block);
   });
   return { ...out, text: texts.join('\n'), reasoning: reasoning.join('\n') };
+}
+
+/**
+ * ChatAnthropic streams a tool call's input as `input_json_delta` blocks after its `tool_use` block (`input: ''`),
+ * all with the block's `index`; LangChain's `concat` keeps them apart (their types differ). Their pieces, joined by
+ * index, are the call's arguments; the `tool_use` indices say which pieces belong to a call.
+ */
+const INPUT_JSON_DELTA = 'input_json_delta';
+
+interface StreamedInputs {
+  pieces: Map<unknown, string>;
+  tools: Set<unknown>;
+}
+
+function streamedToolInputs(content: readonly LangChainContentBlock[]): StreamedInputs {
+  const out: StreamedInputs = { pieces: new Map(), tools: new Set() };
+  for (const block of content) {
+    if (block.type === 'tool_use' && block.index !== undefined) out.tools.add(block.index);
+    if (block.type === INPUT_JSON_DELTA && typeof block.input === 'string') {
+      out.pieces.set(block.index, (out.pieces.get(block.index) ?? '') + block.input);
+    }
+  }
+  return out;
+}
+
+function toolUseInput(block: LangChainContentBlock, streamed: StreamedInputs): unknown {
+  if (typeof block.input !== 'string' || block.index === undefined) return block.input;
+  return block.input + (streamed.pieces.get(block.index) ?? '');
 }
 
 /**
@@ -93,4 +129,25 @@ function dataUrl(mimeType: unknown, data: unknown): string | undefined {
     return undefined;
   }
   return `data:${mimeType};base64,${data}`;
+}
+
+/**
+ * ChatGoogleGenerativeAI writes each function call twice: a `functionCall` block (`{ name, args }`, no id) in the
+ * content, and a `tool_calls` entry (with the id it made up). A block repeats the first entry not yet matched of the
+ * same name and arguments; one that repeats none is a call of its own.
+ */
+const GEMINI_CALL = 'functionCall';
+
+function isGeminiCall(value: unknown): value is { name: string; args?: unknown } {
+  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
+}
+
+function geminiCallMatcher(message: LangChainMessage): (name: string, args: unknown) => boolean {
+  const unmatched = (message.tool_calls ?? []).map((call) => `${call.name}\u0000${JSON.stringify(call.args)}`);
+  return (name, args) => {
+    const at = unmatched.indexOf(`${name}\u0000${JSON.stringify(args ?? {})}`);
+    if (at === -1) return false;
+    unmatched.splice(at, 1);
+    return true;
+  };
 }

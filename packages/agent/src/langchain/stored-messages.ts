@@ -1,6 +1,6 @@
-import { type AnyEvent, eventsToMessages, type Message, View } from '@x/events';
+import { type AnyEvent, ChatImportError, eventsToMessages, type Message, View } from '@x/events';
 import { fromLangChainMessages } from './from-langchain-messages.js';
-import type { LangChainMessage, LangChainStoredMessage } from './langchain-message.js';
+import { type LangChainMessage, type LangChainStoredMessage, langChainMessageType } from './langchain-message.js';
 import { loadLangChainMessages } from './load-langchain.js';
 import { toLangChainMessages } from './to-langchain-messages.js';
 
@@ -10,7 +10,37 @@ import { toLangChainMessages } from './to-langchain-messages.js';
  * Pass the active branch (`conversation.activeBranch()`, or `activeBranch` of @x/events) for a branched log.
  */
 export async function eventsToLangChainMessages(events: readonly AnyEvent[]): Promise<LangChainMessage[]> {
-  return toLangChainMessages(eventsToMessages(View.fromEvents([...events]).events));
+  const viewEvents = View.fromEvents([...events]).events;
+  return withFailedToolResults(await toLangChainMessages(eventsToMessages(viewEvents)), viewEvents);
+}
+
+/**
+ * Marks the `ToolMessage` of each failed tool result `status: 'error'` (what LangGraph's ToolNode writes, and what
+ * ChatAnthropic sends as the tool_result's `is_error`; `fromLangChainMessages` reads it back as `is_error`): an
+ * observation with `is_error`, or an AgentErrorEvent answering the call. LLM messages carry no such flag, so it is
+ * read from the events, in order per call id (a later turn may reuse an id).
+ */
+function withFailedToolResults(messages: LangChainMessage[], events: readonly AnyEvent[]): LangChainMessage[] {
+  const failed = new Map<string, boolean[]>();
+  for (const event of events) {
+    if (
+      event.kind !== 'ObservationEvent' &&
+      event.kind !== 'AgentErrorEvent' &&
+      event.kind !== 'UserRejectObservation'
+    ) {
+      continue;
+    }
+    const queue = failed.get(event.tool_call_id) ?? [];
+    queue.push(
+      event.kind === 'AgentErrorEvent' || (event.kind === 'ObservationEvent' && event.observation.is_error === true),
+    );
+    failed.set(event.tool_call_id, queue);
+  }
+  for (const message of messages) {
+    if (message.tool_call_id === undefined || langChainMessageType(message) !== 'tool') continue;
+    if (failed.get(message.tool_call_id)?.shift() === true) (message as { status?: string }).status = 'error';
+  }
+  return messages;
 }
 
 /** `toLangChainMessages`, then LangChain's stored form (`mapChatMessagesToStoredMessages`): plain JSON to save. */
@@ -21,11 +51,32 @@ export async function toLangChainStoredMessages(messages: readonly Message[]): P
   return stored as unknown as LangChainStoredMessage[];
 }
 
-/** Events from LangChain's stored form (`mapStoredMessagesToChatMessages`, then `fromLangChainMessages`). */
+/**
+ * Events from LangChain's stored form (`mapStoredMessagesToChatMessages`, then `fromLangChainMessages`). A record
+ * LangChain cannot read (not an object, a type it does not know) is a `ChatImportError` naming its index.
+ */
 export async function fromLangChainStoredMessages(stored: readonly LangChainStoredMessage[]): Promise<AnyEvent[]> {
   const { mapStoredMessagesToChatMessages } = await loadLangChainMessages();
-  const messages = mapStoredMessagesToChatMessages(
-    stored as unknown as Parameters<typeof mapStoredMessagesToChatMessages>[0],
-  );
+  if (!Array.isArray(stored)) {
+    throw new ChatImportError({ index: 0, path: '(messages)', message: 'expected an array of stored messages' });
+  }
+  // One record at a time, so what LangChain throws on (a plain Error, a TypeError) names the record it came from.
+  const messages = stored.map((record: unknown, index) => {
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      throw new ChatImportError({ index, path: '(message)', message: 'expected a stored message (an object)' });
+    }
+    if (typeof (record as { type?: unknown }).type !== 'string') {
+      throw new ChatImportError({ index, path: 'type', message: 'expected a string' });
+    }
+    try {
+      return mapStoredMessagesToChatMessages([record] as Parameters<typeof mapStoredMessagesToChatMessages>[0])[0];
+    } catch (error) {
+      throw new ChatImportError({
+        index,
+        path: 'type',
+        message: `LangChain cannot read this stored message: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  });
   return fromLangChainMessages(messages as unknown as LangChainMessage[]);
 }

@@ -23,12 +23,14 @@ export const IMPORTED_OBSERVATION_KIND = 'ImportedObservation';
  * turns → agent MessageEvent; tool → ObservationEvent of kind `ImportedObservation` answering the
  * matching ActionEvent, its `content` the result's text and `image_url` parts (each image an `ImageContent`, as a
  * user message's). Throws `ChatImportError` naming the message index and field for a tool result that answers an
- * unknown call, the legacy `function` role, audio/file parts, an image part without a URL or custom tool calls, and
+ * unknown call or one an earlier result answered, the legacy `function` role, audio/file parts, an image part without a URL or custom tool calls, and
  * for a message whose shape does not fit the wire type (JSON from outside: `content: 42`, `tool_calls: false`).
  */
 export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletionMessageParam[]): AnyEvent[] {
   const events: AnyEvent[] = [];
   const actionsByCallId = new Map<string, ActionEvent>();
+  // The message that answered each call: the View sends one result per call, so a second would be dropped unseen.
+  const answeredAt = new Map<ActionEvent, number>();
   if (!Array.isArray(chatMessages)) {
     throw new ChatImportError({ index: 0, path: '(messages)', message: 'expected an array of messages' });
   }
@@ -67,6 +69,15 @@ export function fromChatCompletionsMessages(chatMessages: readonly ChatCompletio
             message: `answers tool call ${message.tool_call_id}, which no earlier assistant message made`,
           });
         }
+        const answered = answeredAt.get(action);
+        if (answered !== undefined) {
+          throw new ChatImportError({
+            index,
+            path: 'tool_call_id',
+            message: `answers tool call ${message.tool_call_id}, which message ${answered} already answered`,
+          });
+        }
+        answeredAt.set(action, index);
         events.push(
           createEvent('ObservationEvent', {
             source: 'environment',
