@@ -50,6 +50,14 @@ describe('sendMessage with its own id', () => {
     await resumed.close();
   });
 
+  it('records a message sent without an id under a fresh one', async () => {
+    const { conversation, events } = await create();
+    await conversation.sendMessage('no id of its own');
+    const [recorded] = userMessages(events);
+    expect(recorded?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    await conversation.close();
+  });
+
   it('refuses an id the log already holds, recording nothing the second time', async () => {
     const { conversation, events } = await create();
     await conversation.sendMessage('once', { id: 'msg-1' });
@@ -71,17 +79,20 @@ describe('sendMessage with its own id', () => {
     const { conversation, events } = await create();
     const error = await conversation.sendMessage('hello', { id }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(InvalidMessageError);
-    expect((error as Error).message).toContain(`its id ${JSON.stringify(id)} is not`);
+    expect((error as Error).message).toContain(
+      `its id ${JSON.stringify(id)} is not 1-128 letters, digits, '.', '_' or '-' starting with a letter or digit`,
+    );
     expect(userMessages(events)).toHaveLength(0);
     await conversation.close();
   });
 
-  it('takes 128 characters, and tells which ids it takes (isMessageId)', async () => {
+  it('takes 1 to 128 characters, and tells which ids it takes (isMessageId)', async () => {
     const { conversation, events } = await create();
     const id = `A${'b'.repeat(127)}`;
     await conversation.sendMessage('hello', { id });
     expect(userMessages(events).map((event) => event.id)).toEqual([id]);
-    expect([isMessageId(id), isMessageId('9.x_y-z'), isMessageId(`${id}c`), isMessageId(7)]).toEqual([
+    expect([isMessageId(id), isMessageId('9.x_y-z'), isMessageId('7'), isMessageId(`${id}c`), isMessageId(7)]).toEqual([
+      true,
       true,
       true,
       false,

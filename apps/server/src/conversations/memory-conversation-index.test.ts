@@ -69,6 +69,22 @@ describe('MemoryConversationIndex', () => {
     expect(await index.page({ sortOrder: 'UPDATED_AT', limit: 1, after: { at: 'u9', id: A } })).toEqual({ ids: [] });
   });
 
+  it('pages from the top after a place before every row, and from a known startAt whatever place it is given', async () => {
+    const index = await fourRows();
+    // The first page ended at C and everything up to it went: the rest starts at the top.
+    await index.delete(D);
+    await index.delete(C);
+    expect(await ids(index, { sortOrder: 'CREATED_AT_DESC', limit: 1, after: { at: 't3', id: C } })).toEqual([B]);
+    expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 1, after: { at: 't0', id: D } })).toEqual([A]);
+    // startAt, when it names a row (the first one included), wins over a place.
+    expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 1, startAt: A, after: { at: 't1', id: A } })).toEqual([
+      A,
+    ]);
+    expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 1, startAt: C, after: { at: 't1', id: A } })).toEqual([
+      B,
+    ]);
+  });
+
   it('filters by status and by text in the title or the id (hex or hyphenated), ignoring case and blanks', async () => {
     const index = await fourRows();
     expect(await ids(index, { sortOrder: 'CREATED_AT', limit: 10, status: 'idle' })).toEqual([A, C]);

@@ -1,8 +1,10 @@
 // The server's conversations as the MCP face sees them (createManagerHost), in process: what start_conversation
 // refuses and how it names the field, a message recorded without starting a run, the events window and count, a
-// run followed from where it starts, a watch that hears only later appends and stops, and titles in listings.
-import { createMemoryFileStore } from '@x/store';
+// run followed from where it starts, a watch that hears only later appends and stops, titles in listings, and what a
+// page leaves out that its listing still names.
+import { createMemoryFileStore, type FileStore } from '@x/store';
 import { describe, expect, it } from 'vitest';
+import { MemoryConversationIndex } from '../../src/conversations/memory-conversation-index.js';
 import { createManagerHost } from '../../src/faces/mcp/manager-host.js';
 import type { McpConversationHost } from '../../src/faces/mcp/mcp-host.js';
 import { McpToolCallError } from '../../src/faces/mcp/mcp-tool-call-error.js';
@@ -109,6 +111,8 @@ describe('the manager host', () => {
     const { conversations: listed } = await mcp.page({ limit: 10 });
     expect(listed).toContainEqual({ conversation_id: named.id, status: 'idle', title: 'Named one' });
     expect(listed).toContainEqual({ conversation_id: plain.id, status: 'idle' });
+    // Not even `title: undefined`: the summary is the structured content a client reads keys of.
+    expect(listed.find((summary) => summary.conversation_id === plain.id)).not.toHaveProperty('title');
     expect((await mcp.find(plain.id))?.id).toBe(plain.id);
     expect(await mcp.find('00000000-0000-4000-8000-000000000000')).toBeUndefined();
     expect(await mcp.find('not an id')).toBeUndefined();
@@ -125,13 +129,7 @@ describe('the manager host', () => {
     const healthy = await first.create(undefined);
     const damaged = await first.create(undefined);
     await before.stop();
-    const dir = `${damaged.id.replace(/-/g, '')}/`;
-    const baseState = (await store.list(dir))
-      .map((name) => (name.startsWith(dir) ? name : `${dir}${name}`))
-      .find((path) => path.endsWith('base_state.json'));
-    expect(baseState).toBeDefined();
-    const text = await store.read(baseState as string);
-    await store.write(baseState as string, text.slice(0, Math.floor(text.length / 2)));
+    await halveBaseState(store, damaged.id);
     const { manager, listing } = await start({ store });
     const mcp = createManagerHost(manager, { listing, logger: recordingLogger().logger });
     // A listing opens nothing, so it cannot know yet (as the REST search, whose index lists it too).
@@ -141,4 +139,38 @@ describe('the manager host', () => {
     const listed = (await mcp.page({ limit: 10 })).conversations;
     expect(listed.map((summary) => summary.conversation_id)).toEqual([healthy.id]);
   });
+
+  it('leaves out what a listing it does not keep names: a conversation deleted since, one found damaged', async () => {
+    const store = createMemoryFileStore();
+    const before = await startInProcessManager({ store });
+    const made = createManagerHost(before.manager, { listing: before.listing, logger: recordingLogger().logger });
+    const [healthy, damaged, deleted] = [
+      await made.create(offlineRequest()),
+      await made.create(offlineRequest()),
+      await made.create(offlineRequest()),
+    ];
+    await before.stop();
+    await halveBaseState(store, damaged.id);
+    const { manager } = await start({ store });
+    // As replicas' PostgreSQL table: it knows nothing of what this process deleted or found damaged.
+    const table = new MemoryConversationIndex();
+    await table.load(store);
+    const mcp = createManagerHost(manager, { listing: table, logger: recordingLogger().logger });
+    await manager.delete(deleted.id);
+    await expect(mcp.find(damaged.id)).rejects.toMatchObject({ code: 'conversation_damaged' });
+    expect((await table.page({ sortOrder: 'CREATED_AT_DESC', limit: 10 })).ids).toHaveLength(3);
+    const { conversations } = await mcp.page({ limit: 10 });
+    expect(conversations).toEqual([{ conversation_id: healthy.id, status: 'idle' }]);
+  });
 });
+
+/** Cuts a conversation's base_state.json in half, so opening it fails (a damaged conversation). */
+async function halveBaseState(store: FileStore, id: string): Promise<void> {
+  const dir = `${id.replace(/-/g, '')}/`;
+  const baseState = (await store.list(dir))
+    .map((name) => (name.startsWith(dir) ? name : `${dir}${name}`))
+    .find((path) => path.endsWith('base_state.json'));
+  expect(baseState).toBeDefined();
+  const text = await store.read(baseState as string);
+  await store.write(baseState as string, text.slice(0, Math.floor(text.length / 2)));
+}

@@ -16,6 +16,6 @@ export function listedSummary(conversation: ManagedConversation | undefined): Mc
   return {
     conversation_id: conversation.id,
     status,
-    ...(title === undefined || title === null ? {} : { title }),
+    ...(title === undefined ? {} : { title }),
   };
 }
