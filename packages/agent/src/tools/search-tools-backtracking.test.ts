@@ -97,6 +97,20 @@ describe('compileGlob', () => {
     for (const [glob, path, expected] of cases) expect(compileGlob(glob)(path), `${glob} ${path}`).toBe(expected);
   });
 
+  it('matches names with characters outside the BMP (emoji, CJK extensions) as the regular expression did', () => {
+    const cases: [string, string, boolean][] = [
+      ['*😀*', 'a😀b.txt', true],
+      ['😀.md', '😀.md', true],
+      ['*.😀', 'notes.😀', true],
+      ['a😀?', 'a😀b', true],
+      ['*😀*', 'a😁b.txt', false],
+      ['𠀀*', '𠀀文件.txt', true],
+      ['{😀,x}.md', 'x.md', true],
+      ['{😀,x}.md', '😀.md', true],
+    ];
+    for (const [glob, path, expected] of cases) expect(compileGlob(glob)(path), `${glob} ${path}`).toBe(expected);
+  });
+
   it('refuses a class whose range is out of order, as a regular expression did', () => {
     expect(() => compileGlob('[z-a]')).toThrow(/Range out of order/);
   });

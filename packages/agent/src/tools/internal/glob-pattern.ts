@@ -38,7 +38,7 @@ const anyCharacter = (): boolean => true;
 /** A `[...]` class's test: single characters and `a-z` ranges, negated by a leading `!` or `^`. */
 function classTest(body: string): (character: string) => boolean {
   const negated = body.startsWith('!') || body.startsWith('^');
-  const members = [...(negated ? body.slice(1) : body)];
+  const members = (negated ? body.slice(1) : body).split('');
   const ranges: [string, string][] = [];
   for (let index = 0; index < members.length; index += 1) {
     const low = members[index] as string;
@@ -160,7 +160,9 @@ export function compileGlob(glob: string): (text: string) => boolean {
   return (text) => {
     let current = new Set<number>();
     close(initial, current);
-    for (const character of text) {
+    // By UTF-16 unit, as the pattern is read: a character outside the BMP in both is two units that match in turn.
+    for (let position = 0; position < text.length; position += 1) {
+      const character = text[position] as string;
       const next = new Set<number>();
       for (const index of current) {
         const state = states[index] as State;
