@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startScriptedLLMServer } from '@x/agent/testing';
+import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createRequest,
@@ -29,6 +29,28 @@ const rule = (reason: string) => ({
   status: 'denied',
   reason,
 });
+
+/**
+ * Starts a second server on `dataDir`, sends conversation `id` a message that runs it to its end, and answers the
+ * rejection reasons its log then holds (the stored rules, as the resumed conversation applies them).
+ */
+async function rejectionsAfterResume(llm: ScriptedLLMServer, dataDir: string, id: string): Promise<string[]> {
+  const second = await startTestServer({ llm, dataDir });
+  servers.push(second);
+  const sent = await second.call('POST', `/api/conversations/${id}/events`, {
+    content: [{ type: 'text', text: 'clean up' }],
+    run: true,
+  });
+  expect(sent.status).toBe(200);
+  const managed = await second.built.manager.require(id);
+  await waitFor(async () => {
+    const info = (await second.call('GET', `/api/conversations/${id}`)).json as { execution_status: string };
+    return info.execution_status === 'finished' && !managed.isRunning;
+  });
+  const rejections = (await second.call('GET', `/api/conversations/${id}/events/search?kind=UserRejectObservation`))
+    .json as { items: { rejection_reason: string }[] };
+  return rejections.items.map((item) => item.rejection_reason);
+}
 
 describe('an approval rule with a blank reason', () => {
   it('is refused in a create body with a 422 naming the rule and its reason', async () => {
@@ -73,21 +95,7 @@ describe('an approval rule with a blank reason', () => {
     const meta = JSON.parse(await readFile(metaPath, 'utf8'));
     await writeFile(metaPath, JSON.stringify({ ...meta, approval_rules: [rule('  ')] }));
 
-    const second = await startTestServer({ llm, dataDir });
-    servers.push(second);
-    const sent = await second.call('POST', `/api/conversations/${id}/events`, {
-      content: [{ type: 'text', text: 'clean up' }],
-      run: true,
-    });
-    expect(sent.status).toBe(200);
-    const managed = await second.built.manager.require(id);
-    await waitFor(async () => {
-      const info = (await second.call('GET', `/api/conversations/${id}`)).json as { execution_status: string };
-      return info.execution_status === 'finished' && !managed.isRunning;
-    });
-    const rejections = (await second.call('GET', `/api/conversations/${id}/events/search?kind=UserRejectObservation`))
-      .json as { items: { rejection_reason: string }[] };
-    expect(rejections.items.map((item) => item.rejection_reason)).toEqual(["Denied by the approval rule 'no-rm'."]);
+    expect(await rejectionsAfterResume(llm, dataDir, id)).toEqual(["Denied by the approval rule 'no-rm'."]);
   });
   it('leaves the stored rules with a reason, or none, as they are when resuming', async () => {
     const llm = await startScriptedLLMServer([
@@ -107,20 +115,6 @@ describe('an approval rule with a blank reason', () => {
     const id = (created.json as { id: string }).id;
     await first.built.close();
 
-    const second = await startTestServer({ llm, dataDir });
-    servers.push(second);
-    const sent = await second.call('POST', `/api/conversations/${id}/events`, {
-      content: [{ type: 'text', text: 'clean up' }],
-      run: true,
-    });
-    expect(sent.status).toBe(200);
-    const managed = await second.built.manager.require(id);
-    await waitFor(async () => {
-      const info = (await second.call('GET', `/api/conversations/${id}`)).json as { execution_status: string };
-      return info.execution_status === 'finished' && !managed.isRunning;
-    });
-    const rejections = (await second.call('GET', `/api/conversations/${id}/events/search?kind=UserRejectObservation`))
-      .json as { items: { rejection_reason: string }[] };
-    expect(rejections.items.map((item) => item.rejection_reason)).toEqual(['the build is kept']);
+    expect(await rejectionsAfterResume(llm, dataDir, id)).toEqual(['the build is kept']);
   });
 });
