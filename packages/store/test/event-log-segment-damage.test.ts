@@ -1,13 +1,11 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serializeEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DamagedSegmentError } from '../src/errors/damaged-segment-error.js';
 import { encodeRecords } from '../src/event-log/segment/segment-records.js';
 import { EventLog } from '../src/event-log.js';
-import type { FileStore } from '../src/file-store.js';
-import { createLocalFileStore } from '../src/local-file-store.js';
+import { localSegmentLog } from './helpers/damaged-segment.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
 
 // A segment damaged after the fact (a flipped byte in a committed record) against what crashes and lost races
@@ -19,15 +17,7 @@ afterEach(async () => {
 });
 
 /** A closed segment log of messages m0…m{count-1} in a temp dir. */
-async function segmentLog(count: number): Promise<{ root: string; store: FileStore; segment: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'x-segment-damage-'));
-  roots.push(root);
-  const store = createLocalFileStore({ root, durability: 'none' });
-  const log = await EventLog.open(store, { layout: 'segment' });
-  for (let index = 0; index < count; index++) await log.append(userMessageEvent(`m${index}`));
-  await log.close();
-  return { root, store, segment: join(root, 'events/.slots/segment') };
-}
+const segmentLog = (count: number) => localSegmentLog(count, roots, 'x-segment-damage-');
 
 function collectWarnings(): { warnings: string[]; logger: { warn(message: string): void } } {
   const warnings: string[] = [];

@@ -1,12 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyEventChain } from '../src/chain/verify-chain.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
-import { messageText, userMessageEvent } from './helpers/events.js';
+import { localSegmentLog } from './helpers/damaged-segment.js';
+import { messageText } from './helpers/events.js';
 import { recordOf } from './helpers/segment-bytes.js';
 
 // `verifyEventChain` on a segment log whose records were changed after they committed (a flipped byte): the segment's
@@ -19,15 +19,7 @@ afterEach(async () => {
 });
 
 /** A closed segment log of messages m0…m{count-1} in a temp dir. */
-async function segmentLog(count: number): Promise<{ root: string; store: FileStore; segment: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'x-verify-segment-damage-'));
-  roots.push(root);
-  const store = createLocalFileStore({ root, durability: 'none' });
-  const log = await EventLog.open(store, { layout: 'segment' });
-  for (let index = 0; index < count; index++) await log.append(userMessageEvent(`m${index}`));
-  await log.close();
-  return { root, store, segment: join(root, 'events/.slots/segment') };
-}
+const segmentLog = (count: number) => localSegmentLog(count, roots, 'x-verify-segment-damage-');
 
 /** Flips the first letter of `"m<index>"` in the segment (the last copy of it: the record, not an earlier one). */
 async function damage(segment: string, index: number): Promise<void> {

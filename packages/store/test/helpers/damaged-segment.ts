@@ -125,3 +125,21 @@ export async function twoThenLostRace(store: FileStore): Promise<Buffer> {
   await second.close();
   return readSegment(store);
 }
+
+/**
+ * A closed segment log of messages m0…m{count-1} on the local store, in a new temp dir named from `prefix`, pushed on
+ * `roots` for the caller to remove.
+ */
+export async function localSegmentLog(
+  count: number,
+  roots: string[],
+  prefix: string,
+): Promise<{ root: string; store: FileStore; segment: string }> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  roots.push(root);
+  const store = createLocalFileStore({ root, durability: 'none' });
+  const log = await EventLog.open(store, { layout: 'segment' });
+  for (let index = 0; index < count; index++) await log.append(userMessageEvent(`m${index}`));
+  await log.close();
+  return { root, store, segment: join(root, SEGMENT) };
+}
