@@ -25,7 +25,9 @@ const HINTS: Record<string, string> = {
   remote_route_not_found: 'The server does not have this route: it may be an older or a different agent server.',
   sandbox_unavailable:
     'Install bubblewrap (apt-get install bubblewrap) on a Linux host with user namespaces, or run with --unsandboxed to run the agent’s commands WITHOUT a sandbox, with your authority.',
-  sandbox_policy_invalid: 'Check the --allow-network, --allow-read and --allow-write values.',
+  sandbox_policy_invalid: 'Check the --allow-network, --allow-read, --allow-write and --sandbox-limit values.',
+  sandbox_limit_unavailable:
+    'Give the server a writable pids cgroup (cgroup v1 `pids`, or v2 with `pids` delegated), or run with --sandbox-limit processes=unlimited to run WITHOUT a process limit.',
   remote_stream_closed: 'The server closed the event stream; check that it is still running.',
   invalid_eval_suite:
     'Fix the suite file: each case has an id, a task or a conversation, and scorers (see `x eval --help`).',

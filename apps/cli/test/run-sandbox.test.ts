@@ -1,6 +1,7 @@
 // `x run` runs the agent's processes in a sandbox by default; --allow-network (all or a host list) and
 // --allow-read/--allow-write widen it, --unsandboxed opts out (and says so, loudly, once). The policy is recorded
 // with the conversation.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
@@ -94,6 +95,37 @@ describe('x run and the sandbox', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('--sandbox-limit sets a limit, turns one off (warned about), is recorded as given; a bad one is refused by name', async () => {
+    const unknown = await runCli(['run', 'Hi', '--sandbox-limit', 'memroy=1G'], { env: llmEnv });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("'memroy' is not a sandbox limit (one of memory, processes, file-size,");
+    const bad = await runCli(['run', 'Hi', '--sandbox-limit', 'memory=lots'], { env: llmEnv });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("'lots' is not a value for the memory limit");
+    expect(server.requests).toHaveLength(0);
+
+    const workspace = tempDir();
+    const data = tempDir();
+    server.push(terminal('echo "files $(ulimit -f) processes $(ulimit -u)"'), finish);
+    const args = ['--sandbox-limit', 'file-size=1M', '--sandbox-limit', 'processes=unlimited', '--data-dir', data.path];
+    const limited = await runCli(['run', 'Hi', '--json', ...args], { env: llmEnv, cwd: workspace.path });
+    expect(limited.code, limited.stderr).toBe(0);
+    // ulimit -f counts blocks of 1024 bytes; without a process limit of the sandbox's, the host's own holds.
+    const hostProcesses = execFileSync('/bin/bash', ['-c', 'ulimit -u'], { encoding: 'utf8' }).trim();
+    expect(hostProcesses).not.toBe('1024');
+    expect(limited.stdout).toContain(`files 1024 processes ${hostProcesses}`);
+    expect(limited.stderr.match(/\[X_SANDBOX_LIMIT_OFF\] Warning: The sandbox's processes limit is OFF/g)).toHaveLength(
+      1,
+    );
+    const [name] = readdirSync(data.path);
+    const record = JSON.parse(readFileSync(join(data.path, name ?? '', 'x_sandbox_policy.json'), 'utf8')) as {
+      entries: { policy: { limits: unknown } }[];
+    };
+    expect(record.entries[0]?.policy.limits).toEqual({ fileSizeBytes: 1024 * 1024, processes: 'unlimited' });
+    workspace.remove();
+    data.remove();
+  });
+
   it('--allow-private-networks widens a host list, says so in the header and is recorded; alone it is refused', async () => {
     const refused = await runCli(['run', 'Hi', '--allow-private-networks'], { env: llmEnv });
     expect(refused.code).toBe(2);
@@ -122,6 +154,20 @@ describe('x run and the sandbox', () => {
     });
     workspace.remove();
     data.remove();
+  });
+});
+
+describe('x mcp and the sandbox', () => {
+  it('takes --sandbox-limit as x run does, refusing a bad NAME or VALUE by name before serving', async () => {
+    const unknown = await runCli(['mcp', '--sandbox-limit', 'memroy=1G'], { env: llmEnv });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("'memroy' is not a sandbox limit (one of memory, processes, file-size,");
+    const bad = await runCli(['mcp', '--sandbox-limit', 'processes=1.5'], { env: llmEnv });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("'1.5' is not a value for the processes limit: expected a whole number");
+    const unsandboxed = await runCli(['mcp', '--unsandboxed', '--sandbox-limit', 'memory=1G'], { env: llmEnv });
+    expect(unsandboxed.code).toBe(2);
+    expect(unsandboxed.stderr).toContain('leave out --sandbox, the --allow-* options and --sandbox-limit');
   });
 });
 

@@ -180,13 +180,14 @@ describe("the sandbox's init (PID 1, bubblewrap's, whose memory a command may wr
   });
 });
 
-describe('the memory of a sandbox on a host without a memory cgroup (RLIMIT_AS stands in, per process)', () => {
+describe('the memory of a sandbox on a host without a memory cgroup (RLIMIT_DATA stands in, per process)', () => {
   it('cannot be outgrown through the tmpfs of /dev: /dev/shm holds no more than the limit, /dev nothing', async () => {
     const memoryBytes = 32 * 1024 * 1024;
     const support = await detectSandboxSupport();
     if (!support.available) throw new Error(support.reason);
     const sandbox = new BubblewrapSandbox({
-      policy: sandboxPolicySchema.parse({ limits: { memoryBytes } }),
+      // A root server with no pids cgroup runs nothing under a process limit: this one is turned off.
+      policy: sandboxPolicySchema.parse({ limits: { memoryBytes, processes: 'unlimited' } }),
       workspace: layout.workspace,
       bwrap: support.bwrap,
       sizesTmpfs: true,
@@ -195,7 +196,7 @@ describe('the memory of a sandbox on a host without a memory cgroup (RLIMIT_AS s
       cgroups: {},
     });
     sandboxes.push(sandbox);
-    // Three times the limit into each; `dd` itself stays far below RLIMIT_AS. What each holds is then printed.
+    // Three times the limit into each; `dd` itself stays far below RLIMIT_DATA. What each holds is then printed.
     const fill = (file: string) =>
       `dd if=/dev/zero of=${file} bs=1M count=96 2>/dev/null; echo ${file} $(stat -c %s ${file} 2>/dev/null || echo none)`;
     const result = await runSandboxed(sandbox, {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapSandbox } from '../src/sandbox/bubblewrap-sandbox.js';
 import { detectSandboxSupport } from '../src/sandbox/detect-sandbox-support.js';
 import type { UpstreamLookup } from '../src/sandbox/internal/allowlist-proxy.js';
+import { discoverCgroupHierarchies } from '../src/sandbox/internal/cgroups.js';
 import { readHostLayout } from '../src/sandbox/internal/host-layout.js';
 import { runSandboxed } from '../src/sandbox/run-sandboxed.js';
 import { sandboxPolicySchema } from '../src/sandbox/sandbox-policy.js';
@@ -60,7 +61,8 @@ async function getInside(allowPrivateNetworks: boolean | undefined): Promise<str
     bwrap,
     sizesTmpfs: true,
     layout: readHostLayout(),
-    cgroups: {},
+    // The host's own, as `createSandbox` finds them (a root server runs nothing under a process limit without).
+    cgroups: discoverCgroupHierarchies(),
     upstreamLookup: lookup,
   });
   sandboxes.push(sandbox);

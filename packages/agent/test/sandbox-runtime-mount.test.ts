@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapSandbox } from '../src/sandbox/bubblewrap-sandbox.js';
 import { detectSandboxSupport } from '../src/sandbox/detect-sandbox-support.js';
+import { discoverCgroupHierarchies } from '../src/sandbox/internal/cgroups.js';
 import { readHostLayout } from '../src/sandbox/internal/host-layout.js';
 import { runSandboxed } from '../src/sandbox/run-sandboxed.js';
 import { type SandboxPolicyInput, sandboxPolicySchema } from '../src/sandbox/sandbox-policy.js';
@@ -27,7 +28,8 @@ async function bash(script: string, policy: SandboxPolicyInput = {}) {
     bwrap: support.bwrap,
     sizesTmpfs: true,
     layout: readHostLayout({ execPath: node }),
-    cgroups: {},
+    // The host's own, as `createSandbox` finds them (a root server runs nothing under a process limit without).
+    cgroups: discoverCgroupHierarchies(),
   });
   sandboxes.push(sandbox);
   return runSandboxed(sandbox, {

@@ -98,7 +98,7 @@ describe('the sandbox refuses and cleans up', () => {
     await sandbox.dispose();
   });
 
-  it('a memory hog is killed at the memory limit (a memory cgroup) or fails to allocate (RLIMIT_AS)', async () => {
+  it('a memory hog is killed at the memory limit (a memory cgroup) or fails to allocate (RLIMIT_DATA)', async () => {
     const sandbox = await createSandbox({
       policy: { limits: { memoryBytes: 64_000_000 } },
       workspace: layout.workspace,

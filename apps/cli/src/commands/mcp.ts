@@ -6,7 +6,7 @@ import { NoModelError } from '../errors/no-model-error.js';
 import { UsageError } from '../errors/usage-error.js';
 import { LocalMcpHost } from '../mcp/local-mcp-host.js';
 import { chooseModel } from '../run/choose-model.js';
-import { sandboxPolicyOfFlags } from '../run/sandbox-options.js';
+import { type SandboxFlags, sandboxPolicyOfFlags } from '../run/sandbox-options.js';
 import { warnedOpener } from './run.js';
 
 export interface McpCommandOptions {
@@ -23,6 +23,7 @@ export interface McpCommandOptions {
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;
+  sandboxLimit?: SandboxFlags['sandboxLimit'];
 }
 
 const POLICIES = {

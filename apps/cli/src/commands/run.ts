@@ -20,7 +20,7 @@ import { printRunHeader, printRunOutcome } from '../run/run-report.js';
 import { startRunTelemetry } from '../run/run-telemetry.js';
 import { runWithConfirmation } from '../run/run-with-confirmation.js';
 import { recordedOnOfflineModel, recordedWorkspace, workspaceDir } from '../run/run-workspace.js';
-import { describeSandboxPolicy, sandboxPolicyOfFlags } from '../run/sandbox-options.js';
+import { describeSandboxPolicy, type SandboxFlags, sandboxPolicyOfFlags } from '../run/sandbox-options.js';
 import { terminateOnSignal } from '../run/terminate-on-signal.js';
 import { forkTools, toolEnvironment } from '../run/tool-environment.js';
 
@@ -59,6 +59,7 @@ export interface RunCommandOptions {
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;
+  sandboxLimit?: SandboxFlags['sandboxLimit'];
   /** `--max-budget`: dollars the conversation may spend (saved with it). */
   maxBudget?: number;
   allowUnknownCost?: boolean;

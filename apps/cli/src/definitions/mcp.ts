@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
+import { collectSandboxLimit } from '../run/sandbox-limit-flag.js';
 import { examples } from './help-text.js';
 import { collect, parsePositiveInteger } from './parsers.js';
 
@@ -32,6 +33,11 @@ export function defineMcp(program: Command): void {
     .option('--allow-read <path>', 'also mount this host path read-only in the sandbox (repeatable)', collect)
     .option('--allow-write <path>', 'also mount this host path writable in the sandbox (repeatable)', collect)
     .option('--unsandboxed', 'run the agent’s processes WITHOUT a sandbox, with your authority')
+    .option(
+      '--sandbox-limit <name=value>',
+      'a resource limit of the sandbox (repeatable), as `x run`: memory=512M, processes=256, file-size=2G, or NAME=unlimited',
+      collectSandboxLimit,
+    )
     .addHelpText(
       'after',
       examples(

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { lazyAction } from '../context.js';
+import { collectSandboxLimit } from '../run/sandbox-limit-flag.js';
 import { examples } from './help-text.js';
 import { collect, collectEnv, parseDollars, parsePositiveInteger } from './parsers.js';
 
@@ -80,6 +81,11 @@ export function defineRun(program: Command): void {
     .option(
       '--unsandboxed',
       'run the agent’s processes WITHOUT a sandbox, with your authority (your files, credentials, network): an explicit opt-out',
+    )
+    .option(
+      '--sandbox-limit <name=value>',
+      'a resource limit of the sandbox (repeatable): memory, processes, file-size, cpu-time, wall-time or output, =a number with an optional unit (memory=512M, file-size=2G, cpu-time=5m) or =unlimited to turn it off (warned about). Defaults: memory 4G, processes 1024, file-size 4G',
+      collectSandboxLimit,
     )
     .option('--stream', 'show the model’s tokens as they arrive')
     .option(

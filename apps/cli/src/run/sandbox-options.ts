@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { SandboxPolicyInput } from '@x/agent';
+import type { SandboxLimitName, SandboxPolicyInput } from '@x/agent';
 import { expandHome } from '../data-dir.js';
 import { UsageError } from '../errors/usage-error.js';
 
@@ -13,11 +13,14 @@ export interface SandboxFlags {
   allowRead?: string[];
   allowWrite?: string[];
   unsandboxed?: boolean;
+  /** `--sandbox-limit NAME=VALUE` values, collected by `collectSandboxLimit`. */
+  sandboxLimit?: Partial<Record<SandboxLimitName, number | 'unlimited'>>;
 }
 
 /**
  * The policy the flags ask for; undefined when none was given (a new conversation is then sandboxed with no
  * network, a resumed one keeps the policy it recorded). `--unsandboxed` cannot be combined with the others.
+ * `--sandbox-limit` sets the limits it names; the others keep their defaults (applied when commands run).
  */
 export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | undefined {
   const widening =
@@ -25,13 +28,17 @@ export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | 
     flags.allowPrivateNetworks === true ||
     (flags.allowRead?.length ?? 0) > 0 ||
     (flags.allowWrite?.length ?? 0) > 0;
+  const limits = flags.sandboxLimit ?? {};
+  const limited = Object.keys(limits).length > 0;
   if (flags.unsandboxed === true) {
-    if (flags.sandbox === true || widening) {
-      throw new UsageError('--unsandboxed runs without a sandbox: leave out --sandbox and the --allow-* options.');
+    if (flags.sandbox === true || widening || limited) {
+      throw new UsageError(
+        '--unsandboxed runs without a sandbox: leave out --sandbox, the --allow-* options and --sandbox-limit.',
+      );
     }
     return { mode: 'unsandboxed' };
   }
-  if (flags.sandbox !== true && !widening) return undefined;
+  if (flags.sandbox !== true && !widening && !limited) return undefined;
   const hosts =
     typeof flags.allowNetwork === 'string'
       ? flags.allowNetwork
@@ -64,6 +71,7 @@ export function sandboxPolicyOfFlags(flags: SandboxFlags): SandboxPolicyInput | 
             },
     readablePaths: (flags.allowRead ?? []).map(absolute),
     writablePaths: (flags.allowWrite ?? []).map(absolute),
+    ...(limited ? { limits } : {}),
   };
 }
 

@@ -29,6 +29,8 @@ const AGENT_ERROR_ANSWERS: Readonly<Record<string, AgentErrorAnswer>> = {
   no_condenser: { status: 400 },
   no_user_message: { status: 400 },
   sandbox_unavailable: { status: 503, withCode: true },
+  // The host gives no way to enforce a limit of the policy (a root server without a pids cgroup): the server's, not the request's.
+  sandbox_limit_unavailable: { status: 503, withCode: true },
   sandbox_policy_invalid: { status: 422, loc: ['body', 'sandbox'] },
   invalid_budget: { status: 422, loc: ['body', 'budget'] },
   decision_conflict: { status: 409, withCode: true },

@@ -159,6 +159,7 @@ describe('installErrorHandlers', () => {
       ['no_condenser', 400, { detail: 'm' }],
       ['no_user_message', 400, { detail: 'm' }],
       ['sandbox_unavailable', 503, { detail: 'm', code: 'sandbox_unavailable' }],
+      ['sandbox_limit_unavailable', 503, { detail: 'm', code: 'sandbox_limit_unavailable' }],
       ['sandbox_policy_invalid', 422, { detail: [{ type: 'value_error', loc: ['body', 'sandbox'], msg: 'm' }] }],
       ['invalid_budget', 422, { detail: [{ type: 'value_error', loc: ['body', 'budget'], msg: 'm' }] }],
       ['decision_conflict', 409, { detail: 'm', code: 'decision_conflict' }],

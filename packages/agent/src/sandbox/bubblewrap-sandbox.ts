@@ -22,6 +22,8 @@ import { seccompFilterFile } from './internal/seccomp-filter.js';
 import { signalSandboxedProcesses } from './internal/signal-sandboxed.js';
 import type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } from './sandbox.js';
 import { SandboxCommandError } from './sandbox-command-error.js';
+import { SandboxLimitUnavailableError } from './sandbox-limit-unavailable-error.js';
+import { type ResolvedSandboxLimits, resolveSandboxLimits, warnUnlimitedSandboxLimits } from './sandbox-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** Where the allowlist's private directory (proxy socket, bridge script) appears inside the sandbox. */
@@ -46,6 +48,8 @@ export interface BubblewrapSandboxOptions {
   launcherShell?: string;
   /** How the allowlist's proxy resolves and classes an admitted name's addresses: the system's unless a test says. */
   upstreamLookup?: UpstreamLookup;
+  /** Whether the server runs as root (the kernel then ignores RLIMIT_NPROC): this process's uid unless a test says. */
+  runsAsRoot?: boolean;
 }
 
 function isInside(path: string, roots: readonly string[]): boolean {
@@ -65,11 +69,15 @@ export class BubblewrapSandbox implements Sandbox {
   readonly #mounted: readonly string[];
   /** What each path of the policy was when the sandbox was made, by path: what it must still be at each command. */
   readonly #mountKinds = new Map<string, MountKind | undefined>();
+  /** The policy's limits with the defaults applied (see `resolveSandboxLimits`). */
+  readonly #limits: ResolvedSandboxLimits;
 
   constructor(options: BubblewrapSandboxOptions) {
     this.#options = options;
     this.policy = options.policy;
     this.workspace = options.workspace;
+    this.#limits = resolveSandboxLimits(options.policy.limits);
+    warnUnlimitedSandboxLimits(options.policy.limits);
     const { layout } = options;
     const mounted = [
       ...layout.systemEntries.flatMap((entry) => (entry.kind === 'directory' ? [entry.path] : [])),
@@ -131,13 +139,17 @@ export class BubblewrapSandbox implements Sandbox {
     return real;
   }
 
-  /** `addressSpace`: RLIMIT_AS stands in for the memory limit only where no memory cgroup enforces it. */
-  #limitArgs(addressSpace: boolean): string[] {
-    const { cpuTimeSeconds, memoryBytes, fileSizeBytes, processes } = this.policy.limits;
+  /**
+   * `perProcessMemory`: RLIMIT_DATA stands in for the memory limit only where no memory cgroup enforces it. Not
+   * RLIMIT_AS: node, Go and the JVM reserve gigabytes of address space they never use, and would not start under it;
+   * RLIMIT_DATA counts only the private writable memory (heap, anonymous mappings) a process can actually fill.
+   */
+  #limitArgs(perProcessMemory: boolean): string[] {
+    const { cpuTimeSeconds, memoryBytes, fileSizeBytes, processes } = this.#limits;
     const args: string[] = [];
     // SIGXCPU at the soft limit (reported as `cpu_time`), SIGKILL a second later for a process that ignores it.
     if (cpuTimeSeconds !== undefined) args.push(`--cpu=${cpuTimeSeconds}:${cpuTimeSeconds + 1}`);
-    if (memoryBytes !== undefined && addressSpace) args.push(`--as=${memoryBytes}`);
+    if (memoryBytes !== undefined && perProcessMemory) args.push(`--data=${memoryBytes}`);
     if (fileSizeBytes !== undefined) args.push(`--fsize=${fileSizeBytes}`);
     if (processes !== undefined) args.push(`--nproc=${processes}`);
     return args.length === 0 ? [] : ['/usr/bin/prlimit', ...args, '--'];
@@ -151,7 +163,7 @@ export class BubblewrapSandbox implements Sandbox {
     const control = network === 'allowlist' ? await this.#startControl() : undefined;
     const bridge =
       control === undefined ? [] : [layout.node, `${CONTROL_DIRECTORY}/bridge.cjs`, `${CONTROL_DIRECTORY}/proxy.sock`];
-    const { processes, memoryBytes } = this.policy.limits;
+    const { processes, memoryBytes } = this.#limits;
     const cgroups: SandboxCgroups = await createSandboxCgroups(
       this.#options.cgroups,
       `x-sandbox-${process.pid}-${randomBytes(6).toString('hex')}`,
@@ -167,7 +179,17 @@ export class BubblewrapSandbox implements Sandbox {
       await cgroups.release();
       throw new SandboxCommandError('The sandbox was disposed; it runs nothing more');
     }
-    if (processes !== undefined && !cgroups.enforcesProcesses) warnNoProcessLimit();
+    if (processes !== undefined && !cgroups.enforcesProcesses) {
+      // The kernel exempts root from RLIMIT_NPROC: nothing would bound a fork bomb but the wall time, if any.
+      if (this.#options.runsAsRoot ?? process.getuid?.() === 0) {
+        await cgroups.release();
+        throw new SandboxLimitUnavailableError(
+          'processes',
+          'the server runs as root, which the kernel exempts from RLIMIT_NPROC, and no pids cgroup could be created (no writable cgroup v1 `pids` controller, nor a cgroup v2 one with `pids` delegated, under /sys/fs/cgroup)',
+        );
+      }
+      warnNoProcessLimit();
+    }
     const argv = [...bridge, ...this.#limitArgs(!cgroups.enforcesMemory), command.command, ...command.args];
     // The environment is the command's alone: bubblewrap passes it on, and it is readable inside as
     // /proc/1/environ, so the host's own must never reach the spawn. Its start-up variables (LD_PRELOAD…) would
@@ -299,14 +321,12 @@ export class BubblewrapSandbox implements Sandbox {
   }
 }
 
+/** For a server that is not root: RLIMIT_NPROC still bounds the sandbox, less exactly than a cgroup. */
 function warnNoProcessLimit(): void {
   if (warnedNoProcessLimit) return;
   warnedNoProcessLimit = true;
-  const root = process.getuid?.() === 0;
   process.emitWarning(
-    `The sandbox's process limit is not enforced by a cgroup here (no writable pids controller under /sys/fs/cgroup)${
-      root ? ', and the kernel exempts processes of root from RLIMIT_NPROC' : '; RLIMIT_NPROC still applies'
-    }: a fork bomb is bounded only by the wall-time limit.`,
+    "The sandbox's process limit is not enforced by a cgroup here (no writable pids controller under /sys/fs/cgroup): only RLIMIT_NPROC bounds a fork bomb, per process and counted by user.",
     { code: 'X_SANDBOX_NO_PROCESS_LIMIT' },
   );
 }

@@ -33,7 +33,7 @@ export interface BwrapArgsOptions {
   setenv?: Readonly<Record<string, string>>;
   /**
    * The size of the sandbox's /tmp and of its /dev/shm (each a tmpfs, so memory): the memory limit, where the policy
-   * has one, so that a host without a memory cgroup (where RLIMIT_AS, per process, stands in) cannot be filled
+   * has one, so that a host without a memory cgroup (where RLIMIT_DATA, per process, stands in) cannot be filled
    * through them. /dev itself (bubblewrap's tmpfs, unsized) is then read-only.
    */
   tmpSizeBytes?: number;
@@ -123,7 +123,7 @@ export function buildBwrapArgs(options: BwrapArgsOptions): string[] {
   // answers for the namespaces of the process that reads it (the sandbox's network, hostname, PIDs).
   args.push('--ro-bind', '/proc/sys', '/proc/sys');
   // bubblewrap's /dev is a tmpfs of half the machine's memory, /dev/shm a directory on it: both writable, beyond any
-  // RLIMIT_AS. A sized tmpfs of its own for /dev/shm (POSIX shared memory needs it writable), and /dev read-only.
+  // per-process rlimit. A sized tmpfs of its own for /dev/shm (POSIX shared memory needs it writable), and /dev read-only.
   if (options.tmpSizeBytes !== undefined)
     args.push('--size', String(options.tmpSizeBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   for (const file of options.hiddenFiles) args.push('--ro-bind', '/dev/null', file);

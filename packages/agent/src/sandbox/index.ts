@@ -10,12 +10,19 @@ export type { PreparedCommand, Sandbox, SandboxCommand, SandboxSpawnOptions } fr
 export { SandboxCommandError } from './sandbox-command-error.js';
 export { SandboxHostScanError } from './sandbox-host-scan-error.js';
 export { SandboxLimitError } from './sandbox-limit-error.js';
+export { SandboxLimitUnavailableError } from './sandbox-limit-unavailable-error.js';
 export {
+  DEFAULT_SANDBOX_LIMITS,
+  type ResolvedSandboxLimits,
+  resolveSandboxLimits,
+  type SandboxLimitName,
   type SandboxLimits,
+  sandboxLimitsSchema,
+} from './sandbox-limits.js';
+export {
   type SandboxNetwork,
   type SandboxPolicy,
   type SandboxPolicyInput,
-  sandboxLimitsSchema,
   sandboxNetworkSchema,
   sandboxPolicySchema,
 } from './sandbox-policy.js';

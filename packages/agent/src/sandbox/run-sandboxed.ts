@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
 import type { Sandbox, SandboxCommand } from './sandbox.js';
+import { resolveSandboxLimits } from './sandbox-limits.js';
 import type { SandboxLimitKind, SandboxRunResult } from './sandbox-run-result.js';
 
 export interface RunSandboxedOptions extends SandboxCommand {
@@ -28,8 +29,9 @@ export async function runSandboxed(sandbox: Sandbox, options: RunSandboxedOption
   // Loaded on first use, not at import: node:child_process (and net, dgram and more behind it) is ~3 ms of a cold import of the package, and most processes that import it never start one.
   const { spawn } = await import('node:child_process');
   const prepared = await sandbox.prepare(options);
-  const wallTimeMs = options.wallTimeMs ?? sandbox.policy.limits.wallTimeMs;
-  const outputBytes = options.outputBytes ?? sandbox.policy.limits.outputBytes;
+  const limits = resolveSandboxLimits(sandbox.policy.limits);
+  const wallTimeMs = options.wallTimeMs ?? limits.wallTimeMs;
+  const outputBytes = options.outputBytes ?? limits.outputBytes;
   try {
     const child = spawn(prepared.command, prepared.args, {
       cwd: prepared.cwd,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseHostPattern } from './host-allowlist.js';
+import { sandboxLimitsSchema } from './sandbox-limits.js';
 
 /**
  * Where the sandbox's processes may connect. `none` (the default): a network namespace with only its own
@@ -33,28 +34,6 @@ export const sandboxNetworkSchema = z.discriminatedUnion('mode', [
 ]);
 export type SandboxNetwork = z.infer<typeof sandboxNetworkSchema>;
 
-/** Resource limits of one sandboxed command (or one persistent shell and everything it starts). */
-export const sandboxLimitsSchema = z
-  .object({
-    /** Wall time of a one-shot command, in milliseconds; the whole process tree is killed at it. */
-    wallTimeMs: z.number().int().positive().optional(),
-    /** CPU time per process, in seconds (RLIMIT_CPU). */
-    cpuTimeSeconds: z.number().int().positive().optional(),
-    /** Memory of the whole sandbox, in bytes, by a memory cgroup where one is writable; else RLIMIT_AS per process. */
-    memoryBytes: z.number().int().positive().optional(),
-    /** Largest file a process may write, in bytes (RLIMIT_FSIZE). */
-    fileSizeBytes: z.number().int().positive().optional(),
-    /**
-     * Most processes (threads count) alive at once in the sandbox, besides its own supervisors: a cgroup's
-     * pids.max where one is writable, and RLIMIT_NPROC (which the kernel does not apply to a root server).
-     */
-    processes: z.number().int().positive().optional(),
-    /** Output bytes kept from stdout + stderr of a one-shot command; past it the command is killed. */
-    outputBytes: z.number().int().positive().optional(),
-  })
-  .strict();
-export type SandboxLimits = z.infer<typeof sandboxLimitsSchema>;
-
 /**
  * What a sandboxed process may see and do. Recorded with the conversation, so an audit shows what ran under
  * which policy. `mode: 'unsandboxed'` is the explicit, loud choice to run with the host's authority.
@@ -67,6 +46,7 @@ export const sandboxPolicySchema = z
     writablePaths: z.array(z.string().startsWith('/', 'expected an absolute path')).default([]),
     /** Host paths mounted read-only besides the system directories (absolute), at the same path. */
     readablePaths: z.array(z.string().startsWith('/', 'expected an absolute path')).default([]),
+    /** Left out or `{}`: the defaults (`DEFAULT_SANDBOX_LIMITS`), applied at use. */
     limits: sandboxLimitsSchema.default({}),
   })
   .strict();
