@@ -31,9 +31,20 @@ export class ConversationExtensions {
   #started = false;
   /** Skills activated by this process's user messages (each activates once, reference §8.2). */
   readonly #activatedSkills = new Set<string>();
+  readonly #beforeStart: (() => Promise<void>) | undefined;
 
-  constructor(host: ExtensionsHost, options: Pick<ConversationOptions, 'hooks' | 'hookEnv'>) {
+  /**
+   * `beforeStart` runs once, when the extensions start (before the first user message or run), after the agent's
+   * own extensions started (its prompt lists their tools) and before their failures are recorded: a resumed
+   * conversation writes its missing system prompt there (`writeMissingSystemPrompt`), where `create` writes it.
+   */
+  constructor(
+    host: ExtensionsHost,
+    options: Pick<ConversationOptions, 'hooks' | 'hookEnv'>,
+    beforeStart?: () => Promise<void>,
+  ) {
     this.#host = host;
+    this.#beforeStart = beforeStart;
     this.hooks = createConversationHooks({
       hooks: options.hooks,
       hookEnv: options.hookEnv,
@@ -54,6 +65,10 @@ export class ConversationExtensions {
     if (this.#started) return;
     this.#started = true;
     const host = this.#host;
+    if (this.#beforeStart !== undefined) {
+      await host.agent.startExtensions(host.workspace, host.sandbox);
+      await this.#beforeStart();
+    }
     await startExtensions(host.agent, host.workspace, (event) => host.emit(event), host.sandbox);
   }
 
