@@ -64,7 +64,8 @@ describe('a conversation the reference created but never messaged', () => {
     const message = events.find((event) => event.kind === 'MessageEvent');
     expect(message?.parent_id).toBe(prompt?.id);
     const [request] = h.server.requests;
-    expect((request?.messages ?? []).map((m) => (m as { role: string }).role)).toEqual(['system', 'user']);
+    const messages = (request?.messages ?? []) as { role: string }[];
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
     await conversation.close();
     expect(await fileKinds(dir)).toEqual(['SystemPromptEvent', 'MessageEvent', 'MessageEvent']);
   });
