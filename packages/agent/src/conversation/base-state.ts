@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { setOwnEntry } from '../internal/own-entries.js';
 import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
-import { type ConversationState, conversationStateSchema } from '../state/conversation-state.js';
+import type { ConversationState } from '../state/conversation-state.js';
 import { executionStatusSchema } from '../state/execution-status.js';
+import { checkpointInBaseState } from './changed-since-checkpoint.js';
 import { CorruptConversationError } from './errors/corrupt-conversation-error.js';
 
 /**
@@ -156,6 +157,5 @@ export function parseBaseState(text: string, where: string): BaseStateFile {
 
 /** Our checkpointed derived state, when the file was written by us. */
 export function checkpointFromBaseState(file: BaseStateFile): ConversationState | undefined {
-  const parsed = conversationStateSchema.safeParse(file.agent_state?.x_state);
-  return parsed.success ? parsed.data : undefined;
+  return checkpointInBaseState(file.raw);
 }
