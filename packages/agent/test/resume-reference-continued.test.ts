@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Conversation } from '../src/index.js';
+import { type Agent, Conversation } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 /**
@@ -20,8 +21,8 @@ afterEach(async () => {
 
 type Json = Record<string, unknown>;
 
-async function xConversation(h: Harness): Promise<{ id: string; file: string }> {
-  const { conversation } = await h.conversation();
+async function xConversation(h: Harness, agent?: Agent): Promise<{ id: string; file: string }> {
+  const { conversation } = await h.conversation(agent === undefined ? {} : { agent });
   await conversation.sendMessage('Hi');
   await conversation.run();
   await conversation.close();
@@ -119,6 +120,35 @@ describe('resuming after the reference continued a conversation x wrote', () => 
     expect(atFirstAppend?.security_analyzer).toBeUndefined();
     expect(atFirstAppend?.agent_state.x_state.confirmation_policy).toEqual({ kind: 'AlwaysConfirm' });
     await conversation.close();
+  });
+
+  it('activates no skill the reference recorded as activated, and records the ones it activates', async () => {
+    harness = await startHarness([{ content: 'Hello.' }, { content: 'Deploying.' }]);
+    const h = harness;
+    await mkdir(join(h.workspace, '.openhands/skills'), { recursive: true });
+    await writeFile(
+      join(h.workspace, '.openhands/skills/deploy.md'),
+      '---\ntriggers: [deploy]\n---\nUse the blue pipeline.',
+    );
+    await writeFile(join(h.workspace, '.openhands/skills/review.md'), '---\ntriggers: [review]\n---\nRead it twice.');
+    const agent = () => h.agent({ agentContext: { loadProjectSkills: true } });
+    const { id, file } = await xConversation(h, agent());
+    await referenceRewrites(file, (json) => {
+      json.activated_knowledge_skills = ['deploy'];
+    });
+    const conversation = await Conversation.resume(id, {
+      agent: agent(),
+      persistenceDir: h.persistenceDir,
+      workspace: h.workspace,
+    });
+    await conversation.sendMessage('Please deploy, then review');
+    const messages: AnyEvent[] = [];
+    for await (const event of conversation.events()) if (event.kind === 'MessageEvent') messages.push(event);
+    const last = messages.at(-1);
+    expect(last?.kind === 'MessageEvent' && last.activated_skills).toEqual(['review']);
+    await conversation.close();
+    const written = JSON.parse(await readFile(file, 'utf8')) as Json;
+    expect(written.activated_knowledge_skills).toEqual(['deploy', 'review']);
   });
 
   it('folds the events after an older checkpoint of its own on it (a file x wrote is no change)', async () => {

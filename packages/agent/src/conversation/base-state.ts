@@ -24,6 +24,8 @@ export interface BaseStateInput {
   secretRegistry: Record<string, unknown>;
   /** The reference's serialized HookConfig, when hooks are configured. */
   hookConfig?: Record<string, unknown> | null;
+  /** The skills activated in the conversation (after the recorded ones, each once). */
+  activatedSkills?: readonly string[];
   /** The security analyzer setting (default `'llm'`), written as the reference's `LLMSecurityAnalyzer`. */
   securityAnalyzer?: 'llm' | 'none' | 'custom';
   /**
@@ -57,7 +59,9 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
     ...(setting === 'llm' ? { security_analyzer: recordedAnalyzer ?? { kind: 'LLMSecurityAnalyzer' } } : {}),
-    activated_knowledge_skills: stringList(recorded.activated_knowledge_skills),
+    activated_knowledge_skills: [
+      ...new Set([...stringList(recorded.activated_knowledge_skills), ...(input.activatedSkills ?? [])]),
+    ],
     activated_path_rules: stringList(recorded.activated_path_rules),
     invoked_skills: [...new Set([...stringList(recorded.invoked_skills), ...(state.invoked_skills ?? [])])],
     blocked_actions: state.blocked_actions,

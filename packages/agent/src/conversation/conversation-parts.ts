@@ -206,18 +206,19 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
         restore: { value: (eventId: string | null) => checkpoints.restoreAt(eventId) },
       }),
     ),
-    extensions: new ConversationExtensions(
-      host,
-      options,
-      init.checkSystemPrompt === true
-        ? () =>
-            writeMissingSystemPrompt(
-              init.log,
-              () => owner.agent.systemPromptEvent(init.roster.toolsFor(owner.agent)),
-              (event) => events.emit(event),
-            )
-        : undefined,
-    ),
+    extensions: new ConversationExtensions(host, options, {
+      ...(init.checkSystemPrompt === true
+        ? {
+            beforeStart: () =>
+              writeMissingSystemPrompt(
+                init.log,
+                () => owner.agent.systemPromptEvent(init.roster.toolsFor(owner.agent)),
+                (event) => events.emit(event),
+              ),
+          }
+        : {}),
+      activatedSkills: recordedStrings(init.recordedBaseState?.activated_knowledge_skills),
+    }),
     blocks: new HookBlocks(host),
     lifecycle,
     checkpoints,
@@ -243,4 +244,9 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     }),
   };
   return parts;
+}
+
+/** A recorded list of names (the strings of it; nothing when it is not a list). */
+function recordedStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
