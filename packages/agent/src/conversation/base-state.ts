@@ -59,9 +59,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
     ...(setting === 'llm' ? { security_analyzer: recordedAnalyzer ?? { kind: 'LLMSecurityAnalyzer' } } : {}),
-    activated_knowledge_skills: [
-      ...new Set([...stringList(recorded.activated_knowledge_skills), ...(input.activatedSkills ?? [])]),
-    ],
+    activated_knowledge_skills: withActivated(stringList(recorded.activated_knowledge_skills), input.activatedSkills),
     activated_path_rules: stringList(recorded.activated_path_rules),
     invoked_skills: [...new Set([...stringList(recorded.invoked_skills), ...(state.invoked_skills ?? [])])],
     blocked_actions: state.blocked_actions,
@@ -106,6 +104,12 @@ function withRecordedLists(stats: ConversationState['stats'], recordedStats: unk
     usage[usageId] = lists.length === 0 ? metrics : { ...metrics, ...Object.fromEntries(lists) };
   }
   return { ...stats, usage_to_metrics: usage };
+}
+
+/** The recorded list as it was (the reference's may repeat a name), then the names x activated that it lacks. */
+function withActivated(recorded: string[], activated: readonly string[] = []): string[] {
+  const known = new Set(recorded);
+  return [...recorded, ...activated.filter((name) => !known.has(name))];
 }
 
 function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
