@@ -126,6 +126,7 @@ export type {
   ChatImagePart,
   ChatSystemMessage,
   ChatTextPart,
+  ChatThinkingBlock,
   ChatToolMessage,
   ChatUserMessage,
 } from './render/chat-completions-types.js';

@@ -26,6 +26,19 @@ function withAgentStats(state: ConversationState): ConversationState {
 }
 
 describe('buildBaseState over a recorded base_state.json', () => {
+  it("keeps the recorded activated skills as they were (a name repeated too) and adds x's new ones after", () => {
+    const written = buildBaseState({
+      state: initialConversationState({ id }),
+      agent: { kind: 'Agent' },
+      workspace: '/work',
+      persistenceDir: '/store/e88b7591',
+      secretRegistry: {},
+      recorded: { activated_knowledge_skills: ['file.py', 'file.py', 's'] },
+      activatedSkills: ['file.py', 's', 'deploy'],
+    });
+    expect(written.activated_knowledge_skills).toEqual(['file.py', 'file.py', 's', 'deploy']);
+  });
+
   it("keeps each per-response list the reference recorded, even one alone, beside x's totals", () => {
     const costs = [{ model: 'gpt', cost: 1, timestamp: 5 }];
     const condenser = { model_name: 'small', accumulated_cost: 3, costs: [], token_usages: [] };

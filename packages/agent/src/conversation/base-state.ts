@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { setOwnEntry } from '../internal/own-entries.js';
 import { conversationStatsSnapshotSchema } from '../llm/metrics.js';
-import { type ConversationState, conversationStateSchema } from '../state/conversation-state.js';
+import type { ConversationState } from '../state/conversation-state.js';
 import { executionStatusSchema } from '../state/execution-status.js';
+import { checkpointInBaseState } from './changed-since-checkpoint.js';
 import { CorruptConversationError } from './errors/corrupt-conversation-error.js';
 
 /**
@@ -23,6 +24,8 @@ export interface BaseStateInput {
   secretRegistry: Record<string, unknown>;
   /** The reference's serialized HookConfig, when hooks are configured. */
   hookConfig?: Record<string, unknown> | null;
+  /** The skills activated in the conversation (after the recorded ones, each once). */
+  activatedSkills?: readonly string[];
   /** The security analyzer setting (default `'llm'`), written as the reference's `LLMSecurityAnalyzer`. */
   securityAnalyzer?: 'llm' | 'none' | 'custom';
   /**
@@ -56,7 +59,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     execution_status: state.execution_status,
     confirmation_policy: state.confirmation_policy,
     ...(setting === 'llm' ? { security_analyzer: recordedAnalyzer ?? { kind: 'LLMSecurityAnalyzer' } } : {}),
-    activated_knowledge_skills: stringList(recorded.activated_knowledge_skills),
+    activated_knowledge_skills: withActivated(stringList(recorded.activated_knowledge_skills), input.activatedSkills),
     activated_path_rules: stringList(recorded.activated_path_rules),
     invoked_skills: [...new Set([...stringList(recorded.invoked_skills), ...(state.invoked_skills ?? [])])],
     blocked_actions: state.blocked_actions,
@@ -101,6 +104,12 @@ function withRecordedLists(stats: ConversationState['stats'], recordedStats: unk
     usage[usageId] = lists.length === 0 ? metrics : { ...metrics, ...Object.fromEntries(lists) };
   }
   return { ...stats, usage_to_metrics: usage };
+}
+
+/** The recorded list as it was (the reference's may repeat a name), then the names x activated that it lacks. */
+function withActivated(recorded: string[], activated: readonly string[] = []): string[] {
+  const known = new Set(recorded);
+  return [...recorded, ...activated.filter((name) => !known.has(name))];
 }
 
 function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
@@ -156,6 +165,5 @@ export function parseBaseState(text: string, where: string): BaseStateFile {
 
 /** Our checkpointed derived state, when the file was written by us. */
 export function checkpointFromBaseState(file: BaseStateFile): ConversationState | undefined {
-  const parsed = conversationStateSchema.safeParse(file.agent_state?.x_state);
-  return parsed.success ? parsed.data : undefined;
+  return checkpointInBaseState(file.raw);
 }

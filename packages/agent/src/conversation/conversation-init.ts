@@ -39,6 +39,11 @@ export interface ConversationInit {
   recordedBaseState?: Readonly<Record<string, unknown>> | undefined;
   /** base_state.json's HEAD or status won over the events: checkpoint before the first append (`loadPersistedState`). */
   checkpointBeforeAppend?: boolean;
+  /**
+   * A resumed conversation may have no system prompt yet (one the reference created and never messaged): its first
+   * message or run writes one first (`writeMissingSystemPrompt`).
+   */
+  checkSystemPrompt?: boolean;
   /** Whose key signs an event: the conversation sets `inControl`, so the agent in control signs (after a transfer too). */
   signing?: SigningControl;
 }
@@ -204,6 +209,7 @@ export async function initResumedConversation(
       directory,
       recordedBaseState: persisted.recordedBaseState,
       checkpointBeforeAppend: persisted.checkpointBeforeAppend,
+      checkSystemPrompt: true,
       signing,
     },
     historyEnd: persisted.log.length,

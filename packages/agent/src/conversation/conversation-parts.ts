@@ -19,6 +19,7 @@ import { ConversationClosedError } from './errors/conversation-closed-error.js';
 import { EventFold } from './event-fold.js';
 import { ConversationExtensions } from './extensions.js';
 import { HookBlocks } from './hook-blocks.js';
+import { writeMissingSystemPrompt } from './opening-system-prompt.js';
 import { RunOwnership } from './ownership/run-ownership.js';
 import { defaultPersistenceDir } from './persistence-layout.js';
 import { RunControl } from './run-control.js';
@@ -205,7 +206,19 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
         restore: { value: (eventId: string | null) => checkpoints.restoreAt(eventId) },
       }),
     ),
-    extensions: new ConversationExtensions(host, options),
+    extensions: new ConversationExtensions(host, options, {
+      ...(init.checkSystemPrompt === true
+        ? {
+            beforeStart: () =>
+              writeMissingSystemPrompt(
+                init.log,
+                () => owner.agent.systemPromptEvent(init.roster.toolsFor(owner.agent)),
+                (event) => events.emit(event),
+              ),
+          }
+        : {}),
+      activatedSkills: recordedStrings(init.recordedBaseState?.activated_knowledge_skills),
+    }),
     blocks: new HookBlocks(host),
     lifecycle,
     checkpoints,
@@ -231,4 +244,9 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     }),
   };
   return parts;
+}
+
+/** A recorded list of names (the strings of it; nothing when it is not a list). */
+function recordedStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

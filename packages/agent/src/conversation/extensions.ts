@@ -29,11 +29,25 @@ export class ConversationExtensions {
   readonly hooks: ConversationHooks | undefined;
   readonly #host: ExtensionsHost;
   #started = false;
-  /** Skills activated by this process's user messages (each activates once, reference §8.2). */
+  /** Skills activated in this conversation (each activates once, reference §8.2): recorded ones and this process's. */
   readonly #activatedSkills = new Set<string>();
+  readonly #beforeStart: (() => Promise<void>) | undefined;
 
-  constructor(host: ExtensionsHost, options: Pick<ConversationOptions, 'hooks' | 'hookEnv'>) {
+  /**
+   * `beforeStart` runs once, when the extensions start (before the first user message or run), after the agent's
+   * own extensions started (its prompt lists their tools) and before their failures are recorded: a resumed
+   * conversation writes its missing system prompt there (`writeMissingSystemPrompt`), where `create` writes it.
+   * `activatedSkills`: the skills base_state.json records as activated (the reference's `activated_knowledge_skills`,
+   * which it never activates again in the conversation): they are not activated again either.
+   */
+  constructor(
+    host: ExtensionsHost,
+    options: Pick<ConversationOptions, 'hooks' | 'hookEnv'>,
+    resumed: { beforeStart?: () => Promise<void>; activatedSkills?: readonly string[] } = {},
+  ) {
     this.#host = host;
+    this.#beforeStart = resumed.beforeStart;
+    for (const name of resumed.activatedSkills ?? []) this.#activatedSkills.add(name);
     this.hooks = createConversationHooks({
       hooks: options.hooks,
       hookEnv: options.hookEnv,
@@ -54,6 +68,10 @@ export class ConversationExtensions {
     if (this.#started) return;
     this.#started = true;
     const host = this.#host;
+    if (this.#beforeStart !== undefined) {
+      await host.agent.startExtensions(host.workspace, host.sandbox);
+      await this.#beforeStart();
+    }
     await startExtensions(host.agent, host.workspace, (event) => host.emit(event), host.sandbox);
   }
 
@@ -68,7 +86,12 @@ export class ConversationExtensions {
     await this.hooks?.sessionEnd().catch(() => undefined);
   }
 
-  /** A user MessageEvent with the skills its text activates (each once per process). */
+  /** The skills activated in the conversation, in order (base_state.json's `activated_knowledge_skills`). */
+  get activatedSkills(): readonly string[] {
+    return [...this.#activatedSkills];
+  }
+
+  /** A user MessageEvent with the skills its text activates (each once per conversation). */
   userMessage(message: Message, options: SendMessageOptions): AnyEvent {
     return userMessageEvent(this.#host.agent, message, { ...options, activated: this.#activatedSkills });
   }

@@ -1,5 +1,10 @@
 // The public exports of conversation/, re-exported by the package root.
 export type { SecurityAnalyzerInput } from './analyzer-setting.js';
+export {
+  type ChangedSinceCheckpoint,
+  changedSinceCheckpoint,
+  checkpointInBaseState,
+} from './changed-since-checkpoint.js';
 export { Conversation } from './conversation.js';
 export type {
   ConversationListener,

@@ -7,6 +7,7 @@ import { type ConversationState, initialConversationState } from '../state/conve
 import { foldBranch, treeOf } from '../state/fold-branch.js';
 import { persistedAnalyzer } from './analyzer-setting.js';
 import { checkpointFromBaseState, parseBaseState } from './base-state.js';
+import { changedSinceCheckpoint, hasChanges } from './changed-since-checkpoint.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 import { readableEvents } from './readable-events.js';
 
@@ -56,19 +57,24 @@ export async function loadPersistedState(options: {
   /** HEAD as base_state.json records it, when it says something we must follow (reference dirs, external navigation). */
   let recordedHead: { leaf: string | undefined; empty: boolean } | undefined;
   let fromCheckpoint = false;
+  /** base_state.json was changed since our checkpoint in it (by the reference): it won over the checkpoint. */
+  let changedSince = false;
   if (hasBase) {
     const where = store.describe(`${dir}/base_state.json`);
     const file = parseBaseState(await store.read(`${dir}/base_state.json`), where);
     recordedBaseState = file.raw;
     const checkpoint = checkpointFromBaseState(file);
-    securityAnalyzer = persistedAnalyzer(file, checkpoint !== undefined);
     const fileHead = { leaf: file.leaf_event_id ?? undefined, empty: file.head_is_empty ?? false };
-    if (checkpoint !== undefined && checkpoint.event_count <= log.length) {
+    // What the reference changed after our checkpoint (it rewrites the file, keeping `agent_state` as it was) wins
+    // over the checkpoint: its status, policy, limits, stats, hook blocks, HEAD and security analyzer.
+    const changed = checkpoint === undefined ? undefined : changedSinceCheckpoint(file.raw, checkpoint);
+    securityAnalyzer = changed?.securityAnalyzer ?? persistedAnalyzer(file, checkpoint !== undefined);
+    if (checkpoint !== undefined && changed !== undefined && checkpoint.event_count <= log.length) {
       state = checkpoint;
       fromCheckpoint = true;
-      // Our checkpoint writes HEAD in the reference's fields too: a difference means the reference moved it since.
-      const sameHead = fileHead.leaf === checkpoint.leaf_event_id && fileHead.empty === checkpoint.head_is_empty;
-      if (file.leaf_event_id !== undefined && !sameHead) recordedHead = fileHead;
+      changedSince = hasChanges(changed);
+      recordedHead = changed.head;
+      authoritative = changed.state;
     } else {
       if (file.leaf_event_id !== undefined || file.head_is_empty !== undefined) recordedHead = fileHead;
       const blocked = {
@@ -109,7 +115,7 @@ export async function loadPersistedState(options: {
     const leaf = head === undefined ? tree.activeLeaf(undefined) : head.empty ? undefined : head.leaf;
     if (leaf === undefined || tree.has(leaf)) state = foldBranch(state, events, tree, leaf, head?.empty ?? false);
   }
-  const checkpointBeforeAppend = hasBase && (!fromCheckpoint || recordedHead !== undefined);
+  const checkpointBeforeAppend = hasBase && (!fromCheckpoint || changedSince);
   return { log, state, secrets, securityAnalyzer, recordedBaseState, checkpointBeforeAppend };
 }
 

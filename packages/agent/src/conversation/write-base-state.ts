@@ -15,6 +15,7 @@ export async function writeBaseState(owner: PartsOwner, parts: ConversationParts
     securityAnalyzer: parts.security.setting,
     secretRegistry: secrets.toJSON(cipher === undefined ? {} : { cipher }) as Record<string, unknown>,
     hookConfig: parts.extensions.hookConfigJSON(),
+    activatedSkills: parts.extensions.activatedSkills,
     recorded: parts.recordedBaseState,
   });
   // Durable even for the run's periodic checkpoints (not `writeRebuildable`, unlike the view checkpoint): the file

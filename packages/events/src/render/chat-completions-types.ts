@@ -1,4 +1,3 @@
-import type { AnyThinkingBlock } from '../schemas/content.js';
 import type {
   ChatCompletionContentPartImage,
   ChatCompletionContentPartText,
@@ -29,13 +28,21 @@ export interface ChatUserMessage extends ChatMessageBase {
   content: string | ChatContentPart[];
 }
 
+/**
+ * A thinking block as the reference sends it (its `model_dump()`): a thinking block always has its `signature` key,
+ * `null` when the block has none (one from another provider or an imported chat).
+ */
+export type ChatThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature: string | null }
+  | { type: 'redacted_thinking'; data: string };
+
 export interface ChatAssistantMessage extends ChatMessageBase {
   role: 'assistant';
   /** Absent on a tool-call turn whose text is blank. */
   content?: string | ChatContentPart[];
   tool_calls?: ChatCompletionMessageFunctionToolCall[];
   /** Anthropic extended-thinking blocks, passed through by LiteLLM-style gateways (list form only). */
-  thinking_blocks?: AnyThinkingBlock[];
+  thinking_blocks?: ChatThinkingBlock[];
 }
 
 export interface ChatToolMessage extends ChatMessageBase {

@@ -1,9 +1,10 @@
 import { pythonIsBlank } from '../registry/reference-kinds/python-text.js';
-import type { ContentPart, Message } from '../schemas/content.js';
+import type { AnyThinkingBlock, ContentPart, Message } from '../schemas/content.js';
 import type {
   ChatCompletionsMessage,
   ChatCompletionsOptions,
   ChatContentPart,
+  ChatThinkingBlock,
   ChatToolMessage,
 } from './chat-completions-types.js';
 import { truncateToolText } from './truncate-tool-text.js';
@@ -102,8 +103,15 @@ function listForm(message: Message, settings: RenderSettings): ChatCompletionsMe
   const out = { role: message.role, content } as ChatCompletionsMessage;
   if (toolCache) (out as ChatToolMessage).cache_control = ephemeral;
   if (out.role === 'assistant' && message.thinking_blocks.length > 0)
-    out.thinking_blocks = [...message.thinking_blocks];
+    out.thinking_blocks = message.thinking_blocks.map(chatThinkingBlock);
   return out;
+}
+
+/** The block as the reference's `model_dump()` gives it: key for key, an absent signature as `null`. */
+function chatThinkingBlock(block: AnyThinkingBlock): ChatThinkingBlock {
+  return block.type === 'thinking'
+    ? { type: 'thinking', thinking: block.thinking, signature: block.signature ?? null }
+    : { type: 'redacted_thinking', data: block.data };
 }
 
 /** A tool-call turn keeps only non-blank text; with nothing left the `content` key goes. */

@@ -20,22 +20,30 @@ export type ImageContent = z.infer<typeof imageContentSchema>;
 export const contentPartSchema = z.discriminatedUnion('type', [textContentSchema, imageContentSchema]);
 export type ContentPart = z.infer<typeof contentPartSchema>;
 
-/** Anthropic extended-thinking block. */
+/**
+ * Anthropic extended-thinking block. As the reference's ThinkingBlock: `type` defaults to `'thinking'` and the
+ * signature is optional (a block from another provider or an imported chat has none; the reference writes none then,
+ * and sends `"signature": null` in the Chat Completions messages).
+ */
 export const thinkingBlockSchema = z.object({
-  type: z.literal('thinking'),
+  type: z.literal('thinking').default('thinking'),
   thinking: z.string(),
   signature: z.string().optional(),
 });
 export type ThinkingBlock = z.infer<typeof thinkingBlockSchema>;
 
-/** Anthropic redacted-thinking block (opaque data that must be echoed back). */
+/** Anthropic redacted-thinking block (opaque data that must be echoed back). `type` defaults as the reference's. */
 export const redactedThinkingBlockSchema = z.object({
-  type: z.literal('redacted_thinking'),
+  type: z.literal('redacted_thinking').default('redacted_thinking'),
   data: z.string(),
 });
 export type RedactedThinkingBlock = z.infer<typeof redactedThinkingBlockSchema>;
 
-export const anyThinkingBlockSchema = z.discriminatedUnion('type', [thinkingBlockSchema, redactedThinkingBlockSchema]);
+/**
+ * Either block, tried in the reference's order: its `thinking_blocks` is a plain union (no discriminator), so a block
+ * without a `type` is a thinking block when it has a `thinking` text, else a redacted one when it has `data`.
+ */
+export const anyThinkingBlockSchema = z.union([thinkingBlockSchema, redactedThinkingBlockSchema]);
 export type AnyThinkingBlock = z.infer<typeof anyThinkingBlockSchema>;
 
 /** OpenAI Responses reasoning item. `encrypted_content` is kept and sent back (never logged). */
