@@ -56,6 +56,7 @@ export { pythonJsonDumps } from './json/python-json.js';
 export { rawEventText } from './json/raw-text.js';
 export { eventParserVersion, reviveValidatedEvent } from './json/revive-validated-event.js';
 export { isRoundTripSafe } from './json/round-trip-events.js';
+export { safeParseKeepingPrototypeKeys } from './json/safe-parse-keeping-prototype-keys.js';
 export { eventToJson, serializeEvent, serializeEvents } from './json/serialize-event.js';
 export {
   type ActionKindOptions,

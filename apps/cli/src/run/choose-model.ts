@@ -6,7 +6,7 @@ type AgentModule = typeof import('@x/agent');
 export interface ModelChoice {
   llm: LLM;
   kind: 'demo' | 'offline' | 'endpoint';
-  /** The endpoint URL for `endpoint`. */
+  /** The endpoint URL for `endpoint`, as shown: its credentials masked (`maskUrlCredentials`). */
   endpoint?: string;
 }
 
@@ -45,7 +45,8 @@ export function chooseModel(
   if (llm !== undefined) {
     const endpoint = endpoints[llm.provider ?? 'openai'] ?? endpoints.openai;
     const fromEnv = endpoint?.env.map((name) => options.env[name]).find(Boolean);
-    return { llm, kind: 'endpoint', endpoint: options.baseUrl ?? fromEnv ?? endpoint?.fallback ?? '' };
+    const url = options.baseUrl ?? fromEnv ?? endpoint?.fallback ?? '';
+    return { llm, kind: 'endpoint', endpoint: agent.maskUrlCredentials(url) };
   }
   // A function script never runs out, so a resumed offline conversation keeps answering.
   const offline = agent.createOfflineLLM({

@@ -32,6 +32,9 @@ export function metaFromBaseState(
     .map((tool) => recordOf(tool).name)
     .filter((name): name is string => typeof name === 'string' && SERVER_TOOLS.has(name))
     .map((name) => ({ name }));
+  // Kept whole (credentials included): the meta is held in memory, and a continued conversation needs the endpoint
+  // it names; the server shows it masked in every response (`redactedAgentConfig`), and base_state.json, where it
+  // comes from, already holds it as its writer wrote it.
   const baseUrl = typeof llm.base_url === 'string' && llm.base_url !== '' ? llm.base_url : undefined;
   // Without a key (and no keyless endpoint) the conversation opens on the offline model: viewable, not continuable.
   const model =

@@ -14,6 +14,7 @@ import {
   globTool,
   grepTool,
   type LLM,
+  maskUrlCredentials,
   OFFLINE_NOTICE,
   type ProviderName,
   providerForModel,
@@ -30,6 +31,15 @@ import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { NoServerModelError } from './errors/no-server-model-error.js';
 
 const REDACTED = '**********';
+
+/**
+ * meta.json's field for a base URL that holds credentials (userinfo, a `?key=`): the whole URL as a Fernet token
+ * of the server's secret key, while `base_url` holds it masked (`maskUrlCredentials`), so no file the reference
+ * reads has them in clear text and a resumed conversation still reaches its endpoint.
+ */
+const ENCRYPTED_BASE_URL = 'x_base_url_encrypted';
+/** What `maskUrlCredentials` puts in place of a credential. */
+const MASKED = '<secret-hidden>';
 
 export interface BuildAgentOptions {
   /** Decrypts an api_key read back from meta.json. */
@@ -105,6 +115,7 @@ export function buildLLM(
     serverApiKey: provider === 'openai' || provider === 'openai-responses' ? options.serverApiKey : undefined,
   });
   const usageId = llm.usage_id ?? undefined;
+  const baseURL = resolveBaseUrl(llm, options, field);
   // `offline` always means the offline model, and so does an offline script (test servers only). A body that
   // names no model, endpoint or key gets the server's default from its environment, as `x run` does, and a
   // server that has none refuses it: a conversation never silently "succeeds" on the offline demo model.
@@ -126,7 +137,7 @@ export function buildLLM(
       model,
       provider,
       ...providerOptions(llm, provider),
-      ...(llm.base_url ? { baseURL: llm.base_url } : {}),
+      ...(baseURL ? { baseURL } : {}),
       ...(apiKey === undefined ? {} : { apiKey }),
       ...(usageId === undefined ? {} : { usageId }),
     });
@@ -136,6 +147,26 @@ export function buildLLM(
       loc: ['body', ...at],
     });
   }
+}
+
+/**
+ * The base URL to call: the request's, or the one a stored config kept encrypted (its `base_url` is then masked).
+ * A masked URL whose credentials were not kept (the server had no secret key) cannot reach its endpoint: refused
+ * naming the field, rather than sending the placeholder as a password.
+ */
+function resolveBaseUrl(llm: AgentRequest['llm'], options: BuildAgentOptions, field: string): string | undefined {
+  const stored = (llm as Record<string, unknown>)[ENCRYPTED_BASE_URL];
+  if (typeof stored === 'string' && options.cipher?.isToken(stored) === true) return options.cipher.decrypt(stored);
+  const baseURL = llm.base_url ?? undefined;
+  if (baseURL?.includes(MASKED)) {
+    throw new InvalidRequestError(
+      `${field}.base_url: its credentials are masked (${MASKED}): a conversation stored by a server without a ` +
+        'secret key (or with another one) keeps no copy of them; create it again with the full URL, or start the ' +
+        'server with the secret key it was stored with',
+      { statusCode: 422, loc: ['body', ...field.split('.'), 'base_url'] },
+    );
+  }
+  return baseURL;
 }
 
 /**
@@ -206,28 +237,44 @@ export function buildAgent(
   });
 }
 
-/** The agent config as stored in meta.json: the api key encrypted with the server's key, else redacted. */
+/**
+ * The agent config as stored in meta.json: the api key encrypted with the server's key, else redacted; a base URL
+ * with credentials masked, and kept whole encrypted beside it (`x_base_url_encrypted`) when the server has a key.
+ */
 export function storableAgentConfig(request: AgentRequest, cipher: SecretCipher | undefined): AgentRequest {
   const key = request.llm.api_key;
   let stored: string | null = null;
   if (key !== null && key !== undefined && key !== '' && key !== REDACTED) {
     stored = cipher === undefined ? REDACTED : cipher.encrypt(key);
   }
+  const { [ENCRYPTED_BASE_URL]: _given, ...llm } = request.llm as Record<string, unknown>;
+  const baseURL = request.llm.base_url ?? undefined;
+  const masked = baseURL === undefined ? undefined : maskUrlCredentials(baseURL);
+  const urlFields =
+    baseURL === undefined || masked === baseURL
+      ? {}
+      : { base_url: masked, ...(cipher === undefined ? {} : { [ENCRYPTED_BASE_URL]: cipher.encrypt(baseURL) }) };
   return {
     ...request,
-    llm: { ...request.llm, api_key: stored },
+    llm: { ...llm, api_key: stored, ...urlFields } as AgentRequest['llm'],
     ...(request.mcp_config == null
       ? {}
       : { mcp_config: storableMcpConfig(request.mcp_config, cipher) as AgentRequest['mcp_config'] }),
   };
 }
 
-/** The agent config as shown in API responses: never the key. */
+/** The agent config as shown in API responses: never the key, a base URL's credentials masked. */
 export function redactedAgentConfig(request: AgentRequest): AgentRequest {
   const key = request.llm.api_key;
+  const { [ENCRYPTED_BASE_URL]: _stored, ...llm } = request.llm as Record<string, unknown>;
+  const baseURL = request.llm.base_url ?? undefined;
   return {
     ...request,
-    llm: { ...request.llm, api_key: key ? REDACTED : null },
+    llm: {
+      ...llm,
+      api_key: key ? REDACTED : null,
+      ...(baseURL === undefined ? {} : { base_url: maskUrlCredentials(baseURL) }),
+    } as AgentRequest['llm'],
     ...(request.mcp_config == null
       ? {}
       : { mcp_config: redactedMcpConfig(request.mcp_config) as AgentRequest['mcp_config'] }),

@@ -178,10 +178,13 @@ export class Agent {
     }
 
     // Each provider renders the event-level messages for its own API.
-    // Control transferred to this agent: the model gets its prompt, not the log's first agent's.
-    const events = context.ownSystemPrompt
-      ? withSystemPrompt(view.events, this.systemPromptEvent(context.conversationTools))
-      : view.events;
+    // Control transferred to this agent: the model gets its prompt, not the log's first agent's. A branch with no
+    // SystemPromptEvent (one started at the root by navigateTo(null)) gets this agent's too: the model is never
+    // called without its instructions and tools described.
+    const events =
+      context.ownSystemPrompt || !view.events.some((event) => event.kind === 'SystemPromptEvent')
+        ? withSystemPrompt(view.events, this.systemPromptEvent(context.conversationTools))
+        : view.events;
     const messages = eventsToMessages(events);
     let response: LLMResponse;
     try {

@@ -1,7 +1,8 @@
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
 import type { EventLogLike } from '@x/store';
 import { foldBranch } from '../state/fold-branch.js';
 import { readBranch } from './branch-history.js';
+import { ReservedRootIdError } from './errors/reserved-root-id-error.js';
 import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { EventFold } from './event-fold.js';
 
@@ -36,6 +37,7 @@ export class Branches {
   async navigateTo(eventId: string | null): Promise<void> {
     const { fold } = this.#host;
     await this.#host.settled();
+    if (eventId === ROOT_PARENT_ID) throw new ReservedRootIdError(this.#host.id, 'navigateTo');
     const leaf = eventId ?? undefined;
     const { events, tree, branch } = await readBranch(this.#host.log, leaf, eventId === null);
     if (leaf !== undefined && !tree.has(leaf)) throw new UnknownEventError(this.#host.id, leaf);

@@ -118,6 +118,7 @@ function controlHost(owner: PartsOwner, parts: ConversationParts): ControlHost {
     state: () => owner.state,
     emit: (event) => parts.events.emit(event),
     model: parts.model,
+    log: owner.log,
     startExtensions: (agent) =>
       startExtensions(agent, owner.workspace, (event) => parts.events.emit(event), parts.sandbox),
   };
@@ -168,7 +169,8 @@ function toolConversation(owner: PartsOwner, parts: ConversationParts): ToolConv
     sandboxPolicy: parts.sandbox.policy,
     session: parts.session,
     sandbox: () => parts.sandbox.get(),
-    transferControl: (name, reason) => transferControl(controlHost(owner, parts), name, reason),
+    transferControl: (name, reason, options) =>
+      transferControl(controlHost(owner, parts), name, reason, options?.llmResponseId),
     escalate: (reason, agent) => escalateConversation(controlHost(owner, parts), reason, agent),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AnyEvent, createEvent, EventTree } from '@x/events';
+import { type AnyEvent, createEvent, EventTree, ROOT_PARENT_ID } from '@x/events';
 import { type EventLogLike, FileNotFoundError, type FileStore } from '@x/store';
 import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
@@ -10,6 +10,7 @@ import { type ConversationState, initialConversationState } from '../state/conve
 import { foldBranch } from '../state/fold-branch.js';
 import { readBranch } from './branch-history.js';
 import { ConversationExistsError } from './errors/conversation-exists-error.js';
+import { ReservedRootIdError } from './errors/reserved-root-id-error.js';
 import { UnknownEventError } from './errors/unknown-event-error.js';
 import type { ForkOptions } from './fork-options.js';
 import { conversationDirName } from './persistence-layout.js';
@@ -51,6 +52,7 @@ interface ForkInput<Forked extends ForkedConversation> {
 export async function fork<Forked extends ForkedConversation>(input: ForkInput<Forked>): Promise<Forked> {
   const { source, sourceState, options } = input;
   const { events, tree } = await readBranch(source.log, sourceState.leaf_event_id, sourceState.head_is_empty);
+  if (options.fromEventId === ROOT_PARENT_ID) throw new ReservedRootIdError(source.id, 'fork');
   if (options.fromEventId !== undefined && !tree.has(options.fromEventId)) {
     throw new UnknownEventError(source.id, options.fromEventId);
   }

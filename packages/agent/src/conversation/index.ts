@@ -26,6 +26,7 @@ export { InvalidEventEditError } from './errors/invalid-event-edit-error.js';
 export { InvalidMessageError } from './errors/invalid-message-error.js';
 export { InvalidToolCallError } from './errors/invalid-tool-call-error.js';
 export { NoUserMessageError } from './errors/no-user-message-error.js';
+export { ReservedRootIdError } from './errors/reserved-root-id-error.js';
 export { UnknownEventError } from './errors/unknown-event-error.js';
 export type { ForkOptions } from './fork-options.js';
 export { INTERRUPTED_ACTION_TEXT, interruptedActionEvent } from './ownership/interrupted-action.js';

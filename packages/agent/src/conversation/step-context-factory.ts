@@ -68,6 +68,7 @@ export function createStepContext(sources: StepContextSources): StepContext {
       env: secrets.empty ? {} : await secrets.envFor(JSON.stringify(action.action ?? {})),
       secretValues: secrets.knownValues(),
       conversationId: sources.conversationId,
+      llmResponseId: action.llm_response_id,
       ...(sources.toolConversation === undefined ? {} : { conversation: sources.toolConversation }),
       ...(sources.files === undefined ? {} : { conversationFiles: sources.files }),
       ...(sources.sandbox === undefined ? {} : { sandbox: sources.sandbox }),

@@ -38,7 +38,7 @@ export function createTransferTool(targets: readonly [TransferTarget, ...Transfe
         throw new ToolExecutionError(TRANSFER_TOOL_NAME, 'transfer_to_agent only runs inside a conversation.');
       }
       const reason = args.reason?.trim() ?? '';
-      await transfer(args.agent_name, reason);
+      await transfer(args.agent_name, reason, { llmResponseId: context.llmResponseId });
       return `Transferred control to agent '${args.agent_name}'${reason === '' ? '' : ` (${reason})`}.`;
     },
   }) as unknown as Tool;

@@ -7,11 +7,22 @@ import { toLangChainMessages } from './to-langchain-messages.js';
 /**
  * The LangChain messages of a conversation's events: what the model is sent for them (the View, so forgotten events
  * are left out and condensation summaries put in, then `eventsToMessages`), as `toLangChainMessages` writes them.
- * Pass the active branch (`conversation.activeBranch()`, or `activeBranch` of @x/events) for a branched log.
+ * Pass the active branch (`conversation.activeBranch()`, or `activeBranch` of @x/events) for a branched log. A
+ * message's `sender` (what `fromLangChainMessages` makes of a message's `name`) is its LangChain message's `name`.
  */
 export async function eventsToLangChainMessages(events: readonly AnyEvent[]): Promise<LangChainMessage[]> {
   const viewEvents = View.fromEvents([...events]).events;
-  return withFailedToolResults(await toLangChainMessages(eventsToMessages(viewEvents)), viewEvents);
+  const named = viewEvents.map(withSenderAsName);
+  return withFailedToolResults(await toLangChainMessages(eventsToMessages(named)), viewEvents);
+}
+
+/**
+ * A MessageEvent with a `sender` as one whose message carries it as `name` (the LLM message itself has none: the
+ * reference sends no sender to the model), for rendering only; every other event as it is.
+ */
+function withSenderAsName(event: AnyEvent): AnyEvent {
+  if (event.kind !== 'MessageEvent' || event.sender === undefined || event.llm_message.name !== undefined) return event;
+  return { ...event, llm_message: { ...event.llm_message, name: event.sender } };
 }
 
 /**

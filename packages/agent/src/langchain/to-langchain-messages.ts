@@ -8,8 +8,8 @@ import type {
 import { loadLangChainMessages } from './load-langchain.js';
 
 /**
- * LLM messages (`eventsToMessages`) as `@langchain/core` messages: system → `SystemMessage`, user →
- * `HumanMessage`, assistant → `AIMessage` (tool calls in `tool_calls` with parsed `args`; arguments that are not a
+ * LLM messages (`eventsToMessages`) as `@langchain/core` messages, each with the message's `name`: system →
+ * `SystemMessage`, user → `HumanMessage`, assistant → `AIMessage` (tool calls in `tool_calls` with parsed `args`; arguments that are not a
  * JSON object in `invalid_tool_calls`; `reasoning_content` in `additional_kwargs`; Anthropic thinking blocks first in
  * its content, as ChatAnthropic writes them), tool → `ToolMessage` (`tool_call_id`, `name`). Content that is one text
  * part is a string; anything else is a list of `text` and `image_url` blocks.
@@ -20,7 +20,7 @@ export async function toLangChainMessages(messages: readonly Message[]): Promise
     const content = toContent(message.content);
     switch (message.role) {
       case 'system':
-        return new SystemMessage({ content });
+        return new SystemMessage({ content, ...(message.name === undefined ? {} : { name: message.name }) });
       case 'user':
         return new HumanMessage({ content, ...(message.name === undefined ? {} : { name: message.name }) });
       case 'tool':
@@ -49,6 +49,7 @@ export async function toLangChainMessages(messages: readonly Message[]): Promise
           content: withThinking(content, message.thinking_blocks ?? []),
           tool_calls: toolCalls,
           invalid_tool_calls: invalidToolCalls,
+          ...(message.name === undefined ? {} : { name: message.name }),
           additional_kwargs:
             message.reasoning_content === undefined ? {} : { reasoning_content: message.reasoning_content },
         } as ConstructorParameters<typeof AIMessage>[0]);

@@ -23,6 +23,7 @@ export {
   normalizeMessages,
 } from './llm.js';
 export type { BaseLLMConfig } from './llm-config.js';
+export { maskUrlCredentials } from './mask-url-credentials.js';
 export {
   addTokenUsage,
   type ConversationStats,

@@ -18,6 +18,7 @@ import { reasoningOf, StreamAssembler } from './internal/stream-assembler.js';
 import { tokenUsageFromCompletion } from './internal/usage.js';
 import { type LLM, type LLMFinishReason, type LLMRequest, type LLMResponse, normalizeMessages } from './llm.js';
 import type { BaseLLMConfig } from './llm-config.js';
+import { maskUrlCredentials } from './mask-url-credentials.js';
 
 export type { Pricing } from './pricing.js';
 
@@ -56,7 +57,7 @@ export function createOpenAILLM(config: LLMConfig): LLM {
     );
     return new OpenAIClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
-  const context = { model: config.model, baseURL };
+  const context = { model: config.model, baseURL: maskUrlCredentials(baseURL) };
   const contextWindow = config.contextWindow ?? 0;
   const model = wireModel(config.model, ['openai']);
 

@@ -47,6 +47,8 @@ export interface ScriptedLLMServer {
   readonly requests: ScriptedRequestBody[];
   /** Headers of the same requests, in the same order. */
   readonly requestHeaders: IncomingHttpHeaders[];
+  /** Query strings of the same requests (`?key=abc`, or `''`), in the same order. */
+  readonly requestQueries: string[];
   /** Indices (into `requests`) of the requests the client closed before they were answered. */
   readonly closedByClient: readonly number[];
   /** Resolves once `count` requests have arrived. */
@@ -97,6 +99,7 @@ export async function startScriptedLLMServer(
   const fallback = typeof script === 'function' ? script : undefined;
   const requests: ScriptedRequestBody[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
+  const requestQueries: string[] = [];
   const closedByClient: number[] = [];
   const waiters = new Set<() => void>();
   const changed = () => {
@@ -134,6 +137,7 @@ export async function startScriptedLLMServer(
     served += 1;
     requests.push(body);
     requestHeaders.push(request.headers);
+    requestQueries.push(new URL(request.url ?? '/', 'http://127.0.0.1').search);
     // 'close' on the response before it ended: the client went away (abort, timeout) without an answer.
     response.once('close', () => {
       if (response.writableEnded) return;
@@ -198,6 +202,7 @@ export async function startScriptedLLMServer(
     baseURL: `http://127.0.0.1:${server.port}/v1`,
     requests,
     requestHeaders,
+    requestQueries,
     closedByClient,
     waitForRequests: (count) => until(() => requests.length >= count),
     waitForClientClose: (index) => until(() => closedByClient.includes(index)),

@@ -1,4 +1,10 @@
-import { type Action, type MessageToolCall, pythonJsonDumps, type SecurityRisk } from '@x/events';
+import {
+  type Action,
+  type MessageToolCall,
+  pythonJsonDumps,
+  type SecurityRisk,
+  safeParseKeepingPrototypeKeys,
+} from '@x/events';
 import { copyFields } from '../internal/copy-fields.js';
 import { formatValidationError } from './internal/format-validation-error.js';
 import { normalizeToolCall } from './internal/normalize-tool-call.js';
@@ -80,7 +86,7 @@ export function parseToolCall(
     const securityRisk = extractSecurityRisk(arguments_, tool, options);
     const summary = extractSummary(arguments_, tool);
 
-    const parsed = strictSchemaFor(tool.parameters).safeParse(arguments_);
+    const parsed = safeParseKeepingPrototypeKeys(strictSchemaFor(tool.parameters), arguments_);
     if (!parsed.success) throw new ValidationFailure(formatValidationError(parsed.error, tool.actionKind));
     const data = parsed.data as Record<string, unknown>;
     const action = tool.toAction?.(data) ?? withKind(data, tool.actionKind);

@@ -47,6 +47,12 @@ export interface ToolContext {
    * (a tool run on its own), process tools open a sandbox of the default policy themselves.
    */
   sandbox?: () => Promise<Sandbox>;
+  /**
+   * The id of the LLM response whose tool call this run answers (the ActionEvent's `llm_response_id`): the calls of
+   * one response share it. A tool passing control gives it to `transferControl`, so only one handoff per response
+   * takes effect.
+   */
+  llmResponseId?: string;
 }
 
 /** What a tool may know of its conversation: where it is stored and what it runs with. */
@@ -80,9 +86,11 @@ export interface ToolConversation {
   readonly session?: ConversationSession;
   /**
    * Passes control to another of the conversation's agents (`transfer_to_agent`); `UnknownAgentError` for a name
-   * it was not given, `ToolExecutionError` for the agent already in control (under any of its names).
+   * it was not given, `ToolExecutionError` for the agent already in control (under any of its names), and for a
+   * second handoff of the response `llmResponseId` (the tool's `ToolContext.llmResponseId`): one handoff per
+   * response.
    */
-  transferControl?(agentName: string, reason: string): Promise<void>;
+  transferControl?(agentName: string, reason: string, options?: { llmResponseId?: string | undefined }): Promise<void>;
   /** Stops the conversation's run for a human with `reason` (`escalate`; `agent`: the sub-agent that escalated). */
   escalate?(reason: string, agent?: string): Promise<void>;
 }

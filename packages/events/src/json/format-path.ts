@@ -1,10 +1,12 @@
 import type { z } from 'zod';
 import type { EventParseIssue } from '../errors/event-parse-error.js';
+import { originalKey } from './prototype-key.js';
 
 /** `['llm_message', 'content', 0, 'text']` → `llm_message.content[0].text`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const part of path) {
+  for (const given of path) {
+    const part = originalKey(given);
     if (typeof part === 'number') out += `[${part}]`;
     else out += out === '' ? String(part) : `.${String(part)}`;
   }

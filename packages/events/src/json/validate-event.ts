@@ -9,6 +9,7 @@ import type { OpaqueEvent } from '../schemas/opaque-event.js';
 import { deepFreeze } from './deep-freeze.js';
 import { fastParseEvent } from './fast-parse.js';
 import { setOwn, toIssues } from './format-path.js';
+import { restorePrototypeKeys } from './prototype-key.js';
 import { markRoundTripSafe } from './round-trip-events.js';
 import { walkJson } from './walk-json.js';
 
@@ -56,7 +57,11 @@ function validateEventValue(value: unknown, options: ValidateEventOptions): Safe
   const schema = builtins.get(kind) ?? options.registry.getEventKindOptions(kind)?.schema;
   if (schema === undefined) return parseOpaque(json, id, options.owned);
 
-  const input = walkJson(json, { copy: true, dropNulls: true, foreign: !options.owned });
+  let input = walkJson(json, { copy: true, dropNulls: true, foreign: !options.owned });
+  if (!input.ok) return failure(id, kind, [input.issue]);
+  // Rare: walked again, renaming the key zod would drop (see `PROTOTYPE_KEY_PLACEHOLDER`).
+  const prototypeKey = input.prototypeKey;
+  if (prototypeKey) input = walkJson(json, { copy: true, dropNulls: true, foreign: true, renamePrototypeKey: true });
   if (!input.ok) return failure(id, kind, [input.issue]);
   const fast = options.creating === true ? fastParseEvent(kind, input.value as Record<string, unknown>) : undefined;
   let event: Record<string, unknown>;
@@ -71,6 +76,7 @@ function validateEventValue(value: unknown, options: ValidateEventOptions): Safe
   }
   const issues = refine(event, options.registry);
   if (issues.length > 0) return failure(id, kind, issues);
+  if (prototypeKey) restorePrototypeKeys(event);
   const extraFields = keepUnknownFields(event, json, options.owned);
   // Unknown fields of a caller's value are copied with their nulls, outside the walk that checked losslessness.
   // Marked before it is frozen, so the event carries its mark itself.

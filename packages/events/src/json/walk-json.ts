@@ -1,5 +1,6 @@
 import type { EventParseIssue } from '../errors/event-parse-error.js';
 import { formatPath, setOwn } from './format-path.js';
+import { PROTOTYPE_KEY_PLACEHOLDER } from './prototype-key.js';
 
 /**
  * How deeply objects and arrays may nest in an event (the event object itself is level 1). Far beyond
@@ -41,13 +42,26 @@ export interface WalkJsonOptions {
    * (functions, symbols, bigints), and copy shared sub-values once.
    */
   readonly foreign: boolean;
+  /**
+   * Copy everything (free-form values of an owned input too) and write each `__proto__` key as
+   * `PROTOTYPE_KEY_PLACEHOLDER`, so a schema keeps it as it would keep any other key.
+   */
+  readonly renamePrototypeKey?: boolean;
 }
 
 /**
  * `lossless` is false when a foreign value holds what JSON text cannot carry back (a non-finite number,
  * -0, an undefined array element or kept field): its JSON text parses to something slightly different.
  */
-export type WalkJsonResult = { ok: true; value: unknown; lossless: boolean } | { ok: false; issue: EventParseIssue };
+export type WalkJsonResult =
+  | {
+      ok: true;
+      value: unknown;
+      lossless: boolean;
+      /** Some object of the value has an own `__proto__` key. */
+      prototypeKey: boolean;
+    }
+  | { ok: false; issue: EventParseIssue };
 
 interface Frame {
   readonly source: object;
@@ -73,7 +87,8 @@ interface Frame {
 export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResult {
   const leafIssue = checkLeaf(value, options.foreign);
   if (leafIssue !== undefined) return { ok: false, issue: { path: '', message: leafIssue } };
-  if (value === null || typeof value !== 'object') return { ok: true, value, lossless: isLosslessLeaf(value) };
+  if (value === null || typeof value !== 'object')
+    return { ok: true, value, lossless: isLosslessLeaf(value), prototypeKey: false };
 
   const stack: Frame[] = [];
   const onStack = options.foreign ? new Set<object>() : undefined;
@@ -101,6 +116,8 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
   const rootKind = (value as { kind?: unknown }).kind;
   const root = push(value, undefined, options.dropNulls, options.copy);
   let lossless = true;
+  let prototypeKey = false;
+  const rename = options.renamePrototypeKey === true;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     if (frame.next === frame.length) {
@@ -110,6 +127,7 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     }
     const index = frame.next++;
     const key = frame.keys === undefined ? index : frame.keys[index]!;
+    if (key === '__proto__') prototypeKey = true;
     const item = (frame.source as Record<string | number, unknown>)[key];
     if (frame.keys !== undefined && frame.dropNulls && (item === null || item === undefined)) continue;
     const issue = checkLeaf(item, options.foreign);
@@ -125,7 +143,7 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
             Object.hasOwn(FREE_FORM_EVENT_FIELDS, key) &&
             FREE_FORM_EVENT_FIELDS[key] === rootKind));
       const dropNulls = frame.dropNulls && !freeForm;
-      const copying = frame.copying && (options.foreign || !freeForm);
+      const copying = frame.copying && (options.foreign || rename || !freeForm);
       const walked = dropNulls ? seen?.dropped : seen?.kept;
       if (walked?.has(item)) {
         copy = walked.get(item);
@@ -139,9 +157,10 @@ export function walkJson(value: unknown, options: WalkJsonOptions): WalkJsonResu
     }
     if (frame.target === undefined) continue;
     if (frame.keys === undefined) (frame.target as unknown[]).push(copy);
+    else if (rename && key === '__proto__') (frame.target as Record<string, unknown>)[PROTOTYPE_KEY_PLACEHOLDER] = copy;
     else setOwn(frame.target as Record<string, unknown>, key as string, copy);
   }
-  return { ok: true, value: options.copy ? root : value, lossless };
+  return { ok: true, value: options.copy ? root : value, lossless, prototypeKey };
 }
 
 /** Whether a leaf's JSON text parses back to the same value (objects are walked, so they count as such). */

@@ -3,6 +3,7 @@ import { loadOptionalDependency } from '../../dependencies/internal/load-optiona
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
 import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
+import { maskUrlCredentials } from '../../llm/mask-url-credentials.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import { createProviderLLM, sdkClientOptions } from '../internal/provider-llm.js';
 import type { AnthropicLLMConfig } from './anthropic-config.js';
@@ -31,10 +32,10 @@ export function createAnthropicLLM(config: AnthropicLLMConfig): LLM {
       '@anthropic-ai/sdk',
       () => import('@anthropic-ai/sdk'),
     );
-    return new AnthropicClient(sdkClientOptions(config, { apiKey, baseURL }));
+    return new AnthropicClient(sdkClientOptions(config, { apiKey, baseURL, apiKeyHeader: 'x-api-key' }));
   });
   const model = wireModel(config.model, ['anthropic']);
-  const context = { model: config.model, baseURL };
+  const context = { model: config.model, baseURL: maskUrlCredentials(baseURL) };
   const longOutput = anthropicParams(config, model, { messages: [] }).max_tokens > 16_000;
   const containers = new AnthropicContainers();
 

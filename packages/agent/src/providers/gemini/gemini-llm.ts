@@ -3,6 +3,8 @@ import { loadOptionalDependency } from '../../dependencies/internal/load-optiona
 import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-error.js';
 import { LLMMalformedToolCallError } from '../../llm/errors/llm-malformed-tool-call-error.js';
 import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
+import { maskUrlCredentials } from '../../llm/mask-url-credentials.js';
+import { fetchWithQuery, headersWithBasicAuth, splitBaseUrl } from '../internal/base-url-credentials.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import { createProviderLLM } from '../internal/provider-llm.js';
 import type { GeminiLLMConfig } from './gemini-config.js';
@@ -53,13 +55,18 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
       '@google/genai',
       () => import('@google/genai'),
     );
+    // As for the other providers: userinfo as a Basic header, the query added to every request (the SDK appends
+    // its paths to the base URL, after any query it held).
+    const parts = splitBaseUrl(baseURL);
+    const headers = headersWithBasicAuth(parts, config.headers);
     return new Client({
       apiKey,
       httpOptions: {
-        baseUrl: baseURL,
+        baseUrl: parts.baseURL,
         apiVersion: geminiApiVersion,
         timeout: config.timeoutMs ?? 120_000,
-        ...(config.headers && { headers: config.headers }),
+        ...(headers && { headers }),
+        ...(parts.query && { fetch: fetchWithQuery(parts.query) }),
         retryOptions: {
           attempts: (config.maxRetries ?? 4) + 1,
           initialDelay: (config.retryDelayMs ?? 1000) / 1000,
@@ -159,7 +166,8 @@ export function createGeminiLLM(config: GeminiLLMConfig): LLM {
     provider: 'gemini',
     completeOnce,
     completeStreaming,
-    mapError: (error, request) => mapGeminiError(error, { model: config.model, baseURL, signal: request.signal }),
+    mapError: (error, request) =>
+      mapGeminiError(error, { model: config.model, baseURL: maskUrlCredentials(baseURL), signal: request.signal }),
     connection: { apiKey, baseURL },
   });
 }

@@ -2,6 +2,7 @@ import { MissingDependencyError } from '../../dependencies/missing-dependency-er
 import type { LLM, LLMRequest, LLMResponse } from '../../llm/llm.js';
 import type { BaseLLMConfig } from '../../llm/llm-config.js';
 import { checkUsageId, DEFAULT_USAGE_ID } from '../../llm/usage-id.js';
+import { headersWithBasicAuth, splitBaseUrl } from './base-url-credentials.js';
 import { hideCredentials, llmCredentials } from './hide-credentials.js';
 
 /** What differs between the providers' `LLM`s: how one call is made each way, and how their errors are mapped. */
@@ -51,13 +52,30 @@ export function createProviderLLM(config: BaseLLMConfig, calls: ProviderCalls): 
   };
 }
 
-/** The options of a Stainless-generated SDK client (openai, @anthropic-ai/sdk): timeout, retries and headers. */
-export function sdkClientOptions(config: BaseLLMConfig, connection: { apiKey: string; baseURL: string }) {
+/**
+ * The options of a Stainless-generated SDK client (openai, @anthropic-ai/sdk): timeout, retries and headers. The
+ * base URL's userinfo becomes an `Authorization: Basic` header and its query the client's `defaultQuery` (fetch
+ * refuses a URL with credentials, and the client would append its paths after the query).
+ */
+export function sdkClientOptions(
+  config: BaseLLMConfig,
+  connection: { apiKey: string; baseURL: string; apiKeyHeader?: string },
+) {
+  const parts = splitBaseUrl(connection.baseURL);
+  let headers = headersWithBasicAuth(parts, config.headers);
+  // The Basic header takes the `Authorization` the client would send its key in: a vendor that also reads the key
+  // from a header of its own (Anthropic's `x-api-key`) still gets it there.
+  const keyHeader = connection.apiKeyHeader;
+  if (parts.authorization !== undefined && keyHeader !== undefined && headers !== undefined) {
+    const configured = Object.keys(headers).some((name) => name.toLowerCase() === keyHeader);
+    if (!configured) headers = { [keyHeader]: connection.apiKey, ...headers };
+  }
   return {
     apiKey: connection.apiKey,
-    baseURL: connection.baseURL,
+    baseURL: parts.baseURL,
     timeout: config.timeoutMs ?? 120_000,
     maxRetries: config.maxRetries ?? 4,
-    ...(config.headers && { defaultHeaders: config.headers }),
+    ...(headers && { defaultHeaders: headers }),
+    ...(parts.query && { defaultQuery: parts.query }),
   };
 }

@@ -6,6 +6,7 @@ import { LLMAuthenticationError } from '../../llm/errors/llm-authentication-erro
 import { LLMServiceError } from '../../llm/errors/llm-service-error.js';
 import { stainlessFailure, toLLMError } from '../../llm/internal/map-llm-error.js';
 import { type LLM, type LLMRequest, type LLMResponse, normalizeMessages } from '../../llm/llm.js';
+import { maskUrlCredentials } from '../../llm/mask-url-credentials.js';
 import { finishResponse, lazy, wireModel } from '../internal/finish-response.js';
 import { createProviderLLM, sdkClientOptions } from '../internal/provider-llm.js';
 import type { OpenAIResponsesLLMConfig } from './responses-config.js';
@@ -35,7 +36,7 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
     return new OpenAIClient(sdkClientOptions(config, { apiKey, baseURL }));
   });
   const model = wireModel(config.model, ['openai', 'openai-responses']);
-  const context = { model: config.model, baseURL };
+  const context = { model: config.model, baseURL: maskUrlCredentials(baseURL) };
   // A stateless call gets its reasoning back only as encrypted content: ask for it with reasoning
   // models (and whenever reasoning is configured); other models reject the `include`.
   const encrypted = config.encryptedReasoning ?? (config.reasoning !== undefined || reasoningModels.test(model));
@@ -103,7 +104,7 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
       else if (event.type === 'response.failed') {
         const error = event.response.error;
         throw new LLMServiceError(
-          `The response of model '${config.model}' at ${baseURL} failed: ${error?.message ?? 'no reason given'}`,
+          `The response of model '${config.model}' at ${context.baseURL} failed: ${error?.message ?? 'no reason given'}`,
           {
             ...(error?.message && { providerMessage: error.message }),
             ...(error?.code && { providerCode: error.code }),
@@ -112,7 +113,7 @@ export function createOpenAIResponsesLLM(config: OpenAIResponsesLLMConfig): LLM 
       }
     }
     if (final === undefined) {
-      throw new LLMServiceError(`The stream of model '${config.model}' at ${baseURL} ended without a response`);
+      throw new LLMServiceError(`The stream of model '${config.model}' at ${context.baseURL} ended without a response`);
     }
     return finish(final, startedAt);
   }

@@ -78,7 +78,14 @@ export async function startWireServer(
       return send(response, protocol.invalid(['the request body is not JSON']));
     }
     const stream = route.stream ?? body.stream === true;
-    const record: WireRequest = { path: url.pathname, headers: request.headers, body, stream, violations: [] };
+    const record: WireRequest = {
+      path: url.pathname,
+      query: url.search,
+      headers: request.headers,
+      body,
+      stream,
+      violations: [],
+    };
     requests.push(record);
     if (options.apiKey !== undefined && protocol.apiKeyOf(request) !== options.apiKey) {
       return send(response, protocol.failure('authentication'));

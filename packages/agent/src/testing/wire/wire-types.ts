@@ -43,6 +43,8 @@ export type WireReplyFunction = (body: Record<string, unknown>, index: number) =
 /** One request as the server received it, with the protocol checks it failed (empty when it passed). */
 export interface WireRequest {
   path: string;
+  /** The query string as received (`?key=abc`), or `''`. */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
   stream: boolean;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseToolCallArguments } from './parse-arguments.js';
 
 describe('parseToolCallArguments and keys named like inherited properties', () => {
-  it('drops a __proto__ key: its fields never read as arguments, the prototype stays Object.prototype', () => {
+  it('keeps a __proto__ key as an own field: its fields never read as arguments, the prototype stays Object.prototype', () => {
     for (const raw of [
       '{"__proto__": {"command": "rm -rf /", "security_risk": "LOW"}, "path": "/tmp"}',
       '{"__proto__": {"command": "rm -rf /"}, "path": null}',
@@ -11,7 +11,8 @@ describe('parseToolCallArguments and keys named like inherited properties', () =
       const parsed = parseToolCallArguments(raw);
       expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
       expect(parsed.command).toBeUndefined();
-      expect(Object.keys(parsed)).not.toContain('__proto__');
+      expect(Object.keys(parsed)).toContain('__proto__');
+      expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
     }
   });
 

@@ -26,7 +26,7 @@ const securityRiskTypos = ['security_rort', 'securtiy_risk', 'security_riks'];
 /** Renames the first `security_risk` typo found and drops null-valued keys (null means absent). */
 export function normalizeArgumentKeys(arguments_: Arguments): Arguments {
   // Almost every call has neither a typo nor a null: then the copy is one pass over the keys, no rebuild (a
-  // `__proto__` key takes the general path, which has always dropped it).
+  // `__proto__` key takes the general path, which keeps it a field).
   let clean = true;
   for (const key in arguments_) {
     if (!Object.hasOwn(arguments_, key)) continue;
@@ -48,9 +48,11 @@ export function normalizeArgumentKeys(arguments_: Arguments): Arguments {
   }
   const cleaned: Arguments = {};
   for (const [key, value] of Object.entries(renamed)) {
-    // Dropped, not assigned: `cleaned.__proto__ = value` would make the model's object the prototype, and every
-    // field it holds (`command`, `security_risk`) would then read as an argument of the call.
-    if (key !== '__proto__' && value !== null && value !== undefined) cleaned[key] = value;
+    // Defined, not assigned: `cleaned.__proto__ = value` would make the model's object the prototype, and every
+    // field it holds (`command`, `security_risk`) would then read as an argument of the call. Kept as a field, it
+    // reaches a tool whose schema takes any key (an MCP tool) and is refused by name by a strict one.
+    if (value === null || value === undefined) continue;
+    Object.defineProperty(cleaned, key, { value, writable: true, enumerable: true, configurable: true });
   }
   return cleaned;
 }
