@@ -54,6 +54,7 @@ import {
   installRouteAuth,
   redactingLoggerOptions,
 } from './security/index.js';
+import { serverPathHider } from './security/server-path-hider.js';
 import { installTraceContext, traceChildLoggerFactory, traceLogMixin } from './telemetry/index.js';
 import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
@@ -286,6 +287,7 @@ export async function buildServer(
   registerGitRoutes(app, {
     workspaceRoot,
     sandboxing,
+    dataDir: config.dataDir,
     ...(options.gitTemporaryDirectory === undefined ? {} : { temporaryDirectory: options.gitTemporaryDirectory }),
   });
   registerChainRoutes(app, manager);
@@ -297,7 +299,7 @@ export async function buildServer(
       ? join(config.dataDir, 'conversations')
       : undefined;
   registerEvalCaseRoute(app, manager, localConversationsDir);
-  registerAgUiRoutes(app, manager);
+  registerAgUiRoutes(app, manager, { hidePaths: serverPathHider({ dataDir: config.dataDir, workspaceRoot }) });
   registerA2aRoutes(app, manager, {
     version,
     requiresKey: config.apiKeys.length > 0,
