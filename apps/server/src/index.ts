@@ -46,6 +46,7 @@ export {
   type McpStdioServer,
   McpToolCallError,
   type McpToolCallReason,
+  type McpWatchOptions,
   serveMcpOverStdio,
 } from './faces/mcp/index.js';
 export { SandboxRequiredError } from './sandboxing/sandbox-required-error.js';
