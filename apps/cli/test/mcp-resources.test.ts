@@ -1,6 +1,8 @@
 // `x mcp`'s resources, judged by the SDK's own Client over a stdio transport that spawns the built `x mcp`, on the
 // scripted OpenAI-protocol model on 127.0.0.1: templates, listing, the state and the log's pages, typed errors,
 // and a subscription that hears the log grow during a run.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -100,6 +102,26 @@ describe('x mcp resources over stdio, driven by the SDK Client', () => {
       await expect(
         client.readResource({ uri: 'x://conversations/0b3a5a8e-7a61-4c1e-9a55-3f4a1f0e2b7c' }),
       ).rejects.toMatchObject({ code: -32002, data: { reason: 'resource_not_found' } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('notifies a subscribed conversation once its directory is deleted, and reading it again says it is gone', async () => {
+    const client = await connect();
+    try {
+      const started = (await client.callTool({ name: 'start_conversation', arguments: {} })) as CallToolResult;
+      const id = (started.structuredContent as { conversation_id: string }).conversation_id;
+      const uri = `x://conversations/${id}`;
+      const updated: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+        updated.push(notification.params.uri);
+      });
+      await client.subscribeResource({ uri });
+      // Deleted by another process (`x rm`, a hand's rm): the data directory loses the conversation's directory.
+      rmSync(join(home.path, 'conversations', id.replace(/-/g, '')), { recursive: true, force: true });
+      while (!updated.includes(uri)) await client.ping();
+      await expect(client.readResource({ uri })).rejects.toThrow();
     } finally {
       await client.close();
     }

@@ -46,6 +46,7 @@ export {
   type McpStdioServer,
   McpToolCallError,
   type McpToolCallReason,
+  type McpWatchOptions,
   serveMcpOverStdio,
 } from './faces/mcp/index.js';
 export { SandboxRequiredError } from './sandboxing/sandbox-required-error.js';
@@ -81,5 +82,6 @@ export {
   InvalidClientFrameError,
   type SocketConversation,
 } from './websocket/index.js';
+export { WorkingDirMissingError } from './workspace/working-dir-missing-error.js';
 export { WorkspaceGoneError } from './workspace/workspace-gone-error.js';
 export { WorkspacePathError } from './workspace/workspace-path-error.js';

@@ -54,6 +54,7 @@ import {
   installRouteAuth,
   redactingLoggerOptions,
 } from './security/index.js';
+import { serverPathHider } from './security/server-path-hider.js';
 import { installTraceContext, traceChildLoggerFactory, traceLogMixin } from './telemetry/index.js';
 import { registerViewerRoutes } from './viewer/index.js';
 import { attachEventSockets, type EventSocketOptions } from './websocket/index.js';
@@ -282,10 +283,19 @@ export async function buildServer(
   registerTreeRoutes(app, manager, { workspaceRoot });
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
-  registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
+  registerFileRoutes(app, {
+    workspaceRoot,
+    uploadLimit: config.uploadLimit,
+    workingDirs: async () =>
+      (await manager.list()).map((conversation) => ({
+        conversationId: conversation.id,
+        workingDir: conversation.meta.workspace.working_dir,
+      })),
+  });
   registerGitRoutes(app, {
     workspaceRoot,
     sandboxing,
+    dataDir: config.dataDir,
     ...(options.gitTemporaryDirectory === undefined ? {} : { temporaryDirectory: options.gitTemporaryDirectory }),
   });
   registerChainRoutes(app, manager);
@@ -297,7 +307,7 @@ export async function buildServer(
       ? join(config.dataDir, 'conversations')
       : undefined;
   registerEvalCaseRoute(app, manager, localConversationsDir);
-  registerAgUiRoutes(app, manager);
+  registerAgUiRoutes(app, manager, { hidePaths: serverPathHider({ dataDir: config.dataDir, workspaceRoot }) });
   registerA2aRoutes(app, manager, {
     version,
     requiresKey: config.apiKeys.length > 0,

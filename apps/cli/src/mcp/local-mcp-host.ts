@@ -2,7 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation, ConversationOptions } from '@x/agent';
 import type { AnyEvent } from '@x/events';
-import type { McpConversation, McpConversationHost, McpConversationPage, McpListPosition } from '@x/server';
+import type {
+  McpConversation,
+  McpConversationHost,
+  McpConversationPage,
+  McpListPosition,
+  McpWatchOptions,
+} from '@x/server';
 import { isConversationDir } from '../resolve-conversation.js';
 import { DataDirWatch } from './data-dir-watch.js';
 
@@ -36,6 +42,10 @@ export class LocalMcpHost implements McpConversationHost {
   readonly #listChanged = new Set<() => void>();
   /** Watches the data directory while a session listens for list changes. */
   #watch: DataDirWatch | undefined;
+  /** Who is told when a conversation (by its directory's name) leaves the data directory: its resources' watches. */
+  readonly #deletionListeners = new Map<string, Set<() => void>>();
+  /** Watches the data directory while a conversation's deletion is listened for. */
+  #deletionWatch: DataDirWatch | undefined;
 
   constructor(options: LocalMcpHostOptions) {
     this.#options = options;
@@ -138,6 +148,9 @@ export class LocalMcpHost implements McpConversationHost {
   async close(): Promise<void> {
     this.#watch?.stop();
     this.#watch = undefined;
+    this.#deletionWatch?.stop();
+    this.#deletionWatch = undefined;
+    this.#deletionListeners.clear();
     this.#listChanged.clear();
     const open = [...this.#open.values()];
     this.#open.clear();
@@ -145,9 +158,52 @@ export class LocalMcpHost implements McpConversationHost {
   }
 
   #adopt(conversation: Conversation): LocalConversation {
-    const local = new LocalConversation(conversation, this.#options);
-    this.#open.set(conversation.id.replace(/-/g, ''), local);
+    const hex = conversation.id.replace(/-/g, '');
+    const local = new LocalConversation(conversation, this.#options, (listener) => this.#onDeleted(hex, listener));
+    this.#open.set(hex, local);
     return local;
+  }
+
+  /**
+   * Calls `listener` once when the conversation's directory leaves the data directory (`x rm`, another process, a
+   * hand's `rm`), at once when it has already; returns what stops listening. One watch of the data directory serves
+   * every listener, kept while there is one.
+   */
+  #onDeleted(hex: string, listener: () => void): () => void {
+    if (!isConversationDir(join(this.#options.dataDir, hex))) {
+      listener();
+      return () => undefined;
+    }
+    const listeners = this.#deletionListeners.get(hex) ?? new Set();
+    this.#deletionListeners.set(hex, listeners.add(listener));
+    this.#deletionWatch ??= new DataDirWatch({
+      dataDir: this.#options.dataDir,
+      isConversation: isConversationDir,
+      onChange: () => this.#tellDeleted(),
+      warn: this.#options.warn,
+    });
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#deletionListeners.get(hex) === listeners) this.#deletionListeners.delete(hex);
+      this.#stopDeletionWatchWhenUnused();
+    };
+  }
+
+  /** Tells the listeners of each conversation gone from the data directory, once; this process lets it go. */
+  #tellDeleted(): void {
+    for (const [hex, listeners] of [...this.#deletionListeners]) {
+      if (isConversationDir(join(this.#options.dataDir, hex))) continue;
+      this.#deletionListeners.delete(hex);
+      this.#open.delete(hex);
+      for (const listener of [...listeners]) listener();
+    }
+    this.#stopDeletionWatchWhenUnused();
+  }
+
+  #stopDeletionWatchWhenUnused(): void {
+    if (this.#deletionListeners.size > 0) return;
+    this.#deletionWatch?.stop();
+    this.#deletionWatch = undefined;
   }
 }
 
@@ -172,9 +228,16 @@ class LocalConversation implements McpConversation {
   /** The run going on in this process; it settles with the refusal of a run another process holds, if that. */
   #run: Promise<Error | undefined> | undefined;
 
-  constructor(conversation: Conversation, options: LocalMcpHostOptions) {
+  readonly #onDeleted: (listener: () => void) => () => void;
+
+  constructor(
+    conversation: Conversation,
+    options: LocalMcpHostOptions,
+    onDeleted: (listener: () => void) => () => void,
+  ) {
     this.conversation = conversation;
     this.#options = options;
+    this.#onDeleted = onDeleted;
   }
 
   get id(): string {
@@ -241,11 +304,17 @@ class LocalConversation implements McpConversation {
     return { events: start >= total ? [] : await log.range(start, start + limit), total };
   }
 
-  watch(listener: () => void): () => void {
+  watch(listener: () => void, options?: McpWatchOptions): () => void {
     // Recorded events only (a streaming delta has no index).
-    return this.conversation.subscribe((_event, index) => {
+    const unsubscribe = this.conversation.subscribe((_event, index) => {
       if (index !== undefined) listener();
     });
+    const deleted = options?.onDeleted;
+    const unDeleted = deleted === undefined ? () => undefined : this.#onDeleted(deleted);
+    return () => {
+      unDeleted();
+      unsubscribe();
+    };
   }
 
   async followRun(options: { signal: AbortSignal; onEvent: (event: AnyEvent, index: number) => void }): Promise<void> {

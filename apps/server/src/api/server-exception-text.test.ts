@@ -57,3 +57,17 @@ describe('serverExceptionText', () => {
     expect(opened()).toBe(0);
   });
 });
+
+describe('serverExceptionText hides the server directories', () => {
+  it('hides the data directory whole, a blank in it included, and keeps the workspace inside it', async () => {
+    const describe = serverExceptionText({
+      config: { apiKeys: [], openaiApiKey: undefined, secretKey: undefined, dataDir: '/srv/my data' },
+      workspaceRoot: '/srv/my data/workspaces',
+      manager: () => undefined,
+    });
+    const failure = new Error('cannot copy /srv/my data/workspaces/a.txt to /srv/my data/backup/a.txt');
+    expect(await describe(failure, undefined)).toBe(
+      'Error: cannot copy /srv/my data/workspaces/a.txt to <server path>',
+    );
+  });
+});

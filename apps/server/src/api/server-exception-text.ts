@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
 import { SecretRegistry } from '@x/agent';
 import type { ServerConfig } from '../config/server-config.js';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
+import { serverDirectories } from '../security/server-directories.js';
 import { exceptionText } from './exception-text.js';
 
 export interface ServerExceptionTextOptions {
@@ -28,10 +28,10 @@ export function serverExceptionText(
         .map((value, index) => [`server_secret_${index}`, value]),
     ),
   );
-  // The local store's directory, hidden whole even with a blank in its path (not the data directory: the default
-  // workspace root lies in it). Any other absolute path outside the workspace is hidden by its shape.
-  const store = join(config.dataDir, 'conversations');
-  const directories = [store, resolve(store)].filter((path) => isAbsolute(path));
+  // The server's own directories, hidden whole even with a blank in their paths (a path in the workspace, which the
+  // default one lies in the data directory, stays readable). Any other absolute path outside the workspace is hidden
+  // by its shape.
+  let directories: Promise<string[]> | undefined;
   let workspaceRoots: Promise<string[]> | undefined;
   return async (error, conversationId) => {
     // The workspace root may be a symlink: a Node error names the path it resolved.
@@ -39,9 +39,10 @@ export function serverExceptionText(
       (real) => [options.workspaceRoot, real],
       () => [options.workspaceRoot],
     );
+    directories ??= serverDirectories({ dataDir: config.dataDir });
     return exceptionText(error, {
       workspaceRoots: await workspaceRoots,
-      directories,
+      directories: await directories,
       maskSecrets: async (text) => conversationMask(options.manager(), conversationId, serverSecrets.mask(text)),
     });
   };

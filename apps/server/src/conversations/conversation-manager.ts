@@ -12,7 +12,7 @@ import { ConversationDeletions } from './conversation-deletions.js';
 import { ConversationEntries } from './conversation-entries.js';
 import { hooksOfRequest } from './conversation-hooks.js';
 import type { ConversationManagerOptions } from './conversation-manager-options.js';
-import { type ConversationMeta, nowIso, readConversationMeta, writeConversationMeta } from './conversation-meta.js';
+import { type ConversationMeta, nowIso, readConversationMeta, writeForkMeta } from './conversation-meta.js';
 import { type GuardedConversationStore, guardConversationStore } from './conversation-store-guard.js';
 import { ConversationDeletedError } from './errors/conversation-deleted-error.js';
 import { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
@@ -326,7 +326,7 @@ export class ConversationManager implements EventSocketHost {
       forked_from_conversation_id: source.id,
       forked_from_event_id: request.from_event_id ?? null,
     };
-    await writeConversationMeta(this.store, meta);
+    await writeForkMeta(this.store, source.hex, meta);
     this.#deletions.forget(hex);
     this.#entries.setUnread(hex);
     this.#listChanges.emit();

@@ -69,6 +69,21 @@ export async function writeConversationMeta(store: FileStore, meta: Conversation
   await store.write(metaPath(meta.id), JSON.stringify(meta));
 }
 
+/** A file a face keeps beside a conversation's own, outside the reference's files (the A2A face's `x_a2a_parts.json`). */
+const SIDE_FILE = /^x_[a-z0-9_]+\.json$/;
+
+/**
+ * A fork's meta.json, written after the faces' side files of its source are copied to it (their entries name events
+ * by id, which a fork keeps), so the fork is listed only once it has them.
+ */
+export async function writeForkMeta(store: FileStore, sourceHex: string, meta: ConversationMeta): Promise<void> {
+  for (const path of await store.list(sourceHex)) {
+    const name = path.slice(sourceHex.length + 1);
+    if (SIDE_FILE.test(name)) await store.copy(path, `${meta.id}/${name}`);
+  }
+  await writeConversationMeta(store, meta);
+}
+
 /** The reference's datetime form for API timestamps: ISO 8601 with the offset (UTC). */
 export function nowIso(): string {
   return new Date().toISOString().replace('Z', '+00:00');

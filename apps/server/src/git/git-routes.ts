@@ -27,6 +27,8 @@ export interface GitRoutesOptions {
   timeoutMs?: number;
   /** Where the routes make their private directory of repository snapshots (the system's temporary directory). */
   temporaryDirectory?: string;
+  /** The server's data directory: hidden, with the server's other own directories, in every failure's text. */
+  dataDir?: string;
 }
 
 /** Hex only, so a sha can never reach git as an option (the reference's `_SHA_PATTERN`). */
@@ -93,6 +95,7 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
     workspaceRoot: options.workspaceRoot,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.temporaryDirectory === undefined ? {} : { temporaryDirectory: options.temporaryDirectory }),
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
   });
   fastify.addHook('onClose', async () => runner.close());
   // Made at start-up; deleted since, it is not made again (see git-workspace-gone-error.ts).

@@ -24,6 +24,8 @@ async function setUp(options: {
   outputBytes?: number;
   temporaryDirectory?: string;
   timeoutMs?: number;
+  /** The server data directory the runner hides in git's text (none by default). */
+  dataDir?: string;
   open?: Parameters<typeof resolveServerSandboxing>[0]['open'];
 }): Promise<{ runner: GitRunner; repo: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'x-git-runner-'));
@@ -50,6 +52,13 @@ async function setUp(options: {
 }
 
 describe('GitRunner', () => {
+  it("hides the server's data directory in git's text whole, a blank in its name included", async () => {
+    const { runner } = await setUp({ dataDir: '/srv/x data' });
+    expect(await runner.hidePaths('fatal: cannot read /srv/x data/conversations/abc: denied')).toBe(
+      'fatal: cannot read <server path>: denied',
+    );
+  });
+
   it('fails a command that prints past the output cap, instead of keeping its output', async () => {
     const { runner, repo } = await setUp({ outputBytes: 1024 });
     // A short output comes back whole.

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { runSandboxed, type Sandbox } from '@x/agent';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { hideServerPaths } from '../security/hide-server-paths.js';
+import { serverDirectories } from '../security/server-directories.js';
 import { gitCommandFailure } from './git-command-error.js';
 import { gitEnvironment, HARDENING_OPTIONS } from './git-hardening.js';
 import { GitTimeoutError } from './git-timeout-error.js';
@@ -22,6 +23,8 @@ export interface GitRunnerOptions {
   outputBytes?: number;
   /** Where the server's directory of snapshots is made (the system's temporary directory by default). */
   temporaryDirectory?: string;
+  /** The server's data directory: it, x's home, the home and install directories are hidden in git's messages. */
+  dataDir?: string;
 }
 
 export interface GitRunOptions {
@@ -48,6 +51,7 @@ export const DEFAULT_GIT_OUTPUT_BYTES = 8 * 1024 * 1024;
  */
 export class GitRunner {
   readonly #options: GitRunnerOptions;
+  #serverDirectories: Promise<string[]> | undefined;
   /** The sandbox, and the directory of snapshots its policy lets it read. */
   #sandbox: { opening: Promise<Sandbox>; snapshots: string } | undefined;
   /** Sandboxes replaced after their directory of snapshots was deleted: ended by `close()`, not under a command. */
@@ -130,7 +134,9 @@ export class GitRunner {
     const realRoot = await realpath(this.#options.workspaceRoot).catch(() => undefined);
     if (realRoot !== undefined) workspaceRoots.push(realRoot);
     const snapshots = await this.#snapshots?.catch(() => undefined);
-    const directories: string[] = [...this.#goneSnapshotRoots];
+    this.#serverDirectories ??=
+      this.#options.dataDir === undefined ? Promise.resolve([]) : serverDirectories({ dataDir: this.#options.dataDir });
+    const directories: string[] = [...this.#goneSnapshotRoots, ...(await this.#serverDirectories)];
     if (snapshots !== undefined) {
       directories.push(snapshots, resolve(snapshots));
       const realSnapshots = await realpath(snapshots).catch(() => undefined);

@@ -14,7 +14,8 @@ describe('hideServerPaths', () => {
       ['error: object file /var/lib/x/objects/ab/cd is empty', `error: object file ${HIDDEN_PATH} is empty`],
       [
         "ENOENT: no such file or directory, mkdtemp '/tmp/a b/x-'",
-        `ENOENT: no such file or directory, mkdtemp '${HIDDEN_PATH} b/x-'`,
+        // Quoted, a path runs to its closing quote: the blank in it does not leave its end in the message.
+        `ENOENT: no such file or directory, mkdtemp '${HIDDEN_PATH}'`,
       ],
       [
         'symlink "/data/workspaces/r/.git/refs" -> "/tmp/s/refs"',
@@ -60,5 +61,42 @@ describe('hideServerPaths', () => {
     expect(hideServerPaths('a/b c', { workspaceRoots, directories: ['/', ''] })).toBe('a/b c');
     // A directory one letter below the root is one: hidden even where no path starts (after a letter).
     expect(hideServerPaths('x/s/y', { workspaceRoots, directories: ['/s'] })).toBe(`x${HIDDEN_PATH}`);
+  });
+
+  it('hides a known directory whole: a path with blanks in it, at the end, the bare name, never a longer name', () => {
+    const directories = ['/srv/x data', '/data'];
+    const cases: Array<[string, string]> = [
+      // A quoted path inside the directory, a blank after the directory's name: hidden up to its closing quote.
+      ["open '/srv/x data/conversations/my conv/base_state.json' failed", `open '${HIDDEN_PATH}' failed`],
+      ['rename "/data/a b/c" -> "/data/d"', `rename "${HIDDEN_PATH}" -> "${HIDDEN_PATH}"`],
+      // At the end of the message, and the directory itself without a trailing slash.
+      ['could not read /srv/x data/meta.json', `could not read ${HIDDEN_PATH}`],
+      ['no space left in /srv/x data', `no space left in ${HIDDEN_PATH}`],
+      ['no space left in /srv/x data.', `no space left in ${HIDDEN_PATH}.`],
+      ['/data: permission denied', `${HIDDEN_PATH}: permission denied`],
+    ];
+    for (const [text, shown] of cases) {
+      expect(hideServerPaths(text, { workspaceRoots, directories }), text).toBe(shown);
+    }
+  });
+
+  it('does not take a longer name for a known directory: /data2 is not /data and an 2', () => {
+    const roots = ['/data2', '/data.old'];
+    for (const text of ["open '/data2/a b'", 'open /data2/a', 'open /data.old/x', 'open /data-x']) {
+      const shown = hideServerPaths(text, { workspaceRoots: roots, directories: ['/data'] });
+      expect(shown, text).not.toContain(`${HIDDEN_PATH}2`);
+      expect(shown, text).not.toContain(`${HIDDEN_PATH}.old`);
+      expect(shown, text).not.toContain(`${HIDDEN_PATH}-x`);
+    }
+    expect(hideServerPaths("open '/data2/a b'", { workspaceRoots: roots, directories: ['/data'] })).toBe(
+      "open '/data2/a b'",
+    );
+  });
+
+  it('keeps a path of the workspace that lies in a known directory (the default workspace is in the data dir)', () => {
+    const text = "open '/srv/x data/workspaces/a b.txt' beside /srv/x data/conversations/c";
+    expect(hideServerPaths(text, { workspaceRoots: ['/srv/x data/workspaces'], directories: ['/srv/x data'] })).toBe(
+      `open '/srv/x data/workspaces/a b.txt' beside ${HIDDEN_PATH}`,
+    );
   });
 });

@@ -45,4 +45,34 @@ describe('an AG-UI stream that fails after RUN_STARTED', () => {
       log.subscribe = subscribe;
     }
   });
+
+  it("hides the server's directories in the RUN_ERROR's message (a store error names the file it failed on)", async () => {
+    const threadId = randomUUID();
+    const agent = new XAgent(server.url, threadId);
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'Hi' });
+    server.llm.push(finishReply('Hello.'));
+    await run(agent, { forwardedProps: { conversation: createRequest(server.llm) } });
+
+    const log = (await server.built.manager.require(threadId)).log;
+    const subscribe = log.subscribe.bind(log);
+    const file = `${server.dataDir}/conversations/${threadId.replace(/-/g, '')}/events/event-00001.json`;
+    log.subscribe = (fromIndex, options) =>
+      (async function* (): AsyncGenerator<LogEntry> {
+        for await (const entry of subscribe(fromIndex, options)) {
+          yield entry;
+          throw new Error(`ENOENT: no such file or directory, open '${file}'`);
+        }
+      })();
+    try {
+      agent.lastEventId = 0;
+      const events = await run(agent);
+      expect(events.at(-1)).toMatchObject({
+        type: 'RUN_ERROR',
+        code: 'stream_failed',
+        message: "ENOENT: no such file or directory, open '<server path>'",
+      });
+    } finally {
+      log.subscribe = subscribe;
+    }
+  });
 });

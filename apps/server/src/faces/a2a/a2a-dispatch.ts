@@ -84,7 +84,9 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
       if (rpc.method === 'SendStreamingMessage') return { kind: 'stream', ...applied, runStarted: true };
       if (params.configuration?.returnImmediately !== true) await runEnded(applied.conversation);
       const historyLength = params.configuration?.historyLength;
-      const task = (await taskOf(applied.conversation)).task(historyLength === undefined ? {} : { historyLength });
+      const task = (await taskOf(applied.conversation, manager.store)).task(
+        historyLength === undefined ? {} : { historyLength },
+      );
       return result({ task });
     }
     case 'SubscribeToTask': {
@@ -104,7 +106,7 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
       const params = paramsOf(taskIdParamsSchema, rpc);
       const conversation = await findTask(manager, params.id);
       const history = params.historyLength === undefined ? {} : { historyLength: params.historyLength };
-      return result((await taskOf(conversation)).task(history));
+      return result((await taskOf(conversation, manager.store)).task(history));
     }
     case 'ListTasks':
       return result(await listTasks(manager, paramsOf(listTasksParamsSchema, rpc)));

@@ -1,7 +1,9 @@
+import type { FileStore } from '@x/store';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
+import { readMessageParts } from './message-parts.js';
 import { projectTask, type TaskProjection } from './task-projection.js';
 
 /** How long one wait for a run's end lasts before checking again (runs may be long). */
@@ -15,10 +17,14 @@ export async function findTask(manager: ConversationManager, taskId: string): Pr
   return conversation;
 }
 
-/** The task as the conversation's log has it now. */
-export async function taskOf(conversation: ManagedConversation): Promise<TaskProjection> {
+/**
+ * The task as the conversation's log has it now; given the store, its history shows the data parts of the messages
+ * that had some (message-parts.ts).
+ */
+export async function taskOf(conversation: ManagedConversation, store?: FileStore): Promise<TaskProjection> {
   const log = conversation.log;
-  return projectTask(conversation.id, await log.range(0, log.length));
+  const parts = store === undefined ? {} : await readMessageParts(store, conversation.hex);
+  return projectTask(conversation.id, await log.range(0, log.length), parts);
 }
 
 /** Resolves once the conversation's run (if any) is over. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isMessageId } from '@x/agent';
+import type { FileStore } from '@x/store';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
@@ -9,6 +10,7 @@ import type { A2aIncomingMessage } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
 import { findTask } from './a2a-tasks.js';
 import { messageInput } from './message-input.js';
+import { keepMessageParts } from './message-parts.js';
 
 export interface AppliedMessage {
   conversation: ManagedConversation;
@@ -66,6 +68,12 @@ function newConversationId(message: A2aIncomingMessage): string {
   return contextId;
 }
 
+/** What a message records: the text the agent reads, and the store its parts are kept in (message-parts.ts). */
+interface MessageRecording {
+  text: string;
+  store: FileStore;
+}
+
 function userMessage(text: string) {
   return {
     role: 'user' as const,
@@ -84,7 +92,7 @@ function userMessage(text: string) {
 async function continueWith(
   conversation: ManagedConversation,
   message: A2aIncomingMessage,
-  text: string,
+  input: MessageRecording,
 ): Promise<AppliedMessage> {
   if (conversation.isRunning) {
     throw new A2aRpcError(
@@ -94,7 +102,7 @@ async function continueWith(
   }
   const reservation = conversation.reserveRun();
   try {
-    const fromIndex = await record(conversation, message, text);
+    const fromIndex = await record(conversation, message, input);
     await reservation.start();
     return { conversation, fromIndex };
   } finally {
@@ -107,11 +115,19 @@ async function continueWith(
  * task waits for (the text is that answer then, not a new turn), or else a new user turn. The log index the run's
  * events start at.
  */
-async function record(conversation: ManagedConversation, message: A2aIncomingMessage, text: string): Promise<number> {
+async function record(
+  conversation: ManagedConversation,
+  message: A2aIncomingMessage,
+  { text, store }: MessageRecording,
+): Promise<number> {
   const open = await conversation.open();
   if (open.state.execution_status !== 'waiting_for_confirmation') {
     if (text === '') throw new A2aRpcError('invalidParams', 'message.parts: the message has no text or data part');
-    return conversation.sendMessage(userMessage(text), { run: false, ...ownId(conversation, message) });
+    // An id the face knows, the client's or a fresh one: the message's parts are kept under it.
+    const id = ownId(conversation, message).id ?? randomUUID();
+    const recordedUpTo = await conversation.sendMessage(userMessage(text), { run: false, id });
+    await keepMessageParts(store, conversation.hex, id, message.parts);
+    return recordedUpTo;
   }
   const confirmation = message.metadata?.confirmation;
   // An answer to a confirmation is a decision: only a decider's (`approvalDeciders`) is taken, recorded as theirs.
@@ -159,7 +175,7 @@ export async function applyMessage(
 ): Promise<AppliedMessage> {
   const existing = await continued(manager, message);
   const text = await messageInput(manager, message);
-  if (existing !== undefined) return continueWith(existing, message, text);
+  if (existing !== undefined) return continueWith(existing, message, { text, store: manager.store });
   const create = message.metadata?.conversation ?? defaultConversation;
   if (create === undefined) {
     throw new A2aRpcError(
@@ -176,5 +192,5 @@ export async function applyMessage(
   });
   // Created or not (another message with the same new context id got there first), the message is applied as any to
   // an existing task is: one at a time, so of two such messages one starts the task and the other finds it working.
-  return continueWith(conversation, message, text);
+  return continueWith(conversation, message, { text, store: manager.store });
 }

@@ -85,7 +85,7 @@ export async function listTasks(
       ))
     )
       continue;
-    const { artifacts, ...task } = (await taskOf(conversation)).task({
+    const { artifacts, ...task } = (await taskOf(conversation, manager.store)).task({
       ...(params.historyLength === undefined ? {} : { historyLength: params.historyLength }),
       includeArtifacts,
     });

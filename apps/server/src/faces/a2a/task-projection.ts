@@ -9,6 +9,7 @@ import type {
   A2aTaskState,
   A2aTaskStatus,
 } from './a2a-types.js';
+import type { MessageParts } from './message-parts.js';
 
 /** The id of the one artifact a task has: the agent's final response. */
 export const RESPONSE_ARTIFACT_ID = 'response';
@@ -76,8 +77,12 @@ export class TaskProjection {
   #length = 0;
   #updatedAt: string | undefined;
 
-  constructor(taskId: string) {
+  readonly #parts: MessageParts;
+
+  /** `parts`: the parts of messages recorded with data parts, by event id (message-parts.ts), shown in the history. */
+  constructor(taskId: string, parts: MessageParts = {}) {
     this.taskId = taskId;
+    this.#parts = parts;
     this.#state = initialConversationState({ id: taskId });
   }
 
@@ -130,7 +135,8 @@ export class TaskProjection {
         const text = getEventText(event);
         if (text === '') return [];
         const role = event.source === 'user' ? 'ROLE_USER' : 'ROLE_AGENT';
-        const message = this.#message(event.id, role, [{ text }]);
+        const kept = role === 'ROLE_USER' ? this.#parts[event.id] : undefined;
+        const message = this.#message(event.id, role, kept === undefined ? [{ text }] : [...kept]);
         this.#history.push(message);
         if (role === 'ROLE_USER') {
           // A new turn: the response of an earlier one is not this one's.
@@ -280,8 +286,8 @@ export function utcTimestamp(timestamp: string): string | undefined {
 }
 
 /** A projection of the given events (a log's first events, in order). */
-export function projectTask(taskId: string, events: readonly AnyEvent[]): TaskProjection {
-  const projection = new TaskProjection(taskId);
+export function projectTask(taskId: string, events: readonly AnyEvent[], parts: MessageParts = {}): TaskProjection {
+  const projection = new TaskProjection(taskId, parts);
   for (const [index, event] of events.entries()) projection.apply(event, index);
   return projection;
 }

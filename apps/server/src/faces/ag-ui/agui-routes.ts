@@ -28,6 +28,11 @@ function lastEventId(request: FastifyRequest): number | undefined {
   return Number(text.trim());
 }
 
+export interface AgUiRoutesOptions {
+  /** A thrown error's message as a client may read it (the server's paths hidden: security/server-path-hider.ts). */
+  hidePaths?: (text: string) => Promise<string>;
+}
+
 /** The tool call ids the input's `role: "tool"` messages answer: results the client holds already. */
 function clientResultsOf(input: AgUiRunInput): Set<string> {
   return new Set(
@@ -63,7 +68,12 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
  * A request with `Last-Event-ID` reattaches to the thread's run from that log index (one past its last event is refused), sending nothing twice and
  * skipping nothing. A run input refused (its frontend tools or their results, its state, its context) gets a typed `RUN_ERROR` alone.
  */
-export function registerAgUiRoutes(fastify: FastifyInstance, manager: ConversationManager): void {
+export function registerAgUiRoutes(
+  fastify: FastifyInstance,
+  manager: ConversationManager,
+  options: AgUiRoutesOptions = {},
+): void {
+  const hidePaths = options.hidePaths ?? (async (text: string) => text);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.post(
     AG_UI_PATH,
@@ -136,7 +146,8 @@ export function registerAgUiRoutes(fastify: FastifyInstance, manager: Conversati
       } catch (error) {
         request.log.error({ err: error, conversationId: conversation.id }, 'ag-ui: streaming the run failed');
         if (!response.writableEnded) {
-          const message = errorTextOr(error instanceof Error ? error.message : undefined, 'Streaming the run failed');
+          const thrown = error instanceof Error ? await hidePaths(error.message) : undefined;
+          const message = errorTextOr(thrown, 'Streaming the run failed');
           response.write(sseFrames([{ type: 'RUN_ERROR', code: 'stream_failed', message }]));
         }
       } finally {

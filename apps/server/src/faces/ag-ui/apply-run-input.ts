@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { AgentError } from '@x/agent';
+import { AgentError, isMessageId } from '@x/agent';
 import type { ActionEvent } from '@x/events';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ClientTools } from '../../conversations/client-tools.js';
@@ -48,6 +48,16 @@ async function alreadyTaken(
     taken += 1;
   }
   return taken;
+}
+
+/**
+ * Whether the input retries a turn the thread took: its last message is a user message the log holds under the
+ * client's id. Such a retry acts again, as one matched by content does: a run going is joined, a failed one goes on,
+ * and a turn the agent finished takes no new step (the run has nothing new to answer).
+ */
+function retriesUserTurn(input: AgUiRunInput, loggedAt: readonly number[]): boolean {
+  const last = input.messages.length - 1;
+  return last >= 0 && input.messages[last]?.role === 'user' && (loggedAt[last] ?? -1) >= 0;
 }
 
 /**
@@ -151,11 +161,14 @@ async function recordRunInput(
   let refusal: { approved: boolean; reason?: string } | undefined;
   let decidedBy: string | undefined;
   const approved: string[] = [];
-  const contents = fresh
-    .map((message, position) =>
-      message.role === 'user' ? userMessageContent(message.content, `messages[${known + 1 + position}]`) : [],
+  const users = fresh
+    .flatMap((message, position) =>
+      message.role === 'user'
+        ? [{ id: message.id, content: userMessageContent(message.content, `messages[${known + 1 + position}]`) }]
+        : [],
     )
-    .filter((content) => content.length > 0);
+    .filter((user) => user.content.length > 0);
+  const contents = users.map((user) => user.content);
   const resume = input.resume ?? [];
   const actions = await open.pendingActions();
   if (!joining && (resume.length > 0 || contents.length > 0 || results.decisions.length > 0)) {
@@ -184,10 +197,14 @@ async function recordRunInput(
       else approved.push(entry.interruptId);
     }
   }
-  // A turn the thread took already (a retry) is acted on again, but recorded once.
-  const unrecorded = contents.slice(await alreadyTaken(conversation, loggedAt[known] ?? -1, contents));
+  // A turn the thread took already (a retry) is acted on again, but recorded once. Messages recorded under the
+  // client's ids are known by them (`retriesUserTurn`); only those whose ids cannot be kept are matched by content.
+  const byContent = users.every((user) => isMessageId(user.id))
+    ? 0
+    : await alreadyTaken(conversation, loggedAt[known] ?? -1, contents);
+  const unrecorded = users.slice(byContent);
 
-  let act = resume.length > 0 || contents.length > 0;
+  let act = resume.length > 0 || contents.length > 0 || retriesUserTurn(input, loggedAt);
   if (results.decisions.length > 0) {
     // The answered calls' tools must be known to record their results, even when this input no longer offers them.
     clientTools.set(conversation.id, [...offered, ...results.answeredTools]);
@@ -222,10 +239,14 @@ async function recordRunInput(
   // in the model's messages), and the model reads the latest state once, with the next message, result or answer.
   const unseenState = act && state !== undefined && state.text !== held.get(SHARED_STATE_OPENING) ? [state] : [];
   const extendedContent = [...(context === undefined ? [] : [context]), ...unseenState];
-  for (const [position, content] of unrecorded.entries()) {
+  const usedIds = new Set<string>();
+  for (const [position, { id, content }] of unrecorded.entries()) {
+    // The client's id is the event's when it can be one: a retry sending it again is then known by it.
+    const ownId = isMessageId(id) && !usedIds.has(id) && conversation.log.indexOf(id) < 0;
+    if (ownId) usedIds.add(id);
     await conversation.sendMessage(
       { role: 'user', content, thinking_blocks: [] },
-      { run: false, ...(position === unrecorded.length - 1 ? { extendedContent } : {}) },
+      { run: false, ...(ownId ? { id } : {}), ...(position === unrecorded.length - 1 ? { extendedContent } : {}) },
     );
   }
   if (unrecorded.length === 0) {

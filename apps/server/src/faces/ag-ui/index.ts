@@ -6,5 +6,5 @@ export {
   agUiEventsOf,
   sseFrames,
 } from './agui-events.js';
-export { AG_UI_PATH, registerAgUiRoutes } from './agui-routes.js';
+export { AG_UI_PATH, type AgUiRoutesOptions, registerAgUiRoutes } from './agui-routes.js';
 export { type AgUiResumeEntry, type AgUiRunInput, agUiRunInputSchema } from './run-input.js';

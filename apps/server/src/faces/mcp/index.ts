@@ -8,6 +8,7 @@ export type {
   McpConversationView,
   McpListPosition,
   McpPendingAction,
+  McpWatchOptions,
 } from './mcp-host.js';
 export { progressMessageOf } from './mcp-progress.js';
 export { McpResourceError, type McpResourceReason } from './mcp-resource-error.js';

@@ -104,14 +104,17 @@ function managed(conversation: ManagedConversation, logger: FastifyBaseLogger): 
       const total = conversation.log.length;
       return { events: start >= total ? [] : await conversation.log.range(start, start + limit), total };
     },
-    watch(listener) {
+    watch(listener, options) {
       // A listener of published events keeps the conversation open (not released when idle), so the log watched
       // stays the one its appends go to; as for an event socket.
       const release = conversation.onPublished(() => undefined);
       const stop = conversation.log.listen(conversation.log.length, () => listener(), {
         onError: (error) => logger.warn({ conversationId: conversation.id, err: error }, 'mcp: watching a log failed'),
       });
+      const onDeleted = options?.onDeleted;
+      const unDeleted = onDeleted === undefined ? () => undefined : conversation.onDeleted(onDeleted);
       return () => {
+        unDeleted();
         stop();
         release();
       };

@@ -75,10 +75,16 @@ export interface McpConversation {
   /** The log's events `[start, start + limit)` and how many events the log holds. */
   events(start: number, limit: number): Promise<{ events: AnyEvent[]; total: number }>;
   /**
-   * Calls `listener` whenever the log grows (a resource subscription); returns the function that stops it. While
-   * watched, the conversation stays open.
+   * Calls `listener` whenever the log grows (a resource subscription), and `onDeleted` once when the conversation is
+   * deleted (at once when it already is); returns the function that stops both. While watched, the conversation stays
+   * open.
    */
-  watch(listener: () => void): () => void;
+  watch(listener: () => void, options?: McpWatchOptions): () => void;
+}
+
+export interface McpWatchOptions {
+  /** Called once when the watched conversation is deleted: the subscription notifies its client and ends. */
+  onDeleted?: () => void;
 }
 
 /**

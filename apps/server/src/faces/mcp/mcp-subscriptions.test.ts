@@ -9,6 +9,7 @@ import { McpSubscriptions } from './mcp-subscriptions.js';
 /** A host of one conversation `c1` whose lookups wait for `release`, and whose watches are kept in `listeners`. */
 function watchedHost() {
   const listeners = new Set<() => void>();
+  const deletions = new Set<() => void>();
   let release: () => void = () => undefined;
   let held = Promise.resolve();
   const conversation: McpConversation = {
@@ -27,10 +28,15 @@ function watchedHost() {
     followRun: async () => undefined,
     state: async () => ({}),
     events: async () => ({ events: [], total: 0 }),
-    watch(listener) {
+    watch(listener, options) {
       const watch = () => listener();
       listeners.add(watch);
-      return () => listeners.delete(watch);
+      const deleted = options?.onDeleted;
+      if (deleted !== undefined) deletions.add(deleted);
+      return () => {
+        listeners.delete(watch);
+        if (deleted !== undefined) deletions.delete(deleted);
+      };
     },
   };
   const host: McpConversationHost = {
@@ -55,6 +61,10 @@ function watchedHost() {
     release: () => release(),
     grow: () => {
       for (const listener of listeners) listener();
+    },
+    /** The conversation is deleted: every watch's `onDeleted` is called. */
+    delete: () => {
+      for (const deleted of [...deletions]) deleted();
     },
   };
 }
@@ -136,5 +146,18 @@ describe('McpSubscriptions', () => {
     watched.grow();
     await nextTurn();
     expect(notified).toEqual([URI, URI]);
+  });
+
+  it('notifies a resource whose conversation is deleted and drops its watch: later growth notifies nothing', async () => {
+    const watched = watchedHost();
+    const notified: string[] = [];
+    const subscriptions = new McpSubscriptions(watched.host, (uri) => notified.push(uri));
+    await subscriptions.subscribe(URI);
+    watched.delete();
+    expect(notified).toEqual([URI]);
+    expect(watched.listeners.size).toBe(0);
+    watched.grow();
+    await nextTurn();
+    expect(notified).toEqual([URI]);
   });
 });

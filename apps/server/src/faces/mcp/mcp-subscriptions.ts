@@ -8,7 +8,8 @@ export const MAX_SUBSCRIPTIONS = 64;
 /**
  * The resource subscriptions of one MCP session (`resources/subscribe`): `notify(uri)` sends
  * `notifications/resources/updated` when the conversation's log grows. Appends close together give one
- * notification (the client reads the resource anyway). `close` (the session ended) stops every watch.
+ * notification (the client reads the resource anyway). A conversation deleted notifies each of its resources once
+ * and ends their subscriptions. `close` (the session ended) stops every watch.
  */
 export class McpSubscriptions {
   readonly #host: McpConversationHost;
@@ -48,10 +49,17 @@ export class McpSubscriptions {
         { uri, max: this.#max },
       );
     }
-    this.#watches.set(
-      uri,
-      conversation.watch(() => this.#changed(uri)),
-    );
+    let stop: (() => void) | undefined;
+    let deleted = false;
+    stop = conversation.watch(() => this.#changed(uri), {
+      onDeleted: () => {
+        // Called at once when the conversation is deleted already, before `watch` returned.
+        deleted = true;
+        if (stop !== undefined) this.#deleted(uri, stop);
+      },
+    });
+    if (deleted) this.#deleted(uri, stop);
+    else this.#watches.set(uri, stop);
   }
 
   unsubscribe(uri: string): void {
@@ -64,6 +72,17 @@ export class McpSubscriptions {
   close(): void {
     this.#closed = true;
     for (const uri of [...this.#watches.keys()]) this.unsubscribe(uri);
+  }
+
+  /**
+   * The watched conversation was deleted: the subscription ends (`stop` is its watch) and the client is told at once
+   * that the resource changed, so it reads it again and learns it is gone.
+   */
+  #deleted(uri: string, stop: () => void): void {
+    if (this.#watches.get(uri) === stop) this.#watches.delete(uri);
+    this.#pending.delete(uri);
+    stop();
+    this.#notify(uri);
   }
 
   #changed(uri: string): void {
