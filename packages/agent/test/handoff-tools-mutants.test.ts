@@ -17,7 +17,7 @@ function recordingContext() {
       calls.push(['escalate', ...args]);
     },
   } as unknown as ToolConversation;
-  const context: ToolContext = { workspace: '/nowhere', conversation };
+  const context: ToolContext = { workspace: '/nowhere', conversation, llmResponseId: 'response-1' };
   return { calls, context };
 }
 
@@ -62,11 +62,11 @@ describe('transfer_to_agent', () => {
   it('passes control with the trimmed reason and says so', async () => {
     const { calls, context } = recordingContext();
     const observation = await transfer.execute({ data: { agent_name: 'billing', reason: '  a refund ' } }, context);
-    expect(calls).toEqual([['transfer', 'billing', 'a refund']]);
+    expect(calls).toEqual([['transfer', 'billing', 'a refund', { llmResponseId: 'response-1' }]]);
     expect(observation).toMatchObject({ is_error: false, tool_name: 'transfer_to_agent' });
     expect(textOf(observation)).toBe("Transferred control to agent 'billing' (a refund).");
     const quiet = await transfer.execute({ data: { agent_name: 'plain', reason: '   ' } }, context);
-    expect(calls[1]).toEqual(['transfer', 'plain', '']);
+    expect(calls[1]).toEqual(['transfer', 'plain', '', { llmResponseId: 'response-1' }]);
     expect(textOf(quiet)).toBe("Transferred control to agent 'plain'.");
   });
 
