@@ -82,6 +82,5 @@ export {
   InvalidClientFrameError,
   type SocketConversation,
 } from './websocket/index.js';
-export { WorkingDirMissingError } from './workspace/working-dir-missing-error.js';
 export { WorkspaceGoneError } from './workspace/workspace-gone-error.js';
 export { WorkspacePathError } from './workspace/workspace-path-error.js';

@@ -283,15 +283,7 @@ export async function buildServer(
   registerTreeRoutes(app, manager, { workspaceRoot });
   registerSessionRoutes(app, manager);
   registerWorkspaceRoutes(app, { workspaceRoot, sandboxing });
-  registerFileRoutes(app, {
-    workspaceRoot,
-    uploadLimit: config.uploadLimit,
-    workingDirs: async () =>
-      (await manager.list()).map((conversation) => ({
-        conversationId: conversation.id,
-        workingDir: conversation.meta.workspace.working_dir,
-      })),
-  });
+  registerFileRoutes(app, { workspaceRoot, uploadLimit: config.uploadLimit });
   registerGitRoutes(app, {
     workspaceRoot,
     sandboxing,

@@ -11,11 +11,7 @@ const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query'
  * Refusals of the server's own whose body names the code too: a client tells them from other answers of the same
  * status by it (a 409 of a deleted workspace root is no conflict a retry resolves).
  */
-const CODED_SERVER_ERRORS: ReadonlySet<string> = new Set([
-  'git_workspace_gone',
-  'workspace_gone',
-  'working_dir_missing',
-]);
+const CODED_SERVER_ERRORS: ReadonlySet<string> = new Set(['git_workspace_gone', 'workspace_gone']);
 
 /** The error itself or the first ServerError in its `cause` chain (a store refusal wrapped by the agent). */
 function serverErrorIn(error: unknown): ServerError | undefined {

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { downloadHeaders } from '../internal/download-headers.js';
 import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
 import { fileSystemFailure } from '../workspace/file-system-failure.js';
-import { type ConversationWorkingDir, refuseMissingWorkingDir } from '../workspace/missing-working-dir.js';
 import { multipartBoundary, receiveMultipartFile } from '../workspace/multipart-file.js';
 import { UploadError } from '../workspace/upload-error.js';
 import { WorkspaceGoneError } from '../workspace/workspace-gone-error.js';
@@ -19,17 +18,12 @@ export interface FileRoutesOptions {
   workspaceRoot: string;
   /** Largest upload in bytes (413 above). */
   uploadLimit: number;
-  /** The working directories of the server's conversations: an upload into one removed from disk is a 404. */
-  workingDirs?: () => Promise<readonly ConversationWorkingDir[]>;
 }
 
 const pathQuerySchema = z.object({ path: filePathSchema.describe('Absolute path inside the workspace root') });
 const errors = {
   ...documentedErrors(['400', '401', '404', '422', '500', '503'].map(Number) as ErrorStatus[]),
   403: errorSchema.describe('The path lies outside the workspace root, goes through a link, or has several hard links'),
-  404: errorSchema.describe(
-    "The path's directory is missing, or lies in a conversation's working directory removed from disk (`code`: `working_dir_missing`)",
-  ),
   409: errorSchema.describe("The server's workspace root has been deleted (`code`: `workspace_gone`)"),
   413: errorSchema.describe('The file is larger than the upload limit'),
 };
@@ -109,11 +103,6 @@ export function registerFileRoutes(fastify: FastifyInstance, options: FileRoutes
           // Say so before reading it; the connection is closed rather than the body drained.
           reply.header('connection', 'close');
           throw new UploadError(`The upload is larger than the limit of ${options.uploadLimit} bytes`, 413);
-        }
-        const { workingDirs } = options;
-        // A deleted root is the 409 below (every working directory went with it), not a working directory's 404.
-        if (workingDirs !== undefined && (await existingWorkspaceRoot(options.workspaceRoot)) !== undefined) {
-          await refuseMissingWorkingDir(await workingDirs(), request.query.path);
         }
         let bytes = 0;
         try {
