@@ -39,6 +39,14 @@ describe('buildBaseState over a recorded base_state.json', () => {
     expect(written.activated_knowledge_skills).toEqual(['file.py', 'file.py', 's', 'deploy']);
   });
 
+  it("keeps the recorded invoked skills as they were (a name repeated too) and adds x's new ones after", () => {
+    const state = { ...initialConversationState({ id }), invoked_skills: ['s', 'deploy', 'lint'] };
+    const written = build(state, { invoked_skills: ['s', 's', 'deploy'] });
+    expect(written.invoked_skills).toEqual(['s', 's', 'deploy', 'lint']);
+    // Written back again (x's state seeded from the file), nothing is added or lost.
+    expect(build(state, { invoked_skills: written.invoked_skills }).invoked_skills).toEqual(written.invoked_skills);
+  });
+
   it("keeps each per-response list the reference recorded, even one alone, beside x's totals", () => {
     const costs = [{ model: 'gpt', cost: 1, timestamp: 5 }];
     const condenser = { model_name: 'small', accumulated_cost: 3, costs: [], token_usages: [] };

@@ -61,7 +61,7 @@ export function buildBaseState(input: BaseStateInput): Record<string, unknown> {
     ...(setting === 'llm' ? { security_analyzer: recordedAnalyzer ?? { kind: 'LLMSecurityAnalyzer' } } : {}),
     activated_knowledge_skills: withActivated(stringList(recorded.activated_knowledge_skills), input.activatedSkills),
     activated_path_rules: stringList(recorded.activated_path_rules),
-    invoked_skills: [...new Set([...stringList(recorded.invoked_skills), ...(state.invoked_skills ?? [])])],
+    invoked_skills: withActivated(stringList(recorded.invoked_skills), state.invoked_skills),
     blocked_actions: state.blocked_actions,
     blocked_messages: state.blocked_messages,
     ...(state.last_user_message_id === undefined ? {} : { last_user_message_id: state.last_user_message_id }),
@@ -106,7 +106,10 @@ function withRecordedLists(stats: ConversationState['stats'], recordedStats: unk
   return { ...stats, usage_to_metrics: usage };
 }
 
-/** The recorded list as it was (the reference's may repeat a name), then the names x activated that it lacks. */
+/**
+ * The recorded list as it was (the reference's may repeat a name: its lists of activated and invoked skills are plain
+ * lists), then the names x activated or invoked that it lacks.
+ */
 function withActivated(recorded: string[], activated: readonly string[] = []): string[] {
   const known = new Set(recorded);
   return [...recorded, ...activated.filter((name) => !known.has(name))];
