@@ -1,10 +1,13 @@
 import json, sys
+def args(a):
+    try: return json.loads(a)
+    except Exception: return a
 def norm(ms):
     out=[]
     for m in ms or []:
         m=dict(m)
         if 'tool_calls' in m and m['tool_calls']:
-            m['tool_calls']=[{**c,'function':{**c['function'],'arguments':json.loads(c['function']['arguments'])}} for c in m['tool_calls']]
+            m['tool_calls']=[{**c,'function':{**c['function'],'arguments':args(c['function']['arguments'])}} for c in m['tool_calls']]
         out.append(m)
     return out
 def fix(d):
@@ -21,7 +24,7 @@ for d,r in sorted(ref.items()):
     else:
         for k in ['errors','event_count','kinds','view_event_ids','llm_visible_event_ids','unhandled_condensation_request','derive_error','manipulation_indices']:
             if r.get(k)!=o.get(k) and not (k=='errors' and not r.get(k) and not o.get(k)): diffs.append((k, str(r.get(k))[:400], str(o.get(k))[:400]))
-        for k in ['messages','messages_string_form']:
+        for k in ['messages','messages_string_form','messages_cache_reasoning']:
             a,b=norm(r.get(k)),norm(o.get(k))
             if a!=b:
                 for i,(x,y) in enumerate(zip(a,b)):
@@ -34,6 +37,7 @@ for d,r in sorted(ref.items()):
                 if x!=y: diffs.append(('responses.input',i,json.dumps(x)[:500],json.dumps(y)[:500])); break
             else:
                 if len(a.get('input',[]))!=len(b.get('input',[])): diffs.append(('responses.input len', len(a.get('input',[])), len(b.get('input',[]))))
+        if r.get('responses_no_vision')!=o.get('responses_no_vision'): diffs.append(('responses_no_vision', json.dumps(r.get('responses_no_vision'))[:300], json.dumps(o.get('responses_no_vision'))[:300]))
         if r.get('reserialized')!=o.get('reserialized'):
             for i,(x,y) in enumerate(zip(r.get('reserialized') or [],o.get('reserialized') or [])):
                 if x!=y: diffs.append(('reserialized',i,json.dumps(x)[:400],json.dumps(y)[:400])); break

@@ -1,8 +1,24 @@
 import json, os, glob, sys, random
 def load(path): return {json.loads(l)['dir']: json.loads(l) for l in open(path)}
+KEYS = ['kinds', 'view_event_ids', 'llm_visible_event_ids', 'unhandled_condensation_request', 'messages', 'messages_string_form', 'responses']
+EXTRA = ['messages_cache_reasoning', 'responses_no_vision']
 out = []
 rng = random.Random(7)
 # Usage: pack.py <out.jsonl> <sequences.jsonl> <observations.jsonl> [extra case dirs...]
+#    or: pack.py --append <out.jsonl> <derived.jsonl> <count> <size cap>   (adds a sample, with the other switches'
+#        forms, to an existing corpus: gen3.py's odd shapes; cases marking content with cache_prompt first)
+if sys.argv[1] == '--append':
+    ref = load(sys.argv[3]); n = int(sys.argv[4]); cap = int(sys.argv[5])
+    def sized(d): return sum(os.path.getsize(f) for f in glob.glob(d + '/events/*.json'))
+    dirs = [d for d in sorted(ref) if not ref[d]['errors'] and 'derive_error' not in ref[d] and sized(d) <= cap]
+    rng.shuffle(dirs)
+    dirs.sort(key=lambda d: '"cache_prompt":true' not in ''.join(open(f).read() for f in glob.glob(d + '/events/*.json')))
+    with open(sys.argv[2], 'a') as f:
+        for d in dirs[:n]:
+            files = {os.path.basename(x): open(x).read() for x in sorted(glob.glob(d + '/events/*.json'))}
+            f.write(json.dumps({'name': os.path.basename(d), 'files': files, 'expected': {k: ref[d][k] for k in KEYS + EXTRA}}, ensure_ascii=False) + '\n')
+    print(min(n, len(dirs)), os.path.getsize(sys.argv[2]))
+    sys.exit(0)
 for jsonl, n, cap in [(sys.argv[2], 120, 9000), (sys.argv[3], 200, 9000)]:
     ref = load(jsonl)
     dirs = sorted(ref)

@@ -40,6 +40,10 @@ def derive(d):
         msgs = LLMConvertibleEvent.events_to_messages(list(view.events))
         out['messages'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=True, function_calling_enabled=True, force_string_serializer=False, send_reasoning_content=False) for m in msgs]
         out['messages_string_form'] = [m.to_chat_dict(cache_enabled=False, vision_enabled=False, function_calling_enabled=False, force_string_serializer=True, send_reasoning_content=False) for m in msgs]
+        # The other switches: caching alone (list form, images dropped) with reasoning_content sent, and the
+        # Responses input without vision.
+        out['messages_cache_reasoning'] = [m.to_chat_dict(cache_enabled=True, vision_enabled=False, function_calling_enabled=False, force_string_serializer=False, send_reasoning_content=True) for m in msgs]
+        out['responses_no_vision'] = [i for m in msgs if not isinstance(v := m.to_responses_value(vision_enabled=False), str) for i in v]
         instructions, items = None, []
         for m in msgs:
             val = m.to_responses_value(vision_enabled=True)

@@ -37,7 +37,14 @@ for (const dir of process.argv.slice(2)) {
       forceStringSerializer: true,
       functionCallingEnabled: false,
     });
+    out.messages_cache_reasoning = ev.toChatCompletionsMessages(messages, {
+      cacheEnabled: true,
+      visionEnabled: false,
+      functionCallingEnabled: false,
+      sendReasoningContent: true,
+    });
     out.responses = ev.toResponsesInput(messages, { visionEnabled: true });
+    out.responses_no_vision = ev.toResponsesInput(messages, { visionEnabled: false }).input;
     out.reserialized = events.map((e) => JSON.parse(ev.serializeEvent(e)));
   } catch (e) {
     out.derive_error = String(e.stack).slice(0, 3000);
