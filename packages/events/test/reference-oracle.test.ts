@@ -18,6 +18,11 @@ import { withParsedToolArguments } from './support/parsed-tool-arguments.js';
  * actions of every kind the reference registers, with texts in many scripts and lengths past every truncation limit.
  * Each case holds the event files as the reference wrote them and what the reference derived from them: its View, and
  * the Chat Completions messages in both of its forms, and the Responses API `instructions` and `input`.
+ *
+ * The odd-shaped cases (gen3.py, names `odd_*`: empty and very long texts, content marked with `cache_prompt`, every
+ * optional field, LLM-converted messages, calls answered twice or never, condensations that nest or forget unknown
+ * ids) also hold the messages with caching alone on and `reasoning_content` sent, and the Responses input without
+ * vision.
  */
 interface OracleCase {
   name: string;
@@ -30,6 +35,8 @@ interface OracleCase {
     messages: unknown[];
     messages_string_form: unknown[];
     responses: { instructions: string | null; input: unknown[] };
+    messages_cache_reasoning?: unknown[];
+    responses_no_vision?: unknown[];
   };
 }
 
@@ -44,6 +51,12 @@ const cases: OracleCase[] = readFileSync(
 describe('conversations the reference wrote, read as the reference reads them', () => {
   it('has the whole corpus', () => {
     expect(cases.length).toBeGreaterThan(300);
+    const odd = cases.filter((oracle) => oracle.name.startsWith('odd_'));
+    expect(odd.length).toBeGreaterThanOrEqual(60);
+    for (const oracle of odd) {
+      expect(oracle.expected.messages_cache_reasoning).toBeDefined();
+      expect(oracle.expected.responses_no_vision).toBeDefined();
+    }
   });
 
   for (const oracle of cases) {
@@ -72,6 +85,17 @@ describe('conversations the reference wrote, read as the reference reads them', 
       });
       expect(withParsedToolArguments(strings)).toEqual(withParsedToolArguments(oracle.expected.messages_string_form));
       expect(toResponsesInput(messages, { visionEnabled: true })).toEqual(oracle.expected.responses);
+      if (oracle.name.startsWith('odd_')) {
+        const cached = toChatCompletionsMessages(messages, {
+          cacheEnabled: true,
+          functionCallingEnabled: false,
+          sendReasoningContent: true,
+        });
+        expect(withParsedToolArguments(cached)).toEqual(
+          withParsedToolArguments(oracle.expected.messages_cache_reasoning ?? []),
+        );
+        expect(toResponsesInput(messages).input).toEqual(oracle.expected.responses_no_vision);
+      }
 
       names.forEach((name, index) => {
         const text = oracle.files[name] as string;

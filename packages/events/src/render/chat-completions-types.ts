@@ -64,7 +64,10 @@ export interface ChatToolMessage extends ChatMessageBase {
 export type ChatCompletionsMessage = ChatSystemMessage | ChatUserMessage | ChatAssistantMessage | ChatToolMessage;
 
 export interface ChatCompletionsOptions {
-  /** Mark parts with `cache_prompt` with `cache_control` (default false). */
+  /**
+   * Prompt caching is on (default false): selects the list form, like vision and function calling. The list form
+   * marks every part whose `cache_prompt` is set with `cache_control` whatever this says, as the reference does.
+   */
   cacheEnabled?: boolean;
   /** Send image parts (default false: images are dropped). */
   visionEnabled?: boolean;

@@ -39,20 +39,10 @@ describe('toChatCompletionsMessages', () => {
     ]);
   });
 
-  it('puts cache_control on parts only when caching is on, and at message level for tool results', () => {
+  it('puts cache_control on marked parts in the list form whatever cacheEnabled says, at message level for tool results', () => {
     const system = msg({ role: 'system', content: [t('sys', true), t('ctx')] });
     const tool = msg({ role: 'tool', content: [t('out', true)], tool_call_id: 'c1', name: 'terminal' });
-    expect(toChatCompletionsMessages([system, tool])).toEqual([
-      {
-        role: 'system',
-        content: [
-          { type: 'text', text: 'sys' },
-          { type: 'text', text: 'ctx' },
-        ],
-      },
-      { role: 'tool', content: [{ type: 'text', text: 'out' }], tool_call_id: 'c1', name: 'terminal' },
-    ]);
-    expect(toChatCompletionsMessages([system, tool], { cacheEnabled: true })).toEqual([
+    const marked = [
       {
         role: 'system',
         content: [
@@ -67,6 +57,17 @@ describe('toChatCompletionsMessages', () => {
         name: 'terminal',
         cache_control: { type: 'ephemeral' },
       },
+    ];
+    // The reference's to_llm_dict marks a part by its own cache_prompt; cache_enabled only picks the list form.
+    expect(toChatCompletionsMessages([system, tool])).toEqual(marked);
+    expect(toChatCompletionsMessages([system, tool], { cacheEnabled: true })).toEqual(marked);
+    expect(toChatCompletionsMessages([system, tool], { cacheEnabled: true, forceStringSerializer: true })).toEqual([
+      { role: 'system', content: 'sys\nctx' },
+      { role: 'tool', content: 'out', tool_call_id: 'c1', name: 'terminal' },
+    ]);
+    // Caching alone selects the list form.
+    expect(toChatCompletionsMessages([system], { cacheEnabled: true, functionCallingEnabled: false })).toEqual([
+      marked[0],
     ]);
   });
 

@@ -26,12 +26,11 @@ export function toChatCompletionsMessages(
   const functionCallingEnabled = options.functionCallingEnabled ?? true;
   const listForm = !options.forceStringSerializer && (cacheEnabled || visionEnabled || functionCallingEnabled);
   const sendReasoning = options.sendReasoningContent ?? false;
-  return messages.map((message) => renderMessage(message, { listForm, cacheEnabled, visionEnabled, sendReasoning }));
+  return messages.map((message) => renderMessage(message, { listForm, visionEnabled, sendReasoning }));
 }
 
 interface RenderSettings {
   listForm: boolean;
-  cacheEnabled: boolean;
   visionEnabled: boolean;
   sendReasoning: boolean;
 }
@@ -81,9 +80,10 @@ function listForm(message: Message, settings: RenderSettings): ChatCompletionsMe
   const content: ChatContentPart[] = [];
   let toolCache = false;
   for (const part of message.content) {
-    // On tool messages the cache marker moves to the message (LiteLLM ignores it on tool parts).
-    const partCache = settings.cacheEnabled && part.cache_prompt && !isTool;
-    if (settings.cacheEnabled && part.cache_prompt && isTool) toolCache = true;
+    // A part's own marker is sent whatever `cacheEnabled` says, as the reference's `to_llm_dict` does: the option
+    // only picks the list form. On tool messages the marker moves to the message (LiteLLM ignores it on tool parts).
+    const partCache = part.cache_prompt && !isTool;
+    if (part.cache_prompt && isTool) toolCache = true;
     if (part.type === 'text') {
       const text = isTool ? truncateToolText(part.text) : part.text;
       content.push(partCache ? { type: 'text', text, cache_control: ephemeral } : { type: 'text', text });
