@@ -37,6 +37,7 @@ for d,r in sorted(ref.items()):
                 if x!=y: diffs.append(('responses.input',i,json.dumps(x)[:500],json.dumps(y)[:500])); break
             else:
                 if len(a.get('input',[]))!=len(b.get('input',[])): diffs.append(('responses.input len', len(a.get('input',[])), len(b.get('input',[]))))
+        if o.get('not_written_back'): diffs.append(('not written back as read', o['not_written_back'][:5]))
         if r.get('responses_no_vision')!=o.get('responses_no_vision'): diffs.append(('responses_no_vision', json.dumps(r.get('responses_no_vision'))[:300], json.dumps(o.get('responses_no_vision'))[:300]))
         if r.get('reserialized')!=o.get('reserialized'):
             for i,(x,y) in enumerate(zip(r.get('reserialized') or [],o.get('reserialized') or [])):

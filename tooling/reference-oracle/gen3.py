@@ -20,6 +20,11 @@ SCRIPTS = ['hello', 'héllo wörld', 'Привет', 'مرحبا', 'שלום', '
            'e\u0301\u0301', 'a\u2028b\u2029c', 'tab\there', 'nul\x00byte', 'del\x7f', '"quotes" \\ back\\slash',
            '</script><!--', '\r\n', '\x1c\x1d\x1e\x1f', '\ufeffbom', '\u200b\u200d', '  ', '']
 
+from openhands.sdk.tool.tool import ToolDefinition
+def _subclasses(c):
+    return [d for s in c.__subclasses__() for d in [s] + _subclasses(s)]
+TOOL_KINDS = sorted({c.__name__ for c in _subclasses(ToolDefinition) if '[' not in c.__name__ and c.__name__ != 'MCPToolDefinition'})  # mcp's Tool is stubbed here
+
 def run(seed, out):
     rng = random.Random(seed)
     ts = datetime.datetime(2026, 9, 1, 10, 0, 0)
@@ -66,7 +71,18 @@ def run(seed, out):
         return {'score': rng.choice([0.0, 0.5, 1.0]), 'message': s(), **({'metadata': {'k': rng.choice([None, 1, 'v', [1, None]])}} if rng.random() < 0.5 else {})}
     def maybe(d, key, fn, p=0.3):
         if rng.random() < p: d[key] = fn()
-    sp = {'kind': 'SystemPromptEvent', 'source': 'agent', 'system_prompt': text(), 'tools': []}
+    def tool():
+        kind = rng.choice(TOOL_KINDS)
+        d = {'description': s(), 'action_type': rng.choice(['FinishAction', 'TerminalAction', 'MCPToolAction']), 'kind': kind}
+        maybe(d, 'observation_type', lambda: rng.choice(['FinishObservation', 'TerminalObservation']), 0.7)
+        maybe(d, 'annotations', lambda: {k: v for k, v in {'title': rng.choice([None, s()]), 'readOnlyHint': rng.choice([None, True, False]), 'destructiveHint': rng.choice([None, True]), 'idempotentHint': rng.choice([None, False]), 'openWorldHint': rng.choice([None, True])}.items() if v is not None}, 0.7)
+        maybe(d, 'meta', lambda: {'a': rng.choice([None, 1, s()]), 'b': [1, None, {'c': None}]}, 0.3)
+        maybe(d, 'title', s, 0.3)
+        schema = {'type': 'object', 'properties': {'q': {'type': 'string', 'default': None, 'description': s()}}, 'required': [], 'x-extra': [None]}
+        if kind == 'ClientTool': d.update(client_tool_name=s() or 'c', input_schema=schema)
+        if kind == 'MCPToolDefinition': d['mcp_tool'] = {'name': s() or 'm', 'inputSchema': schema, **({'description': None} if rng.random() < 0.3 else {}), **({'annotations': {'title': s()}} if rng.random() < 0.3 else {})}
+        return d
+    sp = {'kind': 'SystemPromptEvent', 'source': 'agent', 'system_prompt': text(), 'tools': [tool() for _ in range(rng.choice([0, 0, 1, 3]))]}
     maybe(sp, 'dynamic_context', text)
     add(sp)
     calls = []  # (action event, tool)
