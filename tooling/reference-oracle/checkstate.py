@@ -25,6 +25,16 @@ for d in sorted(glob.glob(sys.argv[2] + '/*')):
         if before.get(k) != after.get(k): problems.append(f'{k}: before {json.dumps(before.get(k))[:300]} after {json.dumps(after.get(k))[:300]}')
     for k in set(before.get('invoked_skills', [])) - set(after.get('invoked_skills', [])): problems.append('invoked skill lost ' + k)
     if before.get('agent_state', {}).get('ref_key') != after.get('agent_state', {}).get('ref_key'): problems.append('agent_state.ref_key lost')
+    # Every other recorded field, whatever its name, survives as it was (x computes only these itself).
+    computed = {'agent', 'workspace', 'persistence_dir', 'execution_status', 'last_user_message_id', 'leaf_event_id',
+                'head_is_empty', 'stats', 'agent_state', 'invoked_skills', 'activated_knowledge_skills'}
+    for k in sorted(set(before) - computed):
+        if k not in after: problems.append(f'{k} lost')
+        elif before[k] != after[k]: problems.append(f'{k} changed: before {json.dumps(before[k])[:200]} after {json.dumps(after[k])[:200]}')
+    for k in ['invoked_skills', 'activated_knowledge_skills']:
+        if after.get(k, [])[:len(before.get(k, []))] != before.get(k, []): problems.append(f'{k}: recorded {before.get(k)} written {after.get(k)}')
+    for k, v in (before.get('agent_state') or {}).items():
+        if (after.get('agent_state') or {}).get(k) != v: problems.append(f'agent_state.{k} changed')
     bs, as_ = before.get('stats', {}).get('usage_to_metrics', {}), after.get('stats', {}).get('usage_to_metrics', {})
     for uid, m in bs.items():
         if uid not in as_: problems.append('usage id lost ' + uid)
