@@ -154,9 +154,18 @@ def run(seed, out):
             add(d)
         elif r < 0.72:
             user_message()
+        elif r < 0.735:
+            # Another system prompt, or an LLM-converted system or user message with tool threading keys.
+            if rng.random() < 0.5: add({'kind': 'SystemPromptEvent', 'source': 'agent', 'system_prompt': text(), 'tools': [], **({'dynamic_context': text()} if rng.random() < 0.5 else {})})
+            else:
+                m = {'role': rng.choice(['system', 'user']), 'content': contents()}
+                maybe(m, 'name', s, 0.3)
+                maybe(m, 'tool_call_id', lambda: 'call_u_%d' % turn, 0.2)
+                add({'kind': 'MessageEvent', 'source': rng.choice(['user', 'agent', 'environment']), 'llm_message': m})
         elif r < 0.75:
             # An LLM-converted tool result carried by a MessageEvent.
-            m = {'role': 'tool', 'content': contents(), 'tool_call_id': rng.choice([c[0]['tool_call_id'] for c in calls] or ['call_x']), 'name': rng.choice(['think', 'terminal'])}
+            m = {'role': 'tool', 'content': contents(), 'name': rng.choice(['think', 'terminal'])}
+            if rng.random() < 0.85: m['tool_call_id'] = rng.choice([c[0]['tool_call_id'] for c in calls] or ['call_x'])
             add({'kind': 'MessageEvent', 'source': 'environment', 'llm_message': m})
         elif r < 0.8:
             add({'kind': rng.choice(['PauseEvent', 'CondensationRequest', 'CondensationRequest']), 'source': rng.choice(['user', 'environment', 'agent'])})
