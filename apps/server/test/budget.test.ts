@@ -92,6 +92,41 @@ describe('money budgets over REST (x only)', () => {
     }
   });
 
+  it('a fork gets what is left of the budget (the record the library wrote), not the source record copied over it', async () => {
+    const dataDir = await tempDir();
+    dirs.push(dataDir);
+    const llm = await startScriptedLLMServer();
+    try {
+      const server = await startTestServer({ dataDir, llm });
+      llm.push(think, think, { ...finishReply('done'), usage });
+      const request = thinkingRequest(server, { budget: { max_usd: 0.01 }, initial_message: { content: 'think' } });
+      const id = ((await server.call('POST', '/api/conversations', request)).json as { id: string }).id;
+      // Call 1 ($0.0075); call 2 would make $0.0075 + $0.00375 > $0.01.
+      expect((await waitForIdle(server, id)).execution_status).toBe('error');
+      expect(llm.requests).toHaveLength(1);
+
+      const forked = await server.call('POST', `/api/conversations/${id}/fork`, {});
+      expect(forked.status).toBe(201);
+      const forkId = (forked.json as { id: string }).id;
+      const budget = await server.call('GET', `/api/conversations/${forkId}/budget`);
+      expect(budget).toMatchObject({ status: 200, json: { spent_usd: 0, last_stop: null } });
+      expect((budget.json as { max_usd: number }).max_usd).toBeCloseTo(0.0025, 10);
+
+      // $0.0025 left: the fork's first call is made ($0 spent, nothing to estimate), its second is not.
+      llm.push(think, think);
+      await server.call('POST', `/api/conversations/${forkId}/events`, {
+        role: 'user',
+        content: [{ type: 'text', text: 'go on' }],
+        run: true,
+      });
+      expect((await waitForIdle(server, forkId)).execution_status).toBe('error');
+      expect(llm.requests).toHaveLength(2);
+      await server.built.close();
+    } finally {
+      await llm.close();
+    }
+  });
+
   it('refuses a negative or non-numeric budget with 422', async () => {
     const server = await startTestServer();
     dirs.push(server.dataDir);

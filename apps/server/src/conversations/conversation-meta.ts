@@ -74,12 +74,15 @@ const SIDE_FILE = /^x_[a-z0-9_]+\.json$/;
 
 /**
  * A fork's meta.json, written after the faces' side files of its source are copied to it (their entries name events
- * by id, which a fork keeps), so the fork is listed only once it has them.
+ * by id, which a fork keeps), so the fork is listed only once it has them. A side file the library's fork already
+ * wrote is the fork's own and is kept: `x_budget.json` holds what is left of the source's budget, and the source's
+ * copied over it would give the fork the whole budget again.
  */
 export async function writeForkMeta(store: FileStore, sourceHex: string, meta: ConversationMeta): Promise<void> {
   for (const path of await store.list(sourceHex)) {
     const name = path.slice(sourceHex.length + 1);
-    if (SIDE_FILE.test(name)) await store.copy(path, `${meta.id}/${name}`);
+    const target = `${meta.id}/${name}`;
+    if (SIDE_FILE.test(name) && !(await store.exists(target))) await store.copy(path, target);
   }
   await writeConversationMeta(store, meta);
 }

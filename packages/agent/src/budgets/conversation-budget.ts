@@ -4,7 +4,13 @@ import type { LLM, LLMResponse } from '../llm/llm.js';
 import type { ConversationStatsSnapshot } from '../llm/metrics.js';
 import type { ExecutionStatus } from '../state/execution-status.js';
 import { type Budget, type BudgetInput, parseBudget } from './budget.js';
-import { type BudgetRecord, type BudgetStop, readBudgetRecord, writeBudgetRecord } from './budget-record.js';
+import {
+  type BudgetRecord,
+  type BudgetStop,
+  emptyBudgetRecord,
+  readBudgetRecord,
+  writeBudgetRecord,
+} from './budget-record.js';
 import { type ActiveBudget, type BudgetStopFigures, budgetStopDetail, checkBudget } from './check-budget.js';
 import { estimateNextCallUsd, isFreeModel, pricingOf } from './estimate-next-call.js';
 import { spendOf } from './spend.js';
@@ -103,6 +109,24 @@ export class ConversationBudget {
     if (this.#budgets(record).length === 0) return;
     this.#record = { ...record, unknown_cost_responses: [...record.unknown_cost_responses, response.id] };
     await writeBudgetRecord(this.#host.store, this.#host.directory, this.#record);
+  }
+
+  /**
+   * The record a fork of this conversation starts with; undefined when this one has no budget. The money this
+   * conversation spent stays spent: a fork that starts with fresh stats (`resetMetrics`, the default) gets what is
+   * left of the budget (never below 0), one that keeps the stats gets the same limit. A budget is never reset by
+   * forking, and a fork is never left without one.
+   */
+  async forkRecord(resetMetrics: boolean): Promise<BudgetRecord | undefined> {
+    const record = await this.#load(true);
+    if (record.max_usd === null) return undefined;
+    const spent = spendOf(this.#host.stats(), this.#host.llm()).spentUsd;
+    return {
+      ...emptyBudgetRecord(),
+      max_usd: resetMetrics ? Math.max(0, record.max_usd - spent) : record.max_usd,
+      allow_unknown_cost: record.allow_unknown_cost,
+      unknown_cost_responses: record.unknown_cost_responses,
+    };
   }
 
   /**

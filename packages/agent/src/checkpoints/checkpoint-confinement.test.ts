@@ -2,7 +2,7 @@
 // changing it, and restore trees that may come from a store someone else can write: nothing may be read from or
 // written to outside the workspace. The races are made deterministic by swapping a directory for a link at the
 // one moment between the walk and the use (from the blob callbacks the snapshot and restore await).
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryFileStore } from '@x/store';
@@ -116,7 +116,10 @@ describe('a restore', () => {
     await mkdir(join(workspace, 'a'));
     await writeFile(join(workspace, 'a', 'x'), 'checkpointed');
     const objects = new CheckpointStore(createMemoryFileStore(), 'conv');
-    const target = await snapshotWorkspace(workspace, undefined, (hash, content) => objects.putBlob(hash, content));
+    // A tree without directories (as stored before they were kept): the file is written through its parent as found.
+    const { directories: _directories, ...target } = await snapshotWorkspace(workspace, undefined, (hash, content) =>
+      objects.putBlob(hash, content),
+    );
     await writeFile(join(workspace, 'a', 'x'), 'changed since');
 
     const swap = swapper(workspace, outside);
@@ -129,6 +132,27 @@ describe('a restore', () => {
     const error = await restoreWorkspace({ workspace, target, objects: racing }).catch((caught: unknown) => caught);
     expect(WorkspacePathError.isInstance(error)).toBe(true);
     expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('replaces a directory swapped for a link by the directory the tree records, never writing through the link', async () => {
+    const { workspace, outside } = await scratch();
+    await mkdir(join(workspace, 'a'));
+    await writeFile(join(workspace, 'a', 'x'), 'checkpointed');
+    const objects = new CheckpointStore(createMemoryFileStore(), 'conv');
+    const target = await snapshotWorkspace(workspace, undefined, (hash, content) => objects.putBlob(hash, content));
+    await writeFile(join(workspace, 'a', 'x'), 'changed since');
+
+    const swap = swapper(workspace, outside);
+    const racing = Object.create(objects) as CheckpointStore;
+    racing.getBlobs = async (hashes) => {
+      const blobs = await objects.getBlobs(hashes);
+      await swap();
+      return blobs;
+    };
+    await restoreWorkspace({ workspace, target, objects: racing });
+    expect(await readdir(outside)).toEqual([]);
+    expect((await lstat(join(workspace, 'a'))).isDirectory()).toBe(true);
+    expect(await readFile(join(workspace, 'a', 'x'), 'utf8')).toBe('checkpointed');
   });
 
   it('never removes through a directory swapped for a link after the workspace was read', async () => {

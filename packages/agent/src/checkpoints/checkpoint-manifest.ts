@@ -35,7 +35,16 @@ export type CheckpointFile = z.infer<typeof checkpointFileSchema>;
 export const skippedFileSchema = z.object({ path: z.string(), reason: z.string() });
 export type SkippedFile = z.infer<typeof skippedFileSchema>;
 
-/** The tree of one workspace checkpoint: every file (sorted by path) and symbolic link. */
+/** One directory below the workspace root: restored with its mode, empty or not. */
+export const checkpointDirectorySchema = z.object({
+  /** Path relative to the workspace, `/`-separated. */
+  path: z.string().min(1),
+  /** Permission and sticky bits (e.g. 0o700 for a private directory); set-id bits are dropped. */
+  mode: z.number().int().nonnegative(),
+});
+export type CheckpointDirectory = z.infer<typeof checkpointDirectorySchema>;
+
+/** The tree of one workspace checkpoint: every file (sorted by path) and symbolic link, and every directory. */
 export const checkpointManifestSchema = z.object({
   version: z.literal(1),
   /** When the walk started (epoch ms): a later walk trusts a file's stat only if it last changed well before that. */
@@ -43,6 +52,12 @@ export const checkpointManifestSchema = z.object({
   files: z.array(checkpointFileSchema),
   symlinks: z.array(z.object({ path: z.string().min(1), target: z.string() })),
   skipped: z.array(skippedFileSchema),
+  /**
+   * Every directory below the root that could be listed (sorted by path), so a restore makes empty ones and gives
+   * each its mode. Absent in trees taken before directories were recorded: those restore files and links only, and
+   * prune the directories left empty.
+   */
+  directories: z.array(checkpointDirectorySchema).optional(),
 });
 export type CheckpointManifest = z.infer<typeof checkpointManifestSchema>;
 
@@ -54,6 +69,8 @@ export function checkpointId(manifest: CheckpointManifest): string {
   const hash = createHash('sha256');
   for (const file of manifest.files) hash.update(`f\0${file.path}\0${file.sha256}\0${file.mode}\n`);
   for (const link of manifest.symlinks) hash.update(`l\0${link.path}\0${link.target}\n`);
+  // Absent (an older tree) hashes as before, so the trees stored then keep their ids.
+  for (const directory of manifest.directories ?? []) hash.update(`d\0${directory.path}\0${directory.mode}\n`);
   return hash.digest('hex');
 }
 
@@ -69,9 +86,15 @@ export function checkRestorableTree(manifest: CheckpointManifest): void {
     if (leaves.has(entry.path)) refuse(manifest, entry.path, 'it is listed twice');
     leaves.add(entry.path);
   }
+  const directories = manifest.directories ?? [];
+  const seen = new Set<string>();
+  for (const { path } of directories) {
+    if (leaves.has(path) || seen.has(path)) refuse(manifest, path, 'it is listed twice');
+    seen.add(path);
+  }
   // A skipped '' is an unreadable workspace root: nothing to restore there.
   const skipped = manifest.skipped.filter((entry) => entry.path !== '');
-  for (const { path } of [...manifest.files, ...manifest.symlinks, ...skipped]) {
+  for (const { path } of [...manifest.files, ...manifest.symlinks, ...skipped, ...directories]) {
     const segments = path.split('/');
     if (path.includes('\0') || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
       refuse(manifest, path, 'it is not a relative path inside the workspace');

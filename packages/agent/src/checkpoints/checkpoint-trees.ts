@@ -3,6 +3,7 @@ import { FileNotFoundError, type FileStore } from '@x/store';
 import { z } from 'zod';
 import {
   type CheckpointManifest,
+  checkpointDirectorySchema,
   checkpointFileSchema,
   checkpointId,
   checkpointManifestSchema,
@@ -16,6 +17,8 @@ const chunkSchema = z.object({
   files: z.array(checkpointFileSchema),
   symlinks: z.array(z.object({ path: z.string().min(1), target: z.string() })),
   skipped: z.array(skippedFileSchema),
+  /** The directories directly in this one (absent when none, and in chunks written before directories were kept). */
+  directories: z.array(checkpointDirectorySchema).optional(),
 });
 type Chunk = z.infer<typeof chunkSchema>;
 
@@ -23,6 +26,8 @@ type Chunk = z.infer<typeof chunkSchema>;
 const storedTreeSchema = z.object({
   version: z.literal(2),
   taken_ms: z.number().optional(),
+  /** The tree records its directories (in its chunks); absent in trees written before, which have none. */
+  with_directories: z.literal(true).optional(),
   dirs: z.array(z.object({ dir: z.string(), chunk: z.string().regex(/^[0-9a-f]{64}$/) })),
 });
 
@@ -58,6 +63,11 @@ export async function writeTree(at: TreeLocation, manifest: CheckpointManifest):
   for (const file of manifest.files) chunkOf(file.path).files.push(file);
   for (const link of manifest.symlinks) chunkOf(link.path).symlinks.push(link);
   for (const file of manifest.skipped) chunkOf(file.path).skipped.push(file);
+  for (const directory of manifest.directories ?? []) {
+    const chunk = chunkOf(directory.path);
+    if (chunk.directories === undefined) chunk.directories = [];
+    chunk.directories.push(directory);
+  }
   const dirs: { dir: string; chunk: string }[] = [];
   for (const [dir, chunk] of [...chunks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const text = JSON.stringify(chunk);
@@ -68,7 +78,12 @@ export async function writeTree(at: TreeLocation, manifest: CheckpointManifest):
     }
     dirs.push({ dir, chunk: sha });
   }
-  const stored = { version: 2, ...(manifest.taken_ms === undefined ? {} : { taken_ms: manifest.taken_ms }), dirs };
+  const stored = {
+    version: 2,
+    ...(manifest.taken_ms === undefined ? {} : { taken_ms: manifest.taken_ms }),
+    ...(manifest.directories === undefined ? {} : { with_directories: true }),
+    dirs,
+  };
   await write(at, treePath(at, id), JSON.stringify(stored));
   return id;
 }
@@ -85,6 +100,7 @@ export async function readTree(at: TreeLocation, id: string): Promise<Checkpoint
     const stored = parse(storedTreeSchema, json, at.store.describe(path));
     manifest = { version: 1, files: [], symlinks: [], skipped: [] };
     if (stored.taken_ms !== undefined) manifest.taken_ms = stored.taken_ms;
+    const directories: NonNullable<CheckpointManifest['directories']> = [];
     for (let start = 0; start < stored.dirs.length; start += READS_IN_FLIGHT) {
       const batch = stored.dirs.slice(start, start + READS_IN_FLIGHT);
       const chunks = await Promise.all(batch.map(({ chunk }) => readChunk(at, chunk)));
@@ -92,12 +108,15 @@ export async function readTree(at: TreeLocation, id: string): Promise<Checkpoint
         manifest.files.push(...chunk.files);
         manifest.symlinks.push(...chunk.symlinks);
         manifest.skipped.push(...chunk.skipped);
+        directories.push(...(chunk.directories ?? []));
       }
     }
+    if (stored.with_directories === true) manifest.directories = directories;
     const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
     manifest.files.sort(byPath);
     manifest.symlinks.sort(byPath);
     manifest.skipped.sort(byPath);
+    manifest.directories?.sort(byPath);
   }
   if (checkpointId(manifest) !== id) {
     throw new CheckpointDamagedError(at.store.describe(path), `its content is not checkpoint ${id}`);

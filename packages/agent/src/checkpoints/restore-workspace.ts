@@ -4,8 +4,11 @@ import { WorkspacePathError } from '../paths/workspace-path-error.js';
 import { CHECKPOINT_MODE_BITS, type CheckpointManifest, checkRestorableTree } from './checkpoint-manifest.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import {
+  makeWorkspaceDirectory,
   pruneEmptyParents,
+  removeEmptyDirectory,
   removeWorkspaceEntry,
+  setDirectoryMode,
   writeWorkspaceFile,
   writeWorkspaceSymlink,
 } from './internal/confined-entries.js';
@@ -56,12 +59,29 @@ export async function restoreWorkspace(options: {
 
   const contents = await objects.getBlobs(toWrite.map((file) => file.sha256));
 
+  // A tree that records its directories keeps exactly those (empty ones included, each with its mode); an older one
+  // has none to keep, and the directories its removals leave empty are pruned.
+  const directories = target.directories;
+  const wantedDirectories = new Set(directories?.map((directory) => directory.path));
   for (const path of toRemove) await removeWorkspaceEntry(root, path);
-  for (const path of toRemove) await pruneEmptyParents(root, path);
+  for (const path of toRemove) await pruneEmptyParents(root, path, wantedDirectories);
+  if (directories !== undefined) {
+    const unwanted = (now.directories ?? []).filter((directory) => !wantedDirectories.has(directory.path));
+    // Deepest first, each only when empty: one holding what the checkpoint could not read (or `.git`) stays.
+    for (const { path } of unwanted.reverse()) await removeEmptyDirectory(root, path);
+    for (const { path } of directories) await makeWorkspaceDirectory(root, path);
+  }
   for (const [index, file] of toWrite.entries()) {
     await writeWorkspaceFile(root, file.path, { content: contents[index]!, mode: file.mode, mtimeMs: file.mtime_ms });
   }
   for (const link of toLink) await writeWorkspaceSymlink(root, link.path, link.target);
+  if (directories !== undefined) {
+    // Modes last, deepest first: a directory made read-only must first have received its files.
+    const modes = new Map((now.directories ?? []).map((directory) => [directory.path, directory.mode]));
+    for (const { path, mode } of [...directories].reverse()) {
+      if (modes.get(path) !== (mode & CHECKPOINT_MODE_BITS)) await setDirectoryMode(root, path, mode);
+    }
+  }
   return { written: [...toWrite.map((file) => file.path), ...toLink.map((link) => link.path)], removed: toRemove };
 }
 

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { type AnyEvent, createEvent } from '@x/events';
 import type { EventLogLike, FileStore } from '@x/store';
 import { readBranch } from '../conversation/branch-history.js';
-import type { CheckpointManifest } from './checkpoint-manifest.js';
+import { type CheckpointManifest, checkpointId } from './checkpoint-manifest.js';
 import { CHECKPOINT_KEY, type CheckpointRecord, checkpointOnBranch, checkpointsByEvent } from './checkpoint-records.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { type RestoreResult, restoreWorkspace } from './restore-workspace.js';
@@ -140,10 +140,14 @@ export class WorkspaceCheckpoints {
         await this.restore(record.checkpoint_id, { parents: false });
         return;
       }
-      const manifest = await snapshotWorkspace(this.#host.workspace, await this.objects.getTree(record.checkpoint_id));
+      const recorded = await this.objects.getTree(record.checkpoint_id);
+      const manifest = await snapshotWorkspace(this.#host.workspace, recorded);
       const id = await this.objects.putTree(manifest);
       this.#latest = { id, manifest };
-      if (id !== record.checkpoint_id) {
+      // A tree taken before directories were recorded is compared on its files and links only.
+      const { directories: _directories, ...withoutDirectories } = manifest;
+      const comparable = recorded.directories === undefined ? checkpointId(withoutDirectories) : id;
+      if (comparable !== record.checkpoint_id) {
         this.#warn(
           `The workspace ${this.#host.workspace} differs from checkpoint ${record.checkpoint_id} (at event ${record.event_id}); left as it is`,
         );

@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import {
   CHECKPOINT_MODE_BITS,
+  type CheckpointDirectory,
   type CheckpointFile,
   type CheckpointManifest,
   type SkippedFile,
@@ -44,7 +45,8 @@ export async function snapshotWorkspace(
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  const entries = root === undefined ? [] : await walk(root, '', skipped);
+  const directories: CheckpointDirectory[] = [];
+  const entries = root === undefined ? [] : await walk(root, '', { skipped, directories });
   const takenMs = Date.now();
   // The mtime alone is the agent's to set (`touch -r` after a same-size rewrite); the ctime is not, and any write,
   // chmod or utimes moves it. Yet a write in the same clock tick as the one hashed leaves it unchanged (git's
@@ -96,6 +98,7 @@ export async function snapshotWorkspace(
     files: files.sort(byPath),
     symlinks: symlinks.sort(byPath),
     skipped: skipped.sort(byPath),
+    directories: directories.sort(byPath),
   };
 }
 
@@ -108,9 +111,15 @@ interface WalkedEntry {
 
 /**
  * Every non-directory entry under `dir` (paths relative, `/`-separated), looked at through verified descriptors;
- * unreadable directories and entries go to `skipped`.
+ * unreadable directories and entries go to `skipped`, the directories listed (with their modes) to `directories`.
  */
-async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<WalkedEntry[]> {
+async function walk(
+  root: string,
+  dir: string,
+  found: { skipped: SkippedFile[]; directories: CheckpointDirectory[] },
+  mode?: number,
+): Promise<WalkedEntry[]> {
+  const { skipped } = found;
   let listed: ListedEntry[];
   try {
     listed = await listDirectory(root, dir);
@@ -121,15 +130,18 @@ async function walk(root: string, dir: string, skipped: SkippedFile[]): Promise<
     skipped.push({ path: dir, reason: (error as Error).message });
     return [];
   }
+  if (dir !== '' && mode !== undefined) found.directories.push({ path: dir, mode });
   const entries: WalkedEntry[] = [];
-  const subdirectories: string[] = [];
+  const subdirectories: { path: string; mode: number }[] = [];
   for (const entry of listed) {
     if (IGNORED_NAMES.has(entry.name)) continue;
     const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
     if ('error' in entry) skipped.push({ path, reason: entry.error.message });
-    else if (entry.info.isDirectory()) subdirectories.push(path);
+    else if (entry.info.isDirectory()) subdirectories.push({ path, mode: entry.info.mode & CHECKPOINT_MODE_BITS });
     else entries.push({ path, info: entry.info, ...(entry.target === undefined ? {} : { target: entry.target }) });
   }
-  for (const subdirectory of subdirectories) entries.push(...(await walk(root, subdirectory, skipped)));
+  for (const subdirectory of subdirectories) {
+    entries.push(...(await walk(root, subdirectory.path, found, subdirectory.mode)));
+  }
   return entries;
 }

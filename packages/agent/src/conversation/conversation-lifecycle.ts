@@ -40,10 +40,12 @@ export async function forkConversation<Built extends ForkedConversation>(
     sandboxPolicy: parts.sandbox.policy,
   };
   const signing: SigningControl = { roster: parts.roster };
+  const budget = await parts.budget.forkRecord(options.resetMetrics !== false);
   const forked = await fork({
     source: owner,
     sourceState: owner.state,
     options,
+    ...(budget === undefined ? {} : { budget }),
     open: (init) => {
       const forkInit = initForkedConversation(source, init, options);
       const built = builder.open(forkInit);

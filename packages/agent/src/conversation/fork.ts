@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AnyEvent, createEvent, EventTree, ROOT_PARENT_ID } from '@x/events';
 import { type EventLogLike, FileNotFoundError, type FileStore } from '@x/store';
+import { type BudgetRecord, writeBudgetRecord } from '../budgets/budget-record.js';
 import type { WorkspaceCheckpoints } from '../checkpoints/workspace-checkpoints.js';
 import { parseConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { artifactPath } from '../session/artifact-files.js';
@@ -42,6 +43,8 @@ interface ForkInput<Forked extends ForkedConversation> {
   openLog(location: { conversationId: string; store: FileStore; dir: string }): Promise<EventLogLike>;
   /** Appends an event to the fork (Conversation's private emit). */
   emit(conversation: Forked, event: AnyEvent): Promise<void>;
+  /** The fork's budget record (`ConversationBudget.forkRecord`); undefined when the source has no budget. */
+  budget?: BudgetRecord;
 }
 
 /**
@@ -67,6 +70,8 @@ export async function fork<Forked extends ForkedConversation>(input: ForkInput<F
   const copied = indices.map((index) => events[index]).filter((event): event is AnyEvent => event !== undefined);
   const log = await input.openLog({ conversationId: id, store: source.store, dir: `${dir}/events` });
   if (log.length > 0) throw new ConversationExistsError(id, source.store.describe(dir));
+  // Before any event: a fork that can be opened always has its budget (a crash never leaves one without).
+  if (input.budget !== undefined) await writeBudgetRecord(source.store, dir, input.budget);
   let state = initialConversationState({
     id,
     maxIterations: sourceState.max_iterations,

@@ -1,6 +1,6 @@
 import type { LLM, LLMResponse } from '../llm/llm.js';
 import { defaultEvalAgent, type EvalAgentFactory } from './eval-agent.js';
-import { checkCountOption } from './eval-options.js';
+import { checkCountOption, checkLimitOption } from './eval-options.js';
 import type { EvalCaseResult, EvalReport, EvalRunResult, JudgeUsage } from './eval-report.js';
 import { evalRunFromEvents } from './eval-run.js';
 import { type EvalCase, type EvalSuite, parseEvalSuite } from './eval-suite.js';
@@ -26,6 +26,11 @@ export interface RunEvalSuiteOptions {
   k?: number;
   /** Where live runs' conversations are kept (and recorded ids are looked up); default: temporary, removed. */
   persistenceDir?: string;
+  /**
+   * How long one scorer may take on one run, in seconds (default 300): a scorer that takes longer fails that run
+   * (`the scorer failed: it did not answer within N s`) and the suite goes on; a number above 0.
+   */
+  scorerTimeoutSeconds?: number;
   /** Called after each run, for progress. */
   onRun?: (caseId: string, result: EvalRunResult) => void;
   /** The report's timestamp (injectable for tests). */
@@ -145,6 +150,9 @@ async function runCase(
 export async function runEvalSuite(declared: EvalSuite, options: RunEvalSuiteOptions = {}): Promise<EvalReport> {
   checkCountOption('runs', options.runs);
   checkCountOption('k', options.k);
+  if (options.scorerTimeoutSeconds !== undefined) {
+    checkLimitOption('scorerTimeoutSeconds', options.scorerTimeoutSeconds);
+  }
   // A suite object typed as `EvalSuite` need not have come through `parseEvalSuite`: check it as a file's would be.
   const { directory, ...fields } = declared;
   const suite = parseEvalSuite(fields, directory === undefined ? {} : { directory });
@@ -163,6 +171,7 @@ export async function runEvalSuite(declared: EvalSuite, options: RunEvalSuiteOpt
       : { model: options.judge.model, calls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0 };
   const scorerContext: ScorerContext = {
     judge: options.judge,
+    scorerTimeoutSeconds: options.scorerTimeoutSeconds,
     onJudgeResponse: (response: LLMResponse) => {
       if (judge === undefined) return;
       judge.calls += 1;

@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, readdir, readlink, rm, rmdir, symlink } from 'node:fs/promises';
+import { chmod, type FileHandle, lstat, mkdir, open, readdir, readlink, rm, rmdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openOrCreateDirectory, openVerifiedDirectory } from '../../paths/verified-directory.js';
 import { WorkspacePathError } from '../../paths/workspace-path-error.js';
@@ -195,9 +195,48 @@ export async function removeWorkspaceEntry(realRoot: string, path: string): Prom
   }
 }
 
-/** Removes the directories above `path` that are now empty, up to the workspace (which stays). */
-export async function pruneEmptyParents(realRoot: string, path: string): Promise<void> {
-  for (let parent = splitPath(path).parent; parent !== ''; parent = splitPath(parent).parent) {
+/** Makes `path` a directory, replacing a file or link standing there (removed, never followed); keeps one that is. */
+export async function makeWorkspaceDirectory(realRoot: string, path: string): Promise<void> {
+  await inParent(realRoot, path, true, async (entry) => {
+    const info = await lstat(entry).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (info?.isDirectory()) return;
+    if (info !== undefined) await removeAnything(realRoot, entry, path);
+    await mkdir(entry);
+  });
+}
+
+/** Gives the directory `path` the mode `mode` (set-id bits dropped), through its verified descriptor. */
+export async function setDirectoryMode(realRoot: string, path: string, mode: number): Promise<void> {
+  const directory = await openVerifiedDirectory(realRoot, join(realRoot, path), path);
+  try {
+    await chmod(directory.base, mode & CHECKPOINT_MODE_BITS);
+  } finally {
+    await directory.close();
+  }
+}
+
+/** Removes the directory `path` when it is empty; one that is not (or is gone) is left as it is. */
+export async function removeEmptyDirectory(realRoot: string, path: string): Promise<void> {
+  try {
+    await inParent(realRoot, path, false, (entry) => rmdir(entry));
+  } catch {
+    // Not empty (what the checkpoint could not read, `.git`), gone, or no longer a directory: left alone.
+  }
+}
+
+/**
+ * Removes the directories above `path` that are now empty, up to the workspace (which stays) or the first one in
+ * `keep` (a directory the checkpoint being restored has).
+ */
+export async function pruneEmptyParents(
+  realRoot: string,
+  path: string,
+  keep: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  for (let parent = splitPath(path).parent; parent !== '' && !keep.has(parent); parent = splitPath(parent).parent) {
     try {
       await inParent(realRoot, parent, false, (entry) => rmdir(entry));
     } catch {

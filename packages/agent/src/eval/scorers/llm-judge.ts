@@ -75,6 +75,7 @@ export function llmJudge(rubric: string, threshold = 0.7): Scorer {
           { role: 'system', content: SYSTEM },
           { role: 'user', content: `Rubric:\n${rubric}\n\n${transcript(run)}` },
         ],
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
       context.onJudgeResponse?.(response);
       const reply = textOf(response);

@@ -22,6 +22,12 @@ export interface ScorerContext {
   judge?: LLM | undefined;
   /** Called with every judge response, so its usage and cost are metered with the rest. */
   onJudgeResponse?: ((response: LLMResponse) => void) | undefined;
+  /**
+   * How long one scorer may take (`scoreRun`; default 300 s): one that takes longer fails and its `signal` is aborted.
+   */
+  scorerTimeoutSeconds?: number | undefined;
+  /** Aborted when the scorer's time is up (or the caller's signal aborts): a scorer doing I/O passes it on. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Grades one run. Scorers never throw for a bad run: they return `passed: false` and say why. */
