@@ -74,4 +74,24 @@ describe.each(backends)('EventLog on %s with an event file repeating an earlier 
     expect(messageText(await log.get(5))).toBe('m5');
     await log.close();
   });
+
+  it('ends the log before a slot claim repeating an earlier id, warns naming it, and refuses to append over it', async () => {
+    const store = makeStore();
+    const writer = await EventLog.open(store);
+    for (let i = 0; i < 3; i++) await writer.append(userMessageEvent(`m${i}`));
+    await writer.close();
+    // The claim of event 1 copied to the next free slot: a writer's claim at 3 that repeats event 1.
+    await store.write('events/.slots/00003.json', await store.read('events/.slots/00001.json'));
+    const warnings: string[] = [];
+    const log = await EventLog.open(store, { packs: { write: false }, logger: { warn: (m) => warnings.push(m) } });
+    expect(log.length).toBe(3);
+    expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2']);
+    expect(warnings.join('\n')).toContain(`${store.describe('events/.slots/00003.json')}: its id`);
+    expect(await log.refresh()).toBe(0);
+    const error = await log.append(userMessageEvent('m3')).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CorruptEventError);
+    expect((error as Error).message).toContain(store.describe('events/.slots/00003.json'));
+    expect(log.length).toBe(3);
+    await log.close();
+  });
 });

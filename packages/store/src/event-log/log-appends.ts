@@ -10,6 +10,7 @@ import { handOver } from '../internal/to-bytes.js';
 import { eventIdOfPath } from './file-names.js';
 import type { LogCore } from './log-core.js';
 import { probeClaims } from './log-discovery.js';
+import { repeatedIdProblem } from './log-reads.js';
 import { readSlotClaim } from './slot-claims.js';
 import { type AppendWrites, claimAndPublish, claimAndPublishMany, writeFromClaim } from './tracked-writes.js';
 
@@ -62,6 +63,10 @@ export async function appendNow(
         location: core.store.describe(core.slotPath(index)),
         problem: 'the slot is taken but its claim cannot be read',
       });
+    }
+    const repeated = repeatedIdProblem(core, index, claim.event.id);
+    if (repeated !== undefined) {
+      throw new CorruptEventError({ location: core.store.describe(core.slotPath(index)), problem: repeated });
     }
     const path = core.eventPath(index, claim.event.id);
     // The winner may have crashed between its claim and its event file: finish its append for it.

@@ -1,5 +1,5 @@
 import type { LogCore } from './log-core.js';
-import { publishFromClaim } from './log-reads.js';
+import { publishFromClaim, repeatedIdProblem } from './log-reads.js';
 import { listedRun, nameIndexPath, readNameIndex } from './name-index.js';
 import { describeScanProblems, scanListing } from './scan.js';
 import { probeSlotClaim, type SlotClaim } from './slot-claims.js';
@@ -79,6 +79,12 @@ export async function probeClaims(
     }
     const claim = await readClaimForProbe(core, index);
     if (claim === undefined) break;
+    const repeated = repeatedIdProblem(core, index, claim.event.id);
+    if (repeated !== undefined) {
+      // A claim repeating an earlier event's id is damaged like one that does not parse: the log ends before it.
+      warnClaimOnce(core, index, `${core.store.describe(core.slotPath(index))}: ${repeated}`);
+      break;
+    }
     const path = core.eventPath(index, claim.event.id);
     if (rollForward) await publishFromClaim(core, index, path, claim);
     core.push(path, claim.event, claim.link);
@@ -88,9 +94,11 @@ export async function probeClaims(
 
 /** The claim at `index` while looking for appends (see `probeSlotClaim`); warns once per unreadable claim. */
 function readClaimForProbe(core: LogCore, index: number): Promise<SlotClaim | undefined> {
-  return probeSlotClaim(core.store, core.slotPath(index), (message) => {
-    if (core.warnedClaim === index) return;
-    core.warnedClaim = index;
-    core.logger?.warn(`${message}; the log is read up to index ${index - 1}`);
-  });
+  return probeSlotClaim(core.store, core.slotPath(index), (message) => warnClaimOnce(core, index, message));
+}
+
+function warnClaimOnce(core: LogCore, index: number, message: string): void {
+  if (core.warnedClaim === index) return;
+  core.warnedClaim = index;
+  core.logger?.warn(`${message}; the log is read up to index ${index - 1}`);
 }
