@@ -1,7 +1,7 @@
 import type { LogCore } from './log-core.js';
 import { publishFromClaim, repeatedIdProblem } from './log-reads.js';
 import { listedRun, nameIndexPath, readNameIndex } from './name-index.js';
-import { describeScanProblems, scanListing } from './scan.js';
+import { countFilesPastGap, describeScanProblems, scanListing } from './scan.js';
 import { probeSlotClaim, type SlotClaim } from './slot-claims.js';
 
 // How a log learns which events exist: a listing of its directory (or, opening, its name index), then the
@@ -27,6 +27,7 @@ export async function relist(core: LogCore, opening: boolean): Promise<number> {
     if (count !== undefined) core.verified = { listing: before, count };
   }
   const added = await probeClaims(core, true, scan.byIndex);
+  core.filesPastGap = countFilesPastGap(scan, core.length);
   if (core.logger) {
     const warnings = describeScanProblems({
       scan,
