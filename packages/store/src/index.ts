@@ -27,6 +27,7 @@ export { InvalidSigningKeyError } from './errors/invalid-signing-key-error.js';
 export { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 export { LeaseHeldError } from './errors/lease-held-error.js';
 export { LeaseLostError } from './errors/lease-lost-error.js';
+export { LogGapError } from './errors/log-gap-error.js';
 export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { ReadOnlyLogError } from './errors/read-only-log-error.js';

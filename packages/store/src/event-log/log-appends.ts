@@ -5,11 +5,13 @@ import { layoutClaim, writeClaim } from '../chain/claim-bytes.js';
 import { AppendConflictError } from '../errors/append-conflict-error.js';
 import { CorruptEventError } from '../errors/corrupt-event-error.js';
 import { DuplicateEventIdError } from '../errors/duplicate-event-id-error.js';
+import { LogGapError } from '../errors/log-gap-error.js';
 import { StoreError } from '../errors.js';
 import { handOver } from '../internal/to-bytes.js';
 import { eventIdOfPath } from './file-names.js';
 import type { LogCore } from './log-core.js';
 import { probeClaims } from './log-discovery.js';
+import { repeatedIdProblem } from './log-reads.js';
 import { readSlotClaim } from './slot-claims.js';
 import { type AppendWrites, claimAndPublish, claimAndPublishMany, writeFromClaim } from './tracked-writes.js';
 
@@ -29,6 +31,7 @@ export async function appendNow(
   { event, json }: PreparedEvent,
   expectedIndex: number | undefined,
 ): Promise<number> {
+  rejectPastGap(core);
   core.rejectDuplicate(event.id);
   if (expectedIndex !== undefined && expectedIndex !== core.length) {
     // The caller may know of appends this instance has not seen yet.
@@ -63,6 +66,10 @@ export async function appendNow(
         problem: 'the slot is taken but its claim cannot be read',
       });
     }
+    const repeated = repeatedIdProblem(core, index, claim.event.id);
+    if (repeated !== undefined) {
+      throw new CorruptEventError({ location: core.store.describe(core.slotPath(index)), problem: repeated });
+    }
     const path = core.eventPath(index, claim.event.id);
     // The winner may have crashed between its claim and its event file: finish its append for it.
     if (!(await core.store.exists(path))) await writeFromClaim(core, index, path, claim);
@@ -79,7 +86,18 @@ export async function appendNow(
  * (`writeIfAbsentThenWriteMany`), one call for the batch; what is left after another writer took a slot, or
  * on other stores, one by one.
  */
+/** `LogGapError` when the last listing found event files past a missing index (see `LogCore.filesPastGap`). */
+function rejectPastGap(core: LogCore): void {
+  if (core.filesPastGap === 0) return;
+  throw new LogGapError({
+    location: core.store.describe(core.dir),
+    missingIndex: core.length,
+    filesPastGap: core.filesPastGap,
+  });
+}
+
 export async function appendManyNow(core: LogCore, prepared: readonly PreparedEvent[]): Promise<number[]> {
+  rejectPastGap(core);
   for (const { event } of prepared) core.rejectDuplicate(event.id);
   const indices: number[] = [];
   let rest = prepared;

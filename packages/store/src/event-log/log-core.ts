@@ -36,6 +36,8 @@ export class LogCore {
   warnedClaim = -1;
   /** The chain link of the event at `length - 1` when known (from its claim), so appends need no extra read. */
   lastLink: ChainLink | undefined;
+  /** Event files the last listing found past a missing index (the log's length then), if any: appends are refused. */
+  filesPastGap = 0;
   /** This instance appended: `close` records the head it reached (see chain/chain-records.ts). */
   appended = false;
   /** This instance wrote (or found) the chain's anchor; an append that starts the chain writes it first. */

@@ -1,7 +1,7 @@
 import type { LogCore } from './log-core.js';
-import { publishFromClaim } from './log-reads.js';
+import { publishFromClaim, repeatedIdProblem } from './log-reads.js';
 import { listedRun, nameIndexPath, readNameIndex } from './name-index.js';
-import { describeScanProblems, scanListing } from './scan.js';
+import { countFilesPastGap, describeScanProblems, scanListing } from './scan.js';
 import { probeSlotClaim, type SlotClaim } from './slot-claims.js';
 
 // How a log learns which events exist: a listing of its directory (or, opening, its name index), then the
@@ -27,6 +27,7 @@ export async function relist(core: LogCore, opening: boolean): Promise<number> {
     if (count !== undefined) core.verified = { listing: before, count };
   }
   const added = await probeClaims(core, true, scan.byIndex);
+  core.filesPastGap = countFilesPastGap(scan, core.length);
   if (core.logger) {
     const warnings = describeScanProblems({
       scan,
@@ -79,6 +80,12 @@ export async function probeClaims(
     }
     const claim = await readClaimForProbe(core, index);
     if (claim === undefined) break;
+    const repeated = repeatedIdProblem(core, index, claim.event.id);
+    if (repeated !== undefined) {
+      // A claim repeating an earlier event's id is damaged like one that does not parse: the log ends before it.
+      warnClaimOnce(core, index, `${core.store.describe(core.slotPath(index))}: ${repeated}`);
+      break;
+    }
     const path = core.eventPath(index, claim.event.id);
     if (rollForward) await publishFromClaim(core, index, path, claim);
     core.push(path, claim.event, claim.link);
@@ -88,9 +95,11 @@ export async function probeClaims(
 
 /** The claim at `index` while looking for appends (see `probeSlotClaim`); warns once per unreadable claim. */
 function readClaimForProbe(core: LogCore, index: number): Promise<SlotClaim | undefined> {
-  return probeSlotClaim(core.store, core.slotPath(index), (message) => {
-    if (core.warnedClaim === index) return;
-    core.warnedClaim = index;
-    core.logger?.warn(`${message}; the log is read up to index ${index - 1}`);
-  });
+  return probeSlotClaim(core.store, core.slotPath(index), (message) => warnClaimOnce(core, index, message));
+}
+
+function warnClaimOnce(core: LogCore, index: number, message: string): void {
+  if (core.warnedClaim === index) return;
+  core.warnedClaim = index;
+  core.logger?.warn(`${message}; the log is read up to index ${index - 1}`);
 }

@@ -21,6 +21,7 @@ export async function loadEvent(core: LogCore, index: number): Promise<AnyEvent>
   }
   const path = core.paths.at(index)!;
   const id = eventIdOfPath(path);
+  rejectRepeatedId(core, index, path, id);
   let event: AnyEvent;
   try {
     const text = await core.store.read(path);
@@ -33,6 +34,23 @@ export async function loadEvent(core: LogCore, index: number): Promise<AnyEvent>
   }
   core.cache.set(index, event);
   return event;
+}
+
+/**
+ * A `CorruptEventError` when an earlier index already holds `id` (only a foreign writer or a hand edit leaves two
+ * files with one id: this package rejects a repeated id on append). The first holds the event; the repeat is never
+ * served as the event a second time, and is named with the file that holds it first. Checked from the names only.
+ */
+function rejectRepeatedId(core: LogCore, index: number, path: string, id: string): void {
+  const problem = repeatedIdProblem(core, index, id);
+  if (problem !== undefined) throw new CorruptEventError({ location: core.store.describe(path), problem });
+}
+
+/** What is wrong with a file or claim at `index` holding `id` when an earlier index holds it already, else undefined. */
+export function repeatedIdProblem(core: LogCore, index: number, id: string): string | undefined {
+  const first = core.findId(id);
+  if (first === undefined || first >= index) return undefined;
+  return `its id '${id}' is already event ${first}'s (${core.store.describe(core.paths.at(first)!)}), so it is not read as a second copy of that event`;
 }
 
 /**

@@ -43,6 +43,15 @@ export function scanListing(listing: readonly string[]): ScanResult {
   return { byIndex, ignored: sortByCodePoint(ignored), duplicates: sortByCodePoint(duplicates), beyond };
 }
 
+/** How many event files of `scan` lie past index `length` (the contiguous run ends at a gap there). */
+export function countFilesPastGap(scan: ScanResult, length: number): number {
+  let afterGap = scan.beyond;
+  scan.byIndex.forEach((path, index) => {
+    if (path !== undefined && index > length) afterGap++;
+  });
+  return afterGap;
+}
+
 /** Warnings worth logging about a scan once the contiguous `length` is known: the gap, and on open, odd names. */
 export function describeScanProblems(options: {
   scan: ScanResult;
@@ -53,10 +62,7 @@ export function describeScanProblems(options: {
 }): string[] {
   const { scan, length, describe, dir, includeNames } = options;
   const warnings: string[] = [];
-  let afterGap = scan.beyond;
-  scan.byIndex.forEach((path, index) => {
-    if (path !== undefined && index > length) afterGap++;
-  });
+  const afterGap = countFilesPastGap(scan, length);
   if (afterGap > 0) {
     warnings.push(`${describe(dir)}: index ${length} is missing, so ${afterGap} event file(s) after it are ignored`);
   }
