@@ -67,6 +67,15 @@ describe('a base URL with userinfo and a query, through each vendor SDK', () => 
     expect(server.requestQueries[0]).toBe('?key=k1&region=eu');
   });
 
+  it('OpenAI Chat Completions: a fragment alone is dropped, so the SDK path is appended to the path', async () => {
+    const server = await startScriptedLLMServer([{ content: 'hi' }]);
+    closers.push(() => server.close());
+    const llm = createOpenAILLM({ model: 'gpt-4o', apiKey: 'sk-test', baseURL: `${server.baseURL}#frag` });
+    const response = await llm.complete(request);
+    expect(response.message.content).toEqual([expect.objectContaining({ text: 'hi' })]);
+    expect(server.requestHeaders[0]?.authorization).toBe('Bearer sk-test');
+  });
+
   it('Anthropic: Basic header beside the x-api-key, the query kept', async () => {
     const server = await startAnthropicServer([{ text: 'hi' }]);
     closers.push(() => server.close());
