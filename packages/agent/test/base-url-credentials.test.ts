@@ -45,6 +45,12 @@ describe('maskUrlCredentials', () => {
     ['http://127.0.0.1:8000/v1', 'http://127.0.0.1:8000/v1'],
     ['https://host/v1?flag&Key=x', `https://host/v1?flag&Key=${hidden}`],
     ['not a url //a:b@c', `not a url //a:${hidden}@c`],
+    // A parameter without a value keeps its name, even one that looks like a credential.
+    ['https://host/v1?session_token&a=1', 'https://host/v1?session_token&a=1'],
+    // A percent-encoded name is matched decoded (`%6Bey` is `key`).
+    ['https://host/v1?%6Bey=abc&a=1', `https://host/v1?%6Bey=${hidden}&a=1`],
+    // A `#` before the `?` starts the fragment; the text after it is kept once, its credential masked.
+    ['https://host/v1#x?key=abc', `https://host/v1#x?key=${hidden}`],
   ])('%s → %s', (url, masked) => {
     expect(maskUrlCredentials(url)).toBe(masked);
   });
@@ -59,6 +65,15 @@ describe('a base URL with userinfo and a query, through each vendor SDK', () => 
     expect(response.message.content).toEqual([expect.objectContaining({ text: 'hi' })]);
     expect(server.requestHeaders[0]?.authorization).toBe(basic);
     expect(server.requestQueries[0]).toBe('?key=k1&region=eu');
+  });
+
+  it('OpenAI Chat Completions: a fragment alone is dropped, so the SDK path is appended to the path', async () => {
+    const server = await startScriptedLLMServer([{ content: 'hi' }]);
+    closers.push(() => server.close());
+    const llm = createOpenAILLM({ model: 'gpt-4o', apiKey: 'sk-test', baseURL: `${server.baseURL}#frag` });
+    const response = await llm.complete(request);
+    expect(response.message.content).toEqual([expect.objectContaining({ text: 'hi' })]);
+    expect(server.requestHeaders[0]?.authorization).toBe('Bearer sk-test');
   });
 
   it('Anthropic: Basic header beside the x-api-key, the query kept', async () => {

@@ -22,6 +22,12 @@ const observationText =
   `"observation":{"content":[{"cache_prompt":false,"type":"text","text":"done"}],"is_error":false,` +
   `"__proto__":{"x":1},"extra":{"__proto__":{"z":1}},"kind":"SomeObservation"},"action_id":"a1",` +
   `"extended_content":[],"kind":"ObservationEvent"}`;
+/** An array inside a loose observation, its elements holding `__proto__` keys. */
+const arrayText =
+  `{"id":"o3","timestamp":"${at}","source":"environment","tool_name":"fetch","tool_call_id":"c1",` +
+  `"observation":{"content":[{"cache_prompt":false,"type":"text","text":"done"}],"is_error":false,` +
+  `"rows":[{"__proto__":{"x":1}},[{"__proto__":2}]],"kind":"SomeObservation"},"action_id":"a1",` +
+  `"extended_content":[],"kind":"ObservationEvent"}`;
 const messageText =
   `{"id":"m1","timestamp":"${at}","source":"user","llm_message":{"role":"user",` +
   `"content":[{"cache_prompt":false,"type":"text","text":"hi"}],"thinking_blocks":[]},` +
@@ -40,6 +46,7 @@ describe('a __proto__ key in a free-form record', () => {
     ['an action (loose) and its MCP data (record)', actionText],
     ['an observation (loose) and a field inside it', observationText],
     ['critic metadata (a zod record)', messageText],
+    ['objects inside (nested) arrays of an observation', arrayText],
   ])('in %s is kept as an own field when read and written back byte-equal', (_name, text) => {
     const read = parseEventJson(text);
     expect(serializeEvent(read)).toBe(text);
