@@ -54,6 +54,14 @@ describe('confirmationPolicySchema', () => {
 });
 
 describe('shouldConfirm', () => {
+  it('ConfirmRisky confirms a risk that is none of the four (a caller not held to the type), whatever the threshold', () => {
+    for (const bogus of ['CRITICAL', 'high', undefined, '']) {
+      const risk = bogus as unknown as SecurityRisk;
+      expect(shouldConfirm({ kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: false }, risk)).toBe(true);
+      expect(shouldConfirm({ kind: 'NeverConfirm' }, risk)).toBe(false);
+    }
+  });
+
   it('AlwaysConfirm confirms everything and NeverConfirm nothing', () => {
     expect(decisions({ kind: 'AlwaysConfirm' })).toEqual({ UNKNOWN: true, LOW: true, MEDIUM: true, HIGH: true });
     expect(decisions({ kind: 'NeverConfirm' })).toEqual({ UNKNOWN: false, LOW: false, MEDIUM: false, HIGH: false });

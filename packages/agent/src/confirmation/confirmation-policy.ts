@@ -38,6 +38,9 @@ export type ConfirmationPolicy = z.infer<typeof confirmationPolicySchema>;
 /** A policy as written by hand or read from JSON: ConfirmRisky's fields may be left out. */
 export type ConfirmationPolicyInput = z.input<typeof confirmationPolicySchema>;
 
+/** The risks ConfirmRisky orders against its threshold. */
+const orderedRisks: ReadonlySet<string> = new Set(['LOW', 'MEDIUM', 'HIGH']);
+
 /** Parsed policies by `policyKey`: a flat policy of primitives is parsed once per process, not once per step. */
 const parsedByKey = new Map<string, ConfirmationPolicy>();
 const policyFields: ReadonlySet<string> = new Set(['kind', 'threshold', 'confirm_unknown']);
@@ -93,7 +96,8 @@ export function isConfirmationPolicyActive(policy: ConfirmationPolicyInput): boo
 
 /**
  * Whether an action of the given risk needs the user's confirmation under the policy (§8.5). For ConfirmRisky an
- * UNKNOWN risk answers `confirm_unknown`; any other risk confirms when it is at least the threshold (HIGH ≥ HIGH).
+ * UNKNOWN risk answers `confirm_unknown`; LOW/MEDIUM/HIGH confirm when at least the threshold (HIGH ≥ HIGH); any
+ * other value confirms.
  */
 export function shouldConfirm(policy: ConfirmationPolicyInput, risk: SecurityRisk): boolean {
   return confirmsRisk(parseConfirmationPolicy(policy), risk);
@@ -107,6 +111,8 @@ export function confirmsRisk(parsed: ConfirmationPolicy, risk: SecurityRisk): bo
     case 'NeverConfirm':
       return false;
     case 'ConfirmRisky':
-      return risk === 'UNKNOWN' ? parsed.confirm_unknown : isRiskier(risk, parsed.threshold);
+      if (risk === 'UNKNOWN') return parsed.confirm_unknown;
+      // A value that is none of the four (from a caller not held to the type) fails closed: it asks.
+      return !orderedRisks.has(risk) || isRiskier(risk, parsed.threshold);
   }
 }

@@ -96,6 +96,18 @@ describe('requiresConfirmation', () => {
     );
   });
 
+  it('asks about an action whose analyzer rating is none of LOW/MEDIUM/HIGH/UNKNOWN, never runs it as safe', () => {
+    // A JavaScript analyzer is not held to the type: 'CRITICAL', 'high', undefined must ask, as a throw does.
+    const lowOnly: ConfirmationPolicyInput = { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: false };
+    for (const bogus of ['CRITICAL', 'high', undefined, null, 3, '']) {
+      const analyzer = () => bogus as unknown as SecurityRisk;
+      expect(requiresConfirmation([actionEvent('TerminalAction')], lowOnly, { securityAnalyzer: analyzer })).toBe(true);
+    }
+    // A valid risk below the threshold still runs unasked.
+    const low = () => 'LOW' as const;
+    expect(requiresConfirmation([actionEvent('TerminalAction')], lowOnly, { securityAnalyzer: low })).toBe(false);
+  });
+
   it('leaves out non-executable actions', () => {
     expect(requiresConfirmation([actionEvent(null)], always)).toBe(false);
     expect(requiresConfirmation([actionEvent(null), actionEvent('FinishAction')], always)).toBe(false);

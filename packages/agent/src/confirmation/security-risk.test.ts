@@ -7,6 +7,11 @@ import { UnknownRiskComparisonError } from './unknown-risk-comparison-error.js';
 const ordered: SecurityRisk[] = ['LOW', 'MEDIUM', 'HIGH'];
 
 describe('compareRisk', () => {
+  it('throws the typed error for a value outside the ordering rather than answering NaN', () => {
+    expect(() => compareRisk('CRITICAL' as unknown as SecurityRisk, 'HIGH')).toThrow(UnknownRiskComparisonError);
+    expect(() => compareRisk('LOW', 'low' as unknown as SecurityRisk)).toThrow(UnknownRiskComparisonError);
+  });
+
   it('orders LOW < MEDIUM < HIGH', () => {
     expect(compareRisk('LOW', 'MEDIUM')).toBeLessThan(0);
     expect(compareRisk('MEDIUM', 'HIGH')).toBeLessThan(0);

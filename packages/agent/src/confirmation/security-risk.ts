@@ -4,16 +4,18 @@ import { UnknownRiskComparisonError } from './unknown-risk-comparison-error.js';
 /** A risk that has a place in the ordering: everything but UNKNOWN. */
 export type KnownSecurityRisk = Exclude<SecurityRisk, 'UNKNOWN'>;
 
-const rank: Record<KnownSecurityRisk, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
+const rank: Readonly<Record<KnownSecurityRisk, number>> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
 
 /**
  * Orders two risks, LOW < MEDIUM < HIGH: negative when `a` is less risky, 0 when equal, positive when riskier.
- * UNKNOWN is not ordered (reference §4.5), so comparing it throws `UnknownRiskComparisonError` rather than
- * guessing where it belongs.
+ * UNKNOWN is not ordered (reference §4.5), so comparing it (or any value that is none of the four) throws
+ * `UnknownRiskComparisonError` rather than guessing where it belongs.
  */
 export function compareRisk(a: SecurityRisk, b: SecurityRisk): number {
-  if (a === 'UNKNOWN' || b === 'UNKNOWN') throw new UnknownRiskComparisonError(a, b);
-  return rank[a] - rank[b];
+  // Anything without a rank (UNKNOWN, or a value a caller not held to the type passed) would compare as NaN,
+  // which is neither riskier nor equal: refused instead, so no check reads it as safe.
+  if (!Object.hasOwn(rank, a) || !Object.hasOwn(rank, b)) throw new UnknownRiskComparisonError(a, b);
+  return rank[a as KnownSecurityRisk] - rank[b as KnownSecurityRisk];
 }
 
 /**

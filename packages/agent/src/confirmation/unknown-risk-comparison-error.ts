@@ -8,7 +8,10 @@ export class UnknownRiskComparisonError extends AgentError {
   readonly risks: readonly [SecurityRisk, SecurityRisk];
 
   constructor(a: SecurityRisk, b: SecurityRisk) {
-    super('unknown_risk_comparison', `cannot compare security risks ${a} and ${b}: UNKNOWN is not ordered`);
+    super(
+      'unknown_risk_comparison',
+      `cannot compare security risks ${String(a)} and ${String(b)}: only LOW < MEDIUM < HIGH are ordered (UNKNOWN is not)`,
+    );
     this.risks = [a, b];
   }
 }

@@ -19,7 +19,12 @@ export async function decideConversationActions(
   context: DecisionContext,
 ): Promise<DecisionRecord[]> {
   parts.lifecycle.assertOpen();
-  if (owner.isRunning) throw new ConversationAlreadyRunningError(owner.id);
+  if (owner.isRunning) {
+    // Most often the run the winning decision started: the loser is told of the conflict (naming the winner), not
+    // of the run, as on a shared conversation below.
+    await assertNoConflict(owner, parseActionDecisions(decisions), context);
+    throw new ConversationAlreadyRunningError(owner.id);
+  }
   const { ownership } = parts;
   if (ownership.shared && ownership.lease === undefined) {
     // Fail fast on a decision another one already beat (the common case of a late second decision).
