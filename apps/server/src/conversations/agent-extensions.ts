@@ -3,6 +3,7 @@ import {
   AgentError,
   type McpConfig,
   type McpConfigInput,
+  maskUrlCredentials,
   parseAgentContext,
   parseMcpConfig,
   type SecretCipher,
@@ -25,9 +26,12 @@ export function agentExtensions(
   let field = 'mcp_config';
   try {
     if (request.mcp_config !== null && request.mcp_config !== undefined) {
-      const config = parseMcpConfig(request.mcp_config, [...at, 'mcp_config'].join('.'));
-      result.mcpConfig = mapMcpSecrets(config, (value) =>
-        cipher !== undefined && value.startsWith('gAAAAA') && cipher.isToken(value) ? cipher.decrypt(value) : value,
+      // Decrypted before parsing: a stored URL is a token until then (the transport is inferred from the URL).
+      const decrypt = (value: string): string =>
+        cipher !== undefined && value.startsWith('gAAAAA') && cipher.isToken(value) ? cipher.decrypt(value) : value;
+      result.mcpConfig = parseMcpConfig(
+        mapRawMcpSecrets(request.mcp_config, decrypt, decrypt),
+        [...at, 'mcp_config'].join('.'),
       );
     }
     if (request.agent_context !== null && request.agent_context !== undefined) {
@@ -41,31 +45,37 @@ export function agentExtensions(
   return result;
 }
 
-/** `mcp_config` with its env values and headers encrypted (with the server key) or redacted, for meta.json. */
+/**
+ * `mcp_config` with its env values and headers encrypted (with the server key) or redacted, for meta.json; a URL
+ * with credentials (a password, a key-like query parameter) encrypted whole, or masked (`maskUrlCredentials`).
+ */
 export function storableMcpConfig(value: unknown, cipher: SecretCipher | undefined): unknown {
-  return mapRawMcpSecrets(value, (secret) =>
-    secret === REDACTED || (cipher?.isToken(secret) ?? false)
-      ? secret
-      : cipher === undefined
-        ? REDACTED
-        : cipher.encrypt(secret),
+  const kept = (secret: string): boolean => secret === REDACTED || (cipher?.isToken(secret) ?? false);
+  return mapRawMcpSecrets(
+    value,
+    (secret) => (kept(secret) ? secret : cipher === undefined ? REDACTED : cipher.encrypt(secret)),
+    (url) =>
+      kept(url) || maskUrlCredentials(url) === url
+        ? url
+        : cipher === undefined
+          ? maskUrlCredentials(url)
+          : cipher.encrypt(url),
   );
 }
 
-/** `mcp_config` as API responses show it: env values and headers redacted. */
+/** `mcp_config` as API responses show it: env values and headers redacted, a URL's credentials masked. */
 export function redactedMcpConfig(value: unknown): unknown {
-  return mapRawMcpSecrets(value, () => REDACTED);
+  return mapRawMcpSecrets(value, () => REDACTED, maskUrlCredentials);
 }
 
-function mapMcpSecrets(config: McpConfig, map: (value: string) => string): McpConfig {
-  return mapRawMcpSecrets(config, map) as McpConfig;
-}
-
-/** Applies `map` to every `env` value and header of a raw (unvalidated) config, in either accepted shape. */
-function mapRawMcpSecrets(value: unknown, map: (value: string) => string): unknown {
+/**
+ * Applies `map` to every `env` value and header, and `mapUrl` to the `url`, of each server of a raw (unvalidated)
+ * config, in either accepted shape.
+ */
+function mapRawMcpSecrets(value: unknown, map: (value: string) => string, mapUrl: (url: string) => string): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const record = value as Record<string, unknown>;
-  if ('mcpServers' in record) return { ...record, mcpServers: mapRawMcpSecrets(record.mcpServers, map) };
+  if ('mcpServers' in record) return { ...record, mcpServers: mapRawMcpSecrets(record.mcpServers, map, mapUrl) };
   const mapValues = (values: unknown): unknown =>
     typeof values === 'object' && values !== null && !Array.isArray(values)
       ? Object.fromEntries(
@@ -78,6 +88,7 @@ function mapRawMcpSecrets(value: unknown, map: (value: string) => string): unkno
       const entry = { ...(server as Record<string, unknown>) };
       if ('env' in entry) entry.env = mapValues(entry.env);
       if ('headers' in entry) entry.headers = mapValues(entry.headers);
+      if (typeof entry.url === 'string') entry.url = mapUrl(entry.url);
       return [name, entry];
     }),
   ) as McpConfigInput;

@@ -27,6 +27,7 @@ import {
 import type { AgentRequest } from '../api/request-schemas.js';
 import { type ServerToolName, serverToolName } from '../api/tool-names.js';
 import { agentExtensions, redactedMcpConfig, storableMcpConfig } from './agent-extensions.js';
+import { hideCredentialFields } from './credential-fields.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { NoServerModelError } from './errors/no-server-model-error.js';
 
@@ -254,16 +255,30 @@ export function storableAgentConfig(request: AgentRequest, cipher: SecretCipher 
     baseURL === undefined || masked === baseURL
       ? {}
       : { base_url: masked, ...(cipher === undefined ? {} : { [ENCRYPTED_BASE_URL]: cipher.encrypt(baseURL) }) };
+  // Any other credential field (provider options the server passes through, the condenser's own key): kept as
+  // env values and headers are, encrypted or redacted; the server reads none of them back.
+  const hide = (secret: string): string =>
+    secret === '' || secret === REDACTED || (cipher?.isToken(secret) ?? false)
+      ? secret
+      : cipher === undefined
+        ? REDACTED
+        : cipher.encrypt(secret);
   return {
     ...request,
-    llm: { ...llm, api_key: stored, ...urlFields } as AgentRequest['llm'],
+    llm: { ...(hideCredentialFields(llm, hide) as object), api_key: stored, ...urlFields } as AgentRequest['llm'],
+    ...(request.condenser == null
+      ? {}
+      : { condenser: hideCredentialFields(request.condenser, hide) as AgentRequest['condenser'] }),
     ...(request.mcp_config == null
       ? {}
       : { mcp_config: storableMcpConfig(request.mcp_config, cipher) as AgentRequest['mcp_config'] }),
   };
 }
 
-/** The agent config as shown in API responses: never the key, a base URL's credentials masked. */
+/**
+ * The agent config as shown in API responses: never the key nor any other credential field (`hideCredentialFields`),
+ * a base URL's credentials masked.
+ */
 export function redactedAgentConfig(request: AgentRequest): AgentRequest {
   const key = request.llm.api_key;
   const { [ENCRYPTED_BASE_URL]: _stored, ...llm } = request.llm as Record<string, unknown>;
@@ -271,7 +286,7 @@ export function redactedAgentConfig(request: AgentRequest): AgentRequest {
   return {
     ...request,
     llm: {
-      ...llm,
+      ...(hideCredentialFields(llm, (secret) => (secret === '' ? secret : REDACTED)) as object),
       api_key: key ? REDACTED : null,
       ...(baseURL === undefined ? {} : { base_url: maskUrlCredentials(baseURL) }),
     } as AgentRequest['llm'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { setOwnEntry } from '../internal/own-entries.js';
+import { maskUrlCredentials } from '../llm/mask-url-credentials.js';
 import { sandboxNetworkSchema } from '../sandbox/sandbox-policy.js';
 import { InvalidMcpConfigError } from './invalid-mcp-config-error.js';
 
@@ -150,7 +151,10 @@ function normalizeTransportField(raw: unknown): unknown {
 
 const REDACTED = '**********';
 
-/** The config as base_state.json holds it: env values and headers redacted, as the reference's SecretStr fields. */
+/**
+ * The config as base_state.json holds it: env values and headers redacted, as the reference's SecretStr fields, and
+ * a URL's password and key-like query parameters masked (`maskUrlCredentials`).
+ */
 export function mcpConfigToJSON(config: McpConfig): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(config)) {
@@ -158,6 +162,7 @@ export function mcpConfigToJSON(config: McpConfig): Record<string, unknown> {
     const { env, headers, auth, enabled, sandbox: _sandbox, ...rest } = server;
     out[name] = {
       ...rest,
+      ...(rest.url === undefined ? {} : { url: maskUrlCredentials(rest.url) }),
       ...(env === undefined ? {} : { env: Object.fromEntries(Object.keys(env).map((key) => [key, REDACTED])) }),
       ...(headers === undefined
         ? {}
