@@ -1,7 +1,7 @@
 import { type SecurityRisk, securityRiskSchema } from '@x/events';
 import { z } from 'zod';
 import { InvalidConfirmationPolicyError } from './invalid-confirmation-policy-error.js';
-import { isRiskier } from './security-risk.js';
+import { isOrderedRisk, isRiskier } from './security-risk.js';
 
 /** Every action waits for the user. */
 export const alwaysConfirmSchema = z.object({ kind: z.literal('AlwaysConfirm') });
@@ -37,9 +37,6 @@ export const confirmationPolicySchema = z.discriminatedUnion('kind', [
 export type ConfirmationPolicy = z.infer<typeof confirmationPolicySchema>;
 /** A policy as written by hand or read from JSON: ConfirmRisky's fields may be left out. */
 export type ConfirmationPolicyInput = z.input<typeof confirmationPolicySchema>;
-
-/** The risks ConfirmRisky orders against its threshold. */
-const orderedRisks: ReadonlySet<string> = new Set(['LOW', 'MEDIUM', 'HIGH']);
 
 /** Parsed policies by `policyKey`: a flat policy of primitives is parsed once per process, not once per step. */
 const parsedByKey = new Map<string, ConfirmationPolicy>();
@@ -113,6 +110,6 @@ export function confirmsRisk(parsed: ConfirmationPolicy, risk: SecurityRisk): bo
     case 'ConfirmRisky':
       if (risk === 'UNKNOWN') return parsed.confirm_unknown;
       // A value that is none of the four (from a caller not held to the type) fails closed: it asks.
-      return !orderedRisks.has(risk) || isRiskier(risk, parsed.threshold);
+      return !isOrderedRisk(risk) || isRiskier(risk, parsed.threshold);
   }
 }

@@ -14,8 +14,13 @@ const rank: Readonly<Record<KnownSecurityRisk, number>> = { LOW: 0, MEDIUM: 1, H
 export function compareRisk(a: SecurityRisk, b: SecurityRisk): number {
   // Anything without a rank (UNKNOWN, or a value a caller not held to the type passed) would compare as NaN,
   // which is neither riskier nor equal: refused instead, so no check reads it as safe.
-  if (!Object.hasOwn(rank, a) || !Object.hasOwn(rank, b)) throw new UnknownRiskComparisonError(a, b);
-  return rank[a as KnownSecurityRisk] - rank[b as KnownSecurityRisk];
+  if (!isOrderedRisk(a) || !isOrderedRisk(b)) throw new UnknownRiskComparisonError(a, b);
+  return rank[a] - rank[b];
+}
+
+/** Whether `risk` has a place in the ordering (LOW, MEDIUM, HIGH): not UNKNOWN, nor a value outside the type. */
+export function isOrderedRisk(risk: SecurityRisk): risk is KnownSecurityRisk {
+  return typeof risk === 'string' && Object.hasOwn(rank, risk);
 }
 
 /**

@@ -81,11 +81,6 @@ export async function appendNow(
   }
 }
 
-/**
- * Appends validated events in order (runs inside the log's queue): where the store writes many pairs at once
- * (`writeIfAbsentThenWriteMany`), one call for the batch; what is left after another writer took a slot, or
- * on other stores, one by one.
- */
 /** `LogGapError` when the last listing found event files past a missing index (see `LogCore.filesPastGap`). */
 function rejectPastGap(core: LogCore): void {
   if (core.filesPastGap === 0) return;
@@ -96,6 +91,11 @@ function rejectPastGap(core: LogCore): void {
   });
 }
 
+/**
+ * Appends validated events in order (runs inside the log's queue): where the store writes many pairs at once
+ * (`writeIfAbsentThenWriteMany`), one call for the batch; what is left after another writer took a slot, or
+ * on other stores, one by one.
+ */
 export async function appendManyNow(core: LogCore, prepared: readonly PreparedEvent[]): Promise<number[]> {
   rejectPastGap(core);
   for (const { event } of prepared) core.rejectDuplicate(event.id);

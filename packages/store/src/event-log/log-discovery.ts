@@ -32,6 +32,7 @@ export async function relist(core: LogCore, opening: boolean): Promise<number> {
     const warnings = describeScanProblems({
       scan,
       length: core.length,
+      afterGap: core.filesPastGap,
       describe: (path) => core.store.describe(path),
       dir: core.dir,
       includeNames: opening,

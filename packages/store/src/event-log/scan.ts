@@ -52,17 +52,20 @@ export function countFilesPastGap(scan: ScanResult, length: number): number {
   return afterGap;
 }
 
-/** Warnings worth logging about a scan once the contiguous `length` is known: the gap, and on open, odd names. */
+/**
+ * Warnings worth logging about a scan once the contiguous `length` is known: the gap (`afterGap` event files past
+ * it, `countFilesPastGap`), and on open, odd names.
+ */
 export function describeScanProblems(options: {
   scan: ScanResult;
   length: number;
+  afterGap: number;
   describe: (path: string) => string;
   dir: string;
   includeNames: boolean;
 }): string[] {
-  const { scan, length, describe, dir, includeNames } = options;
+  const { scan, length, afterGap, describe, dir, includeNames } = options;
   const warnings: string[] = [];
-  const afterGap = countFilesPastGap(scan, length);
   if (afterGap > 0) {
     warnings.push(`${describe(dir)}: index ${length} is missing, so ${afterGap} event file(s) after it are ignored`);
   }
