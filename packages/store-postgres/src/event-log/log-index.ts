@@ -12,6 +12,11 @@ export class LogIndex {
   readonly #cacheSize: number;
   /** Called at every id pushed (subscriptions waiting for the log to grow). */
   readonly waiters = new Set<() => void>();
+  /**
+   * How many rows the last catch-up found past a missing index (a row deleted by hand): the log ends at the gap, and
+   * appends are refused while this is above 0 (`LogGapError`). 0 when the rows end at the log's length.
+   */
+  rowsPastGap = 0;
 
   constructor(cacheSize: number) {
     this.#cacheSize = cacheSize;

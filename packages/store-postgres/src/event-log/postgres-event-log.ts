@@ -10,6 +10,7 @@ import {
   type EventLogLike,
   LeaseLostError,
   type LogEntry,
+  LogGapError,
   type SignedHead,
   type SubscribeOptions,
   UnknownEventIdError,
@@ -28,7 +29,7 @@ import {
 } from './insert-events.js';
 import { LogIndex } from './log-index.js';
 import { signPostgresChainHead, verifyPostgresChain } from './postgres-chain.js';
-import { catchUpRows, PAGE, type RowSource, readEventRange } from './read-rows.js';
+import { catchUpRows, describeLog, PAGE, type RowSource, readEventRange } from './read-rows.js';
 import { clampSliceBound, listenToEntries, subscribeToEntries } from './subscribe.js';
 import { waitForGrowth } from './wait-for-growth.js';
 
@@ -290,6 +291,7 @@ export class PostgresEventLog implements EventLogLike {
   ): Promise<number[]> {
     const conflict = (): AppendConflictError =>
       new AppendConflictError({ eventId: rows[0]!.id, expectedIndex: expectedIndex!, actualIndex: this.length });
+    await this.#rejectPastGap();
     for (const { id } of rows) this.#index.rejectDuplicate(id);
     if (expectedIndex !== undefined && expectedIndex !== this.length) {
       if (expectedIndex > this.length) await this.#catchUp(true);
@@ -354,6 +356,22 @@ export class PostgresEventLog implements EventLogLike {
     const first = indices[0]!;
     if (uncertain && first >= 0 && indices.every((index, offset) => index === first + offset)) return indices;
     throw new DuplicateEventIdError(rows[present]!.id, indices[present]!);
+  }
+
+  /**
+   * `LogGapError` when the last catch-up found rows past a missing index, and a catch-up now still does (the gap may
+   * have been filled since): an append would take the missing index, ahead of the rows past it. Nothing is written.
+   */
+  async #rejectPastGap(): Promise<void> {
+    if (this.#index.rowsPastGap === 0) return;
+    await this.#catchUp(true);
+    if (this.#index.rowsPastGap === 0) return;
+    throw new LogGapError({
+      location: describeLog(this.#rows),
+      missingIndex: this.length,
+      filesPastGap: this.#index.rowsPastGap,
+      entries: 'rows',
+    });
   }
 
   #catchUp(withBodies: boolean): Promise<number> {

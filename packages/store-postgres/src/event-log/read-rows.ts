@@ -18,29 +18,49 @@ export interface RowSource {
   index: LogIndex;
 }
 
-/** Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. */
+/**
+ * Reads the rows from `length` on, in pages; with `withBodies` their events go to the cache too. Appends only ever
+ * insert at the first free index, so the rows are contiguous: a row past a missing index (one deleted by hand) ends
+ * the log at the gap, and the rows past it are counted in `index.rowsPastGap` (appends are refused while there are).
+ */
 export async function catchUpRows(source: RowSource, withBodies: boolean): Promise<number> {
   const { index } = source;
   const before = index.length;
+  const limit = withBodies ? PAGE : PAGE * 20;
   for (;;) {
     const from = index.length;
     const rows = await retryOnConnectionFailure(
       () =>
         source.database.query<{ idx: number; event_id: string; body?: string }>(
           `SELECT idx, event_id${withBodies ? ', body' : ''} FROM ${source.table}
-             WHERE log_id = $1 AND idx >= $2 ORDER BY idx LIMIT ${withBodies ? PAGE : PAGE * 20}`,
+             WHERE log_id = $1 AND idx >= $2 ORDER BY idx LIMIT ${limit}`,
           [source.logId, from],
         ),
       source.retryForMs,
     );
     for (const row of rows) {
-      // Appends only ever insert at the first free index, so the rows are contiguous.
-      if (row.idx !== index.length) break;
+      if (row.idx !== index.length) {
+        index.rowsPastGap = await countRowsFrom(source, index.length);
+        return index.length - before;
+      }
       index.push(row.event_id, row.body === undefined ? undefined : parseRow(source, row.idx, row.event_id, row.body));
     }
-    if (rows.length < (withBodies ? PAGE : PAGE * 20)) break;
+    if (rows.length < limit) break;
   }
+  index.rowsPastGap = 0;
   return index.length - before;
+}
+
+async function countRowsFrom(source: RowSource, start: number): Promise<number> {
+  const [row] = await retryOnConnectionFailure(
+    () =>
+      source.database.query<{ count: number }>(
+        `SELECT count(*)::integer AS count FROM ${source.table} WHERE log_id = $1 AND idx >= $2`,
+        [source.logId, start],
+      ),
+    source.retryForMs,
+  );
+  return row?.count ?? 0;
 }
 
 /** The events at indices `start` to `end` (excluded), from the cache or else the table. */
@@ -95,4 +115,9 @@ function parseRow(source: RowSource, index: number, id: string, body: string): A
 
 function describeRow(source: RowSource, index: number): string {
   return `${source.database.location} ${source.table} (log_id '${source.logId}', idx ${index})`;
+}
+
+/** The log's rows, for messages: the database (password hidden), the table and the log id. */
+export function describeLog(source: RowSource): string {
+  return `${source.database.location} ${source.table} (log_id '${source.logId}')`;
 }

@@ -15,12 +15,20 @@ export class LogGapError extends StoreError {
   /** How many event files lie past the gap. */
   readonly filesPastGap: number;
 
-  constructor(options: { location: string; missingIndex: number; filesPastGap: number }) {
+  /**
+   * `entries: 'rows'` for a log kept as database rows (`@x/store-postgres`): its message speaks of a missing row and
+   * the rows past it, and `filesPastGap` counts those rows.
+   */
+  constructor(options: { location: string; missingIndex: number; filesPastGap: number; entries?: 'files' | 'rows' }) {
     super(
       'log_gap',
-      `Cannot append to the log ${options.location}: index ${options.missingIndex} is missing (neither its event ` +
-        `file nor its slot claim exists) while ${options.filesPastGap} event file(s) lie past it, so an append ` +
-        `would take the missing index ahead of them; restore the missing event or move the files past it away`,
+      options.entries === 'rows'
+        ? `Cannot append to the log ${options.location}: index ${options.missingIndex} is missing (no row holds ` +
+            `it) while ${options.filesPastGap} row(s) lie past it, so an append would take the missing index ahead ` +
+            `of them; restore the missing row or delete the rows past it`
+        : `Cannot append to the log ${options.location}: index ${options.missingIndex} is missing (neither its ` +
+            `event file nor its slot claim exists) while ${options.filesPastGap} event file(s) lie past it, so an ` +
+            `append would take the missing index ahead of them; restore the missing event or move the files past it away`,
     );
     this.location = options.location;
     this.missingIndex = options.missingIndex;
