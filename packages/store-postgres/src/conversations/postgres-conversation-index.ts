@@ -1,6 +1,7 @@
 import { validateStorePath } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
 import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
+import { checkedKey, storableDisplayText } from '../internal/postgres-text.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 
 /** One conversation as the index knows it. */
@@ -149,6 +150,20 @@ export class PostgresConversationIndex {
   ): Promise<void> {
     const { file } = options;
     const fileValues = file === undefined ? [] : [validateStorePath(file.path), Buffer.from(file.data)];
+    const { forkedFrom } = record;
+    const values = [
+      checkedKey('conversationId', record.conversationId),
+      record.status === undefined ? null : checkedKey('status', record.status),
+      record.title == null ? null : storableDisplayText(record.title),
+      record.snapshot === undefined ? null : checkedKey('snapshot', record.snapshot),
+      // Undefined is left out, as for the other fields; null clears the title.
+      record.title !== undefined,
+      record.createdAt ?? null,
+      record.updatedAt ?? null,
+      forkedFrom === undefined ? null : checkedKey('forkedFrom.conversationId', forkedFrom.conversationId),
+      forkedFrom?.eventId == null ? null : checkedKey('forkedFrom.eventId', forkedFrom.eventId),
+      ...fileValues,
+    ];
     const run = (): Promise<unknown> =>
       this.database.query(
         `${
@@ -168,19 +183,7 @@ export class PostgresConversationIndex {
          updated_at = coalesce($7::timestamptz, clock_timestamp()),
          forked_from_conversation_id = coalesce($8, ${this.#table}.forked_from_conversation_id),
          forked_from_event_id = CASE WHEN $8::text IS NULL THEN ${this.#table}.forked_from_event_id ELSE $9 END`,
-        [
-          record.conversationId,
-          record.status ?? null,
-          record.title ?? null,
-          record.snapshot ?? null,
-          // Undefined is left out, as for the other fields; null clears the title.
-          record.title !== undefined,
-          record.createdAt ?? null,
-          record.updatedAt ?? null,
-          record.forkedFrom?.conversationId ?? null,
-          record.forkedFrom?.eventId ?? null,
-          ...fileValues,
-        ],
+        values,
       );
     if (file === undefined) await run();
     else await retryOnConnectionFailure(run, options.retryForMs ?? 30_000);
@@ -188,7 +191,7 @@ export class PostgresConversationIndex {
 
   async get(conversationId: string): Promise<ConversationRecord | undefined> {
     const rows = await this.database.query<Row>(`SELECT ${COLUMNS} FROM ${this.#table} WHERE conversation_id = $1`, [
-      conversationId,
+      checkedKey('conversationId', conversationId),
     ]);
     return rows[0] === undefined ? undefined : toRecord(rows[0]);
   }
@@ -197,7 +200,7 @@ export class PostgresConversationIndex {
   async snapshot(conversationId: string): Promise<string | undefined> {
     const rows = await this.database.query<{ snapshot: string | null }>(
       `SELECT snapshot FROM ${this.#table} WHERE conversation_id = $1`,
-      [conversationId],
+      [checkedKey('conversationId', conversationId)],
     );
     return rows[0]?.snapshot ?? undefined;
   }
@@ -207,15 +210,18 @@ export class PostgresConversationIndex {
     const rows = await this.database.query<{ conversation_id: string; forked_from_event_id: string | null }>(
       `SELECT conversation_id, forked_from_event_id FROM ${this.#table}
        WHERE forked_from_conversation_id = $1 ORDER BY created_at, conversation_id`,
-      [conversationId],
+      [checkedKey('conversationId', conversationId)],
     );
     return rows.map((row) => ({ conversationId: row.conversation_id, fromEventId: row.forked_from_event_id }));
   }
 
   async delete(conversationId: string): Promise<boolean> {
     return (
-      (await this.database.query(`DELETE FROM ${this.#table} WHERE conversation_id = $1 RETURNING 1`, [conversationId]))
-        .length === 1
+      (
+        await this.database.query(`DELETE FROM ${this.#table} WHERE conversation_id = $1 RETURNING 1`, [
+          checkedKey('conversationId', conversationId),
+        ])
+      ).length === 1
     );
   }
 
@@ -281,11 +287,11 @@ export class PostgresConversationIndex {
       where.push(`status = ANY($${values.length}::text[])`);
     }
     if (search.titleContains !== undefined && search.titleContains !== '') {
-      values.push(`%${escapeLike(search.titleContains)}%`);
+      values.push(`%${escapeLike(storableDisplayText(search.titleContains))}%`);
       where.push(`title ILIKE $${values.length}`);
     }
     if (search.textContains !== undefined && search.textContains !== '') {
-      values.push(`%${escapeLike(search.textContains)}%`);
+      values.push(`%${escapeLike(storableDisplayText(search.textContains))}%`);
       const hyphenated = `CASE WHEN conversation_id ~ '^[0-9a-f]{32}$' THEN concat_ws('-', substr(conversation_id, 1, 8), substr(conversation_id, 9, 4), substr(conversation_id, 13, 4), substr(conversation_id, 17, 4), substr(conversation_id, 21, 12)) ELSE conversation_id END`;
       where.push(
         `(title ILIKE $${values.length} OR conversation_id ILIKE $${values.length} OR ${hyphenated} ILIKE $${values.length})`,

@@ -1,6 +1,7 @@
 import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import { type AppendFence, InvalidEventIdError, isStorableEventId } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
+import { escapeLoneSurrogates } from '../internal/postgres-text.js';
 
 /** The tables a log writes to, and its key in them. */
 export interface EventTables {
@@ -20,7 +21,8 @@ export interface EventRow {
 
 /** Serialises `event` as the reference writes it and checks that it reads back with a storable id. */
 export function toEventRow(event: AnyEvent): EventRow {
-  const json = serializeEvent(event);
+  // A raw lone surrogate (text parsed from a string that held one) would reach the table as U+FFFD.
+  const json = escapeLoneSurrogates(serializeEvent(event));
   // An event this process validated from a lossless value (createEvent, parseEvent*) parses back equal:
   // parsing its text again would only repeat that work (see isRoundTripSafe in @x/events).
   const parsed = isRoundTripSafe(event) ? event : parseEventJson(json);

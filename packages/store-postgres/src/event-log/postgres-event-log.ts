@@ -18,6 +18,7 @@ import {
 import type { PostgresDatabase } from '../database.js';
 import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
 import { isConnectionFailure, sqlState, violatedConstraint } from '../internal/pg-errors.js';
+import { checkedKey } from '../internal/postgres-text.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 import {
   conflictingRow,
@@ -92,7 +93,7 @@ export class PostgresEventLog implements EventLogLike {
 
   private constructor(database: PostgresDatabase, options: PostgresEventLogOptions) {
     this.database = database;
-    this.logId = options.logId;
+    this.logId = checkedKey('logId', options.logId);
     this.fence = options.fence;
     this.#table = `${database.tablePrefix}events`;
     this.#tables = { events: this.#table, leases: `${database.tablePrefix}leases`, logId: this.logId };

@@ -14,6 +14,7 @@ import type { PostgresDatabase } from '../database.js';
 import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
 import type { LeaseFence } from '../event-log/postgres-event-log.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
+import { checkedKey } from '../internal/postgres-text.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 
 /** Options for `createPostgresLeases`. */
@@ -51,7 +52,7 @@ export class PostgresLeases implements Leases {
     this.ttlMs = options.ttlMs ?? 15_000;
     if (!(Number.isInteger(this.ttlMs) && this.ttlMs >= 100))
       throw new InvalidPostgresOptionsError('ttlMs', `expected an integer ≥ 100, got ${this.ttlMs}`);
-    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.owner = checkedKey('owner', options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
     this.clock = options.clock ?? systemLeaseClock;
     this.#table = `${database.tablePrefix}leases`;
   }
@@ -61,6 +62,7 @@ export class PostgresLeases implements Leases {
    * live owner → `LeaseHeldError`, or, with `waitMs`, polls until it can take it.
    */
   async acquire(key: string, options: AcquireLeaseOptions = {}): Promise<PostgresLease> {
+    checkedKey('key', key);
     const started = this.clock.now();
     for (;;) {
       options.signal?.throwIfAborted();
@@ -94,6 +96,7 @@ export class PostgresLeases implements Leases {
 
   /** The current generation and owner of `key`, whether or not it is live. */
   async inspect(key: string): Promise<{ generation: number; owner: string; live: boolean } | undefined> {
+    checkedKey('key', key);
     const rows = await this.database.query<{ generation: string; owner: string; live: boolean }>(
       `SELECT generation, owner, expires_at > clock_timestamp() AS live FROM ${this.#table} WHERE lease_key = $1`,
       [key],
