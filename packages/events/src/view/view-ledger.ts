@@ -14,6 +14,8 @@ export class ViewLedger {
   #currentLoop = -1;
   /** Tool calls of the folded view's actions that have no result in it yet. */
   readonly #pending = new Set<string>();
+  /** The folded view's actions per `llm_response_id`, to compare with the log's (`batches`). */
+  readonly #viewBatches = new Map<string, number>();
   /** The folded view has a duplicate or orphan result, or a batch or loop it holds only in part. */
   #broken = false;
 
@@ -48,6 +50,11 @@ export class ViewLedger {
   pushed(event: LLMConvertibleEvent): void {
     if (event.kind === 'ActionEvent') {
       this.#pending.add(event.tool_call_id);
+      // The log may hold actions of this response the fold lacks: a condensation forgot an earlier action of
+      // a response id the provider gave again. The reference's BatchAtomicity drops the whole batch then.
+      const inView = (this.#viewBatches.get(event.llm_response_id) ?? 0) + 1;
+      this.#viewBatches.set(event.llm_response_id, inView);
+      if (inView !== this.batches.get(event.llm_response_id)) this.#broken = true;
     } else if (isObservationLikeKind(event.kind)) {
       // A result for no pending call is a duplicate or an orphan: the repair drops it.
       if (!this.#pending.delete(toolCallIdOf(event) as string)) this.#broken = true;
@@ -61,10 +68,13 @@ export class ViewLedger {
   refolded(view: readonly LLMConvertibleEvent[], forgotten: readonly string[]): void {
     for (const id of forgotten) this.loops.loopOf.delete(id);
     this.#pending.clear();
+    this.#viewBatches.clear();
     const results = new Set<string>();
     for (const event of view) {
-      if (event.kind === 'ActionEvent') this.#pending.add(event.tool_call_id);
-      else if (isObservationLikeKind(event.kind)) results.add(toolCallIdOf(event) as string);
+      if (event.kind === 'ActionEvent') {
+        this.#pending.add(event.tool_call_id);
+        this.#viewBatches.set(event.llm_response_id, (this.#viewBatches.get(event.llm_response_id) ?? 0) + 1);
+      } else if (isObservationLikeKind(event.kind)) results.add(toolCallIdOf(event) as string);
     }
     for (const callId of results) this.#pending.delete(callId);
     this.#broken = viewNeedsRepair(view, this.batches, this.loops);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   action,
   agentError,
+  agentMessage,
   condensation,
   observation,
   thinking,
@@ -124,6 +125,31 @@ describe('View property enforcement (reference §6.3)', () => {
       condensation('C', ['O-1']),
     ];
     expect(ids(View.fromEvents(events))).toEqual(['M-m']);
+  });
+
+  it('drops a later action whose response id names a batch a condensation forgot, as the reference does', () => {
+    // A provider that repeats response ids (the reference's own loop records whatever id it was given): the
+    // log's batch `r` has two actions, the view only the later one, so BatchAtomicity drops it (and
+    // ToolCallMatching its result). The reference: [M-a, M-b, R-done], indices [0, 1, 2, 3].
+    const events = [
+      userMessage('a'),
+      action('1', 'r'),
+      observation('1'),
+      condensation('C', ['A-1', 'O-1']),
+      userMessage('b'),
+      action('2', 'r'),
+      observation('2'),
+      agentMessage('done'),
+    ];
+    const view = View.fromEvents(events);
+    expect(ids(view)).toEqual(['M-a', 'M-b', 'R-done']);
+    expect(view.manipulationIndices()).toEqual([0, 1, 2, 3]);
+    // Its fold holds the broken batch: it cannot stand for the log alone.
+    expect(view.restorable).toBe(false);
+    // Without the condensation both actions are in the view and the batch is whole (the reference keeps all).
+    const whole = View.fromEvents(events.filter((event) => event.kind !== 'Condensation'));
+    expect(ids(whole)).toEqual(['M-a', 'A-1', 'O-1', 'M-b', 'A-2', 'O-2', 'R-done']);
+    expect(whole.manipulationIndices()).toEqual([0, 1, 3, 4, 6, 7]);
   });
 
   it('keeps the first result per tool call (crash recovery)', () => {

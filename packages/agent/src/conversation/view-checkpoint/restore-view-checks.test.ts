@@ -115,6 +115,38 @@ describe('restoreView', () => {
     expect(ids(later)).toEqual(ids(c.rebuilt()));
   });
 
+  it('gives the rebuilt view when the tail repeats the response id of a batch a condensation forgot', async () => {
+    // The reference continuing x's conversation with a model that reuses response ids: its action in the tail joins
+    // the forgotten batch, so the rebuild drops it and its result (BatchAtomicity), which the checkpoint's events
+    // alone cannot tell.
+    const action = (call: string) =>
+      createEvent('ActionEvent', {
+        source: 'agent',
+        thought: [],
+        thinking_blocks: [],
+        tool_name: 'think',
+        tool_call_id: call,
+        tool_call: { id: call, name: 'think', arguments: '{}', origin: 'completion' },
+        llm_response_id: 'resp-1',
+      });
+    const result = (call: string) =>
+      createEvent('AgentErrorEvent', { source: 'agent', tool_name: 'think', tool_call_id: call, error: 'no' });
+    const c = await conversation();
+    await c.append(user('a'));
+    const first = [await c.append(action('c1')), await c.append(result('c1'))];
+    await c.append(
+      createEvent('Condensation', { forgotten_event_ids: first.map((event) => event.id), llm_response_id: 'r' }),
+    );
+    await c.append(user('b'));
+    await c.checkpoint();
+    await c.append(action('c2'));
+    await c.append(result('c2'));
+    await c.append(user('c'));
+    expect(ids(c.rebuilt())).toHaveLength(3);
+    const restored = await c.restore();
+    expect(restored === undefined ? ids(c.rebuilt()) : ids(restored)).toEqual(ids(c.rebuilt()));
+  });
+
   it('restores an empty checkpoint, and one with a tail of exactly 512 events', async () => {
     const c = await conversation();
     await c.checkpoint();

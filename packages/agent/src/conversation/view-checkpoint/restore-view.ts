@@ -46,6 +46,10 @@ export async function restoreView(options: {
     let head = checkpoint.head_is_empty ? undefined : (checkpoint.leaf_event_id ?? undefined);
     for (const event of await log.range(count, end)) {
       if (!continuesBranch(event, head)) return undefined;
+      // An action in the tail may repeat the response id of a batch a condensation forgot before the checkpoint
+      // (the reference continuing with a model that reuses ids): the rebuild drops it (BatchAtomicity), and the
+      // view's events alone cannot tell. A tail with actions (a foreign writer, a crash mid-run) is rebuilt.
+      if (event.kind === 'ActionEvent') return undefined;
       if (isOnBranch(event)) view.append(event);
       if (event.kind !== 'ConversationStateUpdateEvent') head = event.id;
     }
