@@ -101,3 +101,34 @@ describe('POST /api/conversations/{id}/fork while an action waits for a decision
     expect(await ran(server, forkId)).toBe(false);
   }, 120_000);
 });
+
+describe('POST /api/conversations/{id}/fork of a conversation under a confirmation policy', () => {
+  it('keeps the policy in the fork (as the reference keeps the stored one): its new actions wait for a decider', async () => {
+    const llm = await startScriptedLLMServer([]);
+    server = await startTestServer({
+      llm,
+      config: { apiKeys: [DECIDER, OTHER], approvalDeciders: [principal(DECIDER)] },
+    });
+    const created = await server.call(
+      'POST',
+      '/api/conversations',
+      { ...createRequest(llm), confirmation_policy: { kind: 'AlwaysConfirm' } },
+      as(DECIDER),
+    );
+    const id = (created.json as { id: string }).id;
+    const forked = await server.call('POST', `/api/conversations/${id}/fork`, {}, as(OTHER));
+    expect(forked.status).toBe(201);
+    const forkId = (forked.json as { id: string }).id;
+    expect((forked.json as { confirmation_policy: unknown }).confirmation_policy).toEqual({ kind: 'AlwaysConfirm' });
+
+    llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo fork-marker-ran' } }] });
+    const message = { role: 'user', content: [{ type: 'text', text: 'do it' }], run: true };
+    expect((await server.call('POST', `/api/conversations/${forkId}/events`, message, as(OTHER))).status).toBe(200);
+    const fork = await server.built.manager.require(forkId);
+    await waitFor(async () => !fork.isRunning && (await fork.open()).state.execution_status !== 'running');
+    expect((await fork.open()).state.execution_status).toBe('waiting_for_confirmation');
+    expect(await ran(server, forkId)).toBe(false);
+    expect((await server.call('POST', `/api/conversations/${forkId}/run`, undefined, as(OTHER))).status).toBe(403);
+    expect(await ran(server, forkId)).toBe(false);
+  }, 120_000);
+});
