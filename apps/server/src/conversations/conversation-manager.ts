@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Conversation, createSecretCipher, type SecretCipher } from '@x/agent';
+import { Conversation, createSecretCipher, parseConfirmationPolicy, type SecretCipher } from '@x/agent';
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
@@ -309,6 +309,9 @@ export class ConversationManager implements EventSocketHost {
     const forked = await opened.fork({
       id: hyphenate(hex),
       resetMetrics: request.reset_metrics,
+      // The source's policy, as the reference's server keeps the stored one: the library's NeverConfirm default would
+      // let whoever may fork (not only `approvalDeciders`, who alone may change a policy) run actions unasked.
+      confirmationPolicy: parseConfirmationPolicy(opened.state.confirmation_policy),
       ...(request.from_event_id == null ? {} : { fromEventId: request.from_event_id }),
       ...(request.title == null ? {} : { title: request.title }),
     });

@@ -90,7 +90,7 @@ export async function fork<Forked extends ForkedConversation>(input: ForkInput<F
 
   const conversation = input.open({ log, state });
   const desired: Record<string, unknown> = {
-    execution_status: 'idle',
+    execution_status: forkStatus(conversation.state),
     confirmation_policy: parseConfirmationPolicy(options.confirmationPolicy ?? { kind: 'NeverConfirm' }),
     stats: options.resetMetrics === false ? sourceState.stats : { usage_to_metrics: {} },
     blocked_actions: {},
@@ -105,6 +105,16 @@ export async function fork<Forked extends ForkedConversation>(input: ForkInput<F
   }
   await conversation.checkpoint();
   return conversation;
+}
+
+/**
+ * Idle, unless the copied branch ends with actions that have no result: they wait in the fork's own approval queue
+ * (`waiting_for_confirmation`), whatever the source had decided on them. The source's decision records are not
+ * copied: an approval given there was for that conversation (its workspace, its policy), and an idle fork would run
+ * such an action at its next step with no decision at all (the step executes whatever is pending).
+ */
+function forkStatus(state: ConversationState): 'idle' | 'waiting_for_confirmation' {
+  return state.pending_actions.length > 0 ? 'waiting_for_confirmation' : 'idle';
 }
 
 async function copyRecordedArtifacts(store: FileStore, from: string, to: string, events: AnyEvent[]): Promise<void> {
