@@ -8,6 +8,7 @@ import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { startAppendWorker } from './helpers/children.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
+import { referenceView } from './helpers/reference-view.js';
 import { collectWarnings } from './helpers/segment-stores.js';
 
 const roots: string[] = [];
@@ -180,7 +181,12 @@ describe('the segment index', () => {
     const root = await newRoot();
     await closedLog(root, SEGMENT_INDEX_MIN_COUNT + 20);
     await damage(root);
-    const expected = await wholeRead(root);
+    // A record cut from the segment's end left its event file: the reference still reads that event, and a writer's
+    // open takes it back into the segment from its file (see foreign-event-files.ts), so the log is what the
+    // reference reads; the segment read whole without the index (a reader, which takes nothing) is a prefix of it.
+    const expected = await referenceView(root);
+    const segmentRead = await wholeRead(root);
+    expect(expected.slice(0, segmentRead.length)).toEqual(segmentRead);
     const size = (await stat(join(root, SEGMENT))).size;
     const { store, bytesRead } = countingStore(root);
     const { warnings, logger } = collectWarnings();

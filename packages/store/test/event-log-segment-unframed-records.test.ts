@@ -113,12 +113,21 @@ describe.each(damageBackends)('damaged records nothing frames from the front ($n
     const store = await backend.make();
     await writeDamaged(store, await lastRecords(store), unframed[0]!.bytes, [0, 6]);
 
-    // Exactly what a crash's cut-short write leaves: no frame ends at the segment's end.
+    // Exactly what a crash's cut-short write leaves: no frame ends at the segment's end. A reader that does not
+    // write reads the segment so, without a warning about it.
+    const reader = collectWarnings();
+    const prefix = await EventLog.open(store, { logger: reader.logger, rollForward: false });
+    expect((await prefix.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2']);
+    expect(reader.warnings.join('\n')).not.toMatch(/segment: bytes|damaged/);
+    await prefix.close();
+    // But the event files of m3 and m4 are there (written after their records committed), and the reference reads
+    // them as events 3 and 4: a writer takes them back into the segment, and appends after them, not beside them.
     const { warnings, logger } = collectWarnings();
     const log = await EventLog.open(store, { logger });
-    expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2']);
-    expect(warnings).toEqual([]);
-    expect(await log.append(userMessageEvent('next'))).toBe(3);
+    expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(warnings.join('\n')).toMatch(/did not hold the event files of indices 3…4 .*taken into the segment/);
+    expect(await log.append(userMessageEvent('next'))).toBe(5);
+    expect(await log.verifyChain()).toMatchObject({ status: 'verified', length: 6 });
     await log.close();
   });
 });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const workerPath = fileURLToPath(new URL('../children/append-worker.ts', import.meta.url));
+const segmentCrashWorkerPath = fileURLToPath(new URL('../children/segment-crash-worker.ts', import.meta.url));
 
 export interface AppendWorker {
   readonly child: ChildProcess;
@@ -26,21 +27,38 @@ export function startAppendWorker(options: {
   /** The log's layout (default `'files'`); `'segment-batched'`: the segment layout with `eventFiles: 'batched'`. */
   layout?: 'files' | 'segment' | 'segment-batched';
 }): AppendWorker {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      workerPath,
-      options.root,
-      options.label,
-      String(options.count),
-      options.durability ?? 'none',
-      String(options.batch ?? 1),
-      options.layout ?? 'files',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+  return startWorker(workerPath, [
+    options.root,
+    options.label,
+    String(options.count),
+    options.durability ?? 'none',
+    String(options.batch ?? 1),
+    options.layout ?? 'files',
+  ]);
+}
+
+/** Where `test/children/segment-crash-worker.ts` SIGKILLs itself (see there). */
+export type SegmentCrashPoint = 'derive' | 'derived' | 'index';
+
+/**
+ * Starts `test/children/segment-crash-worker.ts`: appends `batch` events at a time to a segment log in `root` until
+ * it kills itself at `point`, the `at`-th time it gets there.
+ */
+export function startSegmentCrashWorker(options: {
+  root: string;
+  point: SegmentCrashPoint;
+  at: number;
+  batch: number;
+}): AppendWorker {
+  const { root, point, at, batch } = options;
+  return startWorker(segmentCrashWorkerPath, [root, `crash-${point}`, point, String(at), String(batch)]);
+}
+
+function startWorker(path: string, args: readonly string[]): AppendWorker {
+  const child = spawn(process.execPath, ['--import', 'tsx', path, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const acks = new Map<number, string>();
   const waiters: { count: number; resolve: () => void }[] = [];
   let stderr = '';

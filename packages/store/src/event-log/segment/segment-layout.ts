@@ -1,3 +1,5 @@
+import { AppendConflictError } from '../../errors/append-conflict-error.js';
+import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
 import { UnsupportedLayoutError } from '../../errors/unsupported-layout-error.js';
 import { nodeCrc32 } from '../../internal/crc32.js';
 import type { EventLogOptions } from '../event-log-options.js';
@@ -5,6 +7,7 @@ import { anchorChain } from '../log-appends.js';
 import type { LogCore } from '../log-core.js';
 import { relist } from '../log-discovery.js';
 import type { SegmentAppend } from '../log-segment.js';
+import { findForeignEventFiles } from './foreign-event-files.js';
 import { SegmentLog } from './segment-log.js';
 import { rebuildEventFiles } from './segment-rebuild.js';
 
@@ -55,6 +58,7 @@ export async function openSegmentLayout(
     damagedSegment: options.damagedSegment,
   });
   core.segment = segment;
+  if (!segment.readOnly) await takeForeignEventFiles(core, segment);
   // A long log read whole (no index, or one that did not match) gets its index, so the next open reads a tail.
   const indexed = segment.writeIndexIfDue('open');
   if (indexed !== undefined) {
@@ -66,6 +70,47 @@ export async function openSegmentLayout(
   if (core.deferPublish) core.deferPublish(rebuilt);
   else await rebuilt;
   return 'segment';
+}
+
+/**
+ * Takes the event files at the log's next indices that another program wrote (see `findForeignEventFiles`) into
+ * the segment, as its next events with their exact bytes, and makes appends fail on one it cannot take. A
+ * reader that must not write only warns: a writer's open takes them.
+ */
+async function takeForeignEventFiles(core: LogCore, segment: SegmentLog): Promise<void> {
+  // Listed first, then the segment read again: a file another writer derived from its record is then held.
+  const found = await findForeignEventFiles(core, () => segment.catchUp());
+  const where = core.store.describe(core.dir);
+  for (const warning of found.warnings) core.logger?.warn(warning);
+  if (!core.rollsForward) {
+    if (found.take.length > 0 || found.blocked !== undefined) {
+      core.logger?.warn(
+        `${where}: event files from index ${core.length} on are not in the segment; this reader does not take them (a writer's open does)`,
+      );
+    }
+    return;
+  }
+  if (found.take.length > 0) {
+    const first = core.length;
+    try {
+      await appendToSegment(core, found.take, first);
+    } catch (error) {
+      // Another writer appended at that index in between: its event is the log's, and the file is left as it is.
+      if (!AppendConflictError.isInstance(error) && !DuplicateEventIdError.isInstance(error)) throw error;
+      core.logger?.warn(
+        `${where}: the event files from index ${first} on were not taken into the segment (${error.message})`,
+      );
+      return;
+    }
+    const indices = core.length - first === 1 ? `index ${first}` : `indices ${first}…${core.length - 1}`;
+    core.logger?.warn(
+      `${where}: the segment did not hold the event files of ${indices} (another program wrote them, or the segment lost its end after they were derived); taken into the segment as the log's next events`,
+    );
+  }
+  if (found.blocked !== undefined) {
+    core.logger?.warn(`${found.blocked.message}; appends fail until it is moved away`);
+    segment.refuseAppends(found.blocked);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
+import type { CorruptEventError } from '../../errors/corrupt-event-error.js';
 import type { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
 import { ReadOnlyLogError } from '../../errors/read-only-log-error.js';
@@ -67,6 +68,8 @@ export class SegmentLog implements LogSegment {
   #readRepairs: Promise<unknown> = Promise.resolve();
   /** The last event's bytes were moved by a read's repair: `#lastRecord` no longer holds them, so no index is written. */
   #lastMoved = false;
+  /** An event file at the next index this instance could not take into the segment: appends fail with it. */
+  #foreign: CorruptEventError | undefined;
 
   private constructor(core: LogCore, file: AppendFile, owner: object, options: SegmentLogOptions) {
     this.#core = core;
@@ -157,13 +160,26 @@ export class SegmentLog implements LogSegment {
     }
   }
 
+  /**
+   * Makes every append fail with `problem`: an event file at the log's next index that the segment does not hold
+   * and could not take (see `findForeignEventFiles`), which an append would put a second event beside.
+   */
+  refuseAppends(problem: CorruptEventError): void {
+    this.#foreign = problem;
+  }
+
   /** Opened past damage it could not repair (`'read-intact-prefix'`): reads only, of the events before the damage. */
   get readOnly(): boolean {
     return this.#intactPrefix !== undefined;
   }
 
-  /** Throws `ReadOnlyLogError` when the log was opened read-only (see `readOnly`): before anything of an append. */
+  /**
+   * Throws `ReadOnlyLogError` when the log was opened read-only (see `readOnly`), or the `CorruptEventError` of an
+   * event file at the log's next index that the segment could not take (see `refuseAppends`): before anything of
+   * an append.
+   */
   assertWritable(): void {
+    if (this.#foreign !== undefined) throw this.#foreign;
     if (this.#intactPrefix === undefined) return;
     const core = this.#core;
     throw new ReadOnlyLogError({
