@@ -14,6 +14,7 @@ import { registerDocsRoutes } from './api/docs-routes.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerEventRoutes } from './api/event-routes.js';
 import { registerFileRoutes } from './api/file-routes.js';
+import { frameworkErrorHandler } from './api/framework-errors.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
@@ -141,6 +142,7 @@ export async function buildServer(
   });
   const cardSigningKey = config.a2aSigningKey === undefined ? undefined : await loadSigningKey(config.a2aSigningKey);
   const eventSigningKey = config.signingKey === undefined ? undefined : await loadSigningKey(config.signingKey);
+  let hostOriginCheck: ReturnType<typeof createHostOriginCheck> | undefined;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -152,6 +154,7 @@ export async function buildServer(
     bodyLimit: config.bodyLimit,
     // WebSocket upgrades are not Fastify requests: close() must not wait for idle keep-alive sockets either.
     forceCloseConnections: 'idle',
+    frameworkErrors: frameworkErrorHandler(() => hostOriginCheck),
   });
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
@@ -173,7 +176,7 @@ export async function buildServer(
     }),
   });
 
-  const hostOriginCheck = createHostOriginCheck({
+  hostOriginCheck = createHostOriginCheck({
     bindHost: config.host,
     allowedHosts: config.allowedHosts,
     allowedOrigins: config.allowedOrigins,

@@ -3,6 +3,7 @@ import { openRegularFile, openWorkspaceEntry, replaceFileAtomically, type Worksp
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientText } from '../internal/client-text.js';
 import { downloadHeaders } from '../internal/download-headers.js';
 import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
 import { fileSystemFailure } from '../workspace/file-system-failure.js';
@@ -122,7 +123,7 @@ export function registerFileRoutes(fastify: FastifyInstance, options: FileRoutes
                   },
                 });
               },
-              { exclusive: false, shown: request.query.path },
+              { exclusive: false, shown: clientText(request.query.path) },
             ),
           );
         } catch (error) {
@@ -151,7 +152,7 @@ export function registerFileRoutes(fastify: FastifyInstance, options: FileRoutes
           request.query.path,
           false,
           async (entry) => ({
-            ...(await openRegularFile(entry.directory, entry.name, { shown: request.query.path })),
+            ...(await openRegularFile(entry.directory, entry.name, { shown: clientText(request.query.path) })),
             name: entry.name,
           }),
         );

@@ -2,6 +2,7 @@ import { TextDecoder } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { MalformedBodyError } from '../conversations/errors/malformed-body-error.js';
 import { UnsupportedCharsetError } from '../conversations/errors/unsupported-charset-error.js';
+import { clientText } from '../internal/client-text.js';
 
 /**
  * How deeply a request body may nest. What a request carries ends up in events (an AG-UI state, a message's
@@ -86,7 +87,7 @@ export function installJsonParser(app: FastifyInstance): void {
         null,
         JSON.parse(text, (key, value: unknown) => {
           if (typeof value === 'number' && !Number.isFinite(value)) {
-            throw new RangeError(`the number at '${key}' is out of range (a finite double)`);
+            throw new RangeError(`the number at '${clientText(key)}' is out of range (a finite double)`);
           }
           return key === '__proto__' ? undefined : value;
         }),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clientText } from '../internal/client-text.js';
 
 /**
  * Fields of the reference's StartConversationRequest (ConversationConfig) that a reference client may send
@@ -76,7 +77,7 @@ export function refuseUnknownFields(prefix: string, known: readonly string[]) {
       context.addIssue({
         code: 'custom',
         path: [key],
-        message: `Unknown field '${path}'${hint === undefined ? '' : `: ${hint}`}`,
+        message: `Unknown field '${clientText(path)}'${hint === undefined ? '' : `: ${hint}`}`,
       });
     }
   };

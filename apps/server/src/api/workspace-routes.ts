@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientText } from '../internal/client-text.js';
 import { naiveUtcTimestamp } from '../internal/query-datetime.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { BashCommands } from '../workspace/bash-commands.js';
@@ -76,10 +77,10 @@ export function registerWorkspaceRoutes(fastify: FastifyInstance, options: Works
     const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
     // A directory deleted since (a conversation's working directory) is missing, as the file routes say of it.
     if (info instanceof Error && info.code === 'ENOENT') {
-      throw new WorkspacePathError(`cwd '${requested}' does not exist`, 404);
+      throw new WorkspacePathError(`cwd '${clientText(requested)}' does not exist`, 404);
     }
     if (info instanceof Error || !info.isDirectory()) {
-      throw new WorkspacePathError(`cwd '${requested}' is not a directory`, 400);
+      throw new WorkspacePathError(`cwd '${clientText(requested)}' is not a directory`, 400);
     }
     return path;
   };

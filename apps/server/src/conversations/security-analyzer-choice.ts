@@ -1,3 +1,4 @@
+import { clientText } from '../internal/client-text.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 
 /**
@@ -8,7 +9,7 @@ export function securityAnalysisOf(analyzer: { kind: string } | null): 'llm' | '
   if (analyzer === null) return 'none';
   if (analyzer.kind === 'LLMSecurityAnalyzer') return 'llm';
   throw new InvalidRequestError(
-    `security_analyzer.kind '${analyzer.kind}' is not supported (supported: LLMSecurityAnalyzer, or null for none)`,
+    `security_analyzer.kind '${clientText(analyzer.kind)}' is not supported (supported: LLMSecurityAnalyzer, or null for none)`,
     { statusCode: 422, loc: ['body', 'security_analyzer', 'kind'] },
   );
 }

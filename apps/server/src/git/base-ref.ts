@@ -1,3 +1,4 @@
+import { clientText } from '../internal/client-text.js';
 import { GitCommandError } from './git-command-error.js';
 import { GIT_EMPTY_TREE_HASH, type GitRepository } from './git-repository.js';
 
@@ -13,11 +14,14 @@ export async function resolveBaseRef(repository: GitRepository, override?: strin
     const sha = await repository.revParse(`${override}^{commit}`);
     if (sha !== undefined) return sha;
     if (override === 'HEAD') return GIT_EMPTY_TREE_HASH;
-    throw new GitCommandError(`Git command failed: ref '${override}' does not name a commit in the repository`, {
-      args: ['rev-parse', '--verify', `${override}^{commit}`],
-      exitCode: 1,
-      stderr: 'Needed a single revision',
-    });
+    throw new GitCommandError(
+      `Git command failed: ref '${clientText(override)}' does not name a commit in the repository`,
+      {
+        args: ['rev-parse', '--verify', `${override}^{commit}`],
+        exitCode: 1,
+        stderr: 'Needed a single revision',
+      },
+    );
   }
   if (!(await repository.hasCommits())) return GIT_EMPTY_TREE_HASH;
   return displayBase(repository);

@@ -1,3 +1,4 @@
+import { clientText } from '../internal/client-text.js';
 import { closestRepositoryTop } from './file-contents.js';
 import { GitCommandError } from './git-command-error.js';
 import { blobAt, pathInRepository } from './git-diff.js';
@@ -48,7 +49,7 @@ async function commitsOf(repository: GitRepository, limit: number): Promise<GitC
 async function resolveCommit(repository: GitRepository, commit: string): Promise<string> {
   const sha = await repository.revParse(`${commit}^{commit}`);
   if (sha !== undefined) return sha;
-  throw new GitCommandError(`Git command failed: '${commit}' does not name a commit in the repository`, {
+  throw new GitCommandError(`Git command failed: '${clientText(commit)}' does not name a commit in the repository`, {
     args: ['rev-parse', '--verify', `${commit}^{commit}`],
     exitCode: 1,
     stderr: 'Needed a single revision',

@@ -5,6 +5,7 @@ import { filePathSchema } from '../api/request-schemas.js';
 import { errorResponses as documentedErrors, type ErrorStatus } from '../api/response-schemas.js';
 import { errorSchema } from '../api/tree-schemas.js';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import { clientText } from '../internal/client-text.js';
 import type { ServerSandboxing } from '../sandboxing/server-sandboxing.js';
 import { confinePath } from '../workspace/confine-path.js';
 import { existingWorkspaceRoot } from '../workspace/existing-workspace-root.js';
@@ -222,7 +223,7 @@ export function registerGitRoutes(fastify: FastifyInstance, options: GitRoutesOp
           const { sha } = request.params;
           // Checked here rather than by the params schema, which this server answers with 400: the reference says 422.
           if (!SHA_PATTERN.test(sha)) {
-            throw new InvalidRequestError(`sha '${sha}' is not 4 to 64 hexadecimal digits`, {
+            throw new InvalidRequestError(`sha '${clientText(sha)}' is not 4 to 64 hexadecimal digits`, {
               statusCode: 422,
               loc: ['path', 'sha'],
             });

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { confineToRoots } from '@x/agent';
+import { clientText } from '../internal/client-text.js';
 import { fileSystemFailure } from './file-system-failure.js';
 import { WorkspacePathError } from './workspace-path-error.js';
 
@@ -11,12 +12,17 @@ import { WorkspacePathError } from './workspace-path-error.js';
  */
 export async function confinePath(requested: string, roots: readonly string[]): Promise<string> {
   if (!isAbsolute(requested)) throw new WorkspacePathError('Path must be absolute', 400);
-  const confined = await confineToRoots(resolve(requested), roots, { shown: requested }).catch((error: unknown) => {
-    throw fileSystemFailure(error, requested);
-  });
+  const confined = await confineToRoots(resolve(requested), roots, { shown: clientText(requested) }).catch(
+    (error: unknown) => {
+      throw fileSystemFailure(error, requested);
+    },
+  );
   if (confined.ok) return confined.real;
   if (confined.reason === 'dangling_symlink') {
-    throw new WorkspacePathError(`Path '${requested}' goes through a symlink whose target does not exist`, 403);
+    throw new WorkspacePathError(
+      `Path '${clientText(requested)}' goes through a symlink whose target does not exist`,
+      403,
+    );
   }
-  throw new WorkspacePathError(`Path '${requested}' is outside the server's workspaces`, 403);
+  throw new WorkspacePathError(`Path '${clientText(requested)}' is outside the server's workspaces`, 403);
 }

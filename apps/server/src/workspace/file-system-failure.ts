@@ -1,5 +1,6 @@
 import { AgentError, type WorkspacePathError as AgentWorkspacePathError, type WorkspacePathProblem } from '@x/agent';
 import { ServerError } from '../errors.js';
+import { clientText } from '../internal/client-text.js';
 import { WorkspacePathError } from './workspace-path-error.js';
 
 /** The HTTP status of each reason @x/agent gives for refusing a workspace path. */
@@ -43,6 +44,7 @@ export function fileSystemFailure(error: unknown, path: string): unknown {
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const known = code === undefined ? undefined : errnoStatus[code];
-  if (known !== undefined) return new WorkspacePathError(`Invalid path '${path}': ${known.reason}.`, known.status);
+  if (known !== undefined)
+    return new WorkspacePathError(`Invalid path '${clientText(path)}': ${known.reason}.`, known.status);
   return error;
 }

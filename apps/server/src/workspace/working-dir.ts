@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { AgentError, confineToRoots, openOrCreateDirectory } from '@x/agent';
 import { InvalidRequestError } from '../conversations/errors/invalid-request-error.js';
+import { clientText } from '../internal/client-text.js';
 import { assertWorkspaceRootExists } from './existing-workspace-root.js';
 
 const field = ['body', 'workspace', 'working_dir'];
@@ -30,12 +31,12 @@ export async function resolveWorkingDir(root: string, hex: string, requested: st
   await assertWorkspaceRootExists(root);
   const own = join(root, hex);
   const wanted = requested === undefined ? own : isAbsolute(requested) ? resolve(requested) : resolve(own, requested);
-  const confined = await confineToRoots(wanted, [root], { shown: requested ?? own }).catch(
+  const confined = await confineToRoots(wanted, [root], { shown: clientText(requested ?? own) }).catch(
     (error: NodeJS.ErrnoException) => {
       // A symlink loop, a file on the way, a name too long (a WorkspacePathError), EACCES: the path is unusable.
       if (AgentError.isInstance(error) && error.code === 'workspace_path') return refuse(root, error.message, error);
       if (typeof error.code === 'string' && error.code.startsWith('E')) {
-        return refuse(root, `'${requested}' cannot be resolved (${error.code})`, error);
+        return refuse(root, `'${clientText(requested)}' cannot be resolved (${error.code})`, error);
       }
       throw error;
     },
@@ -44,18 +45,18 @@ export async function resolveWorkingDir(root: string, hex: string, requested: st
     return refuse(
       root,
       confined.reason === 'dangling_symlink'
-        ? `'${requested}' goes through a symlink whose target does not exist`
-        : `'${requested}' is outside the server's workspace root ${root}`,
+        ? `'${clientText(requested)}' goes through a symlink whose target does not exist`
+        : `'${clientText(requested)}' is outside the server's workspace root ${root}`,
     );
   }
   try {
-    const directory = await openOrCreateDirectory(confined.realRoot, confined.real, requested ?? own);
+    const directory = await openOrCreateDirectory(confined.realRoot, confined.real, clientText(requested ?? own));
     await directory.close();
   } catch (error) {
     if (AgentError.isInstance(error) && error.code === 'workspace_path') return refuse(root, error.message, error);
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && code.startsWith('E')) {
-      return refuse(root, `'${requested}' cannot be used as a directory (${code})`, error);
+      return refuse(root, `'${clientText(requested)}' cannot be used as a directory (${code})`, error);
     }
     throw error;
   }

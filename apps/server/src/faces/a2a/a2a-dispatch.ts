@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { clientText } from '../../internal/client-text.js';
 import { listTasksParamsSchema, type RpcRequest, sendMessageParamsSchema, taskIdParamsSchema } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
 import { cancelTask, findTask, runEnded, taskOf } from './a2a-tasks.js';
@@ -97,7 +98,7 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
       if (!conversation.isRunning && isFinalState(state)) {
         throw new A2aRpcError(
           'unsupportedOperation',
-          `Task '${params.id}' has ended (${state}): nothing to subscribe to`,
+          `Task '${clientText(params.id)}' has ended (${state}): nothing to subscribe to`,
         );
       }
       return { kind: 'stream', conversation, fromIndex, runStarted: false };
@@ -127,9 +128,9 @@ export async function dispatchRpc(rpc: RpcRequest, options: DispatchOptions): Pr
       if (LEGACY_METHODS.has(rpc.method)) {
         throw new A2aRpcError(
           'versionNotSupported',
-          `'${rpc.method}' is an A2A 0.3 method: this agent speaks A2A 1.0 only (SendMessage, GetTask, ...)`,
+          `'${clientText(rpc.method)}' is an A2A 0.3 method: this agent speaks A2A 1.0 only (SendMessage, GetTask, ...)`,
         );
       }
-      throw new A2aRpcError('methodNotFound', `Unknown A2A method '${rpc.method}'`);
+      throw new A2aRpcError('methodNotFound', `Unknown A2A method '${clientText(rpc.method)}'`);
   }
 }

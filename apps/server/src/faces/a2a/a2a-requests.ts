@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { startConversationRequestSchema } from '../../api/request-schemas.js';
+import { clientText } from '../../internal/client-text.js';
 
 /** A JSON-RPC 2.0 request envelope; `params` is checked per method. */
 export const rpcRequestSchema = z.looseObject({
@@ -31,7 +32,7 @@ export const a2aMessageSchema = z.looseObject({
   role: z
     .enum(['ROLE_USER', 'ROLE_UNSPECIFIED'], {
       error: (issue) =>
-        `'${String(issue.input)}' is not a role a message sent to this agent may have: it is the user's (ROLE_USER)`,
+        `'${clientText(issue.input)}' is not a role a message sent to this agent may have: it is the user's (ROLE_USER)`,
     })
     .optional(),
   taskId: z.string().optional(),
@@ -85,7 +86,7 @@ export const listTasksParamsSchema = z.looseObject({
         'TASK_STATE_REJECTED',
         'TASK_STATE_AUTH_REQUIRED',
       ],
-      { error: (issue) => `'${String(issue.input)}' is not a TaskState name (TASK_STATE_COMPLETED, ...)` },
+      { error: (issue) => `'${clientText(issue.input)}' is not a TaskState name (TASK_STATE_COMPLETED, ...)` },
     )
     .optional(),
   pageSize: z.number().int().min(1).max(100).optional(),

@@ -6,6 +6,7 @@ import { API_ERRORS, errorResponses } from '../../api/response-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { ConversationDeletedError } from '../../conversations/errors/conversation-deleted-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { clientText } from '../../internal/client-text.js';
 import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { type DispatchOptions, dispatchRpc, STREAMING_METHODS } from './a2a-dispatch.js';
 import { A2aRpcError, rpcErrorResponse } from './a2a-rpc-error.js';
@@ -129,7 +130,8 @@ async function answer(
 
 /** ContentTypeNotSupported (-32005), as `@a2a-js/sdk`'s own server answers it, naming the request's media type. */
 function contentTypeRefusal(header: string | undefined): Record<string, unknown> {
-  const given = header === undefined || header.trim() === '' ? 'no Content-Type' : `Content-Type '${header}'`;
+  const given =
+    header === undefined || header.trim() === '' ? 'no Content-Type' : `Content-Type '${clientText(header)}'`;
   return rpcErrorResponse(
     null,
     new A2aRpcError('contentTypeNotSupported', `Unsupported ${given}: a JSON-RPC request is application/json`),

@@ -2,6 +2,7 @@ import type { FileStore } from '@x/store';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { clientText } from '../../internal/client-text.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
 import { readMessageParts } from './message-parts.js';
 import { projectTask, type TaskProjection } from './task-projection.js';
@@ -12,7 +13,7 @@ export const RUN_WAIT_MS = 60_000;
 /** The conversation a task id names, open; TaskNotFound (-32001) for any id that is not one. */
 export async function findTask(manager: ConversationManager, taskId: string): Promise<ManagedConversation> {
   const conversation = await manager.get(taskId).catch(() => undefined);
-  if (conversation === undefined) throw new A2aRpcError('taskNotFound', `Task not found: '${taskId}'`);
+  if (conversation === undefined) throw new A2aRpcError('taskNotFound', `Task not found: '${clientText(taskId)}'`);
   await conversation.open();
   return conversation;
 }

@@ -5,6 +5,7 @@ import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { clientText } from '../../internal/client-text.js';
 import { conversationHex, hyphenate } from '../../internal/conversation-ids.js';
 import type { A2aIncomingMessage } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
@@ -40,7 +41,7 @@ async function continued(
   if (taskId !== undefined && contextId !== undefined && !sameId(taskId, contextId)) {
     throw new A2aRpcError(
       'invalidParams',
-      `message.contextId '${contextId}' is not the context of task '${taskId}' (a task's context id is its own id)`,
+      `message.contextId '${clientText(contextId)}' is not the context of task '${clientText(taskId)}' (a task's context id is its own id)`,
     );
   }
   if (taskId !== undefined) return findTask(manager, taskId);
@@ -62,7 +63,7 @@ function newConversationId(message: A2aIncomingMessage): string {
   if (hex === undefined || hyphenate(hex) !== contextId) {
     throw new A2aRpcError(
       'invalidParams',
-      `message.contextId '${contextId}' names no context of this server, and a new context id must be a lowercase hyphenated UUID`,
+      `message.contextId '${clientText(contextId)}' names no context of this server, and a new context id must be a lowercase hyphenated UUID`,
     );
   }
   return contextId;
@@ -155,7 +156,7 @@ function ownId(conversation: ManagedConversation, message: A2aIncomingMessage): 
   if (conversation.log.indexOf(message.messageId) !== -1) {
     throw new A2aRpcError(
       'invalidParams',
-      `message.messageId '${message.messageId}' is already in the history of task '${conversation.id}': a message is sent once`,
+      `message.messageId '${clientText(message.messageId)}' is already in the history of task '${conversation.id}': a message is sent once`,
     );
   }
   return { id: message.messageId };

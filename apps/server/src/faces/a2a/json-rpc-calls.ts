@@ -1,3 +1,4 @@
+import { clientText } from '../../internal/client-text.js';
 import { type RpcRequest, rpcRequestSchema } from './a2a-requests.js';
 import { A2A_ERROR_CODES } from './a2a-rpc-error.js';
 import { A2A_PROTOCOL_VERSION } from './a2a-types.js';
@@ -65,5 +66,5 @@ export function unsupportedVersion(header: string | string[] | undefined): strin
   // Digits only: Number() would read '0x1', '1e0', '+1' or '1.' as 1.0 and serve a version the client never named.
   const match = /^(\d+)(?:\.(\d+))?(?:\.\d+)?$/.exec(value);
   if (match !== null && `${Number(match[1])}.${Number(match[2] ?? '0')}` === A2A_PROTOCOL_VERSION) return undefined;
-  return `A2A-Version '${value}' is not supported: this agent speaks A2A ${A2A_PROTOCOL_VERSION}`;
+  return `A2A-Version '${clientText(value)}' is not supported: this agent speaks A2A ${A2A_PROTOCOL_VERSION}`;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { clientText } from '../../internal/client-text.js';
 import { conversationHex } from '../../internal/conversation-ids.js';
 import type { listTasksParamsSchema } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
@@ -29,7 +30,10 @@ function decodeCursor(token: string): Cursor {
   } catch {
     // Not ours: refused below.
   }
-  throw new A2aRpcError('invalidParams', `ListTasks: params.pageToken '${token}' is not a token this server gave`);
+  throw new A2aRpcError(
+    'invalidParams',
+    `ListTasks: params.pageToken '${clientText(token)}' is not a token this server gave`,
+  );
 }
 
 /** The listing's order: most recently updated first (§3.1.4), ties by id so a cursor lands on one place. */

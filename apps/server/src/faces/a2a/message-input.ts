@@ -1,4 +1,5 @@
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { clientText } from '../../internal/client-text.js';
 import type { A2aIncomingMessage, A2aIncomingPart } from './a2a-requests.js';
 import { A2aRpcError } from './a2a-rpc-error.js';
 import { findTask, taskOf } from './a2a-tasks.js';
@@ -42,7 +43,7 @@ function partText(part: A2aIncomingPart, index: number): string {
   if (part.raw !== undefined || part.url !== undefined) {
     const kind = part.raw !== undefined ? 'raw bytes' : `a url`;
     const type = part.mediaType === undefined || part.mediaType === '' ? '' : ` of type ${part.mediaType}`;
-    const name = part.filename === undefined || part.filename === '' ? '' : ` ('${part.filename}')`;
+    const name = part.filename === undefined || part.filename === '' ? '' : ` ('${clientText(part.filename)}')`;
     throw new A2aRpcError(
       'contentTypeNotSupported',
       `${where}: a file part${name}${type} (${kind}) is not supported: this agent reads text and data parts (${INPUT_MODES.join(', ')}); send the file's content as text or data`,

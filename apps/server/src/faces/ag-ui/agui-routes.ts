@@ -6,6 +6,7 @@ import type { ConversationManager } from '../../conversations/conversation-manag
 import { InvalidConversationIdError } from '../../conversations/errors/invalid-conversation-id-error.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { clientText } from '../../internal/client-text.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { sseFrames } from './agui-events.js';
 import { streamRun } from './agui-stream.js';
@@ -23,7 +24,7 @@ function lastEventId(request: FastifyRequest): number | undefined {
   if (header === undefined) return undefined;
   const text = Array.isArray(header) ? header[0] : header;
   if (text === undefined || !/^(?:-1|\d{1,15})$/.test(text.trim())) {
-    throw new InvalidRequestError(`Last-Event-ID must be a log index (an integer ≥ -1), got '${text}'`);
+    throw new InvalidRequestError(`Last-Event-ID must be a log index (an integer ≥ -1), got '${clientText(text)}'`);
   }
   return Number(text.trim());
 }
@@ -52,7 +53,7 @@ async function threadOf(manager: ConversationManager, input: AgUiRunInput): Prom
   const create = input.forwardedProps?.conversation;
   if (create === undefined) {
     throw new InvalidRequestError(
-      `threadId '${input.threadId}' is not a conversation of this server; to start one, pass its create body as forwardedProps.conversation`,
+      `threadId '${clientText(input.threadId)}' is not a conversation of this server; to start one, pass its create body as forwardedProps.conversation`,
       { statusCode: 404 },
     );
   }

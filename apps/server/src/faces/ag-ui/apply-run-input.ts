@@ -5,6 +5,7 @@ import { assertMayDecide } from '../../conversations/approval-gate.js';
 import type { ClientTools } from '../../conversations/client-tools.js';
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
+import { clientText } from '../../internal/client-text.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { AG_UI_CLIENT_PRINCIPAL, frontendResultsOf, frontendToolsOf, isFrontendCall } from './frontend-tools.js';
 import { lastRecordedTexts } from './last-recorded-texts.js';
@@ -70,7 +71,10 @@ function refuseUnansweredInterrupts(actions: readonly ActionEvent[], resume: rea
   const answered = new Set<string>();
   for (const entry of resume) {
     if (answered.has(entry.interruptId)) {
-      throw new AgUiRunError('unanswered_interrupt', `resume: interrupt '${entry.interruptId}' is answered twice`);
+      throw new AgUiRunError(
+        'unanswered_interrupt',
+        `resume: interrupt '${clientText(entry.interruptId)}' is answered twice`,
+      );
     }
     answered.add(entry.interruptId);
   }
@@ -188,9 +192,12 @@ async function recordRunInput(
     for (const entry of resume) {
       if (frontendCalls.has(entry.interruptId)) continue;
       if (!pending.has(entry.interruptId)) {
-        throw new InvalidRequestError(`resume: interrupt '${entry.interruptId}' is not pending in this thread`, {
-          statusCode: 409,
-        });
+        throw new InvalidRequestError(
+          `resume: interrupt '${clientText(entry.interruptId)}' is not pending in this thread`,
+          {
+            statusCode: 409,
+          },
+        );
       }
       const decision = confirmationDecision(entry);
       if (!decision.approved) refusal ??= decision;

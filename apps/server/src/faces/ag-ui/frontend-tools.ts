@@ -1,5 +1,6 @@
 import { type ActionDecision, AgentError, type Conversation, createClientTool, type Tool } from '@x/agent';
 import type { ActionEvent } from '@x/events';
+import { clientText } from '../../internal/client-text.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { type AgUiRunInput, userMessageText } from './run-input.js';
 
@@ -23,10 +24,11 @@ export function frontendToolsOf(input: AgUiRunInput, conversation: Conversation)
     if (serverNames.has(spec.name)) {
       throw new AgUiRunError(
         'tool_name_clash',
-        `tools[${position}]: '${spec.name}' is a tool of the server's agents; a frontend tool cannot replace it`,
+        `tools[${position}]: '${clientText(spec.name)}' is a tool of the server's agents; a frontend tool cannot replace it`,
       );
     }
-    if (seen.has(spec.name)) throw new AgUiRunError('tool_name_clash', `tools[${position}]: '${spec.name}' is twice`);
+    if (seen.has(spec.name))
+      throw new AgUiRunError('tool_name_clash', `tools[${position}]: '${clientText(spec.name)}' is twice`);
     seen.add(spec.name);
     try {
       return createClientTool({ name: spec.name, description: spec.description, parameters: spec.parameters });
@@ -66,7 +68,7 @@ export async function frontendResultsOf(
       if (await wasAnswered(conversation, callId)) continue;
       throw new AgUiRunError(
         'unknown_tool_call',
-        `messages: tool message '${message.id}' answers tool call '${callId}', which is not a frontend tool call waiting for its result in this thread`,
+        `messages: tool message '${clientText(message.id)}' answers tool call '${clientText(callId)}', which is not a frontend tool call waiting for its result in this thread`,
       );
     }
     const error = typeof message.error === 'string' && message.error !== '' ? message.error : undefined;

@@ -1,4 +1,5 @@
 import type { ImageContent, TextContent } from '@x/events';
+import { clientText } from '../../internal/client-text.js';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 
@@ -31,17 +32,17 @@ function imageUrlOf(source: unknown, where: string): string {
   if (source.type === 'url') return checked(source.value, where);
   if (source.type === 'data') {
     const mimeType = typeof source.mimeType === 'string' ? source.mimeType : '';
-    if (!mimeType.startsWith('image/')) throw refuse(where, `inline image data of type '${mimeType}'`);
+    if (!mimeType.startsWith('image/')) throw refuse(where, `inline image data of type '${clientText(mimeType)}'`);
     return checked(`data:${mimeType};base64,${source.value}`, where);
   }
   // A `file` source names bytes held by some model provider, which this server cannot fetch.
-  throw refuse(where, `an image whose source is of type '${String(source.type)}'`);
+  throw refuse(where, `an image whose source is of type '${clientText(source.type)}'`);
 }
 
 /** A pre-1.0 `binary` part (older clients send them raw): an image by `data` or `url`, like a 1.0 image part. */
 function legacyImageUrlOf(part: Record<string, unknown>, where: string): string {
   const mimeType = typeof part.mimeType === 'string' ? part.mimeType : '';
-  if (!mimeType.startsWith('image/')) throw refuse(where, `binary content of type '${mimeType}'`);
+  if (!mimeType.startsWith('image/')) throw refuse(where, `binary content of type '${clientText(mimeType)}'`);
   if (typeof part.data === 'string' && part.data !== '') {
     return imageUrlOf({ type: 'data', value: part.data, mimeType }, where);
   }
@@ -71,6 +72,6 @@ export function userMessageContent(content: unknown, where: string): UserContent
     if (part.type === 'binary') {
       return [{ cache_prompt: false, type: 'image', image_urls: [legacyImageUrlOf(part, at)] }];
     }
-    throw refuse(at, `a part of type '${String(part.type)}'`);
+    throw refuse(at, `a part of type '${clientText(part.type)}'`);
   });
 }

@@ -1,4 +1,5 @@
 import { serializeEvent } from '@x/events';
+import { clientText } from '../../internal/client-text.js';
 import { McpCursorError } from './mcp-cursor-error.js';
 import type { McpConversation, McpConversationHost } from './mcp-host.js';
 import { pageCursor, pagePosition } from './mcp-page-cursor.js';
@@ -27,7 +28,7 @@ export const eventsUri = (id: string, start = 0, limit = DEFAULT_EVENTS_LIMIT): 
 function invalid(uri: string, why: string): McpResourceError {
   return new McpResourceError(
     'invalid_resource_uri',
-    `Resource '${uri}': ${why} (the resources are ${CONVERSATION_URI_TEMPLATE} and ${EVENTS_URI_TEMPLATE})`,
+    `Resource '${clientText(uri)}': ${why} (the resources are ${CONVERSATION_URI_TEMPLATE} and ${EVENTS_URI_TEMPLATE})`,
     { uri },
   );
 }
@@ -76,7 +77,7 @@ export function parseResourceUri(uri: string): McpResourceRef {
   }
   if (segments.length !== 2 || segments[1] !== 'events') throw invalid(uri, 'no resource of this server');
   for (const name of url.searchParams.keys()) {
-    if (name !== 'start' && name !== 'limit') throw invalid(uri, `unknown query parameter '${name}'`);
+    if (name !== 'start' && name !== 'limit') throw invalid(uri, `unknown query parameter '${clientText(name)}'`);
   }
   const start = integerParam(uri, url.searchParams, 'start', { fallback: 0, min: 0, max: 999_999_999 });
   const limit = integerParam(uri, url.searchParams, 'limit', {
@@ -97,7 +98,7 @@ export async function resourceConversation(
   if (conversation === undefined) {
     throw new McpResourceError(
       'resource_not_found',
-      `Resource '${uri}': no conversation '${ref.conversationId}' here (see resources/list)`,
+      `Resource '${clientText(uri)}': no conversation '${clientText(ref.conversationId)}' here (see resources/list)`,
       { uri, conversation_id: ref.conversationId },
     );
   }

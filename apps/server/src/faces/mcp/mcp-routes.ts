@@ -7,6 +7,7 @@ import type { ConversationListing } from '../../conversations/conversation-listi
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { MissingDependencyError } from '../../dependencies/missing-dependency-error.js';
 import { ServerError } from '../../errors.js';
+import { clientText } from '../../internal/client-text.js';
 import { currentCaller } from '../../security/request-caller.js';
 import { createManagerHost } from './manager-host.js';
 import { McpSessionLimitError } from './mcp-session-limit-error.js';
@@ -71,7 +72,8 @@ function refuse(reply: FastifyReply, status: number, code: number, message: stri
 /**
  * A POST body that is not JSON-RPC, answered as JSON-RPC says (HTTP 400 with -32700 Parse error for what is not
  * JSON, -32600 Invalid Request for JSON that is no JSON-RPC message) rather than in the REST API's error shapes,
- * which an MCP client does not read; a body in a charset other than UTF-8 is a 415 with -32700. Any other error goes
+ * which an MCP client does not read; a body in a charset other than UTF-8, or of another media type, is a 415 with
+ * -32700. Any other error goes
  * on to the server's error handler.
  */
 function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -85,6 +87,13 @@ function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, repl
   // A body in another charset than UTF-8 (UnsupportedCharsetError): still unreadable JSON, answered with its 415.
   if (ServerError.isInstance(error) && error.code === 'unsupported_charset') {
     return refuse(reply, 415, -32700, `Parse error: ${error.message}`);
+  }
+  // Fastify's own refusal of the body: a media type with no parser (415), an empty body (400). Answered by the server's
+  // error handler in the REST shape, it failed the route's JSON-RPC response schema and became a 500.
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (error.code?.startsWith('FST_ERR_CTP_') === true && (status === 400 || status === 415)) {
+    const why = status === 415 ? 'the body is not application/json' : 'the body is empty';
+    return refuse(reply, status, -32700, `Parse error: ${why}`);
   }
   throw error;
 }
@@ -155,7 +164,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
         reply,
         404,
         -32001,
-        `MCP session '${id}' not found (ended, or this server restarted): initialize again`,
+        `MCP session '${clientText(id)}' not found (ended, or this server restarted): initialize again`,
       );
     }
     const batch = request.method === 'POST' ? batchRefusal(request) : undefined;
@@ -180,8 +189,8 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
         resumable === 'evicted' ? 410 : 400,
         -32000,
         resumable === 'evicted'
-          ? `Event '${lastEventId}' is no longer in this session's replay buffer (it keeps the latest messages only): read the conversation's events resource (x://conversations/{id}/events?start=N) from the last progress you saw`
-          : `Event '${lastEventId}' was never sent in this session: resume with the id of an event it sent`,
+          ? `Event '${clientText(lastEventId)}' is no longer in this session's replay buffer (it keeps the latest messages only): read the conversation's events resource (x://conversations/{id}/events?start=N) from the last progress you saw`
+          : `Event '${clientText(lastEventId)}' was never sent in this session: resume with the id of an event it sent`,
       );
     }
     reply.hijack();

@@ -1,5 +1,6 @@
 import type { AnyEvent } from '@x/events';
 import { z } from 'zod';
+import { clientText } from '../../internal/client-text.js';
 import type { McpConversation, McpConversationHost, McpConversationView } from './mcp-host.js';
 import { pageCursor, pagePosition } from './mcp-page-cursor.js';
 import { progressMessageOf } from './mcp-progress.js';
@@ -123,9 +124,13 @@ function parseArguments<T extends z.ZodObject>(tool: string, schema: T, input: u
 async function conversationOf(host: McpConversationHost, id: string): Promise<McpConversation> {
   const conversation = await host.find(id);
   if (conversation === undefined) {
-    throw new McpToolCallError('conversation_not_found', `No conversation '${id}' here (see list_conversations)`, {
-      conversation_id: id,
-    });
+    throw new McpToolCallError(
+      'conversation_not_found',
+      `No conversation '${clientText(id)}' here (see list_conversations)`,
+      {
+        conversation_id: id,
+      },
+    );
   }
   return conversation;
 }
@@ -229,7 +234,7 @@ export async function callMcpTool(
       if (args.cursor !== undefined && after === undefined) {
         throw new McpToolCallError(
           'invalid_arguments',
-          `list_conversations: arguments.cursor: '${args.cursor}' is not a cursor this server gave (see next_cursor)`,
+          `list_conversations: arguments.cursor: '${clientText(args.cursor)}' is not a cursor this server gave (see next_cursor)`,
           { tool: name, path: 'arguments.cursor' },
         );
       }
@@ -246,7 +251,7 @@ export async function callMcpTool(
       if (view.pending_actions.length === 0) {
         throw new McpToolCallError(
           'no_pending_actions',
-          `Conversation '${args.conversation_id}' has no action waiting for confirmation (status '${view.status}')`,
+          `Conversation '${clientText(args.conversation_id)}' has no action waiting for confirmation (status '${view.status}')`,
           { conversation_id: args.conversation_id, status: view.status },
         );
       }
@@ -262,7 +267,7 @@ export async function callMcpTool(
     default:
       throw new McpToolCallError(
         'unknown_tool',
-        `No tool '${name}' (the tools are: ${Object.keys(TOOLS).join(', ')})`,
+        `No tool '${clientText(name)}' (the tools are: ${Object.keys(TOOLS).join(', ')})`,
         {
           tool: name,
         },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientText } from '../../internal/client-text.js';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import { invalidRequest } from './openai-error.js';
 import {
@@ -95,7 +96,7 @@ function partsOf(message: ChatMessage, index: number): UserContentPart[] {
       return [{ type: 'image', image_urls: [url], cache_prompt: false }];
     }
     throw invalidRequest(
-      `Unsupported content part type '${part.type}' in a ${message.role} message (${message.role === 'user' ? 'text and image_url are' : 'text is'})`,
+      `Unsupported content part type '${clientText(part.type)}' in a ${message.role} message (${message.role === 'user' ? 'text and image_url are' : 'text is'})`,
       `messages[${index}].content[${partIndex}].type`,
       'unsupported_value',
     );

@@ -1,6 +1,7 @@
 import { canonicalJson } from '@x/store';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationMeta } from '../../conversations/conversation-meta.js';
+import { clientText } from '../../internal/client-text.js';
 import { invalidRequest, type OpenAiGatewayError } from './openai-error.js';
 
 /**
@@ -17,7 +18,7 @@ export const MODEL_TAG = 'openaimodel';
 export function otherModelRefused(requested: string, conversation: string, started?: string): OpenAiGatewayError {
   const send = started === undefined ? '' : `; send model '${started}'`;
   return invalidRequest(
-    `Unsupported value: 'model' '${requested}' is not the model of ${conversation}${started === undefined ? " (its agent is not that model's agent)" : `, '${started}'`}: a conversation's agent is set when it starts${send} (or start a new conversation)`,
+    `Unsupported value: 'model' '${clientText(requested)}' is not the model of ${conversation}${started === undefined ? " (its agent is not that model's agent)" : `, '${started}'`}: a conversation's agent is set when it starts${send} (or start a new conversation)`,
     'model',
     'unsupported_value',
   );

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { clientText } from '../../internal/client-text.js';
 import type { PublicRouteConfig } from '../../security/route-auth.js';
 import { invalidRequest, OpenAiGatewayError, openAiErrorBodySchema, openAiErrorOf } from './openai-error.js';
 
@@ -45,7 +46,7 @@ export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
 export function modelNotFound(model: string, modelIds: readonly string[]): OpenAiGatewayError {
   return new OpenAiGatewayError(
     { status: 404, type: 'invalid_request_error', code: 'model_not_found', param: 'model' },
-    `The model '${model}' does not exist: GET /v1/models lists ${modelIds.length === 0 ? 'none (the server has no openaiModels configured)' : modelIds.join(', ')}`,
+    `The model '${clientText(model)}' does not exist: GET /v1/models lists ${modelIds.length === 0 ? 'none (the server has no openaiModels configured)' : modelIds.join(', ')}`,
   );
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { clientText } from '../../internal/client-text.js';
 import { OpenAiGatewayError } from './openai-error.js';
 import { errorSchemas, gatewayErrorHandler, gatewayRouteConfig, modelNotFound, security } from './openai-http.js';
 import { sendRequestId } from './request-id.js';
@@ -62,7 +63,7 @@ export function registerModelRoutes(app: FastifyInstance, modelIds: readonly str
     const path = request.url.split('?')[0] ?? request.url;
     throw new OpenAiGatewayError(
       { status: 404, type: 'invalid_request_error', code: 'unknown_url' },
-      `Invalid URL (${request.method} ${path}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
+      `Invalid URL (${clientText(request.method)} ${clientText(path)}); the gateway serves GET /v1/models, GET /v1/models/{model}, POST /v1/chat/completions, POST /v1/responses and GET /v1/responses/{response_id}`,
     );
   };
   app.route({

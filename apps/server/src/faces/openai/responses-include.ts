@@ -1,3 +1,4 @@
+import { clientText } from '../../internal/client-text.js';
 import { invalidRequest } from './openai-error.js';
 import { unsupportedValue } from './parameter-refusals.js';
 import type { ResponsesRequest } from './responses-request.js';
@@ -34,11 +35,11 @@ export function refuseUnsupportedIncludes(request: ResponsesRequest): void {
     const param = `include[${index}]`;
     const refusal = Object.hasOwn(REFUSED, value) ? REFUSED[value] : undefined;
     if (refusal !== undefined) {
-      throw unsupportedValue(param, `'include' does not support '${value}': ${refusal}.`);
+      throw unsupportedValue(param, `'include' does not support '${clientText(value)}': ${refusal}.`);
     }
     if (!(HONOURED as readonly string[]).includes(value)) {
       throw invalidRequest(
-        `Invalid value: '${value}'. Supported values are: ${HONOURED.map((known) => `'${known}'`).join(', ')}.`,
+        `Invalid value: '${clientText(value)}'. Supported values are: ${HONOURED.map((known) => `'${known}'`).join(', ')}.`,
         param,
         'invalid_value',
       );

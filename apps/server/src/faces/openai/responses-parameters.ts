@@ -1,3 +1,4 @@
+import { clientText } from '../../internal/client-text.js';
 import {
   forcesACall,
   SERIAL_TOOL_CALLS_REFUSAL,
@@ -60,7 +61,7 @@ export function refuseUnsupportedResponseParameters(request: ResponsesRequest): 
   if (format !== undefined && format !== 'text') {
     throw unsupportedValue(
       'text.format',
-      `'text.format.type' does not support '${format}': the agent's final answer is free text. Supported values are: 'text'.`,
+      `'text.format.type' does not support '${clientText(format)}': the agent's final answer is free text. Supported values are: 'text'.`,
     );
   }
   if (typeof request.top_logprobs === 'number' && request.top_logprobs > 0) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientText } from '../../internal/client-text.js';
 import { imageUrlProblem } from '../../internal/image-url.js';
 import type { ChatTurn, UserContentPart } from './chat-request.js';
 import { invalidRequest } from './openai-error.js';
@@ -84,7 +85,7 @@ function isMessage(item: InputItem, index: number): boolean {
   if (kindOf(item) !== 'message') return false;
   if (typeof item.role !== 'string' || !MESSAGE_ROLES.has(item.role)) {
     throw invalidRequest(
-      `Invalid value '${String(item.role)}' for a message's role: user, system, developer or assistant`,
+      `Invalid value '${clientText(item.role)}' for a message's role: user, system, developer or assistant`,
       `input[${index}].role`,
       'invalid_value',
     );
@@ -118,7 +119,7 @@ function partsOf(item: InputItem, index: number): UserContentPart[] {
     if (part.type === 'input_text') return part.text ? [{ type: 'text', text: part.text, cache_prompt: false }] : [];
     if (part.type === 'input_image' && item.role === 'user') return [imageOf(part, param)];
     throw invalidRequest(
-      `Unsupported content part type '${part.type}' in a ${item.role} message (${item.role === 'user' ? 'input_text and input_image are' : 'input_text is'})`,
+      `Unsupported content part type '${clientText(part.type)}' in a ${item.role} message (${item.role === 'user' ? 'input_text and input_image are' : 'input_text is'})`,
       `${param}.type`,
       'unsupported_value',
     );

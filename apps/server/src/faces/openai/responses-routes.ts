@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
+import { clientText } from '../../internal/client-text.js';
 import { SSE_HEADERS } from '../../internal/sse-headers.js';
 import { clientLeft, interruptWhenClientLeaves } from './client-watch.js';
 import { otherModelRefused, otherSystemRefused } from './conversation-continuation.js';
@@ -70,13 +71,13 @@ function continuationOf(
   const previous = options.store.get(previousId);
   if (previous === undefined) {
     throw previousNotFound(
-      `Previous response with id '${previousId}' not found: the server keeps the responses it made (but those with store: false) until it restarts; continue the conversation by its ${CONVERSATION_HEADER} header`,
+      `Previous response with id '${clientText(previousId)}' not found: the server keeps the responses it made (but those with store: false) until it restarts; continue the conversation by its ${CONVERSATION_HEADER} header`,
     );
   }
   const hex = (id: string): string => id.replaceAll('-', '').toLowerCase();
   if (headerId !== undefined && hex(headerId) !== hex(previous.conversationId)) {
     throw invalidRequest(
-      `previous_response_id '${previousId}' is in conversation ${previous.conversationId}, not in ${headerId} named by ${CONVERSATION_HEADER}`,
+      `previous_response_id '${clientText(previousId)}' is in conversation ${previous.conversationId}, not in ${headerId} named by ${CONVERSATION_HEADER}`,
       'previous_response_id',
     );
   }
@@ -247,7 +248,7 @@ export function registerResponsesRoutes(
       if (stored === undefined) {
         throw new OpenAiGatewayError(
           { status: 404, type: 'invalid_request_error', code: 'response_not_found' },
-          `Response with id '${id}' not found: the server keeps the responses it made (but those with store: false) until it restarts`,
+          `Response with id '${clientText(id)}' not found: the server keeps the responses it made (but those with store: false) until it restarts`,
         );
       }
       return reply.header(CONVERSATION_HEADER, stored.conversationId).send(stored.response);

@@ -1,3 +1,4 @@
+import { clientText } from '../../internal/client-text.js';
 import type { ChatCompletionRequest } from './chat-request.js';
 import { invalidRequest } from './openai-error.js';
 import {
@@ -37,7 +38,7 @@ export function refuseUnsupportedParameters(request: ChatCompletionRequest): voi
   if (format !== undefined && format !== 'text') {
     throw unsupportedValue(
       'response_format',
-      `'response_format.type' does not support '${format}': the agent's final answer is free text. Supported values are: 'text'.`,
+      `'response_format.type' does not support '${clientText(format)}': the agent's final answer is free text. Supported values are: 'text'.`,
     );
   }
   if (request.modalities?.some((modality) => modality !== 'text') === true) {
