@@ -18,7 +18,7 @@ import { eventIdOfPath, isStorableEventId } from './event-log/file-names.js';
 import { appendManyNow, appendNow, type PreparedEvent, recordHead } from './event-log/log-appends.js';
 import { LogCore } from './event-log/log-core.js';
 import { probeClaims, relist } from './event-log/log-discovery.js';
-import { loadEvent } from './event-log/log-reads.js';
+import { loadEvent, repeatedIdProblem } from './event-log/log-reads.js';
 import { NAME_INDEX_MIN_COUNT } from './event-log/name-index.js';
 import { PackedReads, type PackHost } from './event-log/packs.js';
 import { readMany } from './event-log/read-many.js';
@@ -232,6 +232,7 @@ export class EventLog implements EventLogLike {
       nameAt: (index) => core.paths.nameAt(index)!,
       peek: (index) => core.cache.peek(index),
       remember: (index, event) => core.cache.set(index, event),
+      repeatsEarlierId: (index, id) => repeatedIdProblem(core, index, id) !== undefined,
       loadFiles: (indices) =>
         readMany({
           start: 0,
