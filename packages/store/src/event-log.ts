@@ -7,7 +7,7 @@ import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
-import type { EventLogLike } from './event-log/event-log-like.js';
+import type { EventLogLike, LogGap } from './event-log/event-log-like.js';
 import {
   type AppendOptions,
   type EventLogOptions,
@@ -18,11 +18,12 @@ import { eventIdOfPath, isStorableEventId } from './event-log/file-names.js';
 import { appendManyNow, appendNow, type PreparedEvent, recordHead } from './event-log/log-appends.js';
 import { LogCore } from './event-log/log-core.js';
 import { probeClaims, relist } from './event-log/log-discovery.js';
-import { loadEvent } from './event-log/log-reads.js';
+import { loadEvent, repeatedIdProblem } from './event-log/log-reads.js';
 import { NAME_INDEX_MIN_COUNT } from './event-log/name-index.js';
 import { PackedReads, type PackHost } from './event-log/packs.js';
 import { readMany } from './event-log/read-many.js';
 import { appendToSegment, openSegmentLayout, segmentAppeared } from './event-log/segment/segment-layout.js';
+import { type SetAsidePastGap, setAsidePastGap } from './event-log/set-aside-past-gap.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
 import {
   type LogEntry,
@@ -108,6 +109,27 @@ export class EventLog implements EventLogLike {
   /** Number of events: the contiguous run of indices from 0 this instance knows about. */
   get length(): number {
     return this.#core.length;
+  }
+
+  /**
+   * The gap the last listing found (see `LogGapError`): the missing index (the log's length) and how many event
+   * files lie past it, or undefined. While there is one, appends fail with `LogGapError`.
+   */
+  get gap(): LogGap | undefined {
+    const core = this.#core;
+    return core.filesPastGap === 0 ? undefined : { missingIndex: core.length, filesPastGap: core.filesPastGap };
+  }
+
+  /**
+   * Repairs a gap by ending the log at it, on request only: lists the directory again and, when an index is still
+   * missing with event files past it, moves those files with their slot claims (nothing is deleted before it is
+   * copied) to `<dir>-past-gap-<missing index>` beside the log's directory, warns through `logger`, and resolves
+   * with what was moved; then appends go on from the missing index. Undefined (nothing moved) without a gap.
+   * Restoring the missing event file instead keeps every event (see "Reading" in the README).
+   */
+  setAsidePastGap(): Promise<SetAsidePastGap | undefined> {
+    const core = this.#core;
+    return core.enqueue(() => setAsidePastGap(core));
   }
 
   /** Index of the event with `id`, or -1 when this instance does not know it. No I/O. */
@@ -232,6 +254,7 @@ export class EventLog implements EventLogLike {
       nameAt: (index) => core.paths.nameAt(index)!,
       peek: (index) => core.cache.peek(index),
       remember: (index, event) => core.cache.set(index, event),
+      repeatsEarlierId: (index, id) => repeatedIdProblem(core, index, id) !== undefined,
       loadFiles: (indices) =>
         readMany({
           start: 0,

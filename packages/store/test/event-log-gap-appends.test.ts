@@ -63,4 +63,40 @@ describe.each(backends)('EventLog on %s with event files past a missing index', 
     expect((await log.range(0)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     await log.close();
   });
+
+  it('ends the log at the gap only when asked: setAsidePastGap moves the files past it with their claims aside, then appends go on', async () => {
+    const store = makeStore();
+    const writer = await EventLog.open(store);
+    for (let i = 0; i < 5; i++) await writer.append(userMessageEvent(`m${i}`));
+    await writer.close();
+    // Event 2 lost with its claim (and, on the local store, the staged body that is its file's second name).
+    const lost = [...(await store.list('events')), ...(await store.list('events/.slots'))].filter((path) =>
+      /(?:event-00002-[^/]*|\/00002)\.json$/.test(path),
+    );
+    for (const path of lost) await store.delete(path);
+    const pastGap = (await store.list('events')).filter((path) => /event-0000[34]-/.test(path));
+    const before = await Promise.all(pastGap.map((path) => store.read(path)));
+
+    const log = await EventLog.open(store);
+    expect(log.gap).toEqual({ missingIndex: 2, filesPastGap: 2 });
+    await expect(log.append(userMessageEvent('refused'))).rejects.toBeInstanceOf(LogGapError);
+    const moved = await log.setAsidePastGap();
+    expect(moved).toEqual({ missingIndex: 2, movedTo: 'events-past-gap-00002', eventFiles: pastGap });
+    // Kept, byte for byte, beside the log; nothing of them is left in it.
+    const kept = pastGap.map((path) => path.replace(/^events\//, 'events-past-gap-00002/'));
+    expect(await Promise.all(kept.map((path) => store.read(path)))).toEqual(before);
+    expect(await store.exists('events-past-gap-00002/.slots/00003.json')).toBe(true);
+    expect(await store.exists('events/.slots/00003.json')).toBe(false);
+    expect(log.gap).toBeUndefined();
+    expect(await log.setAsidePastGap()).toBeUndefined();
+
+    // The appends take 2 and 3 afresh: the old claim at 3 is not adopted as the second one's.
+    expect(await log.append(userMessageEvent('n2'))).toBe(2);
+    expect(await log.append(userMessageEvent('n3'))).toBe(3);
+    await log.close();
+    const reopened = await EventLog.open(store);
+    expect((await reopened.range(0)).map(messageText)).toEqual(['m0', 'm1', 'n2', 'n3']);
+    expect(reopened.gap).toBeUndefined();
+    await reopened.close();
+  });
 });

@@ -39,6 +39,7 @@ describe('packs.chunkSize', () => {
     nameAt: () => '',
     peek: () => undefined,
     remember: () => undefined,
+    repeatsEarlierId: () => false,
     loadFiles: async () => [],
   };
 

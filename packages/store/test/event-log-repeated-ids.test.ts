@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorruptEventError } from '../src/errors/corrupt-event-error.js';
+import { encodePack } from '../src/event-log/pack-format.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
@@ -47,6 +48,30 @@ async function logWithRepeatedId(store: FileStore) {
   const copy = `events/event-00004-${id}.json`;
   await store.write(copy, repeated);
   return { id, copy, first: names[1]! };
+}
+
+/**
+ * The pack of chunk 0 (chunks of 8) as a version before the repeated-id check wrote it for the log of
+ * `logWithRepeatedId`: its header's names are the log's five, and its element 4 is event 1 again, as it was read
+ * from the copy's file then. The names and checksum match, so a reader would use it.
+ */
+async function writeOldPack(store: FileStore): Promise<void> {
+  const files = await EventLog.open(store, { packs: false, rollForward: false, nameIndex: { write: false } });
+  const events = await files.range(0, 4);
+  const names = Array.from({ length: 5 }, (_, index) => {
+    const path = `events/event-${String(index).padStart(5, '0')}-${index === 4 ? events[1]!.id : events[index]!.id}.json`;
+    return path.slice('events/'.length);
+  });
+  await store.write('events/.slots/packs/00000.pack', encodePack({ start: 0, names, events: [...events, events[1]!] }));
+}
+
+async function collect<T>(items: AsyncIterable<T>, count: number): Promise<T[]> {
+  const collected: T[] = [];
+  for await (const item of items) {
+    collected.push(item);
+    if (collected.length === count) break;
+  }
+  return collected;
 }
 
 describe.each(backends)('EventLog on %s with an event file repeating an earlier id', (_name, makeStore) => {
@@ -92,6 +117,30 @@ describe.each(backends)('EventLog on %s with an event file repeating an earlier 
     expect(error).toBeInstanceOf(CorruptEventError);
     expect((error as Error).message).toContain(store.describe('events/.slots/00003.json'));
     expect(log.length).toBe(3);
+    await log.close();
+  });
+
+  it('reads a repeat that a pack written before holds as the same CorruptEventError, in range, iterate and subscribe', async () => {
+    const store = makeStore();
+    const { id, copy, first } = await logWithRepeatedId(store);
+    await writeOldPack(store);
+    const log = await EventLog.open(store, { packs: { chunkSize: 8 } });
+    expect((await log.range(0, 4)).map(messageText)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    for (const read of [
+      () => log.range(0),
+      () => log.range(2, 5),
+      () => collect(log.iterate(0), 5),
+      () => collect(log.subscribe(0), 5),
+    ]) {
+      const error = await read().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CorruptEventError);
+      expect((error as Error).message).toContain(store.describe(copy));
+      expect((error as Error).message).toContain(store.describe(first));
+      expect((error as Error).message).toContain(`id '${id}'`);
+    }
+    expect(
+      (await log.rangeSettled(0)).map((entry) => (entry.event ? messageText(entry.event) : entry.error.code)),
+    ).toEqual(['m0', 'm1', 'm2', 'm3', 'corrupt_event']);
     await log.close();
   });
 });

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import type { ChainReport } from '../chain/verify-report.js';
+import type { SetAsidePastGap } from './set-aside-past-gap.js';
 import type { LogEntry, SubscribeOptions } from './subscription.js';
 
 /** A lease generation an append must still hold: a `Lease`, or any `{ key, generation }`. */
@@ -17,6 +18,14 @@ export interface EventLogAppendOptions {
   fence?: AppendFence;
 }
 
+/** A missing index with event files past it (see `LogGapError`): the log ends there and refuses appends. */
+export interface LogGap {
+  /** The missing index: the log's length. */
+  readonly missingIndex: number;
+  /** How many event files lie past it. */
+  readonly filesPastGap: number;
+}
+
 /**
  * What every event log offers, whatever holds the events: `EventLog` (one file per event in a
  * `FileStore`) and database-backed logs such as `PostgresEventLog` from `@x/store-postgres`. The
@@ -25,6 +34,16 @@ export interface EventLogAppendOptions {
 export interface EventLogLike {
   /** Number of events this instance knows about: the contiguous run of indices from 0. */
   readonly length: number;
+  /**
+   * Optional: the gap this log ends at, if any (`EventLog` over a directory that lost an event file). Logs
+   * that cannot have one (a database log) leave it out.
+   */
+  readonly gap?: LogGap | undefined;
+  /**
+   * Optional: ends the log at its gap on request, moving what lies past it aside (see `EventLog.setAsidePastGap`);
+   * resolves with what was moved, or undefined without a gap.
+   */
+  setAsidePastGap?(): Promise<SetAsidePastGap | undefined>;
   /** Index of the event with `id`, or -1 when this instance does not know it. No I/O. */
   indexOf(id: string): number;
   /** Id of the event at `index` (negative counts from the end). No I/O. */

@@ -48,6 +48,7 @@ function rejectRepeatedId(core: LogCore, index: number, path: string, id: string
 
 /** What is wrong with a file or claim at `index` holding `id` when an earlier index holds it already, else undefined. */
 export function repeatedIdProblem(core: LogCore, index: number, id: string): string | undefined {
+  if (index < core.length && core.ids.isFirstIndexOf(core.paths, index, id)) return undefined;
   const first = core.findId(id);
   if (first === undefined || first >= index) return undefined;
   return `its id '${id}' is already event ${first}'s (${core.store.describe(core.paths.at(first)!)}), so it is not read as a second copy of that event`;

@@ -33,6 +33,12 @@ export interface PackHost {
   peek(index: number): AnyEvent | undefined;
   /** Puts an event read from a pack into the log's cache (as a file read does). */
   remember(index: number, event: AnyEvent): void;
+  /**
+   * Whether an earlier index holds `id` already (a file repeating an earlier file's id, which only a foreign writer
+   * or a hand edit leaves): such an event is never served from a pack, whose writer may have packed it before that
+   * was checked, but read as its file is (`CorruptEventError` naming both files).
+   */
+  repeatsEarlierId(index: number, id: string): boolean;
   /** Reads events from their files, as without packs; results in the order of `indices`. */
   loadFiles(indices: readonly number[]): Promise<AnyEvent[]>;
 }
@@ -107,7 +113,14 @@ export class PackedReads {
       const events = await this.#packedEvents(first, from, to);
       const packedTo = Math.min(to, first + (events?.length ?? 0));
       for (let index = from; index < packedTo; index++) {
-        const event = host.peek(index) ?? events![index - first]!;
+        let event = host.peek(index);
+        if (event === undefined) {
+          event = events![index - first]!;
+          if (host.repeatsEarlierId(index, event.id)) {
+            fromFiles.push(index);
+            continue;
+          }
+        }
         host.remember(index, event);
         results[index - start] = event;
       }

@@ -59,4 +59,24 @@ describe('PathIdTable', () => {
     expect(table.find(paths, 'later-one')).toBe(3000);
     expect(table.find(paths, 'seeded-3000')).toBeUndefined();
   });
+
+  it('says whether an index is the first holding its id, as find does, among ids sharing their fingerprint', () => {
+    const paths: string[] = [];
+    const table = new PathIdTable();
+    // Every id ends in 'same', so all share one fingerprint; 'xsame' is repeated at 40 and 2999 (past growth).
+    for (let index = 0; index < 3000; index++) {
+      const id = index === 40 || index === 2999 ? 'xsame' : `${index}same`;
+      paths.push(path(index, id));
+      if (index === 41) expect(table.isFirstIndexOf(paths, 40, 'xsame')).toBe(true);
+    }
+    for (let index = 0; index < 3000; index++) {
+      const id = index === 40 || index === 2999 ? 'xsame' : `${index}same`;
+      expect(table.isFirstIndexOf(paths, index, id), `index ${index}`).toBe(table.find(paths, id) === index);
+    }
+    expect(table.isFirstIndexOf(paths, 2999, 'xsame')).toBe(false);
+    expect(table.isFirstIndexOf(paths, 40, 'xsame')).toBe(true);
+    const short = [path(0, 'ab'), path(1, 'ab')];
+    expect(new PathIdTable().isFirstIndexOf(short, 1, 'ab')).toBe(false);
+    expect(new PathIdTable().isFirstIndexOf(short, 0, 'ab')).toBe(true);
+  });
 });

@@ -46,6 +46,46 @@ export class PathIdTable {
 
   /** Indexes the paths added since the last call, then finds `id`: the first index whose path holds it, or undefined. */
   find(paths: PathSource, id: string): number | undefined {
+    const length = this.#fingerprint(paths);
+    if (id.length < FINGERPRINT_CHARS) {
+      for (let index = 0; index < length; index++) if (pathHasEventId(paths.at(index)!, id)) return index;
+      return undefined;
+    }
+    this.#place(length);
+    const wanted = fingerprintAt(id, id.length);
+    const fingerprints = this.#fingerprints;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let slot = spread(wanted) & mask; ; slot = (slot + 1) & mask) {
+      const stored = slots[slot]!;
+      if (stored === 0) return undefined;
+      if (fingerprints[stored - 1] === wanted && pathHasEventId(paths.at(stored - 1)!, id)) return stored - 1;
+    }
+  }
+
+  /**
+   * Whether `index`, whose path holds `id`, is the first index holding it (`find(paths, id) === index`), comparing
+   * paths only where an earlier one has the same fingerprint: indices are placed in order, so every earlier index
+   * with this fingerprint comes before `index` on its probe sequence. The packed read cache asks this of every
+   * event it serves, where `find`'s comparison of the path found was most of the cost.
+   */
+  isFirstIndexOf(paths: PathSource, index: number, id: string): boolean {
+    const length = this.#fingerprint(paths);
+    if (id.length < FINGERPRINT_CHARS || index >= length) return this.find(paths, id) === index;
+    this.#place(length);
+    const wanted = fingerprintAt(id, id.length);
+    const fingerprints = this.#fingerprints;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let slot = spread(wanted) & mask; ; slot = (slot + 1) & mask) {
+      const stored = slots[slot]!;
+      if (stored === 0 || stored - 1 === index) return stored !== 0;
+      if (fingerprints[stored - 1] === wanted && pathHasEventId(paths.at(stored - 1)!, id)) return false;
+    }
+  }
+
+  /** Fingerprints the paths added since the last call; returns how many paths there are. */
+  #fingerprint(paths: PathSource): number {
     const length = paths.length;
     this.#reserve(length);
     const fingerprints = this.#fingerprints;
@@ -54,19 +94,7 @@ export class PathIdTable {
       fingerprints[index] = fingerprintAt(path, path.length - SUFFIX_LENGTH);
     }
     this.#fingerprinted = length;
-    if (id.length < FINGERPRINT_CHARS) {
-      for (let index = 0; index < length; index++) if (pathHasEventId(paths.at(index)!, id)) return index;
-      return undefined;
-    }
-    this.#place(length);
-    const wanted = fingerprintAt(id, id.length);
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    for (let slot = spread(wanted) & mask; ; slot = (slot + 1) & mask) {
-      const stored = slots[slot]!;
-      if (stored === 0) return undefined;
-      if (fingerprints[stored - 1] === wanted && pathHasEventId(paths.at(stored - 1)!, id)) return stored - 1;
-    }
+    return length;
   }
 
   #reserve(length: number): void {
