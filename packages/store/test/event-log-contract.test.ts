@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EventLog } from '../src/event-log.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
+import { describeDamagedEventLogContract } from '../src/testing/damaged-event-log-contract.js';
 import { describeEventLogContract } from '../src/testing/event-log-contract.js';
 
 describeEventLogContract('files in a memory store', () => {
@@ -37,5 +38,23 @@ describeEventLogContract("a segment in a local directory, eventFiles 'batched'",
   return {
     open: () => EventLog.open(store, { layout: 'segment', eventFiles: 'batched' }),
     cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
+  };
+});
+
+describeDamagedEventLogContract('files in a memory store', () => {
+  const store = createMemoryFileStore();
+  const entry = async (index: number) => {
+    const prefix = `events/event-${String(index).padStart(5, '0')}-`;
+    return (await store.list('events/')).find((path) => path.startsWith(prefix))!;
+  };
+  return {
+    open: () => EventLog.open(store),
+    async removeEntry(index) {
+      await store.delete(await entry(index));
+      await store.delete(`events/.slots/${String(index).padStart(5, '0')}.json`);
+    },
+    async replaceEntryText(index, text) {
+      await store.write(await entry(index), text);
+    },
   };
 });

@@ -1,6 +1,8 @@
 import { validateStorePath } from '@x/store';
+import type { QueryResultRow } from 'pg';
 import type { PostgresDatabase } from '../database.js';
 import { InvalidPostgresOptionsError } from '../errors/invalid-postgres-options-error.js';
+import { sqlState } from '../internal/pg-errors.js';
 import { checkedKey, storableDisplayText } from '../internal/postgres-text.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
 
@@ -55,6 +57,9 @@ export interface ConversationSearch {
    */
   after?: { at: string; conversationId: string };
 }
+
+/** The times a statement was given, each with the option it came from. */
+type Times = [option: string, time: string][];
 
 /** `updated_desc` (default), `updated_asc`, `created_desc`, `created_asc`. */
 export type ConversationOrder = 'updated_desc' | 'updated_asc' | 'created_desc' | 'created_asc';
@@ -164,8 +169,11 @@ export class PostgresConversationIndex {
       forkedFrom?.eventId == null ? null : checkedKey('forkedFrom.eventId', forkedFrom.eventId),
       ...fileValues,
     ];
+    const times: Times = [];
+    if (record.createdAt !== undefined) times.push(['createdAt', record.createdAt]);
+    if (record.updatedAt !== undefined) times.push(['updatedAt', record.updatedAt]);
     const run = (): Promise<unknown> =>
-      this.database.query(
+      this.#query(
         `${
           file === undefined
             ? ''
@@ -184,6 +192,7 @@ export class PostgresConversationIndex {
          forked_from_conversation_id = coalesce($8, ${this.#table}.forked_from_conversation_id),
          forked_from_event_id = CASE WHEN $8::text IS NULL THEN ${this.#table}.forked_from_event_id ELSE $9 END`,
         values,
+        times,
       );
     if (file === undefined) await run();
     else await retryOnConnectionFailure(run, options.retryForMs ?? 30_000);
@@ -239,14 +248,16 @@ export class PostgresConversationIndex {
     const column = order.startsWith('updated') ? 'updated_at' : 'created_at';
     const descending = order.endsWith('_desc');
     const after = descending ? '<' : '>';
-    const { where, values } = this.#filters(search);
+    const { where, values, times } = this.#filters(search);
     if (search.pageToken !== undefined) {
       const [time, id] = decodeToken(search.pageToken);
       values.push(time, id);
+      times.push(['pageToken', time]);
       where.push(`(${column}, conversation_id) ${after} ($${values.length - 1}::timestamptz, $${values.length})`);
     }
     if (search.after !== undefined) {
       values.push(search.after.at, search.after.conversationId);
+      times.push(['after.at', search.after.at]);
       where.push(`(${column}, conversation_id) ${after} ($${values.length - 1}::timestamptz, $${values.length})`);
     }
     if (search.startAt !== undefined) {
@@ -256,10 +267,11 @@ export class PostgresConversationIndex {
       );
     }
     const direction = descending ? 'DESC' : 'ASC';
-    const rows = await this.database.query<Row>(
+    const rows = await this.#query<Row>(
       `SELECT ${COLUMNS} FROM ${this.#table} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${column} ${direction}, conversation_id ${direction} LIMIT ${limit + 1}`,
       values,
+      times,
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
@@ -271,17 +283,19 @@ export class PostgresConversationIndex {
 
   /** How many conversations match the filters of `search` (paging ignored). */
   async count(search: Omit<ConversationSearch, 'limit' | 'pageToken'> = {}): Promise<number> {
-    const { where, values } = this.#filters(search);
-    const rows = await this.database.query<{ count: string }>(
+    const { where, values, times } = this.#filters(search);
+    const rows = await this.#query<{ count: string }>(
       `SELECT count(*) AS count FROM ${this.#table} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`,
       values,
+      times,
     );
     return Number(rows[0]?.count ?? 0);
   }
 
-  #filters(search: ConversationSearch): { where: string[]; values: unknown[] } {
+  #filters(search: ConversationSearch): { where: string[]; values: unknown[]; times: Times } {
     const where: string[] = [];
     const values: unknown[] = [];
+    const times: Times = [];
     if (search.status !== undefined) {
       values.push(typeof search.status === 'string' ? [search.status] : [...search.status]);
       where.push(`status = ANY($${values.length}::text[])`);
@@ -299,12 +313,39 @@ export class PostgresConversationIndex {
     }
     if (search.updatedAfter !== undefined) {
       values.push(search.updatedAfter);
+      times.push(['updatedAfter', search.updatedAfter]);
       where.push(`updated_at >= $${values.length}::timestamptz`);
     }
     if (search.updatedBefore !== undefined) {
       values.push(search.updatedBefore);
+      times.push(['updatedBefore', search.updatedBefore]);
       where.push(`updated_at < $${values.length}::timestamptz`);
     }
-    return { where, values };
+    return { where, values, times };
+  }
+
+  /**
+   * Runs `text`; when PostgreSQL cannot read a time in it (SQLSTATE 22007, 22008), the first of `times` it cannot
+   * read is named by an `InvalidPostgresOptionsError` (a forged page token, a filter from a query string), found by
+   * casting each on its own: no extra statement unless one failed.
+   */
+  async #query<R extends QueryResultRow>(text: string, values: unknown[], times: Times): Promise<R[]> {
+    try {
+      return await this.database.query<R>(text, values);
+    } catch (error) {
+      const state = sqlState(error);
+      if (state !== '22007' && state !== '22008') throw error;
+      for (const [option, time] of times) {
+        const problem = await this.database.query('SELECT $1::timestamptz', [time]).then(
+          () => undefined,
+          (cause: unknown) => cause,
+        );
+        if (problem !== undefined) {
+          const reason = problem instanceof Error ? problem.message : String(problem);
+          throw new InvalidPostgresOptionsError(option, `${JSON.stringify(time)} is not a time (${reason})`);
+        }
+      }
+      throw error;
+    }
   }
 }

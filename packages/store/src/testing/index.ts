@@ -1,4 +1,8 @@
 export {
+  type DamagedEventLogContractLocation,
+  describeDamagedEventLogContract,
+} from './damaged-event-log-contract.js';
+export {
   contractMessageEvent,
   describeEventLogContract,
   type EventLogContractLocation,
