@@ -23,6 +23,11 @@ import { withParsedToolArguments } from './support/parsed-tool-arguments.js';
  * optional field, LLM-converted messages, calls answered twice or never, condensations that nest or forget unknown
  * ids) also hold the messages with caching alone on and `reasoning_content` sent, and the Responses input without
  * vision.
+ *
+ * The agent-loop cases (genloop.py and refresume.py, names `loop_*`) are conversations the reference's own
+ * LocalConversation wrote with its tools, condenser and confirmation, and (`loop_rt_*`) x's continuations of them that
+ * the reference continued again with a model repeating response ids of batches a condensation forgot. They hold the
+ * other switches' forms too.
  */
 interface OracleCase {
   name: string;
@@ -53,7 +58,10 @@ describe('conversations the reference wrote, read as the reference reads them', 
     expect(cases.length).toBeGreaterThan(300);
     const odd = cases.filter((oracle) => oracle.name.startsWith('odd_'));
     expect(odd.length).toBeGreaterThanOrEqual(60);
-    for (const oracle of odd) {
+    const loop = cases.filter((oracle) => oracle.name.startsWith('loop_'));
+    expect(loop.length).toBeGreaterThanOrEqual(12);
+    expect(loop.filter((oracle) => oracle.name.startsWith('loop_rt_')).length).toBeGreaterThanOrEqual(9);
+    for (const oracle of [...odd, ...loop]) {
       expect(oracle.expected.messages_cache_reasoning).toBeDefined();
       expect(oracle.expected.responses_no_vision).toBeDefined();
     }
@@ -85,7 +93,7 @@ describe('conversations the reference wrote, read as the reference reads them', 
       });
       expect(withParsedToolArguments(strings)).toEqual(withParsedToolArguments(oracle.expected.messages_string_form));
       expect(toResponsesInput(messages, { visionEnabled: true })).toEqual(oracle.expected.responses);
-      if (oracle.name.startsWith('odd_')) {
+      if (oracle.name.startsWith('odd_') || oracle.name.startsWith('loop_')) {
         const cached = toChatCompletionsMessages(messages, {
           cacheEnabled: true,
           functionCallingEnabled: false,
