@@ -26,6 +26,8 @@ beforeAll(async () => {
   await symlink('loop-b', join(root, 'loop-a'));
   await symlink('loop-a', join(root, 'loop-b'));
   await symlink(outside, join(root, 'out-link'));
+  await symlink(join(outside, 'secret.txt'), join(root, 'secret-link'));
+  await symlink(join(outside, 'absent.txt'), join(root, 'dangling-link'));
 });
 
 afterAll(async () => {
@@ -63,8 +65,34 @@ function hostileQueries(): string[] {
     '..%2f..%2fsecret.txt',
     '%5C..%5C..%5Csecret.txt',
     `${root}/file.txt&path=${outside}/secret.txt`,
+    // A link to a file outside (read through, or written through), one to a file that does not exist yet.
+    `${root}/secret-link`,
+    `${root}/dangling-link`,
+    `${root}/out-link/../out-link/secret.txt`,
+    // Backslashes raw, names too long on the way.
+    `${root}\\${outsideRel.replaceAll('/', '\\')}\\secret.txt`,
+    `${root}/${'a'.repeat(255)}/${'b'.repeat(255)}/${'c'.repeat(3000)}`,
     `${outside}/secret.txt&path=${root}/file.txt`,
     '',
+  ];
+}
+
+/**
+ * Spellings that are names, not `..` or `/`: fullwidth dots and solidus, the two-dot leader, an overlong UTF-8 `.`
+ * (decoded as U+FFFD), a `%2e%2e` decoded once. A file written with one lands inside the workspace root.
+ */
+function lookalikeQueries(): string[] {
+  const outsideRel = `${root
+    .split('/')
+    .filter(Boolean)
+    .map(() => '..')
+    .join('/')}${outside}`;
+  return [
+    `${root}/${outsideRel.replaceAll('..', '%EF%BC%8E%EF%BC%8E')}/secret.txt`,
+    `${root}/${outsideRel.replaceAll('/', '%EF%BC%8F')}%EF%BC%8Fsecret.txt`,
+    `${root}/${outsideRel.replaceAll('..', '%E2%80%A5')}/secret.txt`,
+    `${root}/${outsideRel.replaceAll('..', '%C0%AE%C0%AE')}/secret.txt`,
+    `${root}/${outsideRel.replaceAll('..', '%252e%252e')}/../../secret.txt`,
   ];
 }
 
@@ -96,6 +124,31 @@ describe('file routes against hostile spellings sent raw', () => {
         // 422 is the reference's validation shape (`detail` a list of field errors), the others a message.
         else if ((JSON.parse(response.body) as { detail?: unknown }).detail === undefined) problems.push(shown);
         if (response.body.includes(SECRET)) problems.push(`${shown}: leaked`);
+        // A link inside the root to the outside is refused where the path is confined (403), not only by the open.
+        if (/\/(secret|out)-link/.test(query) && response.status !== 403) problems.push(`${shown}: not confined`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(await outsideState()).toBe(before);
+  });
+
+  it('take look-alikes of the dot and the slash as names: a file written with one lands inside the root', async () => {
+    const before = await outsideState();
+    const problems: string[] = [];
+    for (const query of lookalikeQueries()) {
+      const download = await rawRequest(port, { target: `/api/file/download?path=${query}` });
+      const upload = await rawRequest(port, {
+        method: 'POST',
+        target: `/api/file/upload?path=${query}`,
+        ...multipart('planted'),
+      });
+      // Written, it is read back by the same spelling: a file of the workspace root (the outside is unchanged, below).
+      const back = await rawRequest(port, { target: `/api/file/download?path=${query}` });
+      if (download.status !== 404 || download.body.includes(SECRET)) {
+        problems.push(`download ${query} → ${download.status}`);
+      }
+      if (upload.status === 200 ? back.body !== 'planted' : upload.status < 400 || upload.status >= 500) {
+        problems.push(`upload ${query} → ${upload.status}, read back ${back.status}`);
       }
     }
     expect(problems).toEqual([]);

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { hostname as machineName, networkInterfaces } from 'node:os';
+import { clientText } from '../internal/client-text.js';
 
 /** What `checkHostAndOrigin` needs to know about the server. */
 export interface HostOriginPolicy {
@@ -93,7 +94,7 @@ function refusal(problem: HostOriginProblem, detail: string): HostOriginRefusal 
 }
 
 function shown(value: string): string {
-  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+  return JSON.stringify(clientText(value));
 }
 
 /**

@@ -187,4 +187,16 @@ describe('error texts quote a bounded prefix of client input', () => {
       }
     }
   });
+
+  it('quotes a bounded prefix of a refused Host or Origin', async () => {
+    for (const headers of [{ Host: `${marker(3000)}.example` }, { Origin: `http://${marker(3000)}.example` }] as Record<
+      string,
+      string
+    >[]) {
+      const response = await rawRequest(port, { target: '/api/conversations/count', headers });
+      expect(response.status).toBe(403);
+      expect(longestRun(response.body)).toBeGreaterThan(0);
+      expect(longestRun(response.body)).toBeLessThanOrEqual(QUOTED_AT_MOST);
+    }
+  });
 });
