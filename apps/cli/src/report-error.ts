@@ -16,6 +16,8 @@ const HINTS: Record<string, string> = {
   corrupt_base_state: 'base_state.json is damaged; `x events` can still read the events.',
   backend_error: 'The storage failed; check that the data directory is writable (--data-dir).',
   conversation_exists: 'Use another id, or resume it with `x run --resume <id>`.',
+  conversation_log_gap:
+    'Restore the missing event file; or, if it is lost, `x run --resume <id> --repair-log-gap` moves the event files past it aside (kept in events-past-gap-<index>/) and goes on from the gap.',
   conversation_running:
     'Another process runs this conversation. Wait for it (`x run --resume <id> --wait`), or stop it; a killed one is taken over once its lease expires (15 s).',
   invalid_hook_config: 'Fix the hook file (the .openhands/hooks.json format), or run with --no-hooks.',

@@ -19,6 +19,8 @@ export interface EvalOptions {
   provider?: string;
   baseUrl?: string;
   judgeModel?: string;
+  /** Seconds one scorer may take on one run (`runEvalSuite`'s `scorerTimeoutSeconds`). */
+  scorerTimeout?: number;
   dataDir?: string;
 }
 
@@ -52,6 +54,7 @@ export async function evalCommand(context: CliContext, suitePath: string, option
     ...(judge?.kind === 'endpoint' ? { judge: judge.llm } : {}),
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     ...(options.k === undefined ? {} : { k: options.k }),
+    ...(options.scorerTimeout === undefined ? {} : { scorerTimeoutSeconds: options.scorerTimeout }),
     persistenceDir: resolveDataDir(options.dataDir, env),
     onRun: (caseId, result) =>
       output.error(output.errorColors.dim(`${caseId} run ${result.run}: ${result.passed ? 'passed' : 'failed'}`)),

@@ -37,6 +37,8 @@ export interface RunCommandOptions {
   stream?: boolean;
   /** Wait for another process running the conversation instead of failing with `conversation_running`. */
   wait?: boolean;
+  /** With --resume: end a log that lost an event in the middle at the gap (`repairLogGap`). */
+  repairLogGap?: boolean;
   demo?: boolean;
   /** NDJSON: the events on stdout, one JSON object a line; everything for people goes to stderr. */
   json?: boolean;
@@ -182,7 +184,10 @@ export async function runCommand(
           ...conversationOptions,
           ...(policy === undefined ? {} : { confirmationPolicy: policy }),
         })
-      : await agentModule.Conversation.resume(source.name, conversationOptions);
+      : await agentModule.Conversation.resume(source.name, {
+          ...conversationOptions,
+          ...(options.repairLogGap === true ? { repairLogGap: true } : {}),
+        });
 
   printRunHeader(output, {
     id: conversation.id,
@@ -281,6 +286,9 @@ export function warnedOpener(
 }
 
 function checkOptions(task: string | undefined, options: RunCommandOptions): void {
+  if (options.repairLogGap === true && options.resume === undefined) {
+    throw new UsageError('--repair-log-gap repairs a saved conversation: give it with --resume <conversation>.');
+  }
   if (options.demo === true && (task !== undefined || options.resume !== undefined)) {
     throw new UsageError('--demo runs its own task in a fresh workspace; leave out the task and --resume.');
   }

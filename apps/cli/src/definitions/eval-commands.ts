@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { lazyAction } from '../context.js';
 import { examples } from './help-text.js';
-import { parsePositiveInteger } from './parsers.js';
+import { parsePositiveInteger, parsePositiveSeconds } from './parsers.js';
 
 const DATA_DIR = [
   '--data-dir <dir>',
@@ -43,6 +43,11 @@ export function defineEvalCommands(program: Command): void {
     )
     .option('--base-url <url>', "the live runs' provider endpoint (default: the provider's *_BASE_URL)")
     .option('--judge-model <name>', 'model of the llm-judge scorer (default: the live runs’ model)')
+    .option(
+      '--scorer-timeout <seconds>',
+      'how long one scorer may take on one run; one that takes longer fails that run (default: 300)',
+      parsePositiveSeconds,
+    )
     .option(...DATA_DIR)
     .addHelpText(
       'after',

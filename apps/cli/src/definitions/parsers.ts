@@ -12,6 +12,16 @@ export function parsePositiveInteger(value: string): number {
   return Number(value);
 }
 
+/** Seconds above 0 (`300`, `0.5`): a time limit. */
+export function parsePositiveSeconds(value: string): number {
+  const trimmed = value.trim();
+  const seconds = Number(trimmed);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(trimmed) || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new InvalidArgumentError(`expected a number of seconds above 0 such as 300 or 0.5, got '${value}'.`);
+  }
+  return seconds;
+}
+
 /** Dollars ≥ 0 (`0.50`, `$2`): a money budget. */
 export function parseDollars(value: string): number {
   const trimmed = value.trim().replace(/^\$/, '');

@@ -56,6 +56,10 @@ export function defineRun(program: Command): void {
       'continue a saved conversation (id, id prefix or directory); the task, if given, is sent as a new message',
     )
     .option(
+      '--repair-log-gap',
+      'with --resume, when an event file (and its slot claim) was lost in the middle of the log: move the events past it aside to events-past-gap-<index>/ and go on from the gap (never done without it)',
+    )
+    .option(
       '--wait',
       'when another process is running the conversation, wait for it to finish (then go on from where it left off) instead of failing',
     )

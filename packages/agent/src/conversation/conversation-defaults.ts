@@ -1,6 +1,7 @@
 import { createLocalFileStore, EventLog, type EventLogLike, type FileStore } from '@x/store';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 import type { ConversationOptions } from './conversation-options.js';
+import { repairLogGap } from './log-gap.js';
 import { defaultPersistenceDir, hyphenateConversationId } from './persistence-layout.js';
 import { type SigningControl, withSigning } from './signing-log.js';
 
@@ -18,7 +19,7 @@ export function storeFor(options: Pick<ConversationOptions, 'store' | 'persisten
 /** Opens the conversation's event log: `options.openEventLog`, else event files in the store. */
 export async function openConversationLog(
   options: Pick<ConversationOptions, 'openEventLog'> &
-    Partial<Pick<ConversationOptions, 'agent' | 'signingKey' | 'approverSigningKey'>>,
+    Partial<Pick<ConversationOptions, 'agent' | 'signingKey' | 'approverSigningKey' | 'repairLogGap'>>,
   location: { conversationId: string; store: FileStore; dir: string },
   signing?: SigningControl,
 ): Promise<EventLogLike> {
@@ -28,6 +29,8 @@ export async function openConversationLog(
     options.openEventLog !== undefined
       ? await options.openEventLog(normalized)
       : await EventLog.open(location.store, { dir: location.dir });
+  // Before the signing wrapper, which does not pass the gap on.
+  if (options.repairLogGap === true) await repairLogGap(normalized.conversationId, log);
   return withSigning(log, options, location, signing);
 }
 

@@ -7,6 +7,7 @@ import { linkEvent } from '../telemetry/index.js';
 import type { ConversationListener } from './conversation-options.js';
 import type { EventFold } from './event-fold.js';
 import { headForAppend, stampParent } from './event-stamping.js';
+import { asConversationLogGap, rejectLogGap } from './log-gap.js';
 
 /** What appending needs to know of the conversation's ownership (a `RunOwnership`). */
 export interface AppendOwnership {
@@ -39,6 +40,8 @@ export class ConversationEvents {
   readonly #mask: ((text: string) => string) | undefined;
   /** Run in the queue before the first append, until it succeeds once (see the constructor). */
   #beforeFirstAppend: (() => Promise<void>) | undefined;
+  /** Names the conversation in `ConversationLogGapError` (see `#readyToAppend`); tests of this class alone omit it. */
+  readonly #conversationId: string | undefined;
 
   constructor(init: {
     log: EventLogLike;
@@ -51,7 +54,10 @@ export class ConversationEvents {
      * would otherwise win over the events appended before the next one (`checkpointBeforeAppend`).
      */
     beforeFirstAppend?: () => Promise<void>;
+    /** The conversation's id: an append to a log that ends at a gap is refused with `ConversationLogGapError`. */
+    conversationId?: string;
   }) {
+    this.#conversationId = init.conversationId;
     this.#log = init.log;
     this.#fold = init.fold;
     this.#ownership = init.ownership;
@@ -60,6 +66,8 @@ export class ConversationEvents {
   }
 
   async #readyToAppend(): Promise<void> {
+    // Before the checkpoint written ahead of the first append: a log ending at a gap takes nothing.
+    if (this.#conversationId !== undefined) rejectLogGap(this.#conversationId, this.#log);
     await this.#ownership.assertOwner();
     const prepare = this.#beforeFirstAppend;
     if (prepare === undefined) return;
@@ -159,7 +167,11 @@ export class ConversationEvents {
 
   #enqueue(write: () => Promise<void>): Promise<void> {
     this.#queued++;
-    const next = this.#emitting.then(write);
+    const id = this.#conversationId;
+    // A log that does not tell its gap ahead (a wrapper) refuses the append itself: the same error reaches the caller.
+    const next = this.#emitting.then(write).catch((error: unknown) => {
+      throw id === undefined ? error : asConversationLogGap(id, error);
+    });
     // Registered before the caller's own await on `next`, so the count is down when the caller goes on.
     this.#emitting = next.then(this.#written, this.#written);
     return next;

@@ -45,6 +45,14 @@ export interface ConversationOptions {
   persistenceDir?: string;
   /** Conversation id (hyphenated UUID). Default: a new UUID v4. */
   id?: string;
+  /**
+   * On resume, when the event log lost an event in the middle (its file and slot claim gone, event files past it:
+   * otherwise recording fails with `ConversationLogGapError`), ends the log at the gap: the event files past it
+   * move, with their slot claims, to `events-past-gap-<index>/` in the conversation's directory (kept, no longer
+   * part of the conversation), a process warning `X_LOG_GAP_REPAIRED` says so, and the conversation goes on from
+   * the missing index. Never done without it. Default false.
+   */
+  repairLogGap?: boolean;
   /** Iteration limit of one `run`. Default 500. */
   maxIterationsPerRun?: number;
   /** Stuck detection: `true` (default) uses the reference thresholds, `false` turns it off. */

@@ -141,6 +141,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     fold,
     ownership,
     mask: (text) => init.secrets.mask(text),
+    conversationId: owner.id,
     // The parts exist by the time anything is appended.
     ...(init.checkpointBeforeAppend === true ? { beforeFirstAppend: () => writeBaseState(owner, parts) } : {}),
   });

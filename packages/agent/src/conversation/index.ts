@@ -18,6 +18,7 @@ export { CondenserUnavailableError } from './errors/condenser-unavailable-error.
 export { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 export { ConversationClosedError } from './errors/conversation-closed-error.js';
 export { ConversationExistsError } from './errors/conversation-exists-error.js';
+export { ConversationLogGapError } from './errors/conversation-log-gap-error.js';
 export { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
 export { ConversationRunError } from './errors/conversation-run-error.js';
 export { CorruptConversationError } from './errors/corrupt-conversation-error.js';

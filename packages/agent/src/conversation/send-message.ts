@@ -2,6 +2,7 @@ import type { Message } from '@x/events';
 import type { SendMessageOptions } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import { InvalidMessageError } from './errors/invalid-message-error.js';
+import { rejectLogGap } from './log-gap.js';
 
 /** Adds a user message (`Conversation.sendMessage`). A finished or stuck conversation becomes idle (reference §8.2). */
 export async function sendConversationMessage(
@@ -11,6 +12,8 @@ export async function sendConversationMessage(
   options: SendMessageOptions,
 ): Promise<void> {
   parts.lifecycle.assertOpen();
+  // Before the message's hooks run: a log ending at a gap records nothing.
+  rejectLogGap(owner.id, owner.log);
   const llmMessage: Message =
     typeof message === 'string'
       ? { role: 'user', content: [{ cache_prompt: false, type: 'text', text: message }], thinking_blocks: [] }
