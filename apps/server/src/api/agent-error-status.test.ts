@@ -1,4 +1,4 @@
-import { AgentError, DecisionRecordDamagedError, PrincipalNotAllowedError } from '@x/agent';
+import { AgentError, ConversationLogGapError, DecisionRecordDamagedError, PrincipalNotAllowedError } from '@x/agent';
 import { describe, expect, it } from 'vitest';
 import { rpcErrorResponse } from '../faces/a2a/a2a-rpc-error.js';
 import { openAiErrorOf } from '../faces/openai/openai-error.js';
@@ -16,6 +16,11 @@ const cases: [string, AgentError, number][] = [
   ['an unknown event', new TestAgentError('unknown_event', 'no such event'), 404],
   ['an invalid decision', new TestAgentError('invalid_decision', 'bad'), 422],
   ['a damaged decision record', new DecisionRecordDamagedError('events/.decisions/a.json', 'not JSON'), 409],
+  [
+    'a log that lost an event in its middle',
+    new ConversationLogGapError({ conversationId: 'c1', missingIndex: 2, filesPastGap: 3 }),
+    409,
+  ],
   ['a provider rate limit', new TestAgentError('llm_rate_limit', 'slow down'), 429],
 ];
 

@@ -26,6 +26,9 @@ const AGENT_ERROR_ANSWERS: Readonly<Record<string, AgentErrorAnswer>> = {
   conversation_exists: { status: 409 },
   artifact_damaged: { status: 409 },
   decision_record_damaged: { status: 409, withCode: true },
+  // The log lost an event in its middle: the conversation is readable, but nothing can be recorded until an operator
+  // restores the file or resumes it with `repairLogGap` (the CLI's `--repair-log-gap`). The state's, not the server's.
+  conversation_log_gap: { status: 409, withCode: true },
   no_condenser: { status: 400 },
   no_user_message: { status: 400 },
   sandbox_unavailable: { status: 503, withCode: true },
