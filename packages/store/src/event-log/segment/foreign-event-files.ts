@@ -118,3 +118,17 @@ async function readForeignEvent(
   take.push({ event, json: text });
   return undefined;
 }
+
+/**
+ * At a close: the directory's listing version when a listing finds no event file the segment does not hold and
+ * the directory did not change while it was listed (the version taken settled, so a change in the same clock
+ * tick cannot hide behind it); undefined otherwise, or where the store has no listing versions.
+ */
+export async function listedClean(core: LogCore): Promise<string | undefined> {
+  if (core.store.listingVersion === undefined) return undefined;
+  const before = await core.listingVersion({ settled: true });
+  if (before === undefined) return undefined;
+  const found = await findForeignEventFiles(core, async () => undefined);
+  if (found.take.length > 0 || found.blocked !== undefined || found.warnings.length > 0) return undefined;
+  return (await core.listingVersion()) === before ? before : undefined;
+}
