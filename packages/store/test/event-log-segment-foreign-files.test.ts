@@ -176,6 +176,23 @@ describe('EventLog segment layout: event files the reference appended', () => {
   });
 });
 
+describe('EventLog segment layout: event files past a missing index', () => {
+  it('are warned about and ignored, as the reference ignores them; the run before the gap is taken', async () => {
+    const root = await newRoot();
+    const ours = await segmentLog(root, 2);
+    const taken = userMessageEvent('reference 2');
+    const past = userMessageEvent('reference 4');
+    await referenceAppend(root, 2, taken);
+    await referenceAppend(root, 4, past);
+    const { warnings, logger } = collectWarnings();
+    const log = await open(root, { logger });
+    expect((await log.range(0)).map((event) => event.id)).toEqual([...ours, taken].map((event) => event.id));
+    expect(warnings.join('\n')).toMatch(/1 event file\(s\) the segment does not hold lie past index 3, .*ignored/);
+    expect(await log.append(userMessageEvent('x 3'))).toBe(3);
+    await log.close();
+  });
+});
+
 describe('EventLog segment layout: stray names in its directory', () => {
   it('are ignored: backups, temp files, odd names, directories named as event files, links', async () => {
     const root = await newRoot();

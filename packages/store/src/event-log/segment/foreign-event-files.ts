@@ -57,25 +57,23 @@ export async function findForeignEventFiles(core: LogCore, settle: () => Promise
   const take: SegmentAppend[] = [];
   let blocked: CorruptEventError | undefined;
   const ids = new Map<string, number>();
-  for (let index = length; after.has(index); index++) {
+  for (let index = length; blocked === undefined && after.has(index); index++) {
     const paths = after.get(index)!;
     after.delete(index);
-    const problem = paths.length > 1 ? undefined : await readForeignEvent(core, { index, path: paths[0]!, ids, take });
-    if (paths.length > 1) {
+    if (paths.length === 1) {
+      blocked = await readForeignEvent(core, { index, path: paths[0]!, ids, take });
+    } else {
       blocked = new CorruptEventError({
         location: store.describe(core.dir),
         problem: `${paths.length} event files the segment does not hold share index ${index} (${paths.sort().join(', ')}), so no append may take it`,
       });
-    } else if (problem !== undefined) {
-      blocked = problem;
     }
-    if (blocked !== undefined) break;
   }
   const rest = [...after.values()].flat().sort();
   if (rest.length > 0) {
-    const next = length + take.length + (blocked === undefined ? 0 : 1);
+    const gap = length + take.length;
     warnings.push(
-      `${store.describe(core.dir)}: ${rest.length} event file(s) the segment does not hold sit past index ${next}, which has none (${rest.map((path) => store.describe(path)).join(', ')}); ignored`,
+      `${store.describe(core.dir)}: ${rest.length} event file(s) the segment does not hold lie past index ${gap}, which no file the segment could take fills (${rest.map((path) => store.describe(path)).join(', ')}); ignored`,
     );
   }
   return { take, blocked, warnings };
@@ -119,4 +117,18 @@ async function readForeignEvent(
   ids.set(id, index);
   take.push({ event, json: text });
   return undefined;
+}
+
+/**
+ * At a close: the directory's listing version when a listing finds no event file the segment does not hold and
+ * the directory did not change while it was listed (the version taken settled, so a change in the same clock
+ * tick cannot hide behind it); undefined otherwise, or where the store has no listing versions.
+ */
+export async function listedClean(core: LogCore): Promise<string | undefined> {
+  if (core.store.listingVersion === undefined) return undefined;
+  const before = await core.listingVersion({ settled: true });
+  if (before === undefined) return undefined;
+  const found = await findForeignEventFiles(core, async () => undefined);
+  if (found.take.length > 0 || found.blocked !== undefined || found.warnings.length > 0) return undefined;
+  return (await core.listingVersion()) === before ? before : undefined;
 }

@@ -21,6 +21,7 @@ export interface AdoptedIndex {
   readonly lastLink: ChainLink;
   readonly pairs: Float64Array;
   readonly files: CheckedFiles | undefined;
+  readonly listing: string | undefined;
 }
 
 /**
@@ -40,7 +41,7 @@ export async function adoptSegmentIndex(core: LogCore, file: AppendFile): Promis
     );
     return undefined;
   }
-  const { count, size, last, files, pairs, text, starts } = read;
+  const { count, size, last, files, listing, pairs, text, starts } = read;
   const final = count - 1;
   const bytes = await file.readFrom(last.offset, size - last.offset);
   const record = decodeRecords(bytes, last.offset).records[0];
@@ -64,7 +65,7 @@ export async function adoptSegmentIndex(core: LogCore, file: AppendFile): Promis
   core.ids.seed(0, text, starts, count);
   core.paths.adopt(`${core.dir}/`, text, starts, count);
   core.lastLink = record.link;
-  return { count, size, last, lastLink: record.link, pairs, files };
+  return { count, size, last, lastLink: record.link, pairs, files, listing };
 }
 
 /**

@@ -17,6 +17,9 @@ import { checkSample } from '../name-index.js';
  * file name each (as the name index: they give the paths and the id fingerprints without a string per event).
  * The header may also hold `"files":{"scope":K,"count":F}`: event files 0..F-1 were seen whole (or written) while
  * the segment's `AppendFile.scope` was K (this boot, this inode), so an open in the same scope skips checking them.
+ * The header may also hold `"listing":V`: the log's directory had the listing version V (see
+ * `FileStore.listingVersion`) at the close that wrote the index, and a listing then found no event file the segment
+ * does not hold, so an open that finds the same version skips looking for them (see foreign-event-files.ts).
  * Readers that do not know it ignore it.
  */
 
@@ -48,6 +51,8 @@ export interface SegmentIndexSnapshot {
   readonly size: number;
   readonly last: CoveredRecord;
   readonly files?: CheckedFiles | undefined;
+  /** The directory's listing version when a listing found no event file the segment does not hold. */
+  readonly listing?: string | undefined;
   /** (offset, length) of each event's bytes, flattened. */
   readonly pairs: Float64Array;
   /** The event file names of 0..count-1, each followed by a newline. */
@@ -61,6 +66,7 @@ export type SegmentIndexRead =
       readonly size: number;
       readonly last: CoveredRecord;
       readonly files: CheckedFiles | undefined;
+      readonly listing: string | undefined;
       readonly pairs: Float64Array;
       /** The file's text; name i is `text[starts[i], starts[i + 1] - 1)` (see `PathList.adopt`). */
       readonly text: string;
@@ -74,10 +80,10 @@ export function segmentIndexPath(dir: string): string {
 }
 
 export function formatSegmentIndex(snapshot: SegmentIndexSnapshot): string {
-  const { count, size, last, files, pairs, namesText } = snapshot;
+  const { count, size, last, files, listing, pairs, namesText } = snapshot;
   const bytes = Buffer.from(pairs.buffer, pairs.byteOffset, pairs.byteLength);
   const body = `${littleEndian(bytes).toString('base64')}\n${namesText}`;
-  const header = JSON.stringify({ format: FORMAT, v: VERSION, count, size, last, files, crc: crc32(body) });
+  const header = JSON.stringify({ format: FORMAT, v: VERSION, count, size, last, files, listing, crc: crc32(body) });
   return `${header}\n${body}`;
 }
 
@@ -138,7 +144,8 @@ export function parseSegmentIndex(text: string): SegmentIndexRead {
   const nameProblem = checkSample(text, starts, count);
   if (nameProblem !== undefined) return { kind: 'invalid', problem: nameProblem.replace(/^line \d+ /, '') };
   const files = isCheckedFiles(header.files) ? header.files : undefined;
-  return { kind: 'parsed', count, size, last, files, pairs, text, starts };
+  const listing = typeof header.listing === 'string' && header.listing.length > 0 ? header.listing : undefined;
+  return { kind: 'parsed', count, size, last, files, listing, pairs, text, starts };
 }
 
 /**
@@ -179,7 +186,7 @@ function isCheckedFiles(value: unknown): value is CheckedFiles {
 
 function isHeader(
   value: unknown,
-): value is { count: number; size: number; last: CoveredRecord; files?: unknown; crc: number } {
+): value is { count: number; size: number; last: CoveredRecord; files?: unknown; listing?: unknown; crc: number } {
   if (typeof value !== 'object' || value === null) return false;
   const header = value as Record<string, unknown>;
   const last = header.last as Record<string, unknown> | null | undefined;

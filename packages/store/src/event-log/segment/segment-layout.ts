@@ -78,6 +78,7 @@ export async function openSegmentLayout(
  * reader that must not write only warns: a writer's open takes them.
  */
 async function takeForeignEventFiles(core: LogCore, segment: SegmentLog): Promise<void> {
+  if (await segment.unlistedSinceClose()) return;
   // Listed first, then the segment read again: a file another writer derived from its record is then held.
   const found = await findForeignEventFiles(core, () => segment.catchUp());
   const where = core.store.describe(core.dir);

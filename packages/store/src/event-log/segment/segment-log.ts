@@ -12,6 +12,7 @@ import type { LogCore } from '../log-core.js';
 import type { LogSegment, SegmentAppend } from '../log-segment.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
 import { DerivedEventFiles, type EventFilesWhen } from './derived-event-files.js';
+import { listedClean } from './foreign-event-files.js';
 import { batchOffset, batchWinners } from './segment-append-race.js';
 import { lastRecordDamage, type SegmentDamage } from './segment-damage.js';
 import type { CoveredRecord } from './segment-index.js';
@@ -53,6 +54,12 @@ export class SegmentLog implements LogSegment {
   /** Events the segment index this instance last read or wrote covers (and its checked event files); its writes. */
   #indexed = 0;
   #indexedChecked = 0;
+  /** The listing version the segment index this instance last read or wrote records (see `segment-index.ts`). */
+  #indexedListing: string | undefined;
+  /** The events the index read at open covers, when it records a listing version (see `unlistedSinceClose`). */
+  #listedCount = 0;
+  /** The listing version this instance's close found clean (see `listAtClose`), for the index it writes. */
+  #listing: string | undefined;
   #indexWrite: Promise<void> = Promise.resolve();
   readonly #core: LogCore;
   /** This instance's token in its records' headers (see `encodeRecords`). */
@@ -94,6 +101,8 @@ export class SegmentLog implements LogSegment {
         segment.#lastRecord = adopted.last;
         segment.#indexed = adopted.count;
         segment.scanned = adopted.size;
+        segment.#indexedListing = adopted.listing;
+        if (adopted.listing !== undefined) segment.#listedCount = adopted.count;
         // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
         if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
           segment.files.advance(Math.min(adopted.files.count, adopted.count));
@@ -119,7 +128,9 @@ export class SegmentLog implements LogSegment {
     const count = core.length;
     if (!core.writesNameIndex || !core.rollsForward || this.readOnly || this.#lastMoved) return undefined;
     const { scope, checked } = this.files;
-    const moreChecked = when === 'close' && scope !== undefined && checked > this.#indexedChecked;
+    const listing = when === 'close' ? this.#listing : undefined;
+    const moreChecked =
+      when === 'close' && ((scope !== undefined && checked > this.#indexedChecked) || listing !== this.#indexedListing);
     if (!isIndexWriteDue({ when, count, indexed: this.#indexed, moreChecked })) return undefined;
     // Taken now, written later: the events up to `count` never change, so the snapshot stays true.
     const snapshot = {
@@ -129,9 +140,11 @@ export class SegmentLog implements LogSegment {
       pairs: this.#positions.pairs(count),
       namesText: core.paths.namesText(`${core.dir}/`, count),
       files: scope === undefined ? undefined : { scope, count: checked },
+      listing,
     };
     this.#indexed = count;
     this.#indexedChecked = checked;
+    this.#indexedListing = listing;
     this.#indexWrite = this.#indexWrite.then(() => writeSegmentIndex(core, snapshot));
     return this.#indexWrite;
   }
@@ -148,6 +161,8 @@ export class SegmentLog implements LogSegment {
       // Only where a segment index will record what it finds.
       if (this.#core.writesNameIndex && this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
         await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
+        // Unchanged since the index's listing: nothing to list again.
+        this.#listing = (await this.unlistedSinceClose()) ? this.#indexedListing : await listedClean(this.#core);
       }
       this.writeIndexIfDue('close');
       await this.#indexWrite;
@@ -166,6 +181,17 @@ export class SegmentLog implements LogSegment {
    */
   refuseAppends(problem: CorruptEventError): void {
     this.#foreign = problem;
+  }
+
+  /**
+   * Whether the log's directory is unchanged since a close that listed it and found no event file the segment
+   * does not hold (its listing version is the one the segment index records) and the segment holds no event
+   * since: then none can have appeared, and the open need not list it (see foreign-event-files.ts).
+   */
+  async unlistedSinceClose(): Promise<boolean> {
+    const core = this.#core;
+    if (this.#indexedListing === undefined || core.length !== this.#listedCount) return false;
+    return (await core.listingVersion()) === this.#indexedListing;
   }
 
   /** Opened past damage it could not repair (`'read-intact-prefix'`): reads only, of the events before the damage. */
