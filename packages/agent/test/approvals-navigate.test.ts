@@ -59,3 +59,26 @@ describe('moving HEAD onto a branch whose action waits for confirmation', () => 
     });
   });
 });
+
+describe('editing an action waiting for confirmation (editEvent: a copy on a new branch)', () => {
+  it('leaves the copy waiting for a decision too: it never runs undecided', async () => {
+    harness = await startHarness([call('pending'), done]);
+    const { conversation } = await harness.conversation({
+      agent: harness.agent({ tools: [effectTool] }),
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [action] = await conversation.pendingActions();
+    const copy = await conversation.editEvent(action!.id, {
+      action: { ...(action!.action as Record<string, unknown>), label: 'edited' },
+    });
+    expect((await conversation.pendingActions()).map((pending) => pending.id)).toEqual([copy.id]);
+    expect(conversation.state.execution_status).toBe('waiting_for_confirmation');
+    await conversation.rejectPendingActions('not the edited one either', { principal: 'alice' });
+    expect(await effects()).toEqual([]);
+    expect(await readDecision(conversation.store, conversation.directory, copy.id)).toMatchObject({
+      principal: 'alice',
+    });
+  });
+});
