@@ -142,3 +142,25 @@ describe('a decision that names no pending action of the conversation', () => {
     expect(await server.built.manager.get(id)).toBeUndefined();
   }, 120_000);
 });
+
+describe('the same approval again once its action ran (a client retrying)', () => {
+  it('is answered without starting another run: nothing is appended, the model is not called', async () => {
+    const llm = await startScriptedLLMServer([]);
+    server = await startTestServer({ llm, config });
+    const { id } = await waiting(server, llm, 'retried-marker');
+    const managed = await server.built.manager.require(id);
+    const [action] = await (await managed.open()).pendingActions();
+    llm.push(finishReply('done'));
+    const approve = { decisions: [{ action_id: action!.id, decision: { kind: 'approve' } }] };
+    const path = `/api/conversations/${id}/decisions`;
+    expect((await server.call('POST', path, approve, as(DECIDER))).status).toBe(200);
+    await finished(server, id);
+    const length = managed.log.length;
+    const requests = llm.requests.length;
+    const retried = await server.call('POST', path, approve, as(DECIDER));
+    expect(retried.status).toBe(200);
+    await waitFor(async () => !managed.isRunning);
+    expect(managed.log.length).toBe(length);
+    expect(llm.requests.length).toBe(requests);
+  }, 120_000);
+});

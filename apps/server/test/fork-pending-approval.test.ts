@@ -132,3 +132,22 @@ describe('POST /api/conversations/{id}/fork of a conversation under a confirmati
     expect(await ran(server, forkId)).toBe(false);
   }, 120_000);
 });
+
+describe('POST /api/conversations/{id}/navigate back onto an action waiting for a decision', () => {
+  it('waits again: a caller outside approvalDeciders cannot run it', async () => {
+    const { server: test, llm, id, actionId } = await start();
+    const managed = await test.built.manager.require(id);
+    const events = await managed.log.range(0, managed.log.length);
+    const message = events.find((event) => event.kind === 'MessageEvent' && event.source === 'user')!;
+    const navigate = (eventId: string) =>
+      test.call('POST', `/api/conversations/${id}/navigate`, { event_id: eventId }, as(OTHER));
+    expect(((await navigate(message.id)).json as { execution_status: string }).execution_status).toBe('idle');
+    llm.push(finishReply('nothing to do here'));
+    expect((await test.call('POST', `/api/conversations/${id}/run`, undefined, as(OTHER))).status).toBe(200);
+    await waitFor(async () => (await managed.open()).state.execution_status === 'finished' && !managed.isRunning);
+    const back = await navigate(actionId);
+    expect((back.json as { execution_status: string }).execution_status).toBe('waiting_for_confirmation');
+    expect((await test.call('POST', `/api/conversations/${id}/run`, undefined, as(OTHER))).status).toBe(403);
+    expect(await ran(test, id)).toBe(false);
+  }, 120_000);
+});

@@ -82,7 +82,11 @@ export function registerDecisionRoutes(
       const conversation = await managed.open();
       const records = await conversation.decide(request.body.decisions, { principal });
       managed.publishFullState();
-      if (request.body.run !== false) {
+      // A retry of decisions already answered in the log (nothing recorded now) starts no run once the run they
+      // started is over (a finished or errored conversation would be run again, recording a run nobody asked for);
+      // an idle one still has answers the model has not seen (the first request died before its run began).
+      const answeredBefore = records.length === 0 && conversation.state.execution_status !== 'idle';
+      if (request.body.run !== false && !answeredBefore) {
         const pending = await conversation.pendingActions();
         const decided = await Promise.all(
           pending.map((action) => readDecision(conversation.store, conversation.directory, action.id)),

@@ -1,6 +1,8 @@
+import { settleWaiting } from '../approvals/decide.js';
 import { parseBudget } from '../budgets/index.js';
 import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
+import { approvalHostOf } from './approval-host-of.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import { conversationStepContext, toolsInControl } from './conversation-step-context.js';
@@ -62,6 +64,21 @@ export function runConversation(owner: PartsOwner, parts: ConversationParts, opt
   // With several agents the result names the one in control (the run may have ended with another than it began).
   if (!parts.roster.transfers) return run;
   return run.then((result) => ({ ...result, agent: parts.roster.nameOf(owner.agent) }));
+}
+
+/**
+ * `Conversation.navigateTo`: HEAD moves, and the status follows the new branch's pending actions (the status is
+ * conversation-wide, the pending actions are the branch's): waiting while the branch has some, so no run executes
+ * them undecided (a `finished` or `idle` status let the next step run them with no decision), idle when a
+ * waiting conversation moves to a branch with none.
+ */
+export async function navigateConversation(
+  owner: PartsOwner,
+  parts: ConversationParts,
+  eventId: string | null,
+): Promise<void> {
+  await parts.branches.navigateTo(eventId);
+  await settleWaiting(approvalHostOf(conversationRunHost(owner, parts)));
 }
 
 /** Takes the conversation's run lease (see `takeRunLease`). */

@@ -17,6 +17,7 @@ import { budgetOption } from './budget-option.js';
 import {
   checkpointConversation,
   conversationRunHost,
+  navigateConversation,
   pauseConversation,
   rejectConversationActions,
   runConversation,
@@ -290,7 +291,7 @@ export class Conversation {
   async navigateTo(eventId: string | null): Promise<void> {
     this.#assertOpen();
     if (this.isRunning) throw new ConversationAlreadyRunningError(this.id);
-    await this.#parts.branches.navigateTo(eventId);
+    await navigateConversation(this, this.#parts, eventId);
   }
 
   /** A new branch whose copy of `eventId` has `content` (new id, same parent), HEAD at it; see `editConversationEvent`. */

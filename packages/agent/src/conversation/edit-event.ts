@@ -1,6 +1,9 @@
 import { type AnyEvent, eventTimestamp, newEventId, safeParseEvent } from '@x/events';
+import { settleWaiting } from '../approvals/decide.js';
 import { treeOf } from '../state/fold-branch.js';
+import { approvalHostOf } from './approval-host-of.js';
 import { readAllEvents } from './branch-history.js';
+import { conversationRunHost } from './conversation-hosts.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { InvalidEventEditError } from './errors/invalid-event-edit-error.js';
@@ -52,6 +55,9 @@ export async function editConversationEvent(
 
   await owner.navigateTo(parent);
   await parts.events.emit(edited.event);
+  // A copy of an action is an action with no result: it waits for a decision (an ActionEvent folds an idle
+  // conversation to running, and the next step ran it undecided), as `navigateTo` onto one does.
+  await settleWaiting(approvalHostOf(conversationRunHost(owner, parts)));
   await owner.checkpoint();
   // As appended: stamped with its parent.
   return owner.log.getById(edited.event.id);
