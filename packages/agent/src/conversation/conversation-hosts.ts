@@ -6,6 +6,7 @@ import { approvalHostOf } from './approval-host-of.js';
 import type { RunOptions, RunResult } from './conversation-options.js';
 import type { ConversationParts, PartsOwner } from './conversation-parts.js';
 import { conversationStepContext, toolsInControl } from './conversation-step-context.js';
+import { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 import { takeRunLease } from './ownership/take-run-lease.js';
 import { rejectPendingActions } from './pending-decisions.js';
 import { pause } from './run-control.js';
@@ -77,6 +78,8 @@ export async function navigateConversation(
   parts: ConversationParts,
   eventId: string | null,
 ): Promise<void> {
+  parts.lifecycle.assertOpen();
+  if (owner.isRunning) throw new ConversationAlreadyRunningError(owner.id);
   await parts.branches.navigateTo(eventId);
   await settleWaiting(approvalHostOf(conversationRunHost(owner, parts)));
 }

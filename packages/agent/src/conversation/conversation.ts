@@ -289,8 +289,6 @@ export class Conversation {
 
   /** Moves HEAD to `eventId` (reference `navigate_to`; `null`: a new root); later events form a sibling branch. */
   async navigateTo(eventId: string | null): Promise<void> {
-    this.#assertOpen();
-    if (this.isRunning) throw new ConversationAlreadyRunningError(this.id);
     await navigateConversation(this, this.#parts, eventId);
   }
 
