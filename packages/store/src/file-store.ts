@@ -1,4 +1,5 @@
 import type { StoreError } from './errors.js';
+import type { AppendFence } from './event-log/event-log-like.js';
 
 /**
  * One async interface for path-addressed blobs. Every backend (memory, local filesystem, S3)
@@ -15,8 +16,14 @@ export interface FileStore {
   /**
    * Writes a file, replacing any previous content. The write is atomic: a reader sees the old
    * content or the new, never a mix or a partial file, even if the process dies mid-write.
+   * With `options.fence` (a held lease), a store whose `fencesWrites` is true refuses the write with
+   * `LeaseLostError`, atomically with it (nothing written), once the lease's generation is no longer current;
+   * other stores ignore `fence` (their caller checks the lease just before: see `writeUnderLease`).
    */
-  write(path: string, data: string | Uint8Array): Promise<void>;
+  write(path: string, data: string | Uint8Array, options?: FileStoreWriteOptions): Promise<void>;
+
+  /** True when `write` checks `options.fence` in the same atomic write as the file (database stores). */
+  readonly fencesWrites?: boolean;
 
   /**
    * Atomically creates a file only if nothing exists at `path`. Resolves `true` when this call
@@ -156,6 +163,12 @@ export interface FileStore {
 
   /** A human-readable location for messages, e.g. `/home/me/.x/conversations/abc` or `s3://bucket/prefix/abc`. */
   describe(path: string): string;
+}
+
+/** Options of `FileStore.write`. */
+export interface FileStoreWriteOptions {
+  /** Refuse the write once this lease generation is no longer current (see `fencesWrites`). */
+  readonly fence?: AppendFence;
 }
 
 /** Options of `FileStore.writeIfAbsentThenWrite`. */

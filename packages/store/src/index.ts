@@ -56,7 +56,7 @@ export {
   type EventLogOptions,
   type RefreshOptions,
 } from './event-log.js';
-export type { AppendFile, FileStore, StoreWrite, WritePairOptions } from './file-store.js';
+export type { AppendFile, FileStore, FileStoreWriteOptions, StoreWrite, WritePairOptions } from './file-store.js';
 export {
   type AcquireLeaseOptions,
   createFileStoreLeases,
@@ -68,6 +68,7 @@ export {
   type Leases,
   systemLeaseClock,
   watchLeaseDeadline,
+  writeUnderLease,
 } from './lease/index.js';
 export { createLocalFileStore, type LocalFileStoreOptions } from './local-file-store.js';
 export { createMemoryFileStore } from './memory-file-store.js';

@@ -68,6 +68,12 @@ export async function readBudgetRecord(store: FileStore, directory: string): Pro
   return parsed.data;
 }
 
-export async function writeBudgetRecord(store: FileStore, directory: string, record: BudgetRecord): Promise<void> {
-  await store.write(`${directory}/${BUDGET_FILE}`, JSON.stringify(record));
+/** Writes the record; with `write`, through it (a run's owner fences the write with its lease). */
+export async function writeBudgetRecord(
+  store: FileStore,
+  directory: string,
+  record: BudgetRecord,
+  write: (path: string, data: string) => Promise<void> = (path, data) => store.write(path, data),
+): Promise<void> {
+  await write(`${directory}/${BUDGET_FILE}`, JSON.stringify(record));
 }

@@ -19,6 +19,11 @@ import { spendOf } from './spend.js';
 export interface BudgetHost {
   readonly store: FileStore;
   readonly directory: string;
+  /**
+   * Optional: writes the record in place of `store.write` (the conversation's: fenced by the run's lease, so a
+   * stale owner's write is refused with `LeaseLostError`).
+   */
+  write?(path: string, data: string): Promise<void>;
   /** The LLM the next step calls (the agent's). */
   llm(): LLM;
   /** The stats as the log has them, held updates included. */
@@ -64,7 +69,7 @@ export class ConversationBudget {
       max_usd: budget?.maxUsd ?? null,
       allow_unknown_cost: budget?.allowUnknownCost ?? false,
     };
-    await writeBudgetRecord(this.#host.store, this.#host.directory, this.#record);
+    await this.#save(this.#record);
   }
 
   async status(): Promise<BudgetStatus> {
@@ -108,7 +113,7 @@ export class ConversationBudget {
     const record = await this.#load(true);
     if (this.#budgets(record).length === 0) return;
     this.#record = { ...record, unknown_cost_responses: [...record.unknown_cost_responses, response.id] };
-    await writeBudgetRecord(this.#host.store, this.#host.directory, this.#record);
+    await this.#save(this.#record);
   }
 
   /**
@@ -165,8 +170,13 @@ export class ConversationBudget {
       ...record,
       last_stop: { ...stop, error_event_id: error.id, recorded_at: new Date().toISOString() },
     };
-    await writeBudgetRecord(host.store, host.directory, this.#record);
+    await this.#save(this.#record);
     return { proceed: false, reason: detail };
+  }
+
+  #save(record: BudgetRecord): Promise<void> {
+    const host = this.#host;
+    return writeBudgetRecord(host.store, host.directory, record, host.write?.bind(host));
   }
 
   #check(record: BudgetRecord): BudgetStopFigures | undefined {

@@ -236,6 +236,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     budget: new ConversationBudget({
       store: init.store,
       directory: owner.directory,
+      write: (path, data) => ownership.write(init.store, path, data),
       // The model the next step calls: the one switched to (`switchLLM`), else the agent's.
       llm: () => model.switched ?? owner.agent.llm,
       stats: () => events.latestStats(),

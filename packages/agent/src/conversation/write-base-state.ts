@@ -22,7 +22,9 @@ export async function writeBaseState(owner: PartsOwner, parts: ConversationParts
   // also holds what no event records (the creation's confirmation policy, max_iterations and stuck_detection, the
   // secrets, the security analyzer), and an unsynced rename can leave it empty after a power loss, which makes
   // the conversation unopenable (CorruptConversationError) and those settings unrecoverable (issue 33, item 6).
-  await owner.store.write(`${owner.directory}/base_state.json`, JSON.stringify(json));
+  // Fenced by the run's lease: a stale owner (paused across a takeover) is refused (LeaseLostError) rather than
+  // overwrite the new owner's file.
+  await parts.ownership.write(owner.store, `${owner.directory}/base_state.json`, JSON.stringify(json));
 }
 
 /** The agent's JSON with the model `switchLLM` set, when it set one (what the next step calls). */

@@ -1,4 +1,4 @@
-import { FileNotFoundError, type FileStore, validateStorePath } from '@x/store';
+import { FileNotFoundError, type FileStore, LeaseLostError, validateStorePath } from '@x/store';
 import type { PostgresDatabase } from '../database.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
@@ -19,7 +19,9 @@ function compareCodePoints(a: string, b: string): number {
 /**
  * A `FileStore` in one PostgreSQL table (`<prefix>files`, path → bytes): every write is one atomic
  * statement, `writeIfAbsent` is `INSERT … ON CONFLICT DO NOTHING`, `copy` copies inside the
- * database. Directories are implied by paths, as on S3. For conversation snapshots and metadata
+ * database. Directories are implied by paths, as on S3. A `write` given a `fence` (a `PostgresLeases` lease) is
+ * refused with `LeaseLostError`, nothing written, once that generation is no longer current (`fencesWrites`).
+ * For conversation snapshots and metadata
  * beside a `PostgresEventLog`, so a replica needs no disk.
  */
 export function createPostgresFileStore(
@@ -30,6 +32,7 @@ export function createPostgresFileStore(
   } = {},
 ): FileStore {
   const table = `${database.tablePrefix}files`;
+  const leases = `${database.tablePrefix}leases`;
   const retryForMs = options.retryForMs ?? 30_000;
   // Every statement below is idempotent (an upsert, a read, a delete), so repeating one after a lost
   // connection is safe; writeIfAbsent, whose outcome is then unknown, is settled by comparing bytes.
@@ -44,13 +47,29 @@ export function createPostgresFileStore(
       return rows[0].data.toString('utf8');
     },
 
-    async write(path, data) {
+    // A fenced write checks the lease in the upsert itself (as `PostgresEventLog` fences its appends).
+    fencesWrites: true,
+
+    async write(path, data, options) {
       const key = validateStorePath(path);
-      await query(
-        `INSERT INTO ${table} (path, data) VALUES ($1, $2)
-         ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
-        [key, toBuffer(data)],
+      const fence = options?.fence;
+      if (fence === undefined) {
+        await query(
+          `INSERT INTO ${table} (path, data) VALUES ($1, $2)
+           ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
+          [key, toBuffer(data)],
+        );
+        return;
+      }
+      // The share lock on the lease row at the fence's generation: no row (so nothing written) once another owner
+      // took the lease over, and no takeover can commit until this write has.
+      const rows = await query(
+        `WITH fence AS (SELECT 1 FROM ${leases} WHERE lease_key = $3 AND generation = $4 FOR SHARE)
+         INSERT INTO ${table} (path, data) SELECT $1, $2 FROM fence
+         ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now() RETURNING 1`,
+        [key, toBuffer(data), fence.key, fence.generation],
       );
+      if (rows.length === 0) throw new LeaseLostError({ leaseKey: fence.key, generation: fence.generation });
     },
 
     async writeIfAbsent(path, data) {

@@ -1,4 +1,4 @@
-import { createFileStoreLeases, type FileStore, type Lease, type Leases } from '@x/store';
+import { createFileStoreLeases, type FileStore, type Lease, type Leases, writeUnderLease } from '@x/store';
 import { acquireRunLease } from './run-lease.js';
 
 /** Where a conversation's run leases come from (`ConversationOptions.leases`, `leaseTtlMs`, `leaseWaitMs`). */
@@ -78,6 +78,21 @@ export class RunOwnership {
       return;
     }
     if (!this.#fencesAppends()) await lease.assertHeld();
+  }
+
+  /**
+   * Writes a durable state file (base_state.json) as the run's owner: once another owner took the lease over, the
+   * write is refused with `LeaseLostError` and nothing is written, so a stale owner cannot clobber the new one's
+   * file. Shared (caller's leases): checked inside the write by stores that can (PostgreSQL: the upsert), just
+   * before it by the others (`writeUnderLease`). Default ownership: checked just before (its leases live in the
+   * store's files, not where a fencing store looks). Without a run lease (no run in progress): a plain write.
+   */
+  async write(store: FileStore, path: string, data: string): Promise<void> {
+    const lease = this.#lease;
+    if (lease === undefined) return store.write(path, data);
+    if (this.#shared !== undefined) return writeUnderLease(store, path, data, lease);
+    await lease.assertHeld();
+    await store.write(path, data);
   }
 
   /** Takes the run lease (undefined when the conversation has no leases), waiting up to `waitMs` for its holder. */

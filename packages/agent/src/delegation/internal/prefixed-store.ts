@@ -6,7 +6,9 @@ export function prefixedStore(store: FileStore, prefix: string): FileStore {
   const strip = (path: string): string => path.slice(prefix.length + 1);
   return {
     read: (path) => store.read(at(path)),
-    write: (path, data) => store.write(at(path), data),
+    // The fence (a run's lease) passes through: a store that checks it inside its write still does.
+    write: (path, data, options) => store.write(at(path), data, options),
+    ...(store.fencesWrites === undefined ? {} : { fencesWrites: store.fencesWrites }),
     writeIfAbsent: (path, data) => store.writeIfAbsent(at(path), data),
     copy: (from, to) => store.copy(at(from), at(to)),
     list: async (path) => (await store.list(path === '' ? `${prefix}/` : at(path))).map(strip),
