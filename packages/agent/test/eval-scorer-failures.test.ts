@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createOpenAILLM,
   type EvalRun,
@@ -59,11 +59,22 @@ describe('scoreRun with scorers that throw, hang or answer nonsense', () => {
   it('aborts the judge request of a timed-out llm-judge (the signal reaches the model call)', async () => {
     const model = await silentModel();
     const judge = createOpenAILLM({ model: 'judge', baseURL: model.baseURL, apiKey: 'sk-test', maxRetries: 0 });
-    const results = await scoreRun(await emptyRun(), [llmJudge('anything')], { judge, scorerTimeoutSeconds: 0.5 });
-    expect(results[0]).toMatchObject({ scorer: 'llm-judge', passed: false });
-    expect(results[0]?.detail).toContain('did not answer within 0.5 s');
+    // The scorer's time runs out only once the request is at the server: on a loaded machine loading the SDK and
+    // sending can take longer than any wall-clock limit, and the abort would then find no request to end.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const scoring = scoreRun(await emptyRun(), [llmJudge('anything')], { judge, scorerTimeoutSeconds: 0.5 });
+      await expect.poll(() => model.requests(), { timeout: 30_000 }).toBe(1);
+      expect(model.closed()).toBe(0);
+      vi.advanceTimersByTime(500);
+      const results = await scoring;
+      expect(results[0]).toMatchObject({ scorer: 'llm-judge', passed: false });
+      expect(results[0]?.detail).toContain('did not answer within 0.5 s');
+    } finally {
+      vi.useRealTimers();
+    }
+    await expect.poll(() => model.closed(), { timeout: 30_000 }).toBe(1);
     expect(model.requests()).toBe(1);
-    await expect.poll(() => model.closed(), { timeout: 5000 }).toBe(1);
   });
 
   it('never passes a scorer whose result is not a score result', async () => {
