@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation, IMPLICIT_RUN_PRINCIPAL, readDecision } from '../src/index.js';
 import type { ScriptedReply } from '../src/testing/index.js';
-import { effectTool } from './support/approval-tools.js';
+import { allEvents, DONE_REPLY, effectTool, readEffects, recordEffectCall } from './support/approval-tools.js';
 import { type Harness, startHarness } from './support/harness.js';
 
 let harness: Harness;
@@ -12,22 +9,10 @@ afterEach(async () => {
   await harness?.close();
 });
 
-const call = (label: string): ScriptedReply => ({ toolCalls: [{ name: 'record_effect', arguments: { label } }] });
-const done: ScriptedReply = { content: 'Done.' };
+const call = recordEffectCall;
+const done = DONE_REPLY;
 
-async function effects(): Promise<string[]> {
-  try {
-    return (await readFile(join(harness.workspace, 'effects.log'), 'utf8')).split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-async function allEvents(conversation: Conversation): Promise<AnyEvent[]> {
-  const events: AnyEvent[] = [];
-  for await (const event of conversation.events()) events.push(event);
-  return events;
-}
+const effects = () => readEffects(harness.workspace);
 
 /** A conversation under AlwaysConfirm whose model asked for `record_effect(pending)`: waiting, nothing run. */
 async function waiting(script: ScriptedReply[]) {
