@@ -16,8 +16,8 @@ import {
   type TestDatabase,
 } from '@x/store-postgres/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { Conversation } from '../src/index.js';
+import { stallingTool } from './support/stalling-tool.js';
 
 // On PostgreSQL the run's base_state.json write carries its lease as the upsert's fence: the database alone decides.
 // A's run stalls in a tool; another replica (B) takes the lease over (the row expired, moved into the past so
@@ -47,29 +47,9 @@ describe('a stale owner’s checkpoint on PostgreSQL', () => {
     const a = await connectPostgres({ url: testDatabase.url });
     const b = await connectPostgres({ url: testDatabase.url });
     connections.push(a, b);
-    let started: () => void = () => undefined;
-    const toolStarted = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let resume: () => void = () => undefined;
-    const resumed = new Promise<void>((resolve) => {
-      resume = resolve;
-    });
-    const stall = defineTool({
-      name: 'stall',
-      description: 'Stalls until the test lets it go on.',
-      parameters: z.object({}),
-      execute: async () => {
-        started();
-        await resumed;
-        return { content: 'stalled' };
-      },
-    });
+    const stall = stallingTool();
     const onA = await Conversation.create({
-      agent: new Agent({
-        llm: createOfflineLLM({ script: () => ({ toolCalls: [{ name: 'stall', arguments: {} }] }) }),
-        tools: [stall],
-      }),
+      agent: stall.agent(),
       workspace: dir,
       store: createPostgresFileStore(a),
       leases: new PostgresLeases(a, { owner: 'a', ttlMs: 60_000 }),
@@ -77,7 +57,7 @@ describe('a stale owner’s checkpoint on PostgreSQL', () => {
     });
     await onA.sendMessage('go');
     const runOnA = onA.run().catch((caught: unknown) => caught);
-    await toolStarted;
+    await stall.started;
     const storeB = createPostgresFileStore(b);
     const path = `${onA.directory}/base_state.json`;
     // While A holds the lease its fenced checkpoint lands (the fence names the lease row it holds).
@@ -98,7 +78,7 @@ describe('a stale owner’s checkpoint on PostgreSQL', () => {
     expect(await storeB.read(path)).toBe('{"written_by":"b"}');
 
     // Let go, A's run stops at its next (fenced) append; its checkpoint on the way out is refused too.
-    resume();
+    stall.release();
     const error = await runOnA;
     expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);
     expect(await storeB.read(path)).toBe('{"written_by":"b"}');

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createFileStoreLeases, createMemoryFileStore, LeaseLostError } from '@x/store';
 import { advanceUntilSettled, createManualClock } from '@x/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { Agent, Conversation, createOfflineLLM } from '../src/index.js';
+import { stallingTool } from './support/stalling-tool.js';
 
 // Two instances (two replicas) of one conversation on one store, with leases. A's run stalls in a tool with its
 // lease's clock standing still (a paused process: no heartbeats, no deadline of its own); B watches A's heartbeat
@@ -26,29 +26,9 @@ afterEach(async () => {
 describe('a stale owner of a conversation taken over by another replica', () => {
   it('is refused its base_state.json checkpoint (and budget write) with LeaseLostError; the new owner’s file survives', async () => {
     const store = createMemoryFileStore();
-    let started: () => void = () => undefined;
-    const toolStarted = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let resume: () => void = () => undefined;
-    const resumed = new Promise<void>((resolve) => {
-      resume = resolve;
-    });
-    const stall = defineTool({
-      name: 'stall',
-      description: 'Stalls until the test lets it go on.',
-      parameters: z.object({}),
-      execute: async () => {
-        started();
-        await resumed;
-        return { content: 'stalled' };
-      },
-    });
+    const stall = stallingTool();
     const a = await Conversation.create({
-      agent: new Agent({
-        llm: createOfflineLLM({ script: () => ({ toolCalls: [{ name: 'stall', arguments: {} }] }) }),
-        tools: [stall],
-      }),
+      agent: stall.agent(),
       workspace: dir,
       persistenceDir: dir,
       durability: 'none',
@@ -57,11 +37,11 @@ describe('a stale owner of a conversation taken over by another replica', () => 
     });
     await a.sendMessage('go');
     const runA = a.run().catch((caught: unknown) => caught);
-    await toolStarted;
+    await stall.started;
 
     const clockB = createManualClock();
     const b = await Conversation.resume(a.id, {
-      agent: new Agent({ llm: createOfflineLLM({ script: () => ({ content: 'done' }) }), tools: [stall] }),
+      agent: new Agent({ llm: createOfflineLLM({ script: () => ({ content: 'done' }) }), tools: [stall.tool] }),
       workspace: dir,
       persistenceDir: dir,
       durability: 'none',
@@ -84,7 +64,7 @@ describe('a stale owner of a conversation taken over by another replica', () => 
     expect(await store.exists(`${b.directory}/x_budget.json`)).toBe(false);
 
     // Let go, A's run stops on the lost lease; the checkpoint it makes on the way out is refused as well.
-    resume();
+    stall.release();
     const error = await runA;
     expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);
     expect(await store.read(path)).toBe(written);
