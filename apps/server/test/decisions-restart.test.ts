@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import { readDecision } from '@x/agent';
 import { type ScriptedLLMServer, startScriptedLLMServer } from '@x/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRequest, finishReply, removeDir, startTestServer, type TestServer, waitFor } from './helpers.js';
+import {
+  createWaitingConversation,
+  finishReply,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from './helpers.js';
 
 const DECIDER = 'key-of-the-decider-0001';
 const OTHER_DECIDER = 'key-of-the-decider-0002';
@@ -22,24 +29,7 @@ afterEach(async () => {
 /** A conversation waiting for a decision on `echo <marker>`. */
 async function waiting(test: TestServer, llm: ScriptedLLMServer, marker: string) {
   llm.push({ toolCalls: [{ name: 'terminal', arguments: { command: `echo ${marker}` } }] });
-  const created = await test.call(
-    'POST',
-    '/api/conversations',
-    {
-      ...createRequest(llm),
-      confirmation_policy: { kind: 'AlwaysConfirm' },
-      initial_message: { content: [{ type: 'text', text: 'do it' }], run: true },
-    },
-    as(DECIDER),
-  );
-  expect(created.status).toBe(201);
-  const id = (created.json as { id: string }).id;
-  const managed = await test.built.manager.require(id);
-  await waitFor(
-    async () => (await managed.open()).state.execution_status === 'waiting_for_confirmation' && !managed.isRunning,
-  );
-  const [action] = await (await managed.open()).pendingActions();
-  return { id, actionId: action!.id };
+  return createWaitingConversation(test, llm, as(DECIDER));
 }
 
 async function restart(test: TestServer): Promise<TestServer> {

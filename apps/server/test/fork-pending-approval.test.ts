@@ -4,7 +4,15 @@ import { createHash } from 'node:crypto';
 import { readDecision } from '@x/agent';
 import { startScriptedLLMServer } from '@x/agent/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRequest, finishReply, removeDir, startTestServer, type TestServer, waitFor } from './helpers.js';
+import {
+  createRequest,
+  createWaitingConversation,
+  finishReply,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from './helpers.js';
 
 const DECIDER = 'key-of-the-decider-0001';
 const OTHER = 'key-of-someone-else-0002';
@@ -27,24 +35,8 @@ async function start() {
     llm,
     config: { apiKeys: [DECIDER, OTHER], approvalDeciders: [principal(DECIDER)] },
   });
-  const created = await server.call(
-    'POST',
-    '/api/conversations',
-    {
-      ...createRequest(llm),
-      confirmation_policy: { kind: 'AlwaysConfirm' },
-      initial_message: { content: [{ type: 'text', text: 'do it' }], run: true },
-    },
-    as(DECIDER),
-  );
-  expect(created.status).toBe(201);
-  const id = (created.json as { id: string }).id;
-  const managed = await server.built.manager.require(id);
-  await waitFor(
-    async () => (await managed.open()).state.execution_status === 'waiting_for_confirmation' && !managed.isRunning,
-  );
-  const [action] = await (await managed.open()).pendingActions();
-  return { server, llm, id, actionId: action!.id };
+  const { id, actionId } = await createWaitingConversation(server, llm, as(DECIDER));
+  return { server, llm, id, actionId };
 }
 
 async function ran(test: TestServer, id: string): Promise<boolean> {

@@ -119,3 +119,33 @@ export async function createConversation(server: TestServer, extra: Record<strin
   if (status !== 201) throw new Error(`create failed: ${status} ${JSON.stringify(json)}`);
   return (json as { id: string }).id;
 }
+
+/**
+ * A conversation created under AlwaysConfirm (with `headers`, e.g. a decider's key) whose first step waits for a
+ * decision on the next scripted reply's action; its id and that action's id once it waits and no run is under way.
+ */
+export async function createWaitingConversation(
+  server: TestServer,
+  llm: ScriptedLLMServer,
+  headers: Record<string, string>,
+): Promise<{ id: string; actionId: string }> {
+  const created = await server.call(
+    'POST',
+    '/api/conversations',
+    {
+      ...createRequest(llm),
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+      initial_message: { content: [{ type: 'text', text: 'do it' }], run: true },
+    },
+    headers,
+  );
+  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.json)}`);
+  const id = (created.json as { id: string }).id;
+  const managed = await server.built.manager.require(id);
+  await waitFor(
+    async () => (await managed.open()).state.execution_status === 'waiting_for_confirmation' && !managed.isRunning,
+  );
+  const [action] = await (await managed.open()).pendingActions();
+  if (action === undefined) throw new Error(`conversation ${id} waits with no pending action`);
+  return { id, actionId: action.id };
+}
