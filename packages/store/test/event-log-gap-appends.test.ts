@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,9 +9,12 @@ import { LogGapError } from '../src/errors/log-gap-error.js';
 import { eventFileName } from '../src/event-log/file-names.js';
 import { EventLog } from '../src/event-log.js';
 import type { FileStore } from '../src/file-store.js';
+import { fenceEventLog } from '../src/lease/fenced-event-log.js';
+import { createFileStoreLeases } from '../src/lease/file-store-leases.js';
 import { createLocalFileStore } from '../src/local-file-store.js';
 import { createMemoryFileStore } from '../src/memory-file-store.js';
 import { createS3FileStore } from '../src/s3-file-store.js';
+import { createSigningEventLog } from '../src/signing/signing-event-log.js';
 import { createTestBucket, createTestS3Client, type TestBucket } from '../src/testing/test-bucket.js';
 import { messageText, userMessageEvent } from './helpers/events.js';
 import { s3TestEndpoint } from './helpers/s3-test-endpoint.js';
@@ -98,5 +101,25 @@ describe.each(backends)('EventLog on %s with event files past a missing index', 
     expect((await reopened.range(0)).map(messageText)).toEqual(['m0', 'm1', 'n2', 'n3']);
     expect(reopened.gap).toBeUndefined();
     await reopened.close();
+  });
+
+  it('tells its gap through the signing and lease wrappers, so a caller refuses before recording anything', async () => {
+    const store = makeStore();
+    const events = [0, 1, 2, 3].map((i) => userMessageEvent(`m${i}`));
+    for (const [index, event] of events.entries()) {
+      if (index !== 2) await store.write(`events/${eventFileName(index, event.id)}`, serializeEvent(event));
+    }
+    const log = await EventLog.open(store);
+    const signer = generateKeyPairSync('ed25519').privateKey;
+    const signing = createSigningEventLog(log, { store, dir: log.dir, signer });
+    const lease = await createFileStoreLeases(store).acquire('gap-conversation');
+    const wrapped = fenceEventLog(signing, lease);
+    expect(signing.gap).toEqual({ missingIndex: 2, filesPastGap: 1 });
+    expect(wrapped.gap).toEqual({ missingIndex: 2, filesPastGap: 1 });
+    await store.write(`events/${eventFileName(2, events[2]!.id)}`, serializeEvent(events[2]!));
+    await log.refresh({ relist: true });
+    expect(wrapped.gap).toBeUndefined();
+    await lease.release();
+    await log.close();
   });
 });

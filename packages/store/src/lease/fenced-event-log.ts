@@ -21,6 +21,9 @@ export function fenceEventLog(log: EventLogLike, lease: Lease): EventLogLike {
     get fencesAppends() {
       return log.fencesAppends;
     },
+    get gap() {
+      return log.gap;
+    },
     async append(event: AnyEvent, options?: EventLogAppendOptions) {
       // A log that checks the fence inside its write needs no separate (racy) check first.
       if (log.fencesAppends === true) return log.append(event, { ...options, fence: lease });

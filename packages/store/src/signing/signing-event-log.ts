@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { type AnyEvent, isRoundTripSafe, parseEventJson, serializeEvent } from '@x/events';
 import type { ChainReport } from '../chain/verify-report.js';
 import { InvalidEventIdError } from '../errors/invalid-event-id-error.js';
-import type { EventLogAppendOptions, EventLogLike } from '../event-log/event-log-like.js';
+import type { EventLogAppendOptions, EventLogLike, LogGap } from '../event-log/event-log-like.js';
 import { isStorableEventId } from '../event-log/file-names.js';
 import type { LogEntry, SubscribeOptions } from '../event-log/subscription.js';
 import type { FileStore } from '../file-store.js';
@@ -76,6 +76,11 @@ class SigningEventLog implements EventLogLike, SignatureLocation {
 
   get fencesAppends(): boolean | undefined {
     return this.#log.fencesAppends;
+  }
+
+  /** The wrapped log's gap: a caller checks it before recording anything (a signature record included). */
+  get gap(): LogGap | undefined {
+    return this.#log.gap;
   }
 
   async append(event: AnyEvent, options?: EventLogAppendOptions): Promise<number> {
