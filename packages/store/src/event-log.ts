@@ -7,7 +7,7 @@ import { EventIndexOutOfRangeError } from './errors/event-index-out-of-range-err
 import { InvalidEventIdError } from './errors/invalid-event-id-error.js';
 import { InvalidStoreOptionsError } from './errors/invalid-store-options-error.js';
 import { UnknownEventIdError } from './errors/unknown-event-id-error.js';
-import type { EventLogLike, LogGap } from './event-log/event-log-like.js';
+import type { EventLogLike, LogGap, SetAsidePastGap } from './event-log/event-log-like.js';
 import {
   type AppendOptions,
   type EventLogOptions,
@@ -23,7 +23,7 @@ import { NAME_INDEX_MIN_COUNT } from './event-log/name-index.js';
 import { PackedReads, type PackHost } from './event-log/packs.js';
 import { readMany } from './event-log/read-many.js';
 import { appendToSegment, openSegmentLayout, segmentAppeared } from './event-log/segment/segment-layout.js';
-import { type SetAsidePastGap, setAsidePastGap } from './event-log/set-aside-past-gap.js';
+import { setAsidePastGap } from './event-log/set-aside-past-gap.js';
 import { type SettledEntry, settle } from './event-log/settled-entry.js';
 import {
   type LogEntry,

@@ -37,14 +37,19 @@ export { StoreInvariantError } from './errors/store-invariant-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
 export { UnsupportedLayoutError } from './errors/unsupported-layout-error.js';
 export { StoreError } from './errors.js';
-export type { AppendFence, EventLogAppendOptions, EventLogLike, LogGap } from './event-log/event-log-like.js';
+export type {
+  AppendFence,
+  EventLogAppendOptions,
+  EventLogLike,
+  LogGap,
+  SetAsidePastGap,
+} from './event-log/event-log-like.js';
 export {
   type EventFileNameParts,
   eventFileName,
   isStorableEventId,
   parseEventFileName,
 } from './event-log/file-names.js';
-export type { SetAsidePastGap } from './event-log/set-aside-past-gap.js';
 export type { SettledEntry } from './event-log/settled-entry.js';
 export type { LogEntry, SubscribeOptions } from './event-log/subscription.js';
 export {

@@ -1,7 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import type { ChainReport } from '../chain/verify-report.js';
-import type { SetAsidePastGap } from './set-aside-past-gap.js';
 import type { LogEntry, SubscribeOptions } from './subscription.js';
 
 /** A lease generation an append must still hold: a `Lease`, or any `{ key, generation }`. */
@@ -24,6 +23,16 @@ export interface LogGap {
   readonly missingIndex: number;
   /** How many event files lie past it. */
   readonly filesPastGap: number;
+}
+
+/** What `EventLog.setAsidePastGap` moved out of the log's directory. */
+export interface SetAsidePastGap {
+  /** The index that was missing: the log's length, where its next append now goes. */
+  readonly missingIndex: number;
+  /** Where the files went (a store path beside the log's directory): `<dir>-past-gap-<missingIndex, 5 digits>`. */
+  readonly movedTo: string;
+  /** The event files moved, by their store paths before the move, in code-point order. */
+  readonly eventFiles: string[];
 }
 
 /**

@@ -1,16 +1,7 @@
+import type { SetAsidePastGap } from './event-log-like.js';
 import { padIndex, parseEventFileIndex } from './file-names.js';
 import type { LogCore } from './log-core.js';
 import { relist } from './log-discovery.js';
-
-/** What `EventLog.setAsidePastGap` moved out of the log's directory. */
-export interface SetAsidePastGap {
-  /** The index that was missing: the log's length, where its next append now goes. */
-  readonly missingIndex: number;
-  /** Where the files went (a store path beside the log's directory): `<dir>-past-gap-<missingIndex, 5 digits>`. */
-  readonly movedTo: string;
-  /** The event files moved, by their store paths before the move, in code-point order. */
-  readonly eventFiles: string[];
-}
 
 /** A slot claim's name (`00012.json`) in `.slots/`. */
 const CLAIM_NAME = /(?:^|\/)(\d{5,})\.json$/;
