@@ -12,6 +12,7 @@ export const forkConversationSchema = z
     from_event_id: z.string().min(1).max(200).nullish(),
   })
   .default({ reset_metrics: true });
+export type ForkConversationRequest = z.output<typeof forkConversationSchema>;
 
 /** Reference `NavigateConversationRequest`: `null` selects the empty HEAD. */
 export const navigateConversationSchema = z.object({ event_id: z.string().min(1).max(200).nullable().default(null) });

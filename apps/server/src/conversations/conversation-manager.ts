@@ -3,6 +3,7 @@ import { Conversation, createSecretCipher, parseConfirmationPolicy, type SecretC
 import type { FileStore } from '@x/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StartConversationRequest } from '../api/request-schemas.js';
+import type { ForkConversationRequest } from '../api/tree-schemas.js';
 import { conversationHex, hyphenate } from '../internal/conversation-ids.js';
 import type { EventSocketHost } from '../websocket/event-socket-host.js';
 import { resolveWorkingDir } from '../workspace/working-dir.js';
@@ -289,16 +290,7 @@ export class ConversationManager implements EventSocketHost {
    * `fromEventId`) into a new directory; the fork gets its own meta.json (same agent and workspace, fork
    * provenance, new title/tags) and its own guarded store, so deleting either conversation leaves the other.
    */
-  async fork(
-    id: string,
-    request: {
-      id?: string | null;
-      title?: string | null;
-      tags?: Record<string, string> | null;
-      reset_metrics: boolean;
-      from_event_id?: string | null;
-    },
-  ): Promise<ManagedConversation> {
+  async fork(id: string, request: ForkConversationRequest): Promise<ManagedConversation> {
     const source = await this.require(id);
     const hex = conversationHex(request.id ?? randomUUID());
     if (hex === undefined) throw new InvalidConversationIdError(String(request.id));

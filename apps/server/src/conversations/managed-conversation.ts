@@ -1,7 +1,6 @@
 import { type Conversation, listSubConversationIds, type SecretInput, type SendMessageOptions } from '@x/agent';
 import { type AnyEvent, createEvent, type Message } from '@x/events';
 import type { EventLogLike } from '@x/store';
-import { clientText } from '../internal/client-text.js';
 import { hyphenate } from '../internal/conversation-ids.js';
 import type { SocketConversation } from '../websocket/event-socket-host.js';
 import { openConversationInfo } from './conversation-info.js';
@@ -281,9 +280,7 @@ export class ManagedConversation implements SocketConversation {
   /** A user message; with `run`, starts a run or has the one in progress take it. Resolves to the log's length then. */
   async sendMessage(message: Message, options: { run: boolean } & SendMessageOptions): Promise<number> {
     if (message.role !== 'user') {
-      throw new InvalidRequestError(
-        `Only user messages can be sent to a conversation (role was '${clientText(message.role)}')`,
-      );
+      throw new InvalidRequestError(`Only user messages can be sent to a conversation (role was '${message.role}')`);
     }
     if (this.#deletion.isDeleted) throw new ConversationDeletedError(this.id);
     const conversation = await this.open();

@@ -78,7 +78,7 @@ export async function openSegmentLayout(
  * reader that must not write only warns: a writer's open takes them.
  */
 async function takeForeignEventFiles(core: LogCore, segment: SegmentLog): Promise<void> {
-  if (await segment.unlistedSinceClose()) return;
+  if (await segment.listing.unchangedSinceClose(core)) return;
   // Listed first, then the segment read again: a file another writer derived from its record is then held.
   const found = await findForeignEventFiles(core, () => segment.catchUp());
   const where = core.store.describe(core.dir);
@@ -110,7 +110,8 @@ async function takeForeignEventFiles(core: LogCore, segment: SegmentLog): Promis
   }
   if (found.blocked !== undefined) {
     core.logger?.warn(`${found.blocked.message}; appends fail until it is moved away`);
-    segment.refuseAppends(found.blocked);
+    // An append would put a second event beside that file.
+    segment.listing.refused = found.blocked;
   }
 }
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEvent } from '@x/events';
 import { AppendConflictError } from '../../errors/append-conflict-error.js';
-import type { CorruptEventError } from '../../errors/corrupt-event-error.js';
 import type { DamagedSegmentError } from '../../errors/damaged-segment-error.js';
 import { DuplicateEventIdError } from '../../errors/duplicate-event-id-error.js';
 import { ReadOnlyLogError } from '../../errors/read-only-log-error.js';
@@ -12,13 +11,13 @@ import type { LogCore } from '../log-core.js';
 import type { LogSegment, SegmentAppend } from '../log-segment.js';
 import { parseStoredEvent } from '../parse-stored-event.js';
 import { DerivedEventFiles, type EventFilesWhen } from './derived-event-files.js';
-import { listedClean } from './foreign-event-files.js';
 import { batchOffset, batchWinners } from './segment-append-race.js';
 import { lastRecordDamage, type SegmentDamage } from './segment-damage.js';
 import type { CoveredRecord } from './segment-index.js';
 import { SEGMENT_INDEX_MIN_COUNT } from './segment-index.js';
 import { adoptSegmentIndex, writeSegmentIndex } from './segment-index-io.js';
 import { isIndexWriteDue } from './segment-index-schedule.js';
+import { SegmentListing } from './segment-listing.js';
 import { SegmentPositions } from './segment-positions.js';
 import { readRecordOf } from './segment-read-check.js';
 import { HeldEvents, repairAndRead } from './segment-read-repair.js';
@@ -54,12 +53,8 @@ export class SegmentLog implements LogSegment {
   /** Events the segment index this instance last read or wrote covers (and its checked event files); its writes. */
   #indexed = 0;
   #indexedChecked = 0;
-  /** The listing version the segment index this instance last read or wrote records (see `segment-index.ts`). */
-  #indexedListing: string | undefined;
-  /** The events the index read at open covers, when it records a listing version (see `unlistedSinceClose`). */
-  #listedCount = 0;
-  /** The listing version this instance's close found clean (see `listAtClose`), for the index it writes. */
-  #listing: string | undefined;
+  /** The directory's listing for event files the segment does not hold, and the one that refuses appends. */
+  readonly listing = new SegmentListing();
   #indexWrite: Promise<void> = Promise.resolve();
   readonly #core: LogCore;
   /** This instance's token in its records' headers (see `encodeRecords`). */
@@ -75,8 +70,6 @@ export class SegmentLog implements LogSegment {
   #readRepairs: Promise<unknown> = Promise.resolve();
   /** The last event's bytes were moved by a read's repair: `#lastRecord` no longer holds them, so no index is written. */
   #lastMoved = false;
-  /** An event file at the next index this instance could not take into the segment: appends fail with it. */
-  #foreign: CorruptEventError | undefined;
 
   private constructor(core: LogCore, file: AppendFile, owner: object, options: SegmentLogOptions) {
     this.#core = core;
@@ -101,8 +94,7 @@ export class SegmentLog implements LogSegment {
         segment.#lastRecord = adopted.last;
         segment.#indexed = adopted.count;
         segment.scanned = adopted.size;
-        segment.#indexedListing = adopted.listing;
-        if (adopted.listing !== undefined) segment.#listedCount = adopted.count;
+        segment.listing.adopt(adopted.listing, adopted.count);
         // Files an earlier instance checked (or wrote) in this scope are whole still: the open's check skips them.
         if (adopted.files !== undefined && adopted.files.scope === segment.files.scope) {
           segment.files.advance(Math.min(adopted.files.count, adopted.count));
@@ -128,9 +120,9 @@ export class SegmentLog implements LogSegment {
     const count = core.length;
     if (!core.writesNameIndex || !core.rollsForward || this.readOnly || this.#lastMoved) return undefined;
     const { scope, checked } = this.files;
-    const listing = when === 'close' ? this.#listing : undefined;
+    const listing = when === 'close' ? this.listing.atClose : undefined;
     const moreChecked =
-      when === 'close' && ((scope !== undefined && checked > this.#indexedChecked) || listing !== this.#indexedListing);
+      when === 'close' && ((scope !== undefined && checked > this.#indexedChecked) || listing !== this.listing.indexed);
     if (!isIndexWriteDue({ when, count, indexed: this.#indexed, moreChecked })) return undefined;
     // Taken now, written later: the events up to `count` never change, so the snapshot stays true.
     const snapshot = {
@@ -144,7 +136,7 @@ export class SegmentLog implements LogSegment {
     };
     this.#indexed = count;
     this.#indexedChecked = checked;
-    this.#indexedListing = listing;
+    this.listing.indexed = listing;
     this.#indexWrite = this.#indexWrite.then(() => writeSegmentIndex(core, snapshot));
     return this.#indexWrite;
   }
@@ -161,8 +153,7 @@ export class SegmentLog implements LogSegment {
       // Only where a segment index will record what it finds.
       if (this.#core.writesNameIndex && this.#core.length >= SEGMENT_INDEX_MIN_COUNT) {
         await this.files.checkUpTo(this.#core.length, (index) => this.#positions.lengthOf(index));
-        // Unchanged since the index's listing: nothing to list again.
-        this.#listing = (await this.unlistedSinceClose()) ? this.#indexedListing : await listedClean(this.#core);
+        await this.listing.listAtClose(this.#core);
       }
       this.writeIndexIfDue('close');
       await this.#indexWrite;
@@ -175,25 +166,6 @@ export class SegmentLog implements LogSegment {
     }
   }
 
-  /**
-   * Makes every append fail with `problem`: an event file at the log's next index that the segment does not hold
-   * and could not take (see `findForeignEventFiles`), which an append would put a second event beside.
-   */
-  refuseAppends(problem: CorruptEventError): void {
-    this.#foreign = problem;
-  }
-
-  /**
-   * Whether the log's directory is unchanged since a close that listed it and found no event file the segment
-   * does not hold (its listing version is the one the segment index records) and the segment holds no event
-   * since: then none can have appeared, and the open need not list it (see foreign-event-files.ts).
-   */
-  async unlistedSinceClose(): Promise<boolean> {
-    const core = this.#core;
-    if (this.#indexedListing === undefined || core.length !== this.#listedCount) return false;
-    return (await core.listingVersion()) === this.#indexedListing;
-  }
-
   /** Opened past damage it could not repair (`'read-intact-prefix'`): reads only, of the events before the damage. */
   get readOnly(): boolean {
     return this.#intactPrefix !== undefined;
@@ -201,11 +173,11 @@ export class SegmentLog implements LogSegment {
 
   /**
    * Throws `ReadOnlyLogError` when the log was opened read-only (see `readOnly`), or the `CorruptEventError` of an
-   * event file at the log's next index that the segment could not take (see `refuseAppends`): before anything of
+   * event file at the log's next index that the segment could not take (`listing.refused`): before anything of
    * an append.
    */
   assertWritable(): void {
-    if (this.#foreign !== undefined) throw this.#foreign;
+    if (this.listing.refused !== undefined) throw this.listing.refused;
     if (this.#intactPrefix === undefined) return;
     const core = this.#core;
     throw new ReadOnlyLogError({
