@@ -7,6 +7,18 @@ rng = random.Random(7)
 # Usage: pack.py <out.jsonl> <sequences.jsonl> <observations.jsonl> [extra case dirs...]
 #    or: pack.py --append <out.jsonl> <derived.jsonl> <count> <size cap>   (adds a sample, with the other switches'
 #        forms, to an existing corpus: gen3.py's odd shapes; cases marking content with cache_prompt first)
+#    or: pack.py --chosen <out.jsonl> <derived.jsonl> <name prefix> <case dirs...>   (appends the chosen cases, with the
+#        other switches' forms, named <prefix><first 12 characters of the directory's name>: genloop.py's cases)
+if sys.argv[1] == '--chosen':
+    ref = load(sys.argv[3])
+    with open(sys.argv[2], 'a') as f:
+        for d in sys.argv[5:]:
+            r = ref[d]
+            assert not r['errors'] and 'derive_error' not in r, d
+            files = {os.path.basename(x): open(x).read() for x in sorted(glob.glob(d + '/events/*.json'))}
+            f.write(json.dumps({'name': sys.argv[4] + os.path.basename(d.rstrip('/'))[:12], 'files': files, 'expected': {k: r[k] for k in KEYS + EXTRA}}, ensure_ascii=False) + '\n')
+    print(len(sys.argv[5:]), os.path.getsize(sys.argv[2]))
+    sys.exit(0)
 if sys.argv[1] == '--append':
     ref = load(sys.argv[3]); n = int(sys.argv[4]); cap = int(sys.argv[5])
     def sized(d): return sum(os.path.getsize(f) for f in glob.glob(d + '/events/*.json'))

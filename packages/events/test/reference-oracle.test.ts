@@ -27,7 +27,10 @@ import { withParsedToolArguments } from './support/parsed-tool-arguments.js';
  * The agent-loop cases (genloop.py and refresume.py, names `loop_*`) are conversations the reference's own
  * LocalConversation wrote with its tools, condenser and confirmation, and (`loop_rt_*`) x's continuations of them that
  * the reference continued again with a model repeating response ids of batches a condensation forgot. They hold the
- * other switches' forms too.
+ * other switches' forms too. The `loop_ev_*` ones (and `loop_rt_ev_*`, their round trips) hold every other kind that
+ * loop writes: pauses and interrupts, hook runs and hook rejections, token ids, completion logs, stats and goal state
+ * updates (floats and nulls inside free-form values), run limits and provider errors as conversation errors, tool errors
+ * of every path, and the environment's nudges.
  */
 interface OracleCase {
   name: string;
@@ -45,6 +48,26 @@ interface OracleCase {
   };
 }
 
+/** The event kinds the reference's LocalConversation and Agent write to a conversation's log (and its agent server's
+ * stats and completion-log streams). */
+const LOOP_KINDS = [
+  'SystemPromptEvent',
+  'MessageEvent',
+  'ActionEvent',
+  'ObservationEvent',
+  'AgentErrorEvent',
+  'UserRejectObservation',
+  'Condensation',
+  'CondensationRequest',
+  'PauseEvent',
+  'InterruptEvent',
+  'ConversationStateUpdateEvent',
+  'ConversationErrorEvent',
+  'HookExecutionEvent',
+  'TokenEvent',
+  'LLMCompletionLogEvent',
+];
+
 const cases: OracleCase[] = readFileSync(
   join(import.meta.dirname, '__fixtures__', 'reference-oracle', 'cases.jsonl'),
   'utf8',
@@ -61,6 +84,19 @@ describe('conversations the reference wrote, read as the reference reads them', 
     const loop = cases.filter((oracle) => oracle.name.startsWith('loop_'));
     expect(loop.length).toBeGreaterThanOrEqual(12);
     expect(loop.filter((oracle) => oracle.name.startsWith('loop_rt_')).length).toBeGreaterThanOrEqual(9);
+    // Every kind the reference's own loop writes (genloop.py: pauses, interrupts, hooks, token ids, completion logs,
+    // stats and goal updates, run limits and provider errors, tool errors, hook and user rejections, condensations).
+    const loopKinds = new Set(loop.flatMap((oracle) => oracle.expected.kinds));
+    for (const kind of LOOP_KINDS) expect(loopKinds, kind).toContain(kind);
+    const loopUpdates = new Set(
+      loop.flatMap((oracle) =>
+        Object.values(oracle.files)
+          .map((text) => JSON.parse(text) as { kind: string; key?: string })
+          .filter((event) => event.kind === 'ConversationStateUpdateEvent')
+          .map((event) => event.key),
+      ),
+    );
+    expect([...loopUpdates]).toEqual(expect.arrayContaining(['stats', 'goal']));
     for (const oracle of [...odd, ...loop]) {
       expect(oracle.expected.messages_cache_reasoning).toBeDefined();
       expect(oracle.expected.responses_no_vision).toBeDefined();
