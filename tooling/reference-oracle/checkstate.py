@@ -27,12 +27,20 @@ for d in sorted(glob.glob(sys.argv[2] + '/*')):
     for f in sorted(glob.glob(d + '/events/*.json')):
         try: Event.model_validate_json(open(f).read())
         except Exception as e: problems.append('event ' + os.path.basename(f) + ': ' + str(e)[:300])
-    for k in ['id', 'confirmation_policy', 'security_analyzer', 'activated_knowledge_skills', 'activated_path_rules', 'tags', 'hook_config', 'max_iterations', 'stuck_detection', 'blocked_actions', 'blocked_messages']:
+    # A hook-blocked action leaves blocked_actions when a continuation rejects it (the reference pops it then too).
+    rejected = set()
+    for f in glob.glob(d + '/events/*.json'):
+        e = json.load(open(f))
+        if e.get('kind') == 'UserRejectObservation': rejected.add(e.get('action_id'))
+    for a, reason in (before.get('blocked_actions') or {}).items():
+        if (after.get('blocked_actions') or {}).get(a) != reason and a not in rejected: problems.append(f'blocked action {a} lost')
+    for a in set(after.get('blocked_actions') or {}) - set(before.get('blocked_actions') or {}): problems.append(f'blocked action {a} added')
+    for k in ['id', 'confirmation_policy', 'security_analyzer', 'activated_knowledge_skills', 'activated_path_rules', 'tags', 'hook_config', 'max_iterations', 'stuck_detection', 'blocked_messages']:
         if before.get(k) != after.get(k): problems.append(f'{k}: before {json.dumps(before.get(k))[:300]} after {json.dumps(after.get(k))[:300]}')
     for k in set(before.get('invoked_skills', [])) - set(after.get('invoked_skills', [])): problems.append('invoked skill lost ' + k)
     if before.get('agent_state', {}).get('ref_key') != after.get('agent_state', {}).get('ref_key'): problems.append('agent_state.ref_key lost')
     # Every other recorded field, whatever its name, survives as it was (x computes only these itself).
-    computed = {'agent', 'workspace', 'persistence_dir', 'execution_status', 'last_user_message_id', 'leaf_event_id',
+    computed = {'agent', 'workspace', 'persistence_dir', 'execution_status', 'last_user_message_id', 'leaf_event_id', 'blocked_actions',
                 'head_is_empty', 'stats', 'agent_state', 'invoked_skills', 'activated_knowledge_skills'}
     for k in sorted(set(before) - computed):
         if k not in after: problems.append(f'{k} lost')

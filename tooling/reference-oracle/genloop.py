@@ -23,7 +23,8 @@ So that the loop writes every kind it can, from a second random generator per se
   (InterruptEvent, and AgentErrorEvents for the calls it cut off), a user's condensation request (condense());
 - what the agent server streams into the log: ConversationStateUpdateEvent(key="stats") per response,
   LLMCompletionLogEvent, and a /goal loop's ConversationStateUpdateEvent(key="goal").
-GENLOOP_ARUN=1 runs every conversation with arun.
+GENLOOP_ARUN=1 runs every conversation with arun; GENLOOP_PENDING=1 gives every one hooks and AlwaysConfirm and leaves
+its last turn waiting for confirmation.
 Output: <out dir>/convs/<id as 32 hex>/ (base_state.json, events/) and <out dir>/ws_<seed>/; the ids on stdout.
 filelock is replaced by a no-op lock (it is not installed here; the stub's Timeout is no exception class).
 """
@@ -231,7 +232,8 @@ def run(seed, out):
         if c is not None and holder.get('pause_mid') and type(e).__name__ in ('ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation') and xr.random() < 0.3:
             c.pause()
     kw = {}
-    if xr.random() < 0.3: kw['hook_config'] = hook_config(xr)
+    pending = 'GENLOOP_PENDING' in os.environ
+    if xr.random() < 0.3 or pending: kw['hook_config'] = hook_config(xr)
     if xr.random() < 0.3: kw['max_iteration_per_run'] = xr.randint(1, 4)
     budget = xr.choice([0.005, 0.02, 0.5]) if xr.random() < 0.1 else None
     if xr.random() < 0.2: kw['secrets'] = {'API_KEY': 'sk-' + uuid.UUID(int=xr.getrandbits(128)).hex, 'TOKEN_\u00e9': words(xr)}
@@ -245,6 +247,8 @@ def run(seed, out):
     if budget is not None: conv.max_budget_per_run = budget  # the Conversation factory does not pass it on
     holder['conv'] = conv; holder['pause_mid'] = xr.random() < 0.2
     use_arun = xr.random() < 0.2 or 'GENLOOP_ARUN' in os.environ  # the async loop (arun), sometimes interrupted
+    # (Not with the terminal: an interrupted call keeps its tmux pane checked out, and the next call waits for it forever.)
+    if any(t.name == TerminalTool.name for t in tools): use_arun = False
     holder['interrupt_mid'] = use_arun and xr.random() < 0.6
     if xr.random() < 0.3:
         # The agent server's stats streaming: every response's stats as a ConversationStateUpdateEvent(key="stats").
@@ -257,12 +261,12 @@ def run(seed, out):
         def log_cb(l, rid):
             conv._on_event(LLMCompletionLogEvent(filename='%s-%s.json' % (l.usage_id, rid), log_data=json.dumps({'response': {'id': rid}, 'cost': l.metrics.accumulated_cost}), model_name=l.model, usage_id=l.usage_id))
         llm._on_log = log_cb
-    if rng.random() < 0.4:
-        conv.set_confirmation_policy(rng.choice([AlwaysConfirm(), ConfirmRisky()]))
+    if rng.random() < 0.4 or pending:
+        conv.set_confirmation_policy(AlwaysConfirm() if pending else rng.choice([AlwaysConfirm(), ConfirmRisky()]))
     if rng.random() < 0.3:
         conv.state.max_iterations = rng.randint(1, 4)
     goal = xr.random() < 0.15
-    leave_pending = xr.random() < 0.25             # the last turn ends waiting for confirmation (resumed with pending calls)
+    leave_pending = xr.random() < 0.25 or pending            # the last turn ends waiting for confirmation (resumed with pending calls)
     turns = rng.randint(1, 3)
     for turn in range(turns):
         if goal:
