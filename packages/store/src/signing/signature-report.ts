@@ -22,9 +22,13 @@ export interface SignatureProblem {
   /**
    * `altered`: the event changed after it was signed (what the signature covers differs from the record's hash);
    * `bad-signature`: the event is as signed but the signature does not verify (the record was tampered with);
-   * `unreadable`: the signature record or the event cannot be read.
+   * `unreadable`: the signature record or the event cannot be read;
+   * `misplaced`: the event is as signed, but not where its signature puts it: the parent it is signed as the child
+   * of is not before it in the log, or an event before it has its id (events reordered or removed, or copied in
+   * from another log);
+   * `gap`: the log has a missing index with events past it (`index` is the missing one; `id` is undefined).
    */
-  readonly kind: 'altered' | 'bad-signature' | 'unreadable';
+  readonly kind: 'altered' | 'bad-signature' | 'unreadable' | 'misplaced' | 'gap';
   readonly index: number;
   readonly id: string | undefined;
   /** The did:key the record names, where it could be read. */

@@ -1,5 +1,6 @@
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import type { LogGap } from '../event-log/event-log-like.js';
 import { verifySignature } from './sign-event.js';
 import { payloadHash, readSignatureRecord, type SignatureLocation } from './signature-record.js';
 import {
@@ -19,6 +20,8 @@ export interface IndexedEvents {
   get(index: number): Promise<AnyEvent>;
   /** The id at `index` without reading the event (every `EventLogLike` has it). */
   idAt?(index: number): string;
+  /** A missing index with events past it (every `EventLogLike` tells it): the log is not all there. */
+  readonly gap?: LogGap | undefined;
 }
 
 /**
@@ -26,6 +29,9 @@ export interface IndexedEvents {
  * and reports each signer's did:key, the first event whose signature does not check out, and the first event that
  * `options.require` says must be signed but has no record (by default every event from the first signed one on:
  * deleting the records of the last events, or appending events without one, is `incomplete`, not `verified`).
+ * A signed event is also checked for its place: the parent its signature names must come before it in the log, and
+ * its id must not be there twice (`misplaced`: events reordered, removed or copied in from another log); a log
+ * with a gap is `invalid` at the missing index, whatever its events hold.
  */
 export async function verifyEventSignatures(
   events: IndexedEvents,
@@ -42,6 +48,8 @@ export async function verifyEventSignatures(
   let unsignedPrefix = 0;
   let missing: MissingSignature | undefined;
   let problem: SignatureProblem | undefined;
+  // The ids of the events before the one being checked: where a signed parent must be, and a signed id must not.
+  const before = new Set<string>();
   const countUnsigned = (index: number, id: string): void => {
     unsigned++;
     firstUnsigned ??= index;
@@ -57,6 +65,7 @@ export async function verifyEventSignatures(
       // An event that cannot be read is a signature problem only when it was signed: the chain check reports
       // damage to unsigned events (and a file a power loss left unfinished is not tampering).
       const id = idOf(events, index);
+      if (id !== undefined) before.add(id);
       const record = id === undefined ? undefined : await readSignatureRecord(location, id);
       if (id !== undefined && record === undefined) {
         countUnsigned(index, id);
@@ -73,6 +82,8 @@ export async function verifyEventSignatures(
       continue;
     }
     const record = await readSignatureRecord(location, event.id);
+    const repeated = before.has(event.id);
+    before.add(event.id);
     if (record === undefined) {
       countUnsigned(index, event.id);
       continue;
@@ -95,10 +106,25 @@ export async function verifyEventSignatures(
       };
       continue;
     }
+    const misplaced = placementProblem(event, index, repeated, before);
+    if (misplaced !== undefined) {
+      problem ??= { kind: 'misplaced', index, id: event.id, signer: record.signer, message: misplaced };
+      continue;
+    }
     signed++;
     const known = signers.get(record.signer);
     if (known === undefined) signers.set(record.signer, { events: 1, firstIndex: index });
     else known.events++;
+  }
+  const gap = events.gap;
+  if (gap !== undefined) {
+    problem ??= {
+      kind: 'gap',
+      index: gap.missingIndex,
+      id: undefined,
+      signer: undefined,
+      message: `event ${gap.missingIndex} is missing, and ${gap.filesPastGap} event file(s) lie past it: the log is not all there`,
+    };
   }
   return {
     status: statusOf(problem, missing, firstWithRecord),
@@ -112,6 +138,25 @@ export async function verifyEventSignatures(
     signers: [...signers].map(([did, summary]) => ({ did, ...summary })),
     problem,
   };
+}
+
+/**
+ * Why a signed event is not where its signature puts it, or undefined. Its signed `parent_id` must name an event
+ * before it (or the root); an event without one is placed by its index alone, as the reference reads it.
+ */
+function placementProblem(
+  event: AnyEvent,
+  index: number,
+  repeated: boolean,
+  before: ReadonlySet<string>,
+): string | undefined {
+  if (repeated) return `event ${index} (id ${event.id}) is signed, and an event before it has the same id`;
+  const parent = event.parent_id;
+  if (parent === undefined || parent === ROOT_PARENT_ID || before.has(parent)) return undefined;
+  return (
+    `event ${index} (id ${event.id}) is signed as the child of ${parent}, which is not before it in the log ` +
+    '(events reordered or removed, or this one copied in from another log)'
+  );
 }
 
 function requirementOf(options: VerifySignaturesOptions): SignatureRequirement {
