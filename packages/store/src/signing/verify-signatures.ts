@@ -1,6 +1,8 @@
+import { KeyObject } from 'node:crypto';
 import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
 import type { LogGap } from '../event-log/event-log-like.js';
+import { didKeyFromKey, publicKeyFromDidKey } from './did-key.js';
 import { verifySignature } from './sign-event.js';
 import { payloadHash, readSignatureRecord, type SignatureLocation } from './signature-record.js';
 import {
@@ -39,6 +41,7 @@ export async function verifyEventSignatures(
   options: VerifySignaturesOptions = {},
 ): Promise<SignatureReport> {
   const require = requirementOf(options);
+  const trusted = trustedSignersOf(options);
   const signers = new Map<string, { events: number; firstIndex: number }>();
   let signed = 0;
   let unsigned = 0;
@@ -106,6 +109,16 @@ export async function verifyEventSignatures(
       };
       continue;
     }
+    if (trusted !== undefined && !trusted.has(record.signer)) {
+      problem ??= {
+        kind: 'untrusted-signer',
+        index,
+        id: event.id,
+        signer: record.signer,
+        message: `event ${index} (id ${event.id}) is signed by ${record.signer}, which is not a trusted signer`,
+      };
+      continue;
+    }
     const misplaced = placementProblem(event, index, repeated, before);
     if (misplaced !== undefined) {
       problem ??= { kind: 'misplaced', index, id: event.id, signer: record.signer, message: misplaced };
@@ -156,6 +169,23 @@ function placementProblem(
   return (
     `event ${index} (id ${event.id}) is signed as the child of ${parent}, which is not before it in the log ` +
     '(events reordered or removed, or this one copied in from another log)'
+  );
+}
+
+/** The did:keys of `options.trustedSigners`; `InvalidDidKeyError` for an entry that names no Ed25519 key. */
+function trustedSignersOf(options: VerifySignaturesOptions): ReadonlySet<string> | undefined {
+  const given = options.trustedSigners;
+  if (given === undefined) return undefined;
+  if (!Array.isArray(given)) {
+    throw new InvalidStoreOptionsError('trustedSigners', 'expected an array of did:key identifiers or Ed25519 keys');
+  }
+  // A did:key is read back to its key and named again, so only a well-formed Ed25519 identifier is trusted.
+  return new Set(
+    given.map((signer, index) => {
+      if (typeof signer === 'string') return didKeyFromKey(publicKeyFromDidKey(signer));
+      if (signer instanceof KeyObject) return didKeyFromKey(signer);
+      throw new InvalidStoreOptionsError(`trustedSigners[${index}]`, 'expected a did:key identifier or an Ed25519 key');
+    }),
   );
 }
 
