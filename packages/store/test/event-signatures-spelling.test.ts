@@ -78,7 +78,8 @@ describe('parseJsonKeepingNumbers', () => {
   });
 
   it('gives the canonical JSON JSON.parse gives wherever it holds every number exactly (signatures made before still verify)', () => {
-    const text = '{ "b" : [ 1.5e300 , -0.0, 1234567890123456 , 1000000000000000000000, "12345678901234567890" ] , "a" : { } , "c" : [ ] }';
+    const text =
+      '{ "b" : [ 1.5e300 , -0.0, 1234567890123456 , 1000000000000000000000, "12345678901234567890" ] , "a" : { } , "c" : [ ] }';
     expect(canonicalJson(parseJsonKeepingNumbers(text))).toBe(canonicalJson(JSON.parse(text)));
   });
 });

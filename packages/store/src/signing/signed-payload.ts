@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { type AnyEvent, getEventText, getEventToolCalls, serializeEvent } from '@x/events';
+import {
+  type AnyEvent,
+  getEventText,
+  getEventToolCalls,
+  isRoundTripSafe,
+  parseEventJson,
+  serializeEvent,
+} from '@x/events';
 import { canonicalJson } from './canonical-json.js';
 import { parseJsonKeepingNumbers } from './json-number-text.js';
 
@@ -32,8 +39,12 @@ export interface SignedPayload {
 }
 
 /** The payload an event's signature is made over (see `SignedPayload` for exactly what it covers). */
-export function signedPayload(event: AnyEvent): SignedPayload {
-  const text = serializeEvent(event);
+export function signedPayload(given: AnyEvent): SignedPayload {
+  const text = serializeEvent(given);
+  // The event as a log reads it back from that text (a hand-built one gets its schema's defaults, such as a
+  // message's `extended_content`), so signer and verifier take its text and calls from the same event; an invalid
+  // one is refused here (EventParseError), not met as a TypeError further on.
+  const event = isRoundTripSafe(given) ? given : parseEventJson(text);
   const stored = JSON.parse(text) as Record<string, unknown>;
   return {
     v: SIGNED_PAYLOAD_VERSION,
