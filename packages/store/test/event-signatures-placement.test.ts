@@ -87,6 +87,16 @@ describe('a signed event out of its place', () => {
     });
   });
 
+  it('is misplaced when it is signed as its own parent', async () => {
+    const own = message('ffffffff-0006', 'ffffffff-0006');
+    const location = await signedLog([a, own]);
+    expect((await verifyEventSignatures(inOrder([a, own]), location)).problem).toMatchObject({
+      kind: 'misplaced',
+      index: 1,
+      id: own.id,
+    });
+  });
+
   it('is misplaced when it appears twice', async () => {
     const location = await signedLog([a, b, c]);
     const report = await verifyEventSignatures(inOrder([a, b, b, c]), location);

@@ -165,7 +165,9 @@ function placementProblem(
 ): string | undefined {
   if (repeated) return `event ${index} (id ${event.id}) is signed, and an event before it has the same id`;
   const parent = event.parent_id;
-  if (parent === undefined || parent === ROOT_PARENT_ID || before.has(parent)) return undefined;
+  // `before` holds this event's own id too: an event is never its own parent.
+  if (parent === undefined || parent === ROOT_PARENT_ID || (parent !== event.id && before.has(parent)))
+    return undefined;
   return (
     `event ${index} (id ${event.id}) is signed as the child of ${parent}, which is not before it in the log ` +
     '(events reordered or removed, or this one copied in from another log)'
