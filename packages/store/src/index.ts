@@ -32,6 +32,7 @@ export { MissingDependencyError } from './errors/missing-dependency-error.js';
 export { NotRegularFileError } from './errors/not-regular-file-error.js';
 export { ReadOnlyLogError } from './errors/read-only-log-error.js';
 export { SegmentInvariantError } from './errors/segment-invariant-error.js';
+export { SignaturesNotVerifiedError } from './errors/signatures-not-verified-error.js';
 export { StoreBackendError } from './errors/store-backend-error.js';
 export { StoreInvariantError } from './errors/store-invariant-error.js';
 export { UnknownEventIdError } from './errors/unknown-event-id-error.js';
@@ -84,6 +85,7 @@ export {
   type S3FileStoreOptions,
 } from './s3-file-store.js';
 export {
+  assertEventSignatures,
   canonicalJson,
   createSigningEventLog,
   DEFAULT_SIGNATURE_REQUIREMENT,

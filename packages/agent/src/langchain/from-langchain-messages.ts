@@ -1,4 +1,10 @@
-import { type AnyEvent, type AnyThinkingBlock, ChatImportError, fromChatCompletionsMessages } from '@x/events';
+import {
+  type AnyEvent,
+  type AnyThinkingBlock,
+  ChatImportError,
+  fromChatCompletionsMessages,
+  OBSERVATION_ERROR_HEADER,
+} from '@x/events';
 import { checkLangChainMessages } from './check-langchain-message.js';
 import { aiContent, imageUrl, unsupportedBlock } from './langchain-content.js';
 import { type LangChainMessage, langChainMessageType } from './langchain-message.js';
@@ -16,7 +22,8 @@ type ChatCompletionMessageParam = Parameters<typeof fromChatCompletionsMessages>
  * LangChain shape are read, in human and tool messages (base64 data as a `data:` URL). Throws `ChatImportError`
  * naming the message index for a message type or content block events have no place for (a `ToolMessage` answering no
  * earlier call, `RemoveMessage`, audio or file blocks).
- * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`. What does not fit LangChain's
+ * A `ToolMessage` whose `status` is `'error'` gives an observation with `is_error: true`, without the error header
+ * `eventsToLangChainMessages` writes first in one (`is_error` is what gives it back). What does not fit LangChain's
  * types (`content: 42`, a null block, args that are not an object or that JSON cannot write) is a `ChatImportError` too.
  */
 export function fromLangChainMessages(messages: readonly LangChainMessage[]): AnyEvent[] {
@@ -39,11 +46,29 @@ export function fromLangChainMessages(messages: readonly LangChainMessage[]): An
     else if (blocks !== undefined && event?.kind === 'MessageEvent') {
       events[at] = { ...event, llm_message: { ...event.llm_message, thinking_blocks: blocks } };
     } else if (event?.kind === 'ObservationEvent' && messages[index]?.status === 'error') {
-      events[at] = { ...event, observation: { ...event.observation, is_error: true } };
+      const content = withoutErrorHeader(event.observation.content);
+      events[at] = { ...event, observation: { ...event.observation, content, is_error: true } };
     }
     at += message.role === 'assistant' ? Math.max(1, message.tool_calls?.length ?? 0) : 1;
   });
   return events;
+}
+
+/**
+ * An error observation's content without the header `eventsToLangChainMessages` writes first in a failed tool's
+ * `ToolMessage` (the reference's `[An error occurred during execution.]`, as the model is sent it): `is_error` puts it
+ * back, so a history exported and imported again does not gain one more header each time.
+ */
+function withoutErrorHeader<Content>(content: Content): Content {
+  if (!Array.isArray(content)) return content;
+  const [first, ...rest] = content as unknown[];
+  if (typeof first !== 'object' || first === null) return content;
+  const part = first as { type?: unknown; text?: unknown };
+  if (part.type !== 'text' || typeof part.text !== 'string' || !part.text.startsWith(OBSERVATION_ERROR_HEADER)) {
+    return content;
+  }
+  const text = part.text.slice(OBSERVATION_ERROR_HEADER.length);
+  return (text === '' && rest.length > 0 ? rest : [{ ...part, text }, ...rest]) as Content;
 }
 
 function toChatMessage(

@@ -11,7 +11,7 @@ import {
 } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import type { AnyEvent } from '@x/events';
+import { type AnyEvent, OBSERVATION_ERROR_HEADER } from '@x/events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventsToLangChainMessages, fromLangChainMessages, type LangChainMessage } from './index.js';
@@ -90,6 +90,43 @@ describe('LangChain interop, as a LangChain user drives it', () => {
       await weather.invoke(call),
     ]);
     expect(fine[2]).toMatchObject({ observation: { is_error: false } });
+  });
+
+  it("exports a failed tool's result and imports it again unchanged, round after round", async () => {
+    const call = { id: 'call_err', name: 'weather', args: { city: 'Lyon' }, type: 'tool_call' as const };
+    const failed = new ToolMessage({ content: 'boom', tool_call_id: call.id, name: call.name, status: 'error' });
+    const history: BaseMessage[] = [
+      new HumanMessage('Weather?'),
+      new AIMessage({ content: '', tool_calls: [call] }),
+      failed,
+    ];
+    const once = await eventsToLangChainMessages(asEvents(history));
+    // As the model is sent it: the reference's error header first, then the tool's own text.
+    expect(once[2]?.content).toEqual([
+      { type: 'text', text: OBSERVATION_ERROR_HEADER },
+      { type: 'text', text: 'boom' },
+    ]);
+    let again = once;
+    for (let round = 0; round < 3; round++) {
+      const events = fromLangChainMessages(again);
+      expect(events[2]).toMatchObject({ observation: { is_error: true, content: [{ text: 'boom' }] } });
+      again = await eventsToLangChainMessages(events);
+      expect(mapChatMessagesToStoredMessages(again as BaseMessage[])).toEqual(
+        mapChatMessagesToStoredMessages(once as BaseMessage[]),
+      );
+    }
+    // The header as the start of one string (a ToolMessage flattened to text) is the header too.
+    const flat = new ToolMessage({
+      content: `${OBSERVATION_ERROR_HEADER}boom`,
+      tool_call_id: call.id,
+      status: 'error',
+    });
+    expect(asEvents([...history.slice(0, 2), flat])[2]).toMatchObject({ observation: { content: [{ text: 'boom' }] } });
+    // A tool that succeeded keeps whatever its text says.
+    const fine = new ToolMessage({ content: `${OBSERVATION_ERROR_HEADER}boom`, tool_call_id: call.id });
+    expect(asEvents([...history.slice(0, 2), fine])[2]).toMatchObject({
+      observation: { is_error: false, content: [{ text: `${OBSERVATION_ERROR_HEADER}boom` }] },
+    });
   });
 
   it('reads LangChain v1 standard blocks: reasoning, tool_call blocks, and a call only the content names', () => {

@@ -1,3 +1,4 @@
+export { assertEventSignatures } from './assert-event-signatures.js';
 export { canonicalJson } from './canonical-json.js';
 export { didKeyFromKey, publicKeyFromDidKey } from './did-key.js';
 export { isSigned, signEvent, verifySignature } from './sign-event.js';

@@ -1,3 +1,5 @@
+import type { KeyObject } from 'node:crypto';
+
 /**
  * Which events must carry a signature for `verifyEventSignatures` to report `verified`:
  * - `after-first-signed` (the default): every event from the first one that has a signature record on. Events
@@ -15,6 +17,12 @@ export const DEFAULT_SIGNATURE_REQUIREMENT: SignatureRequirement = 'after-first-
 export interface VerifySignaturesOptions {
   /** Which events must be signed (see `SignatureRequirement`). Default `after-first-signed`. */
   readonly require?: SignatureRequirement;
+  /**
+   * The signers to trust, as `did:key` identifiers or Ed25519 keys (public or private). Given, a valid signature by
+   * any other key is a problem (`untrusted-signer`): a log re-signed with someone else's key does not verify. List
+   * every key of a rotation, old and new. Without it any valid signature is accepted (check `signers` yourself).
+   */
+  readonly trustedSigners?: readonly (string | KeyObject)[];
 }
 
 /** What is wrong with the first event whose signature does not check out. */
@@ -22,9 +30,14 @@ export interface SignatureProblem {
   /**
    * `altered`: the event changed after it was signed (what the signature covers differs from the record's hash);
    * `bad-signature`: the event is as signed but the signature does not verify (the record was tampered with);
-   * `unreadable`: the signature record or the event cannot be read.
+   * `unreadable`: the signature record or the event cannot be read;
+   * `misplaced`: the event is as signed, but not where its signature puts it: the parent it is signed as the child
+   * of is not before it in the log, or an event before it has its id (events reordered or removed, or copied in
+   * from another log);
+   * `gap`: the log has a missing index with events past it (`index` is the missing one; `id` is undefined);
+   * `untrusted-signer`: the signature is valid, but its signer is not one of `trustedSigners`.
    */
-  readonly kind: 'altered' | 'bad-signature' | 'unreadable';
+  readonly kind: 'altered' | 'bad-signature' | 'unreadable' | 'misplaced' | 'gap' | 'untrusted-signer';
   readonly index: number;
   readonly id: string | undefined;
   /** The did:key the record names, where it could be read. */

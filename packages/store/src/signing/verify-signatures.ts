@@ -1,5 +1,8 @@
-import type { AnyEvent } from '@x/events';
+import { KeyObject } from 'node:crypto';
+import { type AnyEvent, ROOT_PARENT_ID } from '@x/events';
 import { InvalidStoreOptionsError } from '../errors/invalid-store-options-error.js';
+import type { LogGap } from '../event-log/event-log-like.js';
+import { didKeyFromKey, publicKeyFromDidKey } from './did-key.js';
 import { verifySignature } from './sign-event.js';
 import { payloadHash, readSignatureRecord, type SignatureLocation } from './signature-record.js';
 import {
@@ -19,6 +22,8 @@ export interface IndexedEvents {
   get(index: number): Promise<AnyEvent>;
   /** The id at `index` without reading the event (every `EventLogLike` has it). */
   idAt?(index: number): string;
+  /** A missing index with events past it (every `EventLogLike` tells it): the log is not all there. */
+  readonly gap?: LogGap | undefined;
 }
 
 /**
@@ -26,6 +31,9 @@ export interface IndexedEvents {
  * and reports each signer's did:key, the first event whose signature does not check out, and the first event that
  * `options.require` says must be signed but has no record (by default every event from the first signed one on:
  * deleting the records of the last events, or appending events without one, is `incomplete`, not `verified`).
+ * A signed event is also checked for its place: the parent its signature names must come before it in the log, and
+ * its id must not be there twice (`misplaced`: events reordered, removed or copied in from another log); a log
+ * with a gap is `invalid` at the missing index, whatever its events hold.
  */
 export async function verifyEventSignatures(
   events: IndexedEvents,
@@ -33,6 +41,7 @@ export async function verifyEventSignatures(
   options: VerifySignaturesOptions = {},
 ): Promise<SignatureReport> {
   const require = requirementOf(options);
+  const trusted = trustedSignersOf(options);
   const signers = new Map<string, { events: number; firstIndex: number }>();
   let signed = 0;
   let unsigned = 0;
@@ -42,6 +51,8 @@ export async function verifyEventSignatures(
   let unsignedPrefix = 0;
   let missing: MissingSignature | undefined;
   let problem: SignatureProblem | undefined;
+  // The ids of the events before the one being checked: where a signed parent must be, and a signed id must not.
+  const before = new Set<string>();
   const countUnsigned = (index: number, id: string): void => {
     unsigned++;
     firstUnsigned ??= index;
@@ -57,6 +68,7 @@ export async function verifyEventSignatures(
       // An event that cannot be read is a signature problem only when it was signed: the chain check reports
       // damage to unsigned events (and a file a power loss left unfinished is not tampering).
       const id = idOf(events, index);
+      if (id !== undefined) before.add(id);
       const record = id === undefined ? undefined : await readSignatureRecord(location, id);
       if (id !== undefined && record === undefined) {
         countUnsigned(index, id);
@@ -73,6 +85,8 @@ export async function verifyEventSignatures(
       continue;
     }
     const record = await readSignatureRecord(location, event.id);
+    const repeated = before.has(event.id);
+    before.add(event.id);
     if (record === undefined) {
       countUnsigned(index, event.id);
       continue;
@@ -95,10 +109,35 @@ export async function verifyEventSignatures(
       };
       continue;
     }
+    if (trusted !== undefined && !trusted.has(record.signer)) {
+      problem ??= {
+        kind: 'untrusted-signer',
+        index,
+        id: event.id,
+        signer: record.signer,
+        message: `event ${index} (id ${event.id}) is signed by ${record.signer}, which is not a trusted signer`,
+      };
+      continue;
+    }
+    const misplaced = placementProblem(event, index, repeated, before);
+    if (misplaced !== undefined) {
+      problem ??= { kind: 'misplaced', index, id: event.id, signer: record.signer, message: misplaced };
+      continue;
+    }
     signed++;
     const known = signers.get(record.signer);
     if (known === undefined) signers.set(record.signer, { events: 1, firstIndex: index });
     else known.events++;
+  }
+  const gap = events.gap;
+  if (gap !== undefined) {
+    problem ??= {
+      kind: 'gap',
+      index: gap.missingIndex,
+      id: undefined,
+      signer: undefined,
+      message: `event ${gap.missingIndex} is missing, and ${gap.filesPastGap} event file(s) lie past it: the log is not all there`,
+    };
   }
   return {
     status: statusOf(problem, missing, firstWithRecord),
@@ -112,6 +151,44 @@ export async function verifyEventSignatures(
     signers: [...signers].map(([did, summary]) => ({ did, ...summary })),
     problem,
   };
+}
+
+/**
+ * Why a signed event is not where its signature puts it, or undefined. Its signed `parent_id` must name an event
+ * before it (or the root); an event without one is placed by its index alone, as the reference reads it.
+ */
+function placementProblem(
+  event: AnyEvent,
+  index: number,
+  repeated: boolean,
+  before: ReadonlySet<string>,
+): string | undefined {
+  if (repeated) return `event ${index} (id ${event.id}) is signed, and an event before it has the same id`;
+  const parent = event.parent_id;
+  // `before` holds this event's own id too: an event is never its own parent.
+  if (parent === undefined || parent === ROOT_PARENT_ID || (parent !== event.id && before.has(parent)))
+    return undefined;
+  return (
+    `event ${index} (id ${event.id}) is signed as the child of ${parent}, which is not before it in the log ` +
+    '(events reordered or removed, or this one copied in from another log)'
+  );
+}
+
+/** The did:keys of `options.trustedSigners`; `InvalidDidKeyError` for an entry that names no Ed25519 key. */
+function trustedSignersOf(options: VerifySignaturesOptions): ReadonlySet<string> | undefined {
+  const given = options.trustedSigners;
+  if (given === undefined) return undefined;
+  if (!Array.isArray(given)) {
+    throw new InvalidStoreOptionsError('trustedSigners', 'expected an array of did:key identifiers or Ed25519 keys');
+  }
+  // A did:key is read back to its key and named again, so only a well-formed Ed25519 identifier is trusted.
+  return new Set(
+    given.map((signer, index) => {
+      if (typeof signer === 'string') return didKeyFromKey(publicKeyFromDidKey(signer));
+      if (signer instanceof KeyObject) return didKeyFromKey(signer);
+      throw new InvalidStoreOptionsError(`trustedSigners[${index}]`, 'expected a did:key identifier or an Ed25519 key');
+    }),
+  );
 }
 
 function requirementOf(options: VerifySignaturesOptions): SignatureRequirement {
