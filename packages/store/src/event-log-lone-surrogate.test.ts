@@ -21,9 +21,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
-/** A MessageEvent parsed from JSON text holding `LONE` raw (not escaped) in its message. */
-function parsedWithRawLoneSurrogates() {
-  const text = serializeEvent(userMessageEvent('PLACEHOLDER')).replace('PLACEHOLDER', LONE);
+/**
+ * A MessageEvent parsed from JSON text holding `LONE` raw (not escaped) in its message; `spaced`: with a space after
+ * a colon, as Python's json.dumps writes by default (text that is not `JSON.stringify`'s, kept as it is).
+ */
+function parsedWithRawLoneSurrogates(spaced = false) {
+  const compact = serializeEvent(userMessageEvent('PLACEHOLDER')).replace('PLACEHOLDER', LONE);
+  const text = spaced ? compact.replace('"source":"user"', '"source": "user"') : compact;
   expect(text).toContain('\ud800');
   return parseEventJson(text);
 }
@@ -36,6 +40,27 @@ describe('a raw lone surrogate in an event', () => {
     expect(text).toContain('\\udfff');
     expect(/\p{Surrogate}/u.test(text)).toBe(false);
     expect(messageText(parseEventJson(text))).toBe(LONE);
+  });
+
+  it('reaches a pack as the text its event file holds, and a reader of the pack gets the same value', async () => {
+    const store = createLocalFileStore({ root: dir, durability: 'none' });
+    const log = await EventLog.open(store, { dir: 'events', packs: { chunkSize: 2 } });
+    // Not canonical, so its pack element is its text as a JSON string.
+    const event = parsedWithRawLoneSurrogates(true);
+    expect(serializeEvent(event)).toContain('"source": "user"');
+    await log.append(event);
+    await log.append(userMessageEvent('next'));
+    await log.packsSettled();
+    const pack = await readFile(join(dir, 'events/.slots/packs/00000.pack'), 'utf8');
+    expect(pack).not.toContain('before \ufffd after');
+    // Escaped once more inside the element's JSON string.
+    expect(pack).toContain('before \\\\ud800 after \\\\udfff end');
+
+    const reader = await EventLog.open(store, { dir: 'events', packs: { chunkSize: 2, write: false } });
+    const [read] = await reader.range(0, 1);
+    expect(messageText(read!)).toBe(LONE);
+    expect(serializeEvent(read!)).toBe(serializeEvent(event));
+    expect(await reader.verifyChain()).toMatchObject({ status: 'verified' });
   });
 
   for (const layout of ['files', 'segment'] as const) {
