@@ -7,6 +7,7 @@ import { advanceUntilSettled, createManualClock } from '@x/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { nextGenerationFile } from './support/lease-generations.js';
 
 // An owner that died (its lease expired) while the conversation was waiting for confirmation had no action in
 // flight: the held action is the user's to approve or reject. The next owner must not answer it as interrupted
@@ -55,15 +56,15 @@ describe('an expired lease over a conversation waiting for confirmation', () => 
     await conversation.sendMessage('go');
     expect((await conversation.run()).status).toBe('waiting_for_confirmation');
     // Another owner took the lease after this run released it, then died without releasing it.
-    expect(await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"dead"}')).toBe(
-      true,
-    );
+    const dead = await nextGenerationFile(store, conversation.directory);
+    expect(await store.writeIfAbsent(dead, '{"owner":"dead"}')).toBe(true);
+    const taken = await nextGenerationFile(store, conversation.directory);
     // The rejection waits for the dead owner's heartbeat to stand still for a ttl before it takes the lease.
     await advanceUntilSettled(clock, conversation.rejectPendingActions('not now'), TTL / 4);
+    expect(await store.exists(taken)).toBe(true);
     await conversation.close();
     expect(ran).toEqual([]);
     // The lease taken for the rejection was the dead owner's, expired.
-    expect(await store.exists(`.leases/${conversation.directory}/gen-0000000003.json`)).toBe(true);
     expect(events.filter((event) => event.kind === 'AgentErrorEvent')).toEqual([]);
     expect(events.filter((event) => event.kind === 'UserRejectObservation')).toMatchObject([
       { rejection_reason: 'not now' },

@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileStoreLeases, createMemoryFileStore, LeaseLostError } from '@x/store';
-import { createManualClock } from '@x/store/testing';
+import { advanceUntilSettled, createManualClock } from '@x/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, Conversation, createOfflineLLM, defineTool } from '../src/index.js';
+import { nextGenerationFile } from './support/lease-generations.js';
 
 // A run whose lease another owner took over stops at the holder's next heartbeat: the tool in flight is aborted
 // and the model is not called again, instead of the run going on until its next append meets the fence. The lease
@@ -69,17 +70,22 @@ describe('a run whose lease was taken over', () => {
     await conversation.sendMessage('go');
     const run = conversation.run().catch((caught: unknown) => caught);
     await toolStarted;
-    // Another owner takes generation 2 (as after a heartbeat it saw standing still).
-    expect(await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}')).toBe(
+    // Another owner takes the next generation (as after a heartbeat it saw standing still).
+    expect(await store.writeIfAbsent(await nextGenerationFile(store, conversation.directory), '{"owner":"b"}')).toBe(
       true,
     );
     expect(toolSaw).toEqual([]);
-    // The holder's next heartbeat, a third of a ttl on, finds generation 2.
+    // The holder's next heartbeat, a third of a ttl on, finds that generation.
     await clock.advance(TTL / 3);
     const error = await run;
     expect(toolSaw).toEqual(['lease lost']);
     expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);
     expect(modelCalls).toBe(1);
-    await conversation.close().catch(() => undefined);
+    // Its close checkpoints as an idle instance: it watches the new owner's heartbeat (standing still here) for a ttl.
+    await advanceUntilSettled(
+      clock,
+      conversation.close().catch(() => undefined),
+      TTL / 4,
+    );
   });
 });

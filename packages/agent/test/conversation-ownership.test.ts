@@ -3,6 +3,7 @@ import { advanceUntilSettled, createManualClock } from '@x/store/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conversation, ConversationAlreadyRunningError } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
+import { nextGenerationFile } from './support/lease-generations.js';
 
 let harness: Harness;
 afterEach(async () => {
@@ -86,8 +87,8 @@ describe('one owner per conversation with leases', () => {
     await conversation.sendMessage('go');
     const run = conversation.run().catch((caught: unknown) => caught);
     while (conversation.state.execution_status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
-    // Another owner takes generation 2 behind this one's back (as after a lost heartbeat).
-    await store.writeIfAbsent(`.leases/${conversation.directory}/gen-0000000002.json`, '{"owner":"b"}');
+    // Another owner takes the next generation behind this one's back (as after a lost heartbeat).
+    await store.writeIfAbsent(await nextGenerationFile(store, conversation.directory), '{"owner":"b"}');
     const error = await run;
     expect(LeaseLostError.isInstance(error) || LeaseLostError.isInstance((error as Error).cause)).toBe(true);
     expect(harness.server.requests).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { settleWaiting } from '../approvals/decide.js';
-import { parseBudget } from '../budgets/index.js';
+import { type BudgetInput, parseBudget } from '../budgets/index.js';
 import type { ConfirmationPolicy } from '../confirmation/confirmation-policy.js';
 import { requiresConfirmation } from '../confirmation/requires-confirmation.js';
 import { approvalHostOf } from './approval-host-of.js';
@@ -151,9 +151,39 @@ export function pauseConversation(owner: PartsOwner, parts: ConversationParts): 
   });
 }
 
-/** Writes base_state.json (after the held stats updates): the constant-size checkpoint of the state; then the view's. */
+/**
+ * Writes base_state.json (after the held stats updates): the constant-size checkpoint of the state; then the view's.
+ * An idle instance of a shared conversation takes the lease for it and first folds what other owners appended, so
+ * it never writes an older state over a newer owner's; while another owner holds the lease it writes nothing (that
+ * owner's own checkpoint, made after it folds this instance's events, is the newer one).
+ */
 export async function checkpointConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
-  await parts.events.flushHeld();
-  await writeBaseState(owner, parts);
-  await writeViewCheckpoint(owner.store, owner.directory, parts.fold.builtView, owner.state, owner.log);
+  const write = async (): Promise<void> => {
+    await parts.events.flushHeld();
+    await writeBaseState(owner, parts);
+    await writeViewCheckpoint(owner.store, owner.directory, parts.fold.builtView, owner.state, owner.log);
+  };
+  const { ownership } = parts;
+  if (!ownership.shared || owner.isRunning || ownership.lease !== undefined) return write();
+  await ownership.briefly(
+    async () => {
+      await parts.events.catchUp();
+      await write();
+    },
+    { held: 'skip' },
+  );
+}
+
+/**
+ * Sets the conversation's budget in x_budget.json (`Conversation.setBudget`, the `budget` option): on an idle
+ * instance of a shared conversation under the lease, taken for it (a fresh read, then the write, with no owner
+ * writing between), and refused with `ConversationAlreadyRunningError` while another owner holds it past
+ * `leaseWaitMs` (its run reads the record it began with: a budget set under it would be overwritten or ignored).
+ */
+export async function setConversationBudget(
+  parts: ConversationParts,
+  budget: BudgetInput | null,
+  where?: string,
+): Promise<void> {
+  await parts.ownership.briefly(() => parts.budget.set(budget, where), { held: 'refuse' });
 }

@@ -135,6 +135,7 @@ export function createConversationParts(owner: PartsOwner, init: ConversationIni
     leaseTtlMs: options.leaseTtlMs,
     leaseWaitMs: options.leaseWaitMs,
     fencesAppends: () => init.log.fencesAppends === true,
+    running: () => owner.isRunning,
   });
   const events = new ConversationEvents({
     log: init.log,

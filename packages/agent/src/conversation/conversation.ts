@@ -21,6 +21,7 @@ import {
   pauseConversation,
   rejectConversationActions,
   runConversation,
+  setConversationBudget,
 } from './conversation-hosts.js';
 import { type ConversationInit, initNewConversation, initResumedConversation } from './conversation-init.js';
 import { closeConversation, endConversationProcesses, forkConversation } from './conversation-lifecycle.js';
@@ -79,7 +80,7 @@ export class Conversation {
     const init = await initNewConversation(options);
     const conversation = new Conversation(init);
     if (init.signing !== undefined) init.signing.inControl = () => conversation.agent;
-    if (budget !== undefined) await conversation.#parts.budget.set(budget);
+    if (budget !== undefined) await setConversationBudget(conversation.#parts, budget);
     await options.agent.startExtensions(conversation.workspace, init.sandbox);
     await conversation.#parts.events.emit(options.agent.systemPromptEvent(init.roster.toolsFor(options.agent)));
     await conversation.#parts.extensions.start();
@@ -93,7 +94,7 @@ export class Conversation {
     const { init, historyEnd, eventCount } = await initResumedConversation(id, options);
     const conversation = new Conversation(init);
     if (init.signing !== undefined) init.signing.inControl = () => conversation.agent;
-    if (budget !== undefined) await conversation.#parts.budget.set(budget);
+    if (budget !== undefined) await setConversationBudget(conversation.#parts, budget);
     eventCount.current = () => conversation.state.event_count;
     // Stuck detection's recent events are read when a run starts: opening (to inspect, message, query) reads none.
     conversation.#parts.fold.deferHistory(historyEnd);
@@ -219,7 +220,7 @@ export class Conversation {
   /** Sets the money budget (dollars or `{ maxUsd, allowUnknownCost }`; null removes it), in `x_budget.json`. */
   async setBudget(budget: BudgetInput | null): Promise<void> {
     this.#assertOpen();
-    await this.#parts.budget.set(budget, 'setBudget');
+    await setConversationBudget(this.#parts, budget, 'setBudget');
   }
 
   /** The conversation's budget, what it spent (from the log), unknown costs, and the last budget stop. */

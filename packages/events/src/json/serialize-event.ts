@@ -21,14 +21,31 @@ const recentEvents: (object | undefined)[] = new Array<object | undefined>(RECEN
 const recentTexts: string[] = new Array<string>(RECENT).fill('');
 let nextSlot = 0;
 
+/** With the `u` flag a surrogate pair is one code point, so this matches only unpaired halves. */
+const loneSurrogates = /\p{Surrogate}/gu;
+
+/**
+ * JSON text with each raw lone UTF-16 surrogate written as its `\uXXXX` escape (lower-case hex, as `JSON.stringify`
+ * and Python's `json.dumps` write one). UTF-8 cannot encode a lone surrogate: written raw, it reaches a file, a
+ * frame or a database as U+FFFD. In JSON a character outside the ASCII structural set stands only inside a string,
+ * where its escape means the same, so the text parses to the same value and keeps every other byte.
+ */
+export function escapeLoneSurrogates(json: string): string {
+  // `isWellFormed` (Node 20+) scans natively: the common text, with none, costs no regular expression.
+  if ((json as string & { isWellFormed(): boolean }).isWellFormed()) return json;
+  return json.replace(loneSurrogates, (unit) => `\\u${unit.charCodeAt(0).toString(16)}`);
+}
+
 /**
  * Compact JSON text of an event, as written to `event-*.json` files and WebSocket frames. An event
  * parsed from text (`parseEventJson`, so every event read from a log) is written back as exactly that
- * text, byte for byte: numbers such as Python's `1.0` and `1e-07` keep their spelling.
+ * text, byte for byte: numbers such as Python's `1.0` and `1e-07` keep their spelling. A raw lone surrogate
+ * in that text (parsed from a string that held one) is written as its escape, as `JSON.stringify` writes one
+ * in any other event: the text then encodes to UTF-8 exactly and reads back as the same value.
  */
 export function serializeEvent(event: AnyEvent): string {
   const raw = rawEventText(event);
-  if (raw !== undefined) return raw;
+  if (raw !== undefined) return escapeLoneSurrogates(raw);
   for (let slot = 0; slot < RECENT; slot++) if (recentEvents[slot] === event) return recentTexts[slot]!;
   const text = JSON.stringify(eventToJson(event));
   // Frozen checked too: a mark is only ever put on an event that is then deep-frozen, but this makes a

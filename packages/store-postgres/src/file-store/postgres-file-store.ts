@@ -2,6 +2,7 @@ import { FileNotFoundError, type FileStore, LeaseLostError, validateStorePath } 
 import type { PostgresDatabase } from '../database.js';
 import { isConnectionFailure } from '../internal/pg-errors.js';
 import { retryOnConnectionFailure } from '../internal/retry.js';
+import { fencedUpsert } from './fenced-upsert.js';
 
 function toBuffer(data: string | Uint8Array): Buffer {
   return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
@@ -35,7 +36,8 @@ export function createPostgresFileStore(
   const leases = `${database.tablePrefix}leases`;
   const retryForMs = options.retryForMs ?? 30_000;
   // Every statement below is idempotent (an upsert, a read, a delete), so repeating one after a lost
-  // connection is safe; writeIfAbsent, whose outcome is then unknown, is settled by comparing bytes.
+  // connection is safe; writeIfAbsent, whose outcome is then unknown, is settled by comparing bytes, and a fenced
+  // write by asking whether its transaction committed (`fencedUpsert`).
   const query = <Row extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]> =>
     retryOnConnectionFailure(() => database.query<Row>(text, values), retryForMs);
   const location = (key: string): string => `${database.location} ${table}/${key}`;
@@ -61,15 +63,9 @@ export function createPostgresFileStore(
         );
         return;
       }
-      // The share lock on the lease row at the fence's generation: no row (so nothing written) once another owner
-      // took the lease over, and no takeover can commit until this write has.
-      const rows = await query(
-        `WITH fence AS (SELECT 1 FROM ${leases} WHERE lease_key = $3 AND generation = $4 FOR SHARE)
-         INSERT INTO ${table} (path, data) SELECT $1, $2 FROM fence
-         ON CONFLICT (path) DO UPDATE SET data = EXCLUDED.data, updated_at = now() RETURNING 1`,
-        [key, toBuffer(data), fence.key, fence.generation],
-      );
-      if (rows.length === 0) throw new LeaseLostError({ leaseKey: fence.key, generation: fence.generation });
+      // Checked in the upsert itself; a retry after a lost connection asks whether the first attempt committed.
+      const written = await fencedUpsert(database, { table, leases, key, data: toBuffer(data), fence, retryForMs });
+      if (!written) throw new LeaseLostError({ leaseKey: fence.key, generation: fence.generation });
     },
 
     async writeIfAbsent(path, data) {

@@ -124,10 +124,13 @@ export function encodedPackElement(event: AnyEvent): boolean {
 /** The event's canonical JSON, or its stored text as a JSON string when that text is not canonical. */
 function packElement(event: AnyEvent): string {
   if (event.kind === 'OpaqueEvent') return JSON.stringify(serializeEvent(event));
-  // serializeEvent gives the text the event was parsed from, or else exactly this (one stringify, not two).
+  // serializeEvent gives the text the event was parsed from (its lone surrogates escaped, as its event file holds
+  // it), or else exactly this (one stringify, not two).
   const canonical = JSON.stringify(event);
   const raw = rawEventText(event);
-  return raw === undefined || raw === canonical ? canonical : JSON.stringify(raw);
+  if (raw === undefined) return canonical;
+  const text = serializeEvent(event);
+  return text === canonical ? canonical : JSON.stringify(text);
 }
 
 /** What a pack must agree with to be used: its place in the log and the log's own file names there. */

@@ -1,4 +1,5 @@
 import { createFileStoreLeases, type FileStore, type Lease, type Leases, writeUnderLease } from '@x/store';
+import { ConversationAlreadyRunningError } from '../errors/conversation-already-running-error.js';
 import { acquireRunLease } from './run-lease.js';
 
 /** Where a conversation's run leases come from (`ConversationOptions.leases`, `leaseTtlMs`, `leaseWaitMs`). */
@@ -12,6 +13,16 @@ export interface RunOwnershipOptions {
   leaseWaitMs: number | undefined;
   /** Whether the log checks the lease inside the write (`EventLogLike.fencesAppends`). */
   fencesAppends: () => boolean;
+  /** Whether a run is in progress in this instance (it takes, holds and releases the lease itself). */
+  running: () => boolean;
+}
+
+/** What an idle instance's state write does when another owner holds the lease (`RunOwnership.briefly`). */
+export interface BrieflyOptions {
+  /** `'skip'`: do nothing (the holder writes a newer one); `'refuse'`: `ConversationAlreadyRunningError`. */
+  held: 'skip' | 'refuse';
+  /** How long to wait for the holder (default: none for `'skip'`, `leaseWaitMs` for `'refuse'`). */
+  waitMs?: number | undefined;
 }
 
 /**
@@ -31,6 +42,7 @@ export class RunOwnership {
   readonly #directory: string;
   readonly #waitMs: number | undefined;
   readonly #fencesAppends: () => boolean;
+  readonly #running: () => boolean;
   /** The lease of the run in progress: every append is checked against it. */
   #lease: Lease | undefined;
 
@@ -39,6 +51,7 @@ export class RunOwnership {
     this.#directory = options.directory;
     this.#waitMs = options.leaseWaitMs;
     this.#fencesAppends = options.fencesAppends;
+    this.#running = options.running;
     this.#shared = options.leases === false ? undefined : options.leases;
     this.#owners =
       options.leases === false
@@ -81,18 +94,45 @@ export class RunOwnership {
   }
 
   /**
-   * Writes a durable state file (base_state.json) as the run's owner: once another owner took the lease over, the
-   * write is refused with `LeaseLostError` and nothing is written, so a stale owner cannot clobber the new one's
-   * file. Shared (caller's leases): checked inside the write by stores that can (PostgreSQL: the upsert), just
-   * before it by the others (`writeUnderLease`). Default ownership: checked just before (its leases live in the
-   * store's files, not where a fencing store looks). Without a run lease (no run in progress): a plain write.
+   * Writes a durable state file (base_state.json, x_budget.json) as the lease's holder: once another owner took the
+   * lease over, the write is refused with `LeaseLostError` and nothing is written, so a stale owner cannot clobber
+   * the new one's file. Shared (caller's leases): checked inside the write by stores that can (PostgreSQL: the
+   * upsert), just before it by the others (`writeUnderLease`). Default ownership: checked just before (its leases
+   * live in the store's files, not where a fencing store looks). An idle instance of a shared conversation holds no
+   * lease: it takes one for the write (`briefly`), and writes nothing while another owner holds it (that owner
+   * writes a newer file). Default ownership without a run in progress: a plain write (one process per conversation).
    */
   async write(store: FileStore, path: string, data: string): Promise<void> {
     const lease = this.#lease;
-    if (lease === undefined) return store.write(path, data);
+    if (lease === undefined) {
+      if (this.#shared === undefined || this.#running()) return store.write(path, data);
+      await this.briefly(() => this.write(store, path, data), { held: 'skip' });
+      return;
+    }
     if (this.#shared !== undefined) return writeUnderLease(store, path, data, lease);
     await lease.assertHeld();
     await store.write(path, data);
+  }
+
+  /**
+   * Runs `work` holding the lease: an idle instance of a shared conversation (no run here, no lease held) takes it
+   * for `work` and lets it go after, so the state files it writes are fenced as a run's are and no other owner runs
+   * meanwhile. Held by another owner (after `waitMs`): skipped (undefined) or refused, as `held` says. Anything else
+   * (default ownership, a run in progress, the lease already held here): `work` as it is.
+   */
+  async briefly<T>(work: () => Promise<T>, options: BrieflyOptions): Promise<T | undefined> {
+    if (this.#shared === undefined || this.#lease !== undefined || this.#running()) return work();
+    try {
+      await this.take(undefined, options.waitMs ?? (options.held === 'skip' ? 0 : this.#waitMs));
+    } catch (error) {
+      if (options.held === 'skip' && ConversationAlreadyRunningError.isInstance(error)) return undefined;
+      throw error;
+    }
+    try {
+      return await work();
+    } finally {
+      await this.release();
+    }
   }
 
   /** Takes the run lease (undefined when the conversation has no leases), waiting up to `waitMs` for its holder. */
