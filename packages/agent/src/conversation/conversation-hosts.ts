@@ -27,7 +27,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     setStatus: (status) => events.setStatus(status),
     recentEvents: () => parts.fold.recentEvents(),
     stuckDetector: parts.stuck,
-    stepContext: (signal) => conversationStepContext(owner, parts, signal),
+    stepContext: (signal) => conversationStepContext(owner, parts, signal, true),
     checkpoint: () => owner.checkpoint(),
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),

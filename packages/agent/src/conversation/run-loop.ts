@@ -105,6 +105,10 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
           stoppedBeforeModelCall = verdict.reason;
           break;
         }
+        // A pause since the loop looked (while it approved the waiting actions, asked the hooks or the budget): the
+        // step would execute the actions it approved. They stay pending, approved, and the next run executes them.
+        await host.settle();
+        if (host.state().execution_status === 'paused') break;
         const lastUserMessage = host.state().last_user_message_id;
         await host.conversation.agent.step(host.stepContext(stepSignal));
         // A message sent while the model was answering came after its request: when that answer finished the
