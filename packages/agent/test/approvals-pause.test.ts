@@ -1,9 +1,10 @@
 // A pause that lands while a run is between two points (after it approved the waiting actions, after the model's
 // answer, between two calls of one response): no further action starts; the actions stay pending, with their
-// decisions, and the next run executes each once.
+// decisions, and the next run executes each once. And `condense()`, whose step would execute waiting actions.
 import type { AnyEvent } from '@x/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Conversation } from '../src/index.js';
+import { LLMSummarizingCondenser } from '../src/condenser/llm-summarizing-condenser.js';
+import { ActionsAwaitDecisionError, type Conversation } from '../src/index.js';
 import { allEvents, DONE_REPLY, effectTool, readEffects, recordEffectCall } from './support/approval-tools.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { stallingTool } from './support/stalling-tool.js';
@@ -117,3 +118,29 @@ describe('a pause between two calls of one response', () => {
 function recordCall(label: string) {
   return { name: 'record_effect', arguments: { label } };
 }
+
+describe('condense() while actions wait for a decision', () => {
+  it('is refused with ActionsAwaitDecisionError: its step would execute them undecided; nothing is recorded', async () => {
+    harness = await startHarness([recordEffectCall('undecided'), DONE_REPLY]);
+    const llm = harness.agent().llm;
+    const condenser = new LLMSummarizingCondenser({ llm, maxSize: 200, keepFirst: 2 });
+    const { conversation } = await harness.conversation({
+      agent: harness.agent({ tools: [effectTool], condenser }),
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [action] = await conversation.pendingActions();
+    const length = conversation.log.length;
+    await expect(conversation.condense()).rejects.toSatisfy(
+      (error) =>
+        ActionsAwaitDecisionError.isInstance(error) &&
+        (error as ActionsAwaitDecisionError).code === 'actions_await_decision' &&
+        (error as Error).message.includes(action!.id),
+    );
+    expect(await effects()).toEqual([]);
+    expect(conversation.log.length).toBe(length);
+    expect(conversation.state.execution_status).toBe('waiting_for_confirmation');
+    await conversation.close();
+  });
+});
