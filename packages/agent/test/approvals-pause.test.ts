@@ -70,6 +70,29 @@ describe('a pause between a run approving the waiting actions and its step', () 
   });
 });
 
+describe('a pause while a run is starting on a conversation waiting for confirmation', () => {
+  it('is recorded once the run approved the action, before its step: it runs only in the next run, once', async () => {
+    harness = await startHarness([recordEffectCall('asked-while-starting'), DONE_REPLY]);
+    const { conversation } = await harness.conversation({
+      agent: harness.agent({ tools: [effectTool] }),
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [action] = await conversation.pendingActions();
+    // The run has begun (registered) and still waits: `pause()` alone would record nothing now.
+    const running = conversation.run();
+    await conversation.pause();
+    expect(await running).toMatchObject({ status: 'paused', iterations: 0 });
+    expect(await effects()).toEqual([]);
+    expect((await allEvents(conversation)).filter((event) => event.kind === 'PauseEvent')).toHaveLength(1);
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await effects()).toEqual(['asked-while-starting']);
+    expect(await answersOf(conversation, action!.id)).toEqual(['ObservationEvent']);
+    await conversation.close();
+  });
+});
+
 describe('a pause after the model answered with tool calls', () => {
   it('starts none of them; the next run executes each once', async () => {
     harness = await startHarness([{ toolCalls: [recordCall('first'), recordCall('second')] }, DONE_REPLY]);
