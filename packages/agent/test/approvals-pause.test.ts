@@ -142,6 +142,44 @@ function recordCall(label: string) {
   return { name: 'record_effect', arguments: { label } };
 }
 
+describe('decisions on a batch of parallel calls (approve some, deny one), with a pause between two of them', () => {
+  it('runs each approved call once and answers the denied one once, in the reference kinds', async () => {
+    harness = await startHarness([
+      { toolCalls: [recordCall('one'), recordCall('two'), recordCall('three')] },
+      DONE_REPLY,
+    ]);
+    const { conversation } = await harness.conversation({
+      agent: harness.agent({ tools: [effectTool] }),
+      confirmationPolicy: { kind: 'AlwaysConfirm' },
+    });
+    await conversation.sendMessage('go');
+    expect((await conversation.run()).status).toBe('waiting_for_confirmation');
+    const [one, two, three] = await conversation.pendingActions();
+    const decisions = [
+      { action_id: one!.id, decision: { kind: 'approve' as const } },
+      { action_id: two!.id, decision: { kind: 'deny' as const, reason: 'Not this one.' } },
+      { action_id: three!.id, decision: { kind: 'approve' as const } },
+    ];
+    expect(await conversation.decide(decisions, { principal: 'alice' })).toHaveLength(3);
+    // The first approved call's result is in: the pause lands before the third starts.
+    const paused = pauseAt(conversation, (event) => event.kind === 'ObservationEvent' && event.action_id === one!.id);
+    expect((await conversation.run()).status).toBe('paused');
+    await paused;
+    expect(await effects()).toEqual(['one']);
+    expect(await conversation.decide(decisions, { principal: 'alice' })).toEqual([]);
+    expect(conversation.state.execution_status).toBe('paused');
+
+    expect((await conversation.run()).status).toBe('finished');
+    expect(await effects()).toEqual(['one', 'three']);
+    expect(await answersOf(conversation, one!.id)).toEqual(['ObservationEvent']);
+    expect(await answersOf(conversation, two!.id)).toEqual(['UserRejectObservation']);
+    expect(await answersOf(conversation, three!.id)).toEqual(['ObservationEvent']);
+    const rejection = (await allEvents(conversation)).find((event) => event.kind === 'UserRejectObservation');
+    expect(rejection).toMatchObject({ rejection_reason: 'Not this one.', tool_call_id: two!.tool_call_id });
+    await conversation.close();
+  });
+});
+
 describe('condense() while actions wait for a decision', () => {
   it('is refused with ActionsAwaitDecisionError: its step would execute them undecided; nothing is recorded', async () => {
     harness = await startHarness([recordEffectCall('undecided'), DONE_REPLY]);
