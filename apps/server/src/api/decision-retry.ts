@@ -14,7 +14,8 @@ export async function answersAwaitRun(conversation: Conversation, actionIds: rea
   for (let index = log.length - 1; index >= 0; index--) {
     const event = await log.get(index);
     if (event.kind === 'ConversationStateUpdateEvent' && event.key === RUN_STATE_KEY) return false;
-    if (event.kind !== 'ActionEvent' && 'action_id' in event && named.has(String(event.action_id))) return true;
+    const answer = event.kind === 'UserRejectObservation' || event.kind === 'ObservationEvent';
+    if (answer && named.has(event.action_id)) return true;
   }
   return false;
 }
