@@ -154,3 +154,58 @@ describe('the same approval again once its action ran (a client retrying)', () =
     expect(llm.requests.length).toBe(requests);
   }, 120_000);
 });
+
+describe('the same decision again on an idle conversation (a client retrying)', () => {
+  /** Decides once (the run it starts ends `finished`), then a message without a run makes the conversation idle. */
+  async function decidedThenIdle(decision: Record<string, unknown>) {
+    const llm = await startScriptedLLMServer([]);
+    server = await startTestServer({ llm, config });
+    const { id, actionId } = await waiting(server, llm, 'idle-retry-marker');
+    const managed = await server.built.manager.require(id);
+    llm.push(finishReply('done'));
+    const body = { decisions: [{ action_id: actionId, decision }] };
+    const path = `/api/conversations/${id}/decisions`;
+    expect((await server.call('POST', path, body, as(DECIDER))).status).toBe(200);
+    await finished(server, id);
+    const message = { role: 'user', content: [{ type: 'text', text: 'a question for later' }], run: false };
+    expect((await server.call('POST', `/api/conversations/${id}/events`, message, as(DECIDER))).status).toBe(200);
+    expect((await managed.open()).state.execution_status).toBe('idle');
+    return { llm, id, actionId, managed, path, body };
+  }
+
+  for (const decision of [{ kind: 'approve' }, { kind: 'deny', reason: 'not now' }]) {
+    it(`${decision.kind}: starts no run (the model is not called, nothing is appended, nothing runs again)`, async () => {
+      const { llm, id, actionId, managed, path, body } = await decidedThenIdle(decision);
+      const length = managed.log.length;
+      const requests = llm.requests.length;
+      const retried = await server!.call('POST', path, body, as(DECIDER));
+      expect(retried.status).toBe(200);
+      expect(retried.json).toEqual({ decisions: [] });
+      await waitFor(async () => !managed.isRunning);
+      expect(managed.log.length).toBe(length);
+      expect(llm.requests.length).toBe(requests);
+      expect((await managed.open()).state.execution_status).toBe('idle');
+      const answered = await answers(server!, id, actionId);
+      expect(answered.map((event) => event.kind)).toEqual([
+        decision.kind === 'approve' ? 'ObservationEvent' : 'UserRejectObservation',
+      ]);
+    }, 120_000);
+  }
+
+  it('a denial no run has seen yet (the first request asked for none) is answered by the retry’s run, once', async () => {
+    const llm = await startScriptedLLMServer([]);
+    server = await startTestServer({ llm, config });
+    const { id, actionId } = await waiting(server, llm, 'unseen-denial-marker');
+    const managed = await server.built.manager.require(id);
+    const path = `/api/conversations/${id}/decisions`;
+    const deny = { action_id: actionId, decision: { kind: 'deny', reason: 'not now' } };
+    expect((await server.call('POST', path, { decisions: [deny], run: false }, as(DECIDER))).status).toBe(200);
+    expect((await managed.open()).state.execution_status).toBe('idle');
+    const requests = llm.requests.length;
+    llm.push(finishReply('understood'));
+    expect((await server.call('POST', path, { decisions: [deny] }, as(DECIDER))).status).toBe(200);
+    await finished(server, id);
+    expect(llm.requests.length).toBe(requests + 1);
+    expect((await answers(server, id, actionId)).map((event) => event.kind)).toEqual(['UserRejectObservation']);
+  }, 120_000);
+});

@@ -38,6 +38,8 @@ const AGENT_ERROR_ANSWERS: Readonly<Record<string, AgentErrorAnswer>> = {
   invalid_budget: { status: 422, loc: ['body', 'budget'] },
   decision_conflict: { status: 409, withCode: true },
   action_not_pending: { status: 409, withCode: true },
+  // A step (condense) would execute actions that wait for a decision: they are decided first.
+  actions_await_decision: { status: 409, withCode: true },
   principal_not_allowed: { status: 403, withCode: true },
   invalid_decision: { status: 422, loc: ['body', 'decisions'] },
   tool_name_collision: { status: 422, loc: ['body'] },

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ConversationManager } from '../conversations/conversation-manager.js';
 import { principalOfKey } from '../security/request-caller.js';
+import { answersAwaitRun } from './decision-retry.js';
 import { conversationParamsSchema } from './request-schemas.js';
 import { CONVERSATION_ERRORS, errorResponses } from './response-schemas.js';
 
@@ -82,10 +83,12 @@ export function registerDecisionRoutes(
       const conversation = await managed.open();
       const records = await conversation.decide(request.body.decisions, { principal });
       managed.publishFullState();
-      // A retry of decisions already answered in the log (nothing recorded now) starts no run once the run they
-      // started is over (a finished or errored conversation would be run again, recording a run nobody asked for);
-      // an idle one still has answers the model has not seen (the first request died before its run began).
-      const answeredBefore = records.length === 0 && conversation.state.execution_status !== 'idle';
+      // A retry of decisions already answered in the log (nothing recorded now) starts no run once a run began after
+      // them, whatever the status: a finished or errored conversation would be run again, an idle one (a message
+      // sent, a navigation since) or a paused one would run what nobody asked for. Answers no run has seen yet (the
+      // first request died before its run began) still get theirs.
+      const actionIds = request.body.decisions.map((decision) => decision.action_id);
+      const answeredBefore = records.length === 0 && !(await answersAwaitRun(conversation, actionIds));
       if (request.body.run !== false && !answeredBefore) {
         const pending = await conversation.pendingActions();
         const decided = await Promise.all(

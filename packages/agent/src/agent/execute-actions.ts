@@ -14,8 +14,8 @@ const INTERNAL_CLASSIFICATION = { kind: 'internal', retryable: false, user_actio
  * (later actions are not executed), each result becomes an ObservationEvent, a tool failure an
  * AgentErrorEvent the model can recover from, an action a hook blocked a UserRejectObservation
  * (`rejection_source: "hook"`); an executed `finish` finishes the conversation. A call to a tool the client runs
- * (`executedByClient`) is left pending and the conversation waits for its result. After an abort (interrupt) no
- * further action starts.
+ * (`executedByClient`) is left pending and the conversation waits for its result. After an abort (interrupt) or a
+ * pause no further action starts.
  */
 export async function executeActions(
   context: StepContext,
@@ -31,6 +31,9 @@ export async function executeActions(
   for (const action of batch) {
     // Interrupted: the actions not started stay without a result; the run answers them (reference).
     if (context.signal?.aborted) break;
+    // Paused (after the model's answer, between two calls, during a hook): the actions not started stay pending, with
+    // any decision they were given, and the next run executes them; the status stays `paused`.
+    if (await context.paused?.()) return;
     const blockedBy = await context.takeHookBlock?.(action.id);
     if (blockedBy !== undefined) {
       // A PreToolUse hook said no: the model sees a rejection instead of a result (reference).

@@ -46,4 +46,10 @@ export interface StepContext {
   readonly ownSystemPrompt?: boolean;
   /** Why a hook blocked this action, if one did (consumed: asked once per action, when it would run). */
   takeHookBlock?(actionId: string): Promise<string | undefined>;
+  /**
+   * Whether the conversation was paused (`pause()` during the step): asked before each action starts, so none starts
+   * after a pause (it stays pending and runs when the conversation is run again). A run's steps (and `condense`'s)
+   * have it; one tool run on request (`executeTool`) does not.
+   */
+  paused?(): Promise<boolean>;
 }

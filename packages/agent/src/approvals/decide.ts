@@ -118,10 +118,26 @@ function isApprovalWithReason(decision: unknown): boolean {
  * call), though other actions of the batch still wait.
  */
 export async function settleWaiting(host: ApprovalHost): Promise<void> {
-  const left = (await host.pendingActions()).length;
+  const pending = await host.pendingActions();
   const status = host.state().execution_status;
-  if (left > 0 && status !== 'waiting_for_confirmation') await host.setStatus('waiting_for_confirmation');
-  if (left === 0 && status === 'waiting_for_confirmation') await host.setStatus('idle');
+  if (pending.length > 0 && status !== 'waiting_for_confirmation' && !(await pausedWithDecided(host, pending))) {
+    await host.setStatus('waiting_for_confirmation');
+  }
+  if (pending.length === 0 && status === 'waiting_for_confirmation') await host.setStatus('idle');
+}
+
+/**
+ * Paused after a run approved its actions (the pause came before the step): they are decided, so nothing waits for a
+ * person and the pause holds (the next run executes them). Waiting instead would undo the pause (`pause()` does
+ * nothing while waiting), so a retried decision would lift it. An undecided one waits: a resumed run must not
+ * execute it.
+ */
+async function pausedWithDecided(host: ApprovalHost, pending: readonly ActionEvent[]): Promise<boolean> {
+  if (host.state().execution_status !== 'paused') return false;
+  for (const action of pending) {
+    if ((await readDecision(host.store, host.directory, action.id)) === undefined) return false;
+  }
+  return true;
 }
 
 /**

@@ -27,7 +27,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     setStatus: (status) => events.setStatus(status),
     recentEvents: () => parts.fold.recentEvents(),
     stuckDetector: parts.stuck,
-    stepContext: (signal) => conversationStepContext(owner, parts, signal),
+    stepContext: (signal) => conversationStepContext(owner, parts, signal, true),
     checkpoint: () => owner.checkpoint(),
     assertOpen: () => parts.lifecycle.assertOpen(),
     popBlockedMessage: (id) => parts.blocks.popIfAny('blocked_messages', id),
@@ -36,6 +36,7 @@ export function conversationRunHost(owner: PartsOwner, parts: ConversationParts)
     agentName: () => parts.roster.nameOf(owner.agent),
     toolsInControl: () => toolsInControl(owner, parts),
     captureWorkspace: () => parts.checkpoints.capture(),
+    takePauseRequest: () => parts.runs.takePauseRequest(),
     clientTools: () => parts.options.clientTools?.() ?? [],
     ...(parts.options.approvalRules === undefined
       ? {}
@@ -140,8 +141,12 @@ export async function rejectConversationActions(
   if (!owner.isRunning) await owner.checkpoint();
 }
 
-/** Pauses the conversation between steps (see `pause`). */
-export function pauseConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+/**
+ * Pauses the conversation between steps (see `pause`). A run in progress that still waits for confirmation is about
+ * to approve the waiting actions: it records the pause once they are approved, before its step, so none runs.
+ */
+export async function pauseConversation(owner: PartsOwner, parts: ConversationParts): Promise<void> {
+  if (owner.state.execution_status === 'waiting_for_confirmation' && parts.runs.requestPause()) return;
   return pause({
     state: () => owner.state,
     emit: (event) => parts.events.emit(event),

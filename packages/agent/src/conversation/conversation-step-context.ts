@@ -19,6 +19,8 @@ interface StepContextKey {
   readonly analyzer: unknown;
   readonly conversationTools: readonly Tool[];
   readonly ownSystemPrompt: boolean;
+  /** A run's step: no action starts once the conversation is paused (not so for `executeTool`). */
+  readonly inRun: boolean;
 }
 
 /**
@@ -28,11 +30,15 @@ interface StepContextKey {
  */
 const lastContexts = new WeakMap<ConversationParts, { key: StepContextKey; context: StepContext }>();
 
-/** The context of one agent step of a conversation (`signal`: the run's interrupt and lease). */
+/**
+ * The context of one agent step of a conversation (`signal`: the run's interrupt and lease; `inRun`: a step of the run
+ * loop, which a pause stops before its next action).
+ */
 export function conversationStepContext(
   owner: PartsOwner,
   parts: ConversationParts,
   signal: AbortSignal | undefined,
+  inRun = false,
 ): StepContext {
   // Held for the step's next event where the log can write both in one round: alone, any `appendMany`; shared
   // (leases), one that lands the batch at the index this instance expects, fenced, in one atomic write
@@ -47,6 +53,7 @@ export function conversationStepContext(
     // Once control was transferred (even back), the agent in control sends its own prompt: which agent opened the
     // log is not known across processes (a resume may be given any of the agents as `agent`).
     ownSystemPrompt: owner.state.active_agent !== undefined,
+    inRun,
   };
   const last = lastContexts.get(parts);
   if (last !== undefined && sameKey(last.key, key)) return last.context;
@@ -69,6 +76,7 @@ function sameKey(left: StepContextKey, right: StepContextKey): boolean {
     left.hold === right.hold &&
     left.analyzer === right.analyzer &&
     left.ownSystemPrompt === right.ownSystemPrompt &&
+    left.inRun === right.inRun &&
     sameTools(left.conversationTools, right.conversationTools)
   );
 }
@@ -108,6 +116,8 @@ function buildStepContext(owner: PartsOwner, parts: ConversationParts, key: Step
     conversationTools: key.conversationTools,
     ownSystemPrompt: key.ownSystemPrompt,
     ...(parts.options.approvalRules === undefined ? {} : { approvalRules: parts.options.approvalRules }),
+    // The pause's events are queued when `pause()` returns: once they are applied the state says so.
+    ...(key.inRun ? { paused: () => events.settled().then(() => owner.state.execution_status === 'paused') } : {}),
   });
 }
 

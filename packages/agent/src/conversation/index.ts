@@ -14,6 +14,7 @@ export type {
   SendMessageOptions,
 } from './conversation-options.js';
 export type { EventEdit } from './edit-event.js';
+export { ActionsAwaitDecisionError } from './errors/actions-await-decision-error.js';
 export { CondenserUnavailableError } from './errors/condenser-unavailable-error.js';
 export { ConversationAlreadyRunningError } from './errors/conversation-already-running-error.js';
 export { ConversationClosedError } from './errors/conversation-closed-error.js';

@@ -8,6 +8,8 @@ import { RunAbort } from './run-abort.js';
 export class RunControl {
   #running: Promise<RunResult> | undefined;
   readonly #abort = new RunAbort();
+  /** A `pause()` while the run was approving the waiting actions (see `requestPause`). */
+  #pauseRequested = false;
 
   get isRunning(): boolean {
     return this.#running !== undefined;
@@ -24,6 +26,7 @@ export class RunControl {
     release: () => Promise<void>,
   ): Promise<RunResult> {
     if (this.#running !== undefined) throw new ConversationAlreadyRunningError(conversationId);
+    this.#pauseRequested = false;
     const running = body(this.#abort.begin(external)).finally(async () => {
       this.#abort.end();
       this.#running = undefined;
@@ -31,6 +34,24 @@ export class RunControl {
     });
     this.#running = running;
     return running;
+  }
+
+  /**
+   * A pause asked for while the run in progress still waits for confirmation (it is about to approve the waiting
+   * actions, or its rules are deciding them): `pause()` alone does nothing while waiting, so the run records it once
+   * it has approved them, before its step (`takePauseRequest`). False when no run is in progress.
+   */
+  requestPause(): boolean {
+    if (this.#running === undefined) return false;
+    this.#pauseRequested = true;
+    return true;
+  }
+
+  /** Whether a pause was asked for (`requestPause`) since the run last looked; clears it. */
+  takePauseRequest(): boolean {
+    const requested = this.#pauseRequested;
+    this.#pauseRequested = false;
+    return requested;
   }
 
   /** Aborts the run in progress; false when there is none. */

@@ -54,6 +54,8 @@ export interface RunHost {
   clientTools?(): readonly Tool[];
   /** Hides the conversation's secrets in a text (`SecretRegistry.mask`); default: nothing hidden. */
   mask?(text: string): string;
+  /** Whether `pause()` was asked for while the run waited for confirmation (`RunControl.requestPause`); clears it. */
+  takePauseRequest?(): boolean;
   /** The conversation's money budgets (asked by `preModelCallGuard`). */
   budget?: { guard(): Promise<{ proceed: true } | { proceed: false; reason: string }> };
 }

@@ -8,6 +8,7 @@ import { EventLoopTurns } from './event-loop-turns.js';
 import { confirmPendingActions, waitsForPerson } from './pending-decisions.js';
 import { preModelCallGuard } from './pre-model-call-guard.js';
 import { recordInterrupt } from './record-interrupt.js';
+import { pause } from './run-control.js';
 import type { RunHost } from './run-host.js';
 import { recordRunEnded, recordRunStarted } from './run-lifecycle.js';
 
@@ -105,6 +106,14 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
           stoppedBeforeModelCall = verdict.reason;
           break;
         }
+        // A pause since the loop looked (while it approved the waiting actions, asked the hooks or the budget): the
+        // step would execute the actions it approved. They stay pending, approved, and the next run executes them.
+        await host.settle();
+        if (host.takePauseRequest?.()) {
+          // Asked for while the run still waited for confirmation, when `pause()` alone records nothing: now.
+          await pause({ state: () => host.state(), emit: (event) => host.emit(event), checkpointUnlessRunning: noop });
+        }
+        if (host.state().execution_status === 'paused') break;
         const lastUserMessage = host.state().last_user_message_id;
         await host.conversation.agent.step(host.stepContext(stepSignal));
         // A message sent while the model was answering came after its request: when that answer finished the
@@ -171,6 +180,8 @@ async function loop(host: RunHost, options: RunOptions, leaseSignal: AbortSignal
   if (failure !== undefined) throw SandboxUnavailableError.isInstance(failure.cause) ? failure.cause : failure;
   return result;
 }
+
+const noop = async (): Promise<void> => {};
 
 async function continuesAfterStopHooks(host: RunHost): Promise<boolean> {
   const verdict = await host.hooks!.stop('agent_finished');

@@ -39,6 +39,8 @@ export interface StepContextSources {
   ownSystemPrompt?: boolean;
   /** Approval rules: an action a rule answers waits for it (the run applies it), as do `user-approval` ones. */
   approvalRules?: ApprovalRules;
+  /** Whether the conversation was paused: a run's steps start no action after it (see `StepContext.paused`). */
+  paused?(): Promise<boolean>;
 }
 
 export function createStepContext(sources: StepContextSources): StepContext {
@@ -83,5 +85,6 @@ export function createStepContext(sources: StepContextSources): StepContext {
     ...(sources.conversationTools === undefined ? {} : { conversationTools: sources.conversationTools }),
     ...(sources.ownSystemPrompt === true ? { ownSystemPrompt: true } : {}),
     ...(sources.takeHookBlock === undefined ? {} : { takeHookBlock: sources.takeHookBlock }),
+    ...(sources.paused === undefined ? {} : { paused: sources.paused }),
   };
 }
