@@ -18,6 +18,7 @@ import { frameworkErrorHandler } from './api/framework-errors.js';
 import { registerHealthRoutes } from './api/health-routes.js';
 import { installJsonParser } from './api/json-parser.js';
 import { registerOpenApi, registerOpenApiRoute } from './api/openapi.js';
+import { faceOfRequest, sendRefusal } from './api/router-refusal.js';
 import { serverExceptionText } from './api/server-exception-text.js';
 import { registerSessionRoutes } from './api/session-routes.js';
 import { registerTreeRoutes } from './api/tree-routes.js';
@@ -186,7 +187,11 @@ export async function buildServer(
   let shuttingDown = false;
   app.addHook('onRequest', async (request, reply) => {
     if (shuttingDown && request.routeOptions.url?.startsWith('/api')) {
-      return reply.code(503).send({ detail: 'Server is shutting down' });
+      return sendRefusal(reply, faceOfRequest(request), {
+        status: 503,
+        reason: 'shutting_down',
+        message: 'Server is shutting down',
+      });
     }
   });
   // Every route registered from here on needs the session key unless it says `config: { public: true }`.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, startTestServer, type TestServer } from './helpers.js';
+import { refusalMessage } from './support/refusal-message.js';
 
 const KEY = 'session-key-1';
 let server: TestServer;
@@ -25,6 +26,9 @@ afterAll(async () => {
   await removeDir(server.dataDir);
 });
 
+/** The protocol faces' endpoints under /api, whose refusals are in their own shapes. */
+const PROTOCOL_FACES: ReadonlySet<string> = new Set(['/api/ag-ui', '/api/a2a', '/api/mcp']);
+
 /** A concrete path for a route pattern, pointing at a real conversation. */
 function concrete(url: string): string {
   return url.replace(':conversation_id', conversationId).replace(':event_id', 'no-such-event');
@@ -38,11 +42,14 @@ describe('session API keys', () => {
       const path = concrete(route.url);
       const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
       const without = await server.call(route.method, path, body);
+      // The REST API's bare `{detail}`; a protocol face's refusal is in its own shape, its message saying the same.
+      const face = PROTOCOL_FACES.has(route.url);
       expect({ route: `${route.method} ${route.url}`, status: without.status, json: without.json }).toEqual({
         route: `${route.method} ${route.url}`,
         status: 401,
-        json: { detail: 'Unauthorized' },
+        json: face ? expect.anything() : { detail: 'Unauthorized' },
       });
+      expect(refusalMessage(without.json)).toMatch(/^Unauthorized/);
       const wrong = await server.call(route.method, path, body, { 'X-Session-API-Key': 'wrong' });
       expect({ route: route.url, status: wrong.status }).toEqual({ route: route.url, status: 401 });
     }

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServerError } from '../errors.js';
 import { agentErrorAnswer, errorStatus } from './agent-error-status.js';
 import { exceptionText } from './exception-text.js';
+import { sendNotFound } from './router-refusal.js';
 
 const CONTEXT_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -40,8 +41,9 @@ export interface ErrorHandlerOptions {
 
 export function installErrorHandlers(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   // Unknown routes say nothing about the request or the server (no echo of the path, no route list).
-  app.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send({ detail: 'Not Found' });
+  // On a protocol face's path, in the face's shape (a 405 where its endpoint takes another method).
+  app.setNotFoundHandler((request, reply) => {
+    void sendNotFound(app, request, reply);
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {

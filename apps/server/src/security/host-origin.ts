@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { hostname as machineName, networkInterfaces } from 'node:os';
 import { clientText } from '../internal/client-text.js';
+import { headerItems, headerLines } from './header-lines.js';
 
 /** What `checkHostAndOrigin` needs to know about the server. */
 export interface HostOriginPolicy {
@@ -31,17 +32,12 @@ export interface HostOriginRefusal {
 }
 
 /**
- * How many `Host` field lines a request carried, from Node's `rawHeaders` (name, value, name, value...). Node keeps
- * only the first `Host` in `headers`; a proxy in front may act on another one, so more than one is refused (RFC 9112
- * §3.2 calls such a request invalid).
+ * How many `Host` field lines a request carried, from Node's `rawHeaders`. Node keeps only the first `Host` in
+ * `headers`; a proxy in front may act on another one, so more than one is refused (RFC 9112 §3.2 calls such a request
+ * invalid).
  */
 function hostLines(rawHeaders: readonly string[] | undefined): number {
-  if (rawHeaders === undefined) return 1;
-  let count = 0;
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (rawHeaders[index]?.toLowerCase() === 'host') count += 1;
-  }
-  return count;
+  return rawHeaders === undefined ? 1 : headerLines(rawHeaders, 'host').length;
 }
 
 /** The unspecified addresses in canonical form: `0`, `0:0:0:0:0:0:0:0`, `::0`... bind every interface too. */
@@ -89,6 +85,9 @@ export function defaultHostNames(bindHost: string): string[] {
   return [...names];
 }
 
+/** The `Sec-Fetch-Site` values of a request the server's own pages (or no browser page) made. */
+const SAFE_FETCH_SITES: ReadonlySet<string> = new Set(['same-origin', 'none']);
+
 function refusal(problem: HostOriginProblem, detail: string): HostOriginRefusal {
   return { status: 403, problem, detail };
 }
@@ -107,7 +106,8 @@ function shown(value: string): string {
  *   `127.0.0.1`, `[::1]`, the bind address; for a wildcard bind also the machine's names and addresses)
  *   with the server's port, or match an `allowedHosts` entry.
  * - `Origin`, when present, must be same-origin (its host equals `Host`) or in `allowedOrigins`;
- *   `Origin: null` is refused. Without `Origin`, a browser's `Sec-Fetch-Site: cross-site|same-site` is refused.
+ *   `Origin: null` is refused. Without `Origin`, a `Sec-Fetch-Site` with any value (of any line) other than `same-origin`
+ *   or `none` is refused (`cross-site`, `same-site`, or one a browser never sends).
  */
 export function createHostOriginCheck(
   policy: HostOriginPolicy,
@@ -161,8 +161,9 @@ export function createHostOriginCheck(
     }
     const origin = headers.origin;
     if (origin === undefined) {
-      const site = headers['sec-fetch-site'];
-      if (!anyOrigin && (site === 'cross-site' || site === 'same-site')) {
+      // Every line and comma-joined item is judged: a second line saying `cross-site` is not hidden by a first one.
+      const sites = headerItems(headers, 'sec-fetch-site', rawHeaders).map((site) => site.toLowerCase());
+      if (!anyOrigin && sites.some((site) => !SAFE_FETCH_SITES.has(site))) {
         return refusal(
           'cross_site',
           'Forbidden: cross-origin requests are refused (allow an origin with --allowed-origin)',
@@ -171,6 +172,10 @@ export function createHostOriginCheck(
       return undefined;
     }
     if (anyOrigin) return undefined;
+    // Node joins repeated lines, which no origin matches; said here as what it is.
+    if (rawHeaders !== undefined && headerLines(rawHeaders, 'origin').length > 1) {
+      return refusal('origin_not_allowed', 'Forbidden: more than one Origin header');
+    }
     const normalized = normalizeOrigin(origin);
     if (normalized !== undefined && extraOrigins.has(normalized)) return undefined;
     if (normalized !== undefined && host !== undefined && sameOrigin(normalized, host)) return undefined;

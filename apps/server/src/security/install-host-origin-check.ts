@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { faceOfRequest, sendRefusal } from '../api/router-refusal.js';
 import type { createHostOriginCheck } from './host-origin.js';
 
 /**
  * Runs the Host/Origin check on every HTTP request, matched or not, before any other hook (and so before
- * the session key, body parsing and the 404 handler): refused requests get 403 `{"detail": ...}`.
+ * the session key, body parsing and the 404 handler): refused requests get 403 in the shape of the face they were
+ * addressed to (`{"detail": ...}` on the REST API, a JSON-RPC error on A2A and MCP, OpenAI's error on `/v1`).
  */
 export function installHostOriginCheck(app: FastifyInstance, check: ReturnType<typeof createHostOriginCheck>): void {
   app.addHook('onRequest', (request, reply, done) => {
@@ -12,6 +14,10 @@ export function installHostOriginCheck(app: FastifyInstance, check: ReturnType<t
       done();
       return;
     }
-    void reply.code(refused.status).send({ detail: refused.detail });
+    void sendRefusal(reply, faceOfRequest(request), {
+      status: refused.status,
+      message: refused.detail,
+      reason: refused.problem,
+    });
   });
 }

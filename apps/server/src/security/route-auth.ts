@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import { faceOfRequest, type RouterRefusal, sendRefusal } from '../api/router-refusal.js';
+import type { ProtocolFace } from '../faces/face-paths.js';
 import { isValidSessionKey } from '../websocket/session-keys.js';
+import { headerLines } from './header-lines.js';
 import { actAs, type Caller, callerOfKey } from './request-caller.js';
 
 /** The route option that opts a route out of the session key: `{ config: { public: true } }`. Nothing else does. */
@@ -7,9 +10,9 @@ export interface PublicRouteConfig {
   public?: boolean;
   /**
    * The route also takes the session key as `Authorization: Bearer <key>`: `'openai'` as OpenAI clients send their
-   * API key, a missing or wrong key answered with OpenAI's error body; `true` as MCP clients send their bearer
-   * token, answered with the REST API's `{detail: 'Unauthorized'}`. Both 401s carry `WWW-Authenticate: Bearer`
-   * (RFC 6750).
+   * API key; `true` as MCP clients send their bearer token. Both 401s carry `WWW-Authenticate: Bearer` (RFC 6750).
+   * Every 401 is in the shape of the route's face (`api/router-refusal.ts`): OpenAI's error body on the gateway, a
+   * JSON-RPC error on A2A and MCP, `{detail}` on the REST API and AG-UI.
    */
   bearerAuth?: boolean | 'openai';
 }
@@ -30,7 +33,7 @@ export function makeScopePublic(scope: FastifyInstance): void {
   scope.decorate(PUBLIC_SCOPE, true);
 }
 
-/** The session key a request presents: the `X-Session-API-Key` header (first value when repeated). */
+/** The session key a request presents: the `X-Session-API-Key` header (a repeated one is refused before). */
 function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const header = headers['x-session-api-key'];
   return Array.isArray(header) ? header[0] : header;
@@ -45,14 +48,42 @@ function bearerToken(headers: Record<string, string | string[] | undefined>): st
 
 const BEARER_CHALLENGE = 'Bearer realm="x"';
 
-const OPENAI_UNAUTHORIZED = {
-  error: {
-    message: 'Invalid or missing API key: send a session key of this server as Authorization: Bearer <key>',
-    type: 'authentication_error',
-    param: null,
-    code: 'invalid_api_key',
-  },
-};
+/**
+ * The 401 of a route, in its face's shape (`api/router-refusal.ts`): the REST API's bare `Unauthorized`, OpenAI's
+ * `invalid_api_key`, on the other faces a message saying how to send the key; `repeated` names a credentials header
+ * sent more than once.
+ */
+function unauthorized(
+  request: FastifyRequest,
+  bearer: PublicRouteConfig['bearerAuth'],
+  repeated: string | undefined,
+): { face: ProtocolFace; refusal: RouterRefusal } {
+  // A route that takes the key as OpenAI clients send it answers as OpenAI does, wherever it is mounted.
+  const face = bearer === 'openai' ? 'openai' : faceOfRequest(request);
+  const reason = face === 'openai' ? 'invalid_api_key' : 'unauthorized';
+  const refused = (message: string) => ({ face, refusal: { status: 401, reason, message } });
+  if (repeated !== undefined) return refused(`Unauthorized: more than one ${repeated} header`);
+  if (face === 'rest') return refused('Unauthorized');
+  const how =
+    bearer === 'openai'
+      ? 'Authorization: Bearer <key>'
+      : bearer === true
+        ? 'Authorization: Bearer <key> or X-Session-API-Key'
+        : 'X-Session-API-Key';
+  const what = face === 'openai' ? 'Invalid or missing API key' : 'Unauthorized: no session key, or a wrong one';
+  return refused(`${what}: send a session key of this server as ${how}`);
+}
+
+/**
+ * The first credentials header the route reads that a request sent more than once, or undefined. Each may come once:
+ * Node keeps the first `Authorization` line and joins repeated `X-Session-API-Key` lines, and a proxy in front may act
+ * on another line than the server does.
+ */
+function repeatedCredentials(rawHeaders: readonly string[], takesBearer: boolean): string | undefined {
+  if (headerLines(rawHeaders, 'x-session-api-key').length > 1) return 'X-Session-API-Key';
+  if (takesBearer && headerLines(rawHeaders, 'authorization').length > 1) return 'Authorization';
+  return undefined;
+}
 
 /**
  * Secure by construction: an `onRoute` hook puts the session-key check first in the `onRequest` hooks of
@@ -76,6 +107,7 @@ export function installRouteAuth(
   const checkFor = (bearer: PublicRouteConfig['bearerAuth']): onRequestHookHandler => {
     const takesBearer = bearer === true || bearer === 'openai';
     return (request, reply, done) => {
+      const repeated = keys.length === 0 ? undefined : repeatedCredentials(request.raw.rawHeaders, takesBearer);
       const header = presentedKey(request.headers);
       const bearerKey = takesBearer ? bearerToken(request.headers) : undefined;
       const accepted =
@@ -86,13 +118,14 @@ export function installRouteAuth(
             : isValidSessionKey(keys, bearerKey)
               ? bearerKey
               : null;
-      if (accepted !== null) {
+      if (accepted !== null && repeated === undefined) {
         callers.set(request, callerOfKey(keys, accepted, approvalDeciders));
         done();
         return;
       }
       if (takesBearer) void reply.header('www-authenticate', BEARER_CHALLENGE);
-      void reply.code(401).send(bearer === 'openai' ? OPENAI_UNAUTHORIZED : { detail: 'Unauthorized' });
+      const { face, refusal } = unauthorized(request, bearer, repeated);
+      void sendRefusal(reply, face, refusal);
     };
   };
   const checks = { plain: checkFor(false), bearer: checkFor(true), openai: checkFor('openai') };

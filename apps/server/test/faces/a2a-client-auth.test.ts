@@ -44,10 +44,18 @@ describe('A2A session key, driven by @a2a-js/sdk', () => {
   it('refuses every call of a client without the key, and starts nothing', async () => {
     const { client, server } = fixture;
     const requests = server.llm.requests.length;
-    await expect(client.sendMessage(send(userMessage([textPart('Let me in')])))).rejects.toThrow(/401/);
-    await expect(client.sendMessageStream(send(userMessage([textPart('Me too')]))).next()).rejects.toThrow(/401/);
-    await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toThrow(/401/);
-    await expect(client.cancelTask({ tenant: '', id: randomUUID(), metadata: undefined })).rejects.toThrow(/401/);
+    // A JSON-RPC error (HTTP 401), which the SDK raises typed: the code, the status and the cause in `data`.
+    const refused = { envelopeCode: -32000, data: { status: 401, reason: 'unauthorized' } };
+    await expect(client.sendMessage(send(userMessage([textPart('Let me in')])))).rejects.toMatchObject(refused);
+    await expect(client.sendMessageStream(send(userMessage([textPart('Me too')]))).next()).rejects.toMatchObject(
+      refused,
+    );
+    await expect(client.getTask({ tenant: '', id: randomUUID(), historyLength: undefined })).rejects.toMatchObject(
+      refused,
+    );
+    await expect(client.cancelTask({ tenant: '', id: randomUUID(), metadata: undefined })).rejects.toMatchObject(
+      refused,
+    );
     expect((await server.built.manager.list()).length).toBe(0);
     expect(server.llm.requests.length).toBe(requests);
   });

@@ -96,9 +96,12 @@ describe('MCP face: malformed requests and pagination, through the SDK client', 
     expect(notJson).toMatchObject({ status: 400, json: { id: null, error: { code: -32700 } } });
     const notRpc = await post(JSON.stringify({ id: 1, method: 'ping' }));
     expect(notRpc).toMatchObject({ status: 400, json: { id: null, error: { code: -32600 } } });
-    // Other failures keep the server's own answer: a body over bodyLimit is its 413.
+    // A body over bodyLimit is never read: a 413 whose JSON-RPC error (-32600) names the limit.
     const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(100 * 1024) } });
-    expect(await post(huge)).toMatchObject({ status: 413, json: { detail: expect.any(String) } });
+    expect(await post(huge)).toMatchObject({
+      status: 413,
+      json: { id: null, error: { code: -32600, message: expect.stringContaining("server's limit of") } },
+    });
   });
 });
 

@@ -133,7 +133,12 @@ describe("the server's own refusals of a body", () => {
     const { status, json } = await post(server.url, '<chat/>', 'application/xml');
     expect(status).toBe(415);
     expect(json).toEqual({
-      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: expect.any(String) },
+      error: {
+        message: 'The request body must be JSON (Content-Type: application/json)',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'unsupported_media_type',
+      },
     });
   });
 
@@ -143,9 +148,15 @@ describe("the server's own refusals of a body", () => {
       JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'x'.repeat(8192) }] }),
       'application/json',
     );
+    // OpenAI's kind of code and the limit, not Fastify's internal FST_ERR_CTP_BODY_TOO_LARGE.
     expect(status).toBe(413);
     expect(json).toEqual({
-      error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: expect.any(String) },
+      error: {
+        message: expect.stringMatching(/^The request body is larger than this server's limit of \d+ bytes$/),
+        type: 'invalid_request_error',
+        param: null,
+        code: 'request_too_large',
+      },
     });
   });
 });

@@ -4,6 +4,7 @@ import { removeDir, startTestServer, type TestServer } from '../helpers.js';
 import { rawRequest } from '../support/raw-http.js';
 import { rawLines } from '../support/raw-lines.js';
 import { rawUpgrade } from '../support/raw-websocket.js';
+import { refusalMessage } from '../support/refusal-message.js';
 
 const KEY = 'hostile-host-key';
 let server: TestServer;
@@ -88,12 +89,12 @@ function loopbackSpellings(): string[] {
 }
 
 describe('Host: every spelling is judged on its canonical form, on every face', () => {
-  it('refuses every foreign spelling with 403 {"detail"} on every face and on the socket', async () => {
+  it('refuses every foreign spelling with 403 and a reason in the face’s shape on every face and on the socket', async () => {
     const got: string[] = [];
     for (const host of foreignHosts()) {
       for (const face of faces) {
         const response = await rawRequest(port, { method: face.method, target: face.target, headers: { Host: host } });
-        const reason = response.status === 403 ? (JSON.parse(response.body) as { detail: string }).detail : '';
+        const reason = response.status === 403 ? refusalMessage(JSON.parse(response.body)) : '';
         if (!reason.startsWith('Forbidden: '))
           got.push(`${face.method} ${face.target} Host ${host} → ${response.status}`);
       }

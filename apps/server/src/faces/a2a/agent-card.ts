@@ -1,12 +1,10 @@
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import { type ServerToolName, serverToolName } from '../../api/tool-names.js';
+import { A2A_PATH, AGENT_CARD_PATH } from '../face-paths.js';
 import { A2A_PROTOCOL_VERSION } from './a2a-types.js';
 import { INPUT_MODES } from './message-input.js';
 
-/** Where the agent card is served (the SDK's `AGENT_CARD_PATH`, RFC 8615 well-known URI). */
-export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
-/** The A2A JSON-RPC endpoint. */
-export const A2A_PATH = '/api/a2a';
+export { A2A_PATH, AGENT_CARD_PATH };
 
 /** What the built-in tools let a task do, as the card's skills (`finish` and `think` are every agent's, not skills). */
 const TOOL_SKILLS: Partial<Record<ServerToolName, { name: string; description: string; tags: string[] }>> = {

@@ -7,6 +7,7 @@ import { InvalidConversationIdError } from '../../conversations/errors/invalid-c
 import { InvalidRequestError } from '../../conversations/errors/invalid-request-error.js';
 import type { ManagedConversation } from '../../conversations/managed-conversation.js';
 import { clientText } from '../../internal/client-text.js';
+import { AG_UI_PATH } from '../face-paths.js';
 import { AgUiRunError } from './ag-ui-run-error.js';
 import { sseFrames } from './agui-events.js';
 import { streamRun } from './agui-stream.js';
@@ -15,8 +16,7 @@ import { DeltaFeed } from './delta-feed.js';
 import { errorTextOr } from './error-text.js';
 import { type AgUiRunInput, agUiRunInputSchema } from './run-input.js';
 
-/** Where the AG-UI endpoint is mounted: an AG-UI `HttpAgent`'s `url`. */
-export const AG_UI_PATH = '/api/ag-ui';
+export { AG_UI_PATH };
 
 /** `Last-Event-ID`: the log index of the last event a reconnecting client received. */
 function lastEventId(request: FastifyRequest): number | undefined {

@@ -9,13 +9,13 @@ import { MissingDependencyError } from '../../dependencies/missing-dependency-er
 import { ServerError } from '../../errors.js';
 import { clientText } from '../../internal/client-text.js';
 import { currentCaller } from '../../security/request-caller.js';
+import { MCP_PATH } from '../face-paths.js';
 import { createManagerHost } from './manager-host.js';
 import { McpSessionLimitError } from './mcp-session-limit-error.js';
 import type { McpSessionLimits } from './mcp-session-limits.js';
 import { McpSessions } from './mcp-sessions.js';
 
-/** Where the MCP face's streamable HTTP endpoint is mounted. */
-export const MCP_PATH = '/api/mcp';
+export { MCP_PATH };
 
 export interface McpRoutesOptions {
   version: string;
@@ -73,10 +73,10 @@ function refuse(reply: FastifyReply, status: number, code: number, message: stri
  * A POST body that is not JSON-RPC, answered as JSON-RPC says (HTTP 400 with -32700 Parse error for what is not
  * JSON, -32600 Invalid Request for JSON that is no JSON-RPC message) rather than in the REST API's error shapes,
  * which an MCP client does not read; a body in a charset other than UTF-8, or of another media type, is a 415 with
- * -32700. Any other error goes
- * on to the server's error handler.
+ * -32700; one over the size limit a 413 with -32600 naming the limit. Any other error goes on to the server's error
+ * handler.
  */
-function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function refuseMalformedBody(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (hasZodFastifySchemaValidationErrors(error)) {
     return refuse(reply, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message or a batch of them');
   }
@@ -95,6 +95,15 @@ function refuseMalformedBody(error: FastifyError, _request: FastifyRequest, repl
     const why = status === 415 ? 'the body is not application/json' : 'the body is empty';
     return refuse(reply, status, -32700, `Parse error: ${why}`);
   }
+  // Never read: no parse error, but a request too large to take (the REST shape here was no error an MCP client reads).
+  if (status === 413) {
+    return refuse(
+      reply,
+      413,
+      -32600,
+      `Invalid Request: the request body is larger than this server's limit of ${request.routeOptions.bodyLimit} bytes`,
+    );
+  }
   throw error;
 }
 
@@ -108,11 +117,6 @@ declare module 'fastify' {
 /** MCP clients send the session key as MCP's bearer token, or as the REST header (see route-auth). */
 const security: Array<Record<string, string[]>> = [{ sessionApiKey: [] }, { bearerAuth: [] }];
 
-/** What route-auth answers a missing or wrong key (as `Authorization: Bearer` or `X-Session-API-Key`). */
-const unauthorizedSchema = z
-  .looseObject({ detail: z.string() })
-  .describe('No session key, or a wrong one (as `Authorization: Bearer` or `X-Session-API-Key`)');
-
 const rpcMessageSchema = z
   .looseObject({ jsonrpc: z.literal('2.0') })
   .describe('A JSON-RPC 2.0 message of MCP (initialize, tools/list, tools/call, notifications), or a batch');
@@ -121,7 +125,7 @@ const rpcErrorSchema = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
     id: z.null(),
-    error: z.looseObject({ code: z.number().int(), message: z.string() }),
+    error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
   })
   .describe(
     'A JSON-RPC error: -32000 no session (400) or a Last-Event-ID never sent (400) or no longer stored (410), -32600 a batch MCP does not take (400), -32001 unknown session (404)',
@@ -203,7 +207,12 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
     security,
     response: {
       ...errorResponses(API_ERRORS),
-      401: unauthorizedSchema,
+      401: rpcErrorSchema.describe(
+        'No session key, or a wrong one (as `Authorization: Bearer` or `X-Session-API-Key`): a JSON-RPC error -32000',
+      ),
+      403: rpcErrorSchema.describe('A JSON-RPC error -32000: the Host or Origin check refused the request'),
+      405: rpcErrorSchema.describe('A JSON-RPC error -32600: a method the endpoint does not take (see `Allow`)'),
+      413: rpcErrorSchema.describe("A JSON-RPC error -32600: the body is over the server's size limit"),
       200: streamSchema,
       400: rpcErrorSchema,
       404: rpcErrorSchema,
@@ -234,6 +243,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
     MCP_PATH,
     {
       config: { bearerAuth: true },
+      errorHandler: refuseMalformedBody,
       schema: {
         ...common,
         summary:
@@ -247,6 +257,7 @@ export function registerMcpRoutes(app: FastifyInstance, manager: ConversationMan
     MCP_PATH,
     {
       config: { bearerAuth: true },
+      errorHandler: refuseMalformedBody,
       schema: { ...common, summary: 'MCP streamable HTTP: end the session', operationId: 'mcpEndSession' },
     },
     handle,

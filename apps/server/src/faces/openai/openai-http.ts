@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { clientText } from '../../internal/client-text.js';
 import type { PublicRouteConfig } from '../../security/route-auth.js';
@@ -76,7 +76,7 @@ const PART_NAMES: Readonly<Record<string, string>> = {
  * The error handler of the gateway's routes: malformed JSON, a body, path or query that fails its schema, a bad header,
  * all answered in OpenAI's error body (the offending field in `param`), never in Fastify's.
  */
-export function gatewayErrorHandler(error: Error, _request: unknown, reply: FastifyReply): FastifyReply {
+export function gatewayErrorHandler(error: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { validation, validationContext } = error as {
     validation?: Array<{ instancePath?: string; message?: string }>;
     validationContext?: string;
@@ -90,5 +90,28 @@ export function gatewayErrorHandler(error: Error, _request: unknown, reply: Fast
       invalidRequest(`Invalid ${part}: ${param ?? 'body'}: ${first?.message ?? error.message}`, param),
     );
   }
-  return sendError(reply, error);
+  const refused = bodyRefusal(error, request);
+  return sendError(reply, refused ?? error);
+}
+
+/**
+ * Fastify's refusal of a body it never parsed, with a code of OpenAI's kind (`request_too_large`,
+ * `unsupported_media_type`) and a message saying what to change, not Fastify's internal `FST_ERR_CTP_*` code.
+ */
+function bodyRefusal(error: Error, request: FastifyRequest): OpenAiGatewayError | undefined {
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  if (typeof code !== 'string' || !code.startsWith('FST_ERR_CTP_')) return undefined;
+  if (statusCode === 413) {
+    return new OpenAiGatewayError(
+      { status: 413, type: 'invalid_request_error', code: 'request_too_large' },
+      `The request body is larger than this server's limit of ${request.routeOptions.bodyLimit} bytes`,
+    );
+  }
+  if (statusCode === 415) {
+    return new OpenAiGatewayError(
+      { status: 415, type: 'invalid_request_error', code: 'unsupported_media_type' },
+      'The request body must be JSON (Content-Type: application/json)',
+    );
+  }
+  return undefined;
 }

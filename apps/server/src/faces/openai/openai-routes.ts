@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { StartConversationRequest } from '../../api/request-schemas.js';
 import type { ConversationManager } from '../../conversations/conversation-manager.js';
 import { SSE_HEADERS } from '../../internal/sse-headers.js';
+import { OPENAI_PATH } from '../face-paths.js';
 import {
   type AgentAnswer,
   answerChunks,
@@ -24,9 +25,7 @@ import { registerResponsesRoutes } from './responses-routes.js';
 import { cutAtFirstStop } from './stop-sequences.js';
 import { refuseUnsupportedParameters } from './unsupported-parameters.js';
 
-/** The path prefix of the gateway (an OpenAI client's `baseURL` is `<server>/v1`). */
-export const OPENAI_PATH = '/v1';
-export { CONVERSATION_HEADER };
+export { CONVERSATION_HEADER, OPENAI_PATH };
 
 export interface OpenAiRoutesOptions {
   /** The models the gateway offers: each id is the create body of the conversations a request to it starts. */
