@@ -188,7 +188,7 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
     expect(kinds.filter((kind) => kind === 'PauseEvent')).toHaveLength(1);
   });
 
-  it('stops before the next step when paused while the model is answering', async () => {
+  it("holds the answer's actions when paused while the model is answering, and runs them once on the next run", async () => {
     // The model answers only after the pause: the test never races a delay against a loaded machine.
     let answer: () => void = () => undefined;
     const paused = new Promise<void>((resolve) => {
@@ -207,7 +207,19 @@ describe('Conversation end to end (real openai client over HTTP)', () => {
     const result = await running;
     expect(result.status).toBe('paused');
     expect(harness.server.requests).toHaveLength(1);
-    expect(conversation.state.pending_actions).toEqual([]);
+    // The answer's action is recorded but held: a pause starts no further action (not even this step's).
+    expect(conversation.state.pending_actions.map((action) => action.tool_name)).toEqual(['think']);
+    const observationsOf = async () => {
+      const all: AnyEvent[] = [];
+      for await (const event of conversation.events()) all.push(event);
+      return all.filter((event): event is ObservationEvent => event.kind === 'ObservationEvent');
+    };
+    expect(await observationsOf()).toHaveLength(0);
+    // The next run executes it once, then asks the model again.
+    const resumed = await conversation.run();
+    expect(resumed.status).toBe('finished');
+    expect(harness.server.requests).toHaveLength(2);
+    expect((await observationsOf()).map((event) => event.tool_name)).toEqual(['think', 'finish']);
   });
 
   it('derives the same state from the log as it held live, at every index (time travel)', async () => {
